@@ -1,0 +1,1145 @@
+//! Slim, typed Kubernetes objects: only the fields the analyses of this workspace read.
+//!
+//! Field names follow the Kubernetes API (camelCase on the wire); every field is optional on
+//! input (`#[serde(default)]`), unknown fields are skipped, so `kubectl get -o json` output of
+//! any version loads. Quantities are parsed into exact [`Quantity`] values at load time.
+//! Each type converts from its `k8s_openapi` counterpart (see [`crate::convert`]).
+//!
+//! Why our own types and not `k8s_openapi`'s: a 150,000-pod snapshot must fit in memory and load
+//! faster than deserializing into the full API types (issue 2); we keep what quota, fit,
+//! preemption and the diagnosis rules need.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ResourceList;
+
+/// A timestamp as Kubernetes writes it (RFC 3339, UTC).
+pub type Time = jiff::Timestamp;
+
+/// String-keyed labels or annotations, in key order.
+pub type Labels = BTreeMap<String, String>;
+
+/// `metav1.ObjectMeta`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ObjectMeta {
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.generateName` (used in messages when `name` is empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub generate_name: String,
+    /// `metadata.namespace`; empty for cluster-scoped objects.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// `metadata.uid`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+    /// `metadata.labels`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: Labels,
+    /// `metadata.annotations`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: Labels,
+    /// `metadata.creationTimestamp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creation_timestamp: Option<Time>,
+    /// `metadata.deletionTimestamp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deletion_timestamp: Option<Time>,
+    /// `metadata.deletionGracePeriodSeconds`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deletion_grace_period_seconds: Option<i64>,
+    /// `metadata.ownerReferences`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub owner_references: Vec<OwnerReference>,
+}
+
+/// `metav1.OwnerReference`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OwnerReference {
+    /// `apiVersion` of the owner.
+    pub api_version: String,
+    /// Kind of the owner (`ReplicaSet`, `DaemonSet`, `Job`, ...).
+    pub kind: String,
+    /// Name of the owner.
+    pub name: String,
+    /// UID of the owner.
+    pub uid: String,
+    /// True for the managing controller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<bool>,
+}
+
+/// `metav1.LabelSelector`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LabelSelector {
+    /// Exact key=value matches, ANDed.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub match_labels: Labels,
+    /// Set-based requirements, ANDed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+/// `metav1.LabelSelectorRequirement` (operators `In`, `NotIn`, `Exists`, `DoesNotExist`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LabelSelectorRequirement {
+    /// Label key.
+    pub key: String,
+    /// `In`, `NotIn`, `Exists` or `DoesNotExist`.
+    pub operator: String,
+    /// Values for `In` / `NotIn`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+/// `v1.Taint`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Taint {
+    /// Taint key.
+    pub key: String,
+    /// Taint value (may be empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+    pub effect: String,
+    /// `timeAdded` (NoExecute taints).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_added: Option<Time>,
+}
+
+/// `v1.Toleration`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Toleration {
+    /// Key; empty with operator `Exists` tolerates every taint.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub key: String,
+    /// `Equal` (default when empty) or `Exists`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub operator: String,
+    /// Value for `Equal`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// Effect to match; empty matches all effects.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub effect: String,
+    /// For `NoExecute`: seconds the pod stays bound after the taint appears.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
+}
+
+// ---------------------------------------------------------------- Node
+
+/// `v1.Node`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Node {
+    /// Metadata (labels carry GPU feature discovery facts).
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: NodeSpec,
+    /// `status`.
+    pub status: NodeStatus,
+}
+
+/// `v1.NodeSpec`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSpec {
+    /// `spec.unschedulable` (cordoned).
+    pub unschedulable: bool,
+    /// `spec.taints`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub taints: Vec<Taint>,
+    /// `spec.podCIDR`.
+    #[serde(rename = "podCIDR", skip_serializing_if = "String::is_empty")]
+    pub pod_cidr: String,
+    /// `spec.providerID`.
+    #[serde(rename = "providerID", skip_serializing_if = "String::is_empty")]
+    pub provider_id: String,
+}
+
+/// `v1.NodeStatus`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeStatus {
+    /// `status.capacity`.
+    pub capacity: ResourceList,
+    /// `status.allocatable` (what the scheduler uses).
+    pub allocatable: ResourceList,
+    /// `status.conditions`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<NodeCondition>,
+    /// `status.addresses`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<NodeAddress>,
+    /// `status.nodeInfo`.
+    pub node_info: NodeSystemInfo,
+}
+
+/// `v1.NodeCondition`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeCondition {
+    /// `Ready`, `MemoryPressure`, `DiskPressure`, `PIDPressure`, `NetworkUnavailable`, ...
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `True`, `False` or `Unknown`.
+    pub status: String,
+    /// Machine-readable reason.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Human-readable message.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// `lastHeartbeatTime`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_heartbeat_time: Option<Time>,
+    /// `lastTransitionTime`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_transition_time: Option<Time>,
+}
+
+/// `v1.NodeAddress`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeAddress {
+    /// `InternalIP`, `ExternalIP`, `Hostname`, ...
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The address.
+    pub address: String,
+}
+
+/// `v1.NodeSystemInfo`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSystemInfo {
+    /// `osImage`, e.g. `Ubuntu 22.04.4 LTS`.
+    pub os_image: String,
+    /// `kernelVersion`.
+    pub kernel_version: String,
+    /// `containerRuntimeVersion`, e.g. `containerd://1.7.12`.
+    pub container_runtime_version: String,
+    /// `kubeletVersion`, e.g. `v1.30.2`.
+    pub kubelet_version: String,
+    /// `kubeProxyVersion`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kube_proxy_version: String,
+    /// `operatingSystem` (`linux`).
+    pub operating_system: String,
+    /// `architecture` (`amd64`).
+    pub architecture: String,
+    /// `machineID`.
+    #[serde(rename = "machineID", skip_serializing_if = "String::is_empty")]
+    pub machine_id: String,
+    /// `systemUUID`.
+    #[serde(rename = "systemUUID", skip_serializing_if = "String::is_empty")]
+    pub system_uuid: String,
+    /// `bootID`.
+    #[serde(rename = "bootID", skip_serializing_if = "String::is_empty")]
+    pub boot_id: String,
+}
+
+// ---------------------------------------------------------------- Pod
+
+/// `v1.Pod`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pod {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: PodSpec,
+    /// `status`.
+    pub status: PodStatus,
+}
+
+/// `v1.PodSpec`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodSpec {
+    /// App containers.
+    pub containers: Vec<Container>,
+    /// Init containers, in declaration order (`restartPolicy: Always` marks a sidecar).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
+    /// `spec.overhead` (RuntimeClass overhead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<ResourceList>,
+    /// Pod-level `spec.resources` (PodLevelResources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
+    /// `spec.nodeName`: set when bound (or bound by hand, bypassing the scheduler).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
+    /// `spec.nodeSelector`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_selector: Labels,
+    /// `spec.affinity`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<Affinity>,
+    /// `spec.tolerations`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
+    /// `spec.priority` (filled by priority admission).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i32>,
+    /// `spec.priorityClassName`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+    /// `spec.preemptionPolicy`: `PreemptLowerPriority` or `Never`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preemption_policy: Option<String>,
+    /// `spec.activeDeadlineSeconds` (quota scope Terminating).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_deadline_seconds: Option<i64>,
+    /// `spec.schedulerName`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub scheduler_name: String,
+    /// `spec.restartPolicy`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub restart_policy: String,
+    /// `spec.runtimeClassName`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime_class_name: Option<String>,
+    /// `spec.serviceAccountName`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub service_account_name: String,
+    /// `spec.volumes`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<Volume>,
+}
+
+/// `v1.Container`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Container {
+    /// Container name.
+    pub name: String,
+    /// Image reference.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub image: String,
+    /// `resources.requests` / `resources.limits`.
+    pub resources: ResourceRequirements,
+    /// `Always` on an init container makes it a restartable sidecar.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+}
+
+impl Container {
+    /// True for a restartable init container (`restartPolicy: Always`), a "sidecar".
+    pub fn is_sidecar(&self) -> bool {
+        self.restart_policy.as_deref() == Some("Always")
+    }
+}
+
+/// `v1.ResourceRequirements` (requests and limits; `claims` are not kept).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceRequirements {
+    /// Requests: what the scheduler and quota count.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub requests: ResourceList,
+    /// Limits.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub limits: ResourceList,
+}
+
+/// `v1.Affinity`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Affinity {
+    /// Node affinity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_affinity: Option<NodeAffinity>,
+    /// Pod affinity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_affinity: Option<PodAffinity>,
+    /// Pod anti-affinity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_anti_affinity: Option<PodAffinity>,
+}
+
+/// `v1.NodeAffinity`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeAffinity {
+    /// Hard requirement: a node must match one of the terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
+    /// Soft preferences.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
+}
+
+/// `v1.NodeSelector`: terms ORed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSelector {
+    /// Terms, ORed.
+    pub node_selector_terms: Vec<NodeSelectorTerm>,
+}
+
+/// `v1.NodeSelectorTerm`: requirements ANDed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSelectorTerm {
+    /// Requirements on node labels.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<NodeSelectorRequirement>,
+    /// Requirements on node fields (`metadata.name`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_fields: Vec<NodeSelectorRequirement>,
+}
+
+/// `v1.NodeSelectorRequirement` (`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSelectorRequirement {
+    /// Label (or field) key.
+    pub key: String,
+    /// Operator.
+    pub operator: String,
+    /// Values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+/// `v1.PreferredSchedulingTerm`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PreferredSchedulingTerm {
+    /// Weight 1..100.
+    pub weight: i32,
+    /// The term.
+    pub preference: NodeSelectorTerm,
+}
+
+/// `v1.PodAffinity` / `v1.PodAntiAffinity`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodAffinity {
+    /// Hard terms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
+    /// Soft terms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
+}
+
+/// `v1.PodAffinityTerm`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodAffinityTerm {
+    /// Pods this term is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+    /// Namespaces named explicitly.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
+    /// Namespaces picked by labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace_selector: Option<LabelSelector>,
+    /// Topology key.
+    pub topology_key: String,
+}
+
+/// `v1.WeightedPodAffinityTerm`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WeightedPodAffinityTerm {
+    /// Weight 1..100.
+    pub weight: i32,
+    /// The term.
+    pub pod_affinity_term: PodAffinityTerm,
+}
+
+/// `v1.Volume`, reduced to the sources the storage rules look at.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Volume {
+    /// Volume name.
+    pub name: String,
+    /// `hostPath`: node-local.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_path: Option<HostPathVolumeSource>,
+    /// `persistentVolumeClaim`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persistent_volume_claim: Option<PvcVolumeSource>,
+    /// `nfs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<NfsVolumeSource>,
+    /// True when `emptyDir` is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_dir: Option<serde_json::Value>,
+}
+
+/// `v1.HostPathVolumeSource`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct HostPathVolumeSource {
+    /// Path on the node.
+    pub path: String,
+    /// `type` (`Directory`, `DirectoryOrCreate`, ...).
+    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
+    pub type_: String,
+}
+
+/// `v1.PersistentVolumeClaimVolumeSource`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PvcVolumeSource {
+    /// Claim name in the pod's namespace.
+    pub claim_name: String,
+    /// Read-only mount.
+    pub read_only: bool,
+}
+
+/// `v1.NFSVolumeSource`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NfsVolumeSource {
+    /// NFS server.
+    pub server: String,
+    /// Exported path.
+    pub path: String,
+    /// Read-only mount.
+    pub read_only: bool,
+}
+
+/// `v1.PodStatus`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodStatus {
+    /// `Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+    /// Conditions (`PodScheduled` with reason `Unschedulable`, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<PodCondition>,
+    /// `qosClass` as computed by the API server.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub qos_class: String,
+    /// `nominatedNodeName` (set on a preemptor).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub nominated_node_name: String,
+    /// `startTime`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<Time>,
+    /// `reason` (e.g. `Evicted`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// `message`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// `v1.PodCondition`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodCondition {
+    /// `PodScheduled`, `Ready`, `DisruptionTarget`, ...
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `True`, `False`, `Unknown`.
+    pub status: String,
+    /// Reason (`Unschedulable`, ...).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Message (the scheduler's `0/N nodes are available: ...`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// `lastTransitionTime`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_transition_time: Option<Time>,
+}
+
+/// `v1.PodTemplateSpec`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodTemplateSpec {
+    /// Template metadata.
+    pub metadata: ObjectMeta,
+    /// Template spec.
+    pub spec: PodSpec,
+}
+
+// ---------------------------------------------------------------- namespaces and policy
+
+/// `v1.Namespace`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Namespace {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `status.phase` (`Active`, `Terminating`).
+    pub status: NamespaceStatus,
+}
+
+/// `v1.NamespaceStatus`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NamespaceStatus {
+    /// `Active` or `Terminating`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+}
+
+/// `v1.ResourceQuota`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceQuota {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: ResourceQuotaSpec,
+    /// `status`; `None` until the quota controller first syncs it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<ResourceQuotaStatus>,
+}
+
+/// `v1.ResourceQuotaSpec`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceQuotaSpec {
+    /// `hard` limits by quota key (`requests.cpu`, `requests.nvidia.com/gpu`, `count/pods`, ...).
+    pub hard: ResourceList,
+    /// `scopes` (each behaves as `{scopeName, operator: Exists}`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+    /// `scopeSelector`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope_selector: Option<ScopeSelector>,
+}
+
+/// `v1.ScopeSelector`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ScopeSelector {
+    /// Requirements, ANDed.
+    pub match_expressions: Vec<ScopedResourceSelectorRequirement>,
+}
+
+/// `v1.ScopedResourceSelectorRequirement`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ScopedResourceSelectorRequirement {
+    /// `Terminating`, `NotTerminating`, `BestEffort`, `NotBestEffort`, `PriorityClass`,
+    /// `CrossNamespacePodAffinity`, `VolumeAttributesClass`.
+    pub scope_name: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist`.
+    pub operator: String,
+    /// Values for `In` / `NotIn`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+/// `v1.ResourceQuotaStatus`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceQuotaStatus {
+    /// `status.hard` as last synced.
+    pub hard: ResourceList,
+    /// `status.used` as last synced.
+    pub used: ResourceList,
+}
+
+/// `v1.LimitRange`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LimitRange {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: LimitRangeSpec,
+}
+
+/// `v1.LimitRangeSpec`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LimitRangeSpec {
+    /// Items.
+    pub limits: Vec<LimitRangeItem>,
+}
+
+/// `v1.LimitRangeItem`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LimitRangeItem {
+    /// `Container`, `Pod` or `PersistentVolumeClaim`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `max`.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub max: ResourceList,
+    /// `min`.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub min: ResourceList,
+    /// `default` (default limits).
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub default: ResourceList,
+    /// `defaultRequest`.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub default_request: ResourceList,
+    /// `maxLimitRequestRatio`.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub max_limit_request_ratio: ResourceList,
+}
+
+/// `scheduling.k8s.io/v1` `PriorityClass`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PriorityClass {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// Priority value.
+    pub value: i32,
+    /// `globalDefault`.
+    pub global_default: bool,
+    /// `preemptionPolicy` (`PreemptLowerPriority` when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preemption_policy: Option<String>,
+    /// `description`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
+/// `policy/v1` `PodDisruptionBudget`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudget {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: PodDisruptionBudgetSpec,
+    /// `status`.
+    pub status: PodDisruptionBudgetStatus,
+}
+
+/// `policy/v1` `PodDisruptionBudgetSpec`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudgetSpec {
+    /// `minAvailable` (an int or a percentage string).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<serde_json::Value>,
+    /// `maxUnavailable` (an int or a percentage string).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<serde_json::Value>,
+    /// Pods covered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
+}
+
+/// `policy/v1` `PodDisruptionBudgetStatus`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudgetStatus {
+    /// How many more pods may be disrupted now.
+    pub disruptions_allowed: i32,
+    /// Healthy pods now.
+    pub current_healthy: i32,
+    /// Healthy pods needed.
+    pub desired_healthy: i32,
+    /// Pods counted.
+    pub expected_pods: i32,
+}
+
+// ---------------------------------------------------------------- workloads and events
+
+/// `apps/v1` `DaemonSet`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DaemonSet {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: DaemonSetSpec,
+    /// `status`.
+    pub status: DaemonSetStatus,
+}
+
+/// `apps/v1` `DaemonSetSpec`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DaemonSetSpec {
+    /// Pod selector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
+    /// Pod template (its nodeSelector, affinity and tolerations decide where it runs).
+    pub template: PodTemplateSpec,
+}
+
+/// `apps/v1` `DaemonSetStatus`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DaemonSetStatus {
+    /// Nodes that should run the daemon pod.
+    pub desired_number_scheduled: i32,
+    /// Nodes that run it.
+    pub current_number_scheduled: i32,
+    /// Nodes where it is ready.
+    pub number_ready: i32,
+    /// Nodes where it is available.
+    pub number_available: i32,
+    /// Nodes that run it but should not.
+    pub number_misscheduled: i32,
+}
+
+/// Core `v1.Event` (also read from `events.k8s.io/v1`: `regarding` and `note` map to
+/// `involvedObject` and `message`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Event {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// The object the event is about.
+    #[serde(alias = "regarding")]
+    pub involved_object: ObjectReference,
+    /// `FailedScheduling`, `FailedMount`, `FailedCreate`, ...
+    pub reason: String,
+    /// The message text.
+    #[serde(alias = "note")]
+    pub message: String,
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// How often it happened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<i32>,
+    /// First seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_timestamp: Option<Time>,
+    /// Last seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_timestamp: Option<Time>,
+    /// Reporting source.
+    pub source: EventSource,
+}
+
+/// `v1.ObjectReference`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ObjectReference {
+    /// Kind.
+    pub kind: String,
+    /// Namespace.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// UID.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+    /// `fieldPath`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub field_path: String,
+}
+
+/// `v1.EventSource`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EventSource {
+    /// Component (`default-scheduler`, `kubelet`, ...).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub component: String,
+    /// Host.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub host: String,
+}
+
+// ---------------------------------------------------------------- storage
+
+/// `storage.k8s.io/v1` `StorageClass`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StorageClass {
+    /// Metadata (annotation `storageclass.kubernetes.io/is-default-class` marks the default).
+    pub metadata: ObjectMeta,
+    /// Provisioner (`kubernetes.io/no-provisioner`, `rancher.io/local-path`, ...).
+    pub provisioner: String,
+    /// `reclaimPolicy`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reclaim_policy: Option<String>,
+    /// `volumeBindingMode` (`Immediate`, `WaitForFirstConsumer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub volume_binding_mode: Option<String>,
+    /// `parameters`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: Labels,
+}
+
+impl StorageClass {
+    /// True when annotated as the default class (`storageclass.kubernetes.io/is-default-class`
+    /// or the beta annotation, value `true`).
+    pub fn is_default(&self) -> bool {
+        [
+            "storageclass.kubernetes.io/is-default-class",
+            "storageclass.beta.kubernetes.io/is-default-class",
+        ]
+        .iter()
+        .any(|k| self.metadata.annotations.get(*k).map(String::as_str) == Some("true"))
+    }
+}
+
+/// `v1.PersistentVolume`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolume {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: PersistentVolumeSpec,
+    /// `status.phase`.
+    pub status: PersistentVolumeStatus,
+}
+
+/// `v1.PersistentVolumeSpec`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeSpec {
+    /// `capacity.storage`.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub capacity: ResourceList,
+    /// `ReadWriteOnce`, `ReadWriteMany`, ...
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub access_modes: Vec<String>,
+    /// `storageClassName`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub storage_class_name: String,
+    /// `hostPath` source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_path: Option<HostPathVolumeSource>,
+    /// `local` source (path on one node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local: Option<LocalVolumeSource>,
+    /// `nfs` source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<NfsVolumeSource>,
+    /// `csi.driver`, when a CSI volume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub csi: Option<CsiVolumeSource>,
+    /// `nodeAffinity` pinning the volume to nodes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_affinity: Option<VolumeNodeAffinity>,
+    /// `claimRef`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_ref: Option<ObjectReference>,
+    /// `persistentVolumeReclaimPolicy`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub persistent_volume_reclaim_policy: String,
+}
+
+/// `v1.LocalVolumeSource`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LocalVolumeSource {
+    /// Path on the node.
+    pub path: String,
+}
+
+/// `v1.CSIPersistentVolumeSource`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct CsiVolumeSource {
+    /// Driver name.
+    pub driver: String,
+    /// Volume handle.
+    pub volume_handle: String,
+}
+
+/// `v1.VolumeNodeAffinity`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct VolumeNodeAffinity {
+    /// Nodes the volume can be reached from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required: Option<NodeSelector>,
+}
+
+/// `v1.PersistentVolumeStatus`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeStatus {
+    /// `Available`, `Bound`, `Released`, `Failed`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+}
+
+/// `v1.PersistentVolumeClaim`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeClaim {
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: PersistentVolumeClaimSpec,
+    /// `status`.
+    pub status: PersistentVolumeClaimStatus,
+}
+
+/// `v1.PersistentVolumeClaimSpec`, reduced.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeClaimSpec {
+    /// Access modes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub access_modes: Vec<String>,
+    /// `storageClassName`: `None` = use the default class; `Some("")` = no class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub storage_class_name: Option<String>,
+    /// Bound volume.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub volume_name: String,
+    /// `resources.requests.storage` and limits.
+    pub resources: ResourceRequirements,
+}
+
+/// `v1.PersistentVolumeClaimStatus`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeClaimStatus {
+    /// `Pending`, `Bound`, `Lost`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+    /// Actual capacity.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub capacity: ResourceList,
+}
+
+// ---------------------------------------------------------------- RBAC
+
+/// `rbac.authorization.k8s.io/v1` `Role` or `ClusterRole` (`kind` tells which).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Role {
+    /// `Role` or `ClusterRole`.
+    pub kind: String,
+    /// Metadata (namespace empty for a ClusterRole).
+    pub metadata: ObjectMeta,
+    /// Rules.
+    pub rules: Vec<PolicyRule>,
+    /// ClusterRole aggregation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aggregation_rule: Option<AggregationRule>,
+}
+
+/// `rbac/v1` `PolicyRule`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PolicyRule {
+    /// Verbs (`get`, `list`, `*`).
+    pub verbs: Vec<String>,
+    /// API groups (`""` = core, `*`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub api_groups: Vec<String>,
+    /// Resources (`pods`, `pods/log`, `*`, `*/scale`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<String>,
+    /// Resource names; empty = all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resource_names: Vec<String>,
+    /// Non-resource URLs (`/healthz`, `/apis/*`).
+    #[serde(rename = "nonResourceURLs", skip_serializing_if = "Vec::is_empty")]
+    pub non_resource_urls: Vec<String>,
+}
+
+/// `rbac/v1` `AggregationRule`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct AggregationRule {
+    /// Selectors of ClusterRoles whose rules are aggregated.
+    pub cluster_role_selectors: Vec<LabelSelector>,
+}
+
+/// `rbac/v1` `RoleBinding` or `ClusterRoleBinding` (`kind` tells which).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RoleBinding {
+    /// `RoleBinding` or `ClusterRoleBinding`.
+    pub kind: String,
+    /// Metadata (namespace empty for a ClusterRoleBinding).
+    pub metadata: ObjectMeta,
+    /// Who is bound.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<Subject>,
+    /// The role granted.
+    pub role_ref: RoleRef,
+}
+
+/// `rbac/v1` `Subject`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Subject {
+    /// `User`, `Group` or `ServiceAccount`.
+    pub kind: String,
+    /// Name.
+    pub name: String,
+    /// Namespace (ServiceAccount).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// `rbac.authorization.k8s.io` for users and groups.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_group: String,
+}
+
+/// `rbac/v1` `RoleRef`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RoleRef {
+    /// `rbac.authorization.k8s.io`.
+    pub api_group: String,
+    /// `Role` or `ClusterRole`.
+    pub kind: String,
+    /// Name of the role.
+    pub name: String,
+}
+
+/// A kubeadm bootstrap token as read from a `kube-system/bootstrap-token-<id>` Secret.
+///
+/// Only the public part is kept: the token secret is dropped at load time, so it can never
+/// appear in Debug, Display, logs or errors.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct BootstrapToken {
+    /// Secret name (`bootstrap-token-<id>`).
+    pub secret_name: String,
+    /// `token-id` (six characters `[a-z0-9]`).
+    pub token_id: String,
+    /// `expiration` (RFC 3339), if set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expiration: Option<Time>,
+    /// `usage-bootstrap-*` keys set to `true` (`authentication`, `signing`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub usages: Vec<String>,
+    /// `auth-extra-groups`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub auth_extra_groups: String,
+    /// `description`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
+impl Pod {
+    /// `namespace/name` (the generateName prefix when the name is empty).
+    pub fn key(&self) -> String {
+        let name = if self.metadata.name.is_empty() {
+            &self.metadata.generate_name
+        } else {
+            &self.metadata.name
+        };
+        format!("{}/{}", self.metadata.namespace, name)
+    }
+    /// True for phase `Succeeded` or `Failed` (terminal pods hold no node resources).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.phase.as_str(), "Succeeded" | "Failed")
+    }
+}
