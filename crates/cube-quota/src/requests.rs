@@ -180,19 +180,20 @@ pub fn aggregate_container_limits(spec: &PodSpec) -> ResourceList {
 /// `opts.exclude_overhead`.
 pub fn pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
     let mut reqs = aggregate_container_requests(&pod.spec);
-    if !opts.skip_pod_level_resources && is_pod_level_requests_set(pod) {
-        if let Some(r) = &pod.spec.resources {
-            for (name, q) in &r.requests {
-                if is_supported_pod_level_resource(name.as_str()) {
-                    reqs.insert(name.clone(), q.clone());
-                }
+    if !opts.skip_pod_level_resources
+        && is_pod_level_requests_set(pod)
+        && let Some(r) = &pod.spec.resources
+    {
+        for (name, q) in &r.requests {
+            if is_supported_pod_level_resource(name.as_str()) {
+                reqs.insert(name.clone(), q.clone());
             }
         }
     }
-    if !opts.exclude_overhead {
-        if let Some(overhead) = &pod.spec.overhead {
-            add_list(&mut reqs, overhead);
-        }
+    if !opts.exclude_overhead
+        && let Some(overhead) = &pod.spec.overhead
+    {
+        add_list(&mut reqs, overhead);
     }
     reqs
 }
@@ -203,25 +204,26 @@ pub fn pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
 /// limits that are present and non-zero, unless `opts.exclude_overhead`.
 pub fn pod_limits(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
     let mut limits = aggregate_container_limits(&pod.spec);
-    if !opts.skip_pod_level_resources && is_pod_level_resources_set(pod) {
-        if let Some(r) = &pod.spec.resources {
-            for (name, q) in &r.limits {
-                if is_supported_pod_level_resource(name.as_str()) {
-                    limits.insert(name.clone(), q.clone());
-                }
+    if !opts.skip_pod_level_resources
+        && is_pod_level_resources_set(pod)
+        && let Some(r) = &pod.spec.resources
+    {
+        for (name, q) in &r.limits {
+            if is_supported_pod_level_resource(name.as_str()) {
+                limits.insert(name.clone(), q.clone());
             }
         }
     }
-    if !opts.exclude_overhead {
-        if let Some(overhead) = &pod.spec.overhead {
-            for (name, q) in overhead {
-                let sum = match limits.get(name.as_str()) {
-                    Some(v) if !v.is_zero() => v.checked_add(q),
-                    _ => None,
-                };
-                if let Some(sum) = sum {
-                    limits.insert(name.clone(), sum);
-                }
+    if !opts.exclude_overhead
+        && let Some(overhead) = &pod.spec.overhead
+    {
+        for (name, q) in overhead {
+            let sum = match limits.get(name.as_str()) {
+                Some(v) if !v.is_zero() => v.checked_add(q),
+                _ => None,
+            };
+            if let Some(sum) = sum {
+                limits.insert(name.clone(), sum);
             }
         }
     }
@@ -294,7 +296,7 @@ fn is_qos_compute_resource(name: &str) -> bool {
 }
 
 /// Upstream `ComputePodQOS` (v1.36, PodLevelResources on): only cpu and memory and only values
-/// > 0 count. With pod-level resources set, they alone decide; otherwise every container and
+/// greater than 0 count. With pod-level resources set, they alone decide; otherwise every container and
 /// init container: BestEffort when nothing is set, Guaranteed when every container has cpu and
 /// memory limits and the summed requests equal the summed limits, else Burstable.
 pub fn compute_qos_class(pod: &Pod) -> QosClass {
