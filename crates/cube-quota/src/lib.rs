@@ -9,3 +9,6 @@ pub mod error;
 pub mod requests;
 
 pub use error::{Error, Result};
+pub mod limitrange;
+pub mod priority;
+pub mod quota;
