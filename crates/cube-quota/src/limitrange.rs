@@ -93,7 +93,11 @@ fn merge_container(
     }
     if !set_lim.is_empty() {
         set_lim.sort();
-        notes.push(format!("{} limit for {prefix} {}", set_lim.join(", "), c.name));
+        notes.push(format!(
+            "{} limit for {prefix} {}",
+            set_lim.join(", "),
+            c.name
+        ));
     }
 }
 
@@ -124,7 +128,11 @@ pub fn default_pod(lr: &LimitRange, pod: &mut Pod) -> Option<String> {
 }
 
 /// Upstream `requestLimitEnforcedValues`: milli precision when every operand fits, else units.
-fn enforced_values(req: Option<&Quantity>, lim: Option<&Quantity>, enforced: &Quantity) -> (i64, i64, i64) {
+fn enforced_values(
+    req: Option<&Quantity>,
+    lim: Option<&Quantity>,
+    enforced: &Quantity,
+) -> (i64, i64, i64) {
     let zero = Quantity::ZERO;
     let (r, l) = (req.unwrap_or(&zero), lim.unwrap_or(&zero));
     let (rv, lv, ev) = (r.value(), l.value(), enforced.value());
@@ -135,48 +143,81 @@ fn enforced_values(req: Option<&Quantity>, lim: Option<&Quantity>, enforced: &Qu
     }
 }
 
-fn min_constraint(t: &str, r: &str, enforced: &Quantity, req: &ResourceList, lim: &ResourceList) -> Option<String> {
+fn min_constraint(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    req: &ResourceList,
+    lim: &ResourceList,
+) -> Option<String> {
     let (rq, lq) = (req.get(r), lim.get(r));
     let (rv, lv, ev) = enforced_values(rq, lq, enforced);
     let Some(rq) = rq else {
-        return Some(format!("minimum {r} usage per {t} is {enforced}.  No request is specified"));
+        return Some(format!(
+            "minimum {r} usage per {t} is {enforced}.  No request is specified"
+        ));
     };
     if rv < ev {
-        return Some(format!("minimum {r} usage per {t} is {enforced}, but request is {rq}"));
+        return Some(format!(
+            "minimum {r} usage per {t} is {enforced}, but request is {rq}"
+        ));
     }
     if let Some(lq) = lq
         && lv < ev
     {
-        return Some(format!("minimum {r} usage per {t} is {enforced}, but limit is {lq}"));
+        return Some(format!(
+            "minimum {r} usage per {t} is {enforced}, but limit is {lq}"
+        ));
     }
     None
 }
 
-fn max_constraint(t: &str, r: &str, enforced: &Quantity, req: &ResourceList, lim: &ResourceList) -> Option<String> {
+fn max_constraint(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    req: &ResourceList,
+    lim: &ResourceList,
+) -> Option<String> {
     let (rq, lq) = (req.get(r), lim.get(r));
     let (rv, lv, ev) = enforced_values(rq, lq, enforced);
     let Some(lq) = lq else {
-        return Some(format!("maximum {r} usage per {t} is {enforced}.  No limit is specified"));
+        return Some(format!(
+            "maximum {r} usage per {t} is {enforced}.  No limit is specified"
+        ));
     };
     if lv > ev {
-        return Some(format!("maximum {r} usage per {t} is {enforced}, but limit is {lq}"));
+        return Some(format!(
+            "maximum {r} usage per {t} is {enforced}, but limit is {lq}"
+        ));
     }
     if let Some(rq) = rq
         && rv > ev
     {
-        return Some(format!("maximum {r} usage per {t} is {enforced}, but request is {rq}"));
+        return Some(format!(
+            "maximum {r} usage per {t} is {enforced}, but request is {rq}"
+        ));
     }
     None
 }
 
-fn max_request_constraint(t: &str, r: &str, enforced: &Quantity, req: &ResourceList) -> Option<String> {
+fn max_request_constraint(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    req: &ResourceList,
+) -> Option<String> {
     let rq = req.get(r);
     let (rv, _, ev) = enforced_values(rq, None, enforced);
     let Some(rq) = rq else {
-        return Some(format!("maximum {r} usage per {t} is {enforced}.  No request is specified"));
+        return Some(format!(
+            "maximum {r} usage per {t} is {enforced}.  No request is specified"
+        ));
     };
     if rv > ev {
-        return Some(format!("maximum {r} usage per {t} is {enforced}, but request is {rq}"));
+        return Some(format!(
+            "maximum {r} usage per {t} is {enforced}, but request is {rq}"
+        ));
     }
     None
 }
@@ -197,7 +238,13 @@ pub fn format_ratio(num: i128, den: i128) -> String {
     if neg { format!("-{s}") } else { s }
 }
 
-fn ratio_constraint(t: &str, r: &str, enforced: &Quantity, req: &ResourceList, lim: &ResourceList) -> Option<String> {
+fn ratio_constraint(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    req: &ResourceList,
+    lim: &ResourceList,
+) -> Option<String> {
     let (rq, lq) = (req.get(r), lim.get(r));
     let (rv, lv, _) = enforced_values(rq, lq, enforced);
     if rq.is_none() || rv == 0 {
@@ -226,7 +273,13 @@ fn ratio_constraint(t: &str, r: &str, enforced: &Quantity, req: &ResourceList, l
     None
 }
 
-fn check_item(t: &str, item: &LimitRangeItem, req: &ResourceList, lim: &ResourceList, errs: &mut Vec<String>) {
+fn check_item(
+    t: &str,
+    item: &LimitRangeItem,
+    req: &ResourceList,
+    lim: &ResourceList,
+    errs: &mut Vec<String>,
+) {
     for (k, v) in &item.min {
         errs.extend(min_constraint(t, k.as_str(), v, req, lim));
     }
@@ -267,7 +320,13 @@ pub fn pod_violations(lr: &LimitRange, pod: &Pod) -> Vec<String> {
         match item.type_.as_str() {
             "Container" => {
                 for c in pod.spec.containers.iter().chain(&pod.spec.init_containers) {
-                    check_item("Container", item, &c.resources.requests, &c.resources.limits, &mut errs);
+                    check_item(
+                        "Container",
+                        item,
+                        &c.resources.requests,
+                        &c.resources.limits,
+                        &mut errs,
+                    );
                 }
             }
             "Pod" => {
@@ -352,14 +411,22 @@ mod tests {
         lr.spec.limits.push(LimitRangeItem {
             type_: "Container".into(),
             max: [("cpu", "2".parse().expect("q"))].into_iter().collect(),
-            min: [("memory", "64Mi".parse().expect("q"))].into_iter().collect(),
+            min: [("memory", "64Mi".parse().expect("q"))]
+                .into_iter()
+                .collect(),
             ..Default::default()
         });
         default_limit_range(&mut lr);
         let item = &lr.spec.limits[0];
         assert_eq!(item.default.get("cpu"), Some(&"2".parse().expect("q")));
-        assert_eq!(item.default_request.get("cpu"), Some(&"2".parse().expect("q")));
-        assert_eq!(item.default_request.get("memory"), Some(&"64Mi".parse().expect("q")));
+        assert_eq!(
+            item.default_request.get("cpu"),
+            Some(&"2".parse().expect("q"))
+        );
+        assert_eq!(
+            item.default_request.get("memory"),
+            Some(&"64Mi".parse().expect("q"))
+        );
         assert!(!item.default.contains("memory"));
     }
 }

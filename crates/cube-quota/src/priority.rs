@@ -43,7 +43,10 @@ pub fn system_priority_classes() -> Vec<PriorityClass> {
 }
 
 /// Finds a class by name among `classes`, falling back to the built-in system classes.
-pub fn find_class<'a>(classes: &'a [PriorityClass], name: &str) -> Option<std::borrow::Cow<'a, PriorityClass>> {
+pub fn find_class<'a>(
+    classes: &'a [PriorityClass],
+    name: &str,
+) -> Option<std::borrow::Cow<'a, PriorityClass>> {
     if let Some(c) = classes.iter().find(|c| c.metadata.name == name) {
         return Some(std::borrow::Cow::Borrowed(c));
     }
@@ -89,7 +92,10 @@ pub struct ResolvedPriority {
 /// found`, `the integer value of priority (<p>) must not be provided in pod spec; priority
 /// admission controller computed <v> from the given PriorityClass name`, `the string value of
 /// PreemptionPolicy (<p>) must not be provided in pod spec; ...`.
-pub fn resolve_pod_priority(pod: &Pod, classes: &[PriorityClass]) -> Result<ResolvedPriority, String> {
+pub fn resolve_pod_priority(
+    pod: &Pod,
+    classes: &[PriorityClass],
+) -> Result<ResolvedPriority, String> {
     let (class_name, priority, policy) = if pod.spec.priority_class_name.is_empty() {
         match default_class(classes) {
             Some(c) => (
@@ -144,7 +150,10 @@ pub fn resolve_pod_priority(pod: &Pod, classes: &[PriorityClass]) -> Result<Reso
 ///
 /// # Errors
 /// As [`resolve_pod_priority`].
-pub fn admit_pod_priority(pod: &mut Pod, classes: &[PriorityClass]) -> Result<ResolvedPriority, String> {
+pub fn admit_pod_priority(
+    pod: &mut Pod,
+    classes: &[PriorityClass],
+) -> Result<ResolvedPriority, String> {
     let r = resolve_pod_priority(pod, classes)?;
     pod.spec.priority_class_name = r.class_name.clone();
     pod.spec.priority = Some(r.priority);
@@ -168,9 +177,9 @@ pub fn validate_priority_class(pc: &PriorityClass) -> Vec<String> {
             Some(k) if k.value != pc.value => {
                 Some(format!("value of {name} PriorityClass must be {}", k.value))
             }
-            Some(_) if pc.global_default => {
-                Some(format!("globalDefault of {name} PriorityClass must be false"))
-            }
+            Some(_) if pc.global_default => Some(format!(
+                "globalDefault of {name} PriorityClass must be false"
+            )),
             Some(_) => None,
             None => Some(format!("{name} is not a known system priority class")),
         };
@@ -262,14 +271,20 @@ mod tests {
 
     #[test]
     fn class_validation() {
-        assert!(validate_priority_class(&pc("system-cluster-critical", 2_000_000_000, false)).is_empty());
+        assert!(
+            validate_priority_class(&pc("system-cluster-critical", 2_000_000_000, false))
+                .is_empty()
+        );
         assert_eq!(
             validate_priority_class(&pc("system-foo", 1, false)),
             vec!["metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-foo is not a known system priority class".to_string()]
         );
         assert_eq!(
             validate_priority_class(&pc("big", 1_000_000_001, false)),
-            vec!["value: Forbidden: maximum allowed value of a user defined priority is 1000000000".to_string()]
+            vec![
+                "value: Forbidden: maximum allowed value of a user defined priority is 1000000000"
+                    .to_string()
+            ]
         );
         assert_eq!(
             check_single_default(&pc("n", 1, true), &[pc("old", 5, true)]).unwrap_err(),

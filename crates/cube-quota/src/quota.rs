@@ -14,7 +14,9 @@ use cube_model::objects::{
 };
 use cube_model::{Format, Quantity, ResourceList, ResourceName};
 
-use crate::requests::{PodResourcesOptions, QosClass, add_list, pod_limits, pod_requests, qos_class};
+use crate::requests::{
+    PodResourcesOptions, QosClass, add_list, pod_limits, pod_requests, qos_class,
+};
 
 /// `count/pods`: object count of pods, charged for every pod including terminal ones.
 pub const POD_OBJECT_COUNT: &str = "count/pods";
@@ -106,7 +108,9 @@ pub fn pod_tracks(name: &str) -> bool {
 
 /// The subset of `names` the pod evaluator tracks, in input order (upstream
 /// `podEvaluator.MatchingResources`).
-pub fn pod_matching_resources<'a>(names: impl IntoIterator<Item = &'a ResourceName>) -> Vec<ResourceName> {
+pub fn pod_matching_resources<'a>(
+    names: impl IntoIterator<Item = &'a ResourceName>,
+) -> Vec<ResourceName> {
     names
         .into_iter()
         .filter(|n| pod_tracks(n.as_str()))
@@ -121,9 +125,9 @@ pub fn pvc_tracks(name: &str) -> bool {
     matches!(
         name,
         "persistentvolumeclaims" | "count/persistentvolumeclaims" | "requests.storage"
-    ) || name.split_once(STORAGE_CLASS_SUFFIX).is_some_and(|(_, rest)| {
-        rest == "requests.storage" || rest == "persistentvolumeclaims"
-    })
+    ) || name
+        .split_once(STORAGE_CLASS_SUFFIX)
+        .is_some_and(|(_, rest)| rest == "requests.storage" || rest == "persistentvolumeclaims")
 }
 
 /// Upstream `podComputeUsageHelper`: the quota names charged for the given effective requests
@@ -227,7 +231,10 @@ pub fn pvc_usage(pvc: &PersistentVolumeClaim) -> ResourceList {
     out.insert("persistentvolumeclaims", one());
     let class = pvc_class(pvc);
     if !class.is_empty() {
-        out.insert(format!("{class}{STORAGE_CLASS_SUFFIX}persistentvolumeclaims"), one());
+        out.insert(
+            format!("{class}{STORAGE_CLASS_SUFFIX}persistentvolumeclaims"),
+            one(),
+        );
     }
     // The claim charges the larger of its request and its bound capacity (status.capacity).
     let mut storage = pvc.spec.resources.requests.get("storage").cloned();
@@ -361,7 +368,12 @@ fn go_slice(v: &[String]) -> String {
 
 /// Go's `%v` of a `ScopedResourceSelectorRequirement`: `{PriorityClass In [a b]}`.
 pub fn go_selector(s: &ScopedResourceSelectorRequirement) -> String {
-    format!("{{{} {} {}}}", s.scope_name, s.operator, go_slice(&s.values))
+    format!(
+        "{{{} {} {}}}",
+        s.scope_name,
+        s.operator,
+        go_slice(&s.values)
+    )
 }
 
 /// True when the pod matches every scope selector of the quota (the scope half of upstream
@@ -456,7 +468,10 @@ pub fn usage_stats(
 }
 
 /// Keeps the entries of `list` whose names are in `names` (upstream `quota.Mask`).
-pub fn mask<'a>(list: &ResourceList, names: impl IntoIterator<Item = &'a ResourceName>) -> ResourceList {
+pub fn mask<'a>(
+    list: &ResourceList,
+    names: impl IntoIterator<Item = &'a ResourceName>,
+) -> ResourceList {
     let mut out = ResourceList::new();
     for n in names {
         if let Some(q) = list.get(n.as_str()) {
@@ -548,7 +563,11 @@ pub fn pretty_print_names<'a>(names: impl IntoIterator<Item = &'a ResourceName>)
 }
 
 /// Upstream `hasUsageStats`: every tracked name of `status.hard` has a `status.used` entry.
-pub fn has_usage_stats(hard: &ResourceList, used: &ResourceList, relevant: &[ResourceName]) -> bool {
+pub fn has_usage_stats(
+    hard: &ResourceList,
+    used: &ResourceList,
+    relevant: &[ResourceName],
+) -> bool {
     hard.names()
         .filter(|n| relevant.contains(n))
         .all(|n| used.contains(n.as_str()))
@@ -755,7 +774,11 @@ pub fn check_request(
         let delta = subject.usage(now);
         for l in &limited {
             for (k, v) in &delta {
-                if v > &Quantity::ZERO && l.match_contains.iter().any(|m| k.as_str().contains(m.as_str())) {
+                if v > &Quantity::ZERO
+                    && l.match_contains
+                        .iter()
+                        .any(|m| k.as_str().contains(m.as_str()))
+                {
                     limited_names.insert(k.to_string());
                 }
             }
@@ -791,7 +814,10 @@ pub fn check_request(
             continue;
         }
         if let Err(e) = subject.constraints(&tracked) {
-            return Err(forbid(format!("failed quota: {}: {e}", q.name), Some(&q.name)));
+            return Err(forbid(
+                format!("failed quota: {}: {e}", q.name),
+                Some(&q.name),
+            ));
         }
         if !has_usage_stats(&q.hard, &q.used, &tracked) {
             return Err(forbid(
@@ -835,14 +861,22 @@ pub fn check_request(
         return Err(forbid(
             format!(
                 "insufficient quota to consume: {}",
-                uncovered.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+                uncovered
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
             ),
             None,
         ));
     }
     let uncovered_scopes: Vec<String> = limited_scopes
         .iter()
-        .filter(|l| !restricted_scopes.iter().any(|r| r.scope_name == l.scope_name))
+        .filter(|l| {
+            !restricted_scopes
+                .iter()
+                .any(|r| r.scope_name == l.scope_name)
+        })
         .map(go_selector)
         .collect();
     if !uncovered_scopes.is_empty() {
