@@ -12,3 +12,4 @@ pub use error::{Error, Result};
 pub mod limitrange;
 pub mod priority;
 pub mod quota;
+pub mod validation;
