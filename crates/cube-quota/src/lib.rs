@@ -13,3 +13,4 @@ pub mod limitrange;
 pub mod priority;
 pub mod quota;
 pub mod validation;
+pub mod whatif;
