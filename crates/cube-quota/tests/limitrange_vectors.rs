@@ -15,12 +15,17 @@ use std::collections::BTreeSet;
 
 use cube_model::objects::{Container, LimitRange, PersistentVolumeClaim, Pod};
 use cube_model::{ClusterSnapshot, ResourceList};
-use cube_quota::limitrange::{LIMIT_RANGER_ANNOTATION, default_limit_range, default_pod, validate_pod, validate_pvc};
+use cube_quota::limitrange::{
+    LIMIT_RANGER_ANNOTATION, default_limit_range, default_pod, validate_pod, validate_pvc,
+};
 use cube_quota::whatif::{AdmitOptions, Submission, Verdict, admit};
 use proptest::prelude::*;
 use serde_json::Value;
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/vectors/limitrange.json");
+const VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../testdata/vectors/limitrange.json"
+);
 
 fn parse<T: serde::de::DeserializeOwned>(v: &Value) -> T {
     serde_json::from_value(v.clone()).expect("vector object")
@@ -57,11 +62,32 @@ fn containers_match(case: &str, got: &[Container], expected: &Value) {
         let res = &e["resources"];
         let req: ResourceList = res.get("requests").map(parse).unwrap_or_default();
         let lim: ResourceList = res.get("limits").map(parse).unwrap_or_default();
-        assert_eq!(g.resources.requests, req, "case {case:?}: requests of {}", g.name);
-        assert_eq!(g.resources.limits, lim, "case {case:?}: limits of {}", g.name);
+        assert_eq!(
+            g.resources.requests, req,
+            "case {case:?}: requests of {}",
+            g.name
+        );
+        assert_eq!(
+            g.resources.limits, lim,
+            "case {case:?}: limits of {}",
+            g.name
+        );
         // exact printed form too
-        for (k, v) in res.get("requests").and_then(Value::as_object).into_iter().flatten() {
-            assert_eq!(g.resources.requests.get(k).map(ToString::to_string).as_deref(), v.as_str(), "case {case:?}");
+        for (k, v) in res
+            .get("requests")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            assert_eq!(
+                g.resources
+                    .requests
+                    .get(k)
+                    .map(ToString::to_string)
+                    .as_deref(),
+                v.as_str(),
+                "case {case:?}"
+            );
         }
     }
 }
@@ -74,11 +100,25 @@ fn upstream_mode(c: &Value) {
         "pod_validate" => {
             let pod: Pod = parse(&c["pod"]);
             let res = validate_pod(&lr, &pod);
-            assert_eq!(res.is_ok(), c["admitted"].as_bool().expect("admitted"), "case {name:?}: {res:?}");
+            assert_eq!(
+                res.is_ok(),
+                c["admitted"].as_bool().expect("admitted"),
+                "case {name:?}: {res:?}"
+            );
             if let Err(e) = res {
-                same_message(name, &e, c["expected_error_derived"].as_str().expect("error"));
+                same_message(
+                    name,
+                    &e,
+                    c["expected_error_derived"].as_str().expect("error"),
+                );
                 let full = format!("pods \"{}\" is forbidden: {e}", pod.metadata.name);
-                same_message(name, &full, c["expected_admission_message_derived"].as_str().expect("msg"));
+                same_message(
+                    name,
+                    &full,
+                    c["expected_admission_message_derived"]
+                        .as_str()
+                        .expect("msg"),
+                );
             }
         }
         "pod_default" => {
@@ -88,28 +128,59 @@ fn upstream_mode(c: &Value) {
             if let Some(exp) = c.get("expected_init_containers") {
                 containers_match(name, &pod.spec.init_containers, exp);
             }
-            let exp_ann = c["expected_annotation"].get(LIMIT_RANGER_ANNOTATION).and_then(Value::as_str);
+            let exp_ann = c["expected_annotation"]
+                .get(LIMIT_RANGER_ANNOTATION)
+                .and_then(Value::as_str);
             assert_eq!(ann.as_deref(), exp_ann, "case {name:?}");
-            assert_eq!(pod.metadata.annotations.get(LIMIT_RANGER_ANNOTATION).map(String::as_str), exp_ann);
+            assert_eq!(
+                pod.metadata
+                    .annotations
+                    .get(LIMIT_RANGER_ANNOTATION)
+                    .map(String::as_str),
+                exp_ann
+            );
         }
         "pod_default_and_validate" => {
             let mut pod: Pod = parse(&c["pod"]);
             default_pod(&lr, &mut pod);
-            assert_eq!(validate_pod(&lr, &pod).is_ok(), c["admitted"].as_bool().expect("admitted"), "case {name:?}");
+            assert_eq!(
+                validate_pod(&lr, &pod).is_ok(),
+                c["admitted"].as_bool().expect("admitted"),
+                "case {name:?}"
+            );
             for ctr in pod.spec.containers.iter().chain(&pod.spec.init_containers) {
-                for (k, v) in c["expected_container_strings"].as_object().expect("strings") {
+                for (k, v) in c["expected_container_strings"]
+                    .as_object()
+                    .expect("strings")
+                {
                     let (side, res) = k.split_once('.').expect("key");
-                    let list = if side == "limits" { &ctr.resources.limits } else { &ctr.resources.requests };
-                    assert_eq!(list.get(res).map(ToString::to_string).as_deref(), v.as_str(), "case {name:?}: {k}");
+                    let list = if side == "limits" {
+                        &ctr.resources.limits
+                    } else {
+                        &ctr.resources.requests
+                    };
+                    assert_eq!(
+                        list.get(res).map(ToString::to_string).as_deref(),
+                        v.as_str(),
+                        "case {name:?}: {k}"
+                    );
                 }
             }
         }
         "pvc_validate" => {
             let pvc: PersistentVolumeClaim = parse(&c["pvc"]);
             let res = validate_pvc(&lr, &pvc);
-            assert_eq!(res.is_ok(), c["admitted"].as_bool().expect("admitted"), "case {name:?}");
+            assert_eq!(
+                res.is_ok(),
+                c["admitted"].as_bool().expect("admitted"),
+                "case {name:?}"
+            );
             if let Err(e) = res {
-                same_message(name, &e, c["expected_error_derived"].as_str().expect("error"));
+                same_message(
+                    name,
+                    &e,
+                    c["expected_error_derived"].as_str().expect("error"),
+                );
             }
         }
         other => panic!("unknown kind {other}"),
@@ -132,8 +203,15 @@ fn real_mode(c: &Value) -> bool {
         let renamed = obs
             .get("initContainers")
             .and_then(Value::as_array)
-            .is_some_and(|a| a.iter().any(|i| i["name"].as_str().is_some_and(|n| n.starts_with("init-"))));
-        if renamed || c.pointer("/real_v1_36/note").and_then(Value::as_str).is_some_and(|n| n.contains("renamed init-")) {
+            .is_some_and(|a| {
+                a.iter()
+                    .any(|i| i["name"].as_str().is_some_and(|n| n.starts_with("init-")))
+            });
+        if renamed
+            || c.pointer("/real_v1_36/note")
+                .and_then(Value::as_str)
+                .is_some_and(|n| n.contains("renamed init-"))
+        {
             for ic in &mut pod.spec.init_containers {
                 ic.name = format!("init-{}", ic.name);
             }
@@ -155,14 +233,22 @@ fn real_mode(c: &Value) -> bool {
                     containers_match(name, &stored.spec.init_containers, exp);
                 }
                 assert_eq!(
-                    stored.metadata.annotations.get(LIMIT_RANGER_ANNOTATION).map(String::as_str),
+                    stored
+                        .metadata
+                        .annotations
+                        .get(LIMIT_RANGER_ANNOTATION)
+                        .map(String::as_str),
                     obs.get("annotation").and_then(Value::as_str),
                     "case {name:?}: annotation"
                 );
             }
         }
         ("rejected", Verdict::Rejected(r)) => {
-            assert_eq!(Some(i64::from(r.code)), obs["code"].as_i64(), "case {name:?}: {r:?}");
+            assert_eq!(
+                Some(i64::from(r.code)),
+                obs["code"].as_i64(),
+                "case {name:?}: {r:?}"
+            );
             same_message(name, &r.message, obs["message"].as_str().expect("message"));
         }
         (want, got) => panic!("case {name:?}: real server {want}, pipeline {got:?}"),
@@ -184,12 +270,25 @@ fn every_limitrange_vector() {
         }
     }
     // every case was checked on the live server (real_v1_36_summary.checked = 25)
-    assert_eq!(real, file["real_v1_36_summary"]["checked"].as_u64().expect("checked") as usize);
+    assert_eq!(
+        real,
+        file["real_v1_36_summary"]["checked"]
+            .as_u64()
+            .expect("checked") as usize
+    );
 }
 
 fn arb_list() -> impl Strategy<Value = ResourceList> {
-    prop::collection::btree_map(prop_oneof![Just("cpu"), Just("memory"), Just("nvidia.com/gpu")], 1i64..5000, 0..3)
-        .prop_map(|m| m.into_iter().map(|(k, v)| (k, cube_model::Quantity::from_millis(v))).collect())
+    prop::collection::btree_map(
+        prop_oneof![Just("cpu"), Just("memory"), Just("nvidia.com/gpu")],
+        1i64..5000,
+        0..3,
+    )
+    .prop_map(|m| {
+        m.into_iter()
+            .map(|(k, v)| (k, cube_model::Quantity::from_millis(v)))
+            .collect()
+    })
 }
 
 proptest! {
