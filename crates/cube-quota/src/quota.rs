@@ -443,8 +443,8 @@ pub fn pod_constraints<'a>(
 /// starts at zero so it appears even when nothing is charged.
 ///
 /// Pods whose selectors fail to evaluate are skipped.
-pub fn usage_stats(
-    pods: &[Pod],
+pub fn usage_stats<'a>(
+    pods: impl IntoIterator<Item = &'a Pod>,
     scopes: &[String],
     selector: Option<&ScopeSelector>,
     resources: &[ResourceName],
@@ -498,13 +498,8 @@ pub fn quota_usage(
     let pod_names = pod_matching_resources(quota.spec.hard.names());
     let mut used = ResourceList::new();
     if !pod_names.is_empty() {
-        let ns_pods: Vec<Pod> = pods
-            .iter()
-            .filter(|p| in_ns(&p.metadata.namespace))
-            .cloned()
-            .collect();
         let stats = usage_stats(
-            &ns_pods,
+            pods.iter().filter(|p| in_ns(&p.metadata.namespace)),
             &quota.spec.scopes,
             quota.spec.scope_selector.as_ref(),
             &pod_names,
