@@ -1,0 +1,88 @@
+//! Errors of `cube-model`: one crate enum [`Error`] plus small per-operation enums callers branch on.
+//!
+//! Messages are lowercase without a trailing period; each variant carries the input it is about.
+
+/// Why a label selector string or object is not valid (apimachinery `labels.Parse`,
+/// `labels.NewRequirement`, `metav1.LabelSelectorAsSelector`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SelectorError {
+    /// The string does not follow the selector grammar; `found` and `expected` use upstream's
+    /// wording (`found ',', expected: identifier after ','`).
+    #[error("unable to parse selector {selector:?}: found '{found}', expected: {expected}")]
+    Syntax {
+        /// The whole selector as given.
+        selector: String,
+        /// The token found (empty at the end of the string).
+        found: String,
+        /// What the parser expected there.
+        expected: &'static str,
+    },
+    /// A key is not a qualified name.
+    #[error("invalid selector {selector:?}: key {key:?}: {reason}")]
+    InvalidKey {
+        /// The whole selector as given (or shown).
+        selector: String,
+        /// The offending key.
+        key: String,
+        /// Upstream's validation messages, joined by `; `.
+        reason: String,
+    },
+    /// A value is not a valid label value.
+    #[error("invalid selector {selector:?}: key {key:?}: value {value:?}: {reason}")]
+    InvalidValue {
+        /// The whole selector as given (or shown).
+        selector: String,
+        /// The key the value belongs to.
+        key: String,
+        /// The offending value.
+        value: String,
+        /// Upstream's validation messages, joined by `; `.
+        reason: String,
+    },
+    /// Wrong number or kind of values for the operator (`in` with no values, `Gt` with a
+    /// non-integer, a `matchFields` key other than `metadata.name`, ...).
+    #[error("invalid selector {selector:?}: key {key:?}: {reason}")]
+    InvalidRequirement {
+        /// The whole selector as given (or shown).
+        selector: String,
+        /// The key of the requirement.
+        key: String,
+        /// Upstream's message.
+        reason: String,
+    },
+    /// An operator the target form cannot express (`>`/`<` in a `metav1.LabelSelector`).
+    #[error(
+        "invalid selector {selector:?}: key {key:?}: {operator:?} isn't supported in label selectors"
+    )]
+    UnsupportedOperator {
+        /// The selector.
+        selector: String,
+        /// The key of the requirement.
+        key: String,
+        /// The operator as written (`gt`, `lt`).
+        operator: &'static str,
+    },
+    /// A `matchExpressions` operator that is not one of the API's names (case-sensitive).
+    #[error(
+        "invalid selector {selector:?}: key {key:?}: {operator:?} is not a valid label selector operator"
+    )]
+    UnknownOperator {
+        /// The selector as shown.
+        selector: String,
+        /// The key of the requirement.
+        key: String,
+        /// The operator found.
+        operator: String,
+    },
+}
+
+/// Every error `cube-model`'s typed models return (selectors, resource names, GPU request strings,
+/// cluster selection, conversions, serde).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A label selector is not valid.
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+}
