@@ -77,6 +77,34 @@ pub enum SelectorError {
     },
 }
 
+/// A resource name that Kubernetes would reject (upstream `ValidateResourceName`,
+/// `ValidateContainerResourceName`, `ValidateResourceQuotaResourceName`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid {context} resource name {name:?}: {}", reasons.join("; "))]
+#[non_exhaustive]
+pub struct ResourceNameError {
+    /// The name as written.
+    pub name: String,
+    /// Which rule set was applied: `resource`, `container` or `quota`.
+    pub context: &'static str,
+    /// Every reason, in upstream's wording.
+    pub reasons: Vec<String>,
+}
+
+/// Arithmetic on resource lists that could not be done exactly.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResourceError {
+    /// A sum or difference is not representable.
+    #[error("{operation} overflows for resource {resource:?}")]
+    Overflow {
+        /// The resource name.
+        resource: String,
+        /// `add` or `sub`.
+        operation: &'static str,
+    },
+}
+
 /// Every error `cube-model`'s typed models return (selectors, resource names, GPU request strings,
 /// cluster selection, conversions, serde).
 #[derive(Debug, thiserror::Error)]
@@ -85,4 +113,10 @@ pub enum Error {
     /// A label selector is not valid.
     #[error(transparent)]
     Selector(#[from] SelectorError),
+    /// A resource name is not valid.
+    #[error(transparent)]
+    ResourceName(#[from] ResourceNameError),
+    /// Resource arithmetic failed.
+    #[error(transparent)]
+    Resource(#[from] ResourceError),
 }

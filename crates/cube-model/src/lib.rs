@@ -18,9 +18,9 @@ pub mod resource;
 pub mod selector;
 pub mod snapshot;
 
-pub use error::{Error, SelectorError};
+pub use error::{Error, ResourceError, ResourceNameError, SelectorError};
 pub use quantity::{Format, ParseQuantityError, Quantity};
-pub use resource::{ResourceList, ResourceName};
+pub use resource::{Insufficient, QuotaForm, ResourceList, ResourceName};
 pub use selector::{
     Selector, parse_label_selector, parse_selector, pod_matches_node_selector_and_affinity,
 };
