@@ -119,4 +119,14 @@ pub enum Error {
     /// Resource arithmetic failed.
     #[error(transparent)]
     Resource(#[from] ResourceError),
+    /// A `k8s_openapi` object (or JSON value) did not convert into ours.
+    #[error("cannot convert {kind}: field {field:?}: {message}")]
+    Convert {
+        /// The object kind (`Node`, `Pod`).
+        kind: &'static str,
+        /// Field path of the first problem (empty when unknown).
+        field: String,
+        /// What went wrong.
+        message: String,
+    },
 }

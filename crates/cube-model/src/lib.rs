@@ -5,13 +5,17 @@
 //! - [`resource`]: [`ResourceName`] and [`ResourceList`].
 //! - [`selector`]: label selector strings and objects, node selectors and affinity, taints and
 //!   tolerations, name validation, with upstream semantics.
+//! - [`node`]: [`NodeInfo`]: identity, readiness, versions and GPU facts of one node.
+//! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
 //! - [`error`]: the crate's [`Error`] and per-operation error enums.
 //!
 //! No network I/O and no async runtime here.
 
+pub mod convert;
 pub mod error;
+pub mod node;
 pub mod objects;
 pub mod quantity;
 pub mod resource;
@@ -19,6 +23,7 @@ pub mod selector;
 pub mod snapshot;
 
 pub use error::{Error, ResourceError, ResourceNameError, SelectorError};
+pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
 pub use quantity::{Format, ParseQuantityError, Quantity};
 pub use resource::{Insufficient, QuotaForm, ResourceList, ResourceName};
 pub use selector::{
