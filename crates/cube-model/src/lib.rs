@@ -6,6 +6,7 @@
 //! - [`selector`]: label selector strings and objects, node selectors and affinity, taints and
 //!   tolerations, name validation, with upstream semantics.
 //! - [`node`]: [`NodeInfo`]: identity, readiness, versions and GPU facts of one node.
+//! - [`pool`]: [`NodePool`]: nodes picked by a selector, totals, free capacity, consistency.
 //! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
@@ -17,6 +18,7 @@ pub mod convert;
 pub mod error;
 pub mod node;
 pub mod objects;
+pub mod pool;
 pub mod quantity;
 pub mod resource;
 pub mod selector;
@@ -24,6 +26,7 @@ pub mod snapshot;
 
 pub use error::{Error, ResourceError, ResourceNameError, SelectorError};
 pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
+pub use pool::{ConsistencyReport, NodePool, PoolUsage};
 pub use quantity::{Format, ParseQuantityError, Quantity};
 pub use resource::{Insufficient, QuotaForm, ResourceList, ResourceName};
 pub use selector::{
