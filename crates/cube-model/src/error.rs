@@ -105,6 +105,56 @@ pub enum ResourceError {
     },
 }
 
+/// Why no target cluster could be chosen for a task (see `cluster::ClusterRegistry::select`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClusterSelectError {
+    /// The task's cluster selector is not a valid selector string.
+    #[error("invalid cluster selector")]
+    InvalidSelector(#[source] SelectorError),
+    /// The task names no selector and no cluster is marked default.
+    #[error("the task names no cluster selector and no cluster is marked default")]
+    NoDefaultCluster,
+    /// Several clusters are marked default.
+    #[error("more than one cluster is marked default: {}", names.join(", "))]
+    MultipleDefaultClusters {
+        /// The default clusters.
+        names: Vec<String>,
+    },
+    /// No registered cluster has the labels the selector requires.
+    #[error("no cluster matches selector {selector:?}: no cluster satisfies {}", unsatisfied.join(", "))]
+    NoMatchingCluster {
+        /// The selector, normalised.
+        selector: String,
+        /// The requirements (`location=guangzhou`, `gpu`) that no single cluster satisfies; all
+        /// requirements when each alone is satisfiable but no cluster has them together.
+        unsatisfied: Vec<String>,
+    },
+    /// Every matching cluster has a `NoSchedule`/`NoExecute` taint the task does not tolerate.
+    #[error("every cluster matching {selector:?} has an untolerated taint: {}", clusters.iter().map(|(c, t)| format!("{c} ({t})")).collect::<Vec<_>>().join(", "))]
+    AllTainted {
+        /// The selector (`<default>` for the default-cluster fallback).
+        selector: String,
+        /// Each matching cluster with its first untolerated taint (`key=value:Effect`).
+        clusters: Vec<(String, String)>,
+    },
+}
+
+/// One problem found by `cluster::ClusterRegistry::validate`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RegistryProblem {
+    /// Field path (`clusters[1].taints[0].effect`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for RegistryProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
 /// Every error `cube-model`'s typed models return (selectors, resource names, GPU request strings,
 /// cluster selection, conversions, serde).
 #[derive(Debug, thiserror::Error)]
@@ -119,6 +169,9 @@ pub enum Error {
     /// Resource arithmetic failed.
     #[error(transparent)]
     Resource(#[from] ResourceError),
+    /// No target cluster for a task.
+    #[error(transparent)]
+    ClusterSelect(#[from] ClusterSelectError),
     /// A `k8s_openapi` object (or JSON value) did not convert into ours.
     #[error("cannot convert {kind}: field {field:?}: {message}")]
     Convert {

@@ -7,6 +7,8 @@
 //!   tolerations, name validation, with upstream semantics.
 //! - [`node`]: [`NodeInfo`]: identity, readiness, versions and GPU facts of one node.
 //! - [`pool`]: [`NodePool`]: nodes picked by a selector, totals, free capacity, consistency.
+//! - [`cluster`]: [`Cluster`] and [`ClusterRegistry`]: target-cluster selection with labels, taints
+//!   and a default cluster.
 //! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
@@ -14,6 +16,7 @@
 //!
 //! No network I/O and no async runtime here.
 
+pub mod cluster;
 pub mod convert;
 pub mod error;
 pub mod node;
@@ -24,7 +27,8 @@ pub mod resource;
 pub mod selector;
 pub mod snapshot;
 
-pub use error::{Error, ResourceError, ResourceNameError, SelectorError};
+pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef};
+pub use error::{ClusterSelectError, Error, ResourceError, ResourceNameError, SelectorError};
 pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
 pub use pool::{ConsistencyReport, NodePool, PoolUsage};
 pub use quantity::{Format, ParseQuantityError, Quantity};
