@@ -5,9 +5,11 @@
 //! - [`resource`]: [`ResourceName`] and [`ResourceList`].
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
+//! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
 //!
 //! No network I/O and no async runtime here.
 
+pub mod describe;
 pub mod objects;
 pub mod quantity;
 pub mod resource;
@@ -15,4 +17,6 @@ pub mod snapshot;
 
 pub use quantity::{Format, ParseQuantityError, Quantity};
 pub use resource::{ResourceList, ResourceName};
-pub use snapshot::{ClusterSnapshot, LoadProblem};
+pub use snapshot::{
+    ClusterSnapshot, InputFormat, LoadOutcome, LoadProblem, NotSnapshot, detect_format,
+};
