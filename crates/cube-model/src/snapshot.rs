@@ -248,21 +248,21 @@ impl ClusterSnapshot {
         let format = detect_format(bytes);
         let before = Counts::of(self);
         match format {
-            InputFormat::Json => {
+            InputFormat::Json | InputFormat::Yaml => {
                 let mut ctx = Ctx::new(source);
-                self.load_json(&mut ctx, bytes);
-                if !ctx.saw_object {
+                if format == InputFormat::Json {
+                    self.load_json(&mut ctx, bytes);
+                } else {
+                    self.load_yaml(&mut ctx, &String::from_utf8_lossy(bytes));
+                }
+                if !ctx.saw_object && self.problems.len() == before.problems {
                     self.not_snapshot.push(NotSnapshot {
                         source: source.to_owned(),
                         format,
                     });
                     return LoadOutcome::NotSnapshot { format };
                 }
-            }
-            InputFormat::Yaml => {
-                let text = String::from_utf8_lossy(bytes);
-                let mut ctx = Ctx::new(source);
-                self.load_yaml(&mut ctx, &text);
+                self.problems.append(&mut ctx.kindless);
             }
             InputFormat::Text => {
                 self.not_snapshot.push(NotSnapshot {
@@ -457,15 +457,11 @@ impl ClusterSnapshot {
             (Some(kind), _) => kind.as_str(),
             (None, Some(kind)) => kind,
             (None, None) => {
-                if obj.is_object() {
-                    ctx.saw_object = true;
-                    let ident = obj.ident(None);
-                    self.problems.push(ctx.problem(
-                        ident,
-                        String::new(),
-                        "object has no kind".to_owned(),
-                    ));
-                }
+                // Kept aside: if no value of the input has a kind, the input is not a snapshot
+                // (JSON Lines logs, Helm values) and these are dropped.
+                let ident = obj.ident(None);
+                let problem = ctx.problem(ident, String::new(), "object has no kind".to_owned());
+                ctx.kindless.push(problem);
                 return;
             }
         };
@@ -553,6 +549,8 @@ struct Ctx<'s> {
     item: Option<usize>,
     /// At least one value looked like a Kubernetes object (had a `kind`, or was a List).
     saw_object: bool,
+    /// Problems for values without `kind`, recorded only when `saw_object` ends up true.
+    kindless: Vec<LoadProblem>,
 }
 
 impl<'s> Ctx<'s> {
@@ -562,6 +560,7 @@ impl<'s> Ctx<'s> {
             document: 0,
             item: None,
             saw_object: false,
+            kindless: Vec::new(),
         }
     }
     fn problem(&self, object: String, field: String, message: String) -> LoadProblem {
@@ -665,13 +664,6 @@ struct ObjError {
 }
 
 impl<'a> Obj<'a> {
-    fn is_object(&self) -> bool {
-        match self {
-            Obj::Json(raw) => raw.get().trim_start().starts_with('{'),
-            Obj::Value(v) => v.is_object(),
-        }
-    }
-
     /// `kind` and `apiVersion`, read from the first keys only when both come early.
     fn head(&self) -> Head {
         match self {
