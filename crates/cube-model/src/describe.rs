@@ -111,8 +111,14 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     if is_get_events_header(first) || is_describe_events_header(first) || is_event_row(first) {
         return InputFormat::EventsTable;
     }
+    if top_key(first).is_some_and(|(k, _)| k == "Events") {
+        return InputFormat::EventsTable;
+    }
     for line in content_lines(text) {
         if let Some((key, _)) = top_key(line) {
+            if PVC_KEYS.contains(&key) {
+                return InputFormat::DescribePersistentVolumeClaim;
+            }
             if NODE_KEYS.contains(&key) {
                 return InputFormat::DescribeNode;
             }
@@ -120,9 +126,6 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
                 return InputFormat::DescribePod;
             }
         }
-    }
-    if top_key(first).is_some_and(|(k, _)| k == "Events") {
-        return InputFormat::EventsTable;
     }
     InputFormat::Text
 }
@@ -441,12 +444,12 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
     }
     let idx = *index;
     *index += 1;
-    if b.has_any(NODE_KEYS) {
+    if b.has_any(PVC_KEYS) {
+        pvc_from_block(&b, idx, out);
+    } else if b.has_any(NODE_KEYS) {
         node_from_block(&b, idx, out);
     } else if b.has_any(POD_KEYS) {
         pod_from_block(&b, idx, out);
-    } else if b.has_any(PVC_KEYS) {
-        pvc_from_block(&b, idx, out);
     } else if let Some(events) = b.get("Events") {
         let involved = ObjectReference {
             name: b.inline("Name").to_owned(),

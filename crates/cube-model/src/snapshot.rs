@@ -136,6 +136,8 @@ pub enum InputFormat {
     DescribeNode,
     /// `kubectl describe pod` text (one or more pods).
     DescribePod,
+    /// `kubectl describe pvc` text.
+    DescribePersistentVolumeClaim,
     /// An events table: `kubectl get events`, or the `Events:` table of `kubectl describe`.
     EventsTable,
     /// `kubectl get nodes` (optionally `-o wide`) table.
@@ -273,6 +275,7 @@ impl ClusterSnapshot {
             }
             InputFormat::DescribeNode
             | InputFormat::DescribePod
+            | InputFormat::DescribePersistentVolumeClaim
             | InputFormat::EventsTable
             | InputFormat::NodesWideTable => {
                 let text = String::from_utf8_lossy(bytes);
