@@ -405,15 +405,17 @@ impl ClusterSnapshot {
                 });
                 continue;
             }
-            let value = match serde_saphyr::from_str::<serde_json::Value>(doc) {
-                Ok(value) => value,
-                Err(err) => {
-                    let message = yaml_error_message(doc, &err.to_string());
-                    self.problems
-                        .push(ctx.problem(String::new(), String::new(), message));
-                    continue;
-                }
-            };
+            let value =
+                match serde_saphyr::from_str_with_options::<serde_json::Value>(doc, yaml_options())
+                {
+                    Ok(value) => value,
+                    Err(err) => {
+                        let message = yaml_error_message(doc, &err.to_string());
+                        self.problems
+                            .push(ctx.problem(String::new(), String::new(), message));
+                        continue;
+                    }
+                };
             self.load_value_doc(ctx, &value);
         }
     }
@@ -998,6 +1000,19 @@ fn split_yaml_documents(text: &str) -> Vec<&str> {
     }
     push(text, start, text.len(), &mut docs);
     docs
+}
+
+/// YAML reading options, close to what `kubectl` (sigs.k8s.io/yaml) accepts: YAML 1.2 core
+/// booleans only (`n`, `y`, `on`, `off` stay strings, so a node named `n` or a label value `on`
+/// reads as text), `0755`-style and `1_000`-style plain scalars stay strings, and no source
+/// snippets in error messages (they could quote a Secret).
+fn yaml_options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+        underscored_numbers_as_strings: true,
+        with_snippet: false,
+    }
 }
 
 /// True when the first content line of a YAML document is structure (`key:`, `- `, a flow
