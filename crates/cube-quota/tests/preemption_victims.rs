@@ -323,7 +323,7 @@ fn fits_without(s: &ClusterSnapshot, p: &Pod, removed: &[usize]) -> bool {
     }
     let pc = req(p, "cpu");
     let pg = req(p, "nvidia.com/gpu");
-    count + 1 <= alloc("pods")
+    count < alloc("pods")
         && (pc == 0 || pc <= alloc("cpu") - cpu)
         && (pg == 0 || pg <= alloc("nvidia.com/gpu") - gpu)
 }
