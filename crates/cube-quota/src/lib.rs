@@ -4,8 +4,12 @@
 //! Module map:
 //! - [`requests`]: pod effective requests/limits (`PodRequests`/`PodLimits`), QoS class.
 //! - [`error`]: the crate's error enum.
+//! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
+//! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
 
 pub mod error;
+pub mod fit;
+pub mod preemption;
 pub mod requests;
 
 pub use error::{Error, Result};
