@@ -1,1 +1,2 @@
 //! cube-cluster
+pub mod rbac;
