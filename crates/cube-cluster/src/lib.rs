@@ -1,2 +1,3 @@
 //! cube-cluster
+pub mod join;
 pub mod rbac;
