@@ -1,3 +1,4 @@
 //! cube-cluster
 pub mod join;
+pub mod profiles;
 pub mod rbac;
