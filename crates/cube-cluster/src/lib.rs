@@ -1,4 +1,5 @@
 //! cube-cluster
 pub mod join;
+pub mod manifests;
 pub mod profiles;
 pub mod rbac;
