@@ -453,10 +453,11 @@ impl Num {
     /// Normalizes `mant * 10^exp`.
     #[inline]
     fn small(mant: i128, exp: i64) -> Num {
-        if let (Ok(m), Ok(e)) = (i64::try_from(mant), i32::try_from(exp)) {
-            if m != 0 && m % 10 != 0 {
-                return Num::Small { mant: m, exp: e };
-            }
+        if let (Ok(m), Ok(e)) = (i64::try_from(mant), i32::try_from(exp))
+            && m != 0
+            && m % 10 != 0
+        {
+            return Num::Small { mant: m, exp: e };
         }
         Num::small_slow(mant, exp)
     }
@@ -1272,11 +1273,11 @@ impl StackBuf {
     }
     #[inline]
     fn push_front(&mut self, s: &[u8]) {
-        if let Some(new) = self.start.checked_sub(s.len()) {
-            if let Some(dst) = self.buf.get_mut(new..self.start) {
-                dst.copy_from_slice(s);
-                self.start = new;
-            }
+        if let Some(new) = self.start.checked_sub(s.len())
+            && let Some(dst) = self.buf.get_mut(new..self.start)
+        {
+            dst.copy_from_slice(s);
+            self.start = new;
         }
     }
     #[inline]
