@@ -14,12 +14,14 @@
 //! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
+//! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
 //! - [`error`]: the crate's [`Error`] and per-operation error enums.
 //!
 //! No network I/O and no async runtime here.
 
 pub mod cluster;
 pub mod convert;
+pub mod describe;
 pub mod error;
 pub mod group;
 pub mod node;
@@ -40,4 +42,6 @@ pub use resource::{Insufficient, QuotaForm, ResourceList, ResourceName};
 pub use selector::{
     Selector, parse_label_selector, parse_selector, pod_matches_node_selector_and_affinity,
 };
-pub use snapshot::{ClusterSnapshot, LoadProblem};
+pub use snapshot::{
+    ClusterSnapshot, InputFormat, LoadOutcome, LoadProblem, NotSnapshot, detect_format,
+};
