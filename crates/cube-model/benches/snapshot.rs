@@ -67,10 +67,10 @@ fn managed_fields(manager: &str, i: usize) -> serde_json::Value {
 
 fn container(name: &str, image: &str, gpu: u32, i: usize) -> serde_json::Value {
     let mut c = container_base(name, image, gpu, i);
-    if i % 3 != 0 {
-        if let Some(map) = c.as_object_mut() {
-            map.remove("livenessProbe");
-        }
+    if !i.is_multiple_of(3)
+        && let Some(map) = c.as_object_mut()
+    {
+        map.remove("livenessProbe");
     }
     c
 }
@@ -105,7 +105,11 @@ fn container_base(name: &str, image: &str, gpu: u32, i: usize) -> serde_json::Va
 fn pod(i: usize, nodes: usize) -> serde_json::Value {
     let ns = format!("team-{}", i % 40);
     let name = format!("train-{i:06}-{:05x}", i * 7919 % 0xfffff);
-    let gpu = if i % 3 == 0 { (i % 8 + 1) as u32 } else { 0 };
+    let gpu = if i.is_multiple_of(3) {
+        (i % 8 + 1) as u32
+    } else {
+        0
+    };
     let last_applied = json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"annotations": {"prometheus.io/scrape": "true"}, "labels": {"app": "train", "team": ns}, "name": name, "namespace": ns},
@@ -116,7 +120,7 @@ fn pod(i: usize, nodes: usize) -> serde_json::Value {
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {
-            "annotations": if i % 8 == 0 {
+            "annotations": if i.is_multiple_of(8) {
                 json!({"kubectl.kubernetes.io/last-applied-configuration": last_applied,
                        "prometheus.io/port": "9090", "prometheus.io/scrape": "true"})
             } else {
@@ -134,7 +138,7 @@ fn pod(i: usize, nodes: usize) -> serde_json::Value {
             "uid": format!("00000000-0000-0000-0001-{i:012}")
         },
         "spec": {
-            "containers": if i % 20 == 0 {
+            "containers": if i.is_multiple_of(20) {
                 json!([container("main", "ml/train:2.4.1", gpu, i),
                        container("metrics", "ops/exporter:1.2.0", 0, i + 1)])
             } else {
@@ -185,7 +189,7 @@ fn pod(i: usize, nodes: usize) -> serde_json::Value {
 
 fn node(i: usize) -> serde_json::Value {
     let name = format!("node-{i:05}");
-    let gpu = i % 2 == 0;
+    let gpu = i.is_multiple_of(2);
     let mut labels = json!({
         "beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/os": "linux",
         "cube.example/pool": if gpu { "gpu-training" } else { "cpu-general" },
