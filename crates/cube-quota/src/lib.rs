@@ -13,3 +13,7 @@ pub mod preemption;
 pub mod requests;
 
 pub use error::{Error, Result};
+pub mod limitrange;
+pub mod priority;
+pub mod quota;
+pub mod validation;
