@@ -9,6 +9,8 @@
 //! - [`pool`]: [`NodePool`]: nodes picked by a selector, totals, free capacity, consistency.
 //! - [`cluster`]: [`Cluster`] and [`ClusterRegistry`]: target-cluster selection with labels, taints
 //!   and a default cluster.
+//! - [`group`]: [`ResourceGroup`]: a team's members, quota buckets, namespaces, placement,
+//!   priority and GPU names, with `validate()` reporting every problem.
 //! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
@@ -21,6 +23,7 @@ pub mod cluster;
 pub mod convert;
 pub mod describe;
 pub mod error;
+pub mod group;
 pub mod node;
 pub mod objects;
 pub mod pool;
@@ -31,6 +34,7 @@ pub mod snapshot;
 
 pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef};
 pub use error::{ClusterSelectError, Error, ResourceError, ResourceNameError, SelectorError};
+pub use group::{GroupProblem, GroupProblemKind, ResourceGroup};
 pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
 pub use pool::{ConsistencyReport, NodePool, PoolUsage};
 pub use quantity::{Format, ParseQuantityError, Quantity};

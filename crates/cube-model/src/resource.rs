@@ -285,7 +285,7 @@ impl ResourceName {
     /// [`ResourceNameError`] with every reason found.
     pub fn validate_for_quota(&self) -> Result<(), ResourceNameError> {
         let mut reasons = validate_qualified_name(&self.0);
-        if !self.0.contains('/') && !self.is_standard_quota() {
+        if !self.0.contains('/') && !self.is_standard_quota_name() {
             reasons.push("must be a standard resource for quota".to_owned());
         }
         self.finish(reasons, "quota")
@@ -320,7 +320,10 @@ impl ResourceName {
         }
     }
 
-    fn is_standard_quota(&self) -> bool {
+    /// Upstream `IsStandardQuotaResourceName`: a standard ResourceQuota name (`cpu`,
+    /// `requests.memory`, `limits.cpu`, `pods`, `services`, `hugepages-*`,
+    /// `requests.hugepages-*`, ...). Extended names and `count/*` are not standard.
+    pub fn is_standard_quota_name(&self) -> bool {
         STANDARD_QUOTA_NAMES.contains(&self.0.as_str())
             || self.is_hugepages()
             || self
@@ -331,7 +334,7 @@ impl ResourceName {
 
     /// Upstream `IsStandardResourceName`: a standard container or quota name, or `storage`.
     fn is_standard(&self) -> bool {
-        self.is_standard_quota()
+        self.is_standard_quota_name()
             || STANDARD_CONTAINER_NAMES.contains(&self.0.as_str())
             || self.0 == names::STORAGE
     }
