@@ -8,6 +8,10 @@
 //!   error texts (kubectl, client-go, peer tools).
 //! - [`connect`]: connection check (`/version`) with a classified outcome.
 //! - [`probe`]: probe many clusters concurrently with bounded concurrency and per-cluster timeout.
+//! - [`rbac`]: offline RBAC evaluation over Role/ClusterRole/RoleBinding/ClusterRoleBinding objects.
+//! - [`profiles`]: capability profiles as data, checked offline or live (SelfSubjectAccessReview).
+//! - [`manifests`]: least-privilege ServiceAccount manifests and kubeconfig for a profile.
+//! - [`join`]: `kubeadm join` commands: token and CA pin validation, bootstrap token expiry.
 //!
 //! Offline validation of a kubeconfig, without any connection:
 //!
@@ -25,7 +29,11 @@ pub mod classify;
 pub mod client;
 pub mod connect;
 pub mod error;
+pub mod join;
 pub mod kubeconfig;
+pub mod manifests;
 pub mod probe;
+pub mod profiles;
+pub mod rbac;
 
 pub use error::{Error, Result};
