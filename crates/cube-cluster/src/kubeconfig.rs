@@ -63,6 +63,12 @@ impl fmt::Display for Secret {
     }
 }
 
+impl From<String> for Secret {
+    fn from(s: String) -> Self {
+        Self(s)
+    }
+}
+
 impl From<&str> for Secret {
     fn from(s: &str) -> Self {
         Self(s.to_string())
