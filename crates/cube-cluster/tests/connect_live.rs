@@ -23,7 +23,10 @@ fn live_selection() -> Option<Selection> {
     if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
         opts.plugins = PluginPolicy::Allow;
     }
-    Some(cfg.select(&opts).expect("the live kubeconfig must validate"))
+    Some(
+        cfg.select(&opts)
+            .expect("the live kubeconfig must validate"),
+    )
 }
 
 fn opts() -> CheckOptions {
@@ -81,10 +84,19 @@ async fn live_probe_alongside_a_refused_port() {
     refused.tls_server_name = None;
     let health = probe(
         vec![
-            ProbeTarget { name: "live".into(), selection: Ok(sel) },
-            ProbeTarget { name: "refused".into(), selection: Ok(refused) },
+            ProbeTarget {
+                name: "live".into(),
+                selection: Ok(sel),
+            },
+            ProbeTarget {
+                name: "refused".into(),
+                selection: Ok(refused),
+            },
         ],
-        &ProbeOptions { timeout: Duration::from_secs(15), ..ProbeOptions::default() },
+        &ProbeOptions {
+            timeout: Duration::from_secs(15),
+            ..ProbeOptions::default()
+        },
     )
     .await;
     assert!(health[0].healthy, "{:?}", health[0].outcome);
