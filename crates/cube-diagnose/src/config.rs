@@ -87,7 +87,10 @@ mod tests {
 
     #[test]
     fn yaml_and_json_agree() {
-        let y = Config::from_yaml("disabled: [a]\nseverities: {b: info}\nthresholds: {quotaNearLimitPercent: 75}\n").unwrap();
+        let y = Config::from_yaml(
+            "disabled: [a]\nseverities: {b: info}\nthresholds: {quotaNearLimitPercent: 75}\n",
+        )
+        .unwrap();
         let j = Config::from_json(br#"{"disabled":["a"],"severities":{"b":"info"},"thresholds":{"quotaNearLimitPercent":75}}"#).unwrap();
         assert_eq!(y, j);
         assert_eq!(y.thresholds.clock_skew_secs, 120);

@@ -82,7 +82,10 @@ impl<'a> Context<'a> {
         let mut pod_requests = Vec::with_capacity(snapshot.pods.len());
         for (i, p) in snapshot.pods.iter().enumerate() {
             if !p.spec.node_name.is_empty() {
-                pods_by_node.entry(p.spec.node_name.as_str()).or_default().push(i);
+                pods_by_node
+                    .entry(p.spec.node_name.as_str())
+                    .or_default()
+                    .push(i);
             }
             pods_by_namespace
                 .entry(p.metadata.namespace.as_str())
@@ -165,7 +168,9 @@ impl<'a> Context<'a> {
     }
     /// The node named `name` (first one when names repeat).
     pub fn node(&self, name: &str) -> Option<&'a Node> {
-        self.nodes_by_name.get(name).map(|&i| &self.snapshot.nodes[i])
+        self.nodes_by_name
+            .get(name)
+            .map(|&i| &self.snapshot.nodes[i])
     }
     /// Indexes (into `snapshot().pods`) of pods bound to `node`.
     pub fn pods_on_node(&self, node: &str) -> &[usize] {
@@ -173,7 +178,9 @@ impl<'a> Context<'a> {
     }
     /// Indexes (into `snapshot().pods`) of pods in `namespace`.
     pub fn pods_in_namespace(&self, namespace: &str) -> &[usize] {
-        self.pods_by_namespace.get(namespace).map_or(&[], Vec::as_slice)
+        self.pods_by_namespace
+            .get(namespace)
+            .map_or(&[], Vec::as_slice)
     }
     /// Node names that have pods bound, with the pod indexes.
     pub fn bound_nodes(&self) -> impl Iterator<Item = (&'a str, &[usize])> + '_ {

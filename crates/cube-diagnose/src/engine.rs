@@ -90,7 +90,14 @@ pub struct Engine {
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine")
-            .field("rules", &self.rules.iter().map(|r| r.id().to_owned()).collect::<Vec<_>>())
+            .field(
+                "rules",
+                &self
+                    .rules
+                    .iter()
+                    .map(|r| r.id().to_owned())
+                    .collect::<Vec<_>>(),
+            )
             .field("config", &self.config)
             .finish()
     }

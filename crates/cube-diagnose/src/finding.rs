@@ -115,7 +115,11 @@ pub enum Evidence {
 
 impl Evidence {
     /// A field value.
-    pub fn field(object: impl Into<String>, path: impl Into<String>, value: impl Into<String>) -> Self {
+    pub fn field(
+        object: impl Into<String>,
+        path: impl Into<String>,
+        value: impl Into<String>,
+    ) -> Self {
         Evidence::Field {
             object: object.into(),
             path: path.into(),
@@ -171,7 +175,12 @@ pub struct Finding {
 impl Finding {
     /// A finding without evidence or remedy; add them with [`Finding::with_evidence`] and
     /// [`Finding::with_remedy`].
-    pub fn new(rule_id: &str, severity: Severity, subject: Subject, message: impl Into<String>) -> Self {
+    pub fn new(
+        rule_id: &str,
+        severity: Severity,
+        subject: Subject,
+        message: impl Into<String>,
+    ) -> Self {
         Finding {
             rule_id: rule_id.to_owned(),
             severity,

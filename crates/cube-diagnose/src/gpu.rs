@@ -44,10 +44,17 @@ pub fn gpu_labels(node: &Node) -> Vec<(Vendor, &str, &str)> {
             || k == "nvidia.com/gpu.count"
             || k == "nvidia.com/gpu.product"
             || (k == "gpu" && v == "true")
-            || (k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("10de.present") && v == "true")
+            || (k.starts_with("feature.node.kubernetes.io/pci-")
+                && k.ends_with("10de.present")
+                && v == "true")
         {
             Some(Vendor::Nvidia)
-        } else if k.starts_with("beta.amd.com/gpu.") || k.starts_with("amd.com/gpu.") || (k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("1002.present") && v == "true") {
+        } else if k.starts_with("beta.amd.com/gpu.")
+            || k.starts_with("amd.com/gpu.")
+            || (k.starts_with("feature.node.kubernetes.io/pci-")
+                && k.ends_with("1002.present")
+                && v == "true")
+        {
             Some(Vendor::Amd)
         } else if k.starts_with("gpu.intel.com/") {
             Some(Vendor::Intel)

@@ -44,14 +44,21 @@ pub fn detect_format(text: &str) -> InputFormat {
         return InputFormat::Text;
     };
     let first = first.trim_start();
-    if first.starts_with('{') || first.starts_with('[') {
-        let json_lines = body.iter().filter(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object())).count();
+    if first.starts_with('{')
+        || (first.starts_with('[') && serde_json::from_str::<Value>(text).is_ok())
+    {
+        let json_lines = body
+            .iter()
+            .filter(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object()))
+            .count();
         if json_lines > 1 && json_lines == body.len() {
             return InputFormat::Text; // JSONL collections of texts
         }
         return InputFormat::KubeJson;
     }
-    if body.iter().any(|l| l.starts_with("apiVersion:")) && body.iter().any(|l| l.starts_with("kind:")) {
+    if body.iter().any(|l| l.starts_with("apiVersion:"))
+        && body.iter().any(|l| l.starts_with("kind:"))
+    {
         return InputFormat::KubeYaml;
     }
     if first.starts_with("NAME ") && first.contains("STATUS") && first.contains("VERSION") {
@@ -130,7 +137,14 @@ impl Inputs {
         }
     }
 
-    fn problem(&mut self, file: &str, document: usize, item: Option<usize>, object: &str, message: &str) {
+    fn problem(
+        &mut self,
+        file: &str,
+        document: usize,
+        item: Option<usize>,
+        object: &str,
+        message: &str,
+    ) {
         self.snapshot.problems.push(LoadProblem {
             file: file.to_owned(),
             document,
@@ -155,7 +169,11 @@ impl Inputs {
     }
 
     fn add_object(&mut self, source: &str, document: usize, item: Option<usize>, v: Value) {
-        let kind = v.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
+        let kind = v
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         let name = v
             .pointer("/metadata/name")
             .and_then(Value::as_str)
@@ -174,9 +192,13 @@ impl Inputs {
                 "Event" => s.events.push(serde_json::from_value(v)?),
                 "StorageClass" => s.storage_classes.push(serde_json::from_value(v)?),
                 "PersistentVolume" => s.persistent_volumes.push(serde_json::from_value(v)?),
-                "PersistentVolumeClaim" => s.persistent_volume_claims.push(serde_json::from_value(v)?),
+                "PersistentVolumeClaim" => {
+                    s.persistent_volume_claims.push(serde_json::from_value(v)?)
+                }
                 "Role" | "ClusterRole" => s.roles.push(serde_json::from_value(v)?),
-                "RoleBinding" | "ClusterRoleBinding" => s.role_bindings.push(serde_json::from_value(v)?),
+                "RoleBinding" | "ClusterRoleBinding" => {
+                    s.role_bindings.push(serde_json::from_value(v)?)
+                }
                 "PodDisruptionBudget" => s.pod_disruption_budgets.push(serde_json::from_value(v)?),
                 other => {
                     let k = if other.is_empty() { "<no kind>" } else { other };
@@ -186,7 +208,13 @@ impl Inputs {
             Ok(())
         })();
         if let Err(e) = res {
-            self.problem(source, document, item, &format!("{kind}/{name}"), &e.to_string());
+            self.problem(
+                source,
+                document,
+                item,
+                &format!("{kind}/{name}"),
+                &e.to_string(),
+            );
         }
     }
 }
@@ -207,7 +235,11 @@ fn block<'t>(lines: &[&'t str], header: &str) -> Vec<(&'t str, &'t str)> {
         if s.is_empty() || s == "<none>" {
             return;
         }
-        let split = if header == "Labels:" { s.split_once('=') } else { s.split_once(':').or_else(|| s.split_once('=')) };
+        let split = if header == "Labels:" {
+            s.split_once('=')
+        } else {
+            s.split_once(':').or_else(|| s.split_once('='))
+        };
         if let Some((k, v)) = split {
             out.push((k.trim(), v.trim()));
         }
@@ -233,7 +265,10 @@ fn field<'t>(lines: &[&'t str], key: &str) -> Option<&'t str> {
 }
 
 fn list_of(pairs: &[(&str, &str)]) -> ResourceList {
-    pairs.iter().filter_map(|(k, v)| Some(((*k).to_owned(), q(v.split_whitespace().next()?)?))).collect()
+    pairs
+        .iter()
+        .filter_map(|(k, v)| Some(((*k).to_owned(), q(v.split_whitespace().next()?)?)))
+        .collect()
 }
 
 /// Parses `kubectl describe node` text (or an excerpt). A node without `Name:` is named after
@@ -242,8 +277,14 @@ pub fn parse_describe_node(text: &str, source: &str) -> Node {
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     let mut n = Node::default();
     n.metadata.name = field(&lines, "Name:").unwrap_or(source).to_owned();
-    n.metadata.labels = block(&lines, "Labels:").into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
-    n.metadata.annotations = block(&lines, "Annotations:").into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    n.metadata.labels = block(&lines, "Labels:")
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    n.metadata.annotations = block(&lines, "Annotations:")
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
     n.status.capacity = list_of(&block(&lines, "Capacity:"));
     n.status.allocatable = list_of(&block(&lines, "Allocatable:"));
     let sys: BTreeMap<&str, &str> = block(&lines, "System Info:").into_iter().collect();
@@ -267,8 +308,13 @@ pub fn parse_describe_pod(text: &str) -> Pod {
     }
     p.status.phase = field(&lines, "Status:").unwrap_or("").to_owned();
     p.status.qos_class = field(&lines, "QoS Class:").unwrap_or("").to_owned();
-    p.spec.priority_class_name = field(&lines, "Priority Class Name:").unwrap_or("").to_owned();
-    p.metadata.labels = block(&lines, "Labels:").into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    p.spec.priority_class_name = field(&lines, "Priority Class Name:")
+        .unwrap_or("")
+        .to_owned();
+    p.metadata.labels = block(&lines, "Labels:")
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
     p.metadata.annotations = block(&lines, "Annotations:")
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
@@ -277,7 +323,9 @@ pub fn parse_describe_pod(text: &str) -> Pod {
     for l in &lines {
         if let Some(pos) = l.find("kubernetes.io/limit-ranger=") {
             let v = &l[pos + "kubernetes.io/limit-ranger=".len()..];
-            p.metadata.annotations.insert("kubernetes.io/limit-ranger".into(), v.trim().to_owned());
+            p.metadata
+                .annotations
+                .insert("kubernetes.io/limit-ranger".into(), v.trim().to_owned());
         }
     }
     // Containers: "  name:" at indent 2, "    Limits:"/"    Requests:" then indent-6 entries.
@@ -312,7 +360,10 @@ pub fn parse_describe_pod(text: &str) -> Pod {
                     if let Some(c) = current.take() {
                         p.spec.containers.push(c);
                     }
-                    current = Some(Container { name: t.trim_end_matches(':').to_owned(), ..Default::default() });
+                    current = Some(Container {
+                        name: t.trim_end_matches(':').to_owned(),
+                        ..Default::default()
+                    });
                     sub = "";
                 } else if indent == 4 {
                     sub = match t {
@@ -323,7 +374,11 @@ pub fn parse_describe_pod(text: &str) -> Pod {
                 } else if indent >= 6 && !sub.is_empty() {
                     if let (Some(c), Some((k, v))) = (current.as_mut(), t.split_once(':')) {
                         if let Some(qv) = q(v) {
-                            let list = if sub == "limits" { &mut c.resources.limits } else { &mut c.resources.requests };
+                            let list = if sub == "limits" {
+                                &mut c.resources.limits
+                            } else {
+                                &mut c.resources.requests
+                            };
                             list.insert(k.trim(), qv);
                         }
                     }
@@ -334,14 +389,22 @@ pub fn parse_describe_pod(text: &str) -> Pod {
                     if let Some(v) = volume.take() {
                         p.spec.volumes.push(v);
                     }
-                    volume = Some(Volume { name: t.trim_end_matches(':').to_owned(), ..Default::default() });
+                    volume = Some(Volume {
+                        name: t.trim_end_matches(':').to_owned(),
+                        ..Default::default()
+                    });
                 } else if let Some(v) = volume.as_mut() {
                     if t.starts_with("Type:") && t.contains("HostPath") {
                         v.host_path = Some(HostPathVolumeSource::default());
-                    } else if let (Some(hp), Some(path)) = (v.host_path.as_mut(), t.strip_prefix("Path:")) {
+                    } else if let (Some(hp), Some(path)) =
+                        (v.host_path.as_mut(), t.strip_prefix("Path:"))
+                    {
                         hp.path = path.trim().to_owned();
                     } else if let Some(claim) = t.strip_prefix("ClaimName:") {
-                        v.persistent_volume_claim = Some(PvcVolumeSource { claim_name: claim.trim().to_owned(), ..Default::default() });
+                        v.persistent_volume_claim = Some(PvcVolumeSource {
+                            claim_name: claim.trim().to_owned(),
+                            ..Default::default()
+                        });
                     }
                 }
             }
@@ -359,7 +422,10 @@ pub fn parse_describe_pod(text: &str) -> Pod {
 
 /// Parses `kubectl get nodes -o wide` (columns located by the header).
 pub fn parse_node_table(text: &str) -> Vec<Node> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
     let Some(header) = lines.first() else {
         return Vec::new();
     };
@@ -378,20 +444,32 @@ pub fn parse_node_table(text: &str) -> Vec<Node> {
                 "NAME" => n.metadata.name = cell.to_owned(),
                 "STATUS" => n.status.conditions.push(NodeCondition {
                     type_: "Ready".into(),
-                    status: if cell.starts_with("Ready") { "True" } else { "False" }.into(),
+                    status: if cell.starts_with("Ready") {
+                        "True"
+                    } else {
+                        "False"
+                    }
+                    .into(),
                     reason: cell.to_owned(),
                     ..Default::default()
                 }),
                 "ROLES" => {
                     for r in cell.split(',').filter(|r| *r != "<none>") {
-                        n.metadata.labels.insert(format!("node-role.kubernetes.io/{r}"), String::new());
+                        n.metadata
+                            .labels
+                            .insert(format!("node-role.kubernetes.io/{r}"), String::new());
                     }
                 }
                 "VERSION" => n.status.node_info.kubelet_version = cell.to_owned(),
-                "INTERNAL-IP" => n.status.addresses.push(NodeAddress { type_: "InternalIP".into(), address: cell.to_owned() }),
+                "INTERNAL-IP" => n.status.addresses.push(NodeAddress {
+                    type_: "InternalIP".into(),
+                    address: cell.to_owned(),
+                }),
                 "OS-IMAGE" => n.status.node_info.os_image = cell.to_owned(),
                 "KERNEL-VERSION" => n.status.node_info.kernel_version = cell.to_owned(),
-                "CONTAINER-RUNTIME" => n.status.node_info.container_runtime_version = cell.to_owned(),
+                "CONTAINER-RUNTIME" => {
+                    n.status.node_info.container_runtime_version = cell.to_owned()
+                }
                 _ => {}
             }
         }
@@ -406,11 +484,24 @@ mod tests {
 
     #[test]
     fn detects_formats() {
-        assert_eq!(detect_format("{\"kind\":\"List\",\"items\":[]}"), InputFormat::KubeJson);
-        assert_eq!(detect_format("# c\napiVersion: v1\nkind: Node\n"), InputFormat::KubeYaml);
-        assert_eq!(detect_format("NAME STATUS ROLES AGE VERSION\n"), InputFormat::NodeTable);
-        assert_eq!(detect_format("[preflight] Running pre-flight checks\n"), InputFormat::Text);
-        assert_eq!(detect_format("{\"a\":1}\n{\"a\":2}\n"), InputFormat::Text);
+        assert_eq!(
+            detect_format("{\"kind\":\"List\",\"items\":[]}"),
+            InputFormat::KubeJson
+        );
+        assert_eq!(
+            detect_format("# c\napiVersion: v1\nkind: Node\n"),
+            InputFormat::KubeYaml
+        );
+        assert_eq!(
+            detect_format("NAME STATUS ROLES AGE VERSION\n"),
+            InputFormat::NodeTable
+        );
+        assert_eq!(
+            detect_format("[preflight] Running pre-flight checks\n"),
+            InputFormat::Text
+        );
+        let jsonl = "{\"a\":1}\n{\"a\":2}\n";
+        assert_eq!(detect_format(jsonl), InputFormat::Text, "{jsonl}");
     }
 
     #[test]

@@ -121,7 +121,13 @@ mod tests {
 
     #[track_caller]
     fn check(pod: &Pod, name: &str, want: &str) {
-        assert_eq!(pod_requests(pod).get(name).map(ToString::to_string).as_deref(), Some(want));
+        assert_eq!(
+            pod_requests(pod)
+                .get(name)
+                .map(ToString::to_string)
+                .as_deref(),
+            Some(want)
+        );
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! authentication and authorization. A 403 is split by origin: RBAC, anonymous (credentials not
 //! sent), admission webhook, quota. Only the RBAC kind is a permissions problem.
 
-use super::{Hit, SignalKind, details, dial_endpoint, quoted_after};
 use super::kubeadm::{is_timeout, url_host};
+use super::{Hit, SignalKind, details, dial_endpoint, quoted_after};
 
 pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
     let mut out = Vec::new();
@@ -17,7 +17,10 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         return out;
     }
     if l.contains("x509: certificate signed by unknown authority") {
-        out.push((SignalKind::TlsUntrusted, details(&[("endpoint", url_host(l))])));
+        out.push((
+            SignalKind::TlsUntrusted,
+            details(&[("endpoint", url_host(l))]),
+        ));
     }
     if l.contains("You must be logged in to the server")
         || l.contains("provide credentials")
@@ -44,7 +47,13 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         let kubelet = user.starts_with("system:node:").to_string();
         out.push((
             SignalKind::RbacForbidden,
-            details(&[("user", user), ("verb", verb), ("resource", resource), ("scope", scope), ("node_identity", kubelet)]),
+            details(&[
+                ("user", user),
+                ("verb", verb),
+                ("resource", resource),
+                ("scope", scope),
+                ("node_identity", kubelet),
+            ]),
         ));
     }
     if l.contains("Client sent an HTTP request to an HTTPS server")
@@ -68,8 +77,13 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         out.push((SignalKind::NotFound, details(&[])));
     }
     if out.is_empty() {
-        if l.contains("connection refused") || (l.contains("The connection to the server") && l.contains("was refused")) {
-            out.push((SignalKind::Refused, details(&[("endpoint", dial_endpoint(l).unwrap_or_default())])));
+        if l.contains("connection refused")
+            || (l.contains("The connection to the server") && l.contains("was refused"))
+        {
+            out.push((
+                SignalKind::Refused,
+                details(&[("endpoint", dial_endpoint(l).unwrap_or_default())]),
+            ));
         } else if is_timeout(l) {
             out.push((SignalKind::Timeout, details(&[("endpoint", url_host(l))])));
         }
@@ -83,9 +97,29 @@ mod tests {
 
     #[test]
     fn forbidden_is_split_by_origin() {
-        assert_eq!(classify_line_alone("Error from server (Forbidden): nodes is forbidden: User \"system:serviceaccount:argo:x\" cannot list resource \"nodes\" in API group \"\" at the cluster scope"), vec![K::RbacForbidden]);
-        assert_eq!(classify_line_alone("Error from server (Forbidden): nodes is forbidden: User \"system:anonymous\" cannot list nodes at the cluster scope"), vec![K::AnonymousForbidden]);
-        assert_eq!(classify_line_alone("Error from server (Forbidden): error when creating \"x.yml\": admission webhook \"validation.gatekeeper.sh\" denied the request: no cpu limit"), vec![K::WebhookDenied]);
-        assert_eq!(classify_line_alone("Error creating: pods \"p\" is forbidden: exceeded quota: q, requested: limits.cpu=1"), vec![K::QuotaExceeded]);
+        assert_eq!(
+            classify_line_alone(
+                "Error from server (Forbidden): nodes is forbidden: User \"system:serviceaccount:argo:x\" cannot list resource \"nodes\" in API group \"\" at the cluster scope"
+            ),
+            vec![K::RbacForbidden]
+        );
+        assert_eq!(
+            classify_line_alone(
+                "Error from server (Forbidden): nodes is forbidden: User \"system:anonymous\" cannot list nodes at the cluster scope"
+            ),
+            vec![K::AnonymousForbidden]
+        );
+        assert_eq!(
+            classify_line_alone(
+                "Error from server (Forbidden): error when creating \"x.yml\": admission webhook \"validation.gatekeeper.sh\" denied the request: no cpu limit"
+            ),
+            vec![K::WebhookDenied]
+        );
+        assert_eq!(
+            classify_line_alone(
+                "Error creating: pods \"p\" is forbidden: exceeded quota: q, requested: limits.cpu=1"
+            ),
+            vec![K::QuotaExceeded]
+        );
     }
 }

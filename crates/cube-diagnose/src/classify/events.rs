@@ -17,7 +17,10 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
             Some(q) => (&body[..q], &body[q..]),
             None => (body, ""),
         };
-        let mut d = vec![("nodes", total), ("reasons", filter.trim().trim_end_matches('.').to_owned())];
+        let mut d = vec![
+            ("nodes", total),
+            ("reasons", filter.trim().trim_end_matches('.').to_owned()),
+        ];
         if !preemption.is_empty() {
             d.push(("preemption", preemption.trim().to_owned()));
         }
@@ -26,25 +29,43 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
             out.push((SignalKind::VolumeNodeAffinityConflict, details(&[])));
         }
         if filter.contains("unbound immediate PersistentVolumeClaims") {
-            out.push((SignalKind::PvcNoStorageClass, details(&[("unbound", "true".into())])));
+            out.push((
+                SignalKind::PvcNoStorageClass,
+                details(&[("unbound", "true".into())]),
+            ));
         }
     }
     if l.contains("no storage class is set") {
         out.push((SignalKind::PvcNoStorageClass, details(&[])));
     }
-    if l.contains("FailedMount") || l.contains("FailedAttachVolume") || l.contains("Multi-Attach error") || l.contains("MountVolume.SetUp failed") || l.contains("Unable to attach or mount volumes") {
+    if l.contains("FailedMount")
+        || l.contains("FailedAttachVolume")
+        || l.contains("Multi-Attach error")
+        || l.contains("MountVolume.SetUp failed")
+        || l.contains("Unable to attach or mount volumes")
+    {
         out.push((SignalKind::MountFailed, details(&[])));
     }
     if let Some(p) = l.find("failed quota:") {
         if l.contains("must specify") {
             let rest = &l[p + 13..];
             let quota = rest.split(':').next().unwrap_or("").trim().to_owned();
-            let what = rest[rest.find("must specify").unwrap_or(0) + 12..].trim().to_owned();
-            out.push((SignalKind::QuotaMustSpecify, details(&[("quota", quota), ("must_specify", what)])));
+            let what = rest[rest.find("must specify").unwrap_or(0) + 12..]
+                .trim()
+                .to_owned();
+            out.push((
+                SignalKind::QuotaMustSpecify,
+                details(&[("quota", quota), ("must_specify", what)]),
+            ));
         }
     }
     if let Some(p) = l.find("exceeded quota:") {
-        let quota = l[p + 15..].split(',').next().unwrap_or("").trim().to_owned();
+        let quota = l[p + 15..]
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_owned();
         out.push((SignalKind::QuotaExceeded, details(&[("quota", quota)])));
     }
     if let Some(p) = l.find("status unknown for quota:") {
@@ -54,9 +75,18 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
     if l.contains("unavailable in ClusterQueue") {
         let res = l
             .find("resource ")
-            .map(|p| l[p + 9..].split_whitespace().next().unwrap_or("").to_owned())
+            .map(|p| {
+                l[p + 9..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned()
+            })
             .unwrap_or_default();
-        out.push((SignalKind::KueueResourceUnavailable, details(&[("resource", res)])));
+        out.push((
+            SignalKind::KueueResourceUnavailable,
+            details(&[("resource", res)]),
+        ));
     }
     out
 }
@@ -105,14 +135,19 @@ mod tests {
 
     #[test]
     fn histogram_parses_with_taint_braces() {
-        let r = parse_reasons("3 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 6 Insufficient amd.com/gpu");
+        let r = parse_reasons(
+            "3 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 6 Insufficient amd.com/gpu",
+        );
         assert_eq!(r.len(), 2);
         assert_eq!(r[1], (6, "Insufficient amd.com/gpu".to_owned()));
     }
 
     #[test]
     fn failed_scheduling_details() {
-        let s = classify("e", "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.");
+        let s = classify(
+            "e",
+            "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.",
+        );
         assert_eq!(s[0].kind, SignalKind::FailedScheduling);
         assert_eq!(s[0].detail("nodes"), "4");
         assert!(s[0].detail("preemption").starts_with("preemption:"));

@@ -13,7 +13,11 @@ pub(crate) fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
         let id = quoted_after(l, "token ID")
             .or_else(|| quoted_after(l, "token id"))
             .unwrap_or_default();
-        let wording = if l.contains("no JWS signed token") { "old" } else { "new" };
+        let wording = if l.contains("no JWS signed token") {
+            "old"
+        } else {
+            "new"
+        };
         out.push((
             SignalKind::JoinTokenUnknown,
             details(&[("token_id", id), ("wording", wording.to_owned())]),
@@ -40,7 +44,10 @@ pub(crate) fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
     if l.contains("x509: certificate is valid for") {
         let rest = &l[l.find("x509: certificate is valid for").unwrap_or(0) + 30..];
         let (valid_for, wanted) = match rest.rfind(", not ") {
-            Some(p) => (rest[..p].trim().to_owned(), rest[p + 6..].trim_end_matches(']').trim().to_owned()),
+            Some(p) => (
+                rest[..p].trim().to_owned(),
+                rest[p + 6..].trim_end_matches(']').trim().to_owned(),
+            ),
             None => (rest.trim().to_owned(), String::new()),
         };
         out.push((
@@ -48,7 +55,10 @@ pub(crate) fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
             details(&[("valid_for", valid_for), ("wanted", wanted)]),
         ));
     }
-    if l.contains("kubelet isn't running or healthy") || l.contains("127.0.0.1:10248") || l.contains("localhost:10248/healthz\" failed") {
+    if l.contains("kubelet isn't running or healthy")
+        || l.contains("127.0.0.1:10248")
+        || l.contains("localhost:10248/healthz\" failed")
+    {
         if !out.iter().any(|(k, _)| *k == SignalKind::KubeletUnhealthy) {
             out.push((SignalKind::KubeletUnhealthy, details(&[])));
         }
@@ -74,7 +84,10 @@ pub(crate) fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
         out.push((SignalKind::Timeout, details(&[("endpoint", url_host(l))])));
     }
     if l.contains("no route to host") || l.contains("network is unreachable") {
-        out.push((SignalKind::NoRoute, details(&[("endpoint", dial_endpoint(l).unwrap_or_default())])));
+        out.push((
+            SignalKind::NoRoute,
+            details(&[("endpoint", dial_endpoint(l).unwrap_or_default())]),
+        ));
     }
     out
 }
@@ -119,16 +132,27 @@ mod tests {
         );
         assert_eq!(kinds(&text), vec![K::JoinCaPinListedLater]);
         let c = "c".repeat(64);
-        let text2 = text.replace(&format!("keys \"sha256:{b}\""), &format!("keys \"sha256:{c}\""));
+        let text2 = text.replace(
+            &format!("keys \"sha256:{b}\""),
+            &format!("keys \"sha256:{c}\""),
+        );
         assert_eq!(kinds(&text2), vec![K::JoinCaPinMismatch]);
     }
 
     #[test]
     fn refused_and_timeout_differ() {
-        let s = classify("t", "error execution phase preflight: couldn't validate the identity of the API Server: Get \"https://10.0.2.15:6443/api\": dial tcp 10.0.2.15:6443: connect: connection refused");
+        let s = classify(
+            "t",
+            "error execution phase preflight: couldn't validate the identity of the API Server: Get \"https://10.0.2.15:6443/api\": dial tcp 10.0.2.15:6443: connect: connection refused",
+        );
         assert_eq!(s[0].kind, K::Refused);
         assert!(s[0].join);
         assert_eq!(s[0].detail("unroutable_address"), "10.0.2.15");
-        assert_eq!(kinds("net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)"), vec![K::Timeout]);
+        assert_eq!(
+            kinds(
+                "net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)"
+            ),
+            vec![K::Timeout]
+        );
     }
 }

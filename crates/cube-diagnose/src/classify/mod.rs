@@ -178,7 +178,8 @@ impl Whole {
     fn scan(text: &str) -> Self {
         let mut w = Whole::default();
         for l in text.lines() {
-            if l.contains("kubeadm join") || l.contains("[discovery]") || l.contains("[preflight]") {
+            if l.contains("kubeadm join") || l.contains("[discovery]") || l.contains("[preflight]")
+            {
                 w.kubeadm = true;
             }
             let is_pin_line = l.contains("discovery-token-ca-cert-hash")
@@ -269,7 +270,12 @@ pub(crate) fn quoted_after(l: &str, key: &str) -> Option<String> {
 /// The `host:port` after `dial tcp `.
 pub(crate) fn dial_endpoint(l: &str) -> Option<String> {
     let rest = &l[l.find("dial tcp ")? + "dial tcp ".len()..];
-    Some(rest.split_whitespace().next()?.trim_end_matches(':').to_owned())
+    Some(
+        rest.split_whitespace()
+            .next()?
+            .trim_end_matches(':')
+            .to_owned(),
+    )
 }
 
 pub(crate) fn details(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
@@ -295,7 +301,10 @@ mod tests {
 
     #[test]
     fn json_lines_use_inner_text() {
-        let s = classify("x.jsonl", r#"{"id":"a","text":"error: You must be logged in to the server (Unauthorized)"}"#);
+        let s = classify(
+            "x.jsonl",
+            r#"{"id":"a","text":"error: You must be logged in to the server (Unauthorized)"}"#,
+        );
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].kind, SignalKind::Unauthorized);
     }

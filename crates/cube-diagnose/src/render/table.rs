@@ -18,7 +18,11 @@ fn paint(s: &str, code: &str, colour: bool) -> String {
 pub fn to_table(report: &Report, colour: bool) -> String {
     let mut out = String::new();
     for sev in [Severity::Error, Severity::Warning, Severity::Info] {
-        let group: Vec<_> = report.findings.iter().filter(|f| f.severity == sev).collect();
+        let group: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == sev)
+            .collect();
         if group.is_empty() {
             continue;
         }
@@ -29,7 +33,12 @@ pub fn to_table(report: &Report, colour: bool) -> String {
         };
         let _ = writeln!(out, "{} ({})", paint(title, code, colour), group.len());
         let w_rule = group.iter().map(|f| f.rule_id.len()).max().unwrap_or(0);
-        let w_subj = group.iter().map(|f| f.subject.display_name().len()).max().unwrap_or(0).min(48);
+        let w_subj = group
+            .iter()
+            .map(|f| f.subject.display_name().len())
+            .max()
+            .unwrap_or(0)
+            .min(48);
         for f in group {
             let _ = writeln!(
                 out,
@@ -39,10 +48,22 @@ pub fn to_table(report: &Report, colour: bool) -> String {
                 f.message,
             );
             for e in &f.evidence {
-                let _ = writeln!(out, "  {:<w_rule$}    {} {}", "", paint("evidence:", "2", colour), e);
+                let _ = writeln!(
+                    out,
+                    "  {:<w_rule$}    {} {}",
+                    "",
+                    paint("evidence:", "2", colour),
+                    e
+                );
             }
             if !f.remedy.is_empty() {
-                let _ = writeln!(out, "  {:<w_rule$}    {} {}", "", paint("remedy:", "32", colour), f.remedy);
+                let _ = writeln!(
+                    out,
+                    "  {:<w_rule$}    {} {}",
+                    "",
+                    paint("remedy:", "32", colour),
+                    f.remedy
+                );
             }
         }
         out.push('\n');
@@ -68,13 +89,27 @@ mod tests {
     #[test]
     fn groups_and_colour() {
         let findings = vec![
-            Finding::new("a", Severity::Error, Subject::cluster_scoped("Node", "n1"), "broken").with_remedy("fix it"),
+            Finding::new(
+                "a",
+                Severity::Error,
+                Subject::cluster_scoped("Node", "n1"),
+                "broken",
+            )
+            .with_remedy("fix it"),
             Finding::new("b", Severity::Info, Subject::cluster(""), "fyi"),
         ];
-        let r = Report { rules: vec![], summary: Summary::of(&findings), findings };
+        let r = Report {
+            rules: vec![],
+            summary: Summary::of(&findings),
+            findings,
+        };
         let plain = to_table(&r, false);
         assert!(plain.starts_with("ERRORS (1)"));
-        assert!(plain.contains("Node/n1") && plain.contains("remedy: fix it") && plain.contains("INFO (1)"));
+        assert!(
+            plain.contains("Node/n1")
+                && plain.contains("remedy: fix it")
+                && plain.contains("INFO (1)")
+        );
         assert!(!plain.contains('\u{1b}'));
         assert!(to_table(&r, true).contains("\u{1b}[1;31m"));
     }

@@ -18,7 +18,11 @@ declare_rule!(
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in ctx.imports() {
-        let denied: Vec<_> = r.rbac_checks.iter().filter(|c| c.required && !c.allowed).collect();
+        let denied: Vec<_> = r
+            .rbac_checks
+            .iter()
+            .filter(|c| c.required && !c.allowed)
+            .collect();
         if denied.is_empty() && r.connection.class != ConnectionClass::Forbidden {
             continue;
         }
@@ -29,18 +33,43 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     for s in signals(ctx, &[SignalKind::RbacForbidden]) {
-        let (user, verb, res, scope) = (s.detail("user"), s.detail("verb"), s.detail("resource"), s.detail("scope"));
+        let (user, verb, res, scope) = (
+            s.detail("user"),
+            s.detail("verb"),
+            s.detail("resource"),
+            s.detail("scope"),
+        );
         let remedy = if s.detail("node_identity") == "true" {
-            format!("the kubelet identity {user} lacks node permissions: enable the Node authorizer (--authorization-mode=Node,RBAC) and NodeRestriction, and make sure the kubelet's certificate has O=system:nodes")
+            format!(
+                "the kubelet identity {user} lacks node permissions: enable the Node authorizer (--authorization-mode=Node,RBAC) and NodeRestriction, and make sure the kubelet's certificate has O=system:nodes"
+            )
         } else if scope == "cluster" {
-            format!("kubectl create clusterrole {res}-{verb} --verb={verb} --resource={res} && kubectl create clusterrolebinding {res}-{verb} --clusterrole={res}-{verb} --{}", subject_flag(user))
+            format!(
+                "kubectl create clusterrole {res}-{verb} --verb={verb} --resource={res} && kubectl create clusterrolebinding {res}-{verb} --clusterrole={res}-{verb} --{}",
+                subject_flag(user)
+            )
         } else {
-            format!("kubectl -n {scope} create role {res}-{verb} --verb={verb} --resource={res} && kubectl -n {scope} create rolebinding {res}-{verb} --role={res}-{verb} --{}", subject_flag(user))
+            format!(
+                "kubectl -n {scope} create role {res}-{verb} --verb={verb} --resource={res} && kubectl -n {scope} create rolebinding {res}-{verb} --role={res}-{verb} --{}",
+                subject_flag(user)
+            )
         };
         out.push(
-            Finding::new(ClusterForbidden::ID, Severity::Error, signal_subject(s), format!("RBAC denies {user} to {verb} {res} {}", if scope == "cluster" { "at the cluster scope".to_owned() } else { format!("in namespace {scope}") }))
-                .with_evidence(s.evidence())
-                .with_remedy(remedy),
+            Finding::new(
+                ClusterForbidden::ID,
+                Severity::Error,
+                signal_subject(s),
+                format!(
+                    "RBAC denies {user} to {verb} {res} {}",
+                    if scope == "cluster" {
+                        "at the cluster scope".to_owned()
+                    } else {
+                        format!("in namespace {scope}")
+                    }
+                ),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
         );
     }
     out
@@ -59,10 +88,22 @@ mod tests {
 
     #[test]
     fn rbac_vs_webhook_and_quota() {
-        let f = run_log("cluster-forbidden", "Error from server (Forbidden): nodes is forbidden: User \"system:serviceaccount:argo:internal-kubectl\" cannot list resource \"nodes\" in API group \"\" at the cluster scope");
+        let f = run_log(
+            "cluster-forbidden",
+            "Error from server (Forbidden): nodes is forbidden: User \"system:serviceaccount:argo:internal-kubectl\" cannot list resource \"nodes\" in API group \"\" at the cluster scope",
+        );
         assert_eq!(f.len(), 1);
-        assert!(f[0].remedy.contains("clusterrole") && f[0].remedy.contains("serviceaccount=argo:internal-kubectl"));
+        assert!(
+            f[0].remedy.contains("clusterrole")
+                && f[0].remedy.contains("serviceaccount=argo:internal-kubectl")
+        );
         assert!(run_log("cluster-forbidden", "Error from server (Forbidden): error when creating \"x.yml\": admission webhook \"validation.gatekeeper.sh\" denied the request: no cpu limit").is_empty());
-        assert!(run_log("cluster-forbidden", "Error creating: pods \"x\" is forbidden: failed quota: q: must specify limits.cpu").is_empty());
+        assert!(
+            run_log(
+                "cluster-forbidden",
+                "Error creating: pods \"x\" is forbidden: failed quota: q: must specify limits.cpu"
+            )
+            .is_empty()
+        );
     }
 }

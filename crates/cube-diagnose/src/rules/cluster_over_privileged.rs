@@ -14,9 +14,26 @@ declare_rule!(
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in ctx.imports() {
-        let mut ev: Vec<Evidence> = r.over_privileges.iter().map(|o| Evidence::field(format!("Cluster/{}", r.cluster_name), &o.permission, &o.message)).collect();
+        let mut ev: Vec<Evidence> = r
+            .over_privileges
+            .iter()
+            .map(|o| {
+                Evidence::field(
+                    format!("Cluster/{}", r.cluster_name),
+                    &o.permission,
+                    &o.message,
+                )
+            })
+            .collect();
         if r.groups.iter().any(|g| g == "system:masters") {
-            ev.insert(0, Evidence::field(format!("Cluster/{}", r.cluster_name), "user.groups", "system:masters (cluster-admin regardless of RBAC)"));
+            ev.insert(
+                0,
+                Evidence::field(
+                    format!("Cluster/{}", r.cluster_name),
+                    "user.groups",
+                    "system:masters (cluster-admin regardless of RBAC)",
+                ),
+            );
         }
         if ev.is_empty() {
             continue;

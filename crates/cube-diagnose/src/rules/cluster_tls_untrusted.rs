@@ -31,7 +31,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("put the cluster's CA in certificate-authority-data (`kubectl config view --raw`), use a server name in the certificate's SANs, and check clocks"),
         );
     }
-    let kinds = [SignalKind::TlsUntrusted, SignalKind::TlsNameMismatch, SignalKind::TlsExpired];
+    let kinds = [
+        SignalKind::TlsUntrusted,
+        SignalKind::TlsNameMismatch,
+        SignalKind::TlsExpired,
+    ];
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !(s.join && s.kind == SignalKind::TlsNameMismatch)) {
         if !seen.insert((s.source.clone(), s.kind, s.line)) {
@@ -42,7 +46,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             _ => (if s.detail("relation") == "before" { "the certificate is not yet valid at the client's current time (client clock behind)".to_owned() } else { "the certificate has expired or is not yet valid (check both clocks before renewing)".to_owned() }, "compare clocks (`date -u` on client and control plane); then check NotBefore/NotAfter (`openssl s_client -connect <host:6443> | openssl x509 -noout -dates`) and renew (`kubeadm certs renew all`)".to_owned()),
         };
-        out.push(Finding::new(ClusterTlsUntrusted::ID, Severity::Error, signal_subject(s), msg).with_evidence(s.evidence()).with_remedy(remedy));
+        out.push(
+            Finding::new(
+                ClusterTlsUntrusted::ID,
+                Severity::Error,
+                signal_subject(s),
+                msg,
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
+        );
     }
     out
 }
@@ -53,7 +66,20 @@ mod tests {
 
     #[test]
     fn unknown_authority() {
-        assert_eq!(run_log("cluster-tls-untrusted", "Unable to connect to the server: x509: certificate signed by unknown authority").len(), 1);
-        assert!(run_log("cluster-tls-untrusted", "error: You must be logged in to the server (Unauthorized)").is_empty());
+        assert_eq!(
+            run_log(
+                "cluster-tls-untrusted",
+                "Unable to connect to the server: x509: certificate signed by unknown authority"
+            )
+            .len(),
+            1
+        );
+        assert!(
+            run_log(
+                "cluster-tls-untrusted",
+                "error: You must be logged in to the server (Unauthorized)"
+            )
+            .is_empty()
+        );
     }
 }

@@ -17,7 +17,11 @@ declare_rule!(
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
-    for r in ctx.imports().iter().filter(|r| r.connection.class == ConnectionClass::Unauthorized) {
+    for r in ctx
+        .imports()
+        .iter()
+        .filter(|r| r.connection.class == ConnectionClass::Unauthorized)
+    {
         out.push(
             Finding::new(ClusterUnauthorized::ID, Severity::Error, Subject::cluster(&r.cluster_name), format!("cluster {} rejects the kubeconfig's credentials (401)", r.cluster_name))
                 .with_evidence(Evidence::field(format!("Cluster/{}", r.cluster_name), "connection.message", &r.connection.message))
@@ -25,16 +29,34 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     let mut seen = std::collections::BTreeSet::new();
-    for s in signals(ctx, &[SignalKind::Unauthorized, SignalKind::AnonymousForbidden]) {
+    for s in signals(
+        ctx,
+        &[SignalKind::Unauthorized, SignalKind::AnonymousForbidden],
+    ) {
         if !seen.insert((s.source.clone(), s.kind, s.line)) {
             continue;
         }
         let (msg, remedy) = if s.kind == SignalKind::AnonymousForbidden {
-            ("the request arrived as system:anonymous: the client sent no credentials (kubeconfig not read, or its user entry is empty); a 403 here is an authentication problem", "point the client at a kubeconfig with a user (token, client certificate or exec plugin); check `kubectl config view --minify`")
+            (
+                "the request arrived as system:anonymous: the client sent no credentials (kubeconfig not read, or its user entry is empty); a 403 here is an authentication problem",
+                "point the client at a kubeconfig with a user (token, client certificate or exec plugin); check `kubectl config view --minify`",
+            )
         } else {
-            ("the API server rejected the credentials (401 Unauthorized): token expired/revoked, wrong client certificate, or exec plugin output invalid", "refresh the credentials (`kubectl create token ...`, re-run the exec plugin login) and update the kubeconfig")
+            (
+                "the API server rejected the credentials (401 Unauthorized): token expired/revoked, wrong client certificate, or exec plugin output invalid",
+                "refresh the credentials (`kubectl create token ...`, re-run the exec plugin login) and update the kubeconfig",
+            )
         };
-        out.push(Finding::new(ClusterUnauthorized::ID, Severity::Error, signal_subject(s), msg).with_evidence(s.evidence()).with_remedy(remedy));
+        out.push(
+            Finding::new(
+                ClusterUnauthorized::ID,
+                Severity::Error,
+                signal_subject(s),
+                msg,
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
+        );
     }
     out
 }

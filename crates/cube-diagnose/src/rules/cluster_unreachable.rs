@@ -36,13 +36,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("check the server URL and port in the kubeconfig, the network path (`curl -vk <server>/version`), and `kubectl config view --minify`"),
         );
     }
-    let kinds = [SignalKind::Refused, SignalKind::Timeout, SignalKind::NoRoute, SignalKind::ProtocolMismatch, SignalKind::NoUsableKubeconfig, SignalKind::ConfigInvalid, SignalKind::ClusterNotReachable];
+    let kinds = [
+        SignalKind::Refused,
+        SignalKind::Timeout,
+        SignalKind::NoRoute,
+        SignalKind::ProtocolMismatch,
+        SignalKind::NoUsableKubeconfig,
+        SignalKind::ConfigInvalid,
+        SignalKind::ClusterNotReachable,
+    ];
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
         if !seen.insert((s.source.clone(), s.kind)) {
             continue;
         }
-        let proxied = ctx.logs().iter().any(|l| l.source == s.source && l.text.contains("/k8s/clusters/"));
+        let proxied = ctx
+            .logs()
+            .iter()
+            .any(|l| l.source == s.source && l.text.contains("/k8s/clusters/"));
         let (msg, remedy) = match s.kind {
             SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
@@ -51,7 +62,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::ClusterNotReachable => (format!("a multi-cluster controller reports the member cluster not reachable{}", if proxied { "; its API endpoint is a Rancher proxy URL (/k8s/clusters/), which presents Rancher's certificate, so a CA bundle stored for the downstream cluster does not validate it" } else { "" }), if proxied { "store the Rancher server's CA in the member's caBundle (or use the downstream cluster's direct endpoint) and re-join".to_owned() } else { "check the member's endpoint, CA bundle and credentials from the hub (`curl --cacert ca.crt <endpoint>/version`)".to_owned() }),
             _ => ("connection refused: nothing listens at the API endpoint (wrong host/port, API server down)".to_owned(), "check the server URL and that kube-apiserver runs (`ss -ltnp | grep 6443` on the control plane)".to_owned()),
         };
-        out.push(Finding::new(ClusterUnreachable::ID, Severity::Error, signal_subject(s), msg).with_evidence(s.evidence()).with_remedy(remedy));
+        out.push(
+            Finding::new(
+                ClusterUnreachable::ID,
+                Severity::Error,
+                signal_subject(s),
+                msg,
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
+        );
     }
     out
 }
@@ -62,9 +82,18 @@ mod tests {
 
     #[test]
     fn localhost_fallback_and_404_control() {
-        let f = run_log("cluster-unreachable", "The connection to the server localhost:8080 was refused - did you specify the right host or port?");
+        let f = run_log(
+            "cluster-unreachable",
+            "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
+        );
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("localhost:8080"));
-        assert!(run_log("cluster-unreachable", "Error from server (NotFound): pods \"no-such-pod\" not found").is_empty());
+        assert!(
+            run_log(
+                "cluster-unreachable",
+                "Error from server (NotFound): pods \"no-such-pod\" not found"
+            )
+            .is_empty()
+        );
     }
 }

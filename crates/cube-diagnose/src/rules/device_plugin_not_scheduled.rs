@@ -15,7 +15,12 @@ declare_rule!(
 );
 
 fn is_device_plugin(name: &str, images: &[&str]) -> bool {
-    let hay = |s: &str| s.contains("device-plugin") || s.contains("deviceplugin") || s.contains("gpu-operator") || s.contains("hami-device");
+    let hay = |s: &str| {
+        s.contains("device-plugin")
+            || s.contains("deviceplugin")
+            || s.contains("gpu-operator")
+            || s.contains("hami-device")
+    };
     hay(name) || images.iter().any(|i| hay(i))
 }
 
@@ -25,10 +30,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let gpu_nodes: Vec<_> = snap
         .nodes
         .iter()
-        .filter(|n| !gpu_labels(n).is_empty() || crate::gpu::gpu_allocatable(n).iter().any(|(_, q)| q != "0"))
+        .filter(|n| {
+            !gpu_labels(n).is_empty()
+                || crate::gpu::gpu_allocatable(n).iter().any(|(_, q)| q != "0")
+        })
         .collect();
     for ds in &snap.daemon_sets {
-        let images: Vec<&str> = ds.spec.template.spec.containers.iter().map(|c| c.image.as_str()).collect();
+        let images: Vec<&str> = ds
+            .spec
+            .template
+            .spec
+            .containers
+            .iter()
+            .map(|c| c.image.as_str())
+            .collect();
         if !is_device_plugin(&ds.metadata.name, &images) || gpu_nodes.is_empty() {
             continue;
         }
@@ -37,12 +52,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         for n in &gpu_nodes {
             let why = match node_matches(n, spec) {
                 Err(_) => {
-                    let missing: Vec<String> = spec.node_selector.iter().filter(|(k, v)| n.metadata.labels.get(*k) != Some(*v)).map(|(k, v)| format!("{k}={v}")).collect();
-                    Some(if missing.is_empty() { "required node affinity does not match".to_owned() } else { format!("lacks label {}", missing.join(", ")) })
+                    let missing: Vec<String> = spec
+                        .node_selector
+                        .iter()
+                        .filter(|(k, v)| n.metadata.labels.get(*k) != Some(*v))
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect();
+                    Some(if missing.is_empty() {
+                        "required node affinity does not match".to_owned()
+                    } else {
+                        format!("lacks label {}", missing.join(", "))
+                    })
                 }
                 Ok(()) => {
                     let t = untolerated(n, &spec.tolerations);
-                    (!t.is_empty()).then(|| format!("taint {} not tolerated", t.iter().map(|t| format!("{}={}:{}", t.key, t.value, t.effect)).collect::<Vec<_>>().join(", ")))
+                    (!t.is_empty()).then(|| {
+                        format!(
+                            "taint {} not tolerated",
+                            t.iter()
+                                .map(|t| format!("{}={}:{}", t.key, t.value, t.effect))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    })
                 }
             };
             if let Some(why) = why {
@@ -61,20 +93,43 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         )
         .with_evidence(Evidence::field(&o, "status.desiredNumberScheduled", ds.status.desired_number_scheduled.to_string()));
         for (k, v) in &spec.node_selector {
-            f = f.with_evidence(Evidence::field(&o, format!("spec.template.spec.nodeSelector.{k}"), v));
+            f = f.with_evidence(Evidence::field(
+                &o,
+                format!("spec.template.spec.nodeSelector.{k}"),
+                v,
+            ));
         }
-        let label_fix: Vec<String> = spec.node_selector.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let label_fix: Vec<String> = spec
+            .node_selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let remedy = if label_fix.is_empty() {
             "add tolerations for the GPU nodes' taints to the DaemonSet's pod template (e.g. `- key: nvidia.com/gpu\n  operator: Exists\n  effect: NoSchedule`)".to_owned()
         } else {
-            format!("either label the GPU nodes (`kubectl label node {} {}`) or change the DaemonSet's nodeSelector to a label the GPU nodes carry (e.g. nvidia.com/gpu.present=true or feature.node.kubernetes.io/pci-10de.present=true)", excluded.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" "), label_fix.join(" "))
+            format!(
+                "either label the GPU nodes (`kubectl label node {} {}`) or change the DaemonSet's nodeSelector to a label the GPU nodes carry (e.g. nvidia.com/gpu.present=true or feature.node.kubernetes.io/pci-10de.present=true)",
+                excluded
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                label_fix.join(" ")
+            )
         };
         out.push(f.with_remedy(remedy));
     }
     for n in &snap.nodes {
         let labels = &n.metadata.labels;
-        let class_prefixed: Vec<&String> = labels.keys().filter(|k| k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("_10de.present")).collect();
-        if !class_prefixed.is_empty() && !labels.contains_key("feature.node.kubernetes.io/pci-10de.present") {
+        let class_prefixed: Vec<&String> = labels
+            .keys()
+            .filter(|k| {
+                k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("_10de.present")
+            })
+            .collect();
+        if !class_prefixed.is_empty()
+            && !labels.contains_key("feature.node.kubernetes.io/pci-10de.present")
+        {
             let o = obj("Node", "", &n.metadata.name);
             out.push(
                 Finding::new(DevicePluginNotScheduled::ID, Severity::Warning, node_subject(n), format!("NFD found an NVIDIA device (vendor 10de) on {} but labelled it with the PCI class in the key ({}); operands selecting feature.node.kubernetes.io/pci-10de.present=true will not schedule here", n.metadata.name, class_prefixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
@@ -94,28 +149,39 @@ mod tests {
     const NODE: &str = r#"{"kind":"Node","metadata":{"name":"g1","labels":{"nvidia.com/gpu.present":"true"}},"spec":{"taints":[{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule"}]}}"#;
 
     fn ds(selector: &str) -> String {
-        format!(r#"{{"kind":"DaemonSet","metadata":{{"name":"nvidia-device-plugin-daemonset","namespace":"kube-system"}},"spec":{{"template":{{"spec":{{"nodeSelector":{selector},"tolerations":[{{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}}],"containers":[{{"name":"c","image":"nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}}]}}}}}}}}"#)
+        format!(
+            r#"{{"kind":"DaemonSet","metadata":{{"name":"nvidia-device-plugin-daemonset","namespace":"kube-system"}},"spec":{{"template":{{"spec":{{"nodeSelector":{selector},"tolerations":[{{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}}],"containers":[{{"name":"c","image":"nvcr.io/nvidia/k8s-device-plugin:v0.17.0"}}]}}}}}}}}"#
+        )
     }
 
     #[test]
     fn selector_label_missing() {
-        let s = format!(r#"{{"kind":"List","items":[{NODE},{}]}}"#, ds(r#"{"nvidia.com/gpu.deploy.device-plugin":"true"}"#));
+        let s = format!(
+            r#"{{"kind":"List","items":[{NODE},{}]}}"#,
+            ds(r#"{"nvidia.com/gpu.deploy.device-plugin":"true"}"#)
+        );
         let f = run_rule("device-plugin-not-scheduled", &s);
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.contains("lacks label nvidia.com/gpu.deploy.device-plugin=true"));
+        assert!(
+            f[0].message
+                .contains("lacks label nvidia.com/gpu.deploy.device-plugin=true")
+        );
     }
 
     #[test]
     fn matching_selector_and_toleration() {
-        let s = format!(r#"{{"kind":"List","items":[{NODE},{}]}}"#, ds(r#"{"nvidia.com/gpu.present":"true"}"#));
+        let s = format!(
+            r#"{{"kind":"List","items":[{NODE},{}]}}"#,
+            ds(r#"{"nvidia.com/gpu.present":"true"}"#)
+        );
         assert!(run_rule("device-plugin-not-scheduled", &s).is_empty());
     }
 
     #[test]
     fn nfd_class_prefixed_label() {
-        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    feature.node.kubernetes.io/pci-0302_10de.present: \"true\"\n";
+        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    feature.node.kubernetes.io/pci-0302_10de.present: \"true\"\n";
         assert_eq!(run_rule("device-plugin-not-scheduled", s).len(), 1);
-        let ok = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    feature.node.kubernetes.io/pci-0302_10de.present: \"true\"\n    feature.node.kubernetes.io/pci-10de.present: \"true\"\n";
+        let ok = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    feature.node.kubernetes.io/pci-0302_10de.present: \"true\"\n    feature.node.kubernetes.io/pci-10de.present: \"true\"\n";
         assert!(run_rule("device-plugin-not-scheduled", ok).is_empty());
     }
 }

@@ -52,11 +52,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let labels = gpu_labels(n);
         let vendors: BTreeSet<Vendor> = labels.iter().map(|(v, _, _)| *v).collect();
         for v in vendors {
-            let has = n.status.allocatable.iter().chain(n.status.capacity.iter()).any(|(k, q)| v.owns(k.as_str()) && is_gpu_resource(k.as_str()) && !q.is_zero());
+            let has = n
+                .status
+                .allocatable
+                .iter()
+                .chain(n.status.capacity.iter())
+                .any(|(k, q)| v.owns(k.as_str()) && is_gpu_resource(k.as_str()) && !q.is_zero());
             if has {
                 continue;
             }
-            let ev: Vec<Evidence> = labels.iter().filter(|(lv, _, _)| *lv == v).map(|(_, k, val)| Evidence::field(&o, format!("metadata.labels[{k}]"), *val)).collect();
+            let ev: Vec<Evidence> = labels
+                .iter()
+                .filter(|(lv, _, _)| *lv == v)
+                .map(|(_, k, val)| Evidence::field(&o, format!("metadata.labels[{k}]"), *val))
+                .collect();
             let res = v.resource();
             out.push(
                 Finding::new(GpuNotAdvertised::ID, Severity::Error, node_subject(n), format!("node {} is labelled as having {v:?} GPUs but advertises no {res} in status.allocatable: the device plugin is not running or not registered there", n.metadata.name))
@@ -91,9 +100,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     for s in signals(ctx, &[SignalKind::FailedScheduling]) {
         let reasons = parse_reasons(s.detail("reasons"));
         let total: u32 = s.detail("nodes").parse().unwrap_or(0);
-        let gpu_missing: Vec<(u32, &str)> = reasons.iter().filter_map(|(n, r)| r.strip_prefix("Insufficient ").filter(|res| is_gpu_resource(res)).map(|res| (*n, res))).collect();
-        let Some(&(count, res)) = gpu_missing.first() else { continue };
-        let neutral: u32 = reasons.iter().filter(|(_, r)| r.contains("taint") || r.contains("unschedulable")).map(|(n, _)| *n).sum();
+        let gpu_missing: Vec<(u32, &str)> = reasons
+            .iter()
+            .filter_map(|(n, r)| {
+                r.strip_prefix("Insufficient ")
+                    .filter(|res| is_gpu_resource(res))
+                    .map(|res| (*n, res))
+            })
+            .collect();
+        let Some(&(count, res)) = gpu_missing.first() else {
+            continue;
+        };
+        let neutral: u32 = reasons
+            .iter()
+            .filter(|(_, r)| r.contains("taint") || r.contains("unschedulable"))
+            .map(|(n, _)| *n)
+            .sum();
         if count + neutral < total || advertised.contains(res) {
             continue;
         }
@@ -112,7 +134,7 @@ mod tests {
 
     #[test]
     fn labelled_without_allocatable() {
-        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    cpu: \"8\"\n";
+        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    cpu: \"8\"\n";
         let f = run_rule("gpu-not-advertised", s);
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("nvidia.com/gpu"));
@@ -120,7 +142,7 @@ mod tests {
 
     #[test]
     fn advertising_node_and_healthy_plugin_log_are_silent() {
-        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    nvidia.com/gpu: \"8\"\n  capacity:\n    nvidia.com/gpu: \"8\"\n";
+        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    nvidia.com/gpu: \"8\"\n  capacity:\n    nvidia.com/gpu: \"8\"\n";
         assert!(run_rule("gpu-not-advertised", s).is_empty());
         assert!(run_log("gpu-not-advertised", "I1110 11:05:18.708838 6855 register.go:197] Successfully registered annotation. Next check in 30s seconds...").is_empty());
     }

@@ -50,7 +50,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         for k in q.spec.hard.names() {
             let res = quota_key_resource(k.as_str());
             if is_gpu_resource(res) {
-                unknown(subj.clone(), format!("spec.hard.{k}"), k.as_str(), res, &mut out);
+                unknown(
+                    subj.clone(),
+                    format!("spec.hard.{k}"),
+                    k.as_str(),
+                    res,
+                    &mut out,
+                );
             }
         }
     }
@@ -72,16 +78,31 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         let mut names = BTreeSet::new();
         for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
-            names.extend(c.resources.requests.names().chain(c.resources.limits.names()).map(|n| n.as_str()).filter(|n| is_gpu_resource(n)));
+            names.extend(
+                c.resources
+                    .requests
+                    .names()
+                    .chain(c.resources.limits.names())
+                    .map(|n| n.as_str())
+                    .filter(|n| is_gpu_resource(n)),
+            );
         }
         for n in names {
-            unknown(pod_subject(p), "spec.containers[].resources".into(), n, n, &mut out);
+            unknown(
+                pod_subject(p),
+                "spec.containers[].resources".into(),
+                n,
+                n,
+                &mut out,
+            );
         }
     }
     for n in &snap.nodes {
         let a = &n.status.allocatable;
         for (k, q) in a.iter() {
-            let Some(base) = k.as_str().strip_suffix(".shared") else { continue };
+            let Some(base) = k.as_str().strip_suffix(".shared") else {
+                continue;
+            };
             if q.is_zero() {
                 continue;
             }

@@ -15,11 +15,21 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
-    let kinds = [SignalKind::Refused, SignalKind::Timeout, SignalKind::NoRoute, SignalKind::TlsNameMismatch];
+    let kinds = [
+        SignalKind::Refused,
+        SignalKind::Timeout,
+        SignalKind::NoRoute,
+        SignalKind::TlsNameMismatch,
+    ];
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| s.join) {
-        if !seen.insert((s.source.clone(), s.kind, s.detail("endpoint").to_owned(), s.detail("wanted").to_owned())) {
+        if !seen.insert((
+            s.source.clone(),
+            s.kind,
+            s.detail("endpoint").to_owned(),
+            s.detail("wanted").to_owned(),
+        )) {
             continue;
         }
         let ep = s.detail("endpoint");
@@ -42,7 +52,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 format!("re-issue the API server certificate with the address as a SAN: add `{}` to ClusterConfiguration apiServer.certSANs, remove /etc/kubernetes/pki/apiserver.{{crt,key}}, run `kubeadm init phase certs apiserver --config <file>` and restart the API server; or join via an address already in the certificate", s.detail("wanted")),
             ),
         };
-        out.push(Finding::new(JoinApiserverUnreachable::ID, Severity::Error, Subject::log(&s.source), message).with_evidence(s.evidence()).with_remedy(remedy));
+        out.push(
+            Finding::new(
+                JoinApiserverUnreachable::ID,
+                Severity::Error,
+                Subject::log(&s.source),
+                message,
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
+        );
     }
     out
 }
@@ -53,7 +72,10 @@ mod tests {
 
     #[test]
     fn refused_nat_and_timeout() {
-        let f = run_log("join-apiserver-unreachable", "error execution phase preflight: couldn't validate the identity of the API Server: Get \"https://10.0.2.15:6443/api/v1/namespaces/kube-public/configmaps/cluster-info?timeout=10s\": dial tcp 10.0.2.15:6443: connect: connection refused");
+        let f = run_log(
+            "join-apiserver-unreachable",
+            "error execution phase preflight: couldn't validate the identity of the API Server: Get \"https://10.0.2.15:6443/api/v1/namespaces/kube-public/configmaps/cluster-info?timeout=10s\": dial tcp 10.0.2.15:6443: connect: connection refused",
+        );
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("NAT"));
     }

@@ -35,7 +35,11 @@ mod tests {
     #[test]
     fn wrong_pin_fires_right_pin_second_does_not() {
         let (a, b, c) = ("a".repeat(64), "b".repeat(64), "c".repeat(64));
-        let mk = |got: &str| format!("kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:{a} --discovery-token-ca-cert-hash sha256:{b}\nerror execution phase preflight: couldn't validate the identity of the API Server: cluster CA found in cluster-info ConfigMap is invalid: none of the public keys \"sha256:{got}\" are pinned\n");
+        let mk = |got: &str| {
+            format!(
+                "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:{a} --discovery-token-ca-cert-hash sha256:{b}\nerror execution phase preflight: couldn't validate the identity of the API Server: cluster CA found in cluster-info ConfigMap is invalid: none of the public keys \"sha256:{got}\" are pinned\n"
+            )
+        };
         assert_eq!(run_log("join-ca-hash-mismatch", &mk(&c)).len(), 1);
         assert!(run_log("join-ca-hash-mismatch", &mk(&b)).is_empty());
     }

@@ -43,7 +43,10 @@ mod tests {
 
     #[test]
     fn jws_missing_old_and_new() {
-        let f = run_log("join-token-invalid", "[discovery] Failed to connect to API Server \"10.0.0.1:6443\": there is no JWS signed token in the cluster-info ConfigMap. This token id \"abcdef\" is invalid for this cluster, can't connect");
+        let f = run_log(
+            "join-token-invalid",
+            "[discovery] Failed to connect to API Server \"10.0.0.1:6443\": there is no JWS signed token in the cluster-info ConfigMap. This token id \"abcdef\" is invalid for this cluster, can't connect",
+        );
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("abcdef"));
         assert_eq!(run_log("join-token-invalid", "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"").len(), 1);
@@ -51,6 +54,12 @@ mod tests {
 
     #[test]
     fn successful_discovery_is_silent() {
-        assert!(run_log("join-token-invalid", "[discovery] Successfully established connection with API Server \"10.0.0.1:6443\"").is_empty());
+        assert!(
+            run_log(
+                "join-token-invalid",
+                "[discovery] Successfully established connection with API Server \"10.0.0.1:6443\""
+            )
+            .is_empty()
+        );
     }
 }

@@ -116,8 +116,13 @@ pub(crate) fn obj(kind: &str, ns: &str, name: &str) -> String {
 }
 
 /// Signals of the given kinds.
-pub(crate) fn signals<'c>(ctx: &'c Context<'_>, kinds: &'c [SignalKind]) -> impl Iterator<Item = &'c Signal> + 'c {
-    ctx.signals().iter().filter(move |s| kinds.contains(&s.kind))
+pub(crate) fn signals<'c>(
+    ctx: &'c Context<'_>,
+    kinds: &'c [SignalKind],
+) -> impl Iterator<Item = &'c Signal> + 'c {
+    ctx.signals()
+        .iter()
+        .filter(move |s| kinds.contains(&s.kind))
 }
 
 /// The subject a text signal is about: its object, else its log source.
@@ -150,7 +155,10 @@ pub(crate) fn untolerated<'n>(node: &'n Node, tols: &[Toleration]) -> Vec<&'n Ta
 
 /// Whether `node` satisfies a pod spec's nodeSelector and required node affinity; on failure the
 /// scheduler-style reason.
-pub(crate) fn node_matches(node: &Node, spec: &cube_model::objects::PodSpec) -> Result<(), &'static str> {
+pub(crate) fn node_matches(
+    node: &Node,
+    spec: &cube_model::objects::PodSpec,
+) -> Result<(), &'static str> {
     for (k, v) in &spec.node_selector {
         if node.metadata.labels.get(k) != Some(v) {
             return Err("node(s) didn't match Pod's node affinity/selector");
@@ -160,10 +168,16 @@ pub(crate) fn node_matches(node: &Node, spec: &cube_model::objects::PodSpec) -> 
         .affinity
         .as_ref()
         .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|na| na.required_during_scheduling_ignored_during_execution.as_ref());
+        .and_then(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        });
     if let Some(sel) = required {
         if !sel.node_selector_terms.is_empty()
-            && !sel.node_selector_terms.iter().any(|t| term_matches(node, t))
+            && !sel
+                .node_selector_terms
+                .iter()
+                .any(|t| term_matches(node, t))
         {
             return Err("node(s) didn't match Pod's node affinity/selector");
         }
@@ -180,7 +194,10 @@ fn term_matches(node: &Node, t: &cube_model::objects::NodeSelectorTerm) -> bool 
             "Exists" => v.is_some(),
             "DoesNotExist" => v.is_none(),
             "Gt" | "Lt" => {
-                let (Some(v), Some(w)) = (v.and_then(|v| v.parse::<i64>().ok()), e.values.first().and_then(|w| w.parse::<i64>().ok())) else {
+                let (Some(v), Some(w)) = (
+                    v.and_then(|v| v.parse::<i64>().ok()),
+                    e.values.first().and_then(|w| w.parse::<i64>().ok()),
+                ) else {
                     return false;
                 };
                 if e.operator == "Gt" { v > w } else { v < w }
@@ -205,7 +222,9 @@ pub(crate) mod testutil {
     /// Runs only `rule_id` over inputs.
     pub fn run_inputs(rule_id: &str, i: &Inputs) -> Vec<Finding> {
         let ctx = Context::new(&i.snapshot).with_logs(i.logs.clone());
-        let rules = crate::rules::catalog().into_iter().filter(|r| r.id() == rule_id);
+        let rules = crate::rules::catalog()
+            .into_iter()
+            .filter(|r| r.id() == rule_id);
         let mut e = Engine::empty();
         for r in rules {
             e = e.with_rule(r);

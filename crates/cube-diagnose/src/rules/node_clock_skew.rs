@@ -21,7 +21,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             continue;
         }
         let (now, bound) = (s.detail("current_time"), s.detail("bound"));
-        let skew = match (now.parse::<jiff::Timestamp>(), bound.parse::<jiff::Timestamp>()) {
+        let skew = match (
+            now.parse::<jiff::Timestamp>(),
+            bound.parse::<jiff::Timestamp>(),
+        ) {
             (Ok(a), Ok(b)) => format!(" (about {} s behind)", b.as_second() - a.as_second()),
             _ => String::new(),
         };
@@ -71,7 +74,10 @@ mod tests {
 
     #[test]
     fn not_yet_valid_with_times() {
-        let f = run_log("node-clock-skew", "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2021-04-01T14:43:32+02:00 is before 2021-04-01T15:31:09Z");
+        let f = run_log(
+            "node-clock-skew",
+            "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2021-04-01T14:43:32+02:00 is before 2021-04-01T15:31:09Z",
+        );
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("behind"));
     }

@@ -21,11 +21,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut seen: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
     for n in &ctx.snapshot().nodes {
         if let Some(h) = n.metadata.labels.get("kubernetes.io/hostname") {
-            seen.entry(("label kubernetes.io/hostname".into(), h.clone())).or_default().push(&n.metadata.name);
+            seen.entry(("label kubernetes.io/hostname".into(), h.clone()))
+                .or_default()
+                .push(&n.metadata.name);
         }
         for a in &n.status.addresses {
             if a.type_ == "Hostname" || a.type_ == "InternalIP" {
-                seen.entry((format!("address {}", a.type_), a.address.clone())).or_default().push(&n.metadata.name);
+                seen.entry((format!("address {}", a.type_), a.address.clone()))
+                    .or_default()
+                    .push(&n.metadata.name);
             }
         }
     }
@@ -55,14 +59,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     let mut mirror: BTreeMap<(&str, String), Vec<&crate::classify::Signal>> = BTreeMap::new();
     for s in signals(ctx, &[SignalKind::MirrorPodOutdated]) {
-        let host = s.object.as_ref().map(|o| o.name.clone()).unwrap_or_default();
+        let host = s
+            .object
+            .as_ref()
+            .map(|o| o.name.clone())
+            .unwrap_or_default();
         mirror.entry((s.source.as_str(), host)).or_default().push(s);
     }
     for ((_, host), sigs) in mirror {
         if sigs.len() < 2 {
             continue;
         }
-        let subject = if host.is_empty() { Subject::log(&sigs[0].source) } else { Subject::cluster_scoped("Node", &host) };
+        let subject = if host.is_empty() {
+            Subject::log(&sigs[0].source)
+        } else {
+            Subject::cluster_scoped("Node", &host)
+        };
         out.push(
             Finding::new(
                 NodeDuplicateHostname::ID,

@@ -24,23 +24,54 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         let name = &n.metadata.name;
         let o = obj("Node", "", name);
-        let severity = if c.status == "False" { Severity::Error } else { Severity::Warning };
+        let severity = if c.status == "False" {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
         let mut f = Finding::new(
             NodeNotReady::ID,
             severity,
             node_subject(n),
-            format!("node {name} is not Ready (Ready={}, reason {}): {}", c.status, c.reason, if c.message.is_empty() { "no message" } else { &c.message }),
+            format!(
+                "node {name} is not Ready (Ready={}, reason {}): {}",
+                c.status,
+                c.reason,
+                if c.message.is_empty() {
+                    "no message"
+                } else {
+                    &c.message
+                }
+            ),
         )
-        .with_evidence(Evidence::field(&o, "status.conditions[Ready].status", &c.status))
-        .with_evidence(Evidence::field(&o, "status.conditions[Ready].reason", &c.reason))
-        .with_evidence(Evidence::field(&o, "status.conditions[Ready].message", &c.message))
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].status",
+            &c.status,
+        ))
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].reason",
+            &c.reason,
+        ))
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].message",
+            &c.message,
+        ))
         .with_evidence(Evidence::field(
             &o,
             "status.conditions[Ready].lastHeartbeatTime",
-            c.last_heartbeat_time.map(|t| t.to_string()).unwrap_or_else(|| "<absent>".into()),
+            c.last_heartbeat_time
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "<absent>".into()),
         ));
         for t in &n.spec.taints {
-            f = f.with_evidence(Evidence::field(&o, "spec.taints", format!("{}:{}", t.key, t.effect)));
+            f = f.with_evidence(Evidence::field(
+                &o,
+                "spec.taints",
+                format!("{}:{}", t.key, t.effect),
+            ));
         }
         let bound: Vec<String> = ctx
             .pods_on_node(name)
@@ -50,14 +81,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .map(|p| p.key())
             .collect();
         if !bound.is_empty() {
-            f = f.with_evidence(Evidence::field(&o, "pods bound (spec.nodeName)", bound.join(", ")));
+            f = f.with_evidence(Evidence::field(
+                &o,
+                "pods bound (spec.nodeName)",
+                bound.join(", "),
+            ));
         }
         let remedy = if c.message.contains("cni") || c.message.contains("network plugin") {
-            format!("install or repair the CNI plugin on {name} (check /etc/cni/net.d and the CNI DaemonSet pod on that node), then `kubectl describe node {name}`")
+            format!(
+                "install or repair the CNI plugin on {name} (check /etc/cni/net.d and the CNI DaemonSet pod on that node), then `kubectl describe node {name}`"
+            )
         } else if c.status == "Unknown" {
-            format!("check that the kubelet runs on {name} (`systemctl status kubelet; journalctl -u kubelet`) and can reach the API server; delete the Node object if the machine is gone (`kubectl delete node {name}`)")
+            format!(
+                "check that the kubelet runs on {name} (`systemctl status kubelet; journalctl -u kubelet`) and can reach the API server; delete the Node object if the machine is gone (`kubectl delete node {name}`)"
+            )
         } else {
-            format!("`kubectl describe node {name}` and `journalctl -u kubelet` on {name}; fix the condition the kubelet reports")
+            format!(
+                "`kubectl describe node {name}` and `journalctl -u kubelet` on {name}; fix the condition the kubelet reports"
+            )
         };
         out.push(f.with_remedy(remedy));
     }
@@ -77,8 +118,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testutil::{run_log, run_rule};
     use crate::Severity;
+    use crate::rules::testutil::{run_log, run_rule};
 
     const NODE: &str = r#"{"kind":"List","items":[
       {"kind":"Node","metadata":{"name":"a"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"KubeletNotReady","message":"container runtime network not ready: cni plugin not initialized"}]}},
@@ -90,14 +131,27 @@ mod tests {
     fn false_is_error_unknown_is_warning_ready_and_partial_are_silent() {
         let f = run_rule("node-not-ready", NODE);
         assert_eq!(f.len(), 2);
-        assert_eq!((f[0].subject.name.as_str(), f[0].severity), ("a", Severity::Error));
+        assert_eq!(
+            (f[0].subject.name.as_str(), f[0].severity),
+            ("a", Severity::Error)
+        );
         assert!(f[0].remedy.contains("CNI"));
-        assert_eq!((f[1].subject.name.as_str(), f[1].severity), ("c", Severity::Warning));
+        assert_eq!(
+            (f[1].subject.name.as_str(), f[1].severity),
+            ("c", Severity::Warning)
+        );
     }
 
     #[test]
     fn kubelet_check_text() {
-        assert_eq!(run_log("node-not-ready", "[kubelet-check] It seems like the kubelet isn't running or healthy.").len(), 1);
+        assert_eq!(
+            run_log(
+                "node-not-ready",
+                "[kubelet-check] It seems like the kubelet isn't running or healthy."
+            )
+            .len(),
+            1
+        );
         assert!(run_log("node-not-ready", "[kubelet-start] Starting the kubelet").is_empty());
     }
 }

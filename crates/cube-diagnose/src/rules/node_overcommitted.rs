@@ -20,7 +20,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     nodes.sort_unstable_by_key(|(n, _)| *n);
     for (name, pods) in nodes {
         let Some(node) = ctx.node(name) else { continue };
-        let live: Vec<usize> = pods.iter().copied().filter(|&i| !ctx.pod(i).is_terminal()).collect();
+        let live: Vec<usize> = pods
+            .iter()
+            .copied()
+            .filter(|&i| !ctx.pod(i).is_terminal())
+            .collect();
         let mut sum = cube_model::ResourceList::new();
         for &i in &live {
             add_into(&mut sum, ctx.pod_requests(i));
@@ -42,10 +46,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 continue;
             }
             let o = obj("Node", "", name);
-            let users: Vec<(String, String)> = live.iter().filter_map(|&i| ctx.pod_requests(i).get(res.as_str()).filter(|q| !q.is_zero()).map(|q| (ctx.pod(i).key(), q.to_string()))).collect();
+            let users: Vec<(String, String)> = live
+                .iter()
+                .filter_map(|&i| {
+                    ctx.pod_requests(i)
+                        .get(res.as_str())
+                        .filter(|q| !q.is_zero())
+                        .map(|q| (ctx.pod(i).key(), q.to_string()))
+                })
+                .collect();
             let message = match have {
-                Some(h) => format!("pods bound to {name} request {want} {res} but it allocates {h} ({})", users.iter().map(|(p, q)| format!("{p} {q}")).collect::<Vec<_>>().join(" + ")),
-                None => format!("pods bound to {name} request {want} {res}, which the node does not advertise at all ({})", users.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", ")),
+                Some(h) => format!(
+                    "pods bound to {name} request {want} {res} but it allocates {h} ({})",
+                    users
+                        .iter()
+                        .map(|(p, q)| format!("{p} {q}"))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                ),
+                None => format!(
+                    "pods bound to {name} request {want} {res}, which the node does not advertise at all ({})",
+                    users
+                        .iter()
+                        .map(|(p, _)| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             };
             out.push(
                 Finding::new(NodeOvercommitted::ID, Severity::Error, Subject::cluster_scoped("Node", name), message)
@@ -57,7 +83,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if let Some(maxp) = alloc.get("pods") {
             let n = i64::try_from(live.len()).unwrap_or(i64::MAX);
             if n > maxp.value() {
-                out.push(Finding::new(NodeOvercommitted::ID, Severity::Error, Subject::cluster_scoped("Node", name), format!("{n} pods bound to {name}, allocatable pods is {maxp}")).with_evidence(Evidence::field(obj("Node", "", name), "status.allocatable.pods", maxp.to_string())).with_remedy("raise the kubelet's maxPods or move pods elsewhere"));
+                out.push(
+                    Finding::new(
+                        NodeOvercommitted::ID,
+                        Severity::Error,
+                        Subject::cluster_scoped("Node", name),
+                        format!("{n} pods bound to {name}, allocatable pods is {maxp}"),
+                    )
+                    .with_evidence(Evidence::field(
+                        obj("Node", "", name),
+                        "status.allocatable.pods",
+                        maxp.to_string(),
+                    ))
+                    .with_remedy("raise the kubelet's maxPods or move pods elsewhere"),
+                );
             }
         }
     }
@@ -69,9 +108,11 @@ mod tests {
     use crate::rules::testutil::run_rule;
 
     fn s(gpus: &str) -> String {
-        format!(r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"g"}},"status":{{"allocatable":{{"cpu":"8","nvidia.com/gpu":"8"}}}}}},
+        format!(
+            r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"g"}},"status":{{"allocatable":{{"cpu":"8","nvidia.com/gpu":"8"}}}}}},
          {{"kind":"Pod","metadata":{{"name":"a","namespace":"x"}},"spec":{{"nodeName":"g","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"{gpus}"}}}}}}]}}}},
-         {{"kind":"Pod","metadata":{{"name":"b","namespace":"x"}},"spec":{{"nodeName":"g","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"4"}}}}}}]}}}}]}}"#)
+         {{"kind":"Pod","metadata":{{"name":"b","namespace":"x"}},"spec":{{"nodeName":"g","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"4"}}}}}}]}}}}]}}"#
+        )
     }
 
     #[test]

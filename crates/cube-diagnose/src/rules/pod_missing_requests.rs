@@ -22,18 +22,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             continue;
         }
         let ns = &p.metadata.namespace;
-        let lr_note = p.metadata.annotations.get("kubernetes.io/limit-ranger").map(String::as_str).unwrap_or("");
+        let lr_note = p
+            .metadata
+            .annotations
+            .get("kubernetes.io/limit-ranger")
+            .map(String::as_str)
+            .unwrap_or("");
         let defaulted = |res: &str| {
             lr_note.contains(&format!("{res} request"))
                 || lr_note.contains(&format!("{res}, ")) && lr_note.contains("request")
                 || snap.limit_ranges.iter().any(|lr| {
-                    lr.metadata.namespace == *ns && lr.spec.limits.iter().any(|it| (it.type_ == "Container" || it.type_.is_empty()) && (it.default_request.contains(res) || it.default.contains(res)))
+                    lr.metadata.namespace == *ns
+                        && lr.spec.limits.iter().any(|it| {
+                            (it.type_ == "Container" || it.type_.is_empty())
+                                && (it.default_request.contains(res) || it.default.contains(res))
+                        })
                 })
         };
         let mut missing = Vec::new();
         for c in &p.spec.containers {
             for res in ["cpu", "memory"] {
-                let has = c.resources.requests.get(res).or_else(|| c.resources.limits.get(res)).is_some_and(|q| !q.is_zero());
+                let has = c
+                    .resources
+                    .requests
+                    .get(res)
+                    .or_else(|| c.resources.limits.get(res))
+                    .is_some_and(|q| !q.is_zero());
                 if !has && !defaulted(res) {
                     missing.push(format!("{}: {res}", c.name));
                 }

@@ -26,9 +26,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let Some(st) = &q.status else { continue };
         let ns = &q.metadata.namespace;
         let o = obj("ResourceQuota", ns, &q.metadata.name);
-        let hard = if st.hard.is_empty() { &q.spec.hard } else { &st.hard };
+        let hard = if st.hard.is_empty() {
+            &q.spec.hard
+        } else {
+            &st.hard
+        };
         for (k, h) in hard {
-            let Some(u) = st.used.get(k.as_str()) else { continue };
+            let Some(u) = st.used.get(k.as_str()) else {
+                continue;
+            };
             if u > h {
                 out.push(
                     Finding::new(QuotaNearLimit::ID, Severity::Error, Subject::namespaced("ResourceQuota", ns, &q.metadata.name), format!("namespace {ns} is over quota {}: used {k} {u} > hard {h}; quota was likely lowered after admission (it never evicts running pods), so every new pod asking for {k} is rejected", q.metadata.name))
@@ -60,17 +66,25 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testutil::run_rule;
     use crate::Severity;
+    use crate::rules::testutil::run_rule;
 
     fn q(used: &str) -> String {
-        format!(r#"{{"kind":"ResourceQuota","metadata":{{"name":"q","namespace":"a"}},"spec":{{"hard":{{"requests.nvidia.com/gpu":"16"}}}},"status":{{"hard":{{"requests.nvidia.com/gpu":"16"}},"used":{{"requests.nvidia.com/gpu":"{used}"}}}}}}"#)
+        format!(
+            r#"{{"kind":"ResourceQuota","metadata":{{"name":"q","namespace":"a"}},"spec":{{"hard":{{"requests.nvidia.com/gpu":"16"}}}},"status":{{"hard":{{"requests.nvidia.com/gpu":"16"}},"used":{{"requests.nvidia.com/gpu":"{used}"}}}}}}"#
+        )
     }
 
     #[test]
     fn near_and_over() {
-        assert_eq!(run_rule("quota-near-limit", &q("15"))[0].severity, Severity::Warning);
-        assert_eq!(run_rule("quota-near-limit", &q("17"))[0].severity, Severity::Error);
+        assert_eq!(
+            run_rule("quota-near-limit", &q("15"))[0].severity,
+            Severity::Warning
+        );
+        assert_eq!(
+            run_rule("quota-near-limit", &q("17"))[0].severity,
+            Severity::Error
+        );
         assert!(run_rule("quota-near-limit", &q("8")).is_empty());
     }
 }

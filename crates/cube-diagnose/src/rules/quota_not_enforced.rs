@@ -34,7 +34,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             add_into(&mut consumed, ctx.pod_requests(i));
             for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
-                used_names.extend(c.resources.requests.names().chain(c.resources.limits.names()).map(|n| n.to_string()));
+                used_names.extend(
+                    c.resources
+                        .requests
+                        .names()
+                        .chain(c.resources.limits.names())
+                        .map(|n| n.to_string()),
+                );
             }
         }
         for k in hard.names() {
@@ -46,8 +52,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             if hard.contains(&format!("requests.{res}")) {
                 continue; // limits.<x> next to requests.<x>: redundant but the requests key enforces
             }
-            let consumed_q = consumed.get(res).map(ToString::to_string).unwrap_or_else(|| "0".into());
-            let over = consumed.get(res).zip(hard.get(key)).is_some_and(|(c, h)| c > h);
+            let consumed_q = consumed
+                .get(res)
+                .map(ToString::to_string)
+                .unwrap_or_else(|| "0".into());
+            let over = consumed
+                .get(res)
+                .zip(hard.get(key))
+                .is_some_and(|(c, h)| c > h);
             out.push(
                 Finding::new(QuotaNotEnforced::ID, Severity::Error, subj.clone(), format!("quota {ns}/{} lists {key}, which the quota system never tracks (only requests.{res} is charged for extended resources): pods in {ns} hold {consumed_q} {res}{} and nothing stops more", q.metadata.name, if over { format!(" against hard {}", hard.get(key).map(ToString::to_string).unwrap_or_default()) } else { String::new() }))
                     .with_evidence(Evidence::field(&o, format!("spec.hard.{key}"), hard.get(key).map(ToString::to_string).unwrap_or_default()))
@@ -57,10 +69,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
         }
         // tracks nothing pods consume: every extended requests.<x> key unused while pods use other extended names
-        let ext_keys: Vec<&str> = hard.names().map(|k| k.as_str()).filter(|k| k.starts_with("requests.") && !is_native(quota_key_resource(k))).collect();
+        let ext_keys: Vec<&str> = hard
+            .names()
+            .map(|k| k.as_str())
+            .filter(|k| k.starts_with("requests.") && !is_native(quota_key_resource(k)))
+            .collect();
         let pod_ext: Vec<&String> = used_names.iter().filter(|n| !is_native(n)).collect();
-        if !ext_keys.is_empty() && !pod_ext.is_empty() && ext_keys.iter().all(|k| !used_names.contains(quota_key_resource(k))) {
-            let uncovered: Vec<&str> = pod_ext.iter().map(|s| s.as_str()).filter(|n| !hard.contains(&format!("requests.{n}"))).collect();
+        if !ext_keys.is_empty()
+            && !pod_ext.is_empty()
+            && ext_keys
+                .iter()
+                .all(|k| !used_names.contains(quota_key_resource(k)))
+        {
+            let uncovered: Vec<&str> = pod_ext
+                .iter()
+                .map(|s| s.as_str())
+                .filter(|n| !hard.contains(&format!("requests.{n}")))
+                .collect();
             if !uncovered.is_empty() {
                 out.push(
                     Finding::new(QuotaNotEnforced::ID, Severity::Error, subj.clone(), format!("quota {ns}/{} tracks {} but pods in {ns} use {}: the keys name resources nobody requests, so the quota constrains nothing (HAMi gpumem/gpucores are per-GPU parameters, not node-registered resources, so even correctly named keys would not express a namespace total)", q.metadata.name, ext_keys.join(", "), uncovered.join(", ")))

@@ -31,10 +31,18 @@ pub(crate) fn groups(ctx: &Context<'_>) -> Vec<GroupControls> {
     let snap = ctx.snapshot();
     let mut quotas_by_ns: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for q in &snap.resource_quotas {
-        quotas_by_ns.entry(&q.metadata.namespace).or_default().push(q.metadata.name.clone());
+        quotas_by_ns
+            .entry(&q.metadata.namespace)
+            .or_default()
+            .push(q.metadata.name.clone());
     }
     let classes_in = |ns: &str| -> Vec<String> {
-        let mut v: Vec<String> = ctx.pods_in_namespace(ns).iter().map(|&i| ctx.pod(i).spec.priority_class_name.clone()).filter(|c| !c.is_empty() && !is_system_class(c)).collect();
+        let mut v: Vec<String> = ctx
+            .pods_in_namespace(ns)
+            .iter()
+            .map(|&i| ctx.pod(i).spec.priority_class_name.clone())
+            .filter(|c| !c.is_empty() && !is_system_class(c))
+            .collect();
         v.sort();
         v.dedup();
         v
@@ -44,20 +52,34 @@ pub(crate) fn groups(ctx: &Context<'_>) -> Vec<GroupControls> {
             .groups()
             .iter()
             .map(|g| {
-                let mut pcs: Vec<String> = g.namespaces.iter().flat_map(|ns| classes_in(ns)).collect();
+                let mut pcs: Vec<String> =
+                    g.namespaces.iter().flat_map(|ns| classes_in(ns)).collect();
                 if !g.priority_class_name.is_empty() {
                     pcs.insert(0, g.priority_class_name.clone());
                 }
                 pcs.dedup();
-                let mut quotas: Vec<String> = g.namespaces.iter().flat_map(|ns| quotas_by_ns.get(ns.as_str()).cloned().unwrap_or_default()).collect();
+                let mut quotas: Vec<String> = g
+                    .namespaces
+                    .iter()
+                    .flat_map(|ns| quotas_by_ns.get(ns.as_str()).cloned().unwrap_or_default())
+                    .collect();
                 if !g.quota.is_empty() {
                     quotas.push("(declared)".into());
                 }
-                GroupControls { name: g.name.clone(), namespaces: g.namespaces.clone(), priority_classes: pcs, quotas }
+                GroupControls {
+                    name: g.name.clone(),
+                    namespaces: g.namespaces.clone(),
+                    priority_classes: pcs,
+                    quotas,
+                }
             })
             .collect();
     }
-    let mut names: Vec<&str> = snap.namespaces.iter().map(|n| n.metadata.name.as_str()).collect();
+    let mut names: Vec<&str> = snap
+        .namespaces
+        .iter()
+        .map(|n| n.metadata.name.as_str())
+        .collect();
     names.extend(snap.pods.iter().map(|p| p.metadata.namespace.as_str()));
     names.extend(quotas_by_ns.keys().copied());
     names.sort_unstable();
@@ -65,7 +87,12 @@ pub(crate) fn groups(ctx: &Context<'_>) -> Vec<GroupControls> {
     names
         .into_iter()
         .filter(|ns| !ns.starts_with("kube-") && !ctx.pods_in_namespace(ns).is_empty())
-        .map(|ns| GroupControls { name: ns.to_owned(), namespaces: vec![ns.to_owned()], priority_classes: classes_in(ns), quotas: quotas_by_ns.get(ns).cloned().unwrap_or_default() })
+        .map(|ns| GroupControls {
+            name: ns.to_owned(),
+            namespaces: vec![ns.to_owned()],
+            priority_classes: classes_in(ns),
+            quotas: quotas_by_ns.get(ns).cloned().unwrap_or_default(),
+        })
         .collect()
 }
 
@@ -89,7 +116,10 @@ mod tests {
     fn quota_without_priority_is_info() {
         let s = r#"{"kind":"List","items":[{"kind":"ResourceQuota","metadata":{"name":"q","namespace":"a"},"spec":{"hard":{"pods":"5"}}},{"kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{"containers":[{"name":"c"}]}}]}"#;
         assert_eq!(run_rule("quota-without-priority", s).len(), 1);
-        let with = s.replace(r#""spec":{"containers""#, r#""spec":{"priorityClassName":"high","containers""#);
+        let with = s.replace(
+            r#""spec":{"containers""#,
+            r#""spec":{"priorityClassName":"high","containers""#,
+        );
         assert!(run_rule("quota-without-priority", &with).is_empty());
     }
 }

@@ -16,22 +16,43 @@ declare_rule!(
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
-    let cluster_roles: HashSet<&str> = snap.roles.iter().filter(|r| r.kind == "ClusterRole").map(|r| r.metadata.name.as_str()).collect();
-    let roles: HashSet<(&str, &str)> = snap.roles.iter().filter(|r| r.kind != "ClusterRole").map(|r| (r.metadata.namespace.as_str(), r.metadata.name.as_str())).collect();
+    let cluster_roles: HashSet<&str> = snap
+        .roles
+        .iter()
+        .filter(|r| r.kind == "ClusterRole")
+        .map(|r| r.metadata.name.as_str())
+        .collect();
+    let roles: HashSet<(&str, &str)> = snap
+        .roles
+        .iter()
+        .filter(|r| r.kind != "ClusterRole")
+        .map(|r| (r.metadata.namespace.as_str(), r.metadata.name.as_str()))
+        .collect();
     let mut out = Vec::new();
     for b in &snap.role_bindings {
         let rr = &b.role_ref;
         let missing = match rr.kind.as_str() {
             "ClusterRole" => !cluster_roles.is_empty() && !cluster_roles.contains(rr.name.as_str()),
-            "Role" => !roles.is_empty() && !roles.contains(&(b.metadata.namespace.as_str(), rr.name.as_str())),
+            "Role" => {
+                !roles.is_empty()
+                    && !roles.contains(&(b.metadata.namespace.as_str(), rr.name.as_str()))
+            }
             _ => false,
         };
         if !missing {
             continue;
         }
-        let kind = if b.kind.is_empty() { "RoleBinding" } else { b.kind.as_str() };
+        let kind = if b.kind.is_empty() {
+            "RoleBinding"
+        } else {
+            b.kind.as_str()
+        };
         let ns = &b.metadata.namespace;
-        let subjects: Vec<String> = b.subjects.iter().map(|s| format!("{} {}", s.kind, s.name)).collect();
+        let subjects: Vec<String> = b
+            .subjects
+            .iter()
+            .map(|s| format!("{} {}", s.kind, s.name))
+            .collect();
         out.push(
             Finding::new(RbacDanglingRoleRef::ID, Severity::Error, if ns.is_empty() { Subject::cluster_scoped(kind, &b.metadata.name) } else { Subject::namespaced(kind, ns, &b.metadata.name) }, format!("{kind} {} references {} {} which does not exist: {} get nothing from it", if ns.is_empty() { b.metadata.name.clone() } else { format!("{ns}/{}", b.metadata.name) }, rr.kind, rr.name, subjects.join(", ")))
                 .with_evidence(Evidence::field(obj(kind, ns, &b.metadata.name), "roleRef", format!("{}/{}", rr.kind, rr.name)))

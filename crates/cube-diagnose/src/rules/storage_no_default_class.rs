@@ -19,12 +19,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let has_default = snap.storage_classes.iter().any(|c| c.is_default());
     if !has_default {
         for c in &snap.persistent_volume_claims {
-            if c.spec.storage_class_name.is_some() || c.status.phase == "Bound" || !c.spec.volume_name.is_empty() {
+            if c.spec.storage_class_name.is_some()
+                || c.status.phase == "Bound"
+                || !c.spec.volume_name.is_empty()
+            {
                 continue;
             }
             let ns = &c.metadata.namespace;
             let o = obj("PersistentVolumeClaim", ns, &c.metadata.name);
-            let classes: Vec<&str> = snap.storage_classes.iter().map(|s| s.metadata.name.as_str()).collect();
+            let classes: Vec<&str> = snap
+                .storage_classes
+                .iter()
+                .map(|s| s.metadata.name.as_str())
+                .collect();
             out.push(
                 Finding::new(StorageNoDefaultClass::ID, Severity::Error, Subject::namespaced("PersistentVolumeClaim", ns, &c.metadata.name), format!("claim {ns}/{} sets no storageClassName and no StorageClass is default ({}): it stays {}", c.metadata.name, if classes.is_empty() { "no StorageClass at all".to_owned() } else { format!("classes: {}", classes.join(", ")) }, if c.status.phase.is_empty() { "unbound" } else { &c.status.phase }))
                     .with_evidence(Evidence::field(&o, "spec.storageClassName", "<absent>"))
@@ -38,7 +45,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     if !has_default {
-        for s in signals(ctx, &[SignalKind::PvcNoStorageClass]).filter(|s| s.source != "events").take(1) {
+        for s in signals(ctx, &[SignalKind::PvcNoStorageClass])
+            .filter(|s| s.source != "events")
+            .take(1)
+        {
             out.push(
                 Finding::new(StorageNoDefaultClass::ID, Severity::Error, signal_subject(s), "a claim cannot bind: no storage class is set on it and no default StorageClass exists (pods using it stay Pending with 'unbound immediate PersistentVolumeClaims')")
                     .with_evidence(s.evidence())

@@ -15,8 +15,24 @@ declare_rule!(
     check
 );
 
-const SYSTEM_PATHS: &[&str] = &["/var/lib/kubelet", "/dev", "/sys", "/proc", "/run", "/var/run", "/etc", "/var/log", "/lib/modules", "/usr"];
-const LOCAL_PROVISIONERS: &[&str] = &["rancher.io/local-path", "kubernetes.io/no-provisioner", "openebs.io/local", "topolvm.io"];
+const SYSTEM_PATHS: &[&str] = &[
+    "/var/lib/kubelet",
+    "/dev",
+    "/sys",
+    "/proc",
+    "/run",
+    "/var/run",
+    "/etc",
+    "/var/log",
+    "/lib/modules",
+    "/usr",
+];
+const LOCAL_PROVISIONERS: &[&str] = &[
+    "rancher.io/local-path",
+    "kubernetes.io/no-provisioner",
+    "openebs.io/local",
+    "topolvm.io",
+];
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
@@ -29,46 +45,120 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         for v in &p.spec.volumes {
             if let Some(c) = &v.persistent_volume_claim {
-                claim_nodes.entry((p.metadata.namespace.as_str(), c.claim_name.as_str())).or_default().insert((p.spec.node_name.as_str(), p.key()));
+                claim_nodes
+                    .entry((p.metadata.namespace.as_str(), c.claim_name.as_str()))
+                    .or_default()
+                    .insert((p.spec.node_name.as_str(), p.key()));
             }
         }
     }
     for pv in &snap.persistent_volumes {
-        let local_path = pv.spec.host_path.as_ref().map(|h| h.path.clone()).or_else(|| pv.spec.local.as_ref().map(|l| l.path.clone()));
+        let local_path = pv
+            .spec
+            .host_path
+            .as_ref()
+            .map(|h| h.path.clone())
+            .or_else(|| pv.spec.local.as_ref().map(|l| l.path.clone()));
         let Some(path) = local_path else { continue };
-        let pinned = pv.spec.node_affinity.as_ref().is_some_and(|a| a.required.is_some());
+        let pinned = pv
+            .spec
+            .node_affinity
+            .as_ref()
+            .is_some_and(|a| a.required.is_some());
         if pinned {
             continue;
         }
         let o = obj("PersistentVolume", "", &pv.metadata.name);
-        let users = pv.spec.claim_ref.as_ref().and_then(|c| claim_nodes.get(&(c.namespace.as_str(), c.name.as_str())));
-        let nodes: BTreeSet<&str> = users.map(|u| u.iter().map(|(n, _)| *n).filter(|n| !n.is_empty()).collect()).unwrap_or_default();
-        let claim = pv.spec.claim_ref.as_ref().map(|c| format!("{}/{}", c.namespace, c.name)).unwrap_or_else(|| "no claim".into());
+        let users = pv
+            .spec
+            .claim_ref
+            .as_ref()
+            .and_then(|c| claim_nodes.get(&(c.namespace.as_str(), c.name.as_str())));
+        let nodes: BTreeSet<&str> = users
+            .map(|u| {
+                u.iter()
+                    .map(|(n, _)| *n)
+                    .filter(|n| !n.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let claim = pv
+            .spec
+            .claim_ref
+            .as_ref()
+            .map(|c| format!("{}/{}", c.namespace, c.name))
+            .unwrap_or_else(|| "no claim".into());
         let (sev, msg) = if nodes.len() > 1 {
-            (Severity::Error, format!("PersistentVolume {} is a node-local path {path} without nodeAffinity, bound to {claim}, and mounted by pods on {} different nodes ({}): each pod sees a different directory", pv.metadata.name, nodes.len(), users.map(|u| u.iter().map(|(n, p)| format!("{p} on {n}")).collect::<Vec<_>>().join(", ")).unwrap_or_default()))
+            (
+                Severity::Error,
+                format!(
+                    "PersistentVolume {} is a node-local path {path} without nodeAffinity, bound to {claim}, and mounted by pods on {} different nodes ({}): each pod sees a different directory",
+                    pv.metadata.name,
+                    nodes.len(),
+                    users
+                        .map(|u| u
+                            .iter()
+                            .map(|(n, p)| format!("{p} on {n}"))
+                            .collect::<Vec<_>>()
+                            .join(", "))
+                        .unwrap_or_default()
+                ),
+            )
         } else {
-            (Severity::Warning, format!("PersistentVolume {} is a node-local path {path} without nodeAffinity (bound to {claim}): pods using it may land on any node and see different data", pv.metadata.name))
+            (
+                Severity::Warning,
+                format!(
+                    "PersistentVolume {} is a node-local path {path} without nodeAffinity (bound to {claim}): pods using it may land on any node and see different data",
+                    pv.metadata.name
+                ),
+            )
         };
-        let mut f = Finding::new(StorageNodeLocal::ID, sev, Subject::cluster_scoped("PersistentVolume", &pv.metadata.name), msg)
-            .with_evidence(Evidence::field(&o, if pv.spec.host_path.is_some() { "spec.hostPath.path" } else { "spec.local.path" }, &path))
-            .with_evidence(Evidence::field(&o, "spec.nodeAffinity", "<absent>"));
+        let mut f = Finding::new(
+            StorageNodeLocal::ID,
+            sev,
+            Subject::cluster_scoped("PersistentVolume", &pv.metadata.name),
+            msg,
+        )
+        .with_evidence(Evidence::field(
+            &o,
+            if pv.spec.host_path.is_some() {
+                "spec.hostPath.path"
+            } else {
+                "spec.local.path"
+            },
+            &path,
+        ))
+        .with_evidence(Evidence::field(&o, "spec.nodeAffinity", "<absent>"));
         if let Some(u) = users {
-            f = f.with_evidences(u.iter().map(|(n, p)| Evidence::field(format!("Pod/{p}"), "spec.nodeName", *n)));
+            f = f.with_evidences(
+                u.iter()
+                    .map(|(n, p)| Evidence::field(format!("Pod/{p}"), "spec.nodeName", *n)),
+            );
         }
         out.push(f.with_remedy("use shared storage (an NFS/CephFS CSI StorageClass, ReadWriteMany) for data several pods share; if node-local is intended, add spec.nodeAffinity to the PV pinning it to one node"));
     }
     let multi_node = snap.nodes.len() > 1;
     for p in &snap.pods {
-        if p.is_terminal() || p.metadata.owner_references.iter().any(|o| o.kind == "DaemonSet") || p.metadata.namespace == "kube-system" {
+        if p.is_terminal()
+            || p.metadata
+                .owner_references
+                .iter()
+                .any(|o| o.kind == "DaemonSet")
+            || p.metadata.namespace == "kube-system"
+        {
             continue;
         }
-        let controlled = !p.metadata.owner_references.is_empty() || p.metadata.labels.contains_key("pod-template-hash");
+        let controlled = !p.metadata.owner_references.is_empty()
+            || p.metadata.labels.contains_key("pod-template-hash");
         if !(controlled || multi_node) {
             continue;
         }
         for v in &p.spec.volumes {
             let Some(hp) = &v.host_path else { continue };
-            if SYSTEM_PATHS.iter().any(|s| hp.path == *s || hp.path.starts_with(&format!("{s}/"))) {
+            if SYSTEM_PATHS
+                .iter()
+                .any(|s| hp.path == *s || hp.path.starts_with(&format!("{s}/")))
+            {
                 continue;
             }
             out.push(
@@ -99,25 +189,36 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::testutil::run_rule;
     use crate::Severity;
+    use crate::rules::testutil::run_rule;
 
     fn s(node_b: &str) -> String {
-        format!(r#"{{"kind":"List","items":[
+        format!(
+            r#"{{"kind":"List","items":[
           {{"kind":"PersistentVolume","metadata":{{"name":"pv"}},"spec":{{"hostPath":{{"path":"/mnt/x"}},"claimRef":{{"namespace":"a","name":"c"}}}}}},
           {{"kind":"Pod","metadata":{{"name":"p1","namespace":"a"}},"spec":{{"nodeName":"n1","volumes":[{{"name":"d","persistentVolumeClaim":{{"claimName":"c"}}}}],"containers":[{{"name":"c"}}]}}}},
-          {{"kind":"Pod","metadata":{{"name":"p2","namespace":"a"}},"spec":{{"nodeName":"{node_b}","volumes":[{{"name":"d","persistentVolumeClaim":{{"claimName":"c"}}}}],"containers":[{{"name":"c"}}]}}}}]}}"#)
+          {{"kind":"Pod","metadata":{{"name":"p2","namespace":"a"}},"spec":{{"nodeName":"{node_b}","volumes":[{{"name":"d","persistentVolumeClaim":{{"claimName":"c"}}}}],"containers":[{{"name":"c"}}]}}}}]}}"#
+        )
     }
 
     #[test]
     fn two_nodes_is_error_one_node_warning() {
-        assert_eq!(run_rule("storage-node-local", &s("n2"))[0].severity, Severity::Error);
-        assert_eq!(run_rule("storage-node-local", &s("n1"))[0].severity, Severity::Warning);
+        assert_eq!(
+            run_rule("storage-node-local", &s("n2"))[0].severity,
+            Severity::Error
+        );
+        assert_eq!(
+            run_rule("storage-node-local", &s("n1"))[0].severity,
+            Severity::Warning
+        );
     }
 
     #[test]
     fn pinned_pv_is_fine() {
-        let pinned = s("n2").replace(r#""hostPath":{"path":"/mnt/x"}"#, r#""hostPath":{"path":"/mnt/x"},"nodeAffinity":{"required":{"nodeSelectorTerms":[]}}"#);
+        let pinned = s("n2").replace(
+            r#""hostPath":{"path":"/mnt/x"}"#,
+            r#""hostPath":{"path":"/mnt/x"},"nodeAffinity":{"required":{"nodeSelectorTerms":[]}}"#,
+        );
         assert!(run_rule("storage-node-local", &pinned).is_empty());
     }
 }
