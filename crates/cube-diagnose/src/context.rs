@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::classify::{self, Signal};
 use crate::config::Thresholds;
-use crate::resources;
+use cube_quota::requests::PodResourcesOptions;
 
 /// A log text handed to the engine (kubeadm join output, a kubelet journal, a device-plugin log,
 /// event text, client error texts), with the name of its source.
@@ -91,7 +91,10 @@ impl<'a> Context<'a> {
                 .entry(p.metadata.namespace.as_str())
                 .or_default()
                 .push(i);
-            pod_requests.push(resources::pod_requests(p));
+            pod_requests.push(cube_quota::requests::pod_requests(
+                p,
+                &PodResourcesOptions::default(),
+            ));
         }
         Context {
             snapshot,
@@ -190,8 +193,8 @@ impl<'a> Context<'a> {
     pub fn pod(&self, index: usize) -> &'a Pod {
         &self.snapshot.pods[index]
     }
-    /// Effective requests of the pod at `index` (Kubernetes `PodRequests`: max of app-container
-    /// sum and init/sidecar peaks, plus overhead).
+    /// Effective requests of the pod at `index` (`cube_quota::requests::pod_requests`, upstream
+    /// `PodRequests`: max of app-container sum and init/sidecar peaks, plus overhead).
     pub fn pod_requests(&self, index: usize) -> &ResourceList {
         &self.pod_requests[index]
     }

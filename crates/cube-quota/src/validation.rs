@@ -17,7 +17,9 @@ use cube_model::{Quantity, ResourceList};
 
 use crate::limitrange::format_ratio;
 use crate::quota::is_extended_resource_name;
-use crate::requests::{aggregate_container_limits, aggregate_container_requests, is_supported_pod_level_resource};
+use crate::requests::{
+    aggregate_container_limits, aggregate_container_requests, is_supported_pod_level_resource,
+};
 
 /// The kind of a field error, as apimachinery `field.ErrorType`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +58,11 @@ impl FieldError {
         }
     }
     /// `Invalid value` with a value rendered as JSON (lists, structs).
-    pub fn invalid_json(field: impl Into<String>, value: &impl serde::Serialize, detail: impl Into<String>) -> Self {
+    pub fn invalid_json(
+        field: impl Into<String>,
+        value: &impl serde::Serialize,
+        detail: impl Into<String>,
+    ) -> Self {
         FieldError {
             field: field.into(),
             kind: FieldErrorKind::Invalid(serde_json::to_string(value).unwrap_or_default()),
@@ -136,10 +142,18 @@ pub fn is_integer_resource_name(name: &str) -> bool {
 
 fn quantity_value_errors(name: &str, q: &Quantity, field: &str, errs: &mut Vec<FieldError>) {
     if q.is_negative() {
-        errs.push(FieldError::invalid(field, &q.to_string(), "must be greater than or equal to 0"));
+        errs.push(FieldError::invalid(
+            field,
+            &q.to_string(),
+            "must be greater than or equal to 0",
+        ));
     }
     if is_integer_resource_name(name) && q.milli_value() % 1000 != 0 {
-        errs.push(FieldError::invalid(field, &q.to_string(), "must be an integer"));
+        errs.push(FieldError::invalid(
+            field,
+            &q.to_string(),
+            "must be an integer",
+        ));
     }
 }
 
@@ -149,7 +163,11 @@ fn is_standard_container_resource(name: &str) -> bool {
 
 fn container_resource_name_errors(name: &str, field: &str, errs: &mut Vec<FieldError>) {
     if !name.contains('/') && !is_standard_container_resource(name) {
-        errs.push(FieldError::invalid(field, name, "must be a standard resource for containers"));
+        errs.push(FieldError::invalid(
+            field,
+            name,
+            "must be a standard resource for containers",
+        ));
     }
 }
 
@@ -202,7 +220,10 @@ pub fn validate_container_resources(c: &Container, path: &str) -> Vec<FieldError
         req_cm |= n == "cpu" || n == "memory";
     }
     if !lim_cm && !req_cm && (lim_hp || req_hp) {
-        errs.push(FieldError::forbidden(path, "HugePages require cpu or memory"));
+        errs.push(FieldError::forbidden(
+            path,
+            "HugePages require cpu or memory",
+        ));
     }
     errs
 }
@@ -297,7 +318,10 @@ pub fn validate_pod_resources(pod: &Pod) -> Vec<FieldError> {
                 detail: String::new(),
             });
         }
-        errs.extend(validate_container_resources(c, &format!("spec.containers[{i}].resources")));
+        errs.extend(validate_container_resources(
+            c,
+            &format!("spec.containers[{i}].resources"),
+        ));
     }
     for (i, c) in pod.spec.init_containers.iter().enumerate() {
         if !c.name.is_empty() && !seen.insert(c.name.as_str()) {
@@ -307,7 +331,10 @@ pub fn validate_pod_resources(pod: &Pod) -> Vec<FieldError> {
                 detail: String::new(),
             });
         }
-        errs.extend(validate_container_resources(c, &format!("spec.initContainers[{i}].resources")));
+        errs.extend(validate_container_resources(
+            c,
+            &format!("spec.initContainers[{i}].resources"),
+        ));
     }
     errs.extend(validate_pod_level_resources(&pod.spec));
     errs
@@ -350,9 +377,11 @@ pub fn is_scope_valid_for_resource(scope: &str, name: &str) -> bool {
         "cpu" | "memory" | "limits.cpu" | "limits.memory" | "requests.cpu" | "requests.memory"
     );
     match scope {
-        "Terminating" | "NotTerminating" | "NotBestEffort" | "PriorityClass" | "CrossNamespacePodAffinity" => {
-            count || compute
-        }
+        "Terminating"
+        | "NotTerminating"
+        | "NotBestEffort"
+        | "PriorityClass"
+        | "CrossNamespacePodAffinity" => count || compute,
         "BestEffort" => count,
         _ => true,
     }
@@ -404,7 +433,11 @@ pub fn validate_resource_quota(q: &ResourceQuota) -> Vec<FieldError> {
         let n = name.as_str();
         let f = format!("spec.hard[{n}]");
         if !n.contains('/') && !is_standard_quota_resource_name(n) {
-            errs.push(FieldError::invalid(&f, n, "must be a standard resource type or fully qualified"));
+            errs.push(FieldError::invalid(
+                &f,
+                n,
+                "must be a standard resource type or fully qualified",
+            ));
         }
         quantity_value_errors(n, v, &f, &mut errs);
     }
@@ -413,18 +446,35 @@ pub fn validate_resource_quota(q: &ResourceQuota) -> Vec<FieldError> {
         let mut set = BTreeSet::new();
         for s in scopes {
             if !STANDARD_SCOPES.contains(&s.as_str()) {
-                errs.push(FieldError::invalid_json("spec.scopes", scopes, "unsupported scope"));
+                errs.push(FieldError::invalid_json(
+                    "spec.scopes",
+                    scopes,
+                    "unsupported scope",
+                ));
             }
             for k in hard.names() {
-                if is_standard_quota_resource_name(k.as_str()) && !is_scope_valid_for_resource(s, k.as_str()) {
-                    errs.push(FieldError::invalid_json("spec.scopes", scopes, "unsupported scope applied to resource"));
+                if is_standard_quota_resource_name(k.as_str())
+                    && !is_scope_valid_for_resource(s, k.as_str())
+                {
+                    errs.push(FieldError::invalid_json(
+                        "spec.scopes",
+                        scopes,
+                        "unsupported scope applied to resource",
+                    ));
                 }
             }
             set.insert(s.as_str());
         }
-        for (a, b) in [("BestEffort", "NotBestEffort"), ("Terminating", "NotTerminating")] {
+        for (a, b) in [
+            ("BestEffort", "NotBestEffort"),
+            ("Terminating", "NotTerminating"),
+        ] {
             if set.contains(a) && set.contains(b) {
-                errs.push(FieldError::invalid_json("spec.scopes", scopes, "conflicting scopes"));
+                errs.push(FieldError::invalid_json(
+                    "spec.scopes",
+                    scopes,
+                    "conflicting scopes",
+                ));
             }
         }
     }
@@ -435,15 +485,31 @@ pub fn validate_resource_quota(q: &ResourceQuota) -> Vec<FieldError> {
         for r in &sel.match_expressions {
             let s = r.scope_name.as_str();
             if !STANDARD_SCOPES.contains(&s) {
-                errs.push(FieldError::invalid(format!("{path}.scopeName"), s, "unsupported scope"));
+                errs.push(FieldError::invalid(
+                    format!("{path}.scopeName"),
+                    s,
+                    "unsupported scope",
+                ));
             }
             for k in hard.names() {
-                if is_standard_quota_resource_name(k.as_str()) && !is_scope_valid_for_resource(s, k.as_str()) {
-                    errs.push(FieldError::invalid_json(path, &sj, "unsupported scope applied to resource"));
+                if is_standard_quota_resource_name(k.as_str())
+                    && !is_scope_valid_for_resource(s, k.as_str())
+                {
+                    errs.push(FieldError::invalid_json(
+                        path,
+                        &sj,
+                        "unsupported scope applied to resource",
+                    ));
                 }
             }
-            if matches!(s, "BestEffort" | "NotBestEffort" | "Terminating" | "NotTerminating" | "CrossNamespacePodAffinity")
-                && r.operator != "Exists"
+            if matches!(
+                s,
+                "BestEffort"
+                    | "NotBestEffort"
+                    | "Terminating"
+                    | "NotTerminating"
+                    | "CrossNamespacePodAffinity"
+            ) && r.operator != "Exists"
             {
                 errs.push(FieldError::invalid(
                     format!("{path}.operator"),
@@ -471,7 +537,10 @@ pub fn validate_resource_quota(q: &ResourceQuota) -> Vec<FieldError> {
             }
             set.insert(s);
         }
-        for (a, b) in [("BestEffort", "NotBestEffort"), ("Terminating", "NotTerminating")] {
+        for (a, b) in [
+            ("BestEffort", "NotBestEffort"),
+            ("Terminating", "NotTerminating"),
+        ] {
             if set.contains(a) && set.contains(b) {
                 errs.push(FieldError::invalid_json(path, &sj, "conflicting scopes"));
             }
@@ -480,12 +549,7 @@ pub fn validate_resource_quota(q: &ResourceQuota) -> Vec<FieldError> {
     errs
 }
 
-fn check_quantities(
-    base: &str,
-    list: &ResourceList,
-    what: &str,
-    errs: &mut Vec<FieldError>,
-) {
+fn check_quantities(base: &str, list: &ResourceList, what: &str, errs: &mut Vec<FieldError>) {
     for (name, q) in list {
         quantity_value_errors(name.as_str(), q, &format!("{base}.{what}[{name}]"), errs);
     }
@@ -501,7 +565,11 @@ pub fn validate_limit_range(lr: &LimitRange) -> Vec<FieldError> {
         let base = format!("spec.limits[{i}]");
         let t = item.type_.as_str();
         if !matches!(t, "Container" | "Pod" | "PersistentVolumeClaim") && !t.contains('/') {
-            errs.push(FieldError::invalid(format!("{base}.type"), t, "must be a standard limit type or fully qualified"));
+            errs.push(FieldError::invalid(
+                format!("{base}.type"),
+                t,
+                "must be a standard limit type or fully qualified",
+            ));
         }
         if !types.insert(t) {
             errs.push(FieldError {
@@ -514,7 +582,10 @@ pub fn validate_limit_range(lr: &LimitRange) -> Vec<FieldError> {
         check_quantities(&base, &item.min, "min", &mut errs);
         if t == "Pod" {
             if !item.default.is_empty() {
-                errs.push(FieldError::forbidden(format!("{base}.default"), "may not be specified when `type` is 'Pod'"));
+                errs.push(FieldError::forbidden(
+                    format!("{base}.default"),
+                    "may not be specified when `type` is 'Pod'",
+                ));
             }
             if !item.default_request.is_empty() {
                 errs.push(FieldError::forbidden(
@@ -526,13 +597,21 @@ pub fn validate_limit_range(lr: &LimitRange) -> Vec<FieldError> {
             check_quantities(&base, &item.default, "default", &mut errs);
             check_quantities(&base, &item.default_request, "defaultRequest", &mut errs);
         }
-        if t == "PersistentVolumeClaim" && !item.min.contains("storage") && !item.max.contains("storage") {
+        if t == "PersistentVolumeClaim"
+            && !item.min.contains("storage")
+            && !item.max.contains("storage")
+        {
             errs.push(FieldError::required(
                 format!("{base}.limits"),
                 "either minimum or maximum storage value is required, but neither was provided",
             ));
         }
-        check_quantities(&base, &item.max_limit_request_ratio, "maxLimitRequestRatio", &mut errs);
+        check_quantities(
+            &base,
+            &item.max_limit_request_ratio,
+            "maxLimitRequestRatio",
+            &mut errs,
+        );
         let keys: BTreeSet<&str> = item
             .max
             .names()
@@ -616,17 +695,29 @@ pub fn validate_limit_range(lr: &LimitRange) -> Vec<FieldError> {
             }
             if let (Some(r), Some(mi), Some(ma)) = (ratio, min, max) {
                 const MAX_MILLI: i64 = i64::MAX / 1000;
-                let (rm, min_v, max_v) = if r.value() < MAX_MILLI && mi.value() < MAX_MILLI && ma.value() < MAX_MILLI {
-                    // ratio in millis compared with max/min: r/1000 > max/min
-                    (r.milli_value() as i128, mi.milli_value() as i128, ma.milli_value() as i128)
-                } else {
-                    (r.value() as i128 * 1000, mi.value() as i128, ma.value() as i128)
-                };
+                let (rm, min_v, max_v) =
+                    if r.value() < MAX_MILLI && mi.value() < MAX_MILLI && ma.value() < MAX_MILLI {
+                        // ratio in millis compared with max/min: r/1000 > max/min
+                        (
+                            r.milli_value() as i128,
+                            mi.milli_value() as i128,
+                            ma.milli_value() as i128,
+                        )
+                    } else {
+                        (
+                            r.value() as i128 * 1000,
+                            mi.value() as i128,
+                            ma.value() as i128,
+                        )
+                    };
                 if min_v > 0 && rm * min_v > max_v * 1000 {
                     errs.push(FieldError::invalid(
                         format!("{base}.maxLimitRequestRatio[{k}]"),
                         &r.to_string(),
-                        format!("ratio {r} is greater than max/min = {}", format_ratio(max_v, min_v)),
+                        format!(
+                            "ratio {r} is greater than max/min = {}",
+                            format_ratio(max_v, min_v)
+                        ),
                     ));
                 }
             }
@@ -672,7 +763,9 @@ mod tests {
         let errs = validate_pod_resources(&pod);
         assert_eq!(
             invalid_message("Pod", "x", &errs).as_deref(),
-            Some("Pod \"x\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 250m")
+            Some(
+                "Pod \"x\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 250m"
+            )
         );
     }
 
@@ -687,7 +780,10 @@ mod tests {
         };
         let errs = validate_container_resources(&c, "spec.containers[0].resources");
         assert_eq!(errs.len(), 1);
-        assert_eq!(errs[0].to_string(), "spec.containers[0].resources: Forbidden: HugePages require cpu or memory");
+        assert_eq!(
+            errs[0].to_string(),
+            "spec.containers[0].resources: Forbidden: HugePages require cpu or memory"
+        );
     }
 
     #[test]
@@ -697,8 +793,13 @@ mod tests {
             requests: rl(&[("cpu", "2"), ("storage", "1Gi")]),
             limits: rl(&[("cpu", "1")]),
         });
-        let texts: Vec<String> = validate_pod_level_resources(&spec).iter().map(ToString::to_string).collect();
+        let texts: Vec<String> = validate_pod_level_resources(&spec)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         assert!(texts.contains(&"spec.resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1".to_string()));
-        assert!(texts.iter().any(|t| t.starts_with("spec.resources.requests[storage]: Unsupported value: \"storage\"")));
+        assert!(texts.iter().any(|t| {
+            t.starts_with("spec.resources.requests[storage]: Unsupported value: \"storage\"")
+        }));
     }
 }

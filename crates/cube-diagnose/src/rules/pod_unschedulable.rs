@@ -1,13 +1,13 @@
 //! `pod-unschedulable`: a pending pod cannot fit; explained per node with scheduler-style reasons
 //! and the GPU fragmentation picture.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use cube_model::{Quantity, ResourceList};
+use cube_quota::fit::{FitOptions, FitReport, NodeUsage};
 
 use crate::classify::{SignalKind, events::parse_reasons};
-use crate::resources::{add_into, is_gpu_resource};
-use crate::rules::{node_matches, obj, pod_subject, signal_subject, signals, untolerated};
+use crate::resources::is_gpu_resource;
+use crate::rules::{obj, pod_subject, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity};
 
 declare_rule!(
@@ -18,10 +18,6 @@ declare_rule!(
     "A pod without a node cannot fit on any node, computed like the scheduler's filters (unschedulable, untolerated taints, node selector/affinity, Too many pods, Insufficient <resource> against allocatable minus the requests of pods already bound), reported as '0/N nodes are available: ...' with counts sorted as strings, plus the per-node free GPUs showing fragmentation. Scheduler texts (FailedScheduling) and Kueue admission texts are explained too: GPUs not advertised, constraints that exclude each other, resources a ClusterQueue does not cover.",
     check
 );
-
-fn sub(a: &Quantity, b: &Quantity) -> Quantity {
-    a.checked_sub(b).unwrap_or(Quantity::ZERO)
-}
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
@@ -38,95 +34,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .map(|(i, _)| i)
         .collect();
     if !pending.is_empty() && !snap.nodes.is_empty() {
-        // requested per node, once
-        let mut used: HashMap<&str, (ResourceList, usize)> = HashMap::new();
-        for n in &snap.nodes {
-            let mut sum = ResourceList::new();
-            let mut count = 0;
-            for &i in ctx.pods_on_node(&n.metadata.name) {
-                if !ctx.pod(i).is_terminal() {
-                    add_into(&mut sum, ctx.pod_requests(i));
-                    count += 1;
-                }
-            }
-            used.insert(n.metadata.name.as_str(), (sum, count));
-        }
-        let mut memo: HashMap<String, (Vec<(String, Vec<String>)>, usize)> = HashMap::new();
+        // One index of node usage (O(nodes + pods)), then one fit per distinct pod shape.
+        let usage = NodeUsage::build(snap, &FitOptions::default());
+        let mut memo: HashMap<String, FitReport> = HashMap::new();
         for i in pending {
             let p = ctx.pod(i);
-            let req = ctx.pod_requests(i);
             let sig = format!(
                 "{:?}|{:?}|{:?}|{:?}|{:?}",
-                req,
+                ctx.pod_requests(i),
                 p.spec.node_selector,
                 p.spec.tolerations,
-                p.spec.affinity.as_ref().map(|a| format!("{a:?}")),
+                p.spec.affinity,
                 p.spec.scheduler_name
             );
-            let (per_node, fits) = memo
-                .entry(sig)
-                .or_insert_with(|| {
-                    let mut per_node = Vec::new();
-                    let mut fits = 0;
-                    for n in &snap.nodes {
-                        let mut reasons = Vec::new();
-                        if n.spec.unschedulable {
-                            reasons.push("node(s) were unschedulable".to_owned());
-                        }
-                        if !untolerated(n, &p.spec.tolerations).is_empty() {
-                            reasons.push("node(s) had untolerated taint(s)".to_owned());
-                        }
-                        if let Err(r) = node_matches(n, &p.spec) {
-                            reasons.push(r.to_owned());
-                        }
-                        let (u, count) = used
-                            .get(n.metadata.name.as_str())
-                            .cloned()
-                            .unwrap_or_default();
-                        if let Some(maxp) = n.status.allocatable.get("pods") {
-                            if i64::try_from(count + 1).unwrap_or(i64::MAX) > maxp.value() {
-                                reasons.push("Too many pods".to_owned());
-                            }
-                        }
-                        for (res, want) in req {
-                            if want.is_zero() || res.as_str() == "pods" {
-                                continue;
-                            }
-                            let alloc = n
-                                .status
-                                .allocatable
-                                .get(res.as_str())
-                                .cloned()
-                                .unwrap_or(Quantity::ZERO);
-                            let free = sub(&alloc, u.get(res.as_str()).unwrap_or(&Quantity::ZERO));
-                            if want > &free {
-                                reasons.push(format!("Insufficient {res}"));
-                            }
-                        }
-                        if reasons.is_empty() {
-                            fits += 1;
-                        }
-                        per_node.push((n.metadata.name.clone(), reasons));
-                    }
-                    (per_node, fits)
-                })
-                .clone();
-            if fits > 0 {
+            let report = memo.entry(sig).or_insert_with(|| usage.fit(snap, p));
+            let Some(summary) = report.filter_message() else {
                 continue; // it fits somewhere: waiting for the scheduler, not unschedulable
-            }
-            let mut hist: BTreeMap<&str, usize> = BTreeMap::new();
-            for (_, rs) in &per_node {
-                for r in rs {
-                    *hist.entry(r.as_str()).or_default() += 1;
-                }
-            }
-            let mut parts: Vec<String> = hist.iter().map(|(r, c)| format!("{c} {r}")).collect();
-            parts.sort();
-            let summary = format!(
-                "0/{} nodes are available: {}.",
-                snap.nodes.len(),
-                parts.join(", ")
-            );
+            };
             let o = obj("Pod", &p.metadata.namespace, &p.metadata.name);
             let mut f = Finding::new(
                 PodUnschedulable::ID,
@@ -134,49 +58,67 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 pod_subject(p),
                 format!("pod {} cannot be scheduled: {summary}", p.key()),
             );
-            for (res, want) in req.iter().filter(|(r, _)| is_gpu_resource(r.as_str())) {
-                let mut total_free = Quantity::ZERO;
-                let mut picture = Vec::new();
-                for n in &snap.nodes {
-                    match n.status.allocatable.get(res.as_str()) {
-                        None => picture.push(format!("{}: not advertised", n.metadata.name)),
-                        Some(a) => {
-                            let u = used
-                                .get(n.metadata.name.as_str())
-                                .and_then(|(u, _)| u.get(res.as_str()).cloned())
-                                .unwrap_or(Quantity::ZERO);
-                            let free = if u > *a { Quantity::ZERO } else { sub(a, &u) };
-                            total_free =
-                                total_free.checked_add(&free).unwrap_or(total_free.clone());
-                            picture.push(format!(
-                                "{}: {free} free of {a}{}",
-                                n.metadata.name,
-                                if u > *a {
-                                    format!(" ({u} requested: over-committed)")
-                                } else {
-                                    String::new()
-                                }
-                            ));
-                        }
-                    }
-                }
-                let frag = if &total_free >= want {
+            for g in &report.gpu {
+                let picture: Vec<String> = g
+                    .nodes
+                    .iter()
+                    .map(|n| {
+                        format!(
+                            "{}: {} free of {}{}{}",
+                            n.node,
+                            n.free,
+                            n.allocatable,
+                            if n.used > n.allocatable {
+                                format!(" ({} requested: over-committed)", n.used)
+                            } else {
+                                String::new()
+                            },
+                            if n.eligible { "" } else { ", not eligible" }
+                        )
+                    })
+                    .collect();
+                let frag = if g.fragmented {
                     format!(
-                        "fragmented: {total_free} {res} free in total but no single node has {want}"
+                        "fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested",
+                        g.total_free, g.resource, g.largest_free, g.requested
                     )
                 } else {
-                    format!("only {total_free} {res} free in total, {want} requested")
+                    format!(
+                        "{} {} free in total on eligible nodes, largest block {}, {} requested",
+                        g.total_free, g.resource, g.largest_free, g.requested
+                    )
                 };
-                f.message
-                    .push_str(&format!(" GPU picture: {frag} ({})", picture.join("; ")));
+                let silent: Vec<&str> = snap
+                    .nodes
+                    .iter()
+                    .map(|n| n.metadata.name.as_str())
+                    .filter(|n| !g.nodes.iter().any(|x| x.node == *n))
+                    .collect();
+                f.message.push_str(&format!(
+                    " GPU picture: {frag} ({}{})",
+                    picture.join("; "),
+                    if silent.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; not advertised on {}", silent.join(", "))
+                    }
+                ));
                 f = f.with_evidence(Evidence::field(
                     &o,
-                    format!("requests.{res}"),
-                    want.to_string(),
+                    format!("requests.{}", g.resource),
+                    g.requested.to_string(),
                 ));
             }
-            for (node, rs) in per_node.iter().take(ctx.thresholds().max_nodes_in_evidence) {
-                f = f.with_evidence(Evidence::field(obj("Node", "", node), "fit", rs.join(", ")));
+            for n in report
+                .nodes
+                .iter()
+                .take(ctx.thresholds().max_nodes_in_evidence)
+            {
+                f = f.with_evidence(Evidence::field(
+                    obj("Node", "", &n.node),
+                    "fit",
+                    n.all_reasons.join(", "),
+                ));
             }
             out.push(f.with_remedy("lower the pod's requests to what one node can offer, free capacity on a node (or let preemption do it with a higher PriorityClass), add tolerations/labels the pod needs, or add nodes"));
         }
@@ -267,7 +209,7 @@ mod tests {
             f[0].message
                 .contains("0/2 nodes are available: 2 Insufficient nvidia.com/gpu.")
         );
-        assert!(f[0].message.contains("fragmented"));
+        assert!(f[0].message.contains("fragmented"), "{}", f[0].message);
         assert!(run_rule("pod-unschedulable", &snap("4")).is_empty());
     }
 
