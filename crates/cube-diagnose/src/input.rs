@@ -38,17 +38,30 @@ impl Inputs {
                 self.logs.push(LogText::new(source, text));
                 format
             }
-            LoadOutcome::Loaded { format, .. } => {
-                if self.snapshot.problems.len() > before && format == InputFormat::Yaml {
+            LoadOutcome::Loaded {
+                format, objects, ..
+            } => {
+                let _ = before;
+                if objects == 0 {
+                    // e.g. a Status body or a kind the snapshot does not keep: still text evidence
+                    self.logs.push(LogText::new(source, text));
+                } else if format == InputFormat::Yaml && text.contains("\n---") {
                     for (i, part) in text.split("\n---").enumerate() {
-                        if !part
+                        let body = part
                             .lines()
-                            .any(|l| l.starts_with("kind:") || l.starts_with("apiVersion:"))
-                            && !part.trim().is_empty()
+                            .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+                            .count();
+                        if body > 0
+                            && !part
+                                .lines()
+                                .any(|l| l.starts_with("kind:") || l.starts_with("apiVersion:"))
                         {
                             self.logs.push(LogText::new(format!("{source}#{i}"), part));
                         }
                     }
+                }
+                if format == InputFormat::DescribePod {
+                    add_describe_volumes(&mut self.snapshot, text);
                 }
                 format
             }
@@ -56,6 +69,66 @@ impl Inputs {
                 self.logs.push(LogText::new(source, text));
                 InputFormat::Text
             }
+        }
+    }
+}
+
+/// `kubectl describe pod` Volumes blocks: hostPath and claim volumes (the model's describe reader
+/// keeps containers and events; volumes matter for node-local storage findings).
+fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
+    use cube_model::objects::{HostPathVolumeSource, PvcVolumeSource, Volume};
+    let mut pod_name = String::new();
+    let mut in_volumes = false;
+    let mut found: Vec<(String, Volume)> = Vec::new();
+    for l in text.lines() {
+        if l.starts_with('#') {
+            continue;
+        }
+        let indent = l.len() - l.trim_start().len();
+        let t = l.trim();
+        if indent == 0 {
+            if let Some(n) = t.strip_prefix("Name:") {
+                pod_name = n.trim().to_owned();
+            }
+            in_volumes = t.starts_with("Volumes:");
+            continue;
+        }
+        if !in_volumes {
+            continue;
+        }
+        if indent == 2 && t.ends_with(':') {
+            found.push((
+                pod_name.clone(),
+                Volume {
+                    name: t.trim_end_matches(':').to_owned(),
+                    ..Default::default()
+                },
+            ));
+        } else if let Some((_, v)) = found.last_mut() {
+            if let Some(ty) = t.strip_prefix("Type:") {
+                if ty.trim().starts_with("HostPath") {
+                    v.host_path = Some(HostPathVolumeSource::default());
+                }
+            } else if let (Some(hp), Some(path)) = (v.host_path.as_mut(), t.strip_prefix("Path:")) {
+                hp.path = path.trim().to_owned();
+            } else if let Some(claim) = t.strip_prefix("ClaimName:") {
+                v.persistent_volume_claim = Some(PvcVolumeSource {
+                    claim_name: claim.trim().to_owned(),
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    for (pod, v) in found {
+        if v.host_path.is_none() && v.persistent_volume_claim.is_none() {
+            continue;
+        }
+        if let Some(p) = snapshot
+            .pods
+            .iter_mut()
+            .find(|p| p.metadata.name == pod && !p.spec.volumes.iter().any(|x| x.name == v.name))
+        {
+            p.spec.volumes.push(v);
         }
     }
 }

@@ -67,7 +67,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             QuotaWithoutLimitRange::ID,
             if proof.is_empty() { Severity::Warning } else { Severity::Error },
             Subject::namespaced("ResourceQuota", ns, &q.metadata.name),
-            format!("quota {ns}/{} requires every pod to state {} but {} gives no default for it: pods without resources are rejected{}", q.metadata.name, keys.join(", "), if has_lr { "no LimitRange in the namespace" } else { "the namespace has no LimitRange that" }, if proof.is_empty() { String::new() } else { format!(" ({} FailedCreate events)", proof.len()) }),
+            format!("quota {ns}/{} requires every pod to state {} but {}: pods without resources are rejected{}", q.metadata.name, keys.join(", "), if has_lr { "the namespace's LimitRanges give no default for it" } else { "the namespace has no LimitRange to default it" }, if proof.is_empty() { String::new() } else { format!(" ({} FailedCreate events)", proof.len()) }),
         )
         .with_evidences(keys.iter().map(|k| Evidence::field(&o, format!("spec.hard.{k}"), q.spec.hard.get(k).map(ToString::to_string).unwrap_or_default())));
         for s in proof.iter().take(3) {
