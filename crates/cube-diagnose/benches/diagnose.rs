@@ -1,1 +1,2 @@
+//! Diagnosis bench (being written).
 fn main() {}
