@@ -11,6 +11,8 @@
 //! - [`validation`]: the API server's 422 validation of pod resources, quotas and LimitRanges.
 //! - [`whatif`]: the admission pipeline for a pod, a workload's replicas, a claim or a policy
 //!   object, with a pluggable scheduling step.
+//! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
+//! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
 //! - [`error`]: the crate's error enum.
 //!
 //! ```
@@ -33,7 +35,9 @@
 //! ```
 
 pub mod error;
+pub mod fit;
 pub mod limitrange;
+pub mod preemption;
 pub mod priority;
 pub mod quota;
 pub mod requests;
