@@ -615,7 +615,14 @@ fn admit_one_pod(
     }
 
     // 4. validation
-    let errs = validate_pod_resources(&pod);
+    let mut errs = Vec::new();
+    if name.is_empty() {
+        errs.push(crate::validation::FieldError::required(
+            "metadata.name",
+            "name or generateName is required",
+        ));
+    }
+    errs.extend(validate_pod_resources(&pod));
     if let Some(msg) = invalid_message("Pod", &name, &errs) {
         steps.push(step(Stage::Validation, StepStatus::Rejected, msg.clone()));
         return reject(steps, invalid(Stage::Validation, msg));
@@ -1054,6 +1061,24 @@ mod tests {
             Submission::parse("kind: Pod\nspec:\n  containers: 3\n"),
             Err(Error::WorkloadParse { format: "yaml", .. })
         ));
+    }
+
+    #[test]
+    fn a_pod_without_name_is_invalid() {
+        let sub = Submission::parse("kind: Pod\nspec:\n  containers: [{name: c}]\n").expect("pod");
+        let out = admit(
+            &sub,
+            "ns",
+            &ClusterSnapshot::default(),
+            &AdmitOptions::default(),
+        );
+        assert_eq!(
+            out.rejection().map(|r| (r.code, r.message.as_str())),
+            Some((
+                422,
+                "Pod \"\" is invalid: metadata.name: Required value: name or generateName is required"
+            ))
+        );
     }
 
     #[test]
