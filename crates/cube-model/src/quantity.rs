@@ -1204,7 +1204,7 @@ fn parse_fast(s: &str) -> Option<Quantity> {
         (
             v as i64,
             scale,
-            scale % 3 == 0 && num_len > 0 && v % 1000 != 0,
+            scale % 3 == 0 && num_len > 0 && !v.is_multiple_of(1000),
         )
     };
     let echo = if cached
