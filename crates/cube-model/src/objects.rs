@@ -36,11 +36,21 @@ pub struct ObjectMeta {
     /// `metadata.uid`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub uid: String,
-    /// `metadata.labels`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    /// `metadata.labels` (`null` reads as empty).
+    #[serde(
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "de::labels"
+    )]
     pub labels: Labels,
-    /// `metadata.annotations`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    /// `metadata.annotations` (`null` reads as empty).
+    ///
+    /// `kubectl.kubernetes.io/last-applied-configuration` is dropped while reading, without
+    /// being allocated: it is a full copy of the object as last applied (often the largest field
+    /// of a pod) and no analysis reads it.
+    #[serde(
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "de::annotations"
+    )]
     pub annotations: Labels,
     /// `metadata.creationTimestamp`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +64,98 @@ pub struct ObjectMeta {
     /// `metadata.ownerReferences`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
+}
+
+/// The annotation that `kubectl apply` writes: a copy of the whole object as last applied.
+pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Field deserializers shared by the object types.
+mod de {
+    use std::fmt;
+
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+
+    use super::{LAST_APPLIED_ANNOTATION, Labels};
+
+    struct LabelsVisitor {
+        drop_last_applied: bool,
+    }
+
+    impl<'de> Visitor<'de> for LabelsVisitor {
+        type Value = Labels;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a map of strings or null")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Labels, E> {
+            Ok(Labels::new())
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Labels, E> {
+            Ok(Labels::new())
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Labels, D::Error> {
+            d.deserialize_map(self)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Labels, A::Error> {
+            let mut out = Labels::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if self.drop_last_applied && key == LAST_APPLIED_ANNOTATION {
+                    map.next_value::<IgnoredAny>()?;
+                } else {
+                    let value = map.next_value::<ScalarString>()?;
+                    out.insert(key, value.0);
+                }
+            }
+            Ok(out)
+        }
+    }
+
+    /// A string; a YAML scalar written without quotes (`true`, `8`) reads as its text.
+    struct ScalarString(String);
+
+    impl<'de> serde::Deserialize<'de> for ScalarString {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl Visitor<'_> for V {
+                type Value = ScalarString;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a string")
+                }
+                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ScalarString, E> {
+                    Ok(ScalarString(v.to_owned()))
+                }
+                fn visit_string<E: serde::de::Error>(self, v: String) -> Result<ScalarString, E> {
+                    Ok(ScalarString(v))
+                }
+                fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<ScalarString, E> {
+                    Ok(ScalarString(v.to_string()))
+                }
+                fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ScalarString, E> {
+                    Ok(ScalarString(v.to_string()))
+                }
+                fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ScalarString, E> {
+                    Ok(ScalarString(v.to_string()))
+                }
+                fn visit_unit<E: serde::de::Error>(self) -> Result<ScalarString, E> {
+                    Ok(ScalarString(String::new()))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// Labels: a string map, `null` as empty.
+    pub(super) fn labels<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
+        d.deserialize_option(LabelsVisitor {
+            drop_last_applied: false,
+        })
+    }
+
+    /// Annotations: as [`labels`], without the last-applied-configuration copy.
+    pub(super) fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
+        d.deserialize_option(LabelsVisitor {
+            drop_last_applied: true,
+        })
+    }
 }
 
 /// `metav1.OwnerReference`, reduced.
