@@ -567,12 +567,17 @@ impl ClusterSnapshot {
     }
 
     fn add_secret(&mut self, obj: &Obj<'_>) -> Result<(), ObjError> {
-        let head = obj.typed::<SecretType>()?;
+        // A deserializer's message can quote the value it choked on: keep only the field path.
+        let withheld = |err: ObjError| ObjError {
+            field: err.field,
+            message: "invalid Secret (details withheld: it may hold a secret)".to_owned(),
+        };
+        let head = obj.typed::<SecretType>().map_err(withheld)?;
         if head.type_ != BOOTSTRAP_TOKEN_TYPE {
             self.skipped_secrets += 1;
             return Ok(());
         }
-        let secret = obj.typed::<BootstrapSecret>()?;
+        let secret = obj.typed::<BootstrapSecret>().map_err(withheld)?;
         self.bootstrap_tokens.push(secret.into_token()?);
         Ok(())
     }
