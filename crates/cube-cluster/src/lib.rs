@@ -1,1 +1,40 @@
-//! cube-cluster
+//! cube-cluster: the edge to real clusters.
+//!
+//! Module map:
+//! - [`kubeconfig`]: typed kubeconfig model; load, merge (client-go rules), select, validate,
+//!   rewrite the server, inline files; [`kubeconfig::Secret`] redacts secrets.
+//! - [`client`]: build a `kube::Client` from a validated [`kubeconfig::Selection`].
+//! - [`classify`]: classify connection failures from kube/hyper/rustls error chains and from
+//!   error texts (kubectl, client-go, peer tools).
+//! - [`connect`]: connection check (`/version`) with a classified outcome.
+//! - [`probe`]: probe many clusters concurrently with bounded concurrency and per-cluster timeout.
+//! - [`rbac`]: offline RBAC evaluation over Role/ClusterRole/RoleBinding/ClusterRoleBinding objects.
+//! - [`profiles`]: capability profiles as data, checked offline or live (SelfSubjectAccessReview).
+//! - [`manifests`]: least-privilege ServiceAccount manifests and kubeconfig for a profile.
+//! - [`join`]: `kubeadm join` commands: token and CA pin validation, bootstrap token expiry.
+//!
+//! Offline validation of a kubeconfig, without any connection:
+//!
+//! ```no_run
+//! use cube_cluster::kubeconfig::{Kubeconfig, SelectOptions};
+//! # fn main() -> Result<(), cube_cluster::Error> {
+//! let cfg = Kubeconfig::read(std::path::Path::new("/home/me/.kube/config"))?;
+//! for problem in cfg.check(&SelectOptions::new()) {
+//!     println!("{problem}");
+//! }
+//! # Ok(()) }
+//! ```
+
+pub mod classify;
+pub mod client;
+pub mod connect;
+pub mod error;
+pub mod join;
+pub mod kubeconfig;
+pub mod manifests;
+pub mod probe;
+pub mod profiles;
+pub mod rbac;
+pub mod snapshot;
+
+pub use error::{Error, Result};

@@ -3,20 +3,53 @@
 //! Module map:
 //! - [`quantity`]: [`Quantity`] with Kubernetes' exact `resource.Quantity` semantics.
 //! - [`resource`]: [`ResourceName`] and [`ResourceList`].
+//! - [`selector`]: label selector strings and objects, node selectors and affinity, taints and
+//!   tolerations, name validation, with upstream semantics.
+//! - [`node`]: [`NodeInfo`]: identity, readiness, versions and GPU facts of one node.
+//! - [`pool`]: [`NodePool`]: nodes picked by a selector, totals, free capacity, consistency.
+//! - [`cluster`]: [`Cluster`] and [`ClusterRegistry`]: target-cluster selection with labels, taints
+//!   and a default cluster.
+//! - [`group`]: [`ResourceGroup`]: a team's members, quota buckets, namespaces, placement,
+//!   priority and GPU names, with `validate()` reporting every problem.
+//! - [`cubestudio`]: CubeStudio GPU request strings ([`GpuRequest`]) and project expand JSON.
+//! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
+//! - [`import`]: [`import::ImportReport`], plain data of a cluster import.
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
 //! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
+//! - [`error`]: the crate's [`Error`] and per-operation error enums.
 //!
 //! No network I/O and no async runtime here.
 
+pub mod cluster;
+pub mod convert;
+pub mod cubestudio;
 pub mod describe;
+pub mod error;
+pub mod group;
+pub mod import;
+pub mod node;
 pub mod objects;
+pub mod pool;
 pub mod quantity;
 pub mod resource;
+pub mod selector;
 pub mod snapshot;
 
+pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef};
+pub use cubestudio::{GpuRequest, ProjectExpand};
+pub use error::{
+    ClusterSelectError, Error, ExpandError, GpuRequestError, ResourceError, ResourceNameError,
+    SelectorError,
+};
+pub use group::{GroupProblem, GroupProblemKind, ResourceGroup};
+pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
+pub use pool::{ConsistencyReport, NodePool, PoolUsage};
 pub use quantity::{Format, ParseQuantityError, Quantity};
-pub use resource::{ResourceList, ResourceName};
+pub use resource::{Insufficient, QuotaForm, ResourceList, ResourceName};
+pub use selector::{
+    Selector, parse_label_selector, parse_selector, pod_matches_node_selector_and_affinity,
+};
 pub use snapshot::{
     ClusterSnapshot, InputFormat, LoadOutcome, LoadProblem, NotSnapshot, detect_format,
 };

@@ -1,0 +1,197 @@
+//! Build a `kube::Client` (kube 5, rustls) from a validated [`Selection`].
+//!
+//! The selection is the only input: the kubeconfig is never handed to kube's own loader, so
+//! exec plugins run only when [`crate::kubeconfig::PluginPolicy::Allow`] put them into the
+//! selection, credentials are absent for plain-http servers (client-go drops them), and
+//! `tls-server-name` drives SNI and certificate verification.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use base64::Engine as _;
+use rustls::pki_types::{CertificateDer, pem::PemObject};
+
+use crate::error::{Error, Result};
+use crate::kubeconfig::Selection;
+
+/// Timeouts and retry behaviour of the built client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientOptions {
+    /// TCP connect timeout (kube `connect_timeout`). Default 5 s.
+    pub connect_timeout: Duration,
+    /// Response read timeout (kube `read_timeout`, also bounds a server that accepts and never
+    /// answers). Default 10 s.
+    pub read_timeout: Duration,
+    /// Let kube retry 429/503/504. Default `false` so a check reports what the server said.
+    pub retry: bool,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            connect_timeout: Duration::from_secs(5),
+            read_timeout: Duration::from_secs(10),
+            retry: false,
+        }
+    }
+}
+
+impl ClientOptions {
+    /// Both timeouts set to `t`.
+    pub fn with_timeout(t: Duration) -> Self {
+        Self {
+            connect_timeout: t,
+            read_timeout: t,
+            retry: false,
+        }
+    }
+}
+
+/// PEM bundle -> DER certificates.
+///
+/// # Errors
+/// [`Error::InvalidMaterial`] when the bundle holds no certificate.
+pub fn pem_certificates(pem: &[u8], subject: &str) -> Result<Vec<Vec<u8>>> {
+    let ders: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(pem)
+        .filter_map(|c| c.ok())
+        .map(|c| c.to_vec())
+        .collect();
+    if ders.is_empty() {
+        return Err(Error::InvalidMaterial {
+            what: "certificate-authority".to_string(),
+            subject: subject.to_string(),
+            reason: "no PEM certificate found".to_string(),
+        });
+    }
+    Ok(ders)
+}
+
+/// The `kube::Config` for a selection.
+///
+/// # Errors
+/// [`Error::InvalidServer`] for an unparseable server or proxy URL; [`Error::InvalidMaterial`]
+/// for a CA bundle without certificates.
+pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kube::Config> {
+    let uri: http::Uri = selection
+        .server
+        .parse()
+        .map_err(|e: http::uri::InvalidUri| Error::InvalidServer {
+            url: selection.server.clone(),
+            reason: e.to_string(),
+        })?;
+    let mut cfg = kube::Config::new(uri);
+    cfg.default_namespace = selection.namespace.clone();
+    cfg.connect_timeout = Some(options.connect_timeout);
+    cfg.read_timeout = Some(options.read_timeout);
+    cfg.write_timeout = Some(options.read_timeout);
+    cfg.reset_reader_on_write = true;
+    cfg.default_retry = options.retry;
+    cfg.accept_invalid_certs = selection.insecure_skip_tls_verify;
+    cfg.tls_server_name = selection.tls_server_name.clone();
+    if let Some(ca) = &selection.ca_pem {
+        cfg.root_cert = Some(pem_certificates(
+            ca,
+            &format!("cluster {:?}", selection.cluster_name),
+        )?);
+    }
+    if let Some(p) = &selection.proxy_url {
+        cfg.proxy_url =
+            Some(
+                p.parse()
+                    .map_err(|e: http::uri::InvalidUri| Error::InvalidServer {
+                        url: p.clone(),
+                        reason: e.to_string(),
+                    })?,
+            );
+    }
+    let c = &selection.credentials;
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
+    if let Some(tf) = &c.token_file {
+        cfg.auth_info.token_file = Some(tf.to_string_lossy().into_owned());
+    }
+    if let Some(t) = &c.token {
+        cfg.auth_info.token = Some(t.expose().to_string().into());
+    }
+    if let (Some(cert), Some(key)) = (&c.client_certificate_pem, &c.client_key_pem) {
+        cfg.auth_info.client_certificate_data = Some(b64(cert.expose()));
+        cfg.auth_info.client_key_data = Some(b64(key.expose()).into());
+    }
+    if let Some((user, pass)) = &c.basic {
+        cfg.auth_info.username = Some(user.clone());
+        cfg.auth_info.password = Some(pass.expose().to_string().into());
+    }
+    if let Some(imp) = &c.impersonate {
+        cfg.auth_info.impersonate = Some(imp.clone());
+        if !c.impersonate_groups.is_empty() {
+            cfg.auth_info.impersonate_groups = Some(c.impersonate_groups.clone());
+        }
+    }
+    if let Some(exec) = &c.exec {
+        // Present only when the caller allowed plugins (see PluginPolicy).
+        let env = exec.env.as_ref().map(|vars| {
+            vars.iter()
+                .map(|v| {
+                    HashMap::from([
+                        ("name".to_string(), v.name.clone()),
+                        ("value".to_string(), v.value.expose().to_string()),
+                    ])
+                })
+                .collect()
+        });
+        let interactive = match exec.interactive_mode.as_deref() {
+            Some("Never") => Some(kube::config::ExecInteractiveMode::Never),
+            Some("Always") => Some(kube::config::ExecInteractiveMode::Always),
+            Some("IfAvailable") => Some(kube::config::ExecInteractiveMode::IfAvailable),
+            _ => None,
+        };
+        cfg.auth_info.exec = Some(kube::config::ExecConfig {
+            api_version: Some(exec.api_version.clone()),
+            command: Some(exec.command.clone()),
+            args: exec
+                .args
+                .as_ref()
+                .map(|a| a.iter().map(|s| s.expose().to_string()).collect()),
+            env,
+            install_hint: exec.install_hint.clone(),
+            interactive_mode: interactive,
+            provide_cluster_info: exec.provide_cluster_info.unwrap_or(false),
+            ..Default::default()
+        });
+    }
+    Ok(cfg)
+}
+
+/// Builds a `kube::Client` for a selection.
+///
+/// # Errors
+/// As [`kube_config`], plus [`Error::Client`] when kube rejects the TLS material.
+pub fn build_client(selection: &Selection, options: &ClientOptions) -> Result<kube::Client> {
+    let cfg = kube_config(selection, options)?;
+    kube::Client::try_from(cfg).map_err(Error::Client)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kubeconfig::{Kubeconfig, SelectOptions};
+
+    #[test]
+    fn http_server_gets_no_credentials_and_timeouts_are_set() {
+        let yaml = "current-context: c\nclusters:\n- name: k\n  cluster: {server: 'http://127.0.0.1:1'}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\n";
+        let sel = Kubeconfig::from_yaml(yaml, None)
+            .expect("load")
+            .select(&SelectOptions::new())
+            .expect("select");
+        let cfg = kube_config(&sel, &ClientOptions::with_timeout(Duration::from_secs(3)))
+            .expect("config");
+        assert!(cfg.auth_info.token.is_none());
+        assert_eq!(cfg.connect_timeout, Some(Duration::from_secs(3)));
+        assert_eq!(cfg.read_timeout, Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn ca_without_certificates_is_invalid_material() {
+        let err = pem_certificates(b"not a pem", "cluster \"k\"").expect_err("no certs");
+        assert!(matches!(err, Error::InvalidMaterial { .. }));
+    }
+}

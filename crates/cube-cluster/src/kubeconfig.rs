@@ -1,0 +1,1825 @@
+//! Our own typed kubeconfig model: load, merge, select, validate, rewrite and inline, following
+//! client-go's `tools/clientcmd` (loader, merge, client_config, validation) exactly.
+//!
+//! * [`Kubeconfig::from_yaml`] / [`Kubeconfig::read`] load one file; relative paths in each
+//!   stanza are resolved against that file's directory (client-go's `LocationOfOrigin`).
+//! * [`Kubeconfig::read_list`] / [`Kubeconfig::from_kubeconfig_env`] load a `KUBECONFIG`-style
+//!   list and [`Kubeconfig::merge`] it: the first file that defines a map entry wins **as a
+//!   whole**; scalars (`current-context`) take the first non-empty value; duplicate paths and
+//!   missing files are skipped.
+//! * [`Kubeconfig::select`] picks a context (override, else `current-context`), validates it and
+//!   returns a [`Selection`] with the material needed to build a client; errors use client-go's
+//!   texts and are aggregated as `invalid configuration: [e1, e2]`.
+//! * [`Kubeconfig::check`] / [`Kubeconfig::check_all`] return every [`Problem`] without failing,
+//!   for reports (more checks than client-go: dangling references with a near-match suggestion,
+//!   bad base64, credentials over plain http, exec `v1alpha1`, plugins not run, CA key as client
+//!   identity, Rancher-proxied endpoints).
+//! * [`Kubeconfig::rewrite_server`] points a cluster at another address while TLS keeps verifying
+//!   the original name (`tls-server-name`); [`Kubeconfig::inline`] makes a self-contained file.
+//!
+//! Secrets (tokens, passwords, client key and certificate data, exec env values, auth-provider
+//! config) are held in [`Secret`], whose `Debug`/`Display` print `<redacted>`.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// A secret string (token, password, key or certificate data). `Debug` and `Display` print
+/// `<redacted>`; the value is only reachable through [`Secret::expose`] and serialization
+/// (which writes it back into a kubeconfig on purpose).
+#[derive(Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret value.
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    /// The secret value. Never log it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    /// Whether the value is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl From<String> for Secret {
+    fn from(s: String) -> Self {
+        Self(s)
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(s: &str) -> Self {
+        Self(s.to_string())
+    }
+}
+
+/// Replaces every run of 20 or more token-like characters (`[A-Za-z0-9+/=_.:-]`) by
+/// `<redacted>`, so that parser messages and foreign error texts can be shown without leaking a
+/// token or base64 key material.
+pub fn redact_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.chars().count() >= 20 {
+            out.push_str("<redacted>");
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || "+/=_.:-".contains(c) {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// Deserializes `null` (a key with no value, common in hand-edited files) as the default.
+fn null_default<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A parser message reduced to its first line (the parser appends a source snippet, which may
+/// show a secret), with quoted values and long token-like runs redacted.
+fn parse_message(raw: &str) -> String {
+    let first = raw.lines().next().unwrap_or_default();
+    let mut out = String::new();
+    let mut in_quote = false;
+    for c in first.chars() {
+        if c == '"' {
+            if in_quote {
+                out.push_str("...");
+            }
+            in_quote = !in_quote;
+            out.push(c);
+        } else if !in_quote {
+            out.push(c);
+        }
+    }
+    redact_text(&out)
+}
+
+/// A kubeconfig file (`kind: Config`, `apiVersion: v1`), with the v1 keys of client-go's
+/// `api/v1/types.go`. Unknown keys are ignored, like client-go.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Kubeconfig {
+    /// `apiVersion` (normally `v1`).
+    #[serde(
+        rename = "apiVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub api_version: Option<String>,
+    /// `kind` (normally `Config`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `preferences` (kept verbatim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preferences: Option<serde_json::Value>,
+    /// `clusters[]`.
+    #[serde(default, deserialize_with = "null_default")]
+    pub clusters: Vec<NamedCluster>,
+    /// `users[]`.
+    #[serde(default, deserialize_with = "null_default")]
+    pub users: Vec<NamedUser>,
+    /// `contexts[]`.
+    #[serde(default, deserialize_with = "null_default")]
+    pub contexts: Vec<NamedContext>,
+    /// `current-context`; empty or absent = none.
+    #[serde(
+        rename = "current-context",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_context: Option<String>,
+    /// `extensions[]` (kept verbatim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<serde_json::Value>,
+}
+
+/// `clusters[]` entry.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct NamedCluster {
+    /// Name referenced by contexts.
+    pub name: String,
+    /// The cluster stanza.
+    #[serde(default, deserialize_with = "null_default")]
+    pub cluster: Cluster,
+    /// File this entry came from (client-go `LocationOfOrigin`); not serialized.
+    #[serde(skip)]
+    pub origin: Option<PathBuf>,
+}
+
+/// `users[]` entry.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct NamedUser {
+    /// Name referenced by contexts.
+    pub name: String,
+    /// The user stanza.
+    #[serde(default, deserialize_with = "null_default")]
+    pub user: User,
+    /// File this entry came from; not serialized.
+    #[serde(skip)]
+    pub origin: Option<PathBuf>,
+}
+
+/// `contexts[]` entry.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct NamedContext {
+    /// Context name.
+    pub name: String,
+    /// The context stanza.
+    #[serde(default, deserialize_with = "null_default")]
+    pub context: Context,
+    /// File this entry came from; not serialized.
+    #[serde(skip)]
+    pub origin: Option<PathBuf>,
+}
+
+/// A cluster stanza.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+pub struct Cluster {
+    /// API server URL (`https://host:port[/prefix]`), or `host[:port]` without scheme.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// Name used for SNI and certificate verification instead of the server's host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_server_name: Option<String>,
+    /// Skip server certificate verification.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insecure_skip_tls_verify: Option<bool>,
+    /// Path of the CA bundle (resolved against the defining file's directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate_authority: Option<String>,
+    /// Base64 of the PEM CA bundle; wins over `certificate-authority`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate_authority_data: Option<String>,
+    /// Per-cluster proxy (`http`, `https` or `socks5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_url: Option<String>,
+    /// Disable response compression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disable_compression: Option<bool>,
+    /// Extensions (kept verbatim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<serde_json::Value>,
+}
+
+/// A user (AuthInfo) stanza.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct User {
+    /// Path of the client certificate.
+    #[serde(
+        rename = "client-certificate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_certificate: Option<String>,
+    /// Base64 of the PEM client certificate.
+    #[serde(
+        rename = "client-certificate-data",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_certificate_data: Option<Secret>,
+    /// Path of the client key.
+    #[serde(
+        rename = "client-key",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_key: Option<String>,
+    /// Base64 of the PEM client key.
+    #[serde(
+        rename = "client-key-data",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub client_key_data: Option<Secret>,
+    /// Bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<Secret>,
+    /// File holding a bearer token (re-read by client-go; wins over `token` at request time).
+    #[serde(rename = "tokenFile", default, skip_serializing_if = "Option::is_none")]
+    pub token_file: Option<String>,
+    /// Impersonated user.
+    #[serde(rename = "as", default, skip_serializing_if = "Option::is_none")]
+    pub impersonate: Option<String>,
+    /// Impersonated UID.
+    #[serde(rename = "as-uid", default, skip_serializing_if = "Option::is_none")]
+    pub impersonate_uid: Option<String>,
+    /// Impersonated groups.
+    #[serde(rename = "as-groups", default, skip_serializing_if = "Option::is_none")]
+    pub impersonate_groups: Option<Vec<String>>,
+    /// Impersonated user extras (kept verbatim).
+    #[serde(
+        rename = "as-user-extra",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub impersonate_user_extra: Option<serde_json::Value>,
+    /// Basic-auth user name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub username: Option<String>,
+    /// Basic-auth password.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password: Option<Secret>,
+    /// Legacy auth-provider plugin (gcp, azure, oidc).
+    #[serde(
+        rename = "auth-provider",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub auth_provider: Option<AuthProvider>,
+    /// Exec credential plugin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<ExecConfig>,
+    /// Extensions (kept verbatim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<serde_json::Value>,
+}
+
+/// `auth-provider` stanza. The config map holds refresh tokens and client secrets, so every
+/// value is a [`Secret`].
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct AuthProvider {
+    /// Provider name (`oidc`, `gcp`, `azure`).
+    #[serde(default)]
+    pub name: String,
+    /// Provider configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<std::collections::BTreeMap<String, Secret>>,
+}
+
+/// `exec` stanza (client-go `ExecConfig`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecConfig {
+    /// Command to run (resolved against the file's directory only if it has a path separator).
+    #[serde(default)]
+    pub command: String,
+    /// Arguments (may carry secrets in the wild; shown only as a count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<Secret>>,
+    /// Environment for the plugin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<Vec<ExecEnvVar>>,
+    /// `client.authentication.k8s.io/v1`, `v1beta1` (or the removed `v1alpha1`).
+    #[serde(default)]
+    pub api_version: String,
+    /// Hint printed when the command is missing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub install_hint: Option<String>,
+    /// Pass cluster information to the plugin (`KUBERNETES_EXEC_INFO`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provide_cluster_info: Option<bool>,
+    /// `Never`, `IfAvailable` or `Always`; required for `v1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactive_mode: Option<String>,
+}
+
+/// One `exec.env` entry; the value is secret (often a password or key).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ExecEnvVar {
+    /// Variable name.
+    pub name: String,
+    /// Variable value.
+    #[serde(default)]
+    pub value: Secret,
+}
+
+/// A context stanza.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Context {
+    /// Cluster name.
+    #[serde(default, deserialize_with = "null_default")]
+    pub cluster: String,
+    /// User name (empty = no credentials).
+    #[serde(default, deserialize_with = "null_default")]
+    pub user: String,
+    /// Default namespace (empty = `default`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// Extensions (kept verbatim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<serde_json::Value>,
+}
+
+/// How bad a [`Problem`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Informational (for example a Rancher-proxied endpoint).
+    Info,
+    /// Loadable, but risky or surprising (insecure TLS, plugin not run, credentials dropped).
+    Warning,
+    /// client-go refuses this configuration, or the connection cannot work.
+    Error,
+}
+
+/// What a [`Problem`] is about. Ids ([`ProblemKind::id`]) are stable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// Nothing to select: no contexts, clusters or users at all.
+    EmptyConfig,
+    /// `current-context` is empty and no context was requested.
+    NoCurrentContext,
+    /// `current-context` names a context that does not exist.
+    CurrentContextNotFound,
+    /// A context names a cluster that does not exist (kubectl falls back to localhost:8080).
+    DanglingCluster,
+    /// A context names a user that does not exist.
+    DanglingUser,
+    /// The cluster has no `server`.
+    NoServer,
+    /// The `server` cannot be parsed.
+    BadServerUrl,
+    /// A `*-data` field is not valid base64 or does not decode to PEM.
+    BadBase64,
+    /// Both `certificate-authority-data` and `certificate-authority`.
+    CaDataAndFile,
+    /// `insecure-skip-tls-verify` together with a CA (client-go refuses it).
+    InsecureWithCa,
+    /// `insecure-skip-tls-verify: true` (loadable, TLS not verified).
+    InsecureSkipTlsVerify,
+    /// A referenced file cannot be read.
+    UnreadableFile,
+    /// Both `client-certificate-data` and `client-certificate` (or key data and key file).
+    ClientDataAndFile,
+    /// A client certificate without key, or a key without certificate.
+    IncompleteClientCert,
+    /// Token and basic auth together.
+    MultipleAuthMethods,
+    /// `auth-provider` together with `exec`.
+    AuthProviderAndExec,
+    /// An exec stanza misses `command`, `apiVersion` or (for v1) `interactiveMode`.
+    ExecIncomplete,
+    /// Exec `apiVersion: client.authentication.k8s.io/v1alpha1`, removed in Kubernetes 1.24.
+    ExecApiVersionRefused,
+    /// An exec plugin that is not run because the caller did not allow plugins.
+    ExecNotRun,
+    /// An exec plugin that will run (the caller allowed plugins).
+    ExecWillRun,
+    /// A legacy auth-provider plugin (not run unless allowed).
+    AuthProviderPlugin,
+    /// Credentials configured for a plain `http` server: client-go does not send them.
+    CredentialsOverHttp,
+    /// `proxy-url` is not an `http`, `https` or `socks5` URL.
+    BadProxyUrl,
+    /// The user presents the cluster CA key pair (`ca.key`/`ca.crt`) as client identity.
+    CaKeyAsClientIdentity,
+    /// The server is a Rancher proxy (`/k8s/clusters/<id>`): connectivity, RBAC and token expiry
+    /// are governed by Rancher.
+    RancherProxy,
+    /// The user impersonates another identity (`as`).
+    Impersonation,
+}
+
+impl ProblemKind {
+    /// Stable kebab-case id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::EmptyConfig => "empty-config",
+            Self::NoCurrentContext => "no-current-context",
+            Self::CurrentContextNotFound => "current-context-not-found",
+            Self::DanglingCluster => "dangling-cluster",
+            Self::DanglingUser => "dangling-user",
+            Self::NoServer => "no-server",
+            Self::BadServerUrl => "bad-server-url",
+            Self::BadBase64 => "bad-base64",
+            Self::CaDataAndFile => "ca-data-and-file",
+            Self::InsecureWithCa => "insecure-with-ca",
+            Self::InsecureSkipTlsVerify => "insecure-skip-tls-verify",
+            Self::UnreadableFile => "unreadable-file",
+            Self::ClientDataAndFile => "client-data-and-file",
+            Self::IncompleteClientCert => "incomplete-client-cert",
+            Self::MultipleAuthMethods => "multiple-auth-methods",
+            Self::AuthProviderAndExec => "auth-provider-and-exec",
+            Self::ExecIncomplete => "exec-incomplete",
+            Self::ExecApiVersionRefused => "exec-api-version-refused",
+            Self::ExecNotRun => "exec-not-run",
+            Self::ExecWillRun => "exec-will-run",
+            Self::AuthProviderPlugin => "auth-provider-plugin",
+            Self::CredentialsOverHttp => "credentials-over-http",
+            Self::BadProxyUrl => "bad-proxy-url",
+            Self::CaKeyAsClientIdentity => "ca-key-as-client-identity",
+            Self::RancherProxy => "rancher-proxy",
+            Self::Impersonation => "impersonation",
+        }
+    }
+}
+
+/// One finding about a kubeconfig. `message` uses client-go's text where client-go has one and
+/// never contains a secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Severity.
+    pub severity: Severity,
+    /// Kind (stable id via [`ProblemKind::id`]).
+    pub kind: ProblemKind,
+    /// What it is about: `context "x"`, `cluster "y"`, `user "z"`.
+    pub subject: String,
+    /// Human text.
+    pub message: String,
+    /// A suggested fix, when there is an obvious one (near-match name, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{sev}: {}", self.message)?;
+        if let Some(s) = &self.suggestion {
+            write!(f, " ({s})")?;
+        }
+        Ok(())
+    }
+}
+
+fn problem(severity: Severity, kind: ProblemKind, subject: String, message: String) -> Problem {
+    Problem {
+        severity,
+        kind,
+        subject,
+        message,
+        suggestion: None,
+    }
+}
+
+/// client-go's aggregate text: `invalid configuration: e` for one error,
+/// `invalid configuration: [e1, e2]` for several (only error-severity problems count).
+pub fn invalid_configuration_message(problems: &[Problem]) -> String {
+    let errs: Vec<&str> = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .map(|p| p.message.as_str())
+        .collect();
+    match errs.as_slice() {
+        [] => "invalid configuration".to_string(),
+        [one] => format!("invalid configuration: {one}"),
+        many => format!("invalid configuration: [{}]", many.join(", ")),
+    }
+}
+
+/// Whether exec and auth-provider plugins may run. Default: [`PluginPolicy::Refuse`], so an
+/// imported kubeconfig never runs a command by surprise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PluginPolicy {
+    /// Report plugins, never run them; the client is built without their credentials.
+    #[default]
+    Refuse,
+    /// Run exec plugins (the caller explicitly allowed it).
+    Allow,
+}
+
+/// Options of [`Kubeconfig::select`] (the kubectl flags that affect selection).
+#[derive(Debug, Clone, Default)]
+pub struct SelectOptions {
+    /// `--context`: a missing context is `context "<n>" does not exist`.
+    pub context: Option<String>,
+    /// `--cluster`: replaces the context's cluster reference.
+    pub cluster: Option<String>,
+    /// `--user`: replaces the context's user reference.
+    pub user: Option<String>,
+    /// `--server`: replaces the cluster's server and, like kubectl, drops the file's
+    /// `tls-server-name` unless [`SelectOptions::tls_server_name`] is also given. To keep
+    /// verifying the original name, use [`Kubeconfig::rewrite_server`] instead.
+    pub server: Option<String>,
+    /// `--tls-server-name`.
+    pub tls_server_name: Option<String>,
+    /// `--namespace`.
+    pub namespace: Option<String>,
+    /// Plugins policy.
+    pub plugins: PluginPolicy,
+    /// Read referenced files (CA, client cert/key, tokenFile) and report unreadable ones
+    /// (client-go does). Default `true` via [`SelectOptions::new`].
+    pub skip_file_checks: bool,
+}
+
+impl SelectOptions {
+    /// Defaults: current-context, plugins refused, files checked.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Select this context.
+    #[must_use]
+    pub fn context(mut self, name: impl Into<String>) -> Self {
+        self.context = Some(name.into());
+        self
+    }
+    /// Override the server (kubectl `--server` semantics).
+    #[must_use]
+    pub fn server(mut self, url: impl Into<String>) -> Self {
+        self.server = Some(url.into());
+        self
+    }
+    /// Override the TLS server name.
+    #[must_use]
+    pub fn tls_server_name(mut self, name: impl Into<String>) -> Self {
+        self.tls_server_name = Some(name.into());
+        self
+    }
+    /// Allow exec plugins to run.
+    #[must_use]
+    pub fn allow_plugins(mut self) -> Self {
+        self.plugins = PluginPolicy::Allow;
+        self
+    }
+    /// Do not read referenced files (pure offline shape check).
+    #[must_use]
+    pub fn skip_file_checks(mut self) -> Self {
+        self.skip_file_checks = true;
+        self
+    }
+}
+
+/// Credentials of the selected user, resolved (data decoded, files read).
+#[derive(Debug, Clone, Default)]
+pub struct Credentials {
+    /// Bearer token (from `token`, or read from `tokenFile` when only that is set).
+    pub token: Option<Secret>,
+    /// `tokenFile` (client-go re-reads it at request time and prefers it over `token`).
+    pub token_file: Option<PathBuf>,
+    /// Client certificate PEM.
+    pub client_certificate_pem: Option<Secret>,
+    /// Client key PEM.
+    pub client_key_pem: Option<Secret>,
+    /// Basic auth (user name, password).
+    pub basic: Option<(String, Secret)>,
+    /// Exec plugin, present only when plugins are allowed.
+    pub exec: Option<ExecConfig>,
+    /// Impersonated user (`as`).
+    pub impersonate: Option<String>,
+    /// Impersonated groups (`as-groups`).
+    pub impersonate_groups: Vec<String>,
+    /// Credentials were configured but dropped because the server is plain http (client-go
+    /// attaches credentials only to https transports).
+    pub dropped_for_http: bool,
+}
+
+impl Credentials {
+    /// Whether any credential will be sent.
+    pub fn any(&self) -> bool {
+        self.token.is_some()
+            || self.token_file.is_some()
+            || self.client_certificate_pem.is_some()
+            || self.basic.is_some()
+            || self.exec.is_some()
+    }
+}
+
+/// The validated selection: everything needed to build a client, and the problems found.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    /// Context name.
+    pub context: String,
+    /// Cluster name.
+    pub cluster_name: String,
+    /// User name (empty = none).
+    pub user_name: String,
+    /// Namespace (`default` when the context has none).
+    pub namespace: String,
+    /// Server URL with scheme (no-scheme servers get https if CA, client cert or insecure is
+    /// set, else http, like client-go).
+    pub server: String,
+    /// Name to verify the server certificate against (and send as SNI), if not the host.
+    pub tls_server_name: Option<String>,
+    /// TLS verification disabled.
+    pub insecure_skip_tls_verify: bool,
+    /// CA bundle PEM (from data, else file).
+    pub ca_pem: Option<Vec<u8>>,
+    /// Proxy URL for this cluster.
+    pub proxy_url: Option<String>,
+    /// Credentials to send.
+    pub credentials: Credentials,
+    /// Warnings and infos (a selection with errors is not returned).
+    pub problems: Vec<Problem>,
+}
+
+impl Selection {
+    /// Whether the server URL is https.
+    pub fn is_https(&self) -> bool {
+        self.server.starts_with("https://")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and merging
+
+fn is_abs_or_empty(p: &str) -> bool {
+    p.is_empty() || Path::new(p).is_absolute()
+}
+
+fn resolve_path(p: &mut Option<String>, dir: &Path) {
+    if let Some(v) = p
+        && !is_abs_or_empty(v)
+    {
+        *v = dir.join(&*v).to_string_lossy().into_owned();
+    }
+}
+
+impl Kubeconfig {
+    /// Parses kubeconfig YAML. `origin` is the file it came from: relative paths in every
+    /// stanza are resolved against its directory (`certificate-authority`,
+    /// `client-certificate`, `client-key`, `tokenFile`, and `exec.command` only when it contains
+    /// a path separator). An empty document is an empty config.
+    ///
+    /// # Errors
+    /// [`Error::Parse`] (message redacted), [`Error::DuplicateName`] when a list repeats a name.
+    pub fn from_yaml(text: &str, origin: Option<&Path>) -> Result<Self> {
+        let origin_s = origin
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "<memory>".to_string());
+        let mut cfg: Kubeconfig = if text.trim().is_empty()
+            || text
+                .lines()
+                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        {
+            Kubeconfig::default()
+        } else {
+            serde_saphyr::from_str::<Option<Kubeconfig>>(text)
+                .map_err(|e| Error::Parse {
+                    origin: origin_s.clone(),
+                    message: parse_message(&e.to_string()),
+                })?
+                .unwrap_or_default()
+        };
+        check_duplicates("clusters", cfg.clusters.iter().map(|c| &c.name), &origin_s)?;
+        check_duplicates("users", cfg.users.iter().map(|c| &c.name), &origin_s)?;
+        check_duplicates("contexts", cfg.contexts.iter().map(|c| &c.name), &origin_s)?;
+        if let Some(o) = origin {
+            cfg.set_origin(o);
+        }
+        Ok(cfg)
+    }
+
+    fn set_origin(&mut self, file: &Path) {
+        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        for c in &mut self.clusters {
+            c.origin = Some(file.to_path_buf());
+            resolve_path(&mut c.cluster.certificate_authority, &dir);
+        }
+        for u in &mut self.users {
+            u.origin = Some(file.to_path_buf());
+            resolve_path(&mut u.user.client_certificate, &dir);
+            resolve_path(&mut u.user.client_key, &dir);
+            resolve_path(&mut u.user.token_file, &dir);
+            if let Some(exec) = &mut u.user.exec
+                && (exec.command.contains('/') || exec.command.contains('\\'))
+                && !is_abs_or_empty(&exec.command)
+            {
+                exec.command = dir.join(&exec.command).to_string_lossy().into_owned();
+            }
+        }
+        for c in &mut self.contexts {
+            c.origin = Some(file.to_path_buf());
+        }
+    }
+
+    /// Reads one kubeconfig file (kubectl `--kubeconfig`: it must exist, no merging).
+    ///
+    /// # Errors
+    /// [`Error::Read`], plus those of [`Kubeconfig::from_yaml`].
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            what: "kubeconfig".to_string(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_yaml(&text, Some(path))
+    }
+
+    /// Reads a `KUBECONFIG`-style list and merges it with client-go's rules: duplicate paths
+    /// are removed keeping the first, empty entries and missing files are skipped (the skipped
+    /// paths are returned), and [`Kubeconfig::merge`] combines the rest.
+    ///
+    /// # Errors
+    /// Parse errors of any existing file; reading errors other than "not found".
+    pub fn read_list(paths: &[PathBuf]) -> Result<(Self, Vec<PathBuf>)> {
+        let mut seen = BTreeSet::new();
+        let mut configs = Vec::new();
+        let mut missing = Vec::new();
+        for p in paths {
+            if p.as_os_str().is_empty() || !seen.insert(p.clone()) {
+                continue;
+            }
+            match std::fs::read_to_string(p) {
+                Ok(text) => configs.push(Self::from_yaml(&text, Some(p))?),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing.push(p.clone()),
+                Err(source) => {
+                    return Err(Error::Read {
+                        what: "kubeconfig".to_string(),
+                        path: p.clone(),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok((Self::merge(configs), missing))
+    }
+
+    /// Splits a `KUBECONFIG` value with the OS list separator (`:` on Unix, `;` on Windows)
+    /// and reads it with [`Kubeconfig::read_list`].
+    ///
+    /// # Errors
+    /// As [`Kubeconfig::read_list`].
+    pub fn from_kubeconfig_env(value: &str) -> Result<(Self, Vec<PathBuf>)> {
+        let sep = if cfg!(windows) { ';' } else { ':' };
+        let paths: Vec<PathBuf> = value.split(sep).map(PathBuf::from).collect();
+        Self::read_list(&paths)
+    }
+
+    /// Merges configs in precedence order (client-go `Example_mergingSomeWithConflict`): the
+    /// first config that defines a cluster, user or context name wins with its whole entry
+    /// (fields are not merged); names only in later files are added; `current-context`,
+    /// `preferences`, `apiVersion` and `kind` take the first non-empty value.
+    pub fn merge(configs: Vec<Kubeconfig>) -> Kubeconfig {
+        let mut out = Kubeconfig::default();
+        for cfg in configs {
+            if out.current_context.as_deref().unwrap_or("").is_empty()
+                && cfg
+                    .current_context
+                    .as_deref()
+                    .is_some_and(|c| !c.is_empty())
+            {
+                out.current_context = cfg.current_context.clone();
+            }
+            if out.api_version.is_none() {
+                out.api_version = cfg.api_version.clone();
+            }
+            if out.kind.is_none() {
+                out.kind = cfg.kind.clone();
+            }
+            if out.preferences.as_ref().is_none_or(is_empty_value)
+                && cfg.preferences.as_ref().is_some_and(|p| !is_empty_value(p))
+            {
+                out.preferences = cfg.preferences.clone();
+            }
+            if out.extensions.is_none() {
+                out.extensions = cfg.extensions.clone();
+            }
+            for c in cfg.clusters {
+                if !out.clusters.iter().any(|x| x.name == c.name) {
+                    out.clusters.push(c);
+                }
+            }
+            for u in cfg.users {
+                if !out.users.iter().any(|x| x.name == u.name) {
+                    out.users.push(u);
+                }
+            }
+            for c in cfg.contexts {
+                if !out.contexts.iter().any(|x| x.name == c.name) {
+                    out.contexts.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// Serializes to YAML (secrets included: this is the file you asked for).
+    ///
+    /// # Errors
+    /// [`Error::Serialize`].
+    pub fn to_yaml(&self) -> Result<String> {
+        serde_saphyr::to_string(self).map_err(|e| Error::Serialize(redact_text(&e.to_string())))
+    }
+
+    /// The cluster entry named `name`.
+    pub fn cluster(&self, name: &str) -> Option<&NamedCluster> {
+        self.clusters.iter().find(|c| c.name == name)
+    }
+    /// The user entry named `name`.
+    pub fn user(&self, name: &str) -> Option<&NamedUser> {
+        self.users.iter().find(|c| c.name == name)
+    }
+    /// The context entry named `name`.
+    pub fn context(&self, name: &str) -> Option<&NamedContext> {
+        self.contexts.iter().find(|c| c.name == name)
+    }
+}
+
+fn is_empty_value(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Null => true,
+        serde_json::Value::Object(m) => m.is_empty(),
+        serde_json::Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
+
+fn check_duplicates<'a>(
+    list: &'static str,
+    names: impl Iterator<Item = &'a String>,
+    origin: &str,
+) -> Result<()> {
+    let mut seen = BTreeSet::new();
+    for n in names {
+        if !seen.insert(n.as_str()) {
+            return Err(Error::DuplicateName {
+                list,
+                name: n.clone(),
+                origin: origin.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selection and validation
+
+/// Levenshtein distance (for "did you mean" suggestions).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest name within edit distance 2 (ties: first in file order).
+pub fn near_match<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    names
+        .map(|n| (edit_distance(wanted, n), n))
+        .filter(|(d, _)| *d > 0 && *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
+}
+
+/// Decodes base64 (standard alphabet, whitespace ignored).
+fn decode_b64(s: &str) -> Option<Vec<u8>> {
+    let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(clean.as_bytes())
+        .ok()
+}
+
+fn looks_like_pem(bytes: &[u8]) -> bool {
+    bytes.windows(11).any(|w| w == b"-----BEGIN ")
+}
+
+/// Normalizes a server value to a URL with scheme, following client-go `DefaultServerURL`:
+/// no scheme means https when `tls_configured`, else http.
+fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<String, String> {
+    let s = server.trim();
+    let with_scheme = if s.contains("://") {
+        s.to_string()
+    } else if tls_configured {
+        format!("https://{s}")
+    } else {
+        format!("http://{s}")
+    };
+    let uri: http::Uri = with_scheme
+        .parse()
+        .map_err(|e: http::uri::InvalidUri| e.to_string())?;
+    match uri.scheme_str() {
+        Some("http") | Some("https") => {}
+        Some(other) => return Err(format!("unsupported scheme {other:?}")),
+        None => return Err("missing scheme".to_string()),
+    }
+    if uri.host().is_none_or(str::is_empty) {
+        return Err("missing host".to_string());
+    }
+    if let Some(auth) = uri.authority() {
+        let a = auth.as_str();
+        let after_host = a.rsplit_once(']').map(|(_, r)| r).unwrap_or(a);
+        if let Some((_, port)) = after_host.rsplit_once(':')
+            && (port.is_empty() || port.parse::<u16>().is_err())
+        {
+            // Go's net/url wording, as kubectl prints it.
+            return Err(format!("invalid port \":{port}\" after host"));
+        }
+    }
+    Ok(with_scheme.trim_end_matches('/').to_string())
+}
+
+fn host_of(url: &str) -> Option<String> {
+    let uri: http::Uri = url.parse().ok()?;
+    uri.host()
+        .map(|h| h.trim_start_matches('[').trim_end_matches(']').to_string())
+}
+
+struct Checked {
+    problems: Vec<Problem>,
+    selection: Option<Selection>,
+}
+
+impl Kubeconfig {
+    /// Selects and validates a context (client-go `DirectClientConfig.ClientConfig` +
+    /// `ConfirmUsable`), returning the resolved [`Selection`] with its warnings.
+    ///
+    /// # Errors
+    /// [`Error::ContextNotFound`] when `opts.context` names a missing context;
+    /// [`Error::InvalidConfiguration`] (client-go's aggregate text) when any error-severity
+    /// problem is found.
+    pub fn select(&self, opts: &SelectOptions) -> Result<Selection> {
+        if let Some(c) = &opts.context
+            && self.context(c).is_none()
+        {
+            return Err(Error::ContextNotFound(c.clone()));
+        }
+        let checked = self.check_inner(opts);
+        if checked
+            .problems
+            .iter()
+            .any(|p| p.severity == Severity::Error)
+        {
+            return Err(Error::InvalidConfiguration {
+                problems: checked.problems,
+            });
+        }
+        checked
+            .selection
+            .ok_or_else(|| Error::InvalidConfiguration {
+                problems: checked.problems,
+            })
+    }
+
+    /// Every problem of the selected context (as [`Kubeconfig::select`] would choose it),
+    /// without failing. A missing requested context is reported as an error problem.
+    pub fn check(&self, opts: &SelectOptions) -> Vec<Problem> {
+        if let Some(c) = &opts.context
+            && self.context(c).is_none()
+        {
+            return vec![problem(
+                Severity::Error,
+                ProblemKind::CurrentContextNotFound,
+                format!("context {c:?}"),
+                format!("context {c:?} does not exist"),
+            )];
+        }
+        self.check_inner(opts).problems
+    }
+
+    /// Problems of every context in the file, by context name (file order), plus problems of
+    /// clusters and users that no context uses (under the name `""`).
+    pub fn check_all(&self, opts: &SelectOptions) -> Vec<(String, Vec<Problem>)> {
+        let mut out = Vec::new();
+        for c in &self.contexts {
+            let mut o = opts.clone();
+            o.context = Some(c.name.clone());
+            out.push((c.name.clone(), self.check_inner(&o).problems));
+        }
+        if self.contexts.is_empty() {
+            out.push((String::new(), self.check_inner(opts).problems));
+        }
+        out
+    }
+
+    fn check_inner(&self, opts: &SelectOptions) -> Checked {
+        let mut problems = Vec::new();
+        let none = |problems: Vec<Problem>| Checked {
+            problems,
+            selection: None,
+        };
+        if self.contexts.is_empty() && self.clusters.is_empty() && self.users.is_empty() {
+            problems.push(problem(
+                Severity::Error,
+                ProblemKind::EmptyConfig,
+                "kubeconfig".to_string(),
+                "no configuration has been provided, try setting KUBERNETES_MASTER environment variable".to_string(),
+            ));
+            return none(problems);
+        }
+        let ctx_name = match opts
+            .context
+            .clone()
+            .or_else(|| self.current_context.clone().filter(|c| !c.is_empty()))
+        {
+            Some(c) => c,
+            None => {
+                let names: Vec<&str> = self.contexts.iter().map(|c| c.name.as_str()).collect();
+                let mut p = problem(
+                    Severity::Error,
+                    ProblemKind::NoCurrentContext,
+                    "kubeconfig".to_string(),
+                    "current-context is not set and no context was requested".to_string(),
+                );
+                if !names.is_empty() {
+                    p.suggestion = Some(format!("choose one of: {}", names.join(", ")));
+                }
+                problems.push(p);
+                return none(problems);
+            }
+        };
+        let subject_ctx = format!("context {ctx_name:?}");
+        let Some(ctx) = self.context(&ctx_name) else {
+            let mut p = problem(
+                Severity::Error,
+                ProblemKind::CurrentContextNotFound,
+                subject_ctx,
+                format!("context was not found for specified context: {ctx_name}"),
+            );
+            if let Some(n) = near_match(&ctx_name, self.contexts.iter().map(|c| c.name.as_str())) {
+                p.suggestion = Some(format!("did you mean {n:?}?"));
+            }
+            problems.push(p);
+            return none(problems);
+        };
+        let cluster_name = opts
+            .cluster
+            .clone()
+            .unwrap_or_else(|| ctx.context.cluster.clone());
+        let user_name = opts
+            .user
+            .clone()
+            .unwrap_or_else(|| ctx.context.user.clone());
+        let namespace = opts
+            .namespace
+            .clone()
+            .or_else(|| ctx.context.namespace.clone())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "default".to_string());
+
+        // Cluster reference.
+        let cluster = if cluster_name.is_empty() {
+            problems.push(problem(
+                Severity::Error,
+                ProblemKind::NoServer,
+                subject_ctx.clone(),
+                format!("context {ctx_name:?} names no cluster; kubectl would fall back to http://localhost:8080"),
+            ));
+            None
+        } else {
+            match self.cluster(&cluster_name) {
+                Some(c) => Some(c),
+                None => {
+                    let mut p = problem(
+                        Severity::Error,
+                        ProblemKind::DanglingCluster,
+                        subject_ctx.clone(),
+                        format!(
+                            "context {ctx_name:?} refers to cluster {cluster_name:?}, which does not exist; kubectl would silently fall back to http://localhost:8080"
+                        ),
+                    );
+                    if let Some(n) =
+                        near_match(&cluster_name, self.clusters.iter().map(|c| c.name.as_str()))
+                    {
+                        p.suggestion = Some(format!("did you mean {n:?}?"));
+                    }
+                    problems.push(p);
+                    None
+                }
+            }
+        };
+        let user = if user_name.is_empty() {
+            None
+        } else {
+            match self.user(&user_name) {
+                Some(u) => Some(u),
+                None => {
+                    let mut p = problem(
+                        Severity::Error,
+                        ProblemKind::DanglingUser,
+                        subject_ctx.clone(),
+                        format!(
+                            "context {ctx_name:?} refers to user {user_name:?}, which does not exist; no credentials would be sent"
+                        ),
+                    );
+                    if let Some(n) =
+                        near_match(&user_name, self.users.iter().map(|c| c.name.as_str()))
+                    {
+                        p.suggestion = Some(format!("did you mean {n:?}?"));
+                    }
+                    problems.push(p);
+                    None
+                }
+            }
+        };
+
+        let cluster_entry = cluster.map(|c| c.cluster.clone()).unwrap_or_default();
+        let user_entry = user.map(|u| u.user.clone()).unwrap_or_default();
+        let csub = format!("cluster {cluster_name:?}");
+        let usub = format!("user {user_name:?}");
+
+        // Cluster checks.
+        let mut ca_pem: Option<Vec<u8>> = None;
+        let has_ca_data = cluster_entry
+            .certificate_authority_data
+            .as_deref()
+            .is_some_and(|s| !s.is_empty());
+        let has_ca_file = cluster_entry
+            .certificate_authority
+            .as_deref()
+            .is_some_and(|s| !s.is_empty());
+        let insecure = cluster_entry.insecure_skip_tls_verify.unwrap_or(false);
+        if cluster.is_some() {
+            if let Some(data) = cluster_entry
+                .certificate_authority_data
+                .as_deref()
+                .filter(|s| !s.is_empty())
+            {
+                match decode_b64(data) {
+                    Some(bytes) if looks_like_pem(&bytes) => ca_pem = Some(bytes),
+                    Some(_) => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::BadBase64,
+                        csub.clone(),
+                        format!("certificate-authority-data for {cluster_name} does not decode to a PEM certificate"),
+                    )),
+                    None => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::BadBase64,
+                        csub.clone(),
+                        format!("certificate-authority-data for {cluster_name} is not valid base64"),
+                    )),
+                }
+            }
+            if has_ca_data && has_ca_file {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::CaDataAndFile,
+                    csub.clone(),
+                    format!("certificate-authority-data and certificate-authority are both specified for {cluster_name}. certificate-authority-data will override."),
+                ));
+            }
+            if let Some(path) = cluster_entry
+                .certificate_authority
+                .as_deref()
+                .filter(|s| !s.is_empty())
+                && !opts.skip_file_checks
+            {
+                match std::fs::read(path) {
+                    Ok(bytes) => {
+                        if ca_pem.is_none() {
+                            ca_pem = Some(bytes);
+                        }
+                    }
+                    Err(e) => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::UnreadableFile,
+                        csub.clone(),
+                        format!("unable to read certificate-authority {path} for {cluster_name} due to {e}"),
+                    )),
+                }
+            }
+            if insecure && (has_ca_data || has_ca_file) {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::InsecureWithCa,
+                    csub.clone(),
+                    "specifying a root certificates file with the insecure flag is not allowed"
+                        .to_string(),
+                ));
+            } else if insecure {
+                problems.push(problem(
+                    Severity::Warning,
+                    ProblemKind::InsecureSkipTlsVerify,
+                    csub.clone(),
+                    format!("insecure-skip-tls-verify is set for {cluster_name}: the server certificate is not verified"),
+                ));
+            }
+            if let Some(proxy) = cluster_entry.proxy_url.as_deref().filter(|s| !s.is_empty()) {
+                let scheme = proxy.split_once("://").map(|(s, _)| s);
+                match scheme {
+                    Some("http") | Some("https") | Some("socks5") => {}
+                    Some(s) => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::BadProxyUrl,
+                        csub.clone(),
+                        format!("invalid 'proxy-url' {proxy:?} for cluster {cluster_name:?}: unsupported scheme {s:?}, must be http, https, or socks5"),
+                    )),
+                    None => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::BadProxyUrl,
+                        csub.clone(),
+                        format!("invalid 'proxy-url' {proxy:?} for cluster {cluster_name:?}: missing scheme"),
+                    )),
+                }
+            }
+        }
+
+        // User checks.
+        let mut creds = Credentials::default();
+        let cert_data = user_entry
+            .client_certificate_data
+            .as_ref()
+            .filter(|s| !s.is_empty());
+        let key_data = user_entry
+            .client_key_data
+            .as_ref()
+            .filter(|s| !s.is_empty());
+        let cert_file = user_entry
+            .client_certificate
+            .as_deref()
+            .filter(|s| !s.is_empty());
+        let key_file = user_entry.client_key.as_deref().filter(|s| !s.is_empty());
+        if user.is_some() {
+            if cert_data.is_some() && cert_file.is_some() {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::ClientDataAndFile,
+                    usub.clone(),
+                    format!("client-cert-data and client-cert are both specified for {user_name}. client-cert-data will override."),
+                ));
+            }
+            if key_data.is_some() && key_file.is_some() {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::ClientDataAndFile,
+                    usub.clone(),
+                    format!("client-key-data and client-key are both specified for {user_name}; client-key-data will override"),
+                ));
+            }
+            let has_cert = cert_data.is_some() || cert_file.is_some();
+            let has_key = key_data.is_some() || key_file.is_some();
+            if has_cert && !has_key {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::IncompleteClientCert,
+                    usub.clone(),
+                    format!("client-key-data or client-key must be specified for {user_name} to use the clientCert authentication method."),
+                ));
+            }
+            if has_key && !has_cert {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::IncompleteClientCert,
+                    usub.clone(),
+                    format!("client-cert-data or client-cert must be specified for {user_name} to use the clientCert authentication method."),
+                ));
+            }
+            for (field, data, slot) in [
+                (
+                    "client-certificate-data",
+                    cert_data,
+                    &mut creds.client_certificate_pem,
+                ),
+                ("client-key-data", key_data, &mut creds.client_key_pem),
+            ] {
+                if let Some(d) = data {
+                    match decode_b64(d.expose()) {
+                        Some(bytes) if looks_like_pem(&bytes) => {
+                            *slot = Some(Secret(String::from_utf8_lossy(&bytes).into_owned()))
+                        }
+                        Some(_) => problems.push(problem(
+                            Severity::Error,
+                            ProblemKind::BadBase64,
+                            usub.clone(),
+                            format!("{field} for {user_name} does not decode to PEM"),
+                        )),
+                        None => problems.push(problem(
+                            Severity::Error,
+                            ProblemKind::BadBase64,
+                            usub.clone(),
+                            format!("{field} for {user_name} is not valid base64"),
+                        )),
+                    }
+                }
+            }
+            for (label, path, slot, is_data) in [
+                (
+                    "client-cert",
+                    cert_file,
+                    &mut creds.client_certificate_pem,
+                    cert_data.is_some(),
+                ),
+                (
+                    "client-key",
+                    key_file,
+                    &mut creds.client_key_pem,
+                    key_data.is_some(),
+                ),
+            ] {
+                if let Some(p) = path
+                    && !opts.skip_file_checks
+                {
+                    match std::fs::read_to_string(p) {
+                        Ok(text) => {
+                            if !is_data {
+                                *slot = Some(Secret(text));
+                            }
+                        }
+                        Err(e) => problems.push(problem(
+                            Severity::Error,
+                            ProblemKind::UnreadableFile,
+                            usub.clone(),
+                            format!("unable to read {label} {p} for {user_name} due to {e}"),
+                        )),
+                    }
+                }
+            }
+            let ca_like = |p: Option<&str>, names: &[&str]| {
+                p.and_then(|p| {
+                    Path::new(p)
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                })
+                .is_some_and(|f| names.contains(&f.as_str()))
+            };
+            if ca_like(key_file, &["ca.key", "ca-key.pem"])
+                || ca_like(cert_file, &["ca.crt", "ca.pem"])
+            {
+                problems.push(problem(
+                    Severity::Warning,
+                    ProblemKind::CaKeyAsClientIdentity,
+                    usub.clone(),
+                    format!("user {user_name:?} presents the cluster CA key pair as its client identity ({}): the CA private key must not leave the control plane, and its identity is usually all-powerful", [cert_file, key_file].into_iter().flatten().collect::<Vec<_>>().join(", ")),
+                ));
+            }
+
+            let has_token = user_entry.token.as_ref().is_some_and(|t| !t.is_empty());
+            let has_basic = user_entry
+                .username
+                .as_deref()
+                .is_some_and(|u| !u.is_empty())
+                || user_entry.password.as_ref().is_some_and(|p| !p.is_empty());
+            if has_token && has_basic {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::MultipleAuthMethods,
+                    usub.clone(),
+                    format!("more than one authentication method found for {user_name}; found [token basicAuth], only one is allowed"),
+                ));
+            }
+            if has_token {
+                creds.token = user_entry.token.clone();
+            }
+            if has_basic {
+                creds.basic = Some((
+                    user_entry.username.clone().unwrap_or_default(),
+                    user_entry.password.clone().unwrap_or_default(),
+                ));
+            }
+            if let Some(tf) = user_entry.token_file.as_deref().filter(|s| !s.is_empty()) {
+                creds.token_file = Some(PathBuf::from(tf));
+                if !opts.skip_file_checks {
+                    match std::fs::read_to_string(tf) {
+                        Ok(t) => {
+                            if !has_token {
+                                creds.token = Some(Secret(t.trim().to_string()));
+                            }
+                        }
+                        Err(e) => problems.push(problem(
+                            if has_token {
+                                Severity::Warning
+                            } else {
+                                Severity::Error
+                            },
+                            ProblemKind::UnreadableFile,
+                            usub.clone(),
+                            format!("unable to read tokenFile {tf} for {user_name} due to {e}"),
+                        )),
+                    }
+                }
+            }
+            if let Some(imp) = user_entry.impersonate.as_deref().filter(|s| !s.is_empty()) {
+                creds.impersonate = Some(imp.to_string());
+                creds.impersonate_groups =
+                    user_entry.impersonate_groups.clone().unwrap_or_default();
+                problems.push(problem(
+                    Severity::Info,
+                    ProblemKind::Impersonation,
+                    usub.clone(),
+                    format!("user {user_name:?} impersonates {imp:?}: the API server authorizes the impersonated identity"),
+                ));
+            }
+            if user_entry.auth_provider.is_some() && user_entry.exec.is_some() {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::AuthProviderAndExec,
+                    usub.clone(),
+                    format!("authProvider cannot be provided in combination with an exec plugin for {user_name}"),
+                ));
+            }
+            if let Some(ap) = &user_entry.auth_provider {
+                problems.push(problem(
+                    Severity::Warning,
+                    ProblemKind::AuthProviderPlugin,
+                    usub.clone(),
+                    format!("user {user_name:?} uses the auth-provider plugin {:?} (removed from current clients for gcp and azure; oidc needs a refresh flow); it is not run, so no credentials come from it", ap.name),
+                ));
+            }
+            if let Some(exec) = &user_entry.exec {
+                let mut exec_ok = true;
+                if exec.command.is_empty() {
+                    exec_ok = false;
+                    problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::ExecIncomplete,
+                        usub.clone(),
+                        format!("command must be specified for {user_name} to use exec authentication plugin"),
+                    ));
+                }
+                if exec.api_version.is_empty() {
+                    exec_ok = false;
+                    problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::ExecIncomplete,
+                        usub.clone(),
+                        format!("apiVersion must be specified for {user_name} to use exec authentication plugin"),
+                    ));
+                } else if exec.api_version == "client.authentication.k8s.io/v1alpha1" {
+                    exec_ok = false;
+                    let mut p = problem(
+                        Severity::Error,
+                        ProblemKind::ExecApiVersionRefused,
+                        usub.clone(),
+                        format!(
+                            "exec plugin of {user_name}: invalid apiVersion \"client.authentication.k8s.io/v1alpha1\" (removed in Kubernetes 1.24; current clients refuse it)"
+                        ),
+                    );
+                    p.suggestion = Some(
+                        "regenerate the kubeconfig with a current CLI (for EKS: aws eks update-kubeconfig) or set apiVersion client.authentication.k8s.io/v1beta1".to_string(),
+                    );
+                    problems.push(p);
+                } else if exec.api_version == "client.authentication.k8s.io/v1" {
+                    match exec.interactive_mode.as_deref() {
+                        None | Some("") => {
+                            exec_ok = false;
+                            problems.push(problem(
+                                Severity::Error,
+                                ProblemKind::ExecIncomplete,
+                                usub.clone(),
+                                format!("interactiveMode must be specified for {user_name} to use exec authentication plugin"),
+                            ));
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(m) = exec.interactive_mode.as_deref()
+                    && !m.is_empty()
+                    && !["Never", "IfAvailable", "Always"].contains(&m)
+                {
+                    exec_ok = false;
+                    problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::ExecIncomplete,
+                        usub.clone(),
+                        format!("invalid interactiveMode for {user_name}: {m:?}"),
+                    ));
+                }
+                match opts.plugins {
+                    PluginPolicy::Refuse => problems.push(problem(
+                        Severity::Warning,
+                        ProblemKind::ExecNotRun,
+                        usub.clone(),
+                        format!("user {user_name:?} gets credentials from the exec plugin {:?} ({}); it is not run because plugins were not allowed, so requests go without these credentials", exec.command, exec.api_version),
+                    )),
+                    PluginPolicy::Allow => {
+                        if exec_ok {
+                            creds.exec = Some(exec.clone());
+                        }
+                        problems.push(problem(
+                            Severity::Info,
+                            ProblemKind::ExecWillRun,
+                            usub.clone(),
+                            format!("user {user_name:?} runs the exec plugin {:?} ({}) to get credentials", exec.command, exec.api_version),
+                        ));
+                    }
+                }
+            }
+        }
+
+        // Server.
+        let mut server_raw = opts
+            .server
+            .clone()
+            .or_else(|| cluster_entry.server.clone())
+            .unwrap_or_default();
+        server_raw = server_raw.trim().to_string();
+        let mut tls_server_name = if opts.server.is_some() {
+            opts.tls_server_name.clone()
+        } else {
+            opts.tls_server_name
+                .clone()
+                .or_else(|| cluster_entry.tls_server_name.clone())
+        }
+        .filter(|s| !s.is_empty());
+        let mut server = String::new();
+        if cluster.is_some() || opts.server.is_some() {
+            if server_raw.is_empty() {
+                problems.push(problem(
+                    Severity::Error,
+                    ProblemKind::NoServer,
+                    csub.clone(),
+                    format!("no server found for cluster {cluster_name:?}"),
+                ));
+            } else {
+                let tls_configured = has_ca_data
+                    || has_ca_file
+                    || insecure
+                    || creds.client_certificate_pem.is_some()
+                    || cert_file.is_some();
+                match normalize_server(&server_raw, tls_configured) {
+                    Ok(s) => server = s,
+                    Err(reason) => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::BadServerUrl,
+                        csub.clone(),
+                        format!("invalid server URL {server_raw:?} for cluster {cluster_name:?}: {reason}"),
+                    )),
+                }
+            }
+        }
+        if server.contains("/k8s/clusters/") {
+            problems.push(problem(
+                Severity::Info,
+                ProblemKind::RancherProxy,
+                csub.clone(),
+                format!("server {server} is a Rancher-proxied endpoint (/k8s/clusters/<id>): connectivity and RBAC are evaluated through Rancher, and token expiry is governed by Rancher"),
+            ));
+        }
+        if server.starts_with("http://") {
+            let configured = creds.any()
+                || user_entry.exec.is_some()
+                || user_entry.auth_provider.is_some()
+                || cert_file.is_some();
+            if configured {
+                problems.push(problem(
+                    Severity::Warning,
+                    ProblemKind::CredentialsOverHttp,
+                    usub.clone(),
+                    format!("server {server} is plain http: client-go sends no credentials of user {user_name:?} over it (token, client certificate, basic auth and plugins are dropped)"),
+                ));
+                creds = Credentials {
+                    dropped_for_http: true,
+                    ..Credentials::default()
+                };
+            }
+            tls_server_name = None;
+        }
+
+        let selection = Selection {
+            context: ctx_name,
+            cluster_name,
+            user_name,
+            namespace,
+            server,
+            tls_server_name,
+            insecure_skip_tls_verify: insecure,
+            ca_pem: if insecure { None } else { ca_pem },
+            proxy_url: cluster_entry.proxy_url.clone().filter(|s| !s.is_empty()),
+            credentials: creds,
+            problems: problems.clone(),
+        };
+        Checked {
+            problems,
+            selection: Some(selection),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Rewriting
+
+    /// Points cluster `cluster` at `new_server` (for example the address the console reaches
+    /// the API server at) while TLS keeps verifying the original name: unless the cluster
+    /// already has a `tls-server-name`, the original server's host becomes the
+    /// `tls-server-name` (an IP address works too). Returns the name TLS will verify.
+    ///
+    /// # Errors
+    /// [`Error::InvalidServer`] when `new_server` is not an http(s) URL;
+    /// [`Error::InvalidConfiguration`] when the cluster does not exist.
+    pub fn rewrite_server(&mut self, cluster: &str, new_server: &str) -> Result<Option<String>> {
+        let new = normalize_server(new_server, true).map_err(|reason| Error::InvalidServer {
+            url: new_server.to_string(),
+            reason,
+        })?;
+        let Some(entry) = self.clusters.iter_mut().find(|c| c.name == cluster) else {
+            return Err(Error::InvalidConfiguration {
+                problems: vec![problem(
+                    Severity::Error,
+                    ProblemKind::DanglingCluster,
+                    format!("cluster {cluster:?}"),
+                    format!("cluster {cluster:?} does not exist"),
+                )],
+            });
+        };
+        let old_host = entry
+            .cluster
+            .server
+            .as_deref()
+            .and_then(|s| normalize_server(s, true).ok().and_then(|u| host_of(&u)));
+        if entry
+            .cluster
+            .tls_server_name
+            .as_deref()
+            .is_none_or(str::is_empty)
+            && let Some(h) = old_host
+            && host_of(&new).as_deref() != Some(h.as_str())
+        {
+            entry.cluster.tls_server_name = Some(h);
+        }
+        entry.cluster.server = Some(new);
+        Ok(entry.cluster.tls_server_name.clone())
+    }
+
+    /// A self-contained copy: every file reference (CA, client certificate and key, tokenFile)
+    /// is read and replaced by the matching `*-data` field (or `token`), so the result can be
+    /// stored or sent elsewhere. `*-data` already present wins (the file is dropped). Exec
+    /// commands are left as they are (they are programs, not data).
+    ///
+    /// # Errors
+    /// [`Error::Read`] when a referenced file cannot be read.
+    pub fn inline(&self) -> Result<Kubeconfig> {
+        let enc = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        let read = |what: &str, p: &str| {
+            std::fs::read(p).map_err(|source| Error::Read {
+                what: what.to_string(),
+                path: PathBuf::from(p),
+                source,
+            })
+        };
+        let mut out = self.clone();
+        for c in &mut out.clusters {
+            if let Some(p) = c
+                .cluster
+                .certificate_authority
+                .take()
+                .filter(|s| !s.is_empty())
+                && c.cluster.certificate_authority_data.is_none()
+            {
+                c.cluster.certificate_authority_data =
+                    Some(enc(&read("certificate-authority", &p)?));
+            }
+        }
+        for u in &mut out.users {
+            if let Some(p) = u.user.client_certificate.take().filter(|s| !s.is_empty())
+                && u.user.client_certificate_data.is_none()
+            {
+                u.user.client_certificate_data =
+                    Some(Secret(enc(&read("client-certificate", &p)?)));
+            }
+            if let Some(p) = u.user.client_key.take().filter(|s| !s.is_empty())
+                && u.user.client_key_data.is_none()
+            {
+                u.user.client_key_data = Some(Secret(enc(&read("client-key", &p)?)));
+            }
+            if let Some(p) = u.user.token_file.take().filter(|s| !s.is_empty()) {
+                // tokenFile wins over token at request time in client-go.
+                let t = read("tokenFile", &p)?;
+                u.user.token = Some(Secret(String::from_utf8_lossy(&t).trim().to_string()));
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_is_redacted_in_debug_and_display() {
+        let s = Secret::new("very-secret-token");
+        assert_eq!(format!("{s:?}"), "<redacted>");
+        assert_eq!(format!("{s}"), "<redacted>");
+        let u = User {
+            token: Some(s),
+            ..User::default()
+        };
+        assert!(!format!("{u:?}").contains("very-secret"));
+    }
+
+    #[test]
+    fn redact_text_hides_long_tokens() {
+        let t = redact_text("token kubeconfig-user-aaaaa:FAKEFAKEFAKEFAKEFAKE at line 3");
+        assert_eq!(t, "token <redacted> at line 3");
+    }
+
+    #[test]
+    fn near_match_finds_typo() {
+        let names = ["kuberenetes", "other"];
+        assert_eq!(
+            near_match("kubernetes", names.iter().copied()),
+            Some("kuberenetes")
+        );
+        assert_eq!(near_match("zzz", names.iter().copied()), None);
+    }
+
+    #[test]
+    fn server_without_scheme_follows_client_go() {
+        assert_eq!(
+            normalize_server("10.0.0.1:6443", true).as_deref(),
+            Ok("https://10.0.0.1:6443")
+        );
+        assert_eq!(
+            normalize_server("10.0.0.1:6443", false).as_deref(),
+            Ok("http://10.0.0.1:6443")
+        );
+        assert!(normalize_server("https://127.0.0.1:x", true).is_err());
+    }
+
+    #[track_caller]
+    fn check_message(problems: &[Problem], expected: &str) {
+        assert_eq!(invalid_configuration_message(problems), expected);
+    }
+
+    #[test]
+    fn aggregate_message_matches_client_go() {
+        let p = |m: &str| {
+            problem(
+                Severity::Error,
+                ProblemKind::NoServer,
+                String::new(),
+                m.to_string(),
+            )
+        };
+        check_message(&[p("a")], "invalid configuration: a");
+        check_message(&[p("a"), p("b")], "invalid configuration: [a, b]");
+    }
+}
+#[cfg(test)]
+mod odd_yaml_tests {
+    use super::*;
+    #[test]
+    fn null_lists_and_empty_strings_load() {
+        for y in [
+            "apiVersion: v1\nkind: Config\nclusters:\nusers:\ncontexts:\ncurrent-context: \"\"\npreferences: {}\n",
+            "---\n",
+            "# only a comment\n",
+            "clusters: []\n",
+            "users:\n- name: u\n  user:\n",
+        ] {
+            let r = Kubeconfig::from_yaml(y, None);
+            assert!(r.is_ok(), "{y:?}: {r:?}");
+        }
+    }
+}

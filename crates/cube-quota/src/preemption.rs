@@ -1,0 +1,527 @@
+//! Preemption: which strictly lower-priority pods the default scheduler would evict so that a
+//! pending pod fits, on which node, and the `preemption: ...` part of FailedScheduling.
+//!
+//! Mirrors kube-scheduler v1.36 `defaultpreemption` (`SelectVictimsOnNode`,
+//! `filterPodsWithPDBViolation`, `pickOneNodeForPreemption`) and `preemption.Evaluator`
+//! (`PodEligibleToPreemptOthers`, `nodesWherePreemptionMightHelp`, `findCandidates`):
+//!
+//! 1. `preemptionPolicy: Never` is not eligible (`not eligible due to preemptionPolicy=Never.`);
+//!    neither is a pod whose nominated node holds a lower-priority pod terminating by
+//!    preemption.
+//! 2. Nodes whose filter status is UnschedulableAndUnresolvable (cordon, taints, affinity,
+//!    a request above the node's whole allocatable) are `Preemption is not helpful for
+//!    scheduling`.
+//! 3. Per remaining node: potential victims are the bound pods of **strictly lower**
+//!    priority; none -> `No preemption victims found for incoming pod`. Remove them all; if
+//!    the pod still does not fit, the node reports that filter failure. Otherwise reprieve
+//!    victims from most to least important (higher priority, then earlier start), those whose
+//!    eviction would violate a PodDisruptionBudget first, keeping each one the pod still fits
+//!    beside.
+//! 4. Among candidates: fewest PDB violations, lowest highest-victim priority, smallest
+//!    priority sum (upstream offsets each priority by 2^31), fewest victims, latest earliest
+//!    start time of the highest-priority victims, then the first.
+
+use std::cmp::Reverse;
+
+use cube_model::ClusterSnapshot;
+use cube_model::objects::{Pod, PodDisruptionBudget, PriorityClass, Time};
+use serde::Serialize;
+
+use crate::fit::{FitCode, FitReport, NodeUsage, SchedResources, fit_error_message, histogram};
+
+/// `preemptionPolicy` value that forbids preempting.
+pub const PREEMPT_NEVER: &str = "Never";
+/// Reason of a node without lower-priority pods.
+pub const REASON_NO_VICTIMS: &str = "No preemption victims found for incoming pod";
+/// Reason of a node where preemption cannot help.
+pub const REASON_NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
+/// Message of a pod with `preemptionPolicy: Never`.
+pub const MSG_POLICY_NEVER: &str = "not eligible due to preemptionPolicy=Never.";
+/// Message of a pod whose nominated node still has a pod terminating by preemption.
+pub const MSG_TERMINATING_ON_NOMINATED: &str =
+    "not eligible due to a terminating pod on the nominated node.";
+
+/// A pod's priority: `spec.priority` when set (admission wrote it), else the value of its
+/// `priorityClassName` in `classes`, else the globalDefault class (the lowest value when
+/// several claim it), else 0 (upstream `corev1helpers.PodPriority` after priority admission).
+pub fn pod_priority(pod: &Pod, classes: &[PriorityClass]) -> i32 {
+    if let Some(p) = pod.spec.priority {
+        return p;
+    }
+    let name = pod.spec.priority_class_name.as_str();
+    if !name.is_empty() {
+        return match name {
+            "system-node-critical" => 2_000_001_000,
+            "system-cluster-critical" => 2_000_000_000,
+            _ => classes
+                .iter()
+                .find(|c| c.metadata.name == name)
+                .map(|c| c.value)
+                .unwrap_or(0),
+        };
+    }
+    classes
+        .iter()
+        .filter(|c| c.global_default)
+        .map(|c| c.value)
+        .min()
+        .unwrap_or(0)
+}
+
+/// A pod that preemption would evict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Victim {
+    /// Index into `ClusterSnapshot::pods`.
+    pub index: usize,
+    /// `namespace/name`.
+    pub pod: String,
+    /// Its priority.
+    pub priority: i32,
+    /// Its `status.startTime` (`None`: counted as "now", the least important).
+    pub start_time: Option<Time>,
+    /// True when evicting it violates a PodDisruptionBudget.
+    pub violates_pdb: bool,
+}
+
+/// What preemption concludes for one node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "camelCase")]
+pub enum NodePreemption {
+    /// The node's filter status is UnschedulableAndUnresolvable.
+    NotHelpful,
+    /// No bound pod has a strictly lower priority.
+    NoVictims,
+    /// Even without every lower-priority pod the pod does not fit; the filter reasons.
+    StillDoesNotFit {
+        /// The failing filter's reasons.
+        reasons: Vec<String>,
+    },
+    /// Evicting these victims (most important first) lets the pod fit.
+    Candidate {
+        /// The victims.
+        victims: Vec<Victim>,
+        /// How many of them violate a PodDisruptionBudget.
+        pdb_violations: usize,
+    },
+}
+
+impl NodePreemption {
+    /// The reasons this node contributes to the preemption histogram (none for a candidate).
+    pub fn reasons(&self) -> Vec<String> {
+        match self {
+            NodePreemption::NotHelpful => vec![REASON_NOT_HELPFUL.to_owned()],
+            NodePreemption::NoVictims => vec![REASON_NO_VICTIMS.to_owned()],
+            NodePreemption::StillDoesNotFit { reasons } => reasons.clone(),
+            NodePreemption::Candidate { .. } => Vec::new(),
+        }
+    }
+}
+
+/// The preemption answer for a pending pod.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreemptionReport {
+    /// `namespace/name` of the preemptor.
+    pub preemptor: String,
+    /// Its priority.
+    pub priority: i32,
+    /// Why it may not preempt at all (upstream's message), `None` when eligible.
+    pub not_eligible: Option<String>,
+    /// Per node (name, conclusion), in snapshot order; empty when not eligible or when a
+    /// node already fits.
+    pub nodes: Vec<(String, NodePreemption)>,
+    /// The chosen node and its victims, when preemption helps.
+    pub chosen: Option<(String, Vec<Victim>)>,
+}
+
+impl PreemptionReport {
+    /// The PostFilter message as upstream builds it, without the `preemption: ` prefix:
+    /// the not-eligible text, or `0/N nodes are available: ...` when no node is a candidate;
+    /// `None` when a candidate was found or preemption did not run.
+    pub fn message(&self) -> Option<String> {
+        if let Some(m) = &self.not_eligible {
+            return Some(m.clone());
+        }
+        if self.chosen.is_some() || self.nodes.is_empty() {
+            return None;
+        }
+        let reasons: Vec<Vec<String>> = self.nodes.iter().map(|(_, p)| p.reasons()).collect();
+        let h = histogram(reasons.iter().map(Vec::as_slice));
+        Some(fit_error_message(self.nodes.len(), &h))
+    }
+}
+
+/// The whole FailedScheduling message (`FitError.Error()`): the filter histogram, then
+/// ` preemption: <msg>.` when preemption ran and did not find a candidate. Upstream's
+/// separator appends `.` to a preemption message that already ends with `.`, hence the
+/// `..` of real events. `None` when a node fits.
+pub fn failed_scheduling_message(
+    fit: &FitReport,
+    preemption: Option<&PreemptionReport>,
+) -> Option<String> {
+    let mut msg = fit.filter_message()?;
+    if let Some(post) = preemption.and_then(PreemptionReport::message) {
+        msg.push_str(" preemption: ");
+        msg.push_str(&post);
+        msg.push('.');
+    }
+    Some(msg)
+}
+
+/// Runs preemption for `pod` given its fit report over `snapshot` (built with `usage`).
+///
+/// Does nothing (empty report) when a node already fits.
+pub fn preempt(
+    usage: &NodeUsage,
+    snapshot: &ClusterSnapshot,
+    pod: &Pod,
+    fit: &FitReport,
+) -> PreemptionReport {
+    let priority = pod_priority(pod, &snapshot.priority_classes);
+    let mut report = PreemptionReport {
+        preemptor: pod.key(),
+        priority,
+        not_eligible: None,
+        nodes: Vec::new(),
+        chosen: None,
+    };
+    if fit.schedulable() {
+        return report;
+    }
+    if let Some(msg) = not_eligible(usage, snapshot, pod, priority) {
+        report.not_eligible = Some(msg);
+        return report;
+    }
+    for node_fit in &fit.nodes {
+        let outcome = if node_fit.code == FitCode::UnschedulableAndUnresolvable {
+            NodePreemption::NotHelpful
+        } else {
+            select_victims_on_node(usage, snapshot, pod, &node_fit.node)
+        };
+        report.nodes.push((node_fit.node.clone(), outcome));
+    }
+    report.chosen = pick_one_node(&report.nodes);
+    report
+}
+
+fn not_eligible(
+    usage: &NodeUsage,
+    snapshot: &ClusterSnapshot,
+    pod: &Pod,
+    priority: i32,
+) -> Option<String> {
+    let policy = pod.spec.preemption_policy.clone().or_else(|| {
+        let class = pod.spec.priority_class_name.as_str();
+        snapshot
+            .priority_classes
+            .iter()
+            .find(|c| !class.is_empty() && c.metadata.name == class)
+            .and_then(|c| c.preemption_policy.clone())
+    });
+    if policy.as_deref() == Some(PREEMPT_NEVER) {
+        return Some(MSG_POLICY_NEVER.to_owned());
+    }
+    let nominated = pod.status.nominated_node_name.as_str();
+    if let Some(state) = usage.node(nominated) {
+        let terminating = state
+            .pods
+            .iter()
+            .filter_map(|&i| snapshot.pods.get(i))
+            .any(|p| {
+                pod_priority(p, &snapshot.priority_classes) < priority
+                    && p.metadata.deletion_timestamp.is_some()
+                    && p.status.conditions.iter().any(|c| {
+                        c.type_ == "DisruptionTarget" && c.reason == "PreemptionByScheduler"
+                    })
+            });
+        if terminating {
+            return Some(MSG_TERMINATING_ON_NOMINATED.to_owned());
+        }
+    }
+    None
+}
+
+/// Upstream `MoreImportantPod` ordering key: higher priority first, then earlier start time;
+/// a pod without a start time counts as started now (after every known time).
+fn importance_key(v: &Victim) -> (Reverse<i32>, bool, Option<Time>) {
+    (Reverse(v.priority), v.start_time.is_none(), v.start_time)
+}
+
+/// Upstream `SelectVictimsOnNode` for node `node_name`: the minimal set of strictly
+/// lower-priority pods whose eviction lets `pod` fit, honouring the snapshot's
+/// PodDisruptionBudgets. Unknown node -> [`NodePreemption::NotHelpful`].
+pub fn select_victims_on_node(
+    usage: &NodeUsage,
+    snapshot: &ClusterSnapshot,
+    pod: &Pod,
+    node_name: &str,
+) -> NodePreemption {
+    let (Some(state), Some(node)) = (
+        usage.node(node_name),
+        usage
+            .node(node_name)
+            .and_then(|s| snapshot.nodes.get(s.index)),
+    ) else {
+        return NodePreemption::NotHelpful;
+    };
+    let classes = &snapshot.priority_classes;
+    let priority = pod_priority(pod, classes);
+    let pod_req = crate::fit::sched_requests(pod, &usage.options);
+
+    let mut potential: Vec<(Victim, &SchedResources)> = Vec::new();
+    for &i in &state.pods {
+        let (Some(p), Some(Some(req))) = (snapshot.pods.get(i), usage.pod_requests.get(i)) else {
+            continue;
+        };
+        let prio = pod_priority(p, classes);
+        if prio < priority {
+            potential.push((
+                Victim {
+                    index: i,
+                    pod: p.key(),
+                    priority: prio,
+                    start_time: p.status.start_time,
+                    violates_pdb: false,
+                },
+                req,
+            ));
+        }
+    }
+    if potential.is_empty() {
+        return NodePreemption::NoVictims;
+    }
+    let mut requested = state.requested.clone();
+    for (_, req) in &potential {
+        requested.sub(req);
+    }
+    let mut count = state.pods.len() - potential.len();
+    let first = usage.fit_node_with(node, state, pod, &pod_req, &requested, count);
+    if !first.fits() {
+        return NodePreemption::StillDoesNotFit {
+            reasons: first.reasons,
+        };
+    }
+    potential.sort_by_key(|a| importance_key(&a.0));
+    let flags = pdb_violations(
+        potential.iter().map(|(v, _)| &snapshot.pods[v.index]),
+        &snapshot.pod_disruption_budgets,
+    );
+    let (violating, non_violating): (Vec<_>, Vec<_>) = potential
+        .into_iter()
+        .zip(flags)
+        .map(|((mut v, r), f)| {
+            v.violates_pdb = f;
+            (v, r)
+        })
+        .partition(|(v, _)| v.violates_pdb);
+    let mixed = !violating.is_empty() && !non_violating.is_empty();
+    let mut victims = Vec::new();
+    let mut pdb_violations = 0;
+    for (v, req) in violating.into_iter().chain(non_violating) {
+        requested.add(req);
+        count += 1;
+        let fits = usage
+            .fit_node_with(node, state, pod, &pod_req, &requested, count)
+            .fits();
+        if !fits {
+            requested.sub(req);
+            count -= 1;
+            if v.violates_pdb {
+                pdb_violations += 1;
+            }
+            victims.push(v);
+        }
+    }
+    if mixed {
+        victims.sort_by_key(importance_key);
+    }
+    NodePreemption::Candidate {
+        victims,
+        pdb_violations,
+    }
+}
+
+/// Upstream `filterPodsWithPDBViolation`: walks `pods` in order, decrementing each matching
+/// budget's `status.disruptionsAllowed`; a pod violates when a matching budget goes below 0.
+/// Budgets match pods of their namespace through a non-empty selector; pods without labels
+/// match nothing.
+pub fn pdb_violations<'a>(
+    pods: impl Iterator<Item = &'a Pod>,
+    pdbs: &[PodDisruptionBudget],
+) -> Vec<bool> {
+    let mut allowed: Vec<i64> = pdbs
+        .iter()
+        .map(|p| i64::from(p.status.disruptions_allowed))
+        .collect();
+    pods.map(|pod| {
+        let mut violated = false;
+        if pod.metadata.labels.is_empty() {
+            return false;
+        }
+        for (i, pdb) in pdbs.iter().enumerate() {
+            if pdb.metadata.namespace != pod.metadata.namespace {
+                continue;
+            }
+            // A nil or empty selector matches nothing; an invalid one matches nothing.
+            let matched = pdb
+                .spec
+                .selector
+                .as_ref()
+                .is_some_and(|s| !s.is_empty() && s.matches(&pod.metadata.labels));
+            if !matched {
+                continue;
+            }
+            allowed[i] -= 1;
+            if allowed[i] < 0 {
+                violated = true;
+            }
+        }
+        violated
+    })
+    .collect()
+}
+
+/// Upstream `pickOneNodeForPreemption` over the candidates, in node order.
+fn pick_one_node(nodes: &[(String, NodePreemption)]) -> Option<(String, Vec<Victim>)> {
+    let candidates: Vec<(&String, &Vec<Victim>, usize)> = nodes
+        .iter()
+        .filter_map(|(n, p)| match p {
+            NodePreemption::Candidate {
+                victims,
+                pdb_violations,
+            } => Some((n, victims, *pdb_violations)),
+            _ => None,
+        })
+        .collect();
+    if let Some((n, v, _)) = candidates.iter().find(|(_, v, _)| v.is_empty()) {
+        return Some(((*n).clone(), (*v).clone()));
+    }
+    // Each criterion keeps the best-scoring subset; ties go on to the next one.
+    type Key<'a> = Box<dyn Fn(&(&String, &Vec<Victim>, usize)) -> i128 + 'a>;
+    let criteria: Vec<Key<'_>> = vec![
+        // Fewest PDB violations.
+        Box::new(|c| -(c.2 as i128)),
+        // Lowest highest-victim priority.
+        Box::new(|c| -i128::from(c.1.first().map(|v| v.priority).unwrap_or(0))),
+        // Smallest sum of (priority + 2^31).
+        Box::new(|c| {
+            -c.1.iter()
+                .map(|v| i128::from(v.priority) + (1i128 << 31))
+                .sum::<i128>()
+        }),
+        // Fewest victims.
+        Box::new(|c| -(c.1.len() as i128)),
+        // Latest earliest-start-time among the highest-priority victims.
+        Box::new(|c| {
+            let top = c.1.first().map(|v| v.priority).unwrap_or(0);
+            c.1.iter()
+                .filter(|v| v.priority == top)
+                .map(|v| v.start_time.map(|t| t.as_nanosecond()).unwrap_or(i128::MAX))
+                .min()
+                .unwrap_or(i128::MAX)
+        }),
+    ];
+    let mut pool = candidates;
+    for key in &criteria {
+        if pool.len() <= 1 {
+            break;
+        }
+        let best = pool.iter().map(key).max()?;
+        pool.retain(|c| key(c) == best);
+    }
+    pool.first().map(|(n, v, _)| ((*n).clone(), (*v).clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(name: &str, value: i32, default: bool) -> PriorityClass {
+        let mut c = PriorityClass {
+            value,
+            global_default: default,
+            ..PriorityClass::default()
+        };
+        c.metadata.name = name.into();
+        c
+    }
+
+    #[test]
+    fn priority_resolution() {
+        let classes = vec![
+            class("high", 1000, false),
+            class("d1", 5, true),
+            class("d2", 3, true),
+        ];
+        let mut pod = Pod::default();
+        assert_eq!(pod_priority(&pod, &classes), 3, "lowest global default");
+        pod.spec.priority_class_name = "high".into();
+        assert_eq!(pod_priority(&pod, &classes), 1000);
+        pod.spec.priority = Some(7);
+        assert_eq!(pod_priority(&pod, &classes), 7, "admitted value wins");
+        assert_eq!(pod_priority(&Pod::default(), &[]), 0);
+    }
+
+    fn victim(priority: i32, secs: Option<i64>, n: usize) -> Victim {
+        Victim {
+            index: n,
+            pod: format!("ns/p{n}"),
+            priority,
+            start_time: secs.map(|s| Time::from_second(s).unwrap_or_default()),
+            violates_pdb: false,
+        }
+    }
+
+    #[test]
+    fn pick_node_criteria() {
+        let cand = |v: Vec<Victim>, pdb: usize| NodePreemption::Candidate {
+            victims: v,
+            pdb_violations: pdb,
+        };
+        // Fewer PDB violations wins over lower priority.
+        let nodes = vec![
+            ("a".to_owned(), cand(vec![victim(1, Some(1), 0)], 1)),
+            ("b".to_owned(), cand(vec![victim(5, Some(1), 1)], 0)),
+        ];
+        assert_eq!(pick_one_node(&nodes).map(|c| c.0).as_deref(), Some("b"));
+        // Lowest highest priority.
+        let nodes = vec![
+            ("a".to_owned(), cand(vec![victim(5, Some(1), 0)], 0)),
+            (
+                "b".to_owned(),
+                cand(vec![victim(1, Some(1), 1), victim(1, Some(1), 2)], 0),
+            ),
+        ];
+        assert_eq!(pick_one_node(&nodes).map(|c| c.0).as_deref(), Some("b"));
+        // Sum with upstream's 2^31 offset: one victim at 0 beats two at -100.
+        let nodes = vec![
+            (
+                "a".to_owned(),
+                cand(vec![victim(-100, Some(1), 0), victim(-100, Some(1), 1)], 0),
+            ),
+            ("b".to_owned(), cand(vec![victim(-100, Some(1), 2)], 0)),
+        ];
+        assert_eq!(pick_one_node(&nodes).map(|c| c.0).as_deref(), Some("b"));
+        // Latest start time of the highest-priority victims.
+        let nodes = vec![
+            ("a".to_owned(), cand(vec![victim(1, Some(100), 0)], 0)),
+            ("b".to_owned(), cand(vec![victim(1, Some(200), 1)], 0)),
+            ("c".to_owned(), cand(vec![victim(1, Some(200), 2)], 0)),
+        ];
+        assert_eq!(pick_one_node(&nodes).map(|c| c.0).as_deref(), Some("b"));
+        assert_eq!(pick_one_node(&[]), None);
+    }
+
+    #[test]
+    fn importance_order() {
+        let mut v = [
+            victim(1, None, 0),
+            victim(1, Some(5), 1),
+            victim(9, Some(50), 2),
+        ];
+        v.sort_by_key(importance_key);
+        let order: Vec<usize> = v.iter().map(|x| x.index).collect();
+        assert_eq!(order, vec![2, 1, 0]);
+    }
+}

@@ -1,0 +1,446 @@
+//! Pod effective requests and limits (upstream `k8s.io/component-helpers/resource`
+//! `PodRequests` / `PodLimits`), API defaulting of requests from limits, and the QoS class.
+//!
+//! The aggregation is per resource name:
+//! 1. sum over app containers;
+//! 2. init containers walked in declaration order: a restartable init container (a "sidecar",
+//!    `restartPolicy: Always`) is added to the sum and to a running sidecar sum; a regular init
+//!    container needs its own value plus the sidecars declared before it; the largest such
+//!    need is `initMax`;
+//! 3. effective = max(sum, initMax);
+//! 4. pod-level `spec.resources` (PodLevelResources, on in v1.36) replaces the value of `cpu`,
+//!    `memory` and `hugepages-*` only;
+//! 5. `spec.overhead` is added to every request, and only to limits that are present and
+//!    non-zero.
+
+use cube_model::objects::{Container, Pod, PodSpec};
+use cube_model::{Quantity, ResourceList};
+
+/// Options of [`pod_requests`] / [`pod_limits`], as upstream's `PodResourcesOptions`.
+///
+/// `Default` gives all `false`: overhead included, pod-level resources honoured (the
+/// PodLevelResources feature is enabled in v1.36), spec values only.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PodResourcesOptions {
+    /// Leave `spec.overhead` out (upstream `ExcludeOverhead`).
+    pub exclude_overhead: bool,
+    /// Ignore pod-level `spec.resources` (upstream `SkipPodLevelResources`; quota and the
+    /// scheduler set it when the PodLevelResources feature gate is off).
+    pub skip_pod_level_resources: bool,
+    /// Status-aware mode for in-place resize (upstream `UseStatusResources`).
+    ///
+    /// The slim [`Pod`] model does not keep `status.containerStatuses[*].allocatedResources`
+    /// nor `resources`, so with this model the spec values are what is known and this flag
+    /// changes nothing; it is kept so call sites mirror upstream.
+    pub use_status_resources: bool,
+}
+
+/// The QoS class of a pod (`v1.PodQOSClass`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QosClass {
+    /// Every container has cpu and memory limits, and the summed requests equal the summed
+    /// limits.
+    Guaranteed,
+    /// Neither BestEffort nor Guaranteed.
+    Burstable,
+    /// No cpu or memory request or limit anywhere.
+    BestEffort,
+}
+
+impl QosClass {
+    /// The API spelling: `Guaranteed`, `Burstable` or `BestEffort`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QosClass::Guaranteed => "Guaranteed",
+            QosClass::Burstable => "Burstable",
+            QosClass::BestEffort => "BestEffort",
+        }
+    }
+    /// Parses the API spelling (as found in `status.qosClass`); `None` for anything else.
+    pub fn from_api(s: &str) -> Option<Self> {
+        match s {
+            "Guaranteed" => Some(QosClass::Guaranteed),
+            "Burstable" => Some(QosClass::Burstable),
+            "BestEffort" => Some(QosClass::BestEffort),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for QosClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Upstream `addResourceList`: adds every entry of `new` into `list` (a missing entry is a copy
+/// of the new quantity, so it keeps its format and printed form).
+///
+/// An overflowing sum (only possible far beyond any real resource) saturates by keeping the
+/// previous value rather than panicking.
+pub(crate) fn add_list(list: &mut ResourceList, new: &ResourceList) {
+    for (name, q) in new {
+        match list.get(name.as_str()) {
+            None => {
+                list.insert(name.clone(), q.clone());
+            }
+            Some(old) => {
+                if let Some(sum) = old.checked_add(q) {
+                    list.insert(name.clone(), sum);
+                }
+            }
+        }
+    }
+}
+
+/// Upstream `maxResourceList`: per name, keeps the larger of `list` and `new`.
+pub(crate) fn max_list(list: &mut ResourceList, new: &ResourceList) {
+    for (name, q) in new {
+        let replace = match list.get(name.as_str()) {
+            None => true,
+            Some(old) => q > old,
+        };
+        if replace {
+            list.insert(name.clone(), q.clone());
+        }
+    }
+}
+
+/// True for a resource name that pod-level `spec.resources` may set (upstream
+/// `IsSupportedPodLevelResource`): `cpu`, `memory` and `hugepages-<size>`.
+pub fn is_supported_pod_level_resource(name: &str) -> bool {
+    name == "cpu" || name == "memory" || name.starts_with("hugepages-")
+}
+
+/// True when the pod sets pod-level requests or limits for a supported resource (upstream
+/// `IsPodLevelResourcesSet`).
+pub fn is_pod_level_resources_set(pod: &Pod) -> bool {
+    is_pod_level_requests_set(pod)
+        || pod.spec.resources.as_ref().is_some_and(|r| {
+            r.limits
+                .names()
+                .any(|n| is_supported_pod_level_resource(n.as_str()))
+        })
+}
+
+/// True when the pod sets pod-level requests for a supported resource (upstream
+/// `IsPodLevelRequestsSet`).
+pub fn is_pod_level_requests_set(pod: &Pod) -> bool {
+    pod.spec.resources.as_ref().is_some_and(|r| {
+        r.requests
+            .names()
+            .any(|n| is_supported_pod_level_resource(n.as_str()))
+    })
+}
+
+/// Sidecar-aware aggregation of one side (requests or limits) of all containers.
+fn aggregate<'a>(
+    spec: &'a PodSpec,
+    side: impl Fn(&'a Container) -> &'a ResourceList,
+) -> ResourceList {
+    let mut sum = ResourceList::new();
+    for c in &spec.containers {
+        add_list(&mut sum, side(c));
+    }
+    let mut sidecars = ResourceList::new();
+    let mut init_max = ResourceList::new();
+    for c in &spec.init_containers {
+        if c.is_sidecar() {
+            add_list(&mut sum, side(c));
+            add_list(&mut sidecars, side(c));
+            max_list(&mut init_max, &sidecars);
+        } else {
+            let mut need = ResourceList::new();
+            add_list(&mut need, side(c));
+            add_list(&mut need, &sidecars);
+            max_list(&mut init_max, &need);
+        }
+    }
+    max_list(&mut sum, &init_max);
+    sum
+}
+
+/// Sidecar-aware aggregation of container requests, without pod-level resources or overhead
+/// (upstream `AggregateContainerRequests`).
+pub fn aggregate_container_requests(spec: &PodSpec) -> ResourceList {
+    aggregate(spec, |c| &c.resources.requests)
+}
+
+/// Sidecar-aware aggregation of container limits, without pod-level resources or overhead
+/// (upstream `AggregateContainerLimits`). A container without a limit contributes nothing.
+pub fn aggregate_container_limits(spec: &PodSpec) -> ResourceList {
+    aggregate(spec, |c| &c.resources.limits)
+}
+
+/// The pod's effective requests (upstream `PodRequests`): cpu in cores, memory in bytes, as
+/// exact quantities keyed by resource name.
+///
+/// Requests are **not** defaulted from limits here (see [`default_requests_from_limits`]);
+/// ephemeral containers are not counted. Overhead is added to every overhead resource unless
+/// `opts.exclude_overhead`.
+pub fn pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
+    let mut reqs = aggregate_container_requests(&pod.spec);
+    if !opts.skip_pod_level_resources
+        && is_pod_level_requests_set(pod)
+        && let Some(r) = &pod.spec.resources
+    {
+        for (name, q) in &r.requests {
+            if is_supported_pod_level_resource(name.as_str()) {
+                reqs.insert(name.clone(), q.clone());
+            }
+        }
+    }
+    if !opts.exclude_overhead
+        && let Some(overhead) = &pod.spec.overhead
+    {
+        add_list(&mut reqs, overhead);
+    }
+    reqs
+}
+
+/// The pod's effective limits (upstream `PodLimits`).
+///
+/// A container without a limit does not make the pod unlimited; overhead is added only to
+/// limits that are present and non-zero, unless `opts.exclude_overhead`.
+pub fn pod_limits(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
+    let mut limits = aggregate_container_limits(&pod.spec);
+    if !opts.skip_pod_level_resources
+        && is_pod_level_resources_set(pod)
+        && let Some(r) = &pod.spec.resources
+    {
+        for (name, q) in &r.limits {
+            if is_supported_pod_level_resource(name.as_str()) {
+                limits.insert(name.clone(), q.clone());
+            }
+        }
+    }
+    if !opts.exclude_overhead
+        && let Some(overhead) = &pod.spec.overhead
+    {
+        for (name, q) in overhead {
+            let sum = match limits.get(name.as_str()) {
+                Some(v) if !v.is_zero() => v.checked_add(q),
+                _ => None,
+            };
+            if let Some(sum) = sum {
+                limits.insert(name.clone(), sum);
+            }
+        }
+    }
+    limits
+}
+
+/// API defaulting of a `v1.Pod` (upstream `SetDefaults_Pod`; not applied to pod templates):
+/// for every container and init container, each resource with a limit but no request gets
+/// request := limit. Then, as v1.36 does with PodLevelResources on (`defaultPodRequests`):
+/// when pod-level limits are set, missing pod-level requests of supported resources default
+/// to the aggregated container requests (not for hugepages), and else to the pod-level limit.
+///
+/// Idempotent.
+pub fn default_requests_from_limits(spec: &mut PodSpec) {
+    for c in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
+        let missing: Vec<_> = c
+            .resources
+            .limits
+            .iter()
+            .filter(|(k, _)| !c.resources.requests.contains(k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, v) in missing {
+            c.resources.requests.insert(k, v);
+        }
+    }
+    let has_pod_limits = spec
+        .resources
+        .as_ref()
+        .is_some_and(|r| !r.limits.is_empty());
+    if !has_pod_limits {
+        return;
+    }
+    let aggregated = aggregate_container_requests(spec);
+    if let Some(r) = spec.resources.as_mut() {
+        for (k, v) in &aggregated {
+            if !r.requests.contains(k.as_str())
+                && is_supported_pod_level_resource(k.as_str())
+                && !k.as_str().starts_with("hugepages-")
+            {
+                r.requests.insert(k.clone(), v.clone());
+            }
+        }
+        let from_limits: Vec<_> = r
+            .limits
+            .iter()
+            .filter(|(k, _)| {
+                !r.requests.contains(k.as_str()) && is_supported_pod_level_resource(k.as_str())
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (k, v) in from_limits {
+            r.requests.insert(k, v);
+        }
+    }
+}
+
+/// The QoS class of a pod (upstream `GetPodQOS`: `status.qosClass` when the API server has set
+/// it, otherwise [`compute_qos_class`]).
+pub fn qos_class(pod: &Pod) -> QosClass {
+    QosClass::from_api(&pod.status.qos_class).unwrap_or_else(|| compute_qos_class(pod))
+}
+
+fn is_qos_compute_resource(name: &str) -> bool {
+    name == "cpu" || name == "memory"
+}
+
+/// Upstream `ComputePodQOS` (v1.36, PodLevelResources on): only cpu and memory and only values
+/// greater than 0 count. With pod-level resources set, they alone decide; otherwise every container and
+/// init container: BestEffort when nothing is set, Guaranteed when every container has cpu and
+/// memory limits and the summed requests equal the summed limits, else Burstable.
+pub fn compute_qos_class(pod: &Pod) -> QosClass {
+    let mut requests = ResourceList::new();
+    let mut limits = ResourceList::new();
+    let mut guaranteed = true;
+    let take = |list: &ResourceList, into: &mut ResourceList| -> (bool, bool) {
+        let (mut cpu, mut mem) = (false, false);
+        for (name, q) in list {
+            if !is_qos_compute_resource(name.as_str()) || q <= &Quantity::ZERO {
+                continue;
+            }
+            cpu |= name.as_str() == "cpu";
+            mem |= name.as_str() == "memory";
+            let single: ResourceList = [(name.clone(), q.clone())].into_iter().collect();
+            add_list(into, &single);
+        }
+        (cpu, mem)
+    };
+    if is_pod_level_resources_set(pod) {
+        if let Some(r) = &pod.spec.resources {
+            take(&r.requests, &mut requests);
+            if !r.limits.is_empty() {
+                let (cpu, mem) = take(&r.limits, &mut limits);
+                if !(cpu && mem) {
+                    guaranteed = false;
+                }
+            }
+        }
+    } else {
+        for c in pod.spec.containers.iter().chain(&pod.spec.init_containers) {
+            take(&c.resources.requests, &mut requests);
+            let (cpu, mem) = take(&c.resources.limits, &mut limits);
+            if !(cpu && mem) {
+                guaranteed = false;
+            }
+        }
+    }
+    if requests.is_empty() && limits.is_empty() {
+        return QosClass::BestEffort;
+    }
+    if guaranteed {
+        for (name, req) in &requests {
+            if limits.get(name.as_str()) != Some(req) {
+                guaranteed = false;
+                break;
+            }
+        }
+    }
+    if guaranteed && requests.len() == limits.len() {
+        QosClass::Guaranteed
+    } else {
+        QosClass::Burstable
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cube_model::objects::ResourceRequirements;
+
+    fn rl(pairs: &[(&str, &str)]) -> ResourceList {
+        pairs
+            .iter()
+            .map(|(k, v)| (*k, v.parse::<Quantity>().expect("quantity")))
+            .collect()
+    }
+
+    fn container(name: &str, req: &[(&str, &str)], lim: &[(&str, &str)]) -> Container {
+        Container {
+            name: name.into(),
+            resources: ResourceRequirements {
+                requests: rl(req),
+                limits: rl(lim),
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn defaulting_copies_limits_and_is_idempotent() {
+        let mut spec = PodSpec {
+            containers: vec![container(
+                "a",
+                &[("memory", "1Gi")],
+                &[("cpu", "2"), ("memory", "2Gi")],
+            )],
+            init_containers: vec![container("i", &[], &[("cpu", "1")])],
+            ..Default::default()
+        };
+        default_requests_from_limits(&mut spec);
+        assert_eq!(
+            spec.containers[0].resources.requests,
+            rl(&[("cpu", "2"), ("memory", "1Gi")])
+        );
+        assert_eq!(
+            spec.init_containers[0].resources.requests,
+            rl(&[("cpu", "1")])
+        );
+        let once = spec.clone();
+        default_requests_from_limits(&mut spec);
+        assert_eq!(spec, once);
+    }
+
+    #[test]
+    fn pod_level_requests_default_from_containers_then_limits() {
+        let mut spec = PodSpec {
+            containers: vec![container("a", &[("cpu", "100m")], &[])],
+            resources: Some(ResourceRequirements {
+                requests: ResourceList::new(),
+                limits: rl(&[("cpu", "1"), ("memory", "1Gi")]),
+            }),
+            ..Default::default()
+        };
+        default_requests_from_limits(&mut spec);
+        let r = spec.resources.as_ref().map(|r| r.requests.clone());
+        assert_eq!(r, Some(rl(&[("cpu", "100m"), ("memory", "1Gi")])));
+    }
+
+    #[test]
+    fn qos_classes() {
+        let mut pod = Pod::default();
+        pod.spec.containers = vec![container("a", &[], &[])];
+        assert_eq!(qos_class(&pod), QosClass::BestEffort);
+        pod.spec.containers = vec![container("a", &[("cpu", "1")], &[])];
+        assert_eq!(qos_class(&pod), QosClass::Burstable);
+        pod.spec.containers = vec![container(
+            "a",
+            &[("cpu", "1"), ("memory", "1Gi")],
+            &[("cpu", "1"), ("memory", "1Gi")],
+        )];
+        assert_eq!(qos_class(&pod), QosClass::Guaranteed);
+        // a zero request does not count
+        pod.spec.containers = vec![container("a", &[("cpu", "0")], &[])];
+        assert_eq!(qos_class(&pod), QosClass::BestEffort);
+        // extended resources do not count
+        pod.spec.containers = vec![container(
+            "a",
+            &[("nvidia.com/gpu", "1")],
+            &[("nvidia.com/gpu", "1")],
+        )];
+        assert_eq!(qos_class(&pod), QosClass::BestEffort);
+        // status wins
+        pod.status.qos_class = "Guaranteed".into();
+        assert_eq!(qos_class(&pod), QosClass::Guaranteed);
+    }
+}
