@@ -6,9 +6,11 @@
 //! - [`error`]: the crate's error enum.
 //! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
 //! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
+//! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC) and the re-split check.
 
 pub mod error;
 pub mod fit;
+pub mod plan;
 pub mod preemption;
 pub mod requests;
 
