@@ -349,12 +349,12 @@ proptest! {
             // Refused only when the raw shares really exceed the bucket (explicit amounts plus
             // percentages, as validate() and plan compute them).
             let over = ["requests.cpu", "requests.nvidia.com/gpu"].iter().any(|key| {
-                let hard_m = g.quota[0].hard.get(*key).map(|q| i128::from(q.milli_value())).unwrap_or(0);
+                let hard_m = g.quota[0].hard.get(key).map(|q| i128::from(q.milli_value())).unwrap_or(0);
                 let mut explicit = 0i128;
                 let mut pct = 0i128;
                 for ns in &g.namespaces {
                     if let Some(l) = ns.buckets.get("b") {
-                        explicit += l.get(*key).map(|q| i128::from(q.milli_value())).unwrap_or(0);
+                        explicit += l.get(key).map(|q| i128::from(q.milli_value())).unwrap_or(0);
                     } else if let Some(p) = ns.share_percent {
                         pct += i128::from(p);
                     }
