@@ -6,12 +6,14 @@
 //! - [`error`]: the crate's error enum.
 //! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
 //! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
+//! - [`report`]: capacity (overcommit per pool) and usage reports for resource groups.
 //! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC) and the re-split check.
 
 pub mod error;
 pub mod fit;
 pub mod plan;
 pub mod preemption;
+pub mod report;
 pub mod requests;
 
 pub use error::{Error, Result};

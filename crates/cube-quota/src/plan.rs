@@ -437,16 +437,11 @@ pub fn plan_group(
             });
         }
     }
-    if !group.quota.is_empty() && group.priority.is_none() {
-        warnings.push(format!(
-            "group {gname:?} has a quota but no PriorityClass: its pods compete at the default priority and cannot preempt"
-        ));
-    }
-    if group.quota.is_empty() && group.priority.is_some() {
-        warnings.push(format!(
-            "group {gname:?} has a PriorityClass but no quota: nothing stops it from preempting everyone else"
-        ));
-    }
+    warnings.extend(
+        crate::report::group_warnings(std::slice::from_ref(group))
+            .into_iter()
+            .map(|w| w.message),
+    );
 
     let manifests = build_manifests(group, &quotas)?;
     Ok(GroupPlan {
