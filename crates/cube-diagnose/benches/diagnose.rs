@@ -1,0 +1,2 @@
+//! Diagnosis bench (being written).
+fn main() {}
