@@ -37,7 +37,8 @@
 //!   group `system:masters` is allowed everything, as on the real server.
 //!   `POST .../selfsubjectreviews` returns the user the double saw.
 //! - Misbehaviour on demand ([`Mode`]): `NeverAnswer` (accepts TCP, never speaks), `PlainHttp`
-//!   (no TLS at all), `Unauthorized` (401 to everything), `Delay` (answers late);
+//!   (no TLS at all), `Unauthorized` (401 to everything), `Delay` (answers late), `Status(code)`
+//!   (every request answers that code with a `Status` body);
 //!   [`refused_addr`] gives a port that refuses connections (bound, then dropped).
 //! - Every request is logged ([`ApiDouble::requests`]) with method, path, user and whether an
 //!   `Authorization` header was present, so tests can assert what the client sent.
@@ -81,6 +82,9 @@ pub enum Mode {
     Unauthorized,
     /// Wait this long before answering each request.
     Delay(Duration),
+    /// Answer every request (after authentication) with this HTTP code and a `Status` body
+    /// (`503` -> reason `ServiceUnavailable`, `500` -> `InternalError`, else `Failure`).
+    Status(u16),
 }
 
 /// One permission in the double's simplified authorizer. `"*"` matches anything; an empty
@@ -572,6 +576,9 @@ async fn serve_http<S: AsyncRead + AsyncWrite + Unpin>(
             401 => "Unauthorized",
             403 => "Forbidden",
             404 => "Not Found",
+            429 => "Too Many Requests",
+            500 => "Internal Server Error",
+            503 => "Service Unavailable",
             _ => "Error",
         };
         let text = body.to_string();
@@ -841,6 +848,15 @@ fn handle(state: &State, req: &Request, tls: bool) -> (u16, Value) {
         return (401, unauthorized_body());
     };
 
+    if let Mode::Status(code) = state.mode {
+        let reason = match code {
+            503 => "ServiceUnavailable",
+            500 => "InternalError",
+            429 => "TooManyRequests",
+            _ => "Failure",
+        };
+        return (code, status_body(code, reason, "the server is currently unable to handle the request", None));
+    }
     if path == "/version" {
         return (200, state.version.clone());
     }
