@@ -52,7 +52,7 @@ fn generate(nodes: usize, pods: usize) -> (String, String) {
         let gpu_node = node % 4 == 0;
         let node_name = if pending { String::new() } else { format!(r#""nodeName":"node-{node:05}","#) };
         let phase = if pending { "Pending" } else { "Running" };
-        let gpu = if gpu_node && !pending && j % 3 == 0 { r#","nvidia.com/gpu":"1""# } else if pending && j % 400 == 399 { r#","nvidia.com/gpu":"16""# } else { "" };
+        let gpu = if gpu_node && !pending && j % 6 == 0 { r#","nvidia.com/gpu":"1""# } else if pending && j % 400 == 399 { r#","nvidia.com/gpu":"16""# } else { "" };
         let tol = if gpu_node || pending { r#""tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}],"# } else { "" };
         p.push_str(&format!(
             r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"worker-{j:06}","namespace":"{ns}","uid":"10000000-0000-0000-0000-{j:012}","creationTimestamp":"2026-11-30T10:00:00Z","labels":{{"app":"worker","pod-template-hash":"abc{}"}},"ownerReferences":[{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"worker-abc{}","uid":"r{}","controller":true}}]}},"spec":{{{node_name}{tol}"containers":[{{"name":"main","image":"registry.example/worker:1.0","resources":{{"requests":{{"cpu":"250m","memory":"512Mi"{gpu}}},"limits":{{"memory":"1Gi"{gpu}}}}}}}],"restartPolicy":"Always","schedulerName":"default-scheduler","priority":0}},"status":{{"phase":"{phase}","qosClass":"Burstable","podIP":"10.200.{}.{}"}}}}"#,
@@ -102,9 +102,32 @@ fn bench(c: &mut Criterion) {
     let base = once("k8s_openapi deserialize", || deserialize_openapi(&nj, &pj));
     let diag = once("load + whole catalog", || diagnose(&nj, &pj));
     eprintln!("ratio diagnose / deserialize = {:.2}", diag.as_secs_f64() / base.as_secs_f64());
+    // where the time goes
+    let t = Instant::now();
+    let mut snap = ClusterSnapshot::from_slice("nodes.json", nj.as_bytes());
+    snap.add_bytes("pods.json", pj.as_bytes());
+    let load = t.elapsed();
+    let t = Instant::now();
+    let ctx = Context::new(&snap);
+    let index = t.elapsed();
+    let mut per_rule: Vec<(Duration, String, usize)> = cube_diagnose::rules::catalog()
+        .iter()
+        .map(|r| {
+            let t = Instant::now();
+            let n = r.check(&ctx).len();
+            (t.elapsed(), r.id().to_owned(), n)
+        })
+        .collect();
+    per_rule.sort_by(|a, b| b.0.cmp(&a.0));
+    eprintln!("  load {:.3} s, context/index {:.3} s, rules {:.3} s", load.as_secs_f64(), index.as_secs_f64(), per_rule.iter().map(|r| r.0.as_secs_f64()).sum::<f64>());
+    for (d, id, n) in per_rule.iter().take(6) {
+        eprintln!("    {id:<28} {:>8.3} s  {n} findings", d.as_secs_f64());
+    }
+    drop(ctx);
+    drop(snap);
 
     let mut g = c.benchmark_group(format!("{nodes}_nodes_{pods}_pods"));
-    g.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(1));
+    g.sample_size(10).measurement_time(Duration::from_secs(15)).warm_up_time(Duration::from_secs(1));
     g.bench_function("k8s_openapi_deserialize", |b| b.iter(|| deserialize_openapi(black_box(&nj), black_box(&pj))));
     g.bench_function("load_and_diagnose", |b| b.iter(|| diagnose(black_box(&nj), black_box(&pj))));
     g.finish();
