@@ -17,7 +17,10 @@ use serde::Deserialize;
 static PEAK: PeakAlloc = PeakAlloc;
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// `kubectl get nodes -o json` and `kubectl get pods -A -o json` for a generated cluster.
@@ -30,8 +33,16 @@ fn generate(nodes: usize, pods: usize) -> (String, String) {
         }
         let gpu = i % 4 == 0;
         let pool = if gpu { "gpu-training" } else { "cpu-general" };
-        let kernel = if i % 97 == 0 { "6.8.0-45-generic" } else { "5.15.0-105-generic" };
-        let gpu_labels = if gpu { r#","nvidia.com/gpu.present":"true","nvidia.com/gpu.count":"8","nvidia.com/cuda.driver.major":"550""# } else { "" };
+        let kernel = if i % 97 == 0 {
+            "6.8.0-45-generic"
+        } else {
+            "5.15.0-105-generic"
+        };
+        let gpu_labels = if gpu {
+            r#","nvidia.com/gpu.present":"true","nvidia.com/gpu.count":"8","nvidia.com/cuda.driver.major":"550""#
+        } else {
+            ""
+        };
         let gpu_alloc = if gpu { r#","nvidia.com/gpu":"8""# } else { "" };
         let ready = if i % 500 == 7 { "False" } else { "True" };
         n.push_str(&format!(
@@ -50,10 +61,24 @@ fn generate(nodes: usize, pods: usize) -> (String, String) {
         let node = j % nodes;
         let pending = j % 200 == 199;
         let gpu_node = node % 4 == 0;
-        let node_name = if pending { String::new() } else { format!(r#""nodeName":"node-{node:05}","#) };
+        let node_name = if pending {
+            String::new()
+        } else {
+            format!(r#""nodeName":"node-{node:05}","#)
+        };
         let phase = if pending { "Pending" } else { "Running" };
-        let gpu = if gpu_node && !pending && j % 6 == 0 { r#","nvidia.com/gpu":"1""# } else if pending && j % 400 == 399 { r#","nvidia.com/gpu":"16""# } else { "" };
-        let tol = if gpu_node || pending { r#""tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}],"# } else { "" };
+        let gpu = if gpu_node && !pending && (j / nodes) % 6 == 0 {
+            r#","nvidia.com/gpu":"1""#
+        } else if pending && j % 400 == 399 {
+            r#","nvidia.com/gpu":"16""#
+        } else {
+            ""
+        };
+        let tol = if gpu_node || pending {
+            r#""tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}],"#
+        } else {
+            ""
+        };
         p.push_str(&format!(
             r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"worker-{j:06}","namespace":"{ns}","uid":"10000000-0000-0000-0000-{j:012}","creationTimestamp":"2026-11-30T10:00:00Z","labels":{{"app":"worker","pod-template-hash":"abc{}"}},"ownerReferences":[{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"worker-abc{}","uid":"r{}","controller":true}}]}},"spec":{{{node_name}{tol}"containers":[{{"name":"main","image":"registry.example/worker:1.0","resources":{{"requests":{{"cpu":"250m","memory":"512Mi"{gpu}}},"limits":{{"memory":"1Gi"{gpu}}}}}}}],"restartPolicy":"Always","schedulerName":"default-scheduler","priority":0}},"status":{{"phase":"{phase}","qosClass":"Burstable","podIP":"10.200.{}.{}"}}}}"#,
             j % 50, j % 50, j % 50, (j / 256) % 256, j % 256
@@ -89,7 +114,11 @@ fn once(label: &str, f: impl FnOnce() -> usize) -> Duration {
     let out = black_box(f());
     let d = t.elapsed();
     let peak = PEAK.peak_usage().saturating_sub(base);
-    eprintln!("{label:<28} {:>9.3} s   peak heap {:>8.1} MiB   (result {out})", d.as_secs_f64(), peak as f64 / (1024.0 * 1024.0));
+    eprintln!(
+        "{label:<28} {:>9.3} s   peak heap {:>8.1} MiB   (result {out})",
+        d.as_secs_f64(),
+        peak as f64 / (1024.0 * 1024.0)
+    );
     d
 }
 
@@ -97,11 +126,18 @@ fn bench(c: &mut Criterion) {
     let nodes = env_usize("CUBE_BENCH_NODES", 5_000);
     let pods = env_usize("CUBE_BENCH_PODS", 150_000);
     let (nj, pj) = generate(nodes, pods);
-    eprintln!("generated {nodes} nodes ({:.1} MiB JSON) and {pods} pods ({:.1} MiB JSON)", nj.len() as f64 / 1048576.0, pj.len() as f64 / 1048576.0);
+    eprintln!(
+        "generated {nodes} nodes ({:.1} MiB JSON) and {pods} pods ({:.1} MiB JSON)",
+        nj.len() as f64 / 1048576.0,
+        pj.len() as f64 / 1048576.0
+    );
     // one-shot figures with peak memory, same run
     let base = once("k8s_openapi deserialize", || deserialize_openapi(&nj, &pj));
     let diag = once("load + whole catalog", || diagnose(&nj, &pj));
-    eprintln!("ratio diagnose / deserialize = {:.2}", diag.as_secs_f64() / base.as_secs_f64());
+    eprintln!(
+        "ratio diagnose / deserialize = {:.2}",
+        diag.as_secs_f64() / base.as_secs_f64()
+    );
     // where the time goes
     let t = Instant::now();
     let mut snap = ClusterSnapshot::from_slice("nodes.json", nj.as_bytes());
@@ -114,12 +150,25 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|r| {
             let t = Instant::now();
-            let n = r.check(&ctx).len();
-            (t.elapsed(), r.id().to_owned(), n)
+            let found = r.check(&ctx);
+            let d = t.elapsed();
+            if let Some(f) = found.first() {
+                eprintln!(
+                    "    e.g. {}: {}",
+                    r.id(),
+                    f.message.chars().take(160).collect::<String>()
+                );
+            }
+            (d, r.id().to_owned(), found.len())
         })
         .collect();
     per_rule.sort_by(|a, b| b.0.cmp(&a.0));
-    eprintln!("  load {:.3} s, context/index {:.3} s, rules {:.3} s", load.as_secs_f64(), index.as_secs_f64(), per_rule.iter().map(|r| r.0.as_secs_f64()).sum::<f64>());
+    eprintln!(
+        "  load {:.3} s, context/index {:.3} s, rules {:.3} s",
+        load.as_secs_f64(),
+        index.as_secs_f64(),
+        per_rule.iter().map(|r| r.0.as_secs_f64()).sum::<f64>()
+    );
     for (d, id, n) in per_rule.iter().take(6) {
         eprintln!("    {id:<28} {:>8.3} s  {n} findings", d.as_secs_f64());
     }
@@ -127,9 +176,15 @@ fn bench(c: &mut Criterion) {
     drop(snap);
 
     let mut g = c.benchmark_group(format!("{nodes}_nodes_{pods}_pods"));
-    g.sample_size(10).measurement_time(Duration::from_secs(15)).warm_up_time(Duration::from_secs(1));
-    g.bench_function("k8s_openapi_deserialize", |b| b.iter(|| deserialize_openapi(black_box(&nj), black_box(&pj))));
-    g.bench_function("load_and_diagnose", |b| b.iter(|| diagnose(black_box(&nj), black_box(&pj))));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(15))
+        .warm_up_time(Duration::from_secs(1));
+    g.bench_function("k8s_openapi_deserialize", |b| {
+        b.iter(|| deserialize_openapi(black_box(&nj), black_box(&pj)))
+    });
+    g.bench_function("load_and_diagnose", |b| {
+        b.iter(|| diagnose(black_box(&nj), black_box(&pj)))
+    });
     g.finish();
 }
 

@@ -28,7 +28,11 @@ struct Shape {
 
 /// Summary, GPU fragmentation picture (at most `max_nodes` nodes listed, largest free first)
 /// and per-node evidence of one fit; `None` when a node fits.
-fn shape_of(report: &FitReport, snap: &cube_model::ClusterSnapshot, max_nodes: usize) -> Option<Shape> {
+fn shape_of(
+    report: &FitReport,
+    snap: &cube_model::ClusterSnapshot,
+    max_nodes: usize,
+) -> Option<Shape> {
     let summary = report.filter_message()?;
     let mut message = summary;
     let mut requests = Vec::new();
@@ -38,24 +42,52 @@ fn shape_of(report: &FitReport, snap: &cube_model::ClusterSnapshot, max_nodes: u
         let mut picture: Vec<String> = listed
             .iter()
             .take(max_nodes)
-            .map(|n| format!("{}: {} free of {}{}{}", n.node, n.free, n.allocatable, if n.used > n.allocatable { format!(" ({} requested: over-committed)", n.used) } else { String::new() }, if n.eligible { "" } else { ", not eligible" }))
+            .map(|n| {
+                format!(
+                    "{}: {} free of {}{}{}",
+                    n.node,
+                    n.free,
+                    n.allocatable,
+                    if n.used > n.allocatable {
+                        format!(" ({} requested: over-committed)", n.used)
+                    } else {
+                        String::new()
+                    },
+                    if n.eligible { "" } else { ", not eligible" }
+                )
+            })
             .collect();
         if listed.len() > max_nodes {
             picture.push(format!("{} more nodes", listed.len() - max_nodes));
         }
-        let advertising: std::collections::HashSet<&str> = g.nodes.iter().map(|n| n.node.as_str()).collect();
-        let silent: Vec<&str> = snap.nodes.iter().map(|n| n.metadata.name.as_str()).filter(|n| !advertising.contains(n)).collect();
+        let advertising: std::collections::HashSet<&str> =
+            g.nodes.iter().map(|n| n.node.as_str()).collect();
+        let silent: Vec<&str> = snap
+            .nodes
+            .iter()
+            .map(|n| n.metadata.name.as_str())
+            .filter(|n| !advertising.contains(n))
+            .collect();
         let silent_text = match silent.len() {
             0 => String::new(),
             k if k <= max_nodes => format!("; not advertised on {}", silent.join(", ")),
             k => format!("; not advertised on {k} nodes"),
         };
         let frag = if g.fragmented {
-            format!("fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested", g.total_free, g.resource, g.largest_free, g.requested)
+            format!(
+                "fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested",
+                g.total_free, g.resource, g.largest_free, g.requested
+            )
         } else {
-            format!("{} {} free in total on eligible nodes, largest block {}, {} requested", g.total_free, g.resource, g.largest_free, g.requested)
+            format!(
+                "{} {} free in total on eligible nodes, largest block {}, {} requested",
+                g.total_free, g.resource, g.largest_free, g.requested
+            )
         };
-        message.push_str(&format!(" GPU picture: {frag} ({}{silent_text})", picture.join("; ")));
+        message.push_str(&format!(
+            " GPU picture: {frag} ({}{silent_text})",
+            picture.join("; ")
+        ));
         requests.push((g.resource.to_string(), g.requested));
     }
     let nodes = report
@@ -64,7 +96,11 @@ fn shape_of(report: &FitReport, snap: &cube_model::ClusterSnapshot, max_nodes: u
         .take(max_nodes)
         .map(|n| Evidence::field(obj("Node", "", &n.node), "fit", n.all_reasons.join(", ")))
         .collect();
-    Some(Shape { message, requests, nodes })
+    Some(Shape {
+        message,
+        requests,
+        nodes,
+    })
 }
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
@@ -91,8 +127,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let max_nodes = ctx.thresholds().max_nodes_in_evidence;
         for i in pending {
             let p = ctx.pod(i);
-            let sig = format!("{:?}|{:?}|{:?}|{:?}|{:?}", ctx.pod_requests(i), p.spec.node_selector, p.spec.tolerations, p.spec.affinity, p.spec.scheduler_name);
-            let shape = memo.entry(sig).or_insert_with(|| shape_of(&usage.fit(snap, p), snap, max_nodes));
+            let sig = format!(
+                "{:?}|{:?}|{:?}|{:?}|{:?}",
+                ctx.pod_requests(i),
+                p.spec.node_selector,
+                p.spec.tolerations,
+                p.spec.affinity,
+                p.spec.scheduler_name
+            );
+            let shape = memo
+                .entry(sig)
+                .or_insert_with(|| shape_of(&usage.fit(snap, p), snap, max_nodes));
             let Some(shape) = shape else {
                 continue; // it fits somewhere: waiting for the scheduler, not unschedulable
             };
