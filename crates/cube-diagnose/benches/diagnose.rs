@@ -60,14 +60,14 @@ fn generate(nodes: usize, pods: usize) -> (String, String) {
         let ns = format!("team-{:02}", j % 50);
         let node = j % nodes;
         let pending = j % 200 == 199;
-        let gpu_node = node % 4 == 0;
+        let gpu_node = node.is_multiple_of(4);
         let node_name = if pending {
             String::new()
         } else {
             format!(r#""nodeName":"node-{node:05}","#)
         };
         let phase = if pending { "Pending" } else { "Running" };
-        let gpu = if gpu_node && !pending && (j / nodes) % 6 == 0 {
+        let gpu = if gpu_node && !pending && (j / nodes).is_multiple_of(6) {
             r#","nvidia.com/gpu":"1""#
         } else if pending && j % 400 == 399 {
             r#","nvidia.com/gpu":"16""#
@@ -162,7 +162,7 @@ fn bench(c: &mut Criterion) {
             (d, r.id().to_owned(), found.len())
         })
         .collect();
-    per_rule.sort_by(|a, b| b.0.cmp(&a.0));
+    per_rule.sort_by_key(|r| std::cmp::Reverse(r.0));
     eprintln!(
         "  load {:.3} s, context/index {:.3} s, rules {:.3} s",
         load.as_secs_f64(),
