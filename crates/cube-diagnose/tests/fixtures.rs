@@ -299,6 +299,22 @@ fn check_gpu_snapshot(rel: &str) {
 }
 
 #[test]
+fn bundled_sample_is_the_fixture_unchanged() {
+    // examples/cluster_diagnose runs on examples/data/snapshot-gpu-cluster.json without arguments;
+    // the assertions of check_gpu_snapshot therefore hold for the main job's default run.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    for f in [
+        "snapshot-gpu-cluster.json",
+        "snapshot-gpu-cluster.json.meta.json",
+    ] {
+        let bundled = std::fs::read(format!("{root}examples/data/{f}")).expect("bundled sample");
+        let fixture =
+            std::fs::read(format!("{root}testdata/fixtures/apiserver/{f}")).expect("fixture");
+        assert!(bundled == fixture, "{f} differs from the fixture");
+    }
+}
+
+#[test]
 fn apiserver_admission_messages() {
     // Oracle for cube-quota's admission explanations (crates/cube-quota tests). Diagnosis must
     // classify every 403 by origin: quota denials are never reported as RBAC problems.

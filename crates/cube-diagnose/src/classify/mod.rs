@@ -223,12 +223,12 @@ fn is_join_context(l: &str, whole: &Whole) -> bool {
 /// The text of a JSON line (`text`, `stderr`, `message` field), or the line itself.
 fn inner_text(raw: &str) -> String {
     let t = raw.trim();
-    if t.starts_with('{') {
-        if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(t) {
-            for key in ["text", "stderr", "message"] {
-                if let Some(serde_json::Value::String(s)) = m.get(key) {
-                    return s.clone();
-                }
+    if t.starts_with('{')
+        && let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(t)
+    {
+        for key in ["text", "stderr", "message"] {
+            if let Some(serde_json::Value::String(s)) = m.get(key) {
+                return s.clone();
             }
         }
     }
