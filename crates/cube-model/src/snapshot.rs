@@ -5,11 +5,17 @@
 //! [`ClusterSnapshot::load_files`] is a thin `std::fs` wrapper around it. The format is detected
 //! from the content ([`detect_format`]), never from a file name.
 //!
-//! Speed and memory (issue 2): a JSON `List` is read in one pass into borrowed raw items
-//! (`&RawValue`, no copy); each item's `kind` is peeked from its first keys (kubectl writes
-//! `apiVersion` and `kind` first) and the item is deserialized straight into the slim typed object,
-//! skipping every field the analyses do not read without allocating it. No `serde_json::Value` is
-//! built for JSON input.
+//! Speed and memory (issue 2): a JSON `List` is read in one pass (`fast.rs`): each item's
+//! `apiVersion` and `kind` are read from its first keys (kubectl and the API server sort keys;
+//! the few keys that sort before `kind` are kept as borrowed raw JSON) and the rest of the same
+//! map goes straight into the slim typed object, skipping every field the analyses do not read
+//! without allocating it. No `serde_json::Value` is built for JSON input. When that reader gives
+//! up (a broken object, items without `kind`, a Secret, a stream of values), what it added is
+//! rolled back and the general path runs: the document is split into borrowed raw items
+//! (`&RawValue`), each item's head is peeked, the typed vectors are reserved exactly, and each
+//! item is read on its own, so one broken object becomes one [`LoadProblem`] with its field path
+//! (re-read with `serde_path_to_error` only on failure). YAML documents are read into a
+//! `serde_json::Value` first (YAML 1.2 core scalars) and dispatched the same way.
 
 use std::collections::BTreeMap;
 use std::fmt;
