@@ -8,6 +8,10 @@
 //!   error texts (kubectl, client-go, peer tools).
 //! - [`connect`]: connection check (`/version`) with a classified outcome.
 //! - [`probe`]: probe many clusters concurrently with bounded concurrency and per-cluster timeout.
+//! - [`rbac`]: offline RBAC evaluation over Role/ClusterRole/RoleBinding/ClusterRoleBinding objects.
+//! - [`profiles`]: capability profiles as data, checked offline or live (SelfSubjectAccessReview).
+//! - [`manifests`]: least-privilege ServiceAccount manifests and kubeconfig for a profile.
+//! - [`join`]: `kubeadm join` commands: token and CA pin validation, bootstrap token expiry.
 //!
 //! Offline validation of a kubeconfig, without any connection:
 //!

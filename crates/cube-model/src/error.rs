@@ -155,6 +155,119 @@ impl std::fmt::Display for RegistryProblem {
     }
 }
 
+/// Why a CubeStudio GPU request string (`2`, `2(V100)`, `1(nvidia,V100)`, `0.5`, `8(vgpu)`) is
+/// not valid; in each case CubeStudio itself silently used 0 GPUs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GpuRequestError {
+    /// The string is blank (use `GpuRequest::parse_optional` when blank means "no GPU").
+    #[error("empty gpu request")]
+    Empty,
+    /// Nothing before the parentheses (`(V100)`).
+    #[error("gpu request {input:?} has no count")]
+    MissingCount {
+        /// The input as given.
+        input: String,
+    },
+    /// The count is not a plain decimal number (`two`, `1e3`, `1k`).
+    #[error("gpu request {input:?}: count {count:?} is not a decimal number")]
+    InvalidCount {
+        /// The input as given.
+        input: String,
+        /// The count text after normalisation.
+        count: String,
+    },
+    /// The count is negative.
+    #[error("gpu request {input:?}: count {count:?} is negative")]
+    NegativeCount {
+        /// The input as given.
+        input: String,
+        /// The count text after normalisation.
+        count: String,
+    },
+    /// Parentheses do not pair up (`2(V100`, `2)`, `2((V100))`).
+    #[error("gpu request {input:?} has unbalanced parentheses")]
+    UnbalancedParentheses {
+        /// The input as given.
+        input: String,
+    },
+    /// `2()`.
+    #[error("gpu request {input:?} has empty parentheses")]
+    EmptyParentheses {
+        /// The input as given.
+        input: String,
+    },
+    /// An empty item inside the parentheses (`2(,V100)`).
+    #[error("gpu request {input:?} has an empty item in parentheses")]
+    EmptyItem {
+        /// The input as given.
+        input: String,
+    },
+    /// More than `vendor,MODEL` inside the parentheses.
+    #[error("gpu request {input:?} has more than two items in parentheses (expected vendor,MODEL)")]
+    TooManyItems {
+        /// The input as given.
+        input: String,
+    },
+    /// The vendor of `N(vendor,MODEL)` is not in the vendor map.
+    #[error("gpu request {input:?}: unknown gpu vendor {vendor:?}")]
+    UnknownVendor {
+        /// The input as given.
+        input: String,
+        /// The vendor text.
+        vendor: String,
+    },
+    /// The model is not a valid label value (it selects the `gpu-type` node label).
+    #[error("gpu request {input:?}: model {model:?} is not a valid label value: {reason}")]
+    InvalidModel {
+        /// The input as given.
+        input: String,
+        /// The model text.
+        model: String,
+        /// Why.
+        reason: String,
+    },
+    /// Text after the closing parenthesis.
+    #[error("gpu request {input:?} has text {text:?} after the parentheses")]
+    TrailingText {
+        /// The input as given.
+        input: String,
+        /// The trailing text.
+        text: String,
+    },
+}
+
+/// Why a CubeStudio project "expand" JSON cannot be read into a placement.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExpandError {
+    /// Not a JSON object.
+    #[error("project expand is not a json object: {message}")]
+    InvalidJson {
+        /// The parser's message.
+        message: String,
+    },
+    /// A known key holds an array or an object.
+    #[error("project expand key {key:?} must be a string, found {found}")]
+    NotAString {
+        /// The key.
+        key: &'static str,
+        /// The JSON found.
+        found: String,
+    },
+    /// `node_selector` is not a selector string.
+    #[error("project expand node_selector is not valid")]
+    InvalidNodeSelector(#[source] SelectorError),
+    /// `org` and the `org=` term of `node_selector` differ.
+    #[error("project expand org {org:?} conflicts with node_selector org={node_selector_org}")]
+    OrgConflict {
+        /// The `org` key.
+        org: String,
+        /// The `org` value in `node_selector`.
+        node_selector_org: String,
+    },
+}
+
 /// Every error `cube-model`'s typed models return (selectors, resource names, GPU request strings,
 /// cluster selection, conversions, serde).
 #[derive(Debug, thiserror::Error)]
@@ -172,6 +285,12 @@ pub enum Error {
     /// No target cluster for a task.
     #[error(transparent)]
     ClusterSelect(#[from] ClusterSelectError),
+    /// A GPU request string is not valid.
+    #[error(transparent)]
+    GpuRequest(#[from] GpuRequestError),
+    /// A project expand JSON is not valid.
+    #[error(transparent)]
+    Expand(#[from] ExpandError),
     /// A `k8s_openapi` object (or JSON value) did not convert into ours.
     #[error("cannot convert {kind}: field {field:?}: {message}")]
     Convert {

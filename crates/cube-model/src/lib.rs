@@ -9,8 +9,12 @@
 //! - [`pool`]: [`NodePool`]: nodes picked by a selector, totals, free capacity, consistency.
 //! - [`cluster`]: [`Cluster`] and [`ClusterRegistry`]: target-cluster selection with labels, taints
 //!   and a default cluster.
+//! - [`group`]: [`ResourceGroup`]: a team's members, quota buckets, namespaces, placement,
+//!   priority and GPU names, with `validate()` reporting every problem.
+//! - [`cubestudio`]: CubeStudio GPU request strings ([`GpuRequest`]) and project expand JSON.
 //! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
+//! - [`import`]: [`import::ImportReport`], plain data of a cluster import.
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
 //! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
 //! - [`error`]: the crate's [`Error`] and per-operation error enums.
@@ -19,8 +23,11 @@
 
 pub mod cluster;
 pub mod convert;
+pub mod cubestudio;
 pub mod describe;
 pub mod error;
+pub mod group;
+pub mod import;
 pub mod node;
 pub mod objects;
 pub mod pool;
@@ -30,7 +37,12 @@ pub mod selector;
 pub mod snapshot;
 
 pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef};
-pub use error::{ClusterSelectError, Error, ResourceError, ResourceNameError, SelectorError};
+pub use cubestudio::{GpuRequest, ProjectExpand};
+pub use error::{
+    ClusterSelectError, Error, ExpandError, GpuRequestError, ResourceError, ResourceNameError,
+    SelectorError,
+};
+pub use group::{GroupProblem, GroupProblemKind, ResourceGroup};
 pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
 pub use pool::{ConsistencyReport, NodePool, PoolUsage};
 pub use quantity::{Format, ParseQuantityError, Quantity};

@@ -555,7 +555,7 @@ fn gpu_facts(labels: &Labels, capacity: &ResourceList, allocatable: &ResourceLis
     // NVIDIA GFD facts
     let dotted = |parts: &[Option<&str>]| -> Option<String> {
         let present: Vec<&str> = parts.iter().map_while(|p| *p).collect();
-        (present.len() >= 2).then(|| present.join("."))
+        (!present.is_empty()).then(|| present.join("."))
     };
     f.driver_version = get("nvidia.com/cuda.driver-version.full")
         .map(str::to_owned)

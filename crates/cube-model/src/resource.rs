@@ -56,6 +56,12 @@ pub mod names {
     pub const NVIDIA_GPU_SHARED: &str = "nvidia.com/gpu.shared";
     /// Prefix of NVIDIA MIG profile resources under the mixed strategy (`nvidia.com/mig-1g.10gb`).
     pub const NVIDIA_MIG_PREFIX: &str = "nvidia.com/mig-";
+    /// vGPUs under a renamed HAMi `resourceName` (HAMi's default is `nvidia.com/gpu`).
+    pub const NVIDIA_VGPU: &str = "nvidia.com/vgpu";
+    /// Tencent gpu-manager: GPU core share in percent of one GPU (not a device count).
+    pub const TENCENT_VCUDA_CORE: &str = "tencent.com/vcuda-core";
+    /// Tencent gpu-manager: GPU memory share in 256 MiB units (not a device count).
+    pub const TENCENT_VCUDA_MEMORY: &str = "tencent.com/vcuda-memory";
     /// HAMi: GPU memory per vGPU, in MiB (not a device count).
     pub const HAMI_GPU_MEM: &str = "nvidia.com/gpumem";
     /// HAMi: GPU memory per vGPU as a percentage (not a device count).
@@ -76,6 +82,7 @@ pub mod names {
 const GPU_DEVICE_NAMES: &[&str] = &[
     names::NVIDIA_GPU,
     names::NVIDIA_GPU_SHARED,
+    names::NVIDIA_VGPU,
     names::AMD_GPU,
     names::INTEL_GPU_I915,
     names::INTEL_GPU_XE,
@@ -87,6 +94,8 @@ const GPU_SHARE_ATTRIBUTE_NAMES: &[&str] = &[
     names::HAMI_GPU_MEM,
     names::HAMI_GPU_MEM_PERCENTAGE,
     names::HAMI_GPU_CORES,
+    names::TENCENT_VCUDA_CORE,
+    names::TENCENT_VCUDA_MEMORY,
 ];
 
 /// Standard (non-prefixed) names valid in a ResourceQuota's `hard` (upstream
@@ -207,12 +216,15 @@ impl ResourceName {
 
     /// True for names whose quantity counts GPU devices or GPU slices that a pod requests:
     /// `nvidia.com/gpu` (also HAMi's vGPU count), `nvidia.com/gpu.shared` (time-slicing or MPS
-    /// with `renameByDefault`), `nvidia.com/mig-<profile>` (MIG mixed strategy), `amd.com/gpu`,
-    /// `gpu.intel.com/i915`, `gpu.intel.com/xe` and the legacy `alpha.kubernetes.io/nvidia-gpu`.
+    /// with `renameByDefault`), `nvidia.com/mig-<profile>` (MIG mixed strategy),
+    /// `nvidia.com/vgpu` (a renamed HAMi resource), `amd.com/gpu`, `gpu.intel.com/i915`,
+    /// `gpu.intel.com/xe` and the legacy `alpha.kubernetes.io/nvidia-gpu`. A known list, not a
+    /// guess: third-party names that merely contain `gpu` (`cerit.io/gpu-count`) are not GPU names.
     ///
     /// Decision: HAMi's `nvidia.com/gpumem`, `nvidia.com/gpumem-percentage` and
-    /// `nvidia.com/gpucores` are NOT GPU names: they size a slice (MiB, percent) rather than count
-    /// devices, and a pod using them also requests `nvidia.com/gpu`; see
+    /// `nvidia.com/gpucores`, and Tencent gpu-manager's `tencent.com/vcuda-core` and
+    /// `tencent.com/vcuda-memory`, are NOT GPU names: they size a slice (MiB, percent) rather
+    /// than count devices; see
     /// [`ResourceName::is_gpu_share_attribute`]. Quota keys (`requests.nvidia.com/gpu`) are not GPU
     /// names themselves: use `quota_form().resource()` first.
     pub fn is_gpu(&self) -> bool {
@@ -285,7 +297,7 @@ impl ResourceName {
     /// [`ResourceNameError`] with every reason found.
     pub fn validate_for_quota(&self) -> Result<(), ResourceNameError> {
         let mut reasons = validate_qualified_name(&self.0);
-        if !self.0.contains('/') && !self.is_standard_quota() {
+        if !self.0.contains('/') && !self.is_standard_quota_name() {
             reasons.push("must be a standard resource for quota".to_owned());
         }
         self.finish(reasons, "quota")
@@ -320,7 +332,10 @@ impl ResourceName {
         }
     }
 
-    fn is_standard_quota(&self) -> bool {
+    /// Upstream `IsStandardQuotaResourceName`: a standard ResourceQuota name (`cpu`,
+    /// `requests.memory`, `limits.cpu`, `pods`, `services`, `hugepages-*`,
+    /// `requests.hugepages-*`, ...). Extended names and `count/*` are not standard.
+    pub fn is_standard_quota_name(&self) -> bool {
         STANDARD_QUOTA_NAMES.contains(&self.0.as_str())
             || self.is_hugepages()
             || self
@@ -331,7 +346,7 @@ impl ResourceName {
 
     /// Upstream `IsStandardResourceName`: a standard container or quota name, or `storage`.
     fn is_standard(&self) -> bool {
-        self.is_standard_quota()
+        self.is_standard_quota_name()
             || STANDARD_CONTAINER_NAMES.contains(&self.0.as_str())
             || self.0 == names::STORAGE
     }
@@ -627,6 +642,9 @@ mod tests {
         check_class("requests.nvidia.com/gpu", false, false, false);
         check_class("limits.nvidia.com/gpu", false, true, false);
         check_class("cerit.io/gpu-count", false, true, false);
+        check_class("nvidia.com/vgpu", false, true, true);
+        check_class("tencent.com/vcuda-core", false, true, false);
+        assert!(ResourceName::from("tencent.com/vcuda-memory").is_gpu_share_attribute());
         assert!(ResourceName::from("nvidia.com/gpucores").is_gpu_share_attribute());
         assert_eq!(
             ResourceName::from("hugepages-2Mi").hugepage_size(),

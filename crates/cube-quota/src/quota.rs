@@ -443,8 +443,8 @@ pub fn pod_constraints<'a>(
 /// starts at zero so it appears even when nothing is charged.
 ///
 /// Pods whose selectors fail to evaluate are skipped.
-pub fn usage_stats(
-    pods: &[Pod],
+pub fn usage_stats<'a>(
+    pods: impl IntoIterator<Item = &'a Pod>,
     scopes: &[String],
     selector: Option<&ScopeSelector>,
     resources: &[ResourceName],
@@ -498,13 +498,8 @@ pub fn quota_usage(
     let pod_names = pod_matching_resources(quota.spec.hard.names());
     let mut used = ResourceList::new();
     if !pod_names.is_empty() {
-        let ns_pods: Vec<Pod> = pods
-            .iter()
-            .filter(|p| in_ns(&p.metadata.namespace))
-            .cloned()
-            .collect();
         let stats = usage_stats(
-            &ns_pods,
+            pods.iter().filter(|p| in_ns(&p.metadata.namespace)),
             &quota.spec.scopes,
             quota.spec.scope_selector.as_ref(),
             &pod_names,
@@ -595,8 +590,9 @@ pub struct QuotaState {
 
 impl QuotaState {
     /// The admission view of `quota`: `status.hard` and `status.used` when the quota carries a
-    /// status with `hard` (as the API server does); otherwise `spec.hard` and the usage computed
-    /// from `pods`/`pvcs` of its namespace ([`quota_usage`]).
+    /// status with `hard` (as the API server does); `spec.hard` and `status.used` when the
+    /// status has only `used`; otherwise `spec.hard` and the usage computed from `pods`/`pvcs`
+    /// of its namespace ([`quota_usage`]).
     ///
     /// Note: the real API server admits everything against a quota whose controller has not
     /// synced yet (empty `status.hard` matches nothing); this offline view instead assumes the
@@ -607,25 +603,92 @@ impl QuotaState {
         pvcs: &[PersistentVolumeClaim],
         now: Option<Time>,
     ) -> Self {
+        let base = |hard: ResourceList, used: ResourceList, from_status: bool| QuotaState {
+            name: quota.metadata.name.clone(),
+            namespace: quota.metadata.namespace.clone(),
+            hard,
+            used,
+            spec: quota.spec.clone(),
+            from_status,
+        };
         match &quota.status {
-            Some(st) if !st.hard.is_empty() || quota.spec.hard.is_empty() => QuotaState {
-                name: quota.metadata.name.clone(),
-                namespace: quota.metadata.namespace.clone(),
-                hard: st.hard.clone(),
-                used: st.used.clone(),
-                spec: quota.spec.clone(),
-                from_status: true,
-            },
-            _ => QuotaState {
-                name: quota.metadata.name.clone(),
-                namespace: quota.metadata.namespace.clone(),
-                hard: quota.spec.hard.clone(),
-                used: quota_usage(quota, pods, pvcs, now),
-                spec: quota.spec.clone(),
-                from_status: false,
-            },
+            // what the API server reads
+            Some(st)
+                if !st.hard.is_empty() || (quota.spec.hard.is_empty() && st.used.is_empty()) =>
+            {
+                base(st.hard.clone(), st.used.clone(), true)
+            }
+            // a hand-written or partial status: usage given, hard only in the spec
+            Some(st) if !st.used.is_empty() => base(quota.spec.hard.clone(), st.used.clone(), true),
+            _ => base(
+                quota.spec.hard.clone(),
+                quota_usage(quota, pods, pvcs, now),
+                false,
+            ),
         }
     }
+}
+
+impl QuotaState {
+    /// The names whose `used` exceeds `hard` (possible after a quota is lowered: quota is only
+    /// checked at admission and never evicts), as `(name, used, hard)` in name order.
+    pub fn over_quota(&self) -> Vec<(ResourceName, Quantity, Quantity)> {
+        self.hard
+            .iter()
+            .filter_map(|(k, h)| {
+                let u = self.used.get(k.as_str())?;
+                (u > h).then(|| (k.clone(), u.clone(), h.clone()))
+            })
+            .collect()
+    }
+}
+
+/// The `hard` keys of a quota that can never be charged by the given pods and claims: names no
+/// evaluator tracks (`nvidia.com/gpu`, `limits.nvidia.com/gpu`, `configmaps`, ...) and tracked
+/// names that no pod or claim of the quota's namespace charges (`requests.nvidia.com/gpucore`
+/// when pods ask for `nvidia.com/gpucores`). In name order.
+pub fn keys_never_charged(
+    quota: &ResourceQuota,
+    pods: &[Pod],
+    pvcs: &[PersistentVolumeClaim],
+) -> Vec<ResourceName> {
+    let ns = quota.metadata.namespace.as_str();
+    let mut charged = BTreeSet::new();
+    for p in pods
+        .iter()
+        .filter(|p| ns.is_empty() || p.metadata.namespace == ns)
+    {
+        charged.extend(compute_usage_names(p));
+    }
+    for c in pvcs
+        .iter()
+        .filter(|c| ns.is_empty() || c.metadata.namespace == ns)
+    {
+        charged.extend(pvc_usage(c).names().map(|n| n.to_string()));
+    }
+    quota
+        .spec
+        .hard
+        .names()
+        .filter(|n| {
+            let n = n.as_str();
+            !(pod_tracks(n) || pvc_tracks(n)) || !charged.contains(n)
+        })
+        .cloned()
+        .collect()
+}
+
+fn compute_usage_names(p: &Pod) -> Vec<String> {
+    let opts = PodResourcesOptions::default();
+    // pods written by hand may lack the API's request-from-limit defaulting
+    let mut p = p.clone();
+    crate::requests::default_requests_from_limits(&mut p.spec);
+    let mut names: Vec<String> = compute_usage(&pod_requests(&p, &opts), &pod_limits(&p, &opts))
+        .names()
+        .map(|n| n.to_string())
+        .collect();
+    names.push(POD_OBJECT_COUNT.into());
+    names
 }
 
 /// One entry of the ResourceQuota admission configuration (`limitedResources`).
@@ -931,4 +994,114 @@ pub fn check_request(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cube_model::objects::{Container, ObjectMeta};
+
+    fn q(s: &str) -> Quantity {
+        s.parse().expect("quantity")
+    }
+
+    fn pod(ns: &str, cpu: &str, phase: &str) -> Pod {
+        let mut p = Pod {
+            metadata: ObjectMeta {
+                namespace: ns.into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut c = Container::default();
+        c.resources.requests.insert("cpu", q(cpu));
+        c.resources.limits.insert("nvidia.com/gpu", q("1"));
+        c.resources.requests.insert("nvidia.com/gpu", q("1"));
+        p.spec.containers.push(c);
+        p.status.phase = phase.into();
+        p
+    }
+
+    #[test]
+    fn tracked_names() {
+        for n in [
+            "cpu",
+            "requests.memory",
+            "count/pods",
+            "pods",
+            "hugepages-2Mi",
+            "requests.hugepages-1Gi",
+            "requests.nvidia.com/gpu",
+        ] {
+            assert!(pod_tracks(n), "{n}");
+        }
+        for n in [
+            "nvidia.com/gpu",
+            "limits.nvidia.com/gpu",
+            "configmaps",
+            "requests.storage",
+            "requests.alpha.kubernetes.io/nvidia-gpu",
+        ] {
+            assert!(!pod_tracks(n), "{n}");
+        }
+        assert!(pvc_tracks(
+            "gold.storageclass.storage.k8s.io/requests.storage"
+        ));
+        assert!(!pvc_tracks(
+            "gold.storageclass.storage.k8s.io/limits.storage"
+        ));
+    }
+
+    #[test]
+    fn namespace_usage_sums_only_that_namespace() {
+        let pods = [
+            pod("a", "1", "Running"),
+            pod("a", "500m", ""),
+            pod("a", "4", "Failed"),
+            pod("b", "8", "Running"),
+        ];
+        let u = namespace_usage("a", &pods, None);
+        assert_eq!(u.get("requests.cpu"), Some(&q("1500m")));
+        assert_eq!(u.get("requests.nvidia.com/gpu"), Some(&q("2")));
+        assert_eq!(u.get("pods"), Some(&q("2")));
+        assert_eq!(u.get("count/pods"), Some(&q("3")));
+    }
+
+    #[test]
+    fn quota_usage_masks_to_tracked_hard_names() {
+        let quota: ResourceQuota = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "q", "namespace": "a"},
+            "spec": {"hard": {"requests.cpu": "10", "nvidia.com/gpu": "1", "requests.memory": "1Gi"}}
+        }))
+        .expect("quota");
+        let pods = [pod("a", "1", "Running"), pod("b", "8", "Running")];
+        let used = quota_usage(&quota, &pods, &[], None);
+        let expected: ResourceList = [("requests.cpu", q("1")), ("requests.memory", q("0"))]
+            .into_iter()
+            .collect();
+        assert_eq!(used, expected);
+        let never: Vec<String> = keys_never_charged(&quota, &pods, &[])
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(never, ["nvidia.com/gpu", "requests.memory"]);
+    }
+
+    #[test]
+    fn priority_class_selector_operators() {
+        let mut p = pod("a", "1", "");
+        let sel = |op: &str, vals: &[&str]| ScopedResourceSelectorRequirement {
+            scope_name: "PriorityClass".into(),
+            operator: op.into(),
+            values: vals.iter().map(|v| v.to_string()).collect(),
+        };
+        assert_eq!(pod_matches_scope(&p, &sel("NotIn", &["x"])), Ok(true));
+        assert_eq!(pod_matches_scope(&p, &sel("DoesNotExist", &[])), Ok(true));
+        assert_eq!(pod_matches_scope(&p, &sel("Exists", &[])), Ok(false));
+        p.spec.priority_class_name = "x".into();
+        assert_eq!(pod_matches_scope(&p, &sel("In", &["x", "y"])), Ok(true));
+        assert_eq!(pod_matches_scope(&p, &sel("NotIn", &["x"])), Ok(false));
+        assert!(pod_matches_scope(&p, &sel("In", &[])).is_err());
+        assert!(pod_matches_scope(&p, &sel("Gt", &["1"])).is_err());
+    }
 }
