@@ -11,6 +11,7 @@ pub mod device_plugin;
 pub mod events;
 pub mod kubeadm;
 pub mod kubelet;
+pub mod kueue;
 
 use std::collections::BTreeMap;
 
@@ -94,6 +95,10 @@ pub enum SignalKind {
     NotFound,
     /// A multi-cluster controller reports a member cluster not reachable.
     ClusterNotReachable,
+    /// Kueue: a ClusterQueue names a ResourceFlavor that does not exist.
+    KueueFlavorMissing,
+    /// Kueue: a covered resource has nominalQuota 0 (or none) in a flavor.
+    KueueZeroQuota,
 }
 
 /// One classified line.
@@ -153,6 +158,9 @@ pub fn classify(source: &str, text: &str) -> Vec<Signal> {
                 });
             }
         }
+    }
+    if text.contains("ClusterQueue") && text.contains("resourceGroups") {
+        out.extend(kueue::check(source, text));
     }
     out
 }
