@@ -12,6 +12,7 @@ pub mod events;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod kueue;
+pub mod sharing;
 
 use std::collections::BTreeMap;
 
@@ -99,6 +100,8 @@ pub enum SignalKind {
     KueueFlavorMissing,
     /// Kueue: a covered resource has nominalQuota 0 (or none) in a flavor.
     KueueZeroQuota,
+    /// An NVIDIA device-plugin sharing config (time-slicing/MPS): resource and replicas.
+    SharingConfig,
 }
 
 /// One classified line.
@@ -161,6 +164,9 @@ pub fn classify(source: &str, text: &str) -> Vec<Signal> {
     }
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
+    }
+    if text.contains("kind: ConfigMap") && (text.contains("timeSlicing") || text.contains("mps:")) {
+        out.extend(sharing::check(source, text));
     }
     out
 }
