@@ -113,7 +113,7 @@ pub struct Signal {
     pub source: String,
     /// 1-based line number.
     pub line: usize,
-    /// The line (the inner text for JSON lines).
+    /// The line (the inner text for JSON lines), secrets redacted.
     pub text: String,
     /// True when the line comes from a `kubeadm join` context (discovery, cluster-info,
     /// preflight), false for client (kubectl, controller) texts.
@@ -154,7 +154,7 @@ pub fn classify(source: &str, text: &str) -> Vec<Signal> {
                     kind,
                     source: source.to_owned(),
                     line: i + 1,
-                    text: l.to_owned(),
+                    text: crate::finding::redact(l),
                     join: is_join_context(l, &whole),
                     object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
                     details,
