@@ -189,7 +189,11 @@ pub enum LoadOutcome {
 /// `LAST SEEN TYPE REASON OBJECT MESSAGE` header, an `Events:` block, or event rows
 /// (`Warning  FailedCreate  ...`). Everything else is [`InputFormat::Text`].
 pub fn detect_format(bytes: &[u8]) -> InputFormat {
-    let text = String::from_utf8_lossy(strip_bom(bytes));
+    // The decision needs only the start of the input: never validate or copy 500 MB for it.
+    const PREFIX: usize = 64 * 1024;
+    let bytes = strip_bom(bytes);
+    let prefix = bytes.get(..PREFIX).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(prefix);
     crate::describe::detect_text_format(&text)
 }
 
@@ -355,24 +359,14 @@ impl ClusterSnapshot {
 
     fn load_json_doc(&mut self, ctx: &mut Ctx<'_>, doc: TopDoc<'_>, raw: &[u8]) {
         match doc {
-            TopDoc::Array(items) => {
-                for (index, item) in items.into_iter().enumerate() {
-                    ctx.item = Some(index);
-                    self.add_object(ctx, Obj::Json(item), None);
-                }
-                ctx.item = None;
-            }
+            TopDoc::Array(items) => self.add_json_items(ctx, items, None),
             TopDoc::Object { kind, items } => {
                 let is_list = kind.as_deref().is_some_and(is_list_kind);
                 match (is_list, items) {
                     (true, Some(items)) => {
                         ctx.saw_object = true;
                         let item_kind = kind.as_deref().and_then(list_item_kind);
-                        for (index, item) in items.into_iter().enumerate() {
-                            ctx.item = Some(index);
-                            self.add_object(ctx, Obj::Json(item), item_kind);
-                        }
-                        ctx.item = None;
+                        self.add_json_items(ctx, items, item_kind);
                     }
                     (true, None) => ctx.saw_object = true,
                     (false, _) => {
@@ -458,6 +452,60 @@ impl ClusterSnapshot {
 
     fn add_object(&mut self, ctx: &mut Ctx<'_>, obj: Obj<'_>, default_kind: Option<&str>) {
         let head = obj.head();
+        self.add_object_with_head(ctx, obj, head, default_kind);
+    }
+
+    /// Adds the items of a JSON List or array: peeks every head first (cheap: `kind` comes in
+    /// the first keys), reserves the typed vectors exactly, then reads each item.
+    fn add_json_items(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        items: Vec<&RawValue>,
+        default_kind: Option<&str>,
+    ) {
+        let heads: Vec<Head> = items.iter().map(|item| Obj::Json(item).head()).collect();
+        let mut counts = [0usize; Target::COUNT];
+        for head in &heads {
+            let kind = head.kind.as_deref().or(default_kind).unwrap_or_default();
+            if let Some(target) = Target::of(kind, head.api_version.as_deref().map(api_group)) {
+                counts[target as usize] += 1;
+            }
+        }
+        self.reserve(&counts);
+        for (index, (item, head)) in items.into_iter().zip(heads).enumerate() {
+            ctx.item = Some(index);
+            self.add_object_with_head(ctx, Obj::Json(item), head, default_kind);
+        }
+        ctx.item = None;
+    }
+
+    fn reserve(&mut self, counts: &[usize; Target::COUNT]) {
+        let n = |t: Target| counts[t as usize];
+        self.nodes.reserve(n(Target::Node));
+        self.pods.reserve(n(Target::Pod));
+        self.namespaces.reserve(n(Target::Namespace));
+        self.resource_quotas.reserve(n(Target::ResourceQuota));
+        self.limit_ranges.reserve(n(Target::LimitRange));
+        self.priority_classes.reserve(n(Target::PriorityClass));
+        self.daemon_sets.reserve(n(Target::DaemonSet));
+        self.events.reserve(n(Target::Event));
+        self.storage_classes.reserve(n(Target::StorageClass));
+        self.persistent_volumes.reserve(n(Target::PersistentVolume));
+        self.persistent_volume_claims
+            .reserve(n(Target::PersistentVolumeClaim));
+        self.roles.reserve(n(Target::Role));
+        self.role_bindings.reserve(n(Target::RoleBinding));
+        self.pod_disruption_budgets
+            .reserve(n(Target::PodDisruptionBudget));
+    }
+
+    fn add_object_with_head(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        obj: Obj<'_>,
+        head: Head,
+        default_kind: Option<&str>,
+    ) {
         let kind = match (&head.kind, default_kind) {
             (Some(kind), _) => kind.as_str(),
             (None, Some(kind)) => kind,
@@ -519,12 +567,17 @@ impl ClusterSnapshot {
     }
 
     fn add_secret(&mut self, obj: &Obj<'_>) -> Result<(), ObjError> {
-        let head = obj.typed::<SecretType>()?;
+        // A deserializer's message can quote the value it choked on: keep only the field path.
+        let withheld = |err: ObjError| ObjError {
+            field: err.field,
+            message: "invalid Secret (details withheld: it may hold a secret)".to_owned(),
+        };
+        let head = obj.typed::<SecretType>().map_err(withheld)?;
         if head.type_ != BOOTSTRAP_TOKEN_TYPE {
             self.skipped_secrets += 1;
             return Ok(());
         }
-        let secret = obj.typed::<BootstrapSecret>()?;
+        let secret = obj.typed::<BootstrapSecret>().map_err(withheld)?;
         self.bootstrap_tokens.push(secret.into_token()?);
         Ok(())
     }
@@ -582,6 +635,7 @@ impl<'s> Ctx<'s> {
 
 /// The typed vector an object goes to.
 #[derive(Clone, Copy)]
+#[repr(usize)]
 enum Target {
     Node,
     Pod,
@@ -601,6 +655,9 @@ enum Target {
 }
 
 impl Target {
+    /// Number of variants.
+    const COUNT: usize = Target::Secret as usize + 1;
+
     /// The target for `kind` in API group `group` (`None` = no apiVersion given: accept).
     fn of(kind: &str, group: Option<&str>) -> Option<Target> {
         let (target, groups): (Target, &[&str]) = match kind {

@@ -805,3 +805,49 @@ mod tests {
         }));
     }
 }
+
+#[cfg(test)]
+mod quota_scope_tests {
+    use super::*;
+
+    fn check(json: serde_json::Value, expected: &[&str]) {
+        let q: ResourceQuota = serde_json::from_value(json).expect("quota");
+        let got: Vec<String> = validate_resource_quota(&q)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let got: BTreeSet<String> = got.into_iter().collect();
+        let exp: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
+        assert_eq!(got, exp);
+    }
+
+    /// §10.4: extended resources may sit under a PriorityClass selector, `count/pods` and
+    /// `requests.ephemeral-storage` under scopes may not.
+    #[test]
+    fn scopes_and_resources() {
+        check(
+            serde_json::json!({"spec": {"hard": {"requests.nvidia.com/gpu": "4"},
+                "scopeSelector": {"matchExpressions": [{"scopeName": "PriorityClass", "operator": "In", "values": ["a"]}]}}}),
+            &[],
+        );
+        check(
+            serde_json::json!({"spec": {"hard": {"count/pods": "4"}, "scopes": ["NotTerminating"]}}),
+            &[
+                "spec.scopes: Invalid value: [\"NotTerminating\"]: unsupported scope applied to resource",
+            ],
+        );
+        check(
+            serde_json::json!({"spec": {"hard": {"requests.ephemeral-storage": "4Gi"}, "scopes": ["Terminating"]}}),
+            &[
+                "spec.scopes: Invalid value: [\"Terminating\"]: unsupported scope applied to resource",
+            ],
+        );
+        check(
+            serde_json::json!({"spec": {"hard": {"pods": "1"},
+                "scopeSelector": {"matchExpressions": [{"scopeName": "PriorityClass", "operator": "Exists", "values": ["a"]}]}}}),
+            &[
+                "spec.scopeSelector.matchExpressions.values: Invalid value: [\"a\"]: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+            ],
+        );
+    }
+}
