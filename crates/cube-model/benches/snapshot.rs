@@ -323,40 +323,47 @@ fn read_cube(bytes: &[u8]) -> ClusterSnapshot {
     ClusterSnapshot::from_slice("bench", bytes)
 }
 
-/// Time and peak heap above what was allocated before (the input) for one run.
-fn measure<T>(f: impl FnOnce() -> T, check: impl FnOnce(&T)) -> (Duration, usize) {
+/// Time, peak heap and retained heap (the result) above what was allocated before (the input)
+/// for one run.
+fn measure<T>(f: impl FnOnce() -> T, check: impl FnOnce(&T)) -> (Duration, usize, usize) {
     let base = PEAK.current_usage();
     PEAK.reset_peak_usage();
     let start = Instant::now();
     let out = f();
     let took = start.elapsed();
     let peak = PEAK.peak_usage().saturating_sub(base);
+    let retained = PEAK.current_usage().saturating_sub(base);
     check(&out);
     drop(out);
-    (took, peak)
+    (took, peak, retained)
 }
 
 fn one_shot(bytes: &[u8], nodes: usize, pods: usize) {
     let mb = |b: usize| b as f64 / (1024.0 * 1024.0);
     if std::env::var_os("CUBE_BENCH_CUBE_ONLY").is_some() {
         // For profiling our loader alone.
-        let (tc, mc) = measure(|| read_cube(bytes), |s| assert_eq!(s.pods.len(), pods));
-        println!("cube_model {:.2}s {:.0} MiB", tc.as_secs_f64(), mb(mc));
+        let (tc, mc, rc) = measure(|| read_cube(bytes), |s| assert_eq!(s.pods.len(), pods));
+        println!(
+            "cube_model {:.2}s peak {:.0} MiB retained {:.0} MiB",
+            tc.as_secs_f64(),
+            mb(mc),
+            mb(rc)
+        );
         return;
     }
-    let (tv, mv) = measure(
+    let (tv, mv, rv) = measure(
         || read_value(bytes),
         |v| {
             assert_eq!(v["items"].as_array().map(Vec::len), Some(nodes + pods));
         },
     );
-    let (tk, mk) = measure(
+    let (tk, mk, rk) = measure(
         || read_k8s_openapi(bytes),
         |o| {
             assert_eq!((o.nodes.len(), o.pods.len()), (nodes, pods));
         },
     );
-    let (tc, mc) = measure(
+    let (tc, mc, rc) = measure(
         || read_cube(bytes),
         |s| {
             assert_eq!((s.nodes.len(), s.pods.len()), (nodes, pods));
