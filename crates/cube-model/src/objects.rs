@@ -714,6 +714,26 @@ pub struct PodStatus {
     /// `message`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
+    /// `containerStatuses`, reduced to what in-place resize accounting reads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub container_statuses: Vec<ContainerStatus>,
+    /// `initContainerStatuses`, reduced likewise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_container_statuses: Vec<ContainerStatus>,
+}
+
+/// `v1.ContainerStatus`, reduced to the resources an in-place resize reports.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerStatus {
+    /// Container name.
+    pub name: String,
+    /// `allocatedResources`: what the kubelet admitted for the container.
+    #[serde(skip_serializing_if = "ResourceList::is_empty")]
+    pub allocated_resources: ResourceList,
+    /// `resources`: what the runtime actually applied (actuated); `None` when not reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
 }
 
 /// `v1.PodCondition`.

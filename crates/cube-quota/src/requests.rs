@@ -13,7 +13,9 @@
 //! 5. `spec.overhead` is added to every request, and only to limits that are present and
 //!    non-zero.
 
-use cube_model::objects::{Container, Pod, PodSpec};
+use std::borrow::Cow;
+
+use cube_model::objects::{Container, ContainerStatus, Pod, PodSpec};
 use cube_model::{Quantity, ResourceList};
 
 /// Options of [`pod_requests`] / [`pod_limits`], as upstream's `PodResourcesOptions`.
@@ -27,11 +29,11 @@ pub struct PodResourcesOptions {
     /// Ignore pod-level `spec.resources` (upstream `SkipPodLevelResources`; quota and the
     /// scheduler set it when the PodLevelResources feature gate is off).
     pub skip_pod_level_resources: bool,
-    /// Status-aware mode for in-place resize (upstream `UseStatusResources`).
-    ///
-    /// The slim [`Pod`] model does not keep `status.containerStatuses[*].allocatedResources`
-    /// nor `resources`, so with this model the spec values are what is known and this flag
-    /// changes nothing; it is kept so call sites mirror upstream.
+    /// Status-aware mode for in-place resize (upstream `UseStatusResources`; quota sets it as
+    /// InPlacePodVerticalScaling is on in v1.36): for app containers and sidecars whose status
+    /// reports `resources`, the per-resource max of spec, actuated and allocated requests
+    /// (limits: spec and actuated); with a `PodResizePending`/`Infeasible` condition the spec
+    /// is ignored.
     pub use_status_resources: bool,
 }
 
@@ -117,22 +119,23 @@ pub fn is_pod_level_requests_set(pod: &Pod) -> bool {
 /// Sidecar-aware aggregation of one side (requests or limits) of all containers.
 fn aggregate<'a>(
     spec: &'a PodSpec,
-    side: impl Fn(&'a Container) -> &'a ResourceList,
+    side: impl Fn(&'a Container, bool) -> Cow<'a, ResourceList>,
 ) -> ResourceList {
     let mut sum = ResourceList::new();
     for c in &spec.containers {
-        add_list(&mut sum, side(c));
+        add_list(&mut sum, &side(c, false));
     }
     let mut sidecars = ResourceList::new();
     let mut init_max = ResourceList::new();
     for c in &spec.init_containers {
+        let own = side(c, true);
         if c.is_sidecar() {
-            add_list(&mut sum, side(c));
-            add_list(&mut sidecars, side(c));
+            add_list(&mut sum, &own);
+            add_list(&mut sidecars, &own);
             max_list(&mut init_max, &sidecars);
         } else {
             let mut need = ResourceList::new();
-            add_list(&mut need, side(c));
+            add_list(&mut need, &own);
             add_list(&mut need, &sidecars);
             max_list(&mut init_max, &need);
         }
@@ -142,15 +145,75 @@ fn aggregate<'a>(
 }
 
 /// Sidecar-aware aggregation of container requests, without pod-level resources or overhead
-/// (upstream `AggregateContainerRequests`).
+/// (upstream `AggregateContainerRequests` with spec values only).
 pub fn aggregate_container_requests(spec: &PodSpec) -> ResourceList {
-    aggregate(spec, |c| &c.resources.requests)
+    aggregate(spec, |c, _| Cow::Borrowed(&c.resources.requests))
 }
 
 /// Sidecar-aware aggregation of container limits, without pod-level resources or overhead
-/// (upstream `AggregateContainerLimits`). A container without a limit contributes nothing.
+/// (upstream `AggregateContainerLimits` with spec values only). A container without a limit
+/// contributes nothing.
 pub fn aggregate_container_limits(spec: &PodSpec) -> ResourceList {
-    aggregate(spec, |c| &c.resources.limits)
+    aggregate(spec, |c, _| Cow::Borrowed(&c.resources.limits))
+}
+
+/// True when the pod has condition `PodResizePending` with reason `Infeasible` (upstream
+/// `IsPodResizeInfeasible`).
+pub fn is_pod_resize_infeasible(pod: &Pod) -> bool {
+    pod.status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "PodResizePending" && c.reason == "Infeasible")
+}
+
+/// The status entry of a container whose resources status-aware mode uses: app containers and
+/// sidecars only, and only when the runtime reported `resources`.
+fn status_of<'a>(pod: &'a Pod, c: &Container, init: bool) -> Option<&'a ContainerStatus> {
+    if init && !c.is_sidecar() {
+        return None;
+    }
+    let list = if init {
+        &pod.status.init_container_statuses
+    } else {
+        &pod.status.container_statuses
+    };
+    list.iter()
+        .find(|s| s.name == c.name)
+        .filter(|s| s.resources.is_some())
+}
+
+/// Status-aware aggregation (upstream `UseStatusResources`): per container the per-resource
+/// max of spec, actuated (`status.resources`) and allocated (`allocatedResources`) requests; if
+/// the resize is infeasible, spec is ignored. Limits: max of spec and actuated, or actuated
+/// alone when infeasible.
+fn aggregate_with_status(pod: &Pod, requests: bool) -> ResourceList {
+    let infeasible = is_pod_resize_infeasible(pod);
+    aggregate(&pod.spec, |c, init| {
+        let spec_side = if requests {
+            &c.resources.requests
+        } else {
+            &c.resources.limits
+        };
+        let Some(st) = status_of(pod, c, init) else {
+            return Cow::Borrowed(spec_side);
+        };
+        let actual = st
+            .resources
+            .as_ref()
+            .map(|r| if requests { &r.requests } else { &r.limits });
+        let mut out = if infeasible {
+            ResourceList::new()
+        } else {
+            spec_side.clone()
+        };
+        if let Some(a) = actual {
+            max_list(&mut out, a);
+        }
+        if requests {
+            max_list(&mut out, &st.allocated_resources);
+        }
+        Cow::Owned(out)
+    })
 }
 
 /// The pod's effective requests (upstream `PodRequests`): cpu in cores, memory in bytes, as
@@ -160,7 +223,11 @@ pub fn aggregate_container_limits(spec: &PodSpec) -> ResourceList {
 /// ephemeral containers are not counted. Overhead is added to every overhead resource unless
 /// `opts.exclude_overhead`.
 pub fn pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
-    let mut reqs = aggregate_container_requests(&pod.spec);
+    let mut reqs = if opts.use_status_resources {
+        aggregate_with_status(pod, true)
+    } else {
+        aggregate_container_requests(&pod.spec)
+    };
     if !opts.skip_pod_level_resources
         && is_pod_level_requests_set(pod)
         && let Some(r) = &pod.spec.resources
@@ -184,7 +251,11 @@ pub fn pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
 /// A container without a limit does not make the pod unlimited; overhead is added only to
 /// limits that are present and non-zero, unless `opts.exclude_overhead`.
 pub fn pod_limits(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
-    let mut limits = aggregate_container_limits(&pod.spec);
+    let mut limits = if opts.use_status_resources {
+        aggregate_with_status(pod, false)
+    } else {
+        aggregate_container_limits(&pod.spec)
+    };
     if !opts.skip_pod_level_resources
         && is_pod_level_resources_set(pod)
         && let Some(r) = &pod.spec.resources
@@ -395,6 +466,56 @@ mod tests {
         default_requests_from_limits(&mut spec);
         let r = spec.resources.as_ref().map(|r| r.requests.clone());
         assert_eq!(r, Some(rl(&[("cpu", "100m"), ("memory", "1Gi")])));
+    }
+
+    #[test]
+    fn status_aware_requests_take_the_max_and_respect_infeasible() {
+        use cube_model::objects::{ContainerStatus, PodCondition};
+        let mut pod = Pod::default();
+        pod.spec.containers = vec![container(
+            "a",
+            &[("cpu", "1"), ("memory", "1Gi")],
+            &[("cpu", "2")],
+        )];
+        pod.status.container_statuses = vec![ContainerStatus {
+            name: "a".into(),
+            allocated_resources: rl(&[("cpu", "1500m"), ("memory", "512Mi")]),
+            resources: Some(ResourceRequirements {
+                requests: rl(&[("cpu", "1200m"), ("memory", "768Mi")]),
+                limits: rl(&[("cpu", "3")]),
+            }),
+        }];
+        let on = PodResourcesOptions {
+            use_status_resources: true,
+            ..Default::default()
+        };
+        let off = PodResourcesOptions::default();
+        assert_eq!(
+            pod_requests(&pod, &off),
+            rl(&[("cpu", "1"), ("memory", "1Gi")])
+        );
+        assert_eq!(
+            pod_requests(&pod, &on),
+            rl(&[("cpu", "1500m"), ("memory", "1Gi")])
+        );
+        assert_eq!(pod_limits(&pod, &on), rl(&[("cpu", "3")]));
+        // an infeasible resize ignores the spec
+        pod.status.conditions.push(PodCondition {
+            type_: "PodResizePending".into(),
+            status: "True".into(),
+            reason: "Infeasible".into(),
+            ..Default::default()
+        });
+        assert_eq!(
+            pod_requests(&pod, &on),
+            rl(&[("cpu", "1500m"), ("memory", "768Mi")])
+        );
+        // a status without `resources` is not used
+        pod.status.container_statuses[0].resources = None;
+        assert_eq!(
+            pod_requests(&pod, &on),
+            rl(&[("cpu", "1"), ("memory", "1Gi")])
+        );
     }
 
     #[test]
