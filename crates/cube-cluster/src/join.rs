@@ -27,7 +27,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use base64::Engine as _;
 use cube_model::objects::{BootstrapToken, Time};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -680,48 +679,18 @@ pub enum PinVerdict {
 // ------------------------------------------------------------------ token expiry
 
 /// Read a bootstrap token from its Secret (JSON of a `v1` Secret as the API or `kubectl get -o
-/// json` returns it). Returns `None` when the object is not a bootstrap token Secret (type
-/// `bootstrap.kubernetes.io/token`, or a `bootstrap-token-` name in kube-system). The
-/// `token-secret` key is never read.
+/// json` returns it), through cube-model's snapshot loader so live reads and snapshot files agree.
+/// Returns `None` when the object is not a `bootstrap.kubernetes.io/token` Secret or cannot be
+/// read. The `token-secret` key is dropped by the loader and never stored.
 pub fn bootstrap_token_from_secret(secret: &serde_json::Value) -> Option<BootstrapToken> {
-    let meta = secret.get("metadata")?;
-    let name = meta.get("name")?.as_str()?;
-    let ty = secret.get("type").and_then(|t| t.as_str()).unwrap_or("");
-    if ty != BOOTSTRAP_TOKEN_SECRET_TYPE
-        && !(name.starts_with(BOOTSTRAP_TOKEN_SECRET_PREFIX) && ty.is_empty())
-    {
-        return None;
-    }
-    let data = secret.get("data").and_then(|d| d.as_object());
-    let string_data = secret.get("stringData").and_then(|d| d.as_object());
-    let get = |key: &str| -> Option<String> {
-        if let Some(v) = data.and_then(|d| d.get(key)).and_then(|v| v.as_str()) {
-            let bytes = base64::engine::general_purpose::STANDARD.decode(v).ok()?;
-            return String::from_utf8(bytes).ok();
-        }
-        string_data
-            .and_then(|d| d.get(key))
-            .and_then(|v| v.as_str())
-            .map(str::to_string)
-    };
-    let token_id = get("token-id").unwrap_or_else(|| {
-        name.strip_prefix(BOOTSTRAP_TOKEN_SECRET_PREFIX)
-            .unwrap_or_default()
-            .to_string()
-    });
-    let usages = ["authentication", "signing"]
-        .into_iter()
-        .filter(|u| get(&format!("usage-bootstrap-{u}")).as_deref() == Some("true"))
-        .map(str::to_string)
-        .collect();
-    Some(BootstrapToken {
-        secret_name: name.to_string(),
-        token_id,
-        expiration: get("expiration").and_then(|e| e.trim().parse::<Time>().ok()),
-        usages,
-        auth_extra_groups: get("auth-extra-groups").unwrap_or_default(),
-        description: get("description").unwrap_or_default(),
-    })
+    let bytes = serde_json::to_vec(secret).ok()?;
+    bootstrap_token_from_bytes(&bytes)
+}
+
+fn bootstrap_token_from_bytes(bytes: &[u8]) -> Option<BootstrapToken> {
+    cube_model::ClusterSnapshot::from_slice("bootstrap-token secret", bytes)
+        .bootstrap_tokens
+        .pop()
 }
 
 /// Whether a join command's token will still be accepted.
@@ -842,12 +811,8 @@ pub async fn fetch_bootstrap_token(
         .body(Vec::new())
         .map_err(kube::Error::HttpError)?;
     match client.request_text(req).await {
-        Ok(text) => {
-            // The body holds the token secret: parse it here and keep only the public part.
-            let v: serde_json::Value =
-                serde_json::from_str(&text).map_err(kube::Error::SerdeError)?;
-            Ok(bootstrap_token_from_secret(&v))
-        }
+        // The body holds the token secret: parsed here, only the public part is kept.
+        Ok(text) => Ok(bootstrap_token_from_bytes(text.as_bytes())),
         Err(kube::Error::Api(s)) if s.is_not_found() => Ok(None),
         Err(e) => Err(e),
     }

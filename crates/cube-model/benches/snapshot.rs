@@ -11,7 +11,8 @@
 //! twenty, containerStatuses and conditions; nodes of about 7.5 kB with GPU labels, images and
 //! conditions) at `CUBE_BENCH_SCALE=1` (default); `CUBE_BENCH_SCALE=0.05` gives a quick run. Before the criterion
 //! groups, one pass of each is timed and its peak heap (above the input, by a counting global
-//! allocator) is printed as ratios. `CUBE_BENCH_ONESHOT_ONLY=1` stops after that pass.
+//! allocator) is printed as ratios. `CUBE_BENCH_ONESHOT_ONLY=1` stops after that pass;
+//! `CUBE_BENCH_CUBE_ONLY=1` runs only our loader once (for profiling).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -337,6 +338,12 @@ fn measure<T>(f: impl FnOnce() -> T, check: impl FnOnce(&T)) -> (Duration, usize
 
 fn one_shot(bytes: &[u8], nodes: usize, pods: usize) {
     let mb = |b: usize| b as f64 / (1024.0 * 1024.0);
+    if std::env::var_os("CUBE_BENCH_CUBE_ONLY").is_some() {
+        // For profiling our loader alone.
+        let (tc, mc) = measure(|| read_cube(bytes), |s| assert_eq!(s.pods.len(), pods));
+        println!("cube_model {:.2}s {:.0} MiB", tc.as_secs_f64(), mb(mc));
+        return;
+    }
     let (tv, mv) = measure(
         || read_value(bytes),
         |v| {

@@ -873,6 +873,22 @@ impl Quantity {
         })
     }
 
+    /// Exact sum of many quantities, left to right with [`Quantity::checked_add`] starting
+    /// from [`Quantity::ZERO`], as upstream code that loops `sum.Add(q)`: the result takes the
+    /// format of the operand added while the running total was zero (`0 + 1Gi + 1G` prints
+    /// `2073741824`). An empty input gives zero. `None` only when a partial sum would need more than 100,000
+    /// digits.
+    pub fn checked_sum<'a, I>(items: I) -> Option<Quantity>
+    where
+        I: IntoIterator<Item = &'a Quantity>,
+    {
+        let mut acc = Quantity::ZERO;
+        for q in items {
+            acc = acc.checked_add(q)?;
+        }
+        Some(acc)
+    }
+
     /// Exact product with an integer (upstream `Mul`); keeps the format. `None` only when the
     /// result would need more than 100,000 digits.
     pub fn checked_mul(&self, factor: i64) -> Option<Quantity> {
@@ -1089,7 +1105,141 @@ fn interpret(suffix: &[u8]) -> Result<(u32, i32, Format), ParseQuantityError> {
     }
 }
 
+#[inline]
 fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
+    match parse_fast(s) {
+        Some(q) => Ok(q),
+        None => parse_general(s),
+    }
+}
+
+/// The common shapes (`[-]digits[.digits]` with an SI, binary or short exponent suffix that
+/// upstream takes through its int64 fast path) in one pass. `None` hands the input to
+/// [`parse_general`], which is the literal port and decides every error; the results agree
+/// (checked by a unit test over generated inputs).
+#[inline]
+fn parse_fast(s: &str) -> Option<Quantity> {
+    let b = s.as_bytes();
+    let len = b.len();
+    let mut i = 0;
+    let neg = b.first() == Some(&b'-');
+    if neg {
+        i = 1;
+    }
+    let int_start = i;
+    let mut v: u64 = 0;
+    while i < len && b[i].is_ascii_digit() && i - int_start < 19 {
+        v = v * 10 + (b[i] - b'0') as u64;
+        i += 1;
+    }
+    let n_int = i - int_start;
+    let first_zero = n_int > 0 && b[int_start] == b'0';
+    let has_dot = i < len && b[i] == b'.';
+    if first_zero && !(n_int == 1 && has_dot) {
+        // leading zeros (or a bare 0): rare, general path
+        return None;
+    }
+    let mut n_frac = 0;
+    if has_dot {
+        i += 1;
+        let frac_start = i;
+        while i < len && b[i].is_ascii_digit() && n_int + (i - frac_start) < 19 {
+            v = v * 10 + (b[i] - b'0') as u64;
+            i += 1;
+        }
+        n_frac = i - frac_start;
+    }
+    // upstream's `num` has leading zeros stripped; `0.5` has an empty `num`
+    let num_len = if first_zero { 0 } else { n_int };
+    if n_int + n_frac > 18 || (num_len == 0 && n_frac == 0) {
+        return None;
+    }
+    let num_eff = num_len.max(1) as i64;
+    let suffix = b.get(i..)?;
+    let (exponent, format) = match *suffix {
+        [] => (0, Format::DecimalSI),
+        [c] => (
+            match c {
+                b'n' => -9,
+                b'u' => -6,
+                b'm' => -3,
+                b'k' => 3,
+                b'M' => 6,
+                b'G' => 9,
+                b'T' => 12,
+                b'P' => 15,
+                b'E' => 18,
+                _ => return None,
+            },
+            Format::DecimalSI,
+        ),
+        [c, b'i'] => (
+            match c {
+                b'K' => 10,
+                b'M' => 20,
+                b'G' => 30,
+                b'T' => 40,
+                b'P' => 50,
+                b'E' => 60,
+                _ => return None,
+            },
+            Format::BinarySI,
+        ),
+        [b'e' | b'E', ref rest @ ..] => {
+            let (eneg, digits) = match rest {
+                [b'-', d @ ..] => (true, d),
+                [b'+', d @ ..] => (false, d),
+                d => (false, d),
+            };
+            if digits.is_empty() || digits.len() > 9 {
+                return None;
+            }
+            let mut e: i32 = 0;
+            for &c in digits {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                e = e * 10 + (c - b'0') as i32;
+            }
+            (if eneg { -e } else { e }, Format::DecimalExponent)
+        }
+        _ => return None,
+    };
+    let (result, scale, cached) = if format == Format::BinarySI {
+        // upstream: no fraction digits, and 15 - len(num) - exponent*3/10 - 1 >= 0
+        if n_frac > 0 || 14 - num_eff - (exponent as i64 * 3 / 10) < 0 {
+            return None;
+        }
+        let r = (v as i64).checked_mul(1i64 << exponent)?;
+        (r, 0, v & 7 != 0)
+    } else {
+        let scale = exponent - n_frac as i32;
+        if scale < -9 {
+            return None;
+        }
+        (
+            v as i64,
+            scale,
+            scale % 3 == 0 && num_len > 0 && !v.is_multiple_of(1000),
+        )
+    };
+    let echo = if cached
+        && (has_dot
+            || (format == Format::DecimalExponent && !canonical_exponent_text(suffix, exponent)))
+    {
+        Echo(Some(Box::new(s.to_string())))
+    } else {
+        Echo::NONE
+    };
+    Some(Quantity {
+        num: Num::from_i64(if neg { -result } else { result }, scale),
+        format,
+        echo,
+    })
+}
+
+/// The literal port of upstream `ParseQuantity` (scanner, fast int64 path, inf.Dec path).
+fn parse_general(s: &str) -> Result<Quantity, ParseQuantityError> {
     let b = s.as_bytes();
     if b.is_empty() {
         return Err(ParseQuantityError::Format);
@@ -1472,6 +1622,43 @@ fn canonical_big(b: &BigNum, format: Format, out: &mut String) {
     }
 }
 
+const fn digit_triples() -> [u8; 3000] {
+    let mut t = [0u8; 3000];
+    let mut n = 0;
+    while n < 1000 {
+        t[3 * n] = b'0' + (n / 100) as u8;
+        t[3 * n + 1] = b'0' + (n / 10 % 10) as u8;
+        t[3 * n + 2] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    t
+}
+const DIGIT_TRIPLE_BYTES: [u8; 3000] = digit_triples();
+/// `"000001002...999"`: three digits for every number below 1000.
+const DIGIT_TRIPLES: &str = match std::str::from_utf8(&DIGIT_TRIPLE_BYTES) {
+    Ok(s) => s,
+    Err(_) => "",
+};
+
+/// Writes `v` in decimal as slices of a static table (no per-call buffer, no UTF-8 check).
+#[inline]
+fn write_u64(f: &mut fmt::Formatter<'_>, v: u64) -> fmt::Result {
+    if v < 1000 {
+        let n = v as usize;
+        let skip = if n >= 100 {
+            0
+        } else if n >= 10 {
+            1
+        } else {
+            2
+        };
+        return f.write_str(DIGIT_TRIPLES.get(3 * n + skip..3 * n + 3).unwrap_or(""));
+    }
+    write_u64(f, v / 1000)?;
+    let g = (v % 1000) as usize;
+    f.write_str(DIGIT_TRIPLES.get(3 * g..3 * g + 3).unwrap_or(""))
+}
+
 impl fmt::Display for Quantity {
     /// Upstream `String()`: the echoed input when upstream caches it, else the canonical form.
     /// Honours width/alignment flags (`{:>8}`).
@@ -1482,9 +1669,12 @@ impl fmt::Display for Quantity {
         if f.width().is_none() && f.precision().is_none() && !f.sign_plus() {
             // common case: write the parts straight through, no intermediate buffer
             if let Some((m, suffix)) = canonical_parts(&self.num, self.format) {
-                match i64::try_from(m) {
-                    Ok(m) => fmt::Display::fmt(&m, f)?,
-                    Err(_) => fmt::Display::fmt(&m, f)?,
+                if m < 0 {
+                    f.write_str("-")?;
+                }
+                match u64::try_from(m.unsigned_abs()) {
+                    Ok(u) => write_u64(f, u)?,
+                    Err(_) => fmt::Display::fmt(&m.unsigned_abs(), f)?,
                 }
                 return match suffix {
                     Suffix::Text(t) => f.write_str(t),
@@ -1582,7 +1772,10 @@ impl<'de> serde::Deserialize<'de> for Quantity {
             }
             fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Quantity, E> {
                 Ok(Quantity {
-                    num: Num::big(false, Mag::from_u128(v), 0),
+                    num: match i128::try_from(v) {
+                        Ok(i) => Num::small(i, 0),
+                        Err(_) => Num::big(false, Mag::from_u128(v), 0),
+                    },
                     format: Format::DecimalSI,
                     echo: Echo::NONE,
                 })
@@ -1678,6 +1871,10 @@ mod tests {
         assert_eq!(z.checked_add(&gi).unwrap().to_string(), "1Gi");
         assert_eq!(one.checked_add(&gi).unwrap().to_string(), "1073741825");
         assert_eq!(gi.checked_add(&g).unwrap().to_string(), "2073741824");
+        let sum = Quantity::checked_sum([&gi, &g]).unwrap();
+        assert_eq!(sum.to_string(), "2073741824");
+        assert_eq!(sum.format(), Format::BinarySI);
+        assert_eq!(Quantity::checked_sum([]).unwrap(), Quantity::ZERO);
         let plus: Quantity = "+1".parse().unwrap();
         assert_eq!(plus.checked_add(&z).unwrap().to_string(), "1");
         // BinarySI below 1024 prints as DecimalSI, also for results of arithmetic
@@ -1722,7 +1919,21 @@ mod tests {
         assert_eq!(-(-&m), m);
     }
 
+    fn same(a: &Quantity, b: &Quantity) -> bool {
+        a.num == b.num && a.format == b.format && a.echo.as_str() == b.echo.as_str()
+    }
+
     proptest::proptest! {
+        /// The one-pass parser agrees with the literal port wherever it answers.
+        #[test]
+        fn fast_parser_agrees(s in "[-+]?[0-9]{0,20}(\\.[0-9]{0,20})?([numkMGTPE]|[KMGTPE]i|[eE][-+]?[0-9]{1,11}|[a-z]{1,2})?") {
+            let general = parse_general(&s);
+            if let Some(fast) = parse_fast(&s) {
+                let general = general.expect("fast parser accepted an input the port rejects");
+                proptest::prop_assert!(same(&fast, &general), "{} fast {:?} general {:?}", s, fast, general);
+            }
+        }
+
         /// The three printers (direct parts, stack buffer, big-decimal) agree.
         #[test]
         fn printers_agree(mant in proptest::prelude::any::<i64>(), exp in -25i32..25, f in 0u8..3) {
@@ -1804,6 +2015,40 @@ mod tests {
     }
 
     #[test]
+    fn fast_parser_agrees_on_the_vectors_and_the_mix() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/vectors/quantity.json"
+        ))
+        .unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut fast_hits = 0;
+        let mix = [
+            "100m", "250m", "0.5", "1", "8", "64Mi", "512Mi", "1Gi", "80Gi", "1Ti", "500M", "1e3",
+        ];
+        let inputs = doc["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["input"].as_str())
+            .chain(mix);
+        for input in inputs {
+            if let Some(fast) = parse_fast(input) {
+                fast_hits += 1;
+                let general = parse_general(input).unwrap();
+                assert!(same(&fast, &general), "{input}");
+            }
+        }
+        assert!(fast_hits > 100, "{fast_hits}");
+        for m in mix {
+            assert!(
+                parse_fast(m).is_some(),
+                "{m} should take the one-pass parser"
+            );
+        }
+    }
+
+    #[test]
     fn echo_rule_matches_upstream_on_an_enumeration() {
         let signs = ["", "+", "-"];
         let ints = [
@@ -1859,6 +2104,9 @@ mod tests {
                         let Ok(q) = s.parse::<Quantity>() else {
                             continue;
                         };
+                        if let Some(fast) = parse_fast(&s) {
+                            assert!(same(&fast, &q), "{s}");
+                        }
                         checked += 1;
                         if upstream_caches(&s) {
                             assert_eq!(q.to_string(), s, "cached input must echo");

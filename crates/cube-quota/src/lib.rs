@@ -2,23 +2,51 @@
 //! admission math, without I/O.
 //!
 //! Module map:
-//! - [`requests`]: pod effective requests/limits (`PodRequests`/`PodLimits`), QoS class.
-//! - [`error`]: the crate's error enum.
+//! - [`requests`]: pod effective requests/limits (`PodRequests`/`PodLimits`: sidecars, init
+//!   containers, pod-level resources, overhead), request-from-limit defaulting, QoS class.
+//! - [`quota`]: ResourceQuota usage per pod/claim, scopes, "must specify", namespace usage and
+//!   admission (`CheckRequest`) with upstream's messages.
+//! - [`limitrange`]: LimitRange API defaulting, LimitRanger defaulting and validation.
+//! - [`priority`]: priority admission and PriorityClass validation.
+//! - [`validation`]: the API server's 422 validation of pod resources, quotas and LimitRanges.
+//! - [`whatif`]: the admission pipeline for a pod, a workload's replicas, a claim or a policy
+//!   object, with a pluggable scheduling step.
 //! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
 //! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
 //! - [`report`]: capacity (overcommit per pool) and usage reports for resource groups.
-//! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC) and the re-split check.
+//! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC)
+//!   and the re-split check.
+//! - [`error`]: the crate's error enum.
+//!
+//! ```
+//! use cube_model::ClusterSnapshot;
+//! use cube_quota::whatif::{admit, AdmitOptions, Submission};
+//!
+//! let mut snapshot = ClusterSnapshot::default();
+//! snapshot.resource_quotas.push(serde_json::from_str(
+//!     r#"{"metadata":{"name":"gpu","namespace":"ml"},"spec":{"hard":{"requests.nvidia.com/gpu":"2"}}}"#,
+//! )?);
+//! let job = Submission::parse(
+//!     "kind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      containers:\n      - name: main\n        resources: {limits: {nvidia.com/gpu: 1}}\n",
+//! )?;
+//! let outcome = admit(&job, "", &snapshot, &AdmitOptions::default());
+//! assert_eq!(outcome.admitted, 2);
+//! assert!(outcome.rejection().unwrap().message.ends_with(
+//!     "is forbidden: exceeded quota: gpu, requested: requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=2, limited: requests.nvidia.com/gpu=2"
+//! ));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod error;
 pub mod fit;
+pub mod limitrange;
 pub mod plan;
 pub mod preemption;
-pub mod report;
-pub mod requests;
-
-pub use error::{Error, Result};
-pub mod limitrange;
 pub mod priority;
 pub mod quota;
+pub mod report;
+pub mod requests;
 pub mod validation;
 pub mod whatif;
+
+pub use error::{Error, Result};

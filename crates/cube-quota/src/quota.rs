@@ -55,41 +55,16 @@ fn one() -> Quantity {
 }
 
 /// True for a native resource name (upstream `IsNativeResource`): no `/`, or a
-/// `kubernetes.io/` domain.
+/// `kubernetes.io/` domain. Delegates to [`ResourceName::is_native`].
 pub fn is_native_resource(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
+    ResourceName::from(name).is_native()
 }
 
 /// True for an extended resource name such as `nvidia.com/gpu` (upstream
-/// `IsExtendedResourceName`): not native, not `requests.`-prefixed, and a qualified name.
+/// `IsExtendedResourceName`): not native, not `requests.`-prefixed, and `requests.<name>` is a
+/// qualified name. Delegates to [`ResourceName::is_extended`].
 pub fn is_extended_resource_name(name: &str) -> bool {
-    if is_native_resource(name) || name.starts_with("requests.") {
-        return false;
-    }
-    is_qualified_name(name)
-}
-
-/// A loose check of Kubernetes' qualified-name syntax (`prefix/name`, name of at most 63
-/// alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric).
-fn is_qualified_name(name: &str) -> bool {
-    let (prefix, local) = match name.rsplit_once('/') {
-        Some((p, l)) => (Some(p), l),
-        None => (None, name),
-    };
-    let ok_local = !local.is_empty()
-        && local.len() <= 63
-        && local
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-        && local.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && local.ends_with(|c: char| c.is_ascii_alphanumeric());
-    let ok_prefix = prefix.is_none_or(|p| {
-        !p.is_empty()
-            && p.len() <= 253
-            && p.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-    });
-    ok_local && ok_prefix
+    ResourceName::from(name).is_extended()
 }
 
 /// True when the pod evaluator tracks this quota key (upstream `MatchingResources` for one name):
@@ -98,12 +73,7 @@ fn is_qualified_name(name: &str) -> bool {
 /// Not tracked: a bare extended name (`nvidia.com/gpu`) and `limits.<extended>`; the API accepts
 /// them in `hard` but they are never charged (§10.3).
 pub fn pod_tracks(name: &str) -> bool {
-    POD_RESOURCES.contains(&name)
-        || name.starts_with("hugepages-")
-        || name.starts_with("requests.hugepages-")
-        || name
-            .strip_prefix("requests.")
-            .is_some_and(is_extended_resource_name)
+    ResourceName::from(name).is_tracked_by_pod_quota()
 }
 
 /// The subset of `names` the pod evaluator tracks, in input order (upstream
@@ -994,4 +964,114 @@ pub fn check_request(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cube_model::objects::{Container, ObjectMeta};
+
+    fn q(s: &str) -> Quantity {
+        s.parse().expect("quantity")
+    }
+
+    fn pod(ns: &str, cpu: &str, phase: &str) -> Pod {
+        let mut p = Pod {
+            metadata: ObjectMeta {
+                namespace: ns.into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let mut c = Container::default();
+        c.resources.requests.insert("cpu", q(cpu));
+        c.resources.limits.insert("nvidia.com/gpu", q("1"));
+        c.resources.requests.insert("nvidia.com/gpu", q("1"));
+        p.spec.containers.push(c);
+        p.status.phase = phase.into();
+        p
+    }
+
+    #[test]
+    fn tracked_names() {
+        for n in [
+            "cpu",
+            "requests.memory",
+            "count/pods",
+            "pods",
+            "hugepages-2Mi",
+            "requests.hugepages-1Gi",
+            "requests.nvidia.com/gpu",
+        ] {
+            assert!(pod_tracks(n), "{n}");
+        }
+        for n in [
+            "nvidia.com/gpu",
+            "limits.nvidia.com/gpu",
+            "configmaps",
+            "requests.storage",
+            "requests.alpha.kubernetes.io/nvidia-gpu",
+        ] {
+            assert!(!pod_tracks(n), "{n}");
+        }
+        assert!(pvc_tracks(
+            "gold.storageclass.storage.k8s.io/requests.storage"
+        ));
+        assert!(!pvc_tracks(
+            "gold.storageclass.storage.k8s.io/limits.storage"
+        ));
+    }
+
+    #[test]
+    fn namespace_usage_sums_only_that_namespace() {
+        let pods = [
+            pod("a", "1", "Running"),
+            pod("a", "500m", ""),
+            pod("a", "4", "Failed"),
+            pod("b", "8", "Running"),
+        ];
+        let u = namespace_usage("a", &pods, None);
+        assert_eq!(u.get("requests.cpu"), Some(&q("1500m")));
+        assert_eq!(u.get("requests.nvidia.com/gpu"), Some(&q("2")));
+        assert_eq!(u.get("pods"), Some(&q("2")));
+        assert_eq!(u.get("count/pods"), Some(&q("3")));
+    }
+
+    #[test]
+    fn quota_usage_masks_to_tracked_hard_names() {
+        let quota: ResourceQuota = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "q", "namespace": "a"},
+            "spec": {"hard": {"requests.cpu": "10", "nvidia.com/gpu": "1", "requests.memory": "1Gi"}}
+        }))
+        .expect("quota");
+        let pods = [pod("a", "1", "Running"), pod("b", "8", "Running")];
+        let used = quota_usage(&quota, &pods, &[], None);
+        let expected: ResourceList = [("requests.cpu", q("1")), ("requests.memory", q("0"))]
+            .into_iter()
+            .collect();
+        assert_eq!(used, expected);
+        let never: Vec<String> = keys_never_charged(&quota, &pods, &[])
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(never, ["nvidia.com/gpu", "requests.memory"]);
+    }
+
+    #[test]
+    fn priority_class_selector_operators() {
+        let mut p = pod("a", "1", "");
+        let sel = |op: &str, vals: &[&str]| ScopedResourceSelectorRequirement {
+            scope_name: "PriorityClass".into(),
+            operator: op.into(),
+            values: vals.iter().map(|v| v.to_string()).collect(),
+        };
+        assert_eq!(pod_matches_scope(&p, &sel("NotIn", &["x"])), Ok(true));
+        assert_eq!(pod_matches_scope(&p, &sel("DoesNotExist", &[])), Ok(true));
+        assert_eq!(pod_matches_scope(&p, &sel("Exists", &[])), Ok(false));
+        p.spec.priority_class_name = "x".into();
+        assert_eq!(pod_matches_scope(&p, &sel("In", &["x", "y"])), Ok(true));
+        assert_eq!(pod_matches_scope(&p, &sel("NotIn", &["x"])), Ok(false));
+        assert!(pod_matches_scope(&p, &sel("In", &[])).is_err());
+        assert!(pod_matches_scope(&p, &sel("Gt", &["1"])).is_err());
+    }
 }
