@@ -296,7 +296,15 @@ pub fn select_victims_on_node(
         requested.sub(req);
     }
     let mut count = state.pods.len() - potential.len();
-    let first = usage.fit_node_with(node, state, pod, &pod_req, &requested, count);
+    // Pods nominated to this node with priority >= the preemptor's hold their resources
+    // during the what-if evaluation (`RunFilterPluginsWithNominatedPods`).
+    let filter = |requested: &SchedResources, count: usize| match usage
+        .with_nominated(snapshot, state, pod, priority, requested)
+    {
+        Some((r, extra)) => usage.fit_node_with(node, state, pod, &pod_req, &r, count + extra),
+        None => usage.fit_node_with(node, state, pod, &pod_req, requested, count),
+    };
+    let first = filter(&requested, count);
     if !first.fits() {
         return NodePreemption::StillDoesNotFit {
             reasons: first.reasons,
@@ -321,9 +329,7 @@ pub fn select_victims_on_node(
     for (v, req) in violating.into_iter().chain(non_violating) {
         requested.add(req);
         count += 1;
-        let fits = usage
-            .fit_node_with(node, state, pod, &pod_req, &requested, count)
-            .fits();
+        let fits = filter(&requested, count).fits();
         if !fits {
             requested.sub(req);
             count -= 1;
