@@ -1038,8 +1038,8 @@ impl Kubeconfig {
         self.check_inner(opts).problems
     }
 
-    /// Problems of every context in the file, by context name (file order), plus problems of
-    /// clusters and users that no context uses (under the name `""`).
+    /// Problems of every context in the file, by context name (file order). A file without
+    /// contexts gets one entry named `""` with the problems of the default selection.
     pub fn check_all(&self, opts: &SelectOptions) -> Vec<(String, Vec<Problem>)> {
         let mut out = Vec::new();
         for c in &self.contexts {
