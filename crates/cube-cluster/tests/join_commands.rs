@@ -165,6 +165,27 @@ fn malformed_commands_are_errors_without_secrets() {
         JoinCommand::parse("kubeadm init"),
         Err(JoinError::NoJoinCommand)
     ));
+    for bad in [
+        "10.0.0.1",
+        "10.0.0.1:0",
+        "10.0.0.1:99999",
+        "fd00::1:6443",
+        ":6443",
+        "[fd00::1]",
+    ] {
+        assert!(
+            matches!(
+                JoinCommand::parse(&format!("kubeadm join {bad} --token abcdef.{SECRET}")),
+                Err(JoinError::InvalidEndpoint { .. })
+            ),
+            "{bad}"
+        );
+    }
+    let v6 = JoinCommand::parse(&format!(
+        "kubeadm join [fd00::1]:6443 --token abcdef.{SECRET}"
+    ))
+    .unwrap();
+    assert_eq!(v6.endpoint, "[fd00::1]:6443");
 }
 
 #[test]
@@ -215,6 +236,15 @@ fn fixture_jws_missing_old_is_an_expired_token_of_an_old_cluster() {
     // Cluster ~20 days old, token from its init, no Secret left: expired (default 24 h TTL).
     let now = ts("2018-01-23T12:00:00Z");
     let status = token_status("abcdef", &[], Some(ts("2018-01-03T12:00:00Z")), now);
+    // The same judgement from a join command with that token id.
+    let cmd = JoinCommand::parse(&format!(
+        "kubeadm join 10.0.0.1:6443 --token abcdef.{SECRET}"
+    ))
+    .unwrap();
+    assert_eq!(
+        cmd.token_status(&[], Some(ts("2018-01-03T12:00:00Z")), now),
+        Some(status.clone())
+    );
     assert_eq!(
         status,
         TokenStatus::Expired {
