@@ -18,8 +18,10 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result};
 use clap::{Parser, ValueEnum};
 use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions, Severity as KcSeverity};
+use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
 use cube_diagnose::render::{to_json, to_sarif, to_table};
 use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};
+use cube_model::ClusterSnapshot;
 use cube_model::import::{ConnectionClass, ImportReport, OverPrivilege};
 
 /// The bundled sample: a GPU cluster as a real kube-apiserver v1.36 stored it, with planted
@@ -75,6 +77,13 @@ fn main() -> ExitCode {
 fn run(args: Args) -> Result<u8> {
     let mut inputs = Inputs::new();
     let mut imports = Vec::new();
+    if let Some(kc) = &args.kubeconfig {
+        let (report, live) = collect_live(kc, args.context.as_deref())?;
+        if let Some(live) = live {
+            inputs.snapshot = live;
+        }
+        imports.push(report);
+    }
     if args.snapshot.is_empty() && args.kubeconfig.is_none() {
         eprintln!(
             "no input given: diagnosing the bundled sample (examples/data/snapshot-gpu-cluster.json)"
@@ -92,15 +101,6 @@ fn run(args: Args) -> Result<u8> {
         }
         let format = inputs.add(&name, &text);
         eprintln!("read {name}: {format:?}");
-    }
-    if let Some(kc) = &args.kubeconfig {
-        let (report, live) = collect_live(kc, args.context.as_deref())?;
-        if let Some(live) = live {
-            for (source, body) in live {
-                inputs.add(&source, &body);
-            }
-        }
-        imports.push(report);
     }
     if !inputs.snapshot.problems.is_empty() {
         for p in &inputs.snapshot.problems {
@@ -188,13 +188,12 @@ fn kubeconfig_report(
     Ok(report)
 }
 
-type LiveLists = Vec<(String, String)>;
-
-/// Reads a live cluster with read-only list requests; progress goes to stderr.
+/// Reads a live cluster through cube-cluster's live snapshot (read-only, paged lists); progress
+/// goes to stderr. Kinds the credentials may not list land in `missing_kinds`.
 fn collect_live(
-    path: &PathBuf,
+    path: &std::path::Path,
     context: Option<&str>,
-) -> Result<(ImportReport, Option<LiveLists>)> {
+) -> Result<(ImportReport, Option<ClusterSnapshot>)> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut report = kubeconfig_report(&path.display().to_string(), &text, context, Some(path))?;
@@ -213,64 +212,52 @@ fn collect_live(
     };
     report.cluster_name = selection.cluster_name.clone();
     report.server = selection.server.clone();
-    let client = cube_cluster::client::build_client(
-        &selection,
-        &cube_cluster::client::ClientOptions::default(),
-    )?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let lists = [
-        ("nodes", "/api/v1/nodes"),
-        ("pods", "/api/v1/pods"),
-        ("namespaces", "/api/v1/namespaces"),
-        ("resourcequotas", "/api/v1/resourcequotas"),
-        ("limitranges", "/api/v1/limitranges"),
-        (
-            "priorityclasses",
-            "/apis/scheduling.k8s.io/v1/priorityclasses",
-        ),
-        ("daemonsets", "/apis/apps/v1/daemonsets"),
-        ("events", "/api/v1/events"),
-        ("storageclasses", "/apis/storage.k8s.io/v1/storageclasses"),
-        ("persistentvolumes", "/api/v1/persistentvolumes"),
-        ("persistentvolumeclaims", "/api/v1/persistentvolumeclaims"),
-        ("roles", "/apis/rbac.authorization.k8s.io/v1/roles"),
-        (
-            "rolebindings",
-            "/apis/rbac.authorization.k8s.io/v1/rolebindings",
-        ),
-        (
-            "clusterroles",
-            "/apis/rbac.authorization.k8s.io/v1/clusterroles",
-        ),
-        (
-            "clusterrolebindings",
-            "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
-        ),
-    ];
-    let mut out = Vec::new();
-    let total = lists.len();
-    for (i, (kind, url)) in lists.iter().enumerate() {
-        eprint!("\r[{}/{total}] listing {kind:<24}", i + 1);
-        let req = http::Request::get(*url).body(Vec::new())?;
-        match rt.block_on(client.request_text(req)) {
-            Ok(body) => out.push((format!("live:{kind}"), body)),
-            Err(e) => {
-                let msg = cube_cluster::classify::error_chain_text(&e);
-                eprintln!("\n  cannot list {kind}: {msg}");
-                out.push((format!("live:{kind}:error"), msg.clone()));
-                if i == 0 {
-                    // the first request tells whether the cluster is reachable at all
-                    report.connection.class = ConnectionClass::Other;
-                    report.connection.message = msg;
-                    eprintln!();
-                    return Ok((report, Some(out)));
-                }
+    // kube's client needs a runtime context to be built
+    let _guard = rt.enter();
+    let client = cube_cluster::client::build_client(
+        &selection,
+        &cube_cluster::client::ClientOptions::default(),
+    )?;
+    eprintln!(
+        "collecting a live snapshot from {} ({})",
+        selection.cluster_name, selection.server
+    );
+    let result = rt.block_on(collect_snapshot(&client, &CollectOptions::default(), |p| {
+        eprintln!("  {p}")
+    }));
+    match result {
+        Ok(snap) => {
+            for (kind, why) in &snap.missing_kinds {
+                eprintln!("  not collected: {kind}: {why}");
             }
+            Ok((report, Some(snap)))
+        }
+        Err(e) => {
+            let class = cube_cluster::classify::classify_error(&e);
+            report.connection.class = match class.id() {
+                "refused" => ConnectionClass::Refused,
+                "timeout" => ConnectionClass::Timeout,
+                "dns" => ConnectionClass::Dns,
+                "tls-untrusted" => ConnectionClass::TlsUntrusted,
+                "tls-name-mismatch" => ConnectionClass::TlsNameMismatch,
+                "tls-expired" => ConnectionClass::TlsExpired,
+                "protocol" => ConnectionClass::Protocol,
+                "unauthorized" => ConnectionClass::Unauthorized,
+                "forbidden" => ConnectionClass::Forbidden,
+                "config-invalid" | "no-usable-kubeconfig" => ConnectionClass::ConfigInvalid,
+                _ => ConnectionClass::Other,
+            };
+            report.connection.message = format!(
+                "{}: {}",
+                cube_cluster::classify::error_chain_text(&e),
+                class.hint()
+            );
+            eprintln!("  collection failed: {}", report.connection.message);
+            Ok((report, None))
         }
     }
-    eprintln!("\r[{total}/{total}] done{:30}", "");
-    Ok((report, Some(out)))
 }

@@ -172,8 +172,16 @@ fn bench(c: &mut Criterion) {
     for (d, id, n) in per_rule.iter().take(6) {
         eprintln!("    {id:<28} {:>8.3} s  {n} findings", d.as_secs_f64());
     }
+    let t = Instant::now();
     drop(ctx);
+    let d_ctx = t.elapsed();
+    let t = Instant::now();
     drop(snap);
+    eprintln!(
+        "  drop context {:.3} s, drop snapshot {:.3} s",
+        d_ctx.as_secs_f64(),
+        t.elapsed().as_secs_f64()
+    );
 
     let mut g = c.benchmark_group(format!("{nodes}_nodes_{pods}_pods"));
     g.sample_size(10)

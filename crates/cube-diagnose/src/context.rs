@@ -185,6 +185,10 @@ impl<'a> Context<'a> {
             .get(namespace)
             .map_or(&[], Vec::as_slice)
     }
+    /// Namespaces that hold at least one pod.
+    pub fn namespaces_with_pods(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.pods_by_namespace.keys().copied()
+    }
     /// Node names that have pods bound, with the pod indexes.
     pub fn bound_nodes(&self) -> impl Iterator<Item = (&'a str, &[usize])> + '_ {
         self.pods_by_node.iter().map(|(k, v)| (*k, v.as_slice()))

@@ -201,6 +201,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("address the named reason first (device plugin, claim, constraint), then re-check with `kubectl describe pod`"),
         );
     }
+    for s in signals(ctx, &[SignalKind::KueueFlavorMissing]) {
+        let near = s.detail("near");
+        out.push(
+            Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("ClusterQueue {} references ResourceFlavor {} which does not exist{}: the queue is inactive and admits nothing", s.detail("queue"), s.detail("flavor"), if near.is_empty() { String::new() } else { format!(" (did you mean {near}?)") }))
+                .with_evidence(s.evidence())
+                .with_remedy(format!("fix the flavor name in the ClusterQueue (`kubectl edit clusterqueue {}`){}", s.detail("queue"), if near.is_empty() { String::new() } else { format!(": {} -> {near}", s.detail("flavor")) })),
+        );
+    }
+    for s in signals(ctx, &[SignalKind::KueueZeroQuota]) {
+        out.push(
+            Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("ClusterQueue {} covers {} with nominalQuota {} in flavor {}: a workload requesting it can never be admitted there (nominalQuota is a total over the flavor's nodes, not per node)", s.detail("queue"), s.detail("resource"), s.detail("quota"), s.detail("flavor")))
+                .with_evidence(s.evidence())
+                .with_remedy(format!("set nominalQuota for {} to the total the flavor's nodes provide, or drop it from coveredResources", s.detail("resource"))),
+        );
+    }
     for s in signals(ctx, &[SignalKind::KueueResourceUnavailable]) {
         let res = s.detail("resource");
         out.push(

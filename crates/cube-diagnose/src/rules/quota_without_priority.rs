@@ -78,7 +78,7 @@ pub(crate) fn groups(ctx: &Context<'_>) -> Vec<GroupControls> {
         .iter()
         .map(|n| n.metadata.name.as_str())
         .collect();
-    names.extend(snap.pods.iter().map(|p| p.metadata.namespace.as_str()));
+    names.extend(ctx.namespaces_with_pods());
     names.extend(quotas_by_ns.keys().copied());
     names.sort_unstable();
     names.dedup();
