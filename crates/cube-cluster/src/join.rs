@@ -71,6 +71,14 @@ pub enum JoinError {
         /// The endpoint already seen.
         endpoint: String,
     },
+    /// The endpoint is not `host:port` (kubeadm validates it with Go's `net.SplitHostPort`).
+    #[error("invalid api server endpoint {endpoint:?}: {reason}")]
+    InvalidEndpoint {
+        /// The endpoint as written.
+        endpoint: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// The token does not have kubeadm's format.
     #[error("invalid bootstrap token {redacted}: {reason}")]
     InvalidToken {
@@ -440,7 +448,22 @@ impl JoinCommand {
         if cmd.endpoint.is_empty() && cmd.discovery_file.is_none() {
             return Err(JoinError::MissingEndpoint);
         }
+        if !cmd.endpoint.is_empty() {
+            validate_endpoint(&cmd.endpoint)?;
+        }
         Ok(cmd)
+    }
+
+    /// Judge the discovery token against the known bootstrap tokens at `now` (see
+    /// [`token_status`]); `None` when the command has no token (`--discovery-file` joins).
+    pub fn token_status(
+        &self,
+        tokens: &[BootstrapToken],
+        issued_at: Option<Time>,
+        now: Time,
+    ) -> Option<TokenStatus> {
+        self.effective_discovery_token()
+            .map(|t| token_status(t.id(), tokens, issued_at, now))
     }
 
     /// The token used for discovery: `--discovery-token`, else `--token`.
@@ -521,6 +544,38 @@ impl fmt::Display for JoinCommand {
             write!(f, " {o}")?;
         }
         Ok(())
+    }
+}
+
+/// `host:port` as Go's `net.SplitHostPort` accepts it (IPv6 in brackets), with a port 1-65535.
+fn validate_endpoint(endpoint: &str) -> Result<(), JoinError> {
+    let err = |reason| JoinError::InvalidEndpoint {
+        endpoint: endpoint.to_string(),
+        reason,
+    };
+    let (host, port) = if let Some(rest) = endpoint.strip_prefix('[') {
+        let (host, after) = rest
+            .split_once(']')
+            .ok_or_else(|| err("missing ']' in address"))?;
+        let port = after
+            .strip_prefix(':')
+            .ok_or_else(|| err("missing port in address"))?;
+        (host, port)
+    } else {
+        let (host, port) = endpoint
+            .rsplit_once(':')
+            .ok_or_else(|| err("missing port in address"))?;
+        if host.contains(':') {
+            return Err(err("too many colons in address"));
+        }
+        (host, port)
+    };
+    if host.is_empty() {
+        return Err(err("empty host"));
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 => Ok(()),
+        _ => Err(err("port must be a number from 1 to 65535")),
     }
 }
 
