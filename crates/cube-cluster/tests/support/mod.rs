@@ -855,7 +855,15 @@ fn handle(state: &State, req: &Request, tls: bool) -> (u16, Value) {
             429 => "TooManyRequests",
             _ => "Failure",
         };
-        return (code, status_body(code, reason, "the server is currently unable to handle the request", None));
+        return (
+            code,
+            status_body(
+                code,
+                reason,
+                "the server is currently unable to handle the request",
+                None,
+            ),
+        );
     }
     if path == "/version" {
         return (200, state.version.clone());
