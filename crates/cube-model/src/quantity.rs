@@ -873,6 +873,22 @@ impl Quantity {
         })
     }
 
+    /// Exact sum of many quantities, left to right with [`Quantity::checked_add`] starting
+    /// from [`Quantity::ZERO`], as upstream code that loops `sum.Add(q)`: the result takes the
+    /// format of the operand added while the running total was zero (`0 + 1Gi + 1G` prints
+    /// `2073741824`). An empty input gives zero. `None` only when a partial sum would need more than 100,000
+    /// digits.
+    pub fn checked_sum<'a, I>(items: I) -> Option<Quantity>
+    where
+        I: IntoIterator<Item = &'a Quantity>,
+    {
+        let mut acc = Quantity::ZERO;
+        for q in items {
+            acc = acc.checked_add(q)?;
+        }
+        Some(acc)
+    }
+
     /// Exact product with an integer (upstream `Mul`); keeps the format. `None` only when the
     /// result would need more than 100,000 digits.
     pub fn checked_mul(&self, factor: i64) -> Option<Quantity> {
@@ -1855,6 +1871,10 @@ mod tests {
         assert_eq!(z.checked_add(&gi).unwrap().to_string(), "1Gi");
         assert_eq!(one.checked_add(&gi).unwrap().to_string(), "1073741825");
         assert_eq!(gi.checked_add(&g).unwrap().to_string(), "2073741824");
+        let sum = Quantity::checked_sum([&gi, &g]).unwrap();
+        assert_eq!(sum.to_string(), "2073741824");
+        assert_eq!(sum.format(), Format::BinarySI);
+        assert_eq!(Quantity::checked_sum([]).unwrap(), Quantity::ZERO);
         let plus: Quantity = "+1".parse().unwrap();
         assert_eq!(plus.checked_add(&z).unwrap().to_string(), "1");
         // BinarySI below 1024 prints as DecimalSI, also for results of arithmetic

@@ -5,11 +5,17 @@
 //! [`ClusterSnapshot::load_files`] is a thin `std::fs` wrapper around it. The format is detected
 //! from the content ([`detect_format`]), never from a file name.
 //!
-//! Speed and memory (issue 2): a JSON `List` is read in one pass into borrowed raw items
-//! (`&RawValue`, no copy); each item's `kind` is peeked from its first keys (kubectl writes
-//! `apiVersion` and `kind` first) and the item is deserialized straight into the slim typed object,
-//! skipping every field the analyses do not read without allocating it. No `serde_json::Value` is
-//! built for JSON input.
+//! Speed and memory (issue 2): a JSON `List` is read in one pass (`fast.rs`): each item's
+//! `apiVersion` and `kind` are read from its first keys (kubectl and the API server sort keys;
+//! the few keys that sort before `kind` are kept as borrowed raw JSON) and the rest of the same
+//! map goes straight into the slim typed object, skipping every field the analyses do not read
+//! without allocating it. No `serde_json::Value` is built for JSON input. When that reader gives
+//! up (a broken object, items without `kind`, a Secret, a stream of values), what it added is
+//! rolled back and the general path runs: the document is split into borrowed raw items
+//! (`&RawValue`), each item's head is peeked, the typed vectors are reserved exactly, and each
+//! item is read on its own, so one broken object becomes one [`LoadProblem`] with its field path
+//! (re-read with `serde_path_to_error` only on failure). YAML documents are read into a
+//! `serde_json::Value` first (YAML 1.2 core scalars) and dispatched the same way.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -20,6 +26,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use crate::objects::*;
+
+mod fast;
 
 /// Everything read from a cluster or a dump of it.
 ///
@@ -327,6 +335,12 @@ impl ClusterSnapshot {
     // ------------------------------------------------------------------ JSON
 
     fn load_json(&mut self, ctx: &mut Ctx<'_>, bytes: &[u8]) {
+        let mark = Mark::of(self);
+        if fast::read_list(self, bytes).is_ok() {
+            ctx.saw_object = true;
+            return;
+        }
+        mark.roll_back(self);
         let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<TopDoc<'_>>();
         let mut document = 0usize;
         let mut start = 0usize;
@@ -521,13 +535,7 @@ impl ClusterSnapshot {
         ctx.saw_object = true;
         let group = head.api_version.as_deref().map(api_group);
         let Some(target) = Target::of(kind, group) else {
-            let key = match (&head.api_version, group) {
-                (Some(api), Some(g)) if Target::of(kind, None).is_some() && !g.is_empty() => {
-                    format!("{api}/{kind}")
-                }
-                _ => kind.to_owned(),
-            };
-            *self.unknown_kinds.entry(key).or_insert(0) += 1;
+            self.count_unknown(kind, head.api_version.as_deref(), group);
             return;
         };
         let events_v1 = group == Some("events.k8s.io");
@@ -566,6 +574,18 @@ impl ClusterSnapshot {
         }
     }
 
+    /// Counts a kind not kept: `Kind`, or `apiVersion/Kind` for a core kind name in another
+    /// API group.
+    fn count_unknown(&mut self, kind: &str, api_version: Option<&str>, group: Option<&str>) {
+        let key = match (api_version, group) {
+            (Some(api), Some(g)) if Target::of(kind, None).is_some() && !g.is_empty() => {
+                format!("{api}/{kind}")
+            }
+            _ => kind.to_owned(),
+        };
+        *self.unknown_kinds.entry(key).or_insert(0) += 1;
+    }
+
     fn add_secret(&mut self, obj: &Obj<'_>) -> Result<(), ObjError> {
         // A deserializer's message can quote the value it choked on: keep only the field path.
         let withheld = |err: ObjError| ObjError {
@@ -580,6 +600,62 @@ impl ClusterSnapshot {
         let secret = obj.typed::<BootstrapSecret>().map_err(withheld)?;
         self.bootstrap_tokens.push(secret.into_token()?);
         Ok(())
+    }
+}
+
+/// Lengths of everything the JSON fast path may add, to undo a partial attempt.
+struct Mark {
+    lens: [usize; 15],
+    unknown_kinds: BTreeMap<String, usize>,
+    skipped_secrets: usize,
+}
+
+impl Mark {
+    fn lens(s: &ClusterSnapshot) -> [usize; 15] {
+        [
+            s.nodes.len(),
+            s.pods.len(),
+            s.namespaces.len(),
+            s.resource_quotas.len(),
+            s.limit_ranges.len(),
+            s.priority_classes.len(),
+            s.daemon_sets.len(),
+            s.events.len(),
+            s.storage_classes.len(),
+            s.persistent_volumes.len(),
+            s.persistent_volume_claims.len(),
+            s.roles.len(),
+            s.role_bindings.len(),
+            s.pod_disruption_budgets.len(),
+            s.bootstrap_tokens.len(),
+        ]
+    }
+    fn of(s: &ClusterSnapshot) -> Self {
+        Mark {
+            lens: Self::lens(s),
+            unknown_kinds: s.unknown_kinds.clone(),
+            skipped_secrets: s.skipped_secrets,
+        }
+    }
+    fn roll_back(self, s: &mut ClusterSnapshot) {
+        let l = self.lens;
+        s.nodes.truncate(l[0]);
+        s.pods.truncate(l[1]);
+        s.namespaces.truncate(l[2]);
+        s.resource_quotas.truncate(l[3]);
+        s.limit_ranges.truncate(l[4]);
+        s.priority_classes.truncate(l[5]);
+        s.daemon_sets.truncate(l[6]);
+        s.events.truncate(l[7]);
+        s.storage_classes.truncate(l[8]);
+        s.persistent_volumes.truncate(l[9]);
+        s.persistent_volume_claims.truncate(l[10]);
+        s.roles.truncate(l[11]);
+        s.role_bindings.truncate(l[12]);
+        s.pod_disruption_budgets.truncate(l[13]);
+        s.bootstrap_tokens.truncate(l[14]);
+        s.unknown_kinds = self.unknown_kinds;
+        s.skipped_secrets = self.skipped_secrets;
     }
 }
 

@@ -433,6 +433,70 @@ fn pick_one_node(nodes: &[(String, NodePreemption)]) -> Option<(String, Vec<Vict
     pool.first().map(|(n, v, _)| ((*n).clone(), (*v).clone()))
 }
 
+/// The scheduling stage of the what-if pipeline ([`crate::whatif::SchedulingStep`]): node fit,
+/// then preemption when no node fits.
+///
+/// Scoring is not modelled: when several nodes fit, the first in snapshot order is reported.
+/// Replicas admitted earlier in the same run are placed the same way before `pod` is fitted,
+/// so they hold their node's resources. The index is rebuilt per call (O(nodes + pods)).
+#[derive(Debug, Clone, Default)]
+pub struct FitScheduler {
+    /// Fit options.
+    pub options: crate::fit::FitOptions,
+}
+
+impl crate::whatif::SchedulingStep for FitScheduler {
+    fn schedule(
+        &self,
+        pod: &Pod,
+        snapshot: &ClusterSnapshot,
+        placed: &[Pod],
+    ) -> crate::whatif::SchedulingOutcome {
+        let owned;
+        let snap = if placed.is_empty() {
+            snapshot
+        } else {
+            let mut s = snapshot.clone();
+            for p in placed {
+                let fit = NodeUsage::build(&s, &self.options).fit(&s, p);
+                if let Some(node) = fit.feasible_nodes().next() {
+                    let mut bound = p.clone();
+                    bound.spec.node_name = node.to_owned();
+                    s.pods.push(bound);
+                }
+            }
+            owned = s;
+            &owned
+        };
+        let usage = NodeUsage::build(snap, &self.options);
+        let fit = usage.fit(snap, pod);
+        if let Some(node) = fit.feasible_nodes().next() {
+            return crate::whatif::SchedulingOutcome {
+                schedulable: true,
+                node: Some(node.to_owned()),
+                message: String::new(),
+                victims: Vec::new(),
+            };
+        }
+        let pre = preempt(&usage, snap, pod, &fit);
+        let message = failed_scheduling_message(&fit, Some(&pre)).unwrap_or_default();
+        match pre.chosen {
+            Some((node, victims)) => crate::whatif::SchedulingOutcome {
+                schedulable: true,
+                node: Some(node),
+                message,
+                victims: victims.into_iter().map(|v| v.pod).collect(),
+            },
+            None => crate::whatif::SchedulingOutcome {
+                schedulable: false,
+                node: None,
+                message,
+                victims: Vec::new(),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

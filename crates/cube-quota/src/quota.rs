@@ -55,41 +55,16 @@ fn one() -> Quantity {
 }
 
 /// True for a native resource name (upstream `IsNativeResource`): no `/`, or a
-/// `kubernetes.io/` domain.
+/// `kubernetes.io/` domain. Delegates to [`ResourceName::is_native`].
 pub fn is_native_resource(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
+    ResourceName::from(name).is_native()
 }
 
 /// True for an extended resource name such as `nvidia.com/gpu` (upstream
-/// `IsExtendedResourceName`): not native, not `requests.`-prefixed, and a qualified name.
+/// `IsExtendedResourceName`): not native, not `requests.`-prefixed, and `requests.<name>` is a
+/// qualified name. Delegates to [`ResourceName::is_extended`].
 pub fn is_extended_resource_name(name: &str) -> bool {
-    if is_native_resource(name) || name.starts_with("requests.") {
-        return false;
-    }
-    is_qualified_name(name)
-}
-
-/// A loose check of Kubernetes' qualified-name syntax (`prefix/name`, name of at most 63
-/// alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric).
-fn is_qualified_name(name: &str) -> bool {
-    let (prefix, local) = match name.rsplit_once('/') {
-        Some((p, l)) => (Some(p), l),
-        None => (None, name),
-    };
-    let ok_local = !local.is_empty()
-        && local.len() <= 63
-        && local
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-        && local.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && local.ends_with(|c: char| c.is_ascii_alphanumeric());
-    let ok_prefix = prefix.is_none_or(|p| {
-        !p.is_empty()
-            && p.len() <= 253
-            && p.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
-    });
-    ok_local && ok_prefix
+    ResourceName::from(name).is_extended()
 }
 
 /// True when the pod evaluator tracks this quota key (upstream `MatchingResources` for one name):
@@ -98,12 +73,7 @@ fn is_qualified_name(name: &str) -> bool {
 /// Not tracked: a bare extended name (`nvidia.com/gpu`) and `limits.<extended>`; the API accepts
 /// them in `hard` but they are never charged (§10.3).
 pub fn pod_tracks(name: &str) -> bool {
-    POD_RESOURCES.contains(&name)
-        || name.starts_with("hugepages-")
-        || name.starts_with("requests.hugepages-")
-        || name
-            .strip_prefix("requests.")
-            .is_some_and(is_extended_resource_name)
+    ResourceName::from(name).is_tracked_by_pod_quota()
 }
 
 /// The subset of `names` the pod evaluator tracks, in input order (upstream

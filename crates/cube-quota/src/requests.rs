@@ -74,36 +74,17 @@ impl std::fmt::Display for QosClass {
 }
 
 /// Upstream `addResourceList`: adds every entry of `new` into `list` (a missing entry is a copy
-/// of the new quantity, so it keeps its format and printed form).
-///
-/// An overflowing sum (only possible far beyond any real resource) saturates by keeping the
-/// previous value rather than panicking.
+/// of the new quantity, so it keeps its format and printed form). Uses
+/// [`ResourceList::add_assign`]; an overflowing sum (only possible far beyond any real
+/// resource) keeps the entries added before it rather than panicking.
 pub(crate) fn add_list(list: &mut ResourceList, new: &ResourceList) {
-    for (name, q) in new {
-        match list.get(name.as_str()) {
-            None => {
-                list.insert(name.clone(), q.clone());
-            }
-            Some(old) => {
-                if let Some(sum) = old.checked_add(q) {
-                    list.insert(name.clone(), sum);
-                }
-            }
-        }
-    }
+    let _ = list.add_assign(new);
 }
 
-/// Upstream `maxResourceList`: per name, keeps the larger of `list` and `new`.
+/// Upstream `maxResourceList`: per name, keeps the larger of `list` and `new`
+/// ([`ResourceList::max`]).
 pub(crate) fn max_list(list: &mut ResourceList, new: &ResourceList) {
-    for (name, q) in new {
-        let replace = match list.get(name.as_str()) {
-            None => true,
-            Some(old) => q > old,
-        };
-        if replace {
-            list.insert(name.clone(), q.clone());
-        }
-    }
+    *list = list.max(new);
 }
 
 /// True for a resource name that pod-level `spec.resources` may set (upstream

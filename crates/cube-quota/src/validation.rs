@@ -232,7 +232,8 @@ pub fn validate_container_resources(c: &Container, path: &str) -> Vec<FieldError
 /// `validatePodResources`): only `cpu`, `memory` and `hugepages-*` are supported; a request may
 /// not exceed its limit; pod-level requests must cover the aggregated container requests;
 /// hugepages limits must cover the aggregated container limits; no container limit may exceed
-/// the pod-level limit. [recalled texts for the consistency checks]
+/// the pod-level limit. (The request-coverage text matches messages of real servers; the
+/// other consistency texts are from the source as we recall it.)
 pub fn validate_pod_level_resources(spec: &PodSpec) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let Some(res) = &spec.resources else {
@@ -243,7 +244,17 @@ pub fn validate_pod_level_resources(spec: &PodSpec) -> Vec<FieldError> {
         for (name, q) in list {
             let n = name.as_str();
             let f = format!("spec.resources.{kind}[{n}]");
-            if !is_supported_pod_level_resource(n) {
+            if !n.contains('/')
+                && !is_standard_quota_resource_name(n)
+                && !is_standard_container_resource(n)
+                && n != "storage"
+            {
+                errs.push(FieldError::invalid(
+                    &f,
+                    n,
+                    "must be a standard resource type or fully qualified",
+                ));
+            } else if !is_supported_pod_level_resource(n) {
                 errs.push(FieldError {
                     field: f.clone(),
                     kind: FieldErrorKind::NotSupported(go_quote(n)),
@@ -284,7 +295,7 @@ pub fn validate_pod_level_resources(spec: &PodSpec) -> Vec<FieldError> {
             errs.push(FieldError::invalid(
                 format!("spec.resources.limits[{name}]"),
                 &pl.to_string(),
-                format!("must be greater than or equal to aggregated container limits of {cl}"),
+                format!("must be greater than or equal to aggregate container limits of {cl}"),
             ));
         }
     }
@@ -293,8 +304,9 @@ pub fn validate_pod_level_resources(spec: &PodSpec) -> Vec<FieldError> {
             if let Some(pl) = res.limits.get(name.as_str())
                 && cl > pl
             {
+                // upstream builds this path from the pod-level resources path
                 errs.push(FieldError::invalid(
-                    format!("spec.containers[{i}].resources.limits[{name}]"),
+                    format!("spec.resources.containers[{i}][{name}].limits"),
                     &cl.to_string(),
                     format!("must be less than or equal to pod limits of {pl}"),
                 ));
@@ -783,6 +795,32 @@ mod tests {
         assert_eq!(
             errs[0].to_string(),
             "spec.containers[0].resources: Forbidden: HugePages require cpu or memory"
+        );
+    }
+
+    /// Text of a real 422 (a public report against a server with pod-level resources).
+    #[test]
+    fn pod_level_requests_must_cover_containers() {
+        let mut pod = Pod::default();
+        pod.spec.resources = Some(ResourceRequirements {
+            requests: rl(&[("cpu", "1"), ("memory", "576Mi")]),
+            limits: ResourceList::new(),
+        });
+        for (cpu, mem) in [("1", "4Gi"), ("500m", "2Gi")] {
+            pod.spec.containers.push(Container {
+                name: format!("c{cpu}"),
+                resources: ResourceRequirements {
+                    requests: rl(&[("cpu", cpu), ("memory", mem)]),
+                    limits: ResourceList::new(),
+                },
+                ..Default::default()
+            });
+        }
+        assert_eq!(
+            invalid_message("Pod", "fry-38b04", &validate_pod_resources(&pod)).as_deref(),
+            Some(
+                "Pod \"fry-38b04\" is invalid: [spec.resources.requests[cpu]: Invalid value: \"1\": must be greater than or equal to aggregate container requests of 1500m, spec.resources.requests[memory]: Invalid value: \"576Mi\": must be greater than or equal to aggregate container requests of 6Gi]"
+            )
         );
     }
 
