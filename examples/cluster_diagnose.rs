@@ -119,12 +119,7 @@ fn run(args: Args) -> Result<u8> {
         None => Config::default(),
     };
     let groups: Vec<GroupSpec> = match &args.groups {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read {}", p.display()))?;
-            serde_saphyr::from_str(&text)
-                .with_context(|| format!("invalid groups file {}", p.display()))?
-        }
+        Some(p) => read_groups(p)?,
         None => Vec::new(),
     };
     let mut ctx = Context::new(&inputs.snapshot)
@@ -142,6 +137,25 @@ fn run(args: Args) -> Result<u8> {
     };
     println!("{out}");
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+/// Resource groups: cube-model `ResourceGroup` documents (YAML/JSON, one or several separated by
+/// `---`), or a list of plain `GroupSpec`s.
+fn read_groups(path: &std::path::Path) -> Result<Vec<GroupSpec>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let docs: Vec<&str> = text
+        .split("\n---")
+        .filter(|d| !d.trim().is_empty())
+        .collect();
+    let model: Result<Vec<_>, _> = docs
+        .iter()
+        .map(|d| cube_model::group::ResourceGroup::from_yaml(d))
+        .collect();
+    if let Ok(groups) = model {
+        return Ok(groups.iter().map(GroupSpec::from).collect());
+    }
+    serde_saphyr::from_str(&text).with_context(|| format!("invalid groups file {}", path.display()))
 }
 
 fn is_kubeconfig(text: &str) -> bool {

@@ -52,6 +52,26 @@ pub struct GroupSpec {
     pub quota: ResourceList,
 }
 
+impl From<&cube_model::group::ResourceGroup> for GroupSpec {
+    /// Namespaces by name, the group's PriorityClass, and the sum of its quota buckets' `hard`.
+    fn from(g: &cube_model::group::ResourceGroup) -> Self {
+        let mut quota = ResourceList::new();
+        for b in &g.quota {
+            crate::resources::add_into(&mut quota, &b.hard);
+        }
+        GroupSpec {
+            name: g.name.clone(),
+            namespaces: g.namespaces.iter().map(|n| n.name.clone()).collect(),
+            priority_class_name: g
+                .priority
+                .as_ref()
+                .map(|p| p.class_name.clone())
+                .unwrap_or_default(),
+            quota,
+        }
+    }
+}
+
 /// The input of one engine run. Build it with [`Context::new`] and the `with_*` setters; the
 /// indexes (nodes by name, pods by node and by namespace, effective pod requests) are built once
 /// in `new`, the log classification on first use.
