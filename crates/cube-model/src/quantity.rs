@@ -520,34 +520,7 @@ impl Num {
     #[inline]
     fn cmp_value(&self, o: &Num) -> Ordering {
         if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o) {
-            let (s1, s2) = (m1.signum(), m2.signum());
-            if s1 != s2 {
-                return s1.cmp(&s2);
-            }
-            if s1 == 0 || e1 == e2 {
-                return m1.cmp(m2);
-            }
-            let d = *e1 as i64 - *e2 as i64;
-            if d > 0 {
-                if d <= 19 {
-                    return (*m1 as i128 * POW10[d as usize] as i128).cmp(&(*m2 as i128));
-                }
-                // |self| >= 10^20 > |o|.
-                return if s1 > 0 {
-                    Ordering::Greater
-                } else {
-                    Ordering::Less
-                };
-            }
-            let d = -d;
-            if d <= 19 {
-                return (*m1 as i128).cmp(&(*m2 as i128 * POW10[d as usize] as i128));
-            }
-            return if s1 > 0 {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            };
+            return cmp_small(*m1, *e1, *m2, *e2);
         }
         self.cmp_slow(o)
     }
@@ -559,27 +532,10 @@ impl Num {
 
     #[inline]
     fn checked_add(&self, o: &Num) -> Option<Num> {
-        if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o) {
-            if *m1 == 0 {
-                return Some(o.clone());
-            }
-            if *m2 == 0 {
-                return Some(self.clone());
-            }
-            let (m1, m2) = (*m1 as i128, *m2 as i128);
-            let d = *e1 as i64 - *e2 as i64;
-            if d == 0 {
-                return Some(Num::small(m1 + m2, *e1 as i64));
-            }
-            if (1..=19).contains(&d) {
-                return Some(Num::small(m1 * POW10[d as usize] as i128 + m2, *e2 as i64));
-            }
-            if (-19..=-1).contains(&d) {
-                return Some(Num::small(
-                    m1 + m2 * POW10[(-d) as usize] as i128,
-                    *e1 as i64,
-                ));
-            }
+        if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o)
+            && let Some(n) = add_small(*m1, *e1, *m2, *e2)
+        {
+            return Some(n);
         }
         self.checked_add_slow(o)
     }
@@ -691,6 +647,62 @@ impl Num {
     }
 }
 
+/// Compares `m1 * 10^e1` with `m2 * 10^e2` (normalized small values).
+#[inline]
+fn cmp_small(m1: i64, e1: i32, m2: i64, e2: i32) -> Ordering {
+    let (s1, s2) = (m1.signum(), m2.signum());
+    if s1 != s2 {
+        return s1.cmp(&s2);
+    }
+    if s1 == 0 || e1 == e2 {
+        return m1.cmp(&m2);
+    }
+    let d = e1 as i64 - e2 as i64;
+    if d > 0 {
+        if d <= 19 {
+            return (m1 as i128 * POW10[d as usize] as i128).cmp(&(m2 as i128));
+        }
+        // |self| >= 10^20 > |o|.
+        return if s1 > 0 {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        };
+    }
+    let d = -d;
+    if d <= 19 {
+        return (m1 as i128).cmp(&(m2 as i128 * POW10[d as usize] as i128));
+    }
+    if s1 > 0 {
+        Ordering::Less
+    } else {
+        Ordering::Greater
+    }
+}
+
+/// `m1 * 10^e1 + m2 * 10^e2` when the exponents are close enough for `i128`; `None` sends
+/// the caller to the big-decimal path.
+#[inline]
+fn add_small(m1: i64, e1: i32, m2: i64, e2: i32) -> Option<Num> {
+    if m1 == 0 {
+        return Some(Num::Small { mant: m2, exp: e2 });
+    }
+    if m2 == 0 {
+        return Some(Num::Small { mant: m1, exp: e1 });
+    }
+    let (a, b) = (m1 as i128, m2 as i128);
+    let d = e1 as i64 - e2 as i64;
+    if d == 0 {
+        Some(Num::small(a + b, e1 as i64))
+    } else if (1..=19).contains(&d) {
+        Some(Num::small(a * POW10[d as usize] as i128 + b, e2 as i64))
+    } else if (-19..=-1).contains(&d) {
+        Some(Num::small(a + b * POW10[(-d) as usize] as i128, e1 as i64))
+    } else {
+        None
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The remembered input (upstream's cached string `s`).
 // ---------------------------------------------------------------------------------------
@@ -699,16 +711,14 @@ impl Num {
 /// (`+1`, `007`, `1.`, `12.345k`, `1E6`, `1e+3`). When upstream caches an input that already
 /// is canonical (`100m`, `1Gi`, `1e3`: the common case) nothing is stored, because printing
 /// the canonical form re-derives exactly the same text; so common forms never allocate.
-/// (A thin `Box<String>` keeps `Quantity` at 32 bytes.)
 #[derive(Clone)]
-#[allow(clippy::box_collection)]
-struct Echo(Option<Box<String>>);
+struct Echo(Option<String>);
 
 impl Echo {
     const NONE: Echo = Echo(None);
 
     fn as_str(&self) -> Option<&str> {
-        self.0.as_deref().map(String::as_str)
+        self.0.as_deref()
     }
 }
 
@@ -722,7 +732,20 @@ impl Echo {
 /// devices for GPUs. No heap allocation for values whose coefficient fits an `i64` and whose
 /// echoed input (if any) is at most 22 bytes, which covers every realistic resource quantity.
 #[derive(Clone)]
-pub struct Quantity {
+pub struct Quantity(Repr);
+
+/// 16 bytes, so a quantity moves in two registers; the box holds only big values and echoed
+/// spellings, which are rare.
+#[derive(Clone)]
+enum Repr {
+    /// A normalized `Num::Small` without echo (the common case).
+    Inline { mant: i64, exp: i32, format: Format },
+    /// Anything else.
+    Boxed(Box<Boxed>),
+}
+
+#[derive(Clone)]
+struct Boxed {
     num: Num,
     format: Format,
     echo: Echo,
@@ -735,17 +758,47 @@ impl Default for Quantity {
 }
 
 impl Quantity {
+    #[inline]
+    fn make(num: Num, format: Format, echo: Echo) -> Quantity {
+        match (num, echo) {
+            (Num::Small { mant, exp }, Echo(None)) => Quantity(Repr::Inline { mant, exp, format }),
+            (num, echo) => Quantity(Repr::Boxed(Box::new(Boxed { num, format, echo }))),
+        }
+    }
+
+    /// The numeric value (no allocation: an inline value is rebuilt on the stack).
+    #[inline]
+    fn num(&self) -> std::borrow::Cow<'_, Num> {
+        match &self.0 {
+            Repr::Inline { mant, exp, .. } => std::borrow::Cow::Owned(Num::Small {
+                mant: *mant,
+                exp: *exp,
+            }),
+            Repr::Boxed(b) => std::borrow::Cow::Borrowed(&b.num),
+        }
+    }
+
+    #[inline]
+    fn echo_str(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Inline { .. } => None,
+            Repr::Boxed(b) => b.echo.as_str(),
+        }
+    }
+}
+
+impl Quantity {
     /// Largest whole-unit value whose [`Quantity::milli_value`] fits an `i64`:
     /// `(2^63-1) / 1000` (upstream `MaxMilliValue`). LimitRanger-style callers compare at milli
     /// precision only when every operand is at most this.
     pub const MAX_MILLI_VALUE: i64 = i64::MAX / 1000;
 
     /// Zero, formatted DecimalSI (prints `0`).
-    pub const ZERO: Quantity = Quantity {
-        num: NUM_ZERO,
+    pub const ZERO: Quantity = Quantity(Repr::Inline {
+        mant: 0,
+        exp: 0,
         format: Format::DecimalSI,
-        echo: Echo::NONE,
-    };
+    });
 
     /// Parses with upstream's grammar (`resource.ParseQuantity`). Leading or trailing
     /// whitespace is an error here (the serde path trims it, as upstream's `UnmarshalJSON`).
@@ -761,11 +814,7 @@ impl Quantity {
     /// `NewMilliQuantity`). The value is exact; nothing is rounded (upstream does not round
     /// here either, so a scale below -9 keeps sub-nano precision).
     pub fn from_scaled(value: i64, scale: i32, format: Format) -> Self {
-        Quantity {
-            num: Num::small(value as i128, scale as i64),
-            format,
-            echo: Echo::NONE,
-        }
+        Quantity::make(Num::small(value as i128, scale as i64), format, Echo::NONE)
     }
 
     /// A whole number of units (cores, bytes, GPUs) in `format` (upstream `NewQuantity`).
@@ -780,17 +829,16 @@ impl Quantity {
 
     /// The remembered suffix family.
     pub fn format(&self) -> Format {
-        self.format
+        match &self.0 {
+            Repr::Inline { format, .. } => *format,
+            Repr::Boxed(b) => b.format,
+        }
     }
 
     /// The same value in another format; the echoed input is dropped (upstream sets
     /// `q.Format`, which only affects quantities that are not cached).
     pub fn with_format(&self, format: Format) -> Quantity {
-        Quantity {
-            num: self.num.clone(),
-            format,
-            echo: Echo::NONE,
-        }
+        Quantity::make(self.num().into_owned(), format, Echo::NONE)
     }
 
     /// `Value()`: `ceil(x)` in units; saturates at `i64::MIN`/`i64::MAX` when the result does
@@ -827,27 +875,27 @@ impl Quantity {
 
     /// `ceil(x / 10^scale)`, or `None` when it does not fit an `i64`.
     pub fn checked_scaled_value(&self, scale: i32) -> Option<i64> {
-        self.num.ceil_scaled(scale)
+        self.num().ceil_scaled(scale)
     }
 
     /// True when the value is exactly zero.
     pub fn is_zero(&self) -> bool {
-        self.num.signum() == 0
+        self.num().signum() == 0
     }
 
     /// True when the value is below zero.
     pub fn is_negative(&self) -> bool {
-        self.num.signum() < 0
+        self.num().signum() < 0
     }
 
     /// True when the value is above zero.
     pub fn is_positive(&self) -> bool {
-        self.num.signum() > 0
+        self.num().signum() > 0
     }
 
     /// -1, 0 or 1 (upstream `Sign()`).
     pub fn signum(&self) -> i32 {
-        self.num.signum()
+        self.num().signum()
     }
 
     /// Exact sum (upstream `Add`). Keeps the receiver's format unless the receiver is zero, in
@@ -855,22 +903,39 @@ impl Quantity {
     /// need more than 100,000 digits.
     #[inline]
     pub fn checked_add(&self, other: &Quantity) -> Option<Quantity> {
-        Some(Quantity {
-            num: self.num.checked_add(&other.num)?,
-            format: self.arith_format(other),
-            echo: Echo::NONE,
-        })
+        if let (
+            Repr::Inline {
+                mant: m1,
+                exp: e1,
+                format: f1,
+            },
+            Repr::Inline {
+                mant: m2,
+                exp: e2,
+                format: f2,
+            },
+        ) = (&self.0, &other.0)
+            && let Some(num) = add_small(*m1, *e1, *m2, *e2)
+        {
+            let format = if *m1 == 0 { *f2 } else { *f1 };
+            return Some(Quantity::make(num, format, Echo::NONE));
+        }
+        Some(Quantity::make(
+            self.num().checked_add(&other.num())?,
+            self.arith_format(other),
+            Echo::NONE,
+        ))
     }
 
     /// Exact difference (upstream `Sub`), same format rule and limits as
     /// [`Quantity::checked_add`].
     #[inline]
     pub fn checked_sub(&self, other: &Quantity) -> Option<Quantity> {
-        Some(Quantity {
-            num: self.num.checked_add(&other.num.neg())?,
-            format: self.arith_format(other),
-            echo: Echo::NONE,
-        })
+        Some(Quantity::make(
+            self.num().checked_add(&other.num().neg())?,
+            self.arith_format(other),
+            Echo::NONE,
+        ))
     }
 
     /// Exact sum of many quantities, left to right with [`Quantity::checked_add`] starting
@@ -892,29 +957,29 @@ impl Quantity {
     /// Exact product with an integer (upstream `Mul`); keeps the format. `None` only when the
     /// result would need more than 100,000 digits.
     pub fn checked_mul(&self, factor: i64) -> Option<Quantity> {
-        Some(Quantity {
-            num: self.num.checked_mul(factor)?,
-            format: self.format,
-            echo: Echo::NONE,
-        })
+        Some(Quantity::make(
+            self.num().checked_mul(factor)?,
+            self.format(),
+            Echo::NONE,
+        ))
     }
 
     /// The canonical string (upstream `CanonicalizeBytes`), ignoring any echoed input:
     /// `"+1"` gives `1`, `"12.345k"` gives `12345`.
     pub fn to_canonical_string(&self) -> String {
         let mut out = String::new();
-        match canonical_small(&self.num, self.format) {
+        match canonical_small(&self.num(), self.format()) {
             Some(buf) => out.push_str(buf.as_str()),
-            None => canonical_big(&self.num.to_big(), self.format, &mut out),
+            None => canonical_big(&self.num().to_big(), self.format(), &mut out),
         }
         out
     }
 
     fn arith_format(&self, other: &Quantity) -> Format {
         if self.is_zero() {
-            other.format
+            other.format()
         } else {
-            self.format
+            self.format()
         }
     }
 }
@@ -931,11 +996,7 @@ impl std::ops::Neg for &Quantity {
     type Output = Quantity;
     /// Exact negation (upstream `Neg`); keeps the format, never echoed.
     fn neg(self) -> Quantity {
-        Quantity {
-            num: self.num.neg(),
-            format: self.format,
-            echo: Echo::NONE,
-        }
+        Quantity::make(self.num().neg(), self.format(), Echo::NONE)
     }
 }
 
@@ -1227,15 +1288,15 @@ fn parse_fast(s: &str) -> Option<Quantity> {
         && (has_dot
             || (format == Format::DecimalExponent && !canonical_exponent_text(suffix, exponent)))
     {
-        Echo(Some(Box::new(s.to_string())))
+        Echo(Some(s.to_string()))
     } else {
         Echo::NONE
     };
-    Some(Quantity {
-        num: Num::from_i64(if neg { -result } else { result }, scale),
+    Some(Quantity::make(
+        Num::from_i64(if neg { -result } else { result }, scale),
         format,
         echo,
-    })
+    ))
 }
 
 /// The literal port of upstream `ParseQuantity` (scanner, fast int64 path, inf.Dec path).
@@ -1299,15 +1360,11 @@ fn parse_general(s: &str) -> Result<Quantity, ParseQuantityError> {
                         || (format == Format::DecimalExponent
                             && !canonical_exponent_text(suffix, exponent)))
                 {
-                    Echo(Some(Box::new(s.to_string())))
+                    Echo(Some(s.to_string()))
                 } else {
                     Echo::NONE
                 };
-                return Ok(Quantity {
-                    num: Num::from_i64(result, scale),
-                    format,
-                    echo,
-                });
+                return Ok(Quantity::make(Num::from_i64(result, scale), format, echo));
             }
         }
     }
@@ -1362,11 +1419,11 @@ fn parse_general(s: &str) -> Result<Quantity, ParseQuantityError> {
         mag = abs.mag;
         exp = abs.exp;
     }
-    Ok(Quantity {
-        num: Num::big(!sc.positive, mag, exp),
+    Ok(Quantity::make(
+        Num::big(!sc.positive, mag, exp),
         format,
-        echo: Echo::NONE,
-    })
+        Echo::NONE,
+    ))
 }
 
 /// Whether a DecimalExponent suffix is spelled as the canonical form prints it: `e`, then the
@@ -1663,12 +1720,12 @@ impl fmt::Display for Quantity {
     /// Upstream `String()`: the echoed input when upstream caches it, else the canonical form.
     /// Honours width/alignment flags (`{:>8}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(s) = self.echo.as_str() {
+        if let Some(s) = self.echo_str() {
             return f.pad(s);
         }
         if f.width().is_none() && f.precision().is_none() && !f.sign_plus() {
             // common case: write the parts straight through, no intermediate buffer
-            if let Some((m, suffix)) = canonical_parts(&self.num, self.format) {
+            if let Some((m, suffix)) = canonical_parts(&self.num(), self.format()) {
                 if m < 0 {
                     f.write_str("-")?;
                 }
@@ -1685,11 +1742,11 @@ impl fmt::Display for Quantity {
                 };
             }
         }
-        match canonical_small(&self.num, self.format) {
+        match canonical_small(&self.num(), self.format()) {
             Some(buf) => f.pad(buf.as_str()),
             None => {
                 let mut s = String::new();
-                canonical_big(&self.num.to_big(), self.format, &mut s);
+                canonical_big(&self.num().to_big(), self.format(), &mut s);
                 f.pad(&s)
             }
         }
@@ -1703,15 +1760,27 @@ impl fmt::Debug for Quantity {
 }
 
 impl PartialEq for Quantity {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         // representations are normalized, so structural equality is numeric equality
-        self.num == other.num
+        if let (
+            Repr::Inline {
+                mant: m1, exp: e1, ..
+            },
+            Repr::Inline {
+                mant: m2, exp: e2, ..
+            },
+        ) = (&self.0, &other.0)
+        {
+            return m1 == m2 && e1 == e2;
+        }
+        self.num() == other.num()
     }
 }
 impl Eq for Quantity {}
 impl Hash for Quantity {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.num.hash(state)
+        self.num().hash(state)
     }
 }
 impl PartialOrd for Quantity {
@@ -1723,7 +1792,18 @@ impl PartialOrd for Quantity {
 impl Ord for Quantity {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        self.num.cmp_value(&other.num)
+        if let (
+            Repr::Inline {
+                mant: m1, exp: e1, ..
+            },
+            Repr::Inline {
+                mant: m2, exp: e2, ..
+            },
+        ) = (&self.0, &other.0)
+        {
+            return cmp_small(*m1, *e1, *m2, *e2);
+        }
+        self.num().cmp_value(&other.num())
     }
 }
 
@@ -1764,21 +1844,18 @@ impl<'de> serde::Deserialize<'de> for Quantity {
                 self.visit_u128(v as u128)
             }
             fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Quantity, E> {
-                Ok(Quantity {
-                    num: Num::small(v, 0),
-                    format: Format::DecimalSI,
-                    echo: Echo::NONE,
-                })
+                Ok(Quantity::make(
+                    Num::small(v, 0),
+                    Format::DecimalSI,
+                    Echo::NONE,
+                ))
             }
             fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Quantity, E> {
-                Ok(Quantity {
-                    num: match i128::try_from(v) {
-                        Ok(i) => Num::small(i, 0),
-                        Err(_) => Num::big(false, Mag::from_u128(v), 0),
-                    },
-                    format: Format::DecimalSI,
-                    echo: Echo::NONE,
-                })
+                let num = match i128::try_from(v) {
+                    Ok(i) => Num::small(i, 0),
+                    Err(_) => Num::big(false, Mag::from_u128(v), 0),
+                };
+                Ok(Quantity::make(num, Format::DecimalSI, Echo::NONE))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Quantity, E> {
                 // The deserializer already made a float; its shortest round-trip decimal text
@@ -1920,7 +1997,7 @@ mod tests {
     }
 
     fn same(a: &Quantity, b: &Quantity) -> bool {
-        a.num == b.num && a.format == b.format && a.echo.as_str() == b.echo.as_str()
+        a.num() == b.num() && a.format() == b.format() && a.echo_str() == b.echo_str()
     }
 
     proptest::proptest! {
@@ -1944,7 +2021,7 @@ mod tests {
             if let Some(buf) = canonical_small(&num, format) {
                 proptest::prop_assert_eq!(buf.as_str(), big.as_str());
             }
-            let q = Quantity { num, format, echo: Echo::NONE };
+            let q = Quantity::make(num, format, Echo::NONE);
             proptest::prop_assert_eq!(q.to_string(), big.clone());
             proptest::prop_assert_eq!(format!("{q:1}"), big.clone());
             proptest::prop_assert_eq!(q.to_canonical_string(), big);
@@ -1967,7 +2044,11 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert!(std::mem::size_of::<Quantity>() <= 32);
+        assert_eq!(std::mem::size_of::<Quantity>(), 16);
+        assert_eq!(
+            std::mem::size_of::<Result<Quantity, ParseQuantityError>>(),
+            16
+        );
     }
 
     /// Upstream's cache decision, restated from `ParseQuantity` on the input text alone.
