@@ -374,13 +374,21 @@ fn one_shot(bytes: &[u8], nodes: usize, pods: usize) {
         "\nsnapshot load, {nodes} nodes + {pods} pods, {:.0} MiB of kubectl JSON (one pass each)",
         mb(bytes.len())
     );
-    println!("{:<14} {:>10} {:>16}", "reader", "time", "peak heap (MiB)");
-    for (name, t, m) in [
-        ("value", tv, mv),
-        ("k8s_openapi", tk, mk),
-        ("cube_model", tc, mc),
+    println!(
+        "{:<14} {:>10} {:>16} {:>16}",
+        "reader", "time", "peak heap (MiB)", "retained (MiB)"
+    );
+    for (name, t, m, r) in [
+        ("value", tv, mv, rv),
+        ("k8s_openapi", tk, mk, rk),
+        ("cube_model", tc, mc, rc),
     ] {
-        println!("{name:<14} {:>9.2}s {:>16.0}", t.as_secs_f64(), mb(m));
+        println!(
+            "{name:<14} {:>9.2}s {:>16.0} {:>16.0}",
+            t.as_secs_f64(),
+            mb(m),
+            mb(r)
+        );
     }
     println!(
         "cube_model vs value: {:.2}x faster, {:.2}x less peak heap",
