@@ -6,7 +6,7 @@
 //! cargo run -p cube-examples --example group_plan -- \
 //!     crates/cube-model/examples-data/resource-groups.yaml
 //! cargo run -p cube-examples --example group_plan -- GROUPS.yaml \
-//!     --snapshot testdata/fixtures/apiserver/snapshot-gpu-cluster.json --output json
+//!     --snapshot examples/data/snapshot-gpu-cluster.json --output json
 //! ```
 //!
 //! GROUPS.yaml holds one group per YAML document, or a list of groups, or a `groups:` list

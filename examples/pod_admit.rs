@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p cube-examples --example pod_admit -- \
-//!     --snapshot testdata/fixtures/apiserver/snapshot-gpu-cluster.json --pod job.yaml
+//!     --snapshot examples/data/snapshot-gpu-cluster.json --pod job.yaml
 //! cargo run -p cube-examples --example pod_admit -- --snapshot dump.json --pod pod.json \
 //!     --namespace team-a --output json
 //! ```
