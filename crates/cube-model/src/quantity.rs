@@ -729,8 +729,13 @@ impl Echo {
 /// An exact quantity with Kubernetes' `resource.Quantity` semantics (see the module docs).
 ///
 /// Units are whatever the resource uses: cores for `cpu`, bytes for `memory` and storage,
-/// devices for GPUs. No heap allocation for values whose coefficient fits an `i64` and whose
-/// echoed input (if any) is at most 22 bytes, which covers every realistic resource quantity.
+/// devices for GPUs.
+///
+/// Size and allocation: 16 bytes. A value whose coefficient fits an `i64` (every realistic
+/// resource quantity: `100m`, `0.5`, `64Mi`, `80Gi`, `1Ti`, `500M`, `1e3`, ...) is stored
+/// inline; upstream's echo of a canonically spelled input is re-derived when printing, so it
+/// costs nothing. Only values beyond `i64` and inputs whose echoed spelling differs from the
+/// canonical form (`+1`, `007`, `1.`, `12.345k`, `1E6`) are boxed.
 #[derive(Clone)]
 pub struct Quantity(Repr);
 
