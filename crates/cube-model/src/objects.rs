@@ -2,7 +2,7 @@
 //!
 //! Field names follow the Kubernetes API (camelCase on the wire); every field is optional on
 //! input (`#[serde(default)]`), unknown fields are skipped, so `kubectl get -o json` output of
-//! any version loads. Quantities are parsed into exact [`Quantity`] values at load time.
+//! any version loads. Quantities are parsed into exact [`Quantity`](crate::Quantity) values at load time.
 //! Each type converts from its `k8s_openapi` counterpart (see [`crate::convert`]).
 //!
 //! Why our own types and not `k8s_openapi`'s: a 150,000-pod snapshot must fit in memory and load
