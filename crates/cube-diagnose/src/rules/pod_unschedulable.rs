@@ -15,7 +15,7 @@ declare_rule!(
     "pod-unschedulable",
     Scheduling,
     Warning,
-    "A pod without a node cannot fit on any node, computed like the scheduler's filters (unschedulable, untolerated taints, node selector/affinity, Too many pods, Insufficient <resource> against allocatable minus the requests of pods already bound), reported as '0/N nodes are available: ...' with counts sorted as strings, plus the per-node free GPUs showing fragmentation. Scheduler texts (FailedScheduling) and Kueue admission texts are explained too: GPUs not advertised, constraints that exclude each other, resources a ClusterQueue does not cover.",
+    "A pod without a node cannot fit on any node, computed like the scheduler's filters (unschedulable, untolerated taints, node selector/affinity, Too many pods, Insufficient `<resource>` against allocatable minus the requests of pods already bound), reported as '0/N nodes are available: ...' with counts sorted as strings, plus the per-node free GPUs showing fragmentation. Scheduler texts (FailedScheduling) and Kueue admission texts are explained too: GPUs not advertised, constraints that exclude each other, resources a ClusterQueue does not cover.",
     check
 );
 
