@@ -190,10 +190,16 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         .map(|(context, problems)| ContextProblems { context, problems })
         .collect();
     let selection = cfg.select(&opts).ok();
+    // Shown even when the selection fails (the server as written in the file).
+    let raw_server = selected
+        .as_deref()
+        .and_then(|c| cfg.context(c))
+        .and_then(|c| cfg.cluster(&c.context.cluster))
+        .and_then(|c| c.cluster.server.clone());
     let mut report = Report {
         kubeconfig: args.kubeconfig.display().to_string(),
         context: selected,
-        server: selection.as_ref().map(|s| s.server.clone()),
+        server: selection.as_ref().map(|s| s.server.clone()).or(raw_server),
         tls_server_name: selection.as_ref().and_then(|s| s.tls_server_name.clone()),
         importable: selection.is_some(),
         problems,

@@ -106,11 +106,15 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
     }
     let c = &selection.credentials;
     let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
-    if let Some(tf) = &c.token_file {
-        cfg.auth_info.token_file = Some(tf.to_string_lossy().into_owned());
-    }
-    if let Some(t) = &c.token {
-        cfg.auth_info.token = Some(t.expose().to_string().into());
+    // client-go: a readable tokenFile wins over the static token at request time (re-read
+    // periodically); the token is only the fallback. kube prefers an inline token, so set just
+    // one of them.
+    match (&c.token_file, &c.token) {
+        (Some(tf), _) if tf.is_file() => {
+            cfg.auth_info.token_file = Some(tf.to_string_lossy().into_owned());
+        }
+        (_, Some(t)) => cfg.auth_info.token = Some(t.expose().to_string().into()),
+        _ => {}
     }
     if let (Some(cert), Some(key)) = (&c.client_certificate_pem, &c.client_key_pem) {
         cfg.auth_info.client_certificate_data = Some(b64(cert.expose()));
@@ -187,6 +191,28 @@ mod tests {
         assert!(cfg.auth_info.token.is_none());
         assert_eq!(cfg.connect_timeout, Some(Duration::from_secs(3)));
         assert_eq!(cfg.read_timeout, Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn readable_token_file_wins_over_token_like_client_go() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let tf = dir.path().join("token");
+        std::fs::write(&tf, "from-file\n").expect("write");
+        let yaml = format!(
+            "current-context: c\nclusters:\n- name: k\n  cluster: {{server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}}\nusers:\n- name: u\n  user: {{token: static, tokenFile: {}}}\ncontexts:\n- name: c\n  context: {{cluster: k, user: u}}\n",
+            tf.display()
+        );
+        let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+        let sel = cfg.select(&SelectOptions::new()).expect("select");
+        let kc = kube_config(&sel, &ClientOptions::default()).expect("config");
+        assert!(kc.auth_info.token.is_none());
+        assert_eq!(
+            kc.auth_info.token_file.as_deref(),
+            Some(tf.to_str().unwrap_or_default())
+        );
+        std::fs::remove_file(&tf).expect("rm");
+        let kc = kube_config(&sel, &ClientOptions::default()).expect("config");
+        assert!(kc.auth_info.token.is_some(), "static token is the fallback");
     }
 
     #[test]

@@ -27,7 +27,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use base64::Engine as _;
 use cube_model::objects::{BootstrapToken, Time};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -71,6 +70,14 @@ pub enum JoinError {
         argument: String,
         /// The endpoint already seen.
         endpoint: String,
+    },
+    /// The endpoint is not `host:port` (kubeadm validates it with Go's `net.SplitHostPort`).
+    #[error("invalid api server endpoint {endpoint:?}: {reason}")]
+    InvalidEndpoint {
+        /// The endpoint as written.
+        endpoint: String,
+        /// What is wrong.
+        reason: &'static str,
     },
     /// The token does not have kubeadm's format.
     #[error("invalid bootstrap token {redacted}: {reason}")]
@@ -441,7 +448,22 @@ impl JoinCommand {
         if cmd.endpoint.is_empty() && cmd.discovery_file.is_none() {
             return Err(JoinError::MissingEndpoint);
         }
+        if !cmd.endpoint.is_empty() {
+            validate_endpoint(&cmd.endpoint)?;
+        }
         Ok(cmd)
+    }
+
+    /// Judge the discovery token against the known bootstrap tokens at `now` (see
+    /// [`token_status`]); `None` when the command has no token (`--discovery-file` joins).
+    pub fn token_status(
+        &self,
+        tokens: &[BootstrapToken],
+        issued_at: Option<Time>,
+        now: Time,
+    ) -> Option<TokenStatus> {
+        self.effective_discovery_token()
+            .map(|t| token_status(t.id(), tokens, issued_at, now))
     }
 
     /// The token used for discovery: `--discovery-token`, else `--token`.
@@ -522,6 +544,38 @@ impl fmt::Display for JoinCommand {
             write!(f, " {o}")?;
         }
         Ok(())
+    }
+}
+
+/// `host:port` as Go's `net.SplitHostPort` accepts it (IPv6 in brackets), with a port 1-65535.
+fn validate_endpoint(endpoint: &str) -> Result<(), JoinError> {
+    let err = |reason| JoinError::InvalidEndpoint {
+        endpoint: endpoint.to_string(),
+        reason,
+    };
+    let (host, port) = if let Some(rest) = endpoint.strip_prefix('[') {
+        let (host, after) = rest
+            .split_once(']')
+            .ok_or_else(|| err("missing ']' in address"))?;
+        let port = after
+            .strip_prefix(':')
+            .ok_or_else(|| err("missing port in address"))?;
+        (host, port)
+    } else {
+        let (host, port) = endpoint
+            .rsplit_once(':')
+            .ok_or_else(|| err("missing port in address"))?;
+        if host.contains(':') {
+            return Err(err("too many colons in address"));
+        }
+        (host, port)
+    };
+    if host.is_empty() {
+        return Err(err("empty host"));
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 => Ok(()),
+        _ => Err(err("port must be a number from 1 to 65535")),
     }
 }
 
@@ -680,48 +734,18 @@ pub enum PinVerdict {
 // ------------------------------------------------------------------ token expiry
 
 /// Read a bootstrap token from its Secret (JSON of a `v1` Secret as the API or `kubectl get -o
-/// json` returns it). Returns `None` when the object is not a bootstrap token Secret (type
-/// `bootstrap.kubernetes.io/token`, or a `bootstrap-token-` name in kube-system). The
-/// `token-secret` key is never read.
+/// json` returns it), through cube-model's snapshot loader so live reads and snapshot files agree.
+/// Returns `None` when the object is not a `bootstrap.kubernetes.io/token` Secret or cannot be
+/// read. The `token-secret` key is dropped by the loader and never stored.
 pub fn bootstrap_token_from_secret(secret: &serde_json::Value) -> Option<BootstrapToken> {
-    let meta = secret.get("metadata")?;
-    let name = meta.get("name")?.as_str()?;
-    let ty = secret.get("type").and_then(|t| t.as_str()).unwrap_or("");
-    if ty != BOOTSTRAP_TOKEN_SECRET_TYPE
-        && !(name.starts_with(BOOTSTRAP_TOKEN_SECRET_PREFIX) && ty.is_empty())
-    {
-        return None;
-    }
-    let data = secret.get("data").and_then(|d| d.as_object());
-    let string_data = secret.get("stringData").and_then(|d| d.as_object());
-    let get = |key: &str| -> Option<String> {
-        if let Some(v) = data.and_then(|d| d.get(key)).and_then(|v| v.as_str()) {
-            let bytes = base64::engine::general_purpose::STANDARD.decode(v).ok()?;
-            return String::from_utf8(bytes).ok();
-        }
-        string_data
-            .and_then(|d| d.get(key))
-            .and_then(|v| v.as_str())
-            .map(str::to_string)
-    };
-    let token_id = get("token-id").unwrap_or_else(|| {
-        name.strip_prefix(BOOTSTRAP_TOKEN_SECRET_PREFIX)
-            .unwrap_or_default()
-            .to_string()
-    });
-    let usages = ["authentication", "signing"]
-        .into_iter()
-        .filter(|u| get(&format!("usage-bootstrap-{u}")).as_deref() == Some("true"))
-        .map(str::to_string)
-        .collect();
-    Some(BootstrapToken {
-        secret_name: name.to_string(),
-        token_id,
-        expiration: get("expiration").and_then(|e| e.trim().parse::<Time>().ok()),
-        usages,
-        auth_extra_groups: get("auth-extra-groups").unwrap_or_default(),
-        description: get("description").unwrap_or_default(),
-    })
+    let bytes = serde_json::to_vec(secret).ok()?;
+    bootstrap_token_from_bytes(&bytes)
+}
+
+fn bootstrap_token_from_bytes(bytes: &[u8]) -> Option<BootstrapToken> {
+    cube_model::ClusterSnapshot::from_slice("bootstrap-token secret", bytes)
+        .bootstrap_tokens
+        .pop()
 }
 
 /// Whether a join command's token will still be accepted.
@@ -842,12 +866,8 @@ pub async fn fetch_bootstrap_token(
         .body(Vec::new())
         .map_err(kube::Error::HttpError)?;
     match client.request_text(req).await {
-        Ok(text) => {
-            // The body holds the token secret: parse it here and keep only the public part.
-            let v: serde_json::Value =
-                serde_json::from_str(&text).map_err(kube::Error::SerdeError)?;
-            Ok(bootstrap_token_from_secret(&v))
-        }
+        // The body holds the token secret: parsed here, only the public part is kept.
+        Ok(text) => Ok(bootstrap_token_from_bytes(text.as_bytes())),
         Err(kube::Error::Api(s)) if s.is_not_found() => Ok(None),
         Err(e) => Err(e),
     }

@@ -1038,8 +1038,8 @@ impl Kubeconfig {
         self.check_inner(opts).problems
     }
 
-    /// Problems of every context in the file, by context name (file order), plus problems of
-    /// clusters and users that no context uses (under the name `""`).
+    /// Problems of every context in the file, by context name (file order). A file without
+    /// contexts gets one entry named `""` with the problems of the default selection.
     pub fn check_all(&self, opts: &SelectOptions) -> Vec<(String, Vec<Problem>)> {
         let mut out = Vec::new();
         for c in &self.contexts {
@@ -1821,5 +1821,16 @@ mod odd_yaml_tests {
             let r = Kubeconfig::from_yaml(y, None);
             assert!(r.is_ok(), "{y:?}: {r:?}");
         }
+    }
+}
+#[cfg(test)]
+mod scalar_tests {
+    use super::*;
+    #[test]
+    fn numeric_and_bool_scalars_in_string_fields_load() {
+        let y = "users:\n- name: u\n  user:\n    token: 12345\n    auth-provider:\n      name: azure\n      config:\n        expires-on: 1700000000\n        environment: AzurePublicCloud\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: x\n      args: [--port, 8080]\n      env:\n      - name: A\n        value: true\n";
+        let cfg = Kubeconfig::from_yaml(y, None).expect("load");
+        let u = &cfg.users[0].user;
+        assert_eq!(u.token.as_ref().map(Secret::expose), Some("12345"));
     }
 }

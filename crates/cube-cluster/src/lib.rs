@@ -12,6 +12,8 @@
 //! - [`profiles`]: capability profiles as data, checked offline or live (SelfSubjectAccessReview).
 //! - [`manifests`]: least-privilege ServiceAccount manifests and kubeconfig for a profile.
 //! - [`join`]: `kubeadm join` commands: token and CA pin validation, bootstrap token expiry.
+//! - [`snapshot`]: live, paginated snapshot collection into a `ClusterSnapshot`; Forbidden kinds are
+//!   recorded as missing, not fatal.
 //!
 //! Offline validation of a kubeconfig, without any connection:
 //!

@@ -47,7 +47,9 @@ use cube_model::objects::PolicyRule;
 use futures::StreamExt as _;
 use serde::{Deserialize, Serialize};
 
-use crate::rbac::{AccessRequest, NonResourceAttributes, RbacPolicy, ResourceAttributes, UserInfo};
+use crate::rbac::{
+    AccessRequest, AllowReason, NonResourceAttributes, RbacPolicy, ResourceAttributes, UserInfo,
+};
 
 const BUILTIN_YAML: &str = include_str!("profiles.yaml");
 
@@ -623,6 +625,9 @@ pub struct CheckResult {
     pub outcome: Outcome,
     /// The server's reason (`RBAC: allowed by ...`), or `""`.
     pub reason: String,
+    /// The binding and role named by an RBAC allow reason (`None` for denials, `system:masters`
+    /// and other authorizers).
+    pub granted_by: Option<AllowReason>,
     /// The server's evaluationError, or the review failure.
     pub error: String,
 }
@@ -757,6 +762,7 @@ pub async fn check_profile<R: AccessReviewer>(
                     } else {
                         Outcome::NoOpinion
                     },
+                    granted_by: AllowReason::parse(&s.reason),
                     reason: s.reason,
                     error: s.evaluation_error,
                 },
@@ -764,6 +770,7 @@ pub async fn check_profile<R: AccessReviewer>(
                     scoped: sc.clone(),
                     outcome: Outcome::Failed,
                     reason: String::new(),
+                    granted_by: None,
                     error: error_chain(&e),
                 },
             };

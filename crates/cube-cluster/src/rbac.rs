@@ -438,6 +438,96 @@ fn describe_subject(s: &Subject, binding_namespace: &str) -> String {
     }
 }
 
+/// The parts of an RBAC allow reason as the server writes it
+/// (`RBAC: allowed by RoleBinding "limited-edit/gpu-test" of ClusterRole "edit" to User "limited"`),
+/// so a report can name the binding that grants a check. The inverse of [`Grant::describe`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllowReason {
+    /// Kind of the binding.
+    pub binding_kind: BindingKind,
+    /// Binding name.
+    pub binding_name: String,
+    /// Binding namespace (`""` for a ClusterRoleBinding).
+    pub binding_namespace: String,
+    /// `Role` or `ClusterRole`.
+    pub role_kind: String,
+    /// Role name.
+    pub role_name: String,
+    /// `User`, `Group` or `ServiceAccount`.
+    pub subject_kind: String,
+    /// Subject name.
+    pub subject_name: String,
+    /// ServiceAccount namespace (`""` for users and groups).
+    pub subject_namespace: String,
+}
+
+impl AllowReason {
+    /// Parse a review reason. `None` for an empty reason (a plain RBAC denial, or
+    /// `system:masters`), another authorizer's text, or anything malformed.
+    pub fn parse(reason: &str) -> Option<Self> {
+        let rest = reason.strip_prefix("RBAC: allowed by ")?;
+        let (binding_kind, rest) = rest.split_once(' ')?;
+        let binding_kind = match binding_kind {
+            "ClusterRoleBinding" => BindingKind::ClusterRoleBinding,
+            "RoleBinding" => BindingKind::RoleBinding,
+            _ => return None,
+        };
+        let (binding, rest) = go_unquote(rest)?;
+        let rest = rest.strip_prefix(" of ")?;
+        let (role_kind, rest) = rest.split_once(' ')?;
+        let (role_name, rest) = go_unquote(rest)?;
+        let rest = rest.strip_prefix(" to ")?;
+        let (subject_kind, rest) = rest.split_once(' ')?;
+        let (subject, rest) = go_unquote(rest)?;
+        if !rest.is_empty() {
+            return None;
+        }
+        let (binding_name, binding_namespace) = match binding_kind {
+            BindingKind::RoleBinding => {
+                let (n, ns) = binding.split_once('/')?;
+                (n.to_string(), ns.to_string())
+            }
+            BindingKind::ClusterRoleBinding => (binding, String::new()),
+        };
+        let (subject_name, subject_namespace) = if subject_kind == "ServiceAccount" {
+            let (n, ns) = subject.split_once('/')?;
+            (n.to_string(), ns.to_string())
+        } else {
+            (subject, String::new())
+        };
+        Some(AllowReason {
+            binding_kind,
+            binding_name,
+            binding_namespace,
+            role_kind: role_kind.to_string(),
+            role_name,
+            subject_kind: subject_kind.to_string(),
+            subject_name,
+            subject_namespace,
+        })
+    }
+}
+
+/// Read one Go-quoted string at the start of `s`; returns it and the rest.
+fn go_unquote(s: &str) -> Option<(String, &str)> {
+    let body = s.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, body.get(i + 1..)?)),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
 /// The answer of [`RbacPolicy::authorize`]: `Decision{allowed, reason}` as RBAC returns it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
@@ -561,7 +651,9 @@ impl RbacPolicy {
     /// §7.3: replace the rules of every ClusterRole with an aggregationRule by the union of the
     /// rules of the ClusterRoles its selectors match (selectors in order, matches sorted by name,
     /// itself skipped, exact duplicates dropped). Repeated until nothing changes, which is what the
-    /// controller reaches by re-running on every ClusterRole change.
+    /// controller reaches by re-running on every ClusterRole change. When no ClusterRole of the
+    /// input matches at all (a partial dump), the stored rules are kept and a note says so: the
+    /// live controller would have filled them from roles we were not given.
     fn aggregate(&mut self) {
         let aggregating: Vec<String> = self
             .cluster_roles
@@ -572,6 +664,7 @@ impl RbacPolicy {
         if aggregating.is_empty() {
             return;
         }
+        let mut unmatched: Vec<String> = Vec::new();
         for _round in 0..=aggregating.len() {
             let mut changed = false;
             for name in &aggregating {
@@ -583,18 +676,28 @@ impl RbacPolicy {
                     continue;
                 };
                 let mut new_rules: Vec<PolicyRule> = Vec::new();
+                let mut matched_any = false;
                 for sel in &rule.cluster_role_selectors {
                     // BTreeMap iterates by name: the controller's sort by name.
                     for other in self.cluster_roles.values() {
                         if &other.metadata.name == name || !selector_matches(sel, &other.metadata) {
                             continue;
                         }
+                        matched_any = true;
                         for r in &other.rules {
                             if !new_rules.contains(r) {
                                 new_rules.push(r.clone());
                             }
                         }
                     }
+                }
+                if !matched_any {
+                    // A partial input (say `kubectl get clusterrole admin -o yaml` alone): none of
+                    // the source roles is here, so keep the rules the controller stored.
+                    if !unmatched.contains(name) {
+                        unmatched.push(name.clone());
+                    }
+                    continue;
                 }
                 if let Some(role) = self.cluster_roles.get_mut(name)
                     && role.rules != new_rules
@@ -606,6 +709,12 @@ impl RbacPolicy {
             if !changed {
                 break;
             }
+        }
+        for name in unmatched {
+            self.notes.push(format!(
+                "clusterrole {name}: no clusterrole of the input matches its aggregationRule; \
+                 its stored rules are used as they are"
+            ));
         }
     }
 
@@ -902,6 +1011,37 @@ mod tests {
     #[track_caller]
     fn check(rule: &PolicyRule, req: &AccessRequest, expected: bool) {
         assert_eq!(rule_allows(rule, req), expected, "{rule:?} vs {req}");
+    }
+
+    #[test]
+    fn allow_reason_round_trips() {
+        let g = Grant {
+            binding_kind: BindingKind::RoleBinding,
+            binding_name: "sa-edit".into(),
+            binding_namespace: "team".into(),
+            role_kind: "ClusterRole".into(),
+            role_name: "we\"ird".into(),
+            subject: Subject {
+                kind: "ServiceAccount".into(),
+                name: "bot".into(),
+                ..Default::default()
+            },
+            rule: PolicyRule::default(),
+        };
+        let parsed = AllowReason::parse(&format!("RBAC: allowed by {}", g.describe())).unwrap();
+        assert_eq!(parsed.binding_name, "sa-edit");
+        assert_eq!(parsed.binding_namespace, "team");
+        assert_eq!(parsed.role_name, "we\"ird");
+        assert_eq!(
+            (
+                parsed.subject_kind.as_str(),
+                parsed.subject_name.as_str(),
+                parsed.subject_namespace.as_str()
+            ),
+            ("ServiceAccount", "bot", "team")
+        );
+        assert!(AllowReason::parse("").is_none());
+        assert!(AllowReason::parse("RBAC: allowed by RoleBinding \"x\" of").is_none());
     }
 
     #[test]

@@ -278,3 +278,19 @@ async fn other_status_and_secrets_absent_from_reports() {
     );
     assert!(!text.contains("supersecret-token-value-123"));
 }
+
+#[tokio::test]
+async fn other_http_status_keeps_code_and_reason() {
+    let pki = Pki::new();
+    let api = double(&pki, ServerCert::Valid, Mode::Status(503)).await;
+    match run(&api.kubeconfig_yaml(Some("good")), &opts())
+        .await
+        .class()
+    {
+        Some(Class::HttpStatus { code, reason }) => {
+            assert_eq!(*code, 503);
+            assert_eq!(reason.as_deref(), Some("ServiceUnavailable"));
+        }
+        other => panic!("{other:?}"),
+    }
+}

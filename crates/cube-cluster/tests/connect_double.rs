@@ -198,3 +198,41 @@ async fn ssar_replays_captured_answers_and_computes_others() {
             > 3
     );
 }
+
+#[tokio::test]
+async fn replay_mode_decides_other_requests_by_the_captured_rules() {
+    let pki = Pki::new();
+    let api = ApiDouble::builder(&pki)
+        .token("lim", "limited", &["limited-users"])
+        .token("adm", "admin", &["system:masters"])
+        .snapshot_fixture()
+        .replay_ssar_fixture()
+        .start()
+        .await;
+    let limited = kube_client(&api, Some("lim"));
+    // Captured: limited has `edit` in gpu-test only.
+    get_json(&limited, "/api/v1/namespaces/gpu-test/pods")
+        .await
+        .expect("edit allows list pods in gpu-test");
+    match get_json(&limited, "/api/v1/nodes")
+        .await
+        .expect_err("cluster scope denied")
+    {
+        kube::Error::Api(s) => assert_eq!(
+            s.message,
+            "nodes is forbidden: User \"limited\" cannot list resource \"nodes\" in API group \"\" at the cluster scope"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        get_json(&limited, "/api/v1/namespaces/default/pods")
+            .await
+            .is_err()
+    );
+    // system:masters is allowed before RBAC.
+    let admin = kube_client(&api, Some("adm"));
+    let nodes = get_json(&admin, "/api/v1/nodes")
+        .await
+        .expect("admin lists nodes");
+    assert_eq!(nodes["items"].as_array().map(Vec::len), Some(7));
+}

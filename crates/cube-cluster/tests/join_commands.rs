@@ -165,6 +165,27 @@ fn malformed_commands_are_errors_without_secrets() {
         JoinCommand::parse("kubeadm init"),
         Err(JoinError::NoJoinCommand)
     ));
+    for bad in [
+        "10.0.0.1",
+        "10.0.0.1:0",
+        "10.0.0.1:99999",
+        "fd00::1:6443",
+        ":6443",
+        "[fd00::1]",
+    ] {
+        assert!(
+            matches!(
+                JoinCommand::parse(&format!("kubeadm join {bad} --token abcdef.{SECRET}")),
+                Err(JoinError::InvalidEndpoint { .. })
+            ),
+            "{bad}"
+        );
+    }
+    let v6 = JoinCommand::parse(&format!(
+        "kubeadm join [fd00::1]:6443 --token abcdef.{SECRET}"
+    ))
+    .unwrap();
+    assert_eq!(v6.endpoint, "[fd00::1]:6443");
 }
 
 #[test]
@@ -215,6 +236,15 @@ fn fixture_jws_missing_old_is_an_expired_token_of_an_old_cluster() {
     // Cluster ~20 days old, token from its init, no Secret left: expired (default 24 h TTL).
     let now = ts("2018-01-23T12:00:00Z");
     let status = token_status("abcdef", &[], Some(ts("2018-01-03T12:00:00Z")), now);
+    // The same judgement from a join command with that token id.
+    let cmd = JoinCommand::parse(&format!(
+        "kubeadm join 10.0.0.1:6443 --token abcdef.{SECRET}"
+    ))
+    .unwrap();
+    assert_eq!(
+        cmd.token_status(&[], Some(ts("2018-01-03T12:00:00Z")), now),
+        Some(status.clone())
+    );
     assert_eq!(
         status,
         TokenStatus::Expired {
@@ -327,24 +357,37 @@ fn token_expiry_from_the_bootstrap_token_secret() {
     );
 }
 
-#[test]
+#[tokio::test]
 #[ignore = "needs cluster"]
-fn live_bootstrap_token_lookup() {
-    let Ok(path) = std::env::var("CUBE_E2E_KUBECONFIG") else {
+async fn live_bootstrap_token_lookup() {
+    let Some(client) = live_client() else {
+        eprintln!("CUBE_E2E_KUBECONFIG not set: skipping");
         return;
     };
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let kc = kube::config::Kubeconfig::read_from(&path).unwrap();
-        let cfg = kube::Config::from_custom_kubeconfig(kc, &Default::default())
-            .await
-            .unwrap();
-        let client = kube::Client::try_from(cfg).unwrap();
-        // A token id that does not exist reads as None (or Forbidden without secret access).
-        match cube_cluster::join::fetch_bootstrap_token(&client, "zzzzzz").await {
-            Ok(t) => assert!(t.is_none()),
-            Err(kube::Error::Api(s)) => assert!(s.is_forbidden(), "{s:?}"),
-            Err(e) => panic!("{e}"),
-        }
-    });
+    // A token id that does not exist reads as None (or Forbidden without secret access).
+    match cube_cluster::join::fetch_bootstrap_token(&client, "zzzzzz").await {
+        Ok(t) => assert!(t.is_none()),
+        Err(kube::Error::Api(s)) => assert!(s.is_forbidden(), "{s:?}"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
+/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
+/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
+fn live_client() -> Option<kube::Client> {
+    use cube_cluster::client::{ClientOptions, build_client};
+    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
+    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
+    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
+    let mut opts = SelectOptions::new();
+    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
+    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
+        opts.plugins = PluginPolicy::Allow;
+    }
+    let selection = cfg
+        .select(&opts)
+        .expect("the live kubeconfig must validate");
+    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
+    Some(build_client(&selection, &options).expect("client"))
 }

@@ -577,3 +577,20 @@ fn parse_errors_do_not_leak_secrets() {
     assert!(!err.to_string().contains("SECRETSECRET"), "{err}");
     assert!(!format!("{err:?}").contains("SECRETSECRET"));
 }
+
+#[test]
+fn exec_command_resolves_only_with_a_path_separator() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let file = tmp.path().join("cfg");
+    let yaml = "users:\n- name: rel\n  user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: ./bin/get-token}}\n- name: bare\n  user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: aws}}\n- name: abs\n  user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, command: /usr/bin/x}}\n";
+    std::fs::write(&file, yaml).expect("write");
+    let cfg = Kubeconfig::read(&file).expect("load");
+    let cmd = |n: &str| {
+        cfg.user(n)
+            .and_then(|u| u.user.exec.as_ref())
+            .map(|e| PathBuf::from(&e.command))
+    };
+    assert_eq!(cmd("rel"), Some(tmp.path().join("./bin/get-token")));
+    assert_eq!(cmd("bare"), Some(PathBuf::from("aws")));
+    assert_eq!(cmd("abs"), Some(PathBuf::from("/usr/bin/x")));
+}

@@ -86,6 +86,16 @@ async fn limited_user_report_over_https() {
         report.results[1].reason,
         r#"RBAC: allowed by RoleBinding "limited-edit/gpu-test" of ClusterRole "edit" to User "limited""#
     );
+    let by = report.results[1].granted_by.as_ref().unwrap();
+    assert_eq!(
+        (
+            by.binding_name.as_str(),
+            by.binding_namespace.as_str(),
+            by.role_name.as_str()
+        ),
+        ("limited-edit", "gpu-test", "edit")
+    );
+    assert!(report.results[2].granted_by.is_none());
     assert_eq!(
         report.missing,
         [

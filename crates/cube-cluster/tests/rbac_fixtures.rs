@@ -231,3 +231,31 @@ subjects: [{kind: Group, name: "system:serviceaccounts:team-a", apiGroup: rbac.a
             .allowed
     );
 }
+
+#[test]
+fn aggregated_role_alone_keeps_its_stored_rules() {
+    // `kubectl get clusterrole view -o yaml` alone: the controller filled its rules from roles
+    // that are not in the input; replacing them by an empty union would deny everything.
+    let yaml = r#"
+kind: ClusterRole
+apiVersion: rbac.authorization.k8s.io/v1
+metadata: {name: view}
+aggregationRule:
+  clusterRoleSelectors: [{matchLabels: {rbac.authorization.k8s.io/aggregate-to-view: "true"}}]
+rules: [{apiGroups: [""], resources: [pods], verbs: [get, list, watch]}]
+---
+kind: ClusterRoleBinding
+apiVersion: rbac.authorization.k8s.io/v1
+metadata: {name: viewers}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects: [{kind: Group, name: viewers, apiGroup: rbac.authorization.k8s.io}]
+"#;
+    let p = RbacPolicy::from_yaml_str(yaml).unwrap();
+    assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
+    assert!(p.notes[0].contains("clusterrole view"));
+    let d = p.authorize(
+        &UserInfo::authenticated("v", ["viewers"]),
+        &AccessRequest::resource("list", "", "pods"),
+    );
+    assert!(d.allowed);
+}

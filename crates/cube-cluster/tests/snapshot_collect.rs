@@ -245,23 +245,36 @@ async fn unauthorized_stops_the_collection() {
     assert_eq!(api.requests().len(), 1);
 }
 
-#[test]
+#[tokio::test]
 #[ignore = "needs cluster"]
-fn live_snapshot() {
-    let Ok(path) = std::env::var("CUBE_E2E_KUBECONFIG") else {
+async fn live_snapshot() {
+    let Some(client) = live_client() else {
+        eprintln!("CUBE_E2E_KUBECONFIG not set: skipping");
         return;
     };
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let kc = kube::config::Kubeconfig::read_from(&path).unwrap();
-        let cfg = kube::Config::from_custom_kubeconfig(kc, &Default::default())
-            .await
-            .unwrap();
-        let client = Client::try_from(cfg).unwrap();
-        let snap = collect_snapshot(&client, &CollectOptions::default(), |_| {})
-            .await
-            .unwrap();
-        assert!(!snap.nodes.is_empty() || snap.missing_kinds.contains_key("Node"));
-        assert!(snap.problems.is_empty(), "{:?}", snap.problems);
-    });
+    let snap = collect_snapshot(&client, &CollectOptions::default(), |_| {})
+        .await
+        .unwrap();
+    assert!(!snap.nodes.is_empty() || snap.missing_kinds.contains_key("Node"));
+    assert!(snap.problems.is_empty(), "{:?}", snap.problems);
+}
+
+/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
+/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
+/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
+fn live_client() -> Option<kube::Client> {
+    use cube_cluster::client::{ClientOptions, build_client};
+    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
+    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
+    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
+    let mut opts = SelectOptions::new();
+    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
+    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
+        opts.plugins = PluginPolicy::Allow;
+    }
+    let selection = cfg
+        .select(&opts)
+        .expect("the live kubeconfig must validate");
+    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
+    Some(build_client(&selection, &options).expect("client"))
 }

@@ -52,6 +52,26 @@ pub struct GroupSpec {
     pub quota: ResourceList,
 }
 
+impl From<&cube_model::group::ResourceGroup> for GroupSpec {
+    /// Namespaces by name, the group's PriorityClass, and the sum of its quota buckets' `hard`.
+    fn from(g: &cube_model::group::ResourceGroup) -> Self {
+        let mut quota = ResourceList::new();
+        for b in &g.quota {
+            crate::resources::add_into(&mut quota, &b.hard);
+        }
+        GroupSpec {
+            name: g.name.clone(),
+            namespaces: g.namespaces.iter().map(|n| n.name.clone()).collect(),
+            priority_class_name: g
+                .priority
+                .as_ref()
+                .map(|p| p.class_name.clone())
+                .unwrap_or_default(),
+            quota,
+        }
+    }
+}
+
 /// The input of one engine run. Build it with [`Context::new`] and the `with_*` setters; the
 /// indexes (nodes by name, pods by node and by namespace, effective pod requests) are built once
 /// in `new`, the log classification on first use.
@@ -184,6 +204,10 @@ impl<'a> Context<'a> {
         self.pods_by_namespace
             .get(namespace)
             .map_or(&[], Vec::as_slice)
+    }
+    /// Namespaces that hold at least one pod.
+    pub fn namespaces_with_pods(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.pods_by_namespace.keys().copied()
     }
     /// Node names that have pods bound, with the pod indexes.
     pub fn bound_nodes(&self) -> impl Iterator<Item = (&'a str, &[usize])> + '_ {

@@ -249,6 +249,45 @@ mod tests {
     }
 
     #[test]
+    fn catalog_matches_the_architecture_table() {
+        let want = [
+            "node-not-ready",
+            "node-duplicate-hostname",
+            "node-drift",
+            "node-clock-skew",
+            "join-token-invalid",
+            "join-ca-hash-mismatch",
+            "join-apiserver-unreachable",
+            "gpu-not-advertised",
+            "device-plugin-not-scheduled",
+            "gpu-resource-name-mismatch",
+            "quota-not-enforced",
+            "pod-missing-requests",
+            "quota-without-limitrange",
+            "quota-near-limit",
+            "priority-without-quota",
+            "quota-without-priority",
+            "pod-unschedulable",
+            "node-overcommitted",
+            "rbac-dangling-roleref",
+            "storage-no-default-class",
+            "storage-node-local",
+            "storage-mount-failed",
+            "cluster-unreachable",
+            "cluster-tls-untrusted",
+            "cluster-unauthorized",
+            "cluster-forbidden",
+            "cluster-over-privileged",
+        ];
+        let got: Vec<String> = Engine::new()
+            .rule_infos()
+            .into_iter()
+            .map(|i| i.id)
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
     fn catalog_ids_are_unique_and_documented() {
         let infos = Engine::new().rule_infos();
         let mut ids: Vec<_> = infos.iter().map(|i| i.id.clone()).collect();

@@ -126,9 +126,12 @@ impl Evidence {
             value: value.into(),
         }
     }
-    /// A log line (truncated to 500 characters at a character boundary).
+    /// A log line (truncated to 500 characters at a character boundary). Secrets are redacted:
+    /// bootstrap tokens (`abcdef.0123456789abcdef`), the value after `--token`, `token:`,
+    /// `Bearer` and `password`.
     pub fn log(source: impl Into<String>, line: usize, text: &str) -> Self {
-        let text = text.trim();
+        let redacted = redact(text);
+        let text = redacted.trim();
         let text = match text.char_indices().nth(500) {
             Some((i, _)) => format!("{}...", &text[..i]),
             None => text.to_owned(),
@@ -139,6 +142,50 @@ impl Evidence {
             text,
         }
     }
+}
+
+/// Replaces secrets in a text line with `<redacted>` (see [`Evidence::log`]).
+pub fn redact(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut hide_next = false;
+    for word in text.split(' ') {
+        if hide_next && !word.is_empty() {
+            out.push("<redacted>".to_owned());
+            hide_next = false;
+            continue;
+        }
+        let lower = word.to_ascii_lowercase();
+        let is_flag = matches!(
+            lower.as_str(),
+            "--token" | "token:" | "bearer" | "--password" | "password:" | "\"token\":"
+        );
+        if let Some((flag, _)) = word
+            .split_once('=')
+            .filter(|(f, v)| (*f == "--token" || *f == "--password") && !v.is_empty())
+        {
+            out.push(format!("{flag}=<redacted>"));
+        } else if is_bootstrap_token(
+            word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '.'),
+        ) {
+            out.push("<redacted>".to_owned());
+        } else {
+            out.push(word.to_owned());
+        }
+        hide_next = is_flag;
+    }
+    out.join(" ")
+}
+
+fn is_bootstrap_token(w: &str) -> bool {
+    let Some((id, secret)) = w.split_once('.') else {
+        return false;
+    };
+    id.len() == 6
+        && secret.len() == 16
+        && id
+            .chars()
+            .chain(secret.chars())
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 impl fmt::Display for Evidence {
@@ -207,5 +254,25 @@ impl Finding {
     pub fn with_remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = remedy.into();
         self
+    }
+}
+
+#[cfg(test)]
+mod redact_tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_redacted() {
+        let e = Evidence::log(
+            "j",
+            1,
+            "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:aaaa",
+        );
+        let t = e.to_string();
+        assert!(!t.contains("0123456789abcdef"), "{t}");
+        assert!(t.contains("sha256:aaaa"));
+        assert!(!redact("curl -H Authorization: Bearer feedfacefeed").contains("feedfacefeed"));
+        assert!(!redact("x --token=abc123 y").contains("abc123"));
+        assert_eq!(redact("no secrets here"), "no secrets here");
     }
 }

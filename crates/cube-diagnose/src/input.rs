@@ -42,7 +42,8 @@ impl Inputs {
                 format, objects, ..
             } => {
                 let _ = before;
-                if objects == 0 {
+                let sharing_config = text.contains("kind: ConfigMap") && text.contains("sharing:");
+                if objects == 0 || sharing_config {
                     // e.g. a Status body or a kind the snapshot does not keep: still text evidence
                     self.logs.push(LogText::new(source, text));
                 } else if format == InputFormat::Yaml && text.contains("\n---") {

@@ -299,6 +299,22 @@ fn check_gpu_snapshot(rel: &str) {
 }
 
 #[test]
+fn bundled_sample_is_the_fixture_unchanged() {
+    // examples/cluster_diagnose runs on examples/data/snapshot-gpu-cluster.json without arguments;
+    // the assertions of check_gpu_snapshot therefore hold for the main job's default run.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    for f in [
+        "snapshot-gpu-cluster.json",
+        "snapshot-gpu-cluster.json.meta.json",
+    ] {
+        let bundled = std::fs::read(format!("{root}examples/data/{f}")).expect("bundled sample");
+        let fixture =
+            std::fs::read(format!("{root}testdata/fixtures/apiserver/{f}")).expect("fixture");
+        assert!(bundled == fixture, "{f} differs from the fixture");
+    }
+}
+
+#[test]
 fn apiserver_admission_messages() {
     // Oracle for cube-quota's admission explanations (crates/cube-quota tests). Diagnosis must
     // classify every 403 by origin: quota denials are never reported as RBAC problems.
@@ -748,16 +764,31 @@ fn nodes_nodes_wide_runtime_and_kernel_drift() {
 
 #[test]
 fn nodes_timeslicing_config_not_applied() {
-    // Known divergence: the ConfigMap (replicas 4) is not part of a ClusterSnapshot, so the
-    // 'sharing config not in effect' comparison needs the device-plugin config as input. What
-    // diagnosis asserts: a node with nvidia.com/gpu: 1 is not reported as missing GPUs.
-    let r = diagnose("nodes/timeslicing-config-not-applied.yaml");
-    silent(&r, "gpu-not-advertised");
+    // The ConfigMap asks for 4 replicas; capacity stays 1: config selection, not hardware.
     assert!(
         meta("nodes/timeslicing-config-not-applied.yaml")["expected_diagnosis"]
             .as_str()
             .unwrap_or("")
             .contains("replicas")
+    );
+    let r = diagnose("nodes/timeslicing-config-not-applied.yaml");
+    let f = fired(&r, "gpu-not-advertised", "Node/node-01");
+    assert!(
+        f.message.contains("time-sliced")
+            && f.message.contains("replicas 4")
+            && f.message.contains("expected 4"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.remedy
+            .contains("nvidia.com/device-plugin.config=time-sliced")
+    );
+    assert_eq!(
+        r.by_rule("gpu-not-advertised").count(),
+        1,
+        "{:#?}",
+        summary(&r)
     );
 }
 
@@ -823,19 +854,29 @@ fn quotas_hami_quota_keys_vs_pod_resource_names() {
 
 #[test]
 fn quotas_kueue_clusterqueue_gpu40_provisioning() {
-    // Kueue quota math is cube-quota's (ClusterQueue is not a ClusterSnapshot kind); diagnosis
-    // must not invent findings from it.
+    // Zero-quota covered resource: rdma/rdma_shared_device_a can never be admitted. (The free
+    // quota arithmetic, 40 - 32 = 8, is cube-quota's Kueue math.)
     let r = diagnose("quotas/kueue-clusterqueue-gpu40-provisioning.yaml");
+    let f = fired(&r, "pod-unschedulable", "ClusterQueue/gpu-cq");
     assert!(
-        r.findings.iter().all(|f| f.severity != Severity::Error),
-        "{:#?}",
+        f.message.contains("rdma/rdma_shared_device_a") && f.message.contains("nominalQuota 0"),
+        "{}",
+        f.message
+    );
+    assert_eq!(
+        r.by_rule("pod-unschedulable").count(),
+        1,
+        "only the zero-quota resource: {:#?}",
         summary(&r)
     );
 }
 
 #[test]
 fn quotas_kueue_cohort_gpu_clusterqueue() {
+    // A well-formed cohort queue (nominal 8, borrowingLimit 8): guaranteed/max math is
+    // cube-quota's; diagnosis must stay quiet about it.
     let r = diagnose("quotas/kueue-cohort-gpu-clusterqueue.yaml");
+    silent(&r, "pod-unschedulable");
     assert!(
         r.findings.iter().all(|f| f.severity != Severity::Error),
         "{:#?}",
@@ -845,9 +886,23 @@ fn quotas_kueue_cohort_gpu_clusterqueue() {
 
 #[test]
 fn quotas_kueue_flavors_per_node_or_sum_and_name_typo() {
+    // Dangling flavor 'nvidia-100' (ResourceFlavor is 'nvidia-a100'); the unset nominalQuota is a
+    // total over the flavor's nodes. (Per-flavor capacity from node labels is cube-quota's.)
     let r = diagnose("quotas/kueue-flavors-per-node-or-sum-and-name-typo.yaml");
+    let all: Vec<&Finding> = r
+        .by_rule("pod-unschedulable")
+        .filter(|f| f.subject.display_name() == "ClusterQueue/cluster-total")
+        .collect();
     assert!(
-        r.findings.iter().all(|f| f.severity != Severity::Error),
+        all.iter()
+            .any(|f| f.message.contains("nvidia-100")
+                && f.message.contains("did you mean nvidia-a100")),
+        "{:#?}",
+        summary(&r)
+    );
+    assert!(
+        all.iter()
+            .any(|f| f.message.contains("nominalQuota unset") && f.message.contains("total")),
         "{:#?}",
         summary(&r)
     );

@@ -62,38 +62,37 @@ fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errs: &mut Vec<St
     if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
         return validate(root, resolve(root, r), v, at, errs);
     }
-    if let Some(t) = schema.get("type").and_then(Value::as_str) {
-        if !type_ok(t, v) {
-            errs.push(format!("{at}: expected {t}, got {v}"));
-            return;
-        }
+    if let Some(t) = schema.get("type").and_then(Value::as_str)
+        && !type_ok(t, v)
+    {
+        errs.push(format!("{at}: expected {t}, got {v}"));
+        return;
     }
-    if let Some(c) = schema.get("const") {
-        if c != v {
-            errs.push(format!("{at}: expected const {c}, got {v}"));
-        }
+    if let Some(c) = schema.get("const")
+        && c != v
+    {
+        errs.push(format!("{at}: expected const {c}, got {v}"));
     }
-    if let Some(e) = schema.get("enum").and_then(Value::as_array) {
-        if !e.contains(v) {
-            errs.push(format!("{at}: {v} not in {e:?}"));
-        }
+    if let Some(e) = schema.get("enum").and_then(Value::as_array)
+        && !e.contains(v)
+    {
+        errs.push(format!("{at}: {v} not in {e:?}"));
     }
-    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_i64), v.as_i64()) {
-        if n < min {
-            errs.push(format!("{at}: {n} < {min}"));
-        }
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_i64), v.as_i64())
+        && n < min
+    {
+        errs.push(format!("{at}: {n} < {min}"));
     }
-    if let (Some(max), Some(n)) = (schema.get("maximum").and_then(Value::as_i64), v.as_i64()) {
-        if n > max {
-            errs.push(format!("{at}: {n} > {max}"));
-        }
+    if let (Some(max), Some(n)) = (schema.get("maximum").and_then(Value::as_i64), v.as_i64())
+        && n > max
+    {
+        errs.push(format!("{at}: {n} > {max}"));
     }
-    if schema.get("pattern").is_some() {
-        if let Some(s) = v.as_str() {
-            if !kebab(s) {
-                errs.push(format!("{at}: {s} is not kebab-case"));
-            }
-        }
+    if schema.get("pattern").is_some()
+        && let Some(s) = v.as_str()
+        && !kebab(s)
+    {
+        errs.push(format!("{at}: {s} is not kebab-case"));
     }
     if let Some(one) = schema.get("oneOf").and_then(Value::as_array) {
         let ok = one

@@ -11,7 +11,8 @@
 //! twenty, containerStatuses and conditions; nodes of about 7.5 kB with GPU labels, images and
 //! conditions) at `CUBE_BENCH_SCALE=1` (default); `CUBE_BENCH_SCALE=0.05` gives a quick run. Before the criterion
 //! groups, one pass of each is timed and its peak heap (above the input, by a counting global
-//! allocator) is printed as ratios. `CUBE_BENCH_ONESHOT_ONLY=1` stops after that pass.
+//! allocator) is printed as ratios. `CUBE_BENCH_ONESHOT_ONLY=1` stops after that pass;
+//! `CUBE_BENCH_CUBE_ONLY=1` runs only our loader once (for profiling).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -322,34 +323,47 @@ fn read_cube(bytes: &[u8]) -> ClusterSnapshot {
     ClusterSnapshot::from_slice("bench", bytes)
 }
 
-/// Time and peak heap above what was allocated before (the input) for one run.
-fn measure<T>(f: impl FnOnce() -> T, check: impl FnOnce(&T)) -> (Duration, usize) {
+/// Time, peak heap and retained heap (the result) above what was allocated before (the input)
+/// for one run.
+fn measure<T>(f: impl FnOnce() -> T, check: impl FnOnce(&T)) -> (Duration, usize, usize) {
     let base = PEAK.current_usage();
     PEAK.reset_peak_usage();
     let start = Instant::now();
     let out = f();
     let took = start.elapsed();
     let peak = PEAK.peak_usage().saturating_sub(base);
+    let retained = PEAK.current_usage().saturating_sub(base);
     check(&out);
     drop(out);
-    (took, peak)
+    (took, peak, retained)
 }
 
 fn one_shot(bytes: &[u8], nodes: usize, pods: usize) {
     let mb = |b: usize| b as f64 / (1024.0 * 1024.0);
-    let (tv, mv) = measure(
+    if std::env::var_os("CUBE_BENCH_CUBE_ONLY").is_some() {
+        // For profiling our loader alone.
+        let (tc, mc, rc) = measure(|| read_cube(bytes), |s| assert_eq!(s.pods.len(), pods));
+        println!(
+            "cube_model {:.2}s peak {:.0} MiB retained {:.0} MiB",
+            tc.as_secs_f64(),
+            mb(mc),
+            mb(rc)
+        );
+        return;
+    }
+    let (tv, mv, rv) = measure(
         || read_value(bytes),
         |v| {
             assert_eq!(v["items"].as_array().map(Vec::len), Some(nodes + pods));
         },
     );
-    let (tk, mk) = measure(
+    let (tk, mk, rk) = measure(
         || read_k8s_openapi(bytes),
         |o| {
             assert_eq!((o.nodes.len(), o.pods.len()), (nodes, pods));
         },
     );
-    let (tc, mc) = measure(
+    let (tc, mc, rc) = measure(
         || read_cube(bytes),
         |s| {
             assert_eq!((s.nodes.len(), s.pods.len()), (nodes, pods));
@@ -360,13 +374,21 @@ fn one_shot(bytes: &[u8], nodes: usize, pods: usize) {
         "\nsnapshot load, {nodes} nodes + {pods} pods, {:.0} MiB of kubectl JSON (one pass each)",
         mb(bytes.len())
     );
-    println!("{:<14} {:>10} {:>16}", "reader", "time", "peak heap (MiB)");
-    for (name, t, m) in [
-        ("value", tv, mv),
-        ("k8s_openapi", tk, mk),
-        ("cube_model", tc, mc),
+    println!(
+        "{:<14} {:>10} {:>16} {:>16}",
+        "reader", "time", "peak heap (MiB)", "retained (MiB)"
+    );
+    for (name, t, m, r) in [
+        ("value", tv, mv, rv),
+        ("k8s_openapi", tk, mk, rk),
+        ("cube_model", tc, mc, rc),
     ] {
-        println!("{name:<14} {:>9.2}s {:>16.0}", t.as_secs_f64(), mb(m));
+        println!(
+            "{name:<14} {:>9.2}s {:>16.0} {:>16.0}",
+            t.as_secs_f64(),
+            mb(m),
+            mb(r)
+        );
     }
     println!(
         "cube_model vs value: {:.2}x faster, {:.2}x less peak heap",

@@ -1271,6 +1271,88 @@ Taints:             <none>
     }
 
     #[test]
+    fn full_describe_pod() {
+        let text = "\
+Name:                 train-0
+Namespace:            team-a
+Priority:             1000
+Priority Class Name:  batch-low
+Service Account:      default
+Node:                 gpu-01/10.0.0.21
+Start Time:           Mon, 13 Nov 2017 13:06:30 -0800
+Labels:               app=train
+Annotations:          kubernetes.io/limit-ranger: LimitRanger plugin set: memory limit for container main
+Status:               Running
+Init Containers:
+  setup:
+    Image:      busybox
+    Requests:
+      cpu:  100m
+Containers:
+  main:
+    Image:      train:1
+    Limits:
+      memory:          64Gi
+      nvidia.com/gpu:  4
+    Requests:
+      cpu:             8
+      memory:          64Gi
+      nvidia.com/gpu:  4
+    Environment:
+      A:  b
+  metrics:
+    Image:  exporter:1
+Conditions:
+  Type              Status
+  Initialized       True
+  Ready             True
+QoS Class:       Burstable
+Node-Selectors:  cube.example/pool=gpu-training
+                 nvidia.com/gpu.present=true
+Tolerations:     node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                 nvidia.com/gpu:NoSchedule op=Exists
+Events:          <none>
+";
+        let parsed = parse_text(text);
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        let p = &parsed.pods[0];
+        assert_eq!(p.key(), "team-a/train-0");
+        assert_eq!(p.spec.node_name, "gpu-01");
+        assert_eq!(p.spec.priority, Some(1000));
+        assert_eq!(p.spec.priority_class_name, "batch-low");
+        assert_eq!(p.status.qos_class, "Burstable");
+        assert_eq!(p.spec.init_containers.len(), 1);
+        assert_eq!(
+            p.spec.init_containers[0]
+                .resources
+                .requests
+                .get("cpu")
+                .map(|q| q.milli_value()),
+            Some(100)
+        );
+        assert_eq!(p.spec.containers.len(), 2);
+        let main = &p.spec.containers[0];
+        assert_eq!(
+            main.resources
+                .limits
+                .get("nvidia.com/gpu")
+                .map(|q| q.value()),
+            Some(4)
+        );
+        assert_eq!(
+            main.resources.requests.get("cpu").map(|q| q.value()),
+            Some(8)
+        );
+        assert_eq!(main.resources.requests.len(), 3);
+        assert!(p.spec.containers[1].resources.requests.is_empty());
+        assert_eq!(p.spec.node_selector.len(), 2);
+        assert_eq!(p.spec.tolerations.len(), 2);
+        assert_eq!(p.spec.tolerations[1].key, "nvidia.com/gpu");
+        assert_eq!(p.status.conditions.len(), 2);
+        assert!(parsed.events.is_empty());
+    }
+
+    #[test]
     fn get_events_table() {
         let text = "\
 NAMESPACE   LAST SEEN   TYPE      REASON             OBJECT                  MESSAGE

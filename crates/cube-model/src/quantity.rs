@@ -520,34 +520,7 @@ impl Num {
     #[inline]
     fn cmp_value(&self, o: &Num) -> Ordering {
         if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o) {
-            let (s1, s2) = (m1.signum(), m2.signum());
-            if s1 != s2 {
-                return s1.cmp(&s2);
-            }
-            if s1 == 0 || e1 == e2 {
-                return m1.cmp(m2);
-            }
-            let d = *e1 as i64 - *e2 as i64;
-            if d > 0 {
-                if d <= 19 {
-                    return (*m1 as i128 * POW10[d as usize] as i128).cmp(&(*m2 as i128));
-                }
-                // |self| >= 10^20 > |o|.
-                return if s1 > 0 {
-                    Ordering::Greater
-                } else {
-                    Ordering::Less
-                };
-            }
-            let d = -d;
-            if d <= 19 {
-                return (*m1 as i128).cmp(&(*m2 as i128 * POW10[d as usize] as i128));
-            }
-            return if s1 > 0 {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            };
+            return cmp_small(*m1, *e1, *m2, *e2);
         }
         self.cmp_slow(o)
     }
@@ -559,27 +532,10 @@ impl Num {
 
     #[inline]
     fn checked_add(&self, o: &Num) -> Option<Num> {
-        if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o) {
-            if *m1 == 0 {
-                return Some(o.clone());
-            }
-            if *m2 == 0 {
-                return Some(self.clone());
-            }
-            let (m1, m2) = (*m1 as i128, *m2 as i128);
-            let d = *e1 as i64 - *e2 as i64;
-            if d == 0 {
-                return Some(Num::small(m1 + m2, *e1 as i64));
-            }
-            if (1..=19).contains(&d) {
-                return Some(Num::small(m1 * POW10[d as usize] as i128 + m2, *e2 as i64));
-            }
-            if (-19..=-1).contains(&d) {
-                return Some(Num::small(
-                    m1 + m2 * POW10[(-d) as usize] as i128,
-                    *e1 as i64,
-                ));
-            }
+        if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o)
+            && let Some(n) = add_small(*m1, *e1, *m2, *e2)
+        {
+            return Some(n);
         }
         self.checked_add_slow(o)
     }
@@ -691,6 +647,62 @@ impl Num {
     }
 }
 
+/// Compares `m1 * 10^e1` with `m2 * 10^e2` (normalized small values).
+#[inline]
+fn cmp_small(m1: i64, e1: i32, m2: i64, e2: i32) -> Ordering {
+    let (s1, s2) = (m1.signum(), m2.signum());
+    if s1 != s2 {
+        return s1.cmp(&s2);
+    }
+    if s1 == 0 || e1 == e2 {
+        return m1.cmp(&m2);
+    }
+    let d = e1 as i64 - e2 as i64;
+    if d > 0 {
+        if d <= 19 {
+            return (m1 as i128 * POW10[d as usize] as i128).cmp(&(m2 as i128));
+        }
+        // |self| >= 10^20 > |o|.
+        return if s1 > 0 {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        };
+    }
+    let d = -d;
+    if d <= 19 {
+        return (m1 as i128).cmp(&(m2 as i128 * POW10[d as usize] as i128));
+    }
+    if s1 > 0 {
+        Ordering::Less
+    } else {
+        Ordering::Greater
+    }
+}
+
+/// `m1 * 10^e1 + m2 * 10^e2` when the exponents are close enough for `i128`; `None` sends
+/// the caller to the big-decimal path.
+#[inline]
+fn add_small(m1: i64, e1: i32, m2: i64, e2: i32) -> Option<Num> {
+    if m1 == 0 {
+        return Some(Num::Small { mant: m2, exp: e2 });
+    }
+    if m2 == 0 {
+        return Some(Num::Small { mant: m1, exp: e1 });
+    }
+    let (a, b) = (m1 as i128, m2 as i128);
+    let d = e1 as i64 - e2 as i64;
+    if d == 0 {
+        Some(Num::small(a + b, e1 as i64))
+    } else if (1..=19).contains(&d) {
+        Some(Num::small(a * POW10[d as usize] as i128 + b, e2 as i64))
+    } else if (-19..=-1).contains(&d) {
+        Some(Num::small(a + b * POW10[(-d) as usize] as i128, e1 as i64))
+    } else {
+        None
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The remembered input (upstream's cached string `s`).
 // ---------------------------------------------------------------------------------------
@@ -699,16 +711,14 @@ impl Num {
 /// (`+1`, `007`, `1.`, `12.345k`, `1E6`, `1e+3`). When upstream caches an input that already
 /// is canonical (`100m`, `1Gi`, `1e3`: the common case) nothing is stored, because printing
 /// the canonical form re-derives exactly the same text; so common forms never allocate.
-/// (A thin `Box<String>` keeps `Quantity` at 32 bytes.)
 #[derive(Clone)]
-#[allow(clippy::box_collection)]
-struct Echo(Option<Box<String>>);
+struct Echo(Option<String>);
 
 impl Echo {
     const NONE: Echo = Echo(None);
 
     fn as_str(&self) -> Option<&str> {
-        self.0.as_deref().map(String::as_str)
+        self.0.as_deref()
     }
 }
 
@@ -719,10 +729,28 @@ impl Echo {
 /// An exact quantity with Kubernetes' `resource.Quantity` semantics (see the module docs).
 ///
 /// Units are whatever the resource uses: cores for `cpu`, bytes for `memory` and storage,
-/// devices for GPUs. No heap allocation for values whose coefficient fits an `i64` and whose
-/// echoed input (if any) is at most 22 bytes, which covers every realistic resource quantity.
+/// devices for GPUs.
+///
+/// Size and allocation: 16 bytes. A value whose coefficient fits an `i64` (every realistic
+/// resource quantity: `100m`, `0.5`, `64Mi`, `80Gi`, `1Ti`, `500M`, `1e3`, ...) is stored
+/// inline; upstream's echo of a canonically spelled input is re-derived when printing, so it
+/// costs nothing. Only values beyond `i64` and inputs whose echoed spelling differs from the
+/// canonical form (`+1`, `007`, `1.`, `12.345k`, `1E6`) are boxed.
 #[derive(Clone)]
-pub struct Quantity {
+pub struct Quantity(Repr);
+
+/// 16 bytes, so a quantity moves in two registers; the box holds only big values and echoed
+/// spellings, which are rare.
+#[derive(Clone)]
+enum Repr {
+    /// A normalized `Num::Small` without echo (the common case).
+    Inline { mant: i64, exp: i32, format: Format },
+    /// Anything else.
+    Boxed(Box<Boxed>),
+}
+
+#[derive(Clone)]
+struct Boxed {
     num: Num,
     format: Format,
     echo: Echo,
@@ -735,17 +763,47 @@ impl Default for Quantity {
 }
 
 impl Quantity {
+    #[inline]
+    fn make(num: Num, format: Format, echo: Echo) -> Quantity {
+        match (num, echo) {
+            (Num::Small { mant, exp }, Echo(None)) => Quantity(Repr::Inline { mant, exp, format }),
+            (num, echo) => Quantity(Repr::Boxed(Box::new(Boxed { num, format, echo }))),
+        }
+    }
+
+    /// The numeric value (no allocation: an inline value is rebuilt on the stack).
+    #[inline]
+    fn num(&self) -> std::borrow::Cow<'_, Num> {
+        match &self.0 {
+            Repr::Inline { mant, exp, .. } => std::borrow::Cow::Owned(Num::Small {
+                mant: *mant,
+                exp: *exp,
+            }),
+            Repr::Boxed(b) => std::borrow::Cow::Borrowed(&b.num),
+        }
+    }
+
+    #[inline]
+    fn echo_str(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Inline { .. } => None,
+            Repr::Boxed(b) => b.echo.as_str(),
+        }
+    }
+}
+
+impl Quantity {
     /// Largest whole-unit value whose [`Quantity::milli_value`] fits an `i64`:
     /// `(2^63-1) / 1000` (upstream `MaxMilliValue`). LimitRanger-style callers compare at milli
     /// precision only when every operand is at most this.
     pub const MAX_MILLI_VALUE: i64 = i64::MAX / 1000;
 
     /// Zero, formatted DecimalSI (prints `0`).
-    pub const ZERO: Quantity = Quantity {
-        num: NUM_ZERO,
+    pub const ZERO: Quantity = Quantity(Repr::Inline {
+        mant: 0,
+        exp: 0,
         format: Format::DecimalSI,
-        echo: Echo::NONE,
-    };
+    });
 
     /// Parses with upstream's grammar (`resource.ParseQuantity`). Leading or trailing
     /// whitespace is an error here (the serde path trims it, as upstream's `UnmarshalJSON`).
@@ -761,11 +819,7 @@ impl Quantity {
     /// `NewMilliQuantity`). The value is exact; nothing is rounded (upstream does not round
     /// here either, so a scale below -9 keeps sub-nano precision).
     pub fn from_scaled(value: i64, scale: i32, format: Format) -> Self {
-        Quantity {
-            num: Num::small(value as i128, scale as i64),
-            format,
-            echo: Echo::NONE,
-        }
+        Quantity::make(Num::small(value as i128, scale as i64), format, Echo::NONE)
     }
 
     /// A whole number of units (cores, bytes, GPUs) in `format` (upstream `NewQuantity`).
@@ -780,17 +834,16 @@ impl Quantity {
 
     /// The remembered suffix family.
     pub fn format(&self) -> Format {
-        self.format
+        match &self.0 {
+            Repr::Inline { format, .. } => *format,
+            Repr::Boxed(b) => b.format,
+        }
     }
 
     /// The same value in another format; the echoed input is dropped (upstream sets
     /// `q.Format`, which only affects quantities that are not cached).
     pub fn with_format(&self, format: Format) -> Quantity {
-        Quantity {
-            num: self.num.clone(),
-            format,
-            echo: Echo::NONE,
-        }
+        Quantity::make(self.num().into_owned(), format, Echo::NONE)
     }
 
     /// `Value()`: `ceil(x)` in units; saturates at `i64::MIN`/`i64::MAX` when the result does
@@ -827,27 +880,27 @@ impl Quantity {
 
     /// `ceil(x / 10^scale)`, or `None` when it does not fit an `i64`.
     pub fn checked_scaled_value(&self, scale: i32) -> Option<i64> {
-        self.num.ceil_scaled(scale)
+        self.num().ceil_scaled(scale)
     }
 
     /// True when the value is exactly zero.
     pub fn is_zero(&self) -> bool {
-        self.num.signum() == 0
+        self.num().signum() == 0
     }
 
     /// True when the value is below zero.
     pub fn is_negative(&self) -> bool {
-        self.num.signum() < 0
+        self.num().signum() < 0
     }
 
     /// True when the value is above zero.
     pub fn is_positive(&self) -> bool {
-        self.num.signum() > 0
+        self.num().signum() > 0
     }
 
     /// -1, 0 or 1 (upstream `Sign()`).
     pub fn signum(&self) -> i32 {
-        self.num.signum()
+        self.num().signum()
     }
 
     /// Exact sum (upstream `Add`). Keeps the receiver's format unless the receiver is zero, in
@@ -855,50 +908,83 @@ impl Quantity {
     /// need more than 100,000 digits.
     #[inline]
     pub fn checked_add(&self, other: &Quantity) -> Option<Quantity> {
-        Some(Quantity {
-            num: self.num.checked_add(&other.num)?,
-            format: self.arith_format(other),
-            echo: Echo::NONE,
-        })
+        if let (
+            Repr::Inline {
+                mant: m1,
+                exp: e1,
+                format: f1,
+            },
+            Repr::Inline {
+                mant: m2,
+                exp: e2,
+                format: f2,
+            },
+        ) = (&self.0, &other.0)
+            && let Some(num) = add_small(*m1, *e1, *m2, *e2)
+        {
+            let format = if *m1 == 0 { *f2 } else { *f1 };
+            return Some(Quantity::make(num, format, Echo::NONE));
+        }
+        Some(Quantity::make(
+            self.num().checked_add(&other.num())?,
+            self.arith_format(other),
+            Echo::NONE,
+        ))
     }
 
     /// Exact difference (upstream `Sub`), same format rule and limits as
     /// [`Quantity::checked_add`].
     #[inline]
     pub fn checked_sub(&self, other: &Quantity) -> Option<Quantity> {
-        Some(Quantity {
-            num: self.num.checked_add(&other.num.neg())?,
-            format: self.arith_format(other),
-            echo: Echo::NONE,
-        })
+        Some(Quantity::make(
+            self.num().checked_add(&other.num().neg())?,
+            self.arith_format(other),
+            Echo::NONE,
+        ))
+    }
+
+    /// Exact sum of many quantities, left to right with [`Quantity::checked_add`] starting
+    /// from [`Quantity::ZERO`], as upstream code that loops `sum.Add(q)`: the result takes the
+    /// format of the operand added while the running total was zero (`0 + 1Gi + 1G` prints
+    /// `2073741824`). An empty input gives zero. `None` only when a partial sum would need more than 100,000
+    /// digits.
+    pub fn checked_sum<'a, I>(items: I) -> Option<Quantity>
+    where
+        I: IntoIterator<Item = &'a Quantity>,
+    {
+        let mut acc = Quantity::ZERO;
+        for q in items {
+            acc = acc.checked_add(q)?;
+        }
+        Some(acc)
     }
 
     /// Exact product with an integer (upstream `Mul`); keeps the format. `None` only when the
     /// result would need more than 100,000 digits.
     pub fn checked_mul(&self, factor: i64) -> Option<Quantity> {
-        Some(Quantity {
-            num: self.num.checked_mul(factor)?,
-            format: self.format,
-            echo: Echo::NONE,
-        })
+        Some(Quantity::make(
+            self.num().checked_mul(factor)?,
+            self.format(),
+            Echo::NONE,
+        ))
     }
 
     /// The canonical string (upstream `CanonicalizeBytes`), ignoring any echoed input:
     /// `"+1"` gives `1`, `"12.345k"` gives `12345`.
     pub fn to_canonical_string(&self) -> String {
         let mut out = String::new();
-        match canonical_small(&self.num, self.format) {
+        match canonical_small(&self.num(), self.format()) {
             Some(buf) => out.push_str(buf.as_str()),
-            None => canonical_big(&self.num.to_big(), self.format, &mut out),
+            None => canonical_big(&self.num().to_big(), self.format(), &mut out),
         }
         out
     }
 
     fn arith_format(&self, other: &Quantity) -> Format {
         if self.is_zero() {
-            other.format
+            other.format()
         } else {
-            self.format
+            self.format()
         }
     }
 }
@@ -915,11 +1001,7 @@ impl std::ops::Neg for &Quantity {
     type Output = Quantity;
     /// Exact negation (upstream `Neg`); keeps the format, never echoed.
     fn neg(self) -> Quantity {
-        Quantity {
-            num: self.num.neg(),
-            format: self.format,
-            echo: Echo::NONE,
-        }
+        Quantity::make(self.num().neg(), self.format(), Echo::NONE)
     }
 }
 
@@ -1089,7 +1171,141 @@ fn interpret(suffix: &[u8]) -> Result<(u32, i32, Format), ParseQuantityError> {
     }
 }
 
+#[inline]
 fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
+    match parse_fast(s) {
+        Some(q) => Ok(q),
+        None => parse_general(s),
+    }
+}
+
+/// The common shapes (`[-]digits[.digits]` with an SI, binary or short exponent suffix that
+/// upstream takes through its int64 fast path) in one pass. `None` hands the input to
+/// [`parse_general`], which is the literal port and decides every error; the results agree
+/// (checked by a unit test over generated inputs).
+#[inline]
+fn parse_fast(s: &str) -> Option<Quantity> {
+    let b = s.as_bytes();
+    let len = b.len();
+    let mut i = 0;
+    let neg = b.first() == Some(&b'-');
+    if neg {
+        i = 1;
+    }
+    let int_start = i;
+    let mut v: u64 = 0;
+    while i < len && b[i].is_ascii_digit() && i - int_start < 19 {
+        v = v * 10 + (b[i] - b'0') as u64;
+        i += 1;
+    }
+    let n_int = i - int_start;
+    let first_zero = n_int > 0 && b[int_start] == b'0';
+    let has_dot = i < len && b[i] == b'.';
+    if first_zero && !(n_int == 1 && has_dot) {
+        // leading zeros (or a bare 0): rare, general path
+        return None;
+    }
+    let mut n_frac = 0;
+    if has_dot {
+        i += 1;
+        let frac_start = i;
+        while i < len && b[i].is_ascii_digit() && n_int + (i - frac_start) < 19 {
+            v = v * 10 + (b[i] - b'0') as u64;
+            i += 1;
+        }
+        n_frac = i - frac_start;
+    }
+    // upstream's `num` has leading zeros stripped; `0.5` has an empty `num`
+    let num_len = if first_zero { 0 } else { n_int };
+    if n_int + n_frac > 18 || (num_len == 0 && n_frac == 0) {
+        return None;
+    }
+    let num_eff = num_len.max(1) as i64;
+    let suffix = b.get(i..)?;
+    let (exponent, format) = match *suffix {
+        [] => (0, Format::DecimalSI),
+        [c] => (
+            match c {
+                b'n' => -9,
+                b'u' => -6,
+                b'm' => -3,
+                b'k' => 3,
+                b'M' => 6,
+                b'G' => 9,
+                b'T' => 12,
+                b'P' => 15,
+                b'E' => 18,
+                _ => return None,
+            },
+            Format::DecimalSI,
+        ),
+        [c, b'i'] => (
+            match c {
+                b'K' => 10,
+                b'M' => 20,
+                b'G' => 30,
+                b'T' => 40,
+                b'P' => 50,
+                b'E' => 60,
+                _ => return None,
+            },
+            Format::BinarySI,
+        ),
+        [b'e' | b'E', ref rest @ ..] => {
+            let (eneg, digits) = match rest {
+                [b'-', d @ ..] => (true, d),
+                [b'+', d @ ..] => (false, d),
+                d => (false, d),
+            };
+            if digits.is_empty() || digits.len() > 9 {
+                return None;
+            }
+            let mut e: i32 = 0;
+            for &c in digits {
+                if !c.is_ascii_digit() {
+                    return None;
+                }
+                e = e * 10 + (c - b'0') as i32;
+            }
+            (if eneg { -e } else { e }, Format::DecimalExponent)
+        }
+        _ => return None,
+    };
+    let (result, scale, cached) = if format == Format::BinarySI {
+        // upstream: no fraction digits, and 15 - len(num) - exponent*3/10 - 1 >= 0
+        if n_frac > 0 || 14 - num_eff - (exponent as i64 * 3 / 10) < 0 {
+            return None;
+        }
+        let r = (v as i64).checked_mul(1i64 << exponent)?;
+        (r, 0, v & 7 != 0)
+    } else {
+        let scale = exponent - n_frac as i32;
+        if scale < -9 {
+            return None;
+        }
+        (
+            v as i64,
+            scale,
+            scale % 3 == 0 && num_len > 0 && !v.is_multiple_of(1000),
+        )
+    };
+    let echo = if cached
+        && (has_dot
+            || (format == Format::DecimalExponent && !canonical_exponent_text(suffix, exponent)))
+    {
+        Echo(Some(s.to_string()))
+    } else {
+        Echo::NONE
+    };
+    Some(Quantity::make(
+        Num::from_i64(if neg { -result } else { result }, scale),
+        format,
+        echo,
+    ))
+}
+
+/// The literal port of upstream `ParseQuantity` (scanner, fast int64 path, inf.Dec path).
+fn parse_general(s: &str) -> Result<Quantity, ParseQuantityError> {
     let b = s.as_bytes();
     if b.is_empty() {
         return Err(ParseQuantityError::Format);
@@ -1149,15 +1365,11 @@ fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
                         || (format == Format::DecimalExponent
                             && !canonical_exponent_text(suffix, exponent)))
                 {
-                    Echo(Some(Box::new(s.to_string())))
+                    Echo(Some(s.to_string()))
                 } else {
                     Echo::NONE
                 };
-                return Ok(Quantity {
-                    num: Num::from_i64(result, scale),
-                    format,
-                    echo,
-                });
+                return Ok(Quantity::make(Num::from_i64(result, scale), format, echo));
             }
         }
     }
@@ -1212,11 +1424,11 @@ fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
         mag = abs.mag;
         exp = abs.exp;
     }
-    Ok(Quantity {
-        num: Num::big(!sc.positive, mag, exp),
+    Ok(Quantity::make(
+        Num::big(!sc.positive, mag, exp),
         format,
-        echo: Echo::NONE,
-    })
+        Echo::NONE,
+    ))
 }
 
 /// Whether a DecimalExponent suffix is spelled as the canonical form prints it: `e`, then the
@@ -1472,19 +1684,59 @@ fn canonical_big(b: &BigNum, format: Format, out: &mut String) {
     }
 }
 
+const fn digit_triples() -> [u8; 3000] {
+    let mut t = [0u8; 3000];
+    let mut n = 0;
+    while n < 1000 {
+        t[3 * n] = b'0' + (n / 100) as u8;
+        t[3 * n + 1] = b'0' + (n / 10 % 10) as u8;
+        t[3 * n + 2] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    t
+}
+const DIGIT_TRIPLE_BYTES: [u8; 3000] = digit_triples();
+/// `"000001002...999"`: three digits for every number below 1000.
+const DIGIT_TRIPLES: &str = match std::str::from_utf8(&DIGIT_TRIPLE_BYTES) {
+    Ok(s) => s,
+    Err(_) => "",
+};
+
+/// Writes `v` in decimal as slices of a static table (no per-call buffer, no UTF-8 check).
+#[inline]
+fn write_u64(f: &mut fmt::Formatter<'_>, v: u64) -> fmt::Result {
+    if v < 1000 {
+        let n = v as usize;
+        let skip = if n >= 100 {
+            0
+        } else if n >= 10 {
+            1
+        } else {
+            2
+        };
+        return f.write_str(DIGIT_TRIPLES.get(3 * n + skip..3 * n + 3).unwrap_or(""));
+    }
+    write_u64(f, v / 1000)?;
+    let g = (v % 1000) as usize;
+    f.write_str(DIGIT_TRIPLES.get(3 * g..3 * g + 3).unwrap_or(""))
+}
+
 impl fmt::Display for Quantity {
     /// Upstream `String()`: the echoed input when upstream caches it, else the canonical form.
     /// Honours width/alignment flags (`{:>8}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(s) = self.echo.as_str() {
+        if let Some(s) = self.echo_str() {
             return f.pad(s);
         }
         if f.width().is_none() && f.precision().is_none() && !f.sign_plus() {
             // common case: write the parts straight through, no intermediate buffer
-            if let Some((m, suffix)) = canonical_parts(&self.num, self.format) {
-                match i64::try_from(m) {
-                    Ok(m) => fmt::Display::fmt(&m, f)?,
-                    Err(_) => fmt::Display::fmt(&m, f)?,
+            if let Some((m, suffix)) = canonical_parts(&self.num(), self.format()) {
+                if m < 0 {
+                    f.write_str("-")?;
+                }
+                match u64::try_from(m.unsigned_abs()) {
+                    Ok(u) => write_u64(f, u)?,
+                    Err(_) => fmt::Display::fmt(&m.unsigned_abs(), f)?,
                 }
                 return match suffix {
                     Suffix::Text(t) => f.write_str(t),
@@ -1495,11 +1747,11 @@ impl fmt::Display for Quantity {
                 };
             }
         }
-        match canonical_small(&self.num, self.format) {
+        match canonical_small(&self.num(), self.format()) {
             Some(buf) => f.pad(buf.as_str()),
             None => {
                 let mut s = String::new();
-                canonical_big(&self.num.to_big(), self.format, &mut s);
+                canonical_big(&self.num().to_big(), self.format(), &mut s);
                 f.pad(&s)
             }
         }
@@ -1513,15 +1765,27 @@ impl fmt::Debug for Quantity {
 }
 
 impl PartialEq for Quantity {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         // representations are normalized, so structural equality is numeric equality
-        self.num == other.num
+        if let (
+            Repr::Inline {
+                mant: m1, exp: e1, ..
+            },
+            Repr::Inline {
+                mant: m2, exp: e2, ..
+            },
+        ) = (&self.0, &other.0)
+        {
+            return m1 == m2 && e1 == e2;
+        }
+        self.num() == other.num()
     }
 }
 impl Eq for Quantity {}
 impl Hash for Quantity {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.num.hash(state)
+        self.num().hash(state)
     }
 }
 impl PartialOrd for Quantity {
@@ -1533,7 +1797,18 @@ impl PartialOrd for Quantity {
 impl Ord for Quantity {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        self.num.cmp_value(&other.num)
+        if let (
+            Repr::Inline {
+                mant: m1, exp: e1, ..
+            },
+            Repr::Inline {
+                mant: m2, exp: e2, ..
+            },
+        ) = (&self.0, &other.0)
+        {
+            return cmp_small(*m1, *e1, *m2, *e2);
+        }
+        self.num().cmp_value(&other.num())
     }
 }
 
@@ -1574,18 +1849,18 @@ impl<'de> serde::Deserialize<'de> for Quantity {
                 self.visit_u128(v as u128)
             }
             fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Quantity, E> {
-                Ok(Quantity {
-                    num: Num::small(v, 0),
-                    format: Format::DecimalSI,
-                    echo: Echo::NONE,
-                })
+                Ok(Quantity::make(
+                    Num::small(v, 0),
+                    Format::DecimalSI,
+                    Echo::NONE,
+                ))
             }
             fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Quantity, E> {
-                Ok(Quantity {
-                    num: Num::big(false, Mag::from_u128(v), 0),
-                    format: Format::DecimalSI,
-                    echo: Echo::NONE,
-                })
+                let num = match i128::try_from(v) {
+                    Ok(i) => Num::small(i, 0),
+                    Err(_) => Num::big(false, Mag::from_u128(v), 0),
+                };
+                Ok(Quantity::make(num, Format::DecimalSI, Echo::NONE))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Quantity, E> {
                 // The deserializer already made a float; its shortest round-trip decimal text
@@ -1678,6 +1953,10 @@ mod tests {
         assert_eq!(z.checked_add(&gi).unwrap().to_string(), "1Gi");
         assert_eq!(one.checked_add(&gi).unwrap().to_string(), "1073741825");
         assert_eq!(gi.checked_add(&g).unwrap().to_string(), "2073741824");
+        let sum = Quantity::checked_sum([&gi, &g]).unwrap();
+        assert_eq!(sum.to_string(), "2073741824");
+        assert_eq!(sum.format(), Format::BinarySI);
+        assert_eq!(Quantity::checked_sum([]).unwrap(), Quantity::ZERO);
         let plus: Quantity = "+1".parse().unwrap();
         assert_eq!(plus.checked_add(&z).unwrap().to_string(), "1");
         // BinarySI below 1024 prints as DecimalSI, also for results of arithmetic
@@ -1722,7 +2001,21 @@ mod tests {
         assert_eq!(-(-&m), m);
     }
 
+    fn same(a: &Quantity, b: &Quantity) -> bool {
+        a.num() == b.num() && a.format() == b.format() && a.echo_str() == b.echo_str()
+    }
+
     proptest::proptest! {
+        /// The one-pass parser agrees with the literal port wherever it answers.
+        #[test]
+        fn fast_parser_agrees(s in "[-+]?[0-9]{0,20}(\\.[0-9]{0,20})?([numkMGTPE]|[KMGTPE]i|[eE][-+]?[0-9]{1,11}|[a-z]{1,2})?") {
+            let general = parse_general(&s);
+            if let Some(fast) = parse_fast(&s) {
+                let general = general.expect("fast parser accepted an input the port rejects");
+                proptest::prop_assert!(same(&fast, &general), "{} fast {:?} general {:?}", s, fast, general);
+            }
+        }
+
         /// The three printers (direct parts, stack buffer, big-decimal) agree.
         #[test]
         fn printers_agree(mant in proptest::prelude::any::<i64>(), exp in -25i32..25, f in 0u8..3) {
@@ -1733,7 +2026,7 @@ mod tests {
             if let Some(buf) = canonical_small(&num, format) {
                 proptest::prop_assert_eq!(buf.as_str(), big.as_str());
             }
-            let q = Quantity { num, format, echo: Echo::NONE };
+            let q = Quantity::make(num, format, Echo::NONE);
             proptest::prop_assert_eq!(q.to_string(), big.clone());
             proptest::prop_assert_eq!(format!("{q:1}"), big.clone());
             proptest::prop_assert_eq!(q.to_canonical_string(), big);
@@ -1756,7 +2049,11 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert!(std::mem::size_of::<Quantity>() <= 32);
+        assert_eq!(std::mem::size_of::<Quantity>(), 16);
+        assert_eq!(
+            std::mem::size_of::<Result<Quantity, ParseQuantityError>>(),
+            16
+        );
     }
 
     /// Upstream's cache decision, restated from `ParseQuantity` on the input text alone.
@@ -1801,6 +2098,40 @@ mod tests {
             && scale % 3 == 0
             && !shifted.ends_with("000")
             && !shifted.starts_with('0')
+    }
+
+    #[test]
+    fn fast_parser_agrees_on_the_vectors_and_the_mix() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/vectors/quantity.json"
+        ))
+        .unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut fast_hits = 0;
+        let mix = [
+            "100m", "250m", "0.5", "1", "8", "64Mi", "512Mi", "1Gi", "80Gi", "1Ti", "500M", "1e3",
+        ];
+        let inputs = doc["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["input"].as_str())
+            .chain(mix);
+        for input in inputs {
+            if let Some(fast) = parse_fast(input) {
+                fast_hits += 1;
+                let general = parse_general(input).unwrap();
+                assert!(same(&fast, &general), "{input}");
+            }
+        }
+        assert!(fast_hits > 100, "{fast_hits}");
+        for m in mix {
+            assert!(
+                parse_fast(m).is_some(),
+                "{m} should take the one-pass parser"
+            );
+        }
     }
 
     #[test]
@@ -1859,6 +2190,9 @@ mod tests {
                         let Ok(q) = s.parse::<Quantity>() else {
                             continue;
                         };
+                        if let Some(fast) = parse_fast(&s) {
+                            assert!(same(&fast, &q), "{s}");
+                        }
                         checked += 1;
                         if upstream_caches(&s) {
                             assert_eq!(q.to_string(), s, "cached input must echo");

@@ -5,11 +5,17 @@
 //! [`ClusterSnapshot::load_files`] is a thin `std::fs` wrapper around it. The format is detected
 //! from the content ([`detect_format`]), never from a file name.
 //!
-//! Speed and memory (issue 2): a JSON `List` is read in one pass into borrowed raw items
-//! (`&RawValue`, no copy); each item's `kind` is peeked from its first keys (kubectl writes
-//! `apiVersion` and `kind` first) and the item is deserialized straight into the slim typed object,
-//! skipping every field the analyses do not read without allocating it. No `serde_json::Value` is
-//! built for JSON input.
+//! Speed and memory (issue 2): a JSON `List` is read in one pass (`fast.rs`): each item's
+//! `apiVersion` and `kind` are read from its first keys (kubectl and the API server sort keys;
+//! the few keys that sort before `kind` are kept as borrowed raw JSON) and the rest of the same
+//! map goes straight into the slim typed object, skipping every field the analyses do not read
+//! without allocating it. No `serde_json::Value` is built for JSON input. When that reader gives
+//! up (a broken object, items without `kind`, a Secret, a stream of values), what it added is
+//! rolled back and the general path runs: the document is split into borrowed raw items
+//! (`&RawValue`), each item's head is peeked, the typed vectors are reserved exactly, and each
+//! item is read on its own, so one broken object becomes one [`LoadProblem`] with its field path
+//! (re-read with `serde_path_to_error` only on failure). YAML documents are read into a
+//! `serde_json::Value` first (YAML 1.2 core scalars) and dispatched the same way.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -20,6 +26,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 
 use crate::objects::*;
+
+mod fast;
 
 /// Everything read from a cluster or a dump of it.
 ///
@@ -189,7 +197,11 @@ pub enum LoadOutcome {
 /// `LAST SEEN TYPE REASON OBJECT MESSAGE` header, an `Events:` block, or event rows
 /// (`Warning  FailedCreate  ...`). Everything else is [`InputFormat::Text`].
 pub fn detect_format(bytes: &[u8]) -> InputFormat {
-    let text = String::from_utf8_lossy(strip_bom(bytes));
+    // The decision needs only the start of the input: never validate or copy 500 MB for it.
+    const PREFIX: usize = 64 * 1024;
+    let bytes = strip_bom(bytes);
+    let prefix = bytes.get(..PREFIX).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(prefix);
     crate::describe::detect_text_format(&text)
 }
 
@@ -323,6 +335,17 @@ impl ClusterSnapshot {
     // ------------------------------------------------------------------ JSON
 
     fn load_json(&mut self, ctx: &mut Ctx<'_>, bytes: &[u8]) {
+        let mark = Mark::of(self);
+        if fast::read_list(self, bytes).is_ok() {
+            ctx.saw_object = true;
+            // The one-pass reader cannot know the counts up front; give back the growth slack
+            // of the large vectors (a shrink in place for large allocations).
+            self.nodes.shrink_to_fit();
+            self.pods.shrink_to_fit();
+            self.events.shrink_to_fit();
+            return;
+        }
+        mark.roll_back(self);
         let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<TopDoc<'_>>();
         let mut document = 0usize;
         let mut start = 0usize;
@@ -355,24 +378,14 @@ impl ClusterSnapshot {
 
     fn load_json_doc(&mut self, ctx: &mut Ctx<'_>, doc: TopDoc<'_>, raw: &[u8]) {
         match doc {
-            TopDoc::Array(items) => {
-                for (index, item) in items.into_iter().enumerate() {
-                    ctx.item = Some(index);
-                    self.add_object(ctx, Obj::Json(item), None);
-                }
-                ctx.item = None;
-            }
+            TopDoc::Array(items) => self.add_json_items(ctx, items, None),
             TopDoc::Object { kind, items } => {
                 let is_list = kind.as_deref().is_some_and(is_list_kind);
                 match (is_list, items) {
                     (true, Some(items)) => {
                         ctx.saw_object = true;
                         let item_kind = kind.as_deref().and_then(list_item_kind);
-                        for (index, item) in items.into_iter().enumerate() {
-                            ctx.item = Some(index);
-                            self.add_object(ctx, Obj::Json(item), item_kind);
-                        }
-                        ctx.item = None;
+                        self.add_json_items(ctx, items, item_kind);
                     }
                     (true, None) => ctx.saw_object = true,
                     (false, _) => {
@@ -458,6 +471,60 @@ impl ClusterSnapshot {
 
     fn add_object(&mut self, ctx: &mut Ctx<'_>, obj: Obj<'_>, default_kind: Option<&str>) {
         let head = obj.head();
+        self.add_object_with_head(ctx, obj, head, default_kind);
+    }
+
+    /// Adds the items of a JSON List or array: peeks every head first (cheap: `kind` comes in
+    /// the first keys), reserves the typed vectors exactly, then reads each item.
+    fn add_json_items(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        items: Vec<&RawValue>,
+        default_kind: Option<&str>,
+    ) {
+        let heads: Vec<Head> = items.iter().map(|item| Obj::Json(item).head()).collect();
+        let mut counts = [0usize; Target::COUNT];
+        for head in &heads {
+            let kind = head.kind.as_deref().or(default_kind).unwrap_or_default();
+            if let Some(target) = Target::of(kind, head.api_version.as_deref().map(api_group)) {
+                counts[target as usize] += 1;
+            }
+        }
+        self.reserve(&counts);
+        for (index, (item, head)) in items.into_iter().zip(heads).enumerate() {
+            ctx.item = Some(index);
+            self.add_object_with_head(ctx, Obj::Json(item), head, default_kind);
+        }
+        ctx.item = None;
+    }
+
+    fn reserve(&mut self, counts: &[usize; Target::COUNT]) {
+        let n = |t: Target| counts[t as usize];
+        self.nodes.reserve(n(Target::Node));
+        self.pods.reserve(n(Target::Pod));
+        self.namespaces.reserve(n(Target::Namespace));
+        self.resource_quotas.reserve(n(Target::ResourceQuota));
+        self.limit_ranges.reserve(n(Target::LimitRange));
+        self.priority_classes.reserve(n(Target::PriorityClass));
+        self.daemon_sets.reserve(n(Target::DaemonSet));
+        self.events.reserve(n(Target::Event));
+        self.storage_classes.reserve(n(Target::StorageClass));
+        self.persistent_volumes.reserve(n(Target::PersistentVolume));
+        self.persistent_volume_claims
+            .reserve(n(Target::PersistentVolumeClaim));
+        self.roles.reserve(n(Target::Role));
+        self.role_bindings.reserve(n(Target::RoleBinding));
+        self.pod_disruption_budgets
+            .reserve(n(Target::PodDisruptionBudget));
+    }
+
+    fn add_object_with_head(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        obj: Obj<'_>,
+        head: Head,
+        default_kind: Option<&str>,
+    ) {
         let kind = match (&head.kind, default_kind) {
             (Some(kind), _) => kind.as_str(),
             (None, Some(kind)) => kind,
@@ -473,13 +540,7 @@ impl ClusterSnapshot {
         ctx.saw_object = true;
         let group = head.api_version.as_deref().map(api_group);
         let Some(target) = Target::of(kind, group) else {
-            let key = match (&head.api_version, group) {
-                (Some(api), Some(g)) if Target::of(kind, None).is_some() && !g.is_empty() => {
-                    format!("{api}/{kind}")
-                }
-                _ => kind.to_owned(),
-            };
-            *self.unknown_kinds.entry(key).or_insert(0) += 1;
+            self.count_unknown(kind, head.api_version.as_deref(), group);
             return;
         };
         let events_v1 = group == Some("events.k8s.io");
@@ -518,15 +579,88 @@ impl ClusterSnapshot {
         }
     }
 
+    /// Counts a kind not kept: `Kind`, or `apiVersion/Kind` for a core kind name in another
+    /// API group.
+    fn count_unknown(&mut self, kind: &str, api_version: Option<&str>, group: Option<&str>) {
+        let key = match (api_version, group) {
+            (Some(api), Some(g)) if Target::of(kind, None).is_some() && !g.is_empty() => {
+                format!("{api}/{kind}")
+            }
+            _ => kind.to_owned(),
+        };
+        *self.unknown_kinds.entry(key).or_insert(0) += 1;
+    }
+
     fn add_secret(&mut self, obj: &Obj<'_>) -> Result<(), ObjError> {
-        let head = obj.typed::<SecretType>()?;
+        // A deserializer's message can quote the value it choked on: keep only the field path.
+        let withheld = |err: ObjError| ObjError {
+            field: err.field,
+            message: "invalid Secret (details withheld: it may hold a secret)".to_owned(),
+        };
+        let head = obj.typed::<SecretType>().map_err(withheld)?;
         if head.type_ != BOOTSTRAP_TOKEN_TYPE {
             self.skipped_secrets += 1;
             return Ok(());
         }
-        let secret = obj.typed::<BootstrapSecret>()?;
+        let secret = obj.typed::<BootstrapSecret>().map_err(withheld)?;
         self.bootstrap_tokens.push(secret.into_token()?);
         Ok(())
+    }
+}
+
+/// Lengths of everything the JSON fast path may add, to undo a partial attempt.
+struct Mark {
+    lens: [usize; 15],
+    unknown_kinds: BTreeMap<String, usize>,
+    skipped_secrets: usize,
+}
+
+impl Mark {
+    fn lens(s: &ClusterSnapshot) -> [usize; 15] {
+        [
+            s.nodes.len(),
+            s.pods.len(),
+            s.namespaces.len(),
+            s.resource_quotas.len(),
+            s.limit_ranges.len(),
+            s.priority_classes.len(),
+            s.daemon_sets.len(),
+            s.events.len(),
+            s.storage_classes.len(),
+            s.persistent_volumes.len(),
+            s.persistent_volume_claims.len(),
+            s.roles.len(),
+            s.role_bindings.len(),
+            s.pod_disruption_budgets.len(),
+            s.bootstrap_tokens.len(),
+        ]
+    }
+    fn of(s: &ClusterSnapshot) -> Self {
+        Mark {
+            lens: Self::lens(s),
+            unknown_kinds: s.unknown_kinds.clone(),
+            skipped_secrets: s.skipped_secrets,
+        }
+    }
+    fn roll_back(self, s: &mut ClusterSnapshot) {
+        let l = self.lens;
+        s.nodes.truncate(l[0]);
+        s.pods.truncate(l[1]);
+        s.namespaces.truncate(l[2]);
+        s.resource_quotas.truncate(l[3]);
+        s.limit_ranges.truncate(l[4]);
+        s.priority_classes.truncate(l[5]);
+        s.daemon_sets.truncate(l[6]);
+        s.events.truncate(l[7]);
+        s.storage_classes.truncate(l[8]);
+        s.persistent_volumes.truncate(l[9]);
+        s.persistent_volume_claims.truncate(l[10]);
+        s.roles.truncate(l[11]);
+        s.role_bindings.truncate(l[12]);
+        s.pod_disruption_budgets.truncate(l[13]);
+        s.bootstrap_tokens.truncate(l[14]);
+        s.unknown_kinds = self.unknown_kinds;
+        s.skipped_secrets = self.skipped_secrets;
     }
 }
 
@@ -582,6 +716,7 @@ impl<'s> Ctx<'s> {
 
 /// The typed vector an object goes to.
 #[derive(Clone, Copy)]
+#[repr(usize)]
 enum Target {
     Node,
     Pod,
@@ -601,6 +736,9 @@ enum Target {
 }
 
 impl Target {
+    /// Number of variants.
+    const COUNT: usize = Target::Secret as usize + 1;
+
     /// The target for `kind` in API group `group` (`None` = no apiVersion given: accept).
     fn of(kind: &str, group: Option<&str>) -> Option<Target> {
         let (target, groups): (Target, &[&str]) = match kind {

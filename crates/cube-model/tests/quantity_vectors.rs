@@ -299,6 +299,30 @@ fn json_whitespace_and_bare_numbers() {
 }
 
 #[test]
+fn yaml_scalars() {
+    use std::collections::BTreeMap;
+    let yaml = "cpu: 1.5\nmemory: 1Gi\ngpu: 2\nquoted: \" 250m \"\nplus: \"+1\"\nzero: 0\n";
+    let m: BTreeMap<String, Quantity> = serde_saphyr::from_str(yaml).expect("yaml");
+    let printed: Vec<(String, String)> =
+        m.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+    assert_eq!(
+        printed,
+        [
+            ("cpu", "1500m"),
+            ("gpu", "2"),
+            ("memory", "1Gi"),
+            ("plus", "+1"),
+            ("quoted", "250m"),
+            ("zero", "0"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+    );
+    let back = serde_saphyr::to_string(&m).expect("serialize");
+    let again: BTreeMap<String, Quantity> = serde_saphyr::from_str(&back).expect("re-read");
+    assert_eq!(again, m);
+}
+
+#[test]
 fn k8s_openapi_conversions() {
     use k8s_openapi::apimachinery::pkg::api::resource::Quantity as K8sQuantity;
     let q: Quantity = "1.5Gi".parse().expect("valid");

@@ -461,3 +461,40 @@ fn logs_are_not_snapshot_input() {
         assert!(s.problems.is_empty());
     }
 }
+
+/// The one-pass List reader and the general reader (used for JSON arrays, and whenever the
+/// one-pass reader gives up) produce the same snapshot.
+#[test]
+fn list_fast_path_matches_general_path() {
+    let bytes = read("apiserver/snapshot-gpu-cluster.json");
+    let list: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let array = serde_json::to_vec(&list["items"]).unwrap();
+    let fast = ClusterSnapshot::from_slice("x", &bytes);
+    let general = ClusterSnapshot::from_slice("x", &array);
+    assert!(fast.problems.is_empty() && general.problems.is_empty());
+    assert_eq!(fast.object_count(), 210);
+    assert!(fast == general);
+    // A List whose items have their keys in another order, unknown kinds and a Secret.
+    let text = br#"{"items":[
+        {"metadata":{"name":"n1"},"kind":"Node","apiVersion":"v1","status":{"capacity":{"cpu":"4"}}},
+        {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"replicas":2}},
+        {"apiVersion":"example.com/v1","kind":"Pod","metadata":{"name":"crd"}},
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"}}
+      ],"kind":"List","apiVersion":"v1"}"#;
+    let s = ClusterSnapshot::from_slice("x", text);
+    assert!(s.problems.is_empty(), "{:?}", s.problems);
+    assert_eq!(
+        s.nodes[0].status.capacity.get("cpu").map(|q| q.value()),
+        Some(4)
+    );
+    assert_eq!(s.pods.len(), 1);
+    assert_eq!(s.unknown_kinds.get("Deployment"), Some(&1));
+    assert_eq!(s.unknown_kinds.get("example.com/v1/Pod"), Some(&1));
+    let with_secret = br#"{"apiVersion":"v1","items":[
+        {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"}},
+        {"apiVersion":"v1","data":{"password":"aHVudGVyMg=="},"kind":"Secret","metadata":{"name":"s"},"type":"Opaque"}
+      ],"kind":"List"}"#;
+    let s = ClusterSnapshot::from_slice("x", with_secret);
+    assert_eq!((s.pods.len(), s.skipped_secrets), (1, 1));
+    assert!(s.problems.is_empty());
+}

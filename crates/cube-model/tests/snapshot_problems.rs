@@ -225,7 +225,10 @@ fn bootstrap_tokens_keep_only_the_public_part() {
        "data":{"password":"aHVudGVyMg=="}},
       {"apiVersion":"v1","kind":"Secret","type":"bootstrap.kubernetes.io/token",
        "metadata":{"name":"bootstrap-token-zzzzzz","namespace":"kube-system"},
-       "data":{"token-id":"not base64!","token-secret":"MDEyMzQ1Njc4OWFiY2RlZg=="}}]}"#;
+       "data":{"token-id":"not base64!","token-secret":"MDEyMzQ1Njc4OWFiY2RlZg=="}},
+      {"apiVersion":"v1","kind":"Secret","type":"bootstrap.kubernetes.io/token",
+       "metadata":{"name":"bootstrap-token-yyyyyy","namespace":"kube-system"},
+       "data":"c2VjcmV0LXRva2VuLXZhbHVl"}]}"#;
     let s = ClusterSnapshot::from_slice("secrets.json", text.as_bytes());
     assert_eq!(s.skipped_secrets, 1);
     assert_eq!(s.bootstrap_tokens.len(), 1);

@@ -413,6 +413,9 @@ pub struct NodeState {
     pub requested: SchedResources,
     /// Indices into `ClusterSnapshot::pods` of the non-terminal pods bound here.
     pub pods: Vec<usize>,
+    /// Indices into `ClusterSnapshot::pods` of the unbound, non-terminal pods whose
+    /// `status.nominatedNodeName` is this node (preemptors waiting for their victims to go).
+    pub nominated: Vec<usize>,
     /// Effective taints: the node's own plus, with [`FitOptions::condition_taints`], the
     /// derived not-ready/unreachable `NoSchedule` taint.
     pub taints: Vec<Taint>,
@@ -430,8 +433,8 @@ pub struct NodeUsage {
     /// Per node, in snapshot order.
     pub nodes: Vec<NodeState>,
     by_name: HashMap<String, usize>,
-    /// Requests of each pod of the snapshot that is bound and not terminal (`None`
-    /// otherwise), indexed like `ClusterSnapshot::pods`.
+    /// Requests of each pod of the snapshot that is bound (or nominated to a node) and not
+    /// terminal (`None` otherwise), indexed like `ClusterSnapshot::pods`.
     pub pod_requests: Vec<Option<SchedResources>>,
     /// Pods bound to a node the snapshot does not hold (index into `ClusterSnapshot::pods`).
     pub orphan_pods: Vec<usize>,
@@ -460,13 +463,22 @@ impl NodeUsage {
                 allowed_pods,
                 requested: SchedResources::default(),
                 pods: Vec::new(),
+                nominated: Vec::new(),
                 taints: effective_taints(node, options.condition_taints),
             });
         }
         let mut pod_requests = vec![None; snapshot.pods.len()];
         let mut orphan_pods = Vec::new();
         for (i, pod) in snapshot.pods.iter().enumerate() {
-            if pod.spec.node_name.is_empty() || pod.is_terminal() {
+            if pod.is_terminal() {
+                continue;
+            }
+            if pod.spec.node_name.is_empty() {
+                let nominated = pod.status.nominated_node_name.as_str();
+                if let Some(&n) = by_name.get(nominated) {
+                    nodes[n].nominated.push(i);
+                    pod_requests[i] = Some(sched_requests(pod, options));
+                }
                 continue;
             }
             let req = sched_requests(pod, options);
@@ -495,21 +507,36 @@ impl NodeUsage {
     }
 
     /// Fits `pod` over every node of `snapshot` (the snapshot the index was built from).
+    ///
+    /// As the scheduler's `RunFilterPluginsWithNominatedPods`, pods nominated to a node with a
+    /// priority at least the pod's count against that node (the pod itself excepted).
     pub fn fit(&self, snapshot: &ClusterSnapshot, pod: &Pod) -> FitReport {
         let requests = sched_requests(pod, &self.options);
+        let priority = crate::preemption::pod_priority(pod, &snapshot.priority_classes);
         let mut nodes = Vec::with_capacity(self.nodes.len());
         for state in &self.nodes {
             let Some(node) = snapshot.nodes.get(state.index) else {
                 continue;
             };
-            nodes.push(self.fit_node_with(
-                node,
-                state,
-                pod,
-                &requests,
-                &state.requested,
-                state.pods.len(),
-            ));
+            let fit = match self.with_nominated(snapshot, state, pod, priority, &state.requested) {
+                Some((requested, extra)) => self.fit_node_with(
+                    node,
+                    state,
+                    pod,
+                    &requests,
+                    &requested,
+                    state.pods.len() + extra,
+                ),
+                None => self.fit_node_with(
+                    node,
+                    state,
+                    pod,
+                    &requests,
+                    &state.requested,
+                    state.pods.len(),
+                ),
+            };
+            nodes.push(fit);
         }
         let gpu = gpu_fragmentation(&self.nodes, &nodes, &requests);
         FitReport {
@@ -518,6 +545,38 @@ impl NodeUsage {
             nodes,
             gpu,
         }
+    }
+
+    /// `requested` plus the requests of the pods nominated to `state`'s node whose priority is
+    /// at least `priority` (not `pod` itself), and how many they are; `None` when there are
+    /// none.
+    pub(crate) fn with_nominated(
+        &self,
+        snapshot: &ClusterSnapshot,
+        state: &NodeState,
+        pod: &Pod,
+        priority: i32,
+        requested: &SchedResources,
+    ) -> Option<(SchedResources, usize)> {
+        if state.nominated.is_empty() {
+            return None;
+        }
+        let mut total = requested.clone();
+        let mut extra = 0;
+        for &i in &state.nominated {
+            let (Some(p), Some(Some(req))) = (snapshot.pods.get(i), self.pod_requests.get(i))
+            else {
+                continue;
+            };
+            let same = p.metadata.namespace == pod.metadata.namespace
+                && p.metadata.name == pod.metadata.name;
+            if same || crate::preemption::pod_priority(p, &snapshot.priority_classes) < priority {
+                continue;
+            }
+            total.add(req);
+            extra += 1;
+        }
+        (extra > 0).then_some((total, extra))
     }
 
     /// Runs every filter for one node with the given node usage (`requested`, `pod_count`):

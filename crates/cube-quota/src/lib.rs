@@ -13,6 +13,9 @@
 //!   object, with a pluggable scheduling step.
 //! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
 //! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
+//! - [`report`]: capacity (overcommit per pool) and usage reports for resource groups.
+//! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC)
+//!   and the re-split check.
 //! - [`error`]: the crate's error enum.
 //!
 //! ```
@@ -37,9 +40,11 @@
 pub mod error;
 pub mod fit;
 pub mod limitrange;
+pub mod plan;
 pub mod preemption;
 pub mod priority;
 pub mod quota;
+pub mod report;
 pub mod requests;
 pub mod validation;
 pub mod whatif;

@@ -296,7 +296,15 @@ pub fn select_victims_on_node(
         requested.sub(req);
     }
     let mut count = state.pods.len() - potential.len();
-    let first = usage.fit_node_with(node, state, pod, &pod_req, &requested, count);
+    // Pods nominated to this node with priority >= the preemptor's hold their resources
+    // during the what-if evaluation (`RunFilterPluginsWithNominatedPods`).
+    let filter = |requested: &SchedResources, count: usize| match usage
+        .with_nominated(snapshot, state, pod, priority, requested)
+    {
+        Some((r, extra)) => usage.fit_node_with(node, state, pod, &pod_req, &r, count + extra),
+        None => usage.fit_node_with(node, state, pod, &pod_req, requested, count),
+    };
+    let first = filter(&requested, count);
     if !first.fits() {
         return NodePreemption::StillDoesNotFit {
             reasons: first.reasons,
@@ -321,9 +329,7 @@ pub fn select_victims_on_node(
     for (v, req) in violating.into_iter().chain(non_violating) {
         requested.add(req);
         count += 1;
-        let fits = usage
-            .fit_node_with(node, state, pod, &pod_req, &requested, count)
-            .fits();
+        let fits = filter(&requested, count).fits();
         if !fits {
             requested.sub(req);
             count -= 1;
@@ -431,6 +437,70 @@ fn pick_one_node(nodes: &[(String, NodePreemption)]) -> Option<(String, Vec<Vict
         pool.retain(|c| key(c) == best);
     }
     pool.first().map(|(n, v, _)| ((*n).clone(), (*v).clone()))
+}
+
+/// The scheduling stage of the what-if pipeline ([`crate::whatif::SchedulingStep`]): node fit,
+/// then preemption when no node fits.
+///
+/// Scoring is not modelled: when several nodes fit, the first in snapshot order is reported.
+/// Replicas admitted earlier in the same run are placed the same way before `pod` is fitted,
+/// so they hold their node's resources. The index is rebuilt per call (O(nodes + pods)).
+#[derive(Debug, Clone, Default)]
+pub struct FitScheduler {
+    /// Fit options.
+    pub options: crate::fit::FitOptions,
+}
+
+impl crate::whatif::SchedulingStep for FitScheduler {
+    fn schedule(
+        &self,
+        pod: &Pod,
+        snapshot: &ClusterSnapshot,
+        placed: &[Pod],
+    ) -> crate::whatif::SchedulingOutcome {
+        let owned;
+        let snap = if placed.is_empty() {
+            snapshot
+        } else {
+            let mut s = snapshot.clone();
+            for p in placed {
+                let fit = NodeUsage::build(&s, &self.options).fit(&s, p);
+                if let Some(node) = fit.feasible_nodes().next() {
+                    let mut bound = p.clone();
+                    bound.spec.node_name = node.to_owned();
+                    s.pods.push(bound);
+                }
+            }
+            owned = s;
+            &owned
+        };
+        let usage = NodeUsage::build(snap, &self.options);
+        let fit = usage.fit(snap, pod);
+        if let Some(node) = fit.feasible_nodes().next() {
+            return crate::whatif::SchedulingOutcome {
+                schedulable: true,
+                node: Some(node.to_owned()),
+                message: String::new(),
+                victims: Vec::new(),
+            };
+        }
+        let pre = preempt(&usage, snap, pod, &fit);
+        let message = failed_scheduling_message(&fit, Some(&pre)).unwrap_or_default();
+        match pre.chosen {
+            Some((node, victims)) => crate::whatif::SchedulingOutcome {
+                schedulable: true,
+                node: Some(node),
+                message,
+                victims: victims.into_iter().map(|v| v.pod).collect(),
+            },
+            None => crate::whatif::SchedulingOutcome {
+                schedulable: false,
+                node: None,
+                message,
+                victims: Vec::new(),
+            },
+        }
+    }
 }
 
 #[cfg(test)]

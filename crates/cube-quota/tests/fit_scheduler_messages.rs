@@ -645,3 +645,55 @@ fn no_nodes() {
         Some("no nodes available to schedule pods")
     );
 }
+
+#[test]
+fn nominated_pods_of_equal_or_higher_priority_hold_their_node() {
+    let n = node(
+        "n1",
+        &[("cpu", "8"), ("pods", "110"), ("nvidia.com/gpu", "4")],
+    );
+    let mut nominated = pod("a", "preemptor", &[("nvidia.com/gpu", "3")]);
+    nominated.spec.priority = Some(10);
+    nominated.status.nominated_node_name = "n1".into();
+    let snap = snapshot(vec![n], vec![nominated.clone()]);
+    let mut low = pod("b", "low", &[("nvidia.com/gpu", "2")]);
+    low.spec.priority = Some(5);
+    let fit = fit_pod(&snap, &low, &FitOptions::default());
+    assert_eq!(fit.nodes[0].reasons, vec!["Insufficient nvidia.com/gpu"]);
+    let mut high = low.clone();
+    high.spec.priority = Some(20);
+    assert!(fit_pod(&snap, &high, &FitOptions::default()).schedulable());
+    // The nominated pod itself is not counted twice.
+    assert!(fit_pod(&snap, &nominated, &FitOptions::default()).schedulable());
+}
+
+#[test]
+fn amd_fixture_conclusion_gpu_never_advertised() {
+    let rel = "events/failedscheduling-insufficient-amd-gpu.txt";
+    assert!(
+        meta(rel)["expected_diagnosis"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("amd.com/gpu is never advertised")
+    );
+    let snap = snapshot(
+        (0..6)
+            .map(|i| node(&format!("worker-{i}"), &[("cpu", "4"), ("pods", "110")]))
+            .collect(),
+        vec![],
+    );
+    let fit = fit_pod(
+        &snap,
+        &pod("default", "rocm", &[("amd.com/gpu", "1")]),
+        &FitOptions::default(),
+    );
+    // Every worker is short by its whole allocatable (0): not a busy GPU, a missing one.
+    for n in &fit.nodes {
+        let i = &n.insufficient[0];
+        assert_eq!(
+            (i.resource.as_str(), i.capacity, i.used, i.unresolvable),
+            ("amd.com/gpu", 0, 0, true)
+        );
+    }
+    assert_eq!(fit.gpu[0].nodes.len(), 0, "no node advertises amd.com/gpu");
+}

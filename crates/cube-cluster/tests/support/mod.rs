@@ -31,10 +31,14 @@
 //! - `POST .../selfsubjectaccessreviews`: replays the captured answer when the user and spec
 //!   match a case of `apiserver/selfsubjectaccessreview.json` (with [`ApiDoubleBuilder::replay_ssar_fixture`]),
 //!   otherwise computes `allowed` from the rules. `POST .../selfsubjectrulesreviews` replays
-//!   `selfsubjectrulesreview.json` for user `limited` or lists the user's rules.
+//!   `selfsubjectrulesreview.json` for user `limited` or lists the user's rules. In replay mode
+//!   every other request of a replayed user (lists, unmatched reviews) is decided by that
+//!   user's captured rules (the SSRR answer for the namespace; `default` for cluster scope), and
+//!   group `system:masters` is allowed everything, as on the real server.
 //!   `POST .../selfsubjectreviews` returns the user the double saw.
 //! - Misbehaviour on demand ([`Mode`]): `NeverAnswer` (accepts TCP, never speaks), `PlainHttp`
-//!   (no TLS at all), `Unauthorized` (401 to everything), `Delay` (answers late);
+//!   (no TLS at all), `Unauthorized` (401 to everything), `Delay` (answers late), `Status(code)`
+//!   (every request answers that code with a `Status` body);
 //!   [`refused_addr`] gives a port that refuses connections (bound, then dropped).
 //! - Every request is logged ([`ApiDouble::requests`]) with method, path, user and whether an
 //!   `Authorization` header was present, so tests can assert what the client sent.
@@ -78,6 +82,9 @@ pub enum Mode {
     Unauthorized,
     /// Wait this long before answering each request.
     Delay(Duration),
+    /// Answer every request (after authentication) with this HTTP code and a `Status` body
+    /// (`503` -> reason `ServiceUnavailable`, `500` -> `InternalError`, else `Failure`).
+    Status(u16),
 }
 
 /// One permission in the double's simplified authorizer. `"*"` matches anything; an empty
@@ -365,7 +372,9 @@ impl ApiDoubleBuilder {
 
     /// Replay the captured SelfSubjectAccessReview and SelfSubjectRulesReview answers of
     /// `apiserver/selfsubjectaccessreview.json` / `selfsubjectrulesreview.json` when the user
-    /// and spec match a case (users `limited` and `admin`: register tokens for them).
+    /// and spec match a case (users `limited` and `admin`: register tokens for them, `admin` in
+    /// group `system:masters`). Other requests of `limited` are then decided by its captured
+    /// SelfSubjectRulesReview rules instead of the allow-all default.
     pub fn replay_ssar_fixture(mut self) -> Self {
         let v: Value =
             serde_json::from_str(&testdata("fixtures/apiserver/selfsubjectaccessreview.json"))
@@ -567,6 +576,9 @@ async fn serve_http<S: AsyncRead + AsyncWrite + Unpin>(
             401 => "Unauthorized",
             403 => "Forbidden",
             404 => "Not Found",
+            429 => "Too Many Requests",
+            500 => "Internal Server Error",
+            503 => "Service Unavailable",
             _ => "Error",
         };
         let text = body.to_string();
@@ -667,9 +679,91 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The captured policy of a replayed user: the SelfSubjectRulesReview answer for the request's
+/// namespace (cluster-scope requests use the `default` answer, which holds only the rules of
+/// ClusterRoleBindings for the fixture's `limited` user). `None` when the user has no captured
+/// rules.
+fn captured_allows(state: &State, user: &User, a: &Attrs) -> Option<bool> {
+    let ns = a.namespace.clone().unwrap_or_else(|| "default".to_string());
+    let cases: Vec<&Value> = state
+        .ssrr_cases
+        .iter()
+        .filter(|(u, _, _)| u == &user.name)
+        .map(|(_, _, v)| v)
+        .collect();
+    if cases.is_empty() {
+        return None;
+    }
+    let resp = state
+        .ssrr_cases
+        .iter()
+        .find(|(u, n, _)| u == &user.name && *n == ns)
+        .or_else(|| {
+            state
+                .ssrr_cases
+                .iter()
+                .find(|(u, n, _)| u == &user.name && n == "default")
+        })
+        .map(|(_, _, v)| v)?;
+    let strs = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let status = &resp["status"];
+    let allowed = if a.path.is_some() {
+        status["nonResourceRules"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .any(|r| {
+                let mut rule = Rule::non_resource(&[], &[]);
+                rule.verbs = strs(&r["verbs"]);
+                rule.non_resource_urls = strs(&r["nonResourceURLs"]);
+                rule.matches(a)
+            })
+    } else {
+        status["resourceRules"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| r["resourceNames"].as_array().is_none_or(|n| n.is_empty()))
+            .any(|r| {
+                let mut rule = Rule::new(&[], &[], &[]);
+                rule.verbs = strs(&r["verbs"]);
+                rule.api_groups = strs(&r["apiGroups"]);
+                rule.resources = strs(&r["resources"]);
+                rule.matches(a)
+            })
+    };
+    Some(allowed)
+}
+
 fn authorize(state: &State, user: &User, a: &Attrs) -> bool {
     if a.path.as_deref() == Some("/version") {
         return true;
+    }
+    // Like kube-apiserver: system:masters is allowed before any authorizer runs.
+    if user.groups.iter().any(|g| g == "system:masters") {
+        return true;
+    }
+    let explicit = match &state.authz {
+        Authz::Rules(map) => map
+            .get(&user.name)
+            .is_some_and(|rules| rules.iter().any(|r| r.matches(a))),
+        Authz::AllowAll => false,
+    };
+    if explicit {
+        return true;
+    }
+    if let Some(captured) = captured_allows(state, user, a) {
+        return captured;
     }
     if user.name == "system:anonymous" {
         if let Authz::Rules(map) = &state.authz {
@@ -754,6 +848,23 @@ fn handle(state: &State, req: &Request, tls: bool) -> (u16, Value) {
         return (401, unauthorized_body());
     };
 
+    if let Mode::Status(code) = state.mode {
+        let reason = match code {
+            503 => "ServiceUnavailable",
+            500 => "InternalError",
+            429 => "TooManyRequests",
+            _ => "Failure",
+        };
+        return (
+            code,
+            status_body(
+                code,
+                reason,
+                "the server is currently unable to handle the request",
+                None,
+            ),
+        );
+    }
     if path == "/version" {
         return (200, state.version.clone());
     }

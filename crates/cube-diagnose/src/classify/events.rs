@@ -46,18 +46,18 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
     {
         out.push((SignalKind::MountFailed, details(&[])));
     }
-    if let Some(p) = l.find("failed quota:") {
-        if l.contains("must specify") {
-            let rest = &l[p + 13..];
-            let quota = rest.split(':').next().unwrap_or("").trim().to_owned();
-            let what = rest[rest.find("must specify").unwrap_or(0) + 12..]
-                .trim()
-                .to_owned();
-            out.push((
-                SignalKind::QuotaMustSpecify,
-                details(&[("quota", quota), ("must_specify", what)]),
-            ));
-        }
+    if let Some(p) = l.find("failed quota:")
+        && l.contains("must specify")
+    {
+        let rest = &l[p + 13..];
+        let quota = rest.split(':').next().unwrap_or("").trim().to_owned();
+        let what = rest[rest.find("must specify").unwrap_or(0) + 12..]
+            .trim()
+            .to_owned();
+        out.push((
+            SignalKind::QuotaMustSpecify,
+            details(&[("quota", quota), ("must_specify", what)]),
+        ));
     }
     if let Some(p) = l.find("exceeded quota:") {
         let quota = l[p + 15..]

@@ -11,6 +11,8 @@ pub mod device_plugin;
 pub mod events;
 pub mod kubeadm;
 pub mod kubelet;
+pub mod kueue;
+pub mod sharing;
 
 use std::collections::BTreeMap;
 
@@ -94,6 +96,12 @@ pub enum SignalKind {
     NotFound,
     /// A multi-cluster controller reports a member cluster not reachable.
     ClusterNotReachable,
+    /// Kueue: a ClusterQueue names a ResourceFlavor that does not exist.
+    KueueFlavorMissing,
+    /// Kueue: a covered resource has nominalQuota 0 (or none) in a flavor.
+    KueueZeroQuota,
+    /// An NVIDIA device-plugin sharing config (time-slicing/MPS): resource and replicas.
+    SharingConfig,
 }
 
 /// One classified line.
@@ -105,7 +113,7 @@ pub struct Signal {
     pub source: String,
     /// 1-based line number.
     pub line: usize,
-    /// The line (the inner text for JSON lines).
+    /// The line (the inner text for JSON lines), secrets redacted.
     pub text: String,
     /// True when the line comes from a `kubeadm join` context (discovery, cluster-info,
     /// preflight), false for client (kubectl, controller) texts.
@@ -146,13 +154,19 @@ pub fn classify(source: &str, text: &str) -> Vec<Signal> {
                     kind,
                     source: source.to_owned(),
                     line: i + 1,
-                    text: l.to_owned(),
+                    text: crate::finding::redact(l),
                     join: is_join_context(l, &whole),
                     object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
                     details,
                 });
             }
         }
+    }
+    if text.contains("ClusterQueue") && text.contains("resourceGroups") {
+        out.extend(kueue::check(source, text));
+    }
+    if text.contains("kind: ConfigMap") && (text.contains("timeSlicing") || text.contains("mps:")) {
+        out.extend(sharing::check(source, text));
     }
     out
 }
@@ -223,12 +237,12 @@ fn is_join_context(l: &str, whole: &Whole) -> bool {
 /// The text of a JSON line (`text`, `stderr`, `message` field), or the line itself.
 fn inner_text(raw: &str) -> String {
     let t = raw.trim();
-    if t.starts_with('{') {
-        if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(t) {
-            for key in ["text", "stderr", "message"] {
-                if let Some(serde_json::Value::String(s)) = m.get(key) {
-                    return s.clone();
-                }
+    if t.starts_with('{')
+        && let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(t)
+    {
+        for key in ["text", "stderr", "message"] {
+            if let Some(serde_json::Value::String(s)) = m.get(key) {
+                return s.clone();
             }
         }
     }

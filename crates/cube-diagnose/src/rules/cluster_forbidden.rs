@@ -11,7 +11,7 @@ declare_rule!(
     "cluster-forbidden",
     Import,
     Error,
-    "The authorizer (RBAC) denies a request: a required check of the import report is not allowed, or a text shows 'User X cannot <verb> resource <r>'. 403s from admission webhooks, quotas or anonymous users are not reported here (they are not missing permissions). The remedy names the minimal rule: a ClusterRole for cluster-scoped resources, a Role in the namespace otherwise; a kubelet identity (system:node:...) points at the Node authorizer.",
+    "The authorizer (RBAC) denies a request: a required check of the import report is not allowed, or a text shows 'User X cannot `<verb>` resource `<r>`'. 403s from admission webhooks, quotas or anonymous users are not reported here (they are not missing permissions). The remedy names the minimal rule: a ClusterRole for cluster-scoped resources, a Role in the namespace otherwise; a kubelet identity (system:node:...) points at the Node authorizer.",
     check
 );
 

@@ -27,13 +27,31 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ConnectionClass::Protocol => "protocol mismatch (http vs https)",
             ConnectionClass::ConfigInvalid => "the kubeconfig is unusable",
             ConnectionClass::Other => "connection failed",
+            ConnectionClass::Ok if !r.config_problems.is_empty() => {
+                "the kubeconfig loads but has problems"
+            }
             _ => continue,
         };
+        let severity = if c.class == ConnectionClass::Ok {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let server = if r.server.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", r.server)
+        };
+        let detail = if c.message.is_empty() {
+            r.config_problems.first().cloned().unwrap_or_default()
+        } else {
+            c.message.clone()
+        };
         out.push(
-            Finding::new(ClusterUnreachable::ID, Severity::Error, Subject::cluster(&r.cluster_name), format!("cluster {} at {}: {what}", r.cluster_name, r.server))
-                .with_evidence(Evidence::field(format!("Cluster/{}", r.cluster_name), "connection.message", &c.message))
+            Finding::new(ClusterUnreachable::ID, severity, Subject::cluster(&r.cluster_name), format!("cluster {}{server}: {what}: {detail}", r.cluster_name))
+                .with_evidence(Evidence::field(format!("Cluster/{}", r.cluster_name), "connection.class", format!("{:?}", c.class)))
                 .with_evidences(r.config_problems.iter().map(|p| Evidence::field(format!("Cluster/{}", r.cluster_name), "kubeconfig", p)))
-                .with_remedy("check the server URL and port in the kubeconfig, the network path (`curl -vk <server>/version`), and `kubectl config view --minify`"),
+                .with_remedy("fix the kubeconfig problems listed as evidence (`kubectl config view --minify`), then check the server URL, port and network path (`curl -vk <server>/version`)"),
         );
     }
     let kinds = [

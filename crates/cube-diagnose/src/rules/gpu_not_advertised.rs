@@ -75,6 +75,58 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
         }
     }
+    // sharing configs (time-slicing/MPS) whose replicas the nodes do not show
+    for s in signals(ctx, &[SignalKind::SharingConfig]) {
+        let (res, key) = (s.detail("resource"), s.detail("key"));
+        let Ok(replicas) = s.detail("replicas").parse::<i64>() else {
+            continue;
+        };
+        if replicas < 2 {
+            continue;
+        }
+        for n in &ctx.snapshot().nodes {
+            let Some(cap) = n
+                .status
+                .capacity
+                .get(res)
+                .or_else(|| n.status.allocatable.get(res))
+            else {
+                continue;
+            };
+            let gpus: i64 = n
+                .metadata
+                .labels
+                .get("nvidia.com/gpu.count")
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(0);
+            let applied = n
+                .metadata
+                .labels
+                .get("nvidia.com/device-plugin.config")
+                .map(String::as_str);
+            let expected = if gpus > 0 {
+                gpus * replicas
+            } else {
+                cap.value() * replicas
+            };
+            let in_effect = if gpus > 0 {
+                cap.value() >= expected
+            } else {
+                applied == Some(key) && cap.value() > 0 && cap.value() % replicas == 0
+            };
+            if in_effect {
+                continue;
+            }
+            let o = obj("Node", "", &n.metadata.name);
+            out.push(
+                Finding::new(GpuNotAdvertised::ID, Severity::Warning, node_subject(n), format!("sharing config {key} ({} {res}, replicas {replicas}) is not in effect on {}: it advertises {res} {cap}, expected {expected}; the device plugin was not told to use the config", s.detail("mode"), n.metadata.name))
+                    .with_evidence(s.evidence())
+                    .with_evidence(Evidence::field(&o, format!("status.capacity.{res}"), cap.to_string()))
+                    .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/device-plugin.config]", applied.unwrap_or("<absent>")))
+                    .with_remedy(format!("select the config for the node (`kubectl label node {} nvidia.com/device-plugin.config={key}`) or make it the default (device plugin `config.default={key}` / `--config-file`), then restart the device-plugin pod", n.metadata.name)),
+            );
+        }
+    }
     for s in signals(ctx, &[SignalKind::NvmlInitFailed]).take(1) {
         out.push(
             Finding::new(GpuNotAdvertised::ID, Severity::Error, signal_subject(s), "the NVIDIA device plugin cannot load NVML (libnvidia-ml): the container runtime on this node is not GPU-enabled, so no nvidia.com/gpu is advertised")
@@ -145,6 +197,23 @@ mod tests {
         let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    nvidia.com/gpu: \"8\"\n  capacity:\n    nvidia.com/gpu: \"8\"\n";
         assert!(run_rule("gpu-not-advertised", s).is_empty());
         assert!(run_log("gpu-not-advertised", "I1110 11:05:18.708838 6855 register.go:197] Successfully registered annotation. Next check in 30s seconds...").is_empty());
+    }
+
+    #[test]
+    fn sharing_config_applied_or_not() {
+        let mk = |cap: &str, label: &str| {
+            format!(
+                "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: dp\n  data:\n    ts: |-\n      version: v1\n      sharing:\n        timeSlicing:\n          resources:\n          - name: nvidia.com/gpu\n            replicas: 4\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: node-a\n    labels: {{{label}}}\n  status:\n    capacity:\n      nvidia.com/gpu: \"{cap}\"\n"
+            )
+        };
+        assert_eq!(run_rule("gpu-not-advertised", &mk("1", "")).len(), 1);
+        assert!(
+            run_rule(
+                "gpu-not-advertised",
+                &mk("4", "nvidia.com/device-plugin.config: ts")
+            )
+            .is_empty()
+        );
     }
 
     #[test]

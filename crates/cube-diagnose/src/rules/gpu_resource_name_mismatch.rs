@@ -76,6 +76,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if p.is_terminal() {
             continue;
         }
+        let any_gpu = p
+            .spec
+            .containers
+            .iter()
+            .chain(&p.spec.init_containers)
+            .any(|c| {
+                c.resources
+                    .requests
+                    .names()
+                    .chain(c.resources.limits.names())
+                    .any(|n| is_gpu_resource(n.as_str()))
+            });
+        if !any_gpu {
+            continue;
+        }
         let mut names = BTreeSet::new();
         for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
             names.extend(

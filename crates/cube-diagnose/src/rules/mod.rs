@@ -172,15 +172,14 @@ pub(crate) fn node_matches(
             na.required_during_scheduling_ignored_during_execution
                 .as_ref()
         });
-    if let Some(sel) = required {
-        if !sel.node_selector_terms.is_empty()
-            && !sel
-                .node_selector_terms
-                .iter()
-                .any(|t| term_matches(node, t))
-        {
-            return Err("node(s) didn't match Pod's node affinity/selector");
-        }
+    if let Some(sel) = required
+        && !sel.node_selector_terms.is_empty()
+        && !sel
+            .node_selector_terms
+            .iter()
+            .any(|t| term_matches(node, t))
+    {
+        return Err("node(s) didn't match Pod's node affinity/selector");
     }
     Ok(())
 }

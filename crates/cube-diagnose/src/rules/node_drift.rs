@@ -144,6 +144,22 @@ fn attrs(gpu_pool: bool) -> Vec<Attr> {
     ]
 }
 
+/// The field's full value for evidence (the compared value may be reduced to a release line).
+fn raw(n: &Node, path: &str) -> String {
+    let i = &n.status.node_info;
+    match path {
+        "status.nodeInfo.osImage" => i.os_image.clone(),
+        "status.nodeInfo.kernelVersion" => i.kernel_version.clone(),
+        "status.nodeInfo.containerRuntimeVersion" => i.container_runtime_version.clone(),
+        "status.nodeInfo.kubeletVersion" => i.kubelet_version.clone(),
+        _ => DRIVER_LABELS
+            .iter()
+            .chain(CUDA_LABELS)
+            .find_map(|k| n.metadata.labels.get(*k).cloned())
+            .unwrap_or_default(),
+    }
+}
+
 fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_owned())
 }
@@ -191,11 +207,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 ),
             );
             for n in &nodes {
-                if let Some(v) = get(n) {
+                if get(n).is_some() {
                     f = f.with_evidence(Evidence::field(
                         obj("Node", "", &n.metadata.name),
                         full,
-                        v,
+                        raw(n, full),
                     ));
                 }
             }

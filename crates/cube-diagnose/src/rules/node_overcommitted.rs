@@ -25,13 +25,40 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .copied()
             .filter(|&i| !ctx.pod(i).is_terminal())
             .collect();
-        let mut sum = cube_model::ResourceList::new();
-        for &i in &live {
-            add_into(&mut sum, ctx.pod_requests(i));
-        }
         let alloc = &node.status.allocatable;
         if alloc.is_empty() {
             continue; // partial object: nothing to compare with
+        }
+        // Fast pass without allocations: millis per resource name (borrowed); exact sums are
+        // only built for the resources that exceed allocatable.
+        let mut millis: std::collections::HashMap<&str, i128> = std::collections::HashMap::new();
+        for &i in &live {
+            for (r, q) in ctx.pod_requests(i) {
+                *millis.entry(r.as_str()).or_default() += i128::from(q.milli_value());
+            }
+        }
+        let suspects: Vec<&str> = millis
+            .iter()
+            .filter(|(r, m)| {
+                **m > 0
+                    && alloc
+                        .get(r)
+                        .is_none_or(|a| **m > i128::from(a.milli_value()))
+            })
+            .map(|(r, _)| *r)
+            .collect();
+        if suspects.is_empty() {
+            continue;
+        }
+        let mut sum = cube_model::ResourceList::new();
+        for &i in &live {
+            let only: cube_model::ResourceList = ctx
+                .pod_requests(i)
+                .iter()
+                .filter(|(r, _)| suspects.contains(&r.as_str()))
+                .map(|(r, q)| (r.clone(), q.clone()))
+                .collect();
+            add_into(&mut sum, &only);
         }
         for (res, want) in &sum {
             if want.is_zero() {

@@ -15,9 +15,93 @@ declare_rule!(
     "pod-unschedulable",
     Scheduling,
     Warning,
-    "A pod without a node cannot fit on any node, computed like the scheduler's filters (unschedulable, untolerated taints, node selector/affinity, Too many pods, Insufficient <resource> against allocatable minus the requests of pods already bound), reported as '0/N nodes are available: ...' with counts sorted as strings, plus the per-node free GPUs showing fragmentation. Scheduler texts (FailedScheduling) and Kueue admission texts are explained too: GPUs not advertised, constraints that exclude each other, resources a ClusterQueue does not cover.",
+    "A pod without a node cannot fit on any node, computed like the scheduler's filters (unschedulable, untolerated taints, node selector/affinity, Too many pods, Insufficient `<resource>` against allocatable minus the requests of pods already bound), reported as '0/N nodes are available: ...' with counts sorted as strings, plus the per-node free GPUs showing fragmentation. Scheduler texts (FailedScheduling) and Kueue admission texts are explained too: GPUs not advertised, constraints that exclude each other, resources a ClusterQueue does not cover.",
     check
 );
+
+/// What all pending pods of one shape share.
+struct Shape {
+    message: String,
+    requests: Vec<(String, i64)>,
+    nodes: Vec<Evidence>,
+}
+
+/// Summary, GPU fragmentation picture (at most `max_nodes` nodes listed, largest free first)
+/// and per-node evidence of one fit; `None` when a node fits.
+fn shape_of(
+    report: &FitReport,
+    snap: &cube_model::ClusterSnapshot,
+    max_nodes: usize,
+) -> Option<Shape> {
+    let summary = report.filter_message()?;
+    let mut message = summary;
+    let mut requests = Vec::new();
+    for g in &report.gpu {
+        let mut listed: Vec<_> = g.nodes.iter().collect();
+        listed.sort_by_key(|n| std::cmp::Reverse(n.free));
+        let mut picture: Vec<String> = listed
+            .iter()
+            .take(max_nodes)
+            .map(|n| {
+                format!(
+                    "{}: {} free of {}{}{}",
+                    n.node,
+                    n.free,
+                    n.allocatable,
+                    if n.used > n.allocatable {
+                        format!(" ({} requested: over-committed)", n.used)
+                    } else {
+                        String::new()
+                    },
+                    if n.eligible { "" } else { ", not eligible" }
+                )
+            })
+            .collect();
+        if listed.len() > max_nodes {
+            picture.push(format!("{} more nodes", listed.len() - max_nodes));
+        }
+        let advertising: std::collections::HashSet<&str> =
+            g.nodes.iter().map(|n| n.node.as_str()).collect();
+        let silent: Vec<&str> = snap
+            .nodes
+            .iter()
+            .map(|n| n.metadata.name.as_str())
+            .filter(|n| !advertising.contains(n))
+            .collect();
+        let silent_text = match silent.len() {
+            0 => String::new(),
+            k if k <= max_nodes => format!("; not advertised on {}", silent.join(", ")),
+            k => format!("; not advertised on {k} nodes"),
+        };
+        let frag = if g.fragmented {
+            format!(
+                "fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested",
+                g.total_free, g.resource, g.largest_free, g.requested
+            )
+        } else {
+            format!(
+                "{} {} free in total on eligible nodes, largest block {}, {} requested",
+                g.total_free, g.resource, g.largest_free, g.requested
+            )
+        };
+        message.push_str(&format!(
+            " GPU picture: {frag} ({}{silent_text})",
+            picture.join("; ")
+        ));
+        requests.push((g.resource.to_string(), g.requested));
+    }
+    let nodes = report
+        .nodes
+        .iter()
+        .take(max_nodes)
+        .map(|n| Evidence::field(obj("Node", "", &n.node), "fit", n.all_reasons.join(", ")))
+        .collect();
+    Some(Shape {
+        message,
+        requests,
+        nodes,
+    })
+}
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
@@ -36,7 +120,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     if !pending.is_empty() && !snap.nodes.is_empty() {
         // One index of node usage (O(nodes + pods)), then one fit per distinct pod shape.
         let usage = NodeUsage::build(snap, &FitOptions::default());
-        let mut memo: HashMap<String, FitReport> = HashMap::new();
+        // memo per pod shape: the scheduler-style summary, the GPU picture and per-node evidence,
+        // computed once (pending pods of one template share them), so the rule stays
+        // O(nodes x distinct shapes + pods) rather than O(nodes x pending pods).
+        let mut memo: HashMap<String, Option<Shape>> = HashMap::new();
+        let max_nodes = ctx.thresholds().max_nodes_in_evidence;
         for i in pending {
             let p = ctx.pod(i);
             let sig = format!(
@@ -47,80 +135,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 p.spec.affinity,
                 p.spec.scheduler_name
             );
-            let report = memo.entry(sig).or_insert_with(|| usage.fit(snap, p));
-            let Some(summary) = report.filter_message() else {
+            let shape = memo
+                .entry(sig)
+                .or_insert_with(|| shape_of(&usage.fit(snap, p), snap, max_nodes));
+            let Some(shape) = shape else {
                 continue; // it fits somewhere: waiting for the scheduler, not unschedulable
             };
             let o = obj("Pod", &p.metadata.namespace, &p.metadata.name);
-            let mut f = Finding::new(
-                PodUnschedulable::ID,
-                Severity::Warning,
-                pod_subject(p),
-                format!("pod {} cannot be scheduled: {summary}", p.key()),
-            );
-            for g in &report.gpu {
-                let picture: Vec<String> = g
-                    .nodes
-                    .iter()
-                    .map(|n| {
-                        format!(
-                            "{}: {} free of {}{}{}",
-                            n.node,
-                            n.free,
-                            n.allocatable,
-                            if n.used > n.allocatable {
-                                format!(" ({} requested: over-committed)", n.used)
-                            } else {
-                                String::new()
-                            },
-                            if n.eligible { "" } else { ", not eligible" }
-                        )
-                    })
-                    .collect();
-                let frag = if g.fragmented {
-                    format!(
-                        "fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested",
-                        g.total_free, g.resource, g.largest_free, g.requested
-                    )
-                } else {
-                    format!(
-                        "{} {} free in total on eligible nodes, largest block {}, {} requested",
-                        g.total_free, g.resource, g.largest_free, g.requested
-                    )
-                };
-                let silent: Vec<&str> = snap
-                    .nodes
-                    .iter()
-                    .map(|n| n.metadata.name.as_str())
-                    .filter(|n| !g.nodes.iter().any(|x| x.node == *n))
-                    .collect();
-                f.message.push_str(&format!(
-                    " GPU picture: {frag} ({}{})",
-                    picture.join("; "),
-                    if silent.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; not advertised on {}", silent.join(", "))
-                    }
-                ));
-                f = f.with_evidence(Evidence::field(
-                    &o,
-                    format!("requests.{}", g.resource),
-                    g.requested.to_string(),
-                ));
-            }
-            for n in report
-                .nodes
-                .iter()
-                .take(ctx.thresholds().max_nodes_in_evidence)
-            {
-                f = f.with_evidence(Evidence::field(
-                    obj("Node", "", &n.node),
-                    "fit",
-                    n.all_reasons.join(", "),
-                ));
-            }
-            out.push(f.with_remedy("lower the pod's requests to what one node can offer, free capacity on a node (or let preemption do it with a higher PriorityClass), add tolerations/labels the pod needs, or add nodes"));
+            let f = Finding::new(PodUnschedulable::ID, Severity::Warning, pod_subject(p), format!("pod {} cannot be scheduled: {}", p.key(), shape.message))
+                .with_evidences(shape.requests.iter().map(|(r, q)| Evidence::field(&o, format!("requests.{r}"), q.to_string())))
+                .with_evidences(shape.nodes.iter().cloned())
+                .with_remedy("lower the pod's requests to what one node can offer, free capacity on a node (or let preemption do it with a higher PriorityClass), add tolerations/labels the pod needs, or add nodes");
+            out.push(f);
         }
     }
     let mut seen = std::collections::BTreeSet::new();
@@ -173,6 +199,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("pod is Pending ({} nodes): {cause}", if total == 0 { "?".to_owned() } else { total.to_string() }))
                 .with_evidence(s.evidence())
                 .with_remedy("address the named reason first (device plugin, claim, constraint), then re-check with `kubectl describe pod`"),
+        );
+    }
+    for s in signals(ctx, &[SignalKind::KueueFlavorMissing]) {
+        let near = s.detail("near");
+        out.push(
+            Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("ClusterQueue {} references ResourceFlavor {} which does not exist{}: the queue is inactive and admits nothing", s.detail("queue"), s.detail("flavor"), if near.is_empty() { String::new() } else { format!(" (did you mean {near}?)") }))
+                .with_evidence(s.evidence())
+                .with_remedy(format!("fix the flavor name in the ClusterQueue (`kubectl edit clusterqueue {}`){}", s.detail("queue"), if near.is_empty() { String::new() } else { format!(": {} -> {near}", s.detail("flavor")) })),
+        );
+    }
+    for s in signals(ctx, &[SignalKind::KueueZeroQuota]) {
+        out.push(
+            Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("ClusterQueue {} covers {} with nominalQuota {} in flavor {}: a workload requesting it can never be admitted there (nominalQuota is a total over the flavor's nodes, not per node)", s.detail("queue"), s.detail("resource"), s.detail("quota"), s.detail("flavor")))
+                .with_evidence(s.evidence())
+                .with_remedy(format!("set nominalQuota for {} to the total the flavor's nodes provide, or drop it from coveredResources", s.detail("resource"))),
         );
     }
     for s in signals(ctx, &[SignalKind::KueueResourceUnavailable]) {

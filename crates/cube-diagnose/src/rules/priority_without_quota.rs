@@ -27,6 +27,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
+    use crate::{Context, Engine, GroupSpec};
+
+    #[test]
+    fn explicit_groups_from_the_model() {
+        let g = cube_model::group::ResourceGroup::from_yaml(
+            "name: vision\nnamespaces:\n- name: team-vision\npriority:\n  className: training-high-priority\n  value: 1000000\n",
+        )
+        .expect("group");
+        let spec = GroupSpec::from(&g);
+        assert_eq!(spec.namespaces, vec!["team-vision".to_owned()]);
+        let snap = cube_model::ClusterSnapshot::default();
+        let r = Engine::new().run(&Context::new(&snap).with_groups([spec]));
+        assert_eq!(r.by_rule("priority-without-quota").count(), 1);
+        assert_eq!(r.by_rule("quota-without-priority").count(), 0);
+    }
 
     #[test]
     fn priority_pods_without_quota() {

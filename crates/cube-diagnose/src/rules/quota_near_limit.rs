@@ -42,15 +42,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         .with_evidence(Evidence::field(&o, format!("spec.hard.{k}"), h.to_string()))
                         .with_remedy(format!("either raise hard {k} back to at least {u}, or scale down/delete pods in {ns} until used <= {h}")),
                 );
-            } else if let Some(p) = ratio_pct(u, h) {
-                if p >= threshold {
-                    out.push(
+            } else if let Some(p) = ratio_pct(u, h)
+                && p >= threshold
+            {
+                out.push(
                         Finding::new(QuotaNearLimit::ID, Severity::Warning, Subject::namespaced("ResourceQuota", ns, &q.metadata.name), format!("quota {ns}/{} is at {p}% of {k} ({u} of {h})", q.metadata.name))
                             .with_evidence(Evidence::field(&o, format!("status.used.{k}"), u.to_string()))
                             .with_evidence(Evidence::field(&o, format!("status.hard.{k}"), h.to_string()))
                             .with_remedy(format!("raise the quota (`kubectl -n {ns} edit resourcequota {}`) or free capacity before submitting more work", q.metadata.name)),
                     );
-                }
             }
         }
     }

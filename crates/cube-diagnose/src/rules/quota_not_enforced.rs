@@ -12,7 +12,7 @@ declare_rule!(
     "quota-not-enforced",
     Quota,
     Error,
-    "A ResourceQuota lists an extended resource as a bare name (nvidia.com/gpu) or as limits.<name> without the matching requests.<name>: the API accepts it but the quota evaluator only charges requests.<extended>, so status.used never shows it and pods are admitted without limit. Also fires when every extended key of a quota names a resource no pod in the namespace uses while pods use other extended resources (HAMi gpumem/gpucores vs gpumemory/gpucore). Not fired for quotas whose used exceeds hard (lowered after admission: quota is admission-only) or for pods whose requests a LimitRange filled in.",
+    "A ResourceQuota lists an extended resource as a bare name (nvidia.com/gpu) or as limits.`<name>` without the matching requests.`<name>`: the API accepts it but the quota evaluator only charges requests.`<extended>`, so status.used never shows it and pods are admitted without limit. Also fires when every extended key of a quota names a resource no pod in the namespace uses while pods use other extended resources (HAMi gpumem/gpucores vs gpumemory/gpucore). Not fired for quotas whose used exceeds hard (lowered after admission: quota is admission-only) or for pods whose requests a LimitRange filled in.",
     check
 );
 

@@ -37,15 +37,13 @@ pub(crate) fn groups(ctx: &Context<'_>) -> Vec<GroupControls> {
             .push(q.metadata.name.clone());
     }
     let classes_in = |ns: &str| -> Vec<String> {
-        let mut v: Vec<String> = ctx
+        let set: std::collections::BTreeSet<&str> = ctx
             .pods_in_namespace(ns)
             .iter()
-            .map(|&i| ctx.pod(i).spec.priority_class_name.clone())
+            .map(|&i| ctx.pod(i).spec.priority_class_name.as_str())
             .filter(|c| !c.is_empty() && !is_system_class(c))
             .collect();
-        v.sort();
-        v.dedup();
-        v
+        set.into_iter().map(str::to_owned).collect::<Vec<String>>()
     };
     if !ctx.groups().is_empty() {
         return ctx
@@ -80,7 +78,7 @@ pub(crate) fn groups(ctx: &Context<'_>) -> Vec<GroupControls> {
         .iter()
         .map(|n| n.metadata.name.as_str())
         .collect();
-    names.extend(snap.pods.iter().map(|p| p.metadata.namespace.as_str()));
+    names.extend(ctx.namespaces_with_pods());
     names.extend(quotas_by_ns.keys().copied());
     names.sort_unstable();
     names.dedup();

@@ -1,0 +1,94 @@
+//! NVIDIA device-plugin sharing configs (time-slicing / MPS) found in pasted ConfigMaps: which
+//! resource is shared and how many replicas each GPU should advertise.
+
+use serde_json::Value;
+
+use super::{Signal, SignalKind, details};
+
+/// One `SharingConfig` signal per shared resource of every config key in `text`.
+pub fn check(source: &str, text: &str) -> Vec<Signal> {
+    let Ok(docs) = serde_saphyr::from_multiple::<Value>(text) else {
+        return Vec::new();
+    };
+    let docs: Vec<&Value> = docs
+        .iter()
+        .flat_map(|d| match d.get("items").and_then(Value::as_array) {
+            Some(items) => items.iter().collect::<Vec<_>>(),
+            None => vec![d],
+        })
+        .collect();
+    let mut out = Vec::new();
+    for d in docs
+        .into_iter()
+        .filter(|d| d.get("kind").and_then(Value::as_str) == Some("ConfigMap"))
+    {
+        let cm = d
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        for (key, val) in d
+            .get("data")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let Some(body) = val.as_str() else { continue };
+            let Ok(cfg) = serde_saphyr::from_str::<Value>(body) else {
+                continue;
+            };
+            for mode in ["timeSlicing", "mps"] {
+                for r in cfg
+                    .pointer(&format!("/sharing/{mode}/resources"))
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let name = r
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned();
+                    let replicas = match r.get("replicas") {
+                        Some(Value::Number(n)) => n.to_string(),
+                        Some(Value::String(s)) => s.clone(),
+                        _ => continue,
+                    };
+                    let line = text
+                        .lines()
+                        .position(|l| l.contains("replicas"))
+                        .map_or(1, |i| i + 1);
+                    out.push(Signal {
+                        kind: SignalKind::SharingConfig,
+                        source: source.to_owned(),
+                        line,
+                        text: format!(
+                            "ConfigMap {cm} key {key}: {mode} {name} replicas {replicas}"
+                        ),
+                        join: false,
+                        object: None,
+                        details: details(&[
+                            ("configmap", cm.clone()),
+                            ("key", key.clone()),
+                            ("mode", mode.to_owned()),
+                            ("resource", name),
+                            ("replicas", replicas),
+                        ]),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn time_slicing_in_a_list() {
+        let t = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: dp\n  data:\n    ts: |-\n      version: v1\n      sharing:\n        timeSlicing:\n          resources:\n          - name: nvidia.com/gpu\n            replicas: 4\n";
+        let s = super::check("x", t);
+        assert_eq!(s.len(), 1);
+        assert_eq!((s[0].detail("key"), s[0].detail("replicas")), ("ts", "4"));
+        assert!(super::check("x", &t.replace("timeSlicing", "other")).is_empty());
+    }
+}

@@ -1,0 +1,275 @@
+//! One-pass reading of a `kubectl get -o json` List (the common, large case).
+//!
+//! kubectl and the API server write keys in sorted order, so every item starts with
+//! `apiVersion` and `kind`. The List's `items` are read with a seed that, for each item, reads
+//! those two keys and then hands the rest of the same map straight to the typed object's
+//! deserializer (`MapAccessDeserializer`): the bytes are parsed once, with no `RawValue` pass and
+//! no `kind` peek. Anything unusual (an item whose first keys are not `apiVersion` and `kind`, a
+//! broken object, a document that is not a List) makes the fast path give up; the caller then
+//! rolls back what it added and reads the input with the general two-pass path, which reports
+//! problems precisely.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{
+    self, DeserializeSeed, IgnoredAny, IntoDeserializer, MapAccess, SeqAccess, Visitor,
+};
+use serde_json::value::RawValue;
+
+use super::{ClusterSnapshot, EventsV1Event, Target, api_group, is_list_kind};
+use crate::objects::*;
+
+/// Reads `bytes` as one JSON List in one pass. `Err` means "use the general path" (the
+/// snapshot may then hold a partial result that the caller must roll back).
+pub(super) fn read_list(snapshot: &mut ClusterSnapshot, bytes: &[u8]) -> Result<(), ()> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let ok = DocSeed { snapshot }.deserialize(&mut de).map_err(|_| ())?;
+    de.end().map_err(|_| ())?;
+    if ok { Ok(()) } else { Err(()) }
+}
+
+struct DocSeed<'s> {
+    snapshot: &'s mut ClusterSnapshot,
+}
+
+impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
+    /// True when the document was a List whose items were all read.
+    type Value = bool;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DocSeed<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a List")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let mut kind: Option<String> = None;
+        let mut items = false;
+        while let Some(key) = map.next_key::<DocKey>()? {
+            match key {
+                DocKey::Kind => kind = Some(map.next_value()?),
+                DocKey::Items => {
+                    map.next_value_seed(ItemsSeed {
+                        snapshot: &mut *self.snapshot,
+                    })?;
+                    items = true;
+                }
+                DocKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(items
+            && kind
+                .as_deref()
+                .is_some_and(|k| k == "List" || is_list_kind(k)))
+    }
+}
+
+enum DocKey {
+    Kind,
+    Items,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for DocKey {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = DocKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<DocKey, E> {
+                Ok(match v {
+                    "kind" => DocKey::Kind,
+                    "items" => DocKey::Items,
+                    _ => DocKey::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+struct ItemsSeed<'s> {
+    snapshot: &'s mut ClusterSnapshot,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq
+            .next_element_seed(ItemSeed {
+                snapshot: &mut *self.snapshot,
+            })?
+            .is_some()
+        {}
+        Ok(())
+    }
+}
+
+struct ItemSeed<'s> {
+    snapshot: &'s mut ClusterSnapshot,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+enum HeadKey {
+    ApiVersion,
+    Kind,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for HeadKey {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = HeadKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<HeadKey, E> {
+                Ok(match v {
+                    "apiVersion" => HeadKey::ApiVersion,
+                    "kind" => HeadKey::Kind,
+                    other => HeadKey::Other(other.to_owned()),
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// The entries read before `kind` was known (kept as borrowed raw JSON), then the rest of the
+/// live map.
+struct Chain<'de, A> {
+    buffered: std::vec::IntoIter<(String, &'de RawValue)>,
+    pending: Option<&'de RawValue>,
+    live: Option<A>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Chain<'de, A> {
+    type Error = A::Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        if let Some((key, value)) = self.buffered.next() {
+            self.pending = Some(value);
+            let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
+            return seed.deserialize(key).map(Some);
+        }
+        match self.live.as_mut() {
+            Some(live) => live.next_key_seed(seed),
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        if let Some(raw) = self.pending.take() {
+            return seed.deserialize(raw).map_err(de::Error::custom);
+        }
+        match self.live.as_mut() {
+            Some(live) => live.next_value_seed(seed),
+            None => Err(de::Error::custom("value without key")),
+        }
+    }
+}
+
+/// Deserializes the rest of the object into `T`.
+fn rest<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: Chain<'de, A>) -> Result<T, A::Error> {
+    T::deserialize(MapAccessDeserializer::new(map))
+}
+
+impl<'de> Visitor<'de> for ItemSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut api_version: Option<String> = None;
+        let mut kind: Option<String> = None;
+        let mut buffered: Vec<(String, &'de RawValue)> = Vec::new();
+        let mut ended = false;
+        while api_version.is_none() || kind.is_none() {
+            match map.next_key::<HeadKey>()? {
+                Some(HeadKey::ApiVersion) => api_version = Some(map.next_value()?),
+                Some(HeadKey::Kind) => kind = Some(map.next_value()?),
+                Some(HeadKey::Other(key)) => buffered.push((key, map.next_value()?)),
+                None => {
+                    ended = true;
+                    break;
+                }
+            }
+        }
+        let Some(kind) = kind else {
+            // Items without `kind` (a typed list from the API server): the list kind comes
+            // after the items, so only the general path can read them.
+            return Err(de::Error::custom("fast path: item without kind"));
+        };
+        let s = self.snapshot;
+        let group = api_version.as_deref().map(api_group);
+        let map = Chain {
+            buffered: buffered.into_iter(),
+            pending: None,
+            live: (!ended).then_some(map),
+        };
+        let Some(target) = Target::of(&kind, group) else {
+            s.count_unknown(&kind, api_version.as_deref(), group);
+            let mut map = map;
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        };
+        match target {
+            Target::Node => s.nodes.push(rest(map)?),
+            Target::Pod => s.pods.push(rest(map)?),
+            Target::Namespace => s.namespaces.push(rest(map)?),
+            Target::ResourceQuota => s.resource_quotas.push(rest(map)?),
+            Target::LimitRange => s.limit_ranges.push(rest(map)?),
+            Target::PriorityClass => s.priority_classes.push(rest(map)?),
+            Target::DaemonSet => s.daemon_sets.push(rest(map)?),
+            Target::Event if group == Some("events.k8s.io") => {
+                s.events.push(rest::<_, EventsV1Event>(map)?.into_event())
+            }
+            Target::Event => s.events.push(rest(map)?),
+            Target::StorageClass => s.storage_classes.push(rest(map)?),
+            Target::PersistentVolume => s.persistent_volumes.push(rest(map)?),
+            Target::PersistentVolumeClaim => s.persistent_volume_claims.push(rest(map)?),
+            Target::Role => {
+                let mut role: Role = rest(map)?;
+                role.kind = kind;
+                s.roles.push(role);
+            }
+            Target::RoleBinding => {
+                let mut binding: RoleBinding = rest(map)?;
+                binding.kind = kind;
+                s.role_bindings.push(binding);
+            }
+            Target::PodDisruptionBudget => s.pod_disruption_budgets.push(rest(map)?),
+            // Secrets go the general way: it reads `type` alone first and never touches the
+            // values of other Secrets.
+            Target::Secret => return Err(de::Error::custom("fast path: Secret")),
+        }
+        Ok(())
+    }
+}

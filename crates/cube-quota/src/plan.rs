@@ -1,0 +1,910 @@
+//! Resource-group plans: the Namespaces, ResourceQuotas, LimitRanges, PriorityClass, Roles and
+//! RoleBindings that give a [`ResourceGroup`] its share of a pool, as `k8s_openapi` objects and
+//! as multi-document YAML for `kubectl apply`, plus the re-split check against current usage.
+//!
+//! Rules (why they are what they are):
+//! - A native ResourceQuota is per namespace, so a group-wide limit shared by several
+//!   namespaces cannot float without an admission webhook (and the tenancy tools that tried
+//!   overshoot under parallel admission). Each namespace therefore gets a **fixed share** of
+//!   every bucket, and the shares never add up to more than the bucket: a percentage share is
+//!   rounded down (cpu keys to millicores, every other key to whole units), explicit amounts
+//!   are taken as written, and a sum above the bucket is a [`PlanError::ShareExceedsBucket`].
+//! - A namespace without a quota is unlimited, so **every namespace gets every key of every
+//!   bucket**, `0` where it has no share.
+//! - Extended resources are only charged as `requests.<name>` (a bare `nvidia.com/gpu` or
+//!   `limits.nvidia.com/gpu` key is accepted by the API server and never tracked), so such
+//!   keys are rewritten to `requests.<name>` with a warning.
+//! - Scoped buckets (scopes, PriorityClass scope selectors) keep their scope.
+//! - With a snapshot, a group pinned to a node pool (node selector or affinity) may not hold
+//!   more GPUs than the pool's allocatable ([`PlanError::PoolGpuExceeded`]).
+//! - Lowering a quota evicts nothing: [`resplit_check`] reports the namespaces a new plan
+//!   leaves over quota and orders the steps so quotas are lowered first and raised after.
+
+use std::collections::BTreeMap;
+
+use cube_model::group::{GroupProblemKind, QuotaBucket, ResourceGroup};
+use cube_model::objects::{
+    ObjectMeta as ModelMeta, ResourceQuota as ModelQuota, ResourceQuotaSpec,
+};
+use cube_model::{ClusterSnapshot, GroupProblem, Quantity, ResourceList, ResourceName};
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::rbac::v1 as rbac;
+use k8s_openapi::api::scheduling::v1 as scheduling;
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity as ApiQuantity;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::Serialize;
+
+use crate::fit::is_extended_resource_name;
+
+/// Label put on every object of a plan: the group's name.
+pub const GROUP_LABEL: &str = "cube-rs.io/group";
+/// RBAC API group.
+const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
+
+/// Why a group cannot be planned.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// `ResourceGroup::validate` found problems that would produce broken manifests.
+    #[error("resource group {group:?} is invalid: {}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    InvalidGroup {
+        /// Group name.
+        group: String,
+        /// The problems, each with its field path.
+        problems: Vec<GroupProblem>,
+    },
+    /// The namespaces' shares of a bucket add up to more than the bucket.
+    #[error(
+        "resource group {group:?}: namespace shares of bucket {bucket:?} add up to {planned} {resource}, more than the bucket's {hard}"
+    )]
+    ShareExceedsBucket {
+        /// Group name.
+        group: String,
+        /// Bucket name.
+        bucket: String,
+        /// Quota key.
+        resource: ResourceName,
+        /// The bucket's `hard`.
+        hard: Box<Quantity>,
+        /// Sum of the namespace shares.
+        planned: Box<Quantity>,
+    },
+    /// A group pinned to a node pool holds more GPUs than the pool allocates.
+    #[error(
+        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but its node pool allocates only {allocatable}"
+    )]
+    PoolGpuExceeded {
+        /// Group name.
+        group: String,
+        /// Bucket name.
+        bucket: String,
+        /// The quota key (`requests.nvidia.com/gpu`).
+        resource: ResourceName,
+        /// The bucket's amount.
+        planned: i64,
+        /// Allocatable units of the pool.
+        allocatable: i64,
+    },
+    /// Two groups claim the same namespace.
+    #[error("namespace {namespace:?} belongs to both {first:?} and {second:?}")]
+    NamespaceInTwoGroups {
+        /// Namespace.
+        namespace: String,
+        /// First group.
+        first: String,
+        /// Second group.
+        second: String,
+    },
+    /// Serializing a manifest failed.
+    #[error("cannot serialize {object}: {message}")]
+    Serialize {
+        /// `Kind/namespace/name`.
+        object: String,
+        /// The serializer's message.
+        message: String,
+    },
+}
+
+/// One namespace's quota for one bucket.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedQuota {
+    /// Namespace.
+    pub namespace: String,
+    /// ResourceQuota name (`<group>-<bucket>`).
+    pub name: String,
+    /// Bucket name.
+    pub bucket: String,
+    /// Every key of the bucket with this namespace's share (0 where it has none).
+    pub hard: ResourceList,
+    /// The bucket's scopes.
+    pub scopes: Vec<String>,
+    /// The bucket's scope selector.
+    pub scope_selector: Option<cube_model::objects::ScopeSelector>,
+}
+
+impl PlannedQuota {
+    /// The quota as a `cube-model` object (for usage computations).
+    pub fn to_model(&self) -> ModelQuota {
+        ModelQuota {
+            metadata: ModelMeta {
+                name: self.name.clone(),
+                namespace: self.namespace.clone(),
+                ..ModelMeta::default()
+            },
+            spec: ResourceQuotaSpec {
+                hard: self.hard.clone(),
+                scopes: self.scopes.clone(),
+                scope_selector: self.scope_selector.clone(),
+            },
+            status: None,
+        }
+    }
+}
+
+/// One manifest of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Manifest {
+    /// `v1` Namespace.
+    Namespace(core::Namespace),
+    /// `scheduling.k8s.io/v1` PriorityClass.
+    PriorityClass(scheduling::PriorityClass),
+    /// `v1` ResourceQuota.
+    ResourceQuota(core::ResourceQuota),
+    /// `v1` LimitRange.
+    LimitRange(core::LimitRange),
+    /// `rbac.authorization.k8s.io/v1` Role.
+    Role(rbac::Role),
+    /// `rbac.authorization.k8s.io/v1` RoleBinding.
+    RoleBinding(rbac::RoleBinding),
+}
+
+impl Manifest {
+    /// `Kind/namespace/name` (namespace omitted for cluster-scoped kinds).
+    pub fn id(&self) -> String {
+        let (kind, m) = match self {
+            Manifest::Namespace(o) => ("Namespace", &o.metadata),
+            Manifest::PriorityClass(o) => ("PriorityClass", &o.metadata),
+            Manifest::ResourceQuota(o) => ("ResourceQuota", &o.metadata),
+            Manifest::LimitRange(o) => ("LimitRange", &o.metadata),
+            Manifest::Role(o) => ("Role", &o.metadata),
+            Manifest::RoleBinding(o) => ("RoleBinding", &o.metadata),
+        };
+        match &m.namespace {
+            Some(ns) => format!("{kind}/{ns}/{}", m.name.as_deref().unwrap_or("")),
+            None => format!("{kind}/{}", m.name.as_deref().unwrap_or("")),
+        }
+    }
+}
+
+/// The plan of one group.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupPlan {
+    /// Group name.
+    pub group: String,
+    /// Per namespace and bucket, the quota.
+    pub quotas: Vec<PlannedQuota>,
+    /// Manifests in apply order: Namespaces, PriorityClass, ResourceQuotas, LimitRanges,
+    /// Roles, RoleBindings.
+    pub manifests: Vec<Manifest>,
+    /// Things that were fixed up or look wrong but do not stop the plan.
+    pub warnings: Vec<String>,
+}
+
+impl GroupPlan {
+    /// The manifests as multi-document YAML (`---` between documents) for `kubectl apply -f`.
+    ///
+    /// # Errors
+    /// [`PlanError::Serialize`] when a manifest cannot be serialized.
+    pub fn to_yaml(&self) -> Result<String, PlanError> {
+        manifests_to_yaml(&self.manifests)
+    }
+}
+
+/// Serializes manifests as multi-document YAML.
+///
+/// # Errors
+/// [`PlanError::Serialize`] naming the object that failed.
+pub fn manifests_to_yaml(manifests: &[Manifest]) -> Result<String, PlanError> {
+    let mut out = String::new();
+    for m in manifests {
+        let doc = serde_saphyr::to_string(m).map_err(|e| PlanError::Serialize {
+            object: m.id(),
+            message: e.to_string(),
+        })?;
+        out.push_str("---\n");
+        out.push_str(&doc);
+        if !doc.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// Serializes manifests as a `v1` `List` (for `kubectl apply -f` of JSON).
+///
+/// # Errors
+/// [`PlanError::Serialize`] naming the object that failed.
+pub fn manifests_to_json(manifests: &[Manifest]) -> Result<serde_json::Value, PlanError> {
+    let items = manifests
+        .iter()
+        .map(|m| {
+            serde_json::to_value(m).map_err(|e| PlanError::Serialize {
+                object: m.id(),
+                message: e.to_string(),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}))
+}
+
+/// Plans several groups, refusing a namespace claimed by two groups.
+///
+/// # Errors
+/// Every [`PlanError`] of every group (all groups are tried).
+pub fn plan_groups(
+    groups: &[ResourceGroup],
+    snapshot: Option<&ClusterSnapshot>,
+) -> Result<Vec<GroupPlan>, Vec<PlanError>> {
+    let mut errors = Vec::new();
+    let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
+    for g in groups {
+        for ns in &g.namespaces {
+            if let Some(first) = owner.insert(ns.name.as_str(), g.name.as_str())
+                && first != g.name
+            {
+                errors.push(PlanError::NamespaceInTwoGroups {
+                    namespace: ns.name.clone(),
+                    first: first.to_owned(),
+                    second: g.name.clone(),
+                });
+            }
+        }
+    }
+    let mut plans = Vec::new();
+    for g in groups {
+        match plan_group(g, snapshot) {
+            Ok(p) => plans.push(p),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(plans)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Rewrites a quota key an extended resource is never charged under (`nvidia.com/gpu`,
+/// `limits.nvidia.com/gpu`) to `requests.<name>`.
+pub fn enforced_quota_key(key: &str) -> Option<String> {
+    if let Some(rest) = key.strip_prefix("limits.")
+        && is_extended_resource_name(rest)
+    {
+        return Some(format!("requests.{rest}"));
+    }
+    if is_extended_resource_name(key) && !key.starts_with("count/") {
+        return Some(format!("requests.{key}"));
+    }
+    None
+}
+
+/// The bucket's hard with unenforced extended-resource keys rewritten (explicit
+/// `requests.<name>` wins over a rewritten key).
+fn normalized_hard(group: &str, b: &QuotaBucket, warnings: &mut Vec<String>) -> ResourceList {
+    let mut out = ResourceList::new();
+    let mut rewritten = Vec::new();
+    for (k, q) in &b.hard {
+        match enforced_quota_key(k.as_str()) {
+            Some(new) => rewritten.push((k.clone(), new, q.clone())),
+            None => {
+                out.insert(k.clone(), q.clone());
+            }
+        }
+    }
+    for (old, new, q) in rewritten {
+        warnings.push(format!(
+            "group {group:?} bucket {:?}: quota key {old} is never charged by the API server; planned as {new}",
+            b.name
+        ));
+        if !out.contains(&new) {
+            out.insert(new, q);
+        }
+    }
+    out
+}
+
+/// True for quota keys counted in millicores.
+fn is_cpu_key(key: &str) -> bool {
+    matches!(key, "cpu" | "requests.cpu" | "limits.cpu")
+}
+
+/// `hard * percent / 100`, rounded down to millicores (cpu keys) or whole units.
+fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Quantity {
+    if is_cpu_key(key) {
+        let m = i128::from(hard.milli_value()) * i128::from(percent) / 100;
+        Quantity::from_millis(i64::try_from(m).unwrap_or(i64::MAX))
+    } else {
+        // Value() rounds up; a fractional hard is floored first so the share never exceeds it.
+        let whole = hard.milli_value().div_euclid(1000);
+        let v = i128::from(whole) * i128::from(percent) / 100;
+        Quantity::from_value(i64::try_from(v).unwrap_or(i64::MAX), hard.format())
+    }
+}
+
+/// Plans one group.
+///
+/// # Errors
+/// [`PlanError::InvalidGroup`] when `validate` reports problems other than not-enforced keys
+/// and GPU names the pool does not advertise (those become warnings),
+/// [`PlanError::ShareExceedsBucket`], [`PlanError::PoolGpuExceeded`].
+pub fn plan_group(
+    group: &ResourceGroup,
+    snapshot: Option<&ClusterSnapshot>,
+) -> Result<GroupPlan, PlanError> {
+    let mut warnings = Vec::new();
+    if let Err(problems) = group.validate(snapshot) {
+        let (soft, hard): (Vec<_>, Vec<_>) = problems.into_iter().partition(|p| {
+            matches!(
+                p.kind,
+                GroupProblemKind::QuotaNotEnforced | GroupProblemKind::GpuNotAdvertised
+            )
+        });
+        if let Some(p) = hard
+            .iter()
+            .find(|p| p.kind == GroupProblemKind::ShareExceedsBucket)
+        {
+            warnings.push(p.to_string());
+        }
+        let blocking: Vec<GroupProblem> = hard
+            .into_iter()
+            .filter(|p| p.kind != GroupProblemKind::ShareExceedsBucket)
+            .collect();
+        if !blocking.is_empty() {
+            return Err(PlanError::InvalidGroup {
+                group: group.name.clone(),
+                problems: blocking,
+            });
+        }
+        warnings.extend(soft.iter().map(ToString::to_string));
+    }
+    let gname = group.name.as_str();
+
+    // Shares per bucket and namespace; checked against the bucket (the invariant lives here,
+    // not only in validate()).
+    let mut quotas = Vec::new();
+    for b in &group.quota {
+        let hard = normalized_hard(gname, b, &mut warnings);
+        let mut per_ns: Vec<ResourceList> = Vec::new();
+        for ns in &group.namespaces {
+            let explicit = ns.buckets.get(&b.name);
+            let mut list = ResourceList::new();
+            for (k, total) in &hard {
+                let share = match explicit {
+                    Some(e) => e
+                        .get(k.as_str())
+                        .or_else(|| {
+                            // An explicit amount written under the unenforced key.
+                            let bare = k.as_str().strip_prefix("requests.")?;
+                            e.get(bare).or_else(|| e.get(&format!("limits.{bare}")))
+                        })
+                        .cloned()
+                        .unwrap_or(Quantity::ZERO),
+                    None => match ns.share_percent {
+                        Some(p) => percent_share(k.as_str(), total, p.min(100)),
+                        None => Quantity::ZERO,
+                    },
+                };
+                let share = if share.is_negative() {
+                    Quantity::ZERO
+                } else {
+                    share
+                };
+                list.insert(k.clone(), share);
+            }
+            per_ns.push(list);
+        }
+        for (k, total) in &hard {
+            let mut sum = Quantity::ZERO;
+            for l in &per_ns {
+                if let Some(q) = l.get(k.as_str()) {
+                    sum = sum.checked_add(q).unwrap_or(sum);
+                }
+            }
+            if sum > *total {
+                return Err(PlanError::ShareExceedsBucket {
+                    group: gname.to_owned(),
+                    bucket: b.name.clone(),
+                    resource: k.clone(),
+                    hard: Box::new(total.clone()),
+                    planned: Box::new(sum),
+                });
+            }
+        }
+        if let Some(s) = snapshot {
+            check_pool_gpus(group, b, &hard, s)?;
+        }
+        for (ns, list) in group.namespaces.iter().zip(per_ns) {
+            quotas.push(PlannedQuota {
+                namespace: ns.name.clone(),
+                name: format!("{gname}-{}", b.name),
+                bucket: b.name.clone(),
+                hard: list,
+                scopes: b.scopes.clone(),
+                scope_selector: b.scope_selector.clone(),
+            });
+        }
+    }
+    warnings.extend(
+        crate::report::group_warnings(std::slice::from_ref(group))
+            .into_iter()
+            .map(|w| w.message),
+    );
+
+    let manifests = build_manifests(group, &quotas)?;
+    Ok(GroupPlan {
+        group: gname.to_owned(),
+        quotas,
+        manifests,
+        warnings,
+    })
+}
+
+/// A group is pinned to a pool when its placement selects nodes; then each GPU key of each
+/// bucket must fit in the pool's allocatable.
+fn check_pool_gpus(
+    group: &ResourceGroup,
+    b: &QuotaBucket,
+    hard: &ResourceList,
+    snapshot: &ClusterSnapshot,
+) -> Result<(), PlanError> {
+    let pinned =
+        !group.placement.node_selector.is_empty() || group.placement.node_affinity.is_some();
+    if !pinned {
+        return Ok(());
+    }
+    for (k, q) in hard {
+        let Some(res) = k.as_str().strip_prefix("requests.") else {
+            continue;
+        };
+        if !crate::fit::is_gpu_resource_name(res) {
+            continue;
+        }
+        let allocatable: i64 = snapshot
+            .nodes
+            .iter()
+            .filter(|n| {
+                group
+                    .placement
+                    .selects_node(&n.metadata.labels, &n.metadata.name)
+            })
+            .map(|n| {
+                let l = if n.status.allocatable.is_empty() {
+                    &n.status.capacity
+                } else {
+                    &n.status.allocatable
+                };
+                l.get(res).map(Quantity::value).unwrap_or(0)
+            })
+            .fold(0i64, i64::saturating_add);
+        if q.value() > allocatable {
+            return Err(PlanError::PoolGpuExceeded {
+                group: group.name.clone(),
+                bucket: b.name.clone(),
+                resource: k.clone(),
+                planned: q.value(),
+                allocatable,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn api_list(list: &ResourceList) -> BTreeMap<String, ApiQuantity> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), ApiQuantity(v.to_string())))
+        .collect()
+}
+
+fn meta(name: &str, namespace: Option<&str>, group: &str) -> ObjectMeta {
+    ObjectMeta {
+        name: Some(name.to_owned()),
+        namespace: namespace.map(str::to_owned),
+        labels: Some(BTreeMap::from([(GROUP_LABEL.to_owned(), group.to_owned())])),
+        ..ObjectMeta::default()
+    }
+}
+
+/// The rules of a member role inside the group's namespaces.
+///
+/// - `viewer`: read workloads, pods and their logs, quota and limits.
+/// - `developer`: viewer plus create/update/delete of workloads, pods, services, config maps,
+///   secrets, claims, and `pods/exec`, `pods/portforward`.
+/// - `admin`: developer plus Roles and RoleBindings of the namespace (not the quota,
+///   LimitRange or namespace themselves: those belong to the pool's operator).
+pub fn role_rules(role: &str) -> Vec<rbac::PolicyRule> {
+    let rule = |groups: &[&str], resources: &[&str], verbs: &[&str]| rbac::PolicyRule {
+        api_groups: Some(groups.iter().map(|s| s.to_string()).collect()),
+        resources: Some(resources.iter().map(|s| s.to_string()).collect()),
+        verbs: verbs.iter().map(|s| s.to_string()).collect(),
+        ..rbac::PolicyRule::default()
+    };
+    let read = ["get", "list", "watch"];
+    let write = [
+        "get", "list", "watch", "create", "update", "patch", "delete",
+    ];
+    let mut rules = vec![
+        rule(
+            &[""],
+            &[
+                "pods",
+                "pods/log",
+                "services",
+                "configmaps",
+                "persistentvolumeclaims",
+                "events",
+                "resourcequotas",
+                "limitranges",
+            ],
+            &read,
+        ),
+        rule(
+            &["apps", "batch"],
+            &[
+                "deployments",
+                "replicasets",
+                "statefulsets",
+                "jobs",
+                "cronjobs",
+            ],
+            &read,
+        ),
+    ];
+    if role == "developer" || role == "admin" {
+        rules.push(rule(
+            &[""],
+            &[
+                "pods",
+                "services",
+                "configmaps",
+                "secrets",
+                "persistentvolumeclaims",
+            ],
+            &write,
+        ));
+        rules.push(rule(
+            &[""],
+            &["pods/exec", "pods/portforward"],
+            &["create", "get"],
+        ));
+        rules.push(rule(
+            &["apps", "batch"],
+            &["deployments", "statefulsets", "jobs", "cronjobs"],
+            &write,
+        ));
+    }
+    if role == "admin" {
+        rules.push(rule(&[RBAC_GROUP], &["roles", "rolebindings"], &write));
+    }
+    rules
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(
+    json: serde_json::Value,
+    kind: &str,
+) -> Result<T, PlanError> {
+    serde_json::from_value(json).map_err(|e| PlanError::Serialize {
+        object: kind.to_owned(),
+        message: e.to_string(),
+    })
+}
+
+fn build_manifests(
+    group: &ResourceGroup,
+    quotas: &[PlannedQuota],
+) -> Result<Vec<Manifest>, PlanError> {
+    let g = group.name.as_str();
+    let mut out = Vec::new();
+    for ns in &group.namespaces {
+        out.push(Manifest::Namespace(core::Namespace {
+            metadata: meta(&ns.name, None, g),
+            ..core::Namespace::default()
+        }));
+    }
+    if let Some(p) = &group.priority {
+        // Built through JSON: field types differ between Kubernetes versions of k8s-openapi
+        // (`value` is optional in newer ones) and a library never picks the version.
+        let value = i32::try_from(p.value).unwrap_or(if p.value < 0 { i32::MIN } else { i32::MAX });
+        let mut json = serde_json::json!({
+            "apiVersion": "scheduling.k8s.io/v1",
+            "kind": "PriorityClass",
+            "metadata": meta(&p.class_name, None, g),
+            "value": value,
+            "globalDefault": false,
+            "description": format!("priority of resource group {g}"),
+        });
+        if let Some(pp) = &p.preemption_policy {
+            json["preemptionPolicy"] = serde_json::Value::String(pp.clone());
+        }
+        out.push(Manifest::PriorityClass(from_json(json, "PriorityClass")?));
+    }
+    for q in quotas {
+        out.push(Manifest::ResourceQuota(core::ResourceQuota {
+            metadata: meta(&q.name, Some(&q.namespace), g),
+            spec: Some(core::ResourceQuotaSpec {
+                hard: Some(api_list(&q.hard)),
+                scopes: (!q.scopes.is_empty()).then(|| q.scopes.clone()),
+                scope_selector: q.scope_selector.as_ref().map(|s| core::ScopeSelector {
+                    match_expressions: Some(
+                        s.match_expressions
+                            .iter()
+                            .map(|e| core::ScopedResourceSelectorRequirement {
+                                scope_name: e.scope_name.clone(),
+                                operator: e.operator.clone(),
+                                values: (!e.values.is_empty()).then(|| e.values.clone()),
+                            })
+                            .collect(),
+                    ),
+                }),
+            }),
+            ..core::ResourceQuota::default()
+        }));
+    }
+    if let Some(d) = &group.container_defaults
+        && (!d.default_request.is_empty() || !d.default_limit.is_empty())
+    {
+        for ns in &group.namespaces {
+            out.push(Manifest::LimitRange(core::LimitRange {
+                metadata: meta(&format!("{g}-defaults"), Some(&ns.name), g),
+                spec: Some(core::LimitRangeSpec {
+                    limits: vec![core::LimitRangeItem {
+                        type_: "Container".to_owned(),
+                        default: (!d.default_limit.is_empty()).then(|| api_list(&d.default_limit)),
+                        default_request: (!d.default_request.is_empty())
+                            .then(|| api_list(&d.default_request)),
+                        ..core::LimitRangeItem::default()
+                    }],
+                }),
+            }));
+        }
+    }
+    let mut roles: BTreeMap<&str, Vec<&cube_model::group::Member>> = BTreeMap::new();
+    for m in &group.members {
+        roles.entry(m.role.as_str()).or_default().push(m);
+    }
+    for ns in &group.namespaces {
+        for role in roles.keys() {
+            out.push(Manifest::Role(rbac::Role {
+                metadata: meta(&format!("{g}-{role}"), Some(&ns.name), g),
+                rules: Some(role_rules(role)),
+            }));
+        }
+    }
+    for ns in &group.namespaces {
+        for (role, members) in &roles {
+            let subjects: Vec<rbac::Subject> = members
+                .iter()
+                .map(|m| {
+                    let kind = if m.kind.is_empty() {
+                        "User"
+                    } else {
+                        m.kind.as_str()
+                    };
+                    if kind == "ServiceAccount" {
+                        let (sa_ns, name) = m.name.split_once('/').unwrap_or((&ns.name, &m.name));
+                        rbac::Subject {
+                            kind: kind.to_owned(),
+                            name: name.to_owned(),
+                            namespace: Some(sa_ns.to_owned()),
+                            api_group: None,
+                        }
+                    } else {
+                        rbac::Subject {
+                            kind: kind.to_owned(),
+                            name: m.name.clone(),
+                            namespace: None,
+                            api_group: Some(RBAC_GROUP.to_owned()),
+                        }
+                    }
+                })
+                .collect();
+            // Through JSON: `roleRef.apiGroup` is optional in newer k8s-openapi versions.
+            let json = serde_json::json!({
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "RoleBinding",
+                "metadata": meta(&format!("{g}-{role}"), Some(&ns.name), g),
+                "roleRef": {"apiGroup": RBAC_GROUP, "kind": "Role", "name": format!("{g}-{role}")},
+                "subjects": subjects,
+            });
+            out.push(Manifest::RoleBinding(from_json(json, "RoleBinding")?));
+        }
+    }
+    Ok(out)
+}
+
+// ------------------------------------------------------------------ re-split
+
+/// Direction of a quota change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StepKind {
+    /// No quota of that name exists yet (the namespace is unlimited until it does): applied
+    /// with the lowering steps.
+    Create,
+    /// Some keys go down (or appear): apply first, with `hard` = per-key minimum of old and new.
+    Lower,
+    /// Keys only go up or vanish: apply after every lowering step.
+    Raise,
+}
+
+/// One `kubectl apply` of one quota.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuotaStep {
+    /// Namespace.
+    pub namespace: String,
+    /// Quota name.
+    pub quota: String,
+    /// Kind of step.
+    pub kind: StepKind,
+    /// The `hard` to apply in this step.
+    pub hard: ResourceList,
+}
+
+/// A namespace that a new quota leaves above its limit (nothing is evicted: new pods are
+/// refused until usage drops).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OverQuota {
+    /// Namespace.
+    pub namespace: String,
+    /// Quota name.
+    pub quota: String,
+    /// Quota key.
+    pub resource: ResourceName,
+    /// Current usage.
+    pub used: Quantity,
+    /// New hard.
+    pub hard: Quantity,
+}
+
+/// The re-split check of a plan against a snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResplitReport {
+    /// Steps in order: every Create/Lower step first, then the Raise steps (a quota that
+    /// lowers some keys and raises others appears twice: lowered first, final values after).
+    pub steps: Vec<QuotaStep>,
+    /// Namespaces left over quota by the new values.
+    pub over_quota: Vec<OverQuota>,
+}
+
+/// Checks a plan against the quotas and usage in `snapshot`.
+///
+/// Usage per key: the snapshot quota's `status.used` of the same namespace and name when it
+/// has the key (what admission uses), else computed from the namespace's pods and claims
+/// (upstream quota evaluator, see [`crate::quota::quota_usage`]).
+pub fn resplit_check(plan: &GroupPlan, snapshot: &ClusterSnapshot) -> ResplitReport {
+    let mut lower = Vec::new();
+    let mut raise = Vec::new();
+    let mut over_quota = Vec::new();
+    for q in &plan.quotas {
+        let current = snapshot
+            .resource_quotas
+            .iter()
+            .find(|c| c.metadata.namespace == q.namespace && c.metadata.name == q.name);
+        let computed = crate::quota::quota_usage(
+            &q.to_model(),
+            &snapshot.pods,
+            &snapshot.persistent_volume_claims,
+            None,
+        );
+        for (k, new) in &q.hard {
+            let used = current
+                .and_then(|c| c.status.as_ref())
+                .and_then(|s| s.used.get(k.as_str()))
+                .or_else(|| computed.get(k.as_str()));
+            if let Some(used) = used
+                && used > new
+            {
+                over_quota.push(OverQuota {
+                    namespace: q.namespace.clone(),
+                    quota: q.name.clone(),
+                    resource: k.clone(),
+                    used: used.clone(),
+                    hard: new.clone(),
+                });
+            }
+        }
+        let Some(cur) = current else {
+            lower.push(QuotaStep {
+                namespace: q.namespace.clone(),
+                quota: q.name.clone(),
+                kind: StepKind::Create,
+                hard: q.hard.clone(),
+            });
+            continue;
+        };
+        let old = &cur.spec.hard;
+        let mut lowered = ResourceList::new();
+        let mut any_lower = false;
+        let mut any_raise = false;
+        for (k, new) in &q.hard {
+            match old.get(k.as_str()) {
+                Some(o) if o <= new => {
+                    any_raise |= o < new;
+                    lowered.insert(k.clone(), o.clone());
+                }
+                _ => {
+                    any_lower = true;
+                    lowered.insert(k.clone(), new.clone());
+                }
+            }
+        }
+        // Keys dropped from the quota are a raise (to unlimited).
+        any_raise |= old.names().any(|k| !q.hard.contains(k.as_str()));
+        if any_lower {
+            lower.push(QuotaStep {
+                namespace: q.namespace.clone(),
+                quota: q.name.clone(),
+                kind: StepKind::Lower,
+                hard: lowered,
+            });
+        }
+        if any_raise {
+            raise.push(QuotaStep {
+                namespace: q.namespace.clone(),
+                quota: q.name.clone(),
+                kind: StepKind::Raise,
+                hard: q.hard.clone(),
+            });
+        }
+    }
+    lower.extend(raise);
+    ResplitReport {
+        steps: lower,
+        over_quota,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_shares_round_down() {
+        let q = |s: &str| s.parse::<Quantity>().expect("q");
+        assert_eq!(
+            percent_share("requests.cpu", &q("10"), 33).to_string(),
+            "3300m"
+        );
+        assert_eq!(
+            percent_share("requests.cpu", &q("1"), 33).milli_value(),
+            330
+        );
+        assert_eq!(
+            percent_share("requests.nvidia.com/gpu", &q("5"), 50).value(),
+            2
+        );
+        assert_eq!(percent_share("requests.memory", &q("3"), 50).value(), 1);
+        assert_eq!(percent_share("pods", &q("1500m"), 100).value(), 1);
+    }
+
+    #[test]
+    fn unenforced_keys_are_rewritten() {
+        assert_eq!(
+            enforced_quota_key("nvidia.com/gpu").as_deref(),
+            Some("requests.nvidia.com/gpu")
+        );
+        assert_eq!(
+            enforced_quota_key("limits.nvidia.com/gpu").as_deref(),
+            Some("requests.nvidia.com/gpu")
+        );
+        assert_eq!(enforced_quota_key("requests.nvidia.com/gpu"), None);
+        assert_eq!(enforced_quota_key("limits.cpu"), None);
+        assert_eq!(enforced_quota_key("count/deployments.apps"), None);
+        assert_eq!(enforced_quota_key("pods"), None);
+    }
+}

@@ -1,0 +1,277 @@
+//! The main job: diagnose a cluster, or whatever a user pastes into a bug report.
+//!
+//! ```sh
+//! # the bundled sample GPU cluster (no arguments)
+//! cargo run -p cube-examples --example cluster_diagnose
+//! # kubectl dumps, describe text, event tables, kubeadm/kubelet/device-plugin logs, kubeconfigs
+//! cargo run -p cube-examples --example cluster_diagnose -- --snapshot dump.json join.log
+//! # a live cluster (read-only GETs), JSON or SARIF output
+//! cargo run -p cube-examples --example cluster_diagnose -- --kubeconfig ~/.kube/config --output sarif
+//! ```
+//!
+//! Exit codes: 0 no error findings, 1 error findings, 2 bad input or usage.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use clap::{Parser, ValueEnum};
+use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions, Severity as KcSeverity};
+use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
+use cube_diagnose::render::{to_json, to_sarif, to_table};
+use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};
+use cube_model::ClusterSnapshot;
+use cube_model::import::{ConnectionClass, ImportReport, OverPrivilege};
+
+/// The bundled sample: a GPU cluster as a real kube-apiserver v1.36 stored it, with planted
+/// problems listed in `data/snapshot-gpu-cluster.json.meta.json`.
+const SAMPLE: &str = include_str!("data/snapshot-gpu-cluster.json");
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Output {
+    /// Human table grouped by severity (colour on a terminal).
+    Table,
+    /// JSON (schema: crates/cube-diagnose/schema/findings.schema.json).
+    Json,
+    /// SARIF 2.1.0.
+    Sarif,
+}
+
+/// Diagnose a Kubernetes GPU/CPU cluster or a dump of it.
+#[derive(Debug, Parser)]
+#[command(name = "cluster_diagnose", version)]
+struct Args {
+    /// Files to read (format detected from content): kubectl JSON/YAML, describe text, events
+    /// tables, kubeadm/kubelet/device-plugin logs, error texts, kubeconfigs.
+    #[arg(long, num_args = 1..)]
+    snapshot: Vec<PathBuf>,
+    /// Read a live cluster through this kubeconfig (read-only list requests).
+    #[arg(long)]
+    kubeconfig: Option<PathBuf>,
+    /// kubeconfig context (default: current-context).
+    #[arg(long, requires = "kubeconfig")]
+    context: Option<String>,
+    /// Resource groups (JSON or YAML list of {name, namespaces, priorityClassName, quota}).
+    #[arg(long)]
+    groups: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    output: Output,
+    /// Engine configuration (JSON or YAML: disabled, severities, thresholds).
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse(); // usage errors exit with 2
+    match run(args) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: Args) -> Result<u8> {
+    let mut inputs = Inputs::new();
+    let mut imports = Vec::new();
+    if let Some(kc) = &args.kubeconfig {
+        let (report, live) = collect_live(kc, args.context.as_deref())?;
+        if let Some(live) = live {
+            inputs.snapshot = live;
+        }
+        imports.push(report);
+    }
+    if args.snapshot.is_empty() && args.kubeconfig.is_none() {
+        eprintln!(
+            "no input given: diagnosing the bundled sample (examples/data/snapshot-gpu-cluster.json)"
+        );
+        inputs.add("snapshot-gpu-cluster.json", SAMPLE);
+    }
+    for path in &args.snapshot {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let name = path.display().to_string();
+        if is_kubeconfig(&text) {
+            imports.push(kubeconfig_report(&name, &text, None, Some(path))?);
+            continue;
+        }
+        let format = inputs.add(&name, &text);
+        eprintln!("read {name}: {format:?}");
+    }
+    if !inputs.snapshot.problems.is_empty() {
+        for p in &inputs.snapshot.problems {
+            eprintln!(
+                "warning: {}: {} {}: {}",
+                p.file, p.object, p.field, p.message
+            );
+        }
+    }
+    let config = match &args.config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            Config::from_yaml(&text).with_context(|| format!("invalid config {}", p.display()))?
+        }
+        None => Config::default(),
+    };
+    let groups: Vec<GroupSpec> = match &args.groups {
+        Some(p) => read_groups(p)?,
+        None => Vec::new(),
+    };
+    let mut ctx = Context::new(&inputs.snapshot)
+        .with_logs(inputs.logs.clone())
+        .with_groups(groups)
+        .with_thresholds(config.thresholds.clone());
+    for r in imports {
+        ctx = ctx.with_import(r);
+    }
+    let report = Engine::new().with_config(config).run(&ctx);
+    let out = match args.output {
+        Output::Table => to_table(&report, std::io::stdout().is_terminal()),
+        Output::Json => to_json(&report)?,
+        Output::Sarif => to_sarif(&report)?,
+    };
+    println!("{out}");
+    Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+/// Resource groups: cube-model `ResourceGroup` documents (YAML/JSON, one or several separated by
+/// `---`), or a list of plain `GroupSpec`s.
+fn read_groups(path: &std::path::Path) -> Result<Vec<GroupSpec>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let docs: Vec<&str> = text
+        .split("\n---")
+        .filter(|d| !d.trim().is_empty())
+        .collect();
+    let model: Result<Vec<_>, _> = docs
+        .iter()
+        .map(|d| cube_model::group::ResourceGroup::from_yaml(d))
+        .collect();
+    if let Ok(groups) = model {
+        return Ok(groups.iter().map(GroupSpec::from).collect());
+    }
+    serde_saphyr::from_str(&text).with_context(|| format!("invalid groups file {}", path.display()))
+}
+
+fn is_kubeconfig(text: &str) -> bool {
+    text.lines().any(|l| l.trim() == "kind: Config") && text.contains("clusters:")
+}
+
+/// Offline kubeconfig checks (cube-cluster) as an import report.
+fn kubeconfig_report(
+    name: &str,
+    text: &str,
+    context: Option<&str>,
+    origin: Option<&std::path::Path>,
+) -> Result<ImportReport> {
+    let cfg = Kubeconfig::from_yaml(text, origin)
+        .with_context(|| format!("{name} is not a readable kubeconfig"))?;
+    let mut opts = SelectOptions::new();
+    if let Some(c) = context {
+        opts = opts.context(c);
+    }
+    let mut report = ImportReport::new(context.unwrap_or(name), "");
+    for (ctx_name, problems) in cfg.check_all(&opts) {
+        for p in problems {
+            match p.kind {
+                ProblemKind::CaKeyAsClientIdentity => report.over_privileges.push(OverPrivilege {
+                    permission: format!("{} ({ctx_name})", p.subject),
+                    message: p.to_string(),
+                }),
+                _ => report.config_problems.push(format!(
+                    "{} {}: {p}",
+                    if ctx_name.is_empty() {
+                        "file"
+                    } else {
+                        &ctx_name
+                    },
+                    p.subject
+                )),
+            }
+            if p.severity == KcSeverity::Error {
+                report.connection.class = ConnectionClass::ConfigInvalid;
+                report.connection.message = p.message.clone();
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Reads a live cluster through cube-cluster's live snapshot (read-only, paged lists); progress
+/// goes to stderr. Kinds the credentials may not list land in `missing_kinds`.
+fn collect_live(
+    path: &std::path::Path,
+    context: Option<&str>,
+) -> Result<(ImportReport, Option<ClusterSnapshot>)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut report = kubeconfig_report(&path.display().to_string(), &text, context, Some(path))?;
+    let cfg = Kubeconfig::from_yaml(&text, Some(path))?;
+    let mut opts = SelectOptions::new();
+    if let Some(c) = context {
+        opts = opts.context(c);
+    }
+    let selection = match cfg.select(&opts) {
+        Ok(s) => s,
+        Err(e) => {
+            report.connection.class = ConnectionClass::ConfigInvalid;
+            report.connection.message = e.to_string();
+            return Ok((report, None));
+        }
+    };
+    report.cluster_name = selection.cluster_name.clone();
+    report.server = selection.server.clone();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    // kube's client needs a runtime context to be built
+    let _guard = rt.enter();
+    let client = cube_cluster::client::build_client(
+        &selection,
+        &cube_cluster::client::ClientOptions::default(),
+    )?;
+    eprintln!(
+        "collecting a live snapshot from {} ({})",
+        selection.cluster_name, selection.server
+    );
+    let result = rt.block_on(collect_snapshot(&client, &CollectOptions::default(), |p| {
+        eprintln!("  {p}")
+    }));
+    match result {
+        Ok(snap) => {
+            for (kind, why) in &snap.missing_kinds {
+                eprintln!("  not collected: {kind}: {why}");
+            }
+            Ok((report, Some(snap)))
+        }
+        Err(e) => {
+            let class = cube_cluster::classify::classify_error(&e);
+            report.connection.class = match class.id() {
+                "refused" => ConnectionClass::Refused,
+                "timeout" => ConnectionClass::Timeout,
+                "dns" => ConnectionClass::Dns,
+                "tls-untrusted" => ConnectionClass::TlsUntrusted,
+                "tls-name-mismatch" => ConnectionClass::TlsNameMismatch,
+                "tls-expired" => ConnectionClass::TlsExpired,
+                "protocol" => ConnectionClass::Protocol,
+                "unauthorized" => ConnectionClass::Unauthorized,
+                "forbidden" => ConnectionClass::Forbidden,
+                "config-invalid" | "no-usable-kubeconfig" => ConnectionClass::ConfigInvalid,
+                _ => ConnectionClass::Other,
+            };
+            report.connection.message = format!(
+                "{}: {}",
+                cube_cluster::classify::error_chain_text(&e),
+                class.hint()
+            );
+            eprintln!("  collection failed: {}", report.connection.message);
+            Ok((report, None))
+        }
+    }
+}
