@@ -338,11 +338,6 @@ impl ClusterSnapshot {
         let mark = Mark::of(self);
         if fast::read_list(self, bytes).is_ok() {
             ctx.saw_object = true;
-            // The one-pass reader cannot know the counts up front; give back the growth slack
-            // of the large vectors (a shrink in place for large allocations).
-            self.nodes.shrink_to_fit();
-            self.pods.shrink_to_fit();
-            self.events.shrink_to_fit();
             return;
         }
         mark.roll_back(self);
