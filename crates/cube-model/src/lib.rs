@@ -51,5 +51,6 @@ pub use selector::{
     Selector, parse_label_selector, parse_selector, pod_matches_node_selector_and_affinity,
 };
 pub use snapshot::{
-    ClusterSnapshot, InputFormat, LoadOutcome, LoadProblem, NotSnapshot, detect_format,
+    ClusterSnapshot, DuplicateNote, InputFormat, LoadOutcome, LoadProblem, NotSnapshot,
+    detect_format,
 };

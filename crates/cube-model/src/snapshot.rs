@@ -24,6 +24,7 @@ use std::path::Path;
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
+use serde_path_to_error::Segment;
 
 use crate::objects::*;
 
@@ -83,6 +84,38 @@ pub struct ClusterSnapshot {
     /// ` (document N)` for one document of a multi-document file) and the detected format, so a
     /// caller can route the text to the log classifiers.
     pub not_snapshot: Vec<NotSnapshot>,
+    /// Objects that replaced an object loaded from an earlier input with the same key (the same
+    /// cluster dumped twice, say as JSON and as YAML): one note per input and kind, with the
+    /// count. Objects of one input are never merged with each other (a file may hold two
+    /// states of one object on purpose).
+    /// The key is the kind and the `metadata.uid` when the object has one, else the kind,
+    /// namespace and name (objects without a name are never merged). The later input wins,
+    /// at the position of the earlier object.
+    pub duplicates: Vec<DuplicateNote>,
+}
+
+/// Objects of one input that replaced objects loaded before (see
+/// [`ClusterSnapshot::duplicates`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DuplicateNote {
+    /// The input whose objects replaced the earlier ones (its source label).
+    pub source: String,
+    /// The kind (`Pod`, `Node`; `Role` also counts ClusterRoles, `RoleBinding` also
+    /// ClusterRoleBindings).
+    pub kind: String,
+    /// How many objects of that kind were replaced.
+    pub count: usize,
+}
+
+impl fmt::Display for DuplicateNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} {} object(s) already loaded from an earlier input were replaced",
+            self.source, self.count, self.kind
+        )
+    }
 }
 
 /// One object (or document) of the input that could not be read.
@@ -177,6 +210,9 @@ pub enum LoadOutcome {
         /// Problems recorded for this input.
         problems: usize,
     },
+    /// The input is empty (no bytes, or only whitespace and a byte-order mark): nothing was
+    /// added except a [`LoadProblem`] with the message `input is empty`.
+    Empty,
     /// The input is not snapshot input (a log, journal or free text): nothing was added except
     /// an entry in [`ClusterSnapshot::not_snapshot`]. Route the text to a log classifier.
     NotSnapshot {
@@ -259,8 +295,17 @@ impl ClusterSnapshot {
     /// document becomes a [`LoadProblem`] while the rest still loads. Never panics.
     pub fn add_bytes(&mut self, source: &str, bytes: &[u8]) -> LoadOutcome {
         let bytes = strip_bom(bytes);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            self.problems.push(LoadProblem {
+                file: source.to_owned(),
+                message: "input is empty".to_owned(),
+                ..LoadProblem::default()
+            });
+            return LoadOutcome::Empty;
+        }
         let format = detect_format(bytes);
         let before = Counts::of(self);
+        let mark = Mark::lens(self);
         match format {
             InputFormat::Json | InputFormat::Yaml => {
                 let mut ctx = Ctx::new(source);
@@ -304,6 +349,7 @@ impl ClusterSnapshot {
                     }));
             }
         }
+        self.merge_duplicates(source, &mark);
         let after = Counts::of(self);
         LoadOutcome::Loaded {
             format,
@@ -311,6 +357,75 @@ impl ClusterSnapshot {
             skipped: after.skipped - before.skipped,
             problems: after.problems - before.problems,
         }
+    }
+
+    /// True when no object was loaded into the typed vectors (whatever the problems,
+    /// unknown kinds or skipped Secrets): nothing usable to analyse.
+    pub fn is_empty(&self) -> bool {
+        self.object_count() == 0
+    }
+
+    /// Replaces earlier objects by later ones with the same key, in every vector that grew
+    /// since `mark` (see [`ClusterSnapshot::duplicates`]). O(n) per vector.
+    fn merge_duplicates(&mut self, source: &str, mark: &[usize; 15]) {
+        fn meta_key(m: &ObjectMeta) -> Option<(&str, &str, &str)> {
+            match (m.uid.is_empty(), m.name.is_empty()) {
+                (false, _) => Some(("", "", m.uid.as_str())),
+                (true, false) => Some((m.namespace.as_str(), m.name.as_str(), "")),
+                (true, true) => None,
+            }
+        }
+        let mut notes = Vec::new();
+        let mut note = |kind: &str, count: usize| {
+            if count > 0 {
+                notes.push(DuplicateNote {
+                    source: source.to_owned(),
+                    kind: kind.to_owned(),
+                    count,
+                });
+            }
+        };
+        macro_rules! merge {
+            ($i:expr, $field:ident, $kind:expr, |$o:ident| $key:expr) => {
+                if self.$field.len() > mark[$i] {
+                    let slots = duplicate_slots(&self.$field, mark[$i], |$o| $key);
+                    note($kind, apply_merge(&mut self.$field, &slots));
+                }
+            };
+        }
+        merge!(0, nodes, "Node", |o| meta_key(&o.metadata));
+        merge!(1, pods, "Pod", |o| meta_key(&o.metadata));
+        merge!(2, namespaces, "Namespace", |o| meta_key(&o.metadata));
+        merge!(3, resource_quotas, "ResourceQuota", |o| meta_key(
+            &o.metadata
+        ));
+        merge!(4, limit_ranges, "LimitRange", |o| meta_key(&o.metadata));
+        merge!(5, priority_classes, "PriorityClass", |o| meta_key(
+            &o.metadata
+        ));
+        merge!(6, daemon_sets, "DaemonSet", |o| meta_key(&o.metadata));
+        merge!(7, events, "Event", |o| meta_key(&o.metadata));
+        merge!(8, storage_classes, "StorageClass", |o| meta_key(
+            &o.metadata
+        ));
+        merge!(9, persistent_volumes, "PersistentVolume", |o| meta_key(
+            &o.metadata
+        ));
+        merge!(10, persistent_volume_claims, "PersistentVolumeClaim", |o| {
+            meta_key(&o.metadata)
+        });
+        merge!(11, roles, "Role", |o| meta_key(&o.metadata)
+            .map(|(ns, name, uid)| (ns, name, uid, o.kind.as_str())));
+        merge!(12, role_bindings, "RoleBinding", |o| meta_key(&o.metadata)
+            .map(|(ns, name, uid)| (ns, name, uid, o.kind.as_str())));
+        merge!(13, pod_disruption_budgets, "PodDisruptionBudget", |o| {
+            meta_key(&o.metadata)
+        });
+        merge!(14, bootstrap_tokens, "BootstrapToken", |o| (!o
+            .token_id
+            .is_empty())
+        .then_some(o.token_id.as_str()));
+        self.duplicates.append(&mut notes);
     }
 
     /// Number of objects held in the typed vectors.
@@ -357,13 +472,33 @@ impl ClusterSnapshot {
                 Some(Err(err)) => {
                     ctx.document = document;
                     ctx.saw_object = true;
+                    // A JSON stream cannot resynchronise after a syntax error, but the complete
+                    // items of a List (or array) before the error are still good: keep them.
+                    let rest = bytes.get(start..).unwrap_or_default();
+                    let (kind, items) = salvage_items(rest);
+                    let kept = items.len();
+                    let item_kind = kind.as_deref().and_then(list_item_kind);
+                    self.add_json_items(ctx, items, item_kind);
+                    let what = if err.is_eof() {
+                        format!(
+                            "invalid JSON: input is truncated at byte {} ({err})",
+                            bytes.len()
+                        )
+                    } else {
+                        format!("invalid JSON: {err}")
+                    };
+                    let message = if kept > 0 {
+                        format!("{what}; kept the {kept} complete items before item {kept}")
+                    } else {
+                        what
+                    };
                     self.problems.push(LoadProblem {
                         file: ctx.source.to_owned(),
                         document,
-                        message: format!("invalid JSON: {err}"),
+                        item: (kept > 0).then_some(kept),
+                        message,
                         ..LoadProblem::default()
                     });
-                    // A JSON stream cannot resynchronise after a syntax error.
                     break;
                 }
             }
@@ -539,38 +674,48 @@ impl ClusterSnapshot {
             return;
         };
         let events_v1 = group == Some("events.k8s.io");
+        let mut dropped = Vec::new();
+        let d = &mut dropped;
         let result = match target {
-            Target::Node => obj.typed().map(|o| self.nodes.push(o)),
-            Target::Pod => obj.typed().map(|o| self.pods.push(o)),
-            Target::Namespace => obj.typed().map(|o| self.namespaces.push(o)),
-            Target::ResourceQuota => obj.typed().map(|o| self.resource_quotas.push(o)),
-            Target::LimitRange => obj.typed().map(|o| self.limit_ranges.push(o)),
-            Target::PriorityClass => obj.typed().map(|o| self.priority_classes.push(o)),
-            Target::DaemonSet => obj.typed().map(|o| self.daemon_sets.push(o)),
+            Target::Node => obj.typed(d).map(|o| self.nodes.push(o)),
+            Target::Pod => obj.typed(d).map(|o| self.pods.push(o)),
+            Target::Namespace => obj.typed(d).map(|o| self.namespaces.push(o)),
+            Target::ResourceQuota => obj.typed(d).map(|o| self.resource_quotas.push(o)),
+            Target::LimitRange => obj.typed(d).map(|o| self.limit_ranges.push(o)),
+            Target::PriorityClass => obj.typed(d).map(|o| self.priority_classes.push(o)),
+            Target::DaemonSet => obj.typed(d).map(|o| self.daemon_sets.push(o)),
             Target::Event if events_v1 => obj
-                .typed::<EventsV1Event>()
+                .typed::<EventsV1Event>(d)
                 .map(|o| self.events.push(o.into_event())),
-            Target::Event => obj.typed().map(|o| self.events.push(o)),
-            Target::StorageClass => obj.typed().map(|o| self.storage_classes.push(o)),
-            Target::PersistentVolume => obj.typed().map(|o| self.persistent_volumes.push(o)),
+            Target::Event => obj.typed(d).map(|o| self.events.push(o)),
+            Target::StorageClass => obj.typed(d).map(|o| self.storage_classes.push(o)),
+            Target::PersistentVolume => obj.typed(d).map(|o| self.persistent_volumes.push(o)),
             Target::PersistentVolumeClaim => {
-                obj.typed().map(|o| self.persistent_volume_claims.push(o))
+                obj.typed(d).map(|o| self.persistent_volume_claims.push(o))
             }
-            Target::Role => obj.typed::<Role>().map(|mut o| {
+            Target::Role => obj.typed::<Role>(d).map(|mut o| {
                 o.kind = kind.to_owned();
                 self.roles.push(o)
             }),
-            Target::RoleBinding => obj.typed::<RoleBinding>().map(|mut o| {
+            Target::RoleBinding => obj.typed::<RoleBinding>(d).map(|mut o| {
                 o.kind = kind.to_owned();
                 self.role_bindings.push(o)
             }),
-            Target::PodDisruptionBudget => obj.typed().map(|o| self.pod_disruption_budgets.push(o)),
+            Target::PodDisruptionBudget => {
+                obj.typed(d).map(|o| self.pod_disruption_budgets.push(o))
+            }
             Target::Secret => self.add_secret(&obj),
         };
         if let Err(err) = result {
             let ident = obj.ident(Some(kind));
             self.problems
                 .push(ctx.problem(ident, err.field, err.message));
+        } else if !dropped.is_empty() {
+            let ident = obj.ident(Some(kind));
+            for err in dropped {
+                self.problems
+                    .push(ctx.problem(ident.clone(), err.field, err.message));
+            }
         }
     }
 
@@ -592,15 +737,69 @@ impl ClusterSnapshot {
             field: err.field,
             message: "invalid Secret (details withheld: it may hold a secret)".to_owned(),
         };
-        let head = obj.typed::<SecretType>().map_err(withheld)?;
+        let head = obj.typed_strict::<SecretType>().map_err(withheld)?;
         if head.type_ != BOOTSTRAP_TOKEN_TYPE {
             self.skipped_secrets += 1;
             return Ok(());
         }
-        let secret = obj.typed::<BootstrapSecret>().map_err(withheld)?;
+        let secret = obj.typed_strict::<BootstrapSecret>().map_err(withheld)?;
         self.bootstrap_tokens.push(secret.into_token()?);
         Ok(())
     }
+}
+
+/// For each object of the current input (`items[mark..]`) whose key is held by an object of an
+/// earlier input (`items[..mark]`), the index of the first such earlier object (empty when there
+/// is none). Objects of one input are never merged with each other: a file may hold two states
+/// of the same object on purpose.
+fn duplicate_slots<'a, T, K: std::hash::Hash + Eq>(
+    items: &'a [T],
+    mark: usize,
+    key: impl Fn(&'a T) -> Option<K>,
+) -> Vec<Option<usize>> {
+    let mut first_of: Vec<Option<usize>> = Vec::new();
+    if mark == 0 {
+        return first_of;
+    }
+    let (old, new) = items.split_at(mark.min(items.len()));
+    let mut seen: std::collections::HashMap<K, usize> =
+        std::collections::HashMap::with_capacity(old.len());
+    for (index, item) in old.iter().enumerate() {
+        if let Some(k) = key(item) {
+            seen.entry(k).or_insert(index);
+        }
+    }
+    for (offset, item) in new.iter().enumerate() {
+        let Some(first) = key(item).and_then(|k| seen.get(&k).copied()) else {
+            continue;
+        };
+        if first_of.is_empty() {
+            first_of.resize(items.len(), None);
+        }
+        if let Some(slot) = first_of.get_mut(mark + offset) {
+            *slot = Some(first);
+        }
+    }
+    first_of
+}
+
+/// Moves duplicates into place (see [`duplicate_slots`]); returns how many were removed.
+fn apply_merge<T>(items: &mut Vec<T>, first_of: &[Option<usize>]) -> usize {
+    if first_of.is_empty() {
+        return 0;
+    }
+    // Pass 2: move each later object into the first one's slot (in input order, so the last
+    // one ends there), leaving the older content at the later index to be removed.
+    let mut removed = 0;
+    for (index, first) in first_of.iter().enumerate() {
+        if let Some(first) = *first {
+            items.swap(first, index);
+            removed += 1;
+        }
+    }
+    let mut flags = first_of.iter();
+    items.retain(|_| !matches!(flags.next(), Some(Some(_))));
+    removed
 }
 
 /// Lengths of everything the JSON fast path may add, to undo a partial attempt.
@@ -852,7 +1051,58 @@ impl<'a> Obj<'a> {
 
     /// Deserializes the whole object into `T`; on failure re-reads it with a path tracker to
     /// name the field.
-    fn typed<T: DeserializeOwned>(&self) -> Result<T, ObjError> {
+    ///
+    /// When that fails, the object is read again as a `serde_json::Value` (only broken objects
+    /// pay for this): the field serde_path_to_error names is removed (for a map entry such as a
+    /// ResourceList key, only that entry) and the read retried, up to [`MAX_DROPPED_FIELDS`]
+    /// times. Each removed field is pushed to `dropped`; the object is given up (with the
+    /// first error) only when that does not make it readable.
+    fn typed<T: DeserializeOwned>(&self, dropped: &mut Vec<ObjError>) -> Result<T, ObjError> {
+        let first = match self.typed_strict::<T>() {
+            Ok(v) => return Ok(v),
+            Err(err) => err,
+        };
+        let mut value: serde_json::Value = match self {
+            Obj::Json(raw) => match serde_json::from_str(raw.get()) {
+                Ok(v) => v,
+                Err(_) => return Err(first),
+            },
+            Obj::Value(v) => (*v).clone(),
+        };
+        let mut removed = Vec::new();
+        for _ in 0..MAX_DROPPED_FIELDS {
+            match serde_path_to_error::deserialize::<_, T>(&value) {
+                Ok(v) => {
+                    dropped.append(&mut removed);
+                    return Ok(v);
+                }
+                Err(err) => {
+                    let segments: Vec<_> = err.path().iter().cloned().collect();
+                    let field = path_string(err.path());
+                    let Some(bad) = remove_at(&mut value, &segments) else {
+                        return Err(first);
+                    };
+                    let reason = if may_hold_secret(&segments) {
+                        String::new()
+                    } else {
+                        format!(": {}", err.inner())
+                    };
+                    removed.push(ObjError {
+                        field,
+                        message: format!(
+                            "field dropped, the rest of the object was kept ({}){reason}",
+                            describe_value(&bad)
+                        ),
+                    });
+                }
+            }
+        }
+        Err(first)
+    }
+
+    /// Deserializes the whole object into `T`; on failure re-reads it with a path tracker to
+    /// name the field.
+    fn typed_strict<T: DeserializeOwned>(&self) -> Result<T, ObjError> {
         match self {
             Obj::Json(raw) => match serde_json::from_str::<T>(raw.get()) {
                 Ok(v) => Ok(v),
@@ -884,6 +1134,56 @@ impl<'a> Obj<'a> {
                 },
             },
         }
+    }
+}
+
+/// At most this many unreadable fields are dropped from one object before it is given up.
+const MAX_DROPPED_FIELDS: usize = 32;
+
+/// Removes the value at `path` (a map entry or an array element); returns it, or `None` when
+/// the path is empty or does not lead to a value.
+fn remove_at(value: &mut serde_json::Value, path: &[Segment]) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    let (last, parents) = path.split_last()?;
+    let mut cur = value;
+    for segment in parents {
+        cur = match (segment, cur) {
+            (Segment::Map { key }, Value::Object(map)) => map.get_mut(key)?,
+            (Segment::Seq { index }, Value::Array(items)) => items.get_mut(*index)?,
+            _ => return None,
+        };
+    }
+    match (last, cur) {
+        (Segment::Map { key }, Value::Object(map)) => map.remove(key),
+        (Segment::Seq { index }, Value::Array(items)) if *index < items.len() => {
+            Some(items.remove(*index))
+        }
+        _ => None,
+    }
+}
+
+/// Fields whose values may be secret-bearing (annotations can hold applied configuration,
+/// `env` values and `data` can hold credentials): their deserializer messages, which may quote
+/// the value, are left out of problems.
+fn may_hold_secret(path: &[Segment]) -> bool {
+    path.iter().any(|s| {
+        matches!(s, Segment::Map { key } if matches!(
+            key.as_str(),
+            "annotations" | "env" | "data" | "stringData" | "token" | "password"
+        ))
+    })
+}
+
+/// The shape of a value, never the value itself: `a string of 3 characters`, `a number`.
+fn describe_value(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Null => "the value was null".to_owned(),
+        Value::Bool(_) => "the value was a boolean".to_owned(),
+        Value::Number(_) => "the value was a number".to_owned(),
+        Value::String(s) => format!("the value was a string of {} characters", s.chars().count()),
+        Value::Array(a) => format!("the value was an array of {} elements", a.len()),
+        Value::Object(m) => format!("the value was an object with {} keys", m.len()),
     }
 }
 
@@ -1050,6 +1350,87 @@ impl<'de> Deserialize<'de> for TopKey {
             }
         }
         d.deserialize_identifier(V)
+    }
+}
+
+/// Reads the complete items of a JSON List (its `items` array) or of a top-level JSON array from
+/// input that is cut or broken further on: every item read before the first error is returned,
+/// with the List's `kind` if it came before the error.
+fn salvage_items(bytes: &[u8]) -> (Option<String>, Vec<&RawValue>) {
+    let mut kind = None;
+    let mut items = Vec::new();
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // The error is the one already reported by the caller.
+    let _ = SalvageSeed {
+        kind: &mut kind,
+        items: &mut items,
+    }
+    .deserialize(&mut de);
+    (kind, items)
+}
+
+/// Collects complete items into vectors owned by the caller, so they survive a later error.
+struct SalvageSeed<'v, 'a> {
+    kind: &'v mut Option<String>,
+    items: &'v mut Vec<&'a RawValue>,
+}
+
+impl<'a> DeserializeSeed<'a> for SalvageSeed<'_, 'a> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'a>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'a> Visitor<'a> for SalvageSeed<'_, 'a> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON List or array")
+    }
+    fn visit_map<A: MapAccess<'a>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<TopKey>()? {
+            match key {
+                TopKey::Kind => {
+                    if let serde_json::Value::String(k) = map.next_value()? {
+                        *self.kind = Some(k);
+                    }
+                }
+                TopKey::Items => map.next_value_seed(SalvageItems(&mut *self.items))?,
+                TopKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'a>>(self, seq: A) -> Result<(), A::Error> {
+        SalvageItems(self.items).visit_seq(seq)
+    }
+}
+
+/// The `items` array of [`SalvageSeed`].
+struct SalvageItems<'v, 'a>(&'v mut Vec<&'a RawValue>);
+
+impl<'a> DeserializeSeed<'a> for SalvageItems<'_, 'a> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'a>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'a> Visitor<'a> for SalvageItems<'_, 'a> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of objects")
+    }
+    fn visit_seq<A: SeqAccess<'a>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(item) = seq.next_element::<&'a RawValue>()? {
+            self.0.push(item);
+        }
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
     }
 }
 

@@ -29,8 +29,13 @@ fn bad_quantity_in_a_list_names_the_field_and_the_rest_loads() {
         pod_json("c", "2")
     );
     let s = ClusterSnapshot::from_slice("pods.json", text.as_bytes());
-    assert_eq!(s.pods.len(), 2);
-    assert_eq!(s.pods[1].metadata.name, "c");
+    // The pod with the bad quantity is kept without that one request (as
+    // `convert::node_from_k8s` drops only the bad entry); the problem names the field.
+    let names: Vec<&str> = s.pods.iter().map(|p| p.metadata.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    let b = &s.pods[1].spec.containers[0];
+    assert_eq!(b.name, "main");
+    assert!(b.resources.requests.get("cpu").is_none());
     assert_eq!(s.problems.len(), 1);
     let p = &s.problems[0];
     assert_eq!(p.file, "pods.json");
@@ -48,8 +53,15 @@ fn bad_quantity_in_a_list_names_the_field_and_the_rest_loads() {
 fn wrong_type_is_a_problem_with_its_path() {
     let text = r#"{"kind":"PriorityClass","apiVersion":"scheduling.k8s.io/v1","metadata":{"name":"high"},"value":"very"}"#;
     let s = ClusterSnapshot::from_slice("pc.json", text.as_bytes());
-    assert!(s.priority_classes.is_empty());
+    // Kept, without the unreadable `value` (so it reads as 0, the API default).
+    assert_eq!(s.priority_classes.len(), 1);
+    assert_eq!(s.priority_classes[0].metadata.name, "high");
     check_problem(&s.problems[0], 0, None, "PriorityClass/high", "value");
+    assert!(
+        s.problems[0].message.contains("field dropped"),
+        "{}",
+        s.problems[0].message
+    );
 }
 
 #[test]
@@ -87,7 +99,7 @@ metadata:
         outcome,
         LoadOutcome::Loaded {
             format: InputFormat::Yaml,
-            objects: 2,
+            objects: 3,
             skipped: 0,
             problems: 2
         }
