@@ -1,6 +1,8 @@
 //! Capability profiles: offline through the RBAC evaluator, and through replayed real
 //! SelfSubjectAccessReview / SelfSubjectRulesReview answers (`testdata/fixtures/apiserver/`).
 
+mod support;
+
 use std::future::Future;
 
 use cube_cluster::profiles::{
@@ -9,8 +11,9 @@ use cube_cluster::profiles::{
     SubjectAccessReviewStatus, SubjectRulesReviewStatus, check_profile,
 };
 use cube_cluster::rbac::{AccessRequest, RbacPolicy, UserInfo};
-use cube_model::objects::PolicyRule;
 use serde_json::Value;
+use support::live::live_client;
+use support::policy_rule;
 
 const SSAR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -27,15 +30,6 @@ fn load(path: &str) -> Value {
 
 fn block_on<F: Future>(f: F) -> F::Output {
     futures::executor::block_on(f)
-}
-
-fn rule(verbs: &[&str], groups: &[&str], resources: &[&str]) -> PolicyRule {
-    PolicyRule {
-        verbs: verbs.iter().map(|s| s.to_string()).collect(),
-        api_groups: groups.iter().map(|s| s.to_string()).collect(),
-        resources: resources.iter().map(|s| s.to_string()).collect(),
-        ..Default::default()
-    }
 }
 
 const POLICY: &str = r#"
@@ -124,7 +118,7 @@ fn offline_report_lists_outcomes_and_exact_missing_rules() {
         console.missing,
         [MissingRule {
             namespace: None,
-            rule: rule(
+            rule: policy_rule(
                 &["get", "list", "watch"],
                 &[""],
                 &["events", "namespaces", "pods"]
@@ -147,23 +141,23 @@ fn offline_report_lists_outcomes_and_exact_missing_rules() {
         [
             MissingRule {
                 namespace: Some("team-a".into()),
-                rule: rule(&["create"], &["apps"], &["deployments"]),
+                rule: policy_rule(&["create"], &["apps"], &["deployments"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["get"], &[""], &["pods/log"]),
+                rule: policy_rule(&["get"], &[""], &["pods/log"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["get", "list", "watch", "create"], &[""], &["pods"]),
+                rule: policy_rule(&["get", "list", "watch", "create"], &[""], &["pods"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["create"], &["apps"], &["deployments"]),
+                rule: policy_rule(&["create"], &["apps"], &["deployments"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["create"], &["batch"], &["jobs"]),
+                rule: policy_rule(&["create"], &["batch"], &["jobs"]),
             },
         ]
     );
@@ -194,7 +188,7 @@ fn cluster_admin_is_sufficient_but_warned() {
             },
             OverPrivilege::WildcardRule {
                 namespace: "default".into(),
-                rule: rule(&["*"], &["*"], &["*"]),
+                rule: policy_rule(&["*"], &["*"], &["*"]),
             },
         ]
     );
@@ -388,15 +382,15 @@ checks:
         [
             MissingRule {
                 namespace: None,
-                rule: rule(&["list"], &[""], &["nodes", "pods"]),
+                rule: policy_rule(&["list"], &[""], &["nodes", "pods"]),
             },
             MissingRule {
                 namespace: Some("gpu-test".into()),
-                rule: rule(&["update"], &[""], &["resourcequotas"]),
+                rule: policy_rule(&["update"], &[""], &["resourcequotas"]),
             },
             MissingRule {
                 namespace: Some("gpu-test".into()),
-                rule: rule(
+                rule: policy_rule(
                     &["create"],
                     &["rbac.authorization.k8s.io"],
                     &["rolebindings"]
@@ -427,24 +421,4 @@ async fn live_profile_check() {
         "{:?}",
         report.results[0]
     );
-}
-
-/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
-/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
-/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
-fn live_client() -> Option<kube::Client> {
-    use cube_cluster::client::{ClientOptions, build_client};
-    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
-    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
-    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
-    let mut opts = SelectOptions::new();
-    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
-    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    let selection = cfg
-        .select(&opts)
-        .expect("the live kubeconfig must validate");
-    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
-    Some(build_client(&selection, &options).expect("client"))
 }

@@ -44,6 +44,7 @@
 //!   `Authorization` header was present, so tests can assert what the client sent.
 #![allow(dead_code, unused_imports)]
 
+pub mod live;
 pub mod pki;
 
 use std::collections::HashMap;
@@ -284,6 +285,37 @@ impl ApiDouble {
     pub fn kubeconfig_yaml(&self, token: Option<&str>) -> String {
         kubeconfig_yaml(&self.url(), Some(&self.ca_pem), token)
     }
+}
+
+/// An RBAC `PolicyRule` granting `verbs` on `resources` (optionally `resource/subresource`) in
+/// `groups` (`""` is core); no resource names, no non-resource URLs.
+pub fn policy_rule(
+    verbs: &[&str],
+    groups: &[&str],
+    resources: &[&str],
+) -> cube_model::objects::PolicyRule {
+    cube_model::objects::PolicyRule {
+        verbs: verbs.iter().map(|s| s.to_string()).collect(),
+        api_groups: groups.iter().map(|s| s.to_string()).collect(),
+        resources: resources.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+/// A plain `kube::Client` for `api`: trusts [`ApiDouble::ca_pem`], sends `token` as a bearer
+/// token when given, with `timeout` as both the connect and the read timeout.
+pub fn kube_client(api: &ApiDouble, token: Option<&str>, timeout: Duration) -> kube::Client {
+    use rustls::pki_types::{CertificateDer, pem::PemObject};
+    let url: http::Uri = api.url().parse().expect("url");
+    let mut cfg = kube::Config::new(url);
+    let ders: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(api.ca_pem.as_bytes())
+        .map(|c| c.expect("pem").to_vec())
+        .collect();
+    cfg.root_cert = Some(ders);
+    cfg.auth_info.token = token.map(|t| t.to_string().into());
+    cfg.connect_timeout = Some(timeout);
+    cfg.read_timeout = Some(timeout);
+    kube::Client::try_from(cfg).expect("client")
 }
 
 /// A kubeconfig YAML for `server`, optional CA PEM (inlined as base64 data) and bearer token.
