@@ -749,6 +749,18 @@ enum Repr {
     Boxed(Box<Boxed>),
 }
 
+impl Repr {
+    /// `(mantissa, exponent)` of an inline value, `None` for a boxed one (the fast path of
+    /// equality and ordering).
+    #[inline]
+    fn inline_parts(&self) -> Option<(i64, i32)> {
+        match self {
+            Repr::Inline { mant, exp, .. } => Some((*mant, *exp)),
+            Repr::Boxed(_) => None,
+        }
+    }
+}
+
 #[derive(Clone)]
 struct Boxed {
     num: Num,
@@ -1768,15 +1780,7 @@ impl PartialEq for Quantity {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         // representations are normalized, so structural equality is numeric equality
-        if let (
-            Repr::Inline {
-                mant: m1, exp: e1, ..
-            },
-            Repr::Inline {
-                mant: m2, exp: e2, ..
-            },
-        ) = (&self.0, &other.0)
-        {
+        if let (Some((m1, e1)), Some((m2, e2))) = (self.0.inline_parts(), other.0.inline_parts()) {
             return m1 == m2 && e1 == e2;
         }
         self.num() == other.num()
@@ -1797,16 +1801,8 @@ impl PartialOrd for Quantity {
 impl Ord for Quantity {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        if let (
-            Repr::Inline {
-                mant: m1, exp: e1, ..
-            },
-            Repr::Inline {
-                mant: m2, exp: e2, ..
-            },
-        ) = (&self.0, &other.0)
-        {
-            return cmp_small(*m1, *e1, *m2, *e2);
+        if let (Some((m1, e1)), Some((m2, e2))) = (self.0.inline_parts(), other.0.inline_parts()) {
+            return cmp_small(m1, e1, m2, e2);
         }
         self.num().cmp_value(&other.num())
     }
