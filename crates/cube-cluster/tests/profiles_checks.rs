@@ -13,20 +13,7 @@ use cube_cluster::profiles::{
 use cube_cluster::rbac::{AccessRequest, RbacPolicy, UserInfo};
 use serde_json::Value;
 use support::live::live_client;
-use support::policy_rule;
-
-const SSAR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/fixtures/apiserver/selfsubjectaccessreview.json"
-);
-const SSRR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/fixtures/apiserver/selfsubjectrulesreview.json"
-);
-
-fn load(path: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use support::{SSAR_FIXTURE, SSRR_FIXTURE, policy_rule, testdata_json};
 
 fn block_on<F: Future>(f: F) -> F::Output {
     futures::executor::block_on(f)
@@ -231,14 +218,14 @@ struct Replay {
 
 impl Replay {
     fn limited() -> Self {
-        let ssar = load(SSAR)["cases"]
+        let ssar = testdata_json(SSAR_FIXTURE)["cases"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|c| c["user"] == "limited")
             .map(|c| (c["request"].clone(), c["response"].clone()))
             .collect();
-        let ssrr = load(SSRR)["cases"]
+        let ssrr = testdata_json(SSRR_FIXTURE)["cases"]
             .as_array()
             .unwrap()
             .iter()
@@ -300,7 +287,7 @@ impl AccessReviewer for Replay {
 
 #[test]
 fn review_requests_serialize_as_the_captured_ones() {
-    for c in load(SSAR)["cases"].as_array().unwrap() {
+    for c in testdata_json(SSAR_FIXTURE)["cases"].as_array().unwrap() {
         let spec = &c["request"]["spec"];
         let req = if let Some(ra) = spec.get("resourceAttributes") {
             AccessRequest::Resource(serde_json::from_value(ra.clone()).unwrap())
@@ -327,7 +314,7 @@ fn review_requests_serialize_as_the_captured_ones() {
         );
         assert!(!status.denied);
     }
-    for c in load(SSRR)["cases"].as_array().unwrap() {
+    for c in testdata_json(SSRR_FIXTURE)["cases"].as_array().unwrap() {
         let ns = c["request"]["spec"]["namespace"].as_str().unwrap();
         assert_eq!(
             serde_json::to_value(SelfSubjectRulesReview::new(ns)).unwrap(),

@@ -70,6 +70,16 @@ pub fn testdata(rel: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"))
 }
 
+/// Parses a JSON file under `testdata/` (panics with the path on failure: test helper).
+pub fn testdata_json(rel: &str) -> Value {
+    serde_json::from_str(&testdata(rel)).unwrap_or_else(|e| panic!("parse {rel}: {e}"))
+}
+
+/// The SelfSubjectAccessReview answers captured from a real v1.36 API server (under `testdata/`).
+pub const SSAR_FIXTURE: &str = "fixtures/apiserver/selfsubjectaccessreview.json";
+/// The SelfSubjectRulesReview answers captured from a real v1.36 API server (under `testdata/`).
+pub const SSRR_FIXTURE: &str = "fixtures/apiserver/selfsubjectrulesreview.json";
+
 /// How the double behaves at the connection level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -408,18 +418,14 @@ impl ApiDoubleBuilder {
     /// group `system:masters`). Other requests of `limited` are then decided by its captured
     /// SelfSubjectRulesReview rules instead of the allow-all default.
     pub fn replay_ssar_fixture(mut self) -> Self {
-        let v: Value =
-            serde_json::from_str(&testdata("fixtures/apiserver/selfsubjectaccessreview.json"))
-                .expect("ssar fixture");
+        let v = testdata_json(SSAR_FIXTURE);
         for c in v["cases"].as_array().cloned().unwrap_or_default() {
             let user = c["user"].as_str().unwrap_or_default().to_string();
             self.state
                 .ssar_cases
                 .push((user, c["request"]["spec"].clone(), c["response"].clone()));
         }
-        let v: Value =
-            serde_json::from_str(&testdata("fixtures/apiserver/selfsubjectrulesreview.json"))
-                .expect("ssrr fixture");
+        let v = testdata_json(SSRR_FIXTURE);
         for c in v["cases"].as_array().cloned().unwrap_or_default() {
             let user = c["user"].as_str().unwrap_or("limited").to_string();
             let ns = c["request"]["spec"]["namespace"]
