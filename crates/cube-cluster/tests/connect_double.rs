@@ -8,21 +8,10 @@ use std::time::Duration;
 use http::Request;
 use kube::Client;
 use serde_json::{Value, json};
-use support::{ApiDouble, Pki, Rule};
+use support::{ApiDouble, Pki, Rule, kube_client};
 
-fn kube_client(api: &ApiDouble, token: Option<&str>) -> Client {
-    use rustls::pki_types::{CertificateDer, pem::PemObject};
-    let url: http::Uri = api.url().parse().expect("url");
-    let mut cfg = kube::Config::new(url);
-    let ders: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(api.ca_pem.as_bytes())
-        .map(|c| c.expect("pem").to_vec())
-        .collect();
-    cfg.root_cert = Some(ders);
-    cfg.auth_info.token = token.map(|t| t.to_string().into());
-    cfg.connect_timeout = Some(Duration::from_secs(2));
-    cfg.read_timeout = Some(Duration::from_secs(2));
-    Client::try_from(cfg).expect("client")
-}
+/// Connect and read timeout of the test clients.
+const TIMEOUT: Duration = Duration::from_secs(2);
 
 async fn get_json(client: &Client, path: &str) -> Result<Value, kube::Error> {
     let req = Request::get(path).body(Vec::new()).expect("request");
@@ -37,7 +26,7 @@ async fn version_and_paginated_lists() {
         .snapshot_fixture()
         .start()
         .await;
-    let client = kube_client(&api, Some("t"));
+    let client = kube_client(&api, Some("t"), TIMEOUT);
     let v = client.apiserver_version().await.expect("version");
     assert_eq!(v.git_version, "v1.36.2");
 
@@ -88,7 +77,7 @@ async fn forbidden_and_unauthorized_bodies_match_the_captured_texts() {
         )
         .start()
         .await;
-    let client = kube_client(&api, Some("good"));
+    let client = kube_client(&api, Some("good"), TIMEOUT);
     let err = get_json(&client, "/api/v1/nodes").await.expect_err("403");
     match err {
         kube::Error::Api(s) => {
@@ -111,7 +100,7 @@ async fn forbidden_and_unauthorized_bodies_match_the_captured_texts() {
             || matches!(&err, kube::Error::Api(s) if s.message.ends_with("in the namespace \"default\""))
     );
 
-    let bad = kube_client(&api, Some("wrong"));
+    let bad = kube_client(&api, Some("wrong"), TIMEOUT);
     match get_json(&bad, "/api/v1/pods").await.expect_err("401") {
         kube::Error::Api(s) => {
             assert_eq!(s.code, 401);
@@ -119,7 +108,7 @@ async fn forbidden_and_unauthorized_bodies_match_the_captured_texts() {
         }
         other => panic!("expected Api error, got {other:?}"),
     }
-    let anon = kube_client(&api, None);
+    let anon = kube_client(&api, None, TIMEOUT);
     match get_json(&anon, "/api/v1/nodes")
         .await
         .expect_err("403 anonymous")
@@ -146,7 +135,7 @@ async fn ssar_replays_captured_answers_and_computes_others() {
         .replay_ssar_fixture()
         .start()
         .await;
-    let client = kube_client(&api, Some("lim"));
+    let client = kube_client(&api, Some("lim"), TIMEOUT);
     let post = |body: Value| {
         Request::post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
             .header("content-type", "application/json")
@@ -209,7 +198,7 @@ async fn replay_mode_decides_other_requests_by_the_captured_rules() {
         .replay_ssar_fixture()
         .start()
         .await;
-    let limited = kube_client(&api, Some("lim"));
+    let limited = kube_client(&api, Some("lim"), TIMEOUT);
     // Captured: limited has `edit` in gpu-test only.
     get_json(&limited, "/api/v1/namespaces/gpu-test/pods")
         .await
@@ -230,7 +219,7 @@ async fn replay_mode_decides_other_requests_by_the_captured_rules() {
             .is_err()
     );
     // system:masters is allowed before RBAC.
-    let admin = kube_client(&api, Some("adm"));
+    let admin = kube_client(&api, Some("adm"), TIMEOUT);
     let nodes = get_json(&admin, "/api/v1/nodes")
         .await
         .expect("admin lists nodes");

@@ -7,27 +7,14 @@
 //! Optional: `CUBE_E2E_CONTEXT` (context name), `CUBE_E2E_ALLOW_EXEC=1` (let exec plugins run,
 //! needed for EKS/GKE/OIDC kubeconfigs). Without `CUBE_E2E_KUBECONFIG` the tests return early.
 
-use std::path::PathBuf;
+mod support;
+
 use std::time::Duration;
 
 use cube_cluster::client::ClientOptions;
 use cube_cluster::connect::{CheckOptions, Outcome, check};
-use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions, Selection};
 use cube_cluster::probe::{ProbeOptions, ProbeTarget, probe};
-
-fn live_selection() -> Option<Selection> {
-    let path = PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
-    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
-    let mut opts = SelectOptions::new();
-    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
-    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    Some(
-        cfg.select(&opts)
-            .expect("the live kubeconfig must validate"),
-    )
-}
+use support::live::live_selection;
 
 fn opts() -> CheckOptions {
     CheckOptions {

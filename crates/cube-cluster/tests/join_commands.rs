@@ -1,6 +1,8 @@
 //! `kubeadm join` parsing, pin checks with CA certificates minted by rcgen, token expiry, and the
 //! kubeadm log fixtures.
 
+mod support;
+
 use base64::Engine as _;
 use cube_cluster::join::{
     CaPin, JoinCommand, JoinError, PinVerdict, TokenStatus, bootstrap_token_from_secret,
@@ -9,6 +11,7 @@ use cube_cluster::join::{
 use cube_model::objects::Time;
 use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair, PublicKeyData};
 use sha2::{Digest, Sha256};
+use support::live::live_client;
 
 const LOGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/fixtures/logs/");
 const SECRET: &str = "0123456789abcdef";
@@ -370,24 +373,4 @@ async fn live_bootstrap_token_lookup() {
         Err(kube::Error::Api(s)) => assert!(s.is_forbidden(), "{s:?}"),
         Err(e) => panic!("{e}"),
     }
-}
-
-/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
-/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
-/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
-fn live_client() -> Option<kube::Client> {
-    use cube_cluster::client::{ClientOptions, build_client};
-    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
-    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
-    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
-    let mut opts = SelectOptions::new();
-    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
-    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    let selection = cfg
-        .select(&opts)
-        .expect("the live kubeconfig must validate");
-    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
-    Some(build_client(&selection, &options).expect("client"))
 }

@@ -1,12 +1,15 @@
 //! The generated manifests, read back through the offline RBAC evaluator for the ServiceAccount:
 //! every check of the profile is allowed, and nothing else is.
 
+mod support;
+
 use base64::Engine as _;
 use cube_cluster::manifests::{
     BearerToken, ManifestOptions, ServiceAccountKubeconfig, manifests_for, token_from_secret,
 };
 use cube_cluster::profiles::{OfflineReviewer, Profile, Scope, check_profile};
 use cube_cluster::rbac::{AccessRequest, RbacPolicy, UserInfo};
+use support::live::live_client;
 
 const SA: &str = "cube-console";
 const SA_NS: &str = "cube-system";
@@ -237,24 +240,4 @@ async fn live_token_request() {
         Ok(t) => assert!(!t.token.expose_secret().is_empty()),
         Err(e) => assert!(e.to_string().contains("token request"), "{e}"),
     }
-}
-
-/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
-/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
-/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
-fn live_client() -> Option<kube::Client> {
-    use cube_cluster::client::{ClientOptions, build_client};
-    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
-    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
-    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
-    let mut opts = SelectOptions::new();
-    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
-    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    let selection = cfg
-        .select(&opts)
-        .expect("the live kubeconfig must validate");
-    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
-    Some(build_client(&selection, &options).expect("client"))
 }

@@ -1,6 +1,8 @@
 //! Capability profiles: offline through the RBAC evaluator, and through replayed real
 //! SelfSubjectAccessReview / SelfSubjectRulesReview answers (`testdata/fixtures/apiserver/`).
 
+mod support;
+
 use std::future::Future;
 
 use cube_cluster::profiles::{
@@ -9,33 +11,12 @@ use cube_cluster::profiles::{
     SubjectAccessReviewStatus, SubjectRulesReviewStatus, check_profile,
 };
 use cube_cluster::rbac::{AccessRequest, RbacPolicy, UserInfo};
-use cube_model::objects::PolicyRule;
 use serde_json::Value;
-
-const SSAR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/fixtures/apiserver/selfsubjectaccessreview.json"
-);
-const SSRR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/fixtures/apiserver/selfsubjectrulesreview.json"
-);
-
-fn load(path: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use support::live::live_client;
+use support::{SSAR_FIXTURE, SSRR_FIXTURE, policy_rule, testdata_json};
 
 fn block_on<F: Future>(f: F) -> F::Output {
     futures::executor::block_on(f)
-}
-
-fn rule(verbs: &[&str], groups: &[&str], resources: &[&str]) -> PolicyRule {
-    PolicyRule {
-        verbs: verbs.iter().map(|s| s.to_string()).collect(),
-        api_groups: groups.iter().map(|s| s.to_string()).collect(),
-        resources: resources.iter().map(|s| s.to_string()).collect(),
-        ..Default::default()
-    }
 }
 
 const POLICY: &str = r#"
@@ -124,7 +105,7 @@ fn offline_report_lists_outcomes_and_exact_missing_rules() {
         console.missing,
         [MissingRule {
             namespace: None,
-            rule: rule(
+            rule: policy_rule(
                 &["get", "list", "watch"],
                 &[""],
                 &["events", "namespaces", "pods"]
@@ -147,23 +128,23 @@ fn offline_report_lists_outcomes_and_exact_missing_rules() {
         [
             MissingRule {
                 namespace: Some("team-a".into()),
-                rule: rule(&["create"], &["apps"], &["deployments"]),
+                rule: policy_rule(&["create"], &["apps"], &["deployments"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["get"], &[""], &["pods/log"]),
+                rule: policy_rule(&["get"], &[""], &["pods/log"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["get", "list", "watch", "create"], &[""], &["pods"]),
+                rule: policy_rule(&["get", "list", "watch", "create"], &[""], &["pods"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["create"], &["apps"], &["deployments"]),
+                rule: policy_rule(&["create"], &["apps"], &["deployments"]),
             },
             MissingRule {
                 namespace: Some("team-b".into()),
-                rule: rule(&["create"], &["batch"], &["jobs"]),
+                rule: policy_rule(&["create"], &["batch"], &["jobs"]),
             },
         ]
     );
@@ -194,7 +175,7 @@ fn cluster_admin_is_sufficient_but_warned() {
             },
             OverPrivilege::WildcardRule {
                 namespace: "default".into(),
-                rule: rule(&["*"], &["*"], &["*"]),
+                rule: policy_rule(&["*"], &["*"], &["*"]),
             },
         ]
     );
@@ -237,14 +218,14 @@ struct Replay {
 
 impl Replay {
     fn limited() -> Self {
-        let ssar = load(SSAR)["cases"]
+        let ssar = testdata_json(SSAR_FIXTURE)["cases"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|c| c["user"] == "limited")
             .map(|c| (c["request"].clone(), c["response"].clone()))
             .collect();
-        let ssrr = load(SSRR)["cases"]
+        let ssrr = testdata_json(SSRR_FIXTURE)["cases"]
             .as_array()
             .unwrap()
             .iter()
@@ -306,7 +287,7 @@ impl AccessReviewer for Replay {
 
 #[test]
 fn review_requests_serialize_as_the_captured_ones() {
-    for c in load(SSAR)["cases"].as_array().unwrap() {
+    for c in testdata_json(SSAR_FIXTURE)["cases"].as_array().unwrap() {
         let spec = &c["request"]["spec"];
         let req = if let Some(ra) = spec.get("resourceAttributes") {
             AccessRequest::Resource(serde_json::from_value(ra.clone()).unwrap())
@@ -333,7 +314,7 @@ fn review_requests_serialize_as_the_captured_ones() {
         );
         assert!(!status.denied);
     }
-    for c in load(SSRR)["cases"].as_array().unwrap() {
+    for c in testdata_json(SSRR_FIXTURE)["cases"].as_array().unwrap() {
         let ns = c["request"]["spec"]["namespace"].as_str().unwrap();
         assert_eq!(
             serde_json::to_value(SelfSubjectRulesReview::new(ns)).unwrap(),
@@ -388,15 +369,15 @@ checks:
         [
             MissingRule {
                 namespace: None,
-                rule: rule(&["list"], &[""], &["nodes", "pods"]),
+                rule: policy_rule(&["list"], &[""], &["nodes", "pods"]),
             },
             MissingRule {
                 namespace: Some("gpu-test".into()),
-                rule: rule(&["update"], &[""], &["resourcequotas"]),
+                rule: policy_rule(&["update"], &[""], &["resourcequotas"]),
             },
             MissingRule {
                 namespace: Some("gpu-test".into()),
-                rule: rule(
+                rule: policy_rule(
                     &["create"],
                     &["rbac.authorization.k8s.io"],
                     &["rolebindings"]
@@ -427,24 +408,4 @@ async fn live_profile_check() {
         "{:?}",
         report.results[0]
     );
-}
-
-/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
-/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
-/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
-fn live_client() -> Option<kube::Client> {
-    use cube_cluster::client::{ClientOptions, build_client};
-    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
-    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
-    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
-    let mut opts = SelectOptions::new();
-    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
-    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    let selection = cfg
-        .select(&opts)
-        .expect("the live kubeconfig must validate");
-    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
-    Some(build_client(&selection, &options).expect("client"))
 }

@@ -12,33 +12,11 @@ use cube_cluster::manifests::{ManifestError, request_token};
 use cube_cluster::profiles::{
     KubeReviewer, MissingRule, Outcome, OverPrivilege, Profile, check_profile,
 };
-use cube_model::objects::PolicyRule;
-use kube::Client;
 use serde_json::json;
-use support::{ApiDouble, Pki};
+use support::{ApiDouble, Pki, kube_client, policy_rule};
 
-fn kube_client(api: &ApiDouble, token: Option<&str>) -> Client {
-    use rustls::pki_types::{CertificateDer, pem::PemObject};
-    let url: http::Uri = api.url().parse().expect("url");
-    let mut cfg = kube::Config::new(url);
-    let ders: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(api.ca_pem.as_bytes())
-        .map(|c| c.expect("pem").to_vec())
-        .collect();
-    cfg.root_cert = Some(ders);
-    cfg.auth_info.token = token.map(|t| t.to_string().into());
-    cfg.connect_timeout = Some(Duration::from_secs(5));
-    cfg.read_timeout = Some(Duration::from_secs(5));
-    Client::try_from(cfg).expect("client")
-}
-
-fn rule(verbs: &[&str], groups: &[&str], resources: &[&str]) -> PolicyRule {
-    PolicyRule {
-        verbs: verbs.iter().map(|s| s.to_string()).collect(),
-        api_groups: groups.iter().map(|s| s.to_string()).collect(),
-        resources: resources.iter().map(|s| s.to_string()).collect(),
-        ..Default::default()
-    }
-}
+/// Connect and read timeout of the test clients.
+const TIMEOUT: Duration = Duration::from_secs(5);
 
 const CAPTURED_PROFILE: &str = r#"
 name: captured
@@ -64,7 +42,7 @@ async fn limited_user_report_over_https() {
         .replay_ssar_fixture()
         .start()
         .await;
-    let reviewer = KubeReviewer::new(kube_client(&api, Some("limited-token")));
+    let reviewer = KubeReviewer::new(kube_client(&api, Some("limited-token"), TIMEOUT));
     let profile = Profile::list_from_yaml_str(CAPTURED_PROFILE)
         .unwrap()
         .remove(0);
@@ -101,19 +79,19 @@ async fn limited_user_report_over_https() {
         [
             MissingRule {
                 namespace: None,
-                rule: rule(&["list"], &[""], &["nodes"]),
+                rule: policy_rule(&["list"], &[""], &["nodes"]),
             },
             MissingRule {
                 namespace: None,
-                rule: rule(&["list"], &["scheduling.k8s.io"], &["priorityclasses"]),
+                rule: policy_rule(&["list"], &["scheduling.k8s.io"], &["priorityclasses"]),
             },
             MissingRule {
                 namespace: Some("gpu-test".into()),
-                rule: rule(&["update"], &[""], &["resourcequotas"]),
+                rule: policy_rule(&["update"], &[""], &["resourcequotas"]),
             },
             MissingRule {
                 namespace: Some("gpu-test".into()),
-                rule: rule(
+                rule: policy_rule(
                     &["create"],
                     &["rbac.authorization.k8s.io"],
                     &["rolebindings"]
@@ -148,7 +126,7 @@ async fn admin_credentials_are_flagged_over_privileged() {
         .token("admin-token", "admin", &["system:masters"])
         .start()
         .await;
-    let reviewer = KubeReviewer::new(kube_client(&api, Some("admin-token")));
+    let reviewer = KubeReviewer::new(kube_client(&api, Some("admin-token"), TIMEOUT));
     let report = check_profile(&reviewer, &Profile::builtin("view-nodes").unwrap(), &[], 2)
         .await
         .unwrap();
@@ -169,7 +147,7 @@ async fn admin_credentials_are_flagged_over_privileged() {
 async fn unreachable_reviews_are_failed_checks_not_a_crash() {
     let pki = Pki::new();
     let api = ApiDouble::builder(&pki).token("t", "u", &[]).start().await;
-    let reviewer = KubeReviewer::new(kube_client(&api, Some("bad-token")));
+    let reviewer = KubeReviewer::new(kube_client(&api, Some("bad-token"), TIMEOUT));
     let report = check_profile(
         &reviewer,
         &Profile::builtin("console-readonly").unwrap(),
@@ -206,7 +184,7 @@ async fn bootstrap_token_and_token_request_live() {
         .snapshot_json(&snapshot.to_string())
         .start()
         .await;
-    let client = kube_client(&api, Some("t"));
+    let client = kube_client(&api, Some("t"), TIMEOUT);
     let t = fetch_bootstrap_token(&client, "abcdef")
         .await
         .unwrap()

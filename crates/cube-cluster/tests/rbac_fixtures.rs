@@ -2,31 +2,21 @@
 //! (`testdata/fixtures/apiserver/selfsubject{access,rules}review.json`), plus aggregation and
 //! YAML input.
 
+mod support;
+
 use cube_cluster::rbac::{
     AccessRequest, NonResourceAttributes, RbacPolicy, ResourceAttributes, UserInfo,
 };
 use cube_model::objects::PolicyRule;
 use serde_json::Value;
-
-const SSAR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/fixtures/apiserver/selfsubjectaccessreview.json"
-);
-const SSRR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../testdata/fixtures/apiserver/selfsubjectrulesreview.json"
-);
-
-fn load(path: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).expect("read fixture")).expect("json")
-}
+use support::{SSAR_FIXTURE, SSRR_FIXTURE, testdata_json};
 
 /// Rebuild the captured cluster's policy from what the server reported for user `limited`:
 /// ClusterRole `edit` (the resource rules the rules review lists in gpu-test, minus the bootstrap
 /// self-review rules) bound in gpu-test, and the bootstrap discovery/basic-user roles bound to
 /// `system:authenticated`.
 fn captured_policy() -> RbacPolicy {
-    let ssrr = load(SSRR);
+    let ssrr = testdata_json(SSRR_FIXTURE);
     let gpu = &ssrr["cases"][0]["response"]["status"];
     let rules: Vec<PolicyRule> =
         serde_json::from_value(gpu["resourceRules"].clone()).expect("resource rules");
@@ -93,7 +83,7 @@ fn spec_request(spec: &Value) -> AccessRequest {
 #[test]
 fn captured_access_reviews_are_reproduced_with_the_same_reason() {
     let policy = captured_policy();
-    let ssar = load(SSAR);
+    let ssar = testdata_json(SSAR_FIXTURE);
     let cases = ssar["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 15);
     for c in cases {
@@ -118,7 +108,7 @@ fn captured_access_reviews_are_reproduced_with_the_same_reason() {
 fn rules_for_lists_what_the_rules_review_lists() {
     let policy = captured_policy();
     let user = UserInfo::authenticated("limited", ["limited-users"]);
-    let ssrr = load(SSRR);
+    let ssrr = testdata_json(SSRR_FIXTURE);
     for c in ssrr["cases"].as_array().unwrap() {
         let ns = c["request"]["spec"]["namespace"].as_str().unwrap();
         let status = &c["response"]["status"];

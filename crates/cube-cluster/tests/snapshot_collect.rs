@@ -10,25 +10,14 @@ use cube_cluster::snapshot::{
     ALL_KINDS, CollectOptions, CollectProgress, SnapshotError, collect_snapshot,
 };
 use cube_model::ClusterSnapshot;
-use kube::Client;
 use serde_json::{Value, json};
-use support::{ApiDouble, Pki, Rule};
+use support::live::live_client;
+use support::{ApiDouble, Pki, Rule, kube_client};
 
 const TOKEN_SECRET: &str = "0123456789abcdef";
 
-fn kube_client(api: &ApiDouble, token: Option<&str>) -> Client {
-    use rustls::pki_types::{CertificateDer, pem::PemObject};
-    let url: http::Uri = api.url().parse().expect("url");
-    let mut cfg = kube::Config::new(url);
-    let ders: Vec<Vec<u8>> = CertificateDer::pem_slice_iter(api.ca_pem.as_bytes())
-        .map(|c| c.expect("pem").to_vec())
-        .collect();
-    cfg.root_cert = Some(ders);
-    cfg.auth_info.token = token.map(|t| t.to_string().into());
-    cfg.connect_timeout = Some(Duration::from_secs(5));
-    cfg.read_timeout = Some(Duration::from_secs(5));
-    Client::try_from(cfg).expect("client")
-}
+/// Connect and read timeout of the test clients.
+const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The fixture snapshot plus a bootstrap token Secret and an Opaque Secret in kube-system.
 fn cluster_json() -> String {
@@ -64,7 +53,7 @@ async fn collects_every_kind_with_pagination() {
         .snapshot_json(&text)
         .start()
         .await;
-    let client = kube_client(&api, Some("t"));
+    let client = kube_client(&api, Some("t"), TIMEOUT);
     let mut events = Vec::new();
     let snap = collect_snapshot(&client, &CollectOptions::default().page_size(20), |p| {
         events.push(p)
@@ -170,7 +159,7 @@ async fn forbidden_kinds_are_missing_not_fatal() {
         .snapshot_json(&text)
         .start()
         .await;
-    let client = kube_client(&api, Some("t"));
+    let client = kube_client(&api, Some("t"), TIMEOUT);
     let mut missing_events = Vec::new();
     let snap = collect_snapshot(&client, &CollectOptions::default(), |p| {
         if let CollectProgress::Missing { kind, reason } = p {
@@ -203,7 +192,7 @@ async fn forbidden_bootstrap_tokens_only() {
         .snapshot_json(&cluster_json())
         .start()
         .await;
-    let client = kube_client(&api, Some("t"));
+    let client = kube_client(&api, Some("t"), TIMEOUT);
     let opts = CollectOptions::default().only(&["Node", "BootstrapToken"]);
     let snap = collect_snapshot(&client, &opts, |_| {})
         .await
@@ -227,7 +216,7 @@ async fn unauthorized_stops_the_collection() {
         .snapshot_fixture()
         .start()
         .await;
-    let client = kube_client(&api, Some("wrong-token"));
+    let client = kube_client(&api, Some("wrong-token"), TIMEOUT);
     let err = collect_snapshot(&client, &CollectOptions::default(), |_| {})
         .await
         .unwrap_err();
@@ -257,24 +246,4 @@ async fn live_snapshot() {
         .unwrap();
     assert!(!snap.nodes.is_empty() || snap.missing_kinds.contains_key("Node"));
     assert!(snap.problems.is_empty(), "{:?}", snap.problems);
-}
-
-/// The live cluster of `CUBE_E2E_KUBECONFIG` (context `CUBE_E2E_CONTEXT`, exec plugins only with
-/// `CUBE_E2E_ALLOW_EXEC=1`), through the crate's own kubeconfig validation and client builder.
-/// Run with `CUBE_E2E_KUBECONFIG=/path cargo test -p cube-cluster -- --ignored`.
-fn live_client() -> Option<kube::Client> {
-    use cube_cluster::client::{ClientOptions, build_client};
-    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
-    let path = std::path::PathBuf::from(std::env::var_os("CUBE_E2E_KUBECONFIG")?);
-    let cfg = Kubeconfig::read(&path).expect("CUBE_E2E_KUBECONFIG must name a readable kubeconfig");
-    let mut opts = SelectOptions::new();
-    opts.context = std::env::var("CUBE_E2E_CONTEXT").ok();
-    if std::env::var("CUBE_E2E_ALLOW_EXEC").is_ok_and(|v| v == "1") {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    let selection = cfg
-        .select(&opts)
-        .expect("the live kubeconfig must validate");
-    let options = ClientOptions::with_timeout(std::time::Duration::from_secs(15));
-    Some(build_client(&selection, &options).expect("client"))
 }

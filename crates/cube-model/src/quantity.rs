@@ -749,6 +749,18 @@ enum Repr {
     Boxed(Box<Boxed>),
 }
 
+impl Repr {
+    /// `(mantissa, exponent)` of an inline value, `None` for a boxed one (the fast path of
+    /// equality and ordering).
+    #[inline]
+    fn inline_parts(&self) -> Option<(i64, i32)> {
+        match self {
+            Repr::Inline { mant, exp, .. } => Some((*mant, *exp)),
+            Repr::Boxed(_) => None,
+        }
+    }
+}
+
 #[derive(Clone)]
 struct Boxed {
     num: Num,
@@ -1124,6 +1136,39 @@ fn go_parse_i64(s: &[u8]) -> Option<i64> {
     i64::try_from(signed).ok()
 }
 
+/// The power of ten of a one-letter decimal SI suffix (`n` -9, `u` -6, `m` -3, `k` 3, `M` 6,
+/// `G` 9, `T` 12, `P` 15, `E` 18; upstream's `decimalSuffixes`), `None` for any other byte.
+#[inline]
+fn decimal_si_exponent(c: u8) -> Option<i32> {
+    Some(match c {
+        b'n' => -9,
+        b'u' => -6,
+        b'm' => -3,
+        b'k' => 3,
+        b'M' => 6,
+        b'G' => 9,
+        b'T' => 12,
+        b'P' => 15,
+        b'E' => 18,
+        _ => return None,
+    })
+}
+
+/// The power of two of a binary SI suffix `<c>i` (`Ki` 10, `Mi` 20, `Gi` 30, `Ti` 40, `Pi` 50,
+/// `Ei` 60; upstream's `binarySuffixes`), `None` for any other letter.
+#[inline]
+fn binary_si_exponent(c: u8) -> Option<i32> {
+    Some(match c {
+        b'K' => 10,
+        b'M' => 20,
+        b'G' => 30,
+        b'T' => 40,
+        b'P' => 50,
+        b'E' => 60,
+        _ => return None,
+    })
+}
+
 /// Upstream's `suffixHandler.interpret`: (base, exponent, format).
 #[inline]
 fn interpret(suffix: &[u8]) -> Result<(u32, i32, Format), ParseQuantityError> {
@@ -1131,31 +1176,11 @@ fn interpret(suffix: &[u8]) -> Result<(u32, i32, Format), ParseQuantityError> {
     match *suffix {
         [] => return Ok((10, 0, DecimalSI)),
         [c] => {
-            let e = match c {
-                b'n' => -9,
-                b'u' => -6,
-                b'm' => -3,
-                b'k' => 3,
-                b'M' => 6,
-                b'G' => 9,
-                b'T' => 12,
-                b'P' => 15,
-                b'E' => 18,
-                _ => return Err(ParseQuantityError::Suffix),
-            };
+            let e = decimal_si_exponent(c).ok_or(ParseQuantityError::Suffix)?;
             return Ok((10, e, DecimalSI));
         }
         [c, b'i'] => {
-            let e = match c {
-                b'K' => 10,
-                b'M' => 20,
-                b'G' => 30,
-                b'T' => 40,
-                b'P' => 50,
-                b'E' => 60,
-                _ => 0,
-            };
-            if e != 0 {
+            if let Some(e) = binary_si_exponent(c) {
                 return Ok((2, e, BinarySI));
             }
         }
@@ -1224,33 +1249,8 @@ fn parse_fast(s: &str) -> Option<Quantity> {
     let suffix = b.get(i..)?;
     let (exponent, format) = match *suffix {
         [] => (0, Format::DecimalSI),
-        [c] => (
-            match c {
-                b'n' => -9,
-                b'u' => -6,
-                b'm' => -3,
-                b'k' => 3,
-                b'M' => 6,
-                b'G' => 9,
-                b'T' => 12,
-                b'P' => 15,
-                b'E' => 18,
-                _ => return None,
-            },
-            Format::DecimalSI,
-        ),
-        [c, b'i'] => (
-            match c {
-                b'K' => 10,
-                b'M' => 20,
-                b'G' => 30,
-                b'T' => 40,
-                b'P' => 50,
-                b'E' => 60,
-                _ => return None,
-            },
-            Format::BinarySI,
-        ),
+        [c] => (decimal_si_exponent(c)?, Format::DecimalSI),
+        [c, b'i'] => (binary_si_exponent(c)?, Format::BinarySI),
         [b'e' | b'E', ref rest @ ..] => {
             let (eneg, digits) = match rest {
                 [b'-', d @ ..] => (true, d),
@@ -1768,15 +1768,7 @@ impl PartialEq for Quantity {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         // representations are normalized, so structural equality is numeric equality
-        if let (
-            Repr::Inline {
-                mant: m1, exp: e1, ..
-            },
-            Repr::Inline {
-                mant: m2, exp: e2, ..
-            },
-        ) = (&self.0, &other.0)
-        {
+        if let (Some((m1, e1)), Some((m2, e2))) = (self.0.inline_parts(), other.0.inline_parts()) {
             return m1 == m2 && e1 == e2;
         }
         self.num() == other.num()
@@ -1797,16 +1789,8 @@ impl PartialOrd for Quantity {
 impl Ord for Quantity {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        if let (
-            Repr::Inline {
-                mant: m1, exp: e1, ..
-            },
-            Repr::Inline {
-                mant: m2, exp: e2, ..
-            },
-        ) = (&self.0, &other.0)
-        {
-            return cmp_small(*m1, *e1, *m2, *e2);
+        if let (Some((m1, e1)), Some((m2, e2))) = (self.0.inline_parts(), other.0.inline_parts()) {
+            return cmp_small(m1, e1, m2, e2);
         }
         self.num().cmp_value(&other.num())
     }

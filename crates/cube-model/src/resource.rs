@@ -122,6 +122,24 @@ const STANDARD_QUOTA_NAMES: &[&str] = &[
     "services.loadbalancers",
 ];
 
+/// The fixed quota names the pod evaluator tracks (upstream `podResources` in
+/// `pkg/quota/v1/evaluator/core/pods.go`, same order): besides these, pod quota also tracks
+/// `hugepages-*`, `requests.hugepages-*` and `requests.<extended>` (see
+/// [`ResourceName::is_tracked_by_pod_quota`]).
+pub const POD_QUOTA_RESOURCES: [&str; 11] = [
+    names::COUNT_PODS,
+    names::CPU,
+    names::MEMORY,
+    names::EPHEMERAL_STORAGE,
+    names::REQUESTS_CPU,
+    names::REQUESTS_MEMORY,
+    names::REQUESTS_EPHEMERAL_STORAGE,
+    names::LIMITS_CPU,
+    names::LIMITS_MEMORY,
+    names::LIMITS_EPHEMERAL_STORAGE,
+    names::PODS,
+];
+
 /// Standard names valid in container `requests`/`limits` (upstream
 /// `standardContainerResources`), besides `hugepages-*`.
 const STANDARD_CONTAINER_NAMES: &[&str] = &["cpu", "memory", "ephemeral-storage"];
@@ -307,20 +325,7 @@ impl ResourceName {
     /// names, `hugepages-*`, `requests.hugepages-*`, and `requests.<extended>`; false for a bare
     /// extended name and `limits.<extended>` (accepted by validation, never tracked).
     pub fn is_tracked_by_pod_quota(&self) -> bool {
-        const FIXED: &[&str] = &[
-            "count/pods",
-            "pods",
-            "cpu",
-            "memory",
-            "ephemeral-storage",
-            "requests.cpu",
-            "requests.memory",
-            "requests.ephemeral-storage",
-            "limits.cpu",
-            "limits.memory",
-            "limits.ephemeral-storage",
-        ];
-        if FIXED.contains(&self.0.as_str()) || self.is_hugepages() {
+        if POD_QUOTA_RESOURCES.contains(&self.0.as_str()) || self.is_hugepages() {
             return true;
         }
         match self.quota_form() {

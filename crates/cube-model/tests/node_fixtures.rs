@@ -1,18 +1,17 @@
 //! Real node fixtures (`testdata/fixtures/nodes/*.yaml|json`): load them and assert the GPU facts
 //! each `.meta.json` names. The `describe node` `.txt` fixtures are read by the snapshot loader.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use cube_model::Quantity;
 use cube_model::node::{GpuLabelSource, GpuVendor, NodeAttribute, NodeInfo};
 use cube_model::objects::Node;
+use support::{NODES, expected_diagnosis};
 
 fn fixtures_dir() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/fixtures/nodes"
-    ))
-    .to_path_buf()
+    Path::new(NODES).to_path_buf()
 }
 
 /// Minimal test-side reader: one YAML/JSON document, a Node or a List holding Nodes.
@@ -40,16 +39,6 @@ fn load_nodes(file: &str) -> Vec<NodeInfo> {
 
 fn q(s: &str) -> Quantity {
     s.parse().unwrap()
-}
-
-fn expected_diagnosis(file: &str) -> String {
-    let meta = fixtures_dir().join(format!("{file}.meta.json"));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(meta).unwrap()).unwrap();
-    v["expected_diagnosis"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 #[test]

@@ -1,28 +1,19 @@
 //! The `kubectl describe node` / `kubectl get nodes -o wide` node fixtures, read by the snapshot
 //! loader, then checked for the GPU and consistency facts each `.meta.json` names.
 
+mod support;
+
 use std::path::Path;
 
 use cube_model::node::{GpuLabelSource, GpuVendor, NodeAttribute, NodeInfo};
 use cube_model::{ClusterSnapshot, NodePool, ResourceList};
-
-const NODES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/fixtures/nodes");
+use support::{NODES, expected_diagnosis};
 
 fn load(file: &str) -> Vec<NodeInfo> {
     let path = Path::new(NODES).join(file);
     let snap = ClusterSnapshot::load_files([&path]);
     assert!(snap.problems.is_empty(), "{file}: {:?}", snap.problems);
     snap.nodes.iter().map(NodeInfo::from_node).collect()
-}
-
-fn expected_diagnosis(file: &str) -> String {
-    let meta = Path::new(NODES).join(format!("{file}.meta.json"));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(meta).unwrap()).unwrap();
-    v["expected_diagnosis"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 #[test]

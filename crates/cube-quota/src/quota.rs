@@ -23,20 +23,9 @@ pub const POD_OBJECT_COUNT: &str = "count/pods";
 /// `count/persistentvolumeclaims`.
 pub const PVC_OBJECT_COUNT: &str = "count/persistentvolumeclaims";
 
-/// The fixed quota names the pod evaluator tracks (upstream `podResources`).
-pub const POD_RESOURCES: [&str; 11] = [
-    "count/pods",
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-];
+/// The fixed quota names the pod evaluator tracks (upstream `podResources`); the same list as
+/// [`cube_model::resource::POD_QUOTA_RESOURCES`].
+pub const POD_RESOURCES: [&str; 11] = cube_model::resource::POD_QUOTA_RESOURCES;
 
 /// Names that the "must specify" rule covers (upstream `validationSet`).
 pub const MUST_SPECIFY_RESOURCES: [&str; 6] = [

@@ -3,7 +3,7 @@
 use cube_model::import::ConnectionClass;
 
 use crate::classify::SignalKind;
-use crate::rules::{signal_subject, signals};
+use crate::rules::{signal_error, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 declare_rule!(
@@ -54,23 +54,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 subject_flag(user)
             )
         };
-        out.push(
-            Finding::new(
-                ClusterForbidden::ID,
-                Severity::Error,
-                signal_subject(s),
-                format!(
-                    "RBAC denies {user} to {verb} {res} {}",
-                    if scope == "cluster" {
-                        "at the cluster scope".to_owned()
-                    } else {
-                        format!("in namespace {scope}")
-                    }
-                ),
-            )
-            .with_evidence(s.evidence())
-            .with_remedy(remedy),
+        let message = format!(
+            "RBAC denies {user} to {verb} {res} {}",
+            if scope == "cluster" {
+                "at the cluster scope".to_owned()
+            } else {
+                format!("in namespace {scope}")
+            }
         );
+        out.push(signal_error(
+            ClusterForbidden::ID,
+            signal_subject(s),
+            s,
+            message,
+            remedy,
+        ));
     }
     out
 }

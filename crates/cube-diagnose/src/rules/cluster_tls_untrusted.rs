@@ -4,7 +4,7 @@
 use cube_model::import::ConnectionClass;
 
 use crate::classify::SignalKind;
-use crate::rules::{signal_subject, signals};
+use crate::rules::{signal_error, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 declare_rule!(
@@ -46,16 +46,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             _ => (if s.detail("relation") == "before" { "the certificate is not yet valid at the client's current time (client clock behind)".to_owned() } else { "the certificate has expired or is not yet valid (check both clocks before renewing)".to_owned() }, "compare clocks (`date -u` on client and control plane); then check NotBefore/NotAfter (`openssl s_client -connect <host:6443> | openssl x509 -noout -dates`) and renew (`kubeadm certs renew all`)".to_owned()),
         };
-        out.push(
-            Finding::new(
-                ClusterTlsUntrusted::ID,
-                Severity::Error,
-                signal_subject(s),
-                msg,
-            )
-            .with_evidence(s.evidence())
-            .with_remedy(remedy),
-        );
+        out.push(signal_error(
+            ClusterTlsUntrusted::ID,
+            signal_subject(s),
+            s,
+            msg,
+            remedy,
+        ));
     }
     out
 }

@@ -3,7 +3,7 @@
 use cube_model::import::ConnectionClass;
 
 use crate::classify::SignalKind;
-use crate::rules::{signal_subject, signals};
+use crate::rules::{signal_error, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 declare_rule!(
@@ -47,16 +47,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 "refresh the credentials (`kubectl create token ...`, re-run the exec plugin login) and update the kubeconfig",
             )
         };
-        out.push(
-            Finding::new(
-                ClusterUnauthorized::ID,
-                Severity::Error,
-                signal_subject(s),
-                msg,
-            )
-            .with_evidence(s.evidence())
-            .with_remedy(remedy),
-        );
+        out.push(signal_error(
+            ClusterUnauthorized::ID,
+            signal_subject(s),
+            s,
+            msg,
+            remedy,
+        ));
     }
     out
 }

@@ -4,7 +4,7 @@
 use cube_model::import::ConnectionClass;
 
 use crate::classify::SignalKind;
-use crate::rules::{signal_subject, signals};
+use crate::rules::{signal_error, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 declare_rule!(
@@ -80,16 +80,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::ClusterNotReachable => (format!("a multi-cluster controller reports the member cluster not reachable{}", if proxied { "; its API endpoint is a Rancher proxy URL (/k8s/clusters/), which presents Rancher's certificate, so a CA bundle stored for the downstream cluster does not validate it" } else { "" }), if proxied { "store the Rancher server's CA in the member's caBundle (or use the downstream cluster's direct endpoint) and re-join".to_owned() } else { "check the member's endpoint, CA bundle and credentials from the hub (`curl --cacert ca.crt <endpoint>/version`)".to_owned() }),
             _ => ("connection refused: nothing listens at the API endpoint (wrong host/port, API server down)".to_owned(), "check the server URL and that kube-apiserver runs (`ss -ltnp | grep 6443` on the control plane)".to_owned()),
         };
-        out.push(
-            Finding::new(
-                ClusterUnreachable::ID,
-                Severity::Error,
-                signal_subject(s),
-                msg,
-            )
-            .with_evidence(s.evidence())
-            .with_remedy(remedy),
-        );
+        out.push(signal_error(
+            ClusterUnreachable::ID,
+            signal_subject(s),
+            s,
+            msg,
+            remedy,
+        ));
     }
     out
 }

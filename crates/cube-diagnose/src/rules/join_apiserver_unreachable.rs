@@ -2,8 +2,8 @@
 //! or a serving certificate that does not cover the address used.
 
 use crate::classify::SignalKind;
-use crate::rules::signals;
-use crate::{Context, Finding, Severity, Subject};
+use crate::rules::{signal_error, signals};
+use crate::{Context, Finding, Subject};
 
 declare_rule!(
     JoinApiserverUnreachable,
@@ -52,16 +52,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 format!("re-issue the API server certificate with the address as a SAN: add `{}` to ClusterConfiguration apiServer.certSANs, remove /etc/kubernetes/pki/apiserver.{{crt,key}}, run `kubeadm init phase certs apiserver --config <file>` and restart the API server; or join via an address already in the certificate", s.detail("wanted")),
             ),
         };
-        out.push(
-            Finding::new(
-                JoinApiserverUnreachable::ID,
-                Severity::Error,
-                Subject::log(&s.source),
-                message,
-            )
-            .with_evidence(s.evidence())
-            .with_remedy(remedy),
-        );
+        out.push(signal_error(
+            JoinApiserverUnreachable::ID,
+            Subject::log(&s.source),
+            s,
+            message,
+            remedy,
+        ));
     }
     out
 }

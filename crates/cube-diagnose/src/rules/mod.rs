@@ -4,7 +4,7 @@
 use cube_model::objects::{Node, Pod, Taint, Toleration};
 
 use crate::classify::{Signal, SignalKind};
-use crate::{Context, Rule, Subject};
+use crate::{Context, Finding, Rule, Severity, Subject};
 
 macro_rules! declare_rule {
     ($ty:ident, $id:literal, $cat:ident, $sev:ident, $doc:literal, $check:path) => {
@@ -128,6 +128,20 @@ pub(crate) fn signals<'c>(
 /// The subject a text signal is about: its object, else its log source.
 pub(crate) fn signal_subject(s: &Signal) -> Subject {
     s.object.clone().unwrap_or_else(|| Subject::log(&s.source))
+}
+
+/// An [`Severity::Error`] finding of rule `rule_id` about `subject`, raised by the text signal
+/// `s`: its evidence is the signal's (source, line, text), then `message` and `remedy`.
+pub(crate) fn signal_error(
+    rule_id: &str,
+    subject: Subject,
+    s: &Signal,
+    message: impl Into<String>,
+    remedy: impl Into<String>,
+) -> Finding {
+    Finding::new(rule_id, Severity::Error, subject, message)
+        .with_evidence(s.evidence())
+        .with_remedy(remedy)
 }
 
 /// Whether `tols` tolerate `taint` (upstream `Toleration.ToleratesTaint`).
