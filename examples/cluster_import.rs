@@ -16,11 +16,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use clap::{Parser, ValueEnum};
 use cube_cluster::client::{ClientOptions, build_client};
 use cube_cluster::connect::{CheckOptions, ConnectReport, Outcome, check_client};
-use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, Problem, SelectOptions, Severity};
+use cube_cluster::kubeconfig::{
+    Kubeconfig, PluginPolicy, Problem, SelectOptions, Severity, validate_server,
+};
 use cube_cluster::manifests::{ManifestOptions, manifests_for};
 use cube_cluster::profiles::{CapabilityReport, KubeReviewer, Profile, check_profile};
 use serde::Serialize;
@@ -78,6 +79,8 @@ struct Report {
     server: Option<String>,
     tls_server_name: Option<String>,
     importable: bool,
+    /// Problems of the file as a whole (no contexts at all, no current-context), shown once.
+    file_problems: Vec<Problem>,
     /// Problems of the selected context.
     problems: Vec<Problem>,
     /// Problems of the other contexts of the file.
@@ -117,15 +120,12 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(&args)) {
         Ok(report) => {
-            match args.output {
-                Output::Json => match serde_json::to_string_pretty(&report) {
-                    Ok(s) => println!("{s}"),
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(1);
-                    }
-                },
-                Output::Table => print_table(&report),
+            match render(&report, args.output) {
+                Ok(s) => print!("{s}"),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
             }
             if report.importable {
                 ExitCode::SUCCESS
@@ -145,9 +145,9 @@ fn main() -> ExitCode {
 }
 
 async fn run(args: &Args) -> Result<Report, Failure> {
-    let mut cfg = Kubeconfig::read(&args.kubeconfig)
-        .with_context(|| format!("load {}", args.kubeconfig.display()))
-        .map_err(Failure::BadInput)?;
+    // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
+    let mut cfg =
+        Kubeconfig::read_strict(&args.kubeconfig).map_err(|e| Failure::BadInput(e.into()))?;
     let profile = match &args.profile {
         Some(p) => Some(Profile::builtin(p).map_err(|e| Failure::BadInput(e.into()))?),
         None => None,
@@ -165,6 +165,7 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         )));
     }
     if let Some(server) = &args.server {
+        let server = &validate_server(server).map_err(|e| Failure::BadInput(e.into()))?;
         let ctx = opts
             .context
             .clone()
@@ -181,13 +182,28 @@ async fn run(args: &Args) -> Result<Report, Failure> {
             opts.server = Some(server.clone());
         }
     }
-    let problems = cfg.check(&opts);
-    let selected = opts.context.clone().or_else(|| cfg.current_context.clone());
+    let (file_problems, problems): (Vec<Problem>, Vec<Problem>) = cfg
+        .check(&opts)
+        .into_iter()
+        .partition(Problem::is_file_level);
+    let selected = opts
+        .context
+        .clone()
+        .or_else(|| cfg.current_context.clone())
+        .filter(|c| !c.is_empty());
+    // A file without contexts gets one entry named "" from check_all: its problems are the
+    // file-level ones already shown, so it is skipped; file-level problems are shown once.
     let other_contexts = cfg
         .check_all(&opts)
         .into_iter()
-        .filter(|(c, _)| Some(c) != selected.as_ref())
-        .map(|(context, problems)| ContextProblems { context, problems })
+        .filter(|(c, _)| !c.is_empty() && Some(c) != selected.as_ref())
+        .map(|(context, problems)| ContextProblems {
+            context,
+            problems: problems
+                .into_iter()
+                .filter(|p| !p.is_file_level())
+                .collect(),
+        })
         .collect();
     let selection = cfg.select(&opts).ok();
     // Shown even when the selection fails (the server as written in the file).
@@ -202,6 +218,7 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         server: selection.as_ref().map(|s| s.server.clone()).or(raw_server),
         tls_server_name: selection.as_ref().and_then(|s| s.tls_server_name.clone()),
         importable: selection.is_some(),
+        file_problems,
         problems,
         other_contexts,
         connection: None,
@@ -270,7 +287,27 @@ async fn run(args: &Args) -> Result<Report, Failure> {
     Ok(report)
 }
 
-fn print_table(r: &Report) {
+/// The output in the chosen format.
+fn render(r: &Report, output: Output) -> Result<String, serde_json::Error> {
+    match output {
+        Output::Json => serde_json::to_string_pretty(r).map(|s| s + "\n"),
+        Output::Table => Ok(render_table(r)),
+    }
+}
+
+/// The table output (what `--output table` prints).
+fn render_table(r: &Report) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    macro_rules! println {
+        () => {{
+            let _ = writeln!(out);
+        }};
+        ($($t:tt)*) => {{
+            let _ = writeln!(out, $($t)*);
+        }};
+    }
     println!("kubeconfig  {}", r.kubeconfig);
     println!("context     {}", r.context.as_deref().unwrap_or("-"));
     println!("server      {}", r.server.as_deref().unwrap_or("-"));
@@ -278,19 +315,28 @@ fn print_table(r: &Report) {
         println!("tls name    {n}");
     }
     println!("importable  {}", if r.importable { "yes" } else { "no" });
+    if !r.file_problems.is_empty() {
+        println!("\nPROBLEMS (kubeconfig file)");
+        for p in &r.file_problems {
+            println!("{}", problem_line(p));
+        }
+    }
     if !r.problems.is_empty() {
-        println!("\nPROBLEMS (selected context)");
+        match &r.context {
+            Some(c) => println!("\nPROBLEMS (selected context {c:?})"),
+            None => println!("\nPROBLEMS (selected context)"),
+        }
         for p in &r.problems {
-            print_problem(p);
+            println!("{}", problem_line(p));
         }
     }
     for c in &r.other_contexts {
         if c.problems.is_empty() {
             continue;
         }
-        println!("\nPROBLEMS (context {})", c.context);
+        println!("\nPROBLEMS (context {:?})", c.context);
         for p in &c.problems {
-            print_problem(p);
+            println!("{}", problem_line(p));
         }
     }
     if let Some(c) = &r.connection {
@@ -340,9 +386,10 @@ fn print_table(r: &Report) {
     if let Some(m) = &r.manifests {
         println!("\n# Least-privilege manifests to apply:\n{m}");
     }
+    out
 }
 
-fn print_problem(p: &Problem) {
+fn problem_line(p: &Problem) -> String {
     let sev = match p.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -352,5 +399,212 @@ fn print_problem(p: &Problem) {
     if let Some(s) = &p.suggestion {
         line.push_str(&format!(" ({s})"));
     }
-    println!("{line}");
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "abcdef.0123456789abcdef";
+    const KEY_DATA: &str = "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tClRVbEpRMHRGV1ZORlExSkZWQT09Ci0tLS0tRU5EIEVDIFBSSVZBVEUgS0VZLS0tLS0K";
+    const CERT_DATA: &str = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tClEweEpSVTVVUTBWU1ZGTkZRMUpGVkE9PQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==";
+    /// Secrets and the PEM bodies inside the base64 data.
+    const SECRETS: [&str; 6] = [
+        TOKEN,
+        KEY_DATA,
+        CERT_DATA,
+        "TUlJQ0tFWVNFQ1JFVA",
+        "Q0xJRU5UQ0VSVFNFQ1JFVA",
+        "hunter2hunter2",
+    ];
+
+    /// Writes `yaml` to a fresh file and returns its path.
+    fn file(name: &str, yaml: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cluster_import_test_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(name);
+        std::fs::write(&path, yaml).expect("write");
+        path
+    }
+
+    fn args(path: &std::path::Path, extra: &[&str]) -> Args {
+        let mut v = vec![
+            "cluster_import".to_string(),
+            "--kubeconfig".to_string(),
+            path.display().to_string(),
+            "--offline".to_string(),
+        ];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        Args::try_parse_from(v).expect("args")
+    }
+
+    fn run_offline(path: &std::path::Path, extra: &[&str]) -> Result<Report, Failure> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(run(&args(path, extra)))
+    }
+
+    /// Every output of one run: table and JSON, or the error text as `main` prints it.
+    fn outputs(path: &std::path::Path, extra: &[&str]) -> Vec<String> {
+        match run_offline(path, extra) {
+            Ok(r) => vec![
+                render(&r, Output::Table).expect("table"),
+                render(&r, Output::Json).expect("json"),
+            ],
+            Err(Failure::BadInput(e) | Failure::Other(e)) => {
+                vec![format!("{e:#}"), format!("{e:?}")]
+            }
+        }
+    }
+
+    #[track_caller]
+    fn assert_no_secret(texts: &[String]) {
+        for t in texts {
+            for s in SECRETS {
+                assert!(!t.contains(s), "secret {s:?} in output:\n{t}");
+            }
+        }
+    }
+
+    fn bad_input(path: &std::path::Path, extra: &[&str]) -> String {
+        match run_offline(path, extra) {
+            Err(Failure::BadInput(e)) => format!("{e:#}"),
+            Err(Failure::Other(e)) => panic!("expected bad input (exit 2), got other: {e:#}"),
+            Ok(r) => panic!(
+                "expected bad input (exit 2), got a report:\n{}",
+                render_table(&r)
+            ),
+        }
+    }
+
+    fn with_secrets(user_extra: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: k\n  cluster:\n    server: https://192.0.2.1:6443\n    insecure-skip-tls-verify: true\n- name: bad\n  cluster:\n    server: not-a-url\nusers:\n- name: u\n  user:\n    token: {TOKEN}\n    client-key-data: {KEY_DATA}\n    client-certificate-data: {CERT_DATA}\n{user_extra}- name: v\n  user:\n    username: admin\n    password: hunter2hunter2\n    token: {TOKEN}\ncontexts:\n- name: a\n  context: {{cluster: k, user: u}}\n- name: b\n  context: {{cluster: bad, user: v}}\n- name: c\n  context: {{cluster: missing, user: u}}\n"
+        )
+    }
+
+    #[test]
+    fn no_secret_in_table_json_or_errors() {
+        // A loadable file (problems in other contexts, too), as table and JSON.
+        let ok = file("secrets.yaml", &with_secrets(""));
+        let texts = outputs(&ok, &[]);
+        assert!(texts[0].contains("importable  yes"), "{}", texts[0]);
+        assert!(texts[0].contains("multiple-auth-methods"), "{}", texts[0]);
+        assert_no_secret(&texts);
+        for ctx in ["b", "c"] {
+            assert_no_secret(&outputs(&ok, &["--context", ctx]));
+        }
+        // Parse errors next to the secrets: a wrong type, an unclosed flow, a bad indent.
+        for (i, extra) in [
+            format!("    password: {{x: {TOKEN}}}\n"),
+            format!("    insecure: [{TOKEN}\n"),
+            format!("      as: {KEY_DATA}\n   bad: {TOKEN}\n"),
+            format!("    exec: {TOKEN}\n"),
+            format!("    as-groups: {{a: {CERT_DATA}}}\n"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let bad = file(&format!("bad{i}.yaml"), &with_secrets(extra));
+            let texts = outputs(&bad, &[]);
+            assert_no_secret(&texts);
+        }
+    }
+
+    #[test]
+    fn empty_file_is_bad_input() {
+        for (i, text) in ["", "\n\n", "# nothing\n", "---\n"].iter().enumerate() {
+            let p = file(&format!("empty{i}.yaml"), text);
+            let e = bad_input(&p, &[]);
+            assert!(e.contains(&format!("{} is empty", p.display())), "{e}");
+        }
+    }
+
+    #[test]
+    fn list_of_nodes_is_not_a_kubeconfig() {
+        let p = file(
+            "nodes.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n1\n",
+        );
+        let e = bad_input(&p, &[]);
+        assert!(
+            e.contains(&format!("{} is not a kubeconfig", p.display())),
+            "{e}"
+        );
+        let p = file("pod.yaml", "metadata:\n  name: x\nspec: {}\n");
+        let e = bad_input(&p, &[]);
+        assert!(e.contains("is not a kubeconfig"), "{e}");
+    }
+
+    #[test]
+    fn invalid_server_override_is_bad_input() {
+        let p = file("override.yaml", &with_secrets(""));
+        for bad in [
+            "not-a-url",
+            "ftp://192.0.2.1",
+            "https://",
+            "https://a b",
+            "https://h:99999",
+        ] {
+            let e = bad_input(&p, &["--server", bad]);
+            assert!(e.contains("invalid server URL"), "{bad}: {e}");
+        }
+        for good in [
+            "https://127.0.0.1:6443",
+            "127.0.0.1:6443",
+            "api.example.com",
+            "localhost:6443",
+        ] {
+            let r =
+                run_offline(&p, &["--server", good]).unwrap_or_else(|_| panic!("{good} refused"));
+            assert!(r.importable, "{good}");
+        }
+    }
+
+    #[test]
+    fn invalid_server_in_file_is_a_problem() {
+        let p = file("fileserver.yaml", &with_secrets(""));
+        let r = run_offline(&p, &["--context", "b"]).unwrap_or_else(|_| panic!("run"));
+        assert!(!r.importable);
+        assert!(
+            r.problems.iter().any(|p| p.kind.id() == "bad-server-url"),
+            "{:?}",
+            r.problems
+        );
+    }
+
+    #[test]
+    fn file_level_problems_are_printed_once() {
+        // No contexts at all: only the file-level block, no "(context )" block.
+        let p = file(
+            "nocontexts.yaml",
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: k\n  cluster: {server: 'https://192.0.2.1:6443'}\n",
+        );
+        let r = run_offline(&p, &[]).unwrap_or_else(|_| panic!("run"));
+        let t = render_table(&r);
+        assert_eq!(t.matches("PROBLEMS").count(), 1, "{t}");
+        assert_eq!(t.matches("no-current-context").count(), 1, "{t}");
+        assert!(t.contains("PROBLEMS (kubeconfig file)"), "{t}");
+        assert!(
+            !t.contains("(context )") && !t.contains("(context \"\")"),
+            "{t}"
+        );
+        // Contexts but no current-context: file-level block once, each context under its name.
+        let p = file(
+            "nocurrent.yaml",
+            &with_secrets("").replace("current-context: a\n", ""),
+        );
+        let r = run_offline(&p, &[]).unwrap_or_else(|_| panic!("run"));
+        let t = render_table(&r);
+        assert_eq!(t.matches("PROBLEMS (kubeconfig file)").count(), 1, "{t}");
+        assert_eq!(t.matches("no-current-context").count(), 1, "{t}");
+        assert!(t.contains("PROBLEMS (context \"b\")"), "{t}");
+        assert!(t.contains("PROBLEMS (context \"c\")"), "{t}");
+        assert!(!t.contains("(context \"\")"), "{t}");
+        let json = render(&r, Output::Json).expect("json");
+        assert!(json.contains("\"file_problems\""), "{json}");
+    }
 }

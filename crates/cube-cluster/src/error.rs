@@ -23,6 +23,25 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A file given as a kubeconfig is empty (only whitespace, comments or `---`). Returned by
+    /// [`crate::kubeconfig::Kubeconfig::read_strict`] (client-go itself loads such a file as an
+    /// empty config, which then fails with "no configuration has been provided").
+    #[error("{origin} is empty")]
+    EmptyFile {
+        /// The file (or `<memory>`).
+        origin: String,
+    },
+    /// A file given as a kubeconfig is some other YAML document: its `kind` is present and not
+    /// `Config` (for example a `List` of Nodes), or it has none of `clusters`, `users`,
+    /// `contexts` and `current-context`. Returned by
+    /// [`crate::kubeconfig::Kubeconfig::read_strict`].
+    #[error("{origin} is not a kubeconfig: {reason}")]
+    NotAKubeconfig {
+        /// The file (or `<memory>`).
+        origin: String,
+        /// Why (`kind is "List", expected "Config"`); never contains a secret.
+        reason: String,
+    },
     /// A kubeconfig is not valid YAML or has a field of the wrong type.
     #[error("parse kubeconfig {origin}: {message}")]
     Parse {

@@ -20,7 +20,7 @@
 //! Secrets (tokens, passwords, client key and certificate data, exec env values, auth-provider
 //! config) are held in [`Secret`], whose `Debug`/`Display` print `<redacted>`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -515,6 +515,18 @@ impl fmt::Display for Problem {
     }
 }
 
+/// The [`Problem::subject`] of problems about the file as a whole rather than one context.
+pub const FILE_SUBJECT: &str = "kubeconfig";
+
+impl Problem {
+    /// Whether this problem is about the whole file ([`ProblemKind::EmptyConfig`],
+    /// [`ProblemKind::NoCurrentContext`]; subject [`FILE_SUBJECT`]) rather than one context,
+    /// so a report shows it once, not under every context.
+    pub fn is_file_level(&self) -> bool {
+        self.subject == FILE_SUBJECT
+    }
+}
+
 fn problem(severity: Severity, kind: ProblemKind, subject: String, message: String) -> Problem {
     Problem {
         severity,
@@ -768,6 +780,85 @@ impl Kubeconfig {
         Self::from_yaml(&text, Some(path))
     }
 
+    /// Like [`Kubeconfig::from_yaml`], but for a file given to be imported: an empty document
+    /// (only whitespace, comments or `---`) is [`Error::EmptyFile`], and a YAML document that
+    /// is not a kubeconfig is [`Error::NotAKubeconfig`]: its `kind` is present and not
+    /// `Config` (a `List` of Nodes, a Pod), or it has none of the keys `clusters`, `users`,
+    /// `contexts` and `current-context`. client-go loads both as an empty config (then fails
+    /// with "no configuration has been provided"), which hides that the wrong file was given.
+    ///
+    /// # Errors
+    /// [`Error::EmptyFile`], [`Error::NotAKubeconfig`], plus those of [`Kubeconfig::from_yaml`].
+    pub fn from_yaml_strict(text: &str, origin: Option<&Path>) -> Result<Self> {
+        let origin_s = origin
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "<memory>".to_string());
+        let blank = text.lines().all(|l| {
+            let t = l.trim();
+            t.is_empty() || t.starts_with('#') || t == "---" || t == "..."
+        });
+        if blank {
+            return Err(Error::EmptyFile { origin: origin_s });
+        }
+        // Only the document's shape; a syntax error is left to `from_yaml` (redacted message).
+        match serde_saphyr::from_str::<Option<BTreeMap<String, serde::de::IgnoredAny>>>(text) {
+            Ok(None) => return Err(Error::EmptyFile { origin: origin_s }),
+            Ok(Some(keys)) => {
+                if keys.contains_key("kind")
+                    && let Ok(KindOnly { kind: Some(kind) }) =
+                        serde_saphyr::from_str::<KindOnly>(text)
+                    && kind.as_str() != Some("Config")
+                {
+                    let k = match &kind {
+                        serde_json::Value::String(k) => format!("{:?}", redact_text(k)),
+                        other => redact_text(&other.to_string()),
+                    };
+                    return Err(Error::NotAKubeconfig {
+                        origin: origin_s,
+                        reason: format!("kind is {k}, expected \"Config\""),
+                    });
+                }
+                if !["clusters", "users", "contexts", "current-context"]
+                    .iter()
+                    .any(|k| keys.contains_key(*k))
+                {
+                    return Err(Error::NotAKubeconfig {
+                        origin: origin_s,
+                        reason: "none of clusters, users, contexts or current-context is set"
+                            .to_string(),
+                    });
+                }
+            }
+            Err(_) => {
+                // Not a mapping at all (a list, a scalar) is not a kubeconfig; anything else
+                // gets from_yaml's parse error.
+                if let Ok(v) = serde_saphyr::from_str::<serde_json::Value>(text)
+                    && !v.is_object()
+                {
+                    return Err(Error::NotAKubeconfig {
+                        origin: origin_s,
+                        reason: "the document is not a mapping".to_string(),
+                    });
+                }
+            }
+        }
+        Self::from_yaml(text, origin)
+    }
+
+    /// Reads one file to import, with the checks of [`Kubeconfig::from_yaml_strict`]
+    /// (otherwise as [`Kubeconfig::read`]).
+    ///
+    /// # Errors
+    /// [`Error::Read`], plus those of [`Kubeconfig::from_yaml_strict`].
+    pub fn read_strict(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            what: "kubeconfig".to_string(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_yaml_strict(&text, Some(path))
+    }
+
     /// Reads a `KUBECONFIG`-style list and merges it with client-go's rules: duplicate paths
     /// are removed keeping the first, empty entries and missing files are skipped (the skipped
     /// paths are returned), and [`Kubeconfig::merge`] combines the rest.
@@ -878,6 +969,13 @@ impl Kubeconfig {
     }
 }
 
+/// A document's `kind`, to tell a kubeconfig from other YAML.
+#[derive(Deserialize)]
+struct KindOnly {
+    #[serde(default)]
+    kind: Option<serde_json::Value>,
+}
+
 fn is_empty_value(v: &serde_json::Value) -> bool {
     match v {
         serde_json::Value::Null => true,
@@ -964,8 +1062,42 @@ fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<S
         Some(other) => return Err(format!("unsupported scheme {other:?}")),
         None => return Err("missing scheme".to_string()),
     }
-    if uri.host().is_none_or(str::is_empty) {
+    let host = uri.host().unwrap_or_default();
+    if host.is_empty() {
         return Err("missing host".to_string());
+    }
+    let is_ip = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        if v6.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!("invalid IPv6 address {v6:?}"));
+        }
+        true
+    } else {
+        host.parse::<std::net::Ipv4Addr>().is_ok()
+    };
+    if !is_ip {
+        let label_ok = |l: &str| {
+            !l.is_empty()
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if !host.trim_end_matches('.').split('.').all(label_ok) {
+            return Err(format!("invalid host name {host:?}"));
+        }
+        // Without a scheme the value must be host[:port]. A single word with neither port nor
+        // dot ("not-a-url") is almost surely not an address (client-go would dial
+        // https://not-a-url:443), so it is refused unless it is `localhost`.
+        if !s.contains("://")
+            && uri.port().is_none()
+            && !host.contains('.')
+            && !host.eq_ignore_ascii_case("localhost")
+        {
+            return Err(
+                "must be a URL with scheme http or https and a host, or host:port (a bare word needs a port or a dotted host name)"
+                    .to_string(),
+            );
+        }
     }
     if let Some(auth) = uri.authority() {
         let a = auth.as_str();
@@ -978,6 +1110,21 @@ fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<S
         }
     }
     Ok(with_scheme.trim_end_matches('/').to_string())
+}
+
+/// Validates a server address given by the user (kubectl `--server`, an import form) like
+/// client-go's `DefaultServerURL`: a URL with scheme `http` or `https` and a host (a path is
+/// kept as a prefix), or `host[:port]`, which gets `https://`. Stricter than client-go in one
+/// case: a scheme-less single word without port (`not-a-url`) is refused, except `localhost`.
+/// Returns the normalized URL (no trailing `/`).
+///
+/// # Errors
+/// [`Error::InvalidServer`] with the reason.
+pub fn validate_server(server: &str) -> Result<String> {
+    normalize_server(server, true).map_err(|reason| Error::InvalidServer {
+        url: redact_text(server.trim()),
+        reason,
+    })
 }
 
 fn host_of(url: &str) -> Option<String> {
@@ -1063,7 +1210,7 @@ impl Kubeconfig {
             problems.push(problem(
                 Severity::Error,
                 ProblemKind::EmptyConfig,
-                "kubeconfig".to_string(),
+                FILE_SUBJECT.to_string(),
                 "no configuration has been provided, try setting KUBERNETES_MASTER environment variable".to_string(),
             ));
             return none(problems);
@@ -1079,7 +1226,7 @@ impl Kubeconfig {
                 let mut p = problem(
                     Severity::Error,
                     ProblemKind::NoCurrentContext,
-                    "kubeconfig".to_string(),
+                    FILE_SUBJECT.to_string(),
                     "current-context is not set and no context was requested".to_string(),
                 );
                 if !names.is_empty() {
