@@ -9,8 +9,10 @@
 //! ```
 //!
 //! Exit codes: 0 importable, 1 not importable (validation errors, connection failure, missing
-//! permissions), 2 bad input (unreadable or unparseable file, unknown context or profile, bad
-//! arguments). Exec and auth-provider plugins are never run unless `--allow-exec` is given.
+//! permissions), 2 bad input (unreadable or unparseable file, an empty file, a file that is not a
+//! kubeconfig, an invalid `--server`, unknown context or profile, bad arguments). Problems of the
+//! file as a whole are listed once (`PROBLEMS (kubeconfig file)`, JSON `file_problems`), the
+//! others under their context. No token, password or client key/certificate data is ever printed. Exec and auth-provider plugins are never run unless `--allow-exec` is given.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
