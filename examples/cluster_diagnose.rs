@@ -43,7 +43,7 @@ enum Output {
 #[command(name = "cluster_diagnose", version)]
 struct Args {
     /// Files to read (format detected from content): kubectl JSON/YAML, describe text, events
-    /// tables, kubeadm/kubelet/device-plugin logs, error texts, kubeconfigs.
+    /// tables, kubeadm/kubelet/device-plugin logs, error texts, kubeconfigs. `-` reads stdin.
     #[arg(long, num_args = 1..)]
     snapshot: Vec<PathBuf>,
     /// Read a live cluster through this kubeconfig (read-only list requests).
@@ -90,25 +90,50 @@ fn run(args: Args) -> Result<u8> {
         );
         inputs.add("snapshot-gpu-cluster.json", SAMPLE);
     }
+    let mut stdin_read = false;
     for path in &args.snapshot {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let is_stdin = path.as_os_str() == "-";
+        let name = if is_stdin {
+            "-".to_owned()
+        } else {
+            cube_diagnose::input::normalize_path(&path.display().to_string())
+        };
+        let read = if is_stdin {
+            if stdin_read {
+                eprintln!("warning: - given twice: stdin is read once");
+                continue;
+            }
+            stdin_read = true;
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+        } else {
+            std::fs::read(path)
+        };
+        let bytes = match read {
+            Ok(b) => b,
+            Err(e) => {
+                // reported with the other input problems; the other inputs are still diagnosed
+                inputs.add_unreadable(&name, format!("cannot read: {e}"));
+                continue;
+            }
+        };
         let text = String::from_utf8_lossy(&bytes);
-        let name = path.display().to_string();
         if is_kubeconfig(&text) {
-            imports.push(kubeconfig_report(&name, &text, None, Some(path))?);
+            let origin = (!is_stdin).then_some(path.as_path());
+            match kubeconfig_report(&name, &text, None, origin) {
+                Ok(r) => imports.push(r),
+                Err(e) => inputs.add_unreadable(&name, format!("{e:#}")),
+            }
             continue;
         }
-        let format = inputs.add(&name, &text);
-        eprintln!("read {name}: {format:?}");
-    }
-    if !inputs.snapshot.problems.is_empty() {
-        for p in &inputs.snapshot.problems {
-            eprintln!(
-                "warning: {}: {} {}: {}",
-                p.file, p.object, p.field, p.message
-            );
+        match inputs.add_bytes(&name, &bytes) {
+            Some(format) => eprintln!("read {name}: {format:?}"),
+            None => eprintln!("read {name}: not usable"),
         }
+    }
+    let input_problems = inputs.input_problems();
+    for p in &input_problems {
+        eprintln!("{}: {p}", if p.fatal { "error" } else { "warning" });
     }
     let config = match &args.config {
         Some(p) => {
@@ -118,6 +143,12 @@ fn run(args: Args) -> Result<u8> {
         }
         None => Config::default(),
     };
+    let engine = Engine::new()
+        .try_with_config(config.clone())
+        .with_context(|| match &args.config {
+            Some(p) => format!("invalid config {}", p.display()),
+            None => "invalid config".to_owned(),
+        })?;
     let groups: Vec<GroupSpec> = match &args.groups {
         Some(p) => read_groups(p)?,
         None => Vec::new(),
@@ -129,7 +160,7 @@ fn run(args: Args) -> Result<u8> {
     for r in imports {
         ctx = ctx.with_import(r);
     }
-    let report = Engine::new().with_config(config).run(&ctx);
+    let report = engine.run(&ctx).with_input_problems(input_problems);
     let out = match args.output {
         Output::Table => to_table(&report, std::io::stdout().is_terminal()),
         Output::Json => to_json(&report)?,
@@ -158,6 +189,16 @@ fn read_groups(path: &std::path::Path) -> Result<Vec<GroupSpec>> {
     serde_saphyr::from_str(&text).with_context(|| format!("invalid groups file {}", path.display()))
 }
 
+/// Removes `./` path segments that come from joining a kubeconfig's relative file paths
+/// (`kubeconfigs/./stage/admin.pem` becomes `kubeconfigs/stage/admin.pem`).
+fn tidy_paths(text: &str) -> String {
+    let mut out = text.to_owned();
+    while out.contains("/./") {
+        out = out.replace("/./", "/");
+    }
+    out
+}
+
 fn is_kubeconfig(text: &str) -> bool {
     text.lines().any(|l| l.trim() == "kind: Config") && text.contains("clusters:")
 }
@@ -180,10 +221,10 @@ fn kubeconfig_report(
         for p in problems {
             match p.kind {
                 ProblemKind::CaKeyAsClientIdentity => report.over_privileges.push(OverPrivilege {
-                    permission: format!("{} ({ctx_name})", p.subject),
-                    message: p.to_string(),
+                    permission: tidy_paths(&format!("{} ({ctx_name})", p.subject)),
+                    message: tidy_paths(&p.to_string()),
                 }),
-                _ => report.config_problems.push(format!(
+                _ => report.config_problems.push(tidy_paths(&format!(
                     "{} {}: {p}",
                     if ctx_name.is_empty() {
                         "file"
@@ -191,11 +232,11 @@ fn kubeconfig_report(
                         &ctx_name
                     },
                     p.subject
-                )),
+                ))),
             }
             if p.severity == KcSeverity::Error {
                 report.connection.class = ConnectionClass::ConfigInvalid;
-                report.connection.message = p.message.clone();
+                report.connection.message = tidy_paths(&p.message);
             }
         }
     }

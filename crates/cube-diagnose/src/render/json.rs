@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::input::InputProblem;
 use crate::{DiagnoseError, Finding, Report, RuleInfo, Summary};
 
 /// The `schemaVersion` of the JSON document.
@@ -19,6 +20,7 @@ struct Doc<'a> {
     exit_code: i32,
     rules: &'a [RuleInfo],
     findings: &'a [Finding],
+    input_problems: &'a [InputProblem],
 }
 
 /// Renders the report as pretty JSON (see [`SCHEMA`]).
@@ -32,6 +34,7 @@ pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
         exit_code: report.exit_code(),
         rules: &report.rules,
         findings: &report.findings,
+        input_problems: &report.input_problems,
     })
     .map_err(DiagnoseError::Render)
 }
