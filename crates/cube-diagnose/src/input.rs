@@ -53,6 +53,9 @@ impl std::fmt::Display for InputProblem {
     }
 }
 
+/// Annotation set on events read by [`Inputs`]: the input (file name or label) they came from.
+pub const SOURCE_ANNOTATION: &str = "cube-diagnose.invalid/source";
+
 /// Lexically normalises a path label: `a/./b` and `a//b` become `a/b`, `a/x/../b` becomes `a/b`
 /// (a leading `..` is kept). `-` (stdin) and labels without `/` are returned unchanged.
 pub fn normalize_path(label: &str) -> String {
@@ -270,7 +273,9 @@ impl Inputs {
         }
         self.seen.push((fp, text.len(), source.to_owned()));
         let problems_before = self.snapshot.problems.len();
+        let (events_before, nodes_before) = (self.snapshot.events.len(), self.snapshot.nodes.len());
         let outcome = self.snapshot.add_bytes(source, text.as_bytes());
+        self.stamp_source(source, events_before, nodes_before);
         let new_problems = self.snapshot.problems.len() - problems_before;
         let detected = detect_format(text.as_bytes());
         let structured = starts_like_json(text)
@@ -350,6 +355,23 @@ impl Inputs {
             _ => {
                 self.push_log(source, text);
                 InputFormat::Text
+            }
+        }
+    }
+
+    /// Marks where new events came from ([`SOURCE_ANNOTATION`], used in evidence and as the
+    /// subject of events about no named object) and names nameless nodes (a `describe node`
+    /// excerpt without its `Name:` line) `unnamed node (from <source>)`.
+    fn stamp_source(&mut self, source: &str, events_before: usize, nodes_before: usize) {
+        for e in self.snapshot.events.iter_mut().skip(events_before) {
+            e.metadata
+                .annotations
+                .entry(SOURCE_ANNOTATION.to_owned())
+                .or_insert_with(|| source.to_owned());
+        }
+        for n in self.snapshot.nodes.iter_mut().skip(nodes_before) {
+            if n.metadata.name.trim().is_empty() {
+                n.metadata.name = format!("unnamed node (from {source})");
             }
         }
     }
