@@ -90,8 +90,56 @@ fn run(args: Args) -> Result<u8> {
         );
         inputs.add("snapshot-gpu-cluster.json", SAMPLE);
     }
+    read_inputs(
+        &args.snapshot,
+        &mut std::io::stdin(),
+        &mut inputs,
+        &mut imports,
+    );
+    let input_problems = inputs.input_problems();
+    for p in &input_problems {
+        eprintln!("{}: {p}", if p.fatal { "error" } else { "warning" });
+    }
+    let config_text = match &args.config {
+        Some(p) => Some((
+            p.display().to_string(),
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let engine = load_engine(config_text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())))?;
+    let config = engine.config().clone();
+    let groups: Vec<GroupSpec> = match &args.groups {
+        Some(p) => read_groups(p)?,
+        None => Vec::new(),
+    };
+    let mut ctx = Context::new(&inputs.snapshot)
+        .with_logs(inputs.logs.clone())
+        .with_groups(groups)
+        .with_thresholds(config.thresholds.clone());
+    for r in imports {
+        ctx = ctx.with_import(r);
+    }
+    let report = engine.run(&ctx).with_input_problems(input_problems);
+    let out = match args.output {
+        Output::Table => to_table(&report, std::io::stdout().is_terminal()),
+        Output::Json => to_json(&report)?,
+        Output::Sarif => to_sarif(&report)?,
+    };
+    println!("{out}");
+    Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+/// Reads every `--snapshot` path (`-` is stdin, read once) into `inputs` (kubeconfigs into
+/// `imports`). A path that cannot be read is an input problem; the other paths are still read.
+fn read_inputs(
+    paths: &[PathBuf],
+    stdin: &mut dyn std::io::Read,
+    inputs: &mut Inputs,
+    imports: &mut Vec<ImportReport>,
+) {
     let mut stdin_read = false;
-    for path in &args.snapshot {
+    for path in paths {
         let is_stdin = path.as_os_str() == "-";
         let name = if is_stdin {
             "-".to_owned()
@@ -105,7 +153,7 @@ fn run(args: Args) -> Result<u8> {
             }
             stdin_read = true;
             let mut buf = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+            stdin.read_to_end(&mut buf).map(|_| buf)
         } else {
             std::fs::read(path)
         };
@@ -131,43 +179,18 @@ fn run(args: Args) -> Result<u8> {
             None => eprintln!("read {name}: not usable"),
         }
     }
-    let input_problems = inputs.input_problems();
-    for p in &input_problems {
-        eprintln!("{}: {p}", if p.fatal { "error" } else { "warning" });
-    }
-    let config = match &args.config {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read {}", p.display()))?;
-            Config::from_yaml(&text).with_context(|| format!("invalid config {}", p.display()))?
-        }
-        None => Config::default(),
+}
+
+/// Reads a configuration and checks it against the engine's rule ids: unknown keys and unknown
+/// rule ids are errors naming them.
+fn load_engine(config: Option<(&str, &str)>) -> Result<Engine> {
+    let Some((name, text)) = config else {
+        return Ok(Engine::new());
     };
-    let engine = Engine::new()
-        .try_with_config(config.clone())
-        .with_context(|| match &args.config {
-            Some(p) => format!("invalid config {}", p.display()),
-            None => "invalid config".to_owned(),
-        })?;
-    let groups: Vec<GroupSpec> = match &args.groups {
-        Some(p) => read_groups(p)?,
-        None => Vec::new(),
-    };
-    let mut ctx = Context::new(&inputs.snapshot)
-        .with_logs(inputs.logs.clone())
-        .with_groups(groups)
-        .with_thresholds(config.thresholds.clone());
-    for r in imports {
-        ctx = ctx.with_import(r);
-    }
-    let report = engine.run(&ctx).with_input_problems(input_problems);
-    let out = match args.output {
-        Output::Table => to_table(&report, std::io::stdout().is_terminal()),
-        Output::Json => to_json(&report)?,
-        Output::Sarif => to_sarif(&report)?,
-    };
-    println!("{out}");
-    Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+    let config = Config::from_yaml(text).with_context(|| format!("invalid config {name}"))?;
+    Engine::new()
+        .try_with_config(config)
+        .with_context(|| format!("invalid config {name}"))
 }
 
 /// Resource groups: cube-model `ResourceGroup` documents (YAML/JSON, one or several separated by
@@ -314,5 +337,54 @@ fn collect_live(
             eprintln!("  collection failed: {}", report.connection.message);
             Ok((report, None))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str =
+        "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"\n";
+
+    #[test]
+    fn dash_reads_stdin_once_and_missing_files_are_input_problems() {
+        let mut inputs = Inputs::new();
+        let mut imports = Vec::new();
+        let mut stdin = std::io::Cursor::new(LOG.as_bytes().to_vec());
+        let paths = [
+            PathBuf::from("-"),
+            PathBuf::from("/nonexistent/./dir/x.json"),
+            PathBuf::from("-"),
+        ];
+        read_inputs(&paths, &mut stdin, &mut inputs, &mut imports);
+        assert_eq!(inputs.logs.len(), 1);
+        assert_eq!(inputs.logs[0].source, "-");
+        let problems = inputs.input_problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].source, "/nonexistent/dir/x.json");
+        assert!(problems[0].fatal);
+        let ctx = Context::new(&inputs.snapshot).with_logs(inputs.logs.clone());
+        let report = Engine::new().run(&ctx).with_input_problems(problems);
+        assert_eq!(report.by_rule("join-token-invalid").count(), 1);
+        assert_eq!(report.exit_code(), 2);
+    }
+
+    #[test]
+    fn config_with_unknown_key_or_rule_id_is_rejected_by_name() {
+        let e = load_engine(Some(("c.yaml", "disabled: [node-drift-typo]\n"))).unwrap_err();
+        assert!(format!("{e:#}").contains("node-drift-typo"), "{e:#}");
+        let e = load_engine(Some(("c.yaml", "thresholdz: {}\n"))).unwrap_err();
+        assert!(format!("{e:#}").contains("thresholdz"), "{e:#}");
+        let ok = load_engine(Some(("c.yaml", "disabled: [node-drift]\n"))).expect("valid");
+        assert!(ok.config().disabled.contains("node-drift"));
+    }
+
+    #[test]
+    fn kubeconfig_paths_lose_dot_segments() {
+        assert_eq!(
+            tidy_paths("file client-certificate: kubeconfigs/./stage/admin.pem"),
+            "file client-certificate: kubeconfigs/stage/admin.pem"
+        );
     }
 }
