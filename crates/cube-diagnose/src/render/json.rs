@@ -1,5 +1,6 @@
 //! JSON output. The document shape is fixed by `schema/findings.schema.json` (JSON Schema
-//! 2020-12) and versioned by `schemaVersion`; fields are only ever added.
+//! 2020-12) and versioned by `schemaVersion`; fields are only ever added (`inputProblems`, the
+//! report's [`crate::input::InputProblem`]s, was added in v1 and is always written).
 
 use serde::Serialize;
 
