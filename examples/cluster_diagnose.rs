@@ -43,7 +43,7 @@ enum Output {
 #[command(name = "cluster_diagnose", version)]
 struct Args {
     /// Files to read (format detected from content): kubectl JSON/YAML, describe text, events
-    /// tables, kubeadm/kubelet/device-plugin logs, error texts, kubeconfigs.
+    /// tables, kubeadm/kubelet/device-plugin logs, error texts, kubeconfigs. `-` reads stdin.
     #[arg(long, num_args = 1..)]
     snapshot: Vec<PathBuf>,
     /// Read a live cluster through this kubeconfig (read-only list requests).
@@ -90,34 +90,25 @@ fn run(args: Args) -> Result<u8> {
         );
         inputs.add("snapshot-gpu-cluster.json", SAMPLE);
     }
-    for path in &args.snapshot {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let text = String::from_utf8_lossy(&bytes);
-        let name = path.display().to_string();
-        if is_kubeconfig(&text) {
-            imports.push(kubeconfig_report(&name, &text, None, Some(path))?);
-            continue;
-        }
-        let format = inputs.add(&name, &text);
-        eprintln!("read {name}: {format:?}");
+    read_inputs(
+        &args.snapshot,
+        &mut std::io::stdin(),
+        &mut inputs,
+        &mut imports,
+    );
+    let input_problems = inputs.input_problems();
+    for p in &input_problems {
+        eprintln!("{}: {p}", if p.fatal { "error" } else { "warning" });
     }
-    if !inputs.snapshot.problems.is_empty() {
-        for p in &inputs.snapshot.problems {
-            eprintln!(
-                "warning: {}: {} {}: {}",
-                p.file, p.object, p.field, p.message
-            );
-        }
-    }
-    let config = match &args.config {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read {}", p.display()))?;
-            Config::from_yaml(&text).with_context(|| format!("invalid config {}", p.display()))?
-        }
-        None => Config::default(),
+    let config_text = match &args.config {
+        Some(p) => Some((
+            p.display().to_string(),
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+        None => None,
     };
+    let engine = load_engine(config_text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())))?;
+    let config = engine.config().clone();
     let groups: Vec<GroupSpec> = match &args.groups {
         Some(p) => read_groups(p)?,
         None => Vec::new(),
@@ -129,7 +120,7 @@ fn run(args: Args) -> Result<u8> {
     for r in imports {
         ctx = ctx.with_import(r);
     }
-    let report = Engine::new().with_config(config).run(&ctx);
+    let report = engine.run(&ctx).with_input_problems(input_problems);
     let out = match args.output {
         Output::Table => to_table(&report, std::io::stdout().is_terminal()),
         Output::Json => to_json(&report)?,
@@ -137,6 +128,69 @@ fn run(args: Args) -> Result<u8> {
     };
     println!("{out}");
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+}
+
+/// Reads every `--snapshot` path (`-` is stdin, read once) into `inputs` (kubeconfigs into
+/// `imports`). A path that cannot be read is an input problem; the other paths are still read.
+fn read_inputs(
+    paths: &[PathBuf],
+    stdin: &mut dyn std::io::Read,
+    inputs: &mut Inputs,
+    imports: &mut Vec<ImportReport>,
+) {
+    let mut stdin_read = false;
+    for path in paths {
+        let is_stdin = path.as_os_str() == "-";
+        let name = if is_stdin {
+            "-".to_owned()
+        } else {
+            cube_diagnose::input::normalize_path(&path.display().to_string())
+        };
+        let read = if is_stdin {
+            if stdin_read {
+                eprintln!("warning: - given twice: stdin is read once");
+                continue;
+            }
+            stdin_read = true;
+            let mut buf = Vec::new();
+            stdin.read_to_end(&mut buf).map(|_| buf)
+        } else {
+            std::fs::read(path)
+        };
+        let bytes = match read {
+            Ok(b) => b,
+            Err(e) => {
+                // reported with the other input problems; the other inputs are still diagnosed
+                inputs.add_unreadable(&name, format!("cannot read: {e}"));
+                continue;
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        if is_kubeconfig(&text) {
+            let origin = (!is_stdin).then_some(path.as_path());
+            match kubeconfig_report(&name, &text, None, origin) {
+                Ok(r) => imports.push(r),
+                Err(e) => inputs.add_unreadable(&name, format!("{e:#}")),
+            }
+            continue;
+        }
+        match inputs.add_bytes(&name, &bytes) {
+            Some(format) => eprintln!("read {name}: {format:?}"),
+            None => eprintln!("read {name}: not usable"),
+        }
+    }
+}
+
+/// Reads a configuration and checks it against the engine's rule ids: unknown keys and unknown
+/// rule ids are errors naming them.
+fn load_engine(config: Option<(&str, &str)>) -> Result<Engine> {
+    let Some((name, text)) = config else {
+        return Ok(Engine::new());
+    };
+    let config = Config::from_yaml(text).with_context(|| format!("invalid config {name}"))?;
+    Engine::new()
+        .try_with_config(config)
+        .with_context(|| format!("invalid config {name}"))
 }
 
 /// Resource groups: cube-model `ResourceGroup` documents (YAML/JSON, one or several separated by
@@ -156,6 +210,16 @@ fn read_groups(path: &std::path::Path) -> Result<Vec<GroupSpec>> {
         return Ok(groups.iter().map(GroupSpec::from).collect());
     }
     serde_saphyr::from_str(&text).with_context(|| format!("invalid groups file {}", path.display()))
+}
+
+/// Removes `./` path segments that come from joining a kubeconfig's relative file paths
+/// (`kubeconfigs/./stage/admin.pem` becomes `kubeconfigs/stage/admin.pem`).
+fn tidy_paths(text: &str) -> String {
+    let mut out = text.to_owned();
+    while out.contains("/./") {
+        out = out.replace("/./", "/");
+    }
+    out
 }
 
 fn is_kubeconfig(text: &str) -> bool {
@@ -180,10 +244,10 @@ fn kubeconfig_report(
         for p in problems {
             match p.kind {
                 ProblemKind::CaKeyAsClientIdentity => report.over_privileges.push(OverPrivilege {
-                    permission: format!("{} ({ctx_name})", p.subject),
-                    message: p.to_string(),
+                    permission: tidy_paths(&format!("{} ({ctx_name})", p.subject)),
+                    message: tidy_paths(&p.to_string()),
                 }),
-                _ => report.config_problems.push(format!(
+                _ => report.config_problems.push(tidy_paths(&format!(
                     "{} {}: {p}",
                     if ctx_name.is_empty() {
                         "file"
@@ -191,11 +255,11 @@ fn kubeconfig_report(
                         &ctx_name
                     },
                     p.subject
-                )),
+                ))),
             }
             if p.severity == KcSeverity::Error {
                 report.connection.class = ConnectionClass::ConfigInvalid;
-                report.connection.message = p.message.clone();
+                report.connection.message = tidy_paths(&p.message);
             }
         }
     }
@@ -273,5 +337,54 @@ fn collect_live(
             eprintln!("  collection failed: {}", report.connection.message);
             Ok((report, None))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str =
+        "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"\n";
+
+    #[test]
+    fn dash_reads_stdin_once_and_missing_files_are_input_problems() {
+        let mut inputs = Inputs::new();
+        let mut imports = Vec::new();
+        let mut stdin = std::io::Cursor::new(LOG.as_bytes().to_vec());
+        let paths = [
+            PathBuf::from("-"),
+            PathBuf::from("/nonexistent/./dir/x.json"),
+            PathBuf::from("-"),
+        ];
+        read_inputs(&paths, &mut stdin, &mut inputs, &mut imports);
+        assert_eq!(inputs.logs.len(), 1);
+        assert_eq!(inputs.logs[0].source, "-");
+        let problems = inputs.input_problems();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].source, "/nonexistent/dir/x.json");
+        assert!(problems[0].fatal);
+        let ctx = Context::new(&inputs.snapshot).with_logs(inputs.logs.clone());
+        let report = Engine::new().run(&ctx).with_input_problems(problems);
+        assert_eq!(report.by_rule("join-token-invalid").count(), 1);
+        assert_eq!(report.exit_code(), 2);
+    }
+
+    #[test]
+    fn config_with_unknown_key_or_rule_id_is_rejected_by_name() {
+        let e = load_engine(Some(("c.yaml", "disabled: [node-drift-typo]\n"))).unwrap_err();
+        assert!(format!("{e:#}").contains("node-drift-typo"), "{e:#}");
+        let e = load_engine(Some(("c.yaml", "thresholdz: {}\n"))).unwrap_err();
+        assert!(format!("{e:#}").contains("thresholdz"), "{e:#}");
+        let ok = load_engine(Some(("c.yaml", "disabled: [node-drift]\n"))).expect("valid");
+        assert!(ok.config().disabled.contains("node-drift"));
+    }
+
+    #[test]
+    fn kubeconfig_paths_lose_dot_segments() {
+        assert_eq!(
+            tidy_paths("file client-certificate: kubeconfigs/./stage/admin.pem"),
+            "file client-certificate: kubeconfigs/stage/admin.pem"
+        );
     }
 }

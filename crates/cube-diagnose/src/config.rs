@@ -9,7 +9,7 @@ use crate::{DiagnoseError, Severity};
 
 /// Thresholds used by rules. Every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Thresholds {
     /// `quota-near-limit` fires when `used / hard` is at least this percentage (default 90).
     pub quota_near_limit_percent: u32,
@@ -37,8 +37,11 @@ impl Default for Thresholds {
 ///     "severities":{"node-drift":"error"},"thresholds":{"quotaNearLimitPercent":80}}"#).unwrap();
 /// assert!(cfg.disabled.contains("quota-near-limit"));
 /// ```
+///
+/// Unknown keys (`thresholdz`) are rejected when reading; unknown rule ids are rejected by
+/// [`Config::check_rule_ids`] (and [`crate::Engine::try_with_config`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Config {
     /// Rule ids that do not run.
     pub disabled: BTreeSet<String>,
@@ -65,6 +68,39 @@ impl Config {
     pub fn from_yaml(text: &str) -> Result<Self, DiagnoseError> {
         serde_saphyr::from_str(text).map_err(|e| DiagnoseError::Config {
             message: e.to_string(),
+        })
+    }
+    /// Checks that every rule id in `disabled` and `severities` is one of `known` (the engine's
+    /// rule ids), so a typo (`node-drift-typo`) is not silently ignored.
+    ///
+    /// # Errors
+    /// [`DiagnoseError::Config`] naming the unknown ids and where they appear.
+    pub fn check_rule_ids<'k>(
+        &self,
+        known: impl IntoIterator<Item = &'k str>,
+    ) -> Result<(), DiagnoseError> {
+        let known: BTreeSet<&str> = known.into_iter().collect();
+        let mut unknown: Vec<String> = self
+            .disabled
+            .iter()
+            .filter(|id| !known.contains(id.as_str()))
+            .map(|id| format!("disabled: {id}"))
+            .collect();
+        unknown.extend(
+            self.severities
+                .keys()
+                .filter(|id| !known.contains(id.as_str()))
+                .map(|id| format!("severities: {id}")),
+        );
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        Err(DiagnoseError::Config {
+            message: format!(
+                "unknown rule id(s): {} (known ids: {})",
+                unknown.join(", "),
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            ),
         })
     }
     /// Disables a rule.
@@ -94,6 +130,35 @@ mod tests {
         let j = Config::from_json(br#"{"disabled":["a"],"severities":{"b":"info"},"thresholds":{"quotaNearLimitPercent":75}}"#).unwrap();
         assert_eq!(y, j);
         assert_eq!(y.thresholds.clock_skew_secs, 120);
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_by_name() {
+        let e = Config::from_yaml("thresholdz: {quotaNearLimitPercent: 80}\n").unwrap_err();
+        assert!(e.to_string().contains("thresholdz"), "{e}");
+        let e = Config::from_json(br#"{"thresholds":{"quotaNearLimit":80}}"#).unwrap_err();
+        assert!(e.to_string().contains("quotaNearLimit"), "{e}");
+    }
+
+    #[test]
+    fn unknown_rule_ids_are_rejected_by_name() {
+        let cfg = Config::from_yaml("disabled: [node-drift-typo, node-drift]\n").unwrap();
+        let e = cfg.check_rule_ids(["node-drift"]).unwrap_err();
+        assert!(e.to_string().contains("disabled: node-drift-typo"), "{e}");
+        assert!(!e.to_string().contains("disabled: node-drift,"), "{e}");
+        let cfg = Config::default().severity("nope", Severity::Info);
+        assert!(
+            cfg.check_rule_ids(["node-drift"])
+                .unwrap_err()
+                .to_string()
+                .contains("severities: nope")
+        );
+        assert!(
+            Config::default()
+                .disable("node-drift")
+                .check_rule_ids(["node-drift"])
+                .is_ok()
+        );
     }
 
     #[test]

@@ -233,7 +233,16 @@ impl<'a> Context<'a> {
                 .collect();
             for (i, e) in self.snapshot.events.iter().enumerate() {
                 let o = &e.involved_object;
-                let subject = if o.namespace.is_empty() {
+                // events about no named object (the `Events:` block of a describe excerpt): the
+                // subject is the input they came from
+                let subject = if o.name.is_empty() {
+                    crate::Subject::log(
+                        e.metadata
+                            .annotations
+                            .get(crate::input::SOURCE_ANNOTATION)
+                            .map_or("events", String::as_str),
+                    )
+                } else if o.namespace.is_empty() {
                     crate::Subject::cluster_scoped(&o.kind, &o.name)
                 } else {
                     crate::Subject::namespaced(&o.kind, &o.namespace, &o.name)

@@ -60,13 +60,30 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Counts and score.
     pub summary: Summary,
+    /// Problems with the inputs (load problems, unusable inputs); set with
+    /// [`Report::with_input_problems`]. A fatal one makes [`Report::exit_code`] 2.
+    #[serde(default)]
+    pub input_problems: Vec<crate::input::InputProblem>,
 }
 
 impl Report {
-    /// The process exit code for this report: 1 when any finding is an error, else 0. (2, bad
-    /// input or usage, is decided by the caller before a report exists.)
+    /// The process exit code for this report: 2 when an input could not be used at all (a fatal
+    /// [`crate::input::InputProblem`]; the other inputs were still diagnosed), else 1 when any
+    /// finding is an error, else 0. (2 for usage errors is decided by the caller.)
     pub fn exit_code(&self) -> i32 {
-        if self.summary.errors > 0 { 1 } else { 0 }
+        if self.input_problems.iter().any(|p| p.fatal) {
+            2
+        } else if self.summary.errors > 0 {
+            1
+        } else {
+            0
+        }
+    }
+    /// Attaches the input problems (usually [`crate::Inputs::input_problems`]).
+    #[must_use]
+    pub fn with_input_problems(mut self, problems: Vec<crate::input::InputProblem>) -> Self {
+        self.input_problems = problems;
+        self
     }
     /// Findings of one rule.
     pub fn by_rule<'r>(&'r self, id: &'r str) -> impl Iterator<Item = &'r Finding> + 'r {
@@ -136,6 +153,16 @@ impl Engine {
         self.config = config;
         self
     }
+    /// Sets the configuration after checking its rule ids against this engine's rules
+    /// ([`Config::check_rule_ids`]).
+    ///
+    /// # Errors
+    /// [`crate::DiagnoseError::Config`] naming an unknown rule id.
+    pub fn try_with_config(mut self, config: Config) -> Result<Self, crate::DiagnoseError> {
+        config.check_rule_ids(self.rules.iter().map(|r| r.id()))?;
+        self.config = config;
+        Ok(self)
+    }
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -194,6 +221,7 @@ impl Engine {
             rules: self.rule_infos(),
             findings,
             summary,
+            input_problems: Vec::new(),
         }
     }
 }

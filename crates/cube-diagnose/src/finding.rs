@@ -73,8 +73,12 @@ impl Subject {
     pub fn log(source: &str) -> Self {
         Self::cluster_scoped("Log", source)
     }
-    /// `Kind/namespace/name`, `Kind/name` or `Cluster`.
+    /// `Kind/namespace/name`, `Kind/name` or `Cluster`; a name that is itself an absolute path
+    /// (a log file) is joined with `:` (`Log:/tmp/x`, never `Log//tmp/x`).
     pub fn display_name(&self) -> String {
+        if self.namespace.is_empty() && self.name.starts_with('/') {
+            return format!("{}:{}", self.kind, self.name);
+        }
         match (self.namespace.is_empty(), self.name.is_empty()) {
             (_, true) => self.kind.clone(),
             (true, false) => format!("{}/{}", self.kind, self.name),

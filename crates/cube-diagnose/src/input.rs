@@ -12,13 +12,157 @@ pub use cube_model::snapshot::{InputFormat, detect_format};
 
 use crate::LogText;
 
-/// Accumulates inputs into a snapshot plus log texts.
+/// One problem with an input: a [`cube_model::snapshot::LoadProblem`] of the loader, or an input
+/// that could not be used (unreadable, empty, binary, broken JSON/YAML, not recognised).
+///
+/// `fatal` inputs yielded nothing at all: the run's exit code is 2 ([`crate::Report::exit_code`]);
+/// the other inputs are still diagnosed and reported.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct InputProblem {
+    /// File name or label of the input (normalised path).
+    pub source: String,
+    /// Index of the YAML document or JSON value (0-based), when the problem is inside the input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<usize>,
+    /// `kind/namespace/name` of the object, when known.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub object: String,
+    /// Field path inside the object, when known.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+    /// True when the input could not be used at all (nothing was read from it).
+    pub fatal: bool,
+}
+
+impl std::fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.source)?;
+        if let Some(d) = self.document {
+            write!(f, ": document {d}")?;
+        }
+        if !self.object.is_empty() {
+            write!(f, " ({})", self.object)?;
+        }
+        if !self.field.is_empty() {
+            write!(f, " at {}", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Annotation set on events read by [`Inputs`]: the input (file name or label) they came from.
+pub const SOURCE_ANNOTATION: &str = "cube-diagnose.invalid/source";
+
+/// Lexically normalises a path label: `a/./b` and `a//b` become `a/b`, `a/x/../b` becomes `a/b`
+/// (a leading `..` is kept). `-` (stdin) and labels without `/` are returned unchanged.
+pub fn normalize_path(label: &str) -> String {
+    if !label.contains('/') {
+        return label.to_owned();
+    }
+    let absolute = label.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in label.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            p => parts.push(p),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    }
+}
+
+/// Accumulates inputs into a snapshot plus log texts, and records what could not be used.
 #[derive(Debug, Default, Clone)]
 pub struct Inputs {
     /// Objects read so far.
     pub snapshot: ClusterSnapshot,
     /// Texts for the classifiers.
     pub logs: Vec<LogText>,
+    /// Inputs that could not be used, or only partly (see [`Inputs::input_problems`] for the
+    /// complete list including the loader's problems).
+    pub problems: Vec<InputProblem>,
+    /// Content fingerprints of the inputs seen so far, with their source (identical content given
+    /// twice is read once).
+    seen: Vec<(u64, usize, String)>,
+}
+
+/// Why a text looked like structured data but could not be read.
+fn structured_parse_error(format: InputFormat, text: &str) -> Option<String> {
+    match format {
+        InputFormat::Json => {
+            let mut stream =
+                serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
+            stream
+                .find_map(Result::err)
+                .map(|e| format!("invalid JSON: {e}"))
+        }
+        InputFormat::Yaml => serde_saphyr::from_multiple::<serde_json::Value>(text)
+            .err()
+            .map(|e| format!("invalid YAML: {e}")),
+        _ => None,
+    }
+}
+
+/// True when `text` looks like JSON: its first non-blank, non-comment character is `{`, or `[`
+/// followed by the start of a JSON value (`[preflight] ...` log lines are not JSON).
+fn starts_like_json(text: &str) -> bool {
+    let start = text.trim_start_matches('\u{feff}');
+    let Some(pos) = start
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .and_then(|first| start.find(first))
+    else {
+        return false;
+    };
+    let rest = start.get(pos..).unwrap_or("");
+    if rest.starts_with('{') {
+        return true;
+    }
+    let Some(after) = rest.strip_prefix('[') else {
+        return false;
+    };
+    let after = after.trim_start();
+    after.is_empty()
+        || after.starts_with(['{', '[', '"', ']', '-'])
+        || after.starts_with(|c: char| c.is_ascii_digit())
+        || ["true", "false", "null"].iter().any(|k| {
+            after.starts_with(k) && !after[k.len()..].starts_with(|c: char| c.is_alphanumeric())
+        })
+}
+
+/// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = bytes.get(..4096).unwrap_or(bytes);
+    if head.contains(&0) {
+        return true;
+    }
+    let text = String::from_utf8_lossy(head);
+    let total = text.chars().count().max(1);
+    let bad = text
+        .chars()
+        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
+        .count();
+    // tolerate a multi-byte character cut at the 4 KiB boundary
+    bad * 20 > total || (bad > 1 && std::str::from_utf8(head).is_err() && bad * 100 > total)
+}
+
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 impl Inputs {
@@ -27,21 +171,163 @@ impl Inputs {
         Self::default()
     }
 
-    /// Adds one input named `source`; returns the detected format. Text that is not snapshot
-    /// input becomes a log text. YAML/JSON inputs whose documents were partly plain text (a
-    /// manifest pasted together with a scheduler message after `---`) keep those documents as log
-    /// text too.
+    /// Every input problem: the loader's [`cube_model::snapshot::LoadProblem`]s (not fatal) and
+    /// the inputs that could not be used, in input order.
+    pub fn input_problems(&self) -> Vec<InputProblem> {
+        let mut out: Vec<InputProblem> = self
+            .snapshot
+            .problems
+            .iter()
+            .map(|p| InputProblem {
+                source: p.file.clone(),
+                document: Some(p.document),
+                object: p.object.clone(),
+                field: p.field.clone(),
+                message: match p.item {
+                    Some(i) => format!("item {i}: {}", p.message),
+                    None => p.message.clone(),
+                },
+                fatal: false,
+            })
+            .collect();
+        out.extend(self.problems.iter().cloned());
+        // an input that yielded nothing: its loader problems are part of the fatal one
+        out.dedup();
+        out
+    }
+
+    /// True when some input could not be used at all (exit code 2).
+    pub fn has_fatal_problem(&self) -> bool {
+        self.problems.iter().any(|p| p.fatal)
+    }
+
+    /// Records an input that could not be read (a file that does not exist, a permission error):
+    /// a fatal input problem.
+    pub fn add_unreadable(&mut self, source: &str, message: impl Into<String>) {
+        self.problems.push(InputProblem {
+            source: normalize_path(source),
+            message: message.into(),
+            fatal: true,
+            ..InputProblem::default()
+        });
+    }
+
+    /// Adds one input given as bytes (a file's content): binary data and empty inputs become fatal
+    /// input problems; text goes to [`Inputs::add`]. Returns the detected format, or `None` when
+    /// the input was not used.
+    pub fn add_bytes(&mut self, source: &str, bytes: &[u8]) -> Option<InputFormat> {
+        if looks_binary(bytes) {
+            self.problems.push(InputProblem {
+                source: normalize_path(source),
+                message: format!(
+                    "binary data ({} bytes), not a snapshot, describe text or log",
+                    bytes.len()
+                ),
+                fatal: true,
+                ..InputProblem::default()
+            });
+            return None;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let before = self.problems.iter().filter(|p| p.fatal).count();
+        let format = self.add(source, &text);
+        (self.problems.iter().filter(|p| p.fatal).count() == before).then_some(format)
+    }
+
+    /// Adds one input named `source` (a path label, normalised: `a/./b` is `a/b`); returns the
+    /// detected format.
+    ///
+    /// Text that is not snapshot input becomes a log text. YAML/JSON inputs whose documents were
+    /// partly plain text (a manifest pasted together with a scheduler message after `---`) keep
+    /// those documents as log text too. Text that looks like JSON or YAML but does not parse is
+    /// never handed to the log classifiers: it becomes an input problem, fatal when no object was
+    /// read from it. An empty input is a fatal problem; text with neither objects nor a known log
+    /// message is a (non-fatal) problem. The same content given twice (under any name) is read
+    /// once.
     pub fn add(&mut self, source: &str, text: &str) -> InputFormat {
-        let before = self.snapshot.problems.len();
-        match self.snapshot.add_bytes(source, text.as_bytes()) {
-            LoadOutcome::NotSnapshot { format } => {
-                self.logs.push(LogText::new(source, text));
-                format
+        let source = normalize_path(source);
+        let source = source.as_str();
+        let problem = |message: String, fatal: bool| InputProblem {
+            source: source.to_owned(),
+            message,
+            fatal,
+            ..InputProblem::default()
+        };
+        if text.trim_start_matches('\u{feff}').trim().is_empty() {
+            self.problems.push(problem("empty input".into(), true));
+            return InputFormat::Text;
+        }
+        let fp = fingerprint(text);
+        if let Some((_, _, first)) = self
+            .seen
+            .iter()
+            .find(|(h, len, _)| *h == fp && *len == text.len())
+        {
+            if first != source {
+                self.problems.push(problem(
+                    format!("same content as {first}: read once"),
+                    false,
+                ));
             }
+            return detect_format(text.as_bytes());
+        }
+        self.seen.push((fp, text.len(), source.to_owned()));
+        let problems_before = self.snapshot.problems.len();
+        let (events_before, nodes_before) = (self.snapshot.events.len(), self.snapshot.nodes.len());
+        let outcome = self.snapshot.add_bytes(source, text.as_bytes());
+        self.stamp_source(source, events_before, nodes_before);
+        let new_problems = self.snapshot.problems.len() - problems_before;
+        let detected = detect_format(text.as_bytes());
+        let structured = starts_like_json(text)
+            || matches!(detected, InputFormat::Json | InputFormat::Yaml)
+            || matches!(
+                outcome,
+                LoadOutcome::Loaded {
+                    format: InputFormat::Json | InputFormat::Yaml,
+                    ..
+                }
+            );
+        let (format, objects) = match outcome {
+            LoadOutcome::NotSnapshot { format } => (format, 0),
             LoadOutcome::Loaded {
                 format, objects, ..
-            } => {
-                let _ = before;
+            } => (format, objects),
+            _ => (detected, 0),
+        };
+        if structured {
+            let shape = if starts_like_json(text) {
+                InputFormat::Json
+            } else {
+                InputFormat::Yaml
+            };
+            let parse_error = structured_parse_error(shape, text);
+            if objects == 0 {
+                // broken JSON/YAML: never a log text; nothing was read from it
+                if new_problems > 0 {
+                    self.problems.push(problem(
+                        format!(
+                            "nothing could be read from this input ({new_problems} problem(s) listed)"
+                        ),
+                        true,
+                    ));
+                    return shape;
+                }
+                if let Some(err) = parse_error {
+                    self.problems.push(problem(err, true));
+                    return shape;
+                }
+            } else if let Some(err) = parse_error
+                && new_problems == 0
+            {
+                self.problems.push(problem(err, false));
+            }
+        }
+        match outcome {
+            LoadOutcome::NotSnapshot { format } => {
+                self.push_log(source, text);
+                format
+            }
+            LoadOutcome::Loaded { .. } => {
                 let sharing_config = text.contains("kind: ConfigMap") && text.contains("sharing:");
                 if objects == 0 || sharing_config {
                     // e.g. a Status body or a kind the snapshot does not keep: still text evidence
@@ -67,10 +353,42 @@ impl Inputs {
                 format
             }
             _ => {
-                self.logs.push(LogText::new(source, text));
+                self.push_log(source, text);
                 InputFormat::Text
             }
         }
+    }
+
+    /// Marks where new events came from ([`SOURCE_ANNOTATION`], used in evidence and as the
+    /// subject of events about no named object) and names nameless nodes (a `describe node`
+    /// excerpt without its `Name:` line) `unnamed node (from <source>)`.
+    fn stamp_source(&mut self, source: &str, events_before: usize, nodes_before: usize) {
+        for e in self.snapshot.events.iter_mut().skip(events_before) {
+            e.metadata
+                .annotations
+                .entry(SOURCE_ANNOTATION.to_owned())
+                .or_insert_with(|| source.to_owned());
+        }
+        for n in self.snapshot.nodes.iter_mut().skip(nodes_before) {
+            if n.metadata.name.trim().is_empty() {
+                n.metadata.name = format!("unnamed node (from {source})");
+            }
+        }
+    }
+
+    /// A text that is not snapshot input: a log text when the classifiers recognise something in
+    /// it, else kept anyway but reported as not recognised.
+    fn push_log(&mut self, source: &str, text: &str) {
+        if crate::classify::classify(source, text).is_empty() {
+            self.problems.push(InputProblem {
+                source: source.to_owned(),
+                message: "not recognised: no Kubernetes objects and no known log or error message"
+                    .into(),
+                fatal: false,
+                ..InputProblem::default()
+            });
+        }
+        self.logs.push(LogText::new(source, text));
     }
 }
 

@@ -12,7 +12,8 @@
 //! - [`classify`]: text classifiers producing [`classify::Signal`]s.
 //! - [`config`]: [`Config`] (disabled rules, severity overrides, thresholds).
 //! - [`render`]: table, JSON (schema in `schema/findings.schema.json`), SARIF 2.1.0.
-//! - [`input`]: content-based detection and reading of pasted inputs into a snapshot and texts.
+//! - [`input`]: content-based detection and reading of pasted inputs into a snapshot and texts;
+//!   [`input::InputProblem`]s for inputs that could not be used (exit code 2) or only partly.
 //!
 //! Pure: no I/O, no network; callers hand in texts and objects.
 //!

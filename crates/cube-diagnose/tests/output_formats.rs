@@ -189,6 +189,7 @@ fn empty_report_validates_and_exits_zero() {
         rules: vec![],
         summary: Summary::of(&findings),
         findings,
+        input_problems: Vec::new(),
     };
     let doc: Value = serde_json::from_str(&to_json(&r).expect("render")).expect("json");
     check_valid(&doc);
@@ -243,4 +244,39 @@ fn table_is_grouped_by_severity_without_colour_when_asked() {
     assert!(e < w);
     assert!(!t.contains('\u{1b}'));
     assert!(t.contains("score"));
+}
+
+#[test]
+fn json_with_input_problems_validates_and_exits_two() {
+    let mut inputs = Inputs::new();
+    inputs.add(
+        "part.json",
+        r#"{"kind":"List","apiVersion":"v1","items":[{"kind":"Node","apiVersion":"v1","metadata":{"name":"a"}},{"kind":"Node","apiVersion":"v1","metadata":{"name":"b"},"status":{"capacity":{"cpu":"lots"}}}]}"#,
+    );
+    inputs.add("empty.yaml", "");
+    let ctx = Context::new(&inputs.snapshot).with_logs(inputs.logs.clone());
+    let r = Engine::new()
+        .run(&ctx)
+        .with_input_problems(inputs.input_problems());
+    let doc: Value = serde_json::from_str(&to_json(&r).expect("render")).expect("json");
+    check_valid(&doc);
+    assert_eq!(doc["exitCode"], 2);
+    let problems = doc["inputProblems"].as_array().expect("inputProblems");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p["source"] == "part.json" && p["fatal"] == false && p["document"] == 0)
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p["source"] == "empty.yaml" && p["fatal"] == true)
+    );
+    // the validator sees a broken problem entry
+    let mut bad = doc.clone();
+    bad["inputProblems"][0]["fatal"] = Value::from("yes");
+    let schema: Value = serde_json::from_str(json::SCHEMA).expect("schema");
+    let mut errs = Vec::new();
+    validate(&schema, &schema, &bad, "", &mut errs);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
 }

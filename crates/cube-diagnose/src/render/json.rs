@@ -1,8 +1,10 @@
 //! JSON output. The document shape is fixed by `schema/findings.schema.json` (JSON Schema
-//! 2020-12) and versioned by `schemaVersion`; fields are only ever added.
+//! 2020-12) and versioned by `schemaVersion`; fields are only ever added (`inputProblems`, the
+//! report's [`crate::input::InputProblem`]s, was added in v1 and is always written).
 
 use serde::Serialize;
 
+use crate::input::InputProblem;
 use crate::{DiagnoseError, Finding, Report, RuleInfo, Summary};
 
 /// The `schemaVersion` of the JSON document.
@@ -19,6 +21,7 @@ struct Doc<'a> {
     exit_code: i32,
     rules: &'a [RuleInfo],
     findings: &'a [Finding],
+    input_problems: &'a [InputProblem],
 }
 
 /// Renders the report as pretty JSON (see [`SCHEMA`]).
@@ -32,6 +35,7 @@ pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
         exit_code: report.exit_code(),
         rules: &report.rules,
         findings: &report.findings,
+        input_problems: &report.input_problems,
     })
     .map_err(DiagnoseError::Render)
 }

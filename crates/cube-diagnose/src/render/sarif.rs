@@ -71,6 +71,18 @@ pub fn to_sarif(report: &Report) -> Result<String, DiagnoseError> {
             r
         })
         .collect();
+    let notifications: Vec<Value> = report
+        .input_problems
+        .iter()
+        .map(|p| {
+            json!({
+                "level": if p.fatal { "error" } else { "warning" },
+                "message": {"text": p.to_string()},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": p.source}}}],
+                "properties": {"fatal": p.fatal}
+            })
+        })
+        .collect();
     let doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -81,6 +93,11 @@ pub fn to_sarif(report: &Report) -> Result<String, DiagnoseError> {
                 "informationUri": "https://example.invalid/cube-rs",
                 "rules": rules
             }},
+            "invocations": [{
+                "executionSuccessful": !report.input_problems.iter().any(|p| p.fatal),
+                "exitCode": report.exit_code(),
+                "toolExecutionNotifications": notifications
+            }],
             "results": results
         }]
     });

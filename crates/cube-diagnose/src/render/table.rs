@@ -13,10 +13,43 @@ fn paint(s: &str, code: &str, colour: bool) -> String {
     }
 }
 
+/// Writes `head` then the first line of `text`; every further line of `text` (a heredoc
+/// manifest in a remedy) is indented by `indent` columns, under the first line.
+fn write_indented(out: &mut String, head: &str, indent: usize, text: &str) {
+    let mut lines = text.lines();
+    let _ = writeln!(out, "{head}{}", lines.next().unwrap_or(""));
+    for l in lines {
+        if l.is_empty() {
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, "{:indent$}{l}", "");
+        }
+    }
+}
+
 /// Renders the report as text: one section per severity (errors first), each finding with its
 /// subject, message, evidence lines and remedy, then the summary line.
 pub fn to_table(report: &Report, colour: bool) -> String {
     let mut out = String::new();
+    if !report.input_problems.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} ({})",
+            paint("INPUT PROBLEMS", "1;35", colour),
+            report.input_problems.len()
+        );
+        for p in &report.input_problems {
+            let tag = if p.fatal { "unusable:" } else { "problem: " };
+            let line = p.to_string();
+            write_indented(
+                &mut out,
+                &format!("  {} ", paint(tag, "35", colour)),
+                12,
+                &line,
+            );
+        }
+        out.push('\n');
+    }
     for sev in [Severity::Error, Severity::Warning, Severity::Info] {
         let group: Vec<_> = report
             .findings
@@ -48,22 +81,12 @@ pub fn to_table(report: &Report, colour: bool) -> String {
                 f.message,
             );
             for e in &f.evidence {
-                let _ = writeln!(
-                    out,
-                    "  {:<w_rule$}    {} {}",
-                    "",
-                    paint("evidence:", "2", colour),
-                    e
-                );
+                let head = format!("  {:<w_rule$}    {} ", "", paint("evidence:", "2", colour));
+                write_indented(&mut out, &head, w_rule + 16, &e.to_string());
             }
             if !f.remedy.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "  {:<w_rule$}    {} {}",
-                    "",
-                    paint("remedy:", "32", colour),
-                    f.remedy
-                );
+                let head = format!("  {:<w_rule$}    {} ", "", paint("remedy:", "32", colour));
+                write_indented(&mut out, &head, w_rule + 14, &f.remedy);
             }
         }
         out.push('\n');
@@ -102,6 +125,7 @@ mod tests {
             rules: vec![],
             summary: Summary::of(&findings),
             findings,
+            input_problems: Vec::new(),
         };
         let plain = to_table(&r, false);
         assert!(plain.starts_with("ERRORS (1)"));
