@@ -478,7 +478,10 @@ mod tests {
     fn broken_object_is_a_problem_not_a_failure() {
         let mut i = Inputs::new();
         i.add("x.json", r#"{"kind":"List","apiVersion":"v1","items":[{"kind":"Node","apiVersion":"v1","metadata":{"name":"a"}},{"kind":"Node","apiVersion":"v1","metadata":{"name":"b"},"status":{"capacity":{"cpu":"lots"}}}]}"#);
-        assert_eq!(i.snapshot.nodes.len(), 1);
+        // The loader keeps node b and drops only its broken field (issue 2: never lose the rest).
+        assert_eq!(i.snapshot.nodes.len(), 2);
         assert_eq!(i.snapshot.problems.len(), 1);
+        assert_eq!(i.snapshot.problems[0].field, "status.capacity.cpu");
+        assert!(i.snapshot.nodes[1].status.capacity.get("cpu").is_none());
     }
 }

@@ -203,7 +203,8 @@ pub enum LoadOutcome {
     Loaded {
         /// The detected format.
         format: InputFormat,
-        /// Objects kept (added to one of the typed vectors).
+        /// Objects read and kept: added to one of the typed vectors, or replacing an object with the
+        /// same key loaded from an earlier input (see [`ClusterSnapshot::duplicates`]).
         objects: usize,
         /// Objects or documents skipped (unknown kinds, non-bootstrap Secrets).
         skipped: usize,
@@ -349,11 +350,12 @@ impl ClusterSnapshot {
                     }));
             }
         }
-        self.merge_duplicates(source, &mark);
+        // Objects that replaced earlier ones were read from this input too: count them.
+        let replaced = self.merge_duplicates(source, &mark);
         let after = Counts::of(self);
         LoadOutcome::Loaded {
             format,
-            objects: after.objects - before.objects,
+            objects: after.objects + replaced - before.objects,
             skipped: after.skipped - before.skipped,
             problems: after.problems - before.problems,
         }
@@ -366,8 +368,9 @@ impl ClusterSnapshot {
     }
 
     /// Replaces earlier objects by later ones with the same key, in every vector that grew
-    /// since `mark` (see [`ClusterSnapshot::duplicates`]). O(n) per vector.
-    fn merge_duplicates(&mut self, source: &str, mark: &[usize; 15]) {
+    /// since `mark` (see [`ClusterSnapshot::duplicates`]). O(n) per vector. Returns how many
+    /// earlier objects were replaced.
+    fn merge_duplicates(&mut self, source: &str, mark: &[usize; 15]) -> usize {
         fn meta_key(m: &ObjectMeta) -> Option<(&str, &str, &str)> {
             match (m.uid.is_empty(), m.name.is_empty()) {
                 (false, _) => Some(("", "", m.uid.as_str())),
@@ -425,7 +428,9 @@ impl ClusterSnapshot {
             .token_id
             .is_empty())
         .then_some(o.token_id.as_str()));
+        let replaced = notes.iter().map(|n| n.count).sum();
         self.duplicates.append(&mut notes);
+        replaced
     }
 
     /// Number of objects held in the typed vectors.
