@@ -16,6 +16,13 @@
 //! item is read on its own, so one broken object becomes one [`LoadProblem`] with its field path
 //! (re-read with `serde_path_to_error` only on failure). YAML documents are read into a
 //! `serde_json::Value` first (YAML 1.2 core scalars) and dispatched the same way.
+//!
+//! Salvage: an object with an unreadable field is kept without that field (one
+//! [`LoadProblem`] per dropped field, with its path; at most 32 per object); a JSON input cut or
+//! broken in the middle keeps every complete `items` element before the break (one problem
+//! with the byte offset, line/column and item index); the same object loaded again from a later
+//! input replaces the earlier one ([`ClusterSnapshot::duplicates`]); an empty input is
+//! [`LoadOutcome::Empty`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -32,8 +39,8 @@ mod fast;
 
 /// Everything read from a cluster or a dump of it.
 ///
-/// Vectors keep input order. `problems` holds every object that could not be read (with file,
-/// document index and field path); `unknown_kinds` counts the kinds that were skipped;
+/// Vectors keep input order. `problems` holds every object that could not be read and every
+/// unreadable field dropped from a kept object (with file, document index and field path); `unknown_kinds` counts the kinds that were skipped;
 /// `missing_kinds` names the kinds a live collection could not read (for example Forbidden).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
