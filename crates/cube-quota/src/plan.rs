@@ -71,7 +71,7 @@ pub enum PlanError {
     },
     /// A group pinned to a node pool holds more GPUs than the pool allocates.
     #[error(
-        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but its node pool allocates only {allocatable}"
+        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but the {pool_nodes} of {nodes} nodes its placement {placement} selects allocate only {allocatable}"
     )]
     PoolGpuExceeded {
         /// Group name.
@@ -84,6 +84,25 @@ pub enum PlanError {
         planned: i64,
         /// Allocatable units of the pool.
         allocatable: i64,
+        /// The group's placement as text (`nodeSelector {org=nlp}`).
+        placement: String,
+        /// Nodes the placement selects.
+        pool_nodes: usize,
+        /// Nodes in the snapshot.
+        nodes: usize,
+    },
+    /// An amount cannot be computed exactly (the exact result would need more than 100,000
+    /// digits); the plan refuses rather than write a rounded or saturated quota.
+    #[error("resource group {group:?}: bucket {bucket:?} key {resource}: {message}")]
+    Arithmetic {
+        /// Group name.
+        group: String,
+        /// Bucket name.
+        bucket: String,
+        /// Quota key.
+        resource: ResourceName,
+        /// What could not be computed.
+        message: String,
     },
     /// Two groups claim the same namespace.
     #[error("namespace {namespace:?} belongs to both {first:?} and {second:?}")]
@@ -321,17 +340,12 @@ fn is_cpu_key(key: &str) -> bool {
     matches!(key, "cpu" | "requests.cpu" | "limits.cpu")
 }
 
-/// `hard * percent / 100`, rounded down to millicores (cpu keys) or whole units.
-fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Quantity {
-    if is_cpu_key(key) {
-        let m = i128::from(hard.milli_value()) * i128::from(percent) / 100;
-        Quantity::from_millis(i64::try_from(m).unwrap_or(i64::MAX))
-    } else {
-        // Value() rounds up; a fractional hard is floored first so the share never exceeds it.
-        let whole = hard.milli_value().div_euclid(1000);
-        let v = i128::from(whole) * i128::from(percent) / 100;
-        Quantity::from_value(i64::try_from(v).unwrap_or(i64::MAX), hard.format())
-    }
+/// `hard * percent / 100`, rounded down to millicores (cpu keys) or whole units, exactly for
+/// every quantity (no `i64` saturation: `20Pi` at 50 % is `10Pi`) and in `hard`'s format.
+/// `None` only when the exact result is too large to compute (more than 100,000 digits).
+fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Option<Quantity> {
+    let scale = if is_cpu_key(key) { -3 } else { 0 };
+    hard.checked_mul_ratio(i64::from(percent), 100, scale)
 }
 
 /// Plans one group.
@@ -393,7 +407,18 @@ pub fn plan_group(
                         .cloned()
                         .unwrap_or(Quantity::ZERO),
                     None => match ns.share_percent {
-                        Some(p) => percent_share(k.as_str(), total, p.min(100)),
+                        Some(p) => {
+                            percent_share(k.as_str(), total, p.min(100)).ok_or_else(|| {
+                                PlanError::Arithmetic {
+                                    group: gname.to_owned(),
+                                    bucket: b.name.clone(),
+                                    resource: k.clone(),
+                                    message: format!(
+                                        "{p}% of {total} is too large to compute exactly"
+                                    ),
+                                }
+                            })?
+                        }
                         None => Quantity::ZERO,
                     },
                 };
@@ -410,7 +435,12 @@ pub fn plan_group(
             let mut sum = Quantity::ZERO;
             for l in &per_ns {
                 if let Some(q) = l.get(k.as_str()) {
-                    sum = sum.checked_add(q).unwrap_or(sum);
+                    sum = sum.checked_add(q).ok_or_else(|| PlanError::Arithmetic {
+                        group: gname.to_owned(),
+                        bucket: b.name.clone(),
+                        resource: k.clone(),
+                        message: format!("the sum of the namespace shares ({sum} + {q}) is too large to compute exactly"),
+                    })?;
                 }
             }
             if sum > *total {
@@ -424,7 +454,7 @@ pub fn plan_group(
             }
         }
         if let Some(s) = snapshot {
-            check_pool_gpus(group, b, &hard, s)?;
+            check_pool_gpus(group, b, &hard, s, &mut warnings)?;
         }
         for (ns, list) in group.namespaces.iter().zip(per_ns) {
             quotas.push(PlannedQuota {
@@ -453,53 +483,106 @@ pub fn plan_group(
 }
 
 /// A group is pinned to a pool when its placement selects nodes; then each GPU key of each
-/// bucket must fit in the pool's allocatable.
+/// bucket must fit in the pool's allocatable (compared exactly, no `i64` saturation). When the
+/// placement selects none of the snapshot's nodes, the check is skipped with a warning (the
+/// pool may not exist yet, or the snapshot is of another cluster).
 fn check_pool_gpus(
     group: &ResourceGroup,
     b: &QuotaBucket,
     hard: &ResourceList,
     snapshot: &ClusterSnapshot,
+    warnings: &mut Vec<String>,
 ) -> Result<(), PlanError> {
     let pinned =
         !group.placement.node_selector.is_empty() || group.placement.node_affinity.is_some();
     if !pinned {
         return Ok(());
     }
-    for (k, q) in hard {
+    let pool: Vec<_> = snapshot
+        .nodes
+        .iter()
+        .filter(|n| {
+            group
+                .placement
+                .selects_node(&n.metadata.labels, &n.metadata.name)
+        })
+        .collect();
+    let gpu_keys: Vec<_> = hard
+        .iter()
+        .filter(|(k, _)| {
+            k.as_str()
+                .strip_prefix("requests.")
+                .is_some_and(crate::fit::is_gpu_resource_name)
+        })
+        .collect();
+    if gpu_keys.is_empty() {
+        return Ok(());
+    }
+    if pool.is_empty() {
+        warnings.push(format!(
+            "group {:?} bucket {:?}: placement {} matched 0 of {} nodes in the snapshot; GPU pool check skipped",
+            group.name,
+            b.name,
+            describe_placement(group),
+            snapshot.nodes.len()
+        ));
+        return Ok(());
+    }
+    for (k, q) in gpu_keys {
         let Some(res) = k.as_str().strip_prefix("requests.") else {
             continue;
         };
-        if !crate::fit::is_gpu_resource_name(res) {
-            continue;
+        let mut allocatable = Quantity::ZERO;
+        for n in &pool {
+            let l = if n.status.allocatable.is_empty() {
+                &n.status.capacity
+            } else {
+                &n.status.allocatable
+            };
+            if let Some(a) = l.get(res) {
+                allocatable = allocatable
+                    .checked_add(a)
+                    .ok_or_else(|| PlanError::Arithmetic {
+                        group: group.name.clone(),
+                        bucket: b.name.clone(),
+                        resource: k.clone(),
+                        message: "the pool's allocatable is too large to compute exactly"
+                            .to_owned(),
+                    })?;
+            }
         }
-        let allocatable: i64 = snapshot
-            .nodes
-            .iter()
-            .filter(|n| {
-                group
-                    .placement
-                    .selects_node(&n.metadata.labels, &n.metadata.name)
-            })
-            .map(|n| {
-                let l = if n.status.allocatable.is_empty() {
-                    &n.status.capacity
-                } else {
-                    &n.status.allocatable
-                };
-                l.get(res).map(Quantity::value).unwrap_or(0)
-            })
-            .fold(0i64, i64::saturating_add);
-        if q.value() > allocatable {
+        if *q > allocatable {
             return Err(PlanError::PoolGpuExceeded {
                 group: group.name.clone(),
                 bucket: b.name.clone(),
                 resource: k.clone(),
                 planned: q.value(),
-                allocatable,
+                allocatable: allocatable.value(),
+                placement: describe_placement(group),
+                pool_nodes: pool.len(),
+                nodes: snapshot.nodes.len(),
             });
         }
     }
     Ok(())
+}
+
+/// The placement as text: `nodeSelector {a=b,c=d}` and/or `nodeAffinity`.
+fn describe_placement(group: &ResourceGroup) -> String {
+    let mut parts = Vec::new();
+    if !group.placement.node_selector.is_empty() {
+        let sel: Vec<String> = group
+            .placement
+            .node_selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        parts.push(format!("nodeSelector {{{}}}", sel.join(",")));
+    }
+    if group.placement.node_affinity.is_some() {
+        parts.push("nodeAffinity".to_owned());
+    }
+    parts.join(" and ")
 }
 
 fn api_list(list: &ResourceList) -> BTreeMap<String, ApiQuantity> {
@@ -877,19 +960,35 @@ mod tests {
     fn percent_shares_round_down() {
         let q = |s: &str| s.parse::<Quantity>().expect("q");
         assert_eq!(
-            percent_share("requests.cpu", &q("10"), 33).to_string(),
+            percent_share("requests.cpu", &q("10"), 33)
+                .expect("share")
+                .to_string(),
             "3300m"
         );
         assert_eq!(
-            percent_share("requests.cpu", &q("1"), 33).milli_value(),
+            percent_share("requests.cpu", &q("1"), 33)
+                .expect("share")
+                .milli_value(),
             330
         );
         assert_eq!(
-            percent_share("requests.nvidia.com/gpu", &q("5"), 50).value(),
+            percent_share("requests.nvidia.com/gpu", &q("5"), 50)
+                .expect("share")
+                .value(),
             2
         );
-        assert_eq!(percent_share("requests.memory", &q("3"), 50).value(), 1);
-        assert_eq!(percent_share("pods", &q("1500m"), 100).value(), 1);
+        assert_eq!(
+            percent_share("requests.memory", &q("3"), 50)
+                .expect("share")
+                .value(),
+            1
+        );
+        assert_eq!(
+            percent_share("pods", &q("1500m"), 100)
+                .expect("share")
+                .value(),
+            1
+        );
     }
 
     #[test]

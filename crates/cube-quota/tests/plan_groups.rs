@@ -365,3 +365,67 @@ proptest! {
         }
     }
 }
+
+/// Regression: shares were computed through `milli_value()`, which saturates at `i64::MAX`, so
+/// `20Pi` split 50/50 gave `4611686018427387` per namespace instead of `10Pi`.
+#[test]
+fn huge_quantities_split_exactly() {
+    #[track_caller]
+    fn check(hard: &str, expected: &str) {
+        let yaml = format!(
+            "name: big\nowner: bob\nquota:\n  - name: s\n    hard:\n      requests.storage: \"{hard}\"\n      requests.cpu: \"{hard}\"\nnamespaces:\n  - {{name: a, sharePercent: 50}}\n  - {{name: b, sharePercent: 50}}\n"
+        );
+        let plan = plan_group(&group(&yaml), None).expect("plan");
+        assert_eq!(plan.quotas.len(), 2);
+        for p in &plan.quotas {
+            assert_eq!(
+                p.hard
+                    .get("requests.storage")
+                    .map(ToString::to_string)
+                    .as_deref(),
+                Some(expected),
+                "{hard} storage in {}",
+                p.namespace
+            );
+            assert_eq!(
+                p.hard
+                    .get("requests.cpu")
+                    .map(ToString::to_string)
+                    .as_deref(),
+                Some(expected),
+                "{hard} cpu in {}",
+                p.namespace
+            );
+        }
+    }
+    check("20Pi", "10Pi");
+    check("9Pi", "4608Ti");
+    check("100Pi", "50Pi");
+    check("1e16", "5e15");
+    check("1e400", "5e399");
+    check("7Ei", "3584Pi");
+}
+
+/// Regression: a placement that selects no node of the snapshot failed with "node pool
+/// allocates only 0"; it is now a warning naming the selector and the node counts.
+#[test]
+fn placement_matching_no_node_is_a_warning() {
+    let pinned = format!("{SMALL}placement:\n  nodeSelector:\n    org: nlp\n");
+    let g = group(&pinned);
+    let mut s = ClusterSnapshot::default();
+    s.nodes = vec![gpu_node("a", "4", "vision"), gpu_node("b", "8", "other")];
+    let plan = plan_group(&g, Some(&s)).expect("plan despite an empty pool");
+    let w: Vec<_> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.contains("matched 0 of 2 nodes"))
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", plan.warnings);
+    assert!(w[0].contains("nodeSelector {org=nlp}"), "{}", w[0]);
+    // A pool that exists but is too small names the selector and the node counts.
+    s.nodes.push(gpu_node("c", "1", "nlp"));
+    let e = plan_group(&g, Some(&s)).expect_err("5 GPUs in a 1-GPU pool");
+    let text = e.to_string();
+    assert!(text.contains("1 of 3 nodes"), "{text}");
+    assert!(text.contains("nodeSelector {org=nlp}"), "{text}");
+}
