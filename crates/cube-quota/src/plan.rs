@@ -71,7 +71,7 @@ pub enum PlanError {
     },
     /// A group pinned to a node pool holds more GPUs than the pool allocates.
     #[error(
-        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but the {pool_nodes} of {nodes} nodes its placement {placement} selects allocate only {allocatable}"
+        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but the nodes its placement {placement} selects allocate only {allocatable}"
     )]
     PoolGpuExceeded {
         /// Group name.
@@ -84,12 +84,9 @@ pub enum PlanError {
         planned: i64,
         /// Allocatable units of the pool.
         allocatable: i64,
-        /// The group's placement as text (`nodeSelector {org=nlp}`).
+        /// The group's placement and how many nodes it selects, as text
+        /// (`nodeSelector {org=nlp} (1 of 3 nodes)`).
         placement: String,
-        /// Nodes the placement selects.
-        pool_nodes: usize,
-        /// Nodes in the snapshot.
-        nodes: usize,
     },
     /// An amount cannot be computed exactly (the exact result would need more than 100,000
     /// digits); the plan refuses rather than write a rounded or saturated quota.
@@ -558,9 +555,12 @@ fn check_pool_gpus(
                 resource: k.clone(),
                 planned: q.value(),
                 allocatable: allocatable.value(),
-                placement: describe_placement(group),
-                pool_nodes: pool.len(),
-                nodes: snapshot.nodes.len(),
+                placement: format!(
+                    "{} ({} of {} nodes)",
+                    describe_placement(group),
+                    pool.len(),
+                    snapshot.nodes.len()
+                ),
             });
         }
     }
