@@ -122,12 +122,10 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let snapshot = if args.snapshots.is_empty() {
         None
     } else {
-        let s = ClusterSnapshot::load_files(&args.snapshots);
-        for p in &s.problems {
-            eprintln!(
-                "warning: {}: document {}: {} {}",
-                p.file, p.document, p.object, p.message
-            );
+        let (s, load_warnings) =
+            cube_examples::load_snapshot_files(&args.snapshots).map_err(BadInput)?;
+        for w in &load_warnings {
+            eprintln!("warning: {w}");
         }
         if s.nodes.is_empty() {
             eprintln!("warning: the snapshot holds no nodes: capacity figures will be 0");

@@ -112,6 +112,33 @@ pub enum Submission {
 }
 
 impl Submission {
+    /// The object's own `metadata.namespace` (empty when unset or cluster-scoped).
+    pub fn namespace(&self) -> &str {
+        match self {
+            Submission::Workload(w) => w.namespace.as_str(),
+            Submission::PersistentVolumeClaim(c) => c.metadata.namespace.as_str(),
+            Submission::ResourceQuota(q) => q.metadata.namespace.as_str(),
+            Submission::LimitRange(l) => l.metadata.namespace.as_str(),
+            Submission::PriorityClass(_) => "",
+        }
+    }
+
+    /// kubectl's check before `kubectl -n <requested> create -f`: an object whose own
+    /// namespace is set and differs from a non-empty `requested` is refused.
+    ///
+    /// # Errors
+    /// [`Error::NamespaceMismatch`].
+    pub fn check_namespace(&self, requested: &str) -> Result<()> {
+        let object = self.namespace();
+        if !requested.is_empty() && !object.is_empty() && object != requested {
+            return Err(Error::NamespaceMismatch {
+                object: object.to_owned(),
+                requested: requested.to_owned(),
+            });
+        }
+        Ok(())
+    }
+
     /// A bare pod.
     pub fn pod(pod: Pod) -> Self {
         Submission::Workload(Box::new(Workload {
@@ -132,7 +159,8 @@ impl Submission {
     ///
     /// # Errors
     /// [`Error::WorkloadParse`] for bad syntax or a field of the wrong type (with the parser's
-    /// position or field path), [`Error::UnsupportedKind`] for any other kind,
+    /// position or field path), [`Error::NoObject`] for an empty document,
+    /// [`Error::UnsupportedKind`] for any other kind,
     /// [`Error::MissingField`] for a controller without `spec.template`.
     pub fn parse(text: &str) -> Result<Self> {
         let (value, format): (Value, &'static str) = if text.trim_start().starts_with('{') {
@@ -160,6 +188,9 @@ impl Submission {
     /// # Errors
     /// As [`Submission::parse`].
     pub fn from_value(value: Value, format: &'static str) -> Result<Self> {
+        if value.is_null() {
+            return Err(Error::NoObject);
+        }
         fn typed<T: for<'de> Deserialize<'de>>(v: Value, format: &'static str) -> Result<T> {
             // serde_path_to_error names the failing field (`spec.containers[0].resources...`).
             serde_path_to_error::deserialize(v).map_err(|e| Error::WorkloadParse {
@@ -742,7 +773,8 @@ fn single(
 
 /// Runs the admission pipeline for `submission` in `namespace` against `snapshot`.
 ///
-/// `namespace` overrides the object's own namespace when non-empty (as `kubectl -n`); with
+/// `namespace` overrides the object's own namespace when non-empty (call
+/// [`Submission::check_namespace`] first to refuse a mismatch as kubectl does); with
 /// both empty, `default` is used. Quotas use `status.used` when the snapshot's quota carries a
 /// status, otherwise usage computed from the snapshot's pods and claims ([`QuotaState`]).
 /// Workload replicas are admitted one after another, each charging quota for the next.
@@ -752,13 +784,7 @@ pub fn admit(
     snapshot: &ClusterSnapshot,
     opts: &AdmitOptions<'_>,
 ) -> AdmissionOutcome {
-    let object_ns = match submission {
-        Submission::Workload(w) => w.namespace.as_str(),
-        Submission::PersistentVolumeClaim(c) => c.metadata.namespace.as_str(),
-        Submission::ResourceQuota(q) => q.metadata.namespace.as_str(),
-        Submission::LimitRange(l) => l.metadata.namespace.as_str(),
-        Submission::PriorityClass(_) => "",
-    };
+    let object_ns = submission.namespace();
     let ns = if !namespace.is_empty() {
         namespace
     } else if !object_ns.is_empty() {
@@ -1025,6 +1051,51 @@ pub fn admit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: an empty file gave `unsupported workload kind ""`.
+    #[test]
+    fn empty_document_holds_no_object() {
+        for text in ["", "# only a comment\n", "null"] {
+            let e = Submission::parse(text).expect_err("empty");
+            assert!(matches!(e, Error::NoObject), "{text:?}: {e:?}");
+            assert_eq!(e.to_string(), "the file holds no object");
+        }
+        let e = Submission::parse("kind: Service\nmetadata: {name: s}\n").expect_err("kind");
+        let text = e.to_string();
+        for k in [
+            "Pod",
+            "Job",
+            "CronJob",
+            "Deployment",
+            "ReplicaSet",
+            "ReplicationController",
+            "StatefulSet",
+            "DaemonSet",
+            "PersistentVolumeClaim",
+            "ResourceQuota",
+            "LimitRange",
+            "PriorityClass",
+        ] {
+            assert!(text.contains(k), "{k} missing from {text}");
+        }
+    }
+
+    /// Regression: `--namespace b` silently overrode an object in namespace `a`.
+    #[test]
+    fn namespace_mismatch_is_refused_like_kubectl() {
+        let pod = "kind: Pod\nmetadata: {name: p, namespace: a}\nspec:\n  containers: [{name: c, image: x}]\n";
+        let s = Submission::parse(pod).expect("pod");
+        assert_eq!(s.namespace(), "a");
+        let e = s.check_namespace("b").expect_err("mismatch");
+        assert!(
+            e.to_string().starts_with(
+                "the namespace from the provided object \"a\" does not match the namespace \"b\""
+            ),
+            "{e}"
+        );
+        assert!(s.check_namespace("a").is_ok());
+        assert!(s.check_namespace("").is_ok());
+    }
 
     #[test]
     fn parses_job_and_deployment() {
