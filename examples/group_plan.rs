@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
 use clap::{Parser, ValueEnum};
-use cube_model::{ClusterSnapshot, ResourceGroup};
+use cube_model::ResourceGroup;
 use cube_quota::plan::{
     GroupPlan, Manifest, ResplitReport, manifests_to_json, plan_groups, resplit_check,
 };
@@ -101,13 +101,18 @@ fn read_groups(text: &str) -> anyhow::Result<Vec<ResourceGroup>> {
             other => values.push(other),
         }
     }
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            serde_json::from_value::<ResourceGroup>(v).with_context(|| format!("group #{}", i + 1))
-        })
-        .collect()
+    let mut groups = Vec::new();
+    let mut problems = Vec::new();
+    for (i, v) in values.into_iter().enumerate() {
+        match cube_examples::group_from_value(i, v) {
+            Ok(g) => groups.push(g),
+            Err(e) => problems.push(e),
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}", problems.join("\n"));
+    }
+    Ok(groups)
 }
 
 fn run(args: &Args) -> anyhow::Result<()> {

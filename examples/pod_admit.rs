@@ -18,7 +18,6 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Parser, ValueEnum};
-use cube_model::ClusterSnapshot;
 use cube_quota::preemption::FitScheduler;
 use cube_quota::whatif::{AdmissionOutcome, AdmitOptions, StepStatus, Submission, Verdict, admit};
 use serde::Serialize;

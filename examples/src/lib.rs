@@ -86,3 +86,64 @@ mod tests {
         assert!(err.starts_with("cannot read /nonexistent: "), "{err}");
     }
 }
+
+/// Deserializes group number `index` (0-based) of a groups file, naming the failing field's
+/// full path and its value: `groups[0].quota[0].hard.requests.cpu: "abc": quantities must
+/// match ...`.
+///
+/// # Errors
+/// The message.
+pub fn group_from_value(
+    index: usize,
+    value: serde_json::Value,
+) -> Result<cube_model::ResourceGroup, String> {
+    match serde_path_to_error::deserialize::<_, cube_model::ResourceGroup>(&value) {
+        Ok(g) => Ok(g),
+        Err(e) => {
+            let mut path = format!("groups[{index}]");
+            let mut cur = Some(&value);
+            for seg in e.path().iter() {
+                match seg {
+                    serde_path_to_error::Segment::Seq { index } => {
+                        path.push_str(&format!("[{index}]"));
+                        cur = cur.and_then(|v| v.get(*index));
+                    }
+                    serde_path_to_error::Segment::Map { key } => {
+                        path.push('.');
+                        path.push_str(key);
+                        cur = cur.and_then(|v| v.get(key.as_str()));
+                    }
+                    serde_path_to_error::Segment::Enum { variant } => {
+                        path.push('.');
+                        path.push_str(variant);
+                    }
+                    serde_path_to_error::Segment::Unknown => path.push_str(".?"),
+                }
+            }
+            let shown = match cur {
+                Some(v) if !v.is_object() && !v.is_array() => format!(" {v}"),
+                _ => String::new(),
+            };
+            Err(format!("{path}:{shown}: {}", e.inner()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod group_tests {
+    /// Regression: a bad quantity said `group #1: quantities must match...` with neither the
+    /// field path nor the value.
+    #[test]
+    fn bad_group_field_names_path_and_value() {
+        let v = serde_json::json!({
+            "name": "g", "owner": "o",
+            "quota": [{"name": "b", "hard": {"requests.cpu": "abc"}}],
+            "namespaces": [{"name": "n"}]
+        });
+        let e = super::group_from_value(0, v).expect_err("bad cpu");
+        assert!(
+            e.starts_with("groups[0].quota[0].hard.requests.cpu: \"abc\": "),
+            "{e}"
+        );
+    }
+}
