@@ -164,7 +164,12 @@ fn run(args: &Args) -> anyhow::Result<()> {
         .iter()
         .flat_map(|p| p.warnings.iter().cloned())
         .collect();
-    let capacity = snapshot.as_ref().map(|s| capacity_report(&groups, s));
+    // The capacity report repeats the group warnings already in the plans: print each once.
+    let capacity = snapshot.as_ref().map(|s| {
+        let mut c = capacity_report(&groups, s);
+        c.warnings.retain(|w| !warnings.contains(&w.message));
+        c
+    });
     let usage = snapshot.as_ref().map(|s| usage_report(&plans, s));
     let resplit: Vec<(String, ResplitReport)> = snapshot
         .as_ref()
@@ -217,9 +222,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
                     }
                 }
                 for w in &c.warnings {
-                    if !warnings.contains(&w.message) {
-                        lines.push(format!("warning: {}", w.message));
-                    }
+                    lines.push(format!("warning: {}", w.message));
                 }
             }
             if let Some(rows) = &usage {

@@ -379,7 +379,13 @@ pub fn plan_group(
                 problems: blocking,
             });
         }
-        warnings.extend(soft.iter().map(ToString::to_string));
+        // A not-enforced key is reported once, by `normalized_hard`, with the key it is
+        // planned under.
+        warnings.extend(
+            soft.iter()
+                .filter(|p| p.kind != GroupProblemKind::QuotaNotEnforced)
+                .map(ToString::to_string),
+        );
     }
     let gname = group.name.as_str();
 

@@ -429,3 +429,24 @@ fn placement_matching_no_node_is_a_warning() {
     assert!(text.contains("1 of 3 nodes"), "{text}");
     assert!(text.contains("nodeSelector {org=nlp}"), "{text}");
 }
+
+/// Regression: an unenforced key (`nvidia.com/gpu`) was warned about twice (by validate and
+/// by the key rewrite).
+#[test]
+fn each_warning_is_given_once() {
+    let g = group(
+        "name: g\nowner: o\nquota:\n  - name: b\n    hard:\n      nvidia.com/gpu: \"4\"\n      requests.cpu: \"4\"\nnamespaces:\n  - {name: ns1, sharePercent: 60}\n",
+    );
+    let plan = plan_group(&g, None).expect("plan");
+    let about_gpu: Vec<_> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.contains("nvidia.com/gpu"))
+        .collect();
+    assert_eq!(about_gpu.len(), 1, "{:?}", plan.warnings);
+    assert!(about_gpu[0].contains("planned as requests.nvidia.com/gpu"));
+    let mut sorted = plan.warnings.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), plan.warnings.len(), "{:?}", plan.warnings);
+}
