@@ -476,6 +476,17 @@ pub fn plan_group(
             .map(|w| w.message),
     );
 
+    let placement = &group.placement;
+    if !placement.node_selector.is_empty() || !placement.tolerations.is_empty() {
+        warnings.push(format!(
+            "group {gname:?}: the placement is enforced through the namespace annotations {NODE_SELECTOR_ANNOTATION} and {DEFAULT_TOLERATIONS_ANNOTATION} only when the API server enables the PodNodeSelector and PodTolerationRestriction admission plugins (--enable-admission-plugins)"
+        ));
+    }
+    if placement.node_affinity.is_some() {
+        warnings.push(format!(
+            "group {gname:?}: placement.nodeAffinity cannot be enforced by a namespace annotation; the group's pods must set it themselves (or use a mutating webhook)"
+        ));
+    }
     let manifests = build_manifests(group, &quotas)?;
     Ok(GroupPlan {
         group: gname.to_owned(),
@@ -597,6 +608,41 @@ fn api_list(list: &ResourceList) -> BTreeMap<String, ApiQuantity> {
         .collect()
 }
 
+/// Namespace annotation read by the `PodNodeSelector` admission plugin: merged into the
+/// `nodeSelector` of every pod of the namespace (a conflicting pod is refused).
+pub const NODE_SELECTOR_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/node-selector";
+/// Namespace annotation read by the `PodTolerationRestriction` admission plugin: tolerations
+/// (JSON array) added to every pod of the namespace.
+pub const DEFAULT_TOLERATIONS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/defaultTolerations";
+
+/// The group's placement as Namespace annotations Kubernetes enforces, provided the API
+/// server enables the `PodNodeSelector` and `PodTolerationRestriction` admission plugins:
+/// `nodeSelector` as `k1=v1,k2=v2` under [`NODE_SELECTOR_ANNOTATION`], tolerations as a JSON
+/// array under [`DEFAULT_TOLERATIONS_ANNOTATION`]. Node affinity has no such annotation.
+///
+/// # Errors
+/// [`PlanError::Serialize`] when the tolerations cannot be serialized.
+pub fn placement_annotations(group: &ResourceGroup) -> Result<BTreeMap<String, String>, PlanError> {
+    let mut out = BTreeMap::new();
+    let p = &group.placement;
+    if !p.node_selector.is_empty() {
+        let sel: Vec<String> = p
+            .node_selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        out.insert(NODE_SELECTOR_ANNOTATION.to_owned(), sel.join(","));
+    }
+    if !p.tolerations.is_empty() {
+        let json = serde_json::to_string(&p.tolerations).map_err(|e| PlanError::Serialize {
+            object: format!("Namespace annotations of group {}", group.name),
+            message: e.to_string(),
+        })?;
+        out.insert(DEFAULT_TOLERATIONS_ANNOTATION.to_owned(), json);
+    }
+    Ok(out)
+}
+
 fn meta(name: &str, namespace: Option<&str>, group: &str) -> ObjectMeta {
     ObjectMeta {
         name: Some(name.to_owned()),
@@ -696,9 +742,14 @@ fn build_manifests(
 ) -> Result<Vec<Manifest>, PlanError> {
     let g = group.name.as_str();
     let mut out = Vec::new();
+    let annotations = placement_annotations(group)?;
     for ns in &group.namespaces {
+        let mut metadata = meta(&ns.name, None, g);
+        if !annotations.is_empty() {
+            metadata.annotations = Some(annotations.clone());
+        }
         out.push(Manifest::Namespace(core::Namespace {
-            metadata: meta(&ns.name, None, g),
+            metadata,
             ..core::Namespace::default()
         }));
     }

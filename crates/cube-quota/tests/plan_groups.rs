@@ -450,3 +450,40 @@ fn each_warning_is_given_once() {
     sorted.dedup();
     assert_eq!(sorted.len(), plan.warnings.len(), "{:?}", plan.warnings);
 }
+
+/// Regression: the group's placement appeared in no manifest, so nothing enforced it.
+#[test]
+fn placement_is_rendered_as_namespace_annotations() {
+    let g = group(&format!(
+        "{SMALL}placement:\n  nodeSelector:\n    org: nlp\n    gpu: \"true\"\n  tolerations:\n    - {{key: gpu, operator: Exists, effect: NoSchedule}}\n"
+    ));
+    let plan = plan_group(&g, None).expect("plan");
+    let mut seen = 0;
+    for m in &plan.manifests {
+        if let Manifest::Namespace(ns) = m {
+            seen += 1;
+            let a = ns.metadata.annotations.as_ref().expect("annotations");
+            assert_eq!(
+                a.get("scheduler.alpha.kubernetes.io/node-selector")
+                    .map(String::as_str),
+                Some("gpu=true,org=nlp")
+            );
+            let tol: serde_json::Value = serde_json::from_str(
+                a.get("scheduler.alpha.kubernetes.io/defaultTolerations")
+                    .expect("tolerations"),
+            )
+            .expect("json");
+            assert_eq!(tol[0]["key"], "gpu");
+            assert_eq!(tol[0]["operator"], "Exists");
+            assert_eq!(tol[0]["effect"], "NoSchedule");
+        }
+    }
+    assert_eq!(seen, 3);
+    assert!(
+        plan.warnings
+            .iter()
+            .any(|w| w.contains("PodNodeSelector") && w.contains("PodTolerationRestriction")),
+        "{:?}",
+        plan.warnings
+    );
+}
