@@ -95,6 +95,37 @@ pub struct Workload {
     pub template: PodTemplateSpec,
 }
 
+impl Workload {
+    /// The namespace a pod of this workload lands in: `namespace` when non-empty, else the
+    /// workload's own, else `default`.
+    fn pod_namespace<'a>(&'a self, namespace: &'a str) -> &'a str {
+        if !namespace.is_empty() {
+            namespace
+        } else if !self.namespace.is_empty() {
+            &self.namespace
+        } else {
+            "default"
+        }
+    }
+
+    /// The pod the controller would create first (for a Pod: the pod itself), named as the
+    /// controller names it (`<name>-<hash>-<suffix>` for a Deployment, `<name>-0` for a
+    /// StatefulSet, `<name>-<suffix>` otherwise), in `namespace` (empty: the workload's own,
+    /// else `default`). Use it to call a scheduler or `fit` directly without building a Pod.
+    pub fn template_pod(&self, namespace: &str) -> Pod {
+        replica_pod(self, self.pod_namespace(namespace), 0)
+    }
+
+    /// Every replica pod the controller would create at once (`replicas`, or one for a
+    /// DaemonSet, whose count depends on the nodes), as [`Workload::template_pod`] names them.
+    pub fn replica_pods(&self, namespace: &str) -> Vec<Pod> {
+        let ns = self.pod_namespace(namespace);
+        (0..self.replicas.unwrap_or(1))
+            .map(|i| replica_pod(self, ns, i))
+            .collect()
+    }
+}
+
 /// Anything the pipeline can be asked about.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -426,9 +457,26 @@ pub struct AdmissionOutcome {
     pub quotas_after: Vec<QuotaState>,
     /// Final verdict.
     pub verdict: Verdict,
+    /// True when a scheduler ([`AdmitOptions::scheduler`]) ran for the admitted pods. When
+    /// false, [`Verdict::Admitted`]'s `pending: 0` says nothing about whether the pods fit a
+    /// node: use [`AdmissionOutcome::schedulable_now`].
+    pub scheduling_checked: bool,
 }
 
 impl AdmissionOutcome {
+    /// Whether every admitted replica can be placed now: `Some(true)` / `Some(false)` after a
+    /// scheduler ran, `None` when scheduling was not checked (no scheduler, or nothing was
+    /// admitted to schedule).
+    pub fn schedulable_now(&self) -> Option<bool> {
+        if !self.scheduling_checked {
+            return None;
+        }
+        match &self.verdict {
+            Verdict::Admitted { pending, .. } => Some(*pending == 0),
+            Verdict::Partial { .. } | Verdict::Rejected(_) => Some(false),
+        }
+    }
+
     /// The first refusal, if any.
     pub fn rejection(&self) -> Option<&Rejection> {
         match &self.verdict {
@@ -761,6 +809,7 @@ fn single(
             rejection: rejection.clone(),
         }],
         quotas_after: Vec::new(),
+        scheduling_checked: false,
         verdict: match rejection {
             Some(r) => Verdict::Rejected(r),
             None => Verdict::Admitted {
@@ -1034,6 +1083,8 @@ pub fn admit(
                 },
                 Some(r) => Verdict::Rejected(r),
             };
+            let scheduling_checked =
+                opts.scheduler.is_some() && replicas.iter().any(|r| r.scheduling.is_some());
             AdmissionOutcome {
                 kind: w.kind.as_str().to_owned(),
                 name: w.name.clone(),
@@ -1043,6 +1094,7 @@ pub fn admit(
                 replicas,
                 quotas_after: state.quotas,
                 verdict,
+                scheduling_checked,
             }
         }
     }
@@ -1051,6 +1103,58 @@ pub fn admit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: without a scheduler the outcome read as "schedulable" (`pending: 0`).
+    #[test]
+    fn admit_without_scheduler_says_scheduling_was_not_checked() {
+        let pod = "kind: Pod\nmetadata: {name: p, namespace: a}\nspec:\n  containers: [{name: c, image: x}]\n";
+        let s = Submission::parse(pod).expect("pod");
+        let out = admit(
+            &s,
+            "",
+            &ClusterSnapshot::default(),
+            &AdmitOptions::default(),
+        );
+        assert!(matches!(
+            out.verdict,
+            Verdict::Admitted {
+                admitted: 1,
+                pending: 0
+            }
+        ));
+        assert!(!out.scheduling_checked);
+        assert_eq!(out.schedulable_now(), None);
+        let sched = crate::preemption::FitScheduler::default();
+        let opts = AdmitOptions {
+            scheduler: Some(&sched),
+            ..AdmitOptions::default()
+        };
+        let out = admit(&s, "", &ClusterSnapshot::default(), &opts);
+        assert!(out.scheduling_checked);
+        assert_eq!(
+            out.schedulable_now(),
+            Some(false),
+            "no node in an empty cluster"
+        );
+    }
+
+    /// Users can get the replica pods of a parsed workload without building them by hand.
+    #[test]
+    fn workload_gives_its_replica_pods() {
+        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      containers: [{name: main, image: x, resources: {requests: {cpu: 500m}}}]\n";
+        let Submission::Workload(w) = Submission::parse(job).expect("job") else {
+            panic!("not a workload")
+        };
+        let pods = w.replica_pods("");
+        assert_eq!(pods.len(), 3);
+        for p in &pods {
+            assert_eq!(p.metadata.namespace, "ml");
+            assert!(p.metadata.name.starts_with("train-"), "{}", p.metadata.name);
+            assert_eq!(p.spec.containers[0].name, "main");
+        }
+        assert_eq!(w.template_pod("other").metadata.namespace, "other");
+        assert_eq!(w.template_pod("").metadata.name, pods[0].metadata.name);
+    }
 
     /// Regression: an empty file gave `unsupported workload kind ""`.
     #[test]
