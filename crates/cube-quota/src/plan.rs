@@ -281,9 +281,9 @@ pub fn plan_groups(
     }
     let mut plans = Vec::new();
     for g in groups {
-        match plan_group(g, snapshot) {
+        match plan_group_all(g, snapshot) {
             Ok(p) => plans.push(p),
-            Err(e) => errors.push(e),
+            Err(e) => errors.extend(e),
         }
     }
     if errors.is_empty() {
@@ -355,6 +355,19 @@ pub fn plan_group(
     group: &ResourceGroup,
     snapshot: Option<&ClusterSnapshot>,
 ) -> Result<GroupPlan, PlanError> {
+    plan_group_all(group, snapshot).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// As [`plan_group`], returning every error of the group at once (all invalid fields, every
+/// bucket whose shares exceed it, every GPU key above its pool), never an empty `Vec`.
+///
+/// # Errors
+/// As [`plan_group`], all of them.
+pub fn plan_group_all(
+    group: &ResourceGroup,
+    snapshot: Option<&ClusterSnapshot>,
+) -> Result<GroupPlan, Vec<PlanError>> {
+    let mut errors: Vec<PlanError> = Vec::new();
     let mut warnings = Vec::new();
     if let Err(problems) = group.validate(snapshot) {
         let (soft, hard): (Vec<_>, Vec<_>) = problems.into_iter().partition(|p| {
@@ -363,21 +376,19 @@ pub fn plan_group(
                 GroupProblemKind::QuotaNotEnforced | GroupProblemKind::GpuNotAdvertised
             )
         });
-        if let Some(p) = hard
+        // Shares above a bucket are re-checked below on the normalized keys; but when the
+        // group is invalid anyway, every problem is reported at once (not stage by stage).
+        if hard
             .iter()
-            .find(|p| p.kind == GroupProblemKind::ShareExceedsBucket)
+            .any(|p| p.kind != GroupProblemKind::ShareExceedsBucket)
         {
-            warnings.push(p.to_string());
-        }
-        let blocking: Vec<GroupProblem> = hard
-            .into_iter()
-            .filter(|p| p.kind != GroupProblemKind::ShareExceedsBucket)
-            .collect();
-        if !blocking.is_empty() {
-            return Err(PlanError::InvalidGroup {
+            return Err(vec![PlanError::InvalidGroup {
                 group: group.name.clone(),
-                problems: blocking,
-            });
+                problems: hard,
+            }]);
+        }
+        if let Some(p) = hard.first() {
+            warnings.push(p.to_string());
         }
         // A not-enforced key is reported once, by `normalized_hard`, with the key it is
         // planned under.
@@ -410,18 +421,20 @@ pub fn plan_group(
                         .cloned()
                         .unwrap_or(Quantity::ZERO),
                     None => match ns.share_percent {
-                        Some(p) => {
-                            percent_share(k.as_str(), total, p.min(100)).ok_or_else(|| {
-                                PlanError::Arithmetic {
+                        Some(p) => match percent_share(k.as_str(), total, p.min(100)) {
+                            Some(q) => q,
+                            None => {
+                                errors.push(PlanError::Arithmetic {
                                     group: gname.to_owned(),
                                     bucket: b.name.clone(),
                                     resource: k.clone(),
                                     message: format!(
                                         "{p}% of {total} is too large to compute exactly"
                                     ),
-                                }
-                            })?
-                        }
+                                });
+                                Quantity::ZERO
+                            }
+                        },
                         None => Quantity::ZERO,
                     },
                 };
@@ -438,16 +451,22 @@ pub fn plan_group(
             let mut sum = Quantity::ZERO;
             for l in &per_ns {
                 if let Some(q) = l.get(k.as_str()) {
-                    sum = sum.checked_add(q).ok_or_else(|| PlanError::Arithmetic {
-                        group: gname.to_owned(),
-                        bucket: b.name.clone(),
-                        resource: k.clone(),
-                        message: format!("the sum of the namespace shares ({sum} + {q}) is too large to compute exactly"),
-                    })?;
+                    match sum.checked_add(q) {
+                        Some(v) => sum = v,
+                        None => {
+                            errors.push(PlanError::Arithmetic {
+                                group: gname.to_owned(),
+                                bucket: b.name.clone(),
+                                resource: k.clone(),
+                                message: format!("the sum of the namespace shares ({sum} + {q}) is too large to compute exactly"),
+                            });
+                            break;
+                        }
+                    }
                 }
             }
             if sum > *total {
-                return Err(PlanError::ShareExceedsBucket {
+                errors.push(PlanError::ShareExceedsBucket {
                     group: gname.to_owned(),
                     bucket: b.name.clone(),
                     resource: k.clone(),
@@ -456,8 +475,10 @@ pub fn plan_group(
                 });
             }
         }
-        if let Some(s) = snapshot {
-            check_pool_gpus(group, b, &hard, s, &mut warnings)?;
+        if let Some(s) = snapshot
+            && let Err(e) = check_pool_gpus(group, b, &hard, s, &mut warnings)
+        {
+            errors.push(e);
         }
         for (ns, list) in group.namespaces.iter().zip(per_ns) {
             quotas.push(PlannedQuota {
@@ -487,7 +508,10 @@ pub fn plan_group(
             "group {gname:?}: placement.nodeAffinity cannot be enforced by a namespace annotation; the group's pods must set it themselves (or use a mutating webhook)"
         ));
     }
-    let manifests = build_manifests(group, &quotas)?;
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let manifests = build_manifests(group, &quotas).map_err(|e| vec![e])?;
     Ok(GroupPlan {
         group: gname.to_owned(),
         quotas,

@@ -487,3 +487,25 @@ fn placement_is_rendered_as_namespace_annotations() {
         plan.warnings
     );
 }
+
+/// Regression: problems were reported stage by stage (an invalid field hid the shares above
+/// a bucket; the first bucket over its hard hid the next one).
+#[test]
+fn every_problem_is_reported_at_once() {
+    let two_buckets = "name: g\nowner: o\nquota:\n  - name: a\n    hard: {requests.cpu: \"4\"}\n  - name: b\n    hard: {requests.memory: 4Gi}\nnamespaces:\n  - name: ns1\n    buckets:\n      a: {requests.cpu: \"5\"}\n      b: {requests.memory: 5Gi}\n";
+    let errors = cube_quota::plan::plan_group_all(&group(two_buckets), None).expect_err("both");
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|t| t.contains("bucket \"a\"")), "{text:?}");
+    assert!(text.iter().any(|t| t.contains("bucket \"b\"")), "{text:?}");
+    // An invalid field plus a share above its bucket: both in the one error.
+    let invalid = two_buckets.replace("owner: o\n", "owner: \"\"\n");
+    let errors = plan_groups(&[group(&invalid)], None).expect_err("invalid");
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|t| t.contains("owner")), "{text:?}");
+    assert!(
+        text.iter().any(|t| t.contains("owner")
+            && t.contains("quota[0].hard[requests.cpu]")
+            && t.contains("quota[1].hard[requests.memory]")),
+        "{text:?}"
+    );
+}
