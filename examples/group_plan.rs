@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
 use clap::{Parser, ValueEnum};
-use cube_model::{ClusterSnapshot, ResourceGroup};
+use cube_model::ResourceGroup;
 use cube_quota::plan::{
     GroupPlan, Manifest, ResplitReport, manifests_to_json, plan_groups, resplit_check,
 };
@@ -101,13 +101,18 @@ fn read_groups(text: &str) -> anyhow::Result<Vec<ResourceGroup>> {
             other => values.push(other),
         }
     }
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            serde_json::from_value::<ResourceGroup>(v).with_context(|| format!("group #{}", i + 1))
-        })
-        .collect()
+    let mut groups = Vec::new();
+    let mut problems = Vec::new();
+    for (i, v) in values.into_iter().enumerate() {
+        match cube_examples::group_from_value(i, v) {
+            Ok(g) => groups.push(g),
+            Err(e) => problems.push(e),
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}", problems.join("\n"));
+    }
+    Ok(groups)
 }
 
 fn run(args: &Args) -> anyhow::Result<()> {
@@ -122,12 +127,10 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let snapshot = if args.snapshots.is_empty() {
         None
     } else {
-        let s = ClusterSnapshot::load_files(&args.snapshots);
-        for p in &s.problems {
-            eprintln!(
-                "warning: {}: document {}: {} {}",
-                p.file, p.document, p.object, p.message
-            );
+        let (s, load_warnings) =
+            cube_examples::load_snapshot_files(&args.snapshots).map_err(BadInput)?;
+        for w in &load_warnings {
+            eprintln!("warning: {w}");
         }
         if s.nodes.is_empty() {
             eprintln!("warning: the snapshot holds no nodes: capacity figures will be 0");
@@ -161,7 +164,12 @@ fn run(args: &Args) -> anyhow::Result<()> {
         .iter()
         .flat_map(|p| p.warnings.iter().cloned())
         .collect();
-    let capacity = snapshot.as_ref().map(|s| capacity_report(&groups, s));
+    // The capacity report repeats the group warnings already in the plans: print each once.
+    let capacity = snapshot.as_ref().map(|s| {
+        let mut c = capacity_report(&groups, s);
+        c.warnings.retain(|w| !warnings.contains(&w.message));
+        c
+    });
     let usage = snapshot.as_ref().map(|s| usage_report(&plans, s));
     let resplit: Vec<(String, ResplitReport)> = snapshot
         .as_ref()
@@ -214,9 +222,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
                     }
                 }
                 for w in &c.warnings {
-                    if !warnings.contains(&w.message) {
-                        lines.push(format!("warning: {}", w.message));
-                    }
+                    lines.push(format!("warning: {}", w.message));
                 }
             }
             if let Some(rows) = &usage {

@@ -18,7 +18,6 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Parser, ValueEnum};
-use cube_model::ClusterSnapshot;
 use cube_quota::preemption::FitScheduler;
 use cube_quota::whatif::{AdmissionOutcome, AdmitOptions, StepStatus, Submission, Verdict, admit};
 use serde::Serialize;
@@ -39,7 +38,7 @@ struct Args {
     /// The pod or workload manifest.
     #[arg(long)]
     pod: PathBuf,
-    /// Namespace (overrides the manifest's, as `kubectl -n`).
+    /// Namespace (as `kubectl -n`: used when the manifest has none; a different one is an error).
     #[arg(long, default_value = "")]
     namespace: String,
     /// Output format.
@@ -199,15 +198,13 @@ fn run(args: &Args) -> anyhow::Result<i32> {
         .map_err(|e| BadInput(format!("{e:#}")))?;
     let submission =
         Submission::parse(&text).map_err(|e| BadInput(format!("{}: {e}", args.pod.display())))?;
-    let snapshot = ClusterSnapshot::load_files(&args.snapshots);
-    for p in &snapshot.problems {
-        eprintln!(
-            "warning: {}: document {}: {} {}",
-            p.file, p.document, p.object, p.message
-        );
-    }
-    if snapshot.nodes.is_empty() && snapshot.problems.len() >= args.snapshots.len() {
-        return Err(BadInput("no snapshot file could be read".to_owned()).into());
+    submission
+        .check_namespace(&args.namespace)
+        .map_err(|e| BadInput(format!("{}: {e}", args.pod.display())))?;
+    let (snapshot, load_warnings) =
+        cube_examples::load_snapshot_files(&args.snapshots).map_err(BadInput)?;
+    for w in &load_warnings {
+        eprintln!("warning: {w}");
     }
     let scheduler = FitScheduler::default();
     let opts = AdmitOptions {

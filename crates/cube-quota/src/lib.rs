@@ -34,6 +34,20 @@
 //! assert!(outcome.rejection().unwrap().message.ends_with(
 //!     "is forbidden: exceeded quota: gpu, requested: requests.nvidia.com/gpu=1, used: requests.nvidia.com/gpu=2, limited: requests.nvidia.com/gpu=2"
 //! ));
+//!
+//! // Without a scheduler, admission stops at ResourceQuota: `pending: 0` then says nothing
+//! // about node fit. Pass the default scheduler's fit and preemption to check it.
+//! assert_eq!(outcome.schedulable_now(), None);
+//! let scheduler = cube_quota::preemption::FitScheduler::default();
+//! let opts = AdmitOptions { scheduler: Some(&scheduler), ..AdmitOptions::default() };
+//! let outcome = admit(&job, "", &snapshot, &opts);
+//! assert!(outcome.scheduling_checked);
+//! assert_eq!(outcome.schedulable_now(), Some(false)); // no node in this snapshot
+//!
+//! // The replica pods of a parsed workload, e.g. for `fit` or a scheduler of your own.
+//! if let Submission::Workload(w) = &job {
+//!     assert_eq!(w.replica_pods("").len(), 3);
+//! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -71,7 +71,7 @@ pub enum PlanError {
     },
     /// A group pinned to a node pool holds more GPUs than the pool allocates.
     #[error(
-        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but its node pool allocates only {allocatable}"
+        "resource group {group:?}: bucket {bucket:?} grants {planned} {resource} but the nodes its placement {placement} selects allocate only {allocatable}"
     )]
     PoolGpuExceeded {
         /// Group name.
@@ -84,6 +84,22 @@ pub enum PlanError {
         planned: i64,
         /// Allocatable units of the pool.
         allocatable: i64,
+        /// The group's placement and how many nodes it selects, as text
+        /// (`nodeSelector {org=nlp} (1 of 3 nodes)`).
+        placement: String,
+    },
+    /// An amount cannot be computed exactly (the exact result would need more than 100,000
+    /// digits); the plan refuses rather than write a rounded or saturated quota.
+    #[error("resource group {group:?}: bucket {bucket:?} key {resource}: {message}")]
+    Arithmetic {
+        /// Group name.
+        group: String,
+        /// Bucket name.
+        bucket: String,
+        /// Quota key.
+        resource: ResourceName,
+        /// What could not be computed.
+        message: String,
     },
     /// Two groups claim the same namespace.
     #[error("namespace {namespace:?} belongs to both {first:?} and {second:?}")]
@@ -265,9 +281,9 @@ pub fn plan_groups(
     }
     let mut plans = Vec::new();
     for g in groups {
-        match plan_group(g, snapshot) {
+        match plan_group_all(g, snapshot) {
             Ok(p) => plans.push(p),
-            Err(e) => errors.push(e),
+            Err(e) => errors.extend(e),
         }
     }
     if errors.is_empty() {
@@ -321,17 +337,12 @@ fn is_cpu_key(key: &str) -> bool {
     matches!(key, "cpu" | "requests.cpu" | "limits.cpu")
 }
 
-/// `hard * percent / 100`, rounded down to millicores (cpu keys) or whole units.
-fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Quantity {
-    if is_cpu_key(key) {
-        let m = i128::from(hard.milli_value()) * i128::from(percent) / 100;
-        Quantity::from_millis(i64::try_from(m).unwrap_or(i64::MAX))
-    } else {
-        // Value() rounds up; a fractional hard is floored first so the share never exceeds it.
-        let whole = hard.milli_value().div_euclid(1000);
-        let v = i128::from(whole) * i128::from(percent) / 100;
-        Quantity::from_value(i64::try_from(v).unwrap_or(i64::MAX), hard.format())
-    }
+/// `hard * percent / 100`, rounded down to millicores (cpu keys) or whole units, exactly for
+/// every quantity (no `i64` saturation: `20Pi` at 50 % is `10Pi`) and in `hard`'s format.
+/// `None` only when the exact result is too large to compute (more than 100,000 digits).
+fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Option<Quantity> {
+    let scale = if is_cpu_key(key) { -3 } else { 0 };
+    hard.checked_mul_ratio(i64::from(percent), 100, scale)
 }
 
 /// Plans one group.
@@ -344,6 +355,19 @@ pub fn plan_group(
     group: &ResourceGroup,
     snapshot: Option<&ClusterSnapshot>,
 ) -> Result<GroupPlan, PlanError> {
+    plan_group_all(group, snapshot).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// As [`plan_group`], returning every error of the group at once (all invalid fields, every
+/// bucket whose shares exceed it, every GPU key above its pool), never an empty `Vec`.
+///
+/// # Errors
+/// As [`plan_group`], all of them.
+pub fn plan_group_all(
+    group: &ResourceGroup,
+    snapshot: Option<&ClusterSnapshot>,
+) -> Result<GroupPlan, Vec<PlanError>> {
+    let mut errors: Vec<PlanError> = Vec::new();
     let mut warnings = Vec::new();
     if let Err(problems) = group.validate(snapshot) {
         let (soft, hard): (Vec<_>, Vec<_>) = problems.into_iter().partition(|p| {
@@ -352,23 +376,27 @@ pub fn plan_group(
                 GroupProblemKind::QuotaNotEnforced | GroupProblemKind::GpuNotAdvertised
             )
         });
-        if let Some(p) = hard
+        // Shares above a bucket are re-checked below on the normalized keys; but when the
+        // group is invalid anyway, every problem is reported at once (not stage by stage).
+        if hard
             .iter()
-            .find(|p| p.kind == GroupProblemKind::ShareExceedsBucket)
+            .any(|p| p.kind != GroupProblemKind::ShareExceedsBucket)
         {
+            return Err(vec![PlanError::InvalidGroup {
+                group: group.name.clone(),
+                problems: hard,
+            }]);
+        }
+        if let Some(p) = hard.first() {
             warnings.push(p.to_string());
         }
-        let blocking: Vec<GroupProblem> = hard
-            .into_iter()
-            .filter(|p| p.kind != GroupProblemKind::ShareExceedsBucket)
-            .collect();
-        if !blocking.is_empty() {
-            return Err(PlanError::InvalidGroup {
-                group: group.name.clone(),
-                problems: blocking,
-            });
-        }
-        warnings.extend(soft.iter().map(ToString::to_string));
+        // A not-enforced key is reported once, by `normalized_hard`, with the key it is
+        // planned under.
+        warnings.extend(
+            soft.iter()
+                .filter(|p| p.kind != GroupProblemKind::QuotaNotEnforced)
+                .map(ToString::to_string),
+        );
     }
     let gname = group.name.as_str();
 
@@ -393,7 +421,20 @@ pub fn plan_group(
                         .cloned()
                         .unwrap_or(Quantity::ZERO),
                     None => match ns.share_percent {
-                        Some(p) => percent_share(k.as_str(), total, p.min(100)),
+                        Some(p) => match percent_share(k.as_str(), total, p.min(100)) {
+                            Some(q) => q,
+                            None => {
+                                errors.push(PlanError::Arithmetic {
+                                    group: gname.to_owned(),
+                                    bucket: b.name.clone(),
+                                    resource: k.clone(),
+                                    message: format!(
+                                        "{p}% of {total} is too large to compute exactly"
+                                    ),
+                                });
+                                Quantity::ZERO
+                            }
+                        },
                         None => Quantity::ZERO,
                     },
                 };
@@ -410,11 +451,22 @@ pub fn plan_group(
             let mut sum = Quantity::ZERO;
             for l in &per_ns {
                 if let Some(q) = l.get(k.as_str()) {
-                    sum = sum.checked_add(q).unwrap_or(sum);
+                    match sum.checked_add(q) {
+                        Some(v) => sum = v,
+                        None => {
+                            errors.push(PlanError::Arithmetic {
+                                group: gname.to_owned(),
+                                bucket: b.name.clone(),
+                                resource: k.clone(),
+                                message: format!("the sum of the namespace shares ({sum} + {q}) is too large to compute exactly"),
+                            });
+                            break;
+                        }
+                    }
                 }
             }
             if sum > *total {
-                return Err(PlanError::ShareExceedsBucket {
+                errors.push(PlanError::ShareExceedsBucket {
                     group: gname.to_owned(),
                     bucket: b.name.clone(),
                     resource: k.clone(),
@@ -423,8 +475,10 @@ pub fn plan_group(
                 });
             }
         }
-        if let Some(s) = snapshot {
-            check_pool_gpus(group, b, &hard, s)?;
+        if let Some(s) = snapshot
+            && let Err(e) = check_pool_gpus(group, b, &hard, s, &mut warnings)
+        {
+            errors.push(e);
         }
         for (ns, list) in group.namespaces.iter().zip(per_ns) {
             quotas.push(PlannedQuota {
@@ -443,7 +497,21 @@ pub fn plan_group(
             .map(|w| w.message),
     );
 
-    let manifests = build_manifests(group, &quotas)?;
+    let placement = &group.placement;
+    if !placement.node_selector.is_empty() || !placement.tolerations.is_empty() {
+        warnings.push(format!(
+            "group {gname:?}: the placement is enforced through the namespace annotations {NODE_SELECTOR_ANNOTATION} and {DEFAULT_TOLERATIONS_ANNOTATION} only when the API server enables the PodNodeSelector and PodTolerationRestriction admission plugins (--enable-admission-plugins)"
+        ));
+    }
+    if placement.node_affinity.is_some() {
+        warnings.push(format!(
+            "group {gname:?}: placement.nodeAffinity cannot be enforced by a namespace annotation; the group's pods must set it themselves (or use a mutating webhook)"
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let manifests = build_manifests(group, &quotas).map_err(|e| vec![e])?;
     Ok(GroupPlan {
         group: gname.to_owned(),
         quotas,
@@ -453,59 +521,150 @@ pub fn plan_group(
 }
 
 /// A group is pinned to a pool when its placement selects nodes; then each GPU key of each
-/// bucket must fit in the pool's allocatable.
+/// bucket must fit in the pool's allocatable (compared exactly, no `i64` saturation). When the
+/// placement selects none of the snapshot's nodes, the check is skipped with a warning (the
+/// pool may not exist yet, or the snapshot is of another cluster).
 fn check_pool_gpus(
     group: &ResourceGroup,
     b: &QuotaBucket,
     hard: &ResourceList,
     snapshot: &ClusterSnapshot,
+    warnings: &mut Vec<String>,
 ) -> Result<(), PlanError> {
     let pinned =
         !group.placement.node_selector.is_empty() || group.placement.node_affinity.is_some();
     if !pinned {
         return Ok(());
     }
-    for (k, q) in hard {
+    let pool: Vec<_> = snapshot
+        .nodes
+        .iter()
+        .filter(|n| {
+            group
+                .placement
+                .selects_node(&n.metadata.labels, &n.metadata.name)
+        })
+        .collect();
+    let gpu_keys: Vec<_> = hard
+        .iter()
+        .filter(|(k, _)| {
+            k.as_str()
+                .strip_prefix("requests.")
+                .is_some_and(crate::fit::is_gpu_resource_name)
+        })
+        .collect();
+    if gpu_keys.is_empty() {
+        return Ok(());
+    }
+    if pool.is_empty() {
+        warnings.push(format!(
+            "group {:?} bucket {:?}: placement {} matched 0 of {} nodes in the snapshot; GPU pool check skipped",
+            group.name,
+            b.name,
+            describe_placement(group),
+            snapshot.nodes.len()
+        ));
+        return Ok(());
+    }
+    for (k, q) in gpu_keys {
         let Some(res) = k.as_str().strip_prefix("requests.") else {
             continue;
         };
-        if !crate::fit::is_gpu_resource_name(res) {
-            continue;
+        let mut allocatable = Quantity::ZERO;
+        for n in &pool {
+            let l = if n.status.allocatable.is_empty() {
+                &n.status.capacity
+            } else {
+                &n.status.allocatable
+            };
+            if let Some(a) = l.get(res) {
+                allocatable = allocatable
+                    .checked_add(a)
+                    .ok_or_else(|| PlanError::Arithmetic {
+                        group: group.name.clone(),
+                        bucket: b.name.clone(),
+                        resource: k.clone(),
+                        message: "the pool's allocatable is too large to compute exactly"
+                            .to_owned(),
+                    })?;
+            }
         }
-        let allocatable: i64 = snapshot
-            .nodes
-            .iter()
-            .filter(|n| {
-                group
-                    .placement
-                    .selects_node(&n.metadata.labels, &n.metadata.name)
-            })
-            .map(|n| {
-                let l = if n.status.allocatable.is_empty() {
-                    &n.status.capacity
-                } else {
-                    &n.status.allocatable
-                };
-                l.get(res).map(Quantity::value).unwrap_or(0)
-            })
-            .fold(0i64, i64::saturating_add);
-        if q.value() > allocatable {
+        if *q > allocatable {
             return Err(PlanError::PoolGpuExceeded {
                 group: group.name.clone(),
                 bucket: b.name.clone(),
                 resource: k.clone(),
                 planned: q.value(),
-                allocatable,
+                allocatable: allocatable.value(),
+                placement: format!(
+                    "{} ({} of {} nodes)",
+                    describe_placement(group),
+                    pool.len(),
+                    snapshot.nodes.len()
+                ),
             });
         }
     }
     Ok(())
 }
 
+/// The placement as text: `nodeSelector {a=b,c=d}` and/or `nodeAffinity`.
+fn describe_placement(group: &ResourceGroup) -> String {
+    let mut parts = Vec::new();
+    if !group.placement.node_selector.is_empty() {
+        let sel: Vec<String> = group
+            .placement
+            .node_selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        parts.push(format!("nodeSelector {{{}}}", sel.join(",")));
+    }
+    if group.placement.node_affinity.is_some() {
+        parts.push("nodeAffinity".to_owned());
+    }
+    parts.join(" and ")
+}
+
 fn api_list(list: &ResourceList) -> BTreeMap<String, ApiQuantity> {
     list.iter()
         .map(|(k, v)| (k.to_string(), ApiQuantity(v.to_string())))
         .collect()
+}
+
+/// Namespace annotation read by the `PodNodeSelector` admission plugin: merged into the
+/// `nodeSelector` of every pod of the namespace (a conflicting pod is refused).
+pub const NODE_SELECTOR_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/node-selector";
+/// Namespace annotation read by the `PodTolerationRestriction` admission plugin: tolerations
+/// (JSON array) added to every pod of the namespace.
+pub const DEFAULT_TOLERATIONS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/defaultTolerations";
+
+/// The group's placement as Namespace annotations Kubernetes enforces, provided the API
+/// server enables the `PodNodeSelector` and `PodTolerationRestriction` admission plugins:
+/// `nodeSelector` as `k1=v1,k2=v2` under [`NODE_SELECTOR_ANNOTATION`], tolerations as a JSON
+/// array under [`DEFAULT_TOLERATIONS_ANNOTATION`]. Node affinity has no such annotation.
+///
+/// # Errors
+/// [`PlanError::Serialize`] when the tolerations cannot be serialized.
+pub fn placement_annotations(group: &ResourceGroup) -> Result<BTreeMap<String, String>, PlanError> {
+    let mut out = BTreeMap::new();
+    let p = &group.placement;
+    if !p.node_selector.is_empty() {
+        let sel: Vec<String> = p
+            .node_selector
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        out.insert(NODE_SELECTOR_ANNOTATION.to_owned(), sel.join(","));
+    }
+    if !p.tolerations.is_empty() {
+        let json = serde_json::to_string(&p.tolerations).map_err(|e| PlanError::Serialize {
+            object: format!("Namespace annotations of group {}", group.name),
+            message: e.to_string(),
+        })?;
+        out.insert(DEFAULT_TOLERATIONS_ANNOTATION.to_owned(), json);
+    }
+    Ok(out)
 }
 
 fn meta(name: &str, namespace: Option<&str>, group: &str) -> ObjectMeta {
@@ -607,9 +766,14 @@ fn build_manifests(
 ) -> Result<Vec<Manifest>, PlanError> {
     let g = group.name.as_str();
     let mut out = Vec::new();
+    let annotations = placement_annotations(group)?;
     for ns in &group.namespaces {
+        let mut metadata = meta(&ns.name, None, g);
+        if !annotations.is_empty() {
+            metadata.annotations = Some(annotations.clone());
+        }
         out.push(Manifest::Namespace(core::Namespace {
-            metadata: meta(&ns.name, None, g),
+            metadata,
             ..core::Namespace::default()
         }));
     }
@@ -877,19 +1041,35 @@ mod tests {
     fn percent_shares_round_down() {
         let q = |s: &str| s.parse::<Quantity>().expect("q");
         assert_eq!(
-            percent_share("requests.cpu", &q("10"), 33).to_string(),
+            percent_share("requests.cpu", &q("10"), 33)
+                .expect("share")
+                .to_string(),
             "3300m"
         );
         assert_eq!(
-            percent_share("requests.cpu", &q("1"), 33).milli_value(),
+            percent_share("requests.cpu", &q("1"), 33)
+                .expect("share")
+                .milli_value(),
             330
         );
         assert_eq!(
-            percent_share("requests.nvidia.com/gpu", &q("5"), 50).value(),
+            percent_share("requests.nvidia.com/gpu", &q("5"), 50)
+                .expect("share")
+                .value(),
             2
         );
-        assert_eq!(percent_share("requests.memory", &q("3"), 50).value(), 1);
-        assert_eq!(percent_share("pods", &q("1500m"), 100).value(), 1);
+        assert_eq!(
+            percent_share("requests.memory", &q("3"), 50)
+                .expect("share")
+                .value(),
+            1
+        );
+        assert_eq!(
+            percent_share("pods", &q("1500m"), 100)
+                .expect("share")
+                .value(),
+            1
+        );
     }
 
     #[test]

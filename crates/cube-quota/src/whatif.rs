@@ -95,6 +95,37 @@ pub struct Workload {
     pub template: PodTemplateSpec,
 }
 
+impl Workload {
+    /// The namespace a pod of this workload lands in: `namespace` when non-empty, else the
+    /// workload's own, else `default`.
+    fn pod_namespace<'a>(&'a self, namespace: &'a str) -> &'a str {
+        if !namespace.is_empty() {
+            namespace
+        } else if !self.namespace.is_empty() {
+            &self.namespace
+        } else {
+            "default"
+        }
+    }
+
+    /// The pod the controller would create first (for a Pod: the pod itself), named as the
+    /// controller names it (`<name>-<hash>-<suffix>` for a Deployment, `<name>-0` for a
+    /// StatefulSet, `<name>-<suffix>` otherwise), in `namespace` (empty: the workload's own,
+    /// else `default`). Use it to call a scheduler or `fit` directly without building a Pod.
+    pub fn template_pod(&self, namespace: &str) -> Pod {
+        replica_pod(self, self.pod_namespace(namespace), 0)
+    }
+
+    /// Every replica pod the controller would create at once (`replicas`, or one for a
+    /// DaemonSet, whose count depends on the nodes), as [`Workload::template_pod`] names them.
+    pub fn replica_pods(&self, namespace: &str) -> Vec<Pod> {
+        let ns = self.pod_namespace(namespace);
+        (0..self.replicas.unwrap_or(1))
+            .map(|i| replica_pod(self, ns, i))
+            .collect()
+    }
+}
+
 /// Anything the pipeline can be asked about.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -112,6 +143,33 @@ pub enum Submission {
 }
 
 impl Submission {
+    /// The object's own `metadata.namespace` (empty when unset or cluster-scoped).
+    pub fn namespace(&self) -> &str {
+        match self {
+            Submission::Workload(w) => w.namespace.as_str(),
+            Submission::PersistentVolumeClaim(c) => c.metadata.namespace.as_str(),
+            Submission::ResourceQuota(q) => q.metadata.namespace.as_str(),
+            Submission::LimitRange(l) => l.metadata.namespace.as_str(),
+            Submission::PriorityClass(_) => "",
+        }
+    }
+
+    /// kubectl's check before `kubectl -n <requested> create -f`: an object whose own
+    /// namespace is set and differs from a non-empty `requested` is refused.
+    ///
+    /// # Errors
+    /// [`Error::NamespaceMismatch`].
+    pub fn check_namespace(&self, requested: &str) -> Result<()> {
+        let object = self.namespace();
+        if !requested.is_empty() && !object.is_empty() && object != requested {
+            return Err(Error::NamespaceMismatch {
+                object: object.to_owned(),
+                requested: requested.to_owned(),
+            });
+        }
+        Ok(())
+    }
+
     /// A bare pod.
     pub fn pod(pod: Pod) -> Self {
         Submission::Workload(Box::new(Workload {
@@ -132,7 +190,8 @@ impl Submission {
     ///
     /// # Errors
     /// [`Error::WorkloadParse`] for bad syntax or a field of the wrong type (with the parser's
-    /// position or field path), [`Error::UnsupportedKind`] for any other kind,
+    /// position or field path), [`Error::NoObject`] for an empty document,
+    /// [`Error::UnsupportedKind`] for any other kind,
     /// [`Error::MissingField`] for a controller without `spec.template`.
     pub fn parse(text: &str) -> Result<Self> {
         let (value, format): (Value, &'static str) = if text.trim_start().starts_with('{') {
@@ -160,6 +219,9 @@ impl Submission {
     /// # Errors
     /// As [`Submission::parse`].
     pub fn from_value(value: Value, format: &'static str) -> Result<Self> {
+        if value.is_null() {
+            return Err(Error::NoObject);
+        }
         fn typed<T: for<'de> Deserialize<'de>>(v: Value, format: &'static str) -> Result<T> {
             // serde_path_to_error names the failing field (`spec.containers[0].resources...`).
             serde_path_to_error::deserialize(v).map_err(|e| Error::WorkloadParse {
@@ -395,9 +457,26 @@ pub struct AdmissionOutcome {
     pub quotas_after: Vec<QuotaState>,
     /// Final verdict.
     pub verdict: Verdict,
+    /// True when a scheduler ([`AdmitOptions::scheduler`]) ran for the admitted pods. When
+    /// false, [`Verdict::Admitted`]'s `pending: 0` says nothing about whether the pods fit a
+    /// node: use [`AdmissionOutcome::schedulable_now`].
+    pub scheduling_checked: bool,
 }
 
 impl AdmissionOutcome {
+    /// Whether every admitted replica can be placed now: `Some(true)` / `Some(false)` after a
+    /// scheduler ran, `None` when scheduling was not checked (no scheduler, or nothing was
+    /// admitted to schedule).
+    pub fn schedulable_now(&self) -> Option<bool> {
+        if !self.scheduling_checked {
+            return None;
+        }
+        match &self.verdict {
+            Verdict::Admitted { pending, .. } => Some(*pending == 0),
+            Verdict::Partial { .. } | Verdict::Rejected(_) => Some(false),
+        }
+    }
+
     /// The first refusal, if any.
     pub fn rejection(&self) -> Option<&Rejection> {
         match &self.verdict {
@@ -730,6 +809,7 @@ fn single(
             rejection: rejection.clone(),
         }],
         quotas_after: Vec::new(),
+        scheduling_checked: false,
         verdict: match rejection {
             Some(r) => Verdict::Rejected(r),
             None => Verdict::Admitted {
@@ -742,7 +822,8 @@ fn single(
 
 /// Runs the admission pipeline for `submission` in `namespace` against `snapshot`.
 ///
-/// `namespace` overrides the object's own namespace when non-empty (as `kubectl -n`); with
+/// `namespace` overrides the object's own namespace when non-empty (call
+/// [`Submission::check_namespace`] first to refuse a mismatch as kubectl does); with
 /// both empty, `default` is used. Quotas use `status.used` when the snapshot's quota carries a
 /// status, otherwise usage computed from the snapshot's pods and claims ([`QuotaState`]).
 /// Workload replicas are admitted one after another, each charging quota for the next.
@@ -752,13 +833,7 @@ pub fn admit(
     snapshot: &ClusterSnapshot,
     opts: &AdmitOptions<'_>,
 ) -> AdmissionOutcome {
-    let object_ns = match submission {
-        Submission::Workload(w) => w.namespace.as_str(),
-        Submission::PersistentVolumeClaim(c) => c.metadata.namespace.as_str(),
-        Submission::ResourceQuota(q) => q.metadata.namespace.as_str(),
-        Submission::LimitRange(l) => l.metadata.namespace.as_str(),
-        Submission::PriorityClass(_) => "",
-    };
+    let object_ns = submission.namespace();
     let ns = if !namespace.is_empty() {
         namespace
     } else if !object_ns.is_empty() {
@@ -1008,6 +1083,8 @@ pub fn admit(
                 },
                 Some(r) => Verdict::Rejected(r),
             };
+            let scheduling_checked =
+                opts.scheduler.is_some() && replicas.iter().any(|r| r.scheduling.is_some());
             AdmissionOutcome {
                 kind: w.kind.as_str().to_owned(),
                 name: w.name.clone(),
@@ -1017,6 +1094,7 @@ pub fn admit(
                 replicas,
                 quotas_after: state.quotas,
                 verdict,
+                scheduling_checked,
             }
         }
     }
@@ -1025,6 +1103,103 @@ pub fn admit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: without a scheduler the outcome read as "schedulable" (`pending: 0`).
+    #[test]
+    fn admit_without_scheduler_says_scheduling_was_not_checked() {
+        let pod = "kind: Pod\nmetadata: {name: p, namespace: a}\nspec:\n  containers: [{name: c, image: x}]\n";
+        let s = Submission::parse(pod).expect("pod");
+        let out = admit(
+            &s,
+            "",
+            &ClusterSnapshot::default(),
+            &AdmitOptions::default(),
+        );
+        assert!(matches!(
+            out.verdict,
+            Verdict::Admitted {
+                admitted: 1,
+                pending: 0
+            }
+        ));
+        assert!(!out.scheduling_checked);
+        assert_eq!(out.schedulable_now(), None);
+        let sched = crate::preemption::FitScheduler::default();
+        let opts = AdmitOptions {
+            scheduler: Some(&sched),
+            ..AdmitOptions::default()
+        };
+        let out = admit(&s, "", &ClusterSnapshot::default(), &opts);
+        assert!(out.scheduling_checked);
+        assert_eq!(
+            out.schedulable_now(),
+            Some(false),
+            "no node in an empty cluster"
+        );
+    }
+
+    /// Users can get the replica pods of a parsed workload without building them by hand.
+    #[test]
+    fn workload_gives_its_replica_pods() {
+        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      containers: [{name: main, image: x, resources: {requests: {cpu: 500m}}}]\n";
+        let Submission::Workload(w) = Submission::parse(job).expect("job") else {
+            panic!("not a workload")
+        };
+        let pods = w.replica_pods("");
+        assert_eq!(pods.len(), 3);
+        for p in &pods {
+            assert_eq!(p.metadata.namespace, "ml");
+            assert!(p.metadata.name.starts_with("train-"), "{}", p.metadata.name);
+            assert_eq!(p.spec.containers[0].name, "main");
+        }
+        assert_eq!(w.template_pod("other").metadata.namespace, "other");
+        assert_eq!(w.template_pod("").metadata.name, pods[0].metadata.name);
+    }
+
+    /// Regression: an empty file gave `unsupported workload kind ""`.
+    #[test]
+    fn empty_document_holds_no_object() {
+        for text in ["", "# only a comment\n", "null"] {
+            let e = Submission::parse(text).expect_err("empty");
+            assert!(matches!(e, Error::NoObject), "{text:?}: {e:?}");
+            assert_eq!(e.to_string(), "the file holds no object");
+        }
+        let e = Submission::parse("kind: Service\nmetadata: {name: s}\n").expect_err("kind");
+        let text = e.to_string();
+        for k in [
+            "Pod",
+            "Job",
+            "CronJob",
+            "Deployment",
+            "ReplicaSet",
+            "ReplicationController",
+            "StatefulSet",
+            "DaemonSet",
+            "PersistentVolumeClaim",
+            "ResourceQuota",
+            "LimitRange",
+            "PriorityClass",
+        ] {
+            assert!(text.contains(k), "{k} missing from {text}");
+        }
+    }
+
+    /// Regression: `--namespace b` silently overrode an object in namespace `a`.
+    #[test]
+    fn namespace_mismatch_is_refused_like_kubectl() {
+        let pod = "kind: Pod\nmetadata: {name: p, namespace: a}\nspec:\n  containers: [{name: c, image: x}]\n";
+        let s = Submission::parse(pod).expect("pod");
+        assert_eq!(s.namespace(), "a");
+        let e = s.check_namespace("b").expect_err("mismatch");
+        assert!(
+            e.to_string().starts_with(
+                "the namespace from the provided object \"a\" does not match the namespace \"b\""
+            ),
+            "{e}"
+        );
+        assert!(s.check_namespace("a").is_ok());
+        assert!(s.check_namespace("").is_ok());
+    }
 
     #[test]
     fn parses_job_and_deployment() {

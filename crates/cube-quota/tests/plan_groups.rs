@@ -365,3 +365,147 @@ proptest! {
         }
     }
 }
+
+/// Regression: shares were computed through `milli_value()`, which saturates at `i64::MAX`, so
+/// `20Pi` split 50/50 gave `4611686018427387` per namespace instead of `10Pi`.
+#[test]
+fn huge_quantities_split_exactly() {
+    #[track_caller]
+    fn check(hard: &str, expected: &str) {
+        let yaml = format!(
+            "name: big\nowner: bob\nquota:\n  - name: s\n    hard:\n      requests.storage: \"{hard}\"\n      requests.cpu: \"{hard}\"\nnamespaces:\n  - {{name: a, sharePercent: 50}}\n  - {{name: b, sharePercent: 50}}\n"
+        );
+        let plan = plan_group(&group(&yaml), None).expect("plan");
+        assert_eq!(plan.quotas.len(), 2);
+        for p in &plan.quotas {
+            assert_eq!(
+                p.hard
+                    .get("requests.storage")
+                    .map(ToString::to_string)
+                    .as_deref(),
+                Some(expected),
+                "{hard} storage in {}",
+                p.namespace
+            );
+            assert_eq!(
+                p.hard
+                    .get("requests.cpu")
+                    .map(ToString::to_string)
+                    .as_deref(),
+                Some(expected),
+                "{hard} cpu in {}",
+                p.namespace
+            );
+        }
+    }
+    check("20Pi", "10Pi");
+    check("9Pi", "4608Ti");
+    check("100Pi", "50Pi");
+    check("1e16", "5e15");
+    check("1e400", "5e399");
+    check("7Ei", "3584Pi");
+}
+
+/// Regression: a placement that selects no node of the snapshot failed with "node pool
+/// allocates only 0"; it is now a warning naming the selector and the node counts.
+#[test]
+fn placement_matching_no_node_is_a_warning() {
+    let pinned = format!("{SMALL}placement:\n  nodeSelector:\n    org: nlp\n");
+    let g = group(&pinned);
+    let mut s = ClusterSnapshot::default();
+    s.nodes = vec![gpu_node("a", "4", "vision"), gpu_node("b", "8", "other")];
+    let plan = plan_group(&g, Some(&s)).expect("plan despite an empty pool");
+    let w: Vec<_> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.contains("matched 0 of 2 nodes"))
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", plan.warnings);
+    assert!(w[0].contains("nodeSelector {org=nlp}"), "{}", w[0]);
+    // A pool that exists but is too small names the selector and the node counts.
+    s.nodes.push(gpu_node("c", "1", "nlp"));
+    let e = plan_group(&g, Some(&s)).expect_err("5 GPUs in a 1-GPU pool");
+    let text = e.to_string();
+    assert!(text.contains("1 of 3 nodes"), "{text}");
+    assert!(text.contains("nodeSelector {org=nlp}"), "{text}");
+}
+
+/// Regression: an unenforced key (`nvidia.com/gpu`) was warned about twice (by validate and
+/// by the key rewrite).
+#[test]
+fn each_warning_is_given_once() {
+    let g = group(
+        "name: g\nowner: o\nquota:\n  - name: b\n    hard:\n      nvidia.com/gpu: \"4\"\n      requests.cpu: \"4\"\nnamespaces:\n  - {name: ns1, sharePercent: 60}\n",
+    );
+    let plan = plan_group(&g, None).expect("plan");
+    let about_gpu: Vec<_> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.contains("nvidia.com/gpu"))
+        .collect();
+    assert_eq!(about_gpu.len(), 1, "{:?}", plan.warnings);
+    assert!(about_gpu[0].contains("planned as requests.nvidia.com/gpu"));
+    let mut sorted = plan.warnings.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), plan.warnings.len(), "{:?}", plan.warnings);
+}
+
+/// Regression: the group's placement appeared in no manifest, so nothing enforced it.
+#[test]
+fn placement_is_rendered_as_namespace_annotations() {
+    let g = group(&format!(
+        "{SMALL}placement:\n  nodeSelector:\n    org: nlp\n    gpu: \"true\"\n  tolerations:\n    - {{key: gpu, operator: Exists, effect: NoSchedule}}\n"
+    ));
+    let plan = plan_group(&g, None).expect("plan");
+    let mut seen = 0;
+    for m in &plan.manifests {
+        if let Manifest::Namespace(ns) = m {
+            seen += 1;
+            let a = ns.metadata.annotations.as_ref().expect("annotations");
+            assert_eq!(
+                a.get("scheduler.alpha.kubernetes.io/node-selector")
+                    .map(String::as_str),
+                Some("gpu=true,org=nlp")
+            );
+            let tol: serde_json::Value = serde_json::from_str(
+                a.get("scheduler.alpha.kubernetes.io/defaultTolerations")
+                    .expect("tolerations"),
+            )
+            .expect("json");
+            assert_eq!(tol[0]["key"], "gpu");
+            assert_eq!(tol[0]["operator"], "Exists");
+            assert_eq!(tol[0]["effect"], "NoSchedule");
+        }
+    }
+    assert_eq!(seen, 3);
+    assert!(
+        plan.warnings
+            .iter()
+            .any(|w| w.contains("PodNodeSelector") && w.contains("PodTolerationRestriction")),
+        "{:?}",
+        plan.warnings
+    );
+}
+
+/// Regression: problems were reported stage by stage (an invalid field hid the shares above
+/// a bucket; the first bucket over its hard hid the next one).
+#[test]
+fn every_problem_is_reported_at_once() {
+    let two_buckets = "name: g\nowner: o\nquota:\n  - name: a\n    hard: {requests.cpu: \"4\"}\n  - name: b\n    hard: {requests.memory: 4Gi}\nnamespaces:\n  - name: ns1\n    buckets:\n      a: {requests.cpu: \"5\"}\n      b: {requests.memory: 5Gi}\n";
+    let errors = cube_quota::plan::plan_group_all(&group(two_buckets), None).expect_err("both");
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|t| t.contains("bucket \"a\"")), "{text:?}");
+    assert!(text.iter().any(|t| t.contains("bucket \"b\"")), "{text:?}");
+    // An invalid field plus a share above its bucket: both in the one error.
+    let invalid = two_buckets.replace("owner: o\n", "owner: \"\"\n");
+    let errors = plan_groups(&[group(&invalid)], None).expect_err("invalid");
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|t| t.contains("owner")), "{text:?}");
+    assert!(
+        text.iter().any(|t| t.contains("owner")
+            && t.contains("quota[0].hard[requests.cpu]")
+            && t.contains("quota[1].hard[requests.memory]")),
+        "{text:?}"
+    );
+}
