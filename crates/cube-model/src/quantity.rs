@@ -2107,7 +2107,11 @@ mod tests {
                     && abs.checked_sub(&Quantity::from_scaled(1, -9, Format::DecimalSI)).is_some_and(|d| d.is_negative());
                 let frac_nano = abs.checked_scaled_value(-9).is_some() && Quantity::from_scaled(
                     abs.checked_scaled_value(-9).unwrap_or(0), -9, Format::DecimalSI) != abs;
-                proptest::prop_assert!(abs >= e || abs >= ei || sub_nano || frac_nano, "{:?} printed {}", q, q);
+                // BinarySI text is capped at 2^63-1 when parsed (upstream), so a BinarySI value
+                // above that, made by arithmetic, does not survive a print-parse round trip
+                let capped = format == Format::BinarySI
+                    && abs > Quantity::from_value(i64::MAX, Format::BinarySI);
+                proptest::prop_assert!(abs >= e || abs >= ei || sub_nano || frac_nano || capped, "{:?} printed {}", q, q);
             }
         }
     }
