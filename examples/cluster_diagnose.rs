@@ -126,7 +126,7 @@ fn run(args: Args) -> Result<u8> {
         Output::Json => to_json(&report)?,
         Output::Sarif => to_sarif(&report)?,
     };
-    println!("{out}");
+    cube_examples::print_stdout(&out)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
 }
 

@@ -190,7 +190,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 usage,
                 resplit,
             };
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?;
         }
         Output::Yaml => {
             print!("{}", cube_quota::plan::manifests_to_yaml(&ordered)?);

@@ -147,3 +147,19 @@ mod group_tests {
         );
     }
 }
+
+/// Writes `text` and a newline to stdout.
+///
+/// A closed pipe (`... | head`) is not an error for a report printer: the reader has what it
+/// wanted, so this returns quietly instead of panicking as `println!` does.
+///
+/// # Errors
+/// Any other write error.
+pub fn print_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
