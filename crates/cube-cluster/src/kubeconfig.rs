@@ -1045,6 +1045,23 @@ fn looks_like_pem(bytes: &[u8]) -> bool {
 
 /// Normalizes a server value to a URL with scheme, following client-go `DefaultServerURL`:
 /// no scheme means https when `tls_configured`, else http.
+/// `server` with any `user[:password]@` part of its authority replaced by `<redacted>@`, then
+/// long token-like runs hidden ([`redact_text`]): safe to print in problems and errors.
+pub fn redact_server(server: &str) -> String {
+    let s = server.trim();
+    let (scheme, rest) = match s.find("://") {
+        Some(i) => (&s[..i + 3], &s[i + 3..]),
+        None => ("", s),
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let authority = match authority.rfind('@') {
+        Some(at) => format!("<redacted>@{}", &authority[at + 1..]),
+        None => authority.to_string(),
+    };
+    redact_text(&format!("{scheme}{authority}{tail}"))
+}
+
 fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<String, String> {
     let s = server.trim();
     let with_scheme = if s.contains("://") {
@@ -1057,6 +1074,14 @@ fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<S
     let uri: http::Uri = with_scheme
         .parse()
         .map_err(|e: http::uri::InvalidUri| e.to_string())?;
+    if uri.authority().is_some_and(|a| a.as_str().contains('@')) {
+        // client-go would send these as basic auth; a kubeconfig keeps credentials in the user
+        // entry, and a URL with credentials leaks them wherever the address is printed.
+        return Err(
+            "the server URL carries credentials (user[:password]@): move them to the user entry"
+                .to_string(),
+        );
+    }
     match uri.scheme_str() {
         Some("http") | Some("https") => {}
         Some(other) => return Err(format!("unsupported scheme {other:?}")),
@@ -1122,7 +1147,7 @@ fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<S
 /// [`Error::InvalidServer`] with the reason.
 pub fn validate_server(server: &str) -> Result<String> {
     normalize_server(server, true).map_err(|reason| Error::InvalidServer {
-        url: redact_text(server.trim()),
+        url: redact_server(server),
         reason,
     })
 }
@@ -1741,7 +1766,10 @@ impl Kubeconfig {
                         Severity::Error,
                         ProblemKind::BadServerUrl,
                         csub.clone(),
-                        format!("invalid server URL {server_raw:?} for cluster {cluster_name:?}: {reason}"),
+                        format!(
+                            "invalid server URL {:?} for cluster {cluster_name:?}: {reason}",
+                            redact_server(&server_raw)
+                        ),
                     )),
                 }
             }
@@ -1806,7 +1834,7 @@ impl Kubeconfig {
     /// [`Error::InvalidConfiguration`] when the cluster does not exist.
     pub fn rewrite_server(&mut self, cluster: &str, new_server: &str) -> Result<Option<String>> {
         let new = normalize_server(new_server, true).map_err(|reason| Error::InvalidServer {
-            url: new_server.to_string(),
+            url: redact_server(new_server),
             reason,
         })?;
         let Some(entry) = self.clusters.iter_mut().find(|c| c.name == cluster) else {
@@ -1932,6 +1960,14 @@ mod tests {
             Ok("http://10.0.0.1:6443")
         );
         assert!(normalize_server("https://127.0.0.1:x", true).is_err());
+        // credentials in the address are refused and never echoed
+        assert!(normalize_server("https://admin:s3cr3t-pass@10.0.0.1:6443", true).is_err());
+        assert_eq!(
+            redact_server("https://admin:s3cr3t-pass@10.0.0.1:6443/k8s"),
+            "https://<redacted>@10.0.0.1:6443/k8s"
+        );
+        let err = validate_server("https://admin:s3cr3t-pass@10.0.0.1:6443").unwrap_err();
+        assert!(!err.to_string().contains("s3cr3t"), "{err}");
     }
 
     #[track_caller]
