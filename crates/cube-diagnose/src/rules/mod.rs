@@ -146,15 +146,8 @@ pub(crate) fn signal_error(
 
 /// Whether `tols` tolerate `taint` (upstream `Toleration.ToleratesTaint`).
 pub(crate) fn tolerates(tols: &[Toleration], taint: &Taint) -> bool {
-    tols.iter().any(|t| {
-        let effect_ok = t.effect.is_empty() || t.effect == taint.effect;
-        let key_ok = t.key.is_empty() || t.key == taint.key;
-        let op_ok = match t.operator.as_str() {
-            "Exists" => true,
-            _ => t.value == taint.value,
-        };
-        effect_ok && key_ok && op_ok && (!t.key.is_empty() || t.operator == "Exists")
-    })
+    // upstream `TolerationsTolerateTaint`, shared with the scheduler model in cube-model
+    cube_model::selector::tolerations_tolerate_taint(tols, taint)
 }
 
 /// Taints with NoSchedule/NoExecute that `tols` do not tolerate.
@@ -167,57 +160,18 @@ pub(crate) fn untolerated<'n>(node: &'n Node, tols: &[Toleration]) -> Vec<&'n Ta
         .collect()
 }
 
-/// Whether `node` satisfies a pod spec's nodeSelector and required node affinity; on failure the
-/// scheduler-style reason.
+/// Whether `node` satisfies a pod spec's nodeSelector and required node affinity (the scheduler's
+/// NodeAffinity filter, via [`cube_model::selector::pod_matches_node_selector_and_affinity`]); on
+/// failure the scheduler-style reason.
 pub(crate) fn node_matches(
     node: &Node,
     spec: &cube_model::objects::PodSpec,
 ) -> Result<(), &'static str> {
-    for (k, v) in &spec.node_selector {
-        if node.metadata.labels.get(k) != Some(v) {
-            return Err("node(s) didn't match Pod's node affinity/selector");
-        }
+    if cube_model::selector::pod_matches_node_selector_and_affinity(spec, node) {
+        Ok(())
+    } else {
+        Err("node(s) didn't match Pod's node affinity/selector")
     }
-    let required = spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|na| {
-            na.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        });
-    if let Some(sel) = required
-        && !sel.node_selector_terms.is_empty()
-        && !sel
-            .node_selector_terms
-            .iter()
-            .any(|t| term_matches(node, t))
-    {
-        return Err("node(s) didn't match Pod's node affinity/selector");
-    }
-    Ok(())
-}
-
-fn term_matches(node: &Node, t: &cube_model::objects::NodeSelectorTerm) -> bool {
-    t.match_expressions.iter().all(|e| {
-        let v = node.metadata.labels.get(&e.key);
-        match e.operator.as_str() {
-            "In" => v.is_some_and(|v| e.values.contains(v)),
-            "NotIn" => !v.is_some_and(|v| e.values.contains(v)),
-            "Exists" => v.is_some(),
-            "DoesNotExist" => v.is_none(),
-            "Gt" | "Lt" => {
-                let (Some(v), Some(w)) = (
-                    v.and_then(|v| v.parse::<i64>().ok()),
-                    e.values.first().and_then(|w| w.parse::<i64>().ok()),
-                ) else {
-                    return false;
-                };
-                if e.operator == "Gt" { v > w } else { v < w }
-            }
-            _ => false,
-        }
-    })
 }
 
 #[cfg(test)]
