@@ -751,6 +751,14 @@ mod tests {
             }
         }
         #[test]
+        fn expand_reader_never_panics(s in "\\PC{0,40}", sel in "[a-z=,!() ]{0,20}") {
+            let _ = ProjectExpand::from_json(&s).map(|e| e.to_placement());
+            let json = serde_json::json!({"node_selector": sel, "org": "public"}).to_string();
+            if let Ok(e) = ProjectExpand::from_json(&json) {
+                let _ = e.to_placement();
+            }
+        }
+        #[test]
         fn counts_round_trip(n in 0u32..10_000, m in 0u32..1000) {
             let text = format!("{n}.{m:03}(nvidia,V100)");
             let r = GpuRequest::parse(&text).unwrap();
