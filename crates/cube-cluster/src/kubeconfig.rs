@@ -63,6 +63,12 @@ impl fmt::Display for Secret {
     }
 }
 
+impl From<String> for Secret {
+    fn from(s: String) -> Self {
+        Self(s)
+    }
+}
+
 impl From<&str> for Secret {
     fn from(s: &str) -> Self {
         Self(s.to_string())
@@ -95,6 +101,35 @@ pub fn redact_text(text: &str) -> String {
     out
 }
 
+/// Deserializes `null` (a key with no value, common in hand-edited files) as the default.
+fn null_default<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A parser message reduced to its first line (the parser appends a source snippet, which may
+/// show a secret), with quoted values and long token-like runs redacted.
+fn parse_message(raw: &str) -> String {
+    let first = raw.lines().next().unwrap_or_default();
+    let mut out = String::new();
+    let mut in_quote = false;
+    for c in first.chars() {
+        if c == '"' {
+            if in_quote {
+                out.push_str("...");
+            }
+            in_quote = !in_quote;
+            out.push(c);
+        } else if !in_quote {
+            out.push(c);
+        }
+    }
+    redact_text(&out)
+}
+
 /// A kubeconfig file (`kind: Config`, `apiVersion: v1`), with the v1 keys of client-go's
 /// `api/v1/types.go`. Unknown keys are ignored, like client-go.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -113,13 +148,13 @@ pub struct Kubeconfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferences: Option<serde_json::Value>,
     /// `clusters[]`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub clusters: Vec<NamedCluster>,
     /// `users[]`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub users: Vec<NamedUser>,
     /// `contexts[]`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub contexts: Vec<NamedContext>,
     /// `current-context`; empty or absent = none.
     #[serde(
@@ -139,7 +174,7 @@ pub struct NamedCluster {
     /// Name referenced by contexts.
     pub name: String,
     /// The cluster stanza.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub cluster: Cluster,
     /// File this entry came from (client-go `LocationOfOrigin`); not serialized.
     #[serde(skip)]
@@ -152,7 +187,7 @@ pub struct NamedUser {
     /// Name referenced by contexts.
     pub name: String,
     /// The user stanza.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub user: User,
     /// File this entry came from; not serialized.
     #[serde(skip)]
@@ -165,7 +200,7 @@ pub struct NamedContext {
     /// Context name.
     pub name: String,
     /// The context stanza.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub context: Context,
     /// File this entry came from; not serialized.
     #[serde(skip)]
@@ -329,10 +364,10 @@ pub struct ExecEnvVar {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Context {
     /// Cluster name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub cluster: String,
     /// User name (empty = no credentials).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub user: String,
     /// Default namespace (empty = `default`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -684,7 +719,7 @@ impl Kubeconfig {
             serde_saphyr::from_str::<Option<Kubeconfig>>(text)
                 .map_err(|e| Error::Parse {
                     origin: origin_s.clone(),
-                    message: redact_text(&e.to_string()),
+                    message: parse_message(&e.to_string()),
                 })?
                 .unwrap_or_default()
         };
@@ -1769,5 +1804,22 @@ mod tests {
         };
         check_message(&[p("a")], "invalid configuration: a");
         check_message(&[p("a"), p("b")], "invalid configuration: [a, b]");
+    }
+}
+#[cfg(test)]
+mod odd_yaml_tests {
+    use super::*;
+    #[test]
+    fn null_lists_and_empty_strings_load() {
+        for y in [
+            "apiVersion: v1\nkind: Config\nclusters:\nusers:\ncontexts:\ncurrent-context: \"\"\npreferences: {}\n",
+            "---\n",
+            "# only a comment\n",
+            "clusters: []\n",
+            "users:\n- name: u\n  user:\n",
+        ] {
+            let r = Kubeconfig::from_yaml(y, None);
+            assert!(r.is_ok(), "{y:?}: {r:?}");
+        }
     }
 }

@@ -35,5 +35,6 @@ pub mod manifests;
 pub mod probe;
 pub mod profiles;
 pub mod rbac;
+pub mod snapshot;
 
 pub use error::{Error, Result};

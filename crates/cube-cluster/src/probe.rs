@@ -1,1 +1,168 @@
-//! placeholder
+//! Probe many clusters concurrently: a bound on concurrency and a timeout per cluster, so one
+//! dead cluster never holds up the rest. Health per cluster, in input order.
+//!
+//! Input is either a list of [`ProbeTarget`]s (name + validated [`Selection`]) or a
+//! `cube_model::cluster::ClusterRegistry`, whose clusters name a kubeconfig file and context
+//! ([`targets_from_registry`]); a cluster's `apiServer`, when set, is how the console reaches it
+//! and replaces the kubeconfig's server with [`Kubeconfig::rewrite_server`] (TLS keeps
+//! verifying the original name).
+
+use std::time::{Duration, Instant};
+
+use cube_model::cluster::ClusterRegistry;
+use futures::StreamExt as _;
+use serde::Serialize;
+
+use crate::classify::Class;
+use crate::connect::{CheckOptions, Outcome, check};
+use crate::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions, Selection};
+
+/// One cluster to probe.
+#[derive(Debug, Clone)]
+pub struct ProbeTarget {
+    /// Cluster name (registry name).
+    pub name: String,
+    /// Its validated selection, or why there is none (reported as `config-invalid`).
+    pub selection: Result<Selection, String>,
+}
+
+/// Probe settings.
+#[derive(Debug, Clone)]
+pub struct ProbeOptions {
+    /// At most this many clusters are checked at once (at least 1). Default 16.
+    pub concurrency: usize,
+    /// Deadline per cluster, covering connect, TLS and every request of the check. Default 10 s.
+    pub timeout: Duration,
+    /// The per-cluster check (client timeouts are capped at `timeout`).
+    pub check: CheckOptions,
+}
+
+impl Default for ProbeOptions {
+    fn default() -> Self {
+        Self {
+            concurrency: 16,
+            timeout: Duration::from_secs(10),
+            check: CheckOptions::default(),
+        }
+    }
+}
+
+/// Health of one cluster.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClusterHealth {
+    /// Cluster name.
+    pub name: String,
+    /// `true` when the check returned [`Outcome::Ok`].
+    pub healthy: bool,
+    /// The classified outcome.
+    pub outcome: Outcome,
+    /// Time spent on this cluster, milliseconds.
+    pub elapsed_ms: u64,
+}
+
+async fn probe_one(target: ProbeTarget, options: &ProbeOptions) -> ClusterHealth {
+    let start = Instant::now();
+    let outcome = match &target.selection {
+        Err(reason) => Outcome::Failed {
+            class: Class::ConfigInvalid {
+                reason: reason.clone(),
+            },
+            message: reason.clone(),
+        },
+        Ok(sel) => {
+            let mut co = options.check.clone();
+            co.client.connect_timeout = co.client.connect_timeout.min(options.timeout);
+            co.client.read_timeout = co.client.read_timeout.min(options.timeout);
+            co.deadline = Some(options.timeout);
+            match tokio::time::timeout(options.timeout, check(sel, &co)).await {
+                Ok(report) => report.outcome,
+                Err(_) => Outcome::Failed {
+                    class: Class::Timeout,
+                    message: format!("no answer within {:?}", options.timeout),
+                },
+            }
+        }
+    };
+    ClusterHealth {
+        name: target.name,
+        healthy: matches!(outcome, Outcome::Ok { .. }),
+        outcome,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+    }
+}
+
+/// Probes every target, at most `options.concurrency` at a time, each bounded by
+/// `options.timeout`. Results are in input order. Total time is about
+/// `ceil(slow / concurrency) * timeout` plus the fast ones, never the sum of timeouts.
+pub async fn probe(targets: Vec<ProbeTarget>, options: &ProbeOptions) -> Vec<ClusterHealth> {
+    let n = options.concurrency.max(1);
+    let mut results: Vec<(usize, ClusterHealth)> =
+        futures::stream::iter(targets.into_iter().enumerate())
+            .map(|(i, t)| async move { (i, probe_one(t, options).await) })
+            .buffer_unordered(n)
+            .collect()
+            .await;
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, h)| h).collect()
+}
+
+/// Turns a registry into probe targets: reads each cluster's kubeconfig (path and context of
+/// its `kubeconfig` reference), selects and validates it with `plugins`, and applies the
+/// registry's `apiServer` as a server rewrite. Clusters without a kubeconfig reference, or
+/// whose kubeconfig does not validate, become targets with an error (reported as
+/// `config-invalid`, no connection attempted).
+pub fn targets_from_registry(
+    registry: &ClusterRegistry,
+    plugins: PluginPolicy,
+) -> Vec<ProbeTarget> {
+    registry
+        .clusters
+        .iter()
+        .map(|c| {
+            let selection = (|| {
+                let kref = c
+                    .kubeconfig
+                    .as_ref()
+                    .ok_or_else(|| format!("cluster {:?} has no kubeconfig reference", c.name))?;
+                let mut cfg = Kubeconfig::read(std::path::Path::new(&kref.path))
+                    .map_err(|e| crate::classify::error_chain_text(&e))?;
+                let mut opts = SelectOptions {
+                    context: kref.context.clone(),
+                    plugins,
+                    ..SelectOptions::default()
+                };
+                if !c.api_server.is_empty() {
+                    let ctx_name = kref
+                        .context
+                        .clone()
+                        .or_else(|| cfg.current_context.clone())
+                        .unwrap_or_default();
+                    let cluster_name = cfg
+                        .context(&ctx_name)
+                        .map(|x| x.context.cluster.clone())
+                        .unwrap_or_default();
+                    if cfg.cluster(&cluster_name).is_some() {
+                        cfg.rewrite_server(&cluster_name, &c.api_server)
+                            .map_err(|e| e.to_string())?;
+                    } else {
+                        opts.server = Some(c.api_server.clone());
+                    }
+                }
+                cfg.select(&opts).map_err(|e| e.to_string())
+            })();
+            ProbeTarget {
+                name: c.name.clone(),
+                selection,
+            }
+        })
+        .collect()
+}
+
+/// Probes every cluster of a registry (see [`targets_from_registry`] and [`probe`]).
+pub async fn probe_registry(
+    registry: &ClusterRegistry,
+    plugins: PluginPolicy,
+    options: &ProbeOptions,
+) -> Vec<ClusterHealth> {
+    probe(targets_from_registry(registry, plugins), options).await
+}

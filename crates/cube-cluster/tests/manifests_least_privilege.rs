@@ -67,7 +67,7 @@ fn profile_allows(profile: &Profile, namespaces: &[String], req: &AccessRequest)
             && c.subresource == a.subresource
             && match c.scope {
                 Scope::Cluster | Scope::AllNamespaces => true,
-                Scope::Namespaces => namespaces.iter().any(|n| *n == a.namespace),
+                Scope::Namespaces => namespaces.contains(&a.namespace),
             }
     })
 }

@@ -1,1 +1,48 @@
-//! cube-diagnose
+//! `cube-diagnose`: a rule engine over cluster snapshots and log texts. It reads a
+//! [`cube_model::ClusterSnapshot`], resource groups, log texts (kubeadm join output, kubelet
+//! journals, device-plugin logs, events, client error texts) and import reports, and returns
+//! findings with evidence and a remedy, rendered as a table, JSON or SARIF.
+//!
+//! Module map:
+//! - [`rule`]: the [`Rule`] trait (the extension point for user rules) and [`Category`].
+//! - [`rules`]: the built-in catalog, one module per stable rule id.
+//! - [`engine`]: [`Engine`], [`Report`], [`Summary`] (score, exit code).
+//! - [`context`]: [`Context`] with indexes (pods by node and namespace), [`LogText`], [`GroupSpec`].
+//! - [`finding`]: [`Finding`], [`Severity`], [`Subject`], [`Evidence`].
+//! - [`classify`]: text classifiers producing [`classify::Signal`]s.
+//! - [`config`]: [`Config`] (disabled rules, severity overrides, thresholds).
+//! - [`render`]: table, JSON (schema in `schema/findings.schema.json`), SARIF 2.1.0.
+//! - [`input`]: content-based detection and reading of pasted inputs into a snapshot and texts.
+//!
+//! Pure: no I/O, no network; callers hand in texts and objects.
+//!
+//! ```
+//! use cube_diagnose::{Context, Engine, Inputs};
+//! let mut inputs = Inputs::new();
+//! inputs.add("join.log", "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"");
+//! let ctx = Context::new(&inputs.snapshot).with_logs(inputs.logs.clone());
+//! let report = Engine::new().run(&ctx);
+//! assert_eq!(report.by_rule("join-token-invalid").count(), 1);
+//! assert_eq!(report.exit_code(), 1);
+//! ```
+
+pub mod classify;
+pub mod config;
+pub mod context;
+pub mod engine;
+pub mod error;
+pub mod finding;
+pub mod gpu;
+pub mod input;
+pub mod render;
+pub mod resources;
+pub mod rule;
+pub mod rules;
+
+pub use config::{Config, Thresholds};
+pub use context::{Context, GroupSpec, LogText};
+pub use engine::{Engine, Report, RuleInfo, Summary};
+pub use error::DiagnoseError;
+pub use finding::{Evidence, Finding, Severity, Subject};
+pub use input::{InputFormat, Inputs};
+pub use rule::{Category, Rule};

@@ -14,6 +14,7 @@
 //! - [`cubestudio`]: CubeStudio GPU request strings ([`GpuRequest`]) and project expand JSON.
 //! - [`convert`]: conversions from `k8s_openapi` objects.
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
+//! - [`import`]: [`import::ImportReport`], plain data of a cluster import.
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
 //! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
 //! - [`error`]: the crate's [`Error`] and per-operation error enums.
@@ -26,6 +27,7 @@ pub mod cubestudio;
 pub mod describe;
 pub mod error;
 pub mod group;
+pub mod import;
 pub mod node;
 pub mod objects;
 pub mod pool;

@@ -432,8 +432,38 @@ enum Num {
 const NUM_ZERO: Num = Num::Small { mant: 0, exp: 0 };
 
 impl Num {
+    /// Normalizes `mant * 10^exp` (hot path of parsing).
+    #[inline]
+    fn from_i64(mant: i64, exp: i32) -> Num {
+        if mant == 0 {
+            return NUM_ZERO;
+        }
+        let mut m = mant;
+        let mut e = exp;
+        while m % 10 == 0 {
+            if e == i32::MAX {
+                return Num::small(m as i128, e as i64);
+            }
+            m /= 10;
+            e += 1;
+        }
+        Num::Small { mant: m, exp: e }
+    }
+
     /// Normalizes `mant * 10^exp`.
+    #[inline]
     fn small(mant: i128, exp: i64) -> Num {
+        if let (Ok(m), Ok(e)) = (i64::try_from(mant), i32::try_from(exp))
+            && m != 0
+            && m % 10 != 0
+        {
+            return Num::Small { mant: m, exp: e };
+        }
+        Num::small_slow(mant, exp)
+    }
+
+    #[cold]
+    fn small_slow(mant: i128, exp: i64) -> Num {
         if mant == 0 {
             return NUM_ZERO;
         }
@@ -479,6 +509,7 @@ impl Num {
         }
     }
 
+    #[inline]
     fn signum(&self) -> i32 {
         match self {
             Num::Small { mant, .. } => mant.signum() as i32,
@@ -486,6 +517,7 @@ impl Num {
         }
     }
 
+    #[inline]
     fn cmp_value(&self, o: &Num) -> Ordering {
         if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o) {
             let (s1, s2) = (m1.signum(), m2.signum());
@@ -517,9 +549,15 @@ impl Num {
                 Ordering::Greater
             };
         }
+        self.cmp_slow(o)
+    }
+
+    #[cold]
+    fn cmp_slow(&self, o: &Num) -> Ordering {
         self.to_big().cmp_value(&o.to_big())
     }
 
+    #[inline]
     fn checked_add(&self, o: &Num) -> Option<Num> {
         if let (Num::Small { mant: m1, exp: e1 }, Num::Small { mant: m2, exp: e2 }) = (self, o) {
             if *m1 == 0 {
@@ -543,6 +581,11 @@ impl Num {
                 ));
             }
         }
+        self.checked_add_slow(o)
+    }
+
+    #[cold]
+    fn checked_add_slow(&self, o: &Num) -> Option<Num> {
         let (a, b) = (self.to_big(), o.to_big());
         if a.mag.is_zero() {
             return Some(o.clone());
@@ -570,6 +613,7 @@ impl Num {
         })
     }
 
+    #[inline]
     fn neg(&self) -> Num {
         match self {
             Num::Small { mant, exp } => match mant.checked_neg() {
@@ -651,37 +695,20 @@ impl Num {
 // The remembered input (upstream's cached string `s`).
 // ---------------------------------------------------------------------------------------
 
-const INLINE_ECHO: usize = 22;
-
-/// The original input when upstream would echo it, stored without heap allocation when short.
+/// The original input when upstream would echo it **and** it differs from the canonical form
+/// (`+1`, `007`, `1.`, `12.345k`, `1E6`, `1e+3`). When upstream caches an input that already
+/// is canonical (`100m`, `1Gi`, `1e3`: the common case) nothing is stored, because printing
+/// the canonical form re-derives exactly the same text; so common forms never allocate.
+/// (A thin `Box<String>` keeps `Quantity` at 32 bytes.)
 #[derive(Clone)]
-enum Echo {
-    None,
-    Inline { len: u8, buf: [u8; INLINE_ECHO] },
-    Heap(Box<str>),
-}
+#[allow(clippy::box_collection)]
+struct Echo(Option<Box<String>>);
 
 impl Echo {
-    fn new(s: &str) -> Echo {
-        let b = s.as_bytes();
-        if b.len() <= INLINE_ECHO {
-            let mut buf = [0u8; INLINE_ECHO];
-            buf[..b.len()].copy_from_slice(b);
-            Echo::Inline {
-                len: b.len() as u8,
-                buf,
-            }
-        } else {
-            Echo::Heap(s.into())
-        }
-    }
+    const NONE: Echo = Echo(None);
 
     fn as_str(&self) -> Option<&str> {
-        match self {
-            Echo::None => None,
-            Echo::Inline { len, buf } => std::str::from_utf8(buf.get(..*len as usize)?).ok(),
-            Echo::Heap(s) => Some(s),
-        }
+        self.0.as_deref().map(String::as_str)
     }
 }
 
@@ -717,7 +744,7 @@ impl Quantity {
     pub const ZERO: Quantity = Quantity {
         num: NUM_ZERO,
         format: Format::DecimalSI,
-        echo: Echo::None,
+        echo: Echo::NONE,
     };
 
     /// Parses with upstream's grammar (`resource.ParseQuantity`). Leading or trailing
@@ -737,7 +764,7 @@ impl Quantity {
         Quantity {
             num: Num::small(value as i128, scale as i64),
             format,
-            echo: Echo::None,
+            echo: Echo::NONE,
         }
     }
 
@@ -762,7 +789,7 @@ impl Quantity {
         Quantity {
             num: self.num.clone(),
             format,
-            echo: Echo::None,
+            echo: Echo::NONE,
         }
     }
 
@@ -826,21 +853,23 @@ impl Quantity {
     /// Exact sum (upstream `Add`). Keeps the receiver's format unless the receiver is zero, in
     /// which case it takes `other`'s. Never echoed. `None` only when the exact result would
     /// need more than 100,000 digits.
+    #[inline]
     pub fn checked_add(&self, other: &Quantity) -> Option<Quantity> {
         Some(Quantity {
             num: self.num.checked_add(&other.num)?,
             format: self.arith_format(other),
-            echo: Echo::None,
+            echo: Echo::NONE,
         })
     }
 
     /// Exact difference (upstream `Sub`), same format rule and limits as
     /// [`Quantity::checked_add`].
+    #[inline]
     pub fn checked_sub(&self, other: &Quantity) -> Option<Quantity> {
         Some(Quantity {
             num: self.num.checked_add(&other.num.neg())?,
             format: self.arith_format(other),
-            echo: Echo::None,
+            echo: Echo::NONE,
         })
     }
 
@@ -850,7 +879,7 @@ impl Quantity {
         Some(Quantity {
             num: self.num.checked_mul(factor)?,
             format: self.format,
-            echo: Echo::None,
+            echo: Echo::NONE,
         })
     }
 
@@ -889,7 +918,7 @@ impl std::ops::Neg for &Quantity {
         Quantity {
             num: self.num.neg(),
             format: self.format,
-            echo: Echo::None,
+            echo: Echo::NONE,
         }
     }
 }
@@ -905,6 +934,8 @@ struct Scanned {
     literal_zero: bool,
     /// Leading zeros were skipped.
     had_zeros: bool,
+    /// A decimal point was present.
+    has_dot: bool,
     num: (usize, usize),
     denom: (usize, usize),
     value_end: usize,
@@ -938,6 +969,7 @@ fn scan(b: &[u8]) -> Result<Scanned, ParseQuantityError> {
         positive,
         literal_zero: false,
         had_zeros: pos > sign_end,
+        has_dot: false,
         num: (pos, pos),
         denom: (pos, pos),
         value_end: end,
@@ -957,6 +989,7 @@ fn scan(b: &[u8]) -> Result<Scanned, ParseQuantityError> {
         return Ok(out);
     }
     if b[pos] == b'.' {
+        out.has_dot = true;
         pos += 1;
         let ds = pos;
         while pos < end && b[pos].is_ascii_digit() {
@@ -1010,32 +1043,50 @@ fn go_parse_i64(s: &[u8]) -> Option<i64> {
 }
 
 /// Upstream's `suffixHandler.interpret`: (base, exponent, format).
+#[inline]
 fn interpret(suffix: &[u8]) -> Result<(u32, i32, Format), ParseQuantityError> {
     use Format::*;
-    Ok(match suffix {
-        b"" => (10, 0, DecimalSI),
-        b"n" => (10, -9, DecimalSI),
-        b"u" => (10, -6, DecimalSI),
-        b"m" => (10, -3, DecimalSI),
-        b"k" => (10, 3, DecimalSI),
-        b"M" => (10, 6, DecimalSI),
-        b"G" => (10, 9, DecimalSI),
-        b"T" => (10, 12, DecimalSI),
-        b"P" => (10, 15, DecimalSI),
-        b"E" => (10, 18, DecimalSI),
-        b"Ki" => (2, 10, BinarySI),
-        b"Mi" => (2, 20, BinarySI),
-        b"Gi" => (2, 30, BinarySI),
-        b"Ti" => (2, 40, BinarySI),
-        b"Pi" => (2, 50, BinarySI),
-        b"Ei" => (2, 60, BinarySI),
+    match *suffix {
+        [] => return Ok((10, 0, DecimalSI)),
+        [c] => {
+            let e = match c {
+                b'n' => -9,
+                b'u' => -6,
+                b'm' => -3,
+                b'k' => 3,
+                b'M' => 6,
+                b'G' => 9,
+                b'T' => 12,
+                b'P' => 15,
+                b'E' => 18,
+                _ => return Err(ParseQuantityError::Suffix),
+            };
+            return Ok((10, e, DecimalSI));
+        }
+        [c, b'i'] => {
+            let e = match c {
+                b'K' => 10,
+                b'M' => 20,
+                b'G' => 30,
+                b'T' => 40,
+                b'P' => 50,
+                b'E' => 60,
+                _ => 0,
+            };
+            if e != 0 {
+                return Ok((2, e, BinarySI));
+            }
+        }
+        _ => {}
+    }
+    match suffix {
         [b'e' | b'E', rest @ ..] if !rest.is_empty() => match go_parse_i64(rest) {
             // Go converts the int64 to int32 by truncation.
-            Some(v) => (10, v as i32, DecimalExponent),
-            None => return Err(ParseQuantityError::Suffix),
+            Some(v) => Ok((10, v as i32, DecimalExponent)),
+            None => Err(ParseQuantityError::Suffix),
         },
-        _ => return Err(ParseQuantityError::Suffix),
-    })
+        _ => Err(ParseQuantityError::Suffix),
+    }
 }
 
 fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
@@ -1089,10 +1140,23 @@ fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
                     Format::BinarySI => value & 7 != 0,
                     _ => scale % 3 == 0 && !num.is_empty() && !ends_with_000(num, denom),
                 };
+                // A cached input that is spelled canonically prints identically from the
+                // value, so only the other spellings are stored.
+                let echo = if cached
+                    && (b[0] == b'+'
+                        || sc.had_zeros
+                        || sc.has_dot
+                        || (format == Format::DecimalExponent
+                            && !canonical_exponent_text(suffix, exponent)))
+                {
+                    Echo(Some(Box::new(s.to_string())))
+                } else {
+                    Echo::NONE
+                };
                 return Ok(Quantity {
-                    num: Num::small(result as i128, scale as i64),
+                    num: Num::from_i64(result, scale),
                     format,
-                    echo: if cached { Echo::new(s) } else { Echo::None },
+                    echo,
                 });
             }
         }
@@ -1151,8 +1215,20 @@ fn parse_quantity(s: &str) -> Result<Quantity, ParseQuantityError> {
     Ok(Quantity {
         num: Num::big(!sc.positive, mag, exp),
         format,
-        echo: Echo::None,
+        echo: Echo::NONE,
     })
+}
+
+/// Whether a DecimalExponent suffix is spelled as the canonical form prints it: `e`, then the
+/// exponent in decimal without `+` or leading zeros (and the exponent is not 0, which prints
+/// no suffix).
+fn canonical_exponent_text(suffix: &[u8], exponent: i32) -> bool {
+    if exponent == 0 || suffix.first() != Some(&b'e') {
+        return false;
+    }
+    let mut buf = StackBuf::new();
+    buf.push_front_i128(exponent as i128);
+    suffix.get(1..) == Some(buf.as_str().as_bytes())
 }
 
 /// Whether `num + denom` (as one digit string) ends in `000`.
@@ -1181,37 +1257,43 @@ impl FromStr for Quantity {
 // Printing.
 // ---------------------------------------------------------------------------------------
 
-/// A small stack buffer for canonical strings of `Small` values.
+/// A stack buffer filled from the right (suffix first, then digits, then sign).
 struct StackBuf {
     buf: [u8; 64],
-    len: usize,
+    start: usize,
 }
 
 impl StackBuf {
+    #[inline]
     fn new() -> Self {
         StackBuf {
             buf: [0; 64],
-            len: 0,
+            start: 64,
         }
     }
-    fn push(&mut self, s: &[u8]) {
-        let end = self.len + s.len();
-        if let Some(dst) = self.buf.get_mut(self.len..end) {
+    #[inline]
+    fn push_front(&mut self, s: &[u8]) {
+        if let Some(new) = self.start.checked_sub(s.len())
+            && let Some(dst) = self.buf.get_mut(new..self.start)
+        {
             dst.copy_from_slice(s);
-            self.len = end;
+            self.start = new;
         }
     }
-    fn push_i128(&mut self, v: i128) {
-        if v < 0 {
-            self.push(b"-");
+    #[inline]
+    fn push_front_byte(&mut self, c: u8) {
+        if self.start > 0 {
+            self.start -= 1;
+            self.buf[self.start] = c;
         }
+    }
+    /// Prepends the decimal digits of `v` (and a `-` when negative).
+    #[inline]
+    fn push_front_i128(&mut self, v: i128) {
         let mut u = v.unsigned_abs();
-        let mut tmp = [0u8; 40];
-        let mut i = tmp.len();
         if let Ok(mut w) = u64::try_from(u) {
             loop {
-                i -= 1;
-                tmp[i] = b'0' + (w % 10) as u8;
+                self.push_front_byte(b'0' + (w % 10) as u8);
                 w /= 10;
                 if w == 0 {
                     break;
@@ -1219,18 +1301,20 @@ impl StackBuf {
             }
         } else {
             loop {
-                i -= 1;
-                tmp[i] = b'0' + (u % 10) as u8;
+                self.push_front_byte(b'0' + (u % 10) as u8);
                 u /= 10;
                 if u == 0 {
                     break;
                 }
             }
         }
-        self.push(&tmp[i..]);
+        if v < 0 {
+            self.push_front_byte(b'-');
+        }
     }
+    #[inline]
     fn as_str(&self) -> &str {
-        std::str::from_utf8(self.buf.get(..self.len).unwrap_or(&[])).unwrap_or("")
+        std::str::from_utf8(self.buf.get(self.start..).unwrap_or(&[])).unwrap_or("")
     }
 }
 
@@ -1262,51 +1346,77 @@ fn bin_suffix(times: u32) -> &'static str {
     }
 }
 
-/// Canonical form of a `Small` value into a stack buffer; `None` sends the caller to the slow
-/// path.
-fn canonical_small(num: &Num, format: Format) -> Option<StackBuf> {
+/// The suffix of a canonical string.
+#[derive(Clone, Copy)]
+enum Suffix {
+    /// An SI or binary suffix, or nothing.
+    Text(&'static str),
+    /// `e<N>` (DecimalExponent, N != 0).
+    Exp(i64),
+}
+
+/// Canonical mantissa and suffix of a `Small` value (upstream `CanonicalizeBytes`); `None`
+/// sends the caller to the slow path.
+#[inline]
+fn canonical_parts(num: &Num, format: Format) -> Option<(i128, Suffix)> {
     let Num::Small { mant, exp } = *num else {
         return None;
     };
-    let mut out = StackBuf::new();
     if mant == 0 {
-        out.push(b"0");
-        return Some(out);
+        return Some((0, Suffix::Text("")));
     }
     let mut fmt = format;
     if fmt == Format::BinarySI {
-        let below_1024 = if exp >= 4 {
-            false
-        } else if exp >= 0 {
-            (mant as i128 * POW10[exp as usize] as i128).unsigned_abs() < 1024
-        } else if exp <= -17 {
-            true
-        } else {
-            (mant.unsigned_abs() as u128) < 1024 * POW10[(-exp) as usize]
-        };
-        if below_1024 || exp < 0 {
-            fmt = Format::DecimalSI;
-        } else if exp <= 19 {
+        if exp == 0 && mant.unsigned_abs() >= 1024 {
+            let times = mant.trailing_zeros() / 10;
+            return Some((
+                (mant >> (10 * times)) as i128,
+                Suffix::Text(bin_suffix(times)),
+            ));
+        } else if (1..=19).contains(&exp) {
             let n = mant as i128 * POW10[exp as usize] as i128;
-            let times = n.trailing_zeros() / 10;
-            out.push_i128(n >> (10 * times));
-            out.push(bin_suffix(times).as_bytes());
-            return Some(out);
-        } else {
+            if n.unsigned_abs() >= 1024 {
+                let times = n.trailing_zeros() / 10;
+                return Some((n >> (10 * times), Suffix::Text(bin_suffix(times))));
+            }
+        } else if exp > 19 {
             return None;
         }
+        // below 1024 in magnitude, or not an integer: printed as DecimalSI
+        fmt = Format::DecimalSI;
     }
     let r = exp.rem_euclid(3);
-    out.push_i128(mant as i128 * POW10[r as usize] as i128);
     let e3 = exp as i64 - r as i64;
-    if fmt == Format::DecimalExponent {
+    let m = if r == 0 {
+        mant as i128
+    } else {
+        mant as i128 * POW10[r as usize] as i128
+    };
+    let suffix = if fmt == Format::DecimalExponent {
         if e3 != 0 {
-            out.push(b"e");
-            out.push_i128(e3 as i128);
+            Suffix::Exp(e3)
+        } else {
+            Suffix::Text("")
         }
     } else {
-        out.push(dec_suffix(e3).as_bytes());
+        Suffix::Text(dec_suffix(e3))
+    };
+    Some((m, suffix))
+}
+
+/// Canonical form of a `Small` value into a stack buffer; `None` sends the caller to the slow
+/// path.
+fn canonical_small(num: &Num, format: Format) -> Option<StackBuf> {
+    let (m, suffix) = canonical_parts(num, format)?;
+    let mut out = StackBuf::new();
+    match suffix {
+        Suffix::Text(t) => out.push_front(t.as_bytes()),
+        Suffix::Exp(e) => {
+            out.push_front_i128(e as i128);
+            out.push_front_byte(b'e');
+        }
     }
+    out.push_front_i128(m);
     Some(out)
 }
 
@@ -1369,6 +1479,22 @@ impl fmt::Display for Quantity {
         if let Some(s) = self.echo.as_str() {
             return f.pad(s);
         }
+        if f.width().is_none() && f.precision().is_none() && !f.sign_plus() {
+            // common case: write the parts straight through, no intermediate buffer
+            if let Some((m, suffix)) = canonical_parts(&self.num, self.format) {
+                match i64::try_from(m) {
+                    Ok(m) => fmt::Display::fmt(&m, f)?,
+                    Err(_) => fmt::Display::fmt(&m, f)?,
+                }
+                return match suffix {
+                    Suffix::Text(t) => f.write_str(t),
+                    Suffix::Exp(e) => {
+                        f.write_str("e")?;
+                        fmt::Display::fmt(&e, f)
+                    }
+                };
+            }
+        }
         match canonical_small(&self.num, self.format) {
             Some(buf) => f.pad(buf.as_str()),
             None => {
@@ -1399,11 +1525,13 @@ impl Hash for Quantity {
     }
 }
 impl PartialOrd for Quantity {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 impl Ord for Quantity {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         self.num.cmp_value(&other.num)
     }
@@ -1449,14 +1577,14 @@ impl<'de> serde::Deserialize<'de> for Quantity {
                 Ok(Quantity {
                     num: Num::small(v, 0),
                     format: Format::DecimalSI,
-                    echo: Echo::None,
+                    echo: Echo::NONE,
                 })
             }
             fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Quantity, E> {
                 Ok(Quantity {
                     num: Num::big(false, Mag::from_u128(v), 0),
                     format: Format::DecimalSI,
-                    echo: Echo::None,
+                    echo: Echo::NONE,
                 })
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Quantity, E> {
@@ -1552,6 +1680,32 @@ mod tests {
         assert_eq!(gi.checked_add(&g).unwrap().to_string(), "2073741824");
         let plus: Quantity = "+1".parse().unwrap();
         assert_eq!(plus.checked_add(&z).unwrap().to_string(), "1");
+        // BinarySI below 1024 prints as DecimalSI, also for results of arithmetic
+        let ki: Quantity = "1Ki".parse().unwrap();
+        let k1000 = ki
+            .checked_sub(&Quantity::from_value(24, Format::DecimalSI))
+            .unwrap();
+        assert_eq!(k1000.format(), Format::BinarySI);
+        assert_eq!(k1000.to_string(), "1k");
+        assert_eq!(k1000.to_canonical_string(), "1k");
+        assert_eq!(format!("{k1000:>4}"), "  1k");
+        let half = Quantity::from_millis(500).with_format(Format::BinarySI);
+        assert_eq!(half.to_string(), "500m");
+        let neg = -&ki;
+        assert_eq!(neg.to_string(), "-1Ki");
+        let big_bin = Quantity::from_scaled(1024, 20, Format::BinarySI);
+        assert_eq!(big_bin.to_string(), big_bin.to_canonical_string());
+        assert_eq!(
+            Quantity::from_value(1 << 62, Format::BinarySI).to_string(),
+            "4Ei"
+        );
+        assert_eq!(
+            Quantity::from_value(1 << 62, Format::BinarySI)
+                .checked_mul(256)
+                .unwrap()
+                .to_string(),
+            "1"
+        );
     }
 
     #[test]
@@ -1568,8 +1722,153 @@ mod tests {
         assert_eq!(-(-&m), m);
     }
 
+    proptest::proptest! {
+        /// The three printers (direct parts, stack buffer, big-decimal) agree.
+        #[test]
+        fn printers_agree(mant in proptest::prelude::any::<i64>(), exp in -25i32..25, f in 0u8..3) {
+            let format = [Format::DecimalSI, Format::BinarySI, Format::DecimalExponent][f as usize];
+            let num = Num::small(mant as i128, exp as i64);
+            let mut big = String::new();
+            canonical_big(&num.to_big(), format, &mut big);
+            if let Some(buf) = canonical_small(&num, format) {
+                proptest::prop_assert_eq!(buf.as_str(), big.as_str());
+            }
+            let q = Quantity { num, format, echo: Echo::NONE };
+            proptest::prop_assert_eq!(q.to_string(), big.clone());
+            proptest::prop_assert_eq!(format!("{q:1}"), big.clone());
+            proptest::prop_assert_eq!(q.to_canonical_string(), big);
+            // the value survives a round trip unless the suffix was dropped (past E / Ei)
+            let back: Quantity = q.to_string().parse().expect("printed form parses");
+            let dropped = q.checked_sub(&back).is_some_and(|d| !d.is_zero());
+            if dropped {
+                let e = Quantity::from_scaled(1, 21, Format::DecimalSI);
+                let ei = Quantity::from_value(1 << 62, Format::BinarySI).checked_mul(256).unwrap();
+                let abs = if q.is_negative() { -&q } else { q.clone() };
+                // sub-nano values (only from `from_scaled` with scale < -9) lose their suffix too
+                let sub_nano = abs.checked_scaled_value(-9).is_some_and(|n| n == 1)
+                    && abs.checked_sub(&Quantity::from_scaled(1, -9, Format::DecimalSI)).is_some_and(|d| d.is_negative());
+                let frac_nano = abs.checked_scaled_value(-9).is_some() && Quantity::from_scaled(
+                    abs.checked_scaled_value(-9).unwrap_or(0), -9, Format::DecimalSI) != abs;
+                proptest::prop_assert!(abs >= e || abs >= ei || sub_nano || frac_nano, "{:?} printed {}", q, q);
+            }
+        }
+    }
+
     #[test]
     fn sizes() {
-        assert!(std::mem::size_of::<Quantity>() <= 48);
+        assert!(std::mem::size_of::<Quantity>() <= 32);
+    }
+
+    /// Upstream's cache decision, restated from `ParseQuantity` on the input text alone.
+    fn upstream_caches(s: &str) -> bool {
+        let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+        let body = body.trim_start_matches('0');
+        let split = body
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(body.len());
+        let (number, suffix) = body.split_at(split);
+        let (num, denom) = number.split_once('.').unwrap_or((number, ""));
+        let num_eff = if num.is_empty() { "0" } else { num };
+        let shifted = format!("{num_eff}{denom}");
+        if let Some(e) = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
+            .iter()
+            .position(|x| *x == suffix)
+        {
+            let exp = 10 * (e as i64 + 1);
+            let precision = 14 - num_eff.len() as i64 - exp * 3 / 10;
+            if !denom.is_empty() || precision < 0 {
+                return false;
+            }
+            let value: i64 = shifted.parse().unwrap();
+            return value.checked_mul(1 << exp).is_some() && value & 7 != 0;
+        }
+        let exp: i64 = match suffix {
+            "" => 0,
+            "n" => -9,
+            "u" => -6,
+            "m" => -3,
+            "k" => 3,
+            "M" => 6,
+            "G" => 9,
+            "T" => 12,
+            "P" => 15,
+            "E" => 18,
+            _ => suffix[1..].parse::<i64>().unwrap() as i32 as i64,
+        };
+        let scale = exp - denom.len() as i64;
+        num_eff.len() + denom.len() <= 18
+            && scale >= -9
+            && scale % 3 == 0
+            && !shifted.ends_with("000")
+            && !shifted.starts_with('0')
+    }
+
+    #[test]
+    fn echo_rule_matches_upstream_on_an_enumeration() {
+        let signs = ["", "+", "-"];
+        let ints = [
+            "", "0", "00", "1", "8", "10", "100", "1000", "12", "007", "120", "1024",
+        ];
+        let fracs = [
+            None,
+            Some(""),
+            Some("0"),
+            Some("5"),
+            Some("05"),
+            Some("000"),
+            Some("345"),
+        ];
+        let suffixes = [
+            "",
+            "n",
+            "u",
+            "m",
+            "k",
+            "M",
+            "G",
+            "T",
+            "P",
+            "E",
+            "Ki",
+            "Mi",
+            "Gi",
+            "Ti",
+            "Pi",
+            "Ei",
+            "e3",
+            "E3",
+            "e+3",
+            "e-3",
+            "e0",
+            "e03",
+            "e-03",
+            "e21",
+            "e-9",
+            "e4294967299",
+            "e-12",
+        ];
+        let mut checked = 0;
+        for sign in signs {
+            for int in ints {
+                for frac in fracs {
+                    for suf in suffixes {
+                        let s = match frac {
+                            Some(f) => format!("{sign}{int}.{f}{suf}"),
+                            None => format!("{sign}{int}{suf}"),
+                        };
+                        let Ok(q) = s.parse::<Quantity>() else {
+                            continue;
+                        };
+                        checked += 1;
+                        if upstream_caches(&s) {
+                            assert_eq!(q.to_string(), s, "cached input must echo");
+                        } else {
+                            assert_eq!(q.to_string(), q.to_canonical_string(), "{s}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
     }
 }

@@ -28,9 +28,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use cube_model::objects::{
-    Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration,
-};
+use cube_model::objects::{Node, Pod, Taint};
+use cube_model::selector::{pod_matches_node_selector_and_affinity, tolerations_tolerate_taint};
 use cube_model::{ClusterSnapshot, ResourceList, ResourceName};
 use serde::Serialize;
 
@@ -543,16 +542,14 @@ impl NodeUsage {
 
         // NodeUnschedulable.
         if node.spec.unschedulable
-            && !pod.spec.tolerations.iter().any(|t| {
-                tolerates(
-                    t,
-                    &Taint {
-                        key: TAINT_UNSCHEDULABLE.to_owned(),
-                        effect: "NoSchedule".to_owned(),
-                        ..Taint::default()
-                    },
-                )
-            })
+            && !tolerations_tolerate_taint(
+                &pod.spec.tolerations,
+                &Taint {
+                    key: TAINT_UNSCHEDULABLE.to_owned(),
+                    effect: "NoSchedule".to_owned(),
+                    ..Taint::default()
+                },
+            )
         {
             record(
                 FilterPlugin::NodeUnschedulable,
@@ -566,7 +563,7 @@ impl NodeUsage {
             .taints
             .iter()
             .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
-            .filter(|t| !pod.spec.tolerations.iter().any(|tol| tolerates(tol, t)))
+            .filter(|t| !tolerations_tolerate_taint(&pod.spec.tolerations, t))
             .cloned()
             .collect();
         if !untolerated_taints.is_empty() {
@@ -578,7 +575,7 @@ impl NodeUsage {
         }
 
         // NodeAffinity.
-        if !matches_node_selector_and_affinity(pod, node) {
+        if !pod_matches_node_selector_and_affinity(&pod.spec, node) {
             record(
                 FilterPlugin::NodeAffinity,
                 vec![REASON_NODE_AFFINITY.to_owned()],
@@ -778,185 +775,9 @@ fn gpu_fragmentation(
     out
 }
 
-// ------------------------------------------------------------------ matching
-//
-// Kept behind these functions so they can be swapped for `cube_model::selector` once it lands.
-
-/// Upstream `v1helper.ToleratesTaint` (`Equal` is the default operator; an empty key with
-/// `Exists` tolerates every taint; an empty effect matches every effect).
-pub fn tolerates(toleration: &Toleration, taint: &Taint) -> bool {
-    if !toleration.effect.is_empty() && toleration.effect != taint.effect {
-        return false;
-    }
-    if !toleration.key.is_empty() && toleration.key != taint.key {
-        return false;
-    }
-    match toleration.operator.as_str() {
-        "Exists" => true,
-        "" | "Equal" => toleration.value == taint.value,
-        _ => false,
-    }
-}
-
-/// `spec.nodeSelector` (every pair must match) AND required node affinity (one term must
-/// match), as the `NodeAffinity` filter (`nodeaffinity.GetRequiredNodeAffinity`).
-pub fn matches_node_selector_and_affinity(pod: &Pod, node: &Node) -> bool {
-    let labels = &node.metadata.labels;
-    if pod
-        .spec
-        .node_selector
-        .iter()
-        .any(|(k, v)| labels.get(k) != Some(v))
-    {
-        return false;
-    }
-    let Some(required) = pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|na| {
-            na.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        })
-    else {
-        return true;
-    };
-    required
-        .node_selector_terms
-        .iter()
-        .any(|term| term_matches(term, node))
-}
-
-/// A term with no requirements matches nothing; requirements are ANDed; an invalid
-/// requirement makes the term match nothing (upstream's lazy parse errors).
-fn term_matches(term: &NodeSelectorTerm, node: &Node) -> bool {
-    if term.match_expressions.is_empty() && term.match_fields.is_empty() {
-        return false;
-    }
-    let labels = &node.metadata.labels;
-    term.match_expressions
-        .iter()
-        .all(|r| requirement_matches(r, labels.get(&r.key).map(String::as_str)))
-        && term.match_fields.iter().all(|r| {
-            r.key == "metadata.name"
-                && matches!(r.operator.as_str(), "In" | "NotIn")
-                && r.values.len() == 1
-                && requirement_matches(r, Some(node.metadata.name.as_str()))
-        })
-}
-
-fn requirement_matches(r: &NodeSelectorRequirement, value: Option<&str>) -> bool {
-    match r.operator.as_str() {
-        "In" => value.is_some_and(|v| r.values.iter().any(|x| x == v)),
-        "NotIn" => !value.is_some_and(|v| r.values.iter().any(|x| x == v)),
-        "Exists" => r.values.is_empty() && value.is_some(),
-        "DoesNotExist" => r.values.is_empty() && value.is_none(),
-        "Gt" | "Lt" => {
-            let [bound] = r.values.as_slice() else {
-                return false;
-            };
-            let (Ok(bound), Some(Ok(v))) = (bound.parse::<i64>(), value.map(str::parse::<i64>))
-            else {
-                return false;
-            };
-            if r.operator == "Gt" {
-                v > bound
-            } else {
-                v < bound
-            }
-        }
-        _ => false,
-    }
-}
-
-/// `metav1.LabelSelector` matching (`LabelSelectorAsSelector`): `None` or an empty selector
-/// is reported as `None` (callers decide: a PDB's empty selector matches nothing); an invalid
-/// operator makes the selector match nothing.
-pub fn label_selector_matches(
-    selector: &cube_model::objects::LabelSelector,
-    labels: &BTreeMap<String, String>,
-) -> Option<bool> {
-    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
-        return None;
-    }
-    let ok = selector
-        .match_labels
-        .iter()
-        .all(|(k, v)| labels.get(k) == Some(v))
-        && selector.match_expressions.iter().all(|e| {
-            let value = labels.get(&e.key).map(String::as_str);
-            match e.operator.as_str() {
-                "In" => {
-                    !e.values.is_empty() && value.is_some_and(|v| e.values.iter().any(|x| x == v))
-                }
-                "NotIn" => {
-                    !e.values.is_empty() && !value.is_some_and(|v| e.values.iter().any(|x| x == v))
-                }
-                "Exists" => value.is_some(),
-                "DoesNotExist" => value.is_none(),
-                _ => false,
-            }
-        });
-    Some(ok)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn taint(key: &str, value: &str, effect: &str) -> Taint {
-        Taint {
-            key: key.into(),
-            value: value.into(),
-            effect: effect.into(),
-            ..Taint::default()
-        }
-    }
-    fn tol(key: &str, op: &str, value: &str, effect: &str) -> Toleration {
-        Toleration {
-            key: key.into(),
-            operator: op.into(),
-            value: value.into(),
-            effect: effect.into(),
-            ..Toleration::default()
-        }
-    }
-
-    #[track_caller]
-    fn check_tol(t: Toleration, ta: Taint, expected: bool) {
-        assert_eq!(tolerates(&t, &ta), expected, "{t:?} vs {ta:?}");
-    }
-
-    #[test]
-    fn toleration_rules() {
-        check_tol(
-            tol("", "Exists", "", ""),
-            taint("a", "b", "NoSchedule"),
-            true,
-        );
-        check_tol(tol("a", "", "b", ""), taint("a", "b", "NoExecute"), true);
-        check_tol(
-            tol("a", "Equal", "c", ""),
-            taint("a", "b", "NoSchedule"),
-            false,
-        );
-        check_tol(
-            tol("a", "Exists", "", "NoExecute"),
-            taint("a", "b", "NoSchedule"),
-            false,
-        );
-        check_tol(
-            tol("x", "Exists", "", ""),
-            taint("a", "", "NoSchedule"),
-            false,
-        );
-        check_tol(
-            tol("a", "Bogus", "", ""),
-            taint("a", "", "NoSchedule"),
-            false,
-        );
-    }
 
     #[test]
     fn scalar_and_gpu_names() {
@@ -971,22 +792,6 @@ mod tests {
         assert!(is_gpu_resource_name("gpu.intel.com/i915"));
         assert!(!is_gpu_resource_name("nvidia.com/gpumem"));
         assert!(!is_gpu_resource_name("example.com/fpga"));
-    }
-
-    #[test]
-    fn gt_lt_and_invalid_requirements() {
-        let r = |op: &str, vals: &[&str]| NodeSelectorRequirement {
-            key: "k".into(),
-            operator: op.into(),
-            values: vals.iter().map(|s| s.to_string()).collect(),
-        };
-        assert!(requirement_matches(&r("Gt", &["3"]), Some("4")));
-        assert!(!requirement_matches(&r("Gt", &["3"]), Some("3")));
-        assert!(requirement_matches(&r("Lt", &["3"]), Some("2")));
-        assert!(!requirement_matches(&r("Lt", &["x"]), Some("2")));
-        assert!(!requirement_matches(&r("Exists", &["v"]), Some("2")));
-        assert!(requirement_matches(&r("NotIn", &["a"]), None));
-        assert!(!requirement_matches(&r("In", &["a"]), None));
     }
 
     #[test]

@@ -17,3 +17,4 @@ pub mod limitrange;
 pub mod priority;
 pub mod quota;
 pub mod validation;
+pub mod whatif;

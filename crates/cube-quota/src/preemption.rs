@@ -363,12 +363,12 @@ pub fn pdb_violations<'a>(
             if pdb.metadata.namespace != pod.metadata.namespace {
                 continue;
             }
+            // A nil or empty selector matches nothing; an invalid one matches nothing.
             let matched = pdb
                 .spec
                 .selector
                 .as_ref()
-                .and_then(|s| crate::fit::label_selector_matches(s, &pod.metadata.labels))
-                .unwrap_or(false);
+                .is_some_and(|s| !s.is_empty() && s.matches(&pod.metadata.labels));
             if !matched {
                 continue;
             }

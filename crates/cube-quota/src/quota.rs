@@ -443,8 +443,8 @@ pub fn pod_constraints<'a>(
 /// starts at zero so it appears even when nothing is charged.
 ///
 /// Pods whose selectors fail to evaluate are skipped.
-pub fn usage_stats(
-    pods: &[Pod],
+pub fn usage_stats<'a>(
+    pods: impl IntoIterator<Item = &'a Pod>,
     scopes: &[String],
     selector: Option<&ScopeSelector>,
     resources: &[ResourceName],
@@ -498,13 +498,8 @@ pub fn quota_usage(
     let pod_names = pod_matching_resources(quota.spec.hard.names());
     let mut used = ResourceList::new();
     if !pod_names.is_empty() {
-        let ns_pods: Vec<Pod> = pods
-            .iter()
-            .filter(|p| in_ns(&p.metadata.namespace))
-            .cloned()
-            .collect();
         let stats = usage_stats(
-            &ns_pods,
+            pods.iter().filter(|p| in_ns(&p.metadata.namespace)),
             &quota.spec.scopes,
             quota.spec.scope_selector.as_ref(),
             &pod_names,
@@ -595,8 +590,9 @@ pub struct QuotaState {
 
 impl QuotaState {
     /// The admission view of `quota`: `status.hard` and `status.used` when the quota carries a
-    /// status with `hard` (as the API server does); otherwise `spec.hard` and the usage computed
-    /// from `pods`/`pvcs` of its namespace ([`quota_usage`]).
+    /// status with `hard` (as the API server does); `spec.hard` and `status.used` when the
+    /// status has only `used`; otherwise `spec.hard` and the usage computed from `pods`/`pvcs`
+    /// of its namespace ([`quota_usage`]).
     ///
     /// Note: the real API server admits everything against a quota whose controller has not
     /// synced yet (empty `status.hard` matches nothing); this offline view instead assumes the
@@ -607,25 +603,92 @@ impl QuotaState {
         pvcs: &[PersistentVolumeClaim],
         now: Option<Time>,
     ) -> Self {
+        let base = |hard: ResourceList, used: ResourceList, from_status: bool| QuotaState {
+            name: quota.metadata.name.clone(),
+            namespace: quota.metadata.namespace.clone(),
+            hard,
+            used,
+            spec: quota.spec.clone(),
+            from_status,
+        };
         match &quota.status {
-            Some(st) if !st.hard.is_empty() || quota.spec.hard.is_empty() => QuotaState {
-                name: quota.metadata.name.clone(),
-                namespace: quota.metadata.namespace.clone(),
-                hard: st.hard.clone(),
-                used: st.used.clone(),
-                spec: quota.spec.clone(),
-                from_status: true,
-            },
-            _ => QuotaState {
-                name: quota.metadata.name.clone(),
-                namespace: quota.metadata.namespace.clone(),
-                hard: quota.spec.hard.clone(),
-                used: quota_usage(quota, pods, pvcs, now),
-                spec: quota.spec.clone(),
-                from_status: false,
-            },
+            // what the API server reads
+            Some(st)
+                if !st.hard.is_empty() || (quota.spec.hard.is_empty() && st.used.is_empty()) =>
+            {
+                base(st.hard.clone(), st.used.clone(), true)
+            }
+            // a hand-written or partial status: usage given, hard only in the spec
+            Some(st) if !st.used.is_empty() => base(quota.spec.hard.clone(), st.used.clone(), true),
+            _ => base(
+                quota.spec.hard.clone(),
+                quota_usage(quota, pods, pvcs, now),
+                false,
+            ),
         }
     }
+}
+
+impl QuotaState {
+    /// The names whose `used` exceeds `hard` (possible after a quota is lowered: quota is only
+    /// checked at admission and never evicts), as `(name, used, hard)` in name order.
+    pub fn over_quota(&self) -> Vec<(ResourceName, Quantity, Quantity)> {
+        self.hard
+            .iter()
+            .filter_map(|(k, h)| {
+                let u = self.used.get(k.as_str())?;
+                (u > h).then(|| (k.clone(), u.clone(), h.clone()))
+            })
+            .collect()
+    }
+}
+
+/// The `hard` keys of a quota that can never be charged by the given pods and claims: names no
+/// evaluator tracks (`nvidia.com/gpu`, `limits.nvidia.com/gpu`, `configmaps`, ...) and tracked
+/// names that no pod or claim of the quota's namespace charges (`requests.nvidia.com/gpucore`
+/// when pods ask for `nvidia.com/gpucores`). In name order.
+pub fn keys_never_charged(
+    quota: &ResourceQuota,
+    pods: &[Pod],
+    pvcs: &[PersistentVolumeClaim],
+) -> Vec<ResourceName> {
+    let ns = quota.metadata.namespace.as_str();
+    let mut charged = BTreeSet::new();
+    for p in pods
+        .iter()
+        .filter(|p| ns.is_empty() || p.metadata.namespace == ns)
+    {
+        charged.extend(compute_usage_names(p));
+    }
+    for c in pvcs
+        .iter()
+        .filter(|c| ns.is_empty() || c.metadata.namespace == ns)
+    {
+        charged.extend(pvc_usage(c).names().map(|n| n.to_string()));
+    }
+    quota
+        .spec
+        .hard
+        .names()
+        .filter(|n| {
+            let n = n.as_str();
+            !(pod_tracks(n) || pvc_tracks(n)) || !charged.contains(n)
+        })
+        .cloned()
+        .collect()
+}
+
+fn compute_usage_names(p: &Pod) -> Vec<String> {
+    let opts = PodResourcesOptions::default();
+    // pods written by hand may lack the API's request-from-limit defaulting
+    let mut p = p.clone();
+    crate::requests::default_requests_from_limits(&mut p.spec);
+    let mut names: Vec<String> = compute_usage(&pod_requests(&p, &opts), &pod_limits(&p, &opts))
+        .names()
+        .map(|n| n.to_string())
+        .collect();
+    names.push(POD_OBJECT_COUNT.into());
+    names
 }
 
 /// One entry of the ResourceQuota admission configuration (`limitedResources`).

@@ -788,11 +788,13 @@ mod tests {
 
     #[test]
     fn pod_level_request_above_limit() {
-        let mut spec = PodSpec::default();
-        spec.resources = Some(ResourceRequirements {
-            requests: rl(&[("cpu", "2"), ("storage", "1Gi")]),
-            limits: rl(&[("cpu", "1")]),
-        });
+        let spec = PodSpec {
+            resources: Some(ResourceRequirements {
+                requests: rl(&[("cpu", "2"), ("storage", "1Gi")]),
+                limits: rl(&[("cpu", "1")]),
+            }),
+            ..Default::default()
+        };
         let texts: Vec<String> = validate_pod_level_resources(&spec)
             .iter()
             .map(ToString::to_string)

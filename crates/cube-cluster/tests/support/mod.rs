@@ -455,13 +455,22 @@ async fn serve_conn(
     acceptor: TlsAcceptor,
     state: Arc<State>,
 ) -> std::io::Result<()> {
-    if state.mode == Mode::PlainHttp {
-        return serve_http(stream, state, false).await;
-    }
     let mut first = [0u8; 1];
     let n = stream.peek(&mut first).await?;
     if n == 0 {
         return Ok(());
+    }
+    if state.mode == Mode::PlainHttp {
+        if first[0] == 0x16 {
+            // A TLS ClientHello to a plain HTTP server: Go's net/http answers 400 and closes.
+            let mut stream = stream;
+            stream
+                .write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request")
+                .await?;
+            stream.shutdown().await?;
+            return Ok(());
+        }
+        return serve_http(stream, state, false).await;
     }
     if first[0] != 0x16 {
         // Go's net/http answer to plain HTTP on a TLS port.

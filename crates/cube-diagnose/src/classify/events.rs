@@ -1,0 +1,155 @@
+//! Event and scheduler texts: `0/N nodes are available` (with the per-reason histogram),
+//! unbound claims, volume node affinity, mounts, quota admission, Kueue admission.
+
+use super::{Hit, SignalKind, details};
+
+pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
+    let mut out = Vec::new();
+    if let Some(p) = l.find("nodes are available:") {
+        let total = l[..p]
+            .rsplit(|c: char| c.is_whitespace() || c == ']')
+            .find(|w| !w.is_empty())
+            .and_then(|w| w.split('/').nth(1))
+            .unwrap_or("")
+            .to_owned();
+        let body = &l[p + "nodes are available:".len()..];
+        let (filter, preemption) = match body.find("preemption:") {
+            Some(q) => (&body[..q], &body[q..]),
+            None => (body, ""),
+        };
+        let mut d = vec![
+            ("nodes", total),
+            ("reasons", filter.trim().trim_end_matches('.').to_owned()),
+        ];
+        if !preemption.is_empty() {
+            d.push(("preemption", preemption.trim().to_owned()));
+        }
+        out.push((SignalKind::FailedScheduling, details(&d)));
+        if filter.contains("volume node affinity conflict") {
+            out.push((SignalKind::VolumeNodeAffinityConflict, details(&[])));
+        }
+        if filter.contains("unbound immediate PersistentVolumeClaims") {
+            out.push((
+                SignalKind::PvcNoStorageClass,
+                details(&[("unbound", "true".into())]),
+            ));
+        }
+    }
+    if l.contains("no storage class is set") {
+        out.push((SignalKind::PvcNoStorageClass, details(&[])));
+    }
+    if l.contains("FailedMount")
+        || l.contains("FailedAttachVolume")
+        || l.contains("Multi-Attach error")
+        || l.contains("MountVolume.SetUp failed")
+        || l.contains("Unable to attach or mount volumes")
+    {
+        out.push((SignalKind::MountFailed, details(&[])));
+    }
+    if let Some(p) = l.find("failed quota:") {
+        if l.contains("must specify") {
+            let rest = &l[p + 13..];
+            let quota = rest.split(':').next().unwrap_or("").trim().to_owned();
+            let what = rest[rest.find("must specify").unwrap_or(0) + 12..]
+                .trim()
+                .to_owned();
+            out.push((
+                SignalKind::QuotaMustSpecify,
+                details(&[("quota", quota), ("must_specify", what)]),
+            ));
+        }
+    }
+    if let Some(p) = l.find("exceeded quota:") {
+        let quota = l[p + 15..]
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        out.push((SignalKind::QuotaExceeded, details(&[("quota", quota)])));
+    }
+    if let Some(p) = l.find("status unknown for quota:") {
+        let quota = l[p + 25..].trim().to_owned();
+        out.push((SignalKind::QuotaStatusUnknown, details(&[("quota", quota)])));
+    }
+    if l.contains("unavailable in ClusterQueue") {
+        let res = l
+            .find("resource ")
+            .map(|p| {
+                l[p + 9..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .unwrap_or_default();
+        out.push((
+            SignalKind::KueueResourceUnavailable,
+            details(&[("resource", res)]),
+        ));
+    }
+    out
+}
+
+/// Parses a scheduler reason histogram (`1 node(s) didn't match pod affinity rules, 3 Insufficient
+/// nvidia.com/gpu`) into (count, reason) pairs. Commas inside braces (taints) are kept.
+pub fn parse_reasons(reasons: &str) -> Vec<(u32, String)> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in reasons.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if ch == ',' && depth <= 0 {
+            parts.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(ch);
+        }
+    }
+    parts.push(cur);
+    let mut out: Vec<(u32, String)> = Vec::new();
+    for p in parts {
+        let p = p.trim().trim_end_matches('.');
+        let mut it = p.splitn(2, ' ');
+        match (it.next().and_then(|n| n.parse::<u32>().ok()), it.next()) {
+            (Some(n), Some(r)) => out.push((n, r.trim().to_owned())),
+            _ => {
+                // continuation of the previous reason (a comma inside a message)
+                if let Some(last) = out.last_mut() {
+                    last.1.push_str(", ");
+                    last.1.push_str(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::classify;
+
+    #[test]
+    fn histogram_parses_with_taint_braces() {
+        let r = parse_reasons(
+            "3 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 6 Insufficient amd.com/gpu",
+        );
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[1], (6, "Insufficient amd.com/gpu".to_owned()));
+    }
+
+    #[test]
+    fn failed_scheduling_details() {
+        let s = classify(
+            "e",
+            "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.",
+        );
+        assert_eq!(s[0].kind, SignalKind::FailedScheduling);
+        assert_eq!(s[0].detail("nodes"), "4");
+        assert!(s[0].detail("preemption").starts_with("preemption:"));
+    }
+}

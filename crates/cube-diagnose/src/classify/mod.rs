@@ -1,0 +1,319 @@
+//! Text classifiers: kubeadm join output ([`kubeadm`]), kubelet journals ([`kubelet`]),
+//! device-plugin logs ([`device_plugin`]), event and scheduler texts ([`events`]) and client
+//! error texts ([`client`]). Each line of a text becomes zero or more [`Signal`]s; rules turn
+//! signals into findings.
+//!
+//! Lines of JSON objects with a `text`, `stderr` or `message` field (JSONL error collections,
+//! captured kubectl runs) are classified by that field.
+
+pub mod client;
+pub mod device_plugin;
+pub mod events;
+pub mod kubeadm;
+pub mod kubelet;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::finding::{Evidence, Subject};
+
+/// What a classified line says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum SignalKind {
+    /// kubeadm discovery: the token has no JWS signature in cluster-info (unknown, expired or
+    /// deleted token, or the bootstrap signer has not run yet).
+    JoinTokenUnknown,
+    /// kubeadm discovery: the cluster CA's key hash is not among the pins.
+    JoinCaPinMismatch,
+    /// kubeadm discovery: the CA's key hash *is* among the pins but not first (kubeadm#2471).
+    JoinCaPinListedLater,
+    /// TCP connection refused.
+    Refused,
+    /// No answer in time.
+    Timeout,
+    /// No route to host / network unreachable.
+    NoRoute,
+    /// Certificate not valid for the address used (`x509: certificate is valid for ..., not ...`).
+    TlsNameMismatch,
+    /// Certificate signed by an unknown authority.
+    TlsUntrusted,
+    /// Certificate expired or not yet valid.
+    TlsExpired,
+    /// kubeadm's kubelet-check: the kubelet is not running or healthy.
+    KubeletUnhealthy,
+    /// kubelet and container runtime use different cgroup drivers.
+    CgroupDriverMismatch,
+    /// kubeadm refused to join: a Node with that name already exists.
+    DuplicateNodeName,
+    /// kubelet deletes a static pod's mirror pod as outdated (repeats when two kubelets share a name).
+    MirrorPodOutdated,
+    /// kubelet: its client certificate expired and rotation cannot reach the server.
+    KubeletCertExpired,
+    /// NVIDIA device plugin cannot load NVML (runtime not GPU-enabled, driver missing).
+    NvmlInitFailed,
+    /// AMD: `/dev/kfd` missing (ROCm kernel driver not loaded).
+    AmdKfdMissing,
+    /// A device plugin registered its devices (healthy).
+    DevicePluginRegistered,
+    /// HAMi scheduler: the node never registered its vGPUs.
+    HamiNodeUnregistered,
+    /// Scheduler: `0/N nodes are available: ...`.
+    FailedScheduling,
+    /// A claim cannot bind: no storage class set and no default.
+    PvcNoStorageClass,
+    /// Scheduler: volume node affinity conflict (node-local volume).
+    VolumeNodeAffinityConflict,
+    /// FailedMount / FailedAttachVolume / Multi-Attach.
+    MountFailed,
+    /// Quota admission: `failed quota: <q>: must specify ...`.
+    QuotaMustSpecify,
+    /// Quota admission: `exceeded quota: ...`.
+    QuotaExceeded,
+    /// Quota admission: `status unknown for quota` (quota cannot evaluate a resource name).
+    QuotaStatusUnknown,
+    /// Kueue: a requested resource is not covered by the ClusterQueue.
+    KueueResourceUnavailable,
+    /// HTTP 401 / "You must be logged in".
+    Unauthorized,
+    /// 403 for `system:anonymous`: credentials were not sent.
+    AnonymousForbidden,
+    /// 403 from RBAC (`User "x" cannot <verb> resource ...`).
+    RbacForbidden,
+    /// 403 from an admission webhook (not RBAC).
+    WebhookDenied,
+    /// kubectl fell back to `localhost:8080`: no usable kubeconfig.
+    NoUsableKubeconfig,
+    /// The kubeconfig is unusable (CA + insecure, bad server URL, missing context).
+    ConfigInvalid,
+    /// http vs https mismatch.
+    ProtocolMismatch,
+    /// 404 for an object: the request was authorized and reached the server.
+    NotFound,
+    /// A multi-cluster controller reports a member cluster not reachable.
+    ClusterNotReachable,
+}
+
+/// One classified line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signal {
+    /// What the line says.
+    pub kind: SignalKind,
+    /// Source name of the text.
+    pub source: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// The line (the inner text for JSON lines).
+    pub text: String,
+    /// True when the line comes from a `kubeadm join` context (discovery, cluster-info,
+    /// preflight), false for client (kubectl, controller) texts.
+    pub join: bool,
+    /// Object the text is about, when known (event's involved object, journal host as Node).
+    pub object: Option<Subject>,
+    /// Extracted values (`token_id`, `endpoint`, `valid_for`, `kubelet_driver`, ...).
+    pub details: BTreeMap<String, String>,
+}
+
+impl Signal {
+    /// The line as evidence.
+    pub fn evidence(&self) -> Evidence {
+        Evidence::log(self.source.clone(), self.line, &self.text)
+    }
+    /// A detail value, or `""`.
+    pub fn detail(&self, key: &str) -> &str {
+        self.details.get(key).map_or("", String::as_str)
+    }
+}
+
+/// A line classifier: returns the kinds (with details) a line shows.
+pub(crate) type Hit = (SignalKind, BTreeMap<String, String>);
+
+/// Classifies every line of `text`.
+pub fn classify(source: &str, text: &str) -> Vec<Signal> {
+    let whole = Whole::scan(text);
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = inner_text(raw);
+        for l in line.lines() {
+            let l = l.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            for (kind, details) in classify_line(l, &whole) {
+                out.push(Signal {
+                    kind,
+                    source: source.to_owned(),
+                    line: i + 1,
+                    text: l.to_owned(),
+                    join: is_join_context(l, &whole),
+                    object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
+                    details,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Classifies one line (no whole-text context).
+pub fn classify_line_alone(line: &str) -> Vec<SignalKind> {
+    classify_line(line, &Whole::default())
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Facts about the whole text that single lines need (the pins of a kubeadm command line).
+#[derive(Debug, Default)]
+pub(crate) struct Whole {
+    /// `sha256:...` pins in order.
+    pub pins: Vec<String>,
+    /// The text shows a kubeadm join (command line or `[discovery]`/`[preflight]` phases).
+    pub kubeadm: bool,
+}
+
+impl Whole {
+    fn scan(text: &str) -> Self {
+        let mut w = Whole::default();
+        for l in text.lines() {
+            if l.contains("kubeadm join") || l.contains("[discovery]") || l.contains("[preflight]")
+            {
+                w.kubeadm = true;
+            }
+            let is_pin_line = l.contains("discovery-token-ca-cert-hash")
+                || l.trim_start().starts_with("- sha256:")
+                || l.contains("caCertHashes");
+            if is_pin_line {
+                for (pos, _) in l.match_indices("sha256:") {
+                    let hash: String = l[pos..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == ':')
+                        .collect();
+                    if hash.len() > "sha256:".len() && !w.pins.contains(&hash) {
+                        w.pins.push(hash);
+                    }
+                }
+            }
+        }
+        w
+    }
+}
+
+fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
+    let mut hits = kubeadm::classify_line(l, whole);
+    hits.extend(kubelet::classify_line(l));
+    hits.extend(device_plugin::classify_line(l));
+    hits.extend(events::classify_line(l));
+    if hits.is_empty() {
+        hits.extend(client::classify_line(l));
+    }
+    hits
+}
+
+fn is_join_context(l: &str, whole: &Whole) -> bool {
+    l.contains("cluster-info")
+        || l.contains("[discovery]")
+        || l.contains("couldn't validate the identity of the API Server")
+        || l.contains("kubeadm")
+        || (whole.kubeadm && l.starts_with("error execution phase"))
+}
+
+/// The text of a JSON line (`text`, `stderr`, `message` field), or the line itself.
+fn inner_text(raw: &str) -> String {
+    let t = raw.trim();
+    if t.starts_with('{') {
+        if let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(t) {
+            for key in ["text", "stderr", "message"] {
+                if let Some(serde_json::Value::String(s)) = m.get(key) {
+                    return s.clone();
+                }
+            }
+        }
+    }
+    raw.to_owned()
+}
+
+/// The host field of a syslog/journal line (`Jul 24 11:45:25 ubuntu kubelet[8442]: ...`).
+pub(crate) fn journal_host(l: &str) -> Option<String> {
+    let mut it = l.split_whitespace();
+    let month = it.next()?;
+    if month.len() != 3 || !month.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let day = it.next()?;
+    if !day.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let time = it.next()?;
+    if time.matches(':').count() != 2 {
+        return None;
+    }
+    let host = it.next()?;
+    let proc_ = it.next()?;
+    if proc_.contains('[') || proc_.ends_with(':') {
+        Some(host.to_owned())
+    } else {
+        None
+    }
+}
+
+/// `key "value"` -> `value` (first occurrence after `key`).
+pub(crate) fn quoted_after(l: &str, key: &str) -> Option<String> {
+    let rest = &l[l.find(key)? + key.len()..];
+    let start = rest.find('"')? + 1;
+    let end = rest[start..].find('"')? + start;
+    Some(rest[start..end].to_owned())
+}
+
+/// The `host:port` after `dial tcp `.
+pub(crate) fn dial_endpoint(l: &str) -> Option<String> {
+    let rest = &l[l.find("dial tcp ")? + "dial tcp ".len()..];
+    Some(
+        rest.split_whitespace()
+            .next()?
+            .trim_end_matches(':')
+            .to_owned(),
+    )
+}
+
+pub(crate) fn details(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn journal_host_parses() {
+        assert_eq!(
+            journal_host("Jul 24 11:45:25 ubuntu kubelet[8442]: W0724 x").as_deref(),
+            Some("ubuntu")
+        );
+        assert_eq!(journal_host("I0608 15:40:44.436761 240 x"), None);
+    }
+
+    #[test]
+    fn json_lines_use_inner_text() {
+        let s = classify(
+            "x.jsonl",
+            r#"{"id":"a","text":"error: You must be logged in to the server (Unauthorized)"}"#,
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].kind, SignalKind::Unauthorized);
+    }
+
+    #[test]
+    fn dial_endpoint_parses() {
+        assert_eq!(
+            dial_endpoint("dial tcp 10.0.2.15:6443: connect: connection refused").as_deref(),
+            Some("10.0.2.15:6443")
+        );
+    }
+}

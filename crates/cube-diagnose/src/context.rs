@@ -1,0 +1,227 @@
+//! `Context`: everything a rule reads (snapshot, resource groups, log texts, import reports),
+//! plus indexes built once so that rules stay O(n log n).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use cube_model::import::ImportReport;
+use cube_model::objects::{Node, Pod};
+use cube_model::{ClusterSnapshot, ResourceList};
+use serde::{Deserialize, Serialize};
+
+use crate::classify::{self, Signal};
+use crate::config::Thresholds;
+use cube_quota::requests::PodResourcesOptions;
+
+/// A log text handed to the engine (kubeadm join output, a kubelet journal, a device-plugin log,
+/// event text, client error texts), with the name of its source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogText {
+    /// File name or label (`kubeadm-join.log`); used in evidence.
+    pub source: String,
+    /// The text.
+    pub text: String,
+}
+
+impl LogText {
+    /// A log text.
+    pub fn new(source: impl Into<String>, text: impl Into<String>) -> Self {
+        LogText {
+            source: source.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// The parts of a resource group the rules read: its name, namespaces, the PriorityClass its
+/// workloads use, and the quota it is meant to have (`hard`, as a ResourceQuota's `spec.hard`).
+///
+/// Fill it from `cube_model::group::ResourceGroup` or load it from JSON/YAML
+/// (`{"name":"vision","namespaces":["team-vision"],"priorityClassName":"training-high-priority"}`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct GroupSpec {
+    /// Group name.
+    pub name: String,
+    /// Namespaces that belong to the group.
+    pub namespaces: Vec<String>,
+    /// PriorityClass given to the group's workloads (empty = none).
+    pub priority_class_name: String,
+    /// Quota the group is meant to have (empty = none declared; quotas found in the snapshot for
+    /// the group's namespaces count too).
+    pub quota: ResourceList,
+}
+
+/// The input of one engine run. Build it with [`Context::new`] and the `with_*` setters; the
+/// indexes (nodes by name, pods by node and by namespace, effective pod requests) are built once
+/// in `new`, the log classification on first use.
+#[derive(Debug)]
+pub struct Context<'a> {
+    snapshot: &'a ClusterSnapshot,
+    groups: Vec<GroupSpec>,
+    logs: Vec<LogText>,
+    imports: Vec<ImportReport>,
+    thresholds: Thresholds,
+    nodes_by_name: HashMap<&'a str, usize>,
+    pods_by_node: HashMap<&'a str, Vec<usize>>,
+    pods_by_namespace: HashMap<&'a str, Vec<usize>>,
+    pod_requests: Vec<ResourceList>,
+    signals: OnceLock<Vec<Signal>>,
+}
+
+impl<'a> Context<'a> {
+    /// A context over `snapshot` with no groups, logs or import reports, default thresholds.
+    /// Cost: O(pods + nodes) plus one effective-request computation per pod.
+    pub fn new(snapshot: &'a ClusterSnapshot) -> Self {
+        let mut nodes_by_name = HashMap::with_capacity(snapshot.nodes.len());
+        for (i, n) in snapshot.nodes.iter().enumerate() {
+            nodes_by_name.entry(n.metadata.name.as_str()).or_insert(i);
+        }
+        let mut pods_by_node: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut pods_by_namespace: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut pod_requests = Vec::with_capacity(snapshot.pods.len());
+        for (i, p) in snapshot.pods.iter().enumerate() {
+            if !p.spec.node_name.is_empty() {
+                pods_by_node
+                    .entry(p.spec.node_name.as_str())
+                    .or_default()
+                    .push(i);
+            }
+            pods_by_namespace
+                .entry(p.metadata.namespace.as_str())
+                .or_default()
+                .push(i);
+            pod_requests.push(cube_quota::requests::pod_requests(
+                p,
+                &PodResourcesOptions::default(),
+            ));
+        }
+        Context {
+            snapshot,
+            groups: Vec::new(),
+            logs: Vec::new(),
+            imports: Vec::new(),
+            thresholds: Thresholds::default(),
+            nodes_by_name,
+            pods_by_node,
+            pods_by_namespace,
+            pod_requests,
+            signals: OnceLock::new(),
+        }
+    }
+    /// Adds resource groups.
+    #[must_use]
+    pub fn with_groups(mut self, groups: impl IntoIterator<Item = GroupSpec>) -> Self {
+        self.groups.extend(groups);
+        self
+    }
+    /// Adds log texts.
+    #[must_use]
+    pub fn with_logs(mut self, logs: impl IntoIterator<Item = LogText>) -> Self {
+        self.logs.extend(logs);
+        self.signals = OnceLock::new();
+        self
+    }
+    /// Adds an import report.
+    #[must_use]
+    pub fn with_import(mut self, report: ImportReport) -> Self {
+        self.imports.push(report);
+        self
+    }
+    /// Sets the thresholds (the engine sets them from its [`crate::Config`]).
+    #[must_use]
+    pub fn with_thresholds(mut self, thresholds: Thresholds) -> Self {
+        self.thresholds = thresholds;
+        self
+    }
+    /// A copy of this context with other thresholds (indexes are cloned, not rebuilt).
+    pub fn clone_with_thresholds(&self, thresholds: Thresholds) -> Self {
+        Context {
+            snapshot: self.snapshot,
+            groups: self.groups.clone(),
+            logs: self.logs.clone(),
+            imports: self.imports.clone(),
+            thresholds,
+            nodes_by_name: self.nodes_by_name.clone(),
+            pods_by_node: self.pods_by_node.clone(),
+            pods_by_namespace: self.pods_by_namespace.clone(),
+            pod_requests: self.pod_requests.clone(),
+            signals: self.signals.clone(),
+        }
+    }
+    /// The snapshot.
+    pub fn snapshot(&self) -> &'a ClusterSnapshot {
+        self.snapshot
+    }
+    /// Resource groups.
+    pub fn groups(&self) -> &[GroupSpec] {
+        &self.groups
+    }
+    /// Log texts.
+    pub fn logs(&self) -> &[LogText] {
+        &self.logs
+    }
+    /// Import reports.
+    pub fn imports(&self) -> &[ImportReport] {
+        &self.imports
+    }
+    /// Thresholds.
+    pub fn thresholds(&self) -> &Thresholds {
+        &self.thresholds
+    }
+    /// The node named `name` (first one when names repeat).
+    pub fn node(&self, name: &str) -> Option<&'a Node> {
+        self.nodes_by_name
+            .get(name)
+            .map(|&i| &self.snapshot.nodes[i])
+    }
+    /// Indexes (into `snapshot().pods`) of pods bound to `node`.
+    pub fn pods_on_node(&self, node: &str) -> &[usize] {
+        self.pods_by_node.get(node).map_or(&[], Vec::as_slice)
+    }
+    /// Indexes (into `snapshot().pods`) of pods in `namespace`.
+    pub fn pods_in_namespace(&self, namespace: &str) -> &[usize] {
+        self.pods_by_namespace
+            .get(namespace)
+            .map_or(&[], Vec::as_slice)
+    }
+    /// Node names that have pods bound, with the pod indexes.
+    pub fn bound_nodes(&self) -> impl Iterator<Item = (&'a str, &[usize])> + '_ {
+        self.pods_by_node.iter().map(|(k, v)| (*k, v.as_slice()))
+    }
+    /// The pod at `index`.
+    pub fn pod(&self, index: usize) -> &'a Pod {
+        &self.snapshot.pods[index]
+    }
+    /// Effective requests of the pod at `index` (`cube_quota::requests::pod_requests`, upstream
+    /// `PodRequests`: max of app-container sum and init/sidecar peaks, plus overhead).
+    pub fn pod_requests(&self, index: usize) -> &ResourceList {
+        &self.pod_requests[index]
+    }
+    /// Classified lines of all log texts and of the snapshot's event messages (source `events`,
+    /// line = event index + 1, object = the involved object); computed on first use.
+    pub fn signals(&self) -> &[Signal] {
+        self.signals.get_or_init(|| {
+            let mut out: Vec<Signal> = self
+                .logs
+                .iter()
+                .flat_map(|l| classify::classify(&l.source, &l.text))
+                .collect();
+            for (i, e) in self.snapshot.events.iter().enumerate() {
+                let o = &e.involved_object;
+                let subject = if o.namespace.is_empty() {
+                    crate::Subject::cluster_scoped(&o.kind, &o.name)
+                } else {
+                    crate::Subject::namespaced(&o.kind, &o.namespace, &o.name)
+                };
+                let text = format!("{} {} {}", e.type_, e.reason, e.message);
+                for mut s in classify::classify("events", &text) {
+                    s.line = i + 1;
+                    s.object = Some(subject.clone());
+                    out.push(s);
+                }
+            }
+            out
+        })
+    }
+}

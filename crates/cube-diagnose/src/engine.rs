@@ -1,0 +1,260 @@
+//! The engine: runs the built-in catalog plus user rules over a [`Context`], applies the
+//! configuration, sorts the findings and scores the result.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Category, Config, Context, Finding, Rule, Severity};
+
+/// Static description of a rule, as listed in reports and SARIF `tool.driver.rules`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleInfo {
+    /// Rule id.
+    pub id: String,
+    /// Category.
+    pub category: Category,
+    /// Default severity (after configuration overrides).
+    pub default_severity: Severity,
+    /// Documentation paragraph.
+    pub documentation: String,
+}
+
+/// Counts per severity and a 0..=100 health score.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Number of error findings.
+    pub errors: usize,
+    /// Number of warning findings.
+    pub warnings: usize,
+    /// Number of info findings.
+    pub infos: usize,
+    /// `max(0, 100 - 10*errors - 3*warnings - 0*infos)`: 100 is a clean cluster.
+    pub score: u32,
+}
+
+impl Summary {
+    /// Summarizes findings.
+    pub fn of(findings: &[Finding]) -> Self {
+        let mut s = Summary::default();
+        for f in findings {
+            match f.severity {
+                Severity::Error => s.errors += 1,
+                Severity::Warning => s.warnings += 1,
+                Severity::Info => s.infos += 1,
+            }
+        }
+        let penalty = 10 * s.errors + 3 * s.warnings;
+        s.score = 100u32.saturating_sub(u32::try_from(penalty).unwrap_or(u32::MAX));
+        s
+    }
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// Rules that ran, in catalog order.
+    pub rules: Vec<RuleInfo>,
+    /// Findings, sorted by severity (errors first), then rule id, then subject.
+    pub findings: Vec<Finding>,
+    /// Counts and score.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// The process exit code for this report: 1 when any finding is an error, else 0. (2, bad
+    /// input or usage, is decided by the caller before a report exists.)
+    pub fn exit_code(&self) -> i32 {
+        if self.summary.errors > 0 { 1 } else { 0 }
+    }
+    /// Findings of one rule.
+    pub fn by_rule<'r>(&'r self, id: &'r str) -> impl Iterator<Item = &'r Finding> + 'r {
+        self.findings.iter().filter(move |f| f.rule_id == id)
+    }
+}
+
+/// Runs rules over a context.
+///
+/// ```
+/// use cube_diagnose::{Context, Engine};
+/// let snapshot = cube_model::ClusterSnapshot::default();
+/// let report = Engine::new().run(&Context::new(&snapshot));
+/// assert_eq!(report.exit_code(), 0);
+/// ```
+pub struct Engine {
+    rules: Vec<Box<dyn Rule>>,
+    config: Config,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field(
+                "rules",
+                &self
+                    .rules
+                    .iter()
+                    .map(|r| r.id().to_owned())
+                    .collect::<Vec<_>>(),
+            )
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// The built-in catalog with the default configuration.
+    pub fn new() -> Self {
+        Engine {
+            rules: crate::rules::catalog(),
+            config: Config::default(),
+        }
+    }
+    /// No rules at all (add some with [`Engine::with_rule`]).
+    pub fn empty() -> Self {
+        Engine {
+            rules: Vec::new(),
+            config: Config::default(),
+        }
+    }
+    /// Adds a user rule.
+    #[must_use]
+    pub fn with_rule(mut self, rule: Box<dyn Rule>) -> Self {
+        self.rules.push(rule);
+        self
+    }
+    /// Sets the configuration.
+    #[must_use]
+    pub fn with_config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// Descriptions of the enabled rules.
+    pub fn rule_infos(&self) -> Vec<RuleInfo> {
+        self.enabled()
+            .map(|r| RuleInfo {
+                id: r.id().to_owned(),
+                category: r.category(),
+                default_severity: self
+                    .config
+                    .severities
+                    .get(r.id())
+                    .copied()
+                    .unwrap_or(r.default_severity()),
+                documentation: r.documentation().to_owned(),
+            })
+            .collect()
+    }
+    fn enabled(&self) -> impl Iterator<Item = &Box<dyn Rule>> {
+        self.rules
+            .iter()
+            .filter(|r| !self.config.disabled.contains(r.id()))
+    }
+    /// Runs every enabled rule. The context's thresholds are replaced by the configuration's.
+    pub fn run(&self, ctx: &Context<'_>) -> Report {
+        let mut findings = Vec::new();
+        let thresholds_match = ctx.thresholds() == &self.config.thresholds;
+        let owned;
+        let ctx = if thresholds_match {
+            ctx
+        } else {
+            owned = ctx.clone_with_thresholds(self.config.thresholds.clone());
+            &owned
+        };
+        for rule in self.enabled() {
+            let over = self.config.severities.get(rule.id()).copied();
+            for mut f in rule.check(ctx) {
+                if let Some(s) = over {
+                    f.severity = s;
+                }
+                findings.push(f);
+            }
+        }
+        findings.sort_by(|a, b| {
+            b.severity
+                .cmp(&a.severity)
+                .then_with(|| a.rule_id.cmp(&b.rule_id))
+                .then_with(|| a.subject.cmp(&b.subject))
+                .then_with(|| a.message.cmp(&b.message))
+        });
+        findings.dedup();
+        let summary = Summary::of(&findings);
+        Report {
+            rules: self.rule_infos(),
+            findings,
+            summary,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Finding, Subject};
+
+    struct Always;
+    impl Rule for Always {
+        fn id(&self) -> &str {
+            "my-rule"
+        }
+        fn category(&self) -> Category {
+            Category::Custom
+        }
+        fn default_severity(&self) -> Severity {
+            Severity::Warning
+        }
+        fn documentation(&self) -> &str {
+            "Always fires."
+        }
+        fn check(&self, ctx: &Context<'_>) -> Vec<Finding> {
+            vec![Finding::new(
+                "my-rule",
+                Severity::Warning,
+                Subject::cluster(""),
+                format!("{} nodes", ctx.snapshot().nodes.len()),
+            )]
+        }
+    }
+
+    #[test]
+    fn user_rule_runs_and_config_applies() {
+        let snap = cube_model::ClusterSnapshot::default();
+        let ctx = Context::new(&snap);
+        let r = Engine::empty().with_rule(Box::new(Always)).run(&ctx);
+        assert_eq!(r.findings.len(), 1);
+        assert_eq!(r.exit_code(), 0);
+        let r = Engine::empty()
+            .with_rule(Box::new(Always))
+            .with_config(Config::default().severity("my-rule", Severity::Error))
+            .run(&ctx);
+        assert_eq!(r.findings[0].severity, Severity::Error);
+        assert_eq!(r.exit_code(), 1);
+        assert_eq!(r.summary.score, 90);
+        let r = Engine::empty()
+            .with_rule(Box::new(Always))
+            .with_config(Config::default().disable("my-rule"))
+            .run(&ctx);
+        assert!(r.findings.is_empty() && r.rules.is_empty());
+    }
+
+    #[test]
+    fn catalog_ids_are_unique_and_documented() {
+        let infos = Engine::new().rule_infos();
+        let mut ids: Vec<_> = infos.iter().map(|i| i.id.clone()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), infos.len());
+        assert!(infos.iter().all(|i| i.documentation.len() > 40));
+    }
+}

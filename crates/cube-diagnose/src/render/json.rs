@@ -1,0 +1,37 @@
+//! JSON output. The document shape is fixed by `schema/findings.schema.json` (JSON Schema
+//! 2020-12) and versioned by `schemaVersion`; fields are only ever added.
+
+use serde::Serialize;
+
+use crate::{DiagnoseError, Finding, Report, RuleInfo, Summary};
+
+/// The `schemaVersion` of the JSON document.
+pub const SCHEMA_VERSION: &str = "cube-diagnose/findings/v1";
+
+/// The JSON schema, as shipped in the crate.
+pub const SCHEMA: &str = include_str!("../../schema/findings.schema.json");
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Doc<'a> {
+    schema_version: &'static str,
+    summary: &'a Summary,
+    exit_code: i32,
+    rules: &'a [RuleInfo],
+    findings: &'a [Finding],
+}
+
+/// Renders the report as pretty JSON (see [`SCHEMA`]).
+///
+/// # Errors
+/// [`DiagnoseError::Render`] if serialization fails (it does not for reports built by the engine).
+pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
+    serde_json::to_string_pretty(&Doc {
+        schema_version: SCHEMA_VERSION,
+        summary: &report.summary,
+        exit_code: report.exit_code(),
+        rules: &report.rules,
+        findings: &report.findings,
+    })
+    .map_err(DiagnoseError::Render)
+}

@@ -1,0 +1,69 @@
+//! Resource helpers the rules share: list sums, GPU resource names, quota keys. Effective pod
+//! requests come from `cube_quota::requests::pod_requests` (see [`crate::Context::pod_requests`]).
+
+use cube_model::{Quantity, ResourceList};
+
+/// Adds `b` into `a` per resource name (exact; an overflowing sum keeps the old value).
+pub fn add_into(a: &mut ResourceList, b: &ResourceList) {
+    for (name, q) in b {
+        let sum = match a.get(name.as_str()) {
+            Some(old) => old.checked_add(q).unwrap_or_else(|| old.clone()),
+            None => q.clone(),
+        };
+        a.insert(name.clone(), sum);
+    }
+}
+
+/// The quantity of `name` in `list`, zero when absent.
+pub fn get_or_zero<'l>(list: &'l ResourceList, name: &str) -> &'l Quantity {
+    list.get(name).unwrap_or(&Quantity::ZERO)
+}
+
+/// True for extended resource names that denote GPUs or GPU slices: `nvidia.com/gpu`,
+/// `nvidia.com/mig-*`, `nvidia.com/gpu.shared`, `amd.com/gpu`, `gpu.intel.com/*`,
+/// `*.com/vgpu`, HAMi's `nvidia.com/gpumem`/`gpucores`, legacy `alpha.kubernetes.io/nvidia-gpu`.
+pub fn is_gpu_resource(name: &str) -> bool {
+    let n = name
+        .strip_prefix("requests.")
+        .or_else(|| name.strip_prefix("limits."))
+        .unwrap_or(name);
+    let Some((domain, res)) = n.split_once('/') else {
+        return false;
+    };
+    let gpu_domain = domain.contains("nvidia")
+        || domain.contains("amd.com")
+        || domain.contains("intel.com")
+        || domain.contains("hami")
+        || domain.contains("aliyun")
+        || domain == "alpha.kubernetes.io";
+    gpu_domain && (res.contains("gpu") || res.starts_with("mig-") || res.contains("vgpu"))
+}
+
+/// A quota key reduced to the resource it constrains (`requests.nvidia.com/gpu` ->
+/// `nvidia.com/gpu`, `limits.memory` -> `memory`, `nvidia.com/gpu` -> `nvidia.com/gpu`).
+pub fn quota_key_resource(key: &str) -> &str {
+    key.strip_prefix("requests.")
+        .or_else(|| key.strip_prefix("limits."))
+        .unwrap_or(key)
+}
+
+/// True for native resource names (no `/`, or a `kubernetes.io/` domain), as upstream's
+/// `IsNativeResource`.
+pub fn is_native(name: &str) -> bool {
+    !name.contains('/') || name.contains("kubernetes.io/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_names() {
+        assert!(is_gpu_resource("nvidia.com/gpu"));
+        assert!(is_gpu_resource("requests.nvidia.com/mig-1g.10gb"));
+        assert!(is_gpu_resource("amd.com/gpu"));
+        assert!(is_gpu_resource("alpha.kubernetes.io/nvidia-gpu"));
+        assert!(!is_gpu_resource("cpu"));
+        assert!(!is_gpu_resource("cerit.io/gpu-mem") && !is_gpu_resource("example.com/foo"));
+    }
+}

@@ -1,0 +1,99 @@
+//! `cluster-unreachable`: import report or client texts show the API server cannot be reached or
+//! the kubeconfig is unusable.
+
+use cube_model::import::ConnectionClass;
+
+use crate::classify::SignalKind;
+use crate::rules::{signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    ClusterUnreachable,
+    "cluster-unreachable",
+    Import,
+    Error,
+    "Importing or using a cluster fails before authentication: connection refused, timeout, DNS, protocol mismatch (http to an https port or the reverse), an unusable kubeconfig (dangling context, CA together with insecure-skip-tls-verify, unparseable server), or kubectl falling back to localhost:8080 because no kubeconfig resolved. A multi-cluster member reported ClusterNotReachable is included; a Rancher proxy endpoint (/k8s/clusters/) is named because its certificate is Rancher's.",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in ctx.imports() {
+        let c = &r.connection;
+        let what = match c.class {
+            ConnectionClass::Refused => "connection refused",
+            ConnectionClass::Timeout => "timeout",
+            ConnectionClass::Dns => "host name does not resolve",
+            ConnectionClass::Protocol => "protocol mismatch (http vs https)",
+            ConnectionClass::ConfigInvalid => "the kubeconfig is unusable",
+            ConnectionClass::Other => "connection failed",
+            _ => continue,
+        };
+        out.push(
+            Finding::new(ClusterUnreachable::ID, Severity::Error, Subject::cluster(&r.cluster_name), format!("cluster {} at {}: {what}", r.cluster_name, r.server))
+                .with_evidence(Evidence::field(format!("Cluster/{}", r.cluster_name), "connection.message", &c.message))
+                .with_evidences(r.config_problems.iter().map(|p| Evidence::field(format!("Cluster/{}", r.cluster_name), "kubeconfig", p)))
+                .with_remedy("check the server URL and port in the kubeconfig, the network path (`curl -vk <server>/version`), and `kubectl config view --minify`"),
+        );
+    }
+    let kinds = [
+        SignalKind::Refused,
+        SignalKind::Timeout,
+        SignalKind::NoRoute,
+        SignalKind::ProtocolMismatch,
+        SignalKind::NoUsableKubeconfig,
+        SignalKind::ConfigInvalid,
+        SignalKind::ClusterNotReachable,
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for s in signals(ctx, &kinds).filter(|s| !s.join) {
+        if !seen.insert((s.source.clone(), s.kind)) {
+            continue;
+        }
+        let proxied = ctx
+            .logs()
+            .iter()
+            .any(|l| l.source == s.source && l.text.contains("/k8s/clusters/"));
+        let (msg, remedy) = match s.kind {
+            SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
+            SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
+            SignalKind::ProtocolMismatch => ("protocol mismatch: http sent to an https port, or https to a plain-http port".to_owned(), "use https:// with the API server's TLS port in the kubeconfig server field".to_owned()),
+            SignalKind::Timeout => ("timeout reaching the API server: packets are dropped (firewall, routing, black-holed port); classified from the text, not the elapsed time".to_owned(), "test the path with `curl -vk --max-time 5 <server>/version`; open the port in firewalls/security groups".to_owned()),
+            SignalKind::ClusterNotReachable => (format!("a multi-cluster controller reports the member cluster not reachable{}", if proxied { "; its API endpoint is a Rancher proxy URL (/k8s/clusters/), which presents Rancher's certificate, so a CA bundle stored for the downstream cluster does not validate it" } else { "" }), if proxied { "store the Rancher server's CA in the member's caBundle (or use the downstream cluster's direct endpoint) and re-join".to_owned() } else { "check the member's endpoint, CA bundle and credentials from the hub (`curl --cacert ca.crt <endpoint>/version`)".to_owned() }),
+            _ => ("connection refused: nothing listens at the API endpoint (wrong host/port, API server down)".to_owned(), "check the server URL and that kube-apiserver runs (`ss -ltnp | grep 6443` on the control plane)".to_owned()),
+        };
+        out.push(
+            Finding::new(
+                ClusterUnreachable::ID,
+                Severity::Error,
+                signal_subject(s),
+                msg,
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_log;
+
+    #[test]
+    fn localhost_fallback_and_404_control() {
+        let f = run_log(
+            "cluster-unreachable",
+            "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("localhost:8080"));
+        assert!(
+            run_log(
+                "cluster-unreachable",
+                "Error from server (NotFound): pods \"no-such-pod\" not found"
+            )
+            .is_empty()
+        );
+    }
+}

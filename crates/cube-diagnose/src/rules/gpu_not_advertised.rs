@@ -1,0 +1,155 @@
+//! `gpu-not-advertised`: a node's labels say it has GPUs but allocatable lacks the vendor
+//! resource, or allocatable is 0 while capacity is not; device-plugin logs and scheduler texts that
+//! show the same.
+
+use std::collections::BTreeSet;
+
+use crate::classify::{SignalKind, events::parse_reasons};
+use crate::gpu::{Vendor, gpu_labels};
+use crate::resources::is_gpu_resource;
+use crate::rules::{node_subject, obj, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity};
+
+declare_rule!(
+    GpuNotAdvertised,
+    "gpu-not-advertised",
+    Gpu,
+    Error,
+    "A node's labels (GPU feature discovery, NFD PCI vendor labels, AMD labeller, CubeStudio gpu=true) say it has GPUs but status.allocatable has no resource of that vendor: the device plugin is not running or not registered there. When capacity is non-zero and allocatable is 0 the GPUs are detected but unhealthy. Device-plugin logs (NVML cannot load: runtime not GPU-enabled; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding.",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut advertised: BTreeSet<String> = BTreeSet::new();
+    for n in &ctx.snapshot().nodes {
+        let o = obj("Node", "", &n.metadata.name);
+        for (k, q) in &n.status.allocatable {
+            if is_gpu_resource(k.as_str()) && !q.is_zero() {
+                advertised.insert(k.to_string());
+            }
+        }
+        // allocatable 0 while capacity > 0: reported but unhealthy
+        let mut unhealthy = false;
+        for (k, cap) in &n.status.capacity {
+            if !is_gpu_resource(k.as_str()) || cap.is_zero() {
+                continue;
+            }
+            let alloc = n.status.allocatable.get(k.as_str());
+            if alloc.is_some_and(|a| a.is_zero()) {
+                unhealthy = true;
+                out.push(
+                    Finding::new(GpuNotAdvertised::ID, Severity::Error, node_subject(n), format!("node {} has {k} capacity {cap} but allocatable 0: the device plugin detects the GPUs but reports all of them unhealthy", n.metadata.name))
+                        .with_evidence(Evidence::field(&o, format!("status.capacity.{k}"), cap.to_string()))
+                        .with_evidence(Evidence::field(&o, format!("status.allocatable.{k}"), "0"))
+                        .with_remedy(format!("read the device-plugin pod log on {} (`kubectl -n kube-system logs <nvidia-device-plugin pod on that node>`) and the kernel log for Xid errors (`dmesg | grep -i xid`); `nvidia-smi` on the node", n.metadata.name)),
+                );
+            }
+        }
+        if unhealthy {
+            continue;
+        }
+        let labels = gpu_labels(n);
+        let vendors: BTreeSet<Vendor> = labels.iter().map(|(v, _, _)| *v).collect();
+        for v in vendors {
+            let has = n
+                .status
+                .allocatable
+                .iter()
+                .chain(n.status.capacity.iter())
+                .any(|(k, q)| v.owns(k.as_str()) && is_gpu_resource(k.as_str()) && !q.is_zero());
+            if has {
+                continue;
+            }
+            let ev: Vec<Evidence> = labels
+                .iter()
+                .filter(|(lv, _, _)| *lv == v)
+                .map(|(_, k, val)| Evidence::field(&o, format!("metadata.labels[{k}]"), *val))
+                .collect();
+            let res = v.resource();
+            out.push(
+                Finding::new(GpuNotAdvertised::ID, Severity::Error, node_subject(n), format!("node {} is labelled as having {v:?} GPUs but advertises no {res} in status.allocatable: the device plugin is not running or not registered there", n.metadata.name))
+                    .with_evidences(ev)
+                    .with_evidence(Evidence::field(&o, format!("status.allocatable.{res}"), "<absent>"))
+                    .with_remedy(format!("check the device-plugin DaemonSet schedules onto {0} (`kubectl -n kube-system get pods -o wide | grep device-plugin`), read its log there, and verify the driver/runtime on the node (`nvidia-smi`, `ls /dev/kfd` for AMD)", n.metadata.name)),
+            );
+        }
+    }
+    for s in signals(ctx, &[SignalKind::NvmlInitFailed]).take(1) {
+        out.push(
+            Finding::new(GpuNotAdvertised::ID, Severity::Error, signal_subject(s), "the NVIDIA device plugin cannot load NVML (libnvidia-ml): the container runtime on this node is not GPU-enabled, so no nvidia.com/gpu is advertised")
+                .with_evidence(s.evidence())
+                .with_remedy("install the NVIDIA Container Toolkit and make the nvidia runtime the default (`nvidia-ctk runtime configure --runtime=containerd --set-as-default && systemctl restart containerd`) or run the plugin with runtimeClassName: nvidia; confirm the driver with `nvidia-smi`"),
+        );
+    }
+    for s in signals(ctx, &[SignalKind::AmdKfdMissing]).take(1) {
+        out.push(
+            Finding::new(GpuNotAdvertised::ID, Severity::Error, signal_subject(s), "the AMD GPU stack cannot find /dev/kfd: the ROCm kernel driver (amdgpu/kfd) is not loaded on the host, so amd.com/gpu is never advertised")
+                .with_evidence(s.evidence())
+                .with_remedy("load the amdgpu kernel driver with KFD support on the host (a ROCm-supported distro/kernel; the Helm chart deploys only the plugin, not the driver), then restart the AMD device plugin pod"),
+        );
+    }
+    for s in signals(ctx, &[SignalKind::HamiNodeUnregistered]).take(1) {
+        out.push(
+            Finding::new(GpuNotAdvertised::ID, Severity::Error, signal_subject(s), "the HAMi scheduler reports the node unregistered: the HAMi device plugin is not running or not reporting there (no hami.io/node-nvidia-register annotation)")
+                .with_evidence(s.evidence())
+                .with_remedy("label the GPU node so HAMi's device-plugin DaemonSet selects it (`kubectl label node <node> gpu=on`), then check the hami-device-plugin pod log on that node"),
+        );
+    }
+    // scheduler texts: every candidate node lacks the GPU resource and no node advertises it
+    for s in signals(ctx, &[SignalKind::FailedScheduling]) {
+        let reasons = parse_reasons(s.detail("reasons"));
+        let total: u32 = s.detail("nodes").parse().unwrap_or(0);
+        let gpu_missing: Vec<(u32, &str)> = reasons
+            .iter()
+            .filter_map(|(n, r)| {
+                r.strip_prefix("Insufficient ")
+                    .filter(|res| is_gpu_resource(res))
+                    .map(|res| (*n, res))
+            })
+            .collect();
+        let Some(&(count, res)) = gpu_missing.first() else {
+            continue;
+        };
+        let neutral: u32 = reasons
+            .iter()
+            .filter(|(_, r)| r.contains("taint") || r.contains("unschedulable"))
+            .map(|(n, _)| *n)
+            .sum();
+        if count + neutral < total || advertised.contains(res) {
+            continue;
+        }
+        out.push(
+            Finding::new(GpuNotAdvertised::ID, Severity::Warning, signal_subject(s), format!("{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"))
+                .with_evidence(s.evidence())
+                .with_remedy(format!("`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{}` should show the GPUs; if empty, check the device-plugin pods and their logs on the GPU nodes", res.replace('.', "\\."))),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::{run_log, run_rule};
+
+    #[test]
+    fn labelled_without_allocatable() {
+        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    cpu: \"8\"\n";
+        let f = run_rule("gpu-not-advertised", s);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("nvidia.com/gpu"));
+    }
+
+    #[test]
+    fn advertising_node_and_healthy_plugin_log_are_silent() {
+        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  allocatable:\n    nvidia.com/gpu: \"8\"\n  capacity:\n    nvidia.com/gpu: \"8\"\n";
+        assert!(run_rule("gpu-not-advertised", s).is_empty());
+        assert!(run_log("gpu-not-advertised", "I1110 11:05:18.708838 6855 register.go:197] Successfully registered annotation. Next check in 30s seconds...").is_empty());
+    }
+
+    #[test]
+    fn affinity_conflict_is_not_a_missing_gpu() {
+        assert!(run_log("gpu-not-advertised", "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu.").is_empty());
+        assert_eq!(run_log("gpu-not-advertised", "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.").len(), 1);
+    }
+}

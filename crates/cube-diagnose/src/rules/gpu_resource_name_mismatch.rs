@@ -1,0 +1,150 @@
+//! `gpu-resource-name-mismatch`: a quota, a LimitRange or pods use a GPU resource name that no
+//! node advertises; legacy names; capacity renamed by a sharing config.
+
+use std::collections::BTreeSet;
+
+use crate::classify::SignalKind;
+use crate::resources::{is_gpu_resource, quota_key_resource};
+use crate::rules::{node_subject, obj, pod_subject, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    GpuResourceNameMismatch,
+    "gpu-resource-name-mismatch",
+    Gpu,
+    Warning,
+    "A ResourceQuota, LimitRange or pod names a GPU resource that no node advertises (nvidia.com/gpu vs amd.com/gpu, MIG profiles, nvidia.com/gpu.shared from time-slicing, vGPU names): the quota constrains nothing or the pod never schedules. Legacy alpha.kubernetes.io/nvidia-gpu in a quota is an error (quota status stays unknown and every pod in the namespace is rejected). Also warns when a node advertises nvidia.com/gpu as 0 next to a renamed shared resource.",
+    check
+);
+
+const LEGACY: &[(&str, &str)] = &[("alpha.kubernetes.io/nvidia-gpu", "nvidia.com/gpu")];
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let snap = ctx.snapshot();
+    let advertised: BTreeSet<&str> = snap
+        .nodes
+        .iter()
+        .flat_map(|n| n.status.allocatable.iter().chain(n.status.capacity.iter()))
+        .filter(|(k, _)| is_gpu_resource(k.as_str()))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let know_nodes = !advertised.is_empty();
+    let unknown = |what: Subject, field: String, key: &str, res: &str, out: &mut Vec<Finding>| {
+        if let Some((_, modern)) = LEGACY.iter().find(|(old, _)| *old == res) {
+            out.push(
+                Finding::new(GpuResourceNameMismatch::ID, Severity::Error, what.clone(), format!("{} uses the legacy resource name {key}: the quota system cannot evaluate it, so admission fails closed ('status unknown for quota') for every pod in the namespace", what.display_name()))
+                    .with_evidence(Evidence::field(what.display_name(), field, key))
+                    .with_remedy(format!("replace {res} with {modern} (quota key requests.{modern})")),
+            );
+        } else if know_nodes && !advertised.contains(res) {
+            out.push(
+                Finding::new(GpuResourceNameMismatch::ID, Severity::Warning, what.clone(), format!("{} uses {res}, which no node advertises (nodes advertise: {})", what.display_name(), advertised.iter().copied().collect::<Vec<_>>().join(", ")))
+                    .with_evidence(Evidence::field(what.display_name(), field, key))
+                    .with_remedy("use a resource name from the nodes' status.allocatable (`kubectl get nodes -o jsonpath='{.items[*].status.allocatable}'`)"),
+            );
+        }
+    };
+    for q in &snap.resource_quotas {
+        let subj = Subject::namespaced("ResourceQuota", &q.metadata.namespace, &q.metadata.name);
+        for k in q.spec.hard.names() {
+            let res = quota_key_resource(k.as_str());
+            if is_gpu_resource(res) {
+                unknown(
+                    subj.clone(),
+                    format!("spec.hard.{k}"),
+                    k.as_str(),
+                    res,
+                    &mut out,
+                );
+            }
+        }
+    }
+    for lr in &snap.limit_ranges {
+        let subj = Subject::namespaced("LimitRange", &lr.metadata.namespace, &lr.metadata.name);
+        let mut names = BTreeSet::new();
+        for item in &lr.spec.limits {
+            for l in [&item.max, &item.min, &item.default, &item.default_request] {
+                names.extend(l.names().map(|n| n.as_str()).filter(|n| is_gpu_resource(n)));
+            }
+        }
+        for n in names {
+            unknown(subj.clone(), "spec.limits".into(), n, n, &mut out);
+        }
+    }
+    for p in &snap.pods {
+        if p.is_terminal() {
+            continue;
+        }
+        let mut names = BTreeSet::new();
+        for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
+            names.extend(
+                c.resources
+                    .requests
+                    .names()
+                    .chain(c.resources.limits.names())
+                    .map(|n| n.as_str())
+                    .filter(|n| is_gpu_resource(n)),
+            );
+        }
+        for n in names {
+            unknown(
+                pod_subject(p),
+                "spec.containers[].resources".into(),
+                n,
+                n,
+                &mut out,
+            );
+        }
+    }
+    for n in &snap.nodes {
+        let a = &n.status.allocatable;
+        for (k, q) in a.iter() {
+            let Some(base) = k.as_str().strip_suffix(".shared") else {
+                continue;
+            };
+            if q.is_zero() {
+                continue;
+            }
+            if a.get(base).is_none_or(|b| b.is_zero()) {
+                let o = obj("Node", "", &n.metadata.name);
+                out.push(
+                    Finding::new(GpuResourceNameMismatch::ID, Severity::Warning, node_subject(n), format!("node {} advertises its GPUs as {k} ({q}) and {base} as {}: the sharing config renamed the resource, so pods and quotas asking for {base} see 0 (Insufficient {base}) and requests.{base} does not limit shared use", n.metadata.name, a.get(base).map(ToString::to_string).unwrap_or_else(|| "absent".into())))
+                        .with_evidence(Evidence::field(&o, format!("status.allocatable.{k}"), q.to_string()))
+                        .with_evidence(Evidence::field(&o, format!("status.allocatable.{base}"), a.get(base).map(ToString::to_string).unwrap_or_else(|| "<absent>".into())))
+                        .with_remedy(format!("request {k} in pods and quota it as requests.{k}, or set `renameByDefault: false` in the device plugin's sharing config to keep the name {base}")),
+                );
+            }
+        }
+    }
+    for s in signals(ctx, &[SignalKind::QuotaStatusUnknown]).take(1) {
+        out.push(
+            Finding::new(GpuResourceNameMismatch::ID, Severity::Error, signal_subject(s), format!("quota {} has unknown status: admission rejects every pod; the quota names a resource the quota system cannot evaluate (for example the legacy alpha.kubernetes.io/nvidia-gpu)", s.detail("quota")))
+                .with_evidence(s.evidence())
+                .with_remedy("`kubectl get resourcequota -o yaml` and replace legacy/unknown resource names (alpha.kubernetes.io/nvidia-gpu -> requests.nvidia.com/gpu)"),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_rule;
+
+    #[test]
+    fn legacy_alpha_name() {
+        let q = "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\n  namespace: t\nspec:\n  hard:\n    requests.alpha.kubernetes.io/nvidia-gpu: \"1\"\n";
+        let f = run_rule("gpu-resource-name-mismatch", q);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, crate::Severity::Error);
+    }
+
+    #[test]
+    fn advertised_name_is_fine_and_amd_vs_nvidia_is_not() {
+        let s = r#"{"kind":"List","items":[{"kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"nvidia.com/gpu":"8"}}},
+          {"kind":"ResourceQuota","metadata":{"name":"q","namespace":"a"},"spec":{"hard":{"requests.nvidia.com/gpu":"4"}}}]}"#;
+        assert!(run_rule("gpu-resource-name-mismatch", s).is_empty());
+        let amd = s.replace("requests.nvidia.com/gpu", "requests.amd.com/gpu");
+        assert_eq!(run_rule("gpu-resource-name-mismatch", &amd).len(), 1);
+    }
+}

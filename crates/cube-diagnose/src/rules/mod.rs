@@ -1,0 +1,245 @@
+//! The built-in rule catalog, one module per rule id (see `ARCHITECTURE.md`, "Rule catalog").
+//! Ids are stable API: add, never rename.
+
+use cube_model::objects::{Node, Pod, Taint, Toleration};
+
+use crate::classify::{Signal, SignalKind};
+use crate::{Context, Rule, Subject};
+
+macro_rules! declare_rule {
+    ($ty:ident, $id:literal, $cat:ident, $sev:ident, $doc:literal, $check:path) => {
+        #[doc = concat!("`", $id, "`: ", $doc)]
+        #[derive(Debug, Default, Clone, Copy)]
+        pub struct $ty;
+        impl $ty {
+            /// The rule id.
+            pub const ID: &'static str = $id;
+        }
+        impl crate::Rule for $ty {
+            fn id(&self) -> &str {
+                $id
+            }
+            fn category(&self) -> crate::Category {
+                crate::Category::$cat
+            }
+            fn default_severity(&self) -> crate::Severity {
+                crate::Severity::$sev
+            }
+            fn documentation(&self) -> &str {
+                $doc
+            }
+            fn check(&self, ctx: &crate::Context<'_>) -> Vec<crate::Finding> {
+                $check(ctx)
+            }
+        }
+    };
+}
+
+pub mod cluster_forbidden;
+pub mod cluster_over_privileged;
+pub mod cluster_tls_untrusted;
+pub mod cluster_unauthorized;
+pub mod cluster_unreachable;
+pub mod device_plugin_not_scheduled;
+pub mod gpu_not_advertised;
+pub mod gpu_resource_name_mismatch;
+pub mod join_apiserver_unreachable;
+pub mod join_ca_hash_mismatch;
+pub mod join_token_invalid;
+pub mod node_clock_skew;
+pub mod node_drift;
+pub mod node_duplicate_hostname;
+pub mod node_not_ready;
+pub mod node_overcommitted;
+pub mod pod_missing_requests;
+pub mod pod_unschedulable;
+pub mod priority_without_quota;
+pub mod quota_near_limit;
+pub mod quota_not_enforced;
+pub mod quota_without_limitrange;
+pub mod quota_without_priority;
+pub mod rbac_dangling_roleref;
+pub mod storage_mount_failed;
+pub mod storage_no_default_class;
+pub mod storage_node_local;
+
+/// Every built-in rule, in catalog order.
+pub fn catalog() -> Vec<Box<dyn Rule>> {
+    vec![
+        Box::new(node_not_ready::NodeNotReady),
+        Box::new(node_duplicate_hostname::NodeDuplicateHostname),
+        Box::new(node_drift::NodeDrift),
+        Box::new(node_clock_skew::NodeClockSkew),
+        Box::new(join_token_invalid::JoinTokenInvalid),
+        Box::new(join_ca_hash_mismatch::JoinCaHashMismatch),
+        Box::new(join_apiserver_unreachable::JoinApiserverUnreachable),
+        Box::new(gpu_not_advertised::GpuNotAdvertised),
+        Box::new(device_plugin_not_scheduled::DevicePluginNotScheduled),
+        Box::new(gpu_resource_name_mismatch::GpuResourceNameMismatch),
+        Box::new(quota_not_enforced::QuotaNotEnforced),
+        Box::new(pod_missing_requests::PodMissingRequests),
+        Box::new(quota_without_limitrange::QuotaWithoutLimitRange),
+        Box::new(quota_near_limit::QuotaNearLimit),
+        Box::new(priority_without_quota::PriorityWithoutQuota),
+        Box::new(quota_without_priority::QuotaWithoutPriority),
+        Box::new(pod_unschedulable::PodUnschedulable),
+        Box::new(node_overcommitted::NodeOvercommitted),
+        Box::new(rbac_dangling_roleref::RbacDanglingRoleRef),
+        Box::new(storage_no_default_class::StorageNoDefaultClass),
+        Box::new(storage_node_local::StorageNodeLocal),
+        Box::new(storage_mount_failed::StorageMountFailed),
+        Box::new(cluster_unreachable::ClusterUnreachable),
+        Box::new(cluster_tls_untrusted::ClusterTlsUntrusted),
+        Box::new(cluster_unauthorized::ClusterUnauthorized),
+        Box::new(cluster_forbidden::ClusterForbidden),
+        Box::new(cluster_over_privileged::ClusterOverPrivileged),
+    ]
+}
+
+/// Subject of a node.
+pub(crate) fn node_subject(n: &Node) -> Subject {
+    Subject::cluster_scoped("Node", &n.metadata.name)
+}
+
+/// Subject of a pod.
+pub(crate) fn pod_subject(p: &Pod) -> Subject {
+    Subject::namespaced("Pod", &p.metadata.namespace, &p.metadata.name)
+}
+
+/// `Kind/namespace/name` or `Kind/name` for evidence.
+pub(crate) fn obj(kind: &str, ns: &str, name: &str) -> String {
+    if ns.is_empty() {
+        format!("{kind}/{name}")
+    } else {
+        format!("{kind}/{ns}/{name}")
+    }
+}
+
+/// Signals of the given kinds.
+pub(crate) fn signals<'c>(
+    ctx: &'c Context<'_>,
+    kinds: &'c [SignalKind],
+) -> impl Iterator<Item = &'c Signal> + 'c {
+    ctx.signals()
+        .iter()
+        .filter(move |s| kinds.contains(&s.kind))
+}
+
+/// The subject a text signal is about: its object, else its log source.
+pub(crate) fn signal_subject(s: &Signal) -> Subject {
+    s.object.clone().unwrap_or_else(|| Subject::log(&s.source))
+}
+
+/// Whether `tols` tolerate `taint` (upstream `Toleration.ToleratesTaint`).
+pub(crate) fn tolerates(tols: &[Toleration], taint: &Taint) -> bool {
+    tols.iter().any(|t| {
+        let effect_ok = t.effect.is_empty() || t.effect == taint.effect;
+        let key_ok = t.key.is_empty() || t.key == taint.key;
+        let op_ok = match t.operator.as_str() {
+            "Exists" => true,
+            _ => t.value == taint.value,
+        };
+        effect_ok && key_ok && op_ok && (!t.key.is_empty() || t.operator == "Exists")
+    })
+}
+
+/// Taints with NoSchedule/NoExecute that `tols` do not tolerate.
+pub(crate) fn untolerated<'n>(node: &'n Node, tols: &[Toleration]) -> Vec<&'n Taint> {
+    node.spec
+        .taints
+        .iter()
+        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .filter(|t| !tolerates(tols, t))
+        .collect()
+}
+
+/// Whether `node` satisfies a pod spec's nodeSelector and required node affinity; on failure the
+/// scheduler-style reason.
+pub(crate) fn node_matches(
+    node: &Node,
+    spec: &cube_model::objects::PodSpec,
+) -> Result<(), &'static str> {
+    for (k, v) in &spec.node_selector {
+        if node.metadata.labels.get(k) != Some(v) {
+            return Err("node(s) didn't match Pod's node affinity/selector");
+        }
+    }
+    let required = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        });
+    if let Some(sel) = required {
+        if !sel.node_selector_terms.is_empty()
+            && !sel
+                .node_selector_terms
+                .iter()
+                .any(|t| term_matches(node, t))
+        {
+            return Err("node(s) didn't match Pod's node affinity/selector");
+        }
+    }
+    Ok(())
+}
+
+fn term_matches(node: &Node, t: &cube_model::objects::NodeSelectorTerm) -> bool {
+    t.match_expressions.iter().all(|e| {
+        let v = node.metadata.labels.get(&e.key);
+        match e.operator.as_str() {
+            "In" => v.is_some_and(|v| e.values.contains(v)),
+            "NotIn" => !v.is_some_and(|v| e.values.contains(v)),
+            "Exists" => v.is_some(),
+            "DoesNotExist" => v.is_none(),
+            "Gt" | "Lt" => {
+                let (Some(v), Some(w)) = (
+                    v.and_then(|v| v.parse::<i64>().ok()),
+                    e.values.first().and_then(|w| w.parse::<i64>().ok()),
+                ) else {
+                    return false;
+                };
+                if e.operator == "Gt" { v > w } else { v < w }
+            }
+            _ => false,
+        }
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    //! Helpers for rule tests: build snapshots from JSON/YAML text.
+    use crate::{Context, Engine, Finding, Inputs, LogText};
+
+    /// Loads `text` as a pasted input and runs only `rule_id`.
+    pub fn run_rule(rule_id: &str, text: &str) -> Vec<Finding> {
+        let mut i = Inputs::new();
+        i.add("test", text);
+        run_inputs(rule_id, &i)
+    }
+
+    /// Runs only `rule_id` over inputs.
+    pub fn run_inputs(rule_id: &str, i: &Inputs) -> Vec<Finding> {
+        let ctx = Context::new(&i.snapshot).with_logs(i.logs.clone());
+        let rules = crate::rules::catalog()
+            .into_iter()
+            .filter(|r| r.id() == rule_id);
+        let mut e = Engine::empty();
+        for r in rules {
+            e = e.with_rule(r);
+        }
+        e.run(&ctx).findings
+    }
+
+    /// Runs only `rule_id` over a log text.
+    pub fn run_log(rule_id: &str, text: &str) -> Vec<Finding> {
+        let snap = cube_model::ClusterSnapshot::default();
+        let ctx = Context::new(&snap).with_logs([LogText::new("test.log", text)]);
+        crate::rules::catalog()
+            .into_iter()
+            .filter(|r| r.id() == rule_id)
+            .flat_map(|r| r.check(&ctx))
+            .collect()
+    }
+}

@@ -1,0 +1,96 @@
+//! `node-clock-skew`: certificate validity texts whose times disagree with the local clock, or a
+//! node heartbeat far ahead of the others.
+
+use crate::classify::SignalKind;
+use crate::rules::{obj, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    NodeClockSkew,
+    "node-clock-skew",
+    Node,
+    Warning,
+    "A certificate is 'not yet valid' at the client's current time (its clock is behind the issuer's), a kubelet reports its client certificate expired while the server is unreachable (the node clock may have jumped forward), or a node's Ready heartbeat lies further ahead of the other nodes' median than the threshold (clockSkewSecs). Check clocks (chrony/NTP) before rotating certificates.",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in signals(ctx, &[SignalKind::TlsExpired]) {
+        if s.detail("relation") != "before" {
+            continue;
+        }
+        let (now, bound) = (s.detail("current_time"), s.detail("bound"));
+        let skew = match (
+            now.parse::<jiff::Timestamp>(),
+            bound.parse::<jiff::Timestamp>(),
+        ) {
+            (Ok(a), Ok(b)) => format!(" (about {} s behind)", b.as_second() - a.as_second()),
+            _ => String::new(),
+        };
+        out.push(
+            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), format!("certificate not yet valid: the client clock reads {now}, before the certificate's start {bound}{skew}"))
+                .with_evidence(s.evidence())
+                .with_remedy("synchronise the clock of the client/node with NTP (`timedatectl set-ntp true; chronyc makestep`) and retry; do not re-issue certificates for this"),
+        );
+    }
+    for s in signals(ctx, &[SignalKind::KubeletCertExpired]).take(1) {
+        out.push(
+            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), "the kubelet's client certificate is expired from the node's point of view and rotation cannot reach the API server: check the node clock against the control plane first, then the certificate's NotAfter")
+                .with_evidence(s.evidence())
+                .with_remedy("compare `date -u` on the node and a control-plane node; fix NTP; then `openssl x509 -enddate -noout -in /var/lib/kubelet/pki/kubelet-client-current.pem`; if truly expired, re-bootstrap the kubelet (new bootstrap token) and restart it"),
+        );
+    }
+    // heartbeat skew: nodes whose Ready heartbeat is far ahead of the median
+    let mut beats: Vec<(i64, &str)> = ctx
+        .snapshot()
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let c = n.status.conditions.iter().find(|c| c.type_ == "Ready")?;
+            Some((c.last_heartbeat_time?.as_second(), n.metadata.name.as_str()))
+        })
+        .collect();
+    if beats.len() >= 3 {
+        beats.sort_unstable();
+        let median = beats[beats.len() / 2].0;
+        for (t, name) in &beats {
+            let ahead = t - median;
+            if ahead > ctx.thresholds().clock_skew_secs {
+                out.push(
+                    Finding::new(NodeClockSkew::ID, Severity::Warning, Subject::cluster_scoped("Node", name), format!("node {name}'s Ready heartbeat is {ahead} s ahead of the other nodes' median: its clock is likely fast"))
+                        .with_evidence(Evidence::field(obj("Node", "", name), "status.conditions[Ready].lastHeartbeatTime", jiff::Timestamp::from_second(*t).map(|t| t.to_string()).unwrap_or_default()))
+                        .with_remedy(format!("enable NTP on {name} (`timedatectl set-ntp true`)")),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::{run_log, run_rule};
+
+    #[test]
+    fn not_yet_valid_with_times() {
+        let f = run_log(
+            "node-clock-skew",
+            "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2021-04-01T14:43:32+02:00 is before 2021-04-01T15:31:09Z",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("behind"));
+    }
+
+    #[test]
+    fn plain_expiry_and_synced_heartbeats_are_not_skew() {
+        assert!(run_log("node-clock-skew", "failed to check server version: Get https://10.0.0.70:6443/version: x509: certificate has expired or is not yet valid").is_empty());
+        let s = r#"{"kind":"List","items":[
+         {"kind":"Node","metadata":{"name":"a"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:00Z"}]}},
+         {"kind":"Node","metadata":{"name":"b"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:10Z"}]}},
+         {"kind":"Node","metadata":{"name":"c"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:05Z"}]}}]}"#;
+        assert!(run_rule("node-clock-skew", s).is_empty());
+        let skewed = s.replace("2026-01-01T00:00:10Z", "2026-01-01T01:00:10Z");
+        assert_eq!(run_rule("node-clock-skew", &skewed).len(), 1);
+    }
+}

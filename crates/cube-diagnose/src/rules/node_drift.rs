@@ -1,0 +1,275 @@
+//! `node-drift`: nodes of one pool differ in OS image, kernel, container runtime, kubelet minor,
+//! GPU driver or CUDA version; or a kubelet and its runtime disagree on the cgroup driver.
+
+use std::collections::BTreeMap;
+
+use cube_model::objects::Node;
+
+use crate::classify::SignalKind;
+use crate::rules::{obj, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    NodeDrift,
+    "node-drift",
+    Node,
+    Warning,
+    "Nodes of one pool differ in OS image, kernel (major.minor: warning; patch only: info), container runtime (name: error in a GPU pool, since operators configure one runtime for the toolkit; release line major.minor: warning), kubelet minor, GPU driver or CUDA version labels. Pools come from pool labels (cube.example/pool, node.kubernetes.io/pool, cloud node-group labels); without them the whole cluster is one pool. Also fires when a kubelet journal shows the kubelet's cgroup driver differs from the runtime's.",
+    check
+);
+
+const POOL_LABELS: &[&str] = &[
+    "cube.example/pool",
+    "node.kubernetes.io/pool",
+    "cloud.google.com/gke-nodepool",
+    "eks.amazonaws.com/nodegroup",
+    "kubernetes.azure.com/agentpool",
+    "agentpool",
+    "node-pool",
+    "pool",
+];
+
+const DRIVER_LABELS: &[&str] = &[
+    "nvidia.com/cuda.driver.major",
+    "nvidia.com/cuda.driver-version.major",
+    "nvidia.com/gpu.driver.major",
+];
+const CUDA_LABELS: &[&str] = &[
+    "nvidia.com/cuda.runtime.major",
+    "nvidia.com/cuda.runtime-version.major",
+];
+
+fn pool_of(n: &Node) -> String {
+    POOL_LABELS
+        .iter()
+        .find_map(|k| n.metadata.labels.get(*k).cloned())
+        .unwrap_or_else(|| "(cluster)".to_owned())
+}
+
+fn is_gpu_node(n: &Node) -> bool {
+    n.status
+        .allocatable
+        .names()
+        .chain(n.status.capacity.names())
+        .any(|r| crate::resources::is_gpu_resource(r.as_str()))
+        || n.metadata
+            .labels
+            .keys()
+            .any(|k| k.starts_with("nvidia.com/gpu") || k.contains("amd.com/gpu"))
+}
+
+fn release_line(v: &str) -> String {
+    v.split('.').take(2).collect::<Vec<_>>().join(".")
+}
+
+type Attr = (
+    &'static str,
+    &'static str,
+    fn(&Node) -> Option<String>,
+    Severity,
+);
+
+fn attrs(gpu_pool: bool) -> Vec<Attr> {
+    vec![
+        (
+            "OS image",
+            "status.nodeInfo.osImage",
+            |n| non_empty(&n.status.node_info.os_image),
+            Severity::Warning,
+        ),
+        (
+            "kernel release line",
+            "status.nodeInfo.kernelVersion",
+            |n| non_empty(&n.status.node_info.kernel_version).map(|k| release_line(&k)),
+            Severity::Warning,
+        ),
+        (
+            "kernel patch level",
+            "status.nodeInfo.kernelVersion",
+            |n| non_empty(&n.status.node_info.kernel_version),
+            Severity::Info,
+        ),
+        (
+            "container runtime",
+            "status.nodeInfo.containerRuntimeVersion",
+            |n| {
+                non_empty(&n.status.node_info.container_runtime_version)
+                    .map(|r| r.split("://").next().unwrap_or("").to_owned())
+            },
+            if gpu_pool {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+        ),
+        (
+            "container runtime release line",
+            "status.nodeInfo.containerRuntimeVersion",
+            |n| {
+                non_empty(&n.status.node_info.container_runtime_version).map(|r| {
+                    r.split("://")
+                        .map(release_line)
+                        .collect::<Vec<_>>()
+                        .join("://")
+                })
+            },
+            Severity::Warning,
+        ),
+        (
+            "kubelet minor version",
+            "status.nodeInfo.kubeletVersion",
+            |n| non_empty(&n.status.node_info.kubelet_version).map(|v| release_line(&v)),
+            Severity::Warning,
+        ),
+        (
+            "GPU driver",
+            "metadata.labels[nvidia.com/cuda.driver.major]",
+            |n| {
+                DRIVER_LABELS
+                    .iter()
+                    .find_map(|k| n.metadata.labels.get(*k).cloned())
+            },
+            Severity::Warning,
+        ),
+        (
+            "CUDA version",
+            "metadata.labels[nvidia.com/cuda.runtime.major]",
+            |n| {
+                CUDA_LABELS
+                    .iter()
+                    .find_map(|k| n.metadata.labels.get(*k).cloned())
+            },
+            Severity::Warning,
+        ),
+    ]
+}
+
+fn non_empty(s: &str) -> Option<String> {
+    (!s.is_empty()).then(|| s.to_owned())
+}
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut pools: BTreeMap<String, Vec<&Node>> = BTreeMap::new();
+    for n in &ctx.snapshot().nodes {
+        pools.entry(pool_of(n)).or_default().push(n);
+    }
+    for (pool, nodes) in pools {
+        if nodes.len() < 2 {
+            continue;
+        }
+        let gpu_pool = nodes.iter().any(|n| is_gpu_node(n));
+        let mut already_major: Vec<&str> = Vec::new();
+        for (what, path, get, sev) in attrs(gpu_pool) {
+            let mut values: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+            for n in &nodes {
+                if let Some(v) = get(n) {
+                    values.entry(v).or_default().push(&n.metadata.name);
+                }
+            }
+            if values.len() < 2 {
+                continue;
+            }
+            // report the kernel patch level only when the release lines agree
+            if what == "kernel patch level" && already_major.contains(&"kernel release line") {
+                continue;
+            }
+            already_major.push(what);
+            let listing: Vec<String> = values
+                .iter()
+                .map(|(v, ns)| format!("{v} ({})", ns.join(", ")))
+                .collect();
+            let full: &str = path;
+            let mut f = Finding::new(
+                NodeDrift::ID,
+                sev,
+                Subject::cluster_scoped("NodePool", &pool),
+                format!(
+                    "{what} differs across {} pool {pool}: {}",
+                    if gpu_pool { "GPU" } else { "node" },
+                    listing.join(" vs ")
+                ),
+            );
+            for n in &nodes {
+                if let Some(v) = get(n) {
+                    f = f.with_evidence(Evidence::field(
+                        obj("Node", "", &n.metadata.name),
+                        full,
+                        v,
+                    ));
+                }
+            }
+            let majority = values
+                .iter()
+                .max_by_key(|(_, ns)| ns.len())
+                .map(|(v, _)| v.clone())
+                .unwrap_or_default();
+            out.push(f.with_remedy(format!("bring every node of pool {pool} to the same {what} (majority: {majority}); drain and upgrade the others (`kubectl drain <node> --ignore-daemonsets`)")));
+        }
+    }
+    for s in signals(ctx, &[SignalKind::CgroupDriverMismatch]) {
+        let (k, r, rd) = (
+            s.detail("kubelet_driver"),
+            s.detail("runtime"),
+            s.detail("runtime_driver"),
+        );
+        out.push(
+            Finding::new(
+                NodeDrift::ID,
+                Severity::Error,
+                signal_subject(s),
+                format!("kubelet cgroup driver \"{k}\" differs from the {r} cgroup driver \"{rd}\": the kubelet exits and the node cannot join"),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(format!("use the same driver on both sides (systemd recommended): set `cgroupDriver: {rd}` in /var/lib/kubelet/config.yaml (KubeletConfiguration) or change the runtime to \"{k}\", then `systemctl restart kubelet`")),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Severity;
+    use crate::rules::testutil::{run_log, run_rule};
+
+    fn node(name: &str, kernel: &str, rt: &str) -> String {
+        format!(
+            r#"{{"kind":"Node","metadata":{{"name":"{name}","labels":{{"cube.example/pool":"p","nvidia.com/gpu.present":"true"}}}},"status":{{"nodeInfo":{{"kernelVersion":"{kernel}","containerRuntimeVersion":"{rt}","osImage":"u","kubeletVersion":"v1.30.1"}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn runtime_name_drift_in_gpu_pool_is_error() {
+        let s = format!(
+            r#"{{"kind":"List","items":[{},{}]}}"#,
+            node("a", "5.4.0-144-generic", "docker://20.10.20"),
+            node("b", "5.4.0-144-generic", "containerd://1.6.4")
+        );
+        let f = run_rule("node-drift", &s);
+        assert!(
+            f.iter().any(|f| f.severity == Severity::Error
+                && f.message.contains("container runtime differs"))
+        );
+        assert!(!f.iter().any(|f| f.message.contains("kernel")));
+    }
+
+    #[test]
+    fn identical_pool_is_clean() {
+        let s = format!(
+            r#"{{"kind":"List","items":[{},{}]}}"#,
+            node("a", "5.4.0-144-generic", "containerd://1.6.4"),
+            node("b", "5.4.0-144-generic", "containerd://1.6.4")
+        );
+        assert!(run_rule("node-drift", &s).is_empty());
+    }
+
+    #[test]
+    fn cgroup_driver_line() {
+        let f = run_log(
+            "node-drift",
+            "Oct 14 19:15:43 node-03 kubelet[27956]: F1014 server.go:271] failed to run Kubelet: misconfiguration: kubelet cgroup driver: \"cgroupfs\" is different from docker cgroup driver: \"systemd\"",
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].subject.name, "node-03");
+    }
+}

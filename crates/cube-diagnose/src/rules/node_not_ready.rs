@@ -1,0 +1,157 @@
+//! `node-not-ready`: a node's Ready condition is not True.
+
+use crate::classify::SignalKind;
+use crate::rules::{node_subject, obj, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity};
+
+declare_rule!(
+    NodeNotReady,
+    "node-not-ready",
+    Node,
+    Error,
+    "A node's Ready condition is not True (False: the kubelet reports a problem such as an uninitialized CNI plugin; Unknown: the node controller lost the kubelet's heartbeat, a warning because it may be transient or a stale Node object). Pods bound there do not run. Evidence: reason, message, last heartbeat, taints and the pods still bound. Also fires (warning) when kubeadm's kubelet-check reports that the kubelet is not running.",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for n in &ctx.snapshot().nodes {
+        let Some(c) = n.status.conditions.iter().find(|c| c.type_ == "Ready") else {
+            continue;
+        };
+        if c.status == "True" {
+            continue;
+        }
+        let name = &n.metadata.name;
+        let o = obj("Node", "", name);
+        let severity = if c.status == "False" {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut f = Finding::new(
+            NodeNotReady::ID,
+            severity,
+            node_subject(n),
+            format!(
+                "node {name} is not Ready (Ready={}, reason {}): {}",
+                c.status,
+                c.reason,
+                if c.message.is_empty() {
+                    "no message"
+                } else {
+                    &c.message
+                }
+            ),
+        )
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].status",
+            &c.status,
+        ))
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].reason",
+            &c.reason,
+        ))
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].message",
+            &c.message,
+        ))
+        .with_evidence(Evidence::field(
+            &o,
+            "status.conditions[Ready].lastHeartbeatTime",
+            c.last_heartbeat_time
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "<absent>".into()),
+        ));
+        for t in &n.spec.taints {
+            f = f.with_evidence(Evidence::field(
+                &o,
+                "spec.taints",
+                format!("{}:{}", t.key, t.effect),
+            ));
+        }
+        let bound: Vec<String> = ctx
+            .pods_on_node(name)
+            .iter()
+            .map(|&i| ctx.pod(i))
+            .filter(|p| !p.is_terminal())
+            .map(|p| p.key())
+            .collect();
+        if !bound.is_empty() {
+            f = f.with_evidence(Evidence::field(
+                &o,
+                "pods bound (spec.nodeName)",
+                bound.join(", "),
+            ));
+        }
+        let remedy = if c.message.contains("cni") || c.message.contains("network plugin") {
+            format!(
+                "install or repair the CNI plugin on {name} (check /etc/cni/net.d and the CNI DaemonSet pod on that node), then `kubectl describe node {name}`"
+            )
+        } else if c.status == "Unknown" {
+            format!(
+                "check that the kubelet runs on {name} (`systemctl status kubelet; journalctl -u kubelet`) and can reach the API server; delete the Node object if the machine is gone (`kubectl delete node {name}`)"
+            )
+        } else {
+            format!(
+                "`kubectl describe node {name}` and `journalctl -u kubelet` on {name}; fix the condition the kubelet reports"
+            )
+        };
+        out.push(f.with_remedy(remedy));
+    }
+    for s in signals(ctx, &[SignalKind::KubeletUnhealthy]).take(1) {
+        let f = Finding::new(
+            NodeNotReady::ID,
+            Severity::Warning,
+            signal_subject(s),
+            "the joining node's kubelet is not running or healthy (kubelet-check: healthz on :10248 refused); the join cannot complete",
+        )
+        .with_evidence(s.evidence())
+        .with_remedy("read `journalctl -xeu kubelet` on the joining node; a common cause is a cgroup driver mismatch between the kubelet and the container runtime");
+        out.push(f);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Severity;
+    use crate::rules::testutil::{run_log, run_rule};
+
+    const NODE: &str = r#"{"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"a"},"status":{"conditions":[{"type":"Ready","status":"False","reason":"KubeletNotReady","message":"container runtime network not ready: cni plugin not initialized"}]}},
+      {"kind":"Node","metadata":{"name":"b"},"status":{"conditions":[{"type":"Ready","status":"True"}]}},
+      {"kind":"Node","metadata":{"name":"c"},"status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"NodeStatusNeverUpdated"}]}},
+      {"kind":"Node","metadata":{"name":"d"}}]}"#;
+
+    #[test]
+    fn false_is_error_unknown_is_warning_ready_and_partial_are_silent() {
+        let f = run_rule("node-not-ready", NODE);
+        assert_eq!(f.len(), 2);
+        assert_eq!(
+            (f[0].subject.name.as_str(), f[0].severity),
+            ("a", Severity::Error)
+        );
+        assert!(f[0].remedy.contains("CNI"));
+        assert_eq!(
+            (f[1].subject.name.as_str(), f[1].severity),
+            ("c", Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn kubelet_check_text() {
+        assert_eq!(
+            run_log(
+                "node-not-ready",
+                "[kubelet-check] It seems like the kubelet isn't running or healthy."
+            )
+            .len(),
+            1
+        );
+        assert!(run_log("node-not-ready", "[kubelet-start] Starting the kubelet").is_empty());
+    }
+}

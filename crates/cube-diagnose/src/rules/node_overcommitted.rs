@@ -1,0 +1,123 @@
+//! `node-overcommitted`: pods bound to a node request more of a resource than it allocates, or a
+//! resource it does not advertise at all.
+
+use crate::resources::add_into;
+use crate::rules::obj;
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    NodeOvercommitted,
+    "node-overcommitted",
+    Scheduling,
+    Error,
+    "The non-terminal pods bound to a node (for example through spec.nodeName, which bypasses the scheduler) request more of a resource than the node's status.allocatable, or a resource the node does not advertise at all (a GPU pod on a node without nvidia.com/gpu). The kubelet rejects or cannot serve such pods (OutOfnvidia.com/gpu, UnexpectedAdmissionError).",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut nodes: Vec<(&str, &[usize])> = ctx.bound_nodes().collect();
+    nodes.sort_unstable_by_key(|(n, _)| *n);
+    for (name, pods) in nodes {
+        let Some(node) = ctx.node(name) else { continue };
+        let live: Vec<usize> = pods
+            .iter()
+            .copied()
+            .filter(|&i| !ctx.pod(i).is_terminal())
+            .collect();
+        let mut sum = cube_model::ResourceList::new();
+        for &i in &live {
+            add_into(&mut sum, ctx.pod_requests(i));
+        }
+        let alloc = &node.status.allocatable;
+        if alloc.is_empty() {
+            continue; // partial object: nothing to compare with
+        }
+        for (res, want) in &sum {
+            if want.is_zero() {
+                continue;
+            }
+            let have = alloc.get(res.as_str());
+            let over = match have {
+                Some(h) => want > h,
+                None => true,
+            };
+            if !over {
+                continue;
+            }
+            let o = obj("Node", "", name);
+            let users: Vec<(String, String)> = live
+                .iter()
+                .filter_map(|&i| {
+                    ctx.pod_requests(i)
+                        .get(res.as_str())
+                        .filter(|q| !q.is_zero())
+                        .map(|q| (ctx.pod(i).key(), q.to_string()))
+                })
+                .collect();
+            let message = match have {
+                Some(h) => format!(
+                    "pods bound to {name} request {want} {res} but it allocates {h} ({})",
+                    users
+                        .iter()
+                        .map(|(p, q)| format!("{p} {q}"))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                ),
+                None => format!(
+                    "pods bound to {name} request {want} {res}, which the node does not advertise at all ({})",
+                    users
+                        .iter()
+                        .map(|(p, _)| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            out.push(
+                Finding::new(NodeOvercommitted::ID, Severity::Error, Subject::cluster_scoped("Node", name), message)
+                    .with_evidence(Evidence::field(&o, format!("status.allocatable.{res}"), have.map(ToString::to_string).unwrap_or_else(|| "<absent>".into())))
+                    .with_evidences(users.iter().map(|(p, q)| Evidence::field(format!("Pod/{p}"), format!("requests.{res}"), q)))
+                    .with_remedy(format!("do not bind pods with spec.nodeName; delete the excess pods and let the scheduler place them (remove spec.nodeName, use nodeSelector/affinity), e.g. `kubectl delete pod -n <ns> <pod>` for {}", users.last().map(|(p, _)| p.as_str()).unwrap_or(""))),
+            );
+        }
+        if let Some(maxp) = alloc.get("pods") {
+            let n = i64::try_from(live.len()).unwrap_or(i64::MAX);
+            if n > maxp.value() {
+                out.push(
+                    Finding::new(
+                        NodeOvercommitted::ID,
+                        Severity::Error,
+                        Subject::cluster_scoped("Node", name),
+                        format!("{n} pods bound to {name}, allocatable pods is {maxp}"),
+                    )
+                    .with_evidence(Evidence::field(
+                        obj("Node", "", name),
+                        "status.allocatable.pods",
+                        maxp.to_string(),
+                    ))
+                    .with_remedy("raise the kubelet's maxPods or move pods elsewhere"),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_rule;
+
+    fn s(gpus: &str) -> String {
+        format!(
+            r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"g"}},"status":{{"allocatable":{{"cpu":"8","nvidia.com/gpu":"8"}}}}}},
+         {{"kind":"Pod","metadata":{{"name":"a","namespace":"x"}},"spec":{{"nodeName":"g","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"{gpus}"}}}}}}]}}}},
+         {{"kind":"Pod","metadata":{{"name":"b","namespace":"x"}},"spec":{{"nodeName":"g","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"4"}}}}}}]}}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn over_and_within() {
+        assert_eq!(run_rule("node-overcommitted", &s("6")).len(), 1);
+        assert!(run_rule("node-overcommitted", &s("4")).is_empty());
+    }
+}

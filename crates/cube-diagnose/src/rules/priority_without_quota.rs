@@ -1,0 +1,41 @@
+//! `priority-without-quota`: a group has a PriorityClass but no quota.
+
+use crate::rules::quota_without_priority::{GroupControls, groups};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    PriorityWithoutQuota,
+    "priority-without-quota",
+    Quota,
+    Warning,
+    "A resource group (given with --groups, or a namespace whose pods use a non-system PriorityClass) has a PriorityClass but no ResourceQuota: priority and quota are independent controls, and a high-priority group without a quota can preempt everyone else's pods without bound. Give the group a quota (a PriorityClass-scoped quota caps exactly that class).",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    groups(ctx)
+        .into_iter()
+        .filter(|g: &GroupControls| !g.priority_classes.is_empty() && g.quotas.is_empty())
+        .map(|g| {
+            Finding::new(PriorityWithoutQuota::ID, Severity::Warning, Subject::cluster_scoped("ResourceGroup", &g.name), format!("group {} uses PriorityClass {} but has no ResourceQuota in {}: it can take (and preempt) capacity without limit", g.name, g.priority_classes.join(", "), g.namespaces.join(", ")))
+                .with_evidences(g.priority_classes.iter().map(|p| Evidence::field(format!("ResourceGroup/{}", g.name), "priorityClassName", p)))
+                .with_remedy(format!("kubectl -n {} create quota {}-quota --hard=requests.cpu=<n>,requests.memory=<m>,requests.nvidia.com/gpu=<g>", g.namespaces.first().cloned().unwrap_or_default(), g.name))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_rule;
+
+    #[test]
+    fn priority_pods_without_quota() {
+        let pc = r#"{"kind":"PriorityClass","metadata":{"name":"high"},"value":1000}"#;
+        let pod = r#"{"kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{"priorityClassName":"high","containers":[{"name":"c"}]}}"#;
+        let s = format!(r#"{{"kind":"List","items":[{pc},{pod}]}}"#);
+        assert_eq!(run_rule("priority-without-quota", &s).len(), 1);
+        let q = r#"{"kind":"ResourceQuota","metadata":{"name":"q","namespace":"a"},"spec":{"hard":{"pods":"5"}}}"#;
+        let s = format!(r#"{{"kind":"List","items":[{pc},{pod},{q}]}}"#);
+        assert!(run_rule("priority-without-quota", &s).is_empty());
+    }
+}

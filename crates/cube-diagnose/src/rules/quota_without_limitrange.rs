@@ -1,0 +1,148 @@
+//! `quota-without-limitrange`: a compute quota exists and no LimitRange gives defaults, so pods
+//! without requests/limits are rejected.
+
+use crate::classify::SignalKind;
+use crate::rules::{obj, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    QuotaWithoutLimitRange,
+    "quota-without-limitrange",
+    Quota,
+    Error,
+    "A ResourceQuota on cpu/memory (requests.* or limits.*) makes admission reject every pod that does not state that value ('failed quota: must specify ...'); without a LimitRange giving defaultRequest (for requests.*) and default (for limits.*) for the same resource, workloads without resources fail forever. This is the quota working (failing closed), not a quota that is not enforced. Error when FailedCreate events prove rejections, warning otherwise.",
+    check
+);
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    let mut out = Vec::new();
+    let must: Vec<_> = signals(ctx, &[SignalKind::QuotaMustSpecify]).collect();
+    for q in &snap.resource_quotas {
+        let ns = &q.metadata.namespace;
+        let mut uncovered = Vec::new();
+        for k in q.spec.hard.names() {
+            let (kind, res) = match k.as_str() {
+                "cpu" | "requests.cpu" => ("request", "cpu"),
+                "memory" | "requests.memory" => ("request", "memory"),
+                "limits.cpu" => ("limit", "cpu"),
+                "limits.memory" => ("limit", "memory"),
+                _ => continue,
+            };
+            let covered = snap
+                .limit_ranges
+                .iter()
+                .filter(|lr| lr.metadata.namespace == *ns)
+                .any(|lr| {
+                    lr.spec.limits.iter().any(|it| {
+                        (it.type_ == "Container" || it.type_.is_empty())
+                            && if kind == "request" {
+                                it.default_request.contains(res) || it.default.contains(res)
+                            } else {
+                                it.default.contains(res)
+                            }
+                    })
+                });
+            if !covered {
+                uncovered.push((k.as_str(), kind, res));
+            }
+        }
+        if uncovered.is_empty() {
+            continue;
+        }
+        let proof: Vec<_> = must
+            .iter()
+            .filter(|s| {
+                s.detail("quota") == q.metadata.name
+                    && s.object.as_ref().is_none_or(|o| o.namespace == *ns)
+            })
+            .collect();
+        let o = obj("ResourceQuota", ns, &q.metadata.name);
+        let has_lr = snap
+            .limit_ranges
+            .iter()
+            .any(|lr| lr.metadata.namespace == *ns);
+        let keys: Vec<&str> = uncovered.iter().map(|(k, _, _)| *k).collect();
+        let mut f = Finding::new(
+            QuotaWithoutLimitRange::ID,
+            if proof.is_empty() { Severity::Warning } else { Severity::Error },
+            Subject::namespaced("ResourceQuota", ns, &q.metadata.name),
+            format!("quota {ns}/{} requires every pod to state {} but {}: pods without resources are rejected{}", q.metadata.name, keys.join(", "), if has_lr { "the namespace's LimitRanges give no default for it" } else { "the namespace has no LimitRange to default it" }, if proof.is_empty() { String::new() } else { format!(" ({} FailedCreate events)", proof.len()) }),
+        )
+        .with_evidences(keys.iter().map(|k| Evidence::field(&o, format!("spec.hard.{k}"), q.spec.hard.get(k).map(ToString::to_string).unwrap_or_default())));
+        for s in proof.iter().take(3) {
+            f = f.with_evidence(s.evidence());
+        }
+        let defaults: Vec<String> = uncovered
+            .iter()
+            .filter(|(_, k, _)| *k == "limit")
+            .map(|(_, _, r)| format!("{r}: {}", if *r == "cpu" { "\"1\"" } else { "1Gi" }))
+            .collect();
+        let dreq: Vec<String> = uncovered
+            .iter()
+            .filter(|(_, k, _)| *k == "request")
+            .map(|(_, _, r)| format!("{r}: {}", if *r == "cpu" { "100m" } else { "128Mi" }))
+            .collect();
+        let mut lr = format!(
+            "kubectl -n {ns} apply -f - <<EOF\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: quota-defaults}}\nspec:\n  limits:\n  - type: Container\n"
+        );
+        if !defaults.is_empty() {
+            lr.push_str(&format!("    default: {{{}}}\n", defaults.join(", ")));
+        }
+        if !dreq.is_empty() {
+            lr.push_str(&format!("    defaultRequest: {{{}}}\n", dreq.join(", ")));
+        }
+        lr.push_str("EOF");
+        out.push(f.with_remedy(format!(
+            "add LimitRange defaults for the required values, or set them on the workloads: {lr}"
+        )));
+    }
+    // texts without the quota object (events pasted alone)
+    for s in must {
+        let known = snap
+            .resource_quotas
+            .iter()
+            .any(|q| q.metadata.name == s.detail("quota"));
+        if known {
+            continue;
+        }
+        let ns = s
+            .object
+            .as_ref()
+            .map(|o| o.namespace.clone())
+            .unwrap_or_default();
+        out.push(
+            Finding::new(QuotaWithoutLimitRange::ID, Severity::Error, if ns.is_empty() { signal_subject(s) } else { Subject::namespaced("ResourceQuota", &ns, s.detail("quota")) }, format!("quota {} blocks pods without resources (must specify {}): the quota is enforced; the namespace lacks LimitRange defaults", s.detail("quota"), s.detail("must_specify")))
+                .with_evidence(s.evidence())
+                .with_remedy("add a LimitRange with default (limits) and defaultRequest (requests) for cpu and memory in that namespace, or set resources on the workload"),
+        );
+        break;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::{run_log, run_rule};
+
+    const Q: &str = r#"{"kind":"ResourceQuota","metadata":{"name":"q","namespace":"a"},"spec":{"hard":{"limits.memory":"1Gi","requests.cpu":"1"}}}"#;
+
+    #[test]
+    fn defaults_for_requests_only() {
+        let s = format!(
+            r#"{{"kind":"List","items":[{Q},{{"kind":"LimitRange","metadata":{{"name":"d","namespace":"a"}},"spec":{{"limits":[{{"type":"Container","defaultRequest":{{"cpu":"100m","memory":"1Gi"}}}}]}}}}]}}"#
+        );
+        let f = run_rule("quota-without-limitrange", &s);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("limits.memory") && !f[0].message.contains("requests.cpu"));
+    }
+
+    #[test]
+    fn full_defaults_are_fine_and_text_fires() {
+        let s = format!(
+            r#"{{"kind":"List","items":[{Q},{{"kind":"LimitRange","metadata":{{"name":"d","namespace":"a"}},"spec":{{"limits":[{{"type":"Container","default":{{"cpu":"1","memory":"1Gi"}}}}]}}}}]}}"#
+        );
+        assert!(run_rule("quota-without-limitrange", &s).is_empty());
+        assert_eq!(run_log("quota-without-limitrange", "Error creating: pods \"r\" is forbidden: failed quota: compute-resources: must specify limits.cpu,limits.memory,requests.cpu,requests.memory").len(), 1);
+    }
+}

@@ -1,0 +1,171 @@
+//! Property tests for `Quantity`: round trips, ordering versus subtraction, associativity and
+//! commutativity of addition, agreement with an independent nano-precision model, and a
+//! parser that never panics.
+
+use cube_model::{Format, Quantity};
+use proptest::prelude::*;
+
+const SUFFIXES: &[&str] = &[
+    "", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
+];
+
+/// Strings in upstream's grammar (including the permissive corners: empty mantissa, `1.`,
+/// leading zeros, `+`), with sizes that reach the big-decimal path.
+fn quantity_string(max_digits: usize) -> impl Strategy<Value = String> {
+    let suffix = prop_oneof![
+        3 => proptest::sample::select(SUFFIXES).prop_map(str::to_string),
+        1 => ("[eE]", "[+-]?", 0i32..25).prop_map(|(e, s, n)| format!("{e}{s}{n}")),
+    ];
+    (
+        "[+-]?",
+        proptest::string::string_regex(&format!("[0-9]{{0,{max_digits}}}")).expect("regex"),
+        proptest::option::of(
+            proptest::string::string_regex(&format!("[0-9]{{0,{max_digits}}}")).expect("regex"),
+        ),
+        suffix,
+    )
+        .prop_map(|(sign, int, frac, suf)| match frac {
+            Some(f) => format!("{sign}{int}.{f}{suf}"),
+            None => format!("{sign}{int}{suf}"),
+        })
+}
+
+fn quantity(max_digits: usize) -> impl Strategy<Value = Quantity> {
+    quantity_string(max_digits).prop_filter_map("invalid quantity", |s| s.parse().ok())
+}
+
+/// Values whose canonical DecimalSI exponent stays within n..E print without the
+/// "no suffix past E" quirk (`1000E` prints `1`), so their printed form keeps the value.
+fn printable(q: &Quantity) -> bool {
+    let limit: Quantity = "1000E".parse().expect("valid");
+    q.format() != Format::DecimalSI
+        || (q.checked_sub(&limit).is_some_and(|d| d.is_negative())
+            && (-q).checked_sub(&limit).is_some_and(|d| d.is_negative()))
+}
+
+/// Independent model: the exact value in nanos (i128) of `[+-]?int[.frac]suffix` with a
+/// decimal or binary suffix, rounded up (away from zero) to 1e-9 and capped for BinarySI.
+fn nanos_model(s: &str) -> Option<i128> {
+    let (neg, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let split = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    let (number, suffix) = rest.split_at(split);
+    let (mul, div, binary): (i128, i128, bool) = match suffix {
+        "" => (1, 1, false),
+        "n" => (1, 1_000_000_000, false),
+        "u" => (1, 1_000_000, false),
+        "m" => (1, 1_000, false),
+        "k" => (1_000, 1, false),
+        "M" => (1_000_000, 1, false),
+        "G" => (1_000_000_000, 1, false),
+        "Ki" => (1 << 10, 1, true),
+        "Mi" => (1 << 20, 1, true),
+        "Gi" => (1 << 30, 1, true),
+        _ => return None,
+    };
+    let (int, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits: String = format!("{int}{frac}");
+    let n: i128 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().ok()?
+    };
+    let den = 10i128.checked_pow(frac.len() as u32)? * div;
+    let num = n.checked_mul(mul)?.checked_mul(1_000_000_000)?;
+    let mut nanos = num / den + i128::from(num % den != 0);
+    if binary {
+        nanos = nanos.min(i64::MAX as i128 * 1_000_000_000);
+    }
+    Some(if neg { -nanos } else { nanos })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parse_print_parse_keeps_value(q in quantity(24)) {
+        prop_assume!(printable(&q));
+        let printed = q.to_string();
+        let back: Quantity = printed.parse().expect("printed form parses");
+        prop_assert_eq!(&back, &q, "printed {}", printed);
+        // printing is idempotent, and the canonical form is a fixed point as well
+        prop_assert_eq!(back.to_string(), printed);
+        let canon = q.to_canonical_string();
+        let again: Quantity = canon.parse().expect("canonical form parses");
+        prop_assert_eq!(&again, &q);
+        prop_assert_eq!(again.to_canonical_string(), canon);
+        // JSON round trip
+        let json = serde_json::to_string(&q).expect("serialize");
+        let from_json: Quantity = serde_json::from_str(&json).expect("deserialize");
+        prop_assert_eq!(from_json, q);
+    }
+
+    #[test]
+    fn ordering_consistent_with_subtraction(a in quantity(22), b in quantity(22)) {
+        let d = b.checked_sub(&a).expect("difference of parsed values fits");
+        prop_assert_eq!(a < b, d.is_positive());
+        prop_assert_eq!(a == b, d.is_zero());
+        prop_assert_eq!(a > b, d.is_negative());
+        prop_assert_eq!(a.cmp(&b), b.cmp(&a).reverse());
+        // equal values hash equally
+        if a == b {
+            use std::hash::{BuildHasher, RandomState};
+            let h = RandomState::new();
+            prop_assert_eq!(h.hash_one(&a), h.hash_one(&b));
+        }
+    }
+
+    #[test]
+    fn addition_associative_and_commutative(
+        a in quantity(22), b in quantity(22), c in quantity(22)
+    ) {
+        let ab = a.checked_add(&b).expect("sum fits");
+        let ba = b.checked_add(&a).expect("sum fits");
+        prop_assert_eq!(&ab, &ba);
+        let ab_c = ab.checked_add(&c).expect("sum fits");
+        let a_bc = a.checked_add(&b.checked_add(&c).expect("sum fits")).expect("sum fits");
+        prop_assert_eq!(&ab_c, &a_bc);
+        // a + b - b == a, and multiplication by an integer is repeated addition
+        prop_assert_eq!(ab.checked_sub(&b).expect("difference fits"), a.clone());
+        prop_assert_eq!(a.checked_mul(3).expect("fits"), a.checked_add(&a).and_then(|x| x.checked_add(&a)).expect("fits"));
+    }
+
+    #[test]
+    fn agrees_with_nano_model(s in quantity_string(9)) {
+        if let (Some(nanos), Ok(q)) = (nanos_model(&s), s.parse::<Quantity>()) {
+            let from_model = i64::try_from(nanos).ok();
+            prop_assert_eq!(q.checked_scaled_value(-9), from_model, "{}", s);
+            if nanos >= 0 {
+                // Value / MilliValue are ceilings of the exact value
+                let ceil = |div: i128| i64::try_from(nanos / div + i128::from(nanos % div != 0)).ok();
+                prop_assert_eq!(q.checked_value(), ceil(1_000_000_000), "{}", s);
+                prop_assert_eq!(q.checked_milli_value(), ceil(1_000_000), "{}", s);
+            }
+        }
+    }
+
+    #[test]
+    fn parser_never_panics_on_strings(s in any::<String>()) {
+        let _ = s.parse::<Quantity>().map(|q| q.to_string());
+    }
+
+    #[test]
+    fn parser_never_panics_on_quantity_alphabet(s in "[-+0-9.eEinumkKMGTPi ]{0,40}") {
+        if let Ok(q) = s.parse::<Quantity>() {
+            let printed = q.to_string();
+            let _ = (q.value(), q.milli_value(), q.to_canonical_string(), printed);
+        }
+    }
+
+    #[test]
+    fn parser_never_panics_on_bytes(b in proptest::collection::vec(any::<u8>(), 0..48)) {
+        let s = String::from_utf8_lossy(&b);
+        let _ = s.parse::<Quantity>().map(|q| (q.to_string(), q.value()));
+        let _ = serde_json::from_slice::<Quantity>(&b);
+    }
+}

@@ -1,0 +1,1074 @@
+//! The what-if admission pipeline: would the API server accept this pod, workload, claim or
+//! policy object, what would it store, and (through a pluggable [`SchedulingStep`]) would the
+//! scheduler place it?
+//!
+//! For every pod (a Pod, or each replica of a workload template) the stages run in the API
+//! server's order (K8S-SEMANTICS.md §10.1):
+//!
+//! 1. [`Stage::ApiDefaulting`]: `SetDefaults_Pod` (requests := limits where missing);
+//! 2. [`Stage::LimitRangerDefaulting`]: LimitRanger's mutation with each LimitRange of the
+//!    namespace (API-defaulted as stored: `max` fills `default`, ...);
+//! 3. [`Stage::Priority`]: priority admission (mutating: unknown class, explicit priority);
+//! 4. [`Stage::Validation`]: the API's own validation of pod resources (422 `is invalid`);
+//! 5. [`Stage::LimitRangerValidation`]: LimitRanger validation (403);
+//! 6. [`Stage::ResourceQuota`]: quota admission against every quota of the namespace (403),
+//!    charging the quota so the next replica sees the usage of the earlier ones;
+//! 7. [`Stage::Scheduling`]: optional, through [`AdmitOptions::scheduler`].
+//!
+//! Mutating admission (2, 3) runs before validation (4), which runs before validating admission
+//! (5, 6): this is why a pod violating both a LimitRange and a quota only gets the LimitRange
+//! message, and why a LimitRange default limit below an explicit request gives a 422.
+//!
+//! Extension point for the scheduler: implement [`SchedulingStep`] (node fit and preemption
+//! live in other modules) and pass it in [`AdmitOptions::scheduler`]; it is called once per
+//! admitted replica with the stored pod and the replicas admitted before it.
+
+use cube_model::ClusterSnapshot;
+use cube_model::objects::{
+    LimitRange, ObjectMeta, PersistentVolumeClaim, Pod, PodTemplateSpec, PriorityClass,
+    ResourceQuota, Time,
+};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::limitrange::{default_limit_range, default_pod, validate_pod, validate_pvc};
+use crate::priority::{admit_pod_priority, check_single_default, validate_priority_class};
+use crate::quota::{QuotaAdmissionConfig, QuotaCharge, QuotaState, QuotaSubject, check_request};
+use crate::requests::default_requests_from_limits;
+use crate::validation::{
+    invalid_message, validate_limit_range, validate_pod_resources, validate_resource_quota,
+};
+
+// ---------------------------------------------------------------- input
+
+/// The controller kinds whose pod template the pipeline expands into replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorkloadKind {
+    /// A bare Pod (one replica, its own name).
+    Pod,
+    /// `batch/v1` Job: `min(parallelism, completions)` pods (parallelism defaults to 1).
+    Job,
+    /// `batch/v1` CronJob: one run of its job template.
+    CronJob,
+    /// `apps/v1` Deployment: `replicas` (default 1) pods named `<name>-<hash>-<suffix>`.
+    Deployment,
+    /// `apps/v1` ReplicaSet: `replicas` (default 1).
+    ReplicaSet,
+    /// `v1` ReplicationController: `replicas` (default 1).
+    ReplicationController,
+    /// `apps/v1` StatefulSet: `replicas` (default 1) pods `<name>-0`, `<name>-1`, ...
+    StatefulSet,
+    /// `apps/v1` DaemonSet: one pod per node of the snapshot (node selection is the scheduler's
+    /// business; see [`SchedulingStep`]).
+    DaemonSet,
+}
+
+impl WorkloadKind {
+    /// The API kind name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkloadKind::Pod => "Pod",
+            WorkloadKind::Job => "Job",
+            WorkloadKind::CronJob => "CronJob",
+            WorkloadKind::Deployment => "Deployment",
+            WorkloadKind::ReplicaSet => "ReplicaSet",
+            WorkloadKind::ReplicationController => "ReplicationController",
+            WorkloadKind::StatefulSet => "StatefulSet",
+            WorkloadKind::DaemonSet => "DaemonSet",
+        }
+    }
+}
+
+/// A workload: a pod prototype and how many replicas its controller would create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    /// Kind.
+    pub kind: WorkloadKind,
+    /// The workload's name (the pod's name for a Pod).
+    pub name: String,
+    /// Namespace from the document (may be empty).
+    pub namespace: String,
+    /// Replicas the controller would create at once; `None` = one per node (DaemonSet).
+    pub replicas: Option<u32>,
+    /// The pod template (for a Pod: the pod's metadata and spec).
+    pub template: PodTemplateSpec,
+}
+
+/// Anything the pipeline can be asked about.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Submission {
+    /// A Pod or a controller's pod template (boxed: it is much larger than the others).
+    Workload(Box<Workload>),
+    /// A PersistentVolumeClaim (LimitRanger and quota on storage).
+    PersistentVolumeClaim(PersistentVolumeClaim),
+    /// A ResourceQuota (validation of its keys and scopes).
+    ResourceQuota(ResourceQuota),
+    /// A LimitRange (API defaulting and validation).
+    LimitRange(LimitRange),
+    /// A PriorityClass (validation and the single-default rule).
+    PriorityClass(PriorityClass),
+}
+
+impl Submission {
+    /// A bare pod.
+    pub fn pod(pod: Pod) -> Self {
+        Submission::Workload(Box::new(Workload {
+            kind: WorkloadKind::Pod,
+            name: pod.metadata.name.clone(),
+            namespace: pod.metadata.namespace.clone(),
+            replicas: Some(1),
+            template: PodTemplateSpec {
+                metadata: pod.metadata,
+                spec: pod.spec,
+            },
+        }))
+    }
+
+    /// Parses one YAML or JSON document (JSON when the text starts with `{`): a `Pod`, `Job`,
+    /// `CronJob`, `Deployment`, `ReplicaSet`, `ReplicationController`, `StatefulSet`,
+    /// `DaemonSet`, `PersistentVolumeClaim`, `ResourceQuota`, `LimitRange` or `PriorityClass`.
+    ///
+    /// # Errors
+    /// [`Error::WorkloadParse`] for bad syntax or a field of the wrong type (with the parser's
+    /// position or field path), [`Error::UnsupportedKind`] for any other kind,
+    /// [`Error::MissingField`] for a controller without `spec.template`.
+    pub fn parse(text: &str) -> Result<Self> {
+        let (value, format): (Value, &'static str) = if text.trim_start().starts_with('{') {
+            (
+                serde_json::from_str(text).map_err(|e| Error::WorkloadParse {
+                    format: "json",
+                    message: e.to_string(),
+                })?,
+                "json",
+            )
+        } else {
+            (
+                serde_saphyr::from_str(text).map_err(|e| Error::WorkloadParse {
+                    format: "yaml",
+                    message: e.to_string(),
+                })?,
+                "yaml",
+            )
+        };
+        Self::from_value(value, format)
+    }
+
+    /// As [`Submission::parse`], from an already parsed JSON value.
+    ///
+    /// # Errors
+    /// As [`Submission::parse`].
+    pub fn from_value(value: Value, format: &'static str) -> Result<Self> {
+        fn typed<T: for<'de> Deserialize<'de>>(v: Value, format: &'static str) -> Result<T> {
+            // serde_path_to_error names the failing field (`spec.containers[0].resources...`).
+            serde_path_to_error::deserialize(v).map_err(|e| Error::WorkloadParse {
+                format,
+                message: e.to_string(),
+            })
+        }
+        let kind = value
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let meta: ObjectMeta = typed(
+            value.get("metadata").cloned().unwrap_or(Value::Null),
+            format,
+        )
+        .unwrap_or_default();
+        let spec = value.get("spec").cloned().unwrap_or(Value::Null);
+        let replicas_at = |v: &Value, key: &str| -> Option<u32> {
+            v.get(key)
+                .and_then(Value::as_i64)
+                .map(|n| n.clamp(0, u32::MAX as i64) as u32)
+        };
+        let template_of = |spec: &Value, kind: &str, name: &str| -> Result<PodTemplateSpec> {
+            match spec.get("template") {
+                Some(t) => typed(t.clone(), format),
+                None => Err(Error::MissingField {
+                    kind: kind.to_owned(),
+                    name: name.to_owned(),
+                    field: "spec.template",
+                }),
+            }
+        };
+        let workload = |k: WorkloadKind, replicas: Option<u32>, template: PodTemplateSpec| {
+            Submission::Workload(Box::new(Workload {
+                kind: k,
+                name: meta.name.clone(),
+                namespace: meta.namespace.clone(),
+                replicas,
+                template,
+            }))
+        };
+        Ok(match kind.as_str() {
+            "Pod" => {
+                let pod: Pod = typed(value, format)?;
+                Submission::pod(pod)
+            }
+            "Job" => {
+                let t = template_of(&spec, &kind, &meta.name)?;
+                workload(WorkloadKind::Job, Some(job_pods(&spec)), t)
+            }
+            "CronJob" => {
+                let job_spec = spec
+                    .pointer("/jobTemplate/spec")
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                let t = template_of(&job_spec, &kind, &meta.name)?;
+                workload(WorkloadKind::CronJob, Some(job_pods(&job_spec)), t)
+            }
+            "Deployment" | "ReplicaSet" | "ReplicationController" | "StatefulSet" => {
+                let k = match kind.as_str() {
+                    "Deployment" => WorkloadKind::Deployment,
+                    "ReplicaSet" => WorkloadKind::ReplicaSet,
+                    "ReplicationController" => WorkloadKind::ReplicationController,
+                    _ => WorkloadKind::StatefulSet,
+                };
+                let t = template_of(&spec, &kind, &meta.name)?;
+                workload(k, Some(replicas_at(&spec, "replicas").unwrap_or(1)), t)
+            }
+            "DaemonSet" => {
+                let t = template_of(&spec, &kind, &meta.name)?;
+                workload(WorkloadKind::DaemonSet, None, t)
+            }
+            "PersistentVolumeClaim" => Submission::PersistentVolumeClaim(typed(value, format)?),
+            "ResourceQuota" => Submission::ResourceQuota(typed(value, format)?),
+            "LimitRange" => Submission::LimitRange(typed(value, format)?),
+            "PriorityClass" => Submission::PriorityClass(typed(value, format)?),
+            _ => return Err(Error::UnsupportedKind { kind }),
+        })
+    }
+}
+
+/// Pods a Job runs at once: `parallelism` (default 1) capped by `completions` when set.
+fn job_pods(spec: &Value) -> u32 {
+    let get = |k: &str| {
+        spec.get(k)
+            .and_then(Value::as_i64)
+            .map(|n| n.clamp(0, u32::MAX as i64) as u32)
+    };
+    let par = get("parallelism").unwrap_or(1);
+    match get("completions") {
+        Some(c) => par.min(c),
+        None => par,
+    }
+}
+
+// ---------------------------------------------------------------- output
+
+/// A stage of the pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// API defaulting of the object (requests from limits).
+    ApiDefaulting,
+    /// LimitRanger mutation (defaults from LimitRanges).
+    LimitRangerDefaulting,
+    /// Priority admission.
+    Priority,
+    /// The API's object validation (422).
+    Validation,
+    /// LimitRanger validation (403).
+    LimitRangerValidation,
+    /// ResourceQuota admission (403).
+    ResourceQuota,
+    /// Scheduling (fit and preemption), when a [`SchedulingStep`] is given.
+    Scheduling,
+}
+
+/// What one stage did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepStatus {
+    /// Checked, nothing to change.
+    Passed,
+    /// The object was changed (defaults set); the detail says what.
+    Changed,
+    /// The stage rejected the object.
+    Rejected,
+    /// Not applicable (for example no LimitRange in the namespace).
+    Skipped,
+}
+
+/// One stage's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Stage.
+    pub stage: Stage,
+    /// Status.
+    pub status: StepStatus,
+    /// Human-readable detail (the annotation text, the priority, the charges, the error).
+    pub detail: String,
+}
+
+/// A refusal with the API's exact answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    /// Stage that refused.
+    pub stage: Stage,
+    /// HTTP status: 403 Forbidden, 422 Invalid, 500 for the unwrapped
+    /// `insufficient quota to match these scopes`.
+    pub code: u16,
+    /// Status reason: `Forbidden`, `Invalid` or `InternalError`.
+    pub reason: &'static str,
+    /// The Status message, e.g. `pods "x" is forbidden: exceeded quota: ...`.
+    pub message: String,
+}
+
+/// The scheduler's answer for one admitted pod, filled by a [`SchedulingStep`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SchedulingOutcome {
+    /// True when a node fits now (possibly after preemption, see `victims`).
+    pub schedulable: bool,
+    /// The chosen (or nominated) node.
+    pub node: Option<String>,
+    /// The scheduler's message (`0/N nodes are available: ...`) when not schedulable.
+    pub message: String,
+    /// Pods (`namespace/name`) preemption would evict to make room.
+    pub victims: Vec<String>,
+}
+
+/// The scheduling stage, implemented elsewhere (node fit and preemption).
+pub trait SchedulingStep {
+    /// Decides where `pod` (as the API server stored it) would go. `placed` are the replicas
+    /// admitted earlier in the same run (not yet in `snapshot`).
+    fn schedule(&self, pod: &Pod, snapshot: &ClusterSnapshot, placed: &[Pod]) -> SchedulingOutcome;
+}
+
+/// The outcome for one replica pod.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaOutcome {
+    /// The pod name used in messages.
+    pub pod_name: String,
+    /// Every stage that ran, in order.
+    pub steps: Vec<Step>,
+    /// The pod as the API server would store it (when admitted).
+    pub stored: Option<Pod>,
+    /// What was charged to each matching quota (when admitted).
+    pub charges: Vec<QuotaCharge>,
+    /// Scheduling answer (when admitted and a scheduler was given).
+    pub scheduling: Option<SchedulingOutcome>,
+    /// The refusal, if any.
+    pub rejection: Option<Rejection>,
+}
+
+/// The final answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Everything admitted. `pending` counts admitted replicas the scheduler could not place now
+    /// (0 when no scheduler ran).
+    Admitted {
+        /// Replicas (or objects) admitted.
+        admitted: u32,
+        /// Of those, how many stay Pending.
+        pending: u32,
+    },
+    /// Some replicas admitted, then one refused (a controller keeps retrying the rest).
+    Partial {
+        /// Replicas admitted.
+        admitted: u32,
+        /// Replicas asked for.
+        requested: u32,
+        /// The first refusal.
+        rejection: Rejection,
+    },
+    /// Refused outright.
+    Rejected(Rejection),
+}
+
+/// Everything the pipeline found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdmissionOutcome {
+    /// Kind submitted.
+    pub kind: String,
+    /// Name submitted.
+    pub name: String,
+    /// Namespace used.
+    pub namespace: String,
+    /// Replicas asked for (1 for non-workloads).
+    pub requested: u32,
+    /// Replicas (or objects) admitted.
+    pub admitted: u32,
+    /// Per replica (workloads) or a single entry (other objects).
+    pub replicas: Vec<ReplicaOutcome>,
+    /// The quotas of the namespace after the run (with the admitted replicas charged).
+    pub quotas_after: Vec<QuotaState>,
+    /// Final verdict.
+    pub verdict: Verdict,
+}
+
+impl AdmissionOutcome {
+    /// The first refusal, if any.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match &self.verdict {
+            Verdict::Admitted { .. } => None,
+            Verdict::Partial { rejection, .. } | Verdict::Rejected(rejection) => Some(rejection),
+        }
+    }
+}
+
+/// Options of [`admit`].
+#[derive(Default)]
+pub struct AdmitOptions<'a> {
+    /// "Now" for the stuck-terminating rule of quota usage; `None` = not applied.
+    pub now: Option<Time>,
+    /// ResourceQuota admission configuration (`limitedResources`); empty on a stock server.
+    pub quota_config: QuotaAdmissionConfig,
+    /// Cap on replicas tried (a guard for huge `replicas`); `None` = all.
+    pub max_replicas: Option<u32>,
+    /// Keep trying replicas after a refusal (each refusal is recorded). Default `false`: stop
+    /// at the first one, since a controller's retries fail the same way.
+    pub continue_after_rejection: bool,
+    /// Scheduling stage; `None` = stop after admission.
+    pub scheduler: Option<&'a dyn SchedulingStep>,
+}
+
+impl std::fmt::Debug for AdmitOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdmitOptions")
+            .field("now", &self.now)
+            .field("quota_config", &self.quota_config)
+            .field("max_replicas", &self.max_replicas)
+            .field("continue_after_rejection", &self.continue_after_rejection)
+            .field("scheduler", &self.scheduler.is_some())
+            .finish()
+    }
+}
+
+// ---------------------------------------------------------------- pipeline
+
+const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+/// A deterministic stand-in for the API server's random 5-character name suffix.
+fn suffix(n: u64) -> String {
+    let mut x = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5bd1_e995;
+    (0..5)
+        .map(|_| {
+            let c = NAME_ALPHABET[(x % NAME_ALPHABET.len() as u64) as usize] as char;
+            x /= NAME_ALPHABET.len() as u64;
+            c
+        })
+        .collect()
+}
+
+/// FNV-1a of the template, encoded like upstream's `SafeEncodeString(fmt.Sprint(hash))` (our
+/// hash input differs from upstream's, so the value is only stable, not identical).
+fn template_hash(t: &PodTemplateSpec) -> String {
+    let bytes = serde_json::to_vec(t).unwrap_or_default();
+    let mut h: u32 = 0x811c_9dc5;
+    for b in bytes {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h.to_string()
+        .bytes()
+        .map(|d| NAME_ALPHABET[(d - b'0') as usize] as char)
+        .collect()
+}
+
+fn replica_pod(w: &Workload, namespace: &str, i: u32) -> Pod {
+    let mut meta = w.template.metadata.clone();
+    meta.namespace = namespace.to_owned();
+    let name = match w.kind {
+        WorkloadKind::Pod => {
+            if meta.name.is_empty() && !meta.generate_name.is_empty() {
+                format!("{}{}", meta.generate_name, suffix(i as u64))
+            } else {
+                meta.name.clone()
+            }
+        }
+        WorkloadKind::StatefulSet => format!("{}-{i}", w.name),
+        WorkloadKind::Deployment => {
+            format!(
+                "{}-{}-{}",
+                w.name,
+                template_hash(&w.template),
+                suffix(i as u64)
+            )
+        }
+        _ => format!("{}-{}", w.name, suffix(i as u64)),
+    };
+    meta.name = name;
+    Pod {
+        metadata: meta,
+        spec: w.template.spec.clone(),
+        status: Default::default(),
+    }
+}
+
+fn forbidden(stage: Stage, resource: &str, name: &str, msg: &str) -> Rejection {
+    Rejection {
+        stage,
+        code: 403,
+        reason: "Forbidden",
+        message: format!("{resource} \"{name}\" is forbidden: {msg}"),
+    }
+}
+
+fn invalid(stage: Stage, message: String) -> Rejection {
+    Rejection {
+        stage,
+        code: 422,
+        reason: "Invalid",
+        message,
+    }
+}
+
+fn step(stage: Stage, status: StepStatus, detail: impl Into<String>) -> Step {
+    Step {
+        stage,
+        status,
+        detail: detail.into(),
+    }
+}
+
+/// The LimitRanges of `namespace` as the API server stores them (API-defaulted).
+fn stored_limit_ranges(snapshot: &ClusterSnapshot, namespace: &str) -> Vec<LimitRange> {
+    snapshot
+        .limit_ranges
+        .iter()
+        .filter(|l| l.metadata.namespace == namespace || l.metadata.namespace.is_empty())
+        .map(|l| {
+            let mut l = l.clone();
+            default_limit_range(&mut l);
+            l
+        })
+        .collect()
+}
+
+/// Admission state of one namespace: its LimitRanges, quotas (charged as replicas are
+/// admitted) and the PriorityClasses of the cluster.
+struct NamespaceState<'s> {
+    limit_ranges: Vec<LimitRange>,
+    quotas: Vec<QuotaState>,
+    classes: &'s [PriorityClass],
+}
+
+fn admit_one_pod(
+    mut pod: Pod,
+    ns: &mut NamespaceState<'_>,
+    opts: &AdmitOptions<'_>,
+) -> ReplicaOutcome {
+    let name = pod.metadata.name.clone();
+    let mut steps = Vec::new();
+    let reject = |steps: Vec<Step>, r: Rejection| ReplicaOutcome {
+        pod_name: name.clone(),
+        steps,
+        stored: None,
+        charges: Vec::new(),
+        scheduling: None,
+        rejection: Some(r),
+    };
+
+    // 1. API defaulting
+    let before = pod.spec.clone();
+    default_requests_from_limits(&mut pod.spec);
+    steps.push(if pod.spec == before {
+        step(Stage::ApiDefaulting, StepStatus::Passed, "")
+    } else {
+        step(
+            Stage::ApiDefaulting,
+            StepStatus::Changed,
+            "requests defaulted from limits",
+        )
+    });
+
+    // 2. LimitRanger mutation
+    if ns.limit_ranges.is_empty() {
+        steps.push(step(
+            Stage::LimitRangerDefaulting,
+            StepStatus::Skipped,
+            "no LimitRange",
+        ));
+    } else {
+        let mut notes = Vec::new();
+        for lr in &ns.limit_ranges {
+            if let Some(a) = default_pod(lr, &mut pod) {
+                notes.push(format!("{}: {a}", lr.metadata.name));
+            }
+        }
+        steps.push(if notes.is_empty() {
+            step(Stage::LimitRangerDefaulting, StepStatus::Passed, "")
+        } else {
+            step(
+                Stage::LimitRangerDefaulting,
+                StepStatus::Changed,
+                notes.join("; "),
+            )
+        });
+    }
+
+    // 3. priority admission (mutating)
+    match admit_pod_priority(&mut pod, ns.classes) {
+        Ok(r) => steps.push(step(
+            Stage::Priority,
+            StepStatus::Passed,
+            format!(
+                "priority {} (class {:?}, preemptionPolicy {})",
+                r.priority, r.class_name, r.preemption_policy
+            ),
+        )),
+        Err(e) => {
+            steps.push(step(Stage::Priority, StepStatus::Rejected, e.clone()));
+            return reject(steps, forbidden(Stage::Priority, "pods", &name, &e));
+        }
+    }
+
+    // 4. validation
+    let errs = validate_pod_resources(&pod);
+    if let Some(msg) = invalid_message("Pod", &name, &errs) {
+        steps.push(step(Stage::Validation, StepStatus::Rejected, msg.clone()));
+        return reject(steps, invalid(Stage::Validation, msg));
+    }
+    steps.push(step(Stage::Validation, StepStatus::Passed, ""));
+
+    // 5. LimitRanger validation
+    if ns.limit_ranges.is_empty() {
+        steps.push(step(
+            Stage::LimitRangerValidation,
+            StepStatus::Skipped,
+            "no LimitRange",
+        ));
+    } else {
+        for lr in &ns.limit_ranges {
+            if let Err(e) = validate_pod(lr, &pod) {
+                steps.push(step(
+                    Stage::LimitRangerValidation,
+                    StepStatus::Rejected,
+                    e.clone(),
+                ));
+                return reject(
+                    steps,
+                    forbidden(Stage::LimitRangerValidation, "pods", &name, &e),
+                );
+            }
+        }
+        steps.push(step(Stage::LimitRangerValidation, StepStatus::Passed, ""));
+    }
+
+    // 6. quota
+    let charges = match check_request(
+        QuotaSubject::Pod(&pod),
+        &mut ns.quotas,
+        &opts.quota_config,
+        opts.now,
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            steps.push(step(
+                Stage::ResourceQuota,
+                StepStatus::Rejected,
+                e.message.clone(),
+            ));
+            let r = if e.forbidden {
+                forbidden(Stage::ResourceQuota, "pods", &name, &e.message)
+            } else {
+                Rejection {
+                    stage: Stage::ResourceQuota,
+                    code: 500,
+                    reason: "InternalError",
+                    message: e.message,
+                }
+            };
+            return reject(steps, r);
+        }
+    };
+    steps.push(if charges.is_empty() {
+        step(
+            Stage::ResourceQuota,
+            StepStatus::Passed,
+            "no matching quota",
+        )
+    } else {
+        step(
+            Stage::ResourceQuota,
+            StepStatus::Passed,
+            charges
+                .iter()
+                .map(|c| format!("{}: {}", c.quota, crate::quota::pretty_print(&c.requested)))
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    });
+    ReplicaOutcome {
+        pod_name: name,
+        steps,
+        stored: Some(pod),
+        charges,
+        scheduling: None,
+        rejection: None,
+    }
+}
+
+fn single(
+    kind: &str,
+    name: &str,
+    namespace: &str,
+    steps: Vec<Step>,
+    rejection: Option<Rejection>,
+) -> AdmissionOutcome {
+    let admitted = u32::from(rejection.is_none());
+    AdmissionOutcome {
+        kind: kind.to_owned(),
+        name: name.to_owned(),
+        namespace: namespace.to_owned(),
+        requested: 1,
+        admitted,
+        replicas: vec![ReplicaOutcome {
+            pod_name: name.to_owned(),
+            steps,
+            stored: None,
+            charges: Vec::new(),
+            scheduling: None,
+            rejection: rejection.clone(),
+        }],
+        quotas_after: Vec::new(),
+        verdict: match rejection {
+            Some(r) => Verdict::Rejected(r),
+            None => Verdict::Admitted {
+                admitted: 1,
+                pending: 0,
+            },
+        },
+    }
+}
+
+/// Runs the admission pipeline for `submission` in `namespace` against `snapshot`.
+///
+/// `namespace` overrides the object's own namespace when non-empty (as `kubectl -n`); with
+/// both empty, `default` is used. Quotas use `status.used` when the snapshot's quota carries a
+/// status, otherwise usage computed from the snapshot's pods and claims ([`QuotaState`]).
+/// Workload replicas are admitted one after another, each charging quota for the next.
+pub fn admit(
+    submission: &Submission,
+    namespace: &str,
+    snapshot: &ClusterSnapshot,
+    opts: &AdmitOptions<'_>,
+) -> AdmissionOutcome {
+    let object_ns = match submission {
+        Submission::Workload(w) => w.namespace.as_str(),
+        Submission::PersistentVolumeClaim(c) => c.metadata.namespace.as_str(),
+        Submission::ResourceQuota(q) => q.metadata.namespace.as_str(),
+        Submission::LimitRange(l) => l.metadata.namespace.as_str(),
+        Submission::PriorityClass(_) => "",
+    };
+    let ns = if !namespace.is_empty() {
+        namespace
+    } else if !object_ns.is_empty() {
+        object_ns
+    } else {
+        "default"
+    }
+    .to_owned();
+    let quotas = || -> Vec<QuotaState> {
+        snapshot
+            .resource_quotas
+            .iter()
+            .filter(|q| q.metadata.namespace == ns || q.metadata.namespace.is_empty())
+            .map(|q| {
+                let mut q = q.clone();
+                q.metadata.namespace = ns.clone();
+                QuotaState::from_quota(
+                    &q,
+                    &snapshot.pods,
+                    &snapshot.persistent_volume_claims,
+                    opts.now,
+                )
+            })
+            .collect()
+    };
+
+    match submission {
+        Submission::ResourceQuota(q) => {
+            let errs = validate_resource_quota(q);
+            let name = &q.metadata.name;
+            match invalid_message("ResourceQuota", name, &errs) {
+                Some(m) => single(
+                    "ResourceQuota",
+                    name,
+                    &ns,
+                    vec![step(Stage::Validation, StepStatus::Rejected, m.clone())],
+                    Some(invalid(Stage::Validation, m)),
+                ),
+                None => single(
+                    "ResourceQuota",
+                    name,
+                    &ns,
+                    vec![step(Stage::Validation, StepStatus::Passed, "")],
+                    None,
+                ),
+            }
+        }
+        Submission::LimitRange(l) => {
+            let mut l = l.clone();
+            default_limit_range(&mut l);
+            let name = l.metadata.name.clone();
+            let mut steps = vec![step(
+                Stage::ApiDefaulting,
+                StepStatus::Passed,
+                "max fills default, default and min fill defaultRequest",
+            )];
+            let errs = validate_limit_range(&l);
+            match invalid_message("LimitRange", &name, &errs) {
+                Some(m) => {
+                    steps.push(step(Stage::Validation, StepStatus::Rejected, m.clone()));
+                    single(
+                        "LimitRange",
+                        &name,
+                        &ns,
+                        steps,
+                        Some(invalid(Stage::Validation, m)),
+                    )
+                }
+                None => {
+                    steps.push(step(Stage::Validation, StepStatus::Passed, ""));
+                    single("LimitRange", &name, &ns, steps, None)
+                }
+            }
+        }
+        Submission::PriorityClass(pc) => {
+            let name = &pc.metadata.name;
+            let errs = validate_priority_class(pc);
+            if let Some(m) = crate::limitrange::aggregate(&errs) {
+                let m = format!("PriorityClass.scheduling.k8s.io \"{name}\" is invalid: {m}");
+                return single(
+                    "PriorityClass",
+                    name,
+                    "",
+                    vec![step(Stage::Validation, StepStatus::Rejected, m.clone())],
+                    Some(invalid(Stage::Validation, m)),
+                );
+            }
+            let mut steps = vec![step(Stage::Validation, StepStatus::Passed, "")];
+            match check_single_default(pc, &snapshot.priority_classes) {
+                Err(e) => {
+                    steps.push(step(Stage::Priority, StepStatus::Rejected, e.clone()));
+                    single(
+                        "PriorityClass",
+                        name,
+                        "",
+                        steps,
+                        Some(forbidden(
+                            Stage::Priority,
+                            "priorityclasses.scheduling.k8s.io",
+                            name,
+                            &e,
+                        )),
+                    )
+                }
+                Ok(()) => {
+                    steps.push(step(Stage::Priority, StepStatus::Passed, ""));
+                    single("PriorityClass", name, "", steps, None)
+                }
+            }
+        }
+        Submission::PersistentVolumeClaim(c) => {
+            let mut c = c.clone();
+            c.metadata.namespace = ns.clone();
+            let name = c.metadata.name.clone();
+            let mut steps = Vec::new();
+            // DefaultStorageClass admission (mutating) sets the default class on a claim
+            // without `storageClassName`.
+            if c.spec.storage_class_name.is_none()
+                && let Some(sc) = snapshot.storage_classes.iter().find(|s| s.is_default())
+            {
+                c.spec.storage_class_name = Some(sc.metadata.name.clone());
+                steps.push(step(
+                    Stage::ApiDefaulting,
+                    StepStatus::Changed,
+                    format!("storageClassName {}", sc.metadata.name),
+                ));
+            }
+            let lrs = stored_limit_ranges(snapshot, &ns);
+            for lr in &lrs {
+                if let Err(e) = validate_pvc(lr, &c) {
+                    steps.push(step(
+                        Stage::LimitRangerValidation,
+                        StepStatus::Rejected,
+                        e.clone(),
+                    ));
+                    let r = forbidden(
+                        Stage::LimitRangerValidation,
+                        "persistentvolumeclaims",
+                        &name,
+                        &e,
+                    );
+                    return single("PersistentVolumeClaim", &name, &ns, steps, Some(r));
+                }
+            }
+            steps.push(step(
+                Stage::LimitRangerValidation,
+                if lrs.is_empty() {
+                    StepStatus::Skipped
+                } else {
+                    StepStatus::Passed
+                },
+                "",
+            ));
+            let mut qs = quotas();
+            match check_request(
+                QuotaSubject::PersistentVolumeClaim(&c),
+                &mut qs,
+                &opts.quota_config,
+                opts.now,
+            ) {
+                Ok(ch) => {
+                    steps.push(step(
+                        Stage::ResourceQuota,
+                        StepStatus::Passed,
+                        format!("{} quota(s) charged", ch.len()),
+                    ));
+                    let mut out = single("PersistentVolumeClaim", &name, &ns, steps, None);
+                    out.replicas[0].charges = ch;
+                    out.quotas_after = qs;
+                    out
+                }
+                Err(e) => {
+                    steps.push(step(
+                        Stage::ResourceQuota,
+                        StepStatus::Rejected,
+                        e.message.clone(),
+                    ));
+                    let r = forbidden(
+                        Stage::ResourceQuota,
+                        "persistentvolumeclaims",
+                        &name,
+                        &e.message,
+                    );
+                    single("PersistentVolumeClaim", &name, &ns, steps, Some(r))
+                }
+            }
+        }
+        Submission::Workload(w) => {
+            let mut state = NamespaceState {
+                limit_ranges: stored_limit_ranges(snapshot, &ns),
+                quotas: quotas(),
+                classes: &snapshot.priority_classes,
+            };
+            let requested = w.replicas.unwrap_or(snapshot.nodes.len() as u32);
+            let tried = opts.max_replicas.map_or(requested, |m| requested.min(m));
+            let mut replicas = Vec::new();
+            let mut placed: Vec<Pod> = Vec::new();
+            let mut admitted = 0u32;
+            let mut pending = 0u32;
+            let mut first_rejection = None;
+            for i in 0..tried {
+                let pod = replica_pod(w, &ns, i);
+                let mut out = admit_one_pod(pod, &mut state, opts);
+                if let Some(r) = &out.rejection {
+                    if first_rejection.is_none() {
+                        first_rejection = Some(r.clone());
+                    }
+                    replicas.push(out);
+                    if opts.continue_after_rejection {
+                        continue;
+                    }
+                    break;
+                }
+                admitted += 1;
+                if let (Some(s), Some(stored)) = (opts.scheduler, &out.stored) {
+                    let so = s.schedule(stored, snapshot, &placed);
+                    out.steps.push(step(
+                        Stage::Scheduling,
+                        if so.schedulable {
+                            StepStatus::Passed
+                        } else {
+                            StepStatus::Rejected
+                        },
+                        if so.schedulable {
+                            so.node
+                                .clone()
+                                .map(|n| format!("node {n}"))
+                                .unwrap_or_default()
+                        } else {
+                            so.message.clone()
+                        },
+                    ));
+                    if !so.schedulable {
+                        pending += 1;
+                    }
+                    out.scheduling = Some(so);
+                    placed.push(stored.clone());
+                }
+                replicas.push(out);
+            }
+            let verdict = match first_rejection {
+                None => Verdict::Admitted { admitted, pending },
+                Some(r) if admitted > 0 => Verdict::Partial {
+                    admitted,
+                    requested,
+                    rejection: r,
+                },
+                Some(r) => Verdict::Rejected(r),
+            };
+            AdmissionOutcome {
+                kind: w.kind.as_str().to_owned(),
+                name: w.name.clone(),
+                namespace: ns,
+                requested,
+                admitted,
+                replicas,
+                quotas_after: state.quotas,
+                verdict,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_job_and_deployment() {
+        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 4\n  completions: 3\n  template:\n    spec:\n      containers: [{name: main, image: x}]\n";
+        let Submission::Workload(w) = Submission::parse(job).expect("job") else {
+            panic!("not a workload")
+        };
+        assert_eq!(
+            (w.kind, w.replicas, w.namespace.as_str()),
+            (WorkloadKind::Job, Some(3), "ml")
+        );
+        let dep = r#"{"kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{"containers":[{"name":"c"}]}}}}"#;
+        let Submission::Workload(w) = Submission::parse(dep).expect("deployment") else {
+            panic!("not a workload")
+        };
+        assert_eq!((w.kind, w.replicas), (WorkloadKind::Deployment, Some(1)));
+    }
+
+    #[test]
+    fn parse_errors_are_typed() {
+        assert!(matches!(
+            Submission::parse("kind: Service\n"),
+            Err(Error::UnsupportedKind { .. })
+        ));
+        assert!(matches!(
+            Submission::parse("{not json"),
+            Err(Error::WorkloadParse { format: "json", .. })
+        ));
+        assert!(matches!(
+            Submission::parse("kind: Job\nmetadata: {name: j}\nspec: {}\n"),
+            Err(Error::MissingField { .. })
+        ));
+        assert!(matches!(
+            Submission::parse("kind: Pod\nspec:\n  containers: 3\n"),
+            Err(Error::WorkloadParse { format: "yaml", .. })
+        ));
+    }
+
+    #[test]
+    fn replica_names_are_distinct() {
+        let w = Workload {
+            kind: WorkloadKind::Deployment,
+            name: "web".into(),
+            namespace: String::new(),
+            replicas: Some(3),
+            template: PodTemplateSpec::default(),
+        };
+        let names: std::collections::BTreeSet<String> = (0..50)
+            .map(|i| replica_pod(&w, "ns", i).metadata.name)
+            .collect();
+        assert_eq!(names.len(), 50);
+        assert!(names.iter().all(|n| n.starts_with("web-")));
+    }
+}
