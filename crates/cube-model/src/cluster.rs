@@ -252,6 +252,54 @@ impl ClusterRegistry {
         Ok(ok)
     }
 
+    /// Target clusters for a placement that may name a cluster explicitly (CubeStudio's
+    /// `cluster` key) and/or give a selector: a named cluster must exist, match the selector when
+    /// one is given, and not carry an untolerated `NoSchedule`/`NoExecute` taint; without a name
+    /// this is [`ClusterRegistry::select`].
+    ///
+    /// # Errors
+    /// [`ClusterSelectError::UnknownCluster`], [`ClusterSelectError::NoMatchingCluster`],
+    /// [`ClusterSelectError::AllTainted`], or what [`ClusterRegistry::select`] returns.
+    pub fn select_placement(
+        &self,
+        cluster: Option<&str>,
+        selector: Option<&str>,
+        tolerations: &[Toleration],
+    ) -> Result<Vec<&Cluster>, ClusterSelectError> {
+        let Some(name) = cluster.map(str::trim).filter(|s| !s.is_empty()) else {
+            return self.select(selector, tolerations);
+        };
+        let c = self
+            .get(name)
+            .ok_or_else(|| ClusterSelectError::UnknownCluster {
+                name: name.to_owned(),
+            })?;
+        let mut shown = name.to_owned();
+        if let Some(s) = selector.map(str::trim).filter(|s| !s.is_empty()) {
+            let sel = parse_selector(s).map_err(ClusterSelectError::InvalidSelector)?;
+            let unsatisfied: Vec<String> = sel
+                .requirements()
+                .iter()
+                .filter(|r| !r.matches(&c.labels))
+                .map(ToString::to_string)
+                .collect();
+            if !unsatisfied.is_empty() {
+                return Err(ClusterSelectError::NoMatchingCluster {
+                    selector: format!("{name}: {sel}"),
+                    unsatisfied,
+                });
+            }
+            shown = format!("{name}: {sel}");
+        }
+        if let Some(t) = c.untolerated_taint(tolerations) {
+            return Err(ClusterSelectError::AllTainted {
+                selector: shown,
+                clusters: vec![(c.name.clone(), format_taint(t))],
+            });
+        }
+        Ok(vec![c])
+    }
+
     fn matching(&self, sel: &Selector) -> Result<Vec<&Cluster>, ClusterSelectError> {
         let matched: Vec<&Cluster> = self
             .clusters
@@ -475,6 +523,36 @@ mod tests {
         assert!(matches!(
             none.select(None, &[]),
             Err(ClusterSelectError::NoDefaultCluster)
+        ));
+    }
+
+    #[test]
+    fn named_cluster_placement() {
+        let r = registry();
+        assert_eq!(
+            names(&r.select_placement(Some("sh-prod"), None, &[]).unwrap()),
+            ["sh-prod"]
+        );
+        assert_eq!(
+            names(
+                &r.select_placement(None, Some("env=dev"), &[tol("dedicated", "dev", "")])
+                    .unwrap()
+            ),
+            ["bj-dev"]
+        );
+        assert!(matches!(
+            r.select_placement(Some("nope"), None, &[]),
+            Err(ClusterSelectError::UnknownCluster { .. })
+        ));
+        match r.select_placement(Some("sh-prod"), Some("location=beijing"), &[]) {
+            Err(ClusterSelectError::NoMatchingCluster { unsatisfied, .. }) => {
+                assert_eq!(unsatisfied, ["location=beijing"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            r.select_placement(Some("bj-dev"), None, &[]),
+            Err(ClusterSelectError::AllTainted { .. })
         ));
     }
 

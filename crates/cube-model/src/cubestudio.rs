@@ -125,11 +125,12 @@ pub struct GpuRequest {
     pub vgpu: bool,
 }
 
-/// ASCII form of full-width parentheses, comma and digits; other characters unchanged.
+/// ASCII form of full-width parentheses, comma and digits, trimmed; other characters unchanged
+/// (whitespace inside a token is kept, so `1 0` and `Tesla V100` are reported, not glued).
 fn normalize(input: &str) -> String {
     input
+        .trim()
         .chars()
-        .filter(|c| !c.is_whitespace())
         .map(|c| match c {
             '（' => '(',
             '）' => ')',
@@ -216,8 +217,8 @@ impl GpuRequest {
                 let Some(close) = after.find(')') else {
                     return Err(GpuRequestError::UnbalancedParentheses { input: err_input });
                 };
-                let inner = after.get(..close).unwrap_or_default();
-                let trailing = after.get(close + 1..).unwrap_or_default();
+                let inner = after.get(..close).unwrap_or_default().trim();
+                let trailing = after.get(close + 1..).unwrap_or_default().trim();
                 if inner.contains('(') {
                     return Err(GpuRequestError::UnbalancedParentheses { input: err_input });
                 }
@@ -227,7 +228,7 @@ impl GpuRequest {
                         text: trailing.to_owned(),
                     });
                 }
-                (s.get(..open).unwrap_or_default(), Some(inner))
+                (s.get(..open).unwrap_or_default().trim(), Some(inner))
             }
         };
         if count_text.is_empty() {
@@ -240,7 +241,7 @@ impl GpuRequest {
             if inner.is_empty() {
                 return Err(GpuRequestError::EmptyParentheses { input: err_input });
             }
-            let items: Vec<&str> = inner.split(',').collect();
+            let items: Vec<&str> = inner.split(',').map(str::trim).collect();
             if items.iter().any(|i| i.is_empty()) {
                 return Err(GpuRequestError::EmptyItem { input: err_input });
             }
@@ -590,6 +591,14 @@ mod tests {
             false,
         );
         check("２", "2", "nvidia.com/gpu", "nvidia", None, false);
+        check(
+            "\u{3000}2（ V100 ）\u{3000}",
+            "2",
+            "nvidia.com/gpu",
+            "nvidia",
+            Some("V100"),
+            false,
+        );
         check(".25", "250m", "nvidia.com/gpu", "nvidia", None, false);
         check("0", "0", "nvidia.com/gpu", "nvidia", None, false);
         check(
@@ -630,6 +639,8 @@ mod tests {
         );
         check_err("(V100)", |e| matches!(e, E::MissingCount { .. }));
         check_err("1(Tesla V100/32G)", |e| matches!(e, E::InvalidModel { .. }));
+        check_err("1(Tesla V100)", |e| matches!(e, E::InvalidModel { .. }));
+        check_err("1 0", |e| matches!(e, E::InvalidCount { .. }));
         let msg = GpuRequest::parse("2(acme,V100)").unwrap_err().to_string();
         assert!(
             msg.contains("acme") && msg.contains("2(acme,V100)"),
@@ -737,6 +748,14 @@ mod tests {
         fn parser_never_panics_on_near_misses(s in "[0-9.（）()，,a-zA-Z -]{0,16}") {
             if let Ok(r) = GpuRequest::parse(&s) {
                 proptest::prop_assert!(!r.count.is_negative());
+            }
+        }
+        #[test]
+        fn expand_reader_never_panics(s in "\\PC{0,40}", sel in "[a-z=,!() ]{0,20}") {
+            let _ = ProjectExpand::from_json(&s).map(|e| e.to_placement());
+            let json = serde_json::json!({"node_selector": sel, "org": "public"}).to_string();
+            if let Ok(e) = ProjectExpand::from_json(&json) {
+                let _ = e.to_placement();
             }
         }
         #[test]

@@ -121,6 +121,12 @@ pub enum ClusterSelectError {
         /// The default clusters.
         names: Vec<String>,
     },
+    /// The task names a cluster that is not registered.
+    #[error("no cluster named {name:?} is registered")]
+    UnknownCluster {
+        /// The name asked for.
+        name: String,
+    },
     /// No registered cluster has the labels the selector requires.
     #[error("no cluster matches selector {selector:?}: no cluster satisfies {}", unsatisfied.join(", "))]
     NoMatchingCluster {

@@ -16,7 +16,8 @@
 //! - the AMD node labeller: `amd.com/gpu.*` (`amd.com/gpu.product-name`, `amd.com/gpu.family`,
 //!   `amd.com/gpu.device-id`, `amd.com/gpu.driver-version`, ...) and the older
 //!   `beta.amd.com/gpu.<property>.<value>=<count>` form;
-//! - CubeStudio: `gpu=true`, `gpu-type=<model>`, `vgpu=true`.
+//! - CubeStudio: `gpu=true`, `gpu-type=<model>`, `vgpu=true`;
+//! - one annotation: HAMi's `hami.io/node-nvidia-register` (devices its plugin registered).
 //!
 //! Schedulable GPU resource names are never derived from labels (GFD may say `mig-3g.21gb` while
 //! the device plugin advertises `mig-3g.20gb`): [`GpuFacts::capacity`] and
@@ -94,10 +95,10 @@ impl fmt::Display for GpuVendor {
     }
 }
 
-/// Which label family a piece of GPU evidence comes from.
+/// Which label (or annotation) family a piece of GPU evidence comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum GpuLabelSource {
+pub enum GpuEvidenceSource {
     /// NVIDIA GPU feature discovery / GPU Operator (`nvidia.com/gpu.*`, `nvidia.com/mig*`,
     /// `nvidia.com/cuda.*`).
     GpuFeatureDiscovery,
@@ -107,16 +108,19 @@ pub enum GpuLabelSource {
     AmdLabeller,
     /// CubeStudio conventions (`gpu=true`, `gpu-type`, `vgpu=true`).
     CubeStudio,
+    /// HAMi's device registration annotation (`hami.io/node-nvidia-register`, formerly
+    /// `4pd.io/node-nvidia-register`): the HAMi device plugin saw NVIDIA GPUs on the node.
+    HamiAnnotation,
 }
 
-/// One label that claims the node has a GPU.
+/// One label (or annotation) that claims the node has a GPU.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GpuEvidence {
     /// The label family.
-    pub source: GpuLabelSource,
-    /// The label key.
+    pub source: GpuEvidenceSource,
+    /// The label or annotation key.
     pub key: String,
-    /// The label value.
+    /// The label or annotation value.
     pub value: String,
     /// The vendor the label implies, when it does (CubeStudio labels do not).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -158,12 +162,12 @@ pub struct GpuFacts {
     pub capacity: ResourceList,
     /// GPU resources in `status.allocatable` (what the scheduler uses).
     pub allocatable: ResourceList,
-    /// Every label that claims a GPU, in key order.
+    /// Every label that claims a GPU, in key order, then GPU-claiming annotations.
     pub evidence: Vec<GpuEvidence>,
 }
 
 impl GpuFacts {
-    /// True when some label claims a GPU (see [`GpuFacts::evidence`]).
+    /// True when some label or annotation claims a GPU (see [`GpuFacts::evidence`]).
     pub fn claims_gpu(&self) -> bool {
         !self.evidence.is_empty()
     }
@@ -381,7 +385,7 @@ impl NodeInfo {
             node.status.allocatable.clone()
         };
         let info = &node.status.node_info;
-        let gpu = gpu_facts(&labels, &capacity, &allocatable);
+        let gpu = gpu_facts(&labels, &node.metadata.annotations, &capacity, &allocatable);
         NodeInfo {
             name: node.metadata.name.clone(),
             hostname: labels.get(HOSTNAME_LABEL).cloned(),
@@ -474,7 +478,18 @@ fn parse_nfd_pci(key: &str) -> Option<(Option<String>, String)> {
     }
 }
 
-fn gpu_facts(labels: &Labels, capacity: &ResourceList, allocatable: &ResourceList) -> GpuFacts {
+/// Annotations whose presence (non-empty) claims NVIDIA GPUs.
+const HAMI_REGISTER_ANNOTATIONS: &[&str] = &[
+    "hami.io/node-nvidia-register",
+    "4pd.io/node-nvidia-register",
+];
+
+fn gpu_facts(
+    labels: &Labels,
+    annotations: &Labels,
+    capacity: &ResourceList,
+    allocatable: &ResourceList,
+) -> GpuFacts {
     let mut f = GpuFacts {
         capacity: capacity.filtered(ResourceName::is_gpu),
         allocatable: allocatable.filtered(ResourceName::is_gpu),
@@ -501,7 +516,7 @@ fn gpu_facts(labels: &Labels, capacity: &ResourceList, allocatable: &ResourceLis
             // mig.strategy=none / gpu.present=false / gpu.count=0 claim nothing
             if gpu_label && !is_false(value) && !rest.starts_with("mig.config") {
                 push(
-                    GpuLabelSource::GpuFeatureDiscovery,
+                    GpuEvidenceSource::GpuFeatureDiscovery,
                     key,
                     value,
                     Some(GpuVendor::Nvidia),
@@ -520,7 +535,7 @@ fn gpu_facts(labels: &Labels, capacity: &ResourceList, allocatable: &ResourceLis
                     _ => false,
                 };
                 if counts && !is_false(value) {
-                    push(GpuLabelSource::NodeFeatureDiscovery, key, value, v);
+                    push(GpuEvidenceSource::NodeFeatureDiscovery, key, value, v);
                 }
             }
         } else if let Some(rest) = key
@@ -529,7 +544,7 @@ fn gpu_facts(labels: &Labels, capacity: &ResourceList, allocatable: &ResourceLis
         {
             if !is_false(value) {
                 push(
-                    GpuLabelSource::AmdLabeller,
+                    GpuEvidenceSource::AmdLabeller,
                     key,
                     value,
                     Some(GpuVendor::Amd),
@@ -547,7 +562,17 @@ fn gpu_facts(labels: &Labels, capacity: &ResourceList, allocatable: &ResourceLis
         } else if ((key == CUBE_GPU_LABEL || key == CUBE_VGPU_LABEL) && value == "true")
             || (key == CUBE_GPU_TYPE_LABEL && !value.trim().is_empty())
         {
-            push(GpuLabelSource::CubeStudio, key, value, None);
+            push(GpuEvidenceSource::CubeStudio, key, value, None);
+        }
+    }
+    for key in HAMI_REGISTER_ANNOTATIONS {
+        if let Some(v) = annotations.get(*key).filter(|v| !v.trim().is_empty()) {
+            push(
+                GpuEvidenceSource::HamiAnnotation,
+                key,
+                v,
+                Some(GpuVendor::Nvidia),
+            );
         }
     }
     f.evidence = evidence;

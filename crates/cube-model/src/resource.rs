@@ -322,8 +322,9 @@ impl ResourceName {
     }
 
     /// True when a ResourceQuota with this key in `hard` charges pods for it: the fixed pod
-    /// names, `hugepages-*`, `requests.hugepages-*`, and `requests.<extended>`; false for a bare
-    /// extended name and `limits.<extended>` (accepted by validation, never tracked).
+    /// names, `hugepages-*`, `requests.hugepages-*`, `requests.<extended>` and (newer upstream,
+    /// DRA) `requests.deviceclass.resource.kubernetes.io/<class>`; false for a bare extended name
+    /// and `limits.<extended>` (accepted by validation, never tracked).
     pub fn is_tracked_by_pod_quota(&self) -> bool {
         if POD_QUOTA_RESOURCES.contains(&self.0.as_str()) || self.is_hugepages() {
             return true;
@@ -331,7 +332,12 @@ impl ResourceName {
         match self.quota_form() {
             QuotaForm::Requests(inner) => {
                 let inner = ResourceName::from(inner);
-                inner.is_hugepages() || inner.is_extended()
+                inner.is_hugepages()
+                    || inner.is_extended()
+                    || inner
+                        .as_str()
+                        .strip_prefix("deviceclass.resource.kubernetes.io/")
+                        .is_some_and(|c| !c.is_empty())
             }
             _ => false,
         }
@@ -685,6 +691,10 @@ mod tests {
             ("requests.hugepages-1Gi", true),
             ("services", false),
             ("requests.storage", false),
+            (
+                "requests.deviceclass.resource.kubernetes.io/gpu.example.com",
+                true,
+            ),
         ] {
             assert_eq!(
                 ResourceName::from(name).is_tracked_by_pod_quota(),

@@ -1430,6 +1430,20 @@ mod tests {
             let _ = parse_selector(&s);
         }
         #[test]
+        fn label_selector_object_matches_like_the_string(
+            s in "[ab]{1}( ?(=|!=|==| in | notin )[xy ]{0,1}|)(,[ab]{1}(=x|!=y| in \\(x,y\\)|))?",
+            la in proptest::option::of("[xy]"),
+            lb in proptest::option::of("[xy]"),
+        ) {
+            let mut labels = Labels::new();
+            if let Some(v) = la { labels.insert("a".into(), v); }
+            if let Some(v) = lb { labels.insert("b".into(), v); }
+            if let Ok(sel) = parse_selector(&s) {
+                let ls = sel.to_label_selector().unwrap();
+                proptest::prop_assert_eq!(sel.matches(&labels), ls.matches(&labels), "{} vs {:?}", s, ls);
+            }
+        }
+        #[test]
         fn parsed_selectors_print_and_reparse(s in "[a-c!=(), inot<>0-9]{0,24}") {
             if let Ok(sel) = parse_selector(&s) {
                 let again = parse_selector(&sel.to_string());

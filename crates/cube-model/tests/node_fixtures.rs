@@ -6,7 +6,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use cube_model::Quantity;
-use cube_model::node::{GpuLabelSource, GpuVendor, NodeAttribute, NodeInfo};
+use cube_model::node::{GpuEvidenceSource, GpuVendor, NodeAttribute, NodeInfo};
 use cube_model::objects::Node;
 use support::{NODES, expected_diagnosis};
 
@@ -127,7 +127,7 @@ fn g4dn_nfd_class_prefixed_label_claims_nvidia_gpu() {
     assert_eq!(n.hostname.as_deref(), Some("node-01"));
     assert!(g.claims_gpu());
     assert_eq!(g.vendor, Some(GpuVendor::Nvidia));
-    let ev: Vec<(&str, GpuLabelSource)> = g
+    let ev: Vec<(&str, GpuEvidenceSource)> = g
         .evidence
         .iter()
         .map(|e| (e.key.as_str(), e.source))
@@ -137,7 +137,7 @@ fn g4dn_nfd_class_prefixed_label_claims_nvidia_gpu() {
         ev,
         [(
             "feature.node.kubernetes.io/pci-0302_10de.present",
-            GpuLabelSource::NodeFeatureDiscovery
+            GpuEvidenceSource::NodeFeatureDiscovery
         )]
     );
     assert!(

@@ -5,7 +5,7 @@ mod support;
 
 use std::path::Path;
 
-use cube_model::node::{GpuLabelSource, GpuVendor, NodeAttribute, NodeInfo};
+use cube_model::node::{GpuEvidenceSource, GpuVendor, NodeAttribute, NodeInfo};
 use cube_model::{ClusterSnapshot, NodePool, ResourceList};
 use support::{NODES, expected_diagnosis};
 
@@ -30,7 +30,7 @@ fn mig_label_names_are_not_resource_names() {
     assert!(
         g.evidence
             .iter()
-            .all(|e| e.source == GpuLabelSource::GpuFeatureDiscovery)
+            .all(|e| e.source == GpuEvidenceSource::GpuFeatureDiscovery)
     );
     assert!(
         g.evidence
@@ -78,7 +78,7 @@ fn amd_labels_without_amd_capacity() {
     assert!(
         g.evidence
             .iter()
-            .all(|e| e.source == GpuLabelSource::AmdLabeller)
+            .all(|e| e.source == GpuEvidenceSource::AmdLabeller)
     );
     assert_eq!(g.model.as_deref(), Some("VI"));
     assert_eq!(g.count, Some(1));
