@@ -948,16 +948,8 @@ fn pvc_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
 
 /// `kubectl get nodes [-o wide]`; returns the index after the table.
 fn parse_nodes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
-    let header = lines[start];
-    let starts = column_starts(header);
-    let names = table_cells(&starts, header);
-    let mut i = start + 1;
-    while i < lines.len() && !lines[i].trim().is_empty() && top_key(lines[i]).is_none() {
-        let cells: BTreeMap<&str, String> = names
-            .iter()
-            .map(String::as_str)
-            .zip(table_cells(&starts, lines[i]))
-            .collect();
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
         let cell =
             |n: &str| none_to_empty(cells.get(n).map(String::as_str).unwrap_or("")).to_owned();
         let mut node = Node::default();
@@ -1002,23 +994,35 @@ fn parse_nodes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usiz
         if !node.metadata.name.is_empty() {
             out.nodes.push(node);
         }
+    }
+    end
+}
+
+/// The rows of a kubectl table starting with its header at `lines[start]`, each as a map from
+/// column name to cell text, and the index after the table (the first blank line or describe key).
+fn top_table_rows(lines: &[&str], start: usize) -> (Vec<BTreeMap<String, String>>, usize) {
+    let header = lines[start];
+    let starts = column_starts(header);
+    let names = table_cells(&starts, header);
+    let mut rows = Vec::new();
+    let mut i = start + 1;
+    while i < lines.len() && !lines[i].trim().is_empty() && top_key(lines[i]).is_none() {
+        rows.push(
+            names
+                .iter()
+                .cloned()
+                .zip(table_cells(&starts, lines[i]))
+                .collect(),
+        );
         i += 1;
     }
-    i
+    (rows, i)
 }
 
 /// `kubectl get events [-A]`: `[NAMESPACE] LAST SEEN TYPE REASON OBJECT MESSAGE`.
 fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
-    let header = lines[start];
-    let starts = column_starts(header);
-    let names = table_cells(&starts, header);
-    let mut i = start + 1;
-    while i < lines.len() && !lines[i].trim().is_empty() && top_key(lines[i]).is_none() {
-        let cells: BTreeMap<&str, String> = names
-            .iter()
-            .map(String::as_str)
-            .zip(table_cells(&starts, lines[i]))
-            .collect();
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
         let cell = |n: &str| cells.get(n).cloned().unwrap_or_default();
         let namespace = cell("NAMESPACE");
         let (kind, name) = match cell("OBJECT").split_once('/') {
@@ -1042,9 +1046,8 @@ fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) ->
             count: event_count(&cell("LAST SEEN")),
             ..Event::default()
         });
-        i += 1;
     }
-    i
+    end
 }
 
 /// `pod` -> `Pod`, `replicaset` -> `ReplicaSet` (the OBJECT column uses lowercase kinds).
