@@ -32,7 +32,7 @@ const SAMPLE: &str = include_str!("data/snapshot-gpu-cluster.json");
 enum Output {
     /// Human table grouped by severity (colour on a terminal).
     Table,
-    /// JSON (schema: crates/cube-diagnose/schema/findings.schema.json).
+    /// JSON (schema: cube-diagnose/schema/findings.schema.json).
     Json,
     /// SARIF 2.1.0.
     Sarif,

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run -p cube-examples --example group_plan -- \
-//!     crates/cube-model/examples-data/resource-groups.yaml
+//!     cube-model/examples-data/resource-groups.yaml
 //! cargo run -p cube-examples --example group_plan -- GROUPS.yaml \
 //!     --snapshot examples/data/snapshot-gpu-cluster.json --output json
 //! ```
