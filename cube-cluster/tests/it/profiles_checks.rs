@@ -1,7 +1,7 @@
 //! Capability profiles: offline through the RBAC evaluator, and through replayed real
 //! SelfSubjectAccessReview / SelfSubjectRulesReview answers (`testdata/fixtures/apiserver/`).
 
-mod support;
+use crate::support;
 
 use std::future::Future;
 

@@ -7,7 +7,7 @@
 //! Optional: `CUBE_E2E_CONTEXT` (context name), `CUBE_E2E_ALLOW_EXEC=1` (let exec plugins run,
 //! needed for EKS/GKE/OIDC kubeconfigs). Without `CUBE_E2E_KUBECONFIG` the tests return early.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! Self-tests of the loopback API double (`tests/support`), driven through a plain `kube::Client`
 //! so that other test files can rely on its behaviour.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! `kubeadm join` parsing, pin checks with CA certificates minted by rcgen, token expiry, and the
 //! kubeadm log fixtures.
 
-mod support;
+use crate::support;
 
 use base64::Engine as _;
 use cube_cluster::join::{

@@ -1,7 +1,7 @@
 //! Real node fixtures (`testdata/fixtures/nodes/*.yaml|json`): load them and assert the GPU facts
 //! each `.meta.json` names. The `describe node` `.txt` fixtures are read by the snapshot loader.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

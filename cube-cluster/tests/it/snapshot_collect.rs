@@ -1,7 +1,7 @@
 //! Live snapshot collection against the loopback HTTPS API double (`tests/support`): paginated
 //! lists, bootstrap-token Secrets, Forbidden kinds recorded as missing, 401 fatal.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! Loopback HTTPS Kubernetes API double for `cube-cluster` tests.
 //!
-//! Use it from any integration test with `mod support;` and then:
+//! Use it from any test module with `use crate::support;` and then:
 //!
 //! ```ignore
 //! let pki = support::Pki::new();

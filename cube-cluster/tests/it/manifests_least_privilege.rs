@@ -1,7 +1,7 @@
 //! The generated manifests, read back through the offline RBAC evaluator for the ServiceAccount:
 //! every check of the profile is allowed, and nothing else is.
 
-mod support;
+use crate::support;
 
 use base64::Engine as _;
 use cube_cluster::manifests::{

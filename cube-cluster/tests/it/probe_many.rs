@@ -1,6 +1,6 @@
 //! Multi-cluster probe: 50 clusters of which 10 never answer finish in about one timeout.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! the bootstrap-token and TokenRequest calls) against the loopback API double, which replays the
 //! answers captured from a real v1.36 server.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The `kubectl describe node` / `kubectl get nodes -o wide` node fixtures, read by the snapshot
 //! loader, then checked for the GPU and consistency facts each `.meta.json` names.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! Every failure class produced through the real `kube` client against the loopback double.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! (`testdata/fixtures/apiserver/selfsubject{access,rules}review.json`), plus aggregation and
 //! YAML input.
 
-mod support;
+use crate::support;
 
 use cube_cluster::rbac::{
     AccessRequest, NonResourceAttributes, RbacPolicy, ResourceAttributes, UserInfo,

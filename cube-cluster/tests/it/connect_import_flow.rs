@@ -2,7 +2,7 @@
 //! double: connection check, then a capability profile checked with live
 //! SelfSubjectAccessReviews (the `profiles` module) using the same client.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,0 +1,22 @@
+//! cube-cluster integration tests as modules of one test binary (one link instead of one per file).
+
+mod classify_props;
+mod classify_texts;
+mod connect_classes;
+mod connect_double;
+mod connect_import_flow;
+mod connect_live;
+mod join_commands;
+mod join_props;
+mod kubeconfig_fixtures;
+mod kubeconfig_import;
+mod kubeconfig_props;
+mod manifests_least_privilege;
+mod probe_many;
+mod profiles_checks;
+mod profiles_live;
+mod rbac_fixtures;
+mod rbac_snapshot;
+mod rbac_vectors;
+mod snapshot_collect;
+mod support;

@@ -1,0 +1,6 @@
+//! cube-diagnose integration tests as modules of one test binary (one link instead of one per file).
+
+mod fixtures;
+mod input_problems;
+mod output_formats;
+mod subjects_and_layout;

@@ -1,0 +1,13 @@
+//! cube-quota integration tests as modules of one test binary (one link instead of one per file).
+
+mod admission_messages;
+mod admission_parse;
+mod fit_scheduler_messages;
+mod limitrange_vectors;
+mod plan_groups;
+mod plan_reports;
+mod pod_requests_vectors;
+mod preemption_victims;
+mod preemption_whatif;
+mod quota_usage_fixtures;
+mod quota_usage_vectors;
