@@ -1,0 +1,237 @@
+//! Real cases, end to end: every fixture whose `.meta.json` carries an `expect` block is run
+//! through the built `cluster_diagnose` program exactly as a user (and the hold-out runner) does:
+//! `cluster_diagnose --snapshot FILE... --output json`, reading `findings[].ruleId`.
+//!
+//! The `expect` block (documented in `testdata/fixtures/README.md`):
+//!
+//! ```json
+//! "expect": {
+//!   "inputs": ["other-file.txt"],             // optional: extra files of the same case, same folder
+//!   "fire": [{"rule": "gpu-not-advertised",    // a finding with this rule id must be present
+//!             "subject": "Node/node-01",       // optional: Kind/name or Kind/namespace/name
+//!             "severity": "error",             // optional: exact severity
+//!             "text": ["nvidia-device-plugin"] // optional: substrings of message+evidence+remedy
+//!            }],
+//!   "not_fire": ["cluster-tls-untrusted"],     // rule ids that must stay silent (false alarms)
+//!   "max_severity": "info",                    // optional: no finding above this severity
+//!   "exit": 1                                  // optional: the program's exit code
+//! }
+//! ```
+//!
+//! One test walks every case and reports every failure at once, naming the fixture.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The `cluster_diagnose` example binary, built by `cargo test` before any test runs. When this
+/// test is run on its own (`--test real_cases`), the example is built first.
+fn program() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/real_cases-<hash> -> target/<profile>/examples/cluster_diagnose
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("examples");
+    let bin = dir.join(format!("cluster_diagnose{}", std::env::consts::EXE_SUFFIX));
+    if !bin.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "cube-examples",
+                "--example",
+                "cluster_diagnose",
+            ])
+            .current_dir(root())
+            .status()
+            .expect("cargo build of the example");
+        assert!(status.success(), "building cluster_diagnose failed");
+    }
+    bin
+}
+
+fn metas(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            metas(&p, out);
+        } else if p.to_string_lossy().ends_with(".meta.json") {
+            out.push(p);
+        }
+    }
+}
+
+fn severity_rank(s: &str) -> u8 {
+    match s {
+        "error" => 3,
+        "warning" => 2,
+        "info" => 1,
+        _ => 0,
+    }
+}
+
+fn subject_name(f: &Value) -> String {
+    let s = &f["subject"];
+    let kind = s["kind"].as_str().unwrap_or("");
+    let name = s["name"].as_str().unwrap_or("");
+    match s["namespace"].as_str() {
+        Some(ns) if !ns.is_empty() => format!("{kind}/{ns}/{name}"),
+        _ => format!("{kind}/{name}"),
+    }
+}
+
+fn summary(findings: &[Value]) -> String {
+    findings
+        .iter()
+        .map(|f| {
+            format!(
+                "    {} {} {}: {}",
+                f["severity"].as_str().unwrap_or("?"),
+                f["ruleId"].as_str().unwrap_or("?"),
+                subject_name(f),
+                f["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every string value inside `v`, newline-separated (message, evidence, remedy...).
+fn strings(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+/// Checks one case; returns the failures, each a line naming what was expected.
+fn check_case(bin: &Path, meta_path: &Path, expect: &Value) -> Vec<String> {
+    let data = PathBuf::from(
+        meta_path
+            .to_string_lossy()
+            .trim_end_matches(".meta.json")
+            .to_owned(),
+    );
+    let dir = data.parent().expect("fixture folder").to_path_buf();
+    let mut files = vec![data.clone()];
+    if let Some(extra) = expect["inputs"].as_array() {
+        files.extend(extra.iter().filter_map(Value::as_str).map(|f| dir.join(f)));
+    }
+    let out = Command::new(bin)
+        .arg("--snapshot")
+        .args(&files)
+        .args(["--output", "json"])
+        .output()
+        .expect("run cluster_diagnose");
+    let code = out.status.code();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: Value = match serde_json::from_str(&stdout) {
+        Ok(v) => v,
+        Err(e) => {
+            return vec![format!(
+                "output is not JSON ({e}); exit {code:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )];
+        }
+    };
+    let findings = report["findings"].as_array().cloned().unwrap_or_default();
+    let mut failures = Vec::new();
+    for want in expect["fire"].as_array().into_iter().flatten() {
+        let rule = want["rule"].as_str().unwrap_or("");
+        let hit = findings.iter().any(|f| {
+            f["ruleId"] == rule
+                && want["subject"]
+                    .as_str()
+                    .is_none_or(|s| subject_name(f) == s)
+                && want["severity"].as_str().is_none_or(|s| f["severity"] == s)
+                && want["text"].as_array().is_none_or(|texts| {
+                    let mut all = String::new();
+                    strings(f, &mut all);
+                    texts
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .all(|t| all.contains(t))
+                })
+        });
+        if !hit {
+            failures.push(format!("expected {want} to fire"));
+        }
+    }
+    for rule in expect["not_fire"].as_array().into_iter().flatten() {
+        let rule = rule.as_str().unwrap_or("");
+        if findings.iter().any(|f| f["ruleId"] == rule) {
+            failures.push(format!("{rule} fired (must not)"));
+        }
+    }
+    if let Some(max) = expect["max_severity"].as_str() {
+        for f in &findings {
+            let sev = f["severity"].as_str().unwrap_or("");
+            if severity_rank(sev) > severity_rank(max) {
+                failures.push(format!(
+                    "{} {} {} above max_severity {max}",
+                    sev,
+                    f["ruleId"].as_str().unwrap_or("?"),
+                    subject_name(f)
+                ));
+            }
+        }
+    }
+    if let Some(exit) = expect["exit"].as_i64()
+        && code != Some(exit as i32)
+    {
+        failures.push(format!("exit code {code:?}, expected {exit}"));
+    }
+    if !failures.is_empty() {
+        failures.push(format!("findings were:\n{}", summary(&findings)));
+    }
+    failures
+}
+
+#[test]
+fn every_real_case_reaches_its_expected_conclusion() {
+    let mut all = Vec::new();
+    metas(&root().join("testdata/fixtures"), &mut all);
+    let bin = program();
+    let mut checked = 0;
+    let mut report = String::new();
+    for meta_path in &all {
+        let text = std::fs::read_to_string(meta_path).expect("meta readable");
+        let meta: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{}: meta is not JSON: {e}", meta_path.display()));
+        let Some(expect) = meta.get("expect") else {
+            continue;
+        };
+        checked += 1;
+        let failures = check_case(&bin, meta_path, expect);
+        if !failures.is_empty() {
+            let rel = meta_path
+                .strip_prefix(root().join("testdata/fixtures"))
+                .unwrap_or(meta_path);
+            report.push_str(&format!(
+                "\n{}:\n  {}\n",
+                rel.display(),
+                failures.join("\n  ")
+            ));
+        }
+    }
+    assert!(report.is_empty(), "real cases that failed:{report}");
+    eprintln!("{checked} real cases reached their conclusions");
+}
