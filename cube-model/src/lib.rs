@@ -18,6 +18,9 @@
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
 //! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
 //! - [`error`]: the crate's [`Error`] and per-operation error enums.
+//! - `proptest` (crate feature `proptest`): public property-test strategies and
+//!   `proptest::arbitrary::Arbitrary` impls for quantities, resource lists, the slim objects,
+//!   resource groups and consistent [`ClusterSnapshot`]s.
 //!
 //! No network I/O and no async runtime here.
 
@@ -31,6 +34,8 @@ pub mod import;
 pub mod node;
 pub mod objects;
 pub mod pool;
+#[cfg(feature = "proptest")]
+pub mod proptest;
 pub mod quantity;
 pub mod resource;
 pub mod selector;

@@ -17,6 +17,8 @@
 //! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC)
 //!   and the re-split check.
 //! - [`error`]: the crate's error enum.
+//! - `proptest` (crate feature `proptest`): strategies for workloads and submissions, on top of
+//!   `cube_model::proptest`.
 //!
 //! ```
 //! use cube_model::ClusterSnapshot;
@@ -57,6 +59,8 @@ pub mod limitrange;
 pub mod plan;
 pub mod preemption;
 pub mod priority;
+#[cfg(feature = "proptest")]
+pub mod proptest;
 pub mod quota;
 pub mod report;
 pub mod requests;

@@ -278,17 +278,9 @@ fn every_limitrange_vector() {
     );
 }
 
+/// Lists of cpu, memory and GPUs: the public generator (`cube_model::proptest`).
 fn arb_list() -> impl Strategy<Value = ResourceList> {
-    prop::collection::btree_map(
-        prop_oneof![Just("cpu"), Just("memory"), Just("nvidia.com/gpu")],
-        1i64..5000,
-        0..3,
-    )
-    .prop_map(|m| {
-        m.into_iter()
-            .map(|(k, v)| (k, cube_model::Quantity::from_millis(v)))
-            .collect()
-    })
+    cube_model::proptest::small_resource_list()
 }
 
 proptest! {

@@ -316,25 +316,18 @@ proptest! {
 
     #[test]
     fn namespace_quotas_never_exceed_the_group(
-        hard_cpu_m in 0i64..100_000,
-        hard_gpu in 0i64..64,
-        shares in prop::collection::vec((prop::option::of(0u32..=100), prop::option::of((0i64..50_000, 0i64..40))), 1..5),
+        g in cube_model::proptest::resource_group(cube_model::proptest::GroupParams {
+            allow_invalid_shares: true,
+            ..Default::default()
+        }),
     ) {
-        let mut yaml = format!(
-            "name: g\nowner: o\nquota:\n  - name: b\n    hard:\n      requests.cpu: {hard_cpu_m}m\n      requests.nvidia.com/gpu: \"{hard_gpu}\"\nnamespaces:\n"
-        );
-        for (i, (pct, explicit)) in shares.iter().enumerate() {
-            yaml.push_str(&format!("  - name: ns{i}\n"));
-            if let Some(p) = pct {
-                yaml.push_str(&format!("    sharePercent: {p}\n"));
-            }
-            if let Some((c, g)) = explicit {
-                yaml.push_str(&format!("    buckets:\n      b:\n        requests.cpu: {c}m\n        requests.nvidia.com/gpu: \"{g}\"\n"));
-            }
-        }
-        let g = ResourceGroup::from_yaml(&yaml).expect("yaml");
+        // The public generator (`cube_model::proptest`): one bucket `compute` on requests.cpu,
+        // requests.memory and requests.nvidia.com/gpu; namespaces with a share percentage and
+        // sometimes explicit amounts, which may add up to more than the bucket.
+        let shares = &g.namespaces;
+        let yaml = format!("{g:?}");
         if let Ok(plan) = plan_group(&g, None) {
-            for key in ["requests.cpu", "requests.nvidia.com/gpu"] {
+            for key in ["requests.cpu", "requests.memory", "requests.nvidia.com/gpu"] {
                 let mut sum = Quantity::ZERO;
                 for p in &plan.quotas {
                     let v = p.hard.get(key).expect("every key in every namespace");
@@ -348,12 +341,12 @@ proptest! {
         } else {
             // Refused only when the raw shares really exceed the bucket (explicit amounts plus
             // percentages, as validate() and plan compute them).
-            let over = ["requests.cpu", "requests.nvidia.com/gpu"].iter().any(|key| {
+            let over = ["requests.cpu", "requests.memory", "requests.nvidia.com/gpu"].iter().any(|key| {
                 let hard_m = g.quota[0].hard.get(key).map(|q| i128::from(q.milli_value())).unwrap_or(0);
                 let mut explicit = 0i128;
                 let mut pct = 0i128;
                 for ns in &g.namespaces {
-                    if let Some(l) = ns.buckets.get("b") {
+                    if let Some(l) = ns.buckets.get("compute") {
                         explicit += l.get(key).map(|q| i128::from(q.milli_value())).unwrap_or(0);
                     } else if let Some(p) = ns.share_percent {
                         pct += i128::from(p);

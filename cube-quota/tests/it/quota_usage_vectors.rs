@@ -271,48 +271,17 @@ mod union {
     use super::*;
     use proptest::prelude::*;
 
+    /// Pods in `ns` with any phase, deadline and priority class `high`/`low`/none: the public
+    /// generator (`cube_model::proptest::pod`).
     fn arb_pod() -> impl Strategy<Value = Pod> {
-        (
-            prop::collection::vec((0u32..4000, 0u32..4096, any::<bool>(), 0u32..3), 1..3),
-            prop::option::of(0i64..100),
-            prop_oneof![Just(""), Just("Running"), Just("Succeeded"), Just("Failed")],
-            prop_oneof![Just(""), Just("high"), Just("low")],
-        )
-            .prop_map(|(containers, deadline, phase, class)| {
-                let mut pod = Pod::default();
-                pod.metadata.namespace = "ns".into();
-                pod.spec.active_deadline_seconds = deadline;
-                pod.status.phase = phase.into();
-                pod.spec.priority_class_name = class.into();
-                for (i, (cpu, mem, limit, gpu)) in containers.into_iter().enumerate() {
-                    let mut c = cube_model::objects::Container {
-                        name: format!("c{i}"),
-                        ..Default::default()
-                    };
-                    if cpu > 0 {
-                        c.resources
-                            .requests
-                            .insert("cpu", Quantity::from_millis(cpu as i64));
-                    }
-                    if mem > 0 {
-                        c.resources
-                            .requests
-                            .insert("memory", format!("{mem}Mi").parse().expect("q"));
-                    }
-                    if limit {
-                        c.resources
-                            .limits
-                            .insert("cpu", Quantity::from_millis(cpu as i64 * 2 + 1));
-                    }
-                    if gpu > 0 {
-                        let g = Quantity::from_value(gpu as i64, cube_model::Format::DecimalSI);
-                        c.resources.requests.insert("nvidia.com/gpu", g.clone());
-                        c.resources.limits.insert("nvidia.com/gpu", g);
-                    }
-                    pod.spec.containers.push(c);
-                }
-                pod
-            })
+        cube_model::proptest::pod(cube_model::proptest::PodParams {
+            namespaces: vec!["ns".into()],
+            phases: ["", "Running", "Succeeded", "Failed"]
+                .map(String::from)
+                .to_vec(),
+            priority_classes: ["", "high", "low"].map(String::from).to_vec(),
+            ..Default::default()
+        })
     }
 
     fn sum(a: &ResourceList, b: &ResourceList) -> ResourceList {
