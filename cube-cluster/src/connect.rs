@@ -8,8 +8,8 @@
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde_json::Value;
 
+use crate::api::{ObjectReader, ServerInfo};
 use crate::classify::{Class, ForbiddenCause, ForbiddenDetail, classify_error, error_chain_text};
 use crate::client::{ClientOptions, build_client};
 use crate::kubeconfig::Selection;
@@ -100,48 +100,22 @@ fn from_kube(err: &kube::Error) -> Outcome {
     failed(classify_error(err), message)
 }
 
-async fn get_json(client: &kube::Client, path: &str) -> Result<Value, kube::Error> {
-    let req = http::Request::get(path)
-        .body(Vec::new())
-        .map_err(kube::Error::HttpError)?;
-    client.request::<Value>(req).await
-}
-
-async fn whoami(client: &kube::Client) -> Result<Option<(String, Vec<String>)>, kube::Error> {
-    let body = serde_json::json!({
-        "apiVersion": "authentication.k8s.io/v1",
-        "kind": "SelfSubjectReview",
-    });
-    let req = http::Request::post("/apis/authentication.k8s.io/v1/selfsubjectreviews")
-        .header("content-type", "application/json")
-        .body(serde_json::to_vec(&body).unwrap_or_default())
-        .map_err(kube::Error::HttpError)?;
-    match client.request::<Value>(req).await {
-        Ok(v) => {
-            let ui = &v["status"]["userInfo"];
-            let user = ui["username"].as_str().unwrap_or_default().to_string();
-            let groups = ui["groups"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|g| g.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
-            Ok(Some((user, groups)))
-        }
-        // Servers before 1.28 lack the API: not a failure.
-        Err(kube::Error::Api(s)) if s.code == 404 => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
 /// Runs the check with an existing client.
 pub async fn check_client(client: &kube::Client, options: &CheckOptions) -> Outcome {
+    check_api(client, options).await
+}
+
+/// Runs the check through the seams ([`ServerInfo`] for `/version` and SelfSubjectReview,
+/// [`ObjectReader`] for the access probe), bounded by the options' deadline: works with a
+/// `kube::Client`, a [`crate::memory::MemoryCluster`] or any `dyn ClusterApi`.
+pub async fn check_api<A>(api: &A, options: &CheckOptions) -> Outcome
+where
+    A: ServerInfo + ObjectReader + ?Sized,
+{
     let deadline = options
         .deadline
         .unwrap_or(options.client.connect_timeout + options.client.read_timeout * 2);
-    match tokio::time::timeout(deadline, check_inner(client, options)).await {
+    match tokio::time::timeout(deadline, check_inner(api, options)).await {
         Ok(o) => o,
         Err(e) => failed(
             Class::Timeout,
@@ -150,29 +124,25 @@ pub async fn check_client(client: &kube::Client, options: &CheckOptions) -> Outc
     }
 }
 
-async fn check_inner(client: &kube::Client, options: &CheckOptions) -> Outcome {
-    let v = match get_json(client, "/version").await {
+async fn check_inner<A>(api: &A, options: &CheckOptions) -> Outcome
+where
+    A: ServerInfo + ObjectReader + ?Sized,
+{
+    let version = match api.server_version().await {
         Ok(v) => v,
+        Err(kube::Error::Api(s)) if s.code == 200 => {
+            return failed(
+                Class::HttpStatus {
+                    code: 200,
+                    reason: Some("not a Kubernetes /version answer".to_string()),
+                },
+                s.message.clone(),
+            );
+        }
         Err(e) => return from_kube(&e),
     };
-    let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
-    let version = ServerVersion {
-        git_version: s("gitVersion"),
-        major: s("major"),
-        minor: s("minor"),
-        platform: s("platform"),
-    };
-    if version.git_version.is_empty() {
-        return failed(
-            Class::HttpStatus {
-                code: 200,
-                reason: Some("not a Kubernetes /version answer".to_string()),
-            },
-            crate::kubeconfig::redact_text(&v.to_string()),
-        );
-    }
-    let (user, groups) = match whoami(client).await {
-        Ok(Some((u, g))) => (Some(u), g),
+    let (user, groups) = match api.self_subject().await {
+        Ok(Some(u)) => (Some(u.name), u.groups),
         Ok(None) => (None, Vec::new()),
         Err(e) => return from_kube(&e),
     };
@@ -189,7 +159,7 @@ async fn check_inner(client: &kube::Client, options: &CheckOptions) -> Outcome {
         );
     }
     if let Some(path) = &options.access_probe
-        && let Err(e) = get_json(client, path).await
+        && let Err(e) = api.get_text(path).await
     {
         return from_kube(&e);
     }

@@ -1,6 +1,13 @@
 //! cube-cluster: the edge to real clusters.
 //!
 //! Module map:
+//! - [`api`]: the async seams (dyn-compatible, `Send + Sync`) every network operation goes
+//!   through: [`api::ServerInfo`], [`api::ObjectReader`], [`api::ObjectApplier`],
+//!   [`api::AccessReviewer`], all of them as [`api::ClusterApi`]; implemented by `kube::Client`
+//!   and by [`memory::MemoryCluster`].
+//! - [`memory`]: an in-memory API server (objects, pagination, RBAC, server-side apply with
+//!   managed fields, dry run, admission) for tests and downstream users.
+//! - [`ssa`]: server-side apply field sets and `FieldsV1` managed fields.
 //! - [`kubeconfig`]: typed kubeconfig model; load, merge (client-go rules), select, validate,
 //!   rewrite the server, inline files; [`kubeconfig::Secret`] redacts secrets.
 //! - [`client`]: build a `kube::Client` from a validated [`kubeconfig::Selection`].
@@ -27,6 +34,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod api;
 pub mod classify;
 pub mod client;
 pub mod connect;
@@ -34,9 +42,11 @@ pub mod error;
 pub mod join;
 pub mod kubeconfig;
 pub mod manifests;
+pub mod memory;
 pub mod probe;
 pub mod profiles;
 pub mod rbac;
 pub mod snapshot;
+pub mod ssa;
 
 pub use error::{Error, Result};

@@ -41,7 +41,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::future::Future;
 
 use cube_model::objects::PolicyRule;
 use futures::StreamExt as _;
@@ -460,18 +459,21 @@ impl SelfSubjectRulesReview {
 // ------------------------------------------------------------------ the seam
 
 /// Answers access questions for one subject: the seam between profile checking and a cluster.
-pub trait AccessReviewer {
+///
+/// Dyn-compatible (`#[async_trait]`) and `Send + Sync`, so a service can hold a
+/// `Box<dyn AccessReviewer>` / `Arc<dyn AccessReviewer>` per cluster across `.await`.
+/// Implemented by [`OfflineReviewer`], [`KubeReviewer`], `kube::Client` itself and
+/// [`crate::memory::MemoryCluster`].
+#[async_trait::async_trait]
+pub trait AccessReviewer: Send + Sync {
     /// SelfSubjectAccessReview: the status the server (or the offline evaluator) gives.
-    fn review(
+    async fn review(
         &self,
         request: &AccessRequest,
-    ) -> impl Future<Output = Result<SubjectAccessReviewStatus, ProfileError>> + Send;
+    ) -> Result<SubjectAccessReviewStatus, ProfileError>;
 
     /// SelfSubjectRulesReview in `namespace`.
-    fn rules(
-        &self,
-        namespace: &str,
-    ) -> impl Future<Output = Result<SubjectRulesReviewStatus, ProfileError>> + Send;
+    async fn rules(&self, namespace: &str) -> Result<SubjectRulesReviewStatus, ProfileError>;
 }
 
 /// Offline answers from RBAC objects for one user (see [`crate::rbac`]).
@@ -490,34 +492,32 @@ impl OfflineReviewer {
     }
 }
 
+#[async_trait::async_trait]
 impl AccessReviewer for OfflineReviewer {
-    fn review(
+    async fn review(
         &self,
         request: &AccessRequest,
-    ) -> impl Future<Output = Result<SubjectAccessReviewStatus, ProfileError>> + Send {
+    ) -> Result<SubjectAccessReviewStatus, ProfileError> {
         let d = self.policy.authorize(&self.user, request);
-        std::future::ready(Ok(SubjectAccessReviewStatus {
+        Ok(SubjectAccessReviewStatus {
             allowed: d.allowed,
             denied: false,
             reason: d.reason,
             evaluation_error: String::new(),
-        }))
+        })
     }
 
-    fn rules(
-        &self,
-        namespace: &str,
-    ) -> impl Future<Output = Result<SubjectRulesReviewStatus, ProfileError>> + Send {
+    async fn rules(&self, namespace: &str) -> Result<SubjectRulesReviewStatus, ProfileError> {
         let (rules, errors) = self.policy.rules_for(&self.user, namespace);
         let (non_resource_rules, resource_rules) = rules
             .into_iter()
             .partition(|r| !r.non_resource_urls.is_empty());
-        std::future::ready(Ok(SubjectRulesReviewStatus {
+        Ok(SubjectRulesReviewStatus {
             resource_rules,
             non_resource_rules,
             incomplete: false,
             evaluation_error: errors.join(", "),
-        }))
+        })
     }
 }
 
@@ -540,63 +540,110 @@ impl KubeReviewer {
     pub fn new(client: kube::Client) -> Self {
         KubeReviewer { client }
     }
+}
 
-    async fn post<T: Serialize, R: serde::de::DeserializeOwned>(
+/// The SelfSubjectAccessReview request for `request` (`POST
+/// /apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, JSON).
+///
+/// # Errors
+/// [`ProfileError::Review`] when the request cannot be built.
+pub fn access_review_request(
+    request: &AccessRequest,
+) -> Result<http::Request<Vec<u8>>, ProfileError> {
+    review_request(
+        "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+        &SelfSubjectAccessReview::new(request),
+        "SelfSubjectAccessReview",
+    )
+}
+
+/// The SelfSubjectRulesReview request for `namespace` (`POST
+/// /apis/authorization.k8s.io/v1/selfsubjectrulesreviews`, JSON).
+///
+/// # Errors
+/// [`ProfileError::Review`] when the request cannot be built.
+pub fn rules_review_request(namespace: &str) -> Result<http::Request<Vec<u8>>, ProfileError> {
+    review_request(
+        "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+        &SelfSubjectRulesReview::new(namespace),
+        "SelfSubjectRulesReview",
+    )
+}
+
+fn review_error(
+    review: &'static str,
+) -> impl Fn(Box<dyn std::error::Error + Send + Sync>) -> ProfileError {
+    move |e| ProfileError::Review { review, source: e }
+}
+
+fn review_request<T: Serialize>(
+    path: &str,
+    body: &T,
+    review: &'static str,
+) -> Result<http::Request<Vec<u8>>, ProfileError> {
+    let err = review_error(review);
+    let bytes = serde_json::to_vec(body).map_err(|e| err(Box::new(e)))?;
+    http::Request::post(path)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::ACCEPT, "application/json")
+        .body(bytes)
+        .map_err(|e| err(Box::new(e)))
+}
+
+/// Sends a review through a raw transport and parses its `status`.
+pub(crate) async fn raw_review<T: crate::api::RawTransport + ?Sized>(
+    t: &T,
+    request: &AccessRequest,
+) -> Result<SubjectAccessReviewStatus, ProfileError> {
+    let err = review_error("SelfSubjectAccessReview");
+    let text = t
+        .send_text(access_review_request(request)?)
+        .await
+        .map_err(|e| err(Box::new(e)))?;
+    let r: SelfSubjectAccessReview = serde_json::from_str(&text).map_err(|e| err(Box::new(e)))?;
+    Ok(r.status.unwrap_or_default())
+}
+
+/// Sends a rules review through a raw transport and parses its `status`.
+pub(crate) async fn raw_rules<T: crate::api::RawTransport + ?Sized>(
+    t: &T,
+    namespace: &str,
+) -> Result<SubjectRulesReviewStatus, ProfileError> {
+    let err = review_error("SelfSubjectRulesReview");
+    let text = t
+        .send_text(rules_review_request(namespace)?)
+        .await
+        .map_err(|e| err(Box::new(e)))?;
+    let r: SelfSubjectRulesReview = serde_json::from_str(&text).map_err(|e| err(Box::new(e)))?;
+    Ok(r.status.unwrap_or_default())
+}
+
+#[async_trait::async_trait]
+impl AccessReviewer for KubeReviewer {
+    async fn review(
         &self,
-        path: &str,
-        body: &T,
-        review: &'static str,
-    ) -> Result<R, ProfileError> {
-        let err = |e: Box<dyn std::error::Error + Send + Sync>| ProfileError::Review {
-            review,
-            source: e,
-        };
-        let bytes = serde_json::to_vec(body).map_err(|e| err(Box::new(e)))?;
-        let req = http::Request::post(path)
-            .header(http::header::CONTENT_TYPE, "application/json")
-            .header(http::header::ACCEPT, "application/json")
-            .body(bytes)
-            .map_err(|e| err(Box::new(e)))?;
-        self.client
-            .request::<R>(req)
-            .await
-            .map_err(|e| err(Box::new(e)))
+        request: &AccessRequest,
+    ) -> Result<SubjectAccessReviewStatus, ProfileError> {
+        raw_review(&self.client, request).await
+    }
+
+    async fn rules(&self, namespace: &str) -> Result<SubjectRulesReviewStatus, ProfileError> {
+        raw_rules(&self.client, namespace).await
     }
 }
 
-impl AccessReviewer for KubeReviewer {
-    fn review(
+/// `kube::Client` reviews as its own credentials (the same requests as [`KubeReviewer`]).
+#[async_trait::async_trait]
+impl AccessReviewer for kube::Client {
+    async fn review(
         &self,
         request: &AccessRequest,
-    ) -> impl Future<Output = Result<SubjectAccessReviewStatus, ProfileError>> + Send {
-        let body = SelfSubjectAccessReview::new(request);
-        async move {
-            let r: SelfSubjectAccessReview = self
-                .post(
-                    "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-                    &body,
-                    "SelfSubjectAccessReview",
-                )
-                .await?;
-            Ok(r.status.unwrap_or_default())
-        }
+    ) -> Result<SubjectAccessReviewStatus, ProfileError> {
+        raw_review(self, request).await
     }
 
-    fn rules(
-        &self,
-        namespace: &str,
-    ) -> impl Future<Output = Result<SubjectRulesReviewStatus, ProfileError>> + Send {
-        let body = SelfSubjectRulesReview::new(namespace);
-        async move {
-            let r: SelfSubjectRulesReview = self
-                .post(
-                    "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
-                    &body,
-                    "SelfSubjectRulesReview",
-                )
-                .await?;
-            Ok(r.status.unwrap_or_default())
-        }
+    async fn rules(&self, namespace: &str) -> Result<SubjectRulesReviewStatus, ProfileError> {
+        raw_rules(self, namespace).await
     }
 }
 
@@ -741,7 +788,7 @@ impl CapabilityReport {
 ///
 /// # Errors
 /// [`ProfileError::NamespacesRequired`] only.
-pub async fn check_profile<R: AccessReviewer>(
+pub async fn check_profile<R: AccessReviewer + ?Sized>(
     reviewer: &R,
     profile: &Profile,
     namespaces: &[String],

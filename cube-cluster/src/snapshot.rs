@@ -26,7 +26,6 @@
 use std::fmt;
 
 use cube_model::ClusterSnapshot;
-use serde::Deserialize;
 
 /// Default page size (`limit`), as kubectl's default chunk size.
 pub const DEFAULT_PAGE_SIZE: u32 = 500;
@@ -242,31 +241,7 @@ pub enum SnapshotError {
     },
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ListHead {
-    metadata: ListMeta,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ListMeta {
-    #[serde(rename = "continue")]
-    continue_: String,
-}
-
-/// Percent-encode a continue token for a query string (tokens are base64 and may hold `+ / =`).
-fn encode_query_value(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+use crate::api::{ObjectReader, continue_token, encode_query_value};
 
 /// Why a kind is missing, from an API error: `forbidden: <message>`, `not found: <message>`, or
 /// `<reason> (<code>): <message>`. `None` when the error must stop the collection.
@@ -286,7 +261,8 @@ fn missing_reason(err: &kube::Error) -> Option<String> {
     })
 }
 
-/// Collect a snapshot from `client`: each kind of `options.kinds` listed page by page and loaded
+/// Collect a snapshot through `reader` (a `kube::Client`, a
+/// [`crate::memory::MemoryCluster`], any `dyn ObjectReader`): each kind of `options.kinds` listed page by page and loaded
 /// with [`ClusterSnapshot::add_bytes`] (source label `live:<path>#<page>`). Forbidden and
 /// NotFound kinds (and other API errors) land in `missing_kinds`; a failure in the middle of a
 /// kind keeps the pages already loaded and says so in the reason.
@@ -294,8 +270,8 @@ fn missing_reason(err: &kube::Error) -> Option<String> {
 /// # Errors
 /// [`SnapshotError::Request`] on transport failures and 401 Unauthorized (nothing else can
 /// succeed then).
-pub async fn collect_snapshot(
-    client: &kube::Client,
+pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
+    reader: &R,
     options: &CollectOptions,
     mut progress: impl FnMut(CollectProgress),
 ) -> Result<ClusterSnapshot, SnapshotError> {
@@ -321,16 +297,7 @@ pub async fn collect_snapshot(
                 query.push_str(&encode_query_value(&cont));
             }
             let uri = format!("{}?{query}", k.path);
-            let req = match http::Request::get(&uri).body(Vec::new()) {
-                Ok(r) => r,
-                Err(e) => {
-                    return Err(SnapshotError::Request {
-                        kind: k.kind,
-                        source: kube::Error::HttpError(e),
-                    });
-                }
-            };
-            match client.request_text(req).await {
+            match reader.get_text(&uri).await {
                 Ok(text) => {
                     page += 1;
                     snapshot.add_bytes(&format!("live:{}#{page}", k.path), text.as_bytes());
@@ -339,11 +306,10 @@ pub async fn collect_snapshot(
                         page,
                         objects: snapshot.object_count() - before,
                     });
-                    let head: ListHead = serde_json::from_str(&text).unwrap_or_default();
-                    if head.metadata.continue_.is_empty() {
+                    cont = continue_token(&text);
+                    if cont.is_empty() {
                         break;
                     }
-                    cont = head.metadata.continue_;
                 }
                 Err(err) => match missing_reason(&err) {
                     Some(mut reason) => {

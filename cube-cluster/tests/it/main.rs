@@ -1,5 +1,6 @@
 //! cube-cluster integration tests as modules of one test binary (one link instead of one per file).
 
+mod api_seams;
 mod classify_props;
 mod classify_texts;
 mod connect_classes;

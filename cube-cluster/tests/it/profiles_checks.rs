@@ -250,38 +250,32 @@ fn not_captured(what: &str) -> ProfileError {
     }
 }
 
+#[async_trait::async_trait]
 impl AccessReviewer for Replay {
-    fn review(
+    async fn review(
         &self,
         request: &AccessRequest,
-    ) -> impl Future<Output = Result<SubjectAccessReviewStatus, ProfileError>> + Send {
+    ) -> Result<SubjectAccessReviewStatus, ProfileError> {
         let body = serde_json::to_value(SelfSubjectAccessReview::new(request)).unwrap();
-        let answer = self
-            .ssar
+        self.ssar
             .iter()
             .find(|(req, _)| *req == body)
             .map(|(_, resp)| {
                 let r: SelfSubjectAccessReview = serde_json::from_value(resp.clone()).unwrap();
                 r.status.unwrap()
             })
-            .ok_or_else(|| not_captured(&format!("not captured: {request}")));
-        std::future::ready(answer)
+            .ok_or_else(|| not_captured(&format!("not captured: {request}")))
     }
 
-    fn rules(
-        &self,
-        namespace: &str,
-    ) -> impl Future<Output = Result<SubjectRulesReviewStatus, ProfileError>> + Send {
-        let answer = self
-            .ssrr
+    async fn rules(&self, namespace: &str) -> Result<SubjectRulesReviewStatus, ProfileError> {
+        self.ssrr
             .iter()
             .find(|(ns, _)| ns == namespace)
             .map(|(_, resp)| {
                 let r: SelfSubjectRulesReview = serde_json::from_value(resp.clone()).unwrap();
                 r.status.unwrap()
             })
-            .ok_or_else(|| not_captured(namespace));
-        std::future::ready(answer)
+            .ok_or_else(|| not_captured(namespace))
     }
 }
 

@@ -1175,3 +1175,21 @@ fn ssrr(state: &State, user: &User, body: Value) -> Value {
         "status": {"resourceRules": resource_rules, "nonResourceRules": non_resource_rules, "incomplete": false},
     })
 }
+
+/// A `kube::Client` whose requests are answered by `cluster` (kube's mock-service pattern:
+/// `kube::Client::new(service, ns)` with a `tower::service_fn`), so a test sees exactly what the
+/// real client sends (method, path, query, content type, body) in
+/// [`cube_cluster::memory::MemoryCluster::requests`].
+pub fn memory_client(cluster: Arc<cube_cluster::memory::MemoryCluster>) -> kube::Client {
+    let svc = tower::service_fn(move |req: http::Request<kube::client::Body>| {
+        let cluster = cluster.clone();
+        async move {
+            let (parts, body) = req.into_parts();
+            let bytes = body.collect_bytes().await?;
+            let req = http::Request::from_parts(parts, bytes.to_vec());
+            let resp = cluster.handle(&req);
+            Ok::<_, kube::Error>(resp.map(kube::client::Body::from))
+        }
+    });
+    kube::Client::new(svc, "default")
+}
