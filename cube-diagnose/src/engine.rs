@@ -83,6 +83,9 @@ impl Report {
     #[must_use]
     pub fn with_input_problems(mut self, problems: Vec<crate::input::InputProblem>) -> Self {
         self.input_problems = problems;
+        for p in &mut self.input_problems {
+            p.redact_secrets();
+        }
         self
     }
     /// Findings of one rule.
@@ -205,6 +208,7 @@ impl Engine {
                 if let Some(s) = over {
                     f.severity = s;
                 }
+                f.redact_secrets();
                 findings.push(f);
             }
         }

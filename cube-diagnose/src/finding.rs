@@ -130,9 +130,9 @@ impl Evidence {
             value: value.into(),
         }
     }
-    /// A log line (truncated to 500 characters at a character boundary). Secrets are redacted:
-    /// bootstrap tokens (`abcdef.0123456789abcdef`), the value after `--token`, `token:`,
-    /// `Bearer` and `password`.
+    /// A log line (truncated to 500 characters at a character boundary). Secrets are redacted
+    /// by [`cube_model::redact::redact`] (tokens, passwords, keys, URL user-info, bearer
+    /// credentials, bootstrap tokens, PEM and base64 key material, in every written form).
     pub fn log(source: impl Into<String>, line: usize, text: &str) -> Self {
         let redacted = redact(text);
         let text = redacted.trim();
@@ -148,48 +148,10 @@ impl Evidence {
     }
 }
 
-/// Replaces secrets in a text line with `<redacted>` (see [`Evidence::log`]).
+/// Replaces secrets in a text with `<redacted>`: cube-model's one redactor
+/// ([`cube_model::redact::redact`]), kept here under its old name.
 pub fn redact(text: &str) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut hide_next = false;
-    for word in text.split(' ') {
-        if hide_next && !word.is_empty() {
-            out.push("<redacted>".to_owned());
-            hide_next = false;
-            continue;
-        }
-        let lower = word.to_ascii_lowercase();
-        let is_flag = matches!(
-            lower.as_str(),
-            "--token" | "token:" | "bearer" | "--password" | "password:" | "\"token\":"
-        );
-        if let Some((flag, _)) = word
-            .split_once('=')
-            .filter(|(f, v)| (*f == "--token" || *f == "--password") && !v.is_empty())
-        {
-            out.push(format!("{flag}=<redacted>"));
-        } else if is_bootstrap_token(
-            word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '.'),
-        ) {
-            out.push("<redacted>".to_owned());
-        } else {
-            out.push(word.to_owned());
-        }
-        hide_next = is_flag;
-    }
-    out.join(" ")
-}
-
-fn is_bootstrap_token(w: &str) -> bool {
-    let Some((id, secret)) = w.split_once('.') else {
-        return false;
-    };
-    id.len() == 6
-        && secret.len() == 16
-        && id
-            .chars()
-            .chain(secret.chars())
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    cube_model::redact::redact_string(text)
 }
 
 impl fmt::Display for Evidence {
@@ -258,6 +220,42 @@ impl Finding {
     pub fn with_remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = remedy.into();
         self
+    }
+
+    /// Runs every text of the finding (subject name, message, evidence, remedy) through the one
+    /// redactor ([`cube_model::redact::redact`]). The engine does this for every finding of
+    /// every rule, built-in or not, before anything is rendered.
+    pub fn redact_secrets(&mut self) {
+        fn fix(s: &mut String) {
+            if let std::borrow::Cow::Owned(r) = cube_model::redact::redact(s) {
+                *s = r;
+            }
+        }
+        fix(&mut self.subject.name);
+        fix(&mut self.message);
+        fix(&mut self.remedy);
+        for e in &mut self.evidence {
+            match e {
+                Evidence::Field {
+                    object,
+                    path,
+                    value,
+                } => {
+                    fix(object);
+                    // the value is secret when its field is (`spec.token`, `data.password`)
+                    let leaf = path.rsplit(['.', '/']).next().unwrap_or(path);
+                    if cube_model::redact::is_secret_key(leaf) && !value.is_empty() {
+                        *value = cube_model::redact::PLACEHOLDER.to_owned();
+                    } else {
+                        fix(value);
+                    }
+                }
+                Evidence::Log { source, text, .. } => {
+                    fix(source);
+                    fix(text);
+                }
+            }
+        }
     }
 }
 

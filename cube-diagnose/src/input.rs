@@ -37,6 +37,23 @@ pub struct InputProblem {
     pub fatal: bool,
 }
 
+impl InputProblem {
+    /// Runs the message, object and field through the one redactor
+    /// ([`cube_model::redact::redact`]); [`crate::Report::with_input_problems`] does it.
+    pub fn redact_secrets(&mut self) {
+        for s in [
+            &mut self.source,
+            &mut self.object,
+            &mut self.field,
+            &mut self.message,
+        ] {
+            if let std::borrow::Cow::Owned(r) = cube_model::redact::redact(s) {
+                *s = r;
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for InputProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.source)?;

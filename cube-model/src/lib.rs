@@ -21,6 +21,11 @@
 //! - `proptest` (crate feature `proptest`): public property-test strategies and
 //!   `proptest::arbitrary::Arbitrary` impls for quantities, resource lists, the slim objects,
 //!   resource groups and consistent [`ClusterSnapshot`]s.
+//! - [`limits`]: [`Limits`], every bound on input size and work, and [`LimitExceeded`].
+//! - [`io`]: the one bounded file reader (refuses FIFOs, devices and directories).
+//! - [`redact`]: [`redact::Secret`] and [`redact::redact`], the one redactor.
+//! - [`terminal`]: escaping control and bidirectional characters for human-readable output.
+//! - [`yaml`]: YAML reading with one alias-expansion budget per file ([`yaml::AliasBudget`]).
 //!
 //! No network I/O and no async runtime here.
 
@@ -31,15 +36,20 @@ pub mod describe;
 pub mod error;
 pub mod group;
 pub mod import;
+pub mod io;
+pub mod limits;
 pub mod node;
 pub mod objects;
 pub mod pool;
 #[cfg(feature = "proptest")]
 pub mod proptest;
 pub mod quantity;
+pub mod redact;
 pub mod resource;
 pub mod selector;
 pub mod snapshot;
+pub mod terminal;
+pub mod yaml;
 
 pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef};
 pub use cubestudio::{GpuRequest, ProjectExpand};
@@ -48,6 +58,7 @@ pub use error::{
     SelectorError,
 };
 pub use group::{GroupProblem, GroupProblemKind, ResourceGroup};
+pub use limits::{Limit, LimitExceeded, Limits};
 pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
 pub use pool::{ConsistencyReport, NodePool, PoolUsage};
 pub use quantity::{Format, ParseQuantityError, Quantity};

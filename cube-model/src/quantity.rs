@@ -17,7 +17,10 @@
 //! - **Printing**: [`Display`](fmt::Display) is upstream's `String()`: the original input
 //!   when upstream caches it ("verbatim echo": `+1`, `007`, `12.345k`, `1E6`, `1.G`), else the
 //!   canonical form (`0.5` -> `500m`, `1.5Gi` -> `1536Mi`, `1.1Ki` -> `1126400m`,
-//!   `1023.5Ki` -> `1048064`, `1000E` -> `1` because DecimalSI has no suffix past `E`).
+//!   `1023.5Ki` -> `1048064`). One deliberate difference: a DecimalSI value whose canonical
+//!   exponent has no suffix (past `E`, or below `n` for values built with
+//!   [`Quantity::from_scaled`]) prints in DecimalExponent form (`1000E` -> `1e21`), where
+//!   upstream drops the exponent and prints a different number (`1`).
 //!   Results of arithmetic are never echoed. [`Quantity::to_canonical_string`] always gives
 //!   the canonical form.
 //! - **Comparison**: [`Ord`], [`Eq`] and [`Hash`] are by numeric value only (`0.5` ==
@@ -1571,20 +1574,26 @@ impl StackBuf {
     }
 }
 
-fn dec_suffix(exp: i64) -> &'static str {
-    match exp {
+/// The DecimalSI suffix for a multiple-of-3 exponent; `None` past `E` and below `n`.
+///
+/// Upstream's `CanonicalizeBytes` drops the exponent when no suffix exists (`1000E` prints
+/// `1`, `2000E` prints `2`): a wrong value, which the API server would then store. We print
+/// those values in upstream's DecimalExponent canonical form instead (`2e21`), which every
+/// apimachinery version parses back to the same value and re-prints unchanged.
+fn dec_suffix(exp: i64) -> Option<&'static str> {
+    Some(match exp {
         -9 => "n",
         -6 => "u",
         -3 => "m",
+        0 => "",
         3 => "k",
         6 => "M",
         9 => "G",
         12 => "T",
         15 => "P",
         18 => "E",
-        // no suffix past E (upstream drops the exponent: `1000E` prints `1`)
-        _ => "",
-    }
+        _ => return None,
+    })
 }
 
 fn bin_suffix(times: u32) -> &'static str {
@@ -1621,7 +1630,8 @@ fn canonical_parts(num: &Num, format: Format) -> Option<(i128, Suffix)> {
     let mut fmt = format;
     if fmt == Format::BinarySI {
         if exp == 0 && mant.unsigned_abs() >= 1024 {
-            let times = mant.trailing_zeros() / 10;
+            // `Ei` is the largest suffix: never more than 6 steps of 1024
+            let times = (mant.trailing_zeros() / 10).min(6);
             return Some((
                 (mant >> (10 * times)) as i128,
                 Suffix::Text(bin_suffix(times)),
@@ -1629,7 +1639,7 @@ fn canonical_parts(num: &Num, format: Format) -> Option<(i128, Suffix)> {
         } else if (1..=19).contains(&exp) {
             let n = mant as i128 * POW10[exp as usize] as i128;
             if n.unsigned_abs() >= 1024 {
-                let times = n.trailing_zeros() / 10;
+                let times = (n.trailing_zeros() / 10).min(6);
                 return Some((n >> (10 * times), Suffix::Text(bin_suffix(times))));
             }
         } else if exp > 19 {
@@ -1652,7 +1662,10 @@ fn canonical_parts(num: &Num, format: Format) -> Option<(i128, Suffix)> {
             Suffix::Text("")
         }
     } else {
-        Suffix::Text(dec_suffix(e3))
+        match dec_suffix(e3) {
+            Some(t) => Suffix::Text(t),
+            None => Suffix::Exp(e3),
+        }
     };
     Some((m, suffix))
 }
@@ -1691,7 +1704,7 @@ fn canonical_big(b: &BigNum, format: Format, out: &mut String) {
             let mut n = b.mag.clone();
             n.mul_pow10(b.exp as u64);
             let mut times = 0u32;
-            loop {
+            while times < 6 {
                 let mut q = n.clone();
                 if q.divrem_small(1024) != 0 || q.is_zero() {
                     break;
@@ -1721,7 +1734,13 @@ fn canonical_big(b: &BigNum, format: Format, out: &mut String) {
             out.push_str(&e3.to_string());
         }
     } else {
-        out.push_str(dec_suffix(e3));
+        match dec_suffix(e3) {
+            Some(t) => out.push_str(t),
+            None => {
+                out.push('e');
+                out.push_str(&e3.to_string());
+            }
+        }
     }
 }
 
@@ -1963,7 +1982,12 @@ mod tests {
         check("1.5Gi", "1536Mi");
         check("1.1Ki", "1126400m");
         check("1023.5Ki", "1048064");
-        check("1000E", "1");
+        // Divergence from upstream (which prints `1` and `2`, dropping the exponent): the
+        // DecimalExponent canonical form keeps the value.
+        check("1000E", "1e21");
+        check("2000E", "2e21");
+        check("1000000E", "1e24");
+        check("1500E", "1500E");
         check("64Mi", "64Mi");
         check("9Ei", "9223372036854775807");
         check("1e13", "10e12");
@@ -2048,7 +2072,7 @@ mod tests {
                 .checked_mul(256)
                 .unwrap()
                 .to_string(),
-            "1"
+            "1024Ei"
         );
     }
 

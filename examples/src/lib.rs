@@ -3,25 +3,39 @@
 use std::path::Path;
 
 use cube_model::ClusterSnapshot;
+use cube_model::limits::Limits;
 use cube_model::snapshot::LoadOutcome;
 
-/// Loads `--snapshot` files for a program that needs a cluster snapshot.
-///
-/// Every file must be readable (`cannot read <path>: <reason>`) and must yield at least one
-/// Kubernetes object (`<path>: not a cluster snapshot ...`): a program must never silently run
-/// against an empty cluster. Load problems of the objects themselves are returned as warnings,
-/// each with its file, document, object and field path (`LoadProblem`'s Display).
+/// Loads `--snapshot` files for a program that needs a cluster snapshot, with the default
+/// [`Limits`] (see [`load_snapshot_files_with`]).
 ///
 /// # Errors
 /// The message for exit code 2.
 pub fn load_snapshot_files<P: AsRef<Path>>(
     paths: &[P],
 ) -> Result<(ClusterSnapshot, Vec<String>), String> {
+    load_snapshot_files_with(paths, &Limits::default())
+}
+
+/// Loads `--snapshot` files for a program that needs a cluster snapshot.
+///
+/// Every file is read through the one bounded reader ([`cube_model::io::read_file`]: at most
+/// `limits.max_file_bytes`, FIFOs, devices and directories refused) and must be readable
+/// (`cannot read <path>: <reason>`) and must yield at least one Kubernetes object (`<path>: not
+/// a cluster snapshot ...`): a program must never silently run against an empty cluster. Load
+/// problems of the objects themselves are returned as warnings, each with its file, document,
+/// object and field path (`LoadProblem`'s Display).
+///
+/// # Errors
+/// The message for exit code 2.
+pub fn load_snapshot_files_with<P: AsRef<Path>>(
+    paths: &[P],
+    limits: &Limits,
+) -> Result<(ClusterSnapshot, Vec<String>), String> {
     let mut snapshot = ClusterSnapshot::new();
     for path in paths {
         let path = path.as_ref();
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = cube_model::io::read_file(path, limits).map_err(|e| e.to_string())?;
         let label = path.display().to_string();
         match snapshot.add_bytes(&label, &bytes) {
             LoadOutcome::Loaded { objects, .. } if objects > 0 => {}

@@ -9,13 +9,22 @@ use proptest::prelude::*;
 // downstream crate uses.
 use cube_model::proptest::{quantity, quantity_string, raw_quantity_string};
 
-/// Values whose canonical DecimalSI exponent stays within n..E print without the
-/// "no suffix past E" quirk (`1000E` prints `1`), so their printed form keeps the value.
-fn printable(q: &Quantity) -> bool {
-    let limit: Quantity = "1000E".parse().expect("valid");
-    q.format() != Format::DecimalSI
-        || (q.checked_sub(&limit).is_some_and(|d| d.is_negative())
-            && (-q).checked_sub(&limit).is_some_and(|d| d.is_negative()))
+/// Values at and beyond the largest suffixes (`1000E`, `2000E`, `1024Ei`, and sums of them):
+/// issue 9 found `1000E` printed as `1`. Every value the type holds must print so that it parses
+/// back to itself.
+fn beyond_suffixes() -> impl Strategy<Value = Quantity> {
+    let base = prop_oneof![
+        (1i64..100_000, 0u32..40).prop_map(|(m, z)| format!("{m}{}E", "0".repeat(z as usize))),
+        (1i64..10_000, 0u32..8).prop_map(|(m, z)| format!("{m}{}Ei", "0".repeat(z as usize))),
+        (1i64..1000, 18i32..60).prop_map(|(m, e)| format!("{m}e{e}")),
+    ];
+    (base, 0i64..5, proptest::bool::ANY).prop_map(|(s, k, neg)| {
+        let q: Quantity = s.parse().expect("valid");
+        // sums and products leave the BinarySI cap and the suffix range behind
+        let q = q.checked_mul(k.max(1)).expect("fits");
+        let q = q.checked_add(&q).expect("fits");
+        if neg { -q } else { q }
+    })
 }
 
 /// Independent model: the exact value in nanos (i128) of `[+-]?int[.frac]suffix` with a
@@ -64,7 +73,6 @@ proptest! {
 
     #[test]
     fn parse_print_parse_keeps_value(q in quantity(24)) {
-        prop_assume!(printable(&q));
         let printed = q.to_string();
         let back: Quantity = printed.parse().expect("printed form parses");
         prop_assert_eq!(&back, &q, "printed {}", printed);
@@ -78,6 +86,18 @@ proptest! {
         let json = serde_json::to_string(&q).expect("serialize");
         let from_json: Quantity = serde_json::from_str(&json).expect("deserialize");
         prop_assert_eq!(from_json, q);
+    }
+
+    /// Issue 9: values of `1000E` and above (and BinarySI sums past `Ei`) printed without
+    /// their exponent, so a `2000E` bucket split 50/50 read `"1"`. Print, parse back, compare;
+    /// the halves too.
+    #[test]
+    fn values_beyond_the_largest_suffix_keep_their_value(q in beyond_suffixes()) {
+        for v in [q.clone(), q.checked_mul_ratio(1, 2, -3).expect("half fits")] {
+            let printed = v.to_string();
+            let back = value_of_printed(&printed);
+            prop_assert_eq!(&back, &v, "printed {}", printed);
+        }
     }
 
     #[test]
@@ -143,4 +163,57 @@ proptest! {
         let _ = s.parse::<Quantity>().map(|q| (q.to_string(), q.value()));
         let _ = serde_json::from_slice::<Quantity>(&b);
     }
+}
+
+/// The value a printed quantity denotes, without the parser's BinarySI cap (a sum past `8Ei` is
+/// a value the type holds; `Quantity::parse` would cap its printed form at 2^63-1).
+fn value_of_printed(s: &str) -> Quantity {
+    for (suffix, times) in [
+        ("Ki", 1),
+        ("Mi", 2),
+        ("Gi", 3),
+        ("Ti", 4),
+        ("Pi", 5),
+        ("Ei", 6),
+    ] {
+        if let Some(num) = s.strip_suffix(suffix) {
+            let mut q: Quantity = num.parse().expect("mantissa parses");
+            for _ in 0..times {
+                q = q.checked_mul(1024).expect("fits");
+            }
+            return q;
+        }
+    }
+    s.parse().expect("printed form parses")
+}
+
+/// The boundary itself, and values below the smallest suffix (built with `from_scaled`).
+#[test]
+fn suffix_boundaries_print_with_their_exponent() {
+    for (input, printed) in [
+        ("999E", "999E"),
+        ("1000E", "1e21"),
+        ("2000E", "2e21"),
+        ("1001E", "1001E"),
+        ("7Ei", "7Ei"),
+    ] {
+        let q: Quantity = input.parse().expect("valid");
+        assert_eq!(q.to_string(), printed, "{input}");
+    }
+    let half = "2000E"
+        .parse::<Quantity>()
+        .expect("valid")
+        .checked_mul_ratio(1, 2, -3)
+        .expect("fits");
+    assert_eq!(half.to_string(), "1e21");
+    let tiny = Quantity::from_scaled(1, -12, Format::DecimalSI);
+    assert_eq!(tiny.to_string(), "1e-12");
+    // BinarySI past Ei: 1024 * 7Ei (an exact product the type holds) keeps the Ei suffix
+    let big = "7Ei"
+        .parse::<Quantity>()
+        .expect("valid")
+        .checked_mul(1024)
+        .expect("fits");
+    assert_eq!(big.to_string(), "7168Ei");
+    assert_eq!(value_of_printed(&big.to_string()), big);
 }

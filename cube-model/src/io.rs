@@ -1,0 +1,340 @@
+//! The one bounded file reader every program and reader uses (plain `std` I/O, no network).
+//!
+//! [`read_file`] reads at most [`Limits::max_file_bytes`] bytes and refuses what is not a
+//! regular file: a FIFO (reading one blocks until a writer comes, possibly forever), a character
+//! or block device (`/dev/zero` never ends), a socket, a directory. [`ReadOptions`] lets a
+//! caller accept FIFOs and devices on purpose (still bounded). [`read_to_limit`] bounds any
+//! reader (standard input).
+//!
+//! On Unix the file is opened with `O_NONBLOCK`, so opening a FIFO never blocks, and its type is
+//! checked on the opened descriptor (no race between the check and the read).
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use crate::limits::{Limit, LimitExceeded, Limits};
+
+/// How [`read_file_with`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {
+    /// Most bytes read; one more byte makes the read fail with [`ReadError::TooLarge`].
+    pub max_bytes: u64,
+    /// Accept FIFOs, character and block devices and sockets (still bounded by `max_bytes`).
+    /// Directories are never read.
+    pub allow_special_files: bool,
+}
+
+impl ReadOptions {
+    /// Regular files only, at most `limits.max_file_bytes` bytes.
+    pub fn new(limits: &Limits) -> Self {
+        ReadOptions {
+            max_bytes: limits.max_file_bytes,
+            allow_special_files: false,
+        }
+    }
+
+    /// Also accept FIFOs and devices (bounded all the same).
+    #[must_use]
+    pub fn allow_special_files(mut self, allow: bool) -> Self {
+        self.allow_special_files = allow;
+        self
+    }
+}
+
+/// Why a file could not be read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The operating system refused (missing file, permission).
+    Io {
+        /// The path as given.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Not a regular file (and not accepted by [`ReadOptions::allow_special_files`]).
+    NotRegularFile {
+        /// The path as given.
+        path: String,
+        /// `a directory`, `a FIFO`, `a character device`, `a block device`, `a socket`.
+        file_type: &'static str,
+    },
+    /// Larger than the limit: nothing is returned (never a silent truncation).
+    TooLarge(LimitExceeded),
+}
+
+impl ReadError {
+    /// The limit hit, for [`ReadError::TooLarge`].
+    pub fn limit_exceeded(&self) -> Option<&LimitExceeded> {
+        match self {
+            ReadError::TooLarge(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io { path, source } => write!(f, "cannot read {path}: {source}"),
+            ReadError::NotRegularFile { path, file_type } => write!(
+                f,
+                "cannot read {path}: it is {file_type}, not a regular file (FIFOs, devices and \
+                 directories are refused: they can block or never end)"
+            ),
+            ReadError::TooLarge(e) => write!(f, "cannot read {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io { source, .. } => Some(source),
+            ReadError::TooLarge(e) => Some(e),
+            ReadError::NotRegularFile { .. } => None,
+        }
+    }
+}
+
+/// Reads a regular file of at most `limits.max_file_bytes` bytes.
+///
+/// # Errors
+/// [`ReadError`]: unreadable, not a regular file, or too large.
+pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ReadError> {
+    read_file_with(path, &ReadOptions::new(limits))
+}
+
+/// Reads a file as UTF-8 text (invalid sequences replaced by U+FFFD), bounded as
+/// [`read_file`].
+///
+/// # Errors
+/// As [`read_file`].
+pub fn read_file_to_string(path: &Path, limits: &Limits) -> Result<String, ReadError> {
+    let bytes = read_file(path, limits)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Reads a file with explicit options.
+///
+/// # Errors
+/// [`ReadError`]: unreadable, not a regular file (unless allowed), or too large.
+pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Vec<u8>, ReadError> {
+    let label = path.display().to_string();
+    let io = |source| ReadError::Io {
+        path: label.clone(),
+        source,
+    };
+    let file = open_nonblocking(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    let ft = meta.file_type();
+    let special = file_type_name(&ft);
+    let file = match special {
+        None => file,
+        Some("a directory") => {
+            return Err(ReadError::NotRegularFile {
+                path: label,
+                file_type: "a directory",
+            });
+        }
+        Some(kind) if !opts.allow_special_files => {
+            return Err(ReadError::NotRegularFile {
+                path: label,
+                file_type: kind,
+            });
+        }
+        // Allowed on purpose: reopen blocking (a FIFO waits for its writer), bounded below.
+        Some(_) => {
+            drop(file);
+            std::fs::File::open(path).map_err(io)?
+        }
+    };
+    let hint = if special.is_none() { meta.len() } else { 0 };
+    read_bounded(file, &label, opts.max_bytes, hint).map_err(|e| match e {
+        ReadError::Io { source, .. } => ReadError::Io {
+            path: label.clone(),
+            source,
+        },
+        other => other,
+    })
+}
+
+/// Reads `reader` to its end, at most `max_bytes` bytes (standard input: `label` `-`).
+///
+/// # Errors
+/// [`ReadError::Io`] or [`ReadError::TooLarge`] (nothing is returned past the limit).
+pub fn read_to_limit(reader: impl Read, label: &str, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
+    read_bounded(reader, label, max_bytes, 0)
+}
+
+fn read_bounded(
+    reader: impl Read,
+    label: &str,
+    max_bytes: u64,
+    size_hint: u64,
+) -> Result<Vec<u8>, ReadError> {
+    let too_large = |seen: u64| {
+        ReadError::TooLarge(LimitExceeded {
+            limit: Limit::FileBytes,
+            max: max_bytes,
+            observed: Some(seen),
+            subject: label.to_owned(),
+        })
+    };
+    if size_hint > max_bytes {
+        return Err(too_large(size_hint));
+    }
+    // Reserve what the file says it holds (bounded), never more than the limit.
+    let cap = usize::try_from(size_hint.min(max_bytes)).unwrap_or(0);
+    let mut buf = Vec::new();
+    if buf.try_reserve_exact(cap.saturating_add(1)).is_err() {
+        buf = Vec::new();
+    }
+    reader
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|source| ReadError::Io {
+            path: label.to_owned(),
+            source,
+        })?;
+    let read = buf.len() as u64;
+    if read > max_bytes {
+        return Err(too_large(read));
+    }
+    Ok(buf)
+}
+
+fn file_type_name(ft: &std::fs::FileType) -> Option<&'static str> {
+    if ft.is_file() {
+        return None;
+    }
+    if ft.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a FIFO");
+        }
+        if ft.is_char_device() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Opens for reading without blocking on a FIFO that has no writer.
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(O_NONBLOCK);
+    }
+    opts.open(path)
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(all(
+    unix,
+    any(
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    )
+))]
+const O_NONBLOCK: i32 = 0x0004;
+#[cfg(all(
+    unix,
+    not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    ))
+))]
+const O_NONBLOCK: i32 = 0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("cube-model-io-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn reads_regular_files_up_to_the_limit_and_no_further() {
+        let p = dir().join("ten.txt");
+        std::fs::write(&p, b"0123456789").unwrap();
+        let mut limits = Limits::default();
+        assert_eq!(read_file(&p, &limits).unwrap(), b"0123456789");
+        limits.max_file_bytes = 10;
+        assert_eq!(read_file(&p, &limits).unwrap().len(), 10);
+        limits.max_file_bytes = 9;
+        let e = read_file(&p, &limits).unwrap_err();
+        let t = e.to_string();
+        assert!(e.limit_exceeded().is_some(), "{t}");
+        assert!(
+            t.contains("ten.txt: the file size exceeds the limit of 9 bytes"),
+            "{t}"
+        );
+        assert!(t.contains("--limit file-bytes=N"), "{t}");
+    }
+
+    #[test]
+    fn refuses_directories_and_missing_files() {
+        let e = read_file(&dir(), &Limits::default()).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+        let e = read_file(Path::new("/nonexistent/x"), &Limits::default()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot read /nonexistent/x: "),
+            "{e}"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn refuses_devices_unless_asked_and_bounds_them_then() {
+        let limits = Limits::default();
+        let e = read_file(Path::new("/dev/zero"), &limits).unwrap_err();
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let opts = ReadOptions {
+            max_bytes: 4096,
+            allow_special_files: true,
+        };
+        let e = read_file_with(Path::new("/dev/zero"), &opts).unwrap_err();
+        assert!(e.limit_exceeded().is_some(), "{e}");
+    }
+
+    #[test]
+    fn stdin_like_readers_are_bounded() {
+        let endless = std::io::repeat(b'x');
+        let e = read_to_limit(endless, "-", 1000).unwrap_err();
+        assert_eq!(e.limit_exceeded().map(|l| l.max), Some(1000));
+        assert_eq!(read_to_limit(&b"abc"[..], "-", 3).unwrap(), b"abc");
+    }
+}

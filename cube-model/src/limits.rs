@@ -1,0 +1,490 @@
+//! Limits: every bound on input size and work, as one policy value.
+//!
+//! A console imports kubeconfigs uploaded by users and talks to servers it does not control; a CI
+//! check reads dumps of any size. Every reader and every program takes its bounds from one
+//! [`Limits`] value instead of hard-coding them, so a caller can raise (or lower) any of them in
+//! one place: library callers set the fields, the example programs take `--limit KEY=VALUE`
+//! (and `--max-file-bytes N`, ...) flags, see [`Limits::apply`].
+//!
+//! Hitting a limit is never a hang, an abort or a silent truncation: the reader stops and returns
+//! (or records) a [`LimitExceeded`] that says what was limited, where, the limit, and how to
+//! raise it.
+//!
+//! | key | field | default | bounds |
+//! |---|---|---|---|
+//! | `file-bytes` | [`Limits::max_file_bytes`] | 4 GiB | largest file (or stdin) read |
+//! | `http-body-bytes` | [`Limits::max_http_body_bytes`] | 256 MiB | largest HTTP response body |
+//! | `pages-per-list` | [`Limits::max_pages_per_list`] | 10,000 | pages (`continue`) per list |
+//! | `objects-per-snapshot` | [`Limits::max_objects_per_snapshot`] | 10,000,000 | objects kept in one snapshot |
+//! | `replicas-expanded` | [`Limits::max_replicas_expanded`] | 1,000 | replica pods tried per workload |
+//! | `yaml-alias-expansions` | [`Limits::max_yaml_alias_expansions`] | 100,000 | YAML alias events replayed per file (all documents together) |
+//! | `collection-deadline-secs` | [`Limits::collection_deadline`] | 900 s | a whole live collection |
+//! | `request-timeout-secs` | [`Limits::request_timeout`] | 30 s | one HTTP request, body included |
+//!
+//! The defaults fit Kubernetes' published scale limits (5,000 nodes, 150,000 pods: a ~2 GB
+//! `kubectl get -o json` dump) with room to spare.
+
+use std::fmt;
+use std::time::Duration;
+
+/// One kind of limit (a key of [`Limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Limit {
+    /// Largest file (or standard input) read, in bytes.
+    FileBytes,
+    /// Largest HTTP response body, in bytes.
+    HttpBodyBytes,
+    /// Pages fetched for one list (`limit` + `continue`).
+    PagesPerList,
+    /// Objects kept in one snapshot.
+    ObjectsPerSnapshot,
+    /// Replica pods expanded from one workload (a Deployment's `replicas`, a Job's
+    /// `parallelism`).
+    ReplicasExpanded,
+    /// YAML alias events replayed while reading one file (every document of it together).
+    YamlAliasExpansions,
+    /// Overall deadline of a live collection, in seconds.
+    CollectionDeadlineSecs,
+    /// Timeout of one HTTP request (headers and body), in seconds.
+    RequestTimeoutSecs,
+}
+
+impl Limit {
+    /// Every limit, in documentation order.
+    pub const ALL: [Limit; 8] = [
+        Limit::FileBytes,
+        Limit::HttpBodyBytes,
+        Limit::PagesPerList,
+        Limit::ObjectsPerSnapshot,
+        Limit::ReplicasExpanded,
+        Limit::YamlAliasExpansions,
+        Limit::CollectionDeadlineSecs,
+        Limit::RequestTimeoutSecs,
+    ];
+
+    /// The key used in `--limit KEY=VALUE` (`file-bytes`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "file-bytes",
+            Limit::HttpBodyBytes => "http-body-bytes",
+            Limit::PagesPerList => "pages-per-list",
+            Limit::ObjectsPerSnapshot => "objects-per-snapshot",
+            Limit::ReplicasExpanded => "replicas-expanded",
+            Limit::YamlAliasExpansions => "yaml-alias-expansions",
+            Limit::CollectionDeadlineSecs => "collection-deadline-secs",
+            Limit::RequestTimeoutSecs => "request-timeout-secs",
+        }
+    }
+
+    /// The dedicated flag of the example programs (`--max-file-bytes`).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "--max-file-bytes",
+            Limit::HttpBodyBytes => "--max-http-body-bytes",
+            Limit::PagesPerList => "--max-pages-per-list",
+            Limit::ObjectsPerSnapshot => "--max-objects-per-snapshot",
+            Limit::ReplicasExpanded => "--max-replicas-expanded",
+            Limit::YamlAliasExpansions => "--max-yaml-alias-expansions",
+            Limit::CollectionDeadlineSecs => "--collection-deadline-secs",
+            Limit::RequestTimeoutSecs => "--request-timeout-secs",
+        }
+    }
+
+    /// What is limited, as a noun phrase (`the file size`).
+    pub fn what(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "the file size",
+            Limit::HttpBodyBytes => "the HTTP response body",
+            Limit::PagesPerList => "the number of pages of one list",
+            Limit::ObjectsPerSnapshot => "the number of objects in one snapshot",
+            Limit::ReplicasExpanded => "the number of replicas expanded for one workload",
+            Limit::YamlAliasExpansions => "the number of YAML alias expansions in one file",
+            Limit::CollectionDeadlineSecs => "the time of the live collection",
+            Limit::RequestTimeoutSecs => "the time of one request",
+        }
+    }
+
+    /// The unit of the value (`bytes`, `pages`, `seconds`).
+    pub fn unit(self) -> &'static str {
+        match self {
+            Limit::FileBytes | Limit::HttpBodyBytes => "bytes",
+            Limit::PagesPerList => "pages",
+            Limit::ObjectsPerSnapshot => "objects",
+            Limit::ReplicasExpanded => "replicas",
+            Limit::YamlAliasExpansions => "alias expansions",
+            Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => "seconds",
+        }
+    }
+
+    /// Largest value accepted for this limit. Sizes stop at 1 TiB, counts at 2^32, durations at
+    /// one year (so a deadline added to "now" can never overflow).
+    pub fn max_value(self) -> u64 {
+        match self {
+            Limit::FileBytes | Limit::HttpBodyBytes => 1 << 40,
+            Limit::PagesPerList | Limit::ReplicasExpanded => u64::from(u32::MAX),
+            Limit::ObjectsPerSnapshot | Limit::YamlAliasExpansions => 1 << 32,
+            Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => 365 * 24 * 3600,
+        }
+    }
+
+    /// The limit for a `--limit` key (`file-bytes`; the dedicated flag name without its dashes
+    /// and `max-` prefix is accepted too).
+    pub fn from_key(key: &str) -> Option<Limit> {
+        let key = key.trim().trim_start_matches('-');
+        let key = key.strip_prefix("max-").unwrap_or(key);
+        Limit::ALL.into_iter().find(|l| {
+            l.key() == key || l.flag().trim_start_matches("--").trim_start_matches("max-") == key
+        })
+    }
+
+    /// How a user raises this limit, for messages:
+    /// `--limit file-bytes=N (or --max-file-bytes N; library: Limits::max_file_bytes)`.
+    pub fn how_to_raise(self) -> String {
+        format!(
+            "raise it with --limit {}=N (or {} N; library: Limits::{})",
+            self.key(),
+            self.flag(),
+            self.field()
+        )
+    }
+
+    fn field(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "max_file_bytes",
+            Limit::HttpBodyBytes => "max_http_body_bytes",
+            Limit::PagesPerList => "max_pages_per_list",
+            Limit::ObjectsPerSnapshot => "max_objects_per_snapshot",
+            Limit::ReplicasExpanded => "max_replicas_expanded",
+            Limit::YamlAliasExpansions => "max_yaml_alias_expansions",
+            Limit::CollectionDeadlineSecs => "collection_deadline",
+            Limit::RequestTimeoutSecs => "request_timeout",
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Every bound on input size and work (see the module docs for the keys and defaults).
+///
+/// ```
+/// use cube_model::limits::{Limit, Limits};
+/// let mut limits = Limits::default();
+/// limits.apply("file-bytes=64Mi").unwrap();
+/// assert_eq!(limits.max_file_bytes, 64 << 20);
+/// assert_eq!(limits.get(Limit::FileBytes), 64 << 20);
+/// assert!(limits.apply("file-bytes=0").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Largest file (or standard input) read, in bytes ([`crate::io::read_file`]).
+    pub max_file_bytes: u64,
+    /// Largest HTTP response body, in bytes (`/version`, one list page).
+    pub max_http_body_bytes: u64,
+    /// Pages fetched for one list; a server that keeps sending a `continue` token is stopped
+    /// here.
+    pub max_pages_per_list: u32,
+    /// Objects kept in one snapshot; objects past it are counted, not stored.
+    pub max_objects_per_snapshot: u64,
+    /// Replica pods expanded (and admitted one by one) for one workload.
+    pub max_replicas_expanded: u32,
+    /// YAML alias events replayed while reading one file; the budget is shared by every
+    /// document of the file (it does not restart per document).
+    pub max_yaml_alias_expansions: u64,
+    /// Overall deadline of a live collection (every list of every kind).
+    pub collection_deadline: Duration,
+    /// Timeout of one HTTP request, headers and body.
+    pub request_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 4 << 30,
+            max_http_body_bytes: 256 << 20,
+            max_pages_per_list: 10_000,
+            max_objects_per_snapshot: 10_000_000,
+            max_replicas_expanded: 1_000,
+            max_yaml_alias_expansions: 100_000,
+            collection_deadline: Duration::from_secs(900),
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Why a `--limit` setting was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LimitError {
+    /// No such limit key.
+    #[error("unknown limit {key:?} (known: {known})")]
+    UnknownKey {
+        /// The key given.
+        key: String,
+        /// The known keys, comma-separated.
+        known: String,
+    },
+    /// Not `KEY=VALUE`.
+    #[error("expected KEY=VALUE, got {given:?}")]
+    Syntax {
+        /// The text given.
+        given: String,
+    },
+    /// The value is not a number (with an optional unit suffix).
+    #[error(
+        "invalid value {value:?} for limit {limit}: expected a whole number{suffixes}",
+        suffixes = if limit.unit() == "bytes" { " with an optional k, M, G, T, Ki, Mi, Gi or Ti suffix" } else if limit.unit() == "seconds" { " of seconds with an optional s, m or h suffix" } else { "" }
+    )]
+    Invalid {
+        /// The limit.
+        limit: Limit,
+        /// The value given.
+        value: String,
+    },
+    /// The value is outside `1..=max`.
+    #[error("limit {limit} must be between 1 and {max} {unit}, got {value}", unit = limit.unit())]
+    OutOfRange {
+        /// The limit.
+        limit: Limit,
+        /// The value given (saturated at `u64::MAX`).
+        value: u64,
+        /// The largest accepted value.
+        max: u64,
+    },
+}
+
+impl Limits {
+    /// The current value of one limit (durations in whole seconds).
+    pub fn get(&self, limit: Limit) -> u64 {
+        match limit {
+            Limit::FileBytes => self.max_file_bytes,
+            Limit::HttpBodyBytes => self.max_http_body_bytes,
+            Limit::PagesPerList => u64::from(self.max_pages_per_list),
+            Limit::ObjectsPerSnapshot => self.max_objects_per_snapshot,
+            Limit::ReplicasExpanded => u64::from(self.max_replicas_expanded),
+            Limit::YamlAliasExpansions => self.max_yaml_alias_expansions,
+            Limit::CollectionDeadlineSecs => self.collection_deadline.as_secs(),
+            Limit::RequestTimeoutSecs => self.request_timeout.as_secs(),
+        }
+    }
+
+    /// Sets one limit.
+    ///
+    /// # Errors
+    /// [`LimitError::OutOfRange`] when `value` is 0 or above [`Limit::max_value`].
+    pub fn set(&mut self, limit: Limit, value: u64) -> Result<(), LimitError> {
+        let max = limit.max_value();
+        if value == 0 || value > max {
+            return Err(LimitError::OutOfRange { limit, value, max });
+        }
+        // In range: the conversions below cannot fail (max_value fits each field).
+        let small = u32::try_from(value).unwrap_or(u32::MAX);
+        match limit {
+            Limit::FileBytes => self.max_file_bytes = value,
+            Limit::HttpBodyBytes => self.max_http_body_bytes = value,
+            Limit::PagesPerList => self.max_pages_per_list = small,
+            Limit::ObjectsPerSnapshot => self.max_objects_per_snapshot = value,
+            Limit::ReplicasExpanded => self.max_replicas_expanded = small,
+            Limit::YamlAliasExpansions => self.max_yaml_alias_expansions = value,
+            Limit::CollectionDeadlineSecs => self.collection_deadline = Duration::from_secs(value),
+            Limit::RequestTimeoutSecs => self.request_timeout = Duration::from_secs(value),
+        }
+        Ok(())
+    }
+
+    /// Sets one limit from text: a whole number, for sizes with an optional `k`/`M`/`G`/`T`
+    /// (powers of 1000) or `Ki`/`Mi`/`Gi`/`Ti` (powers of 1024) suffix, for durations with an
+    /// optional `s`/`m`/`h` suffix.
+    ///
+    /// # Errors
+    /// [`LimitError::Invalid`] or [`LimitError::OutOfRange`].
+    pub fn set_text(&mut self, limit: Limit, value: &str) -> Result<(), LimitError> {
+        let parsed = parse_value(limit, value).ok_or_else(|| LimitError::Invalid {
+            limit,
+            value: value.to_owned(),
+        })?;
+        self.set(limit, parsed)
+    }
+
+    /// Applies one `KEY=VALUE` setting (`file-bytes=3Gi`, `request-timeout-secs=10`).
+    ///
+    /// # Errors
+    /// [`LimitError`] naming the key or the value.
+    pub fn apply(&mut self, setting: &str) -> Result<(), LimitError> {
+        let Some((key, value)) = setting.split_once('=') else {
+            return Err(LimitError::Syntax {
+                given: setting.to_owned(),
+            });
+        };
+        let limit = Limit::from_key(key).ok_or_else(|| LimitError::UnknownKey {
+            key: key.to_owned(),
+            known: Limit::ALL.map(Limit::key).join(", "),
+        })?;
+        self.set_text(limit, value)
+    }
+
+    /// A [`LimitExceeded`] for `limit` at its current value.
+    pub fn exceeded(
+        &self,
+        limit: Limit,
+        subject: impl Into<String>,
+        observed: Option<u64>,
+    ) -> LimitExceeded {
+        LimitExceeded {
+            limit,
+            max: self.get(limit),
+            observed,
+            subject: subject.into(),
+        }
+    }
+}
+
+fn parse_value(limit: Limit, text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits_end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, suffix) = text.split_at(digits_end);
+    if digits.is_empty() {
+        return None;
+    }
+    // Saturate: an absurd number is out of range, not a parse error.
+    let n = digits.parse::<u64>().unwrap_or(u64::MAX);
+    let factor: u64 = match (limit.unit(), suffix) {
+        (_, "") => 1,
+        ("bytes", "k" | "K") => 1_000,
+        ("bytes", "M") => 1_000_000,
+        ("bytes", "G") => 1_000_000_000,
+        ("bytes", "T") => 1_000_000_000_000,
+        ("bytes", "Ki") => 1 << 10,
+        ("bytes", "Mi") => 1 << 20,
+        ("bytes", "Gi") => 1 << 30,
+        ("bytes", "Ti") => 1 << 40,
+        ("seconds", "s") => 1,
+        ("seconds", "m") => 60,
+        ("seconds", "h") => 3600,
+        _ => return None,
+    };
+    Some(n.saturating_mul(factor))
+}
+
+/// A limit was hit: what, where, the limit, and how to raise it.
+///
+/// Display: `dump.json: the file size exceeds the limit of 4294967296 bytes (at least
+/// 4294967297 bytes); raise it with --limit file-bytes=N (or --max-file-bytes N; library:
+/// Limits::max_file_bytes)`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitExceeded {
+    /// Which limit.
+    #[serde(with = "limit_key")]
+    pub limit: Limit,
+    /// The limit's value when it was hit.
+    pub max: u64,
+    /// What was seen, when known (a lower bound: reading stops at the limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed: Option<u64>,
+    /// Where: a file, a list path, a workload.
+    pub subject: String,
+}
+
+impl fmt::Display for LimitExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} exceeds the limit of {} {}",
+            self.subject,
+            self.limit.what(),
+            self.max,
+            self.limit.unit()
+        )?;
+        if let Some(seen) = self.observed {
+            write!(f, " (at least {seen} {})", self.limit.unit())?;
+        }
+        write!(f, "; {}", self.limit.how_to_raise())
+    }
+}
+
+impl std::error::Error for LimitExceeded {}
+
+mod limit_key {
+    use super::Limit;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(l: &Limit, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(l.key())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Limit, D::Error> {
+        let key = String::deserialize(d)?;
+        Limit::from_key(&key)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown limit {key:?}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_and_flags_are_accepted_as_keys() {
+        for l in Limit::ALL {
+            assert_eq!(Limit::from_key(l.key()), Some(l));
+            assert_eq!(Limit::from_key(l.flag()), Some(l), "{}", l.flag());
+            assert!(l.max_value() >= Limits::default().get(l));
+        }
+        assert_eq!(Limit::from_key("nope"), None);
+    }
+
+    #[test]
+    fn values_with_units_and_bounds() {
+        let mut l = Limits::default();
+        l.apply("file-bytes=2Gi").unwrap();
+        assert_eq!(l.max_file_bytes, 2 << 30);
+        l.apply("max-file-bytes=5k").unwrap();
+        assert_eq!(l.max_file_bytes, 5000);
+        l.apply("request-timeout-secs=2m").unwrap();
+        assert_eq!(l.request_timeout, Duration::from_secs(120));
+        // every numeric flag is bounded: no Duration overflow, no zero
+        let e = l
+            .apply("request-timeout-secs=18446744073709551615")
+            .unwrap_err();
+        assert!(matches!(e, LimitError::OutOfRange { .. }), "{e}");
+        let e = l.apply("collection-deadline-secs=99999999999999999999999h");
+        assert!(matches!(e, Err(LimitError::OutOfRange { .. })), "{e:?}");
+        assert!(matches!(
+            l.apply("pages-per-list=0"),
+            Err(LimitError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            l.apply("replicas-expanded=1Ki"),
+            Err(LimitError::Invalid { .. })
+        ));
+        assert!(matches!(
+            l.apply("bogus=1"),
+            Err(LimitError::UnknownKey { .. })
+        ));
+        assert!(matches!(
+            l.apply("file-bytes"),
+            Err(LimitError::Syntax { .. })
+        ));
+    }
+
+    #[test]
+    fn exceeded_says_what_where_limit_and_how_to_raise() {
+        let l = Limits::default();
+        let e = l.exceeded(Limit::FileBytes, "dump.json", Some(5 << 30));
+        let t = e.to_string();
+        assert!(t.starts_with("dump.json: the file size exceeds the limit of 4294967296 bytes"));
+        assert!(t.contains("--limit file-bytes=N"), "{t}");
+        let json = serde_json::to_string(&e).unwrap();
+        assert!(json.contains("\"limit\":\"file-bytes\""), "{json}");
+        let back: LimitExceeded = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, e);
+    }
+}

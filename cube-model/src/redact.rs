@@ -1,0 +1,893 @@
+//! Redaction: [`Secret`] holds a secret value so that it never prints, and [`redact`] is the one
+//! function every path that turns input text into evidence or problem text goes through.
+//!
+//! [`redact`] knows these forms (each test in this module names one):
+//! - `key=value`, `key="value"`, `key='value'`, `key: value`, `key:\tvalue`, `key value` after a
+//!   flag (`--token abc`, `--discovery-token=abc.0123456789abcdef`), `key<TAB>value`;
+//! - JSON members (`"token":"..."`, `"password": 123`), one-line JSON objects, flow YAML
+//!   (`{token: abc, user: x}`), YAML block scalars under a secret key (`client-key-data: |`);
+//! - URL user-info (`https://user:p%2Fa#ss@host`, passwords holding `/`, `#`, `?`, `@`);
+//! - `Authorization: Bearer ...` and `Basic ...` credentials;
+//! - kubeadm bootstrap tokens `[a-z0-9]{6}.[a-z0-9]{16}` anywhere (the public token id is kept:
+//!   `abcdef.<redacted>`), JSON Web Tokens;
+//! - PEM blocks (the body between `-----BEGIN X-----` and `-----END X-----`, also on one line
+//!   with `\n` escapes), long base64 blobs (`client-key-data`, docker configs);
+//! - the values of `data:` and `stringData:` of a Secret (YAML or JSON) when the text shows
+//!   `kind: Secret`.
+//!
+//! A key is secret when its name, lower-cased without `-`, `_` and `.`, ends with `token`,
+//! `password`, `passwd`, `secret`, `keydata`, `certificatedata`, `privatekey`, `apikey`,
+//! `secretkey`, `accesskey`, `credentials`, `passphrase` or `authorization`, or is `auth`, `pwd`
+//! or `pass`. Names ending otherwise are not secret, so `discovery-token-ca-cert-hash` (a public
+//! pin), `token-id`, `tokenFile` and `secretName` stay readable.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// What replaces a secret.
+pub const PLACEHOLDER: &str = "<redacted>";
+
+/// A secret value: `Debug`, `Display` and `Serialize` print [`PLACEHOLDER`]; `Deserialize`
+/// reads the value itself. Read it with [`Secret::expose`].
+///
+/// ```
+/// use cube_model::redact::Secret;
+/// let token = Secret::new("abcdef.0123456789abcdef".to_owned());
+/// assert_eq!(format!("{token} {token:?}"), "<redacted> <redacted>");
+/// assert_eq!(serde_json::to_string(&token).unwrap(), "\"<redacted>\"");
+/// assert_eq!(token.expose(), "abcdef.0123456789abcdef");
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Secret<T>(T);
+
+/// Another name for [`Secret`].
+pub type Redacted<T> = Secret<T>;
+
+impl<T> Secret<T> {
+    /// Wraps a value.
+    pub fn new(value: T) -> Self {
+        Secret(value)
+    }
+    /// The value (the only way to read it).
+    pub fn expose(&self) -> &T {
+        &self.0
+    }
+    /// The value, unwrapped.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> From<T> for Secret<T> {
+    fn from(value: T) -> Self {
+        Secret(value)
+    }
+}
+
+impl<T> fmt::Debug for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(PLACEHOLDER)
+    }
+}
+
+impl<T> fmt::Display for Secret<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(PLACEHOLDER)
+    }
+}
+
+impl<T> serde::Serialize for Secret<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(PLACEHOLDER)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Secret<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(Secret)
+    }
+}
+
+/// True when a key (`--discovery-token`, `"client-key-data"`, `password`) names a secret value
+/// (see the module docs).
+pub fn is_secret_key(key: &str) -> bool {
+    let norm: String = key
+        .trim_matches(|c: char| c == '-' || c == '"' || c == '\'' || c.is_whitespace())
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    if norm.is_empty() {
+        return false;
+    }
+    const SUFFIXES: [&str; 13] = [
+        "token",
+        "password",
+        "passwd",
+        "secret",
+        "keydata",
+        "certificatedata",
+        "privatekey",
+        "apikey",
+        "secretkey",
+        "accesskey",
+        "credentials",
+        "passphrase",
+        "authorization",
+    ];
+    matches!(norm.as_str(), "auth" | "pwd" | "pass") || SUFFIXES.iter().any(|s| norm.ends_with(s))
+}
+
+/// Replaces every secret in `text` by [`PLACEHOLDER`] (see the module docs for the forms).
+/// Multi-line texts keep their lines; text without secrets is returned borrowed.
+///
+/// ```
+/// use cube_model::redact::redact;
+/// let line = "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef \
+///             --discovery-token-ca-cert-hash sha256:aaaa";
+/// assert_eq!(
+///     redact(line),
+///     "kubeadm join 10.0.0.1:6443 --token <redacted> --discovery-token-ca-cert-hash sha256:aaaa"
+/// );
+/// assert_eq!(redact("https://admin:p/a#s?s@10.0.0.1:6443"), "https://<redacted>@10.0.0.1:6443");
+/// ```
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let mut state = State {
+        secret_doc: mentions_secret_kind(text),
+        ..State::default()
+    };
+    let mut out = String::new();
+    let mut changed = false;
+    for line in text.split_inclusive('\n') {
+        let (body, end) = split_line_end(line);
+        match redact_line(body, &mut state) {
+            Cow::Borrowed(_) => out.push_str(line),
+            Cow::Owned(s) => {
+                changed = true;
+                out.push_str(&s);
+                out.push_str(end);
+            }
+        }
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// [`redact`] into an owned `String`.
+pub fn redact_string(text: &str) -> String {
+    redact(text).into_owned()
+}
+
+/// Removes the user-info of a URL (`https://user:pass@host` -> `https://<redacted>@host`),
+/// anywhere in `text`. Part of [`redact`]; exposed for callers that hold a bare URL.
+pub fn redact_url(text: &str) -> Cow<'_, str> {
+    let ranges = url_userinfo_ranges(text);
+    if ranges.is_empty() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(apply(text, ranges))
+    }
+}
+
+fn split_line_end(line: &str) -> (&str, &str) {
+    let body = line.trim_end_matches(['\n', '\r']);
+    (body, &line[body.len()..])
+}
+
+fn mentions_secret_kind(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(i) = rest.find("Secret") {
+        let before = rest[..i].trim_end_matches([' ', '"', '\'', '\t']);
+        if before.ends_with(':')
+            && before[..before.len() - 1]
+                .trim_end_matches(['"', '\'', ' '])
+                .ends_with("kind")
+        {
+            return true;
+        }
+        rest = &rest[i + "Secret".len()..];
+    }
+    false
+}
+
+/// State carried from line to line.
+#[derive(Default)]
+struct State {
+    /// Inside a PEM block (after its BEGIN line).
+    in_pem: bool,
+    /// Inside a YAML block scalar of a secret key: the key's indentation.
+    block_indent: Option<usize>,
+    /// The text is (or holds) a Secret.
+    secret_doc: bool,
+    /// Inside a Secret's YAML `data:`/`stringData:` map: its key's indentation.
+    data_indent: Option<usize>,
+    /// Inside a Secret's JSON `"data": {` object: brace depth (1 = the data object).
+    json_data_depth: usize,
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+fn redact_line<'a>(line: &'a str, st: &mut State) -> Cow<'a, str> {
+    // PEM body lines (multi-line block)
+    if st.in_pem {
+        if let Some(end) = line.find("-----END") {
+            st.in_pem = false;
+            if line[..end].trim().is_empty() {
+                return Cow::Borrowed(line);
+            }
+            return Cow::Owned(format!("{PLACEHOLDER}{}", &line[end..]));
+        }
+        if line.trim().is_empty() {
+            return Cow::Borrowed(line);
+        }
+        return Cow::Owned(format!("{}{PLACEHOLDER}", &line[..indent_of(line)]));
+    }
+    // YAML block scalar of a secret key
+    if let Some(key_indent) = st.block_indent {
+        if line.trim().is_empty() {
+            return Cow::Borrowed(line);
+        }
+        if indent_of(line) > key_indent {
+            return Cow::Owned(format!("{}{PLACEHOLDER}", &line[..indent_of(line)]));
+        }
+        st.block_indent = None;
+    }
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    // A Secret's YAML data map
+    if let Some(data_indent) = st.data_indent
+        && !line.trim().is_empty()
+        && !line.trim_start().starts_with('#')
+    {
+        let ind = indent_of(line);
+        if ind <= data_indent {
+            st.data_indent = None;
+        } else {
+            match line.find(':') {
+                Some(c) if c + 1 < line.len() => {
+                    let v = c + 1 + (line.len() - c - 1 - line[c + 1..].trim_start().len());
+                    if v < line.len() {
+                        let value = line[v..].trim_end();
+                        if is_block_indicator(value) {
+                            st.block_indent = Some(ind);
+                        } else {
+                            ranges.push((v, v + value.len()));
+                        }
+                    }
+                }
+                Some(_) => {}
+                None => ranges.push((ind, line.trim_end().len())),
+            }
+        }
+    }
+    if st.secret_doc && st.data_indent.is_none() && ranges.is_empty() {
+        let t = line.trim_start();
+        if let Some(rest) = t
+            .strip_prefix("data:")
+            .or_else(|| t.strip_prefix("stringData:"))
+            && (rest.trim().is_empty() || rest.trim_start().starts_with('#'))
+        {
+            st.data_indent = Some(indent_of(line));
+        }
+    }
+    json_secret_data(line, st, &mut ranges);
+    pem_inline(line, st, &mut ranges);
+    key_values(line, st, &mut ranges);
+    ranges.extend(url_userinfo_ranges(line));
+    auth_schemes(line, &mut ranges);
+    bootstrap_tokens(line, &mut ranges);
+    jwts(line, &mut ranges);
+    base64_blobs(line, &mut ranges);
+    if ranges.is_empty() {
+        Cow::Borrowed(line)
+    } else {
+        Cow::Owned(apply(line, ranges))
+    }
+}
+
+/// Replaces the byte ranges (merged when they overlap) by the placeholder.
+fn apply(text: &str, mut ranges: Vec<(usize, usize)>) -> String {
+    ranges.retain(|(s, e)| s < e && *e <= text.len());
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (s, e) in ranges {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (s, e) in merged {
+        // ranges are built on char boundaries; stay safe anyway
+        let (Some(keep), true) = (text.get(at..s), text.is_char_boundary(e)) else {
+            continue;
+        };
+        out.push_str(keep);
+        out.push_str(PLACEHOLDER);
+        at = e;
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    out
+}
+
+fn is_block_indicator(value: &str) -> bool {
+    let v = value.split('#').next().unwrap_or("").trim();
+    !v.is_empty()
+        && (v.starts_with('|') || v.starts_with('>'))
+        && v[1..]
+            .chars()
+            .all(|c| matches!(c, '-' | '+') || c.is_ascii_digit())
+}
+
+fn is_key_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')
+}
+
+/// `key=value`, `key: value`, `"key": value`, `--key value`, `key<TAB>value`.
+fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
+    let b = line.as_bytes();
+    let flow = line.contains('{');
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'=' || c == b':' {
+            // the key just before (quotes and spaces before '=' allowed)
+            let mut k_end = i;
+            while k_end > 0 && b[k_end - 1] == b' ' && c == b'=' {
+                k_end -= 1;
+            }
+            let quoted = k_end > 0 && matches!(b[k_end - 1], b'"' | b'\'');
+            if quoted {
+                k_end -= 1;
+            }
+            let mut k_start = k_end;
+            while k_start > 0 && is_key_char(b[k_start - 1]) {
+                k_start -= 1;
+            }
+            let key = &line[k_start..k_end];
+            // `https://` is a scheme, `a:b` inside a URL is handled by the URL rule
+            let url_like = c == b':' && line[i + 1..].starts_with("//");
+            if !key.is_empty() && !url_like && is_secret_key(key) {
+                // a mapping key starts its line (YAML, `- key:`, `{key:`, `"key":`); a `key:` in
+                // the middle of prose ("the bootstrap token: it expired") only hides a value
+                // that looks like a credential
+                let head = line[..k_start - usize::from(quoted && k_start > 0)]
+                    .trim_start_matches([' ', '\t'])
+                    .trim_start_matches("- ");
+                let mapping = c == b'='
+                    || head.is_empty()
+                    || head.ends_with(['{', ',', '['])
+                    || line[..k_start].trim_end().ends_with(['{', ',']);
+                if let Some((s, e, block)) = value_span(line, i + 1, c == b':', flow, mapping) {
+                    if block {
+                        st.block_indent = Some(indent_of(line));
+                    } else if s < e {
+                        ranges.push((s, e));
+                    }
+                    i = e.max(i + 1);
+                    continue;
+                }
+            }
+        } else if (c == b' ' || c == b'\t') && i > 0 {
+            // flag or bare key followed by whitespace: `--token abc`, `token<TAB>abc`
+            let mut k_start = i;
+            while k_start > 0 && is_key_char(b[k_start - 1]) {
+                k_start -= 1;
+            }
+            let word_start_ok = k_start == 0 || matches!(b[k_start - 1], b' ' | b'\t' | b'"');
+            let key = &line[k_start..i];
+            let is_flag = key.starts_with("--") || (key.starts_with('-') && key.len() > 2);
+            if word_start_ok && (is_flag || c == b'\t') && is_secret_key(key) {
+                let mut v = i;
+                while v < b.len() && matches!(b[v], b' ' | b'\t') {
+                    v += 1;
+                }
+                if v < b.len() && b[v] != b'-' {
+                    let e = token_end(line, v, false);
+                    if e > v {
+                        ranges.push((v, e));
+                        i = e;
+                        continue;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The span of a value starting at `from` (after `=` or `:`): a quoted string's inside, a bare
+/// token, or the rest of the line for `key: value` outside flow collections. The bool is true
+/// for a YAML block scalar indicator (the value follows on the next lines).
+fn value_span(
+    line: &str,
+    from: usize,
+    colon: bool,
+    flow: bool,
+    mapping: bool,
+) -> Option<(usize, usize, bool)> {
+    let b = line.as_bytes();
+    let mut v = from;
+    while v < b.len() && matches!(b[v], b' ' | b'\t') {
+        v += 1;
+    }
+    if v >= b.len() {
+        return None;
+    }
+    if matches!(b[v], b'"' | b'\'') {
+        let q = b[v];
+        let mut j = v + 1;
+        while j < b.len() {
+            if b[j] == b'\\' && q == b'"' {
+                j += 2;
+                continue;
+            }
+            if b[j] == q {
+                return Some((v + 1, j, false));
+            }
+            j += 1;
+        }
+        return Some((v + 1, b.len(), false));
+    }
+    if colon && is_block_indicator(&line[v..]) {
+        return Some((v, v, true));
+    }
+    if line[v..].starts_with(PLACEHOLDER) {
+        return Some((v, v, false));
+    }
+    if !mapping {
+        let e = token_end(line, v, true);
+        return looks_like_credential(&line[v..e]).then_some((v, e, false));
+    }
+    let e = if colon && !flow {
+        // `key: value with spaces` up to the end of the line (or a YAML comment)
+        let rest = &line[v..];
+        let cut = rest.find(" #").unwrap_or(rest.len());
+        v + rest[..cut].trim_end().len()
+    } else {
+        token_end(line, v, true)
+    };
+    Some((v, e, false))
+}
+
+/// A word that may be a credential (not an English word of prose): 6+ characters with a digit
+/// or a symbol, or 16+ characters.
+fn looks_like_credential(word: &str) -> bool {
+    let n = word.chars().count();
+    (n >= 6 && word.chars().any(|c| !c.is_alphabetic())) || n >= 16
+}
+
+/// End of a bare token: whitespace, quotes and separators end it.
+fn token_end(line: &str, from: usize, stop_at_comma: bool) -> usize {
+    let b = line.as_bytes();
+    let mut e = from;
+    while e < b.len() {
+        let c = b[e];
+        if c.is_ascii_whitespace()
+            || matches!(c, b'"' | b'\'' | b'&' | b';' | b'}' | b']' | b')' | b'`')
+            || (stop_at_comma && c == b',')
+        {
+            break;
+        }
+        e += 1;
+    }
+    e
+}
+
+/// `scheme://userinfo@host`: the user-info, up to the last `@` of the URL (a password may hold
+/// `/`, `#`, `?` and `@`).
+fn url_userinfo_ranges(line: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut search = 0;
+    while let Some(p) = line[search..].find("://") {
+        let start = search + p + 3;
+        let mut end = start;
+        while end < b.len()
+            && !b[end].is_ascii_whitespace()
+            && !matches!(b[end], b'"' | b'\'' | b'<' | b'>' | b'`')
+        {
+            end += 1;
+        }
+        let url = &line[start..end];
+        // the next URL on the line starts a new search
+        let url = match url.find("://") {
+            Some(n) => &url[..n],
+            None => url,
+        };
+        if let Some(at) = url.rfind('@') {
+            let info = &url[..at];
+            let path_like = !info.contains(':') && info.contains(['/', '?', '#']);
+            if !info.is_empty() && !path_like && info != PLACEHOLDER {
+                out.push((start, start + at));
+            }
+        }
+        search = start;
+    }
+    out
+}
+
+/// `Bearer <token>` and `Basic <credentials>` (case-insensitive).
+fn auth_schemes(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let lower = line.to_ascii_lowercase();
+    for scheme in ["bearer", "basic"] {
+        let mut from = 0;
+        while let Some(p) = lower[from..].find(scheme) {
+            let s = from + p;
+            let e = s + scheme.len();
+            from = e;
+            let boundary_before = s == 0 || !lower.as_bytes()[s - 1].is_ascii_alphanumeric();
+            let b = line.as_bytes();
+            if !boundary_before || e >= b.len() || !matches!(b[e], b' ' | b'\t') {
+                continue;
+            }
+            let mut v = e;
+            while v < b.len() && matches!(b[v], b' ' | b'\t') {
+                v += 1;
+            }
+            let end = token_end(line, v, false);
+            // `basic` in prose ("basic auth failed"): only a credential-looking word
+            let word = &line[v..end];
+            let looks = word.len() >= 8
+                && word
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"+/=-_.~:".contains(&c));
+            if end > v && looks && word != PLACEHOLDER {
+                ranges.push((v, end));
+            }
+        }
+    }
+}
+
+/// `abcdef.0123456789abcdef`: the secret half, keeping the public token id.
+fn bootstrap_tokens(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let b = line.as_bytes();
+    let ok = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    for (dot, _) in line.match_indices('.') {
+        if dot < 6 || dot + 17 > b.len() {
+            continue;
+        }
+        let id = &b[dot - 6..dot];
+        let secret = &b[dot + 1..dot + 17];
+        let before_ok = dot == 6 || !b[dot - 7].is_ascii_alphanumeric();
+        let after_ok = dot + 17 == b.len() || !b[dot + 17].is_ascii_alphanumeric();
+        if before_ok && after_ok && id.iter().all(|c| ok(*c)) && secret.iter().all(|c| ok(*c)) {
+            ranges.push((dot + 1, dot + 17));
+        }
+    }
+}
+
+/// JSON Web Tokens: `eyJ<base64url>.<base64url>.<base64url>`.
+fn jwts(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let b = line.as_bytes();
+    let url_char = |c: u8| c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b'=';
+    for (s, _) in line.match_indices("eyJ") {
+        if s > 0 && url_char(b[s - 1]) {
+            continue;
+        }
+        let mut e = s;
+        let mut dots = 0;
+        while e < b.len() && (url_char(b[e]) || b[e] == b'.') {
+            if b[e] == b'.' {
+                dots += 1;
+            }
+            e += 1;
+        }
+        if dots >= 1 && e - s >= 20 {
+            ranges.push((s, e));
+        }
+    }
+}
+
+/// Long base64 runs (40+ characters with upper case, lower case and digits): key material,
+/// client certificates, docker configs. Hex digests (`sha256:...`) and paths do not qualify.
+fn base64_blobs(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let b = line.as_bytes();
+    let in_set = |c: u8| c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+    let mut i = 0;
+    while i < b.len() {
+        if !in_set(b[i]) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < b.len() && in_set(b[i]) {
+            i += 1;
+        }
+        let mut e = i;
+        while e < b.len() && b[e] == b'=' && e - i < 2 {
+            e += 1;
+        }
+        let run = &b[s..i];
+        let slashes = run.iter().filter(|c| **c == b'/').count();
+        if run.len() >= 40
+            && run.iter().any(u8::is_ascii_uppercase)
+            && run.iter().any(u8::is_ascii_lowercase)
+            && run.iter().any(u8::is_ascii_digit)
+            && slashes * 12 <= run.len()
+            && !run.starts_with(b"/")
+        {
+            ranges.push((s, e));
+        }
+        i = e.max(i);
+    }
+}
+
+/// PEM on one line: `-----BEGIN X-----<body>-----END X-----` (JSON `\n` escapes), or a BEGIN
+/// line whose body follows on the next lines.
+fn pem_inline(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
+    let mut from = 0;
+    while let Some(p) = line[from..].find("-----BEGIN ") {
+        let begin = from + p;
+        let Some(close) = line[begin + 11..].find("-----") else {
+            return;
+        };
+        let body_start = begin + 11 + close + 5;
+        match line[body_start..].find("-----END") {
+            Some(end) => {
+                if end > 0 {
+                    ranges.push((body_start, body_start + end));
+                }
+                from = body_start + end + 8;
+            }
+            None => {
+                let rest = line[body_start..].trim_end();
+                // the body may follow on this line (escaped newlines) up to a quote
+                let stop = rest.find(['"', '\'']).unwrap_or(rest.len());
+                if stop > 0 {
+                    ranges.push((body_start, body_start + stop));
+                }
+                if stop == rest.len() {
+                    st.in_pem = true;
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// A Secret's JSON `"data": {...}` / `"stringData": {...}`: every member value.
+fn json_secret_data(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
+    if !st.secret_doc {
+        return;
+    }
+    let b = line.as_bytes();
+    let mut i = 0;
+    if st.json_data_depth == 0 {
+        let Some(p) = line
+            .find("\"data\"")
+            .or_else(|| line.find("\"stringData\""))
+        else {
+            return;
+        };
+        let mut j = p + 1 + line[p + 1..].find('"').unwrap_or(0) + 1;
+        while j < b.len() && matches!(b[j], b' ' | b'\t' | b':') {
+            j += 1;
+        }
+        if j >= b.len() || b[j] != b'{' {
+            return;
+        }
+        st.json_data_depth = 1;
+        i = j + 1;
+    }
+    let mut after_colon = false;
+    while i < b.len() && st.json_data_depth > 0 {
+        match b[i] {
+            b'{' | b'[' => st.json_data_depth += 1,
+            b'}' | b']' => st.json_data_depth -= 1,
+            b':' => after_colon = true,
+            b',' => after_colon = false,
+            b'"' => {
+                let s = i + 1;
+                let mut j = s;
+                while j < b.len() && b[j] != b'"' {
+                    if b[j] == b'\\' {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                let e = j.min(b.len());
+                if after_colon && st.json_data_depth == 1 {
+                    ranges.push((s, e));
+                    after_colon = false;
+                }
+                i = e;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "abcdef.0123456789abcdef";
+    const SECRET_HALF: &str = "0123456789abcdef";
+
+    #[track_caller]
+    fn hides(text: &str, secret: &str) {
+        let r = redact(text);
+        assert!(!r.contains(secret), "{secret:?} left in {r:?}");
+        assert!(r.contains(PLACEHOLDER), "{r:?}");
+    }
+
+    #[track_caller]
+    fn keeps(text: &str) {
+        assert_eq!(redact(text), text);
+    }
+
+    #[test]
+    fn key_value_forms() {
+        hides("token=s3cr3tvalue", "s3cr3tvalue");
+        hides("token=\"s3cr3t value\" next=1", "s3cr3t value");
+        hides("password='hunter2'", "hunter2");
+        hides("password: hunter2", "hunter2");
+        hides("  password: \"hunter 2\"", "hunter 2");
+        hides("token:\thunter2", "hunter2");
+        hides("password = hunter2", "hunter2");
+        hides("msg=\"join\" bootstrap_token=xyzxyzxyz user=a", "xyzxyzxyz");
+        hides(
+            "client-key-data: QUJDREVGR0hJSktMTU5PUA==",
+            "QUJDREVGR0hJSktMTU5PUA",
+        );
+        hides("token\thunter2\tttl", "hunter2");
+        assert_eq!(
+            redact("password: hunter2 # old"),
+            "password: <redacted> # old"
+        );
+    }
+
+    #[test]
+    fn flags_with_equals_or_whitespace() {
+        hides("kubeadm join x --token abc123xyz", "abc123xyz");
+        hides("kubeadm join x --token\tabc123xyz", "abc123xyz");
+        hides(&format!("--discovery-token={TOKEN}"), SECRET_HALF);
+        hides("--tls-bootstrap-token=qwertyqwerty", "qwertyqwerty");
+        hides("--password hunter2", "hunter2");
+        // the CA pin is public
+        let t = format!("--token {TOKEN} --discovery-token-ca-cert-hash sha256:0123abcd");
+        let r = redact(&t);
+        assert!(r.contains("sha256:0123abcd"), "{r}");
+        assert!(!r.contains(SECRET_HALF), "{r}");
+        keeps("--discovery-token-ca-cert-hash sha256:0123abcd --token-ttl 24h");
+    }
+
+    #[test]
+    fn json_values_and_one_line_objects() {
+        hides(r#"{"token":"s3cr3tvalue","user":"a"}"#, "s3cr3tvalue");
+        hides(r#"{"password": "hunter2", "x": 1}"#, "hunter2");
+        hides(r#"{"password": 12345678}"#, "12345678");
+        hides(r#"{"token":"a\"b s3cr3t"}"#, "s3cr3t");
+        hides("{token: s3cr3tvalue, user: a}", "s3cr3tvalue");
+        let r = redact(r#"{"user":"admin","token":"s3cr3tvalue"}"#);
+        assert_eq!(r, r#"{"user":"admin","token":"<redacted>"}"#);
+    }
+
+    #[test]
+    fn url_userinfo_with_awkward_passwords() {
+        for url in [
+            "https://admin:PASS@10.0.0.1:6443",
+            "https://admin:p%2Fa#ss@10.0.0.1",
+            "https://admin:p/a#s?s@host",
+            "http://u:p@ss@proxy:3128",
+            "socks5://user:PASS@proxy",
+        ] {
+            let r = redact(url);
+            assert!(r.contains("<redacted>@"), "{url} -> {r}");
+            assert!(!r.contains("admin") && !r.contains("PASS"), "{url} -> {r}");
+        }
+        assert_eq!(
+            redact("proxy-url: http://u:p@ss@proxy:3128"),
+            "proxy-url: http://<redacted>@proxy:3128"
+        );
+        keeps("https://10.0.0.1:6443/api/v1/nodes?limit=500");
+        keeps("see https://example.com/a/b@c for details");
+    }
+
+    #[test]
+    fn bearer_and_basic() {
+        hides("Authorization: Bearer feedfacefeed", "feedfacefeed");
+        hides(
+            "curl -H 'Authorization: Bearer feedfacefeed'",
+            "feedfacefeed",
+        );
+        hides(
+            "authorization: basic dXNlcjpwYXNzd29yZA==",
+            "dXNlcjpwYXNzd29yZA",
+        );
+        keeps("basic checks passed");
+    }
+
+    #[test]
+    fn bootstrap_tokens_anywhere_keep_their_id() {
+        let text = format!("token {TOKEN} expired;{TOKEN}");
+        let r = redact(&text);
+        assert!(!r.contains(SECRET_HALF), "{r}");
+        assert!(r.contains("abcdef.<redacted>"), "{r}");
+        keeps("image nvcr.io/nvidia/k8s-device-plugin:v0.17.0");
+    }
+
+    #[test]
+    fn pem_blocks_and_base64() {
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc\n-----END RSA PRIVATE KEY-----\nafter\n";
+        let r = redact(pem);
+        assert!(
+            !r.contains("MIIEowIBAAKCAQEA") && !r.contains("\nabc\n"),
+            "{r}"
+        );
+        assert!(r.ends_with("-----END RSA PRIVATE KEY-----\nafter\n"), "{r}");
+        hides(
+            r#"{"key":"-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI\n-----END EC PRIVATE KEY-----\n"}"#,
+            "MHcCAQEEI",
+        );
+        hides(
+            "x LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmwK y",
+            "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t",
+        );
+        keeps("sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0");
+        keeps("/var/lib/kubelet/pods/3f2a9c1e-1111-2222-3333-444455556666/volumes");
+        hides(
+            "eyJhbGciOiJSUzI1NiIsImtpZCI6IiJ9.eyJpc3MiOiJrdWJlcm5ldGVzIn0.c2lnbmF0dXJl",
+            "eyJpc3MiOiJrdWJlcm5ldGVzIn0",
+        );
+    }
+
+    #[test]
+    fn yaml_block_scalars_and_secret_data() {
+        let yaml = "users:\n- name: u\n  user:\n    client-key-data: |\n      QUJD\n      REVG\n    username: admin\n";
+        let r = redact(yaml);
+        assert!(!r.contains("QUJD") && !r.contains("REVG"), "{r}");
+        assert!(r.contains("username: admin"), "{r}");
+        let secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  pw: aHVudGVyMg==\n  user: YWRtaW4=\nstringData:\n  note: plain hunter3\ntype: Opaque\n";
+        let r = redact(secret);
+        for s in ["aHVudGVyMg", "YWRtaW4", "hunter3"] {
+            assert!(!r.contains(s), "{s} in {r}");
+        }
+        assert!(r.contains("name: db") && r.contains("type: Opaque"), "{r}");
+        let json = r#"{"apiVersion":"v1","kind":"Secret","data":{"pw":"aHVudGVyMg==","u":"YWRtaW4="},"metadata":{"name":"db"}}"#;
+        let r = redact(json);
+        assert!(!r.contains("aHVudGVyMg") && !r.contains("YWRtaW4"), "{r}");
+        assert!(r.contains("\"name\":\"db\""), "{r}");
+        // a ConfigMap's data is not a secret
+        keeps("kind: ConfigMap\ndata:\n  config.yaml: |\n    version: v1\n");
+    }
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        for t in [
+            "no secrets here",
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
+            "token-id: abcdef",
+            "secretName: my-secret",
+            "tokenFile: /var/run/secrets/token",
+            "",
+        ] {
+            assert!(matches!(redact(t), Cow::Borrowed(_)), "{t}");
+        }
+    }
+
+    #[test]
+    fn secret_wrapper_never_prints() {
+        let s: Secret<String> = serde_json::from_str("\"hunter2\"").unwrap();
+        assert_eq!(s.expose(), "hunter2");
+        assert_eq!(format!("{s:?}/{s}"), "<redacted>/<redacted>");
+        #[derive(Debug, serde::Serialize)]
+        struct User {
+            name: String,
+            password: Secret<String>,
+        }
+        let u = User {
+            name: "a".into(),
+            password: s,
+        };
+        assert!(!format!("{u:?}").contains("hunter2"));
+        assert!(!serde_json::to_string(&u).unwrap().contains("hunter2"));
+    }
+}

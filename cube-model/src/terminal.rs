@@ -1,0 +1,98 @@
+//! Text safe for a terminal: control, escape and bidirectional characters made visible.
+//!
+//! Server messages, object names and pasted logs can carry escape sequences (`ESC [ 2 J`),
+//! carriage returns, and Unicode bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E,
+//! U+200F, U+061C) that reorder what a reader sees. [`escape`] writes each such character as a
+//! visible escape (`\x1b`, `\r`, `\u{202e}`) so human-readable output shows exactly what was
+//! received and nothing more.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// True for a character [`escape`] rewrites (newline and tab excluded).
+pub fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || matches!(
+            c,
+            '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{061C}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+}
+
+/// Escapes control characters (except newline and tab), C1 controls and bidirectional
+/// controls. Newlines are kept: use [`escape_line`] for text that must stay on one line.
+///
+/// ```
+/// use cube_model::terminal::{escape, escape_line};
+/// assert_eq!(escape("a\u{1b}[2Jb"), "a\\x1b[2Jb");
+/// assert_eq!(escape("evil\u{202e}txt.exe"), "evil\\u{202e}txt.exe");
+/// assert_eq!(escape_line("two\nlines\r"), "two\\nlines\\r");
+/// assert_eq!(escape("plain"), "plain");
+/// ```
+pub fn escape(text: &str) -> Cow<'_, str> {
+    escape_with(text, false)
+}
+
+/// [`escape`], and newlines too (`\n`): for names, one-line fields and table cells.
+pub fn escape_line(text: &str) -> Cow<'_, str> {
+    escape_with(text, true)
+}
+
+fn escape_with(text: &str, newlines: bool) -> Cow<'_, str> {
+    let bad = |c: char| is_unsafe(c) || (newlines && c == '\n');
+    if !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !bad(c) {
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x100 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_class_is_escaped() {
+        for (raw, want) in [
+            ("\u{7}", "\\x07"),
+            ("\u{7f}", "\\x7f"),
+            ("\u{9b}31m", "\\x9b31m"),
+            (
+                "\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}",
+                "\\u{202a}\\u{202b}\\u{202c}\\u{202d}\\u{202e}",
+            ),
+            (
+                "\u{2066}\u{2067}\u{2068}\u{2069}",
+                "\\u{2066}\\u{2067}\\u{2068}\\u{2069}",
+            ),
+            ("\u{200e}\u{200f}", "\\u{200e}\\u{200f}"),
+            ("a\rb", "a\\rb"),
+        ] {
+            assert_eq!(escape(raw), want);
+        }
+        assert_eq!(escape("tab\tand\nnewline"), "tab\tand\nnewline");
+        assert_eq!(escape_line("a\nb"), "a\\nb");
+        assert_eq!(escape("日本語 ümlaut"), "日本語 ümlaut");
+    }
+}
