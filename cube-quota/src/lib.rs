@@ -13,6 +13,9 @@
 //!   object, with a pluggable scheduling step.
 //! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
 //! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
+//! - [`schedmsg`]: the scheduler's FailedScheduling grammar (v1.20–v1.36): parse a message into
+//!   its parts, predict one in a version's wording.
+//! - [`msgtemplate`]: message templates with `{name}` placeholders, rendered and read back.
 //! - [`report`]: capacity (overcommit per pool) and usage reports for resource groups.
 //! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC)
 //!   and the re-split check.
@@ -56,6 +59,7 @@
 pub mod error;
 pub mod fit;
 pub mod limitrange;
+pub mod msgtemplate;
 pub mod plan;
 pub mod preemption;
 pub mod priority;
@@ -64,6 +68,7 @@ pub mod proptest;
 pub mod quota;
 pub mod report;
 pub mod requests;
+pub mod schedmsg;
 pub mod validation;
 pub mod whatif;
 

@@ -28,6 +28,7 @@ use cube_model::objects::{Pod, PodDisruptionBudget, PriorityClass, Time};
 use serde::Serialize;
 
 use crate::fit::{FitCode, FitReport, NodeUsage, SchedResources, fit_error_message, histogram};
+use crate::schedmsg::SchedulerVersion;
 
 /// `preemptionPolicy` value that forbids preempting.
 pub const PREEMPT_NEVER: &str = "Never";
@@ -152,21 +153,26 @@ impl PreemptionReport {
     }
 }
 
-/// The whole FailedScheduling message (`FitError.Error()`): the filter histogram, then
-/// ` preemption: <msg>.` when preemption ran and did not find a candidate. Upstream's
-/// separator appends `.` to a preemption message that already ends with `.`, hence the
-/// `..` of real events. `None` when a node fits.
+/// The whole FailedScheduling message kube-scheduler v1.36 prints (`FitError.Error()`): the
+/// filter histogram, then, when preemption ran without finding a candidate, the PostFilter part
+/// ` no new claims to deallocate, preemption: <msg>` (see [`crate::schedmsg`] for the grammar
+/// and the other versions' wording). `None` when a node fits.
 pub fn failed_scheduling_message(
     fit: &FitReport,
     preemption: Option<&PreemptionReport>,
 ) -> Option<String> {
-    let mut msg = fit.filter_message()?;
-    if let Some(post) = preemption.and_then(PreemptionReport::message) {
-        msg.push_str(" preemption: ");
-        msg.push_str(&post);
-        msg.push('.');
-    }
-    Some(msg)
+    failed_scheduling_message_for(fit, preemption, SchedulerVersion::LATEST)
+}
+
+/// [`failed_scheduling_message`] in the wording of another kube-scheduler version (1.20–1.36):
+/// e.g. v1.24–v1.31 end a FitError preemption part in `..`, v1.20–v1.23 print no preemption
+/// part, and untolerated taints are named up to v1.34.
+pub fn failed_scheduling_message_for(
+    fit: &FitReport,
+    preemption: Option<&PreemptionReport>,
+    version: SchedulerVersion,
+) -> Option<String> {
+    crate::schedmsg::from_fit(fit, preemption, version).map(|m| m.render(version))
 }
 
 /// Runs preemption for `pod` given its fit report over `snapshot` (built with `usage`).

@@ -7,7 +7,8 @@ use cube_model::objects::{
 };
 use cube_model::{ClusterSnapshot, Quantity, ResourceList};
 use cube_quota::fit::{FilterPlugin, FitCode, FitOptions, NodeUsage, fit_pod};
-use cube_quota::preemption::{failed_scheduling_message, preempt};
+use cube_quota::preemption::{failed_scheduling_message, failed_scheduling_message_for, preempt};
+use cube_quota::schedmsg::SchedulerVersion;
 
 fn fixture(rel: &str) -> String {
     let path = format!("{}/../testdata/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
@@ -75,6 +76,15 @@ fn message(snap: &ClusterSnapshot, p: &Pod) -> Option<String> {
     failed_scheduling_message(&fit, Some(&pre))
 }
 
+/// The message in the wording of kube-scheduler `1.<minor>`.
+fn message_v(snap: &ClusterSnapshot, p: &Pod, minor: u16) -> Option<String> {
+    let usage = NodeUsage::build(snap, &FitOptions::default());
+    let fit = usage.fit(snap, p);
+    let pre = preempt(&usage, snap, p, &fit);
+    let v = SchedulerVersion::new(minor).expect("1.20-1.36");
+    failed_scheduling_message_for(&fit, Some(&pre), v)
+}
+
 #[track_caller]
 fn check(snap: &ClusterSnapshot, p: &Pod, expected: &str) {
     assert_eq!(message(snap, p).as_deref(), Some(expected));
@@ -122,10 +132,23 @@ fn triton_single_gpu_in_use_no_victims() {
         "triton-inference-server-5b6c7f889c-f54c6",
         &[("nvidia.com/gpu", "1")],
     );
-    check(&snap, &p, &expected);
+    // The report (2023) came from a v1.24-v1.31 scheduler: the separator's `.` doubles the
+    // preemption message's own.
     assert_eq!(
         expected,
         "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.."
+    );
+    for minor in 24..=31 {
+        assert_eq!(
+            message_v(&snap, &p, minor).as_deref(),
+            Some(expected.as_str())
+        );
+    }
+    // v1.36 prints one final `.` and DynamicResources' PostFilter reason before preemption's.
+    check(
+        &snap,
+        &p,
+        "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
     );
 }
 
@@ -135,7 +158,7 @@ fn plugin_not_advertising_gpus_is_not_helpful_in_v136() {
     // divergence: the fixture's line was rebuilt from a 2022 issue title (single trailing
     // `.`, `No preemption victims found`); v1.36 marks a request above the node's whole
     // allocatable UnschedulableAndUnresolvable, so the preemption part reads "not helpful",
-    // and upstream's separator doubles the final `.`.
+    // after DynamicResources' `no new claims to deallocate`.
     let rel = "pods/gpu-pod-pending-plugin-not-advertising.txt";
     let fixture_line = scheduler_line(&fixture(rel)).to_owned();
     assert!(
@@ -153,17 +176,12 @@ fn plugin_not_advertising_gpus_is_not_helpful_in_v136() {
     );
     let p = pod("default", "gpu-pod", &[("nvidia.com/gpu", "1")]);
     let got = message(&snap, &p).expect("unschedulable");
-    // Same filter part as the fixture.
-    let filter_part = |s: &str| {
-        s.split(" preemption:")
-            .next()
-            .unwrap_or_default()
-            .to_owned()
-    };
+    // Same filter part (the first sentence) as the fixture.
+    let filter_part = |s: &str| s.split(". ").next().unwrap_or_default().to_owned();
     assert_eq!(filter_part(&got), filter_part(&fixture_line));
     assert_eq!(
         got,
-        "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.."
+        "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
     );
     let fit = fit_pod(&snap, &p, &FitOptions::default());
     assert_eq!(fit.nodes[0].code, FitCode::UnschedulableAndUnresolvable);
@@ -206,9 +224,18 @@ fn amd_masters_tainted_workers_without_gpus() {
     assert_eq!(
         got,
         format!(
-            "{translated} preemption: 0/9 nodes are available: 9 Preemption is not helpful for scheduling.."
+            "{translated} no new claims to deallocate, preemption: 0/9 nodes are available: 9 Preemption is not helpful for scheduling."
         )
     );
+    // In the wording of the report's era (no preemption part before v1.24, taints named
+    // `had taint {k: v}, that the pod didn't tolerate` up to v1.25) the prediction is the
+    // fixture's line itself.
+    for minor in 20..=23 {
+        assert_eq!(
+            message_v(&snap, &p, minor).as_deref(),
+            Some(fixture_line.as_str())
+        );
+    }
 }
 
 #[test]
@@ -265,7 +292,7 @@ fn observed_v136_histogram_counts_a_node_once_per_resource() {
     check(
         &snap,
         &p,
-        "0/5 nodes are available: 1 Too many pods, 1 node(s) were unschedulable, 2 Insufficient nvidia.com/gpu, 3 Insufficient memory. preemption: 0/5 nodes are available: 1 Preemption is not helpful for scheduling, 4 No preemption victims found for incoming pod..",
+        "0/5 nodes are available: 1 Too many pods, 1 node(s) were unschedulable, 2 Insufficient nvidia.com/gpu, 3 Insufficient memory. no new claims to deallocate, preemption: 0/5 nodes are available: 1 Preemption is not helpful for scheduling, 4 No preemption victims found for incoming pod.",
     );
 }
 
@@ -542,7 +569,7 @@ fn classic_gpu_fragmentation() {
     check(
         &snap,
         &p,
-        "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod..",
+        "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.",
     );
 }
 
@@ -610,7 +637,7 @@ fn gpu_cluster_snapshot_detr_cannot_fit_anywhere() {
     assert_eq!(
         failed_scheduling_message(&fit, Some(&pre)).as_deref(),
         Some(
-            "0/7 nodes are available: 2 Insufficient cpu, 2 Insufficient memory, 2 node(s) had untolerated taint(s), 5 Insufficient nvidia.com/gpu. preemption: 0/7 nodes are available: 2 Insufficient nvidia.com/gpu, 5 Preemption is not helpful for scheduling.."
+            "0/7 nodes are available: 2 Insufficient cpu, 2 Insufficient memory, 2 node(s) had untolerated taint(s), 5 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/7 nodes are available: 2 Insufficient nvidia.com/gpu, 5 Preemption is not helpful for scheduling."
         )
     );
     // gpu1 (no GPU toleration) is kept off every GPU node by their taint.
@@ -625,7 +652,7 @@ fn gpu_cluster_snapshot_detr_cannot_fit_anywhere() {
     assert_eq!(
         failed_scheduling_message(&fit, Some(&pre)).as_deref(),
         Some(
-            "0/7 nodes are available: 2 Insufficient nvidia.com/gpu, 5 node(s) had untolerated taint(s). preemption: 0/7 nodes are available: 7 Preemption is not helpful for scheduling.."
+            "0/7 nodes are available: 2 Insufficient nvidia.com/gpu, 5 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/7 nodes are available: 7 Preemption is not helpful for scheduling."
         )
     );
 }

@@ -11,3 +11,4 @@ mod preemption_victims;
 mod preemption_whatif;
 mod quota_usage_fixtures;
 mod quota_usage_vectors;
+mod sched_grammar;

@@ -112,7 +112,7 @@ fn equal_priority_is_never_a_victim() {
     assert_eq!(
         msg.as_deref(),
         Some(
-            "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.."
+            "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
         )
     );
 }
@@ -130,7 +130,7 @@ fn preemption_policy_never_from_pod_or_class() {
     assert_eq!(
         msg.as_deref(),
         Some(
-            "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.."
+            "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
         )
     );
     // From the PriorityClass (batch-low in the v1.36 fixture has preemptionPolicy Never).
@@ -167,7 +167,7 @@ fn mixed_preemption_histogram() {
     assert_eq!(
         msg.as_deref(),
         Some(
-            "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Insufficient cpu, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.."
+            "0/3 nodes are available: 1 node(s) were unschedulable, 2 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Insufficient cpu, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."
         )
     );
 }

@@ -80,7 +80,7 @@ fn replicas_fill_the_node_then_stay_pending() {
     assert!(!sched[2].0);
     assert_eq!(
         sched[2].2,
-        "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.."
+        "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
     );
     assert_eq!(
         out.verdict,

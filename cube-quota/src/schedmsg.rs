@@ -1,0 +1,1321 @@
+//! kube-scheduler `FailedScheduling` messages: one grammar to read them (every wording from
+//! Kubernetes 1.20 to 1.36) and to write them (v1.36 by default, older wordings selectable).
+//!
+//! A message is `0/<N> nodes are available: ` followed by up to three parts, each built by
+//! `FitError.Error()` (`pkg/scheduler/framework/types.go`) from the scheduling cycle's
+//! `Diagnosis`:
+//!
+//! 1. the PreFilter message, when a PreFilter plugin rejected the pod (a sentence of its own
+//!    since v1.26);
+//! 2. the Filter histogram: each reason of each node counted, `<count> <reason>` strings sorted
+//!    **as strings** and joined by `, `, then `.`;
+//! 3. the PostFilter message (v1.24+): the reasons of every PostFilter plugin that ran, joined
+//!    by `, ` (`framework/runtime` `RunPostFilterPlugins`, `Status.Message()`): DynamicResources'
+//!    `no new claims to deallocate` (v1.34–v1.36, DRA on by default) and DefaultPreemption's
+//!    `preemption: <msg>`, where `<msg>` is itself a FitError (`0/<N> nodes are available: ...`)
+//!    or `not eligible due to ...`.
+//!
+//! # Version → template
+//!
+//! [`MESSAGE_WORDINGS`] is the table (what changed, and the upstream source); in short:
+//!
+//! | versions | template |
+//! |---|---|
+//! | 1.20–1.23 | `0/N nodes are available: <filter>.` |
+//! | 1.24–1.25 | `0/N nodes are available: <filter>. preemption: <post>.` (a FitError `<post>` ends in `..`) |
+//! | 1.26–1.31 | `0/N nodes are available: [<prefilter>. ]<filter>. preemption: <post>.` |
+//! | 1.32–1.33 | `0/N nodes are available: [<prefilter>. ]<filter>. preemption: <post>` (one final `.`) |
+//! | 1.34–1.36 | `0/N nodes are available: [<prefilter>. ]<filter>. no new claims to deallocate, preemption: <post>` |
+//!
+//! Reason wordings change too ([`REASON_WORDINGS`]): an untolerated taint is
+//! `node(s) had taint {k: v}, that the pod didn't tolerate` up to v1.25,
+//! `node(s) had untolerated taint {k: v}` from v1.26 and `node(s) had untolerated taint(s)` from
+//! v1.35 (kubernetes#134740, also back-ported to v1.34 and v1.33 patch releases); node affinity
+//! reads `node(s) didn't match node selector` in v1.20 and
+//! `node(s) didn't match Pod's node affinity/selector` since.
+//!
+//! [`parse`] reads any of these; reasons it does not know are kept verbatim
+//! ([`ReasonKind::Unknown`]). [`SchedulerMessage::render`] writes a structure in the wording of a
+//! version; [`SchedulerMessage::versions`] says which versions print the wording it was read
+//! from.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+use crate::msgtemplate::Template;
+
+/// A kube-scheduler version `1.<minor>`, between [`SchedulerVersion::OLDEST`] and
+/// [`SchedulerVersion::LATEST`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct SchedulerVersion(u16);
+
+impl SchedulerVersion {
+    /// v1.20, the oldest wording kept.
+    pub const OLDEST: SchedulerVersion = SchedulerVersion(20);
+    /// v1.36, the wording predicted by default.
+    pub const LATEST: SchedulerVersion = SchedulerVersion(36);
+
+    /// `1.<minor>`, `None` outside 1.20–1.36.
+    pub fn new(minor: u16) -> Option<Self> {
+        (Self::OLDEST.0..=Self::LATEST.0)
+            .contains(&minor)
+            .then_some(SchedulerVersion(minor))
+    }
+
+    /// Reads `1.28`, `v1.28.3`, `1.28.0-eks-1234`; `None` for other majors, or minors outside
+    /// 1.20–1.36.
+    pub fn parse(text: &str) -> Option<Self> {
+        let t = text.trim().trim_start_matches(['v', 'V']);
+        let mut it = t.split('.');
+        if it.next()? != "1" {
+            return None;
+        }
+        let minor: String = it
+            .next()?
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        Self::new(minor.parse().ok()?)
+    }
+
+    /// The minor version.
+    pub fn minor(self) -> u16 {
+        self.0
+    }
+
+    /// The message-level wording of this version.
+    pub fn wording(self) -> &'static MessageWording {
+        MESSAGE_WORDINGS
+            .iter()
+            .find(|w| (w.since..=w.until).contains(&self.0))
+            .unwrap_or(&MESSAGE_WORDINGS[MESSAGE_WORDINGS.len() - 1])
+    }
+}
+
+impl Default for SchedulerVersion {
+    fn default() -> Self {
+        Self::LATEST
+    }
+}
+
+impl fmt::Display for SchedulerVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "1.{}", self.0)
+    }
+}
+
+/// One row of the version → message template table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MessageWording {
+    /// First minor version (inclusive).
+    pub since: u16,
+    /// Last minor version (inclusive).
+    pub until: u16,
+    /// The message shape (`<filter>`: the histogram; `<post>`: the preemption message).
+    pub template: &'static str,
+    /// What changed at `since`.
+    pub change: &'static str,
+    /// Upstream files (kubernetes/kubernetes) this is read from.
+    pub source: &'static str,
+}
+
+/// The version → message template table (see the module documentation).
+pub const MESSAGE_WORDINGS: &[MessageWording] = &[
+    MessageWording {
+        since: 20,
+        until: 23,
+        template: "0/<N> nodes are available: <filter>.",
+        change: "histogram of per-node reasons, `<count> <reason>` sorted as strings; the preemption outcome is only logged",
+        source: "pkg/scheduler/framework/types.go FitError.Error; pkg/scheduler/scheduler.go",
+    },
+    MessageWording {
+        since: 24,
+        until: 25,
+        template: "0/<N> nodes are available: <filter>. preemption: <post>.",
+        change: "PostFilter message added (kubernetes#107775) with SeparatorFormat \" %v.\": a FitError preemption message ends in `..`; preemption reasons `No preemption victims found for incoming pod`, `Preemption is not helpful for scheduling`, `not eligible due to preemptionPolicy=Never.`; a PreFilter rejection is counted on every node",
+        source: "pkg/scheduler/framework/types.go; pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go; pkg/scheduler/framework/preemption/preemption.go",
+    },
+    MessageWording {
+        since: 26,
+        until: 31,
+        template: "0/<N> nodes are available: [<prefilter>. ]<filter>. preemption: <post>.",
+        change: "PreFilter message as its own sentence (kubernetes#110894); untolerated taints read `node(s) had untolerated taint {k: v}`",
+        source: "pkg/scheduler/framework/types.go Diagnosis.PreFilterMsg; pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go",
+    },
+    MessageWording {
+        since: 32,
+        until: 33,
+        template: "0/<N> nodes are available: [<prefilter>. ]<filter>. preemption: <post>",
+        change: "PostFilter message appended as \" %v\": a FitError preemption message ends in one `.`",
+        source: "pkg/scheduler/framework/types.go FitError.Error (NodeToStatus)",
+    },
+    MessageWording {
+        since: 34,
+        until: 36,
+        template: "0/<N> nodes are available: [<prefilter>. ]<filter>. no new claims to deallocate, preemption: <post>",
+        change: "DynamicResources on by default (DRA GA): its PostFilter runs before DefaultPreemption and a pod without ResourceClaims adds `no new claims to deallocate`, joined by `, `; a request above a node's whole allocatable makes the node `Preemption is not helpful for scheduling`; removed after v1.36 (kubernetes#140222)",
+        source: "pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go PostFilter; pkg/scheduler/framework/runtime/framework.go RunPostFilterPlugins; pkg/scheduler/framework/plugins/noderesources/fit.go",
+    },
+];
+
+/// The DynamicResources PostFilter reason for a pod without ResourceClaims (v1.34–v1.36).
+pub const DRA_NO_CLAIMS: &str = "no new claims to deallocate";
+/// The prefix DefaultPreemption puts before its message.
+pub const PREEMPTION_PREFIX: &str = "preemption: ";
+/// `ErrNoNodesAvailable`: the cluster has no nodes at all.
+pub const NO_NODES: &str = "no nodes available to schedule pods";
+
+/// What a reason says, independent of its wording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ReasonKind {
+    /// NodeResourcesFit: `Insufficient <resource>`.
+    Insufficient,
+    /// NodeResourcesFit: the pod count is at `allocatable.pods`.
+    TooManyPods,
+    /// TaintToleration: a `NoSchedule`/`NoExecute` taint the pod does not tolerate (named up to
+    /// v1.34).
+    UntoleratedTaint,
+    /// NodeAffinity: `nodeSelector` / required node affinity.
+    NodeAffinity,
+    /// NodeAffinity: the scheduler profile's `addedAffinity`.
+    EnforcedNodeAffinity,
+    /// NodeName: `spec.nodeName` names another node.
+    NodeName,
+    /// NodeUnschedulable: the node is cordoned.
+    Unschedulable,
+    /// Pre-taint node conditions (`node(s) had unknown conditions`).
+    UnknownCondition,
+    /// NodePorts: a host port is taken.
+    NodePorts,
+    /// InterPodAffinity: the pod's required affinity.
+    PodAffinity,
+    /// InterPodAffinity: the pod's required anti-affinity.
+    PodAntiAffinity,
+    /// InterPodAffinity: anti-affinity of pods already on the node.
+    ExistingPodsAntiAffinity,
+    /// PodTopologySpread: `whenUnsatisfiable: DoNotSchedule` skew.
+    TopologySpread,
+    /// PodTopologySpread: the node lacks the topology key label.
+    TopologySpreadMissingLabel,
+    /// VolumeBinding: a bound PV's node affinity excludes the node (node-local volume).
+    VolumeNodeAffinityConflict,
+    /// VolumeBinding: no PV available to bind on the node.
+    VolumeBindConflict,
+    /// VolumeBinding: an Immediate-mode claim is unbound.
+    UnboundImmediateClaims,
+    /// VolumeBinding PreFilter: a claim the pod names does not exist.
+    ClaimNotFound,
+    /// VolumeBinding: storage capacity tracking says the node has too little free storage.
+    NotEnoughStorage,
+    /// VolumeBinding: a claim is bound to a PV that does not exist.
+    BoundToMissingVolume,
+    /// VolumeZone: the PV's zone labels exclude the node.
+    VolumeZoneConflict,
+    /// NodeVolumeLimits: attachable volume limit reached.
+    MaxVolumeCount,
+    /// VolumeRestrictions: the same disk is in use on the node.
+    DiskConflict,
+    /// VolumeRestrictions: a ReadWriteOncePod claim is in use.
+    ReadWriteOncePodConflict,
+    /// DynamicResources: the node's devices cannot satisfy the pod's claims.
+    ClaimsNotAllocatable,
+    /// DynamicResources: a claim is allocated or reserved elsewhere.
+    ClaimNotAvailable,
+    /// DynamicResources: other claim states (reallocation, waiting for a driver, a missing claim).
+    DynamicResources,
+    /// Preemption: no pod of lower priority on the node.
+    NoPreemptionVictims,
+    /// Preemption (logs of older versions): `No victims found on node <n> for preemptor pod <p>`.
+    NoVictimsOnNode,
+    /// Preemption: the node's failure cannot be resolved by evicting pods.
+    PreemptionNotHelpful,
+    /// HAMi scheduler extender: the node has not registered its devices.
+    NodeUnregistered,
+    /// A reason not in [`REASON_WORDINGS`] (kept verbatim).
+    Unknown,
+}
+
+impl ReasonKind {
+    /// True for reasons the scheduler always marks UnschedulableAndUnresolvable (evicting pods
+    /// cannot change them, so preemption calls such nodes not helpful).
+    pub fn always_unresolvable(self) -> bool {
+        matches!(
+            self,
+            ReasonKind::UntoleratedTaint
+                | ReasonKind::NodeAffinity
+                | ReasonKind::EnforcedNodeAffinity
+                | ReasonKind::NodeName
+                | ReasonKind::Unschedulable
+                | ReasonKind::UnknownCondition
+                | ReasonKind::PodAffinity
+                | ReasonKind::TopologySpreadMissingLabel
+                | ReasonKind::VolumeNodeAffinityConflict
+                | ReasonKind::VolumeBindConflict
+                | ReasonKind::UnboundImmediateClaims
+                | ReasonKind::ClaimNotFound
+                | ReasonKind::BoundToMissingVolume
+                | ReasonKind::VolumeZoneConflict
+        )
+    }
+
+    /// True for the reasons only preemption reports.
+    pub fn is_preemption(self) -> bool {
+        matches!(
+            self,
+            ReasonKind::NoPreemptionVictims
+                | ReasonKind::NoVictimsOnNode
+                | ReasonKind::PreemptionNotHelpful
+        )
+    }
+}
+
+/// One wording of one reason kind, with the versions that print it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReasonWording {
+    /// What it says.
+    pub kind: ReasonKind,
+    /// The text, a [`Template`] (`{resource}`, `{key}`, `{value}`, `{claim}`, `{node}`, `{pod}`).
+    pub template: &'static str,
+    /// First minor version printing it.
+    pub since: u16,
+    /// Last minor version printing it.
+    pub until: u16,
+    /// The plugin that prints it.
+    pub plugin: &'static str,
+    /// The upstream file (kubernetes/kubernetes unless named).
+    pub source: &'static str,
+}
+
+macro_rules! rw {
+    ($kind:ident, $t:literal, $since:literal, $until:literal, $plugin:literal, $src:literal) => {
+        ReasonWording {
+            kind: ReasonKind::$kind,
+            template: $t,
+            since: $since,
+            until: $until,
+            plugin: $plugin,
+            source: $src,
+        }
+    };
+}
+
+/// Every reason wording kept, newest first within a kind (the first one of a kind valid for a
+/// version is the one rendered). Sources are under `pkg/scheduler/framework/plugins/` of
+/// kubernetes/kubernetes unless named.
+pub const REASON_WORDINGS: &[ReasonWording] = &[
+    rw!(
+        TooManyPods,
+        "Too many pods",
+        20,
+        36,
+        "NodeResourcesFit",
+        "noderesources/fit.go"
+    ),
+    rw!(
+        Insufficient,
+        "Insufficient {resource}",
+        20,
+        36,
+        "NodeResourcesFit",
+        "noderesources/fit.go"
+    ),
+    rw!(
+        UntoleratedTaint,
+        "node(s) had untolerated taint(s)",
+        35,
+        36,
+        "TaintToleration",
+        "tainttoleration/taint_toleration.go (kubernetes#134740, also in v1.33/v1.34 patch releases)"
+    ),
+    rw!(
+        UntoleratedTaint,
+        "node(s) had untolerated taint {{{key}: {value}}}",
+        26,
+        34,
+        "TaintToleration",
+        "tainttoleration/taint_toleration.go"
+    ),
+    rw!(
+        UntoleratedTaint,
+        "node(s) had taint {{{key}: {value}}}, that the pod didn't tolerate",
+        20,
+        25,
+        "TaintToleration",
+        "tainttoleration/taint_toleration.go"
+    ),
+    rw!(
+        NodeAffinity,
+        "node(s) didn't match Pod's node affinity/selector",
+        22,
+        36,
+        "NodeAffinity",
+        "nodeaffinity/node_affinity.go ErrReasonPod"
+    ),
+    rw!(
+        NodeAffinity,
+        "node(s) didn't match Pod's node affinity",
+        21,
+        21,
+        "NodeAffinity",
+        "nodeaffinity/node_affinity.go ErrReasonPod"
+    ),
+    rw!(
+        NodeAffinity,
+        "node(s) didn't match node selector",
+        20,
+        20,
+        "NodeAffinity",
+        "nodeaffinity/node_affinity.go ErrReasonPod"
+    ),
+    rw!(
+        EnforcedNodeAffinity,
+        "node(s) didn't match scheduler-enforced node affinity",
+        20,
+        36,
+        "NodeAffinity",
+        "nodeaffinity/node_affinity.go ErrReasonEnforced"
+    ),
+    rw!(
+        NodeName,
+        "node(s) didn't match the requested node name",
+        21,
+        36,
+        "NodeName",
+        "nodename/node_name.go"
+    ),
+    rw!(
+        NodeName,
+        "node(s) didn't match the requested hostname",
+        20,
+        20,
+        "NodeName",
+        "nodename/node_name.go"
+    ),
+    rw!(
+        Unschedulable,
+        "node(s) were unschedulable",
+        20,
+        36,
+        "NodeUnschedulable",
+        "nodeunschedulable/node_unschedulable.go"
+    ),
+    rw!(
+        UnknownCondition,
+        "node(s) had unknown conditions",
+        20,
+        24,
+        "NodeUnschedulable",
+        "nodeunschedulable/node_unschedulable.go ErrReasonUnknownCondition"
+    ),
+    rw!(
+        NodePorts,
+        "node(s) didn't have free ports for the requested pod ports",
+        20,
+        36,
+        "NodePorts",
+        "nodeports/node_ports.go"
+    ),
+    rw!(
+        PodAffinity,
+        "node(s) didn't match pod affinity rules",
+        20,
+        36,
+        "InterPodAffinity",
+        "interpodaffinity/filtering.go"
+    ),
+    rw!(
+        PodAntiAffinity,
+        "node(s) didn't match pod anti-affinity rules",
+        20,
+        36,
+        "InterPodAffinity",
+        "interpodaffinity/filtering.go"
+    ),
+    rw!(
+        ExistingPodsAntiAffinity,
+        "node(s) didn't satisfy existing pods anti-affinity rules",
+        20,
+        36,
+        "InterPodAffinity",
+        "interpodaffinity/filtering.go"
+    ),
+    rw!(
+        PodAffinity,
+        "node(s) didn't match pod affinity/anti-affinity rules",
+        20,
+        21,
+        "InterPodAffinity",
+        "interpodaffinity/filtering.go ErrReasonAffinityNotMatch"
+    ),
+    rw!(
+        TopologySpreadMissingLabel,
+        "node(s) didn't match pod topology spread constraints (missing required label)",
+        20,
+        36,
+        "PodTopologySpread",
+        "podtopologyspread/filtering.go"
+    ),
+    rw!(
+        TopologySpread,
+        "node(s) didn't match pod topology spread constraints",
+        20,
+        36,
+        "PodTopologySpread",
+        "podtopologyspread/filtering.go"
+    ),
+    rw!(
+        VolumeNodeAffinityConflict,
+        "node(s) had volume node affinity conflict",
+        20,
+        36,
+        "VolumeBinding",
+        "volumebinding/binder.go ErrReasonNodeConflict"
+    ),
+    rw!(
+        VolumeBindConflict,
+        "node(s) didn't find available persistent volumes to bind",
+        20,
+        36,
+        "VolumeBinding",
+        "volumebinding/binder.go ErrReasonBindConflict"
+    ),
+    rw!(
+        UnboundImmediateClaims,
+        "pod has unbound immediate PersistentVolumeClaims",
+        20,
+        36,
+        "VolumeBinding",
+        "volumebinding/volume_binding.go"
+    ),
+    rw!(
+        ClaimNotFound,
+        "persistentvolumeclaim \"{claim}\" not found",
+        20,
+        36,
+        "VolumeBinding",
+        "volumebinding/volume_binding.go PreFilter"
+    ),
+    rw!(
+        NotEnoughStorage,
+        "node(s) did not have enough free storage",
+        21,
+        36,
+        "VolumeBinding",
+        "volumebinding/binder.go ErrReasonNotEnoughSpace"
+    ),
+    rw!(
+        BoundToMissingVolume,
+        "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)",
+        21,
+        36,
+        "VolumeBinding",
+        "volumebinding/binder.go ErrReasonPVNotExist"
+    ),
+    rw!(
+        VolumeZoneConflict,
+        "node(s) had no available volume zone",
+        20,
+        36,
+        "VolumeZone",
+        "volumezone/volume_zone.go"
+    ),
+    rw!(
+        MaxVolumeCount,
+        "node(s) exceed max volume count",
+        20,
+        36,
+        "NodeVolumeLimits",
+        "nodevolumelimits/csi.go"
+    ),
+    rw!(
+        DiskConflict,
+        "node(s) had no available disk",
+        20,
+        36,
+        "VolumeRestrictions",
+        "volumerestrictions/volume_restrictions.go"
+    ),
+    rw!(
+        ReadWriteOncePodConflict,
+        "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode",
+        22,
+        36,
+        "VolumeRestrictions",
+        "volumerestrictions/volume_restrictions.go"
+    ),
+    rw!(
+        ClaimsNotAllocatable,
+        "cannot allocate all claims",
+        26,
+        36,
+        "DynamicResources",
+        "dynamicresources/dynamicresources.go"
+    ),
+    rw!(
+        ClaimNotAvailable,
+        "resourceclaim not available on the node",
+        26,
+        36,
+        "DynamicResources",
+        "dynamicresources/dynamicresources.go"
+    ),
+    rw!(
+        DynamicResources,
+        "resourceclaim must be reallocated",
+        26,
+        36,
+        "DynamicResources",
+        "dynamicresources/dynamicresources.go"
+    ),
+    rw!(
+        DynamicResources,
+        "waiting for resource driver to allocate resource",
+        26,
+        31,
+        "DynamicResources",
+        "dynamicresources/dynamicresources.go"
+    ),
+    rw!(
+        DynamicResources,
+        "resourceclaim \"{claim}\" not found",
+        26,
+        36,
+        "DynamicResources",
+        "dynamicresources/dynamicresources.go PreFilter"
+    ),
+    rw!(
+        NoPreemptionVictims,
+        "No preemption victims found for incoming pod",
+        24,
+        36,
+        "DefaultPreemption",
+        "defaultpreemption/default_preemption.go SelectVictimsOnNode"
+    ),
+    rw!(
+        PreemptionNotHelpful,
+        "Preemption is not helpful for scheduling",
+        24,
+        36,
+        "DefaultPreemption",
+        "pkg/scheduler/framework/preemption/preemption.go nodesWherePreemptionMightHelp"
+    ),
+    rw!(
+        NoVictimsOnNode,
+        "No victims found on node {node} for preemptor pod {pod}",
+        20,
+        23,
+        "DefaultPreemption",
+        "defaultpreemption/default_preemption.go (logs)"
+    ),
+    rw!(
+        NodeUnregistered,
+        "node unregistered",
+        20,
+        36,
+        "HAMi scheduler extender",
+        "Project-HAMi/HAMi pkg/scheduler/scheduler.go"
+    ),
+];
+
+fn compiled() -> &'static [(ReasonWording, Template)] {
+    static T: OnceLock<Vec<(ReasonWording, Template)>> = OnceLock::new();
+    T.get_or_init(|| {
+        REASON_WORDINGS
+            .iter()
+            .filter_map(|w| Template::new(w.template).ok().map(|t| (*w, t)))
+            .collect()
+    })
+}
+
+/// One reason of a histogram: what it says, its text as printed, and the values it names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reason {
+    /// What it says.
+    pub kind: ReasonKind,
+    /// The text as printed (verbatim for [`ReasonKind::Unknown`]).
+    pub text: String,
+    /// Values it names (`resource`, `key`, `value`, `claim`, `node`, `pod`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<(String, String)>,
+}
+
+impl Reason {
+    /// Reads one reason text (`Insufficient nvidia.com/gpu`).
+    pub fn parse(text: &str) -> Reason {
+        let text = text.trim();
+        for (w, t) in compiled() {
+            if let Some(values) = t.match_whole(text) {
+                // a resource name is one word: `Insufficient x y` is not a resource
+                if w.kind == ReasonKind::Insufficient
+                    && values
+                        .iter()
+                        .any(|(_, v)| v.is_empty() || v.contains(char::is_whitespace))
+                {
+                    continue;
+                }
+                return Reason {
+                    kind: w.kind,
+                    text: text.to_owned(),
+                    values,
+                };
+            }
+        }
+        Reason {
+            kind: ReasonKind::Unknown,
+            text: text.to_owned(),
+            values: Vec::new(),
+        }
+    }
+
+    /// A reason of `kind` in the wording of `version`, with `values` filled in; `None` when the
+    /// version prints no such reason (or a needed value is missing).
+    pub fn render(
+        kind: ReasonKind,
+        values: &[(&str, &str)],
+        version: SchedulerVersion,
+    ) -> Option<Reason> {
+        let v = version.minor();
+        compiled()
+            .iter()
+            .filter(|(w, _)| w.kind == kind && (w.since..=w.until).contains(&v))
+            .find(|(_, t)| t.holes().all(|h| values.iter().any(|(k, _)| *k == h)))
+            .map(|(_, t)| Reason {
+                kind,
+                text: t.render_with(values),
+                values: t
+                    .holes()
+                    .map(|h| {
+                        let val = values.iter().find(|(k, _)| *k == h).map_or("", |(_, x)| *x);
+                        (h.to_owned(), val.to_owned())
+                    })
+                    .collect(),
+            })
+    }
+
+    /// A named value (`resource` of `Insufficient <resource>`).
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The resource of an `Insufficient <resource>` reason.
+    pub fn resource(&self) -> Option<&str> {
+        (self.kind == ReasonKind::Insufficient)
+            .then(|| self.value("resource"))
+            .flatten()
+    }
+
+    /// The versions that print this reason's wording (`None` for unknown reasons).
+    pub fn versions(&self) -> Option<(u16, u16)> {
+        let mut out: Option<(u16, u16)> = None;
+        for (w, t) in compiled() {
+            if w.kind == self.kind && t.match_whole(&self.text).is_some() {
+                out = Some(match out {
+                    Some((a, b)) => (a.min(w.since), b.max(w.until)),
+                    None => (w.since, w.until),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// `<count> <reason>`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasonCount {
+    /// How many nodes report it.
+    pub count: usize,
+    /// The reason.
+    pub reason: Reason,
+}
+
+/// The preemption part (`preemption: ...`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Preemption {
+    /// `not eligible due to ...` (the text after `preemption: `, e.g.
+    /// `not eligible due to preemptionPolicy=Never.`).
+    NotEligible {
+        /// The text.
+        text: String,
+    },
+    /// Preemption ran and no node is a candidate: its own histogram.
+    Nodes {
+        /// `N` of its `0/N nodes are available`.
+        nodes: usize,
+        /// Per-reason node counts.
+        reasons: Vec<ReasonCount>,
+    },
+    /// Anything else, verbatim.
+    Other {
+        /// The text.
+        text: String,
+    },
+}
+
+/// A parsed (or predicted) FailedScheduling message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SchedulerMessage {
+    /// `N` of `0/N nodes are available` (0 for `no nodes available to schedule pods`).
+    pub nodes: usize,
+    /// The PreFilter sentence (v1.26+), when a PreFilter plugin rejected the pod.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefilter: Option<String>,
+    /// The Filter histogram, in printed order.
+    pub reasons: Vec<ReasonCount>,
+    /// PostFilter reasons other than preemption (`no new claims to deallocate`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub post_filter: Vec<String>,
+    /// The preemption part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preemption: Option<Preemption>,
+    /// Text after the message that is none of the above, verbatim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trailing: Option<String>,
+    /// True when the PostFilter part was followed by the separator's own `.` (`..`, v1.24–v1.31).
+    #[serde(skip)]
+    post_filter_dot: Option<bool>,
+}
+
+const HEADER: &str = " nodes are available:";
+
+/// Finds and parses the first scheduler message in `line` (an event message, a describe row, a
+/// `kubectl get events` row, a PodScheduled condition message). `None` when the line has none.
+///
+/// Table columns after the message (three or more spaces, a tab) are not part of it.
+pub fn parse(line: &str) -> Option<SchedulerMessage> {
+    if let Some(p) = line.find(NO_NODES) {
+        let _ = p;
+        return Some(SchedulerMessage {
+            nodes: 0,
+            prefilter: None,
+            reasons: Vec::new(),
+            post_filter: Vec::new(),
+            preemption: None,
+            trailing: None,
+            post_filter_dot: None,
+        });
+    }
+    let (nodes, after) = header_at(line, 0)?;
+    let mut body = &line[after..];
+    if let Some(cut) = body.find("   ").into_iter().chain(body.find('\t')).min() {
+        body = &body[..cut];
+    }
+    Some(parse_body(nodes, body.trim()))
+}
+
+/// `(N, index after the header)` of the first `0/N nodes are available:` at or after `from`.
+fn header_at(line: &str, from: usize) -> Option<(usize, usize)> {
+    let mut search = from;
+    while let Some(rel) = line.get(search..)?.find(HEADER) {
+        let p = search + rel;
+        let before = &line[..p];
+        let digits: String = before
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let head = &before[..before.len() - digits.len()];
+        if !digits.is_empty() && head.ends_with("0/") {
+            if let Ok(n) = digits.parse() {
+                return Some((n, p + HEADER.len()));
+            }
+        }
+        search = p + HEADER.len();
+    }
+    None
+}
+
+/// Splits at `sep` outside braces, brackets, parentheses and double quotes.
+fn split_top(text: &str, sep: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut cur = String::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i..].chars().next().unwrap_or(' ');
+        match c {
+            '"' => quoted = !quoted,
+            '{' | '[' | '(' if !quoted => depth += 1,
+            '}' | ']' | ')' if !quoted => depth -= 1,
+            _ => {}
+        }
+        if depth <= 0 && !quoted && bytes[i..].starts_with(sep.as_bytes()) {
+            out.push(std::mem::take(&mut cur));
+            i += sep.len();
+            continue;
+        }
+        cur.push(c);
+        i += c.len_utf8();
+    }
+    out.push(cur);
+    out
+}
+
+/// Reads `<count> <reason>, <count> <reason>` (continuations without a count belong to the
+/// previous reason: `had taint {k: v}, that the pod didn't tolerate`). `None` when the text does
+/// not start with a count.
+fn parse_histogram(text: &str) -> Option<Vec<ReasonCount>> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for item in split_top(text, ", ") {
+        let item = item.trim();
+        let (n, rest) = match item.split_once(' ') {
+            Some((n, r)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => {
+                (n.parse::<usize>().ok(), r)
+            }
+            _ => (None, item),
+        };
+        match (n, out.last_mut()) {
+            (Some(n), _) => out.push((n, rest.trim().to_owned())),
+            (None, Some(last)) => {
+                last.1.push_str(", ");
+                last.1.push_str(item);
+            }
+            (None, None) => return None,
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    Some(
+        out.into_iter()
+            .map(|(count, r)| ReasonCount {
+                count,
+                reason: Reason::parse(&r),
+            })
+            .collect(),
+    )
+}
+
+fn strip_dots(s: &str) -> (&str, usize) {
+    let t = s.trim_end();
+    let stripped = t.trim_end_matches('.');
+    (stripped.trim_end(), t.len() - stripped.len())
+}
+
+fn parse_body(nodes: usize, body: &str) -> SchedulerMessage {
+    let mut msg = SchedulerMessage {
+        nodes,
+        prefilter: None,
+        reasons: Vec::new(),
+        post_filter: Vec::new(),
+        preemption: None,
+        trailing: None,
+        post_filter_dot: None,
+    };
+    // the preemption part starts at `preemption: ` after a sentence end or a `, ` joint
+    let pre_at = [". preemption: ", ", preemption: "]
+        .iter()
+        .filter_map(|m| body.find(m).map(|p| p + m.len() - PREEMPTION_PREFIX.len()))
+        .min()
+        .or_else(|| body.starts_with(PREEMPTION_PREFIX).then_some(0));
+    let (filter_part, post) = match pre_at {
+        Some(p) => (&body[..p], Some(&body[p + PREEMPTION_PREFIX.len()..])),
+        None => (body, None),
+    };
+    // sentences of the part before preemption
+    let mut sentences: Vec<String> = split_top(filter_part.trim(), ". ")
+        .into_iter()
+        .map(|s| s.trim().trim_end_matches(['.', ',']).trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect();
+    // `... <hist>. no new claims to deallocate,` : the last sentence may be PostFilter reasons
+    let mut hist_seen = false;
+    for s in sentences.drain(..) {
+        if !hist_seen && let Some(h) = parse_histogram(&s) {
+            msg.reasons = h;
+            hist_seen = true;
+            continue;
+        }
+        if !hist_seen && msg.prefilter.is_none() && !is_post_filter_text(&s) {
+            msg.prefilter = Some(s);
+            continue;
+        }
+        for part in split_top(&s, ", ") {
+            let part = part.trim();
+            if !part.is_empty() {
+                msg.post_filter.push(part.to_owned());
+            }
+        }
+    }
+    if let Some(post) = post {
+        // `preemption: <msg>., no new claims to deallocate` when another PostFilter follows
+        let mut parts = split_top(post, "., ").into_iter();
+        let first = parts.next().unwrap_or_default();
+        let rest: Vec<String> = parts.collect();
+        let (text, dots) = strip_dots(&first);
+        let dotted = if rest.is_empty() { dots } else { dots + 1 };
+        msg.preemption = Some(parse_preemption(text));
+        // a FitError or not-eligible text ends in its own `.`; one more is the separator's
+        msg.post_filter_dot = match dotted {
+            0 => None,
+            1 => Some(false),
+            _ => Some(true),
+        };
+        for r in rest {
+            let (t, _) = strip_dots(&r);
+            if !t.is_empty() {
+                msg.post_filter.push(t.to_owned());
+            }
+        }
+    }
+    msg
+}
+
+/// PostFilter reasons of plugins other than DefaultPreemption.
+fn is_post_filter_text(s: &str) -> bool {
+    s == DRA_NO_CLAIMS
+        || s.starts_with(&format!("{DRA_NO_CLAIMS},"))
+        || s == "plugin disabled"
+        || s == "still not schedulable"
+        || s.starts_with("deallocation of ResourceClaim")
+}
+
+fn parse_preemption(text: &str) -> Preemption {
+    if let Some((n, after)) = header_at(text, 0).filter(|_| text.starts_with("0/")) {
+        let (hist, _) = strip_dots(&text[after..]);
+        return Preemption::Nodes {
+            nodes: n,
+            reasons: parse_histogram(hist.trim()).unwrap_or_default(),
+        };
+    }
+    if text.starts_with("not eligible due to") {
+        return Preemption::NotEligible {
+            text: format!("{text}."),
+        };
+    }
+    Preemption::Other {
+        text: text.to_owned(),
+    }
+}
+
+/// `0/<n> nodes are available: <count> <reason>, ....` with the `<count> <reason>` strings sorted
+/// as strings (upstream `sort.Strings`), or `0/<n> nodes are available:` alone.
+fn histogram_text(nodes: usize, reasons: &[ReasonCount]) -> String {
+    let mut parts: Vec<String> = reasons
+        .iter()
+        .map(|r| format!("{} {}", r.count, r.reason.text))
+        .collect();
+    parts.sort();
+    let mut msg = format!("0/{nodes}{HEADER}");
+    if !parts.is_empty() {
+        msg.push(' ');
+        msg.push_str(&parts.join(", "));
+        msg.push('.');
+    }
+    msg
+}
+
+impl Preemption {
+    /// The text after `preemption: ` as the scheduler prints it (ending in `.`).
+    pub fn text(&self) -> String {
+        match self {
+            Preemption::NotEligible { text } | Preemption::Other { text } => text.clone(),
+            Preemption::Nodes { nodes, reasons } => histogram_text(*nodes, reasons),
+        }
+    }
+
+    /// The per-reason counts of a preemption histogram (empty otherwise).
+    pub fn reasons(&self) -> &[ReasonCount] {
+        match self {
+            Preemption::Nodes { reasons, .. } => reasons,
+            _ => &[],
+        }
+    }
+
+    /// Nodes where preemption found no lower-priority pod.
+    pub fn no_victims(&self) -> usize {
+        self.count(ReasonKind::NoPreemptionVictims) + self.count(ReasonKind::NoVictimsOnNode)
+    }
+
+    /// Nodes where preemption cannot help.
+    pub fn not_helpful(&self) -> usize {
+        self.count(ReasonKind::PreemptionNotHelpful)
+    }
+
+    fn count(&self, kind: ReasonKind) -> usize {
+        self.reasons()
+            .iter()
+            .filter(|r| r.reason.kind == kind)
+            .map(|r| r.count)
+            .sum()
+    }
+}
+
+impl SchedulerMessage {
+    /// A message with a Filter histogram only.
+    pub fn new(nodes: usize, reasons: Vec<ReasonCount>) -> Self {
+        SchedulerMessage {
+            nodes,
+            prefilter: None,
+            reasons,
+            post_filter: Vec::new(),
+            preemption: None,
+            trailing: None,
+            post_filter_dot: None,
+        }
+    }
+
+    /// The message as `version` prints it: the PreFilter sentence (v1.26+; earlier versions
+    /// counted it on every node), the histogram, and (v1.24+) the PostFilter part with the
+    /// version's separators. Reason and PostFilter texts are printed as they are: build them for
+    /// a version with [`Reason::render`] or [`from_fit`].
+    pub fn render(&self, version: SchedulerVersion) -> String {
+        if self.nodes == 0 && self.reasons.is_empty() && self.prefilter.is_none() {
+            return NO_NODES.to_owned();
+        }
+        let v = version.minor();
+        let mut msg = format!("0/{}{HEADER}", self.nodes);
+        let mut reasons = self.reasons.clone();
+        if let Some(p) = &self.prefilter {
+            if v >= 26 {
+                msg.push(' ');
+                msg.push_str(p);
+                msg.push('.');
+            } else if reasons.is_empty() {
+                reasons.push(ReasonCount {
+                    count: self.nodes,
+                    reason: Reason::parse(p),
+                });
+            }
+        }
+        if !reasons.is_empty() {
+            let full = histogram_text(self.nodes, &reasons);
+            msg.push_str(&full[format!("0/{}{HEADER}", self.nodes).len()..]);
+        }
+        if v < 24 {
+            return msg;
+        }
+        let mut post: Vec<String> = self.post_filter.clone();
+        if let Some(p) = &self.preemption {
+            post.push(format!("{PREEMPTION_PREFIX}{}", p.text()));
+        }
+        if !post.is_empty() {
+            msg.push(' ');
+            msg.push_str(&post.join(", "));
+            if v < 32 {
+                msg.push('.');
+            }
+        }
+        msg
+    }
+
+    /// Every `Insufficient <resource>` of the Filter histogram: (resource, node count).
+    pub fn insufficient(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.reasons
+            .iter()
+            .filter_map(|r| r.reason.resource().map(|res| (res, r.count)))
+    }
+
+    /// The node count of reasons of `kind` in the Filter histogram.
+    pub fn count(&self, kind: ReasonKind) -> usize {
+        self.reasons
+            .iter()
+            .filter(|r| r.reason.kind == kind)
+            .map(|r| r.count)
+            .sum()
+    }
+
+    /// The Filter reasons plus the PreFilter one, as reasons.
+    pub fn all_reasons(&self) -> impl Iterator<Item = Reason> + '_ {
+        self.prefilter
+            .iter()
+            .map(|p| Reason::parse(p))
+            .chain(self.reasons.iter().map(|r| r.reason.clone()))
+    }
+
+    /// The range of minor versions whose wording matches this message (best effort, from the
+    /// markers it carries: the preemption part and its final dots, the DRA PostFilter text, the
+    /// PreFilter sentence, reason wordings). `(20, 36)` when nothing narrows it.
+    pub fn versions(&self) -> (u16, u16) {
+        let (mut lo, mut hi) = (20u16, 36u16);
+        let mut narrow = |a: u16, b: u16| {
+            if a.max(lo) <= b.min(hi) {
+                lo = lo.max(a);
+                hi = hi.min(b);
+            }
+        };
+        if self.preemption.is_some() {
+            narrow(24, 36);
+        }
+        match self.post_filter_dot {
+            Some(true) => narrow(24, 31),
+            Some(false) => narrow(32, 36),
+            None => {}
+        }
+        if self.post_filter.iter().any(|p| p == DRA_NO_CLAIMS) {
+            narrow(26, 36);
+            narrow(34, 36);
+        }
+        if self.prefilter.is_some() {
+            narrow(26, 36);
+        }
+        let reasons = self.reasons.iter().map(|r| &r.reason).chain(
+            self.preemption
+                .iter()
+                .flat_map(|p| p.reasons().iter().map(|r| &r.reason)),
+        );
+        for r in reasons {
+            if let Some((a, b)) = r.versions() {
+                narrow(a, b);
+            }
+        }
+        (lo, hi)
+    }
+}
+
+impl fmt::Display for SchedulerMessage {
+    /// The message in the wording it was read in when known, else v1.36's.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (lo, hi) = self.versions();
+        let v = SchedulerVersion::new(hi).unwrap_or_default();
+        let v = if self.post_filter_dot == Some(true) {
+            SchedulerVersion::new(lo.max(24)).unwrap_or(v)
+        } else {
+            v
+        };
+        f.write_str(&self.render(v))
+    }
+}
+
+/// The message kube-scheduler `version` prints for a pod whose fit over the snapshot is `fit`
+/// and whose preemption outcome is `preemption` (`None`: preemption did not run); `None` when
+/// a node fits. Reasons are worded for `version` (an untolerated taint names the node's first
+/// untolerated taint up to v1.34); a pod is taken to have no ResourceClaims (v1.34–v1.36 print
+/// [`DRA_NO_CLAIMS`] before the preemption part).
+pub fn from_fit(
+    fit: &crate::fit::FitReport,
+    preemption: Option<&crate::preemption::PreemptionReport>,
+    version: SchedulerVersion,
+) -> Option<SchedulerMessage> {
+    if fit.schedulable() {
+        return None;
+    }
+    if fit.nodes.is_empty() {
+        return Some(SchedulerMessage::new(0, Vec::new()));
+    }
+    let mut counts: Vec<(String, Reason, usize)> = Vec::new();
+    let mut add = |r: Reason| match counts.iter_mut().find(|(t, _, _)| *t == r.text) {
+        Some(e) => e.2 += 1,
+        None => counts.push((r.text.clone(), r, 1)),
+    };
+    for n in &fit.nodes {
+        for r in &n.reasons {
+            add(versioned_reason(r, n.untolerated_taints.first(), version));
+        }
+    }
+    let reasons = counts
+        .into_iter()
+        .map(|(_, reason, count)| ReasonCount { count, reason })
+        .collect();
+    let mut msg = SchedulerMessage::new(fit.nodes.len(), reasons);
+    msg.post_filter_dot = Some(version.minor() < 32);
+    msg.preemption = preemption.and_then(|p| {
+        if let Some(text) = &p.not_eligible {
+            return Some(Preemption::NotEligible { text: text.clone() });
+        }
+        if p.chosen.is_some() || p.nodes.is_empty() {
+            return None;
+        }
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for (_, np) in &p.nodes {
+            for r in np.reasons() {
+                match counts.iter_mut().find(|(t, _)| *t == r) {
+                    Some(e) => e.1 += 1,
+                    None => counts.push((r, 1)),
+                }
+            }
+        }
+        Some(Preemption::Nodes {
+            nodes: p.nodes.len(),
+            reasons: counts
+                .into_iter()
+                .map(|(t, count)| ReasonCount {
+                    count,
+                    reason: Reason::parse(&t),
+                })
+                .collect(),
+        })
+    });
+    if msg.preemption.is_some() && (34..=36).contains(&version.minor()) {
+        msg.post_filter.push(DRA_NO_CLAIMS.to_owned());
+    }
+    Some(msg)
+}
+
+/// A fit reason string (v1.36 wording, as [`crate::fit`] reports it) in `version`'s wording.
+fn versioned_reason(
+    text: &str,
+    taint: Option<&cube_model::objects::Taint>,
+    version: SchedulerVersion,
+) -> Reason {
+    let parsed = Reason::parse(text);
+    let rendered = match (parsed.kind, taint) {
+        (ReasonKind::UntoleratedTaint, Some(t)) => Reason::render(
+            ReasonKind::UntoleratedTaint,
+            &[("key", t.key.as_str()), ("value", t.value.as_str())],
+            version,
+        ),
+        (kind @ (ReasonKind::NodeAffinity | ReasonKind::NodeName | ReasonKind::TooManyPods), _) => {
+            Reason::render(kind, &[], version)
+        }
+        _ => None,
+    };
+    rendered.unwrap_or(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_table_templates_parse_and_read_back() {
+        assert_eq!(compiled().len(), REASON_WORDINGS.len());
+        for w in REASON_WORDINGS {
+            let t = Template::new(w.template).unwrap();
+            let values: Vec<(&str, &str)> = t
+                .holes()
+                .map(|h| match h {
+                    "resource" => (h, "example.com/gpu"),
+                    "key" => (h, "node-role.kubernetes.io/control-plane"),
+                    "value" => (h, ""),
+                    _ => (h, "sample-1"),
+                })
+                .collect();
+            let text = t.render_with(&values);
+            let r = Reason::parse(&text);
+            assert_eq!(r.kind, w.kind, "{text}");
+            for (k, v) in &values {
+                assert_eq!(r.value(k), Some(*v), "{text}");
+            }
+            let v = SchedulerVersion::new(w.until).unwrap();
+            assert!(Reason::render(w.kind, &values, v).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn versions_parse() {
+        assert_eq!(
+            SchedulerVersion::parse("v1.28.3").map(|v| v.minor()),
+            Some(28)
+        );
+        assert_eq!(SchedulerVersion::parse("1.36").map(|v| v.minor()), Some(36));
+        assert_eq!(SchedulerVersion::parse("1.19"), None);
+        assert_eq!(SchedulerVersion::parse("2.1"), None);
+        assert_eq!(SchedulerVersion::LATEST.wording().since, 34);
+    }
+}
