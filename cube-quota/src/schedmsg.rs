@@ -793,8 +793,7 @@ const HEADER: &str = " nodes are available:";
 ///
 /// Table columns after the message (three or more spaces, a tab) are not part of it.
 pub fn parse(line: &str) -> Option<SchedulerMessage> {
-    if let Some(p) = line.find(NO_NODES) {
-        let _ = p;
+    if line.contains(NO_NODES) {
         return Some(SchedulerMessage {
             nodes: 0,
             prefilter: None,
@@ -810,7 +809,15 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
     if let Some(cut) = body.find("   ").into_iter().chain(body.find('\t')).min() {
         body = &body[..cut];
     }
-    Some(parse_body(nodes, body.trim()))
+    // quoted in a log line (`err="0/4 nodes ... pod."`, JSON): the closing quote is not part
+    // of the message, inner quotes are escaped
+    let unescaped;
+    if body.contains("\\\"") {
+        unescaped = body.replace("\\\"", "\"");
+        body = &unescaped;
+    }
+    let body = body.trim().trim_end_matches(['"', '\'']).trim_end();
+    Some(parse_body(nodes, body))
 }
 
 /// `(N, index after the header)` of the first `0/N nodes are available:` at or after `from`.
@@ -828,10 +835,11 @@ fn header_at(line: &str, from: usize) -> Option<(usize, usize)> {
             .rev()
             .collect();
         let head = &before[..before.len() - digits.len()];
-        if !digits.is_empty() && head.ends_with("0/") {
-            if let Ok(n) = digits.parse() {
-                return Some((n, p + HEADER.len()));
-            }
+        if !digits.is_empty()
+            && head.ends_with("0/")
+            && let Ok(n) = digits.parse()
+        {
+            return Some((n, p + HEADER.len()));
         }
         search = p + HEADER.len();
     }

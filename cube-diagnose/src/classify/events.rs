@@ -1,34 +1,45 @@
 //! Event and scheduler texts: `0/N nodes are available` (with the per-reason histogram),
 //! unbound claims, volume node affinity, mounts, quota admission, Kueue admission.
 
+use cube_quota::schedmsg::ReasonKind;
+
 use super::{Hit, SignalKind, details};
 
 pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
     let mut out = Vec::new();
-    if let Some(p) = l.find("nodes are available:") {
-        let total = l[..p]
-            .rsplit(|c: char| c.is_whitespace() || c == ']')
-            .find(|w| !w.is_empty())
-            .and_then(|w| w.split('/').nth(1))
-            .unwrap_or("")
-            .to_owned();
-        let body = &l[p + "nodes are available:".len()..];
-        let (filter, preemption) = match body.find("preemption:") {
-            Some(q) => (&body[..q], &body[q..]),
-            None => (body, ""),
-        };
+    if let Some(m) = cube_quota::schedmsg::parse(l) {
+        // the scheduler's grammar: the histogram alone in `reasons` (never the PostFilter or
+        // preemption parts), the rest in their own details
+        let reasons: Vec<String> = m
+            .reasons
+            .iter()
+            .map(|r| format!("{} {}", r.count, r.reason.text))
+            .collect();
+        let (lo, hi) = m.versions();
         let mut d = vec![
-            ("nodes", total),
-            ("reasons", filter.trim().trim_end_matches('.').to_owned()),
+            ("nodes", m.nodes.to_string()),
+            ("reasons", reasons.join(", ")),
+            ("versions", format!("1.{lo}-1.{hi}")),
         ];
-        if !preemption.is_empty() {
-            d.push(("preemption", preemption.trim().to_owned()));
+        if let Some(p) = &m.prefilter {
+            d.push(("prefilter", p.clone()));
+        }
+        // kube-scheduler's own log names the pod: `pod="ns/name"`
+        if let Some(pod) = super::quoted_after(l, " pod=") {
+            d.push(("pod", pod));
+        }
+        if !m.post_filter.is_empty() {
+            d.push(("post_filter", m.post_filter.join(", ")));
+        }
+        if let Some(p) = &m.preemption {
+            d.push(("preemption", format!("preemption: {}", p.text())));
         }
         out.push((SignalKind::FailedScheduling, details(&d)));
-        if filter.contains("volume node affinity conflict") {
+        let kinds: Vec<ReasonKind> = m.all_reasons().map(|r| r.kind).collect();
+        if kinds.contains(&ReasonKind::VolumeNodeAffinityConflict) {
             out.push((SignalKind::VolumeNodeAffinityConflict, details(&[])));
         }
-        if filter.contains("unbound immediate PersistentVolumeClaims") {
+        if kinds.contains(&ReasonKind::UnboundImmediateClaims) {
             out.push((
                 SignalKind::PvcNoStorageClass,
                 details(&[("unbound", "true".into())]),

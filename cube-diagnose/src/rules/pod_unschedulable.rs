@@ -5,10 +5,12 @@ use std::collections::HashMap;
 
 use cube_quota::fit::{FitOptions, FitReport, NodeUsage};
 
-use crate::classify::{SignalKind, events::parse_reasons};
-use crate::resources::is_gpu_resource;
+use crate::classify::SignalKind;
 use crate::rules::{obj, pod_subject, signal_subject, signals};
-use crate::{Context, Evidence, Finding, Severity};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+mod sched_text;
+use sched_text::scheduler_texts;
 
 declare_rule!(
     PodUnschedulable,
@@ -24,6 +26,8 @@ struct Shape {
     message: String,
     requests: Vec<(String, i64)>,
     nodes: Vec<Evidence>,
+    /// The remedy of the one cause, when the GPU picture names it.
+    remedy: Option<String>,
 }
 
 /// Summary, GPU fragmentation picture (at most `max_nodes` nodes listed, largest free first)
@@ -36,7 +40,30 @@ fn shape_of(
     let summary = report.filter_message()?;
     let mut message = summary;
     let mut requests = Vec::new();
+    let mut remedy = None;
     for g in &report.gpu {
+        if g.nodes.iter().all(|n| n.allocatable == 0) {
+            // never advertised: no node has it in allocatable (and no pod holds it)
+            let names: Vec<&str> = snap
+                .nodes
+                .iter()
+                .map(|n| n.metadata.name.as_str())
+                .take(max_nodes)
+                .collect();
+            message.push_str(&format!(
+                " No node advertises allocatable {res}: it was never advertised (the device plugin is not running or not registering on the GPU nodes), not in use (not advertised on {}{})",
+                names.join(", "),
+                if snap.nodes.len() > max_nodes { ", ..." } else { "" },
+                res = g.resource
+            ));
+            remedy = Some(format!(
+                "make the nodes advertise {res}: check the device plugin pods and their logs on the GPU nodes (`kubectl get pods -A -o wide | grep -i -e device-plugin -e gpu-operator`); `kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{esc}` must show a number",
+                res = g.resource,
+                esc = g.resource.as_str().replace('.', "\\.")
+            ));
+            requests.push((g.resource.to_string(), g.requested));
+            continue;
+        }
         let mut listed: Vec<_> = g.nodes.iter().collect();
         listed.sort_by_key(|n| std::cmp::Reverse(n.free));
         let mut picture: Vec<String> = listed
@@ -68,15 +95,20 @@ fn shape_of(
             .map(|n| n.metadata.name.as_str())
             .filter(|n| !advertising.contains(n))
             .collect();
-        let silent_text = match silent.len() {
-            0 => String::new(),
-            k if k <= max_nodes => format!("; not advertised on {}", silent.join(", ")),
-            k => format!("; not advertised on {k} nodes"),
-        };
+        match silent.len() {
+            0 => {}
+            k if k <= max_nodes => picture.push(format!("not advertised on {}", silent.join(", "))),
+            k => picture.push(format!("not advertised on {k} nodes")),
+        }
         let frag = if g.fragmented {
             format!(
                 "fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested",
                 g.total_free, g.resource, g.largest_free, g.requested
+            )
+        } else if g.total_free == 0 {
+            format!(
+                "all in use: 0 {} free on eligible nodes, {} requested",
+                g.resource, g.requested
             )
         } else {
             format!(
@@ -84,10 +116,7 @@ fn shape_of(
                 g.total_free, g.resource, g.largest_free, g.requested
             )
         };
-        message.push_str(&format!(
-            " GPU picture: {frag} ({}{silent_text})",
-            picture.join("; ")
-        ));
+        message.push_str(&format!(" GPU picture: {frag} ({})", picture.join("; ")));
         requests.push((g.resource.to_string(), g.requested));
     }
     let nodes = report
@@ -100,12 +129,16 @@ fn shape_of(
         message,
         requests,
         nodes,
+        remedy,
     })
 }
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
+    // pods explained from the snapshot's own nodes (a scheduler text about them only adds
+    // evidence)
+    let mut computed: std::collections::BTreeSet<Subject> = std::collections::BTreeSet::new();
     let pending: Vec<usize> = snap
         .pods
         .iter()
@@ -141,66 +174,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             let Some(shape) = shape else {
                 continue; // it fits somewhere: waiting for the scheduler, not unschedulable
             };
+            computed.insert(pod_subject(p));
             let o = obj("Pod", &p.metadata.namespace, &p.metadata.name);
             let f = Finding::new(PodUnschedulable::ID, Severity::Warning, pod_subject(p), format!("pod {} cannot be scheduled: {}", p.key(), shape.message))
                 .with_evidences(shape.requests.iter().map(|(r, q)| Evidence::field(&o, format!("requests.{r}"), q.to_string())))
                 .with_evidences(shape.nodes.iter().cloned())
-                .with_remedy("lower the pod's requests to what one node can offer, free capacity on a node (or let preemption do it with a higher PriorityClass), add tolerations/labels the pod needs, or add nodes");
+                .with_remedy(shape.remedy.clone().unwrap_or_else(|| "lower the pod's requests to what one node can offer, free capacity on a node (or let preemption do it with a higher PriorityClass), add tolerations/labels the pod needs, or add nodes".to_owned()));
             out.push(f);
         }
     }
-    let mut seen = std::collections::BTreeSet::new();
-    for s in signals(ctx, &[SignalKind::FailedScheduling]) {
-        if !seen.insert(signal_subject(s)) {
-            continue;
+    let (texts, extra) = scheduler_texts(ctx, &computed);
+    for (subject, evidence) in extra {
+        if let Some(f) = out.iter_mut().find(|f| f.subject == subject)
+            && !f.evidence.contains(&evidence)
+        {
+            f.evidence.push(evidence);
         }
-        let reasons = parse_reasons(s.detail("reasons"));
-        let total: u32 = s.detail("nodes").parse().unwrap_or(0);
-        let gpu: Vec<&(u32, String)> = reasons
-            .iter()
-            .filter(|(_, r)| r.strip_prefix("Insufficient ").is_some_and(is_gpu_resource))
-            .collect();
-        let constraint: Vec<&(u32, String)> = reasons
-            .iter()
-            .filter(|(_, r)| r.contains("affinity") || r.contains("selector"))
-            .collect();
-        let preempt = s.detail("preemption");
-        let cause = if !gpu.is_empty() && !constraint.is_empty() {
-            format!(
-                "constraints exclude each other: the nodes that have the GPU fail '{}', the others lack {}; adding GPUs will not help",
-                constraint[0].1,
-                gpu[0].1.trim_start_matches("Insufficient ")
-            )
-        } else if let Some((n, r)) = gpu.first() {
-            let res = r.trim_start_matches("Insufficient ");
-            if preempt.contains("No preemption victims") || *n == total {
-                format!(
-                    "{n} of {total} nodes lack free {res} and preemption found no victims: no node advertises allocatable {res} (device plugin not advertising), GPUs are not busy"
-                )
-            } else {
-                format!("{n} of {total} nodes lack free {res}")
-            }
-        } else if reasons
-            .iter()
-            .any(|(_, r)| r.contains("unbound immediate PersistentVolumeClaims"))
-        {
-            "its PersistentVolumeClaim is unbound: fix the claim (storage class) before any scheduling analysis".to_owned()
-        } else if reasons.iter().any(|(_, r)| r.contains("node unregistered")) {
-            "the GPU-sharing scheduler (HAMi) has no registration for the node: its device plugin is not reporting there".to_owned()
-        } else if reasons
-            .iter()
-            .any(|(_, r)| r.contains("volume node affinity conflict"))
-        {
-            "its node-local volume pins it to a node it cannot use".to_owned()
-        } else {
-            "no node passes the scheduler's filters".to_owned()
-        };
-        out.push(
-            Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("pod is Pending ({} nodes): {cause}", if total == 0 { "?".to_owned() } else { total.to_string() }))
-                .with_evidence(s.evidence())
-                .with_remedy("address the named reason first (device plugin, claim, constraint), then re-check with `kubectl describe pod`"),
-        );
     }
+    out.extend(texts);
     for s in signals(ctx, &[SignalKind::KueueFlavorMissing]) {
         let near = s.detail("near");
         out.push(
@@ -252,6 +243,84 @@ mod tests {
         );
         assert!(f[0].message.contains("fragmented"), "{}", f[0].message);
         assert!(run_rule("pod-unschedulable", &snap("4")).is_empty());
+    }
+
+    const V136_NOT_HELPFUL: &str = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+    const V136_NO_VICTIMS: &str = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
+    const V128_NO_VICTIMS: &str = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..";
+
+    #[test]
+    fn structure_alone_tells_what_it_can() {
+        let f = run_log("pod-unschedulable", V136_NOT_HELPFUL);
+        assert!(
+            f[0].message.contains("not advertised there"),
+            "{}",
+            f[0].message
+        );
+        let f = run_log("pod-unschedulable", V136_NO_VICTIMS);
+        assert!(
+            f[0].message.contains("do advertise enough"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].message.contains("deallocate"), "{}", f[0].message);
+        // older wording: `No preemption victims` says nothing about whether GPUs exist
+        let f = run_log("pod-unschedulable", V128_NO_VICTIMS);
+        assert!(f[0].message.contains("cannot tell"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("kubectl get nodes -o custom-columns=NAME:.metadata.name,ALLOCATABLE:.status.allocatable.nvidia\\.com/gpu"), "{}", f[0].remedy);
+    }
+
+    fn with_event(nodes: &str, pods: &str, msg: &str) -> String {
+        format!(
+            r#"{{"kind":"List","items":[{nodes}{pods}
+              {{"kind":"Event","metadata":{{"name":"e1","namespace":"x"}},"involvedObject":{{"kind":"Pod","namespace":"x","name":"p"}},"reason":"FailedScheduling","type":"Warning","message":"{msg}","lastTimestamp":"2026-01-01T10:00:00Z"}}]}}"#
+        )
+    }
+
+    #[test]
+    fn node_data_tells_in_use_from_never_advertised() {
+        let gpu_nodes = r#"{"kind":"Node","metadata":{"name":"g1"},"status":{"allocatable":{"cpu":"8","nvidia.com/gpu":"2","pods":"110"}}},"#;
+        let holder = r#"{"kind":"Pod","metadata":{"name":"h","namespace":"x"},"spec":{"nodeName":"g1","containers":[{"name":"c","resources":{"limits":{"nvidia.com/gpu":"2"}}}]},"status":{"phase":"Running"}},"#;
+        let f = run_rule(
+            "pod-unschedulable",
+            &with_event(gpu_nodes, holder, V128_NO_VICTIMS),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        // the holder asks for GPUs under limits only: its effective request counts
+        assert!(
+            f[0].message.contains("all in use") && f[0].message.contains("x/h (2)"),
+            "{}",
+            f[0].message
+        );
+        let cpu_only = r#"{"kind":"Node","metadata":{"name":"c1"},"status":{"allocatable":{"cpu":"8","pods":"110"}}},"#;
+        let f = run_rule(
+            "pod-unschedulable",
+            &with_event(cpu_only, "", V128_NO_VICTIMS),
+        );
+        assert!(
+            f[0].message.contains("never advertised"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn events_older_than_the_binding_are_not_current() {
+        let nodes = r#"{"kind":"Node","metadata":{"name":"g1"},"status":{"allocatable":{"cpu":"8","nvidia.com/gpu":"2","pods":"110"}}},"#;
+        let bound = r#"{"kind":"Pod","metadata":{"name":"p","namespace":"x"},"spec":{"nodeName":"g1","containers":[{"name":"c"}]},"status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"2026-01-01T10:05:00Z"}]}},"#;
+        assert!(
+            run_rule(
+                "pod-unschedulable",
+                &with_event(nodes, bound, V136_NO_VICTIMS)
+            )
+            .is_empty()
+        );
+        // a later Scheduled event without the pod object
+        let text = with_event(nodes, "", V136_NO_VICTIMS).replace(
+            "]}",
+            r#",{"kind":"Event","metadata":{"name":"e2","namespace":"x"},"involvedObject":{"kind":"Pod","namespace":"x","name":"p"},"reason":"Scheduled","type":"Normal","message":"Successfully assigned x/p to g1","lastTimestamp":"2026-01-01T10:05:00Z"}]}"#,
+        );
+        assert!(run_rule("pod-unschedulable", &text).is_empty());
     }
 
     #[test]

@@ -823,11 +823,26 @@ fn pods_nginx_no_requests_limitranger_defaulted() {
 fn pods_triton_pending_insufficient_gpu() {
     let r = diagnose("pods/triton-pending-insufficient-gpu.txt");
     let subject = "Pod/default/triton-inference-server-5b6c7f889c-f54c6";
+    // Changed (issue 8, scheduler messages): this assertion used to require "GPUs are not
+    // busy". A describe of the pod alone (no node data, priority 0, v1.24-v1.31 wording) cannot
+    // tell "never advertised" from "in use by pods of equal priority": `No preemption victims`
+    // only says there was nothing of lower priority to evict. The finding names the causes
+    // that remain and the one command that tells them apart.
+    let u = fired(&r, "pod-unschedulable", subject);
     assert!(
-        fired(&r, "pod-unschedulable", subject)
-            .message
-            .contains("GPUs are not busy")
+        u.message.contains("cannot tell")
+            && u.message
+                .contains("no node advertises allocatable nvidia.com/gpu")
+            && u.message.contains("allocated to running pods"),
+        "{}",
+        u.message
     );
+    assert!(
+        u.remedy.contains("status.allocatable.nvidia\\.com/gpu"),
+        "{}",
+        u.remedy
+    );
+    assert!(!u.message.contains("GPUs are not busy"));
     fired(&r, "gpu-not-advertised", subject);
     assert!(
         fired(&r, "storage-node-local", subject)

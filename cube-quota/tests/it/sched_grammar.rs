@@ -129,6 +129,19 @@ fn table_rows_prefixes_and_other_postfilter_orders() {
     let m = parse("0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod., no new claims to deallocate").expect("order");
     assert_eq!(m.post_filter, vec![DRA_NO_CLAIMS.to_owned()]);
     assert_eq!(m.preemption.expect("p").no_victims(), 1);
+    // kube-scheduler's own log (Project-HAMi/HAMi#1069): quoted, inner quotes escaped
+    let m = parse(r#"I0522 14:03:41.719192       1 scheduler.go:352] "Unable to schedule pod; no fit; waiting" pod="privatemodel/qwen2-5-0-5b-5d6b69597d-5bpm5" err="0/4 nodes are available: 4 Insufficient nvidia.com/gpu.memory. preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.""#).expect("klog");
+    assert_eq!(
+        m.insufficient().collect::<Vec<_>>(),
+        vec![("nvidia.com/gpu.memory", 4)]
+    );
+    assert_eq!(m.preemption.as_ref().expect("p").no_victims(), 4);
+    assert_eq!(m.versions(), (32, 36));
+    let m = parse(r#"{"message":"0/3 nodes are available: persistentvolumeclaim \"data\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."}"#).expect("json");
+    assert_eq!(
+        m.all_reasons().next().map(|r| r.kind),
+        Some(ReasonKind::ClaimNotFound)
+    );
     assert!(parse("0/3 nodes are not here").is_none());
     let none = parse("no nodes available to schedule pods").expect("no nodes");
     assert_eq!(none.nodes, 0);

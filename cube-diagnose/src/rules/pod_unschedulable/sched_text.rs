@@ -1,0 +1,778 @@
+//! Scheduler texts (FailedScheduling events, PodScheduled condition messages, pasted lines) read
+//! with the scheduler's grammar ([`cube_quota::schedmsg`]) and explained from their structure
+//! plus the snapshot's node data.
+//!
+//! One cause per message, with its one remedy:
+//! 1. a claim problem (PreFilter: claim missing or unbound) comes before anything else;
+//! 2. HAMi's `node unregistered`, then a node-local volume pinning the pod;
+//! 3. `Insufficient <resource>`: with node data, "never advertised" (no node has allocatable),
+//!    "capacity but no allocatable", "larger than any node", "all in use" (by which pods) or
+//!    "fragmented"; without node data, what the message's structure proves (nodes where
+//!    preemption is not helpful beyond the always-unresolvable reasons have less of the
+//!    resource in total than requested; v1.34+ `No preemption victims` means the nodes do have
+//!    it) and otherwise the causes that remain and the one command that tells them apart;
+//! 4. constraints checked after NodeResourcesFit (pod affinity, spread, volumes) on the nodes
+//!    that have the resource: the constraints exclude each other.
+//!
+//! Events of a pod older than its current binding (the pod is bound, running or scheduled,
+//! was created after the event, or a later `Scheduled` event exists) are not current and give
+//! no finding.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cube_model::objects::{Event, Pod};
+use cube_quota::schedmsg::{self, Preemption, ReasonKind, SchedulerMessage};
+
+use super::PodUnschedulable;
+use crate::classify::{Signal, SignalKind};
+use crate::resources::is_gpu_resource;
+use crate::rules::{obj, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+/// Findings for scheduler texts, plus evidence to attach to pods already explained from the
+/// snapshot (`computed`).
+pub(super) fn scheduler_texts(
+    ctx: &Context<'_>,
+    computed: &BTreeSet<Subject>,
+) -> (Vec<Finding>, Vec<(Subject, Evidence)>) {
+    // the newest current message per subject
+    let mut latest: BTreeMap<Subject, (&Signal, SchedulerMessage)> = BTreeMap::new();
+    let mut extra = Vec::new();
+    for s in signals(ctx, &[SignalKind::FailedScheduling]) {
+        let Some(m) = schedmsg::parse(&s.text) else {
+            continue;
+        };
+        if stale(ctx, s).is_some() {
+            continue;
+        }
+        let subject = subject_of(s);
+        if computed.contains(&subject) {
+            extra.push((subject, s.evidence()));
+            continue;
+        }
+        latest.insert(subject, (s, m));
+    }
+    let mut out = Vec::new();
+    for (subject, (s, m)) in &latest {
+        let pod = pod_of(ctx, subject);
+        let e = explain(ctx, m, pod);
+        let nodes = match m.nodes {
+            0 => "no nodes".to_owned(),
+            1 => "1 node".to_owned(),
+            n => format!("{n} nodes"),
+        };
+        out.push(
+            Finding::new(
+                PodUnschedulable::ID,
+                Severity::Warning,
+                subject.clone(),
+                format!("pod is Pending ({nodes}): {}", e.cause),
+            )
+            .with_evidence(s.evidence())
+            .with_evidences(e.evidence)
+            .with_remedy(e.remedy),
+        );
+    }
+    // pending pods whose only trace is their PodScheduled condition (events expire after an
+    // hour; `kubectl get pod -o yaml` keeps the scheduler's last message)
+    for (i, p) in ctx.snapshot().pods.iter().enumerate() {
+        let subject = crate::rules::pod_subject(p);
+        if latest.contains_key(&subject) || computed.contains(&subject) || !pending(p) {
+            continue;
+        }
+        let Some(c) = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "PodScheduled" && c.status == "False")
+        else {
+            continue;
+        };
+        let Some(m) = schedmsg::parse(&c.message) else {
+            continue;
+        };
+        let e = explain(ctx, &m, Some(i));
+        out.push(
+            Finding::new(
+                PodUnschedulable::ID,
+                Severity::Warning,
+                subject,
+                format!(
+                    "pod is Pending ({} node{}): {}",
+                    m.nodes,
+                    if m.nodes == 1 { "" } else { "s" },
+                    e.cause
+                ),
+            )
+            .with_evidence(Evidence::field(
+                obj("Pod", &p.metadata.namespace, &p.metadata.name),
+                "status.conditions[PodScheduled].message",
+                &c.message,
+            ))
+            .with_evidences(e.evidence)
+            .with_remedy(e.remedy),
+        );
+    }
+    (out, extra)
+}
+
+/// The subject of a scheduler text: its object, else the pod a scheduler log line names
+/// (`pod="ns/name"`), else its source.
+fn subject_of(s: &Signal) -> Subject {
+    if s.object.is_none()
+        && let Some((ns, name)) = s.detail("pod").split_once('/')
+    {
+        return Subject::namespaced("Pod", ns, name);
+    }
+    signal_subject(s)
+}
+
+fn pending(p: &Pod) -> bool {
+    p.spec.node_name.is_empty()
+        && !p.is_terminal()
+        && (p.status.phase.is_empty() || p.status.phase == "Pending")
+}
+
+/// Index of the pod a subject names.
+fn pod_of(ctx: &Context<'_>, subject: &Subject) -> Option<usize> {
+    if subject.kind != "Pod" {
+        return None;
+    }
+    ctx.pods_in_namespace(&subject.namespace)
+        .iter()
+        .copied()
+        .find(|&i| ctx.pod(i).metadata.name == subject.name)
+        .or_else(|| {
+            // describe excerpts may lack the namespace on one side
+            ctx.snapshot()
+                .pods
+                .iter()
+                .position(|p| p.metadata.name == subject.name && subject.namespace.is_empty())
+        })
+}
+
+/// The event a signal of the snapshot's events came from.
+fn event_of<'c>(ctx: &'c Context<'_>, s: &Signal) -> Option<(usize, &'c Event)> {
+    if s.source != "events" || s.line == 0 {
+        return None;
+    }
+    ctx.snapshot()
+        .events
+        .get(s.line - 1)
+        .map(|e| (s.line - 1, e))
+}
+
+/// Why a FailedScheduling signal is not current: `Some(reason)` when the pod it is about has
+/// been bound (or re-created) since.
+pub(crate) fn stale(ctx: &Context<'_>, s: &Signal) -> Option<String> {
+    let subject = subject_of(s);
+    if subject.kind != "Pod" {
+        return None;
+    }
+    let event = event_of(ctx, s);
+    let seen = event.and_then(|(_, e)| {
+        e.last_timestamp
+            .or(e.first_timestamp)
+            .or(e.metadata.creation_timestamp)
+    });
+    if let Some(i) = pod_of(ctx, &subject) {
+        let p = ctx.pod(i);
+        if !p.spec.node_name.is_empty() {
+            return Some(format!("the pod is bound to {}", p.spec.node_name));
+        }
+        if matches!(p.status.phase.as_str(), "Running" | "Succeeded" | "Failed") {
+            return Some(format!("the pod is {}", p.status.phase));
+        }
+        if let Some(c) = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "PodScheduled" && c.status == "True")
+        {
+            if let (Some(at), Some(seen)) = (c.last_transition_time, seen)
+                && at < seen
+            {
+                // scheduled, then failing again: a new incarnation would have a new uid;
+                // treat the event as current
+            } else {
+                return Some("the pod's PodScheduled condition is True".to_owned());
+            }
+        }
+        if let (Some(created), Some(seen)) = (p.metadata.creation_timestamp, seen)
+            && seen < created
+        {
+            return Some(format!(
+                "the event ({seen}) predates the pod's creation ({created})"
+            ));
+        }
+    }
+    // a later `Scheduled` event for the same object
+    if let Some((idx, e)) = event {
+        let o = &e.involved_object;
+        let later = ctx.snapshot().events.iter().enumerate().any(|(j, x)| {
+            x.reason == "Scheduled"
+                && x.involved_object.name == o.name
+                && x.involved_object.namespace == o.namespace
+                && match (
+                    x.last_timestamp.or(x.first_timestamp),
+                    e.last_timestamp.or(e.first_timestamp),
+                ) {
+                    (Some(a), Some(b)) => a > b,
+                    _ => j > idx,
+                }
+        });
+        if later {
+            return Some("a later Scheduled event bound the pod".to_owned());
+        }
+    }
+    None
+}
+
+/// A cause, its remedy and the node facts that prove it.
+struct Explained {
+    cause: String,
+    remedy: String,
+    evidence: Vec<Evidence>,
+}
+
+impl Explained {
+    fn new(cause: impl Into<String>, remedy: impl Into<String>) -> Self {
+        Explained {
+            cause: cause.into(),
+            remedy: remedy.into(),
+            evidence: Vec::new(),
+        }
+    }
+}
+
+/// Reasons of plugins that run after NodeResourcesFit: a node reporting them passed the
+/// resource check.
+fn after_fit(kind: ReasonKind) -> bool {
+    matches!(
+        kind,
+        ReasonKind::PodAffinity
+            | ReasonKind::PodAntiAffinity
+            | ReasonKind::ExistingPodsAntiAffinity
+            | ReasonKind::TopologySpread
+            | ReasonKind::TopologySpreadMissingLabel
+            | ReasonKind::VolumeBindConflict
+            | ReasonKind::VolumeZoneConflict
+            | ReasonKind::MaxVolumeCount
+            | ReasonKind::DiskConflict
+            | ReasonKind::NotEnoughStorage
+            | ReasonKind::ReadWriteOncePodConflict
+            | ReasonKind::ClaimsNotAllocatable
+            | ReasonKind::ClaimNotAvailable
+    )
+}
+
+fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Explained {
+    let reasons: Vec<_> = m.all_reasons().collect();
+    let has = |k: ReasonKind| reasons.iter().any(|r| r.kind == k);
+    if let Some(r) = reasons.iter().find(|r| r.kind == ReasonKind::ClaimNotFound) {
+        let claim = r.value("claim").unwrap_or("");
+        return Explained::new(
+            format!(
+                "the pod names PersistentVolumeClaim {claim}, which does not exist: no node is considered until it does"
+            ),
+            format!(
+                "create the claim {claim} in the pod's namespace (or fix the claim name in the pod spec)"
+            ),
+        );
+    }
+    if has(ReasonKind::UnboundImmediateClaims) {
+        return Explained::new(
+            "its PersistentVolumeClaim is unbound: fix the claim (storage class) before any scheduling analysis",
+            "`kubectl describe pvc` for the pod's claims: set a storageClassName that exists (or mark one StorageClass default) so the claim binds",
+        );
+    }
+    if has(ReasonKind::NodeUnregistered) {
+        return Explained::new(
+            "the GPU-sharing scheduler (HAMi) has no registration for the node: its device plugin is not reporting there",
+            "check the HAMi device-plugin pod on the node (`kubectl -n kube-system logs <hami-device-plugin pod>`) and that the node carries the label HAMi selects (`gpu=on`)",
+        );
+    }
+    if has(ReasonKind::VolumeNodeAffinityConflict) {
+        let n = m.count(ReasonKind::VolumeNodeAffinityConflict);
+        return Explained::new(
+            format!(
+                "its node-local volume pins it to a node it cannot use ({n} node(s) had volume node affinity conflict)"
+            ),
+            "the PersistentVolume's nodeAffinity names one node: bring that node back (uncordon, untaint, free it), or delete the claim and its PV so a new volume is provisioned where the pod can run",
+        );
+    }
+    let insufficient: Vec<(&str, usize)> = {
+        let mut v: Vec<(&str, usize)> = m.insufficient().collect();
+        // GPUs first: the scarce resource decides
+        v.sort_by_key(|(r, _)| !is_gpu_resource(r));
+        v
+    };
+    if let Some(&(res, n)) = insufficient.first() {
+        let post: Vec<(usize, &str)> = m
+            .reasons
+            .iter()
+            .filter(|r| after_fit(r.reason.kind))
+            .map(|r| (r.count, r.reason.text.as_str()))
+            .collect();
+        if let Some((k, text)) = post.first() {
+            return Explained::new(
+                format!(
+                    "constraints exclude each other: the {k} node(s) that have the {res} fail '{text}', the other {n} lack {res}; adding {res} will not help"
+                ),
+                format!(
+                    "relax the constraint ('{text}') or make room for the pod's {res} on a node that satisfies it"
+                ),
+            );
+        }
+        return explain_insufficient(ctx, m, pod, res, n);
+    }
+    explain_other(m)
+}
+
+/// Amount in the scheduler's units for `res` (millicores for cpu, whole units otherwise).
+fn amount(list: &cube_model::ResourceList, res: &str) -> i64 {
+    match list.get(res) {
+        Some(q) if res == "cpu" => q.milli_value(),
+        Some(q) => q.value(),
+        None => 0,
+    }
+}
+
+/// What the pod at `i` requests of `res` as the API server stores it: requests defaulted from
+/// limits (`default_requests_from_limits`, API defaulting) before `pod_requests` (a pod asking
+/// for GPUs only under `limits`, as NVIDIA documents, requests them).
+fn effective_amount(ctx: &Context<'_>, i: usize, res: &str) -> i64 {
+    let direct = amount(ctx.pod_requests(i), res);
+    if direct > 0 {
+        return direct;
+    }
+    let p = ctx.pod(i);
+    let limited = p
+        .spec
+        .containers
+        .iter()
+        .chain(&p.spec.init_containers)
+        .any(|c| c.resources.limits.get(res).is_some());
+    if !limited {
+        return 0;
+    }
+    let mut q = p.clone();
+    cube_quota::requests::default_requests_from_limits(&mut q.spec);
+    amount(
+        &cube_quota::requests::pod_requests(
+            &q,
+            &cube_quota::requests::PodResourcesOptions::default(),
+        ),
+        res,
+    )
+}
+
+fn show(res: &str, v: i64) -> String {
+    if res == "cpu" {
+        if v % 1000 == 0 {
+            (v / 1000).to_string()
+        } else {
+            format!("{v}m")
+        }
+    } else if res == "memory" || res == "ephemeral-storage" {
+        let gi = 1i64 << 30;
+        if v % gi == 0 {
+            format!("{}Gi", v / gi)
+        } else {
+            format!("{}Mi", v / (1 << 20))
+        }
+    } else {
+        v.to_string()
+    }
+}
+
+/// `kubectl get nodes` columns showing `res` (dots escaped as custom-columns needs).
+fn nodes_command(res: &str) -> String {
+    let esc = res.replace('.', "\\.");
+    format!(
+        "kubectl get nodes -o custom-columns=NAME:.metadata.name,ALLOCATABLE:.status.allocatable.{esc},CAPACITY:.status.capacity.{esc}"
+    )
+}
+
+fn priority_note(p: Option<&Preemption>) -> &'static str {
+    match p {
+        Some(Preemption::NotEligible { .. }) => {
+            " (the pod may not preempt: preemptionPolicy Never)"
+        }
+        Some(p) if p.no_victims() > 0 => {
+            " of equal or higher priority (preemption found no lower-priority victims)"
+        }
+        _ => "",
+    }
+}
+
+fn explain_insufficient(
+    ctx: &Context<'_>,
+    m: &SchedulerMessage,
+    pod: Option<usize>,
+    res: &str,
+    n: usize,
+) -> Explained {
+    let snap = ctx.snapshot();
+    let want = pod
+        .map(|i| effective_amount(ctx, i, res))
+        .filter(|w| *w > 0);
+    let pre = m.preemption.as_ref();
+    let native = !res.contains('/');
+    if !snap.nodes.is_empty() {
+        return explain_with_nodes(ctx, m, res, n, want);
+    }
+    // structure alone
+    let unresolvable: usize = m
+        .reasons
+        .iter()
+        .filter(|r| r.reason.kind.always_unresolvable())
+        .map(|r| r.count)
+        .sum();
+    let not_helpful = pre.map_or(0, Preemption::not_helpful);
+    let surplus = not_helpful.saturating_sub(unresolvable).min(n);
+    let (lo, _) = m.versions();
+    if surplus > 0 {
+        let what = if native {
+            format!("the pod asks for more {res} than the node's whole allocatable")
+        } else {
+            format!(
+                "{res} is not advertised there (allocatable 0 or absent: device plugin not running or not registered) or the node has fewer {res} in total than the pod asks"
+            )
+        };
+        return Explained::new(
+            format!(
+                "{n} of {} nodes lack {res}; on {surplus} of them preemption is not helpful, so the request is above the node's whole allocatable {res}: {what}; evicting pods cannot help",
+                m.nodes
+            ),
+            if native {
+                format!("lower the pod's {res} request to what a node offers, or add a larger node")
+            } else {
+                format!(
+                    "check what the nodes advertise: `{}`; a node showing <none> has no {res}: check its device plugin pod and log",
+                    nodes_command(res)
+                )
+            },
+        );
+    }
+    if lo >= 34 && pre.is_some_and(|p| p.no_victims() >= n) {
+        return Explained::new(
+            format!(
+                "{n} of {} nodes lack free {res}: they do advertise enough {res} in total (v1.34+ marks a request above a node's whole allocatable as not helpful), but it is allocated to running pods{}",
+                m.nodes,
+                priority_note(pre)
+            ),
+            format!(
+                "free {res} on a node (finish or scale down a pod holding it), give this pod a higher PriorityClass so it may preempt lower-priority pods, or add nodes with {res}"
+            ),
+        );
+    }
+    if native {
+        return Explained::new(
+            format!(
+                "{n} of {} nodes lack free {res}: what they have is allocated to running pods{}, or the pod asks for more than a node has",
+                m.nodes,
+                priority_note(pre)
+            ),
+            format!(
+                "compare the pod's {res} request with the nodes' free {res} (`kubectl describe nodes`, \"Allocated resources\"); lower the request, free capacity, or add nodes"
+            ),
+        );
+    }
+    Explained::new(
+        format!(
+            "{n} of {} nodes report Insufficient {res}; the message alone cannot tell why: (1) every {res} is allocated to running pods{}, (2) no node advertises allocatable {res} (device plugin not running or not registered), or (3) the pod asks for more {res} than any one node has",
+            m.nodes,
+            priority_note(pre)
+        ),
+        format!(
+            "tell them apart with `{}`: <none> or 0 = never advertised (check the device plugin on the node); a number = compare with the {res} requested on that node (`kubectl describe node <node>`, \"Allocated resources\")",
+            nodes_command(res)
+        ),
+    )
+}
+
+fn explain_with_nodes(
+    ctx: &Context<'_>,
+    m: &SchedulerMessage,
+    res: &str,
+    n: usize,
+    want: Option<i64>,
+) -> Explained {
+    let snap = ctx.snapshot();
+    let max_nodes = ctx.thresholds().max_nodes_in_evidence;
+    struct Row<'a> {
+        node: &'a str,
+        alloc: i64,
+        cap: i64,
+        used: i64,
+        holders: Vec<(String, i64)>,
+    }
+    let mut rows: Vec<Row<'_>> = Vec::new();
+    for node in &snap.nodes {
+        let name = node.metadata.name.as_str();
+        let cap = amount(&node.status.capacity, res);
+        let alloc = if node.status.allocatable.is_empty() {
+            cap
+        } else {
+            amount(&node.status.allocatable, res)
+        };
+        let mut used = 0;
+        let mut holders = Vec::new();
+        for &i in ctx.pods_on_node(name) {
+            let p = ctx.pod(i);
+            if p.is_terminal() {
+                continue;
+            }
+            let r = effective_amount(ctx, i, res);
+            if r > 0 {
+                used += r;
+                holders.push((p.key(), r));
+            }
+        }
+        rows.push(Row {
+            node: name,
+            alloc,
+            cap,
+            used,
+            holders,
+        });
+    }
+    let field = |r: &Row<'_>, path: &str, v: i64| {
+        Evidence::field(
+            obj("Node", "", r.node),
+            format!("status.{path}.{res}"),
+            show(res, v),
+        )
+    };
+    let advertising: Vec<&Row<'_>> = rows.iter().filter(|r| r.alloc > 0).collect();
+    if advertising.is_empty() {
+        let cap_only: Vec<&Row<'_>> = rows.iter().filter(|r| r.cap > 0).collect();
+        if !cap_only.is_empty() {
+            let names: Vec<&str> = cap_only.iter().map(|r| r.node).take(max_nodes).collect();
+            let mut e = Explained::new(
+                format!(
+                    "{res} is in the capacity of {} but allocatable is 0: the device plugin reports the devices unhealthy (or they are reserved), so none can be scheduled",
+                    names.join(", ")
+                ),
+                format!(
+                    "check the device plugin log on {} for unhealthy devices (XID errors, `nvidia-smi` on the node) and restart the plugin once they are healthy",
+                    names.join(", ")
+                ),
+            );
+            e.evidence = cap_only
+                .iter()
+                .take(max_nodes)
+                .flat_map(|r| {
+                    [
+                        field(r, "capacity", r.cap),
+                        field(r, "allocatable", r.alloc),
+                    ]
+                })
+                .collect();
+            return e;
+        }
+        let mut e = Explained::new(
+            format!(
+                "no node advertises allocatable {res} ({} node(s) in the snapshot, none with {res} in capacity or allocatable): {res} was never advertised, so the pod cannot fit until the device plugin registers it",
+                rows.len()
+            ),
+            if res.contains('/') {
+                format!(
+                    "run the {res} device plugin on the GPU nodes and check its pod and log (`kubectl get pods -A -o wide | grep -i -e device-plugin -e gpu-operator`); a node's allocatable must show {res}"
+                )
+            } else {
+                format!("the nodes report no {res} at all: check the kubelet's node status")
+            },
+        );
+        e.evidence = rows
+            .iter()
+            .take(max_nodes)
+            .map(|r| {
+                Evidence::field(
+                    obj("Node", "", r.node),
+                    format!("status.allocatable.{res}"),
+                    "<absent>",
+                )
+            })
+            .collect();
+        return e;
+    }
+    let largest = advertising.iter().map(|r| r.alloc).max().unwrap_or(0);
+    if let Some(w) = want
+        && w > largest
+    {
+        let mut e = Explained::new(
+            format!(
+                "the pod asks for {} {res} but the largest node offers {} allocatable: no node can ever hold it",
+                show(res, w),
+                show(res, largest)
+            ),
+            format!(
+                "request at most {} {res} per pod (split the work), or add a node with at least {} {res}",
+                show(res, largest),
+                show(res, w)
+            ),
+        );
+        e.evidence = advertising
+            .iter()
+            .take(max_nodes)
+            .map(|r| field(r, "allocatable", r.alloc))
+            .collect();
+        return e;
+    }
+    let need = want.unwrap_or(1);
+    let free = |r: &Row<'_>| (r.alloc - r.used).max(0);
+    let total_free: i64 = advertising.iter().map(|r| free(r)).sum();
+    let best = advertising.iter().map(|r| free(r)).max().unwrap_or(0);
+    let pre = m.preemption.as_ref();
+    if best >= need {
+        let node = advertising
+            .iter()
+            .find(|r| free(r) >= need)
+            .map_or("", |r| r.node);
+        return Explained::new(
+            format!(
+                "{res} is free now on {node} ({} free): the scheduler's message predates the snapshot's state or another filter excludes that node",
+                show(res, best)
+            ),
+            "re-check with `kubectl describe pod` for a newer FailedScheduling event; if one still says Insufficient, compare its node counts with `kubectl describe node`",
+        );
+    }
+    let alloc_total: i64 = advertising.iter().map(|r| r.alloc).sum();
+    let used_total: i64 = advertising.iter().map(|r| r.used).sum();
+    let mut holders: Vec<(String, i64)> = advertising
+        .iter()
+        .flat_map(|r| r.holders.iter().cloned())
+        .collect();
+    holders.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let names: Vec<String> = holders
+        .iter()
+        .take(max_nodes)
+        .map(|(p, v)| format!("{p} ({})", show(res, *v)))
+        .collect();
+    let mut e = if total_free >= need && need > 1 {
+        Explained::new(
+            format!(
+                "fragmented: {} {res} free in total on {} advertising node(s) but at most {} on one node, {} requested",
+                show(res, total_free),
+                advertising.len(),
+                show(res, best),
+                show(res, need)
+            ),
+            format!(
+                "free a whole block of {} {res} on one node (move or stop the pods holding it: {}), or lower the request",
+                show(res, need),
+                names.join(", ")
+            ),
+        )
+    } else {
+        Explained::new(
+            format!(
+                "{res} is advertised but all in use: {} of {} allocatable on {} node(s) are requested by bound pods{} ({})",
+                show(res, used_total),
+                show(res, alloc_total),
+                advertising.len(),
+                priority_note(pre),
+                names.join(", ")
+            ),
+            format!(
+                "free {res} on a node (finish or scale down a holder: {}), give this pod a higher PriorityClass so it may preempt lower-priority pods, or add nodes with {res}",
+                names.join(", ")
+            ),
+        )
+    };
+    let _ = n;
+    e.evidence = advertising
+        .iter()
+        .take(max_nodes)
+        .flat_map(|r| {
+            [
+                field(r, "allocatable", r.alloc),
+                Evidence::field(
+                    obj("Node", "", r.node),
+                    format!("requested.{res}"),
+                    show(res, r.used),
+                ),
+            ]
+        })
+        .collect();
+    e
+}
+
+/// No resource shortage: name the dominant reason.
+fn explain_other(m: &SchedulerMessage) -> Explained {
+    let top = m
+        .reasons
+        .iter()
+        .max_by_key(|r| r.count)
+        .map(|r| (r.count, r.reason.kind, r.reason.text.as_str()));
+    let Some((k, kind, text)) = top else {
+        if let Some(p) = &m.prefilter {
+            return Explained::new(
+                format!("rejected before any node was considered: {p}"),
+                "fix what the PreFilter message names, then check `kubectl describe pod` again",
+            );
+        }
+        if m.nodes == 0 {
+            return Explained::new(
+                "the cluster has no nodes the scheduler can use",
+                "add or register nodes (`kubectl get nodes`)",
+            );
+        }
+        return Explained::new(
+            "no node passes the scheduler's filters",
+            "read the reasons in `kubectl describe pod` and address the most frequent one",
+        );
+    };
+    let lifecycle = m.reasons.iter().find_map(|r| {
+        let key = r.reason.value("key")?;
+        (r.reason.kind == ReasonKind::UntoleratedTaint
+            && (key == "node.kubernetes.io/unreachable" || key == "node.kubernetes.io/not-ready"))
+            .then_some((r.count, key))
+    });
+    if let Some((k, key)) = lifecycle {
+        return Explained::new(
+            format!(
+                "{k} of {} node(s) carry {key}: the node is down or its kubelet is not reporting (the node lifecycle controller's taint), so new pods cannot land there; the pod is not at fault",
+                m.nodes
+            ),
+            "`kubectl get nodes` and `kubectl describe node <node>` (Conditions); on the node `systemctl status kubelet` and `journalctl -u kubelet`; the taint goes away once the node is Ready",
+        );
+    }
+    let (cause, remedy) = match kind {
+        ReasonKind::UntoleratedTaint => (
+            format!("{k} of {} node(s) carry a taint the pod does not tolerate ('{text}')", m.nodes),
+            "`kubectl describe nodes | grep -A3 Taints` shows the taints: add a matching toleration to the pod, or remove the taint from the nodes meant for it".to_owned(),
+        ),
+        ReasonKind::NodeAffinity | ReasonKind::EnforcedNodeAffinity => (
+            format!("{k} of {} node(s) do not match the pod's nodeSelector / node affinity", m.nodes),
+            "compare the pod's nodeSelector/affinity with `kubectl get nodes --show-labels`: label the intended nodes or fix the selector".to_owned(),
+        ),
+        ReasonKind::Unschedulable => (
+            format!("{k} of {} node(s) are cordoned", m.nodes),
+            "`kubectl uncordon <node>` for the nodes meant to take pods".to_owned(),
+        ),
+        ReasonKind::TooManyPods => (
+            format!("{k} of {} node(s) are at their pod limit (allocatable pods)", m.nodes),
+            "raise the kubelet's maxPods or spread pods over more nodes".to_owned(),
+        ),
+        ReasonKind::PodAffinity | ReasonKind::PodAntiAffinity | ReasonKind::ExistingPodsAntiAffinity => (
+            format!("{k} of {} node(s) fail inter-pod (anti-)affinity ('{text}')", m.nodes),
+            "relax the required (anti-)affinity or add nodes in the topology it needs".to_owned(),
+        ),
+        ReasonKind::TopologySpread | ReasonKind::TopologySpreadMissingLabel => (
+            format!("{k} of {} node(s) fail a topology spread constraint ('{text}')", m.nodes),
+            "check the constraint's topologyKey labels on the nodes, or use whenUnsatisfiable: ScheduleAnyway".to_owned(),
+        ),
+        ReasonKind::NodePorts => (
+            format!("{k} of {} node(s) already use the pod's hostPort", m.nodes),
+            "drop the hostPort or run fewer replicas than nodes".to_owned(),
+        ),
+        _ => (
+            format!("no node passes the scheduler's filters: {k} of {} node(s) report '{text}'", m.nodes),
+            "address the named reason, then re-check with `kubectl describe pod`".to_owned(),
+        ),
+    };
+    Explained::new(cause, remedy)
+}
