@@ -14,6 +14,8 @@
 //! - [`classify`]: classify connection failures from kube/hyper/rustls error chains and from
 //!   error texts (kubectl, client-go, peer tools).
 //! - [`connect`]: connection check (`/version`) with a classified outcome.
+//! - [`fleet`]: every registry cluster probed at once: health as a Karmada-style cluster taint,
+//!   version, nodes, CPU/memory/GPU capacity, allocatable and free per cluster and per pool.
 //! - [`probe`]: probe many clusters concurrently with bounded concurrency and per-cluster timeout.
 //! - [`rbac`]: offline RBAC evaluation over Role/ClusterRole/RoleBinding/ClusterRoleBinding objects.
 //! - [`profiles`]: capability profiles as data, checked offline or live (SelfSubjectAccessReview).
@@ -39,6 +41,7 @@ pub mod classify;
 pub mod client;
 pub mod connect;
 pub mod error;
+pub mod fleet;
 pub mod join;
 pub mod kubeconfig;
 pub mod manifests;

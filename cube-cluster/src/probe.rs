@@ -91,19 +91,61 @@ async fn probe_one(target: ProbeTarget, options: &ProbeOptions) -> ClusterHealth
     }
 }
 
+/// Runs `work` on every item, at most `concurrency` at a time (`0` counts as 1), each bounded by
+/// `timeout`: the concurrency core of [`probe`] and of the fleet probe. Returns, in input order,
+/// each item's result (`None` when it ran out of time; its future is dropped, so a dead
+/// cluster holds no slot beyond its timeout) and the time it took.
+pub async fn bounded<I, T, F, Fut>(
+    items: Vec<I>,
+    concurrency: usize,
+    timeout: Duration,
+    work: F,
+) -> Vec<(Option<T>, Duration)>
+where
+    F: Fn(I) -> Fut,
+    Fut: std::future::Future<Output = T>,
+{
+    let n = concurrency.max(1);
+    let work = &work;
+    let mut results: Vec<(usize, Option<T>, Duration)> =
+        futures::stream::iter(items.into_iter().enumerate())
+            .map(|(i, item)| async move {
+                let start = Instant::now();
+                let r = tokio::time::timeout(timeout, work(item)).await.ok();
+                (i, r, start.elapsed())
+            })
+            .buffer_unordered(n)
+            .collect()
+            .await;
+    results.sort_by_key(|(i, _, _)| *i);
+    results.into_iter().map(|(_, r, d)| (r, d)).collect()
+}
+
 /// Probes every target, at most `options.concurrency` at a time, each bounded by
 /// `options.timeout`. Results are in input order. Total time is about
 /// `ceil(slow / concurrency) * timeout` plus the fast ones, never the sum of timeouts.
 pub async fn probe(targets: Vec<ProbeTarget>, options: &ProbeOptions) -> Vec<ClusterHealth> {
-    let n = options.concurrency.max(1);
-    let mut results: Vec<(usize, ClusterHealth)> =
-        futures::stream::iter(targets.into_iter().enumerate())
-            .map(|(i, t)| async move { (i, probe_one(t, options).await) })
-            .buffer_unordered(n)
-            .collect()
-            .await;
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, h)| h).collect()
+    let names: Vec<String> = targets.iter().map(|t| t.name.clone()).collect();
+    // probe_one bounds itself by the timeout; the outer bound is a safety margin.
+    let margin = options.timeout + Duration::from_millis(250);
+    bounded(targets, options.concurrency, margin, |t| {
+        probe_one(t, options)
+    })
+    .await
+    .into_iter()
+    .zip(names)
+    .map(|((r, elapsed), name)| {
+        r.unwrap_or_else(|| ClusterHealth {
+            name,
+            healthy: false,
+            outcome: Outcome::Failed {
+                class: Class::Timeout,
+                message: format!("no answer within {:?}", options.timeout),
+            },
+            elapsed_ms: elapsed.as_millis() as u64,
+        })
+    })
+    .collect()
 }
 
 /// Turns a registry into probe targets: reads each cluster's kubeconfig (path and context of

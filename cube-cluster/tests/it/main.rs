@@ -7,6 +7,7 @@ mod connect_classes;
 mod connect_double;
 mod connect_import_flow;
 mod connect_live;
+mod fleet_probe;
 mod join_commands;
 mod join_props;
 mod kubeconfig_fixtures;
