@@ -90,7 +90,7 @@ pub fn to_sarif(report: &Report) -> Result<String, DiagnoseError> {
             "tool": {"driver": {
                 "name": "cube-diagnose",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://example.invalid/cube-rs",
+                "informationUri": "https://github.com/cube-rs/cube-rs",
                 "rules": rules
             }},
             "invocations": [{
