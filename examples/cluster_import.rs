@@ -26,6 +26,8 @@ use cube_cluster::kubeconfig::{
 };
 use cube_cluster::manifests::{ManifestOptions, manifests_for};
 use cube_cluster::profiles::{CapabilityReport, KubeReviewer, Profile, check_profile};
+use cube_cluster::registry::{ApplyAction, ClusterUpdate, LabelChange, RegistryFile, TaintChange};
+use cube_model::cluster::KubeconfigRef;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -66,6 +68,25 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
     output: Output,
+    /// Cluster registry file to add or update the cluster in after it verified
+    /// (docs/cluster-registry.md); written atomically, a broken file is never overwritten.
+    #[arg(long, requires = "name")]
+    registry: Option<PathBuf>,
+    /// Name of the cluster in the registry.
+    #[arg(long, requires = "registry")]
+    name: Option<String>,
+    /// Label to set (`key=value`) or remove (`key-`), repeatable.
+    #[arg(long = "label", requires = "registry")]
+    labels: Vec<String>,
+    /// Taint to set (`key=value:Effect`) or remove (`key:Effect-`), repeatable.
+    #[arg(long = "taint", requires = "registry")]
+    taints: Vec<String>,
+    /// Make this the default cluster (the flag moves from any other).
+    #[arg(long = "default", requires = "registry")]
+    make_default: bool,
+    /// Store the kubeconfig itself in the registry (credentials included) instead of its path.
+    #[arg(long, requires = "registry")]
+    inline: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -91,6 +112,18 @@ struct Report {
     rbac: Option<CapabilityReport>,
     /// Least-privilege manifests (YAML) when permissions are missing or too broad.
     manifests: Option<String>,
+    /// What was done to the registry file.
+    registry: Option<RegistryResult>,
+}
+
+#[derive(Debug, Serialize)]
+struct RegistryResult {
+    file: String,
+    name: String,
+    /// `added`, `updated`, `unchanged`, or `not-written` (the cluster did not verify).
+    action: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous_default: Option<String>,
 }
 
 enum Failure {
@@ -146,7 +179,86 @@ fn main() -> ExitCode {
     }
 }
 
+/// The registry update the flags ask for (checked before any connection).
+fn registry_update(args: &Args) -> Result<Option<ClusterUpdate>, Failure> {
+    if args.registry.is_none() {
+        return Ok(None);
+    }
+    let bad = |e: String| Failure::BadInput(anyhow::anyhow!(e));
+    let labels = args
+        .labels
+        .iter()
+        .map(|l| l.parse::<LabelChange>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(bad)?;
+    let taints = args
+        .taints
+        .iter()
+        .map(|t| t.parse::<TaintChange>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(bad)?;
+    let kubeconfig = if args.inline {
+        let text = std::fs::read_to_string(&args.kubeconfig).map_err(|e| {
+            Failure::BadInput(anyhow::anyhow!(
+                "cannot read {}: {e}",
+                args.kubeconfig.display()
+            ))
+        })?;
+        KubeconfigRef::inline(text)
+    } else {
+        let p = std::path::absolute(&args.kubeconfig).unwrap_or_else(|_| args.kubeconfig.clone());
+        KubeconfigRef::file(p.display().to_string())
+    };
+    let kubeconfig = match &args.context {
+        Some(c) => kubeconfig.with_context(c),
+        None => kubeconfig,
+    };
+    Ok(Some(ClusterUpdate {
+        labels,
+        taints,
+        default: args.make_default.then_some(true),
+        kubeconfig: Some(kubeconfig),
+        api_server: args.server.clone(),
+        profile: args.profile.clone().map(Some),
+    }))
+}
+
 async fn run(args: &Args) -> Result<Report, Failure> {
+    let update = registry_update(args)?;
+    // A broken or invalid registry is reported before anything else, and never overwritten.
+    let registry_file = match &args.registry {
+        Some(p) => Some(RegistryFile::open(p).map_err(|e| Failure::BadInput(e.into()))?),
+        None => None,
+    };
+    let mut report = verify(args).await?;
+    if let (Some(mut file), Some(update), Some(name)) = (registry_file, update, &args.name) {
+        let mut result = RegistryResult {
+            file: file.path().display().to_string(),
+            name: name.clone(),
+            action: "not-written".to_string(),
+            previous_default: None,
+        };
+        if report.importable {
+            let out = file
+                .apply(name, &update)
+                .map_err(|e| Failure::BadInput(e.into()))?;
+            if out.action != ApplyAction::Unchanged {
+                file.save().map_err(|e| Failure::Other(e.into()))?;
+            }
+            result.action = match out.action {
+                ApplyAction::Added => "added",
+                ApplyAction::Updated => "updated",
+                ApplyAction::Unchanged => "unchanged",
+            }
+            .to_string();
+            result.previous_default = out.previous_default;
+        }
+        report.registry = Some(result);
+    }
+    Ok(report)
+}
+
+async fn verify(args: &Args) -> Result<Report, Failure> {
     // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
     let mut cfg =
         Kubeconfig::read_strict(&args.kubeconfig).map_err(|e| Failure::BadInput(e.into()))?;
@@ -226,6 +338,7 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         connection: None,
         rbac: None,
         manifests: None,
+        registry: None,
     };
     let Some(selection) = selection else {
         return Ok(report);
@@ -387,6 +500,12 @@ fn render_table(r: &Report) -> String {
     }
     if let Some(m) = &r.manifests {
         println!("\n# Least-privilege manifests to apply:\n{m}");
+    }
+    if let Some(g) = &r.registry {
+        println!("\nREGISTRY    {} {} ({})", g.file, g.name, g.action);
+        if let Some(p) = &g.previous_default {
+            println!("  default   moved from {p}");
+        }
     }
     out
 }
@@ -608,5 +727,62 @@ mod tests {
         assert!(!t.contains("(context \"\")"), "{t}");
         let json = render(&r, Output::Json).expect("json");
         assert!(json.contains("\"file_problems\""), "{json}");
+    }
+
+    #[test]
+    fn registry_entry_added_after_verification_and_broken_registry_kept() {
+        let kc = file("reg-kc.yaml", &with_secrets(""));
+        let dir = kc.parent().expect("dir").to_path_buf();
+        let reg = dir.join("reg.yaml");
+        let _ = std::fs::remove_file(&reg);
+        let r = run_offline(
+            &kc,
+            &[
+                "--registry",
+                &reg.display().to_string(),
+                "--name",
+                "bj-prod",
+                "--label",
+                "env=prod",
+                "--taint",
+                "dedicated=gpu:NoSchedule",
+                "--default",
+            ],
+        )
+        .unwrap_or_else(|_| panic!("run"));
+        assert_eq!(
+            r.registry.as_ref().map(|g| g.action.as_str()),
+            Some("added")
+        );
+        let text = std::fs::read_to_string(&reg).expect("registry written");
+        assert!(
+            text.contains("env: prod") && text.contains("dedicated"),
+            "{text}"
+        );
+        assert_no_secret(&[text.clone()]);
+        // A broken registry is bad input and stays as it was.
+        std::fs::write(&reg, "clusters: [ {name: \n").expect("break");
+        let e = bad_input(
+            &kc,
+            &["--registry", &reg.display().to_string(), "--name", "x"],
+        );
+        assert!(e.contains("broken"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&reg).expect("read"),
+            "clusters: [ {name: \n"
+        );
+        // A bad label is bad input before anything is read.
+        let e = bad_input(
+            &kc,
+            &[
+                "--registry",
+                &reg.display().to_string(),
+                "--name",
+                "x",
+                "--label",
+                "a b=c",
+            ],
+        );
+        assert!(e.contains("invalid label"), "{e}");
     }
 }

@@ -8,6 +8,7 @@
 
 use std::error::Error as StdError;
 
+use cube_model::import::ConnectionClass;
 use serde::Serialize;
 
 /// Dates closer to "now" than this make a certificate validity failure a clock-skew suspect.
@@ -95,6 +96,9 @@ pub enum Class {
     Timeout,
     /// The server certificate is not signed by a trusted CA (x509 unknown authority).
     TlsUntrusted,
+    /// The server presents a self-signed certificate (its own issuer) that the kubeconfig does
+    /// not trust, or a CA certificate as its serving certificate (webpki `CaUsedAsEndEntity`).
+    TlsSelfSigned,
     /// The server certificate is not valid for the name dialed (or `tls-server-name`).
     TlsNameMismatch {
         /// Names the certificate is valid for, when known.
@@ -117,6 +121,21 @@ pub enum Class {
     Protocol {
         /// Direction.
         mismatch: ProtocolMismatch,
+    },
+    /// The connection was reset or closed by the peer before an answer (a proxy or load
+    /// balancer dropping it, a server crashing, a firewall sending RST).
+    Reset,
+    /// The peer answered with something that is not HTTP (another protocol on that port).
+    NotHttp,
+    /// An HTTP answer that is not the Kubernetes API (no `gitVersion` in `/version`, not JSON):
+    /// another web server at that address.
+    NotKubernetes,
+    /// A bound of this client was hit (body size, pages per list, repeated continue token).
+    LimitExceeded {
+        /// What was bounded (`response body`, `pages per list`, `repeated continue token`).
+        what: String,
+        /// The limit (bytes or pages; 0 when the bound is not a number).
+        limit: u64,
     },
     /// 401: credentials missing, expired or wrong.
     Unauthorized,
@@ -143,7 +162,8 @@ pub enum Class {
 impl Class {
     /// Stable kebab-case id (the apiserver fixture's class names where they exist):
     /// `no-usable-kubeconfig`, `config-invalid`, `dns`, `refused`, `timeout`, `tls-untrusted`,
-    /// `tls-name-mismatch`, `tls-expired` (expired or not yet valid), `protocol`,
+    /// `tls-name-mismatch`, `tls-expired` (expired or not yet valid), `tls-self-signed`,
+    /// `protocol`, `connection-reset`, `not-http`, `not-kubernetes`, `limit-exceeded`,
     /// `unauthorized`, `forbidden`, `not-found`, `http-status`, `unknown`.
     pub fn id(&self) -> &'static str {
         match self {
@@ -155,12 +175,41 @@ impl Class {
             Self::TlsUntrusted => "tls-untrusted",
             Self::TlsNameMismatch { .. } => "tls-name-mismatch",
             Self::TlsValidity { .. } => "tls-expired",
+            Self::TlsSelfSigned => "tls-self-signed",
             Self::Protocol { .. } => "protocol",
+            Self::Reset => "connection-reset",
+            Self::NotHttp => "not-http",
+            Self::NotKubernetes => "not-kubernetes",
+            Self::LimitExceeded { .. } => "limit-exceeded",
             Self::Unauthorized => "unauthorized",
             Self::Forbidden { .. } => "forbidden",
             Self::NotFound => "not-found",
             Self::HttpStatus { .. } => "http-status",
             Self::Unknown => "unknown",
+        }
+    }
+
+    /// The import report's connection class for this failure (the one mapping from a
+    /// classified failure to `cube_model::import::ConnectionClass`; `NotFound` and other HTTP
+    /// statuses are [`ConnectionClass::Other`], a self-signed certificate is
+    /// [`ConnectionClass::TlsUntrusted`]).
+    pub fn connection_class(&self) -> ConnectionClass {
+        match self {
+            Self::NoUsableKubeconfig | Self::ConfigInvalid { .. } => ConnectionClass::ConfigInvalid,
+            Self::Dns => ConnectionClass::Dns,
+            Self::Refused => ConnectionClass::Refused,
+            Self::Timeout => ConnectionClass::Timeout,
+            Self::TlsUntrusted | Self::TlsSelfSigned => ConnectionClass::TlsUntrusted,
+            Self::TlsNameMismatch { .. } => ConnectionClass::TlsNameMismatch,
+            Self::TlsValidity { .. } => ConnectionClass::TlsExpired,
+            Self::Protocol { .. } => ConnectionClass::Protocol,
+            Self::Reset => ConnectionClass::ConnectionReset,
+            Self::NotHttp => ConnectionClass::NotHttp,
+            Self::NotKubernetes => ConnectionClass::NotKubernetes,
+            Self::LimitExceeded { .. } => ConnectionClass::LimitExceeded,
+            Self::Unauthorized => ConnectionClass::Unauthorized,
+            Self::Forbidden { .. } => ConnectionClass::Forbidden,
+            Self::NotFound | Self::HttpStatus { .. } | Self::Unknown => ConnectionClass::Other,
         }
     }
 
@@ -173,6 +222,11 @@ impl Class {
             Self::Refused => "nothing listens at that address and port (API server down, wrong port, or an address advertised from another network)".into(),
             Self::Timeout => "no answer in time: firewall, routing, wrong IP, or a server that accepts and never answers".into(),
             Self::TlsUntrusted => "the server certificate is not signed by the CA in the kubeconfig (cluster re-initialised or stale kubeconfig)".into(),
+            Self::TlsSelfSigned => "the server presents a self-signed certificate the kubeconfig does not trust; put the cluster CA (or that certificate, if it is the intended one) in certificate-authority-data, never insecure-skip-tls-verify".into(),
+            Self::Reset => "the connection was reset or closed before an answer: a proxy, load balancer or firewall dropping it, or a server that crashed".into(),
+            Self::NotHttp => "the peer does not speak HTTP: another service listens on that port".into(),
+            Self::NotKubernetes => "an HTTP server answered, but not the Kubernetes API (no gitVersion in /version): check the address and port".into(),
+            Self::LimitExceeded { what, limit } => format!("a bound of the client was hit ({what}, limit {limit}): the server sent more than any API server would; raise the limit only if the server is trusted"),
             Self::TlsNameMismatch { valid_for, wanted } => format!(
                 "the server certificate is valid for [{}], not {}; add the name to the certificate SANs or set tls-server-name",
                 valid_for.join(", "),

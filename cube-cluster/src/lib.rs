@@ -42,13 +42,16 @@ pub mod client;
 pub mod connect;
 pub mod error;
 pub mod fleet;
+pub mod http;
 pub mod join;
 pub mod kubeconfig;
+pub mod limits;
 pub mod manifests;
 pub mod memory;
 pub mod probe;
 pub mod profiles;
 pub mod rbac;
+pub mod registry;
 pub mod snapshot;
 pub mod ssa;
 

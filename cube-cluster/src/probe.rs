@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::classify::Class;
 use crate::connect::{CheckOptions, Outcome, check};
-use crate::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions, Selection};
+use crate::kubeconfig::{PluginPolicy, SelectOptions, Selection};
 
 /// One cluster to probe.
 #[derive(Debug, Clone)]
@@ -148,8 +148,9 @@ pub async fn probe(targets: Vec<ProbeTarget>, options: &ProbeOptions) -> Vec<Clu
     .collect()
 }
 
-/// Turns a registry into probe targets: reads each cluster's kubeconfig (path and context of
-/// its `kubeconfig` reference), selects and validates it with `plugins`, and applies the
+/// Turns a registry into probe targets: reads each cluster's kubeconfig (file or inline text of
+/// its `kubeconfig` reference, see [`crate::registry::kubeconfig_for`]; relative paths against
+/// the current directory; a Secret reference becomes a target with an error), selects and validates it with `plugins`, and applies the
 /// registry's `apiServer` as a server rewrite. Clusters without a kubeconfig reference, or
 /// whose kubeconfig does not validate, become targets with an error (reported as
 /// `config-invalid`, no connection attempted).
@@ -166,7 +167,7 @@ pub fn targets_from_registry(
                     .kubeconfig
                     .as_ref()
                     .ok_or_else(|| format!("cluster {:?} has no kubeconfig reference", c.name))?;
-                let mut cfg = Kubeconfig::read(std::path::Path::new(&kref.path))
+                let mut cfg = crate::registry::kubeconfig_for(c, std::path::Path::new(""))
                     .map_err(|e| crate::classify::error_chain_text(&e))?;
                 let mut opts = SelectOptions {
                     context: kref.context.clone(),

@@ -3,14 +3,41 @@
 //! A [`Cluster`] carries labels (`env=prod`, `location=beijing`), an API server URL, taints in the
 //! style of Karmada's cluster taints (`{key, value, effect}`; `NoSchedule` and `NoExecute` keep
 //! tasks away unless tolerated, `PreferNoSchedule` only ranks the cluster last), a kubeconfig
-//! reference (a path and a context name, never credentials) and a default flag.
+//! reference (a file path, an inline kubeconfig, or a Secret reference `namespace/name/key`), the
+//! RBAC profile the cluster's credentials must satisfy, and a default flag.
+//!
+//! [`ClusterRegistry`] is also the schema of the **cluster registry file** (YAML or JSON; see
+//! `docs/cluster-registry.md`):
+//!
+//! ```yaml
+//! apiVersion: cube-rs.io/v1alpha1   # optional; REGISTRY_API_VERSION
+//! kind: ClusterRegistry             # optional; REGISTRY_KIND
+//! clusters:
+//!   - name: bj-prod                 # DNS-1123 subdomain, unique
+//!     labels: {env: prod, location: beijing}
+//!     taints:
+//!       - {key: dedicated, value: training, effect: NoSchedule}
+//!     default: true                 # at most one cluster
+//!     apiServer: https://10.0.0.1:6443   # optional server override (no credentials)
+//!     profile: console-readonly     # optional RBAC profile besides the default minimal set
+//!     kubeconfig:                   # exactly one of path / inline / secretRef
+//!       path: /etc/cube/bj-prod.kubeconfig
+//!       context: admin@bj-prod      # optional; default current-context
+//!   - name: sh-dev
+//!     kubeconfig:
+//!       secretRef: cube-system/sh-dev-kubeconfig/config   # or {namespace, name, key}
+//! ```
+//!
+//! Unknown keys are errors ([`ClusterRegistry::from_yaml`]), so a typo (`lables:`) never
+//! silently drops a label. [`ClusterRegistry::validate`] checks everything else.
 //!
 //! [`ClusterRegistry::select`] picks the clusters for a task: a selector string
 //! (`env=prod,location in (beijing)`, kubectl syntax) or, when the task names none, the default
 //! cluster; then taints are checked against the task's tolerations (upstream
 //! `ToleratesTaint` semantics, as Karmada's `TaintToleration` plugin does for clusters).
 //!
-//! Pure data: connecting to a cluster is `cube-cluster`'s business.
+//! Pure data: reading kubeconfigs, writing the file and connecting to a cluster are
+//! `cube-cluster`'s business (`cube_cluster::registry`).
 
 use std::fmt;
 
@@ -19,32 +46,229 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ClusterSelectError, RegistryProblem};
 use crate::objects::{Labels, Taint, Toleration};
 use crate::selector::{
-    Selector, parse_selector, validate_dns1123_subdomain, validate_label_value,
-    validate_qualified_name,
+    Selector, parse_selector, validate_dns1123_label, validate_dns1123_subdomain,
+    validate_label_value, validate_qualified_name,
 };
 
-/// Where the credentials of a cluster live: a kubeconfig file and a context in it. The file is
-/// read by `cube-cluster`; this type never holds a token, key or certificate.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// `apiVersion` of a cluster registry file (optional in the file; written by
+/// `cube_cluster::registry`).
+pub const REGISTRY_API_VERSION: &str = "cube-rs.io/v1alpha1";
+/// `kind` of a cluster registry file.
+pub const REGISTRY_KIND: &str = "ClusterRegistry";
+
+/// A key of a Secret holding a kubeconfig: `namespace/name/key` (for a console that keeps
+/// cluster credentials in Kubernetes Secrets of its own cluster). Written as that string or as a
+/// mapping `{namespace, name, key}`; serialized as the string.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct SecretKeyRef {
+    /// Namespace of the Secret (a DNS-1123 label).
+    pub namespace: String,
+    /// Name of the Secret (a DNS-1123 subdomain).
+    pub name: String,
+    /// Key in the Secret's `data` holding the kubeconfig (`[-._a-zA-Z0-9]+`, like
+    /// `IsConfigMapKey` in apimachinery `validation.go`).
+    pub key: String,
+}
+
+impl SecretKeyRef {
+    /// Problems of the three parts, as `(field, message)`.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        for e in validate_dns1123_label(&self.namespace) {
+            out.push(("namespace", e));
+        }
+        for e in validate_dns1123_subdomain(&self.name) {
+            out.push(("name", e));
+        }
+        if self.key.is_empty() {
+            out.push(("key", "must not be empty".to_owned()));
+        } else if self.key.len() > 253 {
+            out.push(("key", "must be no more than 253 characters".to_owned()));
+        } else if !self
+            .key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        {
+            out.push((
+                "key",
+                "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
+                    .to_owned(),
+            ));
+        } else if self.key == "." || self.key == ".." {
+            out.push(("key", format!("must not be '{}'", self.key)));
+        }
+        out
+    }
+}
+
+impl fmt::Display for SecretKeyRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.namespace, self.name, self.key)
+    }
+}
+
+impl std::str::FromStr for SecretKeyRef {
+    type Err = String;
+    /// `namespace/name/key`; each part non-empty (checked further by
+    /// [`SecretKeyRef::problems`]).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let parts: Vec<&str> = s.trim().split('/').collect();
+        match parts.as_slice() {
+            [ns, name, key] if !ns.is_empty() && !name.is_empty() && !key.is_empty() => {
+                Ok(SecretKeyRef {
+                    namespace: (*ns).to_owned(),
+                    name: (*name).to_owned(),
+                    key: (*key).to_owned(),
+                })
+            }
+            _ => Err(format!(
+                "secret reference {s:?} must be namespace/name/key (three non-empty parts)"
+            )),
+        }
+    }
+}
+
+impl Serialize for SecretKeyRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for SecretKeyRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Parts {
+            namespace: String,
+            name: String,
+            key: String,
+        }
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Text(String),
+            Parts(Parts),
+        }
+        match Form::deserialize(d)? {
+            Form::Text(t) => t.parse().map_err(serde::de::Error::custom),
+            Form::Parts(p) => Ok(SecretKeyRef {
+                namespace: p.namespace,
+                name: p.name,
+                key: p.key,
+            }),
+        }
+    }
+}
+
+/// Where the credentials of a cluster live: exactly one of a kubeconfig file (`path`), an inline
+/// kubeconfig (`inline`), or a Secret key (`secretRef`), plus the context to use.
+///
+/// Only `inline` holds credentials, and only when the user put them there; `Debug` never shows
+/// its text.
+#[derive(Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct KubeconfigRef {
-    /// Path of the kubeconfig file.
+    /// Path of the kubeconfig file; empty when another source is used.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub path: String,
-    /// Context to use; `None` = the file's `current-context`.
+    /// The kubeconfig itself (YAML or JSON text). Holds credentials: written to the registry
+    /// only when the user gave the kubeconfig inline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inline: Option<String>,
+    /// A Secret key holding the kubeconfig, read through the console's own cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<SecretKeyRef>,
+    /// Context to use; `None` = the kubeconfig's `current-context`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
 }
 
+/// The one source of a [`KubeconfigRef`] (see [`KubeconfigRef::source`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeconfigSource<'a> {
+    /// A file path.
+    File(&'a str),
+    /// Inline kubeconfig text (secret: never print it).
+    Inline(&'a str),
+    /// A Secret key.
+    Secret(&'a SecretKeyRef),
+}
+
+impl fmt::Debug for KubeconfigRef {
+    /// As derived, with the inline kubeconfig replaced by its size.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KubeconfigRef")
+            .field("path", &self.path)
+            .field(
+                "inline",
+                &self
+                    .inline
+                    .as_ref()
+                    .map(|t| format!("<redacted, {} bytes>", t.len())),
+            )
+            .field("secret_ref", &self.secret_ref)
+            .field("context", &self.context)
+            .finish()
+    }
+}
+
+impl KubeconfigRef {
+    /// A file reference.
+    pub fn file(path: impl Into<String>) -> Self {
+        KubeconfigRef {
+            path: path.into(),
+            ..KubeconfigRef::default()
+        }
+    }
+    /// An inline kubeconfig.
+    pub fn inline(text: impl Into<String>) -> Self {
+        KubeconfigRef {
+            inline: Some(text.into()),
+            ..KubeconfigRef::default()
+        }
+    }
+    /// A Secret key reference.
+    pub fn secret(secret: SecretKeyRef) -> Self {
+        KubeconfigRef {
+            secret_ref: Some(secret),
+            ..KubeconfigRef::default()
+        }
+    }
+    /// Use this context.
+    #[must_use]
+    pub fn with_context(mut self, context: impl Into<String>) -> Self {
+        self.context = Some(context.into());
+        self
+    }
+    /// The source, when exactly one of `path`, `inline` and `secretRef` is set (`None` when
+    /// none or several are: [`ClusterRegistry::validate`] reports both).
+    pub fn source(&self) -> Option<KubeconfigSource<'_>> {
+        let file = (!self.path.trim().is_empty()).then_some(KubeconfigSource::File(&self.path));
+        let inline = self.inline.as_deref().map(KubeconfigSource::Inline);
+        let secret = self.secret_ref.as_ref().map(KubeconfigSource::Secret);
+        match (file, inline, secret) {
+            (Some(s), None, None) | (None, Some(s), None) | (None, None, Some(s)) => Some(s),
+            _ => None,
+        }
+    }
+    /// Whether credentials are stored in the reference itself (`inline`).
+    pub fn holds_credentials(&self) -> bool {
+        self.inline.is_some()
+    }
+}
+
 /// A registered cluster.
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Cluster {
     /// Unique name (a DNS-1123 subdomain).
     pub name: String,
     /// Labels tasks select on (`env=prod`, `location=beijing`).
     #[serde(skip_serializing_if = "Labels::is_empty")]
     pub labels: Labels,
-    /// API server URL (`https://10.0.0.1:6443`). Must not carry credentials (`user:pass@`).
+    /// API server URL (`https://10.0.0.1:6443`): how the console reaches the cluster, overriding
+    /// the kubeconfig's server (TLS keeps verifying the kubeconfig's name). Empty = the
+    /// kubeconfig's server. Must not carry credentials (`user:pass@`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub api_server: String,
     /// Cluster taints (`dedicated=dev:NoSchedule`).
@@ -56,6 +280,11 @@ pub struct Cluster {
     /// The cluster tasks go to when they name no selector.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub default: bool,
+    /// Name of the RBAC capability profile the cluster's credentials must satisfy, besides the
+    /// default minimal set (`list nodes`, `list pods` in all namespaces); `None` = the minimal
+    /// set only. Built-in names are those of `cube_cluster::profiles::Profile::builtins`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 /// `scheme://user:pass@host` -> `scheme://REDACTED@host`.
@@ -92,6 +321,7 @@ impl fmt::Debug for Cluster {
             .field("taints", &self.taints)
             .field("kubeconfig", &self.kubeconfig)
             .field("default", &self.default)
+            .field("profile", &self.profile)
             .finish()
     }
 }
@@ -166,18 +396,135 @@ pub fn format_taint(t: &Taint) -> String {
     }
 }
 
-/// The registered clusters.
+/// Parses a taint as `kubectl taint` writes it: `key=value:Effect` or `key:Effect` (kubectl
+/// `ParseTaint`: the key a qualified name, the value a label value, the effect one of
+/// `NoSchedule`, `PreferNoSchedule`, `NoExecute`).
+///
+/// # Errors
+/// What is wrong, naming the part.
+pub fn parse_taint(spec: &str) -> Result<Taint, String> {
+    let spec = spec.trim();
+    let Some((kv, effect)) = spec.rsplit_once(':') else {
+        return Err(format!(
+            "invalid taint spec {spec:?}: must be key=value:Effect or key:Effect"
+        ));
+    };
+    let (key, value) = match kv.split_once('=') {
+        Some((k, v)) => (k, v),
+        None => (kv, ""),
+    };
+    let mut errs: Vec<String> = validate_qualified_name(key)
+        .into_iter()
+        .map(|e| format!("key {key:?}: {e}"))
+        .collect();
+    errs.extend(
+        validate_label_value(value)
+            .into_iter()
+            .map(|e| format!("value {value:?}: {e}")),
+    );
+    if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+        errs.push(format!(
+            "effect {effect:?}: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\""
+        ));
+    }
+    if !errs.is_empty() {
+        return Err(format!("invalid taint spec {spec:?}: {}", errs.join("; ")));
+    }
+    Ok(Taint {
+        key: key.to_owned(),
+        value: value.to_owned(),
+        effect: effect.to_owned(),
+        time_added: None,
+    })
+}
+
+/// Parses a label as `key=value` (`kubectl label` syntax; the key a qualified name, the value
+/// a label value, possibly empty).
+///
+/// # Errors
+/// What is wrong, naming the part.
+pub fn parse_label(spec: &str) -> Result<(String, String), String> {
+    let spec = spec.trim();
+    let Some((key, value)) = spec.split_once('=') else {
+        return Err(format!("invalid label {spec:?}: must be key=value"));
+    };
+    let mut errs: Vec<String> = validate_qualified_name(key)
+        .into_iter()
+        .map(|e| format!("key {key:?}: {e}"))
+        .collect();
+    errs.extend(
+        validate_label_value(value)
+            .into_iter()
+            .map(|e| format!("value {value:?}: {e}")),
+    );
+    if !errs.is_empty() {
+        return Err(format!("invalid label {spec:?}: {}", errs.join("; ")));
+    }
+    Ok((key.to_owned(), value.to_owned()))
+}
+
+/// The registered clusters; also the schema of the cluster registry file (see the module docs).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterRegistry {
+    /// `apiVersion`: empty or [`REGISTRY_API_VERSION`].
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    /// `kind`: empty or [`REGISTRY_KIND`].
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
     /// Clusters, in registration order (selection keeps this order).
     pub clusters: Vec<Cluster>,
 }
 
 impl ClusterRegistry {
-    /// A registry of these clusters.
+    /// A registry of these clusters (no `apiVersion`/`kind`).
     pub fn new(clusters: Vec<Cluster>) -> Self {
-        ClusterRegistry { clusters }
+        ClusterRegistry {
+            clusters,
+            ..ClusterRegistry::default()
+        }
+    }
+
+    /// Parses a registry file (YAML or JSON). An empty document is an empty registry. Unknown
+    /// keys are errors. The result is not validated: call [`ClusterRegistry::validate`].
+    ///
+    /// # Errors
+    /// The parser's message (with line and column), which never quotes a value: a broken file
+    /// may hold an inline kubeconfig.
+    pub fn from_yaml(text: &str) -> Result<Self, String> {
+        if text
+            .lines()
+            .all(|l| matches!(l.trim(), "" | "---" | "...") || l.trim_start().starts_with('#'))
+        {
+            return Ok(ClusterRegistry::default());
+        }
+        serde_saphyr::from_str::<Option<ClusterRegistry>>(text)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| {
+                // The parser appends a snippet of the source: keep only the first line.
+                e.to_string().lines().next().unwrap_or_default().to_owned()
+            })
+    }
+
+    /// The registry as YAML, with `apiVersion` and `kind` filled in.
+    ///
+    /// # Errors
+    /// The serializer's message.
+    pub fn to_yaml(&self) -> Result<String, String> {
+        let mut r = self.clone();
+        if r.api_version.is_empty() {
+            r.api_version = REGISTRY_API_VERSION.to_owned();
+        }
+        if r.kind.is_empty() {
+            r.kind = REGISTRY_KIND.to_owned();
+        }
+        serde_saphyr::to_string(&r).map_err(|e| e.to_string())
+    }
+
+    /// Mutable access to the cluster of this name.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Cluster> {
+        self.clusters.iter_mut().find(|c| c.name == name)
     }
 
     /// The cluster of this name.
@@ -376,13 +723,48 @@ impl ClusterRegistry {
                         .to_owned(),
                 );
             }
-            if c.kubeconfig
-                .as_ref()
-                .is_some_and(|k| k.path.trim().is_empty())
-            {
+            if let Some(k) = &c.kubeconfig {
+                let set = [
+                    !k.path.trim().is_empty(),
+                    k.inline.is_some(),
+                    k.secret_ref.is_some(),
+                ]
+                .iter()
+                .filter(|b| **b)
+                .count();
+                if set == 0 {
+                    push(
+                        format!("{at}.kubeconfig"),
+                        "must set one of path, inline or secretRef".to_owned(),
+                    );
+                } else if set > 1 {
+                    push(
+                        format!("{at}.kubeconfig"),
+                        "must set only one of path, inline and secretRef".to_owned(),
+                    );
+                }
+                if k.inline.as_deref().is_some_and(|t| t.trim().is_empty()) {
+                    push(
+                        format!("{at}.kubeconfig.inline"),
+                        "must not be empty".to_owned(),
+                    );
+                }
+                if let Some(r) = &k.secret_ref {
+                    for (field, e) in r.problems() {
+                        push(format!("{at}.kubeconfig.secretRef.{field}"), e);
+                    }
+                }
+                if k.context.as_deref().is_some_and(|c| c.trim().is_empty()) {
+                    push(
+                        format!("{at}.kubeconfig.context"),
+                        "must not be empty when set".to_owned(),
+                    );
+                }
+            }
+            if c.profile.as_deref().is_some_and(|p| p.trim().is_empty()) {
                 push(
-                    format!("{at}.kubeconfig.path"),
-                    "must not be empty".to_owned(),
+                    format!("{at}.profile"),
+                    "must not be empty when set".to_owned(),
                 );
             }
         }
@@ -396,6 +778,24 @@ impl ClusterRegistry {
             push(
                 "clusters".to_owned(),
                 format!("more than one default cluster: {}", defaults.join(", ")),
+            );
+        }
+        if !self.api_version.is_empty() && self.api_version != REGISTRY_API_VERSION {
+            push(
+                "apiVersion".to_owned(),
+                format!(
+                    "unsupported value {:?}: supported values: {REGISTRY_API_VERSION:?}",
+                    self.api_version
+                ),
+            );
+        }
+        if !self.kind.is_empty() && self.kind != REGISTRY_KIND {
+            push(
+                "kind".to_owned(),
+                format!(
+                    "unsupported value {:?}: supported values: {REGISTRY_KIND:?}",
+                    self.kind
+                ),
             );
         }
         out
@@ -609,5 +1009,140 @@ clusters:
         let dbg = format!("{:?}", bad.clusters[0]);
         assert!(!dbg.contains("s3cret"), "{dbg}");
         assert!(dbg.contains("REDACTED@10.0.0.1:6443"), "{dbg}");
+    }
+
+    #[test]
+    fn registry_file_schema_sources_and_unknown_keys() {
+        let yaml = r#"
+apiVersion: cube-rs.io/v1alpha1
+kind: ClusterRegistry
+clusters:
+  - name: bj-prod
+    labels: {env: prod}
+    profile: console-readonly
+    default: true
+    kubeconfig: {path: /etc/cube/bj.kubeconfig, context: admin@bj}
+  - name: sh
+    kubeconfig:
+      secretRef: cube-system/sh-kubeconfig/config
+  - name: gz
+    kubeconfig:
+      secretRef: {namespace: cube-system, name: gz, key: kubeconfig.yaml}
+  - name: inline
+    kubeconfig:
+      inline: |
+        apiVersion: v1
+        kind: Config
+        users: [{name: u, user: {token: s3cr3t-inline-token}}]
+"#;
+        let r = ClusterRegistry::from_yaml(yaml).unwrap();
+        assert!(r.validate().is_empty(), "{:?}", r.validate());
+        let src: Vec<_> = r
+            .clusters
+            .iter()
+            .map(|c| c.kubeconfig.as_ref().and_then(KubeconfigRef::source))
+            .collect();
+        assert!(matches!(
+            src[0],
+            Some(KubeconfigSource::File("/etc/cube/bj.kubeconfig"))
+        ));
+        assert!(
+            matches!(src[1], Some(KubeconfigSource::Secret(s)) if s.to_string() == "cube-system/sh-kubeconfig/config")
+        );
+        assert!(matches!(src[2], Some(KubeconfigSource::Secret(s)) if s.key == "kubeconfig.yaml"));
+        assert!(matches!(src[3], Some(KubeconfigSource::Inline(t)) if t.contains("kind: Config")));
+        assert_eq!(r.clusters[0].profile.as_deref(), Some("console-readonly"));
+        // Debug never shows an inline kubeconfig
+        let dbg = format!("{r:?}");
+        assert!(!dbg.contains("s3cr3t-inline-token"), "{dbg}");
+        // round trip through the writer
+        let text = r.to_yaml().unwrap();
+        assert_eq!(ClusterRegistry::from_yaml(&text).unwrap(), r);
+        // unknown keys are errors, naming the key but never a value
+        let err = ClusterRegistry::from_yaml("clusters:\n  - name: a\n    lables: {env: prod}\n")
+            .unwrap_err();
+        assert!(err.contains("lables"), "{err}");
+        assert!(
+            ClusterRegistry::from_yaml("clusters: [{name: a, kubeconfig: {file: x}}]").is_err()
+        );
+        assert_eq!(
+            ClusterRegistry::from_yaml("# nothing\n---\n").unwrap(),
+            ClusterRegistry::default()
+        );
+    }
+
+    #[test]
+    fn registry_kubeconfig_source_and_header_problems() {
+        let mut both = KubeconfigRef::file("/x");
+        both.inline = Some("kind: Config".into());
+        let r = ClusterRegistry {
+            api_version: "v9".into(),
+            kind: "Config".into(),
+            clusters: vec![
+                Cluster {
+                    kubeconfig: Some(KubeconfigRef::default()),
+                    ..Cluster::new("none")
+                },
+                Cluster {
+                    kubeconfig: Some(both),
+                    ..Cluster::new("both")
+                },
+                Cluster {
+                    kubeconfig: Some(KubeconfigRef::secret(SecretKeyRef {
+                        namespace: "Bad_NS".into(),
+                        name: "ok".into(),
+                        key: "a/b".into(),
+                    })),
+                    profile: Some(" ".into()),
+                    ..Cluster::new("secret")
+                },
+            ],
+        };
+        let paths: Vec<String> = r.validate().into_iter().map(|p| p.path).collect();
+        assert_eq!(
+            paths,
+            [
+                "clusters[0].kubeconfig",
+                "clusters[1].kubeconfig",
+                "clusters[2].kubeconfig.secretRef.namespace",
+                "clusters[2].kubeconfig.secretRef.key",
+                "clusters[2].profile",
+                "apiVersion",
+                "kind"
+            ]
+        );
+        assert!("a/b".parse::<SecretKeyRef>().is_err());
+        assert!("a//c".parse::<SecretKeyRef>().is_err());
+    }
+
+    #[test]
+    fn taint_and_label_specs_as_kubectl_writes_them() {
+        let t = parse_taint("dedicated=gpu:NoSchedule").unwrap();
+        assert_eq!(
+            (t.key.as_str(), t.value.as_str(), t.effect.as_str()),
+            ("dedicated", "gpu", "NoSchedule")
+        );
+        let t = parse_taint("example.com/maintenance:NoExecute").unwrap();
+        assert_eq!(
+            (t.key.as_str(), t.value.as_str()),
+            ("example.com/maintenance", "")
+        );
+        for bad in [
+            "k=v",
+            "k=v:NoWay",
+            "bad key=v:NoSchedule",
+            ":NoSchedule",
+            "k=a b:NoSchedule",
+        ] {
+            assert!(parse_taint(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            parse_label("env=prod").unwrap(),
+            ("env".to_owned(), "prod".to_owned())
+        );
+        assert_eq!(parse_label("gpu=").unwrap().1, "");
+        for bad in ["env", "=x", "env=a b", "a b=c"] {
+            assert!(parse_label(bad).is_err(), "{bad}");
+        }
     }
 }

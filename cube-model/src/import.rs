@@ -39,6 +39,76 @@ pub enum ConnectionClass {
     ConfigInvalid,
     /// Anything else; see the message.
     Other,
+    /// No connection was attempted (an offline import, or the kubeconfig did not validate): the
+    /// report says nothing about reachability.
+    NotChecked,
+    /// The connection was reset or closed by the peer before an answer.
+    ConnectionReset,
+    /// The peer does not speak HTTP (another service on that port).
+    NotHttp,
+    /// An HTTP server answered, but not the Kubernetes API.
+    NotKubernetes,
+    /// A bound of the client was hit (body size, pages, repeated continue token, deadline).
+    LimitExceeded,
+}
+
+impl ConnectionClass {
+    /// Stable kebab-case id, as serialized (`ok`, `refused`, `tls-untrusted`, `not-checked`, ...).
+    pub fn id(self) -> &'static str {
+        match self {
+            ConnectionClass::Ok => "ok",
+            ConnectionClass::Refused => "refused",
+            ConnectionClass::Timeout => "timeout",
+            ConnectionClass::Dns => "dns",
+            ConnectionClass::TlsUntrusted => "tls-untrusted",
+            ConnectionClass::TlsNameMismatch => "tls-name-mismatch",
+            ConnectionClass::TlsExpired => "tls-expired",
+            ConnectionClass::Protocol => "protocol",
+            ConnectionClass::Unauthorized => "unauthorized",
+            ConnectionClass::Forbidden => "forbidden",
+            ConnectionClass::ConfigInvalid => "config-invalid",
+            ConnectionClass::Other => "other",
+            ConnectionClass::NotChecked => "not-checked",
+            ConnectionClass::ConnectionReset => "connection-reset",
+            ConnectionClass::NotHttp => "not-http",
+            ConnectionClass::NotKubernetes => "not-kubernetes",
+            ConnectionClass::LimitExceeded => "limit-exceeded",
+        }
+    }
+}
+
+/// How bad a [`KubeconfigProblem`] is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ProblemSeverity {
+    /// Worth knowing (a Rancher-proxied endpoint, an exec plugin that will run).
+    #[default]
+    Info,
+    /// Loadable but risky (insecure TLS, a plugin not run, credentials dropped).
+    Warning,
+    /// The client refuses the kubeconfig, or the connection cannot work.
+    Error,
+}
+
+/// One problem of a kubeconfig found offline, before any connection.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct KubeconfigProblem {
+    /// Severity.
+    pub severity: ProblemSeverity,
+    /// Stable kind id (`dangling-cluster`, `insecure-skip-tls-verify`, `certificate-expired`,
+    /// ... : `cube_cluster::kubeconfig::ProblemKind::id`).
+    pub kind: String,
+    /// The context it was found in (`""` = the file as a whole).
+    pub context: String,
+    /// What it is about (`cluster "prod"`, `user "admin"`, `kubeconfig`).
+    pub subject: String,
+    /// Human text (never a secret).
+    pub message: String,
+    /// A suggested fix, or `""`.
+    pub suggestion: String,
 }
 
 /// The connection probe's result.
@@ -47,7 +117,8 @@ pub enum ConnectionClass {
 pub struct ConnectionOutcome {
     /// The class of the outcome.
     pub class: ConnectionClass,
-    /// The error text as reported by the client (empty when `class` is `Ok`).
+    /// What happened, for people (empty when `class` is `Ok`): the class's explanation and
+    /// fix, then the client's redacted error text.
     pub message: String,
 }
 
@@ -102,6 +173,10 @@ pub struct ImportReport {
     pub over_privileges: Vec<OverPrivilege>,
     /// Kubeconfig problems found before connecting (one message each).
     pub config_problems: Vec<String>,
+    /// The same problems, typed (kind id, severity, context), for rules of their own.
+    pub kubeconfig_problems: Vec<KubeconfigProblem>,
+    /// The RBAC profiles checked (`cube-minimal`, then any asked for).
+    pub profiles: Vec<String>,
 }
 
 impl ImportReport {

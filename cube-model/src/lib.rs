@@ -51,7 +51,7 @@ pub mod snapshot;
 pub mod terminal;
 pub mod yaml;
 
-pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef};
+pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef, KubeconfigSource, SecretKeyRef};
 pub use cubestudio::{GpuRequest, ProjectExpand};
 pub use error::{
     ClusterSelectError, Error, ExpandError, GpuRequestError, ResourceError, ResourceNameError,

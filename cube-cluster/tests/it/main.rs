@@ -20,5 +20,6 @@ mod profiles_live;
 mod rbac_fixtures;
 mod rbac_snapshot;
 mod rbac_vectors;
+mod registry_file;
 mod snapshot_collect;
 mod support;

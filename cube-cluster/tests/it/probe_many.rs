@@ -113,15 +113,11 @@ async fn registry_clusters_with_kubeconfig_files_and_api_server_rewrite() {
     );
     std::fs::write(&file, yaml).expect("write");
     let mut prod = Cluster::new("prod").api_server(alive.url());
-    prod.kubeconfig = Some(KubeconfigRef {
-        path: file.display().to_string(),
-        context: None,
-    });
+    prod.kubeconfig = Some(KubeconfigRef::file(file.display().to_string()));
     let mut missing = Cluster::new("missing");
-    missing.kubeconfig = Some(KubeconfigRef {
-        path: tmp.path().join("nope").display().to_string(),
-        context: None,
-    });
+    missing.kubeconfig = Some(KubeconfigRef::file(
+        tmp.path().join("nope").display().to_string(),
+    ));
     let bare = Cluster::new("bare");
     let registry = ClusterRegistry::new(vec![prod, missing, bare]);
     let health = probe_registry(
