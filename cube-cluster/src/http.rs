@@ -97,7 +97,7 @@ pub enum HttpError {
         /// Request path.
         path: String,
         /// The class.
-        class: Class,
+        class: Box<Class>,
         /// Redacted error chain.
         message: String,
     },
@@ -109,7 +109,7 @@ pub enum HttpError {
         /// HTTP status code.
         code: u16,
         /// The class (from the `Status` body's `reason`, else the code).
-        class: Class,
+        class: Box<Class>,
         /// `Status.reason`, or `""`.
         reason: String,
         /// `Status.message` or the body text, sanitized and short.
@@ -164,7 +164,9 @@ impl HttpError {
     /// The class of the failure.
     pub fn class(&self) -> Class {
         match self {
-            HttpError::Transport { class, .. } | HttpError::Status { class, .. } => class.clone(),
+            HttpError::Transport { class, .. } | HttpError::Status { class, .. } => {
+                (**class).clone()
+            }
             HttpError::BodyTooLarge { limit, .. } => Class::LimitExceeded {
                 what: "response body".to_string(),
                 limit: *limit,
@@ -188,7 +190,7 @@ impl HttpError {
         match self {
             HttpError::Transport { .. } | HttpError::DeadlineExceeded { .. } => true,
             HttpError::Status { code, class, .. } => {
-                *code == 401 || matches!(class, Class::Unauthorized)
+                *code == 401 || matches!(**class, Class::Unauthorized)
             }
             _ => false,
         }
@@ -372,7 +374,7 @@ impl BoundedClient {
                 .await
                 .map_err(|e| HttpError::Transport {
                     path: path.clone(),
-                    class: classify_error(&e),
+                    class: Box::new(classify_error(&e)),
                     message: error_chain_text(&e),
                 })?;
             let status = resp.status();
@@ -393,7 +395,7 @@ impl BoundedClient {
             while let Some(frame) = body.frame().await {
                 let frame = frame.map_err(|e| HttpError::Transport {
                     path: path.clone(),
-                    class: classify_error(&e),
+                    class: Box::new(classify_error(&e)),
                     message: error_chain_text(&e),
                 })?;
                 if let Ok(data) = frame.into_data() {
@@ -474,9 +476,9 @@ impl BoundedClient {
             .body(bytes)
             .map_err(|e| HttpError::Transport {
                 path: path.to_string(),
-                class: Class::ConfigInvalid {
+                class: Box::new(Class::ConfigInvalid {
                     reason: e.to_string(),
-                },
+                }),
                 message: e.to_string(),
             })?;
         self.json(req, self.limits.max_small_body_bytes).await
@@ -559,9 +561,9 @@ fn get_request(target: &str) -> Result<http::Request<Vec<u8>>, HttpError> {
         .body(Vec::new())
         .map_err(|e| HttpError::Transport {
             path: target.split('?').next().unwrap_or_default().to_string(),
-            class: Class::ConfigInvalid {
+            class: Box::new(Class::ConfigInvalid {
                 reason: e.to_string(),
-            },
+            }),
             message: e.to_string(),
         })
 }
@@ -593,7 +595,7 @@ fn ok_body(path: &str, status: http::StatusCode, body: &[u8]) -> Result<(), Http
     Err(HttpError::Status {
         path: path.to_string(),
         code,
-        class,
+        class: Box::new(class),
         reason: sanitize_server_text(&reason),
         message,
     })

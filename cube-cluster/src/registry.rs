@@ -518,7 +518,7 @@ pub enum ResolveError {
         secret: SecretKeyRef,
         /// Why.
         #[source]
-        source: HttpError,
+        source: Box<HttpError>,
     },
     /// The Secret has no such key, or its value is not base64 UTF-8 text.
     #[error("Secret {secret} for cluster {cluster:?}: {reason}")]
@@ -603,7 +603,7 @@ pub async fn read_secret_kubeconfig(
             .map_err(|source| ResolveError::Secret {
                 cluster: cluster.to_string(),
                 secret: secret.clone(),
-                source,
+                source: Box::new(source),
             })?;
     let content = |reason: &str| ResolveError::SecretContent {
         cluster: cluster.to_string(),
