@@ -33,10 +33,7 @@ fn entry(
     let file = dir.join(format!("{name}.kubeconfig"));
     std::fs::write(&file, support::kubeconfig_yaml(server, ca, Some(token))).unwrap();
     let mut c = Cluster::new(name);
-    c.kubeconfig = Some(KubeconfigRef {
-        path: file.display().to_string(),
-        context: None,
-    });
+    c.kubeconfig = Some(KubeconfigRef::file(file.display().to_string()));
     c
 }
 
@@ -252,8 +249,8 @@ async fn live_fleet_with_dead_and_unauthorized_entries() {
     let tmp = tempfile::tempdir().unwrap();
     let mut live = Cluster::new("live").label("env", "e2e");
     live.kubeconfig = Some(KubeconfigRef {
-        path: std::path::PathBuf::from(path).display().to_string(),
         context: std::env::var("CUBE_E2E_CONTEXT").ok(),
+        ..KubeconfigRef::file(std::path::PathBuf::from(path).display().to_string())
     });
     let ca = sel
         .ca_pem
