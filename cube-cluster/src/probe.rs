@@ -4,7 +4,7 @@
 //! Input is either a list of [`ProbeTarget`]s (name + validated [`Selection`]) or a
 //! `cube_model::cluster::ClusterRegistry`, whose clusters name a kubeconfig file and context
 //! ([`targets_from_registry`]); a cluster's `apiServer`, when set, is how the console reaches it
-//! and replaces the kubeconfig's server with [`Kubeconfig::rewrite_server`] (TLS keeps
+//! and replaces the kubeconfig's server with [`crate::kubeconfig::Kubeconfig::rewrite_server`] (TLS keeps
 //! verifying the original name).
 
 use std::time::{Duration, Instant};
