@@ -49,6 +49,11 @@ pub struct Config {
     pub severities: BTreeMap<String, Severity>,
     /// Thresholds.
     pub thresholds: Thresholds,
+    /// Extra GPU markers tried before the built-in vocabulary (`gpuLabels: [{key: org, value:
+    /// gpu-pool, vendor: nvidia}]`; `kind: annotation|taint` for other fields); see
+    /// [`cube_model::gpu::GpuMarker`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gpu_labels: Vec<cube_model::gpu::GpuMarker>,
 }
 
 impl Config {
@@ -159,6 +164,14 @@ mod tests {
                 .check_rule_ids(["node-drift"])
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn gpu_labels_extend_the_vocabulary() {
+        let c = Config::from_yaml("gpuLabels:\n- {key: org, value: gpu-pool, vendor: nvidia}\n- {kind: taint, key: dedicated, value: ml}\n").unwrap();
+        assert_eq!(c.gpu_labels.len(), 2);
+        assert_eq!(c.gpu_labels[1].kind, cube_model::gpu::MarkerKind::Taint);
+        assert!(Config::from_yaml("gpuLabels: [{key: org, vendr: nvidia}]\n").is_err());
     }
 
     #[test]

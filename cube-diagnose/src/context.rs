@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::classify::{self, Signal};
 use crate::config::Thresholds;
+use cube_model::gpu::{GpuMarker, GpuVocabulary, NodeGpuEvidence};
 use cube_quota::requests::PodResourcesOptions;
 
 /// A log text handed to the engine (kubeadm join output, a kubelet journal, a device-plugin log,
@@ -87,6 +88,8 @@ pub struct Context<'a> {
     pods_by_namespace: HashMap<&'a str, Vec<usize>>,
     pod_requests: Vec<ResourceList>,
     signals: OnceLock<Vec<Signal>>,
+    gpu_vocabulary: Option<std::sync::Arc<GpuVocabulary>>,
+    gpu_evidence: OnceLock<Vec<NodeGpuEvidence>>,
 }
 
 impl<'a> Context<'a> {
@@ -111,7 +114,8 @@ impl<'a> Context<'a> {
                 .entry(p.metadata.namespace.as_str())
                 .or_default()
                 .push(i);
-            pod_requests.push(cube_quota::requests::pod_requests(
+            // as the API server stores the pod: requests defaulted from limits
+            pod_requests.push(cube_quota::requests::effective_pod_requests(
                 p,
                 &PodResourcesOptions::default(),
             ));
@@ -127,6 +131,8 @@ impl<'a> Context<'a> {
             pods_by_namespace,
             pod_requests,
             signals: OnceLock::new(),
+            gpu_vocabulary: None,
+            gpu_evidence: OnceLock::new(),
         }
     }
     /// Adds resource groups.
@@ -167,7 +173,31 @@ impl<'a> Context<'a> {
             pods_by_namespace: self.pods_by_namespace.clone(),
             pod_requests: self.pod_requests.clone(),
             signals: self.signals.clone(),
+            gpu_vocabulary: self.gpu_vocabulary.clone(),
+            gpu_evidence: self.gpu_evidence.clone(),
         }
+    }
+    /// Puts a user's GPU markers (`Config::gpu_labels`) in front of the built-in GPU vocabulary
+    /// ([`GpuVocabulary::with_extra`]); an empty list keeps the built-in one.
+    #[must_use]
+    pub fn with_gpu_markers(mut self, extra: &[GpuMarker]) -> Self {
+        self.gpu_vocabulary =
+            (!extra.is_empty()).then(|| std::sync::Arc::new(GpuVocabulary::with_extra(extra)));
+        self.gpu_evidence = OnceLock::new();
+        self
+    }
+    /// The GPU vocabulary in use.
+    pub fn gpu_vocabulary(&self) -> &GpuVocabulary {
+        self.gpu_vocabulary
+            .as_deref()
+            .unwrap_or_else(|| GpuVocabulary::builtin())
+    }
+    /// GPU evidence of every node, in `snapshot().nodes` order
+    /// ([`cube_model::gpu::cluster_gpu_evidence`]); computed on first use.
+    pub fn gpu_evidence(&self) -> &[NodeGpuEvidence] {
+        self.gpu_evidence.get_or_init(|| {
+            cube_model::gpu::cluster_gpu_evidence(self.gpu_vocabulary(), self.snapshot)
+        })
     }
     /// The snapshot.
     pub fn snapshot(&self) -> &'a ClusterSnapshot {
@@ -217,8 +247,10 @@ impl<'a> Context<'a> {
     pub fn pod(&self, index: usize) -> &'a Pod {
         &self.snapshot.pods[index]
     }
-    /// Effective requests of the pod at `index` (`cube_quota::requests::pod_requests`, upstream
-    /// `PodRequests`: max of app-container sum and init/sidecar peaks, plus overhead).
+    /// Effective requests of the pod at `index` (`cube_quota::requests::effective_pod_requests`:
+    /// requests defaulted from limits as the API server does, then upstream `PodRequests`: max of
+    /// app-container sum and init/sidecar peaks, plus overhead). A container asking for GPUs only
+    /// under `limits` requests them.
     pub fn pod_requests(&self, index: usize) -> &ResourceList {
         &self.pod_requests[index]
     }

@@ -196,10 +196,15 @@ impl Engine {
         let mut findings = Vec::new();
         let thresholds_match = ctx.thresholds() == &self.config.thresholds;
         let owned;
-        let ctx = if thresholds_match {
+        let ctx = if thresholds_match && self.config.gpu_labels.is_empty() {
             ctx
         } else {
-            owned = ctx.clone_with_thresholds(self.config.thresholds.clone());
+            let c = ctx.clone_with_thresholds(self.config.thresholds.clone());
+            owned = if self.config.gpu_labels.is_empty() {
+                c
+            } else {
+                c.with_gpu_markers(&self.config.gpu_labels)
+            };
             &owned
         };
         for rule in self.enabled() {
@@ -293,6 +298,7 @@ mod tests {
             "gpu-not-advertised",
             "device-plugin-not-scheduled",
             "gpu-resource-name-mismatch",
+            "gpu-mig-misconfigured",
             "quota-not-enforced",
             "pod-missing-requests",
             "quota-without-limitrange",

@@ -1,79 +1,1210 @@
-//! GPU vendor evidence on nodes: labels that say a node has GPUs, and the resources it advertises.
+//! The GPU reporting chain, evaluated per GPU node over the one GPU evidence model
+//! ([`cube_model::gpu`]).
+//!
+//! A node's GPUs reach the scheduler through an ordered chain of links ([`ChainLink`]): the
+//! node has GPUs (any [`GpuSource`]) → the labels the device plugin's DaemonSet selects are
+//! present (written by NFD, the GPU Operator or a person; NFD's worker must tolerate the node's
+//! taints to write them) → a device-plugin DaemonSet selects (nodeSelector and required node
+//! affinity) and tolerates (taints) the node → its pod is scheduled and Ready there → the GPU
+//! resource is in `status.capacity` → allocatable is above zero → some of it is free.
+//! [`gpu_chains`] returns, per GPU node, the first link that fails with its specifics; a node
+//! whose links all hold has no failure. The rules `gpu-not-advertised` (the node's symptom)
+//! and `device-plugin-not-scheduled` (the DaemonSet's cause) report from it, the first pointing
+//! to the second.
+//!
+//! Selector, affinity and toleration checks are cube-model's upstream-exact matchers; a
+//! DaemonSet's pods also get the tolerations the DaemonSet controller adds
+//! (kubernetes/kubernetes pkg/controller/daemon/util/daemonset_util.go
+//! `AddOrUpdateDaemonPodTolerations`).
 
-use cube_model::objects::Node;
+use std::collections::BTreeSet;
 
-/// A GPU vendor, with the extended-resource domain its device plugin advertises under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Vendor {
-    /// NVIDIA (`nvidia.com/gpu`, `nvidia.com/mig-*`, `nvidia.com/gpu.shared`); PCI vendor 10de.
-    Nvidia,
-    /// AMD (`amd.com/gpu`); PCI vendor 1002.
-    Amd,
-    /// Intel (`gpu.intel.com/i915`, `gpu.intel.com/xe`); PCI vendor 8086 is too generic to use.
-    Intel,
+use cube_model::gpu::{
+    GpuComponentRole, GpuSourceKind, classify_daemon_set, classify_pod, gpu_resource_vendor,
+};
+use cube_model::objects::{DaemonSet, Node, NodeSelectorRequirement, Pod, Taint, Toleration};
+use cube_model::{Quantity, ResourceList};
+
+pub use cube_model::GpuVendor;
+pub use cube_model::gpu::{GpuMarker, GpuSource, GpuVocabulary, NodeGpuEvidence};
+
+use crate::rules::obj;
+use crate::{Context, Evidence, Severity, Subject};
+
+/// A link of the GPU reporting chain, in chain order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ChainLink {
+    /// The node is Ready (the kubelet runs and reports); a prerequisite of every other link.
+    NodeReady,
+    /// Some source says the node has GPUs.
+    HasGpus,
+    /// The labels a device-plugin DaemonSet selects are on the node.
+    LabelsPresent,
+    /// A device-plugin DaemonSet selects and tolerates the node.
+    PluginSelects,
+    /// The DaemonSet's pod is scheduled and Ready on the node (and, for HAMi, answers the
+    /// scheduler's handshake).
+    PluginPodReady,
+    /// The GPU resource is in `status.capacity`.
+    InCapacity,
+    /// `status.allocatable` of the GPU resource is above zero.
+    Allocatable,
+    /// Some allocatable GPUs are not requested by pods bound to the node.
+    Free,
 }
 
-impl Vendor {
-    /// The resource a device plugin of this vendor usually advertises.
-    pub fn resource(self) -> &'static str {
+impl ChainLink {
+    /// A short description of what the link requires.
+    pub fn as_str(self) -> &'static str {
         match self {
-            Vendor::Nvidia => "nvidia.com/gpu",
-            Vendor::Amd => "amd.com/gpu",
-            Vendor::Intel => "gpu.intel.com/i915",
-        }
-    }
-    /// True when `resource` belongs to this vendor.
-    pub fn owns(self, resource: &str) -> bool {
-        match self {
-            Vendor::Nvidia => resource.starts_with("nvidia.com/"),
-            Vendor::Amd => resource.starts_with("amd.com/"),
-            Vendor::Intel => resource.starts_with("gpu.intel.com/"),
+            ChainLink::NodeReady => "the node is Ready",
+            ChainLink::HasGpus => "the node has GPUs",
+            ChainLink::LabelsPresent => "the labels the device plugin selects are on the node",
+            ChainLink::PluginSelects => "a device-plugin DaemonSet selects and tolerates the node",
+            ChainLink::PluginPodReady => "the device-plugin pod is Ready on the node",
+            ChainLink::InCapacity => "the GPU resource is in capacity",
+            ChainLink::Allocatable => "allocatable is above zero",
+            ChainLink::Free => "some GPUs are free",
         }
     }
 }
 
-/// Labels on `node` that say it has GPUs of some vendor: `(vendor, label key, value)`.
-/// NVIDIA: `nvidia.com/gpu.present=true`, `nvidia.com/gpu.count`, `nvidia.com/gpu.product`,
-/// NFD `feature.node.kubernetes.io/pci-10de.present` and class-prefixed `pci-<class>_10de.present`,
-/// CubeStudio `gpu=true` (vendor assumed NVIDIA); AMD: `beta.amd.com/gpu.*`, `amd.com/gpu.*`, NFD
-/// `pci-1002`; Intel: `gpu.intel.com/*` labels.
-pub fn gpu_labels(node: &Node) -> Vec<(Vendor, &str, &str)> {
-    let mut out = Vec::new();
-    for (k, v) in &node.metadata.labels {
-        let vendor = if (k == "nvidia.com/gpu.present" && v == "true")
-            || k == "nvidia.com/gpu.count"
-            || k == "nvidia.com/gpu.product"
-            || (k == "gpu" && v == "true")
-            || (k.starts_with("feature.node.kubernetes.io/pci-")
-                && k.ends_with("10de.present")
-                && v == "true")
-        {
-            Some(Vendor::Nvidia)
-        } else if k.starts_with("beta.amd.com/gpu.")
-            || k.starts_with("amd.com/gpu.")
-            || (k.starts_with("feature.node.kubernetes.io/pci-")
-                && k.ends_with("1002.present")
-                && v == "true")
-        {
-            Some(Vendor::Amd)
-        } else if k.starts_with("gpu.intel.com/") {
-            Some(Vendor::Intel)
-        } else {
-            None
-        };
-        if let Some(vendor) = vendor {
-            out.push((vendor, k.as_str(), v.as_str()));
-        }
-    }
-    out
+/// The first failing link of a node's chain, with its specifics.
+#[derive(Debug, Clone)]
+pub struct ChainFailure {
+    /// The link.
+    pub link: ChainLink,
+    /// What fails, with names and values (the DaemonSet, the selector term or taint, the pod's
+    /// state, capacity vs allocatable vs in use).
+    pub detail: String,
+    /// Field values proving it (besides the node's GPU sources).
+    pub evidence: Vec<Evidence>,
+    /// What to do.
+    pub remedy: String,
+    /// The subject of the finding that carries the root cause when it is not the node itself
+    /// (the DaemonSet for `device-plugin-not-scheduled`, the node for `node-not-ready`), with
+    /// that rule's id.
+    pub cause: Option<(&'static str, Subject)>,
+    /// Severity of the node's finding.
+    pub severity: Severity,
 }
 
-/// GPU resources in allocatable (name, quantity as text), including zero entries.
-pub fn gpu_allocatable(node: &Node) -> Vec<(&str, String)> {
-    node.status
-        .allocatable
-        .iter()
-        .filter(|(k, _)| crate::resources::is_gpu_resource(k.as_str()))
-        .map(|(k, v)| (k.as_str(), v.to_string()))
+/// One GPU node's chain.
+#[derive(Debug, Clone)]
+pub struct GpuChain<'c> {
+    /// The node.
+    pub node: &'c Node,
+    /// Its GPU evidence.
+    pub evidence: &'c NodeGpuEvidence,
+    /// The vendor whose resource the node should advertise (`None`: any GPU resource).
+    pub vendor: Option<GpuVendor>,
+    /// GPU requests of the non-terminal pods bound to the node (effective requests).
+    pub in_use: ResourceList,
+    /// The first failing link; `None` when every link holds.
+    pub failure: Option<ChainFailure>,
+}
+
+impl GpuChain<'_> {
+    /// The resource name to name in messages (`nvidia.com/gpu`, `amd.com/gpu`, ...).
+    pub fn resource(&self) -> &'static str {
+        self.vendor
+            .map_or("nvidia.com/gpu", GpuVendor::resource_name)
+    }
+}
+
+/// Why a DaemonSet does not place a pod on a node.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exclusion {
+    /// `nodeSelector` entries the node does not satisfy: (key, wanted value, the node's value).
+    pub missing_labels: Vec<(String, String, Option<String>)>,
+    /// Required node affinity terms, none of which matches: per term, its first failing
+    /// requirement, described.
+    pub affinity_terms: Vec<String>,
+    /// Labels the affinity terms need that the node lacks (`key=value`, or `key` for Exists).
+    pub affinity_labels: Vec<(String, Option<String>)>,
+    /// NoSchedule / NoExecute taints no toleration tolerates.
+    pub taints: Vec<Taint>,
+}
+
+impl Exclusion {
+    /// True when something excludes the node.
+    pub fn excludes(&self) -> bool {
+        !self.missing_labels.is_empty()
+            || !self.affinity_terms.is_empty()
+            || !self.taints.is_empty()
+    }
+    /// True when a missing label (not a taint) excludes the node.
+    pub fn by_labels(&self) -> bool {
+        !self.missing_labels.is_empty() || !self.affinity_terms.is_empty()
+    }
+    /// Every label the node would need (`key`, wanted value when one value is asked for).
+    pub fn needed_labels(&self) -> Vec<(String, Option<String>)> {
+        let mut out: Vec<(String, Option<String>)> = self
+            .missing_labels
+            .iter()
+            .map(|(k, v, _)| (k.clone(), Some(v.clone())))
+            .collect();
+        out.extend(self.affinity_labels.iter().cloned());
+        out
+    }
+    /// `lacks label k=v; required node affinity: term 1 needs gpu In [true] (node lacks gpu);
+    /// taint k=v:NoSchedule not tolerated`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        for (k, v, have) in &self.missing_labels {
+            parts.push(match have {
+                None => format!("lacks label {k}={v}"),
+                Some(h) => format!("has label {k}={h}, the nodeSelector wants {k}={v}"),
+            });
+        }
+        if !self.affinity_terms.is_empty() {
+            parts.push(format!(
+                "required node affinity does not match ({})",
+                self.affinity_terms.join("; ")
+            ));
+        }
+        if !self.taints.is_empty() {
+            parts.push(format!(
+                "taint {} not tolerated",
+                self.taints
+                    .iter()
+                    .map(taint_text)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        parts.join("; ")
+    }
+}
+
+/// `key=value:Effect` (or `key:Effect`).
+pub fn taint_text(t: &Taint) -> String {
+    if t.value.is_empty() {
+        format!("{}:{}", t.key, t.effect)
+    } else {
+        format!("{}={}:{}", t.key, t.value, t.effect)
+    }
+}
+
+/// The tolerations a DaemonSet's pods carry: the template's plus those the DaemonSet controller
+/// adds (`node.kubernetes.io/not-ready` and `unreachable` NoExecute; `disk-pressure`,
+/// `memory-pressure`, `pid-pressure`, `unschedulable` NoSchedule; upstream
+/// `AddOrUpdateDaemonPodTolerations`).
+pub fn daemon_set_tolerations(ds: &DaemonSet) -> Vec<Toleration> {
+    let mut tols = ds.spec.template.spec.tolerations.clone();
+    for (key, effect) in [
+        ("node.kubernetes.io/not-ready", "NoExecute"),
+        ("node.kubernetes.io/unreachable", "NoExecute"),
+        ("node.kubernetes.io/disk-pressure", "NoSchedule"),
+        ("node.kubernetes.io/memory-pressure", "NoSchedule"),
+        ("node.kubernetes.io/pid-pressure", "NoSchedule"),
+        ("node.kubernetes.io/unschedulable", "NoSchedule"),
+    ] {
+        tols.push(Toleration {
+            key: key.to_owned(),
+            operator: "Exists".to_owned(),
+            effect: effect.to_owned(),
+            ..Default::default()
+        });
+    }
+    tols
+}
+
+fn requirement_text(r: &NodeSelectorRequirement) -> String {
+    if r.values.is_empty() {
+        format!("{} {}", r.key, r.operator)
+    } else {
+        format!("{} {} [{}]", r.key, r.operator, r.values.join(", "))
+    }
+}
+
+/// Why `ds` places no pod on `node` (the DaemonSet controller's `nodeShouldRunDaemonPod`:
+/// nodeSelector, required node affinity, NoSchedule/NoExecute taints against the pod's
+/// tolerations plus the controller's own). An empty [`Exclusion`] when it does place one.
+pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
+    let spec = &ds.spec.template.spec;
+    let labels = &node.metadata.labels;
+    let mut ex = Exclusion::default();
+    // the scheduler's NodeAffinity filter (upstream-exact); the details below only explain it
+    if crate::rules::node_matches(node, spec).is_ok() {
+        ex.taints = untolerated_by(ds, node);
+        return ex;
+    }
+    for (k, v) in &spec.node_selector {
+        if labels.get(k) != Some(v) {
+            ex.missing_labels
+                .push((k.clone(), v.clone(), labels.get(k).cloned()));
+        }
+    }
+    if let Some(required) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+        && !required.matches(node)
+    {
+        for (i, term) in required.node_selector_terms.iter().enumerate() {
+            let failing = term
+                .match_expressions
+                .iter()
+                .find(|e| e.to_requirement().map_or(true, |r| !r.matches(labels)));
+            let text = match failing {
+                Some(e) => {
+                    let have = match labels.get(&e.key) {
+                        Some(v) => format!("node has {}={v}", e.key),
+                        None => format!("node lacks {}", e.key),
+                    };
+                    if labels.get(&e.key).is_none() || e.operator == "In" {
+                        let want = match e.operator.as_str() {
+                            "In" if e.values.len() == 1 => Some(Some(e.values[0].clone())),
+                            "Exists" => Some(None),
+                            "In" => Some(e.values.first().cloned()),
+                            _ => None,
+                        };
+                        if let Some(w) = want
+                            && !ex.affinity_labels.iter().any(|(k, _)| k == &e.key)
+                        {
+                            ex.affinity_labels.push((e.key.clone(), w));
+                        }
+                    }
+                    format!("term {}: {} ({have})", i + 1, requirement_text(e))
+                }
+                None => match term.match_fields.first() {
+                    Some(f) => format!("term {}: {}", i + 1, requirement_text(f)),
+                    None => format!("term {}: empty", i + 1),
+                },
+            };
+            ex.affinity_terms.push(text);
+        }
+        if required.node_selector_terms.is_empty() {
+            ex.affinity_terms
+                .push("no terms (matches no node)".to_owned());
+        }
+    }
+    ex.taints = untolerated_by(ds, node);
+    ex
+}
+
+/// NoSchedule / NoExecute taints of `node` that `ds`'s pods do not tolerate.
+fn untolerated_by(ds: &DaemonSet, node: &Node) -> Vec<Taint> {
+    crate::rules::untolerated(node, &daemon_set_tolerations(ds))
+        .into_iter()
+        .cloned()
         .collect()
+}
+
+/// A device-plugin DaemonSet of the input with its vendor (`None`: not told by name or image).
+#[derive(Debug, Clone, Copy)]
+pub struct Plugin<'a> {
+    /// The DaemonSet.
+    pub ds: &'a DaemonSet,
+    /// Its vendor.
+    pub vendor: Option<GpuVendor>,
+}
+
+/// Device-plugin DaemonSets of the input.
+pub fn plugins<'a>(ctx: &Context<'a>) -> Vec<Plugin<'a>> {
+    ctx.snapshot()
+        .daemon_sets
+        .iter()
+        .filter_map(|ds| match classify_daemon_set(ds) {
+            Some((GpuComponentRole::DevicePlugin, vendor)) => Some(Plugin { ds, vendor }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// NFD worker DaemonSets of the input.
+fn nfd_workers<'a>(ctx: &Context<'a>) -> Vec<&'a DaemonSet> {
+    ctx.snapshot()
+        .daemon_sets
+        .iter()
+        .filter(|ds| {
+            matches!(
+                classify_daemon_set(ds),
+                Some((GpuComponentRole::NfdWorker, _))
+            )
+        })
+        .collect()
+}
+
+/// The vendor a GPU node's plugin must serve: the evidence's vendor; else the single vendor of
+/// the input's device plugins; else `None` (any).
+fn node_vendor(ev: &NodeGpuEvidence, plugins: &[Plugin<'_>]) -> Option<GpuVendor> {
+    ev.vendor().or_else(|| {
+        let vs: BTreeSet<GpuVendor> = plugins.iter().filter_map(|p| p.vendor).collect();
+        (vs.len() == 1).then(|| *vs.iter().next().expect("one vendor"))
+    })
+}
+
+fn serves(p: &Plugin<'_>, vendor: Option<GpuVendor>) -> bool {
+    match (p.vendor, vendor) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The node's Ready condition status (`True`, `False`, `Unknown`), `None` when it reports none.
+fn ready_status(node: &Node) -> Option<&str> {
+    node.status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Ready")
+        .map(|c| c.status.as_str())
+}
+
+/// Whether a pod is Ready: `Some(true/false)` from its Ready condition or phase and container
+/// statuses; `None` when the pod has no status (a manifest).
+pub fn pod_ready(p: &Pod) -> Option<bool> {
+    if let Some(c) = p.status.conditions.iter().find(|c| c.type_ == "Ready") {
+        return Some(c.status == "True");
+    }
+    if p.status.phase.is_empty() {
+        return None;
+    }
+    Some(
+        p.status.phase == "Running"
+            && !p.status.container_statuses.is_empty()
+            && p.status.container_statuses.iter().all(|c| c.ready),
+    )
+}
+
+/// A pod's state in a few words: phase, containers not ready with their waiting / terminated
+/// reasons and restart counts.
+pub fn pod_state(p: &Pod) -> String {
+    let mut parts = vec![if p.status.phase.is_empty() {
+        "no status".to_owned()
+    } else {
+        format!("phase {}", p.status.phase)
+    }];
+    let describe = |init: bool, s: &cube_model::objects::ContainerStatus| -> Option<String> {
+        if s.ready && !init {
+            return None;
+        }
+        let mut t = format!("{}{}", if init { "init container " } else { "" }, s.name);
+        match s.state.as_ref() {
+            Some(st) if st.waiting.is_some() => {
+                let w = st.waiting.as_ref().expect("waiting");
+                t.push_str(&format!(" waiting ({})", w.reason));
+                if !w.message.is_empty() {
+                    t.push_str(&format!(": {}", truncate(&w.message, 160)));
+                }
+            }
+            Some(st) if st.terminated.is_some() => {
+                let d = st.terminated.as_ref().expect("terminated");
+                if init && d.exit_code == Some(0) {
+                    return None;
+                }
+                t.push_str(&format!(
+                    " terminated ({}{})",
+                    d.reason,
+                    d.exit_code
+                        .map(|c| format!(", exit code {c}"))
+                        .unwrap_or_default()
+                ));
+            }
+            Some(st) if st.running.is_some() => {
+                t.push_str(if init {
+                    " running (not finished)"
+                } else {
+                    " running, not ready"
+                });
+            }
+            _ => t.push_str(" not ready"),
+        }
+        if s.restart_count > 0 {
+            t.push_str(&format!(", {} restarts", s.restart_count));
+        }
+        Some(t)
+    };
+    parts.extend(
+        p.status
+            .init_container_statuses
+            .iter()
+            .filter_map(|s| describe(true, s)),
+    );
+    parts.extend(
+        p.status
+            .container_statuses
+            .iter()
+            .filter_map(|s| describe(false, s)),
+    );
+    if let Some(c) = p
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "PodScheduled" && c.status == "False")
+    {
+        parts.push(format!("not scheduled: {}", truncate(&c.message, 200)));
+    }
+    parts.join("; ")
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+/// Pods of `ds` in the input (owner reference, else a `<ds name>-` name prefix in its namespace).
+pub fn pods_of<'a>(ctx: &Context<'a>, ds: &DaemonSet) -> Vec<&'a Pod> {
+    ctx.pods_in_namespace(&ds.metadata.namespace)
+        .iter()
+        .map(|&i| ctx.pod(i))
+        .filter(|p| {
+            if p.metadata.owner_references.is_empty() {
+                p.metadata
+                    .name
+                    .strip_prefix(ds.metadata.name.as_str())
+                    .is_some_and(|r| r.starts_with('-'))
+            } else {
+                p.metadata
+                    .owner_references
+                    .iter()
+                    .any(|o| o.kind == "DaemonSet" && o.name == ds.metadata.name)
+            }
+        })
+        .collect()
+}
+
+/// Effective GPU requests of the non-terminal pods bound to `node`.
+fn in_use(ctx: &Context<'_>, node: &str) -> ResourceList {
+    let mut sum = ResourceList::new();
+    for &i in ctx.pods_on_node(node) {
+        if ctx.pod(i).is_terminal() {
+            continue;
+        }
+        let gpus: ResourceList = ctx
+            .pod_requests(i)
+            .iter()
+            .filter(|(k, _)| gpu_resource_vendor(k.as_str()).is_some())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        crate::resources::add_into(&mut sum, &gpus);
+    }
+    sum
+}
+
+fn sum(list: &[(&str, &Quantity)]) -> String {
+    list.iter()
+        .map(|(k, q)| format!("{k}: {q}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A `kubectl patch` that appends a toleration for `t` to a DaemonSet's pod template.
+pub fn toleration_patch(ds: &DaemonSet, t: &Taint) -> String {
+    format!(
+        "kubectl -n {} patch daemonset {} --type=json -p '[{{\"op\":\"add\",\"path\":\"/spec/template/spec/tolerations/-\",\"value\":{{\"key\":\"{}\",\"operator\":\"Exists\",\"effect\":\"{}\"}}}}]'",
+        ds.metadata.namespace, ds.metadata.name, t.key, t.effect
+    )
+}
+
+/// Evidence lines for a node's GPU sources (at most `max`).
+pub fn source_evidence(node: &Node, ev: &NodeGpuEvidence, max: usize) -> Vec<Evidence> {
+    let o = obj("Node", "", &node.metadata.name);
+    ev.sources
+        .iter()
+        .filter(|s| !s.weak)
+        .take(max)
+        .map(|s| match s.kind {
+            GpuSourceKind::Label => {
+                Evidence::field(&o, format!("metadata.labels[{}]", s.key), &s.value)
+            }
+            GpuSourceKind::Annotation => Evidence::field(
+                &o,
+                format!("metadata.annotations[{}]", s.key),
+                truncate(&s.value, 120),
+            ),
+            GpuSourceKind::Taint => {
+                Evidence::field(&o, format!("spec.taints[{}]", s.key), &s.value)
+            }
+            GpuSourceKind::PodOnNode => Evidence::field(
+                format!("Pod/{}", s.key),
+                "spec.nodeName",
+                &node.metadata.name,
+            ),
+            GpuSourceKind::PoolSibling => Evidence::field(
+                obj("Node", "", s.node.as_deref().unwrap_or("?")),
+                format!("metadata.labels[{}] (same pool, advertises GPUs)", s.key),
+                &s.value,
+            ),
+            GpuSourceKind::AdvertisedResource => {
+                Evidence::field(&o, format!("status.allocatable.{}", s.key), &s.value)
+            }
+        })
+        .collect()
+}
+
+/// A short list of the node's GPU claims (`label accelerator=gpu [generic GPU label], ...`).
+pub fn claims_text(ev: &NodeGpuEvidence) -> String {
+    let claims: Vec<String> = ev.claims().take(3).map(ToString::to_string).collect();
+    let more = ev.claims().count().saturating_sub(3);
+    if more > 0 {
+        format!("{} and {more} more", claims.join(", "))
+    } else {
+        claims.join(", ")
+    }
+}
+
+/// The chain of every GPU node of the input (nodes with a non-weak GPU source), in node order.
+pub fn gpu_chains<'c>(ctx: &'c Context<'_>) -> Vec<GpuChain<'c>> {
+    let snap = ctx.snapshot();
+    let plugins = plugins(ctx);
+    let reference_time = reference_time(ctx);
+    ctx.gpu_evidence()
+        .iter()
+        .zip(&snap.nodes)
+        .filter(|(ev, _)| ev.has_gpus())
+        .map(|(ev, node)| {
+            let vendor = node_vendor(ev, &plugins);
+            let in_use = in_use(ctx, &node.metadata.name);
+            let mut chain = GpuChain {
+                node,
+                evidence: ev,
+                vendor,
+                in_use,
+                failure: None,
+            };
+            chain.failure = evaluate(ctx, &chain, &plugins, reference_time);
+            chain
+        })
+        .collect()
+}
+
+/// The newest time the input knows (node heartbeats, event times): "now" for ages.
+fn reference_time(ctx: &Context<'_>) -> Option<i64> {
+    let snap = ctx.snapshot();
+    let beats = snap
+        .nodes
+        .iter()
+        .flat_map(|n| n.status.conditions.iter())
+        .filter_map(|c| c.last_heartbeat_time.map(|t| t.as_second()));
+    let events = snap.events.iter().filter_map(|e| {
+        e.last_timestamp
+            .or(e.first_timestamp)
+            .map(|t| t.as_second())
+    });
+    beats.chain(events).max()
+}
+
+/// `Requesting_2024.01.02 15:04:05` / `Requesting_2024-01-02 15:04:05` -> seconds since epoch.
+fn handshake_time(v: &str) -> Option<i64> {
+    let rest = v.split_once('_')?.1.trim();
+    let norm: String = rest
+        .chars()
+        .take(19)
+        .map(|c| if c == '.' { '-' } else { c })
+        .collect();
+    let iso = norm.replacen(' ', "T", 1);
+    format!("{iso}Z")
+        .parse::<jiff::Timestamp>()
+        .ok()
+        .map(|t| t.as_second())
+}
+
+#[allow(clippy::too_many_lines)]
+fn evaluate(
+    ctx: &Context<'_>,
+    chain: &GpuChain<'_>,
+    plugins: &[Plugin<'_>],
+    reference_time: Option<i64>,
+) -> Option<ChainFailure> {
+    let node = chain.node;
+    let ev = chain.evidence;
+    let name = node.metadata.name.as_str();
+    let o = obj("Node", "", name);
+    let res = chain.resource();
+    let vendor = chain.vendor;
+    let alloc = ev.allocatable_of(vendor);
+    let cap = ev.capacity_of(vendor);
+    let listed: Vec<(&str, &Quantity)> = ev
+        .capacity
+        .iter()
+        .chain(ev.allocatable.iter())
+        .filter(|(k, _)| vendor.is_none_or(|v| gpu_resource_vendor(k.as_str()) == Some(v)))
+        .map(|(k, q)| (k.as_str(), q))
+        .collect();
+    let base_severity = if ev.from_siblings_only() {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    let mut fail = |link, detail: String, evidence: Vec<Evidence>, remedy: String| ChainFailure {
+        link,
+        detail,
+        evidence,
+        remedy,
+        cause: None,
+        severity: base_severity,
+    };
+
+    if !alloc.is_empty() {
+        // HAMi: the scheduler drops a node whose plugin stops answering the handshake
+        for key in ["hami.io/node-handshake", "4pd.io/node-handshake"] {
+            let Some(h) = node.metadata.annotations.get(key) else {
+                continue;
+            };
+            let stale = if h.starts_with("Deleted") {
+                Some("HAMi's scheduler marked the node's devices deleted".to_owned())
+            } else if h.starts_with("Requesting") {
+                match (handshake_time(h), reference_time) {
+                    (Some(t), Some(now)) if now - t > 60 => Some(format!(
+                        "HAMi's scheduler has waited {} s for the device plugin to answer its handshake (more than 60 s: it drops the node's devices)",
+                        now - t
+                    )),
+                    _ => None,
+                }
+            } else {
+                None
+            };
+            if let Some(why) = stale {
+                return Some(fail(
+                    ChainLink::PluginPodReady,
+                    format!("{why}; pods scheduled by hami-scheduler see the node as unregistered"),
+                    vec![Evidence::field(
+                        &o,
+                        format!("metadata.annotations[{key}]"),
+                        h,
+                    )],
+                    format!(
+                        "check the HAMi device-plugin pod on {name} (`kubectl -n kube-system get pods -o wide --field-selector spec.nodeName={name}`) and its log; restart it once the driver works (`nvidia-smi` on the node)"
+                    ),
+                ));
+            }
+        }
+        // all in use: not a fault of the chain, recorded for callers
+        let used: Vec<String> = alloc
+            .iter()
+            .filter(|(k, q)| chain.in_use.get(k).is_some_and(|u| u >= *q))
+            .map(|(k, q)| {
+                format!(
+                    "{k}: {} of {q} requested",
+                    chain
+                        .in_use
+                        .get(k)
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                )
+            })
+            .collect();
+        if !used.is_empty() && used.len() == alloc.len() {
+            let mut f = fail(
+                ChainLink::Free,
+                format!(
+                    "every allocatable GPU is requested by pods bound to the node ({})",
+                    used.join(", ")
+                ),
+                Vec::new(),
+                "wait for the pods to finish, or add GPU nodes".to_owned(),
+            );
+            f.severity = Severity::Info;
+            return Some(f);
+        }
+        return None;
+    }
+
+    // the node does not advertise: find the first link that breaks
+    let mut numbers = vec![Evidence::field(
+        &o,
+        format!("status.allocatable.{res}"),
+        listed
+            .iter()
+            .find(|(k, _)| ev.allocatable.contains(k))
+            .map_or("<absent>".to_owned(), |(_, q)| q.to_string()),
+    )];
+    if !cap.is_empty() {
+        numbers.push(Evidence::field(
+            &o,
+            format!("status.capacity.{}", cap[0].0),
+            cap[0].1.to_string(),
+        ));
+    }
+    match ready_status(node) {
+        Some(s) if s != "True" => {
+            let mut f = fail(
+                ChainLink::NodeReady,
+                format!(
+                    "the node is not Ready (Ready={s}): its kubelet cannot run the device plugin or report GPUs until it is; the root cause is reported by node-not-ready"
+                ),
+                numbers,
+                format!(
+                    "fix the node first (see the node-not-ready finding for Node/{name}); the GPUs appear once the kubelet is Ready and the device plugin has registered"
+                ),
+            );
+            f.cause = Some(("node-not-ready", Subject::cluster_scoped("Node", name)));
+            f.severity = Severity::Warning;
+            return Some(f);
+        }
+        _ => {}
+    }
+    let cands: Vec<&Plugin<'_>> = plugins.iter().filter(|p| serves(p, vendor)).collect();
+    let unhealthy = !cap.is_empty() && alloc.is_empty();
+    if cands.is_empty() {
+        // no device plugin in the input
+        let pods: Vec<&Pod> = ctx
+            .pods_on_node(name)
+            .iter()
+            .map(|&i| ctx.pod(i))
+            .filter(|p| matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _))))
+            .collect();
+        if let Some(p) = pods.iter().find(|p| pod_ready(p) == Some(false)) {
+            return Some(pod_failure(&mut fail, node, p, res, numbers));
+        }
+        if unhealthy {
+            return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
+        }
+        if !listed.is_empty() {
+            return Some(zero_failure(&mut fail, node, &listed, numbers));
+        }
+        let n_ds = ctx.snapshot().daemon_sets.len();
+        let detail = if n_ds > 0 {
+            format!(
+                "none of the {n_ds} DaemonSets in the input is a {} device plugin, so nothing registers {res} with the kubelet",
+                vendor.map_or("GPU", |v| v.as_str())
+            )
+        } else {
+            "the input holds no DaemonSet, so whether the device plugin is missing, does not select the node or fails there cannot be told from it".to_owned()
+        };
+        let remedy = format!(
+            "`kubectl get daemonsets -A -o wide | grep -i -e device-plugin -e gpu` shows whether a device plugin exists and which nodes it selects; if none, install it ({}); then `kubectl -n <namespace> get pods -o wide --field-selector spec.nodeName={name}`",
+            install_hint(vendor, node)
+        );
+        return Some(fail(ChainLink::PluginSelects, detail, numbers, remedy));
+    }
+    let covering: Vec<&&Plugin<'_>> = cands
+        .iter()
+        .filter(|p| !exclusion(p.ds, node).excludes())
+        .collect();
+    if covering.is_empty() {
+        let mut parts = Vec::new();
+        let mut remedies = Vec::new();
+        let mut evidence = numbers;
+        let mut by_labels = false;
+        for p in &cands {
+            let ex = exclusion(p.ds, node);
+            by_labels |= ex.by_labels();
+            let dso = obj("DaemonSet", &p.ds.metadata.namespace, &p.ds.metadata.name);
+            let mut why = format!(
+                "DaemonSet {}/{} does not select it: {}",
+                p.ds.metadata.namespace,
+                p.ds.metadata.name,
+                ex.describe()
+            );
+            for (k, v, _) in &ex.missing_labels {
+                evidence.push(Evidence::field(
+                    &dso,
+                    format!("spec.template.spec.nodeSelector.{k}"),
+                    v,
+                ));
+            }
+            if !ex.affinity_terms.is_empty() {
+                evidence.push(Evidence::field(&dso, "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", ex.affinity_terms.join("; ")));
+            }
+            for t in &ex.taints {
+                evidence.push(Evidence::field(
+                    &o,
+                    format!("spec.taints[{}]", t.key),
+                    format!("{}:{}", t.value, t.effect),
+                ));
+            }
+            let (note, fix) = exclusion_fixes(ctx, p.ds, node, &ex);
+            if !note.is_empty() {
+                why.push_str(&format!(" ({note})"));
+            }
+            parts.push(why);
+            remedies.extend(fix);
+        }
+        let first = cands[0].ds;
+        let mut f = fail(
+            if by_labels {
+                ChainLink::LabelsPresent
+            } else {
+                ChainLink::PluginSelects
+            },
+            format!(
+                "{}; the root cause is reported by device-plugin-not-scheduled",
+                parts.join("; ")
+            ),
+            evidence,
+            format!(
+                "{} (see the device-plugin-not-scheduled finding for DaemonSet/{}/{})",
+                dedup(remedies).join(" or "),
+                first.metadata.namespace,
+                first.metadata.name
+            ),
+        );
+        f.cause = Some((
+            "device-plugin-not-scheduled",
+            Subject::namespaced("DaemonSet", &first.metadata.namespace, &first.metadata.name),
+        ));
+        return Some(f);
+    }
+    // covered: the pod on the node
+    let ds = covering[0].ds;
+    let dsname = format!("{}/{}", ds.metadata.namespace, ds.metadata.name);
+    let pods = pods_of(ctx, ds);
+    if let Some(p) = pods.iter().find(|p| p.spec.node_name == name) {
+        if pod_ready(p) == Some(false) {
+            return Some(pod_failure(&mut fail, node, p, res, numbers));
+        }
+    } else if !pods.is_empty() {
+        let on: Vec<&str> = pods
+            .iter()
+            .map(|p| p.spec.node_name.as_str())
+            .filter(|n| !n.is_empty())
+            .take(5)
+            .collect();
+        let mut ev = numbers;
+        ev.push(Evidence::field(
+            obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name),
+            "status.desiredNumberScheduled",
+            ds.status.desired_number_scheduled.to_string(),
+        ));
+        return Some(fail(
+            ChainLink::PluginPodReady,
+            format!(
+                "DaemonSet {dsname} selects and tolerates the node but the input has no pod of it there (its pods run on {})",
+                if on.is_empty() {
+                    "no node".to_owned()
+                } else {
+                    on.join(", ")
+                }
+            ),
+            ev,
+            format!(
+                "`kubectl -n {} get pods -o wide --field-selector spec.nodeName={name}` and `kubectl -n {} describe daemonset {}` (events say why the controller placed no pod)",
+                ds.metadata.namespace, ds.metadata.namespace, ds.metadata.name
+            ),
+        ));
+    } else if ds.status.number_ready < ds.status.desired_number_scheduled && !unhealthy {
+        let mut ev = numbers;
+        let dso = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        ev.push(Evidence::field(
+            &dso,
+            "status.desiredNumberScheduled",
+            ds.status.desired_number_scheduled.to_string(),
+        ));
+        ev.push(Evidence::field(
+            &dso,
+            "status.numberReady",
+            ds.status.number_ready.to_string(),
+        ));
+        return Some(fail(
+            ChainLink::PluginPodReady,
+            format!(
+                "DaemonSet {dsname} selects the node but only {} of its {} pods are Ready; its pod on this node is likely one of those failing",
+                ds.status.number_ready, ds.status.desired_number_scheduled
+            ),
+            ev,
+            format!(
+                "`kubectl -n {} get pods -o wide --field-selector spec.nodeName={name}`, then `kubectl -n {} logs <that pod> --all-containers`",
+                ds.metadata.namespace, ds.metadata.namespace
+            ),
+        ));
+    }
+    if unhealthy {
+        return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
+    }
+    if !listed.is_empty() {
+        return Some(zero_failure(&mut fail, node, &listed, numbers));
+    }
+    Some(fail(
+        ChainLink::InCapacity,
+        format!(
+            "DaemonSet {dsname} selects the node{} but no {res} is in its capacity: the plugin registered nothing (no driver loaded, the container runtime is not GPU-enabled so NVML cannot load, or the plugin runs with FAIL_ON_INIT_ERROR=false and hides the error)",
+            if pods.iter().any(|p| p.spec.node_name == name) {
+                " and its pod is Ready"
+            } else {
+                ""
+            }
+        ),
+        numbers,
+        format!(
+            "read the plugin's log on the node (`kubectl -n {} logs -l <the DaemonSet's pod labels> --all-containers` or the pod on {name}); on the node check `nvidia-smi` and the runtime (`nvidia-ctk runtime configure --runtime=containerd --set-as-default && systemctl restart containerd`)",
+            ds.metadata.namespace
+        ),
+    ))
+}
+
+fn dedup(v: Vec<String>) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    v.into_iter().filter(|s| seen.insert(s.clone())).collect()
+}
+
+fn pod_failure(
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    p: &Pod,
+    res: &str,
+    mut numbers: Vec<Evidence>,
+) -> ChainFailure {
+    let po = obj("Pod", &p.metadata.namespace, &p.metadata.name);
+    numbers.push(Evidence::field(&po, "status.phase", &p.status.phase));
+    let state = pod_state(p);
+    let waits_for_driver = p.status.init_container_statuses.iter().any(|s| {
+        !s.ready
+            && (s.name.contains("driver")
+                || s.name.contains("installer")
+                || s.name.contains("toolkit-validation")
+                || s.name.contains("validation"))
+    });
+    let driver_hint = if waits_for_driver {
+        format!(
+            "; the pod waits for the GPU driver: install it ({})",
+            driver_hint(node)
+        )
+    } else {
+        String::new()
+    };
+    fail(
+        ChainLink::PluginPodReady,
+        format!(
+            "the device-plugin pod {}/{} on the node is not Ready ({state}), so {res} is not registered",
+            p.metadata.namespace, p.metadata.name
+        ),
+        numbers,
+        format!(
+            "`kubectl -n {0} describe pod {1}` and `kubectl -n {0} logs {1} --all-containers`{driver_hint}",
+            p.metadata.namespace, p.metadata.name
+        ),
+    )
+}
+
+fn unhealthy_failure(
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    cap: &[(&str, &Quantity)],
+    numbers: Vec<Evidence>,
+) -> ChainFailure {
+    let name = &node.metadata.name;
+    fail(
+        ChainLink::Allocatable,
+        format!(
+            "it has {} capacity {} but allocatable 0: the device plugin detects the GPUs but reports all of them unhealthy (or its pod stopped)",
+            cap[0].0, cap[0].1
+        ),
+        numbers,
+        format!(
+            "read the device-plugin pod log on {name} (`kubectl -n kube-system logs <device-plugin pod on {name}>`) and the kernel log for Xid errors (`dmesg | grep -i xid`); `nvidia-smi` on the node"
+        ),
+    )
+}
+
+fn zero_failure(
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    listed: &[(&str, &Quantity)],
+    numbers: Vec<Evidence>,
+) -> ChainFailure {
+    fail(
+        ChainLink::InCapacity,
+        format!(
+            "the device plugin registered {} but with 0 devices: it found no usable GPU (driver not loaded, device nodes missing in the plugin's container)",
+            sum(listed)
+        ),
+        numbers,
+        format!(
+            "read the device-plugin log on {} and check the driver on the node (`nvidia-smi`; Intel: `ls /dev/dri`; AMD: `ls /dev/kfd`)",
+            node.metadata.name
+        ),
+    )
+}
+
+/// Who writes the labels an exclusion needs and how to get them written, and the toleration
+/// patches it needs: (note, remedies). Node-lifecycle taints (`node.kubernetes.io/*`) get no
+/// patch: they go away with the node's condition.
+pub fn exclusion_fixes(
+    ctx: &Context<'_>,
+    ds: &DaemonSet,
+    node: &Node,
+    ex: &Exclusion,
+) -> (String, Vec<String>) {
+    let nfd = nfd_workers(ctx);
+    let (note, mut fixes) = label_origin(node, ex, &nfd);
+    for t in &ex.taints {
+        if !t.key.starts_with("node.kubernetes.io/") {
+            fixes.push(format!("`{}`", toleration_patch(ds, t)));
+        }
+    }
+    (note, fixes)
+}
+
+/// Who writes the labels an exclusion needs, and how to get them written: (note, remedies).
+fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec<String>) {
+    let name = &node.metadata.name;
+    let labels = &node.metadata.labels;
+    let mut notes = Vec::new();
+    let mut fixes = Vec::new();
+    for (k, v) in ex.needed_labels() {
+        let want = v.clone().unwrap_or_else(|| "true".to_owned());
+        if k.starts_with("feature.node.kubernetes.io/") {
+            // written by node feature discovery's worker on the node
+            let blocked: Vec<(&DaemonSet, Vec<Taint>)> = nfd
+                .iter()
+                .map(|ds| (*ds, untolerated_by(ds, node)))
+                .collect();
+            if !blocked.is_empty() && blocked.iter().all(|(_, t)| !t.is_empty()) {
+                let (ds, t) = &blocked[0];
+                notes.push(format!(
+                    "{k} is written by node feature discovery, whose worker DaemonSet {}/{} does not tolerate taint {}, so it never labels the node",
+                    ds.metadata.namespace,
+                    ds.metadata.name,
+                    t.iter().map(taint_text).collect::<Vec<_>>().join(", ")
+                ));
+                for t in t {
+                    fixes.push(format!("`{}`", toleration_patch(ds, t)));
+                }
+            } else if k.contains("10de") {
+                let class_prefixed: Vec<&String> = labels
+                    .keys()
+                    .filter(|l| {
+                        l.starts_with("feature.node.kubernetes.io/pci-")
+                            && l.ends_with("_10de.present")
+                    })
+                    .collect();
+                if !class_prefixed.is_empty() {
+                    notes.push(format!(
+                        "NFD labelled the NVIDIA device with the PCI class in the key ({}), not {k}",
+                        class_prefixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                    ));
+                } else {
+                    notes.push(format!(
+                        "{k} is written by node feature discovery, which has not labelled the node"
+                    ));
+                }
+                fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+            } else {
+                notes.push(format!(
+                    "{k} is written by node feature discovery, which has not labelled the node"
+                ));
+                fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+            }
+        } else if k.starts_with("nvidia.com/gpu.deploy.") {
+            if labels.get(&k).is_some_and(|v| v == "false")
+                || labels
+                    .get("nvidia.com/gpu.deploy.operands")
+                    .is_some_and(|v| v == "false")
+            {
+                notes.push(format!("the operand is switched off on the node by label ({k}=false or nvidia.com/gpu.deploy.operands=false)"));
+                fixes.push(format!("`kubectl label node {name} {k}=true nvidia.com/gpu.deploy.operands=true --overwrite`"));
+            } else {
+                let nfd_gpu = [
+                    "feature.node.kubernetes.io/pci-10de.present",
+                    "feature.node.kubernetes.io/pci-0302_10de.present",
+                    "feature.node.kubernetes.io/pci-0300_10de.present",
+                ];
+                if nfd_gpu
+                    .iter()
+                    .any(|l| labels.get(*l).is_some_and(|v| v == "true"))
+                {
+                    notes.push(format!("the GPU Operator sets {k} on nodes NFD labelled pci-10de, and {name} has that label: the operator has not reconciled it, or no GPU Operator runs and the label must be set by hand"));
+                } else {
+                    notes.push(format!("the GPU Operator sets {k} only on nodes that NFD labelled feature.node.kubernetes.io/pci-10de.present (or pci-0302_10de / pci-0300_10de), and {name} has none of them"));
+                }
+                fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+            }
+        } else {
+            fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+        }
+    }
+    if !ex.needed_labels().is_empty() && ex.taints.is_empty() {
+        fixes.push(
+            "change the DaemonSet's nodeSelector / node affinity to a label the GPU nodes carry"
+                .to_owned(),
+        );
+    }
+    (notes.join("; "), fixes)
+}
+
+fn install_hint(vendor: Option<GpuVendor>, node: &Node) -> String {
+    let l = &node.metadata.labels;
+    match vendor {
+        Some(GpuVendor::Amd) => "`kubectl create -f https://raw.githubusercontent.com/ROCm/k8s-device-plugin/master/k8s-ds-amdgpu-dp.yaml` or the AMD GPU Operator".to_owned(),
+        Some(GpuVendor::Intel) => "the Intel device plugins operator with a GpuDevicePlugin, or `kubectl apply -k 'https://github.com/intel/intel-device-plugins-for-kubernetes/deployments/gpu_plugin?ref=main'`".to_owned(),
+        _ if l.contains_key("cloud.google.com/gke-accelerator") => "GKE runs its own plugin once the driver is installed: `kubectl apply -f https://raw.githubusercontent.com/GoogleCloudPlatform/container-engine-accelerators/master/nvidia-driver-installer/cos/daemonset-preloaded-latest.yaml`".to_owned(),
+        _ => "`helm upgrade -i nvdp nvdp/nvidia-device-plugin --repo https://nvidia.github.io/k8s-device-plugin -n nvidia-device-plugin --create-namespace` or the NVIDIA GPU Operator".to_owned(),
+    }
+}
+
+fn driver_hint(node: &Node) -> String {
+    if node
+        .metadata
+        .labels
+        .contains_key("cloud.google.com/gke-accelerator")
+    {
+        "on GKE: `kubectl apply -f https://raw.githubusercontent.com/GoogleCloudPlatform/container-engine-accelerators/master/nvidia-driver-installer/cos/daemonset-preloaded-latest.yaml`, or create the node pool with gpu-driver-version=default".to_owned()
+    } else {
+        "the GPU Operator's driver DaemonSet (`kubectl -n gpu-operator logs -l app=nvidia-driver-daemonset --all-containers`) or a host driver (`nvidia-smi` must work on the node)".to_owned()
+    }
+}
+
+/// A device-plugin DaemonSet and the GPU nodes it leaves without any plugin of their vendor.
+#[derive(Debug, Clone)]
+pub struct PluginGap<'a> {
+    /// The DaemonSet.
+    pub ds: &'a DaemonSet,
+    /// GPU nodes it excludes that no other plugin of their vendor covers, with the exclusion and
+    /// whether the node advertises its GPUs anyway.
+    pub excluded: Vec<(&'a Node, Exclusion, bool)>,
+    /// GPU nodes of its vendor in the input.
+    pub gpu_nodes: usize,
+}
+
+/// For every device-plugin DaemonSet, the GPU nodes of its vendor it excludes and that no other
+/// plugin covers.
+pub fn plugin_gaps<'a>(ctx: &'a Context<'_>) -> Vec<PluginGap<'a>> {
+    let plugins = plugins(ctx);
+    let snap = ctx.snapshot();
+    let gpu_nodes: Vec<(&Node, &NodeGpuEvidence, Option<GpuVendor>)> = ctx
+        .gpu_evidence()
+        .iter()
+        .zip(&snap.nodes)
+        .filter(|(ev, _)| ev.has_gpus())
+        .map(|(ev, n)| (n, ev, node_vendor(ev, &plugins)))
+        .collect();
+    plugins
+        .iter()
+        .map(|p| {
+            let mine: Vec<&(&Node, &NodeGpuEvidence, Option<GpuVendor>)> =
+                gpu_nodes.iter().filter(|(_, _, v)| serves(p, *v)).collect();
+            let excluded = mine
+                .iter()
+                .filter_map(|(n, ev, v)| {
+                    let ex = exclusion(p.ds, n);
+                    if !ex.excludes() {
+                        return None;
+                    }
+                    let covered = plugins.iter().any(|o| {
+                        !std::ptr::eq(o.ds, p.ds) && serves(o, *v) && !exclusion(o.ds, n).excludes()
+                    });
+                    (!covered).then(|| (*n, ex, !ev.allocatable_of(*v).is_empty()))
+                })
+                .collect();
+            PluginGap {
+                ds: p.ds,
+                excluded,
+                gpu_nodes: mine.len(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handshake_times() {
+        assert_eq!(
+            handshake_time("Requesting_2024.01.02 15:04:05"),
+            handshake_time("Requesting_2024-01-02 15:04:05")
+        );
+        assert!(handshake_time("Requesting_2024-01-02 15:04:05").is_some());
+        assert!(handshake_time("Reported").is_none());
+    }
 }

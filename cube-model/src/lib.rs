@@ -34,6 +34,7 @@ pub mod convert;
 pub mod cubestudio;
 pub mod describe;
 pub mod error;
+pub mod gpu;
 pub mod group;
 pub mod import;
 pub mod io;

@@ -19,6 +19,10 @@
 //! - CubeStudio: `gpu=true`, `gpu-type=<model>`, `vgpu=true`;
 //! - one annotation: HAMi's `hami.io/node-nvidia-register` (devices its plugin registered).
 //!
+//! Which labels and annotations claim a GPU ([`GpuFacts::evidence`]) is decided by the one GPU
+//! vocabulary, [`crate::gpu::GpuVocabulary`] (cloud, instance-type, HAMi, generic labels too);
+//! the facts above (model, driver, counts) are read from the families listed.
+//!
 //! Schedulable GPU resource names are never derived from labels (GFD may say `mig-3g.21gb` while
 //! the device plugin advertises `mig-3g.20gb`): [`GpuFacts::capacity`] and
 //! [`GpuFacts::allocatable`] hold what `status` advertises, kept apart.
@@ -95,12 +99,12 @@ impl fmt::Display for GpuVendor {
     }
 }
 
-/// Which label (or annotation) family a piece of GPU evidence comes from.
+/// Who writes a piece of GPU evidence (a label, annotation or taint family, or the other kinds of
+/// sources of [`crate::gpu::GpuSource`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GpuEvidenceSource {
-    /// NVIDIA GPU feature discovery / GPU Operator (`nvidia.com/gpu.*`, `nvidia.com/mig*`,
-    /// `nvidia.com/cuda.*`).
+    /// NVIDIA GPU feature discovery (`nvidia.com/gpu.*`, `nvidia.com/mig*`, `nvidia.com/cuda.*`).
     GpuFeatureDiscovery,
     /// Node feature discovery PCI labels (`feature.node.kubernetes.io/pci-*`).
     NodeFeatureDiscovery,
@@ -108,9 +112,54 @@ pub enum GpuEvidenceSource {
     AmdLabeller,
     /// CubeStudio conventions (`gpu=true`, `gpu-type`, `vgpu=true`).
     CubeStudio,
-    /// HAMi's device registration annotation (`hami.io/node-nvidia-register`, formerly
-    /// `4pd.io/node-nvidia-register`): the HAMi device plugin saw NVIDIA GPUs on the node.
+    /// HAMi's device registration annotations (`hami.io/node-nvidia-register`,
+    /// `hami.io/node-handshake`, formerly `4pd.io/...`) and its `gpu=on` label.
     HamiAnnotation,
+    /// The NVIDIA GPU Operator (`nvidia.com/gpu.present`, `nvidia.com/gpu.deploy.*`).
+    GpuOperator,
+    /// Intel's NFD rules and GPU labels (`intel.feature.node.kubernetes.io/gpu`,
+    /// `gpu.intel.com/*`).
+    IntelLabeller,
+    /// A cloud provider or its autoscaler (`cloud.google.com/gke-accelerator`,
+    /// `kubernetes.azure.com/accelerator`, `karpenter.k8s.aws/instance-gpu-*`, ...).
+    CloudProvider,
+    /// A GPU instance type (`node.kubernetes.io/instance-type=g5.xlarge`).
+    InstanceType,
+    /// A generic convention (`accelerator=...`, `gpu=...`, a label named `nvidia.com/gpu`).
+    GenericLabel,
+    /// A taint naming GPUs.
+    Taint,
+    /// A GPU component pod bound to the node.
+    GpuComponentPod,
+    /// A node of the same pool that advertises GPUs.
+    PoolSibling,
+    /// A GPU resource the node advertises.
+    AdvertisedResource,
+    /// A user's vocabulary entry.
+    Custom,
+}
+
+impl GpuEvidenceSource {
+    /// A short human name (`GPU feature discovery`, `node feature discovery`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GpuEvidenceSource::GpuFeatureDiscovery => "GPU feature discovery",
+            GpuEvidenceSource::NodeFeatureDiscovery => "node feature discovery",
+            GpuEvidenceSource::AmdLabeller => "AMD node labeller",
+            GpuEvidenceSource::CubeStudio => "CubeStudio",
+            GpuEvidenceSource::HamiAnnotation => "HAMi",
+            GpuEvidenceSource::GpuOperator => "GPU Operator",
+            GpuEvidenceSource::IntelLabeller => "Intel GPU labels",
+            GpuEvidenceSource::CloudProvider => "cloud provider",
+            GpuEvidenceSource::InstanceType => "GPU instance type",
+            GpuEvidenceSource::GenericLabel => "generic GPU label",
+            GpuEvidenceSource::Taint => "GPU taint",
+            GpuEvidenceSource::GpuComponentPod => "GPU component pod",
+            GpuEvidenceSource::PoolSibling => "pool sibling",
+            GpuEvidenceSource::AdvertisedResource => "advertised resource",
+            GpuEvidenceSource::Custom => "custom",
+        }
+    }
 }
 
 /// One label (or annotation) that claims the node has a GPU.
@@ -451,39 +500,6 @@ impl From<&Node> for NodeInfo {
     }
 }
 
-fn is_false(value: &str) -> bool {
-    matches!(
-        value.trim().to_ascii_lowercase().as_str(),
-        "" | "false" | "0" | "no" | "none"
-    )
-}
-
-/// A `pci-<fields>` NFD label: returns (class, vendor) where the fields are 4-hex ids.
-fn parse_nfd_pci(key: &str) -> Option<(Option<String>, String)> {
-    let rest = key.strip_prefix("feature.node.kubernetes.io/pci-")?;
-    let device = rest.split('.').next()?;
-    let fields: Vec<&str> = device.split('_').collect();
-    let hex4 = |s: &str| s.len() == 4 && s.bytes().all(|b| b.is_ascii_hexdigit());
-    if !fields.iter().all(|f| hex4(f)) {
-        return None;
-    }
-    match fields.as_slice() {
-        [vendor] => Some((None, vendor.to_ascii_lowercase())),
-        // NFD's deviceLabelFields order is class, vendor, device, subsystem...
-        [class, vendor, ..] => Some((
-            Some(class.to_ascii_lowercase()),
-            vendor.to_ascii_lowercase(),
-        )),
-        _ => None,
-    }
-}
-
-/// Annotations whose presence (non-empty) claims NVIDIA GPUs.
-const HAMI_REGISTER_ANNOTATIONS: &[&str] = &[
-    "hami.io/node-nvidia-register",
-    "4pd.io/node-nvidia-register",
-];
-
 fn gpu_facts(
     labels: &Labels,
     annotations: &Labels,
@@ -496,83 +512,32 @@ fn gpu_facts(
         ..GpuFacts::default()
     };
     let get = |k: &str| labels.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+    // the label and annotation claims come from the one GPU vocabulary (crate::gpu)
+    let vocab = crate::gpu::GpuVocabulary::builtin();
     let mut evidence = Vec::new();
-    let mut push = |source, key: &str, value: &str, vendor| {
-        evidence.push(GpuEvidence {
-            source,
-            key: key.to_owned(),
-            value: value.to_owned(),
-            vendor,
-        });
-    };
+    for (kind, map) in [
+        (crate::gpu::MarkerKind::Label, labels),
+        (crate::gpu::MarkerKind::Annotation, annotations),
+    ] {
+        for (key, value) in map {
+            if let Some(m) = vocab.find(kind, key, value) {
+                evidence.push(GpuEvidence {
+                    source: m.family,
+                    key: key.clone(),
+                    value: value.clone(),
+                    vendor: m.vendor,
+                });
+            }
+        }
+    }
     let mut amd_beta_family_count: Option<i64> = None;
     let mut amd_beta_family: Option<String> = None;
     for (key, value) in labels {
-        if let Some(rest) = key.strip_prefix("nvidia.com/") {
-            let gpu_label = rest.starts_with("gpu.")
-                || rest.starts_with("mig.")
-                || rest.starts_with("mig-")
-                || rest.starts_with("cuda.");
-            // mig.strategy=none / gpu.present=false / gpu.count=0 claim nothing
-            if gpu_label && !is_false(value) && !rest.starts_with("mig.config") {
-                push(
-                    GpuEvidenceSource::GpuFeatureDiscovery,
-                    key,
-                    value,
-                    Some(GpuVendor::Nvidia),
-                );
+        if let Some(fam) = key.strip_prefix("beta.amd.com/gpu.family.") {
+            amd_beta_family.get_or_insert_with(|| fam.to_owned());
+            if let Ok(n) = value.trim().parse::<i64>() {
+                *amd_beta_family_count.get_or_insert(0) += n;
             }
-        } else if key.starts_with("feature.node.kubernetes.io/pci-") {
-            if let Some((class, vendor)) = parse_nfd_pci(key) {
-                let gpu_class = class
-                    .as_deref()
-                    .map(|c| c.starts_with("03") || c.starts_with("12"));
-                let v = GpuVendor::from_pci_vendor(&vendor);
-                let counts = match (v, gpu_class) {
-                    (Some(GpuVendor::Intel), Some(true)) => true,
-                    (Some(GpuVendor::Intel), _) => false,
-                    (Some(_), None | Some(true)) => true,
-                    _ => false,
-                };
-                if counts && !is_false(value) {
-                    push(GpuEvidenceSource::NodeFeatureDiscovery, key, value, v);
-                }
-            }
-        } else if let Some(rest) = key
-            .strip_prefix("beta.amd.com/gpu.")
-            .or_else(|| key.strip_prefix("amd.com/gpu."))
-        {
-            if !is_false(value) {
-                push(
-                    GpuEvidenceSource::AmdLabeller,
-                    key,
-                    value,
-                    Some(GpuVendor::Amd),
-                );
-            }
-            if let Some(fam) = rest
-                .strip_prefix("family.")
-                .filter(|_| key.starts_with("beta."))
-            {
-                amd_beta_family.get_or_insert_with(|| fam.to_owned());
-                if let Ok(n) = value.trim().parse::<i64>() {
-                    *amd_beta_family_count.get_or_insert(0) += n;
-                }
-            }
-        } else if ((key == CUBE_GPU_LABEL || key == CUBE_VGPU_LABEL) && value == "true")
-            || (key == CUBE_GPU_TYPE_LABEL && !value.trim().is_empty())
-        {
-            push(GpuEvidenceSource::CubeStudio, key, value, None);
-        }
-    }
-    for key in HAMI_REGISTER_ANNOTATIONS {
-        if let Some(v) = annotations.get(*key).filter(|v| !v.trim().is_empty()) {
-            push(
-                GpuEvidenceSource::HamiAnnotation,
-                key,
-                v,
-                Some(GpuVendor::Nvidia),
-            );
         }
     }
     f.evidence = evidence;

@@ -734,6 +734,58 @@ pub struct ContainerStatus {
     /// `resources`: what the runtime actually applied (actuated); `None` when not reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
+    /// `ready`: the container passes its readiness probe.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ready: bool,
+    /// `restartCount`.
+    #[serde(skip_serializing_if = "is_zero_i32")]
+    pub restart_count: i32,
+    /// `state` (waiting, running or terminated); `None` when not reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<ContainerState>,
+}
+
+fn is_zero_i32(v: &i32) -> bool {
+    *v == 0
+}
+
+/// `v1.ContainerState`, reduced to reasons and messages.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerState {
+    /// `waiting` (`CrashLoopBackOff`, `ContainerCreating`, `ImagePullBackOff`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<ContainerStateDetail>,
+    /// `running`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<ContainerStateRunning>,
+    /// `terminated` (`Error`, `Completed`, `OOMKilled`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terminated: Option<ContainerStateDetail>,
+}
+
+/// `v1.ContainerStateRunning`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerStateRunning {
+    /// `startedAt`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<Time>,
+}
+
+/// The reason, message and exit code of a waiting or terminated container state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerStateDetail {
+    /// Reason.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Message.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// `exitCode` of a terminated container.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
 }
 
 /// `v1.PodCondition`.

@@ -33,7 +33,7 @@ use cube_model::selector::{pod_matches_node_selector_and_affinity, tolerations_t
 use cube_model::{ClusterSnapshot, ResourceList, ResourceName};
 use serde::Serialize;
 
-use crate::requests::{PodResourcesOptions, pod_requests};
+use crate::requests::{PodResourcesOptions, effective_pod_requests};
 
 /// Reason text of the `NodeUnschedulable` filter.
 pub const REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
@@ -679,9 +679,11 @@ pub fn fit_pod(snapshot: &ClusterSnapshot, pod: &Pod, options: &FitOptions) -> F
     NodeUsage::build(snapshot, options).fit(snapshot, pod)
 }
 
-/// The pod's requests as the scheduler counts them (`computePodResourceRequest`).
+/// The pod's requests as the scheduler counts them (`computePodResourceRequest`), on the pod as
+/// the API server stores it (requests defaulted from limits, see
+/// [`crate::requests::effective_pod_requests`]).
 pub fn sched_requests(pod: &Pod, options: &FitOptions) -> SchedResources {
-    SchedResources::from_list(&pod_requests(pod, &options.resources))
+    SchedResources::from_list(&effective_pod_requests(pod, &options.resources))
 }
 
 /// Upstream `fitsRequest`: pod count first, then cpu, memory, ephemeral storage, then each

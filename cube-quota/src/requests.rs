@@ -246,6 +246,30 @@ pub fn pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
     reqs
 }
 
+/// The pod's requests as the API server stores it: [`default_requests_from_limits`] (API
+/// defaulting copies a limit into a missing request, so a container asking for
+/// `limits: {nvidia.com/gpu: 1}` only requests one GPU) and then [`pod_requests`]. Pods read
+/// back from the API are already defaulted; manifests and templates are not. Clones the pod
+/// only when some limit has no request.
+pub fn effective_pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
+    let undefaulted = |r: &cube_model::objects::ResourceRequirements| {
+        r.limits.names().any(|k| !r.requests.contains(k.as_str()))
+    };
+    let needs = pod
+        .spec
+        .containers
+        .iter()
+        .chain(&pod.spec.init_containers)
+        .any(|c| undefaulted(&c.resources))
+        || pod.spec.resources.as_ref().is_some_and(undefaulted);
+    if !needs {
+        return pod_requests(pod, opts);
+    }
+    let mut p = pod.clone();
+    default_requests_from_limits(&mut p.spec);
+    pod_requests(&p, opts)
+}
+
 /// The pod's effective limits (upstream `PodLimits`).
 ///
 /// A container without a limit does not make the pod unlimited; overhead is added only to
@@ -408,6 +432,32 @@ pub fn compute_qos_class(pod: &Pod) -> QosClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn effective_requests_default_from_limits() {
+        let mut pod = Pod::default();
+        pod.spec.containers.push(Container {
+            name: "cuda".into(),
+            resources: cube_model::objects::ResourceRequirements {
+                requests: [("cpu", "1".parse().unwrap())].into_iter().collect(),
+                limits: [("nvidia.com/gpu", "2".parse().unwrap())]
+                    .into_iter()
+                    .collect(),
+            },
+            ..Default::default()
+        });
+        let o = PodResourcesOptions::default();
+        assert!(pod_requests(&pod, &o).get("nvidia.com/gpu").is_none());
+        let e = effective_pod_requests(&pod, &o);
+        assert_eq!(
+            e.get("nvidia.com/gpu").map(ToString::to_string).as_deref(),
+            Some("2")
+        );
+        assert_eq!(e.get("cpu").map(ToString::to_string).as_deref(), Some("1"));
+        // already defaulted: the same as pod_requests
+        default_requests_from_limits(&mut pod.spec);
+        assert_eq!(effective_pod_requests(&pod, &o), pod_requests(&pod, &o));
+    }
     use cube_model::objects::ResourceRequirements;
 
     fn rl(pairs: &[(&str, &str)]) -> ResourceList {
@@ -484,6 +534,7 @@ mod tests {
                 requests: rl(&[("cpu", "1200m"), ("memory", "768Mi")]),
                 limits: rl(&[("cpu", "3")]),
             }),
+            ..Default::default()
         }];
         let on = PodResourcesOptions {
             use_status_resources: true,

@@ -1,8 +1,10 @@
-//! `device-plugin-not-scheduled`: a device-plugin DaemonSet's nodeSelector/affinity/tolerations
-//! exclude GPU nodes (including NFD label variants).
+//! `device-plugin-not-scheduled`: a device-plugin DaemonSet's nodeSelector / required node
+//! affinity / tolerations leave GPU nodes without any device plugin of their vendor (the root
+//! cause the nodes' `gpu-not-advertised` findings point to), a plugin that runs on no node, and
+//! NFD labels that name the PCI class when no DaemonSet in the input says which label is needed.
 
-use crate::gpu::gpu_labels;
-use crate::rules::{node_matches, node_subject, obj, untolerated};
+use crate::gpu::{ChainLink, exclusion_fixes, gpu_chains, plugin_gaps, plugins, taint_text};
+use crate::rules::{node_subject, obj};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 declare_rule!(
@@ -10,88 +12,106 @@ declare_rule!(
     "device-plugin-not-scheduled",
     Gpu,
     Error,
-    "A device-plugin DaemonSet (NVIDIA, AMD, HAMi, Intel) cannot place a pod on some GPU nodes: its nodeSelector or required node affinity names a label those nodes lack, or its tolerations miss their taints; desiredNumberScheduled stays below the number of GPU nodes. Also warns when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present, which GPU Operator operands select.",
+    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects.",
     check
 );
-
-fn is_device_plugin(name: &str, images: &[&str]) -> bool {
-    let hay = |s: &str| {
-        s.contains("device-plugin")
-            || s.contains("deviceplugin")
-            || s.contains("gpu-operator")
-            || s.contains("hami-device")
-    };
-    hay(name) || images.iter().any(|i| hay(i))
-}
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let snap = ctx.snapshot();
-    let gpu_nodes: Vec<_> = snap
-        .nodes
-        .iter()
-        .filter(|n| {
-            !gpu_labels(n).is_empty()
-                || crate::gpu::gpu_allocatable(n).iter().any(|(_, q)| q != "0")
-        })
-        .collect();
-    for ds in &snap.daemon_sets {
-        let images: Vec<&str> = ds
-            .spec
-            .template
-            .spec
-            .containers
-            .iter()
-            .map(|c| c.image.as_str())
-            .collect();
-        if !is_device_plugin(&ds.metadata.name, &images) || gpu_nodes.is_empty() {
-            continue;
-        }
-        let spec = &ds.spec.template.spec;
-        let mut excluded = Vec::new();
-        for n in &gpu_nodes {
-            let why = match node_matches(n, spec) {
-                Err(_) => {
-                    let missing: Vec<String> = spec
-                        .node_selector
-                        .iter()
-                        .filter(|(k, v)| n.metadata.labels.get(*k) != Some(*v))
-                        .map(|(k, v)| format!("{k}={v}"))
-                        .collect();
-                    Some(if missing.is_empty() {
-                        "required node affinity does not match".to_owned()
-                    } else {
-                        format!("lacks label {}", missing.join(", "))
-                    })
-                }
-                Ok(()) => {
-                    let t = untolerated(n, &spec.tolerations);
-                    (!t.is_empty()).then(|| {
-                        format!(
-                            "taint {} not tolerated",
-                            t.iter()
-                                .map(|t| format!("{}={}:{}", t.key, t.value, t.effect))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    })
-                }
-            };
-            if let Some(why) = why {
-                excluded.push((n.metadata.name.as_str(), why));
-            }
-        }
-        if excluded.is_empty() {
-            continue;
-        }
+    for gap in plugin_gaps(ctx) {
+        let ds = gap.ds;
         let o = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        let subject = Subject::namespaced("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        let spec = &ds.spec.template.spec;
+        if gap.excluded.is_empty() {
+            // runs on no node at all, and the input has nodes of which none is selected (or none)
+            let from_api = ds.metadata.creation_timestamp.is_some() || !ds.metadata.uid.is_empty();
+            let selects_any = snap
+                .nodes
+                .iter()
+                .any(|n| !crate::gpu::exclusion(ds, n).excludes());
+            if from_api
+                && ds.status.desired_number_scheduled == 0
+                && gap.gpu_nodes == 0
+                && !selects_any
+            {
+                let sel = selector_text(ds);
+                let mut f = Finding::new(
+                    DevicePluginNotScheduled::ID,
+                    Severity::Warning,
+                    subject,
+                    format!(
+                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0): {}{}",
+                        ds.metadata.namespace,
+                        ds.metadata.name,
+                        if sel.is_empty() {
+                            "no node tolerates it".to_owned()
+                        } else {
+                            format!("no node matches {sel}")
+                        },
+                        if snap.nodes.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" among the {} nodes in the input", snap.nodes.len())
+                        }
+                    ),
+                )
+                .with_evidence(Evidence::field(
+                    &o,
+                    "status.desiredNumberScheduled",
+                    "0",
+                ));
+                for (k, v) in &spec.node_selector {
+                    f = f.with_evidence(Evidence::field(
+                        &o,
+                        format!("spec.template.spec.nodeSelector.{k}"),
+                        v,
+                    ));
+                }
+                let labels = spec
+                    .node_selector
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                out.push(f.with_remedy(if labels.is_empty() {
+                    format!("compare the GPU nodes' labels and taints with the DaemonSet: `kubectl get nodes --show-labels` and `kubectl -n {} get daemonset {} -o yaml`", ds.metadata.namespace, ds.metadata.name)
+                } else {
+                    format!("label the GPU nodes so the plugin selects them: `kubectl label node <gpu-node> {labels}`")
+                }));
+            }
+            continue;
+        }
+        let any_dark = gap.excluded.iter().any(|(_, _, adv)| !adv);
         let mut f = Finding::new(
             DevicePluginNotScheduled::ID,
-            Severity::Error,
-            Subject::namespaced("DaemonSet", &ds.metadata.namespace, &ds.metadata.name),
-            format!("device plugin {}/{} cannot run on {} of {} GPU nodes ({}); desiredNumberScheduled is {}", ds.metadata.namespace, ds.metadata.name, excluded.len(), gpu_nodes.len(), excluded.iter().map(|(n, w)| format!("{n}: {w}")).collect::<Vec<_>>().join("; "), ds.status.desired_number_scheduled),
+            if any_dark { Severity::Error } else { Severity::Warning },
+            subject,
+            format!(
+                "device plugin {}/{} cannot run on {} of {} GPU nodes and no other plugin covers them ({}); desiredNumberScheduled is {}",
+                ds.metadata.namespace,
+                ds.metadata.name,
+                gap.excluded.len(),
+                gap.gpu_nodes,
+                gap.excluded
+                    .iter()
+                    .map(|(n, ex, adv)| format!(
+                        "{}: {}{}",
+                        n.metadata.name,
+                        ex.describe(),
+                        if *adv { " (advertises GPUs anyway)" } else { "" }
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                ds.status.desired_number_scheduled
+            ),
         )
-        .with_evidence(Evidence::field(&o, "status.desiredNumberScheduled", ds.status.desired_number_scheduled.to_string()));
+        .with_evidence(Evidence::field(
+            &o,
+            "status.desiredNumberScheduled",
+            ds.status.desired_number_scheduled.to_string(),
+        ));
         for (k, v) in &spec.node_selector {
             f = f.with_evidence(Evidence::field(
                 &o,
@@ -99,47 +119,120 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 v,
             ));
         }
-        let label_fix: Vec<String> = spec
-            .node_selector
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+        let mut remedies: Vec<String> = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
+        for (n, ex, _) in &gap.excluded {
+            for t in &ex.taints {
+                f = f.with_evidence(Evidence::field(
+                    obj("Node", "", &n.metadata.name),
+                    format!("spec.taints[{}]", t.key),
+                    taint_text(t),
+                ));
+            }
+            let (note, fixes) = exclusion_fixes(ctx, ds, n, ex);
+            if !note.is_empty() && !notes.contains(&note) {
+                notes.push(note);
+            }
+            for r in fixes {
+                if !remedies.contains(&r) {
+                    remedies.push(r);
+                }
+            }
+        }
+        // one `kubectl label node` naming every node that needs the same labels
+        let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
+        let mut others = Vec::new();
+        for r in remedies {
+            match r
+                .strip_prefix("`kubectl label node ")
+                .and_then(|x| x.strip_suffix('`'))
+                .and_then(|x| x.split_once(' '))
+            {
+                Some((node, rest)) => match grouped.iter_mut().find(|(l, _)| l == rest) {
+                    Some((_, nodes)) => nodes.push(node.to_owned()),
+                    None => grouped.push((rest.to_owned(), vec![node.to_owned()])),
+                },
+                None => others.push(r),
+            }
+        }
+        let mut all: Vec<String> = grouped
+            .into_iter()
+            .map(|(labels, nodes)| format!("`kubectl label node {} {labels}`", nodes.join(" ")))
             .collect();
-        let remedy = if label_fix.is_empty() {
-            "add tolerations for the GPU nodes' taints to the DaemonSet's pod template (e.g. `- key: nvidia.com/gpu\n  operator: Exists\n  effect: NoSchedule`)".to_owned()
-        } else {
-            format!(
-                "either label the GPU nodes (`kubectl label node {} {}`) or change the DaemonSet's nodeSelector to a label the GPU nodes carry (e.g. nvidia.com/gpu.present=true or feature.node.kubernetes.io/pci-10de.present=true)",
-                excluded
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                label_fix.join(" ")
-            )
-        };
+        all.extend(others);
+        let mut remedy = all.join("; or ");
+        if !notes.is_empty() {
+            remedy.push_str(&format!(
+                " (why the labels are missing: {})",
+                notes.join("; ")
+            ));
+        }
         out.push(f.with_remedy(remedy));
     }
-    for n in &snap.nodes {
-        let labels = &n.metadata.labels;
-        let class_prefixed: Vec<&String> = labels
-            .keys()
-            .filter(|k| {
-                k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("_10de.present")
-            })
-            .collect();
-        if !class_prefixed.is_empty()
-            && !labels.contains_key("feature.node.kubernetes.io/pci-10de.present")
-        {
+    // NFD's class-prefixed label on a node that advertises nothing, when no plugin in the input
+    // tells which label it selects
+    if plugins(ctx).is_empty() {
+        for c in gpu_chains(ctx) {
+            if c.failure.is_none()
+                || c.failure
+                    .as_ref()
+                    .is_some_and(|f| f.link == ChainLink::Free)
+            {
+                continue;
+            }
+            let n = c.node;
+            let labels = &n.metadata.labels;
+            let class_prefixed: Vec<&String> = labels
+                .keys()
+                .filter(|k| {
+                    k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("_10de.present")
+                })
+                .collect();
+            if class_prefixed.is_empty()
+                || labels.contains_key("feature.node.kubernetes.io/pci-10de.present")
+            {
+                continue;
+            }
             let o = obj("Node", "", &n.metadata.name);
             out.push(
-                Finding::new(DevicePluginNotScheduled::ID, Severity::Warning, node_subject(n), format!("NFD found an NVIDIA device (vendor 10de) on {} but labelled it with the PCI class in the key ({}); operands selecting feature.node.kubernetes.io/pci-10de.present=true will not schedule here", n.metadata.name, class_prefixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
+                Finding::new(DevicePluginNotScheduled::ID, Severity::Warning, node_subject(n), format!("NFD found an NVIDIA device (vendor 10de) on {} but labelled it with the PCI class in the key ({}), and the node advertises no nvidia.com/gpu: device plugins and GPU Operator operands selecting feature.node.kubernetes.io/pci-10de.present=true do not schedule here", n.metadata.name, class_prefixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
                     .with_evidences(class_prefixed.iter().map(|k| Evidence::field(&o, format!("metadata.labels[{k}]"), "true")))
                     .with_evidence(Evidence::field(&o, "metadata.labels[feature.node.kubernetes.io/pci-10de.present]", "<absent>"))
-                    .with_remedy(format!("configure NFD's pci source with `deviceLabelFields: [vendor]` (so it writes pci-10de.present), or label the node by hand: `kubectl label node {} feature.node.kubernetes.io/pci-10de.present=true`", n.metadata.name)),
+                    .with_remedy(format!("check which label the device-plugin DaemonSet selects (`kubectl get daemonsets -A -o wide | grep -i device-plugin`); if pci-10de.present, configure NFD's pci source with `deviceLabelFields: [vendor]` or label the node: `kubectl label node {} feature.node.kubernetes.io/pci-10de.present=true`", n.metadata.name)),
             );
         }
     }
     out
+}
+
+fn selector_text(ds: &cube_model::objects::DaemonSet) -> String {
+    let spec = &ds.spec.template.spec;
+    let mut parts: Vec<String> = spec
+        .node_selector
+        .iter()
+        .map(|(k, v)| format!("nodeSelector {k}={v}"))
+        .collect();
+    if let Some(r) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+    {
+        for t in &r.node_selector_terms {
+            let e: Vec<String> = t
+                .match_expressions
+                .iter()
+                .map(|e| format!("{} {} [{}]", e.key, e.operator, e.values.join(", ")))
+                .collect();
+            if !e.is_empty() {
+                parts.push(format!("node affinity {}", e.join(", ")));
+            }
+        }
+    }
+    parts.join(" and ")
 }
 
 #[cfg(test)]

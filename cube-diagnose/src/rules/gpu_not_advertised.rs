@@ -1,11 +1,13 @@
-//! `gpu-not-advertised`: a node's labels say it has GPUs but allocatable lacks the vendor
-//! resource, or allocatable is 0 while capacity is not; device-plugin logs and scheduler texts that
-//! show the same.
+//! `gpu-not-advertised`: a GPU node (any source of the GPU evidence model) whose reporting
+//! chain breaks: it advertises no GPU resource of its vendor, or allocatable is 0. The finding
+//! names the first failing link (see [`crate::gpu`]) and, when the root cause is another
+//! object's (the device-plugin DaemonSet, a NotReady node), points to that finding. Also
+//! device-plugin logs and scheduler texts that show the same.
 
 use std::collections::BTreeSet;
 
 use crate::classify::{SignalKind, events::parse_reasons};
-use crate::gpu::{Vendor, gpu_labels};
+use crate::gpu::{ChainLink, claims_text, gpu_chains, source_evidence};
 use crate::resources::is_gpu_resource;
 use crate::rules::{node_subject, obj, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity};
@@ -15,7 +17,7 @@ declare_rule!(
     "gpu-not-advertised",
     Gpu,
     Error,
-    "A node's labels (GPU feature discovery, NFD PCI vendor labels, AMD labeller, CubeStudio gpu=true) say it has GPUs but status.allocatable has no resource of that vendor: the device plugin is not running or not registered there. When capacity is non-zero and allocatable is 0 the GPUs are detected but unhealthy. Device-plugin logs (NVML cannot load: runtime not GPU-enabled; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding.",
+    "A node has GPUs by some source of the GPU evidence model (GPU feature discovery / GPU Operator / NFD / AMD / Intel labels, cloud labels such as accelerator=, cloud.google.com/gke-accelerator, karpenter.k8s.aws/instance-gpu-*, a GPU instance type, HAMi annotations, CubeStudio gpu=true, a GPU taint, GPU component pods, or pool siblings that advertise GPUs; extendable with Config gpuLabels) but its reporting chain breaks: no GPU resource of its vendor in status.allocatable, or allocatable 0 while capacity is not (detected but unhealthy). The finding names the first failing link: node not Ready (points to node-not-ready), the device-plugin DaemonSet's selector or tolerations (points to device-plugin-not-scheduled), the plugin pod's state, nothing registered, zero devices, or the HAMi handshake. Device-plugin logs (NVML cannot load; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding.",
     check
 );
 
@@ -23,57 +25,54 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut advertised: BTreeSet<String> = BTreeSet::new();
     for n in &ctx.snapshot().nodes {
-        let o = obj("Node", "", &n.metadata.name);
         for (k, q) in &n.status.allocatable {
             if is_gpu_resource(k.as_str()) && !q.is_zero() {
                 advertised.insert(k.to_string());
             }
         }
-        // allocatable 0 while capacity > 0: reported but unhealthy
-        let mut unhealthy = false;
-        for (k, cap) in &n.status.capacity {
-            if !is_gpu_resource(k.as_str()) || cap.is_zero() {
-                continue;
-            }
-            let alloc = n.status.allocatable.get(k.as_str());
-            if alloc.is_some_and(|a| a.is_zero()) {
-                unhealthy = true;
-                out.push(
-                    Finding::new(GpuNotAdvertised::ID, Severity::Error, node_subject(n), format!("node {} has {k} capacity {cap} but allocatable 0: the device plugin detects the GPUs but reports all of them unhealthy", n.metadata.name))
-                        .with_evidence(Evidence::field(&o, format!("status.capacity.{k}"), cap.to_string()))
-                        .with_evidence(Evidence::field(&o, format!("status.allocatable.{k}"), "0"))
-                        .with_remedy(format!("read the device-plugin pod log on {} (`kubectl -n kube-system logs <nvidia-device-plugin pod on that node>`) and the kernel log for Xid errors (`dmesg | grep -i xid`); `nvidia-smi` on the node", n.metadata.name)),
-                );
-            }
-        }
-        if unhealthy {
+    }
+    for chain in gpu_chains(ctx) {
+        let Some(f) = &chain.failure else {
+            continue;
+        };
+        if f.link == ChainLink::Free {
             continue;
         }
-        let labels = gpu_labels(n);
-        let vendors: BTreeSet<Vendor> = labels.iter().map(|(v, _, _)| *v).collect();
-        for v in vendors {
-            let has = n
-                .status
-                .allocatable
-                .iter()
-                .chain(n.status.capacity.iter())
-                .any(|(k, q)| v.owns(k.as_str()) && is_gpu_resource(k.as_str()) && !q.is_zero());
-            if has {
-                continue;
-            }
-            let ev: Vec<Evidence> = labels
-                .iter()
-                .filter(|(lv, _, _)| *lv == v)
-                .map(|(_, k, val)| Evidence::field(&o, format!("metadata.labels[{k}]"), *val))
-                .collect();
-            let res = v.resource();
-            out.push(
-                Finding::new(GpuNotAdvertised::ID, Severity::Error, node_subject(n), format!("node {} is labelled as having {v:?} GPUs but advertises no {res} in status.allocatable: the device plugin is not running or not registered there", n.metadata.name))
-                    .with_evidences(ev)
-                    .with_evidence(Evidence::field(&o, format!("status.allocatable.{res}"), "<absent>"))
-                    .with_remedy(format!("check the device-plugin DaemonSet schedules onto {0} (`kubectl -n kube-system get pods -o wide | grep device-plugin`), read its log there, and verify the driver/runtime on the node (`nvidia-smi`, `ls /dev/kfd` for AMD)", n.metadata.name)),
+        let n = chain.node;
+        let res = chain.resource();
+        let what = if f.link == ChainLink::Allocatable {
+            String::new()
+        } else if chain.evidence.allocatable_of(chain.vendor).is_empty() {
+            format!(" but advertises no {res} in status.allocatable")
+        } else {
+            String::new()
+        };
+        let sibling = if chain.evidence.from_siblings_only() {
+            " (known only from pool siblings)"
+        } else {
+            ""
+        };
+        let mut message = format!(
+            "node {} has GPUs{sibling} ({}){what}; first broken link, {}: {}",
+            n.metadata.name,
+            claims_text(chain.evidence),
+            f.link.as_str(),
+            f.detail
+        );
+        if f.link == ChainLink::Allocatable {
+            message = format!(
+                "node {} {}; GPUs known from {}",
+                n.metadata.name,
+                f.detail.trim_start_matches("it "),
+                claims_text(chain.evidence)
             );
         }
+        out.push(
+            Finding::new(GpuNotAdvertised::ID, f.severity, node_subject(n), message)
+                .with_evidences(source_evidence(n, chain.evidence, 6))
+                .with_evidences(f.evidence.clone())
+                .with_remedy(f.remedy.clone()),
+        );
     }
     // sharing configs (time-slicing/MPS) whose replicas the nodes do not show
     for s in signals(ctx, &[SignalKind::SharingConfig]) {

@@ -41,6 +41,7 @@ pub mod cluster_tls_untrusted;
 pub mod cluster_unauthorized;
 pub mod cluster_unreachable;
 pub mod device_plugin_not_scheduled;
+pub mod gpu_mig_misconfigured;
 pub mod gpu_not_advertised;
 pub mod gpu_resource_name_mismatch;
 pub mod join_apiserver_unreachable;
@@ -76,6 +77,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(gpu_not_advertised::GpuNotAdvertised),
         Box::new(device_plugin_not_scheduled::DevicePluginNotScheduled),
         Box::new(gpu_resource_name_mismatch::GpuResourceNameMismatch),
+        Box::new(gpu_mig_misconfigured::GpuMigMisconfigured),
         Box::new(quota_not_enforced::QuotaNotEnforced),
         Box::new(pod_missing_requests::PodMissingRequests),
         Box::new(quota_without_limitrange::QuotaWithoutLimitRange),

@@ -1,0 +1,124 @@
+//! `gpu-mig-misconfigured`: a node advertises both whole GPUs and MIG slices (the mixed
+//! strategy), or an advertised MIG profile with no instances.
+
+use crate::rules::{node_subject, obj};
+use crate::{Context, Evidence, Finding, Severity};
+
+declare_rule!(
+    GpuMigMisconfigured,
+    "gpu-mig-misconfigured",
+    Gpu,
+    Warning,
+    "A node advertises whole GPUs (nvidia.com/gpu above 0) next to MIG slices (nvidia.com/mig-*): under the MIG mixed strategy the non-MIG GPUs are exposed as nvidia.com/gpu, so a pod asking for nvidia.com/gpu lands on a GPU that is not partitioned (or, if that GPU is in MIG mode without instances, gets no device) while quotas and dashboards count both names (NVIDIA/gpu-operator#637; k8s-device-plugin docs/mig-strategies). Also warns for every MIG profile advertised with capacity or allocatable 0: the MIG config creates no instance of it, so pods requesting it never schedule.",
+    check
+);
+
+const MIG: &str = "nvidia.com/mig-";
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for n in &ctx.snapshot().nodes {
+        let name = &n.metadata.name;
+        let o = obj("Node", "", name);
+        let (cap, alloc) = cube_model::gpu::gpu_resources(n);
+        let strategy = n.metadata.labels.get("nvidia.com/mig.strategy");
+        let slices: Vec<(String, String)> = alloc
+            .iter()
+            .chain(cap.iter().filter(|(k, _)| !alloc.contains(k.as_str())))
+            .filter(|(k, q)| k.as_str().starts_with(MIG) && !q.is_zero())
+            .map(|(k, q)| (k.to_string(), q.to_string()))
+            .collect();
+        let whole = alloc
+            .get("nvidia.com/gpu")
+            .or_else(|| cap.get("nvidia.com/gpu"))
+            .filter(|q| !q.is_zero());
+        if let Some(whole) = whole
+            && !slices.is_empty()
+            && strategy.is_none_or(|s| s == "mixed")
+        {
+            out.push(
+                Finding::new(GpuMigMisconfigured::ID, Severity::Warning, node_subject(n), format!(
+                    "node {name} advertises {whole} whole GPU(s) as nvidia.com/gpu next to MIG slices ({}){}: pods asking for nvidia.com/gpu get a GPU outside the MIG layout (and none at all if that GPU is in MIG mode without instances)",
+                    slices.iter().map(|(k, q)| format!("{k}: {q}")).collect::<Vec<_>>().join(", "),
+                    if strategy.is_some() { " under mig.strategy=mixed" } else { " (the mixed strategy)" }
+                ))
+                .with_evidence(Evidence::field(&o, "status.allocatable.nvidia.com/gpu", whole.to_string()))
+                .with_evidences(slices.iter().map(|(k, q)| Evidence::field(&o, format!("status.allocatable.{k}"), q)))
+                .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.map_or("<absent>", String::as_str)))
+                .with_remedy(format!("if every GPU on {name} should be partitioned, apply a MIG layout that covers all of them (`kubectl label node {name} nvidia.com/mig.config=<profile layout> --overwrite` with the GPU Operator's MIG manager); if the whole GPUs are intended, make workloads request a MIG profile or nvidia.com/gpu explicitly and quota both names")),
+            );
+        }
+        let mut empty: Vec<(String, String, String)> = Vec::new();
+        for (k, _) in cap.iter().chain(alloc.iter()) {
+            if !k.as_str().starts_with(MIG) || empty.iter().any(|(e, _, _)| e == k.as_str()) {
+                continue;
+            }
+            let c = cap.get(k.as_str());
+            let a = alloc.get(k.as_str());
+            let zero_cap = c.is_some_and(|c| c.is_zero());
+            let zero_alloc_no_cap = c.is_none() && a.is_some_and(|a| a.is_zero());
+            if zero_cap || zero_alloc_no_cap {
+                empty.push((
+                    k.to_string(),
+                    c.map_or("<absent>".into(), ToString::to_string),
+                    a.map_or("<absent>".into(), ToString::to_string),
+                ));
+            }
+        }
+        if !empty.is_empty() {
+            out.push(
+                Finding::new(GpuMigMisconfigured::ID, Severity::Warning, node_subject(n), format!(
+                    "node {name} advertises MIG profile(s) with no instances ({}): the MIG config creates none, so pods requesting them never schedule",
+                    empty.iter().map(|(k, _, a)| format!("{k}: {a}")).collect::<Vec<_>>().join(", ")
+                ))
+                .with_evidences(empty.iter().flat_map(|(k, c, a)| [
+                    Evidence::field(&o, format!("status.capacity.{k}"), c),
+                    Evidence::field(&o, format!("status.allocatable.{k}"), a),
+                ]))
+                .with_remedy(format!("check the MIG layout on {name} (`nvidia-smi mig -lgi`; label nvidia.com/mig.config and nvidia.com/mig.config.state) and request a profile the node has instances of (`kubectl get node {name} -o jsonpath='{{.status.allocatable}}'`)")),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_rule;
+
+    #[test]
+    fn mixed_and_empty_profiles() {
+        let node = |alloc: &str, strategy: &str| {
+            format!(
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: a100\n  labels:\n    nvidia.com/mig.strategy: {strategy}\nstatus:\n  allocatable:\n{alloc}"
+            )
+        };
+        let f = run_rule(
+            "gpu-mig-misconfigured",
+            &node(
+                "    nvidia.com/gpu: \"2\"\n    nvidia.com/mig-1g.10gb: \"6\"\n    nvidia.com/mig-3g.40gb: \"0\"\n",
+                "mixed",
+            ),
+        );
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(f.iter().any(|f| f.message.contains("mig-3g.40gb: 0")));
+        // all GPUs partitioned: nvidia.com/gpu 0 is fine
+        assert!(
+            run_rule(
+                "gpu-mig-misconfigured",
+                &node(
+                    "    nvidia.com/gpu: \"0\"\n    nvidia.com/mig-1g.10gb: \"7\"\n",
+                    "mixed"
+                )
+            )
+            .is_empty()
+        );
+        assert!(
+            run_rule(
+                "gpu-mig-misconfigured",
+                &node("    nvidia.com/gpu: \"8\"\n", "none")
+            )
+            .is_empty()
+        );
+    }
+}
