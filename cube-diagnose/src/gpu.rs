@@ -54,17 +54,17 @@ pub enum ChainLink {
 }
 
 impl ChainLink {
-    /// A short description of what the link requires.
+    /// A short name of the link (`device-plugin pod Ready`).
     pub fn as_str(self) -> &'static str {
         match self {
-            ChainLink::NodeReady => "the node is Ready",
-            ChainLink::HasGpus => "the node has GPUs",
-            ChainLink::LabelsPresent => "the labels the device plugin selects are on the node",
-            ChainLink::PluginSelects => "a device-plugin DaemonSet selects and tolerates the node",
-            ChainLink::PluginPodReady => "the device-plugin pod is Ready on the node",
-            ChainLink::InCapacity => "the GPU resource is in capacity",
-            ChainLink::Allocatable => "allocatable is above zero",
-            ChainLink::Free => "some GPUs are free",
+            ChainLink::NodeReady => "node Ready",
+            ChainLink::HasGpus => "GPUs present",
+            ChainLink::LabelsPresent => "labels the device plugin selects",
+            ChainLink::PluginSelects => "device-plugin DaemonSet selects and tolerates the node",
+            ChainLink::PluginPodReady => "device-plugin pod Ready",
+            ChainLink::InCapacity => "GPU resource in capacity",
+            ChainLink::Allocatable => "allocatable above zero",
+            ChainLink::Free => "GPUs free",
         }
     }
 }
@@ -257,19 +257,6 @@ pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
                         Some(v) => format!("node has {}={v}", e.key),
                         None => format!("node lacks {}", e.key),
                     };
-                    if labels.get(&e.key).is_none() || e.operator == "In" {
-                        let want = match e.operator.as_str() {
-                            "In" if e.values.len() == 1 => Some(Some(e.values[0].clone())),
-                            "Exists" => Some(None),
-                            "In" => Some(e.values.first().cloned()),
-                            _ => None,
-                        };
-                        if let Some(w) = want
-                            && !ex.affinity_labels.iter().any(|(k, _)| k == &e.key)
-                        {
-                            ex.affinity_labels.push((e.key.clone(), w));
-                        }
-                    }
                     format!("term {}: {} ({have})", i + 1, requirement_text(e))
                 }
                 None => match term.match_fields.first() {
@@ -278,6 +265,22 @@ pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
                 },
             };
             ex.affinity_terms.push(text);
+        }
+        // the labels that would satisfy the first term (terms are ORed: one term is enough)
+        if let Some(term) = required.node_selector_terms.first() {
+            for e in &term.match_expressions {
+                if e.to_requirement().is_ok_and(|r| r.matches(labels)) {
+                    continue;
+                }
+                let want = match e.operator.as_str() {
+                    "In" => e.values.first().cloned().map(Some),
+                    "Exists" => Some(None),
+                    _ => None,
+                };
+                if let Some(w) = want {
+                    ex.affinity_labels.push((e.key.clone(), w));
+                }
+            }
         }
         if required.node_selector_terms.is_empty() {
             ex.affinity_terms
@@ -487,13 +490,6 @@ fn in_use(ctx: &Context<'_>, node: &str) -> ResourceList {
         crate::resources::add_into(&mut sum, &gpus);
     }
     sum
-}
-
-fn sum(list: &[(&str, &Quantity)]) -> String {
-    list.iter()
-        .map(|(k, q)| format!("{k}: {q}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A `kubectl patch` that appends a toleration for `t` to a DaemonSet's pod template.
@@ -753,13 +749,13 @@ fn evaluate(
             .filter(|p| matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _))))
             .collect();
         if let Some(p) = pods.iter().find(|p| pod_ready(p) == Some(false)) {
-            return Some(pod_failure(&mut fail, node, p, res, numbers));
+            return Some(pod_failure(ctx, &mut fail, node, p, res, numbers));
         }
         if unhealthy {
             return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
         }
         if !listed.is_empty() {
-            return Some(zero_failure(&mut fail, node, &listed, numbers));
+            return Some(zero_failure(&mut fail, node, vendor, &listed, numbers));
         }
         let n_ds = ctx.snapshot().daemon_sets.len();
         let detail = if n_ds > 0 {
@@ -790,7 +786,7 @@ fn evaluate(
             by_labels |= ex.by_labels();
             let dso = obj("DaemonSet", &p.ds.metadata.namespace, &p.ds.metadata.name);
             let mut why = format!(
-                "DaemonSet {}/{} does not select it: {}",
+                "DaemonSet {}/{} places no pod on it: {}",
                 p.ds.metadata.namespace,
                 p.ds.metadata.name,
                 ex.describe()
@@ -850,7 +846,7 @@ fn evaluate(
     let pods = pods_of(ctx, ds);
     if let Some(p) = pods.iter().find(|p| p.spec.node_name == name) {
         if pod_ready(p) == Some(false) {
-            return Some(pod_failure(&mut fail, node, p, res, numbers));
+            return Some(pod_failure(ctx, &mut fail, node, p, res, numbers));
         }
     } else if !pods.is_empty() {
         let on: Vec<&str> = pods
@@ -911,7 +907,7 @@ fn evaluate(
         return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
     }
     if !listed.is_empty() {
-        return Some(zero_failure(&mut fail, node, &listed, numbers));
+        return Some(zero_failure(&mut fail, node, vendor, &listed, numbers));
     }
     Some(fail(
         ChainLink::InCapacity,
@@ -937,6 +933,7 @@ fn dedup(v: Vec<String>) -> Vec<String> {
 }
 
 fn pod_failure(
+    ctx: &Context<'_>,
     fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
     node: &Node,
     p: &Pod,
@@ -961,10 +958,39 @@ fn pod_failure(
     } else {
         String::new()
     };
+    // a driver pod failing on the same node is the deeper cause
+    let driver = ctx
+        .pods_on_node(&node.metadata.name)
+        .iter()
+        .map(|&i| ctx.pod(i))
+        .find(|d| {
+            matches!(classify_pod(d), Some((GpuComponentRole::Driver, _)))
+                && pod_ready(d) == Some(false)
+        });
+    let driver_note = driver.map_or(String::new(), |d| {
+        numbers.push(Evidence::field(
+            obj("Pod", &d.metadata.namespace, &d.metadata.name),
+            "status.phase",
+            &d.status.phase,
+        ));
+        format!(
+            "; the driver pod {}/{} on the node is not Ready either ({}): the plugin cannot work before the driver does",
+            d.metadata.namespace,
+            d.metadata.name,
+            pod_state(d)
+        )
+    });
+    let driver_hint = match driver {
+        Some(d) if driver_hint.is_empty() => format!(
+            "; fix the driver first: `kubectl -n {0} logs {1} --all-containers`",
+            d.metadata.namespace, d.metadata.name
+        ),
+        _ => driver_hint,
+    };
     fail(
         ChainLink::PluginPodReady,
         format!(
-            "the device-plugin pod {}/{} on the node is not Ready ({state}), so {res} is not registered",
+            "the device-plugin pod {}/{} on the node is not Ready ({state}), so {res} is not registered{driver_note}",
             p.metadata.namespace, p.metadata.name
         ),
         numbers,
@@ -998,18 +1024,25 @@ fn unhealthy_failure(
 fn zero_failure(
     fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
     node: &Node,
+    vendor: Option<GpuVendor>,
     listed: &[(&str, &Quantity)],
     numbers: Vec<Evidence>,
 ) -> ChainFailure {
+    let names: BTreeSet<&str> = listed.iter().map(|(k, _)| *k).collect();
+    let check = match vendor {
+        Some(GpuVendor::Intel) => "`dmesg | grep i915` and `ls /dev/dri`",
+        Some(GpuVendor::Amd) => "`dmesg | grep amdgpu` and `ls /dev/kfd /dev/dri`",
+        _ => "`nvidia-smi` and `dmesg | grep -i -e nvrm -e xid`",
+    };
     fail(
         ChainLink::InCapacity,
         format!(
-            "the device plugin registered {} but with 0 devices: it found no usable GPU (driver not loaded, device nodes missing in the plugin's container)",
-            sum(listed)
+            "the device plugin registered {} with 0 devices: it runs but found no usable GPU (driver not loaded or not bound, device nodes missing in the plugin's container)",
+            names.into_iter().collect::<Vec<_>>().join(", ")
         ),
         numbers,
         format!(
-            "read the device-plugin log on {} and check the driver on the node (`nvidia-smi`; Intel: `ls /dev/dri`; AMD: `ls /dev/kfd`)",
+            "read the device-plugin log on {} and check the driver on the node: {check}",
             node.metadata.name
         ),
     )
@@ -1038,6 +1071,13 @@ pub fn exclusion_fixes(
 fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec<String>) {
     let name = &node.metadata.name;
     let labels = &node.metadata.labels;
+    let overwrite = |k: &str| {
+        if labels.contains_key(k) {
+            " --overwrite"
+        } else {
+            ""
+        }
+    };
     let mut notes = Vec::new();
     let mut fixes = Vec::new();
     for (k, v) in ex.needed_labels() {
@@ -1077,12 +1117,18 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
                         "{k} is written by node feature discovery, which has not labelled the node"
                     ));
                 }
-                fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+                fixes.push(format!(
+                    "`kubectl label node {name} {k}={want}{}`",
+                    overwrite(&k)
+                ));
             } else {
                 notes.push(format!(
                     "{k} is written by node feature discovery, which has not labelled the node"
                 ));
-                fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+                fixes.push(format!(
+                    "`kubectl label node {name} {k}={want}{}`",
+                    overwrite(&k)
+                ));
             }
         } else if k.starts_with("nvidia.com/gpu.deploy.") {
             if labels.get(&k).is_some_and(|v| v == "false")
@@ -1106,10 +1152,16 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
                 } else {
                     notes.push(format!("the GPU Operator sets {k} only on nodes that NFD labelled feature.node.kubernetes.io/pci-10de.present (or pci-0302_10de / pci-0300_10de), and {name} has none of them"));
                 }
-                fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+                fixes.push(format!(
+                    "`kubectl label node {name} {k}={want}{}`",
+                    overwrite(&k)
+                ));
             }
         } else {
-            fixes.push(format!("`kubectl label node {name} {k}={want}`"));
+            fixes.push(format!(
+                "`kubectl label node {name} {k}={want}{}`",
+                overwrite(&k)
+            ));
         }
     }
     if !ex.needed_labels().is_empty() && ex.taints.is_empty() {

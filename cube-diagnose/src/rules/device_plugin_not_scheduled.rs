@@ -37,23 +37,35 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 && !selects_any
             {
                 let sel = selector_text(ds);
+                let why: Vec<String> = snap
+                    .nodes
+                    .iter()
+                    .take(3)
+                    .map(|n| {
+                        format!(
+                            "{}: {}",
+                            n.metadata.name,
+                            crate::gpu::exclusion(ds, n).describe()
+                        )
+                    })
+                    .collect();
                 let mut f = Finding::new(
                     DevicePluginNotScheduled::ID,
                     Severity::Warning,
                     subject,
                     format!(
-                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0): {}{}",
+                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}",
                         ds.metadata.namespace,
                         ds.metadata.name,
                         if sel.is_empty() {
-                            "no node tolerates it".to_owned()
-                        } else {
-                            format!("no node matches {sel}")
-                        },
-                        if snap.nodes.is_empty() {
                             String::new()
                         } else {
-                            format!(" among the {} nodes in the input", snap.nodes.len())
+                            format!("; it selects {sel}")
+                        },
+                        if why.is_empty() {
+                            " and the input has no node".to_owned()
+                        } else {
+                            format!("; {}", why.join("; "))
                         }
                     ),
                 )
@@ -75,10 +87,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect::<Vec<_>>()
                     .join(" ");
-                out.push(f.with_remedy(if labels.is_empty() {
+                let mut patches: Vec<String> = Vec::new();
+                for n in &snap.nodes {
+                    for t in crate::gpu::exclusion(ds, n).taints {
+                        let p = format!("`{}`", crate::gpu::toleration_patch(ds, &t));
+                        if !t.key.starts_with("node.kubernetes.io/") && !patches.contains(&p) {
+                            patches.push(p);
+                        }
+                    }
+                }
+                out.push(f.with_remedy(if labels.is_empty() && patches.is_empty() {
                     format!("compare the GPU nodes' labels and taints with the DaemonSet: `kubectl get nodes --show-labels` and `kubectl -n {} get daemonset {} -o yaml`", ds.metadata.namespace, ds.metadata.name)
+                } else if labels.is_empty() {
+                    format!("let the plugin tolerate the GPU nodes' taints: {}", patches.join("; "))
                 } else {
-                    format!("label the GPU nodes so the plugin selects them: `kubectl label node <gpu-node> {labels}`")
+                    format!(
+                        "label the GPU nodes so the plugin selects them: `kubectl label node {} {labels}`",
+                        if snap.nodes.len() == 1 { snap.nodes[0].metadata.name.as_str() } else { "<gpu-node>" }
+                    )
                 }));
             }
             continue;

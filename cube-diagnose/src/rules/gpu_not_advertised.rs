@@ -53,7 +53,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ""
         };
         let mut message = format!(
-            "node {} has GPUs{sibling} ({}){what}; first broken link, {}: {}",
+            "node {} has GPUs{sibling} ({}){what}; first broken link ({}): {}",
             n.metadata.name,
             claims_text(chain.evidence),
             f.link.as_str(),
