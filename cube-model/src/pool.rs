@@ -98,18 +98,28 @@ impl ConsistencyReport {
 }
 
 /// A simple pod request for pool arithmetic: per resource, max(sum of app containers' requests,
-/// largest init container's requests). It ignores sidecars, pod overhead and pod-level resources;
-/// the exact rule (upstream `PodRequests`) lives in `cube-quota`: pass it to
-/// [`NodePool::usage_with`] for exact numbers.
+/// largest init container's requests), each container's requests defaulted from its limits as
+/// API defaulting does (a container with only `limits: {nvidia.com/gpu: 1}` requests one GPU).
+/// It ignores sidecars, pod overhead and pod-level resources; the exact rule (upstream
+/// `PodRequests`) lives in `cube-quota`: pass it to [`NodePool::usage_with`] for exact numbers.
 pub fn simple_pod_requests(spec: &PodSpec) -> ResourceList {
+    let effective = |c: &crate::objects::Container| -> ResourceList {
+        let mut r = c.resources.requests.clone();
+        for (k, v) in &c.resources.limits {
+            if !r.contains(k.as_str()) {
+                r.insert(k.clone(), v.clone());
+            }
+        }
+        r
+    };
     let mut sum = ResourceList::new();
     for c in &spec.containers {
         // an overflow here is not reachable with the exact Quantity; keep what was summed
-        let _ = sum.add_assign(&c.resources.requests);
+        let _ = sum.add_assign(&effective(c));
     }
     spec.init_containers
         .iter()
-        .fold(sum, |acc, c| acc.max(&c.resources.requests))
+        .fold(sum, |acc, c| acc.max(&effective(c)))
 }
 
 impl NodePool {

@@ -5,7 +5,7 @@ use cube_model::import::ConnectionClass;
 
 use crate::classify::SignalKind;
 use crate::rules::{signal_error, signal_subject, signals};
-use crate::{Context, Evidence, Finding, Severity, Subject};
+use crate::{Context, Evidence, Finding, Rule, Severity, Subject};
 
 declare_rule!(
     ClusterTlsUntrusted,
@@ -22,7 +22,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let what = match r.connection.class {
             ConnectionClass::TlsUntrusted => "certificate signed by an unknown authority",
             ConnectionClass::TlsNameMismatch => "certificate not valid for the server name",
-            ConnectionClass::TlsExpired => "certificate expired or not yet valid",
+            ConnectionClass::TlsExpired => {
+                "certificate expired or not yet valid (check the clocks of client and control plane before renewing)"
+            }
             _ => continue,
         };
         out.push(
@@ -36,6 +38,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         SignalKind::TlsNameMismatch,
         SignalKind::TlsExpired,
     ];
+    // clock skew anywhere in the input is the root cause of validity-window failures
+    let clock_skew = !crate::rules::node_clock_skew::NodeClockSkew
+        .check(ctx)
+        .is_empty();
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !(s.join && s.kind == SignalKind::TlsNameMismatch)) {
         if !seen.insert((s.source.clone(), s.kind, s.line)) {
@@ -44,7 +50,25 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let (msg, remedy) = match s.kind {
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
-            _ => (if s.detail("relation") == "before" { "the certificate is not yet valid at the client's current time (client clock behind)".to_owned() } else { "the certificate has expired or is not yet valid (check both clocks before renewing)".to_owned() }, "compare clocks (`date -u` on client and control plane); then check NotBefore/NotAfter (`openssl s_client -connect <host:6443> | openssl x509 -noout -dates`) and renew (`kubeadm certs renew all`)".to_owned()),
+            _ if s.detail("relation") == "before" || clock_skew => {
+                // one root cause: the clock, reported by node-clock-skew; renewing certificates
+                // would not help (and a certificate issued by a skewed clock is wrong too)
+                let mut f = signal_error(
+                    ClusterTlsUntrusted::ID,
+                    signal_subject(s),
+                    s,
+                    if s.detail("relation") == "before" {
+                        "the certificate is not yet valid at the client's current time: the client's clock is behind; the root cause is the clock skew reported by node-clock-skew, not the certificate"
+                    } else {
+                        "the certificate is outside its validity window while the input shows clock skew: the root cause is the clock reported by node-clock-skew; check it before touching certificates"
+                    },
+                    "fix the clock first (see the node-clock-skew finding: `timedatectl set-ntp true` and `chronyc makestep` on the skewed host); do not renew or re-issue certificates for this, they are valid once the clocks agree",
+                );
+                f.severity = Severity::Warning;
+                out.push(f);
+                continue;
+            }
+            _ => ("the certificate has expired or is not yet valid (check both clocks before renewing)".to_owned(), "compare clocks (`date -u` on client and control plane); only if they agree, check NotBefore/NotAfter (`openssl s_client -connect <host:6443> | openssl x509 -noout -dates`) and renew an expired certificate (`kubeadm certs renew all` on the control plane)".to_owned()),
         };
         out.push(signal_error(
             ClusterTlsUntrusted::ID,
@@ -60,6 +84,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    #[test]
+    fn not_yet_valid_defers_to_clock_skew() {
+        let f = run_log(
+            "cluster-tls-untrusted",
+            "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2024-01-01T00:00:00Z is before 2024-03-01T00:00:00Z",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("node-clock-skew"), "{}", f[0].message);
+        assert!(!f[0].remedy.contains("certs renew"), "{}", f[0].remedy);
+        assert_eq!(f[0].severity, crate::Severity::Warning);
+    }
 
     #[test]
     fn unknown_authority() {

@@ -23,7 +23,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 format!("the cluster CA's key hash {} is not among the pins given to kubeadm join ({})", s.detail("ca_key_hash"), if s.detail("pins").is_empty() { "none seen" } else { s.detail("pins") }),
             )
             .with_evidence(s.evidence())
-            .with_remedy("recompute the pin on a control-plane node: `openssl x509 -pubkey -in /etc/kubernetes/pki/ca.crt | openssl rsa -pubin -outform der 2>/dev/null | openssl dgst -sha256 -hex | sed 's/^.* //'` and join with `--discovery-token-ca-cert-hash sha256:<that>` (or `kubeadm token create --print-join-command`)")
+            // the pin was taken from another CA: usually the join command is from before the
+            // cluster was rebuilt (kubeadm reset / init made a new CA); recomputing the rejected
+            // pin from the old command would repeat the failure
+            .with_remedy("take a fresh join command from the cluster's current control plane: `kubeadm token create --print-join-command` (after a rebuild the CA, token and pin are new; the old command cannot work); on the joining node clear what the old cluster left: `kubeadm reset -f`, then run the new command as printed")
         })
         .collect()
 }

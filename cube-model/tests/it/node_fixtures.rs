@@ -132,13 +132,20 @@ fn g4dn_nfd_class_prefixed_label_claims_nvidia_gpu() {
         .iter()
         .map(|e| (e.key.as_str(), e.source))
         .collect();
-    // pci-0300_1d0f is Amazon's VGA device, not a GPU
+    // pci-0300_1d0f is Amazon's VGA device, not a GPU; the g4dn instance type is a GPU family
+    // (issue 8: instance types are GPU evidence too)
     assert_eq!(
         ev,
-        [(
-            "feature.node.kubernetes.io/pci-0302_10de.present",
-            GpuEvidenceSource::NodeFeatureDiscovery
-        )]
+        [
+            (
+                "beta.kubernetes.io/instance-type",
+                GpuEvidenceSource::InstanceType
+            ),
+            (
+                "feature.node.kubernetes.io/pci-0302_10de.present",
+                GpuEvidenceSource::NodeFeatureDiscovery
+            )
+        ]
     );
     assert!(
         !n.labels
