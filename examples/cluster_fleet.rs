@@ -24,7 +24,6 @@ use anyhow::Context as _;
 use clap::{Parser, ValueEnum};
 use cube_cluster::fleet::{FleetOptions, FleetProgress, probe_fleet};
 use cube_cluster::kubeconfig::PluginPolicy;
-use cube_model::ClusterRegistry;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Output {
@@ -83,31 +82,11 @@ fn main() {
     std::process::exit(code);
 }
 
-fn read_registry(path: &PathBuf) -> anyhow::Result<ClusterRegistry> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))
-        .map_err(|e| BadInput(format!("{e:#}")))?;
-    let registry: ClusterRegistry = serde_saphyr::from_str(&text)
-        .map_err(|e| BadInput(format!("{}: not a cluster registry: {e}", path.display())))?;
-    let problems = registry.validate();
-    if !problems.is_empty() {
-        let lines: Vec<String> = problems
-            .iter()
-            .map(|p| format!("{}: {}: {}", path.display(), p.path, p.message))
-            .collect();
-        return Err(BadInput(lines.join("\n")).into());
-    }
-    if registry.clusters.is_empty() {
-        return Err(BadInput(format!("{}: no clusters", path.display())).into());
-    }
-    Ok(registry)
-}
-
 fn run(args: &Args) -> anyhow::Result<bool> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into());
     }
-    let registry = read_registry(&args.registry)?;
+    let registry = cube_examples::read_registry(&args.registry).map_err(BadInput)?;
     let options = FleetOptions {
         concurrency: args.concurrency.max(1),
         timeout: Duration::from_secs_f64(args.timeout),

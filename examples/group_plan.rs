@@ -12,18 +12,39 @@
 //! GROUPS.yaml holds one group per YAML document, or a list of groups, or a `groups:` list
 //! (JSON works too). With `--output yaml` the manifests go to stdout as multi-document YAML
 //! and the report follows as `#` comment lines, so the output can be piped to
-//! `kubectl apply -f -`. Exit codes: 0 planned, 2 bad input (unreadable or invalid groups,
-//! shares above a bucket, GPU shares above the pool, bad arguments).
+//! `kubectl apply -f -`.
+//!
+//! With `--registry FILE` each group's `placement.cluster` / `placement.clusterSelector` (and
+//! its tolerations, against the clusters' taints) is resolved against the cluster registry, the
+//! decision about every cluster is printed with its reasons, and one manifest set is rendered
+//! per target cluster, each holding that cluster's share of the group's quota, with the proof
+//! that the shares add up to no more than the group (`cube_quota::split`). `--out-dir DIR`
+//! writes one `DIR/<cluster>.yaml` per cluster. `--probe` probes the registry's clusters first
+//! (`cube_cluster::fleet`) so unreachable or not-ready clusters are left out.
+//! `--require-cluster-selector` and `--production-default allow|warn|refuse` are the placement
+//! policy (`cube_model::placement`). Without `--registry`, a group naming a cluster or a
+//! cluster selector is planned for whichever cluster the manifests are applied to, with a
+//! warning saying so.
+//!
+//! Exit codes: 0 planned, 2 bad input (unreadable or invalid groups, shares above a bucket,
+//! GPU shares above the pool, a placement no cluster takes or the policy refuses, bad
+//! arguments).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use clap::{Parser, ValueEnum};
 use cube_model::ResourceGroup;
+use cube_model::placement::{
+    ClusterState, PlacementPolicy, PolicyMode, TemplatePlacement, check_templates,
+};
 use cube_quota::plan::{
     GroupPlan, Manifest, ResplitReport, manifests_to_json, plan_groups, resplit_check,
 };
 use cube_quota::report::{CapacityReport, UsageRow, capacity_report, usage_report};
+use cube_quota::split::{GroupPlacement, ShareCheck, plan_groups_on_registry};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -44,6 +65,43 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Yaml)]
     output: Output,
+    /// The cluster registry: resolve each group's cluster selector and render one manifest set
+    /// per target cluster.
+    #[arg(long)]
+    registry: Option<PathBuf>,
+    /// With --registry: write one <cluster>.yaml per target cluster into this directory.
+    #[arg(long, requires = "registry")]
+    out_dir: Option<PathBuf>,
+    /// With --registry: probe the clusters first and leave out unreachable or not-ready ones.
+    #[arg(long, requires = "registry")]
+    probe: bool,
+    /// Per-cluster deadline of --probe, seconds.
+    #[arg(long, default_value_t = 10.0)]
+    probe_timeout: f64,
+    /// Placement policy: every group must name a cluster selector (or a cluster).
+    #[arg(long)]
+    require_cluster_selector: bool,
+    /// Placement policy: a group without selector falling back to a default cluster labelled
+    /// env=prod.
+    #[arg(long, value_enum, default_value_t = Mode::Warn)]
+    production_default: Mode,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Mode {
+    Allow,
+    Warn,
+    Refuse,
+}
+
+impl From<Mode> for PolicyMode {
+    fn from(m: Mode) -> Self {
+        match m {
+            Mode::Allow => PolicyMode::Allow,
+            Mode::Warn => PolicyMode::Warn,
+            Mode::Refuse => PolicyMode::Refuse,
+        }
+    }
 }
 
 /// An error caused by the input (exit code 2).
@@ -60,7 +118,12 @@ impl std::error::Error for BadInput {}
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Report {
-    manifests: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifests: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    clusters: Vec<ClusterManifests>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    placements: Vec<PlacementReport>,
     warnings: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     capacity: Option<CapacityReport>,
@@ -68,6 +131,156 @@ struct Report {
     usage: Option<Vec<UsageRow>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     resplit: Vec<(String, ResplitReport)>,
+}
+
+/// One target cluster's manifests.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterManifests {
+    cluster: String,
+    groups: Vec<String>,
+    manifests: serde_json::Value,
+}
+
+/// One group's placement with the proof of its shares.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PlacementReport {
+    group: String,
+    placement: cube_model::placement::Placement,
+    proof: Vec<ShareCheck>,
+}
+
+/// Cluster-scoped objects first (Namespaces, PriorityClasses), as kubectl applies in order.
+fn apply_order(manifests: &[Manifest]) -> Vec<Manifest> {
+    let cluster_scoped =
+        |m: &Manifest| matches!(m, Manifest::Namespace(_) | Manifest::PriorityClass(_));
+    let mut ordered: Vec<Manifest> = manifests
+        .iter()
+        .filter(|m| cluster_scoped(m))
+        .cloned()
+        .collect();
+    ordered.extend(manifests.iter().filter(|m| !cluster_scoped(m)).cloned());
+    ordered
+}
+
+/// Per target cluster: its name, the groups and the manifests.
+type PerCluster = Vec<(String, (Vec<String>, Vec<Manifest>))>;
+
+/// The manifests of every group for each target cluster (first-seen cluster order), with the
+/// groups they come from.
+fn manifests_per_cluster(placements: &[GroupPlacement]) -> PerCluster {
+    let mut out: PerCluster = Vec::new();
+    for p in placements {
+        for c in &p.plan.clusters {
+            let idx = match out.iter().position(|(n, _)| *n == c.cluster) {
+                Some(i) => i,
+                None => {
+                    out.push((c.cluster.clone(), (Vec::new(), Vec::new())));
+                    out.len() - 1
+                }
+            };
+            let entry = &mut out[idx].1;
+            entry.0.push(p.group.clone());
+            entry.1.extend(c.plan.manifests.iter().cloned());
+        }
+    }
+    for (_, (_, ms)) in &mut out {
+        *ms = apply_order(ms);
+    }
+    out
+}
+
+/// Resolves the groups' placement against `--registry` (probing it first with `--probe`), or
+/// warns that a cluster selector is not resolved without one.
+fn resolve_placements(
+    args: &Args,
+    groups: &[ResourceGroup],
+    policy: &PlacementPolicy,
+    warnings: &mut Vec<String>,
+) -> anyhow::Result<Option<Vec<GroupPlacement>>> {
+    let Some(path) = &args.registry else {
+        for g in groups {
+            let p = &g.placement;
+            let named = p.cluster.as_deref().filter(|s| !s.trim().is_empty());
+            let sel = p
+                .cluster_selector
+                .as_deref()
+                .filter(|s| !s.trim().is_empty());
+            if named.is_some() || sel.is_some() {
+                warnings.push(format!(
+                    "group {:?}: placement {} is not resolved (no --registry given): the manifests are for whichever cluster you apply them to",
+                    g.name,
+                    match (named, sel) {
+                        (Some(n), Some(s)) => format!("cluster {n:?} with clusterSelector {s:?}"),
+                        (Some(n), None) => format!("cluster {n:?}"),
+                        (None, Some(s)) => format!("clusterSelector {s:?}"),
+                        (None, None) => String::new(),
+                    }
+                ));
+            } else if policy.require_cluster_selector {
+                return Err(BadInput(format!(
+                    "group {:?}: the placement policy requires a cluster selector (or a cluster) and the group names none",
+                    g.name
+                ))
+                .into());
+            }
+        }
+        return Ok(None);
+    };
+    let registry = cube_examples::read_registry(path).map_err(BadInput)?;
+    let templates: Vec<TemplatePlacement> =
+        groups.iter().map(TemplatePlacement::of_group).collect();
+    for f in check_templates(&registry, &templates, policy) {
+        if !f.refused {
+            warnings.push(f.to_string());
+        }
+    }
+    let states: BTreeMap<String, ClusterState> = if args.probe {
+        if !(args.probe_timeout.is_finite()
+            && args.probe_timeout > 0.0
+            && args.probe_timeout <= 3600.0)
+        {
+            return Err(
+                BadInput("--probe-timeout must be between 0 and 3600 seconds".into()).into(),
+            );
+        }
+        let options = cube_cluster::fleet::FleetOptions {
+            timeout: Duration::from_secs_f64(args.probe_timeout),
+            ..cube_cluster::fleet::FleetOptions::default()
+        };
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .context("cannot start the async runtime")?;
+        let report = rt.block_on(cube_cluster::fleet::probe_fleet(
+            &registry,
+            &options,
+            &|_| {},
+        ));
+        for c in report.clusters.iter().filter(|c| !c.is_ready()) {
+            warnings.push(format!(
+                "cluster {}: not ready ({}: {})",
+                c.name, c.ready.reason, c.ready.message
+            ));
+        }
+        report.states()
+    } else {
+        BTreeMap::new()
+    };
+    match plan_groups_on_registry(groups, &registry, &states, policy) {
+        Ok(p) => {
+            for gp in &p {
+                warnings.extend(gp.placement.warnings.iter().cloned());
+            }
+            Ok(Some(p))
+        }
+        Err(errors) => {
+            let msgs: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            Err(BadInput(msgs.join("\n")).into())
+        }
+    }
 }
 
 fn main() -> anyhow::Result<()> {
@@ -148,22 +361,18 @@ fn run(args: &Args) -> anyhow::Result<()> {
         .iter()
         .flat_map(|p| p.manifests.iter().cloned())
         .collect();
-    // Cluster-scoped objects first, as kubectl applies in order.
-    let mut ordered: Vec<Manifest> = manifests
-        .iter()
-        .filter(|m| matches!(m, Manifest::Namespace(_) | Manifest::PriorityClass(_)))
-        .cloned()
-        .collect();
-    ordered.extend(
-        manifests
-            .iter()
-            .filter(|m| !matches!(m, Manifest::Namespace(_) | Manifest::PriorityClass(_)))
-            .cloned(),
-    );
-    let warnings: Vec<String> = plans
+    let ordered = apply_order(&manifests);
+    let mut warnings: Vec<String> = plans
         .iter()
         .flat_map(|p| p.warnings.iter().cloned())
         .collect();
+    let policy = PlacementPolicy {
+        require_cluster_selector: args.require_cluster_selector,
+        production_default: args.production_default.into(),
+        ..PlacementPolicy::default()
+    };
+    let placements = resolve_placements(args, &groups, &policy, &mut warnings)?;
+    let per_cluster = placements.as_deref().map(manifests_per_cluster);
     // The capacity report repeats the group warnings already in the plans: print each once.
     let capacity = snapshot.as_ref().map(|s| {
         let mut c = capacity_report(&groups, s);
@@ -183,8 +392,35 @@ fn run(args: &Args) -> anyhow::Result<()> {
 
     match args.output {
         Output::Json => {
+            let clusters = match &per_cluster {
+                Some(pc) => pc
+                    .iter()
+                    .map(|(cluster, (gs, ms))| {
+                        Ok(ClusterManifests {
+                            cluster: cluster.clone(),
+                            groups: gs.clone(),
+                            manifests: manifests_to_json(ms)?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, cube_quota::plan::PlanError>>()?,
+                None => Vec::new(),
+            };
             let report = Report {
-                manifests: manifests_to_json(&ordered)?,
+                manifests: if per_cluster.is_none() {
+                    Some(manifests_to_json(&ordered)?)
+                } else {
+                    None
+                },
+                clusters,
+                placements: placements
+                    .iter()
+                    .flatten()
+                    .map(|p| PlacementReport {
+                        group: p.group.clone(),
+                        placement: p.placement.clone(),
+                        proof: p.plan.proof.clone(),
+                    })
+                    .collect(),
                 warnings,
                 capacity,
                 usage,
@@ -193,8 +429,65 @@ fn run(args: &Args) -> anyhow::Result<()> {
             cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?;
         }
         Output::Yaml => {
-            print!("{}", cube_quota::plan::manifests_to_yaml(&ordered)?);
             let mut lines = Vec::new();
+            match &per_cluster {
+                None => print!("{}", cube_quota::plan::manifests_to_yaml(&ordered)?),
+                Some(pc) => {
+                    for (cluster, (gs, ms)) in pc {
+                        let yaml = cube_quota::plan::manifests_to_yaml(ms)?;
+                        let head = format!(
+                            "# cluster {cluster}: {} manifests of group(s) {}\n",
+                            ms.len(),
+                            gs.join(", ")
+                        );
+                        match &args.out_dir {
+                            Some(dir) => {
+                                std::fs::create_dir_all(dir)
+                                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                                let file = dir.join(format!("{cluster}.yaml"));
+                                std::fs::write(&file, format!("{head}{yaml}"))
+                                    .with_context(|| format!("cannot write {}", file.display()))?;
+                                lines.push(format!(
+                                    "wrote {} ({} manifests for cluster {cluster})",
+                                    file.display(),
+                                    ms.len()
+                                ));
+                            }
+                            None => print!("{head}{yaml}"),
+                        }
+                    }
+                }
+            }
+            for p in placements.iter().flatten() {
+                lines.push(format!(
+                    "placement of group {} ({}):",
+                    p.group, p.placement.asked
+                ));
+                for d in &p.placement.decisions {
+                    lines.push(format!("  {d}"));
+                }
+                for c in &p.plan.proof {
+                    let parts: Vec<String> = c
+                        .clusters
+                        .iter()
+                        .map(|a| format!("{} {}", a.cluster, a.amount))
+                        .collect();
+                    lines.push(format!(
+                        "  share {}/{}: {} = {} {} {} (group){}",
+                        c.bucket,
+                        c.resource.as_str(),
+                        parts.join(" + "),
+                        c.total,
+                        if c.holds { "<=" } else { "> !!" },
+                        c.group,
+                        if c.unassigned.is_zero() {
+                            String::new()
+                        } else {
+                            format!(", {} unassigned", c.unassigned)
+                        }
+                    ));
+                }
+            }
             for w in &warnings {
                 lines.push(format!("warning: {w}"));
             }

@@ -59,10 +59,7 @@ use crate::connect::{CheckOptions, Outcome, check_api};
 use crate::kubeconfig::PluginPolicy;
 use crate::snapshot::{CollectOptions, collect_snapshot};
 
-/// Karmada's taint for a cluster whose Ready condition is `Unknown`.
-pub const TAINT_UNREACHABLE: &str = "cluster.karmada.io/unreachable";
-/// Karmada's taint for a cluster whose Ready condition is `False`.
-pub const TAINT_NOT_READY: &str = "cluster.karmada.io/not-ready";
+pub use cube_model::placement::{TAINT_NOT_READY, TAINT_UNREACHABLE};
 
 /// Node label whose value names a node's pool when no other is given (CubeStudio's `org`,
 /// the resource-group label of its node pools: `org=public`, `org=team-a`).
@@ -634,6 +631,35 @@ pub async fn probe_fleet_targets(
         elapsed_ms: start.elapsed().as_millis() as u64,
         timeout_ms: options.timeout.as_millis() as u64,
         concurrency: options.concurrency.max(1),
+    }
+}
+
+impl FleetReport {
+    /// What placement needs from the probe, per cluster: the probe's taint, its Ready reason
+    /// and the free capacity when known (see [`cube_model::placement::explain`]).
+    pub fn states(&self) -> BTreeMap<String, cube_model::placement::ClusterState> {
+        self.clusters
+            .iter()
+            .map(|c| {
+                let free = c
+                    .capacity
+                    .as_ref()
+                    .filter(|_| c.free("cpu").is_some())
+                    .map(|cap| cap.free.clone());
+                (
+                    c.name.clone(),
+                    cube_model::placement::ClusterState {
+                        taints: c.probe_taint.iter().cloned().collect(),
+                        reason: if c.is_ready() {
+                            String::new()
+                        } else {
+                            c.ready.reason.to_owned()
+                        },
+                        free,
+                    },
+                )
+            })
+            .collect()
     }
 }
 

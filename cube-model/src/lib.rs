@@ -9,6 +9,8 @@
 //! - [`pool`]: [`NodePool`]: nodes picked by a selector, totals, free capacity, consistency.
 //! - [`cluster`]: [`Cluster`] and [`ClusterRegistry`]: target-cluster selection with labels, taints
 //!   and a default cluster.
+//! - [`placement`]: cluster placement with a reason per cluster (labels, taints, health, free
+//!   GPUs) and a policy over task templates (selector required, production default fallback).
 //! - [`group`]: [`ResourceGroup`]: a team's members, quota buckets, namespaces, placement,
 //!   priority and GPU names, with `validate()` reporting every problem.
 //! - [`cubestudio`]: CubeStudio GPU request strings ([`GpuRequest`]) and project expand JSON.
@@ -41,6 +43,7 @@ pub mod io;
 pub mod limits;
 pub mod node;
 pub mod objects;
+pub mod placement;
 pub mod pool;
 #[cfg(feature = "proptest")]
 pub mod proptest;

@@ -19,6 +19,8 @@
 //! - [`report`]: capacity (overcommit per pool) and usage reports for resource groups.
 //! - [`plan`]: resource-group manifests (Namespace, ResourceQuota, LimitRange, PriorityClass, RBAC)
 //!   and the re-split check.
+//! - [`split`]: a resource group across several clusters: each cluster's share of every bucket,
+//!   its plan, and the proof that the rendered quotas add up to no more than the group.
 //! - [`error`]: the crate's error enum.
 //! - `proptest` (crate feature `proptest`): strategies for workloads and submissions, on top of
 //!   `cube_model::proptest`.
@@ -69,6 +71,7 @@ pub mod quota;
 pub mod report;
 pub mod requests;
 pub mod schedmsg;
+pub mod split;
 pub mod validation;
 pub mod whatif;
 

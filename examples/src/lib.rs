@@ -177,3 +177,28 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
         other => other,
     }
 }
+
+/// Reads a cluster registry file (YAML or JSON) through the bounded reader and validates it:
+/// every problem of [`cube_model::ClusterRegistry::validate`] is reported with the file name.
+///
+/// # Errors
+/// The message for exit code 2.
+pub fn read_registry(path: &Path) -> Result<cube_model::ClusterRegistry, String> {
+    let bytes = cube_model::io::read_file(path, &Limits::default()).map_err(|e| e.to_string())?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{}: the registry is not UTF-8 text", path.display()))?;
+    let registry: cube_model::ClusterRegistry = serde_saphyr::from_str(&text)
+        .map_err(|e| format!("{}: not a cluster registry: {e}", path.display()))?;
+    let problems = registry.validate();
+    if !problems.is_empty() {
+        return Err(problems
+            .iter()
+            .map(|p| format!("{}: {p}", path.display()))
+            .collect::<Vec<_>>()
+            .join("\n"));
+    }
+    if registry.clusters.is_empty() {
+        return Err(format!("{}: no clusters", path.display()));
+    }
+    Ok(registry)
+}

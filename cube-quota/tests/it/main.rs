@@ -6,6 +6,7 @@ mod fit_scheduler_messages;
 mod limitrange_vectors;
 mod plan_groups;
 mod plan_reports;
+mod plan_split;
 mod pod_requests_vectors;
 mod preemption_victims;
 mod preemption_whatif;
