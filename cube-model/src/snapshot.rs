@@ -95,10 +95,122 @@ pub struct ClusterSnapshot {
     /// cluster dumped twice, say as JSON and as YAML): one note per input and kind, with the
     /// count. Objects of one input are never merged with each other (a file may hold two
     /// states of one object on purpose).
-    /// The key is the kind and the `metadata.uid` when the object has one, else the kind,
-    /// namespace and name (objects without a name are never merged). The later input wins,
-    /// at the position of the earlier object.
+    /// Two objects are the same object when they have the same kind, namespace and name and
+    /// their identities agree: the same `metadata.uid` when both have one, else the same
+    /// `metadata.creationTimestamp` when both have one; objects with neither are the same only
+    /// when identical. Objects without a name are never merged. The later input wins, at the
+    /// position of the earlier object.
     pub duplicates: Vec<DuplicateNote>,
+    /// Objects with the same kind, namespace and name as an object of an earlier input but
+    /// another identity (another uid or creation time): kept apart, one note per pair of inputs
+    /// and kind. Most likely the inputs come from different clusters (or the objects were
+    /// recreated between two dumps).
+    pub mixed: Vec<MixNote>,
+    /// Kinds whose complete list was read: every page of a live list, or a typed `<Kind>List`
+    /// of a dump (even an empty one). See [`ClusterSnapshot::kind_status`].
+    pub kinds_listed: std::collections::BTreeSet<String>,
+    /// Limits hit while loading or collecting (objects past a limit are counted here, never
+    /// stored; nothing is cut silently).
+    pub limits_hit: Vec<crate::limits::LimitExceeded>,
+    /// The bounds applied by the loader (see [`ClusterSnapshot::with_limits`]).
+    #[serde(skip)]
+    pub(crate) limits: Aside<crate::limits::Limits>,
+    /// Where each input's objects start in the typed vectors (provenance, see
+    /// [`ClusterSnapshot::source_of`]).
+    #[serde(skip)]
+    pub(crate) inputs: Aside<Vec<InputSpan>>,
+    /// Objects not stored because of `limits.max_objects_per_snapshot`, in the current input.
+    #[serde(skip)]
+    pub(crate) over_limit: Aside<u64>,
+}
+
+/// Loader state kept next to the data: not part of a snapshot's value (two snapshots with the
+/// same objects are equal whatever their limits or input labels).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Aside<T>(pub(crate) T);
+
+impl<T> PartialEq for Aside<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> std::ops::Deref for Aside<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for Aside<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+/// Where one input's objects start in each typed vector.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct InputSpan {
+    source: String,
+    start: [usize; 15],
+}
+
+/// Objects of one input that have the same kind, namespace and name as objects of an earlier
+/// input but another identity (see [`ClusterSnapshot::mixed`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MixNote {
+    /// The later input.
+    pub source: String,
+    /// The earlier input holding the other objects of the same names.
+    pub earlier: String,
+    /// The kind (`Node`, `Pod`; `Role` also counts ClusterRoles).
+    pub kind: String,
+    /// `namespace/name` (or `name`) of every such object, in input order.
+    pub objects: Vec<String>,
+}
+
+impl fmt::Display for MixNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown: Vec<&str> = self.objects.iter().take(5).map(String::as_str).collect();
+        write!(
+            f,
+            "{}: {} {} object(s) have the name of an object from {} but another uid or creation time ({}{}): kept apart; the inputs likely come from different clusters",
+            self.source,
+            self.objects.len(),
+            self.kind,
+            self.earlier,
+            shown.join(", "),
+            if self.objects.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// Whether a kind was read (see [`ClusterSnapshot::kind_status`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KindStatus<'a> {
+    /// The whole list was read (a live list, or a typed `<Kind>List` of a dump): an absence is
+    /// a real absence.
+    Listed,
+    /// Objects of the kind are present, but nothing says the input held all of them.
+    Present,
+    /// The kind could not be read (403, 500, a limit): nothing may be concluded from its
+    /// absence. The reason is the server's or the limit's.
+    Missing(&'a str),
+    /// Not in the input at all (a dump of other kinds).
+    NotGiven,
+}
+
+impl KindStatus<'_> {
+    /// True when the kind could not be read ([`KindStatus::Missing`]).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, KindStatus::Missing(_))
+    }
 }
 
 /// Objects of one input that replaced objects loaded before (see
@@ -259,6 +371,98 @@ impl ClusterSnapshot {
         Self::default()
     }
 
+    /// An empty snapshot whose loader applies `limits` (objects per snapshot, YAML alias
+    /// expansions per input).
+    #[must_use]
+    pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
+        self.limits = Aside(limits);
+        self
+    }
+
+    /// Replaces the loader's limits.
+    pub fn set_limits(&mut self, limits: crate::limits::Limits) {
+        self.limits = Aside(limits);
+    }
+
+    /// The loader's limits.
+    pub fn limits(&self) -> &crate::limits::Limits {
+        &self.limits
+    }
+
+    /// Whether `kind` (`Node`, `ResourceQuota`, `StorageClass`, `ClusterRole`, ...) was read:
+    /// [`KindStatus::Missing`] when it could not be read (live collection refused, a limit),
+    /// [`KindStatus::Listed`] when its complete list was read, [`KindStatus::Present`] when some
+    /// objects of it were loaded, else [`KindStatus::NotGiven`]. Rules that conclude from an
+    /// absence ("no ResourceQuota", "no StorageClass at all") must say "could not be read"
+    /// instead when the kind is missing.
+    pub fn kind_status(&self, kind: &str) -> KindStatus<'_> {
+        if let Some(why) = self.missing_kinds.get(kind) {
+            return KindStatus::Missing(why);
+        }
+        if self.kinds_listed.contains(kind) {
+            return KindStatus::Listed;
+        }
+        let present = match kind {
+            "Node" => !self.nodes.is_empty(),
+            "Pod" => !self.pods.is_empty(),
+            "Namespace" => !self.namespaces.is_empty(),
+            "ResourceQuota" => !self.resource_quotas.is_empty(),
+            "LimitRange" => !self.limit_ranges.is_empty(),
+            "PriorityClass" => !self.priority_classes.is_empty(),
+            "DaemonSet" => !self.daemon_sets.is_empty(),
+            "Event" => !self.events.is_empty(),
+            "StorageClass" => !self.storage_classes.is_empty(),
+            "PersistentVolume" => !self.persistent_volumes.is_empty(),
+            "PersistentVolumeClaim" => !self.persistent_volume_claims.is_empty(),
+            "Role" | "ClusterRole" => self.roles.iter().any(|r| r.kind == kind),
+            "RoleBinding" | "ClusterRoleBinding" => {
+                self.role_bindings.iter().any(|r| r.kind == kind)
+            }
+            "PodDisruptionBudget" => !self.pod_disruption_budgets.is_empty(),
+            "BootstrapToken" => !self.bootstrap_tokens.is_empty(),
+            _ => false,
+        };
+        if present {
+            KindStatus::Present
+        } else {
+            KindStatus::NotGiven
+        }
+    }
+
+    /// True when part of the picture could not be read: a kind is missing, or a limit was hit.
+    /// Programs exit with their "incomplete" code then, never with "all clear".
+    pub fn is_incomplete(&self) -> bool {
+        !self.missing_kinds.is_empty() || !self.limits_hit.is_empty()
+    }
+
+    /// The input (source label) the object at `index` of the typed vector of `kind` came from
+    /// (`kind` as in [`ClusterSnapshot::kind_status`]); `None` for an unknown kind or index.
+    pub fn source_of(&self, kind: &str, index: usize) -> Option<&str> {
+        let slot = match kind {
+            "BootstrapToken" => 14,
+            _ => Target::of(kind, None)? as usize,
+        };
+        if slot >= 14 && kind != "BootstrapToken" {
+            return None;
+        }
+        self.inputs
+            .iter()
+            .rev()
+            .find(|span| span.start[slot] <= index)
+            .map(|span| span.source.as_str())
+    }
+
+    /// True when there is room for one more object under `limits.max_objects_per_snapshot`;
+    /// else the object is counted (reported when the input ends) and not stored.
+    fn has_room(&mut self) -> bool {
+        if (self.object_count() as u64) < self.limits.max_objects_per_snapshot {
+            true
+        } else {
+            *self.over_limit += 1;
+            false
+        }
+    }
+
     /// Loads one input (see [`ClusterSnapshot::add_bytes`]) into a new snapshot.
     pub fn from_slice(source: &str, bytes: &[u8]) -> Self {
         let mut snapshot = Self::default();
@@ -314,15 +518,23 @@ impl ClusterSnapshot {
         let format = detect_format(bytes);
         let before = Counts::of(self);
         let mark = Mark::lens(self);
+        *self.over_limit = 0;
+        if format.is_snapshot() {
+            self.inputs.push(InputSpan {
+                source: source.to_owned(),
+                start: mark,
+            });
+        }
         match format {
             InputFormat::Json | InputFormat::Yaml => {
-                let mut ctx = Ctx::new(source);
+                let mut ctx = Ctx::new(source, &self.limits);
                 if format == InputFormat::Json {
                     self.load_json(&mut ctx, bytes);
                 } else {
                     self.load_yaml(&mut ctx, &String::from_utf8_lossy(bytes));
                 }
                 if !ctx.saw_object && self.problems.len() == before.problems {
+                    self.inputs.pop();
                     self.not_snapshot.push(NotSnapshot {
                         source: source.to_owned(),
                         format,
@@ -357,6 +569,7 @@ impl ClusterSnapshot {
                     }));
             }
         }
+        self.enforce_object_limit(source, &mark);
         // Objects that replaced earlier ones were read from this input too: count them.
         let replaced = self.merge_duplicates(source, &mark);
         let after = Counts::of(self);
@@ -368,75 +581,135 @@ impl ClusterSnapshot {
         }
     }
 
+    /// Keeps at most `limits.max_objects_per_snapshot` objects: what this input added past it
+    /// (or was refused while reading) is counted in a [`LoadProblem`] and in
+    /// [`ClusterSnapshot::limits_hit`], never stored.
+    fn enforce_object_limit(&mut self, source: &str, mark: &[usize; 15]) {
+        let max = usize::try_from(self.limits.max_objects_per_snapshot).unwrap_or(usize::MAX);
+        let count = self.object_count();
+        let mut excess = count.saturating_sub(max);
+        if excess > 0 {
+            let mut lens = Mark::lens(self);
+            for slot in (0..15).rev() {
+                let added = lens[slot].saturating_sub(mark[slot]);
+                let cut = added.min(excess);
+                lens[slot] -= cut;
+                excess -= cut;
+                *self.over_limit += cut as u64;
+            }
+            Mark {
+                lens,
+                unknown_kinds: self.unknown_kinds.clone(),
+                skipped_secrets: self.skipped_secrets,
+            }
+            .roll_back(self);
+        }
+        if *self.over_limit > 0 {
+            let hit = crate::limits::LimitExceeded {
+                limit: crate::limits::Limit::ObjectsPerSnapshot,
+                max: self.limits.max_objects_per_snapshot,
+                observed: Some(self.object_count() as u64 + *self.over_limit),
+                subject: source.to_owned(),
+            };
+            self.problems.push(LoadProblem {
+                file: source.to_owned(),
+                message: format!("{} object(s) not kept: {hit}", *self.over_limit),
+                ..LoadProblem::default()
+            });
+            self.limits_hit.push(hit);
+            *self.over_limit = 0;
+        }
+    }
+
     /// True when no object was loaded into the typed vectors (whatever the problems,
     /// unknown kinds or skipped Secrets): nothing usable to analyse.
     pub fn is_empty(&self) -> bool {
         self.object_count() == 0
     }
 
-    /// Replaces earlier objects by later ones with the same key, in every vector that grew
-    /// since `mark` (see [`ClusterSnapshot::duplicates`]). O(n) per vector. Returns how many
-    /// earlier objects were replaced.
+    /// Replaces earlier objects by later ones that are the same object, in every vector that
+    /// grew since `mark` (see [`ClusterSnapshot::duplicates`]); objects with the name of an
+    /// earlier object but another identity are kept and noted in [`ClusterSnapshot::mixed`].
+    /// O(n) per vector. Returns how many earlier objects were replaced.
     fn merge_duplicates(&mut self, source: &str, mark: &[usize; 15]) -> usize {
-        fn meta_key(m: &ObjectMeta) -> Option<(&str, &str, &str)> {
-            match (m.uid.is_empty(), m.name.is_empty()) {
-                (false, _) => Some(("", "", m.uid.as_str())),
-                (true, false) => Some((m.namespace.as_str(), m.name.as_str(), "")),
-                (true, true) => None,
-            }
-        }
+        let inputs = std::mem::take(&mut self.inputs.0);
         let mut notes = Vec::new();
-        let mut note = |kind: &str, count: usize| {
+        let mut mixes: Vec<MixNote> = Vec::new();
+        {
+            let mut note = |kind: &str, plan: MergePlan| {
+                if plan.replaced > 0 {
+                    notes.push(DuplicateNote {
+                        source: source.to_owned(),
+                        kind: kind.to_owned(),
+                        count: plan.replaced,
+                    });
+                }
+                for (earlier_index, object, slot) in plan.mixed {
+                    let earlier = inputs
+                        .iter()
+                        .rev()
+                        .find(|span| span.start[slot] <= earlier_index)
+                        .map_or("an earlier input", |span| span.source.as_str());
+                    match mixes
+                        .iter_mut()
+                        .find(|m| m.kind == kind && m.earlier == earlier)
+                    {
+                        Some(m) => m.objects.push(object),
+                        None => mixes.push(MixNote {
+                            source: source.to_owned(),
+                            earlier: earlier.to_owned(),
+                            kind: kind.to_owned(),
+                            objects: vec![object],
+                        }),
+                    }
+                }
+            };
+            macro_rules! merge {
+                ($i:expr, $field:ident, $kind:expr) => {
+                    merge!($i, $field, $kind, |_o| "")
+                };
+                ($i:expr, $field:ident, $kind:expr, |$o:ident| $sub:expr) => {
+                    if self.$field.len() > mark[$i] && mark[$i] > 0 {
+                        let plan = plan_merge(&mut self.$field, mark[$i], $i, |$o| {
+                            (&$o.metadata, $sub)
+                        });
+                        note($kind, plan);
+                    }
+                };
+            }
+            merge!(0, nodes, "Node");
+            merge!(1, pods, "Pod");
+            merge!(2, namespaces, "Namespace");
+            merge!(3, resource_quotas, "ResourceQuota");
+            merge!(4, limit_ranges, "LimitRange");
+            merge!(5, priority_classes, "PriorityClass");
+            merge!(6, daemon_sets, "DaemonSet");
+            merge!(7, events, "Event");
+            merge!(8, storage_classes, "StorageClass");
+            merge!(9, persistent_volumes, "PersistentVolume");
+            merge!(10, persistent_volume_claims, "PersistentVolumeClaim");
+            merge!(11, roles, "Role", |o| o.kind.as_str());
+            merge!(12, role_bindings, "RoleBinding", |o| o.kind.as_str());
+            merge!(13, pod_disruption_budgets, "PodDisruptionBudget");
+        }
+        // bootstrap tokens: the token id is the identity
+        if self.bootstrap_tokens.len() > mark[14] && mark[14] > 0 {
+            let slots = duplicate_slots(&self.bootstrap_tokens, mark[14], |o| {
+                (!o.token_id.is_empty()).then_some(o.token_id.as_str())
+            });
+            let count = apply_merge(&mut self.bootstrap_tokens, &slots);
             if count > 0 {
                 notes.push(DuplicateNote {
                     source: source.to_owned(),
-                    kind: kind.to_owned(),
+                    kind: "BootstrapToken".to_owned(),
                     count,
                 });
             }
-        };
-        macro_rules! merge {
-            ($i:expr, $field:ident, $kind:expr, |$o:ident| $key:expr) => {
-                if self.$field.len() > mark[$i] {
-                    let slots = duplicate_slots(&self.$field, mark[$i], |$o| $key);
-                    note($kind, apply_merge(&mut self.$field, &slots));
-                }
-            };
         }
-        merge!(0, nodes, "Node", |o| meta_key(&o.metadata));
-        merge!(1, pods, "Pod", |o| meta_key(&o.metadata));
-        merge!(2, namespaces, "Namespace", |o| meta_key(&o.metadata));
-        merge!(3, resource_quotas, "ResourceQuota", |o| meta_key(
-            &o.metadata
-        ));
-        merge!(4, limit_ranges, "LimitRange", |o| meta_key(&o.metadata));
-        merge!(5, priority_classes, "PriorityClass", |o| meta_key(
-            &o.metadata
-        ));
-        merge!(6, daemon_sets, "DaemonSet", |o| meta_key(&o.metadata));
-        merge!(7, events, "Event", |o| meta_key(&o.metadata));
-        merge!(8, storage_classes, "StorageClass", |o| meta_key(
-            &o.metadata
-        ));
-        merge!(9, persistent_volumes, "PersistentVolume", |o| meta_key(
-            &o.metadata
-        ));
-        merge!(10, persistent_volume_claims, "PersistentVolumeClaim", |o| {
-            meta_key(&o.metadata)
-        });
-        merge!(11, roles, "Role", |o| meta_key(&o.metadata)
-            .map(|(ns, name, uid)| (ns, name, uid, o.kind.as_str())));
-        merge!(12, role_bindings, "RoleBinding", |o| meta_key(&o.metadata)
-            .map(|(ns, name, uid)| (ns, name, uid, o.kind.as_str())));
-        merge!(13, pod_disruption_budgets, "PodDisruptionBudget", |o| {
-            meta_key(&o.metadata)
-        });
-        merge!(14, bootstrap_tokens, "BootstrapToken", |o| (!o
-            .token_id
-            .is_empty())
-        .then_some(o.token_id.as_str()));
+        self.inputs.0 = inputs;
         let replaced = notes.iter().map(|n| n.count).sum();
         self.duplicates.append(&mut notes);
+        self.mixed.append(&mut mixes);
         replaced
     }
 
@@ -463,19 +736,23 @@ impl ClusterSnapshot {
 
     fn load_json(&mut self, ctx: &mut Ctx<'_>, bytes: &[u8]) {
         let mark = Mark::of(self);
-        if fast::read_list(self, bytes).is_ok() {
+        if let Ok(kind) = fast::read_list(self, bytes) {
             ctx.saw_object = true;
+            self.mark_listed(kind.as_deref());
             return;
         }
         mark.roll_back(self);
+        *self.over_limit = 0;
         let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<TopDoc<'_>>();
         let mut document = 0usize;
         let mut start = 0usize;
+        // where the current stream began (it restarts after a broken value)
+        let mut base = 0usize;
         loop {
             match stream.next() {
                 None => break,
                 Some(Ok(doc)) => {
-                    let end = stream.byte_offset();
+                    let end = base + stream.byte_offset();
                     ctx.document = document;
                     let raw = bytes.get(start..end).unwrap_or_default();
                     self.load_json_doc(ctx, doc, raw);
@@ -484,37 +761,138 @@ impl ClusterSnapshot {
                 Some(Err(err)) => {
                     ctx.document = document;
                     ctx.saw_object = true;
-                    // A JSON stream cannot resynchronise after a syntax error, but the complete
-                    // items of a List (or array) before the error are still good: keep them.
                     let rest = bytes.get(start..).unwrap_or_default();
-                    let (kind, items) = salvage_items(rest);
-                    let kept = items.len();
-                    let item_kind = kind.as_deref().and_then(list_item_kind);
-                    self.add_json_items(ctx, items, item_kind);
-                    let what = if err.is_eof() {
-                        format!(
-                            "invalid JSON: input is truncated at byte {} ({err})",
-                            bytes.len()
-                        )
-                    } else {
-                        format!("invalid JSON: {err}")
-                    };
-                    let message = if kept > 0 {
-                        format!("{what}; kept the {kept} complete items before item {kept}")
-                    } else {
-                        what
-                    };
-                    self.problems.push(LoadProblem {
-                        file: ctx.source.to_owned(),
-                        document,
-                        item: (kept > 0).then_some(kept),
-                        message,
-                        ..LoadProblem::default()
-                    });
-                    break;
+                    // serde_json's line and column count from where the stream began
+                    let err_at = (base
+                        + offset_of_position(
+                            bytes.get(base..).unwrap_or_default(),
+                            err.line(),
+                            err.column(),
+                        ))
+                    .saturating_sub(start);
+                    match self.salvage_json(ctx, rest, &err, err_at, bytes.len()) {
+                        Some(next) if next < rest.len() => {
+                            // a stream of values: go on with the next one
+                            start += next;
+                            base = start;
+                            stream = serde_json::Deserializer::from_slice(
+                                bytes.get(start..).unwrap_or_default(),
+                            )
+                            .into_iter::<TopDoc<'_>>();
+                            document += 1;
+                            continue;
+                        }
+                        _ => break,
+                    }
                 }
             }
             document += 1;
+        }
+    }
+
+    /// After a syntax error in a JSON input (`rest` starts at the value that failed): keeps the
+    /// complete items of a List (or array) before the error, then resynchronises at the next
+    /// item after each broken one, so one broken item costs only itself. For a stream of
+    /// values that are not a List, returns the offset (in `rest`) of the next value to read.
+    fn salvage_json(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        rest: &[u8],
+        err: &serde_json::Error,
+        err_at: usize,
+        total: usize,
+    ) -> Option<usize> {
+        let (kind, items) = salvage_items(rest);
+        let kept = items.len();
+        let items_at = kept
+            .checked_sub(1)
+            .and_then(|last| items.get(last))
+            .map(|raw| offset_in(rest, raw.get().as_bytes()) + raw.get().len())
+            .or_else(|| json_items_start(rest));
+        let mut item_kind = kind.as_deref().and_then(list_item_kind).map(str::to_owned);
+        let push = |this: &mut Self, ctx: &Ctx<'_>, item: Option<usize>, message: String| {
+            this.problems.push(LoadProblem {
+                file: ctx.source.to_owned(),
+                document: ctx.document,
+                item,
+                message,
+                ..LoadProblem::default()
+            });
+        };
+        if err.is_eof() {
+            self.add_json_items_from(ctx, items, item_kind.as_deref(), 0);
+            let what = format!("invalid JSON: input is truncated at byte {total} ({err})");
+            let message = if kept > 0 {
+                format!("{what}; kept the {kept} complete items before item {kept}")
+            } else {
+                what
+            };
+            push(self, ctx, (kept > 0).then_some(kept), message);
+            return None;
+        }
+        let Some(mut pos) = items_at else {
+            // not a List: a broken value of a stream; read on from the next line starting
+            // with `{` or `[`
+            push(self, ctx, None, format!("invalid JSON: {err}"));
+            return next_value_line(rest, err_at);
+        };
+        self.add_json_items_from(ctx, items, item_kind.as_deref(), 0);
+        let mut index = kept;
+        let mut err_text = err.to_string();
+        let mut err_at = err_at;
+        loop {
+            let broken = skip_separators(rest, pos);
+            match next_json_item(rest, broken, err_at) {
+                NextItem::At(next) => {
+                    push(
+                        self,
+                        ctx,
+                        Some(index),
+                        format!(
+                            "invalid JSON: {err_text}; item {index} skipped, reading resumed at item {}",
+                            index + 1
+                        ),
+                    );
+                    let (more, outcome) = json_items_from(rest, next);
+                    if item_kind.is_none()
+                        && let ItemsEnd::Closed(end) = outcome
+                    {
+                        item_kind = trailing_list_kind(rest.get(end..).unwrap_or_default())
+                            .and_then(|k| list_item_kind(&k).map(str::to_owned));
+                    }
+                    let n = more.len();
+                    self.add_json_items_from(ctx, more, item_kind.as_deref(), index + 1);
+                    index += 1 + n;
+                    match outcome {
+                        ItemsEnd::Closed(_) => return None,
+                        ItemsEnd::Broken { at, line, column, message } => {
+                            pos = at;
+                            err_at = offset_of_position(rest, line, column);
+                            err_text = message;
+                        }
+                    }
+                }
+                NextItem::End => {
+                    push(
+                        self,
+                        ctx,
+                        Some(index),
+                        format!("invalid JSON: {err_text}; item {index} skipped (the last item)"),
+                    );
+                    return None;
+                }
+                NextItem::Lost => {
+                    push(
+                        self,
+                        ctx,
+                        Some(index),
+                        format!(
+                            "invalid JSON: {err_text}; item {index} and what follows could not be read (no next item found)"
+                        ),
+                    );
+                    return None;
+                }
+            }
         }
     }
 
@@ -528,8 +906,12 @@ impl ClusterSnapshot {
                         ctx.saw_object = true;
                         let item_kind = kind.as_deref().and_then(list_item_kind);
                         self.add_json_items(ctx, items, item_kind);
+                        self.mark_listed(kind.as_deref());
                     }
-                    (true, None) => ctx.saw_object = true,
+                    (true, None) => {
+                        ctx.saw_object = true;
+                        self.mark_listed(kind.as_deref());
+                    }
                     (false, _) => {
                         let text = std::str::from_utf8(raw).unwrap_or_default().trim();
                         match serde_json::from_str::<&RawValue>(text) {
@@ -560,19 +942,74 @@ impl ClusterSnapshot {
                 });
                 continue;
             }
-            let value =
-                match serde_saphyr::from_str_with_options::<serde_json::Value>(doc, yaml_options())
-                {
-                    Ok(value) => value,
-                    Err(err) => {
-                        let message = yaml_error_message(doc, &err.to_string());
-                        self.problems
-                            .push(ctx.problem(String::new(), String::new(), message));
+            let value = match ctx.alias.parse::<serde_json::Value>(doc, yaml_options()) {
+                Ok(value) => value,
+                Err(err) => {
+                    if crate::yaml::is_alias_limit(&err) {
+                        self.alias_limit(ctx);
                         continue;
                     }
-                };
+                    let message = yaml_error_message(doc, &err.to_string());
+                    // One broken item must not lose the whole List: read its items one by one.
+                    if !self.salvage_yaml_list(ctx, doc, &message) {
+                        self.problems
+                            .push(ctx.problem(String::new(), String::new(), message));
+                    }
+                    continue;
+                }
+            };
             self.load_value_doc(ctx, &value);
         }
+    }
+
+    /// Records (once per input) that the YAML alias budget of the input ran out.
+    fn alias_limit(&mut self, ctx: &mut Ctx<'_>) {
+        ctx.saw_object = true;
+        let hit = ctx.alias.exceeded(ctx.source);
+        self.problems.push(ctx.problem(
+            String::new(),
+            String::new(),
+            format!("document not read: {hit}"),
+        ));
+        if !ctx.alias_limit_hit {
+            ctx.alias_limit_hit = true;
+            self.limits_hit.push(hit);
+        }
+    }
+
+    /// A YAML List document that does not parse as a whole: its `items` are read one by one,
+    /// so one broken item costs only itself. Returns false when the document has no block
+    /// `items:` sequence (nothing to salvage).
+    fn salvage_yaml_list(&mut self, ctx: &mut Ctx<'_>, doc: &str, whole_error: &str) -> bool {
+        let Some(list) = split_yaml_list(doc) else {
+            return false;
+        };
+        ctx.saw_object = true;
+        let item_kind = list.kind.as_deref().and_then(list_item_kind).map(str::to_owned);
+        let mut broken = Vec::new();
+        for (index, chunk) in list.items.iter().enumerate() {
+            ctx.item = Some(index);
+            match ctx.alias.parse::<serde_json::Value>(chunk, yaml_options()) {
+                Ok(value) => self.add_object(ctx, Obj::Value(&value), item_kind.as_deref()),
+                Err(err) if crate::yaml::is_alias_limit(&err) => self.alias_limit(ctx),
+                Err(err) => {
+                    broken.push(index);
+                    let message = yaml_error_message(chunk, &err.to_string());
+                    self.problems
+                        .push(ctx.problem(String::new(), String::new(), message));
+                }
+            }
+        }
+        ctx.item = None;
+        if broken.is_empty() {
+            // the items are fine: the error is in the List's own fields
+            self.problems.push(ctx.problem(
+                String::new(),
+                String::new(),
+                format!("{whole_error} (outside the items; every item was read)"),
+            ));
+        }
+        true
     }
 
     fn load_value_doc(&mut self, ctx: &mut Ctx<'_>, value: &serde_json::Value) {
@@ -595,8 +1032,12 @@ impl ClusterSnapshot {
                             self.add_object(ctx, Obj::Value(item), item_kind);
                         }
                         ctx.item = None;
+                        self.mark_listed(kind);
                     }
-                    (true, Some(serde_json::Value::Null) | None) => ctx.saw_object = true,
+                    (true, Some(serde_json::Value::Null) | None) => {
+                        ctx.saw_object = true;
+                        self.mark_listed(kind);
+                    }
                     _ => self.add_object(ctx, Obj::Value(value), None),
                 }
             }
@@ -624,6 +1065,17 @@ impl ClusterSnapshot {
         items: Vec<&RawValue>,
         default_kind: Option<&str>,
     ) {
+        self.add_json_items_from(ctx, items, default_kind, 0);
+    }
+
+    /// [`ClusterSnapshot::add_json_items`], numbering the items from `first`.
+    fn add_json_items_from(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        items: Vec<&RawValue>,
+        default_kind: Option<&str>,
+        first: usize,
+    ) {
         let heads: Vec<Head> = items.iter().map(|item| Obj::Json(item).head()).collect();
         let mut counts = [0usize; Target::COUNT];
         for head in &heads {
@@ -634,7 +1086,7 @@ impl ClusterSnapshot {
         }
         self.reserve(&counts);
         for (index, (item, head)) in items.into_iter().zip(heads).enumerate() {
-            ctx.item = Some(index);
+            ctx.item = Some(first + index);
             self.add_object_with_head(ctx, Obj::Json(item), head, default_kind);
         }
         ctx.item = None;
@@ -681,10 +1133,17 @@ impl ClusterSnapshot {
         };
         ctx.saw_object = true;
         let group = head.api_version.as_deref().map(api_group);
+        if kind == "Status" && group.is_none_or(str::is_empty) {
+            self.add_status(&obj);
+            return;
+        }
         let Some(target) = Target::of(kind, group) else {
             self.count_unknown(kind, head.api_version.as_deref(), group);
             return;
         };
+        if !matches!(target, Target::Secret) && !self.has_room() {
+            return;
+        }
         let events_v1 = group == Some("events.k8s.io");
         let mut dropped = Vec::new();
         let d = &mut dropped;
@@ -729,6 +1188,65 @@ impl ClusterSnapshot {
                     .push(ctx.problem(ident.clone(), err.field, err.message));
             }
         }
+    }
+
+    /// A typed `<Kind>List` was read completely: the kind's absence is real
+    /// ([`ClusterSnapshot::kinds_listed`]).
+    fn mark_listed(&mut self, list_kind: Option<&str>) {
+        if let Some(kind) = list_kind.and_then(list_item_kind)
+            && Target::of(kind, None).is_some()
+            && kind != "Secret"
+        {
+            self.kinds_listed.insert(kind.to_owned());
+        }
+    }
+
+    /// A `Status` object in a dump (`kubectl get ... -o json` of a refused list, an API error
+    /// body): a failure names the kind that could not be read ([`ClusterSnapshot::missing_kinds`]).
+    fn add_status(&mut self, obj: &Obj<'_>) {
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Status {
+            status: String,
+            message: String,
+            reason: String,
+            code: i64,
+            details: StatusDetails,
+        }
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct StatusDetails {
+            kind: String,
+        }
+        let status: Status = match obj {
+            Obj::Json(raw) => serde_json::from_str(raw.get()).unwrap_or_default(),
+            Obj::Value(v) => Status::deserialize(*v).unwrap_or_default(),
+        };
+        if status.status != "Failure" {
+            *self.unknown_kinds.entry("Status".to_owned()).or_insert(0) += 1;
+            return;
+        }
+        let kind = kind_of_resource(&status.details.kind)
+            .map(str::to_owned)
+            .or_else(|| {
+                // `nodes is forbidden: User "x" cannot list resource "nodes" ...`
+                let word = status.message.split_whitespace().next().unwrap_or_default();
+                kind_of_resource(word).map(str::to_owned)
+            })
+            .unwrap_or_else(|| {
+                if status.details.kind.is_empty() {
+                    "unknown kind".to_owned()
+                } else {
+                    status.details.kind.clone()
+                }
+            });
+        let reason = crate::redact::redact_string(&format!(
+            "{} ({}): {}",
+            if status.reason.is_empty() { "Failure" } else { &status.reason },
+            status.code,
+            status.message
+        ));
+        self.missing_kinds.entry(kind).or_insert(reason);
     }
 
     /// Counts a kind not kept: `Kind`, or `apiVersion/Kind` for a core kind name in another
@@ -814,6 +1332,93 @@ fn apply_merge<T>(items: &mut Vec<T>, first_of: &[Option<usize>]) -> usize {
     removed
 }
 
+/// What [`plan_merge`] did: how many earlier objects were replaced, and the objects kept apart
+/// (index of the earlier object with the same name, `namespace/name`, vector slot).
+struct MergePlan {
+    replaced: usize,
+    mixed: Vec<(usize, String, usize)>,
+}
+
+/// Whether two objects with the same kind, namespace and name are the same object: decided by
+/// their uids when both have one, else by their creation times when both have one; when
+/// neither has a uid nor a creation time, only identical objects are the same (two clusters'
+/// hand-written or stripped dumps must not be merged by name). An object with a uid and one
+/// without (a node as JSON and as `kubectl describe` text) are the same.
+fn same_identity<T: PartialEq>(a: &T, am: &ObjectMeta, b: &T, bm: &ObjectMeta) -> bool {
+    if !am.uid.is_empty() && !bm.uid.is_empty() {
+        return am.uid == bm.uid;
+    }
+    if let (Some(x), Some(y)) = (&am.creation_timestamp, &bm.creation_timestamp) {
+        return x == y;
+    }
+    let anonymous = |m: &ObjectMeta| m.uid.is_empty() && m.creation_timestamp.is_none();
+    if anonymous(am) && anonymous(bm) {
+        return a == b;
+    }
+    true
+}
+
+/// Merges the objects of the current input (`items[mark..]`) into the earlier ones (see
+/// [`ClusterSnapshot::merge_duplicates`]). `meta` gives an object's metadata and a sub-kind
+/// (`ClusterRole` vs `Role`) that is part of its name.
+fn plan_merge<T: PartialEq>(
+    items: &mut Vec<T>,
+    mark: usize,
+    slot: usize,
+    meta: impl Fn(&T) -> (&ObjectMeta, &str),
+) -> MergePlan {
+    let mut plan = MergePlan {
+        replaced: 0,
+        mixed: Vec::new(),
+    };
+    let mark = mark.min(items.len());
+    // earlier objects by (sub-kind, namespace, name)
+    let mut by_name: std::collections::HashMap<(&str, &str, &str), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (index, item) in items[..mark].iter().enumerate() {
+        let (m, sub) = meta(item);
+        if !m.name.is_empty() {
+            by_name
+                .entry((sub, m.namespace.as_str(), m.name.as_str()))
+                .or_default()
+                .push(index);
+        }
+    }
+    let mut first_of: Vec<Option<usize>> = Vec::new();
+    for (offset, item) in items[mark..].iter().enumerate() {
+        let (m, sub) = meta(item);
+        if m.name.is_empty() {
+            continue;
+        }
+        let Some(candidates) = by_name.get(&(sub, m.namespace.as_str(), m.name.as_str())) else {
+            continue;
+        };
+        match candidates
+            .iter()
+            .copied()
+            .find(|&c| same_identity(&items[c], meta(&items[c]).0, item, m))
+        {
+            Some(first) => {
+                if first_of.is_empty() {
+                    first_of.resize(items.len(), None);
+                }
+                first_of[mark + offset] = Some(first);
+            }
+            None => {
+                let object = if m.namespace.is_empty() {
+                    m.name.clone()
+                } else {
+                    format!("{}/{}", m.namespace, m.name)
+                };
+                plan.mixed.push((candidates[0], object, slot));
+            }
+        }
+    }
+    drop(by_name);
+    plan.replaced = apply_merge(items, &first_of);
+    plan
+}
+
 /// Lengths of everything the JSON fast path may add, to undo a partial attempt.
 struct Mark {
     lens: [usize; 15],
@@ -896,16 +1501,22 @@ struct Ctx<'s> {
     saw_object: bool,
     /// Problems for values without `kind`, recorded only when `saw_object` ends up true.
     kindless: Vec<LoadProblem>,
+    /// The input's YAML alias budget, shared by all its documents.
+    alias: crate::yaml::AliasBudget,
+    /// The alias limit was hit (reported once per input).
+    alias_limit_hit: bool,
 }
 
 impl<'s> Ctx<'s> {
-    fn new(source: &'s str) -> Self {
+    fn new(source: &'s str, limits: &crate::limits::Limits) -> Self {
         Ctx {
             source,
             document: 0,
             item: None,
             saw_object: false,
             kindless: Vec::new(),
+            alias: crate::yaml::AliasBudget::new(limits),
+            alias_limit_hit: false,
         }
     }
     fn problem(&self, object: String, field: String, message: String) -> LoadProblem {
@@ -972,6 +1583,33 @@ impl Target {
             _ => Some(target),
         }
     }
+}
+
+/// The kind of a resource name (`resourcequotas` -> `ResourceQuota`), for the kinds a snapshot
+/// holds; `secrets` is `BootstrapToken` (the only Secrets read).
+fn kind_of_resource(resource: &str) -> Option<&'static str> {
+    let r = resource.trim_matches(['"', '\'']);
+    let r = r.split('.').next().unwrap_or(r);
+    Some(match r {
+        "nodes" | "node" => "Node",
+        "pods" | "pod" => "Pod",
+        "namespaces" | "namespace" => "Namespace",
+        "resourcequotas" | "resourcequota" | "quota" => "ResourceQuota",
+        "limitranges" | "limitrange" => "LimitRange",
+        "priorityclasses" | "priorityclass" => "PriorityClass",
+        "daemonsets" | "daemonset" => "DaemonSet",
+        "events" | "event" => "Event",
+        "storageclasses" | "storageclass" => "StorageClass",
+        "persistentvolumes" | "persistentvolume" => "PersistentVolume",
+        "persistentvolumeclaims" | "persistentvolumeclaim" => "PersistentVolumeClaim",
+        "roles" | "role" => "Role",
+        "clusterroles" | "clusterrole" => "ClusterRole",
+        "rolebindings" | "rolebinding" => "RoleBinding",
+        "clusterrolebindings" | "clusterrolebinding" => "ClusterRoleBinding",
+        "poddisruptionbudgets" | "poddisruptionbudget" => "PodDisruptionBudget",
+        "secrets" | "secret" => "BootstrapToken",
+        _ => return None,
+    })
 }
 
 /// `v1` -> `""`, `apps/v1` -> `apps`.
@@ -1365,6 +2003,313 @@ impl<'de> Deserialize<'de> for TopKey {
     }
 }
 
+// ---------------------------------------------------------------------- JSON resynchronisation
+
+/// Offset of `part` (a sub-slice) in `whole`.
+fn offset_in(whole: &[u8], part: &[u8]) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// Byte offset of serde_json's 1-based line and column.
+fn offset_of_position(bytes: &[u8], line: usize, column: usize) -> usize {
+    let mut offset = 0usize;
+    for _ in 1..line.max(1) {
+        match bytes.get(offset..).and_then(|b| b.iter().position(|&c| c == b'\n')) {
+            Some(nl) => offset += nl + 1,
+            None => return bytes.len(),
+        }
+    }
+    (offset + column.saturating_sub(1)).min(bytes.len())
+}
+
+fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
+        pos += 1;
+    }
+    pos
+}
+
+/// Skips whitespace and one `,` (between two items).
+fn skip_separators(bytes: &[u8], pos: usize) -> usize {
+    let pos = skip_ws(bytes, pos);
+    if bytes.get(pos) == Some(&b',') {
+        skip_ws(bytes, pos + 1)
+    } else {
+        pos
+    }
+}
+
+/// Just after the `[` of a List's `items` (at the List's top level) or of a top-level array.
+fn json_items_start(bytes: &[u8]) -> Option<usize> {
+    let start = skip_ws(bytes, 0);
+    match bytes.get(start)? {
+        b'[' => return Some(start + 1),
+        b'{' => {}
+        _ => return None,
+    }
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                if depth == 1 && &bytes[i..end] == b"\"items\"" {
+                    let colon = skip_ws(bytes, end);
+                    if bytes.get(colon) == Some(&b':') {
+                        let open = skip_ws(bytes, colon + 1);
+                        if bytes.get(open) == Some(&b'[') {
+                            return Some(open + 1);
+                        }
+                    }
+                }
+                i = end;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// End (exclusive) of the JSON string starting at `start` (a `"`).
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            b'\n' => return None,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Where reading resumes after a broken item.
+enum NextItem {
+    /// The next item starts here.
+    At(usize),
+    /// The broken item was the last one.
+    End,
+    /// No next item could be found.
+    Lost,
+}
+
+/// True when a complete JSON object that looks like a Kubernetes object (it has `kind`,
+/// `apiVersion` or `metadata`) starts at `pos`.
+fn object_item_at(bytes: &[u8], pos: usize) -> bool {
+    if bytes.get(pos) != Some(&b'{') {
+        return false;
+    }
+    let mut stream = serde_json::Deserializer::from_slice(bytes.get(pos..).unwrap_or_default())
+        .into_iter::<&RawValue>();
+    match stream.next() {
+        Some(Ok(raw)) => {
+            let head = Obj::Json(raw).head();
+            head.kind.is_some()
+                || head.api_version.is_some()
+                || raw.get().contains("\"metadata\"")
+        }
+        _ => false,
+    }
+}
+
+/// Finds the item after the broken one that starts at `broken` (the error was seen at
+/// `err_at`): first by bracket depth (the broken item's braces usually balance), then by the
+/// indentation of pretty-printed output, then by the start of the next `{"apiVersion"` /
+/// `{"kind"` object.
+fn next_json_item(bytes: &[u8], broken: usize, err_at: usize) -> NextItem {
+    // a missing comma before a good item: the error is at the item itself
+    if err_at <= broken && object_item_at(bytes, broken) {
+        return NextItem::At(broken);
+    }
+    // 1. depth
+    let mut depth = 0usize;
+    let mut i = broken;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => match string_end(bytes, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => break,
+            },
+            b'{' | b'[' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b']' if depth == 0 => {
+                if i > err_at {
+                    return NextItem::End;
+                }
+                break;
+            }
+            b']' => depth -= 1,
+            b',' if depth == 0 && i > err_at => {
+                let next = skip_ws(bytes, i + 1);
+                if object_item_at(bytes, next) {
+                    return NextItem::At(next);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // 2. indentation: a line with the broken item's indentation that starts an object
+    let line_start = bytes[..broken.min(bytes.len())]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let prefix = &bytes[line_start..broken.min(bytes.len())];
+    if prefix.iter().all(|c| *c == b' ' || *c == b'\t') {
+        // from the line holding the error on (the next item may start right there)
+        let mut line = bytes[..err_at.min(bytes.len())]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1)
+            .max(broken + 1);
+        loop {
+            if line > broken
+                && bytes.get(line..line + prefix.len()) == Some(prefix)
+                && object_item_at(bytes, line + prefix.len())
+            {
+                return NextItem::At(line + prefix.len());
+            }
+            match bytes.get(line..).and_then(|b| b.iter().position(|&c| c == b'\n')) {
+                Some(nl) => line += nl + 1,
+                None => break,
+            }
+        }
+    }
+    // 3. the next object that starts like a Kubernetes object
+    let hay = bytes.get(err_at..).unwrap_or_default();
+    for pat in [&b"{\"apiVersion\""[..], b"{\"kind\"", b"{ \"apiVersion\"", b"{ \"kind\""] {
+        let mut from = 0;
+        while let Some(p) = hay
+            .get(from..)
+            .and_then(|h| h.windows(pat.len()).position(|w| w == pat))
+        {
+            let at = err_at + from + p;
+            if object_item_at(bytes, at) {
+                return NextItem::At(at);
+            }
+            from += p + 1;
+        }
+    }
+    NextItem::Lost
+}
+
+/// How a run of items ended.
+enum ItemsEnd {
+    /// At the closing `]`; the offset is just after it.
+    Closed(usize),
+    /// Another broken item starts at `at`.
+    Broken {
+        at: usize,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+/// Reads items from `pos` (the start of an item) to the end of the array or the next broken
+/// item. Line and column of a further error are relative to `bytes`.
+fn json_items_from(bytes: &[u8], mut pos: usize) -> (Vec<&RawValue>, ItemsEnd) {
+    let mut items = Vec::new();
+    loop {
+        let tail = bytes.get(pos..).unwrap_or_default();
+        let mut stream = serde_json::Deserializer::from_slice(tail).into_iter::<&RawValue>();
+        match stream.next() {
+            Some(Ok(raw)) => {
+                items.push(raw);
+                let after = skip_ws(bytes, pos + stream.byte_offset());
+                match bytes.get(after) {
+                    Some(b',') => pos = skip_ws(bytes, after + 1),
+                    Some(b']') => return (items, ItemsEnd::Closed(after + 1)),
+                    _ => {
+                        let (line, column) = line_column(bytes, after);
+                        return (
+                            items,
+                            ItemsEnd::Broken {
+                                at: after,
+                                line,
+                                column,
+                                message: format!(
+                                    "expected `,` or `]` after an item at line {line} column {column}"
+                                ),
+                            },
+                        );
+                    }
+                }
+            }
+            Some(Err(e)) => {
+                let (line0, _) = line_column(bytes, pos);
+                let line = line0 + e.line().saturating_sub(1);
+                let column = if e.line() <= 1 {
+                    line_column(bytes, pos).1 + e.column().saturating_sub(1)
+                } else {
+                    e.column()
+                };
+                let message = strip_position(&e.to_string());
+                return (
+                    items,
+                    ItemsEnd::Broken {
+                        at: pos,
+                        line,
+                        column,
+                        message: format!("{message} at line {line} column {column}"),
+                    },
+                );
+            }
+            None => {
+                let (line, column) = line_column(bytes, pos);
+                return (
+                    items,
+                    ItemsEnd::Broken {
+                        at: pos,
+                        line,
+                        column,
+                        message: format!("EOF while parsing a list at line {line} column {column}"),
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// 1-based line and column of a byte offset.
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = bytes.get(..offset).unwrap_or(bytes);
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let col = offset - before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1) + 1;
+    (line, col)
+}
+
+/// `"kind":"NodeList"` in what follows a List's items.
+fn trailing_list_kind(tail: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(tail.get(..tail.len().min(4096))?).ok()?;
+    let at = text.find("\"kind\"")?;
+    let rest = text[at + 6..].trim_start().strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find('"')?;
+    Some(rest[..end].to_owned())
+}
+
+/// After a broken value of a stream: the next line that starts with `{` or `[`.
+fn next_value_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(nl) = bytes.get(at..).and_then(|b| b.iter().position(|&c| c == b'\n')) {
+        let line = at + nl + 1;
+        if matches!(bytes.get(line), Some(b'{' | b'[')) {
+            return Some(line);
+        }
+        at = line;
+    }
+    None
+}
+
 /// Reads the complete items of a JSON List (its `items` array) or of a top-level JSON array from
 /// input that is cut or broken further on: every item read before the first error is returned,
 /// with the List's `kind` if it came before the error.
@@ -1528,6 +2473,67 @@ fn split_yaml_documents(text: &str) -> Vec<&str> {
     docs
 }
 
+/// The parts of a YAML List document: its `kind` (when readable) and the text of each item of
+/// its block `items:` sequence, dedented so each parses on its own.
+struct YamlList {
+    kind: Option<String>,
+    items: Vec<String>,
+}
+
+/// Splits a YAML document with a block `items:` sequence (`kubectl get -o yaml`) into its
+/// items; `None` when there is none.
+fn split_yaml_list(doc: &str) -> Option<YamlList> {
+    let lines: Vec<&str> = doc.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end().trim_start() == "items:")?;
+    let base = indent(lines[at]);
+    let first = (at + 1..lines.len()).find(|&i| !blank(lines[i]))?;
+    let dash = indent(lines[first]);
+    let is_item_start = |l: &str| {
+        indent(l) == dash && (l.trim_start().starts_with("- ") || l.trim() == "-")
+    };
+    if dash < base || !is_item_start(lines[first]) {
+        return None;
+    }
+    let mut items: Vec<String> = Vec::new();
+    let mut end = lines.len();
+    let mut i = first;
+    while i < lines.len() {
+        let l = lines[i];
+        if !blank(l) && indent(l) <= dash && !is_item_start(l) {
+            end = i;
+            break;
+        }
+        if is_item_start(l) {
+            // `- key: v` becomes `  key: v`, then the item is dedented by dash + 2
+            let mut first_line = String::with_capacity(l.len());
+            first_line.push_str(&l[..dash]);
+            first_line.push(' ');
+            first_line.push_str(&l[dash + 1..]);
+            items.push(dedent(&first_line, dash + 2));
+        } else if let Some(cur) = items.last_mut() {
+            cur.push('\n');
+            cur.push_str(&dedent(l, dash + 2));
+        }
+        i += 1;
+    }
+    let kind = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| (*i < at || *i >= end) && indent(l) == base)
+        .find_map(|(_, l)| l.trim().strip_prefix("kind:"))
+        .map(|k| k.trim().trim_matches(['"', '\'']).to_owned());
+    Some(YamlList { kind, items })
+}
+
+fn dedent(line: &str, n: usize) -> String {
+    let spaces = line.len() - line.trim_start_matches(' ').len();
+    line[spaces.min(n)..].to_owned()
+}
+
 /// YAML reading options, close to what `kubectl` (sigs.k8s.io/yaml) accepts: YAML 1.2 core
 /// booleans only (`n`, `y`, `on`, `off` stay strings, so a node named `n` or a label value `on`
 /// reads as text), `0755`-style and `1_000`-style plain scalars stay strings, and no source
@@ -1563,8 +2569,9 @@ fn looks_like_yaml_structure(doc: &str) -> bool {
     crate::describe::yaml_key(line).is_some()
 }
 
-/// A YAML error message safe to store: only its first line, and none at all for a document that
-/// may hold a Secret (parser messages can quote the source text).
+/// A YAML error message safe to store: only its first line (at most 300 characters), through
+/// the redactor, and none at all for a document that may hold a Secret (parser messages can
+/// quote the source text).
 fn yaml_error_message(doc: &str, message: &str) -> String {
     if doc.contains("Secret") || doc.contains("token-secret") {
         return "invalid YAML (details withheld: the document may hold a Secret)".to_owned();
@@ -1578,7 +2585,7 @@ fn yaml_error_message(doc: &str, message: &str) -> String {
         }
         out.push(c);
     }
-    out
+    crate::redact::redact_string(&out)
 }
 
 // ---------------------------------------------------------------------- Secrets and events

@@ -21,13 +21,16 @@ use serde_json::value::RawValue;
 use super::{ClusterSnapshot, EventsV1Event, Target, api_group, is_list_kind};
 use crate::objects::*;
 
-/// Reads `bytes` as one JSON List in one pass. `Err` means "use the general path" (the
-/// snapshot may then hold a partial result that the caller must roll back).
-pub(super) fn read_list(snapshot: &mut ClusterSnapshot, bytes: &[u8]) -> Result<(), ()> {
+/// Reads `bytes` as one JSON List in one pass; returns the List's `kind`. `Err` means "use the
+/// general path" (the snapshot may then hold a partial result that the caller must roll back).
+pub(super) fn read_list(
+    snapshot: &mut ClusterSnapshot,
+    bytes: &[u8],
+) -> Result<Option<String>, ()> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let ok = DocSeed { snapshot }.deserialize(&mut de).map_err(|_| ())?;
+    let kind = DocSeed { snapshot }.deserialize(&mut de).map_err(|_| ())?;
     de.end().map_err(|_| ())?;
-    if ok { Ok(()) } else { Err(()) }
+    kind.map(Some).ok_or(())
 }
 
 struct DocSeed<'s> {
@@ -35,19 +38,19 @@ struct DocSeed<'s> {
 }
 
 impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
-    /// True when the document was a List whose items were all read.
-    type Value = bool;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+    /// The List's kind when the document was a List whose items were all read.
+    type Value = Option<String>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
         d.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for DocSeed<'_> {
-    type Value = bool;
+    type Value = Option<String>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a List")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
         let mut kind: Option<String> = None;
         let mut items = false;
         while let Some(key) = map.next_key::<DocKey>()? {
@@ -64,10 +67,7 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
                 }
             }
         }
-        Ok(items
-            && kind
-                .as_deref()
-                .is_some_and(|k| k == "List" || is_list_kind(k)))
+        Ok(kind.filter(|k| items && (k == "List" || is_list_kind(k))))
     }
 }
 
@@ -161,6 +161,19 @@ impl<'de> Deserialize<'de> for HeadKey {
     }
 }
 
+/// A Secret as the fast path reads it: `data` and `stringData` stay raw (borrowed).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct FastSecret<'a> {
+    #[serde(rename = "type")]
+    type_: String,
+    metadata: ObjectMeta,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+    #[serde(borrow)]
+    string_data: Option<&'a RawValue>,
+}
+
 /// The entries read before `kind` was known (kept as borrowed raw JSON), then the rest of the
 /// live map.
 struct Chain<'de, A> {
@@ -240,6 +253,12 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             return Ok(());
         };
+        if !matches!(target, Target::Secret) && !s.has_room() {
+            // over `limits.max_objects_per_snapshot`: counted, not stored
+            let mut map = map;
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        }
         match target {
             Target::Node => s.nodes.push(rest(map)?),
             Target::Pod => s.pods.push(rest(map)?),
@@ -266,9 +285,34 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
                 s.role_bindings.push(binding);
             }
             Target::PodDisruptionBudget => s.pod_disruption_budgets.push(rest(map)?),
-            // Secrets go the general way: it reads `type` alone first and never touches the
-            // values of other Secrets.
-            Target::Secret => return Err(de::Error::custom("fast path: Secret")),
+            // A Secret's `data` and `stringData` are kept as borrowed raw text (never copied);
+            // only a bootstrap-token Secret's public keys are read from them afterwards.
+            Target::Secret => {
+                let secret: FastSecret<'de> = rest(map)?;
+                if secret.type_ != super::BOOTSTRAP_TOKEN_TYPE {
+                    s.skipped_secrets += 1;
+                    return Ok(());
+                }
+                let data = |raw: Option<&'de RawValue>| match raw {
+                    Some(raw) => {
+                        let mut de = serde_json::Deserializer::from_str(raw.get());
+                        super::de_public_token_data(&mut de).map_err(|_| ())
+                    }
+                    None => Ok(Default::default()),
+                };
+                let (Ok(data), Ok(string_data)) = (data(secret.data), data(secret.string_data))
+                else {
+                    return Err(de::Error::custom("fast path: unreadable bootstrap token"));
+                };
+                let token = super::BootstrapSecret {
+                    metadata: secret.metadata,
+                    data,
+                    string_data,
+                }
+                .into_token()
+                .map_err(|_| de::Error::custom("fast path: unreadable bootstrap token"))?;
+                s.bootstrap_tokens.push(token);
+            }
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ mod resource_group_example;
 mod snapshot_describe;
 mod snapshot_fixtures;
 mod snapshot_gpu_cluster;
+mod snapshot_hostile;
 mod snapshot_problems;
 mod snapshot_salvage;
 mod support;
