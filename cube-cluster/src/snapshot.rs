@@ -338,6 +338,8 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
             }
         }
         if !snapshot.missing_kinds.contains_key(k.kind) {
+            // every page was read: an absence of this kind is now a real absence
+            snapshot.kinds_listed.insert(k.kind.to_string());
             progress(CollectProgress::Done {
                 kind: k.kind,
                 objects: snapshot.object_count() - before,

@@ -103,8 +103,22 @@ impl<'a> Context<'a> {
         let mut pods_by_node: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut pods_by_namespace: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut pod_requests = Vec::with_capacity(snapshot.pods.len());
+        // Node names held by objects of different clusters (snapshot.mixed): a pod is charged
+        // to such a node only when it comes from the same input as the node kept under that
+        // name, never to both clusters' nodes at once.
+        let mixed: std::collections::HashSet<&str> = snapshot
+            .mixed
+            .iter()
+            .filter(|m| m.kind == "Node")
+            .flat_map(|m| m.objects.iter().map(String::as_str))
+            .collect();
         for (i, p) in snapshot.pods.iter().enumerate() {
-            if !p.spec.node_name.is_empty() {
+            let name = p.spec.node_name.as_str();
+            let attributable = !mixed.contains(name)
+                || nodes_by_name.get(name).is_some_and(|&n| {
+                    snapshot.source_of("Node", n) == snapshot.source_of("Pod", i)
+                });
+            if !p.spec.node_name.is_empty() && attributable {
                 pods_by_node
                     .entry(p.spec.node_name.as_str())
                     .or_default()

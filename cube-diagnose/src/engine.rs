@@ -64,15 +64,24 @@ pub struct Report {
     /// [`Report::with_input_problems`]. A fatal one makes [`Report::exit_code`] 2.
     #[serde(default)]
     pub input_problems: Vec<crate::input::InputProblem>,
+    /// True when part of the picture could not be read (a kind missing, a limit hit:
+    /// [`cube_model::ClusterSnapshot::is_incomplete`]); [`Report::exit_code`] is then 3, never 0.
+    #[serde(default)]
+    pub incomplete: bool,
 }
 
 impl Report {
-    /// The process exit code for this report: 2 when an input could not be used at all (a fatal
-    /// [`crate::input::InputProblem`]; the other inputs were still diagnosed), else 1 when any
-    /// finding is an error, else 0. (2 for usage errors is decided by the caller.)
+    /// The process exit code for this report (the same codes in every example program, see
+    /// `examples/README.md`): 2 when an input could not be used at all (a fatal
+    /// [`crate::input::InputProblem`]; the other inputs were still diagnosed), else 3 when the
+    /// picture is incomplete ([`Report::incomplete`]: a kind could not be read, a limit was
+    /// hit), else 1 when any finding is an error, else 0. 0 therefore always means "all read,
+    /// nothing wrong". (2 for usage errors is decided by the caller.)
     pub fn exit_code(&self) -> i32 {
         if self.input_problems.iter().any(|p| p.fatal) {
             2
+        } else if self.incomplete {
+            3
         } else if self.summary.errors > 0 {
             1
         } else {
@@ -231,6 +240,7 @@ impl Engine {
             findings,
             summary,
             input_problems: Vec::new(),
+            incomplete: ctx.snapshot().is_incomplete(),
         }
     }
 }
@@ -316,6 +326,8 @@ mod tests {
             "cluster-unauthorized",
             "cluster-forbidden",
             "cluster-over-privileged",
+            "snapshot-incomplete",
+            "snapshot-mixed-clusters",
         ];
         let got: Vec<String> = Engine::new()
             .rule_infos()

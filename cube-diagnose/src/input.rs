@@ -70,6 +70,67 @@ impl std::fmt::Display for InputProblem {
     }
 }
 
+/// What the loader did besides reading objects, as (non-fatal) input problems, so every output
+/// lists it: objects replaced by a later input, objects kept apart (same name, another
+/// identity), kinds that could not be read, objects of kinds the analyses skip, Secrets skipped.
+pub fn snapshot_notes(s: &ClusterSnapshot) -> Vec<InputProblem> {
+    let note = |source: &str, object: &str, message: String| InputProblem {
+        source: source.to_owned(),
+        object: object.to_owned(),
+        message,
+        ..InputProblem::default()
+    };
+    let mut out = Vec::new();
+    for d in &s.duplicates {
+        out.push(note(
+            &d.source,
+            "",
+            format!(
+                "{} {} object(s) already loaded from an earlier input were replaced by this input's",
+                d.count, d.kind
+            ),
+        ));
+    }
+    for m in &s.mixed {
+        let text = m.to_string();
+        let message = text
+            .strip_prefix(&format!("{}: ", m.source))
+            .unwrap_or(&text)
+            .to_owned();
+        out.push(note(&m.source, "", message));
+    }
+    for (kind, why) in &s.missing_kinds {
+        out.push(note("cluster", kind, format!("could not be read: {why}")));
+    }
+    if !s.unknown_kinds.is_empty() {
+        let total: usize = s.unknown_kinds.values().sum();
+        let kinds: Vec<String> = s
+            .unknown_kinds
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
+        out.push(note(
+            "snapshot",
+            "",
+            format!(
+                "skipped {total} object(s) of kinds the analyses do not read ({})",
+                kinds.join(", ")
+            ),
+        ));
+    }
+    if s.skipped_secrets > 0 {
+        out.push(note(
+            "snapshot",
+            "",
+            format!(
+                "skipped {} Secret(s) that are not bootstrap tokens (never stored)",
+                s.skipped_secrets
+            ),
+        ));
+    }
+    out
+}
+
 /// Annotation set on events read by [`Inputs`]: the input (file name or label) they came from.
 pub const SOURCE_ANNOTATION: &str = "cube-diagnose.invalid/source";
 
@@ -208,6 +269,7 @@ impl Inputs {
             })
             .collect();
         out.extend(self.problems.iter().cloned());
+        out.extend(snapshot_notes(&self.snapshot));
         // an input that yielded nothing: its loader problems are part of the fatal one
         out.dedup();
         out

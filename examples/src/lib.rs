@@ -202,3 +202,180 @@ pub fn read_registry(path: &Path) -> Result<cube_model::ClusterRegistry, String>
     }
     Ok(registry)
 }
+
+/// The exit codes every example program uses for the same kind of outcome (documented in
+/// `examples/README.md`).
+pub mod exit {
+    /// Everything was read and nothing is wrong (admitted, planned, importable, no error
+    /// findings).
+    pub const OK: u8 = 0;
+    /// The answer is "no": error findings, rejected or Pending, not importable.
+    pub const FINDINGS: u8 = 1;
+    /// Bad input or usage: an unreadable, empty, oversized or unparseable file, an invalid
+    /// flag value (clap's usage errors use 2 too).
+    pub const BAD_INPUT: u8 = 2;
+    /// The picture is incomplete: a kind could not be read, a limit was hit, part of the input
+    /// was skipped; whatever else the output says, it is not "all clear".
+    pub const INCOMPLETE: u8 = 3;
+}
+
+/// Limit flags shared by every program: `--limit KEY=VALUE` (repeatable) and one dedicated flag
+/// per limit (`--max-file-bytes 3Gi`); see [`cube_model::limits`] for the keys and defaults.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LimitArgs {
+    /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
+    /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
+    /// collection-deadline-secs, request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
+    #[arg(long = "limit", value_name = "KEY=VALUE")]
+    pub limit: Vec<String>,
+    /// Largest file (or stdin) read, in bytes (default 4Gi).
+    #[arg(long, value_name = "BYTES")]
+    pub max_file_bytes: Option<String>,
+    /// Largest HTTP response body, in bytes (default 256Mi).
+    #[arg(long, value_name = "BYTES")]
+    pub max_http_body_bytes: Option<String>,
+    /// Pages read per list (default 10000).
+    #[arg(long, value_name = "N")]
+    pub max_pages_per_list: Option<String>,
+    /// Objects kept in one snapshot (default 10000000).
+    #[arg(long, value_name = "N")]
+    pub max_objects_per_snapshot: Option<String>,
+    /// Replica pods expanded per workload (default 1000).
+    #[arg(long, value_name = "N")]
+    pub max_replicas_expanded: Option<String>,
+    /// YAML alias expansions per file (default 100000).
+    #[arg(long, value_name = "N")]
+    pub max_yaml_alias_expansions: Option<String>,
+    /// Deadline of a whole live collection, in seconds (default 900).
+    #[arg(long, value_name = "SECS")]
+    pub collection_deadline_secs: Option<String>,
+    /// Timeout of one request, in seconds (default 30).
+    #[arg(long, value_name = "SECS")]
+    pub request_timeout_secs: Option<String>,
+}
+
+impl LimitArgs {
+    /// The limits: defaults, then the dedicated flags, then every `--limit` in order.
+    ///
+    /// # Errors
+    /// The message for exit code 2 (unknown key, not a number, out of range).
+    pub fn limits(&self) -> Result<Limits, String> {
+        use cube_model::limits::Limit;
+        let mut limits = Limits::default();
+        let flags = [
+            (Limit::FileBytes, &self.max_file_bytes),
+            (Limit::HttpBodyBytes, &self.max_http_body_bytes),
+            (Limit::PagesPerList, &self.max_pages_per_list),
+            (Limit::ObjectsPerSnapshot, &self.max_objects_per_snapshot),
+            (Limit::ReplicasExpanded, &self.max_replicas_expanded),
+            (Limit::YamlAliasExpansions, &self.max_yaml_alias_expansions),
+            (Limit::CollectionDeadlineSecs, &self.collection_deadline_secs),
+            (Limit::RequestTimeoutSecs, &self.request_timeout_secs),
+        ];
+        for (limit, value) in flags {
+            if let Some(v) = value {
+                limits
+                    .set_text(limit, v)
+                    .map_err(|e| format!("{}: {e}", limit.flag()))?;
+            }
+        }
+        for setting in &self.limit {
+            limits
+                .apply(setting)
+                .map_err(|e| format!("--limit {setting}: {e}"))?;
+        }
+        Ok(limits)
+    }
+}
+
+/// Reads one input file through the bounded reader; `-` reads standard input (bounded the
+/// same way).
+///
+/// # Errors
+/// [`cube_model::io::ReadError`]: unreadable, not a regular file, larger than the limit.
+pub fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>, cube_model::io::ReadError> {
+    if path.as_os_str() == "-" {
+        cube_model::io::read_to_limit(std::io::stdin().lock(), "-", limits.max_file_bytes)
+    } else {
+        cube_model::io::read_file(path, limits)
+    }
+}
+
+/// Reads one input file as text (invalid UTF-8 replaced), see [`read_input`].
+///
+/// # Errors
+/// As [`read_input`].
+pub fn read_input_text(path: &Path, limits: &Limits) -> Result<String, cube_model::io::ReadError> {
+    let bytes = read_input(path, limits)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Writes `text` (no newline added) to stdout; a closed pipe ends quietly like
+/// [`print_stdout`].
+///
+/// # Errors
+/// Any write error but a broken pipe.
+pub fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Writes one line to stderr: secrets redacted, control and bidirectional characters escaped.
+/// A closed stderr is ignored (never a panic, unlike `eprintln!`).
+pub fn eprint_line(text: &str) {
+    use std::io::Write;
+    let redacted = cube_model::redact::redact(text);
+    let safe = cube_model::terminal::escape(&redacted);
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{safe}");
+}
+
+/// Installs a tracing subscriber when `RUST_LOG` is set (for example `RUST_LOG=trace`): events
+/// go to stderr through the one redactor and the terminal escaper, so no log level ever prints a
+/// secret or raw control characters. Without `RUST_LOG` nothing is installed.
+pub fn init_tracing() {
+    let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("RUST_LOG") else {
+        return;
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .with_writer(|| SafeStderr(Vec::new()))
+        .try_init();
+}
+
+/// A stderr writer that redacts and escapes each event when it is dropped (tracing's fmt layer
+/// makes one writer per event).
+struct SafeStderr(Vec<u8>);
+
+impl std::io::Write for SafeStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // an event larger than 1 MiB is cut, never buffered without bound
+        let room = (1usize << 20).saturating_sub(self.0.len());
+        self.0.extend_from_slice(&buf[..buf.len().min(room)]);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for SafeStderr {
+    fn drop(&mut self) {
+        use std::io::Write;
+        if self.0.is_empty() {
+            return;
+        }
+        let text = String::from_utf8_lossy(&self.0);
+        let redacted = cube_model::redact::redact(&text);
+        let safe = cube_model::terminal::escape(&redacted);
+        let _ = std::io::stderr().lock().write_all(safe.as_bytes());
+    }
+}

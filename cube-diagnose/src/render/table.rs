@@ -1,7 +1,13 @@
 //! Human-readable table grouped by severity. Colour (ANSI) only when asked for; callers pass
 //! `std::io::IsTerminal::is_terminal(&std::io::stdout())`.
+//!
+//! Every text that comes from input (object names, server messages, log lines, suggested
+//! commands) is written through [`cube_model::terminal`]: control, escape and bidirectional
+//! characters are shown as visible escapes, never sent to the terminal raw.
 
 use std::fmt::Write;
+
+use cube_model::terminal::{escape, escape_line};
 
 use crate::{Report, Severity};
 
@@ -40,7 +46,7 @@ pub fn to_table(report: &Report, colour: bool) -> String {
         );
         for p in &report.input_problems {
             let tag = if p.fatal { "unusable:" } else { "problem: " };
-            let line = p.to_string();
+            let line = escape(&p.to_string()).into_owned();
             write_indented(
                 &mut out,
                 &format!("  {} ", paint(tag, "35", colour)),
@@ -65,28 +71,31 @@ pub fn to_table(report: &Report, colour: bool) -> String {
             Severity::Info => ("INFO", "1;36"),
         };
         let _ = writeln!(out, "{} ({})", paint(title, code, colour), group.len());
-        let w_rule = group.iter().map(|f| f.rule_id.len()).max().unwrap_or(0);
+        let w_rule = group
+            .iter()
+            .map(|f| escape_line(&f.rule_id).len())
+            .max()
+            .unwrap_or(0);
         let w_subj = group
             .iter()
-            .map(|f| f.subject.display_name().len())
+            .map(|f| escape_line(&f.subject.display_name()).len())
             .max()
             .unwrap_or(0)
             .min(48);
         for f in group {
-            let _ = writeln!(
-                out,
-                "  {:<w_rule$}  {:<w_subj$}  {}",
-                f.rule_id,
-                f.subject.display_name(),
-                f.message,
+            let head = format!(
+                "  {:<w_rule$}  {:<w_subj$}  ",
+                escape_line(&f.rule_id),
+                escape_line(&f.subject.display_name()),
             );
+            write_indented(&mut out, &head, w_rule + w_subj + 6, &escape(&f.message));
             for e in &f.evidence {
                 let head = format!("  {:<w_rule$}    {} ", "", paint("evidence:", "2", colour));
-                write_indented(&mut out, &head, w_rule + 16, &e.to_string());
+                write_indented(&mut out, &head, w_rule + 16, &escape_line(&e.to_string()));
             }
             if !f.remedy.is_empty() {
                 let head = format!("  {:<w_rule$}    {} ", "", paint("remedy:", "32", colour));
-                write_indented(&mut out, &head, w_rule + 14, &f.remedy);
+                write_indented(&mut out, &head, w_rule + 14, &escape(&f.remedy));
             }
         }
         out.push('\n');
@@ -109,6 +118,37 @@ mod tests {
     use super::*;
     use crate::{Finding, Subject, Summary};
 
+    /// Issue 9: escape codes, carriage returns and right-to-left overrides from server messages
+    /// and object names reached the terminal raw, even inside suggested commands.
+    #[test]
+    fn control_and_bidi_characters_are_escaped_everywhere() {
+        let evil = "x\u{1b}[2J\u{202e}gpj.exe\r";
+        let findings = vec![
+            Finding::new("a", Severity::Error, Subject::cluster_scoped("Node", evil), evil)
+                .with_evidence(crate::Evidence::log("src", 1, evil))
+                .with_evidence(crate::Evidence::field(evil, "spec", evil))
+                .with_remedy(format!("kubectl cordon {evil}\nkubectl drain {evil}")),
+        ];
+        let r = Report {
+            rules: vec![],
+            summary: Summary::of(&findings),
+            findings,
+            input_problems: vec![crate::input::InputProblem {
+                source: evil.into(),
+                message: evil.into(),
+                ..Default::default()
+            }],
+            incomplete: false,
+        };
+        let t = to_table(&r, false);
+        for bad in ['\u{1b}', '\u{202e}', '\r'] {
+            assert!(!t.contains(bad), "{bad:?} in {t:?}");
+        }
+        assert!(t.contains("\\x1b[2J\\u{202e}gpj.exe\\r"), "{t}");
+        // the colour codes we add ourselves stay
+        assert!(to_table(&r, true).contains("\u{1b}[1;31m"));
+    }
+
     #[test]
     fn groups_and_colour() {
         let findings = vec![
@@ -126,6 +166,7 @@ mod tests {
             summary: Summary::of(&findings),
             findings,
             input_problems: Vec::new(),
+            incomplete: false,
         };
         let plain = to_table(&r, false);
         assert!(plain.starts_with("ERRORS (1)"));

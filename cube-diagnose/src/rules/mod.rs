@@ -60,6 +60,8 @@ pub mod quota_not_enforced;
 pub mod quota_without_limitrange;
 pub mod quota_without_priority;
 pub mod rbac_dangling_roleref;
+pub mod snapshot_incomplete;
+pub mod snapshot_mixed_clusters;
 pub mod storage_mount_failed;
 pub mod storage_no_default_class;
 pub mod storage_node_local;
@@ -95,7 +97,19 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(cluster_unauthorized::ClusterUnauthorized),
         Box::new(cluster_forbidden::ClusterForbidden),
         Box::new(cluster_over_privileged::ClusterOverPrivileged),
+        Box::new(snapshot_incomplete::SnapshotIncomplete),
+        Box::new(snapshot_mixed_clusters::SnapshotMixedClusters),
     ]
+}
+
+/// Why `kind` could not be read, when the snapshot says so: a rule must not conclude anything
+/// from its absence then ("no ResourceQuota", "no StorageClass at all"), and says "could not be
+/// read" instead.
+pub(crate) fn unread<'c>(ctx: &Context<'c>, kind: &str) -> Option<&'c str> {
+    match ctx.snapshot().kind_status(kind) {
+        cube_model::snapshot::KindStatus::Missing(why) => Some(why),
+        _ => None,
+    }
 }
 
 /// Subject of a node.

@@ -57,6 +57,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             continue;
         }
         let o = obj("Pod", ns, &p.metadata.name);
+        if let Some(why) = crate::rules::unread(ctx, "LimitRange")
+            && lr_note.is_empty()
+        {
+            out.push(
+                Finding::new(PodMissingRequests::ID, Severity::Info, pod_subject(p), format!("pod {}/{} has containers without requests ({}); whether a LimitRange default applies is unknown: LimitRanges could not be read ({why})", ns, p.metadata.name, missing.join(", ")))
+                    .with_evidences(missing.iter().map(|m| Evidence::field(&o, "spec.containers[].resources.requests", format!("{m} <absent>"))))
+                    .with_remedy(format!("grant list on limitranges (or run `kubectl -n {ns} get limitranges -o yaml`) and diagnose again")),
+            );
+            continue;
+        }
         out.push(
             Finding::new(PodMissingRequests::ID, Severity::Warning, pod_subject(p), format!("pod {}/{} has containers without requests ({}) and no LimitRange default applies{}", ns, p.metadata.name, missing.join(", "), if p.status.qos_class == "BestEffort" { "; QoS BestEffort (extended resources such as GPUs do not count for QoS)" } else { "" }))
                 .with_evidence(Evidence::field(&o, "status.qosClass", if p.status.qos_class.is_empty() { "<absent>" } else { &p.status.qos_class }))

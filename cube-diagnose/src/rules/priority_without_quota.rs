@@ -13,10 +13,17 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let unread = crate::rules::unread(ctx, "ResourceQuota");
     groups(ctx)
         .into_iter()
         .filter(|g: &GroupControls| !g.priority_classes.is_empty() && g.quotas.is_empty())
         .map(|g| {
+            if let Some(why) = unread {
+                // absence of a kind that could not be read proves nothing
+                return Finding::new(PriorityWithoutQuota::ID, Severity::Info, Subject::cluster_scoped("ResourceGroup", &g.name), format!("group {} uses PriorityClass {}; whether it has a ResourceQuota in {} is unknown: ResourceQuotas could not be read ({why})", g.name, g.priority_classes.join(", "), g.namespaces.join(", ")))
+                    .with_evidence(Evidence::field("ResourceQuota", "list", format!("could not be read: {why}")))
+                    .with_remedy("grant list on resourcequotas to the account that reads the cluster (or dump them with `kubectl get resourcequotas -A -o json`) and diagnose again");
+            }
             Finding::new(PriorityWithoutQuota::ID, Severity::Warning, Subject::cluster_scoped("ResourceGroup", &g.name), format!("group {} uses PriorityClass {} but has no ResourceQuota in {}: it can take (and preempt) capacity without limit", g.name, g.priority_classes.join(", "), g.namespaces.join(", ")))
                 .with_evidences(g.priority_classes.iter().map(|p| Evidence::field(format!("ResourceGroup/{}", g.name), "priorityClassName", p)))
                 .with_remedy(format!("kubectl -n {} create quota {}-quota --hard=requests.cpu=<n>,requests.memory=<m>,requests.nvidia.com/gpu=<g>", g.namespaces.first().cloned().unwrap_or_default(), g.name))

@@ -18,6 +18,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
     let must: Vec<_> = signals(ctx, &[SignalKind::QuotaMustSpecify]).collect();
+    let lr_unread = crate::rules::unread(ctx, "LimitRange");
     for q in &snap.resource_quotas {
         let ns = &q.metadata.namespace;
         let mut uncovered = Vec::new();
@@ -63,6 +64,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .iter()
             .any(|lr| lr.metadata.namespace == *ns);
         let keys: Vec<&str> = uncovered.iter().map(|(k, _, _)| *k).collect();
+        if let (Some(why), false) = (lr_unread, has_lr) {
+            // no LimitRange was read because none could be: say so, conclude nothing
+            out.push(
+                Finding::new(QuotaWithoutLimitRange::ID, Severity::Info, Subject::namespaced("ResourceQuota", ns, &q.metadata.name), format!("quota {ns}/{} requires every pod to state {}; whether a LimitRange defaults it is unknown: LimitRanges could not be read ({why})", q.metadata.name, keys.join(", ")))
+                    .with_evidences(keys.iter().map(|k| Evidence::field(&o, format!("spec.hard.{k}"), q.spec.hard.get(k).map(ToString::to_string).unwrap_or_default())))
+                    .with_evidence(Evidence::field("LimitRange", "list", format!("could not be read: {why}")))
+                    .with_remedy(format!("grant list on limitranges (or run `kubectl -n {ns} get limitranges -o yaml`) and diagnose again")),
+            );
+            continue;
+        }
         let mut f = Finding::new(
             QuotaWithoutLimitRange::ID,
             if proof.is_empty() { Severity::Warning } else { Severity::Error },

@@ -17,6 +17,27 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
     let has_default = snap.storage_classes.iter().any(|c| c.is_default());
+    if let Some(why) = crate::rules::unread(ctx, "StorageClass")
+        && !has_default
+    {
+        // the classes could not be read: "no StorageClass at all" would be a guess
+        for c in &snap.persistent_volume_claims {
+            if c.spec.storage_class_name.is_some()
+                || c.status.phase == "Bound"
+                || !c.spec.volume_name.is_empty()
+            {
+                continue;
+            }
+            let ns = &c.metadata.namespace;
+            out.push(
+                Finding::new(StorageNoDefaultClass::ID, Severity::Info, Subject::namespaced("PersistentVolumeClaim", ns, &c.metadata.name), format!("claim {ns}/{} sets no storageClassName; whether a default StorageClass exists is unknown: StorageClasses could not be read ({why})", c.metadata.name))
+                    .with_evidence(Evidence::field(obj("PersistentVolumeClaim", ns, &c.metadata.name), "spec.storageClassName", "<absent>"))
+                    .with_evidence(Evidence::field("StorageClass", "list", format!("could not be read: {why}")))
+                    .with_remedy("grant list on storageclasses.storage.k8s.io (or run `kubectl get storageclass -o yaml`) and diagnose again"),
+            );
+        }
+        return out;
+    }
     if !has_default {
         for c in &snap.persistent_volume_claims {
             if c.spec.storage_class_name.is_some()

@@ -1,6 +1,7 @@
 //! cube-diagnose integration tests as modules of one test binary (one link instead of one per file).
 
 mod fixtures;
+mod hostile;
 mod input_problems;
 mod output_formats;
 mod subjects_and_layout;

@@ -193,6 +193,7 @@ fn empty_report_validates_and_exits_zero() {
         summary: Summary::of(&findings),
         findings,
         input_problems: Vec::new(),
+        incomplete: false,
     };
     let doc: Value = serde_json::from_str(&to_json(&r).expect("render")).expect("json");
     check_valid(&doc);

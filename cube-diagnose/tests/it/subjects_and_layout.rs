@@ -139,6 +139,7 @@ fn multi_line_remedy_is_indented_under_the_remedy_column() {
         summary: Summary::of(&findings),
         findings,
         input_problems: Vec::new(),
+        incomplete: false,
     };
     let table = to_table(&r, false);
     let lines: Vec<&str> = table.lines().collect();
