@@ -9,7 +9,10 @@
 //! cargo run -p cube-examples --example cluster_diagnose -- --kubeconfig ~/.kube/config --output sarif
 //! ```
 //!
-//! Exit codes: 0 no error findings, 1 error findings, 2 bad input or usage.
+//! Exit codes (the same in every example program, see `examples/README.md`): 0 everything read
+//! and no error findings, 1 error findings, 2 bad input or usage, 3 the picture is incomplete (a
+//! kind could not be read, a limit was hit). Limits: `--limit KEY=VALUE` or `--max-file-bytes`
+//! etc. `RUST_LOG=trace` logs to stderr (redacted).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -61,25 +64,32 @@ struct Args {
     /// Engine configuration (JSON or YAML: disabled, severities, thresholds).
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Limits on input size and work.
+    #[command(flatten)]
+    limits: cube_examples::LimitArgs,
 }
 
 fn main() -> ExitCode {
+    cube_examples::init_tracing();
     let args = Args::parse(); // usage errors exit with 2
     match run(args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            cube_examples::eprint_line(&format!("error: {e:#}"));
+            ExitCode::from(cube_examples::exit::BAD_INPUT)
         }
     }
 }
 
 fn run(args: Args) -> Result<u8> {
+    let limits = args.limits.limits().map_err(anyhow::Error::msg)?;
     let mut inputs = Inputs::new();
+    inputs.snapshot.set_limits(limits.clone());
     let mut imports = Vec::new();
     if let Some(kc) = &args.kubeconfig {
-        let (report, live) = collect_live(kc, args.context.as_deref())?;
-        if let Some(live) = live {
+        let (report, live) = collect_live(kc, args.context.as_deref(), &limits)?;
+        if let Some(mut live) = live {
+            live.set_limits(limits.clone());
             inputs.snapshot = live;
         }
         imports.push(report);
@@ -92,25 +102,29 @@ fn run(args: Args) -> Result<u8> {
     }
     read_inputs(
         &args.snapshot,
-        &mut std::io::stdin(),
+        &mut std::io::stdin().lock(),
         &mut inputs,
         &mut imports,
+        &limits,
     );
     let input_problems = inputs.input_problems();
     for p in &input_problems {
-        eprintln!("{}: {p}", if p.fatal { "error" } else { "warning" });
+        cube_examples::eprint_line(&format!(
+            "{}: {p}",
+            if p.fatal { "error" } else { "warning" }
+        ));
     }
     let config_text = match &args.config {
         Some(p) => Some((
             p.display().to_string(),
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+            cube_examples::read_input_text(p, &limits)?,
         )),
         None => None,
     };
     let engine = load_engine(config_text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())))?;
     let config = engine.config().clone();
     let groups: Vec<GroupSpec> = match &args.groups {
-        Some(p) => read_groups(p)?,
+        Some(p) => read_groups(p, &limits)?,
         None => Vec::new(),
     };
     let mut ctx = Context::new(&inputs.snapshot)
@@ -131,12 +145,15 @@ fn run(args: Args) -> Result<u8> {
 }
 
 /// Reads every `--snapshot` path (`-` is stdin, read once) into `inputs` (kubeconfigs into
-/// `imports`). A path that cannot be read is an input problem; the other paths are still read.
+/// `imports`), each through the bounded reader (at most `limits.max_file_bytes`; FIFOs, devices
+/// and directories refused). A path that cannot be read is an input problem; the other paths
+/// are still read.
 fn read_inputs(
     paths: &[PathBuf],
     stdin: &mut dyn std::io::Read,
     inputs: &mut Inputs,
     imports: &mut Vec<ImportReport>,
+    limits: &cube_model::Limits,
 ) {
     let mut stdin_read = false;
     for path in paths {
@@ -148,20 +165,19 @@ fn read_inputs(
         };
         let read = if is_stdin {
             if stdin_read {
-                eprintln!("warning: - given twice: stdin is read once");
+                cube_examples::eprint_line("warning: - given twice: stdin is read once");
                 continue;
             }
             stdin_read = true;
-            let mut buf = Vec::new();
-            stdin.read_to_end(&mut buf).map(|_| buf)
+            cube_model::io::read_to_limit(&mut *stdin, "-", limits.max_file_bytes)
         } else {
-            std::fs::read(path)
+            cube_model::io::read_file(path, limits)
         };
         let bytes = match read {
             Ok(b) => b,
             Err(e) => {
                 // reported with the other input problems; the other inputs are still diagnosed
-                inputs.add_unreadable(&name, format!("cannot read: {e}"));
+                inputs.add_unreadable(&name, e.reason());
                 continue;
             }
         };
@@ -175,8 +191,8 @@ fn read_inputs(
             continue;
         }
         match inputs.add_bytes(&name, &bytes) {
-            Some(format) => eprintln!("read {name}: {format:?}"),
-            None => eprintln!("read {name}: not usable"),
+            Some(format) => cube_examples::eprint_line(&format!("read {name}: {format:?}")),
+            None => cube_examples::eprint_line(&format!("read {name}: not usable")),
         }
     }
 }
@@ -195,9 +211,8 @@ fn load_engine(config: Option<(&str, &str)>) -> Result<Engine> {
 
 /// Resource groups: cube-model `ResourceGroup` documents (YAML/JSON, one or several separated by
 /// `---`), or a list of plain `GroupSpec`s.
-fn read_groups(path: &std::path::Path) -> Result<Vec<GroupSpec>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn read_groups(path: &std::path::Path, limits: &cube_model::Limits) -> Result<Vec<GroupSpec>> {
+    let text = cube_examples::read_input_text(path, limits)?;
     let docs: Vec<&str> = text
         .split("\n---")
         .filter(|d| !d.trim().is_empty())
@@ -209,7 +224,8 @@ fn read_groups(path: &std::path::Path) -> Result<Vec<GroupSpec>> {
     if let Ok(groups) = model {
         return Ok(groups.iter().map(GroupSpec::from).collect());
     }
-    serde_saphyr::from_str(&text).with_context(|| format!("invalid groups file {}", path.display()))
+    cube_model::yaml::from_str(&text, limits, serde_saphyr::Options::default())
+        .with_context(|| format!("invalid groups file {}", path.display()))
 }
 
 /// Removes `./` path segments that come from joining a kubeconfig's relative file paths
@@ -271,11 +287,13 @@ fn kubeconfig_report(
 fn collect_live(
     path: &std::path::Path,
     context: Option<&str>,
+    limits: &cube_model::Limits,
 ) -> Result<(ImportReport, Option<ClusterSnapshot>)> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = cube_examples::read_input_text(path, limits)?;
+    // the same checks as cluster_import (an empty file, a document that is not a kubeconfig:
+    // bad input, exit 2)
+    let cfg = Kubeconfig::from_yaml_strict(&text, Some(path))?;
     let mut report = kubeconfig_report(&path.display().to_string(), &text, context, Some(path))?;
-    let cfg = Kubeconfig::from_yaml(&text, Some(path))?;
     let mut opts = SelectOptions::new();
     if let Some(c) = context {
         opts = opts.context(c);
@@ -285,7 +303,8 @@ fn collect_live(
         Err(e) => {
             report.connection.class = ConnectionClass::ConfigInvalid;
             report.connection.message = e.to_string();
-            return Ok((report, None));
+            let snap = nothing_read(&report.connection.message);
+            return Ok((report, Some(snap)));
         }
     };
     report.cluster_name = selection.cluster_name.clone();
@@ -298,19 +317,46 @@ fn collect_live(
     let _guard = rt.enter();
     let client = cube_cluster::client::build_client(
         &selection,
-        &cube_cluster::client::ClientOptions::default(),
+        &cube_cluster::client::ClientOptions::with_timeout(limits.request_timeout),
     )?;
-    eprintln!(
+    cube_examples::eprint_line(&format!(
         "collecting a live snapshot from {} ({})",
         selection.cluster_name, selection.server
-    );
-    let result = rt.block_on(collect_snapshot(&client, &CollectOptions::default(), |p| {
-        eprintln!("  {p}")
-    }));
+    ));
+    let options = CollectOptions::default();
+    let result = rt.block_on(async {
+        tokio::time::timeout(
+            limits.collection_deadline,
+            collect_snapshot(&client, &options, |p| {
+                cube_examples::eprint_line(&format!("  {p}"))
+            }),
+        )
+        .await
+    });
+    let result = match result {
+        Ok(r) => r,
+        Err(_) => {
+            // the whole collection ran past its deadline: nothing it read is kept, every kind
+            // is missing and the limit is reported
+            let mut snap = ClusterSnapshot::new();
+            let hit = limits.exceeded(
+                cube_model::Limit::CollectionDeadlineSecs,
+                selection.server.clone(),
+                None,
+            );
+            cube_examples::eprint_line(&format!("  collection stopped: {hit}"));
+            for k in &options.kinds {
+                snap.missing_kinds
+                    .insert(k.kind.to_owned(), format!("not collected: {hit}"));
+            }
+            snap.limits_hit.push(hit);
+            return Ok((report, Some(snap)));
+        }
+    };
     match result {
         Ok(snap) => {
             for (kind, why) in &snap.missing_kinds {
-                eprintln!("  not collected: {kind}: {why}");
+                cube_examples::eprint_line(&format!("  not collected: {kind}: {why}"));
             }
             Ok((report, Some(snap)))
         }
@@ -334,10 +380,24 @@ fn collect_live(
                 cube_cluster::classify::error_chain_text(&e),
                 class.hint()
             );
-            eprintln!("  collection failed: {}", report.connection.message);
-            Ok((report, None))
+            cube_examples::eprint_line(&format!(
+                "  collection failed: {}",
+                report.connection.message
+            ));
+            let snap = nothing_read(&report.connection.message);
+            Ok((report, Some(snap)))
         }
     }
+}
+
+/// A snapshot that says every kind could not be read (never an empty, clean cluster).
+fn nothing_read(why: &str) -> ClusterSnapshot {
+    let mut snap = ClusterSnapshot::new();
+    for k in &CollectOptions::default().kinds {
+        snap.missing_kinds
+            .insert(k.kind.to_owned(), format!("not collected: {why}"));
+    }
+    snap
 }
 
 #[cfg(test)]
@@ -357,7 +417,13 @@ mod tests {
             PathBuf::from("/nonexistent/./dir/x.json"),
             PathBuf::from("-"),
         ];
-        read_inputs(&paths, &mut stdin, &mut inputs, &mut imports);
+        read_inputs(
+            &paths,
+            &mut stdin,
+            &mut inputs,
+            &mut imports,
+            &cube_model::Limits::default(),
+        );
         assert_eq!(inputs.logs.len(), 1);
         assert_eq!(inputs.logs[0].source, "-");
         let problems = inputs.input_problems();

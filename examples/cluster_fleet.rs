@@ -41,9 +41,9 @@ struct Args {
     /// Deadline per cluster in seconds (connect, TLS, every request of that cluster).
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
-    /// At most this many clusters at once.
-    #[arg(long, default_value_t = 16)]
-    concurrency: usize,
+    /// At most this many clusters at once (1 to 1024).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    concurrency: u16,
     /// Node label whose value names the node pool.
     #[arg(long, default_value = cube_cluster::fleet::DEFAULT_POOL_LABEL)]
     pool_label: String,
@@ -67,15 +67,12 @@ impl std::fmt::Display for BadInput {
 impl std::error::Error for BadInput {}
 
 fn main() {
+    cube_examples::init_tracing();
     let args = Args::parse();
     let code = match run(&args) {
         Ok(all_ready) => i32::from(!all_ready),
-        Err(e) if e.downcast_ref::<BadInput>().is_some() => {
-            eprintln!("error: {e:#}");
-            2
-        }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            cube_examples::eprint_line(&format!("error: {e:#}"));
             2
         }
     };
@@ -88,7 +85,7 @@ fn run(args: &Args) -> anyhow::Result<bool> {
     }
     let registry = cube_examples::read_registry(&args.registry).map_err(BadInput)?;
     let options = FleetOptions {
-        concurrency: args.concurrency.max(1),
+        concurrency: usize::from(args.concurrency.max(1)),
         timeout: Duration::from_secs_f64(args.timeout),
         pool_label: args.pool_label.clone(),
         plugins: if args.allow_exec {
@@ -101,7 +98,7 @@ fn run(args: &Args) -> anyhow::Result<bool> {
     let tty = std::io::stderr().is_terminal();
     let progress = move |p: &FleetProgress| {
         if tty {
-            eprintln!("{p}");
+            cube_examples::eprint_line(&p.to_string());
         }
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -111,7 +108,9 @@ fn run(args: &Args) -> anyhow::Result<bool> {
         .context("cannot start the async runtime")?;
     let report = rt.block_on(probe_fleet(&registry, &options, &progress));
     match args.output {
-        Output::Table => cube_examples::print_stdout(report.to_table().trim_end())?,
+        Output::Table => cube_examples::print_stdout(&cube_model::terminal::escape(
+            report.to_table().trim_end(),
+        ))?,
         Output::Json => cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?,
     }
     Ok(report.not_ready == 0)

@@ -62,8 +62,8 @@ struct Args {
     /// Allow exec/auth-provider plugins to run.
     #[arg(long)]
     allow_exec: bool,
-    /// Per-request timeout in seconds.
-    #[arg(long, default_value_t = 10)]
+    /// Per-request timeout in seconds (1 to 31536000).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     timeout_secs: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
@@ -132,6 +132,7 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
+    cube_examples::init_tracing();
     let args = match Args::try_parse() {
         Ok(a) => a,
         Err(e) => {
@@ -149,18 +150,24 @@ fn main() -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            cube_examples::eprint_line(&format!("error: {e}"));
             return ExitCode::from(1);
         }
     };
     match runtime.block_on(run(&args)) {
         Ok(report) => {
-            match render(&report, args.output) {
-                Ok(s) => print!("{s}"),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(1);
-                }
+            let written = match render(&report, args.output) {
+                // a closed pipe ends quietly; names and messages from the file or the server
+                // are shown with control and bidirectional characters escaped
+                Ok(s) => cube_examples::write_stdout(&match args.output {
+                    Output::Table => cube_model::terminal::escape(&s).into_owned(),
+                    Output::Json => s,
+                }),
+                Err(e) => Err(std::io::Error::other(e)),
+            };
+            if let Err(e) = written {
+                cube_examples::eprint_line(&format!("error: {e}"));
+                return ExitCode::from(1);
             }
             if report.importable {
                 ExitCode::SUCCESS
@@ -169,11 +176,11 @@ fn main() -> ExitCode {
             }
         }
         Err(Failure::BadInput(e)) => {
-            eprintln!("error: {e:#}");
+            cube_examples::eprint_line(&format!("error: {e:#}"));
             ExitCode::from(2)
         }
         Err(Failure::Other(e)) => {
-            eprintln!("error: {e:#}");
+            cube_examples::eprint_line(&format!("error: {e:#}"));
             ExitCode::from(1)
         }
     }
@@ -260,8 +267,11 @@ async fn run(args: &Args) -> Result<Report, Failure> {
 
 async fn verify(args: &Args) -> Result<Report, Failure> {
     // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
-    let mut cfg =
-        Kubeconfig::read_strict(&args.kubeconfig).map_err(|e| Failure::BadInput(e.into()))?;
+    // the one bounded reader: FIFOs, devices and oversized files are refused
+    let text = cube_examples::read_input_text(&args.kubeconfig, &cube_model::Limits::default())
+        .map_err(|e| Failure::BadInput(e.into()))?;
+    let mut cfg = Kubeconfig::from_yaml_strict(&text, Some(&args.kubeconfig))
+        .map_err(|e| Failure::BadInput(e.into()))?;
     let profile = match &args.profile {
         Some(p) => Some(Profile::builtin(p).map_err(|e| Failure::BadInput(e.into()))?),
         None => None,

@@ -26,12 +26,14 @@
 //! cluster selector is planned for whichever cluster the manifests are applied to, with a
 //! warning saying so.
 //!
-//! Exit codes: 0 planned, 2 bad input (unreadable or invalid groups, shares above a bucket,
-//! GPU shares above the pool, a placement no cluster takes or the policy refuses, bad
-//! arguments).
+//! Exit codes (as every example program, see `examples/README.md`): 0 planned, 2 bad input
+//! (unreadable or invalid groups, shares above a bucket, GPU shares above the pool, a placement
+//! no cluster takes or the policy refuses, bad arguments), 3 planned but the snapshot behind the
+//! capacity report is incomplete (a kind missing, a limit hit).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
@@ -85,6 +87,9 @@ struct Args {
     /// env=prod.
     #[arg(long, value_enum, default_value_t = Mode::Warn)]
     production_default: Mode,
+    /// Limits on input size and work.
+    #[command(flatten)]
+    limits: cube_examples::LimitArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -131,6 +136,9 @@ struct Report {
     usage: Option<Vec<UsageRow>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     resplit: Vec<(String, ResplitReport)>,
+    /// Why the capacity and usage figures are incomplete (a kind missing, a limit hit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incomplete: Option<String>,
 }
 
 /// One target cluster's manifests.
@@ -283,23 +291,35 @@ fn resolve_placements(
     }
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
+    cube_examples::init_tracing();
     let args = Args::parse();
     match run(&args) {
-        Err(e) if e.downcast_ref::<BadInput>().is_some() => {
-            eprintln!("error: {e:#}");
-            std::process::exit(2);
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            cube_examples::eprint_line(&format!("error: {e:#}"));
+            // unreadable or invalid input, plans that cannot be made: all bad input
+            ExitCode::from(cube_examples::exit::BAD_INPUT)
         }
-        other => other,
     }
 }
 
 /// Reads groups from YAML documents or JSON: a group, a list of groups, or `{groups: [...]}`.
-fn read_groups(text: &str) -> anyhow::Result<Vec<ResourceGroup>> {
+/// YAML aliases share one budget for the whole file (`--limit yaml-alias-expansions=N`).
+fn read_groups(text: &str, limits: &cube_model::Limits) -> anyhow::Result<Vec<ResourceGroup>> {
     let docs: Vec<serde_json::Value> = if text.trim_start().starts_with(['{', '[']) {
         vec![serde_json::from_str(text).context("groups file is not valid JSON")?]
     } else {
-        serde_saphyr::from_multiple(text).context("groups file is not valid YAML")?
+        let options = serde_saphyr::options! { with_snippet: false };
+        cube_model::yaml::AliasBudget::new(limits)
+            .parse_multiple(text, options)
+            .map_err(|e| {
+                let e = e.to_string();
+                anyhow::anyhow!(cube_model::redact::redact_string(
+                    e.lines().next().unwrap_or("")
+                ))
+            })
+            .context("groups file is not valid YAML")?
     };
     let mut values = Vec::new();
     for d in docs {
@@ -328,12 +348,12 @@ fn read_groups(text: &str) -> anyhow::Result<Vec<ResourceGroup>> {
     Ok(groups)
 }
 
-fn run(args: &Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.groups)
-        .with_context(|| format!("cannot read {}", args.groups.display()))
-        .map_err(|e| BadInput(format!("{e:#}")))?;
-    let groups =
-        read_groups(&text).map_err(|e| BadInput(format!("{}: {e:#}", args.groups.display())))?;
+fn run(args: &Args) -> anyhow::Result<u8> {
+    let limits = args.limits.limits().map_err(BadInput)?;
+    let text = cube_examples::read_input_text(&args.groups, &limits)
+        .map_err(|e| BadInput(e.to_string()))?;
+    let groups = read_groups(&text, &limits)
+        .map_err(|e| BadInput(format!("{}: {e:#}", args.groups.display())))?;
     if groups.is_empty() {
         return Err(BadInput(format!("{}: no resource groups", args.groups.display())).into());
     }
@@ -341,15 +361,29 @@ fn run(args: &Args) -> anyhow::Result<()> {
         None
     } else {
         let (s, load_warnings) =
-            cube_examples::load_snapshot_files(&args.snapshots).map_err(BadInput)?;
+            cube_examples::load_snapshot_files_with(&args.snapshots, &limits).map_err(BadInput)?;
         for w in &load_warnings {
-            eprintln!("warning: {w}");
+            cube_examples::eprint_line(&format!("warning: {w}"));
         }
         if s.nodes.is_empty() {
-            eprintln!("warning: the snapshot holds no nodes: capacity figures will be 0");
+            cube_examples::eprint_line(
+                "warning: the snapshot holds no nodes: capacity figures will be 0",
+            );
         }
         Some(s)
     };
+    let incomplete = snapshot.as_ref().filter(|s| s.is_incomplete()).map(|s| {
+        let mut why: Vec<String> = s
+            .missing_kinds
+            .iter()
+            .map(|(k, r)| format!("{k} could not be read ({r})"))
+            .collect();
+        why.extend(s.limits_hit.iter().map(ToString::to_string));
+        format!(
+            "the snapshot is incomplete, capacity and usage miss part of the cluster: {}",
+            why.join("; ")
+        )
+    });
     let plans: Vec<GroupPlan> = match plan_groups(&groups, snapshot.as_ref()) {
         Ok(p) => p,
         Err(errors) => {
@@ -425,13 +459,18 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 capacity,
                 usage,
                 resplit,
+                incomplete: incomplete.clone(),
             };
             cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?;
         }
         Output::Yaml => {
+            let mut out = String::new();
             let mut lines = Vec::new();
+            if let Some(why) = &incomplete {
+                lines.push(format!("INCOMPLETE: {why}"));
+            }
             match &per_cluster {
-                None => print!("{}", cube_quota::plan::manifests_to_yaml(&ordered)?),
+                None => out.push_str(&cube_quota::plan::manifests_to_yaml(&ordered)?),
                 Some(pc) => {
                     for (cluster, (gs, ms)) in pc {
                         let yaml = cube_quota::plan::manifests_to_yaml(ms)?;
@@ -453,7 +492,10 @@ fn run(args: &Args) -> anyhow::Result<()> {
                                     ms.len()
                                 ));
                             }
-                            None => print!("{head}{yaml}"),
+                            None => {
+                                out.push_str(&head);
+                                out.push_str(&yaml);
+                            }
                         }
                     }
                 }
@@ -559,12 +601,20 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 }
             }
             for l in lines {
-                println!("# {l}");
+                // one comment line each: a newline or escape code in a name stays visible text
+                out.push_str("# ");
+                out.push_str(&cube_model::terminal::escape_line(&l));
+                out.push('\n');
             }
+            cube_examples::write_stdout(&out)?;
         }
     }
     if plans.is_empty() {
         bail!("nothing planned");
     }
-    Ok(())
+    if let Some(why) = &incomplete {
+        cube_examples::eprint_line(&format!("warning: {why}"));
+        return Ok(cube_examples::exit::INCOMPLETE);
+    }
+    Ok(cube_examples::exit::OK)
 }

@@ -11,12 +11,14 @@
 //!
 //! The pod file holds one Pod, Job, CronJob, Deployment, ReplicaSet, StatefulSet, ... (YAML or
 //! JSON). Quotas use `status.used` when the snapshot carries it, otherwise usage computed from
-//! the snapshot's pods. Exit codes: 0 admitted and schedulable now (possibly by preemption),
-//! 1 rejected or admitted but Pending, 2 bad input.
+//! the snapshot's pods. Exit codes (as every example program, see `examples/README.md`):
+//! 0 admitted and schedulable now (possibly by preemption), 1 rejected or admitted but Pending,
+//! 2 bad input, 3 incomplete answer (more replicas than `--limit replicas-expanded=N` were asked
+//! for and the ones tried were admitted, or the snapshot hit a limit or misses a kind).
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
-use anyhow::Context as _;
 use clap::{Parser, ValueEnum};
 use cube_quota::preemption::FitScheduler;
 use cube_quota::whatif::{AdmissionOutcome, AdmitOptions, StepStatus, Submission, Verdict, admit};
@@ -44,6 +46,9 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
     output: Output,
+    /// Limits on input size and work (`replicas-expanded` bounds the replicas tried).
+    #[command(flatten)]
+    limits: cube_examples::LimitArgs,
 }
 
 /// An error caused by the input (exit code 2).
@@ -102,23 +107,23 @@ struct JsonAnswer {
     pending: u32,
     verdict: String,
     message: Option<String>,
+    /// Set when the answer is incomplete: fewer replicas tried than asked for (the limit), or
+    /// a snapshot that hit a limit or misses a kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incomplete: Option<String>,
     replicas: Vec<JsonReplica>,
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
+    cube_examples::init_tracing();
     let args = Args::parse();
     match run(&args) {
-        Ok(code) => {
-            if code != 0 {
-                std::process::exit(code);
-            }
-            Ok(())
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            cube_examples::eprint_line(&format!("error: {e:#}"));
+            // every failure here is about the input (unreadable, unparseable, inconsistent)
+            ExitCode::from(cube_examples::exit::BAD_INPUT)
         }
-        Err(e) if e.downcast_ref::<BadInput>().is_some() => {
-            eprintln!("error: {e:#}");
-            std::process::exit(2);
-        }
-        Err(e) => Err(e),
     }
 }
 
@@ -161,6 +166,7 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
         pending,
         verdict,
         message,
+        incomplete: None,
         replicas: out
             .replicas
             .iter()
@@ -192,60 +198,122 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
     }
 }
 
-fn run(args: &Args) -> anyhow::Result<i32> {
-    let text = std::fs::read_to_string(&args.pod)
-        .with_context(|| format!("cannot read {}", args.pod.display()))
-        .map_err(|e| BadInput(format!("{e:#}")))?;
-    let submission =
-        Submission::parse(&text).map_err(|e| BadInput(format!("{}: {e}", args.pod.display())))?;
+/// Reads the pod or workload file (bounded; YAML aliases within the per-file budget).
+fn read_submission(args: &Args, limits: &cube_model::Limits) -> Result<Submission, BadInput> {
+    let name = args.pod.display();
+    let text =
+        cube_examples::read_input_text(&args.pod, limits).map_err(|e| BadInput(e.to_string()))?;
+    let (value, format): (serde_json::Value, &'static str) = if text.trim_start().starts_with('{') {
+        let v = serde_json::from_str(&text).map_err(|e| {
+            BadInput(cube_model::redact::redact_string(&format!(
+                "{name}: not valid JSON: {e}"
+            )))
+        })?;
+        (v, "json")
+    } else {
+        let options = serde_saphyr::options! { with_snippet: false };
+        let v = cube_model::yaml::from_str(&text, limits, options).map_err(|e| {
+            let first = e.to_string();
+            let first = first.lines().next().unwrap_or("");
+            BadInput(cube_model::redact::redact_string(&format!(
+                "{name}: not valid YAML: {first}"
+            )))
+        })?;
+        (v, "yaml")
+    };
+    let submission = Submission::from_value(value, format)
+        .map_err(|e| BadInput(cube_model::redact::redact_string(&format!("{name}: {e}"))))?;
     submission
         .check_namespace(&args.namespace)
-        .map_err(|e| BadInput(format!("{}: {e}", args.pod.display())))?;
+        .map_err(|e| BadInput(format!("{name}: {e}")))?;
+    Ok(submission)
+}
+
+fn run(args: &Args) -> anyhow::Result<u8> {
+    let limits = args.limits.limits().map_err(BadInput)?;
+    let submission = read_submission(args, &limits)?;
     let (snapshot, load_warnings) =
-        cube_examples::load_snapshot_files(&args.snapshots).map_err(BadInput)?;
+        cube_examples::load_snapshot_files_with(&args.snapshots, &limits).map_err(BadInput)?;
     for w in &load_warnings {
-        eprintln!("warning: {w}");
+        cube_examples::eprint_line(&format!("warning: {w}"));
     }
     let scheduler = FitScheduler::default();
     let opts = AdmitOptions {
         scheduler: Some(&scheduler),
+        max_replicas: Some(limits.max_replicas_expanded),
         ..AdmitOptions::default()
     };
     let out = admit(&submission, &args.namespace, &snapshot, &opts);
-    let a = answer(&out);
-    let code = match &out.verdict {
-        Verdict::Admitted { pending: 0, .. } => 0,
-        _ => 1,
+    let mut a = answer(&out);
+    let rejected = !matches!(out.verdict, Verdict::Admitted { .. });
+    let tried = u32::try_from(out.replicas.len()).unwrap_or(u32::MAX);
+    // Fewer replicas tried than asked for, and no refusal among them: the answer for the rest
+    // is unknown. (A refusal is a complete answer: a controller's retries fail the same way.)
+    if !rejected && out.requested > tried {
+        let hit = limits.exceeded(
+            cube_model::Limit::ReplicasExpanded,
+            format!("{} {}/{}", out.kind, out.namespace, out.name),
+            Some(u64::from(out.requested)),
+        );
+        a.incomplete = Some(format!(
+            "only the first {tried} of {} replicas were tried: {hit}",
+            out.requested
+        ));
+    } else if !rejected && snapshot.is_incomplete() {
+        let mut why: Vec<String> = snapshot
+            .missing_kinds
+            .iter()
+            .map(|(k, r)| format!("{k} could not be read ({r})"))
+            .collect();
+        why.extend(snapshot.limits_hit.iter().map(ToString::to_string));
+        a.incomplete = Some(format!("the snapshot is incomplete: {}", why.join("; ")));
+    }
+    let code = match (&out.verdict, &a.incomplete) {
+        (Verdict::Admitted { .. }, Some(_)) => cube_examples::exit::INCOMPLETE,
+        (Verdict::Admitted { pending: 0, .. }, None) => cube_examples::exit::OK,
+        _ => cube_examples::exit::FINDINGS,
     };
-    match args.output {
-        Output::Json => println!("{}", serde_json::to_string_pretty(&a)?),
-        Output::Table => {
-            println!("{} {}/{}: {}", a.kind, a.namespace, a.name, a.verdict);
-            for r in &a.replicas {
-                println!("\npod {}", r.pod);
-                println!("  {:<24} {:<9} DETAIL", "STAGE", "STATUS");
-                for s in &r.steps {
-                    println!("  {:<24} {:<9} {}", s.stage, s.status, s.detail);
-                }
-                if let Some(s) = &r.scheduling {
-                    match (&s.node, s.victims.is_empty()) {
-                        (Some(n), true) => println!("  scheduling: fits node {n}"),
-                        (Some(n), false) => println!(
-                            "  scheduling: fits node {n} after preempting {}\n  event: {}",
-                            s.victims.join(", "),
-                            s.message
-                        ),
-                        (None, _) => println!("  scheduling: Pending: {}", s.message),
-                    }
-                }
-                if let Some(j) = &r.rejection {
-                    println!("  rejected ({} {}): {}", j.code, j.reason, j.message);
-                }
-            }
-            if let Some(m) = &a.message {
-                println!("\n{m}");
-            }
+    let text = match args.output {
+        Output::Json => serde_json::to_string_pretty(&a)? + "\n",
+        Output::Table => cube_model::terminal::escape(&table(&a)).into_owned(),
+    };
+    cube_examples::write_stdout(&text)?;
+    Ok(code)
+}
+
+/// The table output.
+fn table(a: &JsonAnswer) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    // writing to a String cannot fail
+    let _ = writeln!(o, "{} {}/{}: {}", a.kind, a.namespace, a.name, a.verdict);
+    for r in &a.replicas {
+        let _ = writeln!(o, "\npod {}", r.pod);
+        let _ = writeln!(o, "  {:<24} {:<9} DETAIL", "STAGE", "STATUS");
+        for s in &r.steps {
+            let _ = writeln!(o, "  {:<24} {:<9} {}", s.stage, s.status, s.detail);
+        }
+        if let Some(s) = &r.scheduling {
+            let _ = match (&s.node, s.victims.is_empty()) {
+                (Some(n), true) => writeln!(o, "  scheduling: fits node {n}"),
+                (Some(n), false) => writeln!(
+                    o,
+                    "  scheduling: fits node {n} after preempting {}\n  event: {}",
+                    s.victims.join(", "),
+                    s.message
+                ),
+                (None, _) => writeln!(o, "  scheduling: Pending: {}", s.message),
+            };
+        }
+        if let Some(j) = &r.rejection {
+            let _ = writeln!(o, "  rejected ({} {}): {}", j.code, j.reason, j.message);
         }
     }
-    Ok(code)
+    if let Some(m) = &a.message {
+        let _ = writeln!(o, "\n{m}");
+    }
+    if let Some(m) = &a.incomplete {
+        let _ = writeln!(o, "\nINCOMPLETE: {m}");
+    }
+    o
 }

@@ -66,6 +66,25 @@ pub enum ReadError {
 }
 
 impl ReadError {
+    /// Why, without the path (for callers that show the path already): `it is a FIFO, not a
+    /// regular file ...`, `the file size exceeds the limit of ...`, the OS error.
+    pub fn reason(&self) -> String {
+        match self {
+            ReadError::Io { source, .. } => format!("cannot read: {source}"),
+            ReadError::NotRegularFile { file_type, .. } => format!(
+                "cannot read: it is {file_type}, not a regular file (FIFOs, devices and \
+                 directories are refused: they can block or never end)"
+            ),
+            ReadError::TooLarge(e) => {
+                let mut e = e.clone();
+                let full = e.to_string();
+                e.subject.clear();
+                let text = e.to_string();
+                format!("cannot read: {}", text.strip_prefix(": ").unwrap_or(&full))
+            }
+        }
+    }
+
     /// The limit hit, for [`ReadError::TooLarge`].
     pub fn limit_exceeded(&self) -> Option<&LimitExceeded> {
         match self {

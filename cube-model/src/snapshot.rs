@@ -670,9 +670,8 @@ impl ClusterSnapshot {
                 };
                 ($i:expr, $field:ident, $kind:expr, |$o:ident| $sub:expr) => {
                     if self.$field.len() > mark[$i] && mark[$i] > 0 {
-                        let plan = plan_merge(&mut self.$field, mark[$i], $i, |$o| {
-                            (&$o.metadata, $sub)
-                        });
+                        let plan =
+                            plan_merge(&mut self.$field, mark[$i], $i, |$o| (&$o.metadata, $sub));
                         note($kind, plan);
                     }
                 };
@@ -865,7 +864,12 @@ impl ClusterSnapshot {
                     index += 1 + n;
                     match outcome {
                         ItemsEnd::Closed(_) => return None,
-                        ItemsEnd::Broken { at, line, column, message } => {
+                        ItemsEnd::Broken {
+                            at,
+                            line,
+                            column,
+                            message,
+                        } => {
                             pos = at;
                             err_at = offset_of_position(rest, line, column);
                             err_text = message;
@@ -985,7 +989,11 @@ impl ClusterSnapshot {
             return false;
         };
         ctx.saw_object = true;
-        let item_kind = list.kind.as_deref().and_then(list_item_kind).map(str::to_owned);
+        let item_kind = list
+            .kind
+            .as_deref()
+            .and_then(list_item_kind)
+            .map(str::to_owned);
         let mut broken = Vec::new();
         for (index, chunk) in list.items.iter().enumerate() {
             ctx.item = Some(index);
@@ -1242,7 +1250,11 @@ impl ClusterSnapshot {
             });
         let reason = crate::redact::redact_string(&format!(
             "{} ({}): {}",
-            if status.reason.is_empty() { "Failure" } else { &status.reason },
+            if status.reason.is_empty() {
+                "Failure"
+            } else {
+                &status.reason
+            },
             status.code,
             status.message
         ));
@@ -2014,7 +2026,10 @@ fn offset_in(whole: &[u8], part: &[u8]) -> usize {
 fn offset_of_position(bytes: &[u8], line: usize, column: usize) -> usize {
     let mut offset = 0usize;
     for _ in 1..line.max(1) {
-        match bytes.get(offset..).and_then(|b| b.iter().position(|&c| c == b'\n')) {
+        match bytes
+            .get(offset..)
+            .and_then(|b| b.iter().position(|&c| c == b'\n'))
+        {
             Some(nl) => offset += nl + 1,
             None => return bytes.len(),
         }
@@ -2109,9 +2124,7 @@ fn object_item_at(bytes: &[u8], pos: usize) -> bool {
     match stream.next() {
         Some(Ok(raw)) => {
             let head = Obj::Json(raw).head();
-            head.kind.is_some()
-                || head.api_version.is_some()
-                || raw.get().contains("\"metadata\"")
+            head.kind.is_some() || head.api_version.is_some() || raw.get().contains("\"metadata\"")
         }
         _ => false,
     }
@@ -2177,7 +2190,10 @@ fn next_json_item(bytes: &[u8], broken: usize, err_at: usize) -> NextItem {
             {
                 return NextItem::At(line + prefix.len());
             }
-            match bytes.get(line..).and_then(|b| b.iter().position(|&c| c == b'\n')) {
+            match bytes
+                .get(line..)
+                .and_then(|b| b.iter().position(|&c| c == b'\n'))
+            {
                 Some(nl) => line += nl + 1,
                 None => break,
             }
@@ -2185,7 +2201,12 @@ fn next_json_item(bytes: &[u8], broken: usize, err_at: usize) -> NextItem {
     }
     // 3. the next object that starts like a Kubernetes object
     let hay = bytes.get(err_at..).unwrap_or_default();
-    for pat in [&b"{\"apiVersion\""[..], b"{\"kind\"", b"{ \"apiVersion\"", b"{ \"kind\""] {
+    for pat in [
+        &b"{\"apiVersion\""[..],
+        b"{\"kind\"",
+        b"{ \"apiVersion\"",
+        b"{ \"kind\"",
+    ] {
         let mut from = 0;
         while let Some(p) = hay
             .get(from..)
@@ -2283,7 +2304,12 @@ fn json_items_from(bytes: &[u8], mut pos: usize) -> (Vec<&RawValue>, ItemsEnd) {
 fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = bytes.get(..offset).unwrap_or(bytes);
     let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
-    let col = offset - before.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1) + 1;
+    let col = offset
+        - before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
     (line, col)
 }
 
@@ -2300,7 +2326,10 @@ fn trailing_list_kind(tail: &[u8]) -> Option<String> {
 /// After a broken value of a stream: the next line that starts with `{` or `[`.
 fn next_value_line(bytes: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
-    while let Some(nl) = bytes.get(at..).and_then(|b| b.iter().position(|&c| c == b'\n')) {
+    while let Some(nl) = bytes
+        .get(at..)
+        .and_then(|b| b.iter().position(|&c| c == b'\n'))
+    {
         let line = at + nl + 1;
         if matches!(bytes.get(line), Some(b'{' | b'[')) {
             return Some(line);
@@ -2492,9 +2521,8 @@ fn split_yaml_list(doc: &str) -> Option<YamlList> {
     let base = indent(lines[at]);
     let first = (at + 1..lines.len()).find(|&i| !blank(lines[i]))?;
     let dash = indent(lines[first]);
-    let is_item_start = |l: &str| {
-        indent(l) == dash && (l.trim_start().starts_with("- ") || l.trim() == "-")
-    };
+    let is_item_start =
+        |l: &str| indent(l) == dash && (l.trim_start().starts_with("- ") || l.trim() == "-");
     if dash < base || !is_item_start(lines[first]) {
         return None;
     }

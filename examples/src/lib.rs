@@ -240,7 +240,7 @@ pub struct LimitArgs {
     /// Objects kept in one snapshot (default 10000000).
     #[arg(long, value_name = "N")]
     pub max_objects_per_snapshot: Option<String>,
-    /// Replica pods expanded per workload (default 1000).
+    /// Replica pods expanded per workload (default 100).
     #[arg(long, value_name = "N")]
     pub max_replicas_expanded: Option<String>,
     /// YAML alias expansions per file (default 100000).
@@ -269,7 +269,10 @@ impl LimitArgs {
             (Limit::ObjectsPerSnapshot, &self.max_objects_per_snapshot),
             (Limit::ReplicasExpanded, &self.max_replicas_expanded),
             (Limit::YamlAliasExpansions, &self.max_yaml_alias_expansions),
-            (Limit::CollectionDeadlineSecs, &self.collection_deadline_secs),
+            (
+                Limit::CollectionDeadlineSecs,
+                &self.collection_deadline_secs,
+            ),
             (Limit::RequestTimeoutSecs, &self.request_timeout_secs),
         ];
         for (limit, value) in flags {

@@ -124,10 +124,15 @@ mod tests {
     fn control_and_bidi_characters_are_escaped_everywhere() {
         let evil = "x\u{1b}[2J\u{202e}gpj.exe\r";
         let findings = vec![
-            Finding::new("a", Severity::Error, Subject::cluster_scoped("Node", evil), evil)
-                .with_evidence(crate::Evidence::log("src", 1, evil))
-                .with_evidence(crate::Evidence::field(evil, "spec", evil))
-                .with_remedy(format!("kubectl cordon {evil}\nkubectl drain {evil}")),
+            Finding::new(
+                "a",
+                Severity::Error,
+                Subject::cluster_scoped("Node", evil),
+                evil,
+            )
+            .with_evidence(crate::Evidence::log("src", 1, evil))
+            .with_evidence(crate::Evidence::field(evil, "spec", evil))
+            .with_remedy(format!("kubectl cordon {evil}\nkubectl drain {evil}")),
         ];
         let r = Report {
             rules: vec![],

@@ -61,8 +61,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .with_evidence(Evidence::field(
                 hit.subject.as_str(),
                 hit.limit.key(),
-                hit.observed
-                    .map_or_else(|| format!("limit {}", hit.max), |o| format!("{o} > {}", hit.max)),
+                hit.observed.map_or_else(
+                    || format!("limit {}", hit.max),
+                    |o| format!("{o} > {}", hit.max),
+                ),
             ))
             .with_remedy(hit.limit.how_to_raise()),
         );

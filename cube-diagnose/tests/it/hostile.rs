@@ -5,7 +5,10 @@ use cube_diagnose::{Context, Engine, Inputs};
 use cube_model::ClusterSnapshot;
 
 fn list(items: &[String]) -> String {
-    format!(r#"{{"apiVersion":"v1","kind":"List","items":[{}]}}"#, items.join(","))
+    format!(
+        r#"{{"apiVersion":"v1","kind":"List","items":[{}]}}"#,
+        items.join(",")
+    )
 }
 
 fn node(uid: &str) -> String {
@@ -28,8 +31,15 @@ fn two_clusters_with_the_same_node_name_are_not_added_up() {
     inputs.add("cluster-a.json", &list(&[node("uid-a"), pod("pa")]));
     inputs.add("cluster-b.json", &list(&[node("uid-b"), pod("pb")]));
     let ctx = Context::new(&inputs.snapshot);
-    let r = Engine::new().run(&ctx).with_input_problems(inputs.input_problems());
-    assert_eq!(r.by_rule("node-overcommitted").count(), 0, "{:#?}", r.findings);
+    let r = Engine::new()
+        .run(&ctx)
+        .with_input_problems(inputs.input_problems());
+    assert_eq!(
+        r.by_rule("node-overcommitted").count(),
+        0,
+        "{:#?}",
+        r.findings
+    );
     let mixed: Vec<_> = r.by_rule("snapshot-mixed-clusters").collect();
     assert_eq!(mixed.len(), 1);
     assert!(mixed[0].message.contains("gpu-1"), "{}", mixed[0].message);
@@ -52,7 +62,10 @@ fn missing(kinds: &[&str]) -> ClusterSnapshot {
     for k in kinds {
         s.missing_kinds.insert(
             (*k).to_owned(),
-            format!("forbidden: {}s is forbidden: User \"view-only\" cannot list", k.to_lowercase()),
+            format!(
+                "forbidden: {}s is forbidden: User \"view-only\" cannot list",
+                k.to_lowercase()
+            ),
         );
     }
     s
@@ -69,8 +82,16 @@ fn a_kind_that_could_not_be_read_is_never_absent() {
     let r = Engine::new().run(&Context::new(&s));
     let f: Vec<_> = r.by_rule("storage-no-default-class").collect();
     assert_eq!(f.len(), 1);
-    assert!(!f[0].message.contains("no StorageClass at all"), "{}", f[0].message);
-    assert!(f[0].message.contains("could not be read"), "{}", f[0].message);
+    assert!(
+        !f[0].message.contains("no StorageClass at all"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        f[0].message.contains("could not be read"),
+        "{}",
+        f[0].message
+    );
     assert_eq!(r.exit_code(), 3);
 
     // pods with a PriorityClass and no ResourceQuota read
@@ -82,8 +103,16 @@ fn a_kind_that_could_not_be_read_is_never_absent() {
     let r = Engine::new().run(&Context::new(&s));
     let f: Vec<_> = r.by_rule("priority-without-quota").collect();
     assert_eq!(f.len(), 1);
-    assert!(!f[0].message.contains("has no ResourceQuota"), "{}", f[0].message);
-    assert!(f[0].message.contains("could not be read"), "{}", f[0].message);
+    assert!(
+        !f[0].message.contains("has no ResourceQuota"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        f[0].message.contains("could not be read"),
+        "{}",
+        f[0].message
+    );
 
     // a compute quota and no LimitRange read
     let mut s = missing(&["LimitRange"]);
@@ -94,8 +123,16 @@ fn a_kind_that_could_not_be_read_is_never_absent() {
     let r = Engine::new().run(&Context::new(&s));
     let f: Vec<_> = r.by_rule("quota-without-limitrange").collect();
     assert_eq!(f.len(), 1);
-    assert!(!f[0].message.contains("has no LimitRange"), "{}", f[0].message);
-    assert!(f[0].message.contains("could not be read"), "{}", f[0].message);
+    assert!(
+        !f[0].message.contains("has no LimitRange"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        f[0].message.contains("could not be read"),
+        "{}",
+        f[0].message
+    );
 }
 
 /// Against a real v1.36 server, `view` in one namespace gave 0 findings, score 100, exit 0 and
@@ -103,9 +140,22 @@ fn a_kind_that_could_not_be_read_is_never_absent() {
 #[test]
 fn view_in_one_namespace_is_an_incomplete_picture_in_every_output() {
     let kinds = [
-        "Node", "Namespace", "Pod", "ResourceQuota", "LimitRange", "PriorityClass", "DaemonSet",
-        "Event", "StorageClass", "PersistentVolume", "PersistentVolumeClaim", "Role",
-        "ClusterRole", "RoleBinding", "ClusterRoleBinding", "PodDisruptionBudget",
+        "Node",
+        "Namespace",
+        "Pod",
+        "ResourceQuota",
+        "LimitRange",
+        "PriorityClass",
+        "DaemonSet",
+        "Event",
+        "StorageClass",
+        "PersistentVolume",
+        "PersistentVolumeClaim",
+        "Role",
+        "ClusterRole",
+        "RoleBinding",
+        "ClusterRoleBinding",
+        "PodDisruptionBudget",
         "BootstrapToken",
     ];
     let mut inputs = Inputs::new();
@@ -116,12 +166,23 @@ fn view_in_one_namespace_is_an_incomplete_picture_in_every_output() {
     assert!(!r.findings.is_empty());
     assert!(r.summary.score < 100);
     assert_eq!(r.exit_code(), 3);
-    assert_eq!(r.input_problems.len(), kinds.len(), "{:?}", r.input_problems);
+    assert_eq!(
+        r.input_problems.len(),
+        kinds.len(),
+        "{:?}",
+        r.input_problems
+    );
     let json = cube_diagnose::render::to_json(&r).expect("json");
-    assert!(json.contains("\"exitCode\": 3") && json.contains("\"incomplete\": true"), "{json}");
+    assert!(
+        json.contains("\"exitCode\": 3") && json.contains("\"incomplete\": true"),
+        "{json}"
+    );
     assert!(json.contains("snapshot-incomplete"));
     let sarif = cube_diagnose::render::to_sarif(&r).expect("sarif");
     assert!(sarif.contains("snapshot-incomplete"));
     let table = cube_diagnose::render::to_table(&r, false);
-    assert!(table.contains("snapshot-incomplete") && table.contains("could not be read"), "{table}");
+    assert!(
+        table.contains("snapshot-incomplete") && table.contains("could not be read"),
+        "{table}"
+    );
 }

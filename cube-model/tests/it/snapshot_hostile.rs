@@ -127,7 +127,10 @@ fn yaml_parse_errors_never_quote_secret_data() {
     let text = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: aHVudGVyMnh5eg==\n  other: [unclosed hunter2xyz\n";
     let s = ClusterSnapshot::from_slice("secret.yaml", text.as_bytes());
     let all = format!("{:?}", s.problems);
-    assert!(!all.contains("aHVudGVyMnh5eg") && !all.contains("hunter2xyz"), "{all}");
+    assert!(
+        !all.contains("aHVudGVyMnh5eg") && !all.contains("hunter2xyz"),
+        "{all}"
+    );
 }
 
 fn node(name: &str, uid: Option<&str>, cpu: &str) -> String {
@@ -219,15 +222,22 @@ fn objects_past_the_limit_are_counted_and_reported_not_stored() {
     let mut s = ClusterSnapshot::new().with_limits(limits.clone());
     let outcome = s.add_bytes("big.json", list(&items).as_bytes());
     assert_eq!(s.pods.len(), 5);
-    assert!(matches!(outcome, LoadOutcome::Loaded { objects: 5, .. }), "{outcome:?}");
+    assert!(
+        matches!(outcome, LoadOutcome::Loaded { objects: 5, .. }),
+        "{outcome:?}"
+    );
     assert_eq!(s.limits_hit.len(), 1);
     let hit = &s.limits_hit[0];
-    assert_eq!((hit.limit, hit.max, hit.observed), (Limit::ObjectsPerSnapshot, 5, Some(9)));
+    assert_eq!(
+        (hit.limit, hit.max, hit.observed),
+        (Limit::ObjectsPerSnapshot, 5, Some(9))
+    );
     assert!(s.is_incomplete());
     assert!(
         s.problems
             .iter()
-            .any(|p| p.message.starts_with("4 object(s) not kept") && p.message.contains("--limit objects-per-snapshot=N")),
+            .any(|p| p.message.starts_with("4 object(s) not kept")
+                && p.message.contains("--limit objects-per-snapshot=N")),
         "{:?}",
         s.problems
     );
@@ -244,7 +254,9 @@ fn objects_past_the_limit_are_counted_and_reported_not_stored() {
 /// A 29 KB file of small alias bombs took about 45 s: the budget restarted for every document.
 #[test]
 fn yaml_alias_budget_is_one_per_file() {
-    let mut bomb = String::from("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  labels:\n    a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    let mut bomb = String::from(
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  labels:\n    a0: &a0 [x, x, x, x, x, x, x, x, x]\n",
+    );
     for i in 1..7 {
         let p = i - 1;
         bomb.push_str(&format!(

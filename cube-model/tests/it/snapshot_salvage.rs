@@ -259,15 +259,28 @@ fn the_same_cluster_as_json_and_yaml_is_not_doubled() {
 /// see `snapshot_hostile::two_clusters_without_uids_are_kept_apart_and_flagged`.)
 #[test]
 fn later_input_replaces_the_earlier_object_in_place() {
-    let with_uid = |j: String, uid: &str| j.replace(r#""metadata":{"#, &format!(r#""metadata":{{"uid":"{uid}","#));
+    let with_uid = |j: String, uid: &str| {
+        j.replace(
+            r#""metadata":{"#,
+            &format!(r#""metadata":{{"uid":"{uid}","#),
+        )
+    };
     let mut s = ClusterSnapshot::new();
     s.add_bytes(
         "old.json",
-        list(&[with_uid(node_json("a", "1"), "ua"), with_uid(node_json("b", "2"), "ub")]).as_bytes(),
+        list(&[
+            with_uid(node_json("a", "1"), "ua"),
+            with_uid(node_json("b", "2"), "ub"),
+        ])
+        .as_bytes(),
     );
     s.add_bytes(
         "new.json",
-        list(&[with_uid(node_json("b", "7"), "ub"), with_uid(node_json("c", "3"), "uc")]).as_bytes(),
+        list(&[
+            with_uid(node_json("b", "7"), "ub"),
+            with_uid(node_json("c", "3"), "uc"),
+        ])
+        .as_bytes(),
     );
     let got: Vec<(&str, i64)> = s
         .nodes
