@@ -275,7 +275,7 @@ impl<'a> Context<'a> {
             let mut out: Vec<Signal> = self
                 .logs
                 .iter()
-                .flat_map(|l| classify::classify(&l.source, &l.text))
+                .flat_map(|l| classify::classify_all(&l.source, &l.text))
                 .collect();
             for (i, e) in self.snapshot.events.iter().enumerate() {
                 let o = &e.involved_object;

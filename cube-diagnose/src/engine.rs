@@ -328,6 +328,12 @@ mod tests {
             "cluster-over-privileged",
             "snapshot-incomplete",
             "snapshot-mixed-clusters",
+            "join-preflight-failed",
+            "node-kubelet-cert-expired",
+            "node-runtime-unhealthy",
+            "gpu-plugin-log-error",
+            "agent-registration-failed",
+            "log-line-unrecognised",
         ];
         let got: Vec<String> = Engine::new()
             .rule_infos()

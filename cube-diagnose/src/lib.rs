@@ -9,6 +9,8 @@
 //! - [`engine`]: [`Engine`], [`Report`], [`Summary`] (score, exit code).
 //! - [`context`]: [`Context`] with indexes (pods by node and namespace), [`LogText`], [`GroupSpec`].
 //! - [`finding`]: [`Finding`], [`Severity`], [`Subject`], [`Evidence`].
+//! - [`catalog`]: the message catalog (templates taken from upstream sources, with their
+//!   conclusions) the classifiers match lines against.
 //! - [`classify`]: text classifiers producing [`classify::Signal`]s.
 //! - [`config`]: [`Config`] (disabled rules, severity overrides, thresholds).
 //! - [`render`]: table, JSON (schema in `schema/findings.schema.json`), SARIF 2.1.0.
@@ -27,6 +29,7 @@
 //! assert_eq!(report.exit_code(), 1);
 //! ```
 
+pub mod catalog;
 pub mod classify;
 pub mod config;
 pub mod context;

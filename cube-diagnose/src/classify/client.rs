@@ -1,94 +1,58 @@
-//! Client error texts (kubectl, controllers, multi-cluster hubs): connectivity, TLS,
-//! authentication and authorization. A 403 is split by origin: RBAC, anonymous (credentials not
-//! sent), admission webhook, quota. Only the RBAC kind is a permissions problem.
+//! Derivations for client error texts (kubectl, controllers, multi-cluster hubs): a 403 is
+//! split by origin (RBAC with the user, verb, resource and scope; `system:anonymous`:
+//! credentials not sent; admission webhook; quota), and only the RBAC kind is a permissions
+//! problem.
 
-use super::kubeadm::{is_timeout, url_host};
-use super::{Hit, SignalKind, details, dial_endpoint, quoted_after};
+use std::collections::BTreeMap;
 
-pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
-    let mut out = Vec::new();
-    if l.contains("localhost:8080") && (l.contains("refused") || l.contains("connect:")) {
-        out.push((SignalKind::NoUsableKubeconfig, details(&[])));
-        return out;
-    }
-    if l.contains("admission webhook") && l.contains("denied the request") {
-        let hook = quoted_after(l, "admission webhook").unwrap_or_default();
-        out.push((SignalKind::WebhookDenied, details(&[("webhook", hook)])));
-        return out;
-    }
-    if l.contains("x509: certificate signed by unknown authority") {
-        out.push((
-            SignalKind::TlsUntrusted,
-            details(&[("endpoint", url_host(l))]),
-        ));
-    }
-    if l.contains("You must be logged in to the server")
-        || l.contains("provide credentials")
-        || l.ends_with(": Unauthorized")
-        || l.contains("\"reason\":\"Unauthorized\"")
-        || l.contains("(Unauthorized)")
-    {
-        out.push((SignalKind::Unauthorized, details(&[])));
-    }
-    if l.contains("is forbidden: User \"system:anonymous\"") {
-        out.push((SignalKind::AnonymousForbidden, details(&[])));
-    } else if l.contains("is forbidden: User") && l.contains(" cannot ") {
-        let user = quoted_after(l, "is forbidden: User").unwrap_or_default();
-        let after = &l[l.find(" cannot ").unwrap_or(0) + 8..];
-        let verb = after.split_whitespace().next().unwrap_or("").to_owned();
-        let resource = quoted_after(after, "resource")
-            .or_else(|| after.split_whitespace().nth(1).map(str::to_owned))
-            .unwrap_or_default();
-        let scope = if after.contains("at the cluster scope") {
-            "cluster".to_owned()
-        } else {
-            quoted_after(after, "in the namespace").unwrap_or_default()
-        };
-        let kubelet = user.starts_with("system:node:").to_string();
-        out.push((
-            SignalKind::RbacForbidden,
-            details(&[
-                ("user", user),
+use super::{SignalKind, quoted_after};
+use crate::catalog::Match;
+
+pub(crate) fn refine(
+    kind: SignalKind,
+    m: &Match,
+    l: &str,
+    d: &mut BTreeMap<String, String>,
+) -> SignalKind {
+    match kind {
+        SignalKind::RbacForbidden => {
+            let user = m.value("user").to_owned();
+            let after = m.value("action");
+            let verb = after.split_whitespace().next().unwrap_or("").to_owned();
+            let resource = quoted_after(after, "resource")
+                .or_else(|| after.split_whitespace().nth(1).map(str::to_owned))
+                .unwrap_or_default();
+            let scope = if after.contains("at the cluster scope") {
+                "cluster".to_owned()
+            } else {
+                quoted_after(after, "in the namespace").unwrap_or_default()
+            };
+            for (k, v) in [
                 ("verb", verb),
                 ("resource", resource),
                 ("scope", scope),
-                ("node_identity", kubelet),
-            ]),
-        ));
-    }
-    if l.contains("Client sent an HTTP request to an HTTPS server")
-        || l.contains("server gave HTTP response to HTTPS client")
-        || l.contains("first record does not look like a TLS handshake")
-    {
-        out.push((SignalKind::ProtocolMismatch, details(&[])));
-    }
-    if l.contains("specifying a root certificates file with the insecure flag is not allowed")
-        || l.contains("invalid port")
-        || l.contains("context was not found")
-        || l.contains("no configuration has been provided")
-        || (l.contains("context \"") && l.contains("does not exist"))
-    {
-        out.push((SignalKind::ConfigInvalid, details(&[])));
-    }
-    if l.contains("ClusterNotReachable") || l.contains("cluster is not reachable") {
-        out.push((SignalKind::ClusterNotReachable, details(&[])));
-    }
-    if l.contains("(NotFound)") {
-        out.push((SignalKind::NotFound, details(&[])));
-    }
-    if out.is_empty() {
-        if l.contains("connection refused")
-            || (l.contains("The connection to the server") && l.contains("was refused"))
-        {
-            out.push((
-                SignalKind::Refused,
-                details(&[("endpoint", dial_endpoint(l).unwrap_or_default())]),
-            ));
-        } else if is_timeout(l) {
-            out.push((SignalKind::Timeout, details(&[("endpoint", url_host(l))])));
+                (
+                    "node_identity",
+                    user.starts_with("system:node:").to_string(),
+                ),
+            ] {
+                if !v.is_empty() {
+                    d.insert(k.to_owned(), v);
+                }
+            }
+            kind
         }
+        SignalKind::QuotaExceeded => {
+            let q = m.value("quota").trim_end_matches(',').to_owned();
+            d.insert("quota".to_owned(), q);
+            kind
+        }
+        SignalKind::WebhookDenied => {
+            let _ = l;
+            kind
+        }
+        k => k,
     }
-    out
 }
 
 #[cfg(test)]
@@ -120,6 +84,22 @@ mod tests {
                 "Error creating: pods \"p\" is forbidden: exceeded quota: q, requested: limits.cpu=1"
             ),
             vec![K::QuotaExceeded]
+        );
+    }
+
+    #[test]
+    fn localhost_8080_is_no_kubeconfig_and_dns_is_its_own_cause() {
+        assert_eq!(
+            classify_line_alone(
+                "The connection to the server localhost:8080 was refused - did you specify the right host or port?"
+            ),
+            vec![K::NoUsableKubeconfig]
+        );
+        assert_eq!(
+            classify_line_alone(
+                "Unable to connect to the server: dial tcp: lookup api.example.com on 127.0.0.53:53: no such host"
+            ),
+            vec![K::NoSuchHost]
         );
     }
 }

@@ -1,35 +1,44 @@
-//! Device-plugin logs: NVIDIA (NVML), AMD (`/dev/kfd`), HAMi (registration, unregistered nodes).
+//! Derivations for device-plugin texts: why NVML cannot start (library missing: the NVIDIA
+//! runtime does not inject the driver; `Unknown Error`: the container lost its device nodes,
+//! e.g. after `systemctl daemon-reload` with the systemd cgroup driver).
 
-use super::{Hit, SignalKind, details};
+use std::collections::BTreeMap;
 
-pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
-    let mut out = Vec::new();
-    if l.contains("Failed to initialize NVML") || l.contains("could not load NVML library") {
-        let driver_hint = l.contains("could not load NVML library").to_string();
-        out.push((
-            SignalKind::NvmlInitFailed,
-            details(&[("library_missing", driver_hint)]),
-        ));
-    } else if l.contains("Fail to glob topology properties")
-        || (l.contains("/dev/kfd")
-            && (l.contains("no such file") || l.contains("not found") || l.contains("absent")))
-    {
-        out.push((SignalKind::AmdKfdMissing, details(&[])));
-    } else if l.contains("Successfully registered annotation")
-        || l.contains("Registered device plugin")
-        || l.contains("nvml registered device")
-    {
-        out.push((SignalKind::DevicePluginRegistered, details(&[])));
-    }
-    if l.contains("node unregistered") {
-        out.push((SignalKind::HamiNodeUnregistered, details(&[])));
-    }
-    out
+use super::SignalKind;
+use crate::catalog::Match;
+
+pub(crate) fn refine(
+    kind: SignalKind,
+    m: &Match,
+    l: &str,
+    d: &mut BTreeMap<String, String>,
+) -> SignalKind {
+    let err = match m.value("error") {
+        "" => l,
+        e => e,
+    };
+    let missing = err.contains("could not load NVML library")
+        || err.contains("ERROR_LIBRARY_NOT_FOUND")
+        || err.contains("libnvidia-ml.so");
+    d.insert("library_missing".to_owned(), missing.to_string());
+    let cause = if missing {
+        "library-missing"
+    } else if err.contains("Unknown Error") {
+        "device-access-lost"
+    } else if err.contains("Driver Not Loaded") || err.contains("ERROR_DRIVER_NOT_LOADED") {
+        "driver-not-loaded"
+    } else if err.contains("Not Supported") {
+        "not-supported"
+    } else {
+        "other"
+    };
+    d.insert("cause".to_owned(), cause.to_owned());
+    kind
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{SignalKind as K, classify_line_alone};
+    use super::super::{SignalKind as K, classify, classify_line_alone};
 
     #[test]
     fn nvml_and_registration() {
@@ -46,5 +55,8 @@ mod tests {
             vec![K::DevicePluginRegistered]
         );
         assert!(classify_line_alone("2022/05/13 23:09:23 Loading NVML").is_empty());
+        let s = classify("p", "Failed to initialize NVML: Unknown Error.");
+        assert_eq!(s[0].detail("cause"), "device-access-lost");
+        assert_eq!(s[0].detail("library_missing"), "false");
     }
 }

@@ -1,5 +1,8 @@
-//! Event and scheduler texts: `0/N nodes are available` (with the per-reason histogram),
-//! unbound claims, volume node affinity, mounts, quota admission, Kueue admission.
+//! Event and scheduler texts: `0/N nodes are available: ...` read with the scheduler's grammar
+//! ([`cube_quota::schedmsg`]: the histogram alone in `reasons`, the PreFilter, PostFilter and
+//! preemption parts in their own details), node-local volumes and unbound claims named by the
+//! scheduler, and mount failures named only by an event's reason. Quota, storage-class and
+//! Kueue admission texts are catalog entries ([`crate::catalog`]).
 
 use cube_quota::schedmsg::ReasonKind;
 
@@ -46,58 +49,9 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
             ));
         }
     }
-    if l.contains("no storage class is set") {
-        out.push((SignalKind::PvcNoStorageClass, details(&[])));
-    }
-    if l.contains("FailedMount")
-        || l.contains("FailedAttachVolume")
-        || l.contains("Multi-Attach error")
-        || l.contains("MountVolume.SetUp failed")
-        || l.contains("Unable to attach or mount volumes")
-    {
+    // an event whose message is not in the catalog still says what its reason says
+    if l.contains("FailedMount") || l.contains("FailedAttachVolume") {
         out.push((SignalKind::MountFailed, details(&[])));
-    }
-    if let Some(p) = l.find("failed quota:")
-        && l.contains("must specify")
-    {
-        let rest = &l[p + 13..];
-        let quota = rest.split(':').next().unwrap_or("").trim().to_owned();
-        let what = rest[rest.find("must specify").unwrap_or(0) + 12..]
-            .trim()
-            .to_owned();
-        out.push((
-            SignalKind::QuotaMustSpecify,
-            details(&[("quota", quota), ("must_specify", what)]),
-        ));
-    }
-    if let Some(p) = l.find("exceeded quota:") {
-        let quota = l[p + 15..]
-            .split(',')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_owned();
-        out.push((SignalKind::QuotaExceeded, details(&[("quota", quota)])));
-    }
-    if let Some(p) = l.find("status unknown for quota:") {
-        let quota = l[p + 25..].trim().to_owned();
-        out.push((SignalKind::QuotaStatusUnknown, details(&[("quota", quota)])));
-    }
-    if l.contains("unavailable in ClusterQueue") {
-        let res = l
-            .find("resource ")
-            .map(|p| {
-                l[p + 9..]
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_owned()
-            })
-            .unwrap_or_default();
-        out.push((
-            SignalKind::KueueResourceUnavailable,
-            details(&[("resource", res)]),
-        ));
     }
     out
 }

@@ -1,104 +1,90 @@
-//! `kubeadm join` output: bootstrap token (JWS), CA pin, API server reachability and TLS,
-//! kubelet-check, duplicate node names.
+//! Derivations for node-join texts (`kubeadm join`, k3s/rke2 agents, and the connection
+//! errors they wrap): the CA pins of the whole text, the endpoint of a refused or timed-out
+//! connection and whether it is an address other machines can never reach.
 
-use super::{Hit, SignalKind, Whole, details, dial_endpoint, quoted_after};
+use std::collections::BTreeMap;
+
+use super::{SignalKind, Whole, dial_endpoint};
+use crate::catalog::Match;
 
 /// Addresses that are never reachable from other machines when advertised by a control plane
 /// (VirtualBox NAT, loopback).
 pub const UNROUTABLE_ADVERTISED: &[&str] = &["10.0.2.15", "127.0.0.1", "localhost"];
 
-pub(crate) fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
-    let mut out = Vec::new();
-    if l.contains("JWS signature") || l.contains("no JWS signed token") {
-        let id = quoted_after(l, "token ID")
-            .or_else(|| quoted_after(l, "token id"))
-            .unwrap_or_default();
-        let wording = if l.contains("no JWS signed token") {
-            "old"
-        } else {
-            "new"
-        };
-        out.push((
-            SignalKind::JoinTokenUnknown,
-            details(&[("token_id", id), ("wording", wording.to_owned())]),
-        ));
-    }
-    if l.contains("none of the public keys") && l.contains("are pinned") {
-        let got = quoted_after(l, "none of the public keys").unwrap_or_default();
-        let pos = whole.pins.iter().position(|p| *p == got);
-        match pos {
-            Some(i) => out.push((
-                SignalKind::JoinCaPinListedLater,
-                details(&[
-                    ("ca_key_hash", got),
-                    ("pin_position", (i + 1).to_string()),
-                    ("pins", whole.pins.join(",")),
-                ]),
-            )),
-            None => out.push((
-                SignalKind::JoinCaPinMismatch,
-                details(&[("ca_key_hash", got), ("pins", whole.pins.join(","))]),
-            )),
+pub(crate) fn refine(
+    kind: SignalKind,
+    m: &Match,
+    l: &str,
+    whole: &Whole,
+    d: &mut BTreeMap<String, String>,
+) -> SignalKind {
+    match kind {
+        SignalKind::JoinTokenUnknown => {
+            let wording = if m.entry.id == "kubeadm.token.jws-missing-legacy" {
+                "old"
+            } else {
+                "new"
+            };
+            d.insert("wording".to_owned(), wording.to_owned());
+            kind
         }
-    }
-    if l.contains("x509: certificate is valid for") {
-        let rest = &l[l.find("x509: certificate is valid for").unwrap_or(0) + 30..];
-        let (valid_for, wanted) = match rest.rfind(", not ") {
-            Some(p) => (
-                rest[..p].trim().to_owned(),
-                rest[p + 6..].trim_end_matches(']').trim().to_owned(),
-            ),
-            None => (rest.trim().to_owned(), String::new()),
-        };
-        out.push((
-            SignalKind::TlsNameMismatch,
-            details(&[("valid_for", valid_for), ("wanted", wanted)]),
-        ));
-    }
-    if l.contains("kubelet isn't running or healthy")
-        || l.contains("127.0.0.1:10248")
-        || l.contains("localhost:10248/healthz\" failed")
-    {
-        if !out.iter().any(|(k, _)| *k == SignalKind::KubeletUnhealthy) {
-            out.push((SignalKind::KubeletUnhealthy, details(&[])));
+        SignalKind::JoinCaPinMismatch => {
+            let got = m.value("ca_key_hash").to_owned();
+            if !whole.pins.is_empty() {
+                d.insert("pins".to_owned(), whole.pins.join(","));
+            }
+            match whole.pins.iter().position(|p| *p == got) {
+                // kubeadm#2471: the CA's hash is among the pins but not first
+                Some(i) => {
+                    d.insert("pin_position".to_owned(), (i + 1).to_string());
+                    SignalKind::JoinCaPinListedLater
+                }
+                None => kind,
+            }
         }
-        return out;
+        SignalKind::TlsNameMismatch => {
+            let wanted = m
+                .value("wanted")
+                .trim_end_matches([']', '"', ')', '.', ','])
+                .to_owned();
+            d.insert("wanted".to_owned(), wanted);
+            kind
+        }
+        SignalKind::Refused => {
+            if l.contains("localhost:8080") || l.contains("127.0.0.1:8080") {
+                // kubectl's built-in default server: no kubeconfig was found
+                return SignalKind::NoUsableKubeconfig;
+            }
+            let ep = [m.value("endpoint"), m.value("server")]
+                .into_iter()
+                .find(|v| !v.is_empty())
+                .map(str::to_owned)
+                .or_else(|| dial_endpoint(l))
+                .unwrap_or_default();
+            if let Some(a) = UNROUTABLE_ADVERTISED.iter().find(|a| ep.starts_with(*a)) {
+                d.insert("unroutable_address".to_owned(), (*a).to_owned());
+            }
+            d.insert("endpoint".to_owned(), ep);
+            kind
+        }
+        SignalKind::Timeout => {
+            let ep = match m.value("endpoint") {
+                "" => url_host(l),
+                e => e.to_owned(),
+            };
+            if !ep.is_empty() {
+                d.insert("endpoint".to_owned(), ep);
+            }
+            kind
+        }
+        SignalKind::NoRoute => {
+            if let Some(ep) = dial_endpoint(l) {
+                d.insert("endpoint".to_owned(), ep);
+            }
+            kind
+        }
+        k => k,
     }
-    if l.contains("a Node with name") && l.contains("already exists") {
-        let name = quoted_after(l, "a Node with name").unwrap_or_default();
-        out.push((SignalKind::DuplicateNodeName, details(&[("node", name)])));
-    }
-    if l.contains("connection refused") && !l.contains("localhost:8080") {
-        let ep = dial_endpoint(l).unwrap_or_default();
-        let nat = UNROUTABLE_ADVERTISED
-            .iter()
-            .find(|a| ep.starts_with(*a))
-            .map(|a| (*a).to_owned())
-            .unwrap_or_default();
-        out.push((
-            SignalKind::Refused,
-            details(&[("endpoint", ep), ("unroutable_address", nat)]),
-        ));
-    }
-    if is_timeout(l) {
-        out.push((SignalKind::Timeout, details(&[("endpoint", url_host(l))])));
-    }
-    if l.contains("no route to host") || l.contains("network is unreachable") {
-        out.push((
-            SignalKind::NoRoute,
-            details(&[("endpoint", dial_endpoint(l).unwrap_or_default())]),
-        ));
-    }
-    out
-}
-
-pub(crate) fn is_timeout(l: &str) -> bool {
-    l.contains("Client.Timeout exceeded")
-        || l.contains("i/o timeout")
-        || l.contains("request canceled while waiting for connection")
-        || l.contains("context deadline exceeded")
-        || l.contains("connection timed out")
-        || l.contains("TLS handshake timeout")
 }
 
 /// `host:port` of the first `https://` URL in the line.
@@ -107,7 +93,7 @@ pub(crate) fn url_host(l: &str) -> String {
         .map(|p| {
             l[p + 8..]
                 .chars()
-                .take_while(|c| !matches!(c, '/' | '"' | ' ' | '?'))
+                .take_while(|c| !matches!(c, '/' | '"' | ' ' | '?' | '\\'))
                 .collect()
         })
         .unwrap_or_default()
@@ -154,5 +140,30 @@ mod tests {
             ),
             vec![K::Timeout]
         );
+    }
+
+    #[test]
+    fn newer_token_wording_and_k3s_agents() {
+        let s = classify(
+            "j",
+            "[discovery] Failed to connect to API Server \"10.10.51.64:6443\": token id \"uhcqg1\" is invalid for this cluster or it has expired. Use \"kubeadm token create\" on the control-plane node to create a new valid token",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            (s[0].kind, s[0].detail("token_id")),
+            (K::JoinTokenUnknown, "uhcqg1")
+        );
+        assert!(s[0].join);
+        assert_eq!(
+            kinds(
+                "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: Node password rejected, duplicate hostname or contents of '/etc/rancher/node/password' may not match server node-passwd entry, try enabling a unique node name with the --with-node-id flag\""
+            ),
+            vec![K::NodePasswordRejected]
+        );
+        let s = classify(
+            "k",
+            "level=error msg=\"failed to get CA certs: Get \\\"https://10.50.0.1:6443/cacerts\\\": dial tcp 10.50.0.1:6443: connect: no route to host\"",
+        );
+        assert_eq!((s[0].kind, s[0].join), (K::NoRoute, true));
     }
 }

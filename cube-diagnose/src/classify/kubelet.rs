@@ -1,58 +1,55 @@
-//! kubelet journals: cgroup driver mismatch, outdated mirror pods (two kubelets, one Node),
-//! client certificate expired while the server is unreachable, x509 validity windows.
+//! Derivations for kubelet and certificate texts: the validity window of an x509 error and
+//! the cause it points to (a `current time ... is before ...` is a clock behind the issuer's,
+//! not an expired certificate), and whether rotation could still reach the API server.
 
-use super::{Hit, SignalKind, details, quoted_after};
+use std::collections::BTreeMap;
 
-pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
-    let mut out = Vec::new();
-    if l.contains("cgroup driver") && l.contains("is different from") {
-        let kubelet = quoted_after(l, "kubelet cgroup driver:").unwrap_or_default();
-        let rest = &l[l.find("is different from").unwrap_or(0)..];
-        let runtime_name = rest.split_whitespace().nth(3).unwrap_or("").to_owned();
-        let runtime = quoted_after(rest, "cgroup driver:").unwrap_or_default();
-        out.push((
-            SignalKind::CgroupDriverMismatch,
-            details(&[
-                ("kubelet_driver", kubelet),
-                ("runtime", runtime_name),
-                ("runtime_driver", runtime),
-            ]),
-        ));
-    }
-    if l.contains("Deleting mirror pod") && l.contains("because it is outdated") {
-        let pod = quoted_after(l, "Deleting mirror pod").unwrap_or_default();
-        out.push((
-            SignalKind::MirrorPodOutdated,
-            details(&[("mirror_pod", pod)]),
-        ));
-    }
-    if l.contains("currently active client certificate has expired") {
-        let unresponsive = l.contains("server is not responsive").to_string();
-        out.push((
-            SignalKind::KubeletCertExpired,
-            details(&[("server_unresponsive", unresponsive)]),
-        ));
-    }
-    if l.contains("x509: certificate has expired or is not yet valid") {
-        // `current time A is before B` (not yet valid) / `is after B` (expired)
-        let mut d = vec![];
-        if let Some(p) = l.find("current time ") {
-            let rest = &l[p + 13..];
-            let mut w = rest.split_whitespace();
-            let now = w.next().unwrap_or("").to_owned();
-            let rel = w.nth(1).unwrap_or("").to_owned();
-            let bound = w
-                .next()
-                .unwrap_or("")
-                .trim_end_matches(['"', ')', ']'])
-                .to_owned();
-            d.push(("current_time", now));
-            d.push(("relation", rel));
-            d.push(("bound", bound));
+use super::SignalKind;
+use crate::catalog::Match;
+
+pub(crate) fn refine(
+    kind: SignalKind,
+    m: &Match,
+    _l: &str,
+    d: &mut BTreeMap<String, String>,
+) -> SignalKind {
+    match kind {
+        SignalKind::TlsExpired => {
+            let trim = |v: &str| v.trim_end_matches(['"', ')', ']', '\\', '.']).to_owned();
+            let (now, rel, bound) = (
+                trim(m.value("current_time")),
+                m.value("relation").to_owned(),
+                trim(m.value("bound")),
+            );
+            if !bound.is_empty() {
+                d.insert("bound".to_owned(), bound.clone());
+            }
+            let gap = match (
+                now.parse::<jiff::Timestamp>(),
+                bound.parse::<jiff::Timestamp>(),
+            ) {
+                (Ok(a), Ok(b)) => Some(b.as_second() - a.as_second()),
+                _ => None,
+            };
+            if let Some(g) = gap {
+                d.insert("gap_seconds".to_owned(), g.abs().to_string());
+            }
+            // one cause: `before` NotBefore is a client clock behind the issuer's; `after`
+            // NotAfter is an expired certificate; no times: unknown until clocks are compared
+            let cause = match rel.as_str() {
+                "before" => "clock",
+                "after" => "expired",
+                _ => "unknown",
+            };
+            d.insert("cause".to_owned(), cause.to_owned());
+            kind
         }
-        out.push((SignalKind::TlsExpired, details(&d)));
+        SignalKind::KubeletCertExpired => {
+            d.insert("server_unresponsive".to_owned(), "true".to_owned());
+            kind
+        }
+        k => k,
     }
-    out
 }
 
 #[cfg(test)]
@@ -76,13 +73,36 @@ mod tests {
     }
 
     #[test]
-    fn not_yet_valid_times() {
+    fn not_yet_valid_times_carry_the_clock_cause() {
         let s = classify(
             "c",
             "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2021-04-01T14:43:32+02:00 is before 2021-04-01T15:31:09Z",
         );
+        assert_eq!(s.len(), 1);
         assert_eq!(s[0].kind, K::TlsExpired);
         assert_eq!(s[0].detail("relation"), "before");
         assert_eq!(s[0].detail("bound"), "2021-04-01T15:31:09Z");
+        assert_eq!(s[0].detail("cause"), "clock");
+        assert_eq!(s[0].detail("gap_seconds"), "10057");
+        let s = classify("c", "x509: certificate has expired or is not yet valid");
+        assert_eq!(s[0].detail("cause"), "unknown");
+    }
+
+    #[test]
+    fn bootstrap_certificate_expiry_of_every_version() {
+        for l in [
+            "E1001 11:34:07.899084    1914 bootstrap.go:266] part of the existing bootstrap client certificate in /etc/kubernetes/kubelet.conf is expired: 2024-09-12 09:18:55 +0000 UTC",
+            "E0611 16:06:19.164838   30057 bootstrap.go:265] part of the existing bootstrap client certificate is expired: 2020-06-11 20:11:55 +0000 UTC",
+            "bootstrap.go:195] Part of the existing bootstrap client certificate is expired: 2019-08-22 11:29:48 +0000 UTC",
+        ] {
+            let s = classify("j", l);
+            assert_eq!(s.len(), 1, "{l}");
+            assert_eq!(s[0].kind, K::Known);
+            assert!(
+                s[0].detail("entry")
+                    .starts_with("kubelet.bootstrap-cert-expired")
+            );
+            assert!(s[0].detail("not_after").ends_with("UTC"));
+        }
     }
 }

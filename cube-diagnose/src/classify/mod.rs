@@ -1,10 +1,17 @@
-//! Text classifiers: kubeadm join output ([`kubeadm`]), kubelet journals ([`kubelet`]),
-//! device-plugin logs ([`device_plugin`]), event and scheduler texts ([`events`]) and client
-//! error texts ([`client`]). Each line of a text becomes zero or more [`Signal`]s; rules turn
+//! Text classifiers. Each line of a text is matched against the message catalog
+//! ([`crate::catalog`]: every known message of kubeadm, the kubelet, k3s/rke2 agents, device
+//! plugins, GPU operator validators, CSI/NFS mounts, client-go/kubectl and the cluster-join
+//! agents, taken from the upstream sources) and read with the scheduler's grammar
+//! ([`events`], [`cube_quota::schedmsg`]); each match becomes a [`Signal`], whose details are
+//! the template's placeholders plus what the family modules derive from them ([`kubeadm`]:
+//! CA pins of the whole text, unroutable advertised addresses; [`kubelet`]: certificate
+//! validity windows; [`client`]: 403 origins; [`device_plugin`]: NVML causes). Rules turn
 //! signals into findings.
 //!
 //! Lines of JSON objects with a `text`, `stderr` or `message` field (JSONL error collections,
-//! captured kubectl runs) are classified by that field.
+//! captured kubectl runs) are classified by that field. [`classify_all`] also reports lines
+//! that look like errors but match nothing ([`SignalKind::Unrecognised`], with the closest
+//! catalog template).
 
 pub mod client;
 pub mod device_plugin;
@@ -102,6 +109,25 @@ pub enum SignalKind {
     KueueZeroQuota,
     /// An NVIDIA device-plugin sharing config (time-slicing/MPS): resource and replicas.
     SharingConfig,
+    /// kubeadm discovery: the token id is known but its secret does not sign cluster-info.
+    JoinTokenSecretMismatch,
+    /// kubeadm discovery: cluster-info has no kubeconfig (control plane not set up for token
+    /// bootstrapping).
+    JoinClusterInfoMissing,
+    /// k3s/rke2: the join token's CA hash is not the server's CA (server re-installed, or a
+    /// token of another cluster).
+    JoinTokenCaMismatch,
+    /// k3s/rke2: the server rejects the agent's node password (duplicate hostname, or a
+    /// re-installed machine).
+    NodePasswordRejected,
+    /// A host name does not resolve (`no such host`, `Could not resolve host`).
+    NoSuchHost,
+    /// A catalog message whose conclusion the catalog's own rules draw (detail `entry` names
+    /// the [`crate::catalog::Entry`]; the other details are its placeholders).
+    Known,
+    /// A line that looks like an error and matches no catalog entry (details `closest`,
+    /// `closest_template`, `score`); only [`classify_all`] emits it.
+    Unrecognised,
 }
 
 /// One classified line.
@@ -138,8 +164,20 @@ impl Signal {
 /// A line classifier: returns the kinds (with details) a line shows.
 pub(crate) type Hit = (SignalKind, BTreeMap<String, String>);
 
-/// Classifies every line of `text`.
+/// Classifies every line of `text`: the signals of recognised messages only.
 pub fn classify(source: &str, text: &str) -> Vec<Signal> {
+    classify_inner(source, text, false)
+}
+
+/// [`classify`], plus one [`SignalKind::Unrecognised`] signal per line that looks like an error
+/// (`E`/`F` klog lines, `level=error`, error words) and matches no catalog entry nor the
+/// scheduler grammar, with the closest catalog template (details `closest`,
+/// `closest_template`, `score`).
+pub fn classify_all(source: &str, text: &str) -> Vec<Signal> {
+    classify_inner(source, text, true)
+}
+
+fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     let whole = Whole::scan(text);
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -149,16 +187,27 @@ pub fn classify(source: &str, text: &str) -> Vec<Signal> {
             if l.is_empty() || l.starts_with('#') {
                 continue;
             }
-            for (kind, details) in classify_line(l, &whole) {
-                out.push(Signal {
-                    kind,
-                    source: source.to_owned(),
-                    line: i + 1,
-                    text: crate::finding::redact(l),
-                    join: is_join_context(l, &whole),
-                    object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
-                    details,
-                });
+            let (hits, recognised, join) = classify_line_full(l, &whole);
+            let signal = |kind, details| Signal {
+                kind,
+                source: source.to_owned(),
+                line: i + 1,
+                text: crate::finding::redact(l),
+                join: join || is_join_context(l, &whole),
+                object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
+                details,
+            };
+            for (kind, details) in hits {
+                out.push(signal(kind, details));
+            }
+            if unrecognised && !recognised && crate::catalog::looks_like_error(l) {
+                let mut d = BTreeMap::new();
+                if let Some((e, score)) = crate::catalog::closest(l) {
+                    d.insert("closest".to_owned(), e.id.to_owned());
+                    d.insert("closest_template".to_owned(), e.template.to_owned());
+                    d.insert("score".to_owned(), format!("{score:.2}"));
+                }
+                out.push(signal(SignalKind::Unrecognised, d));
             }
         }
     }
@@ -216,16 +265,63 @@ impl Whole {
 }
 
 fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
-    let mut hits = kubeadm::classify_line(l, whole);
-    hits.extend(kubelet::classify_line(l));
-    hits.extend(device_plugin::classify_line(l));
-    hits.extend(events::classify_line(l));
-    if hits.is_empty() {
-        hits.extend(client::classify_line(l));
-    }
-    hits
+    classify_line_full(l, whole).0
 }
 
+/// The hits of one line, whether anything recognised it (catalog entries without a conclusion
+/// count), and whether a matched entry is a node-join message.
+fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
+    let matches = crate::catalog::match_line(l);
+    let mut hits: Vec<Hit> = Vec::new();
+    for m in &matches {
+        let Some(kind) = m.entry.kind else { continue };
+        let hit = refine(kind, m, l, whole);
+        if !hits.contains(&hit) {
+            hits.push(hit);
+        }
+    }
+    let mut recognised = !matches.is_empty();
+    for h in events::classify_line(l) {
+        recognised = true;
+        if !hits.iter().any(|x| x.0 == h.0) {
+            hits.push(h);
+        }
+    }
+    let join = matches.iter().any(|m| m.entry.join);
+    (hits, recognised, join)
+}
+
+/// The signal of one catalog match: its placeholders (and `entry`), refined by the family's
+/// derivations.
+fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -> Hit {
+    let mut d: BTreeMap<String, String> = m
+        .captures
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    d.insert("entry".to_owned(), m.entry.id.to_owned());
+    let kind = match kind {
+        SignalKind::JoinTokenUnknown
+        | SignalKind::JoinCaPinMismatch
+        | SignalKind::Refused
+        | SignalKind::Timeout
+        | SignalKind::NoRoute
+        | SignalKind::TlsNameMismatch => kubeadm::refine(kind, m, l, whole, &mut d),
+        SignalKind::TlsExpired | SignalKind::KubeletCertExpired => {
+            kubelet::refine(kind, m, l, &mut d)
+        }
+        SignalKind::RbacForbidden | SignalKind::WebhookDenied | SignalKind::QuotaExceeded => {
+            client::refine(kind, m, l, &mut d)
+        }
+        SignalKind::NvmlInitFailed => device_plugin::refine(kind, m, l, &mut d),
+        k => k,
+    };
+    (kind, d)
+}
+
+/// A join context beyond the catalog's join entries: kubeadm texts and an `error execution
+/// phase` line of a text that shows a kubeadm join.
 fn is_join_context(l: &str, whole: &Whole) -> bool {
     l.contains("cluster-info")
         || l.contains("[discovery]")
@@ -234,19 +330,27 @@ fn is_join_context(l: &str, whole: &Whole) -> bool {
         || (whole.kubeadm && l.starts_with("error execution phase"))
 }
 
-/// The text of a JSON line (`text`, `stderr`, `message` field), or the line itself.
+/// The text of a JSON line (`text`, `stderr`, `message` field), or the line itself; a field
+/// that is itself a JSON object (a Status body captured as text) is opened in turn.
 fn inner_text(raw: &str) -> String {
-    let t = raw.trim();
-    if t.starts_with('{')
-        && let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(t)
-    {
-        for key in ["text", "stderr", "message"] {
-            if let Some(serde_json::Value::String(s)) = m.get(key) {
-                return s.clone();
-            }
+    let mut t = raw.trim().to_owned();
+    for _ in 0..3 {
+        let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(&t) else {
+            break;
+        };
+        match ["text", "stderr", "message"]
+            .iter()
+            .find_map(|k| m.get(*k).and_then(serde_json::Value::as_str))
+        {
+            Some(s) => t = s.trim().to_owned(),
+            None => break,
         }
     }
-    raw.to_owned()
+    if t.starts_with('{') || raw.trim().starts_with('{') {
+        t
+    } else {
+        raw.to_owned()
+    }
 }
 
 /// The host field of a syslog/journal line (`Jul 24 11:45:25 ubuntu kubelet[8442]: ...`).

@@ -19,6 +19,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         SignalKind::Refused,
         SignalKind::Timeout,
         SignalKind::NoRoute,
+        SignalKind::NoSuchHost,
         SignalKind::TlsNameMismatch,
     ];
     let mut out = Vec::new();
@@ -45,6 +46,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::Timeout => (
                 format!("timeout reaching the API server{}: packets are dropped (firewall, security group, routing, wrong IP)", if ep.is_empty() { String::new() } else { format!(" at {ep}") }),
                 "open TCP 6443 from the joining node to the control plane (security group / firewalld / ufw) and test with `nc -vz <ip> 6443` or `curl -k https://<ip>:6443/healthz`".to_owned(),
+            ),
+            SignalKind::NoSuchHost => (
+                format!("the control-plane name {} does not resolve on the joining node", s.detail("host")),
+                format!("add a DNS record (or an /etc/hosts entry on every node) for {}, or join with the control plane's IP address", s.detail("host")),
             ),
             SignalKind::NoRoute => (format!("no route to the API server {ep}"), "fix routing/firewall between the node and the control plane (a REJECT rule also shows as no route)".to_owned()),
             _ => (

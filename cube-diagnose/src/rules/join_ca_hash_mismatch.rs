@@ -9,26 +9,46 @@ declare_rule!(
     "join-ca-hash-mismatch",
     Join,
     Error,
-    "kubeadm join reports that none of the cluster CA's public keys is pinned by --discovery-token-ca-cert-hash: the hash was taken from another cluster's CA or mistyped. Not reported when the CA's hash is among the given pins but not the first one (kubeadm#2471: older kubeadm only checked the first pin); then pass the matching pin alone.",
+    "kubeadm join reports that none of the cluster CA's public keys is pinned by --discovery-token-ca-cert-hash: the join command was made for another CA (the cluster was re-initialised, or the address reaches another cluster), so the remedy is a join command printed by the current control plane, not a recomputed copy of the rejected pin. Not reported when the CA's hash is among the given pins but not the first one (kubeadm#2471: older kubeadm only checked the first pin). Also k3s/rke2 agents whose token's CA hash is not the server's.",
     check
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
-    signals(ctx, &[SignalKind::JoinCaPinMismatch])
+    let mut out: Vec<Finding> = signals(ctx, &[SignalKind::JoinCaPinMismatch])
         .map(|s| {
+            let got = s.detail("ca_key_hash");
+            let pins = if s.detail("pins").is_empty() { "none seen" } else { s.detail("pins") };
+            // One cause: the pin in the join command was taken from a CA this API server does
+            // not have (the cluster was re-initialised, or the address reaches another
+            // cluster). Recomputing the rejected pin from old notes cannot help; the current
+            // control plane prints the current one.
             Finding::new(
                 JoinCaHashMismatch::ID,
                 Severity::Error,
                 Subject::log(&s.source),
-                format!("the cluster CA's key hash {} is not among the pins given to kubeadm join ({})", s.detail("ca_key_hash"), if s.detail("pins").is_empty() { "none seen" } else { s.detail("pins") }),
+                format!("the API server presents a cluster CA with key hash {got}, which is not among the pins given to kubeadm join ({pins}): the join command was made for another CA (the cluster was re-initialised with kubeadm reset/init, or the address reaches a different cluster)"),
             )
             .with_evidence(s.evidence())
             // the pin was taken from another CA: usually the join command is from before the
             // cluster was rebuilt (kubeadm reset / init made a new CA); recomputing the rejected
             // pin from the old command would repeat the failure
-            .with_remedy("take a fresh join command from the cluster's current control plane: `kubeadm token create --print-join-command` (after a rebuild the CA, token and pin are new; the old command cannot work); on the joining node clear what the old cluster left: `kubeadm reset -f`, then run the new command as printed")
+            .with_remedy(format!("take a fresh join command from the cluster's current control plane: `kubeadm token create --print-join-command` (after a rebuild the CA, token and pin are new; the old command cannot work); on the joining node clear what the old cluster left: `kubeadm reset -f`, then run the new command as printed; if the printed pin is not {got}, the join address reaches another cluster"))
         })
-        .collect()
+        .collect();
+    // k3s / rke2: the full join token embeds the CA hash
+    for s in signals(ctx, &[SignalKind::JoinTokenCaMismatch]) {
+        out.push(
+            Finding::new(
+                JoinCaHashMismatch::ID,
+                Severity::Error,
+                Subject::log(&s.source),
+                format!("the join token's CA hash {} is not the server's CA hash {}: the server was re-installed (new CA) or the token belongs to another cluster", s.detail("token_hash"), s.detail("server_hash")),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy("set the agent's token to the server's current full token (`cat /var/lib/rancher/k3s/server/token`, or .../rke2/server/token), remove the agent's cached CA (/var/lib/rancher/k3s/agent, or .../rke2/agent) and restart the agent"),
+        );
+    }
+    out
 }
 
 #[cfg(test)]
@@ -43,7 +63,9 @@ mod tests {
                 "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:{a} --discovery-token-ca-cert-hash sha256:{b}\nerror execution phase preflight: couldn't validate the identity of the API Server: cluster CA found in cluster-info ConfigMap is invalid: none of the public keys \"sha256:{got}\" are pinned\n"
             )
         };
-        assert_eq!(run_log("join-ca-hash-mismatch", &mk(&c)).len(), 1);
+        let f = run_log("join-ca-hash-mismatch", &mk(&c));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].remedy.contains("--print-join-command") && !f[0].remedy.contains("openssl"));
         assert!(run_log("join-ca-hash-mismatch", &mk(&b)).is_empty());
     }
 }

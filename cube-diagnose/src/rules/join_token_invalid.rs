@@ -11,28 +11,53 @@ declare_rule!(
     "join-token-invalid",
     Join,
     Error,
-    "kubeadm join discovery finds no JWS signature for the token in the kube-public/cluster-info ConfigMap: the token is unknown to the cluster (expired after its TTL, 24 h by default, or deleted), or the control plane's bootstrap signer has not signed it yet (a fresh control plane; kind's race). When the snapshot holds the cluster's bootstrap tokens the finding says which. Fix: create a fresh token on a control-plane node.",
+    "kubeadm join (or karmadactl register) discovery finds no JWS signature for the token in the kube-public/cluster-info ConfigMap: the token is unknown to the cluster (expired after its TTL, 24 h by default, or deleted), or the control plane's bootstrap signer has not signed it yet (a fresh control plane; kind's race). When the snapshot holds the cluster's bootstrap tokens the finding says which. Also: a token whose secret part does not sign cluster-info (mistyped), and a cluster-info without kubeconfig (control plane not set up for bootstrapping). Fix: create a fresh token on a control-plane node.",
     check
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut by_source: BTreeMap<&str, Vec<&Signal>> = BTreeMap::new();
-    for s in signals(ctx, &[SignalKind::JoinTokenUnknown]) {
+    let kinds = [
+        SignalKind::JoinTokenUnknown,
+        SignalKind::JoinTokenSecretMismatch,
+        SignalKind::JoinClusterInfoMissing,
+    ];
+    for s in signals(ctx, &kinds) {
         by_source.entry(&s.source).or_default().push(s);
     }
     let tokens = &ctx.snapshot().bootstrap_tokens;
     by_source
         .into_iter()
         .map(|(source, sigs)| {
+            // one cause per text: the most specific signal decides
+            let first = sigs
+                .iter()
+                .find(|s| s.kind != SignalKind::JoinTokenUnknown)
+                .unwrap_or(&sigs[0]);
+            let entry = crate::catalog::entry(first.detail("entry"));
             let id = sigs.iter().map(|s| s.detail("token_id")).find(|i| !i.is_empty()).unwrap_or("");
-            let cause = match tokens.iter().find(|t| t.token_id == id) {
-                Some(t) => format!("token {id} exists in the cluster (expiration {}): cluster-info is not signed yet, so the bootstrap signer (kube-controller-manager) is not running or has not caught up", t.expiration.map(|e| e.to_string()).unwrap_or_else(|| "none".into())),
-                None if !tokens.is_empty() => format!("token {id} is not among the cluster's bootstrap tokens: it expired or was deleted"),
-                None => format!("token {id} is unknown to cluster-info: expired (default TTL 24h), deleted, or the bootstrap signer has not run yet"),
+            let (tool, remedy) = match entry {
+                Some(e) if e.family == crate::catalog::Family::Karmada => ("karmadactl register", e.remedy.to_owned()),
+                _ => ("kubeadm join", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command; check `kubeadm token list` and that kube-controller-manager (bootstrapsigner) is running".to_owned()),
             };
-            Finding::new(JoinTokenInvalid::ID, Severity::Error, Subject::log(source), format!("kubeadm join cannot validate the bootstrap token: {cause}"))
+            let (cause, remedy) = match first.kind {
+                SignalKind::JoinTokenSecretMismatch => (
+                    "the token id is known but its secret part does not sign cluster-info: the token was mistyped or belongs to another cluster".to_owned(),
+                    "copy the whole `<id>.<secret>` token again, or print a fresh join command on a control-plane node with `kubeadm token create --print-join-command`".to_owned(),
+                ),
+                SignalKind::JoinClusterInfoMissing => (
+                    "kube-public/cluster-info holds no kubeconfig: the control plane was not set up for token bootstrapping".to_owned(),
+                    "on a control-plane node run `kubeadm init phase bootstrap-token`, then print a join command with `kubeadm token create --print-join-command`".to_owned(),
+                ),
+                _ => (match tokens.iter().find(|t| t.token_id == id) {
+                    Some(t) => format!("token {id} exists in the cluster (expiration {}): cluster-info is not signed yet, so the bootstrap signer (kube-controller-manager) is not running or has not caught up", t.expiration.map(|e| e.to_string()).unwrap_or_else(|| "none".into())),
+                    None if !tokens.is_empty() => format!("token {id} is not among the cluster's bootstrap tokens: it expired or was deleted"),
+                    None => format!("token {id} is unknown to cluster-info: expired (default TTL 24h), deleted, or the bootstrap signer has not run yet"),
+                }, remedy),
+            };
+            Finding::new(JoinTokenInvalid::ID, Severity::Error, Subject::log(source), format!("{tool} cannot validate the bootstrap token: {cause}"))
                 .with_evidences(sigs.iter().take(3).map(|s| s.evidence()))
-                .with_remedy("on a control-plane node run `kubeadm token create --print-join-command` and use the printed command; check `kubeadm token list` and that kube-controller-manager (bootstrapsigner) is running")
+                .with_remedy(remedy)
         })
         .collect()
 }
@@ -50,6 +75,33 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("abcdef"));
         assert_eq!(run_log("join-token-invalid", "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"").len(), 1);
+    }
+
+    #[test]
+    fn newer_wording_karmada_and_secret_mismatch() {
+        let f = run_log(
+            "join-token-invalid",
+            "[discovery] Failed to connect to API Server \"10.10.51.64:6443\": token id \"uhcqg1\" is invalid for this cluster or it has expired. Use \"kubeadm token create\" on the control-plane node to create a new valid token",
+        );
+        assert!(f[0].message.contains("uhcqg1"));
+        let f = run_log(
+            "join-token-invalid",
+            "error: token id \"abcdef\" is invalid for this cluster or it has expired. Use \"karmadactl token create\" on the karmada-control-plane to create a new valid token",
+        );
+        assert!(
+            f[0].message.starts_with("karmadactl register"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy
+                .contains("karmadactl token create --print-register-command")
+        );
+        let f = run_log(
+            "join-token-invalid",
+            "failed to verify JWS signature of received cluster info object, can't trust this API Server",
+        );
+        assert!(f[0].message.contains("mistyped"));
     }
 
     #[test]

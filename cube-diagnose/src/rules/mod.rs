@@ -47,6 +47,7 @@ pub mod gpu_resource_name_mismatch;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_token_invalid;
+pub mod log_catalog;
 pub mod node_clock_skew;
 pub mod node_drift;
 pub mod node_duplicate_hostname;
@@ -99,6 +100,13 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(cluster_over_privileged::ClusterOverPrivileged),
         Box::new(snapshot_incomplete::SnapshotIncomplete),
         Box::new(snapshot_mixed_clusters::SnapshotMixedClusters),
+        // conclusions drawn from the message catalog
+        Box::new(log_catalog::JoinPreflightFailed),
+        Box::new(log_catalog::NodeKubeletCertExpired),
+        Box::new(log_catalog::NodeRuntimeUnhealthy),
+        Box::new(log_catalog::GpuPluginLogError),
+        Box::new(log_catalog::AgentRegistrationFailed),
+        Box::new(log_catalog::LogLineUnrecognised),
     ]
 }
 

@@ -57,6 +57,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("join with `kubeadm join ... --node-name <unique-name>` or remove the stale Node (`kubectl delete node {node}`) if that machine is gone")),
         );
     }
+    // k3s / rke2: the server rejects the agent's node password
+    let mut seen = std::collections::BTreeSet::new();
+    for s in signals(ctx, &[SignalKind::NodePasswordRejected]) {
+        if !seen.insert(s.source.clone()) {
+            continue;
+        }
+        let subject = s.object.clone().unwrap_or_else(|| Subject::log(&s.source));
+        out.push(
+            Finding::new(NodeDuplicateHostname::ID, Severity::Error, subject, "the k3s/rke2 server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its /etc/rancher/node/password no longer matches the server's <node>.node-password secret")
+                .with_evidence(s.evidence())
+                .with_remedy("if another machine uses this hostname, give this one a unique name (`--node-name <unique>` or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent"),
+        );
+    }
     let mut mirror: BTreeMap<(&str, String), Vec<&crate::classify::Signal>> = BTreeMap::new();
     for s in signals(ctx, &[SignalKind::MirrorPodOutdated]) {
         let host = s

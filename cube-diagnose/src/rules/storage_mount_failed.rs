@@ -14,14 +14,43 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
-    let mut seen = std::collections::BTreeSet::new();
-    signals(ctx, &[SignalKind::MountFailed])
-        .filter(|s| seen.insert(signal_subject(s)))
-        .map(|s| {
-            let multi = s.text.contains("Multi-Attach");
-            Finding::new(StorageMountFailed::ID, Severity::Error, signal_subject(s), if multi { "volume is still attached to another node (Multi-Attach error): a ReadWriteOnce volume cannot be used by pods on two nodes" } else { "a volume could not be attached or mounted for the pod" })
+    // one finding per subject: the most specific line decides (a mount helper's own message
+    // over the kubelet's generic wrapper)
+    let mut best: std::collections::BTreeMap<crate::Subject, (&crate::classify::Signal, usize)> =
+        std::collections::BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::MountFailed]) {
+        let rank = match crate::catalog::entry(s.detail("entry")) {
+            Some(e)
+                if e.id.starts_with("nfs.")
+                    || e.id.starts_with("mount.helper")
+                    || e.id.starts_with("csi.")
+                    || e.id.starts_with("attach.multi") =>
+            {
+                0
+            }
+            Some(_) => 1,
+            None => 2,
+        };
+        let subject = signal_subject(s);
+        match best.get(&subject) {
+            Some((_, r)) if *r <= rank => {}
+            _ => {
+                best.insert(subject, (s, rank));
+            }
+        }
+    }
+    best.into_iter()
+        .map(|(subject, (s, _))| {
+            let (message, remedy) = match crate::catalog::entry(s.detail("entry")) {
+                Some(e) => {
+                    let caps: Vec<(String, String)> = s.details.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    (crate::catalog::Entry::fill(e.cause, &caps), crate::catalog::Entry::fill(e.remedy, &caps))
+                }
+                None => ("a volume could not be attached or mounted for the pod".to_owned(), "`kubectl describe pod` for the full mount error; check the NFS export/CSI node plugin on that node (`showmount -e <server>`, `kubectl get csinode`)".to_owned()),
+            };
+            Finding::new(StorageMountFailed::ID, Severity::Error, subject, message)
                 .with_evidence(s.evidence())
-                .with_remedy(if multi { "wait for or force the detach from the old node (delete the old pod / VolumeAttachment), or use a ReadWriteMany class for shared use" } else { "`kubectl describe pod` for the full mount error; check the NFS export/CSI node plugin on that node (`showmount -e <server>`, `kubectl get csinode`)" })
+                .with_remedy(remedy)
         })
         .collect()
 }
@@ -34,5 +63,18 @@ mod tests {
     fn failed_mount_event_text() {
         assert_eq!(run_log("storage-mount-failed", "Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32").len(), 1);
         assert!(run_log("storage-mount-failed", "Normal  SuccessfulAttachVolume  2m  attachdetach-controller  AttachVolume.Attach succeeded").is_empty());
+        // the helper's own message decides the cause
+        let f = run_log(
+            "storage-mount-failed",
+            "Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume \"pv-nfs\" : mount failed: exit status 32\nMounting command: mount\nOutput: mount.nfs: access denied by server while mounting 10.0.0.5:/exports/data",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].message
+                .contains("refuses the export 10.0.0.5:/exports/data"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("/etc/exports"));
     }
 }

@@ -1,0 +1,718 @@
+//! The catalog table. Texts are copied from the upstream files named in each entry (format
+//! verbs replaced by placeholders); versions are the releases that print that wording.
+//! Entries of a group are ordered specific first.
+
+use super::{Entry, Family as F};
+use crate::Severity::{Error, Info, Warning};
+use crate::classify::SignalKind as K;
+
+const K8S: &str = "kubernetes/kubernetes";
+const TOKEN_GO: &str = "cmd/kubeadm/app/discovery/token/token.go";
+const CHECKS_GO: &str = "cmd/kubeadm/app/preflight/checks.go";
+const K3S: &str = "k3s-io/k3s";
+const NVDP: &str = "NVIDIA/k8s-device-plugin";
+const GO: &str = "golang/go";
+const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go";
+
+const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
+
+/// Every catalog entry.
+pub static ENTRIES: &[Entry] = &[
+    // ------------------------------------------------------------------ kubeadm: token / discovery
+    Entry::new("kubeadm.token.jws-missing-legacy", F::Kubeadm,
+        "there is no JWS signed token in the {configmap:w} ConfigMap. This token id \"{token_id:w}\" is invalid for this cluster, can't connect",
+        K8S, TOKEN_GO, "v1.8-v1.12")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the bootstrap token {token_id} is unknown to the cluster (expired, deleted, or not signed yet)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command")
+        .samples(&[("configmap", "cluster-info")]),
+    Entry::new("kubeadm.token.invalid-or-expired-master", F::Kubeadm,
+        "token id \"{token_id:w}\" is invalid for this cluster or it has expired. Use \"kubeadm token create\" on the master node to creating a new valid token",
+        K8S, TOKEN_GO, "v1.13-v1.19")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the bootstrap token {token_id} is unknown to the cluster (expired, deleted, or not signed yet)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command"),
+    Entry::new("kubeadm.token.invalid-or-expired", F::Kubeadm,
+        "token id \"{token_id:w}\" is invalid for this cluster or it has expired. Use \"kubeadm token create\" on the control-plane node to create a new valid token",
+        K8S, TOKEN_GO, "v1.20-v1.25")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the bootstrap token {token_id} is unknown to the cluster (expired, deleted, or not signed yet)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command"),
+    Entry::new("karmada.register.token-invalid", F::Karmada,
+        "token id \"{token_id:w}\" is invalid for this cluster or it has expired. Use \"{command}\" on the karmada-control-plane to create a new valid token",
+        "karmada-io/karmada", "pkg/karmadactl/register/register.go", "v1.8+")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the Karmada bootstrap token {token_id} is unknown to the Karmada control plane (expired or deleted)", "on the Karmada control plane run `karmadactl token create --print-register-command` and register again with the printed command")
+        .samples(&[("command", "karmadactl token create")]),
+    Entry::new("kubeadm.token.jws-waiting", F::Kubeadm,
+        "The cluster-info ConfigMap does not yet contain a JWS signature for token ID \"{token_id:w}\", will try again",
+        K8S, TOKEN_GO, "v1.26+")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("cluster-info carries no signature for token {token_id} yet: the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    Entry::new("kubeadm.token.jws-not-found", F::Kubeadm,
+        "could not find a JWS signature in the cluster-info ConfigMap for token ID \"{token_id:w}\"",
+        K8S, TOKEN_GO, "v1.26+")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("cluster-info carries no signature for token {token_id}: the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    Entry::new("kubeadm.token.jws-verify-failed", F::Kubeadm,
+        "failed to verify JWS signature of received cluster info object, can't trust this API Server",
+        K8S, TOKEN_GO, "v1.8+")
+        .to(K::JoinTokenSecretMismatch, "join-token-invalid", Error).group("token").join()
+        .says("the token id is known but its secret part does not sign cluster-info: the token was mistyped or belongs to another cluster", "copy the whole `<id>.<secret>` token again, or print a fresh join command with `kubeadm token create --print-join-command`"),
+    Entry::new("kubeadm.discovery.not-bootstrapping", F::Kubeadm,
+        "there is no {key:w} key in the {configmap:w} ConfigMap. This API Server isn't set up for token bootstrapping, can't connect",
+        K8S, TOKEN_GO, "v1.8+")
+        .to(K::JoinClusterInfoMissing, "join-token-invalid", Error).group("token").join()
+        .says("kube-public/cluster-info has no kubeconfig: the control plane was not set up for token bootstrapping", "on a control-plane node run `kubeadm init phase bootstrap-token`, then join again")
+        .samples(&[("key", "kubeconfig"), ("configmap", "cluster-info")]),
+    Entry::new("kubeadm.discovery.ca-pin", F::Kubeadm,
+        "none of the public keys \"{ca_key_hash:w}\" are pinned",
+        K8S, "cmd/kubeadm/app/util/pubkeypin/pubkeypin.go", "v1.8+")
+        .to(K::JoinCaPinMismatch, "join-ca-hash-mismatch", Error).join()
+        .says("the API server's cluster CA (hash {ca_key_hash}) is not the one pinned by --discovery-token-ca-cert-hash: the cluster was re-initialised or the address reaches another cluster", "print a fresh join command on the current control plane (`kubeadm token create --print-join-command`): it carries the current CA pin"),
+    Entry::new("kubeadm.discovery.connect-failed", F::Kubeadm,
+        "[discovery] Failed to connect to API Server \"{endpoint:w}\": {error}",
+        K8S, TOKEN_GO, "v1.8-v1.15").join(),
+    Entry::new("kubeadm.discovery.request-failed", F::Kubeadm,
+        "[discovery] Failed to request cluster info, will try again: {error}",
+        K8S, TOKEN_GO, "v1.8-v1.15").join(),
+    Entry::new("kubeadm.discovery.identity", F::Kubeadm,
+        "couldn't validate the identity of the API Server: {error}",
+        K8S, "cmd/kubeadm/app/discovery/discovery.go", "v1.13+").join(),
+    Entry::new("kubeadm.phase.error", F::Kubeadm,
+        "error execution phase {phase:w}: {error}",
+        K8S, "cmd/kubeadm/app/cmd/phases/workflow/runner.go", "v1.13+").join(),
+    Entry::new("kubeadm.preflight.running", F::Kubeadm,
+        "[preflight] Running pre-flight checks",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/preflight.go", "v1.8+").join(),
+    Entry::new("kubeadm.preflight.fatal", F::Kubeadm,
+        "[preflight] Some fatal errors occurred:",
+        K8S, CHECKS_GO, "v1.8+").join(),
+    Entry::new("kubeadm.stack-trace-hint", F::Kubeadm,
+        "To see the stack trace of this error execute with --v=5 or higher",
+        K8S, "cmd/kubeadm/app/util/error.go", "v1.13+"),
+    // ------------------------------------------------------------------ kubeadm: join / kubelet-check
+    Entry::new("kubeadm.join.node-exists", F::Kubeadm,
+        "a Node with name \"{node:w}\" and status \"{status:w}\" already exists in the cluster. You must delete the existing Node or change the name of this new joining Node",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go", "v1.17+")
+        .to(K::DuplicateNodeName, "node-duplicate-hostname", Error).subject("Node/{node}").join()
+        .says("a Node named {node} is already registered: this machine has the hostname of another node", "join with `--node-name <unique>` (or `hostnamectl set-hostname`), or `kubectl delete node {node}` if that machine is gone"),
+    Entry::new("kubeadm.kubelet-check.unhealthy", F::Kubeadm,
+        "[kubelet-check] It seems like the kubelet isn't running or healthy.",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go", "v1.8-v1.29")
+        .to(K::KubeletUnhealthy, "node-not-ready", Warning).group("kubelet-check").join()
+        .says("the kubelet did not come up during the join", "`journalctl -u kubelet` on the node: the first error there is the cause (often the cgroup driver or swap)"),
+    Entry::new("kubeadm.kubelet-check.http", F::Kubeadm,
+        "[kubelet-check] The HTTP call equal to 'curl -sSL http://localhost:{port:w}/healthz' failed with error: {error}",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go", "v1.8-v1.29")
+        .to(K::KubeletUnhealthy, "node-not-ready", Warning).group("kubelet-check").exclusive().join()
+        .says("the kubelet's health endpoint does not answer", "`journalctl -u kubelet` on the node: the first error there is the cause")
+        .samples(&[("port", "10248")]),
+    Entry::new("kubeadm.kubelet-check.not-healthy-after", F::Kubeadm,
+        "[kubelet-check] The kubelet is not healthy after {duration:w}",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go", "v1.30+")
+        .to(K::KubeletUnhealthy, "node-not-ready", Warning).group("kubelet-check").join()
+        .says("the kubelet did not become healthy", "`journalctl -u kubelet` on the node: the first error there is the cause"),
+    Entry::new("kubeadm.kubelet-check.initial-timeout", F::Kubeadm,
+        "[kubelet-check] Initial timeout of {duration:w} passed.",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go", "v1.8-v1.29").join(),
+    // ------------------------------------------------------------------ kubeadm: preflight
+    Entry::new("kubeadm.preflight.file-available", F::Kubeadm,
+        "[ERROR FileAvailable--{key:w}]: {path:w} already exists",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("{path} already exists: this machine was joined or initialised before", "`kubeadm reset -f` on this machine (it removes {path} and the old kubelet state), then run the join command again")
+        .samples(&[("key", "etc-kubernetes-kubelet.conf")]),
+    Entry::new("kubeadm.preflight.port", F::Kubeadm,
+        "[ERROR Port-{port:w}]: Port {port_again:w} is in use",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("port {port_again} is already in use: a previous kubelet or control plane still runs here", "find the owner with `ss -ltnp | grep :{port_again}`; if it is an earlier Kubernetes install run `kubeadm reset -f` first")
+        .samples(&[("port_again", "10250")]),
+    Entry::new("kubeadm.preflight.swap", F::Kubeadm,
+        "[ERROR Swap]: running with swap on is not supported. Please disable swap",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("swap is on and the kubelet is configured to fail with swap", "`swapoff -a` and remove the swap entry from /etc/fstab (or configure the kubelet's failSwapOn: false with NodeSwap)"),
+    Entry::new("kubeadm.preflight.cri", F::Kubeadm,
+        "[ERROR CRI]: container runtime is not running: {error}",
+        K8S, CHECKS_GO, "v1.20+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("the container runtime's CRI endpoint does not answer", "`systemctl enable --now containerd`; if containerd runs, enable its CRI plugin (remove \"cri\" from disabled_plugins in /etc/containerd/config.toml) and restart it"),
+    Entry::new("kubeadm.preflight.bridge-nf", F::Kubeadm,
+        "[ERROR FileContent--proc-sys-net-bridge-bridge-nf-call-iptables]: /proc/sys/net/bridge/bridge-nf-call-iptables contents are not set to 1",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("bridged traffic is not passed to iptables", "`modprobe br_netfilter && sysctl -w net.bridge.bridge-nf-call-iptables=1`, and persist both in /etc/modules-load.d and /etc/sysctl.d"),
+    Entry::new("kubeadm.preflight.ip-forward", F::Kubeadm,
+        "[ERROR FileContent--proc-sys-net-ipv4-ip_forward]: /proc/sys/net/ipv4/ip_forward contents are not set to 1",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("IP forwarding is off", "`sysctl -w net.ipv4.ip_forward=1` and persist it in /etc/sysctl.d"),
+    Entry::new("kubeadm.preflight.num-cpu", F::Kubeadm,
+        "[ERROR NumCPU]: the number of available CPUs {have:w} is less than the required {need:w}",
+        K8S, CHECKS_GO, "v1.10+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("the machine has {have} CPUs, kubeadm needs {need} for a control plane", "give the machine {need} CPUs (for a throw-away test only: `--ignore-preflight-errors=NumCPU`)")
+        .samples(&[("have", "1"), ("need", "2")]),
+    Entry::new("kubeadm.preflight.mem", F::Kubeadm,
+        "[ERROR Mem]: the system RAM ({have:w} MB) is less than the minimum {need:w} MB",
+        K8S, CHECKS_GO, "v1.17+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("the machine has {have} MB of RAM, kubeadm needs {need} MB", "give the machine at least {need} MB of memory")
+        .samples(&[("have", "1024"), ("need", "1700")]),
+    Entry::new("kubeadm.preflight.dir-available", F::Kubeadm,
+        "[ERROR DirAvailable--{key:w}]: {path:w} is not empty",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("{path} is not empty: left over from an earlier install", "`kubeadm reset -f` (or empty {path} after checking nothing needs it), then run kubeadm again")
+        .samples(&[("key", "var-lib-etcd"), ("path", "/var/lib/etcd")]),
+    Entry::new("kubeadm.preflight.root", F::Kubeadm,
+        "[ERROR IsPrivilegedUser]: user is not running as root",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("kubeadm was not run as root", "run the command with sudo"),
+    Entry::new("kubeadm.preflight.file-existing", F::Kubeadm,
+        "[ERROR FileExisting-{binary:w}]: {binary_again:w} not found in system path",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).join()
+        .says("{binary_again} is not installed", "install {binary_again} (conntrack, socat, ... come with the distribution's package of the same name)")
+        .samples(&[("binary", "conntrack"), ("binary_again", "conntrack")]),
+    Entry::new("kubeadm.preflight.warning", F::Kubeadm,
+        "[WARNING {check:w}]: {detail}",
+        K8S, CHECKS_GO, "v1.8+").join(),
+    // ------------------------------------------------------------------ kubelet
+    Entry::new("kubelet.cgroup-driver-mismatch", F::Kubelet,
+        "misconfiguration: kubelet cgroup driver: \"{kubelet_driver:w}\" is different from {runtime:w} cgroup driver: \"{runtime_driver:w}\"",
+        K8S, "pkg/kubelet/dockershim/docker_service.go", "v1.8-v1.23")
+        .to(K::CgroupDriverMismatch, "node-drift", Error)
+        .says("the kubelet uses the {kubelet_driver} cgroup driver, {runtime} uses {runtime_driver}", "set the kubelet's cgroupDriver to {runtime_driver} (/var/lib/kubelet/config.yaml) or the runtime's to match, then restart the kubelet")
+        .samples(&[("kubelet_driver", "cgroupfs"), ("runtime", "docker"), ("runtime_driver", "systemd")]),
+    Entry::new("kubelet.mirror-pod-outdated", F::Kubelet,
+        "Deleting mirror pod \"{mirror_pod}\" because it is outdated",
+        K8S, "pkg/kubelet/kubelet.go", "v1.8-v1.20")
+        .to(K::MirrorPodOutdated, "node-duplicate-hostname", Error).group("mirror")
+        .says("the kubelet keeps replacing static-pod mirror pods: two machines register as one Node", "find the second machine with the same hostname, `kubeadm reset` it, set a unique hostname and join again"),
+    Entry::new("kubelet.mirror-pod-outdated-structured", F::Kubelet,
+        "Deleting mirror pod because it is outdated\" pod=\"{mirror_pod:w}\"",
+        K8S, "pkg/kubelet/kubelet.go", "v1.21+")
+        .to(K::MirrorPodOutdated, "node-duplicate-hostname", Error).group("mirror")
+        .says("the kubelet keeps replacing static-pod mirror pods: two machines register as one Node", "find the second machine with the same hostname, `kubeadm reset` it, set a unique hostname and join again")
+        .samples(&[("mirror_pod", "kube-system/etcd-node-01")]),
+    Entry::new("kubelet.mirror-pod-delete-failed", F::Kubelet,
+        "Failed deleting a mirror pod \"{mirror_pod}\": {error}",
+        K8S, "pkg/kubelet/pod/mirror_client.go", "v1.8+")
+        .samples(&[("error", "pods \"Unknown\" is forbidden: pods \"kube-apiserver-node-01\" not found")]),
+    Entry::new("kubelet.client-cert-expired-unresponsive", F::Kubelet,
+        "The currently active client certificate has expired, but the server is not responsive. A restart may be necessary to retrieve new initial credentials.",
+        K8S, "pkg/kubelet/certificate/transport.go", "v1.8+")
+        .to(K::KubeletCertExpired, "node-clock-skew", Warning).group("kubelet-cert")
+        .says("the kubelet's client certificate is expired from the node's clock and rotation cannot reach the API server", "compare the node's clock with the control plane, then the certificate's NotAfter"),
+    Entry::new("kubelet.client-cert-expired-exiting", F::Kubelet,
+        "The currently active client certificate has expired and the server is not responsive, exiting.",
+        K8S, "pkg/kubelet/certificate/transport.go", "v1.8+")
+        .to(K::KubeletCertExpired, "node-clock-skew", Warning).group("kubelet-cert")
+        .says("the kubelet's client certificate is expired from the node's clock and rotation cannot reach the API server", "compare the node's clock with the control plane, then the certificate's NotAfter"),
+    Entry::new("kubelet.bootstrap-cert-expired-file", F::Kubelet,
+        "part of the existing bootstrap client certificate in {file:w} is expired: {not_after}",
+        K8S, "pkg/kubelet/certificate/bootstrap/bootstrap.go", "v1.22+")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert")
+        .says("the kubelet's client certificate in {file} expired on {not_after}: the kubelet cannot authenticate and falls back to a bootstrap kubeconfig", KUBELET_CERT_REMEDY)
+        .samples(&[("not_after", "2024-09-12 09:18:55 +0000 UTC")]),
+    Entry::new("kubelet.bootstrap-cert-expired", F::Kubelet,
+        "part of the existing bootstrap client certificate is expired: {not_after}",
+        K8S, "pkg/kubelet/certificate/bootstrap/bootstrap.go", "v1.19-v1.21")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert")
+        .says("the kubelet's client certificate expired on {not_after}: the kubelet cannot authenticate and falls back to a bootstrap kubeconfig", KUBELET_CERT_REMEDY)
+        .samples(&[("not_after", "2020-06-11 20:11:55 +0000 UTC")]),
+    Entry::new("kubelet.bootstrap-cert-expired-legacy", F::Kubelet,
+        "Part of the existing bootstrap client certificate is expired: {not_after}",
+        K8S, "pkg/kubelet/certificate/bootstrap/bootstrap.go", "v1.8-v1.18")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert")
+        .says("the kubelet's client certificate expired on {not_after}: the kubelet cannot authenticate and falls back to a bootstrap kubeconfig", KUBELET_CERT_REMEDY)
+        .samples(&[("not_after", "2019-08-22 11:29:48 +0000 UTC")]),
+    Entry::new("kubelet.bootstrap-kubeconfig-missing", F::Kubelet,
+        "unable to load bootstrap kubeconfig: stat {file:w}: no such file or directory",
+        K8S, "cmd/kubelet/app/server.go", "v1.8+")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert")
+        .says("the kubelet has no valid client certificate and no bootstrap kubeconfig ({file}) to get a new one: it cannot start", KUBELET_CERT_REMEDY)
+        .samples(&[("file", "/etc/kubernetes/bootstrap-kubelet.conf")]),
+    Entry::new("kubelet.csr-unauthorized", F::Kubelet,
+        "Failed while requesting a signed certificate from the control plane: cannot create certificate signing request: Unauthorized",
+        "kubernetes/client-go", "util/certificate/certificate_manager.go", "v1.8+")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert").exclusive()
+        .says("the API server rejects the kubelet's certificate request (Unauthorized): its bootstrap token expired or its client certificate is no longer valid", KUBELET_CERT_REMEDY),
+    Entry::new("kubelet.register-failed", F::Kubelet,
+        "Unable to register node with API server",
+        K8S, "pkg/kubelet/kubelet_node_status.go", "v1.21+"),
+    Entry::new("kubelet.register-failed-legacy", F::Kubelet,
+        "Unable to register node \"{node:w}\" with API server: {error}",
+        K8S, "pkg/kubelet/kubelet_node_status.go", "v1.8-v1.20"),
+    Entry::new("kubelet.pleg-unhealthy", F::Kubelet,
+        "PLEG is not healthy: pleg was last seen active {ago:w} ago; threshold is {threshold:w}",
+        K8S, "pkg/kubelet/pleg/generic.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the kubelet's pod lifecycle event generator has not relisted containers for {ago} (threshold {threshold}): the container runtime is hung or overloaded", "check the runtime on the node (`crictl ps`, `systemctl status containerd`, `journalctl -u containerd`); restart it if hung, and lower pod density or disk I/O pressure")
+        .samples(&[("ago", "3m24.1s"), ("threshold", "3m0s")]),
+    Entry::new("kubelet.cni-not-initialized", F::Kubelet,
+        "Network plugin returns error: cni plugin not initialized",
+        K8S, "pkg/kubelet/kubelet.go (runtime network status)", "v1.24+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("no CNI network plugin is initialised on the node: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to /etc/cni/net.d"),
+    Entry::new("kubelet.cni-config-uninitialized", F::Kubelet,
+        "network plugin is not ready: cni config uninitialized",
+        K8S, "pkg/kubelet/dockershim/network/cni/cni.go", "v1.8-v1.23")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("no CNI network plugin is configured on the node: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to /etc/cni/net.d"),
+    Entry::new("kubelet.cri-unreachable", F::Kubelet,
+        "validate CRI v1 runtime API for endpoint \"{endpoint:w}\": {error}",
+        K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.26+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime").exclusive()
+        .says("the kubelet cannot reach the container runtime at {endpoint}", "`systemctl enable --now containerd` (or the runtime the kubelet is configured for) and check that its CRI plugin is enabled")
+        .samples(&[("endpoint", "unix:///run/containerd/containerd.sock")]),
+    Entry::new("kubelet.eviction-reclaim", F::Kubelet,
+        "Eviction manager: attempting to reclaim\" resourceName=\"{resource:w}\"",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.21+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the node is under {resource} pressure and the kubelet evicts pods to reclaim it", "free {resource} on the node (images, logs, emptyDir) or lower the pods' usage; set requests/limits so the scheduler stops over-packing the node")
+        .samples(&[("resource", "ephemeral-storage")]),
+    Entry::new("kubelet.evicted-low-resource", F::Kubelet,
+        "The node was low on resource: {resource:w}.",
+        K8S, "pkg/kubelet/eviction/helpers.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the pod was evicted because the node ran low on {resource}", "free {resource} on the node or set the pod's requests/limits for {resource}")
+        .samples(&[("resource", "memory")]),
+    // ------------------------------------------------------------------ k3s / rke2
+    Entry::new("k3s.agent.node-password-rejected", F::K3s,
+        "Node password rejected, duplicate hostname or contents of '{file:w}' may not match server node-passwd entry, try enabling a unique node name with the --with-node-id flag",
+        K3S, "pkg/agent/config/config.go", "v1.19+")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
+        .says("the server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its password file no longer matches the server's <node>.node-password secret", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent")
+        .samples(&[("file", "/etc/rancher/node/password")]),
+    Entry::new("k3s.token.ca-hash-mismatch", F::K3s,
+        "token CA hash does not match the Cluster CA certificate hash: {token_hash:w} != {server_hash:w}",
+        K3S, "pkg/clientaccess/token.go", "v1.17+")
+        .to(K::JoinTokenCaMismatch, "join-ca-hash-mismatch", Error).join()
+        .says("the join token's CA hash ({token_hash}) is not the server's CA ({server_hash}): the server was re-installed (new CA) or the token is from another cluster", "use the current full token from the server (/var/lib/rancher/k3s/server/token, or .../rke2/server/token) in the agent's config, clear the agent's cached CA (/var/lib/rancher/k3s/agent) and restart it")
+        .samples(&[("token_hash", "b7cedbb6a03cca9a"), ("server_hash", "38319ba9bd62abc5")]),
+    Entry::new("k3s.agent.ca-certs", F::K3s,
+        "failed to get CA certs: {error}",
+        K3S, "pkg/clientaccess/token.go", "v1.17+").join(),
+    Entry::new("k3s.agent.validate-connection", F::K3s,
+        "Failed to validate connection to cluster at {url:w}: {error}",
+        K3S, "pkg/agent/run.go", "v1.19+").join(),
+    Entry::new("k3s.agent.waiting-config", F::K3s,
+        "Waiting to retrieve agent configuration; server is not ready: {error}",
+        K3S, "pkg/agent/config/config.go", "v1.21+").join(),
+    Entry::new("k3s.agent.retrieve-config", F::K3s,
+        "Failed to retrieve agent config: {error}",
+        K3S, "pkg/agent/config/config.go", "v1.17-v1.20").join(),
+    Entry::new("k3s.memory-cgroup", F::K3s,
+        "failed to find memory cgroup, you may need to add \"cgroup_memory=1 cgroup_enable=memory\" to your linux cmdline",
+        K3S, "pkg/cgroups/cgroups_linux.go", "v1.17+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the kernel has the memory cgroup disabled, so the k3s agent cannot start", "append `cgroup_memory=1 cgroup_enable=memory` to the kernel command line (/boot/firmware/cmdline.txt on Raspberry Pi OS) and reboot"),
+    // ------------------------------------------------------------------ NVIDIA device plugin
+    Entry::new("nvidia.nvml-init-failed", F::NvidiaDevicePlugin,
+        "Failed to initialize NVML: {error}.",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7-v0.12")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "make the NVIDIA runtime the plugin's runtime (runtimeClassName: nvidia, or containerd's default_runtime_name) and check the driver with `nvidia-smi` on the node")
+        .samples(&[("error", "could not load NVML library")]),
+    Entry::new("nvidia.nvml-start-failed", F::NvidiaDevicePlugin,
+        "Failed to start nvml with error: {error}.",
+        NVDP, "main.go", "v1.0.0-beta")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "set the container runtime of the plugin to nvidia and check the driver with `nvidia-smi`")
+        .samples(&[("error", "could not load NVML library")]),
+    Entry::new("nvidia.non-nvml-platform", F::NvidiaDevicePlugin,
+        "Detected non-NVML platform: could not load NVML: {error}",
+        "NVIDIA/go-nvlib", "pkg/nvlib/info/info.go", "k8s-device-plugin v0.13+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin's container has no libnvidia-ml.so.1 ({error}): the NVIDIA container toolkit does not inject the driver", "configure the NVIDIA container toolkit for the node's runtime (`nvidia-ctk runtime configure --runtime=containerd`, restart containerd) and run the plugin with runtimeClassName nvidia")
+        .samples(&[("error", "libnvidia-ml.so.1: cannot open shared object file: No such file or directory")]),
+    Entry::new("nvidia.nvml-init-failed-rm", F::NvidiaDevicePlugin,
+        "nvml init failed: {error}",
+        NVDP, "internal/rm/nvml_manager.go", "v0.14+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "check the driver on the node (`nvidia-smi`) and the container toolkit configuration of the runtime")
+        .samples(&[("error", "ERROR_LIBRARY_NOT_FOUND")]),
+    Entry::new("nvidia.incompatible-platform", F::NvidiaDevicePlugin,
+        "Incompatible platform detected",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.13+"),
+    Entry::new("nvidia.hint-runtime", F::NvidiaDevicePlugin,
+        "If this is a GPU node, did you {advice}?",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7+")
+        .samples(&[("advice", "configure the NVIDIA Container Toolkit")]),
+    Entry::new("nvidia.no-devices", F::NvidiaDevicePlugin,
+        "No devices found. Waiting indefinitely.",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7+")
+        .to(K::Known, "gpu-plugin-log-error", Warning)
+        .says("the NVIDIA device plugin initialised NVML but found no GPU: none is visible in its container (driver or container toolkit), or every GPU is in MIG mode with migStrategy none", "`kubectl exec` into the plugin pod and run `nvidia-smi -L`; if it lists nothing fix the container toolkit/runtime class; with MIG enabled set migStrategy to single or mixed"),
+    Entry::new("nvidia.mig-invalid", F::NvidiaDevicePlugin,
+        "at least one device with migEnabled=true was not configured correctly: {error}",
+        NVDP, "internal/rm/device_map.go", "v0.14+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("mig")
+        .says("MIG is enabled on a GPU but its MIG devices do not suit the plugin's migStrategy ({error}): the plugin exits and advertises nothing", "create the MIG layout before the plugin starts (gpu-operator mig-manager with a nvidia.com/mig.config label, or nvidia-mig-parted), or disable MIG on that GPU; migStrategy single needs one identical profile on every GPU")
+        .samples(&[("error", "error visiting device: device 0 has an invalid MIG configuration")]),
+    Entry::new("nvidia.mig-invalid-legacy", F::NvidiaDevicePlugin,
+        "At least one device with migEnabled=true was not configured correctly: {error}",
+        NVDP, "cmd/nvidia-device-plugin/mig-strategy.go", "v0.7-v0.13")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("mig")
+        .says("MIG is enabled on a GPU but its MIG devices do not suit the plugin's migStrategy ({error}): the plugin exits and advertises nothing", "create the MIG layout before the plugin starts (nvidia-mig-parted), or disable MIG on that GPU; migStrategy single needs one identical profile on every GPU")
+        .samples(&[("error", "device 0 has an invalid MIG configuration")]),
+    Entry::new("nvidia.registered", F::NvidiaDevicePlugin,
+        "Registered device plugin for '{resource:w}' with Kubelet",
+        NVDP, "internal/plugin/server.go", "v0.7+")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("the device plugin registered {resource} with the kubelet", ""),
+    Entry::new("nvidia.registered-legacy", F::NvidiaDevicePlugin,
+        "Registered device plugin with Kubelet",
+        NVDP, "server.go", "v1.0.0-beta-v0.6")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("the device plugin registered with the kubelet", ""),
+    // ------------------------------------------------------------------ GPU operator validators
+    Entry::new("gpu-operator.driver-validation-retry", F::GpuOperator,
+        "failed to validate the driver, retrying after {seconds:w} seconds",
+        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning)
+        .says("the GPU operator's driver validation keeps failing: no working driver (host or driver container) is found at the configured driver root, so the toolkit, device plugin and validator wait", "read the driver pod's log (`kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if the driver is preinstalled on the host set driver.enabled=false, and on managed node images keep hostPaths.driverInstallDir consistent with that choice")
+        .samples(&[("seconds", "5")]),
+    Entry::new("gpu-operator.toolkit-waiting", F::GpuOperator,
+        "waiting for nvidia container stack to be setup",
+        "NVIDIA/gpu-operator", "assets/state-device-plugin/0500_daemonset.yaml (toolkit-validation)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning)
+        .says("the NVIDIA container toolkit is not set up on the node yet, so the device plugin waits in its init container", "read the container-toolkit pod's log (`kubectl -n gpu-operator logs <nvidia-container-toolkit-daemonset pod>`) and its driver-validation init container"),
+    Entry::new("gpu-operator.all-validations-successful", F::GpuOperator,
+        "all validations are successful",
+        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go", "v1.9+"),
+    // ------------------------------------------------------------------ AMD
+    Entry::new("amd.kfd-missing", F::AmdDevicePlugin,
+        "open /dev/kfd: no such file or directory",
+        "ROCm/k8s-device-plugin", "internal/pkg/amdgpu/amdgpu.go", "v1.10+")
+        .to(K::AmdKfdMissing, "gpu-not-advertised", Error).group("amd")
+        .says("/dev/kfd is missing: the ROCm kernel driver (amdgpu with KFD) is not loaded", "load the amdgpu driver on the host (install the ROCm kernel driver, `modprobe amdgpu`) and restart the device plugin"),
+    Entry::new("amd.glob-topology", F::AmdDevicePlugin,
+        "Fail to glob topology properties",
+        "ROCm/k8s-device-plugin", "cmd/k8s-node-labeller/main.go", "v1.10+")
+        .to(K::AmdKfdMissing, "gpu-not-advertised", Error).group("amd")
+        .says("the AMD labeller finds no KFD topology: the ROCm kernel driver is not loaded", "load the amdgpu driver on the host (install the ROCm kernel driver) and restart the labeller and device plugin"),
+    // ------------------------------------------------------------------ HAMi
+    Entry::new("hami.registered-annotation", F::Hami,
+        "Successfully registered annotation. Next check in {interval:w} seconds...",
+        "Project-HAMi/HAMi", "pkg/device-plugin/nvidiadevice/register.go", "v2.0+")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("the HAMi device plugin registered the node's GPUs in its annotation", "")
+        .samples(&[("interval", "30s")]),
+    Entry::new("hami.node-unregistered", F::Hami,
+        "node unregistered",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go", "v2.0+")
+        .to(K::HamiNodeUnregistered, "gpu-not-advertised", Error)
+        .says("the HAMi scheduler has no device registration for the node: the HAMi device plugin does not run or report there", "check the HAMi device-plugin pod on the node and that the node carries the label HAMi selects (`gpu=on`)"),
+    // ------------------------------------------------------------------ storage
+    Entry::new("nfs.access-denied", F::Storage,
+        "mount.nfs: access denied by server while mounting {export:w}",
+        "nfs-utils (linux-nfs.org)", "utils/mount/stropts.c", "nfs-utils 1.x-2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the NFS server refuses the export {export} to this node: the node's address is not allowed in /etc/exports (or the path is wrong)", "on the NFS server allow the nodes' addresses for that export in /etc/exports (`exportfs -ra`), and check the path with `showmount -e <server>`"),
+    Entry::new("nfs.reason-given", F::Storage,
+        "mount.nfs: mounting {export:w} failed, reason given by server: {reason}",
+        "nfs-utils (linux-nfs.org)", "utils/mount/stropts.c", "nfs-utils 1.x-2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the NFS server refuses {export}: {reason}", "check the export path on the server (`showmount -e <server>`) and the PersistentVolume's path")
+        .samples(&[("reason", "No such file or directory")]),
+    Entry::new("nfs.timed-out", F::Storage,
+        "mount.nfs: Connection timed out",
+        "nfs-utils (linux-nfs.org)", "utils/mount/error.c", "nfs-utils 1.x-2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the node cannot reach the NFS server (mount timed out)", "from the node: `rpcinfo -p <server>` and `showmount -e <server>`; open TCP 2049 (and 111 for NFSv3) between the nodes and the server"),
+    Entry::new("mount.helper-missing", F::Storage,
+        "bad option; for several filesystems (e.g. nfs, cifs) you might need a /sbin/mount.<type> helper program.",
+        "util-linux/util-linux", "libmount/src/context_mount.c", "util-linux 2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the node has no mount helper for the volume's filesystem (no NFS/CIFS client installed)", "install the client on every node that may run the pod (`apt-get install nfs-common` or `yum install nfs-utils`; cifs-utils for SMB)"),
+    Entry::new("csi.driver-not-registered", F::Storage,
+        "driver name {driver:w} not found in the list of registered CSI drivers",
+        K8S, "pkg/volume/csi/csi_plugin.go", "v1.14+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the CSI driver {driver} is not registered on this node: its node plugin does not run here", "check the CSI driver's node DaemonSet has a ready pod on this node (`kubectl get csinode <node> -o yaml` lists the registered drivers)")
+        .samples(&[("driver", "nfs.csi.k8s.io")]),
+    Entry::new("attach.multi-attach", F::Storage,
+        "Multi-Attach error for volume \"{volume}\" Volume is already exclusively attached to one node and can't be attached to another",
+        K8S, "pkg/controller/volume/attachdetach/reconciler/reconciler.go", "v1.9+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the ReadWriteOnce volume {volume} is still attached to another node", "wait for or force the detach from the old node (delete the old pod, then its VolumeAttachment), or use a ReadWriteMany class for shared use"),
+    Entry::new("attach.multi-attach-used-by", F::Storage,
+        "Multi-Attach error for volume \"{volume}\" Volume is already used by pod(s) {pods}",
+        K8S, "pkg/controller/volume/attachdetach/reconciler/reconciler.go", "v1.12+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the ReadWriteOnce volume {volume} is still used by {pods} on another node", "stop the other pod (or scale it down) before starting this one, or use a ReadWriteMany class for shared use")
+        .samples(&[("pods", "web-0")]),
+    Entry::new("mount.setup-failed", F::Storage,
+        "MountVolume.SetUp failed for volume \"{volume}\" : {error}",
+        K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the volume {volume} could not be mounted for the pod", "`kubectl describe pod` for the full mount error; check the NFS export or the CSI node plugin on that node")
+        .samples(&[("error", "mount failed: exit status 32")]),
+    Entry::new("mount.device-failed", F::Storage,
+        "MountVolume.MountDevice failed for volume \"{volume}\" : {error}",
+        K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the volume {volume} could not be staged on the node", "`kubectl describe pod` for the CSI error; check the CSI node plugin's log on that node")
+        .samples(&[("error", "rpc error: code = Internal desc = mount failed")]),
+    Entry::new("attach.failed", F::Storage,
+        "AttachVolume.Attach failed for volume \"{volume}\" : {error}",
+        K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the volume {volume} could not be attached to the node", "check the CSI controller plugin's log and the VolumeAttachment (`kubectl get volumeattachment`)")
+        .samples(&[("error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded")]),
+    Entry::new("mount.unable-to-attach-or-mount", F::Storage,
+        "Unable to attach or mount volumes: unmounted volumes=[{unmounted}], unattached volumes=[{unattached}]: timed out waiting for the condition",
+        K8S, "pkg/kubelet/volumemanager/volume_manager.go", "v1.17+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the pod's volumes {unmounted} were not mounted in time", "`kubectl describe pod` shows the underlying FailedMount/FailedAttachVolume error: fix that one")
+        .samples(&[("unmounted", "data"), ("unattached", "data")]),
+    // ------------------------------------------------------------------ client-go / kubectl / Go
+    Entry::new("kubectl.unable-to-connect", F::Client,
+        "Unable to connect to the server: {error}",
+        K8S, KUBECTL_HELPERS, "v1.8+"),
+    Entry::new("client.memcache-group-list", F::Client,
+        "couldn't get current server API group list: {error}",
+        "kubernetes/client-go", "discovery/cached/memory/memcache.go", "v1.26+"),
+    Entry::new("kubectl.connection-refused", F::Client,
+        "The connection to the server {server:w} was refused - did you specify the right host or port?",
+        K8S, KUBECTL_HELPERS, "v1.8+")
+        .to(K::Refused, "cluster-unreachable", Error).group("conn")
+        .says("nothing accepts connections at {server}", "check the server address and port in the kubeconfig and that the API server runs there"),
+    Entry::new("go.dial-refused", F::Client,
+        "dial tcp {endpoint:w}: connect: connection refused",
+        GO, "src/net/net.go (syscall ECONNREFUSED)", "Go 1.x")
+        .to(K::Refused, "cluster-unreachable", Error).group("conn")
+        .says("nothing accepts connections at {endpoint}", "check the address and port and that the server runs there (an advertised NAT or loopback address is unreachable from other machines)"),
+    Entry::new("go.dial-timeout", F::Client,
+        "dial tcp {endpoint:w}: i/o timeout",
+        GO, "src/net/net.go", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("no answer from {endpoint}: packets are dropped (firewall, security group, routing)", "test the path with `curl -vk --max-time 5 https://{endpoint}/version` and open the port"),
+    Entry::new("go.client-timeout", F::Client,
+        "net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)",
+        GO, "src/net/http/client.go", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("no answer before the client's timeout", "test the path with `curl -vk --max-time 5 <server>/version` and open the port"),
+    Entry::new("go.tls-handshake-timeout", F::Client,
+        "net/http: TLS handshake timeout",
+        GO, "src/net/http/transport.go", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("the TLS handshake did not finish in time (a middlebox drops the traffic, or the server is overloaded)", "test the path with `curl -vk --max-time 5 <server>/version`"),
+    Entry::new("go.context-deadline", F::Client,
+        "context deadline exceeded",
+        GO, "src/context/context.go", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("the request timed out", "test the path with `curl -vk --max-time 5 <server>/version`"),
+    Entry::new("go.no-route", F::Client,
+        "dial tcp {endpoint:w}: connect: no route to host",
+        GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("no route to {endpoint}", "fix routing or the firewall between the two machines (a REJECT rule also shows as no route)"),
+    Entry::new("go.network-unreachable", F::Client,
+        "connect: network is unreachable",
+        GO, "src/net/net.go (syscall ENETUNREACH)", "Go 1.x")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("the network of the address is unreachable from here", "fix routing between the two machines"),
+    Entry::new("go.lookup-no-such-host-dns", F::Client,
+        "dial tcp: lookup {host:w} on {dns:w}: no such host",
+        GO, "src/net/lookup.go", "Go 1.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} does not resolve (DNS server {dns})", "fix the DNS record of {host}, or use an address the machine can resolve (for pods: CoreDNS upstream or hostAliases)")
+        .samples(&[("dns", "127.0.0.53:53")]),
+    Entry::new("go.lookup-no-such-host", F::Client,
+        "dial tcp: lookup {host:w}: no such host",
+        GO, "src/net/lookup.go", "Go 1.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} does not resolve", "fix the DNS record of {host}, or use an address the machine can resolve"),
+    Entry::new("kubectl.logged-in", F::Client,
+        "You must be logged in to the server ({reason})",
+        K8S, KUBECTL_HELPERS, "v1.8+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth")
+        .says("the API server rejects the credentials (401)", "renew the token or client certificate in the kubeconfig")
+        .samples(&[("reason", "Unauthorized")]),
+    Entry::new("apiserver.provide-credentials", F::Client,
+        "the server has asked for the client to provide credentials",
+        "kubernetes/apimachinery", "pkg/api/errors/errors.go", "v1.8+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth")
+        .says("the API server rejects the credentials (401)", "renew the token or client certificate in the kubeconfig"),
+    Entry::new("apiserver.status-unauthorized", F::Client,
+        "\"reason\":\"Unauthorized\"",
+        "kubernetes/apimachinery", "pkg/apis/meta/v1/types.go (StatusReasonUnauthorized)", "v1.8+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth")
+        .says("the API server rejects the credentials (401)", "renew the token or client certificate in the kubeconfig"),
+    Entry::new("client.unauthorized-suffix", F::Client,
+        ": Unauthorized",
+        "kubernetes/apimachinery", "pkg/api/errors/errors.go", "v1.8+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").at_end()
+        .says("the API server rejects the credentials (401)", "renew the token or client certificate"),
+    Entry::new("apiserver.forbidden-anonymous", F::Client,
+        "is forbidden: User \"system:anonymous\" cannot {action}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go", "v1.8+")
+        .to(K::AnonymousForbidden, "cluster-unauthorized", Error).group("auth")
+        .says("the request reached the API server without credentials (anonymous user)", "put a token or client certificate in the kubeconfig user; for a proxy, pass the Authorization header through")
+        .samples(&[("action", "list resource \"nodes\" in API group \"\" at the cluster scope")]),
+    Entry::new("apiserver.forbidden", F::Client,
+        "is forbidden: User \"{user}\" cannot {action}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go", "v1.8+")
+        .to(K::RbacForbidden, "cluster-forbidden", Error).group("auth")
+        .says("RBAC denies {user}: cannot {action}", "grant the verb on the resource with a Role/ClusterRole and binding for {user}")
+        .samples(&[("action", "list resource \"nodes\" in API group \"\" at the cluster scope")]),
+    Entry::new("apiserver.webhook-denied", F::Client,
+        "admission webhook \"{webhook}\" denied the request: {reason}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go", "v1.9+")
+        .to(K::WebhookDenied, "cluster-forbidden", Warning).group("auth").exclusive()
+        .says("the admission webhook {webhook} denied the request: {reason}", "change the object to satisfy the policy, or ask the policy owner for an exception")
+        .samples(&[("webhook", "validation.gatekeeper.sh"), ("reason", "no cpu limit")]),
+    Entry::new("go.x509-unknown-authority", F::Client,
+        "x509: certificate signed by unknown authority",
+        GO, "src/crypto/x509/verify.go (UnknownAuthorityError)", "Go 1.x")
+        .to(K::TlsUntrusted, "cluster-tls-untrusted", Error).group("tls")
+        .says("the server's certificate is not signed by a CA the client trusts", "use the cluster's CA (certificate-authority-data); behind a proxy use the proxy's CA"),
+    Entry::new("go.x509-hostname", F::Client,
+        "x509: certificate is valid for {valid_for}, not {wanted}",
+        GO, "src/crypto/x509/verify.go (HostnameError)", "Go 1.x")
+        .to(K::TlsNameMismatch, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate is valid for {valid_for}, not for {wanted}", "connect with a name in the certificate's SANs, or re-issue the serving certificate with {wanted}")
+        .samples(&[("valid_for", "10.96.0.1, 10.0.2.15"), ("wanted", "10.0.0.10")]),
+    Entry::new("go.x509-validity-window", F::Client,
+        "x509: certificate has expired or is not yet valid: current time {current_time:w} is {relation:w} {bound:w}",
+        GO, "src/crypto/x509/verify.go (CertificateInvalidError Expired)", "Go 1.11+")
+        .to(K::TlsExpired, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate is outside its validity window at the client's current time {current_time} ({relation} {bound})", "`before`: the client clock is behind, fix time sync; `after`: renew the certificate")
+        .samples(&[("current_time", "2021-04-01T14:43:32+02:00"), ("relation", "before"), ("bound", "2021-04-01T15:31:09Z")]),
+    Entry::new("go.x509-expired", F::Client,
+        "x509: certificate has expired or is not yet valid",
+        GO, "src/crypto/x509/verify.go (CertificateInvalidError Expired)", "Go 1.x")
+        .to(K::TlsExpired, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate is outside its validity window (expired, or the client clock is wrong)", "compare clocks first, then the certificate's NotBefore/NotAfter"),
+    Entry::new("go.http-to-https", F::Client,
+        "Client sent an HTTP request to an HTTPS server.",
+        GO, "src/net/http/server.go", "Go 1.x")
+        .to(K::ProtocolMismatch, "cluster-unreachable", Error).group("proto")
+        .says("plain http was sent to an https port", "use https:// for the API server"),
+    Entry::new("go.https-to-http", F::Client,
+        "server gave HTTP response to HTTPS client",
+        GO, "src/net/http/transport.go", "Go 1.x")
+        .to(K::ProtocolMismatch, "cluster-unreachable", Error).group("proto")
+        .says("https was sent to a plain-http port", "use the API server's TLS port"),
+    Entry::new("go.not-tls", F::Client,
+        "first record does not look like a TLS handshake",
+        GO, "src/crypto/tls/conn.go", "Go 1.x")
+        .to(K::ProtocolMismatch, "cluster-unreachable", Error).group("proto")
+        .says("the port does not speak TLS", "use the API server's TLS port"),
+    Entry::new("client.insecure-with-ca", F::Client,
+        "specifying a root certificates file with the insecure flag is not allowed",
+        "kubernetes/client-go", "rest/transport.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .says("the kubeconfig sets a CA and insecure-skip-tls-verify together", "drop insecure-skip-tls-verify (keep the CA)"),
+    Entry::new("client.context-missing", F::Client,
+        "context was not found for specified context: {context}",
+        "kubernetes/client-go", "tools/clientcmd/client_config.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .says("the kubeconfig has no context {context}", "`kubectl config get-contexts` and select an existing one"),
+    Entry::new("client.no-configuration", F::Client,
+        "no configuration has been provided",
+        "kubernetes/client-go", "tools/clientcmd/client_config.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .says("no kubeconfig was found", "set KUBECONFIG or pass --kubeconfig"),
+    Entry::new("go.invalid-port", F::Client,
+        "invalid port \"{port}\" after host",
+        GO, "src/net/url/url.go", "Go 1.x")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .says("the server URL has an invalid port {port}", "fix the server URL in the kubeconfig")
+        .samples(&[("port", ":x")]),
+    Entry::new("kubectl.not-found", F::Client,
+        "Error from server (NotFound): {what}",
+        K8S, KUBECTL_HELPERS, "v1.8+")
+        .to(K::NotFound, "", Info)
+        .says("the object does not exist (the request was authorised and reached the server)", ""),
+    // ------------------------------------------------------------------ admission / controllers / kueue
+    Entry::new("quota.exceeded", F::Admission,
+        "exceeded quota: {quota:w}, requested: {requested}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")
+        .to(K::QuotaExceeded, "quota-near-limit", Warning)
+        .says("ResourceQuota {quota} is full for the request", "raise the quota or free usage in the namespace")
+        .samples(&[("requested", "limits.cpu=1")]),
+    Entry::new("quota.must-specify", F::Admission,
+        "failed quota: {quota:w}: must specify {must_specify}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")
+        .to(K::QuotaMustSpecify, "quota-without-limitrange", Error)
+        .says("ResourceQuota {quota} tracks {must_specify}, which the pod does not state", "give the namespace a LimitRange with defaults for {must_specify}")
+        .samples(&[("must_specify", "limits.cpu,limits.memory")]),
+    Entry::new("quota.status-unknown", F::Admission,
+        "status unknown for quota: {quota}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")
+        .to(K::QuotaStatusUnknown, "gpu-resource-name-mismatch", Warning)
+        .says("the quota controller has not computed ResourceQuota {quota}'s usage", "check kube-controller-manager and the quota's resource names"),
+    Entry::new("pv.no-storage-class", F::Admission,
+        "no persistent volumes available for this claim and no storage class is set",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go", "v1.8+")
+        .to(K::PvcNoStorageClass, "storage-no-default-class", Error)
+        .says("the claim names no StorageClass and none is default", "set storageClassName on the claim or mark a StorageClass default"),
+    Entry::new("kueue.resource-unavailable", F::Kueue,
+        "resource {resource:w} unavailable in ClusterQueue",
+        "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.3+")
+        .to(K::KueueResourceUnavailable, "pod-unschedulable", Warning)
+        .says("the ClusterQueue does not cover {resource}", "add {resource} to the ClusterQueue's coveredResources with a nominalQuota"),
+    // ------------------------------------------------------------------ Karmada / kubefed / OCM
+    Entry::new("karmada.cluster-not-reachable", F::Karmada,
+        "cluster is not reachable",
+        "karmada-io/karmada", "pkg/controllers/status/cluster_status_controller.go", "v1.0+")
+        .to(K::ClusterNotReachable, "cluster-unreachable", Error).group("member")
+        .says("the hub cannot reach the member cluster's API endpoint", "check the member's endpoint, CA bundle and credentials from the hub"),
+    Entry::new("karmada.health-check-failed", F::Karmada,
+        "Failed to do cluster health check for cluster {cluster:w}, err is : {error}",
+        "karmada-io/karmada", "pkg/controllers/status/cluster_status_controller.go", "v1.0+"),
+    Entry::new("kubefed.cluster-not-reachable", F::Karmada,
+        "ClusterNotReachable",
+        "kubernetes-retired/kubefed", "pkg/controller/kubefedcluster/clusterclient.go", "v0.1+")
+        .to(K::ClusterNotReachable, "cluster-unreachable", Error).group("member")
+        .says("the hub cannot reach the member cluster's API endpoint", "check the member's endpoint, CA bundle and credentials from the hub"),
+    Entry::new("kubefed.health-retrieval-failed", F::Karmada,
+        "RetrievingClusterHealthFailed",
+        "kubernetes-retired/kubefed", "pkg/controller/kubefedcluster/controller.go", "v0.1+")
+        .to(K::ClusterNotReachable, "cluster-unreachable", Error).group("member")
+        .says("the hub cannot retrieve the member cluster's health", "check the member's endpoint, CA bundle and credentials from the hub"),
+    Entry::new("ocm.preflight-hub-kubeconfig", F::Ocm,
+        "[ERROR HubKubeconfig check]: {error}",
+        "open-cluster-management-io/clusteradm", "pkg/cmd/join/preflight/checks.go", "v0.4+").join(),
+    // ------------------------------------------------------------------ Rancher agents
+    Entry::new("rancher.ping-dns", F::Rancher,
+        "ERROR: {url:w}/ping is not accessible (Could not resolve host: {host:w})",
+        "rancher/rancher", "package/run.sh", "v2.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("rancher")
+        .says("the Rancher agent cannot resolve {host}", "make {host} resolvable from the pods (a DNS record, CoreDNS upstream, or hostAliases on the cattle-cluster-agent Deployment)"),
+    Entry::new("rancher.ping-failed", F::Rancher,
+        "ERROR: {url:w}/ping is not accessible ({detail})",
+        "rancher/rancher", "package/run.sh", "v2.x")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher")
+        .says("the Rancher agent cannot reach {url}/ping ({detail})", "from the node and from a pod run `curl -vk {url}/ping`; open the path, or fix Rancher's server-url setting")
+        .samples(&[("detail", "Failed to connect to rancher.example.com port 443: Connection timed out")]),
+    Entry::new("rancher.ca-checksum", F::Rancher,
+        "ERROR: Configured cacerts checksum ({got:w}) does not match given --ca-checksum ({want:w})",
+        "rancher/rancher", "package/run.sh", "v2.x")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher")
+        .says("the Rancher server's CA changed (or a TLS-terminating proxy re-signs): its checksum {got} differs from the agent's {want}", "re-run the registration command copied from the Rancher UI now (it carries the current --ca-checksum); behind a TLS-terminating proxy, configure Rancher with that proxy's CA")
+        .samples(&[("got", "1f0e"), ("want", "9ab3")]),
+    Entry::new("rancher.cacerts-not-x509", F::Rancher,
+        "ERROR: Value from {url:w}/v3/settings/cacerts does not look like an x509 certificate ({detail})",
+        "rancher/rancher", "package/run.sh", "v2.x")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher")
+        .says("{url}/v3/settings/cacerts does not return a certificate ({detail}): the agent reaches something other than Rancher (a proxy or a login page)", "check what {url} serves from the node (`curl -k {url}/v3/settings/cacerts`) and point the agent at Rancher itself")
+        .samples(&[("detail", "unexpected response")]),
+    Entry::new("curl.could-not-resolve", F::Rancher,
+        "Could not resolve host: {host:w}",
+        "curl/curl", "lib/hostip.c", "curl 7.x-8.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} does not resolve", "fix the DNS record of {host}, or use hostAliases in the agent's pod spec"),
+    // ------------------------------------------------------------------ Argo CD
+    Entry::new("argocd.rest-config-invalid", F::ArgoCd,
+        "REST config invalid: {error}",
+        "argoproj/argo-cd", "util/kube/kube.go (gitops-engine pkg/utils/kube/kube.go)", "v1.0+"),
+    Entry::new("argocd.rpc-unknown", F::ArgoCd,
+        "rpc error: code = Unknown desc = {error}",
+        "grpc/grpc-go", "status/status.go", "any"),
+];

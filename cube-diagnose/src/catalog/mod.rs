@@ -1,0 +1,447 @@
+//! The message catalog: every known message of the programs people paste logs from (kubeadm,
+//! kubelet, k3s/rke2 agents, device plugins and GPU operator validators, CSI and NFS mount
+//! helpers, client-go/kubectl, and the Karmada, Rancher and Argo CD cluster-join agents), each
+//! a template with placeholders taken from the upstream source that prints it.
+//!
+//! Every [`Entry`] names the repository and file the text is printed from, the versions that
+//! print it, and the conclusion drawn from it: the [`SignalKind`] the classifiers emit, the rule
+//! id that turns it into a finding, the finding's subject (possibly built from the
+//! placeholders), its severity, and, for conclusions drawn by the catalog's own rules
+//! (`rules::log_catalog`), the cause and the one remedy.
+//!
+//! [`match_line`] reads one already-cleaned line (no klog/journald prefix needed; templates
+//! are found anywhere in the line) and returns the matching entries with the placeholder values
+//! they extract. Entries of one `group` exclude each other on a line (the first in table order
+//! wins, so specific texts come before generic ones), and an `exclusive` entry keeps the other
+//! signalling entries of the line out (a CSI timeout is a mount failure, not an unreachable
+//! API server). [`closest`] finds the entry whose literal text is nearest to a line nothing
+//! matched, for the "not recognised" note.
+
+mod entries;
+
+use std::sync::OnceLock;
+
+use cube_quota::msgtemplate::{Captures, Template};
+
+use crate::Severity;
+use crate::classify::SignalKind;
+
+pub use entries::ENTRIES;
+
+/// The program (family of messages) an entry belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Family {
+    /// `kubeadm join` / `init` (discovery, token, preflight, kubelet-check).
+    Kubeadm,
+    /// The kubelet (bootstrap, certificates, registration, PLEG, eviction, CNI, runtime).
+    Kubelet,
+    /// k3s and rke2 agents.
+    K3s,
+    /// The NVIDIA device plugin.
+    NvidiaDevicePlugin,
+    /// The NVIDIA GPU operator's validators.
+    GpuOperator,
+    /// The AMD (ROCm) device plugin.
+    AmdDevicePlugin,
+    /// HAMi (GPU sharing) device plugin and scheduler.
+    Hami,
+    /// CSI drivers, the kubelet's volume manager and the NFS/mount helpers.
+    Storage,
+    /// client-go, kubectl, the API server's answers and Go's net/TLS errors.
+    Client,
+    /// Admission (ResourceQuota) and controllers' event texts.
+    Admission,
+    /// Kueue admission texts.
+    Kueue,
+    /// Karmada (karmadactl register, cluster status controller).
+    Karmada,
+    /// Rancher's cluster and node agents.
+    Rancher,
+    /// Argo CD (cluster add, cluster connection).
+    ArgoCd,
+    /// Open Cluster Management (clusteradm join).
+    Ocm,
+}
+
+impl Family {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Kubeadm => "kubeadm",
+            Family::Kubelet => "kubelet",
+            Family::K3s => "k3s",
+            Family::NvidiaDevicePlugin => "nvidia-device-plugin",
+            Family::GpuOperator => "gpu-operator",
+            Family::AmdDevicePlugin => "amd-device-plugin",
+            Family::Hami => "hami",
+            Family::Storage => "storage",
+            Family::Client => "client",
+            Family::Admission => "admission",
+            Family::Kueue => "kueue",
+            Family::Karmada => "karmada",
+            Family::Rancher => "rancher",
+            Family::ArgoCd => "argo-cd",
+            Family::Ocm => "ocm",
+        }
+    }
+}
+
+/// One known message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// Stable id (`kubeadm.token.jws-not-found`).
+    pub id: &'static str,
+    /// The program that prints it.
+    pub family: Family,
+    /// The text, a [`Template`] (`{name}` any text, `{name:w}` one word, `{{`/`}}` braces).
+    pub template: &'static str,
+    /// Upstream repository (`kubernetes/kubernetes`).
+    pub repo: &'static str,
+    /// File the text is printed from, in that repository.
+    pub file: &'static str,
+    /// Versions that print this wording.
+    pub versions: &'static str,
+    /// What the classifiers emit; `None`: recognised context with no conclusion of its own
+    /// (a wrapper such as `Unable to connect to the server: <error>`, whose inner error is an
+    /// entry of its own).
+    pub kind: Option<SignalKind>,
+    /// The rule that concludes from it (empty when `kind` is `None`).
+    pub rule: &'static str,
+    /// The finding's severity.
+    pub severity: Severity,
+    /// The finding's subject built from placeholders (`Node/{node}`); empty: the object the
+    /// line is about (journal host, event object), else the log source.
+    pub subject: &'static str,
+    /// Entries of one group exclude each other on a line (first in table order wins).
+    pub group: &'static str,
+    /// A match keeps the line's other signalling entries out.
+    pub exclusive: bool,
+    /// The template must end the line (`: Unauthorized`).
+    pub at_end: bool,
+    /// A line of a node joining a cluster (kubeadm discovery, k3s agent), not a client's.
+    pub join: bool,
+    /// The cause, with `{name}` placeholders (conclusions of the catalog's own rules; for
+    /// entries concluded by other rules, what they conclude).
+    pub cause: &'static str,
+    /// The one remedy, with `{name}` placeholders.
+    pub remedy: &'static str,
+    /// Sample placeholder values for the render-and-read-back test (defaults by name).
+    pub samples: &'static [(&'static str, &'static str)],
+}
+
+impl Entry {
+    /// An entry that is recognised context only (no conclusion).
+    pub const fn new(
+        id: &'static str,
+        family: Family,
+        template: &'static str,
+        repo: &'static str,
+        file: &'static str,
+        versions: &'static str,
+    ) -> Self {
+        Entry {
+            id,
+            family,
+            template,
+            repo,
+            file,
+            versions,
+            kind: None,
+            rule: "",
+            severity: Severity::Info,
+            subject: "",
+            group: "",
+            exclusive: false,
+            at_end: false,
+            join: false,
+            cause: "",
+            remedy: "",
+            samples: &[],
+        }
+    }
+    /// Concludes `kind`, drawn by `rule` at `severity`.
+    pub const fn to(mut self, kind: SignalKind, rule: &'static str, severity: Severity) -> Self {
+        self.kind = Some(kind);
+        self.rule = rule;
+        self.severity = severity;
+        self
+    }
+    /// Sets the cause and remedy.
+    pub const fn says(mut self, cause: &'static str, remedy: &'static str) -> Self {
+        self.cause = cause;
+        self.remedy = remedy;
+        self
+    }
+    /// Sets the precedence group.
+    pub const fn group(mut self, group: &'static str) -> Self {
+        self.group = group;
+        self
+    }
+    /// Marks the entry exclusive.
+    pub const fn exclusive(mut self) -> Self {
+        self.exclusive = true;
+        self
+    }
+    /// The template must end the line.
+    pub const fn at_end(mut self) -> Self {
+        self.at_end = true;
+        self
+    }
+    /// A node-join line.
+    pub const fn join(mut self) -> Self {
+        self.join = true;
+        self
+    }
+    /// The subject template.
+    pub const fn subject(mut self, subject: &'static str) -> Self {
+        self.subject = subject;
+        self
+    }
+    /// Sample values for the test.
+    pub const fn samples(mut self, samples: &'static [(&'static str, &'static str)]) -> Self {
+        self.samples = samples;
+        self
+    }
+
+    /// The compiled template.
+    pub fn compiled(&self) -> &'static Template {
+        &compiled()[self.index()].1
+    }
+
+    fn index(&self) -> usize {
+        ENTRIES.iter().position(|e| e.id == self.id).unwrap_or(0)
+    }
+
+    /// `text` (a cause, remedy or subject template) with `caps` filled in; placeholders
+    /// without a value stay as `{name}`.
+    pub fn fill(text: &str, caps: &Captures) -> String {
+        match Template::new(text) {
+            Ok(t) => t.render(|n| caps.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str())),
+            Err(_) => text.to_owned(),
+        }
+    }
+}
+
+/// Every entry with its compiled template (an entry whose template does not parse is skipped
+/// here and reported by the catalog's test).
+fn compiled() -> &'static [(&'static Entry, Template)] {
+    static C: OnceLock<Vec<(&'static Entry, Template)>> = OnceLock::new();
+    C.get_or_init(|| {
+        ENTRIES
+            .iter()
+            .map(|e| {
+                let t = Template::new(e.template).unwrap_or_else(|_| {
+                    // never matches: a literal no line contains
+                    Template::new("\u{1}invalid catalog template\u{1}").expect("literal")
+                });
+                (e, t)
+            })
+            .collect()
+    })
+}
+
+/// One entry found in a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    /// The entry.
+    pub entry: &'static Entry,
+    /// Placeholder values, in template order.
+    pub captures: Captures,
+    /// Byte range of the match in the line.
+    pub range: std::ops::Range<usize>,
+}
+
+impl Match {
+    /// A placeholder value, or `""`.
+    pub fn value(&self, name: &str) -> &str {
+        self.captures
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+}
+
+/// The entries matching one line (already cleaned of log prefixes by the caller, though a
+/// prefix does no harm), in table order, after group and exclusivity rules.
+pub fn match_line(line: &str) -> Vec<Match> {
+    let mut out: Vec<Match> = Vec::new();
+    let mut groups: Vec<&str> = Vec::new();
+    let trimmed_len = line.trim_end().len();
+    for (e, t) in compiled() {
+        if !e.group.is_empty() && groups.contains(&e.group) {
+            continue;
+        }
+        let Some((range, captures)) = t.find(line) else {
+            continue;
+        };
+        if e.at_end && range.end != trimmed_len {
+            continue;
+        }
+        if !e.group.is_empty() {
+            groups.push(e.group);
+        }
+        out.push(Match {
+            entry: e,
+            captures,
+            range,
+        });
+    }
+    if out.iter().any(|m| m.entry.exclusive) {
+        out.retain(|m| m.entry.exclusive || m.entry.kind.is_none());
+    }
+    out
+}
+
+/// The entry by id.
+pub fn entry(id: &str) -> Option<&'static Entry> {
+    ENTRIES.iter().find(|e| e.id == id)
+}
+
+/// Words of a text, lowercased, for closeness.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The entry nearest to `line` by shared words of its literal text (a Dice coefficient over
+/// words of three letters or more), with the score in 0..=1; `None` when no entry shares two
+/// words with the line.
+pub fn closest(line: &str) -> Option<(&'static Entry, f64)> {
+    let lw = words(line);
+    if lw.is_empty() {
+        return None;
+    }
+    let mut best: Option<(&'static Entry, f64, usize)> = None;
+    for (e, t) in compiled() {
+        let tw: Vec<String> = t.literals().flat_map(words).collect();
+        if tw.is_empty() {
+            continue;
+        }
+        let shared = tw.iter().filter(|w| lw.contains(w)).count();
+        if shared < 2 {
+            continue;
+        }
+        let score = 2.0 * shared as f64 / (tw.len() + lw.len()) as f64;
+        if best.is_none_or(|(_, s, n)| score > s || (score == s && shared > n)) {
+            best = Some((e, score, shared));
+        }
+    }
+    best.map(|(e, s, _)| (e, s))
+}
+
+/// True when an unmatched line looks like an error worth reporting as not recognised: a klog
+/// `E`/`F` line, `level=error|fatal`, or an error word.
+pub fn looks_like_error(line: &str) -> bool {
+    let t = line.trim_start();
+    let klog = t.len() > 5
+        && matches!(t.as_bytes()[0], b'E' | b'F')
+        && t.as_bytes()[1..5].iter().all(u8::is_ascii_digit);
+    if klog || t.contains("level=error") || t.contains("level=fatal") {
+        return true;
+    }
+    let lower = t.to_lowercase();
+    [
+        "error",
+        "failed",
+        "fatal",
+        "refused",
+        "denied",
+        "forbidden",
+        "unauthorized",
+        "x509:",
+        "panic:",
+        "timed out",
+        "cannot ",
+        "unable to",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// Default sample value of a placeholder (the catalog test renders every template with these).
+pub fn sample(name: &str) -> &'static str {
+    match name {
+        "token_id" => "abcdef",
+        "node" => "node-01",
+        "endpoint" => "10.0.0.1:6443",
+        "server" => "10.0.0.1:6443",
+        "url" => "https://rancher.example.com",
+        "host" => "rancher.example.com",
+        "ca_key_hash" => "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "resource" => "nvidia.com/gpu",
+        "quota" => "compute-resources",
+        "user" => "system:serviceaccount:argo:runner",
+        "verb" => "list",
+        "volume" => "data",
+        "export" => "10.0.0.5:/exports/data",
+        "file" => "/etc/kubernetes/kubelet.conf",
+        "path" => "/etc/kubernetes/kubelet.conf",
+        "port" => "10250",
+        "status" => "Ready",
+        "error" => "dial tcp 10.0.0.1:6443: connect: connection refused",
+        _ => "sample-1",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_renders_and_reads_back_to_its_entry() {
+        let mut ids = std::collections::BTreeSet::new();
+        for e in ENTRIES {
+            assert!(ids.insert(e.id), "duplicate id {}", e.id);
+            let t = Template::new(e.template).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            assert!(
+                !e.repo.is_empty() && !e.file.is_empty() && !e.versions.is_empty(),
+                "{}",
+                e.id
+            );
+            if e.kind.is_none() {
+                assert!(e.rule.is_empty(), "{}: a rule needs a kind", e.id);
+            }
+            let values: Vec<(&str, &str)> = t
+                .holes()
+                .map(|h| {
+                    let v = e
+                        .samples
+                        .iter()
+                        .find(|(k, _)| *k == h)
+                        .map_or_else(|| sample(h), |(_, v)| *v);
+                    (h, v)
+                })
+                .collect();
+            let line = t.render_with(&values);
+            let matches = match_line(&line);
+            let m = matches
+                .iter()
+                .find(|m| m.entry.id == e.id)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}: {line:?} read back as {:?}",
+                        e.id,
+                        matches.iter().map(|m| m.entry.id).collect::<Vec<_>>()
+                    )
+                });
+            for (k, v) in &values {
+                assert_eq!(m.value(k), *v, "{}: {k}", e.id);
+            }
+        }
+    }
+
+    #[test]
+    fn closest_template_of_an_unknown_line() {
+        let (e, score) =
+            closest("error: token id \"abcdef\" is not valid for this cluster").expect("close");
+        assert!(e.id.starts_with("kubeadm.token"), "{}", e.id);
+        assert!(score > 0.3, "{score}");
+        assert!(closest("hello world").is_none());
+        assert!(looks_like_error("E0101 12:00:00.000000 1 x.go:1] boom"));
+        assert!(!looks_like_error("I0101 12:00:00.000000 1 x.go:1] fine"));
+    }
+}

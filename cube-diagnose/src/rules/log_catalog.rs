@@ -1,0 +1,236 @@
+//! Conclusions drawn straight from the message catalog ([`crate::catalog`]): for messages whose
+//! meaning is fixed by the text itself (a kubeadm preflight error, an expired kubelet client
+//! certificate, a hung runtime, a device plugin or operator validator that cannot work, a
+//! cluster agent that cannot register), the catalog entry carries the cause and the one remedy
+//! and these rules render them with the placeholders of the line. Lines that look like errors
+//! but match nothing are reported as not recognised, with the closest catalog template.
+
+use std::collections::BTreeMap;
+
+use crate::catalog::{self, Entry};
+use crate::classify::{Signal, SignalKind};
+use crate::rules::{signal_subject, signals};
+use crate::{Context, Finding, Severity, Subject};
+
+declare_rule!(
+    JoinPreflightFailed,
+    "join-preflight-failed",
+    Join,
+    Error,
+    "kubeadm's preflight stops the join or init: a file or directory left from an earlier install (kubelet.conf, /var/lib/etcd), a port in use, swap on, the container runtime not running, bridge-nf-call-iptables or ip_forward off, too few CPUs or too little memory, a missing binary, not root. Each check's message (cmd/kubeadm/app/preflight/checks.go) names its own fix.",
+    check_join_preflight
+);
+
+declare_rule!(
+    NodeKubeletCertExpired,
+    "node-kubelet-cert-expired",
+    Node,
+    Error,
+    "The kubelet's client certificate expired (`part of the existing bootstrap client certificate ... is expired`), it has no bootstrap kubeconfig to get a new one, or its certificate request is rejected: the node cannot authenticate to the API server. `kubeadm certs renew` does not renew kubelet client certificates; the node needs new credentials.",
+    check_kubelet_cert
+);
+
+declare_rule!(
+    NodeRuntimeUnhealthy,
+    "node-runtime-unhealthy",
+    Node,
+    Warning,
+    "A kubelet or agent log shows the node cannot run pods well: PLEG not healthy (the container runtime hangs), no CNI plugin initialised, the CRI endpoint unreachable, eviction under memory or disk pressure, or the memory cgroup disabled in the kernel command line.",
+    check_runtime
+);
+
+declare_rule!(
+    GpuPluginLogError,
+    "gpu-plugin-log-error",
+    Gpu,
+    Warning,
+    "A GPU device plugin or GPU operator validator log shows it cannot work: no GPU visible to the NVIDIA plugin, an invalid MIG layout for the plugin's migStrategy, the operator's driver validation failing, or the container toolkit not set up. The device plugin then advertises nothing on the node.",
+    check_gpu_plugin
+);
+
+declare_rule!(
+    AgentRegistrationFailed,
+    "agent-registration-failed",
+    Import,
+    Error,
+    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping, the server's CA checksum changed, or /v3/settings/cacerts is not a certificate.",
+    check_agent
+);
+
+declare_rule!(
+    LogLineUnrecognised,
+    "log-line-unrecognised",
+    Custom,
+    Info,
+    "Lines of a pasted log that look like errors (klog E/F lines, level=error, error words) but match no message of the catalog, listed with the closest known template, so nothing a user pasted is dropped silently.",
+    check_unrecognised
+);
+
+fn check_join_preflight(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, JoinPreflightFailed::ID)
+}
+fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, NodeKubeletCertExpired::ID)
+}
+fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, NodeRuntimeUnhealthy::ID)
+}
+fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, GpuPluginLogError::ID)
+}
+fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, AgentRegistrationFailed::ID)
+}
+
+/// The subject an entry's subject template gives (`Node/{node}`, `Pod/{namespace}/{name}`),
+/// when every placeholder has a value; else the signal's object or log source.
+fn subject_of(e: &Entry, s: &Signal) -> Subject {
+    if !e.subject.is_empty() {
+        let caps: Vec<(String, String)> = s
+            .details
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let filled = Entry::fill(e.subject, &caps);
+        if !filled.contains('{') {
+            let parts: Vec<&str> = filled.splitn(3, '/').collect();
+            match parts.as_slice() {
+                [kind, name] => return Subject::cluster_scoped(kind, name),
+                [kind, ns, name] => return Subject::namespaced(kind, ns, name),
+                _ => {}
+            }
+        }
+    }
+    signal_subject(s)
+}
+
+/// One finding per subject and catalog group (or entry, for entries without a group): the
+/// first line's entry gives the cause and remedy, every line of the group is evidence (at
+/// most three).
+fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
+    let mut groups: BTreeMap<(Subject, &'static str), Vec<(&Signal, &'static Entry)>> =
+        BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::Known]) {
+        let Some(e) = catalog::entry(s.detail("entry")) else {
+            continue;
+        };
+        if e.rule != rule {
+            continue;
+        }
+        let key = if e.group.is_empty() { e.id } else { e.group };
+        groups
+            .entry((subject_of(e, s), key))
+            .or_default()
+            .push((s, e));
+    }
+    groups
+        .into_iter()
+        .map(|((subject, _), lines)| {
+            let (s, e) = lines[0];
+            let caps: Vec<(String, String)> = s
+                .details
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let severity = lines
+                .iter()
+                .map(|(_, e)| e.severity)
+                .max()
+                .unwrap_or(e.severity);
+            Finding::new(
+                rule,
+                severity,
+                subject,
+                format!(
+                    "{}: {}{}",
+                    e.family.as_str(),
+                    Entry::fill(e.cause, &caps),
+                    if lines.len() > 1 {
+                        format!(" ({} lines)", lines.len())
+                    } else {
+                        String::new()
+                    }
+                ),
+            )
+            .with_evidences(lines.iter().take(3).map(|(s, _)| s.evidence()))
+            .with_remedy(Entry::fill(e.remedy, &caps))
+        })
+        .collect()
+}
+
+/// One info finding per log source listing the lines that look like errors and match nothing.
+fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut by_source: BTreeMap<&str, Vec<&Signal>> = BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::Unrecognised]) {
+        by_source.entry(&s.source).or_default().push(s);
+    }
+    by_source
+        .into_iter()
+        .map(|(source, lines)| {
+            let closest: Vec<String> = lines
+                .iter()
+                .take(3)
+                .map(|s| match s.detail("closest") {
+                    "" => format!("line {}: no close template", s.line),
+                    id => format!(
+                        "line {}: closest known message {id} `{}` ({})",
+                        s.line,
+                        s.detail("closest_template"),
+                        s.detail("score")
+                    ),
+                })
+                .collect();
+            Finding::new(
+                LogLineUnrecognised::ID,
+                Severity::Info,
+                Subject::log(source),
+                format!(
+                    "{} line(s) look like errors but are not recognised (no message of the catalog matches): {}",
+                    lines.len(),
+                    closest.join("; ")
+                ),
+            )
+            .with_evidences(lines.iter().take(5).map(|s| s.evidence()))
+            .with_remedy("read these lines yourself: they were not diagnosed; the closest known message shows what a similar line would mean")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_log;
+
+    #[test]
+    fn preflight_errors_each_with_its_fix() {
+        let f = run_log(
+            "join-preflight-failed",
+            "error execution phase preflight: [preflight] Some fatal errors occurred:\n\t[ERROR FileAvailable--etc-kubernetes-kubelet.conf]: /etc/kubernetes/kubelet.conf already exists\n\t[ERROR Port-10250]: Port 10250 is in use\n",
+        );
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(f.iter().any(|f| f.remedy.contains("kubeadm reset -f")));
+        assert!(f.iter().any(|f| f.message.contains("port 10250")));
+    }
+
+    #[test]
+    fn kubelet_certificate_lines_give_one_cause() {
+        let f = run_log(
+            "node-kubelet-cert-expired",
+            "Jun 12 08:55:47 node-03 kubelet[261533]: E0612 08:55:47.623225  261533 bootstrap.go:266] part of the existing bootstrap client certificate in /etc/kubernetes/kubelet.conf is expired: 2026-04-18 14:08:56 +0000 UTC\nJun 12 08:55:47 node-03 kubelet[261533]: E0612 08:55:47.623270  261533 run.go:74] \"command failed\" err=\"failed to run Kubelet: unable to load bootstrap kubeconfig: stat /etc/kubernetes/bootstrap-kubelet.conf: no such file or directory\"",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.name, "node-03");
+        assert!(f[0].message.contains("2026-04-18 14:08:56 +0000 UTC"));
+        assert!(f[0].remedy.contains("kubeadm kubeconfig user"));
+    }
+
+    #[test]
+    fn unknown_error_lines_are_listed_never_dropped() {
+        let f = run_log(
+            "log-line-unrecognised",
+            "I0101 all good\nE0101 12:00:00.000000 1 x.go:1] something nobody has seen before failed\n",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("1 line(s)"));
+        assert!(run_log("log-line-unrecognised", "I0101 all good\n").is_empty());
+    }
+}
