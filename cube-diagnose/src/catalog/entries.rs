@@ -85,6 +85,9 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubeadm.preflight.fatal", F::Kubeadm,
         "[preflight] Some fatal errors occurred:",
         K8S, CHECKS_GO, "v1.8+").join(),
+    Entry::new("kubeadm.preflight.ignore-hint", F::Kubeadm,
+        "[preflight] If you know what you are doing, you can make a check non-fatal with `--ignore-preflight-errors=...`",
+        K8S, CHECKS_GO, "v1.8+").join(),
     Entry::new("kubeadm.stack-trace-hint", F::Kubeadm,
         "To see the stack trace of this error execute with --v=5 or higher",
         K8S, "cmd/kubeadm/app/util/error.go", "v1.13+"),
@@ -196,6 +199,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::MirrorPodOutdated, "node-duplicate-hostname", Error).group("mirror")
         .says("the kubelet keeps replacing static-pod mirror pods: two machines register as one Node", "find the second machine with the same hostname, `kubeadm reset` it, set a unique hostname and join again")
         .samples(&[("mirror_pod", "kube-system/etcd-node-01")]),
+    Entry::new("systemd.unit-exited", F::Kubelet,
+        "{unit:w}: Main process exited, code={code:w}, status={status:w}",
+        "systemd/systemd", "src/core/service.c", "systemd 2xx")
+        .samples(&[("unit", "kubelet.service"), ("code", "exited"), ("status", "1/FAILURE")]),
+    Entry::new("systemd.unit-failed", F::Kubelet,
+        "{unit:w}: Failed with result '{result}'.",
+        "systemd/systemd", "src/core/unit.c", "systemd 2xx")
+        .samples(&[("unit", "kubelet.service"), ("result", "exit-code")]),
     Entry::new("kubelet.mirror-pod-delete-failed", F::Kubelet,
         "Failed deleting a mirror pod \"{mirror_pod}\": {error}",
         K8S, "pkg/kubelet/pod/mirror_client.go", "v1.8+")
@@ -286,6 +297,12 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
         .says("the server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its password file no longer matches the server's <node>.node-password secret", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent")
         .samples(&[("file", "/etc/rancher/node/password")]),
+    Entry::new("k3s.agent.node-password-rejected-legacy", F::K3s,
+        "Node password rejected, contents of '{file:w}' may not match server",
+        K3S, "pkg/agent/config/config.go", "v0.5-v1.18")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
+        .says("the server rejects this agent's node password: another node registered this hostname, or this machine was re-installed", "give this machine a unique hostname, or remove its old entry from the server's node-passwd file (/var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent")
+        .samples(&[("file", "/var/lib/rancher/k3s/agent/node-password.txt")]),
     Entry::new("k3s.token.ca-hash-mismatch", F::K3s,
         "token CA hash does not match the Cluster CA certificate hash: {token_hash:w} != {server_hash:w}",
         K3S, "pkg/clientaccess/token.go", "v1.17+")
@@ -666,6 +683,11 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("karmada.health-check-failed", F::Karmada,
         "Failed to do cluster health check for cluster {cluster:w}, err is : {error}",
         "karmada-io/karmada", "pkg/controllers/status/cluster_status_controller.go", "v1.0+"),
+    Entry::new("karmadactl.cluster-inaccessible", F::Karmada,
+        "cluster({cluster:w}) is inaccessible, please check authorization or network",
+        "karmada-io/karmada", "pkg/karmadactl/util/...(proxy to member clusters)", "v1.2+")
+        .to(K::ClusterNotReachable, "cluster-unreachable", Error).group("member")
+        .says("karmadactl cannot reach member cluster {cluster} through the Karmada API (authorization or network)", "check the member's Ready condition (`kubectl get clusters`) and the karmada-controller-manager or karmada-agent log for the cluster health check error"),
     Entry::new("kubefed.cluster-not-reachable", F::Karmada,
         "ClusterNotReachable",
         "kubernetes-retired/kubefed", "pkg/controller/kubefedcluster/clusterclient.go", "v0.1+")

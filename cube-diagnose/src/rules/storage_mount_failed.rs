@@ -28,8 +28,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             {
                 0
             }
-            Some(_) => 1,
-            None => 2,
+            // the kubelet's wrapper of the failing mount, then its overall timeout
+            Some(e) if e.id != "mount.unable-to-attach-or-mount" => 1,
+            Some(_) => 2,
+            None => 3,
         };
         let subject = signal_subject(s);
         match best.get(&subject) {
