@@ -10,11 +10,11 @@ use crate::rules::{obj, pod_subject, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 mod sched_text;
+use sched_text::scheduler_texts;
 /// Whether a FailedScheduling signal is older than its pod's current binding (for other rules
 /// reading scheduler texts): `Some(reason)` when it is not current.
 #[allow(unused_imports)]
 pub(crate) use sched_text::stale as failed_scheduling_is_stale;
-use sched_text::scheduler_texts;
 
 declare_rule!(
     PodUnschedulable,
