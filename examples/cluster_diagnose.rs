@@ -22,7 +22,7 @@ use anyhow::{Context as _, Result};
 use clap::{Parser, ValueEnum};
 use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions, Severity as KcSeverity};
 use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
-use cube_diagnose::render::{to_json, to_sarif, to_table};
+use cube_diagnose::render::{SarifOptions, to_json, to_junit, to_sarif_with, to_table};
 use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};
 use cube_model::ClusterSnapshot;
 use cube_model::import::{ConnectionClass, ImportReport, OverPrivilege};
@@ -37,8 +37,10 @@ enum Output {
     Table,
     /// JSON (schema: cube-diagnose/schema/findings.schema.json).
     Json,
-    /// SARIF 2.1.0.
+    /// SARIF 2.1.0 (GitHub code scanning: file and line of each finding's object or log line).
     Sarif,
+    /// JUnit XML (one test case per rule and subject; errors and warnings fail).
+    Junit,
 }
 
 /// Diagnose a Kubernetes GPU/CPU cluster or a dump of it.
@@ -98,7 +100,8 @@ fn run(args: Args) -> Result<u8> {
         eprintln!(
             "no input given: diagnosing the bundled sample (examples/data/snapshot-gpu-cluster.json)"
         );
-        inputs.add("snapshot-gpu-cluster.json", SAMPLE);
+        // labelled with its path in the repository, so SARIF locations resolve from the root
+        inputs.add("examples/data/snapshot-gpu-cluster.json", SAMPLE);
     }
     read_inputs(
         &args.snapshot,
@@ -134,11 +137,22 @@ fn run(args: Args) -> Result<u8> {
     for r in imports {
         ctx = ctx.with_import(r);
     }
-    let report = engine.run(&ctx).with_input_problems(input_problems);
+    let report = engine
+        .run(&ctx)
+        .with_input_problems(input_problems)
+        .with_locations(&inputs.locations);
     let out = match args.output {
         Output::Table => to_table(&report, std::io::stdout().is_terminal()),
         Output::Json => to_json(&report)?,
-        Output::Sarif => to_sarif(&report)?,
+        Output::Sarif => {
+            let cwd = std::env::current_dir().ok();
+            let opts = cwd
+                .as_deref()
+                .map(SarifOptions::with_base_dir)
+                .unwrap_or_default();
+            to_sarif_with(&report, &opts)?
+        }
+        Output::Junit => to_junit(&report),
     };
     cube_examples::print_stdout(&out)?;
     Ok(u8::try_from(report.exit_code()).unwrap_or(1))
@@ -185,7 +199,12 @@ fn read_inputs(
         if is_kubeconfig(&text) {
             let origin = (!is_stdin).then_some(path.as_path());
             match kubeconfig_report(&name, &text, None, origin) {
-                Ok(r) => imports.push(r),
+                Ok(r) => {
+                    inputs
+                        .locations
+                        .record_in_text("Cluster", "", &r.cluster_name, &name, &text);
+                    imports.push(r)
+                }
                 Err(e) => inputs.add_unreadable(&name, format!("{e:#}")),
             }
             continue;

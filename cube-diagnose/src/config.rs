@@ -30,7 +30,7 @@ impl Default for Thresholds {
     }
 }
 
-/// What the engine runs and how it grades the results.
+/// What the engine runs, how it grades the results and what it suppresses.
 ///
 /// ```
 /// let cfg = cube_diagnose::Config::from_json(br#"{"disabled":["quota-near-limit"],
@@ -54,6 +54,9 @@ pub struct Config {
     /// [`cube_model::gpu::GpuMarker`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gpu_labels: Vec<cube_model::gpu::GpuMarker>,
+    /// Per-subject suppressions (`- {ruleId: node-drift, subject: "Node/gpu-*", reason: ...}`);
+    /// see [`crate::suppress`]. Suppressed findings are listed, never dropped.
+    pub suppressions: Vec<crate::SuppressionRule>,
 }
 
 impl Config {
@@ -91,6 +94,12 @@ impl Config {
             .filter(|id| !known.contains(id.as_str()))
             .map(|id| format!("disabled: {id}"))
             .collect();
+        unknown.extend(
+            self.suppressions
+                .iter()
+                .filter(|r| r.rule_id != "*" && !known.contains(r.rule_id.as_str()))
+                .map(|r| format!("suppressions: {}", r.rule_id)),
+        );
         unknown.extend(
             self.severities
                 .keys()

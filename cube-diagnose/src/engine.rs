@@ -31,6 +31,10 @@ pub struct Summary {
     pub infos: usize,
     /// `max(0, 100 - 10*errors - 3*warnings - 0*infos)`: 100 is a clean cluster.
     pub score: u32,
+    /// Number of suppressed findings (listed in [`Report::suppressed`]; not in the counts above
+    /// nor the score).
+    #[serde(default)]
+    pub suppressed: usize,
 }
 
 impl Summary {
@@ -68,6 +72,10 @@ pub struct Report {
     /// [`cube_model::ClusterSnapshot::is_incomplete`]); [`Report::exit_code`] is then 3, never 0.
     #[serde(default)]
     pub incomplete: bool,
+    /// Findings suppressed by an object's `cube-rs.io/ignore` annotation or a configured
+    /// suppression, with why (see [`crate::suppress`]); counted in [`Summary::suppressed`].
+    #[serde(default)]
+    pub suppressed: Vec<crate::Suppressed>,
 }
 
 impl Report {
@@ -94,6 +102,21 @@ impl Report {
         self.input_problems = problems;
         for p in &mut self.input_problems {
             p.redact_secrets();
+        }
+        self
+    }
+    /// Sets each finding's (and suppressed finding's) [`Finding::location`] from the inputs'
+    /// object index (usually [`crate::Inputs::locations`]); findings already located keep theirs.
+    #[must_use]
+    pub fn with_locations(mut self, locations: &crate::locate::Locations) -> Self {
+        let all = self
+            .findings
+            .iter_mut()
+            .chain(self.suppressed.iter_mut().map(|s| &mut s.finding));
+        for f in all {
+            if f.location.is_none() {
+                f.location = locations.locate(f);
+            }
         }
         self
     }
@@ -234,13 +257,27 @@ impl Engine {
                 .then_with(|| a.message.cmp(&b.message))
         });
         findings.dedup();
-        let summary = Summary::of(&findings);
+        let mut kept = Vec::with_capacity(findings.len());
+        let mut suppressed = Vec::new();
+        let annotated = crate::suppress::Annotated::of(ctx.snapshot());
+        for f in findings {
+            match crate::suppress::suppression_of(&f, &annotated, &self.config.suppressions) {
+                Some(suppression) => suppressed.push(crate::Suppressed {
+                    finding: f,
+                    suppression,
+                }),
+                None => kept.push(f),
+            }
+        }
+        let mut summary = Summary::of(&kept);
+        summary.suppressed = suppressed.len();
         Report {
             rules: self.rule_infos(),
-            findings,
+            findings: kept,
             summary,
             input_problems: Vec::new(),
             incomplete: ctx.snapshot().is_incomplete(),
+            suppressed,
         }
     }
 }

@@ -183,6 +183,10 @@ pub struct Finding {
     pub evidence: Vec<Evidence>,
     /// A concrete command or manifest change that fixes it.
     pub remedy: String,
+    /// Where the evidence is in the input files (set by [`crate::Report::with_locations`]);
+    /// `None` for objects read from a live cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::SourceLocation>,
 }
 
 impl Finding {
@@ -201,6 +205,7 @@ impl Finding {
             message: message.into(),
             evidence: Vec::new(),
             remedy: String::new(),
+            location: None,
         }
     }
     /// Adds one piece of evidence.

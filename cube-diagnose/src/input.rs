@@ -170,6 +170,9 @@ pub struct Inputs {
     /// Inputs that could not be used, or only partly (see [`Inputs::input_problems`] for the
     /// complete list including the loader's problems).
     pub problems: Vec<InputProblem>,
+    /// Where each object read from a file starts (file and line), for SARIF physical locations
+    /// ([`crate::Report::with_locations`]).
+    pub locations: crate::locate::Locations,
     /// Content fingerprints of the inputs seen so far, with their source (identical content given
     /// twice is read once).
     seen: Vec<(u64, usize, String)>,
@@ -353,8 +356,11 @@ impl Inputs {
         self.seen.push((fp, text.len(), source.to_owned()));
         let problems_before = self.snapshot.problems.len();
         let (events_before, nodes_before) = (self.snapshot.events.len(), self.snapshot.nodes.len());
+        let lengths_before = crate::locate::list_lengths(&self.snapshot);
         let outcome = self.snapshot.add_bytes(source, text.as_bytes());
         self.stamp_source(source, events_before, nodes_before);
+        self.locations
+            .record_new_objects(source, text, &self.snapshot, &lengths_before);
         let new_problems = self.snapshot.problems.len() - problems_before;
         let detected = detect_format(text.as_bytes());
         let structured = starts_like_json(text)

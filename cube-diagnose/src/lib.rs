@@ -1,7 +1,7 @@
 //! `cube-diagnose`: a rule engine over cluster snapshots and log texts. It reads a
 //! [`cube_model::ClusterSnapshot`], resource groups, log texts (kubeadm join output, kubelet
 //! journals, device-plugin logs, events, client error texts) and import reports, and returns
-//! findings with evidence and a remedy, rendered as a table, JSON or SARIF.
+//! findings with evidence and a remedy, rendered as a table, JSON, SARIF or JUnit XML.
 //!
 //! Module map:
 //! - [`rule`]: the [`Rule`] trait (the extension point for user rules) and [`Category`].
@@ -14,6 +14,9 @@
 //! - [`classify`]: text classifiers producing [`classify::Signal`]s.
 //! - [`config`]: [`Config`] (disabled rules, severity overrides, thresholds).
 //! - [`render`]: table, JSON (schema in `schema/findings.schema.json`), SARIF 2.1.0.
+//! - [`locate`]: [`locate::SourceLocation`]s of objects and log lines in the input files (for
+//!   SARIF physical locations).
+//! - [`suppress`]: per-object suppressions (annotation `cube-rs.io/ignore`, config patterns).
 //! - [`input`]: content-based detection and reading of pasted inputs into a snapshot and texts;
 //!   [`input::InputProblem`]s for inputs that could not be used (exit code 2) or only partly.
 //!
@@ -38,10 +41,12 @@ pub mod error;
 pub mod finding;
 pub mod gpu;
 pub mod input;
+pub mod locate;
 pub mod render;
 pub mod resources;
 pub mod rule;
 pub mod rules;
+pub mod suppress;
 
 pub use config::{Config, Thresholds};
 pub use context::{Context, GroupSpec, LogText};
@@ -49,4 +54,6 @@ pub use engine::{Engine, Report, RuleInfo, Summary};
 pub use error::DiagnoseError;
 pub use finding::{Evidence, Finding, Severity, Subject};
 pub use input::{InputFormat, Inputs};
+pub use locate::SourceLocation;
 pub use rule::{Category, Rule};
+pub use suppress::{Suppressed, Suppression, SuppressionKind, SuppressionRule};

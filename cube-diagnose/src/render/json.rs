@@ -1,6 +1,8 @@
 //! JSON output. The document shape is fixed by `schema/findings.schema.json` (JSON Schema
 //! 2020-12) and versioned by `schemaVersion`; fields are only ever added (`inputProblems`, the
-//! report's [`crate::input::InputProblem`]s, was added in v1 and is always written).
+//! report's [`crate::input::InputProblem`]s, `suppressed`, `summary.suppressed` and
+//! `findings[].location` were added in v1 and are always written when they apply). Every key is
+//! camelCase, as in every program's JSON output.
 
 use serde::Serialize;
 
@@ -23,6 +25,7 @@ struct Doc<'a> {
     rules: &'a [RuleInfo],
     findings: &'a [Finding],
     input_problems: &'a [InputProblem],
+    suppressed: &'a [crate::Suppressed],
 }
 
 /// Renders the report as pretty JSON (see [`SCHEMA`]).
@@ -38,6 +41,7 @@ pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
         rules: &report.rules,
         findings: &report.findings,
         input_problems: &report.input_problems,
+        suppressed: &report.suppressed,
     })
     .map_err(DiagnoseError::Render)
 }

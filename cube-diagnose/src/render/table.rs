@@ -100,8 +100,30 @@ pub fn to_table(report: &Report, colour: bool) -> String {
         }
         out.push('\n');
     }
+    if !report.suppressed.is_empty() {
+        let _ = writeln!(
+            out,
+            "{} ({})",
+            paint("SUPPRESSED", "1;2", colour),
+            report.suppressed.len()
+        );
+        for sup in &report.suppressed {
+            let f = &sup.finding;
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}  {}",
+                f.severity,
+                f.rule_id,
+                f.subject.display_name(),
+                f.message
+            );
+            let head = format!("    {} ", paint("suppressed by:", "2", colour));
+            write_indented(&mut out, &head, 19, &sup.suppression.justification);
+        }
+        out.push('\n');
+    }
     let s = &report.summary;
-    let _ = writeln!(
+    let _ = write!(
         out,
         "{} error(s), {} warning(s), {} info; score {}/100 ({} rules ran)",
         s.errors,
@@ -110,6 +132,10 @@ pub fn to_table(report: &Report, colour: bool) -> String {
         s.score,
         report.rules.len()
     );
+    if s.suppressed > 0 {
+        let _ = write!(out, "; {} suppressed", s.suppressed);
+    }
+    out.push('\n');
     out
 }
 
@@ -172,6 +198,7 @@ mod tests {
             findings,
             input_problems: Vec::new(),
             incomplete: false,
+            suppressed: Vec::new(),
         };
         let plain = to_table(&r, false);
         assert!(plain.starts_with("ERRORS (1)"));

@@ -217,9 +217,11 @@ fn problems_reach_json_sarif_and_table() {
             .unwrap_or("")
             .contains("empty input")
     );
+    // an absolute path outside the base directory is written as a file:// URI (SARIF
+    // artifactLocation.uri is a URI; relative paths stay relative for code scanning)
     assert_eq!(
         n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-        "/tmp/bad/empty.json"
+        "file:///tmp/bad/empty.json"
     );
 
     let table = to_table(&r, false);

@@ -4,4 +4,6 @@ mod fixtures;
 mod hostile;
 mod input_problems;
 mod output_formats;
+mod sarif_schema;
 mod subjects_and_layout;
+mod suppressions;

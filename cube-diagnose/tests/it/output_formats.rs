@@ -194,6 +194,7 @@ fn empty_report_validates_and_exits_zero() {
         findings,
         input_problems: Vec::new(),
         incomplete: false,
+        suppressed: Vec::new(),
     };
     let doc: Value = serde_json::from_str(&to_json(&r).expect("render")).expect("json");
     check_valid(&doc);

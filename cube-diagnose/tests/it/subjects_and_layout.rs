@@ -140,6 +140,7 @@ fn multi_line_remedy_is_indented_under_the_remedy_column() {
         findings,
         input_problems: Vec::new(),
         incomplete: false,
+        suppressed: Vec::new(),
     };
     let table = to_table(&r, false);
     let lines: Vec<&str> = table.lines().collect();

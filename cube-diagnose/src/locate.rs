@@ -1,0 +1,531 @@
+//! Where a finding's evidence sits in the inputs: the file (as the user named it) and the 1-based
+//! line of the object (the line where its JSON/YAML object, `describe` block or table row starts)
+//! or of the log line. [`crate::Inputs`] fills a [`Locations`] index while it reads; the report
+//! takes it with [`crate::Report::with_locations`], and SARIF writes it as each result's
+//! `physicalLocation`.
+//!
+//! Objects read from a live cluster have no file: their findings carry no location (SARIF then
+//! has only a logical location for them).
+
+use std::collections::BTreeMap;
+
+use cube_model::ClusterSnapshot;
+use cube_model::objects::ObjectMeta;
+use serde::{Deserialize, Serialize};
+
+use crate::{Evidence, Finding};
+
+/// A place in an input: the file name or label (as given, normalised) and a 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceLocation {
+    /// File name or label of the input (`-` for stdin).
+    pub source: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// `(kind, namespace, name)` of an object.
+type Key = (String, String, String);
+
+/// Object locations of every input read, and the inputs in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Locations {
+    objects: BTreeMap<Key, SourceLocation>,
+    sources: Vec<String>,
+}
+
+impl Locations {
+    /// An empty index.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records where an object is (the first place it was seen wins).
+    pub fn record(&mut self, kind: &str, namespace: &str, name: &str, at: SourceLocation) {
+        self.objects
+            .entry((kind.to_owned(), namespace.to_owned(), name.to_owned()))
+            .or_insert(at);
+    }
+
+    /// Records an input (in input order).
+    pub fn record_source(&mut self, source: &str) {
+        if !self.sources.iter().any(|s| s == source) {
+            self.sources.push(source.to_owned());
+        }
+    }
+
+    /// Records an object named in a text that is not a snapshot input (a kubeconfig's cluster):
+    /// its line is the first line naming it as a whole word, else 1.
+    pub fn record_in_text(
+        &mut self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        source: &str,
+        text: &str,
+    ) {
+        self.record_source(source);
+        let line = line_naming(text, name).unwrap_or(1);
+        self.record(
+            kind,
+            namespace,
+            name,
+            SourceLocation {
+                source: source.to_owned(),
+                line,
+            },
+        );
+    }
+
+    /// Where an object is, when it came from a file.
+    pub fn object(&self, kind: &str, namespace: &str, name: &str) -> Option<&SourceLocation> {
+        self.objects
+            .get(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
+    }
+
+    /// Number of located objects.
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// True when nothing was located.
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// Where `finding` points, in this order: its subject object; a log line of its evidence
+    /// (the line itself); the first object of its field evidence; a log subject (its source,
+    /// line 1); for a subject about no object of a file (`Cluster`, `NodePool`, `ResourceGroup`)
+    /// line 1 of the first input. `None` when the inputs had no file (a live cluster).
+    pub fn locate(&self, finding: &Finding) -> Option<SourceLocation> {
+        let s = &finding.subject;
+        if let Some(at) = self.object(&s.kind, &s.namespace, &s.name) {
+            return Some(at.clone());
+        }
+        for e in &finding.evidence {
+            if let Evidence::Log { source, line, .. } = e
+                && self.sources.iter().any(|x| x == source)
+            {
+                return Some(SourceLocation {
+                    source: source.clone(),
+                    line: (*line).max(1),
+                });
+            }
+        }
+        for e in &finding.evidence {
+            if let Evidence::Field { object, .. } = e
+                && let Some(at) = parse_object(object).and_then(|(k, ns, n)| self.object(k, ns, n))
+            {
+                return Some(at.clone());
+            }
+        }
+        if s.kind == "Log" {
+            let source = s.name.split('#').next().unwrap_or(&s.name);
+            if self.sources.iter().any(|x| x == source) {
+                return Some(SourceLocation {
+                    source: source.to_owned(),
+                    line: 1,
+                });
+            }
+        }
+        self.sources.first().map(|source| SourceLocation {
+            source: source.clone(),
+            line: 1,
+        })
+    }
+
+    /// Indexes the objects `snapshot` gained from one input: `before` are the list lengths
+    /// taken with [`list_lengths`] before the input was read. The line is where the object
+    /// starts in `text` (JSON value or List item, YAML document or `items` entry, `describe`
+    /// block), else the first line naming it, else 1.
+    pub fn record_new_objects(
+        &mut self,
+        source: &str,
+        text: &str,
+        snapshot: &ClusterSnapshot,
+        before: &[usize],
+    ) {
+        self.record_source(source);
+        let starts = object_starts(text);
+        for (i, (kind, metas)) in objects_by_kind(snapshot).into_iter().enumerate() {
+            let from = before.get(i).copied().unwrap_or(0);
+            for (own_kind, meta) in metas.into_iter().skip(from) {
+                let kind = own_kind.unwrap_or(kind);
+                let key = (kind.to_owned(), meta.namespace.clone(), meta.name.clone());
+                let line = starts
+                    .get(&key)
+                    .or_else(|| {
+                        starts.get(&(String::new(), meta.namespace.clone(), meta.name.clone()))
+                    })
+                    .copied()
+                    .or_else(|| line_naming(text, &meta.name))
+                    .unwrap_or(1);
+                self.record(
+                    kind,
+                    &meta.namespace,
+                    &meta.name,
+                    SourceLocation {
+                        source: source.to_owned(),
+                        line,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// `Kind/namespace/name` or `Kind/name` (evidence object names) into its parts.
+fn parse_object(object: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = object.splitn(3, '/');
+    let kind = parts.next()?;
+    let a = parts.next()?;
+    match parts.next() {
+        Some(name) => Some((kind, a, name)),
+        None => Some((kind, "", a)),
+    }
+}
+
+/// The objects of one kind: the kind, and each object's own kind (where a list holds two:
+/// Role/ClusterRole, RoleBinding/ClusterRoleBinding) with its metadata.
+pub type KindObjects<'s> = (&'static str, Vec<(Option<&'s str>, &'s ObjectMeta)>);
+
+/// The kinds of a snapshot, in a fixed order, with each object's metadata.
+pub fn objects_by_kind(s: &ClusterSnapshot) -> Vec<KindObjects<'_>> {
+    fn plain<T>(v: &[T], meta: impl Fn(&T) -> &ObjectMeta) -> Vec<(Option<&str>, &ObjectMeta)> {
+        v.iter().map(|x| (None, meta(x))).collect()
+    }
+    vec![
+        ("Node", plain(&s.nodes, |x| &x.metadata)),
+        ("Pod", plain(&s.pods, |x| &x.metadata)),
+        ("Namespace", plain(&s.namespaces, |x| &x.metadata)),
+        ("ResourceQuota", plain(&s.resource_quotas, |x| &x.metadata)),
+        ("LimitRange", plain(&s.limit_ranges, |x| &x.metadata)),
+        ("PriorityClass", plain(&s.priority_classes, |x| &x.metadata)),
+        ("DaemonSet", plain(&s.daemon_sets, |x| &x.metadata)),
+        ("Event", plain(&s.events, |x| &x.metadata)),
+        ("StorageClass", plain(&s.storage_classes, |x| &x.metadata)),
+        (
+            "PersistentVolume",
+            plain(&s.persistent_volumes, |x| &x.metadata),
+        ),
+        (
+            "PersistentVolumeClaim",
+            plain(&s.persistent_volume_claims, |x| &x.metadata),
+        ),
+        (
+            "Role",
+            s.roles
+                .iter()
+                .map(|r| (Some(r.kind.as_str()).filter(|k| !k.is_empty()), &r.metadata))
+                .collect(),
+        ),
+        (
+            "RoleBinding",
+            s.role_bindings
+                .iter()
+                .map(|r| (Some(r.kind.as_str()).filter(|k| !k.is_empty()), &r.metadata))
+                .collect(),
+        ),
+        (
+            "PodDisruptionBudget",
+            plain(&s.pod_disruption_budgets, |x| &x.metadata),
+        ),
+    ]
+}
+
+/// Lengths of the lists of [`objects_by_kind`], to find what one input added.
+pub fn list_lengths(s: &ClusterSnapshot) -> Vec<usize> {
+    objects_by_kind(s).iter().map(|(_, v)| v.len()).collect()
+}
+
+/// The metadata of the object `kind`/`namespace`/`name` in `snapshot`, if it is there.
+pub fn find_object<'s>(
+    snapshot: &'s ClusterSnapshot,
+    kind: &str,
+    namespace: &str,
+    name: &str,
+) -> Option<&'s ObjectMeta> {
+    objects_by_kind(snapshot)
+        .into_iter()
+        .flat_map(|(k, metas)| metas.into_iter().map(move |(own, m)| (own.unwrap_or(k), m)))
+        .find(|(k, m)| *k == kind && m.namespace == namespace && m.name == name)
+        .map(|(_, m)| m)
+}
+
+/// 1-based line of byte offset `at` in `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// First line where `name` appears as a whole word (not inside a longer name).
+fn line_naming(text: &str, name: &str) -> Option<usize> {
+    if name.is_empty() {
+        return None;
+    }
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_';
+    for (i, l) in text.lines().enumerate() {
+        let mut from = 0;
+        while let Some(p) = l[from..].find(name) {
+            let start = from + p;
+            let end = start + name.len();
+            let before_ok = l[..start].chars().next_back().is_none_or(|c| !word(c));
+            let after_ok = l[end..].chars().next().is_none_or(|c| !word(c));
+            if before_ok && after_ok {
+                return Some(i + 1);
+            }
+            from = end;
+        }
+    }
+    None
+}
+
+/// Start lines of the objects in a JSON or YAML text, by (kind, namespace, name); items of a
+/// List whose items carry no kind are keyed by the List's item kind (`PodList` → `Pod`) and also
+/// under an empty kind.
+fn object_starts(text: &str) -> BTreeMap<Key, usize> {
+    let mut out = BTreeMap::new();
+    let body = text.trim_start_matches('\u{feff}');
+    let offset = text.len() - body.len();
+    if body.trim_start().starts_with(['{', '[']) {
+        json_starts(text, offset, &mut out);
+    } else {
+        yaml_starts(text, &mut out);
+    }
+    out
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Meta {
+    name: String,
+    namespace: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Ident<'a> {
+    kind: String,
+    metadata: Meta,
+    #[serde(borrow)]
+    items: Option<Vec<&'a serde_json::value::RawValue>>,
+}
+
+fn json_starts(text: &str, offset: usize, out: &mut BTreeMap<Key, usize>) {
+    let base = text.as_ptr() as usize;
+    let mut values: Vec<&serde_json::value::RawValue> = Vec::new();
+    let stream = serde_json::Deserializer::from_str(&text[offset..])
+        .into_iter::<&serde_json::value::RawValue>();
+    for v in stream {
+        let Ok(v) = v else { break };
+        if v.get().trim_start().starts_with('[') {
+            if let Ok(items) = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(v.get()) {
+                values.extend(items);
+            }
+        } else {
+            values.push(v);
+        }
+    }
+    let mut todo: Vec<(&serde_json::value::RawValue, String)> =
+        values.into_iter().map(|v| (v, String::new())).collect();
+    while let Some((raw, item_kind)) = todo.pop() {
+        let Ok(id) = serde_json::from_str::<Ident<'_>>(raw.get()) else {
+            continue;
+        };
+        let at = raw.get().as_ptr() as usize - base;
+        let line = line_of(text, at);
+        if let Some(items) = id.items {
+            let inner = id.kind.strip_suffix("List").unwrap_or("").to_owned();
+            todo.extend(items.into_iter().map(|i| (i, inner.clone())));
+            continue;
+        }
+        let kind = if id.kind.is_empty() {
+            item_kind
+        } else {
+            id.kind
+        };
+        let (ns, name) = (id.metadata.namespace, id.metadata.name);
+        out.entry((String::new(), ns.clone(), name.clone()))
+            .or_insert(line);
+        out.entry((kind, ns, name)).or_insert(line);
+    }
+}
+
+/// A YAML scanner for the shapes kubectl writes: documents split by `---`, a top-level object
+/// or a `List` with `items:` entries (`- apiVersion: ...`), `kind:`, and `metadata:` with
+/// `name:`/`namespace:` one level deeper (block or flow style).
+fn yaml_starts(text: &str, out: &mut BTreeMap<Key, usize>) {
+    let lines: Vec<&str> = text.lines().collect();
+    // (first line index, last line index exclusive) of each document
+    let mut docs = Vec::new();
+    let mut start = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if *l == "---" || l.starts_with("--- ") {
+            docs.push((start, i));
+            start = i + 1;
+        }
+    }
+    docs.push((start, lines.len()));
+    for (a, b) in docs {
+        let block = &lines[a..b];
+        // items of a List: entries at the indentation of the first `- ` after `items:`
+        if let Some(items_at) = block.iter().position(|l| l.trim_end() == "items:") {
+            let list_kind = block
+                .iter()
+                .find_map(|l| l.strip_prefix("kind:"))
+                .map(|k| k.trim().trim_matches('"').to_owned())
+                .unwrap_or_default();
+            let item_kind = list_kind.strip_suffix("List").unwrap_or("").to_owned();
+            let mut entries: Vec<usize> = Vec::new();
+            let mut dash_indent = None;
+            for (j, l) in block.iter().enumerate().skip(items_at + 1) {
+                let indent = l.len() - l.trim_start().len();
+                let t = l.trim_start();
+                if t.is_empty() || t.starts_with('#') {
+                    continue;
+                }
+                if indent == 0 && !t.starts_with('-') {
+                    break;
+                }
+                if t.starts_with("- ") || t == "-" {
+                    match dash_indent {
+                        None => {
+                            dash_indent = Some(indent);
+                            entries.push(j);
+                        }
+                        Some(d) if d == indent => entries.push(j),
+                        _ => {}
+                    }
+                }
+            }
+            for (k, &j) in entries.iter().enumerate() {
+                let end = entries.get(k + 1).copied().unwrap_or(block.len());
+                let indent = dash_indent.unwrap_or(0) + 2;
+                let (kind, ns, name) = yaml_ident(&block[j..end], indent, true);
+                let kind = if kind.is_empty() {
+                    item_kind.clone()
+                } else {
+                    kind
+                };
+                let line = a + j + 1;
+                out.entry((String::new(), ns.clone(), name.clone()))
+                    .or_insert(line);
+                out.entry((kind, ns, name)).or_insert(line);
+            }
+            continue;
+        }
+        let Some(first) = block
+            .iter()
+            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        else {
+            continue;
+        };
+        let (kind, ns, name) = yaml_ident(&block[first..], 0, false);
+        if name.is_empty() {
+            continue;
+        }
+        let line = a + first + 1;
+        out.entry((String::new(), ns.clone(), name.clone()))
+            .or_insert(line);
+        out.entry((kind, ns, name)).or_insert(line);
+    }
+}
+
+/// `kind`, `metadata.namespace` and `metadata.name` of a YAML mapping whose keys sit at
+/// `indent` (the first line may start with `- `).
+fn yaml_ident(block: &[&str], indent: usize, first_has_dash: bool) -> (String, String, String) {
+    let unquote = |v: &str| v.trim().trim_matches('"').trim_matches('\'').to_owned();
+    let mut kind = String::new();
+    let (mut ns, mut name) = (String::new(), String::new());
+    let mut in_meta = false;
+    for (i, l) in block.iter().enumerate() {
+        let line: String = if i == 0 && first_has_dash {
+            // `- apiVersion: v1` → the key at `indent`
+            let d = l.find('-').unwrap_or(0);
+            format!(
+                "{}{}",
+                " ".repeat(d + 2),
+                l.get(d + 2..).unwrap_or("").trim_start()
+            )
+        } else {
+            (*l).to_owned()
+        };
+        let ind = line.len() - line.trim_start().len();
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if ind == indent {
+            in_meta = false;
+            if let Some(v) = t.strip_prefix("kind:") {
+                kind = unquote(v);
+            } else if let Some(v) = t.strip_prefix("metadata:") {
+                let v = v.trim();
+                if let Some(flow) = v.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
+                    for part in flow.split(',') {
+                        if let Some((k, val)) = part.split_once(':') {
+                            match k.trim() {
+                                "name" => name = unquote(val),
+                                "namespace" => ns = unquote(val),
+                                _ => {}
+                            }
+                        }
+                    }
+                } else {
+                    in_meta = true;
+                }
+            }
+        } else if in_meta && ind > indent {
+            if let Some(v) = t.strip_prefix("name:") {
+                if name.is_empty() {
+                    name = unquote(v);
+                }
+            } else if let Some(v) = t.strip_prefix("namespace:")
+                && ns.is_empty()
+            {
+                ns = unquote(v);
+            }
+        } else if ind < indent {
+            break;
+        }
+    }
+    (kind, ns, name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_list_items_and_stream() {
+        let text = "{\"kind\":\"List\",\"items\":[\n{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}},\n  {\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"ml\"}}]}\n{\"kind\":\"Node\",\"metadata\":{\"name\":\"b\"}}\n";
+        let s = object_starts(text);
+        assert_eq!(s[&("Node".into(), "".into(), "a".into())], 2);
+        assert_eq!(s[&("Pod".into(), "ml".into(), "p".into())], 3);
+        assert_eq!(s[&("Node".into(), "".into(), "b".into())], 4);
+        let typed = "{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"q\",\"namespace\":\"x\"}}]}";
+        assert_eq!(
+            object_starts(typed)[&("Pod".into(), "x".into(), "q".into())],
+            2
+        );
+    }
+
+    #[test]
+    fn yaml_documents_and_list_items() {
+        let text = "# dump\napiVersion: v1\nkind: Node\nmetadata:\n  labels: {a: b}\n  name: n1\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p1\n    namespace: ml\n  spec: {}\n- kind: Pod\n  metadata: {name: p2, namespace: ml}\n";
+        let s = object_starts(text);
+        assert_eq!(s[&("Node".into(), "".into(), "n1".into())], 2);
+        assert_eq!(s[&("Pod".into(), "ml".into(), "p1".into())], 11);
+        assert_eq!(s[&("Pod".into(), "ml".into(), "p2".into())], 17);
+    }
+
+    #[test]
+    fn whole_word_search() {
+        assert_eq!(line_naming("node-10 x\nName: node-1\n", "node-1"), Some(2));
+        assert_eq!(line_naming("nothing", "node-1"), None);
+    }
+}
