@@ -113,12 +113,12 @@ pub fn to_table(report: &Report, colour: bool) -> String {
                 out,
                 "  {}  {}  {}  {}",
                 f.severity,
-                f.rule_id,
-                f.subject.display_name(),
-                f.message
+                escape_line(&f.rule_id),
+                escape_line(&f.subject.display_name()),
+                escape_line(&f.message)
             );
             let head = format!("    {} ", paint("suppressed by:", "2", colour));
-            write_indented(&mut out, &head, 19, &sup.suppression.justification);
+            write_indented(&mut out, &head, 19, &escape(&sup.suppression.justification));
         }
         out.push('\n');
     }
@@ -170,6 +170,7 @@ mod tests {
                 ..Default::default()
             }],
             incomplete: false,
+            suppressed: Vec::new(),
         };
         let t = to_table(&r, false);
         for bad in ['\u{1b}', '\u{202e}', '\r'] {
