@@ -26,10 +26,28 @@
 //! cluster selector is planned for whichever cluster the manifests are applied to, with a
 //! warning saying so.
 //!
-//! Exit codes (as every example program, see `examples/README.md`): 0 planned, 2 bad input
-//! (unreadable or invalid groups, shares above a bucket, GPU shares above the pool, a placement
-//! no cluster takes or the policy refuses, bad arguments), 3 planned but the snapshot behind the
-//! capacity report is incomplete (a kind missing, a limit hit).
+//! `--diff` and `--apply` talk to the cluster(s) (`cube_cluster::apply`): `--kubeconfig FILE
+//! [--context C]` names one cluster for every manifest, or, with `--registry`, each target
+//! cluster is reached through its registry entry. `--diff` shows the drift between each cluster
+//! and the plan, per object and field (only the fields the plan sets; a field another manager
+//! owns is named with its manager), and the server's verdict on a `dryRun=All` apply; nothing is
+//! written. `--apply` does the same, then applies with server-side apply (field manager
+//! `cube-rs`) in a safe order (namespaces, PriorityClasses and LimitRanges before quotas, lowered
+//! quotas before raised ones), and reads the group's quota usage back across its namespaces and
+//! clusters. `--prune` deletes objects the plan no longer holds that cube-rs applied for the
+//! group (never a namespace); `--force-conflicts` takes over fields other managers changed.
+//!
+//! ```text
+//! cargo run -p cube-examples --example group_plan -- GROUPS.yaml --diff --kubeconfig ~/.kube/config
+//! cargo run -p cube-examples --example group_plan -- GROUPS.yaml --registry clusters.yaml --apply --prune
+//! ```
+//!
+//! Exit codes (as every example program, see `examples/README.md`): 0 planned (and, with
+//! `--diff`, every cluster in sync; with `--apply`, applied), 1 `--diff` found drift or a dry-run
+//! rejection, or `--apply` was refused or failed, 2 bad input (unreadable or invalid groups,
+//! shares above a bucket, GPU shares above the pool, a placement no cluster takes or the policy
+//! refuses, a kubeconfig that cannot be used, bad arguments), 3 planned but the snapshot behind
+//! the capacity report is incomplete (a kind missing, a limit hit).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -80,6 +98,32 @@ struct Args {
     /// Per-cluster deadline of --probe, seconds.
     #[arg(long, default_value_t = 10.0)]
     probe_timeout: f64,
+    /// Show the drift between the cluster(s) and the plan and the server's dry-run verdict;
+    /// write nothing.
+    #[arg(long, conflicts_with = "apply")]
+    diff: bool,
+    /// Apply the plan with server-side apply (after a server-side dry run).
+    #[arg(long)]
+    apply: bool,
+    /// With --apply: delete objects cube-rs applied for the group that the plan no longer holds
+    /// (never namespaces).
+    #[arg(long, requires = "apply")]
+    prune: bool,
+    /// With --apply: take over fields other field managers changed (force=true).
+    #[arg(long)]
+    force_conflicts: bool,
+    /// The cluster for --diff/--apply without --registry.
+    #[arg(long, conflicts_with = "registry")]
+    kubeconfig: Option<PathBuf>,
+    /// Context of --kubeconfig (default: its current-context).
+    #[arg(long, requires = "kubeconfig")]
+    context: Option<String>,
+    /// Run exec credential plugins named by the kubeconfig(s).
+    #[arg(long)]
+    allow_exec: bool,
+    /// Per-request timeout of --diff/--apply, seconds.
+    #[arg(long, default_value_t = 15.0)]
+    timeout: f64,
     /// Placement policy: every group must name a cluster selector (or a cluster).
     #[arg(long)]
     require_cluster_selector: bool,
@@ -139,6 +183,19 @@ struct Report {
     /// Why the capacity and usage figures are incomplete (a kind missing, a limit hit).
     #[serde(skip_serializing_if = "Option::is_none")]
     incomplete: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    apply: Vec<ClusterApply>,
+}
+
+/// What --diff/--apply did on one cluster.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterApply {
+    cluster: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<cube_cluster::apply::ApplyReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 /// One target cluster's manifests.
@@ -304,6 +361,239 @@ fn main() -> ExitCode {
     }
 }
 
+/// A `ClusterApi` for `--kubeconfig [--context]`.
+fn kubeconfig_api(
+    args: &Args,
+    path: &std::path::Path,
+) -> anyhow::Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>> {
+    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
+    let cfg = Kubeconfig::read(path).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+    let mut opts = SelectOptions::new();
+    opts.context = args.context.clone();
+    if args.allow_exec {
+        opts.plugins = PluginPolicy::Allow;
+    }
+    let sel = cfg
+        .select(&opts)
+        .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+    let client = cube_cluster::client::build_client(
+        &sel,
+        &cube_cluster::client::ClientOptions::with_timeout(Duration::from_secs_f64(args.timeout)),
+    )
+    .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+    Ok(std::sync::Arc::new(client))
+}
+
+/// `--diff` / `--apply` on each target cluster, one after the other.
+fn run_apply(
+    args: &Args,
+    plans: &[GroupPlan],
+    per_cluster: Option<&PerCluster>,
+) -> anyhow::Result<Vec<ClusterApply>> {
+    use cube_cluster::apply::{ApplyOptions, PlanObjects, apply_plan};
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
+        return Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into());
+    }
+    // Clients are built inside the runtime (kube's client spawns its buffer task).
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let _inside = rt.enter();
+    type Target = (
+        String,
+        Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>, String>,
+        PlanObjects,
+    );
+    let to_objects = |groups: &[String], ms: &[Manifest]| {
+        PlanObjects::from_manifests(groups, ms).map_err(|e| BadInput(e.to_string()))
+    };
+    let targets: Vec<Target> = match per_cluster {
+        None => {
+            let Some(kc) = &args.kubeconfig else {
+                return Err(BadInput(
+                    "--diff and --apply need the cluster: --kubeconfig FILE [--context C], or --registry FILE".into(),
+                )
+                .into());
+            };
+            let api = kubeconfig_api(args, kc)?;
+            let groups: Vec<String> = plans.iter().map(|p| p.group.clone()).collect();
+            let all: Vec<Manifest> = plans
+                .iter()
+                .flat_map(|p| p.manifests.iter().cloned())
+                .collect();
+            let name = args
+                .context
+                .clone()
+                .unwrap_or_else(|| kc.display().to_string());
+            vec![(name, Ok(api), to_objects(&groups, &apply_order(&all))?)]
+        }
+        Some(pc) => {
+            let path = args
+                .registry
+                .as_ref()
+                .ok_or_else(|| BadInput("--registry".into()))?;
+            let registry = cube_examples::read_registry(path).map_err(BadInput)?;
+            let fleet = cube_cluster::fleet::FleetOptions {
+                timeout: Duration::from_secs_f64(args.timeout),
+                plugins: if args.allow_exec {
+                    cube_cluster::kubeconfig::PluginPolicy::Allow
+                } else {
+                    cube_cluster::kubeconfig::PluginPolicy::Refuse
+                },
+                ..cube_cluster::fleet::FleetOptions::default()
+            };
+            let mut apis: BTreeMap<String, _> =
+                cube_cluster::fleet::targets_from_registry(&registry, &fleet)
+                    .into_iter()
+                    .map(|t| (t.cluster.name.clone(), t.api))
+                    .collect();
+            let mut out = Vec::new();
+            for (cluster, (gs, ms)) in pc {
+                let api = apis
+                    .remove(cluster)
+                    .unwrap_or_else(|| Err(format!("cluster {cluster:?} is not in the registry")));
+                out.push((cluster.clone(), api, to_objects(gs, ms)?));
+            }
+            out
+        }
+    };
+    let options = ApplyOptions {
+        force_conflicts: args.force_conflicts,
+        prune: args.prune,
+        dry_run_only: args.diff,
+        ..ApplyOptions::default()
+    };
+    let mut results = Vec::new();
+    for (cluster, api, objects) in targets {
+        let r = match api {
+            Err(e) => ClusterApply {
+                cluster,
+                report: None,
+                error: Some(e),
+            },
+            Ok(api) => match rt.block_on(apply_plan(&*api, &objects, &options)) {
+                Ok(report) => ClusterApply {
+                    cluster,
+                    report: Some(report),
+                    error: None,
+                },
+                Err(e) => ClusterApply {
+                    cluster,
+                    report: None,
+                    error: Some(cube_cluster::classify::error_chain_text(&e)),
+                },
+            },
+        };
+        results.push(r);
+    }
+    Ok(results)
+}
+
+/// The text of --diff/--apply results.
+fn apply_lines(results: &[ClusterApply], diff: bool) -> Vec<String> {
+    use cube_cluster::apply::{ApplyOutcome, DriftState};
+    let mut lines = Vec::new();
+    let mut totals: BTreeMap<
+        (String, String, String),
+        (cube_model::Quantity, Option<cube_model::Quantity>),
+    > = BTreeMap::new();
+    for r in results {
+        let Some(rep) = &r.report else {
+            lines.push(format!(
+                "cluster {}: not reached: {}",
+                r.cluster,
+                r.error.as_deref().unwrap_or_default()
+            ));
+            continue;
+        };
+        let verdict = match rep.outcome {
+            ApplyOutcome::DryRunPassed if rep.in_sync() => "in sync (server dry run passed)",
+            ApplyOutcome::DryRunPassed => "drifted (server dry run passed)",
+            ApplyOutcome::DryRunRejected => "refused by the server's dry run: nothing written",
+            ApplyOutcome::Applied => "applied",
+            ApplyOutcome::Failed => "failed part way (what came before was applied)",
+            _ => "done",
+        };
+        lines.push(format!("cluster {}: {verdict}", r.cluster));
+        let in_sync = rep
+            .drift
+            .iter()
+            .filter(|d| d.state == DriftState::InSync)
+            .count();
+        for d in rep.drift.iter().filter(|d| d.state != DriftState::InSync) {
+            for l in d.to_string().lines() {
+                lines.push(format!("  {l}"));
+            }
+        }
+        lines.push(format!(
+            "  {in_sync} of {} objects in sync",
+            rep.drift.len()
+        ));
+        for d in &rep.deferred {
+            lines.push(format!("  dry run after its namespace exists: {d}"));
+        }
+        for x in &rep.rejections {
+            lines.push(format!("  {x}"));
+            for c in &x.causes {
+                lines.push(format!("    {c}"));
+            }
+        }
+        if !diff {
+            for a in &rep.actions {
+                let word = match a.action {
+                    cube_cluster::apply::Action::Created => "created",
+                    cube_cluster::apply::Action::Configured => "configured",
+                    cube_cluster::apply::Action::Unchanged => "unchanged",
+                    cube_cluster::apply::Action::Lowered => "lowered first",
+                    cube_cluster::apply::Action::Deleted => "deleted",
+                    _ => "changed",
+                };
+                lines.push(format!("  {word} {}", a.object));
+            }
+        }
+        for w in &rep.warnings {
+            lines.push(format!("  warning: {w}"));
+        }
+        for u in rep.usage.iter().filter(|u| u.namespace.is_some()) {
+            for (k, h) in &u.hard {
+                let used = u
+                    .used
+                    .as_ref()
+                    .map(|x| x.get_or_zero(k.as_str()).to_string())
+                    .unwrap_or_else(|| "(not yet computed)".into());
+                lines.push(format!(
+                    "  usage {}/{} {}: used {used} of {h}",
+                    u.namespace.as_deref().unwrap_or_default(),
+                    u.quota,
+                    k.as_str()
+                ));
+            }
+        }
+        for u in rep.usage.iter().filter(|u| u.namespace.is_none()) {
+            for (k, h) in &u.hard {
+                let e = totals
+                    .entry((u.group.clone(), u.quota.clone(), k.to_string()))
+                    .or_insert((cube_model::Quantity::ZERO, Some(cube_model::Quantity::ZERO)));
+                e.0 = e.0.checked_add(h).unwrap_or_else(|| e.0.clone());
+                e.1 = match (e.1.take(), u.used.as_ref()) {
+                    (Some(acc), Some(used)) => acc.checked_add(&used.get_or_zero(k.as_str())),
+                    _ => None,
+                };
+            }
+        }
+    }
+    for ((g, q, k), (hard, used)) in totals {
+        lines.push(format!(
+            "group {g} over its namespaces and clusters: {q} {k}: used {} of {hard}",
+            used.map(|u| u.to_string())
+                .unwrap_or_else(|| "(not known everywhere)".into())
+        ));
+    }
+    lines
+}
+
 /// Reads groups from YAML documents or JSON: a group, a list of groups, or `{groups: [...]}`.
 /// YAML aliases share one budget for the whole file (`--limit yaml-alias-expansions=N`).
 fn read_groups(text: &str, limits: &cube_model::Limits) -> anyhow::Result<Vec<ResourceGroup>> {
@@ -407,6 +697,20 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     };
     let placements = resolve_placements(args, &groups, &policy, &mut warnings)?;
     let per_cluster = placements.as_deref().map(manifests_per_cluster);
+    let applied = if args.diff || args.apply {
+        run_apply(args, &plans, per_cluster.as_ref())?
+    } else {
+        Vec::new()
+    };
+    let success = applied.iter().all(|a| {
+        a.report.as_ref().is_some_and(|r| {
+            if args.diff {
+                r.in_sync() && r.rejections.is_empty()
+            } else {
+                r.outcome == cube_cluster::apply::ApplyOutcome::Applied
+            }
+        })
+    });
     // The capacity report repeats the group warnings already in the plans: print each once.
     let capacity = snapshot.as_ref().map(|s| {
         let mut c = capacity_report(&groups, s);
@@ -460,6 +764,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
                 usage,
                 resplit,
                 incomplete: incomplete.clone(),
+                apply: applied,
             };
             cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?;
         }
@@ -469,7 +774,14 @@ fn run(args: &Args) -> anyhow::Result<u8> {
             if let Some(why) = &incomplete {
                 lines.push(format!("INCOMPLETE: {why}"));
             }
+            if args.diff || args.apply {
+                for l in apply_lines(&applied, args.diff) {
+                    out.push_str(&l);
+                    out.push('\n');
+                }
+            }
             match &per_cluster {
+                _ if args.diff || args.apply => {}
                 None => out.push_str(&cube_quota::plan::manifests_to_yaml(&ordered)?),
                 Some(pc) => {
                     for (cluster, (gs, ms)) in pc {
@@ -615,6 +927,9 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     if let Some(why) = &incomplete {
         cube_examples::eprint_line(&format!("warning: {why}"));
         return Ok(cube_examples::exit::INCOMPLETE);
+    }
+    if !success {
+        return Ok(cube_examples::exit::FINDINGS);
     }
     Ok(cube_examples::exit::OK)
 }

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | [`ServerInfo`] | `GET /version`, `POST SelfSubjectReview` | [`crate::connect`], fleet probing |
 //! | [`ObjectReader`] | `GET` of a path (lists page by page for snapshots) | [`crate::snapshot`], [`crate::connect`] (access probe), fleet probing |
-//! | [`ObjectApplier`] | get, list by label, server-side apply (`PATCH application/apply-patch+yaml`), delete | group plan apply and drift |
+//! | [`ObjectApplier`] | get, list by label, server-side apply (`PATCH application/apply-patch+yaml`), delete | [`crate::apply`] |
 //! | [`AccessReviewer`] | SelfSubjectAccessReview, SelfSubjectRulesReview | [`crate::profiles`] |
 //! | [`ClusterApi`] | all of the above | a console holding one handle per cluster |
 //!

@@ -286,18 +286,23 @@ impl fmt::Display for FleetProgress {
 /// Turns a registry into fleet targets: each cluster's kubeconfig is read, selected and
 /// validated ([`crate::probe::targets_from_registry`]) and a `kube::Client` is built with
 /// timeouts capped at `options.timeout`; a cluster whose kubeconfig cannot be used gets the
-/// reason instead.
+/// reason instead. Call it inside a Tokio runtime (a `kube::Client` spawns a task when built);
+/// outside one every target gets that as its error.
 pub fn targets_from_registry(
     registry: &ClusterRegistry,
     options: &FleetOptions,
 ) -> Vec<FleetTarget> {
     let client_options = ClientOptions::with_timeout(options.timeout);
+    let in_runtime = tokio::runtime::Handle::try_current().is_ok();
     crate::probe::targets_from_registry(registry, options.plugins)
         .into_iter()
         .zip(&registry.clusters)
         .map(|(t, cluster)| FleetTarget {
             cluster: cluster.clone(),
             api: t.selection.and_then(|sel| {
+                if !in_runtime {
+                    return Err("clients must be built inside a Tokio runtime".to_owned());
+                }
                 build_client(&sel, &client_options)
                     .map(|c| Arc::new(c) as Arc<dyn ClusterApi>)
                     .map_err(|e| crate::classify::error_chain_text(&e))

@@ -5,6 +5,8 @@
 //!   through: [`api::ServerInfo`], [`api::ObjectReader`], [`api::ObjectApplier`],
 //!   [`api::AccessReviewer`], all of them as [`api::ClusterApi`]; implemented by `kube::Client`
 //!   and by [`memory::MemoryCluster`].
+//! - [`apply`]: a resource-group plan applied with server-side apply: drift per object and field,
+//!   a server-side dry run first, a safe order, prune only of owned objects, quota usage read back.
 //! - [`memory`]: an in-memory API server (objects, pagination, RBAC, server-side apply with
 //!   managed fields, dry run, admission) for tests and downstream users.
 //! - [`ssa`]: server-side apply field sets and `FieldsV1` managed fields.
@@ -37,6 +39,7 @@
 //! ```
 
 pub mod api;
+pub mod apply;
 pub mod classify;
 pub mod client;
 pub mod connect;

@@ -46,6 +46,9 @@
 //!   another field manager (as `kubectl edit` or a controller would), taking ownership of the
 //!   fields it changes.
 //!
+//! - Loopback HTTP: [`serve`] answers plain HTTP/1.1 on a listener with the same handler, and
+//!   [`kubeconfig_yaml`] writes a kubeconfig for it, so whole programs can be tested against it.
+//!
 //! Not modelled: watches, other write verbs (`POST`, `PUT`, merge patches), generation and
 //! status subresources, associative lists (every list is atomic, which is what the schemas say
 //! for the lists cube-rs writes), finalizers and graceful deletion.
@@ -1463,7 +1466,12 @@ fn bad_quantity(config: &Value) -> Option<String> {
                 }
                 None
             }
-            Value::Array(a) => a.iter().find_map(|c| go(c, path)),
+            Value::Array(a) => {
+                path.push(crate::ssa::LIST_ITEM.to_owned());
+                let r = a.iter().find_map(|c| go(c, path));
+                path.pop();
+                r
+            }
             Value::String(s) if crate::ssa::is_quantity_path(path) => {
                 cube_model::Quantity::parse(s).err().map(|_| {
                     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".to_owned()
@@ -1577,6 +1585,135 @@ fn validate(r: &ObjectRef, obj: &Value, old: Option<&Value>) -> Result<(), Statu
     } else {
         Err(invalid(&r.resource, &r.name, errors))
     }
+}
+
+// ------------------------------------------------------------------ loopback HTTP
+
+/// Largest request body [`serve`] reads (a bigger one is answered 413).
+pub const MAX_SERVED_BODY: usize = 3 * 1024 * 1024;
+
+/// Serves `cluster` over plain HTTP/1.1 on `listener` until the returned task is aborted, so a
+/// program that takes a kubeconfig can be pointed at it (see [`kubeconfig_yaml`]): each request
+/// is answered by [`MemoryCluster::handle`]. Meant for loopback test doubles only: no TLS, no
+/// authentication (every request is made as the cluster's user).
+pub fn serve(
+    cluster: Arc<MemoryCluster>,
+    listener: tokio::net::TcpListener,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let cluster = cluster.clone();
+            tokio::spawn(async move {
+                let _ = serve_connection(cluster, stream).await;
+            });
+        }
+    })
+}
+
+async fn serve_connection(
+    cluster: Arc<MemoryCluster>,
+    stream: tokio::net::TcpStream,
+) -> std::io::Result<()> {
+    use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).await? == 0 {
+            return Ok(());
+        }
+        let mut parts = line.split_whitespace();
+        let method = parts.next().unwrap_or_default().to_owned();
+        let target = parts.next().unwrap_or("/").to_owned();
+        let mut builder = http::Request::builder()
+            .method(method.as_str())
+            .uri(target.as_str());
+        let mut length = 0usize;
+        let mut chunked = false;
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h).await? == 0 {
+                return Ok(());
+            }
+            let h = h.trim_end();
+            if h.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = h.split_once(':') {
+                let (k, v) = (k.trim(), v.trim());
+                if k.eq_ignore_ascii_case("content-length") {
+                    length = v.parse().unwrap_or(0);
+                }
+                if k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+                {
+                    chunked = true;
+                }
+                builder = builder.header(k, v);
+            }
+        }
+        let mut body = Vec::new();
+        let mut too_large = length > MAX_SERVED_BODY;
+        if chunked {
+            loop {
+                let mut size = String::new();
+                reader.read_line(&mut size).await?;
+                let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+                if body.len() + n > MAX_SERVED_BODY {
+                    too_large = true;
+                    break;
+                }
+                let mut chunk = vec![0u8; n + 2];
+                reader.read_exact(&mut chunk).await?;
+                if n == 0 {
+                    break;
+                }
+                body.extend_from_slice(&chunk[..n]);
+            }
+        } else if !too_large {
+            body.resize(length, 0);
+            reader.read_exact(&mut body).await?;
+        }
+        let response = match builder.body(body) {
+            Ok(_) if too_large => status_response(&status(
+                413,
+                "RequestEntityTooLarge",
+                "the request body is larger than this in-memory server reads",
+            )),
+            Ok(req) => cluster.handle(&req),
+            Err(e) => status_response(&status(400, "BadRequest", e.to_string())),
+        };
+        let reason = response.status().canonical_reason().unwrap_or("Status");
+        let head = format!(
+            "HTTP/1.1 {} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            response.status().as_u16(),
+            response.body().len()
+        );
+        let w = reader.get_mut();
+        w.write_all(head.as_bytes()).await?;
+        w.write_all(response.body()).await?;
+        w.flush().await?;
+        if too_large {
+            return Ok(());
+        }
+    }
+}
+
+fn status_response(s: &Status) -> http::Response<Vec<u8>> {
+    http::Response::builder()
+        .status(s.code)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .body(serde_json::to_vec(&status_json(s)).unwrap_or_default())
+        .unwrap_or_else(|_| http::Response::new(Vec::new()))
+}
+
+/// A kubeconfig (YAML) with one context `memory` pointing at `http://<addr>` (plain HTTP, no
+/// credentials: a client drops credentials over plain HTTP anyway).
+pub fn kubeconfig_yaml(addr: std::net::SocketAddr) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: memory\n  cluster:\n    server: http://{addr}\nusers:\n- name: memory\n  user: {{}}\ncontexts:\n- name: memory\n  context:\n    cluster: memory\n    user: memory\ncurrent-context: memory\n"
+    )
 }
 
 #[async_trait]

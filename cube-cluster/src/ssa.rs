@@ -331,6 +331,10 @@ pub fn remove_at(object: &mut Value, path: &FieldPath) {
     let _ = go(object, &path.0);
 }
 
+/// The path segment standing for "an item of a list" when walking values (no Kubernetes
+/// schema has a field of that name).
+pub const LIST_ITEM: &str = "[]";
+
 /// Keys whose values are resource lists (`name -> Quantity`), at any depth.
 const QUANTITY_MAP_KEYS: &[&str] = &[
     "hard",
@@ -347,7 +351,9 @@ const QUANTITY_MAP_KEYS: &[&str] = &[
 ];
 
 /// True when the value at `path` is a quantity: the key before the last is one of the resource
-/// list keys (`spec.hard.<name>`, `spec.limits` items' `max.<name>`, ...).
+/// list keys (`spec.hard.<name>`, `spec.limits` items' `max.<name>`, ...). Items of a list are
+/// walked with the [`LIST_ITEM`] segment, so `spec.limits[].type` is not taken for a quantity of
+/// a `limits` map.
 pub fn is_quantity_path(path: &[String]) -> bool {
     path.len() >= 2
         && path
@@ -401,9 +407,11 @@ pub fn canonicalize_quantities(v: &mut Value) {
                 }
             }
             Value::Array(a) => {
+                path.push(LIST_ITEM.to_owned());
                 for child in a {
                     go(child, path);
                 }
+                path.pop();
             }
             Value::String(s) if is_quantity_path(path) => {
                 if let Ok(q) = cube_model::Quantity::parse(s) {
@@ -484,11 +492,17 @@ mod tests {
             &json!("1000m"),
             &json!("1")
         ));
-        let mut v = json!({"spec": {"hard": {"memory": "2048Mi", "cpu": "1000m"}, "limits": [{"max": {"cpu": "2000m"}}]}});
+        let mut v = json!({"spec": {"hard": {"memory": "2048Mi", "cpu": "1000m"}, "limits": [{"type": "Container", "max": {"cpu": "2000m"}}]}});
         canonicalize_quantities(&mut v);
         assert_eq!(v["spec"]["hard"]["memory"], "2Gi");
         assert_eq!(v["spec"]["hard"]["cpu"], "1");
         assert_eq!(v["spec"]["limits"][0]["max"]["cpu"], "2");
+        assert_eq!(v["spec"]["limits"][0]["type"], "Container");
+        assert!(semantically_equal(
+            &p("spec.limits"),
+            &json!([{"type": "Container", "max": {"cpu": "2"}}]),
+            &json!([{"type": "Container", "max": {"cpu": "2000m"}}])
+        ));
     }
 
     #[test]

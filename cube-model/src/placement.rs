@@ -81,6 +81,7 @@ pub struct PlacementRequest {
 /// What a policy does about a rule.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum PolicyMode {
     /// Nothing.
     Allow,

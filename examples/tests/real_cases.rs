@@ -23,6 +23,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// `group_plan --diff/--apply` end to end (a module of this test binary: one binary per crate).
+#[path = "programs/group_plan_apply.rs"]
+mod group_plan_apply;
+
 use serde_json::Value;
 
 fn root() -> PathBuf {

@@ -1,6 +1,7 @@
 //! cube-cluster integration tests as modules of one test binary (one link instead of one per file).
 
 mod api_seams;
+mod apply_plan;
 mod classify_props;
 mod classify_texts;
 mod connect_classes;

@@ -1,0 +1,182 @@
+//! `group_plan --diff/--apply` end to end: the built program against in-memory API servers
+//! served on loopback (`cube_cluster::memory::serve`), through a kubeconfig and through a
+//! cluster registry with two target clusters.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use cube_cluster::memory::{MemoryCluster, kubeconfig_yaml, serve};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn group_plan() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("examples");
+    let bin = dir.join(format!("group_plan{}", std::env::consts::EXE_SUFFIX));
+    // `cargo test --test real_cases` alone does not build the examples: make sure the binary is
+    // current (a no-op when `cargo test` built it already).
+    static BUILD: std::sync::Once = std::sync::Once::new();
+    BUILD.call_once(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "cube-examples",
+                "--example",
+                "group_plan",
+            ])
+            .current_dir(root())
+            .status()
+            .expect("cargo build of the example");
+        assert!(status.success(), "building group_plan failed");
+    });
+    bin
+}
+
+const GROUP: &str = r#"
+name: nlp
+owner: alice
+members:
+  - {name: alice, role: admin}
+  - {name: bob, role: developer}
+quota:
+  - name: compute
+    hard: {requests.cpu: "16", requests.nvidia.com/gpu: "8", pods: "40"}
+namespaces:
+  - {name: nlp-train, sharePercent: 50}
+  - {name: nlp-serve, sharePercent: 50}
+placement:
+  clusterSelector: env=prod
+"#;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(group_plan())
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run group_plan");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+async fn served() -> (Arc<MemoryCluster>, String, tokio::task::JoinHandle<()>) {
+    let cluster = Arc::new(MemoryCluster::new());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = serve(cluster.clone(), listener);
+    (cluster, kubeconfig_yaml(addr), task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_reapply_and_diff_through_a_kubeconfig() {
+    let dir = std::env::temp_dir().join(format!("cube-gp-apply-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cluster, kc, task) = served().await;
+    let kc_path = dir.join("kubeconfig");
+    std::fs::write(&kc_path, kc).unwrap();
+    let groups = dir.join("groups.yaml");
+    std::fs::write(&groups, GROUP).unwrap();
+    let (g, k) = (groups.to_str().unwrap(), kc_path.to_str().unwrap());
+
+    let (code, out, err) = tokio::task::block_in_place(|| run(&[g, "--apply", "--kubeconfig", k]));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains(": applied"), "{out}");
+    assert!(out.contains("created Namespace/nlp-train"), "{out}");
+    assert!(
+        out.contains("usage nlp-train/nlp-compute requests.nvidia.com/gpu: used 0 of 4"),
+        "{out}"
+    );
+    assert_eq!(cluster.objects_of("ResourceQuota").len(), 2);
+
+    let (code, out, _) = tokio::task::block_in_place(|| run(&[g, "--apply", "--kubeconfig", k]));
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("created "), "{out}");
+    assert!(
+        out.contains("unchanged ResourceQuota/nlp-serve/nlp-compute"),
+        "{out}"
+    );
+
+    let (code, out, _) = tokio::task::block_in_place(|| run(&[g, "--diff", "--kubeconfig", k]));
+    assert_eq!(code, 0, "in sync: {out}");
+    assert!(out.contains("in sync (server dry run passed)"), "{out}");
+
+    std::fs::write(
+        &groups,
+        GROUP.replace(
+            "requests.nvidia.com/gpu: \"8\"",
+            "requests.nvidia.com/gpu: \"4\"",
+        ),
+    )
+    .unwrap();
+    let before = cluster.objects_of("ResourceQuota");
+    let (code, out, _) = tokio::task::block_in_place(|| run(&[g, "--diff", "--kubeconfig", k]));
+    assert_eq!(code, 1, "drift: {out}");
+    assert!(
+        out.contains("~ .spec.hard.requests.nvidia.com/gpu: 4 -> 2"),
+        "{out}"
+    );
+    assert_eq!(
+        cluster.objects_of("ResourceQuota"),
+        before,
+        "--diff writes nothing"
+    );
+    task.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_to_every_target_cluster_of_a_registry() {
+    let dir = std::env::temp_dir().join(format!("cube-gp-registry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, kca, ta) = served().await;
+    let (b, kcb, tb) = served().await;
+    std::fs::write(dir.join("a.kubeconfig"), kca).unwrap();
+    std::fs::write(dir.join("b.kubeconfig"), kcb).unwrap();
+    let registry = format!(
+        "clusters:\n- name: prod-a\n  labels: {{env: prod}}\n  kubeconfig: {{path: {}}}\n- name: prod-b\n  labels: {{env: prod}}\n  kubeconfig: {{path: {}}}\n- name: dev\n  labels: {{env: dev}}\n  default: true\n  kubeconfig: {{path: /nonexistent}}\n",
+        dir.join("a.kubeconfig").display(),
+        dir.join("b.kubeconfig").display()
+    );
+    std::fs::write(dir.join("registry.yaml"), registry).unwrap();
+    std::fs::write(dir.join("groups.yaml"), GROUP).unwrap();
+    let reg = dir.join("registry.yaml");
+    let groups = dir.join("groups.yaml");
+    let (code, out, err) = tokio::task::block_in_place(|| {
+        run(&[
+            groups.to_str().unwrap(),
+            "--registry",
+            reg.to_str().unwrap(),
+            "--apply",
+        ])
+    });
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("cluster prod-a: applied"), "{out}");
+    assert!(out.contains("cluster prod-b: applied"), "{out}");
+    // Each cluster holds half of the group's 8 GPUs, 2 per namespace; together the group's 8.
+    for c in [&a, &b] {
+        let quotas = c.objects_of("ResourceQuota");
+        assert_eq!(quotas.len(), 2);
+        for q in quotas {
+            assert_eq!(q["spec"]["hard"]["requests.nvidia.com/gpu"], "2");
+        }
+    }
+    assert!(
+        out.contains("group nlp over its namespaces and clusters: nlp-compute requests.nvidia.com/gpu: used 0 of 8"),
+        "{out}"
+    );
+    ta.abort();
+    tb.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+}
