@@ -26,11 +26,12 @@
 //! [`NodeUsage`] is the index that makes repeated fits cheap: it sums the requests of the
 //! pods bound to each node once; [`NodeUsage::fit`] then costs one pass over the nodes.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use cube_model::objects::{Node, Pod, Taint};
 use cube_model::selector::{pod_matches_node_selector_and_affinity, tolerations_tolerate_taint};
-use cube_model::{ClusterSnapshot, ResourceList, ResourceName};
+use cube_model::{ClusterSnapshot, Quantity, ResourceList, ResourceName};
 use serde::Serialize;
 
 use crate::requests::{PodResourcesOptions, effective_pod_requests};
@@ -126,7 +127,7 @@ impl SchedResources {
                     r.ephemeral_storage = r.ephemeral_storage.saturating_add(q.value())
                 }
                 n if is_scalar_resource_name(n) => {
-                    let e = r.scalar.entry(name.clone()).or_insert(0);
+                    let e = scalar_entry(&mut r.scalar, name);
                     *e = e.saturating_add(q.value());
                 }
                 _ => {}
@@ -161,7 +162,7 @@ impl SchedResources {
             .ephemeral_storage
             .saturating_add(other.ephemeral_storage);
         for (k, v) in &other.scalar {
-            let e = self.scalar.entry(k.clone()).or_insert(0);
+            let e = scalar_entry(&mut self.scalar, k);
             *e = e.saturating_add(*v);
         }
     }
@@ -174,10 +175,19 @@ impl SchedResources {
             .ephemeral_storage
             .saturating_sub(other.ephemeral_storage);
         for (k, v) in &other.scalar {
-            let e = self.scalar.entry(k.clone()).or_insert(0);
+            let e = scalar_entry(&mut self.scalar, k);
             *e = e.saturating_sub(*v);
         }
     }
+}
+
+/// The entry of `name` in a scalar map, inserted at 0 (the name is cloned only then).
+fn scalar_entry<'m>(map: &'m mut BTreeMap<ResourceName, i64>, name: &ResourceName) -> &'m mut i64 {
+    if !map.contains_key(name.as_str()) {
+        map.insert(name.clone(), 0);
+    }
+    map.get_mut(name.as_str())
+        .unwrap_or_else(|| unreachable!("inserted above"))
 }
 
 /// Upstream `schedutil.IsScalarResourceName`: extended resources (a `/` outside the
@@ -398,6 +408,18 @@ pub fn fit_error_message(num_nodes: usize, histogram: &BTreeMap<String, usize>) 
     msg
 }
 
+/// Dense slot of cpu (millicores) in the index's per-node rows.
+const SLOT_CPU: usize = 0;
+/// Dense slot of memory (bytes).
+const SLOT_MEMORY: usize = 1;
+/// Dense slot of ephemeral storage (bytes).
+const SLOT_EPHEMERAL: usize = 2;
+/// Slots before the scalar resources of the index's table.
+const FIXED_SLOTS: usize = 3;
+/// Scalar resources a pod may request for the allocation-free verdicts (bits 4.. of
+/// [`NodeVerdict`]); a pod asking for more is checked through the detailed path.
+const MAX_VERDICT_SCALARS: usize = 60;
+
 /// Per-node state of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeState {
@@ -405,13 +427,10 @@ pub struct NodeState {
     pub index: usize,
     /// Node name.
     pub name: String,
-    /// Allocatable (capacity when the node has no allocatable).
-    pub allocatable: SchedResources,
     /// `allocatable.pods` (0 when absent).
     pub allowed_pods: i64,
-    /// Sum of the requests of the non-terminal pods bound to the node.
-    pub requested: SchedResources,
-    /// Indices into `ClusterSnapshot::pods` of the non-terminal pods bound here.
+    /// Indices of the non-terminal pods bound here: into `ClusterSnapshot::pods`, then (from
+    /// `snapshot.pods.len()` on) the pods added with [`NodeUsage::add_pod`].
     pub pods: Vec<usize>,
     /// Indices into `ClusterSnapshot::pods` of the unbound, non-terminal pods whose
     /// `status.nominatedNodeName` is this node (preemptors waiting for their victims to go).
@@ -421,30 +440,441 @@ pub struct NodeState {
     pub taints: Vec<Taint>,
 }
 
-/// Index of a snapshot for repeated fits: per node, the allocatable and the summed requests
-/// of its bound pods; per bound pod, its requests.
+/// A pod's requests in the index: cpu, memory, ephemeral storage, then `len` scalar entries
+/// `(slot, amount)` from `start` in the index's arena.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct PodReq {
+    fixed: [i64; FIXED_SLOTS],
+    start: u32,
+    len: u32,
+}
+
+/// Max-trees over the nodes (in snapshot order) of the free amount of every dense slot and of
+/// the free pod count: an upper bound of what each node can still take, so a search for the
+/// first node that may fit skips whole ranges of nodes too full for the pod.
 ///
-/// Built once in O(nodes + pods); each [`NodeUsage::fit`] is then O(nodes). Indices refer to
-/// the snapshot the index was built from: use it with that snapshot only.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Pods nominated to a node are not subtracted: the bound stays an upper bound, and every node
+/// the search yields is then checked exactly.
+#[derive(Debug, Clone, Default)]
+struct FreeTree {
+    /// Leaves (a power of two, at least the node count).
+    size: usize,
+    /// Dimensions: the dense slots, then the pod count.
+    dims: usize,
+    /// `dims` trees of `2 * size` entries each (1-based heap layout; leaves from `size`).
+    data: Vec<i64>,
+}
+
+impl FreeTree {
+    fn new(nodes: usize, dims: usize) -> Self {
+        let size = nodes.max(1).next_power_of_two();
+        FreeTree {
+            size,
+            dims,
+            data: vec![i64::MIN; dims * 2 * size],
+        }
+    }
+
+    fn set(&mut self, node: usize, dim: usize, value: i64) {
+        let base = dim * 2 * self.size;
+        let mut i = self.size + node;
+        self.data[base + i] = value;
+        while i > 1 {
+            i /= 2;
+            self.data[base + i] = self.data[base + 2 * i].max(self.data[base + 2 * i + 1]);
+        }
+    }
+
+    fn rebuild(&mut self) {
+        for d in 0..self.dims {
+            let base = d * 2 * self.size;
+            for i in (1..self.size).rev() {
+                self.data[base + i] = self.data[base + 2 * i].max(self.data[base + 2 * i + 1]);
+            }
+        }
+    }
+
+    fn covers(&self, heap: usize, need: &[(usize, i64)]) -> bool {
+        need.iter()
+            .all(|&(d, n)| self.data[d * 2 * self.size + heap] >= n)
+    }
+
+    /// The first node at or after `from` whose leaf meets every `(dimension, amount)` of
+    /// `need`.
+    fn first_at_least(&self, from: usize, need: &[(usize, i64)]) -> Option<usize> {
+        self.search(1, 0, self.size, from, need)
+    }
+
+    fn search(
+        &self,
+        heap: usize,
+        lo: usize,
+        hi: usize,
+        from: usize,
+        need: &[(usize, i64)],
+    ) -> Option<usize> {
+        if hi <= from || !self.covers(heap, need) {
+            return None;
+        }
+        if hi - lo == 1 {
+            return Some(lo);
+        }
+        let mid = lo + (hi - lo) / 2;
+        self.search(2 * heap, lo, mid, from, need)
+            .or_else(|| self.search(2 * heap + 1, mid, hi, from, need))
+    }
+}
+
+/// Index of a snapshot for repeated fits: per node, the allocatable and the summed requests
+/// of its bound pods as dense rows (cpu, memory, ephemeral storage, then every scalar
+/// resource of the snapshot, names interned once); per bound pod, its requests and priority;
+/// a max-tree of the free amounts that finds the first node a pod may fit without visiting
+/// the full ones.
+///
+/// Built once in O(nodes + pods); each [`NodeUsage::fit`] or [`NodeUsage::verdicts`] is then
+/// O(nodes), [`NodeUsage::first_fit`] usually much less. Pods can be added to a node
+/// ([`NodeUsage::add_pod`]) and removed ([`NodeUsage::remove_pod`]) in O(log nodes), so a
+/// what-if that places many pods keeps one index. Indices refer to the snapshot the index was
+/// built from: use it with that snapshot only.
+#[derive(Debug, Clone)]
 pub struct NodeUsage {
     /// Options the index was built with.
     pub options: FitOptions,
     /// Per node, in snapshot order.
     pub nodes: Vec<NodeState>,
     by_name: HashMap<String, usize>,
-    /// Requests of each pod of the snapshot that is bound (or nominated to a node) and not
-    /// terminal (`None` otherwise), indexed like `ClusterSnapshot::pods`.
-    pub pod_requests: Vec<Option<SchedResources>>,
     /// Pods bound to a node the snapshot does not hold (index into `ClusterSnapshot::pods`).
     pub orphan_pods: Vec<usize>,
+    /// Scalar resource names, slot `FIXED_SLOTS + i` holding `scalar_names[i]`.
+    scalar_names: Vec<ResourceName>,
+    scalar_slots: HashMap<ResourceName, usize>,
+    /// Slots per node row.
+    width: usize,
+    /// `nodes.len() * width`: allocatable per node.
+    alloc: Vec<i64>,
+    /// `nodes.len() * width`: summed requests of the bound pods per node.
+    used: Vec<i64>,
+    /// Per pod (snapshot pods, then added pods): its requests when it is bound to (or
+    /// nominated to) a node of the index and not terminal.
+    reqs: Vec<Option<PodReq>>,
+    arena: Vec<(u32, i64)>,
+    /// Per pod: its priority (0 for pods without requests entry).
+    priorities: Vec<i32>,
+    /// Per pod: the position of the node it is bound to (`u32::MAX`: none).
+    node_of: Vec<u32>,
+    /// `snapshot.pods.len()` at build time.
+    base_pods: usize,
+    /// Pods added after the build.
+    added: Vec<Pod>,
+    /// Free amounts per node and slot, plus the free pod count.
+    free: FreeTree,
+    /// Bumped by every change of usage.
+    generation: u64,
+    /// Indices of the pods nominated to a node of the index.
+    nominated_pods: Vec<usize>,
+}
+
+/// A pod compiled for repeated checks against one [`NodeUsage`]: its requests in the index's
+/// dense slots, its priority and the facts the filters read, so that each node's verdict costs
+/// a few comparisons and no allocation.
+#[derive(Debug, Clone)]
+pub struct PodDemand<'p> {
+    pod: &'p Pod,
+    /// The pod's requests as the scheduler counts them.
+    requests: SchedResources,
+    /// cpu, memory, ephemeral storage.
+    fixed: [i64; FIXED_SLOTS],
+    /// The scalar requests NodeResourcesFit checks (non-zero, not ignored), in name order:
+    /// name, dense slot (`None`: no node of the index has it), amount.
+    scalars: Vec<(ResourceName, Option<usize>, i64)>,
+    priority: i32,
+    tolerates_unschedulable: bool,
+    selects_nodes: bool,
+}
+
+impl PodDemand<'_> {
+    /// The pod's requests as the scheduler counts them.
+    pub fn requests(&self) -> &SchedResources {
+        &self.requests
+    }
+    /// The pod's priority (as [`crate::preemption::pod_priority`]).
+    pub fn priority(&self) -> i32 {
+        self.priority
+    }
+    /// The pod.
+    pub fn pod(&self) -> &Pod {
+        self.pod
+    }
+
+    /// The reason text of resource bit `bit` of a [`NodeVerdict`].
+    fn resource_reason(&self, bit: usize) -> Cow<'static, str> {
+        match bit {
+            0 => Cow::Borrowed(REASON_TOO_MANY_PODS),
+            1 => Cow::Borrowed("Insufficient cpu"),
+            2 => Cow::Borrowed("Insufficient memory"),
+            3 => Cow::Borrowed("Insufficient ephemeral-storage"),
+            b => Cow::Owned(format!(
+                "Insufficient {}",
+                self.scalars.get(b - 4).map(|s| s.0.as_str()).unwrap_or("")
+            )),
+        }
+    }
+
+    /// The reasons the scheduler reports for a node with `verdict` (those of the first failing
+    /// plugin), as [`NodeFit::reasons`].
+    pub fn reasons(&self, verdict: &NodeVerdict) -> Vec<String> {
+        match verdict.plugin {
+            None => Vec::new(),
+            Some(FilterPlugin::NodeUnschedulable) => vec![REASON_UNSCHEDULABLE.to_owned()],
+            Some(FilterPlugin::TaintToleration) => vec![REASON_UNTOLERATED_TAINT.to_owned()],
+            Some(FilterPlugin::NodeAffinity) => vec![REASON_NODE_AFFINITY.to_owned()],
+            Some(FilterPlugin::NodeResourcesFit) => verdict
+                .insufficient_bits()
+                .map(|b| self.resource_reason(b).into_owned())
+                .collect(),
+        }
+    }
+}
+
+/// One node's filter outcome without its texts: what [`NodeFit`] says, in 24 bytes and no
+/// allocation. [`PodDemand::reasons`] gives the reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeVerdict {
+    /// The scheduler's status code for this node.
+    pub code: FitCode,
+    /// The first failing plugin, `None` when the pod fits.
+    pub plugin: Option<FilterPlugin>,
+    /// One bit per failing static plugin (NodeUnschedulable, TaintToleration, NodeAffinity).
+    failed_static: u8,
+    /// NodeResourcesFit shortfalls: bit 0 pods, 1 cpu, 2 memory, 3 ephemeral storage, 4 + k
+    /// the k-th checked scalar request of the demand.
+    insufficient: u64,
+}
+
+impl NodeVerdict {
+    /// True when the pod fits this node.
+    pub fn fits(&self) -> bool {
+        self.code == FitCode::Fits
+    }
+    /// True when `plugin` fails on this node (also when an earlier plugin already failed).
+    pub fn failed(&self, plugin: FilterPlugin) -> bool {
+        match plugin {
+            FilterPlugin::NodeUnschedulable => self.failed_static & 1 != 0,
+            FilterPlugin::TaintToleration => self.failed_static & 2 != 0,
+            FilterPlugin::NodeAffinity => self.failed_static & 4 != 0,
+            FilterPlugin::NodeResourcesFit => self.insufficient != 0,
+        }
+    }
+    fn insufficient_bits(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..64).filter(|b| self.insufficient & (1u64 << b) != 0)
+    }
+}
+
+/// The verdicts of one pod over every node of an index, in node order, with the histogram and
+/// message of a FailedScheduling event computed from them (no per-node text).
+#[derive(Debug, Clone)]
+pub struct FitVerdicts<'p> {
+    /// The pod, compiled against the index.
+    pub demand: PodDemand<'p>,
+    /// One verdict per node of the index, in snapshot order.
+    pub nodes: Vec<NodeVerdict>,
+}
+
+impl FitVerdicts<'_> {
+    /// True when at least one node fits.
+    pub fn schedulable(&self) -> bool {
+        self.nodes.iter().any(NodeVerdict::fits)
+    }
+
+    /// Positions (in [`NodeUsage::nodes`]) of the nodes that fit.
+    pub fn feasible(&self) -> impl Iterator<Item = usize> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.fits())
+            .map(|(i, _)| i)
+    }
+
+    /// The reason histogram, as [`FitReport::histogram`].
+    pub fn histogram(&self) -> BTreeMap<String, usize> {
+        let mut statics = [0usize; 3];
+        let mut resources = vec![0usize; 4 + self.demand.scalars.len()];
+        for v in &self.nodes {
+            match v.plugin {
+                None => {}
+                Some(FilterPlugin::NodeUnschedulable) => statics[0] += 1,
+                Some(FilterPlugin::TaintToleration) => statics[1] += 1,
+                Some(FilterPlugin::NodeAffinity) => statics[2] += 1,
+                Some(FilterPlugin::NodeResourcesFit) => {
+                    for b in v.insufficient_bits() {
+                        if let Some(c) = resources.get_mut(b) {
+                            *c += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut h = BTreeMap::new();
+        for (reason, n) in [
+            REASON_UNSCHEDULABLE,
+            REASON_UNTOLERATED_TAINT,
+            REASON_NODE_AFFINITY,
+        ]
+        .into_iter()
+        .zip(statics)
+        {
+            if n > 0 {
+                *h.entry(reason.to_owned()).or_insert(0) += n;
+            }
+        }
+        for (b, &n) in resources.iter().enumerate() {
+            if n > 0 {
+                *h.entry(self.demand.resource_reason(b).into_owned())
+                    .or_insert(0) += n;
+            }
+        }
+        h
+    }
+
+    /// As [`FitReport::filter_message`].
+    pub fn filter_message(&self) -> Option<String> {
+        if self.schedulable() {
+            return None;
+        }
+        if self.nodes.is_empty() {
+            return Some("no nodes available to schedule pods".to_owned());
+        }
+        Some(fit_error_message(self.nodes.len(), &self.histogram()))
+    }
+}
+
+/// The pod's requests as the scheduler counts them, on the pod as the API server stores it
+/// (a missing request defaulted from the limit): cpu/memory/ephemeral storage returned and each
+/// scalar resource passed to `scalar` (in name order), without building a `ResourceList` for a
+/// pod with app containers only, no pod-level resources and at most 8 resource names (the
+/// common case); the same numbers as [`SchedResources::from_list`] of
+/// [`effective_pod_requests`].
+fn request_parts(
+    pod: &Pod,
+    options: &FitOptions,
+    mut scalar: impl FnMut(&ResourceName, i64),
+) -> [i64; FIXED_SLOTS] {
+    const N: usize = 8;
+    let ro = &options.resources;
+    let fast = !ro.use_status_resources
+        && pod.spec.init_containers.is_empty()
+        && (ro.skip_pod_level_resources || pod.spec.resources.is_none());
+    if fast {
+        let mut names: [Option<&ResourceName>; N] = [None; N];
+        let mut sums: [Quantity; N] = std::array::from_fn(|_| Quantity::ZERO);
+        let mut len = 0usize;
+        let mut ok = true;
+        let overhead = if ro.exclude_overhead {
+            None
+        } else {
+            pod.spec.overhead.as_ref()
+        };
+        // each container's requests, then its limits without a request (API defaulting copies
+        // them), then the overhead
+        let entries = pod
+            .spec
+            .containers
+            .iter()
+            .flat_map(|c| {
+                let r = &c.resources;
+                r.requests.iter().chain(
+                    r.limits
+                        .iter()
+                        .filter(|(k, _)| !r.requests.contains(k.as_str())),
+                )
+            })
+            .chain(overhead.into_iter().flat_map(|o| o.iter()));
+        'outer: {
+            for (name, q) in entries {
+                match names[..len].iter().position(|n| *n == Some(name)) {
+                    Some(i) => match sums[i].checked_add(q) {
+                        Some(s) => sums[i] = s,
+                        None => {
+                            ok = false;
+                            break 'outer;
+                        }
+                    },
+                    None if len < N => {
+                        names[len] = Some(name);
+                        sums[len] = q.clone();
+                        len += 1;
+                    }
+                    None => {
+                        ok = false;
+                        break 'outer;
+                    }
+                }
+            }
+        }
+        if ok {
+            let mut order: [usize; N] = std::array::from_fn(|i| i);
+            order[..len].sort_unstable_by(|&a, &b| names[a].cmp(&names[b]));
+            let mut fixed = [0i64; FIXED_SLOTS];
+            for &i in &order[..len] {
+                let (Some(name), q) = (names[i], &sums[i]) else {
+                    continue;
+                };
+                convert_entry(name, q, &mut fixed, &mut scalar);
+            }
+            return fixed;
+        }
+    }
+    let list = effective_pod_requests(pod, ro);
+    let mut fixed = [0i64; FIXED_SLOTS];
+    for (name, q) in &list {
+        convert_entry(name, q, &mut fixed, &mut scalar);
+    }
+    fixed
+}
+
+/// One entry of [`SchedResources::from_list`].
+fn convert_entry(
+    name: &ResourceName,
+    q: &Quantity,
+    fixed: &mut [i64; FIXED_SLOTS],
+    scalar: &mut impl FnMut(&ResourceName, i64),
+) {
+    match name.as_str() {
+        "cpu" => fixed[SLOT_CPU] = fixed[SLOT_CPU].saturating_add(q.milli_value()),
+        "memory" => fixed[SLOT_MEMORY] = fixed[SLOT_MEMORY].saturating_add(q.value()),
+        "ephemeral-storage" => {
+            fixed[SLOT_EPHEMERAL] = fixed[SLOT_EPHEMERAL].saturating_add(q.value())
+        }
+        n if is_scalar_resource_name(n) => scalar(name, q.value()),
+        _ => {}
+    }
 }
 
 impl NodeUsage {
     /// Builds the index of `snapshot`.
     pub fn build(snapshot: &ClusterSnapshot, options: &FitOptions) -> Self {
-        let mut nodes = Vec::with_capacity(snapshot.nodes.len());
-        let mut by_name = HashMap::with_capacity(snapshot.nodes.len());
+        let mut usage = NodeUsage {
+            options: options.clone(),
+            nodes: Vec::with_capacity(snapshot.nodes.len()),
+            by_name: HashMap::with_capacity(snapshot.nodes.len()),
+            orphan_pods: Vec::new(),
+            scalar_names: Vec::new(),
+            scalar_slots: HashMap::new(),
+            width: FIXED_SLOTS,
+            alloc: Vec::new(),
+            used: Vec::new(),
+            reqs: vec![None; snapshot.pods.len()],
+            arena: Vec::new(),
+            priorities: vec![0; snapshot.pods.len()],
+            node_of: vec![u32::MAX; snapshot.pods.len()],
+            base_pods: snapshot.pods.len(),
+            added: Vec::new(),
+            free: FreeTree::default(),
+            generation: 0,
+            nominated_pods: Vec::new(),
+        };
+        // Nodes: names, taints, and the scalar names of their allocatable.
+        let mut alloc_lists = Vec::with_capacity(snapshot.nodes.len());
         for (index, node) in snapshot.nodes.iter().enumerate() {
             let alloc_list = if node.status.allocatable.is_empty() {
                 &node.status.capacity
@@ -453,52 +883,167 @@ impl NodeUsage {
             };
             let allowed_pods = alloc_list.get("pods").map(|q| q.value()).unwrap_or(0);
             // First node of a name wins; duplicates are a snapshot problem reported elsewhere.
-            by_name
+            usage
+                .by_name
                 .entry(node.metadata.name.clone())
-                .or_insert(nodes.len());
-            nodes.push(NodeState {
+                .or_insert(usage.nodes.len());
+            for name in alloc_list.names() {
+                if is_scalar_resource_name(name.as_str()) {
+                    usage.slot_of(name);
+                }
+            }
+            alloc_lists.push(alloc_list);
+            usage.nodes.push(NodeState {
                 index,
                 name: node.metadata.name.clone(),
-                allocatable: SchedResources::from_list(alloc_list),
                 allowed_pods,
-                requested: SchedResources::default(),
                 pods: Vec::new(),
                 nominated: Vec::new(),
                 taints: effective_taints(node, options.condition_taints),
             });
         }
-        let mut pod_requests = vec![None; snapshot.pods.len()];
-        let mut orphan_pods = Vec::new();
+        // Pods: requests of the bound and nominated ones (interning their scalar names).
+        let classes = &snapshot.priority_classes;
         for (i, pod) in snapshot.pods.iter().enumerate() {
             if pod.is_terminal() {
                 continue;
             }
-            if pod.spec.node_name.is_empty() {
-                let nominated = pod.status.nominated_node_name.as_str();
-                if let Some(&n) = by_name.get(nominated) {
-                    nodes[n].nominated.push(i);
-                    pod_requests[i] = Some(sched_requests(pod, options));
+            let target = if pod.spec.node_name.is_empty() {
+                match usage.by_name.get(pod.status.nominated_node_name.as_str()) {
+                    Some(&n) => {
+                        usage.nodes[n].nominated.push(i);
+                        usage.nominated_pods.push(i);
+                        None
+                    }
+                    None => continue,
                 }
+            } else {
+                match usage.by_name.get(pod.spec.node_name.as_str()) {
+                    Some(&n) => Some(n),
+                    None => {
+                        usage.orphan_pods.push(i);
+                        None
+                    }
+                }
+            };
+            usage.reqs[i] = Some(usage.compile_requests(pod));
+            usage.priorities[i] = crate::preemption::pod_priority(pod, classes);
+            if let Some(n) = target {
+                usage.nodes[n].pods.push(i);
+                usage.node_of[i] = n as u32;
+            }
+        }
+        // Dense rows.
+        usage.width = FIXED_SLOTS + usage.scalar_names.len();
+        let width = usage.width;
+        usage.alloc = vec![0; usage.nodes.len() * width];
+        usage.used = vec![0; usage.nodes.len() * width];
+        for (n, list) in alloc_lists.iter().enumerate() {
+            let row = &mut usage.alloc[n * width..(n + 1) * width];
+            for (name, q) in list.iter() {
+                match name.as_str() {
+                    "cpu" => row[SLOT_CPU] = row[SLOT_CPU].saturating_add(q.milli_value()),
+                    "memory" => row[SLOT_MEMORY] = row[SLOT_MEMORY].saturating_add(q.value()),
+                    "ephemeral-storage" => {
+                        row[SLOT_EPHEMERAL] = row[SLOT_EPHEMERAL].saturating_add(q.value())
+                    }
+                    s if is_scalar_resource_name(s) => {
+                        if let Some(&slot) = usage.scalar_slots.get(s) {
+                            row[slot] = row[slot].saturating_add(q.value());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (i, &n) in usage.node_of.iter().enumerate() {
+            if n == u32::MAX {
                 continue;
             }
-            let req = sched_requests(pod, options);
-            match by_name.get(pod.spec.node_name.as_str()) {
-                Some(&n) => {
-                    let state = &mut nodes[n];
-                    state.requested.add(&req);
-                    state.pods.push(i);
-                }
-                None => orphan_pods.push(i),
+            let n = n as usize;
+            if let Some(req) = usage.reqs[i] {
+                let row = &mut usage.used[n * width..(n + 1) * width];
+                add_req(row, &req, &usage.arena, 1);
             }
-            pod_requests[i] = Some(req);
         }
-        NodeUsage {
-            options: options.clone(),
-            nodes,
-            by_name,
-            pod_requests,
-            orphan_pods,
+        usage.free = FreeTree::new(usage.nodes.len(), width + 1);
+        for n in 0..usage.nodes.len() {
+            usage.write_free_leaf(n);
         }
+        usage.free.rebuild();
+        usage
+    }
+
+    /// The dense slot of scalar resource `name`, interning it.
+    fn slot_of(&mut self, name: &ResourceName) -> usize {
+        intern(&mut self.scalar_names, &mut self.scalar_slots, name)
+    }
+
+    /// A pod's requests in dense form, interning new scalar names (call [`Self::widen`]
+    /// afterwards when rows exist already).
+    fn compile_requests(&mut self, pod: &Pod) -> PodReq {
+        let start = self.arena.len();
+        let (names, slots, arena) = (
+            &mut self.scalar_names,
+            &mut self.scalar_slots,
+            &mut self.arena,
+        );
+        // Names are unique in a request list: a slot appears once per pod.
+        let fixed = request_parts(pod, &self.options, |name, v| {
+            arena.push((intern(names, slots, name) as u32, v));
+        });
+        PodReq {
+            fixed,
+            start: start as u32,
+            len: (self.arena.len() - start) as u32,
+        }
+    }
+
+    /// Re-lays the dense rows out after new scalar names were interned.
+    fn widen(&mut self) {
+        let new_width = FIXED_SLOTS + self.scalar_names.len();
+        if new_width == self.width {
+            return;
+        }
+        let old = self.width;
+        let relay = |rows: &[i64]| -> Vec<i64> {
+            let mut out = vec![0; (rows.len() / old.max(1)) * new_width];
+            for (n, row) in rows.chunks(old).enumerate() {
+                out[n * new_width..n * new_width + old].copy_from_slice(row);
+            }
+            out
+        };
+        self.alloc = relay(&self.alloc);
+        self.used = relay(&self.used);
+        self.width = new_width;
+        self.free = FreeTree::new(self.nodes.len(), new_width + 1);
+        for n in 0..self.nodes.len() {
+            self.write_free_leaf(n);
+        }
+        self.free.rebuild();
+    }
+
+    fn write_free_leaf(&mut self, n: usize) {
+        let w = self.width;
+        for s in 0..w {
+            let free = self.alloc[n * w + s].saturating_sub(self.used[n * w + s]);
+            let base = s * 2 * self.free.size;
+            self.free.data[base + self.free.size + n] = free;
+        }
+        let pods = i64::try_from(self.nodes[n].pods.len()).unwrap_or(i64::MAX);
+        let base = w * 2 * self.free.size;
+        self.free.data[base + self.free.size + n] = self.nodes[n].allowed_pods.saturating_sub(pods);
+    }
+
+    fn update_free(&mut self, n: usize) {
+        let w = self.width;
+        for s in 0..w {
+            let free = self.alloc[n * w + s].saturating_sub(self.used[n * w + s]);
+            self.free.set(n, s, free);
+        }
+        let pods = i64::try_from(self.nodes[n].pods.len()).unwrap_or(i64::MAX);
+        self.free
+            .set(n, w, self.nodes[n].allowed_pods.saturating_sub(pods));
     }
 
     /// The state of node `name`.
@@ -506,90 +1051,540 @@ impl NodeUsage {
         self.by_name.get(name).map(|&i| &self.nodes[i])
     }
 
-    /// Fits `pod` over every node of `snapshot` (the snapshot the index was built from).
+    /// The position of node `name` in [`NodeUsage::nodes`].
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// A pod of the index: `snapshot.pods[index]`, or a pod added with
+    /// [`NodeUsage::add_pod`].
+    pub fn pod<'a>(&'a self, snapshot: &'a ClusterSnapshot, index: usize) -> Option<&'a Pod> {
+        if index < self.base_pods {
+            snapshot.pods.get(index)
+        } else {
+            self.added.get(index - self.base_pods)
+        }
+    }
+
+    /// The priority of pod `index` as the index computed it (bound and nominated pods).
+    pub fn pod_priority(&self, index: usize) -> Option<i32> {
+        self.reqs
+            .get(index)
+            .and_then(|r| r.as_ref())
+            .map(|_| self.priorities[index])
+    }
+
+    /// The requests of pod `index` as the scheduler counts them, when it is bound (or
+    /// nominated) to a node of the index and not terminal.
+    pub fn pod_requests(&self, index: usize) -> Option<SchedResources> {
+        let req = self.reqs.get(index).copied().flatten()?;
+        Some(self.req_to_resources(&req))
+    }
+
+    fn req_to_resources(&self, req: &PodReq) -> SchedResources {
+        let mut r = SchedResources {
+            milli_cpu: req.fixed[SLOT_CPU],
+            memory: req.fixed[SLOT_MEMORY],
+            ephemeral_storage: req.fixed[SLOT_EPHEMERAL],
+            scalar: BTreeMap::new(),
+        };
+        for &(slot, v) in self.scalars_of(req) {
+            let name = self.scalar_names[slot as usize - FIXED_SLOTS].clone();
+            r.scalar.insert(name, v);
+        }
+        r
+    }
+
+    fn scalars_of(&self, req: &PodReq) -> &[(u32, i64)] {
+        &self.arena[req.start as usize..(req.start + req.len) as usize]
+    }
+
+    fn row_resources(&self, row: &[i64], keep_zero: bool) -> SchedResources {
+        let mut r = SchedResources {
+            milli_cpu: row[SLOT_CPU],
+            memory: row[SLOT_MEMORY],
+            ephemeral_storage: row[SLOT_EPHEMERAL],
+            scalar: BTreeMap::new(),
+        };
+        for (i, name) in self.scalar_names.iter().enumerate() {
+            let v = row[FIXED_SLOTS + i];
+            if keep_zero || v != 0 {
+                r.scalar.insert(name.clone(), v);
+            }
+        }
+        r
+    }
+
+    /// Allocatable of the node at `position` (capacity when the node has no allocatable), as
+    /// the scheduler counts it.
+    pub fn allocatable(&self, position: usize) -> SchedResources {
+        let w = self.width;
+        self.row_resources(&self.alloc[position * w..(position + 1) * w], false)
+    }
+
+    /// Summed requests of the non-terminal pods bound to the node at `position`.
+    pub fn requested(&self, position: usize) -> SchedResources {
+        let w = self.width;
+        self.row_resources(&self.used[position * w..(position + 1) * w], false)
+    }
+
+    /// Allocatable and requested amount of `name` on the node at `position`, in the units of
+    /// [`SchedResources`] (0 when absent).
+    pub fn amounts(&self, position: usize, name: &str) -> (i64, i64) {
+        let slot = match name {
+            "cpu" => Some(SLOT_CPU),
+            "memory" => Some(SLOT_MEMORY),
+            "ephemeral-storage" => Some(SLOT_EPHEMERAL),
+            n => self.scalar_slots.get(n).copied(),
+        };
+        match slot {
+            Some(s) => (
+                self.alloc[position * self.width + s],
+                self.used[position * self.width + s],
+            ),
+            None => (0, 0),
+        }
+    }
+
+    /// Incremented by every [`NodeUsage::add_pod`] and [`NodeUsage::remove_pod`]: answers
+    /// computed at one generation stay valid while it does not change.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// True when a pod nominated to a node of the index is `namespace/name` (such a pod is
+    /// left out of its own nominated accounting).
+    pub fn is_nominated(&self, snapshot: &ClusterSnapshot, namespace: &str, name: &str) -> bool {
+        self.nominated_pods.iter().any(|&i| {
+            snapshot
+                .pods
+                .get(i)
+                .is_some_and(|p| p.metadata.namespace == namespace && p.metadata.name == name)
+        })
+    }
+
+    /// Binds `pod` to the node at `position` as the scheduler's cache does once it assumes a
+    /// pod: its requests count against that node from now on. Returns the pod's index
+    /// (`snapshot.pods.len()` and up), `None` for an unknown position or a terminal pod.
+    pub fn add_pod(
+        &mut self,
+        snapshot: &ClusterSnapshot,
+        pod: &Pod,
+        position: usize,
+    ) -> Option<usize> {
+        if position >= self.nodes.len() || pod.is_terminal() {
+            return None;
+        }
+        let req = self.compile_requests(pod);
+        self.widen();
+        let index = self.base_pods + self.added.len();
+        let mut bound = pod.clone();
+        bound.spec.node_name = self.nodes[position].name.clone();
+        self.added.push(bound);
+        self.reqs.push(Some(req));
+        self.priorities.push(crate::preemption::pod_priority(
+            pod,
+            &snapshot.priority_classes,
+        ));
+        self.nodes[position].pods.push(index);
+        self.node_of.push(position as u32);
+        let w = self.width;
+        add_req(
+            &mut self.used[position * w..(position + 1) * w],
+            &req,
+            &self.arena,
+            1,
+        );
+        self.update_free(position);
+        self.generation += 1;
+        Some(index)
+    }
+
+    /// Removes pod `index` from the node it is bound to (a pod deleted, or evicted by
+    /// preemption): its requests stop counting. Returns false when it is not bound to a node
+    /// of the index.
+    pub fn remove_pod(&mut self, index: usize) -> bool {
+        let Some(req) = self.reqs.get(index).copied().flatten() else {
+            return false;
+        };
+        let position = match self.node_of.get(index) {
+            Some(&p) if p != u32::MAX => p as usize,
+            _ => return false,
+        };
+        self.node_of[index] = u32::MAX;
+        self.nodes[position].pods.retain(|&i| i != index);
+        let w = self.width;
+        add_req(
+            &mut self.used[position * w..(position + 1) * w],
+            &req,
+            &self.arena,
+            -1,
+        );
+        self.reqs[index] = None;
+        self.update_free(position);
+        self.generation += 1;
+        true
+    }
+
+    /// Compiles `pod` for checks against this index (its requests, priority and the facts
+    /// the filters read).
+    pub fn demand<'p>(&self, snapshot: &ClusterSnapshot, pod: &'p Pod) -> PodDemand<'p> {
+        let mut requests = SchedResources::default();
+        let fixed = request_parts(pod, &self.options, |name, v| {
+            let e = match requests.scalar.get_mut(name.as_str()) {
+                Some(e) => e,
+                None => requests.scalar.entry(name.clone()).or_insert(0),
+            };
+            *e = e.saturating_add(v);
+        });
+        requests.milli_cpu = fixed[SLOT_CPU];
+        requests.memory = fixed[SLOT_MEMORY];
+        requests.ephemeral_storage = fixed[SLOT_EPHEMERAL];
+        let mut scalars = Vec::new();
+        for (name, &req) in &requests.scalar {
+            if req == 0 || self.ignored(name.as_str()) {
+                continue;
+            }
+            scalars.push((
+                name.clone(),
+                self.scalar_slots.get(name.as_str()).copied(),
+                req,
+            ));
+        }
+        let tolerates_unschedulable = tolerations_tolerate_taint(
+            &pod.spec.tolerations,
+            &Taint {
+                key: TAINT_UNSCHEDULABLE.to_owned(),
+                effect: "NoSchedule".to_owned(),
+                ..Taint::default()
+            },
+        );
+        let selects_nodes = !pod.spec.node_selector.is_empty()
+            || pod
+                .spec
+                .affinity
+                .as_ref()
+                .and_then(|a| a.node_affinity.as_ref())
+                .is_some_and(|na| {
+                    na.required_during_scheduling_ignored_during_execution
+                        .is_some()
+                });
+        PodDemand {
+            pod,
+            requests,
+            fixed,
+            scalars,
+            priority: crate::preemption::pod_priority(pod, &snapshot.priority_classes),
+            tolerates_unschedulable,
+            selects_nodes,
+        }
+    }
+
+    /// True when NodeResourcesFit ignores extended resource `name`
+    /// (`ignoredResources`, `ignoredResourceGroups`).
+    fn ignored(&self, name: &str) -> bool {
+        is_extended_resource_name(name) && {
+            let group = name.split('/').next().unwrap_or("");
+            self.options.ignored_resources.contains(name)
+                || self.options.ignored_resource_groups.contains(group)
+        }
+    }
+
+    /// The node's used row plus the pods nominated to it with a priority at least the pod's
+    /// (not the pod itself), written into `scratch`; the count of those pods. `None` (and
+    /// `scratch` untouched) when none counts.
+    fn nominated_into(
+        &self,
+        snapshot: &ClusterSnapshot,
+        position: usize,
+        demand: &PodDemand<'_>,
+        base: &[i64],
+        scratch: &mut Vec<i64>,
+    ) -> Option<usize> {
+        let state = &self.nodes[position];
+        if state.nominated.is_empty() {
+            return None;
+        }
+        let mut extra = 0;
+        for &i in &state.nominated {
+            let (Some(p), Some(Some(req))) = (snapshot.pods.get(i), self.reqs.get(i)) else {
+                continue;
+            };
+            let same = p.metadata.namespace == demand.pod.metadata.namespace
+                && p.metadata.name == demand.pod.metadata.name;
+            if same || self.priorities[i] < demand.priority {
+                continue;
+            }
+            if extra == 0 {
+                scratch.clear();
+                scratch.extend_from_slice(base);
+            }
+            add_req(scratch, req, &self.arena, 1);
+            extra += 1;
+        }
+        (extra > 0).then_some(extra)
+    }
+
+    /// The verdict of the node at `position` given its usage row `used` and bound pod count
+    /// (nominated pods not included): the allocation-free core of every filter.
+    fn verdict_with(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+        position: usize,
+        used: &[i64],
+        pod_count: usize,
+    ) -> NodeVerdict {
+        let state = &self.nodes[position];
+        let pod = demand.pod;
+        let mut failed_static = 0u8;
+        let mut plugin = None;
+        if let Some(node) = snapshot.nodes.get(state.index) {
+            if node.spec.unschedulable && !demand.tolerates_unschedulable {
+                failed_static |= 1;
+                plugin.get_or_insert(FilterPlugin::NodeUnschedulable);
+            }
+            if state.taints.iter().any(|t| {
+                (t.effect == "NoSchedule" || t.effect == "NoExecute")
+                    && !tolerations_tolerate_taint(&pod.spec.tolerations, t)
+            }) {
+                failed_static |= 2;
+                plugin.get_or_insert(FilterPlugin::TaintToleration);
+            }
+            if demand.selects_nodes && !pod_matches_node_selector_and_affinity(&pod.spec, node) {
+                failed_static |= 4;
+                plugin.get_or_insert(FilterPlugin::NodeAffinity);
+            }
+        }
+        let w = self.width;
+        let alloc = &self.alloc[position * w..(position + 1) * w];
+        let mut bits = 0u64;
+        let mut unresolvable = false;
+        let count = i64::try_from(pod_count).unwrap_or(i64::MAX);
+        if count.saturating_add(1) > state.allowed_pods {
+            bits |= 1;
+        }
+        let mut check = |bit: u32, req: i64, used: i64, cap: i64| {
+            if req > 0 && req > cap.saturating_sub(used) {
+                bits |= 1u64 << bit;
+                unresolvable |= req > cap;
+            }
+        };
+        check(1, demand.fixed[SLOT_CPU], used[SLOT_CPU], alloc[SLOT_CPU]);
+        check(
+            2,
+            demand.fixed[SLOT_MEMORY],
+            used[SLOT_MEMORY],
+            alloc[SLOT_MEMORY],
+        );
+        check(
+            3,
+            demand.fixed[SLOT_EPHEMERAL],
+            used[SLOT_EPHEMERAL],
+            alloc[SLOT_EPHEMERAL],
+        );
+        for (k, (_, slot, req)) in demand.scalars.iter().enumerate() {
+            let (u, cap) = match slot {
+                Some(s) if *s < w => (used[*s], alloc[*s]),
+                _ => (0, 0),
+            };
+            check(4 + k as u32, *req, u, cap);
+        }
+        let code = match plugin {
+            Some(_) => FitCode::UnschedulableAndUnresolvable,
+            None if bits == 0 => FitCode::Fits,
+            None => {
+                plugin = Some(FilterPlugin::NodeResourcesFit);
+                if unresolvable {
+                    FitCode::UnschedulableAndUnresolvable
+                } else {
+                    FitCode::Unschedulable
+                }
+            }
+        };
+        NodeVerdict {
+            code,
+            plugin,
+            failed_static,
+            insufficient: bits,
+        }
+    }
+
+    /// The verdict of the node at `position` with its current usage and the nominated pods
+    /// that hold resources against `demand`.
+    fn verdict_at(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+        position: usize,
+        scratch: &mut Vec<i64>,
+    ) -> NodeVerdict {
+        let w = self.width;
+        let used = &self.used[position * w..(position + 1) * w];
+        let count = self.nodes[position].pods.len();
+        match self.nominated_into(snapshot, position, demand, used, scratch) {
+            Some(extra) => self.verdict_with(snapshot, demand, position, scratch, count + extra),
+            None => self.verdict_with(snapshot, demand, position, used, count),
+        }
+    }
+
+    /// The verdict of every node for `pod`: what [`NodeUsage::fit`] concludes, without any
+    /// text or per-node allocation.
+    ///
+    /// As the scheduler's `RunFilterPluginsWithNominatedPods`, pods nominated to a node with a
+    /// priority at least the pod's count against that node (the pod itself excepted).
+    pub fn verdicts<'p>(&self, snapshot: &ClusterSnapshot, pod: &'p Pod) -> FitVerdicts<'p> {
+        let demand = self.demand(snapshot, pod);
+        let nodes = self.verdicts_of(snapshot, &demand);
+        FitVerdicts { demand, nodes }
+    }
+
+    /// As [`NodeUsage::verdicts`] for an already compiled demand.
+    pub fn verdicts_of(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+    ) -> Vec<NodeVerdict> {
+        let mut scratch = Vec::new();
+        if demand.scalars.len() > MAX_VERDICT_SCALARS {
+            return (0..self.nodes.len())
+                .map(|p| self.detailed_verdict(snapshot, demand, p))
+                .collect();
+        }
+        (0..self.nodes.len())
+            .map(|p| self.verdict_at(snapshot, demand, p, &mut scratch))
+            .collect()
+    }
+
+    /// A verdict from the detailed path, for a pod with more scalar requests than the
+    /// verdict's bits (never seen in practice).
+    fn detailed_verdict(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+        position: usize,
+    ) -> NodeVerdict {
+        let w = self.width;
+        let used = self.used[position * w..(position + 1) * w].to_vec();
+        let mut scratch = Vec::new();
+        let count = self.nodes[position].pods.len();
+        let fit = match self.nominated_into(snapshot, position, demand, &used, &mut scratch) {
+            Some(extra) => self.node_fit_with(snapshot, demand, position, &scratch, count + extra),
+            None => self.node_fit_with(snapshot, demand, position, &used, count),
+        };
+        let mut failed_static = 0;
+        for r in &fit.all_reasons {
+            match r.as_str() {
+                REASON_UNSCHEDULABLE => failed_static |= 1,
+                REASON_UNTOLERATED_TAINT => failed_static |= 2,
+                REASON_NODE_AFFINITY => failed_static |= 4,
+                _ => {}
+            }
+        }
+        NodeVerdict {
+            code: fit.code,
+            plugin: fit.plugin,
+            failed_static,
+            insufficient: u64::from(!fit.insufficient.is_empty()),
+        }
+    }
+
+    /// The position of the first node (in snapshot order, at or after position `from`) that
+    /// `demand` fits, as the scheduler's filters decide; `None` when no node from there fits.
+    ///
+    /// Uses the max-tree of free amounts to skip nodes too full for the requests, so it costs
+    /// much less than a full pass when few nodes have room (GPU nodes for a GPU pod).
+    pub fn first_fit(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+        from: usize,
+    ) -> Option<usize> {
+        if demand.scalars.len() > MAX_VERDICT_SCALARS {
+            return (from..self.nodes.len())
+                .find(|&p| self.detailed_verdict(snapshot, demand, p).fits());
+        }
+        // What each node must have free at least (GPUs and other scalars first: the most
+        // selective dimensions prune most).
+        let mut need: Vec<(usize, i64)> = Vec::with_capacity(demand.scalars.len() + 4);
+        for (_, slot, req) in &demand.scalars {
+            if *req > 0 {
+                match slot {
+                    Some(s) => need.push((*s, *req)),
+                    // No node has it: nothing fits.
+                    None => return None,
+                }
+            }
+        }
+        for s in [SLOT_CPU, SLOT_MEMORY, SLOT_EPHEMERAL] {
+            if demand.fixed[s] > 0 {
+                need.push((s, demand.fixed[s]));
+            }
+        }
+        need.push((self.width, 1));
+        let mut scratch = Vec::new();
+        let mut at = from;
+        while let Some(p) = self.free.first_at_least(at, &need) {
+            if p >= self.nodes.len() {
+                return None;
+            }
+            if self.verdict_at(snapshot, demand, p, &mut scratch).fits() {
+                return Some(p);
+            }
+            at = p + 1;
+        }
+        None
+    }
+
+    /// Fits `pod` over every node of `snapshot` (the snapshot the index was built from), with
+    /// every node's reasons and shortfalls (see [`NodeUsage::verdicts`] for the same answer
+    /// without texts).
     ///
     /// As the scheduler's `RunFilterPluginsWithNominatedPods`, pods nominated to a node with a
     /// priority at least the pod's count against that node (the pod itself excepted).
     pub fn fit(&self, snapshot: &ClusterSnapshot, pod: &Pod) -> FitReport {
-        let requests = sched_requests(pod, &self.options);
-        let priority = crate::preemption::pod_priority(pod, &snapshot.priority_classes);
+        let demand = self.demand(snapshot, pod);
+        self.report(snapshot, &demand)
+    }
+
+    /// The full report for an already compiled demand.
+    pub fn report(&self, snapshot: &ClusterSnapshot, demand: &PodDemand<'_>) -> FitReport {
         let mut nodes = Vec::with_capacity(self.nodes.len());
-        for state in &self.nodes {
-            let Some(node) = snapshot.nodes.get(state.index) else {
+        let mut scratch = Vec::new();
+        let w = self.width;
+        for (p, state) in self.nodes.iter().enumerate() {
+            if snapshot.nodes.get(state.index).is_none() {
                 continue;
-            };
-            let fit = match self.with_nominated(snapshot, state, pod, priority, &state.requested) {
-                Some((requested, extra)) => self.fit_node_with(
-                    node,
-                    state,
-                    pod,
-                    &requests,
-                    &requested,
-                    state.pods.len() + extra,
-                ),
-                None => self.fit_node_with(
-                    node,
-                    state,
-                    pod,
-                    &requests,
-                    &state.requested,
-                    state.pods.len(),
-                ),
+            }
+            let used = &self.used[p * w..(p + 1) * w];
+            let count = state.pods.len();
+            let fit = match self.nominated_into(snapshot, p, demand, used, &mut scratch) {
+                Some(extra) => self.node_fit_with(snapshot, demand, p, &scratch, count + extra),
+                None => self.node_fit_with(snapshot, demand, p, used, count),
             };
             nodes.push(fit);
         }
-        let gpu = gpu_fragmentation(&self.nodes, &nodes, &requests);
+        let gpu = self.gpu_fragmentation(&nodes, &demand.requests);
         FitReport {
-            pod: pod.key(),
-            requests,
+            pod: demand.pod.key(),
+            requests: demand.requests.clone(),
             nodes,
             gpu,
         }
     }
 
-    /// `requested` plus the requests of the pods nominated to `state`'s node whose priority is
-    /// at least `priority` (not `pod` itself), and how many they are; `None` when there are
-    /// none.
-    pub(crate) fn with_nominated(
+    /// Runs every filter for one node with the given usage row and pod count, with texts:
+    /// the detailed counterpart of the verdicts.
+    fn node_fit_with(
         &self,
         snapshot: &ClusterSnapshot,
-        state: &NodeState,
-        pod: &Pod,
-        priority: i32,
-        requested: &SchedResources,
-    ) -> Option<(SchedResources, usize)> {
-        if state.nominated.is_empty() {
-            return None;
-        }
-        let mut total = requested.clone();
-        let mut extra = 0;
-        for &i in &state.nominated {
-            let (Some(p), Some(Some(req))) = (snapshot.pods.get(i), self.pod_requests.get(i))
-            else {
-                continue;
-            };
-            let same = p.metadata.namespace == pod.metadata.namespace
-                && p.metadata.name == pod.metadata.name;
-            if same || crate::preemption::pod_priority(p, &snapshot.priority_classes) < priority {
-                continue;
-            }
-            total.add(req);
-            extra += 1;
-        }
-        (extra > 0).then_some((total, extra))
-    }
-
-    /// Runs every filter for one node with the given node usage (`requested`, `pod_count`):
-    /// the building block of preemption's what-if evaluation.
-    pub(crate) fn fit_node_with(
-        &self,
-        node: &Node,
-        state: &NodeState,
-        pod: &Pod,
-        pod_req: &SchedResources,
-        requested: &SchedResources,
+        demand: &PodDemand<'_>,
+        position: usize,
+        used: &[i64],
         pod_count: usize,
     ) -> NodeFit {
+        let state = &self.nodes[position];
+        let pod = demand.pod;
         let mut all_reasons = Vec::new();
         let mut first: Option<(FilterPlugin, Vec<String>, FitCode)> = None;
         let mut record = |plugin: FilterPlugin, reasons: Vec<String>, code: FitCode| {
@@ -598,18 +1593,10 @@ impl NodeUsage {
                 first = Some((plugin, reasons, code));
             }
         };
+        let node = snapshot.nodes.get(state.index);
 
         // NodeUnschedulable.
-        if node.spec.unschedulable
-            && !tolerations_tolerate_taint(
-                &pod.spec.tolerations,
-                &Taint {
-                    key: TAINT_UNSCHEDULABLE.to_owned(),
-                    effect: "NoSchedule".to_owned(),
-                    ..Taint::default()
-                },
-            )
-        {
+        if node.is_some_and(|n| n.spec.unschedulable) && !demand.tolerates_unschedulable {
             record(
                 FilterPlugin::NodeUnschedulable,
                 vec![REASON_UNSCHEDULABLE.to_owned()],
@@ -634,7 +1621,7 @@ impl NodeUsage {
         }
 
         // NodeAffinity.
-        if !pod_matches_node_selector_and_affinity(&pod.spec, node) {
+        if node.is_some_and(|n| !pod_matches_node_selector_and_affinity(&pod.spec, n)) {
             record(
                 FilterPlugin::NodeAffinity,
                 vec![REASON_NODE_AFFINITY.to_owned()],
@@ -643,7 +1630,7 @@ impl NodeUsage {
         }
 
         // NodeResourcesFit.
-        let insufficient = fits_request(pod_req, state, requested, pod_count, &self.options);
+        let insufficient = self.fits_request(demand, position, used, pod_count);
         if !insufficient.is_empty() {
             let code = if insufficient.iter().any(|i| i.unresolvable) {
                 FitCode::UnschedulableAndUnresolvable
@@ -671,6 +1658,216 @@ impl NodeUsage {
             untolerated_taints,
         }
     }
+
+    /// Upstream `fitsRequest`: pod count first, then cpu, memory, ephemeral storage, then
+    /// each non-zero scalar request in name order (upstream iterates a Go map: order
+    /// unspecified).
+    fn fits_request(
+        &self,
+        demand: &PodDemand<'_>,
+        position: usize,
+        used: &[i64],
+        pod_count: usize,
+    ) -> Vec<InsufficientResource> {
+        let state = &self.nodes[position];
+        let w = self.width;
+        let alloc = &self.alloc[position * w..(position + 1) * w];
+        let mut out = Vec::new();
+        let count = i64::try_from(pod_count).unwrap_or(i64::MAX);
+        if count.saturating_add(1) > state.allowed_pods {
+            out.push(InsufficientResource {
+                resource: ResourceName::new("pods"),
+                reason: REASON_TOO_MANY_PODS.to_owned(),
+                requested: 1,
+                used: count,
+                capacity: state.allowed_pods,
+                unresolvable: false,
+            });
+        }
+        let mut check = |name: &str, req: i64, used: i64, cap: i64| {
+            if req > 0 && req > cap.saturating_sub(used) {
+                out.push(InsufficientResource {
+                    resource: ResourceName::new(name),
+                    reason: format!("Insufficient {name}"),
+                    requested: req,
+                    used,
+                    capacity: cap,
+                    unresolvable: req > cap,
+                });
+            }
+        };
+        for (name, s) in [
+            ("cpu", SLOT_CPU),
+            ("memory", SLOT_MEMORY),
+            ("ephemeral-storage", SLOT_EPHEMERAL),
+        ] {
+            check(name, demand.fixed[s], used[s], alloc[s]);
+        }
+        for (name, slot, req) in &demand.scalars {
+            let (u, cap) = match slot {
+                Some(s) if *s < w => (used[*s], alloc[*s]),
+                _ => (0, 0),
+            };
+            check(name.as_str(), *req, u, cap);
+        }
+        out
+    }
+
+    fn gpu_fragmentation(
+        &self,
+        fits: &[NodeFit],
+        pod_req: &SchedResources,
+    ) -> Vec<GpuFragmentation> {
+        let mut out = Vec::new();
+        for (name, &requested) in &pod_req.scalar {
+            if requested <= 0 || !is_gpu_resource_name(name.as_str()) {
+                continue;
+            }
+            let mut nodes = Vec::new();
+            for (p, (state, fit)) in self.nodes.iter().zip(fits).enumerate() {
+                let (allocatable, used) = self.amounts(p, name.as_str());
+                if allocatable == 0 && used == 0 {
+                    continue;
+                }
+                let free = allocatable.saturating_sub(used).max(0);
+                let eligible = matches!(fit.plugin, None | Some(FilterPlugin::NodeResourcesFit));
+                nodes.push(GpuNodeFree {
+                    node: state.name.clone(),
+                    allocatable,
+                    used,
+                    free,
+                    eligible,
+                    fits: eligible && free >= requested,
+                });
+            }
+            let total_free = nodes
+                .iter()
+                .filter(|n| n.eligible)
+                .fold(0i64, |a, n| a.saturating_add(n.free));
+            let largest_free = nodes
+                .iter()
+                .filter(|n| n.eligible)
+                .map(|n| n.free)
+                .max()
+                .unwrap_or(0);
+            out.push(GpuFragmentation {
+                resource: name.clone(),
+                requested,
+                nodes,
+                total_free,
+                largest_free,
+                fragmented: total_free >= requested && largest_free < requested,
+            });
+        }
+        out
+    }
+
+    // ------------------------------------------------------------ for preemption
+
+    /// The usage row of the node at `position` (a copy to edit in what-if evaluations).
+    pub(crate) fn used_row(&self, position: usize) -> Vec<i64> {
+        let w = self.width;
+        self.used[position * w..(position + 1) * w].to_vec()
+    }
+
+    /// Adds (`sign` 1) or subtracts (`sign` -1) the requests of pod `index` to `row`; false
+    /// when the pod has no requests entry.
+    pub(crate) fn apply_pod(&self, row: &mut [i64], index: usize, sign: i64) -> bool {
+        match self.reqs.get(index).copied().flatten() {
+            Some(req) => {
+                add_req(row, &req, &self.arena, sign);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The verdict of the node at `position` for a what-if usage (`used`, `pod_count` bound
+    /// pods), with the nominated pods that hold resources against `demand`.
+    pub(crate) fn verdict_for(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+        position: usize,
+        used: &[i64],
+        pod_count: usize,
+        scratch: &mut Vec<i64>,
+    ) -> NodeVerdict {
+        if demand.scalars.len() > MAX_VERDICT_SCALARS {
+            let fit = match self.nominated_into(snapshot, position, demand, used, scratch) {
+                Some(extra) => {
+                    let s = scratch.clone();
+                    self.node_fit_with(snapshot, demand, position, &s, pod_count + extra)
+                }
+                None => self.node_fit_with(snapshot, demand, position, used, pod_count),
+            };
+            return NodeVerdict {
+                code: fit.code,
+                plugin: fit.plugin,
+                failed_static: 0,
+                insufficient: u64::from(!fit.insufficient.is_empty()),
+            };
+        }
+        match self.nominated_into(snapshot, position, demand, used, scratch) {
+            Some(extra) => {
+                let s = std::mem::take(scratch);
+                let v = self.verdict_with(snapshot, demand, position, &s, pod_count + extra);
+                *scratch = s;
+                v
+            }
+            None => self.verdict_with(snapshot, demand, position, used, pod_count),
+        }
+    }
+
+    /// The reasons of the first failing plugin of the node at `position` for a what-if usage
+    /// (as [`NodeFit::reasons`]).
+    pub(crate) fn reasons_for(
+        &self,
+        snapshot: &ClusterSnapshot,
+        demand: &PodDemand<'_>,
+        position: usize,
+        used: &[i64],
+        pod_count: usize,
+    ) -> Vec<String> {
+        let mut scratch = Vec::new();
+        match self.nominated_into(snapshot, position, demand, used, &mut scratch) {
+            Some(extra) => {
+                self.node_fit_with(snapshot, demand, position, &scratch, pod_count + extra)
+                    .reasons
+            }
+            None => {
+                self.node_fit_with(snapshot, demand, position, used, pod_count)
+                    .reasons
+            }
+        }
+    }
+}
+
+/// The dense slot of scalar resource `name` in a table of names, interning it.
+fn intern(
+    names: &mut Vec<ResourceName>,
+    slots: &mut HashMap<ResourceName, usize>,
+    name: &ResourceName,
+) -> usize {
+    if let Some(&s) = slots.get(name.as_str()) {
+        return s;
+    }
+    let s = FIXED_SLOTS + names.len();
+    names.push(name.clone());
+    slots.insert(name.clone(), s);
+    s
+}
+
+/// Adds `sign` times `req` to a dense row.
+fn add_req(row: &mut [i64], req: &PodReq, arena: &[(u32, i64)], sign: i64) {
+    for (x, v) in row.iter_mut().zip(req.fixed) {
+        *x = x.saturating_add(sign.saturating_mul(v));
+    }
+    for &(slot, v) in &arena[req.start as usize..(req.start + req.len) as usize] {
+        if let Some(x) = row.get_mut(slot as usize) {
+            *x = x.saturating_add(sign.saturating_mul(v));
+        }
+    }
 }
 
 /// Fits `pod` over every node of `snapshot`, building a [`NodeUsage`] first. Use
@@ -679,79 +1876,16 @@ pub fn fit_pod(snapshot: &ClusterSnapshot, pod: &Pod, options: &FitOptions) -> F
     NodeUsage::build(snapshot, options).fit(snapshot, pod)
 }
 
-/// The pod's requests as the scheduler counts them (`computePodResourceRequest`), on the pod as
-/// the API server stores it (requests defaulted from limits, see
-/// [`crate::requests::effective_pod_requests`]).
+/// The pod's requests as the scheduler counts them (`computePodResourceRequest`).
 pub fn sched_requests(pod: &Pod, options: &FitOptions) -> SchedResources {
-    SchedResources::from_list(&effective_pod_requests(pod, &options.resources))
-}
-
-/// Upstream `fitsRequest`: pod count first, then cpu, memory, ephemeral storage, then each
-/// non-zero scalar request in name order (upstream iterates a Go map: order unspecified).
-fn fits_request(
-    pod_req: &SchedResources,
-    state: &NodeState,
-    requested: &SchedResources,
-    pod_count: usize,
-    options: &FitOptions,
-) -> Vec<InsufficientResource> {
-    let mut out = Vec::new();
-    let count = i64::try_from(pod_count).unwrap_or(i64::MAX);
-    if count.saturating_add(1) > state.allowed_pods {
-        out.push(InsufficientResource {
-            resource: ResourceName::new("pods"),
-            reason: REASON_TOO_MANY_PODS.to_owned(),
-            requested: 1,
-            used: count,
-            capacity: state.allowed_pods,
-            unresolvable: false,
-        });
-    }
-    if pod_req.is_empty() {
-        return out;
-    }
-    let alloc = &state.allocatable;
-    let mut check = |name: &str, req: i64, used: i64, cap: i64| {
-        if req > 0 && req > cap.saturating_sub(used) {
-            out.push(InsufficientResource {
-                resource: ResourceName::new(name),
-                reason: format!("Insufficient {name}"),
-                requested: req,
-                used,
-                capacity: cap,
-                unresolvable: req > cap,
-            });
-        }
-    };
-    check(
-        "cpu",
-        pod_req.milli_cpu,
-        requested.milli_cpu,
-        alloc.milli_cpu,
-    );
-    check("memory", pod_req.memory, requested.memory, alloc.memory);
-    check(
-        "ephemeral-storage",
-        pod_req.ephemeral_storage,
-        requested.ephemeral_storage,
-        alloc.ephemeral_storage,
-    );
-    for (name, &req) in &pod_req.scalar {
-        if req == 0 {
-            continue;
-        }
-        let n = name.as_str();
-        if is_extended_resource_name(n) {
-            let group = n.split('/').next().unwrap_or("");
-            if options.ignored_resources.contains(n)
-                || options.ignored_resource_groups.contains(group)
-            {
-                continue;
-            }
-        }
-        check(n, req, requested.get(n), alloc.get(n));
-    }
-    out
+    let mut r = SchedResources::default();
+    let fixed = request_parts(pod, options, |name, v| {
+        r.scalar.insert(name.clone(), v);
+    });
+    r.milli_cpu = fixed[SLOT_CPU];
+    r.memory = fixed[SLOT_MEMORY];
+    r.ephemeral_storage = fixed[SLOT_EPHEMERAL];
+    r
 }
 
 /// The node's taints plus, optionally, the condition taint the node lifecycle controller
@@ -784,56 +1918,6 @@ fn effective_taints(node: &Node, condition_taints: bool) -> Vec<Taint> {
         });
     }
     taints
-}
-
-fn gpu_fragmentation(
-    states: &[NodeState],
-    fits: &[NodeFit],
-    pod_req: &SchedResources,
-) -> Vec<GpuFragmentation> {
-    let mut out = Vec::new();
-    for (name, &requested) in &pod_req.scalar {
-        if requested <= 0 || !is_gpu_resource_name(name.as_str()) {
-            continue;
-        }
-        let mut nodes = Vec::new();
-        for (state, fit) in states.iter().zip(fits) {
-            let allocatable = state.allocatable.get(name.as_str());
-            let used = state.requested.get(name.as_str());
-            if allocatable == 0 && used == 0 {
-                continue;
-            }
-            let free = allocatable.saturating_sub(used).max(0);
-            let eligible = matches!(fit.plugin, None | Some(FilterPlugin::NodeResourcesFit));
-            nodes.push(GpuNodeFree {
-                node: state.name.clone(),
-                allocatable,
-                used,
-                free,
-                eligible,
-                fits: eligible && free >= requested,
-            });
-        }
-        let total_free = nodes
-            .iter()
-            .filter(|n| n.eligible)
-            .fold(0i64, |a, n| a.saturating_add(n.free));
-        let largest_free = nodes
-            .iter()
-            .filter(|n| n.eligible)
-            .map(|n| n.free)
-            .max()
-            .unwrap_or(0);
-        out.push(GpuFragmentation {
-            resource: name.clone(),
-            requested,
-            nodes,
-            total_free,
-            largest_free,
-            fragmented: total_free >= requested && largest_free < requested,
-        });
-    }
-    out
 }
 
 #[cfg(test)]

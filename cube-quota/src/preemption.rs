@@ -27,7 +27,7 @@ use cube_model::ClusterSnapshot;
 use cube_model::objects::{Pod, PodDisruptionBudget, PriorityClass, Time};
 use serde::Serialize;
 
-use crate::fit::{FitCode, FitReport, NodeUsage, SchedResources, fit_error_message, histogram};
+use crate::fit::{FitCode, FitReport, NodeUsage, PodDemand, fit_error_message, histogram};
 use crate::schedmsg::SchedulerVersion;
 
 /// `preemptionPolicy` value that forbids preempting.
@@ -184,7 +184,26 @@ pub fn preempt(
     pod: &Pod,
     fit: &FitReport,
 ) -> PreemptionReport {
-    let priority = pod_priority(pod, &snapshot.priority_classes);
+    let demand = usage.demand(snapshot, pod);
+    preempt_demand(
+        usage,
+        snapshot,
+        &demand,
+        fit.nodes.iter().map(|n| (n.node.as_str(), n.code)),
+        fit.schedulable(),
+    )
+}
+
+/// [`preempt`] for a compiled demand, given each node's name and filter code.
+fn preempt_demand<'a>(
+    usage: &NodeUsage,
+    snapshot: &ClusterSnapshot,
+    demand: &PodDemand<'_>,
+    nodes: impl Iterator<Item = (&'a str, FitCode)>,
+    schedulable: bool,
+) -> PreemptionReport {
+    let pod = demand.pod();
+    let priority = demand.priority();
     let mut report = PreemptionReport {
         preemptor: pod.key(),
         priority,
@@ -192,20 +211,22 @@ pub fn preempt(
         nodes: Vec::new(),
         chosen: None,
     };
-    if fit.schedulable() {
+    if schedulable {
         return report;
     }
     if let Some(msg) = not_eligible(usage, snapshot, pod, priority) {
         report.not_eligible = Some(msg);
         return report;
     }
-    for node_fit in &fit.nodes {
-        let outcome = if node_fit.code == FitCode::UnschedulableAndUnresolvable {
-            NodePreemption::NotHelpful
-        } else {
-            select_victims_on_node(usage, snapshot, pod, &node_fit.node)
+    let mut scratch = Vec::new();
+    for (name, code) in nodes {
+        let outcome = match (code, usage.position(name)) {
+            (FitCode::UnschedulableAndUnresolvable, _) | (_, None) => NodePreemption::NotHelpful,
+            (_, Some(position)) => {
+                select_victims_at(usage, snapshot, demand, position, &mut scratch)
+            }
         };
-        report.nodes.push((node_fit.node.clone(), outcome));
+        report.nodes.push((name.to_owned(), outcome));
     }
     report.chosen = pick_one_node(&report.nodes);
     report
@@ -230,17 +251,15 @@ fn not_eligible(
     }
     let nominated = pod.status.nominated_node_name.as_str();
     if let Some(state) = usage.node(nominated) {
-        let terminating = state
-            .pods
-            .iter()
-            .filter_map(|&i| snapshot.pods.get(i))
-            .any(|p| {
-                pod_priority(p, &snapshot.priority_classes) < priority
+        let terminating = state.pods.iter().any(|&i| {
+            usage.pod(snapshot, i).is_some_and(|p| {
+                usage.pod_priority(i).unwrap_or(0) < priority
                     && p.metadata.deletion_timestamp.is_some()
                     && p.status.conditions.iter().any(|c| {
                         c.type_ == "DisruptionTarget" && c.reason == "PreemptionByScheduler"
                     })
-            });
+            })
+        });
         if terminating {
             return Some(MSG_TERMINATING_ON_NOMINATED.to_owned());
         }
@@ -263,81 +282,85 @@ pub fn select_victims_on_node(
     pod: &Pod,
     node_name: &str,
 ) -> NodePreemption {
-    let (Some(state), Some(node)) = (
-        usage.node(node_name),
-        usage
-            .node(node_name)
-            .and_then(|s| snapshot.nodes.get(s.index)),
-    ) else {
-        return NodePreemption::NotHelpful;
-    };
-    let classes = &snapshot.priority_classes;
-    let priority = pod_priority(pod, classes);
-    let pod_req = crate::fit::sched_requests(pod, &usage.options);
+    match usage.position(node_name) {
+        Some(position) => {
+            let demand = usage.demand(snapshot, pod);
+            select_victims_at(usage, snapshot, &demand, position, &mut Vec::new())
+        }
+        None => NodePreemption::NotHelpful,
+    }
+}
 
-    let mut potential: Vec<(Victim, &SchedResources)> = Vec::new();
+/// [`select_victims_on_node`] on the index's dense rows: each what-if evaluation is a
+/// verdict (no text, no allocation) on an edited copy of the node's usage row.
+fn select_victims_at(
+    usage: &NodeUsage,
+    snapshot: &ClusterSnapshot,
+    demand: &PodDemand<'_>,
+    position: usize,
+    scratch: &mut Vec<i64>,
+) -> NodePreemption {
+    let state = &usage.nodes[position];
+    let priority = demand.priority();
+    let mut potential: Vec<Victim> = Vec::new();
     for &i in &state.pods {
-        let (Some(p), Some(Some(req))) = (snapshot.pods.get(i), usage.pod_requests.get(i)) else {
+        let (Some(p), Some(prio)) = (usage.pod(snapshot, i), usage.pod_priority(i)) else {
             continue;
         };
-        let prio = pod_priority(p, classes);
         if prio < priority {
-            potential.push((
-                Victim {
-                    index: i,
-                    pod: p.key(),
-                    priority: prio,
-                    start_time: p.status.start_time,
-                    violates_pdb: false,
-                },
-                req,
-            ));
+            potential.push(Victim {
+                index: i,
+                pod: p.key(),
+                priority: prio,
+                start_time: p.status.start_time,
+                violates_pdb: false,
+            });
         }
     }
     if potential.is_empty() {
         return NodePreemption::NoVictims;
     }
-    let mut requested = state.requested.clone();
-    for (_, req) in &potential {
-        requested.sub(req);
+    let mut requested = usage.used_row(position);
+    for v in &potential {
+        usage.apply_pod(&mut requested, v.index, -1);
     }
     let mut count = state.pods.len() - potential.len();
     // Pods nominated to this node with priority >= the preemptor's hold their resources
     // during the what-if evaluation (`RunFilterPluginsWithNominatedPods`).
-    let filter = |requested: &SchedResources, count: usize| match usage
-        .with_nominated(snapshot, state, pod, priority, requested)
+    if !usage
+        .verdict_for(snapshot, demand, position, &requested, count, scratch)
+        .fits()
     {
-        Some((r, extra)) => usage.fit_node_with(node, state, pod, &pod_req, &r, count + extra),
-        None => usage.fit_node_with(node, state, pod, &pod_req, requested, count),
-    };
-    let first = filter(&requested, count);
-    if !first.fits() {
         return NodePreemption::StillDoesNotFit {
-            reasons: first.reasons,
+            reasons: usage.reasons_for(snapshot, demand, position, &requested, count),
         };
     }
-    potential.sort_by_key(|a| importance_key(&a.0));
+    potential.sort_by_key(importance_key);
     let flags = pdb_violations(
-        potential.iter().map(|(v, _)| &snapshot.pods[v.index]),
+        potential
+            .iter()
+            .filter_map(|v| usage.pod(snapshot, v.index)),
         &snapshot.pod_disruption_budgets,
     );
     let (violating, non_violating): (Vec<_>, Vec<_>) = potential
         .into_iter()
         .zip(flags)
-        .map(|((mut v, r), f)| {
+        .map(|(mut v, f)| {
             v.violates_pdb = f;
-            (v, r)
+            v
         })
-        .partition(|(v, _)| v.violates_pdb);
+        .partition(|v| v.violates_pdb);
     let mixed = !violating.is_empty() && !non_violating.is_empty();
     let mut victims = Vec::new();
     let mut pdb_violations = 0;
-    for (v, req) in violating.into_iter().chain(non_violating) {
-        requested.add(req);
+    for v in violating.into_iter().chain(non_violating) {
+        usage.apply_pod(&mut requested, v.index, 1);
         count += 1;
-        let fits = filter(&requested, count).fits();
+        let fits = usage
+            .verdict_for(snapshot, demand, position, &requested, count, scratch)
+            .fits();
         if !fits {
-            requested.sub(req);
+            usage.apply_pod(&mut requested, v.index, -1);
             count -= 1;
             if v.violates_pdb {
                 pdb_violations += 1;
@@ -449,12 +472,32 @@ fn pick_one_node(nodes: &[(String, NodePreemption)]) -> Option<(String, Vec<Vict
 /// then preemption when no node fits.
 ///
 /// Scoring is not modelled: when several nodes fit, the first in snapshot order is reported.
-/// Replicas admitted earlier in the same run are placed the same way before `pod` is fitted,
-/// so they hold their node's resources. The index is rebuilt per call (O(nodes + pods)).
+/// A pod that fits is bound to that node, so it holds the node's resources for the pods
+/// scheduled after it in the same session ([`FitSession`]); a pod that only fits by preemption
+/// is not bound (its victims are not evicted either).
+///
+/// A session builds one [`NodeUsage`] (O(nodes + pods)) and updates it as pods are placed:
+/// scheduling N replicas over M nodes costs O(N · M) at worst, and much less in practice (the
+/// index's free-resource tree skips full nodes, replicas of one template resume the search
+/// where the previous one stopped, and a replica that cannot be placed repeats the previous
+/// answer while nothing changed).
 #[derive(Debug, Clone, Default)]
 pub struct FitScheduler {
     /// Fit options.
     pub options: crate::fit::FitOptions,
+}
+
+impl FitScheduler {
+    /// Starts an incremental session over `snapshot` (builds the index once).
+    pub fn start<'s>(&self, snapshot: &'s ClusterSnapshot) -> FitSession<'s> {
+        FitSession {
+            snapshot,
+            usage: NodeUsage::build(snapshot, &self.options),
+            last: None,
+            cursor: 0,
+            memo: None,
+        }
+    }
 }
 
 impl crate::whatif::SchedulingStep for FitScheduler {
@@ -464,35 +507,92 @@ impl crate::whatif::SchedulingStep for FitScheduler {
         snapshot: &ClusterSnapshot,
         placed: &[Pod],
     ) -> crate::whatif::SchedulingOutcome {
-        let owned;
-        let snap = if placed.is_empty() {
-            snapshot
-        } else {
-            let mut s = snapshot.clone();
-            for p in placed {
-                let fit = NodeUsage::build(&s, &self.options).fit(&s, p);
-                if let Some(node) = fit.feasible_nodes().next() {
-                    let mut bound = p.clone();
-                    bound.spec.node_name = node.to_owned();
-                    s.pods.push(bound);
-                }
-            }
-            owned = s;
-            &owned
-        };
-        let usage = NodeUsage::build(snap, &self.options);
-        let fit = usage.fit(snap, pod);
-        if let Some(node) = fit.feasible_nodes().next() {
+        let mut session = self.start(snapshot);
+        for p in placed {
+            session.schedule_pod(p);
+        }
+        session.schedule_pod(pod)
+    }
+
+    fn session<'s>(
+        &'s self,
+        snapshot: &'s ClusterSnapshot,
+    ) -> Box<dyn crate::whatif::SchedulingSession + 's> {
+        Box::new(self.start(snapshot))
+    }
+}
+
+/// An incremental scheduling run of [`FitScheduler`] over one snapshot: one [`NodeUsage`],
+/// updated as each pod is placed.
+#[derive(Debug, Clone)]
+pub struct FitSession<'s> {
+    snapshot: &'s ClusterSnapshot,
+    usage: NodeUsage,
+    /// The previous pod (its name aside, pods equal to it get the same answers).
+    last: Option<Pod>,
+    /// No node before this position fits a pod equal to `last`.
+    cursor: usize,
+    /// The answer for `last` when it could not be placed, and the index generation then.
+    memo: Option<(u64, crate::whatif::SchedulingOutcome)>,
+}
+
+impl FitSession<'_> {
+    /// The index as updated by the pods placed so far.
+    pub fn usage(&self) -> &NodeUsage {
+        &self.usage
+    }
+
+    /// Schedules `pod`: the first node in snapshot order that fits (the pod is then bound to
+    /// it), else preemption's answer with the FailedScheduling message.
+    pub fn schedule_pod(&mut self, pod: &Pod) -> crate::whatif::SchedulingOutcome {
+        let snapshot = self.snapshot;
+        let equivalent =
+            self.last.as_ref().is_some_and(|l| {
+                l.metadata.namespace == pod.metadata.namespace
+                    && l.spec == pod.spec
+                    && l.status == pod.status
+            }) && !self
+                .usage
+                .is_nominated(snapshot, &pod.metadata.namespace, &pod.metadata.name);
+        if !equivalent {
+            self.last = Some(Pod {
+                metadata: cube_model::objects::ObjectMeta {
+                    namespace: pod.metadata.namespace.clone(),
+                    ..Default::default()
+                },
+                spec: pod.spec.clone(),
+                status: pod.status.clone(),
+            });
+            self.cursor = 0;
+            self.memo = None;
+        } else if let Some((generation, outcome)) = &self.memo
+            && *generation == self.usage.generation()
+        {
+            return outcome.clone();
+        }
+        let demand = self.usage.demand(snapshot, pod);
+        if let Some(position) = self.usage.first_fit(snapshot, &demand, self.cursor) {
+            self.cursor = position;
+            let node = self.usage.nodes[position].name.clone();
+            self.usage.add_pod(snapshot, pod, position);
             return crate::whatif::SchedulingOutcome {
                 schedulable: true,
-                node: Some(node.to_owned()),
+                node: Some(node),
                 message: String::new(),
                 victims: Vec::new(),
             };
         }
-        let pre = preempt(&usage, snap, pod, &fit);
+        self.cursor = self.usage.nodes.len();
+        let fit = self.usage.report(snapshot, &demand);
+        let pre = preempt_demand(
+            &self.usage,
+            snapshot,
+            &demand,
+            fit.nodes.iter().map(|n| (n.node.as_str(), n.code)),
+            fit.schedulable(),
+        );
         let message = failed_scheduling_message(&fit, Some(&pre)).unwrap_or_default();
-        match pre.chosen {
+        let outcome = match pre.chosen {
             Some((node, victims)) => crate::whatif::SchedulingOutcome {
                 schedulable: true,
                 node: Some(node),
@@ -505,7 +605,15 @@ impl crate::whatif::SchedulingStep for FitScheduler {
                 message,
                 victims: Vec::new(),
             },
-        }
+        };
+        self.memo = Some((self.usage.generation(), outcome.clone()));
+        outcome
+    }
+}
+
+impl crate::whatif::SchedulingSession for FitSession<'_> {
+    fn schedule(&mut self, pod: &Pod) -> crate::whatif::SchedulingOutcome {
+        self.schedule_pod(pod)
     }
 }
 

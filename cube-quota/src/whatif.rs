@@ -395,6 +395,40 @@ pub trait SchedulingStep {
     /// Decides where `pod` (as the API server stored it) would go. `placed` are the replicas
     /// admitted earlier in the same run (not yet in `snapshot`).
     fn schedule(&self, pod: &Pod, snapshot: &ClusterSnapshot, placed: &[Pod]) -> SchedulingOutcome;
+
+    /// Starts a run over `snapshot` in which pods are scheduled one after another, each
+    /// seeing the ones placed before it. [`admit`] uses one session per workload. The default
+    /// replays [`SchedulingStep::schedule`] with the pods scheduled so far; an implementation
+    /// that keeps state between pods (as [`crate::preemption::FitScheduler`] does) overrides
+    /// it.
+    fn session<'s>(&'s self, snapshot: &'s ClusterSnapshot) -> Box<dyn SchedulingSession + 's> {
+        Box::new(ReplaySession {
+            step: self,
+            snapshot,
+            placed: Vec::new(),
+        })
+    }
+}
+
+/// A scheduling run over one snapshot (see [`SchedulingStep::session`]).
+pub trait SchedulingSession {
+    /// Decides where `pod` would go, given the pods scheduled before it in this session.
+    fn schedule(&mut self, pod: &Pod) -> SchedulingOutcome;
+}
+
+/// The default session: [`SchedulingStep::schedule`] with every pod scheduled before.
+struct ReplaySession<'s, S: ?Sized> {
+    step: &'s S,
+    snapshot: &'s ClusterSnapshot,
+    placed: Vec<Pod>,
+}
+
+impl<S: SchedulingStep + ?Sized> SchedulingSession for ReplaySession<'_, S> {
+    fn schedule(&mut self, pod: &Pod) -> SchedulingOutcome {
+        let out = self.step.schedule(pod, self.snapshot, &self.placed);
+        self.placed.push(pod.clone());
+        out
+    }
 }
 
 /// The outcome for one replica pod.
@@ -1030,7 +1064,7 @@ pub fn admit(
             let requested = w.replicas.unwrap_or(snapshot.nodes.len() as u32);
             let tried = opts.max_replicas.map_or(requested, |m| requested.min(m));
             let mut replicas = Vec::new();
-            let mut placed: Vec<Pod> = Vec::new();
+            let mut session = opts.scheduler.map(|s| s.session(snapshot));
             let mut admitted = 0u32;
             let mut pending = 0u32;
             let mut first_rejection = None;
@@ -1048,8 +1082,8 @@ pub fn admit(
                     break;
                 }
                 admitted += 1;
-                if let (Some(s), Some(stored)) = (opts.scheduler, &out.stored) {
-                    let so = s.schedule(stored, snapshot, &placed);
+                if let (Some(s), Some(stored)) = (session.as_mut(), &out.stored) {
+                    let so = s.schedule(stored);
                     out.steps.push(step(
                         Stage::Scheduling,
                         if so.schedulable {
@@ -1070,7 +1104,6 @@ pub fn admit(
                         pending += 1;
                     }
                     out.scheduling = Some(so);
-                    placed.push(stored.clone());
                 }
                 replicas.push(out);
             }

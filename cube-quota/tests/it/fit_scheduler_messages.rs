@@ -611,9 +611,10 @@ fn gpu_cluster_snapshot_detr_cannot_fit_anywhere() {
         .clone();
     let usage = NodeUsage::build(&snap, &FitOptions::default());
     // Over-commit by spec.nodeName is visible in the index: 4 + 4 + 2 on 8 GPUs.
-    let n1 = usage.node("gpu-node-01").expect("gpu-node-01");
-    assert_eq!(n1.requested.get("nvidia.com/gpu"), 10);
-    assert_eq!(n1.allocatable.get("nvidia.com/gpu"), 8);
+    let n1 = usage.position("gpu-node-01").expect("gpu-node-01");
+    assert_eq!(usage.requested(n1).get("nvidia.com/gpu"), 10);
+    assert_eq!(usage.allocatable(n1).get("nvidia.com/gpu"), 8);
+    assert_eq!(usage.amounts(n1, "nvidia.com/gpu"), (8, 10));
     let fit = usage.fit(&snap, &detr);
     assert!(!fit.schedulable());
     let g = &fit.gpu[0];

@@ -3,6 +3,7 @@
 mod admission_messages;
 mod admission_parse;
 mod fit_scheduler_messages;
+mod incremental_whatif;
 mod limitrange_vectors;
 mod plan_groups;
 mod plan_reports;
