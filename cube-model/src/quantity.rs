@@ -1025,6 +1025,57 @@ impl Quantity {
         ))
     }
 
+    /// Upstream `RoundUp(scale)`: the value rounded away from zero to a multiple of
+    /// `10^scale` (scale -3 = millis), and whether nothing was lost. A value already at that
+    /// precision is returned unchanged, echoed input included; a rounded value is not echoed
+    /// (upstream clears its cached string). `0.0005` at scale -3 gives `1m`, `-0.0015` gives
+    /// `-2m`, `1.5` stays `1500m`.
+    ///
+    /// API defaulting applies it at scale -3 to every resource list of a pod, quota,
+    /// LimitRange and claim (upstream `SetDefaults_ResourceList` in
+    /// `pkg/apis/core/v1/defaults.go`).
+    pub fn round_up(&self, scale: i32) -> (Quantity, bool) {
+        if self.is_at_scale(scale) {
+            return (self.clone(), true);
+        }
+        let num = match &*self.num() {
+            Num::Small { mant, exp } => {
+                // exp < scale here; |mant| < 10^19, so a shift of 19 or more leaves 0 (+1).
+                let d = i64::from(scale) - i64::from(*exp);
+                let m = mant.unsigned_abs() as u128;
+                let (q, inexact) = if d >= 39 {
+                    (0u128, m != 0)
+                } else {
+                    let p = POW10[d as usize];
+                    (m / p, m % p != 0)
+                };
+                let q = if inexact { q + 1 } else { q };
+                Num::big(*mant < 0, Mag::from_u128(q), i64::from(scale))
+            }
+            Num::Big(b) => {
+                let mut mag = b.mag.clone();
+                let inexact = mag.div_pow10((i64::from(scale) - b.exp).unsigned_abs());
+                if inexact {
+                    mag = mag.add(&Mag::from_u128(1));
+                }
+                Num::big(b.neg, mag, i64::from(scale))
+            }
+        };
+        (Quantity::make(num, self.format(), Echo::NONE), false)
+    }
+
+    /// True when the value is a multiple of `10^scale` (so [`Quantity::round_up`] keeps it).
+    pub fn is_at_scale(&self, scale: i32) -> bool {
+        match &self.0 {
+            // normalized: no trailing zero in the coefficient, so the exponent decides
+            Repr::Inline { mant, exp, .. } => *mant == 0 || *exp >= scale,
+            Repr::Boxed(b) => match &b.num {
+                Num::Small { mant, exp } => *mant == 0 || *exp >= scale,
+                Num::Big(n) => n.mag.is_zero() || n.exp >= i64::from(scale),
+            },
+        }
+    }
+
     /// The canonical string (upstream `CanonicalizeBytes`), ignoring any echoed input:
     /// `"+1"` gives `1`, `"12.345k"` gives `12345`.
     pub fn to_canonical_string(&self) -> String {
@@ -1964,6 +2015,31 @@ impl TryFrom<k8s_openapi::apimachinery::pkg::api::resource::Quantity> for Quanti
 
 #[cfg(test)]
 mod tests {
+
+    /// `SetDefaults_ResourceList` rounds every resource value up to milli scale.
+    #[test]
+    fn round_up_to_milli_as_api_defaulting() {
+        let r = |s: &str| {
+            let (q, exact) = s.parse::<Quantity>().expect("quantity").round_up(-3);
+            (q.to_string(), exact)
+        };
+        assert_eq!(r("0.0005"), ("1m".into(), false));
+        assert_eq!(r("500u"), ("1m".into(), false));
+        assert_eq!(r("1n"), ("1m".into(), false));
+        assert_eq!(r("1.0001"), ("1001m".into(), false));
+        assert_eq!(r("-0.0015"), ("-2m".into(), false));
+        assert_eq!(r("0.3"), ("300m".into(), true));
+        assert_eq!(r("1024Ki"), ("1Mi".into(), true));
+        assert_eq!(r("1.5Gi"), ("1536Mi".into(), true));
+        assert_eq!(r("0"), ("0".into(), true));
+        // echoed input survives when nothing is rounded, and is dropped when it is
+        assert_eq!(r("12.345k"), ("12.345k".into(), true));
+        assert_eq!(r("1.000100"), ("1001m".into(), false));
+        // beyond i64
+        assert_eq!(r("123456789012345678901.0000001"), ("123456789012345678901001m".into(), false));
+        let big: Quantity = "1e-30".parse().expect("q");
+        assert_eq!(big.round_up(-3).0.to_string(), "1e-3", "the format is kept");
+    }
     use super::*;
 
     #[track_caller]

@@ -449,6 +449,16 @@ impl ResourceList {
         self.0.keys()
     }
 
+    /// Entries in name order, values mutable (names stay as they are).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&ResourceName, &mut Quantity)> {
+        self.0.iter_mut()
+    }
+
+    /// The quantity for `name`, mutable, if present.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Quantity> {
+        self.0.get_mut(name)
+    }
+
     /// The quantity for `name`, or zero when absent (a node that lacks a resource has 0 of it).
     pub fn get_or_zero(&self, name: &str) -> Quantity {
         self.0.get(name).cloned().unwrap_or(Quantity::ZERO)

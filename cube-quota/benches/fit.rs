@@ -197,9 +197,10 @@ fn bench(c: &mut Criterion) {
     // 1,000 replicas of a 1-GPU, 2-core pod: the GPU nodes fill up, then the rest stay Pending.
     let mut one_gpu = pod.clone();
     one_gpu.spec.priority = None;
-    let r = &mut one_gpu.spec.containers[0].resources.requests;
-    r.insert("nvidia.com/gpu", q(1));
-    r.insert("cpu", q(2));
+    let r = &mut one_gpu.spec.containers[0].resources;
+    r.requests.insert("nvidia.com/gpu", q(1));
+    r.requests.insert("cpu", q(2));
+    r.limits = r.requests.clone();
     let sub = Submission::Workload(Box::new(Workload {
         kind: WorkloadKind::Deployment,
         name: "train".into(),
