@@ -2036,7 +2036,10 @@ mod tests {
         assert_eq!(r("12.345k"), ("12.345k".into(), true));
         assert_eq!(r("1.000100"), ("1001m".into(), false));
         // beyond i64
-        assert_eq!(r("123456789012345678901.0000001"), ("123456789012345678901001m".into(), false));
+        assert_eq!(
+            r("123456789012345678901.0000001"),
+            ("123456789012345678901001m".into(), false)
+        );
         let big: Quantity = "1e-30".parse().expect("q");
         assert_eq!(big.round_up(-3).0.to_string(), "1e-3", "the format is kept");
     }
