@@ -1047,7 +1047,7 @@ impl Quantity {
                     (0u128, m != 0)
                 } else {
                     let p = POW10[d as usize];
-                    (m / p, m % p != 0)
+                    (m / p, !m.is_multiple_of(p))
                 };
                 let q = if inexact { q + 1 } else { q };
                 Num::big(*mant < 0, Mag::from_u128(q), i64::from(scale))
