@@ -1939,6 +1939,51 @@ mod tests {
         assert!(!is_gpu_resource_name("example.com/fpga"));
     }
 
+    /// The allocation-free request sum agrees with `effective_pod_requests` on every shape
+    /// (limits without requests, several containers, overhead, init containers, pod-level).
+    #[test]
+    fn fast_requests_agree_with_effective_pod_requests() {
+        use cube_model::objects::{Container, ResourceRequirements};
+        let rl = |pairs: &[(&str, &str)]| -> ResourceList {
+            pairs
+                .iter()
+                .map(|(k, v)| (*k, v.parse::<Quantity>().expect("quantity")))
+                .collect()
+        };
+        let c = |req: &[(&str, &str)], lim: &[(&str, &str)]| Container {
+            name: "c".into(),
+            resources: ResourceRequirements {
+                requests: rl(req),
+                limits: rl(lim),
+            },
+            ..Container::default()
+        };
+        let mut pods = Vec::new();
+        let mut p = Pod::default();
+        p.spec.containers = vec![c(&[], &[("nvidia.com/gpu", "1"), ("cpu", "0.5")])];
+        pods.push(p.clone());
+        p.spec.containers.push(c(
+            &[("cpu", "250m"), ("memory", "1Gi")],
+            &[("memory", "2Gi")],
+        ));
+        pods.push(p.clone());
+        p.spec.overhead = Some(rl(&[("cpu", "100m"), ("example.com/x", "1")]));
+        pods.push(p.clone());
+        p.spec.init_containers = vec![c(&[("cpu", "4")], &[])];
+        pods.push(p.clone());
+        p.spec.init_containers.clear();
+        p.spec.resources = Some(ResourceRequirements {
+            requests: ResourceList::new(),
+            limits: rl(&[("cpu", "8")]),
+        });
+        pods.push(p.clone());
+        let opts = FitOptions::default();
+        for (i, pod) in pods.iter().enumerate() {
+            let slow = SchedResources::from_list(&effective_pod_requests(pod, &opts.resources));
+            assert_eq!(sched_requests(pod, &opts), slow, "pod {i}");
+        }
+    }
+
     #[test]
     fn message_sorted_as_strings() {
         let mut h = BTreeMap::new();
