@@ -21,7 +21,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use cube_quota::preemption::FitScheduler;
-use cube_quota::whatif::{AdmissionOutcome, AdmitOptions, StepStatus, Submission, Verdict, admit};
+use cube_quota::whatif::{
+    AdmissionOutcome, AdmitOptions, StepStatus, StoredPod, Submission, Verdict, admit,
+};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -92,6 +94,8 @@ struct JsonRejection {
 struct JsonReplica {
     pod: String,
     steps: Vec<JsonStep>,
+    /// The pod as the API server would store it (admitted replicas).
+    stored: Option<StoredPod>,
     scheduling: Option<JsonScheduling>,
     rejection: Option<JsonRejection>,
 }
@@ -181,6 +185,7 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
                         detail: s.detail.clone(),
                     })
                     .collect(),
+                stored: r.stored_pod(),
                 scheduling: r.scheduling.as_ref().map(|s| JsonScheduling {
                     schedulable: s.schedulable,
                     node: s.node.clone(),
@@ -287,11 +292,22 @@ fn table(a: &JsonAnswer) -> String {
     let mut o = String::new();
     // writing to a String cannot fail
     let _ = writeln!(o, "{} {}/{}: {}", a.kind, a.namespace, a.name, a.verdict);
+    // the first stored replica in full, the others compared to it
+    let mut first: Option<(&str, &StoredPod)> = None;
     for r in &a.replicas {
         let _ = writeln!(o, "\npod {}", r.pod);
         let _ = writeln!(o, "  {:<24} {:<9} DETAIL", "STAGE", "STATUS");
         for s in &r.steps {
             let _ = writeln!(o, "  {:<24} {:<9} {}", s.stage, s.status, s.detail);
+        }
+        if let Some(st) = &r.stored {
+            let _ = match first {
+                Some((name, f)) if f.same_shape(st) => writeln!(o, "  stored: as {name}"),
+                _ => {
+                    first = first.or(Some((r.pod.as_str(), st)));
+                    writeln!(o, "  stored: {}", st.compact())
+                }
+            };
         }
         if let Some(s) = &r.scheduling {
             let _ = match (&s.node, s.victims.is_empty()) {

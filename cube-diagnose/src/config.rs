@@ -18,6 +18,14 @@ pub struct Thresholds {
     pub clock_skew_secs: i64,
     /// Maximum number of nodes listed per reason in `pod-unschedulable` evidence (default 10).
     pub max_nodes_in_evidence: usize,
+    /// `priority-unguarded` reports PriorityClasses whose value is above this (default: none
+    /// set, the highest class a quota is scoped to, else the highest non-system class the
+    /// groups use).
+    pub priority_unguarded_above: Option<i32>,
+    /// PriorityClasses the API server's ResourceQuota admission configuration limits
+    /// (`limitedResources` with `matchScopes` PriorityClass In): a namespace needs a quota
+    /// scoped to them to use them at all, so `priority-unguarded` does not report them.
+    pub limited_priority_classes: Vec<String>,
 }
 
 impl Default for Thresholds {
@@ -26,6 +34,8 @@ impl Default for Thresholds {
             quota_near_limit_percent: 90,
             clock_skew_secs: 120,
             max_nodes_in_evidence: 10,
+            priority_unguarded_above: None,
+            limited_priority_classes: Vec::new(),
         }
     }
 }

@@ -351,6 +351,7 @@ mod tests {
             "quota-without-limitrange",
             "quota-near-limit",
             "priority-without-quota",
+            "priority-unguarded",
             "quota-without-priority",
             "pod-unschedulable",
             "node-overcommitted",

@@ -8,7 +8,13 @@
 //! - `admit/pod_computed_status`: the same with quotas without status, so usage is computed
 //!   from the 100 pods already in the namespace (100,000 in the snapshot);
 //! - `admit/100k_pods_1k_namespaces`: one Deployment of 100 replicas per namespace, 1,000
-//!   namespaces: 100,000 admissions per iteration, each charging quota for the next.
+//!   namespaces: 100,000 admissions per iteration, each charging quota for the next;
+//! - `namespace_admission/pod_2_containers_2_quotas_1_limitrange`: the fast path
+//!   (`NamespaceAdmission::admit_pod`) for a pod with 2 containers in a namespace with 2
+//!   quotas (with status) and a LimitRange, each admission charging both quotas: the target
+//!   is at least 1,000,000 admissions per second per core;
+//! - `namespace_admission/detailed`: the same pod through the detailed pipeline
+//!   (`admit_pod_detailed`: every step, the stored pod, the charges) for comparison.
 
 use std::hint::black_box;
 
@@ -18,7 +24,8 @@ use cube_model::objects::{
     ResourceQuotaStatus,
 };
 use cube_model::{ClusterSnapshot, Quantity, ResourceList};
-use cube_quota::quota::pod_usage;
+use cube_quota::admission::NamespaceAdmission;
+use cube_quota::quota::{QuotaAdmissionConfig, pod_usage};
 use cube_quota::whatif::{AdmitOptions, Submission, Workload, WorkloadKind, admit};
 
 const NAMESPACES: usize = 1_000;
@@ -178,6 +185,67 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+    g.finish();
+
+    // The fast path: 2 containers, 2 quotas, 1 LimitRange.
+    let mut two = pod("team-2", 2);
+    two.spec.init_containers.clear();
+    let mut second = two.spec.containers[0].clone();
+    second.name = "sidecar".into();
+    second.resources.limits = ResourceList::new();
+    two.spec.containers.push(second);
+    let mut snap = snapshot(true, false);
+    let mut gpu = snap.resource_quotas[2].clone();
+    gpu.metadata.name = "gpu".into();
+    let huge = rl(&[
+        ("requests.nvidia.com/gpu", "1000000"),
+        ("count/pods", "100000000"),
+    ]);
+    gpu.spec.hard = huge.clone();
+    gpu.status = Some(ResourceQuotaStatus {
+        hard: huge,
+        used: rl(&[("requests.nvidia.com/gpu", "0"), ("count/pods", "0")]),
+    });
+    snap.resource_quotas.push(gpu);
+    for q in &mut snap.resource_quotas {
+        if q.metadata.name == "compute" && q.metadata.namespace == "team-2" {
+            let huge = rl(&[
+                ("requests.cpu", "100000000"),
+                ("requests.memory", "100000Ti"),
+                ("limits.cpu", "100000000"),
+                ("limits.memory", "100000Ti"),
+                ("pods", "100000000"),
+            ]);
+            q.spec.hard = huge.clone();
+            if let Some(st) = q.status.as_mut() {
+                st.hard = huge;
+                st.used.remove("requests.nvidia.com/gpu");
+            }
+        }
+    }
+    let config = QuotaAdmissionConfig::default();
+    let ns = NamespaceAdmission::new(&snap, "team-2", &config, None);
+    {
+        let mut check = ns.clone();
+        assert!(check.admit_pod(&two).is_ok(), "the bench pod is admitted");
+        assert_eq!(check.fast_admissions(), 1, "through the fast path");
+        assert_eq!(check.quotas().len(), 2);
+    }
+    let mut g = c.benchmark_group("namespace_admission");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("pod_2_containers_2_quotas_1_limitrange", |b| {
+        let mut state = ns.clone();
+        b.iter(|| state.admit_pod(black_box(&two)).is_ok())
+    });
+    g.bench_function("detailed", |b| {
+        let mut state = ns.clone();
+        b.iter(|| {
+            state
+                .admit_pod_detailed(black_box(two.clone()))
+                .rejection
+                .is_none()
+        })
+    });
     g.finish();
 }
 

@@ -58,6 +58,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod admission;
 pub mod error;
 pub mod fit;
 pub mod limitrange;

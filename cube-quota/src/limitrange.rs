@@ -21,9 +21,21 @@ const MAX_MILLI_VALUE: i64 = i64::MAX / 1000;
 
 /// API defaulting of a stored LimitRange (upstream `SetDefaults_LimitRangeItem`, type Container
 /// only): missing `default[r]` := `max[r]`; then missing `defaultRequest[r]` := `default[r]`;
-/// then missing `defaultRequest[r]` := `min[r]`. Idempotent.
+/// then missing `defaultRequest[r]` := `min[r]`; then every value of every item's `max`, `min`,
+/// `default`, `defaultRequest` and `maxLimitRequestRatio` rounded up to milli scale
+/// (`SetDefaults_ResourceList`, as the generated `SetObjectDefaults_LimitRange` calls it).
+/// Idempotent.
 pub fn default_limit_range(lr: &mut LimitRange) {
     for item in &mut lr.spec.limits {
+        for list in [
+            &mut item.max,
+            &mut item.min,
+            &mut item.default,
+            &mut item.default_request,
+            &mut item.max_limit_request_ratio,
+        ] {
+            crate::requests::round_resource_list(list);
+        }
         if item.type_ != "Container" {
             continue;
         }
@@ -150,7 +162,18 @@ fn min_constraint(
     req: &ResourceList,
     lim: &ResourceList,
 ) -> Option<String> {
-    let (rq, lq) = (req.get(r), lim.get(r));
+    min_violation(t, r, enforced, req.get(r), lim.get(r))
+}
+
+/// Upstream `minConstraint` for one resource given its request and limit (`None`: absent):
+/// the violation text, `None` when satisfied (no allocation then).
+pub(crate) fn min_violation(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    rq: Option<&Quantity>,
+    lq: Option<&Quantity>,
+) -> Option<String> {
     let (rv, lv, ev) = enforced_values(rq, lq, enforced);
     let Some(rq) = rq else {
         return Some(format!(
@@ -179,7 +202,18 @@ fn max_constraint(
     req: &ResourceList,
     lim: &ResourceList,
 ) -> Option<String> {
-    let (rq, lq) = (req.get(r), lim.get(r));
+    max_violation(t, r, enforced, req.get(r), lim.get(r))
+}
+
+/// Upstream `maxConstraint` for one resource given its request and limit (see
+/// [`min_violation`]).
+pub(crate) fn max_violation(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    rq: Option<&Quantity>,
+    lq: Option<&Quantity>,
+) -> Option<String> {
     let (rv, lv, ev) = enforced_values(rq, lq, enforced);
     let Some(lq) = lq else {
         return Some(format!(
@@ -245,7 +279,18 @@ fn ratio_constraint(
     req: &ResourceList,
     lim: &ResourceList,
 ) -> Option<String> {
-    let (rq, lq) = (req.get(r), lim.get(r));
+    ratio_violation(t, r, enforced, req.get(r), lim.get(r))
+}
+
+/// Upstream `limitRequestRatioConstraint` for one resource given its request and limit (see
+/// [`min_violation`]).
+pub(crate) fn ratio_violation(
+    t: &str,
+    r: &str,
+    enforced: &Quantity,
+    rq: Option<&Quantity>,
+    lq: Option<&Quantity>,
+) -> Option<String> {
     let (rv, lv, _) = enforced_values(rq, lq, enforced);
     if rq.is_none() || rv == 0 {
         return Some(format!(
@@ -312,8 +357,11 @@ pub fn aggregate(errs: &[String]) -> Option<String> {
 /// containers) `min`, `max`, `maxLimitRequestRatio`, names sorted (upstream iterates Go maps,
 /// so its order varies between runs).
 ///
-/// Type Pod uses the sidecar-aware pod requests/limits without overhead and without pod-level
-/// resources.
+/// Type Pod uses the sidecar-aware pod requests/limits without overhead; when the pod has
+/// pod-level `resources`, its `cpu` and `memory` requests and limits replace the aggregated
+/// container values (upstream `podRequests` / `podLimits` with PodLevelResources on, in
+/// `plugin/pkg/admission/limitranger/admission.go`: only cpu and memory, and whenever
+/// `spec.resources` is set).
 pub fn pod_violations(lr: &LimitRange, pod: &Pod) -> Vec<String> {
     let mut errs = Vec::new();
     for item in &lr.spec.limits {
@@ -335,8 +383,17 @@ pub fn pod_violations(lr: &LimitRange, pod: &Pod) -> Vec<String> {
                     skip_pod_level_resources: true,
                     use_status_resources: false,
                 };
-                let req = pod_requests(pod, &opts);
-                let lim = pod_limits(pod, &opts);
+                let mut req = pod_requests(pod, &opts);
+                let mut lim = pod_limits(pod, &opts);
+                if let Some(r) = &pod.spec.resources {
+                    for (list, pod_level) in [(&mut req, &r.requests), (&mut lim, &r.limits)] {
+                        for (name, q) in pod_level {
+                            if matches!(name.as_str(), "cpu" | "memory") {
+                                list.insert(name.clone(), q.clone());
+                            }
+                        }
+                    }
+                }
                 check_item("Pod", item, &req, &lim, &mut errs);
             }
             _ => {}

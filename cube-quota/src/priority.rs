@@ -145,6 +145,54 @@ pub fn resolve_pod_priority(
     })
 }
 
+/// [`resolve_pod_priority`] without allocating: the class name after admission and the
+/// priority, `None` when admission refuses the pod (the caller then asks
+/// [`resolve_pod_priority`] for the message).
+pub(crate) fn resolve_borrowed<'a>(
+    pod: &'a Pod,
+    classes: &'a [PriorityClass],
+) -> Option<(&'a str, i32)> {
+    let policy_of = |c: &'a PriorityClass| {
+        c.preemption_policy
+            .as_deref()
+            .unwrap_or(PREEMPT_LOWER_PRIORITY)
+    };
+    let (class, priority, policy) = if pod.spec.priority_class_name.is_empty() {
+        match default_class(classes) {
+            Some(c) => (c.metadata.name.as_str(), c.value, policy_of(c)),
+            None => (
+                "",
+                DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS,
+                PREEMPT_LOWER_PRIORITY,
+            ),
+        }
+    } else {
+        let name = pod.spec.priority_class_name.as_str();
+        match classes.iter().find(|c| c.metadata.name == name) {
+            Some(c) => (name, c.value, policy_of(c)),
+            None => match name {
+                SYSTEM_CLUSTER_CRITICAL => (name, SYSTEM_CRITICAL_PRIORITY, PREEMPT_LOWER_PRIORITY),
+                SYSTEM_NODE_CRITICAL => (
+                    name,
+                    SYSTEM_CRITICAL_PRIORITY + 1000,
+                    PREEMPT_LOWER_PRIORITY,
+                ),
+                _ => return None,
+            },
+        }
+    };
+    if pod.spec.priority.is_some_and(|p| p != priority)
+        || pod
+            .spec
+            .preemption_policy
+            .as_deref()
+            .is_some_and(|p| p != policy)
+    {
+        return None;
+    }
+    Some((class, priority))
+}
+
 /// Applies [`resolve_pod_priority`] to the pod: sets `priorityClassName`, `priority` and
 /// `preemptionPolicy` as the admission plugin does.
 ///

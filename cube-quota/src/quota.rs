@@ -267,13 +267,43 @@ pub fn pod_matches_scope(
     pod: &Pod,
     sel: &ScopedResourceSelectorRequirement,
 ) -> Result<bool, String> {
+    let qos = || qos_class(pod);
+    scope_matches(
+        sel,
+        &ScopeFacts {
+            terminating: is_terminating(pod),
+            class: &pod.spec.priority_class_name,
+            qos: &qos,
+            pod,
+        },
+    )
+}
+
+/// What scope matching reads of a pod: given separately so a caller holding a virtual view of
+/// the stored pod (the admission fast path) evaluates scopes without building the pod.
+pub(crate) struct ScopeFacts<'a> {
+    /// `activeDeadlineSeconds >= 0`.
+    pub terminating: bool,
+    /// `spec.priorityClassName` (after priority admission).
+    pub class: &'a str,
+    /// The QoS class, computed on demand.
+    pub qos: &'a dyn Fn() -> QosClass,
+    /// The pod, for its affinity terms.
+    pub pod: &'a Pod,
+}
+
+/// [`pod_matches_scope`] on [`ScopeFacts`].
+pub(crate) fn scope_matches(
+    sel: &ScopedResourceSelectorRequirement,
+    facts: &ScopeFacts<'_>,
+) -> Result<bool, String> {
     Ok(match sel.scope_name.as_str() {
-        "Terminating" => is_terminating(pod),
-        "NotTerminating" => !is_terminating(pod),
-        "BestEffort" => qos_class(pod) == QosClass::BestEffort,
-        "NotBestEffort" => qos_class(pod) != QosClass::BestEffort,
+        "Terminating" => facts.terminating,
+        "NotTerminating" => !facts.terminating,
+        "BestEffort" => (facts.qos)() == QosClass::BestEffort,
+        "NotBestEffort" => (facts.qos)() != QosClass::BestEffort,
         "PriorityClass" => {
-            let class = pod.spec.priority_class_name.as_str();
+            let class = facts.class;
             match sel.operator.as_str() {
                 "Exists" if sel.values.is_empty() => !class.is_empty(),
                 "In" | "NotIn" if sel.values.is_empty() => {
@@ -296,7 +326,7 @@ pub fn pod_matches_scope(
                 }
             }
         }
-        "CrossNamespacePodAffinity" => uses_cross_namespace_pod_affinity(pod),
+        "CrossNamespacePodAffinity" => uses_cross_namespace_pod_affinity(facts.pod),
         _ => false,
     })
 }

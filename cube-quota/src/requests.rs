@@ -361,14 +361,64 @@ pub fn default_requests_from_limits(spec: &mut PodSpec) {
     }
 }
 
+/// API defaulting of one resource list (upstream `SetDefaults_ResourceList` in
+/// `pkg/apis/core/v1/defaults.go`): every value is rounded up to milli scale
+/// ([`Quantity::round_up`] at scale -3), so a cpu request of `0.0005` is stored as `1m`.
+/// Returns the names whose value changed, with the value before.
+pub fn round_resource_list(list: &mut ResourceList) -> Vec<(String, Quantity)> {
+    let mut changed = Vec::new();
+    for (name, q) in list.iter_mut() {
+        if !q.is_at_scale(-3) {
+            let before = std::mem::replace(q, q.round_up(-3).0);
+            changed.push((name.to_string(), before));
+        }
+    }
+    changed
+}
+
+/// [`round_resource_list`] on every resource list of a pod spec that API defaulting visits
+/// (the generated `SetObjectDefaults_Pod` in `pkg/apis/core/v1/zz_generated.defaults.go`):
+/// each container's and init container's `limits` and `requests`, `overhead`, and pod-level
+/// `resources`. It runs after `SetDefaults_Pod`, so requests copied from limits are rounded
+/// too. Returns one note per rounded value (`cpu request of container c: 500u -> 1m`).
+pub fn round_pod_resources(spec: &mut PodSpec) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut note =
+        |what: &str, side: &str, changed: Vec<(String, Quantity)>, list: &ResourceList| {
+            for (name, before) in changed {
+                let after = list.get(&name).map(ToString::to_string).unwrap_or_default();
+                notes.push(format!("{name} {side}{what}: {before} -> {after}"));
+            }
+        };
+    for (kind, containers) in [
+        ("init container", &mut spec.init_containers),
+        ("container", &mut spec.containers),
+    ] {
+        for c in containers.iter_mut() {
+            let what = format!(" of {kind} {}", c.name);
+            let ch = round_resource_list(&mut c.resources.limits);
+            note(&what, "limit", ch, &c.resources.limits);
+            let ch = round_resource_list(&mut c.resources.requests);
+            note(&what, "request", ch, &c.resources.requests);
+        }
+    }
+    if let Some(o) = spec.overhead.as_mut() {
+        let ch = round_resource_list(o);
+        note("", "overhead", ch, o);
+    }
+    if let Some(r) = spec.resources.as_mut() {
+        let ch = round_resource_list(&mut r.limits);
+        note(" of the pod", "limit", ch, &r.limits);
+        let ch = round_resource_list(&mut r.requests);
+        note(" of the pod", "request", ch, &r.requests);
+    }
+    notes
+}
+
 /// The QoS class of a pod (upstream `GetPodQOS`: `status.qosClass` when the API server has set
 /// it, otherwise [`compute_qos_class`]).
 pub fn qos_class(pod: &Pod) -> QosClass {
     QosClass::from_api(&pod.status.qos_class).unwrap_or_else(|| compute_qos_class(pod))
-}
-
-fn is_qos_compute_resource(name: &str) -> bool {
-    name == "cpu" || name == "memory"
 }
 
 /// Upstream `ComputePodQOS` (v1.36, PodLevelResources on): only cpu and memory and only values
@@ -376,53 +426,100 @@ fn is_qos_compute_resource(name: &str) -> bool {
 /// init container: BestEffort when nothing is set, Guaranteed when every container has cpu and
 /// memory limits and the summed requests equal the summed limits, else Burstable.
 pub fn compute_qos_class(pod: &Pod) -> QosClass {
-    let mut requests = ResourceList::new();
-    let mut limits = ResourceList::new();
+    if is_pod_level_resources_set(pod)
+        && let Some(r) = &pod.spec.resources
+    {
+        // Pod-level limits, when set, must name both cpu and memory for Guaranteed; without
+        // limits the requests alone decide (BestEffort or Burstable).
+        let limits = (!r.limits.is_empty()).then(|| list_entries(&r.limits));
+        return qos_from(std::iter::once((list_entries(&r.requests), limits)));
+    }
+    qos_of(
+        pod.spec
+            .containers
+            .iter()
+            .chain(&pod.spec.init_containers)
+            .map(|c| {
+                (
+                    list_entries(&c.resources.requests),
+                    list_entries(&c.resources.limits),
+                )
+            }),
+    )
+}
+
+fn list_entries(list: &ResourceList) -> impl Iterator<Item = (&str, &Quantity)> {
+    list.iter().map(|(k, v)| (k.as_str(), v))
+}
+
+/// The QoS class of containers given as (requests, limits) entries (upstream `ComputePodQOS`
+/// without pod-level resources), without allocating: what [`compute_qos_class`] computes for
+/// a pod whose containers hold these lists.
+pub fn qos_of<'a, R, L>(containers: impl Iterator<Item = (R, L)>) -> QosClass
+where
+    R: Iterator<Item = (&'a str, &'a Quantity)>,
+    L: Iterator<Item = (&'a str, &'a Quantity)>,
+{
+    qos_from(containers.map(|(r, l)| (r, Some(l))))
+}
+
+/// The core of [`compute_qos_class`]: per container its requests and its limits (`None`:
+/// limits not considered for the Guaranteed check, the pod-level case without limits).
+fn qos_from<'a, R, L>(containers: impl Iterator<Item = (R, Option<L>)>) -> QosClass
+where
+    R: Iterator<Item = (&'a str, &'a Quantity)>,
+    L: Iterator<Item = (&'a str, &'a Quantity)>,
+{
+    // summed cpu and memory of requests and limits (values > 0 only)
+    let mut req: [Option<Quantity>; 2] = [None, None];
+    let mut lim: [Option<Quantity>; 2] = [None, None];
     let mut guaranteed = true;
-    let take = |list: &ResourceList, into: &mut ResourceList| -> (bool, bool) {
-        let (mut cpu, mut mem) = (false, false);
-        for (name, q) in list {
-            if !is_qos_compute_resource(name.as_str()) || q <= &Quantity::ZERO {
-                continue;
-            }
-            cpu |= name.as_str() == "cpu";
-            mem |= name.as_str() == "memory";
-            let single: ResourceList = [(name.clone(), q.clone())].into_iter().collect();
-            add_list(into, &single);
+    let add = |acc: &mut [Option<Quantity>; 2], name: &str, q: &Quantity| -> Option<usize> {
+        let i = match name {
+            "cpu" => 0,
+            "memory" => 1,
+            _ => return None,
+        };
+        if q <= &Quantity::ZERO {
+            return None;
         }
-        (cpu, mem)
+        acc[i] = Some(match acc[i].take() {
+            // an overflowing sum keeps the value before (as add_list does)
+            Some(s) => s.checked_add(q).unwrap_or(s),
+            None => q.clone(),
+        });
+        Some(i)
     };
-    if is_pod_level_resources_set(pod) {
-        if let Some(r) = &pod.spec.resources {
-            take(&r.requests, &mut requests);
-            if !r.limits.is_empty() {
-                let (cpu, mem) = take(&r.limits, &mut limits);
-                if !(cpu && mem) {
-                    guaranteed = false;
+    for (requests, limits) in containers {
+        for (name, q) in requests {
+            add(&mut req, name, q);
+        }
+        if let Some(limits) = limits {
+            let mut seen = [false; 2];
+            for (name, q) in limits {
+                if let Some(i) = add(&mut lim, name, q) {
+                    seen[i] = true;
                 }
             }
-        }
-    } else {
-        for c in pod.spec.containers.iter().chain(&pod.spec.init_containers) {
-            take(&c.resources.requests, &mut requests);
-            let (cpu, mem) = take(&c.resources.limits, &mut limits);
-            if !(cpu && mem) {
+            if !(seen[0] && seen[1]) {
                 guaranteed = false;
             }
         }
     }
-    if requests.is_empty() && limits.is_empty() {
+    let count = |a: &[Option<Quantity>; 2]| a.iter().filter(|x| x.is_some()).count();
+    if count(&req) == 0 && count(&lim) == 0 {
         return QosClass::BestEffort;
     }
     if guaranteed {
-        for (name, req) in &requests {
-            if limits.get(name.as_str()) != Some(req) {
+        for i in 0..2 {
+            if let Some(r) = &req[i]
+                && lim[i].as_ref() != Some(r)
+            {
                 guaranteed = false;
-                break;
             }
         }
     }
-    if guaranteed && requests.len() == limits.len() {
+    if guaranteed && count(&req) == count(&lim) {
         QosClass::Guaranteed
     } else {
         QosClass::Burstable

@@ -31,11 +31,12 @@ use cube_model::objects::{
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::admission::{NamespaceAdmission, NamespacePhase, namespace_phase};
 use crate::error::{Error, Result};
 use crate::limitrange::{default_limit_range, default_pod, validate_pod, validate_pvc};
 use crate::priority::{admit_pod_priority, check_single_default, validate_priority_class};
 use crate::quota::{QuotaAdmissionConfig, QuotaCharge, QuotaState, QuotaSubject, check_request};
-use crate::requests::default_requests_from_limits;
+use crate::requests::{default_requests_from_limits, round_pod_resources, round_resource_list};
 use crate::validation::{
     invalid_message, validate_limit_range, validate_pod_resources, validate_resource_quota,
 };
@@ -120,8 +121,13 @@ impl Workload {
     /// DaemonSet, whose count depends on the nodes), as [`Workload::template_pod`] names them.
     pub fn replica_pods(&self, namespace: &str) -> Vec<Pod> {
         let ns = self.pod_namespace(namespace);
+        let hash = if self.kind == WorkloadKind::Deployment {
+            template_hash(&self.template)
+        } else {
+            String::new()
+        };
         (0..self.replicas.unwrap_or(1))
-            .map(|i| replica_pod(self, ns, i))
+            .map(|i| replica_pod_hashed(self, ns, i, &hash))
             .collect()
     }
 }
@@ -323,8 +329,10 @@ fn job_pods(spec: &Value) -> u32 {
 /// A stage of the pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
-    /// API defaulting of the object (requests from limits).
+    /// API defaulting of the object (requests from limits, values rounded up to milli scale).
     ApiDefaulting,
+    /// NamespaceLifecycle admission: the namespace must exist and not be terminating.
+    NamespaceLifecycle,
     /// LimitRanger mutation (defaults from LimitRanges).
     LimitRangerDefaulting,
     /// Priority admission.
@@ -368,10 +376,10 @@ pub struct Step {
 pub struct Rejection {
     /// Stage that refused.
     pub stage: Stage,
-    /// HTTP status: 403 Forbidden, 422 Invalid, 500 for the unwrapped
-    /// `insufficient quota to match these scopes`.
+    /// HTTP status: 403 Forbidden, 404 NotFound (a namespace that does not exist), 422
+    /// Invalid, 500 for the unwrapped `insufficient quota to match these scopes`.
     pub code: u16,
-    /// Status reason: `Forbidden`, `Invalid` or `InternalError`.
+    /// Status reason: `Forbidden`, `NotFound`, `Invalid` or `InternalError`.
     pub reason: &'static str,
     /// The Status message, e.g. `pods "x" is forbidden: exceeded quota: ...`.
     pub message: String,
@@ -446,6 +454,183 @@ pub struct ReplicaOutcome {
     pub scheduling: Option<SchedulingOutcome>,
     /// The refusal, if any.
     pub rejection: Option<Rejection>,
+}
+
+impl ReplicaOutcome {
+    /// The stored pod in the server's spellings (see [`StoredPod`]), when admitted.
+    pub fn stored_pod(&self) -> Option<StoredPod> {
+        self.stored.as_ref().map(StoredPod::from_pod)
+    }
+}
+
+/// One container's resources as the API server stores them: each quantity in the server's own
+/// spelling (`Quantity`'s `String()`: `0.3` is `300m`, `1024Ki` is `1Mi`, a rounded `0.0005`
+/// is `1m`), keyed by resource name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredResources {
+    /// `requests`.
+    pub requests: std::collections::BTreeMap<String, String>,
+    /// `limits`.
+    pub limits: std::collections::BTreeMap<String, String>,
+}
+
+impl StoredResources {
+    fn of(r: &cube_model::objects::ResourceRequirements) -> Self {
+        let texts = |l: &cube_model::ResourceList| {
+            l.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        StoredResources {
+            requests: texts(&r.requests),
+            limits: texts(&r.limits),
+        }
+    }
+
+    /// `cpu=300m,memory=1Mi` for one side.
+    fn side(m: &std::collections::BTreeMap<String, String>) -> String {
+        m.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// `requests cpu=300m,memory=1Mi limits cpu=1` (`-` for an empty side).
+    pub fn compact(&self) -> String {
+        let or_dash = |s: String| if s.is_empty() { "-".to_owned() } else { s };
+        format!(
+            "requests {} limits {}",
+            or_dash(Self::side(&self.requests)),
+            or_dash(Self::side(&self.limits))
+        )
+    }
+}
+
+/// One container of a [`StoredPod`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredContainer {
+    /// Container name.
+    pub name: String,
+    /// Its requests and limits after API defaulting and LimitRanger defaulting.
+    #[serde(flatten)]
+    pub resources: StoredResources,
+}
+
+/// The pod as the API server would store it after admission: each container's requests and
+/// limits after API defaulting (requests from limits, values rounded up to milli scale) and
+/// LimitRanger defaulting, pod-level resources and overhead, the priority with its class and
+/// preemption policy (priority admission), and the QoS class the server writes into
+/// `status.qosClass` (`GetPodQOS` at creation).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredPod {
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace`.
+    pub namespace: String,
+    /// `spec.containers`.
+    pub containers: Vec<StoredContainer>,
+    /// `spec.initContainers`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<StoredContainer>,
+    /// Pod-level `spec.resources`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<StoredResources>,
+    /// `spec.overhead`.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub overhead: std::collections::BTreeMap<String, String>,
+    /// `spec.priority`.
+    pub priority: i32,
+    /// `spec.priorityClassName` (empty: none).
+    pub priority_class_name: String,
+    /// `spec.preemptionPolicy`.
+    pub preemption_policy: String,
+    /// `status.qosClass`.
+    pub qos_class: String,
+}
+
+impl StoredPod {
+    /// The summary of a stored pod (as [`ReplicaOutcome::stored`] holds it).
+    pub fn from_pod(pod: &Pod) -> Self {
+        let containers = |cs: &[cube_model::objects::Container]| {
+            cs.iter()
+                .map(|c| StoredContainer {
+                    name: c.name.clone(),
+                    resources: StoredResources::of(&c.resources),
+                })
+                .collect()
+        };
+        StoredPod {
+            name: pod.metadata.name.clone(),
+            namespace: pod.metadata.namespace.clone(),
+            containers: containers(&pod.spec.containers),
+            init_containers: containers(&pod.spec.init_containers),
+            resources: pod.spec.resources.as_ref().map(StoredResources::of),
+            overhead: pod
+                .spec
+                .overhead
+                .iter()
+                .flatten()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            priority: pod.spec.priority.unwrap_or(0),
+            priority_class_name: pod.spec.priority_class_name.clone(),
+            preemption_policy: pod.spec.preemption_policy.clone().unwrap_or_default(),
+            qos_class: crate::requests::qos_class(pod).as_str().to_owned(),
+        }
+    }
+
+    /// One line: `main: requests cpu=300m limits cpu=1; sidecar: ...; priority 1000 (class
+    /// high, PreemptLowerPriority), QoS Burstable`. Init containers are marked `init`, pod-level
+    /// resources `pod`.
+    pub fn compact(&self) -> String {
+        let mut parts: Vec<String> = self
+            .init_containers
+            .iter()
+            .map(|c| format!("init {}: {}", c.name, c.resources.compact()))
+            .chain(
+                self.containers
+                    .iter()
+                    .map(|c| format!("{}: {}", c.name, c.resources.compact())),
+            )
+            .collect();
+        if let Some(r) = &self.resources {
+            parts.push(format!("pod: {}", r.compact()));
+        }
+        if !self.overhead.is_empty() {
+            parts.push(format!(
+                "overhead {}",
+                StoredResources::side(&self.overhead)
+            ));
+        }
+        let class = if self.priority_class_name.is_empty() {
+            "no class".to_owned()
+        } else {
+            format!("class {}", self.priority_class_name)
+        };
+        format!(
+            "{}; priority {} ({class}, {}), QoS {}",
+            parts.join("; "),
+            self.priority,
+            self.preemption_policy,
+            self.qos_class
+        )
+    }
+
+    /// True when `other` differs from this pod only by name (replicas of one template).
+    pub fn same_shape(&self, other: &StoredPod) -> bool {
+        self.namespace == other.namespace
+            && self.containers == other.containers
+            && self.init_containers == other.init_containers
+            && self.resources == other.resources
+            && self.overhead == other.overhead
+            && self.priority == other.priority
+            && self.priority_class_name == other.priority_class_name
+            && self.preemption_policy == other.preemption_policy
+            && self.qos_class == other.qos_class
+    }
 }
 
 /// The final answer.
@@ -580,6 +765,16 @@ fn template_hash(t: &PodTemplateSpec) -> String {
 }
 
 fn replica_pod(w: &Workload, namespace: &str, i: u32) -> Pod {
+    let hash = if w.kind == WorkloadKind::Deployment {
+        template_hash(&w.template)
+    } else {
+        String::new()
+    };
+    replica_pod_hashed(w, namespace, i, &hash)
+}
+
+/// [`replica_pod`] with the Deployment's template hash computed once by the caller.
+fn replica_pod_hashed(w: &Workload, namespace: &str, i: u32, hash: &str) -> Pod {
     let mut meta = w.template.metadata.clone();
     meta.namespace = namespace.to_owned();
     let name = match w.kind {
@@ -591,14 +786,7 @@ fn replica_pod(w: &Workload, namespace: &str, i: u32) -> Pod {
             }
         }
         WorkloadKind::StatefulSet => format!("{}-{i}", w.name),
-        WorkloadKind::Deployment => {
-            format!(
-                "{}-{}-{}",
-                w.name,
-                template_hash(&w.template),
-                suffix(i as u64)
-            )
-        }
+        WorkloadKind::Deployment => format!("{}-{hash}-{}", w.name, suffix(i as u64)),
         _ => format!("{}-{}", w.name, suffix(i as u64)),
     };
     meta.name = name;
@@ -649,19 +837,37 @@ fn stored_limit_ranges(snapshot: &ClusterSnapshot, namespace: &str) -> Vec<Limit
         .collect()
 }
 
-/// Admission state of one namespace: its LimitRanges, quotas (charged as replicas are
-/// admitted) and the PriorityClasses of the cluster.
-struct NamespaceState<'s> {
-    limit_ranges: Vec<LimitRange>,
-    quotas: Vec<QuotaState>,
-    classes: &'s [PriorityClass],
+/// The NamespaceLifecycle refusal of a create in `namespace` (upstream
+/// `staging/src/k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle/admission.go`):
+/// 404 `namespaces "x" not found` for a namespace that does not exist, 403 `unable to create
+/// new content in namespace x because it is being terminated` for a terminating one.
+pub(crate) fn lifecycle_rejection(
+    phase: NamespacePhase,
+    namespace: &str,
+    resource: &str,
+    name: &str,
+) -> Option<Rejection> {
+    match phase {
+        NamespacePhase::Active => None,
+        NamespacePhase::NotFound => Some(Rejection {
+            stage: Stage::NamespaceLifecycle,
+            code: 404,
+            reason: "NotFound",
+            message: format!("namespaces \"{namespace}\" not found"),
+        }),
+        NamespacePhase::Terminating => Some(forbidden(
+            Stage::NamespaceLifecycle,
+            resource,
+            name,
+            &format!(
+                "unable to create new content in namespace {namespace} because it is being terminated"
+            ),
+        )),
+    }
 }
 
-fn admit_one_pod(
-    mut pod: Pod,
-    ns: &mut NamespaceState<'_>,
-    opts: &AdmitOptions<'_>,
-) -> ReplicaOutcome {
+/// The whole pipeline for one pod (the detailed path of [`NamespaceAdmission`]).
+pub(crate) fn admit_one_pod(mut pod: Pod, ns: &mut NamespaceAdmission<'_>) -> ReplicaOutcome {
     let name = pod.metadata.name.clone();
     let mut steps = Vec::new();
     let reject = |steps: Vec<Step>, r: Rejection| ReplicaOutcome {
@@ -673,18 +879,33 @@ fn admit_one_pod(
         rejection: Some(r),
     };
 
-    // 1. API defaulting
+    // 1. API defaulting: SetDefaults_Pod, then every resource list rounded up to milli scale
     let before = pod.spec.clone();
     default_requests_from_limits(&mut pod.spec);
-    steps.push(if pod.spec == before {
+    let from_limits = pod.spec != before;
+    let rounded = round_pod_resources(&mut pod.spec);
+    let mut notes = Vec::new();
+    if from_limits {
+        notes.push("requests defaulted from limits".to_owned());
+    }
+    if !rounded.is_empty() {
+        notes.push(format!("rounded up to milli scale: {}", rounded.join(", ")));
+    }
+    steps.push(if notes.is_empty() {
         step(Stage::ApiDefaulting, StepStatus::Passed, "")
     } else {
-        step(
-            Stage::ApiDefaulting,
-            StepStatus::Changed,
-            "requests defaulted from limits",
-        )
+        step(Stage::ApiDefaulting, StepStatus::Changed, notes.join("; "))
     });
+
+    // NamespaceLifecycle (the first admission plugin)
+    if let Some(r) = lifecycle_rejection(ns.phase(), ns.namespace(), "pods", &name) {
+        steps.push(step(
+            Stage::NamespaceLifecycle,
+            StepStatus::Rejected,
+            r.message.clone(),
+        ));
+        return reject(steps, r);
+    }
 
     // 2. LimitRanger mutation
     if ns.limit_ranges.is_empty() {
@@ -767,12 +988,8 @@ fn admit_one_pod(
     }
 
     // 6. quota
-    let charges = match check_request(
-        QuotaSubject::Pod(&pod),
-        &mut ns.quotas,
-        &opts.quota_config,
-        opts.now,
-    ) {
+    let (config, now) = (ns.config.clone(), ns.now);
+    let charges = match check_request(QuotaSubject::Pod(&pod), ns.quotas_mut(), &config, now) {
         Ok(c) => c,
         Err(e) => {
             steps.push(step(
@@ -894,8 +1111,29 @@ pub fn admit(
             .collect()
     };
 
+    // NamespaceLifecycle refuses any namespaced object before validation.
+    let phase = namespace_phase(snapshot, &ns);
+    let lifecycle = |kind: &str, resource: &str, name: &str| {
+        lifecycle_rejection(phase, &ns, resource, name).map(|r| {
+            single(
+                kind,
+                name,
+                &ns,
+                vec![step(
+                    Stage::NamespaceLifecycle,
+                    StepStatus::Rejected,
+                    r.message.clone(),
+                )],
+                Some(r),
+            )
+        })
+    };
+
     match submission {
         Submission::ResourceQuota(q) => {
+            if let Some(out) = lifecycle("ResourceQuota", "resourcequotas", &q.metadata.name) {
+                return out;
+            }
             let errs = validate_resource_quota(q);
             let name = &q.metadata.name;
             match invalid_message("ResourceQuota", name, &errs) {
@@ -916,6 +1154,9 @@ pub fn admit(
             }
         }
         Submission::LimitRange(l) => {
+            if let Some(out) = lifecycle("LimitRange", "limitranges", &l.metadata.name) {
+                return out;
+            }
             let mut l = l.clone();
             default_limit_range(&mut l);
             let name = l.metadata.name.clone();
@@ -979,10 +1220,19 @@ pub fn admit(
             }
         }
         Submission::PersistentVolumeClaim(c) => {
+            if let Some(out) = lifecycle(
+                "PersistentVolumeClaim",
+                "persistentvolumeclaims",
+                &c.metadata.name,
+            ) {
+                return out;
+            }
             let mut c = c.clone();
             c.metadata.namespace = ns.clone();
             let name = c.metadata.name.clone();
             let mut steps = Vec::new();
+            // SetDefaults_ResourceList on the claim's requests and limits
+            round_resource_list(&mut c.spec.resources.requests);
             // DefaultStorageClass admission (mutating) sets the default class on a claim
             // without `storageClassName`.
             if c.spec.storage_class_name.is_none()
@@ -1056,10 +1306,11 @@ pub fn admit(
             }
         }
         Submission::Workload(w) => {
-            let mut state = NamespaceState {
-                limit_ranges: stored_limit_ranges(snapshot, &ns),
-                quotas: quotas(),
-                classes: &snapshot.priority_classes,
+            let mut state = NamespaceAdmission::new(snapshot, &ns, &opts.quota_config, opts.now);
+            let hash = if w.kind == WorkloadKind::Deployment {
+                template_hash(&w.template)
+            } else {
+                String::new()
             };
             let requested = w.replicas.unwrap_or(snapshot.nodes.len() as u32);
             let tried = opts.max_replicas.map_or(requested, |m| requested.min(m));
@@ -1069,8 +1320,8 @@ pub fn admit(
             let mut pending = 0u32;
             let mut first_rejection = None;
             for i in 0..tried {
-                let pod = replica_pod(w, &ns, i);
-                let mut out = admit_one_pod(pod, &mut state, opts);
+                let pod = replica_pod_hashed(w, &ns, i, &hash);
+                let mut out = state.admit_pod_detailed(pod);
                 if let Some(r) = &out.rejection {
                     if first_rejection.is_none() {
                         first_rejection = Some(r.clone());
@@ -1125,7 +1376,7 @@ pub fn admit(
                 requested,
                 admitted,
                 replicas,
-                quotas_after: state.quotas,
+                quotas_after: state.into_quotas(),
                 verdict,
                 scheduling_checked,
             }

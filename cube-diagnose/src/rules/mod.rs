@@ -55,6 +55,7 @@ pub mod node_not_ready;
 pub mod node_overcommitted;
 pub mod pod_missing_requests;
 pub mod pod_unschedulable;
+pub mod priority_unguarded;
 pub mod priority_without_quota;
 pub mod quota_near_limit;
 pub mod quota_not_enforced;
@@ -86,6 +87,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(quota_without_limitrange::QuotaWithoutLimitRange),
         Box::new(quota_near_limit::QuotaNearLimit),
         Box::new(priority_without_quota::PriorityWithoutQuota),
+        Box::new(priority_unguarded::PriorityUnguarded),
         Box::new(quota_without_priority::QuotaWithoutPriority),
         Box::new(pod_unschedulable::PodUnschedulable),
         Box::new(node_overcommitted::NodeOvercommitted),

@@ -1,5 +1,7 @@
 //! cube-quota integration tests as modules of one test binary (one link instead of one per file).
 
+mod admission_fast_path;
+mod admission_gaps;
 mod admission_messages;
 mod admission_parse;
 mod fit_scheduler_messages;
