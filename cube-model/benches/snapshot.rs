@@ -12,7 +12,9 @@
 //! conditions) at `CUBE_BENCH_SCALE=1` (default); `CUBE_BENCH_SCALE=0.05` gives a quick run. Before the criterion
 //! groups, one pass of each is timed and its peak heap (above the input, by a counting global
 //! allocator) is printed as ratios. `CUBE_BENCH_ONESHOT_ONLY=1` stops after that pass;
-//! `CUBE_BENCH_CUBE_ONLY=1` runs only our loader once (for profiling).
+//! `CUBE_BENCH_CUBE_ONLY=1` runs only our loader once (for profiling). `CUBE_BENCH_WRITE=FILE`
+//! writes the generated dump to `FILE` and exits; `CUBE_BENCH_READ_K8S=FILE` deserializes a dump
+//! file into `k8s_openapi` types and exits (the baseline process of `scripts/whole-path.sh`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -406,6 +408,18 @@ fn main() {
     let s = scale();
     let nodes = ((5_000.0 * s) as usize).max(1);
     let pods = ((150_000.0 * s) as usize).max(1);
+    // Whole-process modes for `scripts/whole-path.sh`: write the generated dump to a file, or
+    // deserialize a dump file into k8s-openapi types (the baseline process).
+    if let Some(path) = std::env::var_os("CUBE_BENCH_WRITE") {
+        std::fs::write(&path, generate(nodes, pods)).expect("write the dump");
+        return;
+    }
+    if let Some(path) = std::env::var_os("CUBE_BENCH_READ_K8S") {
+        let bytes = std::fs::read(&path).expect("read the dump");
+        let objects = read_k8s_openapi(&bytes);
+        println!("{} nodes, {} pods", objects.nodes.len(), objects.pods.len());
+        return;
+    }
     let bytes = generate(nodes, pods);
     one_shot(&bytes, nodes, pods);
     if std::env::var_os("CUBE_BENCH_ONESHOT_ONLY").is_some() {
