@@ -20,7 +20,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 use clap::{Parser, ValueEnum};
-use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions, Severity as KcSeverity};
+use cube_cluster::KubeconfigSeverity as KcSeverity;
+use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions};
 use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
 use cube_diagnose::render::{SarifOptions, to_json, to_junit, to_sarif_with, to_table};
 use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};

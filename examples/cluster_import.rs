@@ -90,12 +90,14 @@ struct Args {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ContextProblems {
     context: String,
     problems: Vec<Problem>,
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Report {
     kubeconfig: String,
     context: Option<String>,
@@ -117,6 +119,7 @@ struct Report {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct RegistryResult {
     file: String,
     name: String,

@@ -60,6 +60,7 @@ pub enum ForbiddenCause {
 
 /// Details of a 403 parsed from the apiserver message.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ForbiddenDetail {
     /// The user the server saw (`User "<u>"`).
     pub user: Option<String>,

@@ -16,6 +16,7 @@ use crate::kubeconfig::Selection;
 
 /// What `/version` reported.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServerVersion {
     /// `gitVersion` (`v1.36.2`).
     pub git_version: String,
@@ -68,6 +69,7 @@ impl Outcome {
 
 /// A connection check's report.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ConnectReport {
     /// Server URL checked.
     pub server: String,

@@ -706,6 +706,7 @@ fn shell_words(s: &str) -> Result<Vec<String>, JoinError> {
 
 /// The outcome of [`JoinCommand::check_pins`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PinCheck {
     /// Overall verdict.
     pub verdict: PinVerdict,

@@ -59,3 +59,12 @@ pub mod snapshot;
 pub mod ssa;
 
 pub use error::{Error, Result};
+/// The kubeconfig's `clusters[]` entry, under a name that does not clash with
+/// `cube_model::Cluster` (a target cluster of the registry).
+pub use kubeconfig::Cluster as KubeconfigCluster;
+/// The kubeconfig's `contexts[]` entry, under a name that does not clash with
+/// `cube_diagnose::Context`.
+pub use kubeconfig::Context as KubeconfigContext;
+/// How bad a kubeconfig problem is, under a name that does not clash with
+/// `cube_diagnose::Severity`.
+pub use kubeconfig::Severity as KubeconfigSeverity;

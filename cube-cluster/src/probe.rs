@@ -49,6 +49,7 @@ impl Default for ProbeOptions {
 
 /// Health of one cluster.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ClusterHealth {
     /// Cluster name.
     pub name: String,

@@ -665,6 +665,7 @@ pub enum Outcome {
 
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckResult {
     /// The check and namespace asked.
     pub scoped: ScopedCheck,
@@ -756,6 +757,7 @@ impl fmt::Display for OverPrivilege {
 
 /// The result of checking a profile.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CapabilityReport {
     /// Profile name.
     pub profile: String,

@@ -368,6 +368,7 @@ pub fn is_cluster_role(role: &Role) -> bool {
 
 /// The rule and binding that allowed a request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Grant {
     /// Kind of the binding.
     pub binding_kind: BindingKind,
@@ -442,6 +443,7 @@ fn describe_subject(s: &Subject, binding_namespace: &str) -> String {
 /// (`RBAC: allowed by RoleBinding "limited-edit/gpu-test" of ClusterRole "edit" to User "limited"`),
 /// so a report can name the binding that grants a check. The inverse of [`Grant::describe`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AllowReason {
     /// Kind of the binding.
     pub binding_kind: BindingKind,
@@ -546,6 +548,7 @@ pub struct Decision {
 
 /// A binding whose roleRef names a Role or ClusterRole that does not exist (§10.10).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DanglingRoleRef {
     /// Kind of the binding.
     pub binding_kind: BindingKind,

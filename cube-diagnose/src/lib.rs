@@ -49,9 +49,14 @@ pub mod rules;
 pub mod suppress;
 
 pub use config::{Config, Thresholds};
+/// [`Context`] under a name that does not clash with `cube_cluster::kubeconfig::Context` or
+/// `anyhow::Context` when a service imports them together.
+pub use context::Context as DiagnoseContext;
 pub use context::{Context, GroupSpec, LogText};
 pub use engine::{Engine, Report, RuleInfo, Summary};
 pub use error::DiagnoseError;
+/// [`Severity`] under a name that does not clash with `cube_cluster::kubeconfig::Severity`.
+pub use finding::Severity as FindingSeverity;
 pub use finding::{Evidence, Finding, Severity, Subject};
 pub use input::{InputFormat, Inputs};
 pub use locate::SourceLocation;

@@ -399,7 +399,7 @@ pub struct SchedulingOutcome {
 }
 
 /// The scheduling stage, implemented elsewhere (node fit and preemption).
-pub trait SchedulingStep {
+pub trait SchedulingStep: Send + Sync {
     /// Decides where `pod` (as the API server stored it) would go. `placed` are the replicas
     /// admitted earlier in the same run (not yet in `snapshot`).
     fn schedule(&self, pod: &Pod, snapshot: &ClusterSnapshot, placed: &[Pod]) -> SchedulingOutcome;
@@ -717,7 +717,8 @@ pub struct AdmitOptions<'a> {
     /// Keep trying replicas after a refusal (each refusal is recorded). Default `false`: stop
     /// at the first one, since a controller's retries fail the same way.
     pub continue_after_rejection: bool,
-    /// Scheduling stage; `None` = stop after admission.
+    /// Scheduling stage; `None` = stop after admission. The step is `Send + Sync`, so
+    /// `AdmitOptions` can be held across an `.await` in a spawned task.
     pub scheduler: Option<&'a dyn SchedulingStep>,
 }
 

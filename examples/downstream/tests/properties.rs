@@ -126,3 +126,22 @@ proptest! {
         prop_assert_eq!(report.exit_code(), 1);
     }
 }
+
+/// What a service holds across `.await` in a spawned task is `Send + Sync` (compile-time checks).
+fn send_sync<T: Send + Sync + ?Sized>() {}
+
+#[test]
+fn seams_and_values_a_service_holds_are_send_and_sync() {
+    send_sync::<cube_quota::whatif::AdmitOptions<'static>>();
+    send_sync::<dyn cube_quota::whatif::SchedulingStep>();
+    send_sync::<cube_diagnose::Engine>();
+    send_sync::<cube_diagnose::Report>();
+    send_sync::<cube_model::ClusterSnapshot>();
+    send_sync::<dyn cube_cluster::api::ClusterApi>();
+    send_sync::<dyn cube_cluster::api::ServerInfo>();
+    send_sync::<dyn cube_cluster::api::ObjectReader>();
+    send_sync::<dyn cube_cluster::api::ObjectApplier>();
+    send_sync::<dyn cube_cluster::profiles::AccessReviewer>();
+    let _held: std::sync::Arc<dyn cube_cluster::api::ClusterApi> =
+        std::sync::Arc::new(cube_cluster::memory::MemoryCluster::new());
+}
