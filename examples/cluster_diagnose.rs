@@ -64,7 +64,7 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     output: Output,
-    /// Engine configuration (JSON or YAML: disabled, severities, thresholds).
+    /// Engine configuration (JSON or YAML: disabled, severities, thresholds, gpuLabels).
     #[arg(long)]
     config: Option<PathBuf>,
     /// Limits on input size and work.

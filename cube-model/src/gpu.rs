@@ -164,16 +164,16 @@ pub fn is_false_like(value: &str) -> bool {
 
 /// Glob match without regard to ASCII case: `*` any run, `?` one character.
 fn glob(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().map(|c| c.to_ascii_lowercase()).collect();
-    let t: Vec<char> = text.chars().map(|c| c.to_ascii_lowercase()).collect();
+    // bytes, ASCII case folded, no allocation (labels are ASCII; other bytes compare exactly);
     // iterative matcher with one backtrack point (classic wildcard algorithm): O(p * t) worst case
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
     let (mut pi, mut ti) = (0usize, 0usize);
     let (mut star, mut mark) = (None::<usize>, 0usize);
     while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+        if pi < p.len() && (p[pi] == b'?' || p[pi].eq_ignore_ascii_case(&t[ti])) {
             pi += 1;
             ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
+        } else if pi < p.len() && p[pi] == b'*' {
             star = Some(pi);
             mark = ti;
             pi += 1;
@@ -185,7 +185,7 @@ fn glob(pattern: &str, text: &str) -> bool {
             return false;
         }
     }
-    while pi < p.len() && p[pi] == '*' {
+    while pi < p.len() && p[pi] == b'*' {
         pi += 1;
     }
     pi == p.len()
@@ -821,9 +821,7 @@ impl fmt::Display for GpuSource {
         }?;
         if !matches!(
             self.family,
-            GpuEvidenceSource::AdvertisedResource
-                | GpuEvidenceSource::PoolSibling
-                | GpuEvidenceSource::Custom
+            GpuEvidenceSource::AdvertisedResource | GpuEvidenceSource::PoolSibling
         ) {
             write!(f, " [{}]", self.family.as_str())?;
         }

@@ -157,7 +157,7 @@ impl GpuEvidenceSource {
             GpuEvidenceSource::GpuComponentPod => "GPU component pod",
             GpuEvidenceSource::PoolSibling => "pool sibling",
             GpuEvidenceSource::AdvertisedResource => "advertised resource",
-            GpuEvidenceSource::Custom => "custom",
+            GpuEvidenceSource::Custom => "custom gpuLabels",
         }
     }
 }

@@ -216,6 +216,52 @@ mod tests {
     }
 
     #[test]
+    fn a_users_gpu_label_from_config() {
+        let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    org: gpu-pool\nstatus:\n  allocatable:\n    cpu: \"8\"\n";
+        // unknown label: not a GPU node
+        assert!(run_rule("gpu-not-advertised", node).is_empty());
+        let mut i = crate::Inputs::new();
+        i.add("n.yaml", node);
+        let ctx = crate::Context::new(&i.snapshot);
+        let cfg =
+            crate::Config::from_yaml("gpuLabels: [{key: org, value: gpu-pool, vendor: nvidia}]\n")
+                .unwrap();
+        let r = crate::Engine::new().with_config(cfg).run(&ctx);
+        let f: Vec<_> = r.by_rule("gpu-not-advertised").collect();
+        assert_eq!(f.len(), 1, "{:#?}", r.findings);
+        assert!(
+            f[0].message
+                .contains("label org=gpu-pool [custom gpuLabels]"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn hami_handshake_stuck_in_requesting() {
+        let mk = |handshake: &str| {
+            format!(
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    gpu: \"on\"\n  annotations:\n    hami.io/node-handshake: \"{handshake}\"\nstatus:\n  allocatable:\n    nvidia.com/gpu: \"10\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n    lastHeartbeatTime: \"2024-04-16T09:20:00Z\"\n"
+            )
+        };
+        let f = run_rule("gpu-not-advertised", &mk("Requesting_2024.04.16 09:12:40"));
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("440 s"), "{}", f[0].message);
+        assert!(run_rule("gpu-not-advertised", &mk("Requesting_2024.04.16 09:19:40")).is_empty());
+        assert!(
+            run_rule(
+                "gpu-not-advertised",
+                &mk("Reported 2024-04-16 09:19:40.1 +0000 UTC")
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            run_rule("gpu-not-advertised", &mk("Deleted_2024.04.16 09:12:40")).len(),
+            1
+        );
+    }
+
+    #[test]
     fn affinity_conflict_is_not_a_missing_gpu() {
         assert!(run_log("gpu-not-advertised", "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu.").is_empty());
         assert_eq!(run_log("gpu-not-advertised", "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.").len(), 1);

@@ -92,12 +92,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         .join(" + ")
                 ),
                 None => format!(
-                    "pods bound to {name} request {want} {res}, which the node does not advertise at all ({})",
+                    "pods bound to {name} request {want} {res}, which the node does not advertise at all ({}){}",
                     users
                         .iter()
                         .map(|(p, _)| p.as_str())
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", "),
+                    // one root cause: a GPU node whose chain breaks is reported by gpu-not-advertised
+                    if cube_model::gpu::gpu_resource_vendor(res.as_str()).is_some()
+                        && ctx
+                            .gpu_evidence()
+                            .iter()
+                            .any(|e| e.node == name && e.has_gpus())
+                    {
+                        "; why the node has no GPUs is reported by gpu-not-advertised"
+                    } else {
+                        ""
+                    }
                 ),
             };
             out.push(
