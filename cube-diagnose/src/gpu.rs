@@ -622,7 +622,10 @@ fn evaluate(
         .capacity
         .iter()
         .chain(ev.allocatable.iter())
-        .filter(|(k, _)| vendor.is_none_or(|v| gpu_resource_vendor(k.as_str()) == Some(v)))
+        .filter(|(k, _)| {
+            k.as_str() != cube_model::resource::names::LEGACY_NVIDIA_GPU
+                && vendor.is_none_or(|v| gpu_resource_vendor(k.as_str()) == Some(v))
+        })
         .map(|(k, q)| (k.as_str(), q))
         .collect();
     let base_severity = if ev.from_siblings_only() {

@@ -741,7 +741,7 @@ fn builtin_markers() -> Vec<GpuMarker> {
 
 /// The vendor of an advertised GPU resource (`nvidia.com/gpu`, `nvidia.com/mig-1g.10gb`,
 /// `nvidia.com/gpu.shared`, `amd.com/gpu`, `gpu.intel.com/i915`, Alibaba's `aliyun.com/gpu-*`,
-/// Tencent's `tencent.com/vcuda-core`); `None` for other resources and for HAMi's per-GPU
+/// Tencent's `tencent.com/vcuda-core`, Volcano's `volcano.sh/vgpu-number`); `None` for other resources and for HAMi's per-GPU
 /// attributes (`nvidia.com/gpumem`, `nvidia.com/gpucores`), which count no devices.
 pub fn gpu_resource_vendor(name: &str) -> Option<GpuVendor> {
     let rn = crate::ResourceName::from(name);
@@ -751,7 +751,10 @@ pub fn gpu_resource_vendor(name: &str) -> Option<GpuVendor> {
     if rn.is_gpu_share_attribute() {
         return None;
     }
-    if name.starts_with("aliyun.com/gpu") || name.starts_with("tencent.com/vcuda-core") {
+    if name.starts_with("aliyun.com/gpu")
+        || name.starts_with("tencent.com/vcuda-core")
+        || name == "volcano.sh/vgpu-number"
+    {
         return Some(GpuVendor::Nvidia);
     }
     None
@@ -805,6 +808,9 @@ impl fmt::Display for GpuSource {
         match self.kind {
             GpuSourceKind::Label | GpuSourceKind::Annotation => {
                 write!(f, "{} {}={}", self.kind.as_str(), self.key, self.value)
+            }
+            GpuSourceKind::Taint if self.value.starts_with(':') => {
+                write!(f, "taint {}{}", self.key, self.value)
             }
             GpuSourceKind::Taint => write!(f, "taint {}={}", self.key, self.value),
             GpuSourceKind::PodOnNode => write!(f, "pod {} ({})", self.key, self.value),
@@ -886,7 +892,9 @@ impl NodeGpuEvidence {
         tally.into_iter().find(|(_, n)| *n == max).map(|(v, _)| v)
     }
     /// GPU device resources of `vendor` (any vendor when `None`) advertised above zero in
-    /// allocatable, as (name, quantity).
+    /// allocatable, as (name, quantity). The legacy `alpha.kubernetes.io/nvidia-gpu` (the
+    /// kubelet's removed Accelerators feature gate) is left out: no device plugin registers it
+    /// and pods asking for `nvidia.com/gpu` cannot use it.
     pub fn allocatable_of(&self, vendor: Option<GpuVendor>) -> Vec<(&str, &crate::Quantity)> {
         of_vendor(&self.allocatable, vendor)
     }
@@ -901,6 +909,7 @@ fn of_vendor(l: &ResourceList, vendor: Option<GpuVendor>) -> Vec<(&str, &crate::
         .filter(|(k, q)| {
             !q.is_zero()
                 && !q.is_negative()
+                && k.as_str() != crate::resource::names::LEGACY_NVIDIA_GPU
                 && vendor.is_none_or(|v| gpu_resource_vendor(k.as_str()) == Some(v))
         })
         .map(|(k, q)| (k.as_str(), q))

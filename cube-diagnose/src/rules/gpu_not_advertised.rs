@@ -43,7 +43,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let what = if f.link == ChainLink::Allocatable {
             String::new()
         } else if chain.evidence.allocatable_of(chain.vendor).is_empty() {
-            format!(" but advertises no {res} in status.allocatable")
+            let legacy = cube_model::resource::names::LEGACY_NVIDIA_GPU;
+            if chain
+                .evidence
+                .allocatable
+                .get(legacy)
+                .is_some_and(|q| !q.is_zero())
+            {
+                format!(
+                    " but advertises no {res} in status.allocatable, only the legacy {legacy} of the kubelet's Accelerators feature gate (pods asking for {res} cannot use it)"
+                )
+            } else {
+                format!(" but advertises no {res} in status.allocatable")
+            }
         } else {
             String::new()
         };
