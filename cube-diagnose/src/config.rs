@@ -60,8 +60,9 @@ pub struct Config {
     /// Thresholds.
     pub thresholds: Thresholds,
     /// Extra GPU markers tried before the built-in vocabulary (`gpuLabels: [{key: org, value:
-    /// gpu-pool, vendor: nvidia}]`; `kind: annotation|taint` for other fields); see
-    /// [`cube_model::gpu::GpuMarker`].
+    /// gpu-pool, vendor: nvidia}]`; `kind: annotation|taint` for other fields; `exclude: true`
+    /// for a label that must not count, such as `{key: accelerator, value: fpga, exclude: true}`);
+    /// see [`cube_model::gpu::GpuMarker`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gpu_labels: Vec<cube_model::gpu::GpuMarker>,
     /// Per-subject suppressions (`- {ruleId: node-drift, subject: "Node/gpu-*", reason: ...}`);

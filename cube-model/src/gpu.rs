@@ -114,6 +114,10 @@ pub struct GpuMarker {
     /// The upstream source of the name (repository and file), or empty.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub cite: String,
+    /// True when a match means the key does *not* claim a GPU (`accelerator=inferentia`): as
+    /// the first match wins, it shadows the markers after it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exclude: bool,
 }
 
 fn custom_family() -> GpuEvidenceSource {
@@ -136,7 +140,14 @@ impl GpuMarker {
             vendor,
             family,
             cite: cite.to_owned(),
+            exclude: false,
         }
+    }
+    /// The same marker as an exclusion (see [`GpuMarker::exclude`]).
+    #[must_use]
+    pub fn excluding(mut self) -> Self {
+        self.exclude = true;
+        self
     }
     /// The same marker for another kind of field.
     #[must_use]
@@ -240,14 +251,18 @@ impl GpuVocabulary {
         self.markers
             .iter()
             .find(|m| m.kind == kind && m.matches(key, value))
+            .filter(|m| !m.exclude)
     }
     /// The first taint marker matching `taint` (key and value).
     pub fn find_taint(&self, taint: &Taint) -> Option<&GpuMarker> {
-        self.markers.iter().find(|m| {
-            m.kind == MarkerKind::Taint
-                && glob(&m.key, &taint.key)
-                && m.value.as_deref().is_none_or(|p| glob(p, &taint.value))
-        })
+        self.markers
+            .iter()
+            .find(|m| {
+                m.kind == MarkerKind::Taint
+                    && glob(&m.key, &taint.key)
+                    && m.value.as_deref().is_none_or(|p| glob(p, &taint.value))
+            })
+            .filter(|m| !m.exclude)
     }
     /// Sources read from the node object alone: labels, annotations, taints and advertised GPU
     /// resources (no pods, no siblings; see [`cluster_gpu_evidence`]).
@@ -607,6 +622,21 @@ fn builtin_markers() -> Vec<GpuMarker> {
             F::CloudProvider,
             "AliyunContainerService/gpushare-device-plugin",
         ),
+        // accelerators that are not GPUs (AWS Inferentia / Trainium, TPUs, FPGAs, Gaudi)
+        l(
+            "accelerator",
+            Some("*inferentia*"),
+            None,
+            F::GenericLabel,
+            "",
+        )
+        .excluding(),
+        l("accelerator", Some("*trainium*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*neuron*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*tpu*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*fpga*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*gaudi*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*habana*"), None, F::GenericLabel, "").excluding(),
         // generic accelerator labels (the seed case; AKS / KAITO docs use accelerator=nvidia)
         l(
             "accelerator",
@@ -1289,6 +1319,8 @@ mod tests {
             ),
             ("karpenter.k8s.aws/instance-accelerator-name", "inferentia"),
             ("nvidia.com/mig.strategy", "none"),
+            ("accelerator", "aws-inferentia2"),
+            ("accelerator", "tpu-v4"),
         ] {
             assert!(v.node_sources(&node(&[(k, val)])).is_empty(), "{k}={val}");
         }
