@@ -774,6 +774,10 @@ fn builtin_markers() -> Vec<GpuMarker> {
 /// Tencent's `tencent.com/vcuda-core`, Volcano's `volcano.sh/vgpu-number`); `None` for other resources and for HAMi's per-GPU
 /// attributes (`nvidia.com/gpumem`, `nvidia.com/gpucores`), which count no devices.
 pub fn gpu_resource_vendor(name: &str) -> Option<GpuVendor> {
+    // native resources (cpu, memory, pods, ...) have no domain: the common case, no allocation
+    if !name.contains('/') {
+        return None;
+    }
     let rn = crate::ResourceName::from(name);
     if rn.is_gpu() {
         return GpuVendor::from_resource_name(name);
@@ -974,8 +978,32 @@ pub fn classify_component(
     name: &str,
     images: &[&str],
 ) -> Option<(GpuComponentRole, Option<GpuVendor>)> {
-    let name = name.to_ascii_lowercase();
-    let images: Vec<String> = images.iter().map(|i| i.to_ascii_lowercase()).collect();
+    // object names are lowercase DNS names and image repositories are lowercase: no folding.
+    // Most pods are no GPU component: a cheap first test on a few fragments.
+    const HINTS: &[&str] = &[
+        "nvidia",
+        "nvcr",
+        "gpu",
+        "amd",
+        "rocm",
+        "intel",
+        "hami",
+        "4pd",
+        "nfd",
+        "feature-discovery",
+        "device-plugin",
+        "deviceplugin",
+        "dcgm",
+        "volcano",
+        "driver",
+        "installer",
+    ];
+    if !HINTS
+        .iter()
+        .any(|h| name.contains(h) || images.iter().any(|i| i.contains(h)))
+    {
+        return None;
+    }
     let any = |pats: &[&str]| {
         pats.iter()
             .any(|p| name.contains(p) || images.iter().any(|i| i.contains(p)))
@@ -1140,6 +1168,14 @@ pub fn cluster_gpu_evidence(
         .collect();
     for p in &snapshot.pods {
         if p.spec.node_name.is_empty() || p.is_terminal() {
+            continue;
+        }
+        // GPU components run as DaemonSet pods (or pasted bare pods): skip the rest cheaply
+        if p.metadata
+            .owner_references
+            .iter()
+            .any(|o| o.kind != "DaemonSet")
+        {
             continue;
         }
         let Some(&i) = index.get(p.spec.node_name.as_str()) else {
