@@ -13,8 +13,18 @@
 //! (`/version`, `SelfSubjectReview`, list nodes, list pods). Everything is a library call
 //! (`cube_cluster::fleet::probe_fleet`); this program parses arguments and prints.
 //!
+//! `--place` explains where a task would go over the probed fleet (`cube_model::placement`):
+//! every cluster chosen or rejected with its reasons (selector requirements, untolerated taints,
+//! unhealthy, not enough free GPUs of the requested kind):
+//!
+//! ```text
+//! cargo run -p cube-examples --example cluster_fleet -- --registry clusters.yaml \
+//!     --place --selector env=prod --gpus nvidia.com/gpu=4 --toleration dedicated=vision:NoSchedule
+//! ```
+//!
 //! Progress goes to stderr, only when stderr is a terminal. Exit codes: 0 every cluster
-//! Ready, 1 some cluster not Ready, 2 bad input or usage.
+//! Ready (and, with `--place`, some cluster takes the task), 1 some cluster not Ready or no
+//! cluster takes the task, 2 bad input or usage.
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -53,6 +63,125 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
     output: Output,
+    /// Explain where a task would go over the probed fleet.
+    #[arg(long)]
+    place: bool,
+    /// With --place: the task's cluster selector (`env=prod,location in (beijing)`).
+    #[arg(long, requires = "place")]
+    selector: Option<String>,
+    /// With --place: a cluster named explicitly.
+    #[arg(long, requires = "place")]
+    cluster: Option<String>,
+    /// With --place: GPUs the task needs, RESOURCE=N (repeatable).
+    #[arg(long = "gpus", requires = "place", value_name = "RESOURCE=N")]
+    gpus: Vec<String>,
+    /// With --place: a toleration of cluster taints, KEY[=VALUE][:EFFECT] (repeatable).
+    #[arg(
+        long = "toleration",
+        requires = "place",
+        value_name = "KEY[=VALUE][:EFFECT]"
+    )]
+    tolerations: Vec<String>,
+    /// With --place: every task must name a cluster selector (or a cluster).
+    #[arg(long, requires = "place")]
+    require_cluster_selector: bool,
+    /// With --place: refuse (instead of warning about) a fallback to a default cluster labelled
+    /// env=prod.
+    #[arg(long, requires = "place")]
+    refuse_production_default: bool,
+}
+
+/// `KEY[=VALUE][:EFFECT]` -> a toleration (`Equal` with a value, `Exists` without).
+fn parse_toleration(spec: &str) -> Result<cube_model::objects::Toleration, String> {
+    let (kv, effect) = match spec.rsplit_once(':') {
+        Some((kv, e)) if matches!(e, "NoSchedule" | "PreferNoSchedule" | "NoExecute") => (kv, e),
+        Some(_) => {
+            return Err(format!(
+                "--toleration {spec:?}: the effect must be NoSchedule, PreferNoSchedule or NoExecute"
+            ));
+        }
+        None => (spec, ""),
+    };
+    let (key, value, operator) = match kv.split_once('=') {
+        Some((k, v)) => (k, v, "Equal"),
+        None => (kv, "", "Exists"),
+    };
+    Ok(cube_model::objects::Toleration {
+        key: key.trim().to_owned(),
+        operator: operator.to_owned(),
+        value: value.trim().to_owned(),
+        effect: effect.to_owned(),
+        toleration_seconds: None,
+    })
+}
+
+/// The placement explanation over the probed fleet.
+fn place(
+    args: &Args,
+    registry: &cube_model::ClusterRegistry,
+    report: &cube_cluster::fleet::FleetReport,
+) -> anyhow::Result<cube_model::placement::Placement> {
+    use cube_model::placement::{PlacementPolicy, PlacementRequest, PolicyMode, explain};
+    let mut gpus = cube_model::ResourceList::new();
+    for g in &args.gpus {
+        let (name, n) = g
+            .split_once('=')
+            .ok_or_else(|| BadInput(format!("--gpus {g:?}: expected RESOURCE=N")))?;
+        let q = cube_model::Quantity::parse(n.trim())
+            .map_err(|e| BadInput(format!("--gpus {g:?}: {e}")))?;
+        gpus.insert(cube_model::ResourceName::new(name.trim()), q);
+    }
+    let tolerations = args
+        .tolerations
+        .iter()
+        .map(|t| parse_toleration(t))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(BadInput)?;
+    let request = PlacementRequest {
+        cluster: args.cluster.clone(),
+        cluster_selector: args.selector.clone(),
+        tolerations,
+        gpus,
+    };
+    let policy = PlacementPolicy {
+        require_cluster_selector: args.require_cluster_selector,
+        production_default: if args.refuse_production_default {
+            PolicyMode::Refuse
+        } else {
+            PolicyMode::Warn
+        },
+        ..PlacementPolicy::default()
+    };
+    Ok(explain(registry, &request, &report.states(), &policy))
+}
+
+fn placement_lines(p: &cube_model::placement::Placement) -> String {
+    let mut out = format!("placement of a task asking for {}:\n", p.asked);
+    for d in &p.decisions {
+        out.push_str(&format!("  {d}\n"));
+    }
+    for v in &p.refused {
+        out.push_str(&format!("  refused by policy: {v}\n"));
+    }
+    for w in &p.warnings {
+        out.push_str(&format!("  warning: {w}\n"));
+    }
+    if p.chosen.is_empty() {
+        out.push_str("  no cluster takes the task\n");
+    } else {
+        out.push_str(&format!("  chosen: {}\n", p.chosen.join(", ")));
+    }
+    out
+}
+
+/// The JSON output: the fleet, and the placement when asked.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonOut<'a> {
+    #[serde(flatten)]
+    fleet: &'a cube_cluster::fleet::FleetReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placement: Option<&'a cube_model::placement::Placement>,
 }
 
 /// An error caused by the input (exit code 2).
@@ -93,6 +222,7 @@ fn run(args: &Args) -> anyhow::Result<bool> {
         } else {
             PluginPolicy::Refuse
         },
+        base_dir: cube_examples::registry_dir(&args.registry),
         ..FleetOptions::default()
     };
     let tty = std::io::stderr().is_terminal();
@@ -107,11 +237,23 @@ fn run(args: &Args) -> anyhow::Result<bool> {
         .build()
         .context("cannot start the async runtime")?;
     let report = rt.block_on(probe_fleet(&registry, &options, &progress));
+    let placement = if args.place {
+        Some(place(args, &registry, &report)?)
+    } else {
+        None
+    };
     match args.output {
-        Output::Table => cube_examples::print_stdout(&cube_model::terminal::escape(
-            report.to_table().trim_end(),
-        ))?,
-        Output::Json => cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?,
+        Output::Table => {
+            let mut text = report.to_table();
+            if let Some(p) = &placement {
+                text.push_str(&placement_lines(p));
+            }
+            cube_examples::print_stdout(&cube_model::terminal::escape(text.trim_end()))?
+        }
+        Output::Json => cube_examples::print_stdout(&serde_json::to_string_pretty(&JsonOut {
+            fleet: &report,
+            placement: placement.as_ref(),
+        })?)?,
     }
-    Ok(report.not_ready == 0)
+    Ok(report.not_ready == 0 && placement.as_ref().is_none_or(|p| !p.chosen.is_empty()))
 }

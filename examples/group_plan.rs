@@ -312,6 +312,7 @@ fn resolve_placements(
         }
         let options = cube_cluster::fleet::FleetOptions {
             timeout: Duration::from_secs_f64(args.probe_timeout),
+            base_dir: cube_examples::registry_dir(path),
             ..cube_cluster::fleet::FleetOptions::default()
         };
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -437,6 +438,7 @@ fn run_apply(
             let registry = cube_examples::read_registry(path).map_err(BadInput)?;
             let fleet = cube_cluster::fleet::FleetOptions {
                 timeout: Duration::from_secs_f64(args.timeout),
+                base_dir: cube_examples::registry_dir(path),
                 plugins: if args.allow_exec {
                     cube_cluster::kubeconfig::PluginPolicy::Allow
                 } else {

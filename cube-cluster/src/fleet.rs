@@ -78,6 +78,10 @@ pub struct FleetOptions {
     pub page_size: u32,
     /// Exec credential plugins of the registry's kubeconfigs (default: refused).
     pub plugins: PluginPolicy,
+    /// The directory relative kubeconfig paths of the registry are resolved against (the
+    /// registry file's directory, as `docs/cluster-registry.md` says); empty = the current
+    /// directory.
+    pub base_dir: std::path::PathBuf,
 }
 
 impl Default for FleetOptions {
@@ -88,6 +92,7 @@ impl Default for FleetOptions {
             pool_label: DEFAULT_POOL_LABEL.to_owned(),
             page_size: crate::snapshot::DEFAULT_PAGE_SIZE,
             plugins: PluginPolicy::Refuse,
+            base_dir: std::path::PathBuf::new(),
         }
     }
 }
@@ -294,7 +299,18 @@ pub fn targets_from_registry(
 ) -> Vec<FleetTarget> {
     let client_options = ClientOptions::with_timeout(options.timeout);
     let in_runtime = tokio::runtime::Handle::try_current().is_ok();
-    crate::probe::targets_from_registry(registry, options.plugins)
+    // Relative kubeconfig paths resolve against the registry file's directory.
+    let mut resolved = registry.clone();
+    for c in &mut resolved.clusters {
+        if let Some(k) = c.kubeconfig.as_mut()
+            && !k.path.trim().is_empty()
+        {
+            k.path = crate::registry::resolve_path(&options.base_dir, &k.path)
+                .display()
+                .to_string();
+        }
+    }
+    crate::probe::targets_from_registry(&resolved, options.plugins)
         .into_iter()
         .zip(&registry.clusters)
         .map(|(t, cluster)| FleetTarget {

@@ -178,8 +178,10 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
     }
 }
 
-/// Reads a cluster registry file (YAML or JSON) through the bounded reader and validates it:
-/// every problem of [`cube_model::ClusterRegistry::validate`] is reported with the file name.
+/// Reads a cluster registry file (YAML or JSON) through the bounded reader with the registry's
+/// strict parser ([`cube_model::ClusterRegistry::from_yaml`]: unknown keys refused, values never
+/// quoted in errors) and validates it: every problem of
+/// [`cube_model::ClusterRegistry::validate`] is reported with the file name.
 ///
 /// # Errors
 /// The message for exit code 2.
@@ -187,7 +189,7 @@ pub fn read_registry(path: &Path) -> Result<cube_model::ClusterRegistry, String>
     let bytes = cube_model::io::read_file(path, &Limits::default()).map_err(|e| e.to_string())?;
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("{}: the registry is not UTF-8 text", path.display()))?;
-    let registry: cube_model::ClusterRegistry = serde_saphyr::from_str(&text)
+    let registry = cube_model::ClusterRegistry::from_yaml(&text)
         .map_err(|e| format!("{}: not a cluster registry: {e}", path.display()))?;
     let problems = registry.validate();
     if !problems.is_empty() {
@@ -201,6 +203,11 @@ pub fn read_registry(path: &Path) -> Result<cube_model::ClusterRegistry, String>
         return Err(format!("{}: no clusters", path.display()));
     }
     Ok(registry)
+}
+
+/// The directory a registry file's relative kubeconfig paths resolve against (its own).
+pub fn registry_dir(path: &Path) -> std::path::PathBuf {
+    path.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
 /// The exit codes every example program uses for the same kind of outcome (documented in

@@ -37,6 +37,14 @@ fn entry(
     c
 }
 
+/// The entry with its kubeconfig path made relative (to the registry's directory).
+fn relative(mut c: Cluster) -> Cluster {
+    if let Some(k) = c.kubeconfig.as_mut() {
+        k.path = format!("{}.kubeconfig", c.name);
+    }
+    c
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fleet_over_doubles_with_dead_unauthorized_and_silent_clusters() {
     let pki = Pki::new();
@@ -60,7 +68,7 @@ async fn fleet_over_doubles_with_dead_unauthorized_and_silent_clusters() {
         entry(dir, "sh-prod", &api.url(), Some(&api.ca_pem), "good")
             .label("env", "prod")
             .label("location", "shanghai"),
-        entry(dir, "bj-dev", &api.url(), Some(&api.ca_pem), "good")
+        relative(entry(dir, "bj-dev", &api.url(), Some(&api.ca_pem), "good"))
             .label("env", "dev")
             .taint("dedicated", "dev", "NoSchedule"),
         entry(
@@ -79,6 +87,7 @@ async fn fleet_over_doubles_with_dead_unauthorized_and_silent_clusters() {
         timeout,
         pool_label: "cube.example/pool".into(),
         page_size: 4,
+        base_dir: dir.to_path_buf(),
         ..FleetOptions::default()
     };
     let events = Mutex::new(Vec::new());

@@ -1,6 +1,6 @@
-//! `group_plan --diff/--apply` end to end: the built program against in-memory API servers
-//! served on loopback (`cube_cluster::memory::serve`), through a kubeconfig and through a
-//! cluster registry with two target clusters.
+//! `group_plan --diff/--apply` and `cluster_fleet --place` end to end: the built programs
+//! against in-memory API servers served on loopback (`cube_cluster::memory::serve`), through a
+//! kubeconfig and through a cluster registry (relative kubeconfig paths).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,15 +13,19 @@ fn root() -> PathBuf {
 }
 
 fn group_plan() -> PathBuf {
+    program("group_plan")
+}
+
+fn program(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let dir = exe
         .parent()
         .and_then(Path::parent)
         .expect("target dir")
         .join("examples");
-    let bin = dir.join(format!("group_plan{}", std::env::consts::EXE_SUFFIX));
-    // `cargo test --test real_cases` alone does not build the examples: make sure the binary is
-    // current (a no-op when `cargo test` built it already).
+    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    // `cargo test --test real_cases` alone does not build the examples: make sure the binaries
+    // are current (a no-op when `cargo test` built them already).
     static BUILD: std::sync::Once = std::sync::Once::new();
     BUILD.call_once(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -33,11 +37,13 @@ fn group_plan() -> PathBuf {
                 "cube-examples",
                 "--example",
                 "group_plan",
+                "--example",
+                "cluster_fleet",
             ])
             .current_dir(root())
             .status()
-            .expect("cargo build of the example");
-        assert!(status.success(), "building group_plan failed");
+            .expect("cargo build of the examples");
+        assert!(status.success(), "building the examples failed");
     });
     bin
 }
@@ -59,11 +65,15 @@ placement:
 "#;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(group_plan())
+    run_program(&group_plan(), args)
+}
+
+fn run_program(bin: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin)
         .args(args)
         .current_dir(root())
         .output()
-        .expect("run group_plan");
+        .expect("run the program");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -178,5 +188,72 @@ async fn apply_to_every_target_cluster_of_a_registry() {
     );
     ta.abort();
     tb.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cluster_fleet_places_a_task_with_reasons() {
+    let dir = std::env::temp_dir().join(format!("cube-fleet-place-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (gpu, kc_gpu, t1) = served().await;
+    gpu.load(
+        &std::fs::read_to_string(
+            root().join("testdata/fixtures/apiserver/snapshot-gpu-cluster.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let (_empty, kc_empty, t2) = served().await;
+    std::fs::write(dir.join("gpu.kubeconfig"), kc_gpu).unwrap();
+    std::fs::write(dir.join("empty.kubeconfig"), kc_empty).unwrap();
+    std::fs::write(
+        dir.join("dead.kubeconfig"),
+        kubeconfig_yaml("127.0.0.1:1".parse().unwrap()),
+    )
+    .unwrap();
+    // Relative paths: against the registry file's directory, whatever the current directory.
+    std::fs::write(
+        dir.join("registry.yaml"),
+        "clusters:\n- name: gpu\n  labels: {env: prod}\n  kubeconfig: {path: gpu.kubeconfig}\n- name: empty\n  labels: {env: prod}\n  kubeconfig: {path: empty.kubeconfig}\n- name: dead\n  labels: {env: prod}\n  kubeconfig: {path: dead.kubeconfig}\n- name: dev\n  labels: {env: dev}\n  kubeconfig: {path: gpu.kubeconfig}\n",
+    )
+    .unwrap();
+    let reg = dir.join("registry.yaml");
+    let (code, out, err) = tokio::task::block_in_place(|| {
+        run_program(
+            &program("cluster_fleet"),
+            &[
+                "--registry",
+                reg.to_str().unwrap(),
+                "--timeout",
+                "5",
+                "--place",
+                "--selector",
+                "env=prod",
+                "--gpus",
+                "nvidia.com/gpu=4",
+            ],
+        )
+    });
+    assert_eq!(code, 1, "the dead cluster is not ready: {out}\n{err}");
+    assert!(
+        out.contains("placement of a task asking for env=prod:"),
+        "{out}"
+    );
+    assert!(out.contains("  gpu: chosen"), "{out}");
+    assert!(
+        out.contains("  empty: rejected: 0 nvidia.com/gpu free, 4 requested"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  dead: rejected: unhealthy (ClusterNotReachable): taint cluster.karmada.io/unreachable:NoSchedule not tolerated"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  dev: rejected: labels do not satisfy env=prod"),
+        "{out}"
+    );
+    assert!(out.contains("  chosen: gpu"), "{out}");
+    t1.abort();
+    t2.abort();
     let _ = std::fs::remove_dir_all(&dir);
 }
