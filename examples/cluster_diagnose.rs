@@ -343,10 +343,17 @@ fn collect_live(
         "collecting a live snapshot from {} ({})",
         selection.cluster_name, selection.server
     ));
-    let options = CollectOptions::default();
+    // Every read bounded (body size, per-request timeout over the whole body, pages, repeated
+    // continue tokens) and the collection itself ends at its deadline keeping what it read; the
+    // outer timeout is only a backstop one request later.
+    let client = cube_cluster::http::BoundedClient::new(
+        client,
+        cube_cluster::limits::NetLimits::from_limits(limits),
+    );
+    let options = CollectOptions::from_limits(limits);
     let result = rt.block_on(async {
         tokio::time::timeout(
-            limits.collection_deadline,
+            limits.collection_deadline + limits.request_timeout,
             collect_snapshot(&client, &options, |p| {
                 cube_examples::eprint_line(&format!("  {p}"))
             }),
@@ -382,19 +389,7 @@ fn collect_live(
         }
         Err(e) => {
             let class = cube_cluster::classify::classify_error(&e);
-            report.connection.class = match class.id() {
-                "refused" => ConnectionClass::Refused,
-                "timeout" => ConnectionClass::Timeout,
-                "dns" => ConnectionClass::Dns,
-                "tls-untrusted" => ConnectionClass::TlsUntrusted,
-                "tls-name-mismatch" => ConnectionClass::TlsNameMismatch,
-                "tls-expired" => ConnectionClass::TlsExpired,
-                "protocol" => ConnectionClass::Protocol,
-                "unauthorized" => ConnectionClass::Unauthorized,
-                "forbidden" => ConnectionClass::Forbidden,
-                "config-invalid" | "no-usable-kubeconfig" => ConnectionClass::ConfigInvalid,
-                _ => ConnectionClass::Other,
-            };
+            report.connection.class = class.connection_class();
             report.connection.message = format!(
                 "{}: {}",
                 cube_cluster::classify::error_chain_text(&e),

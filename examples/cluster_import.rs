@@ -342,7 +342,10 @@ async fn verify(args: &Args) -> Result<Report, Failure> {
     let mut report = Report {
         kubeconfig: args.kubeconfig.display().to_string(),
         context: selected,
-        server: selection.as_ref().map(|s| s.server.clone()).or(raw_server),
+        server: selection
+            .as_ref()
+            .map(|s| s.server.clone())
+            .or(raw_server.map(|s| cube_cluster::kubeconfig::redact_server(&s))),
         tls_server_name: selection.as_ref().and_then(|s| s.tls_server_name.clone()),
         importable: selection.is_some(),
         file_problems,

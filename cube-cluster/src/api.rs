@@ -583,10 +583,20 @@ pub(crate) fn local_status(code: u16, reason: &str, message: &dyn fmt::Display) 
 /// Parses a `/version` body.
 ///
 /// # Errors
-/// `kube::Error::Api` (code 200, reason `NotKubernetes`) when `gitVersion` is absent;
-/// `kube::Error::SerdeError` when the body is not JSON.
+/// `kube::Error::Api` (code 200, reason `NotKubernetes`) when the body is not JSON or
+/// `gitVersion` is absent; the message describes the body's size and shape, never its text.
 pub fn parse_version(text: &str) -> Result<ServerVersion, kube::Error> {
-    let v: Value = serde_json::from_str(text).map_err(kube::Error::SerdeError)?;
+    let v: Value = serde_json::from_str(text).map_err(|e| {
+        local_status(
+            200,
+            "NotKubernetes",
+            &format!(
+                "not a Kubernetes /version answer ({} bytes, not JSON: {})",
+                text.len(),
+                crate::http::json_error_text(&e)
+            ),
+        )
+    })?;
     let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
     let version = ServerVersion {
         git_version: s("gitVersion"),
@@ -595,12 +605,25 @@ pub fn parse_version(text: &str) -> Result<ServerVersion, kube::Error> {
         platform: s("platform"),
     };
     if version.git_version.is_empty() {
+        // Never copy the body into the message: describe its shape only.
+        let shape = match &v {
+            Value::Object(m) => {
+                let keys: Vec<String> = m
+                    .keys()
+                    .take(8)
+                    .map(|k| crate::http::sanitize_server_text(k))
+                    .collect();
+                format!("a JSON object with keys [{}]", keys.join(", "))
+            }
+            Value::Array(a) => format!("a JSON array of {} items", a.len()),
+            _ => "a JSON scalar".to_string(),
+        };
         return Err(local_status(
             200,
             "NotKubernetes",
             &format!(
-                "not a Kubernetes /version answer: {}",
-                crate::kubeconfig::redact_text(&v.to_string())
+                "not a Kubernetes /version answer ({} bytes, {shape}, no gitVersion)",
+                text.len()
             ),
         ));
     }
@@ -644,29 +667,53 @@ pub fn continue_token(list_text: &str) -> String {
 // ------------------------------------------------------------------ shared implementation
 
 /// Sends a request and returns the 2xx body as text (non-2xx as `kube::Error::Api`): what the
-/// concrete seams are built on.
+/// concrete seams are built on. Implementations bound what they read (see
+/// [`crate::http::BoundedClient`]); a bound that is hit is `kube::Error::Service` carrying a
+/// [`crate::http::HttpError`] or [`crate::http::PagingError`], which
+/// [`crate::classify::classify_error`] classifies.
 #[async_trait]
 pub(crate) trait RawTransport: Send + Sync {
     async fn send_text(&self, request: http::Request<Vec<u8>>) -> Result<String, kube::Error>;
+
+    /// Like `send_text`, for answers that are small by nature (`/version`, reviews, one
+    /// Secret): implementations apply their small-body bound.
+    async fn send_small(&self, request: http::Request<Vec<u8>>) -> Result<String, kube::Error> {
+        self.send_text(request).await
+    }
+
+    /// Most pages read for one list.
+    fn max_pages(&self) -> usize {
+        crate::limits::DEFAULT_MAX_PAGES
+    }
 }
 
+/// A plain `kube::Client` reads with the default bounds ([`crate::limits::NetLimits`]); use a
+/// [`crate::http::BoundedClient`] for others.
 #[async_trait]
 impl RawTransport for kube::Client {
     async fn send_text(&self, request: http::Request<Vec<u8>>) -> Result<String, kube::Error> {
-        self.request_text(request).await
+        crate::http::BoundedClient::new(self.clone(), crate::limits::NetLimits::default())
+            .send_text(request)
+            .await
+    }
+
+    async fn send_small(&self, request: http::Request<Vec<u8>>) -> Result<String, kube::Error> {
+        crate::http::BoundedClient::new(self.clone(), crate::limits::NetLimits::default())
+            .send_small(request)
+            .await
     }
 }
 
 pub(crate) async fn raw_version<T: RawTransport + ?Sized>(
     t: &T,
 ) -> Result<ServerVersion, kube::Error> {
-    parse_version(&t.send_text(version_request()?).await?)
+    parse_version(&t.send_small(version_request()?).await?)
 }
 
 pub(crate) async fn raw_self_subject<T: RawTransport + ?Sized>(
     t: &T,
 ) -> Result<Option<SelfSubject>, kube::Error> {
-    match t.send_text(self_subject_review_request()?).await {
+    match t.send_small(self_subject_review_request()?).await {
         Ok(text) => Ok(parse_self_subject(&text)),
         Err(kube::Error::Api(s)) if s.code == 404 => Ok(None),
         Err(e) => Err(e),
@@ -694,7 +741,9 @@ pub(crate) async fn raw_list_objects<T: RawTransport + ?Sized>(
 ) -> Result<Vec<Value>, kube::Error> {
     let mut out = Vec::new();
     let mut token = String::new();
-    loop {
+    let mut seen = std::collections::HashSet::new();
+    let path = resource.collection_path(namespace);
+    for _page in 0..t.max_pages() {
         let text = t
             .send_text(list_request(
                 resource,
@@ -722,7 +771,21 @@ pub(crate) async fn raw_list_objects<T: RawTransport + ?Sized>(
         if token.is_empty() {
             return Ok(out);
         }
+        if !seen.insert(token.clone()) {
+            return Err(kube::Error::Service(Box::new(
+                crate::http::PagingError::RepeatedContinue {
+                    path,
+                    page: seen.len() + 1,
+                },
+            )));
+        }
     }
+    Err(kube::Error::Service(Box::new(
+        crate::http::PagingError::TooManyPages {
+            path,
+            limit: t.max_pages(),
+        },
+    )))
 }
 
 pub(crate) async fn raw_apply<T: RawTransport + ?Sized>(

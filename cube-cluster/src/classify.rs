@@ -209,6 +209,11 @@ impl Class {
             Self::NotKubernetes => ConnectionClass::NotKubernetes,
             Self::LimitExceeded { .. } => ConnectionClass::LimitExceeded,
             Self::Unauthorized => ConnectionClass::Unauthorized,
+            // No credentials reached the server: an authentication problem, not RBAC.
+            Self::Forbidden {
+                cause: ForbiddenCause::Anonymous,
+                ..
+            } => ConnectionClass::Unauthorized,
             Self::Forbidden { .. } => ConnectionClass::Forbidden,
             Self::NotFound | Self::HttpStatus { .. } | Self::Unknown => ConnectionClass::Other,
         }
@@ -477,6 +482,16 @@ pub fn classify_text(text: &str) -> Class {
     }
 
     // TLS.
+    if has("causedasendentity")
+        || has("ca used as end entity")
+        || has("self signed certificate\n")
+        || l.ends_with("self signed certificate")
+        || l.ends_with("self-signed certificate")
+        || has("self-signed certificate)")
+        || has("ssl certificate problem: self signed certificate")
+    {
+        return Class::TlsSelfSigned;
+    }
     if has("certificate signed by unknown authority")
         || has("unknownissuer")
         || has("unable to get local issuer certificate")
@@ -515,6 +530,28 @@ pub fn classify_text(text: &str) -> Class {
     // Transport.
     if has("connection refused") || has("was refused") || has("couldn't connect to server") {
         return Class::Refused;
+    }
+    // hyper's parse errors: the peer answered, but not with HTTP.
+    if has("received unexpected message from connection")
+        || has("invalid http version parsed")
+        || has("invalid http status-code parsed")
+        || has("invalid http header parsed")
+        || has("invalid http method parsed")
+        || has("message head is too large")
+        || has("malformed http response")
+    {
+        return Class::NotHttp;
+    }
+    if has("connection reset by peer")
+        || has("connection closed before message completed")
+        || has("tls handshake eof")
+        || has("broken pipe")
+        || has("connection aborted")
+        || has("peer closed connection without sending tls close_notify")
+        || has("unexpected eof")
+        || l.ends_with(": eof")
+    {
+        return Class::Reset;
     }
     if has("client.timeout exceeded")
         || has("deadline exceeded")
@@ -560,6 +597,8 @@ pub fn classify_status(status: &kube::core::Status) -> Class {
         "Unauthorized" => return Class::Unauthorized,
         "Forbidden" => return forbidden_from_text(&status.message),
         "NotFound" => return Class::NotFound,
+        // Set by this crate for a 200 answer that is not the Kubernetes API.
+        "NotKubernetes" => return Class::NotKubernetes,
         _ => {}
     }
     match code {
@@ -627,6 +666,14 @@ fn from_rustls(e: &rustls::Error) -> Option<Class> {
             C::NotValidYetContext { time, not_before } => {
                 validity(Validity::NotYetValid, unix(*time), unix(*not_before))
             }
+            // webpki: a CA certificate (typically `openssl req -x509`, self-signed) presented
+            // as the server certificate.
+            C::Other(o) if o.to_string().contains("CaUsedAsEndEntity") => Class::TlsSelfSigned,
+            C::BadEncoding
+            | C::InvalidPurpose
+            | C::InvalidPurposeContext { .. }
+            | C::UnsupportedSignatureAlgorithmContext { .. }
+            | C::UnsupportedSignatureAlgorithmForPublicKeyContext { .. } => Class::TlsUntrusted,
             _ => return None,
         },
         rustls::Error::InvalidMessage(_) | rustls::Error::InappropriateMessage { .. } => {
@@ -652,6 +699,12 @@ fn from_one(e: &(dyn StdError + 'static)) -> Option<Class> {
     {
         return Some(classify_status(status));
     }
+    if let Some(h) = e.downcast_ref::<crate::http::HttpError>() {
+        return Some(h.class());
+    }
+    if let Some(p) = e.downcast_ref::<crate::http::PagingError>() {
+        return Some(p.class());
+    }
     if let Some(r) = e.downcast_ref::<rustls::Error>() {
         return from_rustls(r);
     }
@@ -667,6 +720,10 @@ fn from_one(e: &(dyn StdError + 'static)) -> Option<Class> {
         return match io.kind() {
             std::io::ErrorKind::ConnectionRefused => Some(Class::Refused),
             std::io::ErrorKind::TimedOut => Some(Class::Timeout),
+            std::io::ErrorKind::ConnectionReset
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::BrokenPipe
+            | std::io::ErrorKind::UnexpectedEof => Some(Class::Reset),
             _ => None,
         };
     }
@@ -695,16 +752,64 @@ pub fn classify_error(err: &(dyn StdError + 'static)) -> Class {
 /// The chain's messages joined with `": "`, passed through
 /// [`crate::kubeconfig::redact_text`] (safe to log).
 pub fn error_chain_text(err: &(dyn StdError + 'static)) -> String {
-    let mut texts = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
     let mut cur: Option<&(dyn StdError + 'static)> = Some(err);
     while let Some(e) = cur {
-        let t = e.to_string();
-        if texts.last() != Some(&t) {
+        let t = humanize(&e.to_string());
+        // Layers often repeat their source in their own message: keep each text once.
+        if !t.is_empty() && !texts.iter().any(|x| x.contains(&t)) {
             texts.push(t);
+        }
+        if e.downcast_ref::<crate::http::HttpError>().is_some() {
+            // Already the sanitized, classified message of a bounded exchange.
+            break;
         }
         cur = e.source();
     }
     crate::kubeconfig::redact_text(&texts.join(": "))
+}
+
+/// Error text written for people: Rust `Debug` shapes that client libraries put in their
+/// messages (`DnsName("kubernetes")`, `Other(OtherError(CaUsedAsEndEntity))`) become plain
+/// words, and kube's wrapper prefixes (`ServiceError: `, `client error (Connect): `) are
+/// dropped.
+pub fn humanize(text: &str) -> String {
+    let mut t = text.to_string();
+    for prefix in [
+        "ServiceError: ",
+        "HyperError: ",
+        "client error (Connect): ",
+        "client error (Canceled): ",
+    ] {
+        while t.contains(prefix) {
+            t = t.replacen(prefix, "", 1);
+        }
+    }
+    for (from, to) in [
+        (
+            "Other(OtherError(CaUsedAsEndEntity))",
+            "a CA certificate is used as the server certificate (self-signed)",
+        ),
+        ("UnknownIssuer", "unknown issuer"),
+        ("NotValidForName", "not valid for the name"),
+        ("BadSignature", "bad signature"),
+    ] {
+        t = t.replace(from, to);
+    }
+    // DnsName("x") / IpAddress(V4(..)) -> x
+    for wrapper in ["DnsName(\"", "ServerName(\""] {
+        while let Some(i) = t.find(wrapper) {
+            let rest = &t[i + wrapper.len()..];
+            match rest.find("\")") {
+                Some(j) => {
+                    let name = rest[..j].to_string();
+                    t.replace_range(i..i + wrapper.len() + j + 2, &name);
+                }
+                None => break,
+            }
+        }
+    }
+    t
 }
 
 #[cfg(test)]
@@ -761,5 +866,115 @@ mod tests {
         )
         .expect("status");
         assert_eq!(classify_status(&s), Class::Unauthorized);
+    }
+
+    #[test]
+    fn every_class_has_one_connection_class() {
+        use cube_model::import::ConnectionClass as C;
+        let cases = [
+            (Class::NoUsableKubeconfig, C::ConfigInvalid),
+            (
+                Class::ConfigInvalid {
+                    reason: String::new(),
+                },
+                C::ConfigInvalid,
+            ),
+            (Class::Dns, C::Dns),
+            (Class::Refused, C::Refused),
+            (Class::Timeout, C::Timeout),
+            (Class::TlsUntrusted, C::TlsUntrusted),
+            (Class::TlsSelfSigned, C::TlsUntrusted),
+            (
+                Class::TlsNameMismatch {
+                    valid_for: vec![],
+                    wanted: None,
+                },
+                C::TlsNameMismatch,
+            ),
+            (validity(Validity::Expired, None, None), C::TlsExpired),
+            (
+                Class::Protocol {
+                    mismatch: ProtocolMismatch::HttpToHttps,
+                },
+                C::Protocol,
+            ),
+            (Class::Reset, C::ConnectionReset),
+            (Class::NotHttp, C::NotHttp),
+            (Class::NotKubernetes, C::NotKubernetes),
+            (
+                Class::LimitExceeded {
+                    what: String::new(),
+                    limit: 1,
+                },
+                C::LimitExceeded,
+            ),
+            (Class::Unauthorized, C::Unauthorized),
+            (
+                Class::Forbidden {
+                    cause: ForbiddenCause::Rbac,
+                    detail: ForbiddenDetail::default(),
+                },
+                C::Forbidden,
+            ),
+            (
+                Class::Forbidden {
+                    cause: ForbiddenCause::Anonymous,
+                    detail: ForbiddenDetail::default(),
+                },
+                C::Unauthorized,
+            ),
+            (Class::NotFound, C::Other),
+            (
+                Class::HttpStatus {
+                    code: 500,
+                    reason: None,
+                },
+                C::Other,
+            ),
+            (Class::Unknown, C::Other),
+        ];
+        for (class, want) in cases {
+            assert_eq!(class.connection_class(), want, "{}", class.id());
+            assert!(!class.hint().is_empty());
+        }
+    }
+
+    #[test]
+    fn transport_texts_of_hostile_peers() {
+        check(
+            "client error (Canceled): operation was canceled: received unexpected message from connection",
+            "not-http",
+        );
+        check("invalid HTTP version parsed", "not-http");
+        check(
+            "connection closed before message completed",
+            "connection-reset",
+        );
+        check(
+            "Connection reset by peer (os error 104)",
+            "connection-reset",
+        );
+        check(
+            "invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))",
+            "tls-self-signed",
+        );
+        check(
+            "SSL certificate problem: self signed certificate",
+            "tls-self-signed",
+        );
+        check(
+            "x509: certificate signed by unknown authority",
+            "tls-untrusted",
+        );
+    }
+
+    #[test]
+    fn humanized_chain_text() {
+        assert_eq!(
+            humanize(
+                "ServiceError: client error (Connect): invalid peer certificate: certificate not valid for name DnsName(\"kubernetes\")"
+            ),
+            "invalid peer certificate: certificate not valid for name kubernetes"
+        );
     }
 }

@@ -109,9 +109,28 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
     // client-go: a readable tokenFile wins over the static token at request time (re-read
     // periodically); the token is only the fallback. kube prefers an inline token, so set just
     // one of them.
-    match (&c.token_file, &c.token) {
-        (Some(tf), _) if tf.is_file() => {
-            cfg.auth_info.token_file = Some(tf.to_string_lossy().into_owned());
+    //
+    // client-go trims the file's whitespace (k8s.io/client-go/transport/token_source.go,
+    // `fileTokenSource.Token`: `strings.TrimSpace(string(tokb))`); kube sends the file as it
+    // is, so a token file ending in a newline (`echo $TOKEN > token`) would make every request
+    // fail. Such a file is read here and its trimmed token sent; a file without surrounding
+    // whitespace is left to kube, which re-reads it every minute like client-go (rotation).
+    let file_token = c
+        .token_file
+        .as_ref()
+        .filter(|tf| tf.is_file())
+        .and_then(|tf| {
+            crate::limits::read_file_bounded(tf, crate::limits::DEFAULT_MAX_FILE_BYTES)
+                .ok()
+                .map(|b| (tf, String::from_utf8_lossy(&b).into_owned()))
+        });
+    match (file_token, &c.token) {
+        (Some((tf, raw)), _) if !raw.trim().is_empty() => {
+            if raw.trim() == raw {
+                cfg.auth_info.token_file = Some(tf.to_string_lossy().into_owned());
+            } else {
+                cfg.auth_info.token = Some(raw.trim().to_string().into());
+            }
         }
         (_, Some(t)) => cfg.auth_info.token = Some(t.expose().to_string().into()),
         _ => {}
@@ -197,7 +216,7 @@ mod tests {
     fn readable_token_file_wins_over_token_like_client_go() {
         let dir = tempfile::tempdir().expect("tmp");
         let tf = dir.path().join("token");
-        std::fs::write(&tf, "from-file\n").expect("write");
+        std::fs::write(&tf, "from-file").expect("write");
         let yaml = format!(
             "current-context: c\nclusters:\n- name: k\n  cluster: {{server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}}\nusers:\n- name: u\n  user: {{token: static, tokenFile: {}}}\ncontexts:\n- name: c\n  context: {{cluster: k, user: u}}\n",
             tf.display()

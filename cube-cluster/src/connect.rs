@@ -133,13 +133,7 @@ where
     let version = match api.server_version().await {
         Ok(v) => v,
         Err(kube::Error::Api(s)) if s.code == 200 => {
-            return failed(
-                Class::HttpStatus {
-                    code: 200,
-                    reason: Some("not a Kubernetes /version answer".to_string()),
-                },
-                s.message.clone(),
-            );
+            return failed(Class::NotKubernetes, s.message.clone());
         }
         Err(e) => return from_kube(&e),
     };

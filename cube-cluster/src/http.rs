@@ -30,24 +30,17 @@ use crate::limits::NetLimits;
 /// Longest server text kept in a message (characters).
 pub const MAX_SERVER_TEXT_CHARS: usize = 300;
 
-/// Server text made safe to show: control characters (ESC, CR, BEL, ...) and bidirectional
-/// overrides become `\u{..}` escapes, the text is cut at [`MAX_SERVER_TEXT_CHARS`] (with `...`),
-/// and long token-like runs are redacted.
+/// Server text made safe to show: cut at [`MAX_SERVER_TEXT_CHARS`] (with `...`), secrets
+/// redacted by cube-model's one redactor ([`cube_model::redact::redact`]), and control and
+/// bidirectional characters (ESC, CR, LF, BEL, U+202E, ...) written as visible escapes
+/// ([`cube_model::terminal::escape_line`]), so a hostile server cannot paint the terminal.
 pub fn sanitize_server_text(text: &str) -> String {
-    let mut out = String::new();
-    for (n, c) in text.trim().chars().enumerate() {
-        if n >= MAX_SERVER_TEXT_CHARS {
-            out.push_str("...");
-            break;
-        }
-        let bidi = matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}');
-        if (c.is_control() && c != ' ') || bidi {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
+    let mut cut: String = text.trim().chars().take(MAX_SERVER_TEXT_CHARS).collect();
+    if text.trim().chars().nth(MAX_SERVER_TEXT_CHARS).is_some() {
+        cut.push_str("...");
     }
-    crate::kubeconfig::redact_text(&out)
+    let redacted = cube_model::redact::redact(&cut);
+    cube_model::terminal::escape_line(&redacted).into_owned()
 }
 
 /// A point in time after which an operation of many requests stops.
@@ -555,6 +548,74 @@ impl BoundedClient {
     }
 }
 
+impl BoundedClient {
+    /// The text of a 2xx answer read with `max_body`; a non-2xx answer becomes
+    /// `kube::Error::Api` with the server's `Status` (sanitized), any other failure
+    /// `kube::Error::Service` carrying the [`HttpError`].
+    async fn text_or_kube(
+        &self,
+        request: http::Request<Vec<u8>>,
+        max_body: u64,
+    ) -> Result<String, kube::Error> {
+        let path = path_of(request.uri());
+        let (status, body) = self
+            .send(request, max_body)
+            .await
+            .map_err(|e| kube::Error::Service(Box::new(e)))?;
+        match ok_body(&path, status, &body) {
+            Ok(()) => Ok(String::from_utf8_lossy(&body).into_owned()),
+            Err(HttpError::Status {
+                code,
+                reason,
+                message,
+                ..
+            }) => Err(kube::Error::Api(Box::new(kube::core::Status {
+                status: Some(kube::core::response::StatusSummary::Failure),
+                code,
+                reason,
+                message,
+                ..Default::default()
+            }))),
+            Err(e) => Err(kube::Error::Service(Box::new(e))),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::api::RawTransport for BoundedClient {
+    async fn send_text(&self, request: http::Request<Vec<u8>>) -> Result<String, kube::Error> {
+        self.text_or_kube(request, self.limits.max_body_bytes).await
+    }
+
+    async fn send_small(&self, request: http::Request<Vec<u8>>) -> Result<String, kube::Error> {
+        self.text_or_kube(request, self.limits.max_small_body_bytes)
+            .await
+    }
+
+    fn max_pages(&self) -> usize {
+        self.limits.max_pages
+    }
+}
+
+crate::api::seams_via_raw!(BoundedClient);
+
+#[async_trait::async_trait]
+impl crate::profiles::AccessReviewer for BoundedClient {
+    async fn review(
+        &self,
+        request: &crate::rbac::AccessRequest,
+    ) -> Result<crate::profiles::SubjectAccessReviewStatus, crate::profiles::ProfileError> {
+        crate::profiles::raw_review(self, request).await
+    }
+
+    async fn rules(
+        &self,
+        namespace: &str,
+    ) -> Result<crate::profiles::SubjectRulesReviewStatus, crate::profiles::ProfileError> {
+        crate::profiles::raw_rules(self, namespace).await
+    }
+}
+
 fn get_request(target: &str) -> Result<http::Request<Vec<u8>>, HttpError> {
     http::Request::get(target)
         .header(http::header::ACCEPT, "application/json")
@@ -601,8 +662,8 @@ fn ok_body(path: &str, status: http::StatusCode, body: &[u8]) -> Result<(), Http
     })
 }
 
-/// A serde_json error without any quoted input (`expected value at line 1 column 1`).
-fn json_error_text(e: &serde_json::Error) -> String {
+/// A serde_json error without any quoted input (`syntax error at line 1 column 1`).
+pub fn json_error_text(e: &serde_json::Error) -> String {
     let kind = match e.classify() {
         serde_json::error::Category::Io => "read error",
         serde_json::error::Category::Syntax => "syntax error",
@@ -623,7 +684,7 @@ mod tests {
             !t.contains('\u{1b}') && !t.contains('\r') && !t.contains('\u{202E}'),
             "{t}"
         );
-        assert!(t.contains("\\u{1b}[31mred"), "{t}");
+        assert!(t.contains("\\x1b[31mred"), "{t}");
         let long = "x ".repeat(1000);
         assert!(sanitize_server_text(&long).chars().count() <= MAX_SERVER_TEXT_CHARS + 3);
     }

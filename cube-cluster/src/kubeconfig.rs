@@ -447,6 +447,19 @@ pub enum ProblemKind {
     RancherProxy,
     /// The user impersonates another identity (`as`).
     Impersonation,
+    /// CA or client certificate material that is not PEM, holds no certificate, or holds a
+    /// certificate that does not parse.
+    CertificateInvalid,
+    /// A CA or client certificate past its `notAfter`.
+    CertificateExpired,
+    /// A CA or client certificate before its `notBefore` (often a clock behind).
+    CertificateNotYetValid,
+    /// Client key material that is not PEM, holds no private key, or cannot be loaded.
+    KeyInvalid,
+    /// The client key does not belong to the client certificate.
+    KeyMismatch,
+    /// `proxy-url` is set but this build has no proxy support (feature `proxy`).
+    ProxyUnsupported,
 }
 
 impl ProblemKind {
@@ -479,6 +492,12 @@ impl ProblemKind {
             Self::CaKeyAsClientIdentity => "ca-key-as-client-identity",
             Self::RancherProxy => "rancher-proxy",
             Self::Impersonation => "impersonation",
+            Self::CertificateInvalid => "certificate-invalid",
+            Self::CertificateExpired => "certificate-expired",
+            Self::CertificateNotYetValid => "certificate-not-yet-valid",
+            Self::KeyInvalid => "key-invalid",
+            Self::KeyMismatch => "key-mismatch",
+            Self::ProxyUnsupported => "proxy-unsupported",
         }
     }
 }
@@ -585,6 +604,11 @@ pub struct SelectOptions {
     /// Read referenced files (CA, client cert/key, tokenFile) and report unreadable ones
     /// (client-go does). Default `true` via [`SelectOptions::new`].
     pub skip_file_checks: bool,
+    /// The time certificates are checked at (Unix seconds); `None` = now.
+    pub now: Option<i64>,
+    /// Do not parse certificate and key material (PEM, X.509, validity, key match): only its
+    /// base64 shape is checked. For anonymised samples whose certificates are placeholders.
+    pub skip_material_checks: bool,
 }
 
 impl SelectOptions {
@@ -620,6 +644,18 @@ impl SelectOptions {
     #[must_use]
     pub fn skip_file_checks(mut self) -> Self {
         self.skip_file_checks = true;
+        self
+    }
+    /// Do not parse certificate and key material (see [`SelectOptions::skip_material_checks`]).
+    #[must_use]
+    pub fn skip_material_checks(mut self) -> Self {
+        self.skip_material_checks = true;
+        self
+    }
+    /// Check certificates at this time (Unix seconds) instead of now.
+    #[must_use]
+    pub fn at(mut self, unix_secs: i64) -> Self {
+        self.now = Some(unix_secs);
         self
     }
 }
@@ -660,7 +696,8 @@ impl Credentials {
 }
 
 /// The validated selection: everything needed to build a client, and the problems found.
-#[derive(Debug, Clone)]
+/// `Debug` shows no secret: credentials are [`Secret`]s and the proxy URL is redacted.
+#[derive(Clone)]
 pub struct Selection {
     /// Context name.
     pub context: String,
@@ -685,6 +722,27 @@ pub struct Selection {
     pub credentials: Credentials,
     /// Warnings and infos (a selection with errors is not returned).
     pub problems: Vec<Problem>,
+}
+
+impl fmt::Debug for Selection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Selection")
+            .field("context", &self.context)
+            .field("cluster_name", &self.cluster_name)
+            .field("user_name", &self.user_name)
+            .field("namespace", &self.namespace)
+            .field("server", &redact_server(&self.server))
+            .field("tls_server_name", &self.tls_server_name)
+            .field("insecure_skip_tls_verify", &self.insecure_skip_tls_verify)
+            .field(
+                "ca_pem",
+                &self.ca_pem.as_ref().map(|c| format!("<{} bytes>", c.len())),
+            )
+            .field("proxy_url", &self.proxy_url.as_deref().map(redact_server))
+            .field("credentials", &self.credentials)
+            .field("problems", &self.problems)
+            .finish()
+    }
 }
 
 impl Selection {
@@ -772,11 +830,7 @@ impl Kubeconfig {
     /// # Errors
     /// [`Error::Read`], plus those of [`Kubeconfig::from_yaml`].
     pub fn read(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
-            what: "kubeconfig".to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_kubeconfig_file(path)?;
         Self::from_yaml(&text, Some(path))
     }
 
@@ -851,11 +905,7 @@ impl Kubeconfig {
     /// # Errors
     /// [`Error::Read`], plus those of [`Kubeconfig::from_yaml_strict`].
     pub fn read_strict(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
-            what: "kubeconfig".to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_kubeconfig_file(path)?;
         Self::from_yaml_strict(&text, Some(path))
     }
 
@@ -873,16 +923,14 @@ impl Kubeconfig {
             if p.as_os_str().is_empty() || !seen.insert(p.clone()) {
                 continue;
             }
-            match std::fs::read_to_string(p) {
+            match read_kubeconfig_file(p) {
                 Ok(text) => configs.push(Self::from_yaml(&text, Some(p))?),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => missing.push(p.clone()),
-                Err(source) => {
-                    return Err(Error::Read {
-                        what: "kubeconfig".to_string(),
-                        path: p.clone(),
-                        source,
-                    });
+                Err(Error::Read { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    missing.push(p.clone())
                 }
+                Err(e) => return Err(e),
             }
         }
         Ok((Self::merge(configs), missing))
@@ -969,6 +1017,21 @@ impl Kubeconfig {
     }
 }
 
+/// Reads a kubeconfig file through the bounded reader (regular files of at most
+/// [`crate::limits::DEFAULT_MAX_FILE_BYTES`]); invalid UTF-8 is replaced.
+fn read_kubeconfig_file(path: &Path) -> Result<String> {
+    read_referenced(&path.to_string_lossy())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| Error::Read {
+            what: "kubeconfig".to_string(),
+            path: path.to_path_buf(),
+            source: match e {
+                crate::limits::FileReadError::Io { source, .. } => source,
+                other => std::io::Error::other(read_error_text(&other)),
+            },
+        })
+}
+
 /// A document's `kind`, to tell a kubeconfig from other YAML.
 #[derive(Deserialize)]
 struct KindOnly {
@@ -1039,8 +1102,44 @@ fn decode_b64(s: &str) -> Option<Vec<u8>> {
         .ok()
 }
 
-fn looks_like_pem(bytes: &[u8]) -> bool {
-    bytes.windows(11).any(|w| w == b"-----BEGIN ")
+/// Reads a file a kubeconfig references (CA, client certificate or key, tokenFile) through
+/// the bounded reader: regular files only, at most [`crate::limits::DEFAULT_MAX_FILE_BYTES`].
+fn read_referenced(path: &str) -> std::result::Result<Vec<u8>, crate::limits::FileReadError> {
+    crate::limits::read_file_bounded(Path::new(path), crate::limits::DEFAULT_MAX_FILE_BYTES)
+}
+
+/// The reason of a read error without repeating the path (client-go's "due to <reason>").
+fn read_error_text(e: &crate::limits::FileReadError) -> String {
+    match e {
+        crate::limits::FileReadError::Io { source, .. } => source.to_string(),
+        crate::limits::FileReadError::NotRegularFile { file_type, .. } => {
+            format!("it is {file_type}, not a regular file")
+        }
+        crate::limits::FileReadError::TooLarge(l) => format!(
+            "it is larger than {} bytes (not a kubeconfig's file)",
+            l.max
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// A kubeconfig problem for certificate or key material.
+fn material_problem(m: &crate::certs::MaterialProblem, what: &str, subject: String) -> Problem {
+    use crate::certs::MaterialProblem as M;
+    let kind = match m {
+        M::NotPem | M::NoCertificate { .. } | M::Unparseable { .. } => {
+            ProblemKind::CertificateInvalid
+        }
+        M::Expired { .. } => ProblemKind::CertificateExpired,
+        M::NotYetValid { .. } => ProblemKind::CertificateNotYetValid,
+        M::NoPrivateKey | M::KeyUnusable { .. } => ProblemKind::KeyInvalid,
+        M::KeyMismatch => ProblemKind::KeyMismatch,
+    };
+    let what = match m {
+        M::NoPrivateKey | M::KeyUnusable { .. } => what.replace("client certificate", "client key"),
+        _ => what.to_string(),
+    };
+    problem(Severity::Error, kind, subject, m.describe(&what))
 }
 
 /// Normalizes a server value to a URL with scheme, following client-go `DefaultServerURL`:
@@ -1048,18 +1147,23 @@ fn looks_like_pem(bytes: &[u8]) -> bool {
 /// `server` with any `user[:password]@` part of its authority replaced by `<redacted>@`, then
 /// long token-like runs hidden ([`redact_text`]): safe to print in problems and errors.
 pub fn redact_server(server: &str) -> String {
-    let s = server.trim();
+    // cube-model's one redactor knows user-info whose password holds `/`, `#`, `?` or `@`.
+    let s = cube_model::redact::redact_url(server.trim()).into_owned();
+    // A user-info the URL parser would not see as such (no scheme, odd characters): anything
+    // before the last `@` of the authority-like prefix goes.
     let (scheme, rest) = match s.find("://") {
         Some(i) => (&s[..i + 3], &s[i + 3..]),
-        None => ("", s),
+        None => ("", s.as_str()),
     };
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    let authority = match authority.rfind('@') {
-        Some(at) => format!("<redacted>@{}", &authority[at + 1..]),
-        None => authority.to_string(),
+    let rest = match rest.rfind('@') {
+        Some(at)
+            if !rest[..at].contains(char::is_whitespace) && !rest[..at].ends_with("<redacted>") =>
+        {
+            format!("<redacted>@{}", &rest[at + 1..])
+        }
+        _ => rest.to_string(),
     };
-    redact_text(&format!("{scheme}{authority}{tail}"))
+    redact_text(&format!("{scheme}{rest}"))
 }
 
 fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<String, String> {
@@ -1071,6 +1175,17 @@ fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<S
     } else {
         format!("http://{s}")
     };
+    // Credentials in the address (`user:pass@`, the password possibly holding `/`, `#`, `?`)
+    // are refused before any parsing, so no error message can quote a piece of them.
+    if with_scheme
+        .split_once("://")
+        .is_some_and(|(_, rest)| rest.contains('@'))
+    {
+        return Err(
+            "the server URL carries credentials (user[:password]@): move them to the user entry"
+                .to_string(),
+        );
+    }
     let uri: http::Uri = with_scheme
         .parse()
         .map_err(|e: http::uri::InvalidUri| e.to_string())?;
@@ -1227,6 +1342,7 @@ impl Kubeconfig {
 
     fn check_inner(&self, opts: &SelectOptions) -> Checked {
         let mut problems = Vec::new();
+        let now = opts.now.unwrap_or_else(crate::certs::now_secs);
         let none = |problems: Vec<Problem>| Checked {
             problems,
             selection: None,
@@ -1353,6 +1469,7 @@ impl Kubeconfig {
 
         // Cluster checks.
         let mut ca_pem: Option<Vec<u8>> = None;
+        let mut ca_source = "certificate-authority";
         let has_ca_data = cluster_entry
             .certificate_authority_data
             .as_deref()
@@ -1369,18 +1486,17 @@ impl Kubeconfig {
                 .filter(|s| !s.is_empty())
             {
                 match decode_b64(data) {
-                    Some(bytes) if looks_like_pem(&bytes) => ca_pem = Some(bytes),
-                    Some(_) => problems.push(problem(
-                        Severity::Error,
-                        ProblemKind::BadBase64,
-                        csub.clone(),
-                        format!("certificate-authority-data for {cluster_name} does not decode to a PEM certificate"),
-                    )),
+                    Some(bytes) => {
+                        ca_source = "certificate-authority-data";
+                        ca_pem = Some(bytes);
+                    }
                     None => problems.push(problem(
                         Severity::Error,
                         ProblemKind::BadBase64,
                         csub.clone(),
-                        format!("certificate-authority-data for {cluster_name} is not valid base64"),
+                        format!(
+                            "certificate-authority-data for {cluster_name} is not valid base64"
+                        ),
                     )),
                 }
             }
@@ -1398,7 +1514,7 @@ impl Kubeconfig {
                 .filter(|s| !s.is_empty())
                 && !opts.skip_file_checks
             {
-                match std::fs::read(path) {
+                match read_referenced(path) {
                     Ok(bytes) => {
                         if ca_pem.is_none() {
                             ca_pem = Some(bytes);
@@ -1408,8 +1524,17 @@ impl Kubeconfig {
                         Severity::Error,
                         ProblemKind::UnreadableFile,
                         csub.clone(),
-                        format!("unable to read certificate-authority {path} for {cluster_name} due to {e}"),
+                        format!("unable to read certificate-authority {path} for {cluster_name} due to {}", read_error_text(&e)),
                     )),
+                }
+            }
+            if let Some(pem) = &ca_pem
+                && !insecure
+                && !opts.skip_material_checks
+            {
+                let what = format!("{ca_source} of cluster {cluster_name:?}");
+                for m in crate::certs::check_ca_bundle(pem, now) {
+                    problems.push(material_problem(&m, &what, csub.clone()));
                 }
             }
             if insecure && (has_ca_data || has_ca_file) {
@@ -1429,20 +1554,39 @@ impl Kubeconfig {
                 ));
             }
             if let Some(proxy) = cluster_entry.proxy_url.as_deref().filter(|s| !s.is_empty()) {
+                // Never show a proxy password: the URL is redacted in every message.
+                let shown = redact_server(proxy);
                 let scheme = proxy.split_once("://").map(|(s, _)| s);
                 match scheme {
-                    Some("http") | Some("https") | Some("socks5") => {}
+                    Some("http") | Some("https") | Some("socks5") => {
+                        let parsed = proxy.parse::<http::Uri>();
+                        if parsed.as_ref().map_or(true, |u| u.host().is_none_or(str::is_empty)) {
+                            problems.push(problem(
+                                Severity::Error,
+                                ProblemKind::BadProxyUrl,
+                                csub.clone(),
+                                format!("invalid 'proxy-url' {shown:?} for cluster {cluster_name:?}: not a URL with a host"),
+                            ));
+                        } else if !cfg!(feature = "proxy") {
+                            problems.push(problem(
+                                Severity::Error,
+                                ProblemKind::ProxyUnsupported,
+                                csub.clone(),
+                                format!("cluster {cluster_name:?} is reached through proxy-url {shown:?}, but this build of cube-cluster has no proxy support (enable its `proxy` feature); refused instead of failing at connect time"),
+                            ));
+                        }
+                    }
                     Some(s) => problems.push(problem(
                         Severity::Error,
                         ProblemKind::BadProxyUrl,
                         csub.clone(),
-                        format!("invalid 'proxy-url' {proxy:?} for cluster {cluster_name:?}: unsupported scheme {s:?}, must be http, https, or socks5"),
+                        format!("invalid 'proxy-url' {shown:?} for cluster {cluster_name:?}: unsupported scheme {:?}, must be http, https, or socks5", redact_text(s)),
                     )),
                     None => problems.push(problem(
                         Severity::Error,
                         ProblemKind::BadProxyUrl,
                         csub.clone(),
-                        format!("invalid 'proxy-url' {proxy:?} for cluster {cluster_name:?}: missing scheme"),
+                        format!("invalid 'proxy-url' {shown:?} for cluster {cluster_name:?}: missing scheme"),
                     )),
                 }
             }
@@ -1508,15 +1652,10 @@ impl Kubeconfig {
             ] {
                 if let Some(d) = data {
                     match decode_b64(d.expose()) {
-                        Some(bytes) if looks_like_pem(&bytes) => {
+                        Some(bytes) => {
+                            let _ = field;
                             *slot = Some(Secret(String::from_utf8_lossy(&bytes).into_owned()))
                         }
-                        Some(_) => problems.push(problem(
-                            Severity::Error,
-                            ProblemKind::BadBase64,
-                            usub.clone(),
-                            format!("{field} for {user_name} does not decode to PEM"),
-                        )),
                         None => problems.push(problem(
                             Severity::Error,
                             ProblemKind::BadBase64,
@@ -1543,17 +1682,20 @@ impl Kubeconfig {
                 if let Some(p) = path
                     && !opts.skip_file_checks
                 {
-                    match std::fs::read_to_string(p) {
-                        Ok(text) => {
+                    match read_referenced(p) {
+                        Ok(bytes) => {
                             if !is_data {
-                                *slot = Some(Secret(text));
+                                *slot = Some(Secret(String::from_utf8_lossy(&bytes).into_owned()));
                             }
                         }
                         Err(e) => problems.push(problem(
                             Severity::Error,
                             ProblemKind::UnreadableFile,
                             usub.clone(),
-                            format!("unable to read {label} {p} for {user_name} due to {e}"),
+                            format!(
+                                "unable to read {label} {p} for {user_name} due to {}",
+                                read_error_text(&e)
+                            ),
                         )),
                     }
                 }
@@ -1575,6 +1717,19 @@ impl Kubeconfig {
                     usub.clone(),
                     format!("user {user_name:?} presents the cluster CA key pair as its client identity ({}): the CA private key must not leave the control plane, and its identity is usually all-powerful", [cert_file, key_file].into_iter().flatten().collect::<Vec<_>>().join(", ")),
                 ));
+            }
+
+            if let (Some(cert), Some(key)) = (&creds.client_certificate_pem, &creds.client_key_pem)
+                && !opts.skip_material_checks
+            {
+                let what = format!("client certificate of user {user_name:?}");
+                for m in crate::certs::check_client_pair(
+                    cert.expose().as_bytes(),
+                    key.expose().as_bytes(),
+                    now,
+                ) {
+                    problems.push(material_problem(&m, &what, usub.clone()));
+                }
             }
 
             let has_token = user_entry.token.as_ref().is_some_and(|t| !t.is_empty());
@@ -1603,9 +1758,10 @@ impl Kubeconfig {
             if let Some(tf) = user_entry.token_file.as_deref().filter(|s| !s.is_empty()) {
                 creds.token_file = Some(PathBuf::from(tf));
                 if !opts.skip_file_checks {
-                    match std::fs::read_to_string(tf) {
+                    match read_referenced(tf).map(|b| String::from_utf8_lossy(&b).into_owned()) {
                         Ok(t) => {
                             if !has_token {
+                                // client-go trims the file's whitespace (a trailing newline).
                                 creds.token = Some(Secret(t.trim().to_string()));
                             }
                         }
@@ -1617,7 +1773,10 @@ impl Kubeconfig {
                             },
                             ProblemKind::UnreadableFile,
                             usub.clone(),
-                            format!("unable to read tokenFile {tf} for {user_name} due to {e}"),
+                            format!(
+                                "unable to read tokenFile {tf} for {user_name} due to {}",
+                                read_error_text(&e)
+                            ),
                         )),
                     }
                 }
@@ -1876,10 +2035,10 @@ impl Kubeconfig {
     pub fn inline(&self) -> Result<Kubeconfig> {
         let enc = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
         let read = |what: &str, p: &str| {
-            std::fs::read(p).map_err(|source| Error::Read {
+            read_referenced(p).map_err(|e| Error::Read {
                 what: what.to_string(),
                 path: PathBuf::from(p),
-                source,
+                source: std::io::Error::other(read_error_text(&e)),
             })
         };
         let mut out = self.clone();
@@ -1966,6 +2125,13 @@ mod tests {
             redact_server("https://admin:s3cr3t-pass@10.0.0.1:6443/k8s"),
             "https://<redacted>@10.0.0.1:6443/k8s"
         );
+        for pass in ["p/ass", "p#ass", "p?ass", "p@ss", "p/a#s?s"] {
+            let url = format!("https://admin:{pass}@10.0.0.1:6443");
+            let shown = redact_server(&url);
+            assert!(!shown.contains(pass) && !shown.contains("admin"), "{shown}");
+            let err = validate_server(&url).unwrap_err().to_string();
+            assert!(!err.contains(pass) && !err.contains("admin"), "{err}");
+        }
         let err = validate_server("https://admin:s3cr3t-pass@10.0.0.1:6443").unwrap_err();
         assert!(!err.to_string().contains("s3cr3t"), "{err}");
     }

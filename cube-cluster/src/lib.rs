@@ -40,6 +40,7 @@
 
 pub mod api;
 pub mod apply;
+pub mod certs;
 pub mod classify;
 pub mod client;
 pub mod connect;

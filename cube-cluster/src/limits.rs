@@ -20,7 +20,9 @@ pub const DEFAULT_MAX_SMALL_BODY_BYTES: u64 = 1024 * 1024;
 pub const DEFAULT_MAX_PAGES: usize = 10_000;
 /// Time for one request, from sending it to the last byte of its body. 30 s.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-/// Largest registry or kubeconfig file read by this crate (bytes). 16 MiB.
+/// Largest registry or kubeconfig file, and file a kubeconfig references (CA, client
+/// certificate and key, tokenFile), read by this crate (bytes). 16 MiB: kubeconfigs are small;
+/// anything larger is not one.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Bounds of network reads.
@@ -62,64 +64,34 @@ impl NetLimits {
     }
 }
 
-/// Why a file could not be read by [`read_file_bounded`].
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum FileReadError {
-    /// The OS refused (missing, permission, ...).
-    #[error("cannot read {path}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The I/O error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// Not a regular file (a FIFO, a device, a directory): refused so a read never blocks or
-    /// never ends.
-    #[error("{path} is not a regular file")]
-    NotRegular {
-        /// The path.
-        path: String,
-    },
-    /// Larger than the limit.
-    #[error("{path} is larger than {limit} bytes")]
-    TooLarge {
-        /// The path.
-        path: String,
-        /// The limit in bytes.
-        limit: u64,
-    },
-}
+/// Why a file could not be read: cube-model's one bounded reader's error.
+pub use cube_model::io::ReadError as FileReadError;
 
-/// Reads a regular file of at most `limit` bytes (refuses FIFOs, devices and directories before
-/// opening them, and stops reading at `limit + 1` bytes in case the file grows).
+/// Reads a regular file of at most `limit` bytes through cube-model's one bounded reader
+/// ([`cube_model::io::read_file_with`]): FIFOs, devices and directories are refused before any
+/// read, and one byte more than `limit` is [`FileReadError::TooLarge`].
 ///
 /// # Errors
 /// [`FileReadError`].
 pub fn read_file_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileReadError> {
-    use std::io::Read as _;
-    let shown = path.display().to_string();
-    let io = |source| FileReadError::Io {
-        path: shown.clone(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(FileReadError::NotRegular { path: shown });
+    let mut opts = cube_model::io::ReadOptions::new(&cube_model::limits::Limits::default());
+    opts.max_bytes = limit;
+    cube_model::io::read_file_with(path, &opts)
+}
+
+impl NetLimits {
+    /// The network bounds of a [`cube_model::limits::Limits`] policy: HTTP body size, pages per
+    /// list, per-request timeout and the live-collection deadline (the small-answer bound stays
+    /// [`DEFAULT_MAX_SMALL_BODY_BYTES`], or the body bound when that is smaller).
+    pub fn from_limits(limits: &cube_model::limits::Limits) -> Self {
+        NetLimits {
+            max_body_bytes: limits.max_http_body_bytes,
+            max_small_body_bytes: DEFAULT_MAX_SMALL_BODY_BYTES.min(limits.max_http_body_bytes),
+            max_pages: usize::try_from(limits.max_pages_per_list).unwrap_or(usize::MAX),
+            request_timeout: limits.request_timeout,
+            deadline: Some(limits.collection_deadline),
+        }
     }
-    if meta.len() > limit {
-        return Err(FileReadError::TooLarge { path: shown, limit });
-    }
-    let f = std::fs::File::open(path).map_err(io)?;
-    let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    f.take(limit.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(io)?;
-    if buf.len() as u64 > limit {
-        return Err(FileReadError::TooLarge { path: shown, limit });
-    }
-    Ok(buf)
 }
 
 #[cfg(test)]
@@ -130,18 +102,18 @@ mod tests {
     fn refuses_devices_directories_and_large_files() {
         assert!(matches!(
             read_file_bounded(Path::new("/dev/zero"), 10),
-            Err(FileReadError::NotRegular { .. })
+            Err(FileReadError::NotRegularFile { .. })
         ));
         let dir = tempfile::tempdir().expect("tmp");
         assert!(matches!(
             read_file_bounded(dir.path(), 10),
-            Err(FileReadError::NotRegular { .. })
+            Err(FileReadError::NotRegularFile { .. })
         ));
         let f = dir.path().join("f");
         std::fs::write(&f, b"0123456789ab").expect("write");
         assert!(matches!(
             read_file_bounded(&f, 10),
-            Err(FileReadError::TooLarge { limit: 10, .. })
+            Err(FileReadError::TooLarge(e)) if e.max == 10
         ));
         assert_eq!(read_file_bounded(&f, 12).expect("read").len(), 12);
     }

@@ -35,7 +35,9 @@
 //! let reviewer = OfflineReviewer::new(policy, UserInfo::authenticated("ops", ["ops"]));
 //! let profile = Profile::builtin("view-nodes").unwrap();
 //! let report = futures::executor::block_on(check_profile(&reviewer, &profile, &[], 4)).unwrap();
-//! assert!(report.is_sufficient());
+//! // `get` never stands in for `list`: `kubectl get nodes` needs list.
+//! assert!(!report.is_sufficient());
+//! assert_eq!(report.missing[0].rule.verbs, ["list"]);
 //! assert!(report.warnings.is_empty());
 //! ```
 
@@ -147,8 +149,14 @@ impl CapabilityCheck {
 }
 
 /// A named list of capability checks.
+///
+/// Every capability states its verbs exactly: in YAML a capability is written with `verb: get`
+/// or `verbs: [get, list]` (one check per verb), never `*`, so that `get` can never stand in
+/// for `list` (`kubectl get nodes` needs `list`; `kubectl get node x` needs `get`). Loading
+/// refuses a capability without a verb, with `*` as verb or resource, or with both `verb` and
+/// `verbs` ([`ProfileError::Parse`] naming the profile and the capability).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", try_from = "ProfileWire")]
 pub struct Profile {
     /// Name (`console-readonly`).
     pub name: String,
@@ -161,6 +169,90 @@ pub struct Profile {
     /// The checks.
     pub checks: Vec<CapabilityCheck>,
 }
+
+/// The YAML form of a [`Profile`]: capabilities may list several verbs.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ProfileWire {
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    notes: Vec<String>,
+    checks: Vec<CapabilityWire>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CapabilityWire {
+    #[serde(default)]
+    verb: Option<String>,
+    #[serde(default)]
+    verbs: Option<Vec<String>>,
+    #[serde(default)]
+    group: String,
+    resource: String,
+    #[serde(default)]
+    subresource: String,
+    scope: Scope,
+}
+
+impl TryFrom<ProfileWire> for Profile {
+    type Error = String;
+    fn try_from(w: ProfileWire) -> Result<Self, Self::Error> {
+        let mut checks = Vec::new();
+        for (i, c) in w.checks.into_iter().enumerate() {
+            let at = format!("profile {:?} capability {}", w.name, i + 1);
+            let verbs = match (c.verb, c.verbs) {
+                (Some(v), None) => vec![v],
+                (None, Some(vs)) => vs,
+                (Some(_), Some(_)) => return Err(format!("{at}: both verb and verbs are set")),
+                (None, None) => return Err(format!("{at}: no verb (state every verb exactly)")),
+            };
+            if verbs.is_empty() {
+                return Err(format!("{at}: verbs is empty"));
+            }
+            if c.resource.trim().is_empty() || c.resource.contains('*') {
+                return Err(format!("{at}: resource must be named exactly (no `*`)"));
+            }
+            if c.group.contains('*') || c.subresource.contains('*') {
+                return Err(format!(
+                    "{at}: group and subresource must be exact (no `*`)"
+                ));
+            }
+            for v in verbs {
+                let v = v.trim().to_string();
+                if v.is_empty() || v.contains('*') || v.chars().any(|ch| !ch.is_ascii_lowercase()) {
+                    return Err(format!(
+                        "{at}: verb {v:?} must be one exact lowercase verb (get, list, watch, create, ...), never `*`"
+                    ));
+                }
+                let check = CapabilityCheck {
+                    verb: v,
+                    group: c.group.clone(),
+                    resource: c.resource.clone(),
+                    subresource: c.subresource.clone(),
+                    scope: c.scope,
+                };
+                if !checks.contains(&check) {
+                    checks.push(check);
+                }
+            }
+        }
+        if checks.is_empty() {
+            return Err(format!("profile {:?} has no capability", w.name));
+        }
+        Ok(Profile {
+            name: w.name,
+            description: w.description,
+            notes: w.notes,
+            checks,
+        })
+    }
+}
+
+/// The name of the default profile: the seed's minimal set, checked on every import.
+pub const DEFAULT_PROFILE: &str = "cube-minimal";
 
 /// One check asked in one namespace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -221,7 +313,14 @@ impl Profile {
             Ok(list) => Ok(list),
             Err(first) => serde_saphyr::from_str::<Profile>(text)
                 .map(|p| vec![p])
-                .map_err(|_| err(Box::new(first))),
+                .map_err(|second| {
+                    // Report the error of the form the text is in (a list or one profile).
+                    if text.trim_start().starts_with('-') {
+                        err(Box::new(first))
+                    } else {
+                        err(Box::new(second))
+                    }
+                }),
         }
     }
 
@@ -597,7 +696,7 @@ pub(crate) async fn raw_review<T: crate::api::RawTransport + ?Sized>(
 ) -> Result<SubjectAccessReviewStatus, ProfileError> {
     let err = review_error("SelfSubjectAccessReview");
     let text = t
-        .send_text(access_review_request(request)?)
+        .send_small(access_review_request(request)?)
         .await
         .map_err(|e| err(Box::new(e)))?;
     let r: SelfSubjectAccessReview = serde_json::from_str(&text).map_err(|e| err(Box::new(e)))?;
@@ -611,7 +710,7 @@ pub(crate) async fn raw_rules<T: crate::api::RawTransport + ?Sized>(
 ) -> Result<SubjectRulesReviewStatus, ProfileError> {
     let err = review_error("SelfSubjectRulesReview");
     let text = t
-        .send_text(rules_review_request(namespace)?)
+        .send_small(rules_review_request(namespace)?)
         .await
         .map_err(|e| err(Box::new(e)))?;
     let r: SelfSubjectRulesReview = serde_json::from_str(&text).map_err(|e| err(Box::new(e)))?;
@@ -926,6 +1025,7 @@ mod tests {
         assert_eq!(
             names,
             [
+                "cube-minimal",
                 "view-nodes",
                 "console-readonly",
                 "resource-group-admin",
@@ -970,5 +1070,41 @@ mod tests {
         ));
         let ns = vec!["a".to_string(), "b".to_string()];
         assert_eq!(p.expand(&ns).unwrap().len(), 14);
+    }
+
+    #[test]
+    fn every_capability_states_its_verbs_exactly() {
+        // view-nodes is what `kubectl get nodes` needs: list as well as get.
+        let v = Profile::builtin("view-nodes").unwrap();
+        let verbs: Vec<&str> = v.checks.iter().map(|c| c.verb.as_str()).collect();
+        assert_eq!(verbs, ["get", "list"]);
+        let m = Profile::builtin(DEFAULT_PROFILE).unwrap();
+        let asked: Vec<(String, Scope)> = m
+            .checks
+            .iter()
+            .map(|c| (format!("{} {}", c.verb, c.resource), c.scope))
+            .collect();
+        assert_eq!(
+            asked,
+            [
+                ("list nodes".to_string(), Scope::Cluster),
+                ("list pods".to_string(), Scope::AllNamespaces)
+            ]
+        );
+        for bad in [
+            "name: x\nchecks: [{group: '', resource: nodes, scope: cluster}]",
+            "name: x\nchecks: [{verb: '*', resource: nodes, scope: cluster}]",
+            "name: x\nchecks: [{verbs: [get, '*'], resource: nodes, scope: cluster}]",
+            "name: x\nchecks: [{verb: get, verbs: [list], resource: nodes, scope: cluster}]",
+            "name: x\nchecks: [{verb: get, resource: '*', scope: cluster}]",
+            "name: x\nchecks: []",
+        ] {
+            assert!(Profile::list_from_yaml_str(bad).is_err(), "{bad}");
+        }
+        let ok = Profile::list_from_yaml_str(
+            "name: x\nchecks: [{verbs: [get, list, get], resource: nodes, scope: cluster}]",
+        )
+        .unwrap();
+        assert_eq!(ok[0].checks.len(), 2);
     }
 }

@@ -137,6 +137,13 @@ pub struct CollectOptions {
     pub page_size: u32,
     /// Kinds to collect (default [`ALL_KINDS`]).
     pub kinds: Vec<CollectKind>,
+    /// Most pages read for one kind ([`crate::limits::DEFAULT_MAX_PAGES`]); a kind with more
+    /// is recorded in `missing_kinds` with the pages read kept. A server repeating a `continue`
+    /// token is stopped at the repeat.
+    pub max_pages: usize,
+    /// Overall deadline of the collection (`None` = none); kinds not listed by then are
+    /// recorded in `missing_kinds`.
+    pub deadline: Option<std::time::Duration>,
 }
 
 impl Default for CollectOptions {
@@ -144,11 +151,24 @@ impl Default for CollectOptions {
         CollectOptions {
             page_size: DEFAULT_PAGE_SIZE,
             kinds: ALL_KINDS.to_vec(),
+            max_pages: crate::limits::DEFAULT_MAX_PAGES,
+            deadline: None,
         }
     }
 }
 
 impl CollectOptions {
+    /// The default kinds and page size with the page cap and collection deadline of a
+    /// [`cube_model::limits::Limits`] policy (the per-request bounds belong to the reader:
+    /// [`crate::http::BoundedClient`] with [`crate::limits::NetLimits::from_limits`]).
+    pub fn from_limits(limits: &cube_model::limits::Limits) -> Self {
+        CollectOptions {
+            max_pages: usize::try_from(limits.max_pages_per_list).unwrap_or(usize::MAX),
+            deadline: Some(limits.collection_deadline),
+            ..CollectOptions::default()
+        }
+    }
+
     /// Use `n` items per page.
     #[must_use]
     pub fn page_size(mut self, n: u32) -> Self {
@@ -246,6 +266,15 @@ use crate::api::{ObjectReader, continue_token, encode_query_value};
 /// Why a kind is missing, from an API error: `forbidden: <message>`, `not found: <message>`, or
 /// `<reason> (<code>): <message>`. `None` when the error must stop the collection.
 fn missing_reason(err: &kube::Error) -> Option<String> {
+    if let kube::Error::Service(inner) = err {
+        if let Some(h) = inner.downcast_ref::<crate::http::HttpError>() {
+            return (!h.is_fatal()).then(|| h.to_string());
+        }
+        if let Some(p) = inner.downcast_ref::<crate::http::PagingError>() {
+            return Some(p.to_string());
+        }
+        return None;
+    }
     let kube::Error::Api(status) = err else {
         return None;
     };
@@ -281,12 +310,60 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
     } else {
         options.page_size
     };
+    let deadline = crate::http::Deadline::after(options.deadline);
+    let mut seen_tokens = std::collections::HashSet::new();
     for k in &options.kinds {
+        if deadline.passed() {
+            let reason = format!(
+                "not listed: the collection deadline of {} s passed",
+                options.deadline.unwrap_or_default().as_secs()
+            );
+            snapshot
+                .missing_kinds
+                .insert(k.kind.to_string(), reason.clone());
+            progress(CollectProgress::Missing {
+                kind: k.kind,
+                reason,
+            });
+            continue;
+        }
         progress(CollectProgress::Started { kind: k.kind });
         let before = snapshot.object_count();
         let mut cont = String::new();
         let mut page = 0usize;
+        seen_tokens.clear();
         loop {
+            let stop = if deadline.passed() {
+                Some(format!(
+                    "the collection deadline of {} s passed",
+                    options.deadline.unwrap_or_default().as_secs()
+                ))
+            } else if page >= options.max_pages.max(1) {
+                Some(format!(
+                    "more than {} pages; stopped (raise the pages-per-list limit)",
+                    options.max_pages.max(1)
+                ))
+            } else if !cont.is_empty() && !seen_tokens.insert(cont.clone()) {
+                Some(format!(
+                    "the server repeated a continue token at page {page}; stopped instead of paging forever"
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = stop {
+                let reason = format!(
+                    "incomplete: {reason} (after {page} page(s); {} objects kept)",
+                    snapshot.object_count() - before
+                );
+                snapshot
+                    .missing_kinds
+                    .insert(k.kind.to_string(), reason.clone());
+                progress(CollectProgress::Missing {
+                    kind: k.kind,
+                    reason,
+                });
+                break;
+            }
             let mut query = format!("limit={limit}");
             if !k.query.is_empty() {
                 query.push('&');
@@ -297,7 +374,18 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 query.push_str(&encode_query_value(&cont));
             }
             let uri = format!("{}?{query}", k.path);
-            match reader.get_text(&uri).await {
+            let request = reader.get_text(&uri);
+            let answer = match deadline.remaining() {
+                Some(left) => match tokio::time::timeout(left, request).await {
+                    Ok(a) => a,
+                    Err(_) => {
+                        // Recorded at the top of the loop on the next pass.
+                        continue;
+                    }
+                },
+                None => request.await,
+            };
+            match answer {
                 Ok(text) => {
                     page += 1;
                     snapshot.add_bytes(&format!("live:{}#{page}", k.path), text.as_bytes());

@@ -139,9 +139,19 @@ fn insecure_with_ca_data_is_rejected_and_insecure_alone_is_a_warning() {
         .expect("harvester")
         .1;
     has(harvester, Severity::Error, ProblemKind::InsecureWithCa);
+    // The fixture's client certificate and key are anonymised placeholders (PEM blocks of
+    // "FAKE", testdata/fixtures/README.md): the material check reports them, and the rest of
+    // the conclusion is asserted with material checks off.
+    let material = cfg.check(&SelectOptions::new().context("k3s-default"));
+    has(&material, Severity::Error, ProblemKind::CertificateInvalid);
+    has(&material, Severity::Error, ProblemKind::KeyInvalid);
     // k3s-default: loadable, but TLS verification is off.
     let k3s = cfg
-        .select(&SelectOptions::new().context("k3s-default"))
+        .select(
+            &SelectOptions::new()
+                .context("k3s-default")
+                .skip_material_checks(),
+        )
         .expect("k3s-default loads");
     has(
         &k3s.problems,
@@ -197,8 +207,15 @@ fn kubelet_ca_key_as_client_identity_and_insecure_are_flagged() {
 fn rancher_proxy_is_classified_with_token_auth_and_no_tls_conflict() {
     let name = "rancher-proxied-token.yaml";
     let cfg = Kubeconfig::read(&fixture(name)).expect("load");
+    // The CA data is an anonymised placeholder (testdata/fixtures/README.md): reported as such,
+    // and the conclusion asserted with material checks off.
+    has(
+        &cfg.check(&SelectOptions::new()),
+        Severity::Error,
+        ProblemKind::CertificateInvalid,
+    );
     let sel = cfg
-        .select(&SelectOptions::new())
+        .select(&SelectOptions::new().skip_material_checks())
         .expect("loadable: the error came from tool defaults");
     has(&sel.problems, Severity::Info, ProblemKind::RancherProxy);
     assert!(
@@ -219,19 +236,12 @@ fn rancher_proxy_is_classified_with_token_auth_and_no_tls_conflict() {
 
 fn write_relative_tree(dir: &Path) {
     std::fs::copy(fixture("relative-cert-paths.yaml"), dir.join("config")).expect("copy");
+    let pki = crate::support::Pki::new();
+    let client = pki.client_cert("admin", &["system:masters"]);
     for (rel, body) in [
-        (
-            "certs/cluster-01/k8s-ca.crt",
-            "-----BEGIN CERTIFICATE-----\nQ0E=\n-----END CERTIFICATE-----\n",
-        ),
-        (
-            "certs/cluster-01/admin.crt",
-            "-----BEGIN CERTIFICATE-----\nQURNSU4=\n-----END CERTIFICATE-----\n",
-        ),
-        (
-            "certs/cluster-01/admin.key",
-            "-----BEGIN PRIVATE KEY-----\nS0VZ\n-----END PRIVATE KEY-----\n",
-        ),
+        ("certs/cluster-01/k8s-ca.crt", pki.ca_pem()),
+        ("certs/cluster-01/admin.crt", client.cert_pem),
+        ("certs/cluster-01/admin.key", client.key_pem),
     ] {
         let p = dir.join(rel);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");

@@ -395,7 +395,7 @@ async fn live_profile_check() {
     let report = check_profile(&reviewer, &Profile::builtin("view-nodes").unwrap(), &[], 4)
         .await
         .unwrap();
-    assert_eq!(report.results.len(), 1);
+    assert_eq!(report.results.len(), 2);
     assert_ne!(
         report.results[0].outcome,
         Outcome::Failed,

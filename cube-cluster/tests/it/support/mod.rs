@@ -44,6 +44,7 @@
 //!   `Authorization` header was present, so tests can assert what the client sent.
 #![allow(dead_code, unused_imports)]
 
+pub mod hostile;
 pub mod live;
 pub mod pki;
 

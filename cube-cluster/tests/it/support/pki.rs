@@ -27,6 +27,12 @@ pub enum ServerCert {
     /// Signed by the right CA, valid dates, but only for `apiserver.other.example`
     /// (no IP SAN), so a client dialing 127.0.0.1 sees a name mismatch.
     WrongSan,
+    /// Self-signed leaf (its own issuer, not a CA), the right names and dates: what a
+    /// hand-made server certificate looks like.
+    SelfSigned,
+    /// Self-signed with `CA:TRUE`, the right names and dates (`openssl req -x509` default):
+    /// webpki refuses it as a server certificate (`CaUsedAsEndEntity`).
+    SelfSignedCa,
 }
 
 /// The names a [`ServerCert::Valid`] certificate is issued for.
@@ -115,15 +121,28 @@ impl Pki {
             KeyUsagePurpose::KeyEncipherment,
         ];
         match variant {
-            ServerCert::Valid | ServerCert::WrongCa | ServerCert::WrongSan => {
-                set_validity(&mut params, -DAY, 365 * DAY)
-            }
+            ServerCert::Valid
+            | ServerCert::WrongCa
+            | ServerCert::WrongSan
+            | ServerCert::SelfSigned
+            | ServerCert::SelfSignedCa => set_validity(&mut params, -DAY, 365 * DAY),
             ServerCert::Expired => set_validity(&mut params, -400 * DAY, -35 * DAY),
             ServerCert::ExpiredRecently => set_validity(&mut params, -365 * DAY, -2 * 3600),
             ServerCert::NotYetValid => set_validity(&mut params, 30 * DAY, 400 * DAY),
             ServerCert::NotYetValidSoon => set_validity(&mut params, 3 * 3600, 365 * DAY),
         }
         let key = KeyPair::generate().expect("server key");
+        if matches!(variant, ServerCert::SelfSigned | ServerCert::SelfSignedCa) {
+            if variant == ServerCert::SelfSignedCa {
+                params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+                params.key_usages.push(KeyUsagePurpose::KeyCertSign);
+            }
+            let cert = params.self_signed(&key).expect("self-signed server cert");
+            return CertPair {
+                cert_pem: cert.pem(),
+                key_pem: key.serialize_pem(),
+            };
+        }
         let issuer = if variant == ServerCert::WrongCa {
             &self.other_ca
         } else {

@@ -1,0 +1,302 @@
+//! The hostile-server harness (issue 9): a server on 127.0.0.1 that sends an endless or huge
+//! body, repeats its `continue` token, pages without end, sends a body at one byte a second,
+//! answers 500 or 403 to every list, puts escape codes in its messages, resets the connection,
+//! does not speak HTTP, or presents a self-signed certificate. Each test asserts the bound that
+//! ends the exchange (time, bytes, requests) and the classification of the outcome.
+
+use std::time::{Duration, Instant};
+
+use cube_cluster::client::{ClientOptions, build_client};
+use cube_cluster::connect::{CheckOptions, Outcome, check};
+use cube_cluster::http::BoundedClient;
+use cube_cluster::kubeconfig::{Kubeconfig, SelectOptions, Selection};
+use cube_cluster::limits::NetLimits;
+use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
+
+use crate::support::hostile::{Behaviour, ESCAPES, Hostile, start};
+use crate::support::{Pki, ServerCert, kubeconfig_yaml};
+
+fn selection(url: &str, ca: Option<&str>) -> Selection {
+    Kubeconfig::from_yaml(&kubeconfig_yaml(url, ca, Some("t")), None)
+        .expect("load")
+        .select(&SelectOptions::new())
+        .expect("select")
+}
+
+async fn tls_server(pki: &Pki, behaviour: Behaviour) -> Hostile {
+    start(behaviour, Some(&pki.server_cert(ServerCert::Valid))).await
+}
+
+fn opts(timeout: Duration) -> CheckOptions {
+    CheckOptions {
+        client: ClientOptions::with_timeout(timeout),
+        ..CheckOptions::default()
+    }
+}
+
+async fn check_outcome(sel: &Selection, timeout: Duration) -> (Outcome, Duration) {
+    let t = Instant::now();
+    let r = check(sel, &opts(timeout)).await;
+    (r.outcome, t.elapsed())
+}
+
+#[track_caller]
+fn failed(o: &Outcome) -> (&str, &str) {
+    match o {
+        Outcome::Failed { class, message } => (class.id(), message.as_str()),
+        Outcome::Ok { .. } => panic!("expected a failure, got {o:?}"),
+    }
+}
+
+#[track_caller]
+fn no_control_chars(text: &str) {
+    assert!(
+        !text
+            .chars()
+            .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)),
+        "raw control or bidi character in {text:?}"
+    );
+}
+
+fn bounded(sel: &Selection, limits: NetLimits) -> BoundedClient {
+    let client =
+        build_client(sel, &ClientOptions::with_timeout(Duration::from_secs(5))).expect("client");
+    BoundedClient::new(client, limits)
+}
+
+#[tokio::test]
+async fn endless_version_body_stops_at_the_small_body_bound() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::EndlessBody).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let (o, took) = check_outcome(&sel, Duration::from_secs(10)).await;
+    let (class, message) = failed(&o);
+    assert_eq!(class, "limit-exceeded", "{message}");
+    assert!(message.contains("1048576"), "{message}");
+    assert!(
+        !message.contains("aaaa"),
+        "the body is never copied: {message}"
+    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[tokio::test]
+async fn huge_version_bodies_declared_or_not_are_refused_without_buffering() {
+    let pki = Pki::new();
+    for b in [
+        Behaviour::HugeBody(100 << 20),
+        Behaviour::HugeBodyUndeclared(100 << 20),
+    ] {
+        let srv = tls_server(&pki, b).await;
+        let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+        let (o, took) = check_outcome(&sel, Duration::from_secs(10)).await;
+        let (class, message) = failed(&o);
+        assert_eq!(class, "limit-exceeded", "{b:?}: {message}");
+        assert!(took < Duration::from_secs(5), "{b:?}: {took:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_non_kubernetes_version_answer_is_classified_and_not_echoed() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::NotKubernetes).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let (o, _) = check_outcome(&sel, Duration::from_secs(5)).await;
+    let (class, message) = failed(&o);
+    assert_eq!(class, "not-kubernetes", "{message}");
+    assert!(!message.contains("do-not-echo"), "{message}");
+    assert!(message.len() < 400, "{message}");
+}
+
+#[tokio::test]
+async fn a_repeated_continue_token_ends_the_list() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::RepeatContinue).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(&sel, NetLimits::default());
+    let snap = collect_snapshot(
+        &c,
+        &CollectOptions::default().only(&["Node", "Pod"]),
+        |_| {},
+    )
+    .await
+    .expect("collect");
+    for kind in ["Node", "Pod"] {
+        let why = &snap.missing_kinds[kind];
+        assert!(why.contains("repeated a continue token"), "{kind}: {why}");
+    }
+    // Two pages per kind: the first token, then its repeat.
+    assert!(srv.requests() <= 4, "{} requests", srv.requests());
+    // The seam's own list (used by apply and drift) stops the same way.
+    let e = cube_cluster::api::ObjectApplier::list_objects(
+        &c,
+        &cube_cluster::api::ResourceType::of_kind("Node").expect("type"),
+        None,
+        "",
+    )
+    .await
+    .expect_err("repeat");
+    assert_eq!(
+        cube_cluster::classify::classify_error(&e).id(),
+        "limit-exceeded"
+    );
+}
+
+#[tokio::test]
+async fn endless_pages_stop_at_the_page_limit() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::EndlessPages).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(&sel, NetLimits::default());
+    let o = CollectOptions {
+        max_pages: 5,
+        ..CollectOptions::default().only(&["Node"])
+    };
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    assert!(
+        snap.missing_kinds["Node"].contains("more than 5 pages"),
+        "{:?}",
+        snap.missing_kinds
+    );
+    assert_eq!(srv.requests(), 5);
+    let limited = bounded(
+        &sel,
+        NetLimits {
+            max_pages: 3,
+            ..NetLimits::default()
+        },
+    );
+    let end = limited
+        .list_pages("/api/v1/nodes", "", 500, |_, _| {
+            cube_cluster::http::PageFlow::Continue
+        })
+        .await;
+    assert_eq!(end.pages, 3);
+    assert_eq!(end.error.expect("stopped").class().id(), "limit-exceeded");
+}
+
+#[tokio::test]
+async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadline() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::SlowBody(Duration::from_secs(1))).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    // Per request: 2 s.
+    let c = bounded(
+        &sel,
+        NetLimits::with_request_timeout(Duration::from_secs(2)),
+    );
+    let t = Instant::now();
+    let snap = collect_snapshot(&c, &CollectOptions::default().only(&["Node"]), |_| {})
+        .await
+        .expect("collect");
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    let why = &snap.missing_kinds["Node"];
+    assert!(why.contains("no complete answer within 2 s"), "{why}");
+    // Overall: a 3 s deadline over every kind ends the whole collection.
+    let c = bounded(
+        &sel,
+        NetLimits::with_request_timeout(Duration::from_secs(2)),
+    );
+    let t = Instant::now();
+    let o = CollectOptions {
+        deadline: Some(Duration::from_secs(3)),
+        ..CollectOptions::default()
+    };
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
+    assert_eq!(
+        snap.missing_kinds.len(),
+        o.kinds.len(),
+        "{:?}",
+        snap.missing_kinds
+    );
+    assert!(
+        snap.missing_kinds.values().any(|w| w.contains("deadline")),
+        "{:?}",
+        snap.missing_kinds
+    );
+}
+
+#[tokio::test]
+async fn status_500_and_403_on_every_list_leave_every_kind_missing() {
+    let pki = Pki::new();
+    for (code, id) in [(500u16, "http-status"), (403, "forbidden")] {
+        let srv = tls_server(&pki, Behaviour::Status(code)).await;
+        let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+        let (o, _) = check_outcome(&sel, Duration::from_secs(5)).await;
+        assert!(matches!(o, Outcome::Ok { .. }), "{code}: {o:?}");
+        let c = bounded(&sel, NetLimits::default());
+        let o = CollectOptions::default();
+        let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+        assert_eq!(snap.missing_kinds.len(), o.kinds.len(), "{code}");
+        assert_eq!(snap.object_count(), 0);
+        let e = cube_cluster::api::ObjectReader::get_text(&c, "/api/v1/nodes")
+            .await
+            .expect_err("status");
+        assert_eq!(
+            cube_cluster::classify::classify_error(&e).id(),
+            id,
+            "{code}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn escape_codes_in_server_messages_never_reach_a_message_raw() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::EscapeMessages).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(&sel, NetLimits::default());
+    let snap = collect_snapshot(&c, &CollectOptions::default().only(&["Node"]), |_| {})
+        .await
+        .expect("collect");
+    let why = &snap.missing_kinds["Node"];
+    no_control_chars(why);
+    assert!(why.contains("\\x1b[2J"), "{why}");
+    let e = cube_cluster::api::ObjectReader::get_text(&c, "/api/v1/nodes")
+        .await
+        .expect_err("403");
+    assert_eq!(cube_cluster::classify::classify_error(&e).id(), "forbidden");
+    no_control_chars(&cube_cluster::classify::error_chain_text(&e));
+    assert!(ESCAPES.contains('\u{1b}'));
+}
+
+#[tokio::test]
+async fn reset_connections_are_classified() {
+    let pki = Pki::new();
+    let plain = start(Behaviour::Reset, None).await;
+    let (o, _) = check_outcome(&selection(&plain.url(), None), Duration::from_secs(5)).await;
+    assert_eq!(failed(&o).0, "connection-reset", "{o:?}");
+    let tls = tls_server(&pki, Behaviour::Reset).await;
+    let (o, _) = check_outcome(
+        &selection(&tls.url(), Some(&pki.ca_pem())),
+        Duration::from_secs(5),
+    )
+    .await;
+    assert_eq!(failed(&o).0, "connection-reset", "{o:?}");
+}
+
+#[tokio::test]
+async fn a_peer_that_does_not_speak_http_is_classified() {
+    let srv = start(Behaviour::NotHttp, None).await;
+    let (o, took) = check_outcome(&selection(&srv.url(), None), Duration::from_secs(5)).await;
+    assert_eq!(failed(&o).0, "not-http", "{o:?}");
+    assert!(took < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn self_signed_server_certificates_are_classified() {
+    let pki = Pki::new();
+    // A self-signed CA certificate used as the serving certificate: webpki says so itself.
+    let srv = start(
+        Behaviour::Status(200),
+        Some(&pki.server_cert(ServerCert::SelfSignedCa)),
+    )
+    .await;
+    let (o, _) = check_outcome(
+        &selection(&srv.url(), Some(&pki.ca_pem())),
+        Duration::from_secs(5),
+    )
+    .await;
+    assert_eq!(failed(&o).0, "tls-self-signed", "{o:?}");
+}

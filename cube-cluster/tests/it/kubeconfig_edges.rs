@@ -1,0 +1,385 @@
+//! Edge cases of kubeconfigs as classes (issue 9): a `tokenFile` with surrounding whitespace,
+//! clusters behind a `proxy-url` (with credentials that never show), CA / client certificate /
+//! key material that is not PEM, not a certificate, expired or not yet valid, keys that do not
+//! match, referenced files that are devices or FIFOs, and server URLs whose password holds
+//! `/`, `#` or `?`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::Engine as _;
+use cube_cluster::client::ClientOptions;
+use cube_cluster::connect::{CheckOptions, Outcome, check};
+use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions, Severity};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::support::{ApiDouble, Pki, ServerCert};
+
+const TIMEOUT: Duration = Duration::from_secs(5);
+
+fn b64(s: &str) -> String {
+    base64::engine::general_purpose::STANDARD.encode(s.as_bytes())
+}
+
+fn opts() -> CheckOptions {
+    CheckOptions {
+        client: ClientOptions::with_timeout(TIMEOUT),
+        ..CheckOptions::default()
+    }
+}
+
+/// A kubeconfig with one cluster stanza (`cluster_extra` lines, 4 spaces) and one user stanza.
+fn kubeconfig(server: &str, cluster_extra: &str, user_extra: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: k\n  cluster:\n    server: {server}\n{cluster_extra}users:\n- name: u\n  user:\n{user_extra}contexts:\n- name: c\n  context: {{cluster: k, user: u}}\n"
+    )
+}
+
+#[tokio::test]
+async fn a_token_file_with_a_trailing_newline_authenticates_like_client_go() {
+    let pki = Pki::new();
+    let api = ApiDouble::builder(&pki)
+        .token("tok-abc", "alice", &["devs"])
+        .start()
+        .await;
+    let dir = tempfile::tempdir().expect("tmp");
+    for content in ["tok-abc\n", "tok-abc\r\n", "  tok-abc \n\n", "tok-abc"] {
+        let tf = dir.path().join("token");
+        std::fs::write(&tf, content).expect("write");
+        let yaml = kubeconfig(
+            &api.url(),
+            &format!("    certificate-authority-data: {}\n", b64(&api.ca_pem)),
+            &format!("    tokenFile: {}\n", tf.display()),
+        );
+        let sel = Kubeconfig::from_yaml(&yaml, None)
+            .expect("load")
+            .select(&SelectOptions::new())
+            .expect("select");
+        let r = check(&sel, &opts()).await;
+        match r.outcome {
+            Outcome::Ok { user, .. } => assert_eq!(user.as_deref(), Some("alice"), "{content:?}"),
+            other => panic!("{content:?}: {other:?}"),
+        }
+    }
+}
+
+/// A minimal HTTP CONNECT proxy on 127.0.0.1 that records each CONNECT line and
+/// `Proxy-Authorization` header, then tunnels.
+async fn connect_proxy() -> (String, Arc<Mutex<Vec<(String, Option<String>)>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let log = log.clone();
+            tokio::spawn(async move {
+                let mut r = BufReader::new(stream);
+                let mut line = String::new();
+                if r.read_line(&mut line).await.unwrap_or(0) == 0 {
+                    return;
+                }
+                let mut auth = None;
+                loop {
+                    let mut h = String::new();
+                    if r.read_line(&mut h).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    if h.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = h.split_once(':')
+                        && k.eq_ignore_ascii_case("proxy-authorization")
+                    {
+                        auth = Some(v.trim().to_string());
+                    }
+                }
+                let target = line
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or_default()
+                    .to_string();
+                if let Ok(mut l) = log.lock() {
+                    l.push((line.trim().to_string(), auth));
+                }
+                let Ok(mut upstream) = tokio::net::TcpStream::connect(&target).await else {
+                    return;
+                };
+                let mut client = r.into_inner();
+                let _ = client
+                    .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                    .await;
+                let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+            });
+        }
+    });
+    (format!("127.0.0.1:{}", addr.port()), seen)
+}
+
+#[tokio::test]
+async fn proxy_url_clusters_connect_through_the_proxy() {
+    let pki = Pki::new();
+    let api = ApiDouble::builder(&pki)
+        .token("t", "alice", &[])
+        .start()
+        .await;
+    let (proxy, seen) = connect_proxy().await;
+    // The password holds a `/`, percent-encoded as a URL requires.
+    let yaml = kubeconfig(
+        &api.url(),
+        &format!(
+            "    certificate-authority-data: {}\n    proxy-url: http://proxyuser:pr%2Fxy-s3cret@{proxy}\n",
+            b64(&api.ca_pem)
+        ),
+        "    token: t\n",
+    );
+    let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+    let sel = cfg
+        .select(&SelectOptions::new())
+        .expect("a proxy-url is accepted");
+    let r = check(&sel, &opts()).await;
+    assert!(matches!(r.outcome, Outcome::Ok { .. }), "{:?}", r.outcome);
+    let seen = seen.lock().expect("log").clone();
+    assert!(!seen.is_empty(), "the request went through the proxy");
+    assert!(
+        seen[0].0.starts_with(&format!("CONNECT {}", api.addr)),
+        "{seen:?}"
+    );
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode("proxyuser:pr/xy-s3cret")
+    );
+    assert_eq!(seen[0].1.as_deref(), Some(expected.as_str()));
+    // Nothing about the selection shows the proxy password.
+    let dbg = format!("{sel:?}");
+    assert!(
+        !dbg.contains("s3cret") && !dbg.contains("proxyuser"),
+        "{dbg}"
+    );
+}
+
+#[test]
+fn a_bad_proxy_url_is_refused_without_showing_its_password() {
+    for proxy in [
+        "ftp://u:pr0xy-s3cret@proxy:8080",
+        "u:pr0xy-s3cret@proxy:8080",
+        "http://u:pr0xy-s3cret@",
+    ] {
+        let yaml = kubeconfig(
+            "https://127.0.0.1:6443",
+            &format!("    insecure-skip-tls-verify: true\n    proxy-url: '{proxy}'\n"),
+            "    token: t\n",
+        );
+        let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+        let problems = cfg.check(&SelectOptions::new());
+        let p = problems
+            .iter()
+            .find(|p| p.kind == ProblemKind::BadProxyUrl)
+            .unwrap_or_else(|| panic!("{proxy}: {problems:?}"));
+        assert_eq!(p.severity, Severity::Error);
+        assert!(!p.message.contains("s3cret"), "{}", p.message);
+        let err = cfg
+            .select(&SelectOptions::new())
+            .expect_err(proxy)
+            .to_string();
+        assert!(!err.contains("s3cret"), "{err}");
+    }
+}
+
+#[test]
+fn server_urls_with_passwords_holding_url_delimiters_never_show_them() {
+    for pass in ["s3/cret", "s3#cret", "s3?cret", "s3/c#r?et@x"] {
+        let url = format!("https://admin:{pass}@192.0.2.1:6443");
+        let yaml = kubeconfig(
+            &url,
+            "    insecure-skip-tls-verify: true\n",
+            "    token: t\n",
+        );
+        let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+        let problems = cfg.check(&SelectOptions::new());
+        let bad = problems
+            .iter()
+            .find(|p| p.kind == ProblemKind::BadServerUrl)
+            .unwrap_or_else(|| panic!("{pass}: {problems:?}"));
+        assert!(!bad.message.contains("s3"), "{}", bad.message);
+        let err = cfg
+            .select(&SelectOptions::new())
+            .expect_err(pass)
+            .to_string();
+        assert!(!err.contains("s3"), "{err}");
+        assert!(!cube_cluster::kubeconfig::redact_server(&url).contains("s3"));
+    }
+}
+
+#[track_caller]
+fn kinds_of(yaml: &str) -> Vec<(Severity, ProblemKind, String)> {
+    let cfg = Kubeconfig::from_yaml(yaml, None).expect("load");
+    let problems = cfg.check(&SelectOptions::new());
+    let sel = cfg.select(&SelectOptions::new());
+    let errors = problems.iter().any(|p| p.severity == Severity::Error);
+    assert_eq!(sel.is_err(), errors, "{problems:?}");
+    problems
+        .into_iter()
+        .map(|p| (p.severity, p.kind, p.message))
+        .collect()
+}
+
+#[track_caller]
+fn has_error(problems: &[(Severity, ProblemKind, String)], kind: ProblemKind, text: &str) {
+    assert!(
+        problems
+            .iter()
+            .any(|(s, k, m)| *s == Severity::Error && *k == kind && m.contains(text)),
+        "expected {kind:?} containing {text:?} in {problems:#?}"
+    );
+}
+
+#[test]
+fn ca_material_that_is_not_a_usable_certificate_is_an_offline_error() {
+    let pki = Pki::new();
+    let key_pem = pki.client_cert("x", &[]).key_pem;
+    let cases = [
+        (
+            b64("hello, not pem"),
+            ProblemKind::CertificateInvalid,
+            "is not PEM",
+        ),
+        (
+            b64(&key_pem),
+            ProblemKind::CertificateInvalid,
+            "holds no certificate (found PEM PRIVATE KEY)",
+        ),
+        (
+            b64(
+                "-----BEGIN CERTIFICATE-----\nQ0xJRU5UQ0VSVFNFQ1JFVA==\n-----END CERTIFICATE-----\n",
+            ),
+            ProblemKind::CertificateInvalid,
+            "not a valid X.509 certificate",
+        ),
+        (
+            b64(&pki.server_cert(ServerCert::Expired).cert_pem),
+            ProblemKind::CertificateExpired,
+            "expired at",
+        ),
+        (
+            b64(&pki.server_cert(ServerCert::NotYetValid).cert_pem),
+            ProblemKind::CertificateNotYetValid,
+            "is not valid before",
+        ),
+    ];
+    for (data, kind, text) in cases {
+        let yaml = kubeconfig(
+            "https://127.0.0.1:6443",
+            &format!("    certificate-authority-data: {data}\n"),
+            "    token: t\n",
+        );
+        has_error(&kinds_of(&yaml), kind, text);
+    }
+    // The same through a file, and a CA that is fine.
+    let dir = tempfile::tempdir().expect("tmp");
+    let f = dir.path().join("ca.crt");
+    std::fs::write(&f, "not a certificate\n").expect("write");
+    let yaml = kubeconfig(
+        "https://127.0.0.1:6443",
+        &format!("    certificate-authority: {}\n", f.display()),
+        "    token: t\n",
+    );
+    has_error(
+        &kinds_of(&yaml),
+        ProblemKind::CertificateInvalid,
+        "certificate-authority of cluster",
+    );
+    std::fs::write(&f, pki.ca_pem()).expect("write");
+    assert!(kinds_of(&yaml).is_empty());
+}
+
+#[test]
+fn client_certificates_and_keys_are_checked_offline() {
+    let pki = Pki::new();
+    let good = pki.client_cert("alice", &["devs"]);
+    let other = pki.client_cert("bob", &[]);
+    let expired = pki.server_cert(ServerCert::Expired);
+    let user = |cert: &str, key: &str| {
+        kubeconfig(
+            "https://127.0.0.1:6443",
+            &format!("    certificate-authority-data: {}\n", b64(&pki.ca_pem())),
+            &format!(
+                "    client-certificate-data: {}\n    client-key-data: {}\n",
+                b64(cert),
+                b64(key)
+            ),
+        )
+    };
+    assert!(kinds_of(&user(&good.cert_pem, &good.key_pem)).is_empty());
+    has_error(
+        &kinds_of(&user(&good.cert_pem, &other.key_pem)),
+        ProblemKind::KeyMismatch,
+        "does not match",
+    );
+    has_error(
+        &kinds_of(&user(&expired.cert_pem, &expired.key_pem)),
+        ProblemKind::CertificateExpired,
+        "client certificate of user",
+    );
+    has_error(
+        &kinds_of(&user(&good.cert_pem, "not a key")),
+        ProblemKind::KeyInvalid,
+        "client key of user",
+    );
+    has_error(
+        &kinds_of(&user(&good.cert_pem, &good.cert_pem)),
+        ProblemKind::KeyInvalid,
+        "holds no private key",
+    );
+    has_error(
+        &kinds_of(&user(&good.key_pem, &good.key_pem)),
+        ProblemKind::CertificateInvalid,
+        "holds no certificate",
+    );
+}
+
+#[test]
+fn referenced_devices_fifos_and_directories_are_refused_without_reading() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let fifo = dir.path().join("ca.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut paths = vec![
+        std::path::PathBuf::from("/dev/zero"),
+        dir.path().to_path_buf(),
+    ];
+    if made {
+        paths.push(fifo);
+    }
+    for p in paths {
+        for field in ["certificate-authority", "tokenFile"] {
+            let (cluster_extra, user_extra) = if field == "tokenFile" {
+                (
+                    "    insecure-skip-tls-verify: true\n".to_string(),
+                    format!("    tokenFile: {}\n", p.display()),
+                )
+            } else {
+                (
+                    format!("    certificate-authority: {}\n", p.display()),
+                    "    token: t\n".to_string(),
+                )
+            };
+            let yaml = kubeconfig("https://127.0.0.1:6443", &cluster_extra, &user_extra);
+            let started = std::time::Instant::now();
+            let problems = kinds_of(&yaml);
+            assert!(
+                started.elapsed() < Duration::from_secs(2),
+                "{}",
+                p.display()
+            );
+            has_error(&problems, ProblemKind::UnreadableFile, "not a regular file");
+        }
+    }
+}
