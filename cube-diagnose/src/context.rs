@@ -16,12 +16,30 @@ use cube_quota::requests::PodResourcesOptions;
 
 /// A log text handed to the engine (kubeadm join output, a kubelet journal, a device-plugin log,
 /// event text, client error texts), with the name of its source.
+///
+/// Texts read by [`crate::Inputs`] are clean lines (ANSI, CR, journald/klog/CRI/timestamp
+/// prefixes and shell prompts removed, see `cube_model::paste`); `origins` then gives, for each
+/// line of `text`, its line number in the user's file and the host its journald prefix named.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogText {
     /// File name or label (`kubeadm-join.log`); used in evidence.
     pub source: String,
     /// The text.
     pub text: String,
+    /// Where each line of `text` came from (index = line index in `text`); empty when `text` is
+    /// the input as given (line `i` of `text` is line `i + 1` of the input).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub origins: Vec<LineOrigin>,
+}
+
+/// The origin of one line of a cleaned [`LogText`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineOrigin {
+    /// 1-based line number in the input the user gave.
+    pub line: usize,
+    /// Host named by the line's journald/syslog prefix (empty when none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host: String,
 }
 
 impl LogText {
@@ -30,7 +48,32 @@ impl LogText {
         LogText {
             source: source.into(),
             text: text.into(),
+            origins: Vec::new(),
         }
+    }
+    /// Sets the line origins (see [`LogText::origins`]).
+    #[must_use]
+    pub fn with_origins(mut self, origins: Vec<LineOrigin>) -> Self {
+        self.origins = origins;
+        self
+    }
+    /// Classified lines of this text, with line numbers of the user's input and, for lines
+    /// whose journald prefix named a host, that host as the subject (`Node/<host>`) when the
+    /// line names no other object.
+    pub fn signals(&self) -> Vec<Signal> {
+        let mut out = classify::classify_all(&self.source, &self.text);
+        if !self.origins.is_empty() {
+            for s in &mut out {
+                let Some(o) = s.line.checked_sub(1).and_then(|i| self.origins.get(i)) else {
+                    continue;
+                };
+                s.line = o.line;
+                if s.object.is_none() && !o.host.is_empty() {
+                    s.object = Some(crate::Subject::cluster_scoped("Node", &o.host));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -272,11 +315,7 @@ impl<'a> Context<'a> {
     /// line = event index + 1, object = the involved object); computed on first use.
     pub fn signals(&self) -> &[Signal] {
         self.signals.get_or_init(|| {
-            let mut out: Vec<Signal> = self
-                .logs
-                .iter()
-                .flat_map(|l| classify::classify_all(&l.source, &l.text))
-                .collect();
+            let mut out: Vec<Signal> = self.logs.iter().flat_map(LogText::signals).collect();
             for (i, e) in self.snapshot.events.iter().enumerate() {
                 let o = &e.involved_object;
                 // events about no named object (the `Events:` block of a describe excerpt): the

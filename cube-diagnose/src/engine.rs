@@ -124,6 +124,80 @@ impl Report {
     pub fn by_rule<'r>(&'r self, id: &'r str) -> impl Iterator<Item = &'r Finding> + 'r {
         self.findings.iter().filter(move |f| f.rule_id == id)
     }
+    /// Each distinct remedy once, with the subjects it is for: findings of one severity and one
+    /// rule in one namespace (or all cluster-scoped) whose remedy prose and commands are the
+    /// same share one group, so the same fix for several pods of a namespace is printed once,
+    /// naming them all. Groups are in the order of their first finding.
+    pub fn remedy_groups(&self) -> Vec<RemedyGroup> {
+        let mut groups: Vec<RemedyGroup> = Vec::new();
+        let mut index: std::collections::HashMap<(Severity, &str, &str, &str, &[String]), usize> =
+            std::collections::HashMap::new();
+        // findings built outside the engine may still hold heredocs in their prose
+        let normalized: Vec<(String, Vec<String>)> = self
+            .findings
+            .iter()
+            .map(|f| {
+                let (prose, mut commands) = crate::finding::split_remedy(&f.remedy);
+                for c in &f.remedy_commands {
+                    if !commands.contains(c) {
+                        commands.push(c.clone());
+                    }
+                }
+                (prose, commands)
+            })
+            .collect();
+        for (f, (remedy, commands)) in self.findings.iter().zip(&normalized) {
+            if remedy.is_empty() && commands.is_empty() {
+                continue;
+            }
+            let key = (
+                f.severity,
+                f.rule_id.as_str(),
+                f.subject.namespace.as_str(),
+                remedy.as_str(),
+                commands.as_slice(),
+            );
+            match index.get(&key) {
+                Some(&i) => {
+                    if !groups[i].subjects.contains(&f.subject) {
+                        groups[i].subjects.push(f.subject.clone());
+                    }
+                }
+                None => {
+                    index.insert(key, groups.len());
+                    groups.push(RemedyGroup {
+                        rule_id: f.rule_id.clone(),
+                        severity: f.severity,
+                        namespace: f.subject.namespace.clone(),
+                        subjects: vec![f.subject.clone()],
+                        remedy: remedy.clone(),
+                        commands: commands.clone(),
+                    });
+                }
+            }
+        }
+        groups
+    }
+}
+
+/// One remedy and every subject it is for (see [`Report::remedy_groups`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemedyGroup {
+    /// The rule whose findings carry this remedy.
+    pub rule_id: String,
+    /// Their severity.
+    pub severity: Severity,
+    /// Their namespace (empty for cluster-scoped subjects).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// The subjects, in report order.
+    pub subjects: Vec<crate::Subject>,
+    /// The remedy prose ([`Finding::remedy`]).
+    pub remedy: String,
+    /// The remedy's commands ([`Finding::remedy_commands`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
 }
 
 /// Runs rules over a context.
@@ -246,6 +320,7 @@ impl Engine {
                     f.severity = s;
                 }
                 f.redact_secrets();
+                f.normalize_remedy();
                 findings.push(f);
             }
         }

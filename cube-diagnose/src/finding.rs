@@ -181,12 +181,22 @@ pub struct Finding {
     pub message: String,
     /// The field values or log lines that prove it.
     pub evidence: Vec<Evidence>,
-    /// A concrete command or manifest change that fixes it.
+    /// What fixes it, as prose. Commands a person can paste are written in backticks inline
+    /// (`` `kubectl label node node-01 gpu=on` ``); a command that spans lines (a heredoc with
+    /// a manifest) is not left in the prose: the engine moves it to
+    /// [`Finding::remedy_commands`] and the prose says "(command below)".
     pub remedy: String,
     /// Where the evidence is in the input files (set by [`crate::Report::with_locations`]);
     /// `None` for objects read from a live cluster.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<crate::SourceLocation>,
+    /// The remedy's commands, each runnable as printed in a POSIX shell (`bash -n` clean): the
+    /// complete commands quoted in the prose, and every multi-line command (heredocs end with
+    /// their delimiter alone on the last line). A command with a `<placeholder>` or `...` is a
+    /// template to adapt: it stays in the prose only. Filled by [`Finding::normalize_remedy`]
+    /// (the engine calls it) and [`Finding::with_remedy_command`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remedy_commands: Vec<String>,
 }
 
 impl Finding {
@@ -206,6 +216,7 @@ impl Finding {
             evidence: Vec::new(),
             remedy: String::new(),
             location: None,
+            remedy_commands: Vec::new(),
         }
     }
     /// Adds one piece of evidence.
@@ -220,7 +231,7 @@ impl Finding {
         self.evidence.extend(evidence);
         self
     }
-    /// Sets the remedy.
+    /// Sets the remedy (prose; see [`Finding::remedy`] for how to write commands in it).
     #[must_use]
     pub fn with_remedy(mut self, remedy: impl Into<String>) -> Self {
         self.remedy = remedy.into();
@@ -239,6 +250,9 @@ impl Finding {
         fix(&mut self.subject.name);
         fix(&mut self.message);
         fix(&mut self.remedy);
+        for c in &mut self.remedy_commands {
+            fix(c);
+        }
         for e in &mut self.evidence {
             match e {
                 Evidence::Field {
@@ -262,6 +276,189 @@ impl Finding {
             }
         }
     }
+    /// Adds a command to the remedy (a complete shell command or heredoc, runnable as given).
+    #[must_use]
+    pub fn with_remedy_command(mut self, command: impl Into<String>) -> Self {
+        let command = tidy_command(&command.into());
+        if !command.is_empty() && !self.remedy_commands.contains(&command) {
+            self.remedy_commands.push(command);
+        }
+        self
+    }
+    /// Moves multi-line commands (heredocs) out of the prose into
+    /// [`Finding::remedy_commands`] and copies the complete single-line commands quoted in the
+    /// prose there (see [`split_remedy`]). Idempotent.
+    pub fn normalize_remedy(&mut self) {
+        let (prose, commands) = split_remedy(&self.remedy);
+        self.remedy = prose;
+        for c in commands {
+            if !self.remedy_commands.contains(&c) {
+                self.remedy_commands.push(c);
+            }
+        }
+    }
+}
+
+/// What the prose says where a multi-line command was taken out.
+const COMMAND_BELOW: &str = "(command below)";
+
+/// Splits remedy prose into the prose a person reads and the commands they can paste.
+///
+/// Each backtick span of `text` is looked at: one that spans lines (a heredoc manifest) is
+/// replaced in the prose by `(command below)` and returned as a command; a one-line span that
+/// is a complete command (it starts with a program such as `kubectl`, `kubeadm`,
+/// `systemctl`, `openssl`, and holds no `<placeholder>` and no `...`) stays in the prose and is
+/// returned too. Returned commands are trimmed, and a heredoc's delimiter line is put alone at
+/// column 0.
+pub fn split_remedy(text: &str) -> (String, Vec<String>) {
+    let (text, mut commands) = bare_heredocs(text);
+    let mut prose = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    loop {
+        let Some(open) = rest.find('`') else {
+            prose.push_str(rest);
+            break;
+        };
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else {
+            prose.push_str(rest);
+            break;
+        };
+        let span = &after[..close];
+        if span.contains('\n') {
+            let before = rest[..open].trim_end();
+            prose.push_str(before);
+            if !before.is_empty() {
+                prose.push(' ');
+            }
+            prose.push_str(COMMAND_BELOW);
+            commands.push(tidy_command(span));
+        } else {
+            prose.push_str(&rest[..open + 1 + close + 1]);
+            if is_runnable(span) {
+                commands.push(span.trim().to_owned());
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    commands.dedup();
+    (prose, commands)
+}
+
+/// Heredocs written without backticks (`...: kubectl apply -f - <<EOF` then the manifest and
+/// `EOF` on lines of their own): taken out of the prose (replaced by `(command below)`) from the
+/// program that starts the command to the delimiter line.
+fn bare_heredocs(text: &str) -> (String, Vec<String>) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut prose: Vec<String> = Vec::with_capacity(lines.len());
+    let mut commands = Vec::new();
+    let mut ticks = 0usize;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let at = line
+            .find("<<")
+            .filter(|p| (ticks + line[..*p].matches('`').count()).is_multiple_of(2));
+        let delimiter = at.map(|p| {
+            line[p + 2..]
+                .trim_start_matches('-')
+                .trim_start()
+                .trim_start_matches(['\'', '"'])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect::<String>()
+        });
+        let end = delimiter
+            .as_deref()
+            .filter(|d| !d.is_empty())
+            .and_then(|d| (i + 1..lines.len()).find(|&j| lines[j].trim() == d));
+        if let (Some(p), Some(end)) = (at, end) {
+            // the command starts at the first program name before the operator
+            let start = line[..p]
+                .char_indices()
+                .filter(|(k, c)| {
+                    !c.is_whitespace() && (*k == 0 || line[..*k].ends_with(char::is_whitespace))
+                })
+                .map(|(k, _)| k)
+                .find(|&k| cube_model::paste::starts_with_known_command(&line[k..]))
+                .unwrap_or(0);
+            let mut command = line[start..].to_owned();
+            for l in &lines[i + 1..=end] {
+                command.push('\n');
+                command.push_str(l);
+            }
+            commands.push(tidy_command(&command));
+            let before = line[..start].trim_end();
+            match prose.last_mut() {
+                Some(last) if before.is_empty() => {
+                    last.push(' ');
+                    last.push_str(COMMAND_BELOW);
+                }
+                _ if before.is_empty() => prose.push(COMMAND_BELOW.to_owned()),
+                _ => prose.push(format!("{before} {COMMAND_BELOW}")),
+            }
+            i = end + 1;
+            continue;
+        }
+        ticks += line.matches('`').count();
+        prose.push(line.to_owned());
+        i += 1;
+    }
+    (prose.join("\n"), commands)
+}
+
+/// A complete command: a known program first, no `<placeholder>`, no `...`.
+fn is_runnable(span: &str) -> bool {
+    let t = span.trim();
+    cube_model::paste::starts_with_known_command(t)
+        && !has_placeholder(t)
+        && !t.contains("...")
+        && !t.contains('\u{2026}')
+}
+
+/// `<name>`-style placeholders (a `<` followed by a letter, not a `<<` heredoc operator).
+fn has_placeholder(cmd: &str) -> bool {
+    let b = cmd.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<' {
+            if b.get(i + 1) == Some(&b'<') {
+                i += 2;
+                continue;
+            }
+            if b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Trims a command; for a heredoc (`<<EOF`, `<<'EOF'`, `<<-EOF`), the delimiter line is made
+/// the delimiter alone, at column 0, and nothing follows it on that line.
+fn tidy_command(command: &str) -> String {
+    let lines: Vec<&str> = command.trim_matches('\n').lines().collect();
+    let first = lines.first().copied().unwrap_or("");
+    let delimiter = first.find("<<").map(|p| {
+        first[p + 2..]
+            .trim_start_matches('-')
+            .trim_start()
+            .trim_start_matches(['\'', '"'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<String>()
+    });
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim();
+        match &delimiter {
+            Some(d) if i > 0 && !d.is_empty() && t == d => out.push(d.clone()),
+            _ if i == 0 => out.push(l.trim().to_owned()),
+            _ => out.push(l.trim_end().to_owned()),
+        }
+    }
+    out.join("\n").trim().to_owned()
 }
 
 #[cfg(test)]

@@ -293,6 +293,9 @@ pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
 
 /// NoSchedule / NoExecute taints of `node` that `ds`'s pods do not tolerate.
 fn untolerated_by(ds: &DaemonSet, node: &Node) -> Vec<Taint> {
+    if cube_model::describe::is_unknown(&ds.metadata, "tolerations") {
+        return Vec::new(); // a `kubectl get daemonsets` row does not show them
+    }
     crate::rules::untolerated(node, &daemon_set_tolerations(ds))
         .into_iter()
         .cloned()
@@ -555,7 +558,10 @@ pub fn gpu_chains<'c>(ctx: &'c Context<'_>) -> Vec<GpuChain<'c>> {
     ctx.gpu_evidence()
         .iter()
         .zip(&snap.nodes)
-        .filter(|(ev, _)| ev.has_gpus())
+        // a `kubectl get nodes` row does not show capacity or allocatable: no chain to judge
+        .filter(|(ev, node)| {
+            ev.has_gpus() && !cube_model::describe::is_unknown(&node.metadata, "allocatable")
+        })
         .map(|(ev, node)| {
             let vendor = node_vendor(ev, &plugins);
             let in_use = in_use(ctx, &node.metadata.name);

@@ -1,16 +1,27 @@
 //! Reading what a user pastes into a bug report. Objects (`kubectl get -o json|yaml`, `kubectl
-//! describe node|pod|pvc`, events tables, `kubectl get nodes -o wide`) go through
-//! `cube_model`'s snapshot loader ([`ClusterSnapshot::add_bytes`]); everything the loader says is
-//! not snapshot input (kubeadm/kubelet/device-plugin logs, scheduler messages, error texts) is kept
-//! as [`LogText`] for the classifiers. The format is detected from the content, never from the
-//! file name. Broken objects become `snapshot.problems`; the rest of the input still loads.
+//! describe`, `kubectl get` tables) go through `cube_model`'s snapshot loader
+//! ([`ClusterSnapshot::add_bytes`]); everything the loader says is not snapshot input
+//! (kubeadm/kubelet/device-plugin logs, scheduler messages, error texts) is kept as [`LogText`]
+//! for the classifiers. The format is detected from the content, never from the file name.
+//! Broken objects become `snapshot.problems`; the rest of the input still loads.
+//!
+//! An input that is JSON or YAML as a whole is handed to the loader as it is, and parsed once:
+//! the loader's own problems say why broken JSON/YAML could not be read. Anything else is read
+//! as a paste ([`cube_model::paste`]): cut into sections at shell prompts and Markdown fences,
+//! each section cleaned (ANSI, CRLF, journald/klog/CRI/timestamp prefixes) and detected on its
+//! own; the `describe`/table sections of one input are read together (so a `describe node`
+//! and a `get nodes -o wide` row of the same node make one node), JSON/YAML sections one by
+//! one, and the text sections become one log text whose lines keep their line numbers in the
+//! user's file.
 
 use cube_model::ClusterSnapshot;
+use cube_model::paste::{self, PasteLine};
 use cube_model::snapshot::LoadOutcome;
 
 pub use cube_model::snapshot::{InputFormat, detect_format};
 
 use crate::LogText;
+use crate::context::LineOrigin;
 
 /// One problem with an input: a [`cube_model::snapshot::LoadProblem`] of the loader, or an input
 /// that could not be used (unreadable, empty, binary, broken JSON/YAML, not recognised).
@@ -178,51 +189,6 @@ pub struct Inputs {
     seen: Vec<(u64, usize, String)>,
 }
 
-/// Why a text looked like structured data but could not be read.
-fn structured_parse_error(format: InputFormat, text: &str) -> Option<String> {
-    match format {
-        InputFormat::Json => {
-            let mut stream =
-                serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
-            stream
-                .find_map(Result::err)
-                .map(|e| format!("invalid JSON: {e}"))
-        }
-        InputFormat::Yaml => serde_saphyr::from_multiple::<serde_json::Value>(text)
-            .err()
-            .map(|e| format!("invalid YAML: {e}")),
-        _ => None,
-    }
-}
-
-/// True when `text` looks like JSON: its first non-blank, non-comment character is `{`, or `[`
-/// followed by the start of a JSON value (`[preflight] ...` log lines are not JSON).
-fn starts_like_json(text: &str) -> bool {
-    let start = text.trim_start_matches('\u{feff}');
-    let Some(pos) = start
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .and_then(|first| start.find(first))
-    else {
-        return false;
-    };
-    let rest = start.get(pos..).unwrap_or("");
-    if rest.starts_with('{') {
-        return true;
-    }
-    let Some(after) = rest.strip_prefix('[') else {
-        return false;
-    };
-    let after = after.trim_start();
-    after.is_empty()
-        || after.starts_with(['{', '[', '"', ']', '-'])
-        || after.starts_with(|c: char| c.is_ascii_digit())
-        || ["true", "false", "null"].iter().any(|k| {
-            after.starts_with(k) && !after[k.len()..].starts_with(|c: char| c.is_alphanumeric())
-        })
-}
-
 /// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
 fn looks_binary(bytes: &[u8]) -> bool {
     let head = bytes.get(..4096).unwrap_or(bytes);
@@ -317,26 +283,22 @@ impl Inputs {
     }
 
     /// Adds one input named `source` (a path label, normalised: `a/./b` is `a/b`); returns the
-    /// detected format.
+    /// detected format ([`InputFormat::Paste`] for an input of several sections).
     ///
     /// Text that is not snapshot input becomes a log text. YAML/JSON inputs whose documents were
     /// partly plain text (a manifest pasted together with a scheduler message after `---`) keep
-    /// those documents as log text too. Text that looks like JSON or YAML but does not parse is
-    /// never handed to the log classifiers: it becomes an input problem, fatal when no object was
-    /// read from it. An empty input is a fatal problem; text with neither objects nor a known log
-    /// message is a (non-fatal) problem. The same content given twice (under any name) is read
-    /// once.
+    /// those documents as log text too. Text that is JSON or YAML but does not parse is never
+    /// handed to the log classifiers: it becomes an input problem (the loader's own message),
+    /// fatal when no object was read from it. An empty input is a fatal problem; text with
+    /// neither objects nor a known log message is a (non-fatal) problem. The same content given
+    /// twice (under any name) is read once. A terminal or issue paste is read section by
+    /// section (see the module documentation).
     pub fn add(&mut self, source: &str, text: &str) -> InputFormat {
         let source = normalize_path(source);
         let source = source.as_str();
-        let problem = |message: String, fatal: bool| InputProblem {
-            source: source.to_owned(),
-            message,
-            fatal,
-            ..InputProblem::default()
-        };
         if text.trim_start_matches('\u{feff}').trim().is_empty() {
-            self.problems.push(problem("empty input".into(), true));
+            self.problems
+                .push(problem(source, "empty input".into(), true));
             return InputFormat::Text;
         }
         let fp = fingerprint(text);
@@ -347,6 +309,7 @@ impl Inputs {
         {
             if first != source {
                 self.problems.push(problem(
+                    source,
                     format!("same content as {first}: read once"),
                     false,
                 ));
@@ -354,69 +317,139 @@ impl Inputs {
             return detect_format(text.as_bytes());
         }
         self.seen.push((fp, text.len(), source.to_owned()));
+        self.locations.record_source(source);
+        let detected = detect_format(text.as_bytes());
+        if matches!(detected, InputFormat::Json | InputFormat::Yaml) {
+            // a dump: read as given, parsed once
+            let routed = self.add_structured(source, text, source, 1);
+            if let Routed::Text(format) = routed {
+                let lines: Vec<PasteLine> = text
+                    .lines()
+                    .enumerate()
+                    .map(|(i, l)| paste_line(i + 1, l))
+                    .collect();
+                self.push_log(source, &lines, false, false);
+                return format;
+            }
+            return routed.format();
+        }
+        self.add_paste(source, text)
+    }
+
+    /// Reads a paste section by section (see the module documentation).
+    fn add_paste(&mut self, source: &str, text: &str) -> InputFormat {
+        let sections = paste::split(text);
+        let multi = sections.len() > 1;
+        let mut object_text = String::new();
+        let mut object_format = None;
+        let mut log_lines: Vec<PasteLine> = Vec::new();
+        let mut objects = 0usize;
+        let mut quiet = false;
+        let mut formats = Vec::new();
+        for section in &sections {
+            let body = section.text();
+            let format = detect_format(body.as_bytes());
+            formats.push(format);
+            match format {
+                InputFormat::Json | InputFormat::Yaml => {
+                    let label = if multi {
+                        format!("{source}:{}", section.first_line())
+                    } else {
+                        source.to_owned()
+                    };
+                    match self.add_structured(&label, &body, source, section.first_line()) {
+                        Routed::Objects { objects: n, .. } => objects += n,
+                        Routed::Quiet(_) => quiet = true,
+                        Routed::Fatal(_) => {}
+                        Routed::Text(_) => push_section_lines(&mut log_lines, section),
+                    }
+                }
+                InputFormat::Text => push_section_lines(&mut log_lines, section),
+                other => {
+                    object_format.get_or_insert(other);
+                    // the command stays in front of its output: the reader takes the namespace
+                    // it asked for (`kubectl get pods -n team-a`) from it
+                    if let Some(c) = &section.command {
+                        object_text.push_str("$ ");
+                        object_text.push_str(&c.text);
+                        object_text.push('\n');
+                    }
+                    object_text.push_str(&body);
+                    object_text.push('\n');
+                }
+            }
+        }
+        if !object_text.is_empty() {
+            let (events_before, nodes_before) =
+                (self.snapshot.events.len(), self.snapshot.nodes.len());
+            let lengths_before = crate::locate::list_lengths(&self.snapshot);
+            let outcome = self.snapshot.add_bytes(source, object_text.as_bytes());
+            self.stamp_source(source, events_before, nodes_before);
+            // lines of the user's file: the objects are looked up in the paste as given
+            self.locations
+                .record_new_objects(source, text, &self.snapshot, &lengths_before);
+            if let LoadOutcome::Loaded { objects: n, .. } = outcome {
+                objects += n;
+            }
+            add_describe_volumes(&mut self.snapshot, &object_text);
+        }
+        if !log_lines.is_empty() {
+            self.push_log(source, &log_lines, objects > 0 || quiet, true);
+        }
+        match (multi, formats.as_slice()) {
+            (false, [one]) => *one,
+            (_, []) => InputFormat::Text,
+            _ => InputFormat::Paste,
+        }
+    }
+
+    /// Hands one JSON/YAML text to the loader; `source` labels it in problems, `file` and
+    /// `first_line` say where it is for locations (a section of a paste starts further down).
+    fn add_structured(
+        &mut self,
+        source: &str,
+        text: &str,
+        file: &str,
+        first_line: usize,
+    ) -> Routed {
         let problems_before = self.snapshot.problems.len();
         let (events_before, nodes_before) = (self.snapshot.events.len(), self.snapshot.nodes.len());
         let lengths_before = crate::locate::list_lengths(&self.snapshot);
         let outcome = self.snapshot.add_bytes(source, text.as_bytes());
         self.stamp_source(source, events_before, nodes_before);
-        self.locations
-            .record_new_objects(source, text, &self.snapshot, &lengths_before);
+        self.locations.record_new_objects_at(
+            file,
+            text,
+            first_line,
+            &self.snapshot,
+            &lengths_before,
+        );
         let new_problems = self.snapshot.problems.len() - problems_before;
-        let detected = detect_format(text.as_bytes());
-        let structured = starts_like_json(text)
-            || matches!(detected, InputFormat::Json | InputFormat::Yaml)
-            || matches!(
-                outcome,
-                LoadOutcome::Loaded {
-                    format: InputFormat::Json | InputFormat::Yaml,
-                    ..
-                }
-            );
-        let (format, objects) = match outcome {
-            LoadOutcome::NotSnapshot { format } => (format, 0),
+        match outcome {
+            LoadOutcome::NotSnapshot { format } => Routed::Text(format),
             LoadOutcome::Loaded {
                 format, objects, ..
-            } => (format, objects),
-            _ => (detected, 0),
-        };
-        if structured {
-            let shape = if starts_like_json(text) {
-                InputFormat::Json
-            } else {
-                InputFormat::Yaml
-            };
-            let parse_error = structured_parse_error(shape, text);
-            if objects == 0 {
-                // broken JSON/YAML: never a log text; nothing was read from it
-                if new_problems > 0 {
+            } => {
+                if objects == 0 && new_problems > 0 {
+                    // broken JSON/YAML: never a log text; the loader said why
                     self.problems.push(problem(
+                        source,
                         format!(
                             "nothing could be read from this input ({new_problems} problem(s) listed)"
                         ),
                         true,
                     ));
-                    return shape;
+                    return Routed::Fatal(format);
                 }
-                if let Some(err) = parse_error {
-                    self.problems.push(problem(err, true));
-                    return shape;
-                }
-            } else if let Some(err) = parse_error
-                && new_problems == 0
-            {
-                self.problems.push(problem(err, false));
-            }
-        }
-        match outcome {
-            LoadOutcome::NotSnapshot { format } => {
-                self.push_log(source, text);
-                format
-            }
-            LoadOutcome::Loaded { .. } => {
-                let sharing_config = text.contains("kind: ConfigMap") && text.contains("sharing:");
+                let sharing_config = format == InputFormat::Yaml
+                    && text.contains("kind: ConfigMap")
+                    && text.contains("sharing:");
                 if objects == 0 || sharing_config {
                     // e.g. a Status body or a kind the snapshot does not keep: still text evidence
                     self.logs.push(LogText::new(source, text));
+                    if objects == 0 {
+                        return Routed::Quiet(format);
+                    }
                 } else if format == InputFormat::Yaml && text.contains("\n---") {
                     for (i, part) in text.split("\n---").enumerate() {
                         let body = part
@@ -432,14 +465,12 @@ impl Inputs {
                         }
                     }
                 }
-                if format == InputFormat::DescribePod {
-                    add_describe_volumes(&mut self.snapshot, text);
-                }
-                format
+                Routed::Objects { format, objects }
             }
             _ => {
-                self.push_log(source, text);
-                InputFormat::Text
+                self.problems
+                    .push(problem(source, "empty input".into(), true));
+                Routed::Fatal(InputFormat::Text)
             }
         }
     }
@@ -461,10 +492,28 @@ impl Inputs {
         }
     }
 
-    /// A text that is not snapshot input: a log text when the classifiers recognise something in
-    /// it, else kept anyway but reported as not recognised.
-    fn push_log(&mut self, source: &str, text: &str) {
-        if crate::classify::classify(source, text).is_empty() {
+    /// Clean lines that are not snapshot input: one log text (line numbers of the user's file
+    /// kept). When the classifiers recognise nothing in it and `quiet` is false (the input gave
+    /// no objects either), the input is reported as not recognised.
+    fn push_log(&mut self, source: &str, lines: &[PasteLine], quiet: bool, cleaned: bool) {
+        let mut text = String::with_capacity(lines.iter().map(|l| l.text.len() + 1).sum());
+        let mut origins = Vec::with_capacity(lines.len());
+        for l in lines {
+            text.push_str(&l.text);
+            text.push('\n');
+            origins.push(LineOrigin {
+                line: l.number,
+                host: l.host.clone(),
+            });
+        }
+        let log = LogText::new(source, text).with_origins(
+            if cleaned || lines.iter().any(|l| !l.host.is_empty()) {
+                origins
+            } else {
+                Vec::new()
+            },
+        );
+        if !quiet && log.signals().is_empty() {
             self.problems.push(InputProblem {
                 source: source.to_owned(),
                 message: "not recognised: no Kubernetes objects and no known log or error message"
@@ -473,8 +522,67 @@ impl Inputs {
                 ..InputProblem::default()
             });
         }
-        self.logs.push(LogText::new(source, text));
+        self.logs.push(log);
     }
+}
+
+/// What [`Inputs::add_structured`] did with a JSON/YAML text.
+enum Routed {
+    /// Objects were read.
+    Objects {
+        /// The format.
+        format: InputFormat,
+        /// Objects read.
+        objects: usize,
+    },
+    /// Nothing to keep as objects, but kept as text evidence (a Status body, unknown kinds).
+    Quiet(InputFormat),
+    /// Not snapshot input (JSON Lines logs, YAML text documents): the caller keeps it as log.
+    Text(InputFormat),
+    /// Broken: a fatal input problem was recorded.
+    Fatal(InputFormat),
+}
+
+impl Routed {
+    fn format(&self) -> InputFormat {
+        match self {
+            Routed::Objects { format, .. }
+            | Routed::Quiet(format)
+            | Routed::Text(format)
+            | Routed::Fatal(format) => *format,
+        }
+    }
+}
+
+fn problem(source: &str, message: String, fatal: bool) -> InputProblem {
+    InputProblem {
+        source: source.to_owned(),
+        message,
+        fatal,
+        ..InputProblem::default()
+    }
+}
+
+/// Line `number` of an input, cleaned ([`paste::clean_line`]).
+fn paste_line(number: usize, raw: &str) -> PasteLine {
+    let clean = paste::clean_line(raw);
+    let mut line = PasteLine::default();
+    line.number = number;
+    line.text = clean.text;
+    line.host = clean.host;
+    line
+}
+
+/// The lines of a text section for the log: its command line (a `kubeadm join ...` line is
+/// evidence) and its output.
+fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
+    if let Some(c) = &section.command {
+        let mut line = PasteLine::default();
+        line.number = c.number;
+        line.text = c.text.clone();
+        out.push(line);
+    }
+    out.extend(section.lines.iter().cloned());
 }
 
 /// `kubectl describe pod` Volumes blocks: hostPath and claim volumes (the model's describe reader

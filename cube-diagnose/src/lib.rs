@@ -53,7 +53,7 @@ pub use config::{Config, Thresholds};
 /// `anyhow::Context` when a service imports them together.
 pub use context::Context as DiagnoseContext;
 pub use context::{Context, GroupSpec, LogText};
-pub use engine::{Engine, Report, RuleInfo, Summary};
+pub use engine::{Engine, RemedyGroup, Report, RuleInfo, Summary};
 pub use error::DiagnoseError;
 /// [`Severity`] under a name that does not clash with `cube_cluster::kubeconfig::Severity`.
 pub use finding::Severity as FindingSeverity;

@@ -146,6 +146,20 @@ impl Locations {
         snapshot: &ClusterSnapshot,
         before: &[usize],
     ) {
+        self.record_new_objects_at(source, text, 1, snapshot, before);
+    }
+
+    /// [`Locations::record_new_objects`] for a `text` that starts at line `first_line` of
+    /// `source` (one section of a paste).
+    pub fn record_new_objects_at(
+        &mut self,
+        source: &str,
+        text: &str,
+        first_line: usize,
+        snapshot: &ClusterSnapshot,
+        before: &[usize],
+    ) {
+        let offset = first_line.saturating_sub(1);
         self.record_source(source);
         let starts = object_starts(text);
         for (i, (kind, metas)) in objects_by_kind(snapshot).into_iter().enumerate() {
@@ -160,7 +174,8 @@ impl Locations {
                     })
                     .copied()
                     .or_else(|| line_naming(text, &meta.name))
-                    .unwrap_or(1);
+                    .unwrap_or(1)
+                    + offset;
                 self.record(
                     kind,
                     &meta.namespace,

@@ -29,8 +29,20 @@ pub struct ParsedText {
     /// Events from `Events:` tables (involved object = the described object, when there is one)
     /// and `get events` tables.
     pub events: Vec<Event>,
-    /// PersistentVolumeClaims from `describe pvc` blocks.
+    /// PersistentVolumeClaims from `describe pvc` blocks and `get pvc` tables.
     pub persistent_volume_claims: Vec<PersistentVolumeClaim>,
+    /// DaemonSets from `describe daemonset` blocks and `get daemonsets` tables.
+    pub daemon_sets: Vec<DaemonSet>,
+    /// ResourceQuotas from `describe quota` / `describe namespace` blocks and `get quota` tables.
+    pub resource_quotas: Vec<ResourceQuota>,
+    /// LimitRanges from `describe limitrange` / `describe namespace` blocks.
+    pub limit_ranges: Vec<LimitRange>,
+    /// PriorityClasses from `describe priorityclass` blocks and `get priorityclasses` tables.
+    pub priority_classes: Vec<PriorityClass>,
+    /// PersistentVolumes from `describe pv` blocks and `get pv` tables.
+    pub persistent_volumes: Vec<PersistentVolume>,
+    /// StorageClasses from `describe storageclass` blocks and `get storageclasses` tables.
+    pub storage_classes: Vec<StorageClass>,
     /// Values that could not be read (a quantity such as `cpu: abc`); `file` is empty,
     /// `document` is the block index, `field` names the section and key.
     pub problems: Vec<LoadProblem>,
@@ -69,13 +81,41 @@ const POD_KEYS: &[&str] = &[
     "Node",
 ];
 
-/// Keys that only `describe pvc` prints.
+/// Keys that `describe pvc` prints (`describe pv` prints the first three too, see
+/// [`PV_KEYS`]).
 const PVC_KEYS: &[&str] = &[
     "StorageClass",
     "Access Modes",
     "VolumeMode",
     "Mounted By",
     "Used By",
+];
+
+/// Keys that only `describe pv` prints (`describePersistentVolume` in
+/// `k8s.io/kubectl/pkg/describe/describe.go`).
+const PV_KEYS: &[&str] = &["Reclaim Policy", "Claim", "Node Affinity", "Source"];
+
+/// Keys of the other describers read here (`describeDaemonSet`, `describeQuota`,
+/// `describeLimitRange`, `describeNamespace`, `describePriorityClass`, `describeStorageClass`
+/// in `k8s.io/kubectl/pkg/describe/describe.go`).
+const OTHER_DESCRIBE_KEYS: &[&str] = &[
+    "Desired Number of Nodes Scheduled",
+    "Current Number of Nodes Scheduled",
+    "Number of Nodes Misscheduled",
+    "Node-Selector",
+    "Pod Template",
+    "Pods Status",
+    "Resource Quotas",
+    "Resource Limits",
+    "GlobalDefault",
+    "PreemptionPolicy",
+    "IsDefaultClass",
+    "Provisioner",
+    "Parameters",
+    "AllowVolumeExpansion",
+    "VolumeBindingMode",
+    "ReclaimPolicy",
+    "MountOptions",
 ];
 
 fn content_lines(text: &str) -> impl Iterator<Item = &str> {
@@ -92,8 +132,13 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
         return InputFormat::Text;
     };
     let trimmed = first.trim_start();
-    if trimmed.starts_with('{') || (trimmed.starts_with('[') && looks_like_json_array(trimmed)) {
-        return InputFormat::Json;
+    if trimmed.starts_with(['{', '[']) {
+        // from the first content character on: a log line such as `[2021-05-08 12:20:58] ...`
+        // or `[preflight] ...` is not JSON, whatever its first character
+        let from = text.find(trimmed).unwrap_or(0);
+        if looks_like_json(text.get(from..).unwrap_or(trimmed)) {
+            return InputFormat::Json;
+        }
     }
     if first == "---" || first.starts_with("--- ") || first.starts_with("- ") {
         return InputFormat::Yaml;
@@ -105,48 +150,100 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     {
         return InputFormat::Yaml;
     }
-    if is_nodes_header(first) {
-        return InputFormat::NodesWideTable;
+    match table_kind(first) {
+        Some(TableKind::Nodes) => return InputFormat::NodesWideTable,
+        Some(TableKind::Events) => return InputFormat::EventsTable,
+        Some(_) => return InputFormat::GetTable,
+        None => {}
     }
-    if is_get_events_header(first) || is_describe_events_header(first) || is_event_row(first) {
+    if is_describe_events_header(first) || is_event_row(first) {
         return InputFormat::EventsTable;
     }
     if top_key(first).is_some_and(|(k, _)| k == "Events") {
         return InputFormat::EventsTable;
     }
+    // the first describe block decides (a file may hold several kinds); tables after a note
+    // line count too
+    let mut keys: Vec<&str> = Vec::new();
     for line in content_lines(text) {
         if let Some((key, _)) = top_key(line) {
-            if PVC_KEYS.contains(&key) {
-                return InputFormat::DescribePersistentVolumeClaim;
+            if key == "Name" && !keys.is_empty() {
+                if let Some(f) = describe_format(&keys) {
+                    return f;
+                }
+                keys.clear();
             }
-            if NODE_KEYS.contains(&key) {
-                return InputFormat::DescribeNode;
-            }
-            if POD_KEYS.contains(&key) {
-                return InputFormat::DescribePod;
-            }
+            keys.push(key);
+        } else if is_quota_header(line) || is_limits_header(line) {
+            keys.push("Resource Quotas");
+        } else if keys.is_empty()
+            && let Some(kind) = table_kind(line)
+        {
+            return match kind {
+                TableKind::Nodes => InputFormat::NodesWideTable,
+                TableKind::Events => InputFormat::EventsTable,
+                _ => InputFormat::GetTable,
+            };
         }
     }
-    InputFormat::Text
+    describe_format(&keys).unwrap_or(InputFormat::Text)
+}
+
+/// The describe format of one block from its top-level keys.
+fn describe_format(keys: &[&str]) -> Option<InputFormat> {
+    let any = |set: &[&str]| keys.iter().any(|k| set.contains(k));
+    if any(PV_KEYS) || any(OTHER_DESCRIBE_KEYS) {
+        Some(InputFormat::Describe)
+    } else if any(PVC_KEYS) {
+        Some(InputFormat::DescribePersistentVolumeClaim)
+    } else if any(NODE_KEYS) {
+        Some(InputFormat::DescribeNode)
+    } else if any(POD_KEYS) {
+        Some(InputFormat::DescribePod)
+    } else {
+        None
+    }
+}
+
+/// True when `text` (starting at its first content character, `{` or `[`) is JSON: it parses
+/// as JSON, or it is cut short inside a JSON value (the detection sees only a prefix), or it is
+/// an object or array of objects/strings broken further on (reported as broken JSON). A
+/// bracketed timestamp (`[2021-05-08 12:20:58] ...`), dmesg's `[   12.3] ...` and a log tag
+/// (`[preflight] ...`) are not JSON: what follows the first value on its line is text.
+pub(crate) fn looks_like_json(text: &str) -> bool {
+    let t = text.trim_start();
+    let opens_container = |rest: &str| {
+        let rest = rest.trim_start();
+        rest.is_empty() || rest.starts_with(['"', '{', '[', ']', '}'])
+    };
+    let mut stream = serde_json::Deserializer::from_str(t).into_iter::<serde::de::IgnoredAny>();
+    match stream.next() {
+        Some(Ok(_)) => {
+            // the rest of the line after the first value: nothing, a comma, or another value
+            let rest = t.get(stream.byte_offset()..).unwrap_or("");
+            let line_rest = rest.split('\n').next().unwrap_or("").trim();
+            line_rest.is_empty() || line_rest.starts_with([',', '{', '['])
+        }
+        Some(Err(e)) if e.is_eof() => true,
+        Some(Err(_)) => {
+            if let Some(rest) = t.strip_prefix('{') {
+                opens_container(rest) && !rest.trim_start().starts_with(['{', '['])
+            } else if let Some(rest) = t.strip_prefix('[') {
+                let rest = rest.trim_start();
+                rest.is_empty() || rest.starts_with(['{', '[', '"', ']'])
+            } else {
+                false
+            }
+        }
+        None => false,
+    }
 }
 
 /// True when `line` (starting with `[`) opens a JSON array rather than a log tag such as
-/// `[preflight]` or `[Unschedulable]`.
+/// `[preflight]`, `[Unschedulable]` or a bracketed timestamp `[2021-05-08 12:20:58]`.
 pub(crate) fn looks_like_json_array(line: &str) -> bool {
-    let rest = line
-        .trim_start()
-        .strip_prefix('[')
-        .unwrap_or("")
-        .trim_start();
-    match rest.chars().next() {
-        None => true,
-        Some(c) => {
-            matches!(c, '{' | '[' | '"' | ']' | '-' | '0'..='9')
-                || rest.starts_with("true")
-                || rest.starts_with("false")
-                || rest.starts_with("null")
-        }
-    }
+    let t = line.trim_start();
+    t.starts_with('[') && looks_like_json(t)
 }
 
 /// The key of a YAML `key:` line (`key:` then end of line or a space), if it is one.
@@ -168,6 +265,11 @@ fn top_key(line: &str) -> Option<(&str, &str)> {
     if !line.starts_with(|c: char| c.is_ascii_uppercase()) {
         return None;
     }
+    // `describe namespace` prints these two section titles without a colon
+    let bare = line.trim_end();
+    if bare == "Resource Quotas" || bare == "Resource Limits" {
+        return Some((bare, ""));
+    }
     let end = line.find(':')?;
     let key = line.get(..end)?;
     if !key
@@ -183,19 +285,180 @@ fn top_key(line: &str) -> Option<(&str, &str)> {
     Some((key, rest.trim()))
 }
 
-fn is_nodes_header(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    words.first() == Some(&"NAME")
-        && words.contains(&"STATUS")
-        && words.contains(&"ROLES")
-        && words.contains(&"VERSION")
+/// The `kubectl get` tables this module reads, recognised by their header row. Column names
+/// as `kubectl` prints them (upper case, words joined by one space): the table printers of
+/// `k8s.io/kubernetes/pkg/printers/internalversion/printers.go` (`nodeColumnDefinitions`,
+/// `podColumnDefinitions`, `daemonSetColumnDefinitions`, `resourceQuotaColumnDefinitions`,
+/// `priorityClassColumnDefinitions`, `persistentVolumeClaimColumnDefinitions`,
+/// `persistentVolumeColumnDefinitions`, `storageClassColumnDefinitions`, and the events table,
+/// whose current form `LAST SEEN TYPE REASON OBJECT MESSAGE` is also printed by
+/// `k8s.io/kubectl/pkg/cmd/events/event_printer.go`; kubectl before 1.14 printed
+/// `LAST SEEN FIRST SEEN COUNT NAME KIND SUBOBJECT TYPE REASON SOURCE MESSAGE`). `-A` adds a
+/// leading `NAMESPACE` column, `-o wide` more columns at the end, `--show-labels` a `LABELS`
+/// column; all are read when present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TableKind {
+    /// `NAME STATUS ROLES AGE VERSION [INTERNAL-IP EXTERNAL-IP OS-IMAGE KERNEL-VERSION CONTAINER-RUNTIME]`.
+    Nodes,
+    /// `[NAMESPACE] LAST SEEN TYPE REASON OBJECT MESSAGE` (and the older and wide forms).
+    Events,
+    /// `[NAMESPACE] NAME READY STATUS RESTARTS AGE [IP NODE NOMINATED NODE READINESS GATES]`.
+    Pods,
+    /// `[NAMESPACE] NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE [...]`.
+    DaemonSets,
+    /// `[NAMESPACE] NAME AGE REQUEST LIMIT` (`REQUEST` cells `requests.cpu: 500m/2, ...`).
+    ResourceQuotas,
+    /// `NAME VALUE GLOBAL-DEFAULT AGE [PREEMPTIONPOLICY]`.
+    PriorityClasses,
+    /// `[NAMESPACE] NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS [VOLUMEATTRIBUTESCLASS] AGE [VOLUMEMODE]`.
+    PersistentVolumeClaims,
+    /// `NAME CAPACITY ACCESS MODES RECLAIM POLICY STATUS CLAIM STORAGECLASS [VOLUMEATTRIBUTESCLASS] REASON AGE [VOLUMEMODE]`.
+    PersistentVolumes,
+    /// `NAME PROVISIONER RECLAIMPOLICY VOLUMEBINDINGMODE ALLOWVOLUMEEXPANSION AGE`.
+    StorageClasses,
 }
 
-fn is_get_events_header(line: &str) -> bool {
-    line.contains("LAST SEEN")
-        && line.contains("TYPE")
-        && line.contains("REASON")
-        && line.contains("MESSAGE")
+/// The columns of a header row (cells split at runs of two or more spaces or tabs), or `None`
+/// when the line is not a header (every cell upper case).
+/// Column names of a header whose runs of spaces were collapsed to one: words joined back into
+/// the multi-word names kubectl prints.
+fn collapsed_header(line: &str) -> Option<Vec<String>> {
+    const MULTI: &[&str] = &[
+        "LAST SEEN",
+        "FIRST SEEN",
+        "NODE SELECTOR",
+        "ACCESS MODES",
+        "RECLAIM POLICY",
+        "NOMINATED NODE",
+        "READINESS GATES",
+        "CREATED AT",
+    ];
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() < 2
+        || !words.iter().all(|w| {
+            w.chars().any(|c| c.is_ascii_uppercase()) && !w.chars().any(|c| c.is_ascii_lowercase())
+        })
+    {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if let Some(next) = words.get(i + 1) {
+            let pair = format!("{} {next}", words[i]);
+            if MULTI.contains(&pair.as_str()) {
+                out.push(pair);
+                i += 2;
+                continue;
+            }
+        }
+        out.push(words[i].to_owned());
+        i += 1;
+    }
+    Some(out)
+}
+
+/// Cells of a row whose spaces were collapsed, for `names` (from [`collapsed_header`]): one
+/// word per column, from the left up to the column that may hold spaces (`MESSAGE`,
+/// `OS-IMAGE`, else the last) and from the right after it; that column takes the rest.
+fn collapsed_cells(names: &[String], row: &str) -> Vec<String> {
+    let words: Vec<&str> = row.split_whitespace().collect();
+    let free = names
+        .iter()
+        .position(|n| n == "MESSAGE" || n == "OS-IMAGE")
+        .unwrap_or(names.len().saturating_sub(1));
+    let mut cells = vec![String::new(); names.len()];
+    let right = names.len() - free - 1;
+    if words.len() < names.len() {
+        for (c, w) in cells.iter_mut().zip(&words) {
+            *c = (*w).to_owned();
+        }
+        return cells;
+    }
+    for (i, w) in words.iter().take(free).enumerate() {
+        cells[i] = (*w).to_owned();
+    }
+    for k in 0..right {
+        cells[names.len() - 1 - k] = words[words.len() - 1 - k].to_owned();
+    }
+    cells[free] = words[free..words.len() - right].join(" ");
+    cells
+}
+
+fn header_columns(line: &str) -> Option<Vec<String>> {
+    let t = line.trim_end();
+    if !t.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let cells: Vec<String> = split_wide(t, usize::MAX)
+        .into_iter()
+        .map(|c| canonical_column(&c))
+        .collect();
+    let upper = cells.iter().all(|c| {
+        !c.is_empty()
+            && c.chars().any(|ch| ch.is_ascii_uppercase())
+            && !c.chars().any(|ch| ch.is_ascii_lowercase())
+    });
+    (upper && cells.len() >= 2).then_some(cells)
+}
+
+/// Column names as current kubectl prints them (kubectl 1.4 printed `LASTSEEN`, `FIRSTSEEN`).
+fn canonical_column(name: &str) -> String {
+    match name {
+        "LASTSEEN" => "LAST SEEN".to_owned(),
+        "FIRSTSEEN" => "FIRST SEEN".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// Which `kubectl get` table `line` is the header of (also when its spaces were collapsed on
+/// the way, `NAME STATUS ROLES AGE VERSION`).
+pub(crate) fn table_kind(line: &str) -> Option<TableKind> {
+    let cols = header_columns(line)
+        .or_else(|| line.contains(' ').then(|| collapsed_header(line)).flatten())?;
+    let has = |c: &str| cols.iter().any(|x| x == c);
+    let first = cols
+        .iter()
+        .map(String::as_str)
+        .find(|c| *c != "NAMESPACE")?;
+    if has("LAST SEEN") && has("TYPE") && has("REASON") && has("MESSAGE") {
+        return Some(TableKind::Events);
+    }
+    if first != "NAME" {
+        return None;
+    }
+    let kind = if has("STATUS") && has("ROLES") && has("VERSION") {
+        TableKind::Nodes
+    } else if has("READY") && has("STATUS") && has("RESTARTS") {
+        TableKind::Pods
+    } else if has("DESIRED") && has("CURRENT") && has("NODE SELECTOR") {
+        TableKind::DaemonSets
+    } else if has("REQUEST") && has("LIMIT") && cols.len() <= 5 {
+        TableKind::ResourceQuotas
+    } else if has("VALUE") && has("GLOBAL-DEFAULT") {
+        TableKind::PriorityClasses
+    } else if has("VOLUME") && has("CAPACITY") && has("ACCESS MODES") {
+        TableKind::PersistentVolumeClaims
+    } else if has("CLAIM") && has("CAPACITY") && has("RECLAIM POLICY") {
+        TableKind::PersistentVolumes
+    } else if has("PROVISIONER") && (has("RECLAIMPOLICY") || has("VOLUMEBINDINGMODE")) {
+        TableKind::StorageClasses
+    } else {
+        return None;
+    };
+    Some(kind)
+}
+
+/// `Resource  Used  Hard` (describe resourcequota, and indented in describe namespace).
+fn is_quota_header(line: &str) -> bool {
+    line.split_whitespace().collect::<Vec<_>>() == ["Resource", "Used", "Hard"]
+}
+
+/// `Type  Resource  Min  Max  Default Request  Default Limit  Max Limit/Request Ratio`
+/// (describe limitrange, and indented in describe namespace).
+fn is_limits_header(line: &str) -> bool {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    w.len() >= 4 && w[..4] == ["Type", "Resource", "Min", "Max"]
 }
 
 fn is_describe_events_header(line: &str) -> bool {
@@ -365,24 +628,50 @@ impl<'a> Block<'a> {
     }
 }
 
-/// Reads every object in `text` (any mix of the supported forms).
+/// Annotation on objects read from a `kubectl get` table (not `describe`, not JSON/YAML): the
+/// table shows only some fields, and the value names what is unknown. Rules must not read an
+/// absent field of such an object as "not set" (a pod from `kubectl get pods` has tolerations
+/// and requests the table does not show).
+pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
+
+/// True when `meta` is of an object read from a `kubectl get` table that does not show `field`
+/// (one of the names in its [`PARTIAL_ANNOTATION`], such as `allocatable`, `tolerations`,
+/// `requests`): the field's absence says nothing.
+pub fn is_unknown(meta: &ObjectMeta, field: &str) -> bool {
+    meta.annotations
+        .get(PARTIAL_ANNOTATION)
+        .and_then(|v| v.split_once("unknown: "))
+        .is_some_and(|(_, list)| list.split(", ").any(|f| f == field))
+}
+
+/// Reads every object in `text` (any mix of the supported forms). Objects that appear twice
+/// (the same table pasted twice, a `describe node` and a `get nodes -o wide` row of the same
+/// node) are merged into one: the first keeps its fields and gains those only the later one
+/// has.
 pub fn parse_text(text: &str) -> ParsedText {
     let mut out = ParsedText::default();
     let lines: Vec<&str> = content_lines(text).collect();
     let mut i = 0;
     let mut block: Option<Block<'_>> = None;
     let mut block_index = 0usize;
+    // the namespace a shown command (`$ kubectl get pods -n team-a`) asked for, and where the
+    // objects read since that command start
+    let mut namespace: Option<(String, Marks)> = None;
     while i < lines.len() {
         let line = lines[i];
-        if block.is_none() || line.trim().is_empty() || !line.starts_with(' ') {
-            if is_nodes_header(line) {
-                flush(&mut block, &mut out, &mut block_index);
-                i = parse_nodes_table(&lines, i, &mut out);
-                continue;
+        if let Some(cmd) = crate::paste::prompt_command(line) {
+            flush(&mut block, &mut out, &mut block_index);
+            if let Some((ns, mark)) = namespace.take() {
+                mark.apply_namespace(&mut out, &ns);
             }
-            if is_get_events_header(line) {
+            namespace = command_namespace(cmd).map(|ns| (ns, Marks::of(&out)));
+            i += 1;
+            continue;
+        }
+        if block.is_none() || line.trim().is_empty() || !line.starts_with(' ') {
+            if let Some(kind) = table_kind(line) {
                 flush(&mut block, &mut out, &mut block_index);
-                i = parse_get_events_table(&lines, i, &mut out);
+                i = parse_table(kind, &lines, i, &mut out);
                 continue;
             }
             if is_describe_events_header(line) || is_event_row(line) {
@@ -396,6 +685,25 @@ pub fn parse_text(text: &str) -> ParsedText {
                 };
                 out.events
                     .extend(describe_events(&section, &ObjectReference::default()));
+                i = end;
+                continue;
+            }
+            if is_quota_header(line) || is_limits_header(line) {
+                // the table of `describe quota` / `describe limitrange`, at column 0
+                let key = if is_quota_header(line) {
+                    "Resource Table"
+                } else {
+                    "Limits Table"
+                };
+                let end = table_end(&lines, i);
+                block
+                    .get_or_insert_with(Block::default)
+                    .sections
+                    .push(Section {
+                        key,
+                        inline: "",
+                        lines: lines.get(i..end).unwrap_or_default().to_vec(),
+                    });
                 i = end;
                 continue;
             }
@@ -415,6 +723,11 @@ pub fn parse_text(text: &str) -> ParsedText {
                 section.lines.push(line);
             } else if line.trim().is_empty() {
                 // Blank lines separate objects; keep the block open (a `Name:` starts the next).
+            } else if !line.trim().contains(' ') && !line.contains(':') {
+                // the end of a long line wrapped by the terminal or the issue editor
+                // (`... from default-token-k95tg` / `(ro)`): part of the section, not the end
+                // of the block
+                section.lines.push(line);
             } else {
                 // Free text between blocks.
                 flush(&mut block, &mut out, &mut block_index);
@@ -423,13 +736,113 @@ pub fn parse_text(text: &str) -> ParsedText {
         i += 1;
     }
     flush(&mut block, &mut out, &mut block_index);
+    if let Some((ns, mark)) = namespace.take() {
+        mark.apply_namespace(&mut out, &ns);
+    }
+    merge_repeats(&mut out);
     out
+}
+
+/// The namespace of a `kubectl` command line: `-n X`, `-nX`, `--namespace X`,
+/// `--namespace=X`; `None` without one (kubectl then uses the context's namespace) and for
+/// `-A` / `--all-namespaces`.
+fn command_namespace(cmd: &str) -> Option<String> {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let is_kubectl = words.iter().any(|w| {
+        let p = w.rsplit('/').next().unwrap_or(w);
+        matches!(p, "kubectl" | "k" | "oc" | "kubectl.exe")
+    });
+    if !is_kubectl || words.iter().any(|w| *w == "-A" || *w == "--all-namespaces") {
+        return None;
+    }
+    for (i, w) in words.iter().enumerate() {
+        let value = match *w {
+            "-n" | "--namespace" => words.get(i + 1).copied(),
+            _ => w.strip_prefix("--namespace=").or_else(|| {
+                w.strip_prefix("-n")
+                    .filter(|v| !v.is_empty() && !v.starts_with('-'))
+            }),
+        };
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            return Some(v.to_owned());
+        }
+    }
+    None
+}
+
+/// Lengths of the namespaced vectors of a [`ParsedText`], to find what was read after a point.
+#[derive(Debug, Clone, Copy)]
+struct Marks {
+    pods: usize,
+    events: usize,
+    daemon_sets: usize,
+    resource_quotas: usize,
+    limit_ranges: usize,
+    persistent_volume_claims: usize,
+}
+
+impl Marks {
+    fn of(p: &ParsedText) -> Self {
+        Marks {
+            pods: p.pods.len(),
+            events: p.events.len(),
+            daemon_sets: p.daemon_sets.len(),
+            resource_quotas: p.resource_quotas.len(),
+            limit_ranges: p.limit_ranges.len(),
+            persistent_volume_claims: p.persistent_volume_claims.len(),
+        }
+    }
+
+    /// Gives `ns` to the namespaced objects read since the mark that have none.
+    fn apply_namespace(self, p: &mut ParsedText, ns: &str) {
+        fn fill(meta: &mut ObjectMeta, ns: &str) {
+            if meta.namespace.is_empty() {
+                meta.namespace = ns.to_owned();
+            }
+        }
+        p.pods
+            .iter_mut()
+            .skip(self.pods)
+            .for_each(|o| fill(&mut o.metadata, ns));
+        p.daemon_sets
+            .iter_mut()
+            .skip(self.daemon_sets)
+            .for_each(|o| fill(&mut o.metadata, ns));
+        p.resource_quotas
+            .iter_mut()
+            .skip(self.resource_quotas)
+            .for_each(|o| fill(&mut o.metadata, ns));
+        p.limit_ranges
+            .iter_mut()
+            .skip(self.limit_ranges)
+            .for_each(|o| fill(&mut o.metadata, ns));
+        p.persistent_volume_claims
+            .iter_mut()
+            .skip(self.persistent_volume_claims)
+            .for_each(|o| fill(&mut o.metadata, ns));
+        for e in p.events.iter_mut().skip(self.events) {
+            fill(&mut e.metadata, ns);
+            let cluster_scoped = matches!(
+                e.involved_object.kind.as_str(),
+                "Node"
+                    | "Namespace"
+                    | "PersistentVolume"
+                    | "StorageClass"
+                    | "PriorityClass"
+                    | "ClusterRole"
+                    | "ClusterRoleBinding"
+            );
+            if e.involved_object.namespace.is_empty() && !cluster_scoped {
+                e.involved_object.namespace = ns.to_owned();
+            }
+        }
+    }
 }
 
 fn table_end(lines: &[&str], start: usize) -> usize {
     let mut end = start;
     while end < lines.len() && !lines[end].trim().is_empty() {
-        if end > start && top_key(lines[end]).is_some() {
+        if end > start && (top_key(lines[end]).is_some() || table_kind(lines[end]).is_some()) {
             break;
         }
         end += 1;
@@ -444,7 +857,28 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
     }
     let idx = *index;
     *index += 1;
-    if b.has_any(PVC_KEYS) {
+    if b.has_any(&["Resource Quotas", "Resource Limits"]) {
+        namespace_from_block(&b, idx, out);
+    } else if b.has_any(&["Resource Table"]) {
+        quota_from_block(&b, idx, out);
+    } else if b.has_any(&["Limits Table"]) {
+        limit_range_from_block(&b, idx, out);
+    } else if b.has_any(&[
+        "Desired Number of Nodes Scheduled",
+        "Current Number of Nodes Scheduled",
+        "Number of Nodes Misscheduled",
+        "Node-Selector",
+        "Pod Template",
+        "Pods Status",
+    ]) {
+        daemon_set_from_block(&b, idx, out);
+    } else if b.has_any(&["GlobalDefault", "PreemptionPolicy"]) && b.get("Value").is_some() {
+        priority_class_from_block(&b, out);
+    } else if b.has_any(&["IsDefaultClass", "Provisioner"]) {
+        storage_class_from_block(&b, out);
+    } else if b.has_any(PV_KEYS) {
+        pv_from_block(&b, idx, out);
+    } else if b.has_any(PVC_KEYS) {
         pvc_from_block(&b, idx, out);
     } else if b.has_any(NODE_KEYS) {
         node_from_block(&b, idx, out);
@@ -991,6 +1425,18 @@ fn parse_nodes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usiz
         node.status.node_info.os_image = cell("OS-IMAGE");
         node.status.node_info.kernel_version = cell("KERNEL-VERSION");
         node.status.node_info.container_runtime_version = cell("CONTAINER-RUNTIME");
+        // `--show-labels`: `k=v,k2=v2` (labels.FormatLabels)
+        for (k, v) in comma_labels(&cell("LABELS")) {
+            node.metadata.labels.insert(k, v);
+        }
+        let mut unknown = vec!["capacity", "allocatable", "taints"];
+        if !cells.contains_key("LABELS") {
+            unknown.insert(0, "labels");
+        }
+        node.metadata.annotations.insert(
+            PARTIAL_ANNOTATION.to_owned(),
+            partial_note("nodes", &unknown),
+        );
         if !node.metadata.name.is_empty() {
             out.nodes.push(node);
         }
@@ -1003,17 +1449,44 @@ fn parse_nodes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usiz
 fn top_table_rows(lines: &[&str], start: usize) -> (Vec<BTreeMap<String, String>>, usize) {
     let header = lines[start];
     let starts = column_starts(header);
-    let names = table_cells(&starts, header);
+    let mut names: Vec<String> = table_cells(&starts, header)
+        .iter()
+        .map(|c| canonical_column(c))
+        .collect();
+    // columns separated by tabs (copied from a terminal that kept them, or a spreadsheet)
+    let tabbed = header.contains('\t');
+    let collapsed = !tabbed && names.len() == 1 && header.trim().contains(' ');
+    if tabbed {
+        names = split_wide(header, usize::MAX)
+            .iter()
+            .map(|c| canonical_column(c))
+            .collect();
+    } else if collapsed {
+        names = collapsed_header(header).unwrap_or(names);
+    }
     let mut rows = Vec::new();
     let mut i = start + 1;
     while i < lines.len() && !lines[i].trim().is_empty() && top_key(lines[i]).is_none() {
-        rows.push(
-            names
-                .iter()
-                .cloned()
-                .zip(table_cells(&starts, lines[i]))
-                .collect(),
-        );
+        let row = lines[i];
+        // a second header (the same command's output pasted again, or another table right
+        // below) starts a new table: never a row named `NAME`
+        if table_kind(row).is_some() || row.split_whitespace().eq(header.split_whitespace()) {
+            break;
+        }
+        if row.trim().chars().all(|c| c == '-' || c == ' ') || is_kubectl_note(row) {
+            i += 1;
+            continue;
+        }
+        let cells = if tabbed {
+            let mut c = split_wide(row, names.len());
+            c.resize(names.len(), String::new());
+            c
+        } else if collapsed {
+            collapsed_cells(&names, row)
+        } else {
+            table_cells(&starts, row)
+        };
+        rows.push(names.iter().cloned().zip(cells).collect());
         i += 1;
     }
     (rows, i)
@@ -1027,8 +1500,30 @@ fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) ->
         let namespace = cell("NAMESPACE");
         let (kind, name) = match cell("OBJECT").split_once('/') {
             Some((resource, name)) => (kind_of_resource(resource), name.to_owned()),
+            // kubectl before 1.14: separate KIND and NAME columns (NAME is the event's name,
+            // `<object>.<hash>`)
+            None if cells.contains_key("KIND") => (cell("KIND"), {
+                // the event's name is `<object>.<hex id>`; a node name keeps its dots
+                let name = cell("NAME");
+                match name.rsplit_once('.') {
+                    Some((object, id))
+                        if id.len() >= 8 && id.chars().all(|c| c.is_ascii_hexdigit()) =>
+                    {
+                        object.to_owned()
+                    }
+                    _ => name,
+                }
+            }),
             None => (String::new(), cell("OBJECT")),
         };
+        let (component, host) = match cell("SOURCE").split_once(", ") {
+            Some((c, h)) => (c.to_owned(), h.to_owned()),
+            None => (cell("SOURCE"), String::new()),
+        };
+        let count = cell("COUNT")
+            .parse()
+            .ok()
+            .or_else(|| event_count(&cell("LAST SEEN")));
         out.events.push(Event {
             metadata: ObjectMeta {
                 namespace: namespace.clone(),
@@ -1043,11 +1538,1002 @@ fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) ->
             reason: cell("REASON"),
             message: cell("MESSAGE"),
             type_: cell("TYPE"),
-            count: event_count(&cell("LAST SEEN")),
+            count,
+            source: EventSource { component, host },
             ..Event::default()
         });
     }
     end
+}
+
+/// Reads the table whose header is `lines[start]`; returns the index after it.
+fn parse_table(kind: TableKind, lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    match kind {
+        TableKind::Nodes => parse_nodes_table(lines, start, out),
+        TableKind::Events => parse_get_events_table(lines, start, out),
+        TableKind::Pods => parse_pods_table(lines, start, out),
+        TableKind::DaemonSets => parse_daemon_sets_table(lines, start, out),
+        TableKind::ResourceQuotas => parse_quotas_table(lines, start, out),
+        TableKind::PriorityClasses => parse_priority_classes_table(lines, start, out),
+        TableKind::PersistentVolumeClaims => parse_pvcs_table(lines, start, out),
+        TableKind::PersistentVolumes => parse_pvs_table(lines, start, out),
+        TableKind::StorageClasses => parse_storage_classes_table(lines, start, out),
+    }
+}
+
+/// Lines kubectl prints around tables: `No resources found in default namespace.`, warnings.
+fn is_kubectl_note(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with("No resources found") || t.starts_with("Warning: ")
+}
+
+/// The value of [`PARTIAL_ANNOTATION`]: which table the object came from and what it lacks.
+fn partial_note(table: &str, unknown: &[&str]) -> String {
+    format!(
+        "from a kubectl get {table} table; unknown: {}",
+        unknown.join(", ")
+    )
+}
+
+/// `k=v,k2=v2` (`labels.FormatLabels`), `<none>` for none.
+fn comma_labels(text: &str) -> Vec<(String, String)> {
+    let t = none_to_empty(text);
+    t.split(',')
+        .filter_map(|kv| {
+            let kv = kv.trim();
+            if kv.is_empty() {
+                return None;
+            }
+            Some(match kv.split_once('=') {
+                Some((k, v)) => (k.to_owned(), v.to_owned()),
+                None => (kv.to_owned(), String::new()),
+            })
+        })
+        .collect()
+}
+
+fn table_cell(cells: &BTreeMap<String, String>, name: &str) -> String {
+    none_to_empty(cells.get(name).map(String::as_str).unwrap_or("")).to_owned()
+}
+
+fn table_int(cells: &BTreeMap<String, String>, name: &str) -> i32 {
+    table_cell(cells, name).parse().unwrap_or(0)
+}
+
+/// `kubectl get pods [-A] [-o wide]`. The table shows no spec: such pods carry
+/// [`PARTIAL_ANNOTATION`] (their requests, tolerations and selectors are unknown).
+fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let name = table_cell(&cells, "NAME");
+        if name.is_empty() {
+            continue;
+        }
+        let mut pod = Pod::default();
+        pod.metadata.name = name;
+        pod.metadata.namespace = table_cell(&cells, "NAMESPACE");
+        pod.metadata.annotations.insert(
+            PARTIAL_ANNOTATION.to_owned(),
+            partial_note(
+                "pods",
+                &[
+                    "containers",
+                    "requests",
+                    "tolerations",
+                    "node selector",
+                    "affinity",
+                ],
+            ),
+        );
+        // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
+        // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
+        let status = table_cell(&cells, "STATUS");
+        let node = table_cell(&cells, "NODE");
+        let phase = match status.as_str() {
+            "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown" => status.clone(),
+            "Completed" => "Succeeded".to_owned(),
+            "Error"
+            | "Evicted"
+            | "OOMKilled"
+            | "NodeAffinity"
+            | "NodeLost"
+            | "Shutdown"
+            | "UnexpectedAdmissionError"
+            | "ContainerStatusUnknown" => "Failed".to_owned(),
+            s if s.starts_with("OutOf") => "Failed".to_owned(),
+            "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
+            _ if node.is_empty() => "Pending".to_owned(),
+            _ => "Pending".to_owned(),
+        };
+        if phase != status {
+            pod.status.reason = status;
+        }
+        pod.status.phase = phase;
+        pod.spec.node_name = node;
+        pod.status.nominated_node_name = table_cell(&cells, "NOMINATED NODE");
+        out.pods.push(pod);
+    }
+    end
+}
+
+/// `kubectl get daemonsets [-A] [-o wide]`: status counts, the node selector, and with
+/// `-o wide` the containers, images and selector. Tolerations and affinity are not shown
+/// ([`PARTIAL_ANNOTATION`]).
+fn parse_daemon_sets_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let name = table_cell(&cells, "NAME");
+        if name.is_empty() {
+            continue;
+        }
+        let mut ds = DaemonSet::default();
+        ds.metadata.name = name;
+        ds.metadata.namespace = table_cell(&cells, "NAMESPACE");
+        ds.metadata.annotations.insert(
+            PARTIAL_ANNOTATION.to_owned(),
+            partial_note("daemonsets", &["tolerations", "affinity"]),
+        );
+        ds.status.desired_number_scheduled = table_int(&cells, "DESIRED");
+        ds.status.current_number_scheduled = table_int(&cells, "CURRENT");
+        ds.status.number_ready = table_int(&cells, "READY");
+        ds.status.number_available = table_int(&cells, "AVAILABLE");
+        ds.spec.template.spec.node_selector = comma_labels(&table_cell(&cells, "NODE SELECTOR"))
+            .into_iter()
+            .collect();
+        let names = table_cell(&cells, "CONTAINERS");
+        let images = table_cell(&cells, "IMAGES");
+        let mut images = images.split(',');
+        for n in names.split(',').filter(|n| !n.is_empty()) {
+            ds.spec.template.spec.containers.push(Container {
+                name: n.to_owned(),
+                image: images.next().unwrap_or("").to_owned(),
+                ..Container::default()
+            });
+        }
+        let selector = table_cell(&cells, "SELECTOR");
+        if !selector.is_empty() && !selector.contains(' ') {
+            ds.spec.selector = Some(LabelSelector {
+                match_labels: comma_labels(&selector).into_iter().collect(),
+                ..LabelSelector::default()
+            });
+        }
+        out.daemon_sets.push(ds);
+    }
+    end
+}
+
+/// `name: used/hard` entries of a `kubectl get quota` REQUEST or LIMIT cell
+/// (`printResourceQuota` in printers.go), into `quota`.
+fn quota_cell(text: &str, quota: &mut ResourceQuota, problems: &mut Vec<LoadProblem>) {
+    let status = quota
+        .status
+        .get_or_insert_with(ResourceQuotaStatus::default);
+    for entry in none_to_empty(text).split(", ") {
+        let Some((name, values)) = entry.split_once(": ") else {
+            continue;
+        };
+        let Some((used, hard)) = values.split_once('/') else {
+            continue;
+        };
+        let name = name.trim();
+        for (value, into_hard) in [(hard.trim(), true), (used.trim(), false)] {
+            match value.parse::<Quantity>() {
+                Ok(q) => {
+                    if into_hard {
+                        quota.spec.hard.insert(name, q.clone());
+                        status.hard.insert(name, q);
+                    } else {
+                        status.used.insert(name, q);
+                    }
+                }
+                Err(err) => problems.push(LoadProblem {
+                    object: format!(
+                        "ResourceQuota/{}/{}",
+                        quota.metadata.namespace, quota.metadata.name
+                    ),
+                    field: name.to_owned(),
+                    message: format!("invalid quantity {value:?}: {err}"),
+                    ..LoadProblem::default()
+                }),
+            }
+        }
+    }
+}
+
+/// `kubectl get quota [-A]`: `NAME AGE REQUEST LIMIT` with `name: used/hard` cells.
+fn parse_quotas_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let name = table_cell(&cells, "NAME");
+        if name.is_empty() {
+            continue;
+        }
+        let mut q = ResourceQuota::default();
+        q.metadata.name = name;
+        q.metadata.namespace = table_cell(&cells, "NAMESPACE");
+        q.metadata.annotations.insert(
+            PARTIAL_ANNOTATION.to_owned(),
+            partial_note("resourcequotas", &["scopes", "scopeSelector"]),
+        );
+        quota_cell(&table_cell(&cells, "REQUEST"), &mut q, &mut out.problems);
+        quota_cell(&table_cell(&cells, "LIMIT"), &mut q, &mut out.problems);
+        out.resource_quotas.push(q);
+    }
+    end
+}
+
+/// `kubectl get priorityclasses`: `NAME VALUE GLOBAL-DEFAULT AGE [PREEMPTIONPOLICY]`.
+fn parse_priority_classes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let name = table_cell(&cells, "NAME");
+        let Ok(value) = table_cell(&cells, "VALUE").parse::<i32>() else {
+            continue;
+        };
+        let policy = table_cell(&cells, "PREEMPTIONPOLICY");
+        out.priority_classes.push(PriorityClass {
+            metadata: ObjectMeta {
+                name,
+                ..ObjectMeta::default()
+            },
+            value,
+            global_default: table_cell(&cells, "GLOBAL-DEFAULT") == "true",
+            preemption_policy: (!policy.is_empty()).then_some(policy),
+            ..PriorityClass::default()
+        });
+    }
+    end
+}
+
+/// `RWO,RWX` -> access mode names.
+fn access_modes(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(|m| match m {
+            "RWO" => "ReadWriteOnce".to_owned(),
+            "ROX" => "ReadOnlyMany".to_owned(),
+            "RWX" => "ReadWriteMany".to_owned(),
+            "RWOP" => "ReadWriteOncePod".to_owned(),
+            other => other.to_owned(),
+        })
+        .collect()
+}
+
+/// `kubectl get pvc [-A]`: `NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS ... AGE`.
+fn parse_pvcs_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let name = table_cell(&cells, "NAME");
+        if name.is_empty() {
+            continue;
+        }
+        let mut pvc = PersistentVolumeClaim::default();
+        pvc.metadata.name = name;
+        pvc.metadata.namespace = table_cell(&cells, "NAMESPACE");
+        pvc.status.phase = table_cell(&cells, "STATUS");
+        pvc.spec.volume_name = table_cell(&cells, "VOLUME");
+        pvc.spec.access_modes = access_modes(&table_cell(&cells, "ACCESS MODES"));
+        // an empty cell is both "unset" and "": kept as unset, as describe does
+        let class = table_cell(&cells, "STORAGECLASS");
+        pvc.spec.storage_class_name = (!class.is_empty()).then_some(class);
+        if let Ok(q) = table_cell(&cells, "CAPACITY").parse::<Quantity>() {
+            pvc.status.capacity.insert("storage", q);
+        }
+        out.persistent_volume_claims.push(pvc);
+    }
+    end
+}
+
+/// `kubectl get pv`: `NAME CAPACITY ACCESS MODES RECLAIM POLICY STATUS CLAIM STORAGECLASS ...`.
+/// The volume source and node affinity are not shown ([`PARTIAL_ANNOTATION`]).
+fn parse_pvs_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let name = table_cell(&cells, "NAME");
+        if name.is_empty() {
+            continue;
+        }
+        let mut pv = PersistentVolume::default();
+        pv.metadata.name = name;
+        pv.metadata.annotations.insert(
+            PARTIAL_ANNOTATION.to_owned(),
+            partial_note("persistentvolumes", &["source", "node affinity"]),
+        );
+        if let Ok(q) = table_cell(&cells, "CAPACITY").parse::<Quantity>() {
+            pv.spec.capacity.insert("storage", q);
+        }
+        pv.spec.access_modes = access_modes(&table_cell(&cells, "ACCESS MODES"));
+        pv.spec.persistent_volume_reclaim_policy = table_cell(&cells, "RECLAIM POLICY");
+        pv.status.phase = table_cell(&cells, "STATUS");
+        pv.spec.storage_class_name = table_cell(&cells, "STORAGECLASS");
+        if let Some((ns, claim)) = table_cell(&cells, "CLAIM").split_once('/') {
+            pv.spec.claim_ref = Some(ObjectReference {
+                kind: "PersistentVolumeClaim".to_owned(),
+                namespace: ns.to_owned(),
+                name: claim.to_owned(),
+                ..ObjectReference::default()
+            });
+        }
+        out.persistent_volumes.push(pv);
+    }
+    end
+}
+
+const DEFAULT_CLASS_ANNOTATION: &str = "storageclass.kubernetes.io/is-default-class";
+
+/// `kubectl get storageclass`: `NAME PROVISIONER RECLAIMPOLICY VOLUMEBINDINGMODE
+/// ALLOWVOLUMEEXPANSION AGE`; the default class is shown as `name (default)`.
+fn parse_storage_classes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    for cells in rows {
+        let raw = table_cell(&cells, "NAME");
+        let (name, default) = match raw.strip_suffix(" (default)") {
+            Some(n) => (n.trim().to_owned(), true),
+            None => (raw, false),
+        };
+        if name.is_empty() {
+            continue;
+        }
+        let mut sc = StorageClass {
+            provisioner: table_cell(&cells, "PROVISIONER"),
+            ..StorageClass::default()
+        };
+        sc.metadata.name = name;
+        // the table shows the default mark, so its absence means "not default"
+        sc.metadata
+            .annotations
+            .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), default.to_string());
+        let policy = table_cell(&cells, "RECLAIMPOLICY");
+        sc.reclaim_policy = (!policy.is_empty()).then_some(policy);
+        let mode = table_cell(&cells, "VOLUMEBINDINGMODE");
+        sc.volume_binding_mode = (!mode.is_empty()).then_some(mode);
+        out.storage_classes.push(sc);
+    }
+    end
+}
+
+/// Sub-sections of a describe section written at one indent (`Pod Template:` holds
+/// `  Labels:`, `  Containers:`, `  Node-Selectors:`, `  Tolerations:` at indent 2): key,
+/// inline value and the deeper lines below.
+fn sub_sections<'a>(section: &Section<'a>, indent: usize) -> Vec<Section<'a>> {
+    let mut out: Vec<Section<'a>> = Vec::new();
+    for line in &section.lines {
+        let t = line.trim_start();
+        if indent_of(line) == indent
+            && let Some((key, inline)) = top_key(t)
+        {
+            out.push(Section {
+                key,
+                inline,
+                lines: Vec::new(),
+            });
+        } else if let Some(last) = out.last_mut() {
+            last.lines.push(line);
+        }
+    }
+    out
+}
+
+fn daemon_set_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
+    let mut ds = DaemonSet {
+        metadata: meta_from_block(b),
+        ..DaemonSet::default()
+    };
+    let number = |key: &str| b.inline(key).parse::<i32>().unwrap_or(0);
+    ds.status.desired_number_scheduled = number("Desired Number of Nodes Scheduled");
+    ds.status.current_number_scheduled = number("Current Number of Nodes Scheduled");
+    ds.status.number_available = number("Number of Nodes Scheduled with Available Pods");
+    ds.status.number_misscheduled = number("Number of Nodes Misscheduled");
+    // `Pods Status: 1 Running / 0 Waiting / 0 Succeeded / 0 Failed`: running pods stand for
+    // ready ones (describe does not print numberReady)
+    ds.status.number_ready = b
+        .inline("Pods Status")
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let selector = b.inline("Selector");
+    if !selector.is_empty() && !selector.contains(' ') {
+        ds.spec.selector = Some(LabelSelector {
+            match_labels: comma_labels(selector).into_iter().collect(),
+            ..LabelSelector::default()
+        });
+    }
+    ds.spec.template.spec.node_selector = comma_labels(b.inline("Node-Selector"))
+        .into_iter()
+        .collect();
+    if let Some(template) = b.get("Pod Template") {
+        let object = format!("DaemonSet/{}/{}", ds.metadata.namespace, ds.metadata.name);
+        for sub in sub_sections(template, 2) {
+            match sub.key {
+                "Labels" => {
+                    ds.spec.template.metadata.labels = sub.values().filter_map(split_kv).collect();
+                }
+                "Node-Selectors" => {
+                    for (k, v) in sub.values().filter_map(split_kv) {
+                        ds.spec.template.spec.node_selector.insert(k, v);
+                    }
+                }
+                "Tolerations" => {
+                    ds.spec.template.spec.tolerations =
+                        sub.values().filter_map(parse_toleration).collect();
+                }
+                "Priority Class Name" => {
+                    ds.spec.template.spec.priority_class_name =
+                        none_to_empty(sub.inline).to_owned();
+                }
+                "Containers" | "Init Containers" => {
+                    // the container blocks sit one column deeper than in describe pod
+                    let shifted: Vec<String> = sub
+                        .lines
+                        .iter()
+                        .map(|l| l.get(1..).unwrap_or("").to_owned())
+                        .collect();
+                    let section = Section {
+                        key: sub.key,
+                        inline: "",
+                        lines: shifted.iter().map(String::as_str).collect(),
+                    };
+                    let list = containers(&section, idx, &object, &mut out.problems);
+                    if sub.key == "Containers" {
+                        ds.spec.template.spec.containers = list;
+                    } else {
+                        ds.spec.template.spec.init_containers = list;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(s) = b.get("Events") {
+        let involved = ObjectReference {
+            kind: "DaemonSet".to_owned(),
+            namespace: ds.metadata.namespace.clone(),
+            name: ds.metadata.name.clone(),
+            ..ObjectReference::default()
+        };
+        out.events.extend(describe_events(s, &involved));
+    }
+    out.daemon_sets.push(ds);
+}
+
+/// Rows `name  used  hard` of a quota table (header and `----` lines skipped) into `q`.
+fn quota_rows<'l>(
+    lines: impl IntoIterator<Item = &'l str>,
+    q: &mut ResourceQuota,
+    idx: usize,
+    problems: &mut Vec<LoadProblem>,
+) {
+    let status = q.status.get_or_insert_with(ResourceQuotaStatus::default);
+    for line in lines {
+        if is_quota_header(line) || line.trim().starts_with("---") || line.trim().is_empty() {
+            continue;
+        }
+        let cells = split_wide(line.trim(), 3);
+        let [name, used, hard] = cells.as_slice() else {
+            continue;
+        };
+        for (value, is_hard) in [(hard, true), (used, false)] {
+            match value.parse::<Quantity>() {
+                Ok(v) => {
+                    if is_hard {
+                        q.spec.hard.insert(name.as_str(), v.clone());
+                        status.hard.insert(name.as_str(), v);
+                    } else {
+                        status.used.insert(name.as_str(), v);
+                    }
+                }
+                Err(err) => problems.push(LoadProblem {
+                    document: idx,
+                    object: format!("ResourceQuota/{}/{}", q.metadata.namespace, q.metadata.name),
+                    field: name.clone(),
+                    message: format!("invalid quantity {value:?}: {err}"),
+                    ..LoadProblem::default()
+                }),
+            }
+        }
+    }
+}
+
+/// `describe quota` (`describeQuota`): Name, Namespace, Scopes, then `Resource Used Hard`.
+fn quota_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
+    let mut q = ResourceQuota {
+        metadata: meta_from_block(b),
+        ..ResourceQuota::default()
+    };
+    q.spec.scopes = b
+        .inline("Scopes")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(t) = b.get("Resource Table") {
+        quota_rows(t.lines.iter().copied(), &mut q, idx, &mut out.problems);
+    }
+    out.resource_quotas.push(q);
+}
+
+/// Rows of a LimitRange table (`describeLimitRangeSpec`: Type, Resource, Min, Max, Default
+/// Request, Default Limit, Max Limit/Request Ratio; `-` is unset) into LimitRange items.
+fn limit_items(
+    rows: Vec<BTreeMap<String, String>>,
+    object: &str,
+    idx: usize,
+    problems: &mut Vec<LoadProblem>,
+) -> Vec<LimitRangeItem> {
+    let mut items: Vec<LimitRangeItem> = Vec::new();
+    for row in rows {
+        let cell = |n: &str| row.get(n).map(|s| s.trim().to_owned()).unwrap_or_default();
+        let type_ = cell("Type");
+        let resource = cell("Resource");
+        if type_.is_empty() || resource.is_empty() {
+            continue;
+        }
+        if items.last().is_none_or(|it| it.type_ != type_) {
+            items.push(LimitRangeItem {
+                type_: type_.clone(),
+                ..LimitRangeItem::default()
+            });
+        }
+        let Some(item) = items.last_mut() else {
+            continue;
+        };
+        for (column, list) in [
+            ("Min", &mut item.min),
+            ("Max", &mut item.max),
+            ("Default Request", &mut item.default_request),
+            ("Default Limit", &mut item.default),
+            ("Max Limit/Request Ratio", &mut item.max_limit_request_ratio),
+        ] {
+            let v = cell(column);
+            if v.is_empty() || v == "-" {
+                continue;
+            }
+            match v.parse::<Quantity>() {
+                Ok(q) => {
+                    list.insert(resource.as_str(), q);
+                }
+                Err(err) => problems.push(LoadProblem {
+                    document: idx,
+                    object: object.to_owned(),
+                    field: format!("{type_}.{resource}.{column}"),
+                    message: format!("invalid quantity {v:?}: {err}"),
+                    ..LoadProblem::default()
+                }),
+            }
+        }
+    }
+    items
+}
+
+/// `describe limitrange` (`describeLimitRange`).
+fn limit_range_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
+    let mut lr = LimitRange {
+        metadata: meta_from_block(b),
+        ..LimitRange::default()
+    };
+    if let Some(t) = b.get("Limits Table") {
+        let object = format!("LimitRange/{}/{}", lr.metadata.namespace, lr.metadata.name);
+        lr.spec.limits = limit_items(table_rows(t), &object, idx, &mut out.problems);
+    }
+    out.limit_ranges.push(lr);
+}
+
+/// `describe namespace` (`describeNamespace`): its `Resource Quotas` (one `Name:` block per
+/// quota) and `Resource Limits` (all LimitRanges merged into one table: read as one LimitRange
+/// named `limits`, as the names are not printed).
+fn namespace_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
+    let namespace = b.inline("Name").to_owned();
+    if let Some(s) = b.get("Resource Quotas") {
+        let mut current: Option<(ResourceQuota, Vec<&str>)> = None;
+        let finish = |c: Option<(ResourceQuota, Vec<&str>)>, out: &mut ParsedText| {
+            if let Some((mut q, rows)) = c {
+                quota_rows(rows, &mut q, idx, &mut out.problems);
+                out.resource_quotas.push(q);
+            }
+        };
+        for line in &s.lines {
+            let t = line.trim();
+            if let Some(name) = t.strip_prefix("Name:") {
+                finish(current.take(), out);
+                let mut q = ResourceQuota::default();
+                q.metadata.name = name.trim().to_owned();
+                q.metadata.namespace = namespace.clone();
+                current = Some((q, Vec::new()));
+            } else if let Some(scopes) = t.strip_prefix("Scopes:") {
+                if let Some((q, _)) = current.as_mut() {
+                    q.spec.scopes = scopes
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned)
+                        .collect();
+                }
+            } else if !t.starts_with('*')
+                && let Some((_, rows)) = current.as_mut()
+            {
+                rows.push(line);
+            }
+        }
+        finish(current.take(), out);
+    }
+    if let Some(s) = b.get("Resource Limits") {
+        let mut lr = LimitRange::default();
+        lr.metadata.name = "limits".to_owned();
+        lr.metadata.namespace = namespace.clone();
+        lr.metadata.annotations.insert(
+            PARTIAL_ANNOTATION.to_owned(),
+            "from kubectl describe namespace: the LimitRanges of the namespace merged; unknown: names".to_owned(),
+        );
+        let object = format!("LimitRange/{namespace}/limits");
+        lr.spec.limits = limit_items(table_rows(s), &object, idx, &mut out.problems);
+        if !lr.spec.limits.is_empty() {
+            out.limit_ranges.push(lr);
+        }
+    }
+}
+
+/// `describe priorityclass` (`describePriorityClass`).
+fn priority_class_from_block(b: &Block<'_>, out: &mut ParsedText) {
+    let policy = b.inline("PreemptionPolicy");
+    let Ok(value) = b.inline("Value").parse::<i32>() else {
+        return;
+    };
+    out.priority_classes.push(PriorityClass {
+        metadata: meta_from_block(b),
+        value,
+        global_default: b.inline("GlobalDefault") == "true",
+        preemption_policy: (!policy.is_empty()).then(|| policy.to_owned()),
+        description: b.inline("Description").to_owned(),
+    });
+}
+
+/// `describe storageclass` (`describeStorageClass`): `IsDefaultClass: Yes|No`.
+fn storage_class_from_block(b: &Block<'_>, out: &mut ParsedText) {
+    let mut sc = StorageClass {
+        metadata: ObjectMeta {
+            name: b.inline("Name").to_owned(),
+            ..ObjectMeta::default()
+        },
+        provisioner: b.inline("Provisioner").to_owned(),
+        ..StorageClass::default()
+    };
+    // Annotations are printed inline as `k=v,k2=v2` here
+    for (k, v) in comma_labels(b.inline("Annotations")) {
+        if k == DEFAULT_CLASS_ANNOTATION {
+            sc.metadata.annotations.insert(k, v);
+        }
+    }
+    match b.inline("IsDefaultClass") {
+        "Yes" => {
+            sc.metadata
+                .annotations
+                .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), "true".to_owned());
+        }
+        "No" => {
+            sc.metadata
+                .annotations
+                .entry(DEFAULT_CLASS_ANNOTATION.to_owned())
+                .or_insert_with(|| "false".to_owned());
+        }
+        _ => {}
+    }
+    sc.parameters = comma_labels(b.inline("Parameters")).into_iter().collect();
+    let policy = b.inline("ReclaimPolicy");
+    sc.reclaim_policy = (!policy.is_empty()).then(|| policy.to_owned());
+    let mode = b.inline("VolumeBindingMode");
+    sc.volume_binding_mode = (!mode.is_empty()).then(|| mode.to_owned());
+    out.storage_classes.push(sc);
+}
+
+/// `describe pv` (`describePersistentVolume`): claim, class, capacity, node affinity terms
+/// (`Term 0:  kubernetes.io/hostname in [node-01]`) and the source (`Type: HostPath`, `Path:`;
+/// `LocalVolume`; `NFS` with `Server:`; `CSI` with `Driver:`).
+fn pv_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
+    let mut pv = PersistentVolume {
+        metadata: meta_from_block(b),
+        ..PersistentVolume::default()
+    };
+    pv.spec.storage_class_name = b.inline("StorageClass").to_owned();
+    pv.status.phase = b.inline("Status").to_owned();
+    pv.spec.persistent_volume_reclaim_policy = b.inline("Reclaim Policy").to_owned();
+    pv.spec.access_modes = access_modes(b.inline("Access Modes"));
+    if let Some((ns, claim)) = b.inline("Claim").split_once('/') {
+        pv.spec.claim_ref = Some(ObjectReference {
+            kind: "PersistentVolumeClaim".to_owned(),
+            namespace: ns.to_owned(),
+            name: claim.to_owned(),
+            ..ObjectReference::default()
+        });
+    }
+    let capacity = b.inline("Capacity");
+    if !capacity.is_empty() {
+        match capacity.parse::<Quantity>() {
+            Ok(q) => {
+                pv.spec.capacity.insert("storage", q);
+            }
+            Err(err) => out.problems.push(LoadProblem {
+                document: idx,
+                object: format!("PersistentVolume/{}", pv.metadata.name),
+                field: "Capacity".to_owned(),
+                message: format!("invalid quantity {capacity:?}: {err}"),
+                ..LoadProblem::default()
+            }),
+        }
+    }
+    if let Some(s) = b.get("Node Affinity") {
+        let mut terms = Vec::new();
+        for line in &s.lines {
+            let t = line.trim();
+            let expr = match t.split_once(':') {
+                Some((head, rest)) if head.starts_with("Term ") => rest.trim(),
+                _ if t.starts_with("Required Terms") => continue,
+                _ => t,
+            };
+            if expr.is_empty() {
+                continue;
+            }
+            // `key in [a, b]`, `key notin [a]`, `key exists`
+            let mut words = expr.splitn(3, ' ');
+            let (Some(key), Some(op)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let values: Vec<String> = words
+                .next()
+                .unwrap_or("")
+                .trim_matches(['[', ']'])
+                .split(',')
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+                .collect();
+            let operator = match op {
+                "in" => "In",
+                "notin" => "NotIn",
+                "exists" => "Exists",
+                "does" => "DoesNotExist",
+                "gt" => "Gt",
+                "lt" => "Lt",
+                other => other,
+            };
+            let requirement = NodeSelectorRequirement {
+                key: key.to_owned(),
+                operator: operator.to_owned(),
+                values,
+            };
+            if t.starts_with("Term ") || terms.is_empty() {
+                terms.push(NodeSelectorTerm {
+                    match_expressions: vec![requirement],
+                    ..NodeSelectorTerm::default()
+                });
+            } else if let Some(last) = terms.last_mut() {
+                last.match_expressions.push(requirement);
+            }
+        }
+        if !terms.is_empty() {
+            pv.spec.node_affinity = Some(VolumeNodeAffinity {
+                required: Some(NodeSelector {
+                    node_selector_terms: terms,
+                }),
+            });
+        }
+    }
+    if let Some(s) = b.get("Source") {
+        let field = |key: &str| {
+            s.lines.iter().find_map(|l| {
+                l.trim()
+                    .strip_prefix(key)
+                    .and_then(|r| r.strip_prefix(':'))
+                    .map(|v| v.trim().to_owned())
+            })
+        };
+        let ty = field("Type").unwrap_or_default();
+        let path = field("Path").unwrap_or_default();
+        if ty.starts_with("HostPath") {
+            pv.spec.host_path = Some(HostPathVolumeSource {
+                path,
+                ..HostPathVolumeSource::default()
+            });
+        } else if ty.starts_with("LocalVolume") {
+            pv.spec.local = Some(LocalVolumeSource { path });
+        } else if ty.starts_with("NFS") {
+            pv.spec.nfs = Some(NfsVolumeSource {
+                server: field("Server").unwrap_or_default(),
+                path,
+                ..NfsVolumeSource::default()
+            });
+        } else if ty.starts_with("CSI") {
+            pv.spec.csi = Some(CsiVolumeSource {
+                driver: field("Driver").unwrap_or_default(),
+                ..CsiVolumeSource::default()
+            });
+        }
+    }
+    if let Some(s) = b.get("Events") {
+        let involved = ObjectReference {
+            kind: "PersistentVolume".to_owned(),
+            name: pv.metadata.name.clone(),
+            ..ObjectReference::default()
+        };
+        out.events.extend(describe_events(s, &involved));
+    }
+    out.persistent_volumes.push(pv);
+}
+
+/// Merges objects that appear twice in one text (see [`parse_text`]).
+fn merge_repeats(out: &mut ParsedText) {
+    fn dedup<T>(
+        items: &mut Vec<T>,
+        key: impl Fn(&T) -> Option<(String, String)>,
+        merge: impl Fn(&mut T, T),
+    ) {
+        let mut kept: Vec<T> = Vec::with_capacity(items.len());
+        let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for item in items.drain(..) {
+            match key(&item) {
+                Some(k) => {
+                    // a namespace-less table row matches a namespaced object of that name
+                    let found = seen.get(&k).copied().or_else(|| {
+                        (k.0.is_empty())
+                            .then(|| seen.iter().find(|((_, n), _)| *n == k.1).map(|(_, i)| *i))
+                            .flatten()
+                    });
+                    match found {
+                        Some(i) => merge(&mut kept[i], item),
+                        None => {
+                            seen.insert(k, kept.len());
+                            kept.push(item);
+                        }
+                    }
+                }
+                None => kept.push(item),
+            }
+        }
+        *items = kept;
+    }
+    fn key(m: &ObjectMeta) -> Option<(String, String)> {
+        (!m.name.is_empty()).then(|| (m.namespace.clone(), m.name.clone()))
+    }
+    dedup(&mut out.nodes, |n| key(&n.metadata), merge_node);
+    dedup(&mut out.pods, |p| key(&p.metadata), merge_pod);
+    dedup(
+        &mut out.daemon_sets,
+        |d| key(&d.metadata),
+        |a, b| {
+            if a.spec.template.spec.tolerations.is_empty() {
+                a.spec.template.spec.tolerations = b.spec.template.spec.tolerations;
+            }
+            merge_meta(&mut a.metadata, b.metadata);
+        },
+    );
+    dedup(
+        &mut out.resource_quotas,
+        |q| key(&q.metadata),
+        |a, b| merge_meta(&mut a.metadata, b.metadata),
+    );
+    dedup(&mut out.priority_classes, |p| key(&p.metadata), |_, _| {});
+    dedup(
+        &mut out.storage_classes,
+        |s| key(&s.metadata),
+        |a, b| merge_meta(&mut a.metadata, b.metadata),
+    );
+    dedup(
+        &mut out.persistent_volumes,
+        |p| key(&p.metadata),
+        |a, b| {
+            if a.spec.host_path.is_none()
+                && a.spec.local.is_none()
+                && a.spec.nfs.is_none()
+                && a.spec.csi.is_none()
+            {
+                a.spec.host_path = b.spec.host_path;
+                a.spec.local = b.spec.local;
+                a.spec.nfs = b.spec.nfs;
+                a.spec.csi = b.spec.csi;
+            }
+            if a.spec.node_affinity.is_none() {
+                a.spec.node_affinity = b.spec.node_affinity;
+            }
+            merge_meta(&mut a.metadata, b.metadata);
+        },
+    );
+    dedup(
+        &mut out.persistent_volume_claims,
+        |p| key(&p.metadata),
+        |a, b| merge_meta(&mut a.metadata, b.metadata),
+    );
+}
+
+/// Labels and annotations the first object lacks; the partial mark stays only when both were
+/// partial.
+fn merge_meta(a: &mut ObjectMeta, b: ObjectMeta) {
+    let a_partial = a.annotations.contains_key(PARTIAL_ANNOTATION);
+    let b_partial = b.annotations.contains_key(PARTIAL_ANNOTATION);
+    for (k, v) in b.labels {
+        a.labels.entry(k).or_insert(v);
+    }
+    for (k, v) in b.annotations {
+        if k != PARTIAL_ANNOTATION {
+            a.annotations.entry(k).or_insert(v);
+        }
+    }
+    if !(a_partial && b_partial) {
+        a.annotations.remove(PARTIAL_ANNOTATION);
+    }
+    if a.namespace.is_empty() {
+        a.namespace = b.namespace;
+    }
+    if a.creation_timestamp.is_none() {
+        a.creation_timestamp = b.creation_timestamp;
+    }
+}
+
+fn merge_node(a: &mut Node, b: Node) {
+    let a_partial = a.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
+    if a_partial && !b.metadata.annotations.contains_key(PARTIAL_ANNOTATION) {
+        // the describe block came second: it is the fuller picture
+        let table = std::mem::replace(a, b);
+        merge_node(a, table);
+        return;
+    }
+    merge_meta(&mut a.metadata, b.metadata);
+    if a.spec.taints.is_empty() {
+        a.spec.taints = b.spec.taints;
+    }
+    a.spec.unschedulable |= b.spec.unschedulable;
+    if a.status.capacity.is_empty() {
+        a.status.capacity = b.status.capacity;
+    }
+    if a.status.allocatable.is_empty() {
+        a.status.allocatable = b.status.allocatable;
+    }
+    if a.status.addresses.is_empty() {
+        a.status.addresses = b.status.addresses;
+    }
+    for c in b.status.conditions {
+        if !a.status.conditions.iter().any(|x| x.type_ == c.type_) {
+            a.status.conditions.push(c);
+        }
+    }
+    let (ai, bi) = (&mut a.status.node_info, b.status.node_info);
+    for (x, y) in [
+        (&mut ai.kubelet_version, bi.kubelet_version),
+        (&mut ai.os_image, bi.os_image),
+        (&mut ai.kernel_version, bi.kernel_version),
+        (
+            &mut ai.container_runtime_version,
+            bi.container_runtime_version,
+        ),
+        (&mut ai.operating_system, bi.operating_system),
+        (&mut ai.architecture, bi.architecture),
+    ] {
+        if x.is_empty() {
+            *x = y;
+        }
+    }
+}
+
+fn merge_pod(a: &mut Pod, b: Pod) {
+    let a_partial = a.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
+    if a_partial && !b.metadata.annotations.contains_key(PARTIAL_ANNOTATION) {
+        let table = std::mem::replace(a, b);
+        merge_pod(a, table);
+        return;
+    }
+    merge_meta(&mut a.metadata, b.metadata);
+    if a.spec.node_name.is_empty() {
+        a.spec.node_name = b.spec.node_name;
+    }
+    if a.status.phase.is_empty() {
+        a.status.phase = b.status.phase;
+    }
+    if a.status.reason.is_empty() {
+        a.status.reason = b.status.reason;
+    }
+    if a.spec.containers.is_empty() {
+        a.spec.containers = b.spec.containers;
+    }
 }
 
 /// `pod` -> `Pod`, `replicaset` -> `ReplicaSet` (the OBJECT column uses lowercase kinds).

@@ -18,7 +18,9 @@
 //! - [`objects`]: slim typed Kubernetes objects (Node, Pod, ResourceQuota, ...).
 //! - [`import`]: [`import::ImportReport`], plain data of a cluster import.
 //! - [`snapshot`]: [`ClusterSnapshot`], loaded from `kubectl get -o json|yaml` output.
-//! - [`describe`]: readers for `kubectl describe node|pod` text and `kubectl get` tables.
+//! - [`describe`]: readers for `kubectl describe` text and `kubectl get` tables.
+//! - [`paste`]: terminal and issue pastes cut into sections (prompts, fences) and cleaned lines
+//!   (ANSI, CRLF, journald/klog/CRI/timestamp prefixes).
 //! - [`error`]: the crate's [`Error`] and per-operation error enums.
 //! - `proptest` (crate feature `proptest`): public property-test strategies and
 //!   `proptest::arbitrary::Arbitrary` impls for quantities, resource lists, the slim objects,
@@ -43,6 +45,7 @@ pub mod io;
 pub mod limits;
 pub mod node;
 pub mod objects;
+pub mod paste;
 pub mod placement;
 pub mod pool;
 #[cfg(feature = "proptest")]

@@ -302,6 +302,17 @@ pub enum InputFormat {
     EventsTable,
     /// `kubectl get nodes` (optionally `-o wide`) table.
     NodesWideTable,
+    /// `kubectl describe` text of another kind the rules read: daemonset, resourcequota,
+    /// limitrange, namespace (its quotas and limits), priorityclass, pv, storageclass.
+    Describe,
+    /// A `kubectl get` table of another kind the rules read: pods, daemonsets, resourcequotas,
+    /// priorityclasses, pvc, pv, storageclasses (see [`crate::describe`]).
+    GetTable,
+    /// A terminal or issue paste of several sections (shell prompts with their commands,
+    /// Markdown fences), each detected on its own ([`crate::paste::split`]). Returned by
+    /// callers that split pastes (`cube-diagnose`'s `Inputs`); [`detect_format`] itself never
+    /// returns it.
+    Paste,
     /// Anything else: logs, journals, scheduler messages, free text. Not snapshot input.
     #[default]
     Text,
@@ -345,13 +356,20 @@ pub enum LoadOutcome {
 /// Detects the format of `bytes` from their content (leading `#` comment lines, blank lines and
 /// a UTF-8 byte-order mark are skipped).
 ///
-/// JSON: the first character is `{`, or `[` followed by a JSON value. YAML: a document marker,
+/// JSON: the text parses as JSON (or is cut short inside a JSON value), or starts with `{` or
+/// `[` and looks like JSON; a log line that starts with a bracketed timestamp
+/// (`[2021-05-08 12:20:58] ...`), dmesg's `[   12.3] ...` or a tag (`[preflight] ...`) is not
+/// JSON. YAML: a document marker,
 /// a top-level sequence, or top-level `apiVersion:` / `kind:` / `items:` keys. Describe text:
 /// the top-level `Key:` lines of `kubectl describe` (node-only keys such as `Capacity`,
 /// `Allocatable`, `System Info`, `Taints`; pod-only keys such as `Containers`, `QoS Class`,
 /// `Node-Selectors`). Tables: a `NAME STATUS ROLES ... VERSION` header, a
 /// `LAST SEEN TYPE REASON OBJECT MESSAGE` header, an `Events:` block, or event rows
-/// (`Warning  FailedCreate  ...`). Everything else is [`InputFormat::Text`].
+/// (`Warning  FailedCreate  ...`); the headers of the other `kubectl get` tables read
+/// ([`InputFormat::GetTable`]) and the keys of the other describers
+/// ([`InputFormat::Describe`]). Everything else is [`InputFormat::Text`]. A paste of several
+/// commands' outputs is cut into sections first ([`crate::paste::split`]) and each section
+/// detected on its own.
 pub fn detect_format(bytes: &[u8]) -> InputFormat {
     // The decision needs only the start of the input: never validate or copy 500 MB for it.
     const PREFIX: usize = 64 * 1024;
@@ -554,7 +572,10 @@ impl ClusterSnapshot {
             | InputFormat::DescribePod
             | InputFormat::DescribePersistentVolumeClaim
             | InputFormat::EventsTable
-            | InputFormat::NodesWideTable => {
+            | InputFormat::NodesWideTable
+            | InputFormat::Describe
+            | InputFormat::GetTable
+            | InputFormat::Paste => {
                 let text = String::from_utf8_lossy(bytes);
                 let parsed = crate::describe::parse_text(&text);
                 self.nodes.extend(parsed.nodes);
@@ -562,6 +583,12 @@ impl ClusterSnapshot {
                 self.events.extend(parsed.events);
                 self.persistent_volume_claims
                     .extend(parsed.persistent_volume_claims);
+                self.daemon_sets.extend(parsed.daemon_sets);
+                self.resource_quotas.extend(parsed.resource_quotas);
+                self.limit_ranges.extend(parsed.limit_ranges);
+                self.priority_classes.extend(parsed.priority_classes);
+                self.persistent_volumes.extend(parsed.persistent_volumes);
+                self.storage_classes.extend(parsed.storage_classes);
                 self.problems
                     .extend(parsed.problems.into_iter().map(|mut p| {
                         p.file = source.to_owned();

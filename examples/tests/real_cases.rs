@@ -239,3 +239,98 @@ fn every_real_case_reaches_its_expected_conclusion() {
     assert!(report.is_empty(), "real cases that failed:{report}");
     eprintln!("{checked} real cases reached their conclusions");
 }
+
+/// Every data file under `testdata/fixtures` (recursively; `.meta.json` files excluded).
+fn fixture_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            fixture_files(&p, out);
+        } else if !p.to_string_lossy().ends_with(".meta.json")
+            && p.file_name().is_some_and(|n| n != "README.md")
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// Remedies a person can paste (issue 8): the full program runs over every fixture file; every
+/// command of every remedy (`findings[].remedyCommands` and `remedies[].commands`) must pass
+/// `bash -n` (a heredoc whose delimiter is indented or followed by a backtick leaves the
+/// shell waiting and fails here), and the table output prints each multi-line command verbatim
+/// at column 0.
+#[test]
+fn every_remedy_command_runs_as_printed() {
+    let bin = program();
+    let mut files = Vec::new();
+    fixture_files(&root().join("testdata/fixtures"), &mut files);
+    let dir = std::env::temp_dir().join(format!("cube-remedies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut failures = Vec::new();
+    let mut checked = 0usize;
+    for file in &files {
+        let out = Command::new(&bin)
+            .arg("--snapshot")
+            .arg(file)
+            .args(["--output", "json"])
+            .output()
+            .expect("run cluster_diagnose");
+        let Ok(report) = serde_json::from_slice::<Value>(&out.stdout) else {
+            continue; // kubeconfig usage errors and the like print no document
+        };
+        let mut commands: Vec<String> = Vec::new();
+        for f in report["findings"].as_array().into_iter().flatten() {
+            for c in f["remedyCommands"].as_array().into_iter().flatten() {
+                commands.extend(c.as_str().map(str::to_owned));
+            }
+        }
+        for g in report["remedies"].as_array().into_iter().flatten() {
+            for c in g["commands"].as_array().into_iter().flatten() {
+                commands.extend(c.as_str().map(str::to_owned));
+            }
+        }
+        commands.sort();
+        commands.dedup();
+        let table = Command::new(&bin)
+            .arg("--snapshot")
+            .arg(file)
+            .output()
+            .expect("run cluster_diagnose (table)");
+        let table = String::from_utf8_lossy(&table.stdout).into_owned();
+        for (k, c) in commands.iter().enumerate() {
+            checked += 1;
+            let script = dir.join(format!("c{k}.sh"));
+            std::fs::write(&script, format!("{c}\n")).expect("write script");
+            let check = Command::new("bash")
+                .arg("-n")
+                .arg(&script)
+                .output()
+                .expect("bash -n");
+            if !check.status.success() {
+                failures.push(format!(
+                    "{}: `bash -n` rejects:\n{c}\n{}",
+                    file.display(),
+                    String::from_utf8_lossy(&check.stderr)
+                ));
+            }
+            if c.contains('\n') && !table.contains(&format!("\n{c}\n")) {
+                failures.push(format!(
+                    "{}: the table does not print this command at column 0:\n{c}\n---\n{table}",
+                    file.display()
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failures.is_empty(),
+        "remedies that do not run as printed:\n{}",
+        failures.join("\n")
+    );
+    assert!(checked > 0, "no remedy command found in any fixture");
+    eprintln!("{checked} remedy commands parse in bash");
+}

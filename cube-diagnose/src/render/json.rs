@@ -1,13 +1,15 @@
 //! JSON output. The document shape is fixed by `schema/findings.schema.json` (JSON Schema
 //! 2020-12) and versioned by `schemaVersion`; fields are only ever added (`inputProblems`, the
-//! report's [`crate::input::InputProblem`]s, `suppressed`, `summary.suppressed` and
-//! `findings[].location` were added in v1 and are always written when they apply). Every key is
-//! camelCase, as in every program's JSON output.
+//! report's [`crate::input::InputProblem`]s, `suppressed`, `summary.suppressed`,
+//! `findings[].location`, `findings[].remedyCommands` (the commands of a remedy, each runnable as
+//! printed) and `remedies` (each distinct remedy once with every subject it is for) were added in
+//! v1 and are always written when they apply). Every key is camelCase, as in every program's JSON
+//! output.
 
 use serde::Serialize;
 
 use crate::input::InputProblem;
-use crate::{DiagnoseError, Finding, Report, RuleInfo, Summary};
+use crate::{DiagnoseError, Finding, RemedyGroup, Report, RuleInfo, Summary};
 
 /// The `schemaVersion` of the JSON document.
 pub const SCHEMA_VERSION: &str = "cube-diagnose/findings/v1";
@@ -24,6 +26,7 @@ struct Doc<'a> {
     incomplete: bool,
     rules: &'a [RuleInfo],
     findings: &'a [Finding],
+    remedies: Vec<RemedyGroup>,
     input_problems: &'a [InputProblem],
     suppressed: &'a [crate::Suppressed],
 }
@@ -40,6 +43,7 @@ pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
         incomplete: report.incomplete,
         rules: &report.rules,
         findings: &report.findings,
+        remedies: report.remedy_groups(),
         input_problems: &report.input_problems,
         suppressed: &report.suppressed,
     })

@@ -127,7 +127,8 @@ fn result(
         "properties": {
             "subject": f.subject,
             "evidence": f.evidence,
-            "remedy": f.remedy
+            "remedy": f.remedy,
+            "remedyCommands": f.remedy_commands
         }
     });
     if let Some(idx) = report.rules.iter().position(|r| r.id == f.rule_id) {

@@ -4,6 +4,13 @@
 //! Every text that comes from input (object names, server messages, log lines, suggested
 //! commands) is written through [`cube_model::terminal`]: control, escape and bidirectional
 //! characters are shown as visible escapes, never sent to the terminal raw.
+//!
+//! Remedies a person can paste: the prose is printed under the finding; every multi-line
+//! command (a heredoc with a manifest) is printed after it at column 0, between blank lines and
+//! without any decoration, so that selecting it and pasting it into a shell runs it (an
+//! indented `EOF` would leave the shell waiting). One-line commands stay in the prose in
+//! backticks. The same remedy for several subjects of one rule and namespace is printed once,
+//! after the last of them, naming them all ([`crate::Report::remedy_groups`]).
 
 use std::fmt::Write;
 
@@ -56,6 +63,24 @@ pub fn to_table(report: &Report, colour: bool) -> String {
         }
         out.push('\n');
     }
+    let groups = report.remedy_groups();
+    // for each finding: the group of its remedy (groups hold each finding's subject)
+    let group_of = |f: &crate::Finding| {
+        groups.iter().position(|g| {
+            g.severity == f.severity
+                && g.rule_id == f.rule_id
+                && g.namespace == f.subject.namespace
+                && g.subjects.contains(&f.subject)
+                && g.remedy == crate::finding::split_remedy(&f.remedy).0
+        })
+    };
+    // the last finding of each group: its remedy is printed there, once
+    let mut last: Vec<Option<&crate::Finding>> = vec![None; groups.len()];
+    for f in &report.findings {
+        if let Some(i) = group_of(f) {
+            last[i] = Some(f);
+        }
+    }
     for sev in [Severity::Error, Severity::Warning, Severity::Info] {
         let group: Vec<_> = report
             .findings
@@ -93,9 +118,35 @@ pub fn to_table(report: &Report, colour: bool) -> String {
                 let head = format!("  {:<w_rule$}    {} ", "", paint("evidence:", "2", colour));
                 write_indented(&mut out, &head, w_rule + 16, &escape_line(&e.to_string()));
             }
-            if !f.remedy.is_empty() {
-                let head = format!("  {:<w_rule$}    {} ", "", paint("remedy:", "32", colour));
-                write_indented(&mut out, &head, w_rule + 14, &escape(&f.remedy));
+            let Some(i) = group_of(f) else {
+                continue;
+            };
+            if !last[i].is_some_and(|l| std::ptr::eq(l, f)) {
+                continue; // printed once, after the group's last finding
+            }
+            let g = &groups[i];
+            let label = if g.subjects.len() > 1 {
+                format!(
+                    "remedy for {}:",
+                    g.subjects
+                        .iter()
+                        .map(crate::Subject::display_name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                "remedy:".to_owned()
+            };
+            if !g.remedy.is_empty() {
+                let head = format!("  {:<w_rule$}    {} ", "", paint(&label, "32", colour));
+                write_indented(&mut out, &head, w_rule + 14, &escape(&g.remedy));
+            }
+            let blocks: Vec<&String> = g.commands.iter().filter(|c| c.contains('\n')).collect();
+            for c in blocks {
+                // at column 0, undecorated: pasted as printed
+                out.push('\n');
+                out.push_str(&escape(c));
+                out.push_str("\n\n");
             }
         }
         out.push('\n');

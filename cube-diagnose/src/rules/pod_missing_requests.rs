@@ -71,7 +71,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             Finding::new(PodMissingRequests::ID, Severity::Warning, pod_subject(p), format!("pod {}/{} has containers without requests ({}) and no LimitRange default applies{}", ns, p.metadata.name, missing.join(", "), if p.status.qos_class == "BestEffort" { "; QoS BestEffort (extended resources such as GPUs do not count for QoS)" } else { "" }))
                 .with_evidence(Evidence::field(&o, "status.qosClass", if p.status.qos_class.is_empty() { "<absent>" } else { &p.status.qos_class }))
                 .with_evidences(missing.iter().map(|m| Evidence::field(&o, "spec.containers[].resources.requests", format!("{m} <absent>"))))
-                .with_remedy(format!("set resources.requests (cpu, memory) on the workload, or give namespace {ns} a LimitRange with defaultRequest: `kubectl -n {ns} apply -f - <<EOF\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: defaults}}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {{cpu: 100m, memory: 128Mi}}\n    default: {{cpu: \"1\", memory: 1Gi}}\nEOF`")),
+                .with_remedy(format!("set resources.requests (cpu, memory) on the workload, or give namespace {ns} a LimitRange with defaultRequest: `kubectl -n {ns} apply -f - <<'EOF'\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: defaults}}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {{cpu: 100m, memory: 128Mi}}\n    default: {{cpu: \"1\", memory: 1Gi}}\nEOF`")),
         );
     }
     out

@@ -151,6 +151,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             p.spec.node_name.is_empty()
                 && !p.is_terminal()
                 && (p.status.phase.is_empty() || p.status.phase == "Pending")
+                // a `kubectl get pods` row: requests and tolerations are not shown
+                && !cube_model::describe::is_unknown(&p.metadata, "requests")
         })
         .map(|(i, _)| i)
         .collect();

@@ -494,6 +494,22 @@ fn events_pvc_pending_no_storageclass() {
             .iter()
             .any(|f| f.message.contains("PersistentVolumeClaim is unbound"))
     );
+    // meta: "say so before any scheduling analysis": the storage finding comes first
+    let storage = r
+        .findings
+        .iter()
+        .position(|f| f.rule_id == "storage-no-default-class");
+    let sched = r
+        .findings
+        .iter()
+        .position(|f| f.rule_id == "pod-unschedulable");
+    assert!(storage < sched, "{:#?}", summary(&r));
+    assert!(
+        r.by_rule("pod-unschedulable")
+            .any(|f| f.message.contains("before any scheduling analysis")),
+        "{:#?}",
+        summary(&r)
+    );
 }
 
 // ---------------------------------------------------------------- logs/
@@ -645,6 +661,12 @@ fn logs_kubeadm_join_token_jws_missing_new() {
     let r = diagnose("logs/kubeadm-join-token-jws-missing-new.log");
     let f = fired_any(&r, "join-token-invalid");
     assert!(f[0].message.contains("abcdef") && f[0].message.contains("signer"));
+    // meta: "expired, deleted, or signer not running": never "expired" alone
+    assert!(
+        f[0].message.contains("expired") && f[0].message.contains("deleted"),
+        "{}",
+        f[0].message
+    );
     assert!(
         f[0].remedy
             .contains("kubeadm token create --print-join-command")
@@ -735,6 +757,12 @@ fn nodes_gpu_capacity16_allocatable0() {
     let r = diagnose("nodes/gpu-capacity16-allocatable0.yaml");
     let f = fired(&r, "gpu-not-advertised", "Node/node-01");
     assert!(f.message.contains("capacity 16 but allocatable 0") && f.message.contains("unhealthy"));
+    // meta: "Next step: device-plugin logs / XID health events on that node"
+    assert!(
+        f.remedy.contains("device-plugin") && f.remedy.to_lowercase().contains("xid"),
+        "{}",
+        f.remedy
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@ mod fixtures;
 mod hostile;
 mod input_problems;
 mod output_formats;
+mod pastes;
 mod sarif_schema;
 mod subjects_and_layout;
 mod suppressions;

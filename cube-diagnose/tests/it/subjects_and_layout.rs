@@ -122,7 +122,10 @@ fn nameless_describe_node_is_named_after_its_file() {
 }
 
 #[test]
-fn multi_line_remedy_is_indented_under_the_remedy_column() {
+fn multi_line_remedy_is_printed_at_column_0_to_paste() {
+    // Issue 8: an indented heredoc (`      EOF`) leaves the shell waiting when pasted. The prose
+    // stays under the finding; the command is printed at column 0, verbatim, between blank
+    // lines.
     let remedy =
         "apply this:\ncat <<EOF | kubectl apply -f -\napiVersion: v1\nkind: LimitRange\nEOF";
     let findings = vec![
@@ -146,9 +149,9 @@ fn multi_line_remedy_is_indented_under_the_remedy_column() {
     let lines: Vec<&str> = table.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.contains("remedy: apply this:"))
-        .expect("remedy line");
-    let col = lines[at].find("apply this:").expect("col");
+        .position(|l| l.contains("remedy: apply this: (command below)"))
+        .unwrap_or_else(|| panic!("remedy line: {table}"));
+    assert_eq!(lines[at + 1], "", "{table}");
     for (k, want) in [
         "cat <<EOF | kubectl apply -f -",
         "apiVersion: v1",
@@ -158,8 +161,7 @@ fn multi_line_remedy_is_indented_under_the_remedy_column() {
     .iter()
     .enumerate()
     {
-        let l = lines[at + 1 + k];
-        assert_eq!(l.find(want), Some(col), "{table}");
-        assert!(l[..col].trim().is_empty(), "{table}");
+        assert_eq!(lines[at + 2 + k], *want, "{table}");
     }
+    assert_eq!(lines[at + 6], "", "{table}");
 }

@@ -1,0 +1,1324 @@
+//! Pastes as people paste them: a terminal session or a GitHub issue body copied into a file.
+//!
+//! [`split`] cuts a paste into [`Section`]s, one per command output: at every shell prompt
+//! followed by a command (`$ kubectl get nodes -o wide`, `root@node:/# journalctl -u kubelet`,
+//! `[root@node ~]# ...`, `user@host:~$ ...`, `PS C:\> ...`, `C:\Users\me>...`, `➜  ~ ...`), and at
+//! every Markdown code fence (```` ```yaml ````, `~~~`). Each section is then detected on its
+//! own by the caller ([`crate::snapshot::detect_format`]): a `describe` section, an events table,
+//! a JSON dump and a log in one file each become what they are. The command line itself is kept
+//! apart ([`Section::command`]): it tells what the output is, and a `kubeadm join ...` line is
+//! evidence in its own right.
+//!
+//! [`clean_line`] makes each line what the program printed, whatever wrapped it on the way:
+//!
+//! - terminal noise: ANSI colour and cursor sequences (also their remnants when the escape byte
+//!   was lost on the way: `[0;31m ... [0m`), a CR at the end (Windows CRLF) or inside a line
+//!   (progress bars redrawn: the last redraw is kept), other control characters (tabs are kept);
+//! - line prefixes, stacked in any order: journald and syslog (`Dec 01 10:00:00 host
+//!   kubelet[1234]: `, and journalctl's `-o short-iso`, `short-iso-precise`, `short-precise`,
+//!   `short-full` and `short-unix` forms; the host is kept in [`CleanLine::host`]), CRI log
+//!   lines (`2024-01-01T00:00:00.000000000Z stderr F `, as `/var/log/containers/*.log` holds
+//!   them), `kubectl logs --timestamps` and other ISO 8601 / RFC 3339 timestamps, Go's `log`
+//!   package (`2021/05/08 12:20:58 `), bracketed timestamps (`[2021-05-08 12:20:58] `,
+//!   `[12:20:58] `, dmesg's `[   12.345678] ` and `-T` form). klog headers
+//!   (`I1201 10:00:00.000000    1234 file.go:12] `, `k8s.io/klog/v2` `klog.go` `formatHeader`)
+//!   are the program's own output and stay: their severity letter tells an error line;
+//!   the message after them is reduced as below;
+//! - structured forms reduced to their message and `key="value"` pairs (a `level` kept as
+//!   `level=...`), escapes inside values
+//!   resolved (so the text reads as the upstream message printed inside it): klog's structured text
+//!   (`"Failed to ..." err="..."`, `k8s.io/klog/v2` `internal/serialize`), the old klogr form
+//!   (`"msg"="..." "key"="value"`), JSON logging (`{"ts":...,"msg":"...","err":"..."}`,
+//!   `k8s.io/component-base/logs/json`), logrus (`time="..." level=error msg="..."`, containerd
+//!   and dockerd) and Docker's json-file lines (`{"log":"...","stream":"stderr","time":"..."}`).
+//!
+//! Lines keep their 1-based number in the original input ([`PasteLine::number`]), so evidence
+//! cites the line the user sees in their file. Bracketed tags that are not timestamps
+//! (`[preflight]`, `[kubelet-check]`, `[WARNING Swap]`) are part of the message and stay.
+
+/// One line of a paste after [`clean_line`], with its place in the original input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PasteLine {
+    /// 1-based line number in the original input.
+    pub number: usize,
+    /// The cleaned text (see [`clean_line`]).
+    pub text: String,
+    /// Host named by a journald/syslog prefix (empty when the line had none).
+    pub host: String,
+}
+
+/// The command a section is the output of (the prompt line, prompt removed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PasteCommand {
+    /// 1-based line number of the prompt line in the original input.
+    pub number: usize,
+    /// The command, continuation lines (`\` at the end) joined with a space.
+    pub text: String,
+}
+
+/// One command's output (or the whole input when it shows no prompt and no fence).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Section {
+    /// The command line shown before the output, when the paste has one.
+    pub command: Option<PasteCommand>,
+    /// The output lines, cleaned.
+    pub lines: Vec<PasteLine>,
+}
+
+impl Section {
+    /// The cleaned lines joined with `\n` (with a final newline).
+    pub fn text(&self) -> String {
+        let mut out =
+            String::with_capacity(self.lines.iter().map(|l| l.text.len() + 1).sum::<usize>());
+        for l in &self.lines {
+            out.push_str(&l.text);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// True when the section has no non-blank line.
+    pub fn is_blank(&self) -> bool {
+        self.lines.iter().all(|l| l.text.trim().is_empty())
+    }
+
+    /// Line number of the section's first line (its command line when it has one).
+    pub fn first_line(&self) -> usize {
+        self.command
+            .as_ref()
+            .map(|c| c.number)
+            .or_else(|| self.lines.first().map(|l| l.number))
+            .unwrap_or(1)
+    }
+}
+
+/// A line after cleaning: the text and the host of its journald/syslog prefix.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CleanLine {
+    /// The text the program printed.
+    pub text: String,
+    /// Host of a journald/syslog prefix (empty when none).
+    pub host: String,
+}
+
+/// Commands recognised after an ambiguous prompt (`$ `, `# `, `% `, `❯ `): the programs people
+/// run when they report a cluster problem.
+const COMMANDS: &[&str] = &[
+    "kubectl",
+    "k",
+    "kubeadm",
+    "kubelet",
+    "k3s",
+    "rke2",
+    "k0s",
+    "microk8s",
+    "minikube",
+    "kind",
+    "oc",
+    "helm",
+    "kustomize",
+    "journalctl",
+    "systemctl",
+    "service",
+    "docker",
+    "crictl",
+    "ctr",
+    "nerdctl",
+    "podman",
+    "nvidia-smi",
+    "nvidia-ctk",
+    "nvidia-container-cli",
+    "rocm-smi",
+    "cat",
+    "less",
+    "more",
+    "tail",
+    "head",
+    "grep",
+    "egrep",
+    "zgrep",
+    "ls",
+    "dmesg",
+    "lspci",
+    "lsmod",
+    "modprobe",
+    "curl",
+    "wget",
+    "openssl",
+    "ip",
+    "ping",
+    "nc",
+    "telnet",
+    "ss",
+    "netstat",
+    "iptables",
+    "hostname",
+    "hostnamectl",
+    "timedatectl",
+    "date",
+    "chronyc",
+    "uname",
+    "free",
+    "df",
+    "ps",
+    "export",
+    "echo",
+    "cd",
+    "tee",
+    "watch",
+    "jq",
+    "yq",
+    "stern",
+    "swapoff",
+    "sysctl",
+    "mount",
+    "nslookup",
+    "dig",
+    "etcdctl",
+    "argocd",
+    "karmadactl",
+    "kubefedctl",
+    "clusteradm",
+    "eksctl",
+    "aws",
+    "gcloud",
+    "az",
+    "cilium",
+    "calicoctl",
+    "ssh",
+    "sh",
+    "bash",
+    "which",
+    "whoami",
+    "id",
+    "env",
+    "containerd",
+    "runc",
+];
+
+/// True when `cmd` starts with a known program (after `sudo`, `time` and `VAR=value`
+/// assignments): `kubectl`, `kubeadm`, `journalctl`, `systemctl`, `nvidia-smi`, `curl`, ...
+pub fn starts_with_known_command(cmd: &str) -> bool {
+    for word in cmd.split_whitespace() {
+        if matches!(word, "sudo" | "time" | "-E" | "nohup") || is_assignment(word) {
+            continue;
+        }
+        let program = word.rsplit('/').next().unwrap_or(word);
+        let program = program.strip_suffix(".exe").unwrap_or(program);
+        return COMMANDS.contains(&program);
+    }
+    false
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(k, _)| {
+        !k.is_empty()
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    })
+}
+
+/// A word a command can start with: a program name or path.
+fn looks_like_program(cmd: &str) -> bool {
+    cmd.split_whitespace().next().is_some_and(|w| {
+        w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '~' | '-' | '='))
+            && w.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '~'))
+    })
+}
+
+/// `user@host` (optionally `(venv) ` before it): the user and host parts of a prompt.
+fn user_at_host(s: &str) -> Option<usize> {
+    let s_start = s.len();
+    let rest = s.trim_start_matches(' ');
+    let rest = match rest.strip_prefix('(') {
+        Some(r) => r.split_once(") ").map(|(_, r)| r)?,
+        None => rest,
+    };
+    let offset = s_start - rest.len();
+    let (user, after) = rest.split_once('@')?;
+    let ok = |p: &str| {
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
+    if !ok(user) {
+        return None;
+    }
+    let host_len = after
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(after.len());
+    if host_len == 0 {
+        return None;
+    }
+    Some(offset + user.len() + 1 + host_len)
+}
+
+/// The command of a shell prompt line, if `line` is one: `Some("")` for a prompt without a
+/// command, `None` when the line is not a prompt.
+///
+/// Unambiguous prompts (`user@host:~$ `, `[root@node ~]# `, `PS C:\> `, `C:\dir>`,
+/// `host:~ user$ `) take any command; the bare `$ `, `% `, `❯ ` and `➜ ` prompts take a command
+/// that looks like a program; `# ` (also a comment and a Markdown heading) only a known
+/// program such as `kubectl`.
+pub fn prompt_command(line: &str) -> Option<&str> {
+    let t = line.trim_end();
+    // user@host:path$ cmd | user@host:path# cmd | user@host path % cmd
+    if let Some(end) = user_at_host(t) {
+        let rest = &t[end..];
+        // `:~/dir`, ` ~/dir`, `:/` ... up to the prompt character
+        if let Some(pos) = rest.find(['$', '#', '%', '>']) {
+            let path = &rest[..pos];
+            if !path.contains("  ") && path.chars().all(|c| !c.is_control()) && pos <= 120 {
+                let cmd = rest[pos + 1..].trim();
+                if path.is_empty()
+                    || path.starts_with(':')
+                    || path.starts_with(' ')
+                    || path.starts_with('~')
+                {
+                    return Some(cmd);
+                }
+            }
+        }
+    }
+    // [root@node ~]# cmd | [user@host dir]$ cmd
+    if let Some(inner) = t.strip_prefix('[')
+        && let Some((head, rest)) = inner.split_once(']')
+        && user_at_host(head).is_some()
+        && let Some(cmd) = rest.strip_prefix(['$', '#'])
+    {
+        return Some(cmd.trim());
+    }
+    // PS C:\> cmd | PS /home/me> cmd
+    if let Some(rest) = t.strip_prefix("PS ")
+        && let Some((path, cmd)) = rest.split_once('>')
+        && (path.contains(":\\") || path.starts_with('/'))
+    {
+        return Some(cmd.trim());
+    }
+    // C:\Users\me>kubectl get nodes
+    let b = t.as_bytes();
+    if b.len() > 3
+        && b[0].is_ascii_alphabetic()
+        && b[1] == b':'
+        && b[2] == b'\\'
+        && let Some((_, cmd)) = t.split_once('>')
+        && (cmd.trim().is_empty() || looks_like_program(cmd.trim()))
+    {
+        return Some(cmd.trim());
+    }
+    // host:~ user$ cmd (macOS)
+    if let Some((head, cmd)) = t.split_once("$ ")
+        && let Some((host, user)) = head.split_once(' ')
+        && host.contains(':')
+        && !host.contains(' ')
+        && !user.is_empty()
+        && !user.contains(' ')
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '~' | '/'))
+        && looks_like_program(cmd.trim())
+    {
+        return Some(cmd.trim());
+    }
+    // bare prompts
+    let s = t.trim_start();
+    for prompt in ["$", "%", "❯", "➜", "λ"] {
+        if s == prompt {
+            return Some("");
+        }
+        if let Some(rest) = s.strip_prefix(prompt)
+            && rest.starts_with(' ')
+        {
+            let mut cmd = rest.trim();
+            if prompt == "➜" {
+                // oh-my-zsh: `➜  dir git:(main) cmd`: skip the directory and git parts
+                let mut words = cmd.splitn(2, ' ');
+                let _dir = words.next();
+                cmd = words.next().unwrap_or("").trim();
+                if let Some(after) = cmd.strip_prefix("git:(")
+                    && let Some((_, r)) = after.split_once(')')
+                {
+                    cmd = r.trim_start_matches([' ', '✗']).trim();
+                }
+            }
+            let accept = if prompt == "%" {
+                starts_with_known_command(cmd)
+            } else {
+                looks_like_program(cmd)
+            };
+            return accept.then_some(cmd);
+        }
+    }
+    if let Some(rest) = s.strip_prefix("# ") {
+        let cmd = rest.trim();
+        return starts_with_known_command(cmd).then_some(cmd);
+    }
+    None
+}
+
+/// A Markdown fence line (```` ``` ````, ```` ```yaml ````, `~~~`), or an HTML line GitHub issue
+/// bodies wrap pastes in (`<details>`, `<summary>...</summary>`, `<pre>`).
+fn is_fence_or_wrapper(line: &str) -> bool {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix("```").or_else(|| t.strip_prefix("~~~")) {
+        return rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '`' | '~' | ' '));
+    }
+    let lower = t.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "<details>" | "</details>" | "<pre>" | "</pre>" | "<code>" | "</code>"
+    ) || (lower.starts_with("<summary>") && lower.ends_with("</summary>"))
+        || (lower.starts_with("<details ") && lower.ends_with('>'))
+}
+
+/// Splits `text` into sections (see the module documentation). Always at least one section
+/// when `text` has a non-blank line; blank sections are dropped.
+pub fn split(text: &str) -> Vec<Section> {
+    let mut sections = Vec::new();
+    let mut current = Section::default();
+    let raw: Vec<&str> = text.split('\n').collect();
+    let mut i = 0;
+    let push = |sections: &mut Vec<Section>, mut s: Section| {
+        if !s.is_blank() || s.command.is_some() {
+            dedent(&mut s);
+            sections.push(s);
+        }
+    };
+    while i < raw.len() {
+        let number = i + 1;
+        let visible = terminal_text(raw[i]);
+        if is_fence_or_wrapper(&visible) {
+            push(&mut sections, std::mem::take(&mut current));
+            i += 1;
+            continue;
+        }
+        if let Some(cmd) = prompt_command(&visible) {
+            let mut cmd = cmd.to_owned();
+            // continuation lines of a long command
+            while cmd.ends_with('\\') && i + 1 < raw.len() {
+                cmd.pop();
+                i += 1;
+                let next = terminal_text(raw[i]);
+                let next = next.trim_start_matches(['>', ' ']).trim();
+                cmd = format!("{} {next}", cmd.trim_end());
+            }
+            push(&mut sections, std::mem::take(&mut current));
+            if !cmd.is_empty() {
+                current.command = Some(PasteCommand { number, text: cmd });
+            }
+            i += 1;
+            continue;
+        }
+        if ansible_head(&visible) {
+            // one task result holds the command's whole output; a result wrapped by hand over
+            // several lines is joined back first
+            let mut joined = visible.clone();
+            while i + 1 < raw.len() {
+                let next = terminal_text(raw[i + 1]);
+                let t = next.trim_start();
+                if t.is_empty()
+                    || ansible_head(&next)
+                    || t.starts_with("TASK [")
+                    || t.starts_with("PLAY ")
+                    || t.starts_with("RUNNING HANDLER")
+                    || prompt_command(&next).is_some()
+                    || is_fence_or_wrapper(&next)
+                {
+                    break;
+                }
+                joined.push_str(&next);
+                i += 1;
+            }
+            for l in ansible_result(&joined).unwrap_or_default() {
+                let clean = clean_visible(&l);
+                current.lines.push(PasteLine {
+                    number,
+                    text: clean.text,
+                    host: clean.host,
+                });
+            }
+            i += 1;
+            continue;
+        }
+        let clean = clean_visible(&visible);
+        current.lines.push(PasteLine {
+            number,
+            text: clean.text,
+            host: clean.host,
+        });
+        i += 1;
+    }
+    push(&mut sections, current);
+    sections
+}
+
+/// The first line of an Ansible task result: `fatal: [host]: FAILED! => {`, `ok: [host] => {`.
+fn ansible_head(line: &str) -> bool {
+    let t = line.trim_start();
+    ["fatal: [", "failed: [", "ok: [", "changed: ["]
+        .iter()
+        .any(|p| t.starts_with(p))
+        && t.split_once("=> ")
+            .is_some_and(|(_, j)| j.trim_start().starts_with('{'))
+}
+
+/// An Ansible task result (`fatal: [node2]: FAILED! => {...}`, `ok: [host] => {...}`, as
+/// kubespray and other installers print them): the line itself, then the lines of its
+/// `stderr`, `stdout` and `msg` (JSON-escaped inside the result). When the JSON does not parse
+/// (a result cut or wrapped by hand), the escapes are resolved in the raw text instead.
+pub fn ansible_result(line: &str) -> Option<Vec<String>> {
+    let t = line.trim_start();
+    let (head, json) = t.split_once("=> ")?;
+    if !ansible_head(t) || !json.trim_start().starts_with('{') {
+        return None;
+    }
+    let mut out = vec![head.trim_end().to_owned()];
+    // an inline-code backtick around a pasted result is not part of it
+    let json = json.trim().trim_matches('`');
+    match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json) {
+        Ok(map) => {
+            for key in ["stderr", "stdout", "msg"] {
+                if let Some(serde_json::Value::String(text)) = map.get(key) {
+                    out.extend(text.lines().map(str::to_owned));
+                }
+            }
+        }
+        Err(_) => {
+            let unescaped = json
+                .replace("\\n", "\n")
+                .replace("\\t", "\t")
+                .replace("\\\"", "\"");
+            out.extend(unescaped.lines().map(str::to_owned));
+        }
+    }
+    Some(out)
+}
+
+/// What a terminal shows for `raw`: ANSI sequences and control characters removed, CR handled
+/// (a final CR dropped; after an inner CR the last redraw kept).
+pub fn terminal_text(raw: &str) -> String {
+    let raw = raw.strip_suffix('\r').unwrap_or(raw);
+    let html;
+    let raw = if looks_like_html(raw) {
+        html = strip_html(raw);
+        html.as_str()
+    } else {
+        raw
+    };
+    let raw = match raw.rsplit_once('\r') {
+        Some((_, after)) if !after.trim().is_empty() => after,
+        Some((before, _)) => before
+            .rsplit('\r')
+            .find(|p| !p.trim().is_empty())
+            .unwrap_or(""),
+        None => raw,
+    };
+    strip_ansi(raw)
+}
+
+/// Inline HTML tags a terminal's "copy as HTML" (or an issue body written in HTML) wraps
+/// output in: `<font color=...>`, `<b>`, `<span ...>`, `<pre>`, `<code>`, ...
+const HTML_TAGS: &[&str] = &[
+    "font", "b", "i", "u", "em", "strong", "span", "pre", "code", "br", "samp", "kbd",
+];
+
+/// True when `line` holds one of [`HTML_TAGS`] or an HTML entity (`&lt;`, `&gt;`, `&amp;`,
+/// `&quot;`, `&#39;`, `&nbsp;`).
+fn looks_like_html(line: &str) -> bool {
+    let has_tag = line.match_indices('<').any(|(i, _)| {
+        let rest = line[i + 1..].trim_start_matches('/');
+        HTML_TAGS.iter().any(|t| {
+            rest.len() > t.len()
+                && rest[..t.len()].eq_ignore_ascii_case(t)
+                && rest[t.len()..].starts_with([' ', '>', '/'])
+        })
+    });
+    has_tag
+        || ["&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&nbsp;"]
+            .iter()
+            .any(|e| line.contains(e))
+}
+
+/// `line` without [`HTML_TAGS`] and with the common entities decoded.
+fn strip_html(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let name = after.trim_start_matches('/');
+        let is_tag = HTML_TAGS.iter().any(|t| {
+            name.len() > t.len()
+                && name[..t.len()].eq_ignore_ascii_case(t)
+                && name[t.len()..].starts_with([' ', '>', '/'])
+        });
+        match (is_tag, after.find('>')) {
+            (true, Some(end)) => rest = &after[end + 1..],
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&")
+}
+
+/// Removes ANSI escape sequences (CSI, OSC, two-byte escapes), their remnants when the escape
+/// byte was lost (`[0;31m`, `[0m`, only on a line that has a reset `[0m`/`[m`), and control
+/// characters other than tab.
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            match chars.peek() {
+                Some('[') => {
+                    chars.next();
+                    // parameters and intermediates, then one final byte in @..~
+                    for n in chars.by_ref() {
+                        if ('@'..='~').contains(&n) {
+                            break;
+                        }
+                    }
+                }
+                Some(']') => {
+                    chars.next();
+                    // OSC: up to BEL or ESC \
+                    while let Some(n) = chars.next() {
+                        if n == '\u{7}' {
+                            break;
+                        }
+                        if n == '\u{1b}' {
+                            if chars.peek() == Some(&'\\') {
+                                chars.next();
+                            }
+                            break;
+                        }
+                    }
+                }
+                Some(_) => {
+                    chars.next();
+                }
+                None => {}
+            }
+            continue;
+        }
+        if c == '\u{9b}' {
+            // 8-bit CSI
+            for n in chars.by_ref() {
+                if ('@'..='~').contains(&n) {
+                    break;
+                }
+            }
+            continue;
+        }
+        if c.is_control() && c != '\t' {
+            continue;
+        }
+        out.push(c);
+    }
+    if out.contains("[0m") || out.contains("[m") {
+        out = strip_sgr_remnants(&out);
+    }
+    out
+}
+
+/// `[1;31m`-style remnants of colour sequences whose escape byte was lost.
+fn strip_sgr_remnants(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(pos) = rest.find('[') {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos + 1..];
+        let params = after
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(after.len());
+        if params <= 12 && after[params..].starts_with('m') {
+            rest = &after[params + 1..];
+        } else {
+            out.push('[');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Cleans one raw line of a paste (see the module documentation).
+pub fn clean_line(raw: &str) -> CleanLine {
+    clean_visible(&terminal_text(raw))
+}
+
+fn clean_visible(visible: &str) -> CleanLine {
+    let mut host = String::new();
+    // prefixes are looked for after the indentation of a Markdown list or quote; a line
+    // without any keeps its indentation (describe output is indented)
+    let mut text: String = visible.trim_start().to_owned();
+    let original = text.clone();
+    // prefixes stack (journald + klog, CRI + klog, timestamps + klog); each pass removes one
+    for _ in 0..6 {
+        let t = text.as_str();
+        if let Some(rest) = cri_prefix(t) {
+            text = rest.to_owned();
+            continue;
+        }
+        if let Some((h, rest)) = journal_prefix(t) {
+            if host.is_empty() {
+                host = h.to_owned();
+            }
+            text = rest.to_owned();
+            continue;
+        }
+        if let Some(rest) = bracketed_timestamp(t).or_else(|| timestamp_prefix(t)) {
+            text = rest.to_owned();
+            continue;
+        }
+        if let Some(inner) = structured_record(t) {
+            text = inner;
+            continue;
+        }
+        break;
+    }
+    let text = if text == original {
+        visible.to_owned()
+    } else {
+        text
+    };
+    // the klog header stays (its severity letter says E/F/W/I); the message after it is reduced
+    let text = match klog_header(&text) {
+        Some(msg) => {
+            let header = &text[..text.len() - msg.len()];
+            format!("{header}{}", reduce_klog_structured(msg))
+        }
+        None => reduce_klog_structured(&text),
+    };
+    CleanLine { text, host }
+}
+
+/// Removes the indentation every non-blank line of the section shares (a paste indented
+/// inside a Markdown list item, a quote or an e-mail).
+fn dedent(section: &mut Section) {
+    let indent = section
+        .lines
+        .iter()
+        .filter(|l| !l.text.trim().is_empty())
+        .map(|l| l.text.len() - l.text.trim_start_matches(' ').len())
+        .min()
+        .unwrap_or(0);
+    if indent > 0 {
+        for l in &mut section.lines {
+            l.text = l.text.get(indent..).unwrap_or("").to_owned();
+        }
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+fn digits(s: &str, n: usize) -> Option<&str> {
+    let b = s.as_bytes();
+    (b.len() >= n && b[..n].iter().all(u8::is_ascii_digit)).then(|| &s[n..])
+}
+
+/// `HH:MM:SS` then optional `.fraction` / `,fraction`; returns the rest.
+fn clock(s: &str) -> Option<&str> {
+    let s = digits(s, 2)?.strip_prefix(':')?;
+    let s = digits(s, 2)?.strip_prefix(':')?;
+    let s = digits(s, 2)?;
+    Some(fraction(s))
+}
+
+fn fraction(s: &str) -> &str {
+    match s.strip_prefix(['.', ',']) {
+        Some(f) => {
+            let n = f.find(|c: char| !c.is_ascii_digit()).unwrap_or(f.len());
+            if n == 0 { s } else { &f[n..] }
+        }
+        None => s,
+    }
+}
+
+/// `Z`, `+0000`, `+00:00`, ` UTC`, ` +0000` (optional); returns the rest.
+fn zone(s: &str) -> &str {
+    if let Some(r) = s.strip_prefix('Z') {
+        return r;
+    }
+    if let Some(r) = s.strip_prefix(['+', '-']) {
+        if let Some(r) = digits(r, 2) {
+            let r = r.strip_prefix(':').unwrap_or(r);
+            if let Some(r) = digits(r, 2) {
+                return r;
+            }
+            return r;
+        }
+        return s;
+    }
+    for z in [" UTC", " GMT"] {
+        if let Some(r) = s.strip_prefix(z) {
+            return r;
+        }
+    }
+    s
+}
+
+/// `YYYY-MM-DD[T ]HH:MM:SS[.f][zone]` or `YYYY/MM/DD HH:MM:SS[.f]`; returns the rest.
+fn iso_timestamp(s: &str) -> Option<&str> {
+    let r = digits(s, 4)?;
+    let sep = r.chars().next()?;
+    if sep != '-' && sep != '/' {
+        return None;
+    }
+    let r = digits(&r[1..], 2)?.strip_prefix(sep)?;
+    let r = digits(r, 2)?;
+    let r = r.strip_prefix(['T', ' '])?;
+    let r = clock(r)?;
+    Some(zone(r))
+}
+
+/// `Mon DD HH:MM:SS[.f]` (syslog, journald `short`/`short-precise`; the day may be
+/// space-padded); returns the rest.
+fn syslog_timestamp(s: &str) -> Option<&str> {
+    let month = s.get(..3)?;
+    if !MONTHS.contains(&month) {
+        return None;
+    }
+    let r = s[3..].strip_prefix(' ')?;
+    let r = r.strip_prefix(' ').unwrap_or(r);
+    let day = r.find(' ')?;
+    if day == 0 || day > 2 || !r[..day].chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    clock(&r[day + 1..])
+}
+
+/// `Www YYYY-MM-DD HH:MM:SS TZ` (journald `short-full`); returns the rest.
+fn full_timestamp(s: &str) -> Option<&str> {
+    let day = s.get(..3)?;
+    if !WEEKDAYS.contains(&day) {
+        return None;
+    }
+    let r = iso_timestamp(s[3..].strip_prefix(' ')?)?;
+    // a zone abbreviation such as CET or UTC
+    match r.strip_prefix(' ') {
+        Some(z) => {
+            let n = z.find(' ').unwrap_or(z.len());
+            if n > 0 && z[..n].chars().all(|c| c.is_ascii_uppercase()) {
+                Some(&z[n..])
+            } else {
+                Some(r)
+            }
+        }
+        None => Some(r),
+    }
+}
+
+/// `1638352800.123456` (journald `short-unix`); returns the rest.
+fn unix_timestamp(s: &str) -> Option<&str> {
+    let r = digits(s, 10)?;
+    let r = r.strip_prefix('.')?;
+    let n = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+    (n > 0).then(|| &r[n..])
+}
+
+fn any_timestamp(s: &str) -> Option<&str> {
+    iso_timestamp(s)
+        .or_else(|| syslog_timestamp(s))
+        .or_else(|| full_timestamp(s))
+        .or_else(|| unix_timestamp(s))
+}
+
+/// journald / syslog: `<timestamp> <host> <ident>[<pid>]: <message>`; returns (host, message).
+fn journal_prefix(s: &str) -> Option<(&str, &str)> {
+    let r = any_timestamp(s)?.strip_prefix(' ')?;
+    let (host, r) = r.split_once(' ')?;
+    let level = matches!(
+        host.to_ascii_lowercase().as_str(),
+        "info" | "warn" | "warning" | "error" | "debug" | "trace" | "fatal" | "notice" | "crit"
+    );
+    if host.is_empty()
+        || level
+        || !host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return None;
+    }
+    let colon = r
+        .find(": ")
+        .or_else(|| r.ends_with(':').then(|| r.len() - 1))?;
+    let ident = &r[..colon];
+    let name = match ident.split_once('[') {
+        Some((name, pid)) => {
+            let pid = pid.strip_suffix(']')?;
+            if !pid.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            name
+        }
+        None => ident,
+    };
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@' | '/'))
+    {
+        return None;
+    }
+    let msg = r.get(colon + 1..).unwrap_or("");
+    Some((host, msg.strip_prefix(' ').unwrap_or(msg)))
+}
+
+/// CRI log line: `<RFC 3339 nano> <stdout|stderr> <F|P> <message>`.
+fn cri_prefix(s: &str) -> Option<&str> {
+    let r = iso_timestamp(s)?.strip_prefix(' ')?;
+    let r = r
+        .strip_prefix("stdout ")
+        .or_else(|| r.strip_prefix("stderr "))?;
+    let r = r.strip_prefix("F").or_else(|| r.strip_prefix("P"))?;
+    Some(r.strip_prefix(' ').unwrap_or(r))
+}
+
+/// A timestamp at the start of the line (ISO 8601 / RFC 3339, Go's `log` format, syslog,
+/// journald `short-full`/`short-unix`) followed by a space.
+fn timestamp_prefix(s: &str) -> Option<&str> {
+    let r = any_timestamp(s)?;
+    let r = r.strip_prefix(' ').or_else(|| r.strip_prefix('\t'))?;
+    Some(r.trim_start())
+}
+
+/// `[<timestamp>] ` where the brackets hold only a date/time (or dmesg's seconds since boot):
+/// `[2021-05-08 12:20:58]`, `[12:20:58]`, `[   12.345678]`, `[Sat May  8 12:20:58 2021]`.
+fn bracketed_timestamp(s: &str) -> Option<&str> {
+    let inner_and_rest = s.strip_prefix('[')?;
+    let (inner, rest) = inner_and_rest.split_once(']')?;
+    let t = inner.trim();
+    if t.is_empty() || t.len() > 40 {
+        return None;
+    }
+    let chars_ok = t
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | ':' | '.' | ',' | '-' | '+' | '/'));
+    if !chars_ok {
+        return None;
+    }
+    let is_dmesg = {
+        let (a, b) = t.split_once('.').unwrap_or((t, ""));
+        !a.is_empty()
+            && a.chars().all(|c| c.is_ascii_digit())
+            && !b.is_empty()
+            && b.chars().all(|c| c.is_ascii_digit())
+    };
+    // a clock somewhere inside: HH:MM or HH:MM:SS
+    let has_clock = t.as_bytes().windows(5).any(|w| {
+        w[0].is_ascii_digit()
+            && w[1].is_ascii_digit()
+            && w[2] == b':'
+            && w[3].is_ascii_digit()
+            && w[4].is_ascii_digit()
+    });
+    if !(is_dmesg || has_clock) {
+        return None;
+    }
+    // letters only as month/day names, zone letters or the ISO `T`/`Z`
+    let words_ok = t
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            MONTHS.contains(&w)
+                || WEEKDAYS.contains(&w)
+                || matches!(w, "T" | "Z" | "UTC" | "GMT" | "AM" | "PM")
+                || (w.len() <= 4 && w.chars().all(|c| c.is_ascii_uppercase()))
+        });
+    if !words_ok {
+        return None;
+    }
+    Some(rest.strip_prefix(' ').unwrap_or(rest).trim_start())
+}
+
+/// klog header: `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`.
+fn klog_header(s: &str) -> Option<&str> {
+    let r = s.strip_prefix(['I', 'W', 'E', 'F'])?;
+    let r = digits(r, 4)?.strip_prefix(' ')?;
+    let r = clock(r)?;
+    let r = r.trim_start();
+    let n = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
+    if n == 0 {
+        return None;
+    }
+    let r = r[n..].strip_prefix(' ')?;
+    let (file, msg) = r
+        .split_once("] ")
+        .or_else(|| r.strip_suffix(']').map(|f| (f, "")))?;
+    if file.contains(' ') || !file.contains(':') {
+        return None;
+    }
+    Some(msg)
+}
+
+/// Docker json-file (`{"log": ...}`), JSON logging (`{"msg": ...}`) and logrus
+/// (`time="..." level=... msg="..."`) records: their message plus the other key/value pairs in
+/// klog's text form. JSON lines of other shapes are left alone.
+fn structured_record(s: &str) -> Option<String> {
+    let t = s.trim();
+    if t.starts_with('{') && t.ends_with('}') {
+        let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(t).ok()?;
+        if let Some(serde_json::Value::String(log)) = map.get("log")
+            && (map.contains_key("stream") || map.contains_key("time"))
+        {
+            return Some(log.trim_end_matches(['\n', '\r']).to_owned());
+        }
+        let msg = map.get("msg").and_then(serde_json::Value::as_str)?;
+        let is_record = ["ts", "time", "timestamp", "level", "caller", "v", "logger"]
+            .iter()
+            .any(|k| map.contains_key(*k));
+        if !is_record {
+            return None;
+        }
+        let mut out = msg.to_owned();
+        for (k, v) in &map {
+            if matches!(
+                k.as_str(),
+                "msg" | "ts" | "time" | "timestamp" | "caller" | "v" | "logger"
+            ) {
+                continue;
+            }
+            out.push(' ');
+            out.push_str(k);
+            out.push('=');
+            match v {
+                serde_json::Value::String(s) => push_quoted(&mut out, s),
+                other => out.push_str(&other.to_string()),
+            }
+        }
+        return Some(out);
+    }
+    if t.starts_with("time=\"") || t.starts_with("level=") {
+        let pairs = logfmt(t);
+        let msg = pairs.iter().find(|(k, _)| k == "msg")?.1.clone();
+        let mut out = msg;
+        for (k, v) in &pairs {
+            if matches!(k.as_str(), "msg" | "time") {
+                continue;
+            }
+            out.push(' ');
+            out.push_str(k);
+            out.push('=');
+            push_quoted(&mut out, v);
+        }
+        return Some(out);
+    }
+    None
+}
+
+/// `"value"` as klog prints a string value, but with the escapes inside resolved
+/// (`err="... driver: "systemd" is ..."`), so the text reads as the upstream message it holds.
+fn push_quoted(out: &mut String, value: &str) {
+    out.push('"');
+    out.push_str(value);
+    out.push('"');
+}
+
+/// Reads a Go-quoted string at the start of `s` (`"..."` with `\"`, `\\`, `\n`, `\t`);
+/// returns the unquoted text and the rest.
+fn unquote(s: &str) -> Option<(String, &str)> {
+    let body = s.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut it = body.char_indices();
+    while let Some((i, c)) = it.next() {
+        match c {
+            '"' => return Some((out, &body[i + 1..])),
+            '\\' => match it.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// `key=value key="quoted value"` pairs (logfmt, as logrus prints them).
+fn logfmt(s: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = s.trim_start();
+    while !rest.is_empty() {
+        let Some(eq) = rest.find('=') else { break };
+        let key = rest[..eq].trim();
+        if key.is_empty() || key.contains(' ') {
+            break;
+        }
+        let after = &rest[eq + 1..];
+        let (value, next) = if after.starts_with('"') {
+            match unquote(after) {
+                Some(v) => v,
+                None => break,
+            }
+        } else {
+            let end = after.find(' ').unwrap_or(after.len());
+            (after[..end].to_owned(), &after[end..])
+        };
+        out.push((key.to_owned(), value));
+        rest = next.trim_start();
+    }
+    out
+}
+
+/// klog's structured text: a quoted message first (`"Failed to ..." err="..."`) becomes plain
+/// text; klogr's `"msg"="..." "key"="value"` becomes `... key="value"`. Other text is returned
+/// unchanged.
+fn reduce_klog_structured(s: &str) -> String {
+    let t = s.trim_start();
+    if let Some(after) = t.strip_prefix("\"msg\"=")
+        && let Some((msg, mut rest)) = unquote(after)
+    {
+        let mut out = msg;
+        loop {
+            rest = rest.trim_start();
+            let Some((key, after_key)) = unquote(rest) else {
+                break;
+            };
+            let Some(after_eq) = after_key.strip_prefix('=') else {
+                break;
+            };
+            let (value, next) = match unquote(after_eq) {
+                Some((v, n)) => (format!("\"{v}\""), n),
+                None => {
+                    let end = after_eq.find(' ').unwrap_or(after_eq.len());
+                    (after_eq[..end].to_owned(), &after_eq[end..])
+                }
+            };
+            out.push(' ');
+            out.push_str(&key);
+            out.push('=');
+            out.push_str(&value);
+            rest = next;
+        }
+        if !rest.trim().is_empty() {
+            out.push(' ');
+            out.push_str(rest.trim());
+        }
+        return out;
+    }
+    if t.starts_with('"')
+        && let Some((msg, rest)) = unquote(t)
+    {
+        let rest_t = rest.trim_start();
+        // only a message followed by key=value pairs (or nothing): klog's structured form
+        let kv_follows = rest_t.is_empty()
+            || rest_t
+                .split_once('=')
+                .is_some_and(|(k, _)| !k.is_empty() && !k.contains([' ', '"']));
+        if kv_follows {
+            let mut out = msg;
+            for (k, v) in logfmt(rest_t) {
+                out.push(' ');
+                out.push_str(&k);
+                out.push('=');
+                push_quoted(&mut out, &v);
+            }
+            return out;
+        }
+    }
+    s.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn clean(s: &str) -> String {
+        clean_line(s).text
+    }
+
+    #[test]
+    fn prefixes() {
+        let j = clean_line(
+            "Dec 01 10:00:00 node-01 kubelet[1234]: E1201 10:00:00.000000    1234 kubelet.go:2448] \"Error getting node\" err=\"node \\\"node-01\\\" not found\"",
+        );
+        assert_eq!(j.host, "node-01");
+        assert_eq!(
+            j.text,
+            r#"E1201 10:00:00.000000    1234 kubelet.go:2448] Error getting node err="node "node-01" not found""#
+        );
+        assert_eq!(
+            clean_line("Dec  1 10:00:00.123456 node-01 kubelet[1]: hello").text,
+            "hello"
+        );
+        let iso = clean_line("2021-12-01T10:00:00+0000 node-02 kubelet[12]: starting");
+        assert_eq!(
+            (iso.host.as_str(), iso.text.as_str()),
+            ("node-02", "starting")
+        );
+        assert_eq!(
+            clean("2021-12-01T10:00:00.123456+00:00 node-02 k3s[12]: Node password rejected"),
+            "Node password rejected"
+        );
+        assert_eq!(
+            clean("Wed 2021-12-01 10:00:00 UTC node-03 kubelet[1]: x"),
+            "x"
+        );
+        assert_eq!(clean("1638352800.123456 node-03 kubelet[1]: y"), "y");
+        assert_eq!(
+            clean(
+                "2024-01-01T00:00:00.000000000Z stderr F I0101 00:00:00.000000       1 main.go:1] Loading NVML"
+            ),
+            "I0101 00:00:00.000000       1 main.go:1] Loading NVML"
+        );
+        assert_eq!(
+            clean("2024-01-01T00:00:00.123456789Z Failed to initialize NVML: ERROR_UNKNOWN"),
+            "Failed to initialize NVML: ERROR_UNKNOWN"
+        );
+        assert_eq!(clean("2021/05/08 12:20:58 Loading NVML"), "Loading NVML");
+        assert_eq!(
+            clean("[2021-05-08 12:20:58] error execution phase preflight: x"),
+            "error execution phase preflight: x"
+        );
+        assert_eq!(clean("[   12.345678] NVRM: loading"), "NVRM: loading");
+        assert_eq!(clean("[Sat May  8 12:20:58 2021] NVRM: Xid"), "NVRM: Xid");
+        assert_eq!(
+            clean("[preflight] Running pre-flight checks"),
+            "[preflight] Running pre-flight checks"
+        );
+        assert_eq!(
+            clean("[WARNING Swap]: swap is enabled"),
+            "[WARNING Swap]: swap is enabled"
+        );
+        assert_eq!(
+            clean("[kubelet-check] Initial timeout of 40s passed."),
+            "[kubelet-check] Initial timeout of 40s passed."
+        );
+    }
+
+    #[test]
+    fn structured_forms() {
+        assert_eq!(
+            clean(
+                r#"{"ts":1620000000.1,"caller":"x.go:1","msg":"Failed to get node","v":0,"err":"boom"}"#
+            ),
+            "Failed to get node err=\"boom\""
+        );
+        assert_eq!(
+            clean(
+                r#"{"log":"E0101 00:00:00.000000 1 x.go:1] nvml init failed\n","stream":"stderr","time":"2024-01-01T00:00:00Z"}"#
+            ),
+            "E0101 00:00:00.000000 1 x.go:1] nvml init failed"
+        );
+        assert_eq!(
+            clean(
+                r#"time="2024-01-01T00:00:00Z" level=error msg="failed to load cni" error="no network config""#
+            ),
+            "failed to load cni level=\"error\" error=\"no network config\""
+        );
+        assert_eq!(
+            clean(r#""msg"="Reconciler error" "error"="x" "controller"="c""#),
+            "Reconciler error error=\"x\" controller=\"c\""
+        );
+        // test collections keep their JSON (the classifiers read `text`)
+        let jl = r#"{"id":"a","text":"error: You must be logged in"}"#;
+        assert_eq!(clean(jl), jl);
+    }
+
+    #[test]
+    fn terminal_noise() {
+        assert_eq!(clean("\u{1b}[1;31mError\u{1b}[0m: x\r"), "Error: x");
+        assert_eq!(clean("[0;31mError[0m: x"), "Error: x");
+        assert_eq!(clean("10%\r50%\r100% done"), "100% done");
+        assert_eq!(clean("a\tb"), "a\tb");
+        assert_eq!(clean("\u{1b}]0;title\u{7}ok"), "ok");
+    }
+
+    #[test]
+    fn prompts() {
+        assert_eq!(
+            prompt_command("$ kubectl get nodes -o wide"),
+            Some("kubectl get nodes -o wide")
+        );
+        assert_eq!(
+            prompt_command("# kubectl describe node x"),
+            Some("kubectl describe node x")
+        );
+        assert_eq!(prompt_command("# This is a heading"), None);
+        assert_eq!(
+            prompt_command("user@host:~$ kubectl get pods"),
+            Some("kubectl get pods")
+        );
+        assert_eq!(
+            prompt_command("root@node-01:/# journalctl -u kubelet"),
+            Some("journalctl -u kubelet")
+        );
+        assert_eq!(
+            prompt_command("[root@node-01 ~]# kubeadm join x"),
+            Some("kubeadm join x")
+        );
+        assert_eq!(
+            prompt_command("PS C:\\> kubectl get nodes"),
+            Some("kubectl get nodes")
+        );
+        assert_eq!(
+            prompt_command("C:\\Users\\me>kubectl get nodes"),
+            Some("kubectl get nodes")
+        );
+        assert_eq!(
+            prompt_command("(base) me@box:~/k8s$ k get po"),
+            Some("k get po")
+        );
+        assert_eq!(
+            prompt_command("mac:~ me$ kubectl get nodes"),
+            Some("kubectl get nodes")
+        );
+        assert_eq!(
+            prompt_command("➜  ~ kubectl get nodes"),
+            Some("kubectl get nodes")
+        );
+        assert_eq!(prompt_command("$"), Some(""));
+        assert_eq!(prompt_command("Name:  node-01"), None);
+        assert_eq!(prompt_command("NAME STATUS ROLES"), None);
+        assert_eq!(
+            prompt_command("  Warning  FailedScheduling  5m  default-scheduler  0/1 nodes"),
+            None
+        );
+        assert_eq!(
+            prompt_command("node-01   Ready    <none>   5d    v1.30.0"),
+            None
+        );
+    }
+
+    #[test]
+    fn sections() {
+        let text = "some prose\n```\n$ kubectl get nodes\r\nNAME STATUS\r\n\r\n$ kubeadm join 10.0.0.1:6443 --token x \\\n    --discovery-token-ca-cert-hash sha256:aa\n[preflight] Running\n```\n";
+        let s = split(text);
+        assert_eq!(s.len(), 3, "{s:#?}");
+        assert_eq!(s[0].lines[0].text, "some prose");
+        assert_eq!(
+            s[1].command.as_ref().map(|c| c.text.as_str()),
+            Some("kubectl get nodes")
+        );
+        assert_eq!(s[1].lines[0].text, "NAME STATUS");
+        assert_eq!(s[1].lines[0].number, 4);
+        let join = s[2].command.as_ref().unwrap();
+        assert_eq!(join.number, 6);
+        assert_eq!(
+            join.text,
+            "kubeadm join 10.0.0.1:6443 --token x --discovery-token-ca-cert-hash sha256:aa"
+        );
+        assert_eq!(s[2].lines[0].number, 8);
+    }
+}
