@@ -13,6 +13,9 @@
 //!   `SelfSubjectRulesReview` answered by [`crate::rbac`] over the RBAC objects given with
 //!   [`MemoryCluster::with_rbac`] (without them every request of the user is allowed, like
 //!   `system:masters`); 401 to everything with [`MemoryCluster::reject_credentials`];
+//!   bearer tokens with [`MemoryCluster::with_token`] (a request with an unknown token, or
+//!   none, answers 401 `Unauthorized` as kube-apiserver's token authenticator does with
+//!   `--anonymous-auth=false`; a known token makes the request as its user);
 //!   403 with the apiserver's exact `... is forbidden: User "u" cannot list resource ...` text.
 //! - Objects of the known built-in types ([`ResourceType::known`]): `GET` of one object (404
 //!   `resourcequotas "x" not found`), lists with `labelSelector`, `fieldSelector` (`=`, `==`,
@@ -203,6 +206,7 @@ struct State {
     version: ServerVersion,
     user: UserInfo,
     reject_credentials: bool,
+    tokens: BTreeMap<String, UserInfo>,
     rbac: Option<RbacPolicy>,
     objects: BTreeMap<Key, Value>,
     resource_version: u64,
@@ -505,6 +509,7 @@ impl MemoryCluster {
                 },
                 user: UserInfo::authenticated("memory-admin", ["system:masters"]),
                 reject_credentials: false,
+                tokens: BTreeMap::new(),
                 rbac: None,
                 objects: BTreeMap::new(),
                 resource_version: 1000,
@@ -547,6 +552,18 @@ impl MemoryCluster {
     #[must_use]
     pub fn reject_credentials(self) -> Self {
         self.lock().reject_credentials = true;
+        self
+    }
+
+    /// Authenticate requests by bearer token: once a token is registered, every request must
+    /// carry `Authorization: Bearer <token>` of a registered token and is made as that token's
+    /// user; any other request is answered 401 `Unauthorized`, the body kube-apiserver sends
+    /// for a token no authenticator accepts. Meant for [`serve_stream`] behind TLS (a client
+    /// sends no credentials over plain HTTP); in-process callers send no `Authorization`
+    /// header, so they are refused too.
+    #[must_use]
+    pub fn with_token(self, token: &str, user: UserInfo) -> Self {
+        self.lock().tokens.insert(token.to_owned(), user);
         self
     }
 
@@ -737,16 +754,40 @@ impl MemoryCluster {
             .map(|s| s.split(';').next().unwrap_or(s).trim().to_owned());
         let body = parse_body(request.body());
         let method = request.method().as_str().to_owned();
+        let bearer = request
+            .headers()
+            .get(http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim);
         let mut st = self.lock();
-        let (code, answer) = match st.route(
-            &method,
-            &path,
-            &query,
-            content_type.as_deref(),
-            body.as_ref(),
-        ) {
-            Ok((code, v)) => (code, v),
-            Err(s) => (s.code, status_json(&s)),
+        let authenticated = if st.tokens.is_empty() {
+            Some(None)
+        } else {
+            bearer.and_then(|t| st.tokens.get(t)).cloned().map(Some)
+        };
+        let (code, answer) = match authenticated {
+            None => {
+                let s = status(401, "Unauthorized", "Unauthorized");
+                (s.code, status_json(&s))
+            }
+            Some(user) => {
+                let saved = user.map(|u| std::mem::replace(&mut st.user, u));
+                let answer = match st.route(
+                    &method,
+                    &path,
+                    &query,
+                    content_type.as_deref(),
+                    body.as_ref(),
+                ) {
+                    Ok((code, v)) => (code, v),
+                    Err(s) => (s.code, status_json(&s)),
+                };
+                if let Some(u) = saved {
+                    st.user = u;
+                }
+                answer
+            }
         };
         st.log.push(RecordedRequest {
             method,
@@ -1607,16 +1648,22 @@ pub fn serve(
             };
             let cluster = cluster.clone();
             tokio::spawn(async move {
-                let _ = serve_connection(cluster, stream).await;
+                let _ = serve_stream(cluster, stream).await;
             });
         }
     })
 }
 
-async fn serve_connection(
-    cluster: Arc<MemoryCluster>,
-    stream: tokio::net::TcpStream,
-) -> std::io::Result<()> {
+/// Serves `cluster` over one connection (plain HTTP/1.1, keep-alive, as [`serve`] does for each
+/// accepted connection) until the peer closes it; `stream` may be a TLS stream, so a test double
+/// can present a certificate and receive bearer tokens ([`MemoryCluster::with_token`]).
+///
+/// # Errors
+/// The connection's I/O errors.
+pub async fn serve_stream<S>(cluster: Arc<MemoryCluster>, stream: S) -> std::io::Result<()>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
     use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
     let mut reader = BufReader::new(stream);
     loop {

@@ -335,7 +335,14 @@ fn check_cluster(
                     });
                 }
             }
-            None => notes.push(format!("free {res} not known (not probed)")),
+            // An unhealthy cluster's figures are unknown by nature; its reason says enough.
+            None if reasons
+                .iter()
+                .any(|r| matches!(r, Reason::Unhealthy { .. })) => {}
+            None => notes.push(match state {
+                None => format!("free {res} not known (not probed)"),
+                Some(_) => format!("free {res} not known (nodes and pods not listed)"),
+            }),
         }
     }
     taints
@@ -649,6 +656,10 @@ mod tests {
                 "sh-prod: rejected: unhealthy (ClusterNotReachable): taint cluster.karmada.io/unreachable:NoSchedule not tolerated",
                 "bj-dev: rejected: taint dedicated=dev:NoSchedule not tolerated"
             ]
+        );
+        assert!(
+            p.decision("sh-prod").unwrap().notes.is_empty(),
+            "an unhealthy cluster's unknown GPUs are no news"
         );
         let req = PlacementRequest {
             cluster_selector: Some("env=prod".into()),

@@ -27,6 +27,10 @@ use std::process::Command;
 #[path = "programs/group_plan_apply.rs"]
 mod group_plan_apply;
 
+/// `cluster_fleet` over the `fleet_doubles` program's loopback doubles.
+#[path = "programs/cluster_fleet_doubles.rs"]
+mod cluster_fleet_doubles;
+
 use serde_json::Value;
 
 fn root() -> PathBuf {

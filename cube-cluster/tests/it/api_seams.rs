@@ -230,3 +230,42 @@ subjects: [{kind: User, name: viewer}]
     let outcome = check_api(&*rejected, &CheckOptions::default()).await;
     assert_eq!(outcome.id(), "unauthorized", "{outcome:?}");
 }
+
+/// Bearer tokens: a known token is that user, an unknown one or none is 401 with the
+/// apiserver's `Unauthorized` Status.
+#[test]
+fn memory_cluster_authenticates_bearer_tokens() {
+    let cluster = MemoryCluster::new().with_token(
+        "good",
+        UserInfo::authenticated("console", ["system:authenticated"]),
+    );
+    let send = |token: Option<&str>| {
+        let mut b = http::Request::builder()
+            .method("POST")
+            .uri("/apis/authentication.k8s.io/v1/selfsubjectreviews")
+            .header("content-type", "application/json");
+        if let Some(t) = token {
+            b = b.header("authorization", format!("Bearer {t}"));
+        }
+        let r = cluster.handle(
+            &b.body(
+                br#"{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}"#.to_vec(),
+            )
+            .unwrap(),
+        );
+        let v: serde_json::Value = serde_json::from_slice(r.body()).unwrap();
+        (r.status().as_u16(), v)
+    };
+    let (code, v) = send(Some("good"));
+    assert_eq!(code, 201, "{v}");
+    assert_eq!(v["status"]["userInfo"]["username"], "console");
+    for token in [Some("revoked"), None] {
+        let (code, v) = send(token);
+        assert_eq!(code, 401);
+        assert_eq!(
+            v,
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                   "message": "Unauthorized", "reason": "Unauthorized", "code": 401})
+        );
+    }
+}

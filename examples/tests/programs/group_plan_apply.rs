@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use cube_cluster::memory::{MemoryCluster, kubeconfig_yaml, serve};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -16,7 +16,7 @@ fn group_plan() -> PathBuf {
     program("group_plan")
 }
 
-fn program(name: &str) -> PathBuf {
+pub(crate) fn program(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let dir = exe
         .parent()
@@ -39,6 +39,8 @@ fn program(name: &str) -> PathBuf {
                 "group_plan",
                 "--example",
                 "cluster_fleet",
+                "--example",
+                "fleet_doubles",
             ])
             .current_dir(root())
             .status()
