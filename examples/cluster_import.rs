@@ -259,6 +259,7 @@ async fn run(args: &Args) -> Result<Report, Failure> {
                 ApplyAction::Added => "added",
                 ApplyAction::Updated => "updated",
                 ApplyAction::Unchanged => "unchanged",
+                _ => "changed",
             }
             .to_string();
             result.previous_default = out.previous_default;
@@ -481,6 +482,7 @@ fn render_table(r: &Report) -> String {
                 println!("  hint      {}", class.hint());
                 println!("  detail    {message}");
             }
+            _ => {}
         }
     }
     if let Some(rbac) = &r.rbac {
@@ -531,6 +533,7 @@ fn problem_line(p: &Problem) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info => "info",
+        _ => "other",
     };
     let mut line = format!("  {sev:<8} {:<26} {}", p.kind.id(), p.message);
     if let Some(s) = &p.suggestion {

@@ -137,6 +137,7 @@ fn status_str(s: &StepStatus) -> &'static str {
         StepStatus::Changed => "changed",
         StepStatus::Rejected => "rejected",
         StepStatus::Skipped => "skipped",
+        _ => "other",
     }
 }
 
@@ -160,6 +161,7 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
             0,
         ),
         Verdict::Rejected(r) => ("rejected".to_owned(), Some(r.message.clone()), 0),
+        _ => ("unknown verdict".to_owned(), None, 0),
     };
     JsonAnswer {
         kind: out.kind.clone(),

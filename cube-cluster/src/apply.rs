@@ -147,6 +147,7 @@ pub enum FieldChange {
 /// One field's drift.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FieldDiff {
     /// `.spec.hard.requests.cpu`.
     pub path: String,
@@ -216,6 +217,7 @@ pub enum DriftState {
 /// One object's drift.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ObjectDrift {
     /// `Kind/namespace/name`.
     pub object: String,
@@ -250,6 +252,7 @@ impl fmt::Display for ObjectDrift {
 /// The server's refusal of one object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Rejection {
     /// `Kind/namespace/name`.
     pub object: String,
@@ -340,6 +343,7 @@ pub enum Action {
 /// One write, in the order it happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ActionRecord {
     /// `Kind/namespace/name`.
     pub object: String,
@@ -353,6 +357,7 @@ pub struct ActionRecord {
 /// One quota as read back after the apply.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct QuotaUsage {
     /// Group.
     pub group: String,
@@ -386,6 +391,7 @@ pub enum ApplyOutcome {
 /// The result of [`apply_plan`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ApplyReport {
     /// How it ended.
     pub outcome: ApplyOutcome,

@@ -17,6 +17,7 @@ pub const CLOCK_SKEW_WINDOW_SECS: i64 = 48 * 3600;
 /// Which side of the validity window a certificate failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Validity {
     /// Current time is after `notAfter`.
     Expired,
@@ -29,6 +30,7 @@ pub enum Validity {
 /// Plain HTTP and TLS talking past each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ProtocolMismatch {
     /// `http://` to a TLS port: the server answers 400 "Client sent an HTTP request to an HTTPS server."
     HttpToHttps,
@@ -40,6 +42,7 @@ pub enum ProtocolMismatch {
 /// Why a 403 happened; only [`ForbiddenCause::Rbac`] is a least-privilege finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ForbiddenCause {
     /// RBAC denied the (named) user.
     Rbac,
@@ -61,6 +64,7 @@ pub enum ForbiddenCause {
 /// Details of a 403 parsed from the apiserver message.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ForbiddenDetail {
     /// The user the server saw (`User "<u>"`).
     pub user: Option<String>,

@@ -31,6 +31,7 @@ pub struct ServerVersion {
 /// Result of a connection check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "result", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Outcome {
     /// Reachable, trusted and authenticated.
     Ok {

@@ -118,6 +118,7 @@ impl fmt::Debug for FleetTarget {
 /// The Ready condition of a cluster, as Karmada writes `Cluster.status.conditions[type=Ready]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReadyCondition {
     /// `True`, `False` or `Unknown`.
     pub status: &'static str,
@@ -131,6 +132,7 @@ pub struct ReadyCondition {
 /// Node counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct NodeCounts {
     /// Every node.
     pub total: usize,
@@ -144,6 +146,7 @@ pub struct NodeCounts {
 /// and every GPU resource name the nodes advertise).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Capacity {
     /// Sum of `status.capacity`.
     pub capacity: ResourceList,
@@ -158,6 +161,7 @@ pub struct Capacity {
 /// One node pool of a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PoolReport {
     /// `<label>=<value>`, or `<label> unset` for nodes without the label.
     pub pool: String,
@@ -171,6 +175,7 @@ pub struct PoolReport {
 /// One cluster of the fleet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ClusterReport {
     /// Registry name.
     pub name: String,
@@ -235,6 +240,7 @@ impl ClusterReport {
 /// The whole fleet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FleetReport {
     /// One entry per registry cluster, in registry order.
     pub clusters: Vec<ClusterReport>,

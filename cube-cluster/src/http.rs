@@ -214,6 +214,7 @@ impl fmt::Debug for BoundedClient {
 
 /// What to do with one page of a list (see [`BoundedClient::list_pages`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PageFlow {
     /// Fetch the next page, if any.
     Continue,

@@ -707,6 +707,7 @@ fn shell_words(s: &str) -> Result<Vec<String>, JoinError> {
 /// The outcome of [`JoinCommand::check_pins`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PinCheck {
     /// Overall verdict.
     pub verdict: PinVerdict,
@@ -716,6 +717,7 @@ pub struct PinCheck {
 
 /// Whether a join command will trust the cluster's CA.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum PinVerdict {
     /// Pin number `index` (0-based, in command order) matches; discovery will trust the CA.
     Match {
@@ -751,6 +753,7 @@ fn bootstrap_token_from_bytes(bytes: &[u8]) -> Option<BootstrapToken> {
 
 /// Whether a join command's token will still be accepted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum TokenStatus {
     /// The token Secret exists and has not expired (`expires_at` `None` = never expires).
     Valid {

@@ -380,6 +380,7 @@ pub struct Context {
 /// How bad a [`Problem`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
     /// Informational (for example a Rancher-proxied endpoint).
     Info,
@@ -505,6 +506,7 @@ impl ProblemKind {
 /// One finding about a kubeconfig. `message` uses client-go's text where client-go has one and
 /// never contains a secret.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Problem {
     /// Severity.
     pub severity: Severity,
@@ -574,6 +576,7 @@ pub fn invalid_configuration_message(problems: &[Problem]) -> String {
 /// Whether exec and auth-provider plugins may run. Default: [`PluginPolicy::Refuse`], so an
 /// imported kubeconfig never runs a command by surprise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum PluginPolicy {
     /// Report plugins, never run them; the client is built without their credentials.
     #[default]
@@ -698,6 +701,7 @@ impl Credentials {
 /// The validated selection: everything needed to build a client, and the problems found.
 /// `Debug` shows no secret: credentials are [`Secret`]s and the proxy URL is redacted.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct Selection {
     /// Context name.
     pub context: String,

@@ -145,6 +145,7 @@ pub fn webhook_denial(webhook: &str, message: &str) -> Status {
 
 /// One request the cluster answered.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RecordedRequest {
     /// HTTP method (`PATCH`).
     pub method: String,

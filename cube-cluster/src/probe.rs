@@ -50,6 +50,7 @@ impl Default for ProbeOptions {
 /// Health of one cluster.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ClusterHealth {
     /// Cluster name.
     pub name: String,

@@ -95,6 +95,7 @@ pub enum ProfileError {
 /// Where a check applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Scope {
     /// A cluster-scoped resource (nodes, namespaces, priorityclasses): asked with no namespace;
     /// granted by a ClusterRole + ClusterRoleBinding.
@@ -751,6 +752,7 @@ impl AccessReviewer for kube::Client {
 /// The answer to one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Outcome {
     /// Allowed.
     Allowed,
@@ -765,6 +767,7 @@ pub enum Outcome {
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CheckResult {
     /// The check and namespace asked.
     pub scoped: ScopedCheck,
@@ -805,6 +808,7 @@ impl fmt::Display for MissingRule {
 /// More access than any profile needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
+#[non_exhaustive]
 pub enum OverPrivilege {
     /// The subject may do everything everywhere (`*` verbs on `*` resources of `*` groups,
     /// cluster-wide): cluster-admin or `system:masters`.
@@ -857,6 +861,7 @@ impl fmt::Display for OverPrivilege {
 /// The result of checking a profile.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CapabilityReport {
     /// Profile name.
     pub profile: String,

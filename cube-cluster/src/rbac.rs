@@ -166,6 +166,7 @@ pub struct NonResourceAttributes {
 /// One question for the authorizer: a resource request or a non-resource request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum AccessRequest {
     /// A request on an API resource.
     Resource(ResourceAttributes),
@@ -329,6 +330,7 @@ pub fn rules_allow<'a>(
 
 /// Which of the four RBAC kinds a binding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum BindingKind {
     /// A namespaced `RoleBinding`: grants only inside its namespace.
     RoleBinding,
@@ -444,6 +446,7 @@ fn describe_subject(s: &Subject, binding_namespace: &str) -> String {
 /// so a report can name the binding that grants a check. The inverse of [`Grant::describe`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct AllowReason {
     /// Kind of the binding.
     pub binding_kind: BindingKind,
@@ -532,6 +535,7 @@ fn go_unquote(s: &str) -> Option<(String, &str)> {
 
 /// The answer of [`RbacPolicy::authorize`]: `Decision{allowed, reason}` as RBAC returns it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Decision {
     /// True when some rule of some applicable binding allows the request.
     pub allowed: bool,
@@ -549,6 +553,7 @@ pub struct Decision {
 /// A binding whose roleRef names a Role or ClusterRole that does not exist (§10.10).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct DanglingRoleRef {
     /// Kind of the binding.
     pub binding_kind: BindingKind,

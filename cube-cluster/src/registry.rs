@@ -90,6 +90,7 @@ pub enum RegistryError {
 
 /// One label change (`kubectl label` syntax: `key=value` sets, `key-` removes).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LabelChange {
     /// Set `key` to `value`.
     Set(String, String),
@@ -118,6 +119,7 @@ impl std::str::FromStr for LabelChange {
 /// One taint change (`kubectl taint` syntax: `key=value:Effect` adds or replaces the taint with
 /// that key and effect; `key:Effect-` or `key-` removes).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TaintChange {
     /// Add, or replace the taint with the same key and effect.
     Set(Taint),
@@ -183,6 +185,7 @@ pub struct ClusterUpdate {
 /// What [`RegistryFile::apply`] did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ApplyOutcome {
     /// `added`, `updated` or `unchanged`.
     pub action: ApplyAction,
@@ -194,6 +197,7 @@ pub struct ApplyOutcome {
 /// See [`ApplyOutcome::action`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ApplyAction {
     /// A new entry.
     Added,
@@ -578,6 +582,8 @@ pub fn kubeconfig_for(cluster: &Cluster, base_dir: &Path) -> Result<Kubeconfig, 
             cluster: cluster.name.clone(),
             secret: s.clone(),
         }),
+        // A reference form added later that this version cannot read.
+        _ => Err(no_ref()),
     }
 }
 

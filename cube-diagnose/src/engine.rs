@@ -8,6 +8,7 @@ use crate::{Category, Config, Context, Finding, Rule, Severity};
 /// Static description of a rule, as listed in reports and SARIF `tool.driver.rules`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RuleInfo {
     /// Rule id.
     pub id: String,
@@ -22,6 +23,7 @@ pub struct RuleInfo {
 /// Counts per severity and a 0..=100 health score.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Summary {
     /// Number of error findings.
     pub errors: usize,
@@ -57,6 +59,7 @@ impl Summary {
 /// The result of one run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Report {
     /// Rules that ran, in catalog order.
     pub rules: Vec<RuleInfo>,
@@ -79,6 +82,20 @@ pub struct Report {
 }
 
 impl Report {
+    /// A report of these findings as they are (no rules listed, no input problems, complete,
+    /// nothing suppressed), with their [`Summary`]: for a service that renders findings of its own
+    /// rules with [`crate::render`]. `Report` is `#[non_exhaustive]`; this is how code outside
+    /// the crate builds one.
+    pub fn from_findings(findings: Vec<Finding>) -> Self {
+        Report {
+            rules: Vec::new(),
+            summary: Summary::of(&findings),
+            findings,
+            input_problems: Vec::new(),
+            incomplete: false,
+            suppressed: Vec::new(),
+        }
+    }
     /// The process exit code for this report (the same codes in every example program, see
     /// `examples/README.md`): 2 when an input could not be used at all (a fatal
     /// [`crate::input::InputProblem`]; the other inputs were still diagnosed), else 3 when the

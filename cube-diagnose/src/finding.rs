@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// How bad a finding is. Ordered `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
     /// Worth knowing; nothing is broken.
     Info,
@@ -96,6 +97,7 @@ impl fmt::Display for Subject {
 /// One piece of proof: a field value of an object, or a line of a log text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Evidence {
     /// A field of an object, with its value as text.
     Field {
@@ -170,6 +172,7 @@ impl fmt::Display for Evidence {
 /// One problem found by one rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Finding {
     /// The stable rule id (`node-not-ready`).
     pub rule_id: String,

@@ -33,6 +33,7 @@ use crate::{Context, Evidence, Severity, Subject};
 
 /// A link of the GPU reporting chain, in chain order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum ChainLink {
     /// The node is Ready (the kubelet runs and reports); a prerequisite of every other link.
     NodeReady,
@@ -71,6 +72,7 @@ impl ChainLink {
 
 /// The first failing link of a node's chain, with its specifics.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ChainFailure {
     /// The link.
     pub link: ChainLink,
@@ -535,6 +537,8 @@ pub fn source_evidence(node: &Node, ev: &NodeGpuEvidence, max: usize) -> Vec<Evi
             GpuSourceKind::AdvertisedResource => {
                 Evidence::field(&o, format!("status.allocatable.{}", s.key), &s.value)
             }
+            // A source kind added later: cite its key and value as they are.
+            _ => Evidence::field(&o, s.key.clone(), &s.value),
         })
         .collect()
 }
@@ -1206,6 +1210,7 @@ fn driver_hint(node: &Node) -> String {
 
 /// A device-plugin DaemonSet and the GPU nodes it leaves without any plugin of their vendor.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct PluginGap<'a> {
     /// The DaemonSet.
     pub ds: &'a DaemonSet,

@@ -30,6 +30,7 @@ use crate::context::LineOrigin;
 /// the other inputs are still diagnosed and reported.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct InputProblem {
     /// File name or label of the input (normalised path).
     pub source: String,

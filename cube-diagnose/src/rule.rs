@@ -9,6 +9,7 @@ use crate::{Context, Finding, Severity};
 /// The area a rule belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Category {
     /// Node health and consistency.
     Node,

@@ -61,6 +61,7 @@ pub struct Suppression {
 /// A finding that was suppressed, with why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Suppressed {
     /// The finding, as the rule reported it.
     #[serde(flatten)]

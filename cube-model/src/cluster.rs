@@ -185,6 +185,7 @@ pub struct KubeconfigRef {
 
 /// The one source of a [`KubeconfigRef`] (see [`KubeconfigRef::source`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum KubeconfigSource<'a> {
     /// A file path.
     File(&'a str),

@@ -45,6 +45,7 @@ fn from_value<T: DeserializeOwned>(
 
 /// A resource entry dropped while converting (its quantity did not parse).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DroppedQuantity {
     /// `status.capacity` or `status.allocatable`.
     pub field: &'static str,

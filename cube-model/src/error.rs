@@ -148,6 +148,7 @@ pub enum ClusterSelectError {
 
 /// One problem found by `cluster::ClusterRegistry::validate`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RegistryProblem {
     /// Field path (`clusters[1].taints[0].effect`).
     pub path: String,

@@ -37,6 +37,7 @@ use crate::{ClusterSnapshot, ResourceList};
     Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum MarkerKind {
     /// A node label (`metadata.labels`).
     #[default]
@@ -50,6 +51,7 @@ pub enum MarkerKind {
 /// Where a [`GpuSource`] was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum GpuSourceKind {
     /// A node label.
     Label,
@@ -953,6 +955,7 @@ fn of_vendor(l: &ResourceList, vendor: Option<GpuVendor>) -> Vec<(&str, &crate::
 /// The role of a GPU component (DaemonSet or pod), recognised by name and image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum GpuComponentRole {
     /// A device plugin (registers the GPU resource with the kubelet).
     DevicePlugin,

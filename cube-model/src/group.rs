@@ -195,6 +195,7 @@ pub enum GroupProblemKind {
 
 /// One problem of a resource group, with the field path it is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct GroupProblem {
     /// Field path (`quota[0].hard[nvidia.com/gpu]`, `namespaces[1].name`).
     pub path: String,

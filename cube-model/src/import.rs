@@ -82,6 +82,7 @@ impl ConnectionClass {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ProblemSeverity {
     /// Worth knowing (a Rancher-proxied endpoint, an exec plugin that will run).
     #[default]

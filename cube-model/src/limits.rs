@@ -380,6 +380,7 @@ fn parse_value(limit: Limit, text: &str) -> Option<u64> {
 /// Limits::max_file_bytes)`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct LimitExceeded {
     /// Which limit.
     #[serde(with = "limit_key")]

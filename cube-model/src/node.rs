@@ -47,6 +47,7 @@ pub const CUBE_VGPU_LABEL: &str = "vgpu";
 /// A GPU vendor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum GpuVendor {
     /// NVIDIA (PCI vendor `10de`, resources `nvidia.com/*`).
     Nvidia,
@@ -103,6 +104,7 @@ impl fmt::Display for GpuVendor {
 /// sources of [`crate::gpu::GpuSource`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum GpuEvidenceSource {
     /// NVIDIA GPU feature discovery (`nvidia.com/gpu.*`, `nvidia.com/mig*`, `nvidia.com/cuda.*`).
     GpuFeatureDiscovery,
@@ -322,6 +324,7 @@ fn leading_number(s: &str) -> Option<u64> {
 /// An attribute compared across the nodes of a pool (see `pool::NodePool::consistency`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum NodeAttribute {
     /// `nodeInfo.osImage`.
     OsImage,
@@ -378,6 +381,7 @@ impl fmt::Display for NodeAttribute {
 /// What one node is, read from its Node object.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct NodeInfo {
     /// `metadata.name`.
     pub name: String,

@@ -182,6 +182,7 @@ impl fmt::Display for Reason {
 /// The decision about one cluster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Decision {
     /// Cluster name.
     pub cluster: String,
@@ -249,6 +250,7 @@ impl fmt::Display for PolicyViolation {
 /// The whole answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Placement {
     /// What was asked, as text (`env=prod`, `cluster bj-prod`, `<default>`).
     pub asked: String,
@@ -487,6 +489,7 @@ pub fn explain(
 /// A task template's placement, for [`check_templates`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TemplatePlacement {
     /// Template name (group name, job template name).
     pub template: String,
@@ -521,6 +524,7 @@ impl TemplatePlacement {
 /// One template's policy problem.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TemplateFinding {
     /// Template name.
     pub template: String,

@@ -26,6 +26,7 @@ pub struct NodePool {
 /// What the pods bound to one node request, and what is left.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct NodeUsage {
     /// Node name.
     pub node: String,
@@ -55,6 +56,7 @@ impl NodeUsage {
 /// Free capacity of a pool.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PoolUsage {
     /// One entry per node of the pool, in pool order.
     pub nodes: Vec<NodeUsage>,
@@ -68,6 +70,7 @@ pub struct PoolUsage {
 /// Nodes grouped by the value they hold for one attribute.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct AttributeDrift {
     /// The attribute.
     pub attribute: NodeAttribute,
@@ -80,6 +83,7 @@ pub struct AttributeDrift {
 /// The attributes that differ across a pool.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ConsistencyReport {
     /// One entry per attribute with two or more distinct values, in [`NodeAttribute::ALL`]
     /// order.

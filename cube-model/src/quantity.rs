@@ -56,6 +56,7 @@ use std::str::FromStr;
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
+#[non_exhaustive]
 pub enum Format {
     /// `n`, `u`, `m`, ``, `k`, `M`, `G`, `T`, `P`, `E`.
     #[default]

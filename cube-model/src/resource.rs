@@ -146,6 +146,7 @@ const STANDARD_CONTAINER_NAMES: &[&str] = &["cpu", "memory", "ephemeral-storage"
 
 /// Which quota form a name has (see [`ResourceName::quota_form`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum QuotaForm<'a> {
     /// A plain name (`cpu`, `nvidia.com/gpu`, `pods`).
     Plain(&'a str),
@@ -587,6 +588,7 @@ impl ResourceList {
 /// `Insufficient nvidia.com/gpu (requested 2, available 1)`; the scheduler's own reason text is
 /// the part before the parenthesis.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Insufficient {
     /// The resource.
     pub resource: ResourceName,

@@ -152,6 +152,7 @@ pub fn validate_dns1123_subdomain(value: &str) -> Vec<String> {
 
 /// A selector operator (apimachinery `selection.Operator`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Operator {
     /// `in (a,b)`: the label exists and its value is one of the values.
     In,

@@ -159,6 +159,7 @@ pub(crate) struct InputSpan {
 /// input but another identity (see [`ClusterSnapshot::mixed`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct MixNote {
     /// The later input.
     pub source: String,
@@ -217,6 +218,7 @@ impl KindStatus<'_> {
 /// [`ClusterSnapshot::duplicates`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct DuplicateNote {
     /// The input whose objects replaced the earlier ones (its source label).
     pub source: String,
@@ -240,6 +242,7 @@ impl fmt::Display for DuplicateNote {
 /// One object (or document) of the input that could not be read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct LoadProblem {
     /// File (or source label) it came from.
     pub file: String,
@@ -277,6 +280,7 @@ impl fmt::Display for LoadProblem {
 /// An input (or one document of it) that is not snapshot input.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct NotSnapshot {
     /// Source label, with ` (document N)` when only one document of the input was text.
     pub source: String,

@@ -46,6 +46,7 @@ const MAX_CHARGES: usize = 48;
 
 /// The phase of the namespace as NamespaceLifecycle sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NamespacePhase {
     /// The namespace exists and is active (or the snapshot holds no Namespace objects, so
     /// existence is not checked).

@@ -224,6 +224,7 @@ pub fn is_gpu_resource_name(name: &str) -> bool {
 /// A `NodeResourcesFit` failure, as upstream's `InsufficientResource`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct InsufficientResource {
     /// `pods`, `cpu`, `memory`, `ephemeral-storage` or the scalar name.
     pub resource: ResourceName,
@@ -241,6 +242,7 @@ pub struct InsufficientResource {
 
 /// The default filter plugins evaluated here, in the scheduler's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[non_exhaustive]
 pub enum FilterPlugin {
     /// `NodeUnschedulable`: `spec.unschedulable` without the matching toleration.
     NodeUnschedulable,
@@ -254,6 +256,7 @@ pub enum FilterPlugin {
 
 /// A filter status code, as the scheduler framework's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub enum FitCode {
     /// The node passes every filter.
     Fits,
@@ -266,6 +269,7 @@ pub enum FitCode {
 /// Why one node does (not) fit the pod.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct NodeFit {
     /// Node name.
     pub node: String,
@@ -293,6 +297,7 @@ impl NodeFit {
 /// Free amount of one GPU resource on one node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct GpuNodeFree {
     /// Node name.
     pub node: String,
@@ -312,6 +317,7 @@ pub struct GpuNodeFree {
 /// on one node, so free GPUs scattered over nodes do not add up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct GpuFragmentation {
     /// The resource (`nvidia.com/gpu`).
     pub resource: ResourceName,
@@ -331,6 +337,7 @@ pub struct GpuFragmentation {
 /// The result of fitting one pod over every node of a snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FitReport {
     /// `namespace/name` of the pod.
     pub pod: String,
@@ -639,6 +646,7 @@ impl PodDemand<'_> {
 /// One node's filter outcome without its texts: what [`NodeFit`] says, in 24 bytes and no
 /// allocation. [`PodDemand::reasons`] gives the reasons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NodeVerdict {
     /// The scheduler's status code for this node.
     pub code: FitCode,
@@ -673,6 +681,7 @@ impl NodeVerdict {
 /// The verdicts of one pod over every node of an index, in node order, with the histogram and
 /// message of a FailedScheduling event computed from them (no per-node text).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FitVerdicts<'p> {
     /// The pod, compiled against the index.
     pub demand: PodDemand<'p>,

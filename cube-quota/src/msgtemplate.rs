@@ -15,6 +15,7 @@ use std::fmt;
 
 /// One piece of a template.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Piece {
     /// Literal text.
     Literal(String),
@@ -30,6 +31,7 @@ pub enum Piece {
 /// Why a template text is not a valid template.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("template {template:?}: {message}")]
+#[non_exhaustive]
 pub struct TemplateError {
     /// The template text.
     pub template: String,

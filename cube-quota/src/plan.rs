@@ -124,6 +124,7 @@ pub enum PlanError {
 /// One namespace's quota for one bucket.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PlannedQuota {
     /// Namespace.
     pub namespace: String,
@@ -161,6 +162,7 @@ impl PlannedQuota {
 /// One manifest of a plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Manifest {
     /// `v1` Namespace.
     Namespace(core::Namespace),
@@ -197,6 +199,7 @@ impl Manifest {
 /// The plan of one group.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct GroupPlan {
     /// Group name.
     pub group: String,
@@ -893,6 +896,7 @@ fn build_manifests(
 /// Direction of a quota change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum StepKind {
     /// No quota of that name exists yet (the namespace is unlimited until it does): applied
     /// with the lowering steps.
@@ -906,6 +910,7 @@ pub enum StepKind {
 /// One `kubectl apply` of one quota.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct QuotaStep {
     /// Namespace.
     pub namespace: String,
@@ -921,6 +926,7 @@ pub struct QuotaStep {
 /// refused until usage drops).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct OverQuota {
     /// Namespace.
     pub namespace: String,
@@ -937,6 +943,7 @@ pub struct OverQuota {
 /// The re-split check of a plan against a snapshot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ResplitReport {
     /// Steps in order: every Create/Lower step first, then the Raise steps (a quota that
     /// lowers some keys and raises others appears twice: lowered first, final values after).

@@ -72,6 +72,7 @@ pub fn pod_priority(pod: &Pod, classes: &[PriorityClass]) -> i32 {
 /// A pod that preemption would evict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Victim {
     /// Index into `ClusterSnapshot::pods`.
     pub index: usize,
@@ -88,6 +89,7 @@ pub struct Victim {
 /// What preemption concludes for one node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "status", rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum NodePreemption {
     /// The node's filter status is UnschedulableAndUnresolvable.
     NotHelpful,
@@ -122,6 +124,7 @@ impl NodePreemption {
 /// The preemption answer for a pending pod.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PreemptionReport {
     /// `namespace/name` of the preemptor.
     pub preemptor: String,

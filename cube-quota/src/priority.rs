@@ -70,6 +70,7 @@ pub fn default_class(classes: &[PriorityClass]) -> Option<&PriorityClass> {
 
 /// What priority admission resolved for a pod.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResolvedPriority {
     /// `spec.priorityClassName` after admission (the globalDefault's name when the pod named
     /// none; empty when there is no default).

@@ -705,6 +705,7 @@ pub struct QuotaAdmissionConfig {
 
 /// Why quota admission refused an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct QuotaRejection {
     /// The error text without the `pods "x" is forbidden: ` wrapper, e.g.
     /// `exceeded quota: q, requested: cpu=3, used: cpu=1, limited: cpu=3`.
@@ -718,6 +719,7 @@ pub struct QuotaRejection {
 
 /// What admitting one object charged to one quota.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct QuotaCharge {
     /// Quota name.
     pub quota: String,
@@ -731,6 +733,7 @@ pub struct QuotaCharge {
 
 /// The object being admitted, for [`check_request`].
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum QuotaSubject<'a> {
     /// A pod (after defaulting, LimitRanger and priority admission).
     Pod(&'a Pod),

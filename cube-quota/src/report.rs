@@ -49,6 +49,7 @@ impl fmt::Display for Ratio {
 /// One resource of a pool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PoolResource {
     /// Node resource name (`cpu`, `memory`, `nvidia.com/gpu`, `pods`).
     pub resource: ResourceName,
@@ -63,6 +64,7 @@ pub struct PoolResource {
 /// One node pool: the nodes that one or more groups' placement selects.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PoolCapacity {
     /// The placement that picks the pool (`org=vision,gpu=true`, `<all nodes>`).
     pub pool: String,
@@ -77,6 +79,7 @@ pub struct PoolCapacity {
 /// Which of the two independent controls a group lacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum GroupWarningKind {
     /// A quota but no PriorityClass: its pods run at the default priority, cannot preempt and
     /// are preempted by any prioritised workload (rule `quota-without-priority`).
@@ -89,6 +92,7 @@ pub enum GroupWarningKind {
 /// A warning about one group.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct GroupWarning {
     /// Group name.
     pub group: String,
@@ -101,6 +105,7 @@ pub struct GroupWarning {
 /// The capacity report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CapacityReport {
     /// One entry per distinct pool, in order of first appearance.
     pub pools: Vec<PoolCapacity>,
@@ -302,6 +307,7 @@ pub fn capacity_report(groups: &[ResourceGroup], snapshot: &ClusterSnapshot) -> 
 /// One line of the usage report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct UsageRow {
     /// Group.
     pub group: String,

@@ -39,6 +39,7 @@ pub struct PodResourcesOptions {
 
 /// The QoS class of a pod (`v1.PodQOSClass`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum QosClass {
     /// Every container has cpu and memory limits, and the summed requests equal the summed
     /// limits.

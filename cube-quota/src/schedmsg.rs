@@ -634,6 +634,7 @@ fn compiled() -> &'static [(ReasonWording, Template)] {
 /// One reason of a histogram: what it says, its text as printed, and the values it names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Reason {
     /// What it says.
     pub kind: ReasonKind,
@@ -730,6 +731,7 @@ impl Reason {
 /// `<count> <reason>`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReasonCount {
     /// How many nodes report it.
     pub count: usize,
@@ -740,6 +742,7 @@ pub struct ReasonCount {
 /// The preemption part (`preemption: ...`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
+#[non_exhaustive]
 pub enum Preemption {
     /// `not eligible due to ...` (the text after `preemption: `, e.g.
     /// `not eligible due to preemptionPolicy=Never.`).
@@ -764,6 +767,7 @@ pub enum Preemption {
 /// A parsed (or predicted) FailedScheduling message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SchedulerMessage {
     /// `N` of `0/N nodes are available` (0 for `no nodes available to schedule pods`).
     pub nodes: usize,

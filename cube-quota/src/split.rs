@@ -45,6 +45,7 @@ impl ClusterWeight {
 /// One cluster's amount of a key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ClusterAmount {
     /// Cluster.
     pub cluster: String,
@@ -56,6 +57,7 @@ pub struct ClusterAmount {
 /// together, against the group's bucket.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ShareCheck {
     /// Bucket name.
     pub bucket: String,
@@ -76,6 +78,7 @@ pub struct ShareCheck {
 /// The plan of one cluster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ClusterPlan {
     /// Cluster.
     pub cluster: String,
@@ -91,6 +94,7 @@ pub struct ClusterPlan {
 /// A group over its target clusters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct MultiClusterPlan {
     /// Group name.
     pub group: String,

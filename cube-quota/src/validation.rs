@@ -39,6 +39,7 @@ pub enum FieldErrorKind {
 
 /// One validation error: `<field>: <kind>: <detail>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FieldError {
     /// Field path, e.g. `spec.containers[0].resources.requests`.
     pub field: String,

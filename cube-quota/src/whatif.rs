@@ -45,6 +45,7 @@ use crate::validation::{
 
 /// The controller kinds whose pod template the pipeline expands into replicas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum WorkloadKind {
     /// A bare Pod (one replica, its own name).
     Pod,
@@ -328,6 +329,7 @@ fn job_pods(spec: &Value) -> u32 {
 
 /// A stage of the pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Stage {
     /// API defaulting of the object (requests from limits, values rounded up to milli scale).
     ApiDefaulting,
@@ -349,6 +351,7 @@ pub enum Stage {
 
 /// What one stage did.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StepStatus {
     /// Checked, nothing to change.
     Passed,
@@ -362,6 +365,7 @@ pub enum StepStatus {
 
 /// One stage's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Step {
     /// Stage.
     pub stage: Stage,
@@ -373,6 +377,7 @@ pub struct Step {
 
 /// A refusal with the API's exact answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rejection {
     /// Stage that refused.
     pub stage: Stage,
@@ -441,6 +446,7 @@ impl<S: SchedulingStep + ?Sized> SchedulingSession for ReplaySession<'_, S> {
 
 /// The outcome for one replica pod.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ReplicaOutcome {
     /// The pod name used in messages.
     pub pod_name: String,
@@ -635,6 +641,7 @@ impl StoredPod {
 
 /// The final answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// Everything admitted. `pending` counts admitted replicas the scheduler could not place now
     /// (0 when no scheduler ran).
@@ -659,6 +666,7 @@ pub enum Verdict {
 
 /// Everything the pipeline found.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AdmissionOutcome {
     /// Kind submitted.
     pub kind: String,

@@ -71,6 +71,7 @@ fn profile_allows(profile: &Profile, namespaces: &[String], req: &AccessRequest)
             && match c.scope {
                 Scope::Cluster | Scope::AllNamespaces => true,
                 Scope::Namespaces => namespaces.contains(&a.namespace),
+                _ => false,
             }
     })
 }

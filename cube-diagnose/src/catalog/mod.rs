@@ -244,6 +244,7 @@ fn compiled() -> &'static [(&'static Entry, Template)] {
 
 /// One entry found in a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Match {
     /// The entry.
     pub entry: &'static Entry,

@@ -132,6 +132,7 @@ pub enum SignalKind {
 
 /// One classified line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Signal {
     /// What the line says.
     pub kind: SignalKind,

@@ -7,9 +7,7 @@
 //! available offline here.
 
 use cube_diagnose::render::{json, to_json, to_sarif, to_table};
-use cube_diagnose::{
-    Context, Engine, Evidence, Finding, Inputs, Report, Severity, Subject, Summary,
-};
+use cube_diagnose::{Context, Engine, Evidence, Finding, Inputs, Report, Severity, Subject};
 use serde_json::Value;
 
 fn gpu_report() -> Report {
@@ -188,14 +186,7 @@ fn empty_report_validates_and_exits_zero() {
         Finding::new("x-rule", Severity::Info, Subject::cluster(""), "fyi")
             .with_evidence(Evidence::log("a", 1, "line")),
     ];
-    let r = Report {
-        rules: vec![],
-        summary: Summary::of(&findings),
-        findings,
-        input_problems: Vec::new(),
-        incomplete: false,
-        suppressed: Vec::new(),
-    };
+    let r = Report::from_findings(findings);
     let doc: Value = serde_json::from_str(&to_json(&r).expect("render")).expect("json");
     check_valid(&doc);
     assert_eq!(doc["exitCode"], 0);

@@ -4,7 +4,7 @@
 
 use cube_diagnose::input::normalize_path;
 use cube_diagnose::render::to_table;
-use cube_diagnose::{Context, Engine, Finding, Inputs, Report, Severity, Subject, Summary};
+use cube_diagnose::{Context, Engine, Finding, Inputs, Report, Severity, Subject};
 
 fn fixture(rel: &str) -> String {
     std::fs::read_to_string(format!(
@@ -137,14 +137,7 @@ fn multi_line_remedy_is_printed_at_column_0_to_paste() {
         )
         .with_remedy(remedy),
     ];
-    let r = Report {
-        rules: vec![],
-        summary: Summary::of(&findings),
-        findings,
-        input_problems: Vec::new(),
-        incomplete: false,
-        suppressed: Vec::new(),
-    };
+    let r = Report::from_findings(findings);
     let table = to_table(&r, false);
     let lines: Vec<&str> = table.lines().collect();
     let at = lines

@@ -124,6 +124,7 @@ fn format_name(f: Format) -> &'static str {
         Format::DecimalSI => "DecimalSI",
         Format::BinarySI => "BinarySI",
         Format::DecimalExponent => "DecimalExponent",
+        _ => "other",
     }
 }
 

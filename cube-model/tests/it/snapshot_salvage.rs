@@ -291,14 +291,12 @@ fn later_input_replaces_the_earlier_object_in_place() {
         })
         .collect();
     assert_eq!(got, [("a", 1), ("b", 7), ("c", 3)]);
-    assert_eq!(
-        s.duplicates,
-        [DuplicateNote {
-            source: "new.json".to_owned(),
-            kind: "Node".to_owned(),
-            count: 1
-        }]
-    );
+    let dups: Vec<(&str, &str, usize)> = s
+        .duplicates
+        .iter()
+        .map(|d: &DuplicateNote| (d.source.as_str(), d.kind.as_str(), d.count))
+        .collect();
+    assert_eq!(dups, [("new.json", "Node", 1)]);
     assert!(s.duplicates[0].to_string().contains("new.json"));
 }
 

@@ -81,6 +81,7 @@ fn example_group_plan() {
             Manifest::LimitRange(_) => "LimitRange",
             Manifest::Role(_) => "Role",
             Manifest::RoleBinding(_) => "RoleBinding",
+            _ => "other",
         })
         .collect();
     // 2 namespaces, 1 class, 2 buckets x 2 namespaces, 2 LimitRanges, 3 roles x 2 namespaces.

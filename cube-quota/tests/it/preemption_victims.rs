@@ -373,6 +373,7 @@ proptest! {
                 }
             }
             NodePreemption::NotHelpful => prop_assert!(false, "node exists"),
+            _ => prop_assert!(false, "unknown NodePreemption"),
         }
     }
 }
