@@ -141,6 +141,7 @@ impl CertificateInfo {
 /// A certificate's validity at a point in time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ValidityState {
     /// Inside the window.
     Valid,
@@ -153,6 +154,7 @@ pub enum ValidityState {
 /// One problem of certificate or key material.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "problem", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum MaterialProblem {
     /// No PEM block at all.
     NotPem,

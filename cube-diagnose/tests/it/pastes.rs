@@ -34,7 +34,7 @@ fn log_lines(r: &Report, rule: &str) -> Vec<(String, usize)> {
         .flat_map(|f| f.evidence.iter())
         .filter_map(|e| match e {
             Evidence::Log { source, line, .. } => Some((source.clone(), *line)),
-            Evidence::Field { .. } => None,
+            _ => None,
         })
         .collect()
 }
