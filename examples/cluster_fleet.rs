@@ -15,11 +15,13 @@
 //!
 //! `--place` explains where a task would go over the probed fleet (`cube_model::placement`):
 //! every cluster chosen or rejected with its reasons (selector requirements, untolerated taints,
-//! unhealthy, not enough free GPUs of the requested kind):
+//! unhealthy, not enough free GPUs of the requested resource and, with `--gpu-kind`, of the
+//! nodes labelled with that GPU kind):
 //!
 //! ```text
 //! cargo run -p cube-examples --example cluster_fleet -- --registry clusters.yaml \
-//!     --place --selector env=prod --gpus nvidia.com/gpu=4 --toleration dedicated=vision:NoSchedule
+//!     --place --selector env=prod --gpus nvidia.com/gpu=4 --gpu-kind V100 \
+//!     --toleration dedicated=vision:NoSchedule
 //! ```
 //!
 //! Progress goes to stderr, only when stderr is a terminal. Exit codes: 0 every cluster
@@ -75,6 +77,11 @@ struct Args {
     /// With --place: GPUs the task needs, RESOURCE=N (repeatable).
     #[arg(long = "gpus", requires = "place", value_name = "RESOURCE=N")]
     gpus: Vec<String>,
+    /// With --place: the kind the GPUs must be of, a node label KEY=VALUE
+    /// (`nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB`) or a bare CubeStudio `gpu-type` value
+    /// (`V100`).
+    #[arg(long, requires = "place", value_name = "KIND")]
+    gpu_kind: Option<String>,
     /// With --place: a toleration of cluster taints, KEY[=VALUE][:EFFECT] (repeatable).
     #[arg(
         long = "toleration",
@@ -142,6 +149,7 @@ fn place(
         cluster_selector: args.selector.clone(),
         tolerations,
         gpus,
+        gpu_kind: args.gpu_kind.clone(),
     };
     let policy = PlacementPolicy {
         require_cluster_selector: args.require_cluster_selector,

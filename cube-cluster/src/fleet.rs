@@ -65,6 +65,18 @@ pub use cube_model::placement::{TAINT_NOT_READY, TAINT_UNREACHABLE};
 /// the resource-group label of its node pools: `org=public`, `org=team-a`).
 pub const DEFAULT_POOL_LABEL: &str = "org";
 
+/// Node labels that name a GPU's kind (its model) the way node selectors select it, in this
+/// order: CubeStudio's `gpu-type` (what a `2(V100)` request selects,
+/// [`cube_model::node::CUBE_GPU_TYPE_LABEL`]), NVIDIA GPU feature discovery's
+/// `nvidia.com/gpu.product` and the AMD node labeller's `amd.com/gpu.product-name` (see
+/// `cube_model::node` for their upstream sources). A node counts under every one of these
+/// labels it carries.
+pub const GPU_KIND_LABELS: &[&str] = &[
+    cube_model::node::CUBE_GPU_TYPE_LABEL,
+    "nvidia.com/gpu.product",
+    "amd.com/gpu.product-name",
+];
+
 /// Settings of a fleet probe.
 #[derive(Debug, Clone)]
 pub struct FleetOptions {
@@ -172,6 +184,19 @@ pub struct PoolReport {
     pub capacity: Capacity,
 }
 
+/// The nodes of one GPU kind of a cluster (see [`GPU_KIND_LABELS`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GpuKindReport {
+    /// `<label>=<value>`: `gpu-type=V100`, `nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB`.
+    pub kind: String,
+    /// Node counts.
+    pub nodes: NodeCounts,
+    /// Figures of those nodes.
+    #[serde(flatten)]
+    pub capacity: Capacity,
+}
+
 /// One cluster of the fleet.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -213,6 +238,9 @@ pub struct ClusterReport {
     /// Figures per pool, by pool name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pools: Vec<PoolReport>,
+    /// Figures per GPU kind, by kind (nodes carrying one of [`GPU_KIND_LABELS`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gpu_kinds: Vec<GpuKindReport>,
     /// What could not be collected (`pods: forbidden: ...`: requested and free are then
     /// unknown and left out).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -497,6 +525,7 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
         nodes: None,
         capacity: None,
         pools: Vec::new(),
+        gpu_kinds: Vec::new(),
         notes: Vec::new(),
         elapsed_ms: 0,
     };
@@ -559,6 +588,29 @@ fn fill_capacity(
     report.nodes = Some(counts);
     report.capacity = Some(cap);
     report.notes.extend(notes);
+    let mut by_kind: BTreeMap<String, Vec<NodeInfo>> = BTreeMap::new();
+    for n in &nodes {
+        for key in GPU_KIND_LABELS {
+            if let Some(v) = n.labels.get(*key) {
+                by_kind
+                    .entry(format!("{key}={v}"))
+                    .or_default()
+                    .push(n.clone());
+            }
+        }
+    }
+    for (kind, nodes) in by_kind {
+        let (counts, mut cap, _) = capacity_of(&nodes, pods);
+        if pods.is_none() {
+            cap.requested = ResourceList::new();
+            cap.free = ResourceList::new();
+        }
+        report.gpu_kinds.push(GpuKindReport {
+            kind,
+            nodes: counts,
+            capacity: cap,
+        });
+    }
     let mut by_pool: BTreeMap<String, Vec<NodeInfo>> = BTreeMap::new();
     for n in nodes {
         let pool = match n.labels.get(&options.pool_label) {
@@ -633,6 +685,7 @@ pub async fn probe_fleet_targets(
                     nodes: None,
                     capacity: None,
                     pools: Vec::new(),
+                    gpu_kinds: Vec::new(),
                     notes: Vec::new(),
                     elapsed_ms: elapsed.as_millis() as u64,
                 }
@@ -668,11 +721,20 @@ impl FleetReport {
         self.clusters
             .iter()
             .map(|c| {
+                let known = c.free("cpu").is_some();
                 let free = c
                     .capacity
                     .as_ref()
-                    .filter(|_| c.free("cpu").is_some())
+                    .filter(|_| known)
                     .map(|cap| cap.free.clone());
+                let free_by_gpu_kind = if known {
+                    c.gpu_kinds
+                        .iter()
+                        .map(|k| (k.kind.clone(), k.capacity.free.clone()))
+                        .collect()
+                } else {
+                    BTreeMap::new()
+                };
                 (
                     c.name.clone(),
                     cube_model::placement::ClusterState {
@@ -683,6 +745,7 @@ impl FleetReport {
                             c.ready.reason.to_owned()
                         },
                         free,
+                        free_by_gpu_kind,
                     },
                 )
             })
@@ -805,6 +868,17 @@ impl FleetReport {
                     figure(&p.capacity, "cpu", format_cpu, with_free),
                     figure(&p.capacity, "memory", format_memory, with_free),
                     gpu_figures(&p.capacity, with_free),
+                ));
+            }
+            for k in &c.gpu_kinds {
+                let with_free = c.free("cpu").is_some();
+                out.push_str(&format!(
+                    "  gpu kind {:<47} {:<9} {:<16} {:<20} {:<26}\n",
+                    k.kind,
+                    format!("{}/{}", k.nodes.ready, k.nodes.total),
+                    "",
+                    "",
+                    gpu_figures(&k.capacity, with_free),
                 ));
             }
             if let Some(t) = &c.probe_taint {

@@ -17,7 +17,10 @@
 //!   not tolerate it;
 //! - [`Reason::NotEnoughGpus`]: fewer free units of the requested GPU resource
 //!   (`nvidia.com/gpu`, `nvidia.com/mig-1g.10gb`) than the task asks for, when the cluster's
-//!   free capacity is known ([`ClusterState::free`]).
+//!   free capacity is known ([`ClusterState::free`]); with a GPU kind
+//!   ([`PlacementRequest::gpu_kind`], `gpu-type=V100` or GFD's
+//!   `nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB`) only the free GPUs of the nodes carrying
+//!   that label count ([`ClusterState::free_by_gpu_kind`]).
 //!
 //! A chosen cluster with an untolerated `PreferNoSchedule` taint is ranked after the others
 //! ([`Decision::ranked_last`]), as before; a cluster whose free GPUs are unknown is chosen with a
@@ -58,6 +61,10 @@ pub struct ClusterState {
     /// unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub free: Option<ResourceList>,
+    /// Free capacity per GPU kind (`gpu-type=V100`, `nvidia.com/gpu.product=...`: the nodes
+    /// carrying that label), known when `free` is; a kind absent here has no free GPUs.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub free_by_gpu_kind: BTreeMap<String, ResourceList>,
 }
 
 /// What a task asks for.
@@ -76,6 +83,28 @@ pub struct PlacementRequest {
     /// GPUs needed, per resource name (`nvidia.com/gpu: 4`).
     #[serde(skip_serializing_if = "ResourceList::is_empty")]
     pub gpus: ResourceList,
+    /// The kind the GPUs must be of, as a node label `key=value` (`gpu-type=V100`,
+    /// `nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB`); a bare value (`V100`) is CubeStudio's
+    /// `gpu-type=V100`, the label its `2(V100)` requests select. Only nodes with that label
+    /// count towards the free GPUs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_kind: Option<String>,
+}
+
+impl PlacementRequest {
+    /// [`PlacementRequest::gpu_kind`] as `key=value` (a bare value under `gpu-type`); `None`
+    /// when not given or blank.
+    pub fn gpu_kind_label(&self) -> Option<String> {
+        let k = self
+            .gpu_kind
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())?;
+        Some(match k.split_once('=') {
+            Some((key, value)) => format!("{}={}", key.trim(), value.trim()),
+            None => format!("{}={k}", crate::node::CUBE_GPU_TYPE_LABEL),
+        })
+    }
 }
 
 /// What a policy does about a rule.
@@ -151,8 +180,11 @@ pub enum Reason {
         resource: ResourceName,
         /// Requested.
         requested: Quantity,
-        /// Free on the cluster.
+        /// Free on the cluster (on the nodes of `kind` when given).
         free: Quantity,
+        /// The GPU kind asked for (`gpu-type=V100`), if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        gpu_kind: Option<String>,
     },
 }
 
@@ -174,7 +206,17 @@ impl fmt::Display for Reason {
                 resource,
                 requested,
                 free,
+                gpu_kind: None,
             } => write!(f, "{free} {resource} free, {requested} requested"),
+            Reason::NotEnoughGpus {
+                resource,
+                requested,
+                free,
+                gpu_kind: Some(kind),
+            } => write!(
+                f,
+                "{free} {resource} free on nodes labelled {kind}, {requested} requested"
+            ),
         }
     }
 }
@@ -322,18 +364,27 @@ fn check_cluster(
             });
         }
     }
+    let kind = request.gpu_kind_label();
     for (res, want) in &request.gpus {
         if want.is_zero() {
             continue;
         }
-        match state.and_then(|s| s.free.as_ref()) {
-            Some(free) => {
-                let have = free.get_or_zero(res.as_str());
+        match state.and_then(|s| s.free.as_ref().map(|f| (s, f))) {
+            Some((s, free)) => {
+                let have = match &kind {
+                    None => free.get_or_zero(res.as_str()),
+                    Some(k) => s
+                        .free_by_gpu_kind
+                        .get(k)
+                        .map(|l| l.get_or_zero(res.as_str()))
+                        .unwrap_or(Quantity::ZERO),
+                };
                 if have < *want {
                     reasons.push(Reason::NotEnoughGpus {
                         resource: res.clone(),
                         requested: want.clone(),
                         free: have,
+                        gpu_kind: kind.clone(),
                     });
                 }
             }
@@ -642,7 +693,7 @@ mod tests {
                     time_added: None,
                 }],
                 reason: "ClusterNotReachable".into(),
-                free: None,
+                ..ClusterState::default()
             },
         );
         let req = PlacementRequest {
@@ -685,6 +736,62 @@ mod tests {
         assert_eq!(
             p.decision("bj-prod").unwrap().notes,
             ["free nvidia.com/gpu not known (not probed)"]
+        );
+    }
+
+    #[test]
+    fn gpus_of_the_requested_kind() {
+        let mut states = BTreeMap::new();
+        let mut by_kind = BTreeMap::new();
+        by_kind.insert("gpu-type=V100".to_owned(), gpus("2"));
+        by_kind.insert(
+            "nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB".to_owned(),
+            gpus("8"),
+        );
+        states.insert(
+            "bj-prod".to_owned(),
+            ClusterState {
+                free: Some(gpus("10")),
+                free_by_gpu_kind: by_kind,
+                ..ClusterState::default()
+            },
+        );
+        let ask = |kind: &str| PlacementRequest {
+            cluster: Some("bj-prod".into()),
+            gpus: gpus("4"),
+            gpu_kind: Some(kind.into()),
+            ..PlacementRequest::default()
+        };
+        let policy = PlacementPolicy::default();
+        let p = explain(&registry(), &ask(" V100 "), &states, &policy);
+        assert!(p.chosen.is_empty());
+        assert_eq!(
+            p.decision("bj-prod").unwrap().to_string(),
+            "bj-prod: rejected: 2 nvidia.com/gpu free on nodes labelled gpu-type=V100, 4 requested"
+        );
+        let p = explain(
+            &registry(),
+            &ask("nvidia.com/gpu.product = NVIDIA-A100-SXM4-80GB"),
+            &states,
+            &policy,
+        );
+        assert_eq!(p.chosen, ["bj-prod"]);
+        let p = explain(&registry(), &ask("T4"), &states, &policy);
+        assert_eq!(
+            p.decision("bj-prod").unwrap().reasons,
+            [Reason::NotEnoughGpus {
+                resource: ResourceName::new("nvidia.com/gpu"),
+                requested: Quantity::parse("4").unwrap(),
+                free: Quantity::ZERO,
+                gpu_kind: Some("gpu-type=T4".into()),
+            }]
+        );
+        // Without a kind, every free GPU of the cluster counts.
+        let mut any = ask("");
+        any.gpu_kind = None;
+        assert_eq!(
+            explain(&registry(), &any, &states, &policy).chosen,
+            ["bj-prod"]
         );
     }
 
@@ -741,6 +848,7 @@ mod tests {
                 }],
                 reason: "ClusterUnauthorized".into(),
                 free: Some(gpus("8")),
+                ..ClusterState::default()
             },
         );
         let req = PlacementRequest {

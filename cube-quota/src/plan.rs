@@ -350,6 +350,11 @@ fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Option<Quantity> {
 
 /// Plans one group.
 ///
+/// The group's cluster placement (`placement.cluster`, `placement.clusterSelector`) is not
+/// resolved here: the manifests hold the whole group for whichever cluster they are applied
+/// to. [`crate::split::plan_groups_on_registry`] resolves it against a cluster registry and
+/// splits the quota between the target clusters.
+///
 /// # Errors
 /// [`PlanError::InvalidGroup`] when `validate` reports problems other than not-enforced keys
 /// and GPU names the pool does not advertise (those become warnings),

@@ -446,7 +446,7 @@ pub fn plan_groups_on_registry(
             cluster: g.placement.cluster.clone(),
             cluster_selector: g.placement.cluster_selector.clone(),
             tolerations: g.placement.tolerations.clone(),
-            gpus: ResourceList::new(),
+            ..cube_model::placement::PlacementRequest::default()
         };
         let placement = cube_model::placement::explain(registry, &request, states, policy);
         if !placement.refused.is_empty() {

@@ -156,6 +156,68 @@ async fn fleet_over_doubles_with_dead_unauthorized_and_silent_clusters() {
         1,
         "the registry's own taint is kept"
     );
+    // GPU kinds from GFD's product label: the A100 nodes have 4 of 16 free, the H100 node
+    // advertises none.
+    let kinds: Vec<(&str, usize, String, String)> = prod
+        .gpu_kinds
+        .iter()
+        .map(|k| {
+            (
+                k.kind.as_str(),
+                k.nodes.total,
+                k.capacity
+                    .allocatable
+                    .get_or_zero("nvidia.com/gpu")
+                    .to_string(),
+                k.capacity.free.get_or_zero("nvidia.com/gpu").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB",
+                2,
+                "16".to_owned(),
+                "4".to_owned()
+            ),
+            (
+                "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3",
+                1,
+                "0".to_owned(),
+                "0".to_owned()
+            )
+        ]
+    );
+    // Placement over the probe: 4 A100s fit bj-prod, 1 H100 does not.
+    let states = report.states();
+    let ask = |kind: &str, n: &str| cube_model::placement::PlacementRequest {
+        cluster: Some("bj-prod".into()),
+        gpus: [(cube_model::ResourceName::new("nvidia.com/gpu"), q(n))]
+            .into_iter()
+            .collect(),
+        gpu_kind: Some(kind.into()),
+        ..Default::default()
+    };
+    let policy = cube_model::placement::PlacementPolicy::default();
+    let p = cube_model::placement::explain(
+        &registry,
+        &ask("nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB", "4"),
+        &states,
+        &policy,
+    );
+    assert_eq!(p.chosen, ["bj-prod"]);
+    let p = cube_model::placement::explain(
+        &registry,
+        &ask("nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3", "1"),
+        &states,
+        &policy,
+    );
+    assert_eq!(
+        p.decision("bj-prod").unwrap().to_string(),
+        "bj-prod: rejected: 0 nvidia.com/gpu free on nodes labelled nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3, 1 requested"
+    );
 
     let dead = by("dead");
     assert_eq!(dead.ready.status, "Unknown");
@@ -190,6 +252,10 @@ async fn fleet_over_doubles_with_dead_unauthorized_and_silent_clusters() {
         "{table}"
     );
     assert!(table.contains("per-cluster timeout 1500 ms"), "{table}");
+    assert!(
+        table.contains("gpu kind nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB"),
+        "{table}"
+    );
 }
 
 #[tokio::test]
@@ -305,5 +371,46 @@ async fn live_fleet_with_dead_and_unauthorized_entries() {
     assert_eq!(report.clusters[2].ready.status, "False");
     if ca.is_some() {
         assert_eq!(report.clusters[2].ready.reason, "ClusterUnauthorized");
+    }
+}
+
+/// The fan-out bound holds: four silent clusters two at a time take two timeouts, not one and
+/// not four; each still costs only its own timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fan_out_is_bounded() {
+    let pki = Pki::new();
+    let silent = ApiDouble::builder(&pki)
+        .mode(Mode::NeverAnswer)
+        .start()
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let registry = ClusterRegistry::new(
+        (0..4)
+            .map(|i| {
+                entry(
+                    tmp.path(),
+                    &format!("silent-{i}"),
+                    &silent.url(),
+                    Some(&silent.ca_pem),
+                    "t",
+                )
+            })
+            .collect(),
+    );
+    let timeout = Duration::from_millis(400);
+    let options = FleetOptions {
+        concurrency: 2,
+        timeout,
+        ..FleetOptions::default()
+    };
+    let start = Instant::now();
+    let report = probe_fleet(&registry, &options, &|_| {}).await;
+    let took = start.elapsed();
+    assert!(took >= 2 * timeout, "{took:?}: more than 2 at once");
+    assert!(took < 3 * timeout, "{took:?}: fewer than 2 at once");
+    assert_eq!(report.concurrency, 2);
+    for c in &report.clusters {
+        assert_eq!(c.class.as_deref(), Some("timeout"));
+        assert!(c.elapsed_ms < 700, "{} took {} ms", c.name, c.elapsed_ms);
     }
 }

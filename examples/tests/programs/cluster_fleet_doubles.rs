@@ -64,6 +64,8 @@ fn fleet_over_served_doubles_with_dead_unauthorized_and_silent_entries() {
             "env=prod",
             "--gpus",
             "nvidia.com/gpu=2",
+            "--gpu-kind",
+            "nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB",
         ])
         .output()
         .expect("run cluster_fleet");
@@ -126,6 +128,11 @@ fn fleet_over_served_doubles_with_dead_unauthorized_and_silent_entries() {
         ]
     );
     assert!(prod.get("probeTaint").is_none());
+    assert_eq!(
+        prod["gpuKinds"][0]["kind"],
+        "nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB"
+    );
+    assert_eq!(prod["gpuKinds"][0]["free"]["nvidia.com/gpu"], "4");
 
     let dead = by("dead");
     assert_eq!(dead["ready"]["status"], "Unknown");
@@ -146,7 +153,7 @@ fn fleet_over_served_doubles_with_dead_unauthorized_and_silent_entries() {
     );
     assert!(silent["elapsedMs"].as_u64().unwrap() >= 3000);
 
-    // Placement over the probe: the prod clusters with free GPUs are chosen, the others are
+    // Placement over the probe: the prod clusters with 2 free A100s are chosen, the others are
     // rejected with their reasons.
     let place = &json["placement"];
     assert_eq!(place["chosen"], serde_json::json!(["bj-prod", "sh-prod"]));
