@@ -383,10 +383,12 @@ pub fn pod_ready(p: &Pod) -> Option<bool> {
 /// A pod's state in a few words: phase, containers not ready with their waiting / terminated
 /// reasons and restart counts.
 pub fn pod_state(p: &Pod) -> String {
-    let mut parts = vec![if p.status.phase.is_empty() {
-        "no status".to_owned()
-    } else {
-        format!("phase {}", p.status.phase)
+    let mut parts = vec![match (p.status.phase.as_str(), p.status.reason.as_str()) {
+        ("", "") => "no status".to_owned(),
+        ("", r) => format!("status {r}"),
+        (ph, "") => format!("phase {ph}"),
+        // the STATUS column of `kubectl get pods` (`Init:CrashLoopBackOff`, `Init:0/1`)
+        (ph, r) => format!("phase {ph}, status {r}"),
     }];
     let describe = |init: bool, s: &cube_model::objects::ContainerStatus| -> Option<String> {
         if s.ready && !init {
@@ -536,6 +538,17 @@ pub fn source_evidence(node: &Node, ev: &NodeGpuEvidence, max: usize) -> Vec<Evi
             ),
             GpuSourceKind::AdvertisedResource => {
                 Evidence::field(&o, format!("status.allocatable.{}", s.key), &s.value)
+            }
+            GpuSourceKind::RegisteredResource => {
+                Evidence::field(&o, format!("status.capacity.{}", s.key), &s.value)
+            }
+            GpuSourceKind::HardwareSibling => Evidence::field(
+                obj("Node", "", s.node.as_deref().unwrap_or("?")),
+                "status.capacity, status.nodeInfo (identical hardware, advertises GPUs)",
+                &s.value,
+            ),
+            GpuSourceKind::ToolOutput => {
+                Evidence::field(&o, format!("{} (pasted with the node)", s.key), &s.value)
             }
             // A source kind added later: cite its key and value as they are.
             _ => Evidence::field(&o, s.key.clone(), &s.value),
@@ -754,14 +767,9 @@ fn evaluate(
     let cands: Vec<&Plugin<'_>> = plugins.iter().filter(|p| serves(p, vendor)).collect();
     let unhealthy = !cap.is_empty() && alloc.is_empty();
     if cands.is_empty() {
-        // no device plugin in the input
-        let pods: Vec<&Pod> = ctx
-            .pods_on_node(name)
-            .iter()
-            .map(|&i| ctx.pod(i))
-            .filter(|p| matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _))))
-            .collect();
-        if let Some(p) = pods.iter().find(|p| pod_ready(p) == Some(false)) {
+        // no device plugin in the input: the GPU component pods on the node still tell which
+        // link fails (a driver installer, toolkit or validator, or the plugin pod itself)
+        if let Some(p) = failing_components(ctx, name).first().map(|(p, _)| *p) {
             return Some(pod_failure(ctx, &mut fail, node, p, res, numbers));
         }
         if unhealthy {
@@ -916,6 +924,12 @@ fn evaluate(
             ),
         ));
     }
+    if let Some((p, _)) = failing_components(ctx, name)
+        .into_iter()
+        .find(|(_, role)| *role != Blocker::Plugin)
+    {
+        return Some(pod_failure(ctx, &mut fail, node, p, res, numbers));
+    }
     if unhealthy {
         return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
     }
@@ -945,6 +959,81 @@ fn dedup(v: Vec<String>) -> Vec<String> {
     v.into_iter().filter(|s| seen.insert(s.clone())).collect()
 }
 
+/// What a not-Ready GPU component on a node blocks, deepest first: the driver, the container
+/// toolkit, the GPU Operator's validators (the operator starts the device plugin only after
+/// them: NVIDIA/gpu-operator assets/state-device-plugin, init container
+/// `toolkit-validation`), then the device plugin itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Blocker {
+    Driver,
+    Toolkit,
+    Validator,
+    Plugin,
+}
+
+fn blocker_of(p: &Pod) -> Option<Blocker> {
+    let owner = p
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "DaemonSet")
+        .map_or(p.metadata.name.as_str(), |o| o.name.as_str());
+    match classify_pod(p)? {
+        (GpuComponentRole::Driver, _) => Some(Blocker::Driver),
+        (GpuComponentRole::DevicePlugin, _) => Some(Blocker::Plugin),
+        (GpuComponentRole::Operand, _) if owner.contains("toolkit") => Some(Blocker::Toolkit),
+        (GpuComponentRole::Operand, _)
+            if owner.contains("validator") || owner.contains("validation") =>
+        {
+            Some(Blocker::Validator)
+        }
+        _ => None,
+    }
+}
+
+/// GPU component pods bound to `node` that are not Ready (known from their status), deepest
+/// first (see [`Blocker`]). Pods whose state the input does not show (a `describe node`
+/// `Non-terminated Pods` row) are not listed.
+fn failing_components<'a>(ctx: &Context<'a>, node: &str) -> Vec<(&'a Pod, Blocker)> {
+    let mut out: Vec<(&Pod, Blocker)> = ctx
+        .pods_on_node(node)
+        .iter()
+        .map(|&i| ctx.pod(i))
+        .filter(|p| !p.is_terminal() && pod_ready(p) == Some(false))
+        .filter_map(|p| blocker_of(p).map(|b| (p, b)))
+        .collect();
+    out.sort_by_key(|(_, b)| *b);
+    out
+}
+
+fn pod_evidence(p: &Pod, numbers: &mut Vec<Evidence>) {
+    let po = obj("Pod", &p.metadata.namespace, &p.metadata.name);
+    numbers.push(Evidence::field(&po, "status.phase", &p.status.phase));
+    if !p.status.reason.is_empty() {
+        numbers.push(Evidence::field(&po, "STATUS", &p.status.reason));
+    }
+    for s in p
+        .status
+        .init_container_statuses
+        .iter()
+        .chain(&p.status.container_statuses)
+    {
+        if let Some(w) = s.state.as_ref().and_then(|st| st.waiting.as_ref())
+            && !w.reason.is_empty()
+            && w.reason != "PodInitializing"
+        {
+            numbers.push(Evidence::field(
+                &po,
+                format!("status.containerStatuses[{}].state.waiting.reason", s.name),
+                &w.reason,
+            ));
+        }
+    }
+}
+
+/// The failing link when a GPU component pod on the node is not Ready: the deepest failing
+/// component (driver, toolkit, validator) is named first, with the device-plugin pod `p`
+/// waiting behind it when `p` is a plugin pod.
 fn pod_failure(
     ctx: &Context<'_>,
     fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
@@ -953,65 +1042,95 @@ fn pod_failure(
     res: &str,
     mut numbers: Vec<Evidence>,
 ) -> ChainFailure {
-    let po = obj("Pod", &p.metadata.namespace, &p.metadata.name);
-    numbers.push(Evidence::field(&po, "status.phase", &p.status.phase));
-    let state = pod_state(p);
-    let waits_for_driver = p.status.init_container_statuses.iter().any(|s| {
-        !s.ready
-            && (s.name.contains("driver")
-                || s.name.contains("installer")
-                || s.name.contains("toolkit-validation")
-                || s.name.contains("validation"))
-    });
-    let driver_hint = if waits_for_driver {
-        format!(
-            "; the pod waits for the GPU driver: install it ({})",
-            driver_hint(node)
-        )
-    } else {
-        String::new()
-    };
-    // a driver pod failing on the same node is the deeper cause
-    let driver = ctx
-        .pods_on_node(&node.metadata.name)
+    let failing = failing_components(ctx, &node.metadata.name);
+    let own = blocker_of(p).unwrap_or(Blocker::Plugin);
+    let root = failing
         .iter()
-        .map(|&i| ctx.pod(i))
-        .find(|d| {
-            matches!(classify_pod(d), Some((GpuComponentRole::Driver, _)))
-                && pod_ready(d) == Some(false)
+        .find(|(d, b)| *b < own && !std::ptr::eq(*d, p))
+        .map_or((p, own), |(d, b)| (*d, *b));
+    pod_evidence(root.0, &mut numbers);
+    let (rns, rname) = (&root.0.metadata.namespace, &root.0.metadata.name);
+    let state = pod_state(root.0);
+    if root.1 == Blocker::Plugin {
+        let waits_for_driver = p.status.init_container_statuses.iter().any(|s| {
+            !s.ready
+                && (s.name.contains("driver")
+                    || s.name.contains("installer")
+                    || s.name.contains("toolkit-validation")
+                    || s.name.contains("validation"))
         });
-    let driver_note = driver.map_or(String::new(), |d| {
-        numbers.push(Evidence::field(
-            obj("Pod", &d.metadata.namespace, &d.metadata.name),
-            "status.phase",
-            &d.status.phase,
-        ));
-        format!(
-            "; the driver pod {}/{} on the node is not Ready either ({}): the plugin cannot work before the driver does",
-            d.metadata.namespace,
-            d.metadata.name,
-            pod_state(d)
-        )
-    });
-    let driver_hint = match driver {
-        Some(d) if driver_hint.is_empty() => format!(
-            "; fix the driver first: `kubectl -n {0} logs {1} --all-containers`",
-            d.metadata.namespace, d.metadata.name
+        let hint = if waits_for_driver {
+            format!(
+                "; the pod waits for the GPU driver: install it ({})",
+                driver_hint(node)
+            )
+        } else {
+            String::new()
+        };
+        return fail(
+            ChainLink::PluginPodReady,
+            format!(
+                "the device-plugin pod {rns}/{rname} on the node is not Ready ({state}), so {res} is not registered"
+            ),
+            numbers,
+            format!(
+                "`kubectl -n {rns} describe pod {rname}` and `kubectl -n {rns} logs {rname} --all-containers`{hint}"
+            ),
+        );
+    }
+    let (what, blocks) = match root.1 {
+        Blocker::Driver => (
+            "GPU driver installer",
+            format!(
+                "the GPU driver is not installed on the node, so no device plugin can register {res}"
+            ),
         ),
-        _ => driver_hint,
+        Blocker::Toolkit => (
+            "container toolkit",
+            "the container runtime is not set up for GPUs, so the device plugin cannot start"
+                .to_owned(),
+        ),
+        _ => (
+            "GPU Operator validator",
+            format!(
+                "the GPU Operator starts the device plugin only after its validations (driver, container toolkit, CUDA) pass, so {res} is never registered"
+            ),
+        ),
     };
-    fail(
-        ChainLink::PluginPodReady,
-        format!(
-            "the device-plugin pod {}/{} on the node is not Ready ({state}), so {res} is not registered{driver_note}",
-            p.metadata.namespace, p.metadata.name
-        ),
-        numbers,
-        format!(
-            "`kubectl -n {0} describe pod {1}` and `kubectl -n {0} logs {1} --all-containers`{driver_hint}",
-            p.metadata.namespace, p.metadata.name
-        ),
-    )
+    let mut detail =
+        format!("the {what} pod {rns}/{rname} on the node is not Ready ({state}): {blocks}");
+    if !std::ptr::eq(root.0, p) {
+        pod_evidence(p, &mut numbers);
+        detail.push_str(&format!(
+            "; the {} pod {}/{} waits behind it ({})",
+            if own == Blocker::Plugin {
+                "device-plugin"
+            } else {
+                "GPU component"
+            },
+            p.metadata.namespace,
+            p.metadata.name,
+            pod_state(p)
+        ));
+    } else if let Some((plugin, _)) = failing
+        .iter()
+        .find(|(d, b)| *b == Blocker::Plugin && !std::ptr::eq(*d, root.0))
+    {
+        pod_evidence(plugin, &mut numbers);
+        detail.push_str(&format!(
+            "; the device-plugin pod {}/{} waits behind it ({})",
+            plugin.metadata.namespace,
+            plugin.metadata.name,
+            pod_state(plugin)
+        ));
+    }
+    let mut remedy = format!(
+        "`kubectl -n {rns} logs {rname} --all-containers` (the failing container's log says why) and `kubectl -n {rns} describe pod {rname}`"
+    );
+    if root.1 == Blocker::Driver {
+        remedy.push_str(&format!("; the driver: {}", driver_hint(node)));
+    }
+    fail(ChainLink::PluginPodReady, detail, numbers, remedy)
 }
 
 fn unhealthy_failure(

@@ -740,6 +740,8 @@ pub fn parse_text(text: &str) -> ParsedText {
         mark.apply_namespace(&mut out, &ns);
     }
     merge_repeats(&mut out);
+    // `nvidia-smi` / `rocm-smi` listings pasted with the node
+    crate::smi::attach(text, &mut out.nodes);
     out
 }
 
@@ -1203,6 +1205,10 @@ fn pod_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
     }
     if let Some(s) = b.get("Init Containers") {
         pod.spec.init_containers = containers(s, idx, &object, &mut out.problems);
+        pod.status.init_container_statuses = container_statuses(s);
+    }
+    if let Some(s) = b.get("Containers") {
+        pod.status.container_statuses = container_statuses(s);
     }
     if let Some(s) = b.get("Node-Selectors") {
         pod.spec.node_selector = s.values().filter_map(split_kv).collect();
@@ -1324,6 +1330,77 @@ fn containers(
     }
     finish(&mut sub, &mut out, problems);
     out
+}
+
+/// The container statuses of a `Containers:` / `Init Containers:` section (`State:` with its
+/// `Reason:` / `Message:` / `Exit Code:` lines, `Ready:`, `Restart Count:`; `Last State:` is
+/// not kept), as `describePod` prints them (k8s.io/kubectl/pkg/describe/describe.go
+/// `describeContainerState`). Empty when the section shows no state (a describe of a
+/// manifest).
+fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
+    let mut out: Vec<ContainerStatus> = Vec::new();
+    let mut seen = false;
+    let mut in_state = false;
+    for line in &section.lines {
+        let indent = indent_of(line);
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if indent <= 2 {
+            in_state = false;
+            if let Some(name) = t.strip_suffix(':') {
+                out.push(ContainerStatus {
+                    name: name.to_owned(),
+                    ..ContainerStatus::default()
+                });
+            }
+            continue;
+        }
+        let Some(c) = out.last_mut() else { continue };
+        let Some((key, value)) = t.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        if indent <= 4 {
+            in_state = key == "State";
+            match key {
+                "State" => {
+                    seen = true;
+                    let detail = ContainerStateDetail::default();
+                    let mut st = ContainerState::default();
+                    match value {
+                        "Waiting" => st.waiting = Some(detail),
+                        "Running" => st.running = Some(ContainerStateRunning::default()),
+                        "Terminated" => st.terminated = Some(detail),
+                        _ => {}
+                    }
+                    c.state = Some(st);
+                }
+                "Ready" => {
+                    seen = true;
+                    c.ready = value == "True";
+                }
+                "Restart Count" => c.restart_count = value.parse().unwrap_or(0),
+                _ => {}
+            }
+            continue;
+        }
+        if !in_state {
+            continue;
+        }
+        let Some(st) = c.state.as_mut() else { continue };
+        let Some(d) = st.waiting.as_mut().or(st.terminated.as_mut()) else {
+            continue;
+        };
+        match key {
+            "Reason" => d.reason = value.to_owned(),
+            "Message" => d.message = value.to_owned(),
+            "Exit Code" => d.exit_code = value.parse().ok(),
+            _ => {}
+        }
+    }
+    if seen { out } else { Vec::new() }
 }
 
 fn pvc_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {

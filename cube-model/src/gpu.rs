@@ -66,10 +66,21 @@ pub enum GpuSourceKind {
     PoolSibling,
     /// A GPU resource in `status.capacity` or `status.allocatable` above zero.
     AdvertisedResource,
+    /// A GPU resource key listed at 0 (`nvidia.com/gpu: 0`): a device plugin registered it on
+    /// this node and then found no healthy device, or stopped (the kubelet keeps a removed
+    /// plugin's resource at 0). Not the legacy `alpha.kubernetes.io/nvidia-gpu`, which kubelets
+    /// before 1.10 listed at 0 on every node.
+    RegisteredResource,
+    /// A node of identical hardware and software that advertises GPUs (no pool label ties
+    /// them; weaker than a [`GpuSourceKind::PoolSibling`]).
+    HardwareSibling,
+    /// `nvidia-smi` / `rocm-smi` output pasted with the node (see [`crate::smi`]).
+    ToolOutput,
 }
 
 impl GpuSourceKind {
-    /// `label`, `annotation`, `taint`, `pod`, `pool sibling`, `advertised resource`.
+    /// `label`, `annotation`, `taint`, `pod`, `pool sibling`, `advertised resource`,
+    /// `registered resource`, `identical-hardware sibling`, `tool output`.
     pub fn as_str(self) -> &'static str {
         match self {
             GpuSourceKind::Label => "label",
@@ -78,6 +89,9 @@ impl GpuSourceKind {
             GpuSourceKind::PodOnNode => "pod",
             GpuSourceKind::PoolSibling => "pool sibling",
             GpuSourceKind::AdvertisedResource => "advertised resource",
+            GpuSourceKind::RegisteredResource => "registered resource",
+            GpuSourceKind::HardwareSibling => "identical-hardware sibling",
+            GpuSourceKind::ToolOutput => "tool output",
         }
     }
 }
@@ -232,6 +246,14 @@ const CITE_AMD: &str =
     "ROCm/k8s-device-plugin cmd/k8s-node-labeller (amd.com/gpu.*, beta.amd.com/gpu.*)";
 const CITE_INTEL: &str = "intel/intel-device-plugins-for-kubernetes deployments/nfd/overlays/node-feature-rules (intel.feature.node.kubernetes.io/gpu, gpu.intel.com/device-id.*)";
 const CITE_GKE: &str = "GoogleCloudPlatform/container-engine-accelerators cmd/nvidia_gpu/device-plugin.yaml (node affinity cloud.google.com/gke-accelerator Exists)";
+const CITE_SKYPILOT: &str = "skypilot-org/skypilot sky/utils/kubernetes/gpu_labeler.py (writes skypilot.co/accelerator), sky/provision/kubernetes/utils.py (SkyPilotLabelFormatter, CoreWeaveLabelFormatter gpu.nvidia.com/class, GFDLabelFormatter, KarpenterLabelFormatter, GKELabelFormatter)";
+const CITE_COREWEAVE: &str = "CoreWeave node labels gpu.nvidia.com/class, gpu.nvidia.com/model, gpu.nvidia.com/vram (skypilot-org/skypilot sky/provision/kubernetes/utils.py CoreWeaveLabelFormatter)";
+const CITE_LEGACY: &str = "kubernetes/kubernetes#55005 (GKE 1.8 GPU start-up scripts label alpha.kubernetes.io/nvidia-gpu-name; the alpha.kubernetes.io/nvidia-gpu resource of the Accelerators feature gate, removed in 1.10)";
+const CITE_CA: &str = "kubernetes/autoscaler cluster-autoscaler/cloudprovider/*/*_cloud_provider.go (GPULabel of each cloud provider)";
+const CITE_ROLE: &str = "kubernetes/kubernetes pkg/printers/internalversion/printers.go findNodeRoles (node-role.kubernetes.io/<role>, any value)";
+const CITE_TKE: &str =
+    "tkestack/gpu-manager README (DaemonSet nodeSelector nvidia-device-enable=enable)";
+const CITE_DOKS: &str = "DigitalOcean Kubernetes GPU node pools (doks.digitalocean.com/gpu-brand=nvidia|amd, doks.digitalocean.com/gpu-model)";
 const CITE_INSTANCE: &str = "cloud GPU instance families: AWS EC2 accelerated computing (g*, p*), Azure N-series (NC, ND, NV, NG), GCP accelerator-optimized (a2, a3, a4, g2), Alibaba ECS gn*";
 
 impl GpuVocabulary {
@@ -275,6 +297,20 @@ impl GpuVocabulary {
             (MarkerKind::Annotation, &node.metadata.annotations),
         ] {
             for (k, v) in map {
+                if kind == MarkerKind::Annotation
+                    && let Some(vendor) = crate::smi::tool_output_vendor(k)
+                {
+                    out.push(GpuSource {
+                        kind: GpuSourceKind::ToolOutput,
+                        vendor: Some(vendor),
+                        family: GpuEvidenceSource::ToolOutput,
+                        key: crate::smi::tool_name(k).to_owned(),
+                        value: v.clone(),
+                        node: None,
+                        weak: false,
+                    });
+                    continue;
+                }
                 if let Some(m) = self.find(kind, k, v) {
                     out.push(GpuSource {
                         kind: if kind == MarkerKind::Label {
@@ -320,6 +356,32 @@ impl GpuVocabulary {
                 kind: GpuSourceKind::AdvertisedResource,
                 vendor: gpu_resource_vendor(n.as_str()),
                 family: GpuEvidenceSource::AdvertisedResource,
+                key: n.to_string(),
+                value: q.to_string(),
+                node: None,
+                weak: false,
+            });
+        }
+        // a key listed at 0: a device plugin registered it here (kubernetes/kubernetes
+        // pkg/kubelet/nodestatus/setters.go MachineInfo sets a removed plugin's resource to 0 in
+        // capacity; a plugin that finds no healthy device reports 0 allocatable). Kubelets before
+        // 1.10 listed alpha.kubernetes.io/nvidia-gpu: 0 on every node: not evidence.
+        for (n, q) in capacity.iter().chain(allocatable.iter()) {
+            if !q.is_zero() || n.as_str() == crate::resource::names::LEGACY_NVIDIA_GPU {
+                continue;
+            }
+            if out.iter().any(|s| {
+                matches!(
+                    s.kind,
+                    GpuSourceKind::AdvertisedResource | GpuSourceKind::RegisteredResource
+                ) && s.key == n.as_str()
+            }) {
+                continue;
+            }
+            out.push(GpuSource {
+                kind: GpuSourceKind::RegisteredResource,
+                vendor: gpu_resource_vendor(n.as_str()),
+                family: GpuEvidenceSource::RegisteredResource,
                 key: n.to_string(),
                 value: q.to_string(),
                 node: None,
@@ -624,6 +686,128 @@ fn builtin_markers() -> Vec<GpuMarker> {
             F::CloudProvider,
             "AliyunContainerService/gpushare-device-plugin",
         ),
+        // cluster-autoscaler's GPULabel of the other cloud providers
+        l("aliyun.accelerator/*", None, nv, F::CloudProvider, CITE_CA),
+        l("baidu/nvidia_name", None, nv, F::CloudProvider, CITE_CA),
+        l(
+            "cloud.tencent.com/tke-accelerator",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l(
+            "node.kubernetes.ovhcloud.com/gpu",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l("k8s.scw.cloud/gpu", None, None, F::CloudProvider, CITE_CA),
+        l(
+            "magnum.openstack.org/gpu",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l(
+            "cloud.digitalocean.com/gpu-node",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l("hcloud/gpu-node", None, None, F::CloudProvider, CITE_CA),
+        l("civo.com/gpu-node", None, None, F::CloudProvider, CITE_CA),
+        l(
+            "cloud.brightbox.com/gpu-node",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l(
+            "bke.bizflycloud.vn/gpu-node",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l(
+            "cherryservers.com/gpu",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l(
+            "cluster-api/accelerator",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_CA,
+        ),
+        l(
+            "doks.digitalocean.com/gpu-brand",
+            Some("amd"),
+            amd,
+            F::CloudProvider,
+            CITE_DOKS,
+        ),
+        l(
+            "doks.digitalocean.com/gpu-brand",
+            Some("nvidia"),
+            nv,
+            F::CloudProvider,
+            CITE_DOKS,
+        ),
+        l(
+            "doks.digitalocean.com/gpu-*",
+            None,
+            None,
+            F::CloudProvider,
+            CITE_DOKS,
+        ),
+        // CoreWeave
+        l(
+            "gpu.nvidia.com/*",
+            None,
+            nv,
+            F::CloudProvider,
+            CITE_COREWEAVE,
+        ),
+        // SkyPilot's own label (its GPU labeller writes it; values h100, a100, l4, ...)
+        l(
+            "skypilot.co/accelerator",
+            None,
+            None,
+            F::Orchestrator,
+            CITE_SKYPILOT,
+        ),
+        // the GKE 1.8 era label and Tencent's GPU manager
+        l(
+            "alpha.kubernetes.io/nvidia-gpu-name",
+            None,
+            nv,
+            F::CloudProvider,
+            CITE_LEGACY,
+        ),
+        l(
+            "nvidia-device-enable",
+            Some("enable"),
+            nv,
+            F::GenericLabel,
+            CITE_TKE,
+        ),
+        // a node role named after GPUs (node-role.kubernetes.io/gpu=, any value)
+        l(
+            "node-role.kubernetes.io/gpu*",
+            Some("*"),
+            None,
+            F::GenericLabel,
+            CITE_ROLE,
+        ),
         // accelerators that are not GPUs (AWS Inferentia / Trainium, TPUs, FPGAs, Gaudi)
         l(
             "accelerator",
@@ -860,10 +1044,26 @@ impl fmt::Display for GpuSource {
             GpuSourceKind::AdvertisedResource => {
                 write!(f, "advertises {}: {}", self.key, self.value)
             }
+            GpuSourceKind::RegisteredResource => write!(
+                f,
+                "{} registered at {} (a device plugin ran here)",
+                self.key, self.value
+            ),
+            GpuSourceKind::HardwareSibling => write!(
+                f,
+                "from identical-hardware sibling {} ({}) which advertises GPUs",
+                self.node.as_deref().unwrap_or("?"),
+                self.value
+            ),
+            GpuSourceKind::ToolOutput => write!(f, "{} in the input: {}", self.key, self.value),
         }?;
         if !matches!(
             self.family,
-            GpuEvidenceSource::AdvertisedResource | GpuEvidenceSource::PoolSibling
+            GpuEvidenceSource::AdvertisedResource
+                | GpuEvidenceSource::PoolSibling
+                | GpuEvidenceSource::RegisteredResource
+                | GpuEvidenceSource::HardwareSibling
+                | GpuEvidenceSource::ToolOutput
         ) {
             write!(f, " [{}]", self.family.as_str())?;
         }
@@ -891,14 +1091,25 @@ impl NodeGpuEvidence {
     pub fn has_gpus(&self) -> bool {
         self.sources.iter().any(|s| !s.weak)
     }
-    /// True when the node's GPU facts come only from pool siblings.
+    /// True when the node's GPU facts come only from siblings (pool or identical hardware).
     pub fn from_siblings_only(&self) -> bool {
+        self.has_gpus()
+            && self.sources.iter().filter(|s| !s.weak).all(|s| {
+                matches!(
+                    s.kind,
+                    GpuSourceKind::PoolSibling | GpuSourceKind::HardwareSibling
+                )
+            })
+    }
+    /// True when the node's GPU facts come only from identical-hardware siblings (the weakest
+    /// evidence: no label ties the nodes).
+    pub fn from_hardware_siblings_only(&self) -> bool {
         self.has_gpus()
             && self
                 .sources
                 .iter()
                 .filter(|s| !s.weak)
-                .all(|s| s.kind == GpuSourceKind::PoolSibling)
+                .all(|s| s.kind == GpuSourceKind::HardwareSibling)
     }
     /// Sources that are not advertised resources (what says the node *should* have GPUs).
     pub fn claims(&self) -> impl Iterator<Item = &GpuSource> {
@@ -1034,6 +1245,9 @@ pub fn classify_component(
     const NFD: &[&str] = &["node-feature-discovery", "nfd-worker", "nfd-node"];
     const MPS: &[&str] = &["mps-control-daemon"];
     const GFD: &[&str] = &["gpu-feature-discovery"];
+    // GPU Operator validators (nvidia-operator-validator, nvidia-cuda-validator and the
+    // nvidia-device-plugin-validator pod, which is no plugin)
+    const VALIDATOR: &[&str] = &["-validator", "-validation"];
     const PLUGIN: &[&str] = &[
         "device-plugin",
         "deviceplugin",
@@ -1054,10 +1268,11 @@ pub fn classify_component(
         "nvidia-mig-manager",
         "gpu-operator",
     ];
-    let order: [(&[&str], GpuComponentRole); 6] = [
+    let order: [(&[&str], GpuComponentRole); 7] = [
         (NFD, GpuComponentRole::NfdWorker),
         (MPS, GpuComponentRole::Operand),
         (GFD, GpuComponentRole::FeatureDiscovery),
+        (VALIDATOR, GpuComponentRole::Operand),
         (PLUGIN, GpuComponentRole::DevicePlugin),
         (DRIVER, GpuComponentRole::Driver),
         (OPERAND, GpuComponentRole::Operand),
@@ -1193,12 +1408,17 @@ pub fn cluster_gpu_evidence(
         // operands and drivers only run where the operator / cloud found GPUs; a device
         // plugin counts when its template selects nodes (otherwise it runs everywhere)
         let weak = role == GpuComponentRole::DevicePlugin && !selects_nodes_by_label(&p.spec);
+        // the component's own image, not a pause container's (GKE's driver installer runs in
+        // an init container in front of `pause`)
         let image = p
             .spec
             .containers
-            .first()
-            .map(|c| c.image.clone())
-            .unwrap_or_default();
+            .iter()
+            .chain(&p.spec.init_containers)
+            .map(|c| c.image.as_str())
+            .find(|i| !i.is_empty() && !i.contains("/pause:") && !i.starts_with("pause:"))
+            .unwrap_or_default()
+            .to_owned();
         out[i].sources.push(GpuSource {
             kind: GpuSourceKind::PodOnNode,
             vendor,
@@ -1252,7 +1472,127 @@ pub fn cluster_gpu_evidence(
             }
         }
     }
+    hardware_siblings(snapshot, &advertises, &mut out);
     out
+}
+
+/// Identical-hardware siblings (kubernetes/kubernetes#94926: nine identical nodes, four
+/// advertise their GPUs, no label says which belong together). Nodes are grouped by the same
+/// CPU capacity, pods capacity, kernel, container runtime, kubelet, OS image and architecture
+/// (every one present) and memory capacity within 1 %; control-plane nodes and nodes whose
+/// instance types differ are never siblings. A node with no other GPU evidence gets a
+/// [`GpuSourceKind::HardwareSibling`] source only when at least two of its identical siblings
+/// advertise GPUs and they are at least a third of its group (one odd node with a GPU card
+/// does not make its identical neighbours GPU nodes). O(n log n).
+fn hardware_siblings(
+    snapshot: &ClusterSnapshot,
+    advertises: &[Option<GpuVendor>],
+    out: &mut [NodeGpuEvidence],
+) {
+    const CONTROL_PLANE: &[&str] = &[
+        "node-role.kubernetes.io/control-plane",
+        "node-role.kubernetes.io/master",
+    ];
+    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, n) in snapshot.nodes.iter().enumerate() {
+        let info = &n.status.node_info;
+        let cap = &n.status.capacity;
+        let (Some(cpu), Some(_)) = (cap.get("cpu"), cap.get("memory")) else {
+            continue;
+        };
+        if [
+            &info.kernel_version,
+            &info.container_runtime_version,
+            &info.kubelet_version,
+            &info.os_image,
+        ]
+        .iter()
+        .any(|v| v.is_empty())
+            || CONTROL_PLANE
+                .iter()
+                .any(|k| n.metadata.labels.contains_key(*k))
+            || n.spec
+                .taints
+                .iter()
+                .any(|t| CONTROL_PLANE.contains(&t.key.as_str()))
+        {
+            continue;
+        }
+        let key = format!(
+            "{cpu}|{}|{}|{}|{}|{}|{}|{}",
+            cap.get("pods").map(ToString::to_string).unwrap_or_default(),
+            info.kernel_version,
+            info.container_runtime_version,
+            info.kubelet_version,
+            info.os_image,
+            info.architecture,
+            n.metadata
+                .labels
+                .get("node.kubernetes.io/instance-type")
+                .or_else(|| n.metadata.labels.get("beta.kubernetes.io/instance-type"))
+                .map_or("", String::as_str),
+        );
+        groups.entry(key).or_default().push(i);
+    }
+    let memory = |i: usize| {
+        snapshot.nodes[i]
+            .status
+            .capacity
+            .get("memory")
+            .map_or(0, crate::Quantity::value)
+    };
+    for members in groups.values() {
+        let mut adv: Vec<(i64, usize)> = members
+            .iter()
+            .filter(|&&i| advertises[i].is_some())
+            .map(|&i| (memory(i), i))
+            .collect();
+        if adv.len() < 2 || adv.len() * 3 < members.len() {
+            continue;
+        }
+        adv.sort_unstable();
+        for &i in members {
+            if advertises[i].is_some() || out[i].has_gpus() {
+                continue;
+            }
+            let m = memory(i);
+            let tolerance = m / 100;
+            let lo = adv.partition_point(|(x, _)| *x < m - tolerance);
+            let hi = adv.partition_point(|(x, _)| *x <= m + tolerance);
+            if hi.saturating_sub(lo) < 2 {
+                continue;
+            }
+            let sib = adv[lo].1;
+            let n = &snapshot.nodes[i];
+            let info = &n.status.node_info;
+            out[i].sources.push(GpuSource {
+                kind: GpuSourceKind::HardwareSibling,
+                vendor: advertises[sib],
+                family: GpuEvidenceSource::HardwareSibling,
+                key: "identical hardware".to_owned(),
+                value: format!(
+                    "cpu {}, memory {}, kernel {}, {}, kubelet {}; {} of {} identical nodes advertise GPUs",
+                    n.status
+                        .capacity
+                        .get("cpu")
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
+                    n.status
+                        .capacity
+                        .get("memory")
+                        .map(ToString::to_string)
+                        .unwrap_or_default(),
+                    info.kernel_version,
+                    info.container_runtime_version,
+                    info.kubelet_version,
+                    adv.len(),
+                    members.len()
+                ),
+                node: Some(snapshot.nodes[sib].metadata.name.clone()),
+                weak: false,
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1380,6 +1720,126 @@ mod tests {
     }
 
     #[test]
+    fn third_party_and_legacy_sources() {
+        let v = GpuVocabulary::builtin();
+        for (k, val, vendor) in [
+            ("skypilot.co/accelerator", "h100", None),
+            ("gpu.nvidia.com/class", "A100_NVLINK_80GB", Some(GpuVendor::Nvidia)),
+            ("gpu.nvidia.com/model", "H200", Some(GpuVendor::Nvidia)),
+            (
+                "alpha.kubernetes.io/nvidia-gpu-name",
+                "Tesla-K80",
+                Some(GpuVendor::Nvidia),
+            ),
+            ("k8s.scw.cloud/gpu", "true", None),
+            ("cloud.tencent.com/tke-accelerator", "nvidia-tesla-t4", None),
+            ("doks.digitalocean.com/gpu-brand", "amd", Some(GpuVendor::Amd)),
+            ("nvidia-device-enable", "enable", Some(GpuVendor::Nvidia)),
+            ("node-role.kubernetes.io/gpu", "", None),
+        ] {
+            let s = v.node_sources(&node(&[(k, val)]));
+            assert_eq!(s.len(), 1, "{k}={val}");
+            assert_eq!(s[0].vendor, vendor, "{k}={val}");
+        }
+        // a resource registered at 0 is evidence; the legacy alpha resource at 0 (every node of
+        // a pre-1.10 cluster) is not
+        let mut n = node(&[]);
+        n.status.capacity = [
+            ("nvidia.com/gpu", "0".parse().unwrap()),
+            ("cpu", "8".parse().unwrap()),
+        ]
+        .into_iter()
+        .collect();
+        let s = v.node_sources(&n);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].kind, GpuSourceKind::RegisteredResource);
+        assert_eq!(s[0].vendor, Some(GpuVendor::Nvidia));
+        assert!(s[0].to_string().contains("registered at 0"), "{}", s[0]);
+        n.status.capacity = [(
+            crate::resource::names::LEGACY_NVIDIA_GPU,
+            "0".parse().unwrap(),
+        )]
+        .into_iter()
+        .collect();
+        assert!(v.node_sources(&n).is_empty());
+        // pasted nvidia-smi
+        let mut n = node(&[]);
+        n.metadata.annotations.insert(
+            crate::smi::NVIDIA_SMI_ANNOTATION.into(),
+            "2 GPU(s): Tesla P4 x2".into(),
+        );
+        let s = v.node_sources(&n);
+        assert_eq!(s[0].kind, GpuSourceKind::ToolOutput);
+        assert_eq!(s[0].to_string(), "nvidia-smi in the input: 2 GPU(s): Tesla P4 x2");
+    }
+
+    fn machine(name: &str, gpus: &str, memory: &str) -> Node {
+        let mut n = node(&[]);
+        n.metadata.name = name.into();
+        n.status.capacity = [
+            ("cpu", "16".parse().unwrap()),
+            ("memory", memory.parse().unwrap()),
+            ("pods", "110".parse().unwrap()),
+            ("nvidia.com/gpu", gpus.parse().unwrap()),
+        ]
+        .into_iter()
+        .filter(|(k, q): &(&str, crate::Quantity)| *k != "nvidia.com/gpu" || !q.is_zero())
+        .collect();
+        let i = &mut n.status.node_info;
+        i.kernel_version = "4.15.0-117-generic".into();
+        i.container_runtime_version = "docker://19.3.12".into();
+        i.kubelet_version = "v1.19.0".into();
+        i.os_image = "Ubuntu 18.04.4 LTS".into();
+        i.architecture = "amd64".into();
+        n
+    }
+
+    #[test]
+    fn identical_hardware_siblings() {
+        let ev = |nodes: Vec<Node>| {
+            let snap = ClusterSnapshot {
+                nodes,
+                ..ClusterSnapshot::default()
+            };
+            cluster_gpu_evidence(GpuVocabulary::builtin(), &snap)
+        };
+        // kubernetes/kubernetes#94926: 4 of 9 identical nodes advertise
+        let nodes: Vec<Node> = (1..=9)
+            .map(|i| {
+                let gpus = if [1, 2, 4, 6].contains(&i) { "2" } else { "0" };
+                machine(&format!("node-0{i}"), gpus, "65850304Ki")
+            })
+            .collect();
+        let e = ev(nodes.clone());
+        assert!(e[2].from_hardware_siblings_only(), "{:?}", e[2]);
+        assert_eq!(e[2].vendor(), Some(GpuVendor::Nvidia));
+        assert!(e[2].sources[0].to_string().contains("4 of 9 identical nodes"));
+        assert!(!e[0].from_siblings_only());
+        // memory within 1 % still identical; 10 % is other hardware
+        let mut other = nodes.clone();
+        other[2] = machine("node-03", "0", "65800000Ki");
+        other[4] = machine("node-05", "0", "59000000Ki");
+        let e = ev(other);
+        assert!(e[2].has_gpus() && !e[4].has_gpus());
+        // one odd node with a GPU among identical CPU nodes: no evidence for the others
+        let mut few: Vec<Node> = (1..=9)
+            .map(|i| machine(&format!("n{i}"), "0", "65850304Ki"))
+            .collect();
+        few[0] = machine("n1", "1", "65850304Ki");
+        few[1] = machine("n2", "1", "65850304Ki");
+        assert!(ev(few).iter().skip(2).all(|e| !e.has_gpus()));
+        // a control-plane node or another kernel is no sibling
+        let mut cp = nodes;
+        cp[2].metadata.labels.insert(
+            "node-role.kubernetes.io/control-plane".into(),
+            String::new(),
+        );
+        cp[4].status.node_info.kernel_version = "5.4.0-1-generic".into();
+        let e = ev(cp);
+        assert!(!e[2].has_gpus() && !e[4].has_gpus() && e[6].has_gpus());
+    }
+
+    #[test]
     fn user_markers_come_first() {
         let m: GpuMarker =
             serde_json::from_str(r#"{"key":"org","value":"gpu-pool","vendor":"amd"}"#).unwrap();
@@ -1483,6 +1943,21 @@ mod tests {
         assert_eq!(
             c("coredns", "registry.k8s.io/coredns/coredns:v1.11.1"),
             None
+        );
+        // the GPU Operator's plugin validator is no plugin
+        assert_eq!(
+            c(
+                "nvidia-device-plugin-validator",
+                "nvcr.io/nvidia/cloud-native/gpu-operator-validator:v23.9.1"
+            ),
+            Some(R::Operand)
+        );
+        assert_eq!(
+            c(
+                "nvidia-device-plugin-daemonset",
+                "nvcr.io/nvidia/cloud-native/gpu-operator-validator:v23.9.1"
+            ),
+            Some(R::DevicePlugin)
         );
     }
 }

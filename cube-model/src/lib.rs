@@ -54,6 +54,7 @@ pub mod quantity;
 pub mod redact;
 pub mod resource;
 pub mod selector;
+pub mod smi;
 pub mod snapshot;
 pub mod terminal;
 pub mod yaml;

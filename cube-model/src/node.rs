@@ -139,6 +139,17 @@ pub enum GpuEvidenceSource {
     AdvertisedResource,
     /// A user's vocabulary entry.
     Custom,
+    /// An ML launcher or scheduler that labels GPU nodes for itself (SkyPilot
+    /// `skypilot.co/accelerator`).
+    Orchestrator,
+    /// A GPU resource key the kubelet lists at 0 in `status.capacity`: a device plugin
+    /// registered it on this node, then found no healthy device or stopped.
+    RegisteredResource,
+    /// A node of identical hardware and software (capacity, kernel, runtime, kubelet, OS image)
+    /// that advertises GPUs.
+    HardwareSibling,
+    /// `nvidia-smi` / `rocm-smi` output pasted with the node.
+    ToolOutput,
 }
 
 impl GpuEvidenceSource {
@@ -160,6 +171,10 @@ impl GpuEvidenceSource {
             GpuEvidenceSource::PoolSibling => "pool sibling",
             GpuEvidenceSource::AdvertisedResource => "advertised resource",
             GpuEvidenceSource::Custom => "custom gpuLabels",
+            GpuEvidenceSource::Orchestrator => "ML orchestrator",
+            GpuEvidenceSource::RegisteredResource => "registered resource",
+            GpuEvidenceSource::HardwareSibling => "identical-hardware sibling",
+            GpuEvidenceSource::ToolOutput => "pasted tool output",
         }
     }
 }

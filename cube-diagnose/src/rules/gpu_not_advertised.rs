@@ -24,6 +24,12 @@ declare_rule!(
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut advertised: BTreeSet<String> = BTreeSet::new();
+    // nodes whose resources the input shows (a `get nodes` row or a bare name shows none)
+    let node_data = ctx
+        .snapshot()
+        .nodes
+        .iter()
+        .any(|n| !n.status.allocatable.is_empty() || !n.status.capacity.is_empty());
     for n in &ctx.snapshot().nodes {
         for (k, q) in &n.status.allocatable {
             if is_gpu_resource(k.as_str()) && !q.is_zero() {
@@ -59,7 +65,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             String::new()
         };
-        let sibling = if chain.evidence.from_siblings_only() {
+        let sibling = if chain.evidence.from_hardware_siblings_only() {
+            " (known only from identical-hardware siblings, the weakest evidence: no label says this node has GPUs; if it has none, this finding does not apply)"
+        } else if chain.evidence.from_siblings_only() {
             " (known only from pool siblings)"
         } else {
             ""
@@ -182,8 +190,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if count + neutral < total || advertised.contains(res) {
             continue;
         }
+        // only node data can say the GPUs are not busy; without it both causes remain
+        let message = if node_data {
+            format!(
+                "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
+            )
+        } else {
+            format!(
+                "{count} of {total} nodes report Insufficient {res} and the input holds no node status: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
+            )
+        };
         out.push(
-            Finding::new(GpuNotAdvertised::ID, Severity::Warning, signal_subject(s), format!("{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"))
+            Finding::new(GpuNotAdvertised::ID, Severity::Warning, signal_subject(s), message)
                 .with_evidence(s.evidence())
                 .with_remedy(format!("`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{}` should show the GPUs; if empty, check the device-plugin pods and their logs on the GPU nodes", res.replace('.', "\\."))),
         );
@@ -276,6 +294,16 @@ mod tests {
     #[test]
     fn affinity_conflict_is_not_a_missing_gpu() {
         assert!(run_log("gpu-not-advertised", "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu.").is_empty());
-        assert_eq!(run_log("gpu-not-advertised", "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.").len(), 1);
+        let f = run_log(
+            "gpu-not-advertised",
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+        );
+        assert_eq!(f.len(), 1);
+        // no node data: never a claim that the GPUs are (or are not) busy
+        assert!(
+            !f[0].message.contains("busy") && f[0].message.contains("either"),
+            "{}",
+            f[0].message
+        );
     }
 }

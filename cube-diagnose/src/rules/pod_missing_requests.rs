@@ -1,8 +1,40 @@
 //! `pod-missing-requests`: containers without cpu/memory requests in a namespace without
 //! LimitRange defaults.
+//!
+//! Policy for node agents: critical pods (priority class `system-node-critical` /
+//! `system-cluster-critical` or priority at least 2000000000, static and mirror pods: the
+//! kubelet's `IsCriticalPod` in kubernetes/kubernetes pkg/kubelet/types/pod_update.go, which
+//! exempts them from eviction) are not reported: vendors ship them without requests (NVIDIA's
+//! static device-plugin manifest, deployments/static/nvidia-device-plugin.yml). Other
+//! DaemonSet pods get one `info` finding per DaemonSet: one pod runs on every selected node
+//! whatever its requests, so the scheduler and quota points do not apply; only eviction order
+//! does.
+
+use std::collections::BTreeMap;
 
 use crate::rules::{obj, pod_subject};
-use crate::{Context, Evidence, Finding, Severity};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+/// `SystemCriticalPriority` (kubernetes/kubernetes pkg/apis/scheduling/types.go).
+const SYSTEM_CRITICAL_PRIORITY: i32 = 2_000_000_000;
+
+/// True for the pods the kubelet treats as critical (`IsCriticalPod`): static pods
+/// (`kubernetes.io/config.source` other than `api`), mirror pods (`kubernetes.io/config.mirror`,
+/// or owned by their Node), and pods of the system-critical priority classes.
+fn is_critical(p: &cube_model::objects::Pod) -> bool {
+    let a = &p.metadata.annotations;
+    a.contains_key("kubernetes.io/config.mirror")
+        || a.get("kubernetes.io/config.source")
+            .is_some_and(|s| s != "api")
+        || p.metadata.owner_references.iter().any(|o| o.kind == "Node")
+        || matches!(
+            p.spec.priority_class_name.as_str(),
+            "system-node-critical" | "system-cluster-critical"
+        )
+        || p.spec
+            .priority
+            .is_some_and(|v| v >= SYSTEM_CRITICAL_PRIORITY)
+}
 
 declare_rule!(
     PodMissingRequests,
@@ -16,9 +48,10 @@ declare_rule!(
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
-    for (i, p) in snap.pods.iter().enumerate() {
-        let _ = i;
-        if p.is_terminal() {
+    // DaemonSet (namespace, name) -> (pods, missing entries of the first pod)
+    let mut daemon_pods: BTreeMap<(String, String), (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for p in &snap.pods {
+        if p.is_terminal() || is_critical(p) {
             continue;
         }
         let ns = &p.metadata.namespace;
@@ -56,6 +89,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if missing.is_empty() {
             continue;
         }
+        if let Some(ds) = p
+            .metadata
+            .owner_references
+            .iter()
+            .find(|o| o.kind == "DaemonSet")
+        {
+            let e = daemon_pods
+                .entry((ns.clone(), ds.name.clone()))
+                .or_insert_with(|| (Vec::new(), missing.clone()));
+            e.0.push(p.metadata.name.clone());
+            continue;
+        }
         let o = obj("Pod", ns, &p.metadata.name);
         if let Some(why) = crate::rules::unread(ctx, "LimitRange")
             && lr_note.is_empty()
@@ -74,6 +119,34 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("set resources.requests (cpu, memory) on the workload, or give namespace {ns} a LimitRange with defaultRequest: `kubectl -n {ns} apply -f - <<'EOF'\napiVersion: v1\nkind: LimitRange\nmetadata: {{name: defaults}}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {{cpu: 100m, memory: 128Mi}}\n    default: {{cpu: \"1\", memory: 1Gi}}\nEOF`")),
         );
     }
+    for ((ns, ds), (pods, missing)) in daemon_pods {
+        let containers: Vec<&str> = missing
+            .iter()
+            .filter_map(|m| m.split_once(": ").map(|(c, _)| c))
+            .collect();
+        let o = obj("DaemonSet", &ns, &ds);
+        out.push(
+            Finding::new(
+                PodMissingRequests::ID,
+                Severity::Info,
+                Subject::namespaced("DaemonSet", &ns, &ds),
+                format!(
+                    "DaemonSet {ns}/{ds}: its pod(s) ({}) have containers without requests ({}); a DaemonSet runs one pod on every node it selects whatever its requests, so this only makes the pods BestEffort (evicted and OOM-killed first under node pressure)",
+                    pods.join(", "),
+                    missing.join(", ")
+                ),
+            )
+            .with_evidence(Evidence::field(
+                &o,
+                "spec.template.spec.containers[].resources.requests",
+                format!("{} <absent>", missing.join(", ")),
+            ))
+            .with_remedy(format!(
+                "if the agent matters under node pressure, give it requests or priorityClassName system-node-critical: `kubectl -n {ns} set resources daemonset {ds} -c {} --requests=cpu=50m,memory=64Mi`",
+                containers.first().copied().unwrap_or("<container>")
+            )),
+        );
+    }
     out
 }
 
@@ -87,6 +160,34 @@ mod tests {
         let f = run_rule("pod-missing-requests", s);
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("c: cpu"));
+    }
+
+    #[test]
+    fn node_agents() {
+        let pod = |meta: &str, spec: &str| {
+            format!(
+                r#"{{"kind":"Pod","metadata":{{"name":"dp-x","namespace":"kube-system"{meta}}},"spec":{{"containers":[{{"name":"c"}}]{spec}}},"status":{{"qosClass":"BestEffort"}}}}"#
+            )
+        };
+        let ds = r#","ownerReferences":[{"kind":"DaemonSet","name":"dp","apiVersion":"apps/v1","uid":"u"}]"#;
+        // a DaemonSet pod: one info finding for the DaemonSet
+        let f = run_rule("pod-missing-requests", &pod(ds, ""));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, crate::Severity::Info);
+        assert_eq!(f[0].subject.kind, "DaemonSet");
+        assert!(f[0].remedy.contains("set resources daemonset dp -c c"));
+        // system-node-critical, mirror and static pods: nothing
+        let critical = r#","priorityClassName":"system-node-critical""#;
+        assert!(run_rule("pod-missing-requests", &pod(ds, critical)).is_empty());
+        assert!(run_rule("pod-missing-requests", &pod("", critical)).is_empty());
+        let mirror = r#","annotations":{"kubernetes.io/config.mirror":"abc"}"#;
+        assert!(run_rule("pod-missing-requests", &pod(mirror, "")).is_empty());
+        let node =
+            r#","ownerReferences":[{"kind":"Node","name":"n1","apiVersion":"v1","uid":"u"}]"#;
+        assert!(run_rule("pod-missing-requests", &pod(node, "")).is_empty());
+        // a bare pod still warns
+        let f = run_rule("pod-missing-requests", &pod("", ""));
+        assert_eq!(f[0].severity, crate::Severity::Warning);
     }
 
     #[test]
