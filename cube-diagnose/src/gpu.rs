@@ -778,6 +778,50 @@ fn evaluate(
         if !listed.is_empty() {
             return Some(zero_failure(&mut fail, node, vendor, &listed, numbers));
         }
+        // a device-plugin pod of the vendor runs on the node (its DaemonSet is not in the
+        // input): it registered nothing
+        if let Some(p) = ctx
+            .pods_on_node(name)
+            .iter()
+            .map(|&i| ctx.pod(i))
+            .find(|p| {
+                !p.is_terminal()
+                    && matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, v))
+                    if v.is_none() || vendor.is_none() || v == vendor)
+            })
+        {
+            let (pns, pname) = (&p.metadata.namespace, &p.metadata.name);
+            let state = if pod_ready(p).is_none() {
+                "its state is not in the input".to_owned()
+            } else {
+                pod_state(p)
+            };
+            let mut numbers = numbers;
+            numbers.push(Evidence::field(
+                obj("Pod", pns, pname),
+                "spec.nodeName",
+                name,
+            ));
+            let check = match vendor {
+                Some(GpuVendor::Amd) => {
+                    "`ls /dev/kfd /dev/dri` and `dmesg | grep -i -e amdgpu -e kfd`"
+                }
+                Some(GpuVendor::Intel) => "`ls /dev/dri` and `dmesg | grep i915`",
+                _ => {
+                    "`nvidia-smi` and the container runtime (`nvidia-ctk runtime configure --runtime=containerd --set-as-default && systemctl restart containerd`)"
+                }
+            };
+            return Some(fail(
+                ChainLink::InCapacity,
+                format!(
+                    "the device-plugin pod {pns}/{pname} runs on the node ({state}) but no {res} is in the node's capacity: the plugin registered nothing (driver or device nodes missing in its container, or the plugin hides its init error)"
+                ),
+                numbers,
+                format!(
+                    "read its log: `kubectl -n {pns} logs {pname} --all-containers`; on the node check {check}"
+                ),
+            ));
+        }
         let n_ds = ctx.snapshot().daemon_sets.len();
         let detail = if n_ds > 0 {
             format!(
@@ -1002,7 +1046,10 @@ fn failing_components<'a>(ctx: &Context<'a>, node: &str) -> Vec<(&'a Pod, Blocke
         .filter(|p| !p.is_terminal() && pod_ready(p) == Some(false))
         .filter_map(|p| blocker_of(p).map(|b| (p, b)))
         .collect();
-    out.sort_by_key(|(_, b)| *b);
+    // the operator's own validator (whose init containers validate driver, toolkit, CUDA and
+    // plugin in turn) before the pods it starts (nvidia-cuda-validator,
+    // nvidia-device-plugin-validator)
+    out.sort_by_key(|(p, b)| (*b, !p.metadata.name.contains("operator-validator")));
     out
 }
 
@@ -1382,6 +1429,65 @@ pub fn plugin_gaps<'a>(ctx: &'a Context<'_>) -> Vec<PluginGap<'a>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testutil::{run_inputs, run_rule};
+
+    const GPU_NODE: &str = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-02\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  capacity:\n    cpu: \"8\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n";
+
+    #[test]
+    fn a_failing_validator_is_the_link_and_the_plugin_waits_behind_it() {
+        let pods = "$ kubectl get pods -n gpu-operator -o wide
+NAME                                   READY   STATUS                  RESTARTS   AGE   IP          NODE      NOMINATED NODE   READINESS GATES
+nvidia-container-toolkit-daemonset-x   1/1     Running                 0          25m   10.0.1.11   node-02   <none>           <none>
+nvidia-dcgm-exporter-d4k8x             0/1     Init:0/1                0          25m   10.0.1.13   node-02   <none>           <none>
+nvidia-device-plugin-daemonset-q       0/1     Init:0/1                0          25m   10.0.1.14   node-02   <none>           <none>
+nvidia-cuda-validator-abcde            0/1     Init:Error              1          5m    10.0.1.16   node-02   <none>           <none>
+nvidia-operator-validator-d5c26        0/1     Init:CrashLoopBackOff   4          25m   10.0.1.15   node-02   <none>           <none>
+";
+        let mut i = crate::Inputs::new();
+        i.add("node.yaml", GPU_NODE);
+        i.add("pods.txt", pods);
+        let f = run_inputs("gpu-not-advertised", &i);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let m = &f[0].message;
+        assert!(
+            m.contains("GPU Operator validator pod gpu-operator/nvidia-operator-validator-d5c26")
+                && m.contains("Init:CrashLoopBackOff")
+                && m.contains("nvidia-device-plugin-daemonset-q waits behind it"),
+            "{m}"
+        );
+        // the toolkit pod is Ready (READY 1/1): not blamed
+        assert!(!m.contains("container toolkit pod"), "{m}");
+        assert!(f[0].remedy.contains("logs nvidia-operator-validator-d5c26"));
+    }
+
+    #[test]
+    fn a_plugin_pod_from_describe_node_runs_but_registered_nothing() {
+        let node = "Name:               node-07
+Roles:              <none>
+Labels:             kubernetes.io/hostname=node-07
+                    feature.node.kubernetes.io/pci-0300_1002.present=true
+Capacity:
+  cpu:                32
+Allocatable:
+  cpu:                32
+Non-terminated Pods:          (2 in total)
+  Namespace                   Name                                  CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                                  ------------  ----------  ---------------  -------------  ---
+  kube-system                 amdgpu-device-plugin-daemonset-kcnfr  0 (0%)        0 (0%)      0 (0%)           0 (0%)         22h
+  kube-system                 kube-proxy-8dz2x                      0 (0%)        0 (0%)      0 (0%)           0 (0%)         25h
+";
+        let f = run_rule("gpu-not-advertised", node);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains(
+                "device-plugin pod kube-system/amdgpu-device-plugin-daemonset-kcnfr runs on the node (its state is not in the input)"
+            ) && f[0].message.contains("amd.com/gpu"),
+            "{}",
+            f[0].message
+        );
+        // the table rows name no requests: no pod-missing-requests on them
+        assert!(run_rule("pod-missing-requests", node).is_empty());
+    }
 
     #[test]
     fn handshake_times() {

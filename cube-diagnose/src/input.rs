@@ -385,6 +385,11 @@ impl Inputs {
                 (self.snapshot.events.len(), self.snapshot.nodes.len());
             let lengths_before = crate::locate::list_lengths(&self.snapshot);
             let outcome = self.snapshot.add_bytes(source, object_text.as_bytes());
+            // `nvidia-smi` / `rocm-smi` output is a text section of the same paste: it tells the
+            // GPUs of the node described with it
+            if multi && let Some(nodes) = self.snapshot.nodes.get_mut(nodes_before..) {
+                cube_model::smi::attach(text, nodes);
+            }
             self.stamp_source(source, events_before, nodes_before);
             // lines of the user's file: the objects are looked up in the paste as given
             self.locations

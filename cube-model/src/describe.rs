@@ -1035,7 +1035,39 @@ fn node_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
         };
         out.events.extend(describe_events(s, &involved));
     }
+    if let Some(s) = b.get("Non-terminated Pods") {
+        out.pods.extend(node_pod_rows(s, &node.metadata.name));
+    }
     out.nodes.push(node);
+}
+
+/// The rows of `describe node`'s `Non-terminated Pods:` table (`Namespace  Name  CPU Requests
+/// ...`, printed by `describeNodeResource` in k8s.io/kubectl/pkg/describe/describe.go): pods
+/// bound to `node` whose phase is not Succeeded or Failed. Only the namespace and name are
+/// kept: the request columns are rounded and per pod, and the pods carry
+/// [`PARTIAL_ANNOTATION`] (containers, requests, state and scheduling fields unknown).
+fn node_pod_rows(section: &Section<'_>, node: &str) -> Vec<Pod> {
+    table_rows(section)
+        .into_iter()
+        .filter_map(|row| {
+            let name = none_to_empty(row.get("Name")?.trim()).to_owned();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return None;
+            }
+            let mut pod = Pod::default();
+            pod.metadata.name = name;
+            pod.metadata.namespace = row
+                .get("Namespace")
+                .map(|n| n.trim().to_owned())
+                .unwrap_or_default();
+            pod.metadata.annotations.insert(
+                PARTIAL_ANNOTATION.to_owned(),
+                "from the Non-terminated Pods table of kubectl describe node; unknown: containers, requests, tolerations, node selector, affinity, status".to_owned(),
+            );
+            pod.spec.node_name = node.to_owned();
+            Some(pod)
+        })
+        .collect()
 }
 
 /// `key=value:Effect`, `key:Effect`.
@@ -1724,6 +1756,17 @@ fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize
         };
         if phase != status {
             pod.status.reason = status;
+        }
+        // READY `ready/total` containers (printPod): the Ready condition of a running pod
+        if let Some((ready, total)) = table_cell(&cells, "READY").split_once('/')
+            && let (Ok(ready), Ok(total)) = (ready.parse::<u32>(), total.parse::<u32>())
+        {
+            let is_ready = ready == total && total > 0 && phase == "Running";
+            pod.status.conditions.push(PodCondition {
+                type_: "Ready".to_owned(),
+                status: if is_ready { "True" } else { "False" }.to_owned(),
+                ..PodCondition::default()
+            });
         }
         pod.status.phase = phase;
         pod.spec.node_name = node;
@@ -2656,6 +2699,76 @@ fn kind_of_resource(resource: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn describe_node_pod_rows_and_describe_pod_container_states() {
+        let node = "Name:               node-07
+Capacity:
+  cpu:                32
+Non-terminated Pods:          (2 in total)
+  Namespace                   Name                                  CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                                  ------------  ----------  ---------------  -------------  ---
+  kube-system                 amdgpu-device-plugin-daemonset-kcnfr  0 (0%)        0 (0%)      0 (0%)           0 (0%)         22h
+  kube-system                 kube-proxy-8dz2x                      100m (0%)     0 (0%)      0 (0%)           0 (0%)         25h
+";
+        let p = parse_text(node);
+        assert_eq!(p.pods.len(), 2);
+        assert_eq!(
+            p.pods[0].metadata.name,
+            "amdgpu-device-plugin-daemonset-kcnfr"
+        );
+        assert_eq!(p.pods[0].metadata.namespace, "kube-system");
+        assert_eq!(p.pods[0].spec.node_name, "node-07");
+        assert!(is_unknown(&p.pods[0].metadata, "requests"));
+        let pod = "Name:           nvidia-driver-installer-p8qqj
+Namespace:      kube-system
+Node:           gke-node-03/10.0.0.30
+Status:         Pending
+Init Containers:
+  nvidia-driver-installer:
+    Image:          gke-nvidia-installer:fixed
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    32
+    Ready:          False
+    Restart Count:  22
+Containers:
+  pause:
+    Image:          gcr.io/google-containers/pause:2.0
+    State:          Running
+      Started:      Fri, 15 Feb 2019 13:06:04 +0530
+    Ready:          True
+    Restart Count:  0
+";
+        let p = parse_text(pod);
+        let s = &p.pods[0].status;
+        let init = &s.init_container_statuses[0];
+        assert_eq!(init.name, "nvidia-driver-installer");
+        assert_eq!(init.restart_count, 22);
+        assert!(!init.ready);
+        let w = init.state.as_ref().unwrap().waiting.as_ref().unwrap();
+        // the Last State's reason is not the current state's
+        assert_eq!(w.reason, "CrashLoopBackOff");
+        assert!(s.container_statuses[0].ready);
+        assert!(
+            s.container_statuses[0]
+                .state
+                .as_ref()
+                .unwrap()
+                .running
+                .is_some()
+        );
+        // a manifest described without state: no statuses
+        let bare = "Name: p\nNamespace: a\nContainers:\n  c:\n    Image: x\n";
+        assert!(
+            parse_text(bare).pods[0]
+                .status
+                .container_statuses
+                .is_empty()
+        );
+    }
 
     #[track_caller]
     fn check_format(text: &str, expected: InputFormat) {

@@ -1033,6 +1033,7 @@ impl fmt::Display for GpuSource {
                 write!(f, "taint {}{}", self.key, self.value)
             }
             GpuSourceKind::Taint => write!(f, "taint {}={}", self.key, self.value),
+            GpuSourceKind::PodOnNode if self.value.is_empty() => write!(f, "pod {}", self.key),
             GpuSourceKind::PodOnNode => write!(f, "pod {} ({})", self.key, self.value),
             GpuSourceKind::PoolSibling => write!(
                 f,
@@ -1724,7 +1725,11 @@ mod tests {
         let v = GpuVocabulary::builtin();
         for (k, val, vendor) in [
             ("skypilot.co/accelerator", "h100", None),
-            ("gpu.nvidia.com/class", "A100_NVLINK_80GB", Some(GpuVendor::Nvidia)),
+            (
+                "gpu.nvidia.com/class",
+                "A100_NVLINK_80GB",
+                Some(GpuVendor::Nvidia),
+            ),
             ("gpu.nvidia.com/model", "H200", Some(GpuVendor::Nvidia)),
             (
                 "alpha.kubernetes.io/nvidia-gpu-name",
@@ -1733,7 +1738,11 @@ mod tests {
             ),
             ("k8s.scw.cloud/gpu", "true", None),
             ("cloud.tencent.com/tke-accelerator", "nvidia-tesla-t4", None),
-            ("doks.digitalocean.com/gpu-brand", "amd", Some(GpuVendor::Amd)),
+            (
+                "doks.digitalocean.com/gpu-brand",
+                "amd",
+                Some(GpuVendor::Amd),
+            ),
             ("nvidia-device-enable", "enable", Some(GpuVendor::Nvidia)),
             ("node-role.kubernetes.io/gpu", "", None),
         ] {
@@ -1770,7 +1779,10 @@ mod tests {
         );
         let s = v.node_sources(&n);
         assert_eq!(s[0].kind, GpuSourceKind::ToolOutput);
-        assert_eq!(s[0].to_string(), "nvidia-smi in the input: 2 GPU(s): Tesla P4 x2");
+        assert_eq!(
+            s[0].to_string(),
+            "nvidia-smi in the input: 2 GPU(s): Tesla P4 x2"
+        );
     }
 
     fn machine(name: &str, gpus: &str, memory: &str) -> Node {
@@ -1813,7 +1825,11 @@ mod tests {
         let e = ev(nodes.clone());
         assert!(e[2].from_hardware_siblings_only(), "{:?}", e[2]);
         assert_eq!(e[2].vendor(), Some(GpuVendor::Nvidia));
-        assert!(e[2].sources[0].to_string().contains("4 of 9 identical nodes"));
+        assert!(
+            e[2].sources[0]
+                .to_string()
+                .contains("4 of 9 identical nodes")
+        );
         assert!(!e[0].from_siblings_only());
         // memory within 1 % still identical; 10 % is other hardware
         let mut other = nodes.clone();
