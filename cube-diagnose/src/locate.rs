@@ -162,6 +162,8 @@ impl Locations {
         let offset = first_line.saturating_sub(1);
         self.record_source(source);
         let starts = object_starts(text);
+        // names of objects found nowhere in `starts`: looked up in one pass over `text`
+        let mut unplaced: Vec<(&str, &ObjectMeta)> = Vec::new();
         for (i, (kind, metas)) in objects_by_kind(snapshot).into_iter().enumerate() {
             let from = before.get(i).copied().unwrap_or(0);
             for (own_kind, meta) in metas.into_iter().skip(from) {
@@ -169,13 +171,13 @@ impl Locations {
                 let key = (kind.to_owned(), meta.namespace.clone(), meta.name.clone());
                 let line = starts
                     .get(&key)
-                    .or_else(|| {
-                        starts.get(&(String::new(), meta.namespace.clone(), meta.name.clone()))
-                    })
-                    .copied()
-                    .or_else(|| line_naming(text, &meta.name))
-                    .unwrap_or(1)
-                    + offset;
+                    .or_else(|| starts.get(&(String::new(), key.1, key.2)))
+                    .copied();
+                let Some(line) = line else {
+                    unplaced.push((kind, meta));
+                    continue;
+                };
+                let line = line + offset;
                 self.record(
                     kind,
                     &meta.namespace,
@@ -186,6 +188,22 @@ impl Locations {
                     },
                 );
             }
+        }
+        if unplaced.is_empty() {
+            return;
+        }
+        let lines = lines_naming(text, unplaced.iter().map(|(_, m)| m.name.as_str()));
+        for (kind, meta) in unplaced {
+            let line = lines.get(meta.name.as_str()).copied().unwrap_or(1) + offset;
+            self.record(
+                kind,
+                &meta.namespace,
+                &meta.name,
+                SourceLocation {
+                    source: source.to_owned(),
+                    line,
+                },
+            );
         }
     }
 }
@@ -268,13 +286,31 @@ pub fn find_object<'s>(
         .map(|(_, m)| m)
 }
 
-/// 1-based line of byte offset `at` in `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    text.as_bytes()[..at.min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1
+/// 1-based lines of byte offsets in one text: the offsets of its line feeds, found once, then a
+/// binary search per lookup (`O(log n)`, never a scan from the start of the text).
+struct LineIndex {
+    feeds: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let feeds = text
+            .bytes()
+            .enumerate()
+            .filter_map(|(i, b)| (b == b'\n').then_some(i))
+            .collect();
+        Self { feeds }
+    }
+
+    /// 1-based line of byte offset `at`.
+    fn line_of(&self, at: usize) -> usize {
+        self.feeds.partition_point(|&f| f < at) + 1
+    }
+}
+
+/// True for the characters of a name as a word ([`line_naming`]).
+fn word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_'
 }
 
 /// First line where `name` appears as a whole word (not inside a longer name).
@@ -282,14 +318,13 @@ fn line_naming(text: &str, name: &str) -> Option<usize> {
     if name.is_empty() {
         return None;
     }
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_';
     for (i, l) in text.lines().enumerate() {
         let mut from = 0;
         while let Some(p) = l[from..].find(name) {
             let start = from + p;
             let end = start + name.len();
-            let before_ok = l[..start].chars().next_back().is_none_or(|c| !word(c));
-            let after_ok = l[end..].chars().next().is_none_or(|c| !word(c));
+            let before_ok = l[..start].chars().next_back().is_none_or(|c| !word_char(c));
+            let after_ok = l[end..].chars().next().is_none_or(|c| !word_char(c));
             if before_ok && after_ok {
                 return Some(i + 1);
             }
@@ -297,6 +332,52 @@ fn line_naming(text: &str, name: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// At most this many names that are not single words are looked up with a scan of the whole
+/// text each ([`lines_naming`]); the others are placed at line 1. Kubernetes object names are
+/// single words (DNS labels and subdomains), so only hand-made labels such as
+/// `unnamed node (from x)` take that path, a few per input.
+const MAX_TEXT_SCANS: usize = 16;
+
+/// [`line_naming`] for many names in one pass over `text`: every maximal run of word characters
+/// is looked up in the set of wanted names (a name made of word characters appears as a whole
+/// word exactly where it is such a run). Names with other characters take [`line_naming`], at
+/// most [`MAX_TEXT_SCANS`] of them. `O(text + names · log names)`.
+fn lines_naming<'n>(
+    text: &str,
+    names: impl IntoIterator<Item = &'n str>,
+) -> BTreeMap<&'n str, usize> {
+    let mut found: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut wanted: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut scans = 0;
+    for name in names {
+        if name.is_empty() || found.contains_key(name) {
+            continue;
+        }
+        if name.chars().all(word_char) {
+            wanted.insert(name);
+        } else if scans < MAX_TEXT_SCANS {
+            scans += 1;
+            if let Some(line) = line_naming(text, name) {
+                found.insert(name, line);
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return found;
+    }
+    for (i, l) in text.lines().enumerate() {
+        for word in l.split(|c: char| !word_char(c)).filter(|w| !w.is_empty()) {
+            if let Some(name) = wanted.take(word) {
+                found.insert(name, i + 1);
+                if wanted.is_empty() {
+                    return found;
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Start lines of the objects in a JSON or YAML text, by (kind, namespace, name); items of a
@@ -332,6 +413,7 @@ struct Ident<'a> {
 
 fn json_starts(text: &str, offset: usize, out: &mut BTreeMap<Key, usize>) {
     let base = text.as_ptr() as usize;
+    let lines = LineIndex::new(text);
     let mut values: Vec<&serde_json::value::RawValue> = Vec::new();
     let stream = serde_json::Deserializer::from_str(&text[offset..])
         .into_iter::<&serde_json::value::RawValue>();
@@ -352,7 +434,7 @@ fn json_starts(text: &str, offset: usize, out: &mut BTreeMap<Key, usize>) {
             continue;
         };
         let at = raw.get().as_ptr() as usize - base;
-        let line = line_of(text, at);
+        let line = lines.line_of(at);
         if let Some(items) = id.items {
             let inner = id.kind.strip_suffix("List").unwrap_or("").to_owned();
             todo.extend(items.into_iter().map(|i| (i, inner.clone())));
@@ -542,5 +624,42 @@ mod tests {
     fn whole_word_search() {
         assert_eq!(line_naming("node-10 x\nName: node-1\n", "node-1"), Some(2));
         assert_eq!(line_naming("nothing", "node-1"), None);
+    }
+
+    #[test]
+    fn many_names_in_one_pass_agree_with_one_at_a_time() {
+        let text = "node-10 x\nName: node-1\n  pod a.b, (node-1.x) ns/p_1\nunnamed node (from in.txt) here\nnode-1\n";
+        let names = [
+            "node-1",
+            "node-10",
+            "a.b",
+            "p_1",
+            "x",
+            "ns",
+            "missing",
+            "unnamed node (from in.txt)",
+            "node-1.x",
+            "",
+        ];
+        let many = lines_naming(text, names);
+        for name in names {
+            assert_eq!(many.get(name).copied(), line_naming(text, name), "{name}");
+        }
+    }
+
+    #[test]
+    fn json_lines_come_from_one_index() {
+        let mut text = String::from("{\"kind\":\"List\",\"items\":[\n");
+        for i in 0..2000 {
+            let sep = if i == 0 { "" } else { ",\n" };
+            text.push_str(&format!(
+                "{sep}{{\"kind\":\"Pod\",\"metadata\":{{\"name\":\"p{i}\",\"namespace\":\"ml\"}}}}"
+            ));
+        }
+        text.push_str("]}\n");
+        let s = object_starts(&text);
+        for i in [0usize, 1, 999, 1999] {
+            assert_eq!(s[&("Pod".into(), "ml".into(), format!("p{i}"))], i + 2);
+        }
     }
 }
