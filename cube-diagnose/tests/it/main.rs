@@ -6,5 +6,6 @@ mod input_problems;
 mod output_formats;
 mod pastes;
 mod sarif_schema;
+mod scaling;
 mod subjects_and_layout;
 mod suppressions;
