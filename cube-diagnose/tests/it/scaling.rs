@@ -78,8 +78,10 @@ fn cluster(pods: usize) -> Vec<Value> {
             "status": {"phase": "Pending"}}));
     }
     for (name, value) in [("high", 1_000_000), ("low", 100)] {
-        out.push(json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
-            "metadata": {"name": name}, "value": value}));
+        out.push(
+            json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+            "metadata": {"name": name}, "value": value}),
+        );
     }
     out.push(json!({"apiVersion": "apps/v1", "kind": "DaemonSet",
         "metadata": {"name": "nvidia-device-plugin-daemonset", "namespace": "kube-system"},
@@ -124,7 +126,9 @@ fn cluster(pods: usize) -> Vec<Value> {
 
 /// A JSON List, as `kubectl get ... -o json` writes it (one item per line block).
 fn json_list(objects: &[Value]) -> String {
-    let items = serde_json::to_string_pretty(&json!({"apiVersion": "v1", "kind": "List", "items": objects}));
+    let items = serde_json::to_string_pretty(
+        &json!({"apiVersion": "v1", "kind": "List", "items": objects}),
+    );
     items.expect("serialize")
 }
 
