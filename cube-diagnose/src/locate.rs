@@ -31,8 +31,23 @@ type Key = (String, String, String);
 /// Object locations of every input read, and the inputs in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Locations {
-    objects: BTreeMap<Key, SourceLocation>,
+    /// `kind NUL namespace NUL name` to (index in `files`, line): one allocation per object.
+    objects: std::collections::HashMap<String, (usize, usize)>,
+    /// The files named by `objects`.
+    files: Vec<String>,
     sources: Vec<String>,
+}
+
+/// The key of an object in [`Locations`] (NUL never occurs in a kind, namespace or name the
+/// API accepts; a name holding one only shares a key with another such name).
+fn object_key(kind: &str, namespace: &str, name: &str) -> String {
+    let mut key = String::with_capacity(kind.len() + namespace.len() + name.len() + 2);
+    key.push_str(kind);
+    key.push('\0');
+    key.push_str(namespace);
+    key.push('\0');
+    key.push_str(name);
+    key
 }
 
 impl Locations {
@@ -43,9 +58,24 @@ impl Locations {
 
     /// Records where an object is (the first place it was seen wins).
     pub fn record(&mut self, kind: &str, namespace: &str, name: &str, at: SourceLocation) {
+        let file = self.file_index(&at.source);
+        self.record_at(kind, namespace, name, file, at.line);
+    }
+
+    /// [`Locations::record`] with the file as an index into `files`.
+    fn record_at(&mut self, kind: &str, namespace: &str, name: &str, file: usize, line: usize) {
         self.objects
-            .entry((kind.to_owned(), namespace.to_owned(), name.to_owned()))
-            .or_insert(at);
+            .entry(object_key(kind, namespace, name))
+            .or_insert((file, line));
+    }
+
+    /// The index of `source` in `files` (added when new; the last file is checked first).
+    fn file_index(&mut self, source: &str) -> usize {
+        if let Some(i) = self.files.iter().rposition(|f| f == source) {
+            return i;
+        }
+        self.files.push(source.to_owned());
+        self.files.len() - 1
     }
 
     /// Records an input (in input order).
@@ -79,9 +109,12 @@ impl Locations {
     }
 
     /// Where an object is, when it came from a file.
-    pub fn object(&self, kind: &str, namespace: &str, name: &str) -> Option<&SourceLocation> {
-        self.objects
-            .get(&(kind.to_owned(), namespace.to_owned(), name.to_owned()))
+    pub fn object(&self, kind: &str, namespace: &str, name: &str) -> Option<SourceLocation> {
+        let &(file, line) = self.objects.get(&object_key(kind, namespace, name))?;
+        Some(SourceLocation {
+            source: self.files.get(file)?.clone(),
+            line,
+        })
     }
 
     /// Number of located objects.
@@ -101,7 +134,7 @@ impl Locations {
     pub fn locate(&self, finding: &Finding) -> Option<SourceLocation> {
         let s = &finding.subject;
         if let Some(at) = self.object(&s.kind, &s.namespace, &s.name) {
-            return Some(at.clone());
+            return Some(at);
         }
         for e in &finding.evidence {
             if let Evidence::Log { source, line, .. } = e
@@ -117,7 +150,7 @@ impl Locations {
             if let Evidence::Field { object, .. } = e
                 && let Some(at) = parse_object(object).and_then(|(k, ns, n)| self.object(k, ns, n))
             {
-                return Some(at.clone());
+                return Some(at);
             }
         }
         if s.kind == "Log" {
@@ -161,6 +194,9 @@ impl Locations {
     ) {
         let offset = first_line.saturating_sub(1);
         self.record_source(source);
+        if self.record_from_loader(source, text, offset, snapshot, before) {
+            return;
+        }
         let starts = object_starts(text);
         // names of objects found nowhere in `starts`: looked up in one pass over `text`
         let mut unplaced: Vec<(&str, &ObjectMeta)> = Vec::new();
@@ -177,34 +213,66 @@ impl Locations {
                     unplaced.push((kind, meta));
                     continue;
                 };
-                let line = line + offset;
-                self.record(
-                    kind,
-                    &meta.namespace,
-                    &meta.name,
-                    SourceLocation {
-                        source: source.to_owned(),
-                        line,
-                    },
-                );
+                let file = self.file_index(source);
+                self.record_at(kind, &meta.namespace, &meta.name, file, line + offset);
             }
         }
         if unplaced.is_empty() {
             return;
         }
         let lines = lines_naming(text, unplaced.iter().map(|(_, m)| m.name.as_str()));
+        let file = self.file_index(source);
         for (kind, meta) in unplaced {
             let line = lines.get(meta.name.as_str()).copied().unwrap_or(1) + offset;
-            self.record(
-                kind,
-                &meta.namespace,
-                &meta.name,
-                SourceLocation {
-                    source: source.to_owned(),
-                    line,
-                },
-            );
+            self.record_at(kind, &meta.namespace, &meta.name, file, line);
         }
+    }
+
+    /// Records the objects the last input added from where the loader saw them start
+    /// ([`ClusterSnapshot::last_input_object_starts`]), without reading `text` again: one
+    /// line-feed index, a binary search per object. False (nothing recorded) when the loader
+    /// did not record them for every kind, or an offset is not where an object of `text` starts.
+    fn record_from_loader(
+        &mut self,
+        source: &str,
+        text: &str,
+        offset: usize,
+        snapshot: &ClusterSnapshot,
+        before: &[usize],
+    ) -> bool {
+        let kinds = objects_by_kind(snapshot);
+        let mut placed = Vec::with_capacity(kinds.len());
+        for (i, (kind, metas)) in kinds.iter().enumerate() {
+            let from = before.get(i).copied().unwrap_or(0);
+            let Some(starts) = snapshot.last_input_object_starts(kind) else {
+                return false;
+            };
+            let new = metas.len().saturating_sub(from);
+            if starts.len() != new
+                || starts
+                    .iter()
+                    .any(|&at| text.as_bytes().get(at) != Some(&b'{'))
+            {
+                return false;
+            }
+            placed.push((from, starts));
+        }
+        let lines = LineIndex::new(text);
+        let file = self.file_index(source);
+        for ((kind, metas), (from, starts)) in kinds.into_iter().zip(placed) {
+            self.objects.reserve(starts.len());
+            for ((own_kind, meta), &at) in metas.into_iter().skip(from).zip(starts) {
+                let line = lines.line_of(at) + offset;
+                self.record_at(
+                    own_kind.unwrap_or(kind),
+                    &meta.namespace,
+                    &meta.name,
+                    file,
+                    line,
+                );
+            }
+        }
+        true
     }
 }
 
@@ -624,6 +692,60 @@ mod tests {
     fn whole_word_search() {
         assert_eq!(line_naming("node-10 x\nName: node-1\n", "node-1"), Some(2));
         assert_eq!(line_naming("nothing", "node-1"), None);
+    }
+
+    /// The loader's object starts give the lines the text scan gives, for pretty and compact
+    /// Lists, with a byte-order mark, Roles and ClusterRoles in one vector.
+    #[test]
+    fn loader_starts_agree_with_the_text_scan() {
+        let items = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}},
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ml"}},
+            {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "r"}},
+            {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "r", "namespace": "ml"}},
+            {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "skipped"}},
+            {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "ml"}, "reason": "x"},
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "q", "namespace": "ml"}}
+        ]});
+        let pretty = serde_json::to_string_pretty(&items).unwrap();
+        let compact = format!("\u{feff}{}", serde_json::to_string(&items).unwrap());
+        for text in [pretty, compact] {
+            let mut snapshot = ClusterSnapshot::new();
+            let before = list_lengths(&snapshot);
+            snapshot.add_bytes("x.json", text.as_bytes());
+            assert!(snapshot.last_input_object_starts("Pod").is_some());
+            let mut from_loader = Locations::new();
+            from_loader.record_source("x.json");
+            assert!(from_loader.record_from_loader("x.json", &text, 0, &snapshot, &before));
+            let mut scanned = Locations::new();
+            let plain = text.trim_start_matches('\u{feff}');
+            let starts = object_starts(plain);
+            for (kind, metas) in objects_by_kind(&snapshot) {
+                for (own, m) in metas {
+                    let kind = own.unwrap_or(kind);
+                    let line = starts[&(kind.to_owned(), m.namespace.clone(), m.name.clone())];
+                    scanned.record(
+                        kind,
+                        &m.namespace,
+                        &m.name,
+                        SourceLocation {
+                            source: "x.json".into(),
+                            line,
+                        },
+                    );
+                }
+            }
+            scanned.record_source("x.json");
+            assert_eq!(from_loader, scanned);
+            assert_eq!(from_loader.len(), 6);
+        }
+        // a second input with the same objects replaces them: the loader no longer knows where
+        // they are, the text scan is used
+        let mut snapshot = ClusterSnapshot::new();
+        let text = serde_json::to_string(&items).unwrap();
+        snapshot.add_bytes("x.json", text.as_bytes());
+        snapshot.add_bytes("y.json", text.as_bytes());
+        assert!(snapshot.last_input_object_starts("Pod").is_none());
     }
 
     #[test]

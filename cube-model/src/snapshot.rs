@@ -122,7 +122,15 @@ pub struct ClusterSnapshot {
     /// Objects not stored because of `limits.max_objects_per_snapshot`, in the current input.
     #[serde(skip)]
     pub(crate) over_limit: Aside<u64>,
+    /// Where the objects the last input added start (byte offsets into that input, per typed
+    /// vector in [`Target`] order), when the one-pass JSON reader read it (see
+    /// [`ClusterSnapshot::last_input_object_starts`]).
+    #[serde(skip)]
+    pub(crate) starts: Aside<Option<Box<ObjectStarts>>>,
 }
+
+/// Byte offsets of the objects one input added, per typed vector (in [`Target`] order).
+pub(crate) type ObjectStarts = [Vec<usize>; Target::COUNT];
 
 /// Loader state kept next to the data: not part of a snapshot's value (two snapshots with the
 /// same objects are equal whatever their limits or input labels).
@@ -528,6 +536,7 @@ impl ClusterSnapshot {
     /// into the typed vectors; unknown kinds are counted in `unknown_kinds`; a broken object or
     /// document becomes a [`LoadProblem`] while the rest still loads. Never panics.
     pub fn add_bytes(&mut self, source: &str, bytes: &[u8]) -> LoadOutcome {
+        let bom = bytes.len() - strip_bom(bytes).len();
         let bytes = strip_bom(bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             self.problems.push(LoadProblem {
@@ -541,6 +550,7 @@ impl ClusterSnapshot {
         let before = Counts::of(self);
         let mark = Mark::lens(self);
         *self.over_limit = 0;
+        *self.starts = None;
         if format.is_snapshot() {
             self.inputs.push(InputSpan {
                 source: source.to_owned(),
@@ -600,10 +610,32 @@ impl ClusterSnapshot {
                     }));
             }
         }
+        let limits_hit = self.limits_hit.len();
         self.enforce_object_limit(source, &mark);
         // Objects that replaced earlier ones were read from this input too: count them.
         let replaced = self.merge_duplicates(source, &mark);
         let after = Counts::of(self);
+        // starts stay known only when every object read is still where it was pushed
+        let lens = Mark::lens(self);
+        let kept = replaced == 0
+            && limits_hit == self.limits_hit.len()
+            && self.starts.as_ref().is_some_and(|starts| {
+                starts
+                    .iter()
+                    .zip(lens.iter().zip(mark.iter()))
+                    .all(|(v, (len, from))| v.len() == len - from)
+            });
+        if kept {
+            if let Some(starts) = self.starts.as_mut() {
+                for v in starts.iter_mut() {
+                    for at in v.iter_mut() {
+                        *at += bom;
+                    }
+                }
+            }
+        } else {
+            *self.starts = None;
+        }
         LoadOutcome::Loaded {
             format,
             objects: after.objects + replaced - before.objects,
@@ -743,6 +775,38 @@ impl ClusterSnapshot {
         replaced
     }
 
+    /// Where the objects of `kind` that the last [`ClusterSnapshot::add_bytes`] added start:
+    /// one byte offset into that input (a byte-order mark included) per object, in the order of
+    /// the kind's vector from its length before the input. `kind` names a vector: `Node`, `Pod`,
+    /// `Namespace`, `ResourceQuota`, `LimitRange`, `PriorityClass`, `DaemonSet`, `Event`,
+    /// `StorageClass`, `PersistentVolume`, `PersistentVolumeClaim`, `Role` (Roles and
+    /// ClusterRoles), `RoleBinding` (both kinds of binding), `PodDisruptionBudget`.
+    ///
+    /// Known when the one-pass JSON List reader read the input and every object it read is still
+    /// where it was put (none merged with an earlier input's, none cut by a limit); `None`
+    /// otherwise, and for any other kind name. The line index of `cube-diagnose` reads it, so a
+    /// loaded input is never parsed a second time to find its objects.
+    pub fn last_input_object_starts(&self, kind: &str) -> Option<&[usize]> {
+        let slot = match kind {
+            "Node" => Target::Node,
+            "Pod" => Target::Pod,
+            "Namespace" => Target::Namespace,
+            "ResourceQuota" => Target::ResourceQuota,
+            "LimitRange" => Target::LimitRange,
+            "PriorityClass" => Target::PriorityClass,
+            "DaemonSet" => Target::DaemonSet,
+            "Event" => Target::Event,
+            "StorageClass" => Target::StorageClass,
+            "PersistentVolume" => Target::PersistentVolume,
+            "PersistentVolumeClaim" => Target::PersistentVolumeClaim,
+            "Role" => Target::Role,
+            "RoleBinding" => Target::RoleBinding,
+            "PodDisruptionBudget" => Target::PodDisruptionBudget,
+            _ => return None,
+        };
+        self.starts.as_ref().map(|s| s[slot as usize].as_slice())
+    }
+
     /// Number of objects held in the typed vectors.
     pub fn object_count(&self) -> usize {
         self.nodes.len()
@@ -766,11 +830,13 @@ impl ClusterSnapshot {
 
     fn load_json(&mut self, ctx: &mut Ctx<'_>, bytes: &[u8]) {
         let mark = Mark::of(self);
+        *self.starts = Some(Box::default());
         if let Ok(kind) = fast::read_list(self, bytes) {
             ctx.saw_object = true;
             self.mark_listed(kind.as_deref());
             return;
         }
+        *self.starts = None;
         mark.roll_back(self);
         *self.over_limit = 0;
         let mut stream = serde_json::Deserializer::from_slice(bytes).into_iter::<TopDoc<'_>>();

@@ -28,16 +28,20 @@ pub(super) fn read_list(
     bytes: &[u8],
 ) -> Result<Option<String>, ()> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let kind = DocSeed { snapshot }.deserialize(&mut de).map_err(|_| ())?;
+    let kind = DocSeed { snapshot, bytes }
+        .deserialize(&mut de)
+        .map_err(|_| ())?;
     de.end().map_err(|_| ())?;
     kind.map(Some).ok_or(())
 }
 
-struct DocSeed<'s> {
+struct DocSeed<'s, 'b> {
     snapshot: &'s mut ClusterSnapshot,
+    /// The whole input (item starts are found from where their first key sits in it).
+    bytes: &'b [u8],
 }
 
-impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
+impl<'de> DeserializeSeed<'de> for DocSeed<'_, '_> {
     /// The List's kind when the document was a List whose items were all read.
     type Value = Option<String>;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
@@ -45,7 +49,7 @@ impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for DocSeed<'_> {
+impl<'de> Visitor<'de> for DocSeed<'_, '_> {
     type Value = Option<String>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a List")
@@ -59,6 +63,7 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
                 DocKey::Items => {
                     map.next_value_seed(ItemsSeed {
                         snapshot: &mut *self.snapshot,
+                        bytes: self.bytes,
                     })?;
                     items = true;
                 }
@@ -97,18 +102,19 @@ impl<'de> Deserialize<'de> for DocKey {
     }
 }
 
-struct ItemsSeed<'s> {
+struct ItemsSeed<'s, 'b> {
     snapshot: &'s mut ClusterSnapshot,
+    bytes: &'b [u8],
 }
 
-impl<'de> DeserializeSeed<'de> for ItemsSeed<'_> {
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for ItemsSeed<'_> {
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a list of objects")
@@ -117,6 +123,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
         while seq
             .next_element_seed(ItemSeed {
                 snapshot: &mut *self.snapshot,
+                bytes: self.bytes,
             })?
             .is_some()
         {}
@@ -124,11 +131,24 @@ impl<'de> Visitor<'de> for ItemsSeed<'_> {
     }
 }
 
-struct ItemSeed<'s> {
+struct ItemSeed<'s, 'b> {
     snapshot: &'s mut ClusterSnapshot,
+    bytes: &'b [u8],
 }
 
-impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
+impl ItemSeed<'_, '_> {
+    /// The offset of the `{` that opens the item whose first key (its text, borrowed from the
+    /// input) is `key`: the quote before the key, then whitespace back to the brace.
+    fn item_start(&self, key: Option<&str>) -> Option<usize> {
+        let base = self.bytes.as_ptr() as usize;
+        let at = (key?.as_ptr() as usize).checked_sub(base)?;
+        let before = self.bytes.get(..at.checked_sub(1)?)?;
+        let brace = before.iter().rposition(|b| !b.is_ascii_whitespace())?;
+        (before[brace] == b'{').then_some(brace)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ItemSeed<'_, '_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_map(self)
@@ -141,20 +161,33 @@ enum HeadKey {
     Other(String),
 }
 
-impl<'de> Deserialize<'de> for HeadKey {
+impl HeadKey {
+    fn of(v: &str) -> HeadKey {
+        match v {
+            "apiVersion" => HeadKey::ApiVersion,
+            "kind" => HeadKey::Kind,
+            other => HeadKey::Other(other.to_owned()),
+        }
+    }
+}
+
+/// A key with, when it was read without escapes straight from the input, its text borrowed
+/// from the input (where the item starts is found from it).
+struct Placed<'de>(HeadKey, Option<&'de str>);
+
+impl<'de> Deserialize<'de> for Placed<'de> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl Visitor<'_> for V {
-            type Value = HeadKey;
+        impl<'de> Visitor<'de> for V {
+            type Value = Placed<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a key")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<HeadKey, E> {
-                Ok(match v {
-                    "apiVersion" => HeadKey::ApiVersion,
-                    "kind" => HeadKey::Kind,
-                    other => HeadKey::Other(other.to_owned()),
-                })
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Placed<'de>, E> {
+                Ok(Placed(HeadKey::of(v), Some(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Placed<'de>, E> {
+                Ok(Placed(HeadKey::of(v), None))
             }
         }
         d.deserialize_identifier(V)
@@ -214,7 +247,7 @@ fn rest<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: Chain<'de, A>) -> Resu
     T::deserialize(MapAccessDeserializer::new(map))
 }
 
-impl<'de> Visitor<'de> for ItemSeed<'_> {
+impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")
@@ -224,15 +257,26 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
         let mut kind: Option<String> = None;
         let mut buffered: Vec<(String, &'de RawValue)> = Vec::new();
         let mut ended = false;
+        let mut start = None;
+        let mut first = true;
         while api_version.is_none() || kind.is_none() {
-            match map.next_key::<HeadKey>()? {
-                Some(HeadKey::ApiVersion) => api_version = Some(map.next_value()?),
-                Some(HeadKey::Kind) => kind = Some(map.next_value()?),
-                Some(HeadKey::Other(key)) => buffered.push((key, map.next_value()?)),
+            let key = match map.next_key::<Placed<'de>>()? {
+                Some(Placed(key, text)) => {
+                    if first {
+                        start = self.item_start(text);
+                    }
+                    key
+                }
                 None => {
                     ended = true;
                     break;
                 }
+            };
+            first = false;
+            match key {
+                HeadKey::ApiVersion => api_version = Some(map.next_value()?),
+                HeadKey::Kind => kind = Some(map.next_value()?),
+                HeadKey::Other(key) => buffered.push((key, map.next_value()?)),
             }
         }
         let Some(kind) = kind else {
@@ -242,6 +286,19 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
         };
         let s = self.snapshot;
         let group = api_version.as_deref().map(api_group);
+        // where a stored object starts; an object without a known start makes them all unknown
+        let placed = |s: &mut ClusterSnapshot, target: Target| {
+            let known = match (start, s.starts.as_mut()) {
+                (Some(at), Some(starts)) => {
+                    starts[target as usize].push(at);
+                    true
+                }
+                _ => false,
+            };
+            if !known {
+                *s.starts = None;
+            }
+        };
         let map = Chain {
             buffered: buffered.into_iter(),
             pending: None,
@@ -314,6 +371,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_> {
                 s.bootstrap_tokens.push(token);
             }
         }
+        placed(s, target);
         Ok(())
     }
 }
