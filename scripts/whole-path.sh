@@ -5,7 +5,7 @@
 # elapsed time and peak RSS (GNU time) of:
 #   baseline  the dump deserialized into k8s-openapi Node/Pod types (read whole, typed serde)
 #   diagnose  cluster_diagnose --snapshot DUMP --output json   (the main job)
-#   pod_admit pod_admit --snapshot DUMP --pod <1,000-replica Deployment>
+#   pod_admit pod_admit --snapshot DUMP --pod <1,000-replica Deployment>  (default replica bound)
 # and prints each with its ratios to the baseline, and the machine load.
 #
 # Usage: scripts/whole-path.sh [SCALE]   (SCALE 1 = full size, 0.1 = a tenth; default 1)
@@ -50,7 +50,7 @@ measure() {
 echo "dump: $(du -m "$dump" | cut -f1) MiB at scale $scale; load: $(uptime | sed 's/.*load average: //')"
 read -r bt bm bs <<<"$(CUBE_BENCH_READ_K8S="$dump" measure "$bench")"
 read -r dt dm ds <<<"$(measure target/release/examples/cluster_diagnose --snapshot "$dump" --output json)"
-read -r pt pm ps <<<"$(measure target/release/examples/pod_admit --snapshot "$dump" --pod "$work/deployment.yaml" --max-replicas-expanded 1000 --output json)"
+read -r pt pm ps <<<"$(measure target/release/examples/pod_admit --snapshot "$dump" --pod "$work/deployment.yaml" --output json)"
 ratio() { python3 -c "print(f'{$1 / max($2, 1e-9):.2f}')"; }
 printf '%-10s %9s %12s %10s %10s %s\n' process seconds peak_MiB time_x rss_x exit
 printf '%-10s %9s %12s %10s %10s %s\n' baseline "$bt" $((bm / 1024)) 1.00 1.00 "$bs"

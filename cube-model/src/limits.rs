@@ -16,7 +16,7 @@
 //! | `http-body-bytes` | [`Limits::max_http_body_bytes`] | 256 MiB | largest HTTP response body |
 //! | `pages-per-list` | [`Limits::max_pages_per_list`] | 10,000 | pages (`continue`) per list |
 //! | `objects-per-snapshot` | [`Limits::max_objects_per_snapshot`] | 10,000,000 | objects kept in one snapshot |
-//! | `replicas-expanded` | [`Limits::max_replicas_expanded`] | 100 | replica pods tried per workload (each is admitted and scheduled against the ones before it) |
+//! | `replicas-expanded` | [`Limits::max_replicas_expanded`] | 10,000 | replica pods tried per workload (each is admitted and scheduled against the ones before it, on one incremental index) |
 //! | `yaml-alias-expansions` | [`Limits::max_yaml_alias_expansions`] | 100,000 | YAML alias events replayed per file (all documents together) |
 //! | `collection-deadline-secs` | [`Limits::collection_deadline`] | 900 s | a whole live collection |
 //! | `request-timeout-secs` | [`Limits::request_timeout`] | 30 s | one HTTP request, body included |
@@ -209,7 +209,7 @@ impl Default for Limits {
             max_http_body_bytes: 256 << 20,
             max_pages_per_list: 10_000,
             max_objects_per_snapshot: 10_000_000,
-            max_replicas_expanded: 100,
+            max_replicas_expanded: 10_000,
             max_yaml_alias_expansions: 100_000,
             collection_deadline: Duration::from_secs(900),
             request_timeout: Duration::from_secs(30),

@@ -247,7 +247,7 @@ pub struct LimitArgs {
     /// Objects kept in one snapshot (default 10000000).
     #[arg(long, value_name = "N")]
     pub max_objects_per_snapshot: Option<String>,
-    /// Replica pods expanded per workload (default 100).
+    /// Replica pods expanded per workload (default 10000).
     #[arg(long, value_name = "N")]
     pub max_replicas_expanded: Option<String>,
     /// YAML alias expansions per file (default 100000).
