@@ -550,6 +550,11 @@ pub fn source_evidence(node: &Node, ev: &NodeGpuEvidence, max: usize) -> Vec<Evi
             GpuSourceKind::ToolOutput => {
                 Evidence::field(&o, format!("{} (pasted with the node)", s.key), &s.value)
             }
+            GpuSourceKind::GpuPodOnNode => Evidence::field(
+                format!("Pod/{}", s.key),
+                "spec.containers[].resources (bound to the node)",
+                &s.value,
+            ),
             // A source kind added later: cite its key and value as they are.
             _ => Evidence::field(&o, s.key.clone(), &s.value),
         })

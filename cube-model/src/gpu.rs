@@ -76,6 +76,9 @@ pub enum GpuSourceKind {
     HardwareSibling,
     /// `nvidia-smi` / `rocm-smi` output pasted with the node (see [`crate::smi`]).
     ToolOutput,
+    /// A running (non-terminal) pod bound to the node that requests GPUs: the kubelet admitted
+    /// it while the node advertised them.
+    GpuPodOnNode,
 }
 
 impl GpuSourceKind {
@@ -92,6 +95,7 @@ impl GpuSourceKind {
             GpuSourceKind::RegisteredResource => "registered resource",
             GpuSourceKind::HardwareSibling => "identical-hardware sibling",
             GpuSourceKind::ToolOutput => "tool output",
+            GpuSourceKind::GpuPodOnNode => "GPU pod on the node",
         }
     }
 }
@@ -254,7 +258,7 @@ const CITE_ROLE: &str = "kubernetes/kubernetes pkg/printers/internalversion/prin
 const CITE_TKE: &str =
     "tkestack/gpu-manager README (DaemonSet nodeSelector nvidia-device-enable=enable)";
 const CITE_DOKS: &str = "DigitalOcean Kubernetes GPU node pools (doks.digitalocean.com/gpu-brand=nvidia|amd, doks.digitalocean.com/gpu-model)";
-const CITE_INSTANCE: &str = "cloud GPU instance families: AWS EC2 accelerated computing (g*, p*), Azure N-series (NC, ND, NV, NG), GCP accelerator-optimized (a2, a3, a4, g2), Alibaba ECS gn*";
+const CITE_INSTANCE: &str = "cloud GPU instance families: AWS EC2 accelerated computing (g*, p*), Azure N-series (NC, ND, NV, NG), GCP accelerator-optimized (a2, a3, a4, g2), Alibaba ECS gn*, Oracle BM/VM.GPU, IBM Cloud VPC gx2/gx3";
 
 impl GpuVocabulary {
     /// The built-in vocabulary (built once).
@@ -890,6 +894,10 @@ fn builtin_markers() -> Vec<GpuMarker> {
         // Oracle Cloud
         ("BM.GPU*", nv),
         ("VM.GPU*", nv),
+        // IBM Cloud VPC GPU profiles (gx2 V100, gx3 L4 / L40S, gx3d H100)
+        ("gx2-*", nv),
+        ("gx3-*", nv),
+        ("gx3d-*", nv),
     ];
     for key in [
         "node.kubernetes.io/instance-type",
@@ -1057,6 +1065,11 @@ impl fmt::Display for GpuSource {
                 self.value
             ),
             GpuSourceKind::ToolOutput => write!(f, "{} in the input: {}", self.key, self.value),
+            GpuSourceKind::GpuPodOnNode => write!(
+                f,
+                "pod {} bound to the node requests {} (admitted while the node advertised it)",
+                self.key, self.value
+            ),
         }?;
         if !matches!(
             self.family,
@@ -1065,6 +1078,7 @@ impl fmt::Display for GpuSource {
                 | GpuEvidenceSource::RegisteredResource
                 | GpuEvidenceSource::HardwareSibling
                 | GpuEvidenceSource::ToolOutput
+                | GpuEvidenceSource::GpuWorkload
         ) {
             write!(f, " [{}]", self.family.as_str())?;
         }
@@ -1327,6 +1341,24 @@ pub fn classify_pod(pod: &Pod) -> Option<(GpuComponentRole, Option<GpuVendor>)> 
     classify_component(owner, &images)
 }
 
+/// The first GPU device resource a pod's containers (or init containers) request or limit
+/// above zero (limits count: the API server copies them into missing requests).
+fn gpu_request(p: &Pod) -> Option<(&str, &crate::Quantity)> {
+    p.spec
+        .containers
+        .iter()
+        .chain(&p.spec.init_containers)
+        .flat_map(|c| c.resources.requests.iter().chain(c.resources.limits.iter()))
+        .find(|(k, q)| {
+            k.as_str().contains('/')
+                && !q.is_zero()
+                && !q.is_negative()
+                && k.as_str() != crate::resource::names::LEGACY_NVIDIA_GPU
+                && gpu_resource_vendor(k.as_str()).is_some()
+        })
+        .map(|(k, q)| (k.as_str(), q))
+}
+
 /// True when a pod spec restricts its nodes by label: a non-empty `nodeSelector`, or a required
 /// node affinity with `matchExpressions` (a DaemonSet pod's `matchFields metadata.name` term,
 /// added by the DaemonSet controller, does not count).
@@ -1385,9 +1417,36 @@ pub fn cluster_gpu_evidence(
         .enumerate()
         .map(|(i, n)| (n.metadata.name.as_str(), i))
         .collect();
+    // nodes that advertise a GPU resource above zero (a GPU pod there proves nothing new)
+    let advertising: Vec<bool> = out
+        .iter()
+        .map(|e| {
+            e.sources
+                .iter()
+                .any(|s| s.kind == GpuSourceKind::AdvertisedResource)
+        })
+        .collect();
     for p in &snapshot.pods {
         if p.spec.node_name.is_empty() || p.is_terminal() {
             continue;
+        }
+        if let Some(&i) = index.get(p.spec.node_name.as_str())
+            && !advertising[i]
+            && !out[i]
+                .sources
+                .iter()
+                .any(|s| s.kind == GpuSourceKind::GpuPodOnNode)
+            && let Some((res, q)) = gpu_request(p)
+        {
+            out[i].sources.push(GpuSource {
+                kind: GpuSourceKind::GpuPodOnNode,
+                vendor: gpu_resource_vendor(res),
+                family: GpuEvidenceSource::GpuWorkload,
+                key: format!("{}/{}", p.metadata.namespace, p.metadata.name),
+                value: format!("{res}: {q}"),
+                node: None,
+                weak: false,
+            });
         }
         // GPU components run as DaemonSet pods (or pasted bare pods): skip the rest cheaply
         if p.metadata
@@ -1853,6 +1912,34 @@ mod tests {
         cp[4].status.node_info.kernel_version = "5.4.0-1-generic".into();
         let e = ev(cp);
         assert!(!e[2].has_gpus() && !e[4].has_gpus() && e[6].has_gpus());
+    }
+
+    #[test]
+    fn gpu_pods_bound_to_a_node() {
+        let mut n = node(&[]);
+        n.metadata.name = "n".into();
+        let mut p = Pod::default();
+        p.metadata.name = "train".into();
+        p.metadata.namespace = "ml".into();
+        p.spec.node_name = "n".into();
+        p.status.phase = "Running".into();
+        let mut c = crate::objects::Container::default();
+        c.resources.limits = [("nvidia.com/gpu", "1".parse().unwrap())]
+            .into_iter()
+            .collect();
+        p.spec.containers.push(c);
+        let mut snap = ClusterSnapshot {
+            nodes: vec![n],
+            pods: vec![p],
+            ..ClusterSnapshot::default()
+        };
+        let e = cluster_gpu_evidence(GpuVocabulary::builtin(), &snap);
+        assert!(e[0].has_gpus());
+        assert_eq!(e[0].sources[0].kind, GpuSourceKind::GpuPodOnNode);
+        assert_eq!(e[0].vendor(), Some(GpuVendor::Nvidia));
+        // a finished pod says nothing
+        snap.pods[0].status.phase = "Failed".into();
+        assert!(!cluster_gpu_evidence(GpuVocabulary::builtin(), &snap)[0].has_gpus());
     }
 
     #[test]

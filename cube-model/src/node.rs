@@ -150,6 +150,8 @@ pub enum GpuEvidenceSource {
     HardwareSibling,
     /// `nvidia-smi` / `rocm-smi` output pasted with the node.
     ToolOutput,
+    /// A running pod bound to the node that requests GPUs.
+    GpuWorkload,
 }
 
 impl GpuEvidenceSource {
@@ -175,6 +177,7 @@ impl GpuEvidenceSource {
             GpuEvidenceSource::RegisteredResource => "registered resource",
             GpuEvidenceSource::HardwareSibling => "identical-hardware sibling",
             GpuEvidenceSource::ToolOutput => "pasted tool output",
+            GpuEvidenceSource::GpuWorkload => "GPU workload on the node",
         }
     }
 }

@@ -724,6 +724,22 @@ fn nodes_a100_mig_mixed_gpu_and_mig_allocatable() {
     let r = diagnose("nodes/a100-mig-mixed-gpu-and-mig-allocatable.yaml");
     silent(&r, "gpu-not-advertised");
     silent(&r, "gpu-resource-name-mismatch");
+    // the .meta.json conclusion (issue 8 item 7): whole GPUs next to MIG slices under the mixed
+    // strategy, and a MIG profile advertised with 0 instances, both warnings on the node
+    let mig = fired_any(&r, "gpu-mig-misconfigured");
+    assert_eq!(mig.len(), 2, "{:#?}", summary(&r));
+    assert!(
+        mig.iter()
+            .all(|f| f.severity == Severity::Warning && f.subject.display_name() == "Node/node-01")
+    );
+    assert!(mig.iter().any(|f| f.message.contains("nvidia.com/gpu")
+        && f.message.contains("mig-1g.10gb")
+        && f.message.contains("mixed")));
+    assert!(
+        mig.iter()
+            .any(|f| f.message.contains("nvidia.com/mig-3g.40gb: 0"))
+    );
+    assert!(r.findings.iter().all(|f| f.severity <= Severity::Warning));
 }
 
 #[test]
