@@ -163,8 +163,25 @@ fn place(
     Ok(explain(registry, &request, &report.states(), &policy))
 }
 
-fn placement_lines(p: &cube_model::placement::Placement) -> String {
+fn placement_lines(p: &cube_model::placement::Placement, args: &Args) -> String {
     let mut out = format!("placement of a task asking for {}:\n", p.asked);
+    if !args.gpus.is_empty() {
+        out.push_str(&format!("  gpus: {}", args.gpus.join(", ")));
+        match args
+            .gpu_kind
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        {
+            Some(k) if k.contains('=') => out.push_str(&format!(" on nodes labelled {k}")),
+            Some(k) => out.push_str(&format!(
+                " on nodes labelled {}={k}",
+                cube_model::node::CUBE_GPU_TYPE_LABEL
+            )),
+            None => {}
+        }
+        out.push('\n');
+    }
     for d in &p.decisions {
         out.push_str(&format!("  {d}\n"));
     }
@@ -254,7 +271,7 @@ fn run(args: &Args) -> anyhow::Result<bool> {
         Output::Table => {
             let mut text = report.to_table();
             if let Some(p) = &placement {
-                text.push_str(&placement_lines(p));
+                text.push_str(&placement_lines(p, args));
             }
             cube_examples::print_stdout(&cube_model::terminal::escape(text.trim_end()))?
         }

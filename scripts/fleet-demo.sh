@@ -3,7 +3,7 @@
 # program serves an in-memory API server (the testdata GPU snapshot) over TLS with bearer tokens
 # and writes a registry of six entries: three pointing at it (bj-prod, sh-prod, bj-dev), a dead
 # port, a token the server does not know, and a port that accepts and never answers. Then
-# `cluster_fleet` probes them all at once (the table, then where a task asking for env=prod and 2 GPUs would go), and the doubles
+# `cluster_fleet` probes them all at once (the table, then where a task asking for env=prod and 2 A100 GPUs would go), and the doubles
 # are stopped.
 #
 # Usage: scripts/fleet-demo.sh [TIMEOUT_SECS]   (per-cluster timeout, default 2)
@@ -31,7 +31,7 @@ set -e
 end=$(date +%s%N)
 echo "exit code $code; the whole process took $(( (end - start) / 1000000 )) ms with a per-cluster timeout of ${timeout} s"
 echo
-echo "\$ cluster_fleet --registry $registry --timeout $timeout --place --selector env=prod --gpus nvidia.com/gpu=2 (placement part)"
+echo "\$ cluster_fleet --registry $registry --timeout $timeout --place --selector env=prod --gpus nvidia.com/gpu=2 --gpu-kind nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB (placement part)"
 set +e
-"${cmd[@]}" --place --selector env=prod --gpus nvidia.com/gpu=2 | sed -n '/^placement of/,$p'
+"${cmd[@]}" --place --selector env=prod --gpus nvidia.com/gpu=2 --gpu-kind nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB | sed -n '/^placement of/,$p'
 set -e

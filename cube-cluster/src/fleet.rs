@@ -316,7 +316,7 @@ impl fmt::Display for FleetProgress {
                 elapsed_ms,
             } => write!(
                 f,
-                "[{done}/{total}] {name}: ready={ready} ({elapsed_ms} ms)"
+                "[{done}/{total}] {name} (ready={ready}, {elapsed_ms} ms)"
             ),
         }
     }
