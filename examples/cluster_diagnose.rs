@@ -20,13 +20,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 use clap::{Parser, ValueEnum};
-use cube_cluster::KubeconfigSeverity as KcSeverity;
-use cube_cluster::kubeconfig::{Kubeconfig, ProblemKind, SelectOptions};
+use cube_cluster::kubeconfig::{Kubeconfig, SelectOptions};
 use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
 use cube_diagnose::render::{SarifOptions, to_json, to_junit, to_sarif_with, to_table};
 use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};
 use cube_model::ClusterSnapshot;
-use cube_model::import::{ConnectionClass, ImportReport, OverPrivilege};
+use cube_model::import::{ConnectionClass, ImportReport};
 
 /// The bundled sample: a GPU cluster as a real kube-apiserver v1.36 stored it, with planted
 /// problems listed in `data/snapshot-gpu-cluster.json.meta.json`.
@@ -262,7 +261,10 @@ fn is_kubeconfig(text: &str) -> bool {
     text.lines().any(|l| l.trim() == "kind: Config") && text.contains("clusters:")
 }
 
-/// Offline kubeconfig checks (cube-cluster) as an import report.
+/// Offline kubeconfig checks as an import report: `cube_cluster::import::import_offline`
+/// (every context checked, certificates parsed) turned into the plain report by
+/// `ClusterImport::to_import_report` (typed problems for the kubeconfig rules, connection
+/// `not-checked`).
 fn kubeconfig_report(
     name: &str,
     text: &str,
@@ -271,33 +273,22 @@ fn kubeconfig_report(
 ) -> Result<ImportReport> {
     let cfg = Kubeconfig::from_yaml(text, origin)
         .with_context(|| format!("{name} is not a readable kubeconfig"))?;
-    let mut opts = SelectOptions::new();
-    if let Some(c) = context {
-        opts = opts.context(c);
+    let mut opts = cube_cluster::import::ImportOptions::new();
+    opts.context = context.map(str::to_owned);
+    opts.offline = true;
+    let import = cube_cluster::import::import_offline(&cfg, name, &opts)
+        .with_context(|| format!("{name}: cannot check the kubeconfig"))?;
+    let mut report = import.to_import_report();
+    for p in &mut report.config_problems {
+        *p = tidy_paths(p);
     }
-    let mut report = ImportReport::new(context.unwrap_or(name), "");
-    for (ctx_name, problems) in cfg.check_all(&opts) {
-        for p in problems {
-            match p.kind {
-                ProblemKind::CaKeyAsClientIdentity => report.over_privileges.push(OverPrivilege {
-                    permission: tidy_paths(&format!("{} ({ctx_name})", p.subject)),
-                    message: tidy_paths(&p.to_string()),
-                }),
-                _ => report.config_problems.push(tidy_paths(&format!(
-                    "{} {}: {p}",
-                    if ctx_name.is_empty() {
-                        "file"
-                    } else {
-                        &ctx_name
-                    },
-                    p.subject
-                ))),
-            }
-            if p.severity == KcSeverity::Error {
-                report.connection.class = ConnectionClass::ConfigInvalid;
-                report.connection.message = tidy_paths(&p.message);
-            }
-        }
+    for p in &mut report.kubeconfig_problems {
+        p.message = tidy_paths(&p.message);
+        p.subject = tidy_paths(&p.subject);
+    }
+    for o in &mut report.over_privileges {
+        o.permission = tidy_paths(&o.permission);
+        o.message = tidy_paths(&o.message);
     }
     Ok(report)
 }

@@ -1,31 +1,39 @@
-//! Import a cluster from a kubeconfig: validate the file (offline), check the connection with a
-//! classified outcome, verify RBAC against a capability profile, and print the least-privilege
-//! manifests when something is missing or too broad.
+//! Import a cluster from a kubeconfig, verified right by default: a thin wrapper over
+//! `cube_cluster::import` (offline checks with certificates parsed, connection and
+//! authentication, RBAC by SelfSubjectAccessReview with the minimal set `cube-minimal` always
+//! checked plus any `--profile`, least-privilege manifests), then optionally the ServiceAccount
+//! created and verified with its own token, and the registry entry written.
 //!
 //! ```text
 //! cargo run -p cube-examples --example cluster_import -- --kubeconfig ~/.kube/config --offline
 //! cargo run -p cube-examples --example cluster_import -- --kubeconfig admin.conf \
 //!     --server https://127.0.0.1:6443 --profile console-readonly --output json
+//! cargo run -p cube-examples --example cluster_import -- --kubeconfig admin.conf \
+//!     --create-service-account --service-account-kubeconfig cube-console.kubeconfig \
+//!     --registry clusters.yaml --name bj-prod --label env=prod --taint dedicated=gpu:NoSchedule
 //! ```
 //!
 //! Exit codes: 0 importable, 1 not importable (validation errors, connection failure, missing
-//! permissions), 2 bad input (unreadable or unparseable file, an empty file, a file that is not a
-//! kubeconfig, an invalid `--server`, unknown context or profile, bad arguments). Problems of the
-//! file as a whole are listed once (`PROBLEMS (kubeconfig file)`, JSON `file_problems`), the
-//! others under their context. No token, password or client key/certificate data is ever printed. Exec and auth-provider plugins are never run unless `--allow-exec` is given.
+//! permissions, a ServiceAccount that could not be created or does not verify), 2 bad input
+//! (unreadable or unparseable file, an empty file, a file that is not a kubeconfig, an invalid
+//! `--server`, unknown context or profile, bad arguments, a broken registry file). Problems of
+//! the file as a whole are listed once (`PROBLEMS (kubeconfig file)`, JSON `fileProblems`), the
+//! others under their context. No token, password or client key/certificate data is ever
+//! printed; the minted ServiceAccount's token is written only to
+//! `--service-account-kubeconfig` (mode 0600). Exec and auth-provider plugins are never run
+//! unless `--allow-exec` is given.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use cube_cluster::client::{ClientOptions, build_client};
-use cube_cluster::connect::{CheckOptions, ConnectReport, Outcome, check_client};
-use cube_cluster::kubeconfig::{
-    Kubeconfig, PluginPolicy, Problem, SelectOptions, Severity, validate_server,
-};
-use cube_cluster::manifests::{ManifestOptions, manifests_for};
-use cube_cluster::profiles::{CapabilityReport, KubeReviewer, Profile, check_profile};
+use cube_cluster::client::ClientOptions;
+use cube_cluster::connect::Outcome;
+use cube_cluster::import::{ClusterImport, ImportError, ImportOptions};
+use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, Problem, Severity};
+use cube_cluster::manifests::ManifestOptions;
+use cube_cluster::profiles::Profile;
 use cube_cluster::registry::{ApplyAction, ClusterUpdate, LabelChange, RegistryFile, TaintChange};
 use cube_model::cluster::KubeconfigRef;
 use serde::Serialize;
@@ -87,35 +95,46 @@ struct Args {
     /// Store the kubeconfig itself in the registry (credentials included) instead of its path.
     #[arg(long, requires = "registry")]
     inline: bool,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ContextProblems {
-    context: String,
-    problems: Vec<Problem>,
+    /// Create the least-privilege objects (Namespace, ServiceAccount, ClusterRole, binding,
+    /// token Secret) with server-side apply, then import again with the minted token.
+    #[arg(long, conflicts_with = "offline")]
+    create_service_account: bool,
+    /// ServiceAccount name of the least-privilege manifests.
+    #[arg(long, default_value = "cube-console")]
+    service_account: String,
+    /// Namespace of that ServiceAccount (created by the manifests).
+    #[arg(long, default_value = "cube-system")]
+    service_account_namespace: String,
+    /// Write the minted ServiceAccount's kubeconfig (it holds the token) to this file, mode
+    /// 0600; the registry entry then refers to it instead of `--kubeconfig`.
+    #[arg(long, requires = "create_service_account")]
+    service_account_kubeconfig: Option<PathBuf>,
+    /// Seconds to wait for the token controller to fill the token Secret.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    token_wait_secs: u64,
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Report {
-    kubeconfig: String,
-    context: Option<String>,
-    server: Option<String>,
-    tls_server_name: Option<String>,
-    importable: bool,
-    /// Problems of the file as a whole (no contexts at all, no current-context), shown once.
-    file_problems: Vec<Problem>,
-    /// Problems of the selected context.
-    problems: Vec<Problem>,
-    /// Problems of the other contexts of the file.
-    other_contexts: Vec<ContextProblems>,
-    connection: Option<ConnectReport>,
-    rbac: Option<CapabilityReport>,
-    /// Least-privilege manifests (YAML) when permissions are missing or too broad.
-    manifests: Option<String>,
+    /// What `cube_cluster::import` found.
+    #[serde(flatten)]
+    import: ClusterImport,
+    /// Where the minted ServiceAccount's kubeconfig was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    service_account_kubeconfig: Option<String>,
     /// What was done to the registry file.
     registry: Option<RegistryResult>,
+}
+
+impl Report {
+    /// Importable, and the ServiceAccount (when asked for) was created and verifies.
+    fn importable(&self) -> bool {
+        self.import.importable
+            && self.import.service_account.as_ref().is_none_or(|s| {
+                s.error.is_none() && s.verification.as_ref().is_some_and(|v| v.importable)
+            })
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -172,7 +191,7 @@ fn main() -> ExitCode {
                 cube_examples::eprint_line(&format!("error: {e}"));
                 return ExitCode::from(1);
             }
-            if report.importable {
+            if report.importable() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
@@ -189,8 +208,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// The registry update the flags ask for (checked before any connection).
-fn registry_update(args: &Args) -> Result<Option<ClusterUpdate>, Failure> {
+/// The registry update the flags ask for (checked before any connection). `kubeconfig` is the
+/// file the entry refers to.
+fn registry_update(
+    args: &Args,
+    kubeconfig: &std::path::Path,
+) -> Result<Option<ClusterUpdate>, Failure> {
     if args.registry.is_none() {
         return Ok(None);
     }
@@ -207,48 +230,111 @@ fn registry_update(args: &Args) -> Result<Option<ClusterUpdate>, Failure> {
         .map(|t| t.parse::<TaintChange>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(bad)?;
-    let kubeconfig = if args.inline {
-        let text = std::fs::read_to_string(&args.kubeconfig).map_err(|e| {
-            Failure::BadInput(anyhow::anyhow!(
-                "cannot read {}: {e}",
-                args.kubeconfig.display()
-            ))
+    let reference = if args.inline {
+        let text = std::fs::read_to_string(kubeconfig).map_err(|e| {
+            Failure::BadInput(anyhow::anyhow!("cannot read {}: {e}", kubeconfig.display()))
         })?;
         KubeconfigRef::inline(text)
     } else {
-        let p = std::path::absolute(&args.kubeconfig).unwrap_or_else(|_| args.kubeconfig.clone());
+        let p = std::path::absolute(kubeconfig).unwrap_or_else(|_| kubeconfig.to_path_buf());
         KubeconfigRef::file(p.display().to_string())
     };
-    let kubeconfig = match &args.context {
-        Some(c) => kubeconfig.with_context(c),
-        None => kubeconfig,
+    // The minted kubeconfig has one context, its current one.
+    let reference = match (&args.context, &args.service_account_kubeconfig) {
+        (Some(c), None) => reference.with_context(c),
+        _ => reference,
     };
     Ok(Some(ClusterUpdate {
         labels,
         taints,
         default: args.make_default.then_some(true),
-        kubeconfig: Some(kubeconfig),
+        kubeconfig: Some(reference),
         api_server: args.server.clone(),
         profile: args.profile.clone().map(Some),
     }))
 }
 
+/// The import options the flags ask for.
+fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
+    let mut opts = ImportOptions::new();
+    opts.context = args.context.clone();
+    opts.server = args.server.clone();
+    if args.allow_exec {
+        opts.plugins = PluginPolicy::Allow;
+    }
+    if let Some(p) = &args.profile {
+        opts.profiles
+            .push(Profile::builtin(p).map_err(|e| Failure::BadInput(e.into()))?);
+    }
+    opts.namespaces = args.namespaces.clone();
+    opts.offline = args.offline;
+    opts.client = ClientOptions::with_timeout(Duration::from_secs(args.timeout_secs.max(1)));
+    opts.manifests = ManifestOptions::new(&args.service_account, &args.service_account_namespace)
+        .with_token_secret();
+    opts.create_service_account = args.create_service_account;
+    opts.token_wait = Duration::from_secs(args.token_wait_secs);
+    Ok(opts)
+}
+
 async fn run(args: &Args) -> Result<Report, Failure> {
-    let update = registry_update(args)?;
+    let registry_target = args
+        .service_account_kubeconfig
+        .clone()
+        .unwrap_or_else(|| args.kubeconfig.clone());
+    let update = registry_update(args, &args.kubeconfig)?;
     // A broken or invalid registry is reported before anything else, and never overwritten.
     let registry_file = match &args.registry {
         Some(p) => Some(RegistryFile::open(p).map_err(|e| Failure::BadInput(e.into()))?),
         None => None,
     };
-    let mut report = verify(args).await?;
-    if let (Some(mut file), Some(update), Some(name)) = (registry_file, update, &args.name) {
+    let options = import_options(args)?;
+    // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
+    // the one bounded reader: FIFOs, devices and oversized files are refused
+    let text = cube_examples::read_input_text(&args.kubeconfig, &cube_model::Limits::default())
+        .map_err(|e| Failure::BadInput(e.into()))?;
+    let cfg = Kubeconfig::from_yaml_strict(&text, Some(&args.kubeconfig))
+        .map_err(|e| Failure::BadInput(e.into()))?;
+    let import = cube_cluster::import(&cfg, &args.kubeconfig.display().to_string(), &options)
+        .await
+        .map_err(|e| match e {
+            ImportError::Profile(_)
+            | ImportError::ContextNotFound(_)
+            | ImportError::InvalidServer(_) => Failure::BadInput(e.into()),
+            other => Failure::Other(other.into()),
+        })?;
+    let mut report = Report {
+        import,
+        service_account_kubeconfig: None,
+        registry: None,
+    };
+    if let (Some(path), Some(kc)) = (
+        &args.service_account_kubeconfig,
+        report
+            .import
+            .service_account
+            .as_ref()
+            .and_then(|s| s.kubeconfig.as_ref()),
+    ) {
+        let yaml = kc.to_yaml().map_err(|e| Failure::Other(e.into()))?;
+        write_private(path, &yaml)
+            .map_err(|e| Failure::Other(anyhow::anyhow!("cannot write {}: {e}", path.display())))?;
+        report.service_account_kubeconfig = Some(path.display().to_string());
+    }
+    if let (Some(mut file), Some(mut update), Some(name)) = (registry_file, update, &args.name) {
         let mut result = RegistryResult {
             file: file.path().display().to_string(),
             name: name.clone(),
             action: "not-written".to_string(),
             previous_default: None,
         };
-        if report.importable {
+        let minted = report.service_account_kubeconfig.is_some();
+        if args.create_service_account && !minted {
+            // asked for a ServiceAccount and got none: the entry is not written
+        } else if report.importable() {
+            if minted && !args.inline {
+                let p = std::path::absolute(&registry_target).unwrap_or(registry_target.clone());
+                update.kubeconfig = Some(KubeconfigRef::file(p.display().to_string()));
+            }
             let out = file
                 .apply(name, &update)
                 .map_err(|e| Failure::BadInput(e.into()))?;
@@ -269,154 +355,19 @@ async fn run(args: &Args) -> Result<Report, Failure> {
     Ok(report)
 }
 
-async fn verify(args: &Args) -> Result<Report, Failure> {
-    // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
-    // the one bounded reader: FIFOs, devices and oversized files are refused
-    let text = cube_examples::read_input_text(&args.kubeconfig, &cube_model::Limits::default())
-        .map_err(|e| Failure::BadInput(e.into()))?;
-    let mut cfg = Kubeconfig::from_yaml_strict(&text, Some(&args.kubeconfig))
-        .map_err(|e| Failure::BadInput(e.into()))?;
-    let profile = match &args.profile {
-        Some(p) => Some(Profile::builtin(p).map_err(|e| Failure::BadInput(e.into()))?),
-        None => None,
-    };
-    let mut opts = SelectOptions::new();
-    opts.context = args.context.clone();
-    if args.allow_exec {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    if let Some(c) = &opts.context
-        && cfg.context(c).is_none()
+/// Writes a credential file readable by its owner only (created with mode 0600 on Unix).
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
     {
-        return Err(Failure::BadInput(anyhow::anyhow!(
-            "context {c:?} does not exist"
-        )));
+        use std::os::unix::fs::OpenOptionsExt as _;
+        o.mode(0o600);
     }
-    if let Some(server) = &args.server {
-        let server = &validate_server(server).map_err(|e| Failure::BadInput(e.into()))?;
-        let ctx = opts
-            .context
-            .clone()
-            .or_else(|| cfg.current_context.clone())
-            .unwrap_or_default();
-        let cluster = cfg
-            .context(&ctx)
-            .map(|c| c.context.cluster.clone())
-            .unwrap_or_default();
-        if cfg.cluster(&cluster).is_some() {
-            cfg.rewrite_server(&cluster, server)
-                .map_err(|e| Failure::BadInput(e.into()))?;
-        } else {
-            opts.server = Some(server.clone());
-        }
-    }
-    let (file_problems, problems): (Vec<Problem>, Vec<Problem>) = cfg
-        .check(&opts)
-        .into_iter()
-        .partition(Problem::is_file_level);
-    let selected = opts
-        .context
-        .clone()
-        .or_else(|| cfg.current_context.clone())
-        .filter(|c| !c.is_empty());
-    // A file without contexts gets one entry named "" from check_all: its problems are the
-    // file-level ones already shown, so it is skipped; file-level problems are shown once.
-    let other_contexts = cfg
-        .check_all(&opts)
-        .into_iter()
-        .filter(|(c, _)| !c.is_empty() && Some(c) != selected.as_ref())
-        .map(|(context, problems)| ContextProblems {
-            context,
-            problems: problems
-                .into_iter()
-                .filter(|p| !p.is_file_level())
-                .collect(),
-        })
-        .collect();
-    let selection = cfg.select(&opts).ok();
-    // Shown even when the selection fails (the server as written in the file).
-    let raw_server = selected
-        .as_deref()
-        .and_then(|c| cfg.context(c))
-        .and_then(|c| cfg.cluster(&c.context.cluster))
-        .and_then(|c| c.cluster.server.clone());
-    let mut report = Report {
-        kubeconfig: args.kubeconfig.display().to_string(),
-        context: selected,
-        server: selection
-            .as_ref()
-            .map(|s| s.server.clone())
-            .or(raw_server.map(|s| cube_cluster::kubeconfig::redact_server(&s))),
-        tls_server_name: selection.as_ref().and_then(|s| s.tls_server_name.clone()),
-        importable: selection.is_some(),
-        file_problems,
-        problems,
-        other_contexts,
-        connection: None,
-        rbac: None,
-        manifests: None,
-        registry: None,
-    };
-    let Some(selection) = selection else {
-        return Ok(report);
-    };
-    if args.offline {
-        return Ok(report);
-    }
-
-    let timeout = Duration::from_secs(args.timeout_secs.max(1));
-    let client_opts = ClientOptions::with_timeout(timeout);
-    let client = match build_client(&selection, &client_opts) {
-        Ok(c) => c,
-        Err(e) => {
-            report.importable = false;
-            report.connection = Some(ConnectReport {
-                server: selection.server.clone(),
-                outcome: Outcome::Failed {
-                    class: cube_cluster::classify::Class::ConfigInvalid {
-                        reason: e.to_string(),
-                    },
-                    message: cube_cluster::classify::error_chain_text(&e),
-                },
-                elapsed_ms: 0,
-            });
-            return Ok(report);
-        }
-    };
-    let start = std::time::Instant::now();
-    let check_opts = CheckOptions {
-        client: client_opts,
-        ..CheckOptions::default()
-    };
-    let outcome = check_client(&client, &check_opts).await;
-    let ok = matches!(outcome, Outcome::Ok { .. });
-    report.connection = Some(ConnectReport {
-        server: selection.server.clone(),
-        outcome,
-        elapsed_ms: start.elapsed().as_millis() as u64,
-    });
-    if !ok {
-        report.importable = false;
-        return Ok(report);
-    }
-    if let Some(profile) = profile {
-        let reviewer = KubeReviewer::new(client);
-        let rbac = check_profile(&reviewer, &profile, &args.namespaces, 8)
-            .await
-            .map_err(|e| Failure::BadInput(e.into()))?;
-        if !rbac.is_sufficient() || !rbac.warnings.is_empty() {
-            let m = manifests_for(
-                &profile,
-                &args.namespaces,
-                &ManifestOptions::new("cube-console", "cube-system"),
-            )
-            .map_err(|e| Failure::Other(e.into()))?;
-            report.manifests = Some(m.to_yaml().map_err(|e| Failure::Other(e.into()))?);
-        }
-        report.importable = rbac.is_sufficient();
-        report.rbac = Some(rbac);
-    }
-    Ok(report)
+    let mut f = o.open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
 }
 
 /// The output in the chosen format.
@@ -440,13 +391,59 @@ fn render_table(r: &Report) -> String {
             let _ = writeln!(out, $($t)*);
         }};
     }
-    println!("kubeconfig  {}", r.kubeconfig);
-    println!("context     {}", r.context.as_deref().unwrap_or("-"));
-    println!("server      {}", r.server.as_deref().unwrap_or("-"));
-    if let Some(n) = &r.tls_server_name {
+    let i = &r.import;
+    println!("kubeconfig  {}", i.kubeconfig);
+    println!("context     {}", i.context.as_deref().unwrap_or("-"));
+    println!("server      {}", i.server.as_deref().unwrap_or("-"));
+    if let Some(n) = &i.tls_server_name {
         println!("tls name    {n}");
     }
-    println!("importable  {}", if r.importable { "yes" } else { "no" });
+    println!("importable  {}", if r.importable() { "yes" } else { "no" });
+    render_import(&mut out, i);
+    if let Some(s) = &i.service_account {
+        println!("\nSERVICE ACCOUNT {}", s.service_account);
+        for a in &s.applied {
+            println!("  applied   {a}");
+        }
+        if let Some(e) = &s.error {
+            println!("  error     {e}");
+        }
+        if let Some(v) = &s.verification {
+            println!(
+                "  verified with its own token: {}",
+                if v.importable {
+                    "importable"
+                } else {
+                    "NOT importable"
+                }
+            );
+            let mut sub = String::new();
+            render_import(&mut sub, v);
+            for line in sub.lines() {
+                println!("  {line}");
+            }
+        }
+        if let Some(p) = &r.service_account_kubeconfig {
+            println!("  kubeconfig written to {p} (holds the token)");
+        }
+    }
+    if let Some(g) = &r.registry {
+        println!("\nREGISTRY    {} {} ({})", g.file, g.name, g.action);
+        if let Some(p) = &g.previous_default {
+            println!("  default   moved from {p}");
+        }
+    }
+    out
+}
+
+/// Problems, connection, server certificate, RBAC and manifests of one import.
+fn render_import(out: &mut String, r: &ClusterImport) {
+    use std::fmt::Write as _;
+    macro_rules! println {
+        ($($t:tt)*) => {{
+            let _ = writeln!(out, $($t)*);
+        }};
+    }
     if !r.file_problems.is_empty() {
         println!("\nPROBLEMS (kubeconfig file)");
         for p in &r.file_problems {
@@ -485,7 +482,20 @@ fn render_table(r: &Report) -> String {
             _ => {}
         }
     }
-    if let Some(rbac) = &r.rbac {
+    if let Some(s) = &r.server_certificate {
+        println!(
+            "  server certificate {} issued by {}, valid for [{}]{}",
+            s.certificate.subject,
+            s.certificate.issuer,
+            s.certificate.sans.join(", "),
+            if s.names_host {
+                String::new()
+            } else {
+                format!(": does NOT name {}", s.host)
+            }
+        );
+    }
+    for rbac in &r.rbac {
         println!(
             "\nRBAC profile {}: {}",
             rbac.profile,
@@ -498,7 +508,13 @@ fn render_table(r: &Report) -> String {
         for res in &rbac.results {
             println!(
                 "  {:<10} {:<8} {}/{} ns={}",
-                format!("{:?}", res.outcome).to_lowercase(),
+                match res.outcome {
+                    cube_cluster::profiles::Outcome::Allowed => "allowed",
+                    cube_cluster::profiles::Outcome::Denied => "denied",
+                    cube_cluster::profiles::Outcome::NoOpinion => "not-allowed",
+                    cube_cluster::profiles::Outcome::Failed => "failed",
+                    _ => "other",
+                },
                 res.scoped.check.verb,
                 res.scoped.check.group,
                 res.scoped.check.rule_resource(),
@@ -517,15 +533,10 @@ fn render_table(r: &Report) -> String {
         }
     }
     if let Some(m) = &r.manifests {
-        println!("\n# Least-privilege manifests to apply:\n{m}");
+        println!(
+            "\n# Least-privilege manifests (kubectl apply -f, or --create-service-account):\n{m}"
+        );
     }
-    if let Some(g) = &r.registry {
-        println!("\nREGISTRY    {} {} ({})", g.file, g.name, g.action);
-        if let Some(p) = &g.previous_default {
-            println!("  default   moved from {p}");
-        }
-    }
-    out
 }
 
 fn problem_line(p: &Problem) -> String {
@@ -626,12 +637,22 @@ mod tests {
         )
     }
 
+    /// A kubeconfig that validates offline: a token, TLS verification off.
+    fn clean() -> String {
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: k\n  cluster:\n    server: https://192.0.2.1:6443\n    insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: {TOKEN}\ncontexts:\n- name: a\n  context: {{cluster: k, user: u}}\n"
+        )
+    }
+
     #[test]
     fn no_secret_in_table_json_or_errors() {
-        // A loadable file (problems in other contexts, too), as table and JSON.
+        // A file with problems in every context, as table and JSON: the placeholder
+        // certificate and key are refused offline (not X.509, not a key), named without their
+        // data.
         let ok = file("secrets.yaml", &with_secrets(""));
         let texts = outputs(&ok, &[]);
-        assert!(texts[0].contains("importable  yes"), "{}", texts[0]);
+        assert!(texts[0].contains("importable  no"), "{}", texts[0]);
+        assert!(texts[0].contains("certificate-invalid"), "{}", texts[0]);
         assert!(texts[0].contains("multiple-auth-methods"), "{}", texts[0]);
         assert_no_secret(&texts);
         for ctx in ["b", "c"] {
@@ -681,7 +702,7 @@ mod tests {
 
     #[test]
     fn invalid_server_override_is_bad_input() {
-        let p = file("override.yaml", &with_secrets(""));
+        let p = file("override.yaml", &clean());
         for bad in [
             "not-a-url",
             "ftp://192.0.2.1",
@@ -700,7 +721,7 @@ mod tests {
         ] {
             let r =
                 run_offline(&p, &["--server", good]).unwrap_or_else(|_| panic!("{good} refused"));
-            assert!(r.importable, "{good}");
+            assert!(r.importable(), "{good}");
         }
     }
 
@@ -708,11 +729,14 @@ mod tests {
     fn invalid_server_in_file_is_a_problem() {
         let p = file("fileserver.yaml", &with_secrets(""));
         let r = run_offline(&p, &["--context", "b"]).unwrap_or_else(|_| panic!("run"));
-        assert!(!r.importable);
+        assert!(!r.importable());
         assert!(
-            r.problems.iter().any(|p| p.kind.id() == "bad-server-url"),
+            r.import
+                .problems
+                .iter()
+                .any(|p| p.kind.id() == "bad-server-url"),
             "{:?}",
-            r.problems
+            r.import.problems
         );
     }
 
@@ -745,12 +769,12 @@ mod tests {
         assert!(t.contains("PROBLEMS (context \"c\")"), "{t}");
         assert!(!t.contains("(context \"\")"), "{t}");
         let json = render(&r, Output::Json).expect("json");
-        assert!(json.contains("\"file_problems\""), "{json}");
+        assert!(json.contains("\"fileProblems\""), "{json}");
     }
 
     #[test]
     fn registry_entry_added_after_verification_and_broken_registry_kept() {
-        let kc = file("reg-kc.yaml", &with_secrets(""));
+        let kc = file("reg-kc.yaml", &clean());
         let dir = kc.parent().expect("dir").to_path_buf();
         let reg = dir.join("reg.yaml");
         let _ = std::fs::remove_file(&reg);
@@ -778,7 +802,7 @@ mod tests {
             text.contains("env: prod") && text.contains("dedicated"),
             "{text}"
         );
-        assert_no_secret(&[text.clone()]);
+        assert_no_secret(std::slice::from_ref(&text));
         // A broken registry is bad input and stays as it was.
         std::fs::write(&reg, "clusters: [ {name: \n").expect("break");
         let e = bad_input(

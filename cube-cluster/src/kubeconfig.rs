@@ -461,6 +461,10 @@ pub enum ProblemKind {
     KeyMismatch,
     /// `proxy-url` is set but this build has no proxy support (feature `proxy`).
     ProxyUnsupported,
+    /// Once connected: the server certificate's SANs do not name the host the client verifies
+    /// (`tls-server-name`, else the server URL's host). Found by `crate::import` when TLS
+    /// verification is off (`insecure-skip-tls-verify`) or failed.
+    ServerNameNotInCertificate,
 }
 
 impl ProblemKind {
@@ -499,6 +503,7 @@ impl ProblemKind {
             Self::KeyInvalid => "key-invalid",
             Self::KeyMismatch => "key-mismatch",
             Self::ProxyUnsupported => "proxy-unsupported",
+            Self::ServerNameNotInCertificate => "server-name-not-in-certificate",
         }
     }
 }
@@ -1167,7 +1172,27 @@ pub fn redact_server(server: &str) -> String {
         }
         _ => rest.to_string(),
     };
-    redact_text(&format!("{scheme}{rest}"))
+    // Token-like runs are hidden in the path and the query only: the host and port of a normal
+    // address (`https://192.0.2.1:6443`, a long DNS name) are never a secret and stay readable.
+    let (authority, tail) = match rest.find(['/', '?', '#']) {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest.as_str(), ""),
+    };
+    let tail: Vec<String> = tail.split('/').map(redact_text).collect();
+    format!("{scheme}{}{}", redact_text_host(authority), tail.join("/"))
+}
+
+/// The authority of a URL as shown: user-info is already gone; anything that is not a plain
+/// host and port (whitespace, quotes, odd characters) goes through [`redact_text`].
+fn redact_text_host(authority: &str) -> String {
+    let plain = authority
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-.:[]_<>@".contains(c));
+    if plain {
+        authority.to_string()
+    } else {
+        redact_text(authority)
+    }
 }
 
 fn normalize_server(server: &str, tls_configured: bool) -> std::result::Result<String, String> {
@@ -1942,7 +1967,7 @@ impl Kubeconfig {
                 Severity::Info,
                 ProblemKind::RancherProxy,
                 csub.clone(),
-                format!("server {server} is a Rancher-proxied endpoint (/k8s/clusters/<id>): connectivity and RBAC are evaluated through Rancher, and token expiry is governed by Rancher"),
+                format!("server {} is a Rancher-proxied endpoint (/k8s/clusters/<id>): connectivity and RBAC are evaluated through Rancher, and token expiry is governed by Rancher", redact_server(&server)),
             ));
         }
         if server.starts_with("http://") {
@@ -1955,7 +1980,7 @@ impl Kubeconfig {
                     Severity::Warning,
                     ProblemKind::CredentialsOverHttp,
                     usub.clone(),
-                    format!("server {server} is plain http: client-go sends no credentials of user {user_name:?} over it (token, client certificate, basic auth and plugins are dropped)"),
+                    format!("server {} is plain http: client-go sends no credentials of user {user_name:?} over it (token, client certificate, basic auth and plugins are dropped)", redact_server(&server)),
                 ));
                 creds = Credentials {
                     dropped_for_http: true,

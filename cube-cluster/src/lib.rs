@@ -16,6 +16,11 @@
 //! - [`classify`]: classify connection failures from kube/hyper/rustls error chains and from
 //!   error texts (kubectl, client-go, peer tools).
 //! - [`connect`]: connection check (`/version`) with a classified outcome.
+//! - [`import`](mod@import): import one cluster verified right by default ([`import()`]):
+//!   offline checks with certificates parsed, connection, authentication, RBAC with the minimal
+//!   set plus asked profiles, least-privilege manifests, the ServiceAccount created and verified
+//!   on request; [`import::ClusterImport::to_import_report`] fills the
+//!   `cube_model::import::ImportReport` that diagnosis reads.
 //! - [`fleet`]: every registry cluster probed at once: health as a Karmada-style cluster taint,
 //!   version, nodes, CPU/memory/GPU capacity, allocatable and free per cluster and per pool.
 //! - [`probe`]: probe many clusters concurrently with bounded concurrency and per-cluster timeout.
@@ -47,6 +52,7 @@ pub mod connect;
 pub mod error;
 pub mod fleet;
 pub mod http;
+pub mod import;
 pub mod join;
 pub mod kubeconfig;
 pub mod limits;
@@ -60,6 +66,8 @@ pub mod snapshot;
 pub mod ssa;
 
 pub use error::{Error, Result};
+/// Import one cluster ([`import::import`]).
+pub use import::import;
 /// The kubeconfig's `clusters[]` entry, under a name that does not clash with
 /// `cube_model::Cluster` (a target cluster of the registry).
 pub use kubeconfig::Cluster as KubeconfigCluster;

@@ -1,6 +1,9 @@
-//! Least-privilege manifests for a capability profile: a ServiceAccount, a ClusterRole and/or
-//! Roles with exactly the profile's rules, their bindings, an optional token Secret, and a
-//! kubeconfig for the ServiceAccount (token from a TokenRequest when live).
+//! Least-privilege manifests for a capability profile: the ServiceAccount's Namespace (so that
+//! `kubectl apply` of the manifests works on a fresh server, where `cube-system` does not exist:
+//! the `NamespaceLifecycle` admission plugin answers `namespaces "cube-system" not found`), a
+//! ServiceAccount, a ClusterRole and/or Roles with exactly the profile's rules, their bindings,
+//! an optional token Secret, and a kubeconfig for the ServiceAccount (token from a TokenRequest
+//! when live, or read from the token Secret).
 //!
 //! The rules come from [`crate::profiles::rules_granting`]: plain verbs, groups and resources, no
 //! `*`, no resourceNames, nothing the profile does not check. Cluster-scoped and all-namespace
@@ -28,7 +31,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use base64::Engine as _;
-use k8s_openapi::api::core::v1::{Secret, ServiceAccount};
+use k8s_openapi::api::core::v1::{Namespace, Secret, ServiceAccount};
 use k8s_openapi::api::rbac::v1 as rbacv1;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::Serialize;
@@ -119,6 +122,8 @@ impl ManifestOptions {
 /// The generated objects.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Manifests {
+    /// The ServiceAccount's namespace (applying an existing namespace changes nothing).
+    pub namespace: Namespace,
     /// The ServiceAccount.
     pub service_account: ServiceAccount,
     /// ClusterRole with the cluster-scope and all-namespace rules, if the profile has any.
@@ -178,6 +183,10 @@ pub fn manifests_for(
         namespace: Some(opts.namespace.clone()),
     };
     let mut m = Manifests {
+        namespace: Namespace {
+            metadata: meta(&opts.namespace, None, &opts.labels),
+            ..Default::default()
+        },
         service_account: ServiceAccount {
             metadata: meta(&opts.service_account, Some(&opts.namespace), &opts.labels),
             ..Default::default()
@@ -243,56 +252,80 @@ pub fn manifests_for(
     Ok(m)
 }
 
-fn render<T: Serialize>(
-    out: &mut String,
-    kind: &str,
+fn push<T: Serialize>(
+    out: &mut Vec<(&'static str, serde_json::Value)>,
+    kind: &'static str,
     name: &Option<String>,
     obj: &T,
 ) -> Result<(), ManifestError> {
-    let err = |e: Box<dyn std::error::Error + Send + Sync>| ManifestError::Render {
+    let value = serde_json::to_value(obj).map_err(|e| ManifestError::Render {
         object: format!("{kind}/{}", name.as_deref().unwrap_or("")),
-        source: e,
-    };
-    let value = serde_json::to_value(obj).map_err(|e| err(Box::new(e)))?;
-    let text = serde_saphyr::to_string(&value).map_err(|e| err(Box::new(e)))?;
-    if !out.is_empty() {
-        out.push_str("---\n");
-    }
-    out.push_str(&text);
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
+        source: Box::new(e),
+    })?;
+    out.push((kind, value));
     Ok(())
 }
 
 impl Manifests {
-    /// Multi-document YAML in apply order: ServiceAccount, ClusterRole, ClusterRoleBinding, Roles,
-    /// RoleBindings, token Secret.
+    /// Multi-document YAML in apply order: Namespace, ServiceAccount, ClusterRole,
+    /// ClusterRoleBinding, Roles, RoleBindings, token Secret.
     ///
     /// # Errors
     /// [`ManifestError::Render`] if an object cannot be serialized.
     pub fn to_yaml(&self) -> Result<String, ManifestError> {
         let mut out = String::new();
-        render(
+        for (kind, value) in self.to_objects()? {
+            let text = serde_saphyr::to_string(&value).map_err(|e| ManifestError::Render {
+                object: format!(
+                    "{kind}/{}",
+                    value["metadata"]["name"].as_str().unwrap_or("")
+                ),
+                source: Box::new(e),
+            })?;
+            if !out.is_empty() {
+                out.push_str("---\n");
+            }
+            out.push_str(&text);
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        Ok(out)
+    }
+
+    /// The objects as JSON (with `apiVersion` and `kind`), in apply order (see
+    /// [`Manifests::to_yaml`]), each with its kind: what a server-side apply sends.
+    ///
+    /// # Errors
+    /// [`ManifestError::Render`] if an object cannot be serialized.
+    pub fn to_objects(&self) -> Result<Vec<(&'static str, serde_json::Value)>, ManifestError> {
+        let mut out = Vec::new();
+        push(
+            &mut out,
+            "Namespace",
+            &self.namespace.metadata.name,
+            &self.namespace,
+        )?;
+        push(
             &mut out,
             "ServiceAccount",
             &self.service_account.metadata.name,
             &self.service_account,
         )?;
         if let Some(r) = &self.cluster_role {
-            render(&mut out, "ClusterRole", &r.metadata.name, r)?;
+            push(&mut out, "ClusterRole", &r.metadata.name, r)?;
         }
         if let Some(b) = &self.cluster_role_binding {
-            render(&mut out, "ClusterRoleBinding", &b.metadata.name, b)?;
+            push(&mut out, "ClusterRoleBinding", &b.metadata.name, b)?;
         }
         for r in &self.roles {
-            render(&mut out, "Role", &r.metadata.name, r)?;
+            push(&mut out, "Role", &r.metadata.name, r)?;
         }
         for b in &self.role_bindings {
-            render(&mut out, "RoleBinding", &b.metadata.name, b)?;
+            push(&mut out, "RoleBinding", &b.metadata.name, b)?;
         }
         if let Some(s) = &self.token_secret {
-            render(&mut out, "Secret", &s.metadata.name, s)?;
+            push(&mut out, "Secret", &s.metadata.name, s)?;
         }
         Ok(out)
     }

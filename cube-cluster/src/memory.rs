@@ -215,6 +215,7 @@ struct State {
     admission: Vec<AdmissionCheck>,
     log: Vec<RecordedRequest>,
     fixed_time: Option<String>,
+    stored_rbac: bool,
 }
 
 /// An in-memory API server (see the module docs for what it models).
@@ -518,6 +519,7 @@ impl MemoryCluster {
                 admission: Vec::new(),
                 log: Vec::new(),
                 fixed_time: None,
+                stored_rbac: false,
             }),
         }
     }
@@ -546,6 +548,22 @@ impl MemoryCluster {
     #[must_use]
     pub fn with_rbac(self, policy: RbacPolicy) -> Self {
         self.lock().rbac = Some(policy);
+        self
+    }
+
+    /// Authorize with RBAC over the Role, ClusterRole, RoleBinding and ClusterRoleBinding
+    /// objects stored in this cluster (applied or loaded), re-read on every request, as
+    /// kube-apiserver's RBAC authorizer does from its informers; `system:masters` is allowed
+    /// everything before RBAC. Also runs the token controller
+    /// (kubernetes `pkg/controller/serviceaccount/tokens_controller.go`): a Secret of type
+    /// `kubernetes.io/service-account-token` annotated `kubernetes.io/service-account.name` whose
+    /// ServiceAccount exists gets `data.token` and `data.namespace` at once, and the token
+    /// authenticates as `system:serviceaccount:<ns>:<name>` (groups `system:serviceaccounts`,
+    /// `system:serviceaccounts:<ns>`, `system:authenticated`) like a token of
+    /// [`MemoryCluster::with_token`]. No `ca.crt` is written.
+    #[must_use]
+    pub fn with_stored_rbac(self) -> Self {
+        self.lock().stored_rbac = true;
         self
     }
 
@@ -790,6 +808,9 @@ impl MemoryCluster {
                 answer
             }
         };
+        if st.stored_rbac && method == "PATCH" && code < 300 {
+            st.token_controller();
+        }
         st.log.push(RecordedRequest {
             method,
             path,
@@ -865,8 +886,88 @@ impl State {
         }
     }
 
+    /// The RBAC policy requests are authorized with (`None`: everything is allowed).
+    fn policy(&self) -> Option<std::borrow::Cow<'_, RbacPolicy>> {
+        if !self.stored_rbac {
+            return self.rbac.as_ref().map(std::borrow::Cow::Borrowed);
+        }
+        let items: Vec<&Value> = self
+            .objects
+            .iter()
+            .filter(|((g, p, _, _), _)| {
+                g == "rbac.authorization.k8s.io"
+                    && matches!(
+                        p.as_str(),
+                        "roles" | "clusterroles" | "rolebindings" | "clusterrolebindings"
+                    )
+            })
+            .map(|(_, v)| v)
+            .collect();
+        let list = json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string();
+        Some(std::borrow::Cow::Owned(
+            RbacPolicy::from_text(&list, "stored RBAC objects").unwrap_or_default(),
+        ))
+    }
+
+    /// The token controller (see [`MemoryCluster::with_stored_rbac`]).
+    fn token_controller(&mut self) {
+        use base64::Engine as _;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        let pending: Vec<Key> = self
+            .objects
+            .iter()
+            .filter(|((g, p, _, _), v)| {
+                g.is_empty()
+                    && p == "secrets"
+                    && v["type"] == "kubernetes.io/service-account-token"
+                    && v["data"]["token"].is_null()
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in pending {
+            let ns = key.2.clone();
+            let Some(mut secret) = self.objects.get(&key).cloned() else {
+                continue;
+            };
+            let Some(sa) = secret["metadata"]["annotations"]["kubernetes.io/service-account.name"]
+                .as_str()
+                .map(str::to_owned)
+            else {
+                continue;
+            };
+            let sa_key = (
+                String::new(),
+                "serviceaccounts".to_owned(),
+                ns.clone(),
+                sa.clone(),
+            );
+            if !self.objects.contains_key(&sa_key) {
+                continue;
+            }
+            self.uid += 1;
+            let token = format!("memory-sa-token.{ns}.{sa}.{:06}", self.uid);
+            if !secret["data"].is_object() {
+                secret["data"] = json!({});
+            }
+            secret["data"]["token"] = Value::from(b64(&token));
+            secret["data"]["namespace"] = Value::from(b64(&ns));
+            self.bump(&mut secret);
+            self.objects.insert(key, secret);
+            self.tokens.insert(
+                token,
+                UserInfo::authenticated(
+                    format!("system:serviceaccount:{ns}:{sa}"),
+                    [
+                        "system:serviceaccounts".to_owned(),
+                        format!("system:serviceaccounts:{ns}"),
+                    ],
+                ),
+            );
+        }
+    }
+
     fn authorize(&self, verb: &str, t: &Target) -> Result<(), Status> {
-        let Some(policy) = &self.rbac else {
+        let Some(policy) = self.policy() else {
             return Ok(());
         };
         let mut req = AccessRequest::resource(verb, &t.resource.group, &t.resource.plural);
@@ -1029,7 +1130,7 @@ impl State {
                 }],
             ));
         };
-        let status_v = match &self.rbac {
+        let status_v = match self.policy() {
             None => SubjectAccessReviewStatus {
                 allowed: true,
                 denied: false,
@@ -1064,7 +1165,7 @@ impl State {
                 )
             })?;
         let ns = review.spec.namespace.clone();
-        let s = match &self.rbac {
+        let s = match self.policy() {
             None => SubjectRulesReviewStatus {
                 resource_rules: vec![cube_model::objects::PolicyRule {
                     verbs: vec!["*".into()],
@@ -1650,6 +1751,32 @@ pub fn serve(
             let cluster = cluster.clone();
             tokio::spawn(async move {
                 let _ = serve_stream(cluster, stream).await;
+            });
+        }
+    })
+}
+
+/// Serves `cluster` over HTTPS (HTTP/1.1 inside TLS with `config`, typically a loopback
+/// certificate of a test CA) on `listener` until the returned task is aborted: what a program
+/// that sends credentials needs (a client sends no token over plain http). Requests are
+/// authenticated with the tokens of [`MemoryCluster::with_token`].
+pub fn serve_tls(
+    cluster: Arc<MemoryCluster>,
+    listener: tokio::net::TcpListener,
+    config: Arc<rustls::ServerConfig>,
+) -> tokio::task::JoinHandle<()> {
+    let acceptor = tokio_rustls::TlsAcceptor::from(config);
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let cluster = cluster.clone();
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                if let Ok(tls) = acceptor.accept(stream).await {
+                    let _ = serve_stream(cluster, tls).await;
+                }
             });
         }
     })

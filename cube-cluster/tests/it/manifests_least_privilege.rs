@@ -87,8 +87,16 @@ fn check_least_privilege(name: &str, namespaces: &[&str]) {
     assert!(!yaml.contains("resourceNames"), "{yaml}");
 
     let policy = RbacPolicy::from_text(&yaml, name).unwrap();
-    // Only the ServiceAccount and the token Secret are not RBAC objects.
-    assert_eq!(policy.notes.len(), 2, "{:?}", policy.notes);
+    // Only the Namespace, the ServiceAccount and the token Secret are not RBAC objects.
+    assert_eq!(policy.notes.len(), 3, "{:?}", policy.notes);
+    // The namespace comes first, so `kubectl apply` works on a fresh server (NamespaceLifecycle
+    // refuses objects in a namespace that does not exist).
+    assert!(
+        yaml.starts_with(&format!(
+            "apiVersion: v1\nkind: Namespace\nmetadata:\n  labels:\n    app.kubernetes.io/managed-by: cube-rs\n  name: {SA_NS}\n"
+        )),
+        "{yaml}"
+    );
     assert!(policy.dangling_role_refs().is_empty());
     let sa = UserInfo::service_account(SA_NS, SA);
 
@@ -171,10 +179,15 @@ fn workload_submit_objects_are_roles_per_namespace() {
     );
     assert!(m.token_secret.is_none());
     let yaml = m.to_yaml().unwrap();
-    assert_eq!(yaml.matches("\n---\n").count() + 1, 5, "{yaml}");
+    // Namespace, ServiceAccount, two Roles, two RoleBindings.
+    assert_eq!(yaml.matches("\n---\n").count() + 1, 6, "{yaml}");
     assert!(
-        yaml.starts_with("apiVersion: v1\nkind: ServiceAccount")
-            || yaml.contains("kind: ServiceAccount")
+        yaml.starts_with("apiVersion: v1\nkind: Namespace\n"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("\n---\napiVersion: v1\nkind: ServiceAccount\n"),
+        "{yaml}"
     );
 }
 

@@ -20,14 +20,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in ctx.imports() {
         let c = &r.connection;
+        // Problems of the file found offline have rules of their own (cluster-kubeconfig-*):
+        // nothing was contacted, so nothing is unreachable.
+        let typed = !r.kubeconfig_problems.is_empty();
+        let offline_error = r
+            .kubeconfig_problems
+            .iter()
+            .any(|p| p.severity == cube_model::import::ProblemSeverity::Error);
         let what = match c.class {
             ConnectionClass::Refused => "connection refused",
             ConnectionClass::Timeout => "timeout",
             ConnectionClass::Dns => "host name does not resolve",
             ConnectionClass::Protocol => "protocol mismatch (http vs https)",
-            ConnectionClass::ConfigInvalid => "the kubeconfig is unusable",
+            ConnectionClass::ConfigInvalid if offline_error => continue,
+            ConnectionClass::ConfigInvalid => "the client refuses the kubeconfig",
             ConnectionClass::Other => "connection failed",
-            ConnectionClass::Ok if !r.config_problems.is_empty() => {
+            ConnectionClass::Ok if !typed && !r.config_problems.is_empty() => {
                 "the kubeconfig loads but has problems"
             }
             _ => continue,
@@ -47,12 +55,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             c.message.clone()
         };
-        out.push(
-            Finding::new(ClusterUnreachable::ID, severity, Subject::cluster(&r.cluster_name), format!("cluster {}{server}: {what}: {detail}", r.cluster_name))
-                .with_evidence(Evidence::field(format!("Cluster/{}", r.cluster_name), "connection.class", format!("{:?}", c.class)))
-                .with_evidences(r.config_problems.iter().map(|p| Evidence::field(format!("Cluster/{}", r.cluster_name), "kubeconfig", p)))
-                .with_remedy("fix the kubeconfig problems listed as evidence (`kubectl config view --minify`), then check the server URL, port and network path (`curl -vk <server>/version`)"),
-        );
+        let remedy = match c.class {
+            ConnectionClass::ConfigInvalid | ConnectionClass::Ok => {
+                "`kubectl config view --minify` and fix the kubeconfig field named in the evidence (CA, client certificate and key, server URL)"
+            }
+            _ => {
+                "check the server URL, port and network path from where the client runs (`curl -vk <server>/version`), then the kubeconfig problems listed as evidence"
+            }
+        };
+        let mut f = Finding::new(
+            ClusterUnreachable::ID,
+            severity,
+            Subject::cluster(&r.cluster_name),
+            format!("cluster {}{server}: {what}: {detail}", r.cluster_name),
+        )
+        .with_evidence(Evidence::field(
+            format!("Cluster/{}", r.cluster_name),
+            "connection.class",
+            c.class.id(),
+        ));
+        if !typed {
+            f =
+                f.with_evidences(r.config_problems.iter().map(|p| {
+                    Evidence::field(format!("Cluster/{}", r.cluster_name), "kubeconfig", p)
+                }));
+        }
+        out.push(f.with_remedy(remedy));
     }
     let kinds = [
         SignalKind::Refused,

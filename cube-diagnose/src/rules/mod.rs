@@ -36,6 +36,7 @@ macro_rules! declare_rule {
 }
 
 pub mod cluster_forbidden;
+pub mod cluster_kubeconfig;
 pub mod cluster_over_privileged;
 pub mod cluster_tls_untrusted;
 pub mod cluster_unauthorized;
@@ -96,6 +97,9 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(storage_node_local::StorageNodeLocal),
         Box::new(storage_mount_failed::StorageMountFailed),
         Box::new(cluster_unreachable::ClusterUnreachable),
+        Box::new(cluster_kubeconfig::ClusterKubeconfigInvalid),
+        Box::new(cluster_kubeconfig::ClusterInsecureTls),
+        Box::new(cluster_kubeconfig::ClusterKubeconfigWarning),
         Box::new(cluster_tls_untrusted::ClusterTlsUntrusted),
         Box::new(cluster_unauthorized::ClusterUnauthorized),
         Box::new(cluster_forbidden::ClusterForbidden),

@@ -213,6 +213,10 @@ pub struct LoggedRequest {
     pub had_authorization: bool,
     /// Whether the connection used TLS.
     pub tls: bool,
+    /// `Content-Type` (without parameters), if sent.
+    pub content_type: Option<String>,
+    /// The body, when it was JSON.
+    pub body: Option<Value>,
 }
 
 #[derive(Clone)]
@@ -482,6 +486,11 @@ impl ApiDoubleBuilder {
 }
 
 fn tls_acceptor(cert: &CertPair) -> TlsAcceptor {
+    TlsAcceptor::from(tls_server_config(cert))
+}
+
+/// A rustls server configuration presenting `cert` (no client authentication).
+pub fn tls_server_config(cert: &CertPair) -> Arc<rustls::ServerConfig> {
     use rustls::pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
     let certs: Vec<CertificateDer<'static>> =
         CertificateDer::pem_slice_iter(cert.cert_pem.as_bytes())
@@ -495,7 +504,7 @@ fn tls_acceptor(cert: &CertPair) -> TlsAcceptor {
         .with_no_client_auth()
         .with_single_cert(certs, key)
         .expect("server config");
-    TlsAcceptor::from(Arc::new(config))
+    Arc::new(config)
 }
 
 async fn serve_conn(
@@ -881,6 +890,11 @@ fn handle(state: &State, req: &Request, tls: bool) -> (u16, Value) {
             user: user.as_ref().map(|u| u.name.clone()),
             had_authorization: auth.is_some(),
             tls,
+            content_type: req
+                .headers
+                .get("content-type")
+                .map(|v| v.split(';').next().unwrap_or(v).trim().to_string()),
+            body: serde_json::from_slice(&req.body).ok(),
         });
     }
     let Some(user) = user else {
