@@ -319,7 +319,7 @@ fn collect_live(
         }
     };
     report.cluster_name = selection.cluster_name.clone();
-    report.server = selection.server.clone();
+    report.server = cube_cluster::kubeconfig::redact_server(&selection.server);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

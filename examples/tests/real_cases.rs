@@ -31,6 +31,10 @@ mod group_plan_apply;
 #[path = "programs/cluster_fleet_doubles.rs"]
 mod cluster_fleet_doubles;
 
+/// `cluster_import` end to end over TLS (a module of this test binary).
+#[path = "programs/cluster_import_flow.rs"]
+mod cluster_import_flow;
+
 use serde_json::Value;
 
 fn root() -> PathBuf {

@@ -10,6 +10,7 @@ mod connect_import_flow;
 mod connect_live;
 mod fleet_probe;
 mod hostile_server;
+mod import_live;
 mod import_verified;
 mod join_commands;
 mod join_props;
