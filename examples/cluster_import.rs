@@ -528,7 +528,18 @@ fn render_import(out: &mut String, r: &ClusterImport) {
         for m in &rbac.missing {
             println!("  missing   {m}");
         }
-        for w in &rbac.warnings {
+    }
+    // The over-privilege checks look at the credentials, not at one profile: shown once.
+    let mut warnings: Vec<String> = Vec::new();
+    for w in r.rbac.iter().flat_map(|p| &p.warnings) {
+        let w = w.to_string();
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    }
+    if !warnings.is_empty() {
+        println!("\nOVER-PRIVILEGED (more than the checked profiles need)");
+        for w in &warnings {
             println!("  warning   {w}");
         }
     }

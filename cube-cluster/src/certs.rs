@@ -212,7 +212,10 @@ impl MaterialProblem {
                 found.join(", ")
             ),
             MaterialProblem::Unparseable { index, reason } => {
-                format!("{what}: certificate {index} is not a valid X.509 certificate ({reason})")
+                format!(
+                    "{what}: certificate {index} is not a valid X.509 certificate ({})",
+                    der_reason(reason)
+                )
             }
             MaterialProblem::Expired {
                 subject,
@@ -246,6 +249,20 @@ impl MaterialProblem {
                 format!("{what}: the private key does not match the client certificate")
             }
         }
+    }
+}
+
+/// The X.509 parser's message (x509-parser / nom `Debug` shapes such as
+/// `Parsing Error: Der(UnexpectedTag { .. })` or `NomError(Eof)`) in words for people.
+fn der_reason(reason: &str) -> &'static str {
+    if reason.contains("Eof") || reason.contains("Incomplete") {
+        "its DER data ends too early: truncated, or a placeholder instead of a certificate"
+    } else if reason.contains("UnexpectedTag") || reason.contains("InvalidTag") {
+        "its DER data is not a certificate structure: another object, or a placeholder"
+    } else if reason.contains("Time") || reason.contains("Validity") {
+        "its validity dates do not parse"
+    } else {
+        "its DER data does not parse as a certificate"
     }
 }
 
@@ -510,6 +527,25 @@ pub async fn fetch_server_certificate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parser_debug_shapes_never_reach_people() {
+        for reason in [
+            "Parsing Error: Der(UnexpectedTag { expected: Some(Tag(16)), actual: Tag(20) })",
+            "Parsing Error: NomError(Eof)",
+            "something else entirely",
+        ] {
+            let text = MaterialProblem::Unparseable {
+                index: 1,
+                reason: reason.to_string(),
+            }
+            .describe("certificate-authority-data of cluster \"k\"");
+            assert!(text.starts_with("certificate-authority-data of cluster \"k\": certificate 1 is not a valid X.509 certificate ("), "{text}");
+            for debug in ["Der(", "Tag(", "NomError", "Eof", "Some("] {
+                assert!(!text.contains(debug), "{text}");
+            }
+        }
+    }
 
     fn info(sans: &[&str]) -> CertificateInfo {
         CertificateInfo {
