@@ -34,6 +34,19 @@
 //! reads `node(s) didn't match node selector` in v1.20 and
 //! `node(s) didn't match Pod's node affinity/selector` since.
 //!
+//! # Other schedulers
+//!
+//! Volcano (`schedulerName: volcano`) prints its own FitErrors in the same shape with another
+//! header: `0/<N> nodes are unavailable: <count> <reason>, ....` (reasons sorted as strings, one
+//! final `.`, no PreFilter or preemption part), `In hyperNode <h>: 0/<N> nodes are unavailable:
+//! ...` in newer releases, and the bare `all nodes are unavailable` when nothing was tried
+//! (volcano-sh/volcano `pkg/scheduler/api/unschedule_info.go`, `FitErrors.Error()` and
+//! `AllNodeUnavailableMsg`); its gang message embeds one of them after `Origin reason is
+//! <task>: ` (`pkg/scheduler/api/job_info.go`). [`parse`] reads these too and sets
+//! [`SchedulerMessage::dialect`]. HAMi and Kueue do not print their own FitErrors (HAMi's
+//! extender reasons appear inside kube-scheduler's histogram; Kueue gates pods before
+//! scheduling and reports admission on the Workload).
+//!
 //! [`parse`] reads any of these; reasons it does not know are kept verbatim
 //! ([`ReasonKind::Unknown`]). [`SchedulerMessage::render`] writes a structure in the wording of a
 //! version; [`SchedulerMessage::versions`] says which versions print the wording it was read
@@ -166,6 +179,31 @@ pub const DRA_NO_CLAIMS: &str = "no new claims to deallocate";
 pub const PREEMPTION_PREFIX: &str = "preemption: ";
 /// `ErrNoNodesAvailable`: the cluster has no nodes at all.
 pub const NO_NODES: &str = "no nodes available to schedule pods";
+/// Volcano's `AllNodeUnavailableMsg` (`pkg/scheduler/api/unschedule_info.go`): no node was
+/// tried.
+pub const VOLCANO_ALL_NODES_UNAVAILABLE: &str = "all nodes are unavailable";
+
+/// Which scheduler's wording a message is in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Dialect {
+    /// kube-scheduler (and schedulers built on its framework): `0/N nodes are available: ...`.
+    #[default]
+    KubeScheduler,
+    /// Volcano: `0/N nodes are unavailable: ...` (`pkg/scheduler/api/unschedule_info.go`).
+    Volcano,
+}
+
+impl Dialect {
+    /// The kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::KubeScheduler => "kube-scheduler",
+            Dialect::Volcano => "volcano",
+        }
+    }
+}
 
 /// What a reason says, independent of its wording.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -788,9 +826,18 @@ pub struct SchedulerMessage {
     /// True when the PostFilter part was followed by the separator's own `.` (`..`, v1.24–v1.31).
     #[serde(skip)]
     post_filter_dot: Option<bool>,
+    /// The scheduler whose wording this is.
+    #[serde(skip_serializing_if = "is_kube_scheduler")]
+    pub dialect: Dialect,
+}
+
+fn is_kube_scheduler(d: &Dialect) -> bool {
+    *d == Dialect::KubeScheduler
 }
 
 const HEADER: &str = " nodes are available:";
+/// Volcano's header (`FitErrors.Error()`).
+const VOLCANO_HEADER: &str = " nodes are unavailable:";
 
 /// Finds and parses the first scheduler message in `line` (an event message, a describe row, a
 /// `kubectl get events` row, a PodScheduled condition message). `None` when the line has none.
@@ -798,17 +845,11 @@ const HEADER: &str = " nodes are available:";
 /// Table columns after the message (three or more spaces, a tab) are not part of it.
 pub fn parse(line: &str) -> Option<SchedulerMessage> {
     if line.contains(NO_NODES) {
-        return Some(SchedulerMessage {
-            nodes: 0,
-            prefilter: None,
-            reasons: Vec::new(),
-            post_filter: Vec::new(),
-            preemption: None,
-            trailing: None,
-            post_filter_dot: None,
-        });
+        return Some(SchedulerMessage::new(0, Vec::new()));
     }
-    let (nodes, after) = header_at(line, 0)?;
+    let Some((nodes, after)) = header_at(line, 0) else {
+        return parse_volcano(line);
+    };
     let mut body = &line[after..];
     if let Some(cut) = body.find("   ").into_iter().chain(body.find('\t')).min() {
         body = &body[..cut];
@@ -824,10 +865,42 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
     Some(parse_body(nodes, body))
 }
 
+/// Volcano's FitErrors (`0/N nodes are unavailable: <histogram>.`, possibly after `In
+/// hyperNode <h>: ` or a gang message's `Origin reason is <task>: `), or its bare
+/// `all nodes are unavailable`.
+fn parse_volcano(line: &str) -> Option<SchedulerMessage> {
+    let mut msg = match header_with(line, 0, VOLCANO_HEADER) {
+        Some((nodes, after)) => {
+            let mut body = &line[after..];
+            if let Some(cut) = body.find("   ").into_iter().chain(body.find('\t')).min() {
+                body = &body[..cut];
+            }
+            let body = body.trim().trim_end_matches(['"', '\'']).trim_end();
+            let (hist, _) = strip_dots(body);
+            let mut m = SchedulerMessage::new(nodes, parse_histogram(hist).unwrap_or_default());
+            if m.reasons.is_empty() && !hist.is_empty() {
+                m.trailing = Some(hist.to_owned());
+            }
+            m
+        }
+        None if line.contains(VOLCANO_ALL_NODES_UNAVAILABLE) => {
+            SchedulerMessage::new(0, Vec::new())
+        }
+        None => return None,
+    };
+    msg.dialect = Dialect::Volcano;
+    Some(msg)
+}
+
 /// `(N, index after the header)` of the first `0/N nodes are available:` at or after `from`.
 fn header_at(line: &str, from: usize) -> Option<(usize, usize)> {
+    header_with(line, from, HEADER)
+}
+
+/// `(N, index after the header)` of the first `0/N<header>` at or after `from`.
+fn header_with(line: &str, from: usize, header: &str) -> Option<(usize, usize)> {
     let mut search = from;
-    while let Some(rel) = line.get(search..)?.find(HEADER) {
+    while let Some(rel) = line.get(search..)?.find(header) {
         let p = search + rel;
         let before = &line[..p];
         let digits: String = before
@@ -843,9 +916,9 @@ fn header_at(line: &str, from: usize) -> Option<(usize, usize)> {
             && head.ends_with("0/")
             && let Ok(n) = digits.parse()
         {
-            return Some((n, p + HEADER.len()));
+            return Some((n, p + header.len()));
         }
-        search = p + HEADER.len();
+        search = p + header.len();
     }
     None
 }
@@ -920,15 +993,7 @@ fn strip_dots(s: &str) -> (&str, usize) {
 }
 
 fn parse_body(nodes: usize, body: &str) -> SchedulerMessage {
-    let mut msg = SchedulerMessage {
-        nodes,
-        prefilter: None,
-        reasons: Vec::new(),
-        post_filter: Vec::new(),
-        preemption: None,
-        trailing: None,
-        post_filter_dot: None,
-    };
+    let mut msg = SchedulerMessage::new(nodes, Vec::new());
     // the preemption part starts at `preemption: ` after a sentence end or a `, ` joint
     let pre_at = [". preemption: ", ", preemption: "]
         .iter()
@@ -1079,7 +1144,22 @@ impl SchedulerMessage {
             preemption: None,
             trailing: None,
             post_filter_dot: None,
+            dialect: Dialect::KubeScheduler,
         }
+    }
+
+    /// The message in Volcano's wording (`0/N nodes are unavailable: <histogram>.`, or
+    /// `all nodes are unavailable` without nodes).
+    pub fn render_volcano(&self) -> String {
+        if self.nodes == 0 && self.reasons.is_empty() {
+            return VOLCANO_ALL_NODES_UNAVAILABLE.to_owned();
+        }
+        let full = histogram_text(self.nodes, &self.reasons);
+        format!(
+            "0/{}{VOLCANO_HEADER}{}",
+            self.nodes,
+            &full[format!("0/{}{HEADER}", self.nodes).len()..]
+        )
     }
 
     /// The message as `version` prints it: the PreFilter sentence (v1.26+; earlier versions
@@ -1329,5 +1409,42 @@ mod tests {
         assert_eq!(SchedulerVersion::parse("1.19"), None);
         assert_eq!(SchedulerVersion::parse("2.1"), None);
         assert_eq!(SchedulerVersion::LATEST.wording().since, 34);
+    }
+
+    #[test]
+    fn volcano_wordings_read_and_render() {
+        // FitErrors.Error(): reasons sorted as strings, one final `.`
+        let m = parse("Warning  FailedScheduling  36m  volcano  0/3 nodes are unavailable: 1 no enough gpu cards on node node-01, 2 Insufficient volcano.sh/vgpu-number.").expect("volcano message");
+        assert_eq!(m.dialect, Dialect::Volcano);
+        assert_eq!(m.nodes, 3);
+        assert_eq!(m.reasons.len(), 2);
+        assert_eq!(m.reasons[1].count, 2);
+        assert_eq!(
+            m.reasons[1].reason.resource(),
+            Some("volcano.sh/vgpu-number")
+        );
+        assert!(m.preemption.is_none());
+        assert_eq!(
+            m.render_volcano(),
+            "0/3 nodes are unavailable: 1 no enough gpu cards on node node-01, 2 Insufficient volcano.sh/vgpu-number."
+        );
+        assert_eq!(parse(&m.render_volcano()), Some(m));
+        // newer releases prefix the hyperNode; the gang message embeds the FitErrors
+        let h = parse("In hyperNode s0: 0/4 nodes are unavailable: 4 Insufficient nvidia.com/gpu.")
+            .expect("hyperNode");
+        assert_eq!((h.nodes, h.dialect), (4, Dialect::Volcano));
+        let g = parse("1/2 tasks in gang unschedulable: pod group is not ready, 1 Pending, 2 minAvailable; Pending: 1 Unschedulable. Origin reason is worker-0: 0/2 nodes are unavailable: 2 Insufficient cpu.").expect("gang");
+        assert_eq!(g.insufficient().collect::<Vec<_>>(), vec![("cpu", 2)]);
+        // nothing tried
+        let a = parse("all nodes are unavailable").expect("bare");
+        assert_eq!(
+            (a.nodes, a.reasons.len(), a.dialect),
+            (0, 0, Dialect::Volcano)
+        );
+        // the kube-scheduler wording keeps its dialect
+        assert_eq!(
+            parse("0/1 nodes are available: 1 Insufficient cpu.").map(|m| m.dialect),
+            Some(Dialect::KubeScheduler)
+        );
     }
 }

@@ -14,6 +14,12 @@ const NVDP: &str = "NVIDIA/k8s-device-plugin";
 const GO: &str = "golang/go";
 const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go";
 
+const NVML_LIBRARY_REMEDY: &str = "configure the NVIDIA container toolkit for the node's runtime (`nvidia-ctk runtime configure --runtime=containerd --set-as-default`, then restart containerd; k3s/rke2 detect the nvidia runtime on restart) or run the plugin with runtimeClassName: nvidia; check the driver with `nvidia-smi` on the node";
+
+const TOOLKIT_REMEDY: &str = "run `nvidia-smi` on the node: if it fails fix the driver first (GPU operator: `kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if it works, check the toolkit's driver root (`root` in /etc/nvidia-container-runtime/config.toml; GPU operator `driver.enabled` and `hostPaths.driverInstallDir` must match where the driver is) and restart the container-toolkit pod";
+
+const AMD_LABELLER_REMEDY: &str = "on the node check `lsmod | grep amdgpu` and `ls /sys/class/drm/card*/device/`: if no card is bound to amdgpu install or load the ROCm kernel driver; if only this attribute is absent for the GPU model (integrated GPUs have no product_name), turn that label off in the labeller's arguments";
+
 const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
 
 /// Every catalog entry.
@@ -327,11 +333,68 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
         .says("the kernel has the memory cgroup disabled, so the k3s agent cannot start", "append `cgroup_memory=1 cgroup_enable=memory` to the kernel command line (/boot/firmware/cmdline.txt on Raspberry Pi OS) and reboot"),
     // ------------------------------------------------------------------ NVIDIA device plugin
+    // Where each text is printed, by release (NVIDIA/k8s-device-plugin): v0.7-v0.12
+    // cmd/nvidia-device-plugin/main.go; v0.13 internal/rm/rm.go (platform detection) and
+    // internal/rm/nvml_manager.go; v0.14-v0.16 internal/plugin/manager/factory.go (`resolveMode`,
+    // NVML init); v0.17+ internal/plugin/factory.go (`getResourceManagers`). The reason after
+    // `Detected non-NVML platform:` comes from go-nvlib `pkg/nvlib/info`: `could not load NVML: %v`
+    // (gitlab go-nvlib vendored by v0.13) and `could not load NVML library: %v`
+    // (github.com/NVIDIA/go-nvlib property-extractor.go, v0.14+). Every line of this group is
+    // printed only when the plugin cannot use NVML, so each one concludes.
+    Entry::new("nvidia.non-nvml-platform-library", F::NvidiaDevicePlugin,
+        "Detected non-NVML platform: could not load NVML library: {error}",
+        "NVIDIA/go-nvlib", "pkg/nvlib/info/property-extractor.go (HasNvml), logged by internal/plugin/manager/factory.go", "k8s-device-plugin v0.14-v0.16")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin's container has no NVIDIA driver library ({error}): the NVIDIA container toolkit does not inject the driver into it", NVML_LIBRARY_REMEDY)
+        .samples(&[("error", "libnvidia-ml.so.1: cannot open shared object file: No such file or directory")]),
+    Entry::new("nvidia.non-nvml-platform", F::NvidiaDevicePlugin,
+        "Detected non-NVML platform: could not load NVML: {error}",
+        "NVIDIA/go-nvlib", "pkg/nvlib/info/info.go (HasNvml), logged by internal/rm/rm.go", "k8s-device-plugin v0.13")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin's container has no NVIDIA driver library ({error}): the NVIDIA container toolkit does not inject the driver into it", NVML_LIBRARY_REMEDY)
+        .samples(&[("error", "libnvidia-ml.so.1: cannot open shared object file: No such file or directory")]),
+    Entry::new("nvidia.non-nvml-platform-init", F::NvidiaDevicePlugin,
+        "Detected non-NVML platform: failed to initialize nvml: {error}",
+        "NVIDIA/go-nvlib", "pkg/nvlib/info/property-extractor.go (HasNvml)", "k8s-device-plugin v0.14-v0.16")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin loads the NVIDIA library but NVML does not initialise ({error}): the kernel driver is not loaded or does not match the library", "run `nvidia-smi` on the node: fix or reinstall the driver (the kernel module must match the user-space library), then restart the plugin pod")
+        .samples(&[("error", "ERROR_DRIVER_NOT_LOADED")]),
+    Entry::new("nvidia.detected-platform", F::NvidiaDevicePlugin,
+        "Detected {platform:w} platform: {reason}",
+        NVDP, "internal/plugin/manager/factory.go (resolveMode)", "v0.13-v0.16")
+        .samples(&[("platform", "non-Tegra"), ("reason", "/sys/devices/soc0/family file not found")]),
+    Entry::new("nvidia.incompatible-platform", F::NvidiaDevicePlugin,
+        "Incompatible platform detected",
+        NVDP, "internal/plugin/manager/factory.go (resolveMode); v0.13 internal/rm/rm.go", "v0.13-v0.16")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin finds neither NVML nor a Tegra system in its container: the NVIDIA container toolkit does not inject the driver, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY),
+    Entry::new("nvidia.incompatible-strategy", F::NvidiaDevicePlugin,
+        "Incompatible strategy detected {strategy:w}",
+        NVDP, "internal/plugin/factory.go (getResourceManagers); v0.16 internal/plugin/manager/factory.go", "v0.16+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin could not resolve a device discovery strategy ({strategy}): it finds neither NVML nor a Tegra system in its container, so the NVIDIA container toolkit does not inject the driver, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY)
+        .samples(&[("strategy", "auto")]),
+    Entry::new("nvidia.platform-detection-failed", F::NvidiaDevicePlugin,
+        "platform detection failed",
+        NVDP, "internal/plugin/manager/factory.go (resolveMode, failOnInitError); v0.13 internal/rm/rm.go", "v0.13-v0.16")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin exits (failOnInitError): it finds neither NVML nor a Tegra system in its container, so the NVIDIA container toolkit does not inject the driver, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY),
+    Entry::new("nvidia.invalid-discovery-strategy", F::NvidiaDevicePlugin,
+        "invalid device discovery strategy",
+        NVDP, "internal/plugin/factory.go (getResourceManagers, failOnInitError); v0.16 internal/plugin/manager/factory.go", "v0.16+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin exits (failOnInitError): it finds neither NVML nor a Tegra system in its container, so the NVIDIA container toolkit does not inject the driver, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY),
     Entry::new("nvidia.nvml-init-failed", F::NvidiaDevicePlugin,
         "Failed to initialize NVML: {error}.",
-        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7-v0.12")
+        NVDP, "cmd/nvidia-device-plugin/main.go (v0.7-v0.12), internal/rm/nvml_manager.go (v0.13), internal/plugin/manager/factory.go (v0.14-v0.16), internal/plugin/factory.go (v0.17+)", "v0.7+")
         .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
         .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "make the NVIDIA runtime the plugin's runtime (runtimeClassName: nvidia, or containerd's default_runtime_name) and check the driver with `nvidia-smi` on the node")
+        .samples(&[("error", "could not load NVML library")]),
+    Entry::new("nvidia.nvml-init-failed-error", F::NvidiaDevicePlugin,
+        "failed to initialize NVML: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go (returned with failOnInitError); forks such as the volcano-sh/devices vGPU plugin print it with klog.Fatal", "v0.9-v0.12")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot initialise NVML ({error}) and exits, so it advertises no GPU", "make the NVIDIA runtime the plugin's runtime (runtimeClassName: nvidia, or containerd's default_runtime_name) and check the driver with `nvidia-smi` on the node")
         .samples(&[("error", "could not load NVML library")]),
     Entry::new("nvidia.nvml-start-failed", F::NvidiaDevicePlugin,
         "Failed to start nvml with error: {error}.",
@@ -339,30 +402,61 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
         .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "set the container runtime of the plugin to nvidia and check the driver with `nvidia-smi`")
         .samples(&[("error", "could not load NVML library")]),
-    Entry::new("nvidia.non-nvml-platform", F::NvidiaDevicePlugin,
-        "Detected non-NVML platform: could not load NVML: {error}",
-        "NVIDIA/go-nvlib", "pkg/nvlib/info/info.go", "k8s-device-plugin v0.13+")
-        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
-        .says("the device plugin's container has no libnvidia-ml.so.1 ({error}): the NVIDIA container toolkit does not inject the driver", "configure the NVIDIA container toolkit for the node's runtime (`nvidia-ctk runtime configure --runtime=containerd`, restart containerd) and run the plugin with runtimeClassName nvidia")
-        .samples(&[("error", "libnvidia-ml.so.1: cannot open shared object file: No such file or directory")]),
     Entry::new("nvidia.nvml-init-failed-rm", F::NvidiaDevicePlugin,
         "nvml init failed: {error}",
-        NVDP, "internal/rm/nvml_manager.go", "v0.14+")
+        NVDP, "internal/plugin/manager/factory.go (v0.14-v0.16), internal/plugin/factory.go (v0.17+)", "v0.14+")
         .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
         .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "check the driver on the node (`nvidia-smi`) and the container toolkit configuration of the runtime")
         .samples(&[("error", "ERROR_LIBRARY_NOT_FOUND")]),
-    Entry::new("nvidia.incompatible-platform", F::NvidiaDevicePlugin,
-        "Incompatible platform detected",
-        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.13+"),
     Entry::new("nvidia.hint-runtime", F::NvidiaDevicePlugin,
         "If this is a GPU node, did you {advice}?",
-        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7+")
+        NVDP, "internal/plugin/factory.go (and the files above, by release)", "v0.7+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot use the NVIDIA driver in its container (it prints this hint only then)", NVML_LIBRARY_REMEDY)
         .samples(&[("advice", "configure the NVIDIA Container Toolkit")]),
+    Entry::new("nvidia.hint-prerequisites", F::NvidiaDevicePlugin,
+        "You can check the prerequisites at: {url:w}",
+        NVDP, "internal/plugin/factory.go (and the files above, by release)", "v0.7+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot use the NVIDIA driver in its container (it prints this hint only then)", NVML_LIBRARY_REMEDY)
+        .samples(&[("url", "https://github.com/NVIDIA/k8s-device-plugin#prerequisites")]),
+    Entry::new("nvidia.hint-quick-start", F::NvidiaDevicePlugin,
+        "You can learn how to set the runtime at: {url:w}",
+        NVDP, "internal/plugin/factory.go (and the files above, by release)", "v0.7+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot use the NVIDIA driver in its container (it prints this hint only then)", NVML_LIBRARY_REMEDY)
+        .samples(&[("url", "https://github.com/NVIDIA/k8s-device-plugin#quick-start")]),
+    Entry::new("nvidia.hint-not-gpu-node", F::NvidiaDevicePlugin,
+        "If this is not a GPU node, you should set up a toleration or nodeSelector to only deploy this plugin on GPU nodes",
+        NVDP, "internal/plugin/factory.go (and the files above, by release)", "v0.7+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot use the NVIDIA driver in its container (it prints this hint only then)", NVML_LIBRARY_REMEDY),
+    Entry::new("nvidia.error-starting-plugins", F::NvidiaDevicePlugin,
+        "error starting plugins: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.13+"),
+    Entry::new("nvidia.error-creating-plugin-manager", F::NvidiaDevicePlugin,
+        "error creating plugin manager: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.13-v0.16"),
+    Entry::new("nvidia.unable-to-create-plugin-manager", F::NvidiaDevicePlugin,
+        "unable to create plugin manager: {error}",
+        NVDP, "cmd/nvidia-device-plugin/plugin-manager.go", "v0.14-v0.16"),
+    Entry::new("nvidia.error-getting-plugins", F::NvidiaDevicePlugin,
+        "error getting plugins: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go", "v0.17+"),
+    Entry::new("nvidia.unable-to-create-plugins", F::NvidiaDevicePlugin,
+        "unable to create plugins: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go (GetPlugins)", "v0.17.1+"),
+    Entry::new("nvidia.construct-resource-managers", F::NvidiaDevicePlugin,
+        "failed to construct resource managers: {error}",
+        NVDP, "internal/plugin/factory.go", "v0.17+"),
+    // Printed whenever no plugin started: NVML found no GPU, every GPU is in MIG mode with
+    // migStrategy none, or (failOnInitError false) the null manager after an NVML failure; a
+    // preceding NVML failure line decides (classify::device_plugin drops this conclusion then).
     Entry::new("nvidia.no-devices", F::NvidiaDevicePlugin,
         "No devices found. Waiting indefinitely.",
         NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7+")
         .to(K::Known, "gpu-plugin-log-error", Warning)
-        .says("the NVIDIA device plugin initialised NVML but found no GPU: none is visible in its container (driver or container toolkit), or every GPU is in MIG mode with migStrategy none", "`kubectl exec` into the plugin pod and run `nvidia-smi -L`; if it lists nothing fix the container toolkit/runtime class; with MIG enabled set migStrategy to single or mixed"),
+        .says("the NVIDIA device plugin started no plugin and idles: it has no GPU to serve (none visible in its container, or every GPU is in MIG mode with migStrategy none); no NVML failure precedes this line in the input", "`kubectl exec` into the plugin pod and run `nvidia-smi -L`: if it lists nothing fix the container toolkit or runtime class of the plugin; with MIG enabled set migStrategy to single or mixed; read the plugin's log from its start (`kubectl logs --previous`) for an earlier NVML error"),
     Entry::new("nvidia.mig-invalid", F::NvidiaDevicePlugin,
         "at least one device with migEnabled=true was not configured correctly: {error}",
         NVDP, "internal/rm/device_map.go", "v0.14+")
@@ -400,6 +494,89 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("gpu-operator.all-validations-successful", F::GpuOperator,
         "all validations are successful",
         "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go", "v1.9+"),
+    Entry::new("gpu-operator.validation-failed", F::GpuOperator,
+        "error validating {component} installation: {error}",
+        "NVIDIA/gpu-operator", "validator/main.go (v1.9-v24.x), cmd/nvidia-validator/main.go (later)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .says("the GPU operator's {component} validation fails ({error}): the operator keeps the components after it (toolkit, device plugin) waiting, so the node advertises no GPU", "read the log of the failing validator init container (`kubectl -n gpu-operator logs <nvidia-operator-validator pod> -c {component}-validation`) and of the component it validates")
+        .samples(&[("component", "driver")]),
+    Entry::new("gpu-operator.cuda-validation-failed", F::GpuOperator,
+        "error validating cuda workload: {error}",
+        "NVIDIA/gpu-operator", "validator/main.go (v1.9-v24.x), cmd/nvidia-validator/main.go (later)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .says("the GPU operator's CUDA workload validation fails ({error}): the node is not marked ready for GPU workloads", "read the nvidia-cuda-validator pod's log (`kubectl -n gpu-operator logs <nvidia-cuda-validator pod> -c cuda-validation`): its vectorAdd error names the cause"),
+    Entry::new("gpu-operator.driver-not-ready", F::GpuOperator,
+        "driver is not ready",
+        "NVIDIA/gpu-operator", "validator/main.go (v1.9-v24.x), cmd/nvidia-validator/main.go (later)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .says("the GPU operator's driver validation finds no ready driver: no working driver (host or driver container) at the configured driver root, so the toolkit, device plugin and validator wait", "read the driver pod's log (`kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if the driver is preinstalled on the host set driver.enabled=false"),
+    // The CUDA validation workload is cuda-samples' vectorAdd (gpu-operator
+    // validator/manifests/cuda-workload-validation.yaml: args ["vectorAdd"]); it prints
+    // `Failed to <step> (error code %s)!` with cudaGetErrorString's text (NVIDIA/cuda-samples
+    // Samples/0_Introduction/vectorAdd/vectorAdd.cu; the texts are the CUDA runtime's
+    // cudaError_t descriptions).
+    Entry::new("cuda.insufficient-driver", F::GpuOperator,
+        "Failed to {step} (error code CUDA driver version is insufficient for CUDA runtime version)!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorInsufficientDriver), run by gpu-operator validator/manifests/cuda-workload-validation.yaml", "CUDA 10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload cannot {step}: the node's NVIDIA driver is older than the CUDA runtime of the validator image (cudaErrorInsufficientDriver)", "install a driver that supports the validator's CUDA version (gpu-operator `driver.version`, or the host driver; `nvidia-smi` prints the highest CUDA version the driver supports), or use an operator release whose validator matches the installed driver")
+        .samples(&[("step", "allocate device vector A")]),
+    Entry::new("cuda.system-not-initialized", F::GpuOperator,
+        "Failed to {step} (error code system not yet initialized)!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorSystemNotReady)", "CUDA 11+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload cannot {step}: CUDA reports the system not yet initialized, which on NVSwitch systems (HGX/DGX A100/H100) means the NVIDIA fabric manager is not running", "run nvidia-fabricmanager of exactly the driver's version (host install: `systemctl enable --now nvidia-fabricmanager`; the gpu-operator driver container starts it on NVSwitch systems), then let the validator retry")
+        .samples(&[("step", "allocate device vector A")]),
+    Entry::new("cuda.no-device", F::GpuOperator,
+        "Failed to {step} (error code no CUDA-capable device is detected)!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorNoDevice)", "CUDA 10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload sees no GPU: the container toolkit did not inject the GPU devices into it (or the driver sees no GPU)", "check `nvidia-smi` on the node, then the container toolkit (runtime class nvidia / default runtime) that the validator pod runs with")
+        .samples(&[("step", "allocate device vector A")]),
+    Entry::new("cuda.devices-unavailable", F::GpuOperator,
+        "Failed to {step} (error code all CUDA-capable devices are busy or unavailable)!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorDevicesUnavailable)", "CUDA 10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload finds every GPU busy or unavailable: compute mode Exclusive_Process with another process holding the GPU, or a GPU in an error state", "`nvidia-smi -q | grep -i 'compute mode'` (set Default with `nvidia-smi -c 0`) and `dmesg | grep -i xid` for GPU errors; reset or drain the GPU")
+        .samples(&[("step", "allocate device vector A")]),
+    Entry::new("cuda.devices-busy", F::GpuOperator,
+        "Failed to {step} (error code CUDA-capable device(s) is/are busy or unavailable)!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorDevicesUnavailable, newer CUDA wording)", "CUDA 11.x+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload finds the GPU busy or unavailable: compute mode Exclusive_Process with another process holding the GPU, a GPU in an error state, or a GPU architecture the validator image's CUDA no longer supports", "`nvidia-smi -q | grep -i 'compute mode'` (set Default with `nvidia-smi -c 0`), `dmesg | grep -i xid` for GPU errors, and check that the operator release still supports this GPU generation")
+        .samples(&[("step", "allocate device vector A")]),
+    Entry::new("cuda.forward-compat", F::GpuOperator,
+        "Failed to {step} (error code forward compatibility was attempted on non supported HW)!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorCompatNotSupportedOnDevice)", "CUDA 11+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload needs a newer CUDA than the node's driver and tried CUDA forward compatibility, which this GPU does not support (forward compatibility is for data-center GPUs only): the driver is too old for the validator image", "install a driver whose CUDA version (the `CUDA Version` in `nvidia-smi`) is at least the validator image's, or use an operator release whose validator matches the installed driver")
+        .samples(&[("step", "allocate device vector A")]),
+    Entry::new("cuda.failed", F::GpuOperator,
+        "Failed to {step} (error code {error})!",
+        "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu", "CUDA 10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the CUDA validation workload cannot {step}: {error}", "run `nvidia-smi` on the node and read the driver and container-toolkit logs; the CUDA error names the failing layer")
+        .samples(&[("step", "launch vectorAdd kernel"), ("error", "unknown error")]),
+    // ------------------------------------------------------------------ NVIDIA container toolkit
+    // libnvidia-container's CLI, run as the OCI prestart hook, reports each stage as
+    // `warnx("<stage> error: %s", ...)` (src/cli/configure.c: initialization, container,
+    // detection, device, requirement, mount, ldcache, permission); the GPU operator's toolkit
+    // installs it as nvidia-container-cli.real behind a wrapper.
+    Entry::new("toolkit.cli-error", F::NvidiaContainerToolkit,
+        "nvidia-container-cli: {stage:w} error: {error}",
+        "NVIDIA/libnvidia-container", "src/cli/configure.c", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvcli")
+        .says("the NVIDIA container toolkit's hook fails ({stage} error: {error}){hint}, so no GPU container can start on the node", TOOLKIT_REMEDY)
+        .samples(&[("stage", "initialization"), ("error", "driver error: failed to process request")]),
+    Entry::new("toolkit.cli-real-error", F::NvidiaContainerToolkit,
+        "nvidia-container-cli.real: {stage:w} error: {error}",
+        "NVIDIA/libnvidia-container", "src/cli/configure.c (installed as nvidia-container-cli.real by the gpu-operator toolkit)", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvcli")
+        .says("the NVIDIA container toolkit's hook fails ({stage} error: {error}){hint}, so no GPU container can start on the node", TOOLKIT_REMEDY)
+        .samples(&[("stage", "initialization"), ("error", "nvml error: driver not loaded")]),
+    Entry::new("kubelet.back-off-restarting", F::Kubelet,
+        "Back-off restarting failed container",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_manager.go", "v1.8+"),
     // ------------------------------------------------------------------ AMD
     Entry::new("amd.kfd-missing", F::AmdDevicePlugin,
         "open /dev/kfd: no such file or directory",
@@ -411,6 +588,56 @@ pub static ENTRIES: &[Entry] = &[
         "ROCm/k8s-device-plugin", "cmd/k8s-node-labeller/main.go", "v1.10+")
         .to(K::AmdKfdMissing, "gpu-not-advertised", Error).group("amd")
         .says("the AMD labeller finds no KFD topology: the ROCm kernel driver is not loaded", "load the amdgpu driver on the host (install the ROCm kernel driver) and restart the labeller and device plugin"),
+    // controller-runtime zap JSON (`log.Error(err, msg)`): the labeller logs the sysfs path or
+    // a short text as msg and the error as `error` (ROCm/k8s-device-plugin
+    // cmd/k8s-node-labeller/main.go, logger name `amdgpu-node-labeller`). Severity follows the
+    // labeller's own level (error): the label it cannot compute is missing for every selector
+    // and operator config that reads it.
+    Entry::new("amd.labeller-error-json", F::AmdDevicePlugin,
+        "\"logger\":\"amdgpu-node-labeller{sub}\",\"msg\":\"{msg}\",\"error\":\"{error}\"",
+        "ROCm/k8s-device-plugin", "cmd/k8s-node-labeller/main.go", "v1.10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd")
+        .says("the AMD node labeller cannot read {msg} ({error}): the node labels derived from it are missing; an absent sysfs file means the amdgpu driver does not expose it for this GPU or no card is bound to amdgpu", AMD_LABELLER_REMEDY)
+        .samples(&[("sub", ".entrypoint"), ("msg", "/sys/class/drm/card0/device/product_name"), ("error", "open /sys/class/drm/card0/device/product_name: no such file or directory")]),
+    Entry::new("amd.labeller-error-console", F::AmdDevicePlugin,
+        "ERROR\tamdgpu-node-labeller{sub}\t{msg}\t{{\"error\": \"{error}\"}}",
+        "ROCm/k8s-device-plugin", "cmd/k8s-node-labeller/main.go (zap console encoder)", "v1.10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd")
+        .says("the AMD node labeller cannot read {msg} ({error}): the node labels derived from it are missing; an absent sysfs file means the amdgpu driver does not expose it for this GPU or no card is bound to amdgpu", AMD_LABELLER_REMEDY)
+        .samples(&[("sub", ""), ("msg", "/sys/class/drm/card0/device/device"), ("error", "open /sys/class/drm/card0/device/device: no such file or directory")]),
+    // ------------------------------------------------------------------ Intel GPU plugin
+    // intel/intel-device-plugins-for-kubernetes cmd/gpu_plugin/gpu_plugin.go: newDevicePlugin
+    // warns when /dev/dri/by-path cannot be read; isCompatibleDevice logs every /sys/class/drm
+    // entry that is not a card at V(4) (`Not compatible device: version` is normal noise on its
+    // own); a found card shows as `Adding /dev/dri/... to GPU cardN` (V(4)) and
+    // `GPU scan update: 0->N` (V(1)). classify::device_plugin weighs them together.
+    Entry::new("intel.bypath-missing", F::IntelDevicePlugin,
+        "failed to read by-path dir: {error}",
+        "intel/intel-device-plugins-for-kubernetes", "cmd/gpu_plugin/gpu_plugin.go (newDevicePlugin)", "v0.26+")
+        .to(K::Known, "gpu-plugin-log-error", Info)
+        .says("the Intel GPU plugin cannot read /dev/dri/by-path ({error}){note}", "on the node `ls -l /dev/dri /sys/class/drm` must show card* and renderD* entries and `lspci -k | grep -EA3 'VGA|Display'` an Intel GPU bound to i915 or xe; load the driver (`modprobe i915`, or xe), or enable the GPU in firmware, then restart the plugin pod")
+        .samples(&[("error", "open /dev/dri/by-path: no such file or directory")]),
+    Entry::new("intel.not-compatible", F::IntelDevicePlugin,
+        "Not compatible device: {name:w}",
+        "intel/intel-device-plugins-for-kubernetes", "cmd/gpu_plugin/gpu_plugin.go (isCompatibleDevice, V(4))", "v0.18+")
+        .samples(&[("name", "version")]),
+    Entry::new("intel.non-intel", F::IntelDevicePlugin,
+        "Non-Intel GPU: {name:w}",
+        "intel/intel-device-plugins-for-kubernetes", "cmd/gpu_plugin/gpu_plugin.go (isCompatibleDevice, V(4))", "v0.18+")
+        .samples(&[("name", "card0")]),
+    Entry::new("intel.scan-update", F::IntelDevicePlugin,
+        "GPU scan update: {from:w}->{to:w} '{resource}' resources found",
+        "intel/intel-device-plugins-for-kubernetes", "cmd/gpu_plugin/gpu_plugin.go (Scan, V(1))", "v0.26+")
+        .samples(&[("from", "0"), ("to", "1"), ("resource", "i915")]),
+    Entry::new("intel.vendor-file", F::IntelDevicePlugin,
+        "Skipping. Can't read vendor file: {error}",
+        "intel/intel-device-plugins-for-kubernetes", "cmd/gpu_plugin/gpu_plugin.go (isCompatibleDevice)", "v0.18+"),
+    Entry::new("intel.sysfs-unreadable", F::IntelDevicePlugin,
+        "Can't read sysfs folder: {error}",
+        "intel/intel-device-plugins-for-kubernetes", "cmd/gpu_plugin/gpu_plugin.go (scan)", "v0.18+")
+        .to(K::Known, "gpu-plugin-log-error", Warning)
+        .says("the Intel GPU plugin cannot read /sys/class/drm ({error}): it finds no GPU and advertises nothing", "check the plugin pod's hostPath mounts of /sys/class/drm and /dev/dri, and that the node has a DRM driver loaded (`ls /sys/class/drm`)")
+        .samples(&[("error", "open /sys/class/drm: no such file or directory")]),
     // ------------------------------------------------------------------ HAMi
     Entry::new("hami.registered-annotation", F::Hami,
         "Successfully registered annotation. Next check in {interval:w} seconds...",
@@ -674,6 +901,57 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.3+")
         .to(K::KueueResourceUnavailable, "pod-unschedulable", Warning)
         .says("the ClusterQueue does not cover {resource}", "add {resource} to the ClusterQueue's coveredResources with a nominalQuota"),
+    // Kueue's flavor assignment reasons (kubernetes-sigs/kueue
+    // pkg/scheduler/flavorassigner/flavorassigner.go), shown in the Workload's QuotaReserved
+    // condition and Pending events after `couldn't assign flavors to pod set <ps>: `.
+    Entry::new("kueue.couldnt-assign-flavors", F::Kueue,
+        "couldn't assign flavors to pod set {podset:w}: {reasons}",
+        "kubernetes-sigs/kueue", "pkg/scheduler/scheduler.go (flavorassigner status)", "v0.3+"),
+    Entry::new("kueue.insufficient-unused-quota", F::Kueue,
+        "insufficient unused quota for {resource:w} in flavor {flavor:w}, {more:w} more needed",
+        "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
+        .says("Kueue does not admit the workload: ClusterQueue quota for {resource} in flavor {flavor} is in use by admitted workloads ({more} more needed); it waits until quota frees up or preemption/borrowing makes room", "see the queue's usage (`kubectl get clusterqueue -o wide`, `kubectl describe clusterqueue <cq>`); raise nominalQuota or borrowingLimit for {resource} in {flavor}, or let it wait for running workloads to finish")
+        .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "default-flavor"), ("more", "1")]),
+    Entry::new("kueue.insufficient-unused-quota-cohort", F::Kueue,
+        "insufficient unused quota in cohort for {resource:w} in flavor {flavor:w}, {more:w} more needed",
+        "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.3-v0.5")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
+        .says("Kueue does not admit the workload: the cohort's unused quota for {resource} in flavor {flavor} is used up ({more} more needed)", "see the cohort's ClusterQueues (`kubectl get clusterqueue -o wide`); raise nominalQuota for {resource} in {flavor} or wait for admitted workloads to finish")
+        .samples(&[("resource", "cpu"), ("flavor", "default-flavor"), ("more", "1")]),
+    Entry::new("kueue.insufficient-quota", F::Kueue,
+        "insufficient quota for {resource:w} in flavor {flavor:w} in ClusterQueue",
+        "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.3-v0.5")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
+        .says("Kueue can never admit the workload as it is: it asks for more {resource} than the ClusterQueue's quota in flavor {flavor} (with what it may borrow)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor}, or request less")
+        .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "default-flavor")]),
+    Entry::new("kueue.max-capacity", F::Kueue,
+        "insufficient quota for {resource:w} in flavor {flavor:w}, request > maximum capacity ({request:w} > {max:w})",
+        "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.6+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
+        .says("Kueue can never admit the workload as it is: it asks for {request} {resource}, more than the most flavor {flavor} can ever give it ({max}, nominal quota plus borrowing)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor} to at least {request}, or request less")
+        .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "a100"), ("request", "16"), ("max", "8")]),
+    Entry::new("kueue.max-capacity-podsets", F::Kueue,
+        "insufficient quota for {resource:w} in flavor {flavor:w}, previously considered podsets requests ({previous:w}) + current podset request ({request:w}) > maximum capacity ({max:w})",
+        "kubernetes-sigs/kueue", "pkg/scheduler/flavorassigner/flavorassigner.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
+        .says("Kueue can never admit the workload as it is: its pod sets together ask for more {resource} ({previous} + {request}) than flavor {flavor} can ever give ({max}, nominal quota plus borrowing)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor}, or request less")
+        .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "a100"), ("previous", "4"), ("request", "8"), ("max", "8")]),
+    // Apache YuniKorn core pkg/scheduler/objects/ask_events.go (SendRequestExceedsQueueHeadroom).
+    Entry::new("yunikorn.queue-headroom", F::YuniKorn,
+        "Request '{alloc}' does not fit in queue '{queue}' (requested {requested}, available {available})",
+        "apache/yunikorn-core", "pkg/scheduler/objects/ask_events.go", "v1.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning)
+        .says("YuniKorn keeps the request pending: queue {queue} has no headroom for it (requested {requested}, available {available})", "raise the queue's max resources in the YuniKorn queue config (or its parent's), or wait for the queue's running applications to finish")
+        .samples(&[("alloc", "task-0"), ("queue", "root.default"), ("requested", "map[nvidia.com/gpu:1]"), ("available", "map[nvidia.com/gpu:0]")]),
+    // Volcano's PodGroup event (volcano-sh/volcano pkg/scheduler/cache/cache.go
+    // RecordJobStatusEvent, message from pkg/scheduler/api/job_info.go FitError).
+    Entry::new("volcano.gang-unschedulable", F::Volcano,
+        "{pending:w}/{total:w} tasks in gang unschedulable: {detail}",
+        "volcano-sh/volcano", "pkg/scheduler/cache/cache.go (RecordJobStatusEvent)", "v1.0+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning)
+        .says("Volcano does not start the job: {pending} of its {total} tasks cannot be placed together (gang scheduling: {detail})", "`kubectl describe podgroup` and the pods' FailedScheduling events name the node reasons; lower minAvailable or the tasks' requests, or free capacity in the job's queue (`kubectl get queue`)")
+        .samples(&[("pending", "1"), ("total", "2"), ("detail", "pod group is not ready, 1 Pending, 2 minAvailable; Pending: 1 Unschedulable")]),
     // ------------------------------------------------------------------ Karmada / kubefed / OCM
     Entry::new("karmada.cluster-not-reachable", F::Karmada,
         "cluster is not reachable",

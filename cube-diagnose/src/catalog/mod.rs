@@ -41,8 +41,12 @@ pub enum Family {
     K3s,
     /// The NVIDIA device plugin.
     NvidiaDevicePlugin,
-    /// The NVIDIA GPU operator's validators.
+    /// The NVIDIA GPU operator's validators and the CUDA validation workload.
     GpuOperator,
+    /// The NVIDIA container toolkit (libnvidia-container's CLI run as an OCI hook).
+    NvidiaContainerToolkit,
+    /// The Intel GPU device plugin.
+    IntelDevicePlugin,
     /// The AMD (ROCm) device plugin.
     AmdDevicePlugin,
     /// HAMi (GPU sharing) device plugin and scheduler.
@@ -55,6 +59,10 @@ pub enum Family {
     Admission,
     /// Kueue admission texts.
     Kueue,
+    /// Volcano (batch scheduler) texts beyond its FitErrors (which the scheduler grammar reads).
+    Volcano,
+    /// Apache YuniKorn (scheduler) texts.
+    YuniKorn,
     /// Karmada (karmadactl register, cluster status controller).
     Karmada,
     /// Rancher's cluster and node agents.
@@ -74,12 +82,16 @@ impl Family {
             Family::K3s => "k3s",
             Family::NvidiaDevicePlugin => "nvidia-device-plugin",
             Family::GpuOperator => "gpu-operator",
+            Family::NvidiaContainerToolkit => "nvidia-container-toolkit",
+            Family::IntelDevicePlugin => "intel-device-plugin",
             Family::AmdDevicePlugin => "amd-device-plugin",
             Family::Hami => "hami",
             Family::Storage => "storage",
             Family::Client => "client",
             Family::Admission => "admission",
             Family::Kueue => "kueue",
+            Family::Volcano => "volcano",
+            Family::YuniKorn => "yunikorn",
             Family::Karmada => "karmada",
             Family::Rancher => "rancher",
             Family::ArgoCd => "argo-cd",

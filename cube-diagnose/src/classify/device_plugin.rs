@@ -1,10 +1,13 @@
 //! Derivations for device-plugin texts: why NVML cannot start (library missing: the NVIDIA
 //! runtime does not inject the driver; `Unknown Error`: the container lost its device nodes,
-//! e.g. after `systemctl daemon-reload` with the systemd cgroup driver).
+//! e.g. after `systemctl daemon-reload` with the systemd cgroup driver), what the NVIDIA
+//! container toolkit's hook error points to, and the conclusions that depend on other lines of
+//! the same log ([`in_context`]).
 
 use std::collections::BTreeMap;
 
-use super::SignalKind;
+use super::{Signal, SignalKind};
+use crate::Severity;
 use crate::catalog::Match;
 
 pub(crate) fn refine(
@@ -17,7 +20,20 @@ pub(crate) fn refine(
         "" => l,
         e => e,
     };
-    let missing = err.contains("could not load NVML library")
+    // lines printed only when the plugin finds no NVML platform (platform detection, hints)
+    let no_platform = matches!(
+        m.entry.id,
+        "nvidia.incompatible-platform"
+            | "nvidia.incompatible-strategy"
+            | "nvidia.platform-detection-failed"
+            | "nvidia.invalid-discovery-strategy"
+            | "nvidia.hint-runtime"
+            | "nvidia.hint-prerequisites"
+            | "nvidia.hint-quick-start"
+            | "nvidia.hint-not-gpu-node"
+    );
+    let missing = no_platform
+        || err.contains("could not load NVML")
         || err.contains("ERROR_LIBRARY_NOT_FOUND")
         || err.contains("libnvidia-ml.so");
     d.insert("library_missing".to_owned(), missing.to_string());
@@ -36,9 +52,123 @@ pub(crate) fn refine(
     kind
 }
 
+/// The NVIDIA container toolkit's hook error (`nvidia-container-cli: <stage> error: <error>`):
+/// what the error text points to, as the `hint` detail of the entry's cause.
+pub(crate) fn refine_toolkit(m: &Match, d: &mut BTreeMap<String, String>) {
+    let err = m.value("error");
+    let hint = if err.contains("driver not loaded") {
+        ": the NVIDIA kernel module is not loaded on the host (or the driver container has not finished installing it)"
+    } else if err.contains("version mismatch") {
+        ": the loaded kernel module and the user-space driver libraries are different versions (reboot or reload the module after a driver upgrade)"
+    } else if err.contains("driver error") {
+        ": the driver does not answer the toolkit's request (the driver container is not ready, or the kernel module does not match the libraries at the toolkit's driver root)"
+    } else if err.contains("load library failed") || err.contains("libnvidia-ml") {
+        ": the toolkit finds no driver libraries at its driver root (driver not installed there, or `root` in /etc/nvidia-container-runtime/config.toml points elsewhere)"
+    } else if err.contains("unsatisfied condition") {
+        ": the image requires a newer CUDA than the node's driver supports"
+    } else {
+        ""
+    };
+    d.insert("hint".to_owned(), hint.to_owned());
+}
+
+/// Conclusions that depend on other lines of the same text, applied to the signals of one
+/// source in line order:
+///
+/// - NVIDIA `No devices found. Waiting indefinitely.` after an NVML failure line is the null
+///   manager idling (failOnInitError false), not a plugin that initialised NVML and found no
+///   GPU: the failure line concludes, this one is dropped.
+/// - Intel `failed to read by-path dir`: on its own an info (by-path links are only mounts);
+///   with V(4) scan lines in the same log that reject entries (`Not compatible device: ...`)
+///   but never add a card (`Adding ... to GPU cardN`, `GPU scan update: ...->N` with N > 0),
+///   a warning that the host has no Intel GPU bound to i915/xe; `Non-Intel GPU: cardN` says
+///   the cards are another vendor's.
+pub(crate) fn in_context(out: &mut Vec<Signal>, text: &str) {
+    let first_nvml = out
+        .iter()
+        .filter(|s| s.kind == SignalKind::NvmlInitFailed)
+        .map(|s| s.line)
+        .min();
+    if let Some(first) = first_nvml {
+        out.retain(|s| {
+            !(s.kind == SignalKind::Known
+                && s.detail("entry") == "nvidia.no-devices"
+                && s.line > first)
+        });
+    }
+    if !out
+        .iter()
+        .any(|s| s.detail("entry") == "intel.bypath-missing")
+    {
+        return;
+    }
+    let mut rejected: Vec<String> = Vec::new();
+    let mut non_intel: Vec<String> = Vec::new();
+    let mut card_found = false;
+    for l in text.lines() {
+        if let Some(p) = l.find("Not compatible device: ") {
+            let name = l[p + "Not compatible device: ".len()..].trim().to_owned();
+            if !rejected.contains(&name) {
+                rejected.push(name);
+            }
+        }
+        if let Some(p) = l.find("Non-Intel GPU: ") {
+            let name = l[p + "Non-Intel GPU: ".len()..].trim().to_owned();
+            if !non_intel.contains(&name) {
+                non_intel.push(name);
+            }
+        }
+        if (l.contains("Adding /dev/dri/") && l.contains(" to GPU "))
+            || l.find("GPU scan update: ")
+                .and_then(|p| l[p..].split("->").nth(1))
+                .and_then(|r| r.split_whitespace().next())
+                .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 0))
+        {
+            card_found = true;
+        }
+    }
+    let (note, severity) = if card_found {
+        (
+            ": it skips the by-path mounts but finds its cards, so this line alone is harmless"
+                .to_owned(),
+            Severity::Info,
+        )
+    } else if !non_intel.is_empty() {
+        (
+            format!(
+                " and every DRM card it finds is another vendor's ({}): the node has no Intel GPU the plugin can serve, so no gpu.intel.com resource is advertised",
+                non_intel.join(", ")
+            ),
+            Severity::Warning,
+        )
+    } else if !rejected.is_empty() {
+        (
+            format!(
+                " and its scan finds no card: it rejects only {} and never adds a card*, so no Intel GPU is bound to i915/xe on this host and no gpu.intel.com resource is advertised",
+                rejected
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Severity::Warning,
+        )
+    } else {
+        (": it only skips the by-path mounts; if the node advertises no gpu.intel.com resource, the host has no DRM device nodes (no GPU bound to i915/xe)".to_owned(), Severity::Info)
+    };
+    for s in out
+        .iter_mut()
+        .filter(|s| s.detail("entry") == "intel.bypath-missing")
+    {
+        s.details.insert("note".to_owned(), note.clone());
+        s.details
+            .insert("severity".to_owned(), severity.as_str().to_owned());
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{SignalKind as K, classify, classify_line_alone};
+    use super::super::{SignalKind as K, classify, classify_all, classify_line_alone};
 
     #[test]
     fn nvml_and_registration() {
@@ -58,5 +188,100 @@ mod tests {
         let s = classify("p", "Failed to initialize NVML: Unknown Error.");
         assert_eq!(s[0].detail("cause"), "device-access-lost");
         assert_eq!(s[0].detail("library_missing"), "false");
+    }
+
+    #[test]
+    fn every_wording_of_the_nvml_failure_concludes() {
+        for line in [
+            "I0403 09:12:40.102884 1 factory.go:107] Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
+            "2023/03/01 10:00:00 Detected non-NVML platform: could not load NVML: libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
+            "E0403 09:12:40.102926 1 factory.go:115] Incompatible platform detected",
+            "E0506 17:45:45.421956 1 factory.go:112] Incompatible strategy detected auto",
+            "E0403 09:12:40.108320 1 main.go:123] error starting plugins: error creating plugin manager: unable to create plugin manager: platform detection failed",
+            "E0506 17:45:45.442750 1 main.go:173] error starting plugins: error getting plugins: unable to create plugins: failed to construct resource managers: invalid device discovery strategy",
+            "F1030 05:12:02.805498 1 main.go:44] failed to initialize NVML: could not load NVML library",
+            "E0403 09:12:40.102945 1 factory.go:119] If this is not a GPU node, you should set up a toleration or nodeSelector to only deploy this plugin on GPU nodes",
+        ] {
+            let s = classify("p", line);
+            assert_eq!(
+                s.iter().map(|s| s.kind).collect::<Vec<_>>(),
+                vec![K::NvmlInitFailed],
+                "{line}"
+            );
+            assert_eq!(s[0].detail("library_missing"), "true", "{line}");
+        }
+    }
+
+    #[test]
+    fn no_devices_depends_on_the_lines_before_it() {
+        let alone = classify(
+            "p",
+            "I1012 14:03:22.412714 1 main.go:287] No devices found. Waiting indefinitely.",
+        );
+        assert_eq!(alone.len(), 1);
+        assert_eq!(alone[0].kind, K::Known);
+        // after an NVML failure it is the null manager idling: the failure line concludes
+        let after = classify(
+            "p",
+            "I1012 14:03:22.412661 1 factory.go:107] Detected non-NVML platform: could not load NVML library: libnvidia-ml.so.1: cannot open shared object file\nE1012 14:03:22.412701 1 factory.go:115] Incompatible platform detected\nI1012 14:03:22.412714 1 main.go:287] No devices found. Waiting indefinitely.",
+        );
+        assert!(
+            after.iter().all(|s| s.kind == K::NvmlInitFailed),
+            "{after:#?}"
+        );
+        assert_eq!(after.len(), 2);
+    }
+
+    #[test]
+    fn intel_by_path_is_weighed_with_the_scan_lines() {
+        let bypath = "W0412 15:28:48.082741 1 gpu_plugin.go:303] failed to read by-path dir: open /dev/dri/by-path: no such file or directory";
+        let sev = |text: &str| {
+            let s = classify_all("i", text);
+            let b = s
+                .iter()
+                .find(|s| s.detail("entry") == "intel.bypath-missing")
+                .expect("by-path signal");
+            assert!(!s.iter().any(|s| s.kind == K::Unrecognised), "{s:#?}");
+            (b.detail("severity").to_owned(), b.detail("note").to_owned())
+        };
+        assert_eq!(sev(bypath).0, "info");
+        let (sev_none, note) = sev(&format!(
+            "{bypath}\nI0412 15:28:48.082794 1 gpu_plugin.go:388] Not compatible device: version"
+        ));
+        assert_eq!(sev_none, "warning");
+        assert!(note.contains("'version'"), "{note}");
+        let (sev_other, note) = sev(&format!(
+            "{bypath}\nI0412 1 gpu_plugin.go:388] Not compatible device: version\nI0412 1 gpu_plugin.go:394] Non-Intel GPU: card0"
+        ));
+        assert_eq!(sev_other, "warning");
+        assert!(note.contains("card0"), "{note}");
+        let (sev_ok, _) = sev(&format!(
+            "{bypath}\nI0412 1 gpu_plugin.go:388] Not compatible device: version\nI0412 1 gpu_plugin.go:360] GPU scan update: 0->1 'i915' resources found"
+        ));
+        assert_eq!(sev_ok, "info");
+        // the V(4) rejection alone is noise: no conclusion at all
+        assert!(
+            classify(
+                "i",
+                "I0412 15:28:53.082860 1 gpu_plugin.go:388] Not compatible device: version"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn toolkit_hook_errors_name_their_layer() {
+        let s = classify(
+            "e",
+            "Warning  Failed  4m  kubelet  Error: failed to start container \"cuda-vector-add\": Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli.real: initialization error: driver error: failed to process request: unknown",
+        );
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].detail("stage"), "initialization");
+        assert!(s[0].detail("hint").contains("does not answer"));
+        let s = classify(
+            "e",
+            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.2, please update your driver to a newer version, or use an earlier cuda container: unknown",
+        );
+        assert!(s[0].detail("hint").contains("newer CUDA"));
     }
 }

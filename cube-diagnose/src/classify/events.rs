@@ -27,6 +27,9 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         if let Some(p) = &m.prefilter {
             d.push(("prefilter", p.clone()));
         }
+        if m.dialect != cube_quota::schedmsg::Dialect::KubeScheduler {
+            d.push(("scheduler", m.dialect.as_str().to_owned()));
+        }
         // kube-scheduler's own log names the pod: `pod="ns/name"`
         if let Some(pod) = super::quoted_after(l, " pod=") {
             d.push(("pod", pod));

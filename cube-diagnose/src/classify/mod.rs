@@ -122,8 +122,20 @@ pub enum SignalKind {
     NodePasswordRejected,
     /// A host name does not resolve (`no such host`, `Could not resolve host`).
     NoSuchHost,
+    /// A queueing or batch scheduler (Kueue, YuniKorn, a Volcano gang) holds the workload back
+    /// before or beside node fitting: quota of its queue used up or too small, gang not ready
+    /// (detail `entry` names the catalog entry with cause and remedy).
+    QueueAdmission,
+    /// The connection was closed before any HTTP answer (`Get "<url>": EOF`): a proxy, load
+    /// balancer or firewall in the path, or a server that is not an API server.
+    ConnectionClosed,
+    /// A node-join server (k3s/rke2 supervisor) answers the agent with an HTTP error status:
+    /// it is reachable but not ready (5xx) or refuses the agent (401/403) (details `url`,
+    /// `code`, `status`).
+    JoinServerNotReady,
     /// A catalog message whose conclusion the catalog's own rules draw (detail `entry` names
-    /// the [`crate::catalog::Entry`]; the other details are its placeholders).
+    /// the [`crate::catalog::Entry`]; the other details are its placeholders, plus what a
+    /// family module derives; a `severity` detail set by a context pass overrides the entry's).
     Known,
     /// A line that looks like an error and matches no catalog entry (details `closest`,
     /// `closest_template`, `score`); only [`classify_all`] emits it.
@@ -212,6 +224,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
             }
         }
     }
+    device_plugin::in_context(&mut out, text);
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
     }
@@ -316,6 +329,10 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             client::refine(kind, m, l, &mut d)
         }
         SignalKind::NvmlInitFailed => device_plugin::refine(kind, m, l, &mut d),
+        SignalKind::Known if m.entry.id.starts_with("toolkit.") => {
+            device_plugin::refine_toolkit(m, &mut d);
+            kind
+        }
         k => k,
     };
     (kind, d)

@@ -146,11 +146,25 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
         }
     }
-    for s in signals(ctx, &[SignalKind::NvmlInitFailed]).take(1) {
+    // one finding per device-plugin log: the first NVML line's catalog entry gives the cause
+    // (library missing, no NVML platform, driver not loaded, ...), up to three lines as evidence
+    let nvml: Vec<&crate::classify::Signal> = signals(ctx, &[SignalKind::NvmlInitFailed]).collect();
+    if let Some(s) = nvml.first() {
+        let (cause, remedy) = nvml_cause(s);
         out.push(
-            Finding::new(GpuNotAdvertised::ID, Severity::Error, signal_subject(s), "the NVIDIA device plugin cannot load NVML (libnvidia-ml): the container runtime on this node is not GPU-enabled, so no nvidia.com/gpu is advertised")
-                .with_evidence(s.evidence())
-                .with_remedy("install the NVIDIA Container Toolkit and make the nvidia runtime the default (`nvidia-ctk runtime configure --runtime=containerd --set-as-default && systemctl restart containerd`) or run the plugin with runtimeClassName: nvidia; confirm the driver with `nvidia-smi`"),
+            Finding::new(
+                GpuNotAdvertised::ID,
+                Severity::Error,
+                signal_subject(s),
+                format!("NVIDIA device plugin log: {cause}; no nvidia.com/gpu is advertised"),
+            )
+            .with_evidences(
+                nvml.iter()
+                    .filter(|x| x.source == s.source)
+                    .take(3)
+                    .map(|x| x.evidence()),
+            )
+            .with_remedy(remedy),
         );
     }
     for s in signals(ctx, &[SignalKind::AmdKfdMissing]).take(1) {
@@ -207,6 +221,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// The cause and remedy of an NVML failure line, from its catalog entry.
+fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
+    match crate::catalog::entry(s.detail("entry")) {
+        Some(e) if !e.cause.is_empty() => {
+            let caps: Vec<(String, String)> = s.details.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            (crate::catalog::Entry::fill(e.cause, &caps), crate::catalog::Entry::fill(e.remedy, &caps))
+        }
+        _ => (
+            "the container runtime on this node is not GPU-enabled (libnvidia-ml cannot be loaded)".to_owned(),
+            "install the NVIDIA Container Toolkit and make the nvidia runtime the default (`nvidia-ctk runtime configure --runtime=containerd --set-as-default && systemctl restart containerd`) or run the plugin with runtimeClassName: nvidia; confirm the driver with `nvidia-smi`".to_owned(),
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -132,9 +132,15 @@ fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            // a context pass of the classifiers may set a line's severity (detail `severity`)
             let severity = lines
                 .iter()
-                .map(|(_, e)| e.severity)
+                .map(|(s, e)| match s.detail("severity") {
+                    "info" => Severity::Info,
+                    "warning" => Severity::Warning,
+                    "error" => Severity::Error,
+                    _ => e.severity,
+                })
                 .max()
                 .unwrap_or(e.severity);
             Finding::new(

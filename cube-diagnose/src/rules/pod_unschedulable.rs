@@ -213,6 +213,39 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("set nominalQuota for {} to the total the flavor's nodes provide, or drop it from coveredResources", s.detail("resource"))),
         );
     }
+    // queueing/batch schedulers holding the workload (Kueue quota, YuniKorn queue headroom,
+    // Volcano gang): the catalog entry says why; a line the scheduler grammar already
+    // explained (a gang message carrying its FitErrors) is not reported twice
+    // (the newest line per subject and message: events and logs are in time order)
+    let mut latest = std::collections::BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::QueueAdmission]) {
+        let explained = ctx.signals().iter().any(|x| {
+            x.kind == SignalKind::FailedScheduling && x.source == s.source && x.line == s.line
+        });
+        let Some(e) = crate::catalog::entry(s.detail("entry")) else {
+            continue;
+        };
+        if !explained {
+            latest.insert((signal_subject(s), e.id), (s, e));
+        }
+    }
+    for (s, e) in latest.into_values() {
+        let caps: Vec<(String, String)> = s
+            .details
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        out.push(
+            Finding::new(
+                PodUnschedulable::ID,
+                e.severity,
+                signal_subject(s),
+                crate::catalog::Entry::fill(e.cause, &caps),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(crate::catalog::Entry::fill(e.remedy, &caps)),
+        );
+    }
     for s in signals(ctx, &[SignalKind::KueueResourceUnavailable]) {
         let res = s.detail("resource");
         out.push(
@@ -336,5 +369,36 @@ mod tests {
             "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.",
         );
         assert!(f[0].message.contains("constraints exclude each other"));
+    }
+
+    #[test]
+    fn queueing_schedulers_say_why_they_hold_the_workload() {
+        let kueue = run_log(
+            "pod-unschedulable",
+            "Warning  Pending  3s  kueue-admission  couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor default-flavor, 1 more needed",
+        );
+        assert_eq!(kueue.len(), 1, "{kueue:#?}");
+        assert!(
+            kueue[0]
+                .message
+                .contains("nvidia.com/gpu in flavor default-flavor")
+        );
+        let never = run_log(
+            "pod-unschedulable",
+            "couldn't assign flavors to pod set main: insufficient quota for nvidia.com/gpu in flavor a100, request > maximum capacity (16 > 8)",
+        );
+        assert!(never[0].message.contains("never admit"), "{never:#?}");
+        let yk = run_log(
+            "pod-unschedulable",
+            "Request 'task-0' does not fit in queue 'root.ml' (requested map[nvidia.com/gpu:2], available map[nvidia.com/gpu:1])",
+        );
+        assert!(yk[0].message.contains("root.ml"));
+        // a gang message that carries its FitErrors is explained once, by the grammar
+        let gang = run_log(
+            "pod-unschedulable",
+            "Warning Unschedulable podgroup/pg-1 1/2 tasks in gang unschedulable: pod group is not ready, 1 Pending, 2 minAvailable; Pending: 1 Unschedulable. Origin reason is worker-0: 0/2 nodes are unavailable: 2 Insufficient cpu.",
+        );
+        assert_eq!(gang.len(), 1, "{gang:#?}");
+        assert!(gang[0].message.contains("Volcano scheduler"));
     }
 }

@@ -56,11 +56,14 @@ pub(super) fn scheduler_texts(
     for (subject, (s, m)) in &latest {
         let pod = pod_of(ctx, subject);
         let e = explain(ctx, m, pod);
-        let nodes = match m.nodes {
+        let mut nodes = match m.nodes {
             0 => "no nodes".to_owned(),
             1 => "1 node".to_owned(),
             n => format!("{n} nodes"),
         };
+        if m.dialect == schedmsg::Dialect::Volcano {
+            nodes.push_str(", Volcano scheduler");
+        }
         out.push(
             Finding::new(
                 PodUnschedulable::ID,
@@ -712,6 +715,12 @@ fn explain_other(m: &SchedulerMessage) -> Explained {
             return Explained::new(
                 format!("rejected before any node was considered: {p}"),
                 "fix what the PreFilter message names, then check `kubectl describe pod` again",
+            );
+        }
+        if m.dialect == schedmsg::Dialect::Volcano {
+            return Explained::new(
+                "Volcano tried no node for the pod ('all nodes are unavailable'): its PodGroup is not ready to be scheduled (gang minAvailable not met, or its queue has no capacity left)",
+                "`kubectl describe podgroup -n <namespace> <podgroup>` (its events say which) and `kubectl get queue <queue> -o yaml` (capability and allocated)",
             );
         }
         if m.nodes == 0 {
