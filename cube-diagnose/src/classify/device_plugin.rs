@@ -2,7 +2,7 @@
 //! runtime does not inject the driver; `Unknown Error`: the container lost its device nodes,
 //! e.g. after `systemctl daemon-reload` with the systemd cgroup driver), what the NVIDIA
 //! container toolkit's hook error points to, and the conclusions that depend on other lines of
-//! the same log ([`in_context`]).
+//! the same log (`in_context`).
 
 use std::collections::BTreeMap;
 
