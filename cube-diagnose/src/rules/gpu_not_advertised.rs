@@ -228,7 +228,16 @@ fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
     match crate::catalog::entry(s.detail("entry")) {
         Some(e) if !e.cause.is_empty() => {
             let caps: Vec<(String, String)> = s.details.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            (crate::catalog::Entry::fill(e.cause, &caps), crate::catalog::Entry::fill(e.remedy, &caps))
+            let cause = crate::catalog::Entry::fill(e.cause, &caps);
+            // a generic `cannot initialise NVML ({error})` line whose error says the library is
+            // not there (classify::device_plugin `cause`): the runtime does not inject the driver
+            if s.detail("cause") == "library-missing" && e.remedy != crate::catalog::NVML_LIBRARY_REMEDY {
+                return (
+                    format!("{cause}; the NVIDIA driver library is not in the plugin's container, so the container runtime on this node does not inject it (NVIDIA container toolkit not configured as the runtime)"),
+                    crate::catalog::NVML_LIBRARY_REMEDY.to_owned(),
+                );
+            }
+            (cause, crate::catalog::Entry::fill(e.remedy, &caps))
         }
         _ => (
             "the container runtime on this node is not GPU-enabled (libnvidia-ml cannot be loaded)".to_owned(),
