@@ -127,7 +127,9 @@ fn content_lines(text: &str) -> impl Iterator<Item = &str> {
 /// Detects the format of text (see [`crate::snapshot::detect_format`]).
 pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = content_lines(text).filter(|l| !l.trim().is_empty());
+    // a shown command (`$ kubectl describe pod x | sed -n '/^Events:/,$p'`) is not the content
+    let mut lines = content_lines(text)
+        .filter(|l| !l.trim().is_empty() && crate::paste::prompt_command(l).is_none());
     let Some(first) = lines.next() else {
         return InputFormat::Text;
     };
@@ -749,7 +751,10 @@ pub fn parse_text(text: &str) -> ParsedText {
 /// `--namespace=X`; `None` without one (kubectl then uses the context's namespace) and for
 /// `-A` / `--all-namespaces`.
 fn command_namespace(cmd: &str) -> Option<String> {
-    let words: Vec<&str> = cmd.split_whitespace().collect();
+    // the kubectl part of a pipeline (`kubectl describe pod x | sed -n ...`: sed's -n is not
+    // kubectl's)
+    let kubectl_part = cmd.split(['|', ';']).next().unwrap_or(cmd);
+    let words: Vec<&str> = kubectl_part.split_whitespace().collect();
     let is_kubectl = words.iter().any(|w| {
         let p = w.rsplit('/').next().unwrap_or(w);
         matches!(p, "kubectl" | "k" | "oc" | "kubectl.exe")
@@ -3049,6 +3054,20 @@ team-a      5m          Normal    Scheduled          pod/train-1             Suc
         assert_eq!(
             e.message,
             "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+        );
+    }
+
+    #[test]
+    fn events_after_a_shown_piped_command() {
+        // the prompt line does not hide the table, and sed's -n is not a namespace
+        let text = "$ kubectl describe pod gpu-pod-1 | sed -n '/^Events:/,$p'\nEvents:\n  Type     Reason            Age   From     Message\n  ----     ------            ----  ----     -------\n  Warning  FailedScheduling  2m    volcano  0/1 nodes are unavailable: 1 hami-vgpuDeviceSharing error.\n";
+        assert_eq!(detect_text_format(text), InputFormat::EventsTable);
+        let parsed = parse_text(text);
+        assert_eq!(parsed.events.len(), 1);
+        assert!(parsed.events[0].involved_object.namespace.is_empty());
+        assert_eq!(
+            command_namespace("kubectl -n team-a get pods | grep -n x").as_deref(),
+            Some("team-a")
         );
     }
 }

@@ -600,6 +600,15 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("amd")
         .says("the AMD node labeller cannot read {msg} ({error}): the node labels derived from it are missing; an absent sysfs file means the amdgpu driver does not expose it for this GPU or no card is bound to amdgpu", AMD_LABELLER_REMEDY)
         .samples(&[("sub", ".entrypoint"), ("msg", "/sys/class/drm/card0/device/product_name"), ("error", "open /sys/class/drm/card0/device/product_name: no such file or directory")]),
+    // the same record as the paste reader reduces JSON logging (cube_model::paste: message
+    // first, then the other fields in key order, `logger` dropped): the sysfs path the
+    // labeller reads stays the message
+    Entry::new("amd.labeller-error-reduced", F::AmdDevicePlugin,
+        "/sys/class/{attr:w} error=\"{error}\" level=\"error\"",
+        "ROCm/k8s-device-plugin", "cmd/k8s-node-labeller/main.go (zap JSON record, reduced)", "v1.10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd")
+        .says("the AMD node labeller cannot read /sys/class/{attr} ({error}): the node labels derived from it are missing; an absent sysfs file means the amdgpu driver does not expose it for this GPU or no card is bound to amdgpu", AMD_LABELLER_REMEDY)
+        .samples(&[("attr", "drm/card0/device/product_name"), ("error", "open /sys/class/drm/card0/device/product_name: no such file or directory")]),
     Entry::new("amd.labeller-error-console", F::AmdDevicePlugin,
         "ERROR\tamdgpu-node-labeller{sub}\t{msg}\t{{\"error\": \"{error}\"}}",
         "ROCm/k8s-device-plugin", "cmd/k8s-node-labeller/main.go (zap console encoder)", "v1.10+")
