@@ -127,9 +127,7 @@ fn content_lines(text: &str) -> impl Iterator<Item = &str> {
 /// Detects the format of text (see [`crate::snapshot::detect_format`]).
 pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // a shown command (`$ kubectl describe pod x | sed -n '/^Events:/,$p'`) is not the content
-    let mut lines = content_lines(text)
-        .filter(|l| !l.trim().is_empty() && crate::paste::prompt_command(l).is_none());
+    let mut lines = content_lines(text).filter(|l| !l.trim().is_empty());
     let Some(first) = lines.next() else {
         return InputFormat::Text;
     };
@@ -152,6 +150,15 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     {
         return InputFormat::Yaml;
     }
+    // a shown command before a table (`$ kubectl describe pod x | sed -n '/^Events:/,$p'`) is
+    // not its first line (JSON and YAML after a prompt are read by the paste reader)
+    let first = match crate::paste::prompt_command(first) {
+        Some(_) => match lines.next() {
+            Some(next) => next,
+            None => return InputFormat::Text,
+        },
+        None => first,
+    };
     match table_kind(first) {
         Some(TableKind::Nodes) => return InputFormat::NodesWideTable,
         Some(TableKind::Events) => return InputFormat::EventsTable,
