@@ -21,6 +21,10 @@ const TOOLKIT_REMEDY: &str = "run `nvidia-smi` on the node: if it fails fix the 
 
 const AMD_LABELLER_REMEDY: &str = "on the node check `lsmod | grep amdgpu` and `ls /sys/class/drm/card*/device/`: if no card is bound to amdgpu install or load the ROCm kernel driver; if only this attribute is absent for the GPU model (integrated GPUs have no product_name), turn that label off in the labeller's arguments";
 
+const NFS_MOUNT_REMEDY: &str = "mount the export by hand from a node with the same options (`mount -t nfs -o <options of 'Mounting arguments'> <server>:<path> /mnt`) to see the server's answer; check the server exports the path to the nodes (`showmount -e <server>`) and offers the requested NFS version (`rpcinfo -p <server>`); a CSI driver's controller pod mounts the share too (to create volumes), so it must reach the server as well";
+
+const RANCHER_LOOPBACK_REMEDY: &str = "set Rancher's server-url (Global Settings > server-url, or `kubectl edit settings.management.cattle.io server-url` in Rancher's cluster) to a DNS name or address of Rancher (or its load balancer) that the downstream nodes and pods reach, then re-run the registration command from the Rancher UI";
+
 const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
 
 /// Every catalog entry.
@@ -149,13 +153,41 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubeadm.preflight.bridge-nf", F::Kubeadm,
         "[ERROR FileContent--proc-sys-net-bridge-bridge-nf-call-iptables]: /proc/sys/net/bridge/bridge-nf-call-iptables contents are not set to 1",
         K8S, CHECKS_GO, "v1.8+")
-        .to(K::Known, "join-preflight-failed", Error).join()
+        .to(K::Known, "join-preflight-failed", Error).group("line:filecontent").join()
         .says("bridged traffic is not passed to iptables", "`modprobe br_netfilter && sysctl -w net.bridge.bridge-nf-call-iptables=1`, and persist both in /etc/modules-load.d and /etc/sysctl.d"),
     Entry::new("kubeadm.preflight.ip-forward", F::Kubeadm,
         "[ERROR FileContent--proc-sys-net-ipv4-ip_forward]: /proc/sys/net/ipv4/ip_forward contents are not set to 1",
         K8S, CHECKS_GO, "v1.8+")
-        .to(K::Known, "join-preflight-failed", Error).join()
+        .to(K::Known, "join-preflight-failed", Error).group("line:filecontent").join()
         .says("IP forwarding is off", "`sysctl -w net.ipv4.ip_forward=1` and persist it in /etc/sysctl.d"),
+    // FileContentCheck (cmd/kubeadm/app/preflight/checks.go) prints `%s does not exist` when the
+    // file cannot be opened (for /proc/sys/net/bridge/*: the br_netfilter module is not
+    // loaded), `%s could not be read`, and `%s contents are not set to %s`; the check's label
+    // is `FileContent-` + the path with `/` replaced by `-`. Group `line:...`: one entry per
+    // line (specific first), one finding per line.
+    Entry::new("kubeadm.preflight.bridge-nf-missing", F::Kubeadm,
+        "[ERROR FileContent--proc-sys-net-bridge-{key:w}]: /proc/sys/net/bridge/{file:w} does not exist",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).group("line:filecontent").join()
+        .says("/proc/sys/net/bridge/{file} does not exist: the br_netfilter kernel module is not loaded, so bridged pod traffic bypasses iptables", "`modprobe br_netfilter` and load it at boot (`echo br_netfilter > /etc/modules-load.d/k8s.conf`), then `sysctl -w net.bridge.bridge-nf-call-iptables=1 net.bridge.bridge-nf-call-ip6tables=1` and persist both in /etc/sysctl.d/k8s.conf")
+        .samples(&[("key", "bridge-nf-call-iptables"), ("file", "bridge-nf-call-iptables")]),
+    Entry::new("kubeadm.preflight.bridge-nf6", F::Kubeadm,
+        "[ERROR FileContent--proc-sys-net-bridge-bridge-nf-call-ip6tables]: /proc/sys/net/bridge/bridge-nf-call-ip6tables contents are not set to 1",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).group("line:filecontent").join()
+        .says("bridged IPv6 traffic is not passed to ip6tables", "`modprobe br_netfilter && sysctl -w net.bridge.bridge-nf-call-ip6tables=1`, and persist both in /etc/modules-load.d and /etc/sysctl.d"),
+    Entry::new("kubeadm.preflight.file-content", F::Kubeadm,
+        "[ERROR FileContent-{key:w}]: {path:w} contents are not set to {want:w}",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).group("line:filecontent").join()
+        .says("{path} is not set to {want}", "`sysctl -w` the matching key to {want} (the path under /proc/sys with `/` as `.`) and persist it in /etc/sysctl.d")
+        .samples(&[("key", "-proc-sys-net-ipv6-conf-default-forwarding"), ("path", "/proc/sys/net/ipv6/conf/default/forwarding"), ("want", "1")]),
+    Entry::new("kubeadm.preflight.file-missing", F::Kubeadm,
+        "[ERROR FileContent-{key:w}]: {path:w} does not exist",
+        K8S, CHECKS_GO, "v1.8+")
+        .to(K::Known, "join-preflight-failed", Error).group("line:filecontent").join()
+        .says("{path} does not exist: the kernel feature behind it is not loaded or not built in", "load the kernel module that provides {path} (for /proc/sys/net/bridge: `modprobe br_netfilter`; for IPv6 paths: IPv6 must not be disabled on the kernel command line) and persist it in /etc/modules-load.d")
+        .samples(&[("key", "-proc-sys-net-ipv4-ip_forward"), ("path", "/proc/sys/net/ipv4/ip_forward")]),
     Entry::new("kubeadm.preflight.num-cpu", F::Kubeadm,
         "[ERROR NumCPU]: the number of available CPUs {have:w} is less than the required {need:w}",
         K8S, CHECKS_GO, "v1.10+")
@@ -214,6 +246,14 @@ pub static ENTRIES: &[Entry] = &[
         "{unit:w}: Failed with result '{result}'.",
         "systemd/systemd", "src/core/unit.c", "systemd 2xx")
         .samples(&[("unit", "kubelet.service"), ("result", "exit-code")]),
+    Entry::new("systemd.unit-entered-failed", F::Kubelet,
+        "{unit:w}: Unit entered failed state.",
+        "systemd/systemd", "src/core/unit.c (unit_notify, before v236)", "systemd 2xx-235")
+        .samples(&[("unit", "kubelet.service")]),
+    Entry::new("systemd.unit-entered-failed-legacy", F::Kubelet,
+        "Unit {unit:w} entered failed state.",
+        "systemd/systemd", "src/core/unit.c (unit_notify)", "systemd 1xx-2xx")
+        .samples(&[("unit", "kubelet.service")]),
     Entry::new("kubelet.mirror-pod-delete-failed", F::Kubelet,
         "Failed deleting a mirror pod \"{mirror_pod}\": {error}",
         K8S, "pkg/kubelet/pod/mirror_client.go", "v1.8+")
@@ -257,6 +297,21 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes/client-go", "util/certificate/certificate_manager.go", "v1.8+")
         .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert").exclusive()
         .says("the API server rejects the kubelet's certificate request (Unauthorized): its bootstrap token expired or its client certificate is no longer valid", KUBELET_CERT_REMEDY),
+    // client-go util/certificate/csr/csr.go: `cannot create certificate signing request: %v`,
+    // wrapped by the bootstrap (pkg/kubelet/certificate/bootstrap/bootstrap.go, shown as
+    // `failed to run Kubelet: ...` by cmd/kubelet/app/server.go) or by the certificate manager
+    // (the entry above).
+    Entry::new("kubelet.csr-create-unauthorized", F::Kubelet,
+        "cannot create certificate signing request: Unauthorized",
+        "kubernetes/client-go", "util/certificate/csr/csr.go (RequestCertificate)", "v1.8+")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert").exclusive()
+        .says("the API server rejects the credentials the kubelet requests its client certificate with (401 Unauthorized): while the node bootstraps (`Using bootstrap kubeconfig`) the bootstrap token in bootstrap-kubelet.conf expired (kubeadm tokens live 24 h) or was deleted; on a node that ran before, its client certificate expired", "on a control-plane node `kubeadm token create --print-join-command`; a node still joining: `kubeadm reset -f` and join again with the printed command (or put the new token into /etc/kubernetes/bootstrap-kubelet.conf and restart the kubelet); a node that ran before: re-issue its client credentials (`kubeadm kubeconfig user --org system:nodes --client-name system:node:<node>` into /etc/kubernetes/kubelet.conf, then restart the kubelet)"),
+    Entry::new("kubelet.csr-create-forbidden", F::Kubelet,
+        "cannot create certificate signing request: certificatesigningrequests.certificates.k8s.io is forbidden: User \"{user}\" cannot create {what}",
+        "kubernetes/client-go", "util/certificate/csr/csr.go (RequestCertificate)", "v1.8+")
+        .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert").exclusive()
+        .says("the API server authenticates the kubelet's certificate request as {user}, which may not create certificate signing requests: as system:anonymous the bootstrap token was not accepted (expired or deleted); as system:bootstrap:<id> the binding of group system:bootstrappers to the system:node-bootstrapper ClusterRole is missing", "on a control-plane node `kubeadm token create --print-join-command` and join again with it; if the user is system:bootstrap:<id>, restore kubeadm's bootstrap RBAC with `kubeadm init phase bootstrap-token`")
+        .samples(&[("user", "system:anonymous"), ("what", "resource \"certificatesigningrequests\" in API group \"certificates.k8s.io\" at the cluster scope")]),
     Entry::new("kubelet.register-failed", F::Kubelet,
         "Unable to register node with API server",
         K8S, "pkg/kubelet/kubelet_node_status.go", "v1.21+"),
@@ -279,6 +334,28 @@ pub static ENTRIES: &[Entry] = &[
         K8S, "pkg/kubelet/dockershim/network/cni/cni.go", "v1.8-v1.23")
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("no CNI network plugin is configured on the node: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to /etc/cni/net.d"),
+    // dockershim's cni.go (and its copies) `No networks found in %s` (`no networks found in %s`
+    // in later releases, `No valid networks found in %s`), printed behind `Unable to update cni
+    // config: ` at every sync while /etc/cni/net.d is empty: routine during installation, the
+    // cause of NotReady when it persists.
+    Entry::new("kubelet.cni-no-networks", F::Kubelet,
+        "networks found in {dir:w}",
+        K8S, "pkg/kubelet/dockershim/network/cni/cni.go (getDefaultCNINetwork)", "v1.8-v1.23")
+        .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
+        .says("no CNI network configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", "install the cluster's CNI (its DaemonSet writes the config to {dir}); the kubelet picks it up without a restart")
+        .samples(&[("dir", "/etc/cni/net.d")]),
+    Entry::new("crio.cni-no-config", F::Kubelet,
+        "No CNI configuration file in {dir:w}. Has your network provider started?",
+        "cri-o/ocicni", "pkg/ocicni/ocicni.go (errMissingDefaultNetwork)", "CRI-O 1.x")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the runtime finds no CNI configuration in {dir}: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to {dir}")
+        .samples(&[("dir", "/etc/cni/net.d/")]),
+    Entry::new("containerd.cni-no-config", F::Kubelet,
+        "no network config found in {dir:w}",
+        "containerd/go-cni", "errors.go / cni.go (ErrCNINotInitialized wrapping)", "containerd 1.x-2.x")
+        .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
+        .says("containerd finds no CNI configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", "install the cluster's CNI (its DaemonSet writes the config to {dir})")
+        .samples(&[("dir", "/etc/cni/net.d:")]),
     Entry::new("kubelet.cri-unreachable", F::Kubelet,
         "validate CRI v1 runtime API for endpoint \"{endpoint:w}\": {error}",
         K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.26+")
@@ -677,6 +754,20 @@ pub static ENTRIES: &[Entry] = &[
         "nfs-utils (linux-nfs.org)", "utils/mount/error.c", "nfs-utils 1.x-2.x")
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the node cannot reach the NFS server (mount timed out)", "from the node: `rpcinfo -p <server>` and `showmount -e <server>`; open TCP 2049 (and 111 for NFSv3) between the nodes and the server"),
+    // nfs-utils prints every other failure as `mount.nfs: <strerror or reason>` (mount.nfs4 for
+    // the nfs4 type); the specific texts above come first.
+    Entry::new("nfs.failed", F::Storage,
+        "mount.nfs: {reason}",
+        "nfs-utils (linux-nfs.org)", "utils/mount/error.c (mount_error)", "nfs-utils 1.x-2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the NFS mount fails: mount.nfs reports `{reason}`", NFS_MOUNT_REMEDY)
+        .samples(&[("reason", "Resource temporarily unavailable")]),
+    Entry::new("nfs4.failed", F::Storage,
+        "mount.nfs4: {reason}",
+        "nfs-utils (linux-nfs.org)", "utils/mount/error.c (mount_error)", "nfs-utils 1.x-2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the NFS mount fails: mount.nfs4 reports `{reason}`", NFS_MOUNT_REMEDY)
+        .samples(&[("reason", "Protocol not supported")]),
     Entry::new("mount.helper-missing", F::Storage,
         "bad option; for several filesystems (e.g. nfs, cifs) you might need a /sbin/mount.<type> helper program.",
         "util-linux/util-linux", "libmount/src/context_mount.c", "util-linux 2.x")
@@ -699,6 +790,20 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the ReadWriteOnce volume {volume} is still used by {pods} on another node", "stop the other pod (or scale it down) before starting this one, or use a ReadWriteMany class for shared use")
         .samples(&[("pods", "web-0")]),
+    // k8s.io/mount-utils mount_linux.go (pkg/util/mount before v1.19):
+    // `Mount failed: %v\nMounting command: %s\nMounting arguments: %s\nOutput: %s`; the lines
+    // after the first continue it (classify reads them as one message), the Output line names
+    // the helper's reason.
+    Entry::new("mount.utils-failed", F::Storage,
+        "Mount failed: {error}",
+        "kubernetes/mount-utils", "mount_linux.go (doMount)", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the mount command fails ({error}); the `Output:` line of the same message names the reason", NFS_MOUNT_REMEDY),
+    Entry::new("mount.nfs-controller", F::Storage,
+        "failed to mount nfs server: {error}",
+        "kubernetes-csi/csi-driver-nfs", "pkg/nfs/controllerserver.go (internalMountNfs / CreateVolume)", "v3.0+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the NFS CSI controller cannot mount the NFS share to create or delete a volume ({error})", NFS_MOUNT_REMEDY),
     Entry::new("mount.setup-failed", F::Storage,
         "MountVolume.SetUp failed for volume \"{volume}\" : {error}",
         K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
@@ -760,6 +865,20 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/context/context.go", "Go 1.x")
         .to(K::Timeout, "cluster-unreachable", Error).group("conn")
         .says("the request timed out", "test the path with `curl -vk --max-time 5 <server>/version`"),
+    // Go net/http returns io.EOF when the peer closes the connection before an HTTP answer;
+    // url.Error prints it as `Get "<url>": EOF` (Go 1.14+; `Get <url>: EOF` before).
+    // the server side of a handshake a client dropped (load balancer health checks, port
+    // scans): routine noise of API servers and webhooks, never a client's connection problem
+    Entry::new("go.server-tls-handshake-error", F::Client,
+        "http: TLS handshake error from {client:w}: {error}",
+        GO, "src/net/http/server.go (serve)", "Go 1.x")
+        .exclusive()
+        .samples(&[("client", "10.0.0.5:51234"), ("error", "EOF")]),
+    Entry::new("go.eof", F::Client,
+        "{scheme:w}://{address:w}: EOF",
+        GO, "src/net/http/transport.go (io.EOF in url.Error)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("scheme", "\"https"), ("address", "10.0.0.1:6443/version?timeout=32s\"")]),
     Entry::new("go.no-route", F::Client,
         "dial tcp {endpoint:w}: connect: no route to host",
         GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")
@@ -781,6 +900,26 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/lookup.go", "Go 1.x")
         .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
         .says("the name {host} does not resolve", "fix the DNS record of {host}, or use an address the machine can resolve"),
+    // The API server's authentication filter (staging/src/k8s.io/apiserver/pkg/endpoints/
+    // filters/authentication.go): `klog.Errorf("Unable to authenticate the request due to an
+    // error: %v", err)` before v1.21, `klog.ErrorS(err, "Unable to authenticate the request")`
+    // since. An x509 error here is about a CLIENT certificate (the server's TLS worked), so the
+    // line concludes 401, never an untrusted server certificate.
+    Entry::new("apiserver.authn-error-legacy", F::Client,
+        "Unable to authenticate the request due to an error: {error}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go", "v1.8-v1.20")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").exclusive()
+        .samples(&[("error", "x509: certificate has expired or is not yet valid")]),
+    Entry::new("apiserver.authn-error", F::Client,
+        "Unable to authenticate the request\" err=\"{error}\"",
+        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go", "v1.21+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").exclusive()
+        .samples(&[("error", "[invalid bearer token, service account token has expired]")]),
+    Entry::new("apiserver.authn-error-reduced", F::Client,
+        "Unable to authenticate the request err=\"{error}\"",
+        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go (as the paste reader reduces klog's structured form)", "v1.21+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").exclusive()
+        .samples(&[("error", "[x509: certificate has expired or is not yet valid]")]),
     Entry::new("kubectl.logged-in", F::Client,
         "You must be logged in to the server ({reason})",
         K8S, KUBECTL_HELPERS, "v1.8+")
@@ -995,6 +1134,18 @@ pub static ENTRIES: &[Entry] = &[
         "rancher/rancher", "package/run.sh", "v2.x")
         .to(K::NoSuchHost, "cluster-unreachable", Error).group("rancher")
         .says("the Rancher agent cannot resolve {host}", "make {host} resolvable from the pods (a DNS record, CoreDNS upstream, or hostAliases on the cattle-cluster-agent Deployment)"),
+    Entry::new("rancher.ping-failed-localhost", F::Rancher,
+        "ERROR: {scheme:w}://localhost{port}/ping is not accessible ({detail})",
+        "rancher/rancher", "package/run.sh", "v2.x")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher")
+        .says("the Rancher agent is told to reach Rancher at {scheme}://localhost{port}: inside the agent's pod (or on its node) localhost is the agent itself, not the Rancher server, so Rancher's server-url is a loopback address ({detail})", RANCHER_LOOPBACK_REMEDY)
+        .samples(&[("scheme", "https"), ("port", ""), ("detail", "Failed to connect to localhost port 443: Connection refused")]),
+    Entry::new("rancher.ping-failed-loopback", F::Rancher,
+        "ERROR: {scheme:w}://127.0.0.1{port}/ping is not accessible ({detail})",
+        "rancher/rancher", "package/run.sh", "v2.x")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher")
+        .says("the Rancher agent is told to reach Rancher at {scheme}://127.0.0.1{port}: inside the agent's pod (or on its node) that is the agent itself, not the Rancher server, so Rancher's server-url is a loopback address ({detail})", RANCHER_LOOPBACK_REMEDY)
+        .samples(&[("scheme", "https"), ("port", ":8443"), ("detail", "Failed to connect to 127.0.0.1 port 8443: Connection refused")]),
     Entry::new("rancher.ping-failed", F::Rancher,
         "ERROR: {url:w}/ping is not accessible ({detail})",
         "rancher/rancher", "package/run.sh", "v2.x")
@@ -1013,6 +1164,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "agent-registration-failed", Error).group("rancher")
         .says("{url}/v3/settings/cacerts does not return a certificate ({detail}): the agent reaches something other than Rancher (a proxy or a login page)", "check what {url} serves from the node (`curl -k {url}/v3/settings/cacerts`) and point the agent at Rancher itself")
         .samples(&[("detail", "unexpected response")]),
+    // rancher/rancher pkg/dialer/factory.go: the server has no tunnel session from the
+    // downstream cluster's agent (`fmt.Errorf("waiting for cluster agent to connect")`); the
+    // v2prov planner (pkg/capr/planner) shows the same words in the cluster's status.
+    Entry::new("rancher.waiting-for-cluster-agent", F::Rancher,
+        "waiting for cluster agent to connect",
+        "rancher/rancher", "pkg/dialer/factory.go (clusterDialer); pkg/capr/planner (status)", "v2.0+")
+        .to(K::Known, "agent-registration-failed", Error)
+        .says("the Rancher server has no tunnel from the downstream cluster's cattle-cluster-agent: the agent is not running there or cannot reach Rancher's server-url (seen during provisioning for a few minutes; a cause when it persists)", "in the downstream cluster `kubectl -n cattle-system get pods -l app=cattle-cluster-agent` and `kubectl -n cattle-system logs -l app=cattle-cluster-agent`: its first error (server-url not resolvable or loopback, /ping not reachable, CA checksum) names the fix; the agent must reach Rancher's server-url over 443 from the pods"),
     Entry::new("curl.could-not-resolve", F::Rancher,
         "Could not resolve host: {host:w}",
         "curl/curl", "lib/hostip.c", "curl 7.x-8.x")

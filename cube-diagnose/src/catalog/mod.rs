@@ -127,7 +127,9 @@ pub struct Entry {
     /// The finding's subject built from placeholders (`Node/{node}`); empty: the object the
     /// line is about (journal host, event object), else the log source.
     pub subject: &'static str,
-    /// Entries of one group exclude each other on a line (first in table order wins).
+    /// Entries of one group exclude each other on a line (first in table order wins); the
+    /// catalog's own rules draw one finding per subject and group, except for groups named
+    /// `line:...`, which only order the entries of a line (one finding per entry).
     pub group: &'static str,
     /// A match keeps the line's other signalling entries out.
     pub exclusive: bool,

@@ -193,12 +193,23 @@ pub fn classify_all(source: &str, text: &str) -> Vec<Signal> {
 fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     let whole = Whole::scan(text);
     let mut out = Vec::new();
+    let mut cont = Continuation::None;
     for (i, raw) in text.lines().enumerate() {
         let line = inner_text(raw);
         for l in line.lines() {
             let l = l.trim();
-            if l.is_empty() || l.starts_with('#') {
+            if l.is_empty() {
+                cont.blank();
                 continue;
+            }
+            if l.starts_with('#') {
+                continue;
+            }
+            // a line continuing the previous message (multi-line output embedded in an error)
+            // is read for what it says but never judged alone as unrecognised
+            let continued = cont.takes(l);
+            if !continued {
+                cont = Continuation::opened_by(l);
             }
             let (hits, recognised, join) = classify_line_full(l, &whole);
             let signal = |kind, details| Signal {
@@ -213,7 +224,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
             for (kind, details) in hits {
                 out.push(signal(kind, details));
             }
-            if unrecognised && !recognised && crate::catalog::looks_like_error(l) {
+            if unrecognised && !recognised && !continued && crate::catalog::looks_like_error(l) {
                 let mut d = BTreeMap::new();
                 if let Some((e, score)) = crate::catalog::closest(l) {
                     d.insert("closest".to_owned(), e.id.to_owned());
@@ -242,6 +253,92 @@ pub fn classify_line_alone(line: &str) -> Vec<SignalKind> {
         .collect()
 }
 
+/// Whether the next lines continue a multi-line message:
+///
+/// - Go's `output: %s, error: %v` with multi-line command output inside (kubeadm's CRI
+///   preflight check prints crictl's output, `cmd/kubeadm/app/util/runtime`): every line up to
+///   the one starting with `, error:` (at most 10, and never a kubeadm `[phase]` line);
+/// - k8s.io/mount-utils `Mount failed: %v\nMounting command: %s\nMounting arguments:
+///   %s\nOutput: %s` (mount_linux.go): the `Mounting ...:` and `Output:` lines, and the output's
+///   own lines up to a blank line or the next log record;
+/// - a line starting with `,` continues the previous one (a wrapped `..., error: ...` tail).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Continuation {
+    None,
+    /// Up to this many more lines, until one starts with `, error:`.
+    UntilErrorTail(usize),
+    /// Inside a mount-utils message; true once its `Output:` line was seen.
+    Mount(bool, usize),
+}
+
+impl Continuation {
+    /// The continuation a line opens.
+    fn opened_by(l: &str) -> Self {
+        if l.contains("Mount failed: ") || l.contains("mount failed: ") {
+            return Continuation::Mount(false, 40);
+        }
+        if let Some(p) = l.rfind(": output: ")
+            && !l[p..].contains(", error: ")
+        {
+            return Continuation::UntilErrorTail(10);
+        }
+        Continuation::None
+    }
+
+    /// A blank line ends a command's output.
+    fn blank(&mut self) {
+        if matches!(self, Continuation::Mount(..)) {
+            *self = Continuation::None;
+        }
+    }
+
+    /// Whether `l` continues the open message (and the state after it).
+    fn takes(&mut self, l: &str) -> bool {
+        let taken = match *self {
+            Continuation::None => false,
+            Continuation::UntilErrorTail(0) | Continuation::Mount(_, 0) => false,
+            Continuation::UntilErrorTail(n) => {
+                if l.starts_with(", error:") || l.starts_with(",error:") {
+                    *self = Continuation::None;
+                    return true;
+                }
+                if l.starts_with('[') || l.starts_with("error execution phase") {
+                    false
+                } else {
+                    *self = Continuation::UntilErrorTail(n - 1);
+                    true
+                }
+            }
+            Continuation::Mount(output, n) => {
+                if l.starts_with("Mounting command:") || l.starts_with("Mounting arguments:") {
+                    *self = Continuation::Mount(output, n - 1);
+                    true
+                } else if l.starts_with("Output:") || (output && !starts_record(l)) {
+                    *self = Continuation::Mount(true, n - 1);
+                    true
+                } else {
+                    false
+                }
+            }
+        };
+        if !taken {
+            *self = Continuation::None;
+        }
+        taken || l.starts_with(',')
+    }
+}
+
+/// A line that starts a new log record: a klog header (`E0618 14:42:47.959637 ...`) or a
+/// date.
+fn starts_record(l: &str) -> bool {
+    let b = l.as_bytes();
+    let klog = b.len() > 5
+        && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit);
+    let dated = b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-';
+    klog || dated || l.starts_with("time=")
+}
+
 /// Facts about the whole text that single lines need (the pins of a kubeadm command line).
 #[derive(Debug, Default)]
 pub(crate) struct Whole {
@@ -249,6 +346,10 @@ pub(crate) struct Whole {
     pub pins: Vec<String>,
     /// The text shows a kubeadm join (command line or `[discovery]`/`[preflight]` phases).
     pub kubeadm: bool,
+    /// The text comes from a program that reaches the cluster from elsewhere (Argo CD, a
+    /// Karmada or Rancher agent, Open Cluster Management, KubeFed): a loopback address in its
+    /// errors is the agent itself, not the cluster.
+    pub agent: Option<&'static str>,
 }
 
 impl Whole {
@@ -258,6 +359,9 @@ impl Whole {
             if l.contains("kubeadm join") || l.contains("[discovery]") || l.contains("[preflight]")
             {
                 w.kubeadm = true;
+            }
+            if w.agent.is_none() {
+                w.agent = remote_agent(l);
             }
             let is_pin_line = l.contains("discovery-token-ca-cert-hash")
                 || l.trim_start().starts_with("- sha256:")
@@ -278,6 +382,59 @@ impl Whole {
     }
 }
 
+/// The cluster-join agent a line shows (see [`Whole::agent`]).
+fn remote_agent(l: &str) -> Option<&'static str> {
+    if l.contains("argocd") || l.contains("Argo CD") {
+        Some("Argo CD")
+    } else if l.contains("karmada") || l.contains("Karmada") {
+        Some("Karmada")
+    } else if l.contains("cattle-") || l.contains("rancher") || l.contains("Rancher") {
+        Some("Rancher")
+    } else if l.contains("clusteradm") || l.contains("open-cluster-management") {
+        Some("Open Cluster Management")
+    } else if l.contains("kubefed") || l.contains("KubeFed") {
+        Some("KubeFed")
+    } else {
+        None
+    }
+}
+
+/// The host of an address (`127.0.0.1:6443`, `[::1]:6443`, `"https://localhost:8443/version"`).
+fn address_host(addr: &str) -> &str {
+    let a = addr.trim_matches(|c: char| c == '"' || c == '[' || c == '(' || c == '\'');
+    let a = a.split_once("://").map_or(a, |(_, r)| r);
+    let a = a.split(['/', '?', ']', ')']).next().unwrap_or(a);
+    if a.matches(':').count() > 1 {
+        // IPv6 without brackets (the brackets were cut above): the address itself
+        return a.trim_start_matches('[');
+    }
+    a.split(':').next().unwrap_or(a)
+}
+
+/// A loopback host: `localhost`, `127.0.0.0/8`, `::1`.
+fn is_loopback(host: &str) -> bool {
+    host == "localhost" || host.starts_with("127.") || host == "::1" || host == "[::1"
+}
+
+/// k3s/rke2 `get()` errors for an HTTP answer that is not 200: `<url>: <code> <status>`
+/// (k3s-io/k3s pkg/clientaccess/token.go and pkg/agent/config/config.go,
+/// `fmt.Errorf("%s: %s", u, resp.Status)`).
+fn http_status_error(err: &str) -> Option<BTreeMap<String, String>> {
+    let (url, status) = err.trim().trim_end_matches(['"', '\'']).rsplit_once(": ")?;
+    let code = status.get(..3)?;
+    if !url.contains("://")
+        || !code.bytes().all(|b| b.is_ascii_digit())
+        || !status[3..].starts_with(' ')
+    {
+        return None;
+    }
+    Some(details(&[
+        ("url", url.trim().to_owned()),
+        ("code", code.to_owned()),
+        ("status", status[4..].trim().to_owned()),
+    ]))
+}
+
 fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
     classify_line_full(l, whole).0
 }
@@ -292,6 +449,19 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
         let hit = refine(kind, m, l, whole);
         if !hits.contains(&hit) {
             hits.push(hit);
+        }
+    }
+    // a k3s/rke2 agent wrapper whose error is the supervisor's HTTP answer
+    for m in &matches {
+        if m.entry.family == crate::catalog::Family::K3s
+            && m.entry.kind.is_none()
+            && let Some(mut d) = http_status_error(m.value("error"))
+        {
+            d.insert("entry".to_owned(), m.entry.id.to_owned());
+            let hit = (SignalKind::JoinServerNotReady, d);
+            if !hits.contains(&hit) {
+                hits.push(hit);
+            }
         }
     }
     let mut recognised = !matches.is_empty();
@@ -335,6 +505,26 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         }
         k => k,
     };
+    // an agent that connects from elsewhere, told to reach a loopback address
+    if matches!(
+        kind,
+        SignalKind::Refused
+            | SignalKind::Timeout
+            | SignalKind::NoRoute
+            | SignalKind::ConnectionClosed
+    ) && let Some(agent) = whole.agent
+    {
+        let addr = ["endpoint", "address", "server"]
+            .iter()
+            .find_map(|k| d.get(*k).filter(|v| !v.is_empty()).cloned());
+        if let Some(addr) = addr {
+            let host = address_host(&addr).to_owned();
+            if is_loopback(&host) {
+                d.insert("loopback".to_owned(), host);
+                d.insert("agent".to_owned(), agent.to_owned());
+            }
+        }
+    }
     (kind, d)
 }
 
@@ -443,6 +633,67 @@ mod tests {
         );
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].kind, SignalKind::Unauthorized);
+    }
+
+    #[test]
+    fn continuation_lines_are_never_judged_alone() {
+        let text = "\t[ERROR CRI]: container runtime is not running: output: E0502 08:12:08.411082    4213 remote_runtime.go:925] \"Status from runtime service failed\" err=\"rpc error: code = Unimplemented desc = unknown service runtime.v1alpha2.RuntimeService\"\ntime=\"2023-05-02T08:12:08Z\" level=fatal msg=\"getting status of runtime: rpc error: code = Unimplemented desc = unknown service runtime.v1alpha2.RuntimeService\"\n, error: exit status 1\nE0101 12:00:00.000000 1 x.go:1] something nobody has seen failed\n";
+        let s = classify_all("k", text);
+        let unrecognised: Vec<usize> = s
+            .iter()
+            .filter(|s| s.kind == SignalKind::Unrecognised)
+            .map(|s| s.line)
+            .collect();
+        assert_eq!(unrecognised, vec![4], "{s:#?}");
+        // mount-utils: the Output line continues and still names the reason
+        let m = classify_all(
+            "m",
+            "E0618 14:42:47.959637 1 mount_linux.go:230] Mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t nfs x:/y /tmp/z\nOutput: mount.nfs: Resource temporarily unavailable\n",
+        );
+        assert!(m.iter().all(|s| s.kind != SignalKind::Unrecognised));
+        assert!(
+            m.iter()
+                .any(|s| s.detail("entry") == "nfs.failed" && s.line == 4)
+        );
+    }
+
+    #[test]
+    fn k3s_supervisor_status_and_loopback_agents() {
+        let s = classify(
+            "j",
+            "rke2[1841]: time=\"2022-07-07T10:14:07Z\" level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://127.0.0.1:6444/v1-rke2/serving-kubelet.crt: 503 Service Unavailable\"",
+        );
+        let j = s
+            .iter()
+            .find(|s| s.kind == SignalKind::JoinServerNotReady)
+            .expect("status");
+        assert_eq!(
+            (j.detail("code"), j.detail("status")),
+            ("503", "Service Unavailable")
+        );
+        assert!(j.join);
+        // the agent-side load balancer on 127.0.0.1 is not an Argo CD loopback
+        assert!(j.detail("loopback").is_empty());
+        let a = classify(
+            "a",
+            "$ argocd cluster add kind-kind\nFATA[0001] rpc error: code = Unknown desc = Get \"https://127.0.0.1:32768/version?timeout=32s\": dial tcp 127.0.0.1:32768: connect: connection refused",
+        );
+        let r = a
+            .iter()
+            .find(|s| s.kind == SignalKind::Refused)
+            .expect("refused");
+        assert_eq!(
+            (r.detail("loopback"), r.detail("agent")),
+            ("127.0.0.1", "Argo CD")
+        );
+        assert_eq!(address_host("[::1]:6443"), "::1");
+        assert_eq!(
+            address_host("\"https://localhost:8443/version\""),
+            "localhost"
+        );
+        // a kubectl on the control plane itself: loopback is right there
+        let k = classify("k", "dial tcp 127.0.0.1:6443: connect: connection refused");
+        assert!(k[0].detail("loopback").is_empty());
     }
 
     #[test]

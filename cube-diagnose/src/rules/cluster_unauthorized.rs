@@ -11,7 +11,7 @@ declare_rule!(
     "cluster-unauthorized",
     Import,
     Error,
-    "The API server does not accept the credentials: HTTP 401 ('You must be logged in to the server'), a multi-cluster member's stored token rejected, or a 403 for system:anonymous, which means the client sent no credentials at all (fix authentication, not RBAC).",
+    "The API server does not accept the credentials: HTTP 401 ('You must be logged in to the server'), a multi-cluster member's stored token rejected, or a 403 for system:anonymous, which means the client sent no credentials at all (fix authentication, not RBAC). The API server's own log line `Unable to authenticate the request` counts too: an x509 error inside it is a client certificate the server cannot verify, never the server's TLS.",
     check
 );
 
@@ -33,10 +33,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         ctx,
         &[SignalKind::Unauthorized, SignalKind::AnonymousForbidden],
     ) {
-        if !seen.insert((s.source.clone(), s.kind, s.line)) {
+        // the API server's own authenticator lines repeat per request: one finding per log
+        let authn = s.detail("entry").starts_with("apiserver.authn-");
+        if !seen.insert((s.source.clone(), s.kind, if authn { 0 } else { s.line })) {
             continue;
         }
-        let (msg, remedy) = if s.kind == SignalKind::AnonymousForbidden {
+        let (msg, remedy) = if authn {
+            authenticator_cause(s.detail("error"))
+        } else if s.kind == SignalKind::AnonymousForbidden {
             (
                 "the request arrived as system:anonymous: the client sent no credentials (kubeconfig not read, or its user entry is empty); a 403 here is an authentication problem",
                 "point the client at a kubeconfig with a user (token, client certificate or exec plugin); check `kubectl config view --minify`",
@@ -58,9 +62,47 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// What the API server's authentication filter says about a rejected request
+/// (`Unable to authenticate the request ...: <error>`,
+/// staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go): an x509 error there is
+/// a client certificate the server cannot verify (its own serving certificate worked).
+fn authenticator_cause(error: &str) -> (&'static str, &'static str) {
+    if error.contains("x509:") {
+        (
+            "the API server cannot verify a client certificate (x509 in its authenticator: the client's certificate expired or was issued by a CA the API server does not trust); the server's own TLS is fine, the client is not authenticated (401)",
+            "find the client whose certificate is rejected and renew it: kubeadm's own kubeconfigs with `kubeadm certs check-expiration` then `kubeadm certs renew all` and a restart of the control-plane static pods; a user's kubeconfig with a new client certificate (`kubeadm kubeconfig user --client-name <user>`); a kubelet's /var/lib/kubelet/pki/kubelet-client-current.pem (check with `openssl x509 -enddate -noout -in <cert>`)",
+        )
+    } else if error.contains("bearer token") || error.contains("token") {
+        (
+            "the API server rejects a bearer token (its authenticator: expired, revoked, wrong audience or issuer, or an OIDC token it cannot verify)",
+            "refresh the client's token (`kubectl create token <serviceaccount> -n <ns>`, re-run the OIDC or exec plugin login); for OIDC check the API server's --oidc-* flags against the issuer",
+        )
+    } else {
+        (
+            "the API server's authenticator rejects requests (401): the credentials are expired or not trusted",
+            "read the error after `Unable to authenticate the request` and renew that client's credentials",
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    #[test]
+    fn authenticator_x509_is_a_client_certificate() {
+        let text = "E0809 16:13:15.327109       1 authentication.go:53] Unable to authenticate the request due to an error: x509: certificate has expired or is not yet valid\nE0809 16:13:15.824658       1 authentication.go:53] Unable to authenticate the request due to an error: x509: certificate has expired or is not yet valid";
+        let f = run_log("cluster-unauthorized", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("client certificate"));
+        assert!(run_log("cluster-tls-untrusted", text).is_empty());
+        assert!(run_log("node-clock-skew", text).is_empty());
+        let t = run_log(
+            "cluster-unauthorized",
+            "E1123 11:53:33.386042       1 authentication.go:63] \"Unable to authenticate the request\" err=\"[invalid bearer token, Token could not be validated.]\"",
+        );
+        assert!(t[0].message.contains("bearer token"));
+    }
 
     #[test]
     fn unauthorized_and_rbac_denial() {

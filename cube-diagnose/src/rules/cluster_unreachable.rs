@@ -12,7 +12,7 @@ declare_rule!(
     "cluster-unreachable",
     Import,
     Error,
-    "Importing or using a cluster fails before authentication: connection refused, timeout, DNS, protocol mismatch (http to an https port or the reverse), an unusable kubeconfig (dangling context, CA together with insecure-skip-tls-verify, unparseable server), or kubectl falling back to localhost:8080 because no kubeconfig resolved. A multi-cluster member reported ClusterNotReachable is included; a Rancher proxy endpoint (/k8s/clusters/) is named because its certificate is Rancher's.",
+    "Importing or using a cluster fails before authentication: connection refused, timeout, DNS, the connection closed before any answer (`EOF`: a proxy, load balancer or firewall in the path), an agent (Argo CD, Karmada, Rancher) told to reach a loopback address, protocol mismatch (http to an https port or the reverse), an unusable kubeconfig (dangling context, CA together with insecure-skip-tls-verify, unparseable server), or kubectl falling back to localhost:8080 because no kubeconfig resolved. A multi-cluster member reported ClusterNotReachable is included; a Rancher proxy endpoint (/k8s/clusters/) is named because its certificate is Rancher's.",
     check
 );
 
@@ -91,6 +91,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         SignalKind::NoUsableKubeconfig,
         SignalKind::ConfigInvalid,
         SignalKind::ClusterNotReachable,
+        SignalKind::ConnectionClosed,
     ];
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
@@ -101,7 +102,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .logs()
             .iter()
             .any(|l| l.source == s.source && l.text.contains("/k8s/clusters/"));
+        let loopback = s.detail("loopback");
         let (msg, remedy) = match s.kind {
+            // classify: an agent that runs elsewhere (Argo CD, Karmada, Rancher, OCM) told to
+            // reach 127.0.0.1/localhost/::1 reaches itself
+            _ if !loopback.is_empty() => {
+                let agent = s.detail("agent");
+                (format!("{loopback} is a loopback address: {agent} connects from its own pod or cluster, where {loopback} is {agent} itself, so it never reaches this cluster's API server (a kubeconfig of a local cluster such as kind, minikube, k3d or Docker Desktop)"),
+                 format!("register the cluster with an API server address reachable from {agent}: replace server: in the kubeconfig context with the API server's LAN or DNS address (kind: `kind get kubeconfig --internal --name <cluster>` gives the address on the docker network, with {agent} attached to that network; minikube: `minikube ip` with port 8443; k3d: the server container's IP), keep that address in the API server certificate's SANs, then add the cluster again"))
+            }
+            SignalKind::ConnectionClosed => {
+                let at = s.detail("address").trim_matches('"');
+                (format!("the connection was closed before any HTTP answer (EOF){}: something in the path ends the exchange: a load balancer or proxy without a healthy backend, a firewall or middlebox dropping the TLS session, or an address and port that are not the API server's", if at.is_empty() { String::new() } else { format!(" at {}://{at}", s.detail("scheme").trim_start_matches(['"', '['])) }),
+                 "from where the client runs (Argo CD: the argocd-server and argocd-application-controller pods; an agent: its pod) run `curl -vk <server>/version`: when the TLS handshake is cut, check the load balancer's backends and health checks, a proxy (HTTPS_PROXY/NO_PROXY) or firewall in the path, and that a private API endpoint (AKS/EKS/GKE private clusters) is reachable from that network".to_owned())
+            }
             SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
             SignalKind::ProtocolMismatch => ("protocol mismatch: http sent to an https port, or https to a plain-http port".to_owned(), "use https:// with the API server's TLS port in the kubeconfig server field".to_owned()),
@@ -124,6 +138,27 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    #[test]
+    fn eof_and_loopback_agents() {
+        let f = run_log(
+            "cluster-unreachable",
+            "FATA[0013] rpc error: code = Unknown desc = Get \"[https://cluster-2.example.io:443/version?timeout=32s](https://cluster-2.example.io/version?timeout=32s)\": EOF",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("EOF"));
+        let l = run_log(
+            "cluster-unreachable",
+            "$ argocd cluster add minikube --insecure\nFATA[0001] rpc error: code = Unknown desc = Get \"https://127.0.0.1:32768/version?timeout=32s\": dial tcp 127.0.0.1:32768: connect: connection refused",
+        );
+        assert!(
+            l[0].message.contains("loopback") && l[0].remedy.contains("reachable from Argo CD"),
+            "{l:#?}"
+        );
+        assert!(!l[0].remedy.contains("ss -ltnp"));
+        // an API server's own handshake noise is not a client's problem
+        assert!(run_log("cluster-unreachable", "I0101 00:00:00.000000 1 log.go:245] http: TLS handshake error from 10.0.0.5:51234: EOF").is_empty());
+    }
 
     #[test]
     fn localhost_fallback_and_404_control() {

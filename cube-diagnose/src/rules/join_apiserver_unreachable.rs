@@ -10,7 +10,7 @@ declare_rule!(
     "join-apiserver-unreachable",
     Join,
     Error,
-    "kubeadm join cannot use the API endpoint: connection refused (nothing listening, wrong port, or the control plane advertised an address others cannot reach such as VirtualBox's NAT 10.0.2.15), timeout (firewall, security group, routing), no route to host, or the API server certificate's SANs do not include the address used to join. Each case names its own fix.",
+    "kubeadm join cannot use the API endpoint: connection refused (nothing listening, wrong port, or the control plane advertised an address others cannot reach such as VirtualBox's NAT 10.0.2.15), timeout (firewall, security group, routing), no route to host, or the API server certificate's SANs do not include the address used to join; a k3s/rke2 agent whose server answers with an HTTP error (503 while the server is not ready, 401 for a token it does not accept); the connection closed before any answer (EOF). Each case names its own fix.",
     check
 );
 
@@ -21,6 +21,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         SignalKind::NoRoute,
         SignalKind::NoSuchHost,
         SignalKind::TlsNameMismatch,
+        SignalKind::JoinServerNotReady,
+        SignalKind::ConnectionClosed,
     ];
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -35,6 +37,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         let ep = s.detail("endpoint");
         let (message, remedy) = match s.kind {
+            SignalKind::JoinServerNotReady => supervisor_status(ctx, s),
+            SignalKind::ConnectionClosed => (
+                "the join server closed the connection before any HTTP answer (EOF): a load balancer, proxy or firewall in the path ends the TLS session, or the address and port are not the server's".to_owned(),
+                "from the joining node `curl -vk https://<server>:<port>/` (kubeadm: 6443, k3s/rke2 supervisor: 6443/9345); check the load balancer's backends and health checks and any proxy (HTTPS_PROXY/NO_PROXY) in the path".to_owned(),
+            ),
             SignalKind::Refused if !s.detail("unroutable_address").is_empty() => (
                 format!("connection refused at {ep}: {} is VirtualBox's NAT/loopback address, which the control plane advertised and other machines cannot reach", s.detail("unroutable_address")),
                 "re-initialise (or reconfigure) the control plane on a routable interface: `kubeadm init --apiserver-advertise-address=<host-only/LAN IP>` (or set controlPlaneEndpoint), then create a new join command".to_owned(),
@@ -68,6 +75,70 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// The k3s/rke2 supervisor's HTTP answer to an agent (`<url>: <code> <status>`, k3s-io/k3s
+/// pkg/clientaccess and pkg/agent/config): 5xx while the server's own core is not ready (the
+/// supervisor answers 503 until its API server and the node-password secrets can be used,
+/// pkg/server/router.go), 401 for a token the server does not accept.
+fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String, String) {
+    let (url, code, status) = (s.detail("url"), s.detail("code"), s.detail("status"));
+    let rke2 = url.contains("/v1-rke2/");
+    let (program, unit) = if rke2 {
+        ("rke2", "rke2-server")
+    } else {
+        ("k3s", "k3s")
+    };
+    // `Running load balancer <name> 127.0.0.1:6444 -> [10.0.0.10:9345]`: the agent's own
+    // client-side load balancer and the servers behind it
+    let servers = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == s.source)
+        .find_map(|l| {
+            let t = &l.text[l.text.find("Running load balancer ")?..];
+            let start = t.find("-> [")? + 4;
+            let end = start + t[start..].find(']')?;
+            Some(t[start..end].to_owned())
+        });
+    let lb_note = match (&servers, url.contains("://127.0.0.1:")) {
+        (Some(list), true) => {
+            format!("; 127.0.0.1 is the agent's own load balancer in front of the server(s) {list}")
+        }
+        _ => String::new(),
+    };
+    let on = servers
+        .as_deref()
+        .map_or_else(|| "the server".to_owned(), |l| format!("the server ({l})"));
+    if code.starts_with('5') {
+        (
+            format!(
+                "the {program} server answers the agent with {code} {status} for {url}: it is reachable but not ready (the supervisor answers 503 until the server's own Kubernetes core, its API server and the node-password secrets, is up){lb_note}"
+            ),
+            format!(
+                "look at the server, not the agent: on {on} `journalctl -u {unit}` shows why it is not ready (etcd quorum or datastore, API server start, certificates, disk full) and `kubectl get --raw='/readyz?verbose'` there names the failing check; the agent retries by itself once the server is ready"
+            ),
+        )
+    } else if code == "401" {
+        (
+            format!(
+                "the {program} server rejects the agent's join token (401 Unauthorized) for {url}{lb_note}"
+            ),
+            format!(
+                "give the agent the server's current token: the content of /var/lib/rancher/{program}/server/node-token on {on} as `token:` in /etc/rancher/{program}/config.yaml (or {}_TOKEN), then restart the agent",
+                program.to_uppercase()
+            ),
+        )
+    } else {
+        (
+            format!(
+                "the {program} server answers the agent with {code} {status} for {url}{lb_note}"
+            ),
+            format!(
+                "read the server's log at that time (`journalctl -u {unit}` on {on}) for the request's error"
+            ),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
@@ -80,6 +151,25 @@ mod tests {
         );
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("NAT"));
+    }
+
+    #[test]
+    fn rke2_supervisor_not_ready() {
+        let f = run_log(
+            "join-apiserver-unreachable",
+            "Jul 07 10:14:02 node-02 rke2[1841]: time=\"2022-07-07T10:14:02Z\" level=info msg=\"Running load balancer rke2-agent-load-balancer 127.0.0.1:6444 -> [10.0.0.10:9345]\"\nJul 07 10:14:07 node-02 rke2[1841]: time=\"2022-07-07T10:14:07Z\" level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://127.0.0.1:6444/v1-rke2/serving-kubelet.crt: 503 Service Unavailable\"\nJul 07 10:14:12 node-02 rke2[1841]: time=\"2022-07-07T10:14:12Z\" level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://127.0.0.1:6444/v1-rke2/serving-kubelet.crt: 503 Service Unavailable\"",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("503 Service Unavailable")
+                && f[0].message.contains("10.0.0.10:9345")
+        );
+        assert!(f[0].remedy.contains("journalctl -u rke2-server"));
+        let t = run_log(
+            "join-apiserver-unreachable",
+            "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://10.0.0.10:6443/v1-k3s/client-kubelet.crt: 401 Unauthorized\"",
+        );
+        assert!(t[0].remedy.contains("node-token") && t[0].remedy.contains("K3S_TOKEN"));
     }
 
     #[test]

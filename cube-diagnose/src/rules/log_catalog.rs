@@ -17,7 +17,7 @@ declare_rule!(
     "join-preflight-failed",
     Join,
     Error,
-    "kubeadm's preflight stops the join or init: a file or directory left from an earlier install (kubelet.conf, /var/lib/etcd), a port in use, swap on, the container runtime not running, bridge-nf-call-iptables or ip_forward off, too few CPUs or too little memory, a missing binary, not root. Each check's message (cmd/kubeadm/app/preflight/checks.go) names its own fix.",
+    "kubeadm's preflight stops the join or init: a file or directory left from an earlier install (kubelet.conf, /var/lib/etcd), a port in use, swap on, the container runtime not running, bridge-nf-call-iptables or ip_forward off (or /proc/sys/net/bridge missing: br_netfilter not loaded), too few CPUs or too little memory, a missing binary, not root. Each check's message (cmd/kubeadm/app/preflight/checks.go) names its own fix.",
     check_join_preflight
 );
 
@@ -53,7 +53,7 @@ declare_rule!(
     "agent-registration-failed",
     Import,
     Error,
-    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping, the server's CA checksum changed, or /v3/settings/cacerts is not a certificate.",
+    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping (a loopback server-url named as such), the server's CA checksum changed, /v3/settings/cacerts is not a certificate, or the Rancher server itself reports it is still waiting for the cluster agent to connect.",
     check_agent
 );
 
@@ -117,7 +117,12 @@ fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
         if e.rule != rule {
             continue;
         }
-        let key = if e.group.is_empty() { e.id } else { e.group };
+        // a `line:` group only orders the entries of one line: one finding per entry
+        let key = if e.group.is_empty() || e.group.starts_with("line:") {
+            e.id
+        } else {
+            e.group
+        };
         groups
             .entry((subject_of(e, s), key))
             .or_default()
@@ -227,6 +232,53 @@ mod tests {
         assert_eq!(f[0].subject.name, "node-03");
         assert!(f[0].message.contains("2026-04-18 14:08:56 +0000 UTC"));
         assert!(f[0].remedy.contains("kubeadm kubeconfig user"));
+    }
+
+    #[test]
+    fn preflight_file_content_each_line_its_own_fix() {
+        let text = "[preflight] Some fatal errors occurred:\n\t[ERROR FileContent--proc-sys-net-bridge-bridge-nf-call-iptables]: /proc/sys/net/bridge/bridge-nf-call-iptables does not exist\n\t[ERROR FileContent--proc-sys-net-ipv4-ip_forward]: /proc/sys/net/ipv4/ip_forward contents are not set to 1\n";
+        let f = run_log("join-preflight-failed", text);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(f.iter().any(|f| f.remedy.contains("modprobe br_netfilter")
+            && f.message.contains("bridge-nf-call-iptables does not exist")));
+        assert!(f.iter().any(|f| f.remedy.contains("net.ipv4.ip_forward=1")));
+        assert!(run_log("log-line-unrecognised", text).is_empty());
+    }
+
+    #[test]
+    fn kubelet_csr_rejected_however_wrapped() {
+        let text = "2018-05-14T12:15:33+0100 node-05 kubelet[17678]: F0514 12:15:33.764119   17678 server.go:233] failed to run Kubelet: cannot create certificate signing request: Unauthorized\n2018-05-14T12:15:33+0100 node-05 kubelet[17678]: W0514 12:15:33.715964   17678 cni.go:171] Unable to update cni config: No networks found in /etc/cni/net.d\n2018-05-14T12:15:33+0100 node-05 systemd[1]: kubelet.service: Unit entered failed state.\n";
+        let f = run_log("node-kubelet-cert-expired", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].remedy.contains("kubeadm token create"));
+        assert!(run_log("cluster-unauthorized", text).is_empty());
+        assert!(run_log("log-line-unrecognised", text).is_empty());
+        let cni = run_log("node-runtime-unhealthy", text);
+        assert_eq!(cni[0].severity, crate::Severity::Info);
+        let forbidden = run_log(
+            "node-kubelet-cert-expired",
+            "cannot create certificate signing request: certificatesigningrequests.certificates.k8s.io is forbidden: User \"system:anonymous\" cannot create resource \"certificatesigningrequests\" in API group \"certificates.k8s.io\" at the cluster scope",
+        );
+        assert!(forbidden[0].message.contains("system:anonymous"));
+    }
+
+    #[test]
+    fn rancher_server_waiting_and_loopback_server_url() {
+        let f = run_log(
+            "agent-registration-failed",
+            "E0606 17:38:26.868733       1 generic_controller.go:204] ClusterController c-qvjq6 [cluster-agent-controller] failed with : could not contact server: Get https://10.0.0.162:6443/version: waiting for cluster agent to connect",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].remedy.contains("cattle-cluster-agent"));
+        let l = run_log(
+            "agent-registration-failed",
+            "ERROR: https://localhost/ping is not accessible (Failed to connect to localhost port 443: Connection refused)",
+        );
+        assert!(
+            l[0].message.contains("loopback") && l[0].remedy.contains("server-url"),
+            "{l:#?}"
+        );
+        assert!(!l[0].remedy.contains("ss -ltnp"));
     }
 
     #[test]

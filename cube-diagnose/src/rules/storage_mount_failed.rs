@@ -62,6 +62,17 @@ mod tests {
     use crate::rules::testutil::run_log;
 
     #[test]
+    fn mount_utils_output_names_the_reason() {
+        let f = run_log(
+            "storage-mount-failed",
+            "E0618 14:42:47.959637       1 mount_linux.go:230] Mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t nfs -o nfsvers=4.1 nfs.example.net:/vol /tmp/pvc-1\nOutput: mount.nfs: Resource temporarily unavailable\n\nE0618 14:42:47.959705       1 utils.go:115] GRPC error: rpc error: code = Internal desc = failed to mount nfs server: rpc error: code = Internal desc = mount failed: exit status 32",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("Resource temporarily unavailable"));
+        assert!(f[0].remedy.contains("showmount -e"));
+    }
+
+    #[test]
     fn failed_mount_event_text() {
         assert_eq!(run_log("storage-mount-failed", "Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32").len(), 1);
         assert!(run_log("storage-mount-failed", "Normal  SuccessfulAttachVolume  2m  attachdetach-controller  AttachVolume.Attach succeeded").is_empty());
