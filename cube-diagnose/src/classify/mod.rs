@@ -431,7 +431,15 @@ fn http_status_error(err: &str) -> Option<BTreeMap<String, String>> {
     Some(details(&[
         ("url", url.trim().to_owned()),
         ("code", code.to_owned()),
-        ("status", status[4..].trim().to_owned()),
+        // the reason phrase only (a reduced logrus record goes on with ` level="info"`)
+        (
+            "status",
+            status[4..]
+                .split_whitespace()
+                .take_while(|w| !w.contains(['=', '"']))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
     ]))
 }
 
@@ -672,6 +680,11 @@ mod tests {
             ("503", "Service Unavailable")
         );
         assert!(j.join);
+        let reduced = classify(
+            "r",
+            "Waiting to retrieve agent configuration; server is not ready: https://127.0.0.1:6444/v1-rke2/serving-kubelet.crt: 503 Service Unavailable level=\"info\"",
+        );
+        assert_eq!(reduced[0].detail("status"), "Service Unavailable");
         // the agent-side load balancer on 127.0.0.1 is not an Argo CD loopback
         assert!(j.detail("loopback").is_empty());
         let a = classify(
