@@ -112,7 +112,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                  format!("register the cluster with an API server address reachable from {agent}: replace server: in the kubeconfig context with the API server's LAN or DNS address (kind: `kind get kubeconfig --internal --name <cluster>` gives the address on the docker network, with {agent} attached to that network; minikube: `minikube ip` with port 8443; k3d: the server container's IP), keep that address in the API server certificate's SANs, then add the cluster again"))
             }
             SignalKind::ConnectionClosed => {
-                let at = s.detail("address").trim_matches('"');
+                // a URL pasted through Markdown (`[https://x](https://x)`): the link text
+                let address = s.detail("address");
+                let at = address.split_once("](").map_or(address, |(text, _)| text).trim_matches('"');
                 (format!("the connection was closed before any HTTP answer (EOF){}: something in the path ends the exchange: a load balancer or proxy without a healthy backend, a firewall or middlebox dropping the TLS session, or an address and port that are not the API server's", if at.is_empty() { String::new() } else { format!(" at {}://{at}", s.detail("scheme").trim_start_matches(['"', '['])) }),
                  "from where the client runs (Argo CD: the argocd-server and argocd-application-controller pods; an agent: its pod) run `curl -vk <server>/version`: when the TLS handshake is cut, check the load balancer's backends and health checks, a proxy (HTTPS_PROXY/NO_PROXY) or firewall in the path, and that a private API endpoint (AKS/EKS/GKE private clusters) is reachable from that network".to_owned())
             }
@@ -147,6 +149,12 @@ mod tests {
         );
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].message.contains("EOF"));
+        assert!(
+            f[0].message
+                .contains("at https://cluster-2.example.io:443/version?timeout=32s:"),
+            "{}",
+            f[0].message
+        );
         let l = run_log(
             "cluster-unreachable",
             "$ argocd cluster add minikube --insecure\nFATA[0001] rpc error: code = Unknown desc = Get \"https://127.0.0.1:32768/version?timeout=32s\": dial tcp 127.0.0.1:32768: connect: connection refused",
