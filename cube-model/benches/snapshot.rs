@@ -13,8 +13,10 @@
 //! groups, one pass of each is timed and its peak heap (above the input, by a counting global
 //! allocator) is printed as ratios. `CUBE_BENCH_ONESHOT_ONLY=1` stops after that pass;
 //! `CUBE_BENCH_CUBE_ONLY=1` runs only our loader once (for profiling). `CUBE_BENCH_WRITE=FILE`
-//! writes the generated dump to `FILE` and exits; `CUBE_BENCH_READ_K8S=FILE` deserializes a dump
-//! file into `k8s_openapi` types and exits (the baseline process of `scripts/whole-path.sh`).
+//! writes the generated dump to `FILE` item by item and exits (`CUBE_BENCH_SCALE=4`: about 2 GB,
+//! for `/usr/bin/time -v cluster_diagnose --snapshot FILE`); `CUBE_BENCH_READ_K8S=FILE`
+//! deserializes a dump file into `k8s_openapi` types and exits (the baseline process of
+//! `scripts/whole-path.sh`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -258,24 +260,28 @@ fn node(i: usize) -> serde_json::Value {
 /// `kubectl get nodes,pods -A -o json` for `nodes` nodes and `pods` pods.
 fn generate(nodes: usize, pods: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(nodes * 7_600 + pods * 3_300);
-    out.extend_from_slice(b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n");
-    let mut first = true;
-    let mut sep = |out: &mut Vec<u8>| {
-        if !first {
-            out.extend_from_slice(b",\n");
-        }
-        first = false;
-    };
-    for i in 0..nodes {
-        sep(&mut out);
-        push_item(&mut out, &node(i));
-    }
-    for i in 0..pods {
-        sep(&mut out);
-        push_item(&mut out, &pod(i, nodes.max(1)));
-    }
-    out.extend_from_slice(b"\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");
+    generate_into(&mut out, nodes, pods).expect("writing to memory");
     out
+}
+
+/// [`generate`] written to `w` item by item (for dumps larger than what should sit in memory:
+/// `CUBE_BENCH_WRITE=/tmp/dump.json CUBE_BENCH_SCALE=4` writes about 2 GB and exits).
+fn generate_into(w: &mut impl std::io::Write, nodes: usize, pods: usize) -> std::io::Result<()> {
+    w.write_all(b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n")?;
+    let mut buf = Vec::with_capacity(16 * 1024);
+    for i in 0..nodes + pods {
+        buf.clear();
+        if i > 0 {
+            buf.extend_from_slice(b",\n");
+        }
+        if i < nodes {
+            push_item(&mut buf, &node(i));
+        } else {
+            push_item(&mut buf, &pod(i - nodes, nodes.max(1)));
+        }
+        w.write_all(&buf)?;
+    }
+    w.write_all(b"\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")
 }
 
 // ------------------------------------------------------------------ the three readers
@@ -411,7 +417,11 @@ fn main() {
     // Whole-process modes for `scripts/whole-path.sh`: write the generated dump to a file, or
     // deserialize a dump file into k8s-openapi types (the baseline process).
     if let Some(path) = std::env::var_os("CUBE_BENCH_WRITE") {
-        std::fs::write(&path, generate(nodes, pods)).expect("write the dump");
+        let file = std::fs::File::create(&path).expect("create the dump file");
+        let mut w = std::io::BufWriter::new(file);
+        generate_into(&mut w, nodes, pods).expect("write the dump");
+        std::io::Write::flush(&mut w).expect("flush the dump");
+        eprintln!("wrote {nodes} nodes and {pods} pods to {}", path.to_string_lossy());
         return;
     }
     if let Some(path) = std::env::var_os("CUBE_BENCH_READ_K8S") {

@@ -1,0 +1,706 @@
+//! Issue 9 against the built programs, as a user (and the hold-out runner) runs them: closed
+//! pipes, absurd numeric flags, FIFOs and devices, empty kubeconfigs, huge workloads, quantities
+//! past `E`, terminal injection, secrets salted into every input form and every output format,
+//! and arbitrary bytes fed to every program's input path. Every program must end, with one of the
+//! documented exit codes (0, 1, 2, 3), without a panic, and never print a salted secret.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// An example binary, built by `cargo test` before any test runs (built here when this test runs
+/// on its own).
+fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("examples");
+    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    if !bin.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "-q", "-p", "cube-examples", "--example", name])
+            .current_dir(root())
+            .status()
+            .expect("cargo build of the example");
+        assert!(status.success(), "building {name} failed");
+    }
+    bin
+}
+
+/// A scratch directory for this test binary.
+fn scratch() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cube-examples-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = scratch().join(name);
+    std::fs::write(&p, bytes).expect("write");
+    p
+}
+
+/// Runs a program with a deadline; the child is killed (and the test fails) past it.
+fn run_with(name: &str, args: &[&str], env: &[(&str, &str)], deadline: Duration) -> Output {
+    let mut cmd = Command::new(bin(name));
+    cmd.args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("RUST_LOG");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("spawn");
+    // read both pipes on threads so a large output never blocks the child
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out, &mut v);
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut err, &mut v);
+        v
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{name} {args:?} did not end within {deadline:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: t_out.join().unwrap_or_default(),
+        stderr: t_err.join().unwrap_or_default(),
+    }
+}
+
+fn run(name: &str, args: &[&str]) -> Output {
+    run_with(name, args, &[], Duration::from_secs(120))
+}
+
+/// The documented exit code, and no panic.
+#[track_caller]
+fn code(o: &Output) -> i32 {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "panic: {err}"
+    );
+    let c = o.status.code().expect("exited (not killed by a signal)");
+    assert!((0..=3).contains(&c), "undocumented exit code {c}: {err}");
+    c
+}
+
+const SAMPLE: &str = "examples/data/snapshot-gpu-cluster.json";
+const GROUPS: &str = "cube-model/examples-data/resource-groups.yaml";
+const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n  containers: [{name: c, image: x, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n";
+const KUBECONFIG: &str = "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: k\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: plain-token-value}\ncontexts:\n- name: a\n  context: {cluster: k, user: u}\n";
+
+// ------------------------------------------------------------------ programs end cleanly
+
+/// `pod_admit`, `group_plan` and `cluster_import` panicked on a closed stdout pipe.
+#[test]
+fn a_closed_stdout_never_panics() {
+    let pod = write("pipe-pod.yaml", POD.as_bytes());
+    let kc = write("pipe-kubeconfig.yaml", KUBECONFIG.as_bytes());
+    let registry = write(
+        "pipe-registry.yaml",
+        b"apiVersion: cube.io/v1alpha1\nkind: ClusterRegistry\nclusters: []\n",
+    );
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        ("cluster_diagnose", vec![]),
+        ("cluster_diagnose", vec!["--output".into(), "json".into()]),
+        ("group_plan", vec![GROUPS.into()]),
+        (
+            "pod_admit",
+            vec![
+                "--snapshot".into(),
+                SAMPLE.into(),
+                "--pod".into(),
+                pod.display().to_string(),
+            ],
+        ),
+        (
+            "cluster_import",
+            vec![
+                "--kubeconfig".into(),
+                kc.display().to_string(),
+                "--offline".into(),
+            ],
+        ),
+        (
+            "cluster_fleet",
+            vec!["--registry".into(), registry.display().to_string()],
+        ),
+    ];
+    for (name, args) in cases {
+        let mut child = Command::new(bin(name))
+            .args(&args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take()); // `... | head -0`
+        let o = child.wait_with_output().expect("wait");
+        let c = code(&o);
+        assert_ne!(c, 101, "{name} {args:?}");
+    }
+}
+
+/// `--timeout-secs 18446744073709551615` overflowed a `Duration`; every numeric flag is bounded.
+#[test]
+fn absurd_numeric_flags_are_usage_errors() {
+    let kc = write("flags-kubeconfig.yaml", KUBECONFIG.as_bytes());
+    let kc = kc.display().to_string();
+    let huge = "18446744073709551615";
+    let huger = "99999999999999999999999999";
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--timeout-secs", huge],
+        ),
+        (
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--timeout-secs", huger],
+        ),
+        (
+            "cluster_diagnose",
+            vec!["--limit", "request-timeout-secs=18446744073709551615"],
+        ),
+        ("cluster_diagnose", vec!["--collection-deadline-secs", huger]),
+        ("cluster_diagnose", vec!["--max-file-bytes", "0"]),
+        ("cluster_diagnose", vec!["--limit", "no-such-limit=1"]),
+        ("group_plan", vec![GROUPS, "--max-replicas-expanded", huge]),
+        (
+            "pod_admit",
+            vec!["--snapshot", SAMPLE, "--pod", GROUPS, "--limit", "replicas-expanded=-1"],
+        ),
+        ("cluster_fleet", vec!["--registry", GROUPS, "--concurrency", huge]),
+        ("cluster_fleet", vec!["--registry", GROUPS, "--timeout", "1e308"]),
+    ];
+    for (name, args) in cases {
+        let o = run(name, &args);
+        assert_eq!(code(&o), 2, "{name} {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+/// `--offline` import read a `/dev/zero` CA until memory ran out, or blocked forever on a FIFO:
+/// every file of every program goes through the bounded reader.
+#[cfg(unix)]
+#[test]
+fn fifos_devices_directories_and_oversized_files_are_refused_quickly() {
+    let fifo = scratch().join("input.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let fifo = fifo.display().to_string();
+    let dir = scratch().display().to_string();
+    let mut specials = vec!["/dev/zero".to_owned(), dir];
+    if made.is_ok_and(|s| s.success()) {
+        specials.push(fifo);
+    }
+    let deadline = Duration::from_secs(60);
+    for f in &specials {
+        let f = f.as_str();
+        for (name, args) in [
+            ("cluster_diagnose", vec!["--snapshot", f]),
+            ("cluster_diagnose", vec!["--config", f]),
+            ("cluster_diagnose", vec!["--kubeconfig", f]),
+            ("group_plan", vec![f]),
+            ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", f]),
+            ("pod_admit", vec!["--snapshot", f, "--pod", GROUPS]),
+            ("cluster_import", vec!["--kubeconfig", f, "--offline"]),
+        ] {
+            let o = run_with(name, &args, &[], deadline);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(code(&o), 2, "{name} {args:?}: {err}");
+            assert!(
+                err.contains("not a regular file") || err.contains("directory"),
+                "{name} {args:?}: {err}"
+            );
+        }
+    }
+    // a file larger than the limit is refused, naming the limit and how to raise it
+    let o = run(
+        "cluster_diagnose",
+        &["--snapshot", SAMPLE, "--max-file-bytes", "1Ki"],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(code(&o), 2);
+    assert!(
+        err.contains("exceeds the limit of 1024 bytes") && err.contains("--limit file-bytes=N"),
+        "{err}"
+    );
+}
+
+/// `cluster_diagnose --kubeconfig` of an empty file exited 1 while `cluster_import` exited 2.
+#[test]
+fn an_empty_kubeconfig_is_bad_input_in_every_program() {
+    let empty = write("empty-kubeconfig.yaml", b"\n# nothing\n");
+    let e = empty.display().to_string();
+    let o = run("cluster_diagnose", &["--kubeconfig", &e]);
+    assert_eq!(code(&o), 2, "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run("cluster_import", &["--kubeconfig", &e, "--offline"]);
+    assert_eq!(code(&o), 2);
+    let o = run("cluster_import", &["--kubeconfig", &e]);
+    assert_eq!(code(&o), 2);
+}
+
+/// A Deployment with `replicas: 2147483647` (or a Job's parallelism) never finished.
+#[test]
+fn huge_workloads_are_bounded_and_say_so() {
+    for (kind, spec) in [
+        (
+            "apps/v1\nkind: Deployment",
+            "  replicas: 2147483647\n  selector: {matchLabels: {app: x}}\n",
+        ),
+        ("batch/v1\nkind: Job", "  parallelism: 2147483647\n"),
+    ] {
+        let manifest = format!(
+            "apiVersion: {kind}\nmetadata: {{name: huge, namespace: default}}\nspec:\n{spec}  template:\n    metadata: {{labels: {{app: x}}}}\n    spec:\n      restartPolicy: Never\n      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 10m, memory: 16Mi}}}}}}]\n"
+        );
+        let pod = write("huge.yaml", manifest.as_bytes());
+        let p = pod.display().to_string();
+        let o = run_with(
+            "pod_admit",
+            &["--snapshot", SAMPLE, "--pod", &p, "--output", "json", "--max-replicas-expanded", "20"],
+            &[],
+            Duration::from_secs(120),
+        );
+        assert_eq!(code(&o), 3, "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(v["requested"], 2147483647);
+        assert_eq!(v["replicas"].as_array().map(Vec::len), Some(20));
+        let why = v["incomplete"].as_str().unwrap_or_default();
+        assert!(
+            why.contains("first 20 of 2147483647") && why.contains("--limit replicas-expanded=N"),
+            "{why}"
+        );
+    }
+}
+
+/// Quantities of `1000E` and above printed without their exponent: a `2000E` bucket split 50/50
+/// was rendered as `requests.cpu: "1"`.
+#[test]
+fn a_2000e_bucket_split_in_halves_keeps_its_exponent() {
+    let groups = write(
+        "g2000.yaml",
+        b"name: big\nowner: alice\nquota:\n- name: compute\n  hard:\n    requests.cpu: 2000E\nnamespaces:\n- name: big-a\n  sharePercent: 50\n- name: big-b\n  sharePercent: 50\n",
+    );
+    let o = run("group_plan", &[&groups.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("requests.cpu: \"1e21\"").count(), 2, "{out}");
+    assert!(!out.contains("requests.cpu: \"1\""), "{out}");
+}
+
+/// Escape sequences, newlines and right-to-left characters from names and messages reached the
+/// terminal raw, even inside suggested `kubectl` commands.
+#[test]
+fn terminal_injection_is_escaped_in_human_output() {
+    let evil = "gpu\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}1-edon\u{2066}";
+    let node = serde_json::json!({
+        "apiVersion": "v1", "kind": "List", "items": [{
+            "apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": evil, "labels": {"nvidia.com/gpu.present": "true"}},
+            "status": {
+                "conditions": [{"type": "Ready", "status": "False", "reason": "KubeletNotReady",
+                                "message": format!("runtime down {evil}\r\nfake line")}],
+                "allocatable": {"cpu": "4", "memory": "8Gi"},
+                "capacity": {"cpu": "4", "memory": "8Gi"}
+            }
+        }, {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": evil, "namespace": "default"},
+            "spec": {"nodeName": evil, "containers": [{"name": "c", "resources": {"requests": {"cpu": "9"}}}]},
+            "status": {"phase": "Running"}
+        }]
+    });
+    let snap = write("evil.json", node.to_string().as_bytes());
+    let s = snap.display().to_string();
+    let pod = write(
+        "evil-pod.yaml",
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: \"p\\u202e\\u001b[1m\", namespace: default}}\nspec:\n  nodeName: \"{}\"\n  containers: [{{name: c, image: x}}]\n", evil.escape_default()).as_bytes(),
+    );
+    let kc = write(
+        "evil-kubeconfig.yaml",
+        format!("apiVersion: v1\nkind: Config\ncurrent-context: \"a{e}\"\nclusters:\n- name: \"k{e}\"\n  cluster: {{server: 'https://127.0.0.1:1'}}\nusers:\n- name: u\n  user: {{}}\ncontexts:\n- name: \"a{e}\"\n  context: {{cluster: \"missing{e}\", user: u}}\n", e = evil.escape_default()).as_bytes(),
+    );
+    let runs: Vec<(&str, Vec<String>)> = vec![
+        ("cluster_diagnose", vec!["--snapshot".into(), s.clone()]),
+        (
+            "pod_admit",
+            vec![
+                "--snapshot".into(),
+                s.clone(),
+                "--pod".into(),
+                pod.display().to_string(),
+            ],
+        ),
+        (
+            "group_plan",
+            vec![GROUPS.into(), "--snapshot".into(), s.clone()],
+        ),
+        (
+            "cluster_import",
+            vec![
+                "--kubeconfig".into(),
+                kc.display().to_string(),
+                "--offline".into(),
+            ],
+        ),
+    ];
+    for (name, args) in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(name, &args);
+        code(&o);
+        for (what, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{2066}', '\r'] {
+                assert!(
+                    !text.contains(bad),
+                    "{name} {what} holds raw {bad:?}:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------ salted secrets
+
+/// Known secrets, each salted into the inputs in the forms of issue 9.
+const BOOTSTRAP: &str = "q7z3k9.4s8f2m6x1c9v5b0n";
+const BOOTSTRAP_SECRET: &str = "4s8f2m6x1c9v5b0n";
+const PASSWORD: &str = "Pw-s4lt3d-7f2k9q";
+const URL_PASSWORD: &str = "p/a#s?s@w0rd-s4lt";
+const BEARER: &str = "sk-s4lt3d-bearer-77aa88bb99cc";
+const JWT: &str = "eyJhbGciOiJSUzI1NiIsImtpZCI6InNhbHQifQ.eyJzdWIiOiJzYWx0ZWQtc3ViamVjdCJ9.c2FsdGVkLXNpZ25hdHVyZS1ieXRlcw";
+const KEY_B64: &str = "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSVNhbHRlZEtleU1hdGVyaWFsU2FsdGVkS2V5TWF0ZXJpYWwKLS0tLS1FTkQgRUMgUFJJVkFURSBLRVktLS0tLQo";
+const PEM_BODY: &str = "MHcCAQEEISaltedPemBodyLineSaltedPemBodyLine0a1b2c3d4e5f";
+const PROXY_PASSWORD: &str = "Pr0xy-s4lt-pass";
+const SECRET_DATA: &str = "c2FsdGVkLXNlY3JldC1kYXRhLXZhbHVl";
+
+fn salted() -> Vec<&'static str> {
+    vec![
+        BOOTSTRAP_SECRET,
+        PASSWORD,
+        URL_PASSWORD,
+        "p%2Fa%23s%3Fs%40w0rd-s4lt",
+        BEARER,
+        "eyJzdWIiOiJzYWx0ZWQtc3ViamVjdCJ9",
+        "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t",
+        PEM_BODY,
+        PROXY_PASSWORD,
+        SECRET_DATA,
+    ]
+}
+
+/// A corpus of inputs carrying the salted secrets in every form: logs (flags, key=value,
+/// quoted, tab-separated, JSON lines, bearer headers, URL user-info), Secrets (valid and broken
+/// YAML), kubeconfigs (YAML and JSON), a snapshot with Secrets, env values and annotations, pod
+/// manifests and group files.
+fn corpus() -> Vec<(String, String)> {
+    let log = format!(
+        "[preflight] Running pre-flight checks\n\
+         kubeadm join 10.0.0.1:6443 --token {BOOTSTRAP} --discovery-token-ca-cert-hash sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n\
+         kubeadm join 10.0.0.1:6443 --token={BOOTSTRAP} --discovery-token={BOOTSTRAP}\n\
+         kubeadm join 10.0.0.1:6443 --token\t{BOOTSTRAP}\n\
+         msg=\"join failed\" token={BOOTSTRAP} password={PASSWORD}\n\
+         config: token=\"{BOOTSTRAP}\" password='{PASSWORD}'\n\
+         token\t{BOOTSTRAP}\tpassword\t{PASSWORD}\n\
+         {{\"level\":\"error\",\"msg\":\"could not find a JWS signature in the cluster-info ConfigMap for token ID \\\"q7z3k9\\\"\",\"token\":\"{BOOTSTRAP}\",\"password\": \"{PASSWORD}\"}}\n\
+         curl -H 'Authorization: Bearer {BEARER}' https://10.0.0.1:6443/api\n\
+         Authorization: Bearer {JWT}\n\
+         E1201 Get \"https://admin:{URL_PASSWORD}@10.0.0.1:6443/version\": dial tcp 10.0.0.1:6443: connect: connection refused\n\
+         proxyconnect tcp: dial tcp: lookup proxy on 10.0.0.2:53: no such host (proxy http://proxyuser:{PROXY_PASSWORD}@proxy:3128)\n\
+         error: You must be logged in to the server (Unauthorized) token {BOOTSTRAP}\n"
+    );
+    let secret_yaml = format!(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: default\ntype: Opaque\ndata:\n  password: {SECRET_DATA}\nstringData:\n  note: {PASSWORD}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: bootstrap-token-q7z3k9\n  namespace: kube-system\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: q7z3k9\n  token-secret: {BOOTSTRAP_SECRET}\n  usage-bootstrap-authentication: \"true\"\n"
+    );
+    let broken_secret = format!(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: {SECRET_DATA}\n  other: [unclosed {PASSWORD}\n  key: |\n   -----BEGIN EC PRIVATE KEY-----\n   {PEM_BODY}\n"
+    );
+    let kubeconfig = format!(
+        "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: k\n  cluster:\n    server: https://admin:{}@127.0.0.1:1\n    proxy-url: http://proxyuser:{PROXY_PASSWORD}@127.0.0.1:3\n    insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: {BOOTSTRAP}\n    client-key-data: {KEY_B64}\n    client-certificate-data: {KEY_B64}\n- name: v\n  user:\n    username: admin\n    password: {PASSWORD}\n- name: w\n  user:\n    auth-provider:\n      name: oidc\n      config:\n        id-token: {JWT}\n        refresh-token: {BEARER}\ncontexts:\n- name: a\n  context: {{cluster: k, user: u}}\n- name: b\n  context: {{cluster: k, user: v}}\n- name: c\n  context: {{cluster: k, user: w}}\n",
+        URL_PASSWORD.replace('/', "%2F").replace('#', "%23").replace('?', "%3F").replace('@', "%40")
+    );
+    let kubeconfig_json = {
+        let v: serde_json::Value =
+            serde_saphyr::from_str(&kubeconfig).expect("kubeconfig parses");
+        serde_json::to_string(&v).expect("json")
+    };
+    let snapshot = serde_json::json!({
+        "apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+             "metadata": {"name": "db", "namespace": "default"}, "data": {"password": SECRET_DATA}},
+            {"apiVersion": "v1", "kind": "Secret", "type": "bootstrap.kubernetes.io/token",
+             "metadata": {"name": "bootstrap-token-q7z3k9", "namespace": "kube-system"},
+             "stringData": {"token-id": "q7z3k9", "token-secret": BOOTSTRAP_SECRET,
+                            "usage-bootstrap-authentication": "true"}},
+            {"apiVersion": "v1", "kind": "Node",
+             "metadata": {"name": "n1", "labels": {"nvidia.com/gpu.present": "true"},
+                          "annotations": {"note": format!("--token {BOOTSTRAP} password={PASSWORD}")}},
+             "status": {"allocatable": {"cpu": "4", "memory": "8Gi"}, "capacity": {"cpu": "4", "memory": "8Gi"},
+                        "conditions": [{"type": "Ready", "status": "False", "message": format!("kubelet: Authorization: Bearer {BEARER}")}]}},
+            {"apiVersion": "v1", "kind": "Pod",
+             "metadata": {"name": "app", "namespace": "default",
+                          "annotations": {"kubectl.kubernetes.io/last-applied-configuration": format!("{{\"password\":\"{PASSWORD}\"}}")}},
+             "spec": {"nodeName": "n1", "containers": [{"name": "c",
+                      "env": [{"name": "DB_PASSWORD", "value": PASSWORD}, {"name": "TOKEN", "value": BOOTSTRAP}],
+                      "args": [format!("--password={PASSWORD}"), format!("https://u:{URL_PASSWORD}@db")],
+                      "resources": {"requests": {"cpu": "bad-{PASSWORD}", "memory": "1Gi"}}}]},
+             "status": {"phase": "Pending"}},
+            {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "default"},
+             "involvedObject": {"kind": "Pod", "name": "app", "namespace": "default"},
+             "type": "Warning", "reason": "Failed",
+             "message": format!("Failed to pull image: Get https://robot:{URL_PASSWORD}@registry/v2/: unauthorized; token={BOOTSTRAP}")}
+        ]
+    })
+    .to_string();
+    let broken_snapshot = snapshot.replacen("\"kind\": \"Node\"", "\"kind\": Node", 1).replacen("\"kind\":\"Node\"", "\"kind\":Node", 1);
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  annotations: {{note: \"password={PASSWORD}\"}}\nspec:\n  containers:\n  - name: c\n    image: x\n    env: [{{name: T, value: \"{BOOTSTRAP}\"}}]\n    args: [\"--token\", \"{BOOTSTRAP}\", \"Authorization: Bearer {BEARER}\"]\n    resources: {{requests: {{cpu: 100m, memory: 64Mi}}}}\n"
+    );
+    let broken_pod = format!("{pod}  bad: [{PASSWORD}\n");
+    let bad_pod_value = pod.replace("cpu: 100m", &format!("cpu: \"{PASSWORD}\""));
+    let groups = format!(
+        "name: team\nowner: alice\nquota:\n- name: compute\n  hard:\n    requests.cpu: \"{PASSWORD}\"\nnamespaces:\n- name: team-a\n"
+    );
+    let broken_groups = format!("name: team\nowner: [{PASSWORD}\npassword: {PASSWORD}\n");
+    vec![
+        ("salted.log".into(), log),
+        ("secret.yaml".into(), secret_yaml),
+        ("broken-secret.yaml".into(), broken_secret),
+        ("kubeconfig.yaml".into(), kubeconfig),
+        ("kubeconfig.json".into(), kubeconfig_json),
+        ("snapshot.json".into(), snapshot),
+        ("broken-snapshot.json".into(), broken_snapshot),
+        ("pod.yaml".into(), pod),
+        ("broken-pod.yaml".into(), broken_pod),
+        ("bad-value-pod.yaml".into(), bad_pod_value),
+        ("groups.yaml".into(), groups),
+        ("broken-groups.yaml".into(), broken_groups),
+    ]
+}
+
+/// Every output format (table, JSON, SARIF, YAML), stderr and `RUST_LOG=trace` of every program
+/// over the salted corpus: no salted secret is ever printed.
+#[test]
+fn no_program_prints_a_salted_secret_in_any_output() {
+    let dir = scratch().join("salted");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let files: Vec<(String, String)> = corpus()
+        .into_iter()
+        .map(|(name, body)| {
+            let p = dir.join(&name);
+            std::fs::write(&p, body).expect("write");
+            (name, p.display().to_string())
+        })
+        .collect();
+    let f = |n: &str| {
+        files
+            .iter()
+            .find(|(name, _)| name == n)
+            .map(|(_, p)| p.clone())
+            .expect("corpus file")
+    };
+    let all: Vec<String> = files.iter().map(|(_, p)| p.clone()).collect();
+    let mut runs: Vec<(&str, Vec<String>)> = Vec::new();
+    for out in ["table", "json", "sarif"] {
+        let mut a = vec!["--snapshot".to_owned()];
+        a.extend(all.iter().cloned());
+        a.extend(["--output".to_owned(), out.to_owned()]);
+        runs.push(("cluster_diagnose", a));
+        for (_, p) in &files {
+            runs.push((
+                "cluster_diagnose",
+                vec!["--snapshot".into(), p.clone(), "--output".into(), out.into()],
+            ));
+        }
+        runs.push((
+            "cluster_diagnose",
+            vec![
+                "--kubeconfig".into(),
+                f("kubeconfig.yaml"),
+                "--output".into(),
+                out.into(),
+                "--request-timeout-secs".into(),
+                "2".into(),
+            ],
+        ));
+        runs.push((
+            "cluster_diagnose",
+            vec!["--groups".into(), f("broken-groups.yaml"), "--output".into(), out.into()],
+        ));
+        runs.push((
+            "cluster_diagnose",
+            vec!["--config".into(), f("broken-groups.yaml"), "--output".into(), out.into()],
+        ));
+    }
+    for out in ["table", "json"] {
+        for kc in ["kubeconfig.yaml", "kubeconfig.json", "broken-secret.yaml", "salted.log"] {
+            for ctx in [None, Some("b"), Some("c")] {
+                let mut a = vec!["--kubeconfig".to_owned(), f(kc), "--offline".to_owned()];
+                if let Some(c) = ctx {
+                    a.extend(["--context".to_owned(), c.to_owned()]);
+                }
+                a.extend(["--output".to_owned(), out.to_owned()]);
+                runs.push(("cluster_import", a));
+            }
+        }
+        for pod in ["pod.yaml", "broken-pod.yaml", "bad-value-pod.yaml", "secret.yaml", "salted.log"] {
+            runs.push((
+                "pod_admit",
+                vec![
+                    "--snapshot".into(),
+                    f("snapshot.json"),
+                    "--pod".into(),
+                    f(pod),
+                    "--output".into(),
+                    out.into(),
+                ],
+            ));
+        }
+        for snap in ["broken-snapshot.json", "secret.yaml", "broken-secret.yaml"] {
+            runs.push((
+                "pod_admit",
+                vec![
+                    "--snapshot".into(),
+                    f(snap),
+                    "--pod".into(),
+                    f("pod.yaml"),
+                    "--output".into(),
+                    out.into(),
+                ],
+            ));
+        }
+    }
+    for out in ["yaml", "json"] {
+        for groups in ["groups.yaml", "broken-groups.yaml", "secret.yaml", GROUPS] {
+            let g = if groups == GROUPS { GROUPS.to_owned() } else { f(groups) };
+            runs.push((
+                "group_plan",
+                vec![g, "--snapshot".into(), f("snapshot.json"), "--output".into(), out.into()],
+            ));
+        }
+    }
+    let secrets = salted();
+    let mut leaks = Vec::new();
+    for (name, args) in &runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        for env in [&[][..], &[("RUST_LOG", "trace")][..]] {
+            let o = run_with(name, &args, env, Duration::from_secs(120));
+            code(&o);
+            for (what, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+                let text = String::from_utf8_lossy(bytes);
+                for s in &secrets {
+                    if text.contains(s) {
+                        let at = text.find(s).unwrap_or(0);
+                        let from = text[..at].char_indices().rev().nth(80).map_or(0, |(i, _)| i);
+                        let ctx: String = text[from..].chars().take(200).collect();
+                        leaks.push(format!("{name} {args:?} {env:?} {what}: {s:?} in ...{ctx}..."));
+                    }
+                }
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "{} leak(s):\n{}", leaks.len(), leaks.join("\n"));
+}
+
+// ------------------------------------------------------------------ arbitrary bytes
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Valid inputs, cut, spliced and mutated: close enough to real input to reach deep into
+    /// the readers, broken enough to hit every error path.
+    fn mutated() -> impl Strategy<Value = Vec<u8>> {
+        let seeds: Vec<Vec<u8>> = [
+            std::fs::read(root().join(SAMPLE)).unwrap_or_default(),
+            std::fs::read(root().join(GROUPS)).unwrap_or_default(),
+            POD.as_bytes().to_vec(),
+            KUBECONFIG.as_bytes().to_vec(),
+            std::fs::read(root().join("testdata/fixtures/apiserver/snapshot-gpu-cluster.yaml"))
+                .unwrap_or_default(),
+        ]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+        prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..2048),
+            (
+                proptest::sample::select(seeds),
+                any::<prop::sample::Index>(),
+                any::<prop::sample::Index>(),
+                proptest::collection::vec(any::<u8>(), 0..16),
+            )
+                .prop_map(|(seed, cut, at, junk)| {
+                    let cut = cut.index(seed.len() + 1);
+                    let mut v = seed[..cut].to_vec();
+                    let at = at.index(v.len() + 1);
+                    v.splice(at..at, junk);
+                    v
+                }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+        /// Every program's input path, end to end through the built binary: no panic, no hang,
+        /// a documented exit code.
+        #[test]
+        fn arbitrary_bytes_through_every_program(bytes in mutated()) {
+            let p = write(&format!("arb-{}.bin", std::process::id()), &bytes);
+            let p = p.display().to_string();
+            let deadline = Duration::from_secs(120);
+            for (name, args) in [
+                ("cluster_diagnose", vec!["--snapshot", p.as_str(), "--output", "json"]),
+                ("cluster_diagnose", vec!["--snapshot", SAMPLE, "--groups", p.as_str(), "--config", p.as_str()]),
+                ("group_plan", vec![p.as_str(), "--snapshot", p.as_str()]),
+                ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", p.as_str()]),
+                ("pod_admit", vec!["--snapshot", p.as_str(), "--pod", p.as_str(), "--output", "json"]),
+                ("cluster_import", vec!["--kubeconfig", p.as_str(), "--offline"]),
+            ] {
+                let o = run_with(name, &args, &[], deadline);
+                code(&o);
+            }
+            // stdin too
+            let mut child = Command::new(bin("cluster_diagnose"))
+                .args(["--snapshot", "-"])
+                .current_dir(root())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            if let Some(mut stdin) = child.stdin.take() {
+                let _ = stdin.write_all(&bytes);
+            }
+            let o = child.wait_with_output().expect("wait");
+            code(&o);
+        }
+    }
+}
