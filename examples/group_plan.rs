@@ -768,7 +768,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
                 incomplete: incomplete.clone(),
                 apply: applied,
             };
-            cube_examples::print_stdout(&serde_json::to_string_pretty(&report)?)?;
+            cube_examples::print_stdout(&cube_examples::to_redacted_json(&report)?)?;
         }
         Output::Yaml => {
             let mut out = String::new();
@@ -917,7 +917,9 @@ fn run(args: &Args) -> anyhow::Result<u8> {
             for l in lines {
                 // one comment line each: a newline or escape code in a name stays visible text
                 out.push_str("# ");
-                out.push_str(&cube_model::terminal::escape_line(&l));
+                out.push_str(&cube_model::terminal::escape_line(
+                    &cube_model::redact::redact(&l),
+                ));
                 out.push('\n');
             }
             cube_examples::write_stdout(&out)?;

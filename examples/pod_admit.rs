@@ -280,9 +280,10 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         (Verdict::Admitted { pending: 0, .. }, None) => cube_examples::exit::OK,
         _ => cube_examples::exit::FINDINGS,
     };
+    // secrets from the manifest or the snapshot never reach the output
     let text = match args.output {
-        Output::Json => serde_json::to_string_pretty(&a)? + "\n",
-        Output::Table => cube_model::terminal::escape(&table(&a)).into_owned(),
+        Output::Json => cube_examples::to_redacted_json(&a)? + "\n",
+        Output::Table => cube_examples::safe_text(&table(&a)),
     };
     cube_examples::write_stdout(&text)?;
     Ok(code)

