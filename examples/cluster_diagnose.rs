@@ -195,6 +195,8 @@ fn read_inputs(
                 continue;
             }
         };
+        // its secrets are hidden wherever they show up again in an output
+        cube_examples::learn_secrets(&bytes);
         let text = String::from_utf8_lossy(&bytes);
         if is_kubeconfig(&text) {
             let origin = (!is_stdin).then_some(path.as_path());

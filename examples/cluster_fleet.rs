@@ -268,14 +268,15 @@ fn run(args: &Args) -> anyhow::Result<bool> {
         None
     };
     match args.output {
+        // secrets redacted, control characters escaped (the one redactor and escaper)
         Output::Table => {
             let mut text = report.to_table();
             if let Some(p) = &placement {
                 text.push_str(&placement_lines(p, args));
             }
-            cube_examples::print_stdout(&cube_model::terminal::escape(text.trim_end()))?
+            cube_examples::print_stdout(&cube_examples::safe_text(text.trim_end()))?
         }
-        Output::Json => cube_examples::print_stdout(&serde_json::to_string_pretty(&JsonOut {
+        Output::Json => cube_examples::print_stdout(&cube_examples::to_redacted_json(&JsonOut {
             fleet: &report,
             placement: placement.as_ref(),
         })?)?,

@@ -182,7 +182,8 @@ fn main() -> ExitCode {
                 // a closed pipe ends quietly; names and messages from the file or the server
                 // are shown with control and bidirectional characters escaped
                 Ok(s) => cube_examples::write_stdout(&match args.output {
-                    Output::Table => cube_model::terminal::escape(&s).into_owned(),
+                    // secrets redacted (the one redactor), control characters escaped
+                    Output::Table => cube_examples::safe_text(&s),
                     Output::Json => s,
                 }),
                 Err(e) => Err(std::io::Error::other(e)),
@@ -373,7 +374,7 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
 /// The output in the chosen format.
 fn render(r: &Report, output: Output) -> Result<String, serde_json::Error> {
     match output {
-        Output::Json => serde_json::to_string_pretty(r).map(|s| s + "\n"),
+        Output::Json => cube_examples::to_redacted_json(r).map(|s| s + "\n"),
         Output::Table => Ok(render_table(r)),
     }
 }

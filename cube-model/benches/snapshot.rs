@@ -421,7 +421,10 @@ fn main() {
         let mut w = std::io::BufWriter::new(file);
         generate_into(&mut w, nodes, pods).expect("write the dump");
         std::io::Write::flush(&mut w).expect("flush the dump");
-        eprintln!("wrote {nodes} nodes and {pods} pods to {}", path.to_string_lossy());
+        eprintln!(
+            "wrote {nodes} nodes and {pods} pods to {}",
+            path.to_string_lossy()
+        );
         return;
     }
     if let Some(path) = std::env::var_os("CUBE_BENCH_READ_K8S") {

@@ -156,6 +156,67 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// The secret values [`redact`] hides in `text`, each at least [`MIN_KNOWN_SECRET`] bytes,
+/// without duplicates (a parse error that quotes a secret under a key [`redact`] cannot see,
+/// `owner: [hunter2-x` next to `password: hunter2-x`, is redacted with [`redact_known`]).
+///
+/// ```
+/// use cube_model::redact::secret_values;
+/// assert_eq!(secret_values("user: bob\npassword: s3cr3t-pw\n"), vec!["s3cr3t-pw".to_owned()]);
+/// ```
+pub fn secret_values(text: &str) -> Vec<String> {
+    let mut state = State {
+        secret_doc: mentions_secret_kind(text),
+        ..State::default()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        let (body, _) = split_line_end(line);
+        for (s, e) in line_ranges(body, &mut state) {
+            let Some(value) = body.get(s..e) else {
+                continue;
+            };
+            let value = value.trim();
+            if value.len() >= MIN_KNOWN_SECRET
+                && value != PLACEHOLDER
+                && !out.iter().any(|v| v == value)
+            {
+                out.push(value.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Shortest value [`secret_values`] returns: shorter ones (`true`, `1`, `abc`) would hide
+/// ordinary words wherever they appear.
+pub const MIN_KNOWN_SECRET: usize = 6;
+
+/// [`redact`], then every occurrence of a `known` secret value (from [`secret_values`] of the
+/// inputs) replaced by [`PLACEHOLDER`] wherever it appears, whatever surrounds it.
+///
+/// ```
+/// use cube_model::redact::{redact_known, secret_values};
+/// let known = secret_values("password: s3cr3t-pw\n");
+/// assert_eq!(redact_known("2 | owner: [s3cr3t-pw", &known), "2 | owner: [<redacted>");
+/// ```
+pub fn redact_known<'a>(text: &'a str, known: &[String]) -> Cow<'a, str> {
+    let redacted = redact(text);
+    if !known.iter().any(|k| redacted.contains(k.as_str())) {
+        return redacted;
+    }
+    let mut out = redacted.into_owned();
+    // longest first, so a secret that holds another is hidden whole
+    let mut sorted: Vec<&String> = known.iter().collect();
+    sorted.sort_by_key(|k| std::cmp::Reverse(k.len()));
+    for k in sorted {
+        if out.contains(k.as_str()) {
+            out = out.replace(k.as_str(), PLACEHOLDER);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// [`redact`] into an owned `String`.
 pub fn redact_string(text: &str) -> String {
     redact(text).into_owned()
@@ -213,27 +274,37 @@ fn indent_of(line: &str) -> usize {
 }
 
 fn redact_line<'a>(line: &'a str, st: &mut State) -> Cow<'a, str> {
+    let ranges = line_ranges(line, st);
+    if ranges.is_empty() {
+        Cow::Borrowed(line)
+    } else {
+        Cow::Owned(apply(line, ranges))
+    }
+}
+
+/// The byte ranges of `line` that hold a secret (unmerged, possibly overlapping).
+fn line_ranges(line: &str, st: &mut State) -> Vec<(usize, usize)> {
     // PEM body lines (multi-line block)
     if st.in_pem {
         if let Some(end) = line.find("-----END") {
             st.in_pem = false;
             if line[..end].trim().is_empty() {
-                return Cow::Borrowed(line);
+                return Vec::new();
             }
-            return Cow::Owned(format!("{PLACEHOLDER}{}", &line[end..]));
+            return vec![(0, end)];
         }
         if line.trim().is_empty() {
-            return Cow::Borrowed(line);
+            return Vec::new();
         }
-        return Cow::Owned(format!("{}{PLACEHOLDER}", &line[..indent_of(line)]));
+        return vec![(indent_of(line), line.len())];
     }
     // YAML block scalar of a secret key
     if let Some(key_indent) = st.block_indent {
         if line.trim().is_empty() {
-            return Cow::Borrowed(line);
+            return Vec::new();
         }
         if indent_of(line) > key_indent {
-            return Cow::Owned(format!("{}{PLACEHOLDER}", &line[..indent_of(line)]));
+            return vec![(indent_of(line), line.len())];
         }
         st.block_indent = None;
     }
@@ -282,11 +353,7 @@ fn redact_line<'a>(line: &'a str, st: &mut State) -> Cow<'a, str> {
     bootstrap_tokens(line, &mut ranges);
     jwts(line, &mut ranges);
     base64_blobs(line, &mut ranges);
-    if ranges.is_empty() {
-        Cow::Borrowed(line)
-    } else {
-        Cow::Owned(apply(line, ranges))
-    }
+    ranges
 }
 
 /// Replaces the byte ranges (merged when they overlap) by the placeholder.

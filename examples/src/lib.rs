@@ -36,6 +36,7 @@ pub fn load_snapshot_files_with<P: AsRef<Path>>(
     for path in paths {
         let path = path.as_ref();
         let bytes = cube_model::io::read_file(path, limits).map_err(|e| e.to_string())?;
+        learn_secrets(&bytes);
         let label = path.display().to_string();
         match snapshot.add_bytes(&label, &bytes) {
             LoadOutcome::Loaded { objects, .. } if objects > 0 => {}
@@ -171,6 +172,7 @@ mod group_tests {
 /// Any other write error.
 pub fn print_stdout(text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    let text = hide_known(text);
     let mut out = std::io::stdout().lock();
     match writeln!(out, "{text}").and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -187,6 +189,7 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
 /// The message for exit code 2.
 pub fn read_registry(path: &Path) -> Result<cube_model::ClusterRegistry, String> {
     let bytes = cube_model::io::read_file(path, &Limits::default()).map_err(|e| e.to_string())?;
+    learn_secrets(&bytes);
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("{}: the registry is not UTF-8 text", path.display()))?;
     let registry = cube_model::ClusterRegistry::from_yaml(&text)
@@ -304,11 +307,73 @@ impl LimitArgs {
 /// # Errors
 /// [`cube_model::io::ReadError`]: unreadable, not a regular file, larger than the limit.
 pub fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>, cube_model::io::ReadError> {
-    if path.as_os_str() == "-" {
+    let bytes = if path.as_os_str() == "-" {
         cube_model::io::read_to_limit(std::io::stdin().lock(), "-", limits.max_file_bytes)
     } else {
         cube_model::io::read_file(path, limits)
+    }?;
+    learn_secrets(&bytes);
+    Ok(bytes)
+}
+
+/// Inputs larger than this are not scanned by [`learn_secrets`] (the line redactor still runs
+/// on every output): scanning a multi-gigabyte dump would cost more than loading it.
+pub const LEARN_SECRETS_MAX_BYTES: usize = 64 << 20;
+
+fn known_secrets() -> &'static std::sync::Mutex<Vec<String>> {
+    static KNOWN: std::sync::OnceLock<std::sync::Mutex<Vec<String>>> = std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| std::sync::Mutex::new(Vec::new()))
+}
+
+/// Remembers the secret values of an input ([`cube_model::redact::secret_values`]: values of
+/// secret keys, Secret data, URL user-info, bootstrap tokens, ...) so that every output of this
+/// process hides them wherever they show up again, even where the line redactor cannot see a
+/// secret (a parse error quoting `owner: [hunter2-x`). Every program input read through
+/// [`read_input`] is learnt; inputs over [`LEARN_SECRETS_MAX_BYTES`] are skipped.
+pub fn learn_secrets(bytes: &[u8]) {
+    if bytes.len() > LEARN_SECRETS_MAX_BYTES {
+        return;
     }
+    let text = String::from_utf8_lossy(bytes);
+    let found = cube_model::redact::secret_values(&text);
+    if found.is_empty() {
+        return;
+    }
+    let mut known = known_secrets()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for v in found {
+        if !known.contains(&v) {
+            known.push(v);
+        }
+    }
+}
+
+/// [`cube_model::redact::redact`], then every secret learnt from the inputs
+/// ([`learn_secrets`]) hidden too.
+pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+    let known = known_secrets()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    cube_model::redact::redact_known(text, &known)
+}
+
+/// Every secret learnt from the inputs ([`learn_secrets`]) hidden; nothing else changed (for
+/// machine outputs such as YAML manifests, where the line redactor would be too eager).
+pub fn hide_known(text: &str) -> std::borrow::Cow<'_, str> {
+    let known = known_secrets()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !known.iter().any(|k| text.contains(k.as_str())) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.to_owned();
+    let mut sorted: Vec<&String> = known.iter().collect();
+    sorted.sort_by_key(|k| std::cmp::Reverse(k.len()));
+    for k in sorted {
+        out = out.replace(k.as_str(), cube_model::redact::PLACEHOLDER);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Reads one input file as text (invalid UTF-8 replaced), see [`read_input`].
@@ -330,6 +395,7 @@ pub fn read_input_text(path: &Path, limits: &Limits) -> Result<String, cube_mode
 /// Any write error but a broken pipe.
 pub fn write_stdout(text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    let text = hide_known(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -341,7 +407,7 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
 /// A closed stderr is ignored (never a panic, unlike `eprintln!`).
 pub fn eprint_line(text: &str) {
     use std::io::Write;
-    let redacted = cube_model::redact::redact(text);
+    let redacted = redact(text);
     let safe = cube_model::terminal::escape(&redacted);
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{safe}");
@@ -384,7 +450,7 @@ impl Drop for SafeStderr {
             return;
         }
         let text = String::from_utf8_lossy(&self.0);
-        let redacted = cube_model::redact::redact(&text);
+        let redacted = redact(&text);
         let safe = cube_model::terminal::escape(&redacted);
         let _ = std::io::stderr().lock().write_all(safe.as_bytes());
     }
@@ -393,7 +459,7 @@ impl Drop for SafeStderr {
 /// Human-readable output made safe: secrets redacted ([`cube_model::redact::redact`]), then
 /// control and bidirectional characters escaped (newlines kept).
 pub fn safe_text(text: &str) -> String {
-    let redacted = cube_model::redact::redact(text);
+    let redacted = redact(text);
     cube_model::terminal::escape(&redacted).into_owned()
 }
 
@@ -403,7 +469,7 @@ pub fn redact_json(value: &mut serde_json::Value) {
     use serde_json::Value;
     match value {
         Value::String(s) => {
-            if let std::borrow::Cow::Owned(r) = cube_model::redact::redact(s) {
+            if let std::borrow::Cow::Owned(r) = redact(s) {
                 *s = r;
             }
         }

@@ -188,20 +188,41 @@ fn absurd_numeric_flags_are_usage_errors() {
             "cluster_diagnose",
             vec!["--limit", "request-timeout-secs=18446744073709551615"],
         ),
-        ("cluster_diagnose", vec!["--collection-deadline-secs", huger]),
+        (
+            "cluster_diagnose",
+            vec!["--collection-deadline-secs", huger],
+        ),
         ("cluster_diagnose", vec!["--max-file-bytes", "0"]),
         ("cluster_diagnose", vec!["--limit", "no-such-limit=1"]),
         ("group_plan", vec![GROUPS, "--max-replicas-expanded", huge]),
         (
             "pod_admit",
-            vec!["--snapshot", SAMPLE, "--pod", GROUPS, "--limit", "replicas-expanded=-1"],
+            vec![
+                "--snapshot",
+                SAMPLE,
+                "--pod",
+                GROUPS,
+                "--limit",
+                "replicas-expanded=-1",
+            ],
         ),
-        ("cluster_fleet", vec!["--registry", GROUPS, "--concurrency", huge]),
-        ("cluster_fleet", vec!["--registry", GROUPS, "--timeout", "1e308"]),
+        (
+            "cluster_fleet",
+            vec!["--registry", GROUPS, "--concurrency", huge],
+        ),
+        (
+            "cluster_fleet",
+            vec!["--registry", GROUPS, "--timeout", "1e308"],
+        ),
     ];
     for (name, args) in cases {
         let o = run(name, &args);
-        assert_eq!(code(&o), 2, "{name} {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            code(&o),
+            2,
+            "{name} {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 }
 
@@ -220,6 +241,9 @@ fn fifos_devices_directories_and_oversized_files_are_refused_quickly() {
         specials.push(fifo);
     }
     let deadline = Duration::from_secs(60);
+    let pod = write("special-pod.yaml", POD.as_bytes())
+        .display()
+        .to_string();
     for f in &specials {
         let f = f.as_str();
         for (name, args) in [
@@ -228,7 +252,7 @@ fn fifos_devices_directories_and_oversized_files_are_refused_quickly() {
             ("cluster_diagnose", vec!["--kubeconfig", f]),
             ("group_plan", vec![f]),
             ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", f]),
-            ("pod_admit", vec!["--snapshot", f, "--pod", GROUPS]),
+            ("pod_admit", vec!["--snapshot", f, "--pod", &pod]),
             ("cluster_import", vec!["--kubeconfig", f, "--offline"]),
         ] {
             let o = run_with(name, &args, &[], deadline);
@@ -283,7 +307,16 @@ fn huge_workloads_are_bounded_and_say_so() {
         let p = pod.display().to_string();
         let o = run_with(
             "pod_admit",
-            &["--snapshot", SAMPLE, "--pod", &p, "--output", "json", "--max-replicas-expanded", "20"],
+            &[
+                "--snapshot",
+                SAMPLE,
+                "--pod",
+                &p,
+                "--output",
+                "json",
+                "--max-replicas-expanded",
+                "20",
+            ],
             &[],
             Duration::from_secs(120),
         );
@@ -443,11 +476,14 @@ fn corpus() -> Vec<(String, String)> {
     );
     let kubeconfig = format!(
         "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: k\n  cluster:\n    server: https://admin:{}@127.0.0.1:1\n    proxy-url: http://proxyuser:{PROXY_PASSWORD}@127.0.0.1:3\n    insecure-skip-tls-verify: true\nusers:\n- name: u\n  user:\n    token: {BOOTSTRAP}\n    client-key-data: {KEY_B64}\n    client-certificate-data: {KEY_B64}\n- name: v\n  user:\n    username: admin\n    password: {PASSWORD}\n- name: w\n  user:\n    auth-provider:\n      name: oidc\n      config:\n        id-token: {JWT}\n        refresh-token: {BEARER}\ncontexts:\n- name: a\n  context: {{cluster: k, user: u}}\n- name: b\n  context: {{cluster: k, user: v}}\n- name: c\n  context: {{cluster: k, user: w}}\n",
-        URL_PASSWORD.replace('/', "%2F").replace('#', "%23").replace('?', "%3F").replace('@', "%40")
+        URL_PASSWORD
+            .replace('/', "%2F")
+            .replace('#', "%23")
+            .replace('?', "%3F")
+            .replace('@', "%40")
     );
     let kubeconfig_json = {
-        let v: serde_json::Value =
-            serde_saphyr::from_str(&kubeconfig).expect("kubeconfig parses");
+        let v: serde_json::Value = serde_saphyr::from_str(&kubeconfig).expect("kubeconfig parses");
         serde_json::to_string(&v).expect("json")
     };
     let snapshot = serde_json::json!({
@@ -478,16 +514,42 @@ fn corpus() -> Vec<(String, String)> {
         ]
     })
     .to_string();
-    let broken_snapshot = snapshot.replacen("\"kind\": \"Node\"", "\"kind\": Node", 1).replacen("\"kind\":\"Node\"", "\"kind\":Node", 1);
+    let broken_snapshot = snapshot
+        .replacen("\"kind\": \"Node\"", "\"kind\": Node", 1)
+        .replacen("\"kind\":\"Node\"", "\"kind\":Node", 1);
     let pod = format!(
         "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  annotations: {{note: \"password={PASSWORD}\"}}\nspec:\n  containers:\n  - name: c\n    image: x\n    env: [{{name: T, value: \"{BOOTSTRAP}\"}}]\n    args: [\"--token\", \"{BOOTSTRAP}\", \"Authorization: Bearer {BEARER}\"]\n    resources: {{requests: {{cpu: 100m, memory: 64Mi}}}}\n"
     );
     let broken_pod = format!("{pod}  bad: [password: {PASSWORD}\n");
-    let bad_pod_value = pod.replace("cpu: 100m", "cpu: lots");
+    // a secret where no key says so (a quantity) is hidden because the same file holds it
+    // under a secret key: every value an input holds under a secret key is hidden everywhere
+    let bad_pod_value = pod.replace("cpu: 100m", &format!("cpu: \"{PASSWORD}\""));
     let groups = format!(
-        "name: team\nowner: alice\n# password: {PASSWORD}\nquota:\n- name: compute\n  hard:\n    requests.cpu: \"4\"\nnamespaces:\n- name: team-a\n"
+        "name: team\nowner: alice\n# password: {PASSWORD}\nquota:\n- name: compute\n  hard:\n    requests.cpu: \"{PASSWORD}\"\nnamespaces:\n- name: team-a\n"
     );
     let broken_groups = format!("name: team\nowner: [{PASSWORD}\npassword: {PASSWORD}\n");
+    // cluster_fleet registries: credentials in the API server URL (refused at validation), and
+    // an inline kubeconfig with a token and a proxy password (probed on a closed loopback port)
+    let registry_bad_server = format!(
+        "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  apiServer: https://admin:{URL_PASSWORD}@127.0.0.1:1\n  kubeconfig: {{inline: \"x\"}}\n"
+    );
+    let registry_inline = {
+        let inline = serde_json::to_string(&kubeconfig.replace(
+            &format!(
+                "https://admin:{}@127.0.0.1:1",
+                URL_PASSWORD
+                    .replace('/', "%2F")
+                    .replace('#', "%23")
+                    .replace('?', "%3F")
+                    .replace('@', "%40")
+            ),
+            "https://127.0.0.1:1",
+        ))
+        .expect("json string");
+        format!(
+            "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig:\n    inline: {inline}\n- name: b\n  kubeconfig:\n    inline: {inline}\n    context: b\n"
+        )
+    };
     vec![
         ("salted.log".into(), log),
         ("secret.yaml".into(), secret_yaml),
@@ -501,6 +563,8 @@ fn corpus() -> Vec<(String, String)> {
         ("bad-value-pod.yaml".into(), bad_pod_value),
         ("groups.yaml".into(), groups),
         ("broken-groups.yaml".into(), broken_groups),
+        ("registry-bad-server.yaml".into(), registry_bad_server),
+        ("registry-inline.yaml".into(), registry_inline),
     ]
 }
 
@@ -535,7 +599,12 @@ fn no_program_prints_a_salted_secret_in_any_output() {
         for (_, p) in &files {
             runs.push((
                 "cluster_diagnose",
-                vec!["--snapshot".into(), p.clone(), "--output".into(), out.into()],
+                vec![
+                    "--snapshot".into(),
+                    p.clone(),
+                    "--output".into(),
+                    out.into(),
+                ],
             ));
         }
         runs.push((
@@ -551,15 +620,30 @@ fn no_program_prints_a_salted_secret_in_any_output() {
         ));
         runs.push((
             "cluster_diagnose",
-            vec!["--groups".into(), f("broken-groups.yaml"), "--output".into(), out.into()],
+            vec![
+                "--groups".into(),
+                f("broken-groups.yaml"),
+                "--output".into(),
+                out.into(),
+            ],
         ));
         runs.push((
             "cluster_diagnose",
-            vec!["--config".into(), f("broken-groups.yaml"), "--output".into(), out.into()],
+            vec![
+                "--config".into(),
+                f("broken-groups.yaml"),
+                "--output".into(),
+                out.into(),
+            ],
         ));
     }
     for out in ["table", "json"] {
-        for kc in ["kubeconfig.yaml", "kubeconfig.json", "broken-secret.yaml", "salted.log"] {
+        for kc in [
+            "kubeconfig.yaml",
+            "kubeconfig.json",
+            "broken-secret.yaml",
+            "salted.log",
+        ] {
             for ctx in [None, Some("b"), Some("c")] {
                 let mut a = vec!["--kubeconfig".to_owned(), f(kc), "--offline".to_owned()];
                 if let Some(c) = ctx {
@@ -569,7 +653,13 @@ fn no_program_prints_a_salted_secret_in_any_output() {
                 runs.push(("cluster_import", a));
             }
         }
-        for pod in ["pod.yaml", "broken-pod.yaml", "bad-value-pod.yaml", "secret.yaml", "salted.log"] {
+        for pod in [
+            "pod.yaml",
+            "broken-pod.yaml",
+            "bad-value-pod.yaml",
+            "secret.yaml",
+            "salted.log",
+        ] {
             runs.push((
                 "pod_admit",
                 vec![
@@ -598,10 +688,40 @@ fn no_program_prints_a_salted_secret_in_any_output() {
     }
     for out in ["yaml", "json"] {
         for groups in ["groups.yaml", "broken-groups.yaml", "secret.yaml", GROUPS] {
-            let g = if groups == GROUPS { GROUPS.to_owned() } else { f(groups) };
+            let g = if groups == GROUPS {
+                GROUPS.to_owned()
+            } else {
+                f(groups)
+            };
             runs.push((
                 "group_plan",
-                vec![g, "--snapshot".into(), f("snapshot.json"), "--output".into(), out.into()],
+                vec![
+                    g,
+                    "--snapshot".into(),
+                    f("snapshot.json"),
+                    "--output".into(),
+                    out.into(),
+                ],
+            ));
+        }
+    }
+    for out in ["table", "json"] {
+        for reg in [
+            "registry-bad-server.yaml",
+            "registry-inline.yaml",
+            "kubeconfig.yaml",
+            "broken-secret.yaml",
+        ] {
+            runs.push((
+                "cluster_fleet",
+                vec![
+                    "--registry".into(),
+                    f(reg),
+                    "--timeout".into(),
+                    "2".into(),
+                    "--output".into(),
+                    out.into(),
+                ],
             ));
         }
     }
@@ -617,15 +737,26 @@ fn no_program_prints_a_salted_secret_in_any_output() {
                 for s in &secrets {
                     if text.contains(s) {
                         let at = text.find(s).unwrap_or(0);
-                        let from = text[..at].char_indices().rev().nth(80).map_or(0, |(i, _)| i);
+                        let from = text[..at]
+                            .char_indices()
+                            .rev()
+                            .nth(80)
+                            .map_or(0, |(i, _)| i);
                         let ctx: String = text[from..].chars().take(200).collect();
-                        leaks.push(format!("{name} {args:?} {env:?} {what}: {s:?} in ...{ctx}..."));
+                        leaks.push(format!(
+                            "{name} {args:?} {env:?} {what}: {s:?} in ...{ctx}..."
+                        ));
                     }
                 }
             }
         }
     }
-    assert!(leaks.is_empty(), "{} leak(s):\n{}", leaks.len(), leaks.join("\n"));
+    assert!(
+        leaks.is_empty(),
+        "{} leak(s):\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
 }
 
 // ------------------------------------------------------------------ arbitrary bytes
