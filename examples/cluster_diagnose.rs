@@ -97,8 +97,9 @@ fn run(args: Args) -> Result<u8> {
         imports.push(report);
     }
     if args.snapshot.is_empty() && args.kubeconfig.is_none() {
-        eprintln!(
-            "no input given: diagnosing the bundled sample (examples/data/snapshot-gpu-cluster.json)"
+        // never eprintln!: a closed stderr must not panic
+        cube_examples::eprint_line(
+            "no input given: diagnosing the bundled sample (examples/data/snapshot-gpu-cluster.json)",
         );
         // labelled with its path in the repository, so SARIF locations resolve from the root
         inputs.add("examples/data/snapshot-gpu-cluster.json", SAMPLE);
@@ -198,7 +199,7 @@ fn read_inputs(
         // its secrets are hidden wherever they show up again in an output
         cube_examples::learn_secrets(&bytes);
         let text = String::from_utf8_lossy(&bytes);
-        if is_kubeconfig(&text) {
+        if is_kubeconfig(&text, limits) {
             let origin = (!is_stdin).then_some(path.as_path());
             match kubeconfig_report(&name, &text, None, origin) {
                 Ok(r) => {
@@ -259,8 +260,63 @@ fn tidy_paths(text: &str) -> String {
     out
 }
 
-fn is_kubeconfig(text: &str) -> bool {
-    text.lines().any(|l| l.trim() == "kind: Config") && text.contains("clusters:")
+/// True when an input is a kubeconfig, by content, in every form client-go loads
+/// (`clientcmd.Load` reads YAML or JSON through sigs.k8s.io/yaml): `kind: Config` however it is
+/// written (quoted, flow style, a trailing comment, JSON on one line or indented), or no `kind`
+/// at all with kubeconfig keys (`contexts`, `users`, `current-context`, or `clusters` entries
+/// holding a `cluster`). A `ClusterRegistry` (its `clusters` entries hold no `cluster`) and
+/// Kubernetes objects are not kubeconfigs. Texts over 16 MiB are not parsed for this (no
+/// kubeconfig is that large; a dump is read as a snapshot).
+fn is_kubeconfig(text: &str, limits: &cube_model::Limits) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        kind: Option<serde_json::Value>,
+        clusters: Option<serde_json::Value>,
+        contexts: Option<serde::de::IgnoredAny>,
+        users: Option<serde::de::IgnoredAny>,
+        #[serde(rename = "current-context")]
+        current_context: Option<serde::de::IgnoredAny>,
+    }
+    if text.len() > 16 << 20 {
+        return false;
+    }
+    // cheap pre-check: every kubeconfig names one of these keys
+    if !["clusters", "contexts", "users", "current-context"]
+        .iter()
+        .any(|k| text.contains(k))
+    {
+        return false;
+    }
+    let body = text.trim_start_matches('\u{feff}');
+    // JSON as written, else YAML (flow-style `{kind: Config}` too); one document, a leading
+    // `---` allowed
+    let json = body
+        .trim_start()
+        .starts_with('{')
+        .then(|| serde_json::from_str::<Shape>(body).ok())
+        .flatten();
+    let shape = json.or_else(|| {
+        let options = serde_saphyr::options! { with_snippet: false };
+        cube_model::yaml::from_str::<Option<Shape>>(body, limits, options)
+            .ok()
+            .flatten()
+    });
+    let Some(s) = shape else {
+        return false;
+    };
+    match &s.kind {
+        Some(serde_json::Value::String(k)) => k == "Config",
+        Some(_) => false,
+        None => {
+            s.contexts.is_some()
+                || s.users.is_some()
+                || s.current_context.is_some()
+                || s.clusters
+                    .as_ref()
+                    .and_then(serde_json::Value::as_array)
+                    .is_some_and(|c| !c.is_empty() && c.iter().all(|e| e.get("cluster").is_some()))
+        }
+    }
 }
 
 /// Offline kubeconfig checks as an import report: `cube_cluster::import::import_offline`
@@ -411,6 +467,43 @@ fn nothing_read(why: &str) -> ClusterSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every form client-go loads is a kubeconfig (issue 9: `kind: "Config"`, a trailing
+    /// comment or JSON were skipped silently and a JSON kubeconfig's token was quoted as log
+    /// evidence); registries, objects and logs are not.
+    #[test]
+    fn kubeconfigs_are_detected_by_content_in_every_form() {
+        let limits = cube_model::Limits::default();
+        let body = "clusters:\n- name: k\n  cluster: {server: 'https://127.0.0.1:1'}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: a\n  context: {cluster: k, user: u}\ncurrent-context: a\n";
+        let yes = [
+            format!("apiVersion: v1\nkind: Config\n{body}"),
+            format!("apiVersion: v1\nkind: \"Config\"\n{body}"),
+            format!("apiVersion: v1\nkind: 'Config'\n{body}"),
+            format!("apiVersion: v1\nkind: Config # written by kubeadm\n{body}"),
+            format!("apiVersion: v1\nkind:   Config\t\n{body}"),
+            format!("---\n# admin.conf\n{body}kind: Config\n"),
+            format!("\u{feff}kind: Config\n{body}"),
+            // no kind at all: client-go loads it
+            body.to_owned(),
+            "{kind: Config, clusters: [], users: [], contexts: []}\n".to_owned(),
+            r#"{"apiVersion":"v1","kind":"Config","clusters":[{"name":"k","cluster":{"server":"https://127.0.0.1:1"}}],"users":[{"name":"u","user":{"token":"t"}}],"contexts":[]}"#.to_owned(),
+            "{\n    \"kind\": \"Config\",\n    \"apiVersion\": \"v1\",\n    \"clusters\": []\n}\n".to_owned(),
+        ];
+        for text in &yes {
+            assert!(is_kubeconfig(text, &limits), "not detected:\n{text}");
+        }
+        let no = [
+            "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig: {path: x}\n".to_owned(),
+            "clusters:\n- name: a\n  kubeconfig: {path: x}\n".to_owned(),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kubeadm-config}\ndata:\n  ClusterConfiguration: |\n    clusters: x\n".to_owned(),
+            r#"{"apiVersion":"v1","kind":"List","items":[{"kind":"Config","clusters":[]}]}"#.to_owned(),
+            "I1201 kubelet: users: 3, contexts: none, kind: Config\n".to_owned(),
+            "kind: Config\nclusters: [\n".to_owned(),
+        ];
+        for text in &no {
+            assert!(!is_kubeconfig(text, &limits), "detected:\n{text}");
+        }
+    }
 
     const LOG: &str =
         "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"\n";

@@ -51,7 +51,7 @@ struct Args {
     #[arg(long)]
     registry: PathBuf,
     /// Deadline per cluster in seconds (connect, TLS, every request of that cluster).
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = cube_examples::seconds)]
     timeout: f64,
     /// At most this many clusters at once (1 to 1024).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1024))]

@@ -96,7 +96,7 @@ struct Args {
     #[arg(long, requires = "registry")]
     probe: bool,
     /// Per-cluster deadline of --probe, seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = cube_examples::seconds)]
     probe_timeout: f64,
     /// Show the drift between the cluster(s) and the plan and the server's dry-run verdict;
     /// write nothing.
@@ -122,7 +122,7 @@ struct Args {
     #[arg(long)]
     allow_exec: bool,
     /// Per-request timeout of --diff/--apply, seconds.
-    #[arg(long, default_value_t = 15.0)]
+    #[arg(long, default_value_t = 15.0, value_parser = cube_examples::seconds)]
     timeout: f64,
     /// Placement policy: every group must name a cluster selector (or a cluster).
     #[arg(long)]

@@ -213,6 +213,26 @@ pub fn registry_dir(path: &Path) -> std::path::PathBuf {
     path.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
+/// Parses a duration flag in seconds (`--timeout 2.5`): finite, above 0 and at most one hour,
+/// so `Duration::from_secs_f64` can never panic on it; a clap `value_parser`, so a bad value is
+/// a usage error (exit 2) even when the flag's mode is not used.
+///
+/// # Errors
+/// The message clap prints.
+pub fn seconds(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if v.is_finite() && v > 0.0 && v <= 3600.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{text:?}: must be above 0 and at most 3600 seconds"
+        ))
+    }
+}
+
 /// The exit codes every example program uses for the same kind of outcome (documented in
 /// `examples/README.md`).
 pub mod exit {

@@ -117,7 +117,9 @@ const KUBECONFIG: &str = "apiVersion: v1\nkind: Config\ncurrent-context: a\nclus
 
 // ------------------------------------------------------------------ programs end cleanly
 
-/// `pod_admit`, `group_plan` and `cluster_import` panicked on a closed stdout pipe.
+/// `pod_admit`, `group_plan` and `cluster_import` panicked on a closed stdout pipe; every
+/// program in every output format ends with its exit code on a closed stdout, and on a closed
+/// stderr too.
 #[test]
 fn a_closed_stdout_never_panics() {
     let pod = write("pipe-pod.yaml", POD.as_bytes());
@@ -152,19 +154,68 @@ fn a_closed_stdout_never_panics() {
             vec!["--registry".into(), registry.display().to_string()],
         ),
     ];
-    for (name, args) in cases {
-        let mut child = Command::new(bin(name))
-            .args(&args)
-            .current_dir(root())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        drop(child.stdout.take()); // `... | head -0`
-        let o = child.wait_with_output().expect("wait");
-        let c = code(&o);
-        assert_ne!(c, 101, "{name} {args:?}");
+    let mut cases = cases;
+    // every output format, and a run that fails (bad input) and a live read that fails
+    for (name, out) in [
+        ("cluster_diagnose", "sarif"),
+        ("cluster_diagnose", "junit"),
+        ("group_plan", "json"),
+        ("pod_admit", "json"),
+        ("cluster_import", "json"),
+        ("cluster_fleet", "json"),
+    ] {
+        let mut args = cases
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default();
+        args.extend(["--output".into(), out.into()]);
+        cases.push((name, args));
+    }
+    cases.push((
+        "pod_admit",
+        vec![
+            "--snapshot".into(),
+            "/nonexistent".into(),
+            "--pod".into(),
+            pod.display().to_string(),
+        ],
+    ));
+    cases.push((
+        "cluster_diagnose",
+        vec![
+            "--kubeconfig".into(),
+            kc.display().to_string(),
+            "--request-timeout-secs".into(),
+            "2".into(),
+        ],
+    ));
+    for (name, args) in &cases {
+        // stdout closed (`... | head -0`), then stderr closed too (`2>&- | head -0` from a
+        // supervisor that went away): the exit code of the run, never a panic
+        for close_stderr in [false, true] {
+            let mut child = Command::new(bin(name))
+                .args(args)
+                .current_dir(root())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .env("RUST_LOG", "debug")
+                .spawn()
+                .expect("spawn");
+            drop(child.stdout.take());
+            if close_stderr {
+                drop(child.stderr.take());
+            }
+            let o = child.wait_with_output().expect("wait");
+            // a panic with a closed stderr prints nothing: the exit code alone tells it (101)
+            let c = o.status.code().expect("exited (not killed by a signal)");
+            assert!(
+                (0..=3).contains(&c),
+                "{name} {args:?} (stderr closed: {close_stderr}): exit {c}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
     }
 }
 
@@ -224,6 +275,100 @@ fn absurd_numeric_flags_are_usage_errors() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
+}
+
+/// Every numeric flag of every program (found in its `--help`: value names `N`, `BYTES`,
+/// `SECS`, `TIMEOUT`, `CONCURRENCY`, ...) at its extremes: `u64::MAX`, `0`, negative, past
+/// `u64`, `NaN`, infinity, `1e308`. Every run ends within the deadline with a documented exit
+/// code and no panic; a value no flag can take (negative, past `u64`, not finite) is a usage
+/// error (2).
+#[test]
+fn every_numeric_flag_of_every_program_at_its_extremes_ends_cleanly() {
+    let kc = write("extremes-kubeconfig.yaml", KUBECONFIG.as_bytes())
+        .display()
+        .to_string();
+    let pod = write("extremes-pod.yaml", POD.as_bytes())
+        .display()
+        .to_string();
+    let registry = write(
+        "extremes-registry.yaml",
+        b"apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig: {inline: \"apiVersion: v1\\nkind: Config\\ncurrent-context: a\\nclusters:\\n- name: k\\n  cluster: {server: 'https://127.0.0.1:1'}\\nusers:\\n- name: u\\n  user: {token: t}\\ncontexts:\\n- name: a\\n  context: {cluster: k, user: u}\\n\"}\n",
+    )
+    .display()
+    .to_string();
+    let programs: Vec<(&str, Vec<&str>)> = vec![
+        ("cluster_diagnose", vec!["--snapshot", SAMPLE]),
+        ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", &pod]),
+        ("group_plan", vec![GROUPS]),
+        ("cluster_import", vec!["--kubeconfig", &kc, "--offline"]),
+        (
+            "cluster_fleet",
+            vec!["--registry", &registry, "--timeout", "2"],
+        ),
+    ];
+    let numeric = [
+        "N",
+        "BYTES",
+        "SECS",
+        "SECONDS",
+        "TIMEOUT",
+        "CONCURRENCY",
+        "COUNT",
+    ];
+    let mut tried = 0;
+    for (name, base) in &programs {
+        let help = run(name, &["--help"]);
+        let help = String::from_utf8_lossy(&help.stdout).into_owned();
+        let flags: Vec<String> = help
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim_start();
+                let l = l
+                    .strip_prefix("-")
+                    .filter(|_| l.starts_with("--"))
+                    .map(|_| l)?;
+                let (flag, rest) = l.split_once(' ')?;
+                let value = rest.trim_start().strip_prefix('<')?.split('>').next()?;
+                numeric
+                    .iter()
+                    .any(|n| value == *n || value.ends_with(&format!("_{n}")))
+                    .then(|| flag.to_owned())
+            })
+            .collect();
+        assert!(
+            *name == "cluster_import" || flags.len() >= 2,
+            "{name}: no numeric flag found in --help:\n{help}"
+        );
+        for flag in &flags {
+            for (value, must_refuse) in [
+                ("18446744073709551615", false),
+                ("0", false),
+                ("-1", true),
+                ("-18446744073709551615", true),
+                ("99999999999999999999999999", true),
+                ("NaN", true),
+                ("inf", true),
+                ("1e308", true),
+            ] {
+                let mut args = base.clone();
+                // the flag given last wins over one of the base arguments
+                let value_arg = format!("{flag}={value}");
+                args.push(&value_arg);
+                let o = run_with(name, &args, &[], Duration::from_secs(120));
+                let c = code(&o);
+                tried += 1;
+                if must_refuse {
+                    assert_eq!(
+                        c,
+                        2,
+                        "{name} {args:?}: {}",
+                        String::from_utf8_lossy(&o.stderr)
+                    );
+                }
+            }
+        }
+    }
+    assert!(tried > 100, "only {tried} runs");
 }
 
 /// `--offline` import read a `/dev/zero` CA until memory ran out, or blocked forever on a FIFO:
@@ -809,14 +954,34 @@ mod arbitrary {
             let deadline = Duration::from_secs(120);
             for (name, args) in [
                 ("cluster_diagnose", vec!["--snapshot", p.as_str(), "--output", "json"]),
+                ("cluster_diagnose", vec!["--snapshot", p.as_str(), "--output", "sarif"]),
+                ("cluster_diagnose", vec!["--kubeconfig", p.as_str(), "--output", "json", "--request-timeout-secs", "2"]),
                 ("cluster_diagnose", vec!["--snapshot", SAMPLE, "--groups", p.as_str(), "--config", p.as_str()]),
                 ("group_plan", vec![p.as_str(), "--snapshot", p.as_str()]),
+                ("group_plan", vec![p.as_str(), "--output", "json"]),
+                ("group_plan", vec![GROUPS, "--snapshot", p.as_str(), "--output", "json"]),
                 ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", p.as_str()]),
+                ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", p.as_str(), "--output", "json"]),
                 ("pod_admit", vec!["--snapshot", p.as_str(), "--pod", p.as_str(), "--output", "json"]),
                 ("cluster_import", vec!["--kubeconfig", p.as_str(), "--offline"]),
+                ("cluster_import", vec!["--kubeconfig", p.as_str(), "--offline", "--output", "json"]),
+                ("cluster_fleet", vec!["--registry", p.as_str(), "--timeout", "2", "--output", "json"]),
             ] {
                 let o = run_with(name, &args, &[], deadline);
-                code(&o);
+                let c = code(&o);
+                // a machine output is one well-formed JSON document whenever one is printed
+                // (always for an answer, 0 / 1 / 3; a usage error may print none)
+                if args.contains(&"json") || args.contains(&"sarif") {
+                    let out = String::from_utf8_lossy(&o.stdout);
+                    if c != 2 || !out.trim().is_empty() {
+                        let parsed = serde_json::from_str::<serde_json::Value>(&out);
+                        prop_assert!(
+                            parsed.is_ok(),
+                            "{} {:?} exit {}: not JSON: {:?}\n{}",
+                            name, args, c, parsed.err(), out
+                        );
+                    }
+                }
             }
             // stdin too
             let mut child = Command::new(bin("cluster_diagnose"))
