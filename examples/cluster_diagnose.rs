@@ -239,6 +239,14 @@ fn read_groups(path: &std::path::Path, limits: &cube_model::Limits) -> Result<Ve
         .split("\n---")
         .filter(|d| !d.trim().is_empty())
         .collect();
+    // an empty groups file is bad input (exit 2), as in group_plan
+    let blank = |d: &&str| {
+        d.lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#') || l.trim() == "---")
+    };
+    if docs.iter().all(blank) {
+        anyhow::bail!("{}: the groups file holds no group", path.display());
+    }
     let model: Result<Vec<_>, _> = docs
         .iter()
         .map(|d| cube_model::group::ResourceGroup::from_yaml(d))

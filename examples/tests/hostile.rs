@@ -490,6 +490,59 @@ fn a_file_of_alias_bombs_ends_quickly_in_every_program() {
     assert!(out.contains("--limit yaml-alias-expansions=N"), "{out}");
 }
 
+/// The same kind of failure gives the same exit code in every program: a missing, empty,
+/// unparseable file or a directory given to any file flag of any program is bad input (2).
+#[test]
+fn the_same_bad_input_exits_2_in_every_program() {
+    let empty = write("matrix-empty.txt", b"").display().to_string();
+    let garbage = write("matrix-garbage.txt", b"\x01\x02 not: [yaml\n{")
+        .display()
+        .to_string();
+    let pod = write("matrix-pod.yaml", POD.as_bytes())
+        .display()
+        .to_string();
+    let dir = scratch().display().to_string();
+    for bad in [
+        "/nonexistent/input.yaml",
+        empty.as_str(),
+        garbage.as_str(),
+        dir.as_str(),
+    ] {
+        for (name, args) in [
+            ("cluster_diagnose", vec!["--snapshot", bad]),
+            ("cluster_diagnose", vec!["--kubeconfig", bad]),
+            (
+                "cluster_diagnose",
+                vec!["--snapshot", SAMPLE, "--groups", bad],
+            ),
+            // (an empty --config is all defaults, like an empty config file of most tools)
+            ("pod_admit", vec!["--snapshot", SAMPLE, "--pod", bad]),
+            ("pod_admit", vec!["--snapshot", bad, "--pod", &pod]),
+            ("group_plan", vec![bad]),
+            ("group_plan", vec![GROUPS, "--snapshot", bad]),
+            ("group_plan", vec![GROUPS, "--registry", bad]),
+            ("cluster_import", vec!["--kubeconfig", bad, "--offline"]),
+            ("cluster_import", vec!["--kubeconfig", bad]),
+            ("cluster_fleet", vec!["--registry", bad]),
+        ]
+        .into_iter()
+        .chain((bad != empty).then(|| {
+            (
+                "cluster_diagnose",
+                vec!["--snapshot", SAMPLE, "--config", bad],
+            )
+        })) {
+            let o = run(name, &args);
+            assert_eq!(
+                code(&o),
+                2,
+                "{name} {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+}
+
 /// `cluster_diagnose --kubeconfig` of an empty file exited 1 while `cluster_import` exited 2.
 #[test]
 fn an_empty_kubeconfig_is_bad_input_in_every_program() {
