@@ -36,6 +36,7 @@ const MAX_DEVICES: usize = 64;
 
 /// Which tool printed a listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SmiTool {
     /// `nvidia-smi`.
     NvidiaSmi,

@@ -1,5 +1,6 @@
 //! cube-model integration tests, one binary (modules by area). `quantity_alloc` stays a binary of its own: it installs a counting global allocator.
 
+mod api_stability;
 mod node_fixtures;
 mod node_text_fixtures;
 mod quantity_props;
