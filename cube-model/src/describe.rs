@@ -63,7 +63,29 @@ const NODE_KEYS: &[&str] = &[
     "Non-terminated Pods",
     "Allocated resources",
     "Lease",
+    // not a key: the header of the node `Conditions:` table, whose heartbeat column only
+    // `describe node` prints (an excerpt may lack the `Conditions:` line above it)
+    NODE_CONDITIONS_COLUMN,
 ];
+
+/// The column of the node conditions table that tells it from the pod one (`describeNode` in
+/// `k8s.io/kubectl/pkg/describe/describe.go`: `Type Status LastHeartbeatTime
+/// LastTransitionTime Reason Message`; pods print `Type Status`).
+const NODE_CONDITIONS_COLUMN: &str = "LastHeartbeatTime";
+
+/// The header row of a `describe` conditions table: `Type  Status` first, then only column
+/// names (`LastHeartbeatTime`, `LastProbeTime`, `LastTransitionTime`, `Reason`, `Message`).
+fn is_conditions_header(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.len() >= 2
+        && words[..2] == ["Type", "Status"]
+        && words[2..].iter().all(|w| {
+            matches!(
+                *w,
+                "LastHeartbeatTime" | "LastProbeTime" | "LastTransitionTime" | "Reason" | "Message"
+            )
+        })
+}
 
 /// Keys that only `describe pod` prints.
 const POD_KEYS: &[&str] = &[
@@ -185,6 +207,8 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
             keys.push(key);
         } else if is_quota_header(line) || is_limits_header(line) {
             keys.push("Resource Quotas");
+        } else if line.starts_with([' ', '\t']) && is_node_conditions_line(line) {
+            keys.push(NODE_CONDITIONS_COLUMN);
         } else if keys.is_empty()
             && let Some(kind) = table_kind(line)
         {
@@ -228,13 +252,33 @@ pub(crate) fn looks_like_json(text: &str) -> bool {
     let mut stream = serde_json::Deserializer::from_str(t).into_iter::<serde::de::IgnoredAny>();
     match stream.next() {
         Some(Ok(_)) => {
+            let end = stream.byte_offset();
+            let (value, rest) = t.split_at(end.min(t.len()));
             // the rest of the line after the first value: nothing, a comma, or another value
-            let rest = t.get(stream.byte_offset()..).unwrap_or("");
+            // (`{} [INFO] starting` is a log line: what follows must parse too)
             let line_rest = rest.split('\n').next().unwrap_or("").trim();
-            line_rest.is_empty() || line_rest.starts_with([',', '{', '['])
+            let rest_ok = line_rest.is_empty()
+                || line_rest.starts_with(',')
+                || (line_rest.starts_with(['{', '['])
+                    && !matches!(
+                        serde_json::Deserializer::from_str(line_rest)
+                            .into_iter::<serde::de::IgnoredAny>()
+                            .next(),
+                        Some(Err(e)) if !e.is_eof()
+                    ));
+            // a value on one line (JSON logging) followed by lines that cannot be JSON (klog,
+            // plain text): a log that mixes both, not a stream of JSON values
+            rest_ok && (value.contains('\n') || rest.lines().all(json_line_start))
         }
-        Some(Err(e)) if e.is_eof() => true,
-        Some(Err(_)) => {
+        Some(Err(e)) => {
+            // a line before the error that no JSON text has (`I1201 10:00:00 ...` after a
+            // JSON log record cut short): a log
+            if t.lines().take(e.line()).any(|l| !json_line_start(l)) {
+                return false;
+            }
+            if e.is_eof() {
+                return true;
+            }
             if let Some(rest) = t.strip_prefix('{') {
                 opens_container(rest) && !rest.trim_start().starts_with(['{', '['])
             } else if let Some(rest) = t.strip_prefix('[') {
@@ -246,6 +290,24 @@ pub(crate) fn looks_like_json(text: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// True when `line` can be a line of JSON text (pretty-printed or not): blank, or starting
+/// (after its indentation) with a JSON token: `{ } [ ] " , :`, a number, `true`, `false`,
+/// `null`. JSON strings hold no raw line break, so every line of a JSON document starts so;
+/// a log line (`I1201 ...`, `time="..."`, `Error: ...`) does not.
+fn json_line_start(line: &str) -> bool {
+    let t = line.trim_start();
+    let literal = |w: &str| {
+        t.strip_prefix(w)
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric()))
+    };
+    t.is_empty()
+        || t.starts_with(['{', '}', '[', ']', '"', ',', ':', '-'])
+        || t.starts_with(|c: char| c.is_ascii_digit())
+        || literal("true")
+        || literal("false")
+        || literal("null")
 }
 
 /// True when `line` (starting with `[`) opens a JSON array rather than a log tag such as
@@ -548,9 +610,7 @@ fn table_cells(starts: &[usize], row: &str) -> Vec<String> {
                 && chars.get(s.saturating_sub(1)).is_some_and(|c| *c == ' ')
     });
     if !aligned {
-        let mut cells = split_wide(row, starts.len().max(1));
-        cells.resize(starts.len(), String::new());
-        return cells;
+        return unaligned_cells(starts, &chars);
     }
     let mut cells = Vec::with_capacity(starts.len());
     for (i, &s) in starts.iter().enumerate() {
@@ -562,6 +622,69 @@ fn table_cells(starts: &[usize], row: &str) -> Vec<String> {
         let begin = s.min(end);
         let cell: String = chars.get(begin..end).unwrap_or_default().iter().collect();
         cells.push(cell.trim().to_owned());
+    }
+    cells
+}
+
+/// Cells of a row that is not aligned to its header (a cell edited by hand, a column one
+/// character off, a wider cell that pushed the rest): the row is cut at runs of two or more
+/// spaces; when that gives one piece per column they are the cells in order, else each piece
+/// goes to the column whose start is nearest before it (two characters of slack), so an empty
+/// cell (`SUBOBJECT`, `NOMINATED NODE`) stays empty instead of shifting the rest left. Pieces
+/// beyond the last column, or two pieces in one column, are joined (a message with a wide gap).
+fn unaligned_cells(starts: &[usize], chars: &[char]) -> Vec<String> {
+    let n = starts.len().max(1);
+    // pieces with the char index they start at
+    let mut pieces: Vec<(usize, String)> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == ' ' || chars[i] == '\t' {
+            i += 1;
+            continue;
+        }
+        let begin = i;
+        let mut piece = String::new();
+        while i < chars.len() {
+            let c = chars[i];
+            let gap = c == '\t'
+                || (c == ' ' && chars.get(i + 1).is_some_and(|n| *n == ' ' || *n == '\t'));
+            if gap {
+                break;
+            }
+            piece.push(c);
+            i += 1;
+        }
+        pieces.push((begin, piece.trim_end().to_owned()));
+    }
+    let mut cells = vec![String::new(); n];
+    if pieces.len() == n {
+        for (cell, (_, p)) in cells.iter_mut().zip(pieces) {
+            *cell = p;
+        }
+        return cells;
+    }
+    let mut last: Option<usize> = None;
+    let count = pieces.len();
+    for (k, (pos, piece)) in pieces.into_iter().enumerate() {
+        let by_position = starts.iter().rposition(|&s| s <= pos + 2).unwrap_or(0);
+        // never before the previous piece's column, and leave a column for each piece after
+        // this one while there are enough
+        let after = count - k - 1;
+        let col = if count <= n {
+            by_position
+                .max(last.map_or(0, |l| l + 1))
+                .min(n - 1 - after)
+        } else {
+            by_position.max(last.unwrap_or(0))
+        }
+        .min(n - 1);
+        if cells[col].is_empty() {
+            cells[col] = piece;
+        } else {
+            cells[col].push_str("  ");
+            cells[col].push_str(&piece);
+        }
+        last = Some(col);
     }
     cells
 }
@@ -727,9 +850,23 @@ pub fn parse_text(text: &str) -> ParsedText {
                 inline,
                 lines: Vec::new(),
             });
-        } else if let Some(section) = block.as_mut().and_then(|b| b.sections.last_mut()) {
+        } else if let Some(b) = block.as_mut()
+            && let Some(section) = b.sections.last_mut()
+        {
             if line.starts_with(' ') || line.starts_with('\t') {
-                section.lines.push(line);
+                if section.key != "Conditions"
+                    && (is_conditions_header(line) || is_conditions_row(line, 5))
+                {
+                    // an excerpt that lost its `Conditions:` line: the table still says what
+                    // it is
+                    b.sections.push(Section {
+                        key: "Conditions",
+                        inline: "",
+                        lines: vec![line],
+                    });
+                } else {
+                    section.lines.push(line);
+                }
             } else if line.trim().is_empty() {
                 // Blank lines separate objects; keep the block open (a `Name:` starts the next).
             } else if !line.trim().contains(' ') && !line.contains(':') {
@@ -894,7 +1031,10 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
         pv_from_block(&b, idx, out);
     } else if b.has_any(PVC_KEYS) {
         pvc_from_block(&b, idx, out);
-    } else if b.has_any(NODE_KEYS) {
+    } else if b.has_any(NODE_KEYS)
+        || b.get("Conditions")
+            .is_some_and(|c| c.lines.iter().any(|l| is_node_conditions_line(l)))
+    {
         node_from_block(&b, idx, out);
     } else if b.has_any(POD_KEYS) {
         pod_from_block(&b, idx, out);
@@ -1002,7 +1142,7 @@ fn node_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
             .collect();
     }
     if let Some(s) = b.get("Conditions") {
-        node.status.conditions = table_rows(s)
+        node.status.conditions = conditions_rows(s, &NODE_CONDITIONS_COLUMNS)
             .into_iter()
             .map(|row| {
                 let cell = |name: &str| row.get(name).cloned().unwrap_or_default();
@@ -1164,6 +1304,59 @@ fn table_rows(section: &Section<'_>) -> Vec<BTreeMap<String, String>> {
         .collect()
 }
 
+/// The columns of the node conditions table (`describeNode`).
+const NODE_CONDITIONS_COLUMNS: [&str; 6] = [
+    "Type",
+    "Status",
+    NODE_CONDITIONS_COLUMN,
+    "LastTransitionTime",
+    "Reason",
+    "Message",
+];
+
+/// A conditions row without its header (an excerpt): `Ready  False  <time>  <time>  Reason
+/// Message`, the type a CamelCase word and the status `True`, `False` or `Unknown`, with at
+/// least `min_cells` cells.
+fn is_conditions_row(line: &str, min_cells: usize) -> bool {
+    let cells = split_wide(line, 6);
+    cells.len() >= min_cells
+        && cells[0].starts_with(|c: char| c.is_ascii_uppercase())
+        && cells[0].chars().all(|c| c.is_ascii_alphanumeric())
+        && matches!(cells[1].as_str(), "True" | "False" | "Unknown")
+}
+
+/// A line only the node conditions table has: its header (with `LastHeartbeatTime`) or a row
+/// of its six cells.
+fn is_node_conditions_line(line: &str) -> bool {
+    (is_conditions_header(line) && line.contains(NODE_CONDITIONS_COLUMN))
+        || is_conditions_row(line, 5)
+}
+
+/// Rows of a describe `Conditions:` table: from its header when it has one, else (an excerpt
+/// whose header was cut) the rows read with the columns `describe` prints, `columns`.
+fn conditions_rows(section: &Section<'_>, columns: &[&str]) -> Vec<BTreeMap<String, String>> {
+    if let Some(h) = section.lines.iter().position(|l| is_conditions_header(l)) {
+        let tail = Section {
+            key: section.key,
+            inline: "",
+            lines: section.lines[h..].to_vec(),
+        };
+        return table_rows(&tail);
+    }
+    section
+        .lines
+        .iter()
+        .filter(|l| is_conditions_row(l, 2))
+        .map(|l| {
+            columns
+                .iter()
+                .map(|c| (*c).to_owned())
+                .zip(split_wide(l, columns.len()))
+                .collect()
+        })
+        .collect()
+}
+
 /// The `Events:` table of describe (or a bare one): `Type Reason Age From Message`.
 fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Event> {
     if none_to_empty(section.inline).is_empty() && section.lines.is_empty() {
@@ -1261,7 +1454,7 @@ fn pod_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
         pod.spec.tolerations = s.values().filter_map(parse_toleration).collect();
     }
     if let Some(s) = b.get("Conditions") {
-        pod.status.conditions = table_rows(s)
+        pod.status.conditions = conditions_rows(s, &["Type", "Status"])
             .into_iter()
             .map(|row| PodCondition {
                 type_: row.get("Type").cloned().unwrap_or_default(),
@@ -1769,14 +1962,26 @@ fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize
         if phase != status {
             pod.status.reason = status;
         }
-        // READY `ready/total` containers (printPod): the Ready condition of a running pod
-        if let Some((ready, total)) = table_cell(&cells, "READY").split_once('/')
-            && let (Ok(ready), Ok(total)) = (ready.parse::<u32>(), total.parse::<u32>())
-        {
-            let is_ready = ready == total && total > 0 && phase == "Running";
+        // READY is `<ready containers>/<containers>` (printPod counts the containers that
+        // are ready and running); the kubelet's Ready condition needs all of them and every
+        // readiness gate (`READINESS GATES` `<true>/<gates>` with -o wide)
+        let fraction = |name: &str| -> Option<(u32, u32)> {
+            let cell = table_cell(&cells, name);
+            let (a, b) = cell.split_once('/')?;
+            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+        };
+        if let Some((ready, total)) = fraction("READY") {
+            let containers_ready = total > 0 && ready == total && phase == "Running";
+            let gates = fraction("READINESS GATES").is_none_or(|(t, n)| t == n);
+            let status = |ok: bool| if ok { "True" } else { "False" }.to_owned();
+            pod.status.conditions.push(PodCondition {
+                type_: "ContainersReady".to_owned(),
+                status: status(containers_ready),
+                ..PodCondition::default()
+            });
             pod.status.conditions.push(PodCondition {
                 type_: "Ready".to_owned(),
-                status: if is_ready { "True" } else { "False" }.to_owned(),
+                status: status(containers_ready && gates),
                 ..PodCondition::default()
             });
         }
@@ -2502,18 +2707,21 @@ fn merge_repeats(out: &mut ParsedText) {
     ) {
         let mut kept: Vec<T> = Vec::with_capacity(items.len());
         let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+        // the first object of each name, whatever its namespace (no scan per row: a table of
+        // 100,000 namespace-less rows stays linear)
+        let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
         for item in items.drain(..) {
             match key(&item) {
                 Some(k) => {
                     // a namespace-less table row matches a namespaced object of that name
-                    let found = seen.get(&k).copied().or_else(|| {
-                        (k.0.is_empty())
-                            .then(|| seen.iter().find(|((_, n), _)| *n == k.1).map(|(_, i)| *i))
-                            .flatten()
-                    });
+                    let found = seen
+                        .get(&k)
+                        .copied()
+                        .or_else(|| k.0.is_empty().then(|| by_name.get(&k.1).copied()).flatten());
                     match found {
                         Some(i) => merge(&mut kept[i], item),
                         None => {
+                            by_name.entry(k.1.clone()).or_insert(kept.len());
                             seen.insert(k, kept.len());
                             kept.push(item);
                         }
@@ -2816,6 +3024,309 @@ Containers:
             InputFormat::Text,
         );
         check_format("", InputFormat::Text);
+    }
+
+    /// Content detection never takes a log for JSON: JSON lines after text, text after a JSON
+    /// record cut short, a `{}` or `[...]` at the start of a log line; dumps stay JSON,
+    /// also cut short.
+    #[test]
+    fn logs_that_start_like_json_are_text() {
+        let record = r#"{"level":"error","ts":1700000001.2,"msg":"failed to initialize NVML"}"#;
+        // JSON logging alone: a stream of values (the loader finds no kind: a log)
+        check_format(&format!("{record}\n{record}\n"), InputFormat::Json);
+        // JSON lines after text
+        check_format(&format!("Starting plugin\n{record}\n"), InputFormat::Text);
+        // klog after a JSON record, the record complete or cut short
+        let klog = "I1201 10:00:00.000000       1 main.go:12] next";
+        check_format(&format!("{record}\n{klog}\n"), InputFormat::Text);
+        check_format(&format!("{}\n{klog}\n", &record[..40]), InputFormat::Text);
+        check_format("{} [INFO] starting\n{} [ERROR] boom\n", InputFormat::Text);
+        check_format(
+            "{main.go:12} error: could not load NVML\n",
+            InputFormat::Text,
+        );
+        check_format("[{\"a\":1}] plugin started\n", InputFormat::Text);
+        check_format(
+            "[2021-05-08 12:20:58] error execution phase",
+            InputFormat::Text,
+        );
+        check_format("[   12.345678] nvidia: module loaded", InputFormat::Text);
+        // dumps: pretty, cut short, several values on a line, an array of objects
+        check_format(
+            "{\n  \"kind\": \"List\",\n  \"items\": [\n    {\"kind\": \"Node\"}\n  ]\n}\n",
+            InputFormat::Json,
+        );
+        check_format(
+            "{\n  \"kind\": \"Pod\",\n  \"metadata\": {",
+            InputFormat::Json,
+        );
+        check_format(
+            "{\"kind\":\"Pod\"} {\"kind\":\"Node\"}\n",
+            InputFormat::Json,
+        );
+        check_format(
+            "[\n  {\"kind\": \"Pod\"},\n  null,\n  true\n]\n",
+            InputFormat::Json,
+        );
+    }
+
+    #[test]
+    fn describe_pod_container_states() {
+        let text = "\
+Name:         nvidia-driver-installer-p8qqj
+Namespace:    kube-system
+Node:         gke-node-03/10.0.0.30
+Status:       Pending
+Init Containers:
+  nvidia-driver-installer:
+    Image:          cos-gpu-installer:fixed
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    32
+    Ready:          False
+    Restart Count:  22
+Containers:
+  pause:
+    Image:          pause:2.0
+    State:          Running
+      Started:      Fri, 15 Feb 2019 13:06:04 +0530
+    Ready:          True
+    Restart Count:  0
+  job:
+    Image:          job:1
+    State:          Terminated
+      Reason:       OOMKilled
+      Message:      killed
+      Exit Code:    137
+    Ready:          False
+    Restart Count:  3
+";
+        let parsed = parse_text(text);
+        let p = &parsed.pods[0];
+        let init = &p.status.init_container_statuses;
+        assert_eq!(init.len(), 1);
+        assert_eq!(init[0].name, "nvidia-driver-installer");
+        assert_eq!(init[0].restart_count, 22);
+        assert!(!init[0].ready);
+        let waiting = init[0].state.as_ref().and_then(|s| s.waiting.as_ref());
+        // the last state's reason and exit code never overwrite the current state
+        assert_eq!(
+            waiting.map(|w| (w.reason.as_str(), w.exit_code)),
+            Some(("CrashLoopBackOff", None))
+        );
+        let c = &p.status.container_statuses;
+        assert_eq!(c.len(), 2);
+        assert!(c[0].ready);
+        assert!(
+            c[0].state
+                .as_ref()
+                .and_then(|s| s.running.as_ref())
+                .is_some()
+        );
+        let done = c[1].state.as_ref().and_then(|s| s.terminated.as_ref());
+        assert_eq!(
+            done.map(|d| (d.reason.as_str(), d.message.as_str(), d.exit_code)),
+            Some(("OOMKilled", "killed", Some(137)))
+        );
+        assert_eq!(c[1].restart_count, 3);
+        // a pod the kubelet has not reported on: containers without status
+        let pending =
+            parse_text("Name: p\nNamespace: d\nNode: <none>\nContainers:\n  main:\n    Image: x\n");
+        assert_eq!(pending.pods[0].spec.containers.len(), 1);
+        assert!(pending.pods[0].status.container_statuses.is_empty());
+    }
+
+    #[test]
+    fn conditions_without_their_header_line() {
+        let header = "  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----             ------  -----------------                 ------------------                ------                       -------\n";
+        let ready = "  Ready            False   Mon, 03 Jun 2019 13:54:18 +0000   Sun, 02 Jun 2019 21:39:37 +0000   KubeletNotReady              PLEG is not healthy: pleg was last seen active 16h17m50s ago; threshold is 3m0s\n";
+        let memory = "  MemoryPressure   False   Mon, 03 Jun 2019 13:54:18 +0000   Wed, 20 Mar 2019 22:00:39 +0000   KubeletHasSufficientMemory   kubelet has sufficient memory available\n";
+        for (what, text) in [
+            // `[...]` and `Roles:`, then the table without `Conditions:`
+            (
+                "no Conditions line",
+                format!("[...]\nName:  node-01\nRoles: master\n{header}{memory}{ready}"),
+            ),
+            // only the name and the table
+            (
+                "only the name",
+                format!("Name:  node-01\n{header}{memory}{ready}"),
+            ),
+            // rows without the table's header, with and without `Conditions:`
+            ("rows only", format!("Name:  node-01\n{memory}{ready}")),
+            (
+                "Conditions without header",
+                format!("Name:  node-01\nConditions:\n{memory}{ready}"),
+            ),
+        ] {
+            assert_eq!(
+                detect_text_format(&text),
+                InputFormat::DescribeNode,
+                "{what}"
+            );
+            let parsed = parse_text(&text);
+            assert_eq!(parsed.nodes.len(), 1, "{what}");
+            let n = &parsed.nodes[0];
+            assert_eq!(n.metadata.name, "node-01", "{what}");
+            let got: Vec<(&str, &str, &str)> = n
+                .status
+                .conditions
+                .iter()
+                .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("MemoryPressure", "False", "KubeletHasSufficientMemory"),
+                    ("Ready", "False", "KubeletNotReady")
+                ],
+                "{what}"
+            );
+            assert!(
+                n.status.conditions[1]
+                    .message
+                    .starts_with("PLEG is not healthy"),
+                "{what}"
+            );
+        }
+        // a pod excerpt: the two-column table without `Conditions:`
+        let pod = parse_text(
+            "Name: p\nNamespace: d\nNode: n1/10.0.0.1\n  Type              Status\n  Initialized       True\n  Ready             False\n",
+        );
+        let c: Vec<(&str, &str)> = pod.pods[0]
+            .status
+            .conditions
+            .iter()
+            .map(|c| (c.type_.as_str(), c.status.as_str()))
+            .collect();
+        assert_eq!(c, [("Initialized", "True"), ("Ready", "False")]);
+    }
+
+    #[test]
+    fn rows_not_aligned_to_their_header() {
+        // kubectl get events -o wide, the MESSAGE cell one character wider than its column and
+        // SUBOBJECT empty: nothing shifts left
+        let text = "\
+LAST SEEN   TYPE      REASON             OBJECT                      SUBOBJECT   SOURCE              MESSAGE                                                        FIRST SEEN   COUNT   NAME
+43s         Warning   FailedScheduling   pod/plex-5d8f7b9c4d-9xk2q               default-scheduler   0/1 nodes are available: 1 Insufficient gpu.intel.com/i915.   4m12s        5       plex-5d8f7b9c4d-9xk2q.16bf3a1e2c4d5e6f
+";
+        let parsed = parse_text(text);
+        let e = &parsed.events[0];
+        assert_eq!(
+            e.message,
+            "0/1 nodes are available: 1 Insufficient gpu.intel.com/i915."
+        );
+        assert_eq!(e.involved_object.name, "plex-5d8f7b9c4d-9xk2q");
+        assert_eq!(e.source.component, "default-scheduler");
+        assert_eq!(e.count, Some(5));
+        // a pods row edited by hand: shorter cells, empty NOMINATED NODE and READINESS GATES
+        let pods = parse_text(
+            "NAME      READY   STATUS             RESTARTS   AGE   IP          NODE     NOMINATED NODE   READINESS GATES\nplugin-x  0/1  CrashLoopBackOff  7  3m  10.0.0.5  gpu-01\n",
+        );
+        let p = &pods.pods[0];
+        assert_eq!(
+            (p.metadata.name.as_str(), p.spec.node_name.as_str()),
+            ("plugin-x", "gpu-01")
+        );
+        assert_eq!(p.status.reason, "CrashLoopBackOff");
+    }
+
+    #[test]
+    fn pods_table_states_and_readiness() {
+        // printPod (k8s.io/kubernetes/pkg/printers/internalversion/printers.go) columns, with
+        // the `5 (2m18s ago)` RESTARTS form of kubectl 1.22+
+        let text = "\
+NAME                                   READY   STATUS                  RESTARTS        AGE     IP            NODE      NOMINATED NODE   READINESS GATES
+nvidia-device-plugin-daemonset-qwl7d   0/1     Init:0/1                0               25m     10.244.1.14   node-02   <none>           <none>
+nvidia-operator-validator-d5c26        0/1     Init:CrashLoopBackOff   4 (24s ago)     25m     10.244.1.15   node-02   <none>           <none>
+gpu-operator-7bd648f56b-kq5x7          1/1     Running                 0               26m     10.244.0.9    node-01   <none>           <none>
+gated-0                                1/1     Running                 0               26m     10.244.0.10   node-01   <none>           0/1
+train-0                                0/1     Pending                 0               2m      <none>        <none>    <none>           <none>
+";
+        let parsed = parse_text(text);
+        let get = |n: &str| parsed.pods.iter().find(|p| p.metadata.name == n).expect(n);
+        let ready = |n: &str| {
+            get(n)
+                .status
+                .conditions
+                .iter()
+                .find(|c| c.type_ == "Ready")
+                .map(|c| c.status.clone())
+        };
+        let plugin = get("nvidia-device-plugin-daemonset-qwl7d");
+        assert_eq!(
+            (
+                plugin.status.phase.as_str(),
+                plugin.status.reason.as_str(),
+                plugin.spec.node_name.as_str()
+            ),
+            ("Pending", "Init:0/1", "node-02")
+        );
+        assert_eq!(
+            get("nvidia-operator-validator-d5c26").status.reason,
+            "Init:CrashLoopBackOff"
+        );
+        assert_eq!(
+            ready("nvidia-device-plugin-daemonset-qwl7d").as_deref(),
+            Some("False")
+        );
+        assert_eq!(
+            ready("gpu-operator-7bd648f56b-kq5x7").as_deref(),
+            Some("True")
+        );
+        // a readiness gate not met: containers ready, the pod not
+        assert_eq!(ready("gated-0").as_deref(), Some("False"));
+        assert_eq!(get("train-0").spec.node_name, "");
+        assert!(is_unknown(&plugin.metadata, "tolerations"));
+    }
+
+    /// Hostile tables: huge, ragged, tabs, CRs, wide characters, cells longer than their
+    /// columns, a header alone. Nothing panics; every named row is read.
+    #[test]
+    fn hostile_tables_never_panic() {
+        let mut huge = String::from(
+            "NAME   READY   STATUS   RESTARTS   AGE   IP   NODE   NOMINATED NODE   READINESS GATES\n",
+        );
+        for i in 0..20_000 {
+            huge.push_str(&format!(
+                "pod-{i}   1/1   Running   0   5d   10.0.{}.{}   node-{}   <none>   <none>\n",
+                i % 256,
+                i % 200,
+                i % 500
+            ));
+        }
+        let start = std::time::Instant::now();
+        let parsed = parse_text(&huge);
+        assert_eq!(parsed.pods.len(), 20_000);
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "{:?}",
+            start.elapsed()
+        );
+        let ragged = "\
+NAME   READY   STATUS   RESTARTS   AGE
+pod-a
+pod-b   1/1   Running   0   5d   x   y   z   w   v   u
+\tpod-c 0/1
+ünï-çødé   1/1   Running
+pod-d\r
+   \u{3000}   日本語   1/1
+";
+        let parsed = parse_text(ragged);
+        assert!(parsed.pods.iter().any(|p| p.metadata.name == "pod-b"));
+        for text in [
+            "NAME   READY   STATUS   RESTARTS   AGE\n",
+            "NAME   DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\nds   x   y\n",
+            "LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n\t\t\t\t\n  \n",
+            "Name: n\nRoles: x\n  Type  Status\n  Ready\n  Ready  Maybe  a  b  c  d  e  f  g\n",
+            "Name: p\nNamespace: d\nNode: x\nContainers:\n  c:\n    State: Waiting\n      Reason:\n      Exit Code: 99999999999999\n    Restart Count: -5\n",
+            "Name: p\nNamespace: d\nNode: x\nInit Containers:\n      Reason: orphan\n  State: Terminated\n",
+        ] {
+            let _ = parse_text(text);
+            let _ = detect_text_format(text);
+        }
     }
 
     #[test]

@@ -36,6 +36,8 @@
 //! cites the line the user sees in their file. Bracketed tags that are not timestamps
 //! (`[preflight]`, `[kubelet-check]`, `[WARNING Swap]`) are part of the message and stay.
 
+use crate::snapshot::InputFormat;
+
 /// One line of a paste after [`clean_line`], with its place in the original input.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -708,20 +710,88 @@ fn clean_visible(visible: &str) -> CleanLine {
     CleanLine { text, host }
 }
 
+/// The leading spaces and tabs of `line`.
+fn leading_space(line: &str) -> &str {
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
+/// The longest run of spaces and tabs every non-blank line of `lines` starts with (a tab
+/// indentation and a 4-space indentation are both Markdown code; mixed prefixes share only
+/// their common start).
+fn common_indent<'a>(lines: impl Iterator<Item = &'a str>) -> &'a str {
+    let mut common: Option<&str> = None;
+    for l in lines.filter(|l| !l.trim().is_empty()) {
+        let lead = leading_space(l);
+        common = Some(match common {
+            None => lead,
+            Some(c) => {
+                let n = c
+                    .bytes()
+                    .zip(lead.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                &c[..n]
+            }
+        });
+        if common == Some("") {
+            break;
+        }
+    }
+    common.unwrap_or("")
+}
+
 /// Removes the indentation every non-blank line of the section shares (a paste indented
-/// inside a Markdown list item, a quote or an e-mail).
+/// inside a Markdown list item, a quote or an e-mail), then [`dedent_blocks`].
 fn dedent(section: &mut Section) {
-    let indent = section
-        .lines
-        .iter()
-        .filter(|l| !l.text.trim().is_empty())
-        .map(|l| l.text.len() - l.text.trim_start_matches(' ').len())
-        .min()
-        .unwrap_or(0);
+    let indent = common_indent(section.lines.iter().map(|l| l.text.as_str())).len();
     if indent > 0 {
         for l in &mut section.lines {
             l.text = l.text.get(indent..).unwrap_or("").to_owned();
         }
+    }
+    dedent_blocks(section);
+}
+
+/// Markdown indented code blocks between prose lines (`Describing the pod:`, a blank line, the
+/// `describe` output indented by 4 spaces or a tab, a blank line, more prose): each block of
+/// indented lines that follows a blank line (or starts the section) and ends before the next
+/// line at column 0 loses its own common indentation, when the block dedented reads as
+/// `kubectl` output (a describe, an events table, a `get` table). Other indented blocks (the
+/// continuation of a describe section after a blank line, a stack trace) stay as they are.
+fn dedent_blocks(section: &mut Section) {
+    let n = section.lines.len();
+    let blank = |s: &Section, i: usize| s.lines[i].text.trim().is_empty();
+    let mut i = 0;
+    while i < n {
+        let starts_block = !blank(section, i)
+            && !leading_space(&section.lines[i].text).is_empty()
+            && (i == 0 || blank(section, i - 1));
+        if !starts_block {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < n
+            && (blank(section, end) || !leading_space(&section.lines[end].text).is_empty())
+        {
+            end += 1;
+        }
+        let indent = common_indent(section.lines[i..end].iter().map(|l| l.text.as_str())).len();
+        let mut text = String::new();
+        for l in &section.lines[i..end] {
+            text.push_str(l.text.get(indent..).unwrap_or(""));
+            text.push('\n');
+        }
+        let format = crate::describe::detect_text_format(&text);
+        if indent > 0
+            && format.is_snapshot()
+            && !matches!(format, InputFormat::Json | InputFormat::Yaml)
+        {
+            for l in &mut section.lines[i..end] {
+                l.text = l.text.get(indent..).unwrap_or("").to_owned();
+            }
+        }
+        i = end;
     }
 }
 
@@ -1320,5 +1390,40 @@ mod tests {
             "kubeadm join 10.0.0.1:6443 --token x --discovery-token-ca-cert-hash sha256:aa"
         );
         assert_eq!(s[2].lines[0].number, 8);
+    }
+
+    /// Markdown indented code blocks between prose (4 spaces or a tab) lose their indentation
+    /// block by block; indentation that is part of the output stays.
+    #[test]
+    fn indented_blocks_between_prose() {
+        let pod = "Name:           p-1\nNamespace:      kube-system\nNode:           n-1/10.0.0.3\nStatus:         Pending\nInit Containers:\n  installer:\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n";
+        let node = "Name:               n-1\nRoles:              <none>\nLabels:             a=b\n                    c=d\n";
+        for indent in ["    ", "\t", "  "] {
+            let block =
+                |t: &str| -> String { t.lines().map(|l| format!("{indent}{l}\n")).collect() };
+            let text = format!(
+                "Describing the pod: `kubectl describe pod p-1`\n\n{}\nand `kubectl describe node n-1`:\n\n{}",
+                block(pod),
+                block(node)
+            );
+            let s = split(&text);
+            assert_eq!(s.len(), 1);
+            let out = s[0].text();
+            assert!(out.contains(&format!("\n{pod}")), "{indent:?}:\n{out}");
+            assert!(out.contains(&format!("\n{node}")), "{indent:?}:\n{out}");
+        }
+        // output indentation after a blank line stays: describe continuation lines, YAML, a
+        // stack trace
+        for text in [
+            "Name: p\nArgs:\n      --a\n\n      --b\n",
+            "spec:\n\n  containers:\n  - name: x\n",
+            "panic: boom\n\n\tgoroutine 1 [running]:\n\tmain.main()\n",
+        ] {
+            let s = split(text);
+            assert_eq!(s[0].text().trim_end(), text.trim_end(), "{text}");
+        }
+        // a uniform indentation of the whole paste, tabs and spaces mixed the same way
+        let s = split("\t  Name: n\n\t  Roles: x\n\t    more\n");
+        assert_eq!(s[0].text().trim_end(), "Name: n\nRoles: x\n  more");
     }
 }

@@ -1003,3 +1003,222 @@ LASTSEEN   FIRSTSEEN   COUNT     NAME                        KIND      SUBOBJECT
     );
     no_problems(&r);
 }
+
+/// Two `describe` outputs indented by 4 spaces (Markdown code) between lines of prose: each
+/// block is read, with the container states describe prints (issue 8 red-team class P).
+#[test]
+fn indented_describes_between_prose_with_container_states() {
+    let pod = "Name:           nvidia-driver-installer-p8qqj
+Namespace:      kube-system
+Node:           gke-node-03/10.0.0.30
+Status:         Pending
+Controlled By:  DaemonSet/nvidia-driver-installer
+Init Containers:
+  nvidia-driver-installer:
+    Image:          cos-gpu-installer:fixed
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    32
+    Ready:          False
+    Restart Count:  22
+Containers:
+  pause:
+    Image:          pause:2.0
+    State:          Waiting
+      Reason:       PodInitializing
+    Ready:          False
+    Restart Count:  0
+Conditions:
+  Type              Status
+  Initialized       False
+  Ready             False
+Events:
+  Type     Reason   Age                    From                          Message
+  ----     ------   ----                   ----                          -------
+  Warning  BackOff  2m (x431 over 1h45m)   kubelet, gke-node-03         Back-off restarting failed container
+";
+    let node = "Name:               gke-node-03
+Roles:              <none>
+Labels:             cloud.google.com/gke-accelerator=nvidia-tesla-k80
+                    kubernetes.io/hostname=gke-node-03
+Taints:             nvidia.com/gpu=present:NoSchedule
+Capacity:
+ cpu:                2
+ pods:               110
+Allocatable:
+ cpu:                1930m
+ pods:               110
+";
+    for indent in ["    ", "\t"] {
+        let block = |t: &str| -> String { t.lines().map(|l| format!("{indent}{l}\n")).collect() };
+        let text = format!(
+            "Added the installer log. Describing the pod: `kubectl describe pods nvidia-driver-installer-p8qqj -n=kube-system`\n\n{}\nand `kubectl describe node gke-node-03`:\n\n{}",
+            block(pod),
+            block(node)
+        );
+        let (i, r) = one("issue.txt", &text);
+        let s = &i.snapshot;
+        assert_eq!(s.nodes.len(), 1, "{indent:?}: {}", summary(&r));
+        assert_eq!(s.pods.len(), 1, "{indent:?}: {}", summary(&r));
+        let p = &s.pods[0];
+        let init = &p.status.init_container_statuses;
+        assert_eq!(init.len(), 1);
+        assert_eq!(
+            init[0]
+                .state
+                .as_ref()
+                .and_then(|st| st.waiting.as_ref())
+                .map(|w| w.reason.as_str()),
+            Some("CrashLoopBackOff")
+        );
+        assert_eq!(init[0].restart_count, 22);
+        assert_eq!(s.events.len(), 1);
+        // the GPU node that advertises nothing is found, with the installer pod on it
+        let f = r
+            .by_rule("gpu-not-advertised")
+            .find(|f| f.subject.name == "gke-node-03")
+            .unwrap_or_else(|| panic!("{indent:?}: {}", summary(&r)));
+        assert!(
+            f.evidence
+                .iter()
+                .any(|e| format!("{e:?}").contains("nvidia-driver-installer-p8qqj")),
+            "{f:?}"
+        );
+    }
+}
+
+/// `kubectl get pods` and `get ds` copied from a coloured terminal on Windows: ANSI codes,
+/// CRLF, tabs between cells, the `-A` NAMESPACE column; the states kubectl prints
+/// (`Init:CrashLoopBackOff`, `Init:0/1`, `CrashLoopBackOff`) are kept as the pods' reasons and
+/// READY gives their Ready condition.
+#[test]
+fn pods_and_daemon_sets_tables_from_a_coloured_windows_terminal() {
+    let text = "PS C:\\Users\\dev> kubectl get pods -A -o wide\r\n\
+\x1b[1mNAMESPACE\tNAME\tREADY\tSTATUS\tRESTARTS\tAGE\tIP\tNODE\tNOMINATED NODE\tREADINESS GATES\x1b[0m\r\n\
+gpu-operator\tnvidia-device-plugin-daemonset-qwl7d\t0/1\tInit:0/1\t0\t25m\t10.244.1.14\tnode-02\t<none>\t<none>\r\n\
+gpu-operator\tnvidia-operator-validator-d5c26\t0/1\t\x1b[31mInit:CrashLoopBackOff\x1b[0m\t4 (24s ago)\t25m\t10.244.1.15\tnode-02\t<none>\t<none>\r\n\
+kube-system\tcoredns-5d78c9869d-abcde\t1/1\tRunning\t0\t5d\t10.244.0.2\tnode-01\t<none>\t<none>\r\n\
+PS C:\\Users\\dev> kubectl get ds -n gpu-operator\r\n\
+NAME                             DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                                      AGE\r\n\
+nvidia-device-plugin-daemonset   1         1         0       1            0           nvidia.com/gpu.deploy.device-plugin=true           25m\r\n\
+nvidia-operator-validator        1         1         0       1            0           nvidia.com/gpu.deploy.operator-validator=true      25m\r\n";
+    let (i, r) = one("win.txt", text);
+    no_problems(&r);
+    let s = &i.snapshot;
+    let pod = |n: &str| {
+        s.pods
+            .iter()
+            .find(|p| p.metadata.name == n)
+            .unwrap_or_else(|| panic!("{n}: {}", summary(&r)))
+    };
+    let validator = pod("nvidia-operator-validator-d5c26");
+    assert_eq!(
+        (
+            validator.metadata.namespace.as_str(),
+            validator.status.phase.as_str(),
+            validator.status.reason.as_str(),
+            validator.spec.node_name.as_str()
+        ),
+        (
+            "gpu-operator",
+            "Pending",
+            "Init:CrashLoopBackOff",
+            "node-02"
+        )
+    );
+    assert_eq!(
+        pod("nvidia-device-plugin-daemonset-qwl7d").status.reason,
+        "Init:0/1"
+    );
+    let ready = |n: &str| {
+        pod(n)
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Ready")
+            .map(|c| c.status.clone())
+    };
+    assert_eq!(ready("coredns-5d78c9869d-abcde").as_deref(), Some("True"));
+    assert_eq!(
+        ready("nvidia-operator-validator-d5c26").as_deref(),
+        Some("False")
+    );
+    assert_eq!(s.daemon_sets.len(), 2);
+    let ds = &s.daemon_sets[0];
+    assert_eq!(ds.metadata.namespace, "gpu-operator");
+    assert_eq!(
+        (
+            ds.status.desired_number_scheduled,
+            ds.status.current_number_scheduled,
+            ds.status.number_ready
+        ),
+        (1, 1, 0)
+    );
+    assert_eq!(
+        ds.spec
+            .template
+            .spec
+            .node_selector
+            .get("nvidia.com/gpu.deploy.device-plugin")
+            .map(String::as_str),
+        Some("true")
+    );
+    assert!(cube_model::describe::is_unknown(
+        &ds.metadata,
+        "tolerations"
+    ));
+}
+
+/// A JSON log record cut short, then klog lines; JSON lines after a line of text; `{}` at the
+/// start of log lines: all logs, never broken JSON (no fatal problem, exit 0 or 1).
+#[test]
+fn logs_that_start_like_json_are_never_broken_json() {
+    for text in [
+        "{\"level\":\"error\",\"msg\":\"Failed to initialize NVML: could not load NVML library\", \"err\":\"boom\"\nI1201 10:00:00.000000       1 main.go:1] next\n",
+        "Starting plugin\n{\"level\":\"error\",\"msg\":\"failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND\"}\n",
+        "{} [INFO] starting\n{} [ERROR] Failed to initialize NVML: could not load NVML library\n",
+        "{\"level\":\"info\",\"msg\":\"Starting\"}\nE1201 10:00:00.000000       1 main.go:12] Failed to initialize NVML: could not load NVML library\n",
+    ] {
+        let (i, r) = one("plugin.log", text);
+        assert!(!i.has_fatal_problem(), "{text}: {}", summary(&r));
+        assert!(
+            r.input_problems
+                .iter()
+                .all(|p| !p.message.contains("invalid JSON")),
+            "{text}: {}",
+            summary(&r)
+        );
+        assert_eq!(i.logs.len(), 1, "{text}");
+    }
+}
+
+/// Hostile pastes through the whole input path: huge and ragged tables, control characters,
+/// lone CRs, NULs removed by the caller, wide characters, a prompt per line. Nothing panics and
+/// the valid rows are read.
+#[test]
+fn hostile_pastes_never_panic() {
+    let mut huge = String::from(
+        "$ kubectl get pods -A\n\x1b[1mNAMESPACE   NAME   READY   STATUS   RESTARTS   AGE\x1b[0m\r\n",
+    );
+    for k in 0..30_000 {
+        huge.push_str(&format!(
+            "ns-{}   pod-{k}   0/1   CrashLoopBackOff   {k} (1m ago)   1d\r\n",
+            k % 7
+        ));
+    }
+    let (i, _) = one("huge.txt", &huge);
+    assert_eq!(i.snapshot.pods.len(), 30_000);
+    for text in [
+        "NAME   READY   STATUS   RESTARTS   AGE\npod-a\npod-b 1/1\n\t\t\t\n\u{3000}日本語   1/1   Running   0   1d   extra   cells   here\n",
+        "    Name: x\n\tRoles: y\n  \n\u{1b}[0m\r\r\r\n      Type  Status\n",
+        "$ \n$ $ $\n# \n```\n```\n~~~\n",
+        "NAME STATUS ROLES AGE VERSION\r\nNAME STATUS ROLES AGE VERSION\r\n\r\n",
+        "Name: n\nConditions:\n  Ready\n  Ready False\n  ----\n",
+        "LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n1m   Warning\n",
+        "{\n\"kind\": \"Pod\",\nI1201 broken\n",
+    ] {
+        let (_i, _r) = one("h.txt", text);
+    }
+}
