@@ -891,9 +891,9 @@ pub fn parse_text(text: &str) -> ParsedText {
     out
 }
 
-/// The namespace of a `kubectl` command line: `-n X`, `-nX`, `--namespace X`,
-/// `--namespace=X`; `None` without one (kubectl then uses the context's namespace) and for
-/// `-A` / `--all-namespaces`.
+/// The namespace of a `kubectl` command line: `-n X`, `-nX`, `-n=X` (pflag shorthand with
+/// `=`), `--namespace X`, `--namespace=X`, quotes removed; `None` without one (kubectl then
+/// uses the context's namespace) and for `-A` / `--all-namespaces[=true]`.
 fn command_namespace(cmd: &str) -> Option<String> {
     // the kubectl part of a pipeline (`kubectl describe pod x | sed -n ...`: sed's -n is not
     // kubectl's)
@@ -903,7 +903,11 @@ fn command_namespace(cmd: &str) -> Option<String> {
         let p = w.rsplit('/').next().unwrap_or(w);
         matches!(p, "kubectl" | "k" | "oc" | "kubectl.exe")
     });
-    if !is_kubectl || words.iter().any(|w| *w == "-A" || *w == "--all-namespaces") {
+    if !is_kubectl
+        || words
+            .iter()
+            .any(|w| matches!(*w, "-A" | "--all-namespaces" | "--all-namespaces=true"))
+    {
         return None;
     }
     for (i, w) in words.iter().enumerate() {
@@ -914,6 +918,10 @@ fn command_namespace(cmd: &str) -> Option<String> {
                     .filter(|v| !v.is_empty() && !v.starts_with('-'))
             }),
         };
+        let value = value.map(|v| {
+            let v = v.strip_prefix('=').unwrap_or(v);
+            v.trim_matches(['"', '\''])
+        });
         if let Some(v) = value.filter(|v| !v.is_empty()) {
             return Some(v.to_owned());
         }
@@ -3068,6 +3076,32 @@ Containers:
             "[\n  {\"kind\": \"Pod\"},\n  null,\n  true\n]\n",
             InputFormat::Json,
         );
+    }
+
+    #[test]
+    fn namespace_of_a_shown_command() {
+        for (cmd, ns) in [
+            ("kubectl get pods -n team-a", Some("team-a")),
+            ("kubectl get pods -nteam-a", Some("team-a")),
+            (
+                "kubectl describe pods p -n=kube-system",
+                Some("kube-system"),
+            ),
+            (
+                "kubectl get pods --namespace=gpu-operator -o wide",
+                Some("gpu-operator"),
+            ),
+            (
+                "kubectl get pods --namespace \"gpu-operator\"",
+                Some("gpu-operator"),
+            ),
+            ("kubectl get pods -A", None),
+            ("kubectl get pods --all-namespaces=true", None),
+            ("kubectl get pods", None),
+            ("helm list -n x", None),
+        ] {
+            assert_eq!(command_namespace(cmd).as_deref(), ns, "{cmd}");
+        }
     }
 
     #[test]
