@@ -149,7 +149,9 @@ fn content_lines(text: &str) -> impl Iterator<Item = &str> {
 /// Detects the format of text (see [`crate::snapshot::detect_format`]).
 pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = content_lines(text).filter(|l| !l.trim().is_empty());
+    // a shown command line (`$ kubectl describe pod p | tail`) is not the output
+    let mut lines = content_lines(text)
+        .filter(|l| !l.trim().is_empty() && crate::paste::prompt_command(l).is_none());
     let Some(first) = lines.next() else {
         return InputFormat::Text;
     };
@@ -789,14 +791,21 @@ pub fn parse_text(text: &str) -> ParsedText {
     // the namespace a shown command (`$ kubectl get pods -n team-a`) asked for, and where the
     // objects read since that command start
     let mut namespace: Option<(String, Marks)> = None;
+    // the object a shown `kubectl describe <kind> <name>` names: an excerpt of its output
+    // (`| grep -A6 Capacity`, `| tail`) has no `Name:` line
+    let mut described: Option<((&'static str, String), Marks)> = None;
     while i < lines.len() {
         let line = lines[i];
         if let Some(cmd) = crate::paste::prompt_command(line) {
             flush(&mut block, &mut out, &mut block_index);
+            if let Some((object, mark)) = described.take() {
+                mark.apply_object(&mut out, object.0, &object.1);
+            }
             if let Some((ns, mark)) = namespace.take() {
                 mark.apply_namespace(&mut out, &ns);
             }
             namespace = command_namespace(cmd).map(|ns| (ns, Marks::of(&out)));
+            described = command_object(cmd).map(|o| (o, Marks::of(&out)));
             i += 1;
             continue;
         }
@@ -882,6 +891,9 @@ pub fn parse_text(text: &str) -> ParsedText {
         i += 1;
     }
     flush(&mut block, &mut out, &mut block_index);
+    if let Some((object, mark)) = described.take() {
+        mark.apply_object(&mut out, object.0, &object.1);
+    }
     if let Some((ns, mark)) = namespace.take() {
         mark.apply_namespace(&mut out, &ns);
     }
@@ -929,9 +941,54 @@ fn command_namespace(cmd: &str) -> Option<String> {
     None
 }
 
+/// The kind (`Node` or `Pod`) and name of the one object a `kubectl describe` command line
+/// names (`describe node gpu-01`, `describe pods/train-0`, `describe po train-0 -n x`); `None`
+/// for other commands, other kinds, and several names or a selector.
+fn command_object(cmd: &str) -> Option<(&'static str, String)> {
+    let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "describe")?;
+    let is_kubectl = words[..at].iter().any(|w| {
+        let p = w.rsplit('/').next().unwrap_or(w);
+        matches!(p, "kubectl" | "k" | "oc" | "kubectl.exe")
+    });
+    if !is_kubectl {
+        return None;
+    }
+    // positional words after `describe`, flags (and the value of `-n`/`--namespace`) skipped
+    let mut positional = Vec::new();
+    let mut skip = false;
+    for w in &words[at + 1..] {
+        if skip {
+            skip = false;
+        } else if matches!(*w, "-n" | "--namespace" | "-l" | "--selector" | "--context") {
+            skip = true;
+        } else if !w.starts_with('-') {
+            positional.push(*w);
+        } else if matches!(*w, "-l" | "--all-namespaces" | "-A") || w.starts_with("--selector") {
+            return None;
+        }
+    }
+    let kind_of = |r: &str| match r.to_ascii_lowercase().as_str() {
+        "node" | "nodes" | "no" => Some("Node"),
+        "pod" | "pods" | "po" => Some("Pod"),
+        _ => None,
+    };
+    let (kind, name) = match positional.as_slice() {
+        [one] => {
+            let (r, n) = one.split_once('/')?;
+            (kind_of(r)?, n)
+        }
+        [r, n] => (kind_of(r)?, *n),
+        _ => return None,
+    };
+    let name = name.trim_matches(['"', '\'']);
+    (!name.is_empty()).then(|| (kind, name.to_owned()))
+}
+
 /// Lengths of the namespaced vectors of a [`ParsedText`], to find what was read after a point.
 #[derive(Debug, Clone, Copy)]
 struct Marks {
+    nodes: usize,
     pods: usize,
     events: usize,
     daemon_sets: usize,
@@ -943,12 +1000,39 @@ struct Marks {
 impl Marks {
     fn of(p: &ParsedText) -> Self {
         Marks {
+            nodes: p.nodes.len(),
             pods: p.pods.len(),
             events: p.events.len(),
             daemon_sets: p.daemon_sets.len(),
             resource_quotas: p.resource_quotas.len(),
             limit_ranges: p.limit_ranges.len(),
             persistent_volume_claims: p.persistent_volume_claims.len(),
+        }
+    }
+
+    /// Gives the name of the described object (`kind` `Node` or `Pod`) to the objects of that
+    /// kind read since the mark without a name, and to the events read since the mark whose
+    /// involved object has none (the `Events:` table of the excerpt).
+    fn apply_object(self, p: &mut ParsedText, kind: &str, name: &str) {
+        match kind {
+            "Node" => p
+                .nodes
+                .iter_mut()
+                .skip(self.nodes)
+                .filter(|n| n.metadata.name.is_empty())
+                .for_each(|n| n.metadata.name = name.to_owned()),
+            _ => p
+                .pods
+                .iter_mut()
+                .skip(self.pods)
+                .filter(|o| o.metadata.name.is_empty())
+                .for_each(|o| o.metadata.name = name.to_owned()),
+        }
+        for e in p.events.iter_mut().skip(self.events) {
+            if e.involved_object.name.is_empty() {
+                e.involved_object.kind = kind.to_owned();
+                e.involved_object.name = name.to_owned();
+            }
         }
     }
 
@@ -3102,6 +3186,47 @@ Containers:
         ] {
             assert_eq!(command_namespace(cmd).as_deref(), ns, "{cmd}");
         }
+    }
+
+    /// An excerpt of a shown `kubectl describe <kind> <name>` (piped through grep or tail)
+    /// has no `Name:` line: the command names the object.
+    #[test]
+    fn excerpts_named_by_their_command() {
+        assert_eq!(
+            command_object("kubectl describe node gpu-01 | grep -A6 Capacity"),
+            Some(("Node", "gpu-01".to_owned()))
+        );
+        assert_eq!(
+            command_object("kubectl -n team-a describe pods/train-0"),
+            Some(("Pod", "train-0".to_owned()))
+        );
+        assert_eq!(
+            command_object("kubectl describe po train-0 -n team-a"),
+            Some(("Pod", "train-0".to_owned()))
+        );
+        assert_eq!(command_object("kubectl describe nodes"), None);
+        assert_eq!(command_object("kubectl describe nodes -l gpu=true"), None);
+        assert_eq!(command_object("kubectl describe svc x"), None);
+        assert_eq!(command_object("kubectl get node gpu-01"), None);
+        let cap = "$ kubectl describe node gpu-01 | grep -A6 Capacity\nCapacity:\n  cpu:             8\n  nvidia.com/gpu:  0\nAllocatable:\n  cpu:             8\n  nvidia.com/gpu:  0\n";
+        assert_eq!(detect_text_format(cap), InputFormat::DescribeNode);
+        let p = parse_text(cap);
+        assert_eq!(p.nodes[0].metadata.name, "gpu-01");
+        let ev = "$ kubectl describe pod train-0 -n team-a | tail -4\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  2m    default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\n";
+        assert_eq!(detect_text_format(ev), InputFormat::EventsTable);
+        let p = parse_text(ev);
+        let e = &p.events[0];
+        assert_eq!(
+            (
+                e.involved_object.kind.as_str(),
+                e.involved_object.namespace.as_str(),
+                e.involved_object.name.as_str()
+            ),
+            ("Pod", "team-a", "train-0")
+        );
+        // a full describe keeps its own name
+        let full = parse_text("$ kubectl describe node gpu-01\nName: gpu-02\nRoles: x\n");
+        assert_eq!(full.nodes[0].metadata.name, "gpu-02");
     }
 
     #[test]
