@@ -149,12 +149,30 @@ fn content_lines(text: &str) -> impl Iterator<Item = &str> {
 /// Detects the format of text (see [`crate::snapshot::detect_format`]).
 pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    // a shown command line (`$ kubectl describe pod p | tail`) is not the output
-    let mut lines = content_lines(text)
-        .filter(|l| !l.trim().is_empty() && crate::paste::prompt_command(l).is_none());
-    let Some(first) = lines.next() else {
+    // a shown command line (`$ kubectl describe pod p | tail`) is not the output; text with
+    // one before its first output line is a paste, never a JSON or YAML dump (the caller cuts
+    // it at the prompt first)
+    let mut prompted = false;
+    let mut first = None;
+    for l in content_lines(text).filter(|l| !l.trim().is_empty()) {
+        if crate::paste::prompt_command(l).is_some() {
+            prompted = true;
+        } else {
+            first = Some(l);
+            break;
+        }
+    }
+    let Some(first) = first else {
         return InputFormat::Text;
     };
+    match detect_from(text, first) {
+        InputFormat::Json | InputFormat::Yaml if prompted => InputFormat::Text,
+        f => f,
+    }
+}
+
+/// [`detect_text_format`] of `text` whose first output line is `first`.
+fn detect_from(text: &str, first: &str) -> InputFormat {
     let trimmed = first.trim_start();
     if trimmed.starts_with(['{', '[']) {
         // from the first content character on: a log line such as `[2021-05-08 12:20:58] ...`
