@@ -192,15 +192,6 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
     {
         return InputFormat::Yaml;
     }
-    // a shown command before a table (`$ kubectl describe pod x | sed -n '/^Events:/,$p'`) is
-    // not its first line (JSON and YAML after a prompt are read by the paste reader)
-    let first = match crate::paste::prompt_command(first) {
-        Some(_) => match lines.next() {
-            Some(next) => next,
-            None => return InputFormat::Text,
-        },
-        None => first,
-    };
     match table_kind(first) {
         Some(TableKind::Nodes) => return InputFormat::NodesWideTable,
         Some(TableKind::Events) => return InputFormat::EventsTable,
