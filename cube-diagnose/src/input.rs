@@ -351,6 +351,9 @@ impl Inputs {
     }
 
     /// Reads a paste section by section (see the module documentation).
+    ///
+    /// JSON/YAML printed by an HTTP client (`curl`, `wget`, HTTPie) is read as text: it is the
+    /// answer of one endpoint, never a listing of the cluster.
     fn add_paste(&mut self, source: &str, text: &str) -> InputFormat {
         let sections = paste::split(text);
         let multi = sections.len() > 1;
@@ -365,6 +368,13 @@ impl Inputs {
             let format = detect_format(body.as_bytes());
             formats.push(format);
             match format {
+                // an HTTP client's answer (`curl -k https://.../cacerts` printing a `Status`
+                // 401 body) is what one endpoint said, not a dump of the cluster: read as text
+                InputFormat::Json | InputFormat::Yaml
+                    if section.command.as_ref().is_some_and(|c| http_client(&c.text)) =>
+                {
+                    push_section_lines(&mut log_lines, section)
+                }
                 InputFormat::Json | InputFormat::Yaml => {
                     let label = if multi {
                         format!("{source}:{}", section.first_line())
@@ -594,6 +604,16 @@ fn paste_line(number: usize, raw: &str) -> PasteLine {
 
 /// The lines of a text section for the log: its command line (a `kubeadm join ...` line is
 /// evidence) and its output.
+/// Whether a shown command line runs an HTTP client (`curl`, `wget`, HTTPie's `http`/`https`),
+/// possibly after `sudo` or environment assignments.
+fn http_client(command: &str) -> bool {
+    command
+        .split_whitespace()
+        .find(|w| *w != "sudo" && !w.contains('='))
+        .map(|w| w.rsplit('/').next().unwrap_or(w))
+        .is_some_and(|p| matches!(p, "curl" | "wget" | "http" | "https"))
+}
+
 fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
     if let Some(c) = &section.command {
         let mut line = PasteLine::default();

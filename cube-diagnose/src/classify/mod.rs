@@ -129,10 +129,13 @@ pub enum SignalKind {
     /// The connection was closed before any HTTP answer (`Get "<url>": EOF`): a proxy, load
     /// balancer or firewall in the path, or a server that is not an API server.
     ConnectionClosed,
-    /// A node-join server (k3s/rke2 supervisor) answers the agent with an HTTP error status:
-    /// it is reachable but not ready (5xx) or refuses the agent (401/403) (details `url`,
+    /// A node-join server (k3s/rke2 supervisor) answers the agent with an HTTP error status
+    /// other than 401: it is reachable but not ready (5xx), or another error (details `url`,
     /// `code`, `status`).
     JoinServerNotReady,
+    /// A node-join server (k3s/rke2 supervisor) answers the agent with `401 Unauthorized`:
+    /// it does not accept the agent's join token (details `url`, `code`, `status`).
+    JoinTokenRejected,
     /// A catalog message whose conclusion the catalog's own rules draw (detail `entry` names
     /// the [`crate::catalog::Entry`]; the other details are its placeholders, plus what a
     /// family module derives; a `severity` detail set by a context pass overrides the entry's).
@@ -421,6 +424,12 @@ fn is_loopback(host: &str) -> bool {
 /// `fmt.Errorf("%s: %s", u, resp.Status)`).
 fn http_status_error(err: &str) -> Option<BTreeMap<String, String>> {
     let (url, status) = err.trim().trim_end_matches(['"', '\'']).rsplit_once(": ")?;
+    // wrapped errors keep their prefix (`failed to retrieve configuration from server: <url>`,
+    // pkg/agent/config/config.go `errors.Wrap`): the URL starts at its scheme
+    let url = match url.rfind("https://").or_else(|| url.rfind("http://")) {
+        Some(at) => &url[at..],
+        None => url,
+    };
     let code = status.get(..3)?;
     if !url.contains("://")
         || !code.bytes().all(|b| b.is_ascii_digit())
@@ -463,10 +472,28 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
     for m in &matches {
         if m.entry.family == crate::catalog::Family::K3s
             && m.entry.kind.is_none()
-            && let Some(mut d) = http_status_error(m.value("error"))
+            && let Some(mut d) = http_status_error(m.value("error")).or_else(|| {
+                // v1.17-v1.18 `failed to get CA certs at <url>: <status>`: the URL is the
+                // wrapper's
+                http_status_error(&format!("{}: {}", m.value("url"), m.value("error")))
+            })
         {
             d.insert("entry".to_owned(), m.entry.id.to_owned());
-            let hit = (SignalKind::JoinServerNotReady, d);
+            // 401: the supervisor does not accept the token (pkg/clientaccess/token.go `get`
+            // sends it as Bearer or basic auth; pkg/agent/config/config.go getNodeNamedCrt
+            // retries without the client certificate first, so a 401 left is the token's)
+            // A 401 for `/cacerts` is not the token's: the supervisor serves the CA bundle
+            // without authentication (pkg/clientaccess/token.go getCACerts sends no
+            // credentials), so the address answering is a plain Kubernetes API server, not a
+            // k3s/rke2 supervisor (k3s-io/k3s#3119: an RKE cluster's API server; rke2 joins on
+            // 9345) - join-apiserver-unreachable says so.
+            let cacerts = d.get("url").is_some_and(|u| u.ends_with("/cacerts"));
+            let kind = if d.get("code").is_some_and(|c| c == "401") && !cacerts {
+                SignalKind::JoinTokenRejected
+            } else {
+                SignalKind::JoinServerNotReady
+            };
+            let hit = (kind, d);
             if !hits.contains(&hit) {
                 hits.push(hit);
             }

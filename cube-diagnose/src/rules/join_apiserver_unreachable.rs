@@ -10,7 +10,7 @@ declare_rule!(
     "join-apiserver-unreachable",
     Join,
     Error,
-    "kubeadm join cannot use the API endpoint: connection refused (nothing listening, wrong port, or the control plane advertised an address others cannot reach such as VirtualBox's NAT 10.0.2.15), timeout (firewall, security group, routing), no route to host, or the API server certificate's SANs do not include the address used to join; a k3s/rke2 agent whose server answers with an HTTP error (503 while the server is not ready, 401 for a token it does not accept); the connection closed before any answer (EOF). Each case names its own fix.",
+    "kubeadm join cannot use the API endpoint: connection refused (nothing listening, wrong port, or the control plane advertised an address others cannot reach such as VirtualBox's NAT 10.0.2.15), timeout (firewall, security group, routing), no route to host, or the API server certificate's SANs do not include the address used to join; a k3s/rke2 agent whose server answers with an HTTP error (503 while the server is not ready; a 401 is join-token-invalid's); the connection closed before any answer (EOF). Each case names its own fix.",
     check
 );
 
@@ -75,24 +75,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
-/// The k3s/rke2 supervisor's HTTP answer to an agent (`<url>: <code> <status>`, k3s-io/k3s
-/// pkg/clientaccess and pkg/agent/config): 5xx while the server's own core is not ready (the
-/// supervisor answers 503 until its API server and the node-password secrets can be used,
-/// pkg/server/router.go), 401 for a token the server does not accept.
-fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String, String) {
-    let (url, code, status) = (s.detail("url"), s.detail("code"), s.detail("status"));
-    let rke2 = url.contains("/v1-rke2/");
-    let (program, unit) = if rke2 {
+/// The program (`k3s` or `rke2`) and its server unit of a supervisor URL (rke2 serves
+/// `/v1-rke2/...`, k3s `/v1-k3s/...`: pkg/agent/config/config.go `"/v1-"+version.Program`).
+pub(crate) fn supervisor_program(url: &str) -> (&'static str, &'static str) {
+    if url.contains("/v1-rke2/") || url.contains(":9345") {
         ("rke2", "rke2-server")
     } else {
         ("k3s", "k3s")
-    };
-    // `Running load balancer <name> 127.0.0.1:6444 -> [10.0.0.10:9345]`: the agent's own
-    // client-side load balancer and the servers behind it
+    }
+}
+
+/// The servers behind the agent's own client-side load balancer (`Running load balancer
+/// <name> 127.0.0.1:6444 -> [10.0.0.10:9345]`, k3s-io/k3s pkg/agent/loadbalancer) in the log
+/// `source`, and a note when `url` is that load balancer.
+pub(crate) fn supervisor_servers(ctx: &Context<'_>, source: &str, url: &str) -> (Option<String>, String) {
     let servers = ctx
         .logs()
         .iter()
-        .filter(|l| l.source == s.source)
+        .filter(|l| l.source == source)
         .find_map(|l| {
             let t = &l.text[l.text.find("Running load balancer ")?..];
             let start = t.find("-> [")? + 4;
@@ -105,9 +105,35 @@ fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String,
         }
         _ => String::new(),
     };
+    (servers, lb_note)
+}
+
+/// The k3s/rke2 supervisor's HTTP answer to an agent (`<url>: <code> <status>`, k3s-io/k3s
+/// pkg/clientaccess and pkg/agent/config): 5xx while the server's own core is not ready (the
+/// supervisor answers 503 until its API server and the node-password secrets can be used,
+/// pkg/server/router.go); a 401 (token not accepted) is `join-token-invalid`'s.
+fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String, String) {
+    let (url, code, status) = (s.detail("url"), s.detail("code"), s.detail("status"));
+    let (program, unit) = supervisor_program(url);
+    let (servers, lb_note) = supervisor_servers(ctx, &s.source, url);
     let on = servers
         .as_deref()
         .map_or_else(|| "the server".to_owned(), |l| format!("the server ({l})"));
+    if code == "401" && url.ends_with("/cacerts") {
+        // the supervisor serves /cacerts to anyone (k3s-io/k3s pkg/clientaccess/token.go
+        // getCACerts sends no credentials): a 401 there comes from an API server that is not
+        // a k3s/rke2 supervisor
+        return (
+            format!(
+                "the address the agent joins answers {code} {status} for {url}: a k3s/rke2 supervisor serves /cacerts without credentials, so this is another server (a plain Kubernetes API server such as an RKE or kubeadm cluster's, rke2's API server port 6443 instead of its supervisor port 9345, or a proxy){lb_note}"
+            ),
+            format!(
+                "point the agent at the {program} server's supervisor: `server:` in /etc/rancher/{program}/config.yaml (or {}_URL) must be https://<server>:{} of a {program} server, then restart the agent",
+                program.to_uppercase(),
+                if program == "rke2" { "9345" } else { "6443" }
+            ),
+        );
+    }
     if code.starts_with('5') {
         (
             format!(
@@ -115,16 +141,6 @@ fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String,
             ),
             format!(
                 "look at the server, not the agent: on {on} `journalctl -u {unit}` shows why it is not ready (etcd quorum or datastore, API server start, certificates, disk full) and `kubectl get --raw='/readyz?verbose'` there names the failing check; the agent retries by itself once the server is ready"
-            ),
-        )
-    } else if code == "401" {
-        (
-            format!(
-                "the {program} server rejects the agent's join token (401 Unauthorized) for {url}{lb_note}"
-            ),
-            format!(
-                "give the agent the server's current token: the content of /var/lib/rancher/{program}/server/node-token on {on} as `token:` in /etc/rancher/{program}/config.yaml (or {}_TOKEN), then restart the agent",
-                program.to_uppercase()
             ),
         )
     } else {
@@ -165,11 +181,26 @@ mod tests {
                 && f[0].message.contains("10.0.0.10:9345")
         );
         assert!(f[0].remedy.contains("journalctl -u rke2-server"));
-        let t = run_log(
+        // a 401 is the token's (join-token-invalid), not reachability
+        assert!(run_log(
             "join-apiserver-unreachable",
             "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://10.0.0.10:6443/v1-k3s/client-kubelet.crt: 401 Unauthorized\"",
-        );
-        assert!(t[0].remedy.contains("node-token") && t[0].remedy.contains("K3S_TOKEN"));
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn cacerts_401_is_not_a_supervisor() {
+        for line in [
+            "level=error msg=\"failed to get CA certs: https://127.0.0.1:6444/cacerts: 401 Unauthorized\"",
+            "level=error msg=\"failed to get CA certs at https://127.0.0.1:40649/cacerts: 401 Unauthorized\"",
+            "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: failed to get CA certs: https://127.0.0.1:6444/cacerts: 401 Unauthorized\"",
+        ] {
+            let f = run_log("join-apiserver-unreachable", line);
+            assert_eq!(f.len(), 1, "{line}");
+            assert!(f[0].message.contains("not a k3s/rke2 supervisor") || f[0].message.contains("serves /cacerts"), "{}", f[0].message);
+            assert!(run_log("join-token-invalid", line).is_empty(), "{line}");
+        }
     }
 
     #[test]

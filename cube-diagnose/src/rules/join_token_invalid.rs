@@ -1,4 +1,5 @@
-//! `join-token-invalid`: kubeadm join output shows an unknown/expired bootstrap token.
+//! `join-token-invalid`: kubeadm join output shows an unknown/expired bootstrap token, or a
+//! k3s/rke2 supervisor rejects the agent's token (401).
 
 use std::collections::BTreeMap;
 
@@ -11,7 +12,7 @@ declare_rule!(
     "join-token-invalid",
     Join,
     Error,
-    "kubeadm join (or karmadactl register) discovery finds no JWS signature for the token in the kube-public/cluster-info ConfigMap: the token is unknown to the cluster (expired after its TTL, 24 h by default, or deleted), or the control plane's bootstrap signer has not signed it yet (a fresh control plane; kind's race). When the snapshot holds the cluster's bootstrap tokens the finding says which. Also: a token whose secret part does not sign cluster-info (mistyped), and a cluster-info without kubeconfig (control plane not set up for bootstrapping). Fix: create a fresh token on a control-plane node.",
+    "kubeadm join (or karmadactl register) discovery finds no JWS signature for the token in the kube-public/cluster-info ConfigMap: the token is unknown to the cluster (expired after its TTL, 24 h by default, or deleted), or the control plane's bootstrap signer has not signed it yet (a fresh control plane; kind's race). When the snapshot holds the cluster's bootstrap tokens the finding says which. Also: a token whose secret part does not sign cluster-info (mistyped), a cluster-info without kubeconfig (control plane not set up for bootstrapping), and a k3s/rke2 supervisor answering the agent 401 Unauthorized (the token is not the server's). Fix: create a fresh token on a control-plane node.",
     check
 );
 
@@ -21,6 +22,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         SignalKind::JoinTokenUnknown,
         SignalKind::JoinTokenSecretMismatch,
         SignalKind::JoinClusterInfoMissing,
+        SignalKind::JoinTokenRejected,
     ];
     for s in signals(ctx, &kinds) {
         by_source.entry(&s.source).or_default().push(s);
@@ -34,6 +36,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .iter()
                 .find(|s| s.kind != SignalKind::JoinTokenUnknown)
                 .unwrap_or(&sigs[0]);
+            if first.kind == SignalKind::JoinTokenRejected {
+                return k3s_token_rejected(ctx, source, first, &sigs);
+            }
             let entry = crate::catalog::entry(first.detail("entry"));
             let id = sigs.iter().map(|s| s.detail("token_id")).find(|i| !i.is_empty()).unwrap_or("");
             let (tool, remedy) = match entry {
@@ -62,9 +67,57 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .collect()
 }
 
+/// A k3s/rke2 supervisor answering the agent `401 Unauthorized` (k3s-io/k3s
+/// pkg/clientaccess/token.go `get`: `fmt.Errorf("%s: %s", u, resp.Status)`, printed by
+/// pkg/agent/config/config.go as `Waiting to retrieve agent configuration; server is not
+/// ready: %v` (v1.21+) or `Failed to retrieve agent config: %v` (older)): the server does not
+/// accept the agent's token.
+fn k3s_token_rejected(ctx: &Context<'_>, source: &str, s: &Signal, sigs: &[&Signal]) -> Finding {
+    let url = s.detail("url");
+    let (program, _) = crate::rules::join_apiserver_unreachable::supervisor_program(url);
+    let (servers, lb_note) =
+        crate::rules::join_apiserver_unreachable::supervisor_servers(ctx, source, url);
+    let on = servers
+        .as_deref()
+        .map_or_else(|| "the server".to_owned(), |l| format!("the server ({l})"));
+    Finding::new(
+        JoinTokenInvalid::ID,
+        Severity::Error,
+        Subject::log(source),
+        format!(
+            "the {program} server rejects the agent's join token (401 Unauthorized for {url}): the token is not the server's (mistyped, from another or a re-installed cluster, or an agent token where the server only accepts its server token){lb_note}"
+        ),
+    )
+    .with_evidences(sigs.iter().take(3).map(|s| s.evidence()))
+    .with_remedy(format!(
+        "give the agent the server's current token: the content of /var/lib/rancher/{program}/server/node-token on {on} as `token:` in /etc/rancher/{program}/config.yaml (or {}_TOKEN), then restart the agent",
+        program.to_uppercase()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    #[test]
+    fn k3s_supervisor_401_every_wording() {
+        for line in [
+            "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://10.0.0.10:6443/v1-k3s/client-kubelet.crt: 401 Unauthorized\"",
+            "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: failed to retrieve configuration from server: https://127.0.0.1:6444/v1-k3s/config: 401 Unauthorized\"",
+            "level=error msg=\"Failed to retrieve agent config: https://10.0.0.10:6443/v1-k3s/serving-kubelet.crt: 401 Unauthorized\"",
+            "rke2[1]: level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://127.0.0.1:6444/v1-rke2/serving-kubelet.crt: 401 Unauthorized\"",
+        ] {
+            let f = run_log("join-token-invalid", line);
+            assert_eq!(f.len(), 1, "{line}");
+            assert!(f[0].message.contains("401") && f[0].remedy.contains("node-token"), "{f:#?}");
+            assert!(!f[0].message.contains("failed to retrieve"), "{}", f[0].message);
+            if line.contains("rke2") {
+                assert!(f[0].remedy.contains("RKE2_TOKEN"));
+            } else {
+                assert!(f[0].remedy.contains("K3S_TOKEN"));
+            }
+        }
+    }
 
     #[test]
     fn jws_missing_old_and_new() {

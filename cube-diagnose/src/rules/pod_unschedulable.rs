@@ -254,6 +254,46 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("add {res} to the ClusterQueue's resourceGroups[].coveredResources with a nominalQuota in each flavor")),
         );
     }
+    for f in &mut out {
+        f.remedy = name_pod(&f.remedy, &f.subject);
+    }
+    out
+}
+
+/// A word as a POSIX shell reads it back: as is when it holds only name characters, else
+/// single-quoted (a name read from a paste may hold anything).
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '/'))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The remedy of a finding about one pod, with that pod named in its commands (remedies are
+/// pasted as printed): `kubectl describe pod` becomes `kubectl describe pod -n <ns> <name>`,
+/// `kubectl describe pvc` is limited to the pod's namespace, and a remedy that names no
+/// command for the pod ends with the one that re-checks it.
+fn name_pod(remedy: &str, subject: &Subject) -> String {
+    if subject.kind != "Pod" || subject.name.is_empty() {
+        return remedy.to_owned();
+    }
+    let ns = if subject.namespace.is_empty() {
+        String::new()
+    } else {
+        format!("-n {} ", shell_word(&subject.namespace))
+    };
+    let describe = format!("kubectl describe pod {ns}{}", shell_word(&subject.name));
+    let mut out = remedy.replace("`kubectl describe pod`", &format!("`{describe}`"));
+    let pvc = format!("kubectl describe pvc {ns}");
+    out = out.replace("`kubectl describe pvc`", &format!("`{}`", pvc.trim_end()));
+    if !out.contains(&describe) {
+        out.push_str(&format!("; re-check the pod with `{describe}`"));
+    }
     out
 }
 
@@ -270,6 +310,16 @@ mod tests {
           {{"kind":"Pod","metadata":{{"name":"b","namespace":"x"}},"spec":{{"nodeName":"g2","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"4"}}}}}}]}},"status":{{"phase":"Running"}}}},
           {{"kind":"Pod","metadata":{{"name":"p","namespace":"x"}},"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"{want}"}}}}}}]}},"status":{{"phase":"Pending"}}}}]}}"#
         )
+    }
+
+    #[test]
+    fn remedies_name_the_pod() {
+        let f = run_rule("pod-unschedulable", &snap("6"));
+        assert!(f[0].remedy.contains("`kubectl describe pod -n x p`"), "{}", f[0].remedy);
+        assert!(f[0].remedy_commands.iter().any(|c| c == "kubectl describe pod -n x p") || f[0].remedy_commands.is_empty(), "{:?}", f[0].remedy_commands);
+        let s = crate::Subject::namespaced("Pod", "team a", "it's");
+        let r = super::name_pod("read the reasons in `kubectl describe pod`; `kubectl describe pvc` too", &s);
+        assert_eq!(r, "read the reasons in `kubectl describe pod -n 'team a' 'it'\\''s'`; `kubectl describe pvc -n 'team a'` too");
     }
 
     #[test]
