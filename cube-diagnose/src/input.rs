@@ -371,7 +371,10 @@ impl Inputs {
                 // an HTTP client's answer (`curl -k https://.../cacerts` printing a `Status`
                 // 401 body) is what one endpoint said, not a dump of the cluster: read as text
                 InputFormat::Json | InputFormat::Yaml
-                    if section.command.as_ref().is_some_and(|c| http_client(&c.text)) =>
+                    if section
+                        .command
+                        .as_ref()
+                        .is_some_and(|c| http_client(&c.text)) =>
                 {
                     push_section_lines(&mut log_lines, section)
                 }

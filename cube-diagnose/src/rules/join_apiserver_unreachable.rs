@@ -88,7 +88,11 @@ pub(crate) fn supervisor_program(url: &str) -> (&'static str, &'static str) {
 /// The servers behind the agent's own client-side load balancer (`Running load balancer
 /// <name> 127.0.0.1:6444 -> [10.0.0.10:9345]`, k3s-io/k3s pkg/agent/loadbalancer) in the log
 /// `source`, and a note when `url` is that load balancer.
-pub(crate) fn supervisor_servers(ctx: &Context<'_>, source: &str, url: &str) -> (Option<String>, String) {
+pub(crate) fn supervisor_servers(
+    ctx: &Context<'_>,
+    source: &str,
+    url: &str,
+) -> (Option<String>, String) {
     let servers = ctx
         .logs()
         .iter()
@@ -198,7 +202,12 @@ mod tests {
         ] {
             let f = run_log("join-apiserver-unreachable", line);
             assert_eq!(f.len(), 1, "{line}");
-            assert!(f[0].message.contains("not a k3s/rke2 supervisor") || f[0].message.contains("serves /cacerts"), "{}", f[0].message);
+            assert!(
+                f[0].message.contains("not a k3s/rke2 supervisor")
+                    || f[0].message.contains("serves /cacerts"),
+                "{}",
+                f[0].message
+            );
             assert!(run_log("join-token-invalid", line).is_empty(), "{line}");
         }
     }

@@ -109,8 +109,15 @@ mod tests {
         ] {
             let f = run_log("join-token-invalid", line);
             assert_eq!(f.len(), 1, "{line}");
-            assert!(f[0].message.contains("401") && f[0].remedy.contains("node-token"), "{f:#?}");
-            assert!(!f[0].message.contains("failed to retrieve"), "{}", f[0].message);
+            assert!(
+                f[0].message.contains("401") && f[0].remedy.contains("node-token"),
+                "{f:#?}"
+            );
+            assert!(
+                !f[0].message.contains("failed to retrieve"),
+                "{}",
+                f[0].message
+            );
             if line.contains("rke2") {
                 assert!(f[0].remedy.contains("RKE2_TOKEN"));
             } else {

@@ -315,11 +315,28 @@ mod tests {
     #[test]
     fn remedies_name_the_pod() {
         let f = run_rule("pod-unschedulable", &snap("6"));
-        assert!(f[0].remedy.contains("`kubectl describe pod -n x p`"), "{}", f[0].remedy);
-        assert!(f[0].remedy_commands.iter().any(|c| c == "kubectl describe pod -n x p") || f[0].remedy_commands.is_empty(), "{:?}", f[0].remedy_commands);
+        assert!(
+            f[0].remedy.contains("`kubectl describe pod -n x p`"),
+            "{}",
+            f[0].remedy
+        );
+        assert!(
+            f[0].remedy_commands
+                .iter()
+                .any(|c| c == "kubectl describe pod -n x p")
+                || f[0].remedy_commands.is_empty(),
+            "{:?}",
+            f[0].remedy_commands
+        );
         let s = crate::Subject::namespaced("Pod", "team a", "it's");
-        let r = super::name_pod("read the reasons in `kubectl describe pod`; `kubectl describe pvc` too", &s);
-        assert_eq!(r, "read the reasons in `kubectl describe pod -n 'team a' 'it'\\''s'`; `kubectl describe pvc -n 'team a'` too");
+        let r = super::name_pod(
+            "read the reasons in `kubectl describe pod`; `kubectl describe pvc` too",
+            &s,
+        );
+        assert_eq!(
+            r,
+            "read the reasons in `kubectl describe pod -n 'team a' 'it'\\''s'`; `kubectl describe pvc -n 'team a'` too"
+        );
     }
 
     #[test]
