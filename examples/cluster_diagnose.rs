@@ -201,7 +201,9 @@ fn read_inputs(
         let text = String::from_utf8_lossy(&bytes);
         if is_kubeconfig(&text, limits) {
             let origin = (!is_stdin).then_some(path.as_path());
-            match kubeconfig_report(&name, &text, None, origin) {
+            let parsed = Kubeconfig::from_yaml_with(&text, origin, limits)
+                .with_context(|| format!("{name} is not a readable kubeconfig"));
+            match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None)) {
                 Ok(r) => {
                     inputs
                         .locations
@@ -331,18 +333,11 @@ fn is_kubeconfig(text: &str, limits: &cube_model::Limits) -> bool {
 /// (every context checked, certificates parsed) turned into the plain report by
 /// `ClusterImport::to_import_report` (typed problems for the kubeconfig rules, connection
 /// `not-checked`).
-fn kubeconfig_report(
-    name: &str,
-    text: &str,
-    context: Option<&str>,
-    origin: Option<&std::path::Path>,
-) -> Result<ImportReport> {
-    let cfg = Kubeconfig::from_yaml(text, origin)
-        .with_context(|| format!("{name} is not a readable kubeconfig"))?;
+fn kubeconfig_report(name: &str, cfg: &Kubeconfig, context: Option<&str>) -> Result<ImportReport> {
     let mut opts = cube_cluster::import::ImportOptions::new();
     opts.context = context.map(str::to_owned);
     opts.offline = true;
-    let import = cube_cluster::import::import_offline(&cfg, name, &opts)
+    let import = cube_cluster::import::import_offline(cfg, name, &opts)
         .with_context(|| format!("{name}: cannot check the kubeconfig"))?;
     let mut report = import.to_import_report();
     for p in &mut report.config_problems {
@@ -369,8 +364,8 @@ fn collect_live(
     let text = cube_examples::read_input_text(path, limits)?;
     // the same checks as cluster_import (an empty file, a document that is not a kubeconfig:
     // bad input, exit 2)
-    let cfg = Kubeconfig::from_yaml_strict(&text, Some(path))?;
-    let mut report = kubeconfig_report(&path.display().to_string(), &text, context, Some(path))?;
+    let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(path), limits)?;
+    let mut report = kubeconfig_report(&path.display().to_string(), &cfg, context)?;
     let mut opts = SelectOptions::new();
     if let Some(c) = context {
         opts = opts.context(c);

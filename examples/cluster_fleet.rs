@@ -96,6 +96,11 @@ struct Args {
     /// env=prod.
     #[arg(long, requires = "place")]
     refuse_production_default: bool,
+    /// Limits on input size and work, as in the other programs (`file-bytes` and
+    /// `yaml-alias-expansions` bound the registry read; `http-body-bytes`, `pages-per-list` and
+    /// `request-timeout-secs` every request; `--timeout` still bounds each cluster).
+    #[command(flatten)]
+    limits: cube_examples::LimitArgs,
 }
 
 /// `KEY[=VALUE][:EFFECT]` -> a toleration (`Equal` with a value, `Exists` without).
@@ -237,7 +242,11 @@ fn run(args: &Args) -> anyhow::Result<bool> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into());
     }
-    let registry = cube_examples::read_registry(&args.registry).map_err(BadInput)?;
+    let limits = args.limits.limits().map_err(BadInput)?;
+    let registry = cube_examples::read_registry_with(&args.registry, &limits).map_err(BadInput)?;
+    let mut net = cube_cluster::limits::NetLimits::from_limits(&limits);
+    // each cluster's deadline is --timeout
+    net.deadline = None;
     let options = FleetOptions {
         concurrency: usize::from(args.concurrency.max(1)),
         timeout: Duration::from_secs_f64(args.timeout),
@@ -248,6 +257,7 @@ fn run(args: &Args) -> anyhow::Result<bool> {
             PluginPolicy::Refuse
         },
         base_dir: cube_examples::registry_dir(&args.registry),
+        net,
         ..FleetOptions::default()
     };
     let tty = std::io::stderr().is_terminal();

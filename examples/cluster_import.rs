@@ -112,6 +112,12 @@ struct Args {
     /// Seconds to wait for the token controller to fill the token Secret.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
     token_wait_secs: u64,
+    /// Limits on input size and work, as in the other programs (`file-bytes` and
+    /// `yaml-alias-expansions` bound the kubeconfig read; `http-body-bytes` every answer;
+    /// `request-timeout-secs`, when given, replaces `--timeout-secs`; `collection-deadline-secs`,
+    /// when given, bounds the whole import).
+    #[command(flatten)]
+    limits: cube_examples::LimitArgs,
 }
 
 #[derive(Debug, Serialize)]
@@ -274,6 +280,20 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
         .with_token_secret();
     opts.create_service_account = args.create_service_account;
     opts.token_wait = Duration::from_secs(args.token_wait_secs);
+    let limits = args
+        .limits
+        .limits()
+        .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
+    let defaults = cube_model::Limits::default();
+    if limits.request_timeout != defaults.request_timeout {
+        opts.client = ClientOptions::with_timeout(limits.request_timeout);
+    }
+    if limits.collection_deadline != defaults.collection_deadline {
+        opts.deadline = Some(limits.collection_deadline);
+    }
+    opts.net = cube_cluster::limits::NetLimits::from_limits(&limits);
+    opts.net.request_timeout = opts.client.connect_timeout + opts.client.read_timeout;
+    opts.net.deadline = opts.deadline;
     Ok(opts)
 }
 
@@ -291,9 +311,13 @@ async fn run(args: &Args) -> Result<Report, Failure> {
     let options = import_options(args)?;
     // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
     // the one bounded reader: FIFOs, devices and oversized files are refused
-    let text = cube_examples::read_input_text(&args.kubeconfig, &cube_model::Limits::default())
+    let limits = args
+        .limits
+        .limits()
+        .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
+    let text = cube_examples::read_input_text(&args.kubeconfig, &limits)
         .map_err(|e| Failure::BadInput(e.into()))?;
-    let cfg = Kubeconfig::from_yaml_strict(&text, Some(&args.kubeconfig))
+    let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(&args.kubeconfig), &limits)
         .map_err(|e| Failure::BadInput(e.into()))?;
     let import = cube_cluster::import(&cfg, &args.kubeconfig.display().to_string(), &options)
         .await

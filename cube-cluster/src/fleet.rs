@@ -94,6 +94,10 @@ pub struct FleetOptions {
     /// registry file's directory, as `docs/cluster-registry.md` says); empty = the current
     /// directory.
     pub base_dir: std::path::PathBuf,
+    /// Bounds of every HTTP exchange of each cluster (body sizes, pages per list, per-request
+    /// time; [`crate::limits::NetLimits::from_limits`] for a [`cube_model::Limits`] policy).
+    /// [`FleetOptions::timeout`] still bounds each cluster as a whole.
+    pub net: crate::limits::NetLimits,
 }
 
 impl Default for FleetOptions {
@@ -105,6 +109,7 @@ impl Default for FleetOptions {
             page_size: crate::snapshot::DEFAULT_PAGE_SIZE,
             plugins: PluginPolicy::Refuse,
             base_dir: std::path::PathBuf::new(),
+            net: crate::limits::NetLimits::default(),
         }
     }
 }
@@ -354,7 +359,10 @@ pub fn targets_from_registry(
                     return Err("clients must be built inside a Tokio runtime".to_owned());
                 }
                 build_client(&sel, &client_options)
-                    .map(|c| Arc::new(c) as Arc<dyn ClusterApi>)
+                    .map(|c| {
+                        Arc::new(crate::http::BoundedClient::new(c, options.net))
+                            as Arc<dyn ClusterApi>
+                    })
                     .map_err(|e| crate::classify::error_chain_text(&e))
             }),
         })

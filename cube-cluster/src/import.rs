@@ -106,6 +106,9 @@ pub struct ImportOptions {
     pub token_wait: Duration,
     /// The time certificates are checked at (Unix seconds); `None` = now.
     pub now: Option<i64>,
+    /// Bounds of every HTTP exchange of the live checks (body sizes, per-request time; see
+    /// [`crate::limits::NetLimits::from_limits`] for a [`cube_model::Limits`] policy).
+    pub net: crate::limits::NetLimits,
 }
 
 impl Default for ImportOptions {
@@ -123,6 +126,7 @@ impl Default for ImportOptions {
             manifests: ManifestOptions::new("cube-console", "cube-system").with_token_secret(),
             create_service_account: false,
             token_wait: Duration::from_secs(10),
+            net: crate::limits::NetLimits::default(),
             now: None,
         }
     }
@@ -483,7 +487,9 @@ pub async fn import(
             return Ok(report);
         }
     };
-    verify_api(&client, &selection, options, &mut report).await?;
+    // every answer read through the bounded client: `options.net`'s body sizes and times
+    let bounded = crate::http::BoundedClient::new(client.clone(), options.net);
+    verify_api(&bounded, &selection, options, &mut report).await?;
     if options.create_service_account && report.connection_ok() {
         let creation = mint_and_verify(&client, &selection, options, &report).await;
         report.service_account = Some(creation);
@@ -818,6 +824,7 @@ async fn mint_and_verify(
     };
     match build_client(&sa_selection, &options.client) {
         Ok(sa_client) => {
+            let sa_client = crate::http::BoundedClient::new(sa_client, options.net);
             if let Err(e) =
                 verify_api(&sa_client, &sa_selection, &sa_options, &mut verification).await
             {

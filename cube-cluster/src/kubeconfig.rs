@@ -20,7 +20,7 @@
 //! Secrets (tokens, passwords, client key and certificate data, exec env values, auth-provider
 //! config) are held in [`Secret`], whose `Debug`/`Display` print `<redacted>`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -780,31 +780,45 @@ impl Kubeconfig {
     /// Parses kubeconfig YAML. `origin` is the file it came from: relative paths in every
     /// stanza are resolved against its directory (`certificate-authority`,
     /// `client-certificate`, `client-key`, `tokenFile`, and `exec.command` only when it contains
-    /// a path separator). An empty document is an empty config.
+    /// a path separator). An empty document is an empty config. Within the default
+    /// [`cube_model::Limits`] (see [`Kubeconfig::from_yaml_with`]).
     ///
     /// # Errors
     /// [`Error::Parse`] (message redacted), [`Error::DuplicateName`] when a list repeats a name.
     pub fn from_yaml(text: &str, origin: Option<&Path>) -> Result<Self> {
-        let origin_s = origin
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "<memory>".to_string());
-        let mut cfg: Kubeconfig = if text.trim().is_empty()
-            || text
-                .lines()
-                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-        {
-            Kubeconfig::default()
-        } else {
-            serde_saphyr::from_str::<Option<Kubeconfig>>(text)
-                .map_err(|e| Error::Parse {
-                    origin: origin_s.clone(),
-                    message: parse_message(&e.to_string()),
-                })?
-                .unwrap_or_default()
+        Self::from_yaml_with(text, origin, &cube_model::Limits::default())
+    }
+
+    /// [`Kubeconfig::from_yaml`] within `limits`: the text is parsed once, through
+    /// [`cube_model::yaml`]'s bounded entry (at most `limits.max_yaml_alias_expansions` alias
+    /// events for the whole file).
+    ///
+    /// # Errors
+    /// As [`Kubeconfig::from_yaml`]; the alias limit is an [`Error::Parse`] naming the limit and
+    /// how to raise it.
+    pub fn from_yaml_with(
+        text: &str,
+        origin: Option<&Path>,
+        limits: &cube_model::Limits,
+    ) -> Result<Self> {
+        let origin_s = origin_label(origin);
+        let cfg = match parse_document(text, &origin_s, limits)? {
+            Document::Empty => Kubeconfig::default(),
+            Document::NotMapping => {
+                return Err(Error::Parse {
+                    origin: origin_s,
+                    message: "the document is not a mapping".to_string(),
+                });
+            }
+            Document::Mapping(doc) => doc.into_config(),
         };
-        check_duplicates("clusters", cfg.clusters.iter().map(|c| &c.name), &origin_s)?;
-        check_duplicates("users", cfg.users.iter().map(|c| &c.name), &origin_s)?;
-        check_duplicates("contexts", cfg.contexts.iter().map(|c| &c.name), &origin_s)?;
+        Self::finish(cfg, origin, &origin_s)
+    }
+
+    fn finish(mut cfg: Kubeconfig, origin: Option<&Path>, origin_s: &str) -> Result<Self> {
+        check_duplicates("clusters", cfg.clusters.iter().map(|c| &c.name), origin_s)?;
+        check_duplicates("users", cfg.users.iter().map(|c| &c.name), origin_s)?;
+        check_duplicates("contexts", cfg.contexts.iter().map(|c| &c.name), origin_s)?;
         if let Some(o) = origin {
             cfg.set_origin(o);
         }
@@ -853,9 +867,20 @@ impl Kubeconfig {
     /// # Errors
     /// [`Error::EmptyFile`], [`Error::NotAKubeconfig`], plus those of [`Kubeconfig::from_yaml`].
     pub fn from_yaml_strict(text: &str, origin: Option<&Path>) -> Result<Self> {
-        let origin_s = origin
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "<memory>".to_string());
+        Self::from_yaml_strict_with(text, origin, &cube_model::Limits::default())
+    }
+
+    /// [`Kubeconfig::from_yaml_strict`] within `limits`; the text is parsed once (the shape
+    /// checks and the config come from the same parse).
+    ///
+    /// # Errors
+    /// As [`Kubeconfig::from_yaml_strict`] and [`Kubeconfig::from_yaml_with`].
+    pub fn from_yaml_strict_with(
+        text: &str,
+        origin: Option<&Path>,
+        limits: &cube_model::Limits,
+    ) -> Result<Self> {
+        let origin_s = origin_label(origin);
         let blank = text.lines().all(|l| {
             let t = l.trim();
             t.is_empty() || t.starts_with('#') || t == "---" || t == "..."
@@ -863,49 +888,39 @@ impl Kubeconfig {
         if blank {
             return Err(Error::EmptyFile { origin: origin_s });
         }
-        // Only the document's shape; a syntax error is left to `from_yaml` (redacted message).
-        match serde_saphyr::from_str::<Option<BTreeMap<String, serde::de::IgnoredAny>>>(text) {
-            Ok(None) => return Err(Error::EmptyFile { origin: origin_s }),
-            Ok(Some(keys)) => {
-                if keys.contains_key("kind")
-                    && let Ok(KindOnly { kind: Some(kind) }) =
-                        serde_saphyr::from_str::<KindOnly>(text)
-                    && kind.as_str() != Some("Config")
-                {
-                    let k = match &kind {
-                        serde_json::Value::String(k) => format!("{:?}", redact_text(k)),
-                        other => redact_text(&other.to_string()),
-                    };
-                    return Err(Error::NotAKubeconfig {
-                        origin: origin_s,
-                        reason: format!("kind is {k}, expected \"Config\""),
-                    });
-                }
-                if !["clusters", "users", "contexts", "current-context"]
-                    .iter()
-                    .any(|k| keys.contains_key(*k))
-                {
-                    return Err(Error::NotAKubeconfig {
-                        origin: origin_s,
-                        reason: "none of clusters, users, contexts or current-context is set"
-                            .to_string(),
-                    });
-                }
+        let doc = match parse_document(text, &origin_s, limits)? {
+            Document::Empty => return Err(Error::EmptyFile { origin: origin_s }),
+            Document::NotMapping => {
+                return Err(Error::NotAKubeconfig {
+                    origin: origin_s,
+                    reason: "the document is not a mapping".to_string(),
+                });
             }
-            Err(_) => {
-                // Not a mapping at all (a list, a scalar) is not a kubeconfig; anything else
-                // gets from_yaml's parse error.
-                if let Ok(v) = serde_saphyr::from_str::<serde_json::Value>(text)
-                    && !v.is_object()
-                {
-                    return Err(Error::NotAKubeconfig {
-                        origin: origin_s,
-                        reason: "the document is not a mapping".to_string(),
-                    });
-                }
-            }
+            Document::Mapping(doc) => doc,
+        };
+        if let Some(kind) = &doc.kind
+            && kind.as_str() != Some("Config")
+        {
+            let k = match kind {
+                serde_json::Value::String(k) => format!("{:?}", redact_text(k)),
+                other => redact_text(&other.to_string()),
+            };
+            return Err(Error::NotAKubeconfig {
+                origin: origin_s,
+                reason: format!("kind is {k}, expected \"Config\""),
+            });
         }
-        Self::from_yaml(text, origin)
+        if doc.clusters.is_none()
+            && doc.users.is_none()
+            && doc.contexts.is_none()
+            && doc.current_context.is_none()
+        {
+            return Err(Error::NotAKubeconfig {
+                origin: origin_s,
+                reason: "none of clusters, users, contexts or current-context is set".to_string(),
+            });
+        }
+        Self::finish(doc.into_config(), origin, &origin_s)
     }
 
     /// Reads one file to import, with the checks of [`Kubeconfig::from_yaml_strict`]
@@ -1041,11 +1056,148 @@ fn read_kubeconfig_file(path: &Path) -> Result<String> {
         })
 }
 
-/// A document's `kind`, to tell a kubeconfig from other YAML.
+fn origin_label(origin: Option<&Path>) -> String {
+    origin
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "<memory>".to_string())
+}
+
+/// What the one parse of a kubeconfig text found.
+enum Document {
+    /// No document, or `null`.
+    Empty,
+    /// A sequence or a scalar.
+    NotMapping,
+    /// A mapping: the config, with which keys were present.
+    Mapping(Box<ConfigDoc>),
+}
+
+/// Parses `text` once through [`cube_model::yaml`]'s bounded entry.
+fn parse_document(text: &str, origin: &str, limits: &cube_model::Limits) -> Result<Document> {
+    if text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        return Ok(Document::Empty);
+    }
+    cube_model::yaml::from_str::<Document>(text, limits, serde_saphyr::Options::default()).map_err(
+        |e| Error::Parse {
+            origin: origin.to_string(),
+            message: match cube_model::yaml::alias_limit_exceeded(&e, limits, "the file") {
+                Some(limit) => limit.to_string(),
+                None => parse_message(&e.to_string()),
+            },
+        },
+    )
+}
+
+impl<'de> Deserialize<'de> for Document {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Document;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a kubeconfig mapping")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<Document, A::Error> {
+                // The mapping's values go straight to the typed fields (the parser's own
+                // scalar rules, `name: 123` is the string "123" as with sigs.k8s.io/yaml).
+                ConfigDoc::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|d| Document::Mapping(Box::new(d)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<Document, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Document::NotMapping)
+            }
+            fn visit_unit<E>(self) -> std::result::Result<Document, E> {
+                Ok(Document::Empty)
+            }
+            fn visit_none<E>(self) -> std::result::Result<Document, E> {
+                Ok(Document::Empty)
+            }
+            fn visit_some<D2: serde::Deserializer<'de>>(
+                self,
+                d: D2,
+            ) -> std::result::Result<Document, D2::Error> {
+                Document::deserialize(d)
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<Document, E> {
+                Ok(Document::NotMapping)
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<Document, E> {
+                Ok(Document::NotMapping)
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<Document, E> {
+                Ok(Document::NotMapping)
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<Document, E> {
+                Ok(Document::NotMapping)
+            }
+            fn visit_str<E>(self, _: &str) -> std::result::Result<Document, E> {
+                Ok(Document::NotMapping)
+            }
+            fn visit_bytes<E>(self, _: &[u8]) -> std::result::Result<Document, E> {
+                Ok(Document::NotMapping)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Present (`Some`, a `null` value as the default) or absent (`None`).
+fn present<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    null_default(d).map(Some)
+}
+
+/// [`Kubeconfig`]'s keys as read, with which of them were present (for
+/// [`Kubeconfig::from_yaml_strict`]) and `kind` of any type.
 #[derive(Deserialize)]
-struct KindOnly {
+struct ConfigDoc {
+    #[serde(rename = "apiVersion", default)]
+    api_version: Option<String>,
     #[serde(default)]
     kind: Option<serde_json::Value>,
+    #[serde(default)]
+    preferences: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "present")]
+    clusters: Option<Vec<NamedCluster>>,
+    #[serde(default, deserialize_with = "present")]
+    users: Option<Vec<NamedUser>>,
+    #[serde(default, deserialize_with = "present")]
+    contexts: Option<Vec<NamedContext>>,
+    #[serde(rename = "current-context", default, deserialize_with = "present")]
+    current_context: Option<Option<String>>,
+    #[serde(default)]
+    extensions: Option<serde_json::Value>,
+}
+
+impl ConfigDoc {
+    fn into_config(self) -> Kubeconfig {
+        Kubeconfig {
+            api_version: self.api_version,
+            kind: self.kind.and_then(|k| match k {
+                serde_json::Value::Null => None,
+                serde_json::Value::String(s) => Some(s),
+                other => Some(other.to_string()),
+            }),
+            preferences: self.preferences,
+            clusters: self.clusters.unwrap_or_default(),
+            users: self.users.unwrap_or_default(),
+            contexts: self.contexts.unwrap_or_default(),
+            current_context: self.current_context.flatten(),
+            extensions: self.extensions,
+        }
+    }
 }
 
 fn is_empty_value(v: &serde_json::Value) -> bool {

@@ -378,9 +378,14 @@ fn parse_body(bytes: &[u8]) -> Option<Value> {
         return None;
     }
     serde_json::from_slice(bytes).ok().or_else(|| {
-        std::str::from_utf8(bytes)
+        std::str::from_utf8(bytes).ok().and_then(|t| {
+            cube_model::yaml::from_str::<Value>(
+                t,
+                &cube_model::Limits::default(),
+                serde_saphyr::Options::default(),
+            )
             .ok()
-            .and_then(|t| serde_saphyr::from_str::<Value>(t).ok())
+        })
     })
 }
 
@@ -613,7 +618,12 @@ impl MemoryCluster {
         let docs: Vec<Value> = if text.trim_start().starts_with(['{', '[']) {
             vec![serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?]
         } else {
-            serde_saphyr::from_multiple(text).map_err(|e| format!("not YAML: {e}"))?
+            cube_model::yaml::from_multiple(
+                text,
+                &cube_model::Limits::default(),
+                serde_saphyr::Options::default(),
+            )
+            .map_err(|e| format!("not YAML: {e}"))?
         };
         let mut stored = 0;
         let mut problems = Vec::new();

@@ -306,23 +306,35 @@ impl Profile {
     /// # Errors
     /// [`ProfileError::Parse`].
     pub fn list_from_yaml_str(text: &str) -> Result<Vec<Profile>, ProfileError> {
+        Self::list_from_yaml_str_with(text, &cube_model::Limits::default())
+    }
+
+    /// [`Profile::list_from_yaml_str`] within `limits`: one parse through
+    /// [`cube_model::yaml`]'s bounded entry (the error is the one of the form the text is in:
+    /// a list or one profile).
+    ///
+    /// # Errors
+    /// [`ProfileError::Parse`]; the alias limit names the limit and how to raise it.
+    pub fn list_from_yaml_str_with(
+        text: &str,
+        limits: &cube_model::Limits,
+    ) -> Result<Vec<Profile>, ProfileError> {
         let err = |e: Box<dyn std::error::Error + Send + Sync>| ProfileError::Parse {
             source_label: "<profiles>".to_string(),
             source: e,
         };
-        match serde_saphyr::from_str::<Vec<Profile>>(text) {
-            Ok(list) => Ok(list),
-            Err(first) => serde_saphyr::from_str::<Profile>(text)
-                .map(|p| vec![p])
-                .map_err(|second| {
-                    // Report the error of the form the text is in (a list or one profile).
-                    if text.trim_start().starts_with('-') {
-                        err(Box::new(first))
-                    } else {
-                        err(Box::new(second))
-                    }
-                }),
-        }
+        cube_model::yaml::from_str::<cube_model::yaml::OneOrMany<Profile>>(
+            text,
+            limits,
+            serde_saphyr::Options::default(),
+        )
+        .map(|l| l.0)
+        .map_err(|e| {
+            match cube_model::yaml::alias_limit_exceeded(&e, limits, "<profiles>") {
+                Some(l) => err(Box::new(l)),
+                None => err(Box::new(e)),
+            }
+        })
     }
 
     /// Every check in every namespace it is asked in: cluster and all-namespace checks once with

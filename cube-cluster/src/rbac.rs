@@ -956,12 +956,20 @@ fn parse_documents(text: &str, source_label: &str) -> Result<Vec<serde_json::Val
             v => vec![v],
         });
     }
-    serde_saphyr::from_multiple::<serde_json::Value>(text)
-        .map(|docs| docs.into_iter().filter(|d| !d.is_null()).collect())
-        .map_err(|e| RbacError::Parse {
-            source_label: source_label.to_string(),
-            source: Box::new(e),
-        })
+    let limits = cube_model::Limits::default();
+    cube_model::yaml::from_multiple::<serde_json::Value>(
+        text,
+        &limits,
+        serde_saphyr::Options::default(),
+    )
+    .map(|docs| docs.into_iter().filter(|d| !d.is_null()).collect())
+    .map_err(|e| RbacError::Parse {
+        source_label: source_label.to_string(),
+        source: match cube_model::yaml::alias_limit_exceeded(&e, &limits, source_label) {
+            Some(l) => Box::new(l),
+            None => Box::new(e),
+        },
+    })
 }
 
 fn collect_objects(

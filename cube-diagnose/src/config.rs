@@ -85,7 +85,12 @@ impl Config {
     /// # Errors
     /// [`DiagnoseError::Config`] when the text is not a valid configuration.
     pub fn from_yaml(text: &str) -> Result<Self, DiagnoseError> {
-        serde_saphyr::from_str(text).map_err(|e| DiagnoseError::Config {
+        cube_model::yaml::from_str(
+            text,
+            &cube_model::Limits::default(),
+            serde_saphyr::Options::default(),
+        )
+        .map_err(|e| DiagnoseError::Config {
             message: e.to_string(),
         })
     }

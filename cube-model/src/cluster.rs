@@ -494,18 +494,34 @@ impl ClusterRegistry {
     /// The parser's message (with line and column), which never quotes a value: a broken file
     /// may hold an inline kubeconfig.
     pub fn from_yaml(text: &str) -> Result<Self, String> {
+        Self::from_yaml_with(text, &crate::Limits::default())
+    }
+
+    /// [`ClusterRegistry::from_yaml`] within `limits` (one parse through [`crate::yaml`]'s
+    /// bounded entry: `limits.max_yaml_alias_expansions` for the whole file).
+    ///
+    /// # Errors
+    /// As [`ClusterRegistry::from_yaml`]; the alias limit names the limit and how to raise it.
+    pub fn from_yaml_with(text: &str, limits: &crate::Limits) -> Result<Self, String> {
         if text
             .lines()
             .all(|l| matches!(l.trim(), "" | "---" | "...") || l.trim_start().starts_with('#'))
         {
             return Ok(ClusterRegistry::default());
         }
-        serde_saphyr::from_str::<Option<ClusterRegistry>>(text)
-            .map(Option::unwrap_or_default)
-            .map_err(|e| {
-                // The parser appends a snippet of the source: keep only the first line.
-                e.to_string().lines().next().unwrap_or_default().to_owned()
-            })
+        crate::yaml::from_str::<Option<ClusterRegistry>>(
+            text,
+            limits,
+            serde_saphyr::Options::default(),
+        )
+        .map(Option::unwrap_or_default)
+        .map_err(|e| {
+            if let Some(l) = crate::yaml::alias_limit_exceeded(&e, limits, "the registry") {
+                return l.to_string();
+            }
+            // The parser appends a snippet of the source: keep only the first line.
+            e.to_string().lines().next().unwrap_or_default().to_owned()
+        })
     }
 
     /// The registry as YAML, with `apiVersion` and `kind` filled in.

@@ -263,7 +263,12 @@ impl ResourceGroup {
     /// # Errors
     /// [`crate::Error::Convert`] with the field path of the first problem.
     pub fn from_yaml(text: &str) -> Result<ResourceGroup, crate::Error> {
-        serde_saphyr::from_str(text).map_err(|e| crate::Error::Convert {
+        crate::yaml::from_str(
+            text,
+            &crate::Limits::default(),
+            serde_saphyr::Options::default(),
+        )
+        .map_err(|e| crate::Error::Convert {
             kind: "ResourceGroup",
             field: String::new(),
             message: e.to_string(),

@@ -146,6 +146,66 @@ pub fn from_str<T: DeserializeOwned>(
     AliasBudget::new(limits).parse(text, base)
 }
 
+/// Every document of one YAML stream within `limits` (one alias budget for all of them): a
+/// one-call replacement for `serde_saphyr::from_multiple_with_options`.
+///
+/// # Errors
+/// The parser's error.
+pub fn from_multiple<T: DeserializeOwned>(
+    text: &str,
+    limits: &Limits,
+    base: serde_saphyr::Options,
+) -> Result<Vec<T>, serde_saphyr::Error> {
+    AliasBudget::new(limits).parse_multiple(text, base)
+}
+
+/// A document that is either a sequence of `T` or one `T` (a mapping), read in one parse: the
+/// sequence's items and the mapping's values go straight to `T`'s fields, so the error is the
+/// one of the form the text is in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OneOrMany<T>(pub Vec<T>);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for OneOrMany<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = OneOrMany<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence or a mapping")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                <Vec<T> as serde::Deserialize>::deserialize(
+                    serde::de::value::SeqAccessDeserializer::new(seq),
+                )
+                .map(OneOrMany)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                <T as serde::Deserialize>::deserialize(
+                    serde::de::value::MapAccessDeserializer::new(map),
+                )
+                .map(|t| OneOrMany(vec![t]))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// The [`LimitExceeded`] behind `err` when it is the alias budget of `limits`, for `subject`
+/// (the file): what to report instead of the parser's own message.
+pub fn alias_limit_exceeded(
+    err: &serde_saphyr::Error,
+    limits: &Limits,
+    subject: impl Into<String>,
+) -> Option<LimitExceeded> {
+    is_alias_limit(err).then(|| AliasBudget::new(limits).exceeded(subject))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -211,7 +211,12 @@ impl Submission {
             )
         } else {
             (
-                serde_saphyr::from_str(text).map_err(|e| Error::WorkloadParse {
+                cube_model::yaml::from_str(
+                    text,
+                    &cube_model::Limits::default(),
+                    serde_saphyr::Options::default(),
+                )
+                .map_err(|e| Error::WorkloadParse {
                     format: "yaml",
                     message: e.to_string(),
                 })?,

@@ -188,11 +188,22 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
 /// # Errors
 /// The message for exit code 2.
 pub fn read_registry(path: &Path) -> Result<cube_model::ClusterRegistry, String> {
-    let bytes = cube_model::io::read_file(path, &Limits::default()).map_err(|e| e.to_string())?;
+    read_registry_with(path, &Limits::default())
+}
+
+/// [`read_registry`] within `limits` (file size, YAML alias expansions).
+///
+/// # Errors
+/// The message for exit code 2.
+pub fn read_registry_with(
+    path: &Path,
+    limits: &Limits,
+) -> Result<cube_model::ClusterRegistry, String> {
+    let bytes = cube_model::io::read_file(path, limits).map_err(|e| e.to_string())?;
     learn_secrets(&bytes);
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("{}: the registry is not UTF-8 text", path.display()))?;
-    let registry = cube_model::ClusterRegistry::from_yaml(&text)
+    let registry = cube_model::ClusterRegistry::from_yaml_with(&text, limits)
         .map_err(|e| format!("{}: not a cluster registry: {e}", path.display()))?;
     let problems = registry.validate();
     if !problems.is_empty() {

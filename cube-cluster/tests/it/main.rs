@@ -28,3 +28,4 @@ mod rbac_vectors;
 mod registry_file;
 mod snapshot_collect;
 mod support;
+mod yaml_budget;

@@ -32,7 +32,11 @@ fn line_of(text: &str, needle: &str) -> usize {
 
 /// Signals for the Kueue objects in `text` (YAML or JSON, one or more documents).
 pub fn check(source: &str, text: &str) -> Vec<Signal> {
-    let Ok(docs) = serde_saphyr::from_multiple::<Value>(text) else {
+    let Ok(docs) = cube_model::yaml::from_multiple::<Value>(
+        text,
+        &cube_model::Limits::default(),
+        serde_saphyr::Options::default(),
+    ) else {
         return Vec::new();
     };
     let kind = |d: &Value| {

@@ -7,7 +7,11 @@ use super::{Signal, SignalKind, details};
 
 /// One `SharingConfig` signal per shared resource of every config key in `text`.
 pub fn check(source: &str, text: &str) -> Vec<Signal> {
-    let Ok(docs) = serde_saphyr::from_multiple::<Value>(text) else {
+    let Ok(docs) = cube_model::yaml::from_multiple::<Value>(
+        text,
+        &cube_model::Limits::default(),
+        serde_saphyr::Options::default(),
+    ) else {
         return Vec::new();
     };
     let docs: Vec<&Value> = docs
@@ -34,7 +38,11 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
             .flatten()
         {
             let Some(body) = val.as_str() else { continue };
-            let Ok(cfg) = serde_saphyr::from_str::<Value>(body) else {
+            let Ok(cfg) = cube_model::yaml::from_str::<Value>(
+                body,
+                &cube_model::Limits::default(),
+                serde_saphyr::Options::default(),
+            ) else {
                 continue;
             };
             for mode in ["timeSlicing", "mps"] {
