@@ -493,6 +493,105 @@ fn a_file_of_alias_bombs_ends_quickly_in_every_program() {
     assert!(out.contains("--limit yaml-alias-expansions=N"), "{out}");
 }
 
+/// Every program takes the same limit flags (issue 9: the Limits policy is overridable by
+/// flags): `--limit KEY=VALUE` and one `--max-...` flag per limit, and `cluster_import` /
+/// `cluster_fleet` apply them to the files they read.
+#[test]
+fn every_program_takes_the_same_limit_flags() {
+    let flags = [
+        "--limit",
+        "--max-file-bytes",
+        "--max-http-body-bytes",
+        "--max-pages-per-list",
+        "--max-objects-per-snapshot",
+        "--max-replicas-expanded",
+        "--max-yaml-alias-expansions",
+        "--collection-deadline-secs",
+        "--request-timeout-secs",
+    ];
+    for name in [
+        "cluster_diagnose",
+        "cluster_import",
+        "cluster_fleet",
+        "group_plan",
+        "pod_admit",
+    ] {
+        let o = run(name, &["--help"]);
+        let help = String::from_utf8_lossy(&o.stdout);
+        for f in flags {
+            assert!(help.contains(f), "{name} --help lacks {f}");
+        }
+    }
+    let kc = write("limits-kubeconfig.yaml", KUBECONFIG.as_bytes())
+        .display()
+        .to_string();
+    let aliased = write(
+        "limits-aliased-kubeconfig.yaml",
+        KUBECONFIG
+            .replace("- name: k\n  cluster: {", "- name: k\n  cluster: &c {")
+            .replace("contexts:", "preferences: {a: *c, b: *c}\ncontexts:")
+            .as_bytes(),
+    )
+    .display()
+    .to_string();
+    let registry = write(
+        "limits-registry.yaml",
+        format!(
+            "apiVersion: cube.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig: {{path: {kc}}}\n"
+        )
+        .as_bytes(),
+    )
+    .display()
+    .to_string();
+    let cases: Vec<(&str, Vec<&str>, &str)> = vec![
+        (
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--offline", "--max-file-bytes", "16"],
+            "--limit file-bytes=N",
+        ),
+        (
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--offline", "--limit", "file-bytes=16"],
+            "--limit file-bytes=N",
+        ),
+        (
+            "cluster_import",
+            vec![
+                "--kubeconfig",
+                &aliased,
+                "--offline",
+                "--max-yaml-alias-expansions",
+                "1",
+            ],
+            "--limit yaml-alias-expansions=N",
+        ),
+        (
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--offline", "--limit", "nope=1"],
+            "nope",
+        ),
+        (
+            "cluster_fleet",
+            vec!["--registry", &registry, "--max-file-bytes", "16"],
+            "--limit file-bytes=N",
+        ),
+        (
+            "cluster_fleet",
+            vec!["--registry", &registry, "--limit", "request-timeout-secs=0"],
+            "request-timeout-secs",
+        ),
+    ];
+    for (name, args, says) in cases {
+        let o = run(name, &args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(code(&o), 2, "{name} {args:?}: {err}");
+        assert!(err.contains(says), "{name} {args:?}: {err}");
+    }
+    // within the limits the same files are read as before
+    let o = run("cluster_import", &["--kubeconfig", &aliased, "--offline"]);
+    assert_ne!(code(&o), 2, "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// The same kind of failure gives the same exit code in every program: a missing, empty,
 /// unparseable file or a directory given to any file flag of any program is bad input (2).
 #[test]
