@@ -30,6 +30,11 @@ pub struct LogText {
     /// the input as given (line `i` of `text` is line `i + 1` of the input).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub origins: Vec<LineOrigin>,
+    /// True when this text was a whole input that nothing recognised (no object, no known
+    /// message, no scheduler text): `snapshot-incomplete` reports it and the run's picture is
+    /// incomplete (exit 3), never an all-clear. Set by [`crate::Inputs`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unrecognised: bool,
 }
 
 /// The origin of one line of a cleaned [`LogText`].
@@ -49,7 +54,14 @@ impl LogText {
             source: source.into(),
             text: text.into(),
             origins: Vec::new(),
+            unrecognised: false,
         }
+    }
+    /// Marks the text as a whole input nothing recognised (see [`LogText::unrecognised`]).
+    #[must_use]
+    pub fn with_unrecognised(mut self, unrecognised: bool) -> Self {
+        self.unrecognised = unrecognised;
+        self
     }
     /// Sets the line origins (see [`LogText::origins`]).
     #[must_use]

@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Category, Config, Context, Finding, Rule, Severity};
 
+/// Rules whose warnings (or errors) say part of the input could not be read: a report with one
+/// is incomplete ([`Report::incomplete`], exit 3), never an all-clear.
+const INCOMPLETE_RULES: &[&str] = &["snapshot-incomplete", "log-line-unrecognised"];
+
 /// Static description of a rule, as listed in reports and SARIF `tool.driver.rules`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,7 +76,9 @@ pub struct Report {
     #[serde(default)]
     pub input_problems: Vec<crate::input::InputProblem>,
     /// True when part of the picture could not be read (a kind missing, a limit hit:
-    /// [`cube_model::ClusterSnapshot::is_incomplete`]); [`Report::exit_code`] is then 3, never 0.
+    /// [`cube_model::ClusterSnapshot::is_incomplete`]; an input nothing recognised; error lines
+    /// of a log, by their own marking, that match no known message); [`Report::exit_code`] is
+    /// then 3, never 0.
     #[serde(default)]
     pub incomplete: bool,
     /// Findings suppressed by an object's `cube-rs.io/ignore` annotation or a configured
@@ -361,6 +367,13 @@ impl Engine {
                 None => kept.push(f),
             }
         }
+        // the picture is incomplete when part of the snapshot could not be read, or a finding
+        // says an input or error line could not be read (an unrecognised input, error lines
+        // of a log that match no known message)
+        let incomplete = ctx.snapshot().is_incomplete()
+            || kept.iter().any(|f| {
+                f.severity >= Severity::Warning && INCOMPLETE_RULES.contains(&f.rule_id.as_str())
+            });
         let mut summary = Summary::of(&kept);
         summary.suppressed = suppressed.len();
         Report {
@@ -368,7 +381,7 @@ impl Engine {
             findings: kept,
             summary,
             input_problems: Vec::new(),
-            incomplete: ctx.snapshot().is_incomplete(),
+            incomplete,
             suppressed,
         }
     }

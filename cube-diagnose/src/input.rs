@@ -545,17 +545,93 @@ impl Inputs {
                 Vec::new()
             },
         );
-        if !quiet && log.signals().is_empty() {
-            self.problems.push(InputProblem {
-                source: source.to_owned(),
-                message: "not recognised: no Kubernetes objects and no known log or error message"
-                    .into(),
-                fatal: false,
-                ..InputProblem::default()
+        let mut log = log;
+        // lines that only look like errors are not a reading of the input, nor is a wrapper
+        // whose inner error is unknown; a context line understood on its own is
+        let read_nothing = log
+            .signals()
+            .iter()
+            .all(|s| s.kind == crate::classify::SignalKind::Unrecognised)
+            && !log.text.lines().any(|l| {
+                crate::catalog::match_line(l)
+                    .iter()
+                    .any(|m| m.entry.complete)
             });
+        if !quiet && read_nothing {
+            match known_unused_shape(lines) {
+                Some(what) => self.problems.push(InputProblem {
+                    source: source.to_owned(),
+                    message: format!(
+                        "{what}: recognised, but nothing in it is read by the analyses"
+                    ),
+                    fatal: false,
+                    ..InputProblem::default()
+                }),
+                None => {
+                    self.problems.push(InputProblem {
+                        source: source.to_owned(),
+                        message: "not recognised: no Kubernetes objects and no known log or error message; nothing was read from it, so the picture is incomplete (exit 3)"
+                            .into(),
+                        fatal: false,
+                        ..InputProblem::default()
+                    });
+                    log = log.with_unrecognised(true);
+                }
+            }
         }
         self.logs.push(log);
     }
+}
+
+/// Output whose shape is known but whose facts no analysis reads (so an input holding only it is
+/// recognised, not an incomplete picture):
+///
+/// - `kubectl top nodes|pods` (usage from metrics-server; kubectl `pkg/cmd/top` prints the
+///   `NAME CPU(cores) CPU% MEMORY(bytes) MEMORY%` and `NAME CPU(cores) MEMORY(bytes)` headers,
+///   `NAMESPACE` first with `-A`); usage is never read as allocatable or requests;
+/// - the API server's `/version` answer (`kubectl version -o json`'s `serverVersion`:
+///   k8s.io/apimachinery `pkg/version/types.go` Info, `gitVersion`, `major`, `minor`);
+/// - access-review answers (`kubectl auth can-i`/`whoami`: SelfSubjectAccessReview,
+///   SelfSubjectRulesReview, SubjectAccessReview of `authorization.k8s.io`, SelfSubjectReview and
+///   TokenReview of `authentication.k8s.io`), which cube-cluster reads, not the diagnosis.
+fn known_unused_shape(lines: &[PasteLine]) -> Option<&'static str> {
+    let rows: Vec<&str> = lines
+        .iter()
+        .map(|l| l.text.trim())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let has = |needle: &str| rows.iter().any(|r| r.contains(needle));
+    if has("\"gitVersion\"") && has("\"major\"") && has("\"minor\"") {
+        return Some("an API server /version answer");
+    }
+    let review_kind = [
+        "SelfSubjectAccessReview",
+        "SelfSubjectRulesReview",
+        "SubjectAccessReview",
+        "SelfSubjectReview",
+        "TokenReview",
+    ]
+    .iter()
+    .any(|k| has(&format!("\"kind\": \"{k}\"")) || has(&format!("kind: {k}")));
+    if review_kind && (has("authorization.k8s.io/") || has("authentication.k8s.io/")) {
+        return Some("access-review answers (authorization.k8s.io / authentication.k8s.io)");
+    }
+    // the header, after at most the command line that printed it
+    let at = rows.iter().take(2).position(|r| {
+        let cols: Vec<&str> = r.split_whitespace().collect();
+        matches!(cols.first(), Some(&"NAME") | Some(&"NAMESPACE"))
+            && cols.contains(&"CPU(cores)")
+            && cols.contains(&"MEMORY(bytes)")
+    })?;
+    if at == 1 && !rows[0].contains("top ") {
+        return None;
+    }
+    let width = rows[at].split_whitespace().count();
+    // every other line a row of the table: nothing else in the input went unread
+    rows[at + 1..]
+        .iter()
+        .all(|r| r.split_whitespace().count() == width)
+        .then_some("kubectl top output (CPU and memory usage)")
 }
 
 /// What [`Inputs::add_structured`] did with a JSON/YAML text.

@@ -1104,6 +1104,16 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QueueAdmission, "pod-unschedulable", Warning)
         .says("Volcano does not start the job: {pending} of its {total} tasks cannot be placed together (gang scheduling: {detail})", "`kubectl describe podgroup` and the pods' FailedScheduling events name the node reasons; lower minAvailable or the tasks' requests, or free capacity in the job's queue (`kubectl get queue`)")
         .samples(&[("pending", "1"), ("total", "2"), ("detail", "pod group is not ready, 1 Pending, 2 minAvailable; Pending: 1 Unschedulable")]),
+    // Volcano's device-sharing predicates log every node a pod does not fit at error level
+    // (`klog.Errorln("deviceSharing err=", err.Error())` in FilterNode of
+    // pkg/scheduler/api/devices/nvidia/gpushare/device_info.go and vgpu/device_info.go) and
+    // return Unschedulable with the same reason, which the pod's FailedScheduling event and
+    // the PodGroup's event aggregate: a per-node fit refusal, context for those, not a failure
+    // of its own.
+    Entry::new("volcano.device-sharing-filter", F::Volcano,
+        "deviceSharing err= {error}",
+        "volcano-sh/volcano", "pkg/scheduler/api/devices/nvidia/vgpu/device_info.go (FilterNode)", "v1.8+")
+        .complete(),
     // ------------------------------------------------------------------ Karmada / kubefed / OCM
     Entry::new("karmada.cluster-not-reachable", F::Karmada,
         "cluster is not reachable",
@@ -1187,4 +1197,13 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("argocd.rpc-unknown", F::ArgoCd,
         "rpc error: code = Unknown desc = {error}",
         "grpc/grpc-go", "status/status.go", "any"),
+    // ------------------------------------------------------------------ configuration management
+    // Ansible's default stdout callback prints a failed task's result as `fatal: [%s]: FAILED!
+    // => %s` (ansible/ansible lib/ansible/plugins/callback/default.py, v2_runner_on_failed);
+    // the result's `msg`/`stderr` is read on its own (the JSON is unwrapped by the classifier),
+    // so the wrapper line is context. `UNREACHABLE!` (the host itself) is not context.
+    Entry::new("ansible.task-failed", F::ConfigManagement,
+        "fatal: [{host}]: FAILED!",
+        "ansible/ansible", "lib/ansible/plugins/callback/default.py (v2_runner_on_failed)", "2.x")
+        .samples(&[("host", "node-01")]),
 ];

@@ -72,6 +72,9 @@ pub enum Family {
     ArgoCd,
     /// Open Cluster Management (clusteradm join).
     Ocm,
+    /// Configuration management and provisioning tools that wrap the programs above (Ansible,
+    /// Puppet, Terraform, cloud-init): their own result lines.
+    ConfigManagement,
 }
 
 impl Family {
@@ -97,6 +100,7 @@ impl Family {
             Family::Rancher => "rancher",
             Family::ArgoCd => "argo-cd",
             Family::Ocm => "ocm",
+            Family::ConfigManagement => "config-management",
         }
     }
 }
@@ -144,6 +148,10 @@ pub struct Entry {
     pub remedy: &'static str,
     /// Sample placeholder values for the render-and-read-back test (defaults by name).
     pub samples: &'static [(&'static str, &'static str)],
+    /// A context entry (no `kind`) whose line is fully understood on its own (a scheduler's
+    /// per-node refusal that its event aggregates), unlike a wrapper whose inner error carries
+    /// the meaning: an input holding such a line was read, not unrecognised.
+    pub complete: bool,
 }
 
 impl Entry {
@@ -174,6 +182,7 @@ impl Entry {
             cause: "",
             remedy: "",
             samples: &[],
+            complete: false,
         }
     }
     /// Concludes `kind`, drawn by `rule` at `severity`.
@@ -212,6 +221,11 @@ impl Entry {
     /// The subject template.
     pub const fn subject(mut self, subject: &'static str) -> Self {
         self.subject = subject;
+        self
+    }
+    /// The line is understood on its own (see [`Entry::complete`]).
+    pub const fn complete(mut self) -> Self {
+        self.complete = true;
         self
     }
     /// Sample values for the test.
@@ -378,6 +392,83 @@ pub fn looks_like_error(line: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
+/// True when an unmatched line is an error by its own marking, not merely by its words: a klog
+/// header of level `E` or `F` anywhere in the line (after a journald or timestamp prefix:
+/// k8s.io/klog `klog.go` writes `Lmmdd hh:mm:ss.uuuuuu threadid file:line]`), a logrus/logfmt or
+/// JSON level `error`/`fatal`/`panic` (`level=error`, `"level":"error"`, `severity=...`), an
+/// upper-case `ERROR`/`FATAL`/`CRITICAL` token (`[ERROR Swap]`, `ERROR: ...`, zap's console
+/// level), a Go `panic:`, a line that starts with `error:`/`Error:`/`fatal:`/`Error from server`
+/// (kubectl's and cobra's error prefix, Ansible's `fatal: [host]: FAILED!`), or systemd saying a
+/// unit failed (`kubelet.service failed.`, `Failed with result`, `entered failed state`, `Failed
+/// to start`, a main process that exited with a non-zero status or was killed; systemd
+/// `src/core/unit.c` and `service.c`). Such a line not recognised means the picture is
+/// incomplete; the other lines that merely look like errors ([`looks_like_error`]) are only
+/// suspicious.
+pub fn marked_error(line: &str) -> bool {
+    let t = line.trim_start();
+    let b = t.as_bytes();
+    // a klog header at a word start: [EF]mmdd hh:mm:ss
+    let klog = (0..b.len()).any(|i| {
+        (i == 0 || b[i - 1] == b' ' || b[i - 1] == b'\t' || b[i - 1] == b':')
+            && b.len() >= i + 14
+            && matches!(b[i], b'E' | b'F')
+            && b[i + 1..i + 5].iter().all(u8::is_ascii_digit)
+            && b[i + 5] == b' '
+            && b[i + 6..i + 8].iter().all(u8::is_ascii_digit)
+            && b[i + 8] == b':'
+    });
+    if klog {
+        return true;
+    }
+    let lower = t.to_lowercase();
+    for key in [
+        "level=",
+        "\"level\":\"",
+        "\"level\": \"",
+        "severity=",
+        "\"severity\":\"",
+        "lvl=",
+    ] {
+        for (p, _) in lower.match_indices(key) {
+            let v = lower[p + key.len()..].trim_start_matches('"');
+            if ["error", "fatal", "panic", "crit", "eror"]
+                .iter()
+                .any(|l| v.starts_with(l))
+            {
+                return true;
+            }
+        }
+    }
+    let upper_token = t
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| matches!(w, "ERROR" | "FATAL" | "CRITICAL" | "PANIC"));
+    if upper_token || t.starts_with("panic:") || t.contains(" panic: ") {
+        return true;
+    }
+    if ["error:", "fatal:", "error from server"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        return true;
+    }
+    // systemd: the unit failed
+    let unit = lower.contains("systemd")
+        || lower.contains(".service")
+        || lower.contains(".scope")
+        || lower.contains("unit ");
+    lower.starts_with("failed to start ")
+        || unit
+            && (lower.contains(".service failed")
+                || lower.contains("failed with result")
+                || lower.contains("entered failed state")
+                || lower.contains("failed to start")
+                || (lower.contains("main process exited")
+                    && !lower.contains("status=0/success")
+                    && (lower.contains("code=killed")
+                        || lower.contains("code=dumped")
+                        || lower.contains("code=exited, status="))))
+}
+
 /// Default sample value of a placeholder (the catalog test renders every template with these).
 pub fn sample(name: &str) -> &'static str {
     match name {
@@ -459,5 +550,38 @@ mod tests {
         assert!(closest("hello world").is_none());
         assert!(looks_like_error("E0101 12:00:00.000000 1 x.go:1] boom"));
         assert!(!looks_like_error("I0101 12:00:00.000000 1 x.go:1] fine"));
+    }
+
+    #[test]
+    fn errors_by_their_own_marking() {
+        for yes in [
+            "6月 24 13:16:48 node-01 kubelet[13626]: F0624 13:16:48.816177   13626 server.go:233] failed to run Kubelet: boom",
+            "E0101 12:00:00.000000 1 x.go:1] boom",
+            "time=\"2024-01-01T00:00:00Z\" level=error msg=\"something\"",
+            "something happened level=fatal",
+            r#"{"level":"error","msg":"x"}"#,
+            "\t[ERROR Swap]: running with swap on is not supported",
+            "2024-01-01T00:00:00.000Z\tERROR\tsetup\tproblem running manager",
+            "panic: runtime error: invalid memory address",
+            "error: You must be logged in to the server (Unauthorized)",
+            "Error from server (NotFound): pods \"x\" not found",
+            "fatal: [node-01]: FAILED! => {\"changed\": true}",
+            "Jun 24 13:16:48 node-01 systemd[1]: kubelet.service failed.",
+            "systemd[1]: kubelet.service: Failed with result 'exit-code'.",
+            "systemd[1]: Unit kubelet.service entered failed state.",
+            "systemd[1]: kubelet.service: main process exited, code=exited, status=255/n/a",
+        ] {
+            assert!(marked_error(yes), "{yes}");
+        }
+        for no in [
+            "I0101 12:00:00.000000 1 x.go:1] failed to do something, retrying",
+            "W0101 12:00:00.000000 1 x.go:1] error getting thing",
+            "level=info msg=\"Error while dialing\"",
+            "kubelet.service: Main process exited, code=exited, status=0/SUCCESS",
+            "Errors: 0",
+            "the error was fixed",
+        ] {
+            assert!(!marked_error(no), "{no}");
+        }
     }
 }

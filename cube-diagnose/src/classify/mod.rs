@@ -141,7 +141,8 @@ pub enum SignalKind {
     /// family module derives; a `severity` detail set by a context pass overrides the entry's).
     Known,
     /// A line that looks like an error and matches no catalog entry (details `closest`,
-    /// `closest_template`, `score`); only [`classify_all`] emits it.
+    /// `closest_template`, `score`, and `marked: error` when the line is an error by its own
+    /// marking, [`crate::catalog::marked_error`]); only [`classify_all`] emits it.
     Unrecognised,
 }
 
@@ -227,12 +228,20 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
             for (kind, details) in hits {
                 out.push(signal(kind, details));
             }
-            if unrecognised && !recognised && !continued && crate::catalog::looks_like_error(l) {
+            if unrecognised
+                && !recognised
+                && !continued
+                && (crate::catalog::looks_like_error(l) || crate::catalog::marked_error(l))
+            {
                 let mut d = BTreeMap::new();
                 if let Some((e, score)) = crate::catalog::closest(l) {
                     d.insert("closest".to_owned(), e.id.to_owned());
                     d.insert("closest_template".to_owned(), e.template.to_owned());
                     d.insert("score".to_owned(), format!("{score:.2}"));
+                }
+                if crate::catalog::marked_error(l) {
+                    // an error by its own marking (klog E/F, level=error, systemd unit failed)
+                    d.insert("marked".to_owned(), "error".to_owned());
                 }
                 out.push(signal(SignalKind::Unrecognised, d));
             }

@@ -62,7 +62,7 @@ declare_rule!(
     "log-line-unrecognised",
     Custom,
     Info,
-    "Lines of a pasted log that look like errors (klog E/F lines, level=error, error words) but match no message of the catalog, listed with the closest known template, so nothing a user pasted is dropped silently.",
+    "Lines of a pasted log that look like errors but match no message of the catalog, listed with the closest known template, so nothing a user pasted is dropped silently. Lines that are errors by their own marking (klog E/F level, level=error|fatal, ERROR/FATAL, panic:, a failed systemd unit) give a warning and make the picture incomplete (exit 3, never an all-clear); lines that only contain error words give an info.",
     check_unrecognised
 );
 
@@ -169,15 +169,20 @@ fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
         .collect()
 }
 
-/// One info finding per log source listing the lines that look like errors and match nothing.
+/// Per log source, one warning listing the lines that are errors by their own marking (klog
+/// `E`/`F`, `level=error|fatal`, `ERROR`/`FATAL`, `panic:`, a systemd unit that failed:
+/// [`catalog::marked_error`]) and match nothing: the diagnosis could not read them, so the
+/// picture is incomplete (the engine then reports it incomplete, exit 3, never an all-clear);
+/// and one info listing the lines that merely look like errors (error words) and match nothing.
 fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
-    let mut by_source: BTreeMap<&str, Vec<&Signal>> = BTreeMap::new();
+    let mut by_source: BTreeMap<(&str, bool), Vec<&Signal>> = BTreeMap::new();
     for s in signals(ctx, &[SignalKind::Unrecognised]) {
-        by_source.entry(&s.source).or_default().push(s);
+        let marked = s.detail("marked") == "error";
+        by_source.entry((&s.source, marked)).or_default().push(s);
     }
     by_source
         .into_iter()
-        .map(|(source, lines)| {
+        .map(|((source, marked), lines)| {
             let closest: Vec<String> = lines
                 .iter()
                 .take(3)
@@ -191,18 +196,30 @@ fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
                     ),
                 })
                 .collect();
-            Finding::new(
-                LogLineUnrecognised::ID,
-                Severity::Info,
-                Subject::log(source),
-                format!(
-                    "{} line(s) look like errors but are not recognised (no message of the catalog matches): {}",
-                    lines.len(),
-                    closest.join("; ")
-                ),
-            )
-            .with_evidences(lines.iter().take(5).map(|s| s.evidence()))
-            .with_remedy("read these lines yourself: they were not diagnosed; the closest known message shows what a similar line would mean")
+            let (severity, message, remedy) = if marked {
+                (
+                    Severity::Warning,
+                    format!(
+                        "{} line(s) are errors by their own marking (klog E/F level, level=error|fatal, ERROR/FATAL, panic, a failed systemd unit) but no message of the catalog matches them: what they mean was not diagnosed, so the picture is incomplete and the absence of other findings is not an all-clear: {}",
+                        lines.len(),
+                        closest.join("; ")
+                    ),
+                    "read these error lines yourself (they were not diagnosed) and look up the program that printed them; the closest known message shows what a similar line would mean",
+                )
+            } else {
+                (
+                    Severity::Info,
+                    format!(
+                        "{} line(s) look like errors but are not recognised (no message of the catalog matches): {}",
+                        lines.len(),
+                        closest.join("; ")
+                    ),
+                    "read these lines yourself: they were not diagnosed; the closest known message shows what a similar line would mean",
+                )
+            };
+            Finding::new(LogLineUnrecognised::ID, severity, Subject::log(source), message)
+                .with_evidences(lines.iter().take(5).map(|s| s.evidence()))
+                .with_remedy(remedy)
         })
         .collect()
 }

@@ -8,13 +8,39 @@ declare_rule!(
     "snapshot-incomplete",
     Import,
     Warning,
-    "Part of the picture could not be read: a live list answered 403 Forbidden, 404 or 5xx, a dump held an API error (kind: Status) instead of a list, or a limit (objects per snapshot, YAML alias expansions, pages, time) was hit. Rules never conclude absence from a kind that could not be read (they say 'could not be read' instead), and the programs exit with 3 (incomplete picture) instead of 0. Grant the missing list permissions (or dump the kinds), or raise the limit named.",
+    "Part of the picture could not be read: an input was not recognised at all (no objects, no known message), a live list answered 403 Forbidden, 404 or 5xx, a dump held an API error (kind: Status) instead of a list, or a limit (objects per snapshot, YAML alias expansions, pages, time) was hit. Rules never conclude absence from a kind that could not be read (they say 'could not be read' instead), and the programs exit with 3 (incomplete picture) instead of 0. Grant the missing list permissions (or dump the kinds), or raise the limit named.",
     check
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
+    // a whole input nothing recognised: what it says is unknown, never an all-clear
+    for log in ctx.logs().iter().filter(|l| l.unrecognised) {
+        let first: Vec<String> = log
+            .text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .take(1)
+            .map(str::to_owned)
+            .collect();
+        out.push(
+            Finding::new(
+                SnapshotIncomplete::ID,
+                Severity::Warning,
+                Subject::log(&log.source),
+                format!(
+                    "input {} was not recognised (no Kubernetes objects, no known log, error or scheduler message): nothing was read from it, so the picture is incomplete and the absence of findings is not an all-clear",
+                    log.source
+                ),
+            )
+            .with_evidences(first.iter().map(|l| {
+                let line = log.origins.first().map_or(1, |o| o.line);
+                Evidence::log(log.source.clone(), line, l)
+            }))
+            .with_remedy("pass the objects themselves (`kubectl get <kind> -A -o yaml`, `kubectl describe`), or the full log with its error lines; a message this tool does not know is worth reading yourself"),
+        );
+    }
     if !snap.missing_kinds.is_empty() {
         let kinds: Vec<&str> = snap.missing_kinds.keys().map(String::as_str).collect();
         let everything = kinds.len() >= 10;

@@ -187,7 +187,64 @@ fn unrecognised_text_is_listed_but_not_fatal_and_known_logs_are_not_listed() {
     let p: Vec<_> = r.input_problems.iter().map(|p| p.source.as_str()).collect();
     assert_eq!(p, ["notes.txt"]);
     assert!(!r.input_problems[0].fatal);
-    assert_eq!(r.exit_code(), 1, "join-token-invalid is an error");
+    // an input nothing recognised makes the picture incomplete (3 wins over 1), never all clear
+    assert_eq!(r.exit_code(), 3, "notes.txt was not read");
+    assert!(r.incomplete);
+    assert!(r.by_rule("join-token-invalid").count() == 1);
+    let unread: Vec<_> = r.by_rule("snapshot-incomplete").collect();
+    assert_eq!(unread.len(), 1);
+    assert_eq!(unread[0].subject.name, "notes.txt");
+    assert_eq!(unread[0].severity, cube_diagnose::Severity::Warning);
+}
+
+#[test]
+fn unrecognised_input_alone_is_never_an_all_clear_but_known_unused_shapes_are_read() {
+    let mut i = Inputs::new();
+    i.add(
+        "garbage.txt",
+        "lorem ipsum dolor sit amet\nconsectetur adipiscing\n",
+    );
+    let r = run(&i);
+    assert_eq!(r.exit_code(), 3);
+    assert!(r.summary.score < 100, "{:?}", r.summary);
+    // `kubectl top nodes` is known: recognised, read by no analysis, no incomplete picture
+    let mut i = Inputs::new();
+    i.add(
+        "top.txt",
+        "$ kubectl top nodes\nNAME      CPU(cores)   CPU%   MEMORY(bytes)   MEMORY%\nnode-01   74m          3%     2666Mi          65%\n",
+    );
+    let r = run(&i);
+    assert_eq!(r.exit_code(), 0, "{:#?}", r.input_problems);
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+    assert!(r.input_problems[0].message.contains("kubectl top"));
+}
+
+#[test]
+fn unrecognised_error_lines_by_their_own_marking_make_the_picture_incomplete() {
+    // a kubelet fatal line and systemd's unit failure that no catalog message matches
+    let text = "Jun 24 13:16:48 node-01 kubelet[13626]: F0624 13:16:48.816177   13626 server.go:233] failed to run Kubelet: something nobody has seen\nJun 24 13:16:48 node-01 systemd[1]: kubelet.service failed.\n";
+    let mut i = Inputs::new();
+    i.add("kubelet.journal", text);
+    let r = run(&i);
+    let w: Vec<_> = r
+        .by_rule("log-line-unrecognised")
+        .filter(|f| f.severity == cube_diagnose::Severity::Warning)
+        .collect();
+    assert_eq!(w.len(), 1, "{:#?}", r.findings);
+    assert!(w[0].message.contains("2 line(s)"), "{}", w[0].message);
+    assert_eq!(r.exit_code(), 3);
+    // merely suspicious words stay an info and do not change the exit code
+    let mut i = Inputs::new();
+    i.add(
+        "join.log",
+        "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"\nI0101 12:00:00.000000 1 x.go:1] retrying after a failed attempt\n",
+    );
+    let r = run(&i);
+    assert!(
+        r.by_rule("log-line-unrecognised")
+            .all(|f| f.severity == cube_diagnose::Severity::Info)
+    );
+    assert_eq!(r.exit_code(), 1);
 }
 
 #[test]
