@@ -11,7 +11,7 @@
 //!
 //! Exit codes (the same in every example program, see `examples/README.md`): 0 everything read
 //! and no error findings, 1 error findings, 2 bad input or usage, 3 the picture is incomplete (a
-//! kind could not be read, a limit was hit). Limits: `--limit KEY=VALUE` or `--max-file-bytes`
+//! kind could not be read, a limit was hit, an item of the input skipped). Limits: `--limit KEY=VALUE` or `--max-file-bytes`
 //! etc. `RUST_LOG=trace` logs to stderr (redacted).
 
 use std::io::IsTerminal;

@@ -47,7 +47,7 @@
 //! rejection, or `--apply` was refused or failed, 2 bad input (unreadable or invalid groups,
 //! shares above a bucket, GPU shares above the pool, a placement no cluster takes or the policy
 //! refuses, a kubeconfig that cannot be used, bad arguments), 3 planned but the snapshot behind
-//! the capacity report is incomplete (a kind missing, a limit hit).
+//! the capacity report is incomplete (a kind missing, a limit hit, an item of the input skipped).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -180,7 +180,8 @@ struct Report {
     usage: Option<Vec<UsageRow>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     resplit: Vec<(String, ResplitReport)>,
-    /// Why the capacity and usage figures are incomplete (a kind missing, a limit hit).
+    /// Why the capacity and usage figures are incomplete (a kind missing, a limit hit, an item
+    /// of the input skipped).
     #[serde(skip_serializing_if = "Option::is_none")]
     incomplete: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -665,12 +666,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         Some(s)
     };
     let incomplete = snapshot.as_ref().filter(|s| s.is_incomplete()).map(|s| {
-        let mut why: Vec<String> = s
-            .missing_kinds
-            .iter()
-            .map(|(k, r)| format!("{k} could not be read ({r})"))
-            .collect();
-        why.extend(s.limits_hit.iter().map(ToString::to_string));
+        let why = s.incomplete_reasons();
         format!(
             "the snapshot is incomplete, capacity and usage miss part of the cluster: {}",
             why.join("; ")

@@ -14,7 +14,8 @@
 //! the snapshot's pods. Exit codes (as every example program, see `examples/README.md`):
 //! 0 admitted and schedulable now (possibly by preemption), 1 rejected or admitted but Pending,
 //! 2 bad input, 3 incomplete answer (more replicas than `--limit replicas-expanded=N` were asked
-//! for and the ones tried were admitted, or the snapshot hit a limit or misses a kind).
+//! for and the ones tried were admitted, or the snapshot hit a limit, misses a kind or skipped an
+//! item of the input).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -267,12 +268,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
             out.requested
         ));
     } else if !rejected && snapshot.is_incomplete() {
-        let mut why: Vec<String> = snapshot
-            .missing_kinds
-            .iter()
-            .map(|(k, r)| format!("{k} could not be read ({r})"))
-            .collect();
-        why.extend(snapshot.limits_hit.iter().map(ToString::to_string));
+        let why = snapshot.incomplete_reasons();
         a.incomplete = Some(format!("the snapshot is incomplete: {}", why.join("; ")));
     }
     let code = match (&out.verdict, &a.incomplete) {

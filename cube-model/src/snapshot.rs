@@ -269,6 +269,19 @@ pub struct LoadProblem {
     pub message: String,
 }
 
+/// The start of a [`LoadProblem`] message for one unreadable field dropped from an object that
+/// was kept (every other problem is about something not kept).
+pub const FIELD_DROPPED: &str = "field dropped, the rest of the object was kept";
+
+impl LoadProblem {
+    /// True when what this problem is about was not kept at all: a `List` item skipped by
+    /// salvage, a document or object that could not be read, an unreadable input. False for
+    /// one field dropped from an object that was kept ([`FIELD_DROPPED`]).
+    pub fn is_skip(&self) -> bool {
+        !self.message.starts_with(FIELD_DROPPED)
+    }
+}
+
 impl fmt::Display for LoadProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: document {}", self.file, self.document)?;
@@ -459,10 +472,37 @@ impl ClusterSnapshot {
         }
     }
 
-    /// True when part of the picture could not be read: a kind is missing, or a limit was hit.
-    /// Programs exit with their "incomplete" code then, never with "all clear".
+    /// True when part of the picture could not be read: a kind is missing, a limit was hit, or
+    /// part of the input was skipped ([`ClusterSnapshot::skipped`]: a `List` item, a document,
+    /// an object). Programs exit with their "incomplete" code then, never with "all clear".
     pub fn is_incomplete(&self) -> bool {
-        !self.missing_kinds.is_empty() || !self.limits_hit.is_empty()
+        !self.missing_kinds.is_empty()
+            || !self.limits_hit.is_empty()
+            || self.skipped().next().is_some()
+    }
+
+    /// The load problems of things not kept at all ([`LoadProblem::is_skip`]): skipped `List`
+    /// items, unreadable documents and objects, unreadable inputs.
+    pub fn skipped(&self) -> impl Iterator<Item = &LoadProblem> {
+        self.problems.iter().filter(|p| p.is_skip())
+    }
+
+    /// Why the picture is incomplete, one line each (empty when it is complete): the kinds that
+    /// could not be read, the limits hit, then every skipped item, document or object.
+    pub fn incomplete_reasons(&self) -> Vec<String> {
+        let mut why: Vec<String> = self
+            .missing_kinds
+            .iter()
+            .map(|(k, r)| format!("{k} could not be read ({r})"))
+            .collect();
+        why.extend(self.limits_hit.iter().map(ToString::to_string));
+        // the objects-per-snapshot limit is also a load problem: said once, above
+        why.extend(
+            self.skipped()
+                .filter(|p| !p.message.contains(" object(s) not kept: "))
+                .map(|p| format!("skipped: {p}")),
+        );
+        why
     }
 
     /// The input (source label) the object at `index` of the typed vector of `kind` came from
@@ -1848,10 +1888,7 @@ impl<'a> Obj<'a> {
                     };
                     removed.push(ObjError {
                         field,
-                        message: format!(
-                            "field dropped, the rest of the object was kept ({}){reason}",
-                            describe_value(&bad)
-                        ),
+                        message: format!("{FIELD_DROPPED} ({}){reason}", describe_value(&bad)),
                     });
                 }
             }

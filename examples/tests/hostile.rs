@@ -592,6 +592,80 @@ fn every_program_takes_the_same_limit_flags() {
     assert_ne!(code(&o), 2, "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// Salvage keeps every item that parses, and the skipped ones are never silent: every program
+/// that reads a snapshot exits 3 (incomplete picture) and lists the skipped item in every output
+/// format, for a JSON `List` with a syntax error in one item and a YAML `List` with one
+/// unreadable item.
+#[test]
+fn skipped_list_items_make_every_program_say_incomplete_in_every_format() {
+    let node = |i: usize| {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "n{i}", "uid": "u{i}"}}, "status": {{"allocatable": {{"cpu": "8", "memory": "32Gi", "pods": "110"}}, "conditions": [{{"type": "Ready", "status": "True"}}]}}}}"#
+        )
+    };
+    let mut items: Vec<String> = (1..10).map(node).collect();
+    items[1] = items[1].replace(r#""kind": "Node","#, r#""kind": "Node" "oops","#);
+    let json = write(
+        "salvage-list.json",
+        format!(
+            "{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{}\n]}}\n",
+            items.join(",\n")
+        )
+        .as_bytes(),
+    )
+    .display()
+    .to_string();
+    let mut yaml = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for i in 1..6 {
+        if i == 2 {
+            yaml.push_str("- {apiVersion: v1, kind: Node, metadata: {name: [n2, {uid: \"x\"}]}\n");
+        } else {
+            yaml.push_str(&format!("- {}\n", node(i)));
+        }
+    }
+    let yaml = write("salvage-list.yaml", yaml.as_bytes())
+        .display()
+        .to_string();
+    let pod = write("salvage-pod.yaml", POD.as_bytes())
+        .display()
+        .to_string();
+    for snap in [json.as_str(), yaml.as_str()] {
+        let mut runs: Vec<(&str, Vec<&str>)> = Vec::new();
+        for out in ["table", "json", "sarif"] {
+            runs.push((
+                "cluster_diagnose",
+                vec!["--snapshot", snap, "--output", out],
+            ));
+        }
+        for out in ["table", "json"] {
+            runs.push((
+                "pod_admit",
+                vec!["--snapshot", snap, "--pod", &pod, "--output", out],
+            ));
+        }
+        for out in ["yaml", "json"] {
+            runs.push((
+                "group_plan",
+                vec![GROUPS, "--snapshot", snap, "--output", out],
+            ));
+        }
+        for (name, args) in runs {
+            let o = run(name, &args);
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(
+                code(&o),
+                3,
+                "{name} {args:?}: {stdout}{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                stdout.contains("skipped") && stdout.contains("item 1"),
+                "{name} {args:?} does not list the skipped item: {stdout}"
+            );
+        }
+    }
+}
+
 /// The same kind of failure gives the same exit code in every program: a missing, empty,
 /// unparseable file or a directory given to any file flag of any program is bad input (2).
 #[test]

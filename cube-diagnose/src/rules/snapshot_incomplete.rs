@@ -95,6 +95,35 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy(hit.limit.how_to_raise()),
         );
     }
+    // items, documents and objects of the input that were not kept (salvage skipped them)
+    let skipped: Vec<&cube_model::snapshot::LoadProblem> = snap
+        .skipped()
+        .filter(|p| !p.message.contains(" object(s) not kept: "))
+        .collect();
+    if !skipped.is_empty() {
+        out.push(
+            Finding::new(
+                SnapshotIncomplete::ID,
+                Severity::Warning,
+                Subject::cluster(""),
+                format!(
+                    "{} item(s), document(s) or object(s) of the input could not be read and were skipped: what they held is not in the picture",
+                    skipped.len()
+                ),
+            )
+            .with_evidences(skipped.iter().map(|p| {
+                let mut at = p.file.clone();
+                at.push_str(&format!(" document {}", p.document));
+                if let Some(i) = p.item {
+                    at.push_str(&format!(" item {i}"));
+                }
+                Evidence::field(at, "skipped", p.message.as_str())
+            }))
+            .with_remedy(
+                "fix the input at the places named (or dump it again with `kubectl get -o json`) and run again",
+            ),
+        );
+    }
     out
 }
 
