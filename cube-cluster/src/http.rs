@@ -109,7 +109,10 @@ pub enum HttpError {
         message: String,
     },
     /// The body is larger than the limit (reading stopped at the limit).
-    #[error("{path}: the answer is larger than {limit} bytes (reading stopped there)")]
+    #[error(
+        "{path}: the answer is larger than {limit} bytes (reading stopped there); {}",
+        cube_model::Limit::HttpBodyBytes.how_to_raise()
+    )]
     BodyTooLarge {
         /// Request path.
         path: String,
@@ -118,7 +121,11 @@ pub enum HttpError {
     },
     /// No complete answer within the per-request timeout (a silent server, or a body sent too
     /// slowly).
-    #[error("{path}: no complete answer within {}", secs(*after))]
+    #[error(
+        "{path}: no complete answer within {}; {}",
+        secs(*after),
+        cube_model::Limit::RequestTimeoutSecs.how_to_raise()
+    )]
     Timeout {
         /// Request path.
         path: String,
@@ -128,7 +135,11 @@ pub enum HttpError {
         received: Option<u64>,
     },
     /// The operation's overall deadline passed.
-    #[error("{path}: the overall deadline of {} passed", secs(*deadline))]
+    #[error(
+        "{path}: the overall deadline of {} passed; {}",
+        secs(*deadline),
+        cube_model::Limit::CollectionDeadlineSecs.how_to_raise()
+    )]
     DeadlineExceeded {
         /// Request path.
         path: String,

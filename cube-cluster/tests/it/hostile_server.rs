@@ -192,6 +192,8 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     let why = &snap.missing_kinds["Node"];
     assert!(why.contains("no complete answer within 2 s"), "{why}");
+    // a limit hit says which limit and how to raise it
+    assert!(why.contains("--limit request-timeout-secs=N"), "{why}");
     // Overall: a 3 s deadline over every kind ends the whole collection.
     let c = bounded(
         &sel,

@@ -66,7 +66,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .map(|(kind, why)| Evidence::field(kind.as_str(), "list", why.as_str())),
             )
             .with_remedy(format!(
-                "give the reading account list permission on {} (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile), or pass dumps of them (`kubectl get {} -A -o json`)",
+                "{}give the reading account list permission on {} (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile), or pass dumps of them (`kubectl get {} -A -o json`)",
+                // a read stopped by a limit (body size, request time, pages, deadline) is raised,
+                // not granted
+                if snap.missing_kinds.values().any(|why| why.contains("raise it with --limit") || why.contains("pages-per-list")) {
+                    "raise the limit named in the evidence (`--limit KEY=N`), or "
+                } else {
+                    ""
+                },
                 kinds.join(", "),
                 kinds
                     .iter()

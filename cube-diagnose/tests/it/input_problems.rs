@@ -149,7 +149,9 @@ fn truncated_snapshot_is_never_scanned_as_a_log() {
         // incomplete (issue 9: what could not be read never reads as absent), exit 3
         assert_eq!(r.exit_code(), 3, "salvaged objects, the rest skipped");
         assert!(
-            r.findings.iter().any(|f| f.rule_id == "snapshot-incomplete"),
+            r.findings
+                .iter()
+                .any(|f| f.rule_id == "snapshot-incomplete"),
             "{:#?}",
             r.findings
         );
