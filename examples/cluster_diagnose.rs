@@ -178,6 +178,25 @@ fn read_inputs(
         } else {
             cube_diagnose::input::normalize_path(&path.display().to_string())
         };
+        // A large file (over what the secret scan and the kubeconfig check read) that is a JSON
+        // List is read in pieces, never whole (issue 12); anything else is read whole below.
+        if !is_stdin
+            && let Ok((file, len)) = cube_model::io::open_file(path, limits)
+            && len > cube_examples::LEARN_SECRETS_MAX_BYTES as u64
+        {
+            let mut reader = std::io::Read::take(file, limits.max_file_bytes.saturating_add(1));
+            match inputs.add_json_reader(&name, &mut reader, len) {
+                Ok(Some(format)) => {
+                    cube_examples::eprint_line(&format!("read {name}: {format:?}"));
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    inputs.add_unreadable(&name, e.to_string());
+                    continue;
+                }
+            }
+        }
         let read = if is_stdin {
             if stdin_read {
                 cube_examples::eprint_line("warning: - given twice: stdin is read once");

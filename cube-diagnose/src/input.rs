@@ -207,23 +207,86 @@ fn looks_binary(bytes: &[u8]) -> bool {
 }
 
 fn fingerprint(text: &str) -> u64 {
-    // Eight bytes at a time (a dump of 500 MB is hashed in a few tens of milliseconds, where
-    // SipHash took a third of a second); only used to spot the same content given twice.
-    let bytes = text.as_bytes();
-    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    let mut mix = |w: u64| {
-        h = (h ^ w).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29);
-    };
-    for c in &mut words {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        mix(u64::from_le_bytes(w));
+    let mut f = Fingerprint::default();
+    f.update(text.as_bytes());
+    f.finish()
+}
+
+/// A content fingerprint taken eight bytes at a time (a dump of 500 MB is hashed in a few tens
+/// of milliseconds, where SipHash took a third of a second), fed in pieces of any size (an
+/// input read from a reader is hashed as it passes); only used to spot the same content given
+/// twice.
+struct Fingerprint {
+    h: u64,
+    len: u64,
+    /// Bytes of an unfinished word.
+    pending: [u8; 8],
+    filled: usize,
+}
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint {
+            h: 0x9E37_79B9_7F4A_7C15,
+            len: 0,
+            pending: [0; 8],
+            filled: 0,
+        }
     }
-    let mut tail = [0u8; 8];
-    tail[..words.remainder().len()].copy_from_slice(words.remainder());
-    mix(u64::from_le_bytes(tail));
-    h ^ (h >> 33)
+}
+
+impl Fingerprint {
+    fn mix(&mut self, w: u64) {
+        self.h = (self.h ^ w)
+            .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+            .rotate_left(29);
+    }
+
+    fn update(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if self.filled > 0 {
+            let take = (8 - self.filled).min(bytes.len());
+            self.pending[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
+            self.filled += take;
+            bytes = &bytes[take..];
+            if self.filled < 8 {
+                return;
+            }
+            self.mix(u64::from_le_bytes(self.pending));
+            self.filled = 0;
+        }
+        let mut words = bytes.chunks_exact(8);
+        for c in &mut words {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(w));
+        }
+        let rest = words.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    fn finish(mut self) -> u64 {
+        let mut tail = [0u8; 8];
+        tail[..self.filled].copy_from_slice(&self.pending[..self.filled]);
+        self.mix(u64::from_le_bytes(tail));
+        self.mix(self.len);
+        self.h ^ (self.h >> 33)
+    }
+}
+
+/// A reader that fingerprints what passes through it.
+struct Hashing<'r> {
+    inner: &'r mut dyn std::io::Read,
+    fingerprint: Fingerprint,
+}
+
+impl std::io::Read for Hashing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.fingerprint.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 impl Inputs {
@@ -294,6 +357,53 @@ impl Inputs {
         let before = self.problems.iter().filter(|p| p.fatal).count();
         let format = self.add(source, &text);
         (self.problems.iter().filter(|p| p.fatal).count() == before).then_some(format)
+    }
+
+    /// Adds one large input read from `reader` without holding it whole (issue 12): a JSON
+    /// `List` (`kubectl get ... -o json`) goes through [`ClusterSnapshot::add_json_reader`]
+    /// (about 8 MB of its text in memory at a time) and its objects are located by the lines the
+    /// loader counted. `source` is the path label (normalised as [`Inputs::add`] does), `len`
+    /// the input's size in bytes (its file's length).
+    ///
+    /// Returns `Ok(Some(format))` when the input was read, with the same snapshot, problems and
+    /// locations as [`Inputs::add_bytes`] on the same bytes. Returns `Ok(None)`, having added
+    /// nothing, when the streaming reader does not take the input (see
+    /// [`ClusterSnapshot::add_json_reader`]) or an input of the same size was read before (the
+    /// same content is read once, which only the whole text tells): read it whole and give it to
+    /// [`Inputs::add_bytes`]. Content too large for the secret scan or the kubeconfig check of
+    /// the programs (over 64 MiB) is what this is for.
+    ///
+    /// # Errors
+    /// An error of `reader` (nothing added).
+    pub fn add_json_reader(
+        &mut self,
+        source: &str,
+        reader: &mut dyn std::io::Read,
+        len: u64,
+    ) -> std::io::Result<Option<InputFormat>> {
+        let source = normalize_path(source);
+        let source = source.as_str();
+        if self.seen.iter().any(|(_, l, _)| *l as u64 == len) {
+            return Ok(None);
+        }
+        let mut hashing = Hashing {
+            inner: reader,
+            fingerprint: Fingerprint::default(),
+        };
+        let (events_before, nodes_before) = (self.snapshot.events.len(), self.snapshot.nodes.len());
+        let lengths_before = crate::locate::list_lengths(&self.snapshot);
+        let outcome = self.snapshot.add_json_reader(source, &mut hashing)?;
+        let cube_model::StreamOutcome::Loaded(LoadOutcome::Loaded { format, .. }) = outcome else {
+            return Ok(None);
+        };
+        let read = usize::try_from(hashing.fingerprint.len).unwrap_or(usize::MAX);
+        self.seen
+            .push((hashing.fingerprint.finish(), read, source.to_owned()));
+        self.locations.record_source(source);
+        self.stamp_source(source, events_before, nodes_before);
+        self.locations
+            .record_new_objects_read(source, &self.snapshot, &lengths_before);
+        Ok(Some(format))
     }
 
     /// Adds one input named `source` (a path label, normalised: `a/./b` is `a/b`); returns the
@@ -783,6 +893,55 @@ mod tests {
         );
         assert_eq!(i.snapshot.nodes.len(), 1);
         assert_eq!(i.logs.len(), 1);
+    }
+
+    /// A List read from a reader gives the same snapshot, problems and locations as the same
+    /// bytes read whole; content of a size read before, and what the streaming reader does not
+    /// take, are left to the whole path.
+    #[test]
+    fn lists_read_from_a_reader_equal_lists_read_whole() {
+        let mut items = Vec::new();
+        for i in 0..50 {
+            items.push(format!(
+                r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n{i}"}}}}"#
+            ));
+            items.push(format!(
+                r#"{{"apiVersion":"v1","kind":"Event","metadata":{{"name":"e{i}","namespace":"a"}},"reason":"FailedScheduling","message":"0/1 nodes are available"}}"#
+            ));
+        }
+        let value: serde_json::Value = serde_json::from_str(&format!(
+            r#"{{"apiVersion":"v1","items":[{}],"kind":"List"}}"#,
+            items.join(",")
+        ))
+        .expect("valid");
+        let text = serde_json::to_string_pretty(&value).expect("prints");
+        let mut whole = Inputs::new();
+        whole.add_bytes("dir/./dump.json", text.as_bytes());
+        let mut streamed = Inputs::new();
+        let format = streamed
+            .add_json_reader("dir/./dump.json", &mut text.as_bytes(), text.len() as u64)
+            .expect("no io error");
+        assert_eq!(format, Some(InputFormat::Json));
+        assert_eq!(streamed.snapshot, whole.snapshot);
+        assert_eq!(streamed.locations, whole.locations);
+        assert_eq!(streamed.input_problems(), whole.input_problems());
+        assert_eq!(streamed.seen, whole.seen);
+        // the same content again: read once, as add_bytes says
+        assert_eq!(
+            streamed
+                .add_json_reader("other.json", &mut text.as_bytes(), text.len() as u64)
+                .expect("no io error"),
+            None
+        );
+        let mut broken = Inputs::new();
+        let cut = &text[..text.len() / 2];
+        assert_eq!(
+            broken
+                .add_json_reader("cut.json", &mut cut.as_bytes(), cut.len() as u64)
+                .expect("no io error"),
+            None
+        );
+        assert!(broken.snapshot.is_empty() && broken.locations.is_empty());
     }
 
     #[test]

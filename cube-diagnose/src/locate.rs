@@ -228,6 +228,45 @@ impl Locations {
         }
     }
 
+    /// Indexes the objects `snapshot` gained from one input read from a reader
+    /// ([`ClusterSnapshot::add_json_reader`]) by the lines the loader counted while reading
+    /// ([`ClusterSnapshot::last_input_object_lines`]); `before` as for
+    /// [`Locations::record_new_objects`]. False (nothing recorded) when the loader has no line
+    /// for every object it added.
+    pub fn record_new_objects_read(
+        &mut self,
+        source: &str,
+        snapshot: &ClusterSnapshot,
+        before: &[usize],
+    ) -> bool {
+        self.record_source(source);
+        let kinds = objects_by_kind(snapshot);
+        let mut placed = Vec::with_capacity(kinds.len());
+        for (i, (kind, metas)) in kinds.iter().enumerate() {
+            let from = before.get(i).copied().unwrap_or(0);
+            match snapshot.last_input_object_lines(kind) {
+                Some(lines) if lines.len() == metas.len().saturating_sub(from) => {
+                    placed.push((from, lines))
+                }
+                _ => return false,
+            }
+        }
+        let file = self.file_index(source);
+        for ((kind, metas), (from, lines)) in kinds.into_iter().zip(placed) {
+            self.objects.reserve(lines.len());
+            for ((own_kind, meta), &line) in metas.into_iter().skip(from).zip(lines) {
+                self.record_at(
+                    own_kind.unwrap_or(kind),
+                    &meta.namespace,
+                    &meta.name,
+                    file,
+                    line,
+                );
+            }
+        }
+        true
+    }
+
     /// Records the objects the last input added from where the loader saw them start
     /// ([`ClusterSnapshot::last_input_object_starts`]), without reading `text` again: one
     /// line-feed index, a binary search per object. False (nothing recorded) when the loader

@@ -183,6 +183,37 @@ pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Vec<u8>, ReadEr
     })
 }
 
+/// Opens a regular file of at most `limits.max_file_bytes` bytes for reading (for a reader
+/// that reads it in pieces, such as [`crate::ClusterSnapshot::add_json_reader`]); returns it
+/// with its length. Bound the reads with `Read::take` (the file may grow).
+///
+/// # Errors
+/// [`ReadError`]: unreadable, not a regular file, or too large.
+pub fn open_file(path: &Path, limits: &Limits) -> Result<(std::fs::File, u64), ReadError> {
+    let label = path.display().to_string();
+    let io = |source| ReadError::Io {
+        path: label.clone(),
+        source,
+    };
+    let file = open_nonblocking(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if let Some(kind) = file_type_name(&meta.file_type()) {
+        return Err(ReadError::NotRegularFile {
+            path: label,
+            file_type: kind,
+        });
+    }
+    if meta.len() > limits.max_file_bytes {
+        return Err(ReadError::TooLarge(LimitExceeded {
+            limit: Limit::FileBytes,
+            max: limits.max_file_bytes,
+            observed: Some(meta.len()),
+            subject: label,
+        }));
+    }
+    Ok((file, meta.len()))
+}
+
 /// Reads `reader` to its end, at most `max_bytes` bytes (standard input: `label` `-`).
 ///
 /// # Errors

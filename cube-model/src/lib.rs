@@ -76,5 +76,5 @@ pub use selector::{
 };
 pub use snapshot::{
     ClusterSnapshot, DuplicateNote, InputFormat, LoadOutcome, LoadProblem, NotSnapshot,
-    detect_format,
+    StreamOutcome, detect_format,
 };

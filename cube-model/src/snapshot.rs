@@ -36,6 +36,7 @@ use serde_path_to_error::Segment;
 use crate::objects::*;
 
 mod fast;
+mod stream;
 
 /// Everything read from a cluster or a dump of it.
 ///
@@ -127,6 +128,22 @@ pub struct ClusterSnapshot {
     /// [`ClusterSnapshot::last_input_object_starts`]).
     #[serde(skip)]
     pub(crate) starts: Aside<Option<Box<ObjectStarts>>>,
+    /// The 1-based lines of the same objects, when the input was read from a reader
+    /// ([`ClusterSnapshot::add_json_reader`]; see [`ClusterSnapshot::last_input_object_lines`]).
+    #[serde(skip)]
+    pub(crate) start_lines: Aside<Option<Box<ObjectStarts>>>,
+}
+
+/// What [`ClusterSnapshot::add_json_reader`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StreamOutcome {
+    /// The input was read: what [`ClusterSnapshot::add_bytes`] returns for the same bytes.
+    Loaded(LoadOutcome),
+    /// Nothing was added: the input is not one the streaming reader takes (see
+    /// [`ClusterSnapshot::add_json_reader`]); read it whole and give it to
+    /// [`ClusterSnapshot::add_bytes`].
+    ReadWhole,
 }
 
 /// Byte offsets of the objects one input added, per typed vector (in [`Target`] order).
@@ -397,12 +414,14 @@ pub enum LoadOutcome {
 /// detected on its own.
 pub fn detect_format(bytes: &[u8]) -> InputFormat {
     // The decision needs only the start of the input: never validate or copy 500 MB for it.
-    const PREFIX: usize = 64 * 1024;
     let bytes = strip_bom(bytes);
-    let prefix = bytes.get(..PREFIX).unwrap_or(bytes);
+    let prefix = bytes.get(..DETECT_PREFIX).unwrap_or(bytes);
     let text = String::from_utf8_lossy(prefix);
     crate::describe::detect_text_format(&text)
 }
+
+/// How much of an input's start [`detect_format`] reads (after a BOM).
+const DETECT_PREFIX: usize = 64 * 1024;
 
 fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
@@ -525,12 +544,17 @@ impl ClusterSnapshot {
     /// True when there is room for one more object under `limits.max_objects_per_snapshot`;
     /// else the object is counted (reported when the input ends) and not stored.
     fn has_room(&mut self) -> bool {
-        if (self.object_count() as u64) < self.limits.max_objects_per_snapshot {
+        if self.has_room_for_one() {
             true
         } else {
             *self.over_limit += 1;
             false
         }
+    }
+
+    /// [`ClusterSnapshot::has_room`] without counting a refusal.
+    fn has_room_for_one(&self) -> bool {
+        (self.object_count() as u64) < self.limits.max_objects_per_snapshot
     }
 
     /// Loads one input (see [`ClusterSnapshot::add_bytes`]) into a new snapshot.
@@ -591,6 +615,7 @@ impl ClusterSnapshot {
         let mark = Mark::lens(self);
         *self.over_limit = 0;
         *self.starts = None;
+        *self.start_lines = None;
         if format.is_snapshot() {
             self.inputs.push(InputSpan {
                 source: source.to_owned(),
@@ -650,10 +675,23 @@ impl ClusterSnapshot {
                     }));
             }
         }
+        self.finish_input(source, format, &before, &mark, bom)
+    }
+
+    /// What [`ClusterSnapshot::add_bytes`] does once an input was read: the object limit,
+    /// merging with earlier inputs, the object starts kept only when still true, the outcome.
+    fn finish_input(
+        &mut self,
+        source: &str,
+        format: InputFormat,
+        before: &Counts,
+        mark: &[usize; 15],
+        bom: usize,
+    ) -> LoadOutcome {
         let limits_hit = self.limits_hit.len();
-        self.enforce_object_limit(source, &mark);
+        self.enforce_object_limit(source, mark);
         // Objects that replaced earlier ones were read from this input too: count them.
-        let replaced = self.merge_duplicates(source, &mark);
+        let replaced = self.merge_duplicates(source, mark);
         let after = Counts::of(self);
         // starts stay known only when every object read is still where it was pushed
         let lens = Mark::lens(self);
@@ -675,6 +713,7 @@ impl ClusterSnapshot {
             }
         } else {
             *self.starts = None;
+            *self.start_lines = None;
         }
         LoadOutcome::Loaded {
             format,
@@ -682,6 +721,95 @@ impl ClusterSnapshot {
             skipped: after.skipped - before.skipped,
             problems: after.problems - before.problems,
         }
+    }
+
+    /// Adds one JSON `List` (`kubectl get ... -o json`) read from `reader` through a bounded
+    /// window, never holding the whole input (a dump of 500 MB is read with about 8 MB of
+    /// input text in memory at a time; issue 12). The same objects, problems and outcome as
+    /// [`ClusterSnapshot::add_bytes`] on the same bytes; the objects' lines are known
+    /// ([`ClusterSnapshot::last_input_object_lines`]) without the text.
+    ///
+    /// Only the common, large case is read this way: one JSON List (or `<Kind>List`) whose
+    /// items all start with `apiVersion` / `kind` (as kubectl and the API server write them)
+    /// and read without a problem, at most `limits.max_file_bytes` bytes, that stores at least
+    /// one object and stays under `limits.max_objects_per_snapshot`, read into a snapshot that
+    /// holds no object yet (so no object is merged with an earlier input's and every object
+    /// stays where it was read). For anything else nothing is added and
+    /// [`StreamOutcome::ReadWhole`] says
+    /// to read the input whole and give it to [`ClusterSnapshot::add_bytes`] (which reports
+    /// broken items precisely and salvages the rest); `reader` was then partly consumed.
+    ///
+    /// # Errors
+    /// An error of `reader` (nothing is added).
+    pub fn add_json_reader(
+        &mut self,
+        source: &str,
+        reader: &mut dyn std::io::Read,
+    ) -> std::io::Result<StreamOutcome> {
+        self.add_json_reader_window(source, reader, stream::WINDOW)
+    }
+
+    /// [`ClusterSnapshot::add_json_reader`] reading `window` bytes at a time.
+    fn add_json_reader_window(
+        &mut self,
+        source: &str,
+        reader: &mut dyn std::io::Read,
+        window: usize,
+    ) -> std::io::Result<StreamOutcome> {
+        let mut w = stream::Window::new(reader, self.limits.max_file_bytes, window);
+        // the format is detected from the same prefix `add_bytes` looks at
+        loop {
+            match w.refill(0) {
+                Ok(true) if w.buf.len() < DETECT_PREFIX + 3 => {}
+                Ok(_) => break,
+                Err(stream::Stop::Io(e)) => return Err(e),
+                Err(stream::Stop::ReadWhole) => return Ok(StreamOutcome::ReadWhole),
+            }
+        }
+        let bom = w.buf.len() - strip_bom(&w.buf).len();
+        if detect_format(&w.buf) != InputFormat::Json || !self.is_empty() {
+            return Ok(StreamOutcome::ReadWhole);
+        }
+        let before = Counts::of(self);
+        let lens = Mark::lens(self);
+        let mark = Mark::of(self);
+        *self.over_limit = 0;
+        *self.starts = Some(Box::default());
+        *self.start_lines = Some(Box::default());
+        let read = stream::read_list(self, &mut w, bom);
+        let kind = match read {
+            Ok(kind)
+                if self.object_count() > before.objects
+                    && *self.over_limit == 0
+                    && self.has_room_for_one()
+                    && self.starts.is_some() =>
+            {
+                kind
+            }
+            other => {
+                *self.starts = None;
+                *self.start_lines = None;
+                mark.roll_back(self);
+                *self.over_limit = 0;
+                return match other {
+                    Err(stream::Stop::Io(e)) => Err(e),
+                    _ => Ok(StreamOutcome::ReadWhole),
+                };
+            }
+        };
+        self.inputs.push(InputSpan {
+            source: source.to_owned(),
+            start: lens,
+        });
+        self.mark_listed(Some(&kind));
+        // offsets count from the input's first byte (the BOM included), as for add_bytes
+        Ok(StreamOutcome::Loaded(self.finish_input(
+            source,
+            InputFormat::Json,
+            &before,
+            &lens,
+            0,
+        )))
     }
 
     /// Keeps at most `limits.max_objects_per_snapshot` objects: what this input added past it
@@ -827,7 +955,13 @@ impl ClusterSnapshot {
     /// otherwise, and for any other kind name. The line index of `cube-diagnose` reads it, so a
     /// loaded input is never parsed a second time to find its objects.
     pub fn last_input_object_starts(&self, kind: &str) -> Option<&[usize]> {
-        let slot = match kind {
+        let slot = Self::starts_slot(kind)?;
+        self.starts.as_ref().map(|s| s[slot as usize].as_slice())
+    }
+
+    /// The typed vector a kind name of [`ClusterSnapshot::last_input_object_starts`] names.
+    fn starts_slot(kind: &str) -> Option<Target> {
+        Some(match kind {
             "Node" => Target::Node,
             "Pod" => Target::Pod,
             "Namespace" => Target::Namespace,
@@ -843,8 +977,18 @@ impl ClusterSnapshot {
             "RoleBinding" => Target::RoleBinding,
             "PodDisruptionBudget" => Target::PodDisruptionBudget,
             _ => return None,
-        };
-        self.starts.as_ref().map(|s| s[slot as usize].as_slice())
+        })
+    }
+
+    /// The 1-based line where each object the last input added starts, per kind (as
+    /// [`ClusterSnapshot::last_input_object_starts`]), when that input was read from a reader
+    /// ([`ClusterSnapshot::add_json_reader`]): its text is not kept, so its lines are counted
+    /// while it is read. `None` for inputs given as bytes.
+    pub fn last_input_object_lines(&self, kind: &str) -> Option<&[usize]> {
+        let slot = Self::starts_slot(kind)?;
+        self.start_lines
+            .as_ref()
+            .map(|s| s[slot as usize].as_slice())
     }
 
     /// Number of objects held in the typed vectors.

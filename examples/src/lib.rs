@@ -35,10 +35,28 @@ pub fn load_snapshot_files_with<P: AsRef<Path>>(
     let mut snapshot = ClusterSnapshot::new();
     for path in paths {
         let path = path.as_ref();
-        let bytes = cube_model::io::read_file(path, limits).map_err(|e| e.to_string())?;
-        learn_secrets(&bytes);
         let label = path.display().to_string();
-        match snapshot.add_bytes(&label, &bytes) {
+        // a large JSON List (over what the secret scan reads) is read in pieces, never whole
+        let mut streamed = None;
+        if let Ok((file, len)) = cube_model::io::open_file(path, limits)
+            && len > LEARN_SECRETS_MAX_BYTES as u64
+        {
+            let mut reader = std::io::Read::take(file, limits.max_file_bytes.saturating_add(1));
+            match snapshot.add_json_reader(&label, &mut reader) {
+                Ok(cube_model::StreamOutcome::Loaded(outcome)) => streamed = Some(outcome),
+                Ok(_) => {}
+                Err(e) => return Err(format!("{}: {e}", path.display())),
+            }
+        }
+        let outcome = match streamed {
+            Some(outcome) => outcome,
+            None => {
+                let bytes = cube_model::io::read_file(path, limits).map_err(|e| e.to_string())?;
+                learn_secrets(&bytes);
+                snapshot.add_bytes(&label, &bytes)
+            }
+        };
+        match outcome {
             LoadOutcome::Loaded { objects, .. } if objects > 0 => {}
             LoadOutcome::Loaded { .. } => {
                 let why = snapshot

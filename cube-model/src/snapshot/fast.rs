@@ -131,6 +131,60 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
     }
 }
 
+/// What one call of [`read_items`] read.
+#[derive(Default)]
+pub(super) struct Round {
+    /// Items read to their end (each stored, counted or skipped).
+    pub(super) done: usize,
+    /// Where the last of them starts in the window, when known.
+    pub(super) last_start: Option<usize>,
+}
+
+/// Reads the items of a List's `items` array from `bytes[at..]` (`bytes[at]` is the `[` that
+/// opens the array, or stands for it) until the array closes or an error; `bytes` is the whole
+/// window (item starts are offsets into it). An end-of-input error means the window ends inside
+/// an item: that item left no trace (see [`ItemSeed`]) and is read again after a refill.
+pub(super) fn read_items(
+    snapshot: &mut ClusterSnapshot,
+    bytes: &[u8],
+    at: usize,
+) -> (Round, Result<(), serde_json::Error>) {
+    let mut round = Round::default();
+    let mut de = serde_json::Deserializer::from_slice(bytes.get(at..).unwrap_or_default());
+    let result = de::Deserializer::deserialize_seq(
+        &mut de,
+        StreamItems {
+            snapshot,
+            bytes,
+            round: &mut round,
+        },
+    );
+    (round, result)
+}
+
+struct StreamItems<'s, 'b, 'r> {
+    snapshot: &'s mut ClusterSnapshot,
+    bytes: &'b [u8],
+    round: &'r mut Round,
+}
+
+impl<'de> Visitor<'de> for StreamItems<'_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(start) = seq.next_element_seed(ItemSeed {
+            snapshot: &mut *self.snapshot,
+            bytes: self.bytes,
+        })? {
+            self.round.done += 1;
+            self.round.last_start = start;
+        }
+        Ok(())
+    }
+}
+
 struct ItemSeed<'s, 'b> {
     snapshot: &'s mut ClusterSnapshot,
     bytes: &'b [u8],
@@ -149,8 +203,9 @@ impl ItemSeed<'_, '_> {
 }
 
 impl<'de> DeserializeSeed<'de> for ItemSeed<'_, '_> {
-    type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+    /// Where the item starts in `bytes`, when known.
+    type Value = Option<usize>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
         d.deserialize_map(self)
     }
 }
@@ -247,12 +302,15 @@ fn rest<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: Chain<'de, A>) -> Resu
     T::deserialize(MapAccessDeserializer::new(map))
 }
 
+/// Every side effect of an item (an object stored, a kind counted) happens only once the item
+/// was read to its end, so an item cut by the end of a streaming window (an end-of-input error)
+/// can be read again from its start after the window is refilled (`stream.rs`).
 impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
-    type Value = ();
+    type Value = Option<usize>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<usize>, A::Error> {
         let mut api_version: Option<String> = None;
         let mut kind: Option<String> = None;
         let mut buffered: Vec<(String, &'de RawValue)> = Vec::new();
@@ -305,16 +363,17 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
             live: (!ended).then_some(map),
         };
         let Some(target) = Target::of(&kind, group) else {
-            s.count_unknown(&kind, api_version.as_deref(), group);
             let mut map = map;
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            return Ok(());
+            s.count_unknown(&kind, api_version.as_deref(), group);
+            return Ok(start);
         };
-        if !matches!(target, Target::Secret) && !s.has_room() {
+        if !matches!(target, Target::Secret) && !s.has_room_for_one() {
             // over `limits.max_objects_per_snapshot`: counted, not stored
             let mut map = map;
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            return Ok(());
+            *s.over_limit += 1;
+            return Ok(start);
         }
         match target {
             Target::Node => s.nodes.push(rest(map)?),
@@ -348,7 +407,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
                 let secret: FastSecret<'de> = rest(map)?;
                 if secret.type_ != super::BOOTSTRAP_TOKEN_TYPE {
                     s.skipped_secrets += 1;
-                    return Ok(());
+                    return Ok(start);
                 }
                 let data = |raw: Option<&'de RawValue>| match raw {
                     Some(raw) => {
@@ -372,6 +431,6 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
             }
         }
         placed(s, target);
-        Ok(())
+        Ok(start)
     }
 }

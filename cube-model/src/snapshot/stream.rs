@@ -1,0 +1,525 @@
+//! A JSON List read from a reader through a bounded window (issue 12: reading streamed, never
+//! the whole file and the whole snapshot in memory at once).
+//!
+//! The window holds [`WINDOW`] bytes (more only while one item is larger). The List's own keys
+//! are read by a small scanner; its `items` are read by the one-pass reader of `fast.rs`, as
+//! many as the window holds at a time. An item cut by the end of the window fails with an
+//! end-of-input error before it leaves any trace (`fast::ItemSeed` stores an object, or counts
+//! one, only once it was read to its end); the window then keeps the bytes from that item on,
+//! reads more, and the item is read again from its start. Each byte is parsed once (the one
+//! item at each window boundary twice).
+//!
+//! Anything the one-pass reader does not take (a broken item, items without `kind`, an input
+//! that is not one List, a cut input, more than `limits.max_file_bytes`) stops the stream: the
+//! caller rolls back and reads the input whole with the general path, which reports problems
+//! precisely and salvages what it can.
+
+use std::io::Read;
+
+use super::{ClusterSnapshot, fast, is_list_kind};
+
+/// Bytes read from the reader at a time.
+pub(super) const WINDOW: usize = 8 << 20;
+
+/// Why the stream stopped.
+pub(super) enum Stop {
+    /// Not an input this reader takes: read it whole.
+    ReadWhole,
+    /// The reader failed.
+    Io(std::io::Error),
+}
+
+/// The bytes of the input from `base` on, read so far.
+pub(super) struct Window<'r> {
+    reader: &'r mut dyn Read,
+    pub(super) buf: Vec<u8>,
+    /// Offset in the input of `buf[0]`.
+    base: usize,
+    /// The reader is exhausted.
+    eof: bool,
+    /// Bytes read in all.
+    total: u64,
+    /// At most this many bytes are read.
+    max: u64,
+    /// Bytes read at a time.
+    window: usize,
+    /// Line (1-based) of `buf[counted]`.
+    line: usize,
+    counted: usize,
+}
+
+impl<'r> Window<'r> {
+    pub(super) fn new(reader: &'r mut dyn Read, max: u64, window: usize) -> Self {
+        Window {
+            window: window.max(1),
+            reader,
+            buf: Vec::new(),
+            base: 0,
+            eof: false,
+            total: 0,
+            max,
+            line: 1,
+            counted: 0,
+        }
+    }
+
+    /// Drops `buf[..keep]` and reads up to `window` more bytes; false when nothing more came.
+    pub(super) fn refill(&mut self, keep: usize) -> Result<bool, Stop> {
+        let keep = keep.min(self.buf.len());
+        if keep > self.counted {
+            self.line += newlines(&self.buf[self.counted..keep]);
+            self.counted = keep;
+        }
+        self.buf.drain(..keep);
+        self.base += keep;
+        self.counted -= keep;
+        if self.eof {
+            return Ok(false);
+        }
+        let old = self.buf.len();
+        self.buf.resize(old + self.window, 0);
+        let mut filled = old;
+        while filled < self.buf.len() {
+            match self.reader.read(&mut self.buf[filled..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Stop::Io(e)),
+            }
+        }
+        self.buf.truncate(filled);
+        self.total += (filled - old) as u64;
+        if self.total > self.max {
+            return Err(Stop::ReadWhole);
+        }
+        Ok(filled > old)
+    }
+
+    /// The line of window offset `at` (calls in increasing order of `at`).
+    fn line_of(&mut self, at: usize) -> usize {
+        if at > self.counted {
+            self.line += newlines(&self.buf[self.counted..at]);
+            self.counted = at;
+        }
+        self.line
+    }
+
+    /// The next byte that is not whitespace at or after `pos`, reading more as needed; its
+    /// offset in the (possibly moved) window.
+    fn skip_ws(&mut self, mut pos: usize) -> Result<usize, Stop> {
+        loop {
+            while self.buf.get(pos).is_some_and(u8::is_ascii_whitespace) {
+                pos += 1;
+            }
+            if pos < self.buf.len() {
+                return Ok(pos);
+            }
+            if !self.refill(pos)? {
+                return Err(Stop::ReadWhole);
+            }
+            pos = 0;
+        }
+    }
+
+    /// The end (exclusive) of the JSON value at `pos`, reading more as needed; the value is
+    /// checked to be JSON. Returns the value's (possibly moved) start and its end.
+    fn value_end(&mut self, mut pos: usize) -> Result<(usize, usize), Stop> {
+        loop {
+            if let Some(end) = scan_end(&self.buf, pos) {
+                let ok = serde_json::from_slice::<serde::de::IgnoredAny>(&self.buf[pos..end]);
+                return ok.map(|_| (pos, end)).map_err(|_| Stop::ReadWhole);
+            }
+            if !self.refill(pos)? {
+                return Err(Stop::ReadWhole);
+            }
+            pos = 0;
+        }
+    }
+
+    fn byte(&self, pos: usize) -> u8 {
+        self.buf.get(pos).copied().unwrap_or(0)
+    }
+}
+
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// The end (exclusive) of the JSON value starting at `start` when it ends inside `bytes`: a
+/// string, an object or array (brackets matched outside strings), or a scalar (up to the next
+/// delimiter). Not a validation: the caller parses what it needs.
+pub(super) fn scan_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let first = *bytes.get(start)?;
+    let mut i = start;
+    match first {
+        b'"' => {
+            i += 1;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\\' => i += 2,
+                    b'"' => return Some(i + 1),
+                    _ => i += 1,
+                }
+            }
+            None
+        }
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut in_string = false;
+            while i < bytes.len() {
+                let b = bytes[i];
+                if in_string {
+                    match b {
+                        b'\\' => i += 1,
+                        b'"' => in_string = false,
+                        _ => {}
+                    }
+                } else {
+                    match b {
+                        b'"' => in_string = true,
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return Some(i + 1);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            while i < bytes.len() {
+                if matches!(bytes[i], b',' | b'}' | b']') || bytes[i].is_ascii_whitespace() {
+                    return Some(i);
+                }
+                i += 1;
+            }
+            None
+        }
+    }
+}
+
+/// Reads the List in `w` (its first window already read, `pos` at its first byte); returns the
+/// List's kind. On [`Stop`] the snapshot may hold a partial result the caller rolls back.
+pub(super) fn read_list(
+    s: &mut ClusterSnapshot,
+    w: &mut Window<'_>,
+    pos: usize,
+) -> Result<String, Stop> {
+    let mut pos = w.skip_ws(pos)?;
+    if w.byte(pos) != b'{' {
+        return Err(Stop::ReadWhole);
+    }
+    pos += 1;
+    let mut kind: Option<String> = None;
+    let mut items = false;
+    loop {
+        pos = w.skip_ws(pos)?;
+        match w.byte(pos) {
+            b'}' if kind.is_none() && !items => return Err(Stop::ReadWhole),
+            b'"' => {}
+            _ => return Err(Stop::ReadWhole),
+        }
+        let (start, end) = w.value_end(pos)?;
+        let key: String =
+            serde_json::from_slice(&w.buf[start..end]).map_err(|_| Stop::ReadWhole)?;
+        pos = w.skip_ws(end)?;
+        if w.byte(pos) != b':' {
+            return Err(Stop::ReadWhole);
+        }
+        pos = w.skip_ws(pos + 1)?;
+        match key.as_str() {
+            "items" if !items && w.byte(pos) == b'[' => {
+                pos = read_items(s, w, pos)?;
+                items = true;
+            }
+            "items" => return Err(Stop::ReadWhole),
+            _ => {
+                let (start, end) = w.value_end(pos)?;
+                if key == "kind" {
+                    kind = Some(
+                        serde_json::from_slice(&w.buf[start..end]).map_err(|_| Stop::ReadWhole)?,
+                    );
+                }
+                pos = end;
+            }
+        }
+        pos = w.skip_ws(pos)?;
+        match w.byte(pos) {
+            b',' => pos += 1,
+            b'}' => {
+                pos += 1;
+                break;
+            }
+            _ => return Err(Stop::ReadWhole),
+        }
+    }
+    // nothing but whitespace after the List (a stream of values is read whole)
+    loop {
+        while w.buf.get(pos).is_some_and(u8::is_ascii_whitespace) {
+            pos += 1;
+        }
+        if pos < w.buf.len() {
+            return Err(Stop::ReadWhole);
+        }
+        if !w.refill(pos)? {
+            break;
+        }
+        pos = 0;
+    }
+    match kind {
+        Some(k) if items && (k == "List" || is_list_kind(&k)) => Ok(k),
+        _ => Err(Stop::ReadWhole),
+    }
+}
+
+/// Reads the `items` array whose `[` is at `pos`; returns the offset after its `]`.
+fn read_items(s: &mut ClusterSnapshot, w: &mut Window<'_>, pos: usize) -> Result<usize, Stop> {
+    // `w.buf[at]` opens the rest of the array: the real `[`, or the `,` after the last item
+    // read, overwritten with `[` (the bytes before it are no longer needed)
+    let mut at = pos;
+    loop {
+        let (round, result) = fast::read_items(s, &w.buf, at);
+        place(s, w)?;
+        let end = match (round.done, round.last_start) {
+            (0, _) => None,
+            (_, Some(start)) => Some(scan_end(&w.buf, start).ok_or(Stop::ReadWhole)?),
+            (_, None) => return Err(Stop::ReadWhole),
+        };
+        match result {
+            Ok(()) => {
+                let after = end.unwrap_or(at + 1);
+                let close = w.skip_ws(after)?;
+                if w.byte(close) != b']' {
+                    return Err(Stop::ReadWhole);
+                }
+                return Ok(close + 1);
+            }
+            Err(e) if e.is_eof() && !w.eof => match end {
+                None => {
+                    // the first item of this round is cut: keep it (and its `[`), read more
+                    if !w.refill(at)? {
+                        return Err(Stop::ReadWhole);
+                    }
+                    at = 0;
+                }
+                Some(end) => {
+                    let next = w.skip_ws(end)?;
+                    match w.byte(next) {
+                        b',' => {
+                            w.buf[next] = b'[';
+                            at = next;
+                        }
+                        b']' => return Ok(next + 1),
+                        _ => return Err(Stop::ReadWhole),
+                    }
+                }
+            },
+            Err(_) => return Err(Stop::ReadWhole),
+        }
+    }
+}
+
+/// The objects stored by the last round have their starts as window offsets: made offsets in
+/// the input, and their lines recorded (every stored object of this input has its start).
+fn place(s: &mut ClusterSnapshot, w: &mut Window<'_>) -> Result<(), Stop> {
+    let Some(starts) = s.starts.as_mut() else {
+        return Err(Stop::ReadWhole);
+    };
+    let lines = s.start_lines.get_or_insert_with(Box::default);
+    let mut new: Vec<(usize, usize, usize)> = Vec::new();
+    for (slot, v) in starts.iter().enumerate() {
+        for (i, &at) in v.iter().enumerate().skip(lines[slot].len()) {
+            new.push((at, slot, i));
+        }
+    }
+    new.sort_unstable();
+    for (at, slot, i) in new {
+        let line = w.line_of(at);
+        starts[slot][i] = w.base + at;
+        lines[slot].push(line);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+
+    fn item(i: usize) -> String {
+        match i % 6 {
+            0 => format!(
+                r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n{i}","labels":{{"a":"b\"}}{{"}},"uid":"u{i}"}},"status":{{"capacity":{{"cpu":"8","nvidia.com/gpu":"4"}}}}}}"#
+            ),
+            1 => format!(
+                r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"p{i}","namespace":"ns"}},"spec":{{"nodeName":"n0","containers":[{{"name":"c","resources":{{"requests":{{"cpu":"250m"}}}}}}]}}}}"#
+            ),
+            2 => format!(
+                r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"d{i}"}},"spec":{{"replicas":3}}}}"#
+            ),
+            3 => format!(
+                r#"{{"apiVersion":"v1","data":{{"k":"c2VjcmV0"}},"kind":"Secret","metadata":{{"name":"s{i}"}},"type":"Opaque"}}"#
+            ),
+            4 => format!(
+                r#"{{"apiVersion":"v1","kind":"Event","metadata":{{"name":"e{i}","namespace":"ns"}},"reason":"FailedScheduling","message":"0/3 nodes are available: [x]"}}"#
+            ),
+            _ => format!(
+                r#"{{"apiVersion":"v1","kind":"ResourceQuota","metadata":{{"name":"q{i}","namespace":"ns"}},"spec":{{"hard":{{"pods":"10"}}}}}}"#
+            ),
+        }
+    }
+
+    /// A List of `n` items, compact or indented (one key per line, as `kubectl -o json`).
+    fn list(n: usize, pretty: bool, bom: bool) -> Vec<u8> {
+        let items: Vec<String> = (0..n).map(item).collect();
+        let text = format!(
+            r#"{{"apiVersion":"v1","items":[{}],"kind":"List","metadata":{{"resourceVersion":""}}}}"#,
+            items.join(",")
+        );
+        let mut out = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        if pretty {
+            let value: serde_json::Value = serde_json::from_str(&text).expect("valid");
+            out.extend(serde_json::to_vec_pretty(&value).expect("prints"));
+        } else {
+            out.extend(text.into_bytes());
+        }
+        out.push(b'\n');
+        out
+    }
+
+    fn line_of(bytes: &[u8], at: usize) -> usize {
+        bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1
+    }
+
+    /// Streamed with any window, the snapshot and outcome equal `add_bytes` on the same bytes,
+    /// and every object's line is the line of its start.
+    #[test]
+    fn streamed_lists_equal_lists_read_whole() {
+        for (n, pretty, bom) in [
+            (1, false, false),
+            (7, true, false),
+            (40, false, true),
+            (40, true, true),
+        ] {
+            let bytes = list(n, pretty, bom);
+            let mut whole = ClusterSnapshot::new();
+            let outcome = whole.add_bytes("dump.json", &bytes);
+            for window in [1, 2, 3, 17, 64, 500, 4096, 1 << 20] {
+                let mut streamed = ClusterSnapshot::new();
+                let got = streamed
+                    .add_json_reader_window("dump.json", &mut &bytes[..], window)
+                    .expect("no io error");
+                assert_eq!(got, StreamOutcome::Loaded(outcome), "window {window}");
+                assert_eq!(streamed, whole, "window {window}");
+                for kind in ["Node", "Pod", "Event", "ResourceQuota"] {
+                    let starts = streamed.last_input_object_starts(kind).expect("starts");
+                    assert_eq!(
+                        starts,
+                        whole.last_input_object_starts(kind).expect("starts")
+                    );
+                    let lines = streamed.last_input_object_lines(kind).expect("lines");
+                    let want: Vec<usize> = starts.iter().map(|&at| line_of(&bytes, at)).collect();
+                    assert_eq!(lines, want.as_slice(), "{kind}, window {window}");
+                }
+            }
+        }
+    }
+
+    /// What the streaming reader does not take leaves the snapshot as it was.
+    #[test]
+    fn other_inputs_are_read_whole_and_leave_nothing() {
+        let good = String::from_utf8(list(12, false, false)).expect("utf-8");
+        let cut = &good[..good.len() / 2];
+        let broken = good.replacen(r#""cpu":"250m""#, r#""cpu":250m"#, 1);
+        let kindless = good.replacen(
+            r#"{"apiVersion":"v1","kind":"Pod","#,
+            r#"{"apiVersion":"v1","#,
+            1,
+        );
+        let bad_quantity = good.replacen(r#""cpu":"250m""#, r#""cpu":"lots""#, 1);
+        let two_values = format!("{good}{good}");
+        let not_list = good.replacen(r#""kind":"List""#, r#""kind":"Pod""#, 1);
+        let unknown_only = r#"{"apiVersion":"v1","items":[{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"}}],"kind":"List"}"#;
+        let yaml = "apiVersion: v1\nkind: List\nitems: []\n";
+        for text in [
+            cut,
+            &broken,
+            &kindless,
+            &bad_quantity,
+            &two_values,
+            &not_list,
+            unknown_only,
+            yaml,
+            "",
+        ] {
+            for window in [5, 1 << 20] {
+                let mut s =
+                    ClusterSnapshot::from_slice("first.json", list(3, false, false).as_slice());
+                let before = s.clone();
+                let got = s
+                    .add_json_reader_window("x.json", &mut text.as_bytes(), window)
+                    .expect("no io error");
+                assert_eq!(got, StreamOutcome::ReadWhole, "{text:.60}");
+                assert_eq!(s, before);
+                assert_eq!(s.inputs.len(), before.inputs.len());
+            }
+        }
+    }
+
+    /// Over `limits.max_file_bytes` the input is read whole (which reports the limit).
+    #[test]
+    fn the_file_limit_bounds_what_is_read() {
+        let bytes = list(40, false, false);
+        let limits = crate::limits::Limits {
+            max_file_bytes: 100,
+            ..Default::default()
+        };
+        let mut s = ClusterSnapshot::new().with_limits(limits);
+        let got = s
+            .add_json_reader_window("x.json", &mut &bytes[..], 64)
+            .expect("no io error");
+        assert_eq!(got, StreamOutcome::ReadWhole);
+        assert!(s.is_empty());
+    }
+
+    /// Over `limits.max_objects_per_snapshot`, or into a snapshot that already holds objects
+    /// (which may be merged with this input's), the input is read whole.
+    #[test]
+    fn object_limits_and_merges_are_read_whole() {
+        let bytes = list(30, false, false);
+        let limits = crate::limits::Limits {
+            max_objects_per_snapshot: 7,
+            ..Default::default()
+        };
+        let mut s = ClusterSnapshot::new().with_limits(limits);
+        let got = s
+            .add_json_reader_window("a.json", &mut &bytes[..], 33)
+            .expect("no io error");
+        assert_eq!(got, StreamOutcome::ReadWhole);
+        assert!(s.is_empty() && s.limits_hit.is_empty() && s.problems.is_empty());
+        let limits = crate::limits::Limits {
+            max_objects_per_snapshot: 26,
+            ..Default::default()
+        };
+        let mut s = ClusterSnapshot::new().with_limits(limits);
+        let got = s
+            .add_json_reader_window("a.json", &mut &bytes[..], 33)
+            .expect("no io error");
+        assert!(matches!(got, StreamOutcome::Loaded(_)), "under the limit");
+        let got = s
+            .add_json_reader_window("b.json", &mut &bytes[..], 33)
+            .expect("no io error");
+        assert_eq!(got, StreamOutcome::ReadWhole);
+    }
+}
