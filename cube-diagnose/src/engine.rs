@@ -475,6 +475,7 @@ mod tests {
             "snapshot-incomplete",
             "snapshot-mixed-clusters",
             "join-preflight-failed",
+            "join-cluster-info-invalid",
             "node-kubelet-cert-expired",
             "node-runtime-unhealthy",
             "gpu-plugin-log-error",

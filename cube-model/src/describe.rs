@@ -548,6 +548,48 @@ fn is_describe_events_header(line: &str) -> bool {
     words == ["Type", "Reason", "Age", "From", "Message"]
 }
 
+/// The `Events:` header of kubectl before 1.10 (pkg/printers/internalversion/describe.go
+/// DescribeEvents: `FirstSeen\tLastSeen\tCount\tFrom\tSubObjectPath\tType\tReason\tMessage`,
+/// `SubobjectPath` in 1.4-1.5), tab-separated with empty cells.
+fn is_old_describe_events_header(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.len() == 8
+        && words[..3] == ["FirstSeen", "LastSeen", "Count"]
+        && words[5..] == ["Type", "Reason", "Message"]
+}
+
+/// A row of the old `Events:` table: the cells around its `Warning`/`Normal` type cell (the
+/// SubObjectPath cell before it is often empty, so positions cannot be trusted).
+fn old_event_row(line: &str) -> Option<BTreeMap<String, String>> {
+    let cells: Vec<&str> = line
+        .split(['\t'])
+        .flat_map(|c| c.split("  "))
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    let at = cells
+        .iter()
+        .position(|c| *c == "Warning" || *c == "Normal")?;
+    let mut row = BTreeMap::new();
+    row.insert("Type".to_owned(), cells[at].to_owned());
+    row.insert("Reason".to_owned(), cells.get(at + 1)?.to_string());
+    row.insert("Message".to_owned(), cells.get(at + 2..)?.join(" "));
+    row.insert(
+        "From".to_owned(),
+        cells.get(3).copied().unwrap_or("").to_owned(),
+    );
+    row.insert(
+        "Age".to_owned(),
+        format!(
+            "{} (x{} over {})",
+            cells[1.min(at)],
+            cells.get(2).unwrap_or(&"1"),
+            cells[0]
+        ),
+    );
+    Some(row)
+}
+
 /// A describe `Events:` row without its header: `Warning  FailedCreate  17s  from  message`.
 fn is_event_row(line: &str) -> bool {
     let t = line.trim_start();
@@ -1109,7 +1151,10 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
     }
     let idx = *index;
     *index += 1;
-    if b.has_any(&["Resource Quotas", "Resource Limits"]) {
+    // an Event's own fields (`Source:` is also a PV key)
+    if b.inline("Kind") == "Event" || (b.has_any(&["Involved Object"]) && b.has_any(&["Reason"])) {
+        event_from_block(&b, out);
+    } else if b.has_any(&["Resource Quotas", "Resource Limits"]) {
         namespace_from_block(&b, idx, out);
     } else if b.has_any(&["Resource Table"]) {
         quota_from_block(&b, idx, out);
@@ -1147,6 +1192,45 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
         };
         out.events.extend(describe_events(events, &involved));
     }
+}
+
+/// `kubectl describe event`: an Event in describe form (kubectl's generic describer prints the
+/// object's fields: `Involved Object:` with its `Kind`, `Name` and `Namespace` indented,
+/// `Reason:`, `Message:`, `Type:`, `Count:`, `Source:` with its `Component`).
+fn event_from_block(b: &Block<'_>, out: &mut ParsedText) {
+    let sub = |key: &str, field: &str| -> String {
+        b.get(key)
+            .and_then(|s| {
+                s.lines
+                    .iter()
+                    .filter_map(|l| split_kv(l))
+                    .find(|(k, _)| k == field)
+                    .map(|(_, v)| v)
+            })
+            .unwrap_or_default()
+    };
+    out.events.push(Event {
+        metadata: ObjectMeta {
+            name: b.inline("Name").to_owned(),
+            namespace: b.inline("Namespace").to_owned(),
+            ..ObjectMeta::default()
+        },
+        involved_object: ObjectReference {
+            kind: sub("Involved Object", "Kind"),
+            name: sub("Involved Object", "Name"),
+            namespace: sub("Involved Object", "Namespace"),
+            ..ObjectReference::default()
+        },
+        reason: b.inline("Reason").to_owned(),
+        message: b.inline("Message").to_owned(),
+        type_: b.inline("Type").to_owned(),
+        count: b.inline("Count").parse().ok(),
+        source: EventSource {
+            component: sub("Source", "Component"),
+            host: sub("Source", "Host"),
+        },
+        ..Event::default()
+    });
 }
 
 fn meta_from_block(b: &Block<'_>) -> ObjectMeta {
@@ -1464,8 +1548,19 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
         return Vec::new();
     }
     let has_header = section.lines.iter().any(|l| is_describe_events_header(l));
+    let old_header = section
+        .lines
+        .iter()
+        .any(|l| is_old_describe_events_header(l));
     let rows: Vec<BTreeMap<String, String>> = if has_header {
         table_rows(section)
+    } else if old_header {
+        section
+            .lines
+            .iter()
+            .filter(|l| !is_old_describe_events_header(l) && !l.trim_start().starts_with("---"))
+            .filter_map(|l| old_event_row(l))
+            .collect()
     } else {
         section
             .lines
@@ -3720,6 +3815,30 @@ Events:          <none>
         assert_eq!(p.spec.tolerations[1].key, "nvidia.com/gpu");
         assert_eq!(p.status.conditions.len(), 2);
         assert!(parsed.events.is_empty());
+    }
+
+    #[test]
+    fn describe_event_and_the_old_events_layout() {
+        let ev = "Name:             p-1.157e0a42f7ead471\nNamespace:        default\nInvolved Object:\n  API Version:       v1\n  Kind:              Pod\n  Name:              p-1\n  Namespace:         default\nKind:                Event\nMessage:             No nodes are available that match all of the predicates: Insufficient cpu (19).\nReason:                FailedScheduling\nSource:\n  Component:  default-scheduler\nType:         Warning\nEvents:       <none>\n";
+        let p = parse_text(ev);
+        assert!(p.persistent_volumes.is_empty());
+        assert_eq!(p.events.len(), 1);
+        let e = &p.events[0];
+        assert_eq!(
+            (
+                e.involved_object.kind.as_str(),
+                e.involved_object.name.as_str(),
+                e.involved_object.namespace.as_str()
+            ),
+            ("Pod", "p-1", "default")
+        );
+        assert_eq!(e.reason, "FailedScheduling");
+        assert_eq!(e.source.component, "default-scheduler");
+        let old = "Events:\n  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubObjectPath\tType\t\tReason\t\t\tMessage\n  ---------\t--------\t-----\t----\t\t\t-------------\t--------\t------\t\t\t-------\n  10h\t\t1m\t\t38\tdefault-scheduler\t\t\tWarning\t\tFailedScheduling\tNo nodes are available that match all of the following predicates:: Insufficient cpu (18).\n";
+        let p = parse_text(old);
+        assert_eq!(p.events.len(), 1, "{:?}", p.events);
+        assert_eq!(p.events[0].type_, "Warning");
+        assert!(p.events[0].message.starts_with("No nodes are available"));
     }
 
     #[test]

@@ -487,8 +487,19 @@ pub fn ansible_result(line: &str) -> Option<Vec<String>> {
     match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json) {
         Ok(map) => {
             for key in ["stderr", "stdout", "msg"] {
-                if let Some(serde_json::Value::String(text)) = map.get(key) {
-                    out.extend(text.lines().map(str::to_owned));
+                match map.get(key) {
+                    Some(serde_json::Value::String(text)) => {
+                        out.extend(text.lines().map(str::to_owned));
+                    }
+                    // `stderr_lines` / `stdout_lines` when the string itself was left out
+                    // (ansible/ansible lib/ansible/executor/task_executor.py adds both)
+                    _ => {
+                        if let Some(serde_json::Value::Array(lines)) =
+                            map.get(&format!("{key}_lines"))
+                        {
+                            out.extend(lines.iter().filter_map(|l| l.as_str().map(str::to_owned)));
+                        }
+                    }
                 }
             }
         }
@@ -692,6 +703,10 @@ fn clean_visible(visible: &str) -> CleanLine {
             text = inner;
             continue;
         }
+        if let Some(rest) = tool_prefix(t) {
+            text = rest.to_owned();
+            continue;
+        }
         break;
     }
     let text = if text == original {
@@ -863,17 +878,31 @@ fn iso_timestamp(s: &str) -> Option<&str> {
 /// `Mon DD HH:MM:SS[.f]` (syslog, journald `short`/`short-precise`; the day may be
 /// space-padded); returns the rest.
 fn syslog_timestamp(s: &str) -> Option<&str> {
-    let month = s.get(..3)?;
-    if !MONTHS.contains(&month) {
+    let (month, r) = s.split_once(' ')?;
+    if !is_month(month) {
         return None;
     }
-    let r = s[3..].strip_prefix(' ')?;
     let r = r.strip_prefix(' ').unwrap_or(r);
     let day = r.find(' ')?;
     if day == 0 || day > 2 || !r[..day].chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
     clock(&r[day + 1..])
+}
+
+/// A month as journald and syslog print it in the reader's locale (`strftime("%b")`): `Nov`,
+/// `nov` (Dutch, Spanish, Swedish...), `Okt`, `déc.`, `6月` (Chinese, Japanese), `11월`
+/// (Korean): the English abbreviations in any case, a number with 月/월, or a word of two to five
+/// letters (with an optional final `.`); the day and clock that must follow keep other words out.
+fn is_month(m: &str) -> bool {
+    if MONTHS.iter().any(|x| x.eq_ignore_ascii_case(m)) {
+        return true;
+    }
+    if let Some(n) = m.strip_suffix('月').or_else(|| m.strip_suffix('월')) {
+        return matches!(n.len(), 1 | 2) && n.chars().all(|c| c.is_ascii_digit());
+    }
+    let w = m.strip_suffix('.').unwrap_or(m);
+    (2..=5).contains(&w.chars().count()) && w.chars().all(char::is_alphabetic)
 }
 
 /// `Www YYYY-MM-DD HH:MM:SS TZ` (journald `short-full`); returns the rest.
@@ -952,6 +981,40 @@ fn journal_prefix(s: &str) -> Option<(&str, &str)> {
     }
     let msg = r.get(colon + 1..).unwrap_or("");
     Some((host, msg.strip_prefix(' ').unwrap_or(msg)))
+}
+
+/// The prefix a provisioning tool puts before each output line of the program it runs, so the
+/// program's own line is read: Puppet's exec resources log the command's output as the
+/// `returns` property and an `unless`/`onlyif` check's output under that parameter
+/// (`Notice: /Stage[main]/<class>/Exec[<title>]/returns: <line>`, `Debug: .../unless: <line>`;
+/// puppetlabs/puppet lib/puppet/type/exec.rb and lib/puppet/util/log.rb), Terraform's
+/// provisioners prefix each line with the resource address and provisioner
+/// (`null_resource.join (remote-exec): <line>`, hashicorp/terraform internal/command/views/hook_ui.go
+/// ProvisionOutput), and cloud-init's console output carries `cloud-init[<pid>]: `. Returns the
+/// program's line.
+fn tool_prefix(s: &str) -> Option<&str> {
+    for level in ["Debug: ", "Info: ", "Notice: ", "Warning: ", "Error: "] {
+        if let Some(r) = s.strip_prefix(level)
+            && r.starts_with('/')
+        {
+            for tail in ["]/returns: ", "]/unless: ", "]/onlyif: "] {
+                if let Some(p) = r.find(tail) {
+                    return Some(&r[p + tail.len()..]);
+                }
+            }
+        }
+    }
+    for tail in [" (remote-exec): ", " (local-exec): "] {
+        if let Some(p) = s.find(tail) {
+            let address = &s[..p];
+            if address.contains('.') && !address.contains(char::is_whitespace) {
+                return Some(&s[p + tail.len()..]);
+            }
+        }
+    }
+    let r = s.strip_prefix("cloud-init[")?;
+    let (pid, rest) = r.split_once("]: ")?;
+    (!pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit())).then_some(rest)
 }
 
 /// CRI log line: `<RFC 3339 nano> <stdout|stderr> <F|P> <message>`.
@@ -1197,6 +1260,13 @@ fn reduce_klog_structured(s: &str) -> String {
                 .is_some_and(|(k, _)| !k.is_empty() && !k.contains([' ', '"']));
         if kv_follows {
             let mut out = msg;
+            // a value whose closing quote a pager or an ellipsis cut off: kept as it is
+            let quotes = rest_t.matches('"').count() - rest_t.matches("\\\"").count();
+            if quotes % 2 == 1 {
+                out.push(' ');
+                out.push_str(rest_t);
+                return out;
+            }
             for (k, v) in logfmt(rest_t) {
                 out.push(' ');
                 out.push_str(&k);
@@ -1207,6 +1277,59 @@ fn reduce_klog_structured(s: &str) -> String {
         }
     }
     s.to_owned()
+}
+
+#[cfg(test)]
+mod tool_prefix_tests {
+    use super::*;
+
+    #[test]
+    fn tool_prefixes_and_locale_months_give_the_program_line() {
+        let puppet = "Debug: /Stage[main]/Kubernetes::Cluster_roles/Kubernetes::Kubeadm_join[node-07]/Exec[kubeadm join]/unless: The connection to the server localhost:8080 was refused - did you specify the right host or port?";
+        assert!(
+            clean_line(puppet)
+                .text
+                .starts_with("The connection to the server localhost:8080")
+        );
+        let notice = "Notice: /Stage[main]/K/Exec[kubeadm join]/returns: [preflight] Running pre-flight checks.";
+        assert_eq!(
+            clean_line(notice).text,
+            "[preflight] Running pre-flight checks."
+        );
+        let tf = "null_resource.join (remote-exec): error execution phase preflight: couldn't validate the identity of the API Server";
+        assert!(clean_line(tf).text.starts_with("error execution phase"));
+        assert_eq!(
+            clean_line("cloud-init[1234]: hello there").text,
+            "hello there"
+        );
+        // not a tool prefix
+        assert_eq!(
+            clean_line("Debug: Executing: 'kubectl get nodes'").text,
+            "Debug: Executing: 'kubectl get nodes'"
+        );
+        let zh = clean_line(
+            "6月 24 13:16:48 node-01 kubelet[13626]: F0624 13:16:48.816177   13626 server.go:233] boom",
+        );
+        assert_eq!(zh.host, "node-01");
+        let nl = clean_line("nov 02 18:00:45 node-01 containerd[10237]: level=error msg=x");
+        assert_eq!(nl.host, "node-01");
+        assert_eq!(
+            clean_line("déc. 02 18:00:45 node-02 kubelet[1]: x").host,
+            "node-02"
+        );
+        // a structured value cut by the pager keeps its text
+        let cut = clean_line(
+            "E0205 10:58:14.917245   12704 run.go:72] \"command failed\" err=\"failed to run Kubelet: running with swap on is not supported, please disable swap >",
+        );
+        assert!(cut.text.contains("please disable swap"), "{}", cut.text);
+        let stderr_lines = r#"fatal: [n1]: FAILED! => {"changed": true, "rc": 1, "stderr_lines": ["error execution phase preflight: boom"]}"#;
+        assert!(
+            ansible_result(stderr_lines)
+                .unwrap_or_default()
+                .iter()
+                .any(|l| l.starts_with("error execution phase"))
+        );
+    }
 }
 
 #[cfg(test)]

@@ -47,6 +47,19 @@
 //! extender reasons appear inside kube-scheduler's histogram; Kueue gates pods before
 //! scheduling and reports admission on the Workload).
 //!
+//! # Before v1.10
+//!
+//! Older kube-scheduler releases printed other sentences, with `<reason> (<count>)` histograms
+//! and no total node count ([`Dialect::LegacyKubeScheduler`]; [`SchedulerMessage::nodes`] is
+//! then the largest count, a lower bound, and [`SchedulerMessage::pod`] the pod they name):
+//!
+//! | versions | template (plugin/pkg/scheduler/generic_scheduler.go, FitError.Error) |
+//! |---|---|
+//! | 1.3–1.4 | `pod (<name>) failed to fit in any node` then one `fit failure on node (<node>): <reasons>` line per node |
+//! | 1.5 | `pod (<name>) failed to fit in any node` + `fit failure summary on nodes : <reason> (<n>), ...` |
+//! | 1.6–1.7 | `No nodes are available that match all of the following predicates:: <reason> (<n>), ....` |
+//! | 1.8–1.9 | `No nodes are available that match all of the predicates: <reason> (<n>), ....` (plugin/pkg/scheduler/core/generic_scheduler.go) |
+//!
 //! [`parse`] reads any of these; reasons it does not know are kept verbatim
 //! ([`ReasonKind::Unknown`]). [`SchedulerMessage::render`] writes a structure in the wording of a
 //! version; [`SchedulerMessage::versions`] says which versions print the wording it was read
@@ -193,6 +206,10 @@ pub enum Dialect {
     KubeScheduler,
     /// Volcano: `0/N nodes are unavailable: ...` (`pkg/scheduler/api/unschedule_info.go`).
     Volcano,
+    /// kube-scheduler before v1.10: `pod (<name>) failed to fit in any node`, `No nodes are
+    /// available that match all of the [following ]predicates:[:] <reason> (<n>), ...` (see the
+    /// module documentation); no total node count.
+    LegacyKubeScheduler,
 }
 
 impl Dialect {
@@ -201,6 +218,7 @@ impl Dialect {
         match self {
             Dialect::KubeScheduler => "kube-scheduler",
             Dialect::Volcano => "volcano",
+            Dialect::LegacyKubeScheduler => "kube-scheduler-legacy",
         }
     }
 }
@@ -829,6 +847,13 @@ pub struct SchedulerMessage {
     /// The scheduler whose wording this is.
     #[serde(skip_serializing_if = "is_kube_scheduler")]
     pub dialect: Dialect,
+    /// The pod the message names (only the v1.3–v1.5 wording `pod (<name>) failed to fit in
+    /// any node` does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod: Option<String>,
+    /// The minor versions of a pre-v1.10 wording.
+    #[serde(skip)]
+    legacy: Option<(u16, u16)>,
 }
 
 fn is_kube_scheduler(d: &Dialect) -> bool {
@@ -848,7 +873,7 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
         return Some(SchedulerMessage::new(0, Vec::new()));
     }
     let Some((nodes, after)) = header_at(line, 0) else {
-        return parse_volcano(line);
+        return parse_legacy(line).or_else(|| parse_volcano(line));
     };
     let mut body = &line[after..];
     if let Some(cut) = body.find("   ").into_iter().chain(body.find('\t')).min() {
@@ -863,6 +888,65 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
     }
     let body = body.trim().trim_end_matches(['"', '\'']).trim_end();
     Some(parse_body(nodes, body))
+}
+
+/// The pre-v1.10 wordings (module documentation, "Before v1.10").
+fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
+    const FOLLOWING: &str = "No nodes are available that match all of the following predicates:";
+    const PREDICATES: &str = "No nodes are available that match all of the predicates:";
+    const FIT: &str = ") failed to fit in any node";
+    const SUMMARY: &str = "fit failure summary on nodes :";
+    let cut = |body: &str| -> String {
+        let mut b = body;
+        if let Some(c) = b.find("   ").into_iter().chain(b.find('\t')).min() {
+            b = &b[..c];
+        }
+        b.trim()
+            .trim_end_matches(['"', '\''])
+            .trim_end()
+            .trim_end_matches('.')
+            .trim_end()
+            .to_owned()
+    };
+    let (hist, pod, versions) = if let Some(p) = line.find(FOLLOWING) {
+        let body = &line[p + FOLLOWING.len()..];
+        (cut(body.strip_prefix(':').unwrap_or(body)), None, (6, 7))
+    } else if let Some(p) = line.find(PREDICATES) {
+        (cut(&line[p + PREDICATES.len()..]), None, (8, 9))
+    } else {
+        let p = line.find(FIT)?;
+        let open = line[..p].rfind("pod (")?;
+        let name = line[open + "pod (".len()..p].trim().to_owned();
+        match line[p..].find(SUMMARY) {
+            Some(q) => (cut(&line[p + q + SUMMARY.len()..]), Some(name), (5, 5)),
+            None => (String::new(), Some(name), (3, 5)),
+        }
+    };
+    let mut reasons = Vec::new();
+    for item in split_top(&hist, ", ") {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        // `<reason> (<n>)`; a reason without a count was reported by one node
+        let (reason, count) = match item.rsplit_once(" (") {
+            Some((r, n)) if n.trim_end_matches(')').chars().all(|c| c.is_ascii_digit()) => (
+                r.trim(),
+                n.trim_end_matches(')').parse::<usize>().unwrap_or(1),
+            ),
+            _ => (item, 1),
+        };
+        reasons.push(ReasonCount {
+            count,
+            reason: Reason::parse(reason),
+        });
+    }
+    let nodes = reasons.iter().map(|r| r.count).max().unwrap_or(0);
+    let mut m = SchedulerMessage::new(nodes, reasons);
+    m.dialect = Dialect::LegacyKubeScheduler;
+    m.pod = pod;
+    m.legacy = Some(versions);
+    Some(m)
 }
 
 /// Volcano's FitErrors (`0/N nodes are unavailable: <histogram>.`, possibly after `In
@@ -1145,6 +1229,8 @@ impl SchedulerMessage {
             trailing: None,
             post_filter_dot: None,
             dialect: Dialect::KubeScheduler,
+            pod: None,
+            legacy: None,
         }
     }
 
@@ -1234,6 +1320,9 @@ impl SchedulerMessage {
     /// markers it carries: the preemption part and its final dots, the DRA PostFilter text, the
     /// PreFilter sentence, reason wordings). `(20, 36)` when nothing narrows it.
     pub fn versions(&self) -> (u16, u16) {
+        if let Some(v) = self.legacy {
+            return v;
+        }
         let (mut lo, mut hi) = (20u16, 36u16);
         let mut narrow = |a: u16, b: u16| {
             if a.max(lo) <= b.min(hi) {
@@ -1273,6 +1362,35 @@ impl SchedulerMessage {
 impl fmt::Display for SchedulerMessage {
     /// The message in the wording it was read in when known, else v1.36's.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((lo, _)) = self.legacy {
+            let hist: Vec<String> = self
+                .reasons
+                .iter()
+                .map(|r| format!("{} ({})", r.reason.text, r.count))
+                .collect();
+            return match (lo, &self.pod) {
+                (6..=7, _) => write!(
+                    f,
+                    "No nodes are available that match all of the following predicates:: {}.",
+                    hist.join(", ")
+                ),
+                (8.., _) => write!(
+                    f,
+                    "No nodes are available that match all of the predicates: {}.",
+                    hist.join(", ")
+                ),
+                (_, Some(pod)) if !hist.is_empty() => write!(
+                    f,
+                    "pod ({pod}) failed to fit in any node\nfit failure summary on nodes : {}",
+                    hist.join(", ")
+                ),
+                (_, pod) => write!(
+                    f,
+                    "pod ({}) failed to fit in any node",
+                    pod.as_deref().unwrap_or("")
+                ),
+            };
+        }
         let (lo, hi) = self.versions();
         let v = SchedulerVersion::new(hi).unwrap_or_default();
         let v = if self.post_filter_dot == Some(true) {
@@ -1409,6 +1527,33 @@ mod tests {
         assert_eq!(SchedulerVersion::parse("1.19"), None);
         assert_eq!(SchedulerVersion::parse("2.1"), None);
         assert_eq!(SchedulerVersion::LATEST.wording().since, 34);
+    }
+
+    #[test]
+    fn pre_1_10_wordings_are_read() {
+        let m = parse("Message:             No nodes are available that match all of the predicates: Insufficient cpu (19), Insufficient memory (19), PodToleratesNodeTaints (10).").expect("1.9");
+        assert_eq!(m.dialect, Dialect::LegacyKubeScheduler);
+        assert_eq!(m.versions(), (8, 9));
+        assert_eq!(m.reasons.len(), 3);
+        assert_eq!(m.nodes, 19);
+        assert_eq!(m.reasons[0].reason.resource(), Some("cpu"));
+        assert_eq!(m.reasons[2].count, 10);
+        let m = parse("  10h\t\t1m\t\t38\tdefault-scheduler\t\t\tWarning\t\tFailedScheduling\tNo nodes are available that match all of the following predicates:: Insufficient cpu (18), Insufficient memory (18), MatchNodeSelector (18).").expect("1.7");
+        assert_eq!(m.versions(), (6, 7));
+        assert_eq!(m.reasons.len(), 3);
+        assert_eq!(m.reasons[2].reason.text, "MatchNodeSelector");
+        let m = parse("  51m\t\t37m\t\t50\t{default-scheduler }\t\t\tWarning\t\tFailedScheduling    pod (loudmail-deployment-1671311517-s1nb9) failed to fit in any node").expect("1.4");
+        assert_eq!(
+            m.pod.as_deref(),
+            Some("loudmail-deployment-1671311517-s1nb9")
+        );
+        assert!(m.reasons.is_empty());
+        let m = parse("pod (extended-resource-demo-2) failed to fit in any node fit failure summary on nodes : Insufficient example.com/dongle (1)").expect("1.5");
+        assert_eq!(m.reasons[0].reason.resource(), Some("example.com/dongle"));
+        assert_eq!(
+            m.to_string(),
+            "pod (extended-resource-demo-2) failed to fit in any node\nfit failure summary on nodes : Insufficient example.com/dongle (1)"
+        );
     }
 
     #[test]

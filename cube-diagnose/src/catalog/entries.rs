@@ -102,6 +102,50 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubeadm.stack-trace-hint", F::Kubeadm,
         "To see the stack trace of this error execute with --v=5 or higher",
         K8S, "cmd/kubeadm/app/util/error.go", "v1.13+"),
+    // kubeadm discovery reads the kubeconfig inside the cluster-info ConfigMap and its CA
+    // (cmd/kubeadm/app/discovery/token/token.go: `failed to parse cluster CA from the %s
+    // ConfigMap` in validateClusterCA, `couldn't parse the kubeconfig file in the %s ConfigMap`,
+    // `malformed kubeconfig in the %s ConfigMap`, `there is no %s key in the %s ConfigMap. This
+    // API Server isn't set up for token bootstrapping, can't connect`, `the second kubeconfig
+    // from the %s ConfigMap (using validated TLS) was different from the first`; v1.13 spelled
+    // it `configmap`). Not a token or pin problem: cluster-info itself is not what this kubeadm
+    // can use.
+    Entry::new("kubeadm.cluster-info.ca-trailing-pem", F::Kubeadm,
+        "failed to parse cluster CA from the {configmap:w} {object:w}: trailing data after first PEM block",
+        K8S, TOKEN_GO, "v1.11-v1.13")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("cluster-info's kubeconfig holds more than one CA certificate (a CA rotation in progress, or a bundle) and this kubeadm reads only one PEM block", "use a kubeadm of v1.14 or later on the joining node (it reads a CA bundle), or leave only the current CA in `kubectl -n kube-public get cm cluster-info -o yaml` (certificate-authority-data) until the join is done; `kubeadm join --discovery-file` with a kubeconfig holding the right CA also works")
+        .samples(&[("configmap", "cluster-info"), ("object", "configmap")]),
+    Entry::new("kubeadm.cluster-info.ca-unparsable", F::Kubeadm,
+        "failed to parse cluster CA from the {configmap:w} {object:w}: {error}",
+        K8S, TOKEN_GO, "v1.11+")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("the CA in cluster-info's kubeconfig is not a certificate kubeadm can parse ({error})", "compare certificate-authority-data in `kubectl -n kube-public get cm cluster-info -o yaml` with /etc/kubernetes/pki/ca.crt on a control-plane node and restore it (`kubeadm init phase bootstrap-token` rewrites cluster-info), or join with `--discovery-file`")
+        .samples(&[("configmap", "cluster-info"), ("object", "ConfigMap"), ("error", "data does not contain any valid RSA or ECDSA certificates")]),
+    Entry::new("kubeadm.cluster-info.kubeconfig-unparsable", F::Kubeadm,
+        "couldn't parse the kubeconfig file in the {configmap:w} {object:w}: {error}",
+        K8S, TOKEN_GO, "v1.11+")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("the kubeconfig stored in the cluster-info ConfigMap does not parse ({error})", "restore cluster-info from a control-plane node (`kubeadm init phase bootstrap-token` rewrites it) and check it with `kubectl -n kube-public get cm cluster-info -o yaml`")
+        .samples(&[("configmap", "cluster-info"), ("object", "ConfigMap"), ("error", "yaml: line 3: mapping values are not allowed in this context")]),
+    Entry::new("kubeadm.cluster-info.kubeconfig-malformed", F::Kubeadm,
+        "malformed kubeconfig in the {configmap:w} {object:w}: {error}",
+        K8S, TOKEN_GO, "v1.22+")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("the kubeconfig stored in the cluster-info ConfigMap has no usable cluster ({error})", "restore cluster-info from a control-plane node (`kubeadm init phase bootstrap-token` rewrites it)")
+        .samples(&[("configmap", "cluster-info"), ("object", "ConfigMap"), ("error", "no clusters")]),
+    Entry::new("kubeadm.cluster-info.no-kubeconfig-key", F::Kubeadm,
+        "there is no {key:w} key in the {configmap:w} ConfigMap. This API Server isn't set up for token bootstrapping, can't connect",
+        K8S, TOKEN_GO, "v1.8+")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("the cluster-info ConfigMap has no {key} key: this API server was not set up for token bootstrapping (not a kubeadm cluster, or cluster-info was overwritten)", "on a control-plane node run `kubeadm init phase bootstrap-token` (it writes cluster-info and its RBAC), or join with `--discovery-file`")
+        .samples(&[("key", "kubeconfig"), ("configmap", "cluster-info")]),
+    Entry::new("kubeadm.cluster-info.changed", F::Kubeadm,
+        "the second kubeconfig from the {configmap:w} ConfigMap (using validated TLS) was different from the first",
+        K8S, TOKEN_GO, "v1.8+")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("cluster-info changed between kubeadm's insecure and its TLS-validated read: two API servers behind the endpoint answer with different cluster-info (a load balancer in front of two clusters), or it was being rewritten", "make the join endpoint reach one cluster only (check the load balancer's backends) and retry")
+        .samples(&[("configmap", "cluster-info")]),
     // ------------------------------------------------------------------ kubeadm: join / kubelet-check
     Entry::new("kubeadm.join.node-exists", F::Kubeadm,
         "a Node with name \"{node:w}\" and status \"{status:w}\" already exists in the cluster. You must delete the existing Node or change the name of this new joining Node",
@@ -227,6 +271,29 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::CgroupDriverMismatch, "node-drift", Error)
         .says("the kubelet uses the {kubelet_driver} cgroup driver, {runtime} uses {runtime_driver}", "set the kubelet's cgroupDriver to {runtime_driver} (/var/lib/kubelet/config.yaml) or the runtime's to match, then restart the kubelet")
         .samples(&[("kubelet_driver", "cgroupfs"), ("runtime", "docker"), ("runtime_driver", "systemd")]),
+    // The kubelet refuses to start with swap on (failSwapOn true, the default): kubernetes
+    // pkg/kubelet/cm/container_manager_linux.go (NewContainerManager) `Running with swap on is
+    // not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps
+    // contained: %v` (v1.8-v1.21), lower-case `running ...` from v1.22, and `running with swap
+    // on is not supported, please disable swap or set --fail-swap-on flag to false` once the
+    // check moved next to the NodeSwap support (pkg/kubelet/cm/swap_util.go era, v1.28+); the
+    // kubelet then exits (`failed to run Kubelet: ...`, structured `"command failed"
+    // err="failed to run Kubelet: ..."`).
+    Entry::new("kubelet.swap-on-legacy", F::Kubelet,
+        "Running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false",
+        K8S, "pkg/kubelet/cm/container_manager_linux.go (NewContainerManager)", "v1.8-v1.21")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("swap")
+        .says("the kubelet does not start: swap is on and failSwapOn is true (the default)", "`swapoff -a` and comment out the swap line in /etc/fstab (check `swapon --show` is empty after a reboot), then `systemctl restart kubelet`; only with the NodeSwap feature set failSwapOn: false instead"),
+    Entry::new("kubelet.swap-on", F::Kubelet,
+        "running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false",
+        K8S, "pkg/kubelet/cm/container_manager_linux.go (NewContainerManager)", "v1.22-v1.27")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("swap")
+        .says("the kubelet does not start: swap is on and failSwapOn is true (the default)", "`swapoff -a` and comment out the swap line in /etc/fstab (check `swapon --show` is empty after a reboot), then `systemctl restart kubelet`; only with the NodeSwap feature set failSwapOn: false instead"),
+    Entry::new("kubelet.swap-on-nodeswap", F::Kubelet,
+        "running with swap on is not supported, please disable swap or set --fail-swap-on flag to false",
+        K8S, "pkg/kubelet/cm/container_manager_linux.go (NewContainerManager)", "v1.28+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("swap")
+        .says("the kubelet does not start: swap is on and failSwapOn is true (the default)", "`swapoff -a` and comment out the swap line in /etc/fstab (check `swapon --show` is empty after a reboot), then `systemctl restart kubelet`; to run with swap instead set failSwapOn: false and memorySwap.swapBehavior in the kubelet configuration (NodeSwap)"),
     Entry::new("kubelet.mirror-pod-outdated", F::Kubelet,
         "Deleting mirror pod \"{mirror_pod}\" because it is outdated",
         K8S, "pkg/kubelet/kubelet.go", "v1.8-v1.20")
@@ -413,6 +480,68 @@ pub static ENTRIES: &[Entry] = &[
         K3S, "pkg/cgroups/cgroups_linux.go", "v1.17+")
         .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
         .says("the kernel has the memory cgroup disabled, so the k3s agent cannot start", "append `cgroup_memory=1 cgroup_enable=memory` to the kernel command line (/boot/firmware/cmdline.txt on Raspberry Pi OS) and reboot"),
+    // ------------------------------------------------------------------ container runtime: handler not found
+    // The CRI runtime has no handler of the pod's RuntimeClass (`handler:`), so the pod sandbox is
+    // never created: containerd's CRI plugin `getSandboxRuntime` returns `no runtime for %q is
+    // configured` (containerd/containerd pkg/cri/server/helpers.go, wrapped as `failed to get
+    // sandbox runtime: %w` by pkg/cri/server/sandbox_run.go, 1.3-1.7; internal/cri/server/
+    // podsandbox/helpers.go in 2.x), CRI-O's `ValidateRuntimeHandler` returns `failed to find
+    // runtime handler %s from runtime list %v` (cri-o/cri-o internal/oci/oci.go), dockershim and
+    // cri-dockerd answer `RuntimeHandler %q not supported` (kubernetes pkg/kubelet/dockershim/
+    // docker_sandbox.go up to v1.23, Mirantis/cri-dockerd core/sandbox_helpers.go), and Docker
+    // itself (`--runtime nvidia`, compose `runtime: nvidia`) `Unknown runtime specified %s`
+    // (moby daemon/daemon_unix.go, up to v20.10) and `unknown or invalid runtime name: %s`
+    // (moby v23+). The kubelet wraps the CRI error in the `FailedCreatePodSandBox` event
+    // (`Failed to create pod sandbox: %v`). For the `nvidia` handlers (the GPU operator's
+    // RuntimeClasses nvidia, nvidia-cdi, nvidia-legacy) the NVIDIA container toolkit did not
+    // configure the runtime config the runtime actually loads (or the runtime was not
+    // restarted), so the device plugin, GFD and validator pods never start.
+    Entry::new("runtime.containerd.no-nvidia-handler", F::NvidiaContainerToolkit,
+        "no runtime for {q:w}nvidia{handler_tail} is configured",
+        "containerd/containerd", "pkg/cri/server/helpers.go (getSandboxRuntime); 2.x internal/cri/server/podsandbox", "containerd 1.3+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
+        .says("containerd has no `nvidia` runtime handler although the pod's RuntimeClass asks for it: the NVIDIA container toolkit did not write the runtime into the containerd config that containerd loads (or containerd was not restarted after it), so the device plugin, GPU feature discovery and validator pods never get a sandbox and the node advertises no GPU", "on the node check `containerd config dump | grep -A3 'runtimes.nvidia'`: if absent, run `nvidia-ctk runtime configure --runtime=containerd` against the config containerd really loads (k3s/rke2: /var/lib/rancher/*/agent/etc/containerd/config.toml.tmpl; microk8s: its own containerd-template.toml; GPU operator: set toolkit.env CONTAINERD_CONFIG and CONTAINERD_SOCKET to those paths) and restart containerd")
+        .samples(&[("q", "\""), ("handler_tail", "\"")]),
+    Entry::new("runtime.containerd.no-handler", F::ContainerRuntime,
+        "no runtime for {handler:w} is configured",
+        "containerd/containerd", "pkg/cri/server/helpers.go (getSandboxRuntime); 2.x internal/cri/server/podsandbox", "containerd 1.3+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime-handler")
+        .says("containerd has no runtime handler {handler}, which the pod's RuntimeClass names: no pod of that RuntimeClass can start on this node", "add the handler to the containerd config containerd loads (`[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.<handler>]`) and restart containerd, or schedule these pods only on nodes that have it (the RuntimeClass's scheduling.nodeSelector)")
+        .samples(&[("handler", "\"kata\"")]),
+    Entry::new("runtime.crio.no-nvidia-handler", F::NvidiaContainerToolkit,
+        "failed to find runtime handler nvidia{handler_tail:w} from runtime list {list}",
+        "cri-o/cri-o", "internal/oci/oci.go (ValidateRuntimeHandler)", "CRI-O 1.14+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
+        .says("CRI-O has no `nvidia` runtime handler (its runtimes: {list}) although the pod's RuntimeClass asks for it: the NVIDIA container toolkit did not configure CRI-O, so the device plugin and validator pods never start and the node advertises no GPU", "run `nvidia-ctk runtime configure --runtime=crio` (it writes /etc/crio/crio.conf.d/99-nvidia.conf) and restart CRI-O; with the GPU operator set toolkit.env CONTAINERD_... off and RUNTIME=crio")
+        .samples(&[("handler_tail", "-cdi"), ("list", "map[crun:{} runc:{}]")]),
+    Entry::new("runtime.crio.no-nvidia-handler-exact", F::NvidiaContainerToolkit,
+        "failed to find runtime handler nvidia from runtime list {list}",
+        "cri-o/cri-o", "internal/oci/oci.go (ValidateRuntimeHandler)", "CRI-O 1.14+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
+        .says("CRI-O has no `nvidia` runtime handler (its runtimes: {list}) although the pod's RuntimeClass asks for it: the NVIDIA container toolkit did not configure CRI-O, so the device plugin and validator pods never start and the node advertises no GPU", "run `nvidia-ctk runtime configure --runtime=crio` (it writes /etc/crio/crio.conf.d/99-nvidia.conf) and restart CRI-O")
+        .samples(&[("list", "map[crun:{} runc:{}]")]),
+    Entry::new("runtime.crio.no-handler", F::ContainerRuntime,
+        "failed to find runtime handler {handler:w} from runtime list {list}",
+        "cri-o/cri-o", "internal/oci/oci.go (ValidateRuntimeHandler)", "CRI-O 1.14+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime-handler")
+        .says("CRI-O has no runtime handler {handler} (its runtimes: {list}), which the pod's RuntimeClass names: no pod of that RuntimeClass can start on this node", "add `[crio.runtime.runtimes.{handler}]` in /etc/crio/crio.conf.d/ and restart CRI-O, or schedule these pods only on nodes that have it (the RuntimeClass's scheduling.nodeSelector)")
+        .samples(&[("handler", "runsc"), ("list", "map[crun:{} runc:{}]")]),
+    Entry::new("runtime.dockershim.handler-not-supported", F::ContainerRuntime,
+        "RuntimeHandler {handler:w} not supported",
+        K8S, "pkg/kubelet/dockershim/docker_sandbox.go (v1.12-v1.23); Mirantis/cri-dockerd core/sandbox_helpers.go", "v1.12-v1.23, cri-dockerd")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime-handler")
+        .says("the node runs Docker through dockershim/cri-dockerd, which supports no RuntimeClass handler ({handler}): pods with a runtimeClassName cannot start here", "drop runtimeClassName for Docker nodes (for GPUs make nvidia Docker's default runtime: `nvidia-ctk runtime configure --runtime=docker --set-as-default`, restart docker), or move the node to containerd/CRI-O")
+        .samples(&[("handler", "\"nvidia\"")]),
+    Entry::new("runtime.docker.unknown-nvidia", F::NvidiaContainerToolkit,
+        "Unknown runtime specified nvidia",
+        "moby/moby", "daemon/daemon_unix.go (verifyPlatformContainerSettings)", "Docker 17.x-20.10")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
+        .says("Docker has no `nvidia` runtime registered: the NVIDIA container toolkit is not installed or not configured for Docker", "install the NVIDIA container toolkit and run `nvidia-ctk runtime configure --runtime=docker` (it edits /etc/docker/daemon.json), then `systemctl restart docker`"),
+    Entry::new("runtime.docker.invalid-nvidia", F::NvidiaContainerToolkit,
+        "unknown or invalid runtime name: nvidia",
+        "moby/moby", "daemon/runtime_unix.go (getRuntime)", "Docker 23+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
+        .says("Docker has no `nvidia` runtime registered: the NVIDIA container toolkit is not installed or not configured for Docker", "install the NVIDIA container toolkit and run `nvidia-ctk runtime configure --runtime=docker` (it edits /etc/docker/daemon.json), then `systemctl restart docker`"),
     // ------------------------------------------------------------------ NVIDIA device plugin
     // Where each text is printed, by release (NVIDIA/k8s-device-plugin): v0.7-v0.12
     // cmd/nvidia-device-plugin/main.go; v0.13 internal/rm/rm.go (platform detection) and
@@ -550,6 +679,27 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("mig")
         .says("MIG is enabled on a GPU but its MIG devices do not suit the plugin's migStrategy ({error}): the plugin exits and advertises nothing", "create the MIG layout before the plugin starts (nvidia-mig-parted), or disable MIG on that GPU; migStrategy single needs one identical profile on every GPU")
         .samples(&[("error", "device 0 has an invalid MIG configuration")]),
+    // Registration with the kubelet (NVIDIA/k8s-device-plugin v1.8-v1.11 main.go/server.go:
+    // `Could not register device plugin: %s`, then `Could not contact Kubelet, retrying. Did
+    // you enable the device plugin feature gate?` and the prerequisite / runtime hints; later
+    // releases internal/plugin/server.go). NVML loaded and devices were fetched; what fails is
+    // the kubelet's Registration service at /var/lib/kubelet/device-plugins/kubelet.sock.
+    Entry::new("nvidia.register-unimplemented", F::NvidiaDevicePlugin,
+        "Could not register device plugin: rpc error: code = Unimplemented desc = unknown service {service:w}",
+        NVDP, "main.go / server.go (v1.8-v1.11); internal/plugin/server.go (later)", "v1.8+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
+        .says("the device plugin initialised NVML and found its GPUs, but the kubelet does not serve the device-plugin Registration API it speaks ({service}): the kubelet is older than this plugin release, or its DevicePlugins feature gate is off (Kubernetes 1.8-1.9), so no GPU is advertised", "deploy the device-plugin release built for this kubelet (the plugin's README lists them: v1.9 for Kubernetes 1.9, v1.10 for 1.10), or upgrade the kubelet; on 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`")
+        .samples(&[("service", "deviceplugin.Registration")]),
+    Entry::new("nvidia.register-failed", F::NvidiaDevicePlugin,
+        "Could not register device plugin: {error}",
+        NVDP, "main.go / server.go (v1.8-v1.11); internal/plugin/server.go (later)", "v1.8+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
+        .says("the device plugin cannot register with the kubelet ({error}), so no GPU is advertised", "check that the plugin mounts the kubelet's device-plugins directory (default /var/lib/kubelet/device-plugins; k3s/rke2/microk8s may use another kubelet root dir) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts"),
+    Entry::new("nvidia.kubelet-not-contacted", F::NvidiaDevicePlugin,
+        "Could not contact Kubelet, retrying. Did you enable the device plugin feature gate?",
+        NVDP, "main.go (v1.8-v1.11)", "v1.8-v1.11")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
+        .says("the device plugin cannot register with the kubelet (it prints this after a failed registration), so no GPU is advertised", "read the `Could not register device plugin:` line before it for the kubelet's answer; on Kubernetes 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`, and deploy the plugin release built for the kubelet's version"),
     Entry::new("nvidia.registered", F::NvidiaDevicePlugin,
         "Registered device plugin for '{resource:w}' with Kubelet",
         NVDP, "internal/plugin/server.go", "v0.7+")
@@ -638,6 +788,45 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
         .says("the CUDA validation workload cannot {step}: {error}", "run `nvidia-smi` on the node and read the driver and container-toolkit logs; the CUDA error names the failing layer")
         .samples(&[("step", "launch vectorAdd kernel"), ("error", "unknown error")]),
+    // ------------------------------------------------------------------ GPU operator driver container
+    // The driver container's entrypoint (NVIDIA/gpu-driver-container, `<distro>/nvidia-driver`:
+    // `_resolve_kernel_version` prints `Could not resolve Linux kernel version` when the
+    // distribution's repositories carry no headers/packages for the running kernel; the
+    // banner `Starting installation of NVIDIA driver version %s for Linux kernel version %s`;
+    // `_unload_driver`'s `Could not unload NVIDIA driver kernel modules, driver is in use`),
+    // the kernel's module post-processing (torvalds/linux scripts/mod/modpost.c:
+    // `GPL-incompatible module %s uses GPL-only symbol '%s'`) while it compiles the driver for
+    // the node's kernel, and kmod's `could not insert '%s': %s` (kmod tools/modprobe.c) with
+    // EKEYREJECTED when Secure Boot refuses the unsigned module. The driver pod then
+    // crash-loops and everything after it (toolkit, device plugin, GFD, validator, DCGM)
+    // waits in `Init:`, so the node advertises no GPU: the driver is the first failing link.
+    Entry::new("gpu-driver.installing", F::GpuOperator,
+        "Starting installation of NVIDIA driver version {version:w} for Linux kernel version {kernel:w}",
+        "NVIDIA/gpu-driver-container", "ubuntu22.04/nvidia-driver (and the other distributions' nvidia-driver)", "all")
+        .complete()
+        .samples(&[("version", "535.104.05"), ("kernel", "6.5.0-41-generic")]),
+    Entry::new("gpu-driver.kernel-unresolved", F::GpuOperator,
+        "Could not resolve Linux kernel version",
+        "NVIDIA/gpu-driver-container", "ubuntu22.04/nvidia-driver, rhel8/nvidia-driver (_resolve_kernel_version)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the GPU operator's driver container finds no kernel headers or packages for the node's running kernel in its package repositories (the kernel is newer or older than what the repositories carry, or the pod cannot reach them), so the driver is never built, the driver pod crash-loops and the toolkit, device plugin, GFD and validator wait behind it", "read the lines before it in the driver log (`kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`: apt/dnf errors mean DNS or proxy); then run a kernel the distribution's repositories carry (or point driver.repoConfig at a mirror that has its headers), use precompiled drivers (`driver.usePrecompiled=true`), or install the driver on the host and set `driver.enabled=false`"),
+    Entry::new("gpu-driver.modpost-gpl-symbol", F::GpuOperator,
+        "modpost: GPL-incompatible module {module:w} uses GPL-only symbol '{symbol:w}'",
+        "torvalds/linux", "scripts/mod/modpost.c (check_exports), while gpu-driver-container compiles the module", "Linux 4.x+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the NVIDIA driver's kernel module ({module}) does not build on this node's kernel: it uses '{symbol}', which this kernel exports only to GPL modules, so this driver release is older than the kernel; the driver pod crash-loops and the toolkit, device plugin, GFD and validator wait behind it", "use a driver release that supports this kernel (a later point release of the branch; for 'rcu_read_unlock_strict' on 6.x kernels 535.183.08 or later) through the ClusterPolicy's driver.version, or boot a kernel this driver release supports")
+        .samples(&[("module", "nvidia.ko"), ("symbol", "rcu_read_unlock_strict")]),
+    Entry::new("gpu-driver.key-rejected", F::GpuOperator,
+        "could not insert '{module:w}': Key was rejected by service",
+        "kmod-project/kmod", "tools/modprobe.c (EKEYREJECTED)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the kernel refuses to load the NVIDIA module '{module}': Secure Boot is on and the module is not signed with a key the kernel trusts", "disable Secure Boot on the node, or sign the driver modules and enrol the key (MOK), or use the precompiled signed drivers of your distribution")
+        .samples(&[("module", "nvidia")]),
+    Entry::new("gpu-driver.in-use", F::GpuOperator,
+        "Could not unload NVIDIA driver kernel modules, driver is in use",
+        "NVIDIA/gpu-driver-container", "ubuntu22.04/nvidia-driver (_unload_driver)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the GPU operator's driver container cannot replace the loaded NVIDIA kernel modules: a driver installed on the host, or processes still using the GPU, hold them", "if the driver is installed on the host set `driver.enabled=false` in the ClusterPolicy (the operator then uses it); otherwise stop what uses the GPU (`lsof /dev/nvidia*`, nvidia-persistenced, DCGM) and restart the driver pod"),
     // ------------------------------------------------------------------ NVIDIA container toolkit
     // libnvidia-container's CLI, run as the OCI prestart hook, reports each stage as
     // `warnx("<stage> error: %s", ...)` (src/cli/configure.c: initialization, container,
@@ -882,6 +1071,11 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/http/transport.go (io.EOF in url.Error)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
         .samples(&[("scheme", "\"https"), ("address", "10.0.0.1:6443/version?timeout=32s\"")]),
+    Entry::new("go.connection-reset", F::Client,
+        "read tcp {local:w}->{address:w}: read: connection reset by peer",
+        GO, "src/net/net.go (syscall ECONNRESET in an OpError)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("local", "10.0.0.5:52510"), ("address", "10.0.0.1:6443")]),
     Entry::new("go.no-route", F::Client,
         "dial tcp {endpoint:w}: connect: no route to host",
         GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")
@@ -1096,6 +1290,55 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QueueAdmission, "pod-unschedulable", Warning)
         .says("YuniKorn keeps the request pending: queue {queue} has no headroom for it (requested {requested}, available {available})", "raise the queue's max resources in the YuniKorn queue config (or its parent's), or wait for the queue's running applications to finish")
         .samples(&[("alloc", "task-0"), ("queue", "root.default"), ("requested", "map[nvidia.com/gpu:1]"), ("available", "map[nvidia.com/gpu:0]")]),
+    // YuniKorn's other request events (apache/yunikorn-core pkg/scheduler/objects/events/
+    // ask_events.go): a DaemonSet pod (required node) for which preemption found no victim
+    // (SendRequiredNodePreemptionFailed), the predicate histogram (SendPredicatesFailed:
+    // `<reason> (<n>x); ` sorted), and the user quota (SendRequestExceedsUserQuota). The k8s
+    // shim posts them as Normal events on the pod, so they are read whatever their type.
+    Entry::new("yunikorn.required-node-no-victim", F::YuniKorn,
+        "Unschedulable request '{alloc}' with required node '{node:w}', no preemption victim found",
+        "apache/yunikorn-core", "pkg/scheduler/objects/events/ask_events.go (SendRequiredNodePreemptionFailed)", "v1.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("yunikorn-request")
+        .says("YuniKorn must place this pod on node {node} (a DaemonSet pod's required node) but the node has no room for its requests and preemption found no pod to evict there", "`kubectl describe node {node}` (Allocated resources, taints): free room on {node} for the pod's requests (or lower them); YuniKorn preempts for required-node requests only pods that are allowed to be preempted (not DaemonSet pods, not pods of higher priority or in their queue's guaranteed share)")
+        .samples(&[("alloc", "00000000-0000-0000-0000-000000000000"), ("node", "node-06")]),
+    Entry::new("yunikorn.predicates-failed", F::YuniKorn,
+        "Unschedulable request '{alloc}': {failures}",
+        "apache/yunikorn-core", "pkg/scheduler/objects/events/ask_events.go (SendPredicatesFailed)", "v1.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("yunikorn-request")
+        .says("YuniKorn finds no node that passes the scheduling predicates: {failures}", "address the most frequent predicate failure (taints, node selector/affinity, resources) as for kube-scheduler's reasons; `kubectl describe pod` lists the latest event")
+        .samples(&[("alloc", "task-0"), ("failures", "node(s) had untolerated taint(s) (3x);")]),
+    Entry::new("yunikorn.user-quota", F::YuniKorn,
+        "Request '{alloc}' exceeds the available user quota (requested {requested}, available {available})",
+        "apache/yunikorn-core", "pkg/scheduler/objects/events/ask_events.go (SendRequestExceedsUserQuota)", "v1.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("yunikorn-request")
+        .says("YuniKorn keeps the request pending: the submitting user's quota has no room for it (requested {requested}, available {available})", "raise the user's limit in the YuniKorn queue config (limits: users/maxresources) or wait for the user's running applications to finish")
+        .samples(&[("alloc", "task-0"), ("requested", "map[nvidia.com/gpu:1]"), ("available", "map[nvidia.com/gpu:0]")]),
+    // KAI scheduler (NVIDIA/KAI-Scheduler): the PodGroup's `Unschedulable` event (`Unable to
+    // schedule podgroup: <reasons>`) carries the MaxNodePoolResources predicate's texts
+    // (`The pod %s/%s requires %s. ` then `No node in the %s node-pool has %s resources` or
+    // `Max %s resources available in a single node in the %s node-pool is topped at %s`).
+    Entry::new("kai.no-node-has-gpu-resource", F::Kai,
+        "No node in the {pool:w} node-pool has nvidia.com/{gpu_resource:w} resources",
+        "NVIDIA/KAI-Scheduler", "pkg/scheduler/plugins (MaxNodePoolResources predicate)", "v0.4+")
+        .to(K::Known, "gpu-resource-name-mismatch", Warning).group("kai")
+        .says("KAI scheduler: no node of node-pool {pool} advertises nvidia.com/{gpu_resource}, which the pod asks for: a MIG profile exists only on nodes where MIG is enabled with that profile (the nodes' nvidia.com/mig.config label; `all-disabled` turns MIG off), and a shared or renamed GPU resource appears under its new name", "`kubectl get nodes -o custom-columns=NAME:.metadata.name,MIG:.metadata.labels.nvidia\\.com/mig\\.config` and the nodes' allocatable: label a node with a mig.config that creates the profile (`kubectl label node <node> nvidia.com/mig.config=all-1g.5gb --overwrite`, applied by the GPU operator's mig-manager), or ask the pod for a resource the nodes advertise")
+        .samples(&[("pool", "default"), ("gpu_resource", "mig-1g.5gb")]),
+    Entry::new("kai.no-node-has-resource", F::Kai,
+        "No node in the {pool:w} node-pool has {resource:w} resources",
+        "NVIDIA/KAI-Scheduler", "pkg/scheduler/plugins (MaxNodePoolResources predicate)", "v0.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kai")
+        .says("KAI scheduler: no node of node-pool {pool} has {resource} at all, which the pod asks for", "ask the pod for a resource the nodes of the pool advertise, or add nodes that have {resource} to node-pool {pool}")
+        .samples(&[("pool", "default"), ("resource", "rdma/shared_mlx5")]),
+    Entry::new("kai.max-node-resources", F::Kai,
+        "Max {resource:w} resources available in a single node in the {pool:w} node-pool is topped at {max:w}",
+        "NVIDIA/KAI-Scheduler", "pkg/scheduler/plugins (MaxNodePoolResources predicate)", "v0.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kai")
+        .says("KAI scheduler: the pod asks for more {resource} than any single node of node-pool {pool} has (at most {max})", "lower the pod's {resource} request to at most {max}, or add a larger node to node-pool {pool}")
+        .samples(&[("resource", "GPU"), ("pool", "default"), ("max", "8")]),
+    Entry::new("kai.unable-to-schedule-podgroup", F::Kai,
+        "Unable to schedule podgroup: {detail}",
+        "NVIDIA/KAI-Scheduler", "pkg/scheduler (PodGroup Unschedulable event)", "v0.4+")
+        .samples(&[("detail", "2 Resources were not found for pod a/b")]),
     // Volcano's PodGroup event (volcano-sh/volcano pkg/scheduler/cache/cache.go
     // RecordJobStatusEvent, message from pkg/scheduler/api/job_info.go FitError).
     Entry::new("volcano.gang-unschedulable", F::Volcano,

@@ -64,6 +64,8 @@ pub enum Family {
     Volcano,
     /// Apache YuniKorn (scheduler) texts.
     YuniKorn,
+    /// NVIDIA's KAI scheduler (PodGroup events).
+    Kai,
     /// Karmada (karmadactl register, cluster status controller).
     Karmada,
     /// Rancher's cluster and node agents.
@@ -72,6 +74,8 @@ pub enum Family {
     ArgoCd,
     /// Open Cluster Management (clusteradm join).
     Ocm,
+    /// Container runtimes (containerd, CRI-O, Docker / cri-dockerd) answering the kubelet.
+    ContainerRuntime,
     /// Configuration management and provisioning tools that wrap the programs above (Ansible,
     /// Puppet, Terraform, cloud-init): their own result lines.
     ConfigManagement,
@@ -96,10 +100,12 @@ impl Family {
             Family::Kueue => "kueue",
             Family::Volcano => "volcano",
             Family::YuniKorn => "yunikorn",
+            Family::Kai => "kai-scheduler",
             Family::Karmada => "karmada",
             Family::Rancher => "rancher",
             Family::ArgoCd => "argo-cd",
             Family::Ocm => "ocm",
+            Family::ContainerRuntime => "container-runtime",
             Family::ConfigManagement => "config-management",
         }
     }
@@ -320,6 +326,104 @@ pub fn match_line(line: &str) -> Vec<Match> {
     }
     if out.iter().any(|m| m.entry.exclusive) {
         out.retain(|m| m.entry.exclusive || m.entry.kind.is_none());
+    }
+    if !out.iter().any(|m| m.entry.kind.is_some())
+        && let Some(body) = truncated_body(line)
+    {
+        out.extend(match_truncated(body));
+    }
+    out
+}
+
+/// The text of a line a pager or `systemctl status` cut: `journalctl` through `less` ends a cut
+/// line with `>`, `systemctl status` with `…` (or `...` once copied as ASCII). `None` when the
+/// line shows no such mark, or when its `>` closes a `<...>` token (`<none>`).
+pub fn truncated_body(line: &str) -> Option<&str> {
+    let t = line.trim_end();
+    let body = t
+        .strip_suffix('>')
+        .or_else(|| t.strip_suffix('\u{2026}'))
+        .or_else(|| t.strip_suffix("..."))?;
+    if t.ends_with('>')
+        && body
+            .rfind('<')
+            .is_some_and(|p| !body[p..].contains(char::is_whitespace))
+    {
+        return None;
+    }
+    Some(body.trim_end())
+}
+
+/// Literal text a cut line must show of a template before the cut for it to count (so that a
+/// few common words never match).
+const TRUNCATED_MIN_LITERAL: usize = 30;
+
+/// Entries whose template the cut text `body` renders up to its cut: the line ends inside one
+/// of the template's literals, everything before matches, and at least
+/// [`TRUNCATED_MIN_LITERAL`] characters of literal text are shown. Entries that must end the
+/// line are skipped (the cut hides their end). Placeholders after the cut stay empty; one
+/// match per group (table order), as for whole lines.
+fn match_truncated(body: &str) -> Vec<Match> {
+    use cube_quota::msgtemplate::Piece;
+    let escape = |l: &str| l.replace('{', "{{").replace('}', "}}");
+    let mut out: Vec<Match> = Vec::new();
+    let mut groups: Vec<&str> = Vec::new();
+    for (e, t) in compiled() {
+        if e.at_end || (!e.group.is_empty() && groups.contains(&e.group)) {
+            continue;
+        }
+        let pieces = t.pieces();
+        let mut before = String::new();
+        let mut literal_len = 0usize;
+        let mut found = None;
+        'pieces: for (i, p) in pieces.iter().enumerate() {
+            match p {
+                Piece::Literal(lit) => {
+                    // longest cut first; the whole literal is not a cut (a following
+                    // placeholder could take the rest)
+                    for k in (1..lit.len()).rev() {
+                        if !lit.is_char_boundary(k) || literal_len + k < TRUNCATED_MIN_LITERAL {
+                            continue;
+                        }
+                        let cut = &lit[..k];
+                        if !body.ends_with(cut) {
+                            continue;
+                        }
+                        let Ok(prefix) = Template::new(&format!("{before}{}", escape(cut))) else {
+                            continue;
+                        };
+                        if let Some((range, captures)) = prefix.find(body)
+                            && range.end == body.len()
+                        {
+                            found = Some((range, captures));
+                            break 'pieces;
+                        }
+                    }
+                    let _ = i;
+                    before.push_str(&escape(lit));
+                    literal_len += lit.len();
+                }
+                Piece::Hole { name, word } => {
+                    before.push('{');
+                    before.push_str(name);
+                    if *word {
+                        before.push_str(":w");
+                    }
+                    before.push('}');
+                }
+                _ => break,
+            }
+        }
+        if let Some((range, captures)) = found {
+            if !e.group.is_empty() {
+                groups.push(e.group);
+            }
+            out.push(Match {
+                entry: e,
+                captures,
+                range,
+            });
+        }
     }
     out
 }
@@ -550,6 +654,33 @@ mod tests {
         assert!(closest("hello world").is_none());
         assert!(looks_like_error("E0101 12:00:00.000000 1 x.go:1] boom"));
         assert!(!looks_like_error("I0101 12:00:00.000000 1 x.go:1] fine"));
+    }
+
+    #[test]
+    fn lines_cut_by_a_pager_match_on_what_they_show() {
+        let ids = |l: &str| match_line(l).iter().map(|m| m.entry.id).collect::<Vec<_>>();
+        let rke2 = "time=\"2023-07-17T21:56:09-04:00\" level=info msg=\"Waiting to retrieve agent configuration; server is not ready: Node password rejected, duplicate hostname or content>";
+        assert!(
+            ids(rke2).contains(&"k3s.agent.node-password-rejected"),
+            "{:?}",
+            ids(rke2)
+        );
+        let swap = "E0205 10:58:14.917245   12704 run.go:72] \"command failed\" err=\"failed to run Kubelet: running with swap on is not supported, please disable swap >";
+        assert!(
+            ids(swap).iter().any(|i| i.starts_with("kubelet.swap-on")),
+            "{:?}",
+            ids(swap)
+        );
+        let ellipsis = "kubelet[1]: failed to run Kubelet: running with swap on is not supported, please disable…";
+        assert!(
+            ids(ellipsis)
+                .iter()
+                .any(|i| i.starts_with("kubelet.swap-on"))
+        );
+        // too little shown, a `<none>` token, no mark: nothing
+        assert!(ids("Node password rejected>").is_empty());
+        assert!(truncated_body("Taints: <none>").is_none());
+        assert!(truncated_body("running with swap on is not supported, please disable").is_none());
     }
 
     #[test]

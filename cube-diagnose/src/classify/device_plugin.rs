@@ -72,6 +72,37 @@ pub(crate) fn refine_toolkit(m: &Match, d: &mut BTreeMap<String, String>) {
     d.insert("hint".to_owned(), hint.to_owned());
 }
 
+/// The NVIDIA plugin's hint lines (`If this is a GPU node, did you ...?`, `You can check the
+/// prerequisites at: ...`, `You can learn how to set the runtime at: ...`, `If this is not a GPU
+/// node, ...`) belong to the error line before them: v0.7+ prints them after an NVML failure,
+/// but v1.10-v1.11 (main.go) also after `Could not contact Kubelet, retrying. Did you enable the
+/// device plugin feature gate?`. A hint that follows a kubelet-registration error is that
+/// error's (its NVML conclusion is dropped); one that follows an NVML failure stays with it;
+/// one that follows no error of the plugin at all is kept (the NVML failure line was cut off
+/// the paste: v0.7+ print the hints only then).
+fn attach_hints(out: &mut Vec<Signal>) {
+    let is_hint = |s: &Signal| s.detail("entry").starts_with("nvidia.hint-");
+    let mut drop = Vec::new();
+    for (i, s) in out.iter().enumerate() {
+        if !is_hint(s) {
+            continue;
+        }
+        let before = out[..i].iter().rev().find(|p| {
+            p.source == s.source
+                && !is_hint(p)
+                && (p.kind == SignalKind::NvmlInitFailed
+                    || p.detail("entry").starts_with("nvidia.register")
+                    || p.detail("entry") == "nvidia.kubelet-not-contacted")
+        });
+        if before.is_some_and(|p| p.kind != SignalKind::NvmlInitFailed) {
+            drop.push(i);
+        }
+    }
+    for i in drop.into_iter().rev() {
+        out.remove(i);
+    }
+}
+
 /// Conclusions that depend on other lines of the same text, applied to the signals of one
 /// source in line order:
 ///
@@ -84,6 +115,7 @@ pub(crate) fn refine_toolkit(m: &Match, d: &mut BTreeMap<String, String>) {
 ///   a warning that the host has no Intel GPU bound to i915/xe; `Non-Intel GPU: cardN` says
 ///   the cards are another vendor's.
 pub(crate) fn in_context(out: &mut Vec<Signal>, text: &str) {
+    attach_hints(out);
     let first_nvml = out
         .iter()
         .filter(|s| s.kind == SignalKind::NvmlInitFailed)
@@ -163,6 +195,29 @@ pub(crate) fn in_context(out: &mut Vec<Signal>, text: &str) {
         s.details.insert("note".to_owned(), note.clone());
         s.details
             .insert("severity".to_owned(), severity.as_str().to_owned());
+    }
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use crate::classify::{SignalKind as K, classify_all};
+
+    #[test]
+    fn hints_follow_the_error_they_come_after() {
+        let registration = "2018/09/28 16:48:44 Loading NVML\n2018/09/28 16:48:44 Fetching devices.\n2018/09/28 16:48:44 Could not register device plugin: rpc error: code = Unimplemented desc = unknown service deviceplugin.Registration\n2018/09/28 16:48:44 Could not contact Kubelet, retrying. Did you enable the device plugin feature gate?\n2018/09/28 16:48:44 You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites\n2018/09/28 16:48:44 You can learn how to set the runtime at: https://github.com/NVIDIA/k8s-device-plugin#quick-start\n";
+        let s = classify_all("p.log", registration);
+        assert!(!s.iter().any(|s| s.kind == K::NvmlInitFailed), "{s:#?}");
+        assert!(
+            s.iter()
+                .any(|s| s.detail("entry") == "nvidia.register-unimplemented")
+        );
+        let nvml = "Failed to initialize NVML: could not load NVML library.\nIf this is a GPU node, did you set the docker default runtime to `nvidia`?\nYou can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites\n";
+        let s = classify_all("p.log", nvml);
+        assert_eq!(
+            s.iter().filter(|s| s.kind == K::NvmlInitFailed).count(),
+            3,
+            "{s:#?}"
+        );
     }
 }
 

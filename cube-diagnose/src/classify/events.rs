@@ -30,9 +30,13 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         if m.dialect != cube_quota::schedmsg::Dialect::KubeScheduler {
             d.push(("scheduler", m.dialect.as_str().to_owned()));
         }
-        // kube-scheduler's own log names the pod: `pod="ns/name"`
+        // kube-scheduler's own log names the pod: `pod="ns/name"`; pre-1.10 messages name it
+        // as `pod (<name>)`, a headerless `kubectl get events` row in its OBJECT column
+        // (`pod/<name>`): the namespace is unknown then
         if let Some(pod) = super::quoted_after(l, " pod=") {
             d.push(("pod", pod));
+        } else if let Some(name) = m.pod.clone().or_else(|| object_column_pod(l)) {
+            d.push(("pod_name", name));
         }
         if !m.post_filter.is_empty() {
             d.push(("post_filter", m.post_filter.join(", ")));
@@ -57,6 +61,19 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         out.push((SignalKind::MountFailed, details(&[])));
     }
     out
+}
+
+/// The pod of a `kubectl get events` row's OBJECT column (`pod/<name>`), before the message.
+fn object_column_pod(l: &str) -> Option<String> {
+    let end = l
+        .find(" nodes are available:")
+        .or_else(|| l.find("No nodes are available"))
+        .unwrap_or(l.len());
+    l[..end]
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("pod/"))
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
 }
 
 /// Parses a scheduler reason histogram (`1 node(s) didn't match pod affinity rules, 3 Insufficient

@@ -529,6 +529,15 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     d.insert("entry".to_owned(), m.entry.id.to_owned());
+    // a validity-window error in a text that shows a kubeadm join (the Ansible or shell
+    // wrapper's command line, [discovery]/[preflight] phases): node-clock-skew weighs it
+    if kind == SignalKind::TlsExpired && whole.kubeadm {
+        d.insert("kubeadm".to_owned(), "true".to_owned());
+    }
+    // a runtime handler quoted by %q, possibly escaped inside a logfmt value
+    if let Some(h) = d.get_mut("handler") {
+        *h = h.trim_matches(['"', '\\']).to_owned();
+    }
     let kind = match kind {
         SignalKind::JoinTokenUnknown
         | SignalKind::JoinCaPinMismatch

@@ -48,6 +48,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             continue;
         }
         let (msg, remedy) = match s.kind {
+            SignalKind::TlsUntrusted if candidate_authority(&s.text).is_some() => {
+                let name = candidate_authority(&s.text).unwrap_or_default();
+                (
+                    format!("the client's CA is named {name:?} like the API server's issuer but is another key (`crypto/rsa: verification error` / ECDSA verification failure against candidate authority {name:?}): the cluster's CA was regenerated (`kubeadm reset` + `kubeadm init`, or a rebuilt cluster of the same name) and this kubeconfig is from the previous cluster"),
+                    "copy the new cluster's admin kubeconfig: `mkdir -p $HOME/.kube && sudo cp /etc/kubernetes/admin.conf $HOME/.kube/config && sudo chown $(id -u):$(id -g) $HOME/.kube/config` (on other machines replace the kubeconfig with the new one); nodes joined before the rebuild must be reset and joined again".to_owned(),
+                )
+            }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             _ if s.detail("relation") == "before" || clock_skew => {
@@ -81,6 +88,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// The issuer name Go's verifier tried and rejected by signature: `x509: certificate signed by
+/// unknown authority (possibly because of "crypto/rsa: verification error" while trying to
+/// verify candidate authority certificate "kubernetes")` (golang/go src/crypto/x509/verify.go,
+/// UnknownAuthorityError.Error: a CA of the same subject name whose key did not verify the
+/// certificate).
+fn candidate_authority(text: &str) -> Option<String> {
+    const MARK: &str = "while trying to verify candidate authority certificate ";
+    let p = text.find(MARK)? + MARK.len();
+    let rest = text[p..].trim_start_matches(['"', '\\']);
+    let name: String = rest
+        .chars()
+        .take_while(|c| *c != '"' && *c != '\\')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
@@ -95,6 +118,17 @@ mod tests {
         assert!(f[0].message.contains("node-clock-skew"), "{}", f[0].message);
         assert!(!f[0].remedy.contains("certs renew"), "{}", f[0].remedy);
         assert_eq!(f[0].severity, crate::Severity::Warning);
+    }
+
+    #[test]
+    fn regenerated_ca_of_the_same_name_means_a_stale_kubeconfig() {
+        let f = run_log(
+            "cluster-tls-untrusted",
+            "Unable to connect to the server: x509: certificate signed by unknown authority (possibly because of \"crypto/rsa: verification error\" while trying to verify candidate authority certificate \"kubernetes\")",
+        );
+        assert_eq!(f.len(), 1);
+        assert!(f[0].remedy.contains("admin.conf"), "{}", f[0].remedy);
+        assert!(!f[0].remedy.contains("proxy"), "{}", f[0].remedy);
     }
 
     #[test]

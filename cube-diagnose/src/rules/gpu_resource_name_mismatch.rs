@@ -136,6 +136,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
         }
     }
+    // a scheduler that says no node has the GPU resource the pod asks for (catalog entries
+    // concluding this rule: KAI's MaxNodePoolResources text)
+    let mut said = BTreeSet::new();
+    for s in signals(ctx, &[SignalKind::Known]) {
+        let Some(e) = crate::catalog::entry(s.detail("entry")) else {
+            continue;
+        };
+        if e.rule != GpuResourceNameMismatch::ID || !said.insert((signal_subject(s), e.id)) {
+            continue;
+        }
+        let caps: Vec<(String, String)> = s
+            .details
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        out.push(
+            Finding::new(
+                GpuResourceNameMismatch::ID,
+                e.severity,
+                signal_subject(s),
+                crate::catalog::Entry::fill(e.cause, &caps),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(crate::catalog::Entry::fill(e.remedy, &caps)),
+        );
+    }
     for s in signals(ctx, &[SignalKind::QuotaStatusUnknown]).take(1) {
         out.push(
             Finding::new(GpuResourceNameMismatch::ID, Severity::Error, signal_subject(s), format!("quota {} has unknown status: admission rejects every pod; the quota names a resource the quota system cannot evaluate (for example the legacy alpha.kubernetes.io/nvidia-gpu)", s.detail("quota")))

@@ -38,10 +38,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let ep = s.detail("endpoint");
         let (message, remedy) = match s.kind {
             SignalKind::JoinServerNotReady => supervisor_status(ctx, s),
-            SignalKind::ConnectionClosed => (
-                "the join server closed the connection before any HTTP answer (EOF): a load balancer, proxy or firewall in the path ends the TLS session, or the address and port are not the server's".to_owned(),
-                "from the joining node `curl -vk https://<server>:<port>/` (kubeadm: 6443, k3s/rke2 supervisor: 6443/9345); check the load balancer's backends and health checks and any proxy (HTTPS_PROXY/NO_PROXY) in the path".to_owned(),
-            ),
+            SignalKind::ConnectionClosed => closed_before_answer(ctx, s),
             SignalKind::Refused if !s.detail("unroutable_address").is_empty() => (
                 format!("connection refused at {ep}: {} is VirtualBox's NAT/loopback address, which the control plane advertised and other machines cannot reach", s.detail("unroutable_address")),
                 "re-initialise (or reconfigure) the control plane on a routable interface: `kubeadm init --apiserver-advertise-address=<host-only/LAN IP>` (or set controlPlaneEndpoint), then create a new join command".to_owned(),
@@ -73,6 +70,62 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         ));
     }
     out
+}
+
+/// The join server closed the connection before any HTTP answer (EOF, connection reset). A k3s
+/// or rke2 agent talks to its own client-side load balancer on 127.0.0.1 (`Running load
+/// balancer <name> 127.0.0.1:6444 -> [<server>:<port>]`, k3s-io/k3s
+/// pkg/agent/loadbalancer/loadbalancer.go): the server it names is the real upstream, and a
+/// port other than the supervisor's (rke2 9345, k3s 6443: rancher/rke2 pkg/cli/defaults,
+/// k3s-io/k3s pkg/cli/cmds/server.go) is the likely cause.
+fn closed_before_answer(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String, String) {
+    let addr = ["address", "endpoint", "url"]
+        .iter()
+        .map(|k| s.detail(k))
+        .find(|v| !v.is_empty())
+        .unwrap_or("")
+        .trim_matches(['"', '\\']);
+    let url = if addr.contains("://") {
+        addr.to_owned()
+    } else {
+        format!("https://{addr}")
+    };
+    let (servers, note) = supervisor_servers(ctx, &s.source, &url);
+    let Some(list) = servers.filter(|_| !note.is_empty()) else {
+        return (
+            "the join server closed the connection before any HTTP answer (EOF or reset): a load balancer, proxy or firewall in the path ends the TLS session, or the address and port are not the server's".to_owned(),
+            "from the joining node `curl -vk https://<server>:<port>/` (kubeadm: 6443, k3s/rke2 supervisor: 6443/9345); check the load balancer's backends and health checks and any proxy (HTTPS_PROXY/NO_PROXY) in the path".to_owned(),
+        );
+    };
+    let rke2 = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == s.source)
+        .any(|l| l.text.contains("rke2"));
+    let (program, port) = if rke2 {
+        ("rke2", "9345")
+    } else {
+        ("k3s", "6443")
+    };
+    let odd: Vec<&str> = list
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|a| !a.is_empty() && !a.ends_with(&format!(":{port}")))
+        .collect();
+    let message = if odd.is_empty() {
+        format!(
+            "the {program} agent's load balancer at {addr} forwards to {list}, which closes the connection before any HTTP answer (EOF or reset){note}: the server's supervisor is not up yet, or a proxy or firewall in the path ends the session"
+        )
+    } else {
+        format!(
+            "the {program} agent's load balancer at {addr} forwards to {list}, which closes the connection before any HTTP answer (EOF or reset){note}: {} is not {program}'s supervisor port {port}, so the agent's `server:` address is most likely mistyped",
+            odd.join(", ")
+        )
+    };
+    let remedy = format!(
+        "set `server: https://<server>:{port}` in the agent's config (/etc/rancher/{program}/config.yaml) or its --server flag, then `systemctl restart {program}-agent`; test with `curl -vk https://<server>:{port}/cacerts` from the node"
+    );
+    (message, remedy)
 }
 
 /// The program (`k3s` or `rke2`) and its server unit of a supervisor URL (rke2 serves
@@ -156,6 +209,23 @@ fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String,
                 "read the server's log at that time (`journalctl -u {unit}` on {on}) for the request's error"
             ),
         )
+    }
+}
+
+#[cfg(test)]
+mod load_balancer_tests {
+    use crate::rules::testutil::run_log;
+
+    #[test]
+    fn the_agents_load_balancer_names_the_real_upstream_and_its_port() {
+        let text = "Feb 13 09:18:41 node-02 rke2[3644]: time=\"2023-02-13T09:18:41Z\" level=info msg=\"Running load balancer rke2-agent-load-balancer 127.0.0.1:6444 -> [10.0.0.66:9435]\"\nFeb 13 09:18:41 node-02 rke2[3644]: time=\"2023-02-13T09:18:41Z\" level=error msg=\"failed to get CA certs: Get \\\"https://127.0.0.1:6444/cacerts\\\": read tcp 127.0.0.1:52510->127.0.0.1:6444: read: connection reset by peer\"\nFeb 13 09:18:43 node-02 rke2[3644]: time=\"2023-02-13T09:18:43Z\" level=error msg=\"failed to get CA certs: Get \\\"https://127.0.0.1:6444/cacerts\\\": EOF\"\n";
+        let f = run_log("join-apiserver-unreachable", text);
+        assert!(!f.is_empty());
+        assert!(
+            f.iter()
+                .all(|f| f.message.contains("10.0.0.66:9435") && f.message.contains("9345")),
+            "{f:#?}"
+        );
     }
 }
 

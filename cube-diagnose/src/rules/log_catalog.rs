@@ -22,6 +22,15 @@ declare_rule!(
 );
 
 declare_rule!(
+    JoinClusterInfoInvalid,
+    "join-cluster-info-invalid",
+    Join,
+    Error,
+    "kubeadm join's discovery reached the API server and read the cluster-info ConfigMap, but cannot use what it holds (cmd/kubeadm/app/discovery/token/token.go): its CA does not parse (two PEM blocks during a CA rotation are refused by kubeadm before v1.14), its kubeconfig does not parse or has no cluster, it has no kubeconfig key (not set up for token bootstrapping), or it changed between the insecure and the TLS-validated read. Not a token or CA-pin problem: fix cluster-info (or join with --discovery-file).",
+    check_join_cluster_info
+);
+
+declare_rule!(
     NodeKubeletCertExpired,
     "node-kubelet-cert-expired",
     Node,
@@ -68,6 +77,9 @@ declare_rule!(
 
 fn check_join_preflight(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, JoinPreflightFailed::ID)
+}
+fn check_join_cluster_info(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, JoinClusterInfoInvalid::ID)
 }
 fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, NodeKubeletCertExpired::ID)

@@ -108,6 +108,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(snapshot_mixed_clusters::SnapshotMixedClusters),
         // conclusions drawn from the message catalog
         Box::new(log_catalog::JoinPreflightFailed),
+        Box::new(log_catalog::JoinClusterInfoInvalid),
         Box::new(log_catalog::NodeKubeletCertExpired),
         Box::new(log_catalog::NodeRuntimeUnhealthy),
         Box::new(log_catalog::GpuPluginLogError),

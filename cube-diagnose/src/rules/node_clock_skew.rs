@@ -34,6 +34,25 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("synchronise the clock of the client/node with NTP (`timedatectl set-ntp true; chronyc makestep`) and retry; do not re-issue certificates for this"),
         );
     }
+    // `expired or not yet valid` without the times (Go before 1.11, or cut) while a node joins
+    // with kubeadm: the control plane's certificates were issued by kubeadm init (valid a year
+    // from then; the join token itself lives 24 h), so a joining node that finds them outside
+    // their window most likely has its own clock off (kairen/kubeadm-ansible#4). One finding per
+    // input.
+    let mut sources = std::collections::BTreeSet::new();
+    for s in signals(ctx, &[SignalKind::TlsExpired]) {
+        if !s.detail("relation").is_empty()
+            || s.detail("kubeadm") != "true"
+            || !sources.insert(s.source.as_str())
+        {
+            continue;
+        }
+        out.push(
+            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), "a node joining with kubeadm finds the control plane's certificate `expired or not yet valid`: the certificates kubeadm init issued are valid for a year from the init, so the joining node's clock is the likely cause (behind the control plane's, or far ahead)")
+                .with_evidence(s.evidence())
+                .with_remedy("compare `date -u` on this node and on a control-plane node; enable time sync on the node (`timedatectl set-ntp true; chronyc makestep`), then run `kubeadm reset -f` and the join again; do not renew certificates for this"),
+        );
+    }
     for s in signals(ctx, &[SignalKind::KubeletCertExpired]).take(1) {
         out.push(
             Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), "the kubelet's client certificate is expired from the node's point of view and rotation cannot reach the API server: check the node clock against the control plane first, then the certificate's NotAfter")
@@ -85,6 +104,16 @@ mod tests {
     #[test]
     fn plain_expiry_and_synced_heartbeats_are_not_skew() {
         assert!(run_log("node-clock-skew", "failed to check server version: Get https://10.0.0.70:6443/version: x509: certificate has expired or is not yet valid").is_empty());
+        // the same line while a node joins with kubeadm: the joining node's clock
+        let join = "$ kubeadm join --token abcdef.0123456789abcdef 10.0.0.70:6443\nfailed to check server version: Get https://10.0.0.70:6443/version: x509: certificate has expired or is not yet valid\n";
+        let f = run_log("node-clock-skew", join);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].remedy.contains("set-ntp"));
+        let tls = run_log("cluster-tls-untrusted", join);
+        assert!(
+            tls.iter().all(|f| !f.remedy.contains("certs renew")),
+            "{tls:#?}"
+        );
         let s = r#"{"kind":"List","items":[
          {"kind":"Node","metadata":{"name":"a"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:00Z"}]}},
          {"kind":"Node","metadata":{"name":"b"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:10Z"}]}},

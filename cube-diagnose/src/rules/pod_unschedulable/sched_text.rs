@@ -57,6 +57,10 @@ pub(super) fn scheduler_texts(
         let pod = pod_of(ctx, subject);
         let e = explain(ctx, m, pod);
         let mut nodes = match m.nodes {
+            _ if m.dialect == schedmsg::Dialect::LegacyKubeScheduler => {
+                let (lo, hi) = m.versions();
+                format!("Kubernetes 1.{lo}-1.{hi} wording, which prints no node count")
+            }
             0 => "no nodes".to_owned(),
             1 => "1 node".to_owned(),
             n => format!("{n} nodes"),
@@ -64,6 +68,7 @@ pub(super) fn scheduler_texts(
         if m.dialect == schedmsg::Dialect::Volcano {
             nodes.push_str(", Volcano scheduler");
         }
+
         out.push(
             Finding::new(
                 PodUnschedulable::ID,
@@ -127,7 +132,14 @@ fn subject_of(s: &Signal) -> Subject {
     {
         return Subject::namespaced("Pod", ns, name);
     }
-    signal_subject(s)
+    let subject = signal_subject(s);
+    // a pod named without its namespace (a headerless `kubectl get events` row, a pre-1.10
+    // message) is its own subject, `Pod/<name>`: several pods of one log are not one subject
+    match s.detail("pod_name") {
+        "" => subject,
+        name if subject.kind == "Log" => Subject::cluster_scoped("Pod", name),
+        _ => subject,
+    }
 }
 
 fn pending(p: &Pod) -> bool {
@@ -721,6 +733,12 @@ fn explain_other(m: &SchedulerMessage) -> Explained {
             return Explained::new(
                 "Volcano tried no node for the pod ('all nodes are unavailable'): its PodGroup is not ready to be scheduled (gang minAvailable not met, or its queue has no capacity left)",
                 "`kubectl describe podgroup -n <namespace> <podgroup>` (its events say which) and `kubectl get queue <queue> -o yaml` (capability and allocated)",
+            );
+        }
+        if m.dialect == schedmsg::Dialect::LegacyKubeScheduler {
+            return Explained::new(
+                "this scheduler version names no reason in the event line (Kubernetes 1.3-1.4 print one `fit failure on node (<node>): <reasons>` line per node after it): not enough cpu, memory or an extended resource such as nvidia.com/gpu, a nodeSelector no node matches, a taint, or a host port in use remain",
+                "`kubectl describe pod <pod>` shows the per-node `fit failure` lines below the event; `kubectl describe nodes | grep -A6 'Allocated resources'` and `kubectl get nodes --show-labels` tell resources from selectors",
             );
         }
         if m.nodes == 0 {
