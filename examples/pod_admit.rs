@@ -6,8 +6,12 @@
 //! cargo run -p cube-examples --example pod_admit -- \
 //!     --snapshot examples/data/snapshot-gpu-cluster.json --pod job.yaml
 //! cargo run -p cube-examples --example pod_admit -- --snapshot dump.json --pod pod.json \
-//!     --namespace team-a --output json
+//!     --namespace team-a --output json --scheduler-version 1.28 --timings
 //! ```
+//!
+//! `--scheduler-version` picks the kube-scheduler release whose FailedScheduling wording is
+//! predicted (default 1.36); `--timings` prints on stderr how long the manifest, the snapshot
+//! load, the what-if itself and the output took (`scripts/pod-admit-scale.sh` uses it).
 //!
 //! The pod file holds one Pod, Job, CronJob, Deployment, ReplicaSet, StatefulSet, ... (YAML or
 //! JSON). Quotas use `status.used` when the snapshot carries it, otherwise usage computed from
@@ -19,9 +23,11 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Parser, ValueEnum};
 use cube_quota::preemption::FitScheduler;
+use cube_quota::schedmsg::SchedulerVersion;
 use cube_quota::whatif::{
     AdmissionOutcome, AdmitOptions, StepStatus, StoredPod, Submission, Verdict, admit,
 };
@@ -49,6 +55,14 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
     output: Output,
+    /// kube-scheduler version whose FailedScheduling wording is predicted (`1.20`-`1.36`;
+    /// default 1.36).
+    #[arg(long, value_name = "1.N")]
+    scheduler_version: Option<String>,
+    /// Print one line on stderr with the time of each phase (manifest, snapshot load, what-if,
+    /// output), so the what-if can be told apart from loading a large snapshot.
+    #[arg(long)]
+    timings: bool,
     /// Limits on input size and work (`replicas-expanded` bounds the replicas tried).
     #[command(flatten)]
     limits: cube_examples::LimitArgs,
@@ -238,20 +252,37 @@ fn read_submission(args: &Args, limits: &cube_model::Limits) -> Result<Submissio
 }
 
 fn run(args: &Args) -> anyhow::Result<u8> {
+    let start = Instant::now();
     let limits = args.limits.limits().map_err(BadInput)?;
+    let version = match &args.scheduler_version {
+        None => SchedulerVersion::LATEST,
+        Some(v) => SchedulerVersion::parse(v).ok_or_else(|| {
+            BadInput(format!(
+                "--scheduler-version {v}: expected 1.N with N from {} to {}",
+                SchedulerVersion::OLDEST.minor(),
+                SchedulerVersion::LATEST.minor()
+            ))
+        })?,
+    };
     let submission = read_submission(args, &limits)?;
+    let manifest_done = Instant::now();
     let (snapshot, load_warnings) =
         cube_examples::load_snapshot_files_with(&args.snapshots, &limits).map_err(BadInput)?;
+    let load_done = Instant::now();
     for w in &load_warnings {
         cube_examples::eprint_line(&format!("warning: {w}"));
     }
-    let scheduler = FitScheduler::default();
+    let scheduler = FitScheduler {
+        version,
+        ..FitScheduler::default()
+    };
     let opts = AdmitOptions {
         scheduler: Some(&scheduler),
         max_replicas: Some(limits.max_replicas_expanded),
         ..AdmitOptions::default()
     };
     let out = admit(&submission, &args.namespace, &snapshot, &opts);
+    let whatif_done = Instant::now();
     let mut a = answer(&out);
     let rejected = !matches!(out.verdict, Verdict::Admitted { .. });
     let tried = u32::try_from(out.replicas.len()).unwrap_or(u32::MAX);
@@ -282,6 +313,21 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         Output::Table => cube_examples::safe_text(&table(&a)),
     };
     cube_examples::write_stdout(&text)?;
+    if args.timings {
+        let ms = |a: Instant, b: Instant| b.duration_since(a).as_secs_f64() * 1e3;
+        let end = Instant::now();
+        cube_examples::eprint_line(&format!(
+            "timings: manifest {:.1} ms, snapshot load {:.1} ms ({} nodes, {} pods), what-if {:.1} ms ({} replicas), output {:.1} ms, total {:.1} ms",
+            ms(start, manifest_done),
+            ms(manifest_done, load_done),
+            snapshot.nodes.len(),
+            snapshot.pods.len(),
+            ms(load_done, whatif_done),
+            out.replicas.len(),
+            ms(whatif_done, end),
+            ms(start, end),
+        ));
+    }
     Ok(code)
 }
 

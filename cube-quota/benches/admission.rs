@@ -18,7 +18,8 @@
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::Measurement;
+use criterion::{BenchmarkId, Criterion, Throughput};
 use cube_model::objects::{
     Container, LimitRange, LimitRangeItem, ObjectMeta, Pod, ResourceQuota, ResourceQuotaSpec,
     ResourceQuotaStatus,
@@ -140,7 +141,7 @@ fn workload(ns: &str, replicas: u32) -> Submission {
     }))
 }
 
-fn bench(c: &mut Criterion) {
+fn bench<M: Measurement>(c: &mut Criterion<M>) {
     let opts = AdmitOptions::default();
     let one = pod("team-1", 1);
 
@@ -249,11 +250,22 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default()
+#[path = "support/cpu_clock.rs"]
+mod cpu_clock;
+
+fn main() {
+    let config = Criterion::default()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(4));
-    targets = bench
+    if cpu_clock::use_cpu_clock() {
+        let mut c = config
+            .with_measurement(cpu_clock::ThreadCpuTime)
+            .configure_from_args();
+        bench(&mut c);
+        c.final_summary();
+    } else {
+        let mut c = config.configure_from_args();
+        bench(&mut c);
+        c.final_summary();
+    }
 }
-criterion_main!(benches);

@@ -16,7 +16,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
+use criterion::measurement::Measurement;
 use cube_model::objects::{Container, Node, NodeCondition, Pod, ResourceRequirements, Taint};
 use cube_model::{ClusterSnapshot, Format, Quantity, ResourceList};
 use cube_quota::fit::{FitOptions, NodeUsage, fit_pod};
@@ -127,15 +128,13 @@ fn pending() -> Pod {
     p
 }
 
-fn bench(c: &mut Criterion) {
+fn bench<M: Measurement>(c: &mut Criterion<M>) {
     let snap = generate();
     let pod = pending();
     let opts = FitOptions::default();
     let usage = NodeUsage::build(&snap, &opts);
     let mut g = c.benchmark_group("fit_5000_nodes_150000_pods");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
+    g.sample_size(10);
     g.bench_function("baseline_pod_requests_all", |b| {
         let ro = PodResourcesOptions::default();
         b.iter(|| {
@@ -229,5 +228,22 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+#[path = "support/cpu_clock.rs"]
+mod cpu_clock;
+
+fn main() {
+    let config = Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    if cpu_clock::use_cpu_clock() {
+        let mut c = config
+            .with_measurement(cpu_clock::ThreadCpuTime)
+            .configure_from_args();
+        bench(&mut c);
+        c.final_summary();
+    } else {
+        let mut c = config.configure_from_args();
+        bench(&mut c);
+        c.final_summary();
+    }
+}

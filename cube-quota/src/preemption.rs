@@ -488,6 +488,9 @@ fn pick_one_node(nodes: &[(String, NodePreemption)]) -> Option<(String, Vec<Vict
 pub struct FitScheduler {
     /// Fit options.
     pub options: crate::fit::FitOptions,
+    /// The kube-scheduler release whose FailedScheduling wording the messages use (default
+    /// [`SchedulerVersion::LATEST`], v1.36; see [`failed_scheduling_message_for`]).
+    pub version: SchedulerVersion,
 }
 
 impl FitScheduler {
@@ -496,6 +499,7 @@ impl FitScheduler {
         FitSession {
             snapshot,
             usage: NodeUsage::build(snapshot, &self.options),
+            version: self.version,
             last: None,
             cursor: 0,
             memo: None,
@@ -531,6 +535,8 @@ impl crate::whatif::SchedulingStep for FitScheduler {
 pub struct FitSession<'s> {
     snapshot: &'s ClusterSnapshot,
     usage: NodeUsage,
+    /// The wording of the messages.
+    version: SchedulerVersion,
     /// The previous pod (its name aside, pods equal to it get the same answers).
     last: Option<Pod>,
     /// No node before this position fits a pod equal to `last`.
@@ -594,7 +600,8 @@ impl FitSession<'_> {
             fit.nodes.iter().map(|n| (n.node.as_str(), n.code)),
             fit.schedulable(),
         );
-        let message = failed_scheduling_message(&fit, Some(&pre)).unwrap_or_default();
+        let message =
+            failed_scheduling_message_for(&fit, Some(&pre), self.version).unwrap_or_default();
         let outcome = match pre.chosen {
             Some((node, victims)) => crate::whatif::SchedulingOutcome {
                 schedulable: true,

@@ -35,6 +35,10 @@ mod cluster_fleet_doubles;
 #[path = "programs/cluster_import_flow.rs"]
 mod cluster_import_flow;
 
+/// `pod_admit --scheduler-version/--timings` (a module of this test binary).
+#[path = "programs/pod_admit_flags.rs"]
+mod pod_admit_flags;
+
 use serde_json::Value;
 
 fn root() -> PathBuf {

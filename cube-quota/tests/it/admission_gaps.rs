@@ -5,7 +5,9 @@
 use cube_model::ClusterSnapshot;
 use cube_model::objects::{Namespace, ObjectMeta};
 use cube_quota::admission::NamespaceAdmission;
+use cube_quota::preemption::FitScheduler;
 use cube_quota::quota::QuotaAdmissionConfig;
+use cube_quota::schedmsg::SchedulerVersion;
 use cube_quota::whatif::{AdmitOptions, Stage, StepStatus, Submission, admit};
 
 fn snapshot(objects: &str) -> ClusterSnapshot {
@@ -123,8 +125,8 @@ fn limit_range_pod_max_uses_pod_level_resources() {
     );
 }
 
-/// Quota charges pod-level requests and limits when the pod sets them (`PodUsageFunc` with
-/// PodLevelResources on).
+/// Quota charges pod-level requests and limits when the pod sets them
+/// (`pkg/quota/v1/evaluator/core/pods.go` `PodUsageFunc` with PodLevelResources on).
 #[test]
 fn quota_charges_pod_level_resources() {
     let snap = snapshot(
@@ -263,4 +265,54 @@ fn stored_pod_shows_what_the_server_stores() {
     assert_eq!(json["containers"][0]["requests"]["cpu"], "500m");
     assert_eq!(json["qosClass"], "Burstable");
     assert_eq!(json["priorityClassName"], "high");
+}
+
+/// The predicted FailedScheduling message of a pod whose PriorityClass has
+/// `preemptionPolicy: Never` (priority admission copies it into the pod), through the
+/// what-if as `pod_admit` runs it. v1.36: `FitError.Error()` (`pkg/scheduler/framework/types.go`)
+/// ends the filter part with one `.`, then the PostFilter messages joined: DynamicResources'
+/// `no new claims to deallocate` (`pkg/scheduler/framework/plugins/dynamicresources/
+/// dynamicresources.go`) and DefaultPreemption's `preemption: not eligible due to
+/// preemptionPolicy=Never.` (`pkg/scheduler/framework/preemption/preemption.go`
+/// `PodEligibleToPreemptOthers`). Older releases stay selectable: v1.24-v1.31 end in `..`
+/// (the separator's `.` after the preemption message's own) and v1.20-v1.23 print no
+/// preemption part.
+#[test]
+fn scheduler_wording_is_v136_with_older_releases_selectable() {
+    let snap = snapshot(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus:\n  allocatable: {cpu: \"2\", memory: 8Gi, pods: \"110\"}\n  capacity: {cpu: \"2\", memory: 8Gi, pods: \"110\"}\n  conditions: [{type: Ready, status: \"True\"}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: busy, namespace: team}\nspec:\n  nodeName: n1\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"2\"}}\nstatus: {phase: Running}\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: batch-low}\nvalue: 100\npreemptionPolicy: Never\n",
+    );
+    let sub = pod(
+        "  priorityClassName: batch-low\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"1\"}}\n",
+    );
+    let message = |version: SchedulerVersion| {
+        let scheduler = FitScheduler {
+            version,
+            ..FitScheduler::default()
+        };
+        let opts = AdmitOptions {
+            scheduler: Some(&scheduler),
+            ..AdmitOptions::default()
+        };
+        let out = admit(&sub, "", &snap, &opts);
+        let s = out.replicas[0]
+            .scheduling
+            .as_ref()
+            .unwrap_or_else(|| panic!("{:?}", out.replicas[0].steps));
+        assert!(!s.schedulable);
+        s.message.clone()
+    };
+    assert_eq!(
+        message(SchedulerVersion::default()),
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
+    );
+    let v = |minor| SchedulerVersion::new(minor).expect("1.20-1.36");
+    assert_eq!(
+        message(v(28)),
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.."
+    );
+    assert_eq!(
+        message(v(22)),
+        "0/1 nodes are available: 1 Insufficient cpu."
+    );
 }

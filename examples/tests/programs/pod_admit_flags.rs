@@ -1,0 +1,101 @@
+//! `pod_admit --scheduler-version` and `--timings` end to end (the built program on the bundled
+//! sample snapshot).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn pod_admit(args: &[&str]) -> Output {
+    let root = super::group_plan_apply::root();
+    static BUILD: std::sync::Once = std::sync::Once::new();
+    BUILD.call_once(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "cube-examples",
+                "--example",
+                "pod_admit",
+            ])
+            .current_dir(&root)
+            .status()
+            .expect("cargo build of pod_admit");
+        assert!(status.success(), "building pod_admit failed");
+    });
+    let bin = super::group_plan_apply::program("pod_admit");
+    Command::new(bin)
+        .current_dir(&root)
+        .args(args)
+        .output()
+        .expect("pod_admit runs")
+}
+
+/// A pod no node of the sample fits (200 cores), in a namespace without quota.
+fn big_pod() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cube-pod-admit-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join("big.yaml");
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: big, namespace: default}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"200\"}}\n",
+    )
+    .expect("pod file");
+    path
+}
+
+fn message(out: &Output) -> String {
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json output");
+    v["replicas"][0]["scheduling"]["message"]
+        .as_str()
+        .expect("a scheduling message")
+        .to_owned()
+}
+
+#[test]
+fn scheduler_version_selects_the_wording_and_timings_go_to_stderr() {
+    let pod = big_pod();
+    let pod = pod.to_str().expect("utf-8 path");
+    let base = [
+        "--snapshot",
+        "examples/data/snapshot-gpu-cluster.json",
+        "--pod",
+        pod,
+        "--output",
+        "json",
+    ];
+    let latest = pod_admit(&base);
+    assert_eq!(latest.status.code(), Some(1), "Pending: exit 1");
+    let m = message(&latest);
+    assert!(
+        m.contains(". no new claims to deallocate, preemption: ") && m.ends_with("scheduling."),
+        "v1.36 wording by default: {m}"
+    );
+    let mut args = base.to_vec();
+    args.extend(["--scheduler-version", "v1.28.3"]);
+    let old = pod_admit(&args);
+    let m28 = message(&old);
+    assert!(
+        !m28.contains("no new claims") && m28.ends_with("scheduling.."),
+        "v1.28 wording: {m28}"
+    );
+    // --timings: the same stdout, one timing line on stderr
+    let mut args = base.to_vec();
+    args.push("--timings");
+    let timed = pod_admit(&args);
+    assert_eq!(timed.stdout, latest.stdout);
+    let err = String::from_utf8_lossy(&timed.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("timings: "))
+        .unwrap_or_else(|| panic!("no timings line in {err}"));
+    for part in ["snapshot load ", "what-if ", "(1 replicas)", "total "] {
+        assert!(line.contains(part), "{line}");
+    }
+    // an unknown release is bad input
+    let mut args = base.to_vec();
+    args.extend(["--scheduler-version", "2.0"]);
+    let bad = pod_admit(&args);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--scheduler-version 2.0"));
+}
