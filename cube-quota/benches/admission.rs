@@ -1,6 +1,9 @@
 //! Admissions per second: 100,000 pods across 1,000 namespaces, each namespace with a
 //! ResourceQuota and a LimitRange. Input is generated here.
 //!
+//! Times are the benchmark thread's CPU time (`support/cpu_clock.rs`; `CUBE_BENCH_CLOCK=wall`
+//! for wall time). On a shared machine: `-- --warm-up-time 1 --measurement-time 3`.
+//!
 //! Groups:
 //! - `baseline/pod_usage`: quota usage of one pod (the inner arithmetic), the ratio baseline;
 //! - `admit/pod`: the full pipeline for one pod in a 1,000-namespace snapshot whose quotas carry

@@ -1,5 +1,8 @@
 //! Fit of one pod over 5,000 nodes holding 150,000 bound pods (Kubernetes' published limits).
 //!
+//! Times are the benchmark thread's CPU time (`support/cpu_clock.rs`; `CUBE_BENCH_CLOCK=wall`
+//! for wall time). On a shared machine: `-- --warm-up-time 1 --measurement-time 3`.
+//!
 //! Benches (group `fit_5000_nodes_150000_pods`):
 //! - `baseline_pod_requests_all`: the effective requests of all 150,000 pods (the unavoidable
 //!   per-pod work any fit over a snapshot does once): the ratio baseline of this run;

@@ -124,4 +124,82 @@ fn fast_path_admission_allocates_nothing() {
         used.get("pods").map(ToString::to_string).as_deref(),
         Some("1011")
     );
+    fit_verdicts_allocate_only_their_result();
+}
+
+/// Per-node verdicts over an index allocate their result vector (one `NodeVerdict` per node)
+/// and nothing per node: no reason texts, no cloned names or taints, whatever the number of
+/// nodes, with taints, tolerations and a node selector to check. (Part of the one test of
+/// this binary: see the module docs.)
+fn fit_verdicts_allocate_only_their_result() {
+    use cube_model::objects::{Node, NodeCondition, Taint, Toleration};
+    use cube_quota::fit::{FitOptions, NodeUsage, NodeVerdict};
+
+    let mut s = ClusterSnapshot::default();
+    for i in 0..2000 {
+        let mut n = Node::default();
+        n.metadata.name = format!("n{i}");
+        let pool = if i % 2 == 0 { "gpu" } else { "cpu" };
+        n.metadata.labels.insert("pool".into(), pool.into());
+        let mut alloc = rl(&[("cpu", "8"), ("memory", "32Gi"), ("pods", "110")]);
+        if i % 2 == 0 {
+            alloc.insert("nvidia.com/gpu", "4".parse().expect("quantity"));
+            n.spec.taints.push(Taint {
+                key: "nvidia.com/gpu".into(),
+                effect: "NoSchedule".into(),
+                ..Taint::default()
+            });
+        }
+        n.status.allocatable = alloc.clone();
+        n.status.capacity = alloc;
+        n.status.conditions.push(NodeCondition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            ..NodeCondition::default()
+        });
+        s.nodes.push(n);
+    }
+    let usage = NodeUsage::build(&s, &FitOptions::default());
+    let mut pod = Pod::default();
+    pod.metadata.name = "train".into();
+    pod.metadata.namespace = "team".into();
+    pod.spec.node_selector.insert("pool".into(), "gpu".into());
+    pod.spec.tolerations.push(Toleration {
+        key: "nvidia.com/gpu".into(),
+        operator: "Exists".into(),
+        ..Toleration::default()
+    });
+    pod.spec.containers.push(Container {
+        name: "main".into(),
+        resources: cube_model::objects::ResourceRequirements {
+            requests: rl(&[("cpu", "6"), ("nvidia.com/gpu", "8")]),
+            limits: ResourceList::new(),
+        },
+        ..Container::default()
+    });
+    let demand = usage.demand(&s, &pod);
+    // warm-up, and the answer: every node refuses (a selector, a taint or too few GPUs)
+    let warm = usage.verdicts_of(&s, &demand);
+    assert!(warm.iter().all(|v| !v.fits()));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let before = ALLOC.current_usage();
+    ALLOC.reset_peak_usage();
+    let verdicts = usage.verdicts_of(&s, std::hint::black_box(&demand));
+    let peak = ALLOC.peak_usage();
+    assert_eq!(verdicts, warm);
+    assert_eq!(
+        peak - before,
+        s.nodes.len() * std::mem::size_of::<NodeVerdict>(),
+        "verdicts allocated more than their result vector"
+    );
+    drop(verdicts);
+    // the first node that fits allocates only its list of needs, not per node
+    let before = ALLOC.current_usage();
+    ALLOC.reset_peak_usage();
+    assert_eq!(usage.first_fit(&s, std::hint::black_box(&demand), 0), None);
+    assert!(
+        ALLOC.peak_usage() - before <= 256,
+        "first_fit allocated {} bytes",
+        ALLOC.peak_usage() - before
+    );
 }
