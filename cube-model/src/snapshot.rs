@@ -2793,6 +2793,9 @@ fn split_yaml_list(doc: &str) -> Option<YamlList> {
     let lines: Vec<&str> = doc.lines().collect();
     let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
     let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    // a line indented with a tab is invalid YAML: it belongs to the (broken) item above it,
+    // never ends the list
+    let tab_indented = |l: &str| l[indent(l)..].starts_with('\t');
     let at = lines
         .iter()
         .position(|l| l.trim_end().trim_start() == "items:")?;
@@ -2809,7 +2812,7 @@ fn split_yaml_list(doc: &str) -> Option<YamlList> {
     let mut i = first;
     while i < lines.len() {
         let l = lines[i];
-        if !blank(l) && indent(l) <= dash && !is_item_start(l) {
+        if !blank(l) && indent(l) <= dash && !is_item_start(l) && !tab_indented(l) {
             end = i;
             break;
         }

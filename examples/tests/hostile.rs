@@ -629,6 +629,29 @@ fn skipped_list_items_make_every_program_say_incomplete_in_every_format() {
     let pod = write("salvage-pod.yaml", POD.as_bytes())
         .display()
         .to_string();
+    // a tab-indented line (invalid YAML) inside item 1 costs only that item
+    let mut tabbed = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for i in 0..5 {
+        if i == 1 {
+            tabbed.push_str("- apiVersion: v1\n\tkind: Node\n");
+        } else {
+            tabbed.push_str(&format!(
+                "- apiVersion: v1\n  kind: Node\n  metadata: {{name: tab{i}, uid: t{i}}}\n  status: {{conditions: [{{type: Ready, status: \"False\"}}]}}\n"
+            ));
+        }
+    }
+    let tabbed = write("salvage-tab.yaml", tabbed.as_bytes())
+        .display()
+        .to_string();
+    let o = run(
+        "cluster_diagnose",
+        &["--snapshot", &tabbed, "--output", "json"],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 3, "{stdout}");
+    for n in ["tab0", "tab2", "tab3", "tab4"] {
+        assert!(stdout.contains(n), "{n} lost: {stdout}");
+    }
     for snap in [json.as_str(), yaml.as_str()] {
         let mut runs: Vec<(&str, Vec<&str>)> = Vec::new();
         for out in ["table", "json", "sarif"] {
