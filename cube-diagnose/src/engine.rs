@@ -459,6 +459,7 @@ mod tests {
             "priority-unguarded",
             "quota-without-priority",
             "pod-unschedulable",
+            "workload-unavailable",
             "node-overcommitted",
             "rbac-dangling-roleref",
             "storage-no-default-class",

@@ -33,6 +33,9 @@ pub struct ParsedText {
     pub persistent_volume_claims: Vec<PersistentVolumeClaim>,
     /// DaemonSets from `describe daemonset` blocks and `get daemonsets` tables.
     pub daemon_sets: Vec<DaemonSet>,
+    /// Deployments, StatefulSets, ReplicaSets, ReplicationControllers and Jobs from `get`
+    /// tables (partial objects: [`PARTIAL_ANNOTATION`]).
+    pub workloads: Vec<Workload>,
     /// ResourceQuotas from `describe quota` / `describe namespace` blocks and `get quota` tables.
     pub resource_quotas: Vec<ResourceQuota>,
     /// LimitRanges from `describe limitrange` / `describe namespace` blocks.
@@ -398,6 +401,15 @@ pub(crate) enum TableKind {
     PersistentVolumes,
     /// `NAME PROVISIONER RECLAIMPOLICY VOLUMEBINDINGMODE ALLOWVOLUMEEXPANSION AGE`.
     StorageClasses,
+    /// `[NAMESPACE] NAME READY UP-TO-DATE AVAILABLE AGE [CONTAINERS IMAGES SELECTOR]`.
+    Deployments,
+    /// `[NAMESPACE] NAME READY AGE [CONTAINERS IMAGES]`.
+    StatefulSets,
+    /// `[NAMESPACE] NAME DESIRED CURRENT READY AGE [CONTAINERS IMAGES SELECTOR]` (ReplicaSets
+    /// and ReplicationControllers print the same columns).
+    ReplicaSets,
+    /// `[NAMESPACE] NAME [STATUS] COMPLETIONS DURATION AGE [CONTAINERS IMAGES SELECTOR]`.
+    Jobs,
 }
 
 /// The columns of a header row (cells split at runs of two or more spaces or tabs), or `None`
@@ -525,6 +537,18 @@ pub(crate) fn table_kind(line: &str) -> Option<TableKind> {
         TableKind::PersistentVolumes
     } else if has("PROVISIONER") && (has("RECLAIMPOLICY") || has("VOLUMEBINDINGMODE")) {
         TableKind::StorageClasses
+    } else if has("READY") && has("UP-TO-DATE") && has("AVAILABLE") && !has("DESIRED") {
+        TableKind::Deployments
+    } else if has("DESIRED") && has("CURRENT") && has("READY") && !has("UP-TO-DATE") {
+        TableKind::ReplicaSets
+    } else if has("COMPLETIONS") && has("DURATION") {
+        TableKind::Jobs
+    } else if cols
+        .iter()
+        .filter(|c| !matches!(c.as_str(), "NAMESPACE" | "CONTAINERS" | "IMAGES"))
+        .eq(["NAME", "READY", "AGE"].iter())
+    {
+        TableKind::StatefulSets
     } else {
         return None;
     };
@@ -845,6 +869,9 @@ pub fn parse_text(text: &str) -> ParsedText {
     // the object a shown `kubectl describe <kind> <name>` names: an excerpt of its output
     // (`| grep -A6 Capacity`, `| tail`) has no `Name:` line
     let mut described: Option<((&'static str, String), Marks)> = None;
+    // the workload kind a shown `kubectl get <resource>` asked for (`get rc` and `get rs`
+    // print the same columns)
+    let mut asked: Option<&'static str> = None;
     while i < lines.len() {
         let line = lines[i];
         if let Some(cmd) = crate::paste::prompt_command(line) {
@@ -856,6 +883,7 @@ pub fn parse_text(text: &str) -> ParsedText {
                 mark.apply_namespace(&mut out, &ns);
             }
             namespace = command_namespace(cmd).map(|ns| (ns, Marks::of(&out)));
+            asked = command_get_kind(cmd);
             described = command_object(cmd).map(|o| (o, Marks::of(&out)));
             i += 1;
             continue;
@@ -863,7 +891,7 @@ pub fn parse_text(text: &str) -> ParsedText {
         if block.is_none() || line.trim().is_empty() || !line.starts_with(' ') {
             if let Some(kind) = table_kind(line) {
                 flush(&mut block, &mut out, &mut block_index);
-                i = parse_table(kind, &lines, i, &mut out);
+                i = parse_table(kind, &lines, i, &mut out, asked);
                 continue;
             }
             if is_describe_events_header(line) || is_event_row(line) {
@@ -1043,6 +1071,7 @@ struct Marks {
     pods: usize,
     events: usize,
     daemon_sets: usize,
+    workloads: usize,
     resource_quotas: usize,
     limit_ranges: usize,
     persistent_volume_claims: usize,
@@ -1055,6 +1084,7 @@ impl Marks {
             pods: p.pods.len(),
             events: p.events.len(),
             daemon_sets: p.daemon_sets.len(),
+            workloads: p.workloads.len(),
             resource_quotas: p.resource_quotas.len(),
             limit_ranges: p.limit_ranges.len(),
             persistent_volume_claims: p.persistent_volume_claims.len(),
@@ -1101,6 +1131,10 @@ impl Marks {
         p.daemon_sets
             .iter_mut()
             .skip(self.daemon_sets)
+            .for_each(|o| fill(&mut o.metadata, ns));
+        p.workloads
+            .iter_mut()
+            .skip(self.workloads)
             .for_each(|o| fill(&mut o.metadata, ns));
         p.resource_quotas
             .iter_mut()
@@ -1980,7 +2014,10 @@ fn top_table_rows(lines: &[&str], start: usize) -> (Vec<BTreeMap<String, String>
         let row = lines[i];
         // a second header (the same command's output pasted again, or another table right
         // below) starts a new table: never a row named `NAME`
-        if table_kind(row).is_some() || row.split_whitespace().eq(header.split_whitespace()) {
+        if table_kind(row).is_some()
+            || row.split_whitespace().eq(header.split_whitespace())
+            || crate::paste::prompt_command(row).is_some()
+        {
             break;
         }
         if row.trim().chars().all(|c| c == '-' || c == ' ') || is_kubectl_note(row) {
@@ -2057,8 +2094,24 @@ fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) ->
 }
 
 /// Reads the table whose header is `lines[start]`; returns the index after it.
-fn parse_table(kind: TableKind, lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+fn parse_table(
+    kind: TableKind,
+    lines: &[&str],
+    start: usize,
+    out: &mut ParsedText,
+    asked: Option<&'static str>,
+) -> usize {
     match kind {
+        TableKind::Deployments => parse_workloads_table("Deployment", lines, start, out),
+        TableKind::StatefulSets => parse_workloads_table("StatefulSet", lines, start, out),
+        TableKind::ReplicaSets => {
+            let kind = match asked {
+                Some("ReplicationController") => "ReplicationController",
+                _ => "ReplicaSet",
+            };
+            parse_workloads_table(kind, lines, start, out)
+        }
+        TableKind::Jobs => parse_workloads_table("Job", lines, start, out),
         TableKind::Nodes => parse_nodes_table(lines, start, out),
         TableKind::Events => parse_get_events_table(lines, start, out),
         TableKind::Pods => parse_pods_table(lines, start, out),
@@ -2110,31 +2163,200 @@ fn table_int(cells: &BTreeMap<String, String>, name: &str) -> i32 {
     table_cell(cells, name).parse().unwrap_or(0)
 }
 
+/// The metadata of one `kubectl get` row: `NAME` and `NAMESPACE` cells, and
+/// [`PARTIAL_ANNOTATION`] naming the fields the table (`table`, `kubectl get <table>`) does not
+/// show (none: no annotation). `None` for a row without a name.
+fn table_object_meta(
+    cells: &BTreeMap<String, String>,
+    table: &str,
+    unknown: &[&str],
+) -> Option<ObjectMeta> {
+    let name = table_cell(cells, "NAME");
+    // `kubectl get all` and `get deploy,sts` name each row `<resource>/<name>`
+    // (`deployment.apps/trainer`); an object name never holds a `/`
+    let name = match name.rsplit_once('/') {
+        Some((_, n)) => n.to_owned(),
+        None => name,
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let mut meta = ObjectMeta {
+        name,
+        namespace: table_cell(cells, "NAMESPACE"),
+        ..ObjectMeta::default()
+    };
+    if !unknown.is_empty() {
+        meta.annotations
+            .insert(PARTIAL_ANNOTATION.to_owned(), partial_note(table, unknown));
+    }
+    Some(meta)
+}
+
+/// `<a>/<b>` of a `READY` / `COMPLETIONS` cell (`0/3`; a Job's `1/1 of 3` gives `(1, 1)`).
+fn table_fraction(cells: &BTreeMap<String, String>, name: &str) -> Option<(i32, i32)> {
+    let cell = table_cell(cells, name);
+    let (a, b) = cell.split_once('/')?;
+    let b = b.split_whitespace().next()?;
+    Some((a.trim().parse().ok()?, b.parse().ok()?))
+}
+
+/// The `-o wide` columns every workload table shares: `CONTAINERS`, `IMAGES` (comma lists in
+/// the same order) and `SELECTOR` (`k=v,...`; a set-based selector is not read back).
+fn wide_template(cells: &BTreeMap<String, String>) -> (Vec<Container>, Option<LabelSelector>) {
+    let names = table_cell(cells, "CONTAINERS");
+    let images = table_cell(cells, "IMAGES");
+    let mut images = images.split(',');
+    let containers = names
+        .split(',')
+        .filter(|n| !n.is_empty())
+        .map(|n| Container {
+            name: n.to_owned(),
+            image: images.next().unwrap_or("").to_owned(),
+            ..Container::default()
+        })
+        .collect();
+    let selector = table_cell(cells, "SELECTOR");
+    let selector = (!selector.is_empty() && !selector.contains(' ') && !selector.contains('('))
+        .then(|| LabelSelector {
+            match_labels: comma_labels(&selector).into_iter().collect(),
+            ..LabelSelector::default()
+        });
+    (containers, selector)
+}
+
+/// What a workload table never shows.
+const WORKLOAD_UNKNOWN: &[&str] = &[
+    "requests",
+    "tolerations",
+    "node selector",
+    "affinity",
+    "conditions",
+];
+
+/// `kubectl get deployments|statefulsets|replicasets|replicationcontrollers|jobs [-A] [-o
+/// wide]` (kubernetes `pkg/printers/internalversion/printers.go`: `deploymentColumnDefinitions`
+/// `NAME READY UP-TO-DATE AVAILABLE AGE`, `statefulSetColumnDefinitions` `NAME READY AGE`,
+/// `replicaSetColumnDefinitions` / `replicationControllerColumnDefinitions` `NAME DESIRED
+/// CURRENT READY AGE`, `jobColumnDefinitions` `NAME [STATUS] COMPLETIONS DURATION AGE`
+/// (STATUS since v1.30), each with `CONTAINERS IMAGES [SELECTOR]` under `-o wide`). `kind` is
+/// the one the table's header tells, or the one the command line asked for
+/// (`kubectl get rc`). A row whose `READY` / `COMPLETIONS` is not a count (another
+/// resource's `READY True`) is skipped.
+fn parse_workloads_table(
+    kind: &'static str,
+    lines: &[&str],
+    start: usize,
+    out: &mut ParsedText,
+) -> usize {
+    let (rows, end) = top_table_rows(lines, start);
+    let table = match kind {
+        "Deployment" => "deployments",
+        "StatefulSet" => "statefulsets",
+        "ReplicaSet" => "replicasets",
+        "ReplicationController" => "replicationcontrollers",
+        _ => "jobs",
+    };
+    for cells in rows {
+        let Some(mut metadata) = table_object_meta(&cells, table, WORKLOAD_UNKNOWN) else {
+            continue;
+        };
+        let mut w = Workload {
+            kind: kind.to_owned(),
+            ..Workload::default()
+        };
+        let (containers, selector) = wide_template(&cells);
+        w.spec.template.spec.containers = containers;
+        w.spec.selector = selector;
+        match kind {
+            "Job" => {
+                let Some((succeeded, completions)) = table_fraction(&cells, "COMPLETIONS") else {
+                    continue;
+                };
+                w.status.succeeded = succeeded;
+                w.spec.completions = Some(completions);
+                // STATUS: Complete, Failed, Suspended, Running, FailureTarget,
+                // SuccessCriteriaMet, Terminating (printJob)
+                let status = table_cell(&cells, "STATUS");
+                if matches!(status.as_str(), "Complete" | "Failed" | "Suspended") {
+                    w.status.conditions.push(WorkloadCondition {
+                        type_: status,
+                        status: "True".to_owned(),
+                        ..WorkloadCondition::default()
+                    });
+                    // the table shows the Job's state: its conditions are known
+                    metadata.annotations.insert(
+                        PARTIAL_ANNOTATION.to_owned(),
+                        partial_note(table, &WORKLOAD_UNKNOWN[..4]),
+                    );
+                }
+            }
+            "ReplicaSet" | "ReplicationController" if cells.contains_key("DESIRED") => {
+                let Ok(desired) = table_cell(&cells, "DESIRED").parse::<i32>() else {
+                    continue;
+                };
+                w.spec.replicas = Some(desired);
+                w.status.replicas = table_int(&cells, "CURRENT");
+                w.status.ready_replicas = table_int(&cells, "READY");
+            }
+            _ => {
+                let Some((ready, desired)) = table_fraction(&cells, "READY") else {
+                    continue;
+                };
+                w.spec.replicas = Some(desired);
+                w.status.ready_replicas = ready;
+                if kind == "Deployment" {
+                    w.status.updated_replicas = table_int(&cells, "UP-TO-DATE");
+                    w.status.available_replicas = table_int(&cells, "AVAILABLE");
+                }
+            }
+        }
+        w.metadata = metadata;
+        out.workloads.push(w);
+    }
+    end
+}
+
+/// The workload kind a `kubectl get <resource>` command line asks for (`get rc`,
+/// `get deploy,sts` gives the first), `None` for other commands.
+fn command_get_kind(cmd: &str) -> Option<&'static str> {
+    let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "get")?;
+    let resource = words[at + 1..].iter().find(|w| !w.starts_with('-'))?;
+    let first = resource.split([',', '/']).next()?.to_ascii_lowercase();
+    let first = first.split('.').next().unwrap_or(&first).to_owned();
+    Some(match first.as_str() {
+        "deploy" | "deployment" | "deployments" => "Deployment",
+        "sts" | "statefulset" | "statefulsets" => "StatefulSet",
+        "rs" | "replicaset" | "replicasets" => "ReplicaSet",
+        "rc" | "replicationcontroller" | "replicationcontrollers" => "ReplicationController",
+        "job" | "jobs" => "Job",
+        _ => return None,
+    })
+}
+
 /// `kubectl get pods [-A] [-o wide]`. The table shows no spec: such pods carry
 /// [`PARTIAL_ANNOTATION`] (their requests, tolerations and selectors are unknown).
 fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
-        let name = table_cell(&cells, "NAME");
-        if name.is_empty() {
+        let Some(metadata) = table_object_meta(
+            &cells,
+            "pods",
+            &[
+                "containers",
+                "requests",
+                "tolerations",
+                "node selector",
+                "affinity",
+            ],
+        ) else {
             continue;
-        }
-        let mut pod = Pod::default();
-        pod.metadata.name = name;
-        pod.metadata.namespace = table_cell(&cells, "NAMESPACE");
-        pod.metadata.annotations.insert(
-            PARTIAL_ANNOTATION.to_owned(),
-            partial_note(
-                "pods",
-                &[
-                    "containers",
-                    "requests",
-                    "tolerations",
-                    "node selector",
-                    "affinity",
-                ],
-            ),
-        );
+        };
+        let mut pod = Pod {
+            metadata,
+            ..Pod::default()
+        };
         // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
         // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
         let status = table_cell(&cells, "STATUS");
@@ -2195,17 +2417,14 @@ fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize
 fn parse_daemon_sets_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
-        let name = table_cell(&cells, "NAME");
-        if name.is_empty() {
+        let Some(metadata) = table_object_meta(&cells, "daemonsets", &["tolerations", "affinity"])
+        else {
             continue;
-        }
-        let mut ds = DaemonSet::default();
-        ds.metadata.name = name;
-        ds.metadata.namespace = table_cell(&cells, "NAMESPACE");
-        ds.metadata.annotations.insert(
-            PARTIAL_ANNOTATION.to_owned(),
-            partial_note("daemonsets", &["tolerations", "affinity"]),
-        );
+        };
+        let mut ds = DaemonSet {
+            metadata,
+            ..DaemonSet::default()
+        };
         ds.status.desired_number_scheduled = table_int(&cells, "DESIRED");
         ds.status.current_number_scheduled = table_int(&cells, "CURRENT");
         ds.status.number_ready = table_int(&cells, "READY");
@@ -2213,22 +2432,10 @@ fn parse_daemon_sets_table(lines: &[&str], start: usize, out: &mut ParsedText) -
         ds.spec.template.spec.node_selector = comma_labels(&table_cell(&cells, "NODE SELECTOR"))
             .into_iter()
             .collect();
-        let names = table_cell(&cells, "CONTAINERS");
-        let images = table_cell(&cells, "IMAGES");
-        let mut images = images.split(',');
-        for n in names.split(',').filter(|n| !n.is_empty()) {
-            ds.spec.template.spec.containers.push(Container {
-                name: n.to_owned(),
-                image: images.next().unwrap_or("").to_owned(),
-                ..Container::default()
-            });
-        }
-        let selector = table_cell(&cells, "SELECTOR");
-        if !selector.is_empty() && !selector.contains(' ') {
-            ds.spec.selector = Some(LabelSelector {
-                match_labels: comma_labels(&selector).into_iter().collect(),
-                ..LabelSelector::default()
-            });
+        let (containers, selector) = wide_template(&cells);
+        ds.spec.template.spec.containers = containers;
+        if selector.is_some() {
+            ds.spec.selector = selector;
         }
         out.daemon_sets.push(ds);
     }
@@ -2277,17 +2484,15 @@ fn quota_cell(text: &str, quota: &mut ResourceQuota, problems: &mut Vec<LoadProb
 fn parse_quotas_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
-        let name = table_cell(&cells, "NAME");
-        if name.is_empty() {
+        let Some(metadata) =
+            table_object_meta(&cells, "resourcequotas", &["scopes", "scopeSelector"])
+        else {
             continue;
-        }
-        let mut q = ResourceQuota::default();
-        q.metadata.name = name;
-        q.metadata.namespace = table_cell(&cells, "NAMESPACE");
-        q.metadata.annotations.insert(
-            PARTIAL_ANNOTATION.to_owned(),
-            partial_note("resourcequotas", &["scopes", "scopeSelector"]),
-        );
+        };
+        let mut q = ResourceQuota {
+            metadata,
+            ..ResourceQuota::default()
+        };
         quota_cell(&table_cell(&cells, "REQUEST"), &mut q, &mut out.problems);
         quota_cell(&table_cell(&cells, "LIMIT"), &mut q, &mut out.problems);
         out.resource_quotas.push(q);
@@ -2337,13 +2542,13 @@ fn access_modes(text: &str) -> Vec<String> {
 fn parse_pvcs_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
-        let name = table_cell(&cells, "NAME");
-        if name.is_empty() {
+        let Some(metadata) = table_object_meta(&cells, "persistentvolumeclaims", &[]) else {
             continue;
-        }
-        let mut pvc = PersistentVolumeClaim::default();
-        pvc.metadata.name = name;
-        pvc.metadata.namespace = table_cell(&cells, "NAMESPACE");
+        };
+        let mut pvc = PersistentVolumeClaim {
+            metadata,
+            ..PersistentVolumeClaim::default()
+        };
         pvc.status.phase = table_cell(&cells, "STATUS");
         pvc.spec.volume_name = table_cell(&cells, "VOLUME");
         pvc.spec.access_modes = access_modes(&table_cell(&cells, "ACCESS MODES"));
@@ -2363,16 +2568,15 @@ fn parse_pvcs_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize
 fn parse_pvs_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
-        let name = table_cell(&cells, "NAME");
-        if name.is_empty() {
+        let Some(metadata) =
+            table_object_meta(&cells, "persistentvolumes", &["source", "node affinity"])
+        else {
             continue;
-        }
-        let mut pv = PersistentVolume::default();
-        pv.metadata.name = name;
-        pv.metadata.annotations.insert(
-            PARTIAL_ANNOTATION.to_owned(),
-            partial_note("persistentvolumes", &["source", "node affinity"]),
-        );
+        };
+        let mut pv = PersistentVolume {
+            metadata,
+            ..PersistentVolume::default()
+        };
         if let Ok(q) = table_cell(&cells, "CAPACITY").parse::<Quantity>() {
             pv.spec.capacity.insert("storage", q);
         }
@@ -2941,6 +3145,18 @@ fn merge_repeats(out: &mut ParsedText) {
                 a.spec.template.spec.tolerations = b.spec.template.spec.tolerations;
             }
             merge_meta(&mut a.metadata, b.metadata);
+        },
+    );
+    // the same table pasted twice: the later row is the newer state
+    dedup(
+        &mut out.workloads,
+        |w| key(&w.metadata).map(|(ns, name)| (ns, format!("{}/{name}", w.kind))),
+        |a, b| {
+            let namespace = std::mem::take(&mut a.metadata.namespace);
+            *a = b;
+            if a.metadata.namespace.is_empty() {
+                a.metadata.namespace = namespace;
+            }
         },
     );
     dedup(
@@ -3873,6 +4089,81 @@ team-a      5m          Normal    Scheduled          pod/train-1             Suc
         assert_eq!(
             command_namespace("kubectl -n team-a get pods | grep -n x").as_deref(),
             Some("team-a")
+        );
+    }
+
+    #[test]
+    fn workload_tables_every_kind() {
+        let text = "$ kubectl get deploy -A
+NAMESPACE      NAME           READY   UP-TO-DATE   AVAILABLE   AGE
+gpu-operator   gpu-operator   0/1     1            0           5m
+kube-system    coredns        2/2     2            2           30d
+$ kubectl get sts -n ml
+NAME    READY   AGE
+db      0/2     3d
+$ kubectl get jobs -A -o wide
+NAMESPACE   NAME      STATUS     COMPLETIONS   DURATION   AGE   CONTAINERS   IMAGES        SELECTOR
+ml          train-1   Failed     0/1           10m        10m   main         pytorch:2.1   batch.kubernetes.io/controller-uid=0000
+ml          train-2   Complete   1/1           5m         12m   main         pytorch:2.1   batch.kubernetes.io/controller-uid=0001
+$ kubectl get rc
+NAME   DESIRED   CURRENT   READY   AGE
+web    3         3         1       1d
+$ kubectl get all -n ml
+NAME                                 DESIRED   CURRENT   READY   AGE
+replicaset.apps/trainer-5d4f8c7b9d   3         3         0       10m
+
+NAME                      READY   UP-TO-DATE   AVAILABLE   AGE
+deployment.apps/trainer   0/3     3            0           10m
+";
+        let p = parse_text(text);
+        let find = |kind: &str, name: &str| {
+            p.workloads
+                .iter()
+                .find(|w| w.kind == kind && w.metadata.name == name)
+                .unwrap_or_else(|| panic!("{kind}/{name}: {:#?}", p.workloads))
+        };
+        let op = find("Deployment", "gpu-operator");
+        assert_eq!(op.metadata.namespace, "gpu-operator");
+        assert_eq!(
+            (
+                op.spec.replicas,
+                op.status.ready_replicas,
+                op.status.available_replicas,
+                op.status.updated_replicas
+            ),
+            (Some(1), 0, 0, 1)
+        );
+        assert!(is_unknown(&op.metadata, "tolerations") && is_unknown(&op.metadata, "conditions"));
+        let db = find("StatefulSet", "db");
+        assert_eq!(
+            (
+                db.metadata.namespace.as_str(),
+                db.spec.replicas,
+                db.status.ready_replicas
+            ),
+            ("ml", Some(2), 0)
+        );
+        let j = find("Job", "train-1");
+        assert_eq!(j.status.conditions[0].type_, "Failed");
+        assert!(!is_unknown(&j.metadata, "conditions"));
+        assert_eq!(j.spec.template.spec.containers[0].image, "pytorch:2.1");
+        assert_eq!(find("Job", "train-2").status.succeeded, 1);
+        let rc = find("ReplicationController", "web");
+        assert_eq!((rc.spec.replicas, rc.status.ready_replicas), (Some(3), 1));
+        let rs = find("ReplicaSet", "trainer-5d4f8c7b9d");
+        assert_eq!(rs.metadata.namespace, "ml");
+        assert_eq!(find("Deployment", "trainer").spec.replicas, Some(3));
+        assert_eq!(p.workloads.len(), 8, "{:#?}", p.workloads);
+        // a READY that is not a count (a CRD's `NAME READY AGE`) is no StatefulSet
+        assert!(
+            parse_text("NAME      READY   AGE\nissuer    True    3d\n")
+                .workloads
+                .is_empty()
+        );
+        // detected as a table input
+        assert_eq!(
+            detect_text_format("NAME    READY   AGE\ndb      0/2     3d\n"),
+            InputFormat::GetTable
         );
     }
 }

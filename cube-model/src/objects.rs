@@ -1040,6 +1040,80 @@ pub struct DaemonSetStatus {
     pub number_misscheduled: i32,
 }
 
+/// A workload controller, reduced to the counts its `kubectl get` row shows: `apps/v1`
+/// `Deployment`, `StatefulSet`, `ReplicaSet`, core `ReplicationController` and `batch/v1` `Job`
+/// (their `spec.replicas` / `spec.completions` and status counts share one shape; the
+/// printers are in kubernetes `pkg/printers/internalversion/printers.go`). Read from `kubectl
+/// get` tables, so such objects carry [`crate::describe::PARTIAL_ANNOTATION`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Workload {
+    /// `Deployment`, `StatefulSet`, `ReplicaSet`, `ReplicationController` or `Job`.
+    pub kind: String,
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    pub spec: WorkloadSpec,
+    /// `status`.
+    pub status: WorkloadStatus,
+}
+
+/// The spec fields of a [`Workload`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WorkloadSpec {
+    /// Desired replicas (`None`: not shown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i32>,
+    /// A Job's desired completions (`None`: not shown, or a work-queue Job).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completions: Option<i32>,
+    /// Pod selector (`-o wide` `SELECTOR` column).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
+    /// Pod template (with `-o wide`, its containers' names and images).
+    pub template: PodTemplateSpec,
+}
+
+/// The status counts of a [`Workload`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WorkloadStatus {
+    /// Pods created (ReplicaSet `CURRENT`).
+    pub replicas: i32,
+    /// Ready pods.
+    pub ready_replicas: i32,
+    /// Pods of the current template (Deployment `UP-TO-DATE`).
+    pub updated_replicas: i32,
+    /// Available pods (ready for `minReadySeconds`).
+    pub available_replicas: i32,
+    /// A Job's succeeded pods.
+    pub succeeded: i32,
+    /// A Job's failed pods.
+    pub failed: i32,
+    /// A Job's running pods.
+    pub active: i32,
+    /// Conditions (a Job's `Complete` / `Failed` / `Suspended` from its `STATUS` column).
+    pub conditions: Vec<WorkloadCondition>,
+}
+
+/// One condition of a [`Workload`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WorkloadCondition {
+    /// `Complete`, `Failed`, `Available`, ...
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// `True`, `False`, `Unknown`.
+    pub status: String,
+    /// Machine-readable reason.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Message.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
 /// Core `v1.Event` (also read from `events.k8s.io/v1`: `regarding` and `note` map to
 /// `involvedObject` and `message`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

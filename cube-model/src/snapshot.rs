@@ -61,6 +61,11 @@ pub struct ClusterSnapshot {
     pub priority_classes: Vec<PriorityClass>,
     /// DaemonSets.
     pub daemon_sets: Vec<DaemonSet>,
+    /// Deployments, StatefulSets, ReplicaSets, ReplicationControllers and Jobs read from
+    /// `kubectl get` tables (partial objects; JSON/YAML objects of these kinds are counted in
+    /// `unknown_kinds`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workloads: Vec<Workload>,
     /// Events (core/v1 and events.k8s.io/v1).
     pub events: Vec<Event>,
     /// StorageClasses.
@@ -472,6 +477,9 @@ impl ClusterSnapshot {
             "LimitRange" => !self.limit_ranges.is_empty(),
             "PriorityClass" => !self.priority_classes.is_empty(),
             "DaemonSet" => !self.daemon_sets.is_empty(),
+            "Deployment" | "StatefulSet" | "ReplicaSet" | "ReplicationController" | "Job" => {
+                self.workloads.iter().any(|w| w.kind == kind)
+            }
             "Event" => !self.events.is_empty(),
             "StorageClass" => !self.storage_classes.is_empty(),
             "PersistentVolume" => !self.persistent_volumes.is_empty(),
@@ -663,6 +671,16 @@ impl ClusterSnapshot {
                 self.persistent_volume_claims
                     .extend(parsed.persistent_volume_claims);
                 self.daemon_sets.extend(parsed.daemon_sets);
+                // table rows only, outside the typed slots: kept within the object limit here
+                let max =
+                    usize::try_from(self.limits.max_objects_per_snapshot).unwrap_or(usize::MAX);
+                let room = max.saturating_sub(self.object_count());
+                let mut workloads = parsed.workloads;
+                if workloads.len() > room {
+                    *self.over_limit += (workloads.len() - room) as u64;
+                    workloads.truncate(room);
+                }
+                self.workloads.extend(workloads);
                 self.resource_quotas.extend(parsed.resource_quotas);
                 self.limit_ranges.extend(parsed.limit_ranges);
                 self.priority_classes.extend(parsed.priority_classes);
@@ -1008,6 +1026,7 @@ impl ClusterSnapshot {
             + self.role_bindings.len()
             + self.pod_disruption_budgets.len()
             + self.bootstrap_tokens.len()
+            + self.workloads.len()
     }
 
     // ------------------------------------------------------------------ JSON

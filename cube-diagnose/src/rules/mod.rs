@@ -68,6 +68,7 @@ pub mod snapshot_mixed_clusters;
 pub mod storage_mount_failed;
 pub mod storage_no_default_class;
 pub mod storage_node_local;
+pub mod workload_unavailable;
 
 /// Every built-in rule, in catalog order.
 pub fn catalog() -> Vec<Box<dyn Rule>> {
@@ -91,6 +92,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(priority_unguarded::PriorityUnguarded),
         Box::new(quota_without_priority::QuotaWithoutPriority),
         Box::new(pod_unschedulable::PodUnschedulable),
+        Box::new(workload_unavailable::WorkloadUnavailable),
         Box::new(node_overcommitted::NodeOvercommitted),
         Box::new(rbac_dangling_roleref::RbacDanglingRoleRef),
         Box::new(storage_no_default_class::StorageNoDefaultClass),
@@ -143,6 +145,20 @@ pub(crate) fn obj(kind: &str, ns: &str, name: &str) -> String {
         format!("{kind}/{name}")
     } else {
         format!("{kind}/{ns}/{name}")
+    }
+}
+
+/// A word as a POSIX shell reads it back (remedies are pasted as printed): as is when it holds
+/// only name characters, else single-quoted (a name read from a paste may hold anything).
+pub(crate) fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '/'))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

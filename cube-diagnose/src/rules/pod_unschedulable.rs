@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use cube_quota::fit::{FitOptions, FitReport, NodeUsage};
 
 use crate::classify::SignalKind;
-use crate::rules::{obj, pod_subject, signal_subject, signals};
+use crate::rules::{obj, pod_subject, shell_word, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
 mod sched_text;
@@ -258,20 +258,6 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         f.remedy = name_pod(&f.remedy, &f.subject);
     }
     out
-}
-
-/// A word as a POSIX shell reads it back: as is when it holds only name characters, else
-/// single-quoted (a name read from a paste may hold anything).
-fn shell_word(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '/'))
-    {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 /// The remedy of a finding about one pod, with that pod named in its commands (remedies are

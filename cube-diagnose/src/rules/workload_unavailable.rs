@@ -1,0 +1,298 @@
+//! `workload-unavailable`: a Deployment, StatefulSet, ReplicaSet or ReplicationController with
+//! fewer ready pods than it wants, or a failed Job, as `kubectl get` tables show them (counts
+//! as kubectl's printers compute them: kubernetes `pkg/printers/internalversion/printers.go`,
+//! `READY` = `readyReplicas/spec.replicas`, a Job's `STATUS` from its conditions).
+//!
+//! One root cause per chain: the finding names the workload's pods of the input and their
+//! state, and points to the finding that explains a pod (a Pending pod is `pod-unschedulable`'s);
+//! a ReplicaSet whose Deployment is in the input gives no finding of its own. Nothing is
+//! concluded from what a table does not show (tolerations, requests, conditions).
+
+use cube_model::objects::{Pod, Workload};
+
+use crate::rules::{obj, shell_word};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    WorkloadUnavailable,
+    "workload-unavailable",
+    Scheduling,
+    Warning,
+    "A Deployment, StatefulSet, ReplicaSet or ReplicationController has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables. The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
+    check
+);
+
+/// The resource name kubectl takes for a workload kind.
+fn resource(kind: &str) -> &'static str {
+    match kind {
+        "Deployment" => "deployment",
+        "StatefulSet" => "statefulset",
+        "ReplicaSet" => "replicaset",
+        "ReplicationController" => "replicationcontroller",
+        _ => "job",
+    }
+}
+
+/// Whether `pod` belongs to `w`: an owner reference naming it, else the name the controller
+/// gives its pods (`<name>-<suffix>`; a Deployment's pods are `<name>-<rs hash>-<suffix>`).
+fn owns(w: &Workload, pod: &Pod) -> bool {
+    if pod.metadata.namespace != w.metadata.namespace && !w.metadata.namespace.is_empty() {
+        return false;
+    }
+    if !pod.metadata.owner_references.is_empty() {
+        return pod.metadata.owner_references.iter().any(|o| {
+            (o.kind == w.kind && o.name == w.metadata.name)
+                || (w.kind == "Deployment"
+                    && o.kind == "ReplicaSet"
+                    && rs_of_deployment(&o.name, &w.metadata.name))
+        });
+    }
+    let Some(rest) = pod
+        .metadata
+        .name
+        .strip_prefix(&w.metadata.name)
+        .and_then(|r| r.strip_prefix('-'))
+    else {
+        return false;
+    };
+    match w.kind.as_str() {
+        // `<ordinal>`
+        "StatefulSet" => rest.chars().all(|c| c.is_ascii_digit()),
+        // `<pod-template-hash>-<suffix>`
+        "Deployment" => rest.split('-').count() == 2,
+        _ => !rest.contains('-'),
+    }
+}
+
+/// `name` is `<deployment>-<pod-template-hash>`.
+fn rs_of_deployment(name: &str, deployment: &str) -> bool {
+    name.strip_prefix(deployment)
+        .and_then(|r| r.strip_prefix('-'))
+        .is_some_and(|h| !h.is_empty() && !h.contains('-'))
+}
+
+/// What a pod's state says, in a few words.
+fn pod_state(p: &Pod) -> String {
+    let waiting = p
+        .status
+        .init_container_statuses
+        .iter()
+        .chain(&p.status.container_statuses)
+        .filter_map(|c| c.state.as_ref()?.waiting.as_ref())
+        .map(|w| w.reason.as_str())
+        .find(|r| !r.is_empty() && *r != "PodInitializing" && *r != "ContainerCreating");
+    if p.spec.node_name.is_empty() && (p.status.phase.is_empty() || p.status.phase == "Pending") {
+        return "Pending without a node (see its pod-unschedulable finding)".to_owned();
+    }
+    let reason = waiting.unwrap_or(p.status.reason.as_str());
+    match (p.status.phase.as_str(), reason) {
+        (phase, "") => format!("{phase} on {}", p.spec.node_name),
+        (_, r) => format!("{r} on {}", p.spec.node_name),
+    }
+}
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    let mut out = Vec::new();
+    for w in &snap.workloads {
+        let name = &w.metadata.name;
+        let ns = &w.metadata.namespace;
+        let o = obj(&w.kind, ns, name);
+        let (severity, message, evidence) = if w.kind == "Job" {
+            let failed = w
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Failed" && c.status == "True");
+            if !failed {
+                continue;
+            }
+            (
+                Severity::Warning,
+                format!(
+                    "Job {} failed ({} of {} completions succeeded)",
+                    w.metadata.name,
+                    w.status.succeeded,
+                    w.spec.completions.unwrap_or(1)
+                ),
+                vec![Evidence::field(&o, "status.conditions[Failed]", "True")],
+            )
+        } else {
+            let Some(desired) = w.spec.replicas.filter(|d| *d > 0) else {
+                continue; // scaled to zero: nothing is wanted
+            };
+            let ready = w.status.ready_replicas;
+            if ready >= desired {
+                continue;
+            }
+            // a ReplicaSet of a Deployment of the input: the Deployment carries it
+            if w.kind == "ReplicaSet"
+                && snap.workloads.iter().any(|d| {
+                    d.kind == "Deployment"
+                        && d.metadata.namespace == w.metadata.namespace
+                        && rs_of_deployment(name, &d.metadata.name)
+                })
+            {
+                continue;
+            }
+            let severity = if ready == 0 {
+                Severity::Warning
+            } else {
+                Severity::Info
+            };
+            let mut evidence = vec![Evidence::field(&o, "ready", format!("{ready}/{desired}"))];
+            if w.kind == "Deployment" {
+                evidence.push(Evidence::field(
+                    &o,
+                    "available",
+                    w.status.available_replicas.to_string(),
+                ));
+            }
+            (
+                severity,
+                format!(
+                    "{} {} has {ready} of {desired} pods ready{}",
+                    w.kind,
+                    w.metadata.name,
+                    if ready == 0 {
+                        ": it serves nothing"
+                    } else {
+                        ""
+                    }
+                ),
+                evidence,
+            )
+        };
+        let pods: Vec<&Pod> = snap.pods.iter().filter(|p| owns(w, p)).collect();
+        let max = ctx.thresholds().max_nodes_in_evidence;
+        let mut message = message;
+        if !pods.is_empty() {
+            let states: Vec<String> = pods
+                .iter()
+                .take(max)
+                .map(|p| format!("{}: {}", p.metadata.name, pod_state(p)))
+                .collect();
+            message.push_str(&format!("; its pods in the input: {}", states.join("; ")));
+        }
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", shell_word(ns))
+        };
+        let describe = format!(
+            "kubectl describe {}{ns_flag} {}",
+            resource(&w.kind),
+            shell_word(name)
+        );
+        let pods_cmd = match w
+            .spec
+            .selector
+            .as_ref()
+            .filter(|s| !s.match_labels.is_empty())
+        {
+            Some(s) => format!(
+                "kubectl get pods{ns_flag} -o wide -l {}",
+                shell_word(
+                    &s.match_labels
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            ),
+            None => format!(
+                "kubectl get pods{ns_flag} -o wide | grep -e {}",
+                shell_word(&format!("^{name}-"))
+            ),
+        };
+        let remedy = if w.kind == "Job" {
+            format!(
+                "find why it failed: `{describe}` (its events and the Failed condition's reason: BackoffLimitExceeded, DeadlineExceeded, PodFailurePolicy), `kubectl logs{ns_flag} job/{}` for the last pod's output, then fix and re-create the Job (a failed Job is not retried)",
+                shell_word(name)
+            )
+        } else {
+            format!(
+                "find why its pods are not ready: `{describe}` (its events and conditions), then `{pods_cmd}` and `kubectl describe pod{ns_flag} <pod>` for a pod that is not Running and ready (Pending: scheduling; CrashLoopBackOff: `kubectl logs{ns_flag} <pod> --previous`; ImagePullBackOff: the image name and pull secret)"
+            )
+        };
+        out.push(
+            Finding::new(
+                WorkloadUnavailable::ID,
+                severity,
+                Subject::namespaced(&w.kind, ns, name),
+                message,
+            )
+            .with_evidences(evidence)
+            .with_evidences(pods.iter().take(max).map(|p| {
+                Evidence::field(
+                    obj("Pod", &p.metadata.namespace, &p.metadata.name),
+                    "state",
+                    pod_state(p),
+                )
+            }))
+            .with_remedy(remedy),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_rule;
+
+    const TABLES: &str = "$ kubectl get deploy -A
+NAMESPACE      NAME           READY   UP-TO-DATE   AVAILABLE   AGE
+gpu-operator   gpu-operator   0/1     1            0           5m
+kube-system    coredns        2/2     2            2           30d
+ml             trainer        1/3     3            1           10m
+ml             idle           0/0     0            0           10m
+$ kubectl get rs -n ml
+NAME                 DESIRED   CURRENT   READY   AGE
+trainer-5d4f8c7b9d   3         3         1       10m
+$ kubectl get jobs -A
+NAMESPACE   NAME      STATUS     COMPLETIONS   DURATION   AGE
+ml          train-1   Failed     0/1           10m        10m
+ml          train-2   Running    0/1           5m         12m
+$ kubectl get pods -n gpu-operator
+NAME                            READY   STATUS             RESTARTS   AGE
+gpu-operator-6f8d9c7b5d-x2x7q   0/1     CrashLoopBackOff   7          5m
+";
+
+    #[test]
+    fn unavailable_workloads_and_failed_jobs() {
+        let f = run_rule("workload-unavailable", TABLES);
+        let mut subjects: Vec<String> = f
+            .iter()
+            .map(|f| {
+                format!(
+                    "{}/{}/{}",
+                    f.subject.kind, f.subject.namespace, f.subject.name
+                )
+            })
+            .collect();
+        subjects.sort();
+        assert_eq!(
+            subjects,
+            [
+                "Deployment/gpu-operator/gpu-operator",
+                "Deployment/ml/trainer",
+                "Job/ml/train-1"
+            ],
+            "{f:#?}"
+        );
+        let by = |name: &str| f.iter().find(|f| f.subject.name == name).expect(name);
+        let op = by("gpu-operator");
+        assert_eq!(op.severity, crate::Severity::Warning);
+        assert!(
+            op.message.contains("0 of 1") && op.message.contains("CrashLoopBackOff"),
+            "{}",
+            op.message
+        );
+        assert!(
+            op.remedy
+                .contains("`kubectl describe deployment -n gpu-operator gpu-operator`")
+        );
+        assert_eq!(by("trainer").severity, crate::Severity::Info);
+        assert!(by("train-1").message.contains("failed"));
+    }
+}
