@@ -188,6 +188,11 @@ pub struct Inputs {
     /// Content fingerprints of the inputs seen so far, with their source (identical content given
     /// twice is read once).
     seen: Vec<(u64, usize, String)>,
+    /// `nvidia-smi` / `rocm-smi` listings of inputs that hold no node, with their source: linked
+    /// to a node of the other inputs ([`cube_model::smi::link_target`]) after every input.
+    gpu_listings: Vec<(String, cube_model::smi::SmiListing)>,
+    /// Why a listing of [`Inputs::gpu_listings`] is not linked (recomputed after every input).
+    listing_notes: Vec<InputProblem>,
 }
 
 /// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
@@ -315,6 +320,7 @@ impl Inputs {
             })
             .collect();
         out.extend(self.problems.iter().cloned());
+        out.extend(self.listing_notes.iter().cloned());
         out.extend(snapshot_notes(&self.snapshot));
         // an input that yielded nothing: its loader problems are part of the fatal one
         out.dedup();
@@ -418,6 +424,32 @@ impl Inputs {
     /// twice (under any name) is read once. A terminal or issue paste is read section by
     /// section (see the module documentation).
     pub fn add(&mut self, source: &str, text: &str) -> InputFormat {
+        let format = self.add_one(source, text);
+        self.link_listings();
+        format
+    }
+
+    /// Links the GPU listings of node-less inputs to the nodes read so far (the prompt's host,
+    /// the file name, or the only node; see [`cube_model::smi::link_target`]); a listing that
+    /// cannot be placed is an input note saying why.
+    fn link_listings(&mut self) {
+        self.listing_notes.clear();
+        for (source, listing) in &self.gpu_listings {
+            match cube_model::smi::link_target(listing, source, &self.snapshot.nodes) {
+                cube_model::smi::LinkTarget::Node(i, why) => {
+                    self.snapshot.nodes[i].metadata.annotations.insert(
+                        listing.tool.annotation().to_owned(),
+                        format!("{} (from {source}, linked by {why})", listing.summary()),
+                    );
+                }
+                cube_model::smi::LinkTarget::Ambiguous(why) => {
+                    self.listing_notes.push(problem(source, why, false));
+                }
+            }
+        }
+    }
+
+    fn add_one(&mut self, source: &str, text: &str) -> InputFormat {
         let source = normalize_path(source);
         let source = source.as_str();
         if text.trim_start_matches('\u{feff}').trim().is_empty() {
@@ -465,6 +497,12 @@ impl Inputs {
     /// JSON/YAML printed by an HTTP client (`curl`, `wget`, HTTPie) is read as text: it is the
     /// answer of one endpoint, never a listing of the cluster.
     fn add_paste(&mut self, source: &str, text: &str) -> InputFormat {
+        let nodes_at_start = self.snapshot.nodes.len();
+        let listings = if text.contains("SMI") || text.contains("GPU") {
+            cube_model::smi::find_tables(text)
+        } else {
+            Vec::new()
+        };
         let sections = paste::split(text);
         let multi = sections.len() > 1;
         let mut object_text = String::new();
@@ -524,7 +562,9 @@ impl Inputs {
             // `nvidia-smi` / `rocm-smi` output is a text section of the same paste: it tells the
             // GPUs of the node described with it
             if multi && let Some(nodes) = self.snapshot.nodes.get_mut(nodes_before..) {
-                cube_model::smi::attach(text, nodes);
+                for note in cube_model::smi::attach(text, nodes) {
+                    self.problems.push(problem(source, note, false));
+                }
             }
             self.stamp_source(source, events_before, nodes_before);
             // lines of the user's file: the objects are looked up in the paste as given
@@ -535,8 +575,14 @@ impl Inputs {
             }
             add_describe_volumes(&mut self.snapshot, &object_text);
         }
+        // a GPU listing of an input without nodes: linked to the other inputs' nodes
+        let listed = !listings.is_empty();
+        if self.snapshot.nodes.len() == nodes_at_start {
+            self.gpu_listings
+                .extend(listings.into_iter().map(|l| (source.to_owned(), l)));
+        }
         if !log_lines.is_empty() {
-            self.push_log(source, &log_lines, objects > 0 || quiet, true);
+            self.push_log(source, &log_lines, objects > 0 || quiet || listed, true);
         }
         match (multi, formats.as_slice()) {
             (false, [one]) => *one,

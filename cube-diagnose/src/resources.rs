@@ -36,7 +36,10 @@ pub fn is_gpu_resource(name: &str) -> bool {
         || domain.contains("hami")
         || domain.contains("aliyun")
         || domain == "alpha.kubernetes.io";
-    gpu_domain && (res.contains("gpu") || res.starts_with("mig-") || res.contains("vgpu"))
+    (gpu_domain && (res.contains("gpu") || res.starts_with("mig-") || res.contains("vgpu")))
+        // every device resource of the GPU evidence model (KubeVirt's `nvidia.com/<model>`,
+        // Volcano's vGPU count, ...)
+        || cube_model::gpu::gpu_resource_vendor(n).is_some()
 }
 
 /// A quota key reduced to the resource it constrains (`requests.nvidia.com/gpu` ->

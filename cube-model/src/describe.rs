@@ -233,7 +233,13 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
             };
         }
     }
-    describe_format(&keys).unwrap_or(InputFormat::Text)
+    describe_format(&keys)
+        .or_else(|| {
+            // the label lines of a `describe node | grep` excerpt
+            (keys.is_empty() && content_lines(text).filter(|l| is_label_line(l)).count() >= 2)
+                .then_some(InputFormat::DescribeNode)
+        })
+        .unwrap_or(InputFormat::Text)
 }
 
 /// The describe format of one block from its top-level keys.
@@ -361,6 +367,12 @@ fn top_key(line: &str) -> Option<(&str, &str)> {
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '/'))
     {
+        return None;
+    }
+    // describe keys have at most seven words (`Number of Nodes Scheduled with Up-to-date
+    // Pods`); a longer one is a sentence of the report (`If I describe the node I see that
+    // the device count is 0:`)
+    if key.split_whitespace().count() > 8 {
         return None;
     }
     let rest = line.get(end + 1..)?;
@@ -819,6 +831,53 @@ impl Section<'_> {
     }
 }
 
+/// A label line of `describe node`'s `Labels:` column without its key (`kubectl describe node
+/// X | grep nvidia.com/` keeps only the continuation lines, indented to the value column):
+/// `<key>=<value>` alone on the line, indented by 8 or more, the key a label key with a prefix
+/// (`nvidia.com/gpu.product=...`, `kubernetes.io/hostname=...`).
+fn is_label_line(line: &str) -> bool {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() < 8 || t.contains(char::is_whitespace) || t.is_empty() {
+        return false;
+    }
+    let Some((key, _)) = t.split_once('=') else {
+        return false;
+    };
+    key.contains('/')
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '/'))
+}
+
+/// A block read from a grep excerpt of `describe node` (label lines, then resource lines):
+/// only key-less `Labels`, `Capacity` and `Allocatable` sections.
+fn is_grep_excerpt(b: &Block<'_>) -> bool {
+    b.get("Labels").is_some()
+        && b.sections
+            .iter()
+            .all(|s| s.inline.is_empty() && matches!(s.key, "Labels" | "Capacity" | "Allocatable"))
+}
+
+/// A resource line of `describe node`'s `Capacity:` / `Allocatable:` without its key
+/// (`  nvidia.com/gpu:     0` of a grep): its name.
+fn resource_line_name(line: &str) -> Option<&str> {
+    if line.starts_with('\t') {
+        return None;
+    }
+    let t = line.trim_start_matches(' ');
+    let indent = line.len() - t.len();
+    if indent > 4 {
+        return None;
+    }
+    let (name, value) = t.split_once(':')?;
+    let value = value.trim();
+    (!name.is_empty()
+        && !name.contains(char::is_whitespace)
+        && !value.is_empty()
+        && value.parse::<Quantity>().is_ok())
+    .then_some(name)
+}
+
 /// A describe block: sections in order.
 #[derive(Debug, Default)]
 struct Block<'a> {
@@ -853,6 +912,15 @@ pub fn is_unknown(meta: &ObjectMeta, field: &str) -> bool {
         .is_some_and(|(_, list)| list.split(", ").any(|f| f == field))
 }
 
+/// Whether an object was read from a `kubectl get` table row ([`PARTIAL_ANNOTATION`] says so):
+/// the counts the row shows (a DaemonSet's `DESIRED`, a Deployment's `READY`) are the live
+/// status, not a manifest's defaults.
+pub fn from_get_table(meta: &ObjectMeta) -> bool {
+    meta.annotations
+        .get(PARTIAL_ANNOTATION)
+        .is_some_and(|v| v.starts_with("from a kubectl get "))
+}
+
 /// Reads every object in `text` (any mix of the supported forms). Objects that appear twice
 /// (the same table pasted twice, a `describe node` and a `get nodes -o wide` row of the same
 /// node) are merged into one: the first keeps its fields and gains those only the later one
@@ -885,6 +953,19 @@ pub fn parse_text(text: &str) -> ParsedText {
             namespace = command_namespace(cmd).map(|ns| (ns, Marks::of(&out)));
             asked = command_get_kind(cmd);
             described = command_object(cmd).map(|o| (o, Marks::of(&out)));
+            i += 1;
+            continue;
+        }
+        if block.is_none() && is_label_line(line) {
+            // a grep excerpt of `describe node` (label lines without `Labels:`): a node block
+            // whose Labels section they are
+            block = Some(Block {
+                sections: vec![Section {
+                    key: "Labels",
+                    inline: "",
+                    lines: vec![line],
+                }],
+            });
             i += 1;
             continue;
         }
@@ -939,6 +1020,29 @@ pub fn parse_text(text: &str) -> ParsedText {
                 lines: Vec::new(),
             });
         } else if let Some(b) = block.as_mut()
+            && is_grep_excerpt(b)
+            && let Some(name) = resource_line_name(line)
+        {
+            // `  nvidia.com/gpu:  0` of the same grep: describe prints Capacity, then
+            // Allocatable, so a name's first line is its capacity and the second its
+            // allocatable
+            let in_capacity = b
+                .get("Capacity")
+                .is_some_and(|c| c.lines.iter().any(|l| resource_line_name(l) == Some(name)));
+            let key = if in_capacity {
+                "Allocatable"
+            } else {
+                "Capacity"
+            };
+            match b.sections.iter_mut().find(|s| s.key == key) {
+                Some(s) => s.lines.push(line),
+                None => b.sections.push(Section {
+                    key,
+                    inline: "",
+                    lines: vec![line],
+                }),
+            }
+        } else if let Some(b) = block.as_mut()
             && let Some(section) = b.sections.last_mut()
         {
             if line.starts_with(' ') || line.starts_with('\t') {
@@ -978,7 +1082,13 @@ pub fn parse_text(text: &str) -> ParsedText {
     }
     merge_repeats(&mut out);
     // `nvidia-smi` / `rocm-smi` listings pasted with the node
-    crate::smi::attach(text, &mut out.nodes);
+    for note in crate::smi::attach(text, &mut out.nodes) {
+        out.problems.push(LoadProblem {
+            field: "nvidia-smi".to_owned(),
+            message: note,
+            ..LoadProblem::default()
+        });
+    }
     out
 }
 
@@ -1113,6 +1223,10 @@ impl Marks {
             if e.involved_object.name.is_empty() {
                 e.involved_object.kind = kind.to_owned();
                 e.involved_object.name = name.to_owned();
+            } else if e.involved_object.kind.is_empty() && e.involved_object.name == name {
+                // an excerpt with its `Name:` but no key that tells the kind (`Name:`, `...`,
+                // `Events:`): the command says it
+                e.involved_object.kind = kind.to_owned();
             }
         }
     }

@@ -985,6 +985,19 @@ pub fn gpu_resource_vendor(name: &str) -> Option<GpuVendor> {
     {
         return Some(GpuVendor::Nvidia);
     }
+    // KubeVirt GPU passthrough / vGPU: NVIDIA/kubevirt-gpu-device-plugin registers one resource
+    // per device model, `nvidia.com/<PCI device name>` with spaces as underscores
+    // (`nvidia.com/GA100_A100_SXM4_40GB`, `nvidia.com/TU104GL_Tesla_T4`); the plugins' own
+    // names are lower case
+    if let Some(model) = name.strip_prefix("nvidia.com/")
+        && model.contains('_')
+        && model.chars().any(|c| c.is_ascii_uppercase())
+        && model
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        return Some(GpuVendor::Nvidia);
+    }
     None
 }
 

@@ -360,7 +360,35 @@ pub fn prompt_command(line: &str) -> Option<&str> {
         let cmd = rest.trim();
         return starts_with_known_command(cmd).then_some(cmd);
     }
+    // a kubectl command pasted without its prompt, alone at column 0 (`kubectl describe pod
+    // x -n gpu-operator`, then its output): a read verb of kubectl is required, so prose and
+    // log lines that merely mention kubectl are not commands
+    if !line.starts_with([' ', '\t']) && bare_kubectl_command(t) {
+        return Some(t);
+    }
     None
+}
+
+/// `kubectl|oc|k3s kubectl|microk8s kubectl <verb> ...` with a read verb (`get`, `describe`,
+/// `logs`, `top`, `events`, ...).
+fn bare_kubectl_command(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if matches!(first, "k3s" | "microk8s" | "sudo") {
+        first = words.next().unwrap_or("");
+    }
+    let program = first.rsplit('/').next().unwrap_or(first);
+    if !matches!(
+        program,
+        "kubectl" | "oc" | "kubectl.exe" | "microk8s.kubectl"
+    ) {
+        return false;
+    }
+    let verb = words.find(|w| !w.starts_with('-')).unwrap_or("");
+    matches!(
+        verb,
+        "get" | "describe" | "logs" | "top" | "events" | "version" | "cluster-info" | "auth"
+    ) && words.all(|w| !w.ends_with(':'))
 }
 
 /// A Markdown fence line (```` ``` ````, ```` ```yaml ````, `~~~`), or an HTML line GitHub issue
@@ -533,7 +561,47 @@ pub fn terminal_text(raw: &str) -> String {
             .unwrap_or(""),
         None => raw,
     };
-    strip_ansi(raw)
+    strip_markdown_bold(&strip_ansi(raw))
+}
+
+/// A line with Markdown bold markers (`**`) removed where they open or close a run of words
+/// (`**[root@node-03 ~]# kubectl get pods**`, `Warning  **FailedScheduling ... gpu.**`): a
+/// marker preceded by the line start or a blank and followed by a non-blank, or the reverse.
+/// Only an even number of such markers is removed (a lone `**` is text, as in a glob
+/// `**/*.yaml`); `**` inside a word (`2**10`) is never touched.
+fn strip_markdown_bold(line: &str) -> String {
+    if !line.contains("**") {
+        return line.to_owned();
+    }
+    let b = line.as_bytes();
+    let blank = |i: usize| b.get(i).is_none_or(|c| c.is_ascii_whitespace());
+    let mut marks = Vec::new();
+    let mut i = 0;
+    while let Some(at) = line[i..].find("**").map(|p| p + i) {
+        let mut end = at + 2;
+        while b.get(end) == Some(&b'*') {
+            end += 1;
+        }
+        if end - at == 2 {
+            let before = at == 0 || blank(at - 1);
+            let after = blank(end);
+            if before != after {
+                marks.push(at);
+            }
+        }
+        i = end;
+    }
+    if marks.is_empty() || marks.len() % 2 == 1 {
+        return line.to_owned();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut from = 0;
+    for at in marks {
+        out.push_str(&line[from..at]);
+        from = at + 2;
+    }
+    out.push_str(&line[from..]);
+    out
 }
 
 /// Inline HTML tags a terminal's "copy as HTML" (or an issue body written in HTML) wraps
@@ -1548,5 +1616,42 @@ mod tests {
         // a uniform indentation of the whole paste, tabs and spaces mixed the same way
         let s = split("\t  Name: n\n\t  Roles: x\n\t    more\n");
         assert_eq!(s[0].text().trim_end(), "Name: n\nRoles: x\n  more");
+    }
+
+    #[test]
+    fn markdown_bold_markers_are_removed_around_words_only() {
+        assert_eq!(
+            terminal_text("**[root@node-03 ~]# kubectl get pods**"),
+            "[root@node-03 ~]# kubectl get pods"
+        );
+        assert_eq!(
+            terminal_text(
+                "  Warning  **FailedScheduling  4s  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu.**"
+            ),
+            "  Warning  FailedScheduling  4s  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
+        );
+        assert_eq!(
+            terminal_text("  **nvidia.com/gpu:  0**"),
+            "  nvidia.com/gpu:  0"
+        );
+        assert_eq!(terminal_text("find **/*.yaml"), "find **/*.yaml");
+        assert_eq!(terminal_text("x = 2**10 and 3**2"), "x = 2**10 and 3**2");
+    }
+
+    #[test]
+    fn bare_kubectl_command_lines() {
+        assert_eq!(
+            prompt_command(
+                "kubectl describe pod nvidia-device-plugin-daemonset-w72xb -n gpu-operator"
+            ),
+            Some("kubectl describe pod nvidia-device-plugin-daemonset-w72xb -n gpu-operator")
+        );
+        assert_eq!(
+            prompt_command("kubectl get runtimeclasses.node.k8s.io   "),
+            Some("kubectl get runtimeclasses.node.k8s.io")
+        );
+        assert_eq!(prompt_command("  kubectl get nodes"), None);
+        assert_eq!(prompt_command("kubectl is not installed"), None);
+        assert_eq!(prompt_command("kubectl apply -f x.yaml"), None);
     }
 }

@@ -394,12 +394,103 @@ fn host_matches(host: &str, node: &str) -> bool {
     host.eq_ignore_ascii_case(node) || first(host) == first(node)
 }
 
+/// How a listing given as its own input was linked to a node ([`link_target`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// The node at this index of the nodes given, and why it is that one (`the prompt's host
+    /// node-02`, `the file name`, `the only node of the inputs`).
+    Node(usize, String),
+    /// Not linked: why (the nodes it could be, or that none is named).
+    Ambiguous(String),
+}
+
+/// Where `name` occurs in `label` as a whole word: not glued to a letter or digit on either
+/// side (`node-1` is in `node-1-nvidia-smi.txt`, not in `node-12.txt`).
+fn names_word(label: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let label = label.to_ascii_lowercase();
+    let name = name.to_ascii_lowercase();
+    label.match_indices(&name).any(|(at, _)| {
+        let before = label[..at].chars().next_back();
+        let after = label[at + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+/// The node a listing read from its own input (`source`, a file name) belongs to: the node its
+/// shell prompt names (`user@node-02:~$ nvidia-smi`), else the one node the file name names
+/// (`node-02-nvidia-smi.txt`; the longest name when one contains another), else the only node
+/// of the inputs. Several candidates, a prompt host that is no node, or no node at all:
+/// [`LinkTarget::Ambiguous`] with the reason.
+pub fn link_target(listing: &SmiListing, source: &str, nodes: &[Node]) -> LinkTarget {
+    let tool = listing.tool.as_str();
+    if nodes.is_empty() {
+        return LinkTarget::Ambiguous(format!(
+            "{tool} listing ({}) not linked to a node: the inputs hold no node",
+            listing.summary()
+        ));
+    }
+    if let Some(host) = &listing.host {
+        return match nodes
+            .iter()
+            .position(|n| host_matches(host, &n.metadata.name))
+        {
+            Some(i) => LinkTarget::Node(i, format!("the prompt's host {host}")),
+            None => LinkTarget::Ambiguous(format!(
+                "{tool} listing ({}) not linked to a node: its prompt names host {host}, which is none of the {} node(s) of the inputs",
+                listing.summary(),
+                nodes.len()
+            )),
+        };
+    }
+    let file = source.rsplit(['/', '\\']).next().unwrap_or(source);
+    let mut named: Vec<usize> = (0..nodes.len())
+        .filter(|&i| {
+            let name = &nodes[i].metadata.name;
+            let first = name.split('.').next().unwrap_or(name);
+            names_word(file, name) || (first.len() >= 3 && names_word(file, first))
+        })
+        .collect();
+    // `gpu-node-1` also contains `node-1`: the longest name is the one meant
+    if let Some(longest) = named.iter().map(|&i| nodes[i].metadata.name.len()).max() {
+        named.retain(|&i| nodes[i].metadata.name.len() == longest);
+    }
+    match named.as_slice() {
+        [one] => return LinkTarget::Node(*one, format!("the file name {file}")),
+        [_, _, ..] => {
+            return LinkTarget::Ambiguous(format!(
+                "{tool} listing ({}) not linked to a node: the file name {file} names several nodes ({})",
+                listing.summary(),
+                named
+                    .iter()
+                    .map(|&i| nodes[i].metadata.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        [] => {}
+    }
+    if nodes.len() == 1 {
+        return LinkTarget::Node(0, "the only node of the inputs".to_owned());
+    }
+    LinkTarget::Ambiguous(format!(
+        "{tool} listing ({}) not linked to a node: the inputs hold {} nodes and neither a shell prompt (`user@<node>:~$ {tool}`) nor the file name names one; paste it with the prompt, or name the file after the node",
+        listing.summary(),
+        nodes.len()
+    ))
+}
+
 /// Records every listing of `text` on the node it belongs to (see the module docs), as the
 /// tool's annotation with [`SmiListing::summary`]; several listings of one tool for one node:
-/// the last wins.
-pub fn attach(text: &str, nodes: &mut [Node]) {
+/// the last wins. Returns one note per listing that could not be placed (several nodes and no
+/// prompt, or a prompt host that is none of them).
+pub fn attach(text: &str, nodes: &mut [Node]) -> Vec<String> {
+    let mut notes = Vec::new();
     if nodes.is_empty() || !(text.contains("SMI") || text.contains("GPU")) {
-        return;
+        return notes;
     }
     for listing in find_tables(text) {
         let target = listing
@@ -407,13 +498,33 @@ pub fn attach(text: &str, nodes: &mut [Node]) {
             .as_deref()
             .and_then(|h| nodes.iter().position(|n| host_matches(h, &n.metadata.name)))
             .or_else(|| (nodes.len() == 1).then_some(0));
-        if let Some(i) = target {
-            nodes[i]
-                .metadata
-                .annotations
-                .insert(listing.tool.annotation().to_owned(), listing.summary());
+        match target {
+            Some(i) => {
+                nodes[i]
+                    .metadata
+                    .annotations
+                    .insert(listing.tool.annotation().to_owned(), listing.summary());
+            }
+            None => notes.push(match &listing.host {
+                Some(h) => format!(
+                    "{} listing ({}) at line {} not linked to a node: its prompt names host {h}, which is none of the {} node(s) of the text",
+                    listing.tool.as_str(),
+                    listing.summary(),
+                    listing.line,
+                    nodes.len()
+                ),
+                None => format!(
+                    "{} listing ({}) at line {} not linked to a node: the text holds {} nodes and no shell prompt (`user@<node>:~$ {}`) says whose GPUs these are",
+                    listing.tool.as_str(),
+                    listing.summary(),
+                    listing.line,
+                    nodes.len(),
+                    listing.tool.as_str()
+                ),
+            }),
         }
     }
+    notes
 }
 
 #[cfg(test)]
@@ -544,5 +655,54 @@ Device  [Model : Revision]    Temp    Power  Partitions      SCLK    MCLK    Fan
             &mut one,
         );
         assert!(one[0].metadata.annotations.is_empty());
+    }
+
+    #[test]
+    fn listing_of_its_own_file_is_linked_by_prompt_file_name_or_only_node() {
+        let node = |name: &str| {
+            let mut n = Node::default();
+            n.metadata.name = name.to_owned();
+            n
+        };
+        let listing = |host: Option<&str>| SmiListing {
+            tool: SmiTool::NvidiaSmi,
+            devices: vec!["Tesla P4".into()],
+            driver: None,
+            host: host.map(str::to_owned),
+            line: 1,
+        };
+        let two = [node("gpu-node-1"), node("node-1")];
+        assert_eq!(
+            link_target(&listing(Some("node-1")), "smi.txt", &two),
+            LinkTarget::Node(1, "the prompt's host node-1".into())
+        );
+        assert!(matches!(
+            link_target(&listing(Some("node-9")), "smi.txt", &two),
+            LinkTarget::Ambiguous(m) if m.contains("node-9")
+        ));
+        // the longest name the file names wins; a name glued to a digit is not named
+        assert!(matches!(
+            link_target(&listing(None), "/tmp/gpu-node-1-nvidia-smi.txt", &two),
+            LinkTarget::Node(0, _)
+        ));
+        assert!(matches!(
+            link_target(&listing(None), "node-12.txt", &two),
+            LinkTarget::Ambiguous(m) if m.contains("2 nodes")
+        ));
+        assert!(matches!(
+            link_target(&listing(None), "smi.txt", &[node("a")]),
+            LinkTarget::Node(0, _)
+        ));
+        assert!(matches!(
+            link_target(&listing(None), "smi.txt", &[]),
+            LinkTarget::Ambiguous(_)
+        ));
+        let mut nodes = [node("node-01"), node("node-02")];
+        let notes = attach(
+            NVIDIA.trim_start_matches("root@node-02:~# nvidia-smi\n"),
+            &mut nodes,
+        );
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("2 nodes"));
     }
 }

@@ -26,7 +26,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let spec = &ds.spec.template.spec;
         if gap.excluded.is_empty() {
             // runs on no node at all, and the input has nodes of which none is selected (or none)
-            let from_api = ds.metadata.creation_timestamp.is_some() || !ds.metadata.uid.is_empty();
+            // a live status: from the API, or the DESIRED column of a `kubectl get ds` row (a
+            // manifest's status is all zeros and says nothing)
+            let from_api = ds.metadata.creation_timestamp.is_some()
+                || !ds.metadata.uid.is_empty()
+                || cube_model::describe::from_get_table(&ds.metadata);
             let selects_any = snap
                 .nodes
                 .iter()

@@ -9,7 +9,7 @@ declare_rule!(
     "gpu-mig-misconfigured",
     Gpu,
     Warning,
-    "A node advertises whole GPUs (nvidia.com/gpu above 0) next to MIG slices (nvidia.com/mig-*): under the MIG mixed strategy the non-MIG GPUs are exposed as nvidia.com/gpu, so a pod asking for nvidia.com/gpu lands on a GPU that is not partitioned (or, if that GPU is in MIG mode without instances, gets no device) while quotas and dashboards count both names (NVIDIA/gpu-operator#637; k8s-device-plugin docs/mig-strategies). Also warns for every MIG profile advertised with capacity or allocatable 0: the MIG config creates no instance of it, so pods requesting it never schedule.",
+    "A node advertises whole GPUs (nvidia.com/gpu above 0) next to MIG slices (nvidia.com/mig-*): under the MIG mixed strategy the non-MIG GPUs are exposed as nvidia.com/gpu, so a pod asking for nvidia.com/gpu lands on a GPU that is not partitioned (or, if that GPU is in MIG mode without instances, gets no device) while quotas and dashboards count both names (NVIDIA/gpu-operator#637; k8s-device-plugin docs/mig-strategies). Also warns for every MIG profile advertised with capacity or allocatable 0: the MIG config creates no instance of it, so pods requesting it never schedule; and reports a node GPU feature discovery labels <model>-MIG-INVALID under the single strategy (mixed profiles such as all-balanced, MIG without instances, MIG next to non-MIG GPUs): an error when the node then advertises no GPU.",
     check
 );
 
@@ -47,6 +47,46 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.map_or("<absent>", String::as_str)))
                 .with_remedy(format!("if every GPU on {name} should be partitioned, apply a MIG layout that covers all of them (`kubectl label node {name} nvidia.com/mig.config=<profile layout> --overwrite` with the GPU Operator's MIG manager); if the whole GPUs are intended, make workloads request a MIG profile or nvidia.com/gpu explicitly and quota both names")),
             );
+        }
+        // GFD's single MIG strategy labels the product `<model>-MIG-INVALID` (and gpu.count 0)
+        // when the GPUs are not all MIG-enabled with instances of one profile: MIG enabled
+        // without instances, mixed profiles (a layout such as all-balanced), or MIG-enabled
+        // next to non-MIG GPUs (NVIDIA/gpu-feature-discovery internal/lm, the single
+        // strategy's labeler and its tests; now NVIDIA/k8s-device-plugin internal/lm)
+        if let Some(product) = n
+            .metadata
+            .labels
+            .get("nvidia.com/gpu.product")
+            .filter(|p| p.ends_with("-MIG-INVALID"))
+        {
+            let advertised = whole.is_some() || !slices.is_empty();
+            let layout = n.metadata.labels.get("nvidia.com/mig.config");
+            let mut f = Finding::new(
+                GpuMigMisconfigured::ID,
+                if advertised { Severity::Warning } else { Severity::Error },
+                node_subject(n),
+                format!(
+                    "GPU feature discovery labels node {name}'s GPUs {product} under mig.strategy={}: the single strategy needs every GPU MIG-enabled with instances of one profile, and {} (mixed profiles, a MIG-enabled GPU without instances, or MIG and non-MIG GPUs together), so the plugin {}",
+                    strategy.map_or("single", String::as_str),
+                    match layout {
+                        Some(l) => format!("the MIG layout {l} does not give that"),
+                        None => "the node's MIG layout does not give that".to_owned(),
+                    },
+                    if advertised { "advertises a layout pods cannot rely on" } else { "advertises no GPU (nvidia.com/gpu 0)" }
+                ),
+            )
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/gpu.product]", product))
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.map_or("<absent>", String::as_str)));
+            if let Some(l) = layout {
+                f = f.with_evidence(Evidence::field(
+                    &o,
+                    "metadata.labels[nvidia.com/mig.config]",
+                    l,
+                ));
+            }
+            out.push(f.with_remedy(format!(
+                "either keep mig.strategy=single and give every GPU one profile (`kubectl label node {name} nvidia.com/mig.config=all-1g.10gb --overwrite`, a layout named after one profile of your GPU), or switch the device plugin and GFD to the mixed strategy (GPU Operator: `kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{{\"spec\":{{\"mig\":{{\"strategy\":\"mixed\"}}}}}}'`) and request nvidia.com/mig-<profile>"
+            )));
         }
         let mut empty: Vec<(String, String, String)> = Vec::new();
         for (k, _) in cap.iter().chain(alloc.iter()) {
@@ -120,5 +160,14 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn mig_invalid_product_under_single_strategy() {
+        let n = "apiVersion: v1\nkind: Node\nmetadata:\n  name: a100\n  labels:\n    nvidia.com/mig.strategy: single\n    nvidia.com/mig.config: all-balanced\n    nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB-MIG-INVALID\nstatus:\n  allocatable:\n    nvidia.com/gpu: \"0\"\n";
+        let f = run_rule("gpu-mig-misconfigured", n);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Error);
+        assert!(f[0].message.contains("single") && f[0].message.contains("all-balanced"));
     }
 }

@@ -60,7 +60,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     " but advertises no {res} in status.allocatable, only the legacy {legacy} of the kubelet's Accelerators feature gate (pods asking for {res} cannot use it)"
                 )
             } else {
-                format!(" but advertises no {res} in status.allocatable")
+                // a device resource of the plugin registered at 0 names itself
+                let (cap, alloc) = cube_model::gpu::gpu_resources(n);
+                let zero: Vec<String> = cap
+                    .iter()
+                    .chain(alloc.iter())
+                    .filter(|(_, q)| q.is_zero())
+                    .map(|(k, _)| k.to_string())
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                if zero.is_empty() {
+                    format!(" but advertises no {res} in status.allocatable")
+                } else {
+                    format!(" but registers {} at 0", zero.join(", "))
+                }
             }
         } else {
             String::new()
@@ -87,11 +101,41 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 claims_text(chain.evidence)
             );
         }
+        // GFD's `-MIG-INVALID` product: the MIG layout is the cause (one cause, one remedy:
+        // gpu-mig-misconfigured carries it)
+        let mig_invalid = n
+            .metadata
+            .labels
+            .get("nvidia.com/gpu.product")
+            .filter(|p| p.ends_with("-MIG-INVALID"));
+        // NVIDIA/kubevirt-gpu-device-plugin registers `nvidia.com/<model>` for the GPUs bound
+        // to vfio-pci only (pkg/device_plugin: devices found under the vfio-pci driver)
+        let (cap, alloc) = cube_model::gpu::gpu_resources(n);
+        let kubevirt = cap.iter().chain(alloc.iter()).find_map(|(k, _)| {
+            k.as_str()
+                .strip_prefix("nvidia.com/")
+                .filter(|m| m.contains('_') && m.chars().any(|c| c.is_ascii_uppercase()))
+                .map(|_| k.to_string())
+        });
+        let remedy = match mig_invalid {
+            Some(p) => {
+                message.push_str(&format!(
+                    "; the cause is the MIG layout ({p} under the single strategy): see gpu-mig-misconfigured"
+                ));
+                "fix the MIG layout or strategy as the gpu-mig-misconfigured finding of this node says; the plugin then advertises the GPUs".to_owned()
+            }
+            None => match &kubevirt {
+                Some(k) if f.link != ChainLink::Allocatable => format!(
+                    "KubeVirt's GPU device plugin counts only GPUs bound to vfio-pci for {k}: on the node check `lspci -nnk -d 10de:` (\"Kernel driver in use: vfio-pci\"), bind the GPUs to vfio-pci (IOMMU enabled in the kernel command line, the nvidia driver not loaded for them) and restart the nvidia-kubevirt-gpu-dp pod"
+                ),
+                _ => f.remedy.clone(),
+            },
+        };
         out.push(
             Finding::new(GpuNotAdvertised::ID, f.severity, node_subject(n), message)
                 .with_evidences(source_evidence(n, chain.evidence, 6))
                 .with_evidences(f.evidence.clone())
-                .with_remedy(f.remedy.clone()),
+                .with_remedy(remedy),
         );
     }
     // sharing configs (time-slicing/MPS) whose replicas the nodes do not show
@@ -220,6 +264,66 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{}` should show the GPUs; if empty, check the device-plugin pods and their logs on the GPU nodes", res.replace('.', "\\."))),
         );
     }
+    out.extend(share_resource_at_zero(ctx));
+    out
+}
+
+/// GPU-sharing plugins that register a device count next to per-device memory / core
+/// resources (names as the plugins register them: Volcano's vGPU plugin
+/// volcano-sh/devices `pkg/plugin/vgpu` `volcano.sh/vgpu-number|memory|cores`, Alibaba's
+/// gpushare-device-plugin `aliyun.com/gpu-count|gpu-mem`, Tencent's gpu-manager
+/// `tencent.com/vcuda-core|vcuda-memory`).
+const SHARE_FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "volcano.sh/vgpu-number",
+        &["volcano.sh/vgpu-memory", "volcano.sh/vgpu-cores"],
+    ),
+    ("aliyun.com/gpu-count", &["aliyun.com/gpu-mem"]),
+    ("tencent.com/vcuda-core", &["tencent.com/vcuda-memory"]),
+];
+
+/// A sharing plugin that registered its devices but one of their memory / core resources at 0:
+/// it could not read (or scale) that attribute of the GPUs, so every pod asking for it stays
+/// Pending although the node "has" vGPUs.
+fn share_resource_at_zero(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for n in &ctx.snapshot().nodes {
+        let status = &n.status;
+        let value = |k: &str| status.allocatable.get(k).or_else(|| status.capacity.get(k));
+        for (count, attributes) in SHARE_FAMILIES {
+            let Some(devices) = value(count).filter(|q| !q.is_zero()) else {
+                continue;
+            };
+            let zero: Vec<&str> = attributes
+                .iter()
+                .copied()
+                .filter(|a| value(a).is_some_and(|q| q.is_zero()))
+                .collect();
+            if zero.is_empty() {
+                continue;
+            }
+            let name = &n.metadata.name;
+            let o = obj("Node", "", name);
+            out.push(
+                Finding::new(
+                    GpuNotAdvertised::ID,
+                    Severity::Error,
+                    node_subject(n),
+                    format!(
+                        "node {name} registers {count} {devices} but {} at 0: the sharing device plugin found the GPUs but not their {}, so no pod asking for {} can ever be placed there",
+                        zero.join(" and "),
+                        if zero.iter().any(|z| z.contains("mem")) { "memory" } else { "cores" },
+                        zero.join(" or ")
+                    ),
+                )
+                .with_evidence(Evidence::field(&o, format!("status.allocatable.{count}"), devices.to_string()))
+                .with_evidences(zero.iter().map(|z| Evidence::field(&o, format!("status.allocatable.{z}"), "0")))
+                .with_remedy(format!(
+                    "read the sharing device plugin's log on {name} (it says why the memory could not be read: driver or NVML version, a memory factor that rounds the memory down to 0); upgrade the plugin to a release that supports the GPU and driver, check its gpu-memory-factor setting, then restart the plugin pod so it registers again"
+                )),
+            );
+        }
+    }
     out
 }
 
@@ -341,6 +445,19 @@ mod tests {
             !f[0].message.contains("busy") && f[0].message.contains("either"),
             "{}",
             f[0].message
+        );
+    }
+
+    #[test]
+    fn vgpu_memory_registered_at_zero() {
+        let f = crate::rules::testutil::run_rule(
+            "gpu-not-advertised",
+            "Name: node-01\nCapacity:\n  cpu:  8\n  volcano.sh/vgpu-cores:   800\n  volcano.sh/vgpu-memory:  0\n  volcano.sh/vgpu-number:  80\nAllocatable:\n  cpu:  8\n  volcano.sh/vgpu-cores:   800\n  volcano.sh/vgpu-memory:  0\n  volcano.sh/vgpu-number:  80\n",
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.message.contains("volcano.sh/vgpu-memory at 0")),
+            "{f:#?}"
         );
     }
 }

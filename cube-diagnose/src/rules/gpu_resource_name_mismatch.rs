@@ -1,7 +1,7 @@
 //! `gpu-resource-name-mismatch`: a quota, a LimitRange or pods use a GPU resource name that no
 //! node advertises; legacy names; capacity renamed by a sharing config.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::classify::SignalKind;
 use crate::resources::{is_gpu_resource, quota_key_resource};
@@ -13,7 +13,7 @@ declare_rule!(
     "gpu-resource-name-mismatch",
     Gpu,
     Warning,
-    "A ResourceQuota, LimitRange or pod names a GPU resource that no node advertises (nvidia.com/gpu vs amd.com/gpu, MIG profiles, nvidia.com/gpu.shared from time-slicing, vGPU names): the quota constrains nothing or the pod never schedules. Legacy alpha.kubernetes.io/nvidia-gpu in a quota is an error (quota status stays unknown and every pod in the namespace is rejected). Also warns when a node advertises nvidia.com/gpu as 0 next to a renamed shared resource.",
+    "A ResourceQuota, LimitRange or pod names a GPU resource that no node advertises (nvidia.com/gpu vs amd.com/gpu, MIG profiles, nvidia.com/gpu.shared from time-slicing, vGPU names): the quota constrains nothing or the pod never schedules. Legacy alpha.kubernetes.io/nvidia-gpu in a quota is an error (quota status stays unknown and every pod in the namespace is rejected). Also warns when a node advertises nvidia.com/gpu as 0 next to a renamed shared resource while a pod, quota, LimitRange or scheduler message asks for the old name (nobody asking: the rename is the configuration working, no finding).",
     check
 );
 
@@ -116,6 +116,47 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
         }
     }
+    // who asks for a GPU resource by name: pods (requests or limits), quotas, LimitRanges and
+    // scheduler texts (`Insufficient <name>`); a renamed shared resource matters only to them
+    let mut asked: BTreeMap<String, String> = BTreeMap::new();
+    for p in snap.pods.iter().filter(|p| !p.is_terminal()) {
+        for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
+            for n in c
+                .resources
+                .requests
+                .names()
+                .chain(c.resources.limits.names())
+            {
+                asked
+                    .entry(n.as_str().to_owned())
+                    .or_insert_with(|| format!("pod {}", p.key()));
+            }
+        }
+    }
+    for q in &snap.resource_quotas {
+        for k in q.spec.hard.names() {
+            asked
+                .entry(quota_key_resource(k.as_str()).to_owned())
+                .or_insert_with(|| {
+                    format!("ResourceQuota {}/{}", q.metadata.namespace, q.metadata.name)
+                });
+        }
+    }
+    for lr in &snap.limit_ranges {
+        for item in &lr.spec.limits {
+            for l in [&item.max, &item.min, &item.default, &item.default_request] {
+                for n in l.names() {
+                    asked.entry(n.as_str().to_owned()).or_insert_with(|| {
+                        format!("LimitRange {}/{}", lr.metadata.namespace, lr.metadata.name)
+                    });
+                }
+            }
+        }
+    }
+    let scheduler_asks = |res: &str| {
+        signals(ctx, &[SignalKind::FailedScheduling])
+            .any(|s| s.text.contains(&format!("Insufficient {res}")))
+    };
     for n in &snap.nodes {
         let a = &n.status.allocatable;
         for (k, q) in a.iter() {
@@ -125,10 +166,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             if q.is_zero() {
                 continue;
             }
+            // nobody asks for the old name: the rename is the configuration working
+            // (NVIDIA/k8s-device-plugin `renameByDefault: true`, k8s-device-plugin#732)
+            let consumer = match asked.get(base) {
+                Some(who) => who.clone(),
+                None if scheduler_asks(base) => {
+                    format!("a scheduler message (Insufficient {base})")
+                }
+                None => continue,
+            };
             if a.get(base).is_none_or(|b| b.is_zero()) {
                 let o = obj("Node", "", &n.metadata.name);
                 out.push(
-                    Finding::new(GpuResourceNameMismatch::ID, Severity::Warning, node_subject(n), format!("node {} advertises its GPUs as {k} ({q}) and {base} as {}: the sharing config renamed the resource, so pods and quotas asking for {base} see 0 (Insufficient {base}) and requests.{base} does not limit shared use", n.metadata.name, a.get(base).map(ToString::to_string).unwrap_or_else(|| "absent".into())))
+                    Finding::new(GpuResourceNameMismatch::ID, Severity::Warning, node_subject(n), format!("node {} advertises its GPUs as {k} ({q}) and {base} as {}: the sharing config renamed the resource, so pods and quotas asking for {base} see 0 (Insufficient {base}) and requests.{base} does not limit shared use; {consumer} asks for {base}", n.metadata.name, a.get(base).map(ToString::to_string).unwrap_or_else(|| "absent".into())))
                         .with_evidence(Evidence::field(&o, format!("status.allocatable.{k}"), q.to_string()))
                         .with_evidence(Evidence::field(&o, format!("status.allocatable.{base}"), a.get(base).map(ToString::to_string).unwrap_or_else(|| "<absent>".into())))
                         .with_remedy(format!("request {k} in pods and quota it as requests.{k}, or set `renameByDefault: false` in the device plugin's sharing config to keep the name {base}")),
@@ -175,6 +225,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
+
+    #[test]
+    fn renamed_shared_resource_only_when_someone_asks_for_the_old_name() {
+        let node = r#"{"kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"nvidia.com/gpu":"0","nvidia.com/gpu.shared":"50"}}}"#;
+        let alone = format!(r#"{{"kind":"List","items":[{node}]}}"#);
+        assert!(run_rule("gpu-resource-name-mismatch", &alone).is_empty());
+        let asked = format!(
+            r#"{{"kind":"List","items":[{node},{{"kind":"Pod","metadata":{{"name":"p","namespace":"a"}},"spec":{{"containers":[{{"name":"c","resources":{{"limits":{{"nvidia.com/gpu":"1"}}}}}}]}},"status":{{"phase":"Pending"}}}}]}}"#
+        );
+        let f = run_rule("gpu-resource-name-mismatch", &asked);
+        assert!(
+            f.iter()
+                .any(|f| f.subject.kind == "Node" && f.message.contains("pod a/p asks")),
+            "{f:#?}"
+        );
+    }
 
     #[test]
     fn legacy_alpha_name() {
