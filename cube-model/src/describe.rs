@@ -157,7 +157,7 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     // it at the prompt first)
     let mut prompted = false;
     let mut first = None;
-    for l in content_lines(text).filter(|l| !l.trim().is_empty()) {
+    for l in content_lines(text).filter(|l| !l.trim().is_empty() && !is_elision(l)) {
         if crate::paste::prompt_command(l).is_some() {
             prompted = true;
         } else {
@@ -172,6 +172,18 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
         InputFormat::Json | InputFormat::Yaml if prompted => InputFormat::Text,
         f => f,
     }
+}
+
+/// A line that only marks left-out output (`....`, `…`, `[...]`): the reporter cut the paste
+/// there.
+fn is_elision(line: &str) -> bool {
+    let t = line.trim();
+    let t = t
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .unwrap_or(t);
+    let dots = t.chars().filter(|c| *c == '.').count();
+    !t.is_empty() && t.chars().all(|c| matches!(c, '.' | '…')) && (dots >= 3 || t.contains('…'))
 }
 
 /// [`detect_text_format`] of `text` whose first output line is `first`.
@@ -4280,4 +4292,12 @@ deployment.apps/trainer   0/3     3            0           10m
             InputFormat::GetTable
         );
     }
+
+    #[test]
+    fn elided_describe_excerpt_is_still_describe() {
+        let t = "....\nEvents:\n  Type     Reason   Age   From     Message\n  ----     ------   ----  ----     -------\n  Warning  FailedCreatePodSandBox  12s  kubelet  Failed to create pod sandbox\n";
+        assert_eq!(detect_text_format(t), InputFormat::EventsTable);
+        assert!(!is_elision("..") && is_elision("[...]") && is_elision("……") && is_elision("...."));
+    }
+
 }
