@@ -445,6 +445,7 @@ impl Inputs {
                 cube_model::smi::LinkTarget::Ambiguous(why) => {
                     self.listing_notes.push(problem(source, why, false));
                 }
+                _ => {}
             }
         }
     }

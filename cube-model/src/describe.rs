@@ -924,13 +924,21 @@ pub fn is_unknown(meta: &ObjectMeta, field: &str) -> bool {
         .is_some_and(|(_, list)| list.split(", ").any(|f| f == field))
 }
 
-/// Whether an object was read from a `kubectl get` table row ([`PARTIAL_ANNOTATION`] says so):
-/// the counts the row shows (a DaemonSet's `DESIRED`, a Deployment's `READY`) are the live
-/// status, not a manifest's defaults.
+/// Annotation on a DaemonSet read from a `kubectl describe daemonset` block whose status lines
+/// (`Desired Number of Nodes Scheduled: 0`) were shown: `kubectl describe` reads the live
+/// object, so its counts are the live status.
+pub const STATUS_SHOWN_ANNOTATION: &str = "cube-model.invalid/status-shown";
+
+/// Whether an object's status counts were shown by kubectl (a `kubectl get` table row, which
+/// [`PARTIAL_ANNOTATION`] marks, or a `describe` block with its status lines,
+/// [`STATUS_SHOWN_ANNOTATION`]): the counts (a DaemonSet's `DESIRED`, a Deployment's `READY`)
+/// are the live status, not a manifest's defaults.
 pub fn from_get_table(meta: &ObjectMeta) -> bool {
-    meta.annotations
-        .get(PARTIAL_ANNOTATION)
-        .is_some_and(|v| v.starts_with("from a kubectl get "))
+    meta.annotations.contains_key(STATUS_SHOWN_ANNOTATION)
+        || meta
+            .annotations
+            .get(PARTIAL_ANNOTATION)
+            .is_some_and(|v| v.starts_with("from a kubectl get "))
 }
 
 /// Reads every object in `text` (any mix of the supported forms). Objects that appear twice
@@ -2784,6 +2792,12 @@ fn daemon_set_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
         ..DaemonSet::default()
     };
     let number = |key: &str| b.inline(key).parse::<i32>().unwrap_or(0);
+    if b.get("Desired Number of Nodes Scheduled").is_some() {
+        ds.metadata.annotations.insert(
+            STATUS_SHOWN_ANNOTATION.to_owned(),
+            "kubectl describe daemonset".to_owned(),
+        );
+    }
     ds.status.desired_number_scheduled = number("Desired Number of Nodes Scheduled");
     ds.status.current_number_scheduled = number("Current Number of Nodes Scheduled");
     ds.status.number_available = number("Number of Nodes Scheduled with Available Pods");
@@ -4299,5 +4313,4 @@ deployment.apps/trainer   0/3     3            0           10m
         assert_eq!(detect_text_format(t), InputFormat::EventsTable);
         assert!(!is_elision("..") && is_elision("[...]") && is_elision("……") && is_elision("...."));
     }
-
 }

@@ -396,6 +396,7 @@ fn host_matches(host: &str, node: &str) -> bool {
 
 /// How a listing given as its own input was linked to a node ([`link_target`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LinkTarget {
     /// The node at this index of the nodes given, and why it is that one (`the prompt's host
     /// node-02`, `the file name`, `the only node of the inputs`).
