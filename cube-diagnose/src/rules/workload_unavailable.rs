@@ -18,7 +18,7 @@ declare_rule!(
     "workload-unavailable",
     Scheduling,
     Warning,
-    "A Deployment, StatefulSet, ReplicaSet or ReplicationController has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables. The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
+    "A Deployment, StatefulSet, ReplicaSet, ReplicationController or DaemonSet has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables (DaemonSets also from describe or the API; a GPU device plugin or GPU operator DaemonSet is named as such). The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
     check
 );
 
@@ -233,6 +233,58 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy(remedy),
         );
     }
+    out.extend(daemon_sets(ctx));
+    out
+}
+
+/// DaemonSets whose shown status (a `kubectl get ds` row, `describe daemonset`, or the API's
+/// object) has pods that are not ready: `numberReady` below `desiredNumberScheduled`
+/// (kubernetes `pkg/controller/daemon`; a manifest's all-zero status says nothing). A GPU
+/// component (device plugin, GPU operator pod) is named as such: on the nodes without its
+/// ready pod the GPUs are not advertised or not validated.
+fn daemon_sets(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for ds in &ctx.snapshot().daemon_sets {
+        let live = ds.metadata.creation_timestamp.is_some()
+            || !ds.metadata.uid.is_empty()
+            || cube_model::describe::from_get_table(&ds.metadata);
+        let (desired, ready) = (ds.status.desired_number_scheduled, ds.status.number_ready);
+        if !live || desired <= 0 || ready >= desired {
+            continue;
+        }
+        let (name, ns) = (&ds.metadata.name, &ds.metadata.namespace);
+        let o = obj("DaemonSet", ns, name);
+        let gpu = cube_model::gpu::classify_daemon_set(ds).map(|(role, _)| role);
+        let what = match gpu {
+            Some(cube_model::gpu::GpuComponentRole::DevicePlugin) => {
+                ": it is the GPU device plugin, so the nodes without its ready pod do not (re)advertise their GPUs"
+            }
+            Some(_) => {
+                ": it is a GPU component, so the GPU stack is not ready on the nodes without its ready pod"
+            }
+            None => "",
+        };
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", shell_word(ns))
+        };
+        out.push(
+            Finding::new(
+                WorkloadUnavailable::ID,
+                if ready == 0 { Severity::Warning } else { Severity::Info },
+                Subject::namespaced("DaemonSet", ns, name),
+                format!("DaemonSet {name} has {ready} of {desired} pods ready{what}"),
+            )
+            .with_evidence(Evidence::field(&o, "status.desiredNumberScheduled", desired.to_string()))
+            .with_evidence(Evidence::field(&o, "status.numberReady", ready.to_string()))
+            .with_remedy(format!(
+                "`kubectl describe daemonset{ns_flag} {}` (events), then `kubectl get pods{ns_flag} -o wide | grep -e {}` and `kubectl describe pod{ns_flag} <pod>` / `kubectl logs{ns_flag} <pod> --all-containers` for the pods that are not ready",
+                shell_word(name),
+                shell_word(&format!("^{name}-"))
+            )),
+        );
+    }
     out
 }
 
@@ -294,5 +346,17 @@ gpu-operator-6f8d9c7b5d-x2x7q   0/1     CrashLoopBackOff   7          5m
         );
         assert_eq!(by("trainer").severity, crate::Severity::Info);
         assert!(by("train-1").message.contains("failed"));
+    }
+
+    #[test]
+    fn daemon_set_pods_not_ready_from_a_table_only() {
+        let t = "$ kubectl get ds -n kube-system\nNAME                             DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                 AGE\nnvidia-device-plugin-daemonset   1         1         0       1            0           nvidia.com/gpu.present=true   2d\nkube-proxy                       2         2         2       2            2           kubernetes.io/os=linux        2d\n";
+        let f = run_rule("workload-unavailable", t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("0 of 1") && f[0].message.contains("device plugin"));
+        assert_eq!(f[0].subject.namespace, "kube-system");
+        // a manifest (no status) says nothing
+        let m = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: x\n  namespace: y\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n";
+        assert!(run_rule("workload-unavailable", m).is_empty());
     }
 }
