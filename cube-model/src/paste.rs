@@ -564,12 +564,19 @@ pub fn terminal_text(raw: &str) -> String {
     strip_markdown_bold(&strip_ansi(raw))
 }
 
-/// A line with Markdown bold markers (`**`) removed where they open or close a run of words
+/// A line with Markdown inline-code backticks around the whole line removed, and Markdown bold
+/// markers (`**`) removed where they open or close a run of words
 /// (`**[root@node-03 ~]# kubectl get pods**`, `Warning  **FailedScheduling ... gpu.**`): a
 /// marker preceded by the line start or a blank and followed by a non-blank, or the reverse.
 /// Only an even number of such markers is removed (a lone `**` is text, as in a glob
 /// `**/*.yaml`); `**` inside a word (`2**10`) is never touched.
 fn strip_markdown_bold(line: &str) -> String {
+    // a whole line written as inline code (`` `kubectl get nodes` ``): the code
+    let t = line.trim();
+    if t.len() > 2 && t.starts_with('`') && t.ends_with('`') && !t[1..t.len() - 1].contains('`') {
+        let indent = &line[..line.len() - line.trim_start().len()];
+        return strip_markdown_bold(&format!("{indent}{}", &t[1..t.len() - 1]));
+    }
     if !line.contains("**") {
         return line.to_owned();
     }
