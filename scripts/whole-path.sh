@@ -2,11 +2,13 @@
 # The programs' whole paths as whole processes, against a baseline process in the same run
 # (issue 12). On a generated `kubectl get nodes,pods -A -o json` dump of 5,000 nodes and 150,000
 # pods (about 520 MB; the generator of `cargo bench -p cube-model --bench snapshot`), it measures
-# elapsed time and peak RSS (GNU time) of:
+# elapsed (wall) time, CPU time (user + system) and peak RSS (GNU time) of:
 #   baseline  the dump deserialized into k8s-openapi Node/Pod types (read whole, typed serde)
 #   diagnose  cluster_diagnose --snapshot DUMP --output json   (the main job)
 #   pod_admit pod_admit --snapshot DUMP --pod <1,000-replica Deployment>  (default replica bound)
-# and prints each with its ratios to the baseline, and the machine load.
+# and prints each with its ratios to the baseline (wall, CPU and peak RSS), and the machine load.
+# Every process here is single-threaded: wall and CPU time differ only by waiting (I/O, a busy
+# machine), and the CPU ratio is the one that does not depend on other load.
 #
 # Usage: scripts/whole-path.sh [SCALE]   (SCALE 1 = full size, 0.1 = a tenth; default 1)
 # The dump and results stay in $CUBE_WHOLE_PATH_DIR (default: a new temporary directory).
@@ -41,19 +43,20 @@ spec:
           requests: {cpu: "2", memory: 8Gi, nvidia.com/gpu: "1"}
           limits: {cpu: "2", memory: 8Gi, nvidia.com/gpu: "1"}
 YAML
-# one measured process: prints "seconds peak_kib exit_status"
+# one measured process: prints "wall_seconds cpu_seconds peak_kib exit_status"
 measure() {
   local status=0
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err" || status=$?
-  echo "$(tail -n 1 "$work/time") $status"
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err" || status=$?
+  read -r wall user sys peak <<<"$(tail -n 1 "$work/time")"
+  echo "$wall $(python3 -c "print(f'{$user + $sys:.2f}')") $peak $status"
 }
 echo "dump: $(du -m "$dump" | cut -f1) MiB at scale $scale; load: $(uptime | sed 's/.*load average: //')"
-read -r bt bm bs <<<"$(CUBE_BENCH_READ_K8S="$dump" measure "$bench")"
-read -r dt dm ds <<<"$(measure target/release/examples/cluster_diagnose --snapshot "$dump" --output json)"
-read -r pt pm ps <<<"$(measure target/release/examples/pod_admit --snapshot "$dump" --pod "$work/deployment.yaml" --output json)"
+read -r bt bc bm bs <<<"$(CUBE_BENCH_READ_K8S="$dump" measure "$bench")"
+read -r dt dc dm ds <<<"$(measure target/release/examples/cluster_diagnose --snapshot "$dump" --output json)"
+read -r pt pc pm ps <<<"$(measure target/release/examples/pod_admit --snapshot "$dump" --pod "$work/deployment.yaml" --output json)"
 ratio() { python3 -c "print(f'{$1 / max($2, 1e-9):.2f}')"; }
-printf '%-10s %9s %12s %10s %10s %s\n' process seconds peak_MiB time_x rss_x exit
-printf '%-10s %9s %12s %10s %10s %s\n' baseline "$bt" $((bm / 1024)) 1.00 1.00 "$bs"
-printf '%-10s %9s %12s %10s %10s %s\n' diagnose "$dt" $((dm / 1024)) "$(ratio "$dt" "$bt")" "$(ratio "$dm" "$bm")" "$ds"
-printf '%-10s %9s %12s %10s %10s %s\n' pod_admit "$pt" $((pm / 1024)) "$(ratio "$pt" "$bt")" "$(ratio "$pm" "$bm")" "$ps"
+printf '%-10s %8s %8s %9s %7s %7s %7s %s\n' process wall_s cpu_s peak_MiB wall_x cpu_x rss_x exit
+printf '%-10s %8s %8s %9s %7s %7s %7s %s\n' baseline "$bt" "$bc" $((bm / 1024)) 1.00 1.00 1.00 "$bs"
+printf '%-10s %8s %8s %9s %7s %7s %7s %s\n' diagnose "$dt" "$dc" $((dm / 1024)) "$(ratio "$dt" "$bt")" "$(ratio "$dc" "$bc")" "$(ratio "$dm" "$bm")" "$ds"
+printf '%-10s %8s %8s %9s %7s %7s %7s %s\n' pod_admit "$pt" "$pc" $((pm / 1024)) "$(ratio "$pt" "$bt")" "$(ratio "$pc" "$bc")" "$(ratio "$pm" "$bm")" "$ps"
 echo "load after: $(uptime | sed 's/.*load average: //'); files in $work"

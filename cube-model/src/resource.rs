@@ -8,8 +8,7 @@
 //! - [`ResourceList`]: exact add, sub (upstream `quota.Add` / `quota.Subtract`), per-resource max
 //!   (`quota.Max`) and a fit check naming every resource that does not fit.
 
-use std::borrow::Borrow;
-use std::collections::BTreeMap;
+use std::borrow::{Borrow, Cow};
 use std::fmt;
 
 use crate::Quantity;
@@ -169,14 +168,60 @@ impl<'a> QuotaForm<'a> {
 /// `hugepages-2Mi`, or a quota key such as `requests.nvidia.com/gpu`.
 ///
 /// Ordered and compared as the plain string (upstream sorts names as strings).
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+///
+/// Memory: a well-known name (`cpu`, `memory`, `nvidia.com/gpu`, the quota keys of the pod
+/// evaluator, ...) is held as a static string, with no allocation per object (issue 12: the
+/// snapshot's resident size); other names own their text.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(transparent)]
-pub struct ResourceName(String);
+pub struct ResourceName(Cow<'static, str>);
+
+/// Names held without an allocation (see [`ResourceName`]).
+const INTERNED_NAMES: &[&str] = &[
+    names::CPU,
+    names::MEMORY,
+    names::EPHEMERAL_STORAGE,
+    names::STORAGE,
+    names::PODS,
+    names::REQUESTS_CPU,
+    names::REQUESTS_MEMORY,
+    names::REQUESTS_EPHEMERAL_STORAGE,
+    names::REQUESTS_STORAGE,
+    names::LIMITS_CPU,
+    names::LIMITS_MEMORY,
+    names::LIMITS_EPHEMERAL_STORAGE,
+    names::COUNT_PODS,
+    names::NVIDIA_GPU,
+    names::NVIDIA_GPU_SHARED,
+    names::NVIDIA_VGPU,
+    names::AMD_GPU,
+    names::INTEL_GPU_I915,
+    names::INTEL_GPU_XE,
+    names::HAMI_GPU_MEM,
+    names::HAMI_GPU_MEM_PERCENTAGE,
+    names::HAMI_GPU_CORES,
+    "hugepages-1Gi",
+    "hugepages-2Mi",
+    "requests.nvidia.com/gpu",
+    "limits.nvidia.com/gpu",
+    "services",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "replicationcontrollers",
+    "resourcequotas",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+
+fn interned(name: &str) -> Option<&'static str> {
+    INTERNED_NAMES.iter().copied().find(|n| *n == name)
+}
 
 impl ResourceName {
     /// Wraps a name without checking it (see `validate` for the upstream rules).
     pub fn new(name: impl Into<String>) -> Self {
-        ResourceName(name.into())
+        Self::from(name.into())
     }
     /// The name as written.
     pub fn as_str(&self) -> &str {
@@ -185,12 +230,12 @@ impl ResourceName {
 
     /// The quota key `requests.<name>` for a resource name.
     pub fn requests_of(name: &str) -> ResourceName {
-        ResourceName(format!("{}{name}", names::REQUESTS_PREFIX))
+        ResourceName::from(format!("{}{name}", names::REQUESTS_PREFIX))
     }
 
     /// The quota key `limits.<name>` for a resource name.
     pub fn limits_of(name: &str) -> ResourceName {
-        ResourceName(format!("{}{name}", names::LIMITS_PREFIX))
+        ResourceName::from(format!("{}{name}", names::LIMITS_PREFIX))
     }
 
     /// Upstream `IsNativeResource`: no `/` in the name, or a `kubernetes.io/` domain
@@ -247,7 +292,7 @@ impl ResourceName {
     /// [`ResourceName::is_gpu_share_attribute`]. Quota keys (`requests.nvidia.com/gpu`) are not GPU
     /// names themselves: use `quota_form().resource()` first.
     pub fn is_gpu(&self) -> bool {
-        GPU_DEVICE_NAMES.contains(&self.0.as_str())
+        GPU_DEVICE_NAMES.contains(&self.as_str())
             || self
                 .0
                 .strip_prefix(names::NVIDIA_MIG_PREFIX)
@@ -257,7 +302,7 @@ impl ResourceName {
     /// True for HAMi's GPU-slice attributes (`nvidia.com/gpumem`, `nvidia.com/gpumem-percentage`,
     /// `nvidia.com/gpucores`).
     pub fn is_gpu_share_attribute(&self) -> bool {
-        GPU_SHARE_ATTRIBUTE_NAMES.contains(&self.0.as_str())
+        GPU_SHARE_ATTRIBUTE_NAMES.contains(&self.as_str())
     }
 
     /// The GPU vendor of a GPU name (`nvidia`, `amd`, `intel`); `None` for non-GPU names.
@@ -297,7 +342,7 @@ impl ResourceName {
     pub fn validate_for_container(&self) -> Result<(), ResourceNameError> {
         let mut reasons = validate_qualified_name(&self.0);
         if !self.0.contains('/') {
-            if !(STANDARD_CONTAINER_NAMES.contains(&self.0.as_str()) || self.is_hugepages()) {
+            if !(STANDARD_CONTAINER_NAMES.contains(&self.as_str()) || self.is_hugepages()) {
                 reasons.push("must be a standard resource for containers".to_owned());
             }
         } else if !self.is_native() && !self.is_extended() {
@@ -327,7 +372,7 @@ impl ResourceName {
     /// DRA) `requests.deviceclass.resource.kubernetes.io/<class>`; false for a bare extended name
     /// and `limits.<extended>` (accepted by validation, never tracked).
     pub fn is_tracked_by_pod_quota(&self) -> bool {
-        if POD_QUOTA_RESOURCES.contains(&self.0.as_str()) || self.is_hugepages() {
+        if POD_QUOTA_RESOURCES.contains(&self.as_str()) || self.is_hugepages() {
             return true;
         }
         match self.quota_form() {
@@ -348,7 +393,7 @@ impl ResourceName {
     /// `requests.memory`, `limits.cpu`, `pods`, `services`, `hugepages-*`,
     /// `requests.hugepages-*`, ...). Extended names and `count/*` are not standard.
     pub fn is_standard_quota_name(&self) -> bool {
-        STANDARD_QUOTA_NAMES.contains(&self.0.as_str())
+        STANDARD_QUOTA_NAMES.contains(&self.as_str())
             || self.is_hugepages()
             || self
                 .0
@@ -359,7 +404,7 @@ impl ResourceName {
     /// Upstream `IsStandardResourceName`: a standard container or quota name, or `storage`.
     fn is_standard(&self) -> bool {
         self.is_standard_quota_name()
-            || STANDARD_CONTAINER_NAMES.contains(&self.0.as_str())
+            || STANDARD_CONTAINER_NAMES.contains(&self.as_str())
             || self.0 == names::STORAGE
     }
 
@@ -368,7 +413,7 @@ impl ResourceName {
             Ok(())
         } else {
             Err(ResourceNameError {
-                name: self.0.clone(),
+                name: self.as_str().to_owned(),
                 context,
                 reasons,
             })
@@ -393,20 +438,171 @@ impl fmt::Debug for ResourceName {
 }
 impl From<&str> for ResourceName {
     fn from(s: &str) -> Self {
-        ResourceName(s.to_owned())
+        ResourceName(match interned(s) {
+            Some(n) => Cow::Borrowed(n),
+            None => Cow::Owned(s.to_owned()),
+        })
     }
 }
 impl From<String> for ResourceName {
     fn from(s: String) -> Self {
-        ResourceName(s)
+        ResourceName(match interned(&s) {
+            Some(n) => Cow::Borrowed(n),
+            None => Cow::Owned(s),
+        })
+    }
+}
+impl<'de> serde::Deserialize<'de> for ResourceName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = ResourceName;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ResourceName, E> {
+                Ok(ResourceName::from(v))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<ResourceName, E> {
+                Ok(ResourceName::from(v))
+            }
+        }
+        d.deserialize_string(V)
     }
 }
 
 /// A map from resource name to quantity, as `v1.ResourceList` (`requests`, `limits`,
 /// `capacity`, `allocatable`, quota `hard` / `used`). Iterates in name order.
-#[derive(Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(transparent)]
-pub struct ResourceList(BTreeMap<ResourceName, Quantity>);
+///
+/// Memory: the entries sit in one vector sorted by name (a list holds a handful; a B-tree node
+/// took about 450 bytes even for one entry), so a pod's `requests` and `limits` cost a few
+/// dozen bytes each (issue 12).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct ResourceList(Entries);
+
+/// `(name, quantity)` pairs, sorted by name, names unique.
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Entries(Vec<(ResourceName, Quantity)>);
+
+impl Entries {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(name))
+    }
+    fn get(&self, name: &str) -> Option<&Quantity> {
+        self.find(name).ok().map(|i| &self.0[i].1)
+    }
+    fn get_mut(&mut self, name: &str) -> Option<&mut Quantity> {
+        self.find(name).ok().map(|i| &mut self.0[i].1)
+    }
+    fn contains_key(&self, name: &str) -> bool {
+        self.find(name).is_ok()
+    }
+    fn insert(&mut self, name: ResourceName, q: Quantity) -> Option<Quantity> {
+        // names usually come in order (kubectl sorts keys): append without a search
+        if self.0.last().is_none_or(|(last, _)| *last < name) {
+            self.0.push((name, q));
+            return None;
+        }
+        match self.find(name.as_str()) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, q)),
+            Err(i) => {
+                self.0.insert(i, (name, q));
+                None
+            }
+        }
+    }
+    fn remove(&mut self, name: &str) -> Option<Quantity> {
+        self.find(name).ok().map(|i| self.0.remove(i).1)
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    fn iter(&self) -> Iter<'_> {
+        Iter(self.0.iter())
+    }
+    fn keys(&self) -> impl Iterator<Item = &ResourceName> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    fn values(&self) -> impl Iterator<Item = &Quantity> {
+        self.0.iter().map(|(_, v)| v)
+    }
+    fn iter_mut(&mut self) -> impl Iterator<Item = (&ResourceName, &mut Quantity)> {
+        self.0.iter_mut().map(|(k, v)| (&*k, v))
+    }
+}
+
+impl FromIterator<(ResourceName, Quantity)> for Entries {
+    fn from_iter<T: IntoIterator<Item = (ResourceName, Quantity)>>(iter: T) -> Self {
+        let mut out = Entries::default();
+        for (k, v) in iter {
+            out.insert(k, v);
+        }
+        out
+    }
+}
+
+impl<'a> IntoIterator for &'a Entries {
+    type Item = (&'a ResourceName, &'a Quantity);
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+/// The entries of a [`ResourceList`] in name order.
+#[derive(Debug, Clone)]
+pub struct Iter<'a>(std::slice::Iter<'a, (ResourceName, Quantity)>);
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a ResourceName, &'a Quantity);
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (k, v))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.0.next_back().map(|(k, v)| (k, v))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl serde::Serialize for ResourceList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter())
+    }
+}
+
+/// Read as a map (a name given twice keeps its last value, as a map does).
+impl<'de> serde::Deserialize<'de> for ResourceList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ResourceList;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<ResourceList, A::Error> {
+                let mut out = Entries(Vec::with_capacity(map.size_hint().unwrap_or(0).min(64)));
+                while let Some((k, v)) = map.next_entry::<ResourceName, Quantity>()? {
+                    out.insert(k, v);
+                }
+                Ok(ResourceList(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
 
 impl ResourceList {
     /// An empty list.
@@ -473,7 +669,7 @@ impl ResourceList {
     /// keeps the entries added before it.
     pub fn add_assign(&mut self, other: &ResourceList) -> Result<(), ResourceError> {
         for (name, q) in &other.0 {
-            let sum = match self.0.get(name) {
+            let sum = match self.0.get(name.as_str()) {
                 Some(mine) => mine.checked_add(q).ok_or_else(|| ResourceError::Overflow {
                     resource: name.to_string(),
                     operation: "add",
@@ -522,7 +718,7 @@ impl ResourceList {
         };
         let mut out = self.clone();
         for (name, q) in &other.0 {
-            let base = self.0.get(name).unwrap_or(&Quantity::ZERO);
+            let base = self.0.get(name.as_str()).unwrap_or(&Quantity::ZERO);
             let diff = base.checked_sub(q).ok_or_else(|| overflow(name))?;
             out.0.insert(name.clone(), diff);
         }
@@ -534,7 +730,7 @@ impl ResourceList {
     pub fn max(&self, other: &ResourceList) -> ResourceList {
         let mut out = self.clone();
         for (name, q) in &other.0 {
-            match out.0.get(name) {
+            match out.0.get(name.as_str()) {
                 Some(mine) if mine >= q => {}
                 _ => {
                     out.0.insert(name.clone(), q.clone());
@@ -624,7 +820,7 @@ impl<N: Into<ResourceName>> FromIterator<(N, Quantity)> for ResourceList {
 
 impl<'a> IntoIterator for &'a ResourceList {
     type Item = (&'a ResourceName, &'a Quantity);
-    type IntoIter = std::collections::btree_map::Iter<'a, ResourceName, Quantity>;
+    type IntoIter = Iter<'a>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
     }
