@@ -502,6 +502,16 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
         .says("containerd has no `nvidia` runtime handler although the pod's RuntimeClass asks for it: the NVIDIA container toolkit did not write the runtime into the containerd config that containerd loads (or containerd was not restarted after it), so the device plugin, GPU feature discovery and validator pods never get a sandbox and the node advertises no GPU", "on the node check `containerd config dump | grep -A3 'runtimes.nvidia'`: if absent, run `nvidia-ctk runtime configure --runtime=containerd` against the config containerd really loads (k3s/rke2: /var/lib/rancher/*/agent/etc/containerd/config.toml.tmpl; microk8s: its own containerd-template.toml; GPU operator: set toolkit.env CONTAINERD_CONFIG and CONTAINERD_SOCKET to those paths) and restart containerd")
         .samples(&[("q", "\""), ("handler_tail", "\"")]),
+    // The RuntimeClass object itself is missing: the API server's RuntimeClass admission plugin
+    // refuses the pod (kubernetes plugin/pkg/admission/runtimeclass/admission.go: `pod
+    // rejected: RuntimeClass %q not found`, Forbidden), so the DaemonSet or ReplicaSet shows
+    // FailedCreate and no pod exists at all.
+    Entry::new("runtime.runtimeclass-nvidia-missing", F::NvidiaContainerToolkit,
+        "pod rejected: RuntimeClass {q:w}nvidia{handler_tail} not found",
+        K8S, "plugin/pkg/admission/runtimeclass/admission.go (prepareObjects)", "v1.16+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler").exclusive()
+        .says("the API server refuses the GPU pods: their RuntimeClass `nvidia` does not exist (the GPU operator creates it with its ClusterPolicy, and the NVIDIA device plugin's chart expects it), so the DaemonSet or Deployment creates no pod at all", "install or repair the GPU operator (its ClusterPolicy creates RuntimeClass nvidia), or create it yourself once the container toolkit is configured (`kind: RuntimeClass`, `metadata.name: nvidia`, `handler: nvidia`); without the toolkit drop runtimeClassName from the pod spec")
+        .samples(&[("q", "\""), ("handler_tail", "\"")]),
     Entry::new("runtime.containerd.no-handler", F::ContainerRuntime,
         "no runtime for {handler:w} is configured",
         "containerd/containerd", "pkg/cri/server/helpers.go (getSandboxRuntime); 2.x internal/cri/server/podsandbox", "containerd 1.3+")
@@ -512,7 +522,7 @@ pub static ENTRIES: &[Entry] = &[
         "failed to find runtime handler nvidia{handler_tail:w} from runtime list {list}",
         "cri-o/cri-o", "internal/oci/oci.go (ValidateRuntimeHandler)", "CRI-O 1.14+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler")
-        .says("CRI-O has no `nvidia` runtime handler (its runtimes: {list}) although the pod's RuntimeClass asks for it: the NVIDIA container toolkit did not configure CRI-O, so the device plugin and validator pods never start and the node advertises no GPU", "run `nvidia-ctk runtime configure --runtime=crio` (it writes /etc/crio/crio.conf.d/99-nvidia.conf) and restart CRI-O; with the GPU operator set toolkit.env CONTAINERD_... off and RUNTIME=crio")
+        .says("CRI-O has no `nvidia` runtime handler (its runtimes: {list}) although the pod's RuntimeClass asks for it: the NVIDIA container toolkit did not configure CRI-O, so the device plugin and validator pods never start and the node advertises no GPU", "run `nvidia-ctk runtime configure --runtime=crio` (it writes /etc/crio/crio.conf.d/99-nvidia.conf) and restart CRI-O; with the GPU operator set `operator.defaultRuntime=crio` so its toolkit configures CRI-O")
         .samples(&[("handler_tail", "-cdi"), ("list", "map[crun:{} runc:{}]")]),
     Entry::new("runtime.crio.no-nvidia-handler-exact", F::NvidiaContainerToolkit,
         "failed to find runtime handler nvidia from runtime list {list}",
@@ -1065,6 +1075,8 @@ pub static ENTRIES: &[Entry] = &[
         "http: TLS handshake error from {client:w}: {error}",
         GO, "src/net/http/server.go (serve)", "Go 1.x")
         .exclusive()
+        // understood on its own: a client that failed the handshake, logged by the server
+        .complete()
         .samples(&[("client", "10.0.0.5:51234"), ("error", "EOF")]),
     Entry::new("go.eof", F::Client,
         "{scheme:w}://{address:w}: EOF",

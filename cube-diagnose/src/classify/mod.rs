@@ -225,15 +225,30 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
                 object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
                 details,
             };
+            // a line recognised only as a wrapper (`Waiting to retrieve agent configuration;
+            // server is not ready: {error}`, `rpc error: ... desc = {error}`) whose inner error
+            // is no known message: the wrapper says something failed, what is not known; it is
+            // reported like an unrecognised line (whatever the line's own level: k3s logs this
+            // one at info), never dropped
+            let wrapped = if unrecognised && recognised && hits.is_empty() && !continued {
+                wrapped_unknown(l)
+            } else {
+                None
+            };
             for (kind, details) in hits {
                 out.push(signal(kind, details));
             }
             if unrecognised
-                && !recognised
                 && !continued
-                && (crate::catalog::looks_like_error(l) || crate::catalog::marked_error(l))
+                && (wrapped.is_some()
+                    || (!recognised
+                        && (crate::catalog::looks_like_error(l)
+                            || crate::catalog::marked_error(l))))
             {
                 let mut d = BTreeMap::new();
+                if let Some(w) = &wrapped {
+                    d.insert("wrapper".to_owned(), w.clone());
+                }
                 if let Some((e, score)) = crate::catalog::closest(l) {
                     d.insert("closest".to_owned(), e.id.to_owned());
                     d.insert("closest_template".to_owned(), e.template.to_owned());
@@ -255,6 +270,29 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         out.extend(sharing::check(source, text));
     }
     out
+}
+
+/// The wrapper entry of a line recognised only by context entries that wrap an inner
+/// `{error}`, when that inner error is not empty (it matched nothing of its own).
+fn wrapped_unknown(l: &str) -> Option<String> {
+    let matches = crate::catalog::match_line(l);
+    if matches.is_empty()
+        || matches
+            .iter()
+            .any(|m| m.entry.kind.is_some() || m.entry.complete)
+    {
+        return None;
+    }
+    // the inner error matches nothing itself (a wrapper around a known context line, such as
+    // `error execution phase preflight: [preflight] Some fatal errors occurred:` whose reasons
+    // follow on the next lines, is not unknown)
+    matches
+        .iter()
+        .find(|m| {
+            let inner = m.value("error").trim();
+            inner.len() > 3 && crate::catalog::match_line(inner).is_empty()
+        })
+        .map(|m| m.entry.id.to_owned())
 }
 
 /// Classifies one line (no whole-text context).
@@ -668,6 +706,38 @@ pub(crate) fn details(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wrapper_around_an_unknown_error_is_never_dropped() {
+        let info = "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: something nobody has seen\"";
+        let s = classify_all("agent.log", info);
+        let u: Vec<_> = s
+            .iter()
+            .filter(|s| s.kind == SignalKind::Unrecognised)
+            .collect();
+        assert_eq!(u.len(), 1, "{s:#?}");
+        assert_eq!(u[0].detail("wrapper"), "k3s.agent.waiting-config");
+        // a wrapper around a known message, or around a context line, is read
+        let known = "level=info msg=\"Waiting to retrieve agent configuration; server is not ready: Node password rejected, duplicate hostname or contents of '/etc/rancher/node/password' may not match server node-passwd entry, try enabling a unique node name with the --with-node-id flag\"";
+        assert!(
+            !classify_all("agent.log", known)
+                .iter()
+                .any(|s| s.kind == SignalKind::Unrecognised)
+        );
+        let preflight = "error execution phase preflight: [preflight] Some fatal errors occurred:";
+        assert!(
+            !classify_all("join.log", preflight)
+                .iter()
+                .any(|s| s.kind == SignalKind::Unrecognised)
+        );
+        let noise =
+            "http: TLS handshake error from 10.0.0.188:44072: remote error: tls: bad certificate";
+        assert!(
+            !classify_all("server.log", noise)
+                .iter()
+                .any(|s| s.kind == SignalKind::Unrecognised)
+        );
+    }
 
     #[test]
     fn journal_host_parses() {
