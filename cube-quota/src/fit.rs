@@ -941,8 +941,22 @@ impl NodeUsage {
             usage.reqs[i] = Some(usage.compile_requests(pod));
             usage.priorities[i] = crate::preemption::pod_priority(pod, classes);
             if let Some(n) = target {
-                usage.nodes[n].pods.push(i);
                 usage.node_of[i] = n as u32;
+            }
+        }
+        // Each node's pods in snapshot order, every list allocated once at its size.
+        let mut counts = vec![0u32; usage.nodes.len()];
+        for &n in &usage.node_of {
+            if let Some(c) = counts.get_mut(n as usize) {
+                *c += 1;
+            }
+        }
+        for (state, &c) in usage.nodes.iter_mut().zip(&counts) {
+            state.pods.reserve_exact(c as usize);
+        }
+        for (i, &n) in usage.node_of.iter().enumerate() {
+            if let Some(state) = usage.nodes.get_mut(n as usize) {
+                state.pods.push(i);
             }
         }
         // Dense rows.

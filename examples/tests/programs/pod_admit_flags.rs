@@ -99,3 +99,72 @@ fn scheduler_version_selects_the_wording_and_timings_go_to_stderr() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--scheduler-version 2.0"));
 }
+
+/// The stored pod in both output formats of `pod_admit` (issue 12 item 4): JSON gives every
+/// replica's stored pod (requests and limits after API and LimitRanger defaulting in the
+/// server's spellings, priority, class, preemption policy, QoS class); the table prints the
+/// first replica's compactly and each equal replica as `stored: as <first>`.
+#[test]
+fn the_stored_pod_in_every_output_format() {
+    let dir = std::env::temp_dir().join(format!("cube-pod-admit-stored-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join("deploy.yaml");
+    // gpu-test's LimitRange defaults memory (request 64Mi, limit 256Mi); the cpu limit `0.3` is
+    // stored as `300m` and copied to the missing request by API defaulting
+    std::fs::write(
+        &path,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: gpu-test}\nspec:\n  replicas: 3\n  template:\n    spec:\n      priorityClassName: inference-medium\n      containers:\n      - name: main\n        resources: {limits: {cpu: \"0.3\"}}\n",
+    )
+    .expect("deployment file");
+    let path = path.to_str().expect("utf-8 path");
+    let args = |output: &'static str| {
+        [
+            "--snapshot",
+            "examples/data/snapshot-gpu-cluster.json",
+            "--pod",
+            path,
+            "--output",
+            output,
+        ]
+    };
+    let json = pod_admit(&args("json"));
+    assert_eq!(
+        json.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json output");
+    let replicas = v["replicas"].as_array().expect("replicas");
+    assert_eq!(replicas.len(), 3);
+    for r in replicas {
+        let s = &r["stored"];
+        let c = &s["containers"][0];
+        assert_eq!(c["requests"]["cpu"], "300m", "{s}");
+        assert_eq!(c["requests"]["memory"], "64Mi", "{s}");
+        assert_eq!(c["limits"]["cpu"], "300m", "{s}");
+        assert_eq!(c["limits"]["memory"], "256Mi", "{s}");
+        assert_eq!(s["priority"], 10000);
+        assert_eq!(s["priorityClassName"], "inference-medium");
+        assert_eq!(s["preemptionPolicy"], "PreemptLowerPriority");
+        assert_eq!(s["qosClass"], "Burstable");
+        assert_eq!(s["name"], r["pod"]);
+    }
+    let table = pod_admit(&args("table"));
+    assert_eq!(table.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&table.stdout);
+    let stored: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("stored: "))
+        .collect();
+    let first = replicas[0]["pod"].as_str().expect("pod name");
+    assert_eq!(
+        stored,
+        [
+            "main: requests cpu=300m,memory=64Mi limits cpu=300m,memory=256Mi; priority 10000 (class inference-medium, PreemptLowerPriority), QoS Burstable".to_owned(),
+            format!("as {first}"),
+            format!("as {first}"),
+        ],
+        "{text}"
+    );
+}
