@@ -428,6 +428,16 @@ pub fn detect_format(bytes: &[u8]) -> InputFormat {
 /// How much of an input's start [`detect_format`] reads (after a BOM).
 const DETECT_PREFIX: usize = 64 * 1024;
 
+/// The length of a YAML document marker (`---` or `...`, alone or followed by whitespace)
+/// after the leading whitespace of `rest`, whitespace included; `None` when `rest` does not
+/// start with one.
+fn yaml_document_marker(rest: &[u8]) -> Option<usize> {
+    let lead = rest.len() - rest.trim_ascii_start().len();
+    let after = &rest[lead..];
+    let marker = after.starts_with(b"---") || after.starts_with(b"...");
+    (marker && after.get(3).is_none_or(u8::is_ascii_whitespace)).then_some(lead + 3)
+}
+
 fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
@@ -1058,9 +1068,20 @@ impl ClusterSnapshot {
                     start = end;
                 }
                 Some(Err(err)) => {
+                    let rest = bytes.get(start..).unwrap_or_default();
+                    // JSON documents of one YAML stream: a `---` (or `...`) marker between
+                    // two values separates them; it is not a broken value
+                    if let Some(skip) = yaml_document_marker(rest) {
+                        start += skip;
+                        base = start;
+                        stream = serde_json::Deserializer::from_slice(
+                            bytes.get(start..).unwrap_or_default(),
+                        )
+                        .into_iter::<TopDoc<'_>>();
+                        continue;
+                    }
                     ctx.document = document;
                     ctx.saw_object = true;
-                    let rest = bytes.get(start..).unwrap_or_default();
                     // serde_json's line and column count from where the stream began
                     let err_at = (base
                         + offset_of_position(

@@ -629,6 +629,31 @@ fn skipped_list_items_make_every_program_say_incomplete_in_every_format() {
     let pod = write("salvage-pod.yaml", POD.as_bytes())
         .display()
         .to_string();
+    // JSON documents separated by YAML `---` markers are read whole, with no problem (a
+    // marker is no broken document: nothing is skipped, the report is complete)
+    let docs: Vec<String> = (0..3)
+        .map(|i| format!(r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "dash{i}", "uid": "d{i}"}}, "status": {{"conditions": [{{"type": "Ready", "status": "False"}}]}}}}"#))
+        .collect();
+    let dashed = write(
+        "dashed.yaml",
+        format!("---\n{}\n...\n", docs.join("\n---\n")).as_bytes(),
+    )
+    .display()
+    .to_string();
+    let o = run(
+        "cluster_diagnose",
+        &["--snapshot", &dashed, "--output", "json"],
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        code(&o),
+        1,
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for n in ["dash0", "dash1", "dash2"] {
+        assert!(stdout.contains(n), "{n} lost: {stdout}");
+    }
     // a tab-indented line (invalid YAML) inside item 1 costs only that item
     let mut tabbed = String::from("apiVersion: v1\nkind: List\nitems:\n");
     for i in 0..5 {
