@@ -548,7 +548,7 @@ pub fn source_evidence(node: &Node, ev: &NodeGpuEvidence, max: usize) -> Vec<Evi
                 &s.value,
             ),
             GpuSourceKind::ToolOutput => {
-                Evidence::field(&o, format!("{} (pasted with the node)", s.key), &s.value)
+                Evidence::field(&o, format!("{} (listing in the input)", s.key), &s.value)
             }
             GpuSourceKind::GpuPodOnNode => Evidence::field(
                 format!("Pod/{}", s.key),

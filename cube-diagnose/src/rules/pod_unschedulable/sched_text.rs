@@ -589,7 +589,7 @@ fn explain_with_nodes(
         }
         let mut e = Explained::new(
             format!(
-                "no node advertises allocatable {res} ({} node(s) in the snapshot, none with {res} in capacity or allocatable): {res} was never advertised, so the pod cannot fit until the device plugin registers it",
+                "no node advertises allocatable {res} ({} node(s) in the snapshot, none with {res} above 0 in capacity or allocatable): {res} was never advertised (or registered at 0), so the pod cannot fit until the device plugin registers it",
                 rows.len()
             ),
             if res.contains('/') {
