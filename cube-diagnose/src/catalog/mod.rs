@@ -249,6 +249,16 @@ impl Entry {
         ENTRIES.iter().position(|e| e.id == self.id).unwrap_or(0)
     }
 
+    /// This entry's cause and remedy with the values `signal` extracted filled in
+    /// ([`Entry::fill`] over [`crate::classify::Signal::captures`]).
+    pub fn cause_and_remedy(&self, signal: &crate::classify::Signal) -> (String, String) {
+        let caps = signal.captures();
+        (
+            Self::fill(self.cause, &caps),
+            Self::fill(self.remedy, &caps),
+        )
+    }
+
     /// `text` (a cause, remedy or subject template) with `caps` filled in; placeholders
     /// without a value stay as `{name}`.
     pub fn fill(text: &str, caps: &Captures) -> String {

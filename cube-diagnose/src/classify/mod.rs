@@ -168,6 +168,14 @@ pub struct Signal {
 }
 
 impl Signal {
+    /// [`Signal::details`] as the captures a catalog template is filled with
+    /// ([`crate::catalog::Entry::fill`]).
+    pub fn captures(&self) -> Vec<(String, String)> {
+        self.details
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
     /// The line as evidence.
     pub fn evidence(&self) -> Evidence {
         Evidence::log(self.source.clone(), self.line, &self.text)

@@ -174,13 +174,19 @@ pub fn to_table(report: &Report, colour: bool) -> String {
         out.push('\n');
     }
     let s = &report.summary;
+    // a score is never printed bare over a picture that is not whole: an input that could not
+    // be used (exit 2) or a part that could not be read (exit 3) is named next to it
+    let score = match report.exit_code() {
+        2 => "no score: an input could not be used (see INPUT PROBLEMS)".to_owned(),
+        3 => format!("score {}/100 on an incomplete picture", s.score),
+        _ => format!("score {}/100", s.score),
+    };
     let _ = write!(
         out,
-        "{} error(s), {} warning(s), {} info; score {}/100 ({} rules ran)",
+        "{} error(s), {} warning(s), {} info; {score} ({} rules ran)",
         s.errors,
         s.warnings,
         s.infos,
-        s.score,
         report.rules.len()
     );
     if s.suppressed > 0 {
@@ -230,6 +236,34 @@ mod tests {
         assert!(t.contains("\\x1b[2J\\u{202e}gpj.exe\\r"), "{t}");
         // the colour codes we add ourselves stay
         assert!(to_table(&r, true).contains("\u{1b}[1;31m"));
+    }
+
+    /// A score is never printed bare over an input that could not be used or a picture with
+    /// parts missing: an unreadable file once printed "score 100/100" next to exit 2.
+    #[test]
+    fn the_score_line_names_an_unusable_input_and_an_incomplete_picture() {
+        let mut r = Report {
+            rules: vec![],
+            summary: Summary::of(&[]),
+            findings: Vec::new(),
+            input_problems: vec![crate::input::InputProblem {
+                source: "dump.json".into(),
+                message: "cannot read".into(),
+                fatal: true,
+                ..Default::default()
+            }],
+            incomplete: true,
+            suppressed: Vec::new(),
+        };
+        let t = to_table(&r, false);
+        assert!(!t.contains("100/100"), "{t}");
+        assert!(t.contains("no score: an input could not be used"), "{t}");
+        r.input_problems.clear();
+        let t = to_table(&r, false);
+        assert!(t.contains("score 100/100 on an incomplete picture"), "{t}");
+        r.incomplete = false;
+        let t = to_table(&r, false);
+        assert!(t.contains("; score 100/100 ("), "{t}");
     }
 
     #[test]

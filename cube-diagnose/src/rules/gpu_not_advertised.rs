@@ -331,8 +331,7 @@ fn share_resource_at_zero(ctx: &Context<'_>) -> Vec<Finding> {
 fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
     match crate::catalog::entry(s.detail("entry")) {
         Some(e) if !e.cause.is_empty() => {
-            let caps: Vec<(String, String)> = s.details.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            let cause = crate::catalog::Entry::fill(e.cause, &caps);
+            let (cause, remedy) = e.cause_and_remedy(s);
             // a generic `cannot initialise NVML ({error})` line whose error says the library is
             // not there (classify::device_plugin `cause`): the runtime does not inject the driver
             if s.detail("cause") == "library-missing" && e.remedy != crate::catalog::NVML_LIBRARY_REMEDY {
@@ -341,7 +340,7 @@ fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
                     crate::catalog::NVML_LIBRARY_REMEDY.to_owned(),
                 );
             }
-            (cause, crate::catalog::Entry::fill(e.remedy, &caps))
+            (cause, remedy)
         }
         _ => (
             "the container runtime on this node is not GPU-enabled (libnvidia-ml cannot be loaded)".to_owned(),

@@ -196,20 +196,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if e.rule != GpuResourceNameMismatch::ID || !said.insert((signal_subject(s), e.id)) {
             continue;
         }
-        let caps: Vec<(String, String)> = s
-            .details
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let (cause, remedy) = e.cause_and_remedy(s);
         out.push(
             Finding::new(
                 GpuResourceNameMismatch::ID,
                 e.severity,
                 signal_subject(s),
-                crate::catalog::Entry::fill(e.cause, &caps),
+                cause,
             )
             .with_evidence(s.evidence())
-            .with_remedy(crate::catalog::Entry::fill(e.remedy, &caps)),
+            .with_remedy(remedy),
         );
     }
     for s in signals(ctx, &[SignalKind::QuotaStatusUnknown]).take(1) {

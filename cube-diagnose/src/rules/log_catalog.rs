@@ -98,12 +98,7 @@ fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
 /// when every placeholder has a value; else the signal's object or log source.
 fn subject_of(e: &Entry, s: &Signal) -> Subject {
     if !e.subject.is_empty() {
-        let caps: Vec<(String, String)> = s
-            .details
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let filled = Entry::fill(e.subject, &caps);
+        let filled = Entry::fill(e.subject, &s.captures());
         if !filled.contains('{') {
             let parts: Vec<&str> = filled.splitn(3, '/').collect();
             match parts.as_slice() {
@@ -144,11 +139,7 @@ fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
         .into_iter()
         .map(|((subject, _), lines)| {
             let (s, e) = lines[0];
-            let caps: Vec<(String, String)> = s
-                .details
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
+            let caps = s.captures();
             // a context pass of the classifiers may set a line's severity (detail `severity`)
             let severity = lines
                 .iter()

@@ -230,20 +230,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for (s, e) in latest.into_values() {
-        let caps: Vec<(String, String)> = s
-            .details
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let (cause, remedy) = e.cause_and_remedy(s);
         out.push(
-            Finding::new(
-                PodUnschedulable::ID,
-                e.severity,
-                signal_subject(s),
-                crate::catalog::Entry::fill(e.cause, &caps),
-            )
-            .with_evidence(s.evidence())
-            .with_remedy(crate::catalog::Entry::fill(e.remedy, &caps)),
+            Finding::new(PodUnschedulable::ID, e.severity, signal_subject(s), cause)
+                .with_evidence(s.evidence())
+                .with_remedy(remedy),
         );
     }
     for s in signals(ctx, &[SignalKind::KueueResourceUnavailable]) {

@@ -44,10 +44,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     best.into_iter()
         .map(|(subject, (s, _))| {
             let (message, remedy) = match crate::catalog::entry(s.detail("entry")) {
-                Some(e) => {
-                    let caps: Vec<(String, String)> = s.details.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-                    (crate::catalog::Entry::fill(e.cause, &caps), crate::catalog::Entry::fill(e.remedy, &caps))
-                }
+                Some(e) => e.cause_and_remedy(s),
                 None => ("a volume could not be attached or mounted for the pod".to_owned(), "`kubectl describe pod` for the full mount error; check the NFS export/CSI node plugin on that node (`showmount -e <server>`, `kubectl get csinode`)".to_owned()),
             };
             Finding::new(StorageMountFailed::ID, Severity::Error, subject, message)
