@@ -1044,7 +1044,8 @@ pub struct DaemonSetStatus {
 /// `Deployment`, `StatefulSet`, `ReplicaSet`, core `ReplicationController` and `batch/v1` `Job`
 /// (their `spec.replicas` / `spec.completions` and status counts share one shape; the
 /// printers are in kubernetes `pkg/printers/internalversion/printers.go`). Read from `kubectl
-/// get` tables, so such objects carry [`crate::describe::PARTIAL_ANNOTATION`].
+/// get` tables (such objects carry [`crate::describe::PARTIAL_ANNOTATION`]) and from JSON/YAML
+/// dumps (`kind` taken from the object; API groups `apps`/`extensions`, `batch`, core).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Workload {

@@ -182,7 +182,7 @@ impl<T> std::ops::DerefMut for Aside<T> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct InputSpan {
     source: String,
-    start: [usize; 15],
+    start: [usize; Target::COUNT],
 }
 
 /// Objects of one input that have the same kind, namespace and name as objects of an earlier
@@ -546,12 +546,12 @@ impl ClusterSnapshot {
     /// (`kind` as in [`ClusterSnapshot::kind_status`]); `None` for an unknown kind or index.
     pub fn source_of(&self, kind: &str, index: usize) -> Option<&str> {
         let slot = match kind {
-            "BootstrapToken" => 14,
-            _ => Target::of(kind, None)? as usize,
+            "BootstrapToken" => Target::Secret as usize,
+            _ => match Target::of(kind, None)? {
+                Target::Secret => return None,
+                t => t as usize,
+            },
         };
-        if slot >= 14 && kind != "BootstrapToken" {
-            return None;
-        }
         self.inputs
             .iter()
             .rev()
@@ -713,7 +713,7 @@ impl ClusterSnapshot {
         source: &str,
         format: InputFormat,
         before: &Counts,
-        mark: &[usize; 15],
+        mark: &[usize; Target::COUNT],
         bom: usize,
     ) -> LoadOutcome {
         let limits_hit = self.limits_hit.len();
@@ -843,13 +843,13 @@ impl ClusterSnapshot {
     /// Keeps at most `limits.max_objects_per_snapshot` objects: what this input added past it
     /// (or was refused while reading) is counted in a [`LoadProblem`] and in
     /// [`ClusterSnapshot::limits_hit`], never stored.
-    fn enforce_object_limit(&mut self, source: &str, mark: &[usize; 15]) {
+    fn enforce_object_limit(&mut self, source: &str, mark: &[usize; Target::COUNT]) {
         let max = usize::try_from(self.limits.max_objects_per_snapshot).unwrap_or(usize::MAX);
         let count = self.object_count();
         let mut excess = count.saturating_sub(max);
         if excess > 0 {
             let mut lens = Mark::lens(self);
-            for slot in (0..15).rev() {
+            for slot in (0..Target::COUNT).rev() {
                 let added = lens[slot].saturating_sub(mark[slot]);
                 let cut = added.min(excess);
                 lens[slot] -= cut;
@@ -890,7 +890,7 @@ impl ClusterSnapshot {
     /// grew since `mark` (see [`ClusterSnapshot::duplicates`]); objects with the name of an
     /// earlier object but another identity are kept and noted in [`ClusterSnapshot::mixed`].
     /// O(n) per vector. Returns how many earlier objects were replaced.
-    fn merge_duplicates(&mut self, source: &str, mark: &[usize; 15]) -> usize {
+    fn merge_duplicates(&mut self, source: &str, mark: &[usize; Target::COUNT]) -> usize {
         let inputs = std::mem::take(&mut self.inputs.0);
         let mut notes = Vec::new();
         let mut mixes: Vec<MixNote> = Vec::new();
@@ -949,10 +949,12 @@ impl ClusterSnapshot {
             merge!(11, roles, "Role", |o| o.kind.as_str());
             merge!(12, role_bindings, "RoleBinding", |o| o.kind.as_str());
             merge!(13, pod_disruption_budgets, "PodDisruptionBudget");
+            merge!(14, workloads, "Workload", |o| o.kind.as_str());
         }
         // bootstrap tokens: the token id is the identity
-        if self.bootstrap_tokens.len() > mark[14] && mark[14] > 0 {
-            let slots = duplicate_slots(&self.bootstrap_tokens, mark[14], |o| {
+        let tokens = Target::Secret as usize;
+        if self.bootstrap_tokens.len() > mark[tokens] && mark[tokens] > 0 {
+            let slots = duplicate_slots(&self.bootstrap_tokens, mark[tokens], |o| {
                 (!o.token_id.is_empty()).then_some(o.token_id.as_str())
             });
             let count = apply_merge(&mut self.bootstrap_tokens, &slots);
@@ -1436,6 +1438,7 @@ impl ClusterSnapshot {
         self.persistent_volume_claims
             .reserve(n(Target::PersistentVolumeClaim));
         self.roles.reserve(n(Target::Role));
+        self.workloads.reserve(n(Target::Workload));
         self.role_bindings.reserve(n(Target::RoleBinding));
         self.pod_disruption_budgets
             .reserve(n(Target::PodDisruptionBudget));
@@ -1504,6 +1507,10 @@ impl ClusterSnapshot {
             Target::PodDisruptionBudget => {
                 obj.typed(d).map(|o| self.pod_disruption_budgets.push(o))
             }
+            Target::Workload => obj.typed::<Workload>(d).map(|mut o| {
+                o.kind = kind.to_owned();
+                self.workloads.push(o)
+            }),
             Target::Secret => self.add_secret(&obj),
         };
         if let Err(err) = result {
@@ -1754,13 +1761,13 @@ fn plan_merge<T: PartialEq>(
 
 /// Lengths of everything the JSON fast path may add, to undo a partial attempt.
 struct Mark {
-    lens: [usize; 15],
+    lens: [usize; Target::COUNT],
     unknown_kinds: BTreeMap<String, usize>,
     skipped_secrets: usize,
 }
 
 impl Mark {
-    fn lens(s: &ClusterSnapshot) -> [usize; 15] {
+    fn lens(s: &ClusterSnapshot) -> [usize; Target::COUNT] {
         [
             s.nodes.len(),
             s.pods.len(),
@@ -1776,6 +1783,7 @@ impl Mark {
             s.roles.len(),
             s.role_bindings.len(),
             s.pod_disruption_budgets.len(),
+            s.workloads.len(),
             s.bootstrap_tokens.len(),
         ]
     }
@@ -1802,7 +1810,8 @@ impl Mark {
         s.roles.truncate(l[11]);
         s.role_bindings.truncate(l[12]);
         s.pod_disruption_budgets.truncate(l[13]);
-        s.bootstrap_tokens.truncate(l[14]);
+        s.workloads.truncate(l[14]);
+        s.bootstrap_tokens.truncate(l[15]);
         s.unknown_kinds = self.unknown_kinds;
         s.skipped_secrets = self.skipped_secrets;
     }
@@ -1882,6 +1891,8 @@ enum Target {
     Role,
     RoleBinding,
     PodDisruptionBudget,
+    /// Deployment, StatefulSet, ReplicaSet, ReplicationController, Job: [`Workload`].
+    Workload,
     Secret,
 }
 
@@ -1908,6 +1919,13 @@ impl Target {
                 (Target::RoleBinding, &["rbac.authorization.k8s.io"])
             }
             "PodDisruptionBudget" => (Target::PodDisruptionBudget, &["policy"]),
+            // the workload controllers [`Workload`] reads (their API groups: kubernetes
+            // `pkg/apis/apps`, `pkg/apis/batch`, core for ReplicationController)
+            "Deployment" | "StatefulSet" | "ReplicaSet" => {
+                (Target::Workload, &["apps", "extensions"])
+            }
+            "ReplicationController" => (Target::Workload, &[""]),
+            "Job" => (Target::Workload, &["batch"]),
             "Secret" => (Target::Secret, &[""]),
             _ => return None,
         };

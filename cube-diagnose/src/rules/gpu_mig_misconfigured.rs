@@ -9,7 +9,7 @@ declare_rule!(
     "gpu-mig-misconfigured",
     Gpu,
     Warning,
-    "A node advertises whole GPUs (nvidia.com/gpu above 0) next to MIG slices (nvidia.com/mig-*): under the MIG mixed strategy the non-MIG GPUs are exposed as nvidia.com/gpu, so a pod asking for nvidia.com/gpu lands on a GPU that is not partitioned (or, if that GPU is in MIG mode without instances, gets no device) while quotas and dashboards count both names (NVIDIA/gpu-operator#637; k8s-device-plugin docs/mig-strategies). Also warns for every MIG profile advertised with capacity or allocatable 0: the MIG config creates no instance of it, so pods requesting it never schedule; and reports a node GPU feature discovery labels <model>-MIG-INVALID under the single strategy (mixed profiles such as all-balanced, MIG without instances, MIG next to non-MIG GPUs): an error when the node then advertises no GPU.",
+    "A node advertises whole GPUs (nvidia.com/gpu above 0) next to MIG slices (nvidia.com/mig-*): under the MIG mixed strategy the non-MIG GPUs are exposed as nvidia.com/gpu, so a pod asking for nvidia.com/gpu lands on a GPU that is not partitioned (or, if that GPU is in MIG mode without instances, gets no device) while quotas and dashboards count both names (NVIDIA/gpu-operator#637; k8s-device-plugin docs/mig-strategies). Also warns for every MIG profile advertised with capacity or allocatable 0: the MIG config creates no instance of it, so pods requesting it never schedule; and reports a node GPU feature discovery labels `<model>-MIG-INVALID` under the single strategy (mixed profiles such as all-balanced, MIG without instances, MIG next to non-MIG GPUs): an error when the node then advertises no GPU.",
     check
 );
 

@@ -1,5 +1,6 @@
 //! `workload-unavailable`: a Deployment, StatefulSet, ReplicaSet or ReplicationController with
-//! fewer ready pods than it wants, or a failed Job, as `kubectl get` tables show them (counts
+//! fewer ready pods than it wants, or a failed Job, as `kubectl get` tables (or whole objects of
+//! a JSON/YAML dump with a status; a manifest without one says nothing) show them (counts
 //! as kubectl's printers compute them: kubernetes `pkg/printers/internalversion/printers.go`,
 //! `READY` = `readyReplicas/spec.replicas`, a Job's `STATUS` from its conditions).
 //!
@@ -18,7 +19,7 @@ declare_rule!(
     "workload-unavailable",
     Scheduling,
     Warning,
-    "A Deployment, StatefulSet, ReplicaSet, ReplicationController or DaemonSet has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables (DaemonSets also from describe or the API; a GPU device plugin or GPU operator DaemonSet is named as such). The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
+    "A Deployment, StatefulSet, ReplicaSet, ReplicationController or DaemonSet has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables or JSON/YAML dumps with a status (DaemonSets also from describe or the API; a GPU device plugin or GPU operator DaemonSet is named as such). The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
     check
 );
 
@@ -95,6 +96,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
     for w in &snap.workloads {
+        // a whole object (a JSON/YAML dump, not a `kubectl get` row) with no status at all is a
+        // manifest that was never applied, or a status nobody has written: nothing is known of
+        // its pods (the API omits zero counts, so a live one shows `replicas` or conditions)
+        let from_table = w
+            .metadata
+            .annotations
+            .contains_key(cube_model::describe::PARTIAL_ANNOTATION);
+        if !from_table && w.status.replicas == 0 && w.status.conditions.is_empty() {
+            continue;
+        }
         let name = &w.metadata.name;
         let ns = &w.metadata.namespace;
         let o = obj(&w.kind, ns, name);
@@ -291,6 +302,39 @@ fn daemon_sets(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
+
+    /// Whole objects of a dump are read too: a live Deployment with no ready replica (the API
+    /// omits `readyReplicas: 0`) is reported, a failed Job as well, while a manifest with no
+    /// status (never applied) and a StatefulSet scaled to 0 say nothing.
+    #[test]
+    fn whole_objects_of_a_dump_with_a_status() {
+        let dump = r#"{"kind":"List","items":[
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"trainer","namespace":"ml"},
+           "spec":{"replicas":3},"status":{"replicas":3,"unavailableReplicas":3,
+           "conditions":[{"type":"Available","status":"False","reason":"MinimumReplicasUnavailable"}]}},
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"draft","namespace":"ml"},"spec":{"replicas":2}},
+          {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db","namespace":"ml"},"spec":{"replicas":0},"status":{"replicas":0}},
+          {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"etl","namespace":"ml"},"spec":{"completions":1},
+           "status":{"failed":6,"conditions":[{"type":"Failed","status":"True","reason":"BackoffLimitExceeded"}]}},
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"ml"},
+           "spec":{"replicas":2},"status":{"replicas":2,"readyReplicas":2,"availableReplicas":2}}]}"#;
+        let f = run_rule("workload-unavailable", dump);
+        let subjects: Vec<String> = f.iter().map(|f| f.subject.display_name()).collect();
+        assert_eq!(f.len(), 2, "{subjects:?}");
+        assert!(
+            subjects
+                .iter()
+                .any(|s| s.contains("Deployment") && s.contains("trainer")),
+            "{subjects:?}"
+        );
+        assert!(
+            subjects
+                .iter()
+                .any(|s| s.contains("Job") && s.contains("etl")),
+            "{subjects:?}"
+        );
+        assert!(f.iter().all(|f| f.severity == crate::Severity::Warning));
+    }
 
     const TABLES: &str = "$ kubectl get deploy -A
 NAMESPACE      NAME           READY   UP-TO-DATE   AVAILABLE   AGE

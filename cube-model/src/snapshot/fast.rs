@@ -401,6 +401,11 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
                 s.role_bindings.push(binding);
             }
             Target::PodDisruptionBudget => s.pod_disruption_budgets.push(rest(map)?),
+            Target::Workload => {
+                let mut workload: Workload = rest(map)?;
+                workload.kind = kind;
+                s.workloads.push(workload);
+            }
             // A Secret's `data` and `stringData` are kept as borrowed raw text (never copied);
             // only a bootstrap-token Secret's public keys are read from them afterwards.
             Target::Secret => {

@@ -488,7 +488,12 @@ fn list_fast_path_matches_general_path() {
         Some(4)
     );
     assert_eq!(s.pods.len(), 1);
-    assert_eq!(s.unknown_kinds.get("Deployment"), Some(&1));
+    // workload controllers are read (issue 8: `kubectl get deploy -o json` pastes)
+    assert_eq!(s.unknown_kinds.get("Deployment"), None);
+    assert_eq!(
+        (s.workloads[0].kind.as_str(), s.workloads[0].spec.replicas),
+        ("Deployment", Some(2))
+    );
     assert_eq!(s.unknown_kinds.get("example.com/v1/Pod"), Some(&1));
     let with_secret = br#"{"apiVersion":"v1","items":[
         {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"}},

@@ -166,7 +166,8 @@ fn typed_lists_arrays_streams_and_unknown_kinds() {
             {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding","metadata":{"name":"crb"},"roleRef":{"kind":"ClusterRole","name":"r"}}]"#,
     );
     assert!(s.problems.is_empty(), "{:?}", s.problems);
-    assert_eq!(s.unknown_kinds.get("Deployment"), Some(&1));
+    assert_eq!(s.unknown_kinds.get("Deployment"), None);
+    assert_eq!(s.workloads[0].kind, "Deployment");
     assert_eq!(s.unknown_kinds.get("example.com/v1/Node"), Some(&1));
     assert!(s.nodes.is_empty());
     assert_eq!(s.daemon_sets.len(), 1);
