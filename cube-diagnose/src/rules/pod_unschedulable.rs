@@ -387,6 +387,11 @@ mod tests {
         );
     }
 
+    /// Issue 12 item 5: the scheduler records `FailedScheduling` on each failed attempt and
+    /// `Scheduled` ("Successfully assigned <ns>/<pod> to <node>") once the pod is bound
+    /// (kubernetes `pkg/scheduler/schedule_one.go`: `handleSchedulingFailure`, the binding
+    /// cycle); a FailedScheduling event older than the binding describes an attempt the pod has
+    /// since got past, so it is not a current cause.
     #[test]
     fn events_older_than_the_binding_are_not_current() {
         let nodes = r#"{"kind":"Node","metadata":{"name":"g1"},"status":{"allocatable":{"cpu":"8","nvidia.com/gpu":"2","pods":"110"}}},"#;
