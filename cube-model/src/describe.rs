@@ -174,6 +174,20 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     }
 }
 
+/// Byte offset of the first YAML document separator line (`---`, alone or followed by a space)
+/// of `text`, if any.
+fn document_separator(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let l = line.trim_end_matches(['\n', '\r']);
+        if l == "---" || l.starts_with("--- ") {
+            return Some(at);
+        }
+        at += line.len();
+    }
+    None
+}
+
 /// A line that only marks left-out output (`....`, `…`, `[...]`): the reporter cut the paste
 /// there.
 fn is_elision(line: &str) -> bool {
@@ -193,8 +207,17 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
         // from the first content character on: a log line such as `[2021-05-08 12:20:58] ...`
         // or `[preflight] ...` is not JSON, whatever its first character
         let from = text.find(trimmed).unwrap_or(0);
-        if looks_like_json(text.get(from..).unwrap_or(trimmed)) {
+        let rest = text.get(from..).unwrap_or(trimmed);
+        if looks_like_json(rest) {
             return InputFormat::Json;
+        }
+        // a YAML stream whose documents are written as JSON (`kubectl get -o json` outputs
+        // joined by `---`) with a document that is not JSON: YAML reads JSON documents, and
+        // the YAML reader keeps every document that parses (issue 9: nothing dropped)
+        if let Some(cut) = document_separator(rest)
+            && looks_like_json(&rest[..cut])
+        {
+            return InputFormat::Yaml;
         }
     }
     if first == "---" || first.starts_with("--- ") || first.starts_with("- ") {
@@ -3545,6 +3568,35 @@ Containers:
     #[track_caller]
     fn check_format(text: &str, expected: InputFormat) {
         assert_eq!(detect_text_format(text), expected, "{text}");
+    }
+
+    /// Issue 9 (nothing dropped): JSON documents joined by `---` with one broken document are
+    /// a YAML stream, every good document kept, the broken one listed.
+    #[test]
+    fn json_documents_joined_by_separators_with_a_broken_one_are_a_yaml_stream() {
+        let node = |n: &str| {
+            format!(r#"{{"apiVersion": "v1", "kind": "Node", "metadata": {{"name": "{n}"}}}}"#)
+        };
+        let text = [
+            node("n0"),
+            "kind: Node\nmetadata: {name: [".to_owned(),
+            node("n2"),
+            node("n3"),
+        ]
+        .join("\n---\n");
+        assert_eq!(detect_text_format(&text), InputFormat::Yaml);
+        let s = crate::ClusterSnapshot::from_slice("s.yaml", text.as_bytes());
+        assert_eq!(s.nodes.len(), 3, "{:?}", s.problems);
+        assert!(!s.problems.is_empty());
+        // clean ones stay what they were
+        let clean = [node("a"), node("b")].join("\n---\n");
+        assert_ne!(detect_text_format(&clean), InputFormat::Text);
+        assert_eq!(
+            crate::ClusterSnapshot::from_slice("c.yaml", clean.as_bytes())
+                .nodes
+                .len(),
+            2
+        );
     }
 
     #[test]
