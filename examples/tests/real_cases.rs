@@ -56,7 +56,10 @@ fn program() -> PathBuf {
         .expect("target dir")
         .join("examples");
     let bin = dir.join(format!("cluster_diagnose{}", std::env::consts::EXE_SUFFIX));
-    if !bin.exists() {
+    // built once per test process even when a binary is there: `cargo test` does not refresh
+    // `target/<profile>/examples/cluster_diagnose`, and an existing one may be stale
+    static BUILD: std::sync::Once = std::sync::Once::new();
+    BUILD.call_once(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
             .args([
@@ -71,7 +74,7 @@ fn program() -> PathBuf {
             .status()
             .expect("cargo build of the example");
         assert!(status.success(), "building cluster_diagnose failed");
-    }
+    });
     bin
 }
 
