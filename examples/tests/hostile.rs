@@ -5,37 +5,12 @@
 //! documented exit codes (0, 1, 2, 3), without a panic, and never print a salted secret.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// An example binary, built by `cargo test` before any test runs (built here when this test runs
-/// on its own).
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("examples");
-    // built once per test process, whether or not a binary is there: `cargo test` does not
-    // refresh `target/<profile>/examples/<name>`, and an existing one may be stale
-    static BUILD: std::sync::Once = std::sync::Once::new();
-    BUILD.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "-q", "-p", "cube-examples", "--examples"])
-            .current_dir(root())
-            .status()
-            .expect("cargo build of the examples");
-        assert!(status.success(), "building the examples failed");
-    });
-    dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
-}
+mod support;
+use support::{example as bin, root};
 
 /// A scratch directory for this test binary.
 fn scratch() -> PathBuf {

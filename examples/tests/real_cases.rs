@@ -41,41 +41,13 @@ mod pod_admit_flags;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod support;
+use support::{example, root};
 
 /// The `cluster_diagnose` example binary, built by `cargo test` before any test runs. When this
 /// test is run on its own (`--test real_cases`), the example is built first.
 fn program() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    // target/<profile>/deps/real_cases-<hash> -> target/<profile>/examples/cluster_diagnose
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("examples");
-    let bin = dir.join(format!("cluster_diagnose{}", std::env::consts::EXE_SUFFIX));
-    // built once per test process even when a binary is there: `cargo test` does not refresh
-    // `target/<profile>/examples/cluster_diagnose`, and an existing one may be stale
-    static BUILD: std::sync::Once = std::sync::Once::new();
-    BUILD.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "cube-examples",
-                "--example",
-                "cluster_diagnose",
-            ])
-            .current_dir(root())
-            .status()
-            .expect("cargo build of the example");
-        assert!(status.success(), "building cluster_diagnose failed");
-    });
-    bin
+    example("cluster_diagnose")
 }
 
 fn metas(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::group_plan_apply::{program, root};
+use crate::support::{example as program, root};
 
 /// The `fleet_doubles` child, killed (by its own handle) when dropped.
 struct Doubles(std::process::Child);

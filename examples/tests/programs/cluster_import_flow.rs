@@ -4,45 +4,19 @@
 //! apply and re-imported with its minted token, the registry entry written, and the minted
 //! kubeconfig imported again as the console would.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
+use crate::support::root;
 use cube_cluster::memory::{MemoryCluster, serve_tls};
 use cube_cluster::rbac::UserInfo;
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
 };
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn cluster_import() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("examples");
-    static BUILD: std::sync::Once = std::sync::Once::new();
-    BUILD.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "cube-examples",
-                "--example",
-                "cluster_import",
-            ])
-            .current_dir(root())
-            .status()
-            .expect("cargo build of the example");
-        assert!(status.success(), "building cluster_import failed");
-    });
-    dir.join(format!("cluster_import{}", std::env::consts::EXE_SUFFIX))
+    crate::support::example("cluster_import")
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {

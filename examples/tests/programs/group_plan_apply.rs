@@ -8,46 +8,10 @@ use std::sync::Arc;
 
 use cube_cluster::memory::{MemoryCluster, kubeconfig_yaml, serve};
 
-pub(crate) fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use crate::support::{example as program, root};
 
 fn group_plan() -> PathBuf {
     program("group_plan")
-}
-
-pub(crate) fn program(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("examples");
-    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    // `cargo test --test real_cases` alone does not build the examples: make sure the binaries
-    // are current (a no-op when `cargo test` built them already).
-    static BUILD: std::sync::Once = std::sync::Once::new();
-    BUILD.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "cube-examples",
-                "--example",
-                "group_plan",
-                "--example",
-                "cluster_fleet",
-                "--example",
-                "fleet_doubles",
-            ])
-            .current_dir(root())
-            .status()
-            .expect("cargo build of the examples");
-        assert!(status.success(), "building the examples failed");
-    });
-    bin
 }
 
 const GROUP: &str = r#"

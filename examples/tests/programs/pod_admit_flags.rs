@@ -5,27 +5,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn pod_admit(args: &[&str]) -> Output {
-    let root = super::group_plan_apply::root();
-    static BUILD: std::sync::Once = std::sync::Once::new();
-    BUILD.call_once(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "cube-examples",
-                "--example",
-                "pod_admit",
-            ])
-            .current_dir(&root)
-            .status()
-            .expect("cargo build of pod_admit");
-        assert!(status.success(), "building pod_admit failed");
-    });
-    let bin = super::group_plan_apply::program("pod_admit");
-    Command::new(bin)
-        .current_dir(&root)
+    Command::new(crate::support::example("pod_admit"))
+        .current_dir(crate::support::root())
         .args(args)
         .output()
         .expect("pod_admit runs")
