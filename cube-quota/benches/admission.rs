@@ -260,15 +260,5 @@ fn main() {
     let config = Criterion::default()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(4));
-    if cpu_clock::use_cpu_clock() {
-        let mut c = config
-            .with_measurement(cpu_clock::ThreadCpuTime)
-            .configure_from_args();
-        bench(&mut c);
-        c.final_summary();
-    } else {
-        let mut c = config.configure_from_args();
-        bench(&mut c);
-        c.final_summary();
-    }
+    cpu_clock::run_bench!(config, bench);
 }

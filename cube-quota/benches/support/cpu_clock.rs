@@ -91,3 +91,24 @@ impl ValueFormatter for CpuFormatter {
 pub fn use_cpu_clock() -> bool {
     std::env::var("CUBE_BENCH_CLOCK").map_or(true, |v| v != "wall")
 }
+
+/// Runs the generic bench function `$bench` under `$config` (a `Criterion`) with
+/// [`ThreadCpuTime`] ([`use_cpu_clock`]) or criterion's wall clock, the command line's options
+/// applied, then prints the final summary. A macro because `$bench` is generic over the
+/// measurement.
+macro_rules! run_bench {
+    ($config:expr, $bench:ident) => {
+        if cpu_clock::use_cpu_clock() {
+            let mut c = $config
+                .with_measurement(cpu_clock::ThreadCpuTime)
+                .configure_from_args();
+            $bench(&mut c);
+            c.final_summary();
+        } else {
+            let mut c = $config.configure_from_args();
+            $bench(&mut c);
+            c.final_summary();
+        }
+    };
+}
+pub(crate) use run_bench;
