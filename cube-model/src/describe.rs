@@ -174,20 +174,6 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     }
 }
 
-/// Byte offset of the first YAML document separator line (`---`, alone or followed by a space)
-/// of `text`, if any.
-fn document_separator(text: &str) -> Option<usize> {
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let l = line.trim_end_matches(['\n', '\r']);
-        if l == "---" || l.starts_with("--- ") {
-            return Some(at);
-        }
-        at += line.len();
-    }
-    None
-}
-
 /// A line that only marks left-out output (`....`, `…`, `[...]`): the reporter cut the paste
 /// there.
 fn is_elision(line: &str) -> bool {
@@ -212,10 +198,16 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
             return InputFormat::Json;
         }
         // a YAML stream whose documents are written as JSON (`kubectl get -o json` outputs
-        // joined by `---`) with a document that is not JSON: YAML reads JSON documents, and
-        // the YAML reader keeps every document that parses (issue 9: nothing dropped)
-        if let Some(cut) = document_separator(rest)
-            && looks_like_json(&rest[..cut])
+        // joined by `---`) with a document that is not JSON, wherever it stands: YAML reads
+        // JSON documents, and the YAML reader keeps every document that parses (issue 9:
+        // nothing dropped). Every document must be structure, so prose between Markdown
+        // `---` rules next to a JSON log line stays text.
+        let docs = crate::snapshot::split_yaml_documents(rest);
+        if docs.len() > 1
+            && docs.iter().any(|d| looks_like_json(d))
+            && docs
+                .iter()
+                .all(|d| crate::snapshot::looks_like_yaml_structure(d))
         {
             return InputFormat::Yaml;
         }
@@ -3588,6 +3580,21 @@ Containers:
         let s = crate::ClusterSnapshot::from_slice("s.yaml", text.as_bytes());
         assert_eq!(s.nodes.len(), 3, "{:?}", s.problems);
         assert!(!s.problems.is_empty());
+        // the broken document first: every good document kept too
+        let first_broken = [
+            "{\"apiVersion\": \"v1\", \"kind\": \"Node\",".to_owned(),
+            node("n1"),
+            node("n2"),
+        ]
+        .join("\n---\n");
+        // (read as JSON cut short: the JSON reader resynchronises at the next value)
+        let s = crate::ClusterSnapshot::from_slice("f.yaml", first_broken.as_bytes());
+        assert_eq!(s.nodes.len(), 2, "{:?}", s.problems);
+        assert!(!s.problems.is_empty());
+        // a JSON log line, a Markdown rule and prose: not a YAML stream
+        let prose =
+            "{\"level\":\"error\",\"msg\":\"x\"}\n---\nThe plugin fails after the upgrade.\n";
+        assert_ne!(detect_text_format(prose), InputFormat::Yaml);
         // clean ones stay what they were
         let clean = [node("a"), node("b")].join("\n---\n");
         assert_ne!(detect_text_format(&clean), InputFormat::Text);

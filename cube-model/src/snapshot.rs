@@ -2808,7 +2808,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for MaybeItems<'a> {
 ///
 /// Limitation: a `---` line at column 0 inside a top-level block scalar would also split; block
 /// scalars in `kubectl` output are always indented.
-fn split_yaml_documents(text: &str) -> Vec<&str> {
+pub(crate) fn split_yaml_documents(text: &str) -> Vec<&str> {
     fn push<'t>(text: &'t str, from: usize, to: usize, docs: &mut Vec<&'t str>) {
         if let Some(doc) = text.get(from..to)
             && doc
@@ -2916,7 +2916,7 @@ fn yaml_options() -> serde_saphyr::Options {
 
 /// True when the first content line of a YAML document is structure (`key:`, `- `, a flow
 /// collection or a tag/anchor), not free text such as a scheduler message.
-fn looks_like_yaml_structure(doc: &str) -> bool {
+pub(crate) fn looks_like_yaml_structure(doc: &str) -> bool {
     let Some(line) = doc
         .lines()
         .map(str::trim)
