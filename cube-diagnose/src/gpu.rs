@@ -17,7 +17,7 @@
 //! (kubernetes/kubernetes pkg/controller/daemon/util/daemonset_util.go
 //! `AddOrUpdateDaemonPodTolerations`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cube_model::gpu::{
     GpuComponentRole, GpuSourceKind, classify_daemon_set, classify_pod, gpu_resource_vendor,
@@ -1044,11 +1044,13 @@ fn blocker_of(p: &Pod) -> Option<Blocker> {
 /// first (see [`Blocker`]). Pods whose state the input does not show (a `describe node`
 /// `Non-terminated Pods` row) are not listed.
 fn failing_components<'a>(ctx: &Context<'a>, node: &str) -> Vec<(&'a Pod, Blocker)> {
-    let mut out: Vec<(&Pod, Blocker)> = ctx
-        .pods_on_node(node)
-        .iter()
-        .map(|&i| ctx.pod(i))
-        .filter(|p| !p.is_terminal() && pod_ready(p) == Some(false))
+    failing_among(ctx.pods_on_node(node).iter().map(|&i| ctx.pod(i)))
+}
+
+/// [`failing_components`] among `pods`.
+fn failing_among<'a>(pods: impl Iterator<Item = &'a Pod>) -> Vec<(&'a Pod, Blocker)> {
+    let mut out: Vec<(&Pod, Blocker)> = pods
+        .filter(|p| component_failing(p))
         .filter_map(|p| blocker_of(p).map(|b| (p, b)))
         .collect();
     // the operator's own validator (whose init containers validate driver, toolkit, CUDA and
@@ -1056,6 +1058,408 @@ fn failing_components<'a>(ctx: &Context<'a>, node: &str) -> Vec<(&'a Pod, Blocke
     // nvidia-device-plugin-validator)
     out.sort_by_key(|(p, b)| (*b, !p.metadata.name.contains("operator-validator")));
     out
+}
+
+/// Whether a GPU component pod is failing: not Ready while it should run. A `kubectl get pods`
+/// row whose STATUS is `Error` (or another container-level failure) reads as phase Failed, but
+/// GPU components are DaemonSet pods (restartPolicy Always: kubectl shows the last container's
+/// terminated reason while the kubelet restarts it) or validator pods the operator re-creates,
+/// so such a row is failing, not finished.
+fn component_failing(p: &Pod) -> bool {
+    if pod_ready(p) != Some(false) {
+        return false;
+    }
+    if !p.is_terminal() {
+        return true;
+    }
+    p.status.phase == "Failed"
+        && cube_model::describe::from_get_table(&p.metadata)
+        && matches!(
+            p.status.reason.as_str(),
+            "Error" | "ContainerStatusUnknown" | "OOMKilled"
+        )
+}
+
+/// The init containers of the GPU Operator's operand pods, in order, by the DaemonSet name the
+/// pod's name starts with (NVIDIA/gpu-operator assets/*/0500_daemonset.yaml; the
+/// operator-validator's list is that of assets/state-operator-validation/0500_daemonset.yaml,
+/// with `nvidia-fs-validation` after the driver in v22.9-v25.3 when GDS is enabled and
+/// `plugin-validation` dropped when the device plugin is disabled, controllers/
+/// object_controls.go `TransformValidatorComponent`), with what each one waits for.
+const OPERATOR_INIT_CONTAINERS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "nvidia-operator-validator",
+        &[
+            (
+                "driver-validation",
+                "a working NVIDIA driver on the node (host or driver container)",
+            ),
+            (
+                "toolkit-validation",
+                "the NVIDIA container toolkit on the node",
+            ),
+            (
+                "cuda-validation",
+                "a CUDA workload (the nvidia-cuda-validator pod) to run",
+            ),
+            (
+                "plugin-validation",
+                "the device plugin to advertise the GPUs (the nvidia-device-plugin-validator pod)",
+            ),
+        ],
+    ),
+    (
+        "nvidia-device-plugin-daemonset",
+        &[
+            (
+                "toolkit-validation",
+                "the NVIDIA container toolkit to be validated on the node (which needs the driver first)",
+            ),
+            ("config-manager-init", "its configuration"),
+        ],
+    ),
+    (
+        "gpu-feature-discovery",
+        &[
+            (
+                "toolkit-validation",
+                "the NVIDIA container toolkit to be validated on the node (which needs the driver first)",
+            ),
+            ("config-manager-init", "its configuration"),
+        ],
+    ),
+    (
+        "nvidia-container-toolkit-daemonset",
+        &[(
+            "driver-validation",
+            "a working NVIDIA driver on the node (host or driver container)",
+        )],
+    ),
+    (
+        "nvidia-dcgm-exporter",
+        &[(
+            "toolkit-validation",
+            "the NVIDIA container toolkit to be validated on the node (which needs the driver first)",
+        )],
+    ),
+    (
+        "nvidia-mig-manager",
+        &[(
+            "toolkit-validation",
+            "the NVIDIA container toolkit to be validated on the node (which needs the driver first)",
+        )],
+    ),
+    (
+        "nvidia-driver-daemonset",
+        &[(
+            "k8s-driver-manager",
+            "GPU pods to be drained off the node before the driver is (re)installed",
+        )],
+    ),
+];
+
+/// The init container a GPU Operator operand pod is stuck in, with what it waits for: from
+/// its init container statuses (`describe pod`, JSON), else from a `kubectl get pods` STATUS
+/// `Init:x/y` / `Init:CrashLoopBackOff` / `Init:Error` and the upstream manifest's order
+/// (`Init:x/y`: x init containers finished, the next one runs; for the operator validator,
+/// whose list varies by version and settings, only `Init:0/y` and the four-container list are
+/// read).
+pub fn stuck_init_container(p: &Pod) -> Option<(String, &'static str)> {
+    let owner = p
+        .metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "DaemonSet")
+        .map_or(p.metadata.name.as_str(), |o| o.name.as_str());
+    let list = OPERATOR_INIT_CONTAINERS
+        .iter()
+        .find(|(ds, _)| {
+            owner
+                .strip_prefix(ds)
+                .is_some_and(|r| r.is_empty() || r.starts_with('-'))
+        })
+        .map(|(_, l)| *l);
+    let waits = |name: &str| {
+        list.and_then(|l| l.iter().find(|(n, _)| *n == name).map(|(_, w)| *w))
+            .unwrap_or("")
+    };
+    if let Some(s) = p.status.init_container_statuses.iter().find(|s| {
+        !s.ready
+            && s.state
+                .as_ref()
+                .and_then(|st| st.terminated.as_ref())
+                .is_none_or(|t| t.exit_code != Some(0))
+    }) {
+        return Some((s.name.clone(), waits(&s.name)));
+    }
+    let list = list?;
+    let status = p.status.reason.as_str();
+    let rest = status.strip_prefix("Init:")?;
+    let index = match rest.split_once('/') {
+        Some((done, total)) => {
+            let done: usize = done.parse().ok()?;
+            let total: usize = total.parse().ok()?;
+            if done >= total || (total != list.len() && done > 0) {
+                return None;
+            }
+            done
+        }
+        // Init:CrashLoopBackOff / Init:Error: which one fails is not shown, unless there is
+        // only one
+        None if list.len() == 1 => 0,
+        None => return None,
+    };
+    list.get(index).map(|(n, w)| ((*n).to_owned(), *w))
+}
+
+/// The container an event of the input names as failing in pod `p` (`Back-off restarting
+/// failed container driver-validation in pod ...`, kubelet's kuberuntime_manager.go; `Error:
+/// ...` of `Failed` events), as (container, event reason, message).
+fn event_failure(ctx: &Context<'_>, p: &Pod) -> Option<(String, String, String)> {
+    ctx.snapshot()
+        .events
+        .iter()
+        .filter(|e| {
+            e.involved_object.name == p.metadata.name
+                && (e.involved_object.namespace.is_empty()
+                    || e.involved_object.namespace == p.metadata.namespace)
+                && e.type_ != "Normal"
+        })
+        .find_map(|e| {
+            let container = e
+                .message
+                .split_once("failed container ")
+                .map(|(_, r)| {
+                    r.split([' ', '\'', '"'])
+                        .find(|w| !w.is_empty())
+                        .unwrap_or("")
+                })
+                .or_else(|| {
+                    e.involved_object
+                        .field_path
+                        .strip_prefix("spec.initContainers{")
+                        .or_else(|| {
+                            e.involved_object
+                                .field_path
+                                .strip_prefix("spec.containers{")
+                        })
+                        .and_then(|r| r.strip_suffix('}'))
+                })?;
+            (!container.is_empty()).then(|| {
+                (
+                    container.to_owned(),
+                    e.reason.clone(),
+                    truncate(&e.message, 200),
+                )
+            })
+        })
+}
+
+/// A GPU node the input knows only from the GPU component pods bound to it (the NODE column
+/// of `kubectl get pods -o wide`, a `describe pod` `Node:` line) or from a `kubectl get nodes`
+/// row that shows no resources, and whose GPU components show the reporting chain broken; or
+/// failing GPU component pods of a listing without a NODE column (`kubectl get pods` without
+/// `-o wide`), which run on nodes the input does not name.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PodChainBreak {
+    /// The node's name; `None` when the listing does not show the pods' node.
+    pub node: Option<String>,
+    /// The deepest failing pod (`namespace`, `name`): the subject when the node is not known.
+    pub pod: (String, String),
+    /// The failing link (`PluginPodReady`) with the failing pod; its severity is Error when
+    /// something besides a device-plugin pod says the node has GPUs (a GPU Operator operand or
+    /// driver pod, which run only on GPU nodes, or the node's labels) or no pod of the plugin
+    /// is Ready anywhere in the input, else Warning (a plugin that crash-loops on a node without
+    /// GPUs while it runs elsewhere is a plugin scheduled too widely; validators failing while
+    /// the node's plugin pod is Ready).
+    pub failure: ChainFailure,
+}
+
+/// The chain breaks that GPU component pods show on nodes whose resources the input does not
+/// hold (see [`PodChainBreak`]): a failing driver installer, container toolkit, GPU Operator
+/// validator or device-plugin pod (CrashLoopBackOff, Error, `Init:x/y`,
+/// `Init:CrashLoopBackOff`, ImagePullBackOff, ContainerCreating, Pending with a node), the
+/// deepest one named first. With no GPU component pod in the input, nothing.
+pub fn pod_only_breaks(ctx: &Context<'_>) -> Vec<PodChainBreak> {
+    let snap = ctx.snapshot();
+    // the pods of each node whose resources the input does not show; "" for pods that run on a
+    // node the listing does not name (started: a container state or a STATUS other than
+    // Pending, so not merely unscheduled)
+    let mut groups: BTreeMap<&str, Vec<&Pod>> = BTreeMap::new();
+    for p in &snap.pods {
+        let name = p.spec.node_name.as_str();
+        if name.is_empty() {
+            let started = p.status.phase == "Running"
+                || !p.status.reason.is_empty()
+                || !p.status.container_statuses.is_empty()
+                || !p.status.init_container_statuses.is_empty();
+            if started && classify_pod(p).is_some() {
+                groups.entry("").or_default().push(p);
+            }
+            continue;
+        }
+        let unknown_node = ctx.node(name).is_none_or(|node| {
+            cube_model::describe::is_unknown(&node.metadata, "allocatable")
+                && node.status.allocatable.is_empty()
+                && node.status.capacity.is_empty()
+        });
+        if unknown_node {
+            groups.entry(name).or_default().push(p);
+        }
+    }
+    // device-plugin pods Ready anywhere in the input
+    let ready_plugins: Vec<&Pod> = snap
+        .pods
+        .iter()
+        .filter(|p| {
+            pod_ready(p) == Some(true)
+                && matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (name, on_node) in groups {
+        let failing = failing_among(on_node.iter().copied());
+        let Some(&(first, _)) = failing.first() else {
+            continue;
+        };
+        let plugin = failing
+            .iter()
+            .find(|(_, b)| *b == Blocker::Plugin)
+            .map_or(first, |(p, _)| *p);
+        let node = ctx.node(name).cloned().unwrap_or_else(|| {
+            let mut n = Node::default();
+            n.metadata.name = name.to_owned();
+            n
+        });
+        let vendor = on_node
+            .iter()
+            .filter_map(|p| classify_pod(p).and_then(|(_, v)| v))
+            .next();
+        let res = vendor.map_or("nvidia.com/gpu", GpuVendor::resource_name);
+        // something besides the plugin pod says the node has GPUs
+        let operand = on_node.iter().any(|p| {
+            !p.is_terminal()
+                && matches!(
+                    classify_pod(p),
+                    Some((
+                        GpuComponentRole::Driver
+                            | GpuComponentRole::Operand
+                            | GpuComponentRole::FeatureDiscovery,
+                        _
+                    ))
+                )
+        });
+        let labelled = !name.is_empty()
+            && ctx
+                .gpu_evidence()
+                .iter()
+                .zip(&snap.nodes)
+                .any(|(ev, n)| n.metadata.name == name && ev.has_gpus());
+        let plugin_elsewhere: Vec<&str> = if blocker_of(plugin) == Some(Blocker::Plugin) {
+            let ds = plugin_ds_name(plugin);
+            ready_plugins
+                .iter()
+                .filter(|p| {
+                    p.metadata.namespace == plugin.metadata.namespace
+                        && plugin_ds_name(p) == ds
+                        && (name.is_empty() || p.spec.node_name != name)
+                })
+                .map(|p| {
+                    if p.spec.node_name.is_empty() {
+                        p.metadata.name.as_str()
+                    } else {
+                        p.spec.node_name.as_str()
+                    }
+                })
+                .take(3)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let strong = operand || labelled || plugin_elsewhere.is_empty();
+        // only validators fail while a device-plugin pod of the node is Ready: the plugin link
+        // holds (the CUDA or plugin validation fails on top of it); with no node shown, any
+        // Ready plugin pod counts only when the listing has a single one
+        let plugin_ready_here = if name.is_empty() {
+            (ready_plugins.len() == 1).then(|| ready_plugins[0])
+        } else {
+            on_node.iter().copied().find(|p| {
+                pod_ready(p) == Some(true)
+                    && matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _)))
+            })
+        };
+        let validators_only = failing.iter().all(|(_, b)| *b == Blocker::Validator);
+        let severity = if validators_only && plugin_ready_here.is_some() {
+            Severity::Warning
+        } else if strong {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut fail =
+            |link, detail: String, evidence: Vec<Evidence>, remedy: String| ChainFailure {
+                link,
+                detail,
+                evidence,
+                remedy,
+                cause: None,
+                severity,
+            };
+        let numbers = if name.is_empty() {
+            Vec::new()
+        } else {
+            vec![Evidence::field(
+                obj("Pod", &plugin.metadata.namespace, &plugin.metadata.name),
+                "spec.nodeName",
+                name,
+            )]
+        };
+        let mut f = pod_failure_among(ctx, &mut fail, &node, plugin, res, &failing, numbers);
+        if let Some(ready) = plugin_ready_here.filter(|_| validators_only) {
+            f.detail.push_str(&format!(
+                "; the device-plugin pod {}/{} is Ready, so {res} may be advertised, but GPU pods can fail the way the validation does",
+                ready.metadata.namespace, ready.metadata.name
+            ));
+        } else if !strong {
+            let here = if name.is_empty() { "its node" } else { name };
+            f.detail.push_str(&format!(
+                "; nothing else in the input says {here} has GPUs, and the plugin's pods are Ready on {}: if {here} has no GPU, the plugin crashes there by design (it fails when it finds no GPU) and its DaemonSet should select only GPU nodes (a nodeSelector or node affinity on a GPU label)",
+                plugin_elsewhere.join(", ")
+            ));
+        }
+        // the pod the detail names first
+        let root = failing
+            .iter()
+            .find(|(d, b)| {
+                *b < blocker_of(plugin).unwrap_or(Blocker::Plugin) && !std::ptr::eq(*d, plugin)
+            })
+            .map_or(plugin, |(d, _)| *d);
+        out.push(PodChainBreak {
+            node: (!name.is_empty()).then(|| name.to_owned()),
+            pod: (root.metadata.namespace.clone(), root.metadata.name.clone()),
+            failure: f,
+        });
+    }
+    out
+}
+
+/// The DaemonSet a pod belongs to: its owner reference, else its name without the generated
+/// suffix (`nvidia-device-plugin-daemonset-x7k2p` -> `nvidia-device-plugin-daemonset`).
+fn plugin_ds_name(p: &Pod) -> &str {
+    p.metadata
+        .owner_references
+        .iter()
+        .find(|o| o.kind == "DaemonSet")
+        .map_or_else(
+            || {
+                p.metadata
+                    .name
+                    .rsplit_once('-')
+                    .map_or(p.metadata.name.as_str(), |(a, _)| a)
+            },
+            |o| o.name.as_str(),
+        )
 }
 
 fn pod_evidence(p: &Pod, numbers: &mut Vec<Evidence>) {
@@ -1083,6 +1487,75 @@ fn pod_evidence(p: &Pod, numbers: &mut Vec<Evidence>) {
     }
 }
 
+/// A GPU component pod's state ([`pod_state`]) with the init container it is stuck in (see
+/// [`stuck_init_container`]) or the container its events name as failing, and that container's
+/// name for `kubectl logs -c`.
+fn component_state(ctx: &Context<'_>, p: &Pod) -> (String, Option<String>) {
+    let mut state = pod_state(p);
+    let mut container = None;
+    if let Some((c, waits)) = stuck_init_container(p) {
+        match (state.contains(&c), waits.is_empty()) {
+            (false, false) => state.push_str(&format!("; init container {c} waits for {waits}")),
+            (false, true) => state.push_str(&format!("; init container {c}")),
+            (true, false) => state.push_str(&format!("; {c} waits for {waits}")),
+            (true, true) => {}
+        }
+        container = Some(c);
+    }
+    if let Some((c, reason, message)) = event_failure(ctx, p) {
+        if !state.contains(&message) {
+            state.push_str(&format!("; event {reason}: {message}"));
+        }
+        if container.is_none() {
+            let waits = OPERATOR_INIT_CONTAINERS
+                .iter()
+                .flat_map(|(_, l)| l.iter())
+                .find(|(n, _)| *n == c)
+                .map(|(_, w)| *w);
+            if let Some(w) = waits {
+                state.push_str(&format!(" (init container {c} waits for {w})"));
+            }
+            container = Some(c);
+        }
+    }
+    (state, container)
+}
+
+/// What a pod's STATUS asks to check, beyond its log.
+fn status_hint(p: &Pod) -> &'static str {
+    let waiting = p
+        .status
+        .init_container_statuses
+        .iter()
+        .chain(&p.status.container_statuses)
+        .filter_map(|s| s.state.as_ref().and_then(|st| st.waiting.as_ref()))
+        .map(|w| w.reason.as_str());
+    let reasons: Vec<&str> = std::iter::once(p.status.reason.as_str())
+        .chain(waiting)
+        .collect();
+    if reasons.iter().any(|r| {
+        r.contains("ImagePullBackOff")
+            || r.contains("ErrImagePull")
+            || r.contains("InvalidImageName")
+    }) {
+        "; the image cannot be pulled: the Events of `describe pod` name the image and the registry's answer (tag that does not exist for the node's OS or driver version, registry such as nvcr.io not reachable from the node, or a missing imagePullSecret)"
+    } else if reasons.iter().any(|r| {
+        r.contains("ContainerCreating")
+            || r.contains("CreateContainer")
+            || r.contains("RunContainerError")
+    }) {
+        "; the container cannot be created: the Events of `describe pod` say why (a RuntimeClass `nvidia` whose handler containerd or CRI-O does not have: `nvidia-ctk runtime configure` on the node, or a hostPath the driver should have created)"
+    } else if p.status.phase == "Pending"
+        && p.status.reason.is_empty()
+        && p.status.init_container_statuses.is_empty()
+        && p.status.container_statuses.is_empty()
+    {
+        "; the pod has not started: the Events of `describe pod` say why"
+    } else {
+        ""
+    }
+}
+
 /// The failing link when a GPU component pod on the node is not Ready: the deepest failing
 /// component (driver, toolkit, validator) is named first, with the device-plugin pod `p`
 /// waiting behind it when `p` is a plugin pod.
@@ -1092,9 +1565,22 @@ fn pod_failure(
     node: &Node,
     p: &Pod,
     res: &str,
-    mut numbers: Vec<Evidence>,
+    numbers: Vec<Evidence>,
 ) -> ChainFailure {
     let failing = failing_components(ctx, &node.metadata.name);
+    pod_failure_among(ctx, fail, node, p, res, &failing, numbers)
+}
+
+/// [`pod_failure`] over the given failing components (deepest first).
+fn pod_failure_among(
+    ctx: &Context<'_>,
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    p: &Pod,
+    res: &str,
+    failing: &[(&Pod, Blocker)],
+    mut numbers: Vec<Evidence>,
+) -> ChainFailure {
     let own = blocker_of(p).unwrap_or(Blocker::Plugin);
     let root = failing
         .iter()
@@ -1102,7 +1588,10 @@ fn pod_failure(
         .map_or((p, own), |(d, b)| (*d, *b));
     pod_evidence(root.0, &mut numbers);
     let (rns, rname) = (&root.0.metadata.namespace, &root.0.metadata.name);
-    let state = pod_state(root.0);
+    let (state, container) = component_state(ctx, root.0);
+    let logs_c = container
+        .as_deref()
+        .map_or(" --all-containers".to_owned(), |c| format!(" -c {c}"));
     if root.1 == Blocker::Plugin {
         let waits_for_driver = p.status.init_container_statuses.iter().any(|s| {
             !s.ready
@@ -1110,7 +1599,9 @@ fn pod_failure(
                     || s.name.contains("installer")
                     || s.name.contains("toolkit-validation")
                     || s.name.contains("validation"))
-        });
+        }) || container
+            .as_deref()
+            .is_some_and(|c| c.ends_with("-validation"));
         let hint = if waits_for_driver {
             format!(
                 "; the pod waits for the GPU driver: install it ({})",
@@ -1126,7 +1617,8 @@ fn pod_failure(
             ),
             numbers,
             format!(
-                "`kubectl -n {rns} describe pod {rname}` and `kubectl -n {rns} logs {rname} --all-containers`{hint}"
+                "`kubectl -n {rns} describe pod {rname}` and `kubectl -n {rns} logs {rname}{logs_c}`{hint}{}",
+                status_hint(root.0)
             ),
         );
     }
@@ -1144,9 +1636,25 @@ fn pod_failure(
         ),
         _ => (
             "GPU Operator validator",
-            format!(
-                "the GPU Operator starts the device plugin only after its validations (driver, container toolkit, CUDA) pass, so {res} is never registered"
-            ),
+            // what the failing validation means (NVIDIA/gpu-operator
+            // assets/state-operator-validation/0500_daemonset.yaml: the init containers run in
+            // this order; the toolkit and the device plugin wait for the driver and toolkit
+            // validations in their own init containers)
+            match container.as_deref() {
+                Some("driver-validation") => format!(
+                    "its driver validation finds no working NVIDIA driver on the node (host or driver container), and the container toolkit and device plugin wait for the same validation, so {res} is never registered"
+                ),
+                Some("toolkit-validation") => format!(
+                    "the NVIDIA container toolkit is not validated on the node, and the device plugin waits for the same validation (its init container toolkit-validation), so {res} is never registered"
+                ),
+                Some("cuda-validation") => "a CUDA test workload (the nvidia-cuda-validator pod) fails on the node: the driver, CUDA or container runtime cannot run CUDA, and GPU pods will fail the same way".to_owned(),
+                Some("plugin-validation") => format!(
+                    "the device-plugin validation (a pod asking for {res}) fails: the plugin does not offer usable GPUs on the node"
+                ),
+                _ => format!(
+                    "the GPU Operator's validations (driver, container toolkit, CUDA, device plugin, in that order) do not pass on the node, and the toolkit and device plugin wait for the driver and toolkit validations, so {res} is not registered until they pass"
+                ),
+            },
         ),
     };
     let mut detail =
@@ -1162,7 +1670,7 @@ fn pod_failure(
             },
             p.metadata.namespace,
             p.metadata.name,
-            pod_state(p)
+            component_state(ctx, p).0
         ));
     } else if let Some((plugin, _)) = failing
         .iter()
@@ -1173,11 +1681,32 @@ fn pod_failure(
             "; the device-plugin pod {}/{} waits behind it ({})",
             plugin.metadata.namespace,
             plugin.metadata.name,
-            pod_state(plugin)
+            component_state(ctx, plugin).0
         ));
     }
+    // the other failing components, briefly (the CUDA validation workload pod beside the
+    // operator validator, a second driver pod)
+    let others: Vec<String> = failing
+        .iter()
+        .filter(|(d, _)| {
+            !std::ptr::eq(*d, root.0) && !std::ptr::eq(*d, p) && !detail.contains(&d.metadata.name)
+        })
+        .take(3)
+        .map(|(d, _)| {
+            let status = if d.status.reason.is_empty() {
+                d.status.phase.as_str()
+            } else {
+                d.status.reason.as_str()
+            };
+            format!("{}/{} ({status})", d.metadata.namespace, d.metadata.name)
+        })
+        .collect();
+    if !others.is_empty() {
+        detail.push_str(&format!("; also not Ready: {}", others.join(", ")));
+    }
     let mut remedy = format!(
-        "`kubectl -n {rns} logs {rname} --all-containers` (the failing container's log says why) and `kubectl -n {rns} describe pod {rname}`"
+        "`kubectl -n {rns} logs {rname}{logs_c}` (the failing container's log says why) and `kubectl -n {rns} describe pod {rname}`{}",
+        status_hint(root.0)
     );
     if root.1 == Blocker::Driver {
         remedy.push_str(&format!("; the driver: {}", driver_hint(node)));
@@ -1492,6 +2021,108 @@ Non-terminated Pods:          (2 in total)
         );
         // the table rows name no requests: no pod-missing-requests on them
         assert!(run_rule("pod-missing-requests", node).is_empty());
+    }
+
+    #[test]
+    fn pod_listings_alone_name_the_node_and_the_deepest_failing_component() {
+        let pods = "$ kubectl get pods -A -o wide
+NAMESPACE      NAME                                   READY   STATUS             RESTARTS      AGE   IP          NODE     NOMINATED NODE   READINESS GATES
+gpu-operator   nvidia-driver-daemonset-5mjvq          0/1     CrashLoopBackOff   7 (2m ago)    12m   10.0.1.22   gpu-1    <none>           <none>
+gpu-operator   nvidia-container-toolkit-daemonset-r   0/1     Init:0/1           0             12m   10.0.1.24   gpu-1    <none>           <none>
+gpu-operator   nvidia-device-plugin-daemonset-vb7xg   0/1     Init:0/1           0             12m   10.0.1.26   gpu-1    <none>           <none>
+kube-system    coredns-5d78c9869d-abcde               1/1     Running            0             1d    10.0.0.2    cp-1     <none>           <none>
+";
+        let f = run_rule("gpu-not-advertised", pods);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.to_string(), "Node/gpu-1");
+        assert_eq!(f[0].severity, Severity::Error);
+        let m = &f[0].message;
+        assert!(
+            m.contains("GPU driver installer pod gpu-operator/nvidia-driver-daemonset-5mjvq")
+                && m.contains("nvidia-device-plugin-daemonset-vb7xg waits behind it")
+                && m.contains("toolkit-validation"),
+            "{m}"
+        );
+        // the same listing without GPU components: nothing
+        let plain = "$ kubectl get pods -A -o wide
+NAMESPACE     NAME                       READY   STATUS             RESTARTS   AGE   IP         NODE   NOMINATED NODE   READINESS GATES
+kube-system   coredns-5d78c9869d-abcde   0/1     CrashLoopBackOff   9          1d    10.0.0.2   cp-1   <none>           <none>
+";
+        assert!(run_rule("gpu-not-advertised", plain).is_empty());
+    }
+
+    #[test]
+    fn a_plugin_failing_on_one_node_while_ready_elsewhere_is_a_warning() {
+        let pods = "NAME                                   READY   STATUS             RESTARTS   AGE   IP          NODE     NOMINATED NODE   READINESS GATES
+nvidia-device-plugin-daemonset-aaaaa   0/1     CrashLoopBackOff   12         1h    10.0.1.2    cpu-1    <none>           <none>
+nvidia-device-plugin-daemonset-bbbbb   1/1     Running            0          1h    10.0.1.3    gpu-1    <none>           <none>
+";
+        let f = run_rule("gpu-not-advertised", pods);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(f[0].message.contains("Ready on gpu-1"), "{}", f[0].message);
+        // an `Error` row of a DaemonSet pod is a failing pod, not a finished one
+        let err = pods.replace("CrashLoopBackOff", "Error           ");
+        let f = run_rule("gpu-not-advertised", &err);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        // every plugin pod failing: an error
+        let all = pods.replace("1/1     Running         ", "0/1     CrashLoopBackOff");
+        let f = run_rule("gpu-not-advertised", &all);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(f.iter().all(|x| x.severity == Severity::Error));
+    }
+
+    #[test]
+    fn a_pending_plugin_pod_on_no_node_is_not_scheduled() {
+        let pods = "NAME                                   READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES
+nvidia-device-plugin-daemonset-2xv9k   0/1     Pending   0          3h    <none>   <none>   <none>           <none>
+";
+        let f = run_rule("device-plugin-not-scheduled", pods);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject.to_string(),
+            "Pod/nvidia-device-plugin-daemonset-2xv9k"
+        );
+        assert!(run_rule("gpu-not-advertised", pods).is_empty());
+    }
+
+    #[test]
+    fn init_status_names_the_upstream_init_container() {
+        let pod = |name: &str, status: &str| {
+            let mut p = Pod::default();
+            p.metadata.name = name.to_owned();
+            p.status.phase = "Pending".to_owned();
+            p.status.reason = status.to_owned();
+            p
+        };
+        let c = |name, status| stuck_init_container(&pod(name, status)).map(|(c, _)| c);
+        assert_eq!(
+            c("nvidia-operator-validator-x", "Init:2/4").as_deref(),
+            Some("cuda-validation")
+        );
+        assert_eq!(
+            c("nvidia-operator-validator-x", "Init:0/5").as_deref(),
+            Some("driver-validation")
+        );
+        // five init containers (nvidia-fs-validation in some versions): only 0/y is certain
+        assert_eq!(c("nvidia-operator-validator-x", "Init:2/5"), None);
+        assert_eq!(
+            c("nvidia-operator-validator-x", "Init:CrashLoopBackOff"),
+            None
+        );
+        assert_eq!(
+            c(
+                "nvidia-container-toolkit-daemonset-x",
+                "Init:CrashLoopBackOff"
+            )
+            .as_deref(),
+            Some("driver-validation")
+        );
+        assert_eq!(
+            c("nvidia-device-plugin-daemonset-x", "Init:0/1").as_deref(),
+            Some("toolkit-validation")
+        );
+        assert_eq!(c("coredns-x", "Init:0/1"), None);
     }
 
     #[test]

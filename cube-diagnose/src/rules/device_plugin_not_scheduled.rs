@@ -12,7 +12,7 @@ declare_rule!(
     "device-plugin-not-scheduled",
     Gpu,
     Error,
-    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects.",
+    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
     check
 );
 
@@ -198,6 +198,55 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ));
         }
         out.push(f.with_remedy(remedy));
+    }
+    // device-plugin and driver pods that no node runs: Pending without a node (the DaemonSet
+    // controller makes one pod per node it selects, pinned to that node by a node affinity
+    // term `matchFields metadata.name`, pkg/controller/daemon/util/daemonset_util.go
+    // `ReplaceDaemonSetPodNodeNameNodeAffinity`; the scheduler still has to fit it there)
+    for p in &snap.pods {
+        if p.status.phase != "Pending" || !p.spec.node_name.is_empty() || p.is_terminal() {
+            continue;
+        }
+        let Some((role, _)) = cube_model::gpu::classify_pod(p) else {
+            continue;
+        };
+        let what = match role {
+            cube_model::gpu::GpuComponentRole::DevicePlugin => "device-plugin",
+            cube_model::gpu::GpuComponentRole::Driver => "GPU driver",
+            _ => continue,
+        };
+        let (ns, name) = (&p.metadata.namespace, &p.metadata.name);
+        let po = obj("Pod", ns, name);
+        let nominated = if p.status.nominated_node_name.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (nominated node {}: it waits for preemption there)",
+                p.status.nominated_node_name
+            )
+        };
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", crate::rules::shell_word(ns))
+        };
+        let pname = crate::rules::shell_word(name);
+        out.push(
+            Finding::new(
+                DevicePluginNotScheduled::ID,
+                Severity::Warning,
+                crate::rules::pod_subject(p),
+                format!(
+                    "the {what} pod {}{name} is Pending on no node{nominated}: the scheduler cannot place it on the one node its DaemonSet made it for (each DaemonSet pod is pinned to one node by node affinity), so that node's GPUs are not advertised until it runs; the usual causes are the node's free CPU or memory below the pod's requests, or a taint it does not tolerate",
+                    if ns.is_empty() { String::new() } else { format!("{ns}/") }
+                ),
+            )
+            .with_evidence(Evidence::field(&po, "status.phase", "Pending"))
+            .with_evidence(Evidence::field(&po, "spec.nodeName", "<none>"))
+            .with_remedy(format!(
+                "`kubectl{ns_flag} describe pod {pname}` (the FailedScheduling event says why) and `kubectl{ns_flag} get pod {pname} -o jsonpath='{{.spec.affinity.nodeAffinity}}'` (the node it is meant for); give the pod a priority that preempts (the plugin charts use system-node-critical) or free room on that node"
+            )),
+        );
     }
     // NFD's class-prefixed label on a node that advertises nothing, when no plugin in the input
     // tells which label it selects

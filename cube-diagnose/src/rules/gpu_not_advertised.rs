@@ -17,7 +17,7 @@ declare_rule!(
     "gpu-not-advertised",
     Gpu,
     Error,
-    "A node has GPUs by some source of the GPU evidence model (GPU feature discovery / GPU Operator / NFD / AMD / Intel labels, cloud labels such as accelerator=, cloud.google.com/gke-accelerator, karpenter.k8s.aws/instance-gpu-*, a GPU instance type, HAMi annotations, CubeStudio gpu=true, SkyPilot / CoreWeave / cluster-autoscaler GPU labels, the legacy alpha.kubernetes.io/nvidia-gpu-name, a GPU taint, GPU component pods, running pods requesting GPUs, a GPU resource registered at 0, pool siblings or identical-hardware siblings that advertise GPUs (a warning, the weakest evidence), nvidia-smi / rocm-smi output pasted with the node or given as its own input and linked to it; extendable with Config gpuLabels) but its reporting chain breaks: no GPU resource of its vendor in status.allocatable, or allocatable 0 while capacity is not (detected but unhealthy). The finding names the first failing link: node not Ready (points to node-not-ready), the device-plugin DaemonSet's selector or tolerations (points to device-plugin-not-scheduled), the failing pod (driver installer, container toolkit, GPU Operator validator, or the plugin pod, with its waiting reason), nothing registered, zero devices, or the HAMi handshake. Device-plugin logs (NVML cannot load; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding.",
+    "A node has GPUs by some source of the GPU evidence model (GPU feature discovery / GPU Operator / NFD / AMD / Intel labels, cloud labels such as accelerator=, cloud.google.com/gke-accelerator, karpenter.k8s.aws/instance-gpu-*, a GPU instance type, HAMi annotations, CubeStudio gpu=true, SkyPilot / CoreWeave / cluster-autoscaler GPU labels, the legacy alpha.kubernetes.io/nvidia-gpu-name, a GPU taint, GPU component pods, running pods requesting GPUs, a GPU resource registered at 0, pool siblings or identical-hardware siblings that advertise GPUs (a warning, the weakest evidence), nvidia-smi / rocm-smi output pasted with the node or given as its own input and linked to it; extendable with Config gpuLabels) but its reporting chain breaks: no GPU resource of its vendor in status.allocatable, or allocatable 0 while capacity is not (detected but unhealthy). The finding names the first failing link: node not Ready (points to node-not-ready), the device-plugin DaemonSet's selector or tolerations (points to device-plugin-not-scheduled), the failing pod (driver installer, container toolkit, GPU Operator validator, or the plugin pod, with its waiting reason), nothing registered, zero devices, or the HAMi handshake. Device-plugin logs (NVML cannot load; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding. GPU component pods of a `kubectl get pods [-A] [-o wide]` listing or `describe pod` on nodes whose resources the input does not show (driver, container toolkit, GPU Operator validator or device-plugin pod in CrashLoopBackOff, Error, Init:x/y, Init:CrashLoopBackOff, ImagePullBackOff, ContainerCreating) name the node from the NODE column (or, without one, the deepest failing pod) and the init container it is stuck in (from Init:x/y and the upstream manifests, or a BackOff event); a warning when only validators fail while the plugin pod is Ready, or when the plugin fails on a node nothing else calls a GPU node while it is Ready elsewhere. A listing without GPU component pods says nothing.",
     check
 );
 
@@ -136,6 +136,50 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_evidences(source_evidence(n, chain.evidence, 6))
                 .with_evidences(f.evidence.clone())
                 .with_remedy(remedy),
+        );
+    }
+    // nodes known only from the GPU component pods bound to them (a `kubectl get pods -o
+    // wide` NODE column): a failing driver, toolkit, validator or plugin pod breaks the chain
+    for b in crate::gpu::pod_only_breaks(ctx) {
+        let f = &b.failure;
+        let (subject, whose, check) = match &b.node {
+            Some(name) => (
+                crate::Subject::cluster_scoped("Node", name),
+                format!(
+                    "node {name} (its resources are not in the input; its GPU component pods are)"
+                ),
+                format!(
+                    "`kubectl describe node {}` then shows whether the GPU resource is in Allocatable",
+                    crate::rules::shell_word(name)
+                ),
+            ),
+            None => (
+                crate::Subject::namespaced("Pod", &b.pod.0, &b.pod.1),
+                "the node these GPU component pods run on (the listing has no NODE column)"
+                    .to_owned(),
+                format!(
+                    "`kubectl{} get pods -o wide` names the node",
+                    if b.pod.0.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" -n {}", crate::rules::shell_word(&b.pod.0))
+                    }
+                ),
+            ),
+        };
+        out.push(
+            Finding::new(
+                GpuNotAdvertised::ID,
+                f.severity,
+                subject,
+                format!(
+                    "the GPU reporting chain of {whose} is broken; first broken link ({}): {}",
+                    f.link.as_str(),
+                    f.detail
+                ),
+            )
+            .with_evidences(f.evidence.clone())
+            .with_remedy(format!("{}; {check}", f.remedy)),
         );
     }
     // sharing configs (time-slicing/MPS) whose replicas the nodes do not show
