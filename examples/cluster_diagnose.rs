@@ -218,10 +218,9 @@ fn read_inputs(
         // its secrets are hidden wherever they show up again in an output
         cube_examples::learn_secrets(&bytes);
         let text = String::from_utf8_lossy(&bytes);
-        if is_kubeconfig(&text, limits) {
-            let origin = (!is_stdin).then_some(path.as_path());
-            let parsed = Kubeconfig::from_yaml_with(&text, origin, limits)
-                .with_context(|| format!("{name} is not a readable kubeconfig"));
+        let origin = (!is_stdin).then_some(path.as_path());
+        if let Some(parsed) = read_kubeconfig(&text, origin, limits) {
+            let parsed = parsed.with_context(|| format!("{name} is not a readable kubeconfig"));
             match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None)) {
                 Ok(r) => {
                     inputs
@@ -289,6 +288,51 @@ fn tidy_paths(text: &str) -> String {
     out
 }
 
+/// The input as a kubeconfig when it is one ([`is_kubeconfig`]'s rules), parsed once: `None`
+/// when it is no kubeconfig (read as a snapshot), `Some(Err)` for a kubeconfig that does not
+/// load. Only a text that fails the typed parse is parsed a second time, for its shape (to tell
+/// a broken kubeconfig from another document).
+fn read_kubeconfig(
+    text: &str,
+    origin: Option<&std::path::Path>,
+    limits: &cube_model::Limits,
+) -> Option<Result<Kubeconfig>> {
+    if !may_be_kubeconfig(text) {
+        return None;
+    }
+    match Kubeconfig::from_yaml_with(text, origin, limits) {
+        Ok(cfg) => has_kubeconfig_shape(&cfg).then_some(Ok(cfg)),
+        Err(e) => is_kubeconfig(text, limits).then(|| Err(e.into())),
+    }
+}
+
+/// [`is_kubeconfig`]'s shape rule on a parsed document: `kind: Config`, or no kind and any of
+/// `contexts`, `users`, `current-context`, or `clusters` entries that all have a `cluster`.
+fn has_kubeconfig_shape(cfg: &Kubeconfig) -> bool {
+    match cfg.kind.as_deref() {
+        Some(k) => k == "Config",
+        None => {
+            !cfg.contexts.is_empty()
+                || !cfg.users.is_empty()
+                || cfg.current_context.is_some()
+                || (!cfg.clusters.is_empty()
+                    && cfg
+                        .clusters
+                        .iter()
+                        .all(|c| c.cluster != cube_cluster::kubeconfig::Cluster::default()))
+        }
+    }
+}
+
+/// The cheap checks before any parse: at most 16 MiB (no kubeconfig is that large; a dump is
+/// read as a snapshot) and one of the kubeconfig keys named somewhere.
+fn may_be_kubeconfig(text: &str) -> bool {
+    text.len() <= 16 << 20
+        && ["clusters", "contexts", "users", "current-context"]
+            .iter()
+            .any(|k| text.contains(k))
+}
+
 /// True when an input is a kubeconfig, by content, in every form client-go loads
 /// (`clientcmd.Load` reads YAML or JSON through sigs.k8s.io/yaml): `kind: Config` however it is
 /// written (quoted, flow style, a trailing comment, JSON on one line or indented), or no `kind`
@@ -306,14 +350,7 @@ fn is_kubeconfig(text: &str, limits: &cube_model::Limits) -> bool {
         #[serde(rename = "current-context")]
         current_context: Option<serde::de::IgnoredAny>,
     }
-    if text.len() > 16 << 20 {
-        return false;
-    }
-    // cheap pre-check: every kubeconfig names one of these keys
-    if !["clusters", "contexts", "users", "current-context"]
-        .iter()
-        .any(|k| text.contains(k))
-    {
+    if !may_be_kubeconfig(text) {
         return false;
     }
     let body = text.trim_start_matches('\u{feff}');
@@ -513,6 +550,11 @@ mod tests {
         ];
         for text in &yes {
             assert!(is_kubeconfig(text, &limits), "not detected:\n{text}");
+            // the one-parse reader agrees
+            assert!(
+                matches!(read_kubeconfig(text, None, &limits), Some(Ok(_))),
+                "not read:\n{text}"
+            );
         }
         let no = [
             "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig: {path: x}\n".to_owned(),
@@ -524,7 +566,17 @@ mod tests {
         ];
         for text in &no {
             assert!(!is_kubeconfig(text, &limits), "detected:\n{text}");
+            assert!(
+                read_kubeconfig(text, None, &limits).is_none(),
+                "read:\n{text}"
+            );
         }
+        // a kubeconfig that does not load is still a kubeconfig (reported, not a snapshot)
+        let broken = "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {server: x}\n- name: a\n  cluster: {server: y}\n";
+        assert!(matches!(
+            read_kubeconfig(broken, None, &limits),
+            Some(Err(_))
+        ));
     }
 
     const LOG: &str =

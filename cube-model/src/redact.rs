@@ -127,7 +127,7 @@ pub fn is_secret_key(key: &str) -> bool {
 ///             --discovery-token-ca-cert-hash sha256:aaaa";
 /// assert_eq!(
 ///     redact(line),
-///     "kubeadm join 10.0.0.1:6443 --token <redacted> --discovery-token-ca-cert-hash sha256:aaaa"
+///     "kubeadm join 10.0.0.1:6443 --token abcdef.<redacted> --discovery-token-ca-cert-hash sha256:aaaa"
 /// );
 /// assert_eq!(redact("https://admin:p/a#s?s@10.0.0.1:6443"), "https://<redacted>@10.0.0.1:6443");
 /// ```
@@ -426,15 +426,18 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
                 let head = line[..k_start - usize::from(quoted && k_start > 0)]
                     .trim_start_matches([' ', '\t'])
                     .trim_start_matches("- ");
-                let mapping = c == b'='
-                    || head.is_empty()
-                    || head.ends_with(['{', ',', '['])
-                    || line[..k_start].trim_end().ends_with(['{', ',']);
+                // a kind name (`BootstrapToken: 3 objects in 1 page(s)`, a progress or count
+                // line) is no mapping key: only a credential-looking value is hidden
+                let mapping = !is_kind_name(key)
+                    && (c == b'='
+                        || head.is_empty()
+                        || head.ends_with(['{', ',', '['])
+                        || line[..k_start].trim_end().ends_with(['{', ',']));
                 if let Some((s, e, block)) = value_span(line, i + 1, c == b':', flow, mapping) {
                     if block {
                         st.block_indent = Some(indent_of(line));
                     } else if s < e {
-                        ranges.push((s, e));
+                        ranges.push(keep_token_id(line, s, e));
                     }
                     i = e.max(i + 1);
                     continue;
@@ -457,7 +460,7 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
                 if v < b.len() && b[v] != b'-' {
                     let e = token_end(line, v, false);
                     if e > v {
-                        ranges.push((v, e));
+                        ranges.push(keep_token_id(line, v, e));
                         i = e;
                         continue;
                     }
@@ -608,6 +611,33 @@ fn auth_schemes(line: &str, ranges: &mut Vec<(usize, usize)>) {
                 ranges.push((v, end));
             }
         }
+    }
+}
+
+/// Kubernetes kind names whose lower-cased form ends like a secret key (`BootstrapToken`, the
+/// kind cube-cluster's live collection reports bootstrap token Secrets under): as a key they
+/// label counts and progress, not a credential. Matched exactly (`bootstrapToken:` in a
+/// config file is still a secret key).
+fn is_kind_name(key: &str) -> bool {
+    key.trim_matches(['"', '\'']) == "BootstrapToken"
+}
+
+/// True for a whole kubeadm bootstrap token `[a-z0-9]{6}\.[a-z0-9]{16}` (k8s.io/cluster-bootstrap
+/// `BootstrapTokenPattern`).
+pub fn is_bootstrap_token(text: &str) -> bool {
+    let b = text.as_bytes();
+    let ok = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    b.len() == 23 && b[6] == b'.' && b[..6].iter().all(ok) && b[7..].iter().all(ok)
+}
+
+/// The part of a secret value `line[s..e]` to hide: a bootstrap token keeps its public id
+/// (`--token abcdef.<redacted>`, as `kubeadm token list` shows ids), anything else is hidden
+/// whole.
+fn keep_token_id(line: &str, s: usize, e: usize) -> (usize, usize) {
+    if line.get(s..e).is_some_and(is_bootstrap_token) {
+        (s + 7, e)
+    } else {
+        (s, e)
     }
 }
 
@@ -879,6 +909,48 @@ mod tests {
         assert!(!r.contains(SECRET_HALF), "{r}");
         assert!(r.contains("abcdef.<redacted>"), "{r}");
         keeps("image nvcr.io/nvidia/k8s-device-plugin:v0.17.0");
+        // under a secret key or flag, in every form, the id stays and the secret goes
+        for form in [
+            format!(
+                "kubeadm join 10.0.0.1:6443 --token {TOKEN} --discovery-token-ca-cert-hash sha256:aa"
+            ),
+            format!("--discovery-token={TOKEN}"),
+            format!("token: {TOKEN}"),
+            format!("token=\"{TOKEN}\""),
+            format!("{{\"token\":\"{TOKEN}\"}}"),
+            format!("token\t{TOKEN}\tinvalid"),
+        ] {
+            let r = redact(&form);
+            assert!(!r.contains(SECRET_HALF), "{r}");
+            assert!(r.contains("abcdef.<redacted>"), "{form} -> {r}");
+        }
+        // a secret key whose value is not a token is hidden whole
+        assert_eq!(redact("--token s3cr3t-abc"), "--token <redacted>");
+        assert!(is_bootstrap_token(TOKEN));
+        assert!(!is_bootstrap_token("abcdef.0123456789ABCDEF"));
+    }
+
+    /// The kind name `BootstrapToken` labels counts in progress lines (`BootstrapToken: page 1, 3
+    /// objects`): they stay readable, while a token after it still loses its secret half.
+    #[test]
+    fn kind_name_progress_lines_are_not_redacted() {
+        for line in [
+            "  BootstrapToken: page 1, 3 objects",
+            "  BootstrapToken: 3 objects in 1 page(s)",
+            "  BootstrapToken: missing (403 Forbidden)",
+            "  not collected: BootstrapToken: secrets is forbidden",
+        ] {
+            assert_eq!(redact(line), line);
+        }
+        assert_eq!(
+            redact(&format!("BootstrapToken: {TOKEN}")).into_owned(),
+            "BootstrapToken: abcdef.<redacted>"
+        );
+        // the field name of kubeadm's config is still a secret key
+        assert_eq!(
+            redact("bootstrapToken: hunter2-x"),
+            "bootstrapToken: <redacted>"
+        );
     }
 
     #[test]
