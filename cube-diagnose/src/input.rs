@@ -197,10 +197,9 @@ pub struct Inputs {
 
 /// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
 fn looks_binary(bytes: &[u8]) -> bool {
+    // A NUL byte or two in a text (a damaged dump, a log with a torn write) is damage the
+    // readers report where it is; binary data has many (counted with the other controls).
     let head = bytes.get(..4096).unwrap_or(bytes);
-    if head.contains(&0) {
-        return true;
-    }
     let text = String::from_utf8_lossy(head);
     let total = text.chars().count().max(1);
     let bad = text
@@ -347,6 +346,9 @@ impl Inputs {
     /// input problems; text goes to [`Inputs::add`]. Returns the detected format, or `None` when
     /// the input was not used.
     pub fn add_bytes(&mut self, source: &str, bytes: &[u8]) -> Option<InputFormat> {
+        // UTF-16 text (Windows PowerShell's `>`) is text: read as UTF-8
+        let utf8 = cube_model::io::utf16_to_utf8(bytes).map(|(b, _)| b);
+        let bytes = utf8.as_deref().unwrap_or(bytes);
         if looks_binary(bytes) {
             self.problems.push(InputProblem {
                 source: normalize_path(source),

@@ -256,7 +256,60 @@ fn read_bounded(
     if read > max_bytes {
         return Err(too_large(read));
     }
-    Ok(buf)
+    Ok(match utf16_to_utf8(&buf) {
+        Some((utf8, _)) => utf8,
+        None => buf,
+    })
+}
+
+/// A UTF-16 byte order, as [`utf16_to_utf8`] found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Utf16 {
+    /// Little-endian (`FF FE` byte-order mark; Windows PowerShell 5's `>` and `Out-File`).
+    Le,
+    /// Big-endian (`FE FF` byte-order mark).
+    Be,
+}
+
+/// UTF-16 text converted to UTF-8: a text that starts with a UTF-16 byte-order mark, or without
+/// one whose first four characters are ASCII text each paired with a NUL byte (`k\0i\0n\0d\0`).
+/// Windows PowerShell 5 writes `kubectl get nodes -o yaml > nodes.yaml` as UTF-16LE with a
+/// byte-order mark, and such files are pasted and uploaded as they are. The mark is dropped;
+/// unpaired surrogates and an odd last byte become U+FFFD. `None` for anything else (UTF-8,
+/// binary data), which is left as it is. Every read of [`read_file`] and [`read_to_limit`]
+/// goes through this, so every program reads such a file as text.
+///
+/// ```
+/// use cube_model::io::{utf16_to_utf8, Utf16};
+/// let le: Vec<u8> = [0xFF, 0xFE].into_iter()
+///     .chain("kind: Pod\r\n".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+/// assert_eq!(utf16_to_utf8(&le), Some((b"kind: Pod\r\n".to_vec(), Utf16::Le)));
+/// assert_eq!(utf16_to_utf8(b"kind: Pod\n"), None);
+/// ```
+pub fn utf16_to_utf8(bytes: &[u8]) -> Option<(Vec<u8>, Utf16)> {
+    let text_byte = |c: u8| matches!(c, b'\t' | b'\n' | b'\r' | 0x20..=0x7e);
+    let (order, body) = match bytes {
+        [0xFF, 0xFE, rest @ ..] if !rest.starts_with(&[0, 0]) => (Utf16::Le, rest),
+        [0xFE, 0xFF, rest @ ..] => (Utf16::Be, rest),
+        [a, 0, b, 0, c, 0, d, 0, ..] if [*a, *b, *c, *d].iter().all(|x| text_byte(*x)) => {
+            (Utf16::Le, bytes)
+        }
+        [0, a, 0, b, 0, c, 0, d, ..] if [*a, *b, *c, *d].iter().all(|x| text_byte(*x)) => {
+            (Utf16::Be, bytes)
+        }
+        _ => return None,
+    };
+    let units = body.chunks_exact(2).map(|p| match order {
+        Utf16::Le => u16::from_le_bytes([p[0], p[1]]),
+        Utf16::Be => u16::from_be_bytes([p[0], p[1]]),
+    });
+    let mut out = String::with_capacity(body.len() / 2 + 3);
+    out.extend(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)));
+    if body.len() % 2 == 1 {
+        out.push(char::REPLACEMENT_CHARACTER);
+    }
+    Some((out.into_bytes(), order))
 }
 
 fn file_type_name(ft: &std::fs::FileType) -> Option<&'static str> {
@@ -378,6 +431,47 @@ mod tests {
         };
         let e = read_file_with(Path::new("/dev/zero"), &opts).unwrap_err();
         assert!(e.limit_exceeded().is_some(), "{e}");
+    }
+
+    /// Windows PowerShell 5 writes `kubectl ... > x.yaml` as UTF-16LE with a byte-order mark;
+    /// other tools write UTF-16BE or no mark. Every form reads as the same UTF-8 text.
+    #[test]
+    fn utf16_files_read_as_utf8_text() {
+        let text = "apiVersion: v1\r\nkind: Node\r\nmetadata: {name: gpu-ü-1}\r\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (name, bytes) in [
+            ("le-bom", [&[0xFF, 0xFE][..], &le].concat()),
+            ("be-bom", [&[0xFE, 0xFF][..], &be].concat()),
+            ("le", le.clone()),
+            ("be", be.clone()),
+        ] {
+            let p = dir().join(format!("utf16-{name}.yaml"));
+            std::fs::write(&p, &bytes).unwrap();
+            let read = read_file(&p, &Limits::default()).unwrap();
+            assert_eq!(String::from_utf8(read).unwrap(), text, "{name}");
+            assert_eq!(
+                read_to_limit(&bytes[..], "-", 1 << 20).unwrap(),
+                text.as_bytes(),
+                "{name}"
+            );
+        }
+        // a broken surrogate and an odd last byte are replaced, nothing else lost
+        let bad = [0xFF, 0xFE, b'a', 0, 0x00, 0xD8, b'b', 0, b'c'];
+        assert_eq!(
+            utf16_to_utf8(&bad).unwrap().0,
+            "a\u{fffd}b\u{fffd}".as_bytes()
+        );
+        // UTF-8 (with or without its mark), binary data and DER stay as they are
+        for other in [
+            &b"\xEF\xBB\xBFkind: Pod\n"[..],
+            b"kind: Pod\n",
+            b"\x30\x82\x01\x0a\x02\x82",
+            b"\x7fELF\x02\x01\x01\x00\x00\x00",
+            b"",
+        ] {
+            assert_eq!(utf16_to_utf8(other), None, "{other:?}");
+        }
     }
 
     #[test]

@@ -745,6 +745,81 @@ fn the_same_bad_input_exits_2_in_every_program() {
     }
 }
 
+/// Text in the encodings people's tools write is read, never dropped: UTF-16LE with a
+/// byte-order mark (Windows PowerShell 5's `kubectl get nodes -o json > nodes.json`), UTF-16BE,
+/// UTF-16 without a mark, in every program's file input; and a dump with a stray NUL byte in one
+/// item is damage in that item (the other items are diagnosed, exit 3), not "binary data".
+#[test]
+fn utf16_files_and_stray_nul_bytes_are_read_by_every_program() {
+    let nodes = |bad: &str| {
+        format!(
+            "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"n1\",\"labels\":{{\"x\":\"{bad}\"}}}}}},\n{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"n2\"}},\"status\":{{\"conditions\":[{{\"type\":\"Ready\",\"status\":\"False\"}}]}}}}]}}\r\n"
+        )
+    };
+    let le = |t: &str| -> Vec<u8> { t.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+    let be = |t: &str| -> Vec<u8> { t.encode_utf16().flat_map(u16::to_be_bytes).collect() };
+    let encodings: [(&str, Box<dyn Fn(&str) -> Vec<u8>>); 3] = [
+        (
+            "le-bom",
+            Box::new(move |t| [&[0xFF, 0xFE][..], &le(t)].concat()),
+        ),
+        (
+            "be-bom",
+            Box::new(move |t| [&[0xFE, 0xFF][..], &be(t)].concat()),
+        ),
+        (
+            "le",
+            Box::new(move |t| t.encode_utf16().flat_map(u16::to_le_bytes).collect()),
+        ),
+    ];
+    let groups = std::fs::read_to_string(root().join(GROUPS)).expect("groups");
+    for (enc, encode) in &encodings {
+        let dump = write(&format!("utf16-{enc}.json"), &encode(&nodes("ok")));
+        let o = run(
+            "cluster_diagnose",
+            &["--snapshot", dump.to_str().unwrap(), "--output", "json"],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(code(&o), 1, "{enc}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.contains("\"node-not-ready\""), "{enc}: {out}");
+        let pod = write(&format!("utf16-{enc}-pod.yaml"), &encode(POD));
+        let o = run(
+            "pod_admit",
+            &["--snapshot", SAMPLE, "--pod", pod.to_str().unwrap()],
+        );
+        assert!(
+            code(&o) < 2,
+            "{enc}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let g = write(&format!("utf16-{enc}-groups.yaml"), &encode(&groups));
+        let o = run("group_plan", &[g.to_str().unwrap()]);
+        assert_eq!(code(&o), 0, "{enc}: {}", String::from_utf8_lossy(&o.stderr));
+        let kc = write(&format!("utf16-{enc}-kc.yaml"), &encode(KUBECONFIG));
+        let o = run(
+            "cluster_import",
+            &["--kubeconfig", kc.to_str().unwrap(), "--offline"],
+        );
+        assert!(
+            code(&o) < 2,
+            "{enc}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // a raw NUL inside item 1's label: item 1 is reported unreadable, item 2 still diagnosed
+    let damaged = write("nul-in-item.json", nodes("a\0b").as_bytes());
+    let o = run(
+        "cluster_diagnose",
+        &["--snapshot", damaged.to_str().unwrap(), "--output", "json"],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 3, "{out}");
+    assert!(
+        out.contains("\"node-not-ready\"") && !out.contains("binary data"),
+        "{out}"
+    );
+}
+
 /// `cluster_diagnose --kubeconfig` of an empty file exited 1 while `cluster_import` exited 2.
 #[test]
 fn an_empty_kubeconfig_is_bad_input_in_every_program() {
