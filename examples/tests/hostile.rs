@@ -756,25 +756,18 @@ fn utf16_files_and_stray_nul_bytes_are_read_by_every_program() {
             "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"n1\",\"labels\":{{\"x\":\"{bad}\"}}}}}},\n{{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{{\"name\":\"n2\"}},\"status\":{{\"conditions\":[{{\"type\":\"Ready\",\"status\":\"False\"}}]}}}}]}}\r\n"
         )
     };
-    let le = |t: &str| -> Vec<u8> { t.encode_utf16().flat_map(u16::to_le_bytes).collect() };
-    let be = |t: &str| -> Vec<u8> { t.encode_utf16().flat_map(u16::to_be_bytes).collect() };
-    let encodings: [(&str, Box<dyn Fn(&str) -> Vec<u8>>); 3] = [
-        (
-            "le-bom",
-            Box::new(move |t| [&[0xFF, 0xFE][..], &le(t)].concat()),
-        ),
-        (
-            "be-bom",
-            Box::new(move |t| [&[0xFE, 0xFF][..], &be(t)].concat()),
-        ),
-        (
-            "le",
-            Box::new(move |t| t.encode_utf16().flat_map(u16::to_le_bytes).collect()),
-        ),
-    ];
+    fn encode(enc: &str, t: &str) -> Vec<u8> {
+        let le = t.encode_utf16().flat_map(u16::to_le_bytes);
+        let be = t.encode_utf16().flat_map(u16::to_be_bytes);
+        match enc {
+            "le-bom" => [0xFF, 0xFE].into_iter().chain(le).collect(),
+            "be-bom" => [0xFE, 0xFF].into_iter().chain(be).collect(),
+            _ => le.collect(),
+        }
+    }
     let groups = std::fs::read_to_string(root().join(GROUPS)).expect("groups");
-    for (enc, encode) in &encodings {
-        let dump = write(&format!("utf16-{enc}.json"), &encode(&nodes("ok")));
+    for enc in ["le-bom", "be-bom", "le"] {
+        let dump = write(&format!("utf16-{enc}.json"), &encode(enc, &nodes("ok")));
         let o = run(
             "cluster_diagnose",
             &["--snapshot", dump.to_str().unwrap(), "--output", "json"],
@@ -782,7 +775,7 @@ fn utf16_files_and_stray_nul_bytes_are_read_by_every_program() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert_eq!(code(&o), 1, "{enc}: {}", String::from_utf8_lossy(&o.stderr));
         assert!(out.contains("\"node-not-ready\""), "{enc}: {out}");
-        let pod = write(&format!("utf16-{enc}-pod.yaml"), &encode(POD));
+        let pod = write(&format!("utf16-{enc}-pod.yaml"), &encode(enc, POD));
         let o = run(
             "pod_admit",
             &["--snapshot", SAMPLE, "--pod", pod.to_str().unwrap()],
@@ -792,10 +785,10 @@ fn utf16_files_and_stray_nul_bytes_are_read_by_every_program() {
             "{enc}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        let g = write(&format!("utf16-{enc}-groups.yaml"), &encode(&groups));
+        let g = write(&format!("utf16-{enc}-groups.yaml"), &encode(enc, &groups));
         let o = run("group_plan", &[g.to_str().unwrap()]);
         assert_eq!(code(&o), 0, "{enc}: {}", String::from_utf8_lossy(&o.stderr));
-        let kc = write(&format!("utf16-{enc}-kc.yaml"), &encode(KUBECONFIG));
+        let kc = write(&format!("utf16-{enc}-kc.yaml"), &encode(enc, KUBECONFIG));
         let o = run(
             "cluster_import",
             &["--kubeconfig", kc.to_str().unwrap(), "--offline"],
