@@ -156,7 +156,12 @@ fn run(args: Args) -> Result<u8> {
         Output::Junit => to_junit(&report),
     };
     cube_examples::print_stdout(&out)?;
-    Ok(u8::try_from(report.exit_code()).unwrap_or(1))
+    let code = u8::try_from(report.exit_code()).unwrap_or(1);
+    // the process exits next: the system frees these at once (see `leave_at_exit`)
+    cube_examples::leave_at_exit(report);
+    cube_examples::leave_at_exit(ctx);
+    cube_examples::leave_at_exit(inputs);
+    Ok(code)
 }
 
 /// Reads every `--snapshot` path (`-` is stdin, read once) into `inputs` (kubeconfigs into

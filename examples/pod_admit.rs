@@ -328,6 +328,8 @@ fn run(args: &Args) -> anyhow::Result<u8> {
             ms(start, end),
         ));
     }
+    // the process exits next: the system frees these at once (see `leave_at_exit`)
+    cube_examples::leave_at_exit((out, snapshot));
     Ok(code)
 }
 

@@ -77,21 +77,18 @@ impl<'r> Window<'r> {
             return Ok(false);
         }
         let old = self.buf.len();
-        self.buf.resize(old + self.window, 0);
-        let mut filled = old;
-        while filled < self.buf.len() {
-            match self.reader.read(&mut self.buf[filled..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    break;
-                }
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Stop::Io(e)),
-            }
+        // read straight into the vector's spare room (not zeroed first: that was a memset of
+        // the whole input); fewer bytes than asked for means the reader is exhausted
+        let want = self.window as u64;
+        let got = (&mut *self.reader)
+            .take(want)
+            .read_to_end(&mut self.buf)
+            .map_err(Stop::Io)?;
+        if (got as u64) < want {
+            self.eof = true;
         }
-        self.buf.truncate(filled);
-        self.total += (filled - old) as u64;
+        let filled = old + got;
+        self.total += got as u64;
         if self.total > self.max {
             return Err(Stop::ReadWhole);
         }
