@@ -463,7 +463,7 @@ fn forbidden(user: &str, verb: &str, t: &Target) -> Status {
     s
 }
 
-fn labels_of(v: &Value) -> BTreeMap<String, String> {
+fn labels_of(v: &Value) -> cube_model::objects::Labels {
     v["metadata"]["labels"]
         .as_object()
         .map(|m| {

@@ -935,8 +935,8 @@ pub fn selector_matches(sel: &LabelSelector, meta: &ObjectMeta) -> bool {
         && sel.match_expressions.iter().all(|e| {
             let val = labels.get(&e.key);
             match e.operator.as_str() {
-                "In" => val.is_some_and(|v| e.values.contains(v)),
-                "NotIn" => val.is_none_or(|v| !e.values.contains(v)),
+                "In" => val.is_some_and(|v| e.values.iter().any(|x| x == v)),
+                "NotIn" => val.is_none_or(|v| !e.values.iter().any(|x| x == v)),
                 "Exists" => val.is_some(),
                 "DoesNotExist" => val.is_none(),
                 _ => false,

@@ -337,7 +337,7 @@ impl<'a> Context<'a> {
                         e.metadata
                             .annotations
                             .get(crate::input::SOURCE_ANNOTATION)
-                            .map_or("events", String::as_str),
+                            .unwrap_or("events"),
                     )
                 } else if o.namespace.is_empty() {
                     crate::Subject::cluster_scoped(&o.kind, &o.name)

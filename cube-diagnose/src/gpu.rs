@@ -235,7 +235,7 @@ pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
     for (k, v) in &spec.node_selector {
         if labels.get(k) != Some(v) {
             ex.missing_labels
-                .push((k.clone(), v.clone(), labels.get(k).cloned()));
+                .push((k.to_owned(), v.to_owned(), labels.get(k).map(str::to_owned)));
         }
     }
     if let Some(required) = spec
@@ -1813,7 +1813,7 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
                     fixes.push(format!("`{}`", toleration_patch(ds, t)));
                 }
             } else if k.contains("10de") {
-                let class_prefixed: Vec<&String> = labels
+                let class_prefixed: Vec<&str> = labels
                     .keys()
                     .filter(|l| {
                         l.starts_with("feature.node.kubernetes.io/pci-")
@@ -1823,7 +1823,7 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
                 if !class_prefixed.is_empty() {
                     notes.push(format!(
                         "NFD labelled the NVIDIA device with the PCI class in the key ({}), not {k}",
-                        class_prefixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                        class_prefixed.join(", ")
                     ));
                 } else {
                     notes.push(format!(

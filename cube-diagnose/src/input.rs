@@ -671,10 +671,11 @@ impl Inputs {
     /// excerpt without its `Name:` line) `unnamed node (from <source>)`.
     fn stamp_source(&mut self, source: &str, events_before: usize, nodes_before: usize) {
         for e in self.snapshot.events.iter_mut().skip(events_before) {
-            e.metadata
-                .annotations
-                .entry(SOURCE_ANNOTATION.to_owned())
-                .or_insert_with(|| source.to_owned());
+            if !e.metadata.annotations.contains_key(SOURCE_ANNOTATION) {
+                e.metadata
+                    .annotations
+                    .insert(SOURCE_ANNOTATION.to_owned(), source.to_owned());
+            }
         }
         for n in self.snapshot.nodes.iter_mut().skip(nodes_before) {
             if n.metadata.name.trim().is_empty() {

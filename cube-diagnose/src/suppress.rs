@@ -115,7 +115,7 @@ impl Annotated {
                         meta.namespace.clone(),
                         meta.name.clone(),
                     ))
-                    .or_insert_with(|| v.clone());
+                    .or_insert_with(|| v.to_owned());
                 }
             }
         }

@@ -434,6 +434,10 @@ fn main() {
         return;
     }
     let bytes = generate(nodes, pods);
+    if std::env::var_os("CUBE_BENCH_BREAKDOWN").is_some() {
+        breakdown(&bytes);
+        return;
+    }
     one_shot(&bytes, nodes, pods);
     if std::env::var_os("CUBE_BENCH_ONESHOT_ONLY").is_some() {
         return;
@@ -452,4 +456,153 @@ fn main() {
     group.bench_function("cube_model", |b| b.iter(|| read_cube(black_box(&bytes))));
     group.finish();
     c.final_summary();
+}
+
+/// Heap bytes held by each field of the loaded pods and nodes (`CUBE_BENCH_BREAKDOWN=1`):
+/// fields are emptied one by one and the heap released is counted (requested bytes, without the
+/// allocator's own overhead per block).
+fn breakdown(bytes: &[u8]) {
+    let mb = |b: usize| b as f64 / (1024.0 * 1024.0);
+    let base = PEAK.current_usage();
+    let mut s = read_cube(bytes);
+    let total = PEAK.current_usage().saturating_sub(base);
+    let (np, nn) = (s.pods.len().max(1), s.nodes.len().max(1));
+    println!(
+        "retained {:.1} MiB for {:.1} MiB of JSON ({:.2}x); {} pods, {} nodes",
+        mb(total),
+        mb(bytes.len()),
+        total as f64 / bytes.len() as f64,
+        np,
+        nn
+    );
+    let mut row = |what: &str, per: usize, f: &mut dyn FnMut(&mut ClusterSnapshot)| {
+        let before = PEAK.current_usage();
+        f(&mut s);
+        let freed = before.saturating_sub(PEAK.current_usage());
+        println!(
+            "{what:<40} {:>9.1} MiB {:>7} B/object",
+            mb(freed),
+            freed / per
+        );
+    };
+    macro_rules! clear {
+        ($what:expr, $per:expr, $coll:ident, |$o:ident| $body:expr) => {
+            row($what, $per, &mut |s: &mut ClusterSnapshot| {
+                for $o in s.$coll.iter_mut() {
+                    $body;
+                }
+            })
+        };
+    }
+    clear!("pod.metadata.labels", np, pods, |p| p.metadata.labels =
+        Default::default());
+    clear!("pod.metadata.annotations", np, pods, |p| p
+        .metadata
+        .annotations =
+        Default::default());
+    clear!("pod.metadata.ownerReferences", np, pods, |p| p
+        .metadata
+        .owner_references =
+        Default::default());
+    clear!("pod.metadata.name", np, pods, |p| p.metadata.name =
+        Default::default());
+    clear!("pod.metadata.generateName", np, pods, |p| p
+        .metadata
+        .generate_name =
+        Default::default());
+    clear!("pod.metadata.namespace", np, pods, |p| p
+        .metadata
+        .namespace =
+        Default::default());
+    clear!("pod.metadata.uid", np, pods, |p| p.metadata.uid =
+        Default::default());
+    clear!("pod.metadata (rest)", np, pods, |p| p.metadata =
+        Default::default());
+    clear!(
+        "pod.spec.containers[].name",
+        np,
+        pods,
+        |p| for c in &mut p.spec.containers {
+            c.name = Default::default()
+        }
+    );
+    clear!(
+        "pod.spec.containers[].image",
+        np,
+        pods,
+        |p| for c in &mut p.spec.containers {
+            c.image = Default::default()
+        }
+    );
+    clear!(
+        "pod.spec.containers[].resources",
+        np,
+        pods,
+        |p| for c in &mut p.spec.containers {
+            c.resources = Default::default()
+        }
+    );
+    clear!("pod.spec.containers (rest)", np, pods, |p| p
+        .spec
+        .containers =
+        Default::default());
+    clear!("pod.spec.nodeName", np, pods, |p| p.spec.node_name =
+        Default::default());
+    clear!("pod.spec.nodeSelector", np, pods, |p| p
+        .spec
+        .node_selector =
+        Default::default());
+    clear!("pod.spec.tolerations", np, pods, |p| p.spec.tolerations =
+        Default::default());
+    clear!("pod.spec.volumes", np, pods, |p| p.spec.volumes =
+        Default::default());
+    clear!("pod.spec.priorityClassName", np, pods, |p| p
+        .spec
+        .priority_class_name =
+        Default::default());
+    clear!("pod.spec.schedulerName", np, pods, |p| p
+        .spec
+        .scheduler_name =
+        Default::default());
+    clear!("pod.spec (rest)", np, pods, |p| p.spec = Default::default());
+    clear!("pod.status.conditions", np, pods, |p| p.status.conditions =
+        Default::default());
+    clear!("pod.status.containerStatuses", np, pods, |p| p
+        .status
+        .container_statuses =
+        Default::default());
+    clear!("pod.status (rest)", np, pods, |p| p.status =
+        Default::default());
+    row("pods vector", np, &mut |s| s.pods = Vec::new());
+    clear!("node.metadata.labels", nn, nodes, |n| n.metadata.labels =
+        Default::default());
+    clear!("node.metadata.annotations", nn, nodes, |n| n
+        .metadata
+        .annotations =
+        Default::default());
+    clear!("node.metadata (rest)", nn, nodes, |n| n.metadata =
+        Default::default());
+    clear!("node.spec", nn, nodes, |n| n.spec = Default::default());
+    clear!("node.status.capacity+allocatable", nn, nodes, |n| {
+        n.status.capacity = Default::default();
+        n.status.allocatable = Default::default()
+    });
+    clear!("node.status.conditions", nn, nodes, |n| n
+        .status
+        .conditions =
+        Default::default());
+    clear!("node.status (rest)", nn, nodes, |n| n.status =
+        Default::default());
+    row("nodes vector", nn, &mut |s| s.nodes = Vec::new());
+    let rest = PEAK.current_usage().saturating_sub(base);
+    println!("{:<40} {:>9.1} MiB", "rest of the snapshot", mb(rest));
+    println!(
+        "sizes: Pod {} B, Node {} B, ObjectMeta {} B, PodSpec {} B, PodStatus {} B, Container {} B",
+        std::mem::size_of::<cube_model::objects::Pod>(),
+        std::mem::size_of::<cube_model::objects::Node>(),
+        std::mem::size_of::<cube_model::objects::ObjectMeta>(),
+        std::mem::size_of::<cube_model::objects::PodSpec>(),
+        std::mem::size_of::<cube_model::objects::PodStatus>(),
+        std::mem::size_of::<cube_model::objects::Container>(),
+    );
 }

@@ -463,7 +463,7 @@ impl ProjectExpand {
                 Some(existing) if existing != org => {
                     return Err(ExpandError::OrgConflict {
                         org: org.clone(),
-                        node_selector_org: existing.clone(),
+                        node_selector_org: existing.to_owned(),
                     });
                 }
                 _ => {
@@ -684,11 +684,8 @@ mod tests {
         assert_eq!(e.other["index"], serde_json::json!(3));
         let p = e.to_placement().unwrap();
         assert_eq!(p.cluster.as_deref(), Some("dev"));
-        assert_eq!(
-            p.node_selector.get("org").map(String::as_str),
-            Some("public")
-        );
-        assert_eq!(p.node_selector.get("gpu").map(String::as_str), Some("true"));
+        assert_eq!(p.node_selector.get("org"), Some("public"));
+        assert_eq!(p.node_selector.get("gpu"), Some("true"));
         let term = &p.node_affinity.as_ref().unwrap().node_selector_terms[0];
         assert_eq!(term.match_expressions[0].key, "gpu-type");
         assert_eq!(term.match_expressions[0].values, ["A100", "V100"]);

@@ -1434,7 +1434,7 @@ fn meta_from_block(b: &Block<'_>) -> ObjectMeta {
     if meta.name.is_empty()
         && let Some(host) = meta.labels.get("kubernetes.io/hostname")
     {
-        meta.name = host.clone();
+        meta.name = host.to_owned();
     }
     meta
 }
@@ -3105,10 +3105,15 @@ fn storage_class_from_block(b: &Block<'_>, out: &mut ParsedText) {
                 .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), "true".to_owned());
         }
         "No" => {
-            sc.metadata
+            if !sc
+                .metadata
                 .annotations
-                .entry(DEFAULT_CLASS_ANNOTATION.to_owned())
-                .or_insert_with(|| "false".to_owned());
+                .contains_key(DEFAULT_CLASS_ANNOTATION)
+            {
+                sc.metadata
+                    .annotations
+                    .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), "false".to_owned());
+            }
         }
         _ => {}
     }
@@ -3357,14 +3362,18 @@ fn merge_repeats(out: &mut ParsedText) {
 fn merge_meta(a: &mut ObjectMeta, b: ObjectMeta) {
     let a_partial = a.annotations.contains_key(PARTIAL_ANNOTATION);
     let b_partial = b.annotations.contains_key(PARTIAL_ANNOTATION);
-    for (k, v) in b.labels {
-        a.labels.entry(k).or_insert(v);
-    }
-    for (k, v) in b.annotations {
-        if k != PARTIAL_ANNOTATION {
-            a.annotations.entry(k).or_insert(v);
-        }
-    }
+    let labels: Vec<(&str, &str)> = b
+        .labels
+        .iter()
+        .filter(|(k, _)| !a.labels.contains_key(k))
+        .collect();
+    a.labels.extend(labels);
+    let annotations: Vec<(&str, &str)> = b
+        .annotations
+        .iter()
+        .filter(|(k, _)| *k != PARTIAL_ANNOTATION && !a.annotations.contains_key(k))
+        .collect();
+    a.annotations.extend(annotations);
     if !(a_partial && b_partial) {
         a.annotations.remove(PARTIAL_ANNOTATION);
     }
@@ -4102,17 +4111,11 @@ Taints:             <none>
         let n = &parsed.nodes[0];
         assert_eq!(n.metadata.name, "gpu-01");
         assert_eq!(
-            n.metadata
-                .labels
-                .get("nvidia.com/gpu.present")
-                .map(String::as_str),
+            n.metadata.labels.get("nvidia.com/gpu.present"),
             Some("true")
         );
         assert_eq!(
-            n.metadata
-                .annotations
-                .get("node.alpha.kubernetes.io/ttl")
-                .map(String::as_str),
+            n.metadata.annotations.get("node.alpha.kubernetes.io/ttl"),
             Some("0")
         );
         assert!(n.metadata.creation_timestamp.is_some());

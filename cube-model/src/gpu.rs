@@ -309,7 +309,7 @@ impl GpuVocabulary {
                         vendor: Some(vendor),
                         family: GpuEvidenceSource::ToolOutput,
                         key: crate::smi::tool_name(k).to_owned(),
-                        value: v.clone(),
+                        value: v.to_owned(),
                         node: None,
                         weak: false,
                     });
@@ -324,8 +324,8 @@ impl GpuVocabulary {
                         },
                         vendor: m.vendor,
                         family: m.family,
-                        key: k.clone(),
-                        value: v.clone(),
+                        key: k.to_owned(),
+                        value: v.to_owned(),
                         node: None,
                         weak: false,
                     });
@@ -1517,7 +1517,7 @@ pub fn cluster_gpu_evidence(
         let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (i, n) in snapshot.nodes.iter().enumerate() {
             if let Some(v) = n.metadata.labels.get(*key).filter(|v| !v.is_empty()) {
-                groups.entry(v.as_str()).or_default().push(i);
+                groups.entry(v).or_default().push(i);
             }
         }
         for (value, members) in groups {
@@ -1603,7 +1603,7 @@ fn hardware_siblings(
                 .labels
                 .get("node.kubernetes.io/instance-type")
                 .or_else(|| n.metadata.labels.get("beta.kubernetes.io/instance-type"))
-                .map_or("", String::as_str),
+                .unwrap_or(""),
         );
         groups.entry(key).or_default().push(i);
     }

@@ -42,6 +42,7 @@ pub mod gpu;
 pub mod group;
 pub mod import;
 pub mod io;
+pub mod labels;
 pub mod limits;
 pub mod node;
 pub mod objects;

@@ -459,7 +459,7 @@ impl NodeInfo {
         let gpu = gpu_facts(&labels, &node.metadata.annotations, &capacity, &allocatable);
         NodeInfo {
             name: node.metadata.name.clone(),
-            hostname: labels.get(HOSTNAME_LABEL).cloned(),
+            hostname: labels.get(HOSTNAME_LABEL).map(str::to_owned),
             addresses: node.status.addresses.clone(),
             taints: node.spec.taints.clone(),
             unschedulable: node.spec.unschedulable,
@@ -545,8 +545,8 @@ fn gpu_facts(
             if let Some(m) = vocab.find(kind, key, value) {
                 evidence.push(GpuEvidence {
                     source: m.family,
-                    key: key.clone(),
-                    value: value.clone(),
+                    key: key.to_owned(),
+                    value: value.to_owned(),
                     vendor: m.vendor,
                 });
             }

@@ -9,8 +9,6 @@
 //! faster than deserializing into the full API types (issue 2); we keep what quota, fit,
 //! preemption and the diagnosis rules need.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::ResourceList;
@@ -18,8 +16,9 @@ use crate::ResourceList;
 /// A timestamp as Kubernetes writes it (RFC 3339, UTC).
 pub type Time = jiff::Timestamp;
 
-/// String-keyed labels or annotations, in key order.
-pub type Labels = BTreeMap<String, String>;
+/// String-keyed labels or annotations, in key order: a compact sorted map (see
+/// [`crate::labels::Labels`]) with the API and JSON shape of a `BTreeMap<String, String>`.
+pub use crate::labels::Labels;
 
 /// `metav1.ObjectMeta`, reduced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -38,7 +37,7 @@ pub struct ObjectMeta {
     pub uid: String,
     /// `metadata.labels` (`null` reads as empty).
     #[serde(
-        skip_serializing_if = "BTreeMap::is_empty",
+        skip_serializing_if = "Labels::is_empty",
         deserialize_with = "de::labels"
     )]
     pub labels: Labels,
@@ -48,7 +47,7 @@ pub struct ObjectMeta {
     /// being allocated: it is a full copy of the object as last applied (often the largest field
     /// of a pod) and no analysis reads it.
     #[serde(
-        skip_serializing_if = "BTreeMap::is_empty",
+        skip_serializing_if = "Labels::is_empty",
         deserialize_with = "de::annotations"
     )]
     pub annotations: Labels,
@@ -76,75 +75,10 @@ pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-co
 mod de {
     use std::fmt;
 
-    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+    use serde::de::{Deserializer, Visitor};
 
     use super::{LAST_APPLIED_ANNOTATION, Labels};
-
-    struct LabelsVisitor {
-        drop_last_applied: bool,
-    }
-
-    impl<'de> Visitor<'de> for LabelsVisitor {
-        type Value = Labels;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a map of strings or null")
-        }
-        fn visit_unit<E: serde::de::Error>(self) -> Result<Labels, E> {
-            Ok(Labels::new())
-        }
-        fn visit_none<E: serde::de::Error>(self) -> Result<Labels, E> {
-            Ok(Labels::new())
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Labels, D::Error> {
-            d.deserialize_map(self)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Labels, A::Error> {
-            let mut out = Labels::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if self.drop_last_applied && key == LAST_APPLIED_ANNOTATION {
-                    map.next_value::<IgnoredAny>()?;
-                } else {
-                    let value = map.next_value::<ScalarString>()?;
-                    out.insert(key, value.0);
-                }
-            }
-            Ok(out)
-        }
-    }
-
-    /// A string; a YAML scalar written without quotes (`true`, `8`) reads as its text.
-    struct ScalarString(String);
-
-    impl<'de> serde::Deserialize<'de> for ScalarString {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl Visitor<'_> for V {
-                type Value = ScalarString;
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("a string")
-                }
-                fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ScalarString, E> {
-                    Ok(ScalarString(v.to_owned()))
-                }
-                fn visit_string<E: serde::de::Error>(self, v: String) -> Result<ScalarString, E> {
-                    Ok(ScalarString(v))
-                }
-                fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<ScalarString, E> {
-                    Ok(ScalarString(v.to_string()))
-                }
-                fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ScalarString, E> {
-                    Ok(ScalarString(v.to_string()))
-                }
-                fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ScalarString, E> {
-                    Ok(ScalarString(v.to_string()))
-                }
-                fn visit_unit<E: serde::de::Error>(self) -> Result<ScalarString, E> {
-                    Ok(ScalarString(String::new()))
-                }
-            }
-            d.deserialize_any(V)
-        }
-    }
+    use crate::labels::MapVisitor;
 
     /// A list read into a vector of exactly its length (`null` as empty).
     ///
@@ -195,15 +129,17 @@ mod de {
 
     /// Labels: a string map, `null` as empty.
     pub(super) fn labels<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
-        d.deserialize_option(LabelsVisitor {
-            drop_last_applied: false,
+        d.deserialize_option(MapVisitor {
+            lenient: true,
+            skip_key: None,
         })
     }
 
     /// Annotations: as [`labels`], without the last-applied-configuration copy.
     pub(super) fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
-        d.deserialize_option(LabelsVisitor {
-            drop_last_applied: true,
+        d.deserialize_option(MapVisitor {
+            lenient: true,
+            skip_key: Some(LAST_APPLIED_ANNOTATION),
         })
     }
 }
@@ -230,7 +166,7 @@ pub struct OwnerReference {
 #[serde(default, rename_all = "camelCase")]
 pub struct LabelSelector {
     /// Exact key=value matches, ANDed.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "Labels::is_empty")]
     pub match_labels: Labels,
     /// Set-based requirements, ANDed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -446,7 +382,7 @@ pub struct PodSpec {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub node_name: String,
     /// `spec.nodeSelector`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "Labels::is_empty")]
     pub node_selector: Labels,
     /// `spec.affinity`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1194,7 +1130,7 @@ pub struct StorageClass {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub volume_binding_mode: Option<String>,
     /// `parameters`.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "Labels::is_empty")]
     pub parameters: Labels,
 }
 
@@ -1207,7 +1143,7 @@ impl StorageClass {
             "storageclass.beta.kubernetes.io/is-default-class",
         ]
         .iter()
-        .any(|k| self.metadata.annotations.get(*k).map(String::as_str) == Some("true"))
+        .any(|k| self.metadata.annotations.get(k) == Some("true"))
     }
 }
 

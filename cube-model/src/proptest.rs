@@ -1188,7 +1188,7 @@ mod tests {
                 prop_assert!(req.fits_within(&n.status.allocatable).is_ok());
                 let gpus = n.status.allocatable.get("nvidia.com/gpu");
                 let label = n.metadata.labels.get("nvidia.com/gpu.count");
-                prop_assert_eq!(gpus.map(|q| q.value().to_string()), label.cloned());
+                prop_assert_eq!(gpus.map(|q| q.value().to_string()), label.map(str::to_owned));
             }
         }
 

@@ -329,11 +329,7 @@ impl Requirement {
     /// `NotIn`/`!=` hold when the key is absent or has none of the values; `Exists`/`!`; `Gt`/`Lt`
     /// need the key with an integer value compared to the requirement's integer.
     pub fn matches(&self, labels: &Labels) -> bool {
-        matches_op(
-            self.operator,
-            &self.values,
-            labels.get(&self.key).map(String::as_str),
-        )
+        matches_op(self.operator, &self.values, labels.get(&self.key))
     }
 }
 
@@ -830,7 +826,7 @@ impl LabelSelector {
             reqs.push(Requirement::from_set(
                 k,
                 Operator::Equals,
-                BTreeSet::from([v.clone()]),
+                BTreeSet::from([v.to_owned()]),
                 &shown,
             )?);
         }

@@ -176,7 +176,7 @@ pub fn pvc_class(pvc: &PersistentVolumeClaim) -> String {
         .annotations
         .get("volume.beta.kubernetes.io/storage-class")
     {
-        return c.clone();
+        return c.to_owned();
     }
     pvc.spec.storage_class_name.clone().unwrap_or_default()
 }

@@ -62,7 +62,7 @@ fn add_then_update_then_unchanged() {
     f.save().expect("save");
     let r = RegistryFile::open(&path).expect("reopen");
     let c = r.registry().get("bj-prod").expect("entry");
-    assert_eq!(c.labels.get("env").map(String::as_str), Some("staging"));
+    assert_eq!(c.labels.get("env"), Some("staging"));
     assert!(!c.labels.contains_key("location"));
     assert_eq!(c.taints.len(), 1);
     assert_eq!(c.taints[0].value, "training");

@@ -261,7 +261,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             let n = c.node;
             let labels = &n.metadata.labels;
-            let class_prefixed: Vec<&String> = labels
+            let class_prefixed: Vec<&str> = labels
                 .keys()
                 .filter(|k| {
                     k.starts_with("feature.node.kubernetes.io/pci-") && k.ends_with("_10de.present")
@@ -274,7 +274,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             let o = obj("Node", "", &n.metadata.name);
             out.push(
-                Finding::new(DevicePluginNotScheduled::ID, Severity::Warning, node_subject(n), format!("NFD found an NVIDIA device (vendor 10de) on {} but labelled it with the PCI class in the key ({}), and the node advertises no nvidia.com/gpu: device plugins and GPU Operator operands selecting feature.node.kubernetes.io/pci-10de.present=true do not schedule here", n.metadata.name, class_prefixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")))
+                Finding::new(DevicePluginNotScheduled::ID, Severity::Warning, node_subject(n), format!("NFD found an NVIDIA device (vendor 10de) on {} but labelled it with the PCI class in the key ({}), and the node advertises no nvidia.com/gpu: device plugins and GPU Operator operands selecting feature.node.kubernetes.io/pci-10de.present=true do not schedule here", n.metadata.name, class_prefixed.join(", ")))
                     .with_evidences(class_prefixed.iter().map(|k| Evidence::field(&o, format!("metadata.labels[{k}]"), "true")))
                     .with_evidence(Evidence::field(&o, "metadata.labels[feature.node.kubernetes.io/pci-10de.present]", "<absent>"))
                     .with_remedy(format!("check which label the device-plugin DaemonSet selects (`kubectl get daemonsets -A -o wide | grep -i device-plugin`); if pci-10de.present, configure NFD's pci source with `deviceLabelFields: [vendor]` or label the node: `kubectl label node {} feature.node.kubernetes.io/pci-10de.present=true`", n.metadata.name)),

@@ -44,7 +44,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 ))
                 .with_evidence(Evidence::field(&o, "status.allocatable.nvidia.com/gpu", whole.to_string()))
                 .with_evidences(slices.iter().map(|(k, q)| Evidence::field(&o, format!("status.allocatable.{k}"), q)))
-                .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.map_or("<absent>", String::as_str)))
+                .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.unwrap_or("<absent>")))
                 .with_remedy(format!("if every GPU on {name} should be partitioned, apply a MIG layout that covers all of them (`kubectl label node {name} nvidia.com/mig.config=<profile layout> --overwrite` with the GPU Operator's MIG manager); if the whole GPUs are intended, make workloads request a MIG profile or nvidia.com/gpu explicitly and quota both names")),
             );
         }
@@ -67,7 +67,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 node_subject(n),
                 format!(
                     "GPU feature discovery labels node {name}'s GPUs {product} under mig.strategy={}: the single strategy needs every GPU MIG-enabled with instances of one profile, and {} (mixed profiles, a MIG-enabled GPU without instances, or MIG and non-MIG GPUs together), so the plugin {}",
-                    strategy.map_or("single", String::as_str),
+                    strategy.unwrap_or("single"),
                     match layout {
                         Some(l) => format!("the MIG layout {l} does not give that"),
                         None => "the node's MIG layout does not give that".to_owned(),
@@ -76,7 +76,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 ),
             )
             .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/gpu.product]", product))
-            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.map_or("<absent>", String::as_str)));
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", strategy.unwrap_or("<absent>")));
             if let Some(l) = layout {
                 f = f.with_evidence(Evidence::field(
                     &o,

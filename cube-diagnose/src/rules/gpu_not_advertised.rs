@@ -206,11 +206,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .get("nvidia.com/gpu.count")
                 .and_then(|c| c.parse().ok())
                 .unwrap_or(0);
-            let applied = n
-                .metadata
-                .labels
-                .get("nvidia.com/device-plugin.config")
-                .map(String::as_str);
+            let applied = n.metadata.labels.get("nvidia.com/device-plugin.config");
             let expected = if gpus > 0 {
                 gpus * replicas
             } else {

@@ -42,7 +42,7 @@ const CUDA_LABELS: &[&str] = &[
 fn pool_of(n: &Node) -> String {
     POOL_LABELS
         .iter()
-        .find_map(|k| n.metadata.labels.get(*k).cloned())
+        .find_map(|k| n.metadata.labels.get(k).map(str::to_owned))
         .unwrap_or_else(|| "(cluster)".to_owned())
 }
 
@@ -127,7 +127,7 @@ fn attrs(gpu_pool: bool) -> Vec<Attr> {
             |n| {
                 DRIVER_LABELS
                     .iter()
-                    .find_map(|k| n.metadata.labels.get(*k).cloned())
+                    .find_map(|k| n.metadata.labels.get(k).map(str::to_owned))
             },
             Severity::Warning,
         ),
@@ -137,7 +137,7 @@ fn attrs(gpu_pool: bool) -> Vec<Attr> {
             |n| {
                 CUDA_LABELS
                     .iter()
-                    .find_map(|k| n.metadata.labels.get(*k).cloned())
+                    .find_map(|k| n.metadata.labels.get(k).map(str::to_owned))
             },
             Severity::Warning,
         ),
@@ -155,7 +155,7 @@ fn raw(n: &Node, path: &str) -> String {
         _ => DRIVER_LABELS
             .iter()
             .chain(CUDA_LABELS)
-            .find_map(|k| n.metadata.labels.get(*k).cloned())
+            .find_map(|k| n.metadata.labels.get(k).map(str::to_owned))
             .unwrap_or_default(),
     }
 }

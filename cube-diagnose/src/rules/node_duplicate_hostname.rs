@@ -21,7 +21,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut seen: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
     for n in &ctx.snapshot().nodes {
         if let Some(h) = n.metadata.labels.get("kubernetes.io/hostname") {
-            seen.entry(("label kubernetes.io/hostname".into(), h.clone()))
+            seen.entry(("label kubernetes.io/hostname".into(), h.to_owned()))
                 .or_default()
                 .push(&n.metadata.name);
         }

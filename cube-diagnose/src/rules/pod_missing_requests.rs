@@ -59,7 +59,6 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .metadata
             .annotations
             .get("kubernetes.io/limit-ranger")
-            .map(String::as_str)
             .unwrap_or("");
         let defaulted = |res: &str| {
             lr_note.contains(&format!("{res} request"))

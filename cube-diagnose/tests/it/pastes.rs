@@ -485,8 +485,7 @@ local      rancher.io/local-path                      Delete          WaitForFir
             .template
             .spec
             .node_selector
-            .get("nvidia.com/gpu.present")
-            .map(String::as_str),
+            .get("nvidia.com/gpu.present"),
         Some("true")
     );
     assert_eq!(
@@ -1161,8 +1160,7 @@ nvidia-operator-validator        1         1         0       1            0     
             .template
             .spec
             .node_selector
-            .get("nvidia.com/gpu.deploy.device-plugin")
-            .map(String::as_str),
+            .get("nvidia.com/gpu.deploy.device-plugin"),
         Some("true")
     );
     assert!(cube_model::describe::is_unknown(

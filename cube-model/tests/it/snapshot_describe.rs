@@ -37,16 +37,8 @@ fn a100_mig_labels_vs_resource_names() {
     let n = &s.nodes[0];
     let labels = &n.metadata.labels;
     assert_eq!(labels.len(), 11);
-    assert_eq!(
-        labels
-            .get("nvidia.com/mig-3g.21gb.count")
-            .map(String::as_str),
-        Some("16")
-    );
-    assert_eq!(
-        labels.get("nvidia.com/mig.strategy").map(String::as_str),
-        Some("mixed")
-    );
+    assert_eq!(labels.get("nvidia.com/mig-3g.21gb.count"), Some("16"));
+    assert_eq!(labels.get("nvidia.com/mig.strategy"), Some("mixed"));
     // Labels say 3g.21gb, the device plugin advertises 3g.20gb: read what is allocatable.
     assert_eq!(q(&n.status.capacity, "nvidia.com/mig-3g.20gb"), Some(16));
     assert_eq!(q(&n.status.allocatable, "nvidia.com/mig-3g.20gb"), Some(16));
@@ -63,34 +55,17 @@ fn amd_labelled_node_has_no_amd_capacity() {
     assert_eq!(n.metadata.name, "node-01");
     let labels = &n.metadata.labels;
     assert_eq!(labels.len(), 13);
-    assert_eq!(
-        labels
-            .get("beta.amd.com/gpu.device-id.67df")
-            .map(String::as_str),
-        Some("1")
-    );
-    assert_eq!(
-        labels.get("beta.amd.com/gpu.vram.8G").map(String::as_str),
-        Some("1")
-    );
-    assert_eq!(
-        labels
-            .get("node.kubernetes.io/instance-type")
-            .map(String::as_str),
-        Some("k3s")
-    );
+    assert_eq!(labels.get("beta.amd.com/gpu.device-id.67df"), Some("1"));
+    assert_eq!(labels.get("beta.amd.com/gpu.vram.8G"), Some("1"));
+    assert_eq!(labels.get("node.kubernetes.io/instance-type"), Some("k3s"));
     assert_eq!(
         n.metadata
             .annotations
-            .get("flannel.alpha.coreos.com/backend-data")
-            .map(String::as_str),
+            .get("flannel.alpha.coreos.com/backend-data"),
         Some(r#"{"VNI":1,"VtepMAC":"02:00:00:00:00:01"}"#)
     );
     assert_eq!(
-        n.metadata
-            .annotations
-            .get("k3s.io/node-args")
-            .map(String::as_str),
+        n.metadata.annotations.get("k3s.io/node-args"),
         Some(r#"["agent"]"#)
     );
     assert!(n.status.capacity.get("amd.com/gpu").is_none());
@@ -246,15 +221,9 @@ fn nginx_limitranger_annotation() {
     assert_eq!(p.key(), "default/nginx-pod2");
     assert_eq!(p.spec.node_name, "node-03");
     assert_eq!(p.status.phase, "Running");
+    assert_eq!(p.metadata.labels.get("name"), Some("nginx-pod"));
     assert_eq!(
-        p.metadata.labels.get("name").map(String::as_str),
-        Some("nginx-pod")
-    );
-    assert_eq!(
-        p.metadata
-            .annotations
-            .get("kubernetes.io/limit-ranger")
-            .map(String::as_str),
+        p.metadata.annotations.get("kubernetes.io/limit-ranger"),
         Some("LimitRanger plugin set: cpu request for container nginx")
     );
     assert_eq!(
@@ -371,10 +340,7 @@ fn pvc_pending_no_storageclass() {
     assert_eq!(pvc.status.phase, "Pending");
     assert_eq!(pvc.metadata.labels.len(), 6);
     assert_eq!(
-        pvc.metadata
-            .annotations
-            .get("meta.helm.sh/release-name")
-            .map(String::as_str),
+        pvc.metadata.annotations.get("meta.helm.sh/release-name"),
         Some("jhub")
     );
 }

@@ -157,24 +157,17 @@ fn gpu_cluster_planted_facts_are_readable() {
     // gpu-node-03: GPU labels, no nvidia.com/gpu advertised; CUDA driver label differs.
     let g3 = node("gpu-node-03");
     assert_eq!(
-        g3.metadata
-            .labels
-            .get("nvidia.com/gpu.present")
-            .map(String::as_str),
+        g3.metadata.labels.get("nvidia.com/gpu.present"),
         Some("true")
     );
     assert_eq!(
-        g3.metadata
-            .labels
-            .get("nvidia.com/gpu.product")
-            .map(String::as_str),
+        g3.metadata.labels.get("nvidia.com/gpu.product"),
         Some("NVIDIA-H100-80GB-HBM3")
     );
     assert_eq!(
         g3.metadata
             .labels
-            .get("feature.node.kubernetes.io/pci-10de.present")
-            .map(String::as_str),
+            .get("feature.node.kubernetes.io/pci-10de.present"),
         Some("true")
     );
     assert_eq!(gpu(&g3.status.allocatable, "nvidia.com/gpu"), None);
@@ -232,8 +225,7 @@ fn gpu_cluster_planted_facts_are_readable() {
             .template
             .spec
             .node_selector
-            .get("nvidia.com/gpu.deploy.device-plugin")
-            .map(String::as_str),
+            .get("nvidia.com/gpu.deploy.device-plugin"),
         Some("true")
     );
     assert_eq!(ds.status.desired_number_scheduled, 0);
@@ -291,9 +283,7 @@ fn node_yaml_fixtures_load() {
     assert!(s.problems.is_empty());
     let labels = &s.nodes[0].metadata.labels;
     assert_eq!(
-        labels
-            .get("feature.node.kubernetes.io/pci-0302_10de.present")
-            .map(String::as_str),
+        labels.get("feature.node.kubernetes.io/pci-0302_10de.present"),
         Some("true")
     );
     assert!(!labels.contains_key("feature.node.kubernetes.io/pci-10de.present"));

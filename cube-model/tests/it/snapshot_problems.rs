@@ -285,7 +285,7 @@ fn last_applied_configuration_is_not_kept() {
     );
     let a = &s.namespaces[0].metadata.annotations;
     assert_eq!(a.len(), 1);
-    assert_eq!(a.get("owner").map(String::as_str), Some("team-a"));
+    assert_eq!(a.get("owner"), Some("team-a"));
     assert!(s.namespaces[0].metadata.labels.is_empty());
 }
 
@@ -297,10 +297,10 @@ fn yaml_label_values_written_without_quotes_read_as_text() {
     );
     assert!(s.problems.is_empty(), "{:?}", s.problems);
     let labels = &s.nodes[0].metadata.labels;
-    assert_eq!(labels.get("gpu").map(String::as_str), Some("true"));
-    assert_eq!(labels.get("count").map(String::as_str), Some("8"));
+    assert_eq!(labels.get("gpu"), Some("true"));
+    assert_eq!(labels.get("count"), Some("8"));
     // YAML 1.1 booleans (`n`, `on`) stay text, as kubectl reads them into string fields.
-    assert_eq!(labels.get("hami").map(String::as_str), Some("on"));
+    assert_eq!(labels.get("hami"), Some("on"));
     assert_eq!(s.nodes[0].metadata.name, "n");
 }
 

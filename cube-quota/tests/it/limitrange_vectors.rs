@@ -133,10 +133,7 @@ fn upstream_mode(c: &Value) {
                 .and_then(Value::as_str);
             assert_eq!(ann.as_deref(), exp_ann, "case {name:?}");
             assert_eq!(
-                pod.metadata
-                    .annotations
-                    .get(LIMIT_RANGER_ANNOTATION)
-                    .map(String::as_str),
+                pod.metadata.annotations.get(LIMIT_RANGER_ANNOTATION),
                 exp_ann
             );
         }
@@ -233,11 +230,7 @@ fn real_mode(c: &Value) -> bool {
                     containers_match(name, &stored.spec.init_containers, exp);
                 }
                 assert_eq!(
-                    stored
-                        .metadata
-                        .annotations
-                        .get(LIMIT_RANGER_ANNOTATION)
-                        .map(String::as_str),
+                    stored.metadata.annotations.get(LIMIT_RANGER_ANNOTATION),
                     obs.get("annotation").and_then(Value::as_str),
                     "case {name:?}: annotation"
                 );

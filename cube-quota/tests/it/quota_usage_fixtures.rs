@@ -305,8 +305,7 @@ fn nginx_admitted_because_limitranger_defaulted_cpu() {
         stored
             .metadata
             .annotations
-            .get("kubernetes.io/limit-ranger")
-            .map(String::as_str),
+            .get("kubernetes.io/limit-ranger"),
         Some(annotation)
     );
     assert_eq!(
