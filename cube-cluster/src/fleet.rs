@@ -599,7 +599,7 @@ fn fill_capacity(
     let mut by_kind: BTreeMap<String, Vec<NodeInfo>> = BTreeMap::new();
     for n in &nodes {
         for key in GPU_KIND_LABELS {
-            if let Some(v) = n.labels.get(*key) {
+            if let Some(v) = n.labels.get(key) {
                 by_kind
                     .entry(format!("{key}={v}"))
                     .or_default()

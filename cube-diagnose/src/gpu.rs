@@ -1859,7 +1859,7 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
                 ];
                 if nfd_gpu
                     .iter()
-                    .any(|l| labels.get(*l).is_some_and(|v| v == "true"))
+                    .any(|l| labels.get(l).is_some_and(|v| v == "true"))
                 {
                     notes.push(format!("the GPU Operator sets {k} on nodes NFD labelled pci-10de, and {name} has that label: the operator has not reconciled it, or no GPU Operator runs and the label must be set by hand"));
                 } else {

@@ -3104,16 +3104,14 @@ fn storage_class_from_block(b: &Block<'_>, out: &mut ParsedText) {
                 .annotations
                 .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), "true".to_owned());
         }
-        "No" => {
-            if !sc
-                .metadata
+        "No" if !sc
+            .metadata
+            .annotations
+            .contains_key(DEFAULT_CLASS_ANNOTATION) =>
+        {
+            sc.metadata
                 .annotations
-                .contains_key(DEFAULT_CLASS_ANNOTATION)
-            {
-                sc.metadata
-                    .annotations
-                    .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), "false".to_owned());
-            }
+                .insert(DEFAULT_CLASS_ANNOTATION.to_owned(), "false".to_owned());
         }
         _ => {}
     }

@@ -1516,7 +1516,7 @@ pub fn cluster_gpu_evidence(
     for key in POOL_KEYS {
         let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (i, n) in snapshot.nodes.iter().enumerate() {
-            if let Some(v) = n.metadata.labels.get(*key).filter(|v| !v.is_empty()) {
+            if let Some(v) = n.metadata.labels.get(key).filter(|v| !v.is_empty()) {
                 groups.entry(v).or_default().push(i);
             }
         }
@@ -1583,7 +1583,7 @@ fn hardware_siblings(
         .any(|v| v.is_empty())
             || CONTROL_PLANE
                 .iter()
-                .any(|k| n.metadata.labels.contains_key(*k))
+                .any(|k| n.metadata.labels.contains_key(k))
             || n.spec
                 .taints
                 .iter()
