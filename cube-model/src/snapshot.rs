@@ -774,17 +774,24 @@ impl ClusterSnapshot {
         source: &str,
         reader: &mut dyn std::io::Read,
     ) -> std::io::Result<StreamOutcome> {
-        self.add_json_reader_window(source, reader, stream::WINDOW)
+        self.add_json_reader_window(
+            source,
+            reader,
+            stream::WINDOW,
+            stream::Parallel::of_machine(),
+        )
     }
 
-    /// [`ClusterSnapshot::add_json_reader`] reading `window` bytes at a time.
+    /// [`ClusterSnapshot::add_json_reader`] reading `window` bytes at a time, its items shared
+    /// out among threads as `parallel` says.
     fn add_json_reader_window(
         &mut self,
         source: &str,
         reader: &mut dyn std::io::Read,
         window: usize,
+        parallel: stream::Parallel,
     ) -> std::io::Result<StreamOutcome> {
-        let mut w = stream::Window::new(reader, self.limits.max_file_bytes, window);
+        let mut w = stream::Window::new(reader, self.limits.max_file_bytes, window, parallel);
         // the format is detected from the same prefix `add_bytes` looks at
         loop {
             match w.refill(0) {

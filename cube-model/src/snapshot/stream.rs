@@ -9,6 +9,17 @@
 //! reads more, and the item is read again from its start. Each byte is parsed once (the one
 //! item at each window boundary twice).
 //!
+//! On a machine with more than one core, a window is shared out among threads
+//! ([`Parallel`]): it is cut before items found by a cheap look at the separator before them
+//! (the same whitespace as before the round's first item, and when that holds no newline, an
+//! item that starts with `apiVersion` then `kind`), each part is read by the same one-pass
+//! reader into a snapshot of its own on its own thread (`std::thread::scope`), and the parts
+//! are added in input order. A cut is trusted only once the part before it was read exactly up
+//! to it (its last item ends right before the `,` cut at); otherwise the parts are dropped and
+//! the window is read on one thread as before, so objects, their order, counts, starts and
+//! lines, and every outcome are those of the one-thread reader. At most one window of text is
+//! in memory, as before.
+//!
 //! Anything the one-pass reader does not take (a broken item, items without `kind`, an input
 //! that is not one List, a cut input, more than `limits.max_file_bytes`) stops the stream: the
 //! caller rolls back and reads the input whole with the general path, which reports problems
@@ -46,11 +57,50 @@ pub(super) struct Window<'r> {
     /// Line (1-based) of `buf[counted]`.
     line: usize,
     counted: usize,
+    /// How a window's items are shared out among threads.
+    parallel: Parallel,
+}
+
+/// Items are read on at most this many threads at once.
+const MAX_THREADS: usize = 8;
+
+/// How the items of a window are shared out among threads.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Parallel {
+    /// Threads reading at once (1: only the calling thread).
+    pub(super) threads: usize,
+    /// The smallest part given to a thread, in bytes (a smaller round is read on one thread).
+    pub(super) min_part: usize,
+}
+
+impl Parallel {
+    /// The calling thread only.
+    #[cfg(test)]
+    pub(super) const ONE: Parallel = Parallel {
+        threads: 1,
+        min_part: usize::MAX,
+    };
+
+    /// One thread per core of this machine (at most [`MAX_THREADS`]), parts of at least 1 MiB.
+    pub(super) fn of_machine() -> Parallel {
+        Parallel {
+            threads: std::thread::available_parallelism()
+                .map_or(1, std::num::NonZeroUsize::get)
+                .min(MAX_THREADS),
+            min_part: 1 << 20,
+        }
+    }
 }
 
 impl<'r> Window<'r> {
-    pub(super) fn new(reader: &'r mut dyn Read, max: u64, window: usize) -> Self {
+    pub(super) fn new(
+        reader: &'r mut dyn Read,
+        max: u64,
+        window: usize,
+        parallel: Parallel,
+    ) -> Self {
         Window {
+            parallel,
             window: window.max(1),
             reader,
             buf: Vec::new(),
@@ -282,9 +332,23 @@ fn read_items(s: &mut ClusterSnapshot, w: &mut Window<'_>, pos: usize) -> Result
     // `w.buf[at]` opens the rest of the array: the real `[`, or the `,` after the last item
     // read, overwritten with `[` (the bytes before it are no longer needed)
     let mut at = pos;
+    // `w.buf[at]` is a `,` of the input made `[`
+    let mut comma = false;
     loop {
-        let (round, result) = fast::read_items(s, &w.buf, at);
+        let (round, result) = match parallel_round(s, w, at)? {
+            Some((last, round, result)) => {
+                at = last;
+                comma = true;
+                (round, result)
+            }
+            None => fast::read_items(s, &w.buf, at),
+        };
         place(s, w)?;
+        // `[{...},]`: a trailing comma (a round that starts at a `,` made `[` and reads no
+        // item before `]`) is not JSON, as the whole-input reader says
+        if round.done == 0 && result.is_ok() && comma {
+            return Err(Stop::ReadWhole);
+        }
         let end = match (round.done, round.last_start) {
             (0, _) => None,
             (_, Some(start)) => Some(scan_end(&w.buf, start).ok_or(Stop::ReadWhole)?),
@@ -313,6 +377,7 @@ fn read_items(s: &mut ClusterSnapshot, w: &mut Window<'_>, pos: usize) -> Result
                         b',' => {
                             w.buf[next] = b'[';
                             at = next;
+                            comma = true;
                         }
                         b']' => return Ok(next + 1),
                         _ => return Err(Stop::ReadWhole),
@@ -322,6 +387,272 @@ fn read_items(s: &mut ClusterSnapshot, w: &mut Window<'_>, pos: usize) -> Result
             Err(_) => return Err(Stop::ReadWhole),
         }
     }
+}
+
+/// What one thread read of a window.
+struct Part {
+    snapshot: ClusterSnapshot,
+    round: fast::Round,
+    result: Result<(), serde_json::Error>,
+}
+
+impl Part {
+    /// Reads the items of `bytes[at..]` (`bytes[at]` is a `[`) into a snapshot of its own
+    /// (no object limit: the caller checks it once the parts are added).
+    fn read(bytes: &[u8], at: usize, limits: &crate::limits::Limits) -> Part {
+        let mut snapshot = ClusterSnapshot::new().with_limits(crate::limits::Limits {
+            max_objects_per_snapshot: u64::MAX,
+            ..limits.clone()
+        });
+        *snapshot.starts = Some(Box::default());
+        let (round, result) = fast::read_items(&mut snapshot, bytes, at);
+        Part {
+            snapshot,
+            round,
+            result,
+        }
+    }
+
+    /// Only what the one-pass reader adds (objects, their starts, counts): anything else
+    /// means the part is not added.
+    fn is_plain(&self) -> bool {
+        let s = &self.snapshot;
+        s.starts.is_some()
+            && *s.over_limit == 0
+            && s.problems.is_empty()
+            && s.not_snapshot.is_empty()
+            && s.duplicates.is_empty()
+            && s.mixed.is_empty()
+            && s.kinds_listed.is_empty()
+            && s.limits_hit.is_empty()
+            && s.missing_kinds.is_empty()
+            && s.inputs.is_empty()
+    }
+
+    /// The part's items were read exactly up to `bytes[cut]` (the `,` before the next part):
+    /// its input ended there with no item cut, and only whitespace follows its last item.
+    fn ends_at(&self, bytes: &[u8], cut: usize) -> bool {
+        let ended = matches!(&self.result, Err(e) if e.is_eof());
+        let last_end = self
+            .round
+            .last_start
+            .and_then(|start| scan_end(&bytes[..cut], start));
+        ended
+            && self.round.done > 0
+            && last_end.is_some_and(|end| bytes[end..cut].iter().all(u8::is_ascii_whitespace))
+    }
+}
+
+/// Adds a part's objects and counts after those already in `s` (input order).
+fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
+    // every field named, so a new one cannot be forgotten here
+    let ClusterSnapshot {
+        mut nodes,
+        mut pods,
+        mut namespaces,
+        mut resource_quotas,
+        mut limit_ranges,
+        mut priority_classes,
+        mut daemon_sets,
+        mut workloads,
+        mut events,
+        mut storage_classes,
+        mut persistent_volumes,
+        mut persistent_volume_claims,
+        mut roles,
+        mut role_bindings,
+        mut pod_disruption_budgets,
+        mut bootstrap_tokens,
+        unknown_kinds,
+        missing_kinds: _,
+        problems: _,
+        skipped_secrets,
+        not_snapshot: _,
+        duplicates: _,
+        mixed: _,
+        kinds_listed: _,
+        limits_hit: _,
+        limits: _,
+        inputs: _,
+        over_limit: _,
+        starts,
+        start_lines: _,
+    } = part;
+    s.nodes.append(&mut nodes);
+    s.pods.append(&mut pods);
+    s.namespaces.append(&mut namespaces);
+    s.resource_quotas.append(&mut resource_quotas);
+    s.limit_ranges.append(&mut limit_ranges);
+    s.priority_classes.append(&mut priority_classes);
+    s.daemon_sets.append(&mut daemon_sets);
+    s.workloads.append(&mut workloads);
+    s.events.append(&mut events);
+    s.storage_classes.append(&mut storage_classes);
+    s.persistent_volumes.append(&mut persistent_volumes);
+    s.persistent_volume_claims
+        .append(&mut persistent_volume_claims);
+    s.roles.append(&mut roles);
+    s.role_bindings.append(&mut role_bindings);
+    s.pod_disruption_budgets.append(&mut pod_disruption_budgets);
+    s.bootstrap_tokens.append(&mut bootstrap_tokens);
+    for (kind, count) in unknown_kinds {
+        *s.unknown_kinds.entry(kind).or_insert(0) += count;
+    }
+    s.skipped_secrets += skipped_secrets;
+    match (s.starts.as_mut(), starts.0) {
+        (Some(all), Some(mut new)) => {
+            for (all, new) in all.iter_mut().zip(new.iter_mut()) {
+                all.append(new);
+            }
+        }
+        _ => *s.starts = None,
+    }
+}
+
+/// Where a part after the first may start, at or after `from`: the `,` before an item whose
+/// `{` follows the same whitespace `ws` as the round's first item. When `ws` holds no newline
+/// (a compact list, where nested objects follow a `,` the same way) the item must also start
+/// with the keys `apiVersion` then `kind` (which also keeps the cut out of a string: a `"`
+/// right after `{` would end one). Only a guess: the part before checks it (`Part::ends_at`).
+fn next_cut(bytes: &[u8], from: usize, ws: &[u8]) -> Option<usize> {
+    let lined = ws.contains(&b'\n');
+    let mut i = from.max(ws.len() + 1);
+    while i < bytes.len() {
+        let brace = i + bytes[i..].iter().position(|&b| b == b'{')?;
+        i = brace + 1;
+        let Some(sep) = brace.checked_sub(ws.len() + 1) else {
+            continue;
+        };
+        if bytes[sep] != b',' || &bytes[sep + 1..brace] != ws {
+            continue;
+        }
+        if lined || starts_with_head(&bytes[brace..]) {
+            return Some(sep);
+        }
+    }
+    None
+}
+
+/// `{"apiVersion": "...", "kind"` (whitespace allowed between tokens).
+fn starts_with_head(item: &[u8]) -> bool {
+    /// The offset after `text` when it comes next at `at` (after whitespace).
+    fn token(item: &[u8], at: usize, text: &[u8]) -> Option<usize> {
+        let at = at
+            + item
+                .get(at..)?
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())?;
+        (item.get(at..at + text.len())? == text).then_some(at + text.len())
+    }
+    let value = |at: usize| {
+        let at = token(item, at, b"\"")?;
+        // a string without escapes
+        let n = item
+            .get(at..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\')?;
+        (item[at + n] == b'"').then_some(at + n + 1)
+    };
+    token(item, 1, b"\"apiVersion\"")
+        .and_then(|at| token(item, at, b":"))
+        .and_then(value)
+        .and_then(|at| token(item, at, b","))
+        .and_then(|at| token(item, at, b"\"kind\""))
+        .is_some()
+}
+
+/// The last part of a round read on several threads: the offset of its `[`, what it read.
+type LastRound = (usize, fast::Round, Result<(), serde_json::Error>);
+
+/// Reads the items of the window from `at` on several threads (see the module doc); `None`
+/// when the window is not shared out (one thread, too small, no cut found, a cut that the part
+/// before did not confirm), with the window as it was. Otherwise the parts before the last are
+/// added to `s`, and the last part's round is returned with the offset of its `[` (a `,` of
+/// the input overwritten), as [`fast::read_items`] from there would return it.
+fn parallel_round(
+    s: &mut ClusterSnapshot,
+    w: &mut Window<'_>,
+    at: usize,
+) -> Result<Option<LastRound>, Stop> {
+    let p = w.parallel;
+    let len = w.buf.len();
+    let span = len.saturating_sub(at);
+    let min_part = p.min_part.max(1);
+    if p.threads < 2 || span / min_part < 2 {
+        return Ok(None);
+    }
+    let parts = p.threads.min(span / min_part);
+    // the whitespace between the round's `[` and its first item
+    let first = at
+        + 1
+        + w.buf[at + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(span - 1);
+    if w.buf.get(first) != Some(&b'{') {
+        return Ok(None);
+    }
+    let ws = w.buf[at + 1..first].to_vec();
+    let mut cuts = vec![at];
+    for k in 1..parts {
+        let from = (at + span / parts * k).max(cuts[cuts.len() - 1] + 1);
+        match next_cut(&w.buf, from, &ws) {
+            Some(cut) => cuts.push(cut),
+            None => break,
+        }
+    }
+    if cuts.len() < 2 {
+        return Ok(None);
+    }
+    for &cut in &cuts[1..] {
+        w.buf[cut] = b'[';
+    }
+    let limits = (*s.limits).clone();
+    let bytes = &w.buf[..];
+    let read: Vec<Option<Part>> = std::thread::scope(|scope| {
+        let spawned: Vec<_> = (1..cuts.len())
+            .map(|k| {
+                let (from, to) = (cuts[k], cuts.get(k + 1).copied().unwrap_or(len));
+                let limits = &limits;
+                std::thread::Builder::new()
+                    .name("cube-read".to_owned())
+                    .spawn_scoped(scope, move || Part::read(&bytes[..to], from, limits))
+                    .ok()
+            })
+            .collect();
+        let first = Part::read(&bytes[..cuts[1]], cuts[0], &limits);
+        std::iter::once(Some(first))
+            .chain(spawned.into_iter().map(|h| h.and_then(|h| h.join().ok())))
+            .collect()
+    });
+    let last = cuts.len() - 1;
+    let confirmed = read.iter().enumerate().all(|(k, part)| {
+        part.as_ref()
+            .is_some_and(|part| part.is_plain() && (k == last || part.ends_at(bytes, cuts[k + 1])))
+    });
+    if !confirmed {
+        for &cut in &cuts[1..] {
+            w.buf[cut] = b',';
+        }
+        return Ok(None);
+    }
+    #[cfg(test)]
+    tests::PARALLEL_ROUNDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // the input's own `,` back where no round starts any more
+    for &cut in &cuts[1..last] {
+        w.buf[cut] = b',';
+    }
+    let mut last_round = None;
+    for part in read.into_iter().flatten() {
+        add_part(s, part.snapshot);
+        last_round = Some((part.round, part.result));
+    }
+    // over `limits.max_objects_per_snapshot` (the one-thread reader counts what is past it
+    // and the stream ends in `ReadWhole` all the same; here nothing past it is kept)
+    if s.object_count() as u64 >= s.limits.max_objects_per_snapshot {
+        return Err(Stop::ReadWhole);
+    }
+    Ok(last_round.map(|(round, result)| (cuts[last], round, result)))
 }
 
 /// The objects stored by the last round have their starts as window offsets: made offsets in
@@ -349,6 +680,29 @@ fn place(s: &mut ClusterSnapshot, w: &mut Window<'_>) -> Result<(), Stop> {
 #[cfg(test)]
 mod tests {
     use super::super::*;
+    use super::Parallel;
+
+    /// Rounds read on several threads and confirmed (by every test of this process).
+    pub(super) static PARALLEL_ROUNDS: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    /// One thread, and several threads with parts as small as a few bytes (so that small
+    /// inputs are cut at many places, right or wrong).
+    const PARALLEL: [Parallel; 4] = [
+        Parallel::ONE,
+        Parallel {
+            threads: 2,
+            min_part: 1,
+        },
+        Parallel {
+            threads: 3,
+            min_part: 40,
+        },
+        Parallel {
+            threads: 8,
+            min_part: 1,
+        },
+    ];
 
     fn item(i: usize) -> String {
         match i % 6 {
@@ -356,7 +710,7 @@ mod tests {
                 r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n{i}","labels":{{"a":"b\"}}{{"}},"uid":"u{i}"}},"status":{{"capacity":{{"cpu":"8","nvidia.com/gpu":"4"}}}}}}"#
             ),
             1 => format!(
-                r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"p{i}","namespace":"ns"}},"spec":{{"nodeName":"n0","containers":[{{"name":"c","resources":{{"requests":{{"cpu":"250m"}}}}}}]}}}}"#
+                r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"p{i}","namespace":"ns","ownerReferences":[{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"r","uid":"u"}},{{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"r2","uid":"u2"}}]}},"spec":{{"nodeName":"n0","containers":[{{"name":"c","resources":{{"requests":{{"cpu":"250m"}}}}}}]}}}}"#
             ),
             2 => format!(
                 r#"{{"apiVersion":"apps/v1","kind":"Deployment","metadata":{{"name":"d{i}"}},"spec":{{"replicas":3}}}}"#
@@ -408,16 +762,28 @@ mod tests {
             (7, true, false),
             (40, false, true),
             (40, true, true),
+            (300, true, false),
+            (300, false, false),
         ] {
             let bytes = list(n, pretty, bom);
             let mut whole = ClusterSnapshot::new();
             let outcome = whole.add_bytes("dump.json", &bytes);
-            for window in [1, 2, 3, 17, 64, 500, 4096, 1 << 20] {
+            // (windows of a few bytes on the small lists only: they take long)
+            let windows = [1, 2, 3, 17, 64, 500, 4096, 1 << 20];
+            for (window, parallel) in windows
+                .into_iter()
+                .filter(|&w| n < 100 || w > 3)
+                .flat_map(|w| PARALLEL.map(|p| (w, p)))
+            {
                 let mut streamed = ClusterSnapshot::new();
                 let got = streamed
-                    .add_json_reader_window("dump.json", &mut &bytes[..], window)
+                    .add_json_reader_window("dump.json", &mut &bytes[..], window, parallel)
                     .expect("no io error");
-                assert_eq!(got, StreamOutcome::Loaded(outcome), "window {window}");
+                assert_eq!(
+                    got,
+                    StreamOutcome::Loaded(outcome),
+                    "window {window}, {parallel:?}"
+                );
                 assert_eq!(streamed, whole, "window {window}");
                 for kind in ["Node", "Pod", "Event", "ResourceQuota"] {
                     let starts = streamed.last_input_object_starts(kind).expect("starts");
@@ -431,6 +797,8 @@ mod tests {
                 }
             }
         }
+        // the pretty and compact lists of 300 items were shared out among threads
+        assert!(PARALLEL_ROUNDS.load(std::sync::atomic::Ordering::Relaxed) > 0);
     }
 
     /// What the streaming reader does not take leaves the snapshot as it was.
@@ -445,6 +813,15 @@ mod tests {
             1,
         );
         let bad_quantity = good.replacen(r#""cpu":"250m""#, r#""cpu":"lots""#, 1);
+        // a broken item late in the list (in another part than the first)
+        let last_cpu = good.rfind(r#""cpu":"250m""#).expect("a pod");
+        let broken_late = format!(
+            "{}{}{}",
+            &good[..last_cpu],
+            r#""cpu":250m"#,
+            &good[last_cpu + r#""cpu":"250m""#.len()..]
+        );
+        let trailing_comma = good.replacen(r#"}],"kind":"List""#, r#"},],"kind":"List""#, 1);
         let two_values = format!("{good}{good}");
         let not_list = good.replacen(r#""kind":"List""#, r#""kind":"Pod""#, 1);
         let unknown_only = r#"{"apiVersion":"v1","items":[{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"}}],"kind":"List"}"#;
@@ -455,17 +832,22 @@ mod tests {
             &kindless,
             &bad_quantity,
             &two_values,
+            &broken_late,
+            &trailing_comma,
             &not_list,
             unknown_only,
             yaml,
             "",
         ] {
-            for window in [5, 1 << 20] {
+            for (window, parallel) in [5, 1 << 20]
+                .into_iter()
+                .flat_map(|w| PARALLEL.map(|p| (w, p)))
+            {
                 let mut s =
                     ClusterSnapshot::from_slice("first.json", list(3, false, false).as_slice());
                 let before = s.clone();
                 let got = s
-                    .add_json_reader_window("x.json", &mut text.as_bytes(), window)
+                    .add_json_reader_window("x.json", &mut text.as_bytes(), window, parallel)
                     .expect("no io error");
                 assert_eq!(got, StreamOutcome::ReadWhole, "{text:.60}");
                 assert_eq!(s, before);
@@ -484,7 +866,7 @@ mod tests {
         };
         let mut s = ClusterSnapshot::new().with_limits(limits);
         let got = s
-            .add_json_reader_window("x.json", &mut &bytes[..], 64)
+            .add_json_reader_window("x.json", &mut &bytes[..], 64, PARALLEL[1])
             .expect("no io error");
         assert_eq!(got, StreamOutcome::ReadWhole);
         assert!(s.is_empty());
@@ -501,7 +883,7 @@ mod tests {
         };
         let mut s = ClusterSnapshot::new().with_limits(limits);
         let got = s
-            .add_json_reader_window("a.json", &mut &bytes[..], 33)
+            .add_json_reader_window("a.json", &mut &bytes[..], 33, PARALLEL[1])
             .expect("no io error");
         assert_eq!(got, StreamOutcome::ReadWhole);
         assert!(s.is_empty() && s.limits_hit.is_empty() && s.problems.is_empty());
@@ -511,11 +893,11 @@ mod tests {
         };
         let mut s = ClusterSnapshot::new().with_limits(limits);
         let got = s
-            .add_json_reader_window("a.json", &mut &bytes[..], 33)
+            .add_json_reader_window("a.json", &mut &bytes[..], 33, PARALLEL[1])
             .expect("no io error");
         assert!(matches!(got, StreamOutcome::Loaded(_)), "under the limit");
         let got = s
-            .add_json_reader_window("b.json", &mut &bytes[..], 33)
+            .add_json_reader_window("b.json", &mut &bytes[..], 33, PARALLEL[1])
             .expect("no io error");
         assert_eq!(got, StreamOutcome::ReadWhole);
     }
