@@ -212,7 +212,10 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
             return InputFormat::Yaml;
         }
     }
-    if first == "---" || first.starts_with("--- ") || first.starts_with("- ") {
+    // a YAML sequence; a Markdown bullet above a fenced paste (`- Non MIG Configuration`,
+    // then a ``` fence) is prose, not YAML
+    let fenced = || content_lines(text).any(|l| l.trim_start().starts_with("```"));
+    if first == "---" || first.starts_with("--- ") || (first.starts_with("- ") && !fenced()) {
         return InputFormat::Yaml;
     }
     if let Some(key) = yaml_key(first)
@@ -233,6 +236,21 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
     }
     if top_key(first).is_some_and(|(k, _)| k == "Events") {
         return InputFormat::EventsTable;
+    }
+    // a node excerpt without structure (`kubectl get node X -o yaml | grep nvidia`, a grep of
+    // `describe node` that lost its indentation): every line a label, annotation or resource
+    {
+        let body: Vec<&str> = content_lines(text)
+            .filter(|l| crate::paste::prompt_command(l).is_none())
+            .collect();
+        let start = body.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+        if body
+            .iter()
+            .all(|l| l.trim().is_empty() || excerpt_line(l).is_some())
+            && excerpt_run(&body, start).is_some()
+        {
+            return InputFormat::DescribeNode;
+        }
     }
     // the first describe block decides (a file may hold several kinds); tables after a note
     // line count too
@@ -259,6 +277,21 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
                 _ => InputFormat::GetTable,
             };
         }
+    }
+    // `describe node | grep -A3 Labels`: only generic keys, with a node's label lines
+    let generic = ["Labels", "Annotations", "Name", "CreationTimestamp"];
+    if !keys.is_empty()
+        && keys.iter().all(|k| generic.contains(k))
+        && content_lines(text).any(|l| {
+            let l = l.strip_prefix("Labels:").unwrap_or(l);
+            matches!(excerpt_line(l), Some(ExcerptLine::Label(k, _))
+                if GPU_KEY_PREFIXES.iter().any(|p| k.starts_with(p))
+                    || k.starts_with("node-role.kubernetes.io/")
+                    || k.starts_with("node.kubernetes.io/")
+                    || k == "kubernetes.io/hostname")
+        })
+    {
+        return InputFormat::DescribeNode;
     }
     describe_format(&keys)
         .or_else(|| {
@@ -876,6 +909,337 @@ fn is_label_line(line: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '/'))
 }
 
+/// One line of a node excerpt without structure: what `kubectl describe node X | grep -i gpu`
+/// or `kubectl get node X -o yaml | grep -i nvidia` prints once the paste lost its indentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExcerptLine<'a> {
+    /// `key=value` (a label of `describe`'s `Labels:` column).
+    Label(&'a str, &'a str),
+    /// `key: value` with a prefixed key (a label or annotation of `-o yaml`, an annotation of
+    /// `describe`).
+    KeyValue(&'a str, &'a str),
+    /// `name: quantity` of a GPU or standard resource (`describe`'s Capacity / Allocatable, or
+    /// `-o yaml`'s `status.allocatable` / `status.capacity` with the value quoted).
+    Resource(&'a str, &'a str),
+    /// A row of `describe node`'s `Allocated resources:` table (`nvidia.com/gpu  1  1`,
+    /// `cpu  250m (6%)  0 (0%)`): matched by the same grep, not read.
+    Allocated,
+}
+
+/// A label key: an optional DNS prefix and `/`, then the name (upstream
+/// `validation.IsQualifiedName`, loosely: the characters only).
+fn is_label_key(key: &str, prefixed: bool) -> bool {
+    !key.is_empty()
+        && (!prefixed || key.contains('/'))
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '/'))
+        && key.starts_with(|c: char| c.is_ascii_alphanumeric())
+}
+
+/// A resource name a node excerpt lists with a quantity: a GPU device resource, HAMi's slice
+/// attributes, or a standard node resource.
+fn is_excerpt_resource(name: &str) -> bool {
+    crate::gpu::gpu_resource_vendor(name).is_some()
+        || crate::ResourceName::from(name).is_gpu_share_attribute()
+        || matches!(name, "cpu" | "memory" | "pods" | "ephemeral-storage")
+        || name.starts_with("hugepages-")
+}
+
+fn excerpt_line(line: &str) -> Option<ExcerptLine<'_>> {
+    let t = line.trim();
+    if t.is_empty() || t.starts_with('#') {
+        return None;
+    }
+    if !t.contains(char::is_whitespace)
+        && let Some((k, v)) = t.split_once('=')
+        && !k.contains(':')
+        && is_label_key(k, true)
+    {
+        return Some(ExcerptLine::Label(k, v));
+    }
+    let mut words = t.split_whitespace();
+    if let Some(name) = words.next()
+        && is_excerpt_resource(name)
+    {
+        let rest: Vec<&str> = words.collect();
+        if rest.len() >= 2
+            && rest
+                .iter()
+                .all(|w| w.parse::<Quantity>().is_ok() || (w.starts_with('(') && w.ends_with("%)")))
+        {
+            return Some(ExcerptLine::Allocated);
+        }
+    }
+    let (k, v) = t
+        .split_once(": ")
+        .or_else(|| t.strip_suffix(':').map(|k| (k, "")))?;
+    let value = v.trim();
+    let unquoted = value
+        .strip_prefix('"')
+        .and_then(|x| x.strip_suffix('"'))
+        .or_else(|| value.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')))
+        .unwrap_or(value);
+    if is_excerpt_resource(k) && !unquoted.is_empty() && unquoted.parse::<Quantity>().is_ok() {
+        return Some(ExcerptLine::Resource(k, unquoted));
+    }
+    (is_label_key(k, true) && !value.is_empty()).then_some(ExcerptLine::KeyValue(k, unquoted))
+}
+
+/// Label and annotation key prefixes of GPU stacks: one such excerpt line is enough to read an
+/// excerpt (two lines of any prefixed key otherwise).
+const GPU_KEY_PREFIXES: &[&str] = &[
+    "nvidia.com/",
+    "amd.com/",
+    "beta.amd.com/",
+    "gpu.intel.com/",
+    "intel.feature.node.kubernetes.io/",
+    "feature.node.kubernetes.io/pci-",
+    "cloud.google.com/gke-accelerator",
+    "karpenter.k8s.aws/instance-gpu",
+    "hami.io/",
+    "4pd.io/",
+    "volcano.sh/",
+];
+
+/// Annotation key prefixes (an `-o yaml | grep` excerpt prints labels and annotations alike as
+/// `key: value`): HAMi's and Volcano's node registration and handshake, the GPU Operator's
+/// driver-upgrade state, kubeadm's, the node lifecycle's and the CNI's node annotations.
+const ANNOTATION_PREFIXES: &[&str] = &[
+    "hami.io/node-",
+    "4pd.io/node-",
+    "volcano.sh/node-",
+    "nvidia.com/gpu-driver-upgrade",
+    "kubeadm.alpha.kubernetes.io/",
+    "node.alpha.kubernetes.io/",
+    "volumes.kubernetes.io/",
+    "csi.volume.kubernetes.io/",
+    "flannel.alpha.coreos.com/",
+    "projectcalico.org/",
+    "management.cattle.io/",
+    "rke2.io/",
+    "k3s.io/node-",
+    "alpha.kubernetes.io/provided-node-ip",
+];
+
+/// The end of a run of node-excerpt lines starting at `start` (blank lines inside the run
+/// allowed), when the run reads as an excerpt: at least two lines with a prefixed key, or one
+/// with a GPU stack's key; at least one label or key-value line.
+fn excerpt_run(lines: &[&str], start: usize) -> Option<usize> {
+    let mut end = start;
+    let mut keyed = 0usize;
+    let mut gpu = false;
+    let mut last = start;
+    while end < lines.len() {
+        let l = lines[end];
+        if l.trim().is_empty() {
+            end += 1;
+            continue;
+        }
+        match excerpt_line(l) {
+            Some(ExcerptLine::Label(k, _) | ExcerptLine::KeyValue(k, _)) => {
+                keyed += 1;
+                gpu |= GPU_KEY_PREFIXES.iter().any(|p| k.starts_with(p));
+            }
+            Some(ExcerptLine::Resource(..) | ExcerptLine::Allocated) => {}
+            None => break,
+        }
+        end += 1;
+        last = end;
+    }
+    (keyed >= 2 || (keyed == 1 && gpu)).then_some(last)
+}
+
+/// The grep pattern of a shown `... | grep [-i] [-e] PATTERN` command (the first plain
+/// pattern, quotes removed) and whether it ignores case.
+fn grep_pattern(cmd: &str) -> Option<(String, bool)> {
+    let grep = cmd.split('|').skip(1).find(|p| {
+        p.split_whitespace()
+            .next()
+            .is_some_and(|w| matches!(w, "grep" | "egrep" | "fgrep"))
+    })?;
+    let mut ignore_case = false;
+    let mut pattern = None;
+    for w in grep.split_whitespace().skip(1) {
+        if w.starts_with('-') && w.len() > 1 && !w.starts_with("--") {
+            if w.contains('i') {
+                ignore_case = true;
+            }
+            if w.contains('A') || w.contains('B') || w.contains('C') {
+                // context lines: the excerpt holds more than the matches
+                return None;
+            }
+            continue;
+        }
+        if w.starts_with("--") {
+            if w == "--ignore-case" {
+                ignore_case = true;
+            }
+            continue;
+        }
+        pattern = Some(w.trim_matches(['"', '\'']).to_owned());
+        break;
+    }
+    let p = pattern?;
+    // a regular expression other than a plain word is not read
+    (!p.is_empty()
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '/')))
+    .then_some((p, ignore_case))
+}
+
+/// The nodes of a run of excerpt lines (`kubectl describe nodes | grep nvidia` prints every
+/// node's lines in turn): a new node starts where a label or annotation key repeats, a
+/// resource shows a third time, or a label follows resource lines (both `describe` and
+/// `-o yaml` print a node's labels and annotations before its resources).
+fn excerpt_groups<'a>(lines: &[&'a str]) -> Vec<Vec<&'a str>> {
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut keys: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut resources: BTreeMap<&str, usize> = BTreeMap::new();
+    for &l in lines {
+        let Some(parsed) = excerpt_line(l) else {
+            continue;
+        };
+        let split = match parsed {
+            ExcerptLine::Label(k, _) | ExcerptLine::KeyValue(k, _) => {
+                keys.contains(k) || !resources.is_empty()
+            }
+            ExcerptLine::Resource(k, _) => resources.get(k).is_some_and(|n| *n >= 2),
+            ExcerptLine::Allocated => false,
+        };
+        if split && !current.is_empty() {
+            groups.push(std::mem::take(&mut current));
+            keys.clear();
+            resources.clear();
+        }
+        match parsed {
+            ExcerptLine::Label(k, _) | ExcerptLine::KeyValue(k, _) => {
+                keys.insert(k);
+            }
+            ExcerptLine::Resource(k, _) => *resources.entry(k).or_default() += 1,
+            ExcerptLine::Allocated => {}
+        }
+        current.push(l);
+    }
+    if !current.is_empty() {
+        groups.push(current);
+    }
+    groups
+}
+
+/// Whether a shown command's output is filtered (piped through `grep`, `egrep`, `head`,
+/// `tail`, `sed`, `awk`, `cut`): what it printed is an excerpt.
+fn is_filtered(cmd: &str) -> bool {
+    cmd.split('|').skip(1).any(|p| {
+        p.split_whitespace().next().is_some_and(|w| {
+            matches!(
+                w,
+                "grep" | "egrep" | "fgrep" | "head" | "tail" | "sed" | "awk" | "cut" | "rg"
+            )
+        })
+    })
+}
+
+/// Nodes read from the filtered output of `cmd` (from index `mark` on) that show neither
+/// capacity nor allocatable: their resources are unknown ([`PARTIAL_ANNOTATION`]), not absent,
+/// unless the command's grep pattern matches the GPU resource lines (`grep -i nvidia`), whose
+/// absence then says the node advertises none.
+fn mark_filtered_nodes(out: &mut ParsedText, mark: usize, cmd: &str) {
+    let covers_gpu = grep_pattern(cmd).is_some_and(|(p, ci)| {
+        ["nvidia.com/gpu", "amd.com/gpu"].iter().any(|r| {
+            if ci {
+                r.contains(&p.to_ascii_lowercase())
+            } else {
+                r.contains(p.as_str())
+            }
+        })
+    });
+    if covers_gpu {
+        return;
+    }
+    for n in out.nodes.iter_mut().skip(mark) {
+        if n.status.capacity.is_empty()
+            && n.status.allocatable.is_empty()
+            && !n.metadata.annotations.contains_key(PARTIAL_ANNOTATION)
+        {
+            n.metadata.annotations.insert(
+                PARTIAL_ANNOTATION.to_owned(),
+                "from a filtered describe excerpt without Capacity or Allocatable; unknown: capacity, allocatable"
+                    .to_owned(),
+            );
+        }
+    }
+}
+
+/// A node read from a run of excerpt lines (see [`ExcerptLine`]). `describe`'s form (`key=value`
+/// labels) prints annotations as `key: value` and Capacity before Allocatable; `-o yaml`'s form
+/// prints labels and annotations as `key: value` (known annotation prefixes told apart) and, its
+/// keys sorted, `allocatable` before `capacity`. When the shown command's grep pattern matches
+/// `nvidia.com/gpu` (or `amd.com/gpu`) and the excerpt lists no such resource, the node's
+/// resources are known to hold none of it; otherwise they are unknown
+/// ([`PARTIAL_ANNOTATION`]).
+fn node_from_excerpt(lines: &[&str], cmd: Option<&str>) -> Node {
+    let parsed: Vec<ExcerptLine<'_>> = lines.iter().filter_map(|l| excerpt_line(l)).collect();
+    let describe_form = parsed.iter().any(|l| matches!(l, ExcerptLine::Label(..)));
+    let mut node = Node::default();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for l in &parsed {
+        match *l {
+            ExcerptLine::Label(k, v) => {
+                node.metadata.labels.insert(k.to_owned(), v.to_owned());
+            }
+            ExcerptLine::KeyValue(k, v) => {
+                if describe_form || ANNOTATION_PREFIXES.iter().any(|p| k.starts_with(p)) {
+                    node.metadata.annotations.insert(k.to_owned(), v.to_owned());
+                } else {
+                    node.metadata.labels.insert(k.to_owned(), v.to_owned());
+                }
+            }
+            ExcerptLine::Resource(k, v) => {
+                let Ok(q) = v.parse::<Quantity>() else {
+                    continue;
+                };
+                let n = seen.entry(k).or_default();
+                let first_is_capacity = describe_form;
+                let list = match (*n == 0, first_is_capacity) {
+                    (true, true) | (false, false) => &mut node.status.capacity,
+                    _ => &mut node.status.allocatable,
+                };
+                list.insert(k, q);
+                *n += 1;
+            }
+            ExcerptLine::Allocated => {}
+        }
+    }
+    if let Some(h) = node.metadata.labels.get("kubernetes.io/hostname") {
+        node.metadata.name = h.to_owned();
+    }
+    let resources_shown = !seen.is_empty();
+    // the grep would have shown the GPU resource lines: their absence says the node has none
+    let grep_covers_gpu = cmd.and_then(grep_pattern).is_some_and(|(p, ci)| {
+        ["nvidia.com/gpu", "amd.com/gpu"].iter().any(|r| {
+            if ci {
+                r.contains(&p.to_ascii_lowercase())
+            } else {
+                r.contains(p.as_str())
+            }
+        })
+    });
+    let mut unknown = vec!["taints", "conditions"];
+    if !resources_shown && !grep_covers_gpu {
+        unknown.extend(["capacity", "allocatable"]);
+    }
+    node.metadata.annotations.insert(
+        PARTIAL_ANNOTATION.to_owned(),
+        format!(
+            "from a node excerpt without structure (grep); unknown: {}",
+            unknown.join(", ")
+        ),
+    );
+    node
+}
+
 /// A block read from a grep excerpt of `describe node` (label lines, then resource lines):
 /// only key-less `Labels`, `Capacity` and `Allocatable` sections.
 fn is_grep_excerpt(b: &Block<'_>) -> bool {
@@ -975,6 +1339,13 @@ pub fn parse_text(text: &str) -> ParsedText {
     // the workload kind a shown `kubectl get <resource>` asked for (`get rc` and `get rs`
     // print the same columns)
     let mut asked: Option<&'static str> = None;
+    // the last shown command line
+    let mut command: Option<&str> = None;
+    // the label keys a shown `kubectl get nodes -L a,b` asked for as columns
+    let mut label_columns: Vec<String> = Vec::new();
+    // a shown command whose output is filtered (`| grep`, `| head`), with the number of nodes
+    // read before its output
+    let mut filtered: Option<(&str, usize)> = None;
     while i < lines.len() {
         let line = lines[i];
         if let Some(cmd) = crate::paste::prompt_command(line) {
@@ -985,10 +1356,28 @@ pub fn parse_text(text: &str) -> ParsedText {
             if let Some((ns, mark)) = namespace.take() {
                 mark.apply_namespace(&mut out, &ns);
             }
+            if let Some((c, mark)) = filtered.take() {
+                mark_filtered_nodes(&mut out, mark, c);
+            }
+            command = Some(cmd);
+            label_columns = command_label_columns(cmd);
+            filtered = is_filtered(cmd).then_some((cmd, out.nodes.len()));
             namespace = command_namespace(cmd).map(|ns| (ns, Marks::of(&out)));
             asked = command_get_kind(cmd);
             described = command_object(cmd).map(|o| (o, Marks::of(&out)));
             i += 1;
+            continue;
+        }
+        if block.is_none()
+            && excerpt_line(line).is_some()
+            && let Some(end) = excerpt_run(&lines, i)
+        {
+            // labels / annotations / resources of one node without their structure (a grep
+            // of `describe node` that lost its indentation, or of `get node -o yaml`)
+            for group in excerpt_groups(&lines[i..end]) {
+                out.nodes.push(node_from_excerpt(&group, command));
+            }
+            i = end;
             continue;
         }
         if block.is_none() && is_label_line(line) {
@@ -1007,7 +1396,7 @@ pub fn parse_text(text: &str) -> ParsedText {
         if block.is_none() || line.trim().is_empty() || !line.starts_with(' ') {
             if let Some(kind) = table_kind(line) {
                 flush(&mut block, &mut out, &mut block_index);
-                i = parse_table(kind, &lines, i, &mut out, asked);
+                i = parse_table(kind, &lines, i, &mut out, asked, &label_columns);
                 continue;
             }
             if is_describe_events_header(line) || is_event_row(line) {
@@ -1045,7 +1434,12 @@ pub fn parse_text(text: &str) -> ParsedText {
             }
         }
         if let Some((key, inline)) = top_key(line) {
-            if key == "Name" && block.as_ref().is_some_and(|b| !b.sections.is_empty()) {
+            // `Name:` starts the next object; so does a key the block already has (a grep of
+            // several objects' describe output, `describe node | egrep 'Roles|pci'`)
+            if block
+                .as_ref()
+                .is_some_and(|b| !b.sections.is_empty() && (key == "Name" || b.get(key).is_some()))
+            {
                 flush(&mut block, &mut out, &mut block_index);
             }
             let b = block.get_or_insert_with(Block::default);
@@ -1109,6 +1503,9 @@ pub fn parse_text(text: &str) -> ParsedText {
         i += 1;
     }
     flush(&mut block, &mut out, &mut block_index);
+    if let Some((c, mark)) = filtered.take() {
+        mark_filtered_nodes(&mut out, mark, c);
+    }
     if let Some((object, mark)) = described.take() {
         mark.apply_object(&mut out, object.0, &object.1);
     }
@@ -1165,12 +1562,15 @@ fn command_namespace(cmd: &str) -> Option<String> {
     None
 }
 
-/// The kind (`Node` or `Pod`) and name of the one object a `kubectl describe` command line
-/// names (`describe node gpu-01`, `describe pods/train-0`, `describe po train-0 -n x`); `None`
-/// for other commands, other kinds, and several names or a selector.
+/// The kind (`Node` or `Pod`) and name of the one object a `kubectl describe` (or `kubectl
+/// get`) command line names (`describe node gpu-01`, `describe pods/train-0`, `describe po
+/// train-0 -n x`, `get node gpu-01 -o yaml`); `None` for other commands, other kinds, and
+/// several names or a selector.
 fn command_object(cmd: &str) -> Option<(&'static str, String)> {
     let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
-    let at = words.iter().position(|w| *w == "describe")?;
+    // `describe`, or `get` of one object (`kubectl get node X -o yaml | grep nvidia`: an
+    // excerpt of its output has no name either)
+    let at = words.iter().position(|w| *w == "describe" || *w == "get")?;
     let is_kubectl = words[..at].iter().any(|w| {
         let p = w.rsplit('/').next().unwrap_or(w);
         matches!(p, "kubectl" | "k" | "oc" | "kubectl.exe")
@@ -1184,7 +1584,17 @@ fn command_object(cmd: &str) -> Option<(&'static str, String)> {
     for w in &words[at + 1..] {
         if skip {
             skip = false;
-        } else if matches!(*w, "-n" | "--namespace" | "-l" | "--selector" | "--context") {
+        } else if matches!(
+            *w,
+            "-n" | "--namespace"
+                | "-l"
+                | "--selector"
+                | "--context"
+                | "-o"
+                | "--output"
+                | "-L"
+                | "--label-columns"
+        ) {
             skip = true;
         } else if !w.starts_with('-') {
             positional.push(*w);
@@ -1367,6 +1777,18 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
         node_from_block(&b, idx, out);
     } else if b.has_any(POD_KEYS) {
         pod_from_block(&b, idx, out);
+    } else if b.get("Labels").is_some_and(|l| {
+        std::iter::once(l.inline)
+            .chain(l.lines.iter().copied())
+            .any(|x| {
+                matches!(excerpt_line(x), Some(ExcerptLine::Label(k, _))
+                if GPU_KEY_PREFIXES.iter().any(|p| k.starts_with(p))
+                    || k.starts_with("node-role.kubernetes.io/")
+                    || k.starts_with("node.kubernetes.io/"))
+            })
+    }) {
+        // `describe node | grep -A3 Labels`: a node's labels without a node key
+        node_from_block(&b, idx, out);
     } else if let Some(events) = b.get("Events") {
         let involved = ObjectReference {
             name: b.inline("Name").to_owned(),
@@ -1424,6 +1846,20 @@ fn meta_from_block(b: &Block<'_>) -> ObjectMeta {
     };
     if let Some(s) = b.get("Labels") {
         meta.labels = s.values().filter_map(split_kv).collect();
+    } else {
+        // a grep of `describe` that kept the label lines but not `Labels:` itself: they read
+        // as continuation lines of the single-value key before them (`egrep 'Roles|pci'`)
+        for s in b
+            .sections
+            .iter()
+            .filter(|s| matches!(s.key, "Roles" | "Name" | "Namespace" | "Priority" | "Node"))
+        {
+            for l in &s.lines {
+                if let Some(ExcerptLine::Label(k, v)) = excerpt_line(l) {
+                    meta.labels.insert(k.to_owned(), v.to_owned());
+                }
+            }
+        }
     }
     if let Some(s) = b.get("Annotations") {
         meta.annotations = s.values().filter_map(split_kv).collect();
@@ -2074,7 +2510,118 @@ fn pvc_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
 }
 
 /// `kubectl get nodes [-o wide]`; returns the index after the table.
-fn parse_nodes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
+/// The label keys of `-L` / `--label-columns` in a shown `kubectl get` command (`-L a,b`,
+/// `-La`, `-L=a`, `--label-columns=a,b`, repeatable).
+fn command_label_columns(cmd: &str) -> Vec<String> {
+    let words: Vec<&str> = cmd
+        .split('|')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let mut out = Vec::new();
+    let mut take = |v: &str| {
+        out.extend(
+            v.trim_matches(['"', '\''])
+                .split(',')
+                .filter(|k| !k.is_empty())
+                .map(str::to_owned),
+        );
+    };
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if w == "-L" || w == "--label-columns" {
+            if let Some(v) = words.get(i + 1) {
+                take(v);
+            }
+            i += 1;
+        } else if let Some(v) = w.strip_prefix("--label-columns=") {
+            take(v);
+        } else if let Some(v) = w.strip_prefix("-L") {
+            take(v.strip_prefix('=').unwrap_or(v));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The column header kubectl prints for a `-L` label key: its last `/` segment upper-cased
+/// (k8s.io/cli-runtime pkg/printers/tableprinter.go `formatLabelHeaders`).
+fn label_column_header(key: &str) -> String {
+    key.rsplit('/').next().unwrap_or(key).to_ascii_uppercase()
+}
+
+/// Columns of `kubectl get nodes [-o wide]` that are not label columns.
+const NODE_TABLE_COLUMNS: &[&str] = &[
+    "NAME",
+    "STATUS",
+    "ROLES",
+    "AGE",
+    "VERSION",
+    "INTERNAL-IP",
+    "EXTERNAL-IP",
+    "OS-IMAGE",
+    "KERNEL-VERSION",
+    "CONTAINER-RUNTIME",
+    "LABELS",
+];
+
+/// Label keys people ask for as `-L` columns besides the GPU vocabulary's exact keys.
+const COMMON_LABEL_COLUMNS: &[&str] = &[
+    "node.kubernetes.io/instance-type",
+    "beta.kubernetes.io/instance-type",
+    "topology.kubernetes.io/zone",
+    "kubernetes.io/arch",
+    "kubernetes.io/os",
+    "kubernetes.io/hostname",
+    "nvidia.com/gpu.present",
+    "nvidia.com/gpu.product",
+    "nvidia.com/gpu.count",
+    "nvidia.com/gpu.memory",
+    "nvidia.com/gpu.deploy.device-plugin",
+    "nvidia.com/gpu.deploy.operands",
+    "nvidia.com/mig.config",
+    "nvidia.com/mig.config.state",
+    "nvidia.com/mig.strategy",
+    "nvidia.com/device-plugin.config",
+    "feature.node.kubernetes.io/pci-10de.present",
+    "feature.node.kubernetes.io/pci-0302_10de.present",
+    "feature.node.kubernetes.io/pci-0300_10de.present",
+    "cloud.google.com/gke-accelerator",
+    "cloud.google.com/gke-nodepool",
+    "eks.amazonaws.com/nodegroup",
+    "karpenter.k8s.aws/instance-gpu-count",
+    "karpenter.k8s.aws/instance-gpu-name",
+    "karpenter.sh/nodepool",
+    "kubernetes.azure.com/agentpool",
+    "kubernetes.azure.com/accelerator",
+];
+
+/// The label key of an extra column of a nodes table: the shown command's `-L` key with that
+/// header, else a known key (the GPU vocabulary's exact label keys, [`COMMON_LABEL_COLUMNS`])
+/// whose header it is; `None` when no key is known (the column is not read).
+fn label_column_key(header: &str, asked: &[String]) -> Option<String> {
+    if let Some(k) = asked.iter().find(|k| label_column_header(k) == header) {
+        return Some(k.clone());
+    }
+    let vocab = crate::gpu::GpuVocabulary::builtin();
+    vocab
+        .markers
+        .iter()
+        .filter(|m| m.kind == crate::gpu::MarkerKind::Label && !m.key.contains('*'))
+        .map(|m| m.key.as_str())
+        .chain(COMMON_LABEL_COLUMNS.iter().copied())
+        .find(|k| label_column_header(k) == header)
+        .map(str::to_owned)
+}
+
+fn parse_nodes_table(
+    lines: &[&str],
+    start: usize,
+    out: &mut ParsedText,
+    label_columns: &[String],
+) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
         let cell =
@@ -2121,6 +2668,19 @@ fn parse_nodes_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usiz
         // `--show-labels`: `k=v,k2=v2` (labels.FormatLabels)
         for (k, v) in comma_labels(&cell("LABELS")) {
             node.metadata.labels.insert(k, v);
+        }
+        // `-L key,...` columns: the label's value, empty when the node lacks it
+        for (column, value) in &cells {
+            if NODE_TABLE_COLUMNS.contains(&column.as_str()) {
+                continue;
+            }
+            let value = none_to_empty(value.trim());
+            if value.is_empty() {
+                continue;
+            }
+            if let Some(key) = label_column_key(column, label_columns) {
+                node.metadata.labels.insert(key, value.to_owned());
+            }
         }
         let mut unknown = vec!["capacity", "allocatable", "taints"];
         if !cells.contains_key("LABELS") {
@@ -2249,6 +2809,7 @@ fn parse_table(
     start: usize,
     out: &mut ParsedText,
     asked: Option<&'static str>,
+    label_columns: &[String],
 ) -> usize {
     match kind {
         TableKind::Deployments => parse_workloads_table("Deployment", lines, start, out),
@@ -2261,7 +2822,7 @@ fn parse_table(
             parse_workloads_table(kind, lines, start, out)
         }
         TableKind::Jobs => parse_workloads_table("Job", lines, start, out),
-        TableKind::Nodes => parse_nodes_table(lines, start, out),
+        TableKind::Nodes => parse_nodes_table(lines, start, out, label_columns),
         TableKind::Events => parse_get_events_table(lines, start, out),
         TableKind::Pods => parse_pods_table(lines, start, out),
         TableKind::DaemonSets => parse_daemon_sets_table(lines, start, out),
@@ -3360,6 +3921,15 @@ fn merge_repeats(out: &mut ParsedText) {
 fn merge_meta(a: &mut ObjectMeta, b: ObjectMeta) {
     let a_partial = a.annotations.contains_key(PARTIAL_ANNOTATION);
     let b_partial = b.annotations.contains_key(PARTIAL_ANNOTATION);
+    // the fields a partial view does not show (`unknown: a, b`)
+    let unknown = |m: &ObjectMeta| -> Vec<String> {
+        m.annotations
+            .get(PARTIAL_ANNOTATION)
+            .and_then(|v| v.split_once("unknown: "))
+            .map(|(_, l)| l.split(", ").map(str::to_owned).collect())
+            .unwrap_or_default()
+    };
+    let theirs = unknown(&b);
     let labels: Vec<(&str, &str)> = b
         .labels
         .iter()
@@ -3374,6 +3944,17 @@ fn merge_meta(a: &mut ObjectMeta, b: ObjectMeta) {
     a.annotations.extend(annotations);
     if !(a_partial && b_partial) {
         a.annotations.remove(PARTIAL_ANNOTATION);
+    } else {
+        // both partial views: a field stays unknown only when neither showed it
+        let both: Vec<String> = unknown(a)
+            .into_iter()
+            .filter(|f| theirs.contains(f))
+            .collect();
+        if let Some(v) = a.annotations.get(PARTIAL_ANNOTATION) {
+            let head = v.split_once("unknown: ").map_or(v, |(h, _)| h);
+            let note = format!("{head}unknown: {}", both.join(", "));
+            a.annotations.insert(PARTIAL_ANNOTATION.to_owned(), note);
+        }
     }
     if a.namespace.is_empty() {
         a.namespace = b.namespace;
@@ -3381,6 +3962,47 @@ fn merge_meta(a: &mut ObjectMeta, b: ObjectMeta) {
     if a.creation_timestamp.is_none() {
         a.creation_timestamp = b.creation_timestamp;
     }
+}
+
+/// Merges each node of `nodes[mark..]` into the earlier node of the same name when either is a
+/// partial view ([`PARTIAL_ANNOTATION`]: a `kubectl get nodes` row, a grep excerpt) and their
+/// uids and creation times do not disagree; the later node is removed. Returns how many were
+/// merged. O(nodes), nothing done when no node is partial.
+pub(crate) fn merge_partial_nodes(nodes: &mut Vec<Node>, mark: usize) -> usize {
+    let partial = |n: &Node| n.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
+    if mark == 0 || mark >= nodes.len() || !nodes.iter().any(partial) {
+        return 0;
+    }
+    let earlier: std::collections::HashMap<String, usize> = nodes[..mark]
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !n.metadata.name.is_empty())
+        .map(|(i, n)| (n.metadata.name.clone(), i))
+        .collect();
+    let mut removed = vec![false; nodes.len()];
+    for j in mark..nodes.len() {
+        let Some(&i) = earlier.get(&nodes[j].metadata.name) else {
+            continue;
+        };
+        if !(partial(&nodes[i]) || partial(&nodes[j])) {
+            continue;
+        }
+        let (a, b) = (&nodes[i].metadata, &nodes[j].metadata);
+        let uid_differs = !a.uid.is_empty() && !b.uid.is_empty() && a.uid != b.uid;
+        let time_differs = a.creation_timestamp.is_some()
+            && b.creation_timestamp.is_some()
+            && a.creation_timestamp != b.creation_timestamp;
+        if uid_differs || time_differs {
+            continue;
+        }
+        let later = std::mem::take(&mut nodes[j]);
+        merge_node(&mut nodes[i], later);
+        removed[j] = true;
+    }
+    let count = removed.iter().filter(|r| **r).count();
+    let mut flags = removed.iter();
+    nodes.retain(|_| !flags.next().copied().unwrap_or(false));
+    count
 }
 
 fn merge_node(a: &mut Node, b: Node) {
@@ -3733,7 +4355,16 @@ Containers:
         assert_eq!(command_object("kubectl describe nodes"), None);
         assert_eq!(command_object("kubectl describe nodes -l gpu=true"), None);
         assert_eq!(command_object("kubectl describe svc x"), None);
-        assert_eq!(command_object("kubectl get node gpu-01"), None);
+        // `get` of one object names an excerpt of its output (`-o yaml | grep nvidia`)
+        assert_eq!(
+            command_object("kubectl get node gpu-01 -o yaml | grep -i nvidia"),
+            Some(("Node", "gpu-01".to_owned()))
+        );
+        assert_eq!(command_object("kubectl get nodes -o wide"), None);
+        assert_eq!(
+            command_object("kubectl get nodes -L nvidia.com/gpu.present"),
+            None
+        );
         let cap = "$ kubectl describe node gpu-01 | grep -A6 Capacity\nCapacity:\n  cpu:             8\n  nvidia.com/gpu:  0\nAllocatable:\n  cpu:             8\n  nvidia.com/gpu:  0\n";
         assert_eq!(detect_text_format(cap), InputFormat::DescribeNode);
         let p = parse_text(cap);
@@ -3753,6 +4384,95 @@ Containers:
         // a full describe keeps its own name
         let full = parse_text("$ kubectl describe node gpu-01\nName: gpu-02\nRoles: x\n");
         assert_eq!(full.nodes[0].metadata.name, "gpu-02");
+    }
+
+    #[test]
+    fn label_excerpts_without_structure() {
+        // `-o yaml | grep`: labels as `key: value`, allocatable before capacity (sorted keys)
+        let yaml = "$ kubectl get node gpu-01 -o yaml | grep -i nvidia\n    hami.io/node-handshake: Requesting_2024.01.02 15:04:05\n    nvidia.com/gpu.present: \"true\"\n    nvidia.com/gpu.product: Tesla-T4\n    nvidia.com/gpu: \"0\"\n    nvidia.com/gpu: \"4\"\n";
+        assert_eq!(detect_text_format(yaml), InputFormat::DescribeNode);
+        let p = parse_text(yaml);
+        assert_eq!(p.nodes.len(), 1);
+        let n = &p.nodes[0];
+        assert_eq!(n.metadata.name, "gpu-01");
+        assert_eq!(&n.metadata.labels["nvidia.com/gpu.product"], "Tesla-T4");
+        assert_eq!(&n.metadata.labels["nvidia.com/gpu.present"], "true");
+        assert!(
+            n.metadata
+                .annotations
+                .contains_key("hami.io/node-handshake")
+        );
+        assert_eq!(
+            n.status
+                .allocatable
+                .get("nvidia.com/gpu")
+                .unwrap()
+                .to_string(),
+            "0"
+        );
+        assert_eq!(
+            n.status.capacity.get("nvidia.com/gpu").unwrap().to_string(),
+            "4"
+        );
+        assert!(!is_unknown(&n.metadata, "allocatable"));
+        // a dedented `describe node | grep`: labels `k=v`, Capacity first; the grep matches
+        // `nvidia.com/gpu:` lines, so their absence says the node advertises none
+        let d = "$ kubectl describe node gpu-02 | grep -i nvidia\nnvidia.com/gpu.count=4\nnvidia.com/gpu.present=true\n";
+        let p = parse_text(d);
+        assert_eq!(p.nodes.len(), 1);
+        assert_eq!(p.nodes[0].metadata.name, "gpu-02");
+        assert!(p.nodes[0].status.allocatable.is_empty());
+        assert!(!is_unknown(&p.nodes[0].metadata, "allocatable"));
+        // without the command (or with a pattern that cannot match the resource line), the
+        // resources are unknown
+        let p = parse_text("nvidia.com/gpu.count=4\nnvidia.com/gpu.present=true\n");
+        assert!(is_unknown(&p.nodes[0].metadata, "allocatable"));
+        let p =
+            parse_text("$ kubectl describe node x | grep gpu.product\nnvidia.com/gpu.product=T4\n");
+        assert!(is_unknown(&p.nodes[0].metadata, "allocatable"));
+        // several nodes of `describe nodes | grep`: a repeated key starts the next node
+        let many = "nvidia.com/gpu.present=true\n  nvidia.com/gpu:  1\n  nvidia.com/gpu:  1\nnvidia.com/gpu.present=true\n  nvidia.com/gpu:  2\n  nvidia.com/gpu:  2\n";
+        assert_eq!(excerpt_groups(&many.lines().collect::<Vec<_>>()).len(), 2);
+        // prose with `key=value` words or one stray prefixed line is no excerpt
+        assert_eq!(
+            detect_text_format("see example.com/x=1 for details\n"),
+            InputFormat::Text
+        );
+        assert_eq!(detect_text_format("example.com/a=1\n"), InputFormat::Text);
+        // the Allocated resources rows a grep also matches
+        assert_eq!(
+            excerpt_line("  nvidia.com/gpu     1           1"),
+            Some(ExcerptLine::Allocated)
+        );
+    }
+
+    #[test]
+    fn label_columns_of_get_nodes() {
+        let t = "$ kubectl get nodes -L nvidia.com/gpu.present,example.com/pool\nNAME     STATUS   ROLES    AGE   VERSION   GPU.PRESENT   POOL\nnode-1   Ready    <none>   3d    v1.29.0   true          a\nnode-2   Ready    <none>   3d    v1.29.0                 \n";
+        let p = parse_text(t);
+        assert_eq!(p.nodes.len(), 2);
+        assert_eq!(
+            &p.nodes[0].metadata.labels["nvidia.com/gpu.present"],
+            "true"
+        );
+        assert_eq!(&p.nodes[0].metadata.labels["example.com/pool"], "a");
+        assert!(
+            !p.nodes[1]
+                .metadata
+                .labels
+                .contains_key("nvidia.com/gpu.present")
+        );
+        // without the command: a known key with that header
+        let t = "NAME     STATUS   ROLES    AGE   VERSION   GKE-ACCELERATOR\nnode-1   Ready    <none>   3d    v1.29.0   nvidia-tesla-t4\n";
+        let p = parse_text(t);
+        assert_eq!(
+            &p.nodes[0].metadata.labels["cloud.google.com/gke-accelerator"],
+            "nvidia-tesla-t4"
+        );
+        assert_eq!(
+            command_label_columns("kubectl get no -L a/b,c -Ld --label-columns=e/f"),
+            vec!["a/b", "c", "d", "e/f"]
+        );
     }
 
     #[test]

@@ -942,6 +942,11 @@ impl ClusterSnapshot {
                     }
                 };
             }
+            // a partial view of a node (a `kubectl get nodes` row, a grep excerpt) and another
+            // view of the same name are one node: merged field by field, not kept apart
+            if self.nodes.len() > mark[0] && mark[0] > 0 {
+                crate::describe::merge_partial_nodes(&mut self.nodes, mark[0]);
+            }
             merge!(0, nodes, "Node");
             merge!(1, pods, "Pod");
             merge!(2, namespaces, "Namespace");
