@@ -1920,6 +1920,18 @@ fn node_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
         metadata: meta_from_block(b),
         ..Node::default()
     };
+    if node.metadata.name.is_empty()
+        && let Some(lease) = b.get("Lease")
+    {
+        // an excerpt without `Name:`: the node's Lease (kube-node-lease, v1.14+ describe) is
+        // held by the kubelet under the node's name (pkg/kubelet/nodelease)
+        node.metadata.name = lease
+            .values()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim() == "HolderIdentity")
+            .map(|(_, v)| none_to_empty(v.trim()).to_owned())
+            .unwrap_or_default();
+    }
     let object = format!("Node/{}", node.metadata.name);
     if let Some(s) = b.get("Taints") {
         node.spec.taints = s.values().filter_map(parse_taint).collect();

@@ -44,7 +44,7 @@ declare_rule!(
     "node-runtime-unhealthy",
     Node,
     Warning,
-    "A kubelet or agent log shows the node cannot run pods well: PLEG not healthy (the container runtime hangs), no CNI plugin initialised, the CRI endpoint unreachable, eviction under memory or disk pressure, or the memory cgroup disabled in the kernel command line.",
+    "A kubelet or agent log shows the node cannot run pods well: PLEG not healthy (the container runtime hangs), no CNI plugin initialised, the CRI endpoint unreachable, eviction under memory or disk pressure, or the memory cgroup disabled in the kernel command line. Also a node whose DiskPressure, MemoryPressure or PIDPressure condition (OutOfDisk before v1.13) is True in a Node object, `-o yaml` status or `describe node` Conditions table: it takes no new pods and the kubelet evicts pods; the remedy frees the resource, never a toleration.",
     check_runtime
 );
 
@@ -85,7 +85,13 @@ fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, NodeKubeletCertExpired::ID)
 }
 fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, NodeRuntimeUnhealthy::ID)
+    let mut out = catalog_findings(ctx, NodeRuntimeUnhealthy::ID);
+    // the same cause read from the node's own conditions (Node objects, describe tables)
+    out.extend(crate::rules::node_conditions::pressure_findings(
+        ctx,
+        NodeRuntimeUnhealthy::ID,
+    ));
+    out
 }
 fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, GpuPluginLogError::ID)

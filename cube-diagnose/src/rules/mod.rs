@@ -50,6 +50,7 @@ pub mod join_ca_hash_mismatch;
 pub mod join_token_invalid;
 pub mod log_catalog;
 pub mod node_clock_skew;
+pub(crate) mod node_conditions;
 pub mod node_drift;
 pub mod node_duplicate_hostname;
 pub mod node_not_ready;

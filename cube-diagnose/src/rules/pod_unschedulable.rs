@@ -9,6 +9,7 @@ use crate::classify::SignalKind;
 use crate::rules::{obj, pod_subject, shell_word, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
+mod blocking;
 mod sched_text;
 use sched_text::scheduler_texts;
 /// Whether a FailedScheduling signal is older than its pod's current binding (for other rules

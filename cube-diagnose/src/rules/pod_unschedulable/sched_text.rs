@@ -24,6 +24,7 @@ use cube_model::objects::{Event, Pod};
 use cube_quota::schedmsg::{self, Preemption, ReasonKind, SchedulerMessage};
 
 use super::PodUnschedulable;
+use super::blocking;
 use crate::classify::{Signal, SignalKind};
 use crate::resources::is_gpu_resource;
 use crate::rules::{obj, signal_subject, signals};
@@ -181,10 +182,17 @@ fn event_of<'c>(ctx: &'c Context<'_>, s: &Signal) -> Option<(usize, &'c Event)> 
 /// been bound (or re-created) since.
 pub(crate) fn stale(ctx: &Context<'_>, s: &Signal) -> Option<String> {
     let subject = subject_of(s);
-    if subject.kind != "Pod" {
-        return None;
-    }
     let event = event_of(ctx, s);
+    if subject.kind != "Pod" {
+        // the `Events:` section of a describe excerpt names no object: its own later events
+        // (same input, same unnamed object) still tell that the pod was bound since
+        return event.and_then(|(idx, e)| later_binding(ctx, idx, e));
+    }
+    if event.is_none()
+        && let Some(why) = later_binding_in_log(ctx, s, &subject)
+    {
+        return Some(why);
+    }
     let seen = event.and_then(|(_, e)| {
         e.last_timestamp
             .or(e.first_timestamp)
@@ -222,25 +230,67 @@ pub(crate) fn stale(ctx: &Context<'_>, s: &Signal) -> Option<String> {
         }
     }
     // a later `Scheduled` event for the same object
-    if let Some((idx, e)) = event {
-        let o = &e.involved_object;
-        let later = ctx.snapshot().events.iter().enumerate().any(|(j, x)| {
-            x.reason == "Scheduled"
+    event.and_then(|(idx, e)| later_binding(ctx, idx, e))
+}
+
+/// Event reasons that exist only once a pod is bound to a node: the scheduler's `Scheduled`
+/// ("Successfully assigned <ns>/<pod> to <node>", `pkg/scheduler/schedule_one.go`, any
+/// scheduler name: HAMi, Volcano and other schedulers record the same reason) and the kubelet's
+/// container events (`pkg/kubelet/events/event.go`: `Pulling`, `Pulled`, `Created`, `Started`),
+/// which the kubelet of the pod's node records.
+const BOUND_REASONS: &[&str] = &["Scheduled", "Pulling", "Pulled", "Created", "Started"];
+
+/// Why the FailedScheduling event `e` (at `idx` in the snapshot's events) is older than its
+/// pod's binding: a later event of the same object (an unnamed object: of the same input) with
+/// a reason of [`BOUND_REASONS`]. Later is by time when both events carry one, else by order
+/// (kubectl prints an object's events oldest first).
+fn later_binding(ctx: &Context<'_>, idx: usize, e: &Event) -> Option<String> {
+    let o = &e.involved_object;
+    let source = |x: &Event| {
+        x.metadata
+            .annotations
+            .get(crate::input::SOURCE_ANNOTATION)
+            .cloned()
+    };
+    let src = source(e);
+    let when = |x: &Event| x.last_timestamp.or(x.first_timestamp);
+    ctx.snapshot()
+        .events
+        .iter()
+        .enumerate()
+        .find(|(j, x)| {
+            BOUND_REASONS.contains(&x.reason.as_str())
                 && x.involved_object.name == o.name
                 && x.involved_object.namespace == o.namespace
-                && match (
-                    x.last_timestamp.or(x.first_timestamp),
-                    e.last_timestamp.or(e.first_timestamp),
-                ) {
-                    (Some(a), Some(b)) => a > b,
-                    _ => j > idx,
+                && (!o.name.is_empty() || source(x) == src)
+                && match (when(x), when(e)) {
+                    (Some(a), Some(b)) if a != b => a > b,
+                    _ => *j > idx,
                 }
-        });
-        if later {
-            return Some("a later Scheduled event bound the pod".to_owned());
-        }
-    }
-    None
+        })
+        .map(|(_, x)| {
+            format!(
+                "a later {} event ({}) shows the pod bound since",
+                x.reason, x.message
+            )
+        })
+}
+
+/// For a scheduler text read from a log (a `kubectl get events` or describe text read as
+/// lines) about a named pod: a later line of the same log saying the scheduler bound it
+/// (`Successfully assigned <ns>/<pod> to <node>`; before v1.11 `Successfully assigned <pod> to
+/// <node>`).
+fn later_binding_in_log(ctx: &Context<'_>, s: &Signal, pod: &Subject) -> Option<String> {
+    let log = ctx.logs().iter().find(|l| l.source == s.source)?;
+    let at = log.text.find(s.text.trim())?;
+    let after = &log.text[at..];
+    let qualified = format!("Successfully assigned {}/{} to ", pod.namespace, pod.name);
+    let bare = format!("Successfully assigned {} to ", pod.name);
+    after
+        .lines()
+        .skip(1)
+        .find(|l| l.contains(&qualified) || l.contains(&bare))
+        .map(|l| format!("a later line binds the pod: {}", l.trim()))
 }
 
 /// A cause, its remedy and the node facts that prove it.
@@ -282,6 +332,24 @@ fn after_fit(kind: ReasonKind) -> bool {
 }
 
 fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Explained {
+    let mut e = explain_main(ctx, m, pod);
+    // a resource shortage explained first: the nodes at their pod count or under a node
+    // condition block the pod too, and their remedy is not the resource's
+    if m.insufficient().any(|(r, _)| r != "pods") {
+        for r in &m.reasons {
+            if blocking::is_pod_count(r) || blocking::condition_of(r).is_some() {
+                let p = blocking::part(r, m.nodes);
+                if p.role == blocking::Role::Blocks {
+                    e.cause.push_str(&format!("; also {}", p.cause));
+                    e.remedy.push_str(&format!("; {}", p.remedy));
+                }
+            }
+        }
+    }
+    e
+}
+
+fn explain_main(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Explained {
     let reasons: Vec<_> = m.all_reasons().collect();
     let has = |k: ReasonKind| reasons.iter().any(|r| r.kind == k);
     if let Some(r) = reasons.iter().find(|r| r.kind == ReasonKind::ClaimNotFound) {
@@ -317,7 +385,8 @@ fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Expla
         );
     }
     let insufficient: Vec<(&str, usize)> = {
-        let mut v: Vec<(&str, usize)> = m.insufficient().collect();
+        // `Insufficient pods` is the node's pod count, not a request ([`blocking::is_pod_count`])
+        let mut v: Vec<(&str, usize)> = m.insufficient().filter(|(r, _)| *r != "pods").collect();
         // GPUs first: the scarce resource decides
         v.sort_by_key(|(r, _)| !is_gpu_resource(r));
         v
@@ -341,7 +410,7 @@ fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Expla
         }
         return explain_insufficient(ctx, m, pod, res, n);
     }
-    explain_other(m)
+    explain_other(ctx, m)
 }
 
 /// Amount in the scheduler's units for `res` (millicores for cpu, whole units otherwise).
@@ -715,14 +784,15 @@ fn explain_with_nodes(
     e
 }
 
-/// No resource shortage: name the dominant reason.
-fn explain_other(m: &SchedulerMessage) -> Explained {
+/// No resource shortage: the reasons that block the pod (see [`blocking`]), each with its
+/// remedy; when every reason only selects nodes, the most frequent one.
+fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
     let top = m
         .reasons
         .iter()
         .max_by_key(|r| r.count)
         .map(|r| (r.count, r.reason.kind, r.reason.text.as_str()));
-    let Some((k, kind, text)) = top else {
+    let Some((_, _, _)) = top else {
         if let Some(p) = &m.prefilter {
             return Explained::new(
                 format!("rejected before any node was considered: {p}"),
@@ -752,54 +822,87 @@ fn explain_other(m: &SchedulerMessage) -> Explained {
             "read the reasons in `kubectl describe pod` and address the most frequent one",
         );
     };
-    let lifecycle = m.reasons.iter().find_map(|r| {
-        let key = r.reason.value("key")?;
-        (r.reason.kind == ReasonKind::UntoleratedTaint
-            && (key == "node.kubernetes.io/unreachable" || key == "node.kubernetes.io/not-ready"))
-            .then_some((r.count, key))
-    });
-    if let Some((k, key)) = lifecycle {
-        return Explained::new(
-            format!(
-                "{k} of {} node(s) carry {key}: the node is down or its kubelet is not reporting (the node lifecycle controller's taint), so new pods cannot land there; the pod is not at fault",
-                m.nodes
-            ),
-            "`kubectl get nodes` and `kubectl describe node <node>` (Conditions); on the node `systemctl status kubelet` and `journalctl -u kubelet`; the taint goes away once the node is Ready",
-        );
+    let parts: Vec<blocking::Part> = m.reasons.iter().map(|r| blocking::part(r, m.nodes)).collect();
+    let mut blocks: Vec<&blocking::Part> = parts
+        .iter()
+        .filter(|p| p.role == blocking::Role::Blocks)
+        .collect();
+    blocks.sort_by_key(|p| std::cmp::Reverse(p.count));
+    let excludes: Vec<&blocking::Part> = parts
+        .iter()
+        .filter(|p| p.role == blocking::Role::Excludes)
+        .collect();
+    if blocks.is_empty() {
+        // every reason only selects nodes: the most frequent one, and the others named
+        let mut all: Vec<&blocking::Part> = parts.iter().collect();
+        all.sort_by_key(|p| std::cmp::Reverse(p.count));
+        let cause = all.iter().map(|p| p.cause.as_str()).collect::<Vec<_>>().join("; ");
+        let mut remedies: Vec<&str> = Vec::new();
+        for p in &all {
+            if !remedies.contains(&p.remedy.as_str()) {
+                remedies.push(&p.remedy);
+            }
+        }
+        return Explained::new(cause, remedies.join("; "));
     }
-    let (cause, remedy) = match kind {
-        ReasonKind::UntoleratedTaint => (
-            format!("{k} of {} node(s) carry a taint the pod does not tolerate ('{text}')", m.nodes),
-            "`kubectl describe nodes | grep -A3 Taints` shows the taints: add a matching toleration to the pod, or remove the taint from the nodes meant for it".to_owned(),
-        ),
-        ReasonKind::NodeAffinity | ReasonKind::EnforcedNodeAffinity => (
-            format!("{k} of {} node(s) do not match the pod's nodeSelector / node affinity", m.nodes),
-            "compare the pod's nodeSelector/affinity with `kubectl get nodes --show-labels`: label the intended nodes or fix the selector".to_owned(),
-        ),
-        ReasonKind::Unschedulable => (
-            format!("{k} of {} node(s) are cordoned", m.nodes),
-            "`kubectl uncordon <node>` for the nodes meant to take pods".to_owned(),
-        ),
-        ReasonKind::TooManyPods => (
-            format!("{k} of {} node(s) are at their pod limit (allocatable pods)", m.nodes),
-            "raise the kubelet's maxPods or spread pods over more nodes".to_owned(),
-        ),
-        ReasonKind::PodAffinity | ReasonKind::PodAntiAffinity | ReasonKind::ExistingPodsAntiAffinity => (
-            format!("{k} of {} node(s) fail inter-pod (anti-)affinity ('{text}')", m.nodes),
-            "relax the required (anti-)affinity or add nodes in the topology it needs".to_owned(),
-        ),
-        ReasonKind::TopologySpread | ReasonKind::TopologySpreadMissingLabel => (
-            format!("{k} of {} node(s) fail a topology spread constraint ('{text}')", m.nodes),
-            "check the constraint's topologyKey labels on the nodes, or use whenUnsatisfiable: ScheduleAnyway".to_owned(),
-        ),
-        ReasonKind::NodePorts => (
-            format!("{k} of {} node(s) already use the pod's hostPort", m.nodes),
-            "drop the hostPort or run fewer replicas than nodes".to_owned(),
-        ),
-        _ => (
-            format!("no node passes the scheduler's filters: {k} of {} node(s) report '{text}'", m.nodes),
-            "address the named reason, then re-check with `kubectl describe pod`".to_owned(),
-        ),
-    };
-    Explained::new(cause, remedy)
+    let mut cause = blocks
+        .iter()
+        .map(|p| p.cause.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    if !excludes.is_empty() {
+        let n: usize = excludes.iter().map(|p| p.count).sum();
+        cause.push_str(&format!(
+            " (the other {n} node(s) are excluded by node selection, purposeful taints or cordons: {}; these keep the pod off nodes it is not meant for and are not what blocks it)",
+            excludes
+                .iter()
+                .map(|p| p.cause.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    let mut remedies: Vec<&str> = Vec::new();
+    for p in &blocks {
+        if !remedies.contains(&p.remedy.as_str()) {
+            remedies.push(&p.remedy);
+        }
+    }
+    if let Some(c) = excludes
+        .iter()
+        .find(|p| p.cause.contains("cordoned") || p.cause.contains("unschedulable"))
+    {
+        remedies.push(&c.remedy);
+    }
+    let mut e = Explained::new(cause, remedies.join("; "));
+    if blocks.iter().any(|p| p.cause.contains("maximum pod count")) {
+        e.evidence = max_pods_evidence(ctx);
+    }
+    e
+}
+
+/// Each node's allocatable `pods` and the pods bound to it, when the snapshot has nodes.
+fn max_pods_evidence(ctx: &Context<'_>) -> Vec<Evidence> {
+    let max_nodes = ctx.thresholds().max_nodes_in_evidence;
+    ctx.snapshot()
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let alloc = n
+                .status
+                .allocatable
+                .get("pods")
+                .or_else(|| n.status.capacity.get("pods"))?;
+            let bound = ctx
+                .pods_on_node(&n.metadata.name)
+                .iter()
+                .filter(|&&i| !ctx.pod(i).is_terminal())
+                .count();
+            Some(Evidence::field(
+                obj("Node", "", &n.metadata.name),
+                "status.allocatable.pods (pods bound in the input)",
+                format!("{} ({bound})", alloc.value()),
+            ))
+        })
+        .take(max_nodes)
+        .collect()
 }
