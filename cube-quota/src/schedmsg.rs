@@ -886,7 +886,9 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
         unescaped = body.replace("\\\"", "\"");
         body = &unescaped;
     }
-    let body = body.trim().trim_end_matches(['"', '\'']).trim_end();
+    // ... and a Markdown inline-code span (`` `Warning FailedScheduling ... tolerate.` ``)
+    // ends with a backtick
+    let body = body.trim().trim_end_matches(['"', '\'', '`']).trim_end();
     Some(parse_body(nodes, body))
 }
 
@@ -1490,6 +1492,16 @@ fn versioned_reason(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn markdown_inline_code_backtick_is_not_part_of_the_message() {
+        let m = parse("Pod was not started due to `Warning  FailedScheduling  4s  default-scheduler  0/1 nodes are available: 1 node(s) had taint {node.kubernetes.io/disk-pressure: }, that the pod didn't tolerate.`").unwrap();
+        assert_eq!(m.reasons[0].reason.kind, ReasonKind::UntoleratedTaint);
+        assert_eq!(
+            m.reasons[0].reason.value("key"),
+            Some("node.kubernetes.io/disk-pressure")
+        );
+    }
+
     use super::*;
 
     #[test]

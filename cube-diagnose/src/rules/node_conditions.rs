@@ -116,8 +116,16 @@ pub(crate) fn condition_taint(key: &str) -> Option<&'static ConditionTaint> {
 /// key it gives, and what is short.
 const PRESSURE: &[(&str, &str, &str)] = &[
     ("DiskPressure", "node.kubernetes.io/disk-pressure", "disk"),
-    ("MemoryPressure", "node.kubernetes.io/memory-pressure", "memory"),
-    ("PIDPressure", "node.kubernetes.io/pid-pressure", "process ids"),
+    (
+        "MemoryPressure",
+        "node.kubernetes.io/memory-pressure",
+        "memory",
+    ),
+    (
+        "PIDPressure",
+        "node.kubernetes.io/pid-pressure",
+        "process ids",
+    ),
     // Kubernetes up to 1.12: the kubelet's out-of-disk condition (removed in 1.13)
     ("OutOfDisk", "node.kubernetes.io/disk-pressure", "disk"),
 ];
@@ -130,9 +138,7 @@ pub(crate) fn pressure_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
     let mut out = Vec::new();
     for n in &ctx.snapshot().nodes {
         for c in &n.status.conditions {
-            let Some(&(_, key, short)) = PRESSURE
-                .iter()
-                .find(|(t, _, _)| *t == c.type_.as_str())
+            let Some(&(_, key, short)) = PRESSURE.iter().find(|(t, _, _)| *t == c.type_.as_str())
             else {
                 continue;
             };
@@ -196,7 +202,11 @@ pub(crate) fn pressure_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
                 ));
             }
             if tainted {
-                f = f.with_evidence(Evidence::field(&o, "spec.taints", format!("{key}:NoSchedule")));
+                f = f.with_evidence(Evidence::field(
+                    &o,
+                    "spec.taints",
+                    format!("{key}:NoSchedule"),
+                ));
             }
             for r in reclaim.iter().take(2) {
                 f = f.with_evidence(Evidence::field(&o, "events", r));
@@ -242,7 +252,11 @@ mod tests {
         );
         assert_eq!(f.len(), 2, "{f:#?}");
         assert_eq!(f[0].subject.name, "n1");
-        assert!(f[0].message.contains("DiskPressure=True"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("DiskPressure=True"),
+            "{}",
+            f[0].message
+        );
         assert!(f[0].message.contains("disk-pressure taint"));
         assert!(f[0].remedy.contains("free disk"));
         assert_eq!(f[1].subject.name, "n2");

@@ -48,12 +48,27 @@ pub(super) struct Part {
 /// error.go`, v1.10-v1.17; the framework kept some until v1.19) that stand for a node condition:
 /// the text and the system taint of the same condition.
 const PREDICATE_CONDITIONS: &[(&str, &str)] = &[
-    ("node(s) had disk pressure", "node.kubernetes.io/disk-pressure"),
-    ("node(s) had memory pressure", "node.kubernetes.io/memory-pressure"),
-    ("node(s) had pid pressure", "node.kubernetes.io/pid-pressure"),
-    ("node(s) were out of disk space", "node.kubernetes.io/disk-pressure"),
+    (
+        "node(s) had disk pressure",
+        "node.kubernetes.io/disk-pressure",
+    ),
+    (
+        "node(s) had memory pressure",
+        "node.kubernetes.io/memory-pressure",
+    ),
+    (
+        "node(s) had pid pressure",
+        "node.kubernetes.io/pid-pressure",
+    ),
+    (
+        "node(s) were out of disk space",
+        "node.kubernetes.io/disk-pressure",
+    ),
     ("node(s) were not ready", "node.kubernetes.io/not-ready"),
-    ("node(s) had unavailable network", "node.kubernetes.io/network-unavailable"),
+    (
+        "node(s) had unavailable network",
+        "node.kubernetes.io/network-unavailable",
+    ),
 ];
 
 /// The system taint (or pre-v1.20 predicate) a reason stands for, when it stands for a node
@@ -62,7 +77,12 @@ pub(super) fn condition_of(r: &ReasonCount) -> Option<&'static ConditionTaint> {
     match r.reason.kind {
         ReasonKind::UntoleratedTaint => r.reason.value("key").and_then(condition_taint),
         ReasonKind::Unknown => {
-            let t = r.reason.text.trim().trim_end_matches('.').to_ascii_lowercase();
+            let t = r
+                .reason
+                .text
+                .trim()
+                .trim_end_matches('.')
+                .to_ascii_lowercase();
             PREDICATE_CONDITIONS
                 .iter()
                 .find(|(text, _)| t == *text)
@@ -191,14 +211,26 @@ mod tests {
 
     #[test]
     fn selection_reasons_exclude_capacity_reasons_block() {
-        let p = parts("0/7 nodes are available: 1 Too many pods, 6 node(s) didn't match Pod's node affinity/selector.");
+        let p = parts(
+            "0/7 nodes are available: 1 Too many pods, 6 node(s) didn't match Pod's node affinity/selector.",
+        );
         let blocking: Vec<_> = p.iter().filter(|p| p.role == Role::Blocks).collect();
         assert_eq!(blocking.len(), 1);
         assert!(blocking[0].cause.contains("maximum pod count"));
-        let p = parts("0/3 nodes are available: 1 node(s) didn't match node selector, 2 Insufficient pods.");
-        assert!(p.iter().any(|p| p.role == Role::Blocks && p.cause.contains("maxPods")));
-        let p = parts("0/4 nodes are available: 1 node(s) exceed max volume count, 3 node(s) didn't match Pod's node affinity.");
-        assert!(p.iter().any(|p| p.role == Role::Blocks && p.cause.contains("attach")));
+        let p = parts(
+            "0/3 nodes are available: 1 node(s) didn't match node selector, 2 Insufficient pods.",
+        );
+        assert!(
+            p.iter()
+                .any(|p| p.role == Role::Blocks && p.cause.contains("maxPods"))
+        );
+        let p = parts(
+            "0/4 nodes are available: 1 node(s) exceed max volume count, 3 node(s) didn't match Pod's node affinity.",
+        );
+        assert!(
+            p.iter()
+                .any(|p| p.role == Role::Blocks && p.cause.contains("attach"))
+        );
     }
 
     #[test]
@@ -216,10 +248,14 @@ mod tests {
         }
         let p = parts("0/2 nodes are available: 2 node(s) had memory pressure.");
         assert!(p[0].cause.contains("MemoryPressure"));
-        let p = parts("0/3 nodes are available: 3 node(s) had untolerated taint {node.kubernetes.io/pid-pressure: }.");
+        let p = parts(
+            "0/3 nodes are available: 3 node(s) had untolerated taint {node.kubernetes.io/pid-pressure: }.",
+        );
         assert!(p[0].cause.contains("PIDPressure"));
         // a custom taint named like the condition is not the system's
-        let p = parts("0/1 nodes are available: 1 node(s) had untolerated taint {unschedulable: true}.");
+        let p = parts(
+            "0/1 nodes are available: 1 node(s) had untolerated taint {unschedulable: true}.",
+        );
         assert_eq!(p[0].role, Role::Excludes);
     }
 }

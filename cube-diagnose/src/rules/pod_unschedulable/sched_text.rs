@@ -822,7 +822,11 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
             "read the reasons in `kubectl describe pod` and address the most frequent one",
         );
     };
-    let parts: Vec<blocking::Part> = m.reasons.iter().map(|r| blocking::part(r, m.nodes)).collect();
+    let parts: Vec<blocking::Part> = m
+        .reasons
+        .iter()
+        .map(|r| blocking::part(r, m.nodes))
+        .collect();
     let mut blocks: Vec<&blocking::Part> = parts
         .iter()
         .filter(|p| p.role == blocking::Role::Blocks)
@@ -836,7 +840,11 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
         // every reason only selects nodes: the most frequent one, and the others named
         let mut all: Vec<&blocking::Part> = parts.iter().collect();
         all.sort_by_key(|p| std::cmp::Reverse(p.count));
-        let cause = all.iter().map(|p| p.cause.as_str()).collect::<Vec<_>>().join("; ");
+        let cause = all
+            .iter()
+            .map(|p| p.cause.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
         let mut remedies: Vec<&str> = Vec::new();
         for p in &all {
             if !remedies.contains(&p.remedy.as_str()) {
