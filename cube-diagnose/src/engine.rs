@@ -454,6 +454,7 @@ mod tests {
             "quota-not-enforced",
             "pod-missing-requests",
             "quota-without-limitrange",
+            "limitrange-rejected",
             "quota-near-limit",
             "priority-without-quota",
             "priority-unguarded",

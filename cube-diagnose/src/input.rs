@@ -545,6 +545,9 @@ impl Inputs {
                 InputFormat::Text => push_section_lines(&mut log_lines, section),
                 other => {
                     object_format.get_or_insert(other);
+                    // a scheduler message pasted as prose next to tables or describe output
+                    // (the describe and table readers skip free text): read as a log line
+                    push_bare_scheduler_lines(&mut log_lines, section);
                     // the command stays in front of its output: the reader takes the namespace
                     // it asked for (`kubectl get pods -n team-a`) from it
                     if let Some(c) = &section.command {
@@ -560,8 +563,10 @@ impl Inputs {
         if !object_text.is_empty() {
             let (events_before, nodes_before) =
                 (self.snapshot.events.len(), self.snapshot.nodes.len());
+            let pods_before = self.snapshot.pods.len();
             let lengths_before = crate::locate::list_lengths(&self.snapshot);
             let outcome = self.snapshot.add_bytes(source, object_text.as_bytes());
+            self.stamp_pods(source, pods_before, usize::MAX, false);
             // `nvidia-smi` / `rocm-smi` output is a text section of the same paste: it tells the
             // GPUs of the node described with it
             if multi && let Some(nodes) = self.snapshot.nodes.get_mut(nodes_before..) {
@@ -605,9 +610,14 @@ impl Inputs {
     ) -> Routed {
         let problems_before = self.snapshot.problems.len();
         let (events_before, nodes_before) = (self.snapshot.events.len(), self.snapshot.nodes.len());
+        let (pods_before, claims_before) = (
+            self.snapshot.pods.len(),
+            self.snapshot.persistent_volume_claims.len(),
+        );
         let lengths_before = crate::locate::list_lengths(&self.snapshot);
         let outcome = self.snapshot.add_bytes(source, text.as_bytes());
         self.stamp_source(source, events_before, nodes_before);
+        self.stamp_pods(source, pods_before, claims_before, true);
         self.locations.record_new_objects_at(
             file,
             text,
@@ -662,6 +672,44 @@ impl Inputs {
                 self.problems
                     .push(problem(source, "empty input".into(), true));
                 Routed::Fatal(InputFormat::Text)
+            }
+        }
+    }
+
+    /// Marks the input each new pending pod came from ([`SOURCE_ANNOTATION`]: a scheduler
+    /// message of the same input that names no pod is about it when it is the input's only
+    /// pending pod); only pods without a node are marked, so a dump of many bound pods costs
+    /// nothing. `manifests`: the input is JSON/YAML, whose pods and claims without
+    /// `metadata.namespace` are manifests that `kubectl apply -f` creates in the context's
+    /// namespace, `default` unless one is set; they are read in `default` (a `kubectl get`
+    /// dump always names the namespace). Claims from `claims_before` on are read the same way.
+    fn stamp_pods(
+        &mut self,
+        source: &str,
+        pods_before: usize,
+        claims_before: usize,
+        manifests: bool,
+    ) {
+        for p in self.snapshot.pods.iter_mut().skip(pods_before) {
+            if manifests && p.metadata.namespace.is_empty() {
+                p.metadata.namespace = "default".to_owned();
+            }
+            if p.spec.node_name.is_empty() {
+                p.metadata
+                    .annotations
+                    .entry(SOURCE_ANNOTATION.to_owned())
+                    .or_insert_with(|| source.to_owned());
+            }
+        }
+        if manifests {
+            for c in self
+                .snapshot
+                .persistent_volume_claims
+                .iter_mut()
+                .skip(claims_before)
+                .filter(|c| c.metadata.namespace.is_empty())
+            {
+                c.metadata.namespace = "default".to_owned();
             }
         }
     }
@@ -861,6 +909,54 @@ fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
         out.push(line);
     }
     out.extend(section.lines.iter().cloned());
+}
+
+/// The lines of an object section that carry a scheduler message outside any table or describe
+/// field (`0/3 nodes are available: ...` pasted on its own, or inside a prose line), with the
+/// lines that continue a message wrapped over several lines (up to 3, until it ends with `.`):
+/// the describe and table readers skip free text, so they are read as a log. A table row or a
+/// describe Events row (indented, or with three-space column gaps before the message) is the
+/// readers' own and is left to them.
+fn push_bare_scheduler_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
+    const HEADERS: [&str; 3] = [
+        " nodes are available:",
+        " nodes are unavailable:",
+        "no nodes available to schedule pods",
+    ];
+    let mut i = 0;
+    while i < section.lines.len() {
+        let line = &section.lines[i];
+        let t = &line.text;
+        let at = HEADERS.iter().filter_map(|h| t.find(h)).min();
+        let bare = at.is_some_and(|at| {
+            !t.starts_with([' ', '\t']) && !t[..at].contains("   ") && !t[..at].contains('\t')
+        });
+        if !bare {
+            i += 1;
+            continue;
+        }
+        out.push(line.clone());
+        let ended = |s: &str| {
+            s.trim_end()
+                .trim_end_matches(['`', '"', '\''])
+                .ends_with('.')
+        };
+        let mut joined = t.clone();
+        let mut k = 1;
+        while !ended(&joined) && k <= 3 {
+            let Some(next) = section.lines.get(i + k) else {
+                break;
+            };
+            if next.text.trim().is_empty() {
+                break;
+            }
+            joined.push(' ');
+            joined.push_str(next.text.trim());
+            out.push(next.clone());
+            k += 1;
+        }
+        i += k;
+    }
 }
 
 /// `kubectl describe pod` Volumes blocks: hostPath and claim volumes (the model's describe reader

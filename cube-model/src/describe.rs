@@ -1326,6 +1326,8 @@ pub fn from_get_table(meta: &ObjectMeta) -> bool {
 /// has.
 pub fn parse_text(text: &str) -> ParsedText {
     let mut out = ParsedText::default();
+    let joined = join_wrapped_scheduler_messages(text);
+    let text = joined.as_ref();
     let lines: Vec<&str> = content_lines(text).collect();
     let mut i = 0;
     let mut block: Option<Block<'_>> = None;
@@ -1522,6 +1524,73 @@ pub fn parse_text(text: &str) -> ParsedText {
         });
     }
     out
+}
+
+/// `text` with scheduler messages that a terminal or an issue editor wrapped over several
+/// lines joined back into one line (an Events row of `kubectl describe`, a `kubectl get events`
+/// row): the scheduler's `FitError.Error()` always ends with `.` (kubernetes/kubernetes
+/// `pkg/scheduler/framework/types.go`), so a line holding `0/N nodes are available:` (or
+/// Volcano's `nodes are unavailable:`) that does not end with it continues on the next lines
+/// (at most 3) that are neither blank, nor a describe key, nor an event row, nor another
+/// message. Unchanged (borrowed) when nothing is wrapped or the message never ends.
+fn join_wrapped_scheduler_messages(text: &str) -> std::borrow::Cow<'_, str> {
+    const HEADERS: [&str; 2] = [" nodes are available:", " nodes are unavailable:"];
+    let ended = |s: &str| {
+        s.trim_end()
+            .trim_end_matches(['`', '"', '\''])
+            .ends_with('.')
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let opens = |l: &str| {
+        HEADERS
+            .iter()
+            .filter_map(|h| l.find(h))
+            .min()
+            .is_some_and(|at| !ended(&l[at..]))
+    };
+    if !lines.iter().any(|l| opens(l)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        if !opens(l) {
+            out.push(l.to_owned());
+            i += 1;
+            continue;
+        }
+        let mut joined = l.trim_end_matches('\r').trim_end().to_owned();
+        let mut k = 1;
+        let mut done = false;
+        while k <= 3 {
+            let Some(next) = lines.get(i + k) else { break };
+            let t = next.trim_end_matches('\r').trim();
+            if t.is_empty()
+                || top_key(next).is_some()
+                || is_event_row(next)
+                || is_describe_events_header(next)
+                || HEADERS.iter().any(|h| t.contains(h))
+            {
+                break;
+            }
+            joined.push(' ');
+            joined.push_str(t);
+            k += 1;
+            if ended(&joined) {
+                done = true;
+                break;
+            }
+        }
+        if done {
+            out.push(joined);
+            i += k;
+        } else {
+            out.push(l.to_owned());
+            i += 1;
+        }
+    }
+    std::borrow::Cow::Owned(out.join("\n"))
 }
 
 /// The namespace of a `kubectl` command line: `-n X`, `-nX`, `-n=X` (pflag shorthand with
@@ -4126,6 +4195,23 @@ fn kind_of_resource(resource: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn wrapped_scheduler_messages_are_one_event() {
+        let text = "Name:         web-0\nNamespace:    shop\nNode:         <none>\nStatus:       Pending\nContainers:\n  web:\n    Image:      nginx\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  2m    default-scheduler  0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: },\nthat the pod didn't tolerate, 2 Too many pods.\n";
+        let p = parse_text(text);
+        assert_eq!(p.events.len(), 1);
+        assert!(
+            p.events[0]
+                .message
+                .ends_with("that the pod didn't tolerate, 2 Too many pods."),
+            "{}",
+            p.events[0].message
+        );
+        // a message that never ends is left as it is
+        let cut = "0/3 nodes are available: 1 node(s) had taint {a: b},\nName: x\n";
+        assert_eq!(join_wrapped_scheduler_messages(cut), cut);
+    }
+
     use super::*;
 
     #[test]

@@ -1244,6 +1244,70 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QuotaMustSpecify, "quota-without-limitrange", Error)
         .says("ResourceQuota {quota} tracks {must_specify}, which the pod does not state", "give the namespace a LimitRange with defaults for {must_specify}")
         .samples(&[("must_specify", "limits.cpu,limits.memory")]),
+    // Kubernetes up to v1.5 (and OpenShift 3.x, which carried those releases' admission
+    // plugin) printed the same errors capitalised (`plugin/pkg/admission/resourcequota/
+    // controller.go` before it moved to the apiserver and was lower-cased)
+    Entry::new("quota.exceeded-capitalised", F::Admission,
+        "Exceeded quota: {quota:w}, requested: {requested}",
+        K8S, "plugin/pkg/admission/resourcequota/controller.go", "v1.2-v1.5, OpenShift 3.x")
+        .to(K::QuotaExceeded, "quota-near-limit", Warning)
+        .says("ResourceQuota {quota} is full for the request", "raise the quota or free usage in the namespace")
+        .samples(&[("requested", "replicationcontrollers=1, used: replicationcontrollers=20, limited: replicationcontrollers=20")]),
+    Entry::new("quota.must-specify-capitalised", F::Admission,
+        "Failed quota: {quota:w}: must specify {must_specify}",
+        K8S, "plugin/pkg/admission/resourcequota/controller.go", "v1.2-v1.5, OpenShift 3.x")
+        .to(K::QuotaMustSpecify, "quota-without-limitrange", Error)
+        .says("ResourceQuota {quota} tracks {must_specify}, which the pod does not state", "give the namespace a LimitRange with defaults for {must_specify}")
+        .samples(&[("must_specify", "limits.cpu,limits.memory")]),
+    Entry::new("quota.status-unknown-capitalised", F::Admission,
+        "Status unknown for quota: {quota}",
+        K8S, "plugin/pkg/admission/resourcequota/controller.go", "v1.2-v1.5, OpenShift 3.x")
+        .to(K::QuotaStatusUnknown, "gpu-resource-name-mismatch", Warning)
+        .says("the quota controller has not computed ResourceQuota {quota}'s usage", "check kube-controller-manager and the quota's resource names"),
+    // the API server's ResourceQuota admission configuration (`limitedResources` with
+    // `matchScopes`, kube-apiserver --admission-control-config-file) requires a covering quota:
+    // GKE limits the system-node-critical / system-cluster-critical classes to namespaces with
+    // a ResourceQuota whose scopeSelector names them (kubernetes.io "Limit Priority Class
+    // consumption by default")
+    Entry::new("quota.insufficient-scopes", F::Admission,
+        "insufficient quota to match these scopes: {scopes}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (CheckRequest)", "v1.11+")
+        .to(K::Known, "priority-without-quota", Warning)
+        .says("the API server's ResourceQuota admission configuration limits pods matching {scopes} (limitedResources: PriorityClass scopes; GKE sets it for system-node-critical and system-cluster-critical) to namespaces that have a ResourceQuota whose scopeSelector covers them, and this namespace has none, so the controller cannot create its pods", "create in the workload's namespace a ResourceQuota with a scopeSelector matching those scopes (spec.scopeSelector.matchExpressions: scopeName PriorityClass, operator In, values as in the message; hard pods as many as the workload needs), or run the workload in kube-system, or give it a PriorityClass that is not limited")
+        .samples(&[("scopes", "[{PriorityClass In [system-node-critical system-cluster-critical]}]")]),
+    // LimitRanger (plugin/pkg/admission/limitranger/admission.go: minConstraint, maxConstraint,
+    // maxRequestConstraint, limitRequestRatioConstraint); up to about v1.11 every text ends
+    // with `.`; `limitrange-rejected` reads every violation of the line itself
+    Entry::new("limitrange.minimum", F::Admission,
+        "minimum {resource:w} usage per {type:w} is {value:w}, but {which:w} is {actual:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go", "v1.0+")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's min {resource} per {type} is {value}, the {which} is {actual}", "raise the {which} or lower the LimitRange's min")
+        .samples(&[("resource", "memory"), ("type", "Container"), ("value", "204Mi"), ("which", "request"), ("actual", "60Mi")]),
+    Entry::new("limitrange.maximum", F::Admission,
+        "maximum {resource:w} usage per {type:w} is {value:w}, but {which:w} is {actual:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go", "v1.0+")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's max {resource} per {type} is {value}, the {which} is {actual}", "lower the {which} or raise the LimitRange's max")
+        .samples(&[("resource", "memory"), ("type", "Container"), ("value", "4Gi"), ("which", "limit"), ("actual", "8Gi")]),
+    Entry::new("limitrange.minimum-unset", F::Admission,
+        "minimum {resource:w} usage per {type:w} is {value}No request is specified",
+        K8S, "plugin/pkg/admission/limitranger/admission.go", "v1.0+")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's min {resource} per {type} is {value} and no request is set", "set the request")
+        .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "100m.  ")]),
+    Entry::new("limitrange.maximum-unset", F::Admission,
+        "maximum {resource:w} usage per {type:w} is {value}No {which:w} is specified",
+        K8S, "plugin/pkg/admission/limitranger/admission.go", "v1.0+")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's max {resource} per {type} is {value} and no {which} is set", "set the {which}")
+        .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "2.  "), ("which", "limit")]),
+    Entry::new("limitrange.ratio", F::Admission,
+        "{resource:w} max limit to request ratio per {type:w} is {value:w}, but {rest}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go", "v1.0+")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's maxLimitRequestRatio for {resource} per {type} is {value}: {rest}", "bring limit/request within the ratio")
+        .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "2"), ("rest", "provided ratio is 4.000000")]),
     Entry::new("quota.status-unknown", F::Admission,
         "status unknown for quota: {quota}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")

@@ -206,10 +206,25 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     let whole = Whole::scan(text);
     let mut out = Vec::new();
     let mut cont = Continuation::None;
-    for (i, raw) in text.lines().enumerate() {
+    let all: Vec<&str> = text.lines().collect();
+    let mut skip_to = 0usize;
+    for (i, raw) in all.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
         let line = inner_text(raw);
         for l in line.lines() {
             let l = l.trim();
+            // a scheduler message wrapped over several lines is read as one
+            let joined;
+            let l = match wrapped_scheduler_message(l, all.get(i + 1..).unwrap_or_default()) {
+                Some((j, more)) => {
+                    skip_to = i + 1 + more;
+                    joined = j;
+                    joined.as_str()
+                }
+                None => l,
+            };
             if l.is_empty() {
                 cont.blank();
                 continue;
@@ -384,6 +399,53 @@ impl Continuation {
         }
         taken || l.starts_with(',')
     }
+}
+
+/// A scheduler message (`0/N nodes are available: ...`, Volcano's `... nodes are unavailable:`)
+/// that a terminal, an issue editor or `kubectl describe` wrapped over several lines: the
+/// message is not finished on this line (the scheduler's `FitError.Error()` always ends with
+/// `.`; pkg/scheduler/framework/types.go) and the next lines continue it. Returns the joined
+/// message and how many more lines it took (at most 3), or `None` when the line is whole.
+fn wrapped_scheduler_message(l: &str, next: &[&str]) -> Option<(String, usize)> {
+    let header = l
+        .find(" nodes are available:")
+        .or_else(|| l.find(" nodes are unavailable:"))?;
+    let ended = |t: &str| {
+        let t = t.trim_end().trim_end_matches(['`', '"', '\'']);
+        t.ends_with('.')
+    };
+    if ended(&l[header..]) {
+        return None;
+    }
+    let mut joined = l.trim_end().to_owned();
+    for (k, raw) in next.iter().take(3).enumerate() {
+        let t = raw.trim();
+        // a continuation goes on with the histogram's words: never a blank line, a new record,
+        // a table row, another scheduler message, a prompt or a describe key
+        let continues = !t.is_empty()
+            && !starts_record(t)
+            && !t.contains(" nodes are available:")
+            && !t.contains(" nodes are unavailable:")
+            && !t.starts_with(['$', '#', '>', '-', '|', '['])
+            && !t.starts_with("Warning ")
+            && !t.starts_with("Normal ")
+            && !(t.contains(":  ") || t.ends_with(':'))
+            && t.chars().next().is_some_and(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '{' || c == '('
+            });
+        if !continues {
+            return None;
+        }
+        // a word cut by the wrap (`No p` + `reemption`) cannot be told from two words: a space
+        // is the more common case (wraps at spaces); the reason texts tolerate either for the
+        // reason kinds that matter
+        joined.push(' ');
+        joined.push_str(t);
+        if ended(&joined[header..]) {
+            return Some((joined, k + 1));
+        }
+    }
+    None
 }
 
 /// A line that starts a new log record: a klog header (`E0618 14:42:47.959637 ...`) or a
@@ -764,6 +826,52 @@ mod tests {
         );
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].kind, SignalKind::Unauthorized);
+    }
+
+    #[test]
+    fn wrapped_scheduler_messages_are_read_as_one() {
+        // a terminal or issue-editor wrap after `}, ` (radondb#395 shape) and mid-message
+        let s = classify_all(
+            "t",
+            "0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, \nthat the pod didn't tolerate, 2 node(s) had volume node affinity conflict.\n",
+        );
+        let f: Vec<_> = s
+            .iter()
+            .filter(|s| s.kind == SignalKind::FailedScheduling)
+            .collect();
+        assert_eq!(f.len(), 1, "{s:#?}");
+        assert!(
+            f[0].detail("reasons")
+                .contains("2 node(s) had volume node affinity conflict"),
+            "{:?}",
+            f[0].details
+        );
+        assert!(
+            s.iter()
+                .any(|s| s.kind == SignalKind::VolumeNodeAffinityConflict)
+        );
+        // a whole message and the next record are not joined
+        let s = classify_all(
+            "t",
+            "0/2 nodes are available: 2 Insufficient cpu.\n0/2 nodes are available: 2 Too many pods.\n",
+        );
+        assert_eq!(
+            s.iter()
+                .filter(|s| s.kind == SignalKind::FailedScheduling)
+                .count(),
+            2
+        );
+        // a message cut for good (no end) stays as it is
+        let s = classify_all(
+            "t",
+            "0/2 nodes are available: 2 Insufficient cpu,\n\nName: x\n",
+        );
+        assert_eq!(
+            s.iter()
+                .filter(|s| s.kind == SignalKind::FailedScheduling)
+                .count(),
+            1
+        );
     }
 
     #[test]

@@ -120,7 +120,7 @@ fn subject_of(e: &Entry, s: &Signal) -> Subject {
 /// One finding per subject and catalog group (or entry, for entries without a group): the
 /// first line's entry gives the cause and remedy, every line of the group is evidence (at
 /// most three).
-fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
+pub(crate) fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
     let mut groups: BTreeMap<(Subject, &'static str), Vec<(&Signal, &'static Entry)>> =
         BTreeMap::new();
     for s in signals(ctx, &[SignalKind::Known]) {

@@ -48,6 +48,7 @@ pub mod gpu_resource_name_mismatch;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_token_invalid;
+pub mod limitrange_rejected;
 pub mod log_catalog;
 pub mod node_clock_skew;
 pub(crate) mod node_conditions;
@@ -88,6 +89,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(quota_not_enforced::QuotaNotEnforced),
         Box::new(pod_missing_requests::PodMissingRequests),
         Box::new(quota_without_limitrange::QuotaWithoutLimitRange),
+        Box::new(limitrange_rejected::LimitRangeRejected),
         Box::new(quota_near_limit::QuotaNearLimit),
         Box::new(priority_without_quota::PriorityWithoutQuota),
         Box::new(priority_unguarded::PriorityUnguarded),

@@ -13,26 +13,82 @@ declare_rule!(
     check
 );
 
+/// Whether a node was read from a `kubectl get nodes` row: kubectl prints `NotReady` for a
+/// Ready condition that is False *or* Unknown (`pkg/printers/internalversion/printers.go`,
+/// `printNode`), so the row does not say which.
+fn from_table(n: &cube_model::objects::Node) -> bool {
+    n.metadata
+        .annotations
+        .contains_key(cube_model::describe::PARTIAL_ANNOTATION)
+}
+
+/// A nameless node (a `describe node` excerpt without its `Name:` line, named by the input
+/// reader `unnamed node (from <source>)`).
+fn unnamed(n: &cube_model::objects::Node) -> bool {
+    n.metadata.name.starts_with("unnamed node (from ")
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
-    for n in &ctx.snapshot().nodes {
+    let nodes = &ctx.snapshot().nodes;
+    let not_ready = |n: &&cube_model::objects::Node| {
+        n.status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == "Ready" && c.status != "True")
+    };
+    // a nameless describe excerpt next to `get nodes` rows that are NotReady is the excerpt of
+    // one of them: its conditions explain those rows, it is no node of its own
+    let table_not_ready = nodes
+        .iter()
+        .filter(not_ready)
+        .filter(|n| from_table(n))
+        .count();
+    let excerpt = nodes
+        .iter()
+        .filter(not_ready)
+        .find(|n| unnamed(n))
+        .filter(|_| table_not_ready > 0);
+    for n in nodes {
         let Some(c) = n.status.conditions.iter().find(|c| c.type_ == "Ready") else {
             continue;
         };
-        if c.status == "True" {
+        if c.status == "True" || (excerpt.is_some() && unnamed(n)) {
             continue;
         }
         let name = &n.metadata.name;
         let o = obj("Node", "", name);
-        let severity = if c.status == "False" {
+        let table_row = from_table(n) && c.reason.is_empty() && c.message.is_empty();
+        let shown = excerpt
+            .filter(|_| table_row)
+            .and_then(|e| e.status.conditions.iter().find(|c| c.type_ == "Ready"));
+        let status = shown.map_or(c.status.as_str(), |s| s.status.as_str());
+        let severity = if status == "False" {
             Severity::Error
         } else {
             Severity::Warning
         };
-        let mut f = Finding::new(
-            NodeNotReady::ID,
-            severity,
-            node_subject(n),
+        let message = if let Some(s) = shown {
+            format!(
+                "node {name} is NotReady in `kubectl get nodes`; the describe excerpt of {} in the same input shows Ready={} (reason {}): {}",
+                if table_not_ready > 1 {
+                    "one of the NotReady nodes"
+                } else {
+                    "this node"
+                },
+                s.status,
+                s.reason,
+                if s.message.is_empty() {
+                    "no message"
+                } else {
+                    &s.message
+                }
+            )
+        } else if table_row {
+            format!(
+                "node {name} is NotReady in `kubectl get nodes` (its Ready condition is False or Unknown: the table does not say which, `kubectl describe node {name}` does)"
+            )
+        } else {
             format!(
                 "node {name} is not Ready (Ready={}, reason {}): {}",
                 c.status,
@@ -42,30 +98,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 } else {
                     &c.message
                 }
-            ),
-        )
-        .with_evidence(Evidence::field(
-            &o,
-            "status.conditions[Ready].status",
-            &c.status,
-        ))
-        .with_evidence(Evidence::field(
-            &o,
-            "status.conditions[Ready].reason",
-            &c.reason,
-        ))
-        .with_evidence(Evidence::field(
-            &o,
-            "status.conditions[Ready].message",
-            &c.message,
-        ))
-        .with_evidence(Evidence::field(
-            &o,
-            "status.conditions[Ready].lastHeartbeatTime",
-            c.last_heartbeat_time
-                .map(|t| t.to_string())
-                .unwrap_or_else(|| "<absent>".into()),
-        ));
+            )
+        };
+        let c = shown.unwrap_or(c);
+        let mut f = Finding::new(NodeNotReady::ID, severity, node_subject(n), message)
+            .with_evidence(Evidence::field(
+                &o,
+                "status.conditions[Ready].status",
+                &c.status,
+            ))
+            .with_evidence(Evidence::field(
+                &o,
+                "status.conditions[Ready].reason",
+                &c.reason,
+            ))
+            .with_evidence(Evidence::field(
+                &o,
+                "status.conditions[Ready].message",
+                &c.message,
+            ))
+            .with_evidence(Evidence::field(
+                &o,
+                "status.conditions[Ready].lastHeartbeatTime",
+                c.last_heartbeat_time
+                    .map(|t| t.to_string())
+                    .unwrap_or_else(|| "<absent>".into()),
+            ));
         for t in &n.spec.taints {
             f = f.with_evidence(Evidence::field(
                 &o,
@@ -91,7 +149,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             format!(
                 "install or repair the CNI plugin on {name} (check /etc/cni/net.d and the CNI DaemonSet pod on that node), then `kubectl describe node {name}`"
             )
-        } else if c.status == "Unknown" {
+        } else if status == "Unknown" {
             format!(
                 "check that the kubelet runs on {name} (`systemctl status kubelet; journalctl -u kubelet`) and can reach the API server; delete the Node object if the machine is gone (`kubectl delete node {name}`)"
             )
@@ -139,6 +197,30 @@ mod tests {
         assert_eq!(
             (f[1].subject.name.as_str(), f[1].severity),
             ("c", Severity::Warning)
+        );
+    }
+
+    /// `kubectl get nodes` prints NotReady for False and Unknown alike; a nameless describe
+    /// excerpt next to the rows is one of those nodes, not a node of its own.
+    #[test]
+    fn get_nodes_rows_with_a_nameless_describe_excerpt() {
+        let text = "NAME      STATUS     ROLES                  AGE     VERSION\nnode-02   NotReady   <none>                 2y48d   v1.21.1+k3s1\nnode-01   Ready      control-plane,master   2y48d   v1.21.1+k3s1\n\nConditions:\n  Type                 Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message\n  ----                 ------    -----------------                 ------------------                ------              -------\n  Ready                Unknown   Tue, 07 Jun 2022 06:42:06 +0000   Thu, 14 Jul 2022 06:46:14 +0000   NodeStatusUnknown   Kubelet stopped posting node status.\n";
+        let f = run_rule("node-not-ready", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.name, "node-02");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].message.contains("Kubelet stopped posting node status"),
+            "{}",
+            f[0].message
+        );
+        // the rows alone: NotReady, False or Unknown not known
+        let rows = "NAME      STATUS     ROLES    AGE   VERSION\nnode-02   NotReady   <none>   2d    v1.29.1\n";
+        let f = run_rule("node-not-ready", rows);
+        assert!(
+            f[0].message.contains("False or Unknown"),
+            "{}",
+            f[0].message
         );
     }
 

@@ -412,6 +412,88 @@ mod tests {
         assert!(run_rule("pod-unschedulable", &text).is_empty());
     }
 
+    /// A describe `Events:` section names no object: a later `Scheduled` (any scheduler) or
+    /// kubelet container event of the same section makes the FailedScheduling stale.
+    #[test]
+    fn unnamed_events_sections_superseded_by_scheduled() {
+        for scheduler in ["default-scheduler", "hami-scheduler"] {
+            let text = format!(
+                "Events:\n  Type     Reason            Age   From   Message\n  ----     ------            ----  ----   -------\n  Warning  FailedScheduling  86s   {scheduler}  0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports.\n  Normal   Scheduled         80s   {scheduler}  Successfully assigned default/amb-1 to node-01\n  Normal   Started           29s   kubelet  Started container amb\n"
+            );
+            assert!(
+                run_rule("pod-unschedulable", &text).is_empty(),
+                "{scheduler}"
+            );
+        }
+        // without the later event the pod is pending
+        let text = "Events:\n  Type     Reason            Age   From   Message\n  ----     ------            ----  ----   -------\n  Warning  FailedScheduling  86s   default-scheduler  0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports.\n";
+        assert_eq!(run_rule("pod-unschedulable", text).len(), 1);
+    }
+
+    /// The reasons that block the pod decide the cause, not the largest count.
+    #[test]
+    fn blocking_reasons_over_selection_reasons() {
+        let f = run_log(
+            "pod-unschedulable",
+            "0/7 nodes are available: 1 Too many pods, 6 node(s) didn't match Pod's node affinity/selector. preemption: 0/7 nodes are available: 1 No preemption victims found for incoming pod, 6 Preemption is not helpful for scheduling.",
+        );
+        assert!(
+            f[0].message
+                .contains("1 of 7 node(s) are at their maximum pod count"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("maxPods"), "{}", f[0].remedy);
+        let f = run_log(
+            "pod-unschedulable",
+            "0/6 nodes are available: 1 node(s) had untolerated taint {unschedulable: true}, 2 node(s) didn't match pod topology spread constraints, 3 node(s) had untolerated taint {node-role.kubernetes.io/master: }.",
+        );
+        assert!(
+            f[0].message.starts_with(
+                "pod is Pending (6 nodes): 2 of 6 node(s) fail the pod's topologySpreadConstraints"
+            ),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].remedy.contains("toleration"), "{}", f[0].remedy);
+        let f = run_log(
+            "pod-unschedulable",
+            "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/disk-pressure: }. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+        );
+        assert!(
+            f[0].message.contains("DiskPressure=True"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("free disk") && !f[0].remedy.contains("toleration"));
+        // only selection reasons: the most frequent one, as before
+        let f = run_log(
+            "pod-unschedulable",
+            "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.",
+        );
+        assert!(f[0].message.contains("nodeSelector"), "{}", f[0].message);
+    }
+
+    /// A pod manifest without a namespace is created in `default`; a scheduler text pasted with
+    /// the input's only pending pod is about that pod.
+    #[test]
+    fn scheduler_text_of_a_paste_is_about_its_only_pending_pod() {
+        let mut i = crate::Inputs::new();
+        i.add(
+            "case.txt",
+            "0/5 nodes are available: 1 node(s) had volume node affinity conflict, 4 node(s) didn't match node selector.\n\n```\nkind: Pod\napiVersion: v1\nmetadata:\n  name: web\nspec:\n  nodeSelector:\n    kubernetes.io/hostname: node-05\n  volumes:\n  - name: d\n    persistentVolumeClaim:\n      claimName: data\n  containers:\n  - name: c\n    image: x\n```\n\n```\nkind: PersistentVolumeClaim\napiVersion: v1\nmetadata:\n  name: data\nspec:\n  storageClassName: manual\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n```\n\n```\nkind: PersistentVolume\napiVersion: v1\nmetadata:\n  name: pv-1\nspec:\n  storageClassName: manual\n  capacity:\n    storage: 1Gi\n  accessModes: [ReadWriteOnce]\n  hostPath:\n    path: /data\n  nodeAffinity:\n    required:\n      nodeSelectorTerms:\n      - matchExpressions:\n        - key: kubernetes.io/hostname\n          operator: In\n          values: [node-04]\n```\n",
+        );
+        let f = crate::rules::testutil::run_inputs("pod-unschedulable", &i);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.display_name(), "Pod/default/web");
+        assert!(
+            f[0].message.contains("exclude each other"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("node-05") && f[0].message.contains("node-04"));
+    }
+
     #[test]
     fn affinity_versus_gpu_text() {
         let f = run_log(

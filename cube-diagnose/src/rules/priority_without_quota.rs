@@ -8,13 +8,15 @@ declare_rule!(
     "priority-without-quota",
     Quota,
     Warning,
-    "A resource group (given with --groups, or a namespace whose pods use a non-system PriorityClass) has a PriorityClass but no ResourceQuota: priority and quota are independent controls, and a high-priority group without a quota can preempt everyone else's pods without bound. Give the group a quota (a PriorityClass-scoped quota caps exactly that class).",
+    "A resource group (given with --groups, or a namespace whose pods use a non-system PriorityClass) has a PriorityClass but no ResourceQuota: priority and quota are independent controls, and a high-priority group without a quota can preempt everyone else's pods without bound. Give the group a quota (a PriorityClass-scoped quota caps exactly that class). Also fires when the API server rejects pods with 'insufficient quota to match these scopes' (its ResourceQuota admission configuration limits a PriorityClass, GKE does for the critical classes, to namespaces with a quota whose scopeSelector covers it).",
     check
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let unread = crate::rules::unread(ctx, "ResourceQuota");
-    groups(ctx)
+    // the API server's own configuration says it: `insufficient quota to match these scopes`
+    let mut out = crate::rules::log_catalog::catalog_findings(ctx, PriorityWithoutQuota::ID);
+    out.extend(groups(ctx)
         .into_iter()
         .filter(|g: &GroupControls| !g.priority_classes.is_empty() && g.quotas.is_empty())
         .map(|g| {
@@ -27,14 +29,27 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             Finding::new(PriorityWithoutQuota::ID, Severity::Warning, Subject::cluster_scoped("ResourceGroup", &g.name), format!("group {} uses PriorityClass {} but has no ResourceQuota in {}: it can take (and preempt) capacity without limit", g.name, g.priority_classes.join(", "), g.namespaces.join(", ")))
                 .with_evidences(g.priority_classes.iter().map(|p| Evidence::field(format!("ResourceGroup/{}", g.name), "priorityClassName", p)))
                 .with_remedy(format!("kubectl -n {} create quota {}-quota --hard=requests.cpu=<n>,requests.memory=<m>,requests.nvidia.com/gpu=<g>", g.namespaces.first().cloned().unwrap_or_default(), g.name))
-        })
-        .collect()
+        }));
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
     use crate::{Context, Engine, GroupSpec};
+
+    /// GKE (openebs-archive/cstor-operators#196): the API server's ResourceQuota admission
+    /// configuration limits the critical PriorityClasses to namespaces with a covering quota.
+    #[test]
+    fn scope_quota_rejection_names_the_scope_selector() {
+        let f = crate::rules::testutil::run_log(
+            "priority-without-quota",
+            "Warning  FailedCreate  2m  daemonset-controller  Error creating: insufficient quota to match these scopes: [{PriorityClass In [system-node-critical system-cluster-critical]}]",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("system-node-critical"));
+        assert!(f[0].remedy.contains("scopeSelector"), "{}", f[0].remedy);
+    }
 
     #[test]
     fn explicit_groups_from_the_model() {

@@ -55,13 +55,130 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for s in signals(ctx, &[SignalKind::QuotaExceeded]).take(1) {
+        let quota = s.detail("quota");
+        let parts = exceeded_parts(&s.text);
+        let counts: Vec<&str> = parts
+            .iter()
+            .map(|p| p.0.as_str())
+            .filter(|r| is_object_count(r))
+            .collect();
+        let shown = parts
+            .iter()
+            .map(|(r, req, used, hard)| format!("{r}: {req} requested, {used} used of {hard}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let message = format!(
+            "admission rejected {}: ResourceQuota {quota} is full{} (a quota denial, not an RBAC problem)",
+            rejected_kind(&s.text),
+            if shown.is_empty() {
+                String::new()
+            } else {
+                format!(" ({shown})")
+            }
+        );
+        let remedy = if counts.is_empty() {
+            format!(
+                "compare the quota's status.used with hard (`kubectl describe resourcequota {quota}`) and raise it or lower the workload's requests"
+            )
+        } else {
+            format!(
+                "ResourceQuota {quota} counts objects ({}): delete the ones no longer needed (old ReplicaSets/ReplicationControllers of past rollouts: lower the Deployment's or DeploymentConfig's revisionHistoryLimit, OpenShift `oc adm prune deployments`), or raise hard {} (`kubectl describe resourcequota {quota}`)",
+                counts.join(", "),
+                counts.join(", ")
+            )
+        };
         out.push(
-            Finding::new(QuotaNearLimit::ID, Severity::Warning, signal_subject(s), format!("admission rejected a pod: exceeded quota {} (a quota denial, not an RBAC problem)", s.detail("quota")))
-                .with_evidence(s.evidence())
-                .with_remedy("compare the quota's status.used with hard (`kubectl describe resourcequota`) and raise it or lower the workload's requests"),
+            Finding::new(
+                QuotaNearLimit::ID,
+                Severity::Warning,
+                signal_subject(s),
+                message,
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
         );
     }
     out
+}
+
+/// What the API server refused to create: the `<resource> "<name>" is forbidden` of the message
+/// (`pods "web-1" is forbidden: exceeded quota: ...`), else "a pod".
+fn rejected_kind(text: &str) -> String {
+    let Some(at) = text
+        .find("\" is forbidden")
+        .or_else(|| text.find("\" is forbidden"))
+    else {
+        return "a pod".to_owned();
+    };
+    let before = &text[..at];
+    let Some(q) = before.rfind('"') else {
+        return "a pod".to_owned();
+    };
+    let name = &before[q + 1..];
+    let resource = before[..q].split_whitespace().next_back().unwrap_or("pods");
+    format!("{resource} \"{name}\"")
+}
+
+/// `<resource>=<q>` parts of `requested: a=1,b=2, used: a=20,b=3, limited: a=20,b=3`
+/// (prettyPrint in the resourcequota controller): (resource, requested, used, limited).
+fn exceeded_parts(text: &str) -> Vec<(String, String, String, String)> {
+    let lower = text.to_ascii_lowercase();
+    let field = |name: &str| -> Vec<(String, String)> {
+        let Some(at) = lower.find(name) else {
+            return Vec::new();
+        };
+        let rest = &text[at + name.len()..];
+        let end = [", used: ", ", limited: "]
+            .iter()
+            .filter_map(|m| rest.find(m))
+            .min()
+            .unwrap_or(rest.len());
+        rest[..end]
+            .split(',')
+            .filter_map(|kv| kv.trim().split_once('='))
+            .map(|(k, v)| {
+                (
+                    k.trim().to_owned(),
+                    v.trim().trim_end_matches(['.', '"', '`']).to_owned(),
+                )
+            })
+            .collect()
+    };
+    let (req, used, hard) = (field("requested: "), field("used: "), field("limited: "));
+    req.into_iter()
+        .map(|(r, q)| {
+            let u = used
+                .iter()
+                .find(|(k, _)| *k == r)
+                .map_or("?", |(_, v)| v)
+                .to_owned();
+            let h = hard
+                .iter()
+                .find(|(k, _)| *k == r)
+                .map_or("?", |(_, v)| v)
+                .to_owned();
+            (r, q, u, h)
+        })
+        .collect()
+}
+
+/// Whether a quota resource counts objects (`pods`, `replicationcontrollers`, `count/<r>`,
+/// `services`, ...: the object-count names of the resourcequota evaluators) rather than compute
+/// resources.
+fn is_object_count(resource: &str) -> bool {
+    resource.starts_with("count/")
+        || matches!(
+            resource,
+            "pods"
+                | "replicationcontrollers"
+                | "services"
+                | "secrets"
+                | "configmaps"
+                | "persistentvolumeclaims"
+                | "resourcequotas"
+                | "services.loadbalancers"
+                | "services.nodeports"
+        )
 }
 
 #[cfg(test)]
@@ -73,6 +190,35 @@ mod tests {
         format!(
             r#"{{"kind":"ResourceQuota","metadata":{{"name":"q","namespace":"a"}},"spec":{{"hard":{{"requests.nvidia.com/gpu":"16"}}}},"status":{{"hard":{{"requests.nvidia.com/gpu":"16"}},"used":{{"requests.nvidia.com/gpu":"{used}"}}}}}}"#
         )
+    }
+
+    #[test]
+    fn exceeded_quota_in_every_case_names_the_counts() {
+        for line in [
+            "Error creating: pods \"web-1\" is forbidden: exceeded quota: object-counts, requested: pods=1, used: pods=20, limited: pods=20",
+            "Couldn't deploy version 41: replicationcontrollers \"app-41\" is forbidden: Exceeded quota: object-counts, requested: replicationcontrollers=1, used: replicationcontrollers=20, limited: replicationcontrollers=20",
+        ] {
+            let f = crate::rules::testutil::run_log("quota-near-limit", line);
+            assert_eq!(f.len(), 1, "{line}");
+            assert!(f[0].message.contains("object-counts"), "{}", f[0].message);
+            assert!(f[0].message.contains("used of 20"), "{}", f[0].message);
+            assert!(
+                f[0].remedy.contains("revisionHistoryLimit"),
+                "{}",
+                f[0].remedy
+            );
+        }
+        let f = crate::rules::testutil::run_log(
+            "quota-near-limit",
+            "pods \"p\" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=7, limited: requests.cpu=8",
+        );
+        assert!(
+            f[0].message
+                .contains("requests.cpu: 2 requested, 7 used of 8"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("pods \"p\""), "{}", f[0].message);
     }
 
     #[test]

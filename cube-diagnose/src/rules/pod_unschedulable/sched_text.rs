@@ -46,7 +46,7 @@ pub(super) fn scheduler_texts(
         if stale(ctx, s).is_some() {
             continue;
         }
-        let subject = subject_of(s);
+        let subject = resolve_pod(ctx, s, subject_of(s));
         if computed.contains(&subject) {
             extra.push((subject, s.evidence()));
             continue;
@@ -139,6 +139,44 @@ fn subject_of(s: &Signal) -> Subject {
     match s.detail("pod_name") {
         "" => subject,
         name if subject.kind == "Log" => Subject::cluster_scoped("Pod", name),
+        _ => subject,
+    }
+}
+
+/// The pod a scheduler text is about, when the input says it better than the text: a pod
+/// named without its namespace (a describe excerpt's Events, a pre-1.10 message) is the one pod
+/// of that name in the input that has a namespace; a text that names no pod (a pasted line, a
+/// bare Events section) is about the one pending pod of the same input.
+fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Subject {
+    let snap = ctx.snapshot();
+    if subject.kind == "Pod" && subject.namespace.is_empty() {
+        let mut found = snap
+            .pods
+            .iter()
+            .filter(|p| p.metadata.name == subject.name && !p.metadata.namespace.is_empty());
+        if let (Some(p), None) = (found.next(), found.next()) {
+            return crate::rules::pod_subject(p);
+        }
+        return subject;
+    }
+    if subject.kind != "Log" {
+        return subject;
+    }
+    let source = subject.name.as_str();
+    let from_source = |p: &&Pod| {
+        p.metadata
+            .annotations
+            .get(crate::input::SOURCE_ANNOTATION)
+            .is_some_and(|a| {
+                a == source
+                    || a.strip_prefix(source)
+                        .is_some_and(|rest| rest.starts_with(':'))
+            })
+    };
+    let _ = s;
+    let mut found = snap.pods.iter().filter(|p| pending(p)).filter(from_source);
+    match (found.next(), found.next()) {
+        (Some(p), None) => crate::rules::pod_subject(p),
         _ => subject,
     }
 }
@@ -377,6 +415,9 @@ fn explain_main(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> 
     }
     if has(ReasonKind::VolumeNodeAffinityConflict) {
         let n = m.count(ReasonKind::VolumeNodeAffinityConflict);
+        if let Some(e) = pod.and_then(|i| selector_excludes_volume(ctx, i)) {
+            return e;
+        }
         return Explained::new(
             format!(
                 "its node-local volume pins it to a node it cannot use ({n} node(s) had volume node affinity conflict)"
@@ -411,6 +452,111 @@ fn explain_main(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> 
         return explain_insufficient(ctx, m, pod, res, n);
     }
     explain_other(ctx, m)
+}
+
+/// When the pod's nodeSelector and the nodeAffinity of a PersistentVolume its claim binds to
+/// (by `volumeName`, the PV's `claimRef`, or the only PV of the claim's storage class) exclude
+/// each other in every term (an `In` that does not hold the selector's value, a `NotIn` that
+/// does, an `Exists` on a key the selector sets otherwise is fine): no node can satisfy both,
+/// whatever the nodes (VolumeBinding's `volume node affinity conflict` on the nodes the
+/// selector allows, NodeAffinity's mismatch on the others).
+fn selector_excludes_volume(ctx: &Context<'_>, i: usize) -> Option<Explained> {
+    let p = ctx.pod(i);
+    if p.spec.node_selector.is_empty() {
+        return None;
+    }
+    let snap = ctx.snapshot();
+    for v in &p.spec.volumes {
+        let Some(claim) = &v.persistent_volume_claim else {
+            continue;
+        };
+        let pvc = snap.persistent_volume_claims.iter().find(|c| {
+            c.metadata.name == claim.claim_name && c.metadata.namespace == p.metadata.namespace
+        });
+        let bound =
+            |pv: &&cube_model::objects::PersistentVolume| {
+                pvc.is_some_and(|c| {
+                    !c.spec.volume_name.is_empty() && c.spec.volume_name == pv.metadata.name
+                }) || pv.spec.claim_ref.as_ref().is_some_and(|r| {
+                    r.name == claim.claim_name && r.namespace == p.metadata.namespace
+                })
+            };
+        let mut pvs: Vec<&cube_model::objects::PersistentVolume> =
+            snap.persistent_volumes.iter().filter(bound).collect();
+        if pvs.is_empty()
+            && let Some(class) = pvc.and_then(|c| c.spec.storage_class_name.as_deref())
+        {
+            pvs = snap
+                .persistent_volumes
+                .iter()
+                .filter(|pv| pv.spec.storage_class_name == class)
+                .collect();
+            if pvs.len() != 1 {
+                continue;
+            }
+        }
+        for pv in pvs {
+            let Some(terms) = pv
+                .spec
+                .node_affinity
+                .as_ref()
+                .and_then(|a| a.required.as_ref())
+                .map(|r| &r.node_selector_terms)
+            else {
+                continue;
+            };
+            let mut clash: Option<String> = None;
+            let excluded = !terms.is_empty()
+                && terms.iter().all(|t| {
+                    t.match_expressions.iter().any(|e| {
+                        let Some(want) = p.spec.node_selector.get(&e.key) else {
+                            return false;
+                        };
+                        let bad = match e.operator.as_str() {
+                            "In" => !e.values.contains(want),
+                            "NotIn" => e.values.contains(want),
+                            "DoesNotExist" => true,
+                            _ => false,
+                        };
+                        if bad && clash.is_none() {
+                            clash = Some(format!(
+                                "the pod's nodeSelector {}={want} against PersistentVolume {}'s nodeAffinity {} {} [{}]",
+                                e.key,
+                                pv.metadata.name,
+                                e.key,
+                                e.operator,
+                                e.values.join(", ")
+                            ));
+                        }
+                        bad
+                    })
+                });
+            if excluded {
+                let clash = clash.unwrap_or_default();
+                let mut e = Explained::new(
+                    format!(
+                        "the pod's nodeSelector and the node affinity of its volume exclude each other ({clash}): no node satisfies both, so the pod can never be scheduled as written"
+                    ),
+                    format!(
+                        "make them agree: change the pod's nodeSelector to a node the volume allows, or drop it (the volume's nodeAffinity already places the pod), or re-create the PersistentVolume {} on the node the pod must run on",
+                        pv.metadata.name
+                    ),
+                );
+                e.evidence.push(Evidence::field(
+                    obj("Pod", &p.metadata.namespace, &p.metadata.name),
+                    "spec.nodeSelector",
+                    p.spec
+                        .node_selector
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                ));
+                return Some(e);
+            }
+        }
+    }
+    None
 }
 
 /// Amount in the scheduler's units for `res` (millicores for cpu, whole units otherwise).
@@ -877,7 +1023,7 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
     }
     if let Some(c) = excludes
         .iter()
-        .find(|p| p.cause.contains("cordoned") || p.cause.contains("unschedulable"))
+        .find(|p| p.cause.contains("are cordoned (spec.unschedulable)"))
     {
         remedies.push(&c.remedy);
     }
