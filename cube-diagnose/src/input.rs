@@ -694,11 +694,12 @@ impl Inputs {
             if manifests && p.metadata.namespace.is_empty() {
                 p.metadata.namespace = "default".to_owned();
             }
-            if p.spec.node_name.is_empty() {
+            if p.spec.node_name.is_empty()
+                && !p.metadata.annotations.contains_key(SOURCE_ANNOTATION)
+            {
                 p.metadata
                     .annotations
-                    .entry(SOURCE_ANNOTATION.to_owned())
-                    .or_insert_with(|| source.to_owned());
+                    .insert(SOURCE_ANNOTATION.to_owned(), source.to_owned());
             }
         }
         if manifests {

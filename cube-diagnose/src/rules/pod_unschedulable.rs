@@ -130,6 +130,25 @@ fn shape_of(
         .take(max_nodes)
         .map(|n| Evidence::field(obj("Node", "", &n.node), "fit", n.all_reasons.join(", ")))
         .collect();
+    // reasons that block the pod besides a shortage (pod count, condition taints, spread):
+    // their own causes and remedies
+    let summary = report.filter_message().unwrap_or_default();
+    // v1.34 wording names each node's first untolerated taint (the condition taints)
+    let named = cube_quota::schedmsg::SchedulerVersion::new(34)
+        .and_then(|v| cube_quota::schedmsg::from_fit(report, None, v));
+    if let Some((cause, fix)) = named.as_ref().and_then(sched_text::blocking_note) {
+        message.push_str(&format!(" Blocking: {cause}."));
+        let short = summary
+            .match_indices("Insufficient ")
+            .any(|(at, _)| !summary[at..].starts_with("Insufficient pods"));
+        remedy = Some(match remedy {
+            Some(r) => format!("{r}; {fix}"),
+            None if short => format!(
+                "{fix}; where resources are short: lower the pod's requests to what one node can offer, free capacity or add nodes"
+            ),
+            None => fix,
+        });
+    }
     Some(Shape {
         message,
         requests,
@@ -492,6 +511,23 @@ mod tests {
             f[0].message
         );
         assert!(f[0].message.contains("node-05") && f[0].message.contains("node-04"));
+    }
+
+    /// A node tainted by the kubelet's pressure: the computed fit gives the condition's remedy,
+    /// not a toleration.
+    #[test]
+    fn computed_fit_with_a_condition_taint() {
+        let text = r#"{"kind":"List","items":[
+          {"kind":"Node","metadata":{"name":"n1"},"spec":{"taints":[{"key":"node.kubernetes.io/disk-pressure","effect":"NoSchedule"}]},"status":{"allocatable":{"cpu":"8","memory":"16Gi","pods":"110"},"conditions":[{"type":"DiskPressure","status":"True"},{"type":"Ready","status":"True"}]}},
+          {"kind":"Pod","metadata":{"name":"p","namespace":"x"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]},"status":{"phase":"Pending"}}]}"#;
+        let f = run_rule("pod-unschedulable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("DiskPressure=True"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("free disk"), "{}", f[0].remedy);
     }
 
     #[test]

@@ -179,9 +179,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     for s in signals(ctx, &[SignalKind::VolumeNodeAffinityConflict]).take(1) {
         out.push(
-            Finding::new(StorageNodeLocal::ID, Severity::Warning, signal_subject(s), "the pod's volume is pinned to a node it cannot use (volume node affinity conflict): a node-local PV (local-path/local) holds its data, so after a drain or taint the pod cannot move")
+            Finding::new(StorageNodeLocal::ID, Severity::Warning, signal_subject(s), "the pod's volume is pinned where the pod cannot run (volume node affinity conflict): its PersistentVolume's nodeAffinity names a node (local, local-path or hostPath volume) or a zone (a zonal cloud disk: topology.kubernetes.io/zone or the CSI driver's topology key) that the pod's usable nodes are not in, so the pod cannot move with its data")
                 .with_evidence(s.evidence())
-                .with_remedy("uncordon/repair the node that holds the volume, or migrate the data to shared storage (or delete the PVC to re-provision elsewhere if the data is replicated)"),
+                .with_remedy("`kubectl get pv <pv> -o jsonpath='{.spec.nodeAffinity}'` shows where the volume is: run the pod there (uncordon/repair that node, add nodes in that zone, align the pod's nodeSelector/affinity with it), or migrate the data to storage the pod's nodes reach (or delete the PVC to re-provision where the pod runs if the data is replicated)"),
         );
     }
     out

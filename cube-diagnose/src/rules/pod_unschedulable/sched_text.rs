@@ -288,7 +288,7 @@ fn later_binding(ctx: &Context<'_>, idx: usize, e: &Event) -> Option<String> {
         x.metadata
             .annotations
             .get(crate::input::SOURCE_ANNOTATION)
-            .cloned()
+            .map(str::to_owned)
     };
     let src = source(e);
     let when = |x: &Event| x.last_timestamp.or(x.first_timestamp);
@@ -513,8 +513,8 @@ fn selector_excludes_volume(ctx: &Context<'_>, i: usize) -> Option<Explained> {
                             return false;
                         };
                         let bad = match e.operator.as_str() {
-                            "In" => !e.values.contains(want),
-                            "NotIn" => e.values.contains(want),
+                            "In" => !e.values.iter().any(|v| v == want),
+                            "NotIn" => e.values.iter().any(|v| v == want),
                             "DoesNotExist" => true,
                             _ => false,
                         };
@@ -1032,6 +1032,40 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
         e.evidence = max_pods_evidence(ctx);
     }
     e
+}
+
+/// For a fit computed from the snapshot (as a message in v1.34 wording, which names each node's
+/// first untolerated taint): the causes
+/// and remedies of the reasons that block the pod other than a resource shortage (a node at
+/// its pod count, a condition taint, spread, ports, ...), when there are any, so that the
+/// computed explanation gives their remedy too (never a toleration for a condition taint).
+pub(super) fn blocking_note(m: &SchedulerMessage) -> Option<(String, String)> {
+    let parts: Vec<blocking::Part> = m
+        .reasons
+        .iter()
+        .filter(|r| {
+            r.reason.kind != ReasonKind::Insufficient || r.reason.resource() == Some("pods")
+        })
+        .map(|r| blocking::part(r, m.nodes))
+        .filter(|p| p.role == blocking::Role::Blocks)
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let mut remedies: Vec<&str> = Vec::new();
+    for p in &parts {
+        if !remedies.contains(&p.remedy.as_str()) {
+            remedies.push(&p.remedy);
+        }
+    }
+    Some((
+        parts
+            .iter()
+            .map(|p| p.cause.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+        remedies.join("; "),
+    ))
 }
 
 /// Each node's allocatable `pods` and the pods bound to it, when the snapshot has nodes.
