@@ -994,6 +994,85 @@ mod tests {
         assert!(broken.snapshot.is_empty() && broken.locations.is_empty());
     }
 
+    fn unrecognised(i: &Inputs) -> bool {
+        i.input_problems()
+            .iter()
+            .any(|p| p.message.starts_with("not recognised"))
+    }
+
+    /// The progress lines of a healthy `kubeadm join` / `init` in each version's wording, and
+    /// the Ascend device plugin's INFO lines (hwlog prefix), are read as known output; an
+    /// unknown error among them is still reported.
+    #[test]
+    fn healthy_tool_output_of_every_version_is_recognised() {
+        for (name, text) in [
+            (
+                "kubeadm 1.8",
+                "[preflight] Running pre-flight checks\n[discovery] Trying to connect to API Server \"10.0.0.1:6443\"\n[discovery] Successfully established connection with API Server \"10.0.0.1:6443\"\n[bootstrap] Detected server version: v1.8.2\n[bootstrap] The server supports the Certificates API (certificates.k8s.io/v1beta1)\n\nNode join complete:\n* Certificate signing request sent to master and response\n  received.\n\nRun 'kubectl get nodes' on the master to see this machine join.\n",
+            ),
+            (
+                "kubeadm 1.11",
+                "[preflight] running pre-flight checks\n[kubelet] Downloading configuration for the kubelet from the \"kubelet-config-1.11\" ConfigMap in the kube-system namespace\n[kubelet] Writing kubelet configuration to file \"/var/lib/kubelet/config.yaml\"\n[preflight] Activating the kubelet service\n[tlsbootstrap] Waiting for the kubelet to perform the TLS Bootstrap...\n",
+            ),
+            (
+                "kubeadm 1.13 (tags only)",
+                "[join] Reading configuration from the cluster...\n[join] FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -oyaml'\n",
+            ),
+            (
+                "kubeadm 1.31",
+                "[preflight] Reading configuration from the cluster...\n[kubelet-start] Starting the kubelet\n[kubelet-check] Waiting for a healthy kubelet at http://127.0.0.1:10248/healthz. This can take up to 4m0s\n[kubelet-check] The kubelet is healthy after 1.001s\n[kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap\n\nThis node has joined the cluster:\n",
+            ),
+            (
+                "kubeadm init",
+                "[init] Using Kubernetes version: v1.30.2\n[certs] Generating \"apiserver\" certificate and key\n[addons] Applied essential addon: CoreDNS\n\nYour Kubernetes control-plane has initialized successfully!\n",
+            ),
+            (
+                "ascend",
+                "[INFO]     2025/07/09 20:08:32.625129 269     server/server.go:57    register Ascend910 to kubelet success.\n[INFO]     2025/07/09 20:08:32.626171 308     server/plugin.go:201    ListAndWatch resp devices: inner device: Ascend910-0 Healthy, real device: Ascend910-0 Healthy, NotPodUsed: false\n",
+            ),
+        ] {
+            let mut i = Inputs::new();
+            i.add("x.log", text);
+            assert!(!unrecognised(&i), "{name}: {:?}", i.input_problems());
+            let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+            let report = crate::Engine::new().run(&ctx);
+            assert!(
+                report
+                    .findings
+                    .iter()
+                    .all(|f| f.severity == crate::Severity::Info),
+                "{name}: {:#?}",
+                report.findings
+            );
+        }
+        // an error the catalog does not know, after healthy lines, is still reported
+        let mut i = Inputs::new();
+        i.add("x.log", "[preflight] Running pre-flight checks\nE0101 10:00:00.000000 1 x.go:1] the frobnicator exploded\n");
+        let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+        let report = crate::Engine::new().run(&ctx);
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule_id == "log-line-unrecognised"),
+            "{:#?}",
+            report.findings
+        );
+        // an unhealthy NPU is a finding
+        let mut i = Inputs::new();
+        i.add("plugin.log", "[INFO]     2022/11/21 11:20:06.007755 35      server/plugin.go:87    ListAndWatch resp devices: Ascend910-4 Unhealthy\n");
+        let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+        let report = crate::Engine::new().run(&ctx);
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule_id == "gpu-plugin-log-error" && f.message.contains("Ascend910-4")),
+            "{:#?}",
+            report.findings
+        );
+    }
+
     #[test]
     fn broken_object_is_a_problem_not_a_failure() {
         let mut i = Inputs::new();

@@ -19,6 +19,7 @@ pub mod events;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod kueue;
+pub mod multicluster;
 pub mod sharing;
 
 use std::collections::BTreeMap;
@@ -271,6 +272,9 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         }
     }
     device_plugin::in_context(&mut out, text);
+    if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {
+        out.extend(multicluster::check(source, text));
+    }
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
     }

@@ -95,7 +95,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     ];
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
-        if !seen.insert((s.source.clone(), s.kind)) {
+        // one finding per text and kind, and per member cluster of a hub's table
+        if !seen.insert((s.source.clone(), s.kind, s.detail("cluster").to_owned())) {
             continue;
         }
         let proxied = ctx
@@ -123,6 +124,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::ProtocolMismatch => ("protocol mismatch: http sent to an https port, or https to a plain-http port".to_owned(), "use https:// with the API server's TLS port in the kubeconfig server field".to_owned()),
             SignalKind::NoSuchHost => (format!("the name {} does not resolve where the client runs (DNS)", s.detail("host")), format!("fix the DNS record of {} (for pods: CoreDNS's upstream, or hostAliases on the agent's pod spec), or use an address that resolves", s.detail("host"))),
             SignalKind::Timeout => ("timeout reaching the API server: packets are dropped (firewall, routing, black-holed port); classified from the text, not the elapsed time".to_owned(), "test the path with `curl -vk --max-time 5 <server>/version`; open the port in firewalls/security groups".to_owned()),
+            // a member-cluster table of a hub (classify::multicluster)
+            SignalKind::ClusterNotReachable if !s.detail("ready_column").is_empty() => {
+                member_table(s)
+            }
             SignalKind::ClusterNotReachable => (format!("a multi-cluster controller reports the member cluster not reachable{}", if proxied { "; its API endpoint is a Rancher proxy URL (/k8s/clusters/), which presents Rancher's certificate, so a CA bundle stored for the downstream cluster does not validate it" } else { "" }), if proxied { "store the Rancher server's CA in the member's caBundle (or use the downstream cluster's direct endpoint) and re-join".to_owned() } else { "check the member's endpoint, CA bundle and credentials from the hub (`curl --cacert ca.crt <endpoint>/version`)".to_owned() }),
             _ => ("connection refused: nothing listens at the API endpoint (wrong host/port, API server down)".to_owned(), "check the server URL and that kube-apiserver runs (`ss -ltnp | grep 6443` on the control plane)".to_owned()),
         };
@@ -137,9 +142,77 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// Message and remedy for a member cluster whose readiness is `False` / `Unknown` in a hub's
+/// `kubectl get clusters` table (Karmada: `pkg/controllers/status/cluster_status_controller.go`
+/// sets Ready from the member's `/readyz` (`/healthz` before) in Push mode; in Pull mode the
+/// karmada-agent in the member posts the status and renews the cluster lease, and the cluster
+/// controller `pkg/controllers/cluster/cluster_controller.go` turns Ready `Unknown` when the
+/// lease runs out; OCM's AVAILABLE and KubeFed's READY are the same kind of lease/probe).
+fn member_table(s: &crate::classify::Signal) -> (String, String) {
+    let cluster = s.detail("cluster");
+    let program = s.detail("program");
+    let ready = s.detail("ready");
+    let col = s.detail("ready_column");
+    let never = if s.detail("never_collected") == "true" {
+        " and its VERSION is empty: no status was ever collected from it"
+    } else {
+        ""
+    };
+    match (program, s.detail("mode")) {
+        ("Karmada", "Pull") => (
+            format!(
+                "{program} member cluster {cluster} (Pull mode) is {col} {ready}{never}: in Pull mode the karmada-agent inside {cluster} reports its status and renews its lease; {} the agent is not running or cannot reach the Karmada API server",
+                if ready == "Unknown" {
+                    "Unknown means the lease ran out:"
+                } else {
+                    "False means"
+                }
+            ),
+            format!(
+                "in the member cluster {cluster}: `kubectl -n karmada-system get pods -l app=karmada-agent` and `kubectl -n karmada-system logs deploy/karmada-agent`; the agent's karmada-kubeconfig secret must name a Karmada API server address reachable from {cluster} (not 127.0.0.1 / localhost) with a valid certificate; on the hub `kubectl describe cluster {cluster}` shows the condition's reason"
+            ),
+        ),
+        ("Karmada", _) => (
+            format!(
+                "{program} member cluster {cluster} (Push mode) is {col} {ready}{never}: karmada-controller-manager on the hub cannot reach the member's API server (its health probe fails: address, network, CA bundle or the token in the cluster's secret)"
+            ),
+            format!(
+                "on the hub: `kubectl describe cluster {cluster}` (the Ready condition's reason and message), then from the karmada-controller-manager's network `curl --cacert member-ca.crt <apiEndpoint>/readyz`; fix spec.apiEndpoint, the CA bundle or the credentials in the secret named by spec.secretRef (or re-join with `karmadactl join {cluster} --cluster-kubeconfig=member.kubeconfig`)"
+            ),
+        ),
+        _ => (
+            format!(
+                "{program} member cluster {cluster} is {col} {ready}{never}: the hub does not hear from it (its agent's lease or the hub's probe fails)"
+            ),
+            format!(
+                "on the hub describe the member cluster object ({cluster}) for the condition's reason; in the member check the agent pods and their logs, and that the address of the hub they use is reachable from there"
+            ),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    #[test]
+    fn member_clusters_of_a_hub_table() {
+        let f = run_log(
+            "cluster-unreachable",
+            "NAME     VERSION   MODE   READY     AGE\n251k8s             Push   Unknown   76m\nk8s81              Pull   Unknown   2d1h\nok1      v1.30.1   Push   True      1d\n",
+        );
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!(f[0].subject.to_string(), "Cluster/251k8s");
+        assert!(
+            f[0].message.contains("Push mode")
+                && f[0].remedy.contains("kubectl describe cluster 251k8s"),
+            "{f:#?}"
+        );
+        assert!(
+            f[1].message.contains("karmada-agent") && f[1].message.contains("lease"),
+            "{f:#?}"
+        );
+    }
 
     #[test]
     fn eof_and_loopback_agents() {
