@@ -516,7 +516,19 @@ impl Inputs {
         let mut formats = Vec::new();
         for section in &sections {
             let body = section.text();
-            let format = detect_format(body.as_bytes());
+            let mut format = detect_format(body.as_bytes());
+            // `kubectl get nodes -o custom-columns=...`: a table whose columns only the
+            // command names (cube_model::describe reads it through the column specification)
+            if format == InputFormat::Text
+                && section.command.as_ref().is_some_and(|c| {
+                    c.text.contains("custom-columns=")
+                        && c.text
+                            .split_whitespace()
+                            .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"))
+                })
+            {
+                format = InputFormat::DescribeNode;
+            }
             formats.push(format);
             match format {
                 // an HTTP client's answer (`curl -k https://.../cacerts` printing a `Status`
@@ -545,6 +557,15 @@ impl Inputs {
                 InputFormat::Text => push_section_lines(&mut log_lines, section),
                 other => {
                     object_format.get_or_insert(other);
+                    // `kubectl cluster-info` output pasted after a table without its own prompt
+                    // is what kubectl connects to: read as text too
+                    log_lines.extend(
+                        section
+                            .lines
+                            .iter()
+                            .filter(|l| cluster_info_line(&l.text))
+                            .cloned(),
+                    );
                     // the command stays in front of its output: the reader takes the namespace
                     // it asked for (`kubectl get pods -n team-a`) from it
                     if let Some(c) = &section.command {
@@ -851,6 +872,16 @@ fn http_client(command: &str) -> bool {
         .find(|w| *w != "sudo" && !w.contains('='))
         .map(|w| w.rsplit('/').next().unwrap_or(w))
         .is_some_and(|p| matches!(p, "curl" | "wget" | "http" | "https"))
+}
+
+/// A line of `kubectl cluster-info` (k8s.io/kubectl `pkg/cmd/clusterinfo/clusterinfo.go`:
+/// `Kubernetes control plane is running at <url>`, `Kubernetes master is running at <url>`
+/// before v1.20, one `<service> is running at <url>` per cluster service, and the `kubectl
+/// cluster-info dump` hint).
+fn cluster_info_line(l: &str) -> bool {
+    let t = l.trim();
+    (t.contains(" is running at http") && !t.contains("  "))
+        || t.starts_with("To further debug and diagnose cluster problems")
 }
 
 fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {

@@ -258,6 +258,7 @@ const CITE_ROLE: &str = "kubernetes/kubernetes pkg/printers/internalversion/prin
 const CITE_TKE: &str =
     "tkestack/gpu-manager README (DaemonSet nodeSelector nvidia-device-enable=enable)";
 const CITE_DOKS: &str = "DigitalOcean Kubernetes GPU node pools (doks.digitalocean.com/gpu-brand=nvidia|amd, doks.digitalocean.com/gpu-model)";
+const CITE_TALOS: &str = "siderolabs/talos (a node carries extensions.talos.dev/<extension>=<version> for each installed system extension); siderolabs/extensions nvidia-gpu/ (nonfree-kmod-nvidia-lts|production, nvidia-open-gpu-kernel-modules-lts|production, nvidia-container-toolkit-lts|production, nvidia-fabricmanager-lts|production, nvidia-driver)";
 const CITE_INSTANCE: &str = "cloud GPU instance families: AWS EC2 accelerated computing (g*, p*), Azure N-series (NC, ND, NV, NG), GCP accelerator-optimized (a2, a3, a4, g2), Alibaba ECS gn*, Oracle BM/VM.GPU, IBM Cloud VPC gx2/gx3";
 
 impl GpuVocabulary {
@@ -772,6 +773,24 @@ fn builtin_markers() -> Vec<GpuMarker> {
             None,
             F::CloudProvider,
             CITE_DOKS,
+        ),
+        // Talos Linux: the NVIDIA system extensions (kernel modules, container toolkit, fabric
+        // manager) are installed only into the images of NVIDIA GPU nodes. The AMD (amdgpu) and
+        // Intel (i915) driver extensions are left out: image schematics often carry them for
+        // integrated GPUs, so they do not say that a node has an accelerator.
+        l(
+            "extensions.talos.dev/nonfree-kmod-nvidia*",
+            None,
+            nv,
+            F::OsExtension,
+            CITE_TALOS,
+        ),
+        l(
+            "extensions.talos.dev/nvidia-*",
+            None,
+            nv,
+            F::OsExtension,
+            CITE_TALOS,
         ),
         // CoreWeave
         l(

@@ -1148,6 +1148,14 @@ fn tool_prefix(s: &str) -> Option<&str> {
             }
         }
     }
+    // OpenShift's `oc new-app` / `oc rollout` / `oc deploy` progress and event lines
+    // (openshift/oc pkg/cli/newapp, pkg/cli/rollout: `-->  FailedCreate: rails-ex-1 Error
+    // creating: ...`, `--> Scaling app-1 to 1`): the line after the arrow
+    if let Some(rest) = s.strip_prefix("-->")
+        && rest.starts_with([' ', '\t'])
+    {
+        return Some(rest.trim_start());
+    }
     let r = s.strip_prefix("cloud-init[")?;
     let (pid, rest) = r.split_once("]: ")?;
     (!pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit())).then_some(rest)
@@ -1561,6 +1569,14 @@ mod tool_prefix_tests {
             clean_line("cloud-init[1234]: hello there").text,
             "hello there"
         );
+        assert_eq!(
+            clean_line(
+                "-->  FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: x"
+            )
+            .text,
+            "FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: x"
+        );
+        assert_eq!(clean_line("-->").text, "-->");
         // not a tool prefix
         assert_eq!(
             clean_line("Debug: Executing: 'kubectl get nodes'").text,

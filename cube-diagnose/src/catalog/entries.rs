@@ -1046,6 +1046,15 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::DevicePluginRegistered, "", Info).group("registered")
         .says("the HAMi device plugin registered the node's GPUs in its annotation", "")
         .samples(&[("interval", "30s")]),
+    // the summary FilteringFailed event of HAMi's extender after the per-code events
+    // (pkg/scheduler/scheduler.go Filter); the codes themselves are read by classify::hami
+    Entry::new("hami.no-available-node", F::Hami,
+        "no available node, {count:w} nodes do not meet",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.4+").complete()
+        .samples(&[("count", "2")]),
+    Entry::new("hami.no-available-node-legacy", F::Hami,
+        "no available node, all node scores do not meet",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.0-v2.3").complete(),
     Entry::new("hami.node-unregistered", F::Hami,
         "node unregistered",
         "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go", "v2.0+")
@@ -1192,6 +1201,15 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubectl.unable-to-connect", F::Client,
         "Unable to connect to the server: {error}",
         K8S, KUBECTL_HELPERS, "v1.8+"),
+    // `kubectl cluster-info`: where kubectl connects (the control plane, then each cluster
+    // service's proxy URL), and its hint line
+    Entry::new("kubectl.cluster-info-running", F::Client,
+        " is running at {url:w}",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo.go", "v1.8+").complete()
+        .samples(&[("url", "https://10.0.0.1:6443")]),
+    Entry::new("kubectl.cluster-info-dump-hint", F::Client,
+        "To further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo.go", "v1.8+").complete(),
     Entry::new("client.memcache-group-list", F::Client,
         "couldn't get current server API group list: {error}",
         "kubernetes/client-go", "discovery/cached/memory/memcache.go", "v1.26+"),
@@ -1241,11 +1259,34 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/http/transport.go (io.EOF in url.Error)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
         .samples(&[("scheme", "\"https"), ("address", "10.0.0.1:6443/version?timeout=32s\"")]),
+    // kubectl's wrapper around a bare io.EOF (no URL: the discovery client's error printed
+    // alone, k8s.io/kubectl pkg/cmd/util/helpers.go `Unable to connect to the server: %v`)
+    Entry::new("kubectl.unable-to-connect-eof", F::Client,
+        "Unable to connect to the server: EOF",
+        K8S, KUBECTL_HELPERS, "v1.8+")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn").at_end(),
+    Entry::new("go.connection-reset-write", F::Client,
+        "write tcp {local:w}->{address:w}: write: connection reset by peer",
+        GO, "src/net/net.go (syscall ECONNRESET in an OpError)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("local", "10.0.0.5:52510"), ("address", "10.0.0.1:6443")]),
     Entry::new("go.connection-reset", F::Client,
         "read tcp {local:w}->{address:w}: read: connection reset by peer",
         GO, "src/net/net.go (syscall ECONNRESET in an OpError)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
         .samples(&[("local", "10.0.0.5:52510"), ("address", "10.0.0.1:6443")]),
+    // ECONNRESET in any other operation (`read: connection reset by peer` of a proxied or
+    // TLS-wrapped connection, `wsarecv: An existing connection was forcibly closed` is
+    // Windows' spelling)
+    Entry::new("go.connection-reset-any", F::Client,
+        "{op:w}: connection reset by peer",
+        GO, "src/syscall/zerrors_linux_*.go (ECONNRESET)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("op", "read")]),
+    Entry::new("go.connection-reset-windows", F::Client,
+        "wsarecv: An existing connection was forcibly closed by the remote host.",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNRESET)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
     Entry::new("go.no-route", F::Client,
         "dial tcp {endpoint:w}: connect: no route to host",
         GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")
