@@ -517,11 +517,13 @@ impl Inputs {
         for section in &sections {
             let body = section.text();
             let mut format = detect_format(body.as_bytes());
-            // `kubectl get nodes -o custom-columns=...`: a table whose columns only the
-            // command names (cube_model::describe reads it through the column specification)
-            if format == InputFormat::Text
+            // `kubectl get nodes -o custom-columns=...` / `-o jsonpath=...`: output whose
+            // fields only the command names (cube_model::describe reads it through the column
+            // specification or the template)
+            if matches!(format, InputFormat::Text | InputFormat::Json)
                 && section.command.as_ref().is_some_and(|c| {
-                    c.text.contains("custom-columns=")
+                    (c.text.contains("custom-columns=") || c.text.contains("jsonpath="))
+                        && !http_client(&c.text)
                         && c.text
                             .split_whitespace()
                             .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"))

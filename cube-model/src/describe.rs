@@ -1156,6 +1156,8 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
     let mut current = String::new();
     let mut columns: Option<Vec<(String, String)>> = None;
     let mut header_seen = false;
+    // the field paths of a `-o jsonpath=` command and, when it prints one map, that map's path
+    let mut jsonpath: Option<Vec<String>> = None;
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -1165,6 +1167,7 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                 .split_whitespace()
                 .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"));
             columns = node_paths::custom_columns(cmd).filter(|_| gets_nodes);
+            jsonpath = node_paths::jsonpath_fields(cmd).filter(|_| gets_nodes);
             header_seen = false;
             i += 1;
             continue;
@@ -1202,6 +1205,55 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                 continue;
             }
             columns = None;
+        }
+        if let Some(fields) = &jsonpath {
+            let map_field = (fields.len() == 1)
+                .then(|| fields[0].trim_start_matches('.'))
+                .filter(|f| {
+                    matches!(
+                        *f,
+                        "status.capacity" | "status.allocatable" | "metadata.labels"
+                    )
+                });
+            if let Some(field) = map_field {
+                // one map, on one line or split into lines
+                let entries: Vec<(String, String)> = if t.starts_with('{') && t.ends_with('}') {
+                    t.trim_matches(['{', '}'])
+                        .split(',')
+                        .filter_map(node_paths::map_entry)
+                        .collect()
+                } else {
+                    node_paths::map_entry(t).into_iter().collect()
+                };
+                if !entries.is_empty() {
+                    for (k, v) in entries {
+                        if let Some(f) = node_paths::path_fact(&format!("{field}.\"{k}\": {v}")) {
+                            slot(&mut facts, &current).add(f);
+                        }
+                    }
+                    lines[i] = "";
+                    i += 1;
+                    continue;
+                }
+            } else {
+                let cells: Vec<&str> = t.split_whitespace().collect();
+                if cells.len() == fields.len() {
+                    let name = fields
+                        .iter()
+                        .zip(&cells)
+                        .find(|(p, _)| p.trim_start_matches('.') == "metadata.name")
+                        .map_or_else(|| current.clone(), |(_, c)| (*c).to_owned());
+                    for (path, cell) in fields.iter().zip(&cells) {
+                        if let Some(f) = node_paths::path_fact(&format!("{path}: {cell}")) {
+                            slot(&mut facts, &name).add(f);
+                        }
+                    }
+                    lines[i] = "";
+                    i += 1;
+                    continue;
+                }
+            }
+            jsonpath = None;
         }
         // `Node: <name>` / `Name: <name>` naming the path lines that follow it
         if let Some((key, value)) = t.split_once(':')

@@ -1691,6 +1691,34 @@ fn hardware_siblings(
 mod tests {
     use super::*;
 
+    /// Talos Linux's NVIDIA system-extension labels claim an NVIDIA GPU; its AMD/Intel driver
+    /// extensions (often present for integrated GPUs) do not.
+    #[test]
+    fn talos_extension_labels() {
+        let v = GpuVocabulary::builtin();
+        for key in [
+            "extensions.talos.dev/nonfree-kmod-nvidia-production",
+            "extensions.talos.dev/nonfree-kmod-nvidia-lts",
+            "extensions.talos.dev/nvidia-open-gpu-kernel-modules-production",
+            "extensions.talos.dev/nvidia-container-toolkit-lts",
+            "extensions.talos.dev/nvidia-fabricmanager-production",
+        ] {
+            let m = v
+                .find(MarkerKind::Label, key, "570.172.08-v1.11.3")
+                .unwrap_or_else(|| panic!("{key}"));
+            assert_eq!(m.vendor, Some(GpuVendor::Nvidia), "{key}");
+            assert_eq!(m.family, GpuEvidenceSource::OsExtension, "{key}");
+        }
+        for key in [
+            "extensions.talos.dev/i915",
+            "extensions.talos.dev/amdgpu",
+            "extensions.talos.dev/iscsi-tools",
+            "extensions.talos.dev/schematic",
+        ] {
+            assert!(v.find(MarkerKind::Label, key, "v1.0").is_none(), "{key}");
+        }
+    }
+
     fn node(labels: &[(&str, &str)]) -> Node {
         let mut n = Node::default();
         n.metadata.name = "n".into();

@@ -102,14 +102,28 @@ pub(crate) fn label_map_entry(line: &str) -> Option<(String, String)> {
     label_like.then(|| (key.to_owned(), value.to_owned()))
 }
 
+/// A `"key":"value"` entry of a JSON map line (braces and a trailing comma allowed), any key.
+pub(crate) fn map_entry(line: &str) -> Option<(String, String)> {
+    let t = line
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches(',')
+        .trim_end_matches('}');
+    let rest = t.strip_prefix('"')?;
+    let (key, rest) = rest.split_once('"')?;
+    let value = rest.trim_start().strip_prefix(':')?.trim();
+    let value = value.strip_prefix('"')?.strip_suffix('"')?;
+    (!key.is_empty()).then(|| (key.to_owned(), value.to_owned()))
+}
+
 /// True when `text` holds node facts this module reads and nothing else the describe reader
 /// would take for its own: at least one capacity/allocatable path line, or a label map of at
 /// least one qualified key with no other content line.
 pub(crate) fn looks_like_node_paths(text: &str) -> bool {
-    // a shown `kubectl get nodes -o custom-columns=...` command
+    // a shown `kubectl get nodes -o custom-columns=...` / `-o jsonpath=...` command
     if text.lines().any(|l| {
         crate::paste::prompt_command(l).is_some_and(|c| {
-            custom_columns(c).is_some()
+            (custom_columns(c).is_some() || jsonpath_fields(c).is_some())
                 && c.split_whitespace()
                     .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"))
         })
@@ -186,6 +200,41 @@ pub(crate) fn custom_columns(cmd: &str) -> Option<Vec<(String, String)>> {
         })
         .collect();
     (!cols.is_empty()).then_some(cols)
+}
+
+/// The field paths of `-o jsonpath='<template>'` (`{.status.allocatable}`,
+/// `{range .items[*]}{.metadata.name}{"\t"}{.status.allocatable.nvidia\.com/gpu}{"\n"}{end}`),
+/// in output order: `range`/`end` and literals left out (k8s.io/client-go
+/// `util/jsonpath`). `None` without that option.
+pub(crate) fn jsonpath_fields(cmd: &str) -> Option<Vec<String>> {
+    let at = cmd.find("jsonpath=")? + "jsonpath=".len();
+    let rest = &cmd[at..];
+    let template = match rest.chars().next()? {
+        q @ ('\'' | '"') => rest[1..].split(q).next()?,
+        _ => rest.split_whitespace().next()?,
+    };
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut cur = String::new();
+    for c in template.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                cur.clear();
+            }
+            '}' if depth > 0 => {
+                depth -= 1;
+                let e = cur.trim();
+                if e.starts_with('.') && !e.starts_with("..") {
+                    out.push(e.to_owned());
+                }
+                cur.clear();
+            }
+            c if depth > 0 => cur.push(c),
+            _ => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Facts of one node, gathered from any of the forms above.
@@ -299,6 +348,75 @@ mod tests {
             Some("4")
         );
         assert!(p.nodes.iter().any(|n| n.metadata.name == "cpu-b"));
+    }
+
+    #[test]
+    fn jsonpath_templates_and_their_output() {
+        assert_eq!(
+            jsonpath_fields("kubectl get node n1 -o jsonpath='{.status.allocatable}'"),
+            Some(vec![".status.allocatable".to_owned()])
+        );
+        assert_eq!(
+            jsonpath_fields(
+                r#"kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{"\t"}{.status.allocatable.nvidia\.com/gpu}{"\n"}{end}'"#
+            ),
+            Some(vec![
+                ".metadata.name".to_owned(),
+                ".status.allocatable.nvidia\\.com/gpu".to_owned()
+            ])
+        );
+        assert_eq!(jsonpath_fields("kubectl get nodes -o wide"), None);
+        let map = "$ kubectl get node node-01 -o jsonpath='{.status.allocatable}'\n{\"amd.com/gpu\":\"0\",\"cpu\":\"16\"}\n";
+        let p = super::super::parse_text(map);
+        assert_eq!(p.nodes.len(), 1, "{:#?}", p.nodes);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .allocatable
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        let rows = "$ kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{\"\\t\"}{.status.capacity.habana\\.ai/gaudi}{\"\\n\"}{end}'\nnode-01\t8\nnode-02\t0\n";
+        let p = super::super::parse_text(rows);
+        assert_eq!(p.nodes.len(), 2, "{:#?}", p.nodes);
+        assert_eq!(
+            p.nodes[1]
+                .status
+                .capacity
+                .get("habana.ai/gaudi")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        let one = "$ kubectl get node node-07 -o jsonpath='{.status.capacity.amd\\.com/gpu}'\n0\n";
+        let p = super::super::parse_text(one);
+        assert_eq!(p.nodes[0].metadata.name, "node-07");
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .capacity
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        // a capacity map split into lines (`| tr ',' '\n'`) is capacity, not labels
+        let split = "$ kubectl get node node-01 -o jsonpath='{.status.capacity}' | tr ',' '\\n'\n{\"amd.com/gpu\":\"0\"\n\"cpu\":\"16\"}\n";
+        let p = super::super::parse_text(split);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .capacity
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0"),
+            "{:#?}",
+            p.nodes
+        );
+        assert!(p.nodes[0].metadata.labels.is_empty());
     }
 
     #[test]
