@@ -1060,6 +1060,10 @@ mod tests {
                 "[init] Using Kubernetes version: v1.30.2\n[certs] Generating \"apiserver\" certificate and key\n[addons] Applied essential addon: CoreDNS\n\nYour Kubernetes control-plane has initialized successfully!\n",
             ),
             (
+                "nvidia plugin",
+                "I1201 10:00:00.000000       1 main.go:199] Starting FS watcher.\nI1201 10:00:00.000100       1 main.go:206] Starting OS watcher.\nI1201 10:00:00.000200       1 main.go:221] Starting Plugins.\nI1201 10:00:00.000300       1 main.go:278] Loading configuration.\nI1201 10:00:00.000400       1 main.go:303] Updating config with default resource matching patterns.\nI1201 10:00:00.000500       1 main.go:346] Retrieving plugins.\nI1201 10:00:00.100100       1 server.go:117] Starting to serve 'nvidia.com/gpu' on /var/lib/kubelet/device-plugins/nvidia-gpu.sock\n",
+            ),
+            (
                 "ascend",
                 "[INFO]     2025/07/09 20:08:32.625129 269     server/server.go:57    register Ascend910 to kubelet success.\n[INFO]     2025/07/09 20:08:32.626171 308     server/plugin.go:201    ListAndWatch resp devices: inner device: Ascend910-0 Healthy, real device: Ascend910-0 Healthy, NotPodUsed: false\n",
             ),

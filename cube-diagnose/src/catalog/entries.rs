@@ -822,6 +822,33 @@ pub static ENTRIES: &[Entry] = &[
         NVDP, "main.go (v1.8-v1.11)", "v1.8-v1.11")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
         .says("the device plugin cannot register with the kubelet (it prints this after a failed registration), so no GPU is advertised", "read the `Could not register device plugin:` line before it for the kubelet's answer; on Kubernetes 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`, and deploy the plugin release built for the kubelet's version"),
+    // the plugin's progress lines (also printed by HAMi's NVIDIA plugin, a fork of it):
+    // understood on their own, no conclusion (cmd/nvidia-device-plugin/main.go, and
+    // internal/plugin/server.go Start/Stop)
+    Entry::new("nvidia.starting-to-serve", F::NvidiaDevicePlugin,
+        "Starting to serve '{resource:w}' on {socket:w}",
+        NVDP, "internal/plugin/server.go (Start); server.go before v0.7", "v1.0.0-beta+").complete()
+        .samples(&[("resource", "nvidia.com/gpu"), ("socket", "/var/lib/kubelet/device-plugins/nvidia-gpu.sock")]),
+    Entry::new("nvidia.stopping-to-serve", F::NvidiaDevicePlugin,
+        "Stopping to serve '{resource:w}' on {socket:w}",
+        NVDP, "internal/plugin/server.go (Stop)", "v1.0.0-beta+").complete()
+        .samples(&[("resource", "nvidia.com/gpu"), ("socket", "/var/lib/kubelet/device-plugins/nvidia-gpu.sock")]),
+    Entry::new("nvidia.main-watchers", F::NvidiaDevicePlugin,
+        "Starting {what:w} watcher.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (start)", "v0.7+").complete()
+        .samples(&[("what", "FS")]),
+    Entry::new("nvidia.main-starting-plugins", F::NvidiaDevicePlugin,
+        "Starting Plugins.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.7+").complete(),
+    Entry::new("nvidia.main-loading-config", F::NvidiaDevicePlugin,
+        "Loading configuration.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.12+").complete(),
+    Entry::new("nvidia.main-retrieving-plugins", F::NvidiaDevicePlugin,
+        "Retrieving plugins.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.12+").complete(),
+    Entry::new("nvidia.main-default-patterns", F::NvidiaDevicePlugin,
+        "Updating config with default resource matching patterns.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (loadConfig)", "v0.12+").complete(),
     Entry::new("nvidia.registered", F::NvidiaDevicePlugin,
         "Registered device plugin for '{resource:w}' with Kubelet",
         NVDP, "internal/plugin/server.go", "v0.7+")
