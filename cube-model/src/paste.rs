@@ -776,6 +776,7 @@ pub fn strip_ansi(s: &str) -> String {
         out.push(c);
     }
     if out.contains("[0m") || out.contains("[m") {
+        // (a bracketed list starting with `m`, `[minimum ...`, is kept: see strip_sgr_remnants)
         out = strip_sgr_remnants(&out);
     }
     out
@@ -791,7 +792,12 @@ fn strip_sgr_remnants(s: &str) -> String {
         let params = after
             .find(|c: char| !(c.is_ascii_digit() || c == ';'))
             .unwrap_or(after.len());
-        if params <= 12 && after[params..].starts_with('m') {
+        // a bare `[m` (reset without parameters) only where no word follows it: the API
+        // server's aggregated errors are bracketed lists (`forbidden: [minimum memory usage
+        // ...]`, k8s.io/apimachinery util/errors NewAggregate) and `[m` starts their first word
+        let bare_word = params == 0
+            && after[1.min(after.len())..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        if params <= 12 && after[params..].starts_with('m') && !bare_word {
             rest = &after[params + 1..];
         } else {
             out.push('[');
@@ -1577,6 +1583,12 @@ mod tool_prefix_tests {
             "FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: x"
         );
         assert_eq!(clean_line("-->").text, "-->");
+        // an aggregated error list is not a colour remnant; a real remnant still goes
+        assert_eq!(
+            clean_line("is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., maximum cpu usage per Container is 2, but limit is 4.]").text,
+            "is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., maximum cpu usage per Container is 2, but limit is 4.]"
+        );
+        assert_eq!(clean_line("[0;31mERROR[0m boom [m").text, "ERROR boom ");
         // not a tool prefix
         assert_eq!(
             clean_line("Debug: Executing: 'kubectl get nodes'").text,
