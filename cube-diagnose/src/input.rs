@@ -516,7 +516,21 @@ impl Inputs {
         let mut formats = Vec::new();
         for section in &sections {
             let body = section.text();
-            let format = detect_format(body.as_bytes());
+            let mut format = detect_format(body.as_bytes());
+            // `kubectl get nodes -o custom-columns=...` / `-o jsonpath=...`: output whose
+            // fields only the command names (cube_model::describe reads it through the column
+            // specification or the template)
+            if matches!(format, InputFormat::Text | InputFormat::Json)
+                && section.command.as_ref().is_some_and(|c| {
+                    (c.text.contains("custom-columns=") || c.text.contains("jsonpath="))
+                        && !http_client(&c.text)
+                        && c.text
+                            .split_whitespace()
+                            .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"))
+                })
+            {
+                format = InputFormat::DescribeNode;
+            }
             formats.push(format);
             match format {
                 // an HTTP client's answer (`curl -k https://.../cacerts` printing a `Status`
@@ -548,6 +562,15 @@ impl Inputs {
                     // a scheduler message pasted as prose next to tables or describe output
                     // (the describe and table readers skip free text): read as a log line
                     push_bare_scheduler_lines(&mut log_lines, section);
+                    // `kubectl cluster-info` output pasted after a table without its own prompt
+                    // is what kubectl connects to: read as text too
+                    log_lines.extend(
+                        section
+                            .lines
+                            .iter()
+                            .filter(|l| cluster_info_line(&l.text))
+                            .cloned(),
+                    );
                     // the command stays in front of its output: the reader takes the namespace
                     // it asked for (`kubectl get pods -n team-a`) from it
                     if let Some(c) = &section.command {
@@ -902,6 +925,16 @@ fn http_client(command: &str) -> bool {
         .is_some_and(|p| matches!(p, "curl" | "wget" | "http" | "https"))
 }
 
+/// A line of `kubectl cluster-info` (k8s.io/kubectl `pkg/cmd/clusterinfo/clusterinfo.go`:
+/// `Kubernetes control plane is running at <url>`, `Kubernetes master is running at <url>`
+/// before v1.20, one `<service> is running at <url>` per cluster service, and the `kubectl
+/// cluster-info dump` hint).
+fn cluster_info_line(l: &str) -> bool {
+    let t = l.trim();
+    (t.contains(" is running at http") && !t.contains("  "))
+        || t.starts_with("To further debug and diagnose cluster problems")
+}
+
 fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
     if let Some(c) = &section.command {
         let mut line = PasteLine::default();
@@ -1089,6 +1122,89 @@ mod tests {
             None
         );
         assert!(broken.snapshot.is_empty() && broken.locations.is_empty());
+    }
+
+    fn unrecognised(i: &Inputs) -> bool {
+        i.input_problems()
+            .iter()
+            .any(|p| p.message.starts_with("not recognised"))
+    }
+
+    /// The progress lines of a healthy `kubeadm join` / `init` in each version's wording, and
+    /// the Ascend device plugin's INFO lines (hwlog prefix), are read as known output; an
+    /// unknown error among them is still reported.
+    #[test]
+    fn healthy_tool_output_of_every_version_is_recognised() {
+        for (name, text) in [
+            (
+                "kubeadm 1.8",
+                "[preflight] Running pre-flight checks\n[discovery] Trying to connect to API Server \"10.0.0.1:6443\"\n[discovery] Successfully established connection with API Server \"10.0.0.1:6443\"\n[bootstrap] Detected server version: v1.8.2\n[bootstrap] The server supports the Certificates API (certificates.k8s.io/v1beta1)\n\nNode join complete:\n* Certificate signing request sent to master and response\n  received.\n\nRun 'kubectl get nodes' on the master to see this machine join.\n",
+            ),
+            (
+                "kubeadm 1.11",
+                "[preflight] running pre-flight checks\n[kubelet] Downloading configuration for the kubelet from the \"kubelet-config-1.11\" ConfigMap in the kube-system namespace\n[kubelet] Writing kubelet configuration to file \"/var/lib/kubelet/config.yaml\"\n[preflight] Activating the kubelet service\n[tlsbootstrap] Waiting for the kubelet to perform the TLS Bootstrap...\n",
+            ),
+            (
+                "kubeadm 1.13 (tags only)",
+                "[join] Reading configuration from the cluster...\n[join] FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -oyaml'\n",
+            ),
+            (
+                "kubeadm 1.31",
+                "[preflight] Reading configuration from the cluster...\n[kubelet-start] Starting the kubelet\n[kubelet-check] Waiting for a healthy kubelet at http://127.0.0.1:10248/healthz. This can take up to 4m0s\n[kubelet-check] The kubelet is healthy after 1.001s\n[kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap\n\nThis node has joined the cluster:\n",
+            ),
+            (
+                "kubeadm init",
+                "[init] Using Kubernetes version: v1.30.2\n[certs] Generating \"apiserver\" certificate and key\n[addons] Applied essential addon: CoreDNS\n\nYour Kubernetes control-plane has initialized successfully!\n",
+            ),
+            (
+                "nvidia plugin",
+                "I1201 10:00:00.000000       1 main.go:199] Starting FS watcher.\nI1201 10:00:00.000100       1 main.go:206] Starting OS watcher.\nI1201 10:00:00.000200       1 main.go:221] Starting Plugins.\nI1201 10:00:00.000300       1 main.go:278] Loading configuration.\nI1201 10:00:00.000400       1 main.go:303] Updating config with default resource matching patterns.\nI1201 10:00:00.000500       1 main.go:346] Retrieving plugins.\nI1201 10:00:00.100100       1 server.go:117] Starting to serve 'nvidia.com/gpu' on /var/lib/kubelet/device-plugins/nvidia-gpu.sock\n",
+            ),
+            (
+                "ascend",
+                "[INFO]     2025/07/09 20:08:32.625129 269     server/server.go:57    register Ascend910 to kubelet success.\n[INFO]     2025/07/09 20:08:32.626171 308     server/plugin.go:201    ListAndWatch resp devices: inner device: Ascend910-0 Healthy, real device: Ascend910-0 Healthy, NotPodUsed: false\n",
+            ),
+        ] {
+            let mut i = Inputs::new();
+            i.add("x.log", text);
+            assert!(!unrecognised(&i), "{name}: {:?}", i.input_problems());
+            let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+            let report = crate::Engine::new().run(&ctx);
+            assert!(
+                report
+                    .findings
+                    .iter()
+                    .all(|f| f.severity == crate::Severity::Info),
+                "{name}: {:#?}",
+                report.findings
+            );
+        }
+        // an error the catalog does not know, after healthy lines, is still reported
+        let mut i = Inputs::new();
+        i.add("x.log", "[preflight] Running pre-flight checks\nE0101 10:00:00.000000 1 x.go:1] the frobnicator exploded\n");
+        let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+        let report = crate::Engine::new().run(&ctx);
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule_id == "log-line-unrecognised"),
+            "{:#?}",
+            report.findings
+        );
+        // an unhealthy NPU is a finding
+        let mut i = Inputs::new();
+        i.add("plugin.log", "[INFO]     2022/11/21 11:20:06.007755 35      server/plugin.go:87    ListAndWatch resp devices: Ascend910-4 Unhealthy\n");
+        let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+        let report = crate::Engine::new().run(&ctx);
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.rule_id == "gpu-plugin-log-error" && f.message.contains("Ascend910-4")),
+            "{:#?}",
+            report.findings
+        );
     }
 
     #[test]

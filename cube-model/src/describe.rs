@@ -14,6 +14,8 @@
 
 use std::collections::BTreeMap;
 
+mod node_paths;
+
 use crate::objects::*;
 use crate::snapshot::{InputFormat, LoadProblem};
 use crate::{Quantity, ResourceList};
@@ -224,6 +226,10 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
         && content_lines(text).any(|l| l.starts_with("apiVersion:") || l.starts_with("kind:"))
     {
         return InputFormat::Yaml;
+    }
+    // node facts printed as field paths (`status.capacity.amd.com/gpu: 0`) or a label map
+    if node_paths::looks_like_node_paths(text) {
+        return InputFormat::DescribeNode;
     }
     match table_kind(first) {
         Some(TableKind::Nodes) => return InputFormat::NodesWideTable,
@@ -1328,7 +1334,10 @@ pub fn parse_text(text: &str) -> ParsedText {
     let mut out = ParsedText::default();
     let joined = join_wrapped_scheduler_messages(text);
     let text = joined.as_ref();
-    let lines: Vec<&str> = content_lines(text).collect();
+    let mut lines: Vec<&str> = content_lines(text).collect();
+    // node facts printed as field paths, label maps or custom columns: read first, their lines
+    // left out of the describe and table readers
+    let path_nodes = read_node_paths(&mut lines, &mut out.problems);
     let mut i = 0;
     let mut block: Option<Block<'_>> = None;
     let mut block_index = 0usize;
@@ -1514,6 +1523,7 @@ pub fn parse_text(text: &str) -> ParsedText {
     if let Some((ns, mark)) = namespace.take() {
         mark.apply_namespace(&mut out, &ns);
     }
+    out.nodes.extend(path_nodes);
     merge_repeats(&mut out);
     // `nvidia-smi` / `rocm-smi` listings pasted with the node
     for note in crate::smi::attach(text, &mut out.nodes) {
@@ -1591,6 +1601,167 @@ fn join_wrapped_scheduler_messages(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out.join("\n"))
+}
+
+/// Node facts printed as field paths, label maps or `custom-columns` tables (see
+/// [`node_paths`]): one partial node per named node (or one unnamed), in order of first
+/// mention. Lines read are blanked in `lines`.
+fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<Node> {
+    use node_paths::{NodeFacts, PathFact};
+    let mut facts: Vec<(String, NodeFacts)> = Vec::new();
+    fn slot<'f>(facts: &'f mut Vec<(String, NodeFacts)>, name: &str) -> &'f mut NodeFacts {
+        let at = match facts.iter().position(|(n, _)| n == name) {
+            Some(at) => at,
+            None => {
+                facts.push((name.to_owned(), NodeFacts::default()));
+                facts.len() - 1
+            }
+        };
+        &mut facts[at].1
+    }
+    let mut current = String::new();
+    let mut columns: Option<Vec<(String, String)>> = None;
+    let mut header_seen = false;
+    // the field paths of a `-o jsonpath=` command and, when it prints one map, that map's path
+    let mut jsonpath: Option<Vec<String>> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if let Some(cmd) = crate::paste::prompt_command(line) {
+            current = node_paths::command_node(cmd).unwrap_or_default();
+            let gets_nodes = cmd
+                .split_whitespace()
+                .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"));
+            columns = node_paths::custom_columns(cmd).filter(|_| gets_nodes);
+            jsonpath = node_paths::jsonpath_fields(cmd).filter(|_| gets_nodes);
+            header_seen = false;
+            i += 1;
+            continue;
+        }
+        let t = line.trim();
+        if t.is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Some(cols) = &columns {
+            if !header_seen {
+                header_seen = true;
+                lines[i] = "";
+                i += 1;
+                continue;
+            }
+            let cells: Vec<&str> = t.split_whitespace().collect();
+            if cells.len() == cols.len() {
+                let name = cols
+                    .iter()
+                    .zip(&cells)
+                    .find(|((_, p), _)| p.trim_start_matches('.') == "metadata.name")
+                    .map_or_else(|| current.clone(), |(_, c)| (*c).to_owned());
+                slot(&mut facts, &name);
+                for ((_, path), cell) in cols.iter().zip(&cells) {
+                    if *cell == "<none>" {
+                        continue;
+                    }
+                    if let Some(f) = node_paths::path_fact(&format!("{path}: {cell}")) {
+                        slot(&mut facts, &name).add(f);
+                    }
+                }
+                lines[i] = "";
+                i += 1;
+                continue;
+            }
+            columns = None;
+        }
+        if let Some(fields) = &jsonpath {
+            let map_field = (fields.len() == 1)
+                .then(|| fields[0].trim_start_matches('.'))
+                .filter(|f| {
+                    matches!(
+                        *f,
+                        "status.capacity" | "status.allocatable" | "metadata.labels"
+                    )
+                });
+            if let Some(field) = map_field {
+                // one map, on one line or split into lines
+                let entries: Vec<(String, String)> = if t.starts_with('{') && t.ends_with('}') {
+                    t.trim_matches(['{', '}'])
+                        .split(',')
+                        .filter_map(node_paths::map_entry)
+                        .collect()
+                } else {
+                    node_paths::map_entry(t).into_iter().collect()
+                };
+                if !entries.is_empty() {
+                    for (k, v) in entries {
+                        if let Some(f) = node_paths::path_fact(&format!("{field}.\"{k}\": {v}")) {
+                            slot(&mut facts, &current).add(f);
+                        }
+                    }
+                    lines[i] = "";
+                    i += 1;
+                    continue;
+                }
+            } else {
+                let cells: Vec<&str> = t.split_whitespace().collect();
+                if cells.len() == fields.len() {
+                    let name = fields
+                        .iter()
+                        .zip(&cells)
+                        .find(|(p, _)| p.trim_start_matches('.') == "metadata.name")
+                        .map_or_else(|| current.clone(), |(_, c)| (*c).to_owned());
+                    for (path, cell) in fields.iter().zip(&cells) {
+                        if let Some(f) = node_paths::path_fact(&format!("{path}: {cell}")) {
+                            slot(&mut facts, &name).add(f);
+                        }
+                    }
+                    lines[i] = "";
+                    i += 1;
+                    continue;
+                }
+            }
+            jsonpath = None;
+        }
+        // `Node: <name>` / `Name: <name>` naming the path lines that follow it
+        if let Some((key, value)) = t.split_once(':')
+            && matches!(key, "Node" | "Name" | "node")
+            && !value.trim().is_empty()
+            && !value.trim().contains(' ')
+            && lines[i + 1..]
+                .iter()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| node_paths::path_fact(l).is_some())
+        {
+            current = value.trim().to_owned();
+            lines[i] = "";
+            i += 1;
+            continue;
+        }
+        if let Some(f) = node_paths::path_fact(t) {
+            match f {
+                PathFact::Name(n) => current = n,
+                f => slot(&mut facts, &current).add(f),
+            }
+            lines[i] = "";
+        } else if let Some((k, v)) = node_paths::label_map_entry(t) {
+            slot(&mut facts, &current).labels.insert(k, v);
+            lines[i] = "";
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    for (name, f) in facts {
+        let (node, bad) = f.into_node(&name);
+        for (field, value, err) in bad {
+            problems.push(LoadProblem {
+                object: format!("Node/{name}"),
+                field,
+                message: format!("invalid quantity {value:?}: {err}"),
+                ..LoadProblem::default()
+            });
+        }
+        out.push(node);
+    }
+    out
 }
 
 /// The namespace of a `kubectl` command line: `-n X`, `-nX`, `-n=X` (pflag shorthand with

@@ -258,6 +258,7 @@ const CITE_ROLE: &str = "kubernetes/kubernetes pkg/printers/internalversion/prin
 const CITE_TKE: &str =
     "tkestack/gpu-manager README (DaemonSet nodeSelector nvidia-device-enable=enable)";
 const CITE_DOKS: &str = "DigitalOcean Kubernetes GPU node pools (doks.digitalocean.com/gpu-brand=nvidia|amd, doks.digitalocean.com/gpu-model)";
+const CITE_TALOS: &str = "siderolabs/talos (a node carries extensions.talos.dev/<extension>=<version> for each installed system extension); siderolabs/extensions nvidia-gpu/ (nonfree-kmod-nvidia-lts|production, nvidia-open-gpu-kernel-modules-lts|production, nvidia-container-toolkit-lts|production, nvidia-fabricmanager-lts|production, nvidia-driver)";
 const CITE_INSTANCE: &str = "cloud GPU instance families: AWS EC2 accelerated computing (g*, p*), Azure N-series (NC, ND, NV, NG), GCP accelerator-optimized (a2, a3, a4, g2), Alibaba ECS gn*, Oracle BM/VM.GPU, IBM Cloud VPC gx2/gx3";
 
 impl GpuVocabulary {
@@ -772,6 +773,24 @@ fn builtin_markers() -> Vec<GpuMarker> {
             None,
             F::CloudProvider,
             CITE_DOKS,
+        ),
+        // Talos Linux: the NVIDIA system extensions (kernel modules, container toolkit, fabric
+        // manager) are installed only into the images of NVIDIA GPU nodes. The AMD (amdgpu) and
+        // Intel (i915) driver extensions are left out: image schematics often carry them for
+        // integrated GPUs, so they do not say that a node has an accelerator.
+        l(
+            "extensions.talos.dev/nonfree-kmod-nvidia*",
+            None,
+            nv,
+            F::OsExtension,
+            CITE_TALOS,
+        ),
+        l(
+            "extensions.talos.dev/nvidia-*",
+            None,
+            nv,
+            F::OsExtension,
+            CITE_TALOS,
         ),
         // CoreWeave
         l(
@@ -1671,6 +1690,34 @@ fn hardware_siblings(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Talos Linux's NVIDIA system-extension labels claim an NVIDIA GPU; its AMD/Intel driver
+    /// extensions (often present for integrated GPUs) do not.
+    #[test]
+    fn talos_extension_labels() {
+        let v = GpuVocabulary::builtin();
+        for key in [
+            "extensions.talos.dev/nonfree-kmod-nvidia-production",
+            "extensions.talos.dev/nonfree-kmod-nvidia-lts",
+            "extensions.talos.dev/nvidia-open-gpu-kernel-modules-production",
+            "extensions.talos.dev/nvidia-container-toolkit-lts",
+            "extensions.talos.dev/nvidia-fabricmanager-production",
+        ] {
+            let m = v
+                .find(MarkerKind::Label, key, "570.172.08-v1.11.3")
+                .unwrap_or_else(|| panic!("{key}"));
+            assert_eq!(m.vendor, Some(GpuVendor::Nvidia), "{key}");
+            assert_eq!(m.family, GpuEvidenceSource::OsExtension, "{key}");
+        }
+        for key in [
+            "extensions.talos.dev/i915",
+            "extensions.talos.dev/amdgpu",
+            "extensions.talos.dev/iscsi-tools",
+            "extensions.talos.dev/schematic",
+        ] {
+            assert!(v.find(MarkerKind::Label, key, "v1.0").is_none(), "{key}");
+        }
+    }
 
     fn node(labels: &[(&str, &str)]) -> Node {
         let mut n = Node::default();

@@ -152,6 +152,9 @@ pub enum GpuEvidenceSource {
     ToolOutput,
     /// A running pod bound to the node that requests GPUs.
     GpuWorkload,
+    /// An operating system's GPU driver extension installed on the node (Talos
+    /// `extensions.talos.dev/nonfree-kmod-nvidia-*`, `extensions.talos.dev/nvidia-*`).
+    OsExtension,
 }
 
 impl GpuEvidenceSource {
@@ -178,6 +181,7 @@ impl GpuEvidenceSource {
             GpuEvidenceSource::HardwareSibling => "identical-hardware sibling",
             GpuEvidenceSource::ToolOutput => "pasted tool output",
             GpuEvidenceSource::GpuWorkload => "GPU workload on the node",
+            GpuEvidenceSource::OsExtension => "OS GPU driver extension",
         }
     }
 }

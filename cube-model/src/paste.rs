@@ -478,15 +478,72 @@ pub fn split(text: &str) -> Vec<Section> {
             continue;
         }
         let clean = clean_visible(&visible);
+        let text = if is_grep_group_separator(&clean.text) {
+            // a break between unrelated excerpts: read as a blank line
+            String::new()
+        } else {
+            match current.command.as_ref() {
+                Some(c) if grep_numbers_lines(&c.text) => {
+                    strip_grep_line_number(&clean.text).to_owned()
+                }
+                _ => clean.text,
+            }
+        };
         current.lines.push(PasteLine {
             number,
-            text: clean.text,
+            text,
             host: clean.host,
         });
         i += 1;
     }
     push(&mut sections, current);
     sections
+}
+
+/// grep's group separator: GNU grep prints a line `--` between groups of context lines
+/// (`grep -A/-B/-C`, GNU grep `src/grep.c` `group_separator = "--"`; BSD grep the same). No
+/// kubectl, kubelet or kubeadm output prints a line holding only `--`.
+pub fn is_grep_group_separator(line: &str) -> bool {
+    line.trim() == "--"
+}
+
+/// True when `command` pipes through (or is) a grep that prefixes line numbers: `grep -n`,
+/// `-nA3`, `-in`, `--line-number` (GNU grep `src/grep.c`: `NUM:` before a matching line,
+/// `NUM-` before a context line; egrep, fgrep, zgrep and ripgrep's `rg -n` print the same).
+pub fn grep_numbers_lines(command: &str) -> bool {
+    command.split('|').any(|stage| {
+        let mut words = stage
+            .split_whitespace()
+            .skip_while(|w| matches!(*w, "sudo" | "time") || is_assignment(w));
+        let program = words.next().unwrap_or("");
+        let program = program.rsplit('/').next().unwrap_or(program);
+        if !matches!(program, "grep" | "egrep" | "fgrep" | "zgrep" | "rg") {
+            return false;
+        }
+        words.any(|w| {
+            w == "--line-number"
+                || (w.starts_with('-')
+                    && !w.starts_with("--")
+                    && w[1..]
+                        .chars()
+                        .take_while(char::is_ascii_alphabetic)
+                        .any(|c| c == 'n'))
+        })
+    })
+}
+
+/// `line` without grep's line-number prefix (`12:` before a match, `12-` before a context
+/// line); unchanged when it has none.
+pub fn strip_grep_line_number(line: &str) -> &str {
+    let t = line.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return line;
+    }
+    match t.as_bytes().get(digits) {
+        Some(b':' | b'-') => &t[digits + 1..],
+        _ => line,
+    }
 }
 
 /// The first line of an Ansible task result: `fatal: [host]: FAILED! => {`, `ok: [host] => {`.
@@ -719,6 +776,7 @@ pub fn strip_ansi(s: &str) -> String {
         out.push(c);
     }
     if out.contains("[0m") || out.contains("[m") {
+        // (a bracketed list starting with `m`, `[minimum ...`, is kept: see strip_sgr_remnants)
         out = strip_sgr_remnants(&out);
     }
     out
@@ -734,7 +792,12 @@ fn strip_sgr_remnants(s: &str) -> String {
         let params = after
             .find(|c: char| !(c.is_ascii_digit() || c == ';'))
             .unwrap_or(after.len());
-        if params <= 12 && after[params..].starts_with('m') {
+        // a bare `[m` (reset without parameters) only where no word follows it: the API
+        // server's aggregated errors are bracketed lists (`forbidden: [minimum memory usage
+        // ...]`, k8s.io/apimachinery util/errors NewAggregate) and `[m` starts their first word
+        let bare_word = params == 0
+            && after[1.min(after.len())..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        if params <= 12 && after[params..].starts_with('m') && !bare_word {
             rest = &after[params + 1..];
         } else {
             out.push('[');
@@ -780,6 +843,10 @@ fn clean_visible(visible: &str) -> CleanLine {
         }
         if let Some(rest) = tool_prefix(t) {
             text = rest.to_owned();
+            continue;
+        }
+        if let Some(reduced) = hwlog_record(t) {
+            text = reduced;
             continue;
         }
         break;
@@ -1087,9 +1154,63 @@ fn tool_prefix(s: &str) -> Option<&str> {
             }
         }
     }
+    // OpenShift's `oc new-app` / `oc rollout` / `oc deploy` progress and event lines
+    // (openshift/oc pkg/cli/newapp, pkg/cli/rollout: `-->  FailedCreate: rails-ex-1 Error
+    // creating: ...`, `--> Scaling app-1 to 1`): the line after the arrow
+    if let Some(rest) = s.strip_prefix("-->")
+        && rest.starts_with([' ', '\t'])
+    {
+        return Some(rest.trim_start());
+    }
     let r = s.strip_prefix("cloud-init[")?;
     let (pid, rest) = r.split_once("]: ")?;
     (!pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit())).then_some(rest)
+}
+
+/// A record of Huawei's `hwlog` (the Ascend device plugin, NPU exporter, Ascend operator and
+/// the other MindCluster components: Ascend/mind-cluster `component/ascend-common/common-utils/hwlog`,
+/// `rolog.go` / `utils.go`): a level tag padded to a column, Go's `log` date with
+/// microseconds, the goroutine id, the caller `file.go:line`, then the message:
+/// `[INFO]     2025/07/09 20:08:32.625129 269     server/server.go:57    register Ascend910 to
+/// kubelet success.`. Reduced to the message, with `level=<level>` after it for the levels
+/// above INFO (so an `[ERROR]` line reads as an error by its own marking); `None` for other
+/// lines (a bracketed word without the date after it stays text).
+fn hwlog_record(s: &str) -> Option<String> {
+    let (tag, rest) = s.strip_prefix('[')?.split_once(']')?;
+    let level = match tag.trim() {
+        "DEBUG" | "INFO" => None,
+        "WARN" | "WARNING" => Some("warning"),
+        "ERROR" => Some("error"),
+        "CRITICAL" | "FATAL" => Some("fatal"),
+        _ => return None,
+    };
+    // Go's `log` date and time: 2025/07/09 20:08:32[.625129]
+    let r = rest.trim_start();
+    let r = digits(r, 4)?.strip_prefix('/')?;
+    let r = digits(r, 2)?.strip_prefix('/')?;
+    let r = digits(r, 2)?.strip_prefix(' ')?;
+    let r = clock(r)?;
+    let r = r.strip_prefix([' ', '\t'])?.trim_start();
+    // the goroutine id (with `{user}-{trace}` ids when a request context was logged)
+    let id_len = r.find([' ', '\t']).unwrap_or(r.len());
+    let (id, r) = r.split_at(id_len);
+    if !id.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let r = r.trim_start();
+    // the caller, `server/server.go:57`
+    let caller_len = r.find([' ', '\t']).unwrap_or(r.len());
+    let (caller, msg) = r.split_at(caller_len);
+    let msg = match caller.rsplit_once(':') {
+        Some((file, line)) if file.ends_with(".go") && line.chars().all(|c| c.is_ascii_digit()) => {
+            msg.trim_start()
+        }
+        _ => r,
+    };
+    Some(match level {
+        Some(l) => format!("{msg} level={l}"),
+        None => msg.to_owned(),
+    })
 }
 
 /// CRI log line: `<RFC 3339 nano> <stdout|stderr> <F|P> <message>`.
@@ -1359,6 +1480,83 @@ mod tool_prefix_tests {
     use super::*;
 
     #[test]
+    fn grep_separators_and_line_numbers() {
+        // `grep -A3`: the `--` between groups is a break, not a line of the output
+        let s = split(
+            "$ kubectl describe node node-01 | grep -A3 Allocatable\nAllocatable:\n  cpu:  8\n--\n  Resource  Requests",
+        );
+        assert_eq!(s.len(), 1);
+        let texts: Vec<&str> = s[0].lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Allocatable:", "  cpu:  8", "", "  Resource  Requests"]
+        );
+        // `grep -n` / `-nA2` / `--line-number`: `NUM:` and `NUM-` prefixes removed
+        for cmd in [
+            "kubectl describe node x | grep -nA2 Capacity",
+            "kubectl describe node x | grep -n -A 2 Capacity",
+            "journalctl -u kubelet | sudo grep --line-number -i error",
+            "grep -in capacity node.txt",
+        ] {
+            assert!(grep_numbers_lines(cmd), "{cmd}");
+            let s = split(&format!(
+                "$ {cmd}\n12:Capacity:\n13-  nvidia.com/gpu:  4\n--\n40:Capacity:"
+            ));
+            let texts: Vec<&str> = s[0].lines.iter().map(|l| l.text.as_str()).collect();
+            assert_eq!(
+                texts,
+                ["Capacity:", "  nvidia.com/gpu:  4", "", "Capacity:"],
+                "{cmd}"
+            );
+        }
+        for cmd in [
+            "kubectl get nodes",
+            "kubectl describe node x | grep -A3 Allocatable",
+            "grep --include=*.yaml -r gpu .",
+            "kubectl get pods -n kube-system",
+        ] {
+            assert!(!grep_numbers_lines(cmd), "{cmd}");
+        }
+        // without grep -n a leading number stays (a table cell, a log)
+        let s = split("$ kubectl get nodes | grep -A1 NAME\n12:00 node-01\n");
+        assert_eq!(s[0].lines[0].text, "12:00 node-01");
+        assert_eq!(strip_grep_line_number("7-  cpu: 4"), "  cpu: 4");
+        assert_eq!(strip_grep_line_number("node-7: x"), "node-7: x");
+        // a describe's dashed header rules are not separators
+        assert!(!is_grep_group_separator("  --------  --------"));
+        assert!(is_grep_group_separator("--"));
+    }
+
+    #[test]
+    fn hwlog_records_read_as_their_message() {
+        // Ascend device plugin (Ascend/mind-cluster hwlog)
+        assert_eq!(
+            clean_line("[INFO]     2025/07/09 20:08:32.625129 269     server/server.go:57    register Ascend910 to kubelet success.").text,
+            "register Ascend910 to kubelet success."
+        );
+        assert_eq!(
+            clean_line("[ERROR]    2022/11/21 11:20:06.007285 7       server/server.go:60    register to kubelet failed, err: rpc error").text,
+            "register to kubelet failed, err: rpc error level=error"
+        );
+        assert_eq!(
+            clean_line(
+                "[WARN]     2022/11/21 11:20:06.007285 7       kubeclient/client.go:12    x"
+            )
+            .text,
+            "x level=warning"
+        );
+        // a bracketed word without hwlog's date is text
+        assert_eq!(
+            clean_line("[INFO] register Ascend910 to kubelet success.").text,
+            "[INFO] register Ascend910 to kubelet success."
+        );
+        assert_eq!(
+            clean_line("[preflight] Running pre-flight checks").text,
+            "[preflight] Running pre-flight checks"
+        );
+    }
+
+    #[test]
     fn tool_prefixes_and_locale_months_give_the_program_line() {
         let puppet = "Debug: /Stage[main]/Kubernetes::Cluster_roles/Kubernetes::Kubeadm_join[node-07]/Exec[kubeadm join]/unless: The connection to the server localhost:8080 was refused - did you specify the right host or port?";
         assert!(
@@ -1377,6 +1575,20 @@ mod tool_prefix_tests {
             clean_line("cloud-init[1234]: hello there").text,
             "hello there"
         );
+        assert_eq!(
+            clean_line(
+                "-->  FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: x"
+            )
+            .text,
+            "FailedCreate: rails-ex-1 Error creating: pods \"rails-ex-1-\" is forbidden: x"
+        );
+        assert_eq!(clean_line("-->").text, "-->");
+        // an aggregated error list is not a colour remnant; a real remnant still goes
+        assert_eq!(
+            clean_line("is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., maximum cpu usage per Container is 2, but limit is 4.]").text,
+            "is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., maximum cpu usage per Container is 2, but limit is 4.]"
+        );
+        assert_eq!(clean_line("[0;31mERROR[0m boom [m").text, "ERROR boom ");
         // not a tool prefix
         assert_eq!(
             clean_line("Debug: Executing: 'kubectl get nodes'").text,

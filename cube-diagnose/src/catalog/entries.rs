@@ -102,6 +102,118 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubeadm.stack-trace-hint", F::Kubeadm,
         "To see the stack trace of this error execute with --v=5 or higher",
         K8S, "cmd/kubeadm/app/util/error.go", "v1.13+"),
+    // ------------------------------------------------------------------ kubeadm: progress lines
+    // The lines a healthy `kubeadm join` / `init` prints, in every version's wording: each is
+    // understood on its own (an input of only these was read, not unrecognised); none concludes
+    // anything, so an error line after them is still judged as itself. The phase tag before the
+    // text changed across versions (`[kubelet]` 1.11, `[kubelet-start]` 1.12+; `[tlsbootstrap]`
+    // 1.11-1.13, `[kubelet-start]` 1.14+; `[join]` 1.13, `[preflight]` 1.14+), so the templates
+    // start after it.
+    Entry::new("kubeadm.discovery.trying", F::Kubeadm,
+        "[discovery] Trying to connect to API Server {endpoint:w}",
+        K8S, TOKEN_GO, "v1.8-v1.13").complete().join()
+        .samples(&[("endpoint", "\"10.0.0.1:6443\"")]),
+    Entry::new("kubeadm.discovery.client-created", F::Kubeadm,
+        "[discovery] Created cluster-info discovery client, requesting info from {url:w}",
+        K8S, TOKEN_GO, "v1.8-v1.13").complete().join()
+        .samples(&[("url", "\"https://10.0.0.1:6443\"")]),
+    Entry::new("kubeadm.discovery.requesting-again", F::Kubeadm,
+        "[discovery] Requesting info from {url:w} again to validate TLS against the pinned public key",
+        K8S, TOKEN_GO, "v1.8-v1.13").complete().join()
+        .samples(&[("url", "\"https://10.0.0.1:6443\"")]),
+    Entry::new("kubeadm.discovery.signature-valid", F::Kubeadm,
+        "[discovery] Cluster info signature and contents are valid and TLS certificate validates against pinned roots, will use API Server {endpoint:w}",
+        K8S, TOKEN_GO, "v1.8-v1.13").complete().join()
+        .samples(&[("endpoint", "\"10.0.0.1:6443\"")]),
+    Entry::new("kubeadm.discovery.established", F::Kubeadm,
+        "[discovery] Successfully established connection with API Server {endpoint:w}",
+        K8S, "cmd/kubeadm/app/discovery/discovery.go", "v1.8-v1.13").complete().join()
+        .samples(&[("endpoint", "\"10.0.0.1:6443\"")]),
+    Entry::new("kubeadm.bootstrap.server-version", F::Kubeadm,
+        "[bootstrap] Detected server version: {version:w}",
+        K8S, "cmd/kubeadm/app/node/csr.go", "v1.8-v1.9").complete().join()
+        .samples(&[("version", "v1.8.2")]),
+    Entry::new("kubeadm.bootstrap.certificates-api", F::Kubeadm,
+        "[bootstrap] The server supports the Certificates API ({api:w})",
+        K8S, "cmd/kubeadm/app/node/csr.go", "v1.8-v1.9").complete().join()
+        .samples(&[("api", "certificates.k8s.io/v1beta1")]),
+    Entry::new("kubeadm.config.reading", F::Kubeadm,
+        "Reading configuration from the cluster...",
+        K8S, "cmd/kubeadm/app/cmd/join.go (`[join]` v1.13, `[preflight]` v1.14+), cmd/kubeadm/app/cmd/upgrade/common.go (`[upgrade/config]`)", "v1.13+").complete().join(),
+    Entry::new("kubeadm.config.fyi", F::Kubeadm,
+        "FYI: You can look at this config file with '{command}'",
+        K8S, "cmd/kubeadm/app/cmd/join.go, cmd/kubeadm/app/cmd/upgrade/common.go", "v1.13+").complete().join()
+        .samples(&[("command", "kubectl -n kube-system get cm kubeadm-config -o yaml")]),
+    Entry::new("kubeadm.kubelet.downloading-config", F::Kubeadm,
+        "Downloading configuration for the kubelet from the {configmap:w} ConfigMap in the kube-system namespace",
+        K8S, "cmd/kubeadm/app/phases/kubelet/config.go (DownloadConfig)", "v1.11-v1.13").complete().join()
+        .samples(&[("configmap", "\"kubelet-config-1.13\"")]),
+    Entry::new("kubeadm.kubelet.writing-config", F::Kubeadm,
+        "Writing kubelet configuration to file {path:w}",
+        K8S, "cmd/kubeadm/app/phases/kubelet/config.go (WriteConfigToDisk)", "v1.11+").complete().join()
+        .samples(&[("path", "\"/var/lib/kubelet/config.yaml\"")]),
+    Entry::new("kubeadm.kubelet.writing-env", F::Kubeadm,
+        "Writing kubelet environment file with flags to file {path:w}",
+        K8S, "cmd/kubeadm/app/phases/kubelet/flags.go (writeKubeletFlagBytesToDisk)", "v1.11+").complete().join()
+        .samples(&[("path", "\"/var/lib/kubelet/kubeadm-flags.env\"")]),
+    Entry::new("kubeadm.kubelet.activating", F::Kubeadm,
+        "Activating the kubelet service",
+        K8S, "cmd/kubeadm/app/phases/kubelet/kubelet.go (TryStartKubelet)", "v1.11-v1.16").complete().join(),
+    Entry::new("kubeadm.kubelet.starting", F::Kubeadm,
+        "] Starting the kubelet",
+        K8S, "cmd/kubeadm/app/phases/kubelet/kubelet.go (TryStartKubelet; `[preflight] Starting the kubelet service` v1.9-v1.10)", "v1.9+").complete().join(),
+    Entry::new("kubeadm.kubelet.tls-bootstrap-wait", F::Kubeadm,
+        "Waiting for the kubelet to perform the TLS Bootstrap",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go", "v1.11+").complete().join(),
+    Entry::new("kubeadm.kubelet-check.waiting", F::Kubeadm,
+        "[kubelet-check] Waiting for a healthy kubelet at {url:w}. This can take up to {timeout:w}",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go (WaitForKubelet)", "v1.31+").complete().join()
+        .samples(&[("url", "http://127.0.0.1:10248/healthz"), ("timeout", "4m0s")]),
+    Entry::new("kubeadm.kubelet-check.healthy", F::Kubeadm,
+        "[kubelet-check] The kubelet is healthy after {duration:w}",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go (WaitForKubelet)", "v1.30+").complete().join()
+        .samples(&[("duration", "1.001s")]),
+    Entry::new("kubeadm.patchnode.cri-socket", F::Kubeadm,
+        "[patchnode] Uploading the CRI Socket information {socket:w} to the Node API object {node:w} as an annotation",
+        K8S, "cmd/kubeadm/app/phases/patchnode/patchnode.go (AnnotateCRISocket)", "v1.11-v1.26").complete().join()
+        .samples(&[("socket", "\"/var/run/dockershim.sock\""), ("node", "\"node-01\"")]),
+    Entry::new("kubeadm.join.done", F::Kubeadm,
+        "This node has joined the cluster:",
+        K8S, "cmd/kubeadm/app/cmd/join.go (joinWorkerNodeDoneMsg)", "v1.11+").complete().join(),
+    Entry::new("kubeadm.join.done-legacy", F::Kubeadm,
+        "Node join complete:",
+        K8S, "cmd/kubeadm/app/cmd/join.go (joinDoneMsgf)", "v1.8-v1.10").complete().join(),
+    Entry::new("kubeadm.join.run-get-nodes", F::Kubeadm,
+        "Run 'kubectl get nodes' on the {where:w} to see this {what:w} join the cluster.",
+        K8S, "cmd/kubeadm/app/cmd/join.go (`master` before v1.14, `control-plane` v1.14+)", "v1.8+").complete().join()
+        .samples(&[("where", "control-plane"), ("what", "node")]),
+    Entry::new("kubeadm.init.done", F::Kubeadm,
+        "Your Kubernetes {what:w} has initialized successfully!",
+        K8S, "cmd/kubeadm/app/cmd/init.go (initDoneTempl: `master` before v1.14, `control-plane` v1.14+)", "v1.8+").complete()
+        .samples(&[("what", "control-plane")]),
+    Entry::new("kubeadm.init.version", F::Kubeadm,
+        "[init] Using Kubernetes version: {version:w}",
+        K8S, "cmd/kubeadm/app/cmd/init.go", "v1.8+").complete()
+        .samples(&[("version", "v1.30.2")]),
+    Entry::new("kubeadm.init.pulling-images", F::Kubeadm,
+        "[preflight] Pulling images required for setting up a Kubernetes cluster",
+        K8S, "cmd/kubeadm/app/cmd/phases/init/preflight.go", "v1.11+").complete(),
+    Entry::new("kubeadm.init.generating-cert", F::Kubeadm,
+        "[certs] Generating {cert:w} certificate and key",
+        K8S, "cmd/kubeadm/app/phases/certs/certs.go", "v1.13+").complete()
+        .samples(&[("cert", "\"apiserver\"")]),
+    Entry::new("kubeadm.init.writing-kubeconfig", F::Kubeadm,
+        "[kubeconfig] Writing {file:w} kubeconfig file",
+        K8S, "cmd/kubeadm/app/phases/kubeconfig/kubeconfig.go", "v1.8+").complete()
+        .samples(&[("file", "\"admin.conf\"")]),
+    Entry::new("kubeadm.init.static-pod", F::Kubeadm,
+        "[control-plane] Creating static Pod manifest for {component:w}",
+        K8S, "cmd/kubeadm/app/phases/controlplane/manifests.go", "v1.13+").complete()
+        .samples(&[("component", "\"kube-apiserver\"")]),
+    Entry::new("kubeadm.init.addon-applied", F::Kubeadm,
+        "[addons] Applied essential addon: {addon:w}",
+        K8S, "cmd/kubeadm/app/phases/addons (dns/dns.go, proxy/proxy.go)", "v1.8+").complete()
+        .samples(&[("addon", "CoreDNS")]),
     // kubeadm discovery reads the kubeconfig inside the cluster-info ConfigMap and its CA
     // (cmd/kubeadm/app/discovery/token/token.go: `failed to parse cluster CA from the %s
     // ConfigMap` in validateClusterCA, `couldn't parse the kubeconfig file in the %s ConfigMap`,
@@ -710,6 +822,33 @@ pub static ENTRIES: &[Entry] = &[
         NVDP, "main.go (v1.8-v1.11)", "v1.8-v1.11")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
         .says("the device plugin cannot register with the kubelet (it prints this after a failed registration), so no GPU is advertised", "read the `Could not register device plugin:` line before it for the kubelet's answer; on Kubernetes 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`, and deploy the plugin release built for the kubelet's version"),
+    // the plugin's progress lines (also printed by HAMi's NVIDIA plugin, a fork of it):
+    // understood on their own, no conclusion (cmd/nvidia-device-plugin/main.go, and
+    // internal/plugin/server.go Start/Stop)
+    Entry::new("nvidia.starting-to-serve", F::NvidiaDevicePlugin,
+        "Starting to serve '{resource:w}' on {socket:w}",
+        NVDP, "internal/plugin/server.go (Start); server.go before v0.7", "v1.0.0-beta+").complete()
+        .samples(&[("resource", "nvidia.com/gpu"), ("socket", "/var/lib/kubelet/device-plugins/nvidia-gpu.sock")]),
+    Entry::new("nvidia.stopping-to-serve", F::NvidiaDevicePlugin,
+        "Stopping to serve '{resource:w}' on {socket:w}",
+        NVDP, "internal/plugin/server.go (Stop)", "v1.0.0-beta+").complete()
+        .samples(&[("resource", "nvidia.com/gpu"), ("socket", "/var/lib/kubelet/device-plugins/nvidia-gpu.sock")]),
+    Entry::new("nvidia.main-watchers", F::NvidiaDevicePlugin,
+        "Starting {what:w} watcher.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (start)", "v0.7+").complete()
+        .samples(&[("what", "FS")]),
+    Entry::new("nvidia.main-starting-plugins", F::NvidiaDevicePlugin,
+        "Starting Plugins.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.7+").complete(),
+    Entry::new("nvidia.main-loading-config", F::NvidiaDevicePlugin,
+        "Loading configuration.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.12+").complete(),
+    Entry::new("nvidia.main-retrieving-plugins", F::NvidiaDevicePlugin,
+        "Retrieving plugins.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.12+").complete(),
+    Entry::new("nvidia.main-default-patterns", F::NvidiaDevicePlugin,
+        "Updating config with default resource matching patterns.",
+        NVDP, "cmd/nvidia-device-plugin/main.go (loadConfig)", "v0.12+").complete(),
     Entry::new("nvidia.registered", F::NvidiaDevicePlugin,
         "Registered device plugin for '{resource:w}' with Kubelet",
         NVDP, "internal/plugin/server.go", "v0.7+")
@@ -934,11 +1073,66 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::DevicePluginRegistered, "", Info).group("registered")
         .says("the HAMi device plugin registered the node's GPUs in its annotation", "")
         .samples(&[("interval", "30s")]),
+    // the summary FilteringFailed event of HAMi's extender after the per-code events
+    // (pkg/scheduler/scheduler.go Filter); the codes themselves are read by classify::hami
+    Entry::new("hami.no-available-node", F::Hami,
+        "no available node, {count:w} nodes do not meet",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.4+").complete()
+        .samples(&[("count", "2")]),
+    Entry::new("hami.no-available-node-legacy", F::Hami,
+        "no available node, all node scores do not meet",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.0-v2.3").complete(),
     Entry::new("hami.node-unregistered", F::Hami,
         "node unregistered",
         "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go", "v2.0+")
         .to(K::HamiNodeUnregistered, "gpu-not-advertised", Error)
         .says("the HAMi scheduler has no device registration for the node: the HAMi device plugin does not run or report there", "check the HAMi device-plugin pod on the node and that the node carries the label HAMi selects (`gpu=on`)"),
+    // ------------------------------------------------------------------ Ascend device plugin
+    // Huawei's Ascend device plugin (Ascend/mind-cluster component/ascend-device-plugin,
+    // pkg/server/server.go Start/serve/register, pkg/server/plugin.go ListAndWatch and
+    // responseToKubelet), logged through hwlog (its prefix is removed by the paste cleaner).
+    Entry::new("ascend.prepare-start", F::AscendDevicePlugin,
+        "prepare start plugin server, restartTime={count:w}",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/server.go (Start)", "v5.0+").complete()
+        .samples(&[("count", "0")]),
+    Entry::new("ascend.start-serving", F::AscendDevicePlugin,
+        "device plugin ({device:w}) start serving.",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/server.go (serve)", "v5.0+").complete()
+        .samples(&[("device", "Ascend910")]),
+    Entry::new("ascend.start-serving-legacy", F::AscendDevicePlugin,
+        "device plugin start serving.",
+        "Ascend/ascend-device-plugin", "pkg/server/server.go (Start)", "v2.0-v3.0").complete(),
+    Entry::new("ascend.registered", F::AscendDevicePlugin,
+        "register {device:w} to kubelet success.",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/server.go (Start)", "v5.0+")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("the Ascend device plugin registered huawei.com/{device} with the kubelet", "")
+        .samples(&[("device", "Ascend910")]),
+    Entry::new("ascend.registered-legacy", F::AscendDevicePlugin,
+        "register to kubelet success.",
+        "Ascend/ascend-device-plugin", "pkg/server/server.go (Start)", "v2.0-v3.0")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("the Ascend device plugin registered with the kubelet", ""),
+    Entry::new("ascend.register-failed", F::AscendDevicePlugin,
+        "register to kubelet failed, err: {error}",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/server.go (Start)", "v2.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("ascend-register")
+        .says("the Ascend device plugin cannot register with the kubelet ({error}), so the node advertises no huawei.com/Ascend* resource", "check that the plugin mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another kubelet root dir on k3s/rke2) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts"),
+    Entry::new("ascend.receive-list-and-watch", F::AscendDevicePlugin,
+        "receive ListAndWatch from kubelet, {detail}",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/plugin.go (ListAndWatch)", "v5.0+").complete()
+        .samples(&[("detail", "deviceType=Ascend910, server restartTimes=0")]),
+    Entry::new("ascend.device-unhealthy", F::AscendDevicePlugin,
+        "ListAndWatch resp devices: {detail} Unhealthy",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/plugin.go (responseToKubelet)", "v2.0+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("ascend-devices")
+        .says("the Ascend device plugin reports an NPU to the kubelet as Unhealthy ({detail}): the kubelet takes it out of allocatable", "on the node run `npu-smi info` and read the chip's health and error codes (the plugin's fault handling and the device-info ConfigMap `kubectl -n kube-system get cm mindx-dl-deviceinfo-<node> -o yaml` name the fault); reset or replace the chip")
+        .samples(&[("detail", "Ascend910-3")]),
+    Entry::new("ascend.device-list", F::AscendDevicePlugin,
+        "ListAndWatch resp devices: {detail}",
+        "Ascend/mind-cluster", "component/ascend-device-plugin/pkg/server/plugin.go (responseToKubelet)", "v2.0+")
+        .complete().group("ascend-devices")
+        .samples(&[("detail", "Ascend910-0 Healthy")]),
     // ------------------------------------------------------------------ storage
     Entry::new("nfs.access-denied", F::Storage,
         "mount.nfs: access denied by server while mounting {export:w}",
@@ -1034,6 +1228,15 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubectl.unable-to-connect", F::Client,
         "Unable to connect to the server: {error}",
         K8S, KUBECTL_HELPERS, "v1.8+"),
+    // `kubectl cluster-info`: where kubectl connects (the control plane, then each cluster
+    // service's proxy URL), and its hint line
+    Entry::new("kubectl.cluster-info-running", F::Client,
+        " is running at {url:w}",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo.go", "v1.8+").complete()
+        .samples(&[("url", "https://10.0.0.1:6443")]),
+    Entry::new("kubectl.cluster-info-dump-hint", F::Client,
+        "To further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo.go", "v1.8+").complete(),
     Entry::new("client.memcache-group-list", F::Client,
         "couldn't get current server API group list: {error}",
         "kubernetes/client-go", "discovery/cached/memory/memcache.go", "v1.26+"),
@@ -1083,11 +1286,34 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/http/transport.go (io.EOF in url.Error)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
         .samples(&[("scheme", "\"https"), ("address", "10.0.0.1:6443/version?timeout=32s\"")]),
+    // kubectl's wrapper around a bare io.EOF (no URL: the discovery client's error printed
+    // alone, k8s.io/kubectl pkg/cmd/util/helpers.go `Unable to connect to the server: %v`)
+    Entry::new("kubectl.unable-to-connect-eof", F::Client,
+        "Unable to connect to the server: EOF",
+        K8S, KUBECTL_HELPERS, "v1.8+")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn").at_end(),
+    Entry::new("go.connection-reset-write", F::Client,
+        "write tcp {local:w}->{address:w}: write: connection reset by peer",
+        GO, "src/net/net.go (syscall ECONNRESET in an OpError)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("local", "10.0.0.5:52510"), ("address", "10.0.0.1:6443")]),
     Entry::new("go.connection-reset", F::Client,
         "read tcp {local:w}->{address:w}: read: connection reset by peer",
         GO, "src/net/net.go (syscall ECONNRESET in an OpError)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
         .samples(&[("local", "10.0.0.5:52510"), ("address", "10.0.0.1:6443")]),
+    // ECONNRESET in any other operation (`read: connection reset by peer` of a proxied or
+    // TLS-wrapped connection, `wsarecv: An existing connection was forcibly closed` is
+    // Windows' spelling)
+    Entry::new("go.connection-reset-any", F::Client,
+        "{op:w}: connection reset by peer",
+        GO, "src/syscall/zerrors_linux_*.go (ECONNRESET)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("op", "read")]),
+    Entry::new("go.connection-reset-windows", F::Client,
+        "wsarecv: An existing connection was forcibly closed by the remote host.",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNRESET)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
     Entry::new("go.no-route", F::Client,
         "dial tcp {endpoint:w}: connect: no route to host",
         GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")

@@ -52,6 +52,8 @@ pub enum Family {
     AmdDevicePlugin,
     /// HAMi (GPU sharing) device plugin and scheduler.
     Hami,
+    /// Huawei's Ascend (NPU) device plugin.
+    AscendDevicePlugin,
     /// CSI drivers, the kubelet's volume manager and the NFS/mount helpers.
     Storage,
     /// client-go, kubectl, the API server's answers and Go's net/TLS errors.
@@ -94,6 +96,7 @@ impl Family {
             Family::IntelDevicePlugin => "intel-device-plugin",
             Family::AmdDevicePlugin => "amd-device-plugin",
             Family::Hami => "hami",
+            Family::AscendDevicePlugin => "ascend-device-plugin",
             Family::Storage => "storage",
             Family::Client => "client",
             Family::Admission => "admission",

@@ -16,9 +16,11 @@
 pub mod client;
 pub mod device_plugin;
 pub mod events;
+pub mod hami;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod kueue;
+pub mod multicluster;
 pub mod sharing;
 
 use std::collections::BTreeMap;
@@ -103,6 +105,10 @@ pub enum SignalKind {
     NotFound,
     /// A multi-cluster controller reports a member cluster not reachable.
     ClusterNotReachable,
+    /// HAMi's scheduler extender filed nodes (or cards) under a reason code (`FilteringFailed`
+    /// events `2 nodes CardInsufficientMemory(node-01,node-02)`, its `NodeUnfitPod` log line):
+    /// details `code`, `count`, `nodes`.
+    HamiFilterFailed,
     /// Kueue: a ClusterQueue names a ResourceFlavor that does not exist.
     KueueFlavorMissing,
     /// Kueue: a covered resource has nominalQuota 0 (or none) in a flavor.
@@ -286,6 +292,10 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         }
     }
     device_plugin::in_context(&mut out, text);
+    drop_unit_failures_explained(&mut out);
+    if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {
+        out.extend(multicluster::check(source, text));
+    }
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
     }
@@ -293,6 +303,50 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         out.extend(sharing::check(source, text));
     }
     out
+}
+
+/// systemd's lines about a unit whose program exited (`kubelet.service: main process exited,
+/// code=exited, status=255/n/a`, `Unit kubelet.service entered failed state.`, `kubelet.service
+/// failed.`, `kubelet.service: Failed with result 'exit-code'.`; systemd `src/core/service.c`,
+/// `src/core/unit.c`) are the consequence of that program's own fatal error: when the same text
+/// shows that error recognised (a klog `F` line or `failed to run Kubelet` of the program the
+/// unit runs), they are explained and not listed as unrecognised.
+fn drop_unit_failures_explained(out: &mut Vec<Signal>) {
+    let fatal: Vec<String> = out
+        .iter()
+        .filter(|s| {
+            s.kind != SignalKind::Unrecognised
+                && (s.text.contains("failed to run Kubelet") || {
+                    let b = s.text.trim_start().as_bytes();
+                    b.len() > 6
+                        && b[0] == b'F'
+                        && b[1..5].iter().all(u8::is_ascii_digit)
+                        && b[5] == b' '
+                })
+        })
+        .map(|s| s.text.to_ascii_lowercase())
+        .collect();
+    if fatal.is_empty() {
+        return;
+    }
+    out.retain(|s| {
+        if s.kind != SignalKind::Unrecognised {
+            return true;
+        }
+        let lower = s.text.to_ascii_lowercase();
+        let Some(unit) = lower
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .find_map(|w| w.strip_suffix(".service"))
+        else {
+            return true;
+        };
+        let unit_failed = lower.contains("main process exited")
+            || lower.contains("entered failed state")
+            || lower.contains(".service failed")
+            || lower.contains("failed with result");
+        let explained = !unit.is_empty() && fatal.iter().any(|f| f.contains(unit));
+        !(unit_failed && explained)
+    });
 }
 
 /// The wrapper entry of a line recognised only by context entries that wrap an inner
@@ -470,6 +524,14 @@ pub(crate) struct Whole {
     /// Karmada or Rancher agent, Open Cluster Management, KubeFed): a loopback address in its
     /// errors is the agent itself, not the cluster.
     pub agent: Option<&'static str>,
+    /// An API server address on a loopback interface that the text shows as the one kubectl
+    /// uses: `kubectl cluster-info`'s `Kubernetes control plane is running at <url>`
+    /// (`Kubernetes master is running at` before v1.20; k8s.io/kubectl
+    /// `pkg/cmd/clusterinfo/clusterinfo.go`) or a kubeconfig's `server: <url>`.
+    pub loopback_api: Option<String>,
+    /// The text says a kubeconfig was copied to another machine (`copied ... k3s.yaml`, `scp
+    /// admin.conf`, an agent or worker node named with it).
+    pub copied_kubeconfig: bool,
 }
 
 impl Whole {
@@ -482,6 +544,23 @@ impl Whole {
             }
             if w.agent.is_none() {
                 w.agent = remote_agent(l);
+            }
+            if w.loopback_api.is_none() {
+                w.loopback_api = shown_loopback_api(l);
+            }
+            let lower = l.to_ascii_lowercase();
+            if (lower.contains("cop") || lower.contains("scp ") || lower.contains(" cp "))
+                && [
+                    "k3s.yaml",
+                    "rke2.yaml",
+                    "admin.conf",
+                    "kubeconfig",
+                    ".kube/config",
+                ]
+                .iter()
+                .any(|f| lower.contains(f))
+            {
+                w.copied_kubeconfig = true;
             }
             let is_pin_line = l.contains("discovery-token-ca-cert-hash")
                 || l.trim_start().starts_with("- sha256:")
@@ -508,7 +587,15 @@ fn remote_agent(l: &str) -> Option<&'static str> {
         Some("Argo CD")
     } else if l.contains("karmada") || l.contains("Karmada") {
         Some("Karmada")
-    } else if l.contains("cattle-") || l.contains("rancher") || l.contains("Rancher") {
+    } else if l.contains("cattle-")
+        || l.contains("Rancher")
+        // k3s's and rke2's own paths and images (/etc/rancher/k3s/k3s.yaml, rancher/k3s) are
+        // not Rancher's agents
+        || (l.contains("rancher")
+            && !l.contains("/etc/rancher/")
+            && !l.contains("rancher/k3s")
+            && !l.contains("rancher/rke2"))
+    {
         Some("Rancher")
     } else if l.contains("clusteradm") || l.contains("open-cluster-management") {
         Some("Open Cluster Management")
@@ -532,6 +619,22 @@ fn address_host(addr: &str) -> &str {
 }
 
 /// A loopback host: `localhost`, `127.0.0.0/8`, `::1`.
+/// The loopback API server URL a line shows as kubectl's (see [`Whole::loopback_api`]).
+fn shown_loopback_api(l: &str) -> Option<String> {
+    let t = l.trim();
+    let url = if let Some((_, after)) = t
+        .split_once("control plane is running at ")
+        .or_else(|| t.split_once("master is running at "))
+    {
+        after
+    } else {
+        t.strip_prefix("server:")
+            .or_else(|| t.strip_prefix("- server:"))?
+    };
+    let url = url.split_whitespace().next()?.trim_matches(['"', '\'']);
+    (url.contains("://") && is_loopback(address_host(url))).then(|| url.to_owned())
+}
+
 fn is_loopback(host: &str) -> bool {
     host == "localhost" || host.starts_with("127.") || host == "::1" || host == "[::1"
 }
@@ -623,6 +726,12 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
             hits.push(h);
         }
     }
+    for h in hami::classify_line(l) {
+        recognised = true;
+        if !hits.contains(&h) {
+            hits.push(h);
+        }
+    }
     let join = matches.iter().any(|m| m.entry.join);
     (hits, recognised, join)
 }
@@ -666,6 +775,26 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         }
         k => k,
     };
+    // kubectl with a kubeconfig whose server is a loopback address (the API server's own
+    // machine's file, copied elsewhere): the failure is at that address, or names none
+    if matches!(
+        kind,
+        SignalKind::Refused
+            | SignalKind::Timeout
+            | SignalKind::ConnectionClosed
+            | SignalKind::ProtocolMismatch
+    ) && let Some(api) = &whole.loopback_api
+    {
+        let own = ["endpoint", "address", "server"]
+            .iter()
+            .find_map(|k| d.get(*k).filter(|v| !v.is_empty()).cloned());
+        if own.is_none_or(|a| is_loopback(address_host(&a))) {
+            d.insert("kubeconfig_loopback".to_owned(), api.clone());
+            if whole.copied_kubeconfig {
+                d.insert("copied".to_owned(), "true".to_owned());
+            }
+        }
+    }
     // an agent that connects from elsewhere, told to reach a loopback address
     if matches!(
         kind,
@@ -776,6 +905,37 @@ pub(crate) fn details(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_failures_after_the_programs_fatal_error_are_explained() {
+        let text = "F0207 12:25:38.672092   21652 server.go:273] failed to run Kubelet: failed to create kubelet: misconfiguration: kubelet cgroup driver: \"cgroupfs\" is different from docker cgroup driver: \"systemd\"\nkubelet.service: main process exited, code=exited, status=255/n/a\nUnit kubelet.service entered failed state.\nkubelet.service failed.\n";
+        let s = classify_all("j", text);
+        assert!(
+            s.iter().all(|s| s.kind != SignalKind::Unrecognised),
+            "{s:#?}"
+        );
+        // without the kubelet's own error they stay unrecognised errors
+        let s = classify_all(
+            "j",
+            "kubelet.service: main process exited, code=exited, status=255/n/a\nkubelet.service failed.\n",
+        );
+        assert_eq!(
+            s.iter()
+                .filter(|s| s.kind == SignalKind::Unrecognised)
+                .count(),
+            2,
+            "{s:#?}"
+        );
+        // another unit's failure is not explained by the kubelet's
+        let s = classify_all(
+            "j",
+            "F0207 12:25:38.672092 1 server.go:273] failed to run Kubelet: x\ncontainerd.service failed.\n",
+        );
+        assert!(
+            s.iter().any(|s| s.kind == SignalKind::Unrecognised),
+            "{s:#?}"
+        );
+    }
 
     #[test]
     fn a_wrapper_around_an_unknown_error_is_never_dropped() {

@@ -95,7 +95,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     ];
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
-        if !seen.insert((s.source.clone(), s.kind)) {
+        // the kubelet of this log exited for a cause some rule concludes, and these are its
+        // reflectors failing to reach the control plane it ran: evidence of that cause
+        if crate::rules::kubelet_exit_consequence(ctx, s).is_some() {
+            continue;
+        }
+        // one finding per text and kind, and per member cluster of a hub's table
+        if !seen.insert((s.source.clone(), s.kind, s.detail("cluster").to_owned())) {
             continue;
         }
         let proxied = ctx
@@ -111,6 +117,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 (format!("{loopback} is a loopback address: {agent} connects from its own pod or cluster, where {loopback} is {agent} itself, so it never reaches this cluster's API server (a kubeconfig of a local cluster such as kind, minikube, k3d or Docker Desktop)"),
                  format!("register the cluster with an API server address reachable from {agent}: replace server: in the kubeconfig context with the API server's LAN or DNS address (kind: `kind get kubeconfig --internal --name <cluster>` gives the address on the docker network, with {agent} attached to that network; minikube: `minikube ip` with port 8443; k3d: the server container's IP), keep that address in the API server certificate's SANs, then add the cluster again"))
             }
+            // kubectl's kubeconfig names a loopback API server (classify: the text shows it)
+            _ if !s.detail("kubeconfig_loopback").is_empty() => {
+                let api = s.detail("kubeconfig_loopback");
+                let copied = s.detail("copied") == "true";
+                let what = match s.kind {
+                    SignalKind::ConnectionClosed => "the connection closed without an answer (EOF)",
+                    SignalKind::Refused => "the connection was refused",
+                    SignalKind::Timeout => "the connection timed out",
+                    _ => "the address did not answer as an API server",
+                };
+                (format!("{what}, and the kubeconfig in use names the API server {api}, a loopback address{}: on any machine but the API server's own, {api} is that machine itself, so kubectl talks to whatever listens there (on a k3s/rke2 agent its local load balancer or nothing) and never to the cluster's API server", if copied { " (the server's kubeconfig was copied to another machine)" } else { "" }),
+                 format!("on the machine where kubectl runs, point the kubeconfig at the API server's real address: `kubectl config set-cluster $(kubectl config view --minify -o jsonpath='{{.clusters[0].name}}') --server=https://<server-ip>:6443` (k3s: `sed -i 's#{api}#https://<server-ip>:6443#' ~/.kube/config`); that address must be among the API server certificate's names (k3s/rke2: add it with the server's --tls-san flag); on the server itself {api} is right and the API server is not running"))
+            }
+            SignalKind::ProtocolMismatch => match s.detail("entry") {
+                "go.http-to-https" => ("protocol mismatch: plain http was sent to a port that speaks https (the API server's secure port)".to_owned(), "use https:// in the kubeconfig's server URL (`kubectl config view --minify`)".to_owned()),
+                _ => ("protocol mismatch: https was sent to a port that does not speak TLS (a plain-http port: a proxy, another service, the removed insecure port 8080, or the kubelet's read-only port 10255)".to_owned(), "point the kubeconfig's server at the API server's TLS port (6443 by default; `kubectl config view --minify`, and on the control plane `ss -ltnp | grep kube-apiserver`)".to_owned()),
+            },
             SignalKind::ConnectionClosed => {
                 // a URL pasted through Markdown (`[https://x](https://x)`): the link text
                 let address = s.detail("address");
@@ -120,9 +143,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
-            SignalKind::ProtocolMismatch => ("protocol mismatch: http sent to an https port, or https to a plain-http port".to_owned(), "use https:// with the API server's TLS port in the kubeconfig server field".to_owned()),
             SignalKind::NoSuchHost => (format!("the name {} does not resolve where the client runs (DNS)", s.detail("host")), format!("fix the DNS record of {} (for pods: CoreDNS's upstream, or hostAliases on the agent's pod spec), or use an address that resolves", s.detail("host"))),
             SignalKind::Timeout => ("timeout reaching the API server: packets are dropped (firewall, routing, black-holed port); classified from the text, not the elapsed time".to_owned(), "test the path with `curl -vk --max-time 5 <server>/version`; open the port in firewalls/security groups".to_owned()),
+            // a member-cluster table of a hub (classify::multicluster)
+            SignalKind::ClusterNotReachable if !s.detail("ready_column").is_empty() => {
+                member_table(s)
+            }
             SignalKind::ClusterNotReachable => (format!("a multi-cluster controller reports the member cluster not reachable{}", if proxied { "; its API endpoint is a Rancher proxy URL (/k8s/clusters/), which presents Rancher's certificate, so a CA bundle stored for the downstream cluster does not validate it" } else { "" }), if proxied { "store the Rancher server's CA in the member's caBundle (or use the downstream cluster's direct endpoint) and re-join".to_owned() } else { "check the member's endpoint, CA bundle and credentials from the hub (`curl --cacert ca.crt <endpoint>/version`)".to_owned() }),
             _ => ("connection refused: nothing listens at the API endpoint (wrong host/port, API server down)".to_owned(), "check the server URL and that kube-apiserver runs (`ss -ltnp | grep 6443` on the control plane)".to_owned()),
         };
@@ -137,9 +163,121 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// Message and remedy for a member cluster whose readiness is `False` / `Unknown` in a hub's
+/// `kubectl get clusters` table (Karmada: `pkg/controllers/status/cluster_status_controller.go`
+/// sets Ready from the member's `/readyz` (`/healthz` before) in Push mode; in Pull mode the
+/// karmada-agent in the member posts the status and renews the cluster lease, and the cluster
+/// controller `pkg/controllers/cluster/cluster_controller.go` turns Ready `Unknown` when the
+/// lease runs out; OCM's AVAILABLE and KubeFed's READY are the same kind of lease/probe).
+fn member_table(s: &crate::classify::Signal) -> (String, String) {
+    let cluster = s.detail("cluster");
+    let program = s.detail("program");
+    let ready = s.detail("ready");
+    let col = s.detail("ready_column");
+    let never = if s.detail("never_collected") == "true" {
+        " and its VERSION is empty: no status was ever collected from it"
+    } else {
+        ""
+    };
+    match (program, s.detail("mode")) {
+        ("Karmada", "Pull") => (
+            format!(
+                "{program} member cluster {cluster} (Pull mode) is {col} {ready}{never}: in Pull mode the karmada-agent inside {cluster} reports its status and renews its lease; {} the agent is not running or cannot reach the Karmada API server",
+                if ready == "Unknown" {
+                    "Unknown means the lease ran out:"
+                } else {
+                    "False means"
+                }
+            ),
+            format!(
+                "in the member cluster {cluster}: `kubectl -n karmada-system get pods -l app=karmada-agent` and `kubectl -n karmada-system logs deploy/karmada-agent`; the agent's karmada-kubeconfig secret must name a Karmada API server address reachable from {cluster} (not 127.0.0.1 / localhost) with a valid certificate; on the hub `kubectl describe cluster {cluster}` shows the condition's reason"
+            ),
+        ),
+        ("Karmada", _) => (
+            format!(
+                "{program} member cluster {cluster} (Push mode) is {col} {ready}{never}: karmada-controller-manager on the hub cannot reach the member's API server (its health probe fails: address, network, CA bundle or the token in the cluster's secret)"
+            ),
+            format!(
+                "on the hub: `kubectl describe cluster {cluster}` (the Ready condition's reason and message), then from the karmada-controller-manager's network `curl --cacert member-ca.crt <apiEndpoint>/readyz`; fix spec.apiEndpoint, the CA bundle or the credentials in the secret named by spec.secretRef (or re-join with `karmadactl join {cluster} --cluster-kubeconfig=member.kubeconfig`)"
+            ),
+        ),
+        _ => (
+            format!(
+                "{program} member cluster {cluster} is {col} {ready}{never}: the hub does not hear from it (its agent's lease or the hub's probe fails)"
+            ),
+            format!(
+                "on the hub describe the member cluster object ({cluster}) for the condition's reason; in the member check the agent pods and their logs, and that the address of the hub they use is reachable from there"
+            ),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    /// A k3s server's kubeconfig (server https://127.0.0.1:6443) copied to an agent: kubectl
+    /// there says EOF; every wording of the connection failure names the loopback cause.
+    #[test]
+    fn loopback_kubeconfig_copied_to_another_machine() {
+        for failure in [
+            "Unable to connect to the server: EOF",
+            "Unable to connect to the server: read tcp 127.0.0.1:52000->127.0.0.1:6443: read: connection reset by peer",
+            "The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?",
+        ] {
+            let text = format!(
+                "master node\n$ k3s kubectl cluster-info\nKubernetes master is running at https://127.0.0.1:6443\n\nagent node\n$ kubectl cluster-info\n{failure}\n\ni copied /etc/rancher/k3s/k3s.yaml from the master to the agent\n"
+            );
+            let f = run_log("cluster-unreachable", &text);
+            assert_eq!(f.len(), 1, "{failure}: {f:#?}");
+            assert!(
+                f[0].message.contains("https://127.0.0.1:6443") && f[0].message.contains("copied"),
+                "{}",
+                f[0].message
+            );
+            assert!(
+                f[0].remedy.contains("--server=https://<server-ip>:6443"),
+                "{}",
+                f[0].remedy
+            );
+        }
+        // a remote address failing is not the loopback story
+        let f = run_log(
+            "cluster-unreachable",
+            "server: https://127.0.0.1:6443\ndial tcp 10.0.0.9:6443: connect: connection refused\n",
+        );
+        assert!(!f[0].message.contains("loopback"), "{f:#?}");
+        // protocol mismatches name their direction
+        let h = run_log(
+            "cluster-unreachable",
+            "Unable to connect to the server: http: server gave HTTP response to HTTPS client",
+        );
+        assert!(h[0].message.contains("does not speak TLS"), "{h:#?}");
+        let t = run_log(
+            "cluster-unreachable",
+            "Unable to connect to the server: tls: first record does not look like a TLS handshake",
+        );
+        assert!(t[0].message.contains("does not speak TLS"), "{t:#?}");
+    }
+
+    #[test]
+    fn member_clusters_of_a_hub_table() {
+        let f = run_log(
+            "cluster-unreachable",
+            "NAME     VERSION   MODE   READY     AGE\n251k8s             Push   Unknown   76m\nk8s81              Pull   Unknown   2d1h\nok1      v1.30.1   Push   True      1d\n",
+        );
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert_eq!(f[0].subject.to_string(), "Cluster/251k8s");
+        assert!(
+            f[0].message.contains("Push mode")
+                && f[0].remedy.contains("kubectl describe cluster 251k8s"),
+            "{f:#?}"
+        );
+        assert!(
+            f[1].message.contains("karmada-agent") && f[1].message.contains("lease"),
+            "{f:#?}"
+        );
+    }
 
     #[test]
     fn eof_and_loopback_agents() {

@@ -35,6 +35,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .nodes
                 .iter()
                 .any(|n| !crate::gpu::exclusion(ds, n).excludes());
+            if from_api && ds.status.desired_number_scheduled == 0 && gap.gpu_nodes > 0 {
+                // GPU nodes the shown selector and tolerations admit, yet the controller
+                // places nothing: a constraint the input does not show
+                if let Some(f) = hidden_constraint(ctx, ds) {
+                    out.push(f);
+                }
+                continue;
+            }
             if from_api
                 && ds.status.desired_number_scheduled == 0
                 && gap.gpu_nodes == 0
@@ -284,6 +292,141 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// The node-affinity terms of the NVIDIA device plugin's Helm chart (v0.15+,
+/// NVIDIA/k8s-device-plugin `deployments/helm/nvidia-device-plugin/values.yaml` `affinity`):
+/// one of these labels (written by NFD, GFD or the GPU Operator) must be on a node.
+const NVIDIA_CHART_AFFINITY: &[(&str, &str)] = &[
+    ("feature.node.kubernetes.io/pci-10de.present", "true"),
+    ("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
+    ("nvidia.com/gpu.present", "true"),
+];
+
+/// A plugin DaemonSet whose live status places no pod (desiredNumberScheduled 0) while GPU
+/// nodes of the input pass the nodeSelector and tolerations it shows: the controller sees a
+/// constraint the input does not show. `kubectl describe daemonset` prints the pod template's
+/// Node-Selectors and Tolerations but never its affinity (kubectl `describe.go`
+/// `DescribePodTemplate`); the NVIDIA chart puts its NFD/GFD requirement there.
+fn hidden_constraint(ctx: &Context<'_>, ds: &cube_model::objects::DaemonSet) -> Option<Finding> {
+    let snap = ctx.snapshot();
+    let admitted: Vec<(&cube_model::objects::Node, String)> = ctx
+        .gpu_evidence()
+        .iter()
+        .zip(&snap.nodes)
+        .filter(|(ev, n)| ev.has_gpus() && !crate::gpu::exclusion(ds, n).excludes())
+        .map(|(ev, n)| (n, crate::gpu::claims_text(ev)))
+        .collect();
+    // every such node advertising GPUs anyway (another plugin or a host service serves it):
+    // a warning; a node left dark: an error
+    let dark = ctx.gpu_evidence().iter().zip(&snap.nodes).any(|(ev, n)| {
+        ev.has_gpus()
+            && !crate::gpu::exclusion(ds, n).excludes()
+            && ev.allocatable_of(None).is_empty()
+    });
+    let (first, _) = admitted.first()?;
+    let spec = &ds.spec.template.spec;
+    let has_affinity = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .is_some();
+    let described = ds
+        .metadata
+        .annotations
+        .get(cube_model::describe::STATUS_SHOWN_ANNOTATION)
+        .is_some_and(|v| v.contains("describe"));
+    let nvidia_chart = ds.metadata.name.contains("nvidia-device-plugin")
+        || ds
+            .metadata
+            .labels
+            .get("helm.sh/chart")
+            .is_some_and(|c| c.starts_with("nvidia-device-plugin"))
+        || spec
+            .containers
+            .iter()
+            .any(|c| c.image.contains("k8s-device-plugin"));
+    let nodes: Vec<String> = admitted
+        .iter()
+        .take(3)
+        .map(|(n, claims)| format!("{} ({claims})", n.metadata.name))
+        .collect();
+    let shown = if described && !has_affinity {
+        "`kubectl describe daemonset` does not print the pod template's node affinity"
+    } else {
+        "the input does not show it"
+    };
+    let labelled = |n: &cube_model::objects::Node| {
+        NVIDIA_CHART_AFFINITY
+            .iter()
+            .any(|(k, v)| n.metadata.labels.get(k).is_some_and(|x| x == *v))
+    };
+    let missing_chart_labels = nvidia_chart && !has_affinity && !labelled(first);
+    let chart = if missing_chart_labels {
+        format!(
+            "; the NVIDIA device plugin chart (v0.15+, NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml) requires node affinity on one of {}, which NFD, GFD or the GPU Operator write, and {} carries none of them",
+            NVIDIA_CHART_AFFINITY
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            first.metadata.name
+        )
+    } else {
+        String::new()
+    };
+    let o = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+    let subject = Subject::namespaced("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+    let release = ds
+        .metadata
+        .labels
+        .get("app.kubernetes.io/instance")
+        .unwrap_or("nvidia-device-plugin");
+    let see = format!(
+        "`kubectl -n {} get daemonset {} -o jsonpath='{{.spec.template.spec.affinity}}'` shows the constraint",
+        ds.metadata.namespace, ds.metadata.name
+    );
+    let remedy = if missing_chart_labels {
+        format!(
+            "{see}; let NFD and GFD label the GPU nodes (`helm upgrade {release} nvdp/nvidia-device-plugin -n {} --reuse-values --set nfd.enabled=true --set gfd.enabled=true`), or label them yourself: `kubectl label node {} nvidia.com/gpu.present=true`",
+            ds.metadata.namespace,
+            admitted
+                .iter()
+                .map(|(n, _)| n.metadata.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    } else {
+        format!("{see}; label or untaint the GPU nodes so that constraint admits them")
+    };
+    Some(
+        Finding::new(
+            DevicePluginNotScheduled::ID,
+            if dark { Severity::Error } else { Severity::Warning },
+            subject,
+            format!(
+                "device plugin {}/{} runs on no node (desiredNumberScheduled 0) although {} GPU node(s) of the input pass the nodeSelector and tolerations it shows ({}): the DaemonSet has a constraint that excludes them ({shown}){chart}",
+                ds.metadata.namespace,
+                ds.metadata.name,
+                admitted.len(),
+                nodes.join("; ")
+            ),
+        )
+        .with_evidence(Evidence::field(&o, "status.desiredNumberScheduled", "0"))
+        .with_evidences(
+            NVIDIA_CHART_AFFINITY
+                .iter()
+                .filter(|_| missing_chart_labels)
+                .map(|(k, _)| {
+                    Evidence::field(
+                        obj("Node", "", &first.metadata.name),
+                        format!("metadata.labels[{k}]"),
+                        "<absent>",
+                    )
+                }),
+        )
+        .with_remedy(remedy),
+    )
+}
+
 fn selector_text(ds: &cube_model::objects::DaemonSet) -> String {
     let spec = &ds.spec.template.spec;
     let mut parts: Vec<String> = spec
@@ -347,6 +490,40 @@ mod tests {
             ds(r#"{"nvidia.com/gpu.present":"true"}"#)
         );
         assert!(run_rule("device-plugin-not-scheduled", &s).is_empty());
+    }
+
+    /// Talos: the node's only GPU evidence is the NVIDIA system extensions' labels; the chart's
+    /// DaemonSet, described (no affinity shown), places no pod: the hidden NFD/GFD affinity.
+    #[test]
+    fn talos_node_and_a_plugin_that_schedules_nowhere() {
+        let text = "Name:           nvidia-device-plugin\nNamespace:      kube-system\nSelector:       app.kubernetes.io/name=nvidia-device-plugin\nNode-Selector:  <none>\nLabels:         helm.sh/chart=nvidia-device-plugin-0.18.0\nDesired Number of Nodes Scheduled: 0\nCurrent Number of Nodes Scheduled: 0\nNumber of Nodes Scheduled with Up-to-date Pods: 0\nNumber of Nodes Scheduled with Available Pods: 0\nNumber of Nodes Misscheduled: 0\nPods Status:  0 Running / 0 Waiting / 0 Succeeded / 0 Failed\nPod Template:\n  Labels:  app.kubernetes.io/name=nvidia-device-plugin\n  Containers:\n   nvidia-device-plugin-ctr:\n    Image:      nvcr.io/nvidia/k8s-device-plugin:v0.18.0\n  Tolerations:  nvidia.com/gpu:NoSchedule op=Exists\nEvents:  <none>\n\n$ kubectl get node node-03 --show-labels\nNAME      STATUS   ROLES    AGE   VERSION   LABELS\nnode-03   Ready    <none>   41d   v1.34.1   kubernetes.io/hostname=node-03,extensions.talos.dev/nonfree-kmod-nvidia-production=570.172.08-v1.11.3\n";
+        let f = run_rule("device-plugin-not-scheduled", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("node-03")
+                && f[0].message.contains("nvidia.com/gpu.present=true")
+                && f[0]
+                    .message
+                    .contains("extensions.talos.dev/nonfree-kmod-nvidia-production"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy
+                .contains("kubectl label node node-03 nvidia.com/gpu.present=true")
+        );
+        // the node labelled for the chart: the affinity admits it, the note about labels goes
+        let labelled = text.replace(
+            "kubernetes.io/hostname=node-03,",
+            "kubernetes.io/hostname=node-03,nvidia.com/gpu.present=true,",
+        );
+        let f = run_rule("device-plugin-not-scheduled", &labelled);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            !f[0].message.contains("carries none of them"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

@@ -175,6 +175,63 @@ pub(crate) fn signals<'c>(
         .filter(move |s| kinds.contains(&s.kind))
 }
 
+/// The kubelet's own fatal error in the log `source` (a klog `F` line, or `failed to run
+/// Kubelet`: kubernetes `cmd/kubelet/app/server.go` exits with it) that some rule concludes
+/// from: the kubelet exited for that cause.
+pub(crate) fn kubelet_fatal<'c>(ctx: &'c Context<'_>, source: &str) -> Option<&'c Signal> {
+    ctx.signals().iter().find(|s| {
+        s.source == source
+            && !is_connection(s.kind)
+            && s.kind != SignalKind::Unrecognised
+            && (s.text.contains("failed to run Kubelet") || klog_fatal(&s.text))
+    })
+}
+
+/// A connection failure signal (what `cluster-unreachable` reads).
+pub(crate) fn is_connection(kind: SignalKind) -> bool {
+    matches!(
+        kind,
+        SignalKind::Refused
+            | SignalKind::Timeout
+            | SignalKind::NoRoute
+            | SignalKind::NoSuchHost
+            | SignalKind::ProtocolMismatch
+            | SignalKind::ConnectionClosed
+    )
+}
+
+/// A klog fatal line (`F0207 12:25:38.672092 ...`), after any cleaned prefix.
+fn klog_fatal(text: &str) -> bool {
+    let b = text.trim_start().as_bytes();
+    b.len() > 6 && b[0] == b'F' && b[1..5].iter().all(u8::is_ascii_digit) && b[5] == b' '
+}
+
+/// A connection failure that is the consequence of the kubelet's exit in the same log: its
+/// target is a loopback API server (the control plane this kubelet runs as static pods, or a
+/// local proxy it runs) and the log shows the kubelet's fatal error; `Some(that error)`.
+pub(crate) fn kubelet_exit_consequence<'c>(ctx: &'c Context<'_>, s: &Signal) -> Option<&'c Signal> {
+    if !is_connection(s.kind) || s.join {
+        return None;
+    }
+    let addr = ["endpoint", "address", "server"]
+        .iter()
+        .map(|k| s.detail(k))
+        .find(|v| !v.is_empty())?;
+    let host = addr
+        .trim_matches(['"', '['])
+        .split("://")
+        .last()
+        .unwrap_or(addr);
+    let loopback = host.starts_with("127.")
+        || host.starts_with("localhost")
+        || host.starts_with("::1")
+        || host.starts_with("[::1");
+    if !loopback {
+        return None;
+    }
+    kubelet_fatal(ctx, &s.source).filter(|f| f.line != s.line)
+}
+
 /// The subject a text signal is about: its object, else its log source.
 pub(crate) fn signal_subject(s: &Signal) -> Subject {
     s.object.clone().unwrap_or_else(|| Subject::log(&s.source))

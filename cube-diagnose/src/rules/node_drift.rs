@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use cube_model::objects::Node;
 
-use crate::classify::SignalKind;
+use crate::classify::{Signal, SignalKind};
 use crate::rules::{obj, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
@@ -229,18 +229,71 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             s.detail("runtime"),
             s.detail("runtime_driver"),
         );
-        out.push(
-            Finding::new(
-                NodeDrift::ID,
-                Severity::Error,
-                signal_subject(s),
-                format!("kubelet cgroup driver \"{k}\" differs from the {r} cgroup driver \"{rd}\": the kubelet exits and the node cannot join"),
+        let (message, remedy) = cgroup_mismatch_text(k, r, rd);
+        // the kubelet's reflectors failing to reach the control plane it ran: consequences
+        let consequences: Vec<Evidence> = ctx
+            .signals()
+            .iter()
+            .filter(|c| {
+                crate::rules::kubelet_exit_consequence(ctx, c).is_some_and(|f| f.line == s.line)
+            })
+            .take(2)
+            .map(Signal::evidence)
+            .collect();
+        let message = if consequences.is_empty() {
+            message
+        } else {
+            format!(
+                "{message}; the connection failures to the local API server in the same log follow from it (this kubelet ran the control plane's static pods)"
             )
-            .with_evidence(s.evidence())
-            .with_remedy(format!("use the same driver on both sides (systemd recommended): set `cgroupDriver: {rd}` in /var/lib/kubelet/config.yaml (KubeletConfiguration) or change the runtime to \"{k}\", then `systemctl restart kubelet`")),
+        };
+        out.push(
+            Finding::new(NodeDrift::ID, Severity::Error, signal_subject(s), message)
+                .with_evidence(s.evidence())
+                .with_evidences(consequences)
+                .with_remedy(remedy),
         );
     }
     out
+}
+
+/// A cgroup-driver value as the driver name it stands for: quote characters and blanks
+/// around it removed (`--cgroup-driver='systemd'` in a file that does not strip quotes gives
+/// the kubelet the value `'systemd'`, which it prints with Go's %q as `"'systemd'"`).
+fn bare_driver(v: &str) -> &str {
+    v.trim_matches(|c: char| c == '\'' || c == '"' || c == '\\' || c.is_whitespace())
+}
+
+/// Message and remedy of a kubelet / runtime cgroup-driver mismatch (the kubelet's
+/// `misconfiguration: kubelet cgroup driver: %q is different from docker cgroup driver: %q`,
+/// kubernetes `pkg/kubelet/dockershim/docker_service.go`, cri-dockerd `core/docker_service.go`):
+/// values that differ only by quoting are one driver written with literal quotes.
+fn cgroup_mismatch_text(kubelet: &str, runtime: &str, runtime_driver: &str) -> (String, String) {
+    let (k, rd) = (bare_driver(kubelet), bare_driver(runtime_driver));
+    let quoted = k != kubelet || rd != runtime_driver;
+    if quoted && k == rd {
+        return (
+            format!(
+                "kubelet cgroup driver \"{kubelet}\" differs from the {runtime} cgroup driver \"{runtime_driver}\" only by literal quote characters: both are {k}, but the kubelet received the value with the quotes ({kubelet}), written as --cgroup-driver='{k}' inside a file that passes quotes on (KUBELET_EXTRA_ARGS in /etc/sysconfig/kubelet or /etc/default/kubelet, KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env) or quoted twice in the config file; the kubelet exits and the node cannot join"
+            ),
+            format!(
+                "remove the quote characters around the value: `--cgroup-driver={k}` (or `cgroupDriver: {k}` in /var/lib/kubelet/config.yaml), then `systemctl daemon-reload && systemctl restart kubelet`; the {runtime} side needs no change"
+            ),
+        );
+    }
+    let note = if quoted {
+        format!(" (the kubelet's value also carries literal quote characters: {kubelet})")
+    } else {
+        String::new()
+    };
+    (
+        format!(
+            "kubelet cgroup driver \"{kubelet}\" differs from the {runtime} cgroup driver \"{runtime_driver}\"{note}: the kubelet exits and the node cannot join"
+        ),
+        format!(
+            "use the same driver on both sides (systemd recommended): set `cgroupDriver: {rd}` in /var/lib/kubelet/config.yaml (KubeletConfiguration, or `--cgroup-driver={rd}` without quotes) or change {runtime}'s driver to {k}, then `systemctl restart kubelet`"
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -277,6 +330,27 @@ mod tests {
             node("b", "5.4.0-144-generic", "containerd://1.6.4")
         );
         assert!(run_rule("node-drift", &s).is_empty());
+    }
+
+    #[test]
+    fn cgroup_driver_values_that_differ_only_by_quotes() {
+        let text = "Feb 07 12:25:38 node-01 kubelet[21652]: E0207 12:25:38.628063   21652 reflector.go:153] k8s.io/kubernetes/pkg/kubelet/kubelet.go:458: Failed to list *v1.Node: Get https://localhost:8443/api/v1/nodes?limit=500&resourceVersion=0: dial tcp [::1]:8443: connect: connection refused\nFeb 07 12:25:38 node-01 kubelet[21652]: F0207 12:25:38.672092   21652 server.go:273] failed to run Kubelet: failed to create kubelet: misconfiguration: kubelet cgroup driver: \"'systemd'\" is different from docker cgroup driver: \"systemd\"\n";
+        let f = run_log("node-drift", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("quote"), "{}", f[0].message);
+        assert!(
+            f[0].remedy.contains("--cgroup-driver=systemd") && !f[0].remedy.contains("'systemd'\""),
+            "{}",
+            f[0].remedy
+        );
+        // the refused connections to the local API server are its consequence, not a cause
+        assert_eq!(f[0].evidence.len(), 2, "{f:#?}");
+        assert!(run_log("cluster-unreachable", text).is_empty());
+        // real mismatch: named both ways
+        let (m, r) = super::cgroup_mismatch_text("cgroupfs", "docker", "systemd");
+        assert!(!m.contains("quote") && r.contains("cgroupDriver: systemd"));
+        let (m, _) = super::cgroup_mismatch_text("'cgroupfs'", "docker", "systemd");
+        assert!(m.contains("literal quote characters"), "{m}");
     }
 
     #[test]

@@ -23,6 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use cube_model::objects::{Event, Pod};
 use cube_quota::schedmsg::{self, Preemption, ReasonKind, SchedulerMessage};
 
+mod hami;
+
 use super::PodUnschedulable;
 use super::blocking;
 use crate::classify::{Signal, SignalKind};
@@ -56,7 +58,8 @@ pub(super) fn scheduler_texts(
     let mut out = Vec::new();
     for (subject, (s, m)) in &latest {
         let pod = pod_of(ctx, subject);
-        let e = explain(ctx, m, pod);
+        // HAMi's reason codes (its extender's histogram reasons and FilteringFailed events)
+        let e = hami::explain(ctx, subject, Some(m)).unwrap_or_else(|| explain(ctx, m, pod));
         let mut nodes = match m.nodes {
             _ if m.dialect == schedmsg::Dialect::LegacyKubeScheduler => {
                 let (lo, hi) = m.versions();
@@ -78,6 +81,25 @@ pub(super) fn scheduler_texts(
                 format!("pod is Pending ({nodes}): {}", e.cause),
             )
             .with_evidence(s.evidence())
+            .with_evidences(e.evidence)
+            .with_remedy(e.remedy),
+        );
+    }
+    // pods whose only scheduler text is HAMi's FilteringFailed events
+    let explained: BTreeSet<Subject> = latest
+        .keys()
+        .cloned()
+        .chain(computed.iter().cloned())
+        .collect();
+    for (subject, evidence, e) in hami::alone(ctx, &explained) {
+        out.push(
+            Finding::new(
+                PodUnschedulable::ID,
+                Severity::Warning,
+                subject,
+                format!("pod is Pending: {}", e.cause),
+            )
+            .with_evidence(evidence)
             .with_evidences(e.evidence)
             .with_remedy(e.remedy),
         );

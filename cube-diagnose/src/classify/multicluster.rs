@@ -1,0 +1,202 @@
+//! Member-cluster tables of multi-cluster control planes, as `kubectl get clusters` (and its
+//! relatives) print them on the hub: a member whose readiness is `False` or `Unknown` is a
+//! [`SignalKind::ClusterNotReachable`] about that member (subject `Cluster/<name>`).
+//!
+//! - Karmada `kubectl get clusters` (karmada-io/karmada `pkg/printers/internalversion/printers.go`
+//!   `clusterColumnDefinitions`: `NAME VERSION MODE READY AGE`, some releases with
+//!   `METADATASUFFICIENT` before `AGE`, `-o wide` adding `ZONES` / `APIENDPOINT`). READY is the
+//!   member's Ready condition. `MODE` is `Push` (karmada-controller-manager's cluster status
+//!   controller probes the member's API server, `pkg/controllers/status/cluster_status_controller.go`)
+//!   or `Pull` (the karmada-agent in the member reports and renews the cluster lease); VERSION is
+//!   empty until a status was collected once.
+//! - Open Cluster Management `kubectl get managedclusters` (open-cluster-management-io/api
+//!   `cluster/v1` ManagedCluster printer columns: `NAME HUB ACCEPTED MANAGED CLUSTER URLS JOINED
+//!   AVAILABLE AGE`): AVAILABLE is the klusterlet's lease-backed availability.
+//! - KubeFed `kubectl get kubefedclusters` (kubernetes-sigs/kubefed KubeFedCluster printer
+//!   columns `NAME AGE READY` and later `KUBERNETES-VERSION`).
+//!
+//! Cells are read by the header's column positions (kubectl aligns with a tabwriter), so an empty
+//! VERSION cell does not shift READY.
+
+use super::{Signal, SignalKind, details};
+use crate::Subject;
+
+/// One table dialect: the header columns that identify it and the readiness column.
+struct Dialect {
+    /// Program, for the message (`Karmada`).
+    program: &'static str,
+    /// Header words that must all be present (in order of the header).
+    columns: &'static [&'static str],
+    /// The readiness column.
+    ready: &'static str,
+}
+
+const DIALECTS: &[Dialect] = &[
+    Dialect {
+        program: "Karmada",
+        columns: &["NAME", "VERSION", "MODE", "READY", "AGE"],
+        ready: "READY",
+    },
+    Dialect {
+        program: "Open Cluster Management",
+        columns: &["NAME", "HUB ACCEPTED", "JOINED", "AVAILABLE", "AGE"],
+        ready: "AVAILABLE",
+    },
+    Dialect {
+        program: "KubeFed",
+        columns: &["NAME", "AGE", "READY"],
+        ready: "READY",
+    },
+];
+
+/// Start offsets of the header's columns (a column name may hold single spaces: `HUB
+/// ACCEPTED`; columns are separated by two or more spaces or a tab).
+fn header_columns(header: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let b = header.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b' ' || b[i] == b'\t' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        // a name runs until two blanks or a tab
+        while i < b.len()
+            && b[i] != b'\t'
+            && !(b[i] == b' ' && (i + 1 >= b.len() || b[i + 1] == b' ' || b[i + 1] == b'\t'))
+        {
+            i += 1;
+        }
+        out.push((start, header[start..i].trim().to_owned()));
+    }
+    out
+}
+
+fn dialect_of(cols: &[(usize, String)]) -> Option<&'static Dialect> {
+    DIALECTS.iter().find(|d| {
+        let names: Vec<&str> = cols.iter().map(|(_, n)| n.as_str()).collect();
+        // every column of the dialect, in order, and nothing of a node table (STATUS, ROLES)
+        let mut at = 0;
+        d.columns.iter().all(|c| {
+            names[at..].iter().position(|n| n == c).is_some_and(|p| {
+                at += p + 1;
+                true
+            })
+        }) && !names.contains(&"STATUS")
+            && !names.contains(&"ROLES")
+    })
+}
+
+/// The cell of `row` in column `idx` of `cols` (by position; empty when the row is shorter).
+fn cell<'a>(row: &'a str, cols: &[(usize, String)], idx: usize) -> &'a str {
+    let start = cols[idx].0;
+    let end = cols.get(idx + 1).map_or(row.len(), |(s, _)| *s);
+    let start = floor_boundary(row, start.min(row.len()));
+    let end = floor_boundary(row, end.min(row.len()));
+    row.get(start..end).unwrap_or("").trim()
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Signals for the member-cluster tables in `text`.
+pub fn check(source: &str, text: &str) -> Vec<Signal> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let cols = header_columns(lines[i]);
+        let Some(d) = (cols.first().is_some_and(|(_, n)| n == "NAME"))
+            .then(|| dialect_of(&cols))
+            .flatten()
+        else {
+            i += 1;
+            continue;
+        };
+        let ready_idx = cols.iter().position(|(_, n)| n == d.ready).unwrap_or(0);
+        let mode_idx = cols.iter().position(|(_, n)| n == "MODE");
+        let version_idx = cols.iter().position(|(_, n)| n == "VERSION");
+        let mut j = i + 1;
+        while j < lines.len() && !lines[j].trim().is_empty() {
+            let row = lines[j];
+            if header_columns(row)
+                .first()
+                .is_some_and(|(_, n)| n == "NAME")
+            {
+                break;
+            }
+            let name = row.split_whitespace().next().unwrap_or("");
+            let ready = cell(row, &cols, ready_idx);
+            if !name.is_empty() && matches!(ready, "False" | "Unknown") {
+                let mode = mode_idx.map_or("", |m| cell(row, &cols, m));
+                let version = version_idx.map_or("-", |v| cell(row, &cols, v));
+                out.push(Signal {
+                    kind: SignalKind::ClusterNotReachable,
+                    source: source.to_owned(),
+                    line: j + 1,
+                    text: crate::finding::redact(row.trim()),
+                    join: false,
+                    object: Some(Subject::cluster(name)),
+                    details: details(&[
+                        ("cluster", name.to_owned()),
+                        ("program", d.program.to_owned()),
+                        ("ready", ready.to_owned()),
+                        ("ready_column", d.ready.to_owned()),
+                        ("mode", mode.to_owned()),
+                        (
+                            "never_collected",
+                            if version.is_empty() { "true" } else { "" }.to_owned(),
+                        ),
+                    ]),
+                });
+            }
+            j += 1;
+        }
+        i = j;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn karmada_table_with_empty_version_cells() {
+        let t = "NAME     VERSION   MODE   READY     AGE\n251k8s             Push   Unknown   76m\nk8s81    v1.27.3   Pull   False     2d1h\nk8s82    v1.28.1   Push   True      30m\n";
+        let s = check("clusters.txt", t);
+        assert_eq!(s.len(), 2, "{s:#?}");
+        assert_eq!(s[0].detail("cluster"), "251k8s");
+        assert_eq!(s[0].detail("ready"), "Unknown");
+        assert_eq!(s[0].detail("mode"), "Push");
+        assert_eq!(s[0].detail("never_collected"), "true");
+        assert_eq!(
+            s[0].object.as_ref().map(|o| o.name.as_str()),
+            Some("251k8s")
+        );
+        assert_eq!(s[1].detail("mode"), "Pull");
+        assert_eq!(s[1].detail("ready"), "False");
+        assert_eq!(s[1].detail("never_collected"), "");
+        // -o wide and the METADATASUFFICIENT column
+        let w = "NAME      VERSION   MODE   READY   METADATASUFFICIENT   AGE   APIENDPOINT\nmember1   v1.31.0   Push   False   True                 5d    https://172.18.0.3:6443\n";
+        assert_eq!(check("w", w).len(), 1);
+    }
+
+    #[test]
+    fn ocm_and_kubefed_tables() {
+        let ocm = "NAME       HUB ACCEPTED   MANAGED CLUSTER URLS        JOINED   AVAILABLE   AGE\ncluster1   true           https://10.0.0.5:6443       True     Unknown     3d\ncluster2   true           https://10.0.0.6:6443       True     True        3d\n";
+        let s = check("m", ocm);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].detail("program"), "Open Cluster Management");
+        let kf = "NAME       AGE   READY\ncluster1   2d    False\n";
+        assert_eq!(check("k", kf)[0].detail("program"), "KubeFed");
+        // a node table is not a member-cluster table
+        let nodes = "NAME      STATUS     ROLES    AGE   VERSION\nnode-01   NotReady   <none>   5d    v1.30.1\n";
+        assert!(check("n", nodes).is_empty());
+    }
+}

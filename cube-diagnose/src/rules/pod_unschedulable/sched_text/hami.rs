@@ -1,0 +1,153 @@
+//! HAMi's reason codes behind a pending pod (see [`crate::classify::hami`]): the codes in the
+//! FailedScheduling histogram (`1 1/1 CardInsufficientMemory`) and in the pod's
+//! `FilteringFailed` events (`2 nodes CardInsufficientMemory(node-01,node-02)`), each with its
+//! cause and remedy; `NodeUnfitPod` alone (HAMi's per-node summary) names where the per-card
+//! reason is.
+
+use cube_quota::schedmsg::SchedulerMessage;
+
+use super::{Explained, stale, subject_of};
+use crate::classify::SignalKind;
+use crate::classify::hami::{HamiReason, code_of, reason};
+use crate::rules::signals;
+use crate::{Context, Evidence, Subject};
+
+/// The HAMi explanation of `m` for `subject`, when the message or the subject's events carry
+/// HAMi's reasons.
+pub(super) fn explain(
+    ctx: &Context<'_>,
+    subject: &Subject,
+    m: Option<&SchedulerMessage>,
+) -> Option<Explained> {
+    // (count, reason, nodes)
+    let mut found: Vec<(usize, &'static HamiReason, String)> = Vec::new();
+    let mut evidence = Vec::new();
+    for r in m.iter().flat_map(|m| m.reasons.iter()) {
+        if let Some(h) = code_of(&r.reason.text) {
+            found.push((r.count, h, String::new()));
+        }
+    }
+    for s in signals(ctx, &[SignalKind::HamiFilterFailed]) {
+        if subject_of(s) != *subject || stale(ctx, s).is_some() {
+            continue;
+        }
+        let Some(h) = reason(s.detail("code")) else {
+            continue;
+        };
+        let count = s.detail("count").parse().unwrap_or(1);
+        match found.iter_mut().find(|(_, r, _)| r.code == h.code) {
+            Some(f) => {
+                if f.2.is_empty() {
+                    f.2 = s.detail("nodes").to_owned();
+                }
+                f.0 = f.0.max(count);
+            }
+            None => found.push((count, h, s.detail("nodes").to_owned())),
+        }
+        evidence.push(s.evidence());
+    }
+    let unfit = m.is_some_and(|m| {
+        m.reasons
+            .iter()
+            .any(|r| r.reason.text.trim() == "NodeUnfitPod")
+    });
+    if found.is_empty() {
+        if !unfit {
+            return None;
+        }
+        let n = m.map_or(0, |m| m.nodes);
+        return Some(Explained::new(
+            format!(
+                "HAMi's scheduler extender rejected all {n} node(s) ('NodeUnfitPod' is its per-node summary); the per-card reason code is not in the input"
+            ),
+            "read the pod's FilteringFailed events (one per reason code: `kubectl get events --field-selector reason=FilteringFailed`) or the extender's log (`kubectl -n kube-system logs deploy/hami-scheduler -c vgpu-scheduler-extender | grep NodeUnfitPod`): the code there (CardInsufficientMemory, CardInsufficientCore, CardTypeMismatch, NumaNotFit, ...) is the cause",
+        ));
+    }
+    let causes: Vec<String> = found
+        .iter()
+        .map(|(count, h, nodes)| {
+            let on = if nodes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({nodes})")
+            };
+            format!("{count} node(s) {}{on}: {}", h.code, h.cause)
+        })
+        .collect();
+    let mut remedies: Vec<&str> = Vec::new();
+    for (_, h, _) in &found {
+        if !remedies.contains(&h.remedy) {
+            remedies.push(h.remedy);
+        }
+    }
+    let mut e = Explained::new(
+        format!(
+            "HAMi's scheduler extender found no card that fits: {}",
+            causes.join("; ")
+        ),
+        remedies.join("; "),
+    );
+    e.evidence = evidence;
+    Some(e)
+}
+
+/// Subjects whose only scheduler text is HAMi's `FilteringFailed` events (no FailedScheduling
+/// in the input): one explanation each, with the signal the finding cites.
+pub(super) fn alone(
+    ctx: &Context<'_>,
+    explained: &std::collections::BTreeSet<Subject>,
+) -> Vec<(Subject, Evidence, Explained)> {
+    let mut out: Vec<(Subject, Evidence, Explained)> = Vec::new();
+    for s in signals(ctx, &[SignalKind::HamiFilterFailed]) {
+        let subject = subject_of(s);
+        if explained.contains(&subject)
+            || out.iter().any(|(x, _, _)| *x == subject)
+            || stale(ctx, s).is_some()
+        {
+            continue;
+        }
+        if let Some(e) = explain(ctx, &subject, None) {
+            out.push((subject, s.evidence(), e));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testutil::run_rule;
+
+    #[test]
+    fn hami_codes_explain_the_pending_pod() {
+        let text = "$ kubectl describe pod llm-infer-0 -n ai | sed -n '/Events:/,$p'\nEvents:\n  Type     Reason           Age   From            Message\n  ----     ------           ----  ----            -------\n  Warning  FilteringFailed  16s   hami-scheduler  2 nodes CardInsufficientMemory(node-01,node-02)\n  Warning  FilteringFailed  16s   hami-scheduler  1 nodes NumaNotFit(node-03)\n  Warning  FailedScheduling 16s   hami-scheduler  0/3 nodes are available: 3 NodeUnfitPod. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.\n";
+        let f = run_rule("pod-unschedulable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let m = &f[0].message;
+        assert!(
+            m.contains("CardInsufficientMemory (node-01,node-02)")
+                && m.contains("free device memory")
+                && m.contains("NumaNotFit"),
+            "{m}"
+        );
+        assert!(f[0].remedy.contains("nvidia.com/gpumem") && f[0].remedy.contains("numa-bind"));
+        // the extender's codes inside the histogram (`1 1/1 CardInsufficientCore`)
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  15s  hami-scheduler  0/1 nodes are available: 1 1/1 CardInsufficientCore. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+        );
+        assert!(f[0].message.contains("gpucores"), "{f:#?}");
+        // NodeUnfitPod alone: where the per-card reason is
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  15s  hami-scheduler  0/2 nodes are available: 2 NodeUnfitPod.",
+        );
+        assert!(f[0].remedy.contains("FilteringFailed"), "{f:#?}");
+        // FilteringFailed events alone still explain the pod
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FilteringFailed  16s  hami-scheduler  1 nodes CardUuidMismatch(gpu-node-b)",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("use-gpuuuid"), "{f:#?}");
+    }
+}

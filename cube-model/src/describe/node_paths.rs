@@ -1,0 +1,490 @@
+//! Node facts printed as field paths rather than as a `describe` or a table, as people paste
+//! them when they look at one resource:
+//!
+//! - path lines: `status.capacity.amd.com/gpu: 0`, `.status.allocatable."nvidia.com/gpu": 4`,
+//!   `status.allocatable["gpu.intel.com/i915"]: 1`, gron's `json.status.capacity["amd.com/gpu"]
+//!   = "0";`, `metadata.labels.nvidia.com/gpu.present: true`, `metadata.name: node-01` (the
+//!   output of `jq -r 'paths(scalars) as $p | ...'`, `yq`'s path listings, gron, or a hand-written
+//!   note);
+//! - a `kubectl get node <name> -o jsonpath='{.metadata.labels}'` map split into lines
+//!   (`| tr ',' '\n'`): `"amd.com/gpu.family":"RDNA3"`, recognised by qualified label keys;
+//! - `kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.amd\.com/gpu`
+//!   tables, read through the column specification of the command.
+//!
+//! The node is named by a `Node: <name>` / `Name: <name>` line, a `metadata.name` path, the
+//! row's NAME, or the command (`kubectl get node <name> ...`). The node read is partial
+//! ([`super::PARTIAL_ANNOTATION`]): only the fields printed are known.
+
+use std::collections::BTreeMap;
+
+use crate::objects::Node;
+use crate::quantity::Quantity;
+
+/// The field a path line names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathFact {
+    /// `status.capacity.<resource>`.
+    Capacity(String, String),
+    /// `status.allocatable.<resource>`.
+    Allocatable(String, String),
+    /// `metadata.labels.<key>`.
+    Label(String, String),
+    /// `metadata.name`.
+    Name(String),
+}
+
+/// The segments of a field path (`status.capacity.amd.com/gpu`, `.status.capacity."amd.com/gpu"`,
+/// `status.capacity["amd.com/gpu"]`, `json.status...`): the first two fixed segments and the
+/// rest as one key (a resource name or label key, dots and slashes included, quotes and
+/// brackets removed, `\.` unescaped).
+fn split_path(path: &str) -> Option<(&str, &str, String)> {
+    let p = path.trim();
+    let p = p.strip_prefix("json").unwrap_or(p);
+    let p = p.strip_prefix('.').unwrap_or(p);
+    let (first, rest) = p.split_once(['.', '['])?;
+    let rest = rest.trim_start_matches(['.', '[']);
+    let (second, key) = match rest.find(['.', '[']) {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let key = key
+        .trim_start_matches(['.', '['])
+        .trim_end_matches(']')
+        .trim_matches(['"', '\''])
+        .replace("\\.", ".");
+    Some((first, second, key))
+}
+
+/// A node fact of one line (see the module documentation), `None` for other lines.
+pub(crate) fn path_fact(line: &str) -> Option<PathFact> {
+    let t = line.trim();
+    // `path: value` or gron's `path = "value";`
+    let (path, value) = match t.split_once(" = ") {
+        Some((p, v)) if p.starts_with("json") => (p, v.trim_end_matches(';')),
+        _ => {
+            // the value follows the last `: ` (keys hold `:` only in ports, not here)
+            let at = t.rfind(": ")?;
+            (&t[..at], &t[at + 2..])
+        }
+    };
+    if path.contains(' ') {
+        return None;
+    }
+    let value = value.trim().trim_matches(['"', '\'']).to_owned();
+    let (first, second, key) = split_path(path)?;
+    match (first, second) {
+        ("status", "capacity") if !key.is_empty() => Some(PathFact::Capacity(key, value)),
+        ("status", "allocatable") if !key.is_empty() => Some(PathFact::Allocatable(key, value)),
+        ("metadata", "labels") if !key.is_empty() => Some(PathFact::Label(key, value)),
+        ("metadata", "name") if key.is_empty() && !value.is_empty() => Some(PathFact::Name(value)),
+        _ => None,
+    }
+}
+
+/// A line of a label map split into lines: `"amd.com/gpu.family":"RDNA3"` (braces and a
+/// trailing comma allowed) whose key is a qualified label key (`<dns prefix>/<name>`).
+pub(crate) fn label_map_entry(line: &str) -> Option<(String, String)> {
+    let t = line
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches(',')
+        .trim_end_matches('}');
+    let rest = t.strip_prefix('"')?;
+    let (key, rest) = rest.split_once('"')?;
+    let value = rest.trim_start().strip_prefix(':')?.trim();
+    let value = value.strip_prefix('"')?.strip_suffix('"')?;
+    let (prefix, name) = key.split_once('/')?;
+    let label_like = prefix.contains('.')
+        && !name.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '/'));
+    label_like.then(|| (key.to_owned(), value.to_owned()))
+}
+
+/// A `"key":"value"` entry of a JSON map line (braces and a trailing comma allowed), any key.
+pub(crate) fn map_entry(line: &str) -> Option<(String, String)> {
+    let t = line
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches(',')
+        .trim_end_matches('}');
+    let rest = t.strip_prefix('"')?;
+    let (key, rest) = rest.split_once('"')?;
+    let value = rest.trim_start().strip_prefix(':')?.trim();
+    let value = value.strip_prefix('"')?.strip_suffix('"')?;
+    (!key.is_empty()).then(|| (key.to_owned(), value.to_owned()))
+}
+
+/// True when `text` holds node facts this module reads and nothing else the describe reader
+/// would take for its own: at least one capacity/allocatable path line, or a label map of at
+/// least one qualified key with no other content line.
+pub(crate) fn looks_like_node_paths(text: &str) -> bool {
+    // a shown `kubectl get nodes -o custom-columns=...` / `-o jsonpath=...` command
+    if text.lines().any(|l| {
+        crate::paste::prompt_command(l).is_some_and(|c| {
+            (custom_columns(c).is_some() || jsonpath_fields(c).is_some())
+                && c.split_whitespace()
+                    .any(|w| matches!(w, "node" | "nodes" | "no") || w.starts_with("node/"))
+        })
+    }) {
+        return true;
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && crate::paste::prompt_command(l).is_none())
+        .collect();
+    if lines.is_empty() {
+        return false;
+    }
+    let resource_paths = lines
+        .iter()
+        .filter(|l| {
+            matches!(
+                path_fact(l),
+                Some(PathFact::Capacity(..) | PathFact::Allocatable(..))
+            )
+        })
+        .count();
+    if resource_paths > 0 {
+        return true;
+    }
+    lines.iter().all(|l| label_map_entry(l).is_some())
+}
+
+/// The node a `kubectl get node <name> ...` command names.
+pub(crate) fn command_node(cmd: &str) -> Option<String> {
+    let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "get")?;
+    let mut positional = words[at + 1..].iter().filter(|w| !w.starts_with('-'));
+    match positional.next()? {
+        r if r.eq_ignore_ascii_case("node")
+            || r.eq_ignore_ascii_case("nodes")
+            || r.eq_ignore_ascii_case("no") =>
+        {
+            positional
+                .next()
+                .map(|n| n.trim_matches(['"', '\'']).to_owned())
+                .filter(|n| !n.is_empty())
+        }
+        r => r
+            .strip_prefix("node/")
+            .or_else(|| r.strip_prefix("nodes/"))
+            .map(str::to_owned),
+    }
+}
+
+/// The columns of `-o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.amd\.com/gpu`
+/// (header name, field path), `None` without that option.
+pub(crate) fn custom_columns(cmd: &str) -> Option<Vec<(String, String)>> {
+    let spec = cmd
+        .split_whitespace()
+        .find_map(|w| {
+            w.strip_prefix("custom-columns=")
+                .or_else(|| w.strip_prefix("-ocustom-columns="))
+        })
+        .or_else(|| {
+            let words: Vec<&str> = cmd.split_whitespace().collect();
+            words
+                .windows(2)
+                .find(|w| w[0] == "-o" || w[0] == "--output")
+                .and_then(|w| w[1].strip_prefix("custom-columns="))
+        })?;
+    let spec = spec.trim_matches(['"', '\'']);
+    let cols: Vec<(String, String)> = spec
+        .split(',')
+        .filter_map(|c| {
+            let (name, path) = c.split_once(':')?;
+            Some((name.trim().to_owned(), path.trim().to_owned()))
+        })
+        .collect();
+    (!cols.is_empty()).then_some(cols)
+}
+
+/// The field paths of `-o jsonpath='<template>'` (`{.status.allocatable}`,
+/// `{range .items[*]}{.metadata.name}{"\t"}{.status.allocatable.nvidia\.com/gpu}{"\n"}{end}`),
+/// in output order: `range`/`end` and literals left out (k8s.io/client-go
+/// `util/jsonpath`). `None` without that option.
+pub(crate) fn jsonpath_fields(cmd: &str) -> Option<Vec<String>> {
+    let at = cmd.find("jsonpath=")? + "jsonpath=".len();
+    let rest = &cmd[at..];
+    let template = match rest.chars().next()? {
+        q @ ('\'' | '"') => rest[1..].split(q).next()?,
+        _ => rest.split_whitespace().next()?,
+    };
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut cur = String::new();
+    for c in template.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                cur.clear();
+            }
+            '}' if depth > 0 => {
+                depth -= 1;
+                let e = cur.trim();
+                if e.starts_with('.') && !e.starts_with("..") {
+                    out.push(e.to_owned());
+                }
+                cur.clear();
+            }
+            c if depth > 0 => cur.push(c),
+            _ => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Facts of one node, gathered from any of the forms above.
+#[derive(Debug, Default)]
+pub(crate) struct NodeFacts {
+    pub capacity: BTreeMap<String, String>,
+    pub allocatable: BTreeMap<String, String>,
+    pub labels: BTreeMap<String, String>,
+}
+
+impl NodeFacts {
+    pub(crate) fn add(&mut self, fact: PathFact) {
+        match fact {
+            PathFact::Capacity(k, v) => {
+                self.capacity.insert(k, v);
+            }
+            PathFact::Allocatable(k, v) => {
+                self.allocatable.insert(k, v);
+            }
+            PathFact::Label(k, v) => {
+                self.labels.insert(k, v);
+            }
+            PathFact::Name(_) => {}
+        }
+    }
+
+    /// A partial Node named `name` holding these facts; quantities that do not parse are
+    /// returned as `(field, value, error)` for the caller's problems.
+    pub(crate) fn into_node(self, name: &str) -> (Node, Vec<(String, String, String)>) {
+        let mut node = Node::default();
+        node.metadata.name = name.to_owned();
+        node.metadata.labels = self.labels.into();
+        let mut unknown = vec!["taints", "conditions"];
+        if self.capacity.is_empty() {
+            unknown.push("capacity");
+        }
+        if self.allocatable.is_empty() {
+            unknown.push("allocatable");
+        }
+        node.metadata.annotations.insert(
+            super::PARTIAL_ANNOTATION.to_owned(),
+            format!(
+                "from field paths printed for the node; unknown: {}",
+                unknown.join(", ")
+            ),
+        );
+        let mut problems = Vec::new();
+        for (field, map, list) in [
+            ("status.capacity", self.capacity, &mut node.status.capacity),
+            (
+                "status.allocatable",
+                self.allocatable,
+                &mut node.status.allocatable,
+            ),
+        ] {
+            for (k, v) in map {
+                match v.parse::<Quantity>() {
+                    Ok(q) => {
+                        list.insert(k.as_str(), q);
+                    }
+                    Err(e) => problems.push((format!("{field}.{k}"), v, e.to_string())),
+                }
+            }
+        }
+        (node, problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_read_from_paths_label_maps_and_custom_columns() {
+        let text = "Node: node-01\nstatus.capacity.amd.com/gpu: 0\nstatus.allocatable.amd.com/gpu: 0\n$ kubectl get node node-01 -o jsonpath='{.metadata.labels}' | tr ',' '\\n' | grep -i amd\n\"amd.com/gpu.family\":\"RDNA3\"\n\"feature.node.kubernetes.io/pci-1002.present\":\"true\"\n";
+        let p = super::super::parse_text(text);
+        assert_eq!(p.nodes.len(), 1, "{:#?}", p.nodes);
+        let n = &p.nodes[0];
+        assert_eq!(n.metadata.name, "node-01");
+        assert_eq!(
+            n.status
+                .capacity
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        assert_eq!(n.metadata.labels.get("amd.com/gpu.family"), Some("RDNA3"));
+        assert!(p.pods.is_empty());
+        let cc = "$ kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu,CAP:.status.capacity.nvidia\\.com/gpu\nNAME      GPU      CAP\ngpu-a     0        4\ncpu-b     <none>   <none>\n";
+        let p = super::super::parse_text(cc);
+        let a = p
+            .nodes
+            .iter()
+            .find(|n| n.metadata.name == "gpu-a")
+            .expect("gpu-a");
+        assert_eq!(
+            a.status
+                .allocatable
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        assert_eq!(
+            a.status
+                .capacity
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("4")
+        );
+        assert!(p.nodes.iter().any(|n| n.metadata.name == "cpu-b"));
+    }
+
+    #[test]
+    fn jsonpath_templates_and_their_output() {
+        assert_eq!(
+            jsonpath_fields("kubectl get node n1 -o jsonpath='{.status.allocatable}'"),
+            Some(vec![".status.allocatable".to_owned()])
+        );
+        assert_eq!(
+            jsonpath_fields(
+                r#"kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{"\t"}{.status.allocatable.nvidia\.com/gpu}{"\n"}{end}'"#
+            ),
+            Some(vec![
+                ".metadata.name".to_owned(),
+                ".status.allocatable.nvidia\\.com/gpu".to_owned()
+            ])
+        );
+        assert_eq!(jsonpath_fields("kubectl get nodes -o wide"), None);
+        let map = "$ kubectl get node node-01 -o jsonpath='{.status.allocatable}'\n{\"amd.com/gpu\":\"0\",\"cpu\":\"16\"}\n";
+        let p = super::super::parse_text(map);
+        assert_eq!(p.nodes.len(), 1, "{:#?}", p.nodes);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .allocatable
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        let rows = "$ kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{\"\\t\"}{.status.capacity.habana\\.ai/gaudi}{\"\\n\"}{end}'\nnode-01\t8\nnode-02\t0\n";
+        let p = super::super::parse_text(rows);
+        assert_eq!(p.nodes.len(), 2, "{:#?}", p.nodes);
+        assert_eq!(
+            p.nodes[1]
+                .status
+                .capacity
+                .get("habana.ai/gaudi")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        let one = "$ kubectl get node node-07 -o jsonpath='{.status.capacity.amd\\.com/gpu}'\n0\n";
+        let p = super::super::parse_text(one);
+        assert_eq!(p.nodes[0].metadata.name, "node-07");
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .capacity
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        // a capacity map split into lines (`| tr ',' '\n'`) is capacity, not labels
+        let split = "$ kubectl get node node-01 -o jsonpath='{.status.capacity}' | tr ',' '\\n'\n{\"amd.com/gpu\":\"0\"\n\"cpu\":\"16\"}\n";
+        let p = super::super::parse_text(split);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .capacity
+                .get("amd.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0"),
+            "{:#?}",
+            p.nodes
+        );
+        assert!(p.nodes[0].metadata.labels.is_empty());
+    }
+
+    #[test]
+    fn every_path_form() {
+        for (line, want) in [
+            (
+                "status.capacity.amd.com/gpu: 0",
+                PathFact::Capacity("amd.com/gpu".into(), "0".into()),
+            ),
+            (
+                ".status.allocatable.\"nvidia.com/gpu\": 4",
+                PathFact::Allocatable("nvidia.com/gpu".into(), "4".into()),
+            ),
+            (
+                "status.allocatable[\"gpu.intel.com/i915\"]: 1",
+                PathFact::Allocatable("gpu.intel.com/i915".into(), "1".into()),
+            ),
+            (
+                "json.status.capacity[\"habana.ai/gaudi\"] = \"8\";",
+                PathFact::Capacity("habana.ai/gaudi".into(), "8".into()),
+            ),
+            (
+                "metadata.labels.nvidia.com/gpu.present: true",
+                PathFact::Label("nvidia.com/gpu.present".into(), "true".into()),
+            ),
+            ("metadata.name: node-01", PathFact::Name("node-01".into())),
+        ] {
+            assert_eq!(path_fact(line), Some(want), "{line}");
+        }
+        for other in [
+            "Capacity:",
+            "  cpu: 8",
+            "status: Ready",
+            "Node: node-01",
+            "error: status.capacity is empty",
+        ] {
+            assert_eq!(path_fact(other), None, "{other}");
+        }
+        assert_eq!(
+            label_map_entry("\"amd.com/gpu.family\":\"RDNA3\","),
+            Some(("amd.com/gpu.family".into(), "RDNA3".into()))
+        );
+        assert_eq!(label_map_entry("\"msg\":\"hello\""), None);
+        assert!(looks_like_node_paths(
+            "Node: node-01\nstatus.capacity.amd.com/gpu: 0\n"
+        ));
+        assert!(looks_like_node_paths(
+            "\"amd.com/gpu.family\":\"RDNA3\"\n\"feature.node.kubernetes.io/pci-1002.present\":\"true\"\n"
+        ));
+        assert!(!looks_like_node_paths("\"level\":\"info\"\nhello\n"));
+        assert!(looks_like_node_paths(
+            "$ kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.amd\\.com/gpu\nNAME      GPU\nnode-01   0\n"
+        ));
+        assert_eq!(
+            command_node(
+                "kubectl get node node-01 -o jsonpath='{.metadata.labels}' | tr ',' '\\n'"
+            ),
+            Some("node-01".into())
+        );
+        assert_eq!(command_node("kubectl get pods"), None);
+        assert_eq!(
+            custom_columns(
+                "kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.amd\\.com/gpu"
+            ),
+            Some(vec![
+                ("NAME".into(), ".metadata.name".into()),
+                ("GPU".into(), ".status.allocatable.amd\\.com/gpu".into())
+            ])
+        );
+    }
+}
