@@ -641,6 +641,19 @@ pub fn classify_http(code: u16, body: &str) -> Class {
 // ---------------------------------------------------------------------------------------------
 // Typed error chains
 
+/// A name rustls lists in `NotValidForNameContext::presented`, written as its Debug text
+/// (`DnsName("wrong.example.com")`, `IpAddress(10.0.0.1)`): the name alone.
+fn presented_name(p: &str) -> String {
+    let p = p.trim();
+    let inner = match (p.find('('), p.ends_with(')')) {
+        (Some(open), true) if p[..open].chars().all(|c| c.is_ascii_alphanumeric()) => {
+            &p[open + 1..p.len() - 1]
+        }
+        _ => p,
+    };
+    inner.trim_matches('"').to_string()
+}
+
 fn from_rustls(e: &rustls::Error) -> Option<Class> {
     use rustls::CertificateError as C;
     let unix =
@@ -656,10 +669,7 @@ fn from_rustls(e: &rustls::Error) -> Option<Class> {
                 expected,
                 presented,
             } => Class::TlsNameMismatch {
-                valid_for: presented
-                    .iter()
-                    .map(|p| p.trim_matches('"').to_string())
-                    .collect(),
+                valid_for: presented.iter().map(|p| presented_name(p)).collect(),
                 wanted: Some(server_name_text(expected)),
             },
             C::Expired => validity(Validity::Expired, None, None),
@@ -818,6 +828,19 @@ pub fn humanize(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// rustls lists the names a certificate is valid for as Debug text; the report shows the
+    /// names (`wrong.example.com`, not `DnsName("wrong.example.com")`).
+    #[test]
+    fn presented_names_lose_rustls_debug_wrappers() {
+        assert_eq!(
+            presented_name("DnsName(\"wrong.example.com\")"),
+            "wrong.example.com"
+        );
+        assert_eq!(presented_name("IpAddress(10.0.0.1)"), "10.0.0.1");
+        assert_eq!(presented_name("\"kubernetes\""), "kubernetes");
+        assert_eq!(presented_name("a (b)"), "a (b)");
+    }
     use super::*;
 
     #[track_caller]

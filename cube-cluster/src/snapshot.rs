@@ -245,6 +245,48 @@ impl fmt::Display for CollectProgress {
     }
 }
 
+/// Why a list answer is not a list: not JSON (with the parser's message, no content quoted), or
+/// a JSON value without an `items` array (with its `kind`). `None` for a list.
+fn not_a_list(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        kind: Option<serde::de::IgnoredAny>,
+        items: Option<Vec<serde::de::IgnoredAny>>,
+    }
+    match serde_json::from_str::<Shape>(text) {
+        Ok(Shape { items: Some(_), .. }) => None,
+        Ok(Shape { kind, .. }) => Some(format!(
+            "a JSON object without items{}",
+            if kind.is_some() {
+                " (its kind is not a list)"
+            } else {
+                ""
+            }
+        )),
+        Err(e) => {
+            let what = if text.trim_start().starts_with('<') {
+                "HTML or XML (a proxy or another server in the way?)"
+            } else if text.contains('\u{fffd}') || text.bytes().any(|b| b < 0x09) {
+                "binary data (a compressed body the client did not ask for?)"
+            } else {
+                "not JSON"
+            };
+            // the parser's category and place only: its message may quote the content
+            let category = match e.classify() {
+                serde_json::error::Category::Eof => "cut short",
+                serde_json::error::Category::Data => "JSON of another shape",
+                _ => "a syntax error",
+            };
+            Some(format!(
+                "{what}: {} bytes, {category} at line {} column {}",
+                text.len(),
+                e.line(),
+                e.column()
+            ))
+        }
+    }
+}
+
 /// A failure that stops the collection.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -387,6 +429,25 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
             };
             match answer {
                 Ok(text) => {
+                    if let Some(why) = not_a_list(&text) {
+                        // A 200 answer that is no list (a proxy's HTML page, a compressed or
+                        // binary body, a Status, another object) is a kind not read, never an
+                        // empty kind.
+                        let reason = format!(
+                            "the answer to {} is not a {} list: {why} (after {page} page(s); {} objects kept)",
+                            k.path,
+                            k.kind,
+                            snapshot.object_count() - before
+                        );
+                        snapshot
+                            .missing_kinds
+                            .insert(k.kind.to_string(), reason.clone());
+                        progress(CollectProgress::Missing {
+                            kind: k.kind,
+                            reason,
+                        });
+                        break;
+                    }
                     page += 1;
                     snapshot.add_bytes(&format!("live:{}#{page}", k.path), text.as_bytes());
                     progress(CollectProgress::Page {
@@ -440,6 +501,22 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
 
 #[cfg(test)]
 mod tests {
+    /// A 200 answer that is no list is a kind not read (issue 9: a gzip body, a proxy's login
+    /// page or a Status read as an empty kind, a clean report).
+    #[test]
+    fn answers_that_are_not_lists_are_named() {
+        assert_eq!(super::not_a_list(r#"{"kind":"NodeList","items":[]}"#), None);
+        assert_eq!(super::not_a_list(r#"{"items":[{"a":1}]}"#), None);
+        let html = super::not_a_list("<html><body>Sign in</body></html>").unwrap();
+        assert!(html.starts_with("HTML or XML"), "{html}");
+        let gz = super::not_a_list("\u{1f}\u{fffd}\u{8}\0\0").unwrap();
+        assert!(gz.starts_with("binary data"), "{gz}");
+        let status = super::not_a_list(r#"{"kind":"Status","code":200}"#).unwrap();
+        assert!(status.contains("without items"), "{status}");
+        let other = super::not_a_list(r#"{"items":"s3cr3t-value"}"#).unwrap();
+        assert!(!other.contains("s3cr3t"), "{other}");
+    }
+
     use super::*;
 
     #[test]

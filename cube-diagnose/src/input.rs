@@ -196,6 +196,12 @@ pub struct Inputs {
 }
 
 /// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
+/// Longest log line read whole, in bytes; a longer line is read up to here and listed as an
+/// input problem. No log line is this long (journald's `LineMax` is 48 KiB, the CRI log format
+/// splits lines at 16 KiB); matching the message catalog against a 500 MB line of no newline
+/// took tens of minutes.
+pub const MAX_LOG_LINE_BYTES: usize = 64 << 10;
+
 fn looks_binary(bytes: &[u8]) -> bool {
     // A NUL byte or two in a text (a damaged dump, a log with a torn write) is damage the
     // readers report where it is; binary data has many (counted with the other controls).
@@ -760,14 +766,40 @@ impl Inputs {
     /// kept). When the classifiers recognise nothing in it and `quiet` is false (the input gave
     /// no objects either), the input is reported as not recognised.
     fn push_log(&mut self, source: &str, lines: &[PasteLine], quiet: bool, cleaned: bool) {
-        let mut text = String::with_capacity(lines.iter().map(|l| l.text.len() + 1).sum());
+        let mut text = String::with_capacity(
+            lines
+                .iter()
+                .map(|l| l.text.len().min(MAX_LOG_LINE_BYTES) + 1)
+                .sum(),
+        );
         let mut origins = Vec::with_capacity(lines.len());
+        let mut cut: Vec<(usize, usize)> = Vec::new();
         for l in lines {
-            text.push_str(&l.text);
+            if l.text.len() > MAX_LOG_LINE_BYTES {
+                let mut end = MAX_LOG_LINE_BYTES;
+                while !l.text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.push_str(&l.text[..end]);
+                cut.push((l.number, l.text.len()));
+            } else {
+                text.push_str(&l.text);
+            }
             text.push('\n');
             origins.push(LineOrigin {
                 line: l.number,
                 host: l.host.clone(),
+            });
+        }
+        if let Some(&(line, len)) = cut.first() {
+            self.problems.push(InputProblem {
+                source: source.to_owned(),
+                message: format!(
+                    "{} log line(s) longer than {MAX_LOG_LINE_BYTES} bytes (line {line}: {len} bytes): only the first {MAX_LOG_LINE_BYTES} bytes of each are read as a log line",
+                    cut.len()
+                ),
+                fatal: false,
+                ..InputProblem::default()
             });
         }
         let log = LogText::new(source, text).with_origins(
@@ -1056,6 +1088,36 @@ fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text of one endless line (no newline) is read up to the line bound, said, and the
+    /// lines around it still read.
+    #[test]
+    fn overlong_log_lines_are_cut_and_said() {
+        let mut i = Inputs::new();
+        let long = "abcdefghij".repeat(MAX_LOG_LINE_BYTES / 5);
+        let text = format!(
+            "{long}\nE1201 10:00:00.000000 1 kubelet.go:1] container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n"
+        );
+        let start = std::time::Instant::now();
+        i.add("one-line.log", &text);
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+        let said = i
+            .problems
+            .iter()
+            .find(|p| p.message.contains("longer than"))
+            .expect("the cut is said");
+        assert!(!said.fatal && said.message.contains("line 1"), "{said:?}");
+        assert!(
+            i.logs
+                .iter()
+                .all(|l| l.text.len() < MAX_LOG_LINE_BYTES + 4096)
+        );
+        assert!(
+            i.logs
+                .iter()
+                .any(|l| l.text.contains("cni plugin not initialized"))
+        );
+    }
 
     #[test]
     fn logs_and_objects_are_routed() {

@@ -378,9 +378,10 @@ pub fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>, cube_model::i
 /// on every output): scanning a multi-gigabyte dump would cost more than loading it.
 pub const LEARN_SECRETS_MAX_BYTES: usize = 64 << 20;
 
-fn known_secrets() -> &'static std::sync::Mutex<Vec<String>> {
-    static KNOWN: std::sync::OnceLock<std::sync::Mutex<Vec<String>>> = std::sync::OnceLock::new();
-    KNOWN.get_or_init(|| std::sync::Mutex::new(Vec::new()))
+fn known_secrets() -> &'static std::sync::Mutex<cube_model::redact::KnownSecrets> {
+    static KNOWN: std::sync::OnceLock<std::sync::Mutex<cube_model::redact::KnownSecrets>> =
+        std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| std::sync::Mutex::new(cube_model::redact::KnownSecrets::new()))
 }
 
 /// Remembers the secret values of an input ([`cube_model::redact::secret_values`]: values of
@@ -400,11 +401,7 @@ pub fn learn_secrets(bytes: &[u8]) {
     let mut known = known_secrets()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for v in found {
-        if !known.contains(&v) {
-            known.push(v);
-        }
-    }
+    known.extend(found);
 }
 
 /// [`cube_model::redact::redact`], then every secret learnt from the inputs
@@ -413,7 +410,7 @@ pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     let known = known_secrets()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    cube_model::redact::redact_known(text, &known)
+    cube_model::redact::redact_with_known(text, &known)
 }
 
 /// Every secret learnt from the inputs ([`learn_secrets`]) hidden; nothing else changed (for
@@ -422,16 +419,7 @@ pub fn hide_known(text: &str) -> std::borrow::Cow<'_, str> {
     let known = known_secrets()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !known.iter().any(|k| text.contains(k.as_str())) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = text.to_owned();
-    let mut sorted: Vec<&String> = known.iter().collect();
-    sorted.sort_by_key(|k| std::cmp::Reverse(k.len()));
-    for k in sorted {
-        out = out.replace(k.as_str(), cube_model::redact::PLACEHOLDER);
-    }
-    std::borrow::Cow::Owned(out)
+    known.hide(text)
 }
 
 /// Reads one input file as text (invalid UTF-8 replaced), see [`read_input`].

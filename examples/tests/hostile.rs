@@ -1002,7 +1002,11 @@ fn corpus() -> Vec<(String, String)> {
          Authorization: Bearer {JWT}\n\
          E1201 Get \"https://admin:{URL_PASSWORD}@10.0.0.1:6443/version\": dial tcp 10.0.0.1:6443: connect: connection refused\n\
          proxyconnect tcp: dial tcp: lookup proxy on 10.0.0.2:53: no such host (proxy http://proxyuser:{PROXY_PASSWORD}@proxy:3128)\n\
-         error: You must be logged in to the server (Unauthorized) token {BOOTSTRAP}\n"
+         error: You must be logged in to the server (Unauthorized) token {BOOTSTRAP}\n\
+         > GET /api/v1/nodes HTTP/2\n\
+         > authorization: Bearer {BEARER}\n\
+         > Cookie: lang=en; session={PASSWORD}; Path=/\n\
+         < HTTP/2 403\n"
     );
     let secret_yaml = format!(
         "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: default\ntype: Opaque\ndata:\n  password: {SECRET_DATA}\nstringData:\n  note: {PASSWORD}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: bootstrap-token-q7z3k9\n  namespace: kube-system\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: q7z3k9\n  token-secret: {BOOTSTRAP_SECRET}\n  usage-bootstrap-authentication: \"true\"\n"

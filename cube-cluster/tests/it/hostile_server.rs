@@ -243,6 +243,32 @@ async fn status_500_and_403_on_every_list_leave_every_kind_missing() {
     }
 }
 
+/// A 200 list answer that is no list (a gzip body the client never asked for, a proxy's HTML
+/// login page, a `Status`) was read as an empty kind: a clean report. Every kind is missing and
+/// says what came back.
+#[tokio::test]
+async fn answers_that_are_not_lists_leave_every_kind_missing() {
+    let pki = Pki::new();
+    for (shape, says) in [(0u8, "binary data"), (1, "HTML"), (2, "without items")] {
+        let srv = tls_server(&pki, Behaviour::NotAList(shape)).await;
+        let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+        let c = bounded(&sel, NetLimits::default());
+        let o = CollectOptions::default();
+        let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+        assert_eq!(snap.missing_kinds.len(), o.kinds.len(), "{shape}");
+        assert!(
+            snap.kinds_listed.is_empty(),
+            "{shape}: {:?}",
+            snap.kinds_listed
+        );
+        let why = snap.missing_kinds.values().next().expect("a reason");
+        assert!(
+            why.contains(says) && why.contains("is not a"),
+            "{shape}: {why}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn escape_codes_in_server_messages_never_reach_a_message_raw() {
     let pki = Pki::new();

@@ -41,6 +41,9 @@ pub enum Behaviour {
     Reset,
     /// Writes an SSH banner instead of anything HTTP (or TLS), then closes.
     NotHttp,
+    /// Lists answer 200 with a body that is no list: `0` a gzip body (`Content-Encoding: gzip`
+    /// never asked for), `1` a proxy's HTML login page, `2` a `Status` object.
+    NotAList(u8),
 }
 
 /// A running hostile server; dropped = stopped.
@@ -303,6 +306,26 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                             "message": format!("nodes is forbidden: {ESCAPES}"), "reason": "Forbidden", "code": 403}),
                 )
                 .await?;
+            }
+            Behaviour::NotAList(shape) if is_list(&path) => {
+                let (encoding, body): (&str, Vec<u8>) = match shape {
+                    // a gzip member header and deflate bytes: what a compressing proxy sends
+                    0 => (
+                        "Content-Encoding: gzip\r\n",
+                        [&[0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03][..], &[0xed, 0xc1, 0x01, 0x0d, 0][..], &[0u8; 64][..]].concat(),
+                    ),
+                    1 => ("", b"<!DOCTYPE html><html><body><form action=/login>Sign in</form></body></html>".to_vec()),
+                    _ => ("", br#"{"kind":"Status","apiVersion":"v1","status":"Success","code":200}"#.to_vec()),
+                };
+                w.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{encoding}Content-Length: {}\r\n\r\n",
+                        body.len()
+                    )
+                    .as_bytes(),
+                )
+                .await?;
+                w.write_all(&body).await?;
             }
             Behaviour::NotKubernetes if path == "/version" => {
                 write_json(
