@@ -897,15 +897,15 @@ fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
         } else if let Some((_, v)) = found.last_mut() {
             if let Some(ty) = t.strip_prefix("Type:") {
                 if ty.trim().starts_with("HostPath") {
-                    v.host_path = Some(HostPathVolumeSource::default());
+                    v.host_path = Some(Box::default());
                 }
             } else if let (Some(hp), Some(path)) = (v.host_path.as_mut(), t.strip_prefix("Path:")) {
                 hp.path = path.trim().to_owned();
             } else if let Some(claim) = t.strip_prefix("ClaimName:") {
-                v.persistent_volume_claim = Some(PvcVolumeSource {
+                v.persistent_volume_claim = Some(Box::new(PvcVolumeSource {
                     claim_name: claim.trim().to_owned(),
                     ..Default::default()
-                });
+                }));
             }
         }
     }
