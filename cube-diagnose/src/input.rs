@@ -866,7 +866,7 @@ fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
 /// `kubectl describe pod` Volumes blocks: hostPath and claim volumes (the model's describe reader
 /// keeps containers and events; volumes matter for node-local storage findings).
 fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
-    use cube_model::objects::{HostPathVolumeSource, PvcVolumeSource, Volume};
+    use cube_model::objects::{PvcVolumeSource, Volume};
     let mut pod_name = String::new();
     let mut in_volumes = false;
     let mut found: Vec<(String, Volume)> = Vec::new();
