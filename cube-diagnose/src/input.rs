@@ -1028,7 +1028,7 @@ fn push_bare_scheduler_lines(out: &mut Vec<PasteLine>, section: &paste::Section)
 /// `kubectl describe pod` Volumes blocks: hostPath and claim volumes (the model's describe reader
 /// keeps containers and events; volumes matter for node-local storage findings).
 fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
-    use cube_model::objects::{HostPathVolumeSource, PvcVolumeSource, Volume};
+    use cube_model::objects::{PvcVolumeSource, Volume};
     let mut pod_name = String::new();
     let mut in_volumes = false;
     let mut found: Vec<(String, Volume)> = Vec::new();
@@ -1059,15 +1059,15 @@ fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
         } else if let Some((_, v)) = found.last_mut() {
             if let Some(ty) = t.strip_prefix("Type:") {
                 if ty.trim().starts_with("HostPath") {
-                    v.host_path = Some(HostPathVolumeSource::default());
+                    v.host_path = Some(Box::default());
                 }
             } else if let (Some(hp), Some(path)) = (v.host_path.as_mut(), t.strip_prefix("Path:")) {
                 hp.path = path.trim().to_owned();
             } else if let Some(claim) = t.strip_prefix("ClaimName:") {
-                v.persistent_volume_claim = Some(PvcVolumeSource {
+                v.persistent_volume_claim = Some(Box::new(PvcVolumeSource {
                     claim_name: claim.trim().to_owned(),
                     ..Default::default()
-                });
+                }));
             }
         }
     }

@@ -398,6 +398,11 @@ fn one_shot(bytes: &[u8], nodes: usize, pods: usize) {
             mb(r)
         );
     }
+    // Issue 12 item 3: the loaded snapshot's size against its JSON (target: at most 1x).
+    println!(
+        "cube_model retained / JSON: {:.2}x (target <= 1.00x)",
+        rc as f64 / bytes.len() as f64
+    );
     println!(
         "cube_model vs value: {:.2}x faster, {:.2}x less peak heap",
         tv.as_secs_f64() / tc.as_secs_f64(),

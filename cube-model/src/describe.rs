@@ -2674,9 +2674,9 @@ fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
                     let detail = ContainerStateDetail::default();
                     let mut st = ContainerState::default();
                     match value {
-                        "Waiting" => st.waiting = Some(detail),
+                        "Waiting" => st.waiting = Some(Box::new(detail)),
                         "Running" => st.running = Some(ContainerStateRunning::default()),
-                        "Terminated" => st.terminated = Some(detail),
+                        "Terminated" => st.terminated = Some(Box::new(detail)),
                         _ => {}
                     }
                     c.state = Some(st);

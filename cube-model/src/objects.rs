@@ -374,10 +374,10 @@ pub struct PodSpec {
     pub init_containers: Vec<Container>,
     /// `spec.overhead` (RuntimeClass overhead).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub overhead: Option<ResourceList>,
+    pub overhead: Option<Box<ResourceList>>,
     /// Pod-level `spec.resources` (PodLevelResources).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resources: Option<ResourceRequirements>,
+    pub resources: Option<Box<ResourceRequirements>>,
     /// `spec.nodeName`: set when bound (or bound by hand, bypassing the scheduler).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub node_name: String,
@@ -386,7 +386,7 @@ pub struct PodSpec {
     pub node_selector: Labels,
     /// `spec.affinity`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub affinity: Option<Affinity>,
+    pub affinity: Option<Box<Affinity>>,
     /// `spec.tolerations`.
     #[serde(
         skip_serializing_if = "Vec::is_empty",
@@ -577,16 +577,16 @@ pub struct Volume {
     pub name: String,
     /// `hostPath`: node-local.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub host_path: Option<HostPathVolumeSource>,
+    pub host_path: Option<Box<HostPathVolumeSource>>,
     /// `persistentVolumeClaim`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub persistent_volume_claim: Option<PvcVolumeSource>,
+    pub persistent_volume_claim: Option<Box<PvcVolumeSource>>,
     /// `nfs`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub nfs: Option<NfsVolumeSource>,
+    pub nfs: Option<Box<NfsVolumeSource>>,
     /// True when `emptyDir` is set.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub empty_dir: Option<serde_json::Value>,
+    pub empty_dir: Option<Box<serde_json::Value>>,
 }
 
 /// `v1.HostPathVolumeSource`.
@@ -651,10 +651,16 @@ pub struct PodStatus {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// `containerStatuses`, reduced to what in-place resize accounting reads.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "de::exact_vec"
+    )]
     pub container_statuses: Vec<ContainerStatus>,
     /// `initContainerStatuses`, reduced likewise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "de::exact_vec"
+    )]
     pub init_container_statuses: Vec<ContainerStatus>,
 }
 
@@ -669,7 +675,7 @@ pub struct ContainerStatus {
     pub allocated_resources: ResourceList,
     /// `resources`: what the runtime actually applied (actuated); `None` when not reported.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resources: Option<ResourceRequirements>,
+    pub resources: Option<Box<ResourceRequirements>>,
     /// `ready`: the container passes its readiness probe.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ready: bool,
@@ -691,13 +697,13 @@ fn is_zero_i32(v: &i32) -> bool {
 pub struct ContainerState {
     /// `waiting` (`CrashLoopBackOff`, `ContainerCreating`, `ImagePullBackOff`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub waiting: Option<ContainerStateDetail>,
+    pub waiting: Option<Box<ContainerStateDetail>>,
     /// `running`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub running: Option<ContainerStateRunning>,
     /// `terminated` (`Error`, `Completed`, `OOMKilled`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub terminated: Option<ContainerStateDetail>,
+    pub terminated: Option<Box<ContainerStateDetail>>,
 }
 
 /// `v1.ContainerStateRunning`.

@@ -597,6 +597,9 @@ impl<'de> serde::Deserialize<'de> for ResourceList {
                 while let Some((k, v)) = map.next_entry::<ResourceName, Quantity>()? {
                     out.insert(k, v);
                 }
+                // JSON gives no length up front: the vector grew by doubling (room for four
+                // entries for one); a snapshot keeps hundreds of thousands of these lists
+                out.0.shrink_to_fit();
                 Ok(ResourceList(out))
             }
         }

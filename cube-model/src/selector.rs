@@ -1381,7 +1381,7 @@ mod tests {
         spec.node_selector = labels(&[("org", "team-a")]);
         assert!(!pod_matches_node_selector_and_affinity(&spec, &n));
         spec.node_selector = labels(&[("gpu", "true")]);
-        spec.affinity = Some(Affinity {
+        spec.affinity = Some(Box::new(Affinity {
             node_affinity: Some(NodeAffinity {
                 required_during_scheduling_ignored_during_execution: Some(NodeSelector {
                     node_selector_terms: vec![NodeSelectorTerm {
@@ -1392,15 +1392,15 @@ mod tests {
                 preferred_during_scheduling_ignored_during_execution: vec![],
             }),
             ..Default::default()
-        });
+        }));
         assert!(!pod_matches_node_selector_and_affinity(&spec, &n));
-        spec.affinity = Some(Affinity {
+        spec.affinity = Some(Box::new(Affinity {
             node_affinity: Some(NodeAffinity {
                 required_during_scheduling_ignored_during_execution: Some(NodeSelector::default()),
                 preferred_during_scheduling_ignored_during_execution: vec![],
             }),
             ..Default::default()
-        });
+        }));
         assert!(!pod_matches_node_selector_and_affinity(&spec, &n));
     }
 

@@ -75,9 +75,21 @@ fn loading_a_dump_needs_a_small_multiple_of_its_size() {
         // `examples/tests/peak_memory.rs` (`scripts/peak-memory.sh`).
         let ceiling = if pretty { 2.0 } else { 4.5 };
         let ratio = peak as f64 / size as f64;
+        let kept_ratio = kept_bytes as f64 / size as f64;
         eprintln!(
             "broken={broken} pretty={pretty}: input {size} bytes, peak {peak} bytes above it \
-             ({ratio:.2}x), {kept_bytes} bytes kept"
+             ({ratio:.2}x), {kept_bytes} bytes kept ({kept_ratio:.2}x)"
+        );
+        // Issue 12 item 3: the loaded snapshot's heap is at most the size of its JSON as
+        // `kubectl get -o json` prints it (measured on 2026-12-02: 0.72x with the compact
+        // `Labels` and the boxed rare fields; about half of it is the spare capacity of
+        // the grown pod vector, which is never touched and so not resident). The compact form
+        // (little syntax per value, the worst case: 1.9x) is bounded more loosely.
+        let kept_ceiling = if pretty { 1.0 } else { 2.5 };
+        assert!(
+            kept_ratio <= kept_ceiling,
+            "broken={broken} pretty={pretty}: the snapshot keeps {kept_bytes} bytes for a \
+             {size}-byte input ({kept_ratio:.2}x, ceiling {kept_ceiling}x)"
         );
         assert!(
             ratio < ceiling,

@@ -2015,15 +2015,15 @@ mod tests {
             &[("memory", "2Gi")],
         ));
         pods.push(p.clone());
-        p.spec.overhead = Some(rl(&[("cpu", "100m"), ("example.com/x", "1")]));
+        p.spec.overhead = Some(Box::new(rl(&[("cpu", "100m"), ("example.com/x", "1")])));
         pods.push(p.clone());
         p.spec.init_containers = vec![c(&[("cpu", "4")], &[])];
         pods.push(p.clone());
         p.spec.init_containers.clear();
-        p.spec.resources = Some(ResourceRequirements {
+        p.spec.resources = Some(Box::new(ResourceRequirements {
             requests: ResourceList::new(),
             limits: rl(&[("cpu", "8")]),
-        });
+        }));
         pods.push(p.clone());
         let opts = FitOptions::default();
         for (i, pod) in pods.iter().enumerate() {

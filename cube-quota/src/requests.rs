@@ -262,7 +262,7 @@ pub fn effective_pod_requests(pod: &Pod, opts: &PodResourcesOptions) -> Resource
         .iter()
         .chain(&pod.spec.init_containers)
         .any(|c| undefaulted(&c.resources))
-        || pod.spec.resources.as_ref().is_some_and(undefaulted);
+        || pod.spec.resources.as_deref().is_some_and(undefaulted);
     if !needs {
         return pod_requests(pod, opts);
     }
@@ -294,7 +294,7 @@ pub fn pod_limits(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
     if !opts.exclude_overhead
         && let Some(overhead) = &pod.spec.overhead
     {
-        for (name, q) in overhead {
+        for (name, q) in overhead.iter() {
             let sum = match limits.get(name.as_str()) {
                 Some(v) if !v.is_zero() => v.checked_add(q),
                 _ => None,
@@ -605,10 +605,10 @@ mod tests {
     fn pod_level_requests_default_from_containers_then_limits() {
         let mut spec = PodSpec {
             containers: vec![container("a", &[("cpu", "100m")], &[])],
-            resources: Some(ResourceRequirements {
+            resources: Some(Box::new(ResourceRequirements {
                 requests: ResourceList::new(),
                 limits: rl(&[("cpu", "1"), ("memory", "1Gi")]),
-            }),
+            })),
             ..Default::default()
         };
         default_requests_from_limits(&mut spec);
@@ -628,10 +628,10 @@ mod tests {
         pod.status.container_statuses = vec![ContainerStatus {
             name: "a".into(),
             allocated_resources: rl(&[("cpu", "1500m"), ("memory", "512Mi")]),
-            resources: Some(ResourceRequirements {
+            resources: Some(Box::new(ResourceRequirements {
                 requests: rl(&[("cpu", "1200m"), ("memory", "768Mi")]),
                 limits: rl(&[("cpu", "3")]),
-            }),
+            })),
             ..Default::default()
         }];
         let on = PodResourcesOptions {

@@ -803,10 +803,10 @@ mod tests {
     #[test]
     fn pod_level_requests_must_cover_containers() {
         let mut pod = Pod::default();
-        pod.spec.resources = Some(ResourceRequirements {
+        pod.spec.resources = Some(Box::new(ResourceRequirements {
             requests: rl(&[("cpu", "1"), ("memory", "576Mi")]),
             limits: ResourceList::new(),
-        });
+        }));
         for (cpu, mem) in [("1", "4Gi"), ("500m", "2Gi")] {
             pod.spec.containers.push(Container {
                 name: format!("c{cpu}"),
@@ -828,10 +828,10 @@ mod tests {
     #[test]
     fn pod_level_request_above_limit() {
         let spec = PodSpec {
-            resources: Some(ResourceRequirements {
+            resources: Some(Box::new(ResourceRequirements {
                 requests: rl(&[("cpu", "2"), ("storage", "1Gi")]),
                 limits: rl(&[("cpu", "1")]),
-            }),
+            })),
             ..Default::default()
         };
         let texts: Vec<String> = validate_pod_level_resources(&spec)

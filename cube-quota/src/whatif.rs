@@ -578,12 +578,12 @@ impl StoredPod {
             namespace: pod.metadata.namespace.clone(),
             containers: containers(&pod.spec.containers),
             init_containers: containers(&pod.spec.init_containers),
-            resources: pod.spec.resources.as_ref().map(StoredResources::of),
+            resources: pod.spec.resources.as_deref().map(StoredResources::of),
             overhead: pod
                 .spec
                 .overhead
                 .iter()
-                .flatten()
+                .flat_map(|o| o.iter())
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             priority: pod.spec.priority.unwrap_or(0),

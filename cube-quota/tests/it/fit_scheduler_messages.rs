@@ -365,7 +365,7 @@ fn tolerations_unschedulable_taint_and_affinity() {
         operator: op.into(),
         values: vals.iter().map(|s| s.to_string()).collect(),
     };
-    p.spec.affinity = Some(Affinity {
+    p.spec.affinity = Some(Box::new(Affinity {
         node_affinity: Some(NodeAffinity {
             required_during_scheduling_ignored_during_execution: Some(NodeSelector {
                 node_selector_terms: vec![
@@ -385,7 +385,7 @@ fn tolerations_unschedulable_taint_and_affinity() {
             ..NodeAffinity::default()
         }),
         ..Affinity::default()
-    });
+    }));
     let fit = fit_pod(&snap, &p, &FitOptions::default());
     assert!(fit.schedulable(), "{:?}", fit.nodes[0]);
     assert_eq!(fit.feasible_nodes().collect::<Vec<_>>(), vec!["gpu-1"]);
