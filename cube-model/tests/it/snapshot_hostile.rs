@@ -271,7 +271,8 @@ fn yaml_alias_budget_is_one_per_file() {
     let start = std::time::Instant::now();
     let s = ClusterSnapshot::from_slice("bombs.yaml", text.as_bytes());
     let elapsed = start.elapsed();
-    assert!(elapsed.as_secs() < 5, "took {elapsed:?}");
+    // wall clock on a shared machine (a gate under load ran it in 5.1 s); the defect took 45 s on a quiet one
+    assert!(elapsed.as_secs() < 20, "took {elapsed:?}");
     assert_eq!(s.limits_hit.len(), 1, "{:?}", s.limits_hit);
     assert_eq!(s.limits_hit[0].limit, Limit::YamlAliasExpansions);
     assert!(
