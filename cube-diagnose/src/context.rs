@@ -344,7 +344,14 @@ impl<'a> Context<'a> {
                 } else {
                     crate::Subject::namespaced(&o.kind, &o.namespace, &o.name)
                 };
-                let text = format!("{} {} {}", e.type_, e.reason, e.message);
+                // kube-scheduler v1.3-v1.4 FitError: one `fit failure on node (<n>): ...` line
+                // per node after the pod's sentence; read as one message
+                let message = if e.message.contains("failed to fit in any node\n") {
+                    e.message.trim_end().replace('\n', " ")
+                } else {
+                    e.message.clone()
+                };
+                let text = format!("{} {} {}", e.type_, e.reason, message);
                 for mut s in classify::classify("events", &text) {
                     s.line = i + 1;
                     s.object = Some(subject.clone());

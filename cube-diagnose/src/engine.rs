@@ -450,6 +450,7 @@ mod tests {
             "gpu-not-advertised",
             "device-plugin-not-scheduled",
             "gpu-resource-name-mismatch",
+            "gpu-resource-renamed",
             "gpu-mig-misconfigured",
             "quota-not-enforced",
             "pod-missing-requests",

@@ -1499,6 +1499,10 @@ pub fn parse_text(text: &str) -> ParsedText {
                 } else {
                     section.lines.push(line);
                 }
+            } else if section.key == "Events" && line.starts_with("fit failure on node (") {
+                // kube-scheduler v1.3-v1.4 FitError: the event message goes on with one line per
+                // node, printed at column 0 by describe
+                section.lines.push(line);
             } else if line.trim().is_empty() {
                 // Blank lines separate objects; keep the block open (a `Name:` starts the next).
             } else if !line.trim().contains(' ') && !line.contains(':') {
@@ -2446,6 +2450,26 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
             })
             .collect()
     };
+    // v1.3-v1.4 FitError lines after a `failed to fit in any node` row belong to its message
+    let node_lines: Vec<&str> = section
+        .lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| l.starts_with("fit failure on node ("))
+        .collect();
+    let mut rows = rows;
+    if !node_lines.is_empty()
+        && let Some(row) = rows.iter_mut().rev().find(|r| {
+            r.get("Message")
+                .is_some_and(|m| m.contains("failed to fit in any node"))
+        })
+        && let Some(m) = row.get_mut("Message")
+    {
+        for l in node_lines {
+            m.push('\n');
+            m.push_str(l);
+        }
+    }
     rows.into_iter()
         .filter(|row| row.get("Type").is_some_and(|t| !t.is_empty()))
         .map(|row| {

@@ -55,10 +55,14 @@
 //!
 //! | versions | template (plugin/pkg/scheduler/generic_scheduler.go, FitError.Error) |
 //! |---|---|
-//! | 1.3–1.4 | `pod (<name>) failed to fit in any node` then one `fit failure on node (<node>): <reasons>` line per node |
+//! | 1.3–1.4 | `pod (<name>) failed to fit in any node` then one `fit failure on node (<node>): <reasons>` line per node (read into [`SchedulerMessage::per_node`]; a line alone is one node) |
 //! | 1.5 | `pod (<name>) failed to fit in any node` + `fit failure summary on nodes : <reason> (<n>), ...` |
 //! | 1.6–1.7 | `No nodes are available that match all of the following predicates:: <reason> (<n>), ....` |
 //! | 1.8–1.9 | `No nodes are available that match all of the predicates: <reason> (<n>), ....` (plugin/pkg/scheduler/core/generic_scheduler.go) |
+//!
+//! Reasons of these versions are `Insufficient <resource>` or predicate names
+//! (`MatchNodeSelector`, `PodToleratesNodeTaints`, `NoDiskConflict`, ...), read with the kinds
+//! of [`LEGACY_PREDICATE_REASONS`].
 //!
 //! [`parse`] reads any of these; reasons it does not know are kept verbatim
 //! ([`ReasonKind::Unknown`]). [`SchedulerMessage::render`] writes a structure in the wording of a
@@ -851,6 +855,10 @@ pub struct SchedulerMessage {
     /// any node` does).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pod: Option<String>,
+    /// The per-node reasons of the v1.3–v1.4 wording (`fit failure on node (<node>): <reasons>`,
+    /// one line per node), as (node, reasons) in printed order; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_node: Vec<(String, Vec<String>)>,
     /// The minor versions of a pre-v1.10 wording.
     #[serde(skip)]
     legacy: Option<(u16, u16)>,
@@ -910,6 +918,33 @@ fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
             .trim_end()
             .to_owned()
     };
+    // v1.3–v1.4: one `fit failure on node (<node>): <reasons>` line per node after the pod's
+    // sentence (or alone: a describe table, a log, broke the message at its newlines)
+    let per_node = per_node_failures(line);
+    if !per_node.is_empty() && !line.contains(SUMMARY) {
+        let mut reasons: Vec<ReasonCount> = Vec::new();
+        for (_, rs) in &per_node {
+            for r in rs {
+                let reason = legacy_reason(r);
+                match reasons.iter_mut().find(|c| c.reason.text == reason.text) {
+                    Some(c) => c.count += 1,
+                    None => reasons.push(ReasonCount { count: 1, reason }),
+                }
+            }
+        }
+        let mut m = SchedulerMessage::new(per_node.len(), reasons);
+        m.dialect = Dialect::LegacyKubeScheduler;
+        m.pod = line.find(FIT).and_then(|p| {
+            let open = line[..p].rfind("pod (")?;
+            Some(line[open + "pod (".len()..p].trim().to_owned())
+        });
+        // several reasons per node: v1.4 (PredicateFailureReason list joined by `, `); one:
+        // v1.3 or v1.4
+        let many = per_node.iter().any(|(_, r)| r.len() > 1);
+        m.legacy = Some(if many { (4, 4) } else { (3, 4) });
+        m.per_node = per_node;
+        return Some(m);
+    }
     let (hist, pod, versions) = if let Some(p) = line.find(FOLLOWING) {
         let body = &line[p + FOLLOWING.len()..];
         (cut(body.strip_prefix(':').unwrap_or(body)), None, (6, 7))
@@ -940,7 +975,7 @@ fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
         };
         reasons.push(ReasonCount {
             count,
-            reason: Reason::parse(reason),
+            reason: legacy_reason(reason),
         });
     }
     let nodes = reasons.iter().map(|r| r.count).max().unwrap_or(0);
@@ -949,6 +984,143 @@ fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
     m.pod = pod;
     m.legacy = Some(versions);
     Some(m)
+}
+
+/// The failure reasons of kube-scheduler v1.3–v1.9 that are predicate names (what
+/// `PredicateFailureError.GetReason()` returned, kubernetes/kubernetes
+/// plugin/pkg/scheduler/algorithm/predicates/error.go at release-1.4 to release-1.9; v1.3's
+/// `podFitsOnNode` in plugin/pkg/scheduler/generic_scheduler.go returned the same names, and
+/// `Insufficient <resource>` for `InsufficientResourceError`), with the reason kind each stands
+/// for and the resource it implies. Names of the predicates themselves (`PodFitsResources`,
+/// `CheckNodeMemoryPressure`, as registered in algorithmprovider/defaults/defaults.go) appear in
+/// v1.1–v1.2 messages and reports and are read the same way.
+pub const LEGACY_PREDICATE_REASONS: &[(&str, ReasonKind, Option<&str>)] = &[
+    ("PodFitsResources", ReasonKind::Insufficient, None),
+    ("PodExceedsFreeCPU", ReasonKind::Insufficient, Some("cpu")),
+    (
+        "PodExceedsFreeMemory",
+        ReasonKind::Insufficient,
+        Some("memory"),
+    ),
+    ("PodExceedsMaxPodNumber", ReasonKind::TooManyPods, None),
+    ("MatchNodeSelector", ReasonKind::NodeAffinity, None),
+    ("CheckNodeLabelPresence", ReasonKind::NodeAffinity, None),
+    ("PodToleratesNodeTaints", ReasonKind::UntoleratedTaint, None),
+    (
+        "PodToleratesNodeNoExecuteTaints",
+        ReasonKind::UntoleratedTaint,
+        None,
+    ),
+    ("HostName", ReasonKind::NodeName, None),
+    ("PodFitsHost", ReasonKind::NodeName, None),
+    ("PodFitsHostPorts", ReasonKind::NodePorts, None),
+    ("PodFitsPorts", ReasonKind::NodePorts, None),
+    ("NoDiskConflict", ReasonKind::DiskConflict, None),
+    ("NoVolumeZoneConflict", ReasonKind::VolumeZoneConflict, None),
+    (
+        "NoVolumeNodeConflict",
+        ReasonKind::VolumeNodeAffinityConflict,
+        None,
+    ),
+    ("MaxVolumeCount", ReasonKind::MaxVolumeCount, None),
+    ("MaxEBSVolumeCount", ReasonKind::MaxVolumeCount, None),
+    ("MaxGCEPDVolumeCount", ReasonKind::MaxVolumeCount, None),
+    ("MaxAzureDiskVolumeCount", ReasonKind::MaxVolumeCount, None),
+    ("MatchInterPodAffinity", ReasonKind::PodAffinity, None),
+    ("NodeUnschedulable", ReasonKind::Unschedulable, None),
+    ("CheckNodeUnschedulable", ReasonKind::Unschedulable, None),
+    ("NodeNotReady", ReasonKind::UnknownCondition, None),
+    ("NodeOutOfDisk", ReasonKind::UnknownCondition, None),
+    ("NodeNetworkUnavailable", ReasonKind::UnknownCondition, None),
+    ("NodeUnknownCondition", ReasonKind::UnknownCondition, None),
+    ("CheckNodeCondition", ReasonKind::UnknownCondition, None),
+    (
+        "NodeUnderMemoryPressure",
+        ReasonKind::UnknownCondition,
+        None,
+    ),
+    (
+        "CheckNodeMemoryPressure",
+        ReasonKind::UnknownCondition,
+        None,
+    ),
+    ("NodeUnderDiskPressure", ReasonKind::UnknownCondition, None),
+    ("CheckNodeDiskPressure", ReasonKind::UnknownCondition, None),
+];
+
+/// A reason of a pre-v1.10 message: a current wording ([`Reason::parse`]), else a predicate
+/// name of [`LEGACY_PREDICATE_REASONS`] (the text kept as printed), else unknown.
+fn legacy_reason(text: &str) -> Reason {
+    let mut r = Reason::parse(text);
+    if r.kind == ReasonKind::Insufficient {
+        // v1.3's resource names in `Insufficient <name>` (`CPU`, `NvidiaGpu`, as in the
+        // reports of kubernetes/kubernetes#28216) are the API's from v1.4 on
+        for (k, v) in &mut r.values {
+            if k == "resource" {
+                match v.as_str() {
+                    "CPU" => *v = "cpu".to_owned(),
+                    "Memory" => *v = "memory".to_owned(),
+                    "NvidiaGpu" | "NvidiaGPU" => *v = "alpha.kubernetes.io/nvidia-gpu".to_owned(),
+                    _ => {}
+                }
+            }
+        }
+        return r;
+    }
+    if r.kind != ReasonKind::Unknown {
+        return r;
+    }
+    match LEGACY_PREDICATE_REASONS
+        .iter()
+        .find(|(name, _, _)| *name == r.text)
+    {
+        Some((_, kind, resource)) => Reason {
+            kind: *kind,
+            values: resource
+                .map(|res| vec![("resource".to_owned(), res.to_owned())])
+                .unwrap_or_default(),
+            text: r.text,
+        },
+        None => r,
+    }
+}
+
+/// The `fit failure on node (<node>): <reasons>` parts of `line` (v1.3–v1.4 FitError, one per
+/// node, each ended by a newline: plugin/pkg/scheduler/generic_scheduler.go `FitError.Error`),
+/// as (node, reasons); reasons are split at `,` (v1.4 joins them with `, `, v1.2 with `,`).
+fn per_node_failures(line: &str) -> Vec<(String, Vec<String>)> {
+    const NODE: &str = "fit failure on node (";
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(p) = rest.find(NODE) {
+        let after = &rest[p + NODE.len()..];
+        let Some(close) = after.find("):") else {
+            break;
+        };
+        let node = after[..close].trim().to_owned();
+        let body = &after[close + 2..];
+        // up to the newline or the next node's part, before table columns
+        let mut end = body.find('\n').unwrap_or(body.len());
+        if let Some(q) = body.find(NODE) {
+            end = end.min(q);
+        }
+        let mut text = &body[..end];
+        if let Some(c) = text.find("   ").into_iter().chain(text.find('\t')).min() {
+            text = &text[..c];
+        }
+        let reasons: Vec<String> = text
+            .trim()
+            .trim_end_matches(['"', '\''])
+            .split(',')
+            .map(|r| r.trim().trim_end_matches('.').trim().to_owned())
+            .filter(|r| !r.is_empty())
+            .collect();
+        if !node.is_empty() && !reasons.is_empty() {
+            out.push((node, reasons));
+        }
+        rest = &body[end..];
+    }
+    out
 }
 
 /// Volcano's FitErrors (`0/N nodes are unavailable: <histogram>.`, possibly after `In
@@ -1232,6 +1404,7 @@ impl SchedulerMessage {
             post_filter_dot: None,
             dialect: Dialect::KubeScheduler,
             pod: None,
+            per_node: Vec::new(),
             legacy: None,
         }
     }
@@ -1370,6 +1543,19 @@ impl fmt::Display for SchedulerMessage {
                 .iter()
                 .map(|r| format!("{} ({})", r.reason.text, r.count))
                 .collect();
+            if !self.per_node.is_empty() {
+                let mut text = format!(
+                    "pod ({}) failed to fit in any node",
+                    self.pod.as_deref().unwrap_or("")
+                );
+                for (node, reasons) in &self.per_node {
+                    text.push_str(&format!(
+                        "\nfit failure on node ({node}): {}",
+                        reasons.join(", ")
+                    ));
+                }
+                return f.write_str(&text);
+            }
             return match (lo, &self.pod) {
                 (6..=7, _) => write!(
                     f,
@@ -1566,6 +1752,68 @@ mod tests {
             m.to_string(),
             "pod (extended-resource-demo-2) failed to fit in any node\nfit failure summary on nodes : Insufficient example.com/dongle (1)"
         );
+    }
+
+    #[test]
+    fn v1_3_and_v1_4_per_node_lines_and_predicate_names() {
+        // v1.4: the event message holds one line per node after the pod's sentence
+        let m = parse("pod (gpu-job-1) failed to fit in any node\nfit failure on node (node-01): Insufficient alpha.kubernetes.io/nvidia-gpu\nfit failure on node (node-02): MatchNodeSelector, PodToleratesNodeTaints\nfit failure on node (node-03): Insufficient cpu, Insufficient alpha.kubernetes.io/nvidia-gpu\n").expect("1.4");
+        assert_eq!(m.dialect, Dialect::LegacyKubeScheduler);
+        assert_eq!(m.pod.as_deref(), Some("gpu-job-1"));
+        assert_eq!(m.nodes, 3);
+        assert_eq!(m.versions(), (4, 4));
+        let count = |t: &str| {
+            m.reasons
+                .iter()
+                .find(|r| r.reason.text == t)
+                .map(|r| r.count)
+        };
+        assert_eq!(
+            count("Insufficient alpha.kubernetes.io/nvidia-gpu"),
+            Some(2)
+        );
+        assert_eq!(count("MatchNodeSelector"), Some(1));
+        let kind = |t: &str| {
+            m.reasons
+                .iter()
+                .find(|r| r.reason.text == t)
+                .map(|r| r.reason.kind)
+        };
+        assert_eq!(kind("MatchNodeSelector"), Some(ReasonKind::NodeAffinity));
+        assert_eq!(
+            kind("PodToleratesNodeTaints"),
+            Some(ReasonKind::UntoleratedTaint)
+        );
+        assert_eq!(m.per_node[1].0, "node-02");
+        assert!(m.to_string().contains(
+            "\nfit failure on node (node-02): MatchNodeSelector, PodToleratesNodeTaints"
+        ));
+        // a line of its own (a describe table or a log broke the message): one node
+        let m = parse("fit failure on node (minikube): Insufficient cpu").expect("1.3 line");
+        assert_eq!((m.nodes, m.reasons[0].reason.resource()), (1, Some("cpu")));
+        let m = parse("fit failure on node (n2): Insufficient NvidiaGpu").expect("1.3 gpu");
+        assert_eq!(
+            m.reasons[0].reason.resource(),
+            Some("alpha.kubernetes.io/nvidia-gpu")
+        );
+        assert_eq!(m.versions(), (3, 4));
+        // predicate names in the 1.6-1.9 histograms get their kinds
+        let m = parse("No nodes are available that match all of the predicates: CheckNodeMemoryPressure (2), NoDiskConflict (1), PodFitsHostPorts (1).").expect("1.8");
+        let kinds: Vec<ReasonKind> = m.reasons.iter().map(|r| r.reason.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ReasonKind::UnknownCondition,
+                ReasonKind::DiskConflict,
+                ReasonKind::NodePorts
+            ]
+        );
+        let m = parse(
+            "pod (web-1) failed to fit in any node\nfit failure on node (n1): PodFitsResources\n",
+        )
+        .expect("1.2");
+        assert_eq!(m.reasons[0].reason.kind, ReasonKind::Insufficient);
+        assert_eq!(m.reasons[0].reason.resource(), None);
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub mod device_plugin_not_scheduled;
 pub mod gpu_mig_misconfigured;
 pub mod gpu_not_advertised;
 pub mod gpu_resource_name_mismatch;
+pub mod gpu_resource_renamed;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_token_invalid;
@@ -85,6 +86,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(gpu_not_advertised::GpuNotAdvertised),
         Box::new(device_plugin_not_scheduled::DevicePluginNotScheduled),
         Box::new(gpu_resource_name_mismatch::GpuResourceNameMismatch),
+        Box::new(gpu_resource_renamed::GpuResourceRenamed),
         Box::new(gpu_mig_misconfigured::GpuMigMisconfigured),
         Box::new(quota_not_enforced::QuotaNotEnforced),
         Box::new(pod_missing_requests::PodMissingRequests),
