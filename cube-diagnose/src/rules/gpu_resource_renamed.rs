@@ -17,7 +17,7 @@ declare_rule!(
     "gpu-resource-renamed",
     Gpu,
     Info,
-    "A node advertises GPUs under a shared name (`nvidia.com/gpu.shared`: the NVIDIA device plugin's time-slicing or MPS configuration with renameByDefault: true) and the plain name (`nvidia.com/gpu`) at 0 or not at all: pods must request the shared name and quotas must limit requests.<shared name>; a quota on the plain name does not count them. The count is the number of shared replicas (GPUs, or MIG devices, times replicas; computed when the node's nvidia.com/gpu.count and nvidia.com/gpu.replicas labels say it). Information only; when a pod, quota or scheduler message asks for the plain name, gpu-resource-name-mismatch reports that instead.",
+    "A node advertises GPUs under a shared name (`nvidia.com/gpu.shared`: the NVIDIA device plugin's time-slicing or MPS configuration with renameByDefault: true) and the plain name (`nvidia.com/gpu`) at 0 or not at all: pods must request the shared name and quotas must limit `requests.<shared name>`; a quota on the plain name does not count them. The count is the number of shared replicas (GPUs, or MIG devices, times replicas; computed when the node's nvidia.com/gpu.count and nvidia.com/gpu.replicas labels say it). Information only; when a pod, quota or scheduler message asks for the plain name, gpu-resource-name-mismatch reports that instead.",
     check
 );
 

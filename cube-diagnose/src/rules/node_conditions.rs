@@ -17,7 +17,7 @@
 //! - the pressure conditions: `pkg/kubelet/eviction/eviction_manager.go` and `helpers.go`
 //!   (signals `memory.available` → MemoryPressure; `nodefs.available`, `nodefs.inodesFree`,
 //!   `imagefs.available`, `imagefs.inodesFree` → DiskPressure; `pid.available` → PIDPressure;
-//!   event `EvictionThresholdMet` "Attempting to reclaim <resource>"), condition texts in
+//!   event `EvictionThresholdMet` `Attempting to reclaim <resource>`), condition texts in
 //!   `pkg/kubelet/nodestatus/setters.go` (`KubeletHasDiskPressure` "kubelet has disk pressure",
 //!   `KubeletHasInsufficientMemory`, `KubeletHasInsufficientPID`); default `evictionHard`
 //!   `memory.available<100Mi`, `nodefs.available<10%`, `imagefs.available<15%`,
