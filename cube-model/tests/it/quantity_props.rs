@@ -76,8 +76,18 @@ proptest! {
         let printed = q.to_string();
         let back: Quantity = printed.parse().expect("printed form parses");
         prop_assert_eq!(&back, &q, "printed {}", printed);
-        // printing is idempotent, and the canonical form is a fixed point as well
-        prop_assert_eq!(back.to_string(), printed);
+        // Printing is a fixed point once the format is the one the printed form parses to. Not
+        // before: a BinarySI integer that 1024 does not divide prints without a suffix
+        // (`437.5Ki` prints `448000`, apimachinery `quantity.go` CanonicalizeBytes keeps BinarySI
+        // for integers and AsCanonicalBase1024Bytes finds no power of 1024), which parses back as
+        // DecimalSI and prints `448k`, as the API server does.
+        let again_printed = back.to_string();
+        let back2: Quantity = again_printed.parse().expect("printed form parses");
+        prop_assert_eq!(&back2, &q);
+        prop_assert_eq!(back2.to_string(), again_printed.clone());
+        if q.format() != Format::BinarySI {
+            prop_assert_eq!(again_printed, printed);
+        }
         let canon = q.to_canonical_string();
         let again: Quantity = canon.parse().expect("canonical form parses");
         prop_assert_eq!(&again, &q);
@@ -216,4 +226,20 @@ fn suffix_boundaries_print_with_their_exponent() {
         .expect("fits");
     assert_eq!(big.to_string(), "7168Ei");
     assert_eq!(value_of_printed(&big.to_string()), big);
+}
+
+/// The case proptest found (`437.5Ki`): a BinarySI integer that 1024 does not divide prints
+/// without a suffix and the printed form reads back as DecimalSI (apimachinery `quantity.go`
+/// CanonicalizeBytes), so the second print differs and the value does not.
+#[test]
+fn binary_si_integer_not_divisible_by_1024_prints_plain() {
+    let q: Quantity = "437.5Ki".parse().expect("valid");
+    assert_eq!(q.to_string(), "448000");
+    let back: Quantity = q.to_string().parse().expect("valid");
+    assert_eq!(back, q);
+    assert_eq!(back.to_string(), "448k");
+    assert_eq!(
+        "1.5Ki".parse::<Quantity>().expect("valid").to_string(),
+        "1536"
+    );
 }
