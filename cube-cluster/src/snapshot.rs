@@ -332,6 +332,20 @@ fn missing_reason(err: &kube::Error) -> Option<String> {
     })
 }
 
+/// Records `kind` as not read (never as empty) in `snapshot.missing_kinds` with `reason`, and
+/// reports it through `progress`.
+fn record_missing(
+    snapshot: &mut ClusterSnapshot,
+    kind: &'static str,
+    reason: String,
+    progress: &mut impl FnMut(CollectProgress),
+) {
+    snapshot
+        .missing_kinds
+        .insert(kind.to_string(), reason.clone());
+    progress(CollectProgress::Missing { kind, reason });
+}
+
 /// Collect a snapshot through `reader` (a `kube::Client`, a
 /// [`crate::memory::MemoryCluster`], any `dyn ObjectReader`): each kind of `options.kinds` listed page by page and loaded
 /// with [`ClusterSnapshot::add_bytes`] (source label `live:<path>#<page>`). Forbidden and
@@ -360,13 +374,7 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 "not listed: the collection deadline of {} s passed",
                 options.deadline.unwrap_or_default().as_secs()
             );
-            snapshot
-                .missing_kinds
-                .insert(k.kind.to_string(), reason.clone());
-            progress(CollectProgress::Missing {
-                kind: k.kind,
-                reason,
-            });
+            record_missing(&mut snapshot, k.kind, reason, &mut progress);
             continue;
         }
         progress(CollectProgress::Started { kind: k.kind });
@@ -397,13 +405,7 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                     "incomplete: {reason} (after {page} page(s); {} objects kept)",
                     snapshot.object_count() - before
                 );
-                snapshot
-                    .missing_kinds
-                    .insert(k.kind.to_string(), reason.clone());
-                progress(CollectProgress::Missing {
-                    kind: k.kind,
-                    reason,
-                });
+                record_missing(&mut snapshot, k.kind, reason, &mut progress);
                 break;
             }
             let mut query = format!("limit={limit}");
@@ -439,13 +441,7 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                             k.kind,
                             snapshot.object_count() - before
                         );
-                        snapshot
-                            .missing_kinds
-                            .insert(k.kind.to_string(), reason.clone());
-                        progress(CollectProgress::Missing {
-                            kind: k.kind,
-                            reason,
-                        });
+                        record_missing(&mut snapshot, k.kind, reason, &mut progress);
                         break;
                     }
                     page += 1;
@@ -468,13 +464,7 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                                 snapshot.object_count() - before
                             );
                         }
-                        snapshot
-                            .missing_kinds
-                            .insert(k.kind.to_string(), reason.clone());
-                        progress(CollectProgress::Missing {
-                            kind: k.kind,
-                            reason,
-                        });
+                        record_missing(&mut snapshot, k.kind, reason, &mut progress);
                         break;
                     }
                     None => {
