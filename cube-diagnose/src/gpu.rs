@@ -1065,7 +1065,7 @@ fn failing_among<'a>(pods: impl Iterator<Item = &'a Pod>) -> Vec<(&'a Pod, Block
 /// GPU components are DaemonSet pods (restartPolicy Always: kubectl shows the last container's
 /// terminated reason while the kubelet restarts it) or validator pods the operator re-creates,
 /// so such a row is failing, not finished.
-fn component_failing(p: &Pod) -> bool {
+pub(crate) fn component_failing(p: &Pod) -> bool {
     if pod_ready(p) != Some(false) {
         return false;
     }
@@ -1446,7 +1446,7 @@ pub fn pod_only_breaks(ctx: &Context<'_>) -> Vec<PodChainBreak> {
 
 /// The DaemonSet a pod belongs to: its owner reference, else its name without the generated
 /// suffix (`nvidia-device-plugin-daemonset-x7k2p` -> `nvidia-device-plugin-daemonset`).
-fn plugin_ds_name(p: &Pod) -> &str {
+pub(crate) fn plugin_ds_name(p: &Pod) -> &str {
     p.metadata
         .owner_references
         .iter()
@@ -1588,7 +1588,20 @@ fn pod_failure_among(
         .map_or((p, own), |(d, b)| (*d, *b));
     pod_evidence(root.0, &mut numbers);
     let (rns, rname) = (&root.0.metadata.namespace, &root.0.metadata.name);
+    // `-n <namespace>` for the commands; nothing when the listing did not show the namespace
+    // (kubectl then uses the context's namespace: the command still runs as printed)
+    let rns_flag = if rns.is_empty() {
+        String::new()
+    } else {
+        format!(" -n {}", crate::rules::shell_word(rns))
+    };
     let (state, container) = component_state(ctx, root.0);
+    // `<namespace>/<name>`, or the name alone when the listing showed no namespace
+    let rpod = if rns.is_empty() {
+        rname.clone()
+    } else {
+        format!("{rns}/{rname}")
+    };
     let logs_c = container
         .as_deref()
         .map_or(" --all-containers".to_owned(), |c| format!(" -c {c}"));
@@ -1613,11 +1626,11 @@ fn pod_failure_among(
         return fail(
             ChainLink::PluginPodReady,
             format!(
-                "the device-plugin pod {rns}/{rname} on the node is not Ready ({state}), so {res} is not registered"
+                "the device-plugin pod {rpod} on the node is not Ready ({state}), so {res} is not registered"
             ),
             numbers,
             format!(
-                "`kubectl -n {rns} describe pod {rname}` and `kubectl -n {rns} logs {rname}{logs_c}`{hint}{}",
+                "`kubectl{rns_flag} describe pod {rname}` and `kubectl{rns_flag} logs {rname}{logs_c}`{hint}{}",
                 status_hint(root.0)
             ),
         );
@@ -1658,7 +1671,7 @@ fn pod_failure_among(
         ),
     };
     let mut detail =
-        format!("the {what} pod {rns}/{rname} on the node is not Ready ({state}): {blocks}");
+        format!("the {what} pod {rpod} on the node is not Ready ({state}): {blocks}");
     if !std::ptr::eq(root.0, p) {
         pod_evidence(p, &mut numbers);
         detail.push_str(&format!(
@@ -1705,7 +1718,7 @@ fn pod_failure_among(
         detail.push_str(&format!("; also not Ready: {}", others.join(", ")));
     }
     let mut remedy = format!(
-        "`kubectl -n {rns} logs {rname}{logs_c}` (the failing container's log says why) and `kubectl -n {rns} describe pod {rname}`{}",
+        "`kubectl{rns_flag} logs {rname}{logs_c}` (the failing container's log says why) and `kubectl{rns_flag} describe pod {rname}`{}",
         status_hint(root.0)
     );
     if root.1 == Blocker::Driver {

@@ -568,6 +568,9 @@ impl Inputs {
                     // a scheduler message pasted as prose next to tables or describe output
                     // (the describe and table readers skip free text): read as a log line
                     push_bare_scheduler_lines(&mut log_lines, section);
+                    // blocks of free text beside the table (a log or a command pasted below
+                    // it with no prompt or fence between them) are read as a log too
+                    push_free_text_blocks(&mut log_lines, section);
                     // `kubectl cluster-info` output pasted after a table without its own prompt
                     // is what kubectl connects to: read as text too
                     log_lines.extend(
@@ -975,6 +978,41 @@ fn push_section_lines(out: &mut Vec<PasteLine>, section: &paste::Section) {
         out.push(line);
     }
     out.extend(section.lines.iter().cloned());
+}
+
+/// The blocks (runs of non-blank lines) of an object section that are free text of their own
+/// (detected as [`InputFormat::Text`]: no table header, describe key, event row or node fact in
+/// them), e.g. a log or a command pasted right below a `kubectl get` table: the object readers
+/// skip them, so they are read as log lines. A block with a scheduler message is left to
+/// [`push_bare_scheduler_lines`].
+fn push_free_text_blocks(out: &mut Vec<PasteLine>, section: &paste::Section) {
+    let mut start = 0;
+    let lines = &section.lines;
+    while start < lines.len() {
+        if lines[start].text.trim().is_empty() {
+            start += 1;
+            continue;
+        }
+        let end = lines[start..]
+            .iter()
+            .position(|l| l.text.trim().is_empty())
+            .map_or(lines.len(), |n| start + n);
+        let block = &lines[start..end];
+        let mut text = String::new();
+        for l in block {
+            text.push_str(&l.text);
+            text.push('\n');
+        }
+        let scheduler = block.iter().any(|l| {
+            l.text.contains(" nodes are available:")
+                || l.text.contains(" nodes are unavailable:")
+                || l.text.contains("no nodes available to schedule pods")
+        });
+        if !scheduler && detect_format(text.as_bytes()) == InputFormat::Text {
+            out.extend(block.iter().cloned());
+        }
+        start = end;
+    }
 }
 
 /// The lines of an object section that carry a scheduler message outside any table or describe

@@ -42,6 +42,7 @@ pub mod finding;
 pub mod gpu;
 pub mod input;
 pub mod locate;
+mod plugin_runtime;
 pub mod render;
 pub mod resources;
 pub mod rule;

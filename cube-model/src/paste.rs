@@ -618,7 +618,43 @@ pub fn terminal_text(raw: &str) -> String {
             .unwrap_or(""),
         None => raw,
     };
-    strip_markdown_bold(&strip_ansi(raw))
+    strip_markdown_bold(strip_markdown_quote(&strip_ansi(raw)))
+}
+
+/// A line without its Markdown block-quote markers (`> `, nested `> > `, a lone `>`), as issue
+/// comments quote terminal output: `> NAME   READY   STATUS`. Only a `>` followed by a blank,
+/// another `>` or the line's end is a marker (`>foo` stays); what follows the marker's one
+/// blank keeps its indentation (a quoted `describe`).
+fn strip_markdown_quote(line: &str) -> &str {
+    let t = line.trim_start_matches(' ');
+    // a quote marker is indented by at most 3 spaces (CommonMark block quotes)
+    if !t.starts_with('>') || line.len() - t.len() > 3 {
+        return line;
+    }
+    let mut rest = t;
+    while let Some(r) = rest.strip_prefix('>') {
+        if r.is_empty() {
+            return "";
+        }
+        if r.starts_with('>') {
+            rest = r;
+        } else if let Some(r) = r.strip_prefix([' ', '\t']) {
+            rest = r;
+            // a nested marker after the blank (`> > text`)
+            let inner = rest.trim_start_matches(' ');
+            if inner.starts_with('>') && rest.len() - inner.len() <= 3 {
+                let after = &inner[1..];
+                if after.is_empty() || after.starts_with([' ', '\t', '>']) {
+                    rest = inner;
+                    continue;
+                }
+            }
+            return rest;
+        } else {
+            return line;
+        }
+    }
+    rest
 }
 
 /// A line with Markdown inline-code backticks around the whole line removed, and Markdown bold
@@ -1855,6 +1891,29 @@ mod tests {
         );
         assert_eq!(terminal_text("find **/*.yaml"), "find **/*.yaml");
         assert_eq!(terminal_text("x = 2**10 and 3**2"), "x = 2**10 and 3**2");
+    }
+
+    /// Terminal output quoted in an issue comment (`> ` markers, nested, a lone `>`) reads as
+    /// the output; `>foo`, a redirect and a PowerShell prompt are not quote markers.
+    #[test]
+    fn markdown_block_quotes_are_unquoted() {
+        assert_eq!(
+            terminal_text("> NAME                                   READY     STATUS"),
+            "NAME                                   READY     STATUS"
+        );
+        assert_eq!(terminal_text("> >   Normal  Scheduled"), "  Normal  Scheduled");
+        assert_eq!(terminal_text(">"), "");
+        assert_eq!(terminal_text(">> 2017/12/08 Loading NVML"), "2017/12/08 Loading NVML");
+        assert_eq!(terminal_text(">foo"), ">foo");
+        assert_eq!(terminal_text("echo x > file"), "echo x > file");
+        assert_eq!(terminal_text("PS C:\\> kubectl get nodes"), "PS C:\\> kubectl get nodes");
+        let s = split("> $ kubectl get pods\n> NAME   READY   STATUS    RESTARTS   AGE\n> p-1    0/1     Pending   0          1m\n");
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            s[0].command.as_ref().map(|c| c.text.as_str()),
+            Some("kubectl get pods")
+        );
+        assert!(s[0].text().starts_with("NAME   READY"), "{}", s[0].text());
     }
 
     #[test]

@@ -14,8 +14,9 @@ const NVDP: &str = "NVIDIA/k8s-device-plugin";
 const GO: &str = "golang/go";
 const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go";
 
-/// The remedy when the NVIDIA device plugin's container has no driver library.
-pub(crate) const NVML_LIBRARY_REMEDY: &str = "configure the NVIDIA container toolkit for the node's runtime (`nvidia-ctk runtime configure --runtime=containerd --set-as-default`, then restart containerd; k3s/rke2 detect the nvidia runtime on restart) or run the plugin with runtimeClassName: nvidia; check the driver with `nvidia-smi` on the node";
+/// The remedy of a plugin container without the NVIDIA driver library, for any runtime (the
+/// same text as `plugin_runtime::default_runtime_remedy(None)`, which a test checks).
+pub(crate) const NVML_LIBRARY_REMEDY: &str = "make nvidia the default runtime of the node's container runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; containerd: default_runtime_name = \"nvidia\" in /etc/containerd/config.toml; CRI-O: default_runtime = \"nvidia\" under [crio.runtime]); `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it for containerd (`--runtime=docker`, `--runtime=crio` for the others), then restart that runtime; or keep the default and give the plugin's DaemonSet `runtimeClassName: nvidia` (a RuntimeClass whose handler is the toolkit's nvidia runtime; the device plugin's Helm chart has a runtimeClassName value); then delete the plugin pod so it restarts, and check the driver with `nvidia-smi` on the node";
 
 const TOOLKIT_REMEDY: &str = "run `nvidia-smi` on the node: if it fails fix the driver first (GPU operator: `kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if it works, check the toolkit's driver root (`root` in /etc/nvidia-container-runtime/config.toml; GPU operator `driver.enabled` and `hostPaths.driverInstallDir` must match where the driver is) and restart the container-toolkit pod";
 

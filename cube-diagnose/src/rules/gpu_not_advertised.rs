@@ -140,8 +140,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     // nodes known only from the GPU component pods bound to them (a `kubectl get pods -o
     // wide` NODE column): a failing driver, toolkit, validator or plugin pod breaks the chain
+    // why an NVIDIA plugin pod fails, when the input shows it (one cause: the DaemonSet's
+    // workload-unavailable finding states it too, with the same remedy)
+    let runtime = crate::plugin_runtime::default_runtime_cause(ctx);
     for b in crate::gpu::pod_only_breaks(ctx) {
         let f = &b.failure;
+        let plugin_pod = ctx
+            .snapshot()
+            .pods
+            .iter()
+            .find(|p| p.metadata.namespace == b.pod.0 && p.metadata.name == b.pod.1)
+            .and_then(cube_model::gpu::classify_pod)
+            .filter(|(role, vendor)| {
+                *role == cube_model::gpu::GpuComponentRole::DevicePlugin
+                    && matches!(vendor, None | Some(cube_model::GpuVendor::Nvidia))
+            });
+        let cause = runtime.as_ref().filter(|_| plugin_pod.is_some());
         let (subject, whose, check) = match &b.node {
             Some(name) => (
                 crate::Subject::cluster_scoped("Node", name),
@@ -167,19 +181,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 ),
             ),
         };
+        let mut message = format!(
+            "the GPU reporting chain of {whose} is broken; first broken link ({}): {}",
+            f.link.as_str(),
+            f.detail
+        );
+        let mut remedy = format!("{}; {check}", f.remedy);
+        let mut evidence = f.evidence.clone();
+        if let Some(c) = cause {
+            message.push_str(&format!("; cause: {}", c.detail));
+            remedy = format!("{}; to confirm: {remedy}", c.remedy);
+            evidence.extend(c.evidence.iter().cloned());
+        }
         out.push(
-            Finding::new(
-                GpuNotAdvertised::ID,
-                f.severity,
-                subject,
-                format!(
-                    "the GPU reporting chain of {whose} is broken; first broken link ({}): {}",
-                    f.link.as_str(),
-                    f.detail
-                ),
-            )
-            .with_evidences(f.evidence.clone())
-            .with_remedy(format!("{}; {check}", f.remedy)),
+            Finding::new(GpuNotAdvertised::ID, f.severity, subject, message)
+                .with_evidences(evidence)
+                .with_remedy(remedy),
         );
     }
     // sharing configs (time-slicing/MPS) whose replicas the nodes do not show

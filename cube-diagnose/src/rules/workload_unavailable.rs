@@ -19,7 +19,7 @@ declare_rule!(
     "workload-unavailable",
     Scheduling,
     Warning,
-    "A Deployment, StatefulSet, ReplicaSet, ReplicationController or DaemonSet has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables or JSON/YAML dumps with a status (DaemonSets also from describe or the API; a GPU device plugin or GPU operator DaemonSet is named as such). The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
+    "A Deployment, StatefulSet, ReplicaSet, ReplicationController or DaemonSet has no ready pod while it wants some (warning; some but not all ready: info), or a Job failed (warning), as read from `kubectl get` tables or JSON/YAML dumps with a status (DaemonSets also from describe or the API; a GPU device plugin or GPU operator DaemonSet is named as such; a GPU device-plugin pod that is not Ready in a pod listing whose DaemonSet is not in the input is reported for the DaemonSet named from the pod; when the plugin's log says NVML's library cannot load in its container, or the same image works when started by hand with the nvidia runtime, the cause is the container runtime's default runtime (Docker default-runtime, containerd default_runtime_name, CRI-O default_runtime) not being nvidia and the DaemonSet naming no runtimeClassName). The finding names the workload's pods found in the input with their state (Pending without a node: see pod-unschedulable; waiting reasons such as CrashLoopBackOff or ImagePullBackOff) and the commands that show why. A ReplicaSet owned by a Deployment of the input is reported through the Deployment.",
     check
 );
 
@@ -244,7 +244,129 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy(remedy),
         );
     }
-    out.extend(daemon_sets(ctx));
+    let cause = crate::plugin_runtime::default_runtime_cause(ctx);
+    out.extend(daemon_sets(ctx, cause.as_ref()));
+    out.extend(plugin_pods_without_daemon_set(ctx, cause.as_ref()));
+    out
+}
+
+/// Whether a GPU component of `vendor` needs the NVIDIA runtime in its container (NVIDIA's
+/// plugin and the forks of it: HAMi, Volcano's vGPU plugin).
+fn nvidia_plugin(vendor: Option<cube_model::GpuVendor>) -> bool {
+    matches!(vendor, None | Some(cube_model::GpuVendor::Nvidia))
+}
+
+/// The random suffix the API server gives a DaemonSet's pods (`generateName` plus five
+/// characters of k8s.io/apiserver `pkg/storage/names` `SimpleNameGenerator`, alphabet
+/// `bcdfghjklmnpqrstvwxz2456789`).
+fn generated_suffix(name: &str) -> bool {
+    name.rsplit_once('-').is_some_and(|(_, s)| {
+        s.len() == 5 && s.bytes().all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b))
+    })
+}
+
+/// GPU device-plugin pods that are not Ready (CrashLoopBackOff, Error, ...) whose DaemonSet
+/// is not in the input (a `kubectl get pods` listing or `describe pod` only): the DaemonSet is
+/// named from the pod's owner reference or its generated name, and the finding says what its
+/// failing pods mean and, when the input shows it, why they fail (the NVIDIA runtime is not the
+/// runtime the kubelet starts them with: [`crate::plugin_runtime`]).
+fn plugin_pods_without_daemon_set(
+    ctx: &Context<'_>,
+    cause: Option<&crate::plugin_runtime::RuntimeCause>,
+) -> Vec<Finding> {
+    use cube_model::gpu::{GpuComponentRole, classify_pod};
+    let snap = ctx.snapshot();
+    let mut groups: std::collections::BTreeMap<(&str, &str), Vec<&Pod>> =
+        std::collections::BTreeMap::new();
+    for p in &snap.pods {
+        let Some((GpuComponentRole::DevicePlugin, _)) = classify_pod(p) else {
+            continue;
+        };
+        let owned = p
+            .metadata
+            .owner_references
+            .iter()
+            .any(|o| o.kind == "DaemonSet");
+        if !owned && !generated_suffix(&p.metadata.name) {
+            continue;
+        }
+        let ds = crate::gpu::plugin_ds_name(p);
+        let ns = p.metadata.namespace.as_str();
+        if snap.daemon_sets.iter().any(|d| {
+            d.metadata.name == ds
+                && (d.metadata.namespace == ns || d.metadata.namespace.is_empty() || ns.is_empty())
+        }) {
+            continue; // the DaemonSet's own finding (daemon_sets) speaks for it
+        }
+        groups.entry((ns, ds)).or_default().push(p);
+    }
+    let max = ctx.thresholds().max_nodes_in_evidence;
+    let mut out = Vec::new();
+    for ((ns, name), pods) in groups {
+        let failing: Vec<&Pod> = pods
+            .iter()
+            .copied()
+            .filter(|p| crate::gpu::component_failing(p))
+            .collect();
+        if failing.is_empty() {
+            continue;
+        }
+        let vendor = classify_pod(failing[0]).and_then(|(_, v)| v);
+        let states: Vec<String> = failing
+            .iter()
+            .take(max)
+            .map(|p| format!("{}: {}", p.metadata.name, crate::gpu::pod_state(p)))
+            .collect();
+        let ready = pods.len() - failing.len();
+        let mut message = format!(
+            "DaemonSet {name} (the GPU device plugin; the DaemonSet itself is not in the input, its pods are) has {} of its {} pod(s) in the input not ready ({}): the nodes they run on do not (re)advertise their GPUs",
+            failing.len(),
+            pods.len(),
+            states.join("; ")
+        );
+        if ready > 0 {
+            message.push_str(&format!("; {ready} of its pods are Ready elsewhere"));
+        }
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", shell_word(ns))
+        };
+        let first = shell_word(&failing[0].metadata.name);
+        let mut remedy = format!(
+            "`kubectl logs{ns_flag} {first} --previous` (why the container exits) and `kubectl describe pod{ns_flag} {first}` (events)"
+        );
+        let mut evidence: Vec<Evidence> = failing
+            .iter()
+            .take(max)
+            .map(|p| {
+                Evidence::field(
+                    obj("Pod", &p.metadata.namespace, &p.metadata.name),
+                    "state",
+                    crate::gpu::pod_state(p),
+                )
+            })
+            .collect();
+        if let Some(c) = cause.filter(|_| nvidia_plugin(vendor)) {
+            message.push_str(&format!("; cause: {}", c.detail));
+            remedy = format!("{}; to confirm: {remedy}", c.remedy);
+            evidence.extend(c.evidence.iter().cloned());
+        }
+        out.push(
+            Finding::new(
+                WorkloadUnavailable::ID,
+                if ready == 0 {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                },
+                Subject::namespaced("DaemonSet", ns, name),
+                message,
+            )
+            .with_evidences(evidence)
+            .with_remedy(remedy),
+        );
+    }
     out
 }
 
@@ -253,7 +375,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 /// (kubernetes `pkg/controller/daemon`; a manifest's all-zero status says nothing). A GPU
 /// component (device plugin, GPU operator pod) is named as such: on the nodes without its
 /// ready pod the GPUs are not advertised or not validated.
-fn daemon_sets(ctx: &Context<'_>) -> Vec<Finding> {
+fn daemon_sets(
+    ctx: &Context<'_>,
+    cause: Option<&crate::plugin_runtime::RuntimeCause>,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for ds in &ctx.snapshot().daemon_sets {
         let live = ds.metadata.creation_timestamp.is_some()
@@ -265,7 +390,14 @@ fn daemon_sets(ctx: &Context<'_>) -> Vec<Finding> {
         }
         let (name, ns) = (&ds.metadata.name, &ds.metadata.namespace);
         let o = obj("DaemonSet", ns, name);
-        let gpu = cube_model::gpu::classify_daemon_set(ds).map(|(role, _)| role);
+        let classified = cube_model::gpu::classify_daemon_set(ds);
+        let gpu = classified.map(|(role, _)| role);
+        // the plugin's pods fail because the runtime does not inject the driver
+        let cause = cause.filter(|_| {
+            classified.is_some_and(|(role, vendor)| {
+                role == cube_model::gpu::GpuComponentRole::DevicePlugin && nvidia_plugin(vendor)
+            })
+        });
         let what = match gpu {
             Some(cube_model::gpu::GpuComponentRole::DevicePlugin) => {
                 ": it is the GPU device plugin, so the nodes without its ready pod do not (re)advertise their GPUs"
@@ -280,20 +412,30 @@ fn daemon_sets(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             format!(" -n {}", shell_word(ns))
         };
+        let mut message = format!("DaemonSet {name} has {ready} of {desired} pods ready{what}");
+        let mut remedy = format!(
+            "`kubectl describe daemonset{ns_flag} {}` (events), then `kubectl get pods{ns_flag} -o wide | grep -e {}` and `kubectl describe pod{ns_flag} <pod>` / `kubectl logs{ns_flag} <pod> --all-containers` for the pods that are not ready",
+            shell_word(name),
+            shell_word(&format!("^{name}-"))
+        );
+        let mut evidence = vec![
+            Evidence::field(&o, "status.desiredNumberScheduled", desired.to_string()),
+            Evidence::field(&o, "status.numberReady", ready.to_string()),
+        ];
+        if let Some(c) = cause {
+            message.push_str(&format!("; cause: {}", c.detail));
+            remedy = format!("{}; to confirm: {remedy}", c.remedy);
+            evidence.extend(c.evidence.iter().cloned());
+        }
         out.push(
             Finding::new(
                 WorkloadUnavailable::ID,
                 if ready == 0 { Severity::Warning } else { Severity::Info },
                 Subject::namespaced("DaemonSet", ns, name),
-                format!("DaemonSet {name} has {ready} of {desired} pods ready{what}"),
+                message,
             )
-            .with_evidence(Evidence::field(&o, "status.desiredNumberScheduled", desired.to_string()))
-            .with_evidence(Evidence::field(&o, "status.numberReady", ready.to_string()))
-            .with_remedy(format!(
-                "`kubectl describe daemonset{ns_flag} {}` (events), then `kubectl get pods{ns_flag} -o wide | grep -e {}` and `kubectl describe pod{ns_flag} <pod>` / `kubectl logs{ns_flag} <pod> --all-containers` for the pods that are not ready",
-                shell_word(name),
-                shell_word(&format!("^{name}-"))
-            )),
+            .with_evidences(evidence)
+            .with_remedy(remedy),
         );
     }
     out
@@ -390,6 +532,42 @@ gpu-operator-6f8d9c7b5d-x2x7q   0/1     CrashLoopBackOff   7          5m
         );
         assert_eq!(by("trainer").severity, crate::Severity::Info);
         assert!(by("train-1").message.contains("failed"));
+    }
+
+    /// A device-plugin pod crash-looping in a `get pods` listing without its DaemonSet: the
+    /// DaemonSet is named from the pod, and the plugin's log (NVML's library not in the
+    /// container, v0.17's `Incompatible strategy detected auto`) or a manual run that works
+    /// only with the nvidia runtime gives the cause with the runtime's key; a pod that is
+    /// Ready says nothing.
+    #[test]
+    fn plugin_pods_without_their_daemon_set() {
+        let pods = "$ kubectl get pods -n kube-system\nNAME                                   READY   STATUS             RESTARTS   AGE\nnvidia-device-plugin-daemonset-csjxw   0/1     CrashLoopBackOff   12         39m\n";
+        let f = run_rule("workload-unavailable", pods);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject.display_name(),
+            "DaemonSet/kube-system/nvidia-device-plugin-daemonset"
+        );
+        assert!(f[0].message.contains("CrashLoopBackOff"), "{}", f[0].message);
+        assert!(!f[0].message.contains("cause:"), "{}", f[0].message);
+        let log = format!(
+            "{pods}$ kubectl logs -n kube-system nvidia-device-plugin-daemonset-csjxw\nI0312 10:00:00.000000       1 main.go:317] Retrieving plugins.\nE0312 10:00:00.000000       1 factory.go:112] Incompatible strategy detected auto\nE0312 10:00:00.000000       1 factory.go:113] If this is a GPU node, did you configure the NVIDIA Container Toolkit?\n"
+        );
+        let f = run_rule("workload-unavailable", &log);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("cause:"), "{}", f[0].message);
+        for key in ["default-runtime", "default_runtime_name", "runtimeClassName"] {
+            assert!(f[0].remedy.contains(key), "{key}: {}", f[0].remedy);
+        }
+        let manual = format!(
+            "{pods}\nbut by hand it works:\n$ docker run --runtime=nvidia -it nvidia/k8s-device-plugin:1.8\n2017/12/08 06:41:44 Loading NVML\n2017/12/08 06:41:45 Registered device plugin with Kubelet\n"
+        );
+        let f = run_rule("workload-unavailable", &manual);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("started by hand"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("/etc/docker/daemon.json"), "{}", f[0].remedy);
+        let ok = "$ kubectl get pods -n kube-system\nNAME                                   READY   STATUS    RESTARTS   AGE\nnvidia-device-plugin-daemonset-csjxw   1/1     Running   0          39m\n";
+        assert!(run_rule("workload-unavailable", ok).is_empty());
     }
 
     #[test]
