@@ -1670,8 +1670,7 @@ fn pod_failure_among(
             },
         ),
     };
-    let mut detail =
-        format!("the {what} pod {rpod} on the node is not Ready ({state}): {blocks}");
+    let mut detail = format!("the {what} pod {rpod} on the node is not Ready ({state}): {blocks}");
     if !std::ptr::eq(root.0, p) {
         pod_evidence(p, &mut numbers);
         detail.push_str(&format!(

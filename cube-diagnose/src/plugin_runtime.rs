@@ -65,10 +65,18 @@ pub(crate) struct RuntimeCause {
 /// runtime of `engine` (each runtime's own key), or name the RuntimeClass in the DaemonSet.
 pub(crate) fn default_runtime_remedy(engine: Option<Engine>) -> String {
     let how = match engine {
-        Some(Engine::Docker) => "make nvidia Docker's default runtime: set \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json (`sudo nvidia-ctk runtime configure --runtime=docker --set-as-default` writes it), then `sudo systemctl restart docker`",
-        Some(Engine::Containerd) => "make nvidia containerd's default runtime: set default_runtime_name = \"nvidia\" in the CRI plugin's containerd section of /etc/containerd/config.toml (`sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it), then `sudo systemctl restart containerd` (k3s/rke2 add the nvidia runtime when they start after the toolkit is installed; start them with --default-runtime=nvidia, k3s `pkg/cli/cmds/agent.go` DefaultRuntimeFlag, or use the RuntimeClass)",
-        Some(Engine::CriO) => "make nvidia CRI-O's default runtime: set default_runtime = \"nvidia\" under [crio.runtime] (`sudo nvidia-ctk runtime configure --runtime=crio --set-as-default` writes a drop-in in /etc/crio/crio.conf.d), then `sudo systemctl restart crio`",
-        None => "make nvidia the default runtime of the node's container runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; containerd: default_runtime_name = \"nvidia\" in /etc/containerd/config.toml; CRI-O: default_runtime = \"nvidia\" under [crio.runtime]); `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it for containerd (`--runtime=docker`, `--runtime=crio` for the others), then restart that runtime",
+        Some(Engine::Docker) => {
+            "make nvidia Docker's default runtime: set \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json (`sudo nvidia-ctk runtime configure --runtime=docker --set-as-default` writes it), then `sudo systemctl restart docker`"
+        }
+        Some(Engine::Containerd) => {
+            "make nvidia containerd's default runtime: set default_runtime_name = \"nvidia\" in the CRI plugin's containerd section of /etc/containerd/config.toml (`sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it), then `sudo systemctl restart containerd` (k3s/rke2 add the nvidia runtime when they start after the toolkit is installed; start them with --default-runtime=nvidia, k3s `pkg/cli/cmds/agent.go` DefaultRuntimeFlag, or use the RuntimeClass)"
+        }
+        Some(Engine::CriO) => {
+            "make nvidia CRI-O's default runtime: set default_runtime = \"nvidia\" under [crio.runtime] (`sudo nvidia-ctk runtime configure --runtime=crio --set-as-default` writes a drop-in in /etc/crio/crio.conf.d), then `sudo systemctl restart crio`"
+        }
+        None => {
+            "make nvidia the default runtime of the node's container runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; containerd: default_runtime_name = \"nvidia\" in /etc/containerd/config.toml; CRI-O: default_runtime = \"nvidia\" under [crio.runtime]); `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it for containerd (`--runtime=docker`, `--runtime=crio` for the others), then restart that runtime"
+        }
     };
     format!(
         "{how}; or keep the default and give the plugin's DaemonSet `runtimeClassName: nvidia` (a RuntimeClass whose handler is the toolkit's nvidia runtime; the device plugin's Helm chart has a runtimeClassName value); then delete the plugin pod so it restarts, and check the driver with `nvidia-smi` on the node"
@@ -104,12 +112,17 @@ fn gpu_run(line: &str) -> Option<Option<Engine>> {
             || *w == "--gpus"
             || w.starts_with("--gpus=")
             || w.starts_with("--runc-binary") && (w.contains("nvidia") || next.contains("nvidia"))
-            || (w.starts_with("--device") && (w.contains("nvidia.com/gpu") || next.starts_with("nvidia.com/gpu")))
+            || (w.starts_with("--device")
+                && (w.contains("nvidia.com/gpu") || next.starts_with("nvidia.com/gpu")))
     });
     if !gpu {
         return None;
     }
-    let base = words[cli].trim_matches('`').rsplit('/').next().unwrap_or("");
+    let base = words[cli]
+        .trim_matches('`')
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
     Some(match base {
         "docker" => Some(Engine::Docker),
         "nerdctl" | "ctr" => Some(Engine::Containerd),
@@ -257,7 +270,11 @@ mod tests {
         assert!(default_runtime_remedy(Some(Engine::Containerd)).contains("default_runtime_name"));
         assert!(default_runtime_remedy(Some(Engine::CriO)).contains("default_runtime = "));
         let all = default_runtime_remedy(None);
-        for key in ["default-runtime", "default_runtime_name", "default_runtime ="] {
+        for key in [
+            "default-runtime",
+            "default_runtime_name",
+            "default_runtime =",
+        ] {
             assert!(all.contains(key), "{key}");
         }
         assert_eq!(all, crate::catalog::NVML_LIBRARY_REMEDY);

@@ -1901,13 +1901,24 @@ mod tests {
             terminal_text("> NAME                                   READY     STATUS"),
             "NAME                                   READY     STATUS"
         );
-        assert_eq!(terminal_text("> >   Normal  Scheduled"), "  Normal  Scheduled");
+        assert_eq!(
+            terminal_text("> >   Normal  Scheduled"),
+            "  Normal  Scheduled"
+        );
         assert_eq!(terminal_text(">"), "");
-        assert_eq!(terminal_text(">> 2017/12/08 Loading NVML"), "2017/12/08 Loading NVML");
+        assert_eq!(
+            terminal_text(">> 2017/12/08 Loading NVML"),
+            "2017/12/08 Loading NVML"
+        );
         assert_eq!(terminal_text(">foo"), ">foo");
         assert_eq!(terminal_text("echo x > file"), "echo x > file");
-        assert_eq!(terminal_text("PS C:\\> kubectl get nodes"), "PS C:\\> kubectl get nodes");
-        let s = split("> $ kubectl get pods\n> NAME   READY   STATUS    RESTARTS   AGE\n> p-1    0/1     Pending   0          1m\n");
+        assert_eq!(
+            terminal_text("PS C:\\> kubectl get nodes"),
+            "PS C:\\> kubectl get nodes"
+        );
+        let s = split(
+            "> $ kubectl get pods\n> NAME   READY   STATUS    RESTARTS   AGE\n> p-1    0/1     Pending   0          1m\n",
+        );
         assert_eq!(s.len(), 1);
         assert_eq!(
             s[0].command.as_ref().map(|c| c.text.as_str()),

@@ -261,7 +261,9 @@ fn nvidia_plugin(vendor: Option<cube_model::GpuVendor>) -> bool {
 /// `bcdfghjklmnpqrstvwxz2456789`).
 fn generated_suffix(name: &str) -> bool {
     name.rsplit_once('-').is_some_and(|(_, s)| {
-        s.len() == 5 && s.bytes().all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b))
+        s.len() == 5
+            && s.bytes()
+                .all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b))
     })
 }
 
@@ -430,7 +432,11 @@ fn daemon_sets(
         out.push(
             Finding::new(
                 WorkloadUnavailable::ID,
-                if ready == 0 { Severity::Warning } else { Severity::Info },
+                if ready == 0 {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                },
                 Subject::namespaced("DaemonSet", ns, name),
                 message,
             )
@@ -548,7 +554,11 @@ gpu-operator-6f8d9c7b5d-x2x7q   0/1     CrashLoopBackOff   7          5m
             f[0].subject.display_name(),
             "DaemonSet/kube-system/nvidia-device-plugin-daemonset"
         );
-        assert!(f[0].message.contains("CrashLoopBackOff"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("CrashLoopBackOff"),
+            "{}",
+            f[0].message
+        );
         assert!(!f[0].message.contains("cause:"), "{}", f[0].message);
         let log = format!(
             "{pods}$ kubectl logs -n kube-system nvidia-device-plugin-daemonset-csjxw\nI0312 10:00:00.000000       1 main.go:317] Retrieving plugins.\nE0312 10:00:00.000000       1 factory.go:112] Incompatible strategy detected auto\nE0312 10:00:00.000000       1 factory.go:113] If this is a GPU node, did you configure the NVIDIA Container Toolkit?\n"
@@ -556,7 +566,11 @@ gpu-operator-6f8d9c7b5d-x2x7q   0/1     CrashLoopBackOff   7          5m
         let f = run_rule("workload-unavailable", &log);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].message.contains("cause:"), "{}", f[0].message);
-        for key in ["default-runtime", "default_runtime_name", "runtimeClassName"] {
+        for key in [
+            "default-runtime",
+            "default_runtime_name",
+            "runtimeClassName",
+        ] {
             assert!(f[0].remedy.contains(key), "{key}: {}", f[0].remedy);
         }
         let manual = format!(
@@ -565,7 +579,11 @@ gpu-operator-6f8d9c7b5d-x2x7q   0/1     CrashLoopBackOff   7          5m
         let f = run_rule("workload-unavailable", &manual);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].message.contains("started by hand"), "{}", f[0].message);
-        assert!(f[0].remedy.contains("/etc/docker/daemon.json"), "{}", f[0].remedy);
+        assert!(
+            f[0].remedy.contains("/etc/docker/daemon.json"),
+            "{}",
+            f[0].remedy
+        );
         let ok = "$ kubectl get pods -n kube-system\nNAME                                   READY   STATUS    RESTARTS   AGE\nnvidia-device-plugin-daemonset-csjxw   1/1     Running   0          39m\n";
         assert!(run_rule("workload-unavailable", ok).is_empty());
     }
