@@ -554,6 +554,18 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the pod was evicted because the node ran low on {resource}", "free {resource} on the node or set the pod's requests/limits for {resource}")
         .samples(&[("resource", "memory")]),
+    // kubeadm preflight: the client's proxy would carry the API server's or the cluster
+    // ranges' traffic (cmd/kubeadm/app/preflight/checks.go HTTPProxyCheck,
+    // HTTPProxyCIDRCheck); warnings, read as context: classify::proxy names the proxy in a
+    // connection failure of the same text
+    Entry::new("kubeadm.preflight.http-proxy", F::Kubeadm,
+        "Connection to \"{url}\" uses proxy \"{proxy}\". If that is not intended, adjust your proxy settings",
+        K8S, CHECKS_GO, "v1.8+").complete().join()
+        .samples(&[("url", "https://10.0.0.10:6443"), ("proxy", "http://10.0.0.1:3128")]),
+    Entry::new("kubeadm.preflight.http-proxy-cidr", F::Kubeadm,
+        "connection to \"{cidr}\" uses proxy \"{proxy}\". This may lead to malfunctional cluster setup. Make sure that Pod and Services IP ranges specified correctly as exceptions in proxy configuration",
+        K8S, CHECKS_GO, "v1.8+").complete().join()
+        .samples(&[("cidr", "10.96.0.0/12"), ("proxy", "http://10.0.0.1:3128")]),
     // ------------------------------------------------------------------ k3s / rke2
     Entry::new("k3s.agent.node-password-rejected", F::K3s,
         "Node password rejected, duplicate hostname or contents of '{file:w}' may not match server node-passwd entry, try enabling a unique node name with the --with-node-id flag",
@@ -588,6 +600,21 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("k3s.agent.retrieve-config", F::K3s,
         "Failed to retrieve agent config: {error}",
         K3S, "pkg/agent/config/config.go", "v1.17-v1.20").join(),
+    // a k3s/rke2 server joining an existing cluster compares its critical configuration with
+    // the cluster's first: `errors.Wrap(err, "failed to validate server configuration")`
+    // (k3s-io/k3s pkg/cluster/bootstrap.go `bootstrap` around `compareConfig`, which GETs
+    // `/v1-<program>/config` from the join URL with the token: an HTTP error answer prints as
+    // `<url>: <code> <status>`, read by classify's supervisor status; v1.26+ skip the
+    // comparison on a GET error and only warn `Skipping cluster configuration validation`)
+    Entry::new("k3s.server.validate-config", F::K3s,
+        "failed to validate server configuration: {error}",
+        K3S, "pkg/cluster/bootstrap.go (bootstrap / compareConfig)", "v1.19+").join()
+        .samples(&[("error", "https://10.0.0.10:9345/v1-rke2/config: 401 Unauthorized")]),
+    Entry::new("k3s.server.critical-config-mismatch", F::K3s,
+        "critical configuration value mismatch",
+        K3S, "pkg/cluster/bootstrap.go (compareConfig)", "v1.19+")
+        .to(K::Known, "join-preflight-failed", Error).group("k3s-server").join()
+        .says("this server's critical configuration differs from the cluster's (cluster-cidr, service-cidr, cluster-dns, cluster-domain, disable, flannel-backend, egress-selector-mode, secrets-encryption must be identical on every server), so it refuses to join", "copy these settings from an existing server's config.yaml (/etc/rancher/k3s/config.yaml, rke2: /etc/rancher/rke2/config.yaml) to this server's, then restart its service"),
     Entry::new("k3s.memory-cgroup", F::K3s,
         "failed to find memory cgroup, you may need to add \"cgroup_memory=1 cgroup_enable=memory\" to your linux cmdline",
         K3S, "pkg/cgroups/cgroups_linux.go", "v1.17+")
@@ -1325,6 +1352,50 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/net.go (syscall ENETUNREACH)", "Go 1.x")
         .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
         .says("the network of the address is unreachable from here", "fix routing between the two machines"),
+    // net/http wraps every error while dialing the proxy of HTTPS_PROXY/https_proxy (or a
+    // kubeconfig's proxy-url): `&net.OpError{Op: "proxyconnect", Net: "tcp", Err: err}`
+    // (golang/go src/net/http/transport.go dialConn); the inner error is an entry of its own,
+    // and classify::proxy marks its signal as the proxy's hop
+    Entry::new("go.proxyconnect", F::Client,
+        "proxyconnect tcp: {error}",
+        GO, "src/net/http/transport.go (dialConn wrapErr)", "Go 1.8+")
+        .samples(&[("error", "dial tcp 10.0.0.1:3128: connect: connection refused")]),
+    // the SOCKS5 dialer (HTTPS_PROXY=socks5://...): `&net.OpError{Op: "socks connect", Net:
+    // network, Source: proxy, Addr: dst, Err: err}`; a refusal by the proxy is `unknown error
+    // <reply>` with the RFC 1928 reply text (golang.org/x/net internal/socks/socks.go and
+    // client.go, vendored in net/http as socks_bundle.go)
+    Entry::new("go.socks-reply", F::Client,
+        "socks connect tcp {socks:w}->{target:w}: unknown error {reply}",
+        "golang/net", "internal/socks/client.go (connect: `unknown error ` + Reply.String())", "Go 1.10+")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("the SOCKS proxy {socks} could not connect to {target}: {reply}", "check that the proxy can reach {target}, or exempt it with NO_PROXY")
+        .samples(&[("socks", "127.0.0.1:1080"), ("target", "10.0.0.1:6443"), ("reply", "general SOCKS server failure")]),
+    Entry::new("go.socks-connect", F::Client,
+        "socks connect tcp {socks:w}->{target:w}: {error}",
+        "golang/net", "internal/socks/socks.go (Dialer.DialContext)", "Go 1.10+")
+        .samples(&[("socks", "127.0.0.1:1080"), ("target", "10.0.0.1:6443"), ("error", "dial tcp 127.0.0.1:1080: connect: connection refused")]),
+    // Go's resolver: `server misbehaving` (errServerMisbehaving: SERVFAIL or an answer it
+    // cannot use, src/net/dnsclient_unix.go), a DNS server that does not answer (`read udp
+    // ...: i/o timeout`), and the cgo resolver's EAI_AGAIN (`Temporary failure in name
+    // resolution`, src/net/cgo_unix.go); all print as `lookup <host>[ on <server>]: <err>`
+    // (net.DNSError.Error, src/net/net.go)
+    Entry::new("go.lookup-server-misbehaving", F::Client,
+        "dial tcp: lookup {host:w} on {dns:w}: server misbehaving",
+        GO, "src/net/dnsclient_unix.go (errServerMisbehaving)", "Go 1.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} does not resolve: the DNS server {dns} fails for it", "fix the DNS record of {host} or the resolver (systemd-resolved: `resolvectl query {host}`), or use an address the machine can resolve")
+        .samples(&[("dns", "127.0.0.53:53")]),
+    Entry::new("go.lookup-dns-timeout", F::Client,
+        "dial tcp: lookup {host:w} on {dns:w}: read udp {local:w}->{server:w}: i/o timeout",
+        GO, "src/net/dnsclient_unix.go (exchange timeout)", "Go 1.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} could not be looked up: the DNS server {dns} does not answer", "fix the machine's resolver (/etc/resolv.conf, `resolvectl status`) or the firewall to it, or use an IP address")
+        .samples(&[("dns", "10.96.0.10:53"), ("local", "10.244.1.5:41234"), ("server", "10.96.0.10:53")]),
+    Entry::new("go.lookup-temporary-failure", F::Client,
+        "dial tcp: lookup {host:w}: Temporary failure in name resolution",
+        GO, "src/net/cgo_unix.go (EAI_AGAIN)", "Go 1.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} could not be looked up (the resolver failed, EAI_AGAIN)", "fix the machine's resolver (/etc/resolv.conf, `resolvectl status`), or use an address the machine can resolve"),
     Entry::new("go.lookup-no-such-host-dns", F::Client,
         "dial tcp: lookup {host:w} on {dns:w}: no such host",
         GO, "src/net/lookup.go", "Go 1.x")
@@ -1731,6 +1802,14 @@ pub static ENTRIES: &[Entry] = &[
         "rancher/rancher", "pkg/dialer/factory.go (clusterDialer); pkg/capr/planner (status)", "v2.0+")
         .to(K::Known, "agent-registration-failed", Error)
         .says("the Rancher server has no tunnel from the downstream cluster's cattle-cluster-agent: the agent is not running there or cannot reach Rancher's server-url (seen during provisioning for a few minutes; a cause when it persists)", "in the downstream cluster `kubectl -n cattle-system get pods -l app=cattle-cluster-agent` and `kubectl -n cattle-system logs -l app=cattle-cluster-agent`: its first error (server-url not resolvable or loopback, /ping not reachable, CA checksum) names the fix; the agent must reach Rancher's server-url over 443 from the pods"),
+    // curl's own failure line, `curl: (<exit code>) <message>` (curl/curl src/tool_operate.c
+    // / tool_main: `curl: (%d) %s`): a person's probe next to the real client's error; the
+    // message carries the meaning (its own entries: `Could not resolve host`), the line is
+    // read as context
+    Entry::new("curl.exit", F::Client,
+        "curl: ({code:w}) {error}",
+        "curl/curl", "src/tool_operate.c (`curl: (%d) %s`)", "curl 7.x-8.x").complete()
+        .samples(&[("code", "35"), ("error", "error:0A000126:SSL routines::unexpected eof while reading")]),
     Entry::new("curl.could-not-resolve", F::Rancher,
         "Could not resolve host: {host:w}",
         "curl/curl", "lib/hostip.c", "curl 7.x-8.x")

@@ -21,6 +21,7 @@ pub mod kubeadm;
 pub mod kubelet;
 pub mod kueue;
 pub mod multicluster;
+pub(crate) mod proxy;
 pub mod sharing;
 
 use std::collections::BTreeMap;
@@ -216,6 +217,19 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     let mut skip_to = 0usize;
     for (i, raw) in all.iter().enumerate() {
         if i < skip_to {
+            continue;
+        }
+        // a pretty-printed JSON log record (CloudWatch, `jq .` output) spreads one record over
+        // lines: its level member marks the record, not a message of its own
+        if let Some((key, value)) = json_member(raw)
+            && matches!(key, "level" | "severity" | "levelname" | "lvl")
+            && !value.is_empty()
+        {
+            continue;
+        }
+        // curl -v's trace lines (`* ...` info, `> `/`< ` headers; curl lib/curl_trc.c): what a
+        // person's probe did, read for a proxy (classify::proxy) but never judged alone
+        if whole.curl_verbose && (raw.starts_with("* ") || raw.starts_with("*  ")) {
             continue;
         }
         let line = inner_text(raw);
@@ -532,11 +546,18 @@ pub(crate) struct Whole {
     /// The text says a kubeconfig was copied to another machine (`copied ... k3s.yaml`, `scp
     /// admin.conf`, an agent or worker node named with it).
     pub copied_kubeconfig: bool,
+    /// A proxy the text shows in the client's path ([`proxy`]).
+    pub(crate) proxy: Option<proxy::ProxySeen>,
+    /// The text holds a `curl -v` transcript (`*   Trying <addr>...`, `* Connected to`).
+    pub curl_verbose: bool,
 }
 
 impl Whole {
     fn scan(text: &str) -> Self {
-        let mut w = Whole::default();
+        let mut w = Whole {
+            proxy: proxy::scan(text),
+            ..Whole::default()
+        };
         for l in text.lines() {
             if l.contains("kubeadm join") || l.contains("[discovery]") || l.contains("[preflight]")
             {
@@ -544,6 +565,9 @@ impl Whole {
             }
             if w.agent.is_none() {
                 w.agent = remote_agent(l);
+            }
+            if l.starts_with("* ") && (l.contains(" Trying ") || l.starts_with("* Connected to")) {
+                w.curl_verbose = true;
             }
             if w.loopback_api.is_none() {
                 w.loopback_api = shown_loopback_api(l);
@@ -607,7 +631,7 @@ fn remote_agent(l: &str) -> Option<&'static str> {
 }
 
 /// The host of an address (`127.0.0.1:6443`, `[::1]:6443`, `"https://localhost:8443/version"`).
-fn address_host(addr: &str) -> &str {
+pub(crate) fn address_host(addr: &str) -> &str {
     let a = addr.trim_matches(|c: char| c == '"' || c == '[' || c == '(' || c == '\'');
     let a = a.split_once("://").map_or(a, |(_, r)| r);
     let a = a.split(['/', '?', ']', ')']).next().unwrap_or(a);
@@ -795,6 +819,31 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             }
         }
     }
+    // a proxy in the client's path (classify::proxy): the failing hop is the proxy's
+    if matches!(
+        kind,
+        SignalKind::Refused
+            | SignalKind::Timeout
+            | SignalKind::NoRoute
+            | SignalKind::NoSuchHost
+            | SignalKind::ConnectionClosed
+    ) {
+        proxy::details(l, whole.proxy.as_ref(), &mut d);
+    }
+    // `argocd cluster add`: an error in argocd-server's gRPC reply is argocd-server's own dial
+    // (rules::cluster_unreachable argocd_server_dial)
+    if matches!(
+        kind,
+        SignalKind::Refused
+            | SignalKind::Timeout
+            | SignalKind::NoRoute
+            | SignalKind::NoSuchHost
+            | SignalKind::ConnectionClosed
+    ) && whole.agent == Some("Argo CD")
+        && l.contains("rpc error: code = ")
+    {
+        d.insert("dialer".to_owned(), "argocd-server".to_owned());
+    }
     // an agent that connects from elsewhere, told to reach a loopback address
     if matches!(
         kind,
@@ -828,9 +877,38 @@ fn is_join_context(l: &str, whole: &Whole) -> bool {
         || (whole.kubeadm && l.starts_with("error execution phase"))
 }
 
+/// One member of a pretty-printed JSON object on its own line (`"level": "ERROR",`): its key
+/// and its value (a string unescaped, anything else as written).
+fn json_member(raw: &str) -> Option<(&str, String)> {
+    let t = raw.trim().trim_end_matches(',');
+    let rest = t.strip_prefix('"')?;
+    let (key, after) = rest.split_once('"')?;
+    let value = after.trim_start().strip_prefix(':')?.trim();
+    if key.is_empty() || key.contains(char::is_whitespace) || value.is_empty() {
+        return None;
+    }
+    let value = if value.starts_with('"') {
+        serde_json::from_str::<String>(value).ok()?
+    } else {
+        value.to_owned()
+    };
+    Some((key, value))
+}
+
 /// The text of a JSON line (`text`, `stderr`, `message` field), or the line itself; a field
-/// that is itself a JSON object (a Status body captured as text) is opened in turn.
+/// that is itself a JSON object (a Status body captured as text) is opened in turn. A line
+/// that is one message member of a pretty-printed record (`"message": "...\n",`) gives its
+/// unescaped value.
 fn inner_text(raw: &str) -> String {
+    if let Some((key, value)) = json_member(raw)
+        && matches!(
+            key,
+            "message" | "msg" | "text" | "stderr" | "error" | "err" | "log"
+        )
+        && !value.starts_with('{')
+    {
+        return value;
+    }
     let mut t = raw.trim().to_owned();
     for _ in 0..3 {
         let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(&t) else {

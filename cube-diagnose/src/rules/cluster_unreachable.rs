@@ -143,8 +143,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
+            // argocd-server's own dial (classify: an `rpc error` reply in an Argo CD text)
+            _ if s.detail("dialer") == "argocd-server" => argocd_server_dial(s),
             SignalKind::NoSuchHost => (format!("the name {} does not resolve where the client runs (DNS)", s.detail("host")), format!("fix the DNS record of {} (for pods: CoreDNS's upstream, or hostAliases on the agent's pod spec), or use an address that resolves", s.detail("host"))),
+            // golang/go src/net/http/transport.go: `net/http: TLS handshake timeout` is
+            // TLSHandshakeTimeout (10s in client-go) running out after the TCP connect
+            SignalKind::Timeout if s.detail("entry") == "go.tls-handshake-timeout" => ("TLS handshake timeout: the TCP connection was made (the port is open and answers), then the TLS session stalled: a proxy or TLS-inspecting middlebox in the path (HTTPS_PROXY where the client runs), a path MTU that loses the large TLS records (VPN, overlay, tunnel), or an API server too overloaded to finish handshakes".to_owned(), "from where the client runs `curl -vk --max-time 15 <server>/version`: a `Uses proxy env variable` or `CONNECT` line shows a proxy in the path: add the API server's host to NO_PROXY/no_proxy (EKS: the cluster endpoint's host or `.eks.amazonaws.com`, and the VPC CIDR) or unset HTTPS_PROXY for the client; if it stops after `Client hello`, test the path MTU (`ping -M do -s 1400 <api-host>`); otherwise check the API server's load".to_owned()),
             SignalKind::Timeout => ("timeout reaching the API server: packets are dropped (firewall, routing, black-holed port); classified from the text, not the elapsed time".to_owned(), "test the path with `curl -vk --max-time 5 <server>/version`; open the port in firewalls/security groups".to_owned()),
+            SignalKind::NoRoute => (format!("no route to the API server{}: a router or a host firewall's REJECT rule answers that it cannot be reached", match s.detail("endpoint") { "" => String::new(), e => format!(" {e}") }), "fix routing or the firewall between the client and the API server (`ip route get <api-ip>` where the client runs; a REJECT rule on the control plane also shows as no route)".to_owned()),
             // a member-cluster table of a hub (classify::multicluster)
             SignalKind::ClusterNotReachable if !s.detail("ready_column").is_empty() => {
                 member_table(s)
@@ -152,15 +158,79 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             SignalKind::ClusterNotReachable => (format!("a multi-cluster controller reports the member cluster not reachable{}", if proxied { "; its API endpoint is a Rancher proxy URL (/k8s/clusters/), which presents Rancher's certificate, so a CA bundle stored for the downstream cluster does not validate it" } else { "" }), if proxied { "store the Rancher server's CA in the member's caBundle (or use the downstream cluster's direct endpoint) and re-join".to_owned() } else { "check the member's endpoint, CA bundle and credentials from the hub (`curl --cacert ca.crt <endpoint>/version`)".to_owned() }),
             _ => ("connection refused: nothing listens at the API endpoint (wrong host/port, API server down)".to_owned(), "check the server URL and that kube-apiserver runs (`ss -ltnp | grep 6443` on the control plane)".to_owned()),
         };
-        out.push(signal_error(
-            ClusterUnreachable::ID,
-            signal_subject(s),
-            s,
-            msg,
-            remedy,
-        ));
+        // a proxy in the path (classify::proxy) is named as such: the failing hop is the
+        // proxy's, and the fix is the proxy setting; not for the loopback stories (Go never
+        // proxies loopback addresses) nor for argocd-server's dial (its own environment)
+        let loopback_story = !loopback.is_empty() || !s.detail("kubeconfig_loopback").is_empty();
+        let (msg, remedy, proxy_line) = match crate::classify::proxy::explain(s, "") {
+            Some((pm, pr)) if !loopback_story && s.detail("dialer") != "argocd-server" => {
+                let line = s.detail("proxy_line").parse::<usize>().ok();
+                if s.detail("proxy_weak") == "true" {
+                    (format!("{msg}; {pm}"), format!("{remedy}; {pr}"), line)
+                } else if s.detail("proxy_hop") == "true" {
+                    // what the client saw is about the proxy's address, not the API server's
+                    (pm, pr, line)
+                } else {
+                    (format!("{pm}; what the client reported: {msg}"), pr, line)
+                }
+            }
+            _ => (msg, remedy, None),
+        };
+        let mut f = signal_error(ClusterUnreachable::ID, signal_subject(s), s, msg, remedy);
+        if let Some(line) = proxy_line.filter(|l| *l != s.line) {
+            f = f.with_evidence(crate::Evidence::log(
+                s.source.clone(),
+                line,
+                s.detail("proxy_text"),
+            ));
+        }
+        out.push(f);
     }
     out
+}
+
+/// `argocd cluster add` (argoproj/argo-cd `cmd/argocd/commands/cluster.go`) creates the
+/// `argocd-manager` ServiceAccount and its RBAC with the local kubeconfig, then asks
+/// argocd-server to create the cluster; argocd-server checks the cluster by connecting to it
+/// from its own pod, and a failure comes back to the CLI as a gRPC status (`rpc error: code =
+/// Unknown desc = <error>`). That dial runs in the Argo CD cluster's network, with the
+/// cluster config Argo CD stores: a kubeconfig's `proxy-url` is not carried over
+/// (argoproj/argo-cd#8314, #6043), nor is the CLI machine's route or VPN.
+fn argocd_server_dial(s: &crate::classify::Signal) -> (String, String) {
+    let ep = ["endpoint", "address", "host"]
+        .iter()
+        .map(|k| s.detail(k))
+        .find(|v| !v.is_empty())
+        .unwrap_or("the cluster's API server")
+        .trim_matches('"');
+    let what = match s.kind {
+        SignalKind::Timeout => "timed out",
+        SignalKind::Refused => "was refused",
+        SignalKind::NoRoute => "found no route",
+        SignalKind::NoSuchHost => "could not resolve the name",
+        _ => "was closed without an answer",
+    };
+    let proxy = if s.detail("proxy_kubeconfig") == "true" {
+        format!(
+            "; the kubeconfig sends the CLI through {}, but argocd-server does not use a kubeconfig's proxy-url: it dials {ep} directly from its pod",
+            s.detail("proxy").trim_start_matches("the kubeconfig's ")
+        )
+    } else {
+        String::new()
+    };
+    let url = if ep.contains("://") {
+        ep.to_owned()
+    } else {
+        format!("https://{ep}")
+    };
+    (
+        format!(
+            "the connection that fails is argocd-server's, not the CLI's: `argocd cluster add` created the ServiceAccount and RBAC with the local kubeconfig, then argocd-server, inside the Argo CD cluster, connected to {ep} to check the cluster and {what} (the `rpc error` is argocd-server's reply){proxy}"
+        ),
+        format!(
+            "give the Argo CD pods (argocd-server, argocd-application-controller) a path to {ep}: test it from their namespace with `kubectl -n argocd run api-check --rm -it --restart=Never --image=curlimages/curl -- curl -vk --max-time 5 {url}/version`, then open the route/firewall from the Argo CD cluster's nodes, or set HTTPS_PROXY/NO_PROXY on those Deployments (or a per-cluster proxy URL where the Argo CD version supports one), and add the cluster again"
+        ),
+    )
 }
 
 /// Message and remedy for a member cluster whose readiness is `False` / `Unknown` in a hub's
@@ -304,6 +374,152 @@ mod tests {
         assert!(!l[0].remedy.contains("ss -ltnp"));
         // an API server's own handshake noise is not a client's problem
         assert!(run_log("cluster-unreachable", "I0101 00:00:00.000000 1 log.go:245] http: TLS handshake error from 10.0.0.5:51234: EOF").is_empty());
+    }
+
+    /// A proxy in the client's path, in every form a paste shows it (net/http's `proxyconnect`,
+    /// the SOCKS5 dialer, an HTTPS_PROXY assignment, curl's trace, kubeadm's preflight
+    /// warning), is named as the failing hop with NO_PROXY in the remedy; a mere mention only
+    /// adds a hint, and `kube-proxy` is no proxy.
+    #[test]
+    fn a_proxy_in_the_path_is_named() {
+        for (text, want) in [
+            // golang/go src/net/http/transport.go: the dial to the proxy failed
+            (
+                "Unable to connect to the server: proxyconnect tcp: dial tcp 10.1.2.3:3128: connect: connection refused",
+                "the one to the proxy itself",
+            ),
+            (
+                "Unable to connect to the server: proxyconnect tcp: dial tcp 10.1.2.3:3128: i/o timeout",
+                "the one to the proxy itself",
+            ),
+            // golang.org/x/net internal/socks: the proxy was reached, the target was not
+            (
+                "Get \"https://10.0.0.1:6443/api\": socks connect tcp 127.0.0.1:1080->10.0.0.1:6443: unknown error general SOCKS server failure",
+                "could not connect to 10.0.0.1:6443",
+            ),
+            // Go's proxy parser re-reads an unknown scheme as a host name
+            (
+                "Unable to connect to the server: proxyconnect tcp: dial tcp: lookup socks5h on 127.0.0.53:53: server misbehaving",
+                "scheme socks5h://",
+            ),
+            (
+                "Unable to connect to the server: proxyconnect tcp: dial tcp: lookup socks4 on 127.0.0.53:53: no such host",
+                "scheme socks4://",
+            ),
+            // an environment that sets a proxy, then a stalled handshake
+            (
+                "$ export HTTPS_PROXY=http://proxy.corp.example:3128\n$ kubectl get nodes\nUnable to connect to the server: net/http: TLS handshake timeout",
+                "a proxy is in the path: HTTPS_PROXY=http://proxy.corp.example:3128",
+            ),
+            (
+                "* Uses proxy env variable https_proxy == 'http://127.0.0.1:7890'\nUnable to connect to the server: EOF",
+                "a proxy is in the path: https_proxy=http://127.0.0.1:7890",
+            ),
+        ] {
+            let f = run_log("cluster-unreachable", text);
+            assert_eq!(f.len(), 1, "{text}: {f:#?}");
+            assert!(f[0].message.contains(want), "{text}: {}", f[0].message);
+            assert!(f[0].remedy.contains("NO_PROXY"), "{text}: {}", f[0].remedy);
+            // never the API server's firewall or a DNS record of the proxy's scheme
+            assert!(
+                !f[0].remedy.starts_with("fix the DNS record"),
+                "{}",
+                f[0].remedy
+            );
+        }
+        // credentials of a proxy URL never reach the output
+        let f = run_log(
+            "cluster-unreachable",
+            "HTTPS_PROXY=http://alice:s3cret@10.0.0.2:3128\nUnable to connect to the server: net/http: TLS handshake timeout",
+        );
+        assert!(
+            !f[0].message.contains("s3cret") && f[0].message.contains("***@10.0.0.2:3128"),
+            "{}",
+            f[0].message
+        );
+        // a TLS handshake timeout alone: the port is open, a proxy or middlebox stalls it
+        let t = run_log(
+            "cluster-unreachable",
+            "Unable to connect to the server: net/http: TLS handshake timeout",
+        );
+        assert!(
+            t[0].message.contains("TCP connection was made") && t[0].remedy.contains("NO_PROXY"),
+            "{t:#?}"
+        );
+        // a mention of a proxy is a hint after the client's own story, kube-proxy none
+        let w = run_log(
+            "cluster-unreachable",
+            "\"LogicalResourceId\": \"ConfigureProxy\",\nUnable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout",
+        );
+        assert!(
+            w[0].message.starts_with("timeout reaching the API server")
+                && w[0].message.contains("ConfigureProxy"),
+            "{w:#?}"
+        );
+        let k = run_log(
+            "cluster-unreachable",
+            "kube-proxy-x7k2p   1/1   Running\nUnable to connect to the server: dial tcp 10.0.0.1:443: i/o timeout",
+        );
+        assert!(!k[0].message.contains("proxy"), "{k:#?}");
+        // a DNS failure without a proxy is the name's
+        let d = run_log(
+            "cluster-unreachable",
+            "Unable to connect to the server: dial tcp: lookup api.example.com on 10.0.0.2:53: server misbehaving",
+        );
+        assert!(
+            d[0].message.contains("api.example.com does not resolve")
+                && !d[0].message.contains("proxy"),
+            "{d:#?}"
+        );
+    }
+
+    /// `argocd cluster add`: the CLI's steps succeed with the local kubeconfig, the error in
+    /// the `rpc error` reply is argocd-server's own dial, which ignores a kubeconfig proxy-url.
+    #[test]
+    fn argocd_server_dials_on_its_own() {
+        let text = "clusters:\n- cluster:\n    proxy-url: http://192.0.2.176:3128\n    server: https://10.0.0.10:6443\n$ argocd cluster add prod --kubeconfig prod.yaml\nINFO[0000] ServiceAccount \"argocd-manager\" created in namespace \"kube-system\"\nFATA[0030] rpc error: code = Unknown desc = Get \"https://10.0.0.10:6443/version?timeout=32s\": dial tcp 10.0.0.10:6443: i/o timeout\n";
+        let f = run_log("cluster-unreachable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("argocd-server")
+                && f[0]
+                    .message
+                    .contains("does not use a kubeconfig's proxy-url"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("kubectl -n argocd run api-check")
+                && f[0].remedy.contains("https://10.0.0.10:6443/version"),
+            "{}",
+            f[0].remedy
+        );
+        // without a proxy-url: still argocd-server's dial, no proxy story
+        let f = run_log(
+            "cluster-unreachable",
+            "$ argocd cluster add prod\nFATA[0030] rpc error: code = Unknown desc = Get \"https://10.0.0.10:6443/version?timeout=32s\": dial tcp 10.0.0.10:6443: connect: no route to host\n",
+        );
+        assert!(
+            f[0].message.contains("argocd-server")
+                && f[0].message.contains("found no route")
+                && !f[0].message.contains("proxy-url"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    /// A pretty-printed JSON record (CloudWatch, `jq .`): the level member marks the record,
+    /// the message member is read unescaped.
+    #[test]
+    fn pretty_printed_json_records() {
+        let text = "{\n    \"level\": \"ERROR\",\n    \"message\": \"Command failed with exit code 1, stderr: Unable to connect to the server: net/http: TLS handshake timeout\\n\"\n}\n";
+        let all = crate::classify::classify_all("cw", text);
+        assert!(
+            all.iter()
+                .all(|s| s.kind != crate::classify::SignalKind::Unrecognised),
+            "{all:#?}"
+        );
+        assert_eq!(run_log("cluster-unreachable", text).len(), 1);
     }
 
     #[test]

@@ -61,13 +61,43 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 format!("re-issue the API server certificate with the address as a SAN: add `{}` to ClusterConfiguration apiServer.certSANs, remove /etc/kubernetes/pki/apiserver.{{crt,key}}, run `kubeadm init phase certs apiserver --config <file>` and restart the API server; or join via an address already in the certificate", s.detail("wanted")),
             ),
         };
-        out.push(signal_error(
+        // a proxy in the path is named as such (classify::proxy)
+        let url = ["url", "address", "endpoint"]
+            .iter()
+            .map(|k| s.detail(k))
+            .find(|v| !v.is_empty())
+            .unwrap_or("")
+            .trim_matches(['"', '\\'])
+            .to_owned();
+        let (message, remedy) = match k3s_through_proxy(ctx, s, &url) {
+            Some(p) => p,
+            None => match crate::classify::proxy::explain(s, "the control plane") {
+                Some((pm, pr)) if s.detail("proxy_weak") != "true" => {
+                    (format!("{pm}; what the join reported: {message}"), pr)
+                }
+                _ => (message, remedy),
+            },
+        };
+        let mut f = signal_error(
             JoinApiserverUnreachable::ID,
             Subject::log(&s.source),
             s,
             message,
             remedy,
-        ));
+        );
+        if let Some(line) = s
+            .detail("proxy_line")
+            .parse::<usize>()
+            .ok()
+            .filter(|l| *l != s.line && s.detail("proxy_weak") != "true")
+        {
+            f = f.with_evidence(crate::Evidence::log(
+                s.source.clone(),
+                line,
+                s.detail("proxy_text"),
+            ));
+        }
+        out.push(f);
     }
     out
 }
@@ -97,11 +127,7 @@ fn closed_before_answer(ctx: &Context<'_>, s: &crate::classify::Signal) -> (Stri
             "from the joining node `curl -vk https://<server>:<port>/` (kubeadm: 6443, k3s/rke2 supervisor: 6443/9345); check the load balancer's backends and health checks and any proxy (HTTPS_PROXY/NO_PROXY) in the path".to_owned(),
         );
     };
-    let rke2 = ctx
-        .logs()
-        .iter()
-        .filter(|l| l.source == s.source)
-        .any(|l| l.text.contains("rke2"));
+    let rke2 = join_program(ctx, &s.source, &url) == "rke2";
     let (program, port) = if rke2 {
         ("rke2", "9345")
     } else {
@@ -138,6 +164,99 @@ pub(crate) fn supervisor_program(url: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// The program (`k3s` or `rke2`) of a join log: the supervisor URL first
+/// ([`supervisor_program`]), else what the log `source` shows of rke2 (its process name
+/// `rke2[pid]`, `RKE2_URL`/`RKE2_TOKEN`, `/etc/rancher/rke2/`, `/var/lib/rancher/rke2/`, the
+/// `rke2-agent`/`rke2-server` units, `/v1-rke2/`, port 9345). rke2 keeps its config in
+/// /etc/rancher/rke2/config.yaml and its supervisor on 9345 (rancher/rke2 docs
+/// install/configuration and requirements); k3s in /etc/rancher/k3s/config.yaml on 6443.
+pub(crate) fn join_program(ctx: &Context<'_>, source: &str, url: &str) -> &'static str {
+    if supervisor_program(url).0 == "rke2" {
+        return "rke2";
+    }
+    let rke2 = ctx.logs().iter().filter(|l| l.source == source).any(|l| {
+        let t = &l.text;
+        t.contains("rke2[")
+            || t.contains("RKE2_")
+            || t.contains("rancher/rke2")
+            || t.contains("rke2-agent")
+            || t.contains("rke2-server")
+            || t.contains("/v1-rke2/")
+            || t.contains("Starting rke2 ")
+    });
+    if rke2 { "rke2" } else { "k3s" }
+}
+
+/// The systemd unit of a k3s/rke2 node: a server joining (`preparing server`, `failed to
+/// validate server configuration`: k3s-io/k3s pkg/cluster) runs `k3s` / `rke2-server`, an
+/// agent `k3s-agent` / `rke2-agent` (the install scripts' unit names).
+pub(crate) fn join_unit(program: &str, server: bool) -> &'static str {
+    match (program, server) {
+        ("rke2", true) => "rke2-server",
+        ("rke2", false) => "rke2-agent",
+        (_, true) => "k3s",
+        _ => "k3s-agent",
+    }
+}
+
+/// The environment file of that unit, where the install scripts put HTTP_PROXY, HTTPS_PROXY
+/// and NO_PROXY (k3s docs "Configuring an HTTP proxy": /etc/systemd/system/k3s.service.env,
+/// k3s-agent.service.env; rke2 docs "Configuring an HTTP proxy": /etc/default/rke2-server,
+/// /etc/default/rke2-agent, /etc/sysconfig/... on RPM systems).
+fn unit_env_file(unit: &str) -> String {
+    if unit.starts_with("rke2") {
+        format!("/etc/default/{unit}")
+    } else {
+        format!("/etc/systemd/system/{unit}.service.env")
+    }
+}
+
+/// Message and remedy for a k3s/rke2 join failure whose text shows a proxy in the agent's
+/// path (classify::proxy): the agent's requests (and its load balancer's upstream connection)
+/// go through the proxy, which breaks them; the fix is NO_PROXY in the unit's environment.
+fn k3s_through_proxy(
+    ctx: &Context<'_>,
+    s: &crate::classify::Signal,
+    url: &str,
+) -> Option<(String, String)> {
+    if s.detail("proxy").is_empty() || s.detail("proxy_weak") == "true" {
+        return None;
+    }
+    let k3s_like = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == s.source)
+        .any(|l| l.text.contains("k3s") || l.text.contains("rke2"));
+    if !k3s_like {
+        return None;
+    }
+    let program = join_program(ctx, &s.source, url);
+    let unit = join_unit(program, false);
+    let (servers, _) = supervisor_servers(ctx, &s.source, url);
+    let server_hosts: Vec<String> = servers
+        .as_deref()
+        .unwrap_or("")
+        .split([',', ' '])
+        .filter(|a| !a.is_empty())
+        .map(|a| crate::classify::address_host(a).to_owned())
+        .collect();
+    let hosts = if server_hosts.is_empty() {
+        "<server-address>".to_owned()
+    } else {
+        server_hosts.join(",")
+    };
+    let env = unit_env_file(unit);
+    Some((
+        format!(
+            "the {program} agent's connection to {url} fails inside a proxy: {} shows the node's HTTPS_PROXY/https_proxy is used for this traffic, including the agent's own load balancer and the server address, and the proxy breaks the session; not a token or CA problem",
+            s.detail("proxy")
+        ),
+        format!(
+            "exempt local and cluster addresses from the proxy in the {unit} service environment, then restart it: `echo 'NO_PROXY=127.0.0.0/8,localhost,{hosts},10.42.0.0/16,10.43.0.0/16,.svc,.cluster.local' | sudo tee -a {env} && sudo systemctl restart {unit}` (10.42/10.43 are the default cluster and service CIDRs: use yours; a NO_PROXY line already in that file is overridden by the new one, so merge its entries)"
+        ),
+    ))
+}
+
 /// The servers behind the agent's own client-side load balancer (`Running load balancer
 /// <name> 127.0.0.1:6444 -> [10.0.0.10:9345]`, k3s-io/k3s pkg/agent/loadbalancer) in the log
 /// `source`, and a note when `url` is that load balancer.
@@ -171,7 +290,8 @@ pub(crate) fn supervisor_servers(
 /// pkg/server/router.go); a 401 (token not accepted) is `join-token-invalid`'s.
 fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String, String) {
     let (url, code, status) = (s.detail("url"), s.detail("code"), s.detail("status"));
-    let (program, unit) = supervisor_program(url);
+    let program = join_program(ctx, &s.source, url);
+    let unit = join_unit(program, true);
     let (servers, lb_note) = supervisor_servers(ctx, &s.source, url);
     let on = servers
         .as_deref()
@@ -185,7 +305,7 @@ fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String,
                 "the address the agent joins answers {code} {status} for {url}: a k3s/rke2 supervisor serves /cacerts without credentials, so this is another server (a plain Kubernetes API server such as an RKE or kubeadm cluster's, rke2's API server port 6443 instead of its supervisor port 9345, or a proxy){lb_note}"
             ),
             format!(
-                "point the agent at the {program} server's supervisor: `server:` in /etc/rancher/{program}/config.yaml (or {}_URL) must be https://<server>:{} of a {program} server, then restart the agent",
+                "point the agent at the {program} server's supervisor: `server:` in /etc/rancher/{program}/config.yaml (or {}_URL) must be https://<server>:{} of a {program} server, then `systemctl restart {program}-agent`",
                 program.to_uppercase(),
                 if program == "rke2" { "9345" } else { "6443" }
             ),
@@ -280,6 +400,73 @@ mod tests {
             );
             assert!(run_log("join-token-invalid", line).is_empty(), "{line}");
         }
+        // rke2 (its process name, RKE2_URL): rke2's config path and supervisor port
+        let f = run_log(
+            "join-apiserver-unreachable",
+            "Aug 07 18:00:14 node-02 rke2[1470]: time=\"2020-08-07T18:00:14Z\" level=error msg=\"failed to get CA certs at https://127.0.0.1:38853/cacerts: https://127.0.0.1:38853/cacerts: 401 Unauthorized\"",
+        );
+        assert!(
+            f[0].remedy.contains("/etc/rancher/rke2/config.yaml")
+                && f[0].remedy.contains(":9345")
+                && !f[0].remedy.contains("k3s"),
+            "{}",
+            f[0].remedy
+        );
+    }
+
+    /// A k3s agent whose text shows a proxy (curl's trace, an env assignment, kubeadm's
+    /// HTTPProxy warning for kubeadm): the proxy is named, with NO_PROXY in the unit's env file.
+    #[test]
+    fn a_proxy_in_the_agents_path() {
+        let text = "level=info msg=\"Running load balancer k3s-agent-load-balancer 127.0.0.1:6444 -> [10.0.0.163:6443]\"\nlevel=error msg=\"failed to get CA certs: Get \\\"https://127.0.0.1:6444/cacerts\\\": read tcp 127.0.0.1:42113->127.0.0.1:6444: read: connection reset by peer\"\n* Uses proxy env variable https_proxy == 'http://127.0.0.1:7890'\n*   Trying 127.0.0.1:7890...\n* error:0A000126:SSL routines::unexpected eof while reading\ncurl: (35) error:0A000126:SSL routines::unexpected eof while reading\n";
+        let f = run_log("join-apiserver-unreachable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("https_proxy=http://127.0.0.1:7890"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("10.0.0.163")
+                && f[0]
+                    .remedy
+                    .contains("/etc/systemd/system/k3s-agent.service.env")
+                && f[0].remedy.contains("systemctl restart k3s-agent"),
+            "{}",
+            f[0].remedy
+        );
+        // curl's trace and failure line are read, not unrecognised
+        assert!(
+            run_log("log-line-unrecognised", text).is_empty(),
+            "{:#?}",
+            run_log("log-line-unrecognised", text)
+        );
+        // rke2: its env file and unit
+        let r = run_log(
+            "join-apiserver-unreachable",
+            &format!(
+                "Environment=\"HTTPS_PROXY=http://10.0.0.2:3128\"\n{}",
+                text.replace("k3s-agent-load-balancer", "rke2-agent-load-balancer")
+                    .replace(":6443]", ":9345]")
+            ),
+        );
+        assert!(
+            r[0].remedy.contains("/etc/default/rke2-agent")
+                && r[0].remedy.contains("systemctl restart rke2-agent"),
+            "{}",
+            r[0].remedy
+        );
+        // kubeadm's preflight warning names the proxy of a join that times out
+        let k = run_log(
+            "join-apiserver-unreachable",
+            "\t[WARNING HTTPProxy]: Connection to \"https://10.0.0.10:6443\" uses proxy \"http://10.0.0.2:3128\". If that is not intended, adjust your proxy settings\nerror execution phase preflight: couldn't validate the identity of the API Server: Get \"https://10.0.0.10:6443/api/v1/namespaces/kube-public/configmaps/cluster-info?timeout=10s\": dial tcp 10.0.0.10:6443: i/o timeout",
+        );
+        assert_eq!(k.len(), 1, "{k:#?}");
+        assert!(
+            k[0].message.contains("uses proxy http://10.0.0.2:3128")
+                && k[0].remedy.contains("NO_PROXY"),
+            "{k:#?}"
+        );
     }
 
     #[test]

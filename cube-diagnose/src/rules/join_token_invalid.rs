@@ -73,24 +73,40 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 /// ready: %v` (v1.21+) or `Failed to retrieve agent config: %v` (older)): the server does not
 /// accept the agent's token.
 fn k3s_token_rejected(ctx: &Context<'_>, source: &str, s: &Signal, sigs: &[&Signal]) -> Finding {
+    use crate::rules::join_apiserver_unreachable::{join_program, join_unit, supervisor_servers};
     let url = s.detail("url");
-    let (program, _) = crate::rules::join_apiserver_unreachable::supervisor_program(url);
-    let (servers, lb_note) =
-        crate::rules::join_apiserver_unreachable::supervisor_servers(ctx, source, url);
+    let program = join_program(ctx, source, url);
+    let (servers, lb_note) = supervisor_servers(ctx, source, url);
     let on = servers
         .as_deref()
         .map_or_else(|| "the server".to_owned(), |l| format!("the server ({l})"));
+    // a server joining an existing cluster validates its configuration against the cluster's
+    // first (k3s-io/k3s pkg/cluster/bootstrap.go: `failed to validate server configuration`,
+    // rke2's `starting kubernetes: preparing server: ...`): it needs the server token (an
+    // agent token is refused for servers)
+    let server = sigs.iter().any(|s| {
+        s.text.contains("failed to validate server configuration")
+            || s.text.contains("preparing server")
+    });
+    let unit = join_unit(program, server);
+    let port = if program == "rke2" { "9345" } else { "6443" };
+    let (who, token_file) = if server {
+        ("joining server's", "token")
+    } else {
+        ("agent's", "node-token")
+    };
     Finding::new(
         JoinTokenInvalid::ID,
         Severity::Error,
         Subject::log(source),
         format!(
-            "the {program} server rejects the agent's join token (401 Unauthorized for {url}): the token is not the server's (mistyped, from another or a re-installed cluster, or an agent token where the server only accepts its server token){lb_note}"
+            "the {program} server rejects the {who} join token (401 Unauthorized for {url}): the supervisor is reachable and answered, but the token is not the cluster's (mistyped, from another or a re-installed cluster, or an agent token where {} the server token){lb_note}",
+            if server { "a joining server needs" } else { "the server only accepts" }
         ),
     )
     .with_evidences(sigs.iter().take(3).map(|s| s.evidence()))
     .with_remedy(format!(
-        "give the agent the server's current token: the content of /var/lib/rancher/{program}/server/node-token on {on} as `token:` in /etc/rancher/{program}/config.yaml (or {}_TOKEN), then restart the agent",
+        "copy the cluster's current token, the content of /var/lib/rancher/{program}/server/{token_file} on {on} (an existing server), to `token:` in /etc/rancher/{program}/config.yaml on this node (or {}_TOKEN), keep `server: https://<existing-server>:{port}` there, then `systemctl restart {unit}`",
         program.to_uppercase()
     ))
 }
@@ -110,7 +126,7 @@ mod tests {
             let f = run_log("join-token-invalid", line);
             assert_eq!(f.len(), 1, "{line}");
             assert!(
-                f[0].message.contains("401") && f[0].remedy.contains("node-token"),
+                f[0].message.contains("401") && f[0].remedy.contains("/server/node-token"),
                 "{f:#?}"
             );
             assert!(
@@ -124,6 +140,51 @@ mod tests {
                 assert!(f[0].remedy.contains("K3S_TOKEN"));
             }
         }
+    }
+
+    /// A k3s/rke2 server joining an existing cluster: `failed to validate server configuration`
+    /// around the supervisor's 401 (k3s-io/k3s pkg/cluster/bootstrap.go), in rke2's journal and
+    /// k3s's logrus form: the server token, the program's own config path, port and unit.
+    #[test]
+    fn server_join_validate_config_401() {
+        let rke2 = "Dec  7 18:44:09 srv-02 rke2[91604]: time=\"2022-12-07T18:44:09+06:00\" level=fatal msg=\"starting kubernetes: preparing server: failed to validate server configuration: https://10.0.0.10:9345/v1-rke2/config: 401 Unauthorized\"";
+        let f = run_log("join-token-invalid", rke2);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].remedy.contains("/var/lib/rancher/rke2/server/token")
+                && f[0].remedy.contains("/etc/rancher/rke2/config.yaml")
+                && f[0].remedy.contains(":9345")
+                && f[0].remedy.contains("systemctl restart rke2-server"),
+            "{}",
+            f[0].remedy
+        );
+        assert!(run_log("log-line-unrecognised", rke2).is_empty());
+        let k3s = "level=fatal msg=\"starting kubernetes: preparing server: failed to validate server configuration: https://10.0.0.10:6443/v1-k3s/config: 401 Unauthorized\"";
+        let f = run_log("join-token-invalid", k3s);
+        assert!(
+            f[0].remedy.contains("/etc/rancher/k3s/config.yaml")
+                && f[0].remedy.contains(":6443")
+                && f[0].remedy.contains("systemctl restart k3s`"),
+            "{}",
+            f[0].remedy
+        );
+        // rke2 told by its process name, not only by the URL
+        let f = run_log(
+            "join-token-invalid",
+            "Aug 07 18:00:14 node-02 rke2[1470]: level=info msg=\"Waiting to retrieve agent configuration; server is not ready: https://127.0.0.1:6444/v1-k3s/serving-kubelet.crt: 401 Unauthorized\"",
+        );
+        assert!(
+            f[0].remedy.contains("rke2-agent") && f[0].remedy.contains("/etc/rancher/rke2/"),
+            "{}",
+            f[0].remedy
+        );
+        // the critical-configuration mismatch of the same wrapper is its own conclusion
+        let m = run_log(
+            "join-preflight-failed",
+            "level=fatal msg=\"starting kubernetes: preparing server: failed to validate server configuration: unable to join cluster due to critical configuration value mismatch\"",
+        );
+        assert_eq!(m.len(), 1, "{m:#?}");
+        assert!(run_log("join-token-invalid", "failed to validate server configuration: unable to join cluster due to critical configuration value mismatch").is_empty());
     }
 
     #[test]
