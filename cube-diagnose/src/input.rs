@@ -196,12 +196,6 @@ pub struct Inputs {
 }
 
 /// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
-/// Longest log line read whole, in bytes; a longer line is read up to here and listed as an
-/// input problem. No log line is this long (journald's `LineMax` is 48 KiB, the CRI log format
-/// splits lines at 16 KiB); matching the message catalog against a 500 MB line of no newline
-/// took tens of minutes.
-pub const MAX_LOG_LINE_BYTES: usize = 64 << 10;
-
 fn looks_binary(bytes: &[u8]) -> bool {
     // A NUL byte or two in a text (a damaged dump, a log with a torn write) is damage the
     // readers report where it is; binary data has many (counted with the other controls).
@@ -679,7 +673,8 @@ impl Inputs {
                     && text.contains("sharing:");
                 if objects == 0 || sharing_config {
                     // e.g. a Status body or a kind the snapshot does not keep: still text evidence
-                    self.logs.push(LogText::new(source, text));
+                    let log = self.bounded_log(source, text);
+                    self.logs.push(log);
                     if objects == 0 {
                         return Routed::Quiet(format);
                     }
@@ -694,7 +689,8 @@ impl Inputs {
                                 .lines()
                                 .any(|l| l.starts_with("kind:") || l.starts_with("apiVersion:"))
                         {
-                            self.logs.push(LogText::new(format!("{source}#{i}"), part));
+                            let log = self.bounded_log(&format!("{source}#{i}"), part);
+                            self.logs.push(log);
                         }
                     }
                 }
@@ -765,21 +761,79 @@ impl Inputs {
         }
     }
 
+    /// The log-line bound of the policy (`Limits::max_log_line_bytes`, 64 KiB by default).
+    fn max_log_line(&self) -> usize {
+        usize::try_from(self.snapshot.limits().max_log_line_bytes)
+            .unwrap_or(usize::MAX)
+            .max(1)
+    }
+
+    /// Lines cut at the log-line bound (`(line number, length)`, in order): one input problem
+    /// naming how to raise the bound, and a limit hit (the snapshot-incomplete finding).
+    fn said_cut_lines(&mut self, source: &str, cut: &[(usize, usize)]) {
+        let Some(&(line, len)) = cut.first() else {
+            return;
+        };
+        let max_line = self.max_log_line();
+        let longest = cut.iter().map(|&(_, len)| len).max().unwrap_or(len);
+        let hit = self.snapshot.limits().exceeded(
+            cube_model::limits::Limit::LogLineBytes,
+            format!("{source} line {line}"),
+            Some(longest as u64),
+        );
+        self.problems.push(InputProblem {
+            source: source.to_owned(),
+            message: format!(
+                "{} log line(s) longer than {max_line} bytes (line {line}: {len} bytes): only the first {max_line} bytes of each are read as a log line; {}",
+                cut.len(),
+                hit.limit.how_to_raise()
+            ),
+            fatal: false,
+            ..InputProblem::default()
+        });
+        self.snapshot.limits_hit.push(hit);
+    }
+
+    /// A text kept whole as a log text (a Status body, a YAML document of prose), every line cut
+    /// at the log-line bound like [`Inputs::push_log`]'s.
+    fn bounded_log(&mut self, source: &str, text: &str) -> LogText {
+        let max_line = self.max_log_line();
+        if !text.split('\n').any(|l| l.len() > max_line) {
+            return LogText::new(source, text);
+        }
+        let mut out = String::with_capacity(text.len().min(1 << 20));
+        let mut cut = Vec::new();
+        for (i, l) in text.split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            if l.len() > max_line {
+                let mut end = max_line;
+                while !l.is_char_boundary(end) {
+                    end -= 1;
+                }
+                out.push_str(&l[..end]);
+                cut.push((i + 1, l.len()));
+            } else {
+                out.push_str(l);
+            }
+        }
+        self.said_cut_lines(source, &cut);
+        LogText::new(source, out)
+    }
+
     /// Clean lines that are not snapshot input: one log text (line numbers of the user's file
     /// kept). When the classifiers recognise nothing in it and `quiet` is false (the input gave
     /// no objects either), the input is reported as not recognised.
     fn push_log(&mut self, source: &str, lines: &[PasteLine], quiet: bool, cleaned: bool) {
-        let mut text = String::with_capacity(
-            lines
-                .iter()
-                .map(|l| l.text.len().min(MAX_LOG_LINE_BYTES) + 1)
-                .sum(),
-        );
+        let max_line = self.max_log_line();
+        let mut text =
+            String::with_capacity(lines.iter().map(|l| l.text.len().min(max_line) + 1).sum());
         let mut origins = Vec::with_capacity(lines.len());
         let mut cut: Vec<(usize, usize)> = Vec::new();
         for l in lines {
-            if l.text.len() > MAX_LOG_LINE_BYTES {
-                let mut end = MAX_LOG_LINE_BYTES;
+            if l.text.len() > max_line {
+                let mut end = max_line;
                 while !l.text.is_char_boundary(end) {
                     end -= 1;
                 }
@@ -794,17 +848,7 @@ impl Inputs {
                 host: l.host.clone(),
             });
         }
-        if let Some(&(line, len)) = cut.first() {
-            self.problems.push(InputProblem {
-                source: source.to_owned(),
-                message: format!(
-                    "{} log line(s) longer than {MAX_LOG_LINE_BYTES} bytes (line {line}: {len} bytes): only the first {MAX_LOG_LINE_BYTES} bytes of each are read as a log line",
-                    cut.len()
-                ),
-                fatal: false,
-                ..InputProblem::default()
-            });
-        }
+        self.said_cut_lines(source, &cut);
         let log = LogText::new(source, text).with_origins(
             if cleaned || lines.iter().any(|l| !l.host.is_empty()) {
                 origins
@@ -1132,7 +1176,9 @@ mod tests {
     #[test]
     fn overlong_log_lines_are_cut_and_said() {
         let mut i = Inputs::new();
-        let long = "abcdefghij".repeat(MAX_LOG_LINE_BYTES / 5);
+        let max = 64 << 10;
+        assert_eq!(i.snapshot.limits().max_log_line_bytes, max as u64);
+        let long = "abcdefghij".repeat(max / 5);
         let text = format!(
             "{long}\nE1201 10:00:00.000000 1 kubelet.go:1] container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n"
         );
@@ -1146,14 +1192,51 @@ mod tests {
             .expect("the cut is said");
         assert!(!said.fatal && said.message.contains("line 1"), "{said:?}");
         assert!(
-            i.logs
-                .iter()
-                .all(|l| l.text.len() < MAX_LOG_LINE_BYTES + 4096)
+            said.message.contains("--limit log-line-bytes=N"),
+            "{said:?}"
         );
+        assert_eq!(i.snapshot.limits_hit.len(), 1);
+        assert_eq!(
+            i.snapshot.limits_hit[0].limit,
+            cube_model::limits::Limit::LogLineBytes
+        );
+        assert!(i.logs.iter().all(|l| l.text.len() < max + 4096));
         assert!(
             i.logs
                 .iter()
                 .any(|l| l.text.contains("cni plugin not initialized"))
+        );
+        // the bound is the policy's: a library caller (or `--max-log-line-bytes`) moves it
+        let mut i = Inputs::new();
+        let mut limits = cube_model::limits::Limits::default();
+        limits.max_log_line_bytes = 1000;
+        i.snapshot.set_limits(limits);
+        i.add("short.log", &format!("{}\n", "x".repeat(1500)));
+        assert!(
+            i.problems
+                .iter()
+                .any(|p| p.message.contains("longer than 1000 bytes"))
+        );
+        assert!(i.logs.iter().all(|l| l.text.len() < 1100));
+        // a structured input kept whole as a log text (a Status body) is cut the same way
+        let mut i = Inputs::new();
+        i.add(
+            "status.yaml",
+            &format!(
+                "apiVersion: v1\nkind: Status\nstatus: Failure\nmessage: {}\n",
+                "y".repeat(200_000)
+            ),
+        );
+        assert!(!i.logs.is_empty());
+        assert!(
+            i.logs.iter().all(|l| l.text.len() < max + 4096),
+            "{:?}",
+            i.logs.iter().map(|l| l.text.len()).collect::<Vec<_>>()
+        );
+        assert!(
+            i.problems
+                .iter()
+                .any(|p| p.message.contains("--limit log-line-bytes=N"))
         );
     }
 

@@ -293,7 +293,7 @@ pub mod exit {
 pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
-    /// collection-deadline-secs, request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
+    /// log-line-bytes, collection-deadline-secs, request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
     /// Largest file (or stdin) read, in bytes (default 4Gi).
@@ -314,6 +314,9 @@ pub struct LimitArgs {
     /// YAML alias expansions per file (default 100000).
     #[arg(long, value_name = "N")]
     pub max_yaml_alias_expansions: Option<String>,
+    /// Longest log line read by the classifiers, in bytes (default 64Ki).
+    #[arg(long, value_name = "BYTES")]
+    pub max_log_line_bytes: Option<String>,
     /// Deadline of a whole live collection, in seconds (default 900).
     #[arg(long, value_name = "SECS")]
     pub collection_deadline_secs: Option<String>,
@@ -337,6 +340,7 @@ impl LimitArgs {
             (Limit::ObjectsPerSnapshot, &self.max_objects_per_snapshot),
             (Limit::ReplicasExpanded, &self.max_replicas_expanded),
             (Limit::YamlAliasExpansions, &self.max_yaml_alias_expansions),
+            (Limit::LogLineBytes, &self.max_log_line_bytes),
             (
                 Limit::CollectionDeadlineSecs,
                 &self.collection_deadline_secs,

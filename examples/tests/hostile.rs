@@ -484,6 +484,7 @@ fn every_program_takes_the_same_limit_flags() {
         "--max-objects-per-snapshot",
         "--max-replicas-expanded",
         "--max-yaml-alias-expansions",
+        "--max-log-line-bytes",
         "--collection-deadline-secs",
         "--request-timeout-secs",
     ];

@@ -18,6 +18,7 @@ mod kubeconfig_edges;
 mod kubeconfig_fixtures;
 mod kubeconfig_import;
 mod kubeconfig_props;
+mod kubeconfig_scale;
 mod manifests_least_privilege;
 mod probe_many;
 mod profiles_checks;
