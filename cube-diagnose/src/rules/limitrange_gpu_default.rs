@@ -155,8 +155,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     "{res}: defaultRequest {}, default {}{}{}",
                     req.as_ref().map_or("-".to_owned(), ToString::to_string),
                     lim.as_ref().map_or("-".to_owned(), ToString::to_string),
-                    max.as_ref().map(|m| format!(", max {m}")).unwrap_or_default(),
-                    min.as_ref().map(|m| format!(", min {m}")).unwrap_or_default()
+                    max.as_ref()
+                        .map(|m| format!(", max {m}"))
+                        .unwrap_or_default(),
+                    min.as_ref()
+                        .map(|m| format!(", min {m}"))
+                        .unwrap_or_default()
                 ),
             ));
         }
@@ -255,10 +259,18 @@ mod tests {
         let f = run_rule("limitrange-gpu-default", lr);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].severity, Severity::Error);
-        assert!(f[0].message.contains("a request of 8 and a limit of 8"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("a request of 8 and a limit of 8"),
+            "{}",
+            f[0].message
+        );
         assert!(f[0].message.contains("from max 8"), "{}", f[0].message);
         assert!(f[0].message.contains("min 2"), "{}", f[0].message);
-        assert!(f[0].remedy.contains("kubectl -n team edit limitrange lr"), "{}", f[0].remedy);
+        assert!(
+            f[0].remedy.contains("kubectl -n team edit limitrange lr"),
+            "{}",
+            f[0].remedy
+        );
     }
 
     #[test]

@@ -171,7 +171,10 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
     let who = if subject.kind == "Log" {
         "the workload's pod template".to_owned()
     } else {
-        format!("the pod template of {}", obj(&subject.kind, &subject.namespace, &subject.name))
+        format!(
+            "the pod template of {}",
+            obj(&subject.kind, &subject.namespace, &subject.name)
+        )
     };
     let edit = if subject.kind == "Log" {
         format!("kubectl {kubectl_ns} edit <deployment|daemonset|statefulset>/<name>")
@@ -269,7 +272,9 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
                 format!(
                     "the API server refuses the PriorityClass: {cause} (pkg/apis/scheduling/validation, Priority admission)"
                 ),
-                format!("{remedy}, then apply it again (`kubectl get priorityclass` lists the existing classes)"),
+                format!(
+                    "{remedy}, then apply it again (`kubectl get priorityclass` lists the existing classes)"
+                ),
             )
         }
     }
@@ -378,7 +383,11 @@ mod tests {
             "Error creating: pods \"kube-dns-autoscaler-57d99c679-\" is forbidden: no PriorityClass with name system-cluster-critical was found",
         );
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert!(f[0].message.contains("scheduling.k8s.io"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("scheduling.k8s.io"),
+            "{}",
+            f[0].message
+        );
         assert!(f[0].remedy.contains("--runtime-config"), "{}", f[0].remedy);
     }
 
@@ -391,9 +400,17 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(
             f[0].subject,
-            Subject::namespaced("DaemonSet", "openshift-service-catalog-apiserver", "apiserver")
+            Subject::namespaced(
+                "DaemonSet",
+                "openshift-service-catalog-apiserver",
+                "apiserver"
+            )
         );
-        assert!(f[0].message.contains("priorityClassName test"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("priorityClassName test"),
+            "{}",
+            f[0].message
+        );
         assert!(
             f[0].remedy.contains("kubectl create priorityclass test"),
             "{}",
