@@ -1606,6 +1606,63 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a LimitRange's maxLimitRequestRatio for {resource} per {type} is {value}: {rest}", "bring limit/request within the ratio")
         .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "2"), ("rest", "provided ratio is 4.000000")]),
+    // the Priority admission plugin (kubernetes/kubernetes
+    // plugin/pkg/admission/priority/admission.go `admitPod`, `validatePriorityClass`) and the
+    // PriorityClass validation (pkg/apis/scheduling/validation/validation.go
+    // `ValidatePriorityClass`); `priority-class-rejected` reads the class, the namespace and the
+    // workload and explains each
+    Entry::new("priority.class-not-found", F::Admission,
+        "no PriorityClass with name {class:w} was found",
+        K8S, "plugin/pkg/admission/priority/admission.go (admitPod)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the pods name priorityClassName {class}, which no PriorityClass has", "create PriorityClass {class} or fix priorityClassName in the pod template")
+        .samples(&[("class", "high-priority")]),
+    Entry::new("priority.not-permitted-in-namespace", F::Admission,
+        "pods with {class:w} priorityClass is not permitted in {namespace:w} namespace",
+        K8S, "plugin/pkg/admission/priority/admission.go (priorityClassPermittedInNamespace)", "v1.11-v1.16")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the system class {class} is only admitted in kube-system, not in {namespace}", "run the workload in kube-system or give it a PriorityClass of its own")
+        .samples(&[("class", "system-cluster-critical"), ("namespace", "monitoring")]),
+    Entry::new("priority.value-in-spec", F::Admission,
+        "the integer value of priority ({given:w}) must not be provided in pod spec; priority admission controller computed {computed:w} from the given PriorityClass name",
+        K8S, "plugin/pkg/admission/priority/admission.go (admitPod)", "v1.12+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the pod template sets spec.priority {given}, its PriorityClass gives {computed}", "remove spec.priority from the pod template")
+        .samples(&[("given", "1000"), ("computed", "0")]),
+    Entry::new("priority.value-in-spec-v1.8", F::Admission,
+        "the integer value of priority must not be provided in pod spec",
+        K8S, "plugin/pkg/admission/priority/admission.go (admitPod)", "v1.8-v1.11")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the pod template sets spec.priority, which the Priority admission plugin fills itself", "remove spec.priority from the pod template"),
+    Entry::new("priority.preemption-policy-in-spec", F::Admission,
+        "the string value of PreemptionPolicy ({given:w}) must not be provided in pod spec; priority admission controller computed {computed:w} from the given PriorityClass name",
+        K8S, "plugin/pkg/admission/priority/admission.go (admitPod)", "v1.19+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the pod template sets spec.preemptionPolicy {given}, its PriorityClass gives {computed}", "remove spec.preemptionPolicy from the pod template")
+        .samples(&[("given", "Never"), ("computed", "PreemptLowerPriority")]),
+    Entry::new("priority.class-reserved-name", F::Admission,
+        "priority class names with 'system-' prefix are reserved for system use only",
+        K8S, "pkg/apis/scheduling/validation/validation.go (ValidatePriorityClass)", "v1.11+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("a PriorityClass named system-* that is not one of the two built-in classes is refused", "name the PriorityClass without the system- prefix"),
+    Entry::new("priority.class-reserved-name-v1.8", F::Admission,
+        "the name of the priority class is a reserved name for system use only: {class:w}",
+        K8S, "plugin/pkg/admission/priority/admission.go (validatePriorityClass)", "v1.8-v1.10")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the PriorityClass name {class} is reserved for the built-in classes", "name the PriorityClass differently")
+        .samples(&[("class", "system-cluster-critical")]),
+    Entry::new("priority.class-value-too-high", F::Admission,
+        "maximum allowed value of a user defined priority is {max:w}",
+        K8S, "pkg/apis/scheduling/validation/validation.go (ValidatePriorityClass; v1.8-v1.10 the admission plugin)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("a user-defined PriorityClass value may be at most {max}", "give the PriorityClass a value of at most {max}")
+        .samples(&[("max", "1000000000")]),
+    Entry::new("priority.class-second-default", F::Admission,
+        "PriorityClass {class:w} is already marked as default. Only one default can exist",
+        K8S, "plugin/pkg/admission/priority/admission.go (validatePriorityClass)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("PriorityClass {class} is already the globalDefault", "set globalDefault: false on the new PriorityClass, or unset it on {class} first")
+        .samples(&[("class", "default-priority")]),
     Entry::new("quota.status-unknown", F::Admission,
         "status unknown for quota: {quota}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")

@@ -210,7 +210,7 @@ pub(crate) fn violations(text: &str) -> Vec<Violation> {
 /// object of its own: the controller names the pod `<workload>-<suffix>` (or asks for the
 /// generateName prefix `<workload>-`: `pods "rails-ex-1-" is forbidden`), so a workload (or
 /// DaemonSet) whose name plus `-` starts the pod's name is its owner (the longest such name).
-fn owner_of_rejected(ctx: &Context<'_>, s: &Signal) -> Option<Subject> {
+pub(crate) fn owner_of_rejected(ctx: &Context<'_>, s: &Signal) -> Option<Subject> {
     let subject = signal_subject(s);
     if subject.kind != "Log" {
         return None;

@@ -49,6 +49,7 @@ pub mod gpu_resource_renamed;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_token_invalid;
+pub mod limitrange_gpu_default;
 pub mod limitrange_rejected;
 pub mod log_catalog;
 pub mod node_clock_skew;
@@ -59,6 +60,7 @@ pub mod node_not_ready;
 pub mod node_overcommitted;
 pub mod pod_missing_requests;
 pub mod pod_unschedulable;
+pub mod priority_class_rejected;
 pub mod priority_unguarded;
 pub mod priority_without_quota;
 pub mod quota_near_limit;
@@ -92,9 +94,11 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(pod_missing_requests::PodMissingRequests),
         Box::new(quota_without_limitrange::QuotaWithoutLimitRange),
         Box::new(limitrange_rejected::LimitRangeRejected),
+        Box::new(limitrange_gpu_default::LimitRangeGpuDefault),
         Box::new(quota_near_limit::QuotaNearLimit),
         Box::new(priority_without_quota::PriorityWithoutQuota),
         Box::new(priority_unguarded::PriorityUnguarded),
+        Box::new(priority_class_rejected::PriorityClassRejected),
         Box::new(quota_without_priority::QuotaWithoutPriority),
         Box::new(pod_unschedulable::PodUnschedulable),
         Box::new(workload_unavailable::WorkloadUnavailable),

@@ -1,0 +1,455 @@
+//! `priority-class-rejected`: the Priority admission plugin (or the PriorityClass validation)
+//! rejects a pod or a PriorityClass, so the controller creates no pod.
+//!
+//! Upstream texts (kubernetes/kubernetes):
+//! - `plugin/pkg/admission/priority/admission.go` `admitPod`: `no PriorityClass with name %v was
+//!   found` (v1.8+); `pods with %v priorityClass is not permitted in %v namespace`
+//!   (`priorityClassPermittedInNamespace`, v1.11-v1.16: the two `system-*` classes only in
+//!   kube-system; since v1.17 the API server's ResourceQuota admission configuration limits
+//!   them instead, `insufficient quota to match these scopes`, read by
+//!   `priority-without-quota`); `the integer value of priority (%d) must not be provided in pod
+//!   spec; priority admission controller computed %d from the given PriorityClass name` (v1.12+;
+//!   v1.8-v1.11 `the integer value of priority must not be provided in pod spec. ...`); `the
+//!   string value of PreemptionPolicy (%s) must not be provided in pod spec; ...` (v1.19+).
+//! - `validatePriorityClass` and `pkg/apis/scheduling/validation/validation.go`
+//!   `ValidatePriorityClass`: `PriorityClass %v is already marked as default. Only one default
+//!   can exist`, `maximum allowed value of a user defined priority is %v`, `priority class names
+//!   with 'system-' prefix are reserved for system use only` (v1.8-v1.10: `the name of the
+//!   priority class is a reserved name for system use only: %v`).
+//!
+//! The built-in classes `system-cluster-critical` and `system-node-critical` are created by the
+//! API server itself (post-start hook `scheduling/bootstrap-system-priority-classes`,
+//! `pkg/registry/scheduling/rest/storage_scheduling.go`) only while it serves the
+//! `scheduling.k8s.io` API group (alpha v1alpha1 in v1.8-v1.10, off unless
+//! `--runtime-config=scheduling.k8s.io/v1alpha1=true`; beta v1.11-v1.13; GA v1.14): a "not
+//! found" for one of them means that group is not served (or the hook failed), not a typo.
+
+use std::collections::BTreeMap;
+
+use crate::classify::{Signal, SignalKind};
+use crate::rules::{obj, shell_word, signal_subject, signals};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    PriorityClassRejected,
+    "priority-class-rejected",
+    Quota,
+    Error,
+    "The Priority admission plugin rejects the workload's pods (or a PriorityClass): priorityClassName names a class that does not exist ('no PriorityClass with name X was found'; for the built-in system-cluster-critical / system-node-critical this means the API server does not serve the scheduling.k8s.io group that creates them), a system-* class used outside kube-system on v1.11-v1.16 ('pods with system-cluster-critical priorityClass is not permitted in default namespace'), a pod template that sets spec.priority or spec.preemptionPolicy itself, or a PriorityClass that takes a reserved name, a value above 1000000000 or a second globalDefault (plugin/pkg/admission/priority/admission.go, pkg/apis/scheduling/validation). No pod is created until the template or the classes change; the finding names the workload, the class and the one fix.",
+    check
+);
+
+/// The two classes the API server creates itself (kubernetes/kubernetes
+/// `pkg/apis/scheduling/types.go` `SystemClusterCritical`, `SystemNodeCritical`).
+const SYSTEM_CLASSES: [&str; 2] = ["system-cluster-critical", "system-node-critical"];
+
+/// The workload (`Kind/namespace/name`) an OpenShift e2e monitor or event-timeline line names
+/// before its message: `W ns/<namespace> <kind>/<name> Error creating: ...`
+/// (openshift/origin `pkg/monitor`), or a controller's klog `Error syncing <Kind> <ns>/<name>`
+/// (kubernetes `pkg/controller/*`: `Error syncing StatefulSet ns/name, requeuing: ...`).
+fn named_workload(text: &str) -> Option<Subject> {
+    let kind_of = |k: &str| -> Option<&'static str> {
+        Some(match k.to_ascii_lowercase().as_str() {
+            "daemonset" | "daemonsets" | "ds" => "DaemonSet",
+            "deployment" | "deployments" | "deploy" => "Deployment",
+            "replicaset" | "replicasets" | "rs" => "ReplicaSet",
+            "statefulset" | "statefulsets" | "sts" => "StatefulSet",
+            "job" | "jobs" => "Job",
+            "replicationcontroller" | "replicationcontrollers" | "rc" => "ReplicationController",
+            _ => return None,
+        })
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // `ns/<ns> <kind>/<name>`
+    for w in words.windows(2) {
+        if let (Some(ns), Some((k, name))) = (w[0].strip_prefix("ns/"), w[1].split_once('/'))
+            && let Some(kind) = kind_of(k)
+            && !ns.is_empty()
+            && !name.is_empty()
+        {
+            return Some(Subject::namespaced(kind, ns, name.trim_end_matches(':')));
+        }
+    }
+    // `Error syncing <Kind> <ns>/<name>,`
+    for w in words.windows(4) {
+        if w[0] == "Error" && w[1] == "syncing" {
+            let kind = kind_of(w[2].trim_end_matches(['"', ':']))?;
+            let (ns, name) = w[3].trim_matches(['"', ',', ':']).split_once('/')?;
+            return Some(Subject::namespaced(kind, ns, name));
+        }
+    }
+    None
+}
+
+/// The rejected pod's name (`pods "kubeip-7545b86569-" is forbidden`): the controller asks for
+/// its generateName, `<controller>-`.
+fn rejected_pod(text: &str) -> Option<&str> {
+    let at = text.find("\" is forbidden")?;
+    let start = text[..at].rfind('"')? + 1;
+    Some(&text[start..at]).filter(|p| !p.is_empty())
+}
+
+/// The controller a generateName belongs to: a Deployment's ReplicaSet asks for
+/// `<deployment>-<pod-template-hash>-` (the hash 5-10 lower-case alphanumerics holding a digit;
+/// kubernetes `pkg/controller/deployment/sync.go` names the ReplicaSet
+/// `<deployment>-<hash>`), so the Deployment is the prefix before the hash; a DaemonSet's,
+/// StatefulSet's or Job's `<name>-` says no kind, and gives `None`.
+fn controller_of(pod: &str, namespace: &str) -> Option<Subject> {
+    let prefix = pod.strip_suffix('-')?;
+    if prefix.is_empty() || namespace.is_empty() {
+        return None;
+    }
+    let (_, last) = prefix.rsplit_once('-')?;
+    let hashy = (5..=10).contains(&last.len())
+        && last
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && last.chars().any(|c| c.is_ascii_digit());
+    let deployment = &prefix[..prefix.len() - last.len() - 1];
+    (hashy && !deployment.is_empty())
+        .then(|| Subject::namespaced("Deployment", namespace, deployment))
+}
+
+/// The subject of one rejection: the workload of the input that owns the pod, the workload the
+/// line names, the ReplicaSet of the pod's generateName, else the line's own object or source.
+fn subject_of(ctx: &Context<'_>, s: &Signal, class: &str) -> Subject {
+    if let Some(owner) = crate::rules::limitrange_rejected::owner_of_rejected(ctx, s) {
+        return owner;
+    }
+    if let Some(w) = named_workload(&s.text) {
+        return w;
+    }
+    // a workload of the input whose template names the class (the line may name no pod)
+    if !class.is_empty() {
+        let snap = ctx.snapshot();
+        let users: Vec<Subject> = snap
+            .workloads
+            .iter()
+            .filter(|w| w.spec.template.spec.priority_class_name == class)
+            .map(|w| Subject::namespaced(&w.kind, &w.metadata.namespace, &w.metadata.name))
+            .chain(
+                snap.daemon_sets
+                    .iter()
+                    .filter(|d| d.spec.template.spec.priority_class_name == class)
+                    .map(|d| {
+                        Subject::namespaced("DaemonSet", &d.metadata.namespace, &d.metadata.name)
+                    }),
+            )
+            .collect();
+        if let [one] = users.as_slice() {
+            return one.clone();
+        }
+    }
+    let own = signal_subject(s);
+    if own.kind != "Log" {
+        return own;
+    }
+    rejected_pod(&s.text)
+        .and_then(|p| controller_of(p, s.detail("namespace")))
+        .unwrap_or(own)
+}
+
+/// The namespace to name in a remedy (`-n <ns>`), from the subject or the message.
+fn namespace_of<'a>(subject: &'a Subject, s: &'a Signal) -> &'a str {
+    if subject.namespace.is_empty() {
+        s.detail("namespace")
+    } else {
+        subject.namespace.as_str()
+    }
+}
+
+/// Cause and remedy of one rejection.
+fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String) {
+    let snap = ctx.snapshot();
+    let class = s.detail("class");
+    let ns = namespace_of(subject, s);
+    let kubectl_ns = if ns.is_empty() {
+        "-n <namespace>".to_owned()
+    } else {
+        format!("-n {}", shell_word(ns))
+    };
+    let who = if subject.kind == "Log" {
+        "the workload's pod template".to_owned()
+    } else {
+        format!(
+            "the pod template of {}",
+            obj(&subject.kind, &subject.namespace, &subject.name)
+        )
+    };
+    let edit = if subject.kind == "Log" {
+        format!("kubectl {kubectl_ns} edit <deployment|daemonset|statefulset>/<name>")
+    } else {
+        format!(
+            "kubectl -n {} edit {}/{}",
+            shell_word(&subject.namespace),
+            subject.kind.to_ascii_lowercase(),
+            shell_word(&subject.name)
+        )
+    };
+    match s.detail("entry") {
+        "priority.class-not-found" if SYSTEM_CLASSES.contains(&class) => (
+            format!(
+                "admission (Priority) rejects the pods: {who} names priorityClassName {class}, one of the two built-in classes, and the cluster has no such PriorityClass. The API server creates system-cluster-critical and system-node-critical itself at start (post-start hook scheduling/bootstrap-system-priority-classes) only while it serves the scheduling.k8s.io API group: that group is not enabled on this API server (v1.8-v1.10 it is alpha and off by default; clusters built with a restricted --runtime-config), or the hook failed. No pod is created until the class exists"
+            ),
+            format!(
+                "check `kubectl api-versions | grep scheduling.k8s.io` and `kubectl get priorityclass`; enable the group on every kube-apiserver (`--runtime-config=scheduling.k8s.io/v1alpha1=true` on v1.8-v1.10, `scheduling.k8s.io/v1beta1=true` on v1.11-v1.13, `scheduling.k8s.io/v1=true` later; with --feature-gates=PodPriority=true before v1.11) and restart it, so it creates the built-in classes; until then remove priorityClassName from {who} (`{edit}`)"
+            ),
+        ),
+        "priority.class-not-found" => {
+            let listed = !snap.priority_classes.is_empty()
+                || matches!(
+                    snap.kind_status("PriorityClass"),
+                    cube_model::snapshot::KindStatus::Listed
+                );
+            let have: Vec<&str> = snap
+                .priority_classes
+                .iter()
+                .map(|p| p.metadata.name.as_str())
+                .collect();
+            let known = if listed {
+                format!(
+                    " (the input's PriorityClasses: {})",
+                    if have.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        have.join(", ")
+                    }
+                )
+            } else {
+                String::new()
+            };
+            (
+                format!(
+                    "admission (Priority) rejects the pods: {who} names priorityClassName {class}, and no PriorityClass of that name exists{known} (PriorityClasses are cluster-scoped; a name that differs in case or spelling does not match). No pod is created until the class exists or the name changes"
+                ),
+                format!(
+                    "create the class (`kubectl create priorityclass {} --value=<priority> --description=<why>`), or set priorityClassName in {who} to an existing class (`kubectl get priorityclass`; `{edit}`); the controller retries on its own",
+                    shell_word(class)
+                ),
+            )
+        }
+        "priority.not-permitted-in-namespace" => (
+            format!(
+                "admission (Priority) rejects the pods: {who} uses the system class {class} in namespace {}, and Kubernetes v1.11-v1.16 admit system-cluster-critical and system-node-critical only in kube-system (so that nothing else can preempt the control plane). Since v1.17 other namespaces may use them unless the API server's ResourceQuota admission configuration limits them (GKE: only in namespaces with a ResourceQuota whose scopeSelector names the class)",
+                s.detail("namespace")
+            ),
+            format!(
+                "run the workload in kube-system, or give it a PriorityClass of its own (`kubectl create priorityclass <name> --value=1000000`, then set priorityClassName in {who}: `{edit}`); on v1.17+ clusters that limit the class, create in {} a ResourceQuota with spec.scopeSelector PriorityClass In [{class}]",
+                s.detail("namespace")
+            ),
+        ),
+        "priority.value-in-spec" | "priority.value-in-spec-v1.8" => (
+            format!(
+                "admission (Priority) rejects the pods: {who} sets spec.priority{} itself, which only the Priority admission plugin may fill from priorityClassName{} (a manifest copied from a running pod's `kubectl get pod -o yaml` carries it)",
+                match s.detail("given") {
+                    "" => String::new(),
+                    g => format!(" ({g})"),
+                },
+                match s.detail("computed") {
+                    "" => String::new(),
+                    c => format!(" (it computed {c})"),
+                }
+            ),
+            format!(
+                "remove spec.priority from {who} (`{edit}`) and set priorityClassName to the class that gives the priority wanted"
+            ),
+        ),
+        "priority.preemption-policy-in-spec" => (
+            format!(
+                "admission (Priority) rejects the pods: {who} sets spec.preemptionPolicy {}, while its PriorityClass gives {}: the plugin fills it from the class",
+                s.detail("given"),
+                s.detail("computed")
+            ),
+            format!(
+                "remove spec.preemptionPolicy from {who} (`{edit}`), or use a PriorityClass whose preemptionPolicy is the one wanted"
+            ),
+        ),
+        _ => {
+            let (cause, remedy) = crate::catalog::entry(s.detail("entry"))
+                .map(|e| e.cause_and_remedy(s))
+                .unwrap_or_default();
+            (
+                format!(
+                    "the API server refuses the PriorityClass: {cause} (pkg/apis/scheduling/validation, Priority admission)"
+                ),
+                format!(
+                    "{remedy}, then apply it again (`kubectl get priorityclass` lists the existing classes)"
+                ),
+            )
+        }
+    }
+}
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut by_subject: BTreeMap<(Subject, String), Vec<&Signal>> = BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::Known]) {
+        if !s.detail("entry").starts_with("priority.") {
+            continue;
+        }
+        let subject = subject_of(ctx, s, s.detail("class"));
+        by_subject
+            .entry((subject, s.detail("entry").to_owned()))
+            .or_default()
+            .push(s);
+    }
+    let mut out = Vec::new();
+    for ((subject, _), lines) in by_subject {
+        let newest = lines[lines.len() - 1];
+        let (cause, remedy) = explain(ctx, newest, &subject);
+        let repeated = if lines.len() > 1 {
+            format!(" ({} lines)", lines.len())
+        } else {
+            String::new()
+        };
+        let mut f = Finding::new(
+            PriorityClassRejected::ID,
+            Severity::Error,
+            subject,
+            format!("{cause}{repeated}"),
+        )
+        .with_evidences(lines.iter().rev().take(3).map(|s| s.evidence()))
+        .with_remedy(remedy);
+        let class = newest.detail("class");
+        if let Some(pc) = ctx
+            .snapshot()
+            .priority_classes
+            .iter()
+            .find(|p| !class.is_empty() && p.metadata.name == class)
+        {
+            f = f.with_evidence(Evidence::field(
+                obj("PriorityClass", "", &pc.metadata.name),
+                "value",
+                pc.value.to_string(),
+            ));
+        }
+        out.push(f);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::{run_log, run_rule};
+
+    #[test]
+    fn every_upstream_wording_is_read() {
+        for (line, entry) in [
+            (
+                "Error creating: pods \"apiserver-\" is forbidden: no PriorityClass with name test was found",
+                "priority.class-not-found",
+            ),
+            (
+                "Error creating: pods \"istio-cni-node-\" is forbidden: pods with system-node-critical priorityClass is not permitted in istio-system namespace",
+                "priority.not-permitted-in-namespace",
+            ),
+            (
+                "pods \"p\" is forbidden: the integer value of priority (1000) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name",
+                "priority.value-in-spec",
+            ),
+            (
+                "pods \"p\" is forbidden: the integer value of priority must not be provided in pod spec. Priority admission controller populates the value from the given PriorityClass name",
+                "priority.value-in-spec-v1.8",
+            ),
+            (
+                "pods \"p\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name",
+                "priority.preemption-policy-in-spec",
+            ),
+            (
+                "The PriorityClass \"system-mine\" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: priority class system-mine is not a known system priority class",
+                "priority.class-reserved-name",
+            ),
+            (
+                "The PriorityClass \"huge\" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000",
+                "priority.class-value-too-high",
+            ),
+            (
+                "priorityclasses.scheduling.k8s.io \"b\" is forbidden: PriorityClass a is already marked as default. Only one default can exist",
+                "priority.class-second-default",
+            ),
+        ] {
+            let f = run_log("priority-class-rejected", line);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            let m = crate::catalog::match_line(line);
+            assert!(m.iter().any(|m| m.entry.id == entry), "{line}: {m:#?}");
+            assert!(!f[0].remedy.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_missing_builtin_class_names_the_api_group() {
+        let f = run_log(
+            "priority-class-rejected",
+            "Error creating: pods \"kube-dns-autoscaler-57d99c679-\" is forbidden: no PriorityClass with name system-cluster-critical was found",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("scheduling.k8s.io"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("--runtime-config"), "{}", f[0].remedy);
+    }
+
+    #[test]
+    fn the_e2e_monitor_line_names_the_daemonset() {
+        let f = run_log(
+            "priority-class-rejected",
+            "Nov 29 10:29:19.104 W ns/openshift-service-catalog-apiserver daemonset/apiserver Error creating: pods \"apiserver-\" is forbidden: no PriorityClass with name test was found (2 times)\nNov 29 10:29:19.105 W ns/openshift-service-catalog-apiserver daemonset/apiserver Error creating: pods \"apiserver-\" is forbidden: no PriorityClass with name test was found (3 times)",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject,
+            Subject::namespaced(
+                "DaemonSet",
+                "openshift-service-catalog-apiserver",
+                "apiserver"
+            )
+        );
+        assert!(
+            f[0].message.contains("priorityClassName test"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("kubectl create priorityclass test"),
+            "{}",
+            f[0].remedy
+        );
+    }
+
+    #[test]
+    fn outside_kube_system_names_the_deployment_and_the_namespace() {
+        let f = run_log(
+            "priority-class-rejected",
+            "`pods \"kubeip-7545b86569-\" is forbidden: pods with system-cluster-critical priorityClass is not permitted in default namespace`",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject,
+            Subject::namespaced("Deployment", "default", "kubeip")
+        );
+        assert!(f[0].remedy.contains("kube-system"), "{}", f[0].remedy);
+        // a StatefulSet controller's klog line names its object
+        let f = run_log(
+            "priority-class-rejected",
+            "E0506 12:05:14.362447 1 stateful_set.go:400] Error syncing StatefulSet juicefs/juicefs-csi-controller, requeuing: pods \"juicefs-csi-controller-0\" is forbidden: pods with system-cluster-critical priorityClass is not permitted in juicefs namespace",
+        );
+        assert_eq!(
+            f[0].subject,
+            Subject::namespaced("StatefulSet", "juicefs", "juicefs-csi-controller")
+        );
+    }
+
+    #[test]
+    fn the_input_s_classes_and_workloads_are_used() {
+        let s = r#"{"kind":"List","items":[
+          {"kind":"PriorityClass","metadata":{"name":"high-priority"},"value":1000},
+          {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"trainer","namespace":"ml"},"spec":{"template":{"spec":{"priorityClassName":"high-prio","containers":[{"name":"c"}]}}}},
+          {"kind":"Event","metadata":{"name":"e","namespace":"ml"},"involvedObject":{"kind":"ReplicaSet","namespace":"ml","name":"trainer-5d8f9c7b6"},"reason":"FailedCreate","type":"Warning","message":"Error creating: pods \"trainer-5d8f9c7b6-\" is forbidden: no PriorityClass with name high-prio was found"}
+        ]}"#;
+        let f = run_rule("priority-class-rejected", s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("high-priority"), "{}", f[0].message);
+    }
+}
