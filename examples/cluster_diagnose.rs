@@ -22,7 +22,7 @@ use anyhow::{Context as _, Result};
 use clap::{Parser, ValueEnum};
 use cube_cluster::kubeconfig::{Kubeconfig, SelectOptions};
 use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
-use cube_diagnose::render::{SarifOptions, to_json, to_junit, to_sarif_with, to_table};
+use cube_diagnose::render::{SarifOptions, to_junit, to_sarif_with, to_table};
 use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};
 use cube_model::ClusterSnapshot;
 use cube_model::import::{ConnectionClass, ImportReport};
@@ -143,19 +143,33 @@ fn run(args: Args) -> Result<u8> {
         .with_input_problems(input_problems)
         .with_locations(&inputs.locations);
     let out = match args.output {
-        Output::Table => to_table(&report, std::io::stdout().is_terminal()),
-        Output::Json => to_json(&report)?,
+        Output::Table => Some(to_table(&report, std::io::stdout().is_terminal())),
+        // streamed, not held whole next to the snapshot (issue 9's peak memory)
+        Output::Json => {
+            cube_examples::print_stdout_streamed(|w| {
+                cube_diagnose::render::write_json(&report, w).map_err(|e| {
+                    let kind = match &e {
+                        cube_diagnose::DiagnoseError::Render(j) => j.io_error_kind(),
+                        _ => None,
+                    };
+                    std::io::Error::new(kind.unwrap_or(std::io::ErrorKind::Other), e)
+                })
+            })?;
+            None
+        }
         Output::Sarif => {
             let cwd = std::env::current_dir().ok();
             let opts = cwd
                 .as_deref()
                 .map(SarifOptions::with_base_dir)
                 .unwrap_or_default();
-            to_sarif_with(&report, &opts)?
+            Some(to_sarif_with(&report, &opts)?)
         }
-        Output::Junit => to_junit(&report),
+        Output::Junit => Some(to_junit(&report)),
     };
-    cube_examples::print_stdout(&out)?;
+    if let Some(out) = out {
+        cube_examples::print_stdout(&out)?;
+    }
     let code = u8::try_from(report.exit_code()).unwrap_or(1);
     // the process exits next: the system frees these at once (see `leave_at_exit`)
     cube_examples::leave_at_exit(report);

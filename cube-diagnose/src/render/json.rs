@@ -36,7 +36,23 @@ struct Doc<'a> {
 /// # Errors
 /// [`DiagnoseError::Render`] if serialization fails (it does not for reports built by the engine).
 pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
-    serde_json::to_string_pretty(&Doc {
+    serde_json::to_string_pretty(&doc(report)).map_err(DiagnoseError::Render)
+}
+
+/// Writes the document of [`to_json`] to `writer`, byte for byte the same text, without
+/// holding it in memory: on a pod-heavy cluster the document is about a quarter of the dump
+/// (every pod of an overcommitted node is evidence), which a program would otherwise keep next
+/// to the snapshot and the report (issue 9's peak memory).
+///
+/// # Errors
+/// [`DiagnoseError::Render`] if writing fails; the writer's [`std::io::Error`] kind is in
+/// [`serde_json::Error::io_error_kind`] (a closed pipe, say).
+pub fn write_json<W: std::io::Write>(report: &Report, writer: W) -> Result<(), DiagnoseError> {
+    serde_json::to_writer_pretty(writer, &doc(report)).map_err(DiagnoseError::Render)
+}
+
+fn doc(report: &Report) -> Doc<'_> {
+    Doc {
         schema_version: SCHEMA_VERSION,
         summary: &report.summary,
         exit_code: report.exit_code(),
@@ -46,6 +62,5 @@ pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
         remedies: report.remedy_groups(),
         input_problems: &report.input_problems,
         suppressed: &report.suppressed,
-    })
-    .map_err(DiagnoseError::Render)
+    }
 }

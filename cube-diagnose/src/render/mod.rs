@@ -6,7 +6,7 @@ pub mod junit;
 pub mod sarif;
 pub mod table;
 
-pub use json::to_json;
+pub use json::{to_json, write_json};
 pub use junit::to_junit;
 pub use sarif::{SarifOptions, to_sarif, to_sarif_with};
 pub use table::to_table;

@@ -144,6 +144,17 @@ fn check_valid(doc: &Value) {
 }
 
 #[test]
+fn streamed_json_is_the_same_text() {
+    let r = gpu_report();
+    let mut streamed = Vec::new();
+    cube_diagnose::render::write_json(&r, &mut streamed).expect("write");
+    assert_eq!(
+        String::from_utf8(streamed).expect("utf-8"),
+        to_json(&r).expect("render")
+    );
+}
+
+#[test]
 fn json_output_of_the_gpu_snapshot_validates() {
     let r = gpu_report();
     let doc: Value = serde_json::from_str(&to_json(&r).expect("render")).expect("json");
