@@ -810,6 +810,50 @@ mod tests {
         assert!(PARALLEL_ROUNDS.load(std::sync::atomic::Ordering::Relaxed) > 0);
     }
 
+    /// Text with characters of two to four bytes, cut anywhere by the window (inside a
+    /// character too), reads as the same List read whole; so does a List with bytes that are
+    /// not UTF-8 in a field no object keeps (read as bytes, as the whole-input reader does).
+    #[test]
+    fn multibyte_text_and_stray_bytes_read_as_whole() {
+        let text = String::from_utf8(list(60, true, false)).expect("utf-8");
+        let multibyte = text
+            .replace(r#""b\"}{""#, r#""é-日本-🚀""#)
+            .replace("FailedScheduling", "Échec-調度-🙂");
+        assert!(
+            multibyte.len() > text.len() + 60,
+            "non-ASCII text in the list"
+        );
+        // a byte that is not UTF-8 in a field that no object keeps
+        let mut stray = text
+            .replacen(r#""uid": "u6""#, r#""uid": "u6", "x": "~stray~""#, 1)
+            .into_bytes();
+        let at = stray
+            .windows(7)
+            .position(|w| w == b"~stray~")
+            .expect("the stray field");
+        stray.splice(at..at + 7, [b'a', 0xFF, b'b']);
+        assert!(std::str::from_utf8(&stray).is_err());
+        for bytes in [multibyte.into_bytes(), stray] {
+            let mut whole = ClusterSnapshot::new();
+            let outcome = whole.add_bytes("dump.json", &bytes);
+            for (window, parallel) in [1, 2, 3, 5, 17, 64, 4096]
+                .into_iter()
+                .flat_map(|w| PARALLEL.map(|p| (w, p)))
+            {
+                let mut streamed = ClusterSnapshot::new();
+                let got = streamed
+                    .add_json_reader_window("dump.json", &mut &bytes[..], window, parallel)
+                    .expect("no io error");
+                assert_eq!(
+                    got,
+                    StreamOutcome::Loaded(outcome),
+                    "window {window}, {parallel:?}"
+                );
+                assert_eq!(streamed, whole, "window {window}, {parallel:?}");
+            }
+        }
+    }
+
     /// The byte-wide newline count is exact across its 255-byte chunks.
     #[test]
     fn newlines_are_counted_exactly() {
