@@ -492,6 +492,22 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert").exclusive()
         .says("the API server authenticates the kubelet's certificate request as {user}, which may not create certificate signing requests: as system:anonymous the bootstrap token was not accepted (expired or deleted); as system:bootstrap:<id> the binding of group system:bootstrappers to the system:node-bootstrapper ClusterRole is missing", "on a control-plane node `kubeadm token create --print-join-command` and join again with it; if the user is system:bootstrap:<id>, restore kubeadm's bootstrap RBAC with `kubeadm init phase bootstrap-token`")
         .samples(&[("user", "system:anonymous"), ("what", "resource \"certificatesigningrequests\" in API group \"certificates.k8s.io\" at the cluster scope")]),
+    // the kubelet cannot find its own Node (not registered yet, or registration refused: the
+    // registration's own error carries the cause): `klog.ErrorS(err, "Error getting node")`
+    // with GetNode's `node %q not found` (pkg/kubelet/kubelet.go, kubelet_getters.go), before
+    // v1.21 the bare error (`kubelet.go:2267] node "x" not found`)
+    Entry::new("kubelet.error-getting-node", F::Kubelet,
+        "\"Error getting node\" err=\"node {node:w} not found\"",
+        K8S, "pkg/kubelet/kubelet.go (GetNode from kubelet_getters.go)", "v1.21+").complete()
+        .samples(&[("node", "\\\"node-01\\\"")]),
+    Entry::new("kubelet.error-getting-node-reduced", F::Kubelet,
+        "Error getting node err=\"node {node:w} not found\"",
+        K8S, "pkg/kubelet/kubelet.go (as the paste reader reduces klog's structured form)", "v1.21+").complete()
+        .samples(&[("node", "\\\"node-01\\\"")]),
+    Entry::new("kubelet.node-not-found-legacy", F::Kubelet,
+        "] node {node:w} not found",
+        K8S, "pkg/kubelet/kubelet.go (GetNode from kubelet_getters.go)", "v1.13-v1.20").complete().at_end()
+        .samples(&[("node", "\"node-01\"")]),
     Entry::new("kubelet.register-failed", F::Kubelet,
         "Unable to register node with API server",
         K8S, "pkg/kubelet/kubelet_node_status.go", "v1.21+"),
@@ -1460,6 +1476,21 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::RbacForbidden, "cluster-forbidden", Error).group("auth")
         .says("RBAC denies {user}: cannot {action}", "grant the verb on the resource with a Role/ClusterRole and binding for {user}")
         .samples(&[("action", "list resource \"nodes\" in API group \"\" at the cluster scope")]),
+    // NodeRestriction admission: a kubelet (system:node:<name>) may modify only the Node of
+    // its own name (kubernetes/kubernetes plugin/pkg/admission/noderestriction/admission.go
+    // admitNode, wrapped by admission.NewForbidden as `nodes "<target>" is forbidden: ...`)
+    Entry::new("noderestriction.modify-other-node", F::Client,
+        "node {node:w} is not allowed to modify node {target:w}",
+        K8S, "plugin/pkg/admission/noderestriction/admission.go (admitNode)", "v1.21+")
+        .to(K::RbacForbidden, "cluster-forbidden", Error).group("auth").exclusive()
+        .says("the kubelet authenticates as node {node} but registers or updates Node {target}", "make the node name the kubelet uses equal to its certificate's name, or issue credentials for the new name")
+        .samples(&[("node", "\"node-01\""), ("target", "\"node-01.local\"")]),
+    Entry::new("noderestriction.modify-other-node-legacy", F::Client,
+        "node {node:w} cannot modify node {target:w}",
+        K8S, "plugin/pkg/admission/noderestriction/admission.go (admitNode)", "v1.7-v1.20")
+        .to(K::RbacForbidden, "cluster-forbidden", Error).group("auth").exclusive()
+        .says("the kubelet authenticates as node {node} but registers or updates Node {target}", "make the node name the kubelet uses equal to its certificate's name, or issue credentials for the new name")
+        .samples(&[("node", "\"node-01\""), ("target", "\"node-01.local\"")]),
     Entry::new("apiserver.webhook-denied", F::Client,
         "admission webhook \"{webhook}\" denied the request: {reason}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go", "v1.9+")

@@ -15,6 +15,35 @@ pub(crate) fn refine(
     d: &mut BTreeMap<String, String>,
 ) -> SignalKind {
     match kind {
+        // NodeRestriction: the kubelet's identity and the Node it writes differ
+        SignalKind::RbacForbidden if m.entry.id.starts_with("noderestriction.") => {
+            let clean = |v: &str| v.trim_matches(['"', '\\', '\'', ',']).to_owned();
+            d.insert("node".to_owned(), clean(m.value("node")));
+            d.insert("target".to_owned(), clean(m.value("target")));
+            d.insert("node_name_mismatch".to_owned(), "true".to_owned());
+            kind
+        }
+        // token discovery (kubeadm join, karmadactl register, clusteradm join) reads
+        // kube-public/cluster-info anonymously by design: a 403 for system:anonymous there is
+        // the missing RBAC rule that lets it (kubernetes/kubernetes
+        // cmd/kubeadm/app/phases/bootstraptoken/clusterinfo/clusterinfo.go
+        // CreateClusterInfoRBACRules), not a client without credentials
+        SignalKind::AnonymousForbidden
+            if l.contains("cluster-info")
+                && m.value("action").contains("configmaps")
+                && m.value("action").contains("kube-public") =>
+        {
+            for (k, v) in [
+                ("user", "system:anonymous"),
+                ("verb", "get"),
+                ("resource", "configmaps"),
+                ("scope", "kube-public"),
+                ("discovery", "cluster-info"),
+            ] {
+                d.insert(k.to_owned(), v.to_owned());
+            }
+            SignalKind::RbacForbidden
+        }
         SignalKind::RbacForbidden => {
             let user = m.value("user").to_owned();
             let after = m.value("action");

@@ -550,6 +550,12 @@ pub(crate) struct Whole {
     pub(crate) proxy: Option<proxy::ProxySeen>,
     /// The text holds a `curl -v` transcript (`*   Trying <addr>...`, `* Connected to`).
     pub curl_verbose: bool,
+    /// The text shows a tool that has just issued the cluster's certificates bringing it up
+    /// (`rke up` and its `[controlPlane]`/`[etcd]` phases), besides kubeadm ([`Whole::kubeadm`]).
+    pub provisioner: Option<&'static str>,
+    /// The text's prose mentions clocks or time sync (`date/time not in sync`, NTP, chrony,
+    /// `timedatectl`, clock skew).
+    pub clock_prose: bool,
 }
 
 impl Whole {
@@ -565,6 +571,45 @@ impl Whole {
             }
             if w.agent.is_none() {
                 w.agent = remote_agent(l);
+            }
+            // RKE (rancher/rke): `rke up` and its phase tags, e.g. `[controlPlane] Failed to
+            // bring up Control Plane` (cluster/plan.go, services/controlplane.go)
+            if w.provisioner.is_none()
+                && (l.contains("rke up")
+                    || l.contains("[controlPlane]")
+                    || l.contains("Failed to bring up Control Plane")
+                    || l.contains("Failed to bring up Etcd Plane"))
+            {
+                w.provisioner = Some("rke");
+            }
+            {
+                let lower = l.to_ascii_lowercase();
+                let word = lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+                    matches!(
+                        w,
+                        "clock"
+                            | "clocks"
+                            | "ntp"
+                            | "ntpd"
+                            | "chrony"
+                            | "chronyd"
+                            | "chronyc"
+                            | "timedatectl"
+                    )
+                });
+                if word
+                    || [
+                        "not in sync",
+                        "date/time",
+                        "time sync",
+                        "time drift",
+                        "out of sync",
+                    ]
+                    .iter()
+                    .any(|k| lower.contains(k))
+                {
+                    w.clock_prose = true;
+                }
             }
             if l.starts_with("* ") && (l.contains(" Trying ") || l.starts_with("* Connected to")) {
                 w.curl_verbose = true;
@@ -775,6 +820,23 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
     if kind == SignalKind::TlsExpired && whole.kubeadm {
         d.insert("kubeadm".to_owned(), "true".to_owned());
     }
+    // the same while another tool brings a cluster up with certificates it just issued, or
+    // when the text says the clocks disagree; and whether the verifying side is a server
+    // checking a client's certificate (etcd's `rejected connection from ... tls: failed to
+    // verify client's certificate`: etcd-io/etcd embed/config_logging.go / pkg/transport)
+    if kind == SignalKind::TlsExpired {
+        if let Some(p) = whole.provisioner {
+            d.insert("provisioner".to_owned(), p.to_owned());
+        }
+        if whole.clock_prose {
+            d.insert("clock_prose".to_owned(), "true".to_owned());
+        }
+        if l.contains("failed to verify client's certificate")
+            || l.contains("rejected connection from")
+        {
+            d.insert("verifier".to_owned(), "server".to_owned());
+        }
+    }
     // a runtime handler quoted by %q, possibly escaped inside a logfmt value
     if let Some(h) = d.get_mut("handler") {
         *h = h.trim_matches(['"', '\\']).to_owned();
@@ -789,9 +851,10 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         SignalKind::TlsExpired | SignalKind::KubeletCertExpired => {
             kubelet::refine(kind, m, l, &mut d)
         }
-        SignalKind::RbacForbidden | SignalKind::WebhookDenied | SignalKind::QuotaExceeded => {
-            client::refine(kind, m, l, &mut d)
-        }
+        SignalKind::RbacForbidden
+        | SignalKind::AnonymousForbidden
+        | SignalKind::WebhookDenied
+        | SignalKind::QuotaExceeded => client::refine(kind, m, l, &mut d),
         SignalKind::NvmlInitFailed => device_plugin::refine(kind, m, l, &mut d),
         SignalKind::Known if m.entry.id.starts_with("toolkit.") => {
             device_plugin::refine_toolkit(m, &mut d);
@@ -829,6 +892,12 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             | SignalKind::ConnectionClosed
     ) {
         proxy::details(l, whole.proxy.as_ref(), &mut d);
+    }
+    // token discovery refused (client::refine): which join tool, for the remedy's target
+    if d.get("discovery").is_some_and(|v| v == "cluster-info")
+        && let Some(agent) = whole.agent
+    {
+        d.insert("agent".to_owned(), agent.to_owned());
     }
     // `argocd cluster add`: an error in argocd-server's gRPC reply is argocd-server's own dial
     // (rules::cluster_unreachable argocd_server_dial)

@@ -11,7 +11,7 @@ declare_rule!(
     "cluster-unauthorized",
     Import,
     Error,
-    "The API server does not accept the credentials: HTTP 401 ('You must be logged in to the server'), a multi-cluster member's stored token rejected, or a 403 for system:anonymous, which means the client sent no credentials at all (fix authentication, not RBAC). The API server's own log line `Unable to authenticate the request` counts too: an x509 error inside it is a client certificate the server cannot verify, never the server's TLS.",
+    "The API server does not accept the credentials: HTTP 401 ('You must be logged in to the server'), a multi-cluster member's stored token rejected, or a 403 for system:anonymous, which means the client sent no credentials at all (fix authentication, not RBAC; token discovery's anonymous read of kube-public/cluster-info is anonymous on purpose and is cluster-forbidden's). The API server's own log line `Unable to authenticate the request` counts too: an x509 error inside it is a client certificate the server cannot verify, never the server's TLS.",
     check
 );
 

@@ -93,11 +93,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         SignalKind::ClusterNotReachable,
         SignalKind::ConnectionClosed,
     ];
+    let skewed = crate::rules::node_clock_skew::skewed_sources(ctx);
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
         // the kubelet of this log exited for a cause some rule concludes, and these are its
         // reflectors failing to reach the control plane it ran: evidence of that cause
         if crate::rules::kubelet_exit_consequence(ctx, s).is_some() {
+            continue;
+        }
+        // a control plane brought up with certificates that a skewed clock rejects: its
+        // timeouts and EOFs are consequences, carried by node-clock-skew
+        if matches!(
+            s.kind,
+            SignalKind::Timeout | SignalKind::ConnectionClosed | SignalKind::Refused
+        ) && skewed.contains(s.source.as_str())
+        {
             continue;
         }
         // one finding per text and kind, and per member cluster of a hub's table

@@ -14,6 +14,25 @@ declare_rule!(
     check
 );
 
+/// A validity-window error without times (`x509: certificate has expired or is not yet valid`)
+/// in a text that shows a tool bringing a cluster up with certificates it has just issued
+/// (RKE), or whose prose says the clocks disagree: the clock, not the certificate (kubeadm's
+/// join is weighed separately).
+pub(crate) fn provisioning_window(s: &crate::classify::Signal) -> bool {
+    s.kind == SignalKind::TlsExpired
+        && s.detail("relation").is_empty()
+        && (!s.detail("provisioner").is_empty() || s.detail("clock_prose") == "true")
+}
+
+/// The inputs whose connection failures follow from a clock skew this rule concludes from a
+/// provisioning run (see [`provisioning_window`]).
+pub(crate) fn skewed_sources<'c>(ctx: &'c Context<'_>) -> std::collections::BTreeSet<&'c str> {
+    signals(ctx, &[SignalKind::TlsExpired])
+        .filter(|s| provisioning_window(s) && s.detail("kubeadm") != "true")
+        .map(|s| s.source.as_str())
+        .collect()
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in signals(ctx, &[SignalKind::TlsExpired]) {
@@ -39,6 +58,51 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // from then; the join token itself lives 24 h), so a joining node that finds them outside
     // their window most likely has its own clock off (kairen/kubeadm-ansible#4). One finding per
     // input.
+    let mut sources = std::collections::BTreeSet::new();
+    for s in signals(ctx, &[SignalKind::TlsExpired]) {
+        if !s.detail("relation").is_empty()
+            || s.detail("kubeadm") == "true"
+            || !provisioning_window(s)
+            || !sources.insert(s.source.as_str())
+        {
+            continue;
+        }
+        // the consequences in the same text: the control plane that cannot reach etcd, the
+        // health check that gets EOF (rules::cluster_unreachable leaves them to this finding)
+        let consequences: Vec<Evidence> = signals(
+            ctx,
+            &[
+                SignalKind::Timeout,
+                SignalKind::ConnectionClosed,
+                SignalKind::Refused,
+            ],
+        )
+        .filter(|c| c.source == s.source)
+        .take(3)
+        .map(|c| c.evidence())
+        .collect();
+        let (tool, rerun) = match s.detail("provisioner") {
+            "rke" => (
+                "RKE (`rke up`) has just issued the cluster's certificates",
+                "then run `rke up` again; do not rotate certificates for this (`rke cert rotate` would issue them under the same skew)",
+            ),
+            _ => (
+                "the certificates are fresh and the input says the clocks disagree",
+                "then restart the failing component; do not renew or re-issue certificates for this",
+            ),
+        };
+        let who = if s.detail("verifier") == "server" {
+            "the verifying server (here etcd checking its peer's client certificate)"
+        } else {
+            "the verifying side"
+        };
+        out.push(
+            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), format!("{tool}, and they are rejected as `expired or not yet valid`: freshly issued certificates fail like this only when {who} has a clock behind the issuing machine's (NotBefore in its future) or far ahead: the nodes' clocks disagree{}", if consequences.is_empty() { "" } else { "; the connection failures in the same text (API server health check EOF, etcd deadline exceeded) follow from it" }))
+                .with_evidence(s.evidence())
+                .with_evidences(consequences)
+                .with_remedy(format!("compare `date -u` on every node; enable time sync on all of them (`timedatectl set-ntp true` and `chronyc makestep`, or ntpd), {rerun}")),
+        );
+    }
     let mut sources = std::collections::BTreeSet::new();
     for s in signals(ctx, &[SignalKind::TlsExpired]) {
         if !s.detail("relation").is_empty()
@@ -90,6 +154,41 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
+
+    /// RKE bringing a cluster up with certificates it just issued, etcd rejecting them as
+    /// `expired or not yet valid`: one clock-skew finding (RKE's remedy, not kubeadm's); the
+    /// TLS finding points to it and the API server's EOF and etcd deadline are its evidence.
+    #[test]
+    fn rke_up_fresh_certificates_rejected_is_the_clock() {
+        let text = "FATA[0305] [controlPlane] Failed to bring up Control Plane: Failed to verify healthcheck: Failed to check https://localhost:6443/healthz for service [kube-apiserver] on host [10.0.0.2]: Get https://localhost:6443/healthz: EOF\nF0207 11:17:33.848659       1 storage_decorator.go:57] Unable to create storage backend: config (&{etcd3 /registry [https://10.0.0.3:2379]}), err (context deadline exceeded)\n2019-02-07 13:05:55.848860 I | etcdmain: rejected connection from \"10.0.0.3:47912\" (error \"tls: failed to verify client's certificate: x509: certificate has expired or is not yet valid\", ServerName \"\")\n";
+        let f = run_log("node-clock-skew", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("RKE")
+                && f[0].remedy.contains("rke up")
+                && !f[0].remedy.contains("kubeadm"),
+            "{f:#?}"
+        );
+        let tls = run_log("cluster-tls-untrusted", text);
+        assert!(
+            tls.iter().all(|t| t.message.contains("node-clock-skew")
+                && !t.remedy.contains("kubeadm certs renew")),
+            "{tls:#?}"
+        );
+        assert!(
+            run_log("cluster-unreachable", text).is_empty(),
+            "{:#?}",
+            run_log("cluster-unreachable", text)
+        );
+        // prose that says the clocks disagree, without a provisioning tool
+        let p = run_log(
+            "node-clock-skew",
+            "the nodes' date/time is not in sync\netcdmain: rejected connection from \"10.0.0.3:47912\" (error \"tls: failed to verify client's certificate: x509: certificate has expired or is not yet valid\", ServerName \"\")",
+        );
+        assert_eq!(p.len(), 1, "{p:#?}");
+        // a year-old etcd certificate without either is not called a clock problem
+        assert!(run_log("node-clock-skew", "etcdmain: rejected connection from \"10.0.0.3:47912\" (error \"tls: failed to verify client's certificate: x509: certificate has expired or is not yet valid\", ServerName \"\")\nmountpoint /var/lib/etcd").is_empty());
+    }
 
     #[test]
     fn not_yet_valid_with_times() {

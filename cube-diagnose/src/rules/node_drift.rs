@@ -14,7 +14,7 @@ declare_rule!(
     "node-drift",
     Node,
     Warning,
-    "Nodes of one pool differ in OS image, kernel (major.minor: warning; patch only: info), container runtime (name: error in a GPU pool, since operators configure one runtime for the toolkit; release line major.minor: warning), kubelet minor, GPU driver or CUDA version labels. Pools come from pool labels (cube.example/pool, node.kubernetes.io/pool, cloud node-group labels); without them the whole cluster is one pool. Also fires when a kubelet journal shows the kubelet's cgroup driver differs from the runtime's.",
+    "Nodes of one pool differ in OS release (distribution and major.minor: warning; a point release of one release: info), kernel (major.minor: warning; patch only: info), container runtime (name: error in a GPU pool, since operators configure one runtime for the toolkit; release line major.minor: warning), kubelet minor, GPU driver or CUDA version labels. Pools come from pool labels (cube.example/pool, node.kubernetes.io/pool, cloud node-group labels); without them the whole cluster is one pool. Also fires when a kubelet journal shows the kubelet's cgroup driver differs from the runtime's.",
     check
 );
 
@@ -58,6 +58,33 @@ fn is_gpu_node(n: &Node) -> bool {
             .any(|k| k.starts_with("nvidia.com/gpu") || k.contains("amd.com/gpu"))
 }
 
+/// An OS image (`status.nodeInfo.osImage`, the node's /etc/os-release PRETTY_NAME as the
+/// kubelet reports it: pkg/kubelet/nodestatus/setters.go `MachineInfo`) reduced to its
+/// distribution and release line: the words before the first version-like token and that
+/// token's first two numeric parts (`Ubuntu 22.04.3 LTS` -> `Ubuntu 22.04`, `Red Hat Enterprise
+/// Linux CoreOS 414.92.202310210434-0 (Plow)` -> `Red Hat Enterprise Linux CoreOS 414.92`,
+/// `Talos (v1.6.0)` -> `Talos 1.6`); an image without a version stays whole.
+fn os_release(image: &str) -> String {
+    let mut name: Vec<&str> = Vec::new();
+    for w in image.split_whitespace() {
+        let v = w.trim_matches(['(', ')']);
+        let v = v.strip_prefix('v').unwrap_or(v);
+        if v.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            let line: Vec<&str> = v
+                .split(['.', '-', '+'])
+                .take_while(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+                .take(2)
+                .collect();
+            if !line.is_empty() {
+                name.push("");
+                return format!("{}{}", name.join(" "), line.join("."));
+            }
+        }
+        name.push(w);
+    }
+    image.to_owned()
+}
+
 fn release_line(v: &str) -> String {
     v.split('.').take(2).collect::<Vec<_>>().join(".")
 }
@@ -71,11 +98,20 @@ type Attr = (
 
 fn attrs(gpu_pool: bool) -> Vec<Attr> {
     vec![
+        // the OS release (distribution and major.minor: Ubuntu 20.04 vs 22.04 changes glibc,
+        // the kernel series, cgroup defaults and the driver packages) is a warning; a point
+        // release of the same one (22.04.3 vs 22.04.4, rolling maintenance) only an info
         (
-            "OS image",
+            "OS release",
+            "status.nodeInfo.osImage",
+            |n| non_empty(&n.status.node_info.os_image).map(|o| os_release(&o)),
+            Severity::Warning,
+        ),
+        (
+            "OS point release",
             "status.nodeInfo.osImage",
             |n| non_empty(&n.status.node_info.os_image),
-            Severity::Warning,
+            Severity::Info,
         ),
         (
             "kernel release line",
@@ -186,8 +222,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             if values.len() < 2 {
                 continue;
             }
-            // report the kernel patch level only when the release lines agree
-            if what == "kernel patch level" && already_major.contains(&"kernel release line") {
+            // report the kernel patch level (the OS point release) only when the release
+            // lines agree
+            if (what == "kernel patch level" && already_major.contains(&"kernel release line"))
+                || (what == "OS point release" && already_major.contains(&"OS release"))
+            {
                 continue;
             }
             already_major.push(what);
@@ -294,6 +333,37 @@ fn cgroup_mismatch_text(kubelet: &str, runtime: &str, runtime_driver: &str) -> (
             "use the same driver on both sides (systemd recommended): set `cgroupDriver: {rd}` in /var/lib/kubelet/config.yaml (KubeletConfiguration, or `--cgroup-driver={rd}` without quotes) or change {runtime}'s driver to {k}, then `systemctl restart kubelet`"
         ),
     )
+}
+
+#[cfg(test)]
+mod os_release_tests {
+    use super::os_release;
+
+    /// Point releases of one OS are one release; another release line or distribution is not.
+    #[test]
+    fn os_release_lines() {
+        assert_eq!(os_release("Ubuntu 22.04.3 LTS"), "Ubuntu 22.04");
+        assert_eq!(os_release("Ubuntu 22.04.4 LTS"), "Ubuntu 22.04");
+        assert_eq!(os_release("Ubuntu 20.04.6 LTS"), "Ubuntu 20.04");
+        assert_eq!(
+            os_release("Debian GNU/Linux 12 (bookworm)"),
+            "Debian GNU/Linux 12"
+        );
+        assert_eq!(
+            os_release("Red Hat Enterprise Linux CoreOS 414.92.202310210434-0 (Plow)"),
+            "Red Hat Enterprise Linux CoreOS 414.92"
+        );
+        assert_eq!(os_release("Talos (v1.6.0)"), "Talos 1.6");
+        assert_eq!(os_release("Amazon Linux 2"), "Amazon Linux 2");
+        assert_eq!(
+            os_release("Bottlerocket OS 1.19.2 (aws-k8s-1.28)"),
+            "Bottlerocket OS 1.19"
+        );
+        assert_eq!(
+            os_release("Container-Optimized OS from Google"),
+            "Container-Optimized OS from Google"
+        );
+    }
 }
 
 #[cfg(test)]

@@ -51,11 +51,33 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     for s in signals(ctx, &[SignalKind::DuplicateNodeName]) {
         let node = s.detail("node");
-        out.push(
-            Finding::new(NodeDuplicateHostname::ID, Severity::Error, Subject::cluster_scoped("Node", node), format!("kubeadm refused to join: a Node named {node} already exists"))
+        // the existing Node as the input shows it: NotReady (or Unknown) means nobody runs a
+        // kubelet under that name any more, so it is this machine's own earlier registration
+        // (a re-join after `kubeadm reset` or a re-install), not another machine; kubeadm
+        // v1.18.0 says `status "Ready"` whatever the status (kubernetes/kubernetes#89512,
+        // fixed in v1.18.1 by #89602: cmd/kubeadm/app/cmd/phases/join/kubelet.go)
+        let stale = ctx
+            .snapshot()
+            .nodes
+            .iter()
+            .find(|n| n.metadata.name == node)
+            .and_then(|n| {
+                n.status
+                    .conditions
+                    .iter()
+                    .find(|c| c.type_ == "Ready" && c.status != "True")
+                    .map(|c| (n, c.status.clone()))
+            });
+        let f = match stale {
+            Some((n, status)) => Finding::new(NodeDuplicateHostname::ID, Severity::Error, Subject::cluster_scoped("Node", node), format!("kubeadm refused to join: a Node named {node} already exists, and it is NotReady (Ready {status}): no kubelet runs under that name any more, so it is this machine's own earlier registration (re-joined after a reset or re-install), not another machine with the same hostname{}", if s.detail("status") == "Ready" { "; kubeadm v1.18.0 reports such a Node as `status \"Ready\"` whatever its status (fixed in v1.18.1)" } else { "" }))
+                .with_evidence(s.evidence())
+                .with_evidence(Evidence::field(obj("Node", "", &n.metadata.name), "status.conditions[Ready].status", status))
+                .with_remedy(format!("delete the stale Node from a control-plane node (`kubectl delete node {node}`), then run the same join command again on this machine (after `kubeadm reset -f` if the join got past preflight); a kubeadm of v1.18.1 or later joins over a NotReady Node by itself")),
+            None => Finding::new(NodeDuplicateHostname::ID, Severity::Error, Subject::cluster_scoped("Node", node), format!("kubeadm refused to join: a Node named {node} already exists"))
                 .with_evidence(s.evidence())
                 .with_remedy(format!("join with `kubeadm join ... --node-name <unique-name>` or remove the stale Node (`kubectl delete node {node}`) if that machine is gone")),
-        );
+        };
+        out.push(f);
     }
     // k3s / rke2: the server rejects the agent's node password
     let mut seen = std::collections::BTreeSet::new();
@@ -115,6 +137,36 @@ mod tests {
         let f = run_rule("node-duplicate-hostname", s);
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("a, b"));
+    }
+
+    /// kubeadm refusing a join over a Node of the same name that the input shows NotReady:
+    /// the machine's own stale registration, one finding (node-not-ready stays silent).
+    #[test]
+    fn stale_notready_node_blocks_the_rejoin() {
+        let mut i = crate::Inputs::new();
+        i.add("join.log", "error execution phase kubelet-start: a Node with name \"node-02\" and status \"Ready\" already exists in the cluster. You must delete the existing Node or change the name of this new joining Node\n");
+        i.add("nodes.txt", "NAME      STATUS     ROLES    AGE   VERSION\nnode-01   Ready      master   41d   v1.18.0\nnode-02   NotReady   <none>   41d   v1.18.0\n");
+        let f = crate::rules::testutil::run_inputs("node-duplicate-hostname", &i);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("NotReady")
+                && f[0].message.contains("own earlier registration")
+                && f[0].message.contains("v1.18.0"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("kubectl delete node node-02"),
+            "{}",
+            f[0].remedy
+        );
+        assert!(crate::rules::testutil::run_inputs("node-not-ready", &i).is_empty());
+        // a Ready Node of that name is another machine: the unique-name remedy
+        let mut r = crate::Inputs::new();
+        r.add("join.log", "a Node with name \"node-02\" and status \"Ready\" already exists in the cluster. You must delete the existing Node or change the name of this new joining Node\n");
+        r.add("nodes.txt", "NAME      STATUS   ROLES    AGE   VERSION\nnode-02   Ready    <none>   41d   v1.18.0\n");
+        let f = crate::rules::testutil::run_inputs("node-duplicate-hostname", &r);
+        assert!(f[0].remedy.contains("--node-name"), "{f:#?}");
     }
 
     #[test]

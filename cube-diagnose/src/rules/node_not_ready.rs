@@ -56,6 +56,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if c.status == "True" || (excerpt.is_some() && unnamed(n)) {
             continue;
         }
+        // a join refused because this NotReady Node exists: node-duplicate-hostname carries
+        // the one cause (the machine's own stale registration)
+        // (and a kubelet now registering under another name than its certificate's: the
+        // old Node stops being updated, cluster-forbidden carries that cause)
+        if crate::rules::signals(
+            ctx,
+            &[
+                crate::classify::SignalKind::DuplicateNodeName,
+                crate::classify::SignalKind::RbacForbidden,
+            ],
+        )
+        .any(|s| {
+            (s.kind == crate::classify::SignalKind::DuplicateNodeName
+                || s.detail("node_name_mismatch") == "true")
+                && s.detail("node") == n.metadata.name
+        }) {
+            continue;
+        }
         let name = &n.metadata.name;
         let o = obj("Node", "", name);
         let table_row = from_table(n) && c.reason.is_empty() && c.message.is_empty();
