@@ -144,6 +144,12 @@ pub struct CollectOptions {
     /// Overall deadline of the collection (`None` = none); kinds not listed by then are
     /// recorded in `missing_kinds`.
     pub deadline: Option<std::time::Duration>,
+    /// The loader's limits, applied to every page as it arrives (the snapshot returned carries
+    /// them): at `max_objects_per_snapshot` objects the collection stops listing, the kind
+    /// being listed and the kinds after it are recorded in `missing_kinds` and the limit in
+    /// `limits_hit` (a server answering a page of 1,000,000 items is not held whole as
+    /// objects past the limit).
+    pub limits: cube_model::limits::Limits,
 }
 
 impl Default for CollectOptions {
@@ -153,6 +159,7 @@ impl Default for CollectOptions {
             kinds: ALL_KINDS.to_vec(),
             max_pages: crate::limits::DEFAULT_MAX_PAGES,
             deadline: None,
+            limits: cube_model::limits::Limits::default(),
         }
     }
 }
@@ -165,6 +172,7 @@ impl CollectOptions {
         CollectOptions {
             max_pages: usize::try_from(limits.max_pages_per_list).unwrap_or(usize::MAX),
             deadline: Some(limits.collection_deadline),
+            limits: limits.clone(),
             ..CollectOptions::default()
         }
     }
@@ -287,6 +295,15 @@ fn not_a_list(text: &str) -> Option<String> {
     }
 }
 
+/// True when the snapshot holds as many objects as its limit allows, or refused some.
+fn objects_full(snapshot: &ClusterSnapshot) -> bool {
+    snapshot.object_count() as u64 >= snapshot.limits().max_objects_per_snapshot
+        || snapshot
+            .limits_hit
+            .iter()
+            .any(|h| h.limit == cube_model::limits::Limit::ObjectsPerSnapshot)
+}
+
 /// A failure that stops the collection.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -360,7 +377,7 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
     options: &CollectOptions,
     mut progress: impl FnMut(CollectProgress),
 ) -> Result<ClusterSnapshot, SnapshotError> {
-    let mut snapshot = ClusterSnapshot::new();
+    let mut snapshot = ClusterSnapshot::new().with_limits(options.limits.clone());
     let limit = if options.page_size == 0 {
         DEFAULT_PAGE_SIZE
     } else {
@@ -369,6 +386,18 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
     let deadline = crate::http::Deadline::after(options.deadline);
     let mut seen_tokens = std::collections::HashSet::new();
     for k in &options.kinds {
+        if objects_full(&snapshot) {
+            let reason = format!(
+                "not listed: {}",
+                options.limits.exceeded(
+                    cube_model::limits::Limit::ObjectsPerSnapshot,
+                    "the live snapshot",
+                    None
+                )
+            );
+            record_missing(&mut snapshot, k.kind, reason, &mut progress);
+            continue;
+        }
         if deadline.passed() {
             let reason = format!(
                 "not listed: the collection deadline of {} s passed",
@@ -451,6 +480,17 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                         page,
                         objects: snapshot.object_count() - before,
                     });
+                    if objects_full(&snapshot) {
+                        // the loader counted what it could not keep (a limit hit); the rest of
+                        // this kind is not read
+                        let reason = format!(
+                            "incomplete: the objects-per-snapshot limit of {} was reached (after {page} page(s); {} objects kept; raise it with --limit objects-per-snapshot=N)",
+                            options.limits.max_objects_per_snapshot,
+                            snapshot.object_count() - before
+                        );
+                        record_missing(&mut snapshot, k.kind, reason, &mut progress);
+                        break;
+                    }
                     cont = continue_token(&text);
                     if cont.is_empty() {
                         break;

@@ -328,3 +328,59 @@ async fn self_signed_server_certificates_are_classified() {
     .await;
     assert_eq!(failed(&o).0, "tls-self-signed", "{o:?}");
 }
+
+/// A server answering one page of many Pods whatever `limit` asked (issue 9: 1,000,000 items
+/// in one page did not end): the pages are loaded as they come, the objects-per-snapshot limit
+/// applies during the collection (kept objects bounded, the kind recorded as incomplete and the
+/// limit hit), and the work is linear in the page.
+#[tokio::test]
+async fn a_huge_page_is_bounded_by_the_object_limit_and_read_in_linear_time() {
+    let pki = Pki::new();
+    let time = |n: usize, max_objects: u64| {
+        let pki = &pki;
+        async move {
+            let srv = tls_server(pki, Behaviour::HugeList(n)).await;
+            let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+            let c = bounded(&sel, NetLimits::default());
+            let mut limits = cube_model::Limits::default();
+            limits.max_objects_per_snapshot = max_objects;
+            let o = CollectOptions {
+                limits,
+                ..CollectOptions::default().only(&["Pod", "ResourceQuota"])
+            };
+            let start = std::time::Instant::now();
+            let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+            (start.elapsed(), snap)
+        }
+    };
+    let (_, snap) = time(60_000, 10_000).await;
+    assert_eq!(snap.pods.len(), 10_000);
+    assert!(
+        snap.limits_hit
+            .iter()
+            .any(|h| h.limit == cube_model::Limit::ObjectsPerSnapshot),
+        "{:?}",
+        snap.limits_hit
+    );
+    let why = &snap.missing_kinds["Pod"];
+    assert!(why.contains("objects-per-snapshot"), "{why}");
+    assert!(snap.is_incomplete());
+    // the kind listed after the limit was reached is not read: missing, never "absent"
+    assert!(
+        snap.missing_kinds
+            .get("ResourceQuota")
+            .is_some_and(|w| w.contains("objects-per-snapshot")),
+        "{:?}",
+        snap.missing_kinds
+    );
+    // linear: 4x the items in one page take about 4x the time (a per-item quadratic step
+    // took 16x); generous for a loaded debug build
+    let (small, s) = time(10_000, 10_000_000).await;
+    assert_eq!(s.pods.len(), 10_000);
+    let (large, l) = time(40_000, 10_000_000).await;
+    assert_eq!(l.pods.len(), 40_000);
+    assert!(
+        large < small.max(std::time::Duration::from_millis(100)) * 10,
+        "40,000 items took {large:?}, 10,000 took {small:?}"
+    );
+}

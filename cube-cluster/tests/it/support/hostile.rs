@@ -44,6 +44,9 @@ pub enum Behaviour {
     /// Lists answer 200 with a body that is no list: `0` a gzip body (`Content-Encoding: gzip`
     /// never asked for), `1` a proxy's HTML login page, `2` a `Status` object.
     NotAList(u8),
+    /// The Pod list answers one page of this many Pending pods whatever `limit` asked (a huge
+    /// or hostile server); the other lists answer empty.
+    HugeList(usize),
 }
 
 /// A running hostile server; dropped = stopped.
@@ -306,6 +309,35 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                             "message": format!("nodes is forbidden: {ESCAPES}"), "reason": "Forbidden", "code": 403}),
                 )
                 .await?;
+            }
+            Behaviour::HugeList(n) if is_list(&path) => {
+                let body = if path.ends_with("/pods") {
+                    let mut b = String::from(
+                        r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":["#,
+                    );
+                    for i in 0..n {
+                        if i > 0 {
+                            b.push(',');
+                        }
+                        b.push_str(&format!(
+                            r#"{{"metadata":{{"name":"p{i}","namespace":"default","uid":"u{i}"}},"spec":{{"containers":[{{"name":"c","image":"x"}}]}},"status":{{"phase":"Pending"}}}}"#
+                        ));
+                    }
+                    b.push_str("]}");
+                    b
+                } else {
+                    json!({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": []})
+                        .to_string()
+                };
+                w.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                        body.len()
+                    )
+                    .as_bytes(),
+                )
+                .await?;
+                w.write_all(body.as_bytes()).await?;
             }
             Behaviour::NotAList(shape) if is_list(&path) => {
                 let (encoding, body): (&str, Vec<u8>) = match shape {
