@@ -1380,6 +1380,19 @@ pub static ENTRIES: &[Entry] = &[
     // network, Source: proxy, Addr: dst, Err: err}`; a refusal by the proxy is `unknown error
     // <reply>` with the RFC 1928 reply text (golang.org/x/net internal/socks/socks.go and
     // client.go, vendored in net/http as socks_bundle.go)
+    // an HTTP proxy refusing the CONNECT: net/http returns the answer's status text as the
+    // error (`errors.New(text)`, golang/go src/net/http/transport.go dialConn); 407 is a
+    // proxy's answer only, so it is read as the proxy's refusal (classify::proxy)
+    Entry::new("go.proxy-auth-required", F::Client,
+        ": Proxy Authentication Required",
+        GO, "src/net/http/transport.go (dialConn: CONNECT answer's status text)", "Go 1.x")
+        .to(K::Refused, "cluster-unreachable", Error).group("conn").at_end()
+        .says("the proxy wants credentials for the CONNECT", "put the proxy's credentials in HTTPS_PROXY, or exempt the API server with NO_PROXY"),
+    // the proxy closed the connection (or the CONNECT) without an answer
+    Entry::new("go.proxyconnect-eof", F::Client,
+        "proxyconnect tcp: EOF",
+        GO, "src/net/http/transport.go (dialConn wrapErr around io.EOF)", "Go 1.8+")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
     Entry::new("go.socks-reply", F::Client,
         "socks connect tcp {socks:w}->{target:w}: unknown error {reply}",
         "golang/net", "internal/socks/client.go (connect: `unknown error ` + Reply.String())", "Go 1.10+")

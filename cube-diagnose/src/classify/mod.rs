@@ -882,7 +882,8 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             }
         }
     }
-    // a proxy in the client's path (classify::proxy): the failing hop is the proxy's
+    // a proxy in the client's path (classify::proxy): the failing hop is the proxy's (an
+    // unknown authority behind a proxy: the proxy's own certificate, TLS interception)
     if matches!(
         kind,
         SignalKind::Refused
@@ -890,6 +891,8 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             | SignalKind::NoRoute
             | SignalKind::NoSuchHost
             | SignalKind::ConnectionClosed
+            | SignalKind::ProtocolMismatch
+            | SignalKind::TlsUntrusted
     ) {
         proxy::details(l, whole.proxy.as_ref(), &mut d);
     }

@@ -165,7 +165,36 @@ fn mentioned_in_line(l: &str) -> bool {
 /// The proxy of a whole text: the first strong form, else the first mention.
 pub(crate) fn scan(text: &str) -> Option<ProxySeen> {
     let mut weak = None;
-    for (i, l) in text.lines().enumerate() {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, l) in lines.iter().copied().enumerate() {
+        // a container's env in YAML: `- name: HTTPS_PROXY` then `value: <url>`
+        if let Some(var) = l
+            .trim()
+            .strip_prefix("- name:")
+            .map(|v| v.trim().trim_matches(['"', '\'']))
+            && matches!(
+                var,
+                "HTTPS_PROXY"
+                    | "https_proxy"
+                    | "ALL_PROXY"
+                    | "all_proxy"
+                    | "HTTP_PROXY"
+                    | "http_proxy"
+            )
+            && let Some(value) = lines
+                .get(i + 1)
+                .and_then(|n| n.trim().strip_prefix("value:"))
+                .map(|v| v.trim().trim_matches(['"', '\'']))
+                .filter(|v| !v.is_empty())
+        {
+            return Some(ProxySeen {
+                what: format!("{var}={} (a container's env)", without_credentials(value)),
+                line: i + 2,
+                text: crate::finding::redact(lines[i + 1].trim()),
+                kubeconfig: false,
+                weak: false,
+            });
+        }
         if let Some((what, kubeconfig)) = seen_in_line(l) {
             return Some(ProxySeen {
                 what,
@@ -201,7 +230,11 @@ pub(crate) fn details(
     seen: Option<&ProxySeen>,
     d: &mut std::collections::BTreeMap<String, String>,
 ) {
-    let hop = l.contains("proxyconnect tcp:") || l.contains("socks connect tcp");
+    // a 407 comes only from a proxy (net/http returns the CONNECT answer's status text:
+    // golang/go src/net/http/transport.go dialConn)
+    let hop = l.contains("proxyconnect tcp:")
+        || l.contains("socks connect tcp")
+        || l.contains("Proxy Authentication Required");
     if hop {
         d.insert("proxy_hop".to_owned(), "true".to_owned());
     }
@@ -269,6 +302,26 @@ pub(crate) fn explain(s: &super::Signal, target: &str) -> Option<(String, String
             ),
         ));
     }
+    if s.detail("entry").starts_with("go.proxy-auth-required") {
+        return Some((
+            format!(
+                "the client's proxy ({proxy}) refuses the CONNECT to {target} with 407 Proxy Authentication Required: it wants credentials the client does not send"
+            ),
+            format!(
+                "put the proxy's credentials in the proxy URL where the client runs (`export HTTPS_PROXY=http://<user>:<password>@<proxy-host>:<port>`), or {exempt}"
+            ),
+        ));
+    }
+    // `proxyconnect tcp: tls: first record does not look like a TLS handshake`: the proxy URL
+    // says https:// (TLS to the proxy) and the proxy speaks plain HTTP
+    if s.detail("proxy_hop") == "true" && s.detail("entry") == "go.not-tls" {
+        return Some((
+            "the client's proxy URL says https:// (TLS to the proxy itself, golang/go net/http for an https proxy), but the proxy answers in plain HTTP: the TLS handshake with the proxy fails before any request to the API server".to_owned(),
+            format!(
+                "write the proxy URL with http:// (`export HTTPS_PROXY=http://<proxy-host>:<port>`: HTTPS_PROXY names the proxy for https requests, the proxy itself usually speaks http), or {exempt}"
+            ),
+        ));
+    }
     if s.detail("proxy_hop") == "true" {
         return Some((
             format!(
@@ -326,6 +379,11 @@ mod tests {
         assert!(seen_in_line("MY_HTTPS_PROXY_HOST=x").is_none());
         // kube-proxy is no proxy in the path
         assert!(scan("kube-proxy-abcde 1/1 Running\n").is_none());
+        let env = scan("        env:\n        - name: HTTPS_PROXY\n          value: \"http://10.0.0.2:3128\"\n").expect("env");
+        assert!(
+            !env.weak && env.what == "HTTPS_PROXY=http://10.0.0.2:3128 (a container's env)",
+            "{env:?}"
+        );
         let weak = scan("\"LogicalResourceId\": \"ConfigureProxy\",\n").expect("mention");
         assert!(
             weak.weak && weak.what.contains("ConfigureProxy"),

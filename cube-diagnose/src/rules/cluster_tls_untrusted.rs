@@ -55,6 +55,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     "copy the new cluster's admin kubeconfig: `mkdir -p $HOME/.kube && sudo cp /etc/kubernetes/admin.conf $HOME/.kube/config && sudo chown $(id -u):$(id -g) $HOME/.kube/config` (on other machines replace the kubeconfig with the new one); nodes joined before the rebuild must be reset and joined again".to_owned(),
                 )
             }
+            // a proxy shown in the client's path (classify::proxy): a TLS-intercepting proxy
+            // presents its own certificate for every host
+            SignalKind::TlsUntrusted
+                if !s.detail("proxy").is_empty() && s.detail("proxy_weak") != "true" =>
+            {
+                (
+                    format!(
+                        "the certificate the client gets is signed by an authority it does not trust, and its requests go through a proxy ({}): a TLS-intercepting proxy presents its own certificate instead of the API server's",
+                        s.detail("proxy")
+                    ),
+                    "exempt the API server from the proxy where the client runs (add its host to NO_PROXY/no_proxy: `export NO_PROXY=$NO_PROXY,<api-server-host>`); if the traffic must go through it, check the certificate it presents (`curl -v <server>/version` shows the issuer) and never replace the cluster's CA with the proxy's in the kubeconfig".to_owned(),
+                )
+            }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             _ if s.detail("relation") == "before" || clock_skew => {

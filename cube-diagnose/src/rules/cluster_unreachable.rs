@@ -416,6 +416,15 @@ mod tests {
                 "Unable to connect to the server: proxyconnect tcp: dial tcp: lookup socks4 on 127.0.0.53:53: no such host",
                 "scheme socks4://",
             ),
+            // an https:// proxy URL for a proxy that speaks http
+            (
+                "Unable to connect to the server: proxyconnect tcp: tls: first record does not look like a TLS handshake",
+                "proxy URL says https://",
+            ),
+            (
+                "Unable to connect to the server: proxyconnect tcp: EOF",
+                "the one to the proxy itself",
+            ),
             // an environment that sets a proxy, then a stalled handshake
             (
                 "$ export HTTPS_PROXY=http://proxy.corp.example:3128\n$ kubectl get nodes\nUnable to connect to the server: net/http: TLS handshake timeout",
@@ -437,6 +446,27 @@ mod tests {
                 f[0].remedy
             );
         }
+        // a proxy that wants credentials (407 is only a proxy's answer)
+        let a = run_log(
+            "cluster-unreachable",
+            "export https_proxy=http://10.0.0.2:3128\nUnable to connect to the server: Proxy Authentication Required",
+        );
+        assert!(
+            a[0].message.contains("407")
+                && a[0]
+                    .remedy
+                    .contains("HTTPS_PROXY=http://<user>:<password>@"),
+            "{a:#?}"
+        );
+        // an unknown authority behind a proxy is the proxy's certificate
+        let t = crate::rules::testutil::run_log(
+            "cluster-tls-untrusted",
+            "* Uses proxy env variable https_proxy == 'http://10.0.0.2:3128'\nUnable to connect to the server: x509: certificate signed by unknown authority",
+        );
+        assert!(
+            t[0].message.contains("TLS-intercepting proxy") && t[0].remedy.contains("NO_PROXY"),
+            "{t:#?}"
+        );
         // credentials of a proxy URL never reach the output
         let f = run_log(
             "cluster-unreachable",
