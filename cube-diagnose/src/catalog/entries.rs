@@ -1217,8 +1217,16 @@ pub static ENTRIES: &[Entry] = &[
         "driver name {driver:w} not found in the list of registered CSI drivers",
         K8S, "pkg/volume/csi/csi_plugin.go", "v1.14+")
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
-        .says("the CSI driver {driver} is not registered on this node: its node plugin does not run here", "check the CSI driver's node DaemonSet has a ready pod on this node (`kubectl get csinode <node> -o yaml` lists the registered drivers)")
+        .says("the CSI driver {driver} is not registered with this node's kubelet: its node plugin does not run here, or registers under another kubelet directory (storage-mount-failed reads which)", "check the CSI driver's node DaemonSet has a ready pod on this node and that it was installed with this kubelet's directory (`kubectl get csinode <node> -o yaml` lists the registered drivers)")
         .samples(&[("driver", "nfs.csi.k8s.io")]),
+    // the kubelet's CSI attacher wraps the lookup of the driver's client (kubernetes
+    // pkg/volume/csi/csi_attacher.go MountDevice, `log("attacher.MountDevice failed to create
+    // newCsiDriverClient: %v", err)`); the wrapped error is an entry of its own, the wrapper alone
+    // (an issue title) says the same fact without the driver's name
+    Entry::new("csi.attacher-client-failed", F::Storage,
+        "attacher.MountDevice failed to create newCsiDriverClient",
+        K8S, "pkg/volume/csi/csi_attacher.go (MountDevice)", "v1.14+")
+        .complete(),
     Entry::new("attach.multi-attach", F::Storage,
         "Multi-Attach error for volume \"{volume}\" Volume is already exclusively attached to one node and can't be attached to another",
         K8S, "pkg/controller/volume/attachdetach/reconciler/reconciler.go", "v1.9+")
