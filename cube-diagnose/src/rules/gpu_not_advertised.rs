@@ -305,16 +305,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if count + neutral < total || advertised.contains(res) {
             continue;
         }
-        // only node data can say the GPUs are not busy; without it both causes remain
-        let message = if node_data {
-            format!(
-                "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
-            )
-        } else {
-            format!(
-                "{count} of {total} nodes report Insufficient {res} and the input holds no node status: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
-            )
-        };
+        // only node data can say the GPUs are not busy; without it both causes remain, and
+        // the scheduler text's own finding (pod-unschedulable) names them with the command
+        // that tells them apart: a hedge is not this rule's conclusion
+        if !node_data {
+            continue;
+        }
+        let message = format!(
+            "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
+        );
         out.push(
             Finding::new(GpuNotAdvertised::ID, Severity::Warning, signal_subject(s), message)
                 .with_evidence(s.evidence())

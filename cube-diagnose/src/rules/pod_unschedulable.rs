@@ -9,6 +9,7 @@ use crate::classify::SignalKind;
 use crate::rules::{obj, pod_subject, shell_word, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
+mod autoscaler;
 mod blocking;
 mod sched_text;
 use sched_text::scheduler_texts;
@@ -157,6 +158,59 @@ fn shape_of(
     })
 }
 
+/// Resources every kubelet reports in a Node's capacity and allocatable
+/// (`pkg/kubelet/nodestatus/setters.go` `MachineInfo`: cpu, memory, pods, ephemeral-storage).
+const CORE_RESOURCES: [&str; 4] = ["cpu", "memory", "pods", "ephemeral-storage"];
+
+/// A value that limits nothing, for a resource the input does not show.
+const NOT_LIMITING: i64 = 1_000_000_000_000;
+
+/// The snapshot with the core resources a node's resource list lacks set to a value that
+/// limits nothing, when some node shows some resources but not all of them: a
+/// `custom-columns` table with one GPU column, a describe excerpt without `pods:`. A real
+/// Node always reports them, so their absence means "not shown": read as 0 it would invent
+/// `Too many pods` or `Insufficient cpu` (with a maxPods remedy) that the input says nothing
+/// about. A node read from a table or excerpt ([`cube_model::describe::PARTIAL_ANNOTATION`])
+/// counts even when it shows no resource at all (a `custom-columns` cell `<none>`). `None`
+/// when every node is complete (a Node object that shows no resource at all is left as the
+/// input shows it).
+fn with_unknown_core_resources(
+    snap: &cube_model::ClusterSnapshot,
+) -> Option<cube_model::ClusterSnapshot> {
+    let lacks = |n: &cube_model::objects::Node| {
+        let list = if n.status.allocatable.is_empty() {
+            &n.status.capacity
+        } else {
+            &n.status.allocatable
+        };
+        let partial = n
+            .metadata
+            .annotations
+            .contains_key(cube_model::describe::PARTIAL_ANNOTATION);
+        (partial || !list.is_empty()) && CORE_RESOURCES.iter().any(|r| list.get(r).is_none())
+    };
+    if !snap.nodes.iter().any(lacks) {
+        return None;
+    }
+    let mut out = snap.clone();
+    for n in out.nodes.iter_mut().filter(|n| lacks(n)) {
+        let list = if n.status.allocatable.is_empty() {
+            &mut n.status.capacity
+        } else {
+            &mut n.status.allocatable
+        };
+        for r in CORE_RESOURCES {
+            if list.get(r).is_none() {
+                list.insert(
+                    cube_model::ResourceName::from(r),
+                    cube_model::Quantity::from_value(NOT_LIMITING, cube_model::Format::DecimalSI),
+                );
+            }
+        }
+    }
+    Some(out)
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
@@ -177,6 +231,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .map(|(i, _)| i)
         .collect();
     if !pending.is_empty() && !snap.nodes.is_empty() {
+        // nodes whose resource list the input shows only in part: what it does not show is
+        // unknown, not zero
+        let completed = with_unknown_core_resources(snap);
+        let snap = completed.as_ref().unwrap_or(snap);
         // One index of node usage (O(nodes + pods)), then one fit per distinct pod shape.
         let usage = NodeUsage::build(snap, &FitOptions::default());
         // memo per pod shape: the scheduler-style summary, the GPU picture and per-node evidence,
@@ -218,6 +276,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     out.extend(texts);
+    // why no node is added for the pod (cluster-autoscaler, Karpenter): with the finding about
+    // the same pod, else a finding of its own
+    for r in autoscaler::readings(ctx) {
+        match out.iter_mut().find(|f| f.subject == r.subject) {
+            Some(f) => {
+                f.message.push_str(&format!("; {}", r.cause));
+                f.remedy = format!("{}; {}", r.remedy, f.remedy);
+                if !f.evidence.contains(&r.evidence) {
+                    f.evidence.push(r.evidence);
+                }
+            }
+            None => out.push(
+                Finding::new(
+                    PodUnschedulable::ID,
+                    Severity::Warning,
+                    r.subject,
+                    format!("pod is Pending: {}", r.cause),
+                )
+                .with_evidence(r.evidence)
+                .with_remedy(r.remedy),
+            ),
+        }
+    }
     for s in signals(ctx, &[SignalKind::KueueFlavorMissing]) {
         let near = s.detail("near");
         out.push(

@@ -105,7 +105,7 @@ pub(super) fn is_pod_count(r: &ReasonCount) -> bool {
 pub(super) fn max_pods(k: usize, total: usize, text: &str) -> (String, String) {
     (
         format!(
-            "{k} of {total} node(s) are at their maximum pod count ('{text}': every pod counts one against the node's allocatable `pods`, the kubelet's maxPods: 110 by default; on EKS with the VPC CNI it is the instance type's ENI/IP limit, e.g. 11 on t3.small, 17 on t3.medium); CPU and memory are not the limit"
+            "{k} of {total} node(s) are at their maximum pod count ('{text}': every pod counts one against the node's allocatable `pods`, the kubelet's maxPods: 110 by default; on EKS with the VPC CNI it is the instance type's ENI/IP limit, e.g. 11 on t3.small, 17 on t3.medium): the pod count is a limit of its own, whatever CPU and memory those nodes have free"
         ),
         "raise the kubelet's maxPods where the network allows it (EKS: prefix delegation with max-pods from the max-pods calculator, or a larger instance type), move or delete pods on those nodes, or add nodes the pod may use; `kubectl get nodes -o custom-columns=NAME:.metadata.name,MAXPODS:.status.allocatable.pods` and `kubectl get pods -A -o wide --field-selector spec.nodeName=<node>` show the limit and the count".to_owned(),
     )

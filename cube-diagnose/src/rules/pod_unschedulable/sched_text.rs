@@ -169,7 +169,7 @@ fn subject_of(s: &Signal) -> Subject {
 /// named without its namespace (a describe excerpt's Events, a pre-1.10 message) is the one pod
 /// of that name in the input that has a namespace; a text that names no pod (a pasted line, a
 /// bare Events section) is about the one pending pod of the same input.
-fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Subject {
+pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Subject {
     let snap = ctx.snapshot();
     if subject.kind == "Pod" && subject.namespace.is_empty() {
         let mut found = snap
@@ -404,6 +404,27 @@ fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Expla
                     e.remedy.push_str(&format!("; {}", p.remedy));
                 }
             }
+        }
+        // cordoned nodes (NodeUnschedulable: `node(s) were unschedulable`, v1.12+ also the
+        // `node.kubernetes.io/unschedulable` taint) take no new pod whatever they have free:
+        // capacity held back by a drain, an upgrade or a scale-down, which the shortage
+        // message alone does not show
+        let cordoned: usize = m
+            .reasons
+            .iter()
+            .filter(|r| {
+                r.reason.kind == ReasonKind::Unschedulable
+                    || blocking::condition_of(r)
+                        .is_some_and(|c| c.key == "node.kubernetes.io/unschedulable")
+            })
+            .map(|r| r.count)
+            .sum();
+        if cordoned > 0 {
+            e.cause.push_str(&format!(
+                "; also {cordoned} of {} node(s) are cordoned (spec.unschedulable: `kubectl cordon` or a drain, an upgrade or a scale-down in progress) and take no new pod whatever they have free",
+                m.nodes
+            ));
+            e.remedy.push_str("; if the cordoned nodes (SchedulingDisabled in `kubectl get nodes`) are meant to take pods again, `kubectl uncordon <node>`");
         }
     }
     e
@@ -658,6 +679,38 @@ fn priority_note(p: Option<&Preemption>) -> &'static str {
     }
 }
 
+/// What the preemption histogram says per node (DefaultPreemption, kubernetes
+/// `pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go`
+/// `SelectVictimsOnNode`: `No preemption victims found for incoming pod` when no pod of lower
+/// priority runs on the node; the Filter's own reason, such as `Insufficient nvidia.com/gpu`,
+/// when the pod still does not fit with every lower-priority pod removed;
+/// `pkg/scheduler/framework/preemption/preemption.go` `nodesWherePreemptionMightHelp`:
+/// `Preemption is not helpful for scheduling` for nodes whose reason eviction cannot change,
+/// such as a cordon or a taint).
+fn preemption_reading(p: &Preemption) -> Option<String> {
+    let parts: Vec<String> = p
+        .reasons()
+        .iter()
+        .map(|r| match r.reason.kind {
+            ReasonKind::NoPreemptionVictims | ReasonKind::NoVictimsOnNode => format!(
+                "on {} node(s) no pod of lower priority runs, so there is nothing to evict",
+                r.count
+            ),
+            ReasonKind::PreemptionNotHelpful => format!(
+                "on {} node(s) evicting pods cannot help (they are excluded for a reason eviction does not change, such as a cordon, a taint or a selector)",
+                r.count
+            ),
+            ReasonKind::Insufficient => format!(
+                "on {} node(s) even evicting every lower-priority pod leaves too little {}",
+                r.count,
+                r.reason.resource().unwrap_or("of the resource")
+            ),
+            _ => format!("{} node(s): '{}'", r.count, r.reason.text),
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 fn explain_insufficient(
     ctx: &Context<'_>,
     m: &SchedulerMessage,
@@ -733,9 +786,12 @@ fn explain_insufficient(
     }
     Explained::new(
         format!(
-            "{n} of {} nodes report Insufficient {res}; the message alone cannot tell why: (1) every {res} is allocated to running pods{}, (2) no node advertises allocatable {res} (device plugin not running or not registered), or (3) the pod asks for more {res} than any one node has",
+            "{n} of {} nodes report Insufficient {res}; the message alone cannot tell why: (1) every {res} is allocated to running pods{}, (2) no node advertises allocatable {res} (device plugin not running or not registered), or (3) the pod asks for more {res} than any one node has{}",
             m.nodes,
-            priority_note(pre)
+            priority_note(pre),
+            pre.and_then(preemption_reading)
+                .map(|r| format!(". Preemption's own reading: {r}"))
+                .unwrap_or_default()
         ),
         format!(
             "tell them apart with `{}`: <none> or 0 = never advertised (check the device plugin on the node); a number = compare with the {res} requested on that node (`kubectl describe node <node>`, \"Allocated resources\")",
