@@ -1749,11 +1749,11 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "pod-unschedulable", Warning).group("karpenter")
         .says("Karpenter creates no node: the NodePool's limits.nodes is reached", "raise the NodePool's spec.limits.nodes"),
     Entry::new("karpenter.incompatible-nodepool", F::Autoscaler,
-        "incompatible with nodepool {pool:w}{rest}",
+        "incompatible with nodepool {pool:w}, {rest}",
         "kubernetes-sigs/karpenter", "pkg/controllers/provisioning/scheduling/nodeclaim.go (CanAdd)", "v0.33+")
         .to(K::Known, "pod-unschedulable", Warning).group("karpenter")
-        .says("NodePool {pool} cannot serve the pod{rest}", "make the NodePool's requirements, taints and instance types fit the pod, or the pod's constraints fit a NodePool")
-        .samples(&[("pool", "\"gpu\""), ("rest", ", no instance type has enough resources")]),
+        .says("NodePool {pool} cannot serve the pod: {rest}", "make the NodePool's requirements, taints and instance types fit the pod, or the pod's constraints fit a NodePool")
+        .samples(&[("pool", "\"gpu\""), ("rest", "no instance type has enough resources")]),
     Entry::new("quota.status-unknown", F::Admission,
         "status unknown for quota: {quota}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")

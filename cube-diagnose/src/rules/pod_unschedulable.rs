@@ -379,6 +379,150 @@ fn name_pod(remedy: &str, subject: &Subject) -> String {
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
 
+    /// DRA PreFilter texts name the ResourceClaim and its state (kubernetes#137617, v1.36
+    /// wording with `no new claims to deallocate`).
+    #[test]
+    fn dra_claim_messages_are_explained() {
+        let f = run_log(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  2m21s (x2292168 over 7m21s)  default-scheduler  0/2 nodes are available: resource claim default/single-gpu is in the process of being allocated. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("ResourceClaim default/single-gpu"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("resourceClaimTemplateName"),
+            "{}",
+            f[0].remedy
+        );
+        for (msg, want) in [
+            (
+                "0/3 nodes are available: resourceclaim must be reallocated.",
+                "deallocate",
+            ),
+            (
+                "0/3 nodes are available: resource class gpu.example.com does not exist.",
+                "deviceclasses",
+            ),
+            (
+                "0/3 nodes are available: unallocated immediate resourceclaim.",
+                "driver",
+            ),
+            (
+                "0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+                "resourceslices",
+            ),
+        ] {
+            let f = run_log("pod-unschedulable", msg);
+            assert_eq!(f.len(), 1, "{msg}: {f:#?}");
+            assert!(
+                f[0].message.contains(want) || f[0].remedy.contains(want),
+                "{msg}: {} / {}",
+                f[0].message,
+                f[0].remedy
+            );
+        }
+    }
+
+    /// Node autoscalers say why no node is added: Karpenter's NodePool limits next to the
+    /// scheduler's text, the cluster-autoscaler's klog event line alone.
+    #[test]
+    fn autoscaler_texts_name_the_limit() {
+        let f = run_log(
+            "pod-unschedulable",
+            "Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  23m   default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.\n  Warning  FailedScheduling  3m    karpenter          Failed to schedule pod, all available instance types exceed limits for nodepool (NodePool=gpu)\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("NodePool gpu is at its spec.limits"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.starts_with("raise spec.limits of NodePool gpu"),
+            "{}",
+            f[0].remedy
+        );
+        // an autoscaler at its limit counted the GPU nodes: not a device-plugin hedge
+        // (aws/karpenter-provider-aws#8068); without it, the hedge stays
+        assert!(run_log(
+            "gpu-not-advertised",
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\nFailed to schedule pod, all available instance types exceed limits for nodepool (NodePool=gpu)"
+        )
+        .is_empty());
+        assert_eq!(
+            run_log(
+                "gpu-not-advertised",
+                "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+            )
+            .len(),
+            1
+        );
+        let f = run_log(
+            "pod-unschedulable",
+            "I1101 17:52:13.116470       1 event.go:209] Event(v1.ObjectReference{Kind:\"Pod\", Namespace:\"default\", Name:\"gpu3-5vrjp\", UID:\"\", APIVersion:\"v1\", ResourceVersion:\"1\", FieldPath:\"\"}): type: 'Normal' reason: 'NotTriggerScaleUp' pod didn't trigger scale-up (it wouldn't fit if a new node is added): 6 Insufficient nvidia.com/gpu",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject,
+            crate::Subject::namespaced("Pod", "default", "gpu3-5vrjp")
+        );
+        assert!(
+            f[0].remedy
+                .contains("node-template/resources/nvidia.com/gpu"),
+            "{}",
+            f[0].remedy
+        );
+    }
+
+    /// Cordoned nodes next to a shortage are named, and the preemption part is read.
+    #[test]
+    fn cordoned_nodes_and_preemption_are_read_with_a_shortage() {
+        let f = run_log(
+            "pod-unschedulable",
+            "0/36 nodes are available: 3 node(s) were unschedulable, 33 Insufficient nvidia.com/gpu. preemption: 0/36 nodes are available: 1 Insufficient nvidia.com/gpu, 3 Preemption is not helpful for scheduling, 32 No preemption victims found for incoming pod..",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("3 of 36 node(s) are cordoned"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message
+                .contains("on 32 node(s) no pod of lower priority runs"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("kubectl uncordon"), "{}", f[0].remedy);
+    }
+
+    /// A `custom-columns` table shows one GPU column: the pods, cpu and memory it does not show
+    /// are unknown, never an invented `Too many pods` (NVIDIA/k8s-device-plugin#165).
+    #[test]
+    fn resources_a_table_does_not_show_are_not_limits() {
+        let f = run_rule(
+            "pod-unschedulable",
+            "root@m:/yaml# cat pod.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu-pod\nspec:\n  containers:\n    - name: c\n      image: cuda\n      resources:\n        requests:\n          cpu: 1\n        limits:\n          nvidia.com/gpu: 2\nroot@m:/yaml# kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu\nNAME         GPU\nk8s-master   <none>\nnode-01      1\nnode-02      1\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(!f[0].message.contains("Too many pods"), "{}", f[0].message);
+        assert!(
+            !f[0].message.contains("Insufficient cpu"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message.contains("3 Insufficient nvidia.com/gpu"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].remedy.contains("maxPods"), "{}", f[0].remedy);
+    }
+
     fn snap(want: &str) -> String {
         format!(
             r#"{{"kind":"List","items":[

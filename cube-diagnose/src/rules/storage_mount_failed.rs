@@ -18,6 +18,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // over the kubelet's generic wrapper)
     let mut best: std::collections::BTreeMap<crate::Subject, (&crate::classify::Signal, usize)> =
         std::collections::BTreeMap::new();
+    // the volume the kubelet's wrapper names (`MountVolume.SetUp failed for volume "pv01"`),
+    // per subject: the helper's own line (`mount.nfs: ...`) does not name it
+    let mut volumes: std::collections::BTreeMap<crate::Subject, String> =
+        std::collections::BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::MountFailed]) {
+        if !s.detail("volume").is_empty() {
+            volumes
+                .entry(signal_subject(s))
+                .or_insert_with(|| s.detail("volume").to_owned());
+        }
+    }
     for s in signals(ctx, &[SignalKind::MountFailed]) {
         let rank = match crate::catalog::entry(s.detail("entry")) {
             Some(e)
@@ -71,6 +82,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         );
                     }
                 }
+            }
+            if let Some(v) = volumes.get(&subject)
+                && !message.contains(v.as_str())
+            {
+                message = format!("volume {v}: {message}");
             }
             Finding::new(StorageMountFailed::ID, Severity::Error, subject, message)
                 .with_evidence(s.evidence())

@@ -347,7 +347,7 @@ mod tests {
                 "{line}: {c}"
             );
             assert!(
-                r.contains(&format!("raise spec.limits of")) && r.contains(pool),
+                r.contains("raise spec.limits of") && r.contains(pool),
                 "{r}"
             );
         }
@@ -359,6 +359,36 @@ mod tests {
             "Failed to schedule pod, node limits have been exhausted for nodepool (NodePool=gpu)",
         );
         assert!(c.contains("limits.nodes"), "{c}");
+        // every Karpenter and cluster-autoscaler line is a catalog entry of its own
+        for (line, id) in [
+            (
+                "Failed to schedule pod, incompatible with nodepool \"spot\", daemonset overhead={\"cpu\":\"1\"}, no instance type has enough resources",
+                "karpenter.incompatible-nodepool",
+            ),
+            (
+                "Failed to schedule pod, all available instance types exceed limits for nodepool \"graviton\"",
+                "karpenter.exceed-limits",
+            ),
+            (
+                "Failed to schedule pod, node limits have been exhausted for nodepool (NodePool=gpu)",
+                "karpenter.node-limits-exhausted",
+            ),
+            (
+                "pod didn't trigger scale-up: 2 max node group size reached",
+                "autoscaler.not-trigger-scale-up",
+            ),
+            (
+                "pod didn't trigger scale-up:",
+                "autoscaler.not-trigger-scale-up",
+            ),
+            (
+                "pod didn't trigger scale-up (it wouldn't fit if a new node is added): 1 Insufficient cpu",
+                "autoscaler.not-trigger-scale-up-wouldnt-fit",
+            ),
+        ] {
+            let m = crate::catalog::match_line(line);
+            assert!(m.iter().any(|m| m.entry.id == id), "{line}: {m:#?}");
+        }
     }
 
     #[test]

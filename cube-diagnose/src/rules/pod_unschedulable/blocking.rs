@@ -192,6 +192,15 @@ pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
             format!("{k} of {total} node(s) already use the pod's volume ('{text}')"),
             "the volume is in use by another pod: stop that pod or use a volume that allows several users",
         ),
+        // DynamicResources Filter (pkg/scheduler/framework/plugins/dynamicresources)
+        ReasonKind::ClaimsNotAllocatable => blocks(
+            format!("{k} of {total} node(s) cannot satisfy the pod's ResourceClaims ('{text}', DRA: no set of free devices in the node's ResourceSlices matches every request of the claims: the DeviceClass or CEL selectors, the count, or every matching device already allocated to other claims)"),
+            "compare the claims' requests with the devices the nodes publish (`kubectl get resourceslices -o yaml`) and the claims holding them (`kubectl get resourceclaims -A`); free devices, relax the selector or count, or add nodes with such devices",
+        ),
+        ReasonKind::ClaimNotAvailable => blocks(
+            format!("{k} of {total} node(s) are not where the pod's already allocated ResourceClaim is ('{text}': an allocated claim pins its pods to the nodes of its allocation, status.allocation.nodeSelector)"),
+            "run the pod where its claim's devices are, or give it its own claim (ResourceClaimTemplate) instead of sharing one allocated elsewhere",
+        ),
         _ => blocks(
             format!("{k} of {total} node(s) report '{text}'"),
             "address the named reason, then re-check with `kubectl describe pod`",

@@ -1008,6 +1008,118 @@ fn explain_with_nodes(
     e
 }
 
+/// The ResourceClaim a DynamicResources text names (`resource claim default/single-gpu is ...`,
+/// `resourceclaim "gpu" not found`, `resourceclaim must be reallocated`).
+fn claim_named(p: &str) -> Option<String> {
+    for key in ["resource claim ", "resourceclaim ", "ResourceClaim "] {
+        if let Some(at) = p.find(key) {
+            let name: String = p[at + key.len()..]
+                .trim_start_matches(['"', '\''])
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | ',' | ':'))
+                .collect();
+            if !name.is_empty() && !matches!(name.as_str(), "in" | "must" | "not" | "is") {
+                return Some(name);
+            }
+        }
+    }
+    None
+}
+
+/// A DynamicResources (DRA) PreFilter rejection explained: the plugin checks the pod's
+/// ResourceClaims before any node (kubernetes `pkg/scheduler/framework/plugins/dynamicresources/
+/// dynamicresources.go` PreFilter, v1.26-v1.36: `resource claim %s is in the process of being
+/// allocated` (its allocation by another pod's scheduling cycle is in flight,
+/// `inFlightAllocations`), `resourceclaim in use`, `resourceclaim must be reallocated`,
+/// `unallocated immediate resourceclaim`, `resourceclaim %q is being deleted`, `resource class
+/// %s does not exist` (v1.26-v1.30; `device class` since the structured API), `claim parameters
+/// %s not found`, `class parameters %s not found`, a claim `not found`).
+fn dra_prefilter(p: &str) -> Option<Explained> {
+    let l = p.to_ascii_lowercase();
+    if !(l.contains("resourceclaim")
+        || l.contains("resource claim")
+        || l.contains("resource class")
+        || l.contains("device class")
+        || l.contains("claim parameters")
+        || l.contains("class parameters"))
+    {
+        return None;
+    }
+    let claim = claim_named(p).unwrap_or_else(|| "<claim>".to_owned());
+    let (ns, name) = claim.split_once('/').unwrap_or(("", claim.as_str()));
+    let get = if ns.is_empty() {
+        format!("kubectl get resourceclaim {name} -o yaml")
+    } else {
+        format!("kubectl get resourceclaim -n {ns} {name} -o yaml")
+    };
+    let (cause, remedy) = if l.contains("in the process of being allocated") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA) is shared with another pod whose scheduling cycle is allocating it right now, so this pod waits until that allocation is written (DynamicResources PreFilter). It resolves by itself unless the pods must be placed together: with gang scheduling (a PodGroup, Kueue / coscheduling, the Workload API) every pod waits on the others' claim and none is ever bound (kubernetes#137617)"
+            ),
+            format!(
+                "give each pod its own claim: reference a ResourceClaimTemplate (`spec.resourceClaims[].resourceClaimTemplateName`) instead of the shared `resourceClaimName` {claim}, or do not gang-schedule pods that share one claim; `{get}` shows status.allocation and status.reservedFor"
+            ),
+        )
+    } else if l.contains("is being deleted") {
+        (
+            format!("its ResourceClaim {claim} (DRA) is being deleted, so the pod cannot use it"),
+            format!(
+                "wait for the deletion to finish and re-create the claim (or let its ResourceClaimTemplate create a new one): `{get}`"
+            ),
+        )
+    } else if l.contains("in use") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA) is allocated and reserved for other pods and cannot take more (a claim is reserved for at most 256 pods; one not shareable serves one)"
+            ),
+            format!(
+                "wait for the pods holding it to finish, or give this pod its own claim through a ResourceClaimTemplate; `{get}` shows status.reservedFor"
+            ),
+        )
+    } else if l.contains("must be reallocated") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA, classic control-plane allocation) waits for its driver to deallocate it before it can be allocated again"
+            ),
+            format!("check the DRA driver's controller log; `{get}` shows deallocationRequested"),
+        )
+    } else if l.contains("unallocated immediate") || l.contains("waiting for resource driver") {
+        (
+            format!("its ResourceClaim {claim} (DRA, classic allocation) has not been allocated by its resource driver yet"),
+            "check that the DRA driver's controller runs and read its log (`kubectl get resourceclaims -A` shows the claims' allocation state)".to_owned(),
+        )
+    } else if l.contains("class") && l.contains("does not exist") {
+        (
+            format!("the class its ResourceClaim asks for does not exist ('{p}'): the DRA driver that provides it is not installed, or the claim names the class wrongly"),
+            "`kubectl get deviceclasses` (resourceclasses before v1.31) lists the classes: install the DRA driver that creates the class, or fix deviceClassName in the claim or its template".to_owned(),
+        )
+    } else if l.contains("parameters") && l.contains("not found") {
+        (
+            format!(
+                "the parameters object of the pod's ResourceClaim or its class does not exist ('{p}')"
+            ),
+            "create the referenced parameters object or fix parametersRef in the claim / class"
+                .to_owned(),
+        )
+    } else if l.contains("not found") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA) does not exist: no node is considered until it does"
+            ),
+            format!(
+                "create the claim {claim}, or reference a ResourceClaimTemplate so one is created per pod (the resourceclaim controller in kube-controller-manager must run)"
+            ),
+        )
+    } else {
+        (
+            format!("the DRA plugin rejects the pod before any node is considered: {p}"),
+            format!("`{get}` and the DRA driver's log show the claim's state"),
+        )
+    };
+    Some(Explained::new(cause, remedy))
+}
+
 /// No resource shortage: the reasons that block the pod (see [`blocking`]), each with its
 /// remedy; when every reason only selects nodes, the most frequent one.
 fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
@@ -1018,6 +1130,9 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
         .map(|r| (r.count, r.reason.kind, r.reason.text.as_str()));
     let Some((_, _, _)) = top else {
         if let Some(p) = &m.prefilter {
+            if let Some(e) = dra_prefilter(p) {
+                return e;
+            }
             return Explained::new(
                 format!("rejected before any node was considered: {p}"),
                 "fix what the PreFilter message names, then check `kubectl describe pod` again",
