@@ -704,6 +704,50 @@ fn is_event_row(line: &str) -> bool {
     rest.starts_with("  ") && split_wide(rest.trim_start(), 4).len() >= 3
 }
 
+/// The lines k8s.io/mount-utils adds to a mount error (`mount_linux.go` `doMount`: `Mount
+/// failed: %v\nMounting command: %s\nMounting arguments: %s\nOutput: %s`; GKE's
+/// containerized mounter nests a second such block in the `Output:`), which `kubectl describe`
+/// prints at column 0 after the event row: the event's message goes on there.
+fn is_mount_continuation(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("Mounting command:")
+        || t.starts_with("Mounting arguments:")
+        || t.starts_with("Output:")
+}
+
+/// Splits the lines of an events table into the table's own lines and the mount-utils
+/// continuations of its messages ([`is_mount_continuation`], and the lines of a command's
+/// output after `Output:` up to a blank line or the next row), each group with the row line it
+/// continues.
+fn split_mount_continuations<'a>(
+    lines: &[&'a str],
+) -> (Vec<&'a str>, Vec<(&'a str, Vec<&'a str>)>) {
+    let mut table = Vec::new();
+    let mut groups: Vec<(&'a str, Vec<&'a str>)> = Vec::new();
+    let mut last_row: Option<&'a str> = None;
+    let mut in_output = false;
+    for &l in lines {
+        let row = is_event_row(l) || is_describe_events_header(l);
+        let cont = !row
+            && !l.trim().is_empty()
+            && (is_mount_continuation(l) || (in_output && !l.trim_start().starts_with("---")));
+        if cont && let Some(r) = last_row {
+            in_output |= l.trim_start().starts_with("Output:");
+            match groups.last_mut() {
+                Some((at, g)) if *at == r => g.push(l),
+                _ => groups.push((r, vec![l])),
+            }
+            continue;
+        }
+        in_output = false;
+        if !l.trim().is_empty() && !l.trim_start().starts_with("---") {
+            last_row = Some(l);
+        }
+        table.push(l);
+    }
+    (table, groups)
+}
+
 /// Splits at runs of two or more spaces (tabs count as wide), at most `max` cells; the last cell
 /// takes the rest of the line.
 fn split_wide(line: &str, max: usize) -> Vec<String> {
@@ -1444,6 +1488,25 @@ pub fn parse_text(text: &str) -> ParsedText {
                 continue;
             }
         }
+        // a mount error's `Mounting command:` / `Output:` lines (and the output's own lines),
+        // printed at column 0 by describe after an event row: part of that event's message,
+        // not keys of their own
+        if let Some(section) = block.as_mut().and_then(|b| b.sections.last_mut())
+            && section.key == "Events"
+            && !line.trim().is_empty()
+            && !line.starts_with(' ')
+            && (is_mount_continuation(line)
+                || section
+                    .lines
+                    .iter()
+                    .rev()
+                    .take_while(|l| !is_event_row(l))
+                    .any(|l| l.trim_start().starts_with("Output:")))
+        {
+            section.lines.push(line);
+            i += 1;
+            continue;
+        }
         if let Some((key, inline)) = top_key(line) {
             // `Name:` starts the next object; so does a key the block already has (a grep of
             // several objects' describe output, `describe node | egrep 'Roles|pci'`)
@@ -1971,9 +2034,18 @@ impl Marks {
 }
 
 fn table_end(lines: &[&str], start: usize) -> usize {
+    let events = lines
+        .get(start)
+        .is_some_and(|l| is_event_row(l) || is_describe_events_header(l));
     let mut end = start;
+    let mut in_output = false;
     while end < lines.len() && !lines[end].trim().is_empty() {
-        if end > start && (top_key(lines[end]).is_some() || table_kind(lines[end]).is_some()) {
+        let l = lines[end];
+        // a mount error's `Mounting command:` / `Output:` lines go on with the event's
+        // message (`split_mount_continuations`)
+        let cont = events && (is_mount_continuation(l) || (in_output && !is_event_row(l)));
+        in_output = cont && (in_output || l.trim_start().starts_with("Output:"));
+        if end > start && !cont && (top_key(l).is_some() || table_kind(l).is_some()) {
             break;
         }
         end += 1;
@@ -2422,6 +2494,14 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
     if none_to_empty(section.inline).is_empty() && section.lines.is_empty() {
         return Vec::new();
     }
+    // a mount error's continuation lines belong to its row's message, never rows themselves
+    let (table_lines, continuations) = split_mount_continuations(&section.lines);
+    let own = Section {
+        key: section.key,
+        inline: section.inline,
+        lines: table_lines,
+    };
+    let section = &own;
     let has_header = section.lines.iter().any(|l| is_describe_events_header(l));
     let old_header = section
         .lines
@@ -2468,6 +2548,19 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
         for l in node_lines {
             m.push('\n');
             m.push_str(l);
+        }
+    }
+    for (at, group) in &continuations {
+        // the row whose message the continued line ends with
+        if let Some(row) = rows.iter_mut().rev().find(|r| {
+            r.get("Message")
+                .is_some_and(|m| !m.is_empty() && at.trim_end().ends_with(m.trim_end()))
+        }) && let Some(m) = row.get_mut("Message")
+        {
+            for l in group {
+                m.push('\n');
+                m.push_str(l.trim());
+            }
         }
     }
     rows.into_iter()
@@ -5268,6 +5361,37 @@ Events:          <none>
         assert_eq!(p.events.len(), 1, "{:?}", p.events);
         assert_eq!(p.events[0].type_, "Warning");
         assert!(p.events[0].message.starts_with("No nodes are available"));
+    }
+
+    /// k8s.io/mount-utils' `Mounting command:` / `Mounting arguments:` / `Output:` lines,
+    /// printed at column 0 after the event row, continue its message (one event, never rows or
+    /// describe keys of their own), in a describe pod's `Events:` and in a bare events table.
+    #[test]
+    fn mount_error_lines_continue_the_event_message() {
+        let mount = "Mounting command: mount\nMounting arguments: -t nfs srv:/x /mnt\nOutput: mount.nfs: access denied by server while mounting srv:/x\n";
+        let describe = format!(
+            "Name:         web-0\nNamespace:    default\nStatus:       Pending\nEvents:\n  Type     Reason       Age   From     Message\n  ----     ------       ----  ----     -------\n  Warning  FailedMount  6s    kubelet  MountVolume.SetUp failed for volume \"v\" : mount failed: exit status 32\n{mount}  Normal   Pulling      1s    kubelet  Pulling image \"x\"\n"
+        );
+        let bare = format!(
+            "Warning  FailedMount  6s (x5 over 14s)  kubelet  MountVolume.SetUp failed for volume \"v\" : mount failed: exit status 32\n{mount}"
+        );
+        for text in [describe, bare] {
+            let p = parse_text(&text);
+            let mounts: Vec<_> = p
+                .events
+                .iter()
+                .filter(|e| e.reason == "FailedMount")
+                .collect();
+            assert_eq!(mounts.len(), 1, "{:#?}", p.events);
+            assert!(
+                mounts[0]
+                    .message
+                    .ends_with("Output: mount.nfs: access denied by server while mounting srv:/x"),
+                "{}",
+                mounts[0].message
+            );
+            assert!(p.events.iter().all(|e| !e.type_.starts_with("Mounting")));
+        }
     }
 
     #[test]

@@ -1217,8 +1217,16 @@ pub static ENTRIES: &[Entry] = &[
         "driver name {driver:w} not found in the list of registered CSI drivers",
         K8S, "pkg/volume/csi/csi_plugin.go", "v1.14+")
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
-        .says("the CSI driver {driver} is not registered on this node: its node plugin does not run here", "check the CSI driver's node DaemonSet has a ready pod on this node (`kubectl get csinode <node> -o yaml` lists the registered drivers)")
+        .says("the CSI driver {driver} is not registered with this node's kubelet: its node plugin does not run here, or registers under another kubelet directory (storage-mount-failed reads which)", "check the CSI driver's node DaemonSet has a ready pod on this node and that it was installed with this kubelet's directory (`kubectl get csinode <node> -o yaml` lists the registered drivers)")
         .samples(&[("driver", "nfs.csi.k8s.io")]),
+    // the kubelet's CSI attacher wraps the lookup of the driver's client (kubernetes
+    // pkg/volume/csi/csi_attacher.go MountDevice, `log("attacher.MountDevice failed to create
+    // newCsiDriverClient: %v", err)`); the wrapped error is an entry of its own, the wrapper alone
+    // (an issue title) says the same fact without the driver's name
+    Entry::new("csi.attacher-client-failed", F::Storage,
+        "attacher.MountDevice failed to create newCsiDriverClient",
+        K8S, "pkg/volume/csi/csi_attacher.go (MountDevice)", "v1.14+")
+        .complete(),
     Entry::new("attach.multi-attach", F::Storage,
         "Multi-Attach error for volume \"{volume}\" Volume is already exclusively attached to one node and can't be attached to another",
         K8S, "pkg/controller/volume/attachdetach/reconciler/reconciler.go", "v1.9+")
@@ -1707,6 +1715,58 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "priority-class-rejected", Error).group("priority")
         .says("PriorityClass {class} is already the globalDefault", "set globalDefault: false on the new PriorityClass, or unset it on {class} first")
         .samples(&[("class", "default-priority")]),
+    // ------------------------------------------------------------------ node autoscalers
+    // kubernetes/autoscaler cluster-autoscaler: the NotTriggerScaleUp event (processors/status/
+    // eventing_scale_up_processor.go: `pod didn't trigger scale-up: %s`, ReasonsMessage = `<n>
+    // <reason>` per reason over the node groups, or `max total nodes in cluster reached`; the
+    // skipped-group reasons of core/scaleup/orchestrator/skippedreasons.go; older releases
+    // (core/scale_up.go) `pod didn't trigger scale-up (it wouldn't fit if a new node is
+    // added)`, later followed by `: <reasons>`). `pod-unschedulable` reads the reasons
+    // (rules/pod_unschedulable/autoscaler.rs).
+    Entry::new("autoscaler.not-trigger-scale-up-wouldnt-fit", F::Autoscaler,
+        "pod didn't trigger scale-up (it wouldn't fit if a new node is added)",
+        "kubernetes/autoscaler", "cluster-autoscaler/core/scale_up.go", "cluster-autoscaler 0.5-1.1x")
+        .to(K::Known, "pod-unschedulable", Warning).group("autoscaler")
+        .says("the cluster autoscaler adds no node for the pod: a new node of no node group would fit it", "compare the pod's requests, selectors and tolerations with the node groups' instance types, labels and taints"),
+    Entry::new("autoscaler.not-trigger-scale-up", F::Autoscaler,
+        "pod didn't trigger scale-up:{reasons}",
+        "kubernetes/autoscaler", "cluster-autoscaler/processors/status/eventing_scale_up_processor.go", "cluster-autoscaler 1.1x+")
+        .to(K::Known, "pod-unschedulable", Warning).group("autoscaler")
+        .says("the cluster autoscaler adds no node for the pod:{reasons}", "act on each node group reason")
+        .samples(&[("reasons", " 2 max node group size reached")]),
+    Entry::new("autoscaler.triggered-scale-up", F::Autoscaler,
+        "pod triggered scale-up: {groups}",
+        "kubernetes/autoscaler", "cluster-autoscaler/processors/status/eventing_scale_up_processor.go", "cluster-autoscaler 1.x")
+        .complete().group("autoscaler")
+        .samples(&[("groups", "[{gpu-pool 0->1 (max: 3)}]")]),
+    // kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/scheduler.go
+    // (addToNewNodeClaim: `all available instance types exceed limits for nodepool`, `node
+    // limits have been exhausted for nodepool`, wrapped by serrors with `(NodePool=<name>)`;
+    // v0.33-v0.3x printed `... for nodepool "<name>"`; the v1alpha5 Provisioner API before
+    // v0.33 `... for provisioner "<name>"`) and nodeclaim.go (`incompatible with nodepool
+    // "<name>", daemonset overhead=..., <reason>`), in the FailedScheduling event `Failed to
+    // schedule pod, <errors joined by "; ">`.
+    Entry::new("karpenter.exceed-limits", F::Autoscaler,
+        "all available instance types exceed limits for nodepool",
+        "kubernetes-sigs/karpenter", "pkg/controllers/provisioning/scheduling/scheduler.go (addToNewNodeClaim)", "v0.33+")
+        .to(K::Known, "pod-unschedulable", Warning).group("karpenter")
+        .says("Karpenter creates no node: the NodePool is at its spec.limits", "raise the NodePool's spec.limits"),
+    Entry::new("karpenter.exceed-limits-provisioner", F::Autoscaler,
+        "exceed limits for provisioner",
+        "aws/karpenter", "pkg/controllers/provisioning/scheduling/scheduler.go", "v0.1x-v0.32")
+        .to(K::Known, "pod-unschedulable", Warning).group("karpenter")
+        .says("Karpenter creates no node: the Provisioner is at its spec.limits", "raise the Provisioner's spec.limits.resources"),
+    Entry::new("karpenter.node-limits-exhausted", F::Autoscaler,
+        "node limits have been exhausted for nodepool",
+        "kubernetes-sigs/karpenter", "pkg/controllers/provisioning/scheduling/scheduler.go (addToNewNodeClaim)", "v1.x")
+        .to(K::Known, "pod-unschedulable", Warning).group("karpenter")
+        .says("Karpenter creates no node: the NodePool's limits.nodes is reached", "raise the NodePool's spec.limits.nodes"),
+    Entry::new("karpenter.incompatible-nodepool", F::Autoscaler,
+        "incompatible with nodepool {pool:w}, {rest}",
+        "kubernetes-sigs/karpenter", "pkg/controllers/provisioning/scheduling/nodeclaim.go (CanAdd)", "v0.33+")
+        .to(K::Known, "pod-unschedulable", Warning).group("karpenter")
+        .says("NodePool {pool} cannot serve the pod: {rest}", "make the NodePool's requirements, taints and instance types fit the pod, or the pod's constraints fit a NodePool")
+        .samples(&[("pool", "\"gpu\""), ("rest", "no instance type has enough resources")]),
     Entry::new("quota.status-unknown", F::Admission,
         "status unknown for quota: {quota}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go", "v1.8+")

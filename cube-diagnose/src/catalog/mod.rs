@@ -68,6 +68,8 @@ pub enum Family {
     YuniKorn,
     /// NVIDIA's KAI scheduler (PodGroup events).
     Kai,
+    /// Node autoscalers: the Kubernetes cluster-autoscaler and Karpenter.
+    Autoscaler,
     /// Karmada (karmadactl register, cluster status controller).
     Karmada,
     /// Rancher's cluster and node agents.
@@ -104,6 +106,7 @@ impl Family {
             Family::Volcano => "volcano",
             Family::YuniKorn => "yunikorn",
             Family::Kai => "kai-scheduler",
+            Family::Autoscaler => "autoscaler",
             Family::Karmada => "karmada",
             Family::Rancher => "rancher",
             Family::ArgoCd => "argo-cd",

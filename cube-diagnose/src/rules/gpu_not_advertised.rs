@@ -305,7 +305,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if count + neutral < total || advertised.contains(res) {
             continue;
         }
-        // only node data can say the GPUs are not busy; without it both causes remain
+        // only node data can say the GPUs are not busy; without it both causes remain, unless
+        // a node autoscaler of the input says it stopped at a limit (Karpenter's NodePool
+        // limits, the cluster-autoscaler's max group size or cluster limits): it counted the
+        // GPU nodes up to it, so the shortage is capacity in use, and the scheduler text's
+        // finding (pod-unschedulable) carries it with the limit to raise
+        if !node_data && autoscaler_at_limit(ctx) {
+            continue;
+        }
         let message = if node_data {
             format!(
                 "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
@@ -323,6 +330,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     out.extend(share_resource_at_zero(ctx));
     out
+}
+
+/// Whether a node autoscaler text of the input says it adds no node because it is at a limit
+/// (catalog entries `karpenter.exceed-limits*`, `karpenter.node-limits-exhausted`, a
+/// cluster-autoscaler `NotTriggerScaleUp` with `max node group size reached` or `max cluster
+/// ... limit reached` / `max total nodes in cluster reached`).
+fn autoscaler_at_limit(ctx: &Context<'_>) -> bool {
+    ctx.signals().iter().any(|s| {
+        let e = s.detail("entry");
+        e.starts_with("karpenter.exceed-limits")
+            || e == "karpenter.node-limits-exhausted"
+            || (e.starts_with("autoscaler.not-trigger-scale-up")
+                && (s.text.contains("max node group size reached")
+                    || s.text.contains("limit reached")
+                    || s.text.contains("max total nodes in cluster reached")))
+    })
 }
 
 /// GPU-sharing plugins that register a device count next to per-device memory / core

@@ -9,6 +9,7 @@ use crate::classify::SignalKind;
 use crate::rules::{obj, pod_subject, shell_word, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
+mod autoscaler;
 mod blocking;
 mod sched_text;
 use sched_text::scheduler_texts;
@@ -157,6 +158,59 @@ fn shape_of(
     })
 }
 
+/// Resources every kubelet reports in a Node's capacity and allocatable
+/// (`pkg/kubelet/nodestatus/setters.go` `MachineInfo`: cpu, memory, pods, ephemeral-storage).
+const CORE_RESOURCES: [&str; 4] = ["cpu", "memory", "pods", "ephemeral-storage"];
+
+/// A value that limits nothing, for a resource the input does not show.
+const NOT_LIMITING: i64 = 1_000_000_000_000;
+
+/// The snapshot with the core resources a node's resource list lacks set to a value that
+/// limits nothing, when some node shows some resources but not all of them: a
+/// `custom-columns` table with one GPU column, a describe excerpt without `pods:`. A real
+/// Node always reports them, so their absence means "not shown": read as 0 it would invent
+/// `Too many pods` or `Insufficient cpu` (with a maxPods remedy) that the input says nothing
+/// about. A node read from a table or excerpt ([`cube_model::describe::PARTIAL_ANNOTATION`])
+/// counts even when it shows no resource at all (a `custom-columns` cell `<none>`). `None`
+/// when every node is complete (a Node object that shows no resource at all is left as the
+/// input shows it).
+fn with_unknown_core_resources(
+    snap: &cube_model::ClusterSnapshot,
+) -> Option<cube_model::ClusterSnapshot> {
+    let lacks = |n: &cube_model::objects::Node| {
+        let list = if n.status.allocatable.is_empty() {
+            &n.status.capacity
+        } else {
+            &n.status.allocatable
+        };
+        let partial = n
+            .metadata
+            .annotations
+            .contains_key(cube_model::describe::PARTIAL_ANNOTATION);
+        (partial || !list.is_empty()) && CORE_RESOURCES.iter().any(|r| list.get(r).is_none())
+    };
+    if !snap.nodes.iter().any(lacks) {
+        return None;
+    }
+    let mut out = snap.clone();
+    for n in out.nodes.iter_mut().filter(|n| lacks(n)) {
+        let list = if n.status.allocatable.is_empty() {
+            &mut n.status.capacity
+        } else {
+            &mut n.status.allocatable
+        };
+        for r in CORE_RESOURCES {
+            if list.get(r).is_none() {
+                list.insert(
+                    cube_model::ResourceName::from(r),
+                    cube_model::Quantity::from_value(NOT_LIMITING, cube_model::Format::DecimalSI),
+                );
+            }
+        }
+    }
+    Some(out)
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
@@ -177,6 +231,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .map(|(i, _)| i)
         .collect();
     if !pending.is_empty() && !snap.nodes.is_empty() {
+        // nodes whose resource list the input shows only in part: what it does not show is
+        // unknown, not zero
+        let completed = with_unknown_core_resources(snap);
+        let snap = completed.as_ref().unwrap_or(snap);
         // One index of node usage (O(nodes + pods)), then one fit per distinct pod shape.
         let usage = NodeUsage::build(snap, &FitOptions::default());
         // memo per pod shape: the scheduler-style summary, the GPU picture and per-node evidence,
@@ -218,6 +276,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     out.extend(texts);
+    // why no node is added for the pod (cluster-autoscaler, Karpenter): with the finding about
+    // the same pod, else a finding of its own
+    for r in autoscaler::readings(ctx) {
+        match out.iter_mut().find(|f| f.subject == r.subject) {
+            Some(f) => {
+                f.message.push_str(&format!("; {}", r.cause));
+                f.remedy = format!("{}; {}", r.remedy, f.remedy);
+                if !f.evidence.contains(&r.evidence) {
+                    f.evidence.push(r.evidence);
+                }
+            }
+            None => out.push(
+                Finding::new(
+                    PodUnschedulable::ID,
+                    Severity::Warning,
+                    r.subject,
+                    format!("pod is Pending: {}", r.cause),
+                )
+                .with_evidence(r.evidence)
+                .with_remedy(r.remedy),
+            ),
+        }
+    }
     for s in signals(ctx, &[SignalKind::KueueFlavorMissing]) {
         let near = s.detail("near");
         out.push(
@@ -297,6 +378,150 @@ fn name_pod(remedy: &str, subject: &Subject) -> String {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
+
+    /// DRA PreFilter texts name the ResourceClaim and its state (kubernetes#137617, v1.36
+    /// wording with `no new claims to deallocate`).
+    #[test]
+    fn dra_claim_messages_are_explained() {
+        let f = run_log(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  2m21s (x2292168 over 7m21s)  default-scheduler  0/2 nodes are available: resource claim default/single-gpu is in the process of being allocated. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("ResourceClaim default/single-gpu"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("resourceClaimTemplateName"),
+            "{}",
+            f[0].remedy
+        );
+        for (msg, want) in [
+            (
+                "0/3 nodes are available: resourceclaim must be reallocated.",
+                "deallocate",
+            ),
+            (
+                "0/3 nodes are available: resource class gpu.example.com does not exist.",
+                "deviceclasses",
+            ),
+            (
+                "0/3 nodes are available: unallocated immediate resourceclaim.",
+                "driver",
+            ),
+            (
+                "0/1 nodes are available: 1 cannot allocate all claims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.",
+                "resourceslices",
+            ),
+        ] {
+            let f = run_log("pod-unschedulable", msg);
+            assert_eq!(f.len(), 1, "{msg}: {f:#?}");
+            assert!(
+                f[0].message.contains(want) || f[0].remedy.contains(want),
+                "{msg}: {} / {}",
+                f[0].message,
+                f[0].remedy
+            );
+        }
+    }
+
+    /// Node autoscalers say why no node is added: Karpenter's NodePool limits next to the
+    /// scheduler's text, the cluster-autoscaler's klog event line alone.
+    #[test]
+    fn autoscaler_texts_name_the_limit() {
+        let f = run_log(
+            "pod-unschedulable",
+            "Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  23m   default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.\n  Warning  FailedScheduling  3m    karpenter          Failed to schedule pod, all available instance types exceed limits for nodepool (NodePool=gpu)\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("NodePool gpu is at its spec.limits"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.starts_with("raise spec.limits of NodePool gpu"),
+            "{}",
+            f[0].remedy
+        );
+        // an autoscaler at its limit counted the GPU nodes: not a device-plugin hedge
+        // (aws/karpenter-provider-aws#8068); without it, the hedge stays
+        assert!(run_log(
+            "gpu-not-advertised",
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.\nFailed to schedule pod, all available instance types exceed limits for nodepool (NodePool=gpu)"
+        )
+        .is_empty());
+        assert_eq!(
+            run_log(
+                "gpu-not-advertised",
+                "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+            )
+            .len(),
+            1
+        );
+        let f = run_log(
+            "pod-unschedulable",
+            "I1101 17:52:13.116470       1 event.go:209] Event(v1.ObjectReference{Kind:\"Pod\", Namespace:\"default\", Name:\"gpu3-5vrjp\", UID:\"\", APIVersion:\"v1\", ResourceVersion:\"1\", FieldPath:\"\"}): type: 'Normal' reason: 'NotTriggerScaleUp' pod didn't trigger scale-up (it wouldn't fit if a new node is added): 6 Insufficient nvidia.com/gpu",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject,
+            crate::Subject::namespaced("Pod", "default", "gpu3-5vrjp")
+        );
+        assert!(
+            f[0].remedy
+                .contains("node-template/resources/nvidia.com/gpu"),
+            "{}",
+            f[0].remedy
+        );
+    }
+
+    /// Cordoned nodes next to a shortage are named, and the preemption part is read.
+    #[test]
+    fn cordoned_nodes_and_preemption_are_read_with_a_shortage() {
+        let f = run_log(
+            "pod-unschedulable",
+            "0/36 nodes are available: 3 node(s) were unschedulable, 33 Insufficient nvidia.com/gpu. preemption: 0/36 nodes are available: 1 Insufficient nvidia.com/gpu, 3 Preemption is not helpful for scheduling, 32 No preemption victims found for incoming pod..",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("3 of 36 node(s) are cordoned"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message
+                .contains("on 32 node(s) no pod of lower priority runs"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("kubectl uncordon"), "{}", f[0].remedy);
+    }
+
+    /// A `custom-columns` table shows one GPU column: the pods, cpu and memory it does not show
+    /// are unknown, never an invented `Too many pods` (NVIDIA/k8s-device-plugin#165).
+    #[test]
+    fn resources_a_table_does_not_show_are_not_limits() {
+        let f = run_rule(
+            "pod-unschedulable",
+            "root@m:/yaml# cat pod.yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu-pod\nspec:\n  containers:\n    - name: c\n      image: cuda\n      resources:\n        requests:\n          cpu: 1\n        limits:\n          nvidia.com/gpu: 2\nroot@m:/yaml# kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu\nNAME         GPU\nk8s-master   <none>\nnode-01      1\nnode-02      1\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(!f[0].message.contains("Too many pods"), "{}", f[0].message);
+        assert!(
+            !f[0].message.contains("Insufficient cpu"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message.contains("3 Insufficient nvidia.com/gpu"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].remedy.contains("maxPods"), "{}", f[0].remedy);
+    }
 
     fn snap(want: &str) -> String {
         format!(

@@ -105,7 +105,7 @@ pub(super) fn is_pod_count(r: &ReasonCount) -> bool {
 pub(super) fn max_pods(k: usize, total: usize, text: &str) -> (String, String) {
     (
         format!(
-            "{k} of {total} node(s) are at their maximum pod count ('{text}': every pod counts one against the node's allocatable `pods`, the kubelet's maxPods: 110 by default; on EKS with the VPC CNI it is the instance type's ENI/IP limit, e.g. 11 on t3.small, 17 on t3.medium); CPU and memory are not the limit"
+            "{k} of {total} node(s) are at their maximum pod count ('{text}': every pod counts one against the node's allocatable `pods`, the kubelet's maxPods: 110 by default; on EKS with the VPC CNI it is the instance type's ENI/IP limit, e.g. 11 on t3.small, 17 on t3.medium): the pod count is a limit of its own, whatever CPU and memory those nodes have free"
         ),
         "raise the kubelet's maxPods where the network allows it (EKS: prefix delegation with max-pods from the max-pods calculator, or a larger instance type), move or delete pods on those nodes, or add nodes the pod may use; `kubectl get nodes -o custom-columns=NAME:.metadata.name,MAXPODS:.status.allocatable.pods` and `kubectl get pods -A -o wide --field-selector spec.nodeName=<node>` show the limit and the count".to_owned(),
     )
@@ -191,6 +191,15 @@ pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
         ReasonKind::DiskConflict | ReasonKind::ReadWriteOncePodConflict => blocks(
             format!("{k} of {total} node(s) already use the pod's volume ('{text}')"),
             "the volume is in use by another pod: stop that pod or use a volume that allows several users",
+        ),
+        // DynamicResources Filter (pkg/scheduler/framework/plugins/dynamicresources)
+        ReasonKind::ClaimsNotAllocatable => blocks(
+            format!("{k} of {total} node(s) cannot satisfy the pod's ResourceClaims ('{text}', DRA: no set of free devices in the node's ResourceSlices matches every request of the claims: the DeviceClass or CEL selectors, the count, or every matching device already allocated to other claims)"),
+            "compare the claims' requests with the devices the nodes publish (`kubectl get resourceslices -o yaml`) and the claims holding them (`kubectl get resourceclaims -A`); free devices, relax the selector or count, or add nodes with such devices",
+        ),
+        ReasonKind::ClaimNotAvailable => blocks(
+            format!("{k} of {total} node(s) are not where the pod's already allocated ResourceClaim is ('{text}': an allocated claim pins its pods to the nodes of its allocation, status.allocation.nodeSelector)"),
+            "run the pod where its claim's devices are, or give it its own claim (ResourceClaimTemplate) instead of sharing one allocated elsewhere",
         ),
         _ => blocks(
             format!("{k} of {total} node(s) report '{text}'"),

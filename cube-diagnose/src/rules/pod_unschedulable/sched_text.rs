@@ -169,7 +169,7 @@ fn subject_of(s: &Signal) -> Subject {
 /// named without its namespace (a describe excerpt's Events, a pre-1.10 message) is the one pod
 /// of that name in the input that has a namespace; a text that names no pod (a pasted line, a
 /// bare Events section) is about the one pending pod of the same input.
-fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Subject {
+pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Subject {
     let snap = ctx.snapshot();
     if subject.kind == "Pod" && subject.namespace.is_empty() {
         let mut found = snap
@@ -404,6 +404,27 @@ fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Expla
                     e.remedy.push_str(&format!("; {}", p.remedy));
                 }
             }
+        }
+        // cordoned nodes (NodeUnschedulable: `node(s) were unschedulable`, v1.12+ also the
+        // `node.kubernetes.io/unschedulable` taint) take no new pod whatever they have free:
+        // capacity held back by a drain, an upgrade or a scale-down, which the shortage
+        // message alone does not show
+        let cordoned: usize = m
+            .reasons
+            .iter()
+            .filter(|r| {
+                r.reason.kind == ReasonKind::Unschedulable
+                    || blocking::condition_of(r)
+                        .is_some_and(|c| c.key == "node.kubernetes.io/unschedulable")
+            })
+            .map(|r| r.count)
+            .sum();
+        if cordoned > 0 {
+            e.cause.push_str(&format!(
+                "; also {cordoned} of {} node(s) are cordoned (spec.unschedulable: `kubectl cordon` or a drain, an upgrade or a scale-down in progress) and take no new pod whatever they have free",
+                m.nodes
+            ));
+            e.remedy.push_str("; if the cordoned nodes (SchedulingDisabled in `kubectl get nodes`) are meant to take pods again, `kubectl uncordon <node>`");
         }
     }
     e
@@ -658,6 +679,38 @@ fn priority_note(p: Option<&Preemption>) -> &'static str {
     }
 }
 
+/// What the preemption histogram says per node (DefaultPreemption, kubernetes
+/// `pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go`
+/// `SelectVictimsOnNode`: `No preemption victims found for incoming pod` when no pod of lower
+/// priority runs on the node; the Filter's own reason, such as `Insufficient nvidia.com/gpu`,
+/// when the pod still does not fit with every lower-priority pod removed;
+/// `pkg/scheduler/framework/preemption/preemption.go` `nodesWherePreemptionMightHelp`:
+/// `Preemption is not helpful for scheduling` for nodes whose reason eviction cannot change,
+/// such as a cordon or a taint).
+fn preemption_reading(p: &Preemption) -> Option<String> {
+    let parts: Vec<String> = p
+        .reasons()
+        .iter()
+        .map(|r| match r.reason.kind {
+            ReasonKind::NoPreemptionVictims | ReasonKind::NoVictimsOnNode => format!(
+                "on {} node(s) no pod of lower priority runs, so there is nothing to evict",
+                r.count
+            ),
+            ReasonKind::PreemptionNotHelpful => format!(
+                "on {} node(s) evicting pods cannot help (they are excluded for a reason eviction does not change, such as a cordon, a taint or a selector)",
+                r.count
+            ),
+            ReasonKind::Insufficient => format!(
+                "on {} node(s) even evicting every lower-priority pod leaves too little {}",
+                r.count,
+                r.reason.resource().unwrap_or("of the resource")
+            ),
+            _ => format!("{} node(s): '{}'", r.count, r.reason.text),
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 fn explain_insufficient(
     ctx: &Context<'_>,
     m: &SchedulerMessage,
@@ -733,9 +786,12 @@ fn explain_insufficient(
     }
     Explained::new(
         format!(
-            "{n} of {} nodes report Insufficient {res}; the message alone cannot tell why: (1) every {res} is allocated to running pods{}, (2) no node advertises allocatable {res} (device plugin not running or not registered), or (3) the pod asks for more {res} than any one node has",
+            "{n} of {} nodes report Insufficient {res}; the message alone cannot tell why: (1) every {res} is allocated to running pods{}, (2) no node advertises allocatable {res} (device plugin not running or not registered), or (3) the pod asks for more {res} than any one node has{}",
             m.nodes,
-            priority_note(pre)
+            priority_note(pre),
+            pre.and_then(preemption_reading)
+                .map(|r| format!(". Preemption's own reading: {r}"))
+                .unwrap_or_default()
         ),
         format!(
             "tell them apart with `{}`: <none> or 0 = never advertised (check the device plugin on the node); a number = compare with the {res} requested on that node (`kubectl describe node <node>`, \"Allocated resources\")",
@@ -952,6 +1008,118 @@ fn explain_with_nodes(
     e
 }
 
+/// The ResourceClaim a DynamicResources text names (`resource claim default/single-gpu is ...`,
+/// `resourceclaim "gpu" not found`, `resourceclaim must be reallocated`).
+fn claim_named(p: &str) -> Option<String> {
+    for key in ["resource claim ", "resourceclaim ", "ResourceClaim "] {
+        if let Some(at) = p.find(key) {
+            let name: String = p[at + key.len()..]
+                .trim_start_matches(['"', '\''])
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, '"' | '\'' | ',' | ':'))
+                .collect();
+            if !name.is_empty() && !matches!(name.as_str(), "in" | "must" | "not" | "is") {
+                return Some(name);
+            }
+        }
+    }
+    None
+}
+
+/// A DynamicResources (DRA) PreFilter rejection explained: the plugin checks the pod's
+/// ResourceClaims before any node (kubernetes `pkg/scheduler/framework/plugins/dynamicresources/
+/// dynamicresources.go` PreFilter, v1.26-v1.36: `resource claim %s is in the process of being
+/// allocated` (its allocation by another pod's scheduling cycle is in flight,
+/// `inFlightAllocations`), `resourceclaim in use`, `resourceclaim must be reallocated`,
+/// `unallocated immediate resourceclaim`, `resourceclaim %q is being deleted`, `resource class
+/// %s does not exist` (v1.26-v1.30; `device class` since the structured API), `claim parameters
+/// %s not found`, `class parameters %s not found`, a claim `not found`).
+fn dra_prefilter(p: &str) -> Option<Explained> {
+    let l = p.to_ascii_lowercase();
+    if !(l.contains("resourceclaim")
+        || l.contains("resource claim")
+        || l.contains("resource class")
+        || l.contains("device class")
+        || l.contains("claim parameters")
+        || l.contains("class parameters"))
+    {
+        return None;
+    }
+    let claim = claim_named(p).unwrap_or_else(|| "<claim>".to_owned());
+    let (ns, name) = claim.split_once('/').unwrap_or(("", claim.as_str()));
+    let get = if ns.is_empty() {
+        format!("kubectl get resourceclaim {name} -o yaml")
+    } else {
+        format!("kubectl get resourceclaim -n {ns} {name} -o yaml")
+    };
+    let (cause, remedy) = if l.contains("in the process of being allocated") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA) is shared with another pod whose scheduling cycle is allocating it right now, so this pod waits until that allocation is written (DynamicResources PreFilter). It resolves by itself unless the pods must be placed together: with gang scheduling (a PodGroup, Kueue / coscheduling, the Workload API) every pod waits on the others' claim and none is ever bound (kubernetes#137617)"
+            ),
+            format!(
+                "give each pod its own claim: reference a ResourceClaimTemplate (`spec.resourceClaims[].resourceClaimTemplateName`) instead of the shared `resourceClaimName` {claim}, or do not gang-schedule pods that share one claim; `{get}` shows status.allocation and status.reservedFor"
+            ),
+        )
+    } else if l.contains("is being deleted") {
+        (
+            format!("its ResourceClaim {claim} (DRA) is being deleted, so the pod cannot use it"),
+            format!(
+                "wait for the deletion to finish and re-create the claim (or let its ResourceClaimTemplate create a new one): `{get}`"
+            ),
+        )
+    } else if l.contains("in use") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA) is allocated and reserved for other pods and cannot take more (a claim is reserved for at most 256 pods; one not shareable serves one)"
+            ),
+            format!(
+                "wait for the pods holding it to finish, or give this pod its own claim through a ResourceClaimTemplate; `{get}` shows status.reservedFor"
+            ),
+        )
+    } else if l.contains("must be reallocated") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA, classic control-plane allocation) waits for its driver to deallocate it before it can be allocated again"
+            ),
+            format!("check the DRA driver's controller log; `{get}` shows deallocationRequested"),
+        )
+    } else if l.contains("unallocated immediate") || l.contains("waiting for resource driver") {
+        (
+            format!("its ResourceClaim {claim} (DRA, classic allocation) has not been allocated by its resource driver yet"),
+            "check that the DRA driver's controller runs and read its log (`kubectl get resourceclaims -A` shows the claims' allocation state)".to_owned(),
+        )
+    } else if l.contains("class") && l.contains("does not exist") {
+        (
+            format!("the class its ResourceClaim asks for does not exist ('{p}'): the DRA driver that provides it is not installed, or the claim names the class wrongly"),
+            "`kubectl get deviceclasses` (resourceclasses before v1.31) lists the classes: install the DRA driver that creates the class, or fix deviceClassName in the claim or its template".to_owned(),
+        )
+    } else if l.contains("parameters") && l.contains("not found") {
+        (
+            format!(
+                "the parameters object of the pod's ResourceClaim or its class does not exist ('{p}')"
+            ),
+            "create the referenced parameters object or fix parametersRef in the claim / class"
+                .to_owned(),
+        )
+    } else if l.contains("not found") {
+        (
+            format!(
+                "its ResourceClaim {claim} (DRA) does not exist: no node is considered until it does"
+            ),
+            format!(
+                "create the claim {claim}, or reference a ResourceClaimTemplate so one is created per pod (the resourceclaim controller in kube-controller-manager must run)"
+            ),
+        )
+    } else {
+        (
+            format!("the DRA plugin rejects the pod before any node is considered: {p}"),
+            format!("`{get}` and the DRA driver's log show the claim's state"),
+        )
+    };
+    Some(Explained::new(cause, remedy))
+}
+
 /// No resource shortage: the reasons that block the pod (see [`blocking`]), each with its
 /// remedy; when every reason only selects nodes, the most frequent one.
 fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
@@ -962,6 +1130,9 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
         .map(|r| (r.count, r.reason.kind, r.reason.text.as_str()));
     let Some((_, _, _)) = top else {
         if let Some(p) = &m.prefilter {
+            if let Some(e) = dra_prefilter(p) {
+                return e;
+            }
             return Explained::new(
                 format!("rejected before any node was considered: {p}"),
                 "fix what the PreFilter message names, then check `kubectl describe pod` again",
