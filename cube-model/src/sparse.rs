@@ -78,3 +78,67 @@ impl<T: SparseFields + fmt::Debug> fmt::Debug for Sparse<T> {
         self.get().fmt(f)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::objects::{ObjectMeta, Pod, PodSpec, PodStatus};
+
+    #[test]
+    fn a_pod_keeps_its_rarely_set_fields_out_of_line() {
+        // 808 bytes before the groups (issue 9: the inline part of a Vec<Pod> was most of a
+        // dump of small pods)
+        let size = std::mem::size_of::<Pod>();
+        eprintln!("Pod {size} bytes inline");
+        assert!(size <= 320, "Pod is {size} bytes inline");
+        let small: Pod = serde_json::from_str(
+            r#"{"metadata":{"name":"p","namespace":"ns","uid":"u"},"spec":{"nodeName":"n1","containers":[{"name":"c"}]},"status":{"phase":"Running"}}"#,
+        )
+        .expect("pod");
+        assert!(small.metadata.more.is_empty());
+        assert!(small.spec.more.is_empty());
+        assert!(small.status.more.is_empty());
+    }
+
+    #[test]
+    fn out_of_line_fields_read_write_compare_and_round_trip_as_fields() {
+        let text = r#"{"metadata":{"name":"p","generateName":"p-","namespace":"ns","uid":"u","annotations":{"a":"b"},"creationTimestamp":"2026-11-30T12:00:00Z","deletionTimestamp":"2026-11-30T12:00:01Z","deletionGracePeriodSeconds":30,"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs","uid":"r","controller":true}]},"spec":{"containers":[{"name":"c"}],"initContainers":[{"name":"i"}],"nodeName":"n1","nodeSelector":{"k":"v"},"tolerations":[{"key":"k","operator":"Exists"}],"priority":5,"priorityClassName":"high","preemptionPolicy":"Never","activeDeadlineSeconds":9,"schedulerName":"s","restartPolicy":"Never","runtimeClassName":"nvidia","serviceAccountName":"sa","volumes":[{"name":"v"}]},"status":{"phase":"Failed","conditions":[{"type":"Ready","status":"False"}],"qosClass":"BestEffort","nominatedNodeName":"n2","startTime":"2026-11-30T12:00:00Z","reason":"Evicted","message":"m","containerStatuses":[{"name":"c"}],"initContainerStatuses":[{"name":"i"}]}}"#;
+        let pod: Pod = serde_json::from_str(text).expect("pod");
+        assert_eq!(pod.metadata.generate_name, "p-");
+        assert_eq!(pod.spec.tolerations.len(), 1);
+        assert_eq!(pod.spec.priority, Some(5));
+        assert_eq!(pod.status.reason, "Evicted");
+        // the same keys and values, in the order of the flat types (API order), with the
+        // containers' `resources` as the Container type writes it
+        let back = serde_json::to_string(&pod).expect("json");
+        let want = text
+            .replace(
+                r#""containers":[{"name":"c"}]"#,
+                r#""containers":[{"name":"c","resources":{}}]"#,
+            )
+            .replace(
+                r#""initContainers":[{"name":"i"}]"#,
+                r#""initContainers":[{"name":"i","resources":{}}]"#,
+            );
+        assert_eq!(back, want);
+        let yaml = serde_saphyr::to_string(&pod).expect("yaml");
+        let again: Pod = serde_saphyr::from_str(&yaml).expect("yaml");
+        assert_eq!(again, pod);
+
+        // written through the outer type, the group is allocated; emptied again it equals none
+        let mut spec = PodSpec::default();
+        spec.restart_policy = "Never".into();
+        assert!(!spec.more.is_empty());
+        assert_ne!(spec, PodSpec::default());
+        spec.restart_policy.clear();
+        assert_eq!(spec, PodSpec::default());
+        let mut status = PodStatus::default();
+        status.container_statuses.clear();
+        assert_eq!(status, PodStatus::default());
+        assert_eq!(serde_json::to_string(&status).expect("json"), "{}");
+        let meta = ObjectMeta::default();
+        assert_eq!(
+            serde_json::to_string(&meta).expect("json"),
+            r#"{"name":""}"#
+        );
+    }
+}
