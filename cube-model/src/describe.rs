@@ -4228,9 +4228,10 @@ fn merge_repeats(out: &mut ParsedText) {
     dedup(
         &mut out.daemon_sets,
         |d| key(&d.metadata),
-        |a, b| {
+        |a, mut b| {
             if a.spec.template.spec.tolerations.is_empty() {
-                a.spec.template.spec.tolerations = b.spec.template.spec.tolerations;
+                a.spec.template.spec.tolerations =
+                    std::mem::take(&mut b.spec.template.spec.tolerations);
             }
             merge_meta(&mut a.metadata, b.metadata);
         },
@@ -4419,7 +4420,7 @@ fn merge_node(a: &mut Node, b: Node) {
     }
 }
 
-fn merge_pod(a: &mut Pod, b: Pod) {
+fn merge_pod(a: &mut Pod, mut b: Pod) {
     let a_partial = a.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
     if a_partial && !b.metadata.annotations.contains_key(PARTIAL_ANNOTATION) {
         let table = std::mem::replace(a, b);
@@ -4431,10 +4432,10 @@ fn merge_pod(a: &mut Pod, b: Pod) {
         a.spec.node_name = b.spec.node_name;
     }
     if a.status.phase.is_empty() {
-        a.status.phase = b.status.phase;
+        a.status.phase = std::mem::take(&mut b.status.phase);
     }
     if a.status.reason.is_empty() {
-        a.status.reason = b.status.reason;
+        a.status.reason = std::mem::take(&mut b.status.reason);
     }
     if a.spec.containers.is_empty() {
         a.spec.containers = b.spec.containers;

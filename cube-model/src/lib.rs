@@ -57,6 +57,7 @@ pub mod resource;
 pub mod selector;
 pub mod smi;
 pub mod snapshot;
+pub mod sparse;
 pub mod terminal;
 pub mod yaml;
 

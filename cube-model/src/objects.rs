@@ -20,52 +20,159 @@ pub type Time = jiff::Timestamp;
 /// [`crate::labels::Labels`]) with the API and JSON shape of a `BTreeMap<String, String>`.
 pub use crate::labels::Labels;
 
+pub use crate::sparse::{Sparse, SparseFields};
+
 /// `metav1.ObjectMeta`, reduced.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+///
+/// Memory (issue 9): the fields every object has are held inline; the fields most objects of a
+/// dump leave empty (`generateName`, `annotations`, `deletionTimestamp`,
+/// `deletionGracePeriodSeconds`, `ownerReferences`) are in [`ObjectMetaMore`], allocated only
+/// when one of them is set. They are read and written as fields of `ObjectMeta` all the same
+/// (`meta.annotations`, `meta.owner_references.push(..)`: `ObjectMeta` dereferences to
+/// [`ObjectMetaMore`]); only a struct literal names them through [`ObjectMeta::more`] /
+/// [`Sparse::new`]. Equality, JSON and YAML are those of one flat object.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ObjectMeta {
     /// `metadata.name`.
     pub name: String,
-    /// `metadata.generateName` (used in messages when `name` is empty).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub generate_name: String,
     /// `metadata.namespace`; empty for cluster-scoped objects.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub namespace: String,
     /// `metadata.uid`.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub uid: String,
     /// `metadata.labels` (`null` reads as empty).
-    #[serde(
-        skip_serializing_if = "Labels::is_empty",
-        deserialize_with = "de::labels"
-    )]
     pub labels: Labels,
+    /// `metadata.creationTimestamp`.
+    pub creation_timestamp: Option<Time>,
+    /// The fields most objects leave empty (read them as fields of `ObjectMeta`).
+    pub more: Sparse<ObjectMetaMore>,
+}
+
+/// The fields of [`ObjectMeta`] most objects leave empty, out of line (see [`Sparse`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ObjectMetaMore {
+    /// `metadata.generateName` (used in messages when `name` is empty).
+    pub generate_name: String,
     /// `metadata.annotations` (`null` reads as empty).
     ///
     /// `kubectl.kubernetes.io/last-applied-configuration` is dropped while reading, without
     /// being allocated: it is a full copy of the object as last applied (often the largest field
     /// of a pod) and no analysis reads it.
-    #[serde(
-        skip_serializing_if = "Labels::is_empty",
-        deserialize_with = "de::annotations"
-    )]
     pub annotations: Labels,
-    /// `metadata.creationTimestamp`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub creation_timestamp: Option<Time>,
     /// `metadata.deletionTimestamp`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub deletion_timestamp: Option<Time>,
     /// `metadata.deletionGracePeriodSeconds`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
     /// `metadata.ownerReferences`.
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
     pub owner_references: Vec<OwnerReference>,
+}
+
+impl SparseFields for ObjectMetaMore {
+    fn empty() -> &'static Self {
+        static EMPTY: std::sync::OnceLock<ObjectMetaMore> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(Self::default)
+    }
+    fn is_empty(&self) -> bool {
+        self.generate_name.is_empty()
+            && self.annotations.is_empty()
+            && self.deletion_timestamp.is_none()
+            && self.deletion_grace_period_seconds.is_none()
+            && self.owner_references.is_empty()
+    }
+}
+
+impl std::ops::Deref for ObjectMeta {
+    type Target = ObjectMetaMore;
+    fn deref(&self) -> &ObjectMetaMore {
+        self.more.get()
+    }
+}
+
+impl std::ops::DerefMut for ObjectMeta {
+    fn deref_mut(&mut self) -> &mut ObjectMetaMore {
+        self.more.get_mut()
+    }
+}
+
+/// `ObjectMeta` as it reads and writes (one flat object, field order of the API).
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct ObjectMetaWire {
+    name: String,
+    generate_name: String,
+    namespace: String,
+    uid: String,
+    #[serde(deserialize_with = "de::labels")]
+    labels: Labels,
+    #[serde(deserialize_with = "de::annotations")]
+    annotations: Labels,
+    creation_timestamp: Option<Time>,
+    deletion_timestamp: Option<Time>,
+    deletion_grace_period_seconds: Option<i64>,
+    #[serde(deserialize_with = "de::exact_vec")]
+    owner_references: Vec<OwnerReference>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ObjectMetaRef<'a> {
+    name: &'a String,
+    #[serde(skip_serializing_if = "skip::string")]
+    generate_name: &'a String,
+    #[serde(skip_serializing_if = "skip::string")]
+    namespace: &'a String,
+    #[serde(skip_serializing_if = "skip::string")]
+    uid: &'a String,
+    #[serde(skip_serializing_if = "skip::labels")]
+    labels: &'a Labels,
+    #[serde(skip_serializing_if = "skip::labels")]
+    annotations: &'a Labels,
+    #[serde(skip_serializing_if = "skip::none")]
+    creation_timestamp: &'a Option<Time>,
+    #[serde(skip_serializing_if = "skip::none")]
+    deletion_timestamp: &'a Option<Time>,
+    #[serde(skip_serializing_if = "skip::none")]
+    deletion_grace_period_seconds: &'a Option<i64>,
+    #[serde(skip_serializing_if = "skip::vec")]
+    owner_references: &'a Vec<OwnerReference>,
+}
+
+impl<'de> Deserialize<'de> for ObjectMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = ObjectMetaWire::deserialize(d)?;
+        Ok(ObjectMeta {
+            name: w.name,
+            namespace: w.namespace,
+            uid: w.uid,
+            labels: w.labels,
+            creation_timestamp: w.creation_timestamp,
+            more: Sparse::new(ObjectMetaMore {
+                generate_name: w.generate_name,
+                annotations: w.annotations,
+                deletion_timestamp: w.deletion_timestamp,
+                deletion_grace_period_seconds: w.deletion_grace_period_seconds,
+                owner_references: w.owner_references,
+            }),
+        })
+    }
+}
+
+impl Serialize for ObjectMeta {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let more = self.more.get();
+        ObjectMetaRef {
+            name: &self.name,
+            generate_name: &more.generate_name,
+            namespace: &self.namespace,
+            uid: &self.uid,
+            labels: &self.labels,
+            annotations: &more.annotations,
+            creation_timestamp: &self.creation_timestamp,
+            deletion_timestamp: &more.deletion_timestamp,
+            deletion_grace_period_seconds: &more.deletion_grace_period_seconds,
+            owner_references: &more.owner_references,
+        }
+        .serialize(s)
+    }
 }
 
 /// The annotation that `kubectl apply` writes: a copy of the whole object as last applied.
@@ -360,69 +467,208 @@ pub struct Pod {
 }
 
 /// `v1.PodSpec`, reduced.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+///
+/// Memory (issue 9): `containers`, `nodeName`, `priorityClassName` and `volumes` are held
+/// inline; the fields the API server fills on every pod it stores but a pod written by hand
+/// often leaves out (`schedulerName`, `restartPolicy`, `tolerations`, `priority`, ...) and the
+/// rare ones are in [`PodSpecMore`], allocated only when one is set, and read and written as
+/// fields of `PodSpec` (it dereferences to [`PodSpecMore`]). Equality, JSON and YAML are those of
+/// one flat object.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PodSpec {
     /// App containers.
-    #[serde(deserialize_with = "de::exact_vec")]
     pub containers: Vec<Container>,
+    /// `spec.nodeName`: set when bound (or bound by hand, bypassing the scheduler).
+    pub node_name: String,
+    /// `spec.priorityClassName`.
+    pub priority_class_name: String,
+    /// `spec.volumes`.
+    pub volumes: Vec<Volume>,
+    /// The other fields (read them as fields of `PodSpec`).
+    pub more: Sparse<PodSpecMore>,
+}
+
+/// The fields of [`PodSpec`] held out of line (see [`Sparse`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PodSpecMore {
     /// Init containers, in declaration order (`restartPolicy: Always` marks a sidecar).
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
     pub init_containers: Vec<Container>,
     /// `spec.overhead` (RuntimeClass overhead).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub overhead: Option<Box<ResourceList>>,
     /// Pod-level `spec.resources` (PodLevelResources).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub resources: Option<Box<ResourceRequirements>>,
-    /// `spec.nodeName`: set when bound (or bound by hand, bypassing the scheduler).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub node_name: String,
     /// `spec.nodeSelector`.
-    #[serde(skip_serializing_if = "Labels::is_empty")]
     pub node_selector: Labels,
     /// `spec.affinity`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub affinity: Option<Box<Affinity>>,
     /// `spec.tolerations`.
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
     pub tolerations: Vec<Toleration>,
     /// `spec.priority` (filled by priority admission).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
-    /// `spec.priorityClassName`.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub priority_class_name: String,
     /// `spec.preemptionPolicy`: `PreemptLowerPriority` or `Never`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub preemption_policy: Option<String>,
     /// `spec.activeDeadlineSeconds` (quota scope Terminating).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active_deadline_seconds: Option<i64>,
     /// `spec.schedulerName`.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub scheduler_name: String,
     /// `spec.restartPolicy`.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub restart_policy: String,
     /// `spec.runtimeClassName`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime_class_name: Option<String>,
     /// `spec.serviceAccountName`.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub service_account_name: String,
-    /// `spec.volumes`.
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
-    pub volumes: Vec<Volume>,
+}
+
+impl SparseFields for PodSpecMore {
+    fn empty() -> &'static Self {
+        static EMPTY: std::sync::OnceLock<PodSpecMore> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(Self::default)
+    }
+    fn is_empty(&self) -> bool {
+        self.init_containers.is_empty()
+            && self.overhead.is_none()
+            && self.resources.is_none()
+            && self.node_selector.is_empty()
+            && self.affinity.is_none()
+            && self.tolerations.is_empty()
+            && self.priority.is_none()
+            && self.preemption_policy.is_none()
+            && self.active_deadline_seconds.is_none()
+            && self.scheduler_name.is_empty()
+            && self.restart_policy.is_empty()
+            && self.runtime_class_name.is_none()
+            && self.service_account_name.is_empty()
+    }
+}
+
+impl std::ops::Deref for PodSpec {
+    type Target = PodSpecMore;
+    fn deref(&self) -> &PodSpecMore {
+        self.more.get()
+    }
+}
+
+impl std::ops::DerefMut for PodSpec {
+    fn deref_mut(&mut self) -> &mut PodSpecMore {
+        self.more.get_mut()
+    }
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct PodSpecWire {
+    #[serde(deserialize_with = "de::exact_vec")]
+    containers: Vec<Container>,
+    #[serde(deserialize_with = "de::exact_vec")]
+    init_containers: Vec<Container>,
+    overhead: Option<Box<ResourceList>>,
+    resources: Option<Box<ResourceRequirements>>,
+    node_name: String,
+    node_selector: Labels,
+    affinity: Option<Box<Affinity>>,
+    #[serde(deserialize_with = "de::exact_vec")]
+    tolerations: Vec<Toleration>,
+    priority: Option<i32>,
+    priority_class_name: String,
+    preemption_policy: Option<String>,
+    active_deadline_seconds: Option<i64>,
+    scheduler_name: String,
+    restart_policy: String,
+    runtime_class_name: Option<String>,
+    service_account_name: String,
+    #[serde(deserialize_with = "de::exact_vec")]
+    volumes: Vec<Volume>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PodSpecRef<'a> {
+    containers: &'a Vec<Container>,
+    #[serde(skip_serializing_if = "skip::vec")]
+    init_containers: &'a Vec<Container>,
+    #[serde(skip_serializing_if = "skip::none")]
+    overhead: &'a Option<Box<ResourceList>>,
+    #[serde(skip_serializing_if = "skip::none")]
+    resources: &'a Option<Box<ResourceRequirements>>,
+    #[serde(skip_serializing_if = "skip::string")]
+    node_name: &'a String,
+    #[serde(skip_serializing_if = "skip::labels")]
+    node_selector: &'a Labels,
+    #[serde(skip_serializing_if = "skip::none")]
+    affinity: &'a Option<Box<Affinity>>,
+    #[serde(skip_serializing_if = "skip::vec")]
+    tolerations: &'a Vec<Toleration>,
+    #[serde(skip_serializing_if = "skip::none")]
+    priority: &'a Option<i32>,
+    #[serde(skip_serializing_if = "skip::string")]
+    priority_class_name: &'a String,
+    #[serde(skip_serializing_if = "skip::none")]
+    preemption_policy: &'a Option<String>,
+    #[serde(skip_serializing_if = "skip::none")]
+    active_deadline_seconds: &'a Option<i64>,
+    #[serde(skip_serializing_if = "skip::string")]
+    scheduler_name: &'a String,
+    #[serde(skip_serializing_if = "skip::string")]
+    restart_policy: &'a String,
+    #[serde(skip_serializing_if = "skip::none")]
+    runtime_class_name: &'a Option<String>,
+    #[serde(skip_serializing_if = "skip::string")]
+    service_account_name: &'a String,
+    #[serde(skip_serializing_if = "skip::vec")]
+    volumes: &'a Vec<Volume>,
+}
+
+impl<'de> Deserialize<'de> for PodSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = PodSpecWire::deserialize(d)?;
+        Ok(PodSpec {
+            containers: w.containers,
+            node_name: w.node_name,
+            priority_class_name: w.priority_class_name,
+            volumes: w.volumes,
+            more: Sparse::new(PodSpecMore {
+                init_containers: w.init_containers,
+                overhead: w.overhead,
+                resources: w.resources,
+                node_selector: w.node_selector,
+                affinity: w.affinity,
+                tolerations: w.tolerations,
+                priority: w.priority,
+                preemption_policy: w.preemption_policy,
+                active_deadline_seconds: w.active_deadline_seconds,
+                scheduler_name: w.scheduler_name,
+                restart_policy: w.restart_policy,
+                runtime_class_name: w.runtime_class_name,
+                service_account_name: w.service_account_name,
+            }),
+        })
+    }
+}
+
+impl Serialize for PodSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let more = self.more.get();
+        PodSpecRef {
+            containers: &self.containers,
+            init_containers: &more.init_containers,
+            overhead: &more.overhead,
+            resources: &more.resources,
+            node_name: &self.node_name,
+            node_selector: &more.node_selector,
+            affinity: &more.affinity,
+            tolerations: &more.tolerations,
+            priority: &more.priority,
+            priority_class_name: &self.priority_class_name,
+            preemption_policy: &more.preemption_policy,
+            active_deadline_seconds: &more.active_deadline_seconds,
+            scheduler_name: &more.scheduler_name,
+            restart_policy: &more.restart_policy,
+            runtime_class_name: &more.runtime_class_name,
+            service_account_name: &more.service_account_name,
+            volumes: &self.volumes,
+        }
+        .serialize(s)
+    }
 }
 
 /// `v1.Container`, reduced.
@@ -623,45 +869,162 @@ pub struct NfsVolumeSource {
 }
 
 /// `v1.PodStatus`, reduced.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+///
+/// Memory (issue 9): `phase` and `conditions` are held inline, the other fields in
+/// [`PodStatusMore`], allocated only when one is set, and read and written as fields of
+/// `PodStatus` (it dereferences to [`PodStatusMore`]). Equality, JSON and YAML are those of one
+/// flat object.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PodStatus {
     /// `Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub phase: String,
     /// Conditions (`PodScheduled` with reason `Unschedulable`, ...).
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
     pub conditions: Vec<PodCondition>,
+    /// The other fields (read them as fields of `PodStatus`).
+    pub more: Sparse<PodStatusMore>,
+}
+
+/// The fields of [`PodStatus`] held out of line (see [`Sparse`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PodStatusMore {
     /// `qosClass` as computed by the API server.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub qos_class: String,
     /// `nominatedNodeName` (set on a preemptor).
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub nominated_node_name: String,
     /// `startTime`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
     /// `reason` (e.g. `Evicted`).
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// `message`.
-    #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// `containerStatuses`, reduced to what in-place resize accounting reads.
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
     pub container_statuses: Vec<ContainerStatus>,
     /// `initContainerStatuses`, reduced likewise.
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "de::exact_vec"
-    )]
     pub init_container_statuses: Vec<ContainerStatus>,
+}
+
+impl SparseFields for PodStatusMore {
+    fn empty() -> &'static Self {
+        static EMPTY: std::sync::OnceLock<PodStatusMore> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(Self::default)
+    }
+    fn is_empty(&self) -> bool {
+        self.qos_class.is_empty()
+            && self.nominated_node_name.is_empty()
+            && self.start_time.is_none()
+            && self.reason.is_empty()
+            && self.message.is_empty()
+            && self.container_statuses.is_empty()
+            && self.init_container_statuses.is_empty()
+    }
+}
+
+impl std::ops::Deref for PodStatus {
+    type Target = PodStatusMore;
+    fn deref(&self) -> &PodStatusMore {
+        self.more.get()
+    }
+}
+
+impl std::ops::DerefMut for PodStatus {
+    fn deref_mut(&mut self) -> &mut PodStatusMore {
+        self.more.get_mut()
+    }
+}
+
+#[derive(Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct PodStatusWire {
+    phase: String,
+    #[serde(deserialize_with = "de::exact_vec")]
+    conditions: Vec<PodCondition>,
+    qos_class: String,
+    nominated_node_name: String,
+    start_time: Option<Time>,
+    reason: String,
+    message: String,
+    #[serde(deserialize_with = "de::exact_vec")]
+    container_statuses: Vec<ContainerStatus>,
+    #[serde(deserialize_with = "de::exact_vec")]
+    init_container_statuses: Vec<ContainerStatus>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PodStatusRef<'a> {
+    #[serde(skip_serializing_if = "skip::string")]
+    phase: &'a String,
+    #[serde(skip_serializing_if = "skip::vec")]
+    conditions: &'a Vec<PodCondition>,
+    #[serde(skip_serializing_if = "skip::string")]
+    qos_class: &'a String,
+    #[serde(skip_serializing_if = "skip::string")]
+    nominated_node_name: &'a String,
+    #[serde(skip_serializing_if = "skip::none")]
+    start_time: &'a Option<Time>,
+    #[serde(skip_serializing_if = "skip::string")]
+    reason: &'a String,
+    #[serde(skip_serializing_if = "skip::string")]
+    message: &'a String,
+    #[serde(skip_serializing_if = "skip::vec")]
+    container_statuses: &'a Vec<ContainerStatus>,
+    #[serde(skip_serializing_if = "skip::vec")]
+    init_container_statuses: &'a Vec<ContainerStatus>,
+}
+
+impl<'de> Deserialize<'de> for PodStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = PodStatusWire::deserialize(d)?;
+        Ok(PodStatus {
+            phase: w.phase,
+            conditions: w.conditions,
+            more: Sparse::new(PodStatusMore {
+                qos_class: w.qos_class,
+                nominated_node_name: w.nominated_node_name,
+                start_time: w.start_time,
+                reason: w.reason,
+                message: w.message,
+                container_statuses: w.container_statuses,
+                init_container_statuses: w.init_container_statuses,
+            }),
+        })
+    }
+}
+
+impl Serialize for PodStatus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let more = self.more.get();
+        PodStatusRef {
+            phase: &self.phase,
+            conditions: &self.conditions,
+            qos_class: &more.qos_class,
+            nominated_node_name: &more.nominated_node_name,
+            start_time: &more.start_time,
+            reason: &more.reason,
+            message: &more.message,
+            container_statuses: &more.container_statuses,
+            init_container_statuses: &more.init_container_statuses,
+        }
+        .serialize(s)
+    }
+}
+
+/// `skip_serializing_if` tests for the borrowed views above.
+mod skip {
+    use super::Labels;
+
+    pub(super) fn string(s: &&String) -> bool {
+        s.is_empty()
+    }
+    pub(super) fn labels(l: &&Labels) -> bool {
+        l.is_empty()
+    }
+    pub(super) fn none<T>(o: &&Option<T>) -> bool {
+        o.is_none()
+    }
+    pub(super) fn vec<T>(v: &&Vec<T>) -> bool {
+        v.is_empty()
+    }
 }
 
 /// `v1.ContainerStatus`, reduced to the resources an in-place resize reports.

@@ -315,11 +315,9 @@ pub fn pod_limits(pod: &Pod, opts: &PodResourcesOptions) -> ResourceList {
 ///
 /// Idempotent.
 pub fn default_requests_from_limits(spec: &mut PodSpec) {
-    for c in spec
-        .containers
-        .iter_mut()
-        .chain(spec.init_containers.iter_mut())
-    {
+    // the init containers through the out-of-line fields, without allocating them
+    let init = spec.more.as_mut().map(|m| &mut m.init_containers);
+    for c in spec.containers.iter_mut().chain(init.into_iter().flatten()) {
         let missing: Vec<_> = c
             .resources
             .limits
@@ -391,8 +389,13 @@ pub fn round_pod_resources(spec: &mut PodSpec) -> Vec<String> {
                 notes.push(format!("{name} {side}{what}: {before} -> {after}"));
             }
         };
+    let mut no_init = Vec::new();
+    let init = spec
+        .more
+        .as_mut()
+        .map_or(&mut no_init, |m| &mut m.init_containers);
     for (kind, containers) in [
-        ("init container", &mut spec.init_containers),
+        ("init container", init),
         ("container", &mut spec.containers),
     ] {
         for c in containers.iter_mut() {
@@ -584,7 +587,11 @@ mod tests {
                 &[("memory", "1Gi")],
                 &[("cpu", "2"), ("memory", "2Gi")],
             )],
-            init_containers: vec![container("i", &[], &[("cpu", "1")])],
+            more: cube_model::objects::PodSpecMore {
+                init_containers: vec![container("i", &[], &[("cpu", "1")])],
+                ..Default::default()
+            }
+            .into(),
             ..Default::default()
         };
         default_requests_from_limits(&mut spec);
@@ -605,10 +612,14 @@ mod tests {
     fn pod_level_requests_default_from_containers_then_limits() {
         let mut spec = PodSpec {
             containers: vec![container("a", &[("cpu", "100m")], &[])],
-            resources: Some(Box::new(ResourceRequirements {
-                requests: ResourceList::new(),
-                limits: rl(&[("cpu", "1"), ("memory", "1Gi")]),
-            })),
+            more: cube_model::objects::PodSpecMore {
+                resources: Some(Box::new(ResourceRequirements {
+                    requests: ResourceList::new(),
+                    limits: rl(&[("cpu", "1"), ("memory", "1Gi")]),
+                })),
+                ..Default::default()
+            }
+            .into(),
             ..Default::default()
         };
         default_requests_from_limits(&mut spec);

@@ -828,10 +828,14 @@ mod tests {
     #[test]
     fn pod_level_request_above_limit() {
         let spec = PodSpec {
-            resources: Some(Box::new(ResourceRequirements {
-                requests: rl(&[("cpu", "2"), ("storage", "1Gi")]),
-                limits: rl(&[("cpu", "1")]),
-            })),
+            more: cube_model::objects::PodSpecMore {
+                resources: Some(Box::new(ResourceRequirements {
+                    requests: rl(&[("cpu", "2"), ("storage", "1Gi")]),
+                    limits: rl(&[("cpu", "1")]),
+                })),
+                ..Default::default()
+            }
+            .into(),
             ..Default::default()
         };
         let texts: Vec<String> = validate_pod_level_resources(&spec)
