@@ -238,6 +238,19 @@ fn read_inputs(
         cube_examples::learn_secrets(&bytes);
         let text = String::from_utf8_lossy(&bytes);
         let origin = (!is_stdin).then_some(path.as_path());
+        if text.len() as u64 > limits.max_kubeconfig_bytes
+            && cube_examples::looks_like_kubeconfig_head(&text)
+        {
+            // a kubeconfig too large to be one (100 MB of certificate-authority-data): bad
+            // input with the limit named, as in cluster_import; never read as a snapshot
+            let hit = limits.exceeded(
+                cube_model::Limit::KubeconfigBytes,
+                name.clone(),
+                Some(text.len() as u64),
+            );
+            inputs.add_unreadable(&name, format!("a kubeconfig: cannot read {hit}"));
+            continue;
+        }
         if let Some(parsed) = read_kubeconfig(&text, origin, limits) {
             let parsed = parsed.with_context(|| format!("{name} is not a readable kubeconfig"));
             match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None)) {
@@ -316,7 +329,7 @@ fn read_kubeconfig(
     origin: Option<&std::path::Path>,
     limits: &cube_model::Limits,
 ) -> Option<Result<Kubeconfig>> {
-    if !may_be_kubeconfig(text) {
+    if !may_be_kubeconfig(text, limits) {
         return None;
     }
     match Kubeconfig::from_yaml_with(text, origin, limits) {
@@ -343,10 +356,11 @@ fn has_kubeconfig_shape(cfg: &Kubeconfig) -> bool {
     }
 }
 
-/// The cheap checks before any parse: at most 16 MiB (no kubeconfig is that large; a dump is
-/// read as a snapshot) and one of the kubeconfig keys named somewhere.
-fn may_be_kubeconfig(text: &str) -> bool {
-    text.len() <= 16 << 20
+/// The cheap checks before any parse: at most `limits.max_kubeconfig_bytes` (16 MiB by
+/// default: no kubeconfig is that large; a larger text that looks like one is refused before,
+/// a dump is read as a snapshot) and one of the kubeconfig keys named somewhere.
+fn may_be_kubeconfig(text: &str, limits: &cube_model::Limits) -> bool {
+    text.len() as u64 <= limits.max_kubeconfig_bytes
         && ["clusters", "contexts", "users", "current-context"]
             .iter()
             .any(|k| text.contains(k))
@@ -369,7 +383,7 @@ fn is_kubeconfig(text: &str, limits: &cube_model::Limits) -> bool {
         #[serde(rename = "current-context")]
         current_context: Option<serde::de::IgnoredAny>,
     }
-    if !may_be_kubeconfig(text) {
+    if !may_be_kubeconfig(text, limits) {
         return false;
     }
     let body = text.trim_start_matches('\u{feff}');
@@ -436,7 +450,7 @@ fn collect_live(
     context: Option<&str>,
     limits: &cube_model::Limits,
 ) -> Result<(ImportReport, Option<ClusterSnapshot>)> {
-    let text = cube_examples::read_input_text(path, limits)?;
+    let text = cube_examples::read_kubeconfig_text(path, limits)?;
     // the same checks as cluster_import (an empty file, a document that is not a kubeconfig:
     // bad input, exit 2)
     let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(path), limits)?;

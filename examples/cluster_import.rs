@@ -315,7 +315,7 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         .limits
         .limits()
         .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
-    let text = cube_examples::read_input_text(&args.kubeconfig, &limits)
+    let text = cube_examples::read_kubeconfig_text(&args.kubeconfig, &limits)
         .map_err(|e| Failure::BadInput(e.into()))?;
     let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(&args.kubeconfig), &limits)
         .map_err(|e| Failure::BadInput(e.into()))?;

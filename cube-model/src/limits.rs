@@ -18,6 +18,7 @@
 //! | `objects-per-snapshot` | [`Limits::max_objects_per_snapshot`] | 10,000,000 | objects kept in one snapshot |
 //! | `replicas-expanded` | [`Limits::max_replicas_expanded`] | 10,000 | replica pods tried per workload (each is admitted and scheduled against the ones before it, on one incremental index) |
 //! | `yaml-alias-expansions` | [`Limits::max_yaml_alias_expansions`] | 100,000 | YAML alias events replayed per file (all documents together) |
+//! | `kubeconfig-bytes` | [`Limits::max_kubeconfig_bytes`] | 16 MiB | a kubeconfig file (a larger one is refused as bad input, never read as a snapshot) |
 //! | `log-line-bytes` | [`Limits::max_log_line_bytes`] | 64 KiB | one line of a pasted log read by the classifiers (the rest of a longer line is not read) |
 //! | `collection-deadline-secs` | [`Limits::collection_deadline`] | 900 s | a whole live collection |
 //! | `request-timeout-secs` | [`Limits::request_timeout`] | 30 s | one HTTP request, body included |
@@ -45,6 +46,8 @@ pub enum Limit {
     ReplicasExpanded,
     /// YAML alias events replayed while reading one file (every document of it together).
     YamlAliasExpansions,
+    /// Largest kubeconfig file, in bytes.
+    KubeconfigBytes,
     /// Longest line of a pasted log read by the classifiers, in bytes.
     LogLineBytes,
     /// Overall deadline of a live collection, in seconds.
@@ -55,13 +58,14 @@ pub enum Limit {
 
 impl Limit {
     /// Every limit, in documentation order.
-    pub const ALL: [Limit; 9] = [
+    pub const ALL: [Limit; 10] = [
         Limit::FileBytes,
         Limit::HttpBodyBytes,
         Limit::PagesPerList,
         Limit::ObjectsPerSnapshot,
         Limit::ReplicasExpanded,
         Limit::YamlAliasExpansions,
+        Limit::KubeconfigBytes,
         Limit::LogLineBytes,
         Limit::CollectionDeadlineSecs,
         Limit::RequestTimeoutSecs,
@@ -76,6 +80,7 @@ impl Limit {
             Limit::ObjectsPerSnapshot => "objects-per-snapshot",
             Limit::ReplicasExpanded => "replicas-expanded",
             Limit::YamlAliasExpansions => "yaml-alias-expansions",
+            Limit::KubeconfigBytes => "kubeconfig-bytes",
             Limit::LogLineBytes => "log-line-bytes",
             Limit::CollectionDeadlineSecs => "collection-deadline-secs",
             Limit::RequestTimeoutSecs => "request-timeout-secs",
@@ -91,6 +96,7 @@ impl Limit {
             Limit::ObjectsPerSnapshot => "--max-objects-per-snapshot",
             Limit::ReplicasExpanded => "--max-replicas-expanded",
             Limit::YamlAliasExpansions => "--max-yaml-alias-expansions",
+            Limit::KubeconfigBytes => "--max-kubeconfig-bytes",
             Limit::LogLineBytes => "--max-log-line-bytes",
             Limit::CollectionDeadlineSecs => "--collection-deadline-secs",
             Limit::RequestTimeoutSecs => "--request-timeout-secs",
@@ -106,6 +112,7 @@ impl Limit {
             Limit::ObjectsPerSnapshot => "the number of objects in one snapshot",
             Limit::ReplicasExpanded => "the number of replicas expanded for one workload",
             Limit::YamlAliasExpansions => "the number of YAML alias expansions in one file",
+            Limit::KubeconfigBytes => "the size of a kubeconfig",
             Limit::LogLineBytes => "the length of one log line",
             Limit::CollectionDeadlineSecs => "the time of the live collection",
             Limit::RequestTimeoutSecs => "the time of one request",
@@ -115,7 +122,10 @@ impl Limit {
     /// The unit of the value (`bytes`, `pages`, `seconds`).
     pub fn unit(self) -> &'static str {
         match self {
-            Limit::FileBytes | Limit::HttpBodyBytes | Limit::LogLineBytes => "bytes",
+            Limit::FileBytes
+            | Limit::HttpBodyBytes
+            | Limit::KubeconfigBytes
+            | Limit::LogLineBytes => "bytes",
             Limit::PagesPerList => "pages",
             Limit::ObjectsPerSnapshot => "objects",
             Limit::ReplicasExpanded => "replicas",
@@ -128,7 +138,10 @@ impl Limit {
     /// one year (so a deadline added to "now" can never overflow).
     pub fn max_value(self) -> u64 {
         match self {
-            Limit::FileBytes | Limit::HttpBodyBytes | Limit::LogLineBytes => 1 << 40,
+            Limit::FileBytes
+            | Limit::HttpBodyBytes
+            | Limit::KubeconfigBytes
+            | Limit::LogLineBytes => 1 << 40,
             Limit::PagesPerList | Limit::ReplicasExpanded => u64::from(u32::MAX),
             Limit::ObjectsPerSnapshot | Limit::YamlAliasExpansions => 1 << 32,
             Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => 365 * 24 * 3600,
@@ -164,6 +177,7 @@ impl Limit {
             Limit::ObjectsPerSnapshot => "max_objects_per_snapshot",
             Limit::ReplicasExpanded => "max_replicas_expanded",
             Limit::YamlAliasExpansions => "max_yaml_alias_expansions",
+            Limit::KubeconfigBytes => "max_kubeconfig_bytes",
             Limit::LogLineBytes => "max_log_line_bytes",
             Limit::CollectionDeadlineSecs => "collection_deadline",
             Limit::RequestTimeoutSecs => "request_timeout",
@@ -204,6 +218,11 @@ pub struct Limits {
     /// YAML alias events replayed while reading one file; the budget is shared by every
     /// document of the file (it does not restart per document).
     pub max_yaml_alias_expansions: u64,
+    /// Largest kubeconfig file, in bytes (the same 16 MiB cube-cluster allows a file a
+    /// kubeconfig references). A larger kubeconfig (100 MB of `certificate-authority-data`) is
+    /// refused as bad input by every program, with this limit named; a larger input that only
+    /// looks like a kubeconfig is never read as a snapshot instead.
+    pub max_kubeconfig_bytes: u64,
     /// Longest line of a pasted log read by the classifiers, in bytes; a longer line is read up
     /// to here, listed as an input problem and as a limit hit. No real log line is this long
     /// (journald's `LineMax` is 48 KiB, the CRI log format splits lines at 16 KiB); matching
@@ -224,6 +243,7 @@ impl Default for Limits {
             max_objects_per_snapshot: 10_000_000,
             max_replicas_expanded: 10_000,
             max_yaml_alias_expansions: 100_000,
+            max_kubeconfig_bytes: 16 << 20,
             max_log_line_bytes: 64 << 10,
             collection_deadline: Duration::from_secs(900),
             request_timeout: Duration::from_secs(30),
@@ -282,6 +302,7 @@ impl Limits {
             Limit::ObjectsPerSnapshot => self.max_objects_per_snapshot,
             Limit::ReplicasExpanded => u64::from(self.max_replicas_expanded),
             Limit::YamlAliasExpansions => self.max_yaml_alias_expansions,
+            Limit::KubeconfigBytes => self.max_kubeconfig_bytes,
             Limit::LogLineBytes => self.max_log_line_bytes,
             Limit::CollectionDeadlineSecs => self.collection_deadline.as_secs(),
             Limit::RequestTimeoutSecs => self.request_timeout.as_secs(),
@@ -306,6 +327,7 @@ impl Limits {
             Limit::ObjectsPerSnapshot => self.max_objects_per_snapshot = value,
             Limit::ReplicasExpanded => self.max_replicas_expanded = small,
             Limit::YamlAliasExpansions => self.max_yaml_alias_expansions = value,
+            Limit::KubeconfigBytes => self.max_kubeconfig_bytes = value,
             Limit::LogLineBytes => self.max_log_line_bytes = value,
             Limit::CollectionDeadlineSecs => self.collection_deadline = Duration::from_secs(value),
             Limit::RequestTimeoutSecs => self.request_timeout = Duration::from_secs(value),

@@ -325,7 +325,7 @@ pub mod exit {
 pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
-    /// log-line-bytes, collection-deadline-secs, request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
+    /// kubeconfig-bytes, log-line-bytes, collection-deadline-secs, request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
     /// Largest file (or stdin) read, in bytes (default 4Gi).
@@ -346,6 +346,9 @@ pub struct LimitArgs {
     /// YAML alias expansions per file (default 100000).
     #[arg(long, value_name = "N")]
     pub max_yaml_alias_expansions: Option<String>,
+    /// Largest kubeconfig file, in bytes (default 16Mi).
+    #[arg(long, value_name = "BYTES")]
+    pub max_kubeconfig_bytes: Option<String>,
     /// Longest log line read by the classifiers, in bytes (default 64Ki).
     #[arg(long, value_name = "BYTES")]
     pub max_log_line_bytes: Option<String>,
@@ -372,6 +375,7 @@ impl LimitArgs {
             (Limit::ObjectsPerSnapshot, &self.max_objects_per_snapshot),
             (Limit::ReplicasExpanded, &self.max_replicas_expanded),
             (Limit::YamlAliasExpansions, &self.max_yaml_alias_expansions),
+            (Limit::KubeconfigBytes, &self.max_kubeconfig_bytes),
             (Limit::LogLineBytes, &self.max_log_line_bytes),
             (
                 Limit::CollectionDeadlineSecs,
@@ -456,6 +460,72 @@ pub fn hide_known(text: &str) -> std::borrow::Cow<'_, str> {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     known.hide(text)
+}
+
+/// Reads a kubeconfig file as text through the bounded reader, at most
+/// `limits.max_kubeconfig_bytes` (and `max_file_bytes`): a larger file is
+/// [`cube_model::io::ReadError::TooLarge`] naming the `kubeconfig-bytes` limit, the same bad
+/// input (exit 2) in every program.
+///
+/// # Errors
+/// As [`read_input`].
+pub fn read_kubeconfig_text(
+    path: &Path,
+    limits: &Limits,
+) -> Result<String, cube_model::io::ReadError> {
+    let mut bounded = limits.clone();
+    let by_kubeconfig = limits.max_kubeconfig_bytes < limits.max_file_bytes;
+    bounded.max_file_bytes = limits.max_file_bytes.min(limits.max_kubeconfig_bytes);
+    read_input_text(path, &bounded).map_err(|e| match e {
+        cube_model::io::ReadError::TooLarge(mut hit) if by_kubeconfig => {
+            hit.limit = cube_model::limits::Limit::KubeconfigBytes;
+            cube_model::io::ReadError::TooLarge(hit)
+        }
+        other => other,
+    })
+}
+
+/// True when a text over the kubeconfig limit is a kubeconfig by its head (the first 64 KiB):
+/// `kind: Config` (YAML or JSON), or kubeconfig keys at the top level (`clusters:` with
+/// `contexts:` or `users:`, `current-context:`) and no other top-level `kind:`. Such a text is
+/// refused as an oversized kubeconfig, never read as a snapshot (where its `Config` would be
+/// skipped as a kind the analyses do not read, with exit 0).
+pub fn looks_like_kubeconfig_head(text: &str) -> bool {
+    let mut end = text.len().min(64 << 10);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = text[..end].trim_start_matches('\u{feff}');
+    let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("\"kind\":\"Config\"") {
+        return true;
+    }
+    let mut kind = None;
+    let mut keys = 0;
+    for line in head.lines() {
+        let l = line.trim_end();
+        if let Some(k) = l.strip_prefix("kind:") {
+            kind = Some(
+                k.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(['"', '\''])
+                    .to_owned(),
+            );
+        }
+        if ["clusters:", "contexts:", "users:", "current-context:"]
+            .iter()
+            .any(|k| l.starts_with(k))
+        {
+            keys += 1;
+        }
+    }
+    match kind.as_deref() {
+        Some("Config") => true,
+        Some(_) => false,
+        None => keys >= 2,
+    }
 }
 
 /// Reads one input file as text (invalid UTF-8 replaced), see [`read_input`].

@@ -484,6 +484,7 @@ fn every_program_takes_the_same_limit_flags() {
         "--max-objects-per-snapshot",
         "--max-replicas-expanded",
         "--max-yaml-alias-expansions",
+        "--max-kubeconfig-bytes",
         "--max-log-line-bytes",
         "--collection-deadline-secs",
         "--request-timeout-secs",
@@ -825,6 +826,100 @@ fn an_empty_kubeconfig_is_bad_input_in_every_program() {
     assert_eq!(code(&o), 2);
     let o = run("cluster_import", &["--kubeconfig", &e]);
     assert_eq!(code(&o), 2);
+}
+
+/// A kubeconfig of 20 MB of `certificate-authority-data` junk: `cluster_diagnose --snapshot`
+/// read it as a snapshot (its `Config` skipped) and exited 0. Every program refuses it as bad
+/// input naming the `kubeconfig-bytes` limit (exit 2); raised past it, every program reads it
+/// and says the CA data is no certificate (exit 1). Under the limit, junk in any base64 field
+/// gives the same exit code in every program.
+#[test]
+fn an_oversized_kubeconfig_is_bad_input_in_every_program() {
+    let kubeconfig_with_ca = |bytes: usize| {
+        KUBECONFIG.replace(
+            "insecure-skip-tls-verify: true}",
+            &format!("certificate-authority-data: {}}}", "A".repeat(bytes)),
+        )
+    };
+    let check = |prog: &str, args: &[&str], want: i32| {
+        let o = run(prog, args);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let shown = &all[..all.len().min(2000)];
+        assert_eq!(code(&o), want, "{prog} {:?}: {shown}", &args[..2]);
+        if want == 2 {
+            assert!(all.contains("kubeconfig-bytes"), "{prog}: {shown}");
+        }
+        assert!(all.len() < 1 << 20, "{prog}: the junk is echoed");
+    };
+    // the reported case, at the default limit (16 MiB)
+    let big = write(
+        "oversized-kubeconfig.yaml",
+        kubeconfig_with_ca(20 << 20).as_bytes(),
+    );
+    let big = big.display().to_string();
+    check(
+        "cluster_diagnose",
+        &["--snapshot", &big, "--output", "json"],
+        2,
+    );
+    // every program, at a lowered limit (quick)
+    let p = write(
+        "over-limit-kubeconfig.yaml",
+        kubeconfig_with_ca(300 << 10).as_bytes(),
+    );
+    let p = p.display().to_string();
+    let low = ["--max-kubeconfig-bytes", "100Ki"];
+    let runs: [(&str, Vec<&str>); 3] = [
+        (
+            "cluster_diagnose",
+            vec!["--snapshot", &p, "--output", "json"],
+        ),
+        (
+            "cluster_diagnose",
+            vec!["--kubeconfig", &p, "--output", "json"],
+        ),
+        (
+            "cluster_import",
+            vec!["--kubeconfig", &p, "--offline", "--output", "json"],
+        ),
+    ];
+    for (prog, args) in &runs {
+        check(prog, &[&args[..], &low[..]].concat(), 2);
+        // under the limit the CA data is read and is no certificate: exit 1 in both
+        if args[0] != "--kubeconfig" || *prog == "cluster_import" {
+            check(prog, args, 1);
+        }
+    }
+    // junk in every base64 field, under the limit: the same code in both programs
+    for field in [
+        "certificate-authority-data",
+        "client-certificate-data",
+        "client-key-data",
+    ] {
+        let text = if field == "certificate-authority-data" {
+            kubeconfig_with_ca(1 << 20)
+        } else {
+            KUBECONFIG.replace(
+                "token: plain-token-value}",
+                &format!(
+                    "token: plain-token-value, {field}: {}}}",
+                    "A".repeat(1 << 20)
+                ),
+            )
+        };
+        let p = write("junk-field-kubeconfig.yaml", text.as_bytes());
+        let p = p.display().to_string();
+        let d = code(&run(
+            "cluster_diagnose",
+            &["--snapshot", &p, "--output", "json"],
+        ));
+        let i = code(&run("cluster_import", &["--kubeconfig", &p, "--offline"]));
+        assert_eq!((d, i), (1, 1), "{field}: diagnose {d}, import {i}");
+    }
 }
 
 /// A Deployment with `replicas: 2147483647` (or a Job's parallelism) never finished.
