@@ -1806,10 +1806,12 @@ fn command_namespace(cmd: &str) -> Option<String> {
     None
 }
 
-/// The kind (`Node` or `Pod`) and name of the one object a `kubectl describe` (or `kubectl
-/// get`) command line names (`describe node gpu-01`, `describe pods/train-0`, `describe po
-/// train-0 -n x`, `get node gpu-01 -o yaml`); `None` for other commands, other kinds, and
-/// several names or a selector.
+/// The kind (`Node`, `Pod`, `DaemonSet`, `Deployment`, `StatefulSet`, `ReplicaSet`,
+/// `ReplicationController` or `Job`) and name of the one object a `kubectl describe` (or
+/// `kubectl get`) command line names (`describe node gpu-01`, `describe pods/train-0`,
+/// `describe po train-0 -n x`, `describe ds nvidia-device-plugin -n kube-system | tail`, `get
+/// node gpu-01 -o yaml`); `None` for other commands, other kinds, and several names or a
+/// selector.
 fn command_object(cmd: &str) -> Option<(&'static str, String)> {
     let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
     // `describe`, or `get` of one object (`kubectl get node X -o yaml | grep nvidia`: an
@@ -1846,9 +1848,16 @@ fn command_object(cmd: &str) -> Option<(&'static str, String)> {
             return None;
         }
     }
-    let kind_of = |r: &str| match r.to_ascii_lowercase().as_str() {
+    // kubectl's resource names and short names (`kubectl api-resources`)
+    let kind_of = |r: &str| match r.to_ascii_lowercase().split('.').next().unwrap_or("") {
         "node" | "nodes" | "no" => Some("Node"),
         "pod" | "pods" | "po" => Some("Pod"),
+        "daemonset" | "daemonsets" | "ds" => Some("DaemonSet"),
+        "deployment" | "deployments" | "deploy" => Some("Deployment"),
+        "statefulset" | "statefulsets" | "sts" => Some("StatefulSet"),
+        "replicaset" | "replicasets" | "rs" => Some("ReplicaSet"),
+        "replicationcontroller" | "replicationcontrollers" | "rc" => Some("ReplicationController"),
+        "job" | "jobs" => Some("Job"),
         _ => None,
     };
     let (kind, name) = match positional.as_slice() {
@@ -1890,7 +1899,8 @@ impl Marks {
         }
     }
 
-    /// Gives the name of the described object (`kind` `Node` or `Pod`) to the objects of that
+    /// Gives the name of the described object (`kind` `Node`, `Pod`, `DaemonSet` or a workload
+    /// kind) to the objects of that
     /// kind read since the mark without a name, and to the events read since the mark whose
     /// involved object has none (the `Events:` table of the excerpt).
     fn apply_object(self, p: &mut ParsedText, kind: &str, name: &str) {
@@ -1901,11 +1911,24 @@ impl Marks {
                 .skip(self.nodes)
                 .filter(|n| n.metadata.name.is_empty())
                 .for_each(|n| n.metadata.name = name.to_owned()),
-            _ => p
+            "Pod" => p
                 .pods
                 .iter_mut()
                 .skip(self.pods)
                 .filter(|o| o.metadata.name.is_empty())
+                .for_each(|o| o.metadata.name = name.to_owned()),
+            "DaemonSet" => p
+                .daemon_sets
+                .iter_mut()
+                .skip(self.daemon_sets)
+                .filter(|o| o.metadata.name.is_empty())
+                .for_each(|o| o.metadata.name = name.to_owned()),
+            // a workload's excerpt (`describe deploy x | tail`) is its events
+            _ => p
+                .workloads
+                .iter_mut()
+                .skip(self.workloads)
+                .filter(|o| o.metadata.name.is_empty() && o.kind == kind)
                 .for_each(|o| o.metadata.name = name.to_owned()),
         }
         for e in p.events.iter_mut().skip(self.events) {
@@ -4648,6 +4671,21 @@ Containers:
         assert_eq!(command_object("kubectl describe nodes"), None);
         assert_eq!(command_object("kubectl describe nodes -l gpu=true"), None);
         assert_eq!(command_object("kubectl describe svc x"), None);
+        assert_eq!(
+            command_object("kubectl describe ds openebs-cstor-csi-node -n openebs | tail -4"),
+            Some(("DaemonSet", "openebs-cstor-csi-node".to_owned()))
+        );
+        assert_eq!(
+            command_object("kubectl -n ml describe deployments.apps/trainer"),
+            Some(("Deployment", "trainer".to_owned()))
+        );
+        let ds = "$ kubectl describe ds openebs-cstor-csi-node -n openebs | tail -4\nEvents:\n  Type     Reason        Age                From                  Message\n  ----     ------        ----               ----                  -------\n  Warning  FailedCreate  2m (x19 over 14m)  daemonset-controller  Error creating: insufficient quota to match these scopes: [{PriorityClass In [system-node-critical system-cluster-critical]}]\n";
+        let p = parse_text(ds);
+        let o = &p.events[0].involved_object;
+        assert_eq!(
+            (o.kind.as_str(), o.namespace.as_str(), o.name.as_str()),
+            ("DaemonSet", "openebs", "openebs-cstor-csi-node")
+        );
         // `get` of one object names an excerpt of its output (`-o yaml | grep nvidia`)
         assert_eq!(
             command_object("kubectl get node gpu-01 -o yaml | grep -i nvidia"),
