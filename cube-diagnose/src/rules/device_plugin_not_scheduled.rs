@@ -12,7 +12,7 @@ declare_rule!(
     "device-plugin-not-scheduled",
     Gpu,
     Error,
-    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
+    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A GPU node on which no pod of a device plugin runs while a `get pods -o wide` listing shows its pods on other nodes, its DaemonSet not in the input, is a warning naming the node, the plugin, and the taints and labels that set the node apart from those with its pods. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
     check
 );
 
@@ -256,6 +256,67 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             )),
         );
     }
+    // a GPU node without a pod of the plugin whose pods a listing shows on other nodes, when the
+    // DaemonSet itself is not in the input
+    for m in crate::gpu::plugin_pods_missing(ctx) {
+        let n = m.node;
+        let (ns, ds) = &m.daemon_set;
+        let o = obj("Node", "", &n.metadata.name);
+        let mut why = Vec::new();
+        if !m.taints.is_empty() {
+            why.push(format!(
+                "the node has taints the nodes with its pods do not ({}): the DaemonSet may not tolerate them",
+                m.taints
+                    .iter()
+                    .map(|t| crate::gpu::taint_text(t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !m.missing_labels.is_empty() {
+            why.push(format!(
+                "every node with its pod has labels this node lacks ({}): the DaemonSet may select on one of them",
+                m.missing_labels
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", crate::rules::shell_word(ns))
+        };
+        let mut f = Finding::new(
+            DevicePluginNotScheduled::ID,
+            Severity::Warning,
+            node_subject(n),
+            format!(
+                "GPU node {} has no pod of the device plugin {ds}{} while its pods run on {} (the DaemonSet itself is not in the input): its DaemonSet places no pod on this node (nodeSelector or node affinity it does not match, or a taint it does not tolerate), so the node's GPUs cannot be advertised{}{}",
+                n.metadata.name,
+                if ns.is_empty() { String::new() } else { format!(" ({ns})") },
+                m.elsewhere.join(", "),
+                if why.is_empty() { "" } else { "; " },
+                why.join("; ")
+            ),
+        )
+        .with_evidences(crate::gpu::source_evidence(n, m.evidence, 3))
+        .with_evidence(Evidence::field(&o, format!("pods of {ds}"), "<none on this node>"));
+        for t in &m.taints {
+            f = f.with_evidence(Evidence::field(
+                &o,
+                "spec.taints",
+                crate::gpu::taint_text(t),
+            ));
+        }
+        out.push(f.with_remedy(format!(
+            "compare the DaemonSet's placement with the node: `kubectl{ns_flag} get daemonset {} -o jsonpath='{{.spec.template.spec.nodeSelector}} {{.spec.template.spec.affinity}} {{.spec.template.spec.tolerations}}'` and `kubectl get node {} --show-labels`; then label the node or add the toleration the DaemonSet lacks (its events: `kubectl{ns_flag} describe daemonset {}`)",
+            crate::rules::shell_word(ds),
+            crate::rules::shell_word(&n.metadata.name),
+            crate::rules::shell_word(ds)
+        )));
+    }
     // NFD's class-prefixed label on a node that advertises nothing, when no plugin in the input
     // tells which label it selects
     if plugins(ctx).is_empty() {
@@ -462,6 +523,48 @@ mod tests {
     use crate::rules::testutil::run_rule;
 
     const NODE: &str = r#"{"kind":"Node","metadata":{"name":"g1","labels":{"nvidia.com/gpu.present":"true"}},"spec":{"taints":[{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule"}]}}"#;
+
+    /// A GPU node with no pod of the plugin a `get pods -A -o wide` listing shows on another
+    /// node, the DaemonSet not in the input: a warning naming the node, the plugin, and the
+    /// labels and taints that set it apart; nothing when the node has the plugin's pod, or the
+    /// listing has no NODE column.
+    #[test]
+    fn gpu_node_without_the_plugin_pod_that_runs_elsewhere() {
+        let nodes = "$ kubectl get nodes --show-labels\nNAME         STATUS   ROLES           AGE   VERSION   LABELS\ncpu-1        Ready    control-plane   30d   v1.28.2   kubernetes.io/hostname=cpu-1,node-role.kubernetes.io/control-plane=\ngpu-node-1   Ready    <none>          30d   v1.28.2   kubernetes.io/hostname=gpu-node-1,nvidia.com/gpu.present=true\ngpu-node-2   Ready    <none>          2d    v1.28.2   kubernetes.io/hostname=gpu-node-2,accelerator=nvidia\n";
+        let pods = |node2: &str| {
+            format!(
+                "$ kubectl get pods -A -o wide\nNAMESPACE     NAME                                   READY   STATUS    RESTARTS   AGE   IP           NODE         NOMINATED NODE   READINESS GATES\nkube-system   nvidia-device-plugin-daemonset-x7k2p   1/1     Running   0          30d   10.244.1.5   gpu-node-1   <none>           <none>\nkube-system   {node2}   1/1     Running   0          2d    10.0.0.12    gpu-node-2   <none>           <none>\n"
+            )
+        };
+        let f = run_rule(
+            "device-plugin-not-scheduled",
+            &format!("{nodes}{}", pods("kube-proxy-zzq7b                    ")),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.display_name(), "Node/gpu-node-2");
+        assert!(
+            f[0].message.contains("nvidia-device-plugin-daemonset")
+                && f[0].message.contains("gpu-node-1")
+                && f[0].message.contains("nvidia.com/gpu.present=true"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            run_rule(
+                "device-plugin-not-scheduled",
+                &format!("{nodes}{}", pods("nvidia-device-plugin-daemonset-b2k4q"))
+            )
+            .is_empty()
+        );
+        let no_node_column = "$ kubectl get pods -n kube-system\nNAME                                   READY   STATUS    RESTARTS   AGE\nnvidia-device-plugin-daemonset-x7k2p   1/1     Running   0          30d\n";
+        assert!(
+            run_rule(
+                "device-plugin-not-scheduled",
+                &format!("{nodes}{no_node_column}")
+            )
+            .is_empty()
+        );
+    }
 
     fn ds(selector: &str) -> String {
         format!(

@@ -127,18 +127,20 @@ mod tests {
             f[0].subject.display_name(),
             "DaemonSet/openebs/openebs-cstor-csi-node"
         );
+        let commands = f[0].remedy_commands.join("\n");
         assert!(
-            f[0].remedy.contains("kubectl -n openebs apply -f - <<'EOF'")
-                && f[0]
-                    .remedy
-                    .contains("values: [system-node-critical, system-cluster-critical]"),
-            "{}",
-            f[0].remedy
+            commands.contains("kubectl -n openebs apply -f - <<'EOF'")
+                && commands.contains("values: [system-node-critical, system-cluster-critical]"),
+            "{f:#?}"
         );
         assert_eq!(
             super::parse_scopes("[{PriorityClass In [a b]} {PriorityClass Exists []}]"),
             Some(vec![
-                ("PriorityClass".into(), "In".into(), vec!["a".into(), "b".into()]),
+                (
+                    "PriorityClass".into(),
+                    "In".into(),
+                    vec!["a".into(), "b".into()]
+                ),
                 ("PriorityClass".into(), "Exists".into(), vec![])
             ])
         );
