@@ -196,6 +196,10 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
         // or `[preflight] ...` is not JSON, whatever its first character
         let from = text.find(trimmed).unwrap_or(0);
         let rest = text.get(from..).unwrap_or(trimmed);
+        // a node's labels alone (`jq .metadata.labels`): node facts, not a dump
+        if node_paths::leading_label_map(rest).is_some() {
+            return InputFormat::DescribeNode;
+        }
         if looks_like_json(rest) {
             return InputFormat::Json;
         }
@@ -304,6 +308,13 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
             // the label lines of a `describe node | grep` excerpt
             (keys.is_empty() && content_lines(text).filter(|l| is_label_line(l)).count() >= 2)
                 .then_some(InputFormat::DescribeNode)
+        })
+        .or_else(|| {
+            // `kubectl get pods` rows without their header
+            (keys.is_empty()
+                && content_lines(text)
+                    .any(|l| !l.starts_with([' ', '\t']) && headerless_pod_row(l, None).is_some()))
+            .then_some(InputFormat::GetTable)
         })
         .unwrap_or(InputFormat::Text)
 }
@@ -1404,6 +1415,16 @@ pub fn parse_text(text: &str) -> ParsedText {
             i += 1;
             continue;
         }
+        // `kubectl get pods` rows without their header (`--no-headers`, `| grep`, or pasted
+        // without it)
+        if block.is_none()
+            && !line.starts_with([' ', '\t'])
+            && let Some(cells) = headerless_pod_row(line, command.and_then(command_pods_namespaced))
+        {
+            out.pods.extend(pod_from_row(&cells));
+            i += 1;
+            continue;
+        }
         if block.is_none() || line.trim().is_empty() || !line.starts_with(' ') {
             if let Some(kind) = table_kind(line) {
                 flush(&mut block, &mut out, &mut block_index);
@@ -1686,8 +1707,21 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                     )
                 });
             if let Some(field) = map_field {
-                // one map, on one line or split into lines
-                let entries: Vec<(String, String)> = if t.starts_with('{') && t.ends_with('}') {
+                // one map, on one line or split into lines (Go's `map[k:v ...]` print before
+                // kubectl's jsonpath printed JSON)
+                let go_map = t
+                    .strip_prefix("map[")
+                    .and_then(|r| r.strip_suffix(']'))
+                    .map(|inner| {
+                        inner
+                            .split_whitespace()
+                            .filter_map(|kv| kv.split_once(':'))
+                            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                            .collect::<Vec<_>>()
+                    });
+                let entries: Vec<(String, String)> = if let Some(e) = go_map {
+                    e
+                } else if t.starts_with('{') && t.ends_with('}') {
                     t.trim_matches(['{', '}'])
                         .split(',')
                         .filter_map(node_paths::map_entry)
@@ -1724,6 +1758,38 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                 }
             }
             jsonpath = None;
+        }
+        // a node's labels as one map (`jq .metadata.labels` over several lines, one line of
+        // JSON, Go's `map[...]`): named by the command, else by its hostname label
+        if t.starts_with('{') || t.starts_with("map[") {
+            let end = if t.ends_with('}') || t.ends_with(']') {
+                Some(i)
+            } else {
+                lines[i + 1..]
+                    .iter()
+                    .take(500)
+                    .position(|l| l.trim() == "}")
+                    .map(|n| i + 1 + n)
+            };
+            if let Some(end) = end
+                && let Some(labels) = node_paths::node_label_map(&lines[i..=end].join("\n"))
+            {
+                let name = if current.is_empty() {
+                    labels
+                        .iter()
+                        .find(|(k, _)| k == "kubernetes.io/hostname")
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default()
+                } else {
+                    current.clone()
+                };
+                slot(&mut facts, &name).labels.extend(labels);
+                for l in &mut lines[i..=end] {
+                    *l = "";
+                }
+                i = end + 1;
+                continue;
+            }
         }
         // `Node: <name>` / `Name: <name>` naming the path lines that follow it
         if let Some((key, value)) = t.split_once(':')
@@ -3344,80 +3410,199 @@ fn command_get_kind(cmd: &str) -> Option<&'static str> {
     })
 }
 
+/// For a shown `kubectl get pods` command (`get po`, `get pod/x`; any output filter: `|
+/// grep` drops the header too): whether its rows start with a NAMESPACE column (`-A`,
+/// `--all-namespaces`). `None` for other commands.
+fn command_pods_namespaced(cmd: &str) -> Option<bool> {
+    let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "get")?;
+    let resource = words[at + 1..].iter().find(|w| !w.starts_with('-'))?;
+    let first = resource.split(['/', '.']).next()?.to_ascii_lowercase();
+    if !matches!(first.as_str(), "po" | "pod" | "pods") || resource.contains(',') {
+        return None;
+    }
+    Some(
+        words
+            .iter()
+            .any(|w| matches!(*w, "-A" | "--all-namespaces" | "--all-namespaces=true")),
+    )
+}
+
 /// `kubectl get pods [-A] [-o wide]`. The table shows no spec: such pods carry
 /// [`PARTIAL_ANNOTATION`] (their requests, tolerations and selectors are unknown).
 fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
-    for cells in rows {
-        let Some(metadata) = table_object_meta(
-            &cells,
-            "pods",
-            &[
-                "containers",
-                "requests",
-                "tolerations",
-                "node selector",
-                "affinity",
-            ],
-        ) else {
-            continue;
-        };
-        let mut pod = Pod {
-            metadata,
-            ..Pod::default()
-        };
-        // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
-        // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
-        let status = table_cell(&cells, "STATUS");
-        let node = table_cell(&cells, "NODE");
-        let phase = match status.as_str() {
-            "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown" => status.clone(),
-            "Completed" => "Succeeded".to_owned(),
-            "Error"
-            | "Evicted"
-            | "OOMKilled"
-            | "NodeAffinity"
-            | "NodeLost"
-            | "Shutdown"
-            | "UnexpectedAdmissionError"
-            | "ContainerStatusUnknown" => "Failed".to_owned(),
-            s if s.starts_with("OutOf") => "Failed".to_owned(),
-            "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
-            _ if node.is_empty() => "Pending".to_owned(),
-            _ => "Pending".to_owned(),
-        };
-        if phase != status {
-            pod.status.reason = status;
-        }
-        // READY is `<ready containers>/<containers>` (printPod counts the containers that
-        // are ready and running); the kubelet's Ready condition needs all of them and every
-        // readiness gate (`READINESS GATES` `<true>/<gates>` with -o wide)
-        let fraction = |name: &str| -> Option<(u32, u32)> {
-            let cell = table_cell(&cells, name);
-            let (a, b) = cell.split_once('/')?;
-            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-        };
-        if let Some((ready, total)) = fraction("READY") {
-            let containers_ready = total > 0 && ready == total && phase == "Running";
-            let gates = fraction("READINESS GATES").is_none_or(|(t, n)| t == n);
-            let status = |ok: bool| if ok { "True" } else { "False" }.to_owned();
-            pod.status.conditions.push(PodCondition {
-                type_: "ContainersReady".to_owned(),
-                status: status(containers_ready),
-                ..PodCondition::default()
-            });
-            pod.status.conditions.push(PodCondition {
-                type_: "Ready".to_owned(),
-                status: status(containers_ready && gates),
-                ..PodCondition::default()
-            });
-        }
-        pod.status.phase = phase;
-        pod.spec.node_name = node;
-        pod.status.nominated_node_name = table_cell(&cells, "NOMINATED NODE");
-        out.pods.push(pod);
-    }
+    out.pods.extend(rows.iter().filter_map(pod_from_row));
     end
+}
+
+/// A pod from the cells of one `kubectl get pods` row (header names as keys).
+fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
+    let Some(metadata) = table_object_meta(
+        &cells,
+        "pods",
+        &[
+            "containers",
+            "requests",
+            "tolerations",
+            "node selector",
+            "affinity",
+        ],
+    ) else {
+        return None;
+    };
+    let mut pod = Pod {
+        metadata,
+        ..Pod::default()
+    };
+    // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
+    // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
+    let status = table_cell(&cells, "STATUS");
+    let node = table_cell(&cells, "NODE");
+    let phase = match status.as_str() {
+        "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown" => status.clone(),
+        "Completed" => "Succeeded".to_owned(),
+        "Error"
+        | "Evicted"
+        | "OOMKilled"
+        | "NodeAffinity"
+        | "NodeLost"
+        | "Shutdown"
+        | "UnexpectedAdmissionError"
+        | "ContainerStatusUnknown" => "Failed".to_owned(),
+        s if s.starts_with("OutOf") => "Failed".to_owned(),
+        "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
+        _ if node.is_empty() => "Pending".to_owned(),
+        _ => "Pending".to_owned(),
+    };
+    if phase != status {
+        pod.status.reason = status;
+    }
+    // READY is `<ready containers>/<containers>` (printPod counts the containers that
+    // are ready and running); the kubelet's Ready condition needs all of them and every
+    // readiness gate (`READINESS GATES` `<true>/<gates>` with -o wide)
+    let fraction = |name: &str| -> Option<(u32, u32)> {
+        let cell = table_cell(&cells, name);
+        let (a, b) = cell.split_once('/')?;
+        Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+    };
+    if let Some((ready, total)) = fraction("READY") {
+        let containers_ready = total > 0 && ready == total && phase == "Running";
+        let gates = fraction("READINESS GATES").is_none_or(|(t, n)| t == n);
+        let status = |ok: bool| if ok { "True" } else { "False" }.to_owned();
+        pod.status.conditions.push(PodCondition {
+            type_: "ContainersReady".to_owned(),
+            status: status(containers_ready),
+            ..PodCondition::default()
+        });
+        pod.status.conditions.push(PodCondition {
+            type_: "Ready".to_owned(),
+            status: status(containers_ready && gates),
+            ..PodCondition::default()
+        });
+    }
+    pod.status.phase = phase;
+    pod.spec.node_name = node;
+    pod.status.nominated_node_name = table_cell(&cells, "NOMINATED NODE");
+    Some(pod)
+}
+
+/// The pod statuses kubectl prints in STATUS (printers.go `printPod`: the phase, a pod or
+/// container reason, `Init:x/y`, `Init:<reason>`, `Terminating`, `Completed`, `NotReady`) are
+/// one word starting with a capital letter, optionally with an `Init:` part.
+fn is_pod_status(cell: &str) -> bool {
+    let word = cell.strip_prefix("Init:").unwrap_or(cell);
+    let ok_word = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_uppercase())
+            && w.chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    ok_word(word)
+        || (cell.starts_with("Init:")
+            && word
+                .split_once('/')
+                .is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()))
+}
+
+/// `12`, `5m`, `3d20h`, `<unknown>`, `<invalid>`: an AGE cell (kubectl `duration.HumanDuration`).
+fn is_age(cell: &str) -> bool {
+    matches!(cell, "<unknown>" | "<invalid>")
+        || (cell.starts_with(|c: char| c.is_ascii_digit())
+            && cell
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, 's' | 'm' | 'h' | 'd' | 'y'))
+            && cell.ends_with(['s', 'm', 'h', 'd', 'y']))
+}
+
+/// The cells of a `kubectl get pods` row printed without its header (`--no-headers`, or rows
+/// pasted without the header line): `[NAMESPACE] NAME READY STATUS RESTARTS AGE` and with
+/// `-o wide` `IP NODE NOMINATED NODE READINESS GATES`, RESTARTS possibly followed by kubectl
+/// 1.22+'s `(5m ago)`. The row must have exactly one of these shapes, READY a `<ready>/<total>`
+/// count, STATUS a pod status word and AGE a duration, so a log line or another table's row is
+/// not taken for one. `namespaced`: `Some(true)` when the command shows `-A`, `Some(false)`
+/// without it, `None` when no command is shown (told from the row's shape).
+fn headerless_pod_row(line: &str, namespaced: Option<bool>) -> Option<BTreeMap<String, String>> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let is_ready = |c: &str| {
+        c.split_once('/').is_some_and(|(a, b)| {
+            a.parse::<u32>()
+                .is_ok_and(|a| b.parse::<u32>().is_ok_and(|b| a <= b && b > 0))
+        })
+    };
+    let at = match namespaced {
+        Some(true) => 2,
+        Some(false) => 1,
+        None => [1, 2]
+            .into_iter()
+            .find(|&i| t.get(i).is_some_and(|c| is_ready(c)))?,
+    };
+    if !t.get(at).is_some_and(|c| is_ready(c)) || !t.get(at + 1).is_some_and(|c| is_pod_status(c)) {
+        return None;
+    }
+    let restarts = *t.get(at + 2)?;
+    if restarts.parse::<u32>().is_err() {
+        return None;
+    }
+    // `12 (5m ago)`
+    let mut next = at + 3;
+    let mut restarts_cell = restarts.to_owned();
+    if t.get(next).is_some_and(|c| c.starts_with('(')) && t.get(next + 1) == Some(&"ago)") {
+        restarts_cell = format!("{restarts} {} ago)", t[next]);
+        next += 2;
+    }
+    if !t.get(next).is_some_and(|c| is_age(c)) {
+        return None;
+    }
+    let rest = &t[next + 1..];
+    if !(rest.is_empty() || rest.len() == 4) {
+        return None;
+    }
+    let name_ok = |n: &str| {
+        let n = n.rsplit('/').next().unwrap_or(n);
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.'))
+    };
+    if !t[..at].iter().all(|c| name_ok(c)) {
+        return None;
+    }
+    let mut cells = BTreeMap::new();
+    if at == 2 {
+        cells.insert("NAMESPACE".to_owned(), t[0].to_owned());
+    }
+    cells.insert("NAME".to_owned(), t[at - 1].to_owned());
+    cells.insert("READY".to_owned(), t[at].to_owned());
+    cells.insert("STATUS".to_owned(), t[at + 1].to_owned());
+    cells.insert("RESTARTS".to_owned(), restarts_cell);
+    cells.insert("AGE".to_owned(), t[next].to_owned());
+    if rest.len() == 4 {
+        for (k, v) in ["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]
+            .iter()
+            .zip(rest)
+        {
+            cells.insert((*k).to_owned(), (*v).to_owned());
+        }
+    }
+    Some(cells)
 }
 
 /// `kubectl get daemonsets [-A] [-o wide]`: status counts, the node selector, and with
@@ -4654,6 +4839,48 @@ Containers:
 
     /// An excerpt of a shown `kubectl describe <kind> <name>` (piped through grep or tail)
     /// has no `Name:` line: the command names the object.
+    /// `kubectl get pods` rows without their header: `--no-headers` (with `-A`, `-o wide`,
+    /// restarts with `(5m ago)`), `| grep` of a listing, rows pasted alone after prose; other
+    /// tables' headerless rows and log lines are not pods.
+    #[test]
+    fn headerless_pod_rows() {
+        let wide = "$ kubectl get pods -A -o wide --no-headers\ngpu-operator   nvidia-device-plugin-daemonset-42pzg   0/1   CrashLoopBackOff   12 (2m ago)   39m   10.244.1.5   gpu-node-1   <none>   <none>\nkube-system    coredns-5d78c9869d-abcde               1/1   Running            0             30d   10.244.0.2   cpu-1        <none>   <none>\n";
+        let p = parse_text(wide);
+        assert_eq!(p.pods.len(), 2, "{:#?}", p.pods);
+        let dp = &p.pods[0];
+        assert_eq!(
+            (
+                dp.metadata.namespace.as_str(),
+                dp.metadata.name.as_str(),
+                dp.spec.node_name.as_str(),
+                dp.status.reason.as_str()
+            ),
+            (
+                "gpu-operator",
+                "nvidia-device-plugin-daemonset-42pzg",
+                "gpu-node-1",
+                "CrashLoopBackOff"
+            )
+        );
+        let grep = "$ kubectl get pods -n gpu-operator | grep nvidia\nnvidia-driver-daemonset-zs8mm   0/1     Init:0/1   0          3d20h\n";
+        let p = parse_text(grep);
+        assert_eq!(p.pods.len(), 1);
+        assert_eq!(p.pods[0].metadata.namespace, "gpu-operator");
+        assert_eq!(p.pods[0].status.reason, "Init:0/1");
+        let bare = "All nvidia pods remain in a crash loop backoff.\n\nnvidia-dcgm-exporter-4f8fz   0/1     CrashLoopBackOff   1106       3d20h\n";
+        assert_eq!(detect_text_format(bare), InputFormat::GetTable);
+        assert_eq!(parse_text(bare).pods.len(), 1);
+        for other in [
+            "trainer   0/1   1   0   5m",
+            "db   0/1   5m",
+            "train-1   0/1   10m   10m",
+            "I1201 10:00:00.000000 1 main.go:12] ready 1/1 Running 0 5m",
+            "node-1   Ready   control-plane   5d   v1.28.2",
+        ] {
+            assert!(headerless_pod_row(other, None).is_none(), "{other}");
+        }
+    }
+
     #[test]
     fn excerpts_named_by_their_command() {
         assert_eq!(
