@@ -827,6 +827,38 @@ fn evaluate(
                 ),
             ));
         }
+        // the plugin's log in the same input says why it registers nothing (NVML's library not
+        // in its container, or a manual run that works only with the nvidia runtime): the
+        // link is the plugin's, with the runtime cause, when this is the input's only NVIDIA
+        // GPU node that advertises nothing (the log names no node)
+        if matches!(vendor, None | Some(GpuVendor::Nvidia))
+            && let Some(c) = crate::plugin_runtime::default_runtime_cause(ctx)
+        {
+            let silent_gpu_nodes = ctx
+                .gpu_evidence()
+                .iter()
+                .zip(&ctx.snapshot().nodes)
+                .filter(|(e, n)| {
+                    e.has_gpus()
+                        && matches!(e.vendor(), None | Some(GpuVendor::Nvidia))
+                        && e.allocatable_of(Some(GpuVendor::Nvidia)).is_empty()
+                        && !cube_model::describe::is_unknown(&n.metadata, "allocatable")
+                })
+                .count();
+            if silent_gpu_nodes == 1 {
+                let mut numbers = numbers;
+                numbers.extend(c.evidence.iter().cloned());
+                return Some(fail(
+                    ChainLink::InCapacity,
+                    format!(
+                        "the NVIDIA device plugin registers no {res} (its DaemonSet is not in the input, its log is): {}",
+                        c.detail
+                    ),
+                    numbers,
+                    c.remedy,
+                ));
+            }
+        }
         let n_ds = ctx.snapshot().daemon_sets.len();
         let detail = if n_ds > 0 {
             format!(

@@ -176,6 +176,27 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     }
 }
 
+/// True when `text` is a `labels:` key alone and then only label lines (`key: value`, values
+/// quoted or not, as `kubectl get node -o yaml | grep -A40 labels:` or a console's YAML view
+/// print them), at least one of them.
+fn yaml_labels_block(text: &str) -> bool {
+    let mut lines = content_lines(text).filter(|l| !l.trim().is_empty());
+    if lines.next().map(str::trim) != Some("labels:") {
+        return false;
+    }
+    let mut any = false;
+    for l in lines {
+        if !matches!(
+            excerpt_line(l),
+            Some(ExcerptLine::KeyValue(..) | ExcerptLine::Label(..))
+        ) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// A line that only marks left-out output (`....`, `…`, `[...]`): the reporter cut the paste
 /// there.
 fn is_elision(line: &str) -> bool {
@@ -191,6 +212,11 @@ fn is_elision(line: &str) -> bool {
 /// [`detect_text_format`] of `text` whose first output line is `first`.
 fn detect_from(text: &str, first: &str) -> InputFormat {
     let trimmed = first.trim_start();
+    // a node's `labels:` map cut out of `-o yaml` or a console (`labels:` then `key: 'value'`
+    // lines, quoted or not): node facts, not a YAML object
+    if yaml_labels_block(text) {
+        return InputFormat::DescribeNode;
+    }
     if trimmed.starts_with(['{', '[']) {
         // from the first content character on: a log line such as `[2021-05-08 12:20:58] ...`
         // or `[preflight] ...` is not JSON, whatever its first character
@@ -1345,7 +1371,11 @@ pub fn parse_text(text: &str) -> ParsedText {
     let mut out = ParsedText::default();
     let joined = join_wrapped_scheduler_messages(text);
     let text = joined.as_ref();
-    let mut lines: Vec<&str> = content_lines(text).collect();
+    // a line that only marks left-out output (`...`, `…`, `[...]`) ends the section above it,
+    // like a blank line: it is no resource, label or row
+    let mut lines: Vec<&str> = content_lines(text)
+        .map(|l| if is_elision(l) { "" } else { l })
+        .collect();
     // node facts printed as field paths, label maps or custom columns: read first, their lines
     // left out of the describe and table readers
     let path_nodes = read_node_paths(&mut lines, &mut out.problems);
@@ -1387,6 +1417,22 @@ pub fn parse_text(text: &str) -> ParsedText {
             namespace = command_namespace(cmd).map(|ns| (ns, Marks::of(&out)));
             asked = command_get_kind(cmd);
             described = command_object(cmd).map(|o| (o, Marks::of(&out)));
+            i += 1;
+            continue;
+        }
+        // the `labels:` key above a node's label lines (`-o yaml | grep -A40 labels:`)
+        if block.is_none()
+            && line.trim() == "labels:"
+            && lines[i + 1..]
+                .iter()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| {
+                    matches!(
+                        excerpt_line(l),
+                        Some(ExcerptLine::KeyValue(..) | ExcerptLine::Label(..))
+                    )
+                })
+        {
             i += 1;
             continue;
         }
@@ -4879,6 +4925,33 @@ Containers:
         ] {
             assert!(headerless_pod_row(other, None).is_none(), "{other}");
         }
+    }
+
+    /// Elision lines (`...`) end a describe section instead of being read as a resource; a
+    /// `labels:` key above a node's label lines (values quoted) is node facts.
+    #[test]
+    fn elisions_and_yaml_label_blocks() {
+        let cap = "kubectl describe node\n...\nCapacity:\n  cpu:                4\n  nvidia.com/gpu:     1\n  pods:               110\n...\n";
+        let p = parse_text(cap);
+        assert!(p.problems.is_empty(), "{:#?}", p.problems);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .capacity
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("1")
+        );
+        let labels = "labels:\n\n    kubernetes.io/os: linux\n    nvidia.com/gpu.present: 'true'\n    nvidia.com/gpu.count: '14'\n";
+        assert_eq!(detect_text_format(labels), InputFormat::DescribeNode);
+        let p = parse_text(labels);
+        assert_eq!(p.nodes.len(), 1, "{:#?}", p.nodes);
+        assert_eq!(
+            p.nodes[0].metadata.labels.get("nvidia.com/gpu.present"),
+            Some("true")
+        );
+        assert!(!yaml_labels_block("labels:\n  app: web\nspec:\n  x: 1\n"));
     }
 
     #[test]

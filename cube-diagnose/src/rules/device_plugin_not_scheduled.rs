@@ -215,6 +215,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if p.status.phase != "Pending" || !p.spec.node_name.is_empty() || p.is_terminal() {
             continue;
         }
+        // a STATUS other than `Pending` (`Init:0/1`, `ContainerCreating`, `Init:CrashLoopBackOff`)
+        // or container states mean the pod is bound and started: a listing without the NODE
+        // column only does not show where
+        if !p.status.reason.is_empty()
+            || !p.status.container_statuses.is_empty()
+            || !p.status.init_container_statuses.is_empty()
+        {
+            continue;
+        }
         let Some((role, _)) = cube_model::gpu::classify_pod(p) else {
             continue;
         };
