@@ -1570,6 +1570,19 @@ pub fn parse_text(text: &str) -> ParsedText {
                 // kube-scheduler v1.3-v1.4 FitError: the event message goes on with one line per
                 // node, printed at column 0 by describe
                 section.lines.push(line);
+            } else if section.key == "Events"
+                && section.lines.last().is_some_and(|l| {
+                    (is_event_row(l) || (!l.starts_with([' ', '\t']) && !l.trim().is_empty()))
+                        && !l.trim_end().ends_with('.')
+                })
+                && !line.trim().is_empty()
+                && !starts_sentence(line)
+                && crate::paste::prompt_command(line).is_none()
+                && table_kind(line).is_none()
+            {
+                // an event message wrapped by a terminal or an issue editor: its rest at
+                // column 0 below the row (joined to it by describe_events)
+                section.lines.push(line);
             } else if line.trim().is_empty() {
                 // Blank lines separate objects; keep the block open (a `Name:` starts the next).
             } else if !line.trim().contains(' ') && !line.contains(':') {
@@ -2557,6 +2570,34 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
     if none_to_empty(section.inline).is_empty() && section.lines.is_empty() {
         return Vec::new();
     }
+    // a message wrapped onto lines at column 0 (rows are indented): joined to its row; the
+    // v1.3-v1.4 per-node FitError lines are read below
+    let joined: Vec<String>;
+    let section = if section
+        .lines
+        .iter()
+        .skip(1)
+        .any(|l| is_wrapped_event_line(l))
+    {
+        let mut lines: Vec<String> = Vec::new();
+        for l in &section.lines {
+            match lines.last_mut() {
+                Some(prev) if is_wrapped_event_line(l) => {
+                    prev.push(' ');
+                    prev.push_str(l.trim());
+                }
+                _ => lines.push((*l).to_owned()),
+            }
+        }
+        joined = lines;
+        &Section {
+            key: section.key,
+            inline: section.inline,
+            lines: joined.iter().map(String::as_str).collect(),
+        }
+    } else {
+        section
+    };
     let has_header = section.lines.iter().any(|l| is_describe_events_header(l));
     let old_header = section
         .lines
@@ -2629,6 +2670,29 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
             }
         })
         .collect()
+}
+
+/// `This is ...`: a capitalised word then a lowercase one, as prose starts (a wrapped message
+/// goes on mid-sentence).
+fn starts_sentence(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let (Some(a), Some(b)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let mut chars = a.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_lowercase())
+        && b.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// A line of an `Events:` section that continues the message of the row above it: at column 0
+/// (describe indents its rows), not a per-node FitError line.
+fn is_wrapped_event_line(line: &str) -> bool {
+    !line.starts_with([' ', '\t'])
+        && !line.trim().is_empty()
+        && !line.starts_with("fit failure on node (")
+        && !is_describe_events_header(line)
+        && !is_event_row(line)
 }
 
 /// `16m (x7 over 17m)` -> 7.

@@ -61,12 +61,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         )
                     })
                     .collect();
+                // the NVIDIA chart (v0.15+) requires NFD/GFD labels through node affinity,
+                // which `describe daemonset` does not print
+                let chart = hidden_chart_affinity(ds);
                 let mut f = Finding::new(
                     DevicePluginNotScheduled::ID,
                     Severity::Warning,
-                    subject,
+                    subject.clone(),
                     format!(
-                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}",
+                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}{}",
                         ds.metadata.namespace,
                         ds.metadata.name,
                         if sel.is_empty() {
@@ -78,7 +81,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                             " and the input has no node".to_owned()
                         } else {
                             format!("; {}", why.join("; "))
-                        }
+                        },
+                        chart.as_ref().map_or(String::new(), |c| format!(
+                            "; its chart ({c}) requires through node affinity one of {} (NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml `affinity`, written by NFD, GFD or the GPU Operator), which the Node-Selector shown does not include: no node carries them",
+                            NVIDIA_CHART_AFFINITY
+                                .iter()
+                                .map(|(k, v)| format!("{k}={v}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
                     ),
                 )
                 .with_evidence(Evidence::field(
@@ -107,6 +118,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                             patches.push(p);
                         }
                     }
+                }
+                if chart.is_some() && labels.is_empty() && patches.is_empty() {
+                    let release = ds
+                        .metadata
+                        .labels
+                        .get("app.kubernetes.io/instance")
+                        .unwrap_or("nvidia-device-plugin");
+                    out.push(f.with_remedy(format!(
+                        "label the GPU nodes: `kubectl label node <gpu-node> nvidia.com/gpu.present=true`, or let NFD and GFD write the labels: `helm upgrade {} nvdp/nvidia-device-plugin -n {} --reuse-values --set nfd.enabled=true --set gfd.enabled=true`; `kubectl -n {} get daemonset {} -o jsonpath='{{.spec.template.spec.affinity}}'` shows the requirement",
+                        crate::rules::shell_word(release),
+                        crate::rules::shell_word(&ds.metadata.namespace),
+                        crate::rules::shell_word(&ds.metadata.namespace),
+                        crate::rules::shell_word(&ds.metadata.name)
+                    )));
+                    continue;
                 }
                 out.push(f.with_remedy(if labels.is_empty() && patches.is_empty() {
                     format!("compare the GPU nodes' labels and taints with the DaemonSet: `kubectl get nodes --show-labels` and `kubectl -n {} get daemonset {} -o yaml`", ds.metadata.namespace, ds.metadata.name)
@@ -370,6 +396,51 @@ const NVIDIA_CHART_AFFINITY: &[(&str, &str)] = &[
     ("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
     ("nvidia.com/gpu.present", "true"),
 ];
+
+/// The NVIDIA device plugin chart of `ds` when it is v0.15 or later (its `helm.sh/chart` label
+/// `nvidia-device-plugin-0.15.0`, `app.kubernetes.io/version`, or the image tag `v0.15.0`) and
+/// the input shows neither a nodeSelector nor a node affinity for it: the chart's default
+/// affinity is then in force but not shown (`kubectl describe daemonset` never prints it).
+fn hidden_chart_affinity(ds: &cube_model::objects::DaemonSet) -> Option<String> {
+    let spec = &ds.spec.template.spec;
+    if !spec.node_selector.is_empty()
+        || spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+            .is_some()
+    {
+        return None;
+    }
+    let version = |v: &str| -> Option<(u32, u32)> {
+        let v = v.trim_start_matches('v');
+        let mut parts = v.split(['.', '-']);
+        Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+    };
+    let labels = &ds.metadata.labels;
+    let chart = labels
+        .get("helm.sh/chart")
+        .and_then(|c| c.strip_prefix("nvidia-device-plugin-"))
+        .map(str::to_owned);
+    let app = labels
+        .get("app.kubernetes.io/version")
+        .filter(|_| ds.metadata.name.contains("nvidia-device-plugin") || chart.is_some())
+        .map(str::to_owned);
+    let image = spec
+        .containers
+        .iter()
+        .find(|c| c.image.contains("k8s-device-plugin"))
+        .and_then(|c| c.image.rsplit_once(':').map(|(_, t)| t.to_owned()));
+    let (shown, v) = [
+        chart.map(|c| ("chart nvidia-device-plugin-", c)),
+        app.map(|a| ("version ", a)),
+        image.map(|i| ("image tag ", i)),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(|(what, v)| version(&v).map(|n| (format!("{what}{v}"), n)))?;
+    (v >= (0, 15) && v.0 == 0).then_some(shown)
+}
 
 /// A plugin DaemonSet whose live status places no pod (desiredNumberScheduled 0) while GPU
 /// nodes of the input pass the nodeSelector and tolerations it shows: the controller sees a
