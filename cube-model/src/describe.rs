@@ -3548,8 +3548,8 @@ fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize
 
 /// A pod from the cells of one `kubectl get pods` row (header names as keys).
 fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
-    let Some(metadata) = table_object_meta(
-        &cells,
+    let metadata = table_object_meta(
+        cells,
         "pods",
         &[
             "containers",
@@ -3558,17 +3558,15 @@ fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
             "node selector",
             "affinity",
         ],
-    ) else {
-        return None;
-    };
+    )?;
     let mut pod = Pod {
         metadata,
         ..Pod::default()
     };
     // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
     // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
-    let status = table_cell(&cells, "STATUS");
-    let node = table_cell(&cells, "NODE");
+    let status = table_cell(cells, "STATUS");
+    let node = table_cell(cells, "NODE");
     let phase = match status.as_str() {
         "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown" => status.clone(),
         "Completed" => "Succeeded".to_owned(),
@@ -3592,7 +3590,7 @@ fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
     // are ready and running); the kubelet's Ready condition needs all of them and every
     // readiness gate (`READINESS GATES` `<true>/<gates>` with -o wide)
     let fraction = |name: &str| -> Option<(u32, u32)> {
-        let cell = table_cell(&cells, name);
+        let cell = table_cell(cells, name);
         let (a, b) = cell.split_once('/')?;
         Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
     };
@@ -3613,7 +3611,7 @@ fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
     }
     pod.status.phase = phase;
     pod.spec.node_name = node;
-    pod.status.nominated_node_name = table_cell(&cells, "NOMINATED NODE");
+    pod.status.nominated_node_name = table_cell(cells, "NOMINATED NODE");
     Some(pod)
 }
 
