@@ -827,6 +827,38 @@ fn evaluate(
                 ),
             ));
         }
+        // the plugin's log in the same input says why it registers nothing (NVML's library not
+        // in its container, or a manual run that works only with the nvidia runtime): the
+        // link is the plugin's, with the runtime cause, when this is the input's only NVIDIA
+        // GPU node that advertises nothing (the log names no node)
+        if matches!(vendor, None | Some(GpuVendor::Nvidia))
+            && let Some(c) = crate::plugin_runtime::default_runtime_cause(ctx)
+        {
+            let silent_gpu_nodes = ctx
+                .gpu_evidence()
+                .iter()
+                .zip(&ctx.snapshot().nodes)
+                .filter(|(e, n)| {
+                    e.has_gpus()
+                        && matches!(e.vendor(), None | Some(GpuVendor::Nvidia))
+                        && e.allocatable_of(Some(GpuVendor::Nvidia)).is_empty()
+                        && !cube_model::describe::is_unknown(&n.metadata, "allocatable")
+                })
+                .count();
+            if silent_gpu_nodes == 1 {
+                let mut numbers = numbers;
+                numbers.extend(c.evidence.iter().cloned());
+                return Some(fail(
+                    ChainLink::InCapacity,
+                    format!(
+                        "the NVIDIA device plugin registers no {res} (its DaemonSet is not in the input, its log is): {}",
+                        c.detail
+                    ),
+                    numbers,
+                    c.remedy,
+                ));
+            }
+        }
         let n_ds = ctx.snapshot().daemon_sets.len();
         let detail = if n_ds > 0 {
             format!(
@@ -1970,6 +2002,155 @@ pub fn plugin_gaps<'a>(ctx: &'a Context<'_>) -> Vec<PluginGap<'a>> {
             }
         })
         .collect()
+}
+
+/// A GPU node on which no pod of a device plugin runs while a pod listing of the input (a
+/// `kubectl get pods -o wide` table with its NODE column) shows that plugin's pods on other
+/// nodes, and no device-plugin DaemonSet of its vendor is in the input (with one, the chain's
+/// selector and toleration links tell): the plugin's DaemonSet places no pod on the node.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PluginPodMissing<'a> {
+    /// The GPU node.
+    pub node: &'a Node,
+    /// Its GPU evidence.
+    pub evidence: &'a NodeGpuEvidence,
+    /// The plugin's namespace and DaemonSet name (from its pods).
+    pub daemon_set: (String, String),
+    /// Nodes its pods run on (at most five).
+    pub elsewhere: Vec<String>,
+    /// Taints of the node that no plugin pod's node shares (the DaemonSet may not tolerate them).
+    pub taints: Vec<&'a Taint>,
+    /// Labels every node with a plugin pod has and this node lacks (the DaemonSet may select on
+    /// them), when the input shows those nodes' labels.
+    pub missing_labels: Vec<(String, String)>,
+}
+
+/// See [`PluginPodMissing`]. Nodes known only from siblings, NotReady nodes, nodes that advertise
+/// their GPUs and nodes with any device-plugin pod are left out.
+pub fn plugin_pods_missing<'a>(ctx: &'a Context<'_>) -> Vec<PluginPodMissing<'a>> {
+    let snap = ctx.snapshot();
+    // device-plugin pods of a listing that shows their node
+    let listed: Vec<&Pod> = snap
+        .pods
+        .iter()
+        .filter(|p| {
+            !p.spec.node_name.is_empty()
+                && !p.is_terminal()
+                && cube_model::describe::from_get_table(&p.metadata)
+                && matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _)))
+        })
+        .collect();
+    if listed.is_empty() {
+        return Vec::new();
+    }
+    let plugins = plugins(ctx);
+    let mut out = Vec::new();
+    for (ev, n) in ctx.gpu_evidence().iter().zip(&snap.nodes) {
+        // a GPU pod running there shows the node advertises GPUs (through a plugin the input
+        // does not name)
+        if !ev.has_gpus()
+            || ev.from_siblings_only()
+            || ev
+                .sources
+                .iter()
+                .any(|s| s.kind == GpuSourceKind::GpuPodOnNode)
+        {
+            continue;
+        }
+        let vendor = node_vendor(ev, &plugins);
+        if !ev.allocatable_of(vendor).is_empty()
+            || ready_status(n).is_some_and(|r| r != "True")
+            || plugins.iter().any(|p| serves(p, vendor))
+        {
+            continue;
+        }
+        let name = n.metadata.name.as_str();
+        if name.is_empty()
+            || ctx.pods_on_node(name).iter().any(|&i| {
+                matches!(
+                    classify_pod(ctx.pod(i)),
+                    Some((GpuComponentRole::DevicePlugin, _))
+                )
+            })
+        {
+            continue;
+        }
+        // the plugin of the node's vendor whose pods run elsewhere
+        let theirs: Vec<&Pod> = listed
+            .iter()
+            .copied()
+            .filter(|p| {
+                p.spec.node_name != name
+                    && classify_pod(p).is_some_and(|(_, v)| match (v, vendor) {
+                        (Some(a), Some(b)) => a == b,
+                        _ => true,
+                    })
+            })
+            .collect();
+        let Some(first) = theirs.first() else {
+            continue;
+        };
+        let ds = plugin_ds_name(first).to_owned();
+        let ns = first.metadata.namespace.clone();
+        let mine: Vec<&Pod> = theirs
+            .iter()
+            .copied()
+            .filter(|p| p.metadata.namespace == ns && plugin_ds_name(p) == ds)
+            .collect();
+        let hosts: BTreeSet<&str> = mine.iter().map(|p| p.spec.node_name.as_str()).collect();
+        let host_nodes: Vec<&Node> = hosts.iter().filter_map(|h| ctx.node(h)).collect();
+        let taints: Vec<&Taint> = n
+            .spec
+            .taints
+            .iter()
+            .filter(|t| {
+                !host_nodes.iter().any(|h| {
+                    h.spec
+                        .taints
+                        .iter()
+                        .any(|o| o.key == t.key && o.effect == t.effect)
+                })
+            })
+            .collect();
+        // labels shared by every host node (all of them shown with labels) that this node lacks;
+        // names and per-node values (hostname) are not selector material
+        let with_labels: Vec<&&Node> = host_nodes
+            .iter()
+            .filter(|h| !h.metadata.labels.is_empty())
+            .collect();
+        let missing_labels: Vec<(String, String)> =
+            if with_labels.len() == hosts.len() && !n.metadata.labels.is_empty() {
+                with_labels[0]
+                    .metadata
+                    .labels
+                    .iter()
+                    .filter(|(k, v)| {
+                        !matches!(
+                            *k,
+                            "kubernetes.io/hostname" | "beta.kubernetes.io/instance-type"
+                        ) && with_labels[1..]
+                            .iter()
+                            .all(|h| h.metadata.labels.get(k) == Some(*v))
+                            && n.metadata.labels.get(k) != Some(*v)
+                            && !k.starts_with("node-role.kubernetes.io/")
+                    })
+                    .take(6)
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+        out.push(PluginPodMissing {
+            node: n,
+            evidence: ev,
+            daemon_set: (ns, ds),
+            elsewhere: hosts.iter().take(5).map(|h| (*h).to_owned()).collect(),
+            taints,
+            missing_labels,
+        });
+    }
+    out
 }
 
 #[cfg(test)]

@@ -176,6 +176,27 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     }
 }
 
+/// True when `text` is a `labels:` key alone and then only label lines (`key: value`, values
+/// quoted or not, as `kubectl get node -o yaml | grep -A40 labels:` or a console's YAML view
+/// print them), at least one of them.
+fn yaml_labels_block(text: &str) -> bool {
+    let mut lines = content_lines(text).filter(|l| !l.trim().is_empty());
+    if lines.next().map(str::trim) != Some("labels:") {
+        return false;
+    }
+    let mut any = false;
+    for l in lines {
+        if !matches!(
+            excerpt_line(l),
+            Some(ExcerptLine::KeyValue(..) | ExcerptLine::Label(..))
+        ) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// A line that only marks left-out output (`....`, `…`, `[...]`): the reporter cut the paste
 /// there.
 fn is_elision(line: &str) -> bool {
@@ -191,11 +212,20 @@ fn is_elision(line: &str) -> bool {
 /// [`detect_text_format`] of `text` whose first output line is `first`.
 fn detect_from(text: &str, first: &str) -> InputFormat {
     let trimmed = first.trim_start();
+    // a node's `labels:` map cut out of `-o yaml` or a console (`labels:` then `key: 'value'`
+    // lines, quoted or not): node facts, not a YAML object
+    if yaml_labels_block(text) {
+        return InputFormat::DescribeNode;
+    }
     if trimmed.starts_with(['{', '[']) {
         // from the first content character on: a log line such as `[2021-05-08 12:20:58] ...`
         // or `[preflight] ...` is not JSON, whatever its first character
         let from = text.find(trimmed).unwrap_or(0);
         let rest = text.get(from..).unwrap_or(trimmed);
+        // a node's labels alone (`jq .metadata.labels`): node facts, not a dump
+        if node_paths::leading_label_map(rest).is_some() {
+            return InputFormat::DescribeNode;
+        }
         if looks_like_json(rest) {
             return InputFormat::Json;
         }
@@ -304,6 +334,13 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
             // the label lines of a `describe node | grep` excerpt
             (keys.is_empty() && content_lines(text).filter(|l| is_label_line(l)).count() >= 2)
                 .then_some(InputFormat::DescribeNode)
+        })
+        .or_else(|| {
+            // `kubectl get pods` rows without their header
+            (keys.is_empty()
+                && content_lines(text)
+                    .any(|l| !l.starts_with([' ', '\t']) && headerless_pod_row(l, None).is_some()))
+            .then_some(InputFormat::GetTable)
         })
         .unwrap_or(InputFormat::Text)
 }
@@ -1378,7 +1415,11 @@ pub fn parse_text(text: &str) -> ParsedText {
     let mut out = ParsedText::default();
     let joined = join_wrapped_scheduler_messages(text);
     let text = joined.as_ref();
-    let mut lines: Vec<&str> = content_lines(text).collect();
+    // a line that only marks left-out output (`...`, `…`, `[...]`) ends the section above it,
+    // like a blank line: it is no resource, label or row
+    let mut lines: Vec<&str> = content_lines(text)
+        .map(|l| if is_elision(l) { "" } else { l })
+        .collect();
     // node facts printed as field paths, label maps or custom columns: read first, their lines
     // left out of the describe and table readers
     let path_nodes = read_node_paths(&mut lines, &mut out.problems);
@@ -1423,6 +1464,22 @@ pub fn parse_text(text: &str) -> ParsedText {
             i += 1;
             continue;
         }
+        // the `labels:` key above a node's label lines (`-o yaml | grep -A40 labels:`)
+        if block.is_none()
+            && line.trim() == "labels:"
+            && lines[i + 1..]
+                .iter()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| {
+                    matches!(
+                        excerpt_line(l),
+                        Some(ExcerptLine::KeyValue(..) | ExcerptLine::Label(..))
+                    )
+                })
+        {
+            i += 1;
+            continue;
+        }
         if block.is_none()
             && excerpt_line(line).is_some()
             && let Some(end) = excerpt_run(&lines, i)
@@ -1445,6 +1502,16 @@ pub fn parse_text(text: &str) -> ParsedText {
                     lines: vec![line],
                 }],
             });
+            i += 1;
+            continue;
+        }
+        // `kubectl get pods` rows without their header (`--no-headers`, `| grep`, or pasted
+        // without it)
+        if block.is_none()
+            && !line.starts_with([' ', '\t'])
+            && let Some(cells) = headerless_pod_row(line, command.and_then(command_pods_namespaced))
+        {
+            out.pods.extend(pod_from_row(&cells));
             i += 1;
             continue;
         }
@@ -1565,6 +1632,19 @@ pub fn parse_text(text: &str) -> ParsedText {
             } else if section.key == "Events" && line.starts_with("fit failure on node (") {
                 // kube-scheduler v1.3-v1.4 FitError: the event message goes on with one line per
                 // node, printed at column 0 by describe
+                section.lines.push(line);
+            } else if section.key == "Events"
+                && section.lines.last().is_some_and(|l| {
+                    (is_event_row(l) || (!l.starts_with([' ', '\t']) && !l.trim().is_empty()))
+                        && !l.trim_end().ends_with('.')
+                })
+                && !line.trim().is_empty()
+                && !starts_sentence(line)
+                && crate::paste::prompt_command(line).is_none()
+                && table_kind(line).is_none()
+            {
+                // an event message wrapped by a terminal or an issue editor: its rest at
+                // column 0 below the row (joined to it by describe_events)
                 section.lines.push(line);
             } else if line.trim().is_empty() {
                 // Blank lines separate objects; keep the block open (a `Name:` starts the next).
@@ -1749,8 +1829,21 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                     )
                 });
             if let Some(field) = map_field {
-                // one map, on one line or split into lines
-                let entries: Vec<(String, String)> = if t.starts_with('{') && t.ends_with('}') {
+                // one map, on one line or split into lines (Go's `map[k:v ...]` print before
+                // kubectl's jsonpath printed JSON)
+                let go_map = t
+                    .strip_prefix("map[")
+                    .and_then(|r| r.strip_suffix(']'))
+                    .map(|inner| {
+                        inner
+                            .split_whitespace()
+                            .filter_map(|kv| kv.split_once(':'))
+                            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                            .collect::<Vec<_>>()
+                    });
+                let entries: Vec<(String, String)> = if let Some(e) = go_map {
+                    e
+                } else if t.starts_with('{') && t.ends_with('}') {
                     t.trim_matches(['{', '}'])
                         .split(',')
                         .filter_map(node_paths::map_entry)
@@ -1787,6 +1880,38 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                 }
             }
             jsonpath = None;
+        }
+        // a node's labels as one map (`jq .metadata.labels` over several lines, one line of
+        // JSON, Go's `map[...]`): named by the command, else by its hostname label
+        if t.starts_with('{') || t.starts_with("map[") {
+            let end = if t.ends_with('}') || t.ends_with(']') {
+                Some(i)
+            } else {
+                lines[i + 1..]
+                    .iter()
+                    .take(500)
+                    .position(|l| l.trim() == "}")
+                    .map(|n| i + 1 + n)
+            };
+            if let Some(end) = end
+                && let Some(labels) = node_paths::node_label_map(&lines[i..=end].join("\n"))
+            {
+                let name = if current.is_empty() {
+                    labels
+                        .iter()
+                        .find(|(k, _)| k == "kubernetes.io/hostname")
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_default()
+                } else {
+                    current.clone()
+                };
+                slot(&mut facts, &name).labels.extend(labels);
+                for l in &mut lines[i..=end] {
+                    *l = "";
+                }
+                i = end + 1;
+                continue;
+            }
         }
         // `Node: <name>` / `Name: <name>` naming the path lines that follow it
         if let Some((key, value)) = t.split_once(':')
@@ -1869,10 +1994,12 @@ fn command_namespace(cmd: &str) -> Option<String> {
     None
 }
 
-/// The kind (`Node` or `Pod`) and name of the one object a `kubectl describe` (or `kubectl
-/// get`) command line names (`describe node gpu-01`, `describe pods/train-0`, `describe po
-/// train-0 -n x`, `get node gpu-01 -o yaml`); `None` for other commands, other kinds, and
-/// several names or a selector.
+/// The kind (`Node`, `Pod`, `DaemonSet`, `Deployment`, `StatefulSet`, `ReplicaSet`,
+/// `ReplicationController` or `Job`) and name of the one object a `kubectl describe` (or
+/// `kubectl get`) command line names (`describe node gpu-01`, `describe pods/train-0`,
+/// `describe po train-0 -n x`, `describe ds nvidia-device-plugin -n kube-system | tail`, `get
+/// node gpu-01 -o yaml`); `None` for other commands, other kinds, and several names or a
+/// selector.
 fn command_object(cmd: &str) -> Option<(&'static str, String)> {
     let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
     // `describe`, or `get` of one object (`kubectl get node X -o yaml | grep nvidia`: an
@@ -1909,9 +2036,16 @@ fn command_object(cmd: &str) -> Option<(&'static str, String)> {
             return None;
         }
     }
-    let kind_of = |r: &str| match r.to_ascii_lowercase().as_str() {
+    // kubectl's resource names and short names (`kubectl api-resources`)
+    let kind_of = |r: &str| match r.to_ascii_lowercase().split('.').next().unwrap_or("") {
         "node" | "nodes" | "no" => Some("Node"),
         "pod" | "pods" | "po" => Some("Pod"),
+        "daemonset" | "daemonsets" | "ds" => Some("DaemonSet"),
+        "deployment" | "deployments" | "deploy" => Some("Deployment"),
+        "statefulset" | "statefulsets" | "sts" => Some("StatefulSet"),
+        "replicaset" | "replicasets" | "rs" => Some("ReplicaSet"),
+        "replicationcontroller" | "replicationcontrollers" | "rc" => Some("ReplicationController"),
+        "job" | "jobs" => Some("Job"),
         _ => None,
     };
     let (kind, name) = match positional.as_slice() {
@@ -1953,7 +2087,8 @@ impl Marks {
         }
     }
 
-    /// Gives the name of the described object (`kind` `Node` or `Pod`) to the objects of that
+    /// Gives the name of the described object (`kind` `Node`, `Pod`, `DaemonSet` or a workload
+    /// kind) to the objects of that
     /// kind read since the mark without a name, and to the events read since the mark whose
     /// involved object has none (the `Events:` table of the excerpt).
     fn apply_object(self, p: &mut ParsedText, kind: &str, name: &str) {
@@ -1964,11 +2099,24 @@ impl Marks {
                 .skip(self.nodes)
                 .filter(|n| n.metadata.name.is_empty())
                 .for_each(|n| n.metadata.name = name.to_owned()),
-            _ => p
+            "Pod" => p
                 .pods
                 .iter_mut()
                 .skip(self.pods)
                 .filter(|o| o.metadata.name.is_empty())
+                .for_each(|o| o.metadata.name = name.to_owned()),
+            "DaemonSet" => p
+                .daemon_sets
+                .iter_mut()
+                .skip(self.daemon_sets)
+                .filter(|o| o.metadata.name.is_empty())
+                .for_each(|o| o.metadata.name = name.to_owned()),
+            // a workload's excerpt (`describe deploy x | tail`) is its events
+            _ => p
+                .workloads
+                .iter_mut()
+                .skip(self.workloads)
+                .filter(|o| o.metadata.name.is_empty() && o.kind == kind)
                 .for_each(|o| o.metadata.name = name.to_owned()),
         }
         for e in p.events.iter_mut().skip(self.events) {
@@ -2502,6 +2650,34 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
         lines: table_lines,
     };
     let section = &own;
+    // a message wrapped onto lines at column 0 (rows are indented): joined to its row; the
+    // v1.3-v1.4 per-node FitError lines are read below
+    let joined: Vec<String>;
+    let section = if section
+        .lines
+        .iter()
+        .skip(1)
+        .any(|l| is_wrapped_event_line(l))
+    {
+        let mut lines: Vec<String> = Vec::new();
+        for l in &section.lines {
+            match lines.last_mut() {
+                Some(prev) if is_wrapped_event_line(l) => {
+                    prev.push(' ');
+                    prev.push_str(l.trim());
+                }
+                _ => lines.push((*l).to_owned()),
+            }
+        }
+        joined = lines;
+        &Section {
+            key: section.key,
+            inline: section.inline,
+            lines: joined.iter().map(String::as_str).collect(),
+        }
+    } else {
+        section
+    };
     let has_header = section.lines.iter().any(|l| is_describe_events_header(l));
     let old_header = section
         .lines
@@ -2587,6 +2763,29 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
             }
         })
         .collect()
+}
+
+/// `This is ...`: a capitalised word then a lowercase one, as prose starts (a wrapped message
+/// goes on mid-sentence).
+fn starts_sentence(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let (Some(a), Some(b)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let mut chars = a.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_lowercase())
+        && b.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// A line of an `Events:` section that continues the message of the row above it: at column 0
+/// (describe indents its rows), not a per-node FitError line.
+fn is_wrapped_event_line(line: &str) -> bool {
+    !line.starts_with([' ', '\t'])
+        && !line.trim().is_empty()
+        && !line.starts_with("fit failure on node (")
+        && !is_describe_events_header(line)
+        && !is_event_row(line)
 }
 
 /// `16m (x7 over 17m)` -> 7.
@@ -3414,80 +3613,197 @@ fn command_get_kind(cmd: &str) -> Option<&'static str> {
     })
 }
 
+/// For a shown `kubectl get pods` command (`get po`, `get pod/x`; any output filter: `|
+/// grep` drops the header too): whether its rows start with a NAMESPACE column (`-A`,
+/// `--all-namespaces`). `None` for other commands.
+fn command_pods_namespaced(cmd: &str) -> Option<bool> {
+    let words: Vec<&str> = cmd.split('|').next()?.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "get")?;
+    let resource = words[at + 1..].iter().find(|w| !w.starts_with('-'))?;
+    let first = resource.split(['/', '.']).next()?.to_ascii_lowercase();
+    if !matches!(first.as_str(), "po" | "pod" | "pods") || resource.contains(',') {
+        return None;
+    }
+    Some(
+        words
+            .iter()
+            .any(|w| matches!(*w, "-A" | "--all-namespaces" | "--all-namespaces=true")),
+    )
+}
+
 /// `kubectl get pods [-A] [-o wide]`. The table shows no spec: such pods carry
 /// [`PARTIAL_ANNOTATION`] (their requests, tolerations and selectors are unknown).
 fn parse_pods_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
-    for cells in rows {
-        let Some(metadata) = table_object_meta(
-            &cells,
-            "pods",
-            &[
-                "containers",
-                "requests",
-                "tolerations",
-                "node selector",
-                "affinity",
-            ],
-        ) else {
-            continue;
-        };
-        let mut pod = Pod {
-            metadata,
-            ..Pod::default()
-        };
-        // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
-        // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
-        let status = table_cell(&cells, "STATUS");
-        let node = table_cell(&cells, "NODE");
-        let phase = match status.as_str() {
-            "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown" => status.clone(),
-            "Completed" => "Succeeded".to_owned(),
-            "Error"
-            | "Evicted"
-            | "OOMKilled"
-            | "NodeAffinity"
-            | "NodeLost"
-            | "Shutdown"
-            | "UnexpectedAdmissionError"
-            | "ContainerStatusUnknown" => "Failed".to_owned(),
-            s if s.starts_with("OutOf") => "Failed".to_owned(),
-            "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
-            _ if node.is_empty() => "Pending".to_owned(),
-            _ => "Pending".to_owned(),
-        };
-        if phase != status {
-            pod.status.reason = status;
-        }
-        // READY is `<ready containers>/<containers>` (printPod counts the containers that
-        // are ready and running); the kubelet's Ready condition needs all of them and every
-        // readiness gate (`READINESS GATES` `<true>/<gates>` with -o wide)
-        let fraction = |name: &str| -> Option<(u32, u32)> {
-            let cell = table_cell(&cells, name);
-            let (a, b) = cell.split_once('/')?;
-            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-        };
-        if let Some((ready, total)) = fraction("READY") {
-            let containers_ready = total > 0 && ready == total && phase == "Running";
-            let gates = fraction("READINESS GATES").is_none_or(|(t, n)| t == n);
-            let status = |ok: bool| if ok { "True" } else { "False" }.to_owned();
-            pod.status.conditions.push(PodCondition {
-                type_: "ContainersReady".to_owned(),
-                status: status(containers_ready),
-                ..PodCondition::default()
-            });
-            pod.status.conditions.push(PodCondition {
-                type_: "Ready".to_owned(),
-                status: status(containers_ready && gates),
-                ..PodCondition::default()
-            });
-        }
-        pod.status.phase = phase;
-        pod.spec.node_name = node;
-        pod.status.nominated_node_name = table_cell(&cells, "NOMINATED NODE");
-        out.pods.push(pod);
-    }
+    out.pods.extend(rows.iter().filter_map(pod_from_row));
     end
+}
+
+/// A pod from the cells of one `kubectl get pods` row (header names as keys).
+fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
+    let metadata = table_object_meta(
+        cells,
+        "pods",
+        &[
+            "containers",
+            "requests",
+            "tolerations",
+            "node selector",
+            "affinity",
+        ],
+    )?;
+    let mut pod = Pod {
+        metadata,
+        ..Pod::default()
+    };
+    // STATUS is the phase, or the reason kubectl shows instead (printPod in printers.go:
+    // status.reason, a waiting/terminated container reason, `Init:x/y`, `Terminating`)
+    let status = table_cell(cells, "STATUS");
+    let node = table_cell(cells, "NODE");
+    let phase = match status.as_str() {
+        "Pending" | "Running" | "Succeeded" | "Failed" | "Unknown" => status.clone(),
+        "Completed" => "Succeeded".to_owned(),
+        "Error"
+        | "Evicted"
+        | "OOMKilled"
+        | "NodeAffinity"
+        | "NodeLost"
+        | "Shutdown"
+        | "UnexpectedAdmissionError"
+        | "ContainerStatusUnknown" => "Failed".to_owned(),
+        s if s.starts_with("OutOf") => "Failed".to_owned(),
+        "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
+        _ if node.is_empty() => "Pending".to_owned(),
+        _ => "Pending".to_owned(),
+    };
+    if phase != status {
+        pod.status.reason = status;
+    }
+    // READY is `<ready containers>/<containers>` (printPod counts the containers that
+    // are ready and running); the kubelet's Ready condition needs all of them and every
+    // readiness gate (`READINESS GATES` `<true>/<gates>` with -o wide)
+    let fraction = |name: &str| -> Option<(u32, u32)> {
+        let cell = table_cell(cells, name);
+        let (a, b) = cell.split_once('/')?;
+        Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+    };
+    if let Some((ready, total)) = fraction("READY") {
+        let containers_ready = total > 0 && ready == total && phase == "Running";
+        let gates = fraction("READINESS GATES").is_none_or(|(t, n)| t == n);
+        let status = |ok: bool| if ok { "True" } else { "False" }.to_owned();
+        pod.status.conditions.push(PodCondition {
+            type_: "ContainersReady".to_owned(),
+            status: status(containers_ready),
+            ..PodCondition::default()
+        });
+        pod.status.conditions.push(PodCondition {
+            type_: "Ready".to_owned(),
+            status: status(containers_ready && gates),
+            ..PodCondition::default()
+        });
+    }
+    pod.status.phase = phase;
+    pod.spec.node_name = node;
+    pod.status.nominated_node_name = table_cell(cells, "NOMINATED NODE");
+    Some(pod)
+}
+
+/// The pod statuses kubectl prints in STATUS (printers.go `printPod`: the phase, a pod or
+/// container reason, `Init:x/y`, `Init:<reason>`, `Terminating`, `Completed`, `NotReady`) are
+/// one word starting with a capital letter, optionally with an `Init:` part.
+fn is_pod_status(cell: &str) -> bool {
+    let word = cell.strip_prefix("Init:").unwrap_or(cell);
+    let ok_word = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_uppercase())
+            && w.chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    ok_word(word)
+        || (cell.starts_with("Init:")
+            && word
+                .split_once('/')
+                .is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()))
+}
+
+/// `12`, `5m`, `3d20h`, `<unknown>`, `<invalid>`: an AGE cell (kubectl `duration.HumanDuration`).
+fn is_age(cell: &str) -> bool {
+    matches!(cell, "<unknown>" | "<invalid>")
+        || (cell.starts_with(|c: char| c.is_ascii_digit())
+            && cell
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, 's' | 'm' | 'h' | 'd' | 'y'))
+            && cell.ends_with(['s', 'm', 'h', 'd', 'y']))
+}
+
+/// The cells of a `kubectl get pods` row printed without its header (`--no-headers`, or rows
+/// pasted without the header line): `[NAMESPACE] NAME READY STATUS RESTARTS AGE` and with
+/// `-o wide` `IP NODE NOMINATED NODE READINESS GATES`, RESTARTS possibly followed by kubectl
+/// 1.22+'s `(5m ago)`. The row must have exactly one of these shapes, READY a `<ready>/<total>`
+/// count, STATUS a pod status word and AGE a duration, so a log line or another table's row is
+/// not taken for one. `namespaced`: `Some(true)` when the command shows `-A`, `Some(false)`
+/// without it, `None` when no command is shown (told from the row's shape).
+fn headerless_pod_row(line: &str, namespaced: Option<bool>) -> Option<BTreeMap<String, String>> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let is_ready = |c: &str| {
+        c.split_once('/').is_some_and(|(a, b)| {
+            a.parse::<u32>()
+                .is_ok_and(|a| b.parse::<u32>().is_ok_and(|b| a <= b && b > 0))
+        })
+    };
+    let at = match namespaced {
+        Some(true) => 2,
+        Some(false) => 1,
+        None => [1, 2]
+            .into_iter()
+            .find(|&i| t.get(i).is_some_and(|c| is_ready(c)))?,
+    };
+    if !t.get(at).is_some_and(|c| is_ready(c)) || !t.get(at + 1).is_some_and(|c| is_pod_status(c)) {
+        return None;
+    }
+    let restarts = *t.get(at + 2)?;
+    if restarts.parse::<u32>().is_err() {
+        return None;
+    }
+    // `12 (5m ago)`
+    let mut next = at + 3;
+    let mut restarts_cell = restarts.to_owned();
+    if t.get(next).is_some_and(|c| c.starts_with('(')) && t.get(next + 1) == Some(&"ago)") {
+        restarts_cell = format!("{restarts} {} ago)", t[next]);
+        next += 2;
+    }
+    if !t.get(next).is_some_and(|c| is_age(c)) {
+        return None;
+    }
+    let rest = &t[next + 1..];
+    if !(rest.is_empty() || rest.len() == 4) {
+        return None;
+    }
+    let name_ok = |n: &str| {
+        let n = n.rsplit('/').next().unwrap_or(n);
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.'))
+    };
+    if !t[..at].iter().all(|c| name_ok(c)) {
+        return None;
+    }
+    let mut cells = BTreeMap::new();
+    if at == 2 {
+        cells.insert("NAMESPACE".to_owned(), t[0].to_owned());
+    }
+    cells.insert("NAME".to_owned(), t[at - 1].to_owned());
+    cells.insert("READY".to_owned(), t[at].to_owned());
+    cells.insert("STATUS".to_owned(), t[at + 1].to_owned());
+    cells.insert("RESTARTS".to_owned(), restarts_cell);
+    cells.insert("AGE".to_owned(), t[next].to_owned());
+    if rest.len() == 4 {
+        for (k, v) in ["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]
+            .iter()
+            .zip(rest)
+        {
+            cells.insert((*k).to_owned(), (*v).to_owned());
+        }
+    }
+    Some(cells)
 }
 
 /// `kubectl get daemonsets [-A] [-o wide]`: status counts, the node selector, and with
@@ -4725,6 +5041,75 @@ Containers:
 
     /// An excerpt of a shown `kubectl describe <kind> <name>` (piped through grep or tail)
     /// has no `Name:` line: the command names the object.
+    /// `kubectl get pods` rows without their header: `--no-headers` (with `-A`, `-o wide`,
+    /// restarts with `(5m ago)`), `| grep` of a listing, rows pasted alone after prose; other
+    /// tables' headerless rows and log lines are not pods.
+    #[test]
+    fn headerless_pod_rows() {
+        let wide = "$ kubectl get pods -A -o wide --no-headers\ngpu-operator   nvidia-device-plugin-daemonset-42pzg   0/1   CrashLoopBackOff   12 (2m ago)   39m   10.244.1.5   gpu-node-1   <none>   <none>\nkube-system    coredns-5d78c9869d-abcde               1/1   Running            0             30d   10.244.0.2   cpu-1        <none>   <none>\n";
+        let p = parse_text(wide);
+        assert_eq!(p.pods.len(), 2, "{:#?}", p.pods);
+        let dp = &p.pods[0];
+        assert_eq!(
+            (
+                dp.metadata.namespace.as_str(),
+                dp.metadata.name.as_str(),
+                dp.spec.node_name.as_str(),
+                dp.status.reason.as_str()
+            ),
+            (
+                "gpu-operator",
+                "nvidia-device-plugin-daemonset-42pzg",
+                "gpu-node-1",
+                "CrashLoopBackOff"
+            )
+        );
+        let grep = "$ kubectl get pods -n gpu-operator | grep nvidia\nnvidia-driver-daemonset-zs8mm   0/1     Init:0/1   0          3d20h\n";
+        let p = parse_text(grep);
+        assert_eq!(p.pods.len(), 1);
+        assert_eq!(p.pods[0].metadata.namespace, "gpu-operator");
+        assert_eq!(p.pods[0].status.reason, "Init:0/1");
+        let bare = "All nvidia pods remain in a crash loop backoff.\n\nnvidia-dcgm-exporter-4f8fz   0/1     CrashLoopBackOff   1106       3d20h\n";
+        assert_eq!(detect_text_format(bare), InputFormat::GetTable);
+        assert_eq!(parse_text(bare).pods.len(), 1);
+        for other in [
+            "trainer   0/1   1   0   5m",
+            "db   0/1   5m",
+            "train-1   0/1   10m   10m",
+            "I1201 10:00:00.000000 1 main.go:12] ready 1/1 Running 0 5m",
+            "node-1   Ready   control-plane   5d   v1.28.2",
+        ] {
+            assert!(headerless_pod_row(other, None).is_none(), "{other}");
+        }
+    }
+
+    /// Elision lines (`...`) end a describe section instead of being read as a resource; a
+    /// `labels:` key above a node's label lines (values quoted) is node facts.
+    #[test]
+    fn elisions_and_yaml_label_blocks() {
+        let cap = "kubectl describe node\n...\nCapacity:\n  cpu:                4\n  nvidia.com/gpu:     1\n  pods:               110\n...\n";
+        let p = parse_text(cap);
+        assert!(p.problems.is_empty(), "{:#?}", p.problems);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .capacity
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("1")
+        );
+        let labels = "labels:\n\n    kubernetes.io/os: linux\n    nvidia.com/gpu.present: 'true'\n    nvidia.com/gpu.count: '14'\n";
+        assert_eq!(detect_text_format(labels), InputFormat::DescribeNode);
+        let p = parse_text(labels);
+        assert_eq!(p.nodes.len(), 1, "{:#?}", p.nodes);
+        assert_eq!(
+            p.nodes[0].metadata.labels.get("nvidia.com/gpu.present"),
+            Some("true")
+        );
+        assert!(!yaml_labels_block("labels:\n  app: web\nspec:\n  x: 1\n"));
+    }
+
     #[test]
     fn excerpts_named_by_their_command() {
         assert_eq!(
@@ -4742,6 +5127,21 @@ Containers:
         assert_eq!(command_object("kubectl describe nodes"), None);
         assert_eq!(command_object("kubectl describe nodes -l gpu=true"), None);
         assert_eq!(command_object("kubectl describe svc x"), None);
+        assert_eq!(
+            command_object("kubectl describe ds openebs-cstor-csi-node -n openebs | tail -4"),
+            Some(("DaemonSet", "openebs-cstor-csi-node".to_owned()))
+        );
+        assert_eq!(
+            command_object("kubectl -n ml describe deployments.apps/trainer"),
+            Some(("Deployment", "trainer".to_owned()))
+        );
+        let ds = "$ kubectl describe ds openebs-cstor-csi-node -n openebs | tail -4\nEvents:\n  Type     Reason        Age                From                  Message\n  ----     ------        ----               ----                  -------\n  Warning  FailedCreate  2m (x19 over 14m)  daemonset-controller  Error creating: insufficient quota to match these scopes: [{PriorityClass In [system-node-critical system-cluster-critical]}]\n";
+        let p = parse_text(ds);
+        let o = &p.events[0].involved_object;
+        assert_eq!(
+            (o.kind.as_str(), o.namespace.as_str(), o.name.as_str()),
+            ("DaemonSet", "openebs", "openebs-cstor-csi-node")
+        );
         // `get` of one object names an excerpt of its output (`-o yaml | grep nvidia`)
         assert_eq!(
             command_object("kubectl get node gpu-01 -o yaml | grep -i nvidia"),

@@ -715,9 +715,12 @@ const HTML_TAGS: &[&str] = &[
 fn looks_like_html(line: &str) -> bool {
     let has_tag = line.match_indices('<').any(|(i, _)| {
         let rest = line[i + 1..].trim_start_matches('/');
+        // `get`: the bytes after `<` may hold a multi-byte character where a tag name would end
         HTML_TAGS.iter().any(|t| {
             rest.len() > t.len()
-                && rest[..t.len()].eq_ignore_ascii_case(t)
+                && rest
+                    .get(..t.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(t))
                 && rest[t.len()..].starts_with([' ', '>', '/'])
         })
     });
@@ -737,7 +740,9 @@ fn strip_html(line: &str) -> String {
         let name = after.trim_start_matches('/');
         let is_tag = HTML_TAGS.iter().any(|t| {
             name.len() > t.len()
-                && name[..t.len()].eq_ignore_ascii_case(t)
+                && name
+                    .get(..t.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(t))
                 && name[t.len()..].starts_with([' ', '>', '/'])
         });
         match (is_tag, after.find('>')) {
@@ -1895,6 +1900,18 @@ mod tests {
 
     /// Terminal output quoted in an issue comment (`> ` markers, nested, a lone `>`) reads as
     /// the output; `>foo`, a redirect and a PowerShell prompt are not quote markers.
+    /// A `<` followed by multi-byte characters where a tag name would end (found by the
+    /// hostile-bytes property) is text, not a panic.
+    #[test]
+    fn angle_bracket_before_multibyte_characters() {
+        let line = "Kuberne<\u{fffd}\u{fffd}\u{fffd}v(tes GPU/CPU pool &amp; more";
+        assert_eq!(
+            terminal_text(line),
+            "Kuberne<\u{fffd}\u{fffd}\u{fffd}v(tes GPU/CPU pool & more"
+        );
+        assert_eq!(terminal_text("a <é> b <b>x</b>"), "a <é> b x");
+    }
+
     #[test]
     fn markdown_block_quotes_are_unquoted() {
         assert_eq!(

@@ -18,7 +18,10 @@ const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.g
 /// same text as `plugin_runtime::default_runtime_remedy(None)`, which a test checks).
 pub(crate) const NVML_LIBRARY_REMEDY: &str = "make nvidia the default runtime of the node's container runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; containerd: default_runtime_name = \"nvidia\" in /etc/containerd/config.toml; CRI-O: default_runtime = \"nvidia\" under [crio.runtime]); `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it for containerd (`--runtime=docker`, `--runtime=crio` for the others), then restart that runtime; or keep the default and give the plugin's DaemonSet `runtimeClassName: nvidia` (a RuntimeClass whose handler is the toolkit's nvidia runtime; the device plugin's Helm chart has a runtimeClassName value); then delete the plugin pod so it restarts, and check the driver with `nvidia-smi` on the node";
 
-const TOOLKIT_REMEDY: &str = "run `nvidia-smi` on the node: if it fails fix the driver first (GPU operator: `kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if it works, check the toolkit's driver root (`root` in /etc/nvidia-container-runtime/config.toml; GPU operator `driver.enabled` and `hostPaths.driverInstallDir` must match where the driver is) and restart the container-toolkit pod";
+/// The remedy after an Xid critical error marked a GPU unhealthy.
+const XID_REMEDY: &str = "check the GPU on the node (`nvidia-smi -q`, `dmesg | grep -i xid`: the NVIDIA Xid catalogue says whether a reset, a reboot or a replacement is needed), drain and reset or reboot the node, then restart the device-plugin pod so it re-registers the GPU; Xids that are only application errors can be skipped with the plugin's DP_DISABLE_HEALTHCHECKS (a comma-separated Xid list)";
+
+pub(crate) const TOOLKIT_REMEDY: &str = "run `nvidia-smi` on the node: if it fails fix the driver first (GPU operator: `kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if it works, check the toolkit's driver root (`root` in /etc/nvidia-container-runtime/config.toml; GPU operator `driver.enabled` and `hostPaths.driverInstallDir` must match where the driver is) and restart the container-toolkit pod";
 
 const AMD_LABELLER_REMEDY: &str = "on the node check `lsmod | grep amdgpu` and `ls /sys/class/drm/card*/device/`: if no card is bound to amdgpu install or load the ROCm kernel driver; if only this attribute is absent for the GPU model (integrated GPUs have no product_name), turn that label off in the labeller's arguments";
 
@@ -668,6 +671,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("runtime-handler").exclusive()
         .says("the API server refuses the GPU pods: their RuntimeClass `nvidia` does not exist (the GPU operator creates it with its ClusterPolicy, and the NVIDIA device plugin's chart expects it), so the DaemonSet or Deployment creates no pod at all", "install or repair the GPU operator (its ClusterPolicy creates RuntimeClass nvidia), or create it yourself once the container toolkit is configured (`kind: RuntimeClass`, `metadata.name: nvidia`, `handler: nvidia`); without the toolkit drop runtimeClassName from the pod spec")
         .samples(&[("q", "\""), ("handler_tail", "\"")]),
+    // runc's prestart-hook error (opencontainers/runc libcontainer/configs/config.go: `error
+    // running hook #%d: %w` around `error running hook: %w, stdout: %s, stderr: %s`): the hook's
+    // own stderr, on the lines after it (the NVIDIA container CLI's error), says why; the line
+    // is understood as context
+    Entry::new("runtime.runc.hook-failed", F::ContainerRuntime,
+        "error running hook #{n:w} error running hook: {status}, stdout: {stdout}, stderr: {stderr}",
+        "opencontainers/runc", "libcontainer/configs/config.go (Hooks.Run, Command.Run)", "runc 1.1+").complete()
+        .samples(&[("n", "0:"), ("status", "exit status 1"), ("stdout", ""), ("stderr", "Auto-detected mode as 'legacy'")]),
     Entry::new("runtime.containerd.no-handler", F::ContainerRuntime,
         "no runtime for {handler:w} is configured",
         "containerd/containerd", "pkg/cri/server/helpers.go (getSandboxRuntime); 2.x internal/cri/server/podsandbox", "containerd 1.3+")
@@ -850,12 +861,22 @@ pub static ENTRIES: &[Entry] = &[
     // you enable the device plugin feature gate?` and the prerequisite / runtime hints; later
     // releases internal/plugin/server.go). NVML loaded and devices were fetched; what fails is
     // the kubelet's Registration service at /var/lib/kubelet/device-plugins/kubelet.sock.
+    // The service name says which side is older: the v1alpha API's proto package is
+    // `deviceplugin` (pkg/kubelet/apis/deviceplugin/v1alpha, plugin releases 1.8-1.9), which
+    // kubelets from Kubernetes 1.10 on no longer serve (kubernetes e64517cd, v1alpha replaced by
+    // v1beta1; NVIDIA/k8s-device-plugin#30); v1beta1's is `v1beta1`, which a kubelet older than
+    // 1.10 (or one with the DevicePlugins gate off) does not serve.
+    Entry::new("nvidia.register-unimplemented-v1alpha", F::NvidiaDevicePlugin,
+        "Could not register device plugin: rpc error: code = Unimplemented desc = unknown service deviceplugin.Registration",
+        NVDP, "main.go / server.go (v1.8-v1.9, device plugin API v1alpha)", "v1.8-v1.9")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
+        .says("the device plugin speaks the v1alpha device-plugin API (its Registration service is deviceplugin.Registration), which kubelets from Kubernetes 1.10 on no longer serve: the plugin image is older than the kubelet, so no GPU is advertised", "deploy the device-plugin release whose version matches the cluster's Kubernetes version (1.10+: the v1beta1 releases, e.g. nvcr.io/nvidia/k8s-device-plugin v0.x built for the kubelet's API); this is neither a feature gate nor a runtime problem"),
     Entry::new("nvidia.register-unimplemented", F::NvidiaDevicePlugin,
         "Could not register device plugin: rpc error: code = Unimplemented desc = unknown service {service:w}",
         NVDP, "main.go / server.go (v1.8-v1.11); internal/plugin/server.go (later)", "v1.8+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
-        .says("the device plugin initialised NVML and found its GPUs, but the kubelet does not serve the device-plugin Registration API it speaks ({service}): the kubelet is older than this plugin release, or its DevicePlugins feature gate is off (Kubernetes 1.8-1.9), so no GPU is advertised", "deploy the device-plugin release built for this kubelet (the plugin's README lists them: v1.9 for Kubernetes 1.9, v1.10 for 1.10), or upgrade the kubelet; on 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`")
-        .samples(&[("service", "deviceplugin.Registration")]),
+        .says("the device plugin initialised NVML and found its GPUs, but the kubelet does not serve the device-plugin Registration API it speaks ({service}): the kubelet is older than this plugin release (v1beta1.Registration needs Kubernetes 1.10+), or its DevicePlugins feature gate is off (Kubernetes 1.8-1.9), so no GPU is advertised", "deploy the device-plugin release built for this kubelet (the plugin's README lists them: v1.9 for Kubernetes 1.9, v1.10 for 1.10), or upgrade the kubelet; on 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`")
+        .samples(&[("service", "v1beta1.Registration")]),
     Entry::new("nvidia.register-failed", F::NvidiaDevicePlugin,
         "Could not register device plugin: {error}",
         NVDP, "main.go / server.go (v1.8-v1.11); internal/plugin/server.go (later)", "v1.8+")
@@ -893,6 +914,44 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("nvidia.main-default-patterns", F::NvidiaDevicePlugin,
         "Updating config with default resource matching patterns.",
         NVDP, "cmd/nvidia-device-plugin/main.go (loadConfig)", "v0.12+").complete(),
+    // Health checks: an Xid critical error marks a GPU unhealthy; the kubelet then counts it
+    // out of allocatable (capacity stays). Wordings by release: NVIDIA/k8s-device-plugin
+    // nvidia.go (v1.x-v0.7: `... on Device=%s, the device will go unhealthy.`, `... on GPU=%s
+    // ...`, `XidCriticalError: Xid=%d, All devices will go unhealthy.`), internal/rm/health.go
+    // (v0.8+: `XidCriticalError: Xid=%d on Device=%s; marking device as unhealthy.`); HAMi's
+    // fork adds `uuid=%s`; server.go / internal/plugin/server.go prints the marking. Xids the
+    // plugin ignores (13, 31, 43, 45, 68, 109: application errors) never reach these lines;
+    // DP_DISABLE_HEALTHCHECKS lists more to skip.
+    Entry::new("nvidia.xid-device-unhealthy", F::NvidiaDevicePlugin,
+        "XidCriticalError: Xid={xid:w} on Device={device}, the device will go unhealthy.",
+        NVDP, "nvidia.go (checkHealth, v1.x-v0.7)", "v1.0.0-beta-v0.7")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("the device plugin's health check saw Xid {xid} (a critical GPU error) on {device} and marks that GPU unhealthy: the kubelet removes it from allocatable nvidia.com/gpu (capacity stays), so the node offers one GPU fewer until it is recovered", XID_REMEDY)
+        .samples(&[("xid", "69"), ("device", "GPU-00000000-0000-0000-0000-000000000000")]),
+    Entry::new("nvidia.xid-gpu-unhealthy", F::NvidiaDevicePlugin,
+        "XidCriticalError: Xid={xid:w} on GPU={device}, the device will go unhealthy.",
+        NVDP, "nvidia.go (checkHealth, MIG-aware releases)", "v0.7")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("the device plugin's health check saw Xid {xid} (a critical GPU error) on {device} and marks that GPU unhealthy: the kubelet removes it from allocatable nvidia.com/gpu (capacity stays), so the node offers one GPU fewer until it is recovered", XID_REMEDY)
+        .samples(&[("xid", "79"), ("device", "GPU-00000000-0000-0000-0000-000000000000")]),
+    Entry::new("nvidia.xid-marking-unhealthy", F::NvidiaDevicePlugin,
+        "XidCriticalError: Xid={xid:w} on Device={device}; marking device as unhealthy.",
+        NVDP, "internal/rm/health.go", "v0.8+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("the device plugin's health check saw Xid {xid} (a critical GPU error) on {device} and marks that GPU unhealthy: the kubelet removes it from allocatable nvidia.com/gpu (capacity stays), so the node offers one GPU fewer until it is recovered", XID_REMEDY)
+        .samples(&[("xid", "79"), ("device", "GPU-00000000-0000-0000-0000-000000000000")]),
+    Entry::new("nvidia.xid-all-unhealthy", F::NvidiaDevicePlugin,
+        "XidCriticalError: Xid={xid}, All devices will go unhealthy.",
+        NVDP, "nvidia.go (checkHealth: an event without a device)", "v1.0.0-beta-v0.7")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("xid")
+        .says("the device plugin's health check saw Xid {xid} without a device and marks every GPU of the node unhealthy: allocatable nvidia.com/gpu drops to 0 while capacity stays", XID_REMEDY)
+        .samples(&[("xid", "79")]),
+    Entry::new("nvidia.device-marked-unhealthy", F::NvidiaDevicePlugin,
+        "'{resource:w}' device marked unhealthy: {device:w}",
+        NVDP, "server.go / internal/plugin/server.go (ListAndWatch)", "v0.7+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("the device plugin reported GPU {device} as unhealthy to the kubelet: allocatable {resource} drops by one (capacity stays) until the GPU recovers and the plugin restarts", XID_REMEDY)
+        .samples(&[("resource", "nvidia.com/gpu"), ("device", "GPU-00000000-0000-0000-0000-000000000000")]),
     Entry::new("nvidia.registered", F::NvidiaDevicePlugin,
         "Registered device plugin for '{resource:w}' with Kubelet",
         NVDP, "internal/plugin/server.go", "v0.7+")
@@ -1029,13 +1088,13 @@ pub static ENTRIES: &[Entry] = &[
         "nvidia-container-cli: {stage:w} error: {error}",
         "NVIDIA/libnvidia-container", "src/cli/configure.c", "v1.0+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvcli")
-        .says("the NVIDIA container toolkit's hook fails ({stage} error: {error}){hint}, so no GPU container can start on the node", TOOLKIT_REMEDY)
+        .says("the NVIDIA container toolkit's hook fails ({stage} error: {error}){hint}, so no GPU container can start on the node", "{fix}")
         .samples(&[("stage", "initialization"), ("error", "driver error: failed to process request")]),
     Entry::new("toolkit.cli-real-error", F::NvidiaContainerToolkit,
         "nvidia-container-cli.real: {stage:w} error: {error}",
         "NVIDIA/libnvidia-container", "src/cli/configure.c (installed as nvidia-container-cli.real by the gpu-operator toolkit)", "v1.0+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvcli")
-        .says("the NVIDIA container toolkit's hook fails ({stage} error: {error}){hint}, so no GPU container can start on the node", TOOLKIT_REMEDY)
+        .says("the NVIDIA container toolkit's hook fails ({stage} error: {error}){hint}, so no GPU container can start on the node", "{fix}")
         .samples(&[("stage", "initialization"), ("error", "nvml error: driver not loaded")]),
     Entry::new("kubelet.back-off-restarting", F::Kubelet,
         "Back-off restarting failed container",
@@ -1131,6 +1190,24 @@ pub static ENTRIES: &[Entry] = &[
         "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go", "v2.0+")
         .to(K::HamiNodeUnregistered, "gpu-not-advertised", Error)
         .says("the HAMi scheduler has no device registration for the node: the HAMi device plugin does not run or report there", "check the HAMi device-plugin pod on the node and that the node carries the label HAMi selects (`gpu=on`)"),
+    // ------------------------------------------------------------------ device allocation
+    // The kubelet asks the device plugin to Allocate the pod's devices at admission; an error
+    // fails the pod with reason UnexpectedAdmissionError and this message (kubernetes
+    // pkg/kubelet/lifecycle/predicate.go, the device manager's error from
+    // pkg/kubelet/cm/devicemanager/manager.go). The plugin's own error is inside it; a known
+    // one (first in this group) says why.
+    Entry::new("ascend.npu-smi-not-found", F::AscendDevicePlugin,
+        "npu-smi not found in {paths} or PATH",
+        "Project-HAMi/ascend-device-plugin", "internal/server/device_share.go (resolveNpuSmi)", "hami-vnpu-core releases")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("allocate")
+        .says("the Ascend device plugin cannot run npu-smi inside its container (not in {paths} nor on its PATH): it needs the host's npu-smi to set device-share for virtual NPUs, so every Allocate fails and pods asking for vNPUs fail at admission; the NPUs themselves are fine", "mount the host's npu-smi into the device-plugin DaemonSet (a hostPath volume of the driver tools directory /usr/local/Ascend/driver/tools, or of /usr/local/sbin/npu-smi, at the same path in the container), roll the DaemonSet, then recreate the failed pods")
+        .samples(&[("paths", "[/usr/local/Ascend/driver/tools/npu-smi /usr/local/sbin/npu-smi /usr/local/bin/npu-smi]")]),
+    Entry::new("kubelet.allocate-failed", F::Kubelet,
+        "Allocate failed due to {error}, which is unexpected",
+        K8S, "pkg/kubelet/lifecycle/predicate.go (UnexpectedAdmissionError)", "v1.10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("allocate")
+        .says("the kubelet admitted the pod but the device plugin's Allocate call failed ({error}): the pod fails with UnexpectedAdmissionError and is not retried on that node", "read the device plugin's log on the node for this Allocate error and fix what it names; then delete the failed pod so its controller creates a new one")
+        .samples(&[("error", "rpc error: code = Unknown desc = device not found")]),
     // ------------------------------------------------------------------ Ascend device plugin
     // Huawei's Ascend device plugin (Ascend/mind-cluster component/ascend-device-plugin,
     // pkg/server/server.go Start/serve/register, pkg/server/plugin.go ListAndWatch and

@@ -66,10 +66,28 @@ pub(crate) fn refine_toolkit(m: &Match, d: &mut BTreeMap<String, String>) {
         ": the toolkit finds no driver libraries at its driver root (driver not installed there, or `root` in /etc/nvidia-container-runtime/config.toml points elsewhere)"
     } else if err.contains("unsatisfied condition") {
         ": the image requires a newer CUDA than the node's driver supports"
+    } else if cgroup_v2_device_rules(err) {
+        // libnvidia-container src/nvc_mount.c (cgroup v2: the device rules are an eBPF program
+        // attached to the container's cgroup; the kernel's verifier rejects the program built)
+        ": libnvidia-container cannot add the container's device rules on this node's cgroup v2 (the eBPF device filter program it builds is rejected by the kernel)"
     } else {
         ""
     };
     d.insert("hint".to_owned(), hint.to_owned());
+    let fix = if cgroup_v2_device_rules(err) {
+        "update the NVIDIA container toolkit (libnvidia-container) on the node to a release that supports this kernel's cgroup v2 device filters (on Talos: the nvidia-container-toolkit extension matching the Talos release), then restart the plugin pod; as a stopgap boot the node with cgroup v1 (systemd.unified_cgroup_hierarchy=0)"
+    } else {
+        crate::catalog::TOOLKIT_REMEDY
+    };
+    d.insert("fix".to_owned(), fix.to_owned());
+}
+
+/// A hook error about the cgroup v2 device rules (`failed to add device rules`, `device filter
+/// program`, `load program: invalid argument`).
+fn cgroup_v2_device_rules(err: &str) -> bool {
+    err.contains("failed to add device rules")
+        || err.contains("device filter program")
+        || err.contains("bpf_prog_query")
 }
 
 /// The NVIDIA plugin's hint lines (`If this is a GPU node, did you ...?`, `You can check the
@@ -207,8 +225,15 @@ mod hint_tests {
         let registration = "2018/09/28 16:48:44 Loading NVML\n2018/09/28 16:48:44 Fetching devices.\n2018/09/28 16:48:44 Could not register device plugin: rpc error: code = Unimplemented desc = unknown service deviceplugin.Registration\n2018/09/28 16:48:44 Could not contact Kubelet, retrying. Did you enable the device plugin feature gate?\n2018/09/28 16:48:44 You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites\n2018/09/28 16:48:44 You can learn how to set the runtime at: https://github.com/NVIDIA/k8s-device-plugin#quick-start\n";
         let s = classify_all("p.log", registration);
         assert!(!s.iter().any(|s| s.kind == K::NvmlInitFailed), "{s:#?}");
+        // `deviceplugin.Registration` is the v1alpha API's service: the plugin is the older side
         assert!(
             s.iter()
+                .any(|s| s.detail("entry") == "nvidia.register-unimplemented-v1alpha")
+        );
+        let v1beta1 = registration.replace("deviceplugin.Registration", "v1beta1.Registration");
+        assert!(
+            classify_all("p.log", &v1beta1)
+                .iter()
                 .any(|s| s.detail("entry") == "nvidia.register-unimplemented")
         );
         let nvml = "Failed to initialize NVML: could not load NVML library.\nIf this is a GPU node, did you set the docker default runtime to `nvidia`?\nYou can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites\n";

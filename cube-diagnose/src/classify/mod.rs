@@ -410,6 +410,10 @@ enum Continuation {
     UntilErrorTail(usize),
     /// Inside a mount-utils message; true once its `Output:` line was seen.
     Mount(bool, usize),
+    /// The stderr of an OCI hook (`error running hook #0: ... stderr: ...`, the NVIDIA
+    /// container CLI's error and the kernel verifier's lines after it): up to this many more
+    /// lines that start no record of their own.
+    HookStderr(usize),
 }
 
 impl Continuation {
@@ -417,6 +421,9 @@ impl Continuation {
     fn opened_by(l: &str) -> Self {
         if l.contains("Mount failed: ") || l.contains("mount failed: ") {
             return Continuation::Mount(false, 40);
+        }
+        if l.contains("error running hook") || l.contains("nvidia-container-cli") {
+            return Continuation::HookStderr(10);
         }
         if let Some(p) = l.rfind(": output: ")
             && !l[p..].contains(", error: ")
@@ -438,6 +445,15 @@ impl Continuation {
         let taken = match *self {
             Continuation::None => false,
             Continuation::UntilErrorTail(0) | Continuation::Mount(_, 0) => false,
+            Continuation::HookStderr(0) => false,
+            Continuation::HookStderr(n) => {
+                if starts_record(l) {
+                    false
+                } else {
+                    *self = Continuation::HookStderr(n - 1);
+                    true
+                }
+            }
             Continuation::UntilErrorTail(n) => {
                 if l.starts_with(", error:") || l.starts_with(",error:") {
                     *self = Continuation::None;

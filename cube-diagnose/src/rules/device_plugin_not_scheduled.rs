@@ -12,7 +12,7 @@ declare_rule!(
     "device-plugin-not-scheduled",
     Gpu,
     Error,
-    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
+    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A GPU node on which no pod of a device plugin runs while a `get pods -o wide` listing shows its pods on other nodes, its DaemonSet not in the input, is a warning naming the node, the plugin, and the taints and labels that set the node apart from those with its pods. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
     check
 );
 
@@ -61,12 +61,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         )
                     })
                     .collect();
+                // the NVIDIA chart (v0.15+) requires NFD/GFD labels through node affinity,
+                // which `describe daemonset` does not print
+                let chart = hidden_chart_affinity(ds);
                 let mut f = Finding::new(
                     DevicePluginNotScheduled::ID,
                     Severity::Warning,
-                    subject,
+                    subject.clone(),
                     format!(
-                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}",
+                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}{}",
                         ds.metadata.namespace,
                         ds.metadata.name,
                         if sel.is_empty() {
@@ -78,7 +81,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                             " and the input has no node".to_owned()
                         } else {
                             format!("; {}", why.join("; "))
-                        }
+                        },
+                        chart.as_ref().map_or(String::new(), |c| format!(
+                            "; its chart ({c}) requires through node affinity one of {} (NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml `affinity`, written by NFD, GFD or the GPU Operator), which the Node-Selector shown does not include: no node carries them",
+                            NVIDIA_CHART_AFFINITY
+                                .iter()
+                                .map(|(k, v)| format!("{k}={v}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
                     ),
                 )
                 .with_evidence(Evidence::field(
@@ -107,6 +118,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                             patches.push(p);
                         }
                     }
+                }
+                if chart.is_some() && labels.is_empty() && patches.is_empty() {
+                    let release = ds
+                        .metadata
+                        .labels
+                        .get("app.kubernetes.io/instance")
+                        .unwrap_or("nvidia-device-plugin");
+                    out.push(f.with_remedy(format!(
+                        "label the GPU nodes: `kubectl label node <gpu-node> nvidia.com/gpu.present=true`, or let NFD and GFD write the labels: `helm upgrade {} nvdp/nvidia-device-plugin -n {} --reuse-values --set nfd.enabled=true --set gfd.enabled=true`; `kubectl -n {} get daemonset {} -o jsonpath='{{.spec.template.spec.affinity}}'` shows the requirement",
+                        crate::rules::shell_word(release),
+                        crate::rules::shell_word(&ds.metadata.namespace),
+                        crate::rules::shell_word(&ds.metadata.namespace),
+                        crate::rules::shell_word(&ds.metadata.name)
+                    )));
+                    continue;
                 }
                 out.push(f.with_remedy(if labels.is_empty() && patches.is_empty() {
                     format!("compare the GPU nodes' labels and taints with the DaemonSet: `kubectl get nodes --show-labels` and `kubectl -n {} get daemonset {} -o yaml`", ds.metadata.namespace, ds.metadata.name)
@@ -215,6 +241,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if p.status.phase != "Pending" || !p.spec.node_name.is_empty() || p.is_terminal() {
             continue;
         }
+        // a STATUS other than `Pending` (`Init:0/1`, `ContainerCreating`, `Init:CrashLoopBackOff`)
+        // or container states mean the pod is bound and started: a listing without the NODE
+        // column only does not show where
+        if !p.status.reason.is_empty()
+            || !p.status.container_statuses.is_empty()
+            || !p.status.init_container_statuses.is_empty()
+        {
+            continue;
+        }
         let Some((role, _)) = cube_model::gpu::classify_pod(p) else {
             continue;
         };
@@ -255,6 +290,67 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 "`kubectl{ns_flag} describe pod {pname}` (the FailedScheduling event says why) and `kubectl{ns_flag} get pod {pname} -o jsonpath='{{.spec.affinity.nodeAffinity}}'` (the node it is meant for); give the pod a priority that preempts (the plugin charts use system-node-critical) or free room on that node"
             )),
         );
+    }
+    // a GPU node without a pod of the plugin whose pods a listing shows on other nodes, when the
+    // DaemonSet itself is not in the input
+    for m in crate::gpu::plugin_pods_missing(ctx) {
+        let n = m.node;
+        let (ns, ds) = &m.daemon_set;
+        let o = obj("Node", "", &n.metadata.name);
+        let mut why = Vec::new();
+        if !m.taints.is_empty() {
+            why.push(format!(
+                "the node has taints the nodes with its pods do not ({}): the DaemonSet may not tolerate them",
+                m.taints
+                    .iter()
+                    .map(|t| crate::gpu::taint_text(t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if !m.missing_labels.is_empty() {
+            why.push(format!(
+                "every node with its pod has labels this node lacks ({}): the DaemonSet may select on one of them",
+                m.missing_labels
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", crate::rules::shell_word(ns))
+        };
+        let mut f = Finding::new(
+            DevicePluginNotScheduled::ID,
+            Severity::Warning,
+            node_subject(n),
+            format!(
+                "GPU node {} has no pod of the device plugin {ds}{} while its pods run on {} (the DaemonSet itself is not in the input): its DaemonSet places no pod on this node (nodeSelector or node affinity it does not match, or a taint it does not tolerate), so the node's GPUs cannot be advertised{}{}",
+                n.metadata.name,
+                if ns.is_empty() { String::new() } else { format!(" ({ns})") },
+                m.elsewhere.join(", "),
+                if why.is_empty() { "" } else { "; " },
+                why.join("; ")
+            ),
+        )
+        .with_evidences(crate::gpu::source_evidence(n, m.evidence, 3))
+        .with_evidence(Evidence::field(&o, format!("pods of {ds}"), "<none on this node>"));
+        for t in &m.taints {
+            f = f.with_evidence(Evidence::field(
+                &o,
+                "spec.taints",
+                crate::gpu::taint_text(t),
+            ));
+        }
+        out.push(f.with_remedy(format!(
+            "compare the DaemonSet's placement with the node: `kubectl{ns_flag} get daemonset {} -o jsonpath='{{.spec.template.spec.nodeSelector}} {{.spec.template.spec.affinity}} {{.spec.template.spec.tolerations}}'` and `kubectl get node {} --show-labels`; then label the node or add the toleration the DaemonSet lacks (its events: `kubectl{ns_flag} describe daemonset {}`)",
+            crate::rules::shell_word(ds),
+            crate::rules::shell_word(&n.metadata.name),
+            crate::rules::shell_word(ds)
+        )));
     }
     // NFD's class-prefixed label on a node that advertises nothing, when no plugin in the input
     // tells which label it selects
@@ -300,6 +396,51 @@ const NVIDIA_CHART_AFFINITY: &[(&str, &str)] = &[
     ("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
     ("nvidia.com/gpu.present", "true"),
 ];
+
+/// The NVIDIA device plugin chart of `ds` when it is v0.15 or later (its `helm.sh/chart` label
+/// `nvidia-device-plugin-0.15.0`, `app.kubernetes.io/version`, or the image tag `v0.15.0`) and
+/// the input shows neither a nodeSelector nor a node affinity for it: the chart's default
+/// affinity is then in force but not shown (`kubectl describe daemonset` never prints it).
+fn hidden_chart_affinity(ds: &cube_model::objects::DaemonSet) -> Option<String> {
+    let spec = &ds.spec.template.spec;
+    if !spec.node_selector.is_empty()
+        || spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+            .is_some()
+    {
+        return None;
+    }
+    let version = |v: &str| -> Option<(u32, u32)> {
+        let v = v.trim_start_matches('v');
+        let mut parts = v.split(['.', '-']);
+        Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+    };
+    let labels = &ds.metadata.labels;
+    let chart = labels
+        .get("helm.sh/chart")
+        .and_then(|c| c.strip_prefix("nvidia-device-plugin-"))
+        .map(str::to_owned);
+    let app = labels
+        .get("app.kubernetes.io/version")
+        .filter(|_| ds.metadata.name.contains("nvidia-device-plugin") || chart.is_some())
+        .map(str::to_owned);
+    let image = spec
+        .containers
+        .iter()
+        .find(|c| c.image.contains("k8s-device-plugin"))
+        .and_then(|c| c.image.rsplit_once(':').map(|(_, t)| t.to_owned()));
+    let (shown, v) = [
+        chart.map(|c| ("chart nvidia-device-plugin-", c)),
+        app.map(|a| ("version ", a)),
+        image.map(|i| ("image tag ", i)),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(|(what, v)| version(&v).map(|n| (format!("{what}{v}"), n)))?;
+    (v >= (0, 15) && v.0 == 0).then_some(shown)
+}
 
 /// A plugin DaemonSet whose live status places no pod (desiredNumberScheduled 0) while GPU
 /// nodes of the input pass the nodeSelector and tolerations it shows: the controller sees a
@@ -462,6 +603,48 @@ mod tests {
     use crate::rules::testutil::run_rule;
 
     const NODE: &str = r#"{"kind":"Node","metadata":{"name":"g1","labels":{"nvidia.com/gpu.present":"true"}},"spec":{"taints":[{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule"}]}}"#;
+
+    /// A GPU node with no pod of the plugin a `get pods -A -o wide` listing shows on another
+    /// node, the DaemonSet not in the input: a warning naming the node, the plugin, and the
+    /// labels and taints that set it apart; nothing when the node has the plugin's pod, or the
+    /// listing has no NODE column.
+    #[test]
+    fn gpu_node_without_the_plugin_pod_that_runs_elsewhere() {
+        let nodes = "$ kubectl get nodes --show-labels\nNAME         STATUS   ROLES           AGE   VERSION   LABELS\ncpu-1        Ready    control-plane   30d   v1.28.2   kubernetes.io/hostname=cpu-1,node-role.kubernetes.io/control-plane=\ngpu-node-1   Ready    <none>          30d   v1.28.2   kubernetes.io/hostname=gpu-node-1,nvidia.com/gpu.present=true\ngpu-node-2   Ready    <none>          2d    v1.28.2   kubernetes.io/hostname=gpu-node-2,accelerator=nvidia\n";
+        let pods = |node2: &str| {
+            format!(
+                "$ kubectl get pods -A -o wide\nNAMESPACE     NAME                                   READY   STATUS    RESTARTS   AGE   IP           NODE         NOMINATED NODE   READINESS GATES\nkube-system   nvidia-device-plugin-daemonset-x7k2p   1/1     Running   0          30d   10.244.1.5   gpu-node-1   <none>           <none>\nkube-system   {node2}   1/1     Running   0          2d    10.0.0.12    gpu-node-2   <none>           <none>\n"
+            )
+        };
+        let f = run_rule(
+            "device-plugin-not-scheduled",
+            &format!("{nodes}{}", pods("kube-proxy-zzq7b                    ")),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.display_name(), "Node/gpu-node-2");
+        assert!(
+            f[0].message.contains("nvidia-device-plugin-daemonset")
+                && f[0].message.contains("gpu-node-1")
+                && f[0].message.contains("nvidia.com/gpu.present=true"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            run_rule(
+                "device-plugin-not-scheduled",
+                &format!("{nodes}{}", pods("nvidia-device-plugin-daemonset-b2k4q"))
+            )
+            .is_empty()
+        );
+        let no_node_column = "$ kubectl get pods -n kube-system\nNAME                                   READY   STATUS    RESTARTS   AGE\nnvidia-device-plugin-daemonset-x7k2p   1/1     Running   0          30d\n";
+        assert!(
+            run_rule(
+                "device-plugin-not-scheduled",
+                &format!("{nodes}{no_node_column}")
+            )
+            .is_empty()
+        );
+    }
 
     fn ds(selector: &str) -> String {
         format!(

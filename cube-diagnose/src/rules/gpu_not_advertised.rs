@@ -250,7 +250,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // one finding per device-plugin log: the first NVML line's catalog entry gives the cause
     // (library missing, no NVML platform, driver not loaded, ...), up to three lines as evidence
     let nvml: Vec<&crate::classify::Signal> = signals(ctx, &[SignalKind::NvmlInitFailed]).collect();
-    if let Some(s) = nvml.first() {
+    // a node's (or plugin pod's) finding that already cites these lines carries the cause (one
+    // root cause per chain)
+    let cited = nvml.first().is_some_and(|s| {
+        let ev = s.evidence();
+        out.iter().any(|f| f.evidence.contains(&ev))
+    });
+    if let Some(s) = nvml.first().filter(|_| !cited) {
         let (cause, remedy) = nvml_cause(s);
         out.push(
             Finding::new(

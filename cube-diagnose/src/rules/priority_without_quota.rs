@@ -16,6 +16,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let unread = crate::rules::unread(ctx, "ResourceQuota");
     // the API server's own configuration says it: `insufficient quota to match these scopes`
     let mut out = crate::rules::log_catalog::catalog_findings(ctx, PriorityWithoutQuota::ID);
+    scope_quota_manifests(ctx, &mut out);
     out.extend(groups(ctx)
         .into_iter()
         .filter(|g: &GroupControls| !g.priority_classes.is_empty() && g.quotas.is_empty())
@@ -31,6 +32,75 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("kubectl -n {} create quota {}-quota --hard=requests.cpu=<n>,requests.memory=<m>,requests.nvidia.com/gpu=<g>", g.namespaces.first().cloned().unwrap_or_default(), g.name))
         }));
     out
+}
+
+/// The scopes of `insufficient quota to match these scopes: [{PriorityClass In [a b]}]` (Go's
+/// `%v` of `[]corev1.ScopedResourceSelectorRequirement`: `{ScopeName Operator [Values]}`,
+/// staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go `CheckRequest`)
+/// as (scope name, operator, values); `None` when the text is not of that shape.
+fn parse_scopes(text: &str) -> Option<Vec<(String, String, Vec<String>)>> {
+    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let mut out = Vec::new();
+    for part in inner.split('}').map(str::trim).filter(|p| !p.is_empty()) {
+        let part = part.trim_start_matches(',').trim().strip_prefix('{')?;
+        let (head, values) = match part.split_once('[') {
+            Some((h, v)) => (h, v.trim_end_matches(']')),
+            None => (part, ""),
+        };
+        let mut words = head.split_whitespace();
+        let (scope, op) = (words.next()?, words.next()?);
+        let known = scope.chars().all(|c| c.is_ascii_alphanumeric())
+            && matches!(op, "In" | "NotIn" | "Exists" | "DoesNotExist");
+        if !known {
+            return None;
+        }
+        out.push((
+            scope.to_owned(),
+            op.to_owned(),
+            values.split_whitespace().map(str::to_owned).collect(),
+        ));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// For a scope-quota rejection about a namespaced object (the event's workload), a
+/// ResourceQuota manifest for its namespace whose scopeSelector covers the rejected scopes, as a
+/// command that runs as printed (the documented way to allow the limited classes in a
+/// namespace: kubernetes.io "Limit Priority Class consumption by default").
+fn scope_quota_manifests(ctx: &Context<'_>, out: &mut [crate::Finding]) {
+    for s in crate::rules::signals(ctx, &[crate::classify::SignalKind::Known])
+        .filter(|s| s.detail("entry") == "quota.insufficient-scopes")
+    {
+        let subject = crate::rules::signal_subject(s);
+        if subject.namespace.is_empty() {
+            continue;
+        }
+        let Some(scopes) = parse_scopes(s.detail("scopes")) else {
+            continue;
+        };
+        let Some(f) = out
+            .iter_mut()
+            .find(|f| f.subject == subject && !f.remedy.contains("kind: ResourceQuota"))
+        else {
+            continue;
+        };
+        let ns = crate::rules::shell_word(&subject.namespace);
+        let mut exprs = String::new();
+        for (scope, op, values) in &scopes {
+            exprs.push_str(&format!("    - scopeName: {scope}\n      operator: {op}\n"));
+            if !values.is_empty() {
+                exprs.push_str(&format!("      values: [{}]\n", values.join(", ")));
+            }
+        }
+        f.message.push_str(&format!(
+            " (namespace {}, {} {})",
+            subject.namespace, subject.kind, subject.name
+        ));
+        f.remedy = format!(
+            "{}: `kubectl -n {ns} apply -f - <<'EOF'\napiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: critical-pods\nspec:\n  hard:\n    pods: \"1000\"\n  scopeSelector:\n    matchExpressions:\n{exprs}EOF`",
+            f.remedy
+        );
+    }
 }
 
 #[cfg(test)]
@@ -49,6 +119,32 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].message.contains("system-node-critical"));
         assert!(f[0].remedy.contains("scopeSelector"), "{}", f[0].remedy);
+        // tied to the DaemonSet its describe names, with a manifest for its namespace
+        let ds = "$ kubectl describe ds openebs-cstor-csi-node -n openebs | tail -4\nEvents:\n  Type     Reason        Age                From                  Message\n  ----     ------        ----               ----                  -------\n  Warning  FailedCreate  2m (x19 over 14m)  daemonset-controller  Error creating: insufficient quota to match these scopes: [{PriorityClass In [system-node-critical system-cluster-critical]}]\n";
+        let f = run_rule("priority-without-quota", ds);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            f[0].subject.display_name(),
+            "DaemonSet/openebs/openebs-cstor-csi-node"
+        );
+        let commands = f[0].remedy_commands.join("\n");
+        assert!(
+            commands.contains("kubectl -n openebs apply -f - <<'EOF'")
+                && commands.contains("values: [system-node-critical, system-cluster-critical]"),
+            "{f:#?}"
+        );
+        assert_eq!(
+            super::parse_scopes("[{PriorityClass In [a b]} {PriorityClass Exists []}]"),
+            Some(vec![
+                (
+                    "PriorityClass".into(),
+                    "In".into(),
+                    vec!["a".into(), "b".into()]
+                ),
+                ("PriorityClass".into(), "Exists".into(), vec![])
+            ])
+        );
+        assert_eq!(super::parse_scopes("[oops]"), None);
     }
 
     #[test]

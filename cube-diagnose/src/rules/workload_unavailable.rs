@@ -177,6 +177,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let pods: Vec<&Pod> = snap.pods.iter().filter(|p| owns(w, p)).collect();
         let max = ctx.thresholds().max_nodes_in_evidence;
         let mut message = message;
+        let mut evidence = evidence;
+        if w.kind != "Job"
+            && let Some((why, ev)) = failed_create(ctx, &w.kind, ns, name)
+        {
+            message.push_str(&format!("; {why}"));
+            evidence.push(ev);
+        }
         if !pods.is_empty() {
             let states: Vec<String> = pods
                 .iter()
@@ -248,6 +255,53 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out.extend(daemon_sets(ctx, cause.as_ref()));
     out.extend(plugin_pods_without_daemon_set(ctx, cause.as_ref()));
     out
+}
+
+/// Why the controller of `kind`/`name` cannot create its pods: its `FailedCreate` events
+/// (`Error creating: ...`, written by the DaemonSet, ReplicaSet, StatefulSet, Job or
+/// ReplicationController controller on its own object; a Deployment's go to its ReplicaSets
+/// `<name>-<hash>`), as (text for the message, evidence). The rule that explains the admission
+/// error (quota, LimitRange, scope quota, ...) is named from the catalog entry its message
+/// matches, so the finding points to that finding instead of repeating it.
+fn failed_create(
+    ctx: &Context<'_>,
+    kind: &str,
+    ns: &str,
+    name: &str,
+) -> Option<(String, Evidence)> {
+    let snap = ctx.snapshot();
+    let (i, e) = snap.events.iter().enumerate().find(|(_, e)| {
+        let o = &e.involved_object;
+        e.reason == "FailedCreate"
+            && (o.namespace == ns || o.namespace.is_empty() || ns.is_empty())
+            && ((o.kind == kind && o.name == name)
+                || (kind == "Deployment"
+                    && o.kind == "ReplicaSet"
+                    && rs_of_deployment(&o.name, name)))
+    })?;
+    // the rule the catalog draws from the same event (classified with source `events`)
+    let rule = ctx
+        .signals()
+        .iter()
+        .filter(|s| s.source == "events" && s.line == i + 1)
+        .find_map(|s| crate::catalog::entry(s.detail("entry")).map(|en| en.rule))
+        .filter(|r| !r.is_empty() && *r != WorkloadUnavailable::ID);
+    let o = &e.involved_object;
+    let msg: String = e.message.chars().take(300).collect();
+    let text = match rule {
+        Some(r) => format!(
+            "its controller cannot create its pods (FailedCreate: {msg}): the cause is reported by {r}"
+        ),
+        None => format!("its controller cannot create its pods (FailedCreate: {msg})"),
+    };
+    Some((
+        text,
+        Evidence::field(
+            obj(&o.kind, &o.namespace, &o.name),
+            "events[FailedCreate]",
+            msg,
+        ),
+    ))
 }
 
 /// Whether a GPU component of `vendor` needs the NVIDIA runtime in its container (NVIDIA's
@@ -424,6 +478,10 @@ fn daemon_sets(
             Evidence::field(&o, "status.desiredNumberScheduled", desired.to_string()),
             Evidence::field(&o, "status.numberReady", ready.to_string()),
         ];
+        if let Some((why, ev)) = failed_create(ctx, "DaemonSet", ns, name) {
+            message.push_str(&format!("; {why}"));
+            evidence.push(ev);
+        }
         if let Some(c) = cause {
             message.push_str(&format!("; cause: {}", c.detail));
             remedy = format!("{}; to confirm: {remedy}", c.remedy);

@@ -116,6 +116,96 @@ pub(crate) fn map_entry(line: &str) -> Option<(String, String)> {
     (!key.is_empty()).then(|| (key.to_owned(), value.to_owned()))
 }
 
+/// Labels the kubelet sets on every node it registers (k8s.io/api `core/v1/well_known_labels.go`,
+/// `kubernetes.io/hostname`, `kubernetes.io/os`, `kubernetes.io/arch` and their `beta.` forms
+/// before 1.18, the cloud provider's instance type and topology): a label map holding one is a
+/// node's.
+const KUBELET_LABELS: &[&str] = &[
+    "kubernetes.io/hostname",
+    "kubernetes.io/os",
+    "kubernetes.io/arch",
+    "beta.kubernetes.io/os",
+    "beta.kubernetes.io/arch",
+    "beta.kubernetes.io/instance-type",
+    "node.kubernetes.io/instance-type",
+    "topology.kubernetes.io/zone",
+    "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone",
+];
+
+/// Whether `key` is a label key (`[dns-prefix/]name`, apimachinery `validation.IsQualifiedName`
+/// in shape: name parts of alphanumerics, `-`, `_`, `.`).
+fn is_label_key(key: &str) -> bool {
+    let (prefix, name) = key.rsplit_once('/').unwrap_or(("", key));
+    !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.'))
+}
+
+/// A node's labels printed as one map: a JSON object (`kubectl get node X -o json | jq
+/// .metadata.labels`, over several lines, or `-o jsonpath='{.metadata.labels}'` on one) or Go's
+/// map print (`map[kubernetes.io/arch:amd64 ...]`, kubectl's jsonpath before it printed JSON).
+/// Every key a label key and every value a string, and one of the labels every kubelet sets
+/// ([`KUBELET_LABELS`]) among them, so a pod's labels or another map are not taken for a node's.
+pub(crate) fn node_label_map(text: &str) -> Option<Vec<(String, String)>> {
+    let t = text.trim();
+    let entries: Vec<(String, String)> =
+        if let Some(inner) = t.strip_prefix("map[").and_then(|r| r.strip_suffix(']')) {
+            inner
+                .split_whitespace()
+                .map(|kv| {
+                    let (k, v) = kv.split_once(':')?;
+                    Some((k.to_owned(), v.to_owned()))
+                })
+                .collect::<Option<Vec<_>>>()?
+        } else if t.starts_with('{') && t.ends_with('}') {
+            let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(t).ok()?;
+            map.into_iter()
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(v) => Some((k, v)),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?
+        } else {
+            return None;
+        };
+    let node_like = entries
+        .iter()
+        .all(|(k, v)| is_label_key(k) && v.len() <= 63 && !v.contains(char::is_whitespace))
+        && entries
+            .iter()
+            .any(|(k, _)| KUBELET_LABELS.contains(&k.as_str()));
+    node_like.then_some(entries)
+}
+
+/// [`node_label_map`] of the map `text` starts with: its first line when that line closes the
+/// map, else up to the first line that is `}` alone (more output may follow it: a paste's
+/// next command).
+pub(crate) fn leading_label_map(text: &str) -> Option<Vec<(String, String)>> {
+    let first = text.lines().find(|l| !l.trim().is_empty())?.trim();
+    if first.ends_with('}') || first.ends_with(']') {
+        return node_label_map(first);
+    }
+    let start = text.find(first)?;
+    let rest = &text[start..];
+    let end = rest
+        .lines()
+        .take(2000)
+        .scan(0usize, |at, l| {
+            let from = *at;
+            *at += l.len() + 1;
+            Some((from, l))
+        })
+        .find(|(_, l)| l.trim() == "}")
+        .map(|(from, l)| from + l.len())?;
+    node_label_map(&rest[..end])
+}
+
 /// True when `text` holds node facts this module reads and nothing else the describe reader
 /// would take for its own: at least one capacity/allocatable path line, or a label map of at
 /// least one qualified key with no other content line.
@@ -148,6 +238,10 @@ pub(crate) fn looks_like_node_paths(text: &str) -> bool {
         })
         .count();
     if resource_paths > 0 {
+        return true;
+    }
+    // one label map (JSON over several lines, or one line of JSON or Go's map print)
+    if node_label_map(&lines.join("\n")).is_some() {
         return true;
     }
     lines.iter().all(|l| label_map_entry(l).is_some())
@@ -417,6 +511,51 @@ mod tests {
             p.nodes
         );
         assert!(p.nodes[0].metadata.labels.is_empty());
+    }
+
+    /// A node's labels as one map: `jq .metadata.labels` over several lines (named by the
+    /// command, or by its hostname label without one), one line of JSON, Go's `map[...]`; a
+    /// pod's labels (no kubelet label) and a map with non-string values are not a node's.
+    #[test]
+    fn node_label_maps() {
+        let jq = "$ kubectl get node gpu-7 -o json | jq .metadata.labels\n{\n  \"beta.kubernetes.io/arch\": \"amd64\",\n  \"kubernetes.io/hostname\": \"gpu-7\",\n  \"accelerator\": \"nvidia\"\n}\n";
+        assert_eq!(
+            super::super::detect_text_format(jq.split_once('\n').unwrap().1),
+            crate::snapshot::InputFormat::DescribeNode
+        );
+        let p = super::super::parse_text(jq);
+        assert_eq!(p.nodes.len(), 1, "{:#?}", p.nodes);
+        assert_eq!(p.nodes[0].metadata.name, "gpu-7");
+        assert_eq!(
+            p.nodes[0].metadata.labels.get("accelerator"),
+            Some("nvidia")
+        );
+        // alone (a file holding the map): named by its hostname label
+        let p = super::super::parse_text(jq.split_once('\n').unwrap().1);
+        assert_eq!(p.nodes[0].metadata.name, "gpu-7");
+        let go = "$ kubectl get node gpu-8 -o jsonpath='{.metadata.labels}'\nmap[beta.kubernetes.io/arch:amd64 cloud.google.com/gke-accelerator:nvidia-tesla-t4 kubernetes.io/hostname:gpu-8]\n";
+        let p = super::super::parse_text(go);
+        assert_eq!(
+            p.nodes[0]
+                .metadata
+                .labels
+                .get("cloud.google.com/gke-accelerator"),
+            Some("nvidia-tesla-t4")
+        );
+        let alloc = "$ kubectl get node gpu-8 -o jsonpath='{.status.allocatable}'\nmap[cpu:8 nvidia.com/gpu:0]\n";
+        let p = super::super::parse_text(alloc);
+        assert_eq!(
+            p.nodes[0]
+                .status
+                .allocatable
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("0")
+        );
+        assert!(node_label_map("{\"app\": \"web\", \"pod-template-hash\": \"5d4f\"}").is_none());
+        assert!(node_label_map("{\"kubernetes.io/hostname\": \"n\", \"x\": 1}").is_none());
+        assert!(node_label_map("map[kubernetes.io/os:linux]").is_some());
     }
 
     #[test]
