@@ -17,7 +17,8 @@
 //!   HTTP/1.1`, `* Proxy replied 200 to CONNECT request` (curl `lib/http_proxy.c`,
 //!   `lib/cf-h1-proxy.c`);
 //! - an environment assignment (`export HTTPS_PROXY=...`, `https_proxy=...`,
-//!   `Environment="HTTPS_PROXY=..."` of a systemd unit, `ALL_PROXY`);
+//!   `Environment="HTTPS_PROXY=..."` of a systemd unit; `HTTP_PROXY` and curl's `ALL_PROXY` only
+//!   as a hint: Go uses neither for https);
 //! - a kubeconfig cluster's `proxy-url: <url>`.
 //!
 //! Go reads only `http`, `https` and `socks5` proxy URLs: any other scheme (`socks5h://`,
@@ -43,7 +44,7 @@ pub(crate) struct ProxySeen {
     pub weak: bool,
 }
 
-/// Schemes Go's proxy parser does not know that people put in HTTPS_PROXY/ALL_PROXY: a
+/// Schemes Go's proxy parser does not know that people put in HTTPS_PROXY: a
 /// lookup of a host with one of these names is the re-parsed URL.
 const UNKNOWN_SCHEMES: &[&str] = &["socks5h", "socks4a", "socks4", "socks"];
 
@@ -66,6 +67,10 @@ pub(crate) fn seen_in_line(l: &str) -> Option<(String, bool)> {
     // curl -v: `Uses proxy env variable https_proxy == 'http://127.0.0.1:7890'`
     if let Some(rest) = t.strip_prefix("Uses proxy env variable ") {
         let (var, url) = rest.split_once(" == ").unwrap_or((rest, ""));
+        // curl names the no_proxy it honours the same way: an exemption, not a proxy
+        if var.eq_ignore_ascii_case("no_proxy") {
+            return None;
+        }
         let url = url.trim().trim_matches(['\'', '"']);
         return Some((
             format!(
@@ -110,15 +115,11 @@ pub(crate) fn seen_in_line(l: &str) -> Option<(String, bool)> {
             ));
         }
     }
-    // environment assignments
-    for var in [
-        "HTTPS_PROXY",
-        "https_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "HTTP_PROXY",
-        "http_proxy",
-    ] {
+    // environment assignments: Go's clients take the proxy of an https request from
+    // HTTPS_PROXY/https_proxy only (HTTP_PROXY is for http:// requests, ALL_PROXY is curl's,
+    // never read by Go: httpproxy FromEnvironment), so only those prove a proxy in an API
+    // server's path ([`weak_in_line`] keeps the others as a hint)
+    for var in ["HTTPS_PROXY", "https_proxy"] {
         let mut from = 0;
         while let Some(p) = t[from..].find(var) {
             let at = from + p;
@@ -151,6 +152,40 @@ pub(crate) fn seen_in_line(l: &str) -> Option<(String, bool)> {
     None
 }
 
+/// A proxy variable that does not apply to a Go client's https requests (`HTTP_PROXY`,
+/// `ALL_PROXY`), as a hint.
+fn weak_in_line(l: &str) -> Option<String> {
+    let t = l.trim();
+    for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] {
+        for (p, _) in t.match_indices(var) {
+            let before_ok = !t[..p]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            let Some(value) = t[p + var.len()..].strip_prefix('=').filter(|_| before_ok) else {
+                continue;
+            };
+            let value = value
+                .trim_start_matches(['"', '\''])
+                .split(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+                .next()
+                .unwrap_or("");
+            if !value.is_empty() && !value.starts_with('$') {
+                return Some(format!(
+                    "{var}={} is set (Go clients use it for http:// requests only; https requests take HTTPS_PROXY{})",
+                    without_credentials(value),
+                    if var.eq_ignore_ascii_case("all_proxy") {
+                        ", and ALL_PROXY is curl's"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// A mention of a proxy that proves nothing by itself (a resource named `ConfigureProxy`, "we
 /// are behind a corporate proxy"): never `kube-proxy`, `kubectl proxy` or Rancher's
 /// `/k8s/clusters/` proxy.
@@ -172,15 +207,7 @@ pub(crate) fn scan(text: &str) -> Option<ProxySeen> {
             .trim()
             .strip_prefix("- name:")
             .map(|v| v.trim().trim_matches(['"', '\'']))
-            && matches!(
-                var,
-                "HTTPS_PROXY"
-                    | "https_proxy"
-                    | "ALL_PROXY"
-                    | "all_proxy"
-                    | "HTTP_PROXY"
-                    | "http_proxy"
-            )
+            && matches!(var, "HTTPS_PROXY" | "https_proxy")
             && let Some(value) = lines
                 .get(i + 1)
                 .and_then(|n| n.trim().strip_prefix("value:"))
@@ -203,6 +230,18 @@ pub(crate) fn scan(text: &str) -> Option<ProxySeen> {
                 kubeconfig,
                 weak: false,
             });
+        }
+        if weak.is_none()
+            && let Some(what) = weak_in_line(l)
+        {
+            weak = Some(ProxySeen {
+                what,
+                line: i + 1,
+                text: crate::finding::redact(l.trim()),
+                kubeconfig: false,
+                weak: true,
+            });
+            continue;
         }
         if weak.is_none() && mentioned_in_line(l) {
             let word = l
@@ -260,8 +299,7 @@ pub(crate) fn details(
     } else if hop {
         d.insert(
             "proxy".to_owned(),
-            "the client's proxy (HTTPS_PROXY/https_proxy or ALL_PROXY in its environment)"
-                .to_owned(),
+            "the client's proxy (HTTPS_PROXY/https_proxy in its environment)".to_owned(),
         );
     }
 }
@@ -284,7 +322,7 @@ pub(crate) fn explain(s: &super::Signal, target: &str) -> Option<(String, String
     if let Some(scheme) = Some(s.detail("proxy_scheme")).filter(|v| !v.is_empty()) {
         return Some((
             format!(
-                "the request goes through the proxy of HTTPS_PROXY/ALL_PROXY, and the proxy URL uses the scheme {scheme}://, which Go does not know (only http, https and socks5: golang.org/x/net http/httpproxy parseProxy re-reads it as http://{scheme}://..., so the client looks up a host named {scheme}); the API server was never contacted"
+                "the request goes through the proxy of HTTPS_PROXY/https_proxy, and the proxy URL uses the scheme {scheme}://, which Go does not know (only http, https and socks5: golang.org/x/net http/httpproxy parseProxy re-reads it as http://{scheme}://..., so the client looks up a host named {scheme}); the API server was never contacted"
             ),
             format!(
                 "write the proxy as socks5://<host>:<port> (Go's SOCKS5 dialer already sends host names to the proxy, as {scheme} would), or {exempt}"
@@ -295,7 +333,7 @@ pub(crate) fn explain(s: &super::Signal, target: &str) -> Option<(String, String
         let (socks, to, reply) = (s.detail("socks"), s.detail("target"), s.detail("reply"));
         return Some((
             format!(
-                "the client's requests go through a SOCKS5 proxy (HTTPS_PROXY/ALL_PROXY=socks5://...), {socks}, which was reached but could not connect to {to}: it answered `{reply}` (RFC 1928 reply), so the path from the proxy to {target} is what fails"
+                "the client's requests go through a SOCKS5 proxy (HTTPS_PROXY=socks5://...), {socks}, which was reached but could not connect to {to}: it answered `{reply}` (RFC 1928 reply), so the path from the proxy to {target} is what fails"
             ),
             format!(
                 "check from the proxy's host that {to} is reachable (routing, firewall, the proxy's rules), or {exempt}"
@@ -328,7 +366,7 @@ pub(crate) fn explain(s: &super::Signal, target: &str) -> Option<(String, String
                 "the failing connection is the one to the proxy itself (Go's `proxyconnect`/`socks connect` error), not to {target}: the client sends its requests through {proxy}, and that proxy cannot be reached or refuses"
             ),
             format!(
-                "fix the proxy address in the client's environment (HTTPS_PROXY/https_proxy, ALL_PROXY) or start the proxy; if {target} should be reached directly, {exempt}"
+                "fix the proxy address in the client's environment (HTTPS_PROXY/https_proxy) or start the proxy; if {target} should be reached directly, {exempt}"
             ),
         ));
     }
@@ -373,7 +411,12 @@ mod tests {
             seen_in_line("\t[WARNING HTTPProxy]: Connection to \"https://192.168.78.48:6443\" uses proxy \"http://user:pwd@192.168.78.15:3128/\". If that is not intended, adjust your proxy settings").map(|x| x.0),
             Some("kubeadm preflight: connection to https://192.168.78.48:6443 uses proxy http://***@192.168.78.15:3128/".to_owned())
         );
-        // not a setting
+        // not a setting, or not one a Go client uses for https
+        assert!(
+            seen_in_line("* Uses proxy env variable no_proxy == 'localhost,127.0.0.1'").is_none()
+        );
+        assert!(seen_in_line("export HTTP_PROXY=http://10.0.0.2:3128").is_none());
+        assert!(scan("export ALL_PROXY=socks5://10.0.0.2:1080\n").is_some_and(|p| p.weak));
         assert!(seen_in_line("NO_PROXY=10.0.0.0/8").is_none());
         assert!(seen_in_line("HTTPS_PROXY=").is_none());
         assert!(seen_in_line("MY_HTTPS_PROXY_HOST=x").is_none());

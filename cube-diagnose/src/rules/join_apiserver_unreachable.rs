@@ -252,7 +252,12 @@ fn k3s_through_proxy(
             s.detail("proxy")
         ),
         format!(
-            "exempt local and cluster addresses from the proxy in the {unit} service environment, then restart it: `echo 'NO_PROXY=127.0.0.0/8,localhost,{hosts},10.42.0.0/16,10.43.0.0/16,.svc,.cluster.local' | sudo tee -a {env} && sudo systemctl restart {unit}` (10.42/10.43 are the default cluster and service CIDRs: use yours; a NO_PROXY line already in that file is overridden by the new one, so merge its entries)"
+            "exempt local and cluster addresses from the proxy in the {unit} service environment, then restart it: `echo 'NO_PROXY=127.0.0.0/8,localhost,{hosts},10.42.0.0/16,10.43.0.0/16,.svc,.cluster.local' | sudo tee -a {env} && sudo systemctl restart {unit}` (10.42/10.43 are the default cluster and service CIDRs: use yours; a NO_PROXY line already in that file is overridden by the new one, so merge its entries{})",
+            if unit.starts_with("rke2") {
+                format!("; RPM installs read /etc/sysconfig/{unit} instead")
+            } else {
+                String::new()
+            }
         ),
     ))
 }
