@@ -326,6 +326,37 @@ fn generated_suffix(name: &str) -> bool {
 /// named from the pod's owner reference or its generated name, and the finding says what its
 /// failing pods mean and, when the input shows it, why they fail (the NVIDIA runtime is not the
 /// runtime the kubelet starts them with: [`crate::plugin_runtime`]).
+/// The `workload-unavailable` finding of a DaemonSet (no pod ready: warning; some ready:
+/// info), with the runtime cause (if any) added to its message, remedy and evidence.
+#[allow(clippy::too_many_arguments)]
+fn daemon_set_finding(
+    ns: &str,
+    name: &str,
+    none_ready: bool,
+    mut message: String,
+    mut evidence: Vec<Evidence>,
+    mut remedy: String,
+    cause: Option<&crate::plugin_runtime::RuntimeCause>,
+) -> Finding {
+    if let Some(c) = cause {
+        message.push_str(&format!("; cause: {}", c.detail));
+        remedy = format!("{}; to confirm: {remedy}", c.remedy);
+        evidence.extend(c.evidence.iter().cloned());
+    }
+    Finding::new(
+        WorkloadUnavailable::ID,
+        if none_ready {
+            Severity::Warning
+        } else {
+            Severity::Info
+        },
+        Subject::namespaced("DaemonSet", ns, name),
+        message,
+    )
+    .with_evidences(evidence)
+    .with_remedy(remedy)
+}
+
 fn plugin_pods_without_daemon_set(
     ctx: &Context<'_>,
     cause: Option<&crate::plugin_runtime::RuntimeCause>,
@@ -389,10 +420,10 @@ fn plugin_pods_without_daemon_set(
             format!(" -n {}", shell_word(ns))
         };
         let first = shell_word(&failing[0].metadata.name);
-        let mut remedy = format!(
+        let remedy = format!(
             "`kubectl logs{ns_flag} {first} --previous` (why the container exits) and `kubectl describe pod{ns_flag} {first}` (events)"
         );
-        let mut evidence: Vec<Evidence> = failing
+        let evidence: Vec<Evidence> = failing
             .iter()
             .take(max)
             .map(|p| {
@@ -403,25 +434,16 @@ fn plugin_pods_without_daemon_set(
                 )
             })
             .collect();
-        if let Some(c) = cause.filter(|_| nvidia_plugin(vendor)) {
-            message.push_str(&format!("; cause: {}", c.detail));
-            remedy = format!("{}; to confirm: {remedy}", c.remedy);
-            evidence.extend(c.evidence.iter().cloned());
-        }
-        out.push(
-            Finding::new(
-                WorkloadUnavailable::ID,
-                if ready == 0 {
-                    Severity::Warning
-                } else {
-                    Severity::Info
-                },
-                Subject::namespaced("DaemonSet", ns, name),
-                message,
-            )
-            .with_evidences(evidence)
-            .with_remedy(remedy),
-        );
+        let cause = cause.filter(|_| nvidia_plugin(vendor));
+        out.push(daemon_set_finding(
+            ns,
+            name,
+            ready == 0,
+            message,
+            evidence,
+            remedy,
+            cause,
+        ));
     }
     out
 }
@@ -469,7 +491,7 @@ fn daemon_sets(
             format!(" -n {}", shell_word(ns))
         };
         let mut message = format!("DaemonSet {name} has {ready} of {desired} pods ready{what}");
-        let mut remedy = format!(
+        let remedy = format!(
             "`kubectl describe daemonset{ns_flag} {}` (events), then `kubectl get pods{ns_flag} -o wide | grep -e {}` and `kubectl describe pod{ns_flag} <pod>` / `kubectl logs{ns_flag} <pod> --all-containers` for the pods that are not ready",
             shell_word(name),
             shell_word(&format!("^{name}-"))
@@ -482,25 +504,15 @@ fn daemon_sets(
             message.push_str(&format!("; {why}"));
             evidence.push(ev);
         }
-        if let Some(c) = cause {
-            message.push_str(&format!("; cause: {}", c.detail));
-            remedy = format!("{}; to confirm: {remedy}", c.remedy);
-            evidence.extend(c.evidence.iter().cloned());
-        }
-        out.push(
-            Finding::new(
-                WorkloadUnavailable::ID,
-                if ready == 0 {
-                    Severity::Warning
-                } else {
-                    Severity::Info
-                },
-                Subject::namespaced("DaemonSet", ns, name),
-                message,
-            )
-            .with_evidences(evidence)
-            .with_remedy(remedy),
-        );
+        out.push(daemon_set_finding(
+            ns,
+            name,
+            ready == 0,
+            message,
+            evidence,
+            remedy,
+            cause,
+        ));
     }
     out
 }
