@@ -598,8 +598,9 @@ impl Whole {
             {
                 w.provisioner = Some("rke");
             }
+            // one lowercase copy per line, for the clock prose and the copied kubeconfig below
+            let lower = l.to_ascii_lowercase();
             {
-                let lower = l.to_ascii_lowercase();
                 let word = lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
                     matches!(
                         w,
@@ -633,7 +634,6 @@ impl Whole {
             if w.loopback_api.is_none() {
                 w.loopback_api = shown_loopback_api(l);
             }
-            let lower = l.to_ascii_lowercase();
             if (lower.contains("cop") || lower.contains("scp ") || lower.contains(" cp "))
                 && [
                     "k3s.yaml",
