@@ -1136,6 +1136,139 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("amd")
         .says("the AMD node labeller cannot read {msg} ({error}): the node labels derived from it are missing; an absent sysfs file means the amdgpu driver does not expose it for this GPU or no card is bound to amdgpu", AMD_LABELLER_REMEDY)
         .samples(&[("sub", ""), ("msg", "/sys/class/drm/card0/device/device"), ("error", "open /sys/class/drm/card0/device/device: no such file or directory")]),
+    // ------------------------------------------------------------------ AMD device plugin
+    // ROCm/k8s-device-plugin: ListAndWatch (internal/pkg/plugin/plugin.go; cmd/k8s-device-plugin/
+    // main.go before v1.25) lists every GPU with its NUMA node; from v1.18 (commit "Add topology
+    // support", 2021) to the move to sysfs `numa_node` it asked hwloc (internal/pkg/hwloc/
+    // hwloc.go GetNUMANodes), logging hwloc's error with glog.Error and skipping the device's
+    // topology. classify::accelerator names the plugin and its resource (`plugin`, `resource`).
+    Entry::new("amd.no-numa-node", F::AmdDevicePlugin,
+        "No NUMA node found with bus ID: {bus:w}",
+        "ROCm/k8s-device-plugin", "internal/pkg/hwloc/hwloc.go (GetNUMANodes), logged by cmd/k8s-device-plugin/main.go ListAndWatch", "v1.18-v1.2x (hwloc topology)")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd-topology")
+        .says("{plugin} fails while enumerating the GPU at PCI bus {bus}: hwloc finds no NUMA node for it (a desktop or single-socket board, a VM, or a kernel that exposes no NUMA topology for the device), so the device is listed without topology at best and {resource} may never become allocatable on this node", "`kubectl describe node <node>` shows whether {resource} is in capacity and allocatable; on the host `cat /sys/bus/pci/devices/{bus}/numa_node` (-1: no NUMA information); update the AMD device plugin to a current release, which reads the NUMA node from sysfs and tolerates -1 (ROCm/k8s-device-plugin internal/pkg/amdgpu/amdgpu.go), then restart the plugin pod")
+        .samples(&[("bus", "0000:28:00.0")]),
+    Entry::new("amd.gpu-not-found-hwloc", F::AmdDevicePlugin,
+        "Fail to find GPU with bus ID: {bus:w}",
+        "ROCm/k8s-device-plugin", "internal/pkg/hwloc/hwloc.go (GetNUMANodes)", "v1.18+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd-topology")
+        .says("{plugin} cannot find the GPU at PCI bus {bus} in hwloc's topology (the plugin's container does not see the host's PCI tree, or the device went away), so {resource} may not become allocatable", "run the plugin with the host's /sys mounted (the upstream DaemonSet mounts /sys and /dev), check `lspci -D | grep -i amd` on the host, then restart the plugin pod")
+        .samples(&[("bus", "0000:28:00.0")]),
+    Entry::new("amd.no-numa-for-gpu", F::AmdDevicePlugin,
+        "No NUMA for GPU ID: {bus:w}",
+        "ROCm/k8s-device-plugin", "cmd/k8s-device-plugin/main.go (ListAndWatch)", "v1.18-v1.2x")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("amd-topology")
+        .says("{plugin} lists the GPU at PCI bus {bus} without a NUMA node: the kubelet's Topology Manager cannot align it (policies single-numa-node / restricted reject pods asking for it)", "on the host `cat /sys/bus/pci/devices/{bus}/numa_node`; use the Topology Manager policy none or best-effort on this node, or update the AMD device plugin")
+        .samples(&[("bus", "0000:28:00.0")]),
+    Entry::new("amd.watching-gpu", F::AmdDevicePlugin,
+        "Watching GPU with bus ID: {bus:w} NUMA Node: {numa}",
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.18+").complete()
+        .samples(&[("bus", "0000:28:00.0"), ("numa", "[0]")]),
+    Entry::new("amd.found-gpus", F::AmdDevicePlugin,
+        "Found {count:w} AMDGPUs",
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+").complete()
+        .samples(&[("count", "8")]),
+    Entry::new("amd.driver-unavailable-fatal", F::AmdDevicePlugin,
+        "amdgpu driver unavailable. exiting with exit code 2. error: {error}",
+        "ROCm/k8s-device-plugin", "internal/pkg/amdgpu/amdgpu.go (GetAMDGPUs, FatalOnDriverUnavailable)", "v1.31+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd-driver")
+        .says("{plugin} finds no usable amdgpu driver on the node ({error}) and exits: {resource} is not advertised", "load the amdgpu kernel driver on the host (install the ROCm / amdgpu-dkms driver, `modprobe amdgpu`; `ls /sys/module/amdgpu/drivers/` must list the GPUs), then restart the plugin pod")
+        .samples(&[("error", "open /sys/module/amdgpu/drivers/: no such file or directory")]),
+    Entry::new("amd.driver-unavailable", F::AmdDevicePlugin,
+        "amdgpu driver unavailable: {error}",
+        "ROCm/k8s-device-plugin", "internal/pkg/amdgpu/amdgpu.go (GetAMDGPUs)", "v1.31+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd-driver")
+        .says("{plugin} finds no usable amdgpu driver on the node ({error}): it lists no GPU and {resource} stays at 0", "load the amdgpu kernel driver on the host (install the ROCm / amdgpu-dkms driver, `modprobe amdgpu`; `ls /sys/module/amdgpu/drivers/` must list the GPUs), then restart the plugin pod")
+        .samples(&[("error", "open /sys/module/amdgpu/drivers/: no such file or directory")]),
+    Entry::new("amd.health-no-gpu", F::AmdDevicePlugin,
+        "No GPU nodes found via properties",
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (simpleHealthCheck)", "v1.31+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("amd-health")
+        .says("{plugin}'s health check finds no GPU in the KFD topology (/sys/class/kfd/kfd/topology/nodes/*/properties): the GPUs are reported unhealthy and {resource} drops out of allocatable", "on the host check `ls /sys/class/kfd/kfd/topology/nodes/` and `dmesg | grep -i kfd` (the amdgpu driver with KFD must be loaded), then restart the plugin pod"),
+    Entry::new("amd.allocator-fallback", F::AmdDevicePlugin,
+        "allocator init failed. Falling back to kubelet default allocation. Error {error}",
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (Start)", "v1.25+").complete(),
+    // ------------------------------------------------------------------ device-plugin manager
+    // kubevirt/device-plugin-manager pkg/dpm/manager.go and plugin.go (vendored by
+    // ROCm/k8s-device-plugin): the library serving each plugin `<name>` of a vendor's resource
+    // namespace on the socket `<namespace>_<name>`; `Registration for endpoint` names that
+    // socket, so the resource (classify::accelerator). The start-up lines are V(3) info.
+    Entry::new("dpm.plugins-list", F::DevicePlugin,
+        "Received new list of plugins: {list}",
+        "kubevirt/device-plugin-manager", "pkg/dpm/manager.go (handleSignals)", "v1.9+").complete()
+        .samples(&[("list", "[gpu]")]),
+    Entry::new("dpm.adding-plugin", F::DevicePlugin,
+        "Adding a new plugin \"{name}\"",
+        "kubevirt/device-plugin-manager", "pkg/dpm/manager.go (handleNewPlugins)", "v1.9+").complete()
+        .samples(&[("name", "gpu")]),
+    Entry::new("dpm.starting-server", F::DevicePlugin,
+        "{name:w}: Starting plugin server",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (StartServer)", "v1.9+").complete()
+        .samples(&[("name", "gpu")]),
+    Entry::new("dpm.starting-grpc", F::DevicePlugin,
+        "{name:w}: Starting the DPI gRPC server",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (serve)", "v1.9+").complete()
+        .samples(&[("name", "gpu")]),
+    Entry::new("dpm.serving", F::DevicePlugin,
+        "{name:w}: Serving requests...",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (serve)", "v1.9+").complete()
+        .samples(&[("name", "gpu")]),
+    Entry::new("dpm.registering", F::DevicePlugin,
+        "{name:w}: Registering the DPI with Kubelet",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+").complete()
+        .samples(&[("name", "gpu")]),
+    Entry::new("dpm.registered", F::DevicePlugin,
+        "{name:w}: Registration for endpoint {endpoint:w}",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("{plugin} registered {resource} with the kubelet (socket {endpoint})", "")
+        .samples(&[("name", "gpu"), ("endpoint", "amd.com_gpu")]),
+    Entry::new("dpm.registration-failed", F::DevicePlugin,
+        "{name:w}: Registration failed: {error}",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-register")
+        .says("{plugin} cannot register {resource} with the kubelet ({error}): the node does not advertise it", "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir, k3s/rke2 and MicroK8s) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts")
+        .samples(&[("name", "gpu"), ("error", "rpc error: code = Unavailable desc = connection error")]),
+    Entry::new("dpm.feature-gate-hint", F::DevicePlugin,
+        "{name:w}: Make sure that the DevicePlugins feature gate is enabled and kubelet running",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-register")
+        .says("{plugin} cannot register {resource} with the kubelet: the kubelet's registration socket does not answer", "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir, k3s/rke2 and MicroK8s) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts")
+        .samples(&[("name", "gpu")]),
+    Entry::new("dpm.dial-failed", F::DevicePlugin,
+        "{name:w}: Could not dial gRPC: {error}",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-register")
+        .says("{plugin} cannot reach the kubelet's registration socket ({error}): {resource} is not advertised", "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir, k3s/rke2 and MicroK8s) and that kubelet.sock exists there; restart the plugin pod")
+        .samples(&[("name", "gpu"), ("error", "context deadline exceeded")]),
+    Entry::new("dpm.grpc-setup-failed", F::DevicePlugin,
+        "{name:w}: Failed to setup a DPI gRPC server: {error}",
+        "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (serve)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-serve")
+        .says("{plugin} cannot serve its gRPC socket ({error}): {resource} is not advertised", "check that the plugin pod mounts /var/lib/kubelet/device-plugins read-write and that no stale socket of another plugin instance is left there; restart the plugin pod")
+        .samples(&[("name", "gpu"), ("error", "listen unix /var/lib/kubelet/device-plugins/amd.com_gpu: bind: address already in use")]),
+    Entry::new("dpm.start-failed", F::DevicePlugin,
+        "Failed to start plugin \"{name}\": {error}",
+        "kubevirt/device-plugin-manager", "pkg/dpm/manager.go (startPlugin)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-serve")
+        .says("{plugin} fails to start ({error}): {resource} is not advertised", "read the error and the plugin's lines before it; restart the plugin pod once fixed")
+        .samples(&[("name", "gpu"), ("error", "no devices")]),
+    // ------------------------------------------------------------------ kubelet device manager
+    // the kubelet's side of a device plugin's registration (any vendor): Infof before v1.20
+    // (pkg/kubelet/cm/devicemanager/manager.go), InfoS since (plugin/v1beta1/server.go from
+    // v1.26); classify::accelerator reads the resource.
+    Entry::new("kubelet.device-plugin-registration", F::Kubelet,
+        "Got registration request from device plugin with resource name \"{resource}\"",
+        K8S, "pkg/kubelet/cm/devicemanager/manager.go (Register)", "v1.10-v1.19").complete()
+        .samples(&[("resource", "amd.com/gpu")]),
+    Entry::new("kubelet.device-plugin-registration-structured", F::Kubelet,
+        "Got registration request from device plugin with resource\" resourceName=\"{resource}\"",
+        K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.20+").complete()
+        .samples(&[("resource", "amd.com/gpu")]),
+    Entry::new("kubelet.device-plugin-connected", F::Kubelet,
+        "Device plugin connected\" resourceName=\"{resource}\"",
+        K8S, "pkg/kubelet/cm/devicemanager/manager.go (PluginConnected)", "v1.26+").complete()
+        .samples(&[("resource", "amd.com/gpu")]),
     // ------------------------------------------------------------------ Intel GPU plugin
     // intel/intel-device-plugins-for-kubernetes cmd/gpu_plugin/gpu_plugin.go: newDevicePlugin
     // warns when /dev/dri/by-path cannot be read; isCompatibleDevice logs every /sys/class/drm
@@ -1271,6 +1404,33 @@ pub static ENTRIES: &[Entry] = &[
         "nfs-utils (linux-nfs.org)", "utils/mount/error.c", "nfs-utils 1.x-2.x")
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the node cannot reach the NFS server (mount timed out)", "from the node: `rpcinfo -p <server>` and `showmount -e <server>`; open TCP 2049 (and 111 for NFSv3) between the nodes and the server"),
+    // nfs-utils utils/mount/error.c mount_error: EOPNOTSUPP (storage_mount_failed weighs the
+    // mount options: an explicit vers= the server does not offer, or no NFS service answering)
+    Entry::new("nfs.version-unsupported", F::Storage,
+        "{prog:w}: requested NFS version or transport protocol is not supported",
+        "nfs-utils (linux-nfs.org)", "utils/mount/error.c (mount_error, EOPNOTSUPP)", "nfs-utils 1.1+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the NFS server offers none of the NFS versions / transports the client asks for", "`rpcinfo -p <server>` lists the versions the server's nfs (100003) and mountd (100005) services offer; pin one of them with `mountOptions: [nfsvers=<version>]` on the PersistentVolume or StorageClass, or enable the version on the server")
+        .samples(&[("prog", "mount.nfs")]),
+    // util-linux libmount (src/context_mount.c, mnt_context_get_mount_excode) for a kernel
+    // mount(2) EINVAL without a helper
+    Entry::new("mount.wrong-fs-type", F::Storage,
+        "wrong fs type, bad option, bad superblock on {device:w}",
+        "util-linux/util-linux", "libmount/src/context_mount.c", "util-linux 2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the kernel refuses to mount {device}: wrong filesystem type, a bad mount option, a damaged filesystem, or (for nfs/cifs) no mount helper on the node", "read `dmesg | tail` on the node right after the failure: it names the cause")
+        .samples(&[("device", "/dev/sdb")]),
+    // cifs-utils mount.cifs.c: `mount error(%d): %s` after the kernel's mount(2) error, then
+    // `Refer to the mount.cifs(8) manual page (e.g. man mount.cifs)`
+    Entry::new("cifs.mount-error", F::Storage,
+        "mount error({code:w}): {reason}",
+        "cifs-utils (samba.org)", "mount.cifs.c (main)", "cifs-utils 4.x-7.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the SMB/CIFS mount fails: mount.cifs reports error {code} ({reason})", "read `dmesg | grep -i cifs` on the node right after the failure (it names the status the server returned); check the credentials Secret and the SMB version (`vers=` in mountOptions)")
+        .samples(&[("code", "13"), ("reason", "Permission denied")]),
+    Entry::new("cifs.manual-page", F::Storage,
+        "Refer to the mount.cifs(8) manual page",
+        "cifs-utils (samba.org)", "mount.cifs.c (main)", "cifs-utils 4.x-7.x").complete(),
     // nfs-utils prints every other failure as `mount.nfs: <strerror or reason>` (mount.nfs4 for
     // the nfs4 type); the specific texts above come first.
     Entry::new("nfs.failed", F::Storage,

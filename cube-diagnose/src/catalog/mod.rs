@@ -17,6 +17,7 @@
 //! API server). [`closest`] finds the entry whose literal text is nearest to a line nothing
 //! matched, for the "not recognised" note.
 
+pub mod accelerators;
 mod entries;
 
 use std::sync::OnceLock;
@@ -54,6 +55,9 @@ pub enum Family {
     Hami,
     /// Huawei's Ascend (NPU) device plugin.
     AscendDevicePlugin,
+    /// Device plugins of any vendor built on kubevirt's device-plugin-manager library (the AMD
+    /// ROCm plugin among them), and the kubelet's device manager answering them.
+    DevicePlugin,
     /// CSI drivers, the kubelet's volume manager and the NFS/mount helpers.
     Storage,
     /// client-go, kubectl, the API server's answers and Go's net/TLS errors.
@@ -99,6 +103,7 @@ impl Family {
             Family::AmdDevicePlugin => "amd-device-plugin",
             Family::Hami => "hami",
             Family::AscendDevicePlugin => "ascend-device-plugin",
+            Family::DevicePlugin => "device-plugin",
             Family::Storage => "storage",
             Family::Client => "client",
             Family::Admission => "admission",

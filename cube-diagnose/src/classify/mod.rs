@@ -13,6 +13,7 @@
 //! that look like errors but match nothing ([`SignalKind::Unrecognised`], with the closest
 //! catalog template).
 
+mod accelerator;
 pub mod client;
 pub mod device_plugin;
 pub mod events;
@@ -147,6 +148,10 @@ pub enum SignalKind {
     /// the [`crate::catalog::Entry`]; the other details are its placeholders, plus what a
     /// family module derives; a `severity` detail set by a context pass overrides the entry's).
     Known,
+    /// An error line (by its own marking) of a device plugin's log that no catalog entry
+    /// matches, read as that plugin's error (details `plugin`, `resource`, `error`; see
+    /// `classify::accelerator`).
+    DevicePluginError,
     /// A line that looks like an error and matches no catalog entry (details `closest`,
     /// `closest_template`, `score`, and `marked: error` when the line is an error by its own
     /// marking, [`crate::catalog::marked_error`]); only [`classify_all`] emits it.
@@ -306,6 +311,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         }
     }
     device_plugin::in_context(&mut out, text);
+    accelerator::in_context(&mut out, text);
     drop_unit_failures_explained(&mut out);
     if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {
         out.extend(multicluster::check(source, text));

@@ -94,7 +94,43 @@ fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, GpuPluginLogError::ID)
+    let mut out = catalog_findings(ctx, GpuPluginLogError::ID);
+    out.extend(plugin_error_findings(ctx));
+    out
+}
+
+/// One warning per subject and resource for the error lines of a device plugin's log that no
+/// catalog entry knows (`classify::accelerator`): the plugin is failing at something, and its
+/// resource may not become allocatable.
+fn plugin_error_findings(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut groups: BTreeMap<(Subject, String), Vec<&Signal>> = BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::DevicePluginError]) {
+        groups
+            .entry((signal_subject(s), s.detail("resource").to_owned()))
+            .or_default()
+            .push(s);
+    }
+    groups
+        .into_iter()
+        .map(|((subject, resource), lines)| {
+            let s = lines[0];
+            Finding::new(
+                GpuPluginLogError::ID,
+                Severity::Warning,
+                subject,
+                format!(
+                    "device-plugin: {} logs {} error line(s) no known message matches, first `{}`: the plugin is failing at this step, so {resource} may not become allocatable on the node",
+                    s.detail("plugin"),
+                    lines.len(),
+                    s.detail("error")
+                ),
+            )
+            .with_evidences(lines.iter().take(3).map(|s| s.evidence()))
+            .with_remedy(format!(
+                "read the plugin's error and the lines before it (`kubectl -n <namespace> logs <plugin pod>`), fix what it names, restart the plugin pod, then check `kubectl describe node <node>` for {resource} in capacity and allocatable"
+            ))
+        })
+        .collect()
 }
 fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, AgentRegistrationFailed::ID)

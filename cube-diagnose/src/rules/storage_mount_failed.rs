@@ -34,6 +34,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             Some(e)
                 if e.id.starts_with("nfs.")
                     || e.id.starts_with("mount.helper")
+                    || e.id.starts_with("mount.wrong-fs")
+                    || e.id.starts_with("cifs.")
                     || e.id.starts_with("csi.")
                     || e.id.starts_with("attach.multi") =>
             {
@@ -59,6 +61,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 None => ("a volume could not be attached or mounted for the pod".to_owned(), "`kubectl describe pod` for the full mount error; check the NFS export/CSI node plugin on that node (`showmount -e <server>`, `kubectl get csinode`)".to_owned()),
             };
             let mut extra = Vec::new();
+            if let Some((m, r)) = mount_causes(ctx, s) {
+                message = m;
+                remedy = r;
+            }
             if s.detail("entry") == "csi.driver-not-registered" {
                 let driver = s.detail("driver");
                 match kubelet_dir(ctx) {
@@ -94,6 +100,234 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(remedy)
         })
         .collect()
+}
+
+/// What the mount command asked for: `-t <type>` and the `-o` options of the kubelet's
+/// `Mounting arguments:` line (k8s.io/mount-utils mount_linux.go `doMount`), the nearest one
+/// before the helper's output (or on the same line, when a paste joined them).
+#[derive(Debug, Default)]
+struct MountArgs {
+    /// The filesystem type (`nfs`, `nfs4`, `cifs`, `ext4`); empty when not shown.
+    fstype: String,
+    /// The `-o` options.
+    options: Vec<String>,
+    /// True when a `Mounting arguments:` line was found.
+    shown: bool,
+}
+
+impl MountArgs {
+    /// The NFS version asked for (`vers=3`, `nfsvers=4.1`, or 4 for the nfs4 type).
+    fn nfs_version(&self) -> Option<String> {
+        self.options
+            .iter()
+            .find_map(|o| {
+                o.strip_prefix("nfsvers=")
+                    .or_else(|| o.strip_prefix("vers="))
+                    .map(str::to_owned)
+            })
+            .or_else(|| (self.fstype == "nfs4").then(|| "4".to_owned()))
+    }
+}
+
+fn mount_args(ctx: &Context<'_>, s: &crate::classify::Signal) -> MountArgs {
+    let mut out = MountArgs::default();
+    let Some(log) = ctx.logs().iter().find(|l| l.source == s.source) else {
+        return out;
+    };
+    let lines: Vec<&str> = log.text.lines().collect();
+    let end = s.line.min(lines.len());
+    let start = end.saturating_sub(8);
+    let Some(line) = lines[start..end]
+        .iter()
+        .rev()
+        .find(|l| l.contains("Mounting arguments:"))
+    else {
+        return out;
+    };
+    out.shown = true;
+    let args = &line[line.find("Mounting arguments:").unwrap_or(0) + "Mounting arguments:".len()..];
+    let args = args.split(" Output:").next().unwrap_or(args);
+    let words: Vec<&str> = args
+        .split(|c: char| c.is_whitespace() || c == '[' || c == ']')
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "-t" => {
+                if let Some(t) = words.get(i + 1) {
+                    out.fstype = (*t).to_owned();
+                }
+            }
+            "-o" => {
+                if let Some(o) = words.get(i + 1) {
+                    out.options
+                        .extend(o.split(',').map(|x| x.trim().to_ascii_lowercase()));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Storage systems whose NFS exports are often NFSv3-only or version-restricted per export
+/// policy (the version, not the address, is then the usual cause of `access denied`).
+const VERSION_PICKY_SERVERS: &[&str] = &[
+    "netapp",
+    "ontap",
+    "isilon",
+    "powerscale",
+    "windows server",
+    "server for nfs",
+    "synology",
+    "qnap",
+    "truenas",
+    "freenas",
+];
+
+/// The causes of a mount helper's message that has several, ranked by what the input shows
+/// (the mount options of `Mounting arguments:`, the kind of server named in the text):
+///
+/// - `mount.nfs: access denied by server` (nfs-utils utils/mount/error.c, EACCES): the export's
+///   access list does not allow the node; or, when no `vers=`/`nfsvers=` is given, the server
+///   refuses the version the client negotiated (NFSv4 first) for an export served over NFSv3
+///   only, or the path is not under the NFSv4 pseudo-root (kubernetes-sigs/
+///   nfs-subdir-external-provisioner#188: a NetApp share mounting only with `nfsvers=3`);
+/// - `requested NFS version or transport protocol is not supported` (EOPNOTSUPP) and
+///   `Protocol not supported` (EPROTONOSUPPORT): the explicit version is not offered, or no NFS
+///   service answers for any version / the node's kernel lacks the NFS module;
+/// - `No such file or directory` (ENOENT, `reason given by server`): the path does not exist,
+///   or NFSv4 resolves it under the pseudo-root (`fsid=0`);
+/// - `Operation not permitted` (EPERM): the server requires a privileged source port (export
+///   option `secure`, the default) and the node's traffic is NATed, or the mount runs in an
+///   unprivileged container;
+/// - util-linux `bad option; ... /sbin/mount.<type> helper` and `wrong fs type`: for nfs/cifs
+///   the helper package is missing on the node; for a block device, the filesystem type or an
+///   option;
+/// - cifs-utils `mount error(13): Permission denied`: the credentials, or the SMB dialect /
+///   security mode when no `vers=` is given; `mount error(112): Host is down` and `(95)`: the
+///   dialect.
+fn mount_causes(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option<(String, String)> {
+    let entry = s.detail("entry");
+    let reason = format!("{} {}", s.detail("reason"), s.text);
+    let args = mount_args(ctx, s);
+    let vers = args.nfs_version();
+    let text: String = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == s.source)
+        .map(|l| l.text.to_ascii_lowercase())
+        .collect();
+    let picky = VERSION_PICKY_SERVERS
+        .iter()
+        .find(|n| text.contains(**n))
+        .copied();
+    let pin = "pin the version the export is served with: `mountOptions: [nfsvers=3]` (or `nfsvers=4.1`) on the PersistentVolume or its StorageClass (an inline `nfs:` volume takes no mount options: use a PV and PVC), and test from the node with `mount -t nfs -o nfsvers=3 <server>:<path> /mnt`";
+    let export = s.detail("export");
+    let export = if export.is_empty() {
+        "the export"
+    } else {
+        export
+    };
+    match entry {
+        "nfs.access-denied" => {
+            let exports = format!("the node's address is not allowed in the export's access list (/etc/exports, or the storage system's export policy for {export})");
+            let fix_exports = "on the NFS server allow the nodes' addresses for that export (/etc/exports then `exportfs -ra`, or the NAS export policy's client match) and check it with `showmount -e <server>`";
+            match vers {
+                None => {
+                    let version = "the server refuses the NFS version the client negotiated: `Mounting arguments` set no vers=/nfsvers=, so the client tries NFSv4 first, and a server that serves this export over NFSv3 only (or other versions per export policy) answers access denied; with NFSv4 the path is also resolved under the server's pseudo-root (fsid=0)";
+                    let (first, second, fix) = if picky.is_some() {
+                        (version.to_owned(), exports, format!("{pin}; if the node still gets access denied, {fix_exports}"))
+                    } else {
+                        (exports, version.to_owned(), format!("{fix_exports}; if the export already allows the node, {pin}"))
+                    };
+                    let server = picky.map_or(String::new(), |p| format!(" (the text names a {p} server, whose exports are often version-restricted)"));
+                    Some((
+                        format!("the NFS server refuses the export {export} to this node (access denied), for one of two causes{server}: {first}; or {second}"),
+                        fix,
+                    ))
+                }
+                Some(v) => Some((
+                    format!("the NFS server refuses the export {export} to this node (access denied): {exports}; the mount asks for NFS version {v} explicitly, so the export must also allow that version for the nodes"),
+                    format!("{fix_exports}; check that the server serves NFS version {v} for it (`rpcinfo -p <server>`)"),
+                )),
+            }
+        }
+        "nfs.version-unsupported" | "nfs.failed" | "nfs4.failed"
+            if entry == "nfs.version-unsupported" || reason.contains("Protocol not supported") =>
+        {
+            let what = if entry == "nfs.version-unsupported" {
+                "requested NFS version or transport protocol is not supported"
+            } else {
+                "Protocol not supported"
+            };
+            Some(match vers {
+                Some(v) => (
+                    format!("the NFS mount fails (`{what}`): the mount asks for NFS version {v}{}, which the server (or this node's kernel) does not offer", if args.options.iter().any(|o| o == "udp" || o == "proto=udp") { " over UDP" } else { "" }),
+                    format!("`rpcinfo -p <server>` lists the versions the server offers (program 100003): change `nfsvers=` in the PersistentVolume's or StorageClass's mountOptions to one of them, or enable version {v} on the server; on the node `modprobe nfs` (and `nfsv4` for 4.x) must succeed"),
+                ),
+                None => (
+                    format!("the NFS mount fails (`{what}`): no vers=/nfsvers= is set, so the client tried every version and none is served: the server's NFS service is not running or not reachable for these versions (rpcbind/mountd blocked for NFSv3), or this node's kernel lacks the NFS module"),
+                    "`rpcinfo -p <server>` from the node must list nfs (100003) and, for NFSv3, mountd (100005): start the NFS server (`systemctl enable --now nfs-server`) and open TCP 2049 (111 and mountd's port for NFSv3); then pin an offered version with `mountOptions: [nfsvers=<version>]` on the PersistentVolume or StorageClass; on the node `modprobe nfs` must succeed".to_owned(),
+                ),
+            })
+        }
+        "nfs.reason-given" | "nfs.failed" | "nfs4.failed"
+            if reason.contains("No such file or directory") =>
+        {
+            let v4 = vers.as_deref().is_none_or(|v| v.starts_with('4'));
+            Some((
+                format!("the NFS server has no export at that path{}", if v4 { ": the path does not exist on the server, or (NFSv4, which the mount uses or negotiates) the server exports a pseudo-root (fsid=0) and NFSv4 paths are relative to it, so the full server path is not found" } else { " (the path does not exist or is not exported)" }),
+                format!("`showmount -e <server>` lists the exported paths; use the exact path in the PersistentVolume{}", if v4 { ", or, when /etc/exports has an fsid=0 root, the path relative to that root (/exports/data with root /exports becomes /data), or mount with `mountOptions: [nfsvers=3]` to use the full path" } else { "" }),
+            ))
+        }
+        "nfs.failed" | "nfs4.failed" if reason.contains("Operation not permitted") => Some((
+            "the NFS mount fails (`Operation not permitted`): the server requires the client to use a privileged source port (the export option `secure`, the default) and the node's traffic reaches it from an unprivileged port (NAT/SNAT, an overlay or a proxy in between), or the mount runs in a container without CAP_SYS_ADMIN (a CSI node plugin that is not privileged)".to_owned(),
+            "on the server add `insecure` to the export's options (/etc/exports, `exportfs -ra`) or route the nodes to it without NAT; for a CSI driver, its node plugin container must run privileged".to_owned(),
+        )),
+        "mount.helper-missing" | "mount.wrong-fs-type" => {
+            let t = args.fstype.as_str();
+            let pkg = match t {
+                "nfs" | "nfs4" => Some("the NFS client (`apt-get install nfs-common` on Debian/Ubuntu, `yum install nfs-utils` on RHEL/CentOS)"),
+                "cifs" | "smb3" => Some("the SMB client (`apt-get install cifs-utils` / `yum install cifs-utils`)"),
+                "glusterfs" => Some("the GlusterFS client (`glusterfs-client` / `glusterfs-fuse`)"),
+                "ceph" => Some("the Ceph client (`ceph-common`)"),
+                _ => None,
+            };
+            match pkg {
+                Some(p) => Some((
+                    format!("the node has no mount helper for the {t} volume (/sbin/mount.{t} is missing): the kernel got the raw options and refused them"),
+                    format!("install {p} on every node that may run the pod (on a node image you cannot change, use a CSI driver whose node plugin carries the client)"),
+                )),
+                None if entry == "mount.wrong-fs-type" && !t.is_empty() => Some((
+                    format!("the kernel refuses to mount the volume as {t}: the device holds another filesystem (or none: a new disk not formatted), the filesystem is damaged, or a mountOptions entry is not valid for {t}"),
+                    format!("on the node `blkid <device>` shows the filesystem type: make the PersistentVolume's or StorageClass's fsType match it (csi.storage.k8s.io/fstype), remove options {t} does not know, and read `dmesg | tail` right after the failure"),
+                )),
+                None => None,
+            }
+        }
+        "cifs.mount-error" => {
+            let code = s.detail("code");
+            let smb_vers = args.options.iter().find_map(|o| o.strip_prefix("vers=").map(str::to_owned));
+            let pin = "set the dialect the server speaks in the PersistentVolume's or StorageClass's mountOptions (`vers=3.0`, or `vers=2.1`; `vers=1.0` only for old NAS that speak SMB1)";
+            match (code, smb_vers) {
+                ("13", None) => Some((
+                    "the SMB server refuses the mount (mount error 13, Permission denied), for one of two causes: the credentials (the username, password or domain in the volume's Secret) are wrong; or, with no vers= given, the dialect or security mode the client negotiates is not accepted by the server (SMB1 disabled, NTLMv2 / sec=ntlmssp required)".to_owned(),
+                    format!("check the Secret's username and password (and domain) by mounting by hand from the node (`mount -t cifs -o username=<user>,vers=3.0 //<server>/<share> /mnt`); `dmesg | grep -i cifs` shows STATUS_LOGON_FAILURE for bad credentials; otherwise {pin} and `sec=ntlmssp`"),
+                )),
+                ("13", Some(v)) => Some((
+                    format!("the SMB server refuses the mount (mount error 13, Permission denied): the credentials (username, password or domain in the volume's Secret) are wrong or lack access to the share (the mount asks for SMB {v} explicitly)"),
+                    "check the Secret's username, password and domain and the share's permissions by mounting by hand from the node; `dmesg | grep -i cifs` names the status the server returned".to_owned(),
+                )),
+                ("112" | "95", _) => Some((
+                    format!("the SMB server does not speak the dialect the client asks for (mount error {code}, {}): older kernels default to SMB1, which current servers disable; newer ones default to SMB2.1+, which old NAS lack", s.detail("reason")),
+                    pin.to_owned(),
+                )),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Where this cluster's kubelet keeps its state when it is not `/var/lib/kubelet`, and how the
