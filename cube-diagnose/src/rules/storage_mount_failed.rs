@@ -33,6 +33,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let rank = match crate::catalog::entry(s.detail("entry")) {
             Some(e)
                 if e.id.starts_with("nfs.")
+                    || e.id.starts_with("nfs4.")
                     || e.id.starts_with("mount.helper")
                     || e.id.starts_with("mount.wrong-fs")
                     || e.id.starts_with("cifs.")
@@ -475,6 +476,124 @@ mod tests {
             "{}",
             f[0].message
         );
+    }
+
+    /// One helper message, several causes: the mount options shown decide which are named and
+    /// in which order (texts of nfs-utils utils/mount/error.c, util-linux libmount, cifs-utils
+    /// mount.cifs.c).
+    #[test]
+    fn mount_messages_with_several_causes_read_the_options() {
+        let event = |args: &str, output: &str| {
+            format!(
+                "Warning  FailedMount  30s (x7 over 62s)  kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32\nMounting command: mount\nMounting arguments: {args}\nOutput: {output}\n"
+            )
+        };
+        let one = |text: &str| {
+            let f = run_log("storage-mount-failed", text);
+            assert_eq!(f.len(), 1, "{f:#?}");
+            (f[0].message.clone(), f[0].remedy.clone())
+        };
+        // access denied, no version pinned: both causes, the export list first
+        let (m, r) = one(&event(
+            "-t nfs 10.0.0.5:/exports/data /var/lib/kubelet/pods/x/volumes/kubernetes.io~nfs/data",
+            "mount.nfs: access denied by server while mounting 10.0.0.5:/exports/data",
+        ));
+        assert!(
+            m.contains("/etc/exports") && m.contains("NFS version"),
+            "{m}"
+        );
+        assert!(
+            r.contains("nfsvers=3") && r.find("exportfs") < r.find("nfsvers"),
+            "{r}"
+        );
+        // the same from a NetApp share: the version first
+        let (m, r) = one(&format!(
+            "our NetApp filer\n{}",
+            event(
+                "-t nfs 10.0.0.5:/vol1 /mnt/x",
+                "mount.nfs: access denied by server while mounting 10.0.0.5:/vol1"
+            )
+        ));
+        assert!(m.contains("netapp server"), "{m}");
+        assert!(r.find("nfsvers=3") < r.find("exportfs"), "{r}");
+        // version pinned: no version-negotiation cause
+        let (m, _) = one(&event(
+            "-t nfs -o nfsvers=4.1 10.0.0.5:/vol1 /mnt/x",
+            "mount.nfs: access denied by server while mounting 10.0.0.5:/vol1",
+        ));
+        assert!(
+            m.contains("version 4.1 explicitly") && !m.contains("negotiated"),
+            "{m}"
+        );
+        // EOPNOTSUPP with and without an explicit version
+        let (m, r) = one(&event(
+            "-t nfs -o vers=4.2 10.0.0.5:/vol1 /mnt/x",
+            "mount.nfs: requested NFS version or transport protocol is not supported",
+        ));
+        assert!(m.contains("version 4.2"), "{m}");
+        assert!(r.contains("rpcinfo -p"), "{r}");
+        let (m, r) = one(&event(
+            "-t nfs 10.0.0.5:/vol1 /mnt/x",
+            "mount.nfs: requested NFS version or transport protocol is not supported",
+        ));
+        assert!(m.contains("not running"), "{m}");
+        assert!(r.contains("nfs-server"), "{r}");
+        // EPROTONOSUPPORT through the generic mount.nfs4 line
+        let (m, _) = one(&event(
+            "-t nfs4 10.0.0.5:/vol1 /mnt/x",
+            "mount.nfs4: Protocol not supported",
+        ));
+        assert!(m.contains("version 4"), "{m}");
+        // ENOENT: NFSv4 pseudo-root
+        let (m, r) = one(&event(
+            "-t nfs 10.0.0.5:/exports/data /mnt/x",
+            "mount.nfs: mounting 10.0.0.5:/exports/data failed, reason given by server: No such file or directory",
+        ));
+        assert!(m.contains("pseudo-root"), "{m}");
+        assert!(r.contains("relative to that root"), "{r}");
+        // EPERM: privileged port / unprivileged container
+        let (m, r) = one(&event(
+            "-t nfs 10.0.0.5:/vol1 /mnt/x",
+            "mount.nfs: Operation not permitted",
+        ));
+        assert!(m.contains("privileged source port"), "{m}");
+        assert!(r.contains("insecure"), "{r}");
+        // util-linux without the helper: the -t type names the package
+        let (m, r) = one(&event(
+            "-t nfs 10.0.0.5:/vol1 /mnt/x",
+            "mount: wrong fs type, bad option, bad superblock on 10.0.0.5:/vol1, missing codepage or helper program, or other error",
+        ));
+        assert!(m.contains("/sbin/mount.nfs"), "{m}");
+        assert!(r.contains("nfs-common"), "{r}");
+        let (_, r) = one(&event(
+            "-t cifs -o username=u //fs/share /mnt/x",
+            "mount: /mnt/x: bad option; for several filesystems (e.g. nfs, cifs) you might need a /sbin/mount.<type> helper program.",
+        ));
+        assert!(r.contains("cifs-utils"), "{r}");
+        let (m, r) = one(&event(
+            "-t ext4 -o defaults /dev/xvdf /mnt/x",
+            "mount: /mnt/x: wrong fs type, bad option, bad superblock on /dev/xvdf, missing codepage or helper program, or other error.",
+        ));
+        assert!(m.contains("as ext4"), "{m}");
+        assert!(r.contains("fsType"), "{r}");
+        // cifs: credentials vs dialect
+        let (m, r) = one(&event(
+            "-t cifs -o username=u,password=p //fs/share /mnt/x",
+            "mount error(13): Permission denied\nRefer to the mount.cifs(8) manual page (e.g. man mount.cifs)",
+        ));
+        assert!(m.contains("credentials") && m.contains("dialect"), "{m}");
+        assert!(r.contains("vers=3.0"), "{r}");
+        let (m, _) = one(&event(
+            "-t cifs -o vers=3.0,username=u //fs/share /mnt/x",
+            "mount error(13): Permission denied",
+        ));
+        assert!(!m.contains("dialect"), "{m}");
+        let (m, r) = one(&event(
+            "-t cifs -o username=u //fs/share /mnt/x",
+            "mount error(112): Host is down",
+        ));
+        assert!(m.contains("dialect"), "{m}");
+        assert!(r.contains("vers="), "{r}");
     }
 
     #[test]
