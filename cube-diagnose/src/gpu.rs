@@ -670,6 +670,19 @@ fn evaluate(
         severity: base_severity,
     };
 
+    // v1.6-v1.10 (kubelet Accelerators feature gate, removed in v1.11): the kubelet itself
+    // advertises alpha.kubernetes.io/nvidia-gpu (pkg/kubelet/cm/... `ResourceNvidiaGPU`,
+    // pkg/api/types.go `ResourceNvidiaGPU = "alpha.kubernetes.io/nvidia-gpu"`) with no device
+    // plugin: above zero, the node's GPUs are advertised under that name
+    if alloc.is_empty()
+        && vendor.is_none_or(|v| v == GpuVendor::Nvidia)
+        && ev
+            .allocatable
+            .get(cube_model::resource::names::LEGACY_NVIDIA_GPU)
+            .is_some_and(|q| !q.is_zero() && !q.is_negative())
+    {
+        return None;
+    }
     if !alloc.is_empty() {
         // HAMi: the scheduler drops a node whose plugin stops answering the handshake
         for key in ["hami.io/node-handshake", "4pd.io/node-handshake"] {

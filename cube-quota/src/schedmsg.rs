@@ -64,6 +64,13 @@
 //! (`MatchNodeSelector`, `PodToleratesNodeTaints`, `NoDiskConflict`, ...), read with the kinds
 //! of [`LEGACY_PREDICATE_REASONS`].
 //!
+//! From v1.10 to v1.19 the header is already `0/<N> nodes are available: <count> <reason>,
+//! ....`, with the predicates' descriptions as reasons (`node(s) had taints that the pod
+//! didn't tolerate`, `node(s) didn't match node selector`, `node(s) didn't have the requested
+//! labels`, `pod has unbound PersistentVolumeClaims`: pkg/scheduler/algorithm/predicates/
+//! error.go); [`REASON_WORDINGS`] holds them with their versions, read only
+//! ([`SchedulerMessage::versions`] goes below v1.20 only for them).
+//!
 //! [`parse`] reads any of these; reasons it does not know are kept verbatim
 //! ([`ReasonKind::Unknown`]). [`SchedulerMessage::render`] writes a structure in the wording of a
 //! version; [`SchedulerMessage::versions`] says which versions print the wording it was read
@@ -678,6 +685,170 @@ pub const REASON_WORDINGS: &[ReasonWording] = &[
         36,
         "HAMi scheduler extender",
         "Project-HAMi/HAMi pkg/scheduler/scheduler.go"
+    ), // v1.10-v1.19: `0/N nodes are available: <count> <reason>, ....` with the predicates'
+    // descriptions as reasons (PredicateFailureError.GetReason: pkg/scheduler/algorithm/
+    // predicates/error.go, plugin/pkg/scheduler/... before v1.10; the v1.17-v1.19 framework
+    // plugins kept the texts); node conditions (`node(s) were not ready`, `node(s) had disk
+    // pressure`, ...) are read by the rules as the condition taints they became
+    rw!(
+        Insufficient,
+        "Insufficient {resource}",
+        10,
+        19,
+        "PodFitsResources",
+        "pkg/scheduler/algorithm/predicates/error.go InsufficientResourceError.GetReason"
+    ),
+    rw!(
+        UntoleratedTaint,
+        "node(s) had taints that the pod didn't tolerate",
+        10,
+        19,
+        "PodToleratesNodeTaints",
+        "pkg/scheduler/algorithm/predicates/error.go ErrTaintsTolerationsNotMatch"
+    ),
+    rw!(
+        NodeAffinity,
+        "node(s) didn't match node selector",
+        10,
+        19,
+        "MatchNodeSelector",
+        "pkg/scheduler/algorithm/predicates/error.go ErrNodeSelectorNotMatch"
+    ),
+    rw!(
+        NodeAffinity,
+        "node(s) didn't have the requested labels",
+        10,
+        19,
+        "CheckNodeLabelPresence",
+        "pkg/scheduler/algorithm/predicates/error.go ErrNodeLabelPresenceViolated"
+    ),
+    rw!(
+        NodeName,
+        "node(s) didn't match the requested hostname",
+        10,
+        19,
+        "HostName",
+        "pkg/scheduler/algorithm/predicates/error.go ErrPodNotMatchHostName"
+    ),
+    rw!(
+        NodePorts,
+        "node(s) didn't have free ports for the requested pod ports",
+        10,
+        19,
+        "PodFitsHostPorts",
+        "pkg/scheduler/algorithm/predicates/error.go ErrPodNotFitsHostPorts"
+    ),
+    rw!(
+        PodAffinity,
+        "node(s) didn't match pod affinity/anti-affinity",
+        10,
+        19,
+        "MatchInterPodAffinity",
+        "pkg/scheduler/algorithm/predicates/error.go ErrPodAffinityNotMatch"
+    ),
+    rw!(
+        PodAffinity,
+        "node(s) didn't match pod affinity rules",
+        10,
+        19,
+        "MatchInterPodAffinity",
+        "pkg/scheduler/algorithm/predicates/error.go ErrPodAffinityRulesNotMatch"
+    ),
+    rw!(
+        PodAntiAffinity,
+        "node(s) didn't match pod anti-affinity rules",
+        10,
+        19,
+        "MatchInterPodAffinity",
+        "pkg/scheduler/algorithm/predicates/error.go ErrPodAntiAffinityRulesNotMatch"
+    ),
+    rw!(
+        ExistingPodsAntiAffinity,
+        "node(s) didn't satisfy existing pods anti-affinity rules",
+        10,
+        19,
+        "MatchInterPodAffinity",
+        "pkg/scheduler/algorithm/predicates/error.go ErrExistingPodsAntiAffinityRulesNotMatch"
+    ),
+    rw!(
+        Unschedulable,
+        "node(s) were unschedulable",
+        10,
+        19,
+        "CheckNodeUnschedulable",
+        "pkg/scheduler/algorithm/predicates/error.go ErrNodeUnschedulable"
+    ),
+    rw!(
+        UnknownCondition,
+        "node(s) had unknown conditions",
+        10,
+        19,
+        "CheckNodeCondition",
+        "pkg/scheduler/algorithm/predicates/error.go ErrNodeUnknownCondition"
+    ),
+    rw!(
+        VolumeNodeAffinityConflict,
+        "node(s) had volume node affinity conflict",
+        10,
+        19,
+        "CheckVolumeBinding",
+        "pkg/scheduler/algorithm/predicates/error.go ErrVolumeNodeConflict"
+    ),
+    rw!(
+        VolumeBindConflict,
+        "node(s) didn't find available persistent volumes to bind",
+        10,
+        19,
+        "CheckVolumeBinding",
+        "pkg/scheduler/algorithm/predicates/error.go ErrVolumeBindConflict"
+    ),
+    rw!(
+        UnboundImmediateClaims,
+        "pod has unbound immediate PersistentVolumeClaims",
+        12,
+        19,
+        "CheckVolumeBinding",
+        "pkg/scheduler/core/generic_scheduler.go (podPassesBasicChecks); v1.18-v1.19 volumebinding plugin"
+    ),
+    rw!(
+        UnboundImmediateClaims,
+        "pod has unbound PersistentVolumeClaims",
+        10,
+        11,
+        "CheckVolumeBinding",
+        "pkg/scheduler/core/generic_scheduler.go"
+    ),
+    rw!(
+        VolumeZoneConflict,
+        "node(s) had no available volume zone",
+        10,
+        19,
+        "NoVolumeZoneConflict",
+        "pkg/scheduler/algorithm/predicates/error.go ErrVolumeZoneConflict"
+    ),
+    rw!(
+        MaxVolumeCount,
+        "node(s) exceed max volume count",
+        10,
+        19,
+        "MaxVolumeCount",
+        "pkg/scheduler/algorithm/predicates/error.go ErrMaxVolumeCountExceeded"
+    ),
+    rw!(
+        DiskConflict,
+        "node(s) had no available disk",
+        10,
+        19,
+        "NoDiskConflict",
+        "pkg/scheduler/algorithm/predicates/error.go ErrDiskConflict"
+    ),
+    rw!(
+        TopologySpread,
+        "node(s) didn't match pod topology spread constraints",
+        16,
+        19,
+        "EvenPodsSpread",
+        "pkg/scheduler/algorithm/predicates/error.go ErrTopologySpreadConstraintsNotMatch"
     ),
 ];
 
@@ -1498,7 +1669,7 @@ impl SchedulerMessage {
         if let Some(v) = self.legacy {
             return v;
         }
-        let (mut lo, mut hi) = (20u16, 36u16);
+        let (mut lo, mut hi) = (10u16, 36u16);
         let mut narrow = |a: u16, b: u16| {
             if a.max(lo) <= b.min(hi) {
                 lo = lo.max(a);
@@ -1529,6 +1700,11 @@ impl SchedulerMessage {
             if let Some((a, b)) = r.versions() {
                 narrow(a, b);
             }
+        }
+        // the grammar's range starts at v1.20: a wording v1.20+ prints too is reported from
+        // there; only reasons worded as v1.10-v1.19 alone printed them take it below
+        if hi >= SchedulerVersion::OLDEST.minor() {
+            lo = lo.max(SchedulerVersion::OLDEST.minor());
         }
         (lo, hi)
     }
@@ -1580,6 +1756,20 @@ impl fmt::Display for SchedulerMessage {
             };
         }
         let (lo, hi) = self.versions();
+        if hi < SchedulerVersion::OLDEST.minor() {
+            // v1.10-v1.19: rendering starts at v1.20; the histogram as printed
+            let hist: Vec<String> = self
+                .reasons
+                .iter()
+                .map(|r| format!("{} {}", r.count, r.reason.text))
+                .collect();
+            return write!(
+                f,
+                "0/{} nodes are available: {}.",
+                self.nodes,
+                hist.join(", ")
+            );
+        }
         let v = SchedulerVersion::new(hi).unwrap_or_default();
         let v = if self.post_filter_dot == Some(true) {
             SchedulerVersion::new(lo.max(24)).unwrap_or(v)
@@ -1710,9 +1900,63 @@ mod tests {
             for (k, v) in &values {
                 assert_eq!(r.value(k), Some(*v), "{text}");
             }
-            let v = SchedulerVersion::new(w.until).unwrap();
-            assert!(Reason::render(w.kind, &values, v).is_some(), "{text}");
+            // rows of v1.10-v1.19 are read, never rendered (rendering starts at v1.20)
+            if w.until >= SchedulerVersion::OLDEST.minor() {
+                let v = SchedulerVersion::new(w.until).unwrap();
+                assert!(Reason::render(w.kind, &values, v).is_some(), "{text}");
+            }
         }
+    }
+
+    #[test]
+    fn v1_10_to_v1_19_histograms_are_read_with_their_kinds() {
+        // kubernetes/kubernetes pkg/scheduler/algorithm/predicates/error.go descriptions
+        let m = parse(
+            "0/3 nodes are available: 1 node(s) had taints that the pod didn't tolerate, 2 Insufficient cpu.",
+        )
+        .expect("parsed");
+        assert_eq!(m.nodes, 3);
+        assert_eq!(m.reasons[0].reason.kind, ReasonKind::UntoleratedTaint);
+        assert_eq!(m.reasons[1].reason.resource(), Some("cpu"));
+        assert_eq!(m.versions(), (10, 19));
+        assert_eq!(
+            m.to_string(),
+            "0/3 nodes are available: 1 node(s) had taints that the pod didn't tolerate, 2 Insufficient cpu."
+        );
+        for (text, kind) in [
+            (
+                "node(s) didn't have the requested labels",
+                ReasonKind::NodeAffinity,
+            ),
+            (
+                "node(s) didn't match pod affinity/anti-affinity",
+                ReasonKind::PodAffinity,
+            ),
+            (
+                "pod has unbound PersistentVolumeClaims",
+                ReasonKind::UnboundImmediateClaims,
+            ),
+            (
+                "pod has unbound immediate PersistentVolumeClaims",
+                ReasonKind::UnboundImmediateClaims,
+            ),
+            (
+                "node(s) didn't match node selector",
+                ReasonKind::NodeAffinity,
+            ),
+            (
+                "node(s) had volume node affinity conflict",
+                ReasonKind::VolumeNodeAffinityConflict,
+            ),
+        ] {
+            assert_eq!(Reason::parse(text).kind, kind, "{text}");
+        }
+        // a v1.20+ feature keeps the newer range
+        let m = parse(
+            "0/3 nodes are available: 3 node(s) had taint {a: b}, that the pod didn't tolerate.",
+        )
+        .expect("parsed");
+        assert_eq!(m.versions(), (20, 25));
     }
 
     #[test]

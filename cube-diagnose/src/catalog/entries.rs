@@ -1335,6 +1335,18 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("allocate")
         .says("the Ascend device plugin cannot run npu-smi inside its container (not in {paths} nor on its PATH): it needs the host's npu-smi to set device-share for virtual NPUs, so every Allocate fails and pods asking for vNPUs fail at admission; the NPUs themselves are fine", "mount the host's npu-smi into the device-plugin DaemonSet (a hostPath volume of the driver tools directory /usr/local/Ascend/driver/tools, or of /usr/local/sbin/npu-smi, at the same path in the container), roll the DaemonSet, then recreate the failed pods")
         .samples(&[("paths", "[/usr/local/Ascend/driver/tools/npu-smi /usr/local/sbin/npu-smi /usr/local/bin/npu-smi]")]),
+    Entry::new("kubelet.devices-unavailable", F::Kubelet,
+        "requested number of devices unavailable for {resource:w}. Requested: {requested:w}, Available: {available:w}, which is unexpected",
+        K8S, "pkg/kubelet/cm/devicemanager/manager.go (devicesToAllocate)", "v1.10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("allocate")
+        .says("the pod was placed on the node for {requested} {resource} but the kubelet's device manager has only {available} healthy device(s) free: the device plugin has not (re-)registered since the kubelet restarted, reported devices unhealthy, or the scheduler counted allocatable the plugin no longer serves; the pod fails with UnexpectedAdmissionError and is not retried on that node", "check the device-plugin pod on the node and `kubectl describe node <node>` (Capacity/Allocatable of {resource}); once the plugin has registered its devices, delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`) so their controllers create new ones")
+        .samples(&[("resource", "nvidia.com/gpu"), ("requested", "1"), ("available", "0")]),
+    Entry::new("kubelet.update-plugin-resources-failed", F::Kubelet,
+        "Update plugin resources failed due to {error}, which is unexpected",
+        K8S, "pkg/kubelet/lifecycle/predicate.go (pluginResourceUpdateFunc)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("allocate")
+        .says("the kubelet admitted the pod but could not reserve its device-plugin resources ({error}): the pod fails with UnexpectedAdmissionError and is not retried on that node", "read the device plugin's log on the node and `kubectl describe node <node>` (Allocatable); then delete the failed pod so its controller creates a new one")
+        .samples(&[("error", "rpc error: code = Unknown desc = device not found")]),
     Entry::new("kubelet.allocate-failed", F::Kubelet,
         "Allocate failed due to {error}, which is unexpected",
         K8S, "pkg/kubelet/lifecycle/predicate.go (UnexpectedAdmissionError)", "v1.10+")
@@ -1851,6 +1863,80 @@ pub static ENTRIES: &[Entry] = &[
         K8S, "plugin/pkg/admission/resourcequota/controller.go", "v1.2-v1.5, OpenShift 3.x")
         .to(K::QuotaStatusUnknown, "gpu-resource-name-mismatch", Warning)
         .says("the quota controller has not computed ResourceQuota {quota}'s usage", "check kube-controller-manager and the quota's resource names"),
+    // The ResourceQuota admission plugin before v1.2's rewrite (kubernetes/kubernetes
+    // plugin/pkg/admission/resourcequota/admission.go `IncrementUsage`): v1.0 and v1.1.0 tracked
+    // object counts, cpu and memory only and printed `limited to %s %s` (count),
+    // `unable to admit pod without exceeding quota for resource %s:  limited to %s but require
+    // %s to succeed.`, `must make a non-zero request for %s since it is tracked by quota.` and,
+    // while the quota controller had not computed usage, `unable to admit pod until quota usage
+    // stats are calculated.` / `quota usage stats are not yet known, unable to admit resource
+    // until an accurate count is completed.`; kubernetes#16941 (v1.1.x, 2015-11, "Improve
+    // resource quota error messages", replaced by v1.2's controller.go) reworded them as
+    // `%s is limited by quota, must make explicit request.`, `%s quota is %s, current usage is
+    // %s, requesting %s.` and `Limited to %s %s`. Each is wrapped as `<Kind> "<name>" is
+    // forbidden: ...` (v1.1: `Pod "nginx-"`) or `pods "<name>" is forbidden: ...`.
+    Entry::new("quota.v1.1-explicit-request", F::Admission,
+        "{resource:w} is limited by quota, must make explicit request",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage; kubernetes#16941)", "v1.1.x")
+        .to(K::QuotaMustSpecify, "quota-without-limitrange", Error)
+        .says("a ResourceQuota tracks {resource}, which the pod does not request", "give the namespace a LimitRange with a default request for {resource}")
+        .samples(&[("resource", "cpu")]),
+    Entry::new("quota.v1.1-exceeded", F::Admission,
+        "{resource:w} quota is {hard:w}, current usage is {used:w}, requesting {requested:w}",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage; kubernetes#16941)", "v1.1.x")
+        .to(K::QuotaExceeded, "quota-near-limit", Warning)
+        .says("a ResourceQuota allows {hard} {resource}, {used} is used and the pod asks {requested} more", "raise the quota or free usage in the namespace")
+        .samples(&[("resource", "cpu"), ("hard", "200m"), ("used", "200m"), ("requested", "100m.")]),
+    Entry::new("quota.v1.0-must-request", F::Admission,
+        "must make a non-zero request for {resource:w} since it is tracked by quota",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage)", "v1.0-v1.1.0")
+        .to(K::QuotaMustSpecify, "quota-without-limitrange", Error)
+        .says("a ResourceQuota tracks {resource}, which the pod does not request", "give the namespace a LimitRange with a default for {resource}")
+        .samples(&[("resource", "memory")]),
+    Entry::new("quota.v1.0-exceeding", F::Admission,
+        "unable to admit pod without exceeding quota for resource {resource:w}:{sep}limited to {hard:w} but require {required:w} to succeed",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage)", "v1.0-v1.1.0")
+        .to(K::QuotaExceeded, "quota-near-limit", Warning)
+        .says("a ResourceQuota allows {hard} {resource} and the namespace would need {required} with this pod", "raise the quota or free usage in the namespace")
+        .samples(&[("resource", "cpu"), ("sep", "  "), ("hard", "2"), ("required", "2500m")]),
+    Entry::new("quota.v1.0-count", F::Admission,
+        "is forbidden: limited to {hard:w} {resource:w}",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage)", "v1.0-v1.1.0")
+        .to(K::QuotaExceeded, "quota-near-limit", Warning)
+        .says("a ResourceQuota allows {hard} {resource}, all in use", "raise the quota or delete objects in the namespace")
+        .samples(&[("hard", "10"), ("resource", "pods")]),
+    Entry::new("quota.v1.1-count", F::Admission,
+        "is forbidden: Limited to {hard:w} {resource:w}",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage; kubernetes#16941)", "v1.1.x")
+        .to(K::QuotaExceeded, "quota-near-limit", Warning)
+        .says("a ResourceQuota allows {hard} {resource}, all in use", "raise the quota or delete objects in the namespace")
+        .samples(&[("hard", "10"), ("resource", "pods")]),
+    Entry::new("quota.v1.0-stats-unknown-pod", F::Admission,
+        "unable to admit pod until quota usage stats are calculated",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage)", "v1.0-v1.1")
+        .to(K::QuotaStatusUnknown, "gpu-resource-name-mismatch", Warning)
+        .says("the quota controller (kube-controller-manager) has not computed the namespace's ResourceQuota usage yet, so admission refuses pods", "check that kube-controller-manager runs (its resourcequota controller fills status.used; `kubectl describe resourcequota` shows Used); pods are admitted once it has"),
+    Entry::new("quota.v1.0-stats-unknown", F::Admission,
+        "quota usage stats are not yet known, unable to admit resource until an accurate count is completed",
+        K8S, "plugin/pkg/admission/resourcequota/admission.go (IncrementUsage)", "v1.0-v1.1")
+        .to(K::QuotaStatusUnknown, "gpu-resource-name-mismatch", Warning)
+        .says("the quota controller (kube-controller-manager) has not counted the namespace's objects for its ResourceQuota yet, so admission refuses new objects", "check that kube-controller-manager runs (its resourcequota controller fills status.used; `kubectl describe resourcequota` shows Used); objects are admitted once it has"),
+    // the limitedResources of the API server's ResourceQuota admission configuration
+    // (`--admission-control-config-file`, v1.9+): consuming a listed resource needs a covering
+    // quota (staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go
+    // CheckRequest); and a negative request
+    Entry::new("quota.insufficient-to-consume", F::Admission,
+        "insufficient quota to consume: {resources:w}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (CheckRequest; v1.9-v1.14 plugin/pkg/admission/resourcequota)", "v1.9+")
+        .to(K::Known, "priority-without-quota", Error)
+        .says("the API server's ResourceQuota admission configuration (limitedResources) lets pods consume {resources} only in namespaces whose ResourceQuota names it, and this namespace has none that does", "create in the namespace a ResourceQuota whose spec.hard names {resources} (as much as the namespace may use), or remove the resource from the pod")
+        .samples(&[("resources", "requests.nvidia.com/gpu")]),
+    Entry::new("quota.usage-negative", F::Admission,
+        "quota usage is negative for resource(s): {resources}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (CheckRequest)", "v1.8+")
+        .to(K::Known, "quota-without-limitrange", Error)
+        .says("the object asks a negative amount of {resources}, which the quota refuses", "fix the negative request in the pod or claim spec")
+        .samples(&[("resources", "memory")]),
     // the API server's ResourceQuota admission configuration (`limitedResources` with
     // `matchScopes`, kube-apiserver --admission-control-config-file) requires a covering quota:
     // GKE limits the system-node-critical / system-cluster-critical classes to namespaces with
@@ -1895,6 +1981,66 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a LimitRange's maxLimitRequestRatio for {resource} per {type} is {value}: {rest}", "bring limit/request within the ratio")
         .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "2"), ("rest", "provided ratio is 4.000000")]),
+    // Older wordings of the same LimitRanger checks. v1.1-v1.10 (and OpenShift 3.x) printed
+    // them capitalised with a final `.` (`Minimum %s usage per %s is %s, but %s is %s.`,
+    // `... is %s.  No %s is specified.`); v1.0's `PodLimitFunc` compared only the limits and
+    // printed `%simum memory usage per pod is %s`, `%simum CPU usage per container is %s` and,
+    // for cpu per pod, `%simum CPU usage per pod is %s, but requested %s` (min/max spelled
+    // `Min`/`Max`, the type lower-case: plugin/pkg/admission/limitranger/admission.go at
+    // v1.0). `limitrange-rejected` reads every wording's violations itself.
+    Entry::new("limitrange.minimum-capitalised", F::Admission,
+        "Minimum {resource:w} usage per {type:w} is {value:w}, but {which:w} is {actual:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (minConstraint)", "v1.1-v1.10, OpenShift 3.x")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's min {resource} per {type} is {value}, the {which} is {actual}", "raise the {which} or lower the LimitRange's min")
+        .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "100m"), ("which", "request"), ("actual", "50m.")]),
+    Entry::new("limitrange.maximum-capitalised", F::Admission,
+        "Maximum {resource:w} usage per {type:w} is {value:w}, but {which:w} is {actual:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (maxConstraint)", "v1.1-v1.10, OpenShift 3.x")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's max {resource} per {type} is {value}, the {which} is {actual}", "lower the {which} or raise the LimitRange's max")
+        .samples(&[("resource", "cpu"), ("type", "Pod"), ("value", "2"), ("which", "limit"), ("actual", "3.")]),
+    Entry::new("limitrange.minimum-unset-capitalised", F::Admission,
+        "Minimum {resource:w} usage per {type:w} is {value}No request is specified",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (minConstraint)", "v1.1-v1.10, OpenShift 3.x")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's min {resource} per {type} is {value} and no request is set", "set the request")
+        .samples(&[("resource", "cpu"), ("type", "Container"), ("value", "100m.  ")]),
+    Entry::new("limitrange.maximum-unset-capitalised", F::Admission,
+        "Maximum {resource:w} usage per {type:w} is {value}No {which:w} is specified",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (maxConstraint)", "v1.1-v1.10, OpenShift 3.x")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's max {resource} per {type} is {value} and no {which} is set", "set the {which}")
+        .samples(&[("resource", "memory"), ("type", "Container"), ("value", "1Gi.  "), ("which", "limit")]),
+    Entry::new("limitrange.v1.0-cpu-per-pod", F::Admission,
+        "imum CPU usage per pod is {value:w}, but requested {actual:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (PodLimitFunc)", "v1.0")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange bounds the pod's summed cpu limits at {value}, the pod's limits sum to {actual}", "bring the containers' cpu limits within the LimitRange")
+        .samples(&[("value", "2"), ("actual", "3")]),
+    Entry::new("limitrange.v1.0-min", F::Admission,
+        "Minimum {resource:w} usage per {type:w} is {value:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (PodLimitFunc)", "v1.0")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's min {resource} per {type} is {value}, and the limits are below it", "raise the limits to at least {value}")
+        .samples(&[("resource", "memory"), ("type", "pod"), ("value", "6Mi")]),
+    Entry::new("limitrange.v1.0-max", F::Admission,
+        "Maximum {resource:w} usage per {type:w} is {value:w}",
+        K8S, "plugin/pkg/admission/limitranger/admission.go (PodLimitFunc)", "v1.0")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a LimitRange's max {resource} per {type} is {value}, and the limits exceed it", "lower the limits to at most {value}")
+        .samples(&[("resource", "memory"), ("type", "container"), ("value", "500Mi")]),
+    // API validation of a container's resources (pkg/apis/core/validation/validation.go
+    // `ValidateResourceRequirements`, v1.2+; `... limit of <q>` appended in newer releases):
+    // a request above the limit. With a LimitRange the limit is often not the pod's own: the
+    // LimitRanger fills a missing limit from the LimitRange's `default` before validation, so
+    // a request above that default is refused.
+    Entry::new("validation.request-above-limit", F::Admission,
+        "Invalid value: {value}: must be less than or equal to {resource:w} limit",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; v1.2-v1.8 pkg/api/validation)", "v1.2+")
+        .to(K::Known, "limitrange-rejected", Error).group("limitrange")
+        .says("a container's {resource} request ({value}) is above its {resource} limit; when the container sets no limit, the namespace's LimitRange default limit is filled in at admission and the request must not exceed it", "set limits.{resource} on the container at or above its request, or raise the LimitRange's default {resource} limit (`kubectl get limitrange -o yaml`)")
+        .samples(&[("value", "\"2\""), ("resource", "cpu")]),
     // the Priority admission plugin (kubernetes/kubernetes
     // plugin/pkg/admission/priority/admission.go `admitPod`, `validatePriorityClass`) and the
     // PriorityClass validation (pkg/apis/scheduling/validation/validation.go
@@ -1952,6 +2098,93 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "priority-class-rejected", Error).group("priority")
         .says("PriorityClass {class} is already the globalDefault", "set globalDefault: false on the new PriorityClass, or unset it on {class} first")
         .samples(&[("class", "default-priority")]),
+    // The alpha PodPriority feature (v1.8-v1.10): pod validation refused spec.priorityClassName
+    // and spec.priority while the PodPriority gate was off in the validating component
+    // (pkg/api/validation/validation.go `ValidatePodSpec`: `field.Forbidden(...,"Pod priority is
+    // disabled by feature-gate")`, v1.8-v1.9; v1.10 drops the fields instead). With the gate and
+    // the Priority admission plugin on in the API server, the plugin fills spec.priority of
+    // every pod, and a kubelet without the gate refuses each one it receives (pkg/kubelet/config/
+    // config.go `filterInvalidPods`: `Error validating pod %s from %s, ignoring: %v`,
+    // kubernetes#55583); the kubelet's wording first.
+    Entry::new("priority.feature-gate-disabled-kubelet", F::Admission,
+        "Error validating pod {pod:w} from {source:w}, ignoring: {errors}Pod priority is disabled by feature-gate",
+        K8S, "pkg/kubelet/config/config.go (filterInvalidPods) + pkg/api/validation/validation.go (ValidatePodSpec)", "v1.8-v1.9")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the kubelet refuses pod {pod}: it carries spec.priority / spec.priorityClassName (set by the Priority admission plugin of an API server with PodPriority on) while the kubelet runs without the PodPriority feature gate", "enable --feature-gates=PodPriority=true on every kubelet (as on kube-apiserver and kube-scheduler), or turn the Priority admission plugin off")
+        .samples(&[("pod", "nginx_default(00000000-0000-0000-0000-000000000000)"), ("source", "api"), ("errors", "[spec.priorityClassName: Forbidden: ")]),
+    Entry::new("priority.feature-gate-disabled", F::Admission,
+        "{field:w}: Forbidden: Pod priority is disabled by feature-gate",
+        K8S, "pkg/api/validation/validation.go (ValidatePodSpec)", "v1.8-v1.9")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the pod sets {field} while the PodPriority feature gate is off in the component validating it", "enable --feature-gates=PodPriority=true on kube-apiserver, kube-scheduler and every kubelet (v1.8-v1.10), or remove priorityClassName/priority from the pod")
+        .samples(&[("field", "spec.priorityClassName")]),
+    // PriorityClass manifests of an API version the server does not serve:
+    // scheduling.k8s.io/v1alpha1 (v1.8-v1.10, off unless --runtime-config enables it),
+    // v1beta1 (v1.11+), v1 (v1.14+); kubectl's mapper error (staging/src/k8s.io/apimachinery/
+    // pkg/api/meta/errors.go `NoKindMatchError`: `no matches for kind %q in version %q`) and
+    // the 404 of a POST to a group that is off
+    Entry::new("priority.api-not-served", F::Admission,
+        "no matches for kind \"PriorityClass\" in version \"{version}\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/api/meta/errors.go (NoKindMatchError)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the API server does not serve PriorityClass in {version}", "use an apiVersion the server serves (`kubectl api-versions | grep scheduling`)")
+        .samples(&[("version", "scheduling.k8s.io/v1alpha1")]),
+    Entry::new("priority.api-not-served-post", F::Admission,
+        "the server could not find the requested resource (post priorityclasses.scheduling.k8s.io)",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go (NewGenericServerResponse 404)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the API server does not serve the scheduling.k8s.io version of the manifest", "use an apiVersion the server serves (`kubectl api-versions | grep scheduling`)"),
+    // ------------------------------------------------------------------ kubelet admission
+    // The kubelet re-checks a pod bound to its node before running it (pkg/kubelet/lifecycle/
+    // predicate.go `Admit`, the scheduler's predicates run again): a failure marks the pod
+    // Failed with reason `OutOf<resource>` and `Node didn't have enough resource: %s,
+    // requested: %d, used: %d, capacity: %d` (InsufficientResourceError, plugin/pkg/scheduler/
+    // algorithm/predicates/error.go v1.4-v1.18, then the lifecycle package), or the predicate's
+    // name as reason and `Predicate %s failed` (`MatchNodeSelector`, `PodToleratesNodeTaints`,
+    // `NodeAffinity`, `TaintToleration` in v1.19+). Such a pod was bound without the
+    // scheduler's fit (spec.nodeName, a static pod, DaemonSet pods before v1.12) or the node
+    // changed in between; it is not retried. Capacity 0: the node advertises none of it (an
+    // extended resource whose device plugin has not registered).
+    Entry::new("kubelet.admit.not-advertised", F::Kubelet,
+        "Node didn't have enough resource: {resource:w}, requested: {requested:w}, used: {used:w}, capacity: 0",
+        K8S, "pkg/kubelet/lifecycle/predicate.go (Admit; InsufficientResourceError)", "v1.4+")
+        .to(K::Known, "node-overcommitted", Error).group("kubelet-admit")
+        .says("the kubelet refused the pod (reason OutOf{resource}): the node advertises no {resource} (capacity 0) while the pod asks {requested}: the device plugin for {resource} is not registered on that node (not running, or not yet re-registered after a kubelet restart), and the pod was bound there without the scheduler's check (spec.nodeName) or before the node's status changed", "check the device-plugin pod on that node and `kubectl describe node <node>` (Capacity/Allocatable must list {resource}); do not set spec.nodeName by hand (use a nodeSelector so the scheduler checks resources); then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`)")
+        .samples(&[("resource", "nvidia.com/gpu"), ("requested", "1"), ("used", "0")]),
+    Entry::new("kubelet.admit.insufficient", F::Kubelet,
+        "Node didn't have enough resource: {resource:w}, requested: {requested:w}, used: {used:w}, capacity: {capacity:w}",
+        K8S, "pkg/kubelet/lifecycle/predicate.go (Admit; InsufficientResourceError)", "v1.4+")
+        .to(K::Known, "node-overcommitted", Error).group("kubelet-admit")
+        .says("the kubelet refused the pod (reason OutOf{resource}): the node's pods already use {used} of its {capacity} {resource} (millicores for cpu, bytes for memory) and the pod asks {requested} more: it was bound to the node without the scheduler's fit check (spec.nodeName set, a static pod) or another pod took the room first", "let the scheduler place the pod (replace spec.nodeName with a nodeSelector), or free {resource} on that node; then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`), which are never retried")
+        .samples(&[("resource", "cpu"), ("requested", "4000"), ("used", "7200"), ("capacity", "8000")]),
+    Entry::new("kubelet.admit.predicate-failed", F::Kubelet,
+        "Predicate {predicate:w} failed",
+        K8S, "pkg/kubelet/lifecycle/predicate.go (Admit; PredicateFailureError)", "v1.4+")
+        .to(K::Known, "pod-unschedulable", Error).group("kubelet-admit")
+        .says("the kubelet refused the pod after it was bound to the node: the {predicate} check (node selector / node affinity, taints, host ports) fails there, so the pod was bound without the scheduler's check (spec.nodeName set by hand or by a controller, a static pod) or the node's labels or taints changed before it started; the pod is marked Failed and not retried", "compare the pod's nodeSelector, affinity and tolerations with the node (`kubectl get node <node> --show-labels`, `kubectl describe node <node> | grep Taints`); do not set spec.nodeName by hand; then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`)")
+        .samples(&[("predicate", "MatchNodeSelector")]),
+    // kube-scheduler sentences that stand without a `0/N nodes are available` header: v1.4-v1.9
+    // volume predicates stopped at an unbound claim (`PersistentVolumeClaim is not bound: %q`,
+    // plugin/pkg/scheduler/algorithm/predicates/predicates.go), and the VolumeBinding check's
+    // own status given as the event message (`pod has unbound PersistentVolumeClaims`
+    // v1.10-v1.11, `pod has unbound immediate PersistentVolumeClaims` v1.12+:
+    // pkg/scheduler/framework/plugins/volumebinding, earlier pkg/scheduler/core)
+    Entry::new("scheduler.pvc-not-bound", F::KubeScheduler,
+        "PersistentVolumeClaim is not bound: {claim:w}",
+        K8S, "plugin/pkg/scheduler/algorithm/predicates/predicates.go", "v1.4-v1.9")
+        .to(K::Known, "pod-unschedulable", Warning).group("scheduler-volume")
+        .says("the scheduler places the pod nowhere: its PersistentVolumeClaim {claim} is not bound (no PersistentVolume matches it and no provisioner creates one: no storageClassName and no default StorageClass, or the class's provisioner is not running)", "bind the claim: set a storageClassName with a working provisioner (or mark one StorageClass default), or create a matching PersistentVolume")
+        .samples(&[("claim", "\"data-0\"")]),
+    Entry::new("scheduler.unbound-immediate-claims", F::KubeScheduler,
+        "pod has unbound immediate PersistentVolumeClaims",
+        K8S, "pkg/scheduler/framework/plugins/volumebinding/volume_binding.go (v1.12-v1.18 pkg/scheduler/core)", "v1.12+")
+        .to(K::Known, "pod-unschedulable", Warning).group("scheduler-volume")
+        .says("the scheduler places the pod nowhere: a PersistentVolumeClaim of the pod (volumeBindingMode Immediate) is unbound (no PersistentVolume matches it and no provisioner creates one: no storageClassName and no default StorageClass, or the class's provisioner is not running)", "bind the claim: set a storageClassName with a working provisioner (or mark one StorageClass default), or create a matching PersistentVolume"),
+    Entry::new("scheduler.unbound-claims", F::KubeScheduler,
+        "pod has unbound PersistentVolumeClaims",
+        K8S, "pkg/scheduler/core/generic_scheduler.go", "v1.10-v1.11")
+        .to(K::Known, "pod-unschedulable", Warning).group("scheduler-volume")
+        .says("the scheduler places the pod nowhere: a PersistentVolumeClaim of the pod is unbound (no PersistentVolume matches it and no provisioner creates one)", "bind the claim: set a storageClassName with a working provisioner (or mark one StorageClass default), or create a matching PersistentVolume"),
     // ------------------------------------------------------------------ node autoscalers
     // kubernetes/autoscaler cluster-autoscaler: the NotTriggerScaleUp event (processors/status/
     // eventing_scale_up_processor.go: `pod didn't trigger scale-up: %s`, ReasonsMessage = `<n>

@@ -19,6 +19,8 @@
 
 pub mod accelerators;
 mod entries;
+#[cfg(test)]
+mod version_wordings;
 
 use std::sync::OnceLock;
 
@@ -64,6 +66,8 @@ pub enum Family {
     Client,
     /// Admission (ResourceQuota) and controllers' event texts.
     Admission,
+    /// kube-scheduler sentences outside its `0/N nodes are available` grammar.
+    KubeScheduler,
     /// Kueue admission texts.
     Kueue,
     /// Volcano (batch scheduler) texts beyond its FitErrors (which the scheduler grammar reads).
@@ -107,6 +111,7 @@ impl Family {
             Family::Storage => "storage",
             Family::Client => "client",
             Family::Admission => "admission",
+            Family::KubeScheduler => "kube-scheduler",
             Family::Kueue => "kueue",
             Family::Volcano => "volcano",
             Family::YuniKorn => "yunikorn",

@@ -817,6 +817,17 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
             hits.push(h);
         }
     }
+    // a scheduler sentence inside a `0/N nodes are available` histogram is the grammar's
+    // reason, not a standalone event of its own
+    if hits.iter().any(|h| h.0 == SignalKind::FailedScheduling) {
+        hits.retain(|h| {
+            h.0 != SignalKind::Known
+                || !h
+                    .1
+                    .get("entry")
+                    .is_some_and(|e| e.starts_with("scheduler."))
+        });
+    }
     for h in hami::classify_line(l) {
         recognised = true;
         if !hits.contains(&h) {

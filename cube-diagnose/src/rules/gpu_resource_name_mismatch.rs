@@ -34,7 +34,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .map(|(k, _)| k.as_str())
         .collect();
     let know_nodes = !advertised.is_empty();
+    // a node advertising the legacy name above zero runs a v1.6-v1.10 kubelet with the
+    // Accelerators feature gate (it serves alpha.kubernetes.io/nvidia-gpu itself, no device
+    // plugin): there pods and LimitRanges use that name as they must; quotas still cannot
+    // evaluate it
+    let legacy_served = snap.nodes.iter().any(|n| {
+        n.status
+            .allocatable
+            .get(LEGACY[0].0)
+            .is_some_and(|q| !q.is_zero() && !q.is_negative())
+    });
     let unknown = |what: Subject, field: String, key: &str, res: &str, out: &mut Vec<Finding>| {
+        if legacy_served
+            && what.kind != "ResourceQuota"
+            && LEGACY.iter().any(|(old, _)| *old == res)
+        {
+            return;
+        }
         if let Some((_, modern)) = LEGACY.iter().find(|(old, _)| *old == res) {
             out.push(
                 Finding::new(GpuResourceNameMismatch::ID, Severity::Error, what.clone(), format!("{} uses the legacy resource name {key}: the quota system cannot evaluate it, so admission fails closed ('status unknown for quota') for every pod in the namespace", what.display_name()))
@@ -209,6 +225,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     for s in signals(ctx, &[SignalKind::QuotaStatusUnknown]).take(1) {
+        // v1.0-v1.1 refused pods while the quota controller had not computed usage (those
+        // releases tracked only counts, cpu and memory: no resource name to blame)
+        if s.detail("entry").starts_with("quota.v1.0-")
+            && let Some(e) = crate::catalog::entry(s.detail("entry"))
+        {
+            let (cause, remedy) = e.cause_and_remedy(s);
+            out.push(
+                Finding::new(
+                    GpuResourceNameMismatch::ID,
+                    Severity::Warning,
+                    signal_subject(s),
+                    cause,
+                )
+                .with_evidence(s.evidence())
+                .with_remedy(remedy),
+            );
+            continue;
+        }
         out.push(
             Finding::new(GpuResourceNameMismatch::ID, Severity::Error, signal_subject(s), format!("quota {} has unknown status: admission rejects every pod; the quota names a resource the quota system cannot evaluate (for example the legacy alpha.kubernetes.io/nvidia-gpu)", s.detail("quota")))
                 .with_evidence(s.evidence())

@@ -65,7 +65,13 @@ impl Violation {
                 self.resource,
                 self.per,
                 self.limit,
-                if self.actual == "none" {
+                if self.actual.is_empty() {
+                    format!(
+                        ", and the {}s are {} it",
+                        self.which,
+                        if b == "maximum" { "above" } else { "below" }
+                    )
+                } else if self.actual == "none" {
                     format!(", but no {} is set", self.which)
                 } else {
                     format!(", but the {} is {}", self.which, self.actual)
@@ -131,6 +137,27 @@ fn split_bound(rest: &str) -> Option<(&str, &str, &str)> {
     (!value.is_empty()).then_some((per, value, &after[end..]))
 }
 
+/// The word before `<res> usage per` (`Maximum`, `minimum`).
+fn bound_word(before: &str) -> &str {
+    before.split_whitespace().rev().nth(1).unwrap_or("")
+}
+
+/// v1.0 spelled the bound capitalised (`Minimum`/`Maximum`).
+fn bound_word_is_v1_0(w: &str) -> bool {
+    let w = w.trim_start_matches(['[', '"', '\'']);
+    w == "Minimum" || w == "Maximum"
+}
+
+/// v1.0 named the limit type lower-case (`pod`, `container`); the API's names are `Pod`,
+/// `Container`, `PersistentVolumeClaim`.
+fn capitalise_type(t: &str) -> String {
+    match t {
+        "pod" => "Pod".to_owned(),
+        "container" => "Container".to_owned(),
+        _ => t.to_owned(),
+    }
+}
+
 /// Every LimitRanger violation in `text`, in order (case-insensitive on the first word: some
 /// tools print the message capitalised).
 pub(crate) fn violations(text: &str) -> Vec<Violation> {
@@ -153,7 +180,12 @@ pub(crate) fn violations(text: &str) -> Vec<Violation> {
             continue;
         };
         let tl = tail.to_ascii_lowercase();
-        let (which, actual) = if tl.starts_with(", but ") {
+        let (which, actual) = if let Some(r) = tl.strip_prefix(", but requested ") {
+            // v1.0 (`Maximum CPU usage per pod is 2, but requested 3`): the limits' sum
+            let n = r.split_whitespace().next().unwrap_or("").len();
+            let start = tail.len() - r.len();
+            ("limit".to_owned(), clean(&tail[start..start + n]))
+        } else if tl.starts_with(", but ") {
             let mut w = tail[", but ".len()..].split_whitespace();
             let which = w.next().unwrap_or("").to_ascii_lowercase();
             let _is = w.next();
@@ -163,13 +195,19 @@ pub(crate) fn violations(text: &str) -> Vec<Violation> {
                 t.split_whitespace().next().unwrap_or("").to_owned(),
                 "none".to_owned(),
             )
+        } else if bound_word_is_v1_0(bound_word(before))
+            && tl.trim_matches(['.', ']', '"', '\'', ' ']).is_empty()
+        {
+            // v1.0 (`Maximum memory usage per pod is 500Mi`): the containers' limits (their
+            // sum per pod, the largest per container) are outside the bound; no value shown
+            ("limit".to_owned(), String::new())
         } else {
             continue;
         };
         out.push(Violation {
             bound,
-            resource: clean(res),
-            per: clean(per),
+            resource: clean(res).to_ascii_lowercase(),
+            per: capitalise_type(&clean(per)),
             limit: clean(value),
             which,
             actual,
@@ -330,6 +368,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ));
         }
         out.push(f);
+    }
+    // API validation's `must be less than or equal to <res> limit`: the limit a LimitRange
+    // default filled in, or the pod's own (one finding per subject)
+    let mut said: std::collections::BTreeSet<Subject> = std::collections::BTreeSet::new();
+    for s in signals(ctx, &[SignalKind::Known]) {
+        if s.detail("entry") != "validation.request-above-limit" {
+            continue;
+        }
+        let subject = owner_of_rejected(ctx, s).unwrap_or_else(|| signal_subject(s));
+        if !said.insert(subject.clone()) {
+            continue;
+        }
+        let Some(e) = crate::catalog::entry("validation.request-above-limit") else {
+            continue;
+        };
+        let (cause, remedy) = e.cause_and_remedy(s);
+        out.push(
+            Finding::new(
+                LimitRangeRejected::ID,
+                Severity::Error,
+                subject,
+                format!("the API server refuses the pod as invalid: {cause}"),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy),
+        );
     }
     out
 }

@@ -157,13 +157,23 @@ fn subject_of(e: &Entry, s: &Signal) -> Subject {
 /// first line's entry gives the cause and remedy, every line of the group is evidence (at
 /// most three).
 pub(crate) fn catalog_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
+    catalog_findings_of(ctx, rule, |_| true)
+}
+
+/// [`catalog_findings`] for the entries `keep` selects (a rule that reads some of its entries
+/// in its own way).
+pub(crate) fn catalog_findings_of(
+    ctx: &Context<'_>,
+    rule: &str,
+    keep: impl Fn(&Entry) -> bool,
+) -> Vec<Finding> {
     let mut groups: BTreeMap<(Subject, &'static str), Vec<(&Signal, &'static Entry)>> =
         BTreeMap::new();
     for s in signals(ctx, &[SignalKind::Known]) {
         let Some(e) = catalog::entry(s.detail("entry")) else {
             continue;
         };
-        if e.rule != rule {
+        if e.rule != rule || !keep(e) {
             continue;
         }
         // a `line:` group only orders the entries of one line: one finding per entry

@@ -138,6 +138,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
         }
     }
+    // the kubelet's refusal of a bound pod (`Node didn't have enough resource: ...`, reason
+    // OutOf<resource>) read from a pasted event or pod status
+    out.extend(crate::rules::log_catalog::catalog_findings(
+        ctx,
+        NodeOvercommitted::ID,
+    ));
     out
 }
 

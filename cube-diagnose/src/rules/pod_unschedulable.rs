@@ -346,6 +346,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("add {res} to the ClusterQueue's resourceGroups[].coveredResources with a nominalQuota in each flavor")),
         );
     }
+    // the kubelet's own re-check of a bound pod (`Predicate MatchNodeSelector failed`)
+    out.extend(crate::rules::log_catalog::catalog_findings_of(
+        ctx,
+        PodUnschedulable::ID,
+        |e| matches!(e.group, "kubelet-admit" | "scheduler-volume"),
+    ));
     for f in &mut out {
         f.remedy = name_pod(&f.remedy, &f.subject);
     }

@@ -264,6 +264,33 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
                 "remove spec.preemptionPolicy from {who} (`{edit}`), or use a PriorityClass whose preemptionPolicy is the one wanted"
             ),
         ),
+        "priority.feature-gate-disabled-kubelet" => (
+            format!(
+                "the kubelet refuses every pod it receives ({}: `Error validating pod ... from {}, ignoring`): the Priority admission plugin of the API server (PodPriority on there) fills spec.priority of every pod, and this kubelet runs without the PodPriority feature gate, so its pod validation forbids spec.priority and spec.priorityClassName (v1.8-v1.9 alpha: pkg/kubelet/config/config.go filterInvalidPods, pkg/api/validation ValidatePodSpec). The gate must be on in every component, kubelets included",
+                s.detail("pod"),
+                s.detail("source")
+            ),
+            "add `--feature-gates=PodPriority=true` to every kubelet (kubelet flags or KubeletConfiguration featureGates, then `systemctl restart kubelet`), as already on kube-apiserver and kube-scheduler; or remove Priority from the API server's --admission-control / --enable-admission-plugins (and the gate) until every node has it; pods the kubelets ignored are then started".to_owned(),
+        ),
+        "priority.feature-gate-disabled" => (
+            format!(
+                "the pod is refused because it sets {} while the PodPriority feature gate (alpha in v1.8-v1.10, off by default) is off in the component that validates it: the API server (`The Pod is invalid`) or a kubelet (`Error validating pod`); the Priority admission plugin fills spec.priority only where the gate is on",
+                s.detail("field")
+            ),
+            format!(
+                "turn `--feature-gates=PodPriority=true` on in kube-apiserver, kube-scheduler and every kubelet together (v1.8-v1.10), or remove priorityClassName/priority from {who} (`{edit}`) and the Priority admission plugin"
+            ),
+        ),
+        "priority.api-not-served" | "priority.api-not-served-post" => {
+            let version = s.detail("version");
+            (
+                format!(
+                    "the API server does not serve PriorityClass in {}: scheduling.k8s.io/v1alpha1 exists in v1.8-v1.10 (off unless --runtime-config enables it, with the PodPriority gate), v1beta1 from v1.11, v1 from v1.14 (the betas were later removed), so the manifest's apiVersion and the cluster's version do not fit",
+                    if version.is_empty() { "the manifest's API version" } else { version }
+                ),
+                "use the apiVersion the cluster serves (`kubectl api-versions | grep scheduling.k8s.io`): scheduling.k8s.io/v1 on v1.14 and later, v1beta1 on v1.11-v1.13; on v1.8-v1.10 start kube-apiserver with `--runtime-config=scheduling.k8s.io/v1alpha1=true --feature-gates=PodPriority=true`".to_owned(),
+            )
+        }
         _ => {
             let (cause, remedy) = crate::catalog::entry(s.detail("entry"))
                 .map(|e| e.cause_and_remedy(s))

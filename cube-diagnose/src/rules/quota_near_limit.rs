@@ -55,8 +55,22 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for s in signals(ctx, &[SignalKind::QuotaExceeded]).take(1) {
+        // the v1.0-v1.1 wordings name no quota and state one resource in their own words
         let quota = s.detail("quota");
-        let parts = exceeded_parts(&s.text);
+        let which = if quota.is_empty() {
+            "a ResourceQuota of the namespace".to_owned()
+        } else {
+            format!("ResourceQuota {quota}")
+        };
+        let describe = if quota.is_empty() {
+            "kubectl describe resourcequota".to_owned()
+        } else {
+            format!("kubectl describe resourcequota {quota}")
+        };
+        let mut parts = exceeded_parts(&s.text);
+        if parts.is_empty() {
+            parts.extend(legacy_part(s));
+        }
         let counts: Vec<&str> = parts
             .iter()
             .map(|p| p.0.as_str())
@@ -64,11 +78,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .collect();
         let shown = parts
             .iter()
-            .map(|(r, req, used, hard)| format!("{r}: {req} requested, {used} used of {hard}"))
+            .map(|(r, req, used, hard)| {
+                if req.is_empty() {
+                    format!("{r}: {used} needed with this pod, {hard} allowed")
+                } else {
+                    format!("{r}: {req} requested, {used} used of {hard}")
+                }
+            })
             .collect::<Vec<_>>()
             .join("; ");
         let message = format!(
-            "admission rejected {}: ResourceQuota {quota} is full{} (a quota denial, not an RBAC problem)",
+            "admission rejected {}: {which} is full{} (a quota denial, not an RBAC problem)",
             rejected_kind(&s.text),
             if shown.is_empty() {
                 String::new()
@@ -78,11 +98,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
         let remedy = if counts.is_empty() {
             format!(
-                "compare the quota's status.used with hard (`kubectl describe resourcequota {quota}`) and raise it or lower the workload's requests"
+                "compare the quota's status.used with hard (`{describe}`) and raise it or lower the workload's requests"
             )
         } else {
             format!(
-                "ResourceQuota {quota} counts objects ({}): delete the ones no longer needed (old ReplicaSets/ReplicationControllers of past rollouts: lower the Deployment's or DeploymentConfig's revisionHistoryLimit, OpenShift `oc adm prune deployments`), or raise hard {} (`kubectl describe resourcequota {quota}`)",
+                "{which} counts objects ({}): delete the ones no longer needed (old ReplicaSets/ReplicationControllers of past rollouts: lower the Deployment's or DeploymentConfig's revisionHistoryLimit, OpenShift `oc adm prune deployments`), or raise hard {} (`{describe}`)",
                 counts.join(", "),
                 counts.join(", ")
             )
@@ -99,6 +119,28 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// The one resource of a v1.0-v1.1 quota rejection (`cpu quota is 200m, current usage is
+/// 200m, requesting 100m.`; `... for resource cpu:  limited to 2 but require 2500m to
+/// succeed.`; `limited to 10 pods`), from the catalog entry's placeholders, as
+/// (resource, requested, used, limited); v1.0's `require` is the usage with the pod (requested
+/// left empty).
+fn legacy_part(s: &crate::classify::Signal) -> Option<(String, String, String, String)> {
+    let clean = |v: &str| v.trim().trim_end_matches([',', '.', ':']).to_owned();
+    let resource = clean(s.detail("resource"));
+    if resource.is_empty() {
+        return None;
+    }
+    let hard = clean(s.detail("hard"));
+    let requested = clean(s.detail("requested"));
+    let used = clean(s.detail("used"));
+    Some(match s.detail("entry") {
+        // `require` is the namespace's usage with the pod
+        "quota.v1.0-exceeding" => (resource, String::new(), clean(s.detail("required")), hard),
+        "quota.v1.0-count" | "quota.v1.1-count" => (resource, "1".to_owned(), hard.clone(), hard),
+        _ => (resource, requested, used, hard),
+    })
 }
 
 /// What the API server refused to create: the `<resource> "<name>" is forbidden` of the message

@@ -108,6 +108,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             "add LimitRange defaults for the required values, or set them on the workloads: {lr}"
         )));
     }
+    // texts the catalog concludes on its own (a negative request)
+    out.extend(crate::rules::log_catalog::catalog_findings(
+        ctx,
+        QuotaWithoutLimitRange::ID,
+    ));
     // texts without the quota object (events pasted alone)
     for s in must {
         let known = snap
@@ -122,8 +127,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .as_ref()
             .map(|o| o.namespace.clone())
             .unwrap_or_default();
+        // v1.0-v1.1 wordings name no quota and one resource (`cpu is limited by quota, must
+        // make explicit request.`)
+        let quota = s.detail("quota");
+        let must = match s.detail("must_specify") {
+            "" => s.detail("resource"),
+            m => m,
+        };
+        let which = if quota.is_empty() {
+            "a ResourceQuota of the namespace".to_owned()
+        } else {
+            format!("quota {quota}")
+        };
         out.push(
-            Finding::new(QuotaWithoutLimitRange::ID, Severity::Error, if ns.is_empty() { signal_subject(s) } else { Subject::namespaced("ResourceQuota", &ns, s.detail("quota")) }, format!("quota {} blocks pods without resources (must specify {}): the quota is enforced; the namespace lacks LimitRange defaults", s.detail("quota"), s.detail("must_specify")))
+            Finding::new(QuotaWithoutLimitRange::ID, Severity::Error, if ns.is_empty() || quota.is_empty() { signal_subject(s) } else { Subject::namespaced("ResourceQuota", &ns, quota) }, format!("{which} blocks pods without resources (must specify {must}): the quota is enforced and requires every container to state it; the namespace lacks LimitRange defaults"))
                 .with_evidence(s.evidence())
                 .with_remedy("add a LimitRange with default (limits) and defaultRequest (requests) for cpu and memory in that namespace, or set resources on the workload"),
         );
