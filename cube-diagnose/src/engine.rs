@@ -417,14 +417,20 @@ mod tests {
                 })
                 .collect::<Vec<_>>()
         };
+        // the fastest of three runs: a machine shared with other builds stalls single runs
         let time = |n: usize| {
             let report = Report::from_findings(findings(n));
-            let start = std::time::Instant::now();
-            let groups = report.remedy_groups();
-            let took = start.elapsed();
-            assert_eq!(groups.len(), 1);
-            assert_eq!(groups[0].subjects.len(), n);
-            took
+            (0..3)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    let groups = report.remedy_groups();
+                    let took = start.elapsed();
+                    assert_eq!(groups.len(), 1);
+                    assert_eq!(groups[0].subjects.len(), n);
+                    took
+                })
+                .min()
+                .unwrap_or_default()
         };
         let small = time(5_000);
         let large = time(40_000);
