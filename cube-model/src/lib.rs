@@ -40,6 +40,7 @@ pub mod describe;
 pub mod error;
 pub mod gpu;
 pub mod group;
+pub mod hostfacts;
 pub mod import;
 pub mod io;
 pub mod labels;
@@ -58,6 +59,7 @@ pub mod selector;
 pub mod smi;
 pub mod snapshot;
 pub mod sparse;
+pub mod status;
 pub mod terminal;
 pub mod yaml;
 
