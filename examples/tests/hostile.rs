@@ -485,6 +485,7 @@ fn every_program_takes_the_same_limit_flags() {
         "--max-replicas-expanded",
         "--max-yaml-alias-expansions",
         "--max-kubeconfig-bytes",
+        "--max-referenced-file-bytes",
         "--max-log-line-bytes",
         "--collection-deadline-secs",
         "--request-timeout-secs",
