@@ -253,7 +253,7 @@ fn read_inputs(
         }
         if let Some(parsed) = read_kubeconfig(&text, origin, limits) {
             let parsed = parsed.with_context(|| format!("{name} is not a readable kubeconfig"));
-            match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None)) {
+            match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None, limits)) {
                 Ok(r) => {
                     inputs
                         .locations
@@ -422,10 +422,16 @@ fn is_kubeconfig(text: &str, limits: &cube_model::Limits) -> bool {
 /// (every context checked, certificates parsed) turned into the plain report by
 /// `ClusterImport::to_import_report` (typed problems for the kubeconfig rules, connection
 /// `not-checked`).
-fn kubeconfig_report(name: &str, cfg: &Kubeconfig, context: Option<&str>) -> Result<ImportReport> {
+fn kubeconfig_report(
+    name: &str,
+    cfg: &Kubeconfig,
+    context: Option<&str>,
+    limits: &cube_model::Limits,
+) -> Result<ImportReport> {
     let mut opts = cube_cluster::import::ImportOptions::new();
     opts.context = context.map(str::to_owned);
     opts.offline = true;
+    opts.max_referenced_file_bytes = Some(limits.max_referenced_file_bytes);
     let import = cube_cluster::import::import_offline(cfg, name, &opts)
         .with_context(|| format!("{name}: cannot check the kubeconfig"))?;
     let mut report = import.to_import_report();
@@ -454,8 +460,8 @@ fn collect_live(
     // the same checks as cluster_import (an empty file, a document that is not a kubeconfig:
     // bad input, exit 2)
     let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(path), limits)?;
-    let mut report = kubeconfig_report(&path.display().to_string(), &cfg, context)?;
-    let mut opts = SelectOptions::new();
+    let mut report = kubeconfig_report(&path.display().to_string(), &cfg, context, limits)?;
+    let mut opts = SelectOptions::new().limits(limits);
     if let Some(c) = context {
         opts = opts.context(c);
     }

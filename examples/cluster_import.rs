@@ -292,6 +292,7 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
         opts.deadline = Some(limits.collection_deadline);
     }
     opts.net = cube_cluster::limits::NetLimits::from_limits(&limits);
+    opts.max_referenced_file_bytes = Some(limits.max_referenced_file_bytes);
     opts.net.request_timeout = opts.client.connect_timeout + opts.client.read_timeout;
     opts.net.deadline = opts.deadline;
     Ok(opts)

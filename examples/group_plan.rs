@@ -370,7 +370,8 @@ fn kubeconfig_api(
 ) -> anyhow::Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>> {
     use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
     let cfg = Kubeconfig::read(path).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
-    let mut opts = SelectOptions::new();
+    let limits = args.limits.limits().map_err(BadInput)?;
+    let mut opts = SelectOptions::new().limits(&limits);
     opts.context = args.context.clone();
     if args.allow_exec {
         opts.plugins = PluginPolicy::Allow;

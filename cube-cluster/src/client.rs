@@ -120,9 +120,12 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
         .as_ref()
         .filter(|tf| tf.is_file())
         .and_then(|tf| {
-            crate::limits::read_file_bounded(tf, crate::limits::DEFAULT_MAX_FILE_BYTES)
-                .ok()
-                .map(|b| (tf, String::from_utf8_lossy(&b).into_owned()))
+            crate::kubeconfig::read_referenced_file(
+                &tf.to_string_lossy(),
+                selection.max_referenced_file_bytes,
+            )
+            .ok()
+            .map(|b| (tf, String::from_utf8_lossy(&b).into_owned()))
         });
     match (file_token, &c.token) {
         (Some((tf, raw)), _) if !raw.trim().is_empty() => {

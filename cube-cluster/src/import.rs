@@ -109,6 +109,11 @@ pub struct ImportOptions {
     /// Bounds of every HTTP exchange of the live checks (body sizes, per-request time; see
     /// [`crate::limits::NetLimits::from_limits`] for a [`cube_model::Limits`] policy).
     pub net: crate::limits::NetLimits,
+    /// Largest file the kubeconfig references that is read (CA, client certificate or key,
+    /// `tokenFile`); `None` = [`crate::limits::DEFAULT_MAX_FILE_BYTES`]. From a
+    /// [`cube_model::Limits`] policy: `Some(limits.max_referenced_file_bytes)`
+    /// ([`SelectOptions::max_referenced_file_bytes`]).
+    pub max_referenced_file_bytes: Option<u64>,
 }
 
 impl Default for ImportOptions {
@@ -128,6 +133,7 @@ impl Default for ImportOptions {
             token_wait: Duration::from_secs(10),
             net: crate::limits::NetLimits::default(),
             now: None,
+            max_referenced_file_bytes: None,
         }
     }
 }
@@ -361,6 +367,7 @@ pub fn check_offline(
     opts.context = options.context.clone();
     opts.plugins = options.plugins;
     opts.now = options.now;
+    opts.max_referenced_file_bytes = options.max_referenced_file_bytes;
     if let Some(c) = &opts.context
         && cfg.context(c).is_none()
     {
@@ -620,6 +627,7 @@ async fn server_certificate(
             suggestion: Some(
                 "connect with a name in the certificate's SANs (or set tls-server-name), or re-issue the serving certificate with this name".to_string(),
             ),
+            limit: None,
         });
     }
     report.server_certificate = Some(ServerCertificateCheck {

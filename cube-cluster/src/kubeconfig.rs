@@ -525,6 +525,10 @@ pub struct Problem {
     /// A suggested fix, when there is an obvious one (near-match name, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
+    /// The limit hit, when the problem is one (a referenced file larger than
+    /// [`cube_model::Limits::max_referenced_file_bytes`]): what, where, the limit, how to raise it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<cube_model::limits::LimitExceeded>,
 }
 
 impl fmt::Display for Problem {
@@ -561,7 +565,28 @@ fn problem(severity: Severity, kind: ProblemKind, subject: String, message: Stri
         subject,
         message,
         suggestion: None,
+        limit: None,
     }
+}
+
+/// The problem of a referenced file that could not be read: client-go's "unable to read ..."
+/// text, and the limit when the file was larger than it.
+fn unreadable_file(
+    severity: Severity,
+    subject: String,
+    what: String,
+    e: &crate::limits::FileReadError,
+) -> Problem {
+    let mut p = problem(
+        severity,
+        ProblemKind::UnreadableFile,
+        subject,
+        format!("{what} due to {}", read_error_text(e)),
+    );
+    if let crate::limits::FileReadError::TooLarge(hit) = e {
+        p.limit = Some(hit.clone());
+    }
+    p
 }
 
 /// client-go's aggregate text: `invalid configuration: e` for one error,
@@ -618,6 +643,12 @@ pub struct SelectOptions {
     /// Do not parse certificate and key material (PEM, X.509, validity, key match): only its
     /// base64 shape is checked. For anonymised samples whose certificates are placeholders.
     pub skip_material_checks: bool,
+    /// Largest file the kubeconfig references that is read (CA, client certificate or key,
+    /// `tokenFile`), in bytes; `None` = [`crate::limits::DEFAULT_MAX_FILE_BYTES`]. Set it from a
+    /// [`cube_model::Limits`] policy with [`SelectOptions::limits`]. A larger file is an
+    /// [`ProblemKind::UnreadableFile`] problem whose [`Problem::limit`] names the
+    /// `referenced-file-bytes` limit.
+    pub max_referenced_file_bytes: Option<u64>,
 }
 
 impl SelectOptions {
@@ -666,6 +697,18 @@ impl SelectOptions {
     pub fn at(mut self, unix_secs: i64) -> Self {
         self.now = Some(unix_secs);
         self
+    }
+    /// Take the bounds of a [`cube_model::Limits`] policy: referenced files are read up to
+    /// [`cube_model::Limits::max_referenced_file_bytes`].
+    #[must_use]
+    pub fn limits(mut self, limits: &cube_model::Limits) -> Self {
+        self.max_referenced_file_bytes = Some(limits.max_referenced_file_bytes);
+        self
+    }
+    /// The bound on a referenced file (see [`SelectOptions::max_referenced_file_bytes`]).
+    fn referenced_file_limit(&self) -> u64 {
+        self.max_referenced_file_bytes
+            .unwrap_or(crate::limits::DEFAULT_MAX_FILE_BYTES)
     }
 }
 
@@ -728,6 +771,9 @@ pub struct Selection {
     pub ca_pem: Option<Vec<u8>>,
     /// Proxy URL for this cluster.
     pub proxy_url: Option<String>,
+    /// Bound on the `tokenFile` read again when a client is built
+    /// ([`SelectOptions::max_referenced_file_bytes`] of the selection).
+    pub max_referenced_file_bytes: u64,
     /// Credentials to send.
     pub credentials: Credentials,
     /// Warnings and infos (a selection with errors is not returned).
@@ -1367,10 +1413,26 @@ fn decode_b64(s: &str) -> Option<Vec<u8>> {
         .ok()
 }
 
-/// Reads a file a kubeconfig references (CA, client certificate or key, tokenFile) through
-/// the bounded reader: regular files only, at most [`crate::limits::DEFAULT_MAX_FILE_BYTES`].
+/// Reads a file through the bounded reader: regular files only, at most
+/// [`crate::limits::DEFAULT_MAX_FILE_BYTES`] (the kubeconfig itself).
 fn read_referenced(path: &str) -> std::result::Result<Vec<u8>, crate::limits::FileReadError> {
     crate::limits::read_file_bounded(Path::new(path), crate::limits::DEFAULT_MAX_FILE_BYTES)
+}
+
+/// Reads a file a kubeconfig references (CA, client certificate or key, tokenFile) through
+/// the bounded reader: regular files only, at most `max` bytes; a larger one is
+/// [`crate::limits::FileReadError::TooLarge`] naming the `referenced-file-bytes` limit.
+pub(crate) fn read_referenced_file(
+    path: &str,
+    max: u64,
+) -> std::result::Result<Vec<u8>, crate::limits::FileReadError> {
+    crate::limits::read_file_bounded(Path::new(path), max).map_err(|e| match e {
+        crate::limits::FileReadError::TooLarge(mut hit) => {
+            hit.limit = cube_model::limits::Limit::ReferencedFileBytes;
+            crate::limits::FileReadError::TooLarge(hit)
+        }
+        other => other,
+    })
 }
 
 /// The reason of a read error without repeating the path (client-go's "due to <reason>").
@@ -1381,8 +1443,9 @@ fn read_error_text(e: &crate::limits::FileReadError) -> String {
             format!("it is {file_type}, not a regular file")
         }
         crate::limits::FileReadError::TooLarge(l) => format!(
-            "it is larger than {} bytes (not a kubeconfig's file)",
-            l.max
+            "it is larger than {} bytes ({})",
+            l.max,
+            l.limit.how_to_raise()
         ),
         other => other.to_string(),
     }
@@ -1815,17 +1878,17 @@ impl Kubeconfig {
                 .filter(|s| !s.is_empty())
                 && !opts.skip_file_checks
             {
-                match read_referenced(path) {
+                match read_referenced_file(path, opts.referenced_file_limit()) {
                     Ok(bytes) => {
                         if ca_pem.is_none() {
                             ca_pem = Some(bytes);
                         }
                     }
-                    Err(e) => problems.push(problem(
+                    Err(e) => problems.push(unreadable_file(
                         Severity::Error,
-                        ProblemKind::UnreadableFile,
                         csub.clone(),
-                        format!("unable to read certificate-authority {path} for {cluster_name} due to {}", read_error_text(&e)),
+                        format!("unable to read certificate-authority {path} for {cluster_name}"),
+                        &e,
                     )),
                 }
             }
@@ -1983,20 +2046,17 @@ impl Kubeconfig {
                 if let Some(p) = path
                     && !opts.skip_file_checks
                 {
-                    match read_referenced(p) {
+                    match read_referenced_file(p, opts.referenced_file_limit()) {
                         Ok(bytes) => {
                             if !is_data {
                                 *slot = Some(Secret(String::from_utf8_lossy(&bytes).into_owned()));
                             }
                         }
-                        Err(e) => problems.push(problem(
+                        Err(e) => problems.push(unreadable_file(
                             Severity::Error,
-                            ProblemKind::UnreadableFile,
                             usub.clone(),
-                            format!(
-                                "unable to read {label} {p} for {user_name} due to {}",
-                                read_error_text(&e)
-                            ),
+                            format!("unable to read {label} {p} for {user_name}"),
+                            &e,
                         )),
                     }
                 }
@@ -2059,25 +2119,24 @@ impl Kubeconfig {
             if let Some(tf) = user_entry.token_file.as_deref().filter(|s| !s.is_empty()) {
                 creds.token_file = Some(PathBuf::from(tf));
                 if !opts.skip_file_checks {
-                    match read_referenced(tf).map(|b| String::from_utf8_lossy(&b).into_owned()) {
+                    match read_referenced_file(tf, opts.referenced_file_limit())
+                        .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    {
                         Ok(t) => {
                             if !has_token {
                                 // client-go trims the file's whitespace (a trailing newline).
                                 creds.token = Some(Secret(t.trim().to_string()));
                             }
                         }
-                        Err(e) => problems.push(problem(
+                        Err(e) => problems.push(unreadable_file(
                             if has_token {
                                 Severity::Warning
                             } else {
                                 Severity::Error
                             },
-                            ProblemKind::UnreadableFile,
                             usub.clone(),
-                            format!(
-                                "unable to read tokenFile {tf} for {user_name} due to {}",
-                                read_error_text(&e)
-                            ),
+                            format!("unable to read tokenFile {tf} for {user_name}"),
+                            &e,
                         )),
                     }
                 }
@@ -2271,6 +2330,7 @@ impl Kubeconfig {
             tls_server_name,
             insecure_skip_tls_verify: insecure,
             ca_pem: if insecure { None } else { ca_pem },
+            max_referenced_file_bytes: opts.referenced_file_limit(),
             proxy_url: cluster_entry.proxy_url.clone().filter(|s| !s.is_empty()),
             credentials: creds,
             problems: problems.clone(),

@@ -128,6 +128,34 @@ impl From<&cube_model::group::ResourceGroup> for GroupSpec {
     }
 }
 
+/// The distinct request lists of [`Context::new`], each kept once. Two lists are the same when
+/// every name and quantity is, spelling included (`1` and `1000m` are equal quantities but print
+/// differently in findings), so the text of each entry is the key.
+#[derive(Default)]
+struct RequestLists {
+    lists: Vec<ResourceList>,
+    index: HashMap<String, usize>,
+    key: String,
+}
+
+impl RequestLists {
+    /// The index of `list` among the distinct lists (added when new).
+    fn index_of(&mut self, list: ResourceList) -> usize {
+        use std::fmt::Write as _;
+        self.key.clear();
+        for (name, q) in &list {
+            let _ = write!(self.key, "{}={q}\0", name.as_str());
+        }
+        if let Some(&i) = self.index.get(self.key.as_str()) {
+            return i;
+        }
+        let i = self.lists.len();
+        self.lists.push(list);
+        self.index.insert(self.key.clone(), i);
+        i
+    }
+}
+
 /// The input of one engine run. Build it with [`Context::new`] and the `with_*` setters; the
 /// indexes (nodes by name, pods by node and by namespace, effective pod requests) are built once
 /// in `new`, the log classification on first use.
@@ -141,7 +169,11 @@ pub struct Context<'a> {
     nodes_by_name: HashMap<&'a str, usize>,
     pods_by_node: HashMap<&'a str, Vec<usize>>,
     pods_by_namespace: HashMap<&'a str, Vec<usize>>,
-    pod_requests: Vec<ResourceList>,
+    /// Index into `request_lists` per pod (pods of one template share one list: a million pods
+    /// of a few templates hold a few lists, not a million).
+    pod_requests: Vec<usize>,
+    /// The distinct effective request lists, each once.
+    request_lists: Vec<ResourceList>,
     signals: OnceLock<Vec<Signal>>,
     gpu_vocabulary: Option<std::sync::Arc<GpuVocabulary>>,
     gpu_evidence: OnceLock<Vec<NodeGpuEvidence>>,
@@ -158,6 +190,7 @@ impl<'a> Context<'a> {
         let mut pods_by_node: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut pods_by_namespace: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut pod_requests = Vec::with_capacity(snapshot.pods.len());
+        let mut request_lists = RequestLists::default();
         // Node names held by objects of different clusters (snapshot.mixed): a pod is charged
         // to such a node only when it comes from the same input as the node kept under that
         // name, never to both clusters' nodes at once.
@@ -184,9 +217,8 @@ impl<'a> Context<'a> {
                 .or_default()
                 .push(i);
             // as the API server stores the pod: requests defaulted from limits
-            pod_requests.push(cube_quota::requests::effective_pod_requests(
-                p,
-                &PodResourcesOptions::default(),
+            pod_requests.push(request_lists.index_of(
+                cube_quota::requests::effective_pod_requests(p, &PodResourcesOptions::default()),
             ));
         }
         Context {
@@ -199,6 +231,7 @@ impl<'a> Context<'a> {
             pods_by_node,
             pods_by_namespace,
             pod_requests,
+            request_lists: request_lists.lists,
             signals: OnceLock::new(),
             gpu_vocabulary: None,
             gpu_evidence: OnceLock::new(),
@@ -241,6 +274,7 @@ impl<'a> Context<'a> {
             pods_by_node: self.pods_by_node.clone(),
             pods_by_namespace: self.pods_by_namespace.clone(),
             pod_requests: self.pod_requests.clone(),
+            request_lists: self.request_lists.clone(),
             signals: self.signals.clone(),
             gpu_vocabulary: self.gpu_vocabulary.clone(),
             gpu_evidence: self.gpu_evidence.clone(),
@@ -321,7 +355,7 @@ impl<'a> Context<'a> {
     /// app-container sum and init/sidecar peaks, plus overhead). A container asking for GPUs only
     /// under `limits` requests them.
     pub fn pod_requests(&self, index: usize) -> &ResourceList {
-        &self.pod_requests[index]
+        &self.request_lists[self.pod_requests[index]]
     }
     /// Classified lines of all log texts and of the snapshot's event messages (source `events`,
     /// line = event index + 1, object = the involved object); computed on first use.

@@ -19,6 +19,7 @@
 //! | `replicas-expanded` | [`Limits::max_replicas_expanded`] | 10,000 | replica pods tried per workload (each is admitted and scheduled against the ones before it, on one incremental index) |
 //! | `yaml-alias-expansions` | [`Limits::max_yaml_alias_expansions`] | 100,000 | YAML alias events replayed per file (all documents together) |
 //! | `kubeconfig-bytes` | [`Limits::max_kubeconfig_bytes`] | 16 MiB | a kubeconfig file (a larger one is refused as bad input, never read as a snapshot) |
+//! | `referenced-file-bytes` | [`Limits::max_referenced_file_bytes`] | 16 MiB | a file a kubeconfig references (`certificate-authority`, `client-certificate`, `client-key`, `tokenFile`) |
 //! | `log-line-bytes` | [`Limits::max_log_line_bytes`] | 64 KiB | one line of a pasted log read by the classifiers (the rest of a longer line is not read) |
 //! | `collection-deadline-secs` | [`Limits::collection_deadline`] | 900 s | a whole live collection |
 //! | `request-timeout-secs` | [`Limits::request_timeout`] | 30 s | one HTTP request, body included |
@@ -48,6 +49,9 @@ pub enum Limit {
     YamlAliasExpansions,
     /// Largest kubeconfig file, in bytes.
     KubeconfigBytes,
+    /// Largest file a kubeconfig references (CA, client certificate or key, `tokenFile`), in
+    /// bytes.
+    ReferencedFileBytes,
     /// Longest line of a pasted log read by the classifiers, in bytes.
     LogLineBytes,
     /// Overall deadline of a live collection, in seconds.
@@ -58,7 +62,7 @@ pub enum Limit {
 
 impl Limit {
     /// Every limit, in documentation order.
-    pub const ALL: [Limit; 10] = [
+    pub const ALL: [Limit; 11] = [
         Limit::FileBytes,
         Limit::HttpBodyBytes,
         Limit::PagesPerList,
@@ -66,6 +70,7 @@ impl Limit {
         Limit::ReplicasExpanded,
         Limit::YamlAliasExpansions,
         Limit::KubeconfigBytes,
+        Limit::ReferencedFileBytes,
         Limit::LogLineBytes,
         Limit::CollectionDeadlineSecs,
         Limit::RequestTimeoutSecs,
@@ -81,6 +86,7 @@ impl Limit {
             Limit::ReplicasExpanded => "replicas-expanded",
             Limit::YamlAliasExpansions => "yaml-alias-expansions",
             Limit::KubeconfigBytes => "kubeconfig-bytes",
+            Limit::ReferencedFileBytes => "referenced-file-bytes",
             Limit::LogLineBytes => "log-line-bytes",
             Limit::CollectionDeadlineSecs => "collection-deadline-secs",
             Limit::RequestTimeoutSecs => "request-timeout-secs",
@@ -97,6 +103,7 @@ impl Limit {
             Limit::ReplicasExpanded => "--max-replicas-expanded",
             Limit::YamlAliasExpansions => "--max-yaml-alias-expansions",
             Limit::KubeconfigBytes => "--max-kubeconfig-bytes",
+            Limit::ReferencedFileBytes => "--max-referenced-file-bytes",
             Limit::LogLineBytes => "--max-log-line-bytes",
             Limit::CollectionDeadlineSecs => "--collection-deadline-secs",
             Limit::RequestTimeoutSecs => "--request-timeout-secs",
@@ -113,6 +120,7 @@ impl Limit {
             Limit::ReplicasExpanded => "the number of replicas expanded for one workload",
             Limit::YamlAliasExpansions => "the number of YAML alias expansions in one file",
             Limit::KubeconfigBytes => "the size of a kubeconfig",
+            Limit::ReferencedFileBytes => "the size of a file a kubeconfig references",
             Limit::LogLineBytes => "the length of one log line",
             Limit::CollectionDeadlineSecs => "the time of the live collection",
             Limit::RequestTimeoutSecs => "the time of one request",
@@ -125,6 +133,7 @@ impl Limit {
             Limit::FileBytes
             | Limit::HttpBodyBytes
             | Limit::KubeconfigBytes
+            | Limit::ReferencedFileBytes
             | Limit::LogLineBytes => "bytes",
             Limit::PagesPerList => "pages",
             Limit::ObjectsPerSnapshot => "objects",
@@ -141,6 +150,7 @@ impl Limit {
             Limit::FileBytes
             | Limit::HttpBodyBytes
             | Limit::KubeconfigBytes
+            | Limit::ReferencedFileBytes
             | Limit::LogLineBytes => 1 << 40,
             Limit::PagesPerList | Limit::ReplicasExpanded => u64::from(u32::MAX),
             Limit::ObjectsPerSnapshot | Limit::YamlAliasExpansions => 1 << 32,
@@ -178,6 +188,7 @@ impl Limit {
             Limit::ReplicasExpanded => "max_replicas_expanded",
             Limit::YamlAliasExpansions => "max_yaml_alias_expansions",
             Limit::KubeconfigBytes => "max_kubeconfig_bytes",
+            Limit::ReferencedFileBytes => "max_referenced_file_bytes",
             Limit::LogLineBytes => "max_log_line_bytes",
             Limit::CollectionDeadlineSecs => "collection_deadline",
             Limit::RequestTimeoutSecs => "request_timeout",
@@ -223,6 +234,11 @@ pub struct Limits {
     /// refused as bad input by every program, with this limit named; a larger input that only
     /// looks like a kubeconfig is never read as a snapshot instead.
     pub max_kubeconfig_bytes: u64,
+    /// Largest file a kubeconfig references (`certificate-authority`, `client-certificate`,
+    /// `client-key`, `tokenFile`), in bytes: a larger one is not read and its kubeconfig
+    /// problem carries this limit (cube-cluster `SelectOptions::limits`). Real ones are a few
+    /// KiB (a CA bundle of every public root is about 200 KiB).
+    pub max_referenced_file_bytes: u64,
     /// Longest line of a pasted log read by the classifiers, in bytes; a longer line is read up
     /// to here, listed as an input problem and as a limit hit. No real log line is this long
     /// (journald's `LineMax` is 48 KiB, the CRI log format splits lines at 16 KiB); matching
@@ -244,6 +260,7 @@ impl Default for Limits {
             max_replicas_expanded: 10_000,
             max_yaml_alias_expansions: 100_000,
             max_kubeconfig_bytes: 16 << 20,
+            max_referenced_file_bytes: 16 << 20,
             max_log_line_bytes: 64 << 10,
             collection_deadline: Duration::from_secs(900),
             request_timeout: Duration::from_secs(30),
@@ -303,6 +320,7 @@ impl Limits {
             Limit::ReplicasExpanded => u64::from(self.max_replicas_expanded),
             Limit::YamlAliasExpansions => self.max_yaml_alias_expansions,
             Limit::KubeconfigBytes => self.max_kubeconfig_bytes,
+            Limit::ReferencedFileBytes => self.max_referenced_file_bytes,
             Limit::LogLineBytes => self.max_log_line_bytes,
             Limit::CollectionDeadlineSecs => self.collection_deadline.as_secs(),
             Limit::RequestTimeoutSecs => self.request_timeout.as_secs(),
@@ -328,6 +346,7 @@ impl Limits {
             Limit::ReplicasExpanded => self.max_replicas_expanded = small,
             Limit::YamlAliasExpansions => self.max_yaml_alias_expansions = value,
             Limit::KubeconfigBytes => self.max_kubeconfig_bytes = value,
+            Limit::ReferencedFileBytes => self.max_referenced_file_bytes = value,
             Limit::LogLineBytes => self.max_log_line_bytes = value,
             Limit::CollectionDeadlineSecs => self.collection_deadline = Duration::from_secs(value),
             Limit::RequestTimeoutSecs => self.request_timeout = Duration::from_secs(value),

@@ -349,6 +349,10 @@ pub struct LimitArgs {
     /// Largest kubeconfig file, in bytes (default 16Mi).
     #[arg(long, value_name = "BYTES")]
     pub max_kubeconfig_bytes: Option<String>,
+    /// Largest file a kubeconfig references (CA, client certificate or key, tokenFile), in
+    /// bytes (default 16Mi).
+    #[arg(long, value_name = "BYTES")]
+    pub max_referenced_file_bytes: Option<String>,
     /// Longest log line read by the classifiers, in bytes (default 64Ki).
     #[arg(long, value_name = "BYTES")]
     pub max_log_line_bytes: Option<String>,
@@ -376,6 +380,7 @@ impl LimitArgs {
             (Limit::ReplicasExpanded, &self.max_replicas_expanded),
             (Limit::YamlAliasExpansions, &self.max_yaml_alias_expansions),
             (Limit::KubeconfigBytes, &self.max_kubeconfig_bytes),
+            (Limit::ReferencedFileBytes, &self.max_referenced_file_bytes),
             (Limit::LogLineBytes, &self.max_log_line_bytes),
             (
                 Limit::CollectionDeadlineSecs,

@@ -485,6 +485,7 @@ fn every_program_takes_the_same_limit_flags() {
         "--max-replicas-expanded",
         "--max-yaml-alias-expansions",
         "--max-kubeconfig-bytes",
+        "--max-referenced-file-bytes",
         "--max-log-line-bytes",
         "--collection-deadline-secs",
         "--request-timeout-secs",
@@ -919,6 +920,65 @@ fn an_oversized_kubeconfig_is_bad_input_in_every_program() {
         ));
         let i = code(&run("cluster_import", &["--kubeconfig", &p, "--offline"]));
         assert_eq!((d, i), (1, 1), "{field}: diagnose {d}, import {i}");
+    }
+}
+
+/// The files a kubeconfig references (certificate-authority, client-certificate, client-key,
+/// tokenFile) were bounded by a constant 16 MiB; they follow the `referenced-file-bytes` limit
+/// (`--max-referenced-file-bytes`) in every program that reads a kubeconfig, and a file over it
+/// is the kubeconfig's unreadable-file error naming the limit.
+#[test]
+fn files_a_kubeconfig_references_follow_the_limits_policy() {
+    let ca = write("two-kib-ca.pem", &[b'x'; 2048]);
+    let ca = ca.display().to_string();
+    let with_ca = KUBECONFIG.replace(
+        "insecure-skip-tls-verify: true}",
+        &format!("certificate-authority: '{ca}'}}"),
+    );
+    let with_token_file =
+        KUBECONFIG.replace("token: plain-token-value}", &format!("tokenFile: '{ca}'}}"));
+    for (name, text) in [("ca", with_ca), ("token-file", with_token_file)] {
+        let kc = write(&format!("referencing-{name}.yaml"), text.as_bytes());
+        let kc = kc.display().to_string();
+        let runs: [(&str, Vec<&str>); 3] = [
+            (
+                "cluster_import",
+                vec!["--kubeconfig", &kc, "--offline", "--output", "json"],
+            ),
+            (
+                "cluster_diagnose",
+                vec!["--snapshot", &kc, "--output", "json"],
+            ),
+            (
+                "cluster_diagnose",
+                vec!["--kubeconfig", &kc, "--output", "json"],
+            ),
+        ];
+        for (prog, args) in &runs {
+            for (flags, named) in [
+                (&["--max-referenced-file-bytes", "1Ki"][..], true),
+                (&["--limit", "referenced-file-bytes=1Ki"][..], true),
+                (&[][..], false),
+            ] {
+                let o = run(prog, &[&args[..], flags].concat());
+                let all = format!(
+                    "{}{}",
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                let c = code(&o);
+                // over the limit the kubeconfig is not usable; under it a 2 KiB token file is
+                // a token (a CA file of junk is still no certificate)
+                if named {
+                    assert_ne!(c, 0, "{name} {prog} {args:?} {flags:?}: {all}");
+                }
+                assert_eq!(
+                    all.contains("referenced-file-bytes"),
+                    named,
+                    "{name} {prog} {args:?} {flags:?}: {all}"
+                );
+            }
+        }
     }
 }
 

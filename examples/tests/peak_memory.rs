@@ -1,5 +1,6 @@
 //! Issue 9's whole-process memory target: `cluster_diagnose` on a 2 GB dump finishes and peaks
-//! below 3 GB (1.5 times the dump). Ignored by default (it writes a 2 GB file and needs a few
+//! below 3 GB, decimal: 3,000,000,000 bytes for the 2 GiB (2,147,483,648-byte) dump this test
+//! writes, so below 1.397 times the dump at any size ([`MAX_PEAK_RATIO`]). Ignored by default (it writes a 2 GB file and needs a few
 //! GB of memory); run it on a release build:
 //!
 //! ```text
@@ -96,6 +97,10 @@ fn write_dump(path: &Path, mib: u64) -> u64 {
     std::fs::metadata(path).expect("dump size").len()
 }
 
+/// The bound: 3,000,000,000 bytes of peak for a 2 GiB dump (3 GB decimal for "a 2 GB dump", on
+/// the generous reading of "2 GB" as 2 GiB), as a ratio to the dump's size.
+const MAX_PEAK_RATIO: f64 = 3_000_000_000.0 / 2_147_483_648.0;
+
 /// Peak resident set (`VmHWM`) of a running process, in bytes.
 fn vm_hwm(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -106,7 +111,7 @@ fn vm_hwm(pid: u32) -> Option<u64> {
 
 #[test]
 #[ignore = "writes a 2 GB dump and needs several GB of memory: run on a release build"]
-fn cluster_diagnose_on_a_2gb_dump_peaks_below_1_5_times_its_size() {
+fn cluster_diagnose_on_a_2gb_dump_peaks_below_3_gb() {
     let (dump, size) = match std::env::var_os("CUBE_PEAK_DUMP") {
         Some(p) => {
             let p = PathBuf::from(p);
@@ -169,7 +174,7 @@ fn cluster_diagnose_on_a_2gb_dump_peaks_below_1_5_times_its_size() {
         "cluster_diagnose ended with {status:?}"
     );
     assert!(
-        ratio < 1.5,
-        "peak RSS {peak} bytes is {ratio:.2}x the {size}-byte dump (target: below 1.5x, 3 GB for 2 GB)"
+        ratio < MAX_PEAK_RATIO,
+        "peak RSS {peak} bytes is {ratio:.3}x the {size}-byte dump (target: below {MAX_PEAK_RATIO:.3}x, 3,000,000,000 bytes for 2 GiB)"
     );
 }

@@ -383,3 +383,94 @@ fn referenced_devices_fifos_and_directories_are_refused_without_reading() {
         }
     }
 }
+
+#[test]
+fn referenced_files_are_bounded_by_the_limits_policy() {
+    use cube_model::limits::{Limit, Limits};
+    let dir = tempfile::tempdir().expect("tmp");
+    // 2 KiB files: under the 16 MiB default, over a policy of 1 KiB
+    let small = dir.path().join("two-kib");
+    std::fs::write(&small, vec![b'x'; 2048]).expect("write");
+    // a sparse 17 MiB file: over the default, read no further than the limit
+    let big = dir.path().join("seventeen-mib");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(17 << 20))
+        .expect("sparse file");
+    let mut tight = Limits::default();
+    tight.max_referenced_file_bytes = 1024;
+    let cases = [
+        (&small, Some(&tight), 1024),
+        (&big, None, 16 << 20),
+        (&big, Some(&Limits::default()), 16 << 20),
+    ];
+    for (path, limits, max) in cases {
+        for field in [
+            "certificate-authority",
+            "client-certificate",
+            "client-key",
+            "tokenFile",
+        ] {
+            let (cluster_extra, user_extra) = match field {
+                "certificate-authority" => (
+                    format!("    certificate-authority: {}\n", path.display()),
+                    "    token: t\n".to_string(),
+                ),
+                "tokenFile" => (
+                    "    insecure-skip-tls-verify: true\n".to_string(),
+                    format!("    tokenFile: {}\n", path.display()),
+                ),
+                _ => (
+                    "    insecure-skip-tls-verify: true\n".to_string(),
+                    format!(
+                        "    client-certificate: {p}\n    client-key: {p}\n",
+                        p = path.display()
+                    ),
+                ),
+            };
+            let yaml = kubeconfig("https://127.0.0.1:6443", &cluster_extra, &user_extra);
+            let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+            let opts = match limits {
+                Some(l) => SelectOptions::new().limits(l),
+                None => SelectOptions::new(),
+            };
+            let problems = cfg.check(&opts);
+            let hit = problems
+                .iter()
+                .find(|p| {
+                    // client-go's words: "unable to read client-cert ..."
+                    let word = field.replace("client-certificate", "client-cert");
+                    p.kind == ProblemKind::UnreadableFile
+                        && p.message.contains(&format!("read {word} "))
+                })
+                .unwrap_or_else(|| panic!("{field} {}: {problems:#?}", path.display()));
+            assert_eq!(hit.severity, Severity::Error, "{hit:?}");
+            let limit = hit.limit.as_ref().expect("the limit is typed");
+            assert_eq!(limit.limit, Limit::ReferencedFileBytes, "{hit:?}");
+            assert_eq!(limit.max, max, "{hit:?}");
+            // how to raise it is said (flag and library field)
+            assert!(
+                hit.message.contains("--max-referenced-file-bytes")
+                    && hit.message.contains("Limits::max_referenced_file_bytes"),
+                "{}",
+                hit.message
+            );
+            assert!(cfg.select(&opts).is_err());
+        }
+    }
+    // raised, the same 2 KiB tokenFile is read (its token is used)
+    let mut raised = Limits::default();
+    raised.max_referenced_file_bytes = 4096;
+    let yaml = kubeconfig(
+        "https://127.0.0.1:6443",
+        "    insecure-skip-tls-verify: true\n",
+        &format!("    tokenFile: {}\n", small.display()),
+    );
+    let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+    let sel = cfg
+        .select(&SelectOptions::new().limits(&raised))
+        .expect("select");
+    assert_eq!(
+        sel.credentials.token.as_ref().map(|t| t.expose().len()),
+        Some(2048)
+    );
+}

@@ -14,6 +14,10 @@ declare_rule!(
     check
 );
 
+/// Pods named in one finding's message and evidence; the others requesting the resource are
+/// counted ("and N more pod(s)"), so a finding stays small however many pods are bound.
+const MAX_LISTED_PODS: usize = 20;
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut nodes: Vec<(&str, &[usize])> = ctx.bound_nodes().collect();
@@ -73,18 +77,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 continue;
             }
             let o = obj("Node", "", name);
-            let users: Vec<(String, String)> = live
-                .iter()
-                .filter_map(|&i| {
-                    ctx.pod_requests(i)
+            // the pods requesting it, in the order read; only the first MAX_LISTED_PODS are named
+            // (a node with thousands of pods bound would otherwise carry a finding the size of
+            // its pod list: issue 9's memory bound), the rest counted
+            let requesting = live.iter().filter(|&&i| {
+                ctx.pod_requests(i)
+                    .get(res.as_str())
+                    .is_some_and(|q| !q.is_zero())
+            });
+            let total = requesting.clone().count();
+            let users: Vec<(String, String)> = requesting
+                .take(MAX_LISTED_PODS)
+                .map(|&i| {
+                    let q = ctx
+                        .pod_requests(i)
                         .get(res.as_str())
-                        .filter(|q| !q.is_zero())
-                        .map(|q| (ctx.pod(i).key(), q.to_string()))
+                        .map(ToString::to_string);
+                    (ctx.pod(i).key(), q.unwrap_or_default())
                 })
                 .collect();
+            let more = match total - users.len() {
+                0 => String::new(),
+                n => format!(" and {n} more pod(s)"),
+            };
             let message = match have {
                 Some(h) => format!(
-                    "pods bound to {name} request {want} {res} but it allocates {h} ({})",
+                    "pods bound to {name} request {want} {res} but it allocates {h} ({}{more})",
                     users
                         .iter()
                         .map(|(p, q)| format!("{p} {q}"))
@@ -92,7 +110,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         .join(" + ")
                 ),
                 None => format!(
-                    "pods bound to {name} request {want} {res}, which the node does not advertise at all ({}){}",
+                    "pods bound to {name} request {want} {res}, which the node does not advertise at all ({}{more}){}",
                     users
                         .iter()
                         .map(|(p, _)| p.as_str())
@@ -163,5 +181,28 @@ mod tests {
     fn over_and_within() {
         assert_eq!(run_rule("node-overcommitted", &s("6")).len(), 1);
         assert!(run_rule("node-overcommitted", &s("4")).is_empty());
+    }
+
+    #[test]
+    fn a_node_with_many_pods_names_the_first_and_counts_the_rest() {
+        let pods: Vec<String> = (0..50)
+            .map(|i| format!(r#"{{"kind":"Pod","metadata":{{"name":"p{i}","namespace":"x"}},"spec":{{"nodeName":"g","containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"1"}}}}}}]}}}}"#))
+            .collect();
+        let s = format!(
+            r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"g"}},"status":{{"allocatable":{{"cpu":"8","nvidia.com/gpu":"8"}}}}}},{}]}}"#,
+            pods.join(",")
+        );
+        let f = run_rule("node-overcommitted", &s);
+        assert_eq!(f.len(), 1, "{f:?}");
+        let m = &f[0].message;
+        assert!(
+            m.contains("request 50 nvidia.com/gpu but it allocates 8"),
+            "{m}"
+        );
+        assert!(m.contains("x/p0 1 + ") && m.contains("x/p19 1"), "{m}");
+        assert!(!m.contains("x/p20 "), "{m}");
+        assert!(m.contains("and 30 more pod(s)"), "{m}");
+        // the node's allocatable and the 20 pods named
+        assert_eq!(f[0].evidence.len(), 1 + super::MAX_LISTED_PODS);
     }
 }

@@ -37,18 +37,30 @@ const LOCAL_PROVISIONERS: &[&str] = &[
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
+    // the claims bound to a node-local volume: only their pods are looked at (a dump of a
+    // million pods sharing one network claim builds nothing here)
+    let wanted: BTreeSet<(&str, &str)> = snap
+        .persistent_volumes
+        .iter()
+        .filter(|pv| pv.spec.host_path.is_some() || pv.spec.local.is_some())
+        .filter_map(|pv| pv.spec.claim_ref.as_ref())
+        .map(|c| (c.namespace.as_str(), c.name.as_str()))
+        .collect();
     // claim -> nodes of pods using it
     let mut claim_nodes: BTreeMap<(&str, &str), BTreeSet<(&str, String)>> = BTreeMap::new();
-    for p in &snap.pods {
+    for p in snap.pods.iter().filter(|_| !wanted.is_empty()) {
         if p.is_terminal() {
             continue;
         }
         for v in &p.spec.volumes {
             if let Some(c) = &v.persistent_volume_claim {
-                claim_nodes
-                    .entry((p.metadata.namespace.as_str(), c.claim_name.as_str()))
-                    .or_default()
-                    .insert((p.spec.node_name.as_str(), p.key()));
+                let claim = (p.metadata.namespace.as_str(), c.claim_name.as_str());
+                if wanted.contains(&claim) {
+                    claim_nodes
+                        .entry(claim)
+                        .or_default()
+                        .insert((p.spec.node_name.as_str(), p.key()));
+                }
             }
         }
     }
@@ -96,11 +108,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     pv.metadata.name,
                     nodes.len(),
                     users
-                        .map(|u| u
-                            .iter()
-                            .map(|(n, p)| format!("{p} on {n}"))
-                            .collect::<Vec<_>>()
-                            .join(", "))
+                        .map(|u| {
+                            // bounded: the first pods named, the rest counted
+                            let named: Vec<String> = u
+                                .iter()
+                                .take(20)
+                                .map(|(n, p)| format!("{p} on {n}"))
+                                .collect();
+                            match u.len() - named.len() {
+                                0 => named.join(", "),
+                                more => format!("{} and {more} more pod(s)", named.join(", ")),
+                            }
+                        })
                         .unwrap_or_default()
                 ),
             )
