@@ -2349,9 +2349,69 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("volcano.gang-unschedulable", F::Volcano,
         "{pending:w}/{total:w} tasks in gang unschedulable: {detail}",
         "volcano-sh/volcano", "pkg/scheduler/cache/cache.go (RecordJobStatusEvent)", "v1.0+")
-        .to(K::QueueAdmission, "pod-unschedulable", Warning)
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-gang")
         .says("Volcano does not start the job: {pending} of its {total} tasks cannot be placed together (gang scheduling: {detail})", "`kubectl describe podgroup` and the pods' FailedScheduling events name the node reasons; lower minAvailable or the tasks' requests, or free capacity in the job's queue (`kubectl get queue`)")
         .samples(&[("pending", "1"), ("total", "2"), ("detail", "pod group is not ready, 1 Pending, 2 minAvailable; Pending: 1 Unschedulable")]),
+    // The same FitError without the gang prefix: the pods' FailedScheduling events and their
+    // PodScheduled condition (pkg/scheduler/cache/cache.go RecordJobStatusEvent ->
+    // taskUnschedulable, message `job.FitError()` of pkg/scheduler/api/job_info.go:
+    // `pod group is not ready, <task statuses and N minAvailable>; Pending: <pending tasks'
+    // reasons>[. Origin reason is <task>: <FitErrors>]`, PodGroupNotReady of
+    // staging/src/volcano.sh/apis/pkg/apis/scheduling/v1beta1/types.go); the 2019 releases
+    // (kube-batch heritage) said `job is not ready`. The rule reads the structure
+    // (rules/pod_unschedulable/volcano.rs).
+    Entry::new("volcano.pod-group-not-ready", F::Volcano,
+        "pod group is not ready, {detail}",
+        "volcano-sh/volcano", "pkg/scheduler/api/job_info.go (JobInfo.FitError)", "v0.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-gang")
+        .says("Volcano has not admitted or placed the pod's PodGroup (pod group is not ready, {detail})", "`kubectl describe podgroup` (Phase and Conditions) and `kubectl get queue -o yaml` (capability, allocated)")
+        .samples(&[("detail", "1 Pending, 1 minAvailable; Pending: 1 Unschedulable")]),
+    Entry::new("volcano.job-not-ready-legacy", F::Volcano,
+        "job is not ready, {detail}",
+        "volcano-sh/volcano", "pkg/scheduler/api/job_info.go (JobInfo.FitError, 2019 wording)", "v0.1-v0.3")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-gang")
+        .says("Volcano has not admitted or placed the pod's job (job is not ready, {detail})", "`kubectl describe podgroup` and `kubectl get queue -o yaml`")
+        .samples(&[("detail", "10 minAvailable, 6 Pending")]),
+    // A task that fits but waits for its gang (JobInfo.TaskSchedulingReason, Allocated and
+    // Pipelined cases).
+    Entry::new("volcano.task-waits-for-gang", F::Volcano,
+        "Pod {pod:w} can possibly be assigned to {node:w}, once {rest}minAvailable is satisfied",
+        "volcano-sh/volcano", "pkg/scheduler/api/job_info.go (TaskSchedulingReason)", "v1.1+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-gang")
+        .says("Volcano's gang scheduling holds pod {pod}: it fits on {node}, but it is not bound until minAvailable tasks of its PodGroup fit at the same time, and the others do not", "find the tasks of the same PodGroup that do not fit (`kubectl describe podgroup`, their FailedScheduling events) and free or add capacity for them, or lower the PodGroup's minAvailable")
+        .samples(&[("pod", "default/job-worker-1"), ("node", "node-01"), ("rest", "resource is released and ")]),
+    // Enqueue refusals (the job's PodGroup stays Pending, never Inqueue, so no node is tried):
+    // the overcommit plugin's log line and PodGroup event
+    // (pkg/scheduler/plugins/overcommit/overcommit.go JobEnqueueableFn, event text through
+    // pkg/scheduler/plugins/util/util.go FormatResourceNames: `<prefix>: overused <res>, ...`).
+    Entry::new("volcano.overcommit-reject-inqueue", F::Volcano,
+        "Resource in cluster is overused, reject job <{job}> to be inqueue",
+        "volcano-sh/volcano", "pkg/scheduler/plugins/overcommit/overcommit.go (JobEnqueueableFn)", "v1.1+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-enqueue")
+        .says("Volcano's overcommit plugin does not let job {job} into the queue (PodGroup stays Pending, no node is tried): the cluster's idle resources times overcommit-factor (1.2 by default), minus what Inqueue PodGroups already reserve, do not cover the PodGroup's minResources", "compare the PodGroup's spec.minResources (`kubectl get podgroup -n <namespace> -o yaml`) with the nodes' free resources; other Inqueue/Pending PodGroups that reserve minResources hold the room (`kubectl get podgroup -A`); raise `overcommit-factor` of the overcommit plugin in volcano-scheduler.conf (the volcano-scheduler-configmap) only if the nodes really have room")
+        .samples(&[("job", "default/podgroup-1")]),
+    Entry::new("volcano.overcommit-event", F::Volcano,
+        "resource in cluster is overused{rest}",
+        "volcano-sh/volcano", "pkg/scheduler/plugins/overcommit/overcommit.go (PodGroup Unschedulable event)", "v1.1+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-enqueue")
+        .says("Volcano's overcommit plugin does not let the PodGroup into the queue{rest}: the cluster's idle resources times overcommit-factor do not cover the PodGroup's minResources, so no node is tried", "compare the PodGroup's spec.minResources (`kubectl get podgroup -o yaml`) with the nodes' free resources and the PodGroups already Inqueue (`kubectl get podgroup -A`); overcommit-factor is set in volcano-scheduler.conf")
+        .samples(&[("rest", ": overused nvidia.com/gpu")]),
+    // The proportion and capacity plugins' enqueue refusal (queue capability / deserved),
+    // pkg/scheduler/plugins/proportion/proportion.go and capacity/capacity.go.
+    Entry::new("volcano.queue-quota-insufficient", F::Volcano,
+        "queue resource quota insufficient{rest}",
+        "volcano-sh/volcano", "pkg/scheduler/plugins/proportion/proportion.go, capacity/capacity.go (JobEnqueueableFn)", "v1.1+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-enqueue")
+        .says("Volcano does not let the PodGroup into its queue{rest}: the queue's capability (proportion plugin) or deserved/capability (capacity plugin) minus what it has allocated and Inqueue is below the PodGroup's minResources, whatever the nodes have free", "`kubectl get queue <queue> -o yaml`: compare spec.capability (and spec.deserved) with status.allocated; raise the queue's capability, submit to a queue with room, or lower the job's minAvailable/requests")
+        .samples(&[("rest", ": insufficient nvidia.com/gpu")]),
+    // The resourcequota plugin (a namespace ResourceQuota checked at enqueue),
+    // pkg/scheduler/plugins/resourcequota/resourcequota.go.
+    Entry::new("volcano.namespace-quota-insufficient", F::Volcano,
+        "resource quota insufficient, requested: {requested}, used: {used}, limited: {limited}",
+        "volcano-sh/volcano", "pkg/scheduler/plugins/resourcequota/resourcequota.go (JobEnqueueableFn)", "v1.3+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("volcano-enqueue")
+        .says("Volcano's resourcequota plugin does not let the PodGroup into the queue: the namespace's ResourceQuota would be exceeded (requested {requested}, used {used}, hard {limited})", "`kubectl describe quota -n <namespace>`: raise the quota's hard limits or free what the namespace holds")
+        .samples(&[("requested", "map[requests.nvidia.com/gpu:2]"), ("used", "map[requests.nvidia.com/gpu:7]"), ("limited", "map[requests.nvidia.com/gpu:8]")]),
     // Volcano's device-sharing predicates log every node a pod does not fit at error level
     // (`klog.Errorln("deviceSharing err=", err.Error())` in FilterNode of
     // pkg/scheduler/api/devices/nvidia/gpushare/device_info.go and vgpu/device_info.go) and

@@ -98,8 +98,28 @@ pub const REASONS: &[HamiReason] = &[
     },
     HamiReason {
         code: "ModeNotFit",
-        cause: "the node cannot run the virtualization mode the pod asks for (vendor-specific: HAMi-core sharing on an Ascend node that does not support it, no Enflame GCU profile matching)",
-        remedy: "ask for a mode the node's devices support, per HAMi's guide of that vendor",
+        cause: "the node cannot run the virtualization mode the pod asks for (vendor-specific; Ascend: the pod asks for the hami-core vNPU mode (annotation huawei.com/vnpu-mode: hami-core) and the node does not support it (its annotation hami-vnpu-core is not \"true\" and HAMi's global hamiVnpuCore setting is off), pkg/device/ascend/device.go; Enflame: no GCU profile matches the requested size, pkg/device/enflame/device.go)",
+        remedy: "Ascend: request a memory size of one of the vNPU templates HAMi has for the card (the -memory value is rounded up to a template) without the hami-core mode, or enable hami-core on the node (`kubectl annotate node <node> hami-vnpu-core=true` where the NPU driver supports it), or request a whole card (drop the -memory limit); Enflame: request a size one of the node's GCU profiles offers",
+    },
+    HamiReason {
+        code: "CardCordoned",
+        cause: "the cards are cordoned for HAMi by the node's hami.io/device-cordon annotation (a list of card UUIDs; pkg/device/nvidia/device.go), so no new task is placed on them",
+        remedy: "remove the card UUIDs from the node's hami.io/device-cordon annotation once the cards are fit for use again (`kubectl annotate node <node> hami.io/device-cordon-` clears it), or place the pod on other cards",
+    },
+    HamiReason {
+        code: "CardUnhealthy",
+        cause: "the MetaX device plugin reports the cards unhealthy (pkg/device/metax/sdevice.go), so HAMi skips them",
+        remedy: "read the MetaX device plugin's log on the node and check the cards there: an unhealthy card is a node problem",
+    },
+    HamiReason {
+        code: "CardAppClassMismatch",
+        cause: "the pod's metax-tech.com/sgpu-app-class annotation (online/offline) does not fit what the MetaX cards already run (pkg/device/metax/sdevice.go)",
+        remedy: "fix the pod's metax-tech.com/sgpu-app-class annotation or place it on cards running the same class",
+    },
+    HamiReason {
+        code: "CardQosPolicyMismatch",
+        cause: "the pod's metax-tech.com/sgpu-qos-policy annotation does not match the QoS policy of the MetaX cards (pkg/device/metax/sdevice.go)",
+        remedy: "set the pod's metax-tech.com/sgpu-qos-policy to the policy the cards use, or change the cards' policy",
     },
     HamiReason {
         code: "CardMigTopologyInfeasible",
@@ -136,7 +156,13 @@ pub fn code_of(reason_text: &str) -> Option<&'static HamiReason> {
 /// `<n> nodes <Code>(<node>,...)` of a `FilteringFailed` event (anywhere in the line): the
 /// count, the reason and the nodes.
 pub fn filtering_failed(l: &str) -> Option<(usize, &'static HamiReason, Vec<String>)> {
-    let open = l.find('(')?;
+    // the first `(` that follows a reason code: a describe row's age column (`96s (x13 over
+    // 98s)`) comes before the message
+    l.match_indices('(')
+        .find_map(|(open, _)| filtering_failed_at(l, open))
+}
+
+fn filtering_failed_at(l: &str, open: usize) -> Option<(usize, &'static HamiReason, Vec<String>)> {
     let close = open + l[open..].find(')')?;
     let head = &l[..open];
     let code = head.rsplit(' ').next()?;
@@ -211,6 +237,16 @@ mod tests {
         );
         assert!(filtering_failed("2 nodes NotACode(a,b)").is_none());
         assert!(filtering_failed("mount failed (exit status 32)").is_none());
+        // a describe row: the age column's parenthesis comes first (Project-HAMi/HAMi#1941)
+        let (n, r, nodes) = filtering_failed(
+            "Warning  FilteringFailed   96s (x13 over 98s)  hami-scheduler  1 nodes ModeNotFit(node-01)",
+        )
+        .unwrap();
+        assert_eq!((n, r.code, nodes), (1, "ModeNotFit", vec!["node-01".to_owned()]));
+        assert_eq!(
+            filtering_failed("1 nodes CardCordoned(gpu-a)").unwrap().1.code,
+            "CardCordoned"
+        );
         assert_eq!(
             code_of("1/1 CardInsufficientMemory").unwrap().code,
             "CardInsufficientMemory"

@@ -289,7 +289,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     // scheduler texts: every candidate node lacks the GPU resource and no node advertises it
+    // one finding per message: a pasted describe row is also read into the snapshot's events,
+    // so the same message arrives twice (from the log text and from `events`)
+    let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &[SignalKind::FailedScheduling]) {
+        if !seen.insert((s.detail("nodes").to_owned(), s.detail("reasons").to_owned())) {
+            continue;
+        }
         let reasons = parse_reasons(s.detail("reasons"));
         let total: u32 = s.detail("nodes").parse().unwrap_or(0);
         let gpu_missing: Vec<(u32, &str)> = reasons

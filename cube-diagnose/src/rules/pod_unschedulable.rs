@@ -12,6 +12,7 @@ use crate::{Context, Evidence, Finding, Severity, Subject};
 mod autoscaler;
 mod blocking;
 mod sched_text;
+mod volcano;
 use sched_text::scheduler_texts;
 /// Whether a FailedScheduling signal is older than its pod's current binding (for other rules
 /// reading scheduler texts): `Some(reason)` when it is not current.
@@ -331,7 +332,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for (s, e) in latest.into_values() {
-        let (cause, remedy) = e.cause_and_remedy(s);
+        // a Volcano FitError is read with its own grammar (volcano.rs)
+        let (cause, remedy) = volcano::FIT_ERROR_ENTRIES
+            .contains(&e.id)
+            .then(|| volcano::explain(ctx, s))
+            .flatten()
+            .unwrap_or_else(|| e.cause_and_remedy(s));
         out.push(
             Finding::new(PodUnschedulable::ID, e.severity, signal_subject(s), cause)
                 .with_evidence(s.evidence())

@@ -196,9 +196,26 @@ pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Su
             })
     };
     let _ = s;
-    let mut found = snap.pods.iter().filter(|p| pending(p)).filter(from_source);
-    match (found.next(), found.next()) {
-        (Some(p), None) => crate::rules::pod_subject(p),
+    let found: Vec<&Pod> = snap
+        .pods
+        .iter()
+        .filter(|p| pending(p))
+        .filter(from_source)
+        .collect();
+    // one pod shown twice (a `get pods` row and its manifest) is one pod: the one with its
+    // spec is the subject
+    match found.first() {
+        Some(first)
+            if found
+                .iter()
+                .all(|p| p.metadata.name == first.metadata.name) =>
+        {
+            let best = found
+                .iter()
+                .max_by_key(|p| (p.spec.containers.len(), !p.metadata.namespace.is_empty()))
+                .unwrap_or(first);
+            crate::rules::pod_subject(best)
+        }
         _ => subject,
     }
 }

@@ -28,7 +28,10 @@ pub(super) fn explain(
         }
     }
     for s in signals(ctx, &[SignalKind::HamiFilterFailed]) {
-        if subject_of(s) != *subject || stale(ctx, s).is_some() {
+        let own = subject_of(s);
+        if (own != *subject && super::resolve_pod(ctx, s, own) != *subject)
+            || stale(ctx, s).is_some()
+        {
             continue;
         }
         let Some(h) = reason(s.detail("code")) else {
@@ -80,15 +83,40 @@ pub(super) fn explain(
             remedies.push(h.remedy);
         }
     }
+    let asks = device_requests(ctx, subject);
     let mut e = Explained::new(
         format!(
-            "HAMi's scheduler extender found no card that fits: {}",
+            "HAMi's scheduler extender found no card that fits{asks}: {}",
             causes.join("; ")
         ),
         remedies.join("; "),
     );
     e.evidence = evidence;
     Some(e)
+}
+
+/// ` for the pod's <resource>: <n>, ...`: the pod's device requests (every resource but cpu,
+/// memory, storage and pods, after limits default requests), when the input holds the pod.
+fn device_requests(ctx: &Context<'_>, subject: &Subject) -> String {
+    let Some(i) = super::pod_of(ctx, subject) else {
+        return String::new();
+    };
+    let asks: Vec<String> = ctx
+        .pod_requests(i)
+        .iter()
+        .filter(|(r, _)| {
+            !matches!(
+                r.as_str(),
+                "cpu" | "memory" | "ephemeral-storage" | "pods" | "storage"
+            ) && !r.as_str().starts_with("hugepages-")
+        })
+        .map(|(r, q)| format!("{r}: {q}"))
+        .collect();
+    if asks.is_empty() {
+        String::new()
+    } else {
+        format!(" for {}'s {}", subject.name, asks.join(", "))
+    }
 }
 
 /// Subjects whose only scheduler text is HAMi's `FilteringFailed` events (no FailedScheduling
@@ -99,7 +127,7 @@ pub(super) fn alone(
 ) -> Vec<(Subject, Evidence, Explained)> {
     let mut out: Vec<(Subject, Evidence, Explained)> = Vec::new();
     for s in signals(ctx, &[SignalKind::HamiFilterFailed]) {
-        let subject = subject_of(s);
+        let subject = super::resolve_pod(ctx, s, subject_of(s));
         if explained.contains(&subject)
             || out.iter().any(|(x, _, _)| *x == subject)
             || stale(ctx, s).is_some()
