@@ -194,7 +194,7 @@ pub fn is_false_like(value: &str) -> bool {
 }
 
 /// Glob match without regard to ASCII case: `*` any run, `?` one character.
-fn glob(pattern: &str, text: &str) -> bool {
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
     // bytes, ASCII case folded, no allocation (labels are ASCII; other bytes compare exactly);
     // iterative matcher with one backtrack point (classic wildcard algorithm): O(p * t) worst case
     let (p, t) = (pattern.as_bytes(), text.as_bytes());
@@ -345,6 +345,13 @@ impl GpuVocabulary {
                     weak: false,
                 });
             }
+        }
+        // a node of another accelerator (it advertises huawei.com/Ascend910, carries
+        // accelerator=huawei-Ascend910, ...; crate::accelerator): the claims that name no GPU
+        // vendor (`accelerator=...`, `gpu=true`, instance GPU labels) are about that
+        // accelerator, not a GPU
+        if crate::accelerator::other_node(node).is_some() {
+            out.retain(|s| s.vendor.is_some());
         }
         let (capacity, allocatable) = gpu_resources(node);
         for (n, q) in capacity.iter().chain(allocatable.iter()) {
@@ -846,6 +853,22 @@ fn builtin_markers() -> Vec<GpuMarker> {
         l("accelerator", Some("*fpga*"), None, F::GenericLabel, "").excluding(),
         l("accelerator", Some("*gaudi*"), None, F::GenericLabel, "").excluding(),
         l("accelerator", Some("*habana*"), None, F::GenericLabel, "").excluding(),
+        // the accelerators of crate::accelerator outside the GPU model (Huawei's
+        // accelerator=huawei-Ascend910 of its device plugin's nodeSelector, Cambricon MLUs,
+        // Hygon DCUs, Kunlunxin, Enflame GCUs, and the GPUs whose resources the model does not
+        // count: Iluvatar, MetaX, Moore Threads)
+        l("accelerator", Some("*ascend*"), None, F::GenericLabel, "Ascend/mind-cluster ascend-device-plugin (nodeSelector accelerator=huawei-Ascend910|310|310P)").excluding(),
+        l("accelerator", Some("*npu*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*mlu*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*cambricon*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*dcu*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*hygon*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*kunlun*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*enflame*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*gcu*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*iluvatar*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*metax*"), None, F::GenericLabel, "").excluding(),
+        l("accelerator", Some("*mthreads*"), None, F::GenericLabel, "").excluding(),
         // generic accelerator labels (the seed case; AKS / KAITO docs use accelerator=nvidia)
         l(
             "accelerator",
@@ -1263,6 +1286,11 @@ pub fn classify_component(
         .iter()
         .any(|h| name.contains(h) || images.iter().any(|i| i.contains(h)))
     {
+        return None;
+    }
+    // another accelerator's plugin (Ascend, Neuron, Gaudi, Cambricon, ...;
+    // crate::accelerator): not a GPU component, whatever its name shares with one
+    if crate::accelerator::other_component(name, images).is_some() {
         return None;
     }
     let any = |pats: &[&str]| {

@@ -839,6 +839,15 @@ pub static ENTRIES: &[Entry] = &[
     // Printed whenever no plugin started: NVML found no GPU, every GPU is in MIG mode with
     // migStrategy none, or (failOnInitError false) the null manager after an NVML failure; a
     // preceding NVML failure line decides (classify::device_plugin drops this conclusion then).
+    // cmd/nvidia-device-plugin/main.go (start): the plugin watches the kubelet's device-plugins
+    // directory with inotify (`Starting FS watcher.`); urfave/cli prints the returned error as
+    // `Error: ...`
+    Entry::new("nvidia.fs-watcher", F::NvidiaDevicePlugin,
+        "failed to create FS watcher: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go (start)", "v0.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-watch")
+        .says("the NVIDIA device plugin cannot watch the kubelet's device-plugins directory and exits ({error}){hint}", "{fix}")
+        .samples(&[("error", "too many open files")]),
     Entry::new("nvidia.no-devices", F::NvidiaDevicePlugin,
         "No devices found. Waiting indefinitely.",
         NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7+")
@@ -1227,7 +1236,7 @@ pub static ENTRIES: &[Entry] = &[
         "{name:w}: Registration failed: {error}",
         "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-register")
-        .says("{plugin} cannot register {resource} with the kubelet ({error}): the node does not advertise it", "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir, k3s/rke2 and MicroK8s) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts")
+        .says("{plugin} cannot register {resource} with the kubelet ({error}): the node does not advertise it{hint}", "{fix}")
         .samples(&[("name", "gpu"), ("error", "rpc error: code = Unavailable desc = connection error")]),
     Entry::new("dpm.feature-gate-hint", F::DevicePlugin,
         "{name:w}: Make sure that the DevicePlugins feature gate is enabled and kubelet running",
@@ -1239,13 +1248,13 @@ pub static ENTRIES: &[Entry] = &[
         "{name:w}: Could not dial gRPC: {error}",
         "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (register)", "v1.9+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-register")
-        .says("{plugin} cannot reach the kubelet's registration socket ({error}): {resource} is not advertised", "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir, k3s/rke2 and MicroK8s) and that kubelet.sock exists there; restart the plugin pod")
+        .says("{plugin} cannot reach the kubelet's registration socket ({error}): {resource} is not advertised{hint}", "{fix}")
         .samples(&[("name", "gpu"), ("error", "context deadline exceeded")]),
     Entry::new("dpm.grpc-setup-failed", F::DevicePlugin,
         "{name:w}: Failed to setup a DPI gRPC server: {error}",
         "kubevirt/device-plugin-manager", "pkg/dpm/plugin.go (serve)", "v1.9+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("dpm-serve")
-        .says("{plugin} cannot serve its gRPC socket ({error}): {resource} is not advertised", "check that the plugin pod mounts /var/lib/kubelet/device-plugins read-write and that no stale socket of another plugin instance is left there; restart the plugin pod")
+        .says("{plugin} cannot serve its gRPC socket ({error}): {resource} is not advertised{hint}", "{fix}")
         .samples(&[("name", "gpu"), ("error", "listen unix /var/lib/kubelet/device-plugins/amd.com_gpu: bind: address already in use")]),
     Entry::new("dpm.start-failed", F::DevicePlugin,
         "Failed to start plugin \"{name}\": {error}",
@@ -1302,6 +1311,97 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Warning)
         .says("the Intel GPU plugin cannot read /sys/class/drm ({error}): it finds no GPU and advertises nothing", "check the plugin pod's hostPath mounts of /sys/class/drm and /dev/dri, and that the node has a DRM driver loaded (`ls /sys/class/drm`)")
         .samples(&[("error", "open /sys/class/drm: no such file or directory")]),
+    // intel/intel-device-plugins-for-kubernetes pkg/deviceplugin (server.go setupAndServe,
+    // manager.go Run / handleUpdate): the library every Intel plugin (GPU, QAT, SGX, DSA, FPGA)
+    // is built on; it serves `<namespace>-<type>.sock` and registers `<namespace>/<type>`.
+    Entry::new("intel.start-server", F::IntelDevicePlugin,
+        "Start server for {type:w} at: {socket:w}",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (setupAndServe, V(1))", "v0.18+").complete()
+        .samples(&[("type", "i915"), ("socket", "/var/lib/kubelet/device-plugins/gpu.intel.com-i915.sock")]),
+    Entry::new("intel.registered", F::IntelDevicePlugin,
+        "Device plugin for {type:w} registered",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (setupAndServe, V(1))", "v0.18+")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("{plugin} registered {resource} with the kubelet", "")
+        .samples(&[("type", "i915")]),
+    Entry::new("intel.socket-restart", F::IntelDevicePlugin,
+        "Socket {socket:w} removed, restarting",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (setupAndServe, V(1))", "v0.18+").complete()
+        .samples(&[("socket", "/var/lib/kubelet/device-plugins/gpu.intel.com-i915.sock")]),
+    Entry::new("intel.serve-failed", F::IntelDevicePlugin,
+        "Failed to serve {resource:w}: {error}",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/manager.go (handleUpdate)", "v0.18+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("intel-serve")
+        .says("{plugin} cannot serve {resource} and exits ({error}){hint}", "{fix}")
+        .samples(&[("resource", "gpu.intel.com/i915"), ("error", "Cannot register to kubelet service: rpc error: code = Unavailable desc = connection error")]),
+    // the wrapping messages pkg/errors prints under `Failed to serve ...: <cause>` with %+v
+    // (pkg/deviceplugin/server.go registerWithKubelet, watchFile, setupAndServe)
+    Entry::new("intel.wrap-register", F::IntelDevicePlugin,
+        "Cannot register to kubelet service",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (registerWithKubelet)", "v0.18+").complete(),
+    Entry::new("intel.wrap-connect", F::IntelDevicePlugin,
+        "Cannot connect to kubelet service",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (registerWithKubelet)", "v0.18+").complete(),
+    Entry::new("intel.wrap-watcher", F::IntelDevicePlugin,
+        "Failed to create watcher for {path:w}",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (watchFile)", "v0.18+").complete()
+        .samples(&[("path", "/var/lib/kubelet/device-plugins/gpu.intel.com-i915.sock")]),
+    Entry::new("intel.wrap-listen", F::IntelDevicePlugin,
+        "Failed to listen to plugin socket",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (setupAndServe)", "v0.18+").complete(),
+    Entry::new("intel.wrap-in-use", F::IntelDevicePlugin,
+        "Socket {socket:w} is already in use",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (setupAndServe)", "v0.18+").complete()
+        .samples(&[("socket", "/var/lib/kubelet/device-plugins/gpu.intel.com-i915.sock")]),
+    Entry::new("intel.scan-failed", F::IntelDevicePlugin,
+        "Device scan failed: {error}",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/manager.go (Run)", "v0.18+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("intel-serve")
+        .says("{plugin}'s device scan fails and the plugin exits ({error}): nothing is advertised", "read the error: a sysfs or /dev path the plugin cannot read means its hostPath mounts or the node's driver are missing; fix it and restart the plugin pod")
+        .samples(&[("error", "open /sys/class/drm: no such file or directory")]),
+    Entry::new("intel.grpc-start-failed", F::IntelDevicePlugin,
+        "unable to start gRPC server: {error}",
+        "intel/intel-device-plugins-for-kubernetes", "pkg/deviceplugin/server.go (setupAndServe)", "v0.18+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("intel-serve")
+        .says("{plugin} cannot start its gRPC server ({error}): {resource} is not advertised", "check that the plugin pod mounts /var/lib/kubelet/device-plugins read-write; restart the plugin pod")
+        .samples(&[("error", "listen unix: address already in use")]),
+    // ------------------------------------------------------------------ Cambricon MLU plugin
+    // Cambricon/cambricon-k8s-device-plugin device-plugin/cmd/main.go and pkg/mlu/server.go
+    // (logrus); it also prints the NVIDIA plugin's `No devices found. Waiting indefinitely.`
+    // (classify::accelerator reads that line as the Cambricon plugin's in its log).
+    Entry::new("cambricon.registered", F::DevicePlugin,
+        "Registered resource {resource:w}",
+        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/pkg/mlu/server.go (Register)", "v1.0+")
+        .to(K::DevicePluginRegistered, "", Info).group("registered")
+        .says("{plugin} registered {resource} with the kubelet", "")
+        .samples(&[("resource", "cambricon.com/mlu")]),
+    Entry::new("cambricon.serving", F::DevicePlugin,
+        "Starting to serve on socket {socket:w}",
+        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/pkg/mlu/server.go (Serve)", "v1.0+").complete()
+        .samples(&[("socket", "/var/lib/kubelet/device-plugins/cambricon.sock")]),
+    Entry::new("cambricon.cndev-failed", F::DevicePlugin,
+        "Failed to ensure CNDEV lib {error}",
+        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/cmd/main.go", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-cndev")
+        .says("the Cambricon MLU device plugin cannot load the driver library libcndev ({error}) and stops: cambricon.com/mlu is not advertised", "install the Cambricon driver (Neuware) on the node and check it with `cnmon`; the plugin's DaemonSet must mount the driver's libraries (libcndev.so) from the host; then restart the plugin pod")
+        .samples(&[("error", "libcndev.so: cannot open shared object file: No such file or directory")]),
+    Entry::new("cambricon.libcndev-open", F::DevicePlugin,
+        "Open libcndev with err:{error}",
+        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/pkg/cndev/cndev_dl.go", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-cndev")
+        .says("the Cambricon MLU device plugin cannot open the driver library libcndev ({error}): cambricon.com/mlu is not advertised", "install the Cambricon driver (Neuware) on the node and check it with `cnmon`; the plugin's DaemonSet must mount the driver's libraries (libcndev.so) from the host; then restart the plugin pod")
+        .samples(&[("error", "libcndev.so: cannot open shared object file: No such file or directory")]),
+    Entry::new("cambricon.serve-retry", F::DevicePlugin,
+        "Serve device plugin {profile:w}, err: {error}, restarting.",
+        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/cmd/main.go", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-serve")
+        .says("the Cambricon MLU device plugin cannot serve or register {profile} ({error}) and keeps restarting it: it is not advertised", "check that the plugin pod mounts /var/lib/kubelet/device-plugins (another path under a kubelet --root-dir) and that kubelet.sock exists there; restart the plugin pod")
+        .samples(&[("profile", "mlu"), ("error", "register resource cambricon.com/mlu err: rpc error: code = Unavailable desc = connection error")]),
+    Entry::new("cambricon.start-retry", F::DevicePlugin,
+        "Failed to start one or more plugins. Retrying in 30s...",
+        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/cmd/main.go", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-serve")
+        .says("the Cambricon MLU device plugin fails to start its plugins and retries every 30s: cambricon.com/mlu is not advertised", "read the `Serve device plugin ... err:` line before it for the reason; check the kubelet's device-plugins directory mount and restart the plugin pod"),
     // ------------------------------------------------------------------ HAMi
     Entry::new("hami.registered-annotation", F::Hami,
         "Successfully registered annotation. Next check in {interval:w} seconds...",

@@ -22,14 +22,28 @@
 use super::{Signal, SignalKind};
 use crate::catalog::accelerators::{by_resource, endpoint_resource, plugin_name};
 
+/// Catalog entries of the vendors' own plugin messages, whose causes name `{plugin}` and
+/// `{resource}`.
+fn own_entry(entry: &str) -> bool {
+    (entry.starts_with("dpm.")
+        || entry.starts_with("amd.")
+        || entry.starts_with("intel.")
+        || entry.starts_with("cambricon."))
+        && !entry.starts_with("amd.labeller")
+}
+
 /// The resource of the plugin whose own log `text` is, read from its registration lines.
 fn plugin_resource(out: &[Signal], text: &str) -> Option<String> {
-    if let Some(r) = out
-        .iter()
-        .filter(|s| s.detail("entry") == "dpm.registered")
-        .find_map(|s| endpoint_resource(s.detail("endpoint")))
-    {
-        return Some(r);
+    for s in out.iter().filter(|s| own_entry(s.detail("entry"))) {
+        for key in ["endpoint", "socket"] {
+            if let Some(r) = endpoint_resource(s.detail(key)) {
+                return Some(r);
+            }
+        }
+        let r = s.detail("resource");
+        if r.contains('/') {
+            return Some(r.to_owned());
+        }
     }
     for l in text.lines() {
         if l.contains("Got registration request from device plugin")
@@ -57,12 +71,63 @@ fn plugin_resource(out: &[Signal], text: &str) -> Option<String> {
         }
     }
     // the vendor's own catalog entries say whose plugin it is
-    if out.iter().any(|s| {
-        s.detail("entry").starts_with("amd.") && !s.detail("entry").starts_with("amd.labeller")
-    }) {
+    let entries = || out.iter().map(|s| s.detail("entry"));
+    if entries().any(|e| own_entry(e) && e.starts_with("amd.")) {
         return Some(cube_model::resource::names::AMD_GPU.to_owned());
     }
+    if entries().any(|e| e.starts_with("cambricon.")) {
+        return Some("cambricon.com/mlu".to_owned());
+    }
     None
+}
+
+/// Entries whose cause ends with `{hint}` and whose remedy is `{fix}`: a plugin's failure to
+/// serve or register, whose inner error says which of several causes it is.
+const HINTED: &[&str] = &[
+    "intel.serve-failed",
+    "dpm.registration-failed",
+    "dpm.dial-failed",
+    "dpm.grpc-setup-failed",
+    "nvidia.fs-watcher",
+];
+
+/// The cause (`: ...`, appended to the entry's) and the remedy a plugin's serve/register error
+/// points to: inotify instances used up (`too many open files` from fsnotify.NewWatcher,
+/// fsnotify `inotify_init1` EMFILE: intel/intel-device-plugins-for-kubernetes#2075,
+/// NVIDIA/gpu-operator#441), the kubelet socket refused by SELinux or the pod's privileges
+/// (`kubelet.sock: connect: permission denied`, intel/intel-device-plugins-for-kubernetes#1628
+/// on Fedora), a socket already served by a second instance, or the kubelet's socket missing.
+fn serve_hint(err: &str) -> (&'static str, &'static str) {
+    let e = err.to_ascii_lowercase();
+    if e.contains("too many open files") {
+        (
+            ": the node has run out of inotify instances (the plugin watches the kubelet's device-plugins directory with inotify; every process that watches files takes one, and fs.inotify.max_user_instances is often 128)",
+            "raise the node's inotify limits (`sysctl -w fs.inotify.max_user_instances=8192 fs.inotify.max_user_watches=524288`, persisted in /etc/sysctl.d/), then restart the plugin pod",
+        )
+    } else if e.contains("permission denied") {
+        (
+            ": the plugin may not connect to the kubelet's socket: SELinux (enforcing on Fedora / RHEL / CentOS nodes) denies the container's label, or the container lacks the privileges the socket needs",
+            "on the node `ausearch -m avc -ts recent` (or `journalctl -t setroubleshoot`) shows an SELinux denial: run the plugin container with an SELinux type allowed to use the kubelet's socket (securityContext.seLinuxOptions.type: spc_t) or privileged, as the vendor's chart offers; then restart the plugin pod",
+        )
+    } else if e.contains("already in use") || e.contains("address already in use") {
+        (
+            ": another instance of the plugin already serves this socket on the node",
+            "keep one plugin per resource and node (a second DaemonSet, or an operator-managed plugin next to a manually installed one, serves the same resource): delete the duplicate and restart the plugin pod",
+        )
+    } else if e.contains("kubelet.sock")
+        || e.contains("connection refused")
+        || e.contains("no such file")
+    {
+        (
+            ": the kubelet's registration socket is not where the plugin looks (the device-plugins directory is not mounted from the kubelet's root directory) or the kubelet was restarting",
+            "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir, k3s/rke2 and MicroK8s) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts",
+        )
+    } else {
+        (
+            "",
+            "read the error and the plugin's lines before it; check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir) and that kubelet.sock exists there; restart the plugin pod",
+        )
+    }
 }
 
 /// The message of a klog / glog line without its header (`E0708 02:16:53.334443 1 main.go:151]
@@ -80,43 +145,61 @@ fn message(l: &str) -> &str {
 
 /// See the module docs; applied to the signals of one text.
 pub(crate) fn in_context(out: &mut [Signal], text: &str) {
-    let own = |s: &Signal| {
-        let e = s.detail("entry");
-        e.starts_with("dpm.") || (e.starts_with("amd.") && !e.starts_with("amd.labeller"))
-    };
-    if !out.iter().any(own) && !text.contains("egist") {
+    for s in out.iter_mut() {
+        if HINTED.contains(&s.detail("entry")) {
+            let (hint, fix) = serve_hint(&s.text);
+            s.details.insert("hint".to_owned(), hint.to_owned());
+            s.details.insert("fix".to_owned(), fix.to_owned());
+        }
+    }
+    if !out.iter().any(|s| own_entry(s.detail("entry"))) && !text.contains("egist") {
         return;
     }
     let resource = plugin_resource(out, text);
-    let plugin = match &resource {
-        Some(r) => plugin_name(r),
-        None => String::new(),
-    };
+    let plugin = resource.as_deref().map(plugin_name).unwrap_or_default();
     for s in out.iter_mut() {
-        if own(s) {
-            let name = s.detail("name").to_owned();
-            let amd = s.detail("entry").starts_with("amd.");
-            s.details.entry("plugin".to_owned()).or_insert_with(|| {
-                if !plugin.is_empty() {
-                    plugin.clone()
-                } else if amd {
-                    "the AMD GPU device plugin (ROCm/k8s-device-plugin)".to_owned()
-                } else if name.is_empty() {
-                    "the device plugin".to_owned()
-                } else {
-                    format!("the device plugin `{name}`")
-                }
-            });
-            s.details.entry("resource".to_owned()).or_insert_with(|| {
-                resource
-                    .clone()
-                    .unwrap_or_else(|| "its extended resource".to_owned())
-            });
+        let entry = s.detail("entry").to_owned();
+        if !own_entry(&entry) {
+            continue;
         }
+        let name = s.detail("name").to_owned();
+        let kind_of = s.detail("type").to_owned();
+        s.details.entry("plugin".to_owned()).or_insert_with(|| {
+            if !plugin.is_empty() {
+                plugin.clone()
+            } else if entry.starts_with("amd.") {
+                "the AMD GPU device plugin (ROCm/k8s-device-plugin)".to_owned()
+            } else if entry.starts_with("intel.") {
+                "the Intel device plugin".to_owned()
+            } else if name.is_empty() {
+                "the device plugin".to_owned()
+            } else {
+                format!("the device plugin `{name}`")
+            }
+        });
+        s.details.entry("resource".to_owned()).or_insert_with(|| {
+            resource.clone().unwrap_or_else(|| {
+                if !kind_of.is_empty() {
+                    format!("its `{kind_of}` resource")
+                } else {
+                    "its extended resource".to_owned()
+                }
+            })
+        });
     }
     let Some(resource) = resource else { return };
+    // another vendor's plugin forked from NVIDIA's prints some of its lines (`No devices
+    // found. Waiting indefinitely.`): in that log they are this plugin's, not NVIDIA's
+    let other_vendor = by_resource(&resource).is_none_or(|a| a.vendor != "NVIDIA");
     for s in out.iter_mut() {
-        if s.kind == SignalKind::Unrecognised && s.detail("marked") == "error" {
+        let unknown = s.kind == SignalKind::Unrecognised && s.detail("marked") == "error";
+        let nvidia_worded = other_vendor
+            && s.kind == SignalKind::Known
+            && crate::catalog::entry(s.detail("entry")).is_some_and(|e| {
+                e.family == crate::catalog::Family::NvidiaDevicePlugin
+                    && e.rule == "gpu-plugin-log-error"
+            });
+        if unknown || nvidia_worded {
             s.kind = SignalKind::DevicePluginError;
             let error = message(&s.text).to_owned();
             s.details.insert("error".to_owned(), error);
@@ -152,6 +235,30 @@ mod tests {
 
     #[test]
     fn unknown_errors_of_any_vendors_plugin_are_plugin_errors() {
+        // Cambricon's plugin (logrus), with the NVIDIA fork's idle line
+        let s = classify_all(
+            "p",
+            "time=\"2023-01-01T00:00:00Z\" level=info msg=\"Starting to serve on socket /var/lib/kubelet/device-plugins/cambricon.sock\"\ntime=\"2023-01-01T00:00:00Z\" level=info msg=\"Registered resource cambricon.com/mlu\"\ntime=\"2023-01-01T00:00:01Z\" level=info msg=\"No devices found. Waiting indefinitely.\"\n",
+        );
+        let idle = s
+            .iter()
+            .find(|s| s.detail("error").contains("No devices found"))
+            .expect("idle line");
+        assert_eq!(idle.kind, K::DevicePluginError, "{s:#?}");
+        assert!(idle.detail("plugin").contains("Cambricon"));
+        // Intel's plugin library names its socket `<namespace>-<type>.sock`
+        let s = classify_all(
+            "p",
+            "I0412 15:28:48.082741 1 server.go:285] Start server for i915 at: /var/lib/kubelet/device-plugins/gpu.intel.com-i915.sock\nE0412 15:28:58.082741 1 manager.go:116] Failed to serve gpu.intel.com/i915: Cannot register to kubelet service: rpc error: code = Unavailable desc = connection error\n",
+        );
+        let f = s
+            .iter()
+            .find(|s| s.detail("entry") == "intel.serve-failed")
+            .expect("serve failed");
+        assert!(
+            f.detail("plugin").contains("Intel GPU device plugin"),
+            "{f:#?}"
+        );
         // a dpm-based plugin of another vendor, with an error line nobody catalogued
         let text = "I1201 1 plugin.go:141] mlu: Registration for endpoint cambricon.com_mlu\nE1201 10:00:01.000002 1 main.go:88] cndev init failed: driver version mismatch\n";
         let s = classify_all("p", text);
@@ -189,6 +296,66 @@ mod tests {
             !classify_all("k", kubelet)
                 .iter()
                 .any(|s| s.kind == K::DevicePluginError)
+        );
+    }
+}
+
+/// Nodes and plugin DaemonSets of other accelerators in the GPU reporting chain
+/// (`cube_model::accelerator`): an Ascend node is no GPU node, and the Ascend plugin does not
+/// serve an NVIDIA node.
+#[cfg(test)]
+mod chain_tests {
+    use crate::rules::testutil::run_rule;
+
+    const CLUSTER: &str = r#"apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: npu-1
+    labels: {kubernetes.io/hostname: npu-1, accelerator: huawei-Ascend910, gpu: "true"}
+  status:
+    capacity: {cpu: "192", memory: 1Ti, pods: "110", huawei.com/Ascend910: "8"}
+    allocatable: {cpu: "192", memory: 1Ti, pods: "110", huawei.com/Ascend910: "8"}
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: gpu-1
+    labels: {kubernetes.io/hostname: gpu-1, nvidia.com/gpu.present: "true"}
+  status:
+    capacity: {cpu: "64", memory: 512Gi, pods: "110"}
+    allocatable: {cpu: "64", memory: 512Gi, pods: "110"}
+    conditions: [{type: Ready, status: "True"}]
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: ascend-device-plugin-daemonset, namespace: kube-system}
+  spec:
+    selector: {matchLabels: {name: ascend-device-plugin-ds}}
+    template:
+      metadata: {labels: {name: ascend-device-plugin-ds}}
+      spec:
+        containers: [{name: device-plugin-01, image: "ascend-k8sdeviceplugin:v6.0.0"}]
+  status: {desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 2, numberAvailable: 2}
+"#;
+
+    #[test]
+    fn other_accelerators_are_not_gpu_nodes_nor_gpu_plugins() {
+        let f = run_rule("gpu-not-advertised", CLUSTER);
+        assert!(
+            !f.iter().any(|f| f.subject.name == "npu-1"),
+            "an Ascend node is not a GPU node: {f:#?}"
+        );
+        let gpu = f
+            .iter()
+            .find(|f| f.subject.name == "gpu-1")
+            .expect("the NVIDIA node still lacks its plugin");
+        assert!(
+            !gpu.message
+                .contains("ascend-device-plugin-daemonset selects"),
+            "{}",
+            gpu.message
         );
     }
 }

@@ -138,15 +138,22 @@ fn mount_args(ctx: &Context<'_>, s: &crate::classify::Signal) -> MountArgs {
     let lines: Vec<&str> = log.text.lines().collect();
     let end = s.line.min(lines.len());
     let start = end.saturating_sub(8);
-    let Some(line) = lines[start..end]
-        .iter()
-        .rev()
-        .find(|l| l.contains("Mounting arguments:"))
-    else {
+    // the kubelet's `Mounting arguments:` line, or the command a person ran (`# mount -t nfs4
+    // -o port=2049 server:/path /mnt`)
+    let command = |l: &str| {
+        let t = l.trim_start_matches(|c: char| c != 'm');
+        (t.starts_with("mount -t ") || t.starts_with("mount -o "))
+            .then(|| l.len() - t.len() + "mount".len())
+    };
+    let Some((line, at)) = lines[start..end].iter().rev().find_map(|l| {
+        l.find("Mounting arguments:")
+            .map(|p| (*l, p + "Mounting arguments:".len()))
+            .or_else(|| command(l).map(|p| (*l, p)))
+    }) else {
         return out;
     };
     out.shown = true;
-    let args = &line[line.find("Mounting arguments:").unwrap_or(0) + "Mounting arguments:".len()..];
+    let args = &line[at..];
     let args = args.split(" Output:").next().unwrap_or(args);
     let words: Vec<&str> = args
         .split(|c: char| c.is_whitespace() || c == '[' || c == ']')
