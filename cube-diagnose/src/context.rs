@@ -367,12 +367,13 @@ impl<'a> Context<'a> {
                 if p.status.message.trim().is_empty() {
                     continue;
                 }
-                let subject = crate::Subject::namespaced(
-                    "Pod",
-                    &p.metadata.namespace,
-                    &p.metadata.name,
+                let subject =
+                    crate::Subject::namespaced("Pod", &p.metadata.namespace, &p.metadata.name);
+                let text = format!(
+                    "{} {}",
+                    p.status.reason,
+                    p.status.message.replace('\n', " ")
                 );
-                let text = format!("{} {}", p.status.reason, p.status.message.replace('\n', " "));
                 for mut s in classify::classify("pods", &text) {
                     s.line = i + 1;
                     s.object = Some(subject.clone());

@@ -1020,8 +1020,8 @@ fn unfold_yaml_plain_scalars(text: &str) -> std::borrow::Cow<'_, str> {
         // there, and a log line that only looks like YAML is left alone
         matches!(key, "message" | "msg" | "\"message\"")
             && !value.is_empty()
-            && !value.starts_with(['|', '>', '\'', '[', '{', '&', '*', '!', '#'])
-            && !(value.starts_with('"') && value.len() > 1 && value.ends_with('"'))
+            && !value.starts_with(['|', '>', '[', '{', '&', '*', '!', '#'])
+            && !(value.starts_with(['"', '\'']) && value.len() > 1 && value.ends_with(['"', '\'']))
     };
     // a line that only continues a scalar: no key of its own, no sequence item, no comment
     let continues = |l: &str| -> bool {

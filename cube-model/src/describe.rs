@@ -6037,7 +6037,9 @@ deployment.apps/trainer   0/3     3            0           10m
         assert_eq!(pod.metadata.name, "treetracker-pgpool-598947fd8f-vzvkq");
         assert_eq!(pod.metadata.namespace, "pgpool");
         assert!(
-            pod.status.message.contains("which exceeds its request of 0."),
+            pod.status
+                .message
+                .contains("which exceeds its request of 0."),
             "{}",
             pod.status.message
         );

@@ -1931,6 +1931,30 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "storage-provisioning-failed", Warning).group("provision").exclusive()
         .says("the claim waits for the external provisioner {provisioner} and the input shows no sign of it working on the claim (no Provisioning or ProvisioningFailed event of it): the provisioner (a CSI driver's controller with its csi-provisioner sidecar) is not installed or not running, or its name differs from the StorageClass's provisioner field", WAITING_PROVISIONER_REMEDY)
         .samples(&[("provisioner", "ebs.csi.aws.com")]),
+    // the csi-provisioner's own log of the failed call (kubernetes-csi/external-provisioner
+    // pkg/controller/controller.go: `CreateVolume failed, supports topology = %v, node selected
+    // %v => may reschedule = %v => state = %v: %v`) and csi-lib-utils' gRPC trace
+    // (connection/connection.go LogGRPC `GRPC error: %v`): the driver's error, never the
+    // client's connection
+    Entry::new("provision.createvolume-failed", F::Storage,
+        "CreateVolume failed, supports topology = {topology:w} node selected {selected:w} => may reschedule = {reschedule:w} => state = {state:w} {error}",
+        "kubernetes-csi/external-provisioner", "pkg/controller/controller.go (provisionClaimOperation)", "v1.6+")
+        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
+        .says("the CSI driver's CreateVolume failed: {why}", "{fix}")
+        .samples(&[("topology", "true,"), ("selected", "false"), ("reschedule", "false"), ("state", "Background:"), ("error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded")]),
+    Entry::new("provision.temporary-error", F::Storage,
+        "Temporary error received, adding PVC {uid:w} to claims in progress",
+        "kubernetes-csi/external-provisioner", "pkg/controller/controller.go (provisionClaimOperation)", "v1.6+")
+        // the provisioner will retry: its error is on the lines around it
+        .complete()
+        .samples(&[("uid", "00000000-0000-0000-0000-000000000000")]),
+    Entry::new("csi.grpc-error", F::Storage,
+        "GRPC error: {error}",
+        "kubernetes-csi/csi-lib-utils", "connection/connection.go (LogGRPC)", "v0.2+")
+        // a trace line (`GRPC error: <nil>` for every call that worked); a failure is read
+        // from the provisioner's own lines around it
+        .exclusive().complete()
+        .samples(&[("error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded")]),
     // the provisioner's own progress events (sig-storage-lib-external-provisioner
     // controller/controller.go): context that it runs
     Entry::new("provision.external-provisioning", F::Storage,

@@ -19,7 +19,10 @@ pub(crate) fn refine(m: &Match, d: &mut BTreeMap<String, String>) {
     let id = m.entry.id;
     if id.starts_with("webhook.") {
         webhook(m.value("webhook"), m.value("error"), d);
-    } else if id == "provision.failed" || id == "provision.failed-intree" {
+    } else if matches!(
+        id,
+        "provision.failed" | "provision.failed-intree" | "provision.createvolume-failed"
+    ) {
         provisioning(m.value("error"), d);
     }
 }
@@ -29,7 +32,7 @@ pub(crate) fn refine(m: &Match, d: &mut BTreeMap<String, String>) {
 pub(crate) fn posted_host(error: &str) -> Option<String> {
     let at = error.find("Post ")? + "Post ".len();
     let url = error[at..]
-        .trim_start_matches(['"', '\\'])
+        .trim_start_matches(['"', '\\', ' '])
         .split(['"', '\\', ' '])
         .next()?
         .trim_end_matches(':');
@@ -57,7 +60,10 @@ fn service_of_host(host: &str) -> Option<(String, String)> {
 fn quoted_after(text: &str, marker: &str) -> Option<String> {
     let at = text.find(marker)? + marker.len();
     let rest = text[at..].trim_start_matches('\\').strip_prefix('"')?;
-    let name: String = rest.chars().take_while(|c| *c != '"' && *c != '\\').collect();
+    let name: String = rest
+        .chars()
+        .take_while(|c| *c != '"' && *c != '\\')
+        .collect();
     (!name.is_empty()).then_some(name)
 }
 
@@ -119,7 +125,8 @@ fn webhook(name: &str, error: &str, d: &mut BTreeMap<String, String>) {
         "the configuration holding the webhook {name} is listed by `kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations` (its failurePolicy and timeoutSeconds decide whether requests fail or pass without it)"
     );
     let e = error;
-    let (why, fix) = if e.contains("no endpoints available for service") {
+    // (`no endpoints available` alone: the message cut or wrapped before the Service's name)
+    let (why, fix) = if e.contains("no endpoints available") {
         (
             "the webhook's Service has no ready endpoints: its pods are not running or not Ready (an install that registered the webhook before its Deployment was up, a crash loop, a pod that cannot be scheduled)".to_owned(),
             format!("{check}; start or fix the webhook's Deployment (its pods' events and logs say why they are not Ready); if the webhook was uninstalled, delete its left-over configuration: {config}"),
@@ -138,8 +145,12 @@ fn webhook(name: &str, error: &str, d: &mut BTreeMap<String, String>) {
         )
     } else if e.contains("x509: certificate is valid for") {
         (
-            format!("TLS to the webhook fails: its serving certificate does not name the host the API server calls ({target})"),
-            format!("re-issue the webhook's serving certificate with the Service's DNS names (<service>.<namespace>.svc and <service>.<namespace>.svc.cluster.local) and restart the webhook pod; {config}"),
+            format!(
+                "TLS to the webhook fails: its serving certificate does not name the host the API server calls ({target})"
+            ),
+            format!(
+                "re-issue the webhook's serving certificate with the Service's DNS names (<service>.<namespace>.svc and <service>.<namespace>.svc.cluster.local) and restart the webhook pod; {config}"
+            ),
         )
     } else if e.contains("x509: certificate has expired") {
         (
@@ -205,9 +216,9 @@ fn webhook(name: &str, error: &str, d: &mut BTreeMap<String, String>) {
 fn karmada_joined_member(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
         let words: Vec<&str> = l.split_whitespace().collect();
-        let at = words.windows(2).position(|w| {
-            (w[0] == "karmada" || w[0].ends_with("karmadactl")) && w[1] == "join"
-        })?;
+        let at = words
+            .windows(2)
+            .position(|w| (w[0] == "karmada" || w[0].ends_with("karmadactl")) && w[1] == "join")?;
         words[at + 2..]
             .iter()
             .find(|w| !w.starts_with('-'))
@@ -308,7 +319,10 @@ fn provisioning(error: &str, d: &mut BTreeMap<String, String>) {
             format!("the provisioner could not work out where the volume may live ({inner}): the node chosen for the pod (WaitForFirstConsumer) has no topology labels of this driver because its node plugin is not registered there, or the class's allowedTopologies names zones no node is in"),
             "`kubectl get csinode <node> -o yaml` must list the driver with its topologyKeys on the pod's node (run the driver's node DaemonSet there); compare the StorageClass's allowedTopologies with the nodes' topology labels".to_owned(),
         )
-    } else if lower.contains("datasource") || lower.contains("data source") || lower.contains("snapshot") {
+    } else if lower.contains("datasource")
+        || lower.contains("data source")
+        || lower.contains("snapshot")
+    {
         (
             format!("the claim's dataSource (a VolumeSnapshot or a claim to clone) cannot be used ({inner})"),
             "check the claim's dataSource exists in the claim's namespace and is ready (`kubectl get volumesnapshot`, readyToUse true), that the snapshot CRDs and snapshot controller are installed, and that the driver supports the restore or clone".to_owned(),
@@ -322,7 +336,10 @@ fn provisioning(error: &str, d: &mut BTreeMap<String, String>) {
             format!("the csi-provisioner sidecar cannot reach the CSI driver's controller on its socket ({inner}): the driver container is down or restarting"),
             "`kubectl get pods -A | grep -i csi` and the logs of the driver's controller pod (all its containers) show why the driver does not serve its socket; fix it and the provisioner retries".to_owned(),
         )
-    } else if code == "InvalidArgument" || lower.contains("invalid parameter") || e.contains("InvalidParameter") {
+    } else if code == "InvalidArgument"
+        || lower.contains("invalid parameter")
+        || e.contains("InvalidParameter")
+    {
         (
             format!("the driver rejects the volume request as invalid ({inner}): a StorageClass parameter, the size or the access mode is not one the driver accepts"),
             "compare the StorageClass's parameters and the claim's size and accessModes with the driver's documentation; a StorageClass cannot be edited: create a corrected one and re-create the claim with it".to_owned(),
@@ -351,7 +368,12 @@ mod tests {
         let m = matches
             .iter()
             .find(|m| m.entry.id == id)
-            .unwrap_or_else(|| panic!("{id} not in {:?}", matches.iter().map(|m| m.entry.id).collect::<Vec<_>>()));
+            .unwrap_or_else(|| {
+                panic!(
+                    "{id} not in {:?}",
+                    matches.iter().map(|m| m.entry.id).collect::<Vec<_>>()
+                )
+            });
         let mut d = BTreeMap::new();
         refine(m, &mut d);
         d
@@ -376,16 +398,42 @@ mod tests {
         assert_eq!(d["target"], "cert-manager-webhook.kube-system.svc:443");
         assert_eq!(d["webhook_namespace"], "kube-system");
         for (inner, word) in [
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": dial tcp 10.96.1.2:443: connect: connection refused", "targetPort"),
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": no endpoints available for service \"w\"", "no ready endpoints"),
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": service \"w\" not found", "left behind"),
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": x509: certificate signed by unknown authority", "caBundle"),
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": x509: certificate has expired or is not yet valid: current time 2024-01-01T00:00:00Z is after 2023-12-01T00:00:00Z", "expired"),
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": x509: certificate is valid for a.b, not w.ns.svc", "does not name"),
-            ("Post \"https://w.ns.svc:443/m?timeout=10s\": EOF", "closed the connection"),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": dial tcp 10.96.1.2:443: connect: connection refused",
+                "targetPort",
+            ),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": no endpoints available for service \"w\"",
+                "no ready endpoints",
+            ),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": service \"w\" not found",
+                "left behind",
+            ),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": x509: certificate signed by unknown authority",
+                "caBundle",
+            ),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": x509: certificate has expired or is not yet valid: current time 2024-01-01T00:00:00Z is after 2023-12-01T00:00:00Z",
+                "expired",
+            ),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": x509: certificate is valid for a.b, not w.ns.svc",
+                "does not name",
+            ),
+            (
+                "Post \"https://w.ns.svc:443/m?timeout=10s\": EOF",
+                "closed the connection",
+            ),
             ("Post https://w.ns.svc:443/m: Service Unavailable", "proxy"),
         ] {
-            let d = details(&format!("failed calling webhook \"w.example.com\": failed to call webhook: {inner}"), "webhook.call-failed");
+            let d = details(
+                &format!(
+                    "failed calling webhook \"w.example.com\": failed to call webhook: {inner}"
+                ),
+                "webhook.call-failed",
+            );
             assert!(d["why"].contains(word), "{inner}: {}", d["why"]);
             assert_eq!(d["webhook_service"], "w", "{inner}");
         }
@@ -410,22 +458,49 @@ mod tests {
         let s = karmada_unauthorized_prose("x", t, &[]).expect("signal");
         assert_eq!(s.detail("karmada_member"), "dev");
         assert_eq!(s.line, 1);
-        assert!(karmada_unauthorized_prose("x", "UnauthorizedOperation\nkarmada join dev", &[]).is_none());
+        assert!(
+            karmada_unauthorized_prose("x", "UnauthorizedOperation\nkarmada join dev", &[])
+                .is_none()
+        );
         assert!(karmada_unauthorized_prose("x", "controller报Unauthorized", &[]).is_none());
     }
 
     #[test]
     fn provisioning_inner_errors_classified() {
         for (inner, word) in [
-            ("rpc error: code = Internal desc = Could not create volume \"pvc-1\": could not create volume in EC2: UnauthorizedOperation: You are not authorized to perform this operation.", "IAM"),
-            ("rpc error: code = DeadlineExceeded desc = context deadline exceeded", "--timeout"),
-            ("rpc error: code = ResourceExhausted desc = quota exceeded", "quota"),
-            ("error generating accessibility requirements: no topology key found on CSINode node-01", "csinode"),
-            ("error getting handle for DataSource Type VolumeSnapshot by Name snap-1: snapshot snap-1 not bound", "dataSource"),
-            ("rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /csi/csi.sock: connect: connection refused\"", "socket"),
+            (
+                "rpc error: code = Internal desc = Could not create volume \"pvc-1\": could not create volume in EC2: UnauthorizedOperation: You are not authorized to perform this operation.",
+                "IAM",
+            ),
+            (
+                "rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+                "--timeout",
+            ),
+            (
+                "rpc error: code = ResourceExhausted desc = quota exceeded",
+                "quota",
+            ),
+            (
+                "error generating accessibility requirements: no topology key found on CSINode node-01",
+                "csinode",
+            ),
+            (
+                "error getting handle for DataSource Type VolumeSnapshot by Name snap-1: snapshot snap-1 not bound",
+                "dataSource",
+            ),
+            (
+                "rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /csi/csi.sock: connect: connection refused\"",
+                "socket",
+            ),
         ] {
-            let d = details(&format!("failed to provision volume with StorageClass \"sc\": {inner}"), "provision.failed");
-            assert!(d["why"].contains(word) || d["fix"].contains(word), "{inner}: {d:?}");
+            let d = details(
+                &format!("failed to provision volume with StorageClass \"sc\": {inner}"),
+                "provision.failed",
+            );
+            assert!(
+                d["why"].contains(word) || d["fix"].contains(word),
+                "{inner}: {d:?}"
+            );
         }
     }
 }

@@ -160,7 +160,10 @@ mod tests {
         assert_eq!(f[0].subject.namespace, "cert-manager");
         assert_eq!(f[0].subject.name, "cert-manager-webhook");
         assert!(f[0].message.contains("webhook.cert-manager.io"));
-        assert!(f[0].remedy.contains("kubectl -n cert-manager get endpoints cert-manager-webhook"));
+        assert!(
+            f[0].remedy
+                .contains("kubectl -n cert-manager get endpoints cert-manager-webhook")
+        );
         assert!(run_log("cluster-unreachable", text).is_empty());
         assert!(run_log("log-line-unrecognised", text).is_empty());
         // an x509 inside is the webhook's certificate, not the API server's
@@ -169,7 +172,11 @@ mod tests {
         assert_eq!(tls.len(), 1, "{tls:#?}");
         assert!(tls[0].message.contains("admission-webhook-unreachable"));
         assert!(!tls[0].remedy.contains("kubeconfig"), "{}", tls[0].remedy);
-        assert!(run_log("admission-webhook-unreachable", x509)[0].message.contains("caBundle"));
+        assert!(
+            run_log("admission-webhook-unreachable", x509)[0]
+                .message
+                .contains("caBundle")
+        );
         // failing open: the request passed without the webhook
         let open = run_log(
             "admission-webhook-unreachable",
@@ -192,7 +199,10 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].remedy.contains("defrag") && f[0].remedy.contains("alarm disarm"));
         assert!(run_log("cluster-unreachable", text).is_empty());
-        let alarm = run_log("etcd-space-exceeded", "memberID:8e9e05c52164694d alarm:NOSPACE\n");
+        let alarm = run_log(
+            "etcd-space-exceeded",
+            "memberID:8e9e05c52164694d alarm:NOSPACE\n",
+        );
         assert_eq!(alarm.len(), 1);
         // a compacted revision is routine for watches
         let c = run_log(
@@ -206,7 +216,13 @@ mod tests {
         );
         assert_eq!(t.len(), 1, "one finding per group: {t:#?}");
         assert_eq!(t[0].severity, Severity::Warning);
-        assert!(run_log("cluster-unreachable", "Error from server: etcdserver: request timed out").is_empty());
+        assert!(
+            run_log(
+                "cluster-unreachable",
+                "Error from server: etcdserver: request timed out"
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -236,6 +252,9 @@ mod tests {
             "Warning  ProvisioningFailed  15s  Failed to provision volume with StorageClass \"fast-ssd\": storageclass.storage.k8s.io \"fast-ssd\" not found\n",
         );
         assert_eq!(missing.len(), 1);
-        assert!(missing[0].message.contains("does not exist"), "{missing:#?}");
+        assert!(
+            missing[0].message.contains("does not exist"),
+            "{missing:#?}"
+        );
     }
 }

@@ -37,9 +37,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // ...`): the webhook's certificate or caBundle, never the client's; the cause and remedy
     // are admission-webhook-unreachable's, this finding points to it
     let mut webhooks = std::collections::BTreeSet::new();
-    for s in signals(ctx, &[SignalKind::Known]).filter(|s| {
-        s.detail("entry").starts_with("webhook.") && s.detail("tls") == "true"
-    }) {
+    for s in signals(ctx, &[SignalKind::Known])
+        .filter(|s| s.detail("entry").starts_with("webhook.") && s.detail("tls") == "true")
+    {
         if !webhooks.insert((s.source.clone(), s.detail("webhook").to_owned())) {
             continue;
         }

@@ -21,12 +21,21 @@ use crate::{Context, Evidence, Finding, Severity};
 
 /// Words of a paste that show GPUs are expected on the cluster, with what they say.
 const INTENT: &[(&str, &str)] = &[
-    ("nvidia-device-plugin", "the NVIDIA device plugin was deployed"),
+    (
+        "nvidia-device-plugin",
+        "the NVIDIA device plugin was deployed",
+    ),
     ("k8s-device-plugin", "the NVIDIA device plugin was deployed"),
     ("gpu-operator", "the GPU operator was installed"),
     ("nvidia-docker", "nvidia-docker is installed"),
-    ("nvidia-container-toolkit", "the NVIDIA container toolkit is installed"),
-    ("nvidia-container-runtime", "the NVIDIA container runtime is installed"),
+    (
+        "nvidia-container-toolkit",
+        "the NVIDIA container toolkit is installed",
+    ),
+    (
+        "nvidia-container-runtime",
+        "the NVIDIA container runtime is installed",
+    ),
     ("nvidia-smi", "nvidia-smi was run"),
     ("accelerators=true", "the Accelerators feature gate was set"),
     ("--gpus", "GPUs were asked for (--gpus)"),
@@ -156,8 +165,13 @@ pub(crate) fn findings(ctx: &Context<'_>, already: &[Finding]) -> Vec<Finding> {
         let (cause, remedy) = match minikube_driver(&text, n.metadata.name == "minikube") {
             Some(driver) => minikube_remedy(&driver, res),
             None => (
-                format!("no device plugin registered {res} with the node's kubelet: the plugin does not run on the node, or runs and finds no GPU (no driver, or a container runtime that gives it no NVIDIA library)"),
-                format!("check the device-plugin pod on the node (`kubectl get pods -A -o wide | grep -i device-plugin`) and its log: `NVML` or `could not load` errors mean the node's container runtime does not give it the driver (make nvidia the runtime's default runtime), no pod means its DaemonSet does not select the node; `kubectl describe node {}` then shows {res} under Capacity", n.metadata.name),
+                format!(
+                    "no device plugin registered {res} with the node's kubelet: the plugin does not run on the node, or runs and finds no GPU (no driver, or a container runtime that gives it no NVIDIA library)"
+                ),
+                format!(
+                    "check the device-plugin pod on the node (`kubectl get pods -A -o wide | grep -i device-plugin`) and its log: `NVML` or `could not load` errors mean the node's container runtime does not give it the driver (make nvidia the runtime's default runtime), no pod means its DaemonSet does not select the node; `kubectl describe node {}` then shows {res} under Capacity",
+                    n.metadata.name
+                ),
             ),
         };
         let severity = if intent.is_empty() {

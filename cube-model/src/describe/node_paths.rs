@@ -343,10 +343,11 @@ pub(crate) fn line_query_columns(line: &str) -> Option<Vec<(String, String)>> {
         .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\''))
         .filter(|w| !w.is_empty())
         .collect();
-    let get = words
-        .iter()
-        .position(|w| *w == "get")
-        .filter(|g| words[..*g].iter().any(|w| w.ends_with("kubectl") || *w == "oc"))?;
+    let get = words.iter().position(|w| *w == "get").filter(|g| {
+        words[..*g]
+            .iter()
+            .any(|w| w.ends_with("kubectl") || *w == "oc")
+    })?;
     if !words[get + 1..]
         .iter()
         .any(|w| matches!(*w, "node" | "nodes" | "no") || w.starts_with("node/"))
@@ -513,10 +514,9 @@ impl NodeFacts {
             let mut absent = self.absent.clone();
             absent.sort();
             absent.dedup();
-            node.metadata.annotations.insert(
-                super::ABSENT_ANNOTATION.to_owned(),
-                absent.join(","),
-            );
+            node.metadata
+                .annotations
+                .insert(super::ABSENT_ANNOTATION.to_owned(), absent.join(","));
         }
         node.metadata.annotations.insert(
             super::PARTIAL_ANNOTATION.to_owned(),
