@@ -1018,10 +1018,12 @@ fn unfold_yaml_plain_scalars(text: &str) -> std::borrow::Cow<'_, str> {
         let value = value.trim();
         // free-text fields only (a status or Status body's `message`): long values are folded
         // there, and a log line that only looks like YAML is left alone
-        matches!(key, "message" | "msg" | "\"message\"")
-            && !value.is_empty()
+        let closed_quote =
+            value.starts_with(['"', '\'']) && value.len() > 1 && value.ends_with(['"', '\'']);
+        let plain_or_open = !value.is_empty()
             && !value.starts_with(['|', '>', '[', '{', '&', '*', '!', '#'])
-            && !(value.starts_with(['"', '\'']) && value.len() > 1 && value.ends_with(['"', '\'']))
+            && !closed_quote;
+        matches!(key, "message" | "msg" | "\"message\"") && plain_or_open
     };
     // a line that only continues a scalar: no key of its own, no sequence item, no comment
     let continues = |l: &str| -> bool {

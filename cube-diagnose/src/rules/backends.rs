@@ -131,7 +131,7 @@ fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
             matches!(e, crate::Evidence::Log { source, line, .. }
                 if mounts.iter().any(|(src, l)| source == src && line == l))
         });
-        !on_mount_line && !(waiting && active)
+        !(on_mount_line || (waiting && active))
     });
     // a claim with a failure of its own: the wait is its consequence
     let failed: Vec<crate::Subject> = findings
