@@ -357,8 +357,9 @@ impl<'a> Context<'a> {
     pub fn pod_requests(&self, index: usize) -> &ResourceList {
         &self.request_lists[self.pod_requests[index]]
     }
-    /// Classified lines of all log texts and of the snapshot's event messages (source `events`,
-    /// line = event index + 1, object = the involved object); computed on first use.
+    /// Classified lines of all log texts, of the snapshot's event messages (source `events`,
+    /// line = event index + 1, object = the involved object) and of its pods' status messages
+    /// (source `pods`, line = pod index + 1, object = the pod); computed on first use.
     pub fn signals(&self) -> &[Signal] {
         self.signals.get_or_init(|| {
             let mut out: Vec<Signal> = self.logs.iter().flat_map(LogText::signals).collect();
@@ -387,6 +388,27 @@ impl<'a> Context<'a> {
                 };
                 let text = format!("{} {} {}", e.type_, e.reason, message);
                 for mut s in classify::classify("events", &text) {
+                    s.line = i + 1;
+                    s.object = Some(subject.clone());
+                    out.push(s);
+                }
+            }
+            // a pod's own status message (`kubectl describe pod` Message:, `-o yaml`
+            // status.message): where the kubelet writes why it evicted or rejected the pod
+            // (pkg/kubelet/eviction/helpers.go, pkg/kubelet/lifecycle/predicate.go); source
+            // `pods`, line = pod index + 1, object = the pod
+            for (i, p) in self.snapshot.pods.iter().enumerate() {
+                if p.status.message.trim().is_empty() {
+                    continue;
+                }
+                let subject =
+                    crate::Subject::namespaced("Pod", &p.metadata.namespace, &p.metadata.name);
+                let text = format!(
+                    "{} {}",
+                    p.status.reason,
+                    p.status.message.replace('\n', " ")
+                );
+                for mut s in classify::classify("pods", &text) {
                     s.line = i + 1;
                     s.object = Some(subject.clone());
                     out.push(s);

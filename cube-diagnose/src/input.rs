@@ -609,6 +609,26 @@ impl Inputs {
             }
             add_describe_volumes(&mut self.snapshot, &object_text);
         }
+        // `kubectl get nodes -o custom-columns=...` output whose command is shown apart from
+        // it (no prompt right above the table: a fence of commands, prose, a quoted answer)
+        if text.contains("custom-columns=") {
+            let (nodes, problems) = cube_model::describe::query_nodes(text);
+            for n in nodes {
+                if !self.snapshot.nodes[nodes_at_start..]
+                    .iter()
+                    .any(|m| m.metadata.name == n.metadata.name)
+                {
+                    self.snapshot.nodes.push(n);
+                    objects += 1;
+                }
+            }
+            self.snapshot
+                .problems
+                .extend(problems.into_iter().map(|mut p| {
+                    p.file = source.to_owned();
+                    p
+                }));
+        }
         // a GPU listing of an input without nodes: linked to the other inputs' nodes
         let listed = !listings.is_empty();
         if self.snapshot.nodes.len() == nodes_at_start {
@@ -818,6 +838,8 @@ impl Inputs {
     /// A text kept whole as a log text (a Status body, a YAML document of prose), every line cut
     /// at the log-line bound like [`Inputs::push_log`]'s.
     fn bounded_log(&mut self, source: &str, text: &str) -> LogText {
+        let unfolded = unfold_yaml_plain_scalars(text);
+        let text = unfolded.as_ref();
         let max_line = self.max_log_line();
         if !text.split('\n').any(|l| l.len() > max_line) {
             return LogText::new(source, text);
@@ -870,6 +892,11 @@ impl Inputs {
             });
         }
         self.said_cut_lines(source, &cut);
+        // a pasted status whose `message:` YAML folded over lines reads as one line
+        let text = match unfold_yaml_plain_scalars(&text) {
+            std::borrow::Cow::Owned(t) => t,
+            std::borrow::Cow::Borrowed(_) => text,
+        };
         let log = LogText::new(source, text).with_origins(
             if cleaned || lines.iter().any(|l| !l.host.is_empty()) {
                 origins
@@ -1049,6 +1076,72 @@ fn status_lines(
         }
     }
     (out, origins)
+}
+
+/// `text` (YAML kept as a log text: a pod's `status:` block, a Status body) with a `message:`
+/// plain scalar that YAML folds over several lines joined back into its key's line, as a YAML reader
+/// folds them (YAML 1.2 "line folding": each line break inside a plain or double-quoted scalar
+/// reads as one space): `  message: Pod Allocate failed due to ... container` and its more
+/// indented next line `    wait-gcs-ready unable to find ...` are one message for the
+/// classifiers. The joined lines stay as blank lines, so every line keeps its number.
+/// Borrowed when nothing is folded.
+fn unfold_yaml_plain_scalars(text: &str) -> std::borrow::Cow<'_, str> {
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    // `key: value` with a plain (or opened double-quoted) scalar value
+    let head = |l: &str| -> bool {
+        let t = l.trim_start();
+        let Some((key, value)) = t.split_once(": ") else {
+            return false;
+        };
+        let value = value.trim();
+        // free-text fields only (a status or Status body's `message`): long values are folded
+        // there, and a log line that only looks like YAML is left alone
+        let closed_quote =
+            value.starts_with(['"', '\'']) && value.len() > 1 && value.ends_with(['"', '\'']);
+        let plain_or_open = !value.is_empty()
+            && !value.starts_with(['|', '>', '[', '{', '&', '*', '!', '#'])
+            && !closed_quote;
+        matches!(key, "message" | "msg" | "\"message\"") && plain_or_open
+    };
+    // a line that only continues a scalar: no key of its own, no sequence item, no comment
+    let continues = |l: &str| -> bool {
+        let t = l.trim();
+        !t.is_empty()
+            && !t.starts_with(['-', '#', '{', '}', '[', ']'])
+            && !t.starts_with('"')
+            && !t
+                .split_once(':')
+                .is_some_and(|(k, v)| (v.is_empty() || v.starts_with(' ')) && !k.contains(' '))
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    if !lines
+        .windows(2)
+        .any(|w| head(w[0]) && indent(w[1]) > indent(w[0]) && continues(w[1]))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        out.push(l.trim_end_matches('\r').to_owned());
+        i += 1;
+        if !head(l) {
+            continue;
+        }
+        let base = indent(l);
+        while let Some(next) = lines.get(i)
+            && indent(next) > base
+            && continues(next)
+        {
+            let last = out.len() - 1;
+            out[last].push(' ');
+            out[last].push_str(next.trim());
+            out.push(String::new());
+            i += 1;
+        }
+    }
+    std::borrow::Cow::Owned(out.join("\n"))
 }
 
 fn problem(source: &str, message: String, fatal: bool) -> InputProblem {
@@ -1316,6 +1409,23 @@ mod tests {
                 .iter()
                 .any(|p| p.message.contains("--limit log-line-bytes=N"))
         );
+    }
+
+    #[test]
+    fn folded_yaml_message_reads_as_one_line() {
+        // ray-project/kuberay#1414: a pod's `status:` block with its message folded by YAML
+        let t = "status:\n  message: Pod Allocate failed due to pod 00000000-0000-0000-0000-000000000000 container\n    wait-gcs-ready unable to find GPU device allocation by scheduler, which is unexpected\n  phase: Failed\n  reason: UnexpectedAdmissionError\n";
+        let u = unfold_yaml_plain_scalars(t);
+        let lines: Vec<&str> = u.split('\n').collect();
+        assert_eq!(lines.len(), t.split('\n').count());
+        assert!(lines[1].ends_with("container wait-gcs-ready unable to find GPU device allocation by scheduler, which is unexpected"));
+        assert_eq!(lines[2], "");
+        assert_eq!(lines[3], "  phase: Failed");
+        // nothing folded: borrowed
+        assert!(matches!(
+            unfold_yaml_plain_scalars("a: 1\nb:\n  c: 2\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

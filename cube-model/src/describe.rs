@@ -247,7 +247,20 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
     // a YAML sequence; a Markdown bullet above a fenced paste (`- Non MIG Configuration`,
     // then a ``` fence) is prose, not YAML
     let fenced = || content_lines(text).any(|l| l.trim_start().starts_with("```"));
-    if first == "---" || first.starts_with("--- ") || (first.starts_with("- ") && !fenced()) {
+    // a top-level YAML sequence has no other line at column 0 than its `- ` items (and
+    // document markers): a log record's leftover `- MainThread - WARNING - ...` (Python
+    // logging's ` - ` separators after a cleaned timestamp) above a `describe` is not one
+    let sequence = || {
+        content_lines(text)
+            .skip_while(|l| l.trim().is_empty())
+            .skip(1)
+            .filter(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t']))
+            .all(|l| l.starts_with("- ") || l == "-" || l.starts_with("---") || l == "...")
+    };
+    if first == "---"
+        || first.starts_with("--- ")
+        || (first.starts_with("- ") && !fenced() && sequence())
+    {
         return InputFormat::Yaml;
     }
     if let Some(key) = yaml_key(first)
@@ -1380,6 +1393,30 @@ impl<'a> Block<'a> {
 /// and requests the table does not show).
 pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
 
+/// Annotation on a node read from `kubectl get nodes -o custom-columns=...` output whose
+/// resource columns printed `<none>` (kubectl's missing value): the comma-separated fields
+/// known to be absent (`status.capacity.nvidia.com/gpu`), not merely unknown.
+pub const ABSENT_ANNOTATION: &str = "cube-model.invalid/absent";
+
+/// Nodes read from `kubectl get nodes -o custom-columns=...` output anywhere in a paste whose
+/// command is shown apart from it (in a fence or backticks above, without a prompt, prose
+/// between them, the table quoted with `> ` and `\<none\>` escaped): the table is found by its
+/// header of the command's column names. Partial nodes ([`PARTIAL_ANNOTATION`]; `<none>` cells
+/// in [`ABSENT_ANNOTATION`]), and the values that do not parse as problems.
+pub fn query_nodes(text: &str) -> (Vec<Node>, Vec<LoadProblem>) {
+    let mut raw = Vec::new();
+    let nodes = node_paths::query_nodes(text, &mut raw);
+    let problems = raw
+        .into_iter()
+        .map(|(field, value, error)| LoadProblem {
+            field,
+            message: format!("{value:?}: {error}"),
+            ..LoadProblem::default()
+        })
+        .collect();
+    (nodes, problems)
+}
+
 /// True when `meta` is of an object read from a `kubectl get` table that does not show `field`
 /// (one of the names in its [`PARTIAL_ANNOTATION`], such as `allocatable`, `tolerations`,
 /// `requests`): the field's absence says nothing.
@@ -1415,6 +1452,8 @@ pub fn parse_text(text: &str) -> ParsedText {
     let mut out = ParsedText::default();
     let joined = join_wrapped_scheduler_messages(text);
     let text = joined.as_ref();
+    let rejoined = join_wrapped_describe_messages(text);
+    let text = rejoined.as_ref();
     // a line that only marks left-out output (`...`, `…`, `[...]`) ends the section above it,
     // like a blank line: it is no resource, label or row
     let mut lines: Vec<&str> = content_lines(text)
@@ -1683,6 +1722,78 @@ pub fn parse_text(text: &str) -> ParsedText {
     out
 }
 
+/// `text` with a describe's `Message:` value that a terminal wrapped at its width joined back
+/// into its line: `kubectl describe pod` prints the pod's status message on one line, and a
+/// terminal (or the issue editor it was copied into) breaks it at the column, mid-word or not,
+/// the rest at column 0 (`Message: ... was using 1275700Ki, which e` / `xceeds its request of
+/// 0.`). A continuation is a column-0 line with no describe key, table header, event row or
+/// prompt, followed by a describe key, a blank line or the end (at most 3 lines): the message
+/// then reads whole and the lines after it stay in the same object. A break inside a word
+/// (the line ends with a letter and the next starts with a lower-case letter) is joined without
+/// a space; the joined lines are left blank so the others keep their numbers. Unchanged
+/// (borrowed) when nothing is wrapped.
+fn join_wrapped_describe_messages(text: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let continuation = |l: &str| {
+        let t = l.trim_end_matches('\r');
+        !t.trim().is_empty()
+            && !t.starts_with([' ', '\t', '$', '#', '>', '`', '-', '|', '['])
+            && top_key(t).is_none()
+            && table_kind(t).is_none()
+            && !is_event_row(t)
+            && !is_describe_events_header(t)
+            && crate::paste::prompt_command(t).is_none()
+    };
+    let bounded = |l: Option<&&str>| {
+        l.is_none_or(|l| {
+            let t = l.trim_end_matches('\r');
+            t.trim().is_empty() || top_key(t).is_some()
+        })
+    };
+    // the wrapped message's line and how many lines continue it
+    let wrapped_at = |i: usize| -> Option<usize> {
+        let (key, value) = top_key(lines[i].trim_end_matches('\r'))?;
+        if key != "Message" || value.is_empty() {
+            return None;
+        }
+        let n = (1..=3)
+            .take_while(|k| lines.get(i + k).is_some_and(|l| continuation(l)))
+            .count();
+        (n > 0 && bounded(lines.get(i + n + 1))).then_some(n)
+    };
+    if !(0..lines.len()).any(|i| wrapped_at(i).is_some()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        match wrapped_at(i) {
+            Some(n) => {
+                let mut joined = lines[i].trim_end_matches('\r').to_owned();
+                for l in &lines[i + 1..=i + n] {
+                    let next = l.trim_end_matches('\r');
+                    let mid_word = joined.ends_with(|c: char| c.is_alphanumeric())
+                        && next.starts_with(|c: char| c.is_lowercase());
+                    if !mid_word && !joined.ends_with(' ') {
+                        joined.push(' ');
+                    }
+                    joined.push_str(next.trim());
+                }
+                out.push(joined);
+                // the joined lines stay as blank lines (a blank line keeps a describe block
+                // open), so every later line keeps its number
+                out.extend(std::iter::repeat_n(String::new(), n));
+                i += n + 1;
+            }
+            None => {
+                out.push(lines[i].to_owned());
+                i += 1;
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out.join("\n"))
+}
+
 /// `text` with scheduler messages that a terminal or an issue editor wrapped over several
 /// lines joined back into one line (an Events row of `kubectl describe`, a `kubectl get events`
 /// row): the scheduler's `FitError.Error()` always ends with `.` (kubernetes/kubernetes
@@ -1807,6 +1918,10 @@ fn read_node_paths(lines: &mut [&str], problems: &mut Vec<LoadProblem>) -> Vec<N
                 slot(&mut facts, &name);
                 for ((_, path), cell) in cols.iter().zip(&cells) {
                     if *cell == "<none>" {
+                        // kubectl's missing value: the field is absent, known
+                        slot(&mut facts, &name)
+                            .absent
+                            .extend(node_paths::absent_field(path));
                         continue;
                     }
                     if let Some(f) = node_paths::path_fact(&format!("{path}: {cell}")) {
@@ -5910,5 +6025,32 @@ deployment.apps/trainer   0/3     3            0           10m
         let t = "....\nEvents:\n  Type     Reason   Age   From     Message\n  ----     ------   ----  ----     -------\n  Warning  FailedCreatePodSandBox  12s  kubelet  Failed to create pod sandbox\n";
         assert_eq!(detect_text_format(t), InputFormat::EventsTable);
         assert!(!is_elision("..") && is_elision("[...]") && is_elision("……") && is_elision("...."));
+    }
+
+    #[test]
+    fn describe_message_wrapped_by_a_terminal_stays_one_pod() {
+        // Greenstand/treetracker-infrastructure#49: the message broken mid-word at column 0
+        let t = "Name:           treetracker-pgpool-598947fd8f-vzvkq\nNamespace:      pgpool\nNode:           node-03/\nStatus:         Failed\nReason:         Evicted\nMessage:        The node was low on resource: memory. Container treetracker-pgpool was using 1275700Ki, which e\nxceeds its request of 0.\nIP:\nControlled By:  ReplicaSet/treetracker-pgpool-598947fd8f\nContainers:\n  treetracker-pgpool:\n    Image:      pgpool/pgpool:4.2.2\n";
+        let p = parse_text(t);
+        assert_eq!(p.pods.len(), 1, "{:#?}", p.pods);
+        let pod = &p.pods[0];
+        assert_eq!(pod.metadata.name, "treetracker-pgpool-598947fd8f-vzvkq");
+        assert_eq!(pod.metadata.namespace, "pgpool");
+        assert!(
+            pod.status
+                .message
+                .contains("which exceeds its request of 0."),
+            "{}",
+            pod.status.message
+        );
+        assert_eq!(pod.spec.containers.len(), 1);
+    }
+
+    #[test]
+    fn log_header_above_a_describe_is_no_yaml_sequence() {
+        // red-hat-storage/ocs-ci#12362: Python logging's ` - ` fields after a cleaned timestamp
+        let t = "- MainThread - WARNING - ocs_ci.ocs.ocp.wait_for_resource.917 - Description of the resource(s) we were waiting for:\nName:             pod-a\nNamespace:        ns-a\nNode:             node-07/10.0.0.250\nStatus:           Failed\nReason:           OutOfcpu\n";
+        assert_ne!(detect_text_format(t), InputFormat::Yaml);
+        assert_eq!(detect_text_format("- a: 1\n- b: 2\n"), InputFormat::Yaml);
     }
 }

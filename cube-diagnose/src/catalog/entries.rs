@@ -29,6 +29,22 @@ const NFS_MOUNT_REMEDY: &str = "mount the export by hand from a node with the sa
 
 const RANCHER_LOOPBACK_REMEDY: &str = "set Rancher's server-url (Global Settings > server-url, or `kubectl edit settings.management.cattle.io server-url` in Rancher's cluster) to a DNS name or address of Rancher (or its load balancer) that the downstream nodes and pods reach, then re-run the registration command from the Rancher UI";
 
+/// The dispatchers that log an admission webhook call failing open or closed.
+const WEBHOOK_DISPATCHER: &str =
+    "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/{mutating,validating}/dispatcher.go";
+
+const ETCD: &str = "etcd-io/etcd";
+const ETCD_ERRORS: &str = "api/v3rpc/rpctypes/error.go";
+
+/// The remedy of etcd's NOSPACE alarm (etcd's maintenance guide, "Space quota").
+const ETCD_NOSPACE_REMEDY: &str = "on a control-plane node with etcdctl (kubeadm: `kubectl -n kube-system exec` into the etcd pod, with --cacert/--cert/--key of /etc/kubernetes/pki/etcd): read the current revision (`etcdctl endpoint status -w json`), compact up to it (`etcdctl compact <revision>`), defragment every member one at a time (`etcdctl defrag --endpoints=<member>`; the API server's own compaction does not return the space), then `etcdctl alarm disarm` and check `etcdctl alarm list` is empty; if the data really needs the space raise --quota-backend-bytes on every member (at most 8 GiB is the recommended size) and find what fills it (many Events, large ConfigMaps/Secrets, a controller writing in a loop)";
+
+/// The remedy of etcd answering too slowly.
+const ETCD_SLOW_REMEDY: &str = "check etcd's health and latency (`etcdctl endpoint status --cluster -w table`, `etcdctl check perf`; the etcd log's `slow fdatasync` / `apply request took too long` lines): give etcd a fast dedicated disk (SSD, WAL fsync p99 under 10 ms), keep members on a low-latency network, and lower the load (many Events or large objects); occasional lines during a leader election are harmless";
+
+/// The remedy of a claim that waits for an external provisioner nothing shows working.
+const WAITING_PROVISIONER_REMEDY: &str = "`kubectl get storageclass` shows the class's PROVISIONER; `kubectl get csidrivers` and `kubectl get pods -A | grep -i -e csi -e provisioner` show whether that driver's controller runs: install it (EKS: the aws-ebs-csi-driver add-on with its IAM role; a NFS or local-path provisioner for self-managed clusters) or fix its pods (`kubectl -n <namespace> logs <controller pod> -c csi-provisioner`); a provisioner that runs under another name needs the StorageClass's provisioner field to match it";
+
 const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
 
 /// Every catalog entry.
@@ -1864,9 +1880,205 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("apiserver.webhook-denied", F::Client,
         "admission webhook \"{webhook}\" denied the request: {reason}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go", "v1.9+")
-        .to(K::WebhookDenied, "cluster-forbidden", Warning).group("auth").exclusive()
+        .to(K::WebhookDenied, "admission-webhook-denied", Warning).group("auth").exclusive()
         .says("the admission webhook {webhook} denied the request: {reason}", "change the object to satisfy the policy, or ask the policy owner for an exception")
         .samples(&[("webhook", "validation.gatekeeper.sh"), ("reason", "no cpu limit")]),
+    // ------------------------------------------------------------------ API server backends: admission webhooks it cannot call
+    // ErrCallingWebhook (staging/src/k8s.io/apiserver/pkg/util/webhook/error.go): `failed calling
+    // webhook %q: %v` for a transport error (the webhook never answered), or `failed calling
+    // webhook %q; no further details available`; v1.9-v1.10 printed `failed calling admission
+    // webhook %q: %v`. Since v1.22 the dispatchers (staging/src/k8s.io/apiserver/pkg/admission/
+    // plugin/webhook/{mutating,validating}/dispatcher.go) wrap the transport error as `failed to
+    // call webhook: %w` (`received invalid webhook response: %w` for an answer it cannot use);
+    // with failurePolicy Fail the API server answers `Internal error occurred: ...`
+    // (apierrors.NewInternalError, 500), with Ignore it only logs `Failed calling webhook,
+    // failing open %v: %v` and admits the request. The API server answered: never a client's
+    // connection problem (the inner `context deadline exceeded`/x509/refused is the API server's
+    // call to the webhook), so these entries keep the line's other signalling entries out.
+    // classify::backends derives the webhook's Service and the cause from the inner error.
+    Entry::new("webhook.failing-open", F::Admission,
+        "Failed calling webhook, failing open {webhook:w}: {error}",
+        K8S, WEBHOOK_DISPATCHER, "v1.9+")
+        .to(K::Known, "admission-webhook-unreachable", Warning).group("webhook-call").exclusive()
+        .subject("Service/{webhook_namespace}/{webhook_service}")
+        .says("the API server cannot call the admission webhook {webhook} ({target}) and admits requests without it (failurePolicy Ignore): {why}", "{fix}")
+        .samples(&[("webhook", "webhook.cert-manager.io"), ("error", "failed calling webhook \"webhook.cert-manager.io\": failed to call webhook: Post \"https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s\": context deadline exceeded")]),
+    Entry::new("webhook.failing-closed", F::Admission,
+        "Failed calling webhook, failing closed {webhook:w}: {error}",
+        K8S, WEBHOOK_DISPATCHER, "v1.9+")
+        .to(K::Known, "admission-webhook-unreachable", Error).group("webhook-call").exclusive()
+        .subject("Service/{webhook_namespace}/{webhook_service}")
+        .says("the API server answered but cannot call the admission webhook {webhook} ({target}), so it rejects the requests the webhook matches (failurePolicy Fail): {why}", "{fix}")
+        .samples(&[("webhook", "webhook.cert-manager.io"), ("error", "failed calling webhook \"webhook.cert-manager.io\": failed to call webhook: Post \"https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s\": context deadline exceeded")]),
+    Entry::new("webhook.call-failed-legacy", F::Admission,
+        "failed calling admission webhook \"{webhook}\": {error}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors.go (ErrCallingWebhook)", "v1.9-v1.10")
+        .to(K::Known, "admission-webhook-unreachable", Error).group("webhook-call").exclusive()
+        .subject("Service/{webhook_namespace}/{webhook_service}")
+        .says("the API server answered but cannot call the admission webhook {webhook} ({target}), so it rejects the requests the webhook matches: {why}", "{fix}")
+        .samples(&[("webhook", "sidecar-injector.istio.io"), ("error", "Post https://istio-sidecar-injector.istio-system.svc:443/inject: Service Unavailable")]),
+    Entry::new("webhook.call-failed", F::Admission,
+        "failed calling webhook \"{webhook}\": {error}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/util/webhook/error.go (ErrCallingWebhook)", "v1.11+ (`failed to call webhook: ` inside since v1.22)")
+        .to(K::Known, "admission-webhook-unreachable", Error).group("webhook-call").exclusive()
+        .subject("Service/{webhook_namespace}/{webhook_service}")
+        .says("the API server answered but cannot call the admission webhook {webhook} ({target}), so it rejects the requests the webhook matches: {why}", "{fix}")
+        .samples(&[("webhook", "webhook.cert-manager.io"), ("error", "failed to call webhook: Post \"https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s\": context deadline exceeded")]),
+    Entry::new("webhook.call-failed-no-details", F::Admission,
+        "failed calling webhook \"{webhook}\"; no further details available",
+        K8S, "staging/src/k8s.io/apiserver/pkg/util/webhook/error.go (ErrCallingWebhook)", "v1.11+")
+        .to(K::Known, "admission-webhook-unreachable", Error).group("webhook-call").exclusive()
+        .subject("Service/{webhook_namespace}/{webhook_service}")
+        .says("the API server answered but its call to the admission webhook {webhook} failed without details: {why}", "{fix}")
+        .samples(&[("webhook", "webhook.cert-manager.io")]),
+    // ------------------------------------------------------------------ API server backends: etcd
+    // etcd's gRPC errors (etcd-io/etcd api/v3rpc/rpctypes/error.go, `etcdserver: ...` texts that
+    // the API server passes on unchanged: kubectl, kubelet status updates, controllers);
+    // `alarm:NOSPACE` is how `etcdctl alarm list` prints the alarm (etcdctl/ctlv3/command/
+    // printer_simple.go, an AlarmMember).
+    Entry::new("etcd.no-space", F::Etcd,
+        "etcdserver: mvcc: database space exceeded",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-space-exceeded", Error).group("etcd").exclusive()
+        .says("etcd's backend database reached its quota (--quota-backend-bytes, 2 GiB by default) and raised the NOSPACE alarm: etcd refuses every write, so no object can be created or updated (pod status, leases, events) until the space is reclaimed and the alarm disarmed", ETCD_NOSPACE_REMEDY),
+    Entry::new("etcd.alarm-nospace", F::Etcd,
+        "alarm:NOSPACE",
+        ETCD, "etcdctl/ctlv3/command/printer_simple.go (Alarm: AlarmMember printed with %+v)", "etcd v3.0+")
+        .to(K::Known, "etcd-space-exceeded", Error).group("etcd").exclusive()
+        .says("etcd's NOSPACE alarm is raised: its backend database reached --quota-backend-bytes and etcd refuses every write until the space is reclaimed and the alarm disarmed", ETCD_NOSPACE_REMEDY),
+    Entry::new("etcd.compacted", F::Etcd,
+        "etcdserver: mvcc: required revision has been compacted",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Info).group("etcd").exclusive()
+        .says("a watch or read asked for a revision etcd has already compacted (the API server compacts every 5 minutes, --etcd-compaction-interval): routine for watches, which relist and go on", "nothing to do when it only accompanies watches; a client that fails on it must relist (a reflector does)"),
+    Entry::new("etcd.timeout-leader-failure", F::Etcd,
+        "etcdserver: request timed out, possibly due to previous leader failure",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("etcd did not commit the request in time after its leader failed (an election was under way)", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.timeout-connection-lost", F::Etcd,
+        "etcdserver: request timed out, possibly due to connection lost",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("etcd did not commit the request in time: the member lost its connection to the leader", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.timeout", F::Etcd,
+        "etcdserver: request timed out",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("etcd did not commit the request in time: its disk is too slow for its fsyncs (WAL fsync, backend commit), it is overloaded, or its members lose each other", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.leader-changed", F::Etcd,
+        "etcdserver: leader changed",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("etcd's leader changed while the request was in flight; frequent changes mean heartbeats are missed (slow disk or network between members, an overloaded member)", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.no-leader", F::Etcd,
+        "etcdserver: no leader",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Error).group("etcd").exclusive()
+        .says("etcd has no leader: fewer than a quorum of its members are up and reach each other, so it serves no writes", "check every member (`etcdctl endpoint status --cluster -w table`, the etcd static pods or services and their logs): bring members back until a quorum (more than half) is up; a member whose peer certificate or address changed must be fixed or removed and re-added"),
+    Entry::new("etcd.too-many-requests", F::Etcd,
+        "etcdserver: too many requests",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("etcd refuses requests because its applied index lags its committed index by too much (the backend cannot keep up: slow disk, huge transactions)", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.request-too-large", F::Etcd,
+        "etcdserver: request is too large",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("the object written is larger than etcd accepts (--max-request-bytes, 1.5 MiB by default): a huge ConfigMap, Secret, CRD or an object with many managed fields", "make the object smaller (split a ConfigMap, store data elsewhere); raising --max-request-bytes on every etcd member is the last resort"),
+    Entry::new("etcd.server-stopped", F::Etcd,
+        "etcdserver: server stopped",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
+        .says("the etcd member the API server asked was stopping or stopped", "check the etcd member's pod or service and its log for why it stopped (removed from the cluster, corrupt data, out of disk)"),
+    Entry::new("etcd.unhealthy-cluster", F::Etcd,
+        "etcdserver: unhealthy cluster",
+        ETCD, ETCD_ERRORS, "etcd v3.0+")
+        .to(K::Known, "etcd-unhealthy", Error).group("etcd").exclusive()
+        .says("etcd refused a membership change because the cluster would lose quorum or is not healthy", "make every member healthy first (`etcdctl endpoint health --cluster`), then repeat the change"),
+    Entry::new("etcd.corrupt-cluster", F::Etcd,
+        "etcdserver: corrupt cluster",
+        ETCD, ETCD_ERRORS, "etcd v3.3+")
+        .to(K::Known, "etcd-unhealthy", Error).group("etcd").exclusive()
+        .says("etcd's corruption check found members whose data disagree (the CORRUPT alarm)", "find the member with diverging data (`etcdctl alarm list`, `etcdctl endpoint status --cluster -w table` hashes), remove it from the cluster, wipe its data directory and add it back; restore from a snapshot if the leader is the corrupt one"),
+    // ------------------------------------------------------------------ API server backends: dynamic provisioning
+    // kubernetes-csi/external-provisioner through sigs.k8s.io/sig-storage-lib-external-provisioner
+    // controller/controller.go (provisionClaimOperation: the ProvisioningFailed event `failed to
+    // provision volume with StorageClass %q: %v`); the in-tree PersistentVolume controller
+    // (pkg/controller/volume/persistentvolume/pv_controller.go provisionClaimOperation) printed
+    // `Failed to provision volume with StorageClass %q: %v` and, for a class served by an external
+    // provisioner, the Normal ExternalProvisioning event `waiting for a volume to be created,
+    // either by external provisioner %q or manually created by system administrator` (reworded
+    // in 2023 to `Waiting for a volume to be created either by the external provisioner '%s' or
+    // manually by the system administrator. If volume creation is delayed, please verify that
+    // the provisioner is running and correctly registered.`). classify::backends classifies the
+    // driver's inner error (gRPC code, cloud permission, quota, topology).
+    Entry::new("provision.failed", F::Storage,
+        "failed to provision volume with StorageClass \"{class}\": {error}",
+        "kubernetes-sigs/sig-storage-lib-external-provisioner", "controller/controller.go (provisionClaimOperation)", "external-provisioner v1.0+")
+        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
+        .says("the PersistentVolumeClaim cannot be provisioned with StorageClass {class}: {why}", "{fix}")
+        .samples(&[("class", "ebs-sc"), ("error", "rpc error: code = Internal desc = Could not create volume \"pvc-1\": could not create volume in EC2: UnauthorizedOperation: You are not authorized to perform this operation.")]),
+    Entry::new("provision.failed-intree", F::Storage,
+        "Failed to provision volume with StorageClass \"{class}\": {error}",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (provisionClaimOperation)", "v1.6+")
+        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
+        .says("the PersistentVolumeClaim cannot be provisioned with StorageClass {class}: {why}", "{fix}")
+        .samples(&[("class", "standard"), ("error", "storageclass.storage.k8s.io \"standard\" not found")]),
+    Entry::new("provision.class-not-found", F::Storage,
+        "storageclass.storage.k8s.io \"{class}\" not found",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (getProvisionerNameFromVolume / provisionClaim)", "v1.6+")
+        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
+        .says("the PersistentVolumeClaim names StorageClass {class}, which does not exist, so nothing provisions a volume for it", "list the classes (`kubectl get storageclass`) and set the claim's storageClassName to one of them (a claim's class cannot be changed: delete and re-create the claim), or create the StorageClass {class}")
+        .samples(&[("class", "fast-ssd")]),
+    Entry::new("provision.waiting-external", F::Storage,
+        "waiting for a volume to be created, either by external provisioner \"{provisioner}\" or manually created by system administrator",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (provisionClaim, ExternalProvisioning event)", "v1.11-v1.28")
+        .to(K::Known, "storage-provisioning-failed", Warning).group("provision").exclusive()
+        .says("the claim waits for the external provisioner {provisioner} and the input shows no sign of it working on the claim (no Provisioning or ProvisioningFailed event of it): the provisioner (a CSI driver's controller with its csi-provisioner sidecar) is not installed or not running, or its name differs from the StorageClass's provisioner field", WAITING_PROVISIONER_REMEDY)
+        .samples(&[("provisioner", "ebs.csi.aws.com")]),
+    Entry::new("provision.waiting-external-v2", F::Storage,
+        "Waiting for a volume to be created either by the external provisioner '{provisioner}' or manually by the system administrator",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (provisionClaim, ExternalProvisioning event)", "v1.29+")
+        .to(K::Known, "storage-provisioning-failed", Warning).group("provision").exclusive()
+        .says("the claim waits for the external provisioner {provisioner} and the input shows no sign of it working on the claim (no Provisioning or ProvisioningFailed event of it): the provisioner (a CSI driver's controller with its csi-provisioner sidecar) is not installed or not running, or its name differs from the StorageClass's provisioner field", WAITING_PROVISIONER_REMEDY)
+        .samples(&[("provisioner", "ebs.csi.aws.com")]),
+    // the csi-provisioner's own log of the failed call (kubernetes-csi/external-provisioner
+    // pkg/controller/controller.go: `CreateVolume failed, supports topology = %v, node selected
+    // %v => may reschedule = %v => state = %v: %v`) and csi-lib-utils' gRPC trace
+    // (connection/connection.go LogGRPC `GRPC error: %v`): the driver's error, never the
+    // client's connection
+    Entry::new("provision.createvolume-failed", F::Storage,
+        "CreateVolume failed, supports topology = {topology:w} node selected {selected:w} => may reschedule = {reschedule:w} => state = {state:w} {error}",
+        "kubernetes-csi/external-provisioner", "pkg/controller/controller.go (provisionClaimOperation)", "v1.6+")
+        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
+        .says("the CSI driver's CreateVolume failed: {why}", "{fix}")
+        .samples(&[("topology", "true,"), ("selected", "false"), ("reschedule", "false"), ("state", "Background:"), ("error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded")]),
+    Entry::new("provision.temporary-error", F::Storage,
+        "Temporary error received, adding PVC {uid:w} to claims in progress",
+        "kubernetes-csi/external-provisioner", "pkg/controller/controller.go (provisionClaimOperation)", "v1.6+")
+        // the provisioner will retry: its error is on the lines around it
+        .complete()
+        .samples(&[("uid", "00000000-0000-0000-0000-000000000000")]),
+    Entry::new("csi.grpc-error", F::Storage,
+        "GRPC error: {error}",
+        "kubernetes-csi/csi-lib-utils", "connection/connection.go (LogGRPC)", "v0.2+")
+        // a trace line (`GRPC error: <nil>` for every call that worked); a failure is read
+        // from the provisioner's own lines around it
+        .exclusive().complete()
+        .samples(&[("error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded")]),
+    // the provisioner's own progress events (sig-storage-lib-external-provisioner
+    // controller/controller.go): context that it runs
+    Entry::new("provision.external-provisioning", F::Storage,
+        "External provisioner is provisioning volume for claim \"{claim}\"",
+        "kubernetes-sigs/sig-storage-lib-external-provisioner", "controller/controller.go (provisionClaimOperation)", "external-provisioner v1.0+")
+        .complete()
+        .samples(&[("claim", "default/ebs-claim")]),
+    Entry::new("provision.succeeded", F::Storage,
+        "Successfully provisioned volume {volume:w}",
+        "kubernetes-sigs/sig-storage-lib-external-provisioner", "controller/controller.go (provisionClaimOperation)", "external-provisioner v1.0+")
+        .complete()
+        .samples(&[("volume", "pvc-0a1b2c3d")]),
     Entry::new("go.x509-unknown-authority", F::Client,
         "x509: certificate signed by unknown authority",
         GO, "src/crypto/x509/verify.go (UnknownAuthorityError)", "Go 1.x")

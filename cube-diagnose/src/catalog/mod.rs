@@ -91,6 +91,8 @@ pub enum Family {
     /// Configuration management and provisioning tools that wrap the programs above (Ansible,
     /// Puppet, Terraform, cloud-init): their own result lines.
     ConfigManagement,
+    /// etcd: its gRPC errors as the API server passes them on, and `etcdctl` output.
+    Etcd,
 }
 
 impl Family {
@@ -123,6 +125,7 @@ impl Family {
             Family::Ocm => "ocm",
             Family::ContainerRuntime => "container-runtime",
             Family::ConfigManagement => "config-management",
+            Family::Etcd => "etcd",
         }
     }
 }

@@ -14,6 +14,7 @@
 //! catalog template).
 
 mod accelerator;
+pub(crate) mod backends;
 pub mod client;
 pub mod device_plugin;
 pub mod events;
@@ -315,6 +316,12 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     drop_unit_failures_explained(&mut out);
     if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {
         out.extend(multicluster::check(source, text));
+    }
+    if text.contains("Unauthorized")
+        && text.contains(" join ")
+        && let Some(s) = backends::karmada_unauthorized_prose(source, text, &out)
+    {
+        out.push(s);
     }
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
@@ -889,6 +896,12 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         | SignalKind::WebhookDenied
         | SignalKind::QuotaExceeded => client::refine(kind, m, l, &mut d),
         SignalKind::NvmlInitFailed => device_plugin::refine(kind, m, l, &mut d),
+        SignalKind::Known
+            if m.entry.id.starts_with("webhook.") || m.entry.id.starts_with("provision.") =>
+        {
+            backends::refine(m, &mut d);
+            kind
+        }
         SignalKind::Known if m.entry.id.starts_with("toolkit.") => {
             device_plugin::refine_toolkit(m, &mut d);
             kind

@@ -33,6 +33,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("put the cluster's CA in certificate-authority-data (`kubectl config view --raw`), use a server name in the certificate's SANs, and check clocks"),
         );
     }
+    // TLS from the API server to an admission webhook (`failed calling webhook "x": ... x509:
+    // ...`): the webhook's certificate or caBundle, never the client's; the cause and remedy
+    // are admission-webhook-unreachable's, this finding points to it
+    let mut webhooks = std::collections::BTreeSet::new();
+    for s in signals(ctx, &[SignalKind::Known])
+        .filter(|s| s.detail("entry").starts_with("webhook.") && s.detail("tls") == "true")
+    {
+        if !webhooks.insert((s.source.clone(), s.detail("webhook").to_owned())) {
+            continue;
+        }
+        out.push(signal_error(
+            ClusterTlsUntrusted::ID,
+            signal_subject(s),
+            s,
+            format!(
+                "TLS fails between the API server and the admission webhook {} ({}), not between the client and the API server: {} (the cause and remedy are in the admission-webhook-unreachable finding)",
+                s.detail("webhook"),
+                s.detail("target"),
+                s.detail("why")
+            ),
+            s.detail("fix"),
+        ));
+    }
     let kinds = [
         SignalKind::TlsUntrusted,
         SignalKind::TlsNameMismatch,
@@ -70,6 +93,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
+            // an admission plugin of the API server reading objects through its own loopback
+            // client: the API server's in-memory loopback certificate, not the client's
+            SignalKind::TlsExpired
+                if s.detail("relation") != "before" && loopback_admission(&s.text).is_some() =>
+            {
+                let resource = loopback_admission(&s.text).unwrap_or_default();
+                (
+                    format!("the API server rejected the request because its own admission step could not read {resource} from itself: the x509 error is inside the API server's answer (`... is forbidden: Get \"https://.../{resource}\": x509: ...`), on the loopback connection kube-apiserver makes to itself, whose self-signed certificate it generates in memory at start with a validity of one year (k8s.io/apiserver pkg/server/options/serving_with_loopback.go, client-go util/cert GenerateSelfSignedCertKey); the process has run longer than that. The client's kubeconfig and the certificate files on disk are not involved"),
+                    "restart kube-apiserver on every control-plane node so it generates a new loopback certificate (kubeadm static pod: `sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/ && sleep 20 && sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/`; a systemd service: `sudo systemctl restart kube-apiserver`); renewing certificate files does not replace it; later Kubernetes releases give the loopback certificate a longer validity, so upgrade, or restart the API server at least once a year".to_owned(),
+                )
+            }
             _ if s.detail("relation") == "before" || clock_skew => {
                 // one root cause: the clock, reported by node-clock-skew; renewing certificates
                 // would not help (and a certificate issued by a skewed clock is wrong too)
@@ -99,6 +133,35 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         ));
     }
     out
+}
+
+/// The resource an admission plugin of the API server read through its loopback client when
+/// TLS failed: an admission rejection (`pods "x" is forbidden: `) whose cause is a request of
+/// the API server to itself (`Get "https://<host>/api/v1/namespaces/<ns>/limitranges": x509:
+/// ...`; LimitRanger, ResourceQuota, ServiceAccount and NamespaceLifecycle list objects through
+/// the loopback client, kubernetes#121580).
+fn loopback_admission(text: &str) -> Option<String> {
+    let at = text.find(" is forbidden: ")? + " is forbidden: ".len();
+    let rest = &text[at..];
+    let get = rest.find("Get ")? + "Get ".len();
+    let url = rest[get..]
+        .trim_start_matches(['"', '\\'])
+        .split(['"', '\\', ' '])
+        .next()?
+        .trim_end_matches(':');
+    if !rest[get..].contains("x509:") {
+        return None;
+    }
+    let path = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = &path[path.find('/')?..];
+    if !(path.starts_with("/api/") || path.starts_with("/apis/")) {
+        return None;
+    }
+    path.split('?')
+        .next()?
+        .rsplit('/')
+        .find(|s| !s.is_empty())
+        .map(str::to_owned)
 }
 
 /// The issuer name Go's verifier tried and rejected by signature: `x509: certificate signed by
@@ -131,6 +194,26 @@ mod tests {
         assert!(f[0].message.contains("node-clock-skew"), "{}", f[0].message);
         assert!(!f[0].remedy.contains("certs renew"), "{}", f[0].remedy);
         assert_eq!(f[0].severity, crate::Severity::Warning);
+    }
+
+    #[test]
+    fn expired_loopback_certificate_inside_an_admission_rejection() {
+        // kubernetes/kubernetes#121580: LimitRanger reads limitranges through the API server's
+        // own loopback client
+        let f = run_log(
+            "cluster-tls-untrusted",
+            "Warning  FailedCreate  8m4s (x8 over 8m4s)  replicaset-controller  Error creating: pods \"test-5c644fc9cc-\" is forbidden: Get \"https://10.0.0.55:4443/api/v1/namespaces/fst-manage/limitranges\": x509: certificate has expired or is not yet valid: current time 2033-03-10T14:43:23+08:00 is after 2032-03-08T15:05:21Z",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("loopback") && f[0].message.contains("limitranges"));
+        assert!(f[0].remedy.contains("restart kube-apiserver"));
+        assert!(!f[0].remedy.contains("certs renew"), "{}", f[0].remedy);
+        // the client's own connection keeps the renewal remedy
+        let c = run_log(
+            "cluster-tls-untrusted",
+            "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2033-03-10T14:43:23+08:00 is after 2032-03-08T15:05:21Z",
+        );
+        assert!(!c[0].message.contains("loopback"));
     }
 
     #[test]

@@ -38,7 +38,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if !seen.insert((s.source.clone(), s.kind, if authn { 0 } else { s.line })) {
             continue;
         }
-        let (msg, remedy) = if authn {
+        let member_msg;
+        let member_remedy;
+        let (msg, remedy) = if !s.detail("karmada_member").is_empty() {
+            let m = s.detail("karmada_member");
+            member_msg = format!(
+                "Karmada's controllers call the member cluster {m} with the credentials stored at `karmada join` (the kubeconfig user given to join, kept in the karmada-cluster namespace), and the member's API server rejects them (401 Unauthorized): that user's token or client certificate expired or is not valid on the member (a cloud kubeconfig's short-lived exec or OIDC token, a rebuilt member)"
+            );
+            member_remedy = format!(
+                "join the member again with credentials that last on it: `kubectl karmada unjoin {m} --kubeconfig=<karmada-apiserver.config>`, then `kubectl karmada join {m} --kubeconfig=<karmada-apiserver.config> --cluster-kubeconfig=<file>` with a kubeconfig whose user is a ServiceAccount token or client certificate of the member (not an exec plugin); or register the member in Pull mode (`karmadactl register`), whose agent renews its own credentials"
+            );
+            (member_msg.as_str(), member_remedy.as_str())
+        } else if authn {
             authenticator_cause(s.detail("error"))
         } else if s.kind == SignalKind::AnonymousForbidden {
             (

@@ -341,6 +341,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     out.extend(share_resource_at_zero(ctx));
+    // a GPU query's answer (`-o custom-columns=...` printing `<none>`)
+    let queried = crate::rules::gpu_queried::findings(ctx, &out);
+    out.extend(queried);
     out
 }
 

@@ -35,6 +35,7 @@ macro_rules! declare_rule {
     };
 }
 
+pub mod backends;
 pub mod cluster_forbidden;
 pub mod cluster_kubeconfig;
 pub mod cluster_over_privileged;
@@ -44,6 +45,7 @@ pub mod cluster_unreachable;
 pub mod device_plugin_not_scheduled;
 pub mod gpu_mig_misconfigured;
 pub mod gpu_not_advertised;
+pub(crate) mod gpu_queried;
 pub mod gpu_resource_name_mismatch;
 pub mod gpu_resource_renamed;
 pub mod join_apiserver_unreachable;
@@ -107,6 +109,11 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(storage_no_default_class::StorageNoDefaultClass),
         Box::new(storage_node_local::StorageNodeLocal),
         Box::new(storage_mount_failed::StorageMountFailed),
+        Box::new(backends::StorageProvisioningFailed),
+        Box::new(backends::AdmissionWebhookUnreachable),
+        Box::new(backends::AdmissionWebhookDenied),
+        Box::new(backends::EtcdSpaceExceeded),
+        Box::new(backends::EtcdUnhealthy),
         Box::new(cluster_unreachable::ClusterUnreachable),
         Box::new(cluster_kubeconfig::ClusterKubeconfigInvalid),
         Box::new(cluster_kubeconfig::ClusterInsecureTls),

@@ -331,12 +331,149 @@ pub(crate) fn jsonpath_fields(cmd: &str) -> Option<Vec<String>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// The columns of a `kubectl get nodes -o custom-columns=...` command anywhere in `line`: with
+/// or without a prompt, inside backticks or quotes (`` `kubectl get nodes
+/// "-o=custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\.com/gpu"` ``), with
+/// `-o=`/`--output=` and quoted path parts (`GPUs:.status.capacity.'nvidia\.com/gpu'`).
+/// `None` when the line shows no such command of nodes (`oc` too).
+pub(crate) fn line_query_columns(line: &str) -> Option<Vec<(String, String)>> {
+    let at = line.find("custom-columns=")?;
+    let before = &line[..at];
+    let words: Vec<&str> = before
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let get = words.iter().position(|w| *w == "get").filter(|g| {
+        words[..*g]
+            .iter()
+            .any(|w| w.ends_with("kubectl") || *w == "oc")
+    })?;
+    if !words[get + 1..]
+        .iter()
+        .any(|w| matches!(*w, "node" | "nodes" | "no") || w.starts_with("node/"))
+    {
+        return None;
+    }
+    let spec: String = line[at + "custom-columns=".len()..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '`')
+        .filter(|c| *c != '\'' && *c != '"')
+        .collect();
+    let cols: Vec<(String, String)> = spec
+        .split(',')
+        .filter_map(|c| {
+            let (name, path) = c.split_once(':')?;
+            let (name, path) = (name.trim(), path.trim());
+            (!name.is_empty() && path.starts_with('.')).then(|| (name.to_owned(), path.to_owned()))
+        })
+        .collect();
+    (!cols.is_empty()).then_some(cols)
+}
+
+/// The resource field a column path names when its cell is `<none>`
+/// (`status.capacity.nvidia.com/gpu`), `None` for other paths.
+pub(crate) fn absent_field(path: &str) -> Option<String> {
+    let (first, second, key) = split_path(path)?;
+    (first == "status" && matches!(second, "capacity" | "allocatable") && !key.is_empty())
+        .then(|| format!("{first}.{second}.{key}"))
+}
+
+/// The cells of a table row as pasted: a Markdown quote (`> `) and backticks removed, kubectl's
+/// missing-value marker unescaped (`\<none\>` as a Markdown editor escapes it).
+fn query_cells(line: &str) -> Vec<String> {
+    let t = line.trim();
+    let t = t.strip_prefix('>').map_or(t, str::trim_start);
+    t.split_whitespace()
+        .map(|c| c.trim_matches('`').replace("\\<", "<").replace("\\>", ">"))
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// Nodes read from `kubectl get nodes -o custom-columns=...` output whose command is shown
+/// anywhere above it ([`line_query_columns`]) but not on a prompt line right before it: the
+/// table is found by its header row (the column names in order, any case), in a Markdown quote
+/// or not, after prose lines between command and output; its rows run to the first line with
+/// another number of cells. A `<none>` cell (the field is absent) is recorded as a known
+/// absence ([`NodeFacts::absent`]). At most one table per command.
+pub(crate) fn query_nodes(text: &str, problems: &mut Vec<(String, String, String)>) -> Vec<Node> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut facts: Vec<(String, NodeFacts)> = Vec::new();
+    let mut spec: Option<Vec<(String, String)>> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(cols) = line_query_columns(lines[i]) {
+            spec = Some(cols);
+            i += 1;
+            continue;
+        }
+        let Some(cols) = &spec else {
+            i += 1;
+            continue;
+        };
+        let header = query_cells(lines[i]);
+        let is_header = header.len() == cols.len()
+            && header
+                .iter()
+                .zip(cols)
+                .all(|(h, (n, _))| h.eq_ignore_ascii_case(n));
+        if !is_header {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while let Some(l) = lines.get(j) {
+            let cells = query_cells(l);
+            if cells.len() != cols.len() {
+                break;
+            }
+            let name = cols
+                .iter()
+                .zip(&cells)
+                .find(|((_, p), _)| p.trim_start_matches('.') == "metadata.name")
+                .map(|(_, c)| c.clone())
+                .unwrap_or_default();
+            let at = match facts.iter().position(|(n, _)| *n == name) {
+                Some(at) => at,
+                None => {
+                    facts.push((name, NodeFacts::default()));
+                    facts.len() - 1
+                }
+            };
+            let f = &mut facts[at].1;
+            for ((_, path), cell) in cols.iter().zip(&cells) {
+                if cell == "<none>" {
+                    f.absent.extend(absent_field(path));
+                    continue;
+                }
+                if let Some(fact) = path_fact(&format!("{path}: {cell}")) {
+                    f.add(fact);
+                }
+            }
+            j += 1;
+        }
+        spec = None;
+        i = j;
+    }
+    facts
+        .into_iter()
+        .filter(|(n, _)| !n.is_empty())
+        .map(|(n, f)| {
+            let (node, p) = f.into_node(&n);
+            problems.extend(p);
+            node
+        })
+        .collect()
+}
+
 /// Facts of one node, gathered from any of the forms above.
 #[derive(Debug, Default)]
 pub(crate) struct NodeFacts {
     pub capacity: BTreeMap<String, String>,
     pub allocatable: BTreeMap<String, String>,
     pub labels: BTreeMap<String, String>,
+    /// Resource fields printed as `<none>` (kubectl's missing value): known absent
+    /// (`status.capacity.nvidia.com/gpu`).
+    pub absent: Vec<String>,
 }
 
 impl NodeFacts {
@@ -362,11 +499,24 @@ impl NodeFacts {
         node.metadata.name = name.to_owned();
         node.metadata.labels = self.labels.into();
         let mut unknown = vec!["taints", "conditions"];
-        if self.capacity.is_empty() {
+        let shown = |field: &str| {
+            self.absent
+                .iter()
+                .any(|a| a.starts_with(&format!("status.{field}.")))
+        };
+        if self.capacity.is_empty() && !shown("capacity") {
             unknown.push("capacity");
         }
-        if self.allocatable.is_empty() {
+        if self.allocatable.is_empty() && !shown("allocatable") {
             unknown.push("allocatable");
+        }
+        if !self.absent.is_empty() {
+            let mut absent = self.absent.clone();
+            absent.sort();
+            absent.dedup();
+            node.metadata
+                .annotations
+                .insert(super::ABSENT_ANNOTATION.to_owned(), absent.join(","));
         }
         node.metadata.annotations.insert(
             super::PARTIAL_ANNOTATION.to_owned(),

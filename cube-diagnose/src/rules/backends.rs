@@ -1,0 +1,260 @@
+//! Faults of the API server's backends seen through it: an admission webhook it cannot call
+//! (`admission-webhook-unreachable`), etcd out of space (`etcd-space-exceeded`) or slow and
+//! without a leader (`etcd-unhealthy`), and a CSI driver that cannot create a claim's volume
+//! (`storage-provisioning-failed`). In each the API server answered: the client's connection
+//! works, so none of them is `cluster-unreachable`. The texts are catalog entries
+//! (`webhook.*`, `etcd.*`, `provision.*`, with their upstream files); the inner error's meaning
+//! is derived by `classify::backends`.
+
+use crate::classify::SignalKind;
+use crate::rules::log_catalog::catalog_findings;
+use crate::rules::signals;
+use crate::{Context, Finding};
+
+declare_rule!(
+    AdmissionWebhookUnreachable,
+    "admission-webhook-unreachable",
+    Import,
+    Error,
+    "The API server answered but cannot call an admission webhook (`Internal error occurred: failed calling webhook \"<name>\": failed to call webhook: Post \"https://<service>.<namespace>.svc:443/...\": <error>`, or its own log `Failed calling webhook, failing open|closed ...`): the webhook's pods are not Ready or its Service has no endpoints, the control plane cannot reach the pod network (firewall, security group, private-cluster rules, CNI), a NetworkPolicy blocks it, or TLS to it fails (caBundle, expired serving certificate). With failurePolicy Fail every request the webhook matches is rejected; with Ignore requests pass without it. A webhook that answered and refused (`admission webhook \"x\" denied the request`) is cluster-forbidden, not this.",
+    check_webhook
+);
+
+declare_rule!(
+    AdmissionWebhookDenied,
+    "admission-webhook-denied",
+    Import,
+    Warning,
+    "An admission webhook answered and refused the request (`admission webhook \"<name>\" denied the request: <reason>`, staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go): a policy (Gatekeeper, Kyverno, a product's validating webhook) rejects the object as written; the API server and the webhook both work. Not RBAC (cluster-forbidden) and not a webhook the API server cannot call (admission-webhook-unreachable).",
+    check_denied
+);
+
+declare_rule!(
+    EtcdSpaceExceeded,
+    "etcd-space-exceeded",
+    Import,
+    Error,
+    "etcd's backend database reached its quota and raised the NOSPACE alarm (`etcdserver: mvcc: database space exceeded`, passed on by the API server to kubectl, the kubelet and controllers; `alarm:NOSPACE` in `etcdctl alarm list`): etcd refuses every write until it is compacted, defragmented on every member and the alarm disarmed.",
+    check_space
+);
+
+declare_rule!(
+    EtcdUnhealthy,
+    "etcd-unhealthy",
+    Import,
+    Warning,
+    "etcd errors passed on by the API server (etcd api/v3rpc/rpctypes/error.go): requests timed out, leader changed or no leader, too many requests, request too large, corrupt cluster. `mvcc: required revision has been compacted` is routine for watches and reported as information only.",
+    check_etcd
+);
+
+declare_rule!(
+    StorageProvisioningFailed,
+    "storage-provisioning-failed",
+    Storage,
+    Error,
+    "A PersistentVolumeClaim's volume cannot be provisioned (`failed to provision volume with StorageClass \"x\": rpc error: code = ... desc = ...` from the CSI external-provisioner or the in-tree PersistentVolume controller): the driver's inner error decides the cause (the CSI controller's cloud identity lacks permission, CreateVolume timed out, quota exhausted, topology, data source, driver down, invalid parameters), or the class does not exist, or the claim waits for an external provisioner that the input never shows working.",
+    check_provisioning
+);
+
+fn check_webhook(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, AdmissionWebhookUnreachable::ID)
+}
+
+fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut seen = std::collections::BTreeSet::new();
+    signals(ctx, &[SignalKind::WebhookDenied])
+        .filter(|s| seen.insert((crate::rules::signal_subject(s), s.detail("webhook").to_owned())))
+        .map(|s| {
+            let (cause, remedy) = crate::catalog::entry(s.detail("entry"))
+                .map(|e| e.cause_and_remedy(s))
+                .unwrap_or_else(|| {
+                    (
+                        "an admission webhook denied the request".to_owned(),
+                        "change the object to satisfy the policy, or ask the policy owner for an exception".to_owned(),
+                    )
+                });
+            Finding::new(
+                AdmissionWebhookDenied::ID,
+                crate::Severity::Warning,
+                crate::rules::signal_subject(s),
+                format!("{cause} (the API server and the webhook work: a policy refuses the object as written)"),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy(remedy)
+        })
+        .collect()
+}
+
+fn check_space(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, EtcdSpaceExceeded::ID)
+}
+
+fn check_etcd(ctx: &Context<'_>) -> Vec<Finding> {
+    // the NOSPACE alarm explains the other etcd errors of the same input (one cause)
+    let nospace = !check_space(ctx).is_empty();
+    catalog_findings(ctx, EtcdUnhealthy::ID)
+        .into_iter()
+        .filter(|f| !nospace || f.severity == crate::Severity::Info)
+        .collect()
+}
+
+/// Whether the input shows an external provisioner working on claims (its own events, or a
+/// claim's volume provisioned): then `waiting for a volume to be created` is the normal wait.
+fn provisioner_active(ctx: &Context<'_>) -> bool {
+    const ACTIVE: [&str; 3] = [
+        "External provisioner is provisioning volume",
+        "Successfully provisioned volume",
+        "ProvisioningSucceeded",
+    ];
+    ctx.logs()
+        .iter()
+        .any(|l| ACTIVE.iter().any(|a| l.text.contains(a)))
+        || ctx.snapshot().events.iter().any(|e| {
+            ACTIVE
+                .iter()
+                .any(|a| e.message.contains(a) || e.reason.contains(a))
+        })
+}
+
+fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
+    // a provisioning line whose inner error is a mount (csi-driver-nfs mounts the share in its
+    // controller to create the volume's directory): storage-mount-failed reads the mount error
+    // with its remedies; one finding carries the cause
+    let mounts: Vec<(&str, usize)> = signals(ctx, &[SignalKind::MountFailed])
+        .map(|s| (s.source.as_str(), s.line))
+        .collect();
+    let active = provisioner_active(ctx);
+    let mut findings = catalog_findings(ctx, StorageProvisioningFailed::ID);
+    findings.retain(|f| {
+        let waiting = f.message.contains("waits for the external provisioner");
+        let on_mount_line = f.evidence.iter().any(|e| {
+            matches!(e, crate::Evidence::Log { source, line, .. }
+                if mounts.iter().any(|(src, l)| source == src && line == l))
+        });
+        !(on_mount_line || (waiting && active))
+    });
+    // a claim with a failure of its own: the wait is its consequence
+    let failed: Vec<crate::Subject> = findings
+        .iter()
+        .filter(|f| !f.message.contains("waits for the external provisioner"))
+        .map(|f| f.subject.clone())
+        .collect();
+    findings.retain(|f| {
+        !(f.message.contains("waits for the external provisioner") && failed.contains(&f.subject))
+    });
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Severity;
+    use crate::rules::testutil::run_log;
+
+    #[test]
+    fn webhook_timeout_is_not_an_unreachable_api_server() {
+        // intel/intel-device-plugins-for-kubernetes#811 (v1.22+ wording)
+        let text = "namespace/intelfpgawebhook-system created\nError from server (InternalError): error when creating \"deployments/fpga_admissionwebhook/default/\": Internal error occurred: failed calling webhook \"webhook.cert-manager.io\": failed to call webhook: Post \"https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s\": context deadline exceeded\n";
+        let f = run_log("admission-webhook-unreachable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.kind, "Service");
+        assert_eq!(f[0].subject.namespace, "cert-manager");
+        assert_eq!(f[0].subject.name, "cert-manager-webhook");
+        assert!(f[0].message.contains("webhook.cert-manager.io"));
+        assert!(
+            f[0].remedy
+                .contains("kubectl -n cert-manager get endpoints cert-manager-webhook")
+        );
+        assert!(run_log("cluster-unreachable", text).is_empty());
+        assert!(run_log("log-line-unrecognised", text).is_empty());
+        // an x509 inside is the webhook's certificate, not the API server's
+        let x509 = "Internal error occurred: failed calling webhook \"validate.nginx.ingress.kubernetes.io\": failed to call webhook: Post \"https://ingress-nginx-controller-admission.ingress-nginx.svc:443/networking/v1/ingresses?timeout=10s\": x509: certificate signed by unknown authority";
+        let tls = run_log("cluster-tls-untrusted", x509);
+        assert_eq!(tls.len(), 1, "{tls:#?}");
+        assert!(tls[0].message.contains("admission-webhook-unreachable"));
+        assert!(!tls[0].remedy.contains("kubeconfig"), "{}", tls[0].remedy);
+        assert!(
+            run_log("admission-webhook-unreachable", x509)[0]
+                .message
+                .contains("caBundle")
+        );
+        // failing open: the request passed without the webhook
+        let open = run_log(
+            "admission-webhook-unreachable",
+            "W0718 11:24:23.417416       1 dispatcher.go:170] Failed calling webhook, failing open webhook-server-svc.devops.svc: failed calling webhook \"webhook-server-svc.devops.svc\": Post \"https://webhook-server-svc.devops.svc:8080/mutating?timeout=10s\": x509: certificate signed by unknown authority",
+        );
+        assert_eq!(open[0].severity, Severity::Warning);
+        // a denial is the webhook's answer, not this rule
+        let denied = "Error from server (Forbidden): admission webhook \"validation.gatekeeper.sh\" denied the request: [must-have-owner] you must provide labels: {\"owner\"}";
+        assert!(run_log("admission-webhook-unreachable", denied).is_empty());
+        let d = run_log("admission-webhook-denied", denied);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].message.contains("validation.gatekeeper.sh"));
+    }
+
+    #[test]
+    fn etcd_nospace_through_any_client() {
+        // kubernetes/kops#4005: the kubelet's status manager
+        let text = "kubelet[1495]: W1204 11:17:02.533588    1495 status_manager.go:446] Failed to update status for pod \"custom-pod-A\": etcdserver: mvcc: database space exceeded\n";
+        let f = run_log("etcd-space-exceeded", text);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].remedy.contains("defrag") && f[0].remedy.contains("alarm disarm"));
+        assert!(run_log("cluster-unreachable", text).is_empty());
+        let alarm = run_log(
+            "etcd-space-exceeded",
+            "memberID:8e9e05c52164694d alarm:NOSPACE\n",
+        );
+        assert_eq!(alarm.len(), 1);
+        // a compacted revision is routine for watches
+        let c = run_log(
+            "etcd-unhealthy",
+            "W0101 00:00:00.000000 1 reflector.go:1] watch chan error: etcdserver: mvcc: required revision has been compacted\n",
+        );
+        assert_eq!(c[0].severity, Severity::Info);
+        let t = run_log(
+            "etcd-unhealthy",
+            "Error from server: etcdserver: request timed out\nError from server: etcdserver: leader changed\n",
+        );
+        assert_eq!(t.len(), 1, "one finding per group: {t:#?}");
+        assert_eq!(t[0].severity, Severity::Warning);
+        assert!(
+            run_log(
+                "cluster-unreachable",
+                "Error from server: etcdserver: request timed out"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn provisioning_failures_and_waits() {
+        // kubernetes-sigs/aws-ebs-csi-driver#963
+        let text = "Warning   ProvisioningFailed     persistentvolumeclaim/ebs-claim   failed to provision volume with StorageClass \"ebs-sc\": rpc error: code = Internal desc = Could not create volume \"pvc-xyz\": could not create volume in EC2: UnauthorizedOperation: You are not authorized to perform this operation.\n";
+        let f = run_log("storage-provisioning-failed", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("ebs-sc") && f[0].remedy.contains("IAM"));
+        assert!(run_log("cluster-forbidden", text).is_empty());
+        // a wait with the provisioner working is normal; alone it is the missing provisioner
+        let wait = "Normal  ExternalProvisioning  4s (x2 over 5s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator\n";
+        let w = run_log("storage-provisioning-failed", wait);
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].severity, Severity::Warning);
+        let busy = format!(
+            "{wait}Normal  Provisioning  5s  ebs.csi.aws.com_ebs-csi-controller-1  External provisioner is provisioning volume for claim \"default/ebs-claim\"\n"
+        );
+        assert!(run_log("storage-provisioning-failed", &busy).is_empty());
+        let v2 = run_log(
+            "storage-provisioning-failed",
+            "Normal ExternalProvisioning persistentvolumeclaim/data-0 Waiting for a volume to be created either by the external provisioner 'ebs.csi.aws.com' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.\n",
+        );
+        assert_eq!(v2.len(), 1);
+        let missing = run_log(
+            "storage-provisioning-failed",
+            "Warning  ProvisioningFailed  15s  Failed to provision volume with StorageClass \"fast-ssd\": storageclass.storage.k8s.io \"fast-ssd\" not found\n",
+        );
+        assert_eq!(missing.len(), 1);
+        assert!(
+            missing[0].message.contains("does not exist"),
+            "{missing:#?}"
+        );
+    }
+}
