@@ -59,6 +59,7 @@ pub mod smi;
 pub mod snapshot;
 pub mod sparse;
 pub mod terminal;
+mod timestamp;
 pub mod yaml;
 
 pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef, KubeconfigSource, SecretKeyRef};
