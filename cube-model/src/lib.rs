@@ -62,6 +62,7 @@ pub mod snapshot;
 pub mod sparse;
 pub mod status;
 pub mod terminal;
+mod timestamp;
 pub mod yaml;
 
 pub use cluster::{Cluster, ClusterRegistry, KubeconfigRef, KubeconfigSource, SecretKeyRef};

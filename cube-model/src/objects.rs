@@ -105,7 +105,9 @@ struct ObjectMetaWire {
     labels: Labels,
     #[serde(deserialize_with = "de::annotations")]
     annotations: Labels,
+    #[serde(deserialize_with = "crate::timestamp::option")]
     creation_timestamp: Option<Time>,
+    #[serde(deserialize_with = "crate::timestamp::option")]
     deletion_timestamp: Option<Time>,
     deletion_grace_period_seconds: Option<i64>,
     #[serde(deserialize_with = "de::exact_vec")]
@@ -404,10 +406,16 @@ pub struct NodeCondition {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// `lastHeartbeatTime`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::timestamp::option"
+    )]
     pub last_heartbeat_time: Option<Time>,
     /// `lastTransitionTime`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::timestamp::option"
+    )]
     pub last_transition_time: Option<Time>,
 }
 
@@ -940,6 +948,7 @@ struct PodStatusWire {
     conditions: Vec<PodCondition>,
     qos_class: String,
     nominated_node_name: String,
+    #[serde(deserialize_with = "crate::timestamp::option")]
     start_time: Option<Time>,
     reason: String,
     message: String,
@@ -1074,7 +1083,10 @@ pub struct ContainerState {
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerStateRunning {
     /// `startedAt`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::timestamp::option"
+    )]
     pub started_at: Option<Time>,
 }
 
@@ -1109,7 +1121,10 @@ pub struct PodCondition {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// `lastTransitionTime`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::timestamp::option"
+    )]
     pub last_transition_time: Option<Time>,
 }
 

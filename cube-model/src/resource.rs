@@ -593,14 +593,25 @@ impl<'de> serde::Deserialize<'de> for ResourceList {
                 self,
                 mut map: A,
             ) -> Result<ResourceList, A::Error> {
-                let mut out = Entries(Vec::with_capacity(map.size_hint().unwrap_or(0).min(64)));
+                // JSON gives no length up front: the entries are gathered on the stack and
+                // then moved into one exact allocation (a vector grown by doubling and shrunk
+                // took two allocator calls per list; a snapshot reads hundreds of thousands)
+                let mut items: smallvec::SmallVec<[(ResourceName, Quantity); 6]> =
+                    smallvec::SmallVec::new();
                 while let Some((k, v)) = map.next_entry::<ResourceName, Quantity>()? {
-                    out.insert(k, v);
+                    // as `Entries::insert`: in name order, a repeated name keeps its last value
+                    if items.last().is_none_or(|(last, _)| *last < k) {
+                        items.push((k, v));
+                        continue;
+                    }
+                    match items.binary_search_by(|(n, _)| n.as_str().cmp(k.as_str())) {
+                        Ok(i) => items[i].1 = v,
+                        Err(i) => items.insert(i, (k, v)),
+                    }
                 }
-                // JSON gives no length up front: the vector grew by doubling (room for four
-                // entries for one); a snapshot keeps hundreds of thousands of these lists
-                out.0.shrink_to_fit();
-                Ok(ResourceList(out))
+                let mut out = Vec::with_capacity(items.len());
+                out.extend(items);
+                Ok(ResourceList(Entries(out)))
             }
         }
         d.deserialize_map(V)
