@@ -631,6 +631,33 @@ fn handshake_time(v: &str) -> Option<i64> {
         .map(|t| t.as_second())
 }
 
+/// True when the node's kubelet serves the legacy `alpha.kubernetes.io/nvidia-gpu` itself as
+/// its GPU resource: it advertises it above zero and is older than v1.10 (the Accelerators
+/// feature gate; device plugins were alpha until v1.10, so such clusters count GPUs under that
+/// name). From v1.10 (where the kubelet may still list it) the device plugin's
+/// `nvidia.com/gpu` is the resource, and the legacy name alone is a broken chain.
+pub(crate) fn legacy_gpu_served(node: &Node) -> bool {
+    let served = node
+        .status
+        .allocatable
+        .get(cube_model::resource::names::LEGACY_NVIDIA_GPU)
+        .is_some_and(|q| !q.is_zero() && !q.is_negative());
+    let v = node
+        .status
+        .node_info
+        .kubelet_version
+        .trim_start_matches('v');
+    let minor = v
+        .strip_prefix("1.")
+        .map(|r| {
+            r.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|m| m.parse::<u32>().ok());
+    served && minor.is_some_and(|m| m < 10)
+}
+
 #[allow(clippy::too_many_lines)]
 fn evaluate(
     ctx: &Context<'_>,
@@ -670,16 +697,10 @@ fn evaluate(
         severity: base_severity,
     };
 
-    // v1.6-v1.10 (kubelet Accelerators feature gate, removed in v1.11): the kubelet itself
-    // advertises alpha.kubernetes.io/nvidia-gpu (pkg/kubelet/cm/... `ResourceNvidiaGPU`,
-    // pkg/api/types.go `ResourceNvidiaGPU = "alpha.kubernetes.io/nvidia-gpu"`) with no device
-    // plugin: above zero, the node's GPUs are advertised under that name
-    if alloc.is_empty()
-        && vendor.is_none_or(|v| v == GpuVendor::Nvidia)
-        && ev
-            .allocatable
-            .get(cube_model::resource::names::LEGACY_NVIDIA_GPU)
-            .is_some_and(|q| !q.is_zero() && !q.is_negative())
+    // v1.6-v1.9 (kubelet Accelerators feature gate): the kubelet itself
+    // advertises alpha.kubernetes.io/nvidia-gpu (pkg/api/types.go `ResourceNvidiaGPU`) with no
+    // device plugin: above zero, the node's GPUs are advertised under that name
+    if alloc.is_empty() && vendor.is_none_or(|v| v == GpuVendor::Nvidia) && legacy_gpu_served(node)
     {
         return None;
     }

@@ -3785,7 +3785,16 @@ fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
         | "NodeLost"
         | "Shutdown"
         | "UnexpectedAdmissionError"
-        | "ContainerStatusUnknown" => "Failed".to_owned(),
+        | "ContainerStatusUnknown"
+        // the kubelet's admission refusals (pkg/kubelet/lifecycle/predicate.go: a predicate's
+        // name, v1.2-v1.4 kubelet.go's own reasons, the Topology Manager's)
+        | "MatchNodeSelector"
+        | "NodeSelectorMismatching"
+        | "PodToleratesNodeTaints"
+        | "TaintToleration"
+        | "PodFitsHostPorts"
+        | "HostPortConflict"
+        | "TopologyAffinityError" => "Failed".to_owned(),
         s if s.starts_with("OutOf") => "Failed".to_owned(),
         "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
         _ if node.is_empty() => "Pending".to_owned(),

@@ -1409,7 +1409,9 @@ fn parse_histogram(text: &str) -> Option<Vec<ReasonCount>> {
         out.into_iter()
             .map(|(count, r)| ReasonCount {
                 count,
-                reason: Reason::parse(&r),
+                // v1.9-v1.10 pre-releases printed predicate names in this histogram
+                // (kubernetes/kubernetes#57574: `3 MatchNodeSelector, 1 NodeUnschedulable`)
+                reason: legacy_reason(&r),
             })
             .collect(),
     )

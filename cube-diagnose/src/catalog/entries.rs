@@ -2473,8 +2473,16 @@ pub static ENTRIES: &[Entry] = &[
         "Predicate {predicate:w} failed",
         K8S, "pkg/kubelet/lifecycle/predicate.go (Admit; PredicateFailureError)", "v1.4+")
         .to(K::Known, "pod-unschedulable", Error).group("kubelet-admit")
-        .says("the kubelet refused the pod after it was bound to the node: the {predicate} check (node selector / node affinity, taints, host ports) fails there, so the pod was bound without the scheduler's check (spec.nodeName set by hand or by a controller, a static pod) or the node's labels or taints changed before it started; the pod is marked Failed and not retried", "compare the pod's nodeSelector, affinity and tolerations with the node (`kubectl get node <node> --show-labels`, `kubectl describe node <node> | grep Taints`); do not set spec.nodeName by hand; then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`)")
+        .says("the kubelet refused the pod after it was bound to the node: the {predicate} check (node selector / node affinity, taints, host ports) fails there; most often right after the node rebooted or its kubelet restarted, when the kubelet re-admits its pods before it has read its own Node object's labels (kubernetes/kubernetes#71907, #80745: the controllers create replacement pods), otherwise the pod was bound without the scheduler's check (spec.nodeName set by hand or by a controller, a static pod) or the node's labels or taints changed before it started; the pod is marked Failed and not retried", "compare the pod's nodeSelector, affinity and tolerations with the node (`kubectl get node <node> --show-labels`, `kubectl describe node <node> | grep Taints`); do not set spec.nodeName by hand; then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`)")
         .samples(&[("predicate", "MatchNodeSelector")]),
+    // the kubelet's Topology Manager (pkg/kubelet/cm/topologymanager/scope.go,
+    // `ErrorTopologyAffinity`, reason TopologyAffinityError, v1.18+): with the
+    // single-numa-node or restricted policy the pod's devices and CPUs cannot be aligned
+    Entry::new("kubelet.admit.topology-affinity", F::Kubelet,
+        "Resources cannot be allocated with Topology locality",
+        K8S, "pkg/kubelet/cm/topologymanager/scope.go (ErrorTopologyAffinity)", "v1.18+")
+        .to(K::Known, "pod-unschedulable", Error).group("kubelet-admit")
+        .says("the kubelet's Topology Manager refused the pod (reason TopologyAffinityError): with its single-numa-node or restricted policy the pod's GPUs (or other devices) and exclusive CPUs cannot all come from one NUMA node of the node it was bound to; the scheduler does not see NUMA topology, so it keeps placing such pods there", "request fewer devices or CPUs per pod (what one NUMA node holds), free the devices of that NUMA node, or relax the kubelet's --topology-manager-policy (best-effort); then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`)"),
     // kube-scheduler sentences that stand without a `0/N nodes are available` header: v1.4-v1.9
     // volume predicates stopped at an unbound claim (`PersistentVolumeClaim is not bound: %q`,
     // plugin/pkg/scheduler/algorithm/predicates/predicates.go), and the VolumeBinding check's

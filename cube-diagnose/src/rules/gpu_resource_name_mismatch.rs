@@ -34,16 +34,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .map(|(k, _)| k.as_str())
         .collect();
     let know_nodes = !advertised.is_empty();
-    // a node advertising the legacy name above zero runs a v1.6-v1.10 kubelet with the
-    // Accelerators feature gate (it serves alpha.kubernetes.io/nvidia-gpu itself, no device
-    // plugin): there pods and LimitRanges use that name as they must; quotas still cannot
-    // evaluate it
-    let legacy_served = snap.nodes.iter().any(|n| {
-        n.status
-            .allocatable
-            .get(LEGACY[0].0)
-            .is_some_and(|q| !q.is_zero() && !q.is_negative())
-    });
+    // a node whose pre-v1.10 kubelet serves the legacy name above zero (the Accelerators
+    // feature gate, no device plugin): there pods and LimitRanges use that name as they must;
+    // quotas still cannot evaluate it
+    let legacy_served = snap.nodes.iter().any(crate::gpu::legacy_gpu_served);
     let unknown = |what: Subject, field: String, key: &str, res: &str, out: &mut Vec<Finding>| {
         if legacy_served
             && what.kind != "ResourceQuota"
@@ -255,6 +249,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
+
+    /// A pre-v1.10 kubelet serves alpha.kubernetes.io/nvidia-gpu itself (Accelerators gate):
+    /// pods asking for it there are right; from v1.10 the name alone is the old mistake.
+    #[test]
+    fn legacy_name_served_by_an_old_kubelet_is_not_a_mismatch() {
+        let case = |version: &str| {
+            format!(
+                r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"n"}},"status":{{"capacity":{{"alpha.kubernetes.io/nvidia-gpu":"2"}},"allocatable":{{"alpha.kubernetes.io/nvidia-gpu":"2"}},"nodeInfo":{{"kubeletVersion":"{version}"}}}}}},
+                {{"kind":"Pod","metadata":{{"name":"p","namespace":"a"}},"spec":{{"nodeName":"n","containers":[{{"name":"c","image":"x","resources":{{"limits":{{"alpha.kubernetes.io/nvidia-gpu":"1"}}}}}}]}},"status":{{"phase":"Running"}}}}]}}"#
+            )
+        };
+        assert!(run_rule("gpu-resource-name-mismatch", &case("v1.7.5")).is_empty());
+        assert!(run_rule("gpu-not-advertised", &case("v1.7.5")).is_empty());
+        assert!(!run_rule("gpu-resource-name-mismatch", &case("v1.11.2")).is_empty());
+    }
 
     #[test]
     fn renamed_shared_resource_only_when_someone_asks_for_the_old_name() {

@@ -96,6 +96,11 @@ fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
 fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, GpuPluginLogError::ID);
     out.extend(plugin_error_findings(ctx));
+    // pods the kubelet failed with UnexpectedAdmissionError (device allocation)
+    out.extend(crate::rules::kubelet_admission::refused_pods(
+        ctx,
+        GpuPluginLogError::ID,
+    ));
     out
 }
 

@@ -51,6 +51,7 @@ pub mod gpu_resource_renamed;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_token_invalid;
+pub(crate) mod kubelet_admission;
 pub mod limitrange_gpu_default;
 pub mod limitrange_rejected;
 pub mod log_catalog;

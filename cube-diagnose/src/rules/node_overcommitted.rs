@@ -162,6 +162,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         ctx,
         NodeOvercommitted::ID,
     ));
+    out.extend(crate::rules::kubelet_admission::refused_pods(
+        ctx,
+        NodeOvercommitted::ID,
+    ));
     out
 }
 

@@ -358,6 +358,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         PodUnschedulable::ID,
         |e| matches!(e.group, "kubelet-admit" | "scheduler-volume"),
     ));
+    out.extend(crate::rules::kubelet_admission::refused_pods(
+        ctx,
+        PodUnschedulable::ID,
+    ));
     for f in &mut out {
         f.remedy = name_pod(&f.remedy, &f.subject);
     }
