@@ -641,9 +641,26 @@ impl Inputs {
             self.snapshot.persistent_volume_claims.len(),
         );
         let lengths_before = crate::locate::list_lengths(&self.snapshot);
+        let statuses_before = self.snapshot.api_statuses.len();
+        let unknown_before: usize = self.snapshot.unknown_kinds.values().sum();
         let outcome = self.snapshot.add_bytes(source, text.as_bytes());
         self.stamp_source(source, events_before, nodes_before);
         self.stamp_pods(source, pods_before, claims_before, true);
+        // API Status bodies (the whole input, a document, List items): their messages are
+        // what the API server said, read as log lines at the line each message is on
+        let statuses = self.snapshot.api_statuses.len() - statuses_before;
+        if statuses > 0 {
+            let (lines, origins) = status_lines(
+                text,
+                first_line,
+                &self.snapshot.api_statuses[statuses_before..],
+            );
+            // cut at the log-line bound like any log text
+            let log = self.bounded_log(source, &lines).with_origins(origins);
+            self.logs.push(log);
+        }
+        let only_statuses =
+            statuses > 0 && self.snapshot.unknown_kinds.values().sum::<usize>() == unknown_before;
         self.locations.record_new_objects_at(
             file,
             text,
@@ -671,8 +688,12 @@ impl Inputs {
                 let sharing_config = format == InputFormat::Yaml
                     && text.contains("kind: ConfigMap")
                     && text.contains("sharing:");
+                if objects == 0 && only_statuses {
+                    // API Status bodies only: read above, message by message
+                    return Routed::Quiet(format);
+                }
                 if objects == 0 || sharing_config {
-                    // e.g. a Status body or a kind the snapshot does not keep: still text evidence
+                    // e.g. a kind the snapshot does not keep: still text evidence
                     let log = self.bounded_log(source, text);
                     self.logs.push(log);
                     if objects == 0 {
@@ -869,11 +890,24 @@ impl Inputs {
                     .any(|m| m.entry.complete)
             });
         if !quiet && read_nothing {
+            let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+            let host = cube_model::hostfacts::read(&texts);
             match known_unused_shape(lines) {
                 Some(what) => self.problems.push(InputProblem {
                     source: source.to_owned(),
                     message: format!(
                         "{what}: recognised, but nothing in it is read by the analyses"
+                    ),
+                    fatal: false,
+                    ..InputProblem::default()
+                }),
+                // every line a host fact (PCI listing, uname, versions, an issue template's
+                // environment block) and no failure signal: read, nothing to diagnose
+                None if host.all_clear() => self.problems.push(InputProblem {
+                    source: source.to_owned(),
+                    message: format!(
+                        "read as host facts: nothing to diagnose ({})",
+                        host.summary()
                     ),
                     fatal: false,
                     ..InputProblem::default()
@@ -971,6 +1005,50 @@ impl Routed {
             | Routed::Fatal(format) => *format,
         }
     }
+}
+
+/// The lines of the API `Status` bodies read from `text` (a JSON/YAML input or section
+/// starting at line `first_line` of its file): each Status's lines
+/// ([`cube_model::status::ApiStatus::lines`]) with the line of the input its `message` is on
+/// (found in input order; the first line of the text when it cannot be found).
+fn status_lines(
+    text: &str,
+    first_line: usize,
+    statuses: &[cube_model::status::ApiStatus],
+) -> (String, Vec<LineOrigin>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut at = 0usize;
+    let mut out = String::new();
+    let mut origins = Vec::new();
+    for st in statuses {
+        // a piece of the message that reads the same escaped or not
+        let probe: String = st
+            .message
+            .chars()
+            .take_while(|c| !matches!(c, '"' | '\\' | '\n'))
+            .take(40)
+            .collect();
+        let found = (!probe.trim().is_empty())
+            .then(|| {
+                (at..lines.len())
+                    .chain(0..at)
+                    .find(|&i| lines[i].contains("message") && lines[i].contains(probe.as_str()))
+            })
+            .flatten();
+        if let Some(i) = found {
+            at = i + 1;
+        }
+        let line = first_line + found.unwrap_or(0);
+        for l in st.lines() {
+            out.push_str(&l);
+            out.push('\n');
+            origins.push(LineOrigin {
+                line,
+                host: String::new(),
+            });
+        }
+    }
+    (out, origins)
 }
 
 fn problem(source: &str, message: String, fatal: bool) -> InputProblem {

@@ -327,6 +327,17 @@ pub fn prompt_command(line: &str) -> Option<&str> {
     {
         return Some(cmd.trim());
     }
+    // bash's default prompt `\s-\v\$ ` (bash(1) PROMPTING): `bash-5.1# cmd`, `sh-4.4$ cmd`
+    // (a container's or a minimal host's shell)
+    if let Some((shell, rest)) = t.trim_start().split_once('-')
+        && matches!(shell, "bash" | "sh")
+        && let Some(p) = rest.find(['#', '$'])
+        && p > 0
+        && rest[..p].chars().all(|c| c.is_ascii_digit() || c == '.')
+        && (rest[p + 1..].is_empty() || rest[p + 1..].starts_with(' '))
+    {
+        return Some(rest[p + 1..].trim());
+    }
     // bare prompts
     let s = t.trim_start();
     for prompt in ["$", "%", "❯", "➜", "λ"] {
@@ -417,6 +428,7 @@ pub fn split(text: &str) -> Vec<Section> {
     let mut i = 0;
     let push = |sections: &mut Vec<Section>, mut s: Section| {
         if !s.is_blank() || s.command.is_some() {
+            expand_statuses(&mut s);
             dedent(&mut s);
             sections.push(s);
         }
@@ -498,6 +510,51 @@ pub fn split(text: &str) -> Vec<Section> {
     }
     push(&mut sections, current);
     sections
+}
+
+/// API `Status` bodies inside a section's text ([`crate::status::expand_in_lines`]: after
+/// `Response Body: ` of `kubectl -v=8`, after `curl -i`'s status line and headers, pretty
+/// bodies among other lines) are replaced by what they say: the message and the causes
+/// ([`crate::status::ApiStatus::lines`]), at the line number of the message; the HTTP status
+/// line and headers before a body are part of it. A section that is nothing but one Status
+/// body is left whole (the snapshot loader reads it as an object).
+fn expand_statuses(section: &mut Section) {
+    if !section
+        .lines
+        .iter()
+        .any(|l| l.text.contains("Status") || l.text.contains("\"code\""))
+    {
+        return;
+    }
+    let texts: Vec<&str> = section.lines.iter().map(|l| l.text.as_str()).collect();
+    let found = crate::status::expand_in_lines(&texts);
+    if found.is_empty() {
+        return;
+    }
+    let blank = |r: std::ops::Range<usize>| texts[r].iter().all(|t| t.trim().is_empty());
+    if let [one] = found.as_slice()
+        && blank(0..one.first)
+        && blank(one.end..texts.len())
+        && texts[one.first].trim_start().starts_with('{')
+    {
+        return;
+    }
+    let mut out = Vec::with_capacity(section.lines.len());
+    let mut next = 0;
+    for at in &found {
+        out.extend(section.lines[next..at.first].iter().cloned());
+        let origin = &section.lines[at.message_line];
+        for text in at.status.lines() {
+            out.push(PasteLine {
+                number: origin.number,
+                text,
+                host: origin.host.clone(),
+            });
+        }
+        next = at.end;
+    }
+    out.extend(section.lines[next..].iter().cloned());
+    section.lines = out;
 }
 
 /// grep's group separator: GNU grep prints a line `--` between groups of context lines
@@ -1777,6 +1834,12 @@ mod tests {
             Some("kubectl describe node x")
         );
         assert_eq!(prompt_command("# This is a heading"), None);
+        assert_eq!(
+            prompt_command("bash-5.1# lspci -d 1002:75a3"),
+            Some("lspci -d 1002:75a3")
+        );
+        assert_eq!(prompt_command("sh-4.4$ uname -a"), Some("uname -a"));
+        assert_eq!(prompt_command("bash-completion is installed"), None);
         assert_eq!(
             prompt_command("user@host:~$ kubectl get pods"),
             Some("kubectl get pods")

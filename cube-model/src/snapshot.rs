@@ -118,6 +118,12 @@ pub struct ClusterSnapshot {
     /// Limits hit while loading or collecting (objects past a limit are counted here, never
     /// stored; nothing is cut silently).
     pub limits_hit: Vec<crate::limits::LimitExceeded>,
+    /// API `Status` bodies read (a whole input, a document or a List item): what the API
+    /// server said, for the log classifiers ([`crate::status`]). A failure that is a read
+    /// failure ([`crate::status::ApiStatus::is_read_failure`]) also names its kind in
+    /// `missing_kinds`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub api_statuses: Vec<crate::status::ApiStatus>,
     /// The bounds applied by the loader (see [`ClusterSnapshot::with_limits`]).
     #[serde(skip)]
     pub(crate) limits: Aside<crate::limits::Limits>,
@@ -1478,7 +1484,7 @@ impl ClusterSnapshot {
         ctx.saw_object = true;
         let group = head.api_version.as_deref().map(api_group);
         if kind == "Status" && group.is_none_or(str::is_empty) {
-            self.add_status(&obj);
+            self.add_status(ctx.source, &obj);
             return;
         }
         let Some(target) = Target::of(kind, group) else {
@@ -1550,55 +1556,50 @@ impl ClusterSnapshot {
     }
 
     /// A `Status` object in a dump (`kubectl get ... -o json` of a refused list, an API error
-    /// body): a failure names the kind that could not be read ([`ClusterSnapshot::missing_kinds`]).
-    fn add_status(&mut self, obj: &Obj<'_>) {
-        #[derive(Deserialize, Default)]
-        #[serde(default)]
-        struct Status {
-            status: String,
-            message: String,
-            reason: String,
-            code: i64,
-            details: StatusDetails,
-        }
-        #[derive(Deserialize, Default)]
-        #[serde(default)]
-        struct StatusDetails {
-            kind: String,
-        }
-        let status: Status = match obj {
-            Obj::Json(raw) => serde_json::from_str(raw.get()).unwrap_or_default(),
-            Obj::Value(v) => Status::deserialize(*v).unwrap_or_default(),
+    /// body): kept in [`ClusterSnapshot::api_statuses`]; a failure to read a kind
+    /// ([`crate::status::ApiStatus::is_read_failure`]) names the kind that could not be read
+    /// ([`ClusterSnapshot::missing_kinds`]); a success is counted as an unknown kind.
+    fn add_status(&mut self, source: &str, obj: &Obj<'_>) {
+        let parsed: Option<serde_json::Value> = match obj {
+            Obj::Json(raw) => serde_json::from_str(raw.get()).ok(),
+            Obj::Value(v) => serde_json::Value::deserialize(*v).ok(),
         };
-        if status.status != "Failure" {
+        let mut status = parsed
+            .and_then(|v| crate::status::ApiStatus::deserialize(v).ok())
+            .unwrap_or_default();
+        if !status.is_failure() {
             *self.unknown_kinds.entry("Status".to_owned()).or_insert(0) += 1;
             return;
         }
-        let kind = kind_of_resource(&status.details.kind)
-            .map(str::to_owned)
-            .or_else(|| {
-                // `nodes is forbidden: User "x" cannot list resource "nodes" ...`
-                let word = status.message.split_whitespace().next().unwrap_or_default();
-                kind_of_resource(word).map(str::to_owned)
-            })
-            .unwrap_or_else(|| {
-                if status.details.kind.is_empty() {
-                    "unknown kind".to_owned()
+        status.source = source.to_owned();
+        if status.is_read_failure() {
+            let kind = kind_of_resource(&status.details.kind)
+                .map(str::to_owned)
+                .or_else(|| {
+                    // `nodes is forbidden: User "x" cannot list resource "nodes" ...`
+                    let word = status.message.split_whitespace().next().unwrap_or_default();
+                    kind_of_resource(word).map(str::to_owned)
+                })
+                .unwrap_or_else(|| {
+                    if status.details.kind.is_empty() {
+                        "unknown kind".to_owned()
+                    } else {
+                        status.details.kind.clone()
+                    }
+                });
+            let reason = crate::redact::redact_string(&format!(
+                "{} ({}): {}",
+                if status.reason.is_empty() {
+                    "Failure"
                 } else {
-                    status.details.kind.clone()
-                }
-            });
-        let reason = crate::redact::redact_string(&format!(
-            "{} ({}): {}",
-            if status.reason.is_empty() {
-                "Failure"
-            } else {
-                &status.reason
-            },
-            status.code,
-            status.message
-        ));
-        self.missing_kinds.entry(kind).or_insert(reason);
+                    &status.reason
+                },
+                status.code,
+                status.message
+            ));
+            self.missing_kinds.entry(kind).or_insert(reason);
+        }
+        self.api_statuses.push(status);
     }
 
     /// Counts a kind not kept: `Kind`, or `apiVersion/Kind` for a core kind name in another

@@ -7,5 +7,6 @@ mod output_formats;
 mod pastes;
 mod sarif_schema;
 mod scaling;
+mod status_and_host_facts;
 mod subjects_and_layout;
 mod suppressions;

@@ -481,6 +481,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
         mixed: _,
         kinds_listed: _,
         limits_hit: _,
+        mut api_statuses,
         limits: _,
         inputs: _,
         over_limit: _,
@@ -504,6 +505,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
     s.role_bindings.append(&mut role_bindings);
     s.pod_disruption_budgets.append(&mut pod_disruption_budgets);
     s.bootstrap_tokens.append(&mut bootstrap_tokens);
+    s.api_statuses.append(&mut api_statuses);
     for (kind, count) in unknown_kinds {
         *s.unknown_kinds.entry(kind).or_insert(0) += count;
     }
