@@ -173,7 +173,7 @@ impl HostFacts {
                 !matches!(
                     k,
                     FactKind::Version | FactKind::Command | FactKind::PciDetail
-                ) && !(self.gpus.is_empty() == false && *k == FactKind::PciDevice)
+                ) && (self.gpus.is_empty() || *k != FactKind::PciDevice)
             })
             .collect();
         kinds.sort();
@@ -327,9 +327,7 @@ fn lspci_row(t: &str) -> Option<(&str, &str)> {
         _ => return None,
     };
     let (dev, func) = devfn.split_once('.')?;
-    if !is_hex(bus, 2)
-        || !is_hex(dev, 2)
-        || !(func.len() == 1 && func.as_bytes()[0].is_ascii_digit())
+    if !(is_hex(bus, 2) && is_hex(dev, 2) && func.len() == 1 && func.as_bytes()[0].is_ascii_digit())
     {
         return None;
     }

@@ -253,11 +253,11 @@ pub fn expand_in_lines(lines: &[&str]) -> Vec<StatusAt> {
             for (j, l) in lines.iter().enumerate().skip(i).take(400) {
                 body.push_str(l);
                 body.push('\n');
-                if l.trim_start().starts_with('}') {
-                    if let Ok(v) = serde_json::from_str::<serde_json::Value>(&body) {
-                        found = Some((j, v));
-                        break;
-                    }
+                if l.trim_start().starts_with('}')
+                    && let Ok(v) = serde_json::from_str::<serde_json::Value>(&body)
+                {
+                    found = Some((j, v));
+                    break;
                 }
             }
             if let Some((j, v)) = found {
