@@ -513,10 +513,70 @@ pub fn split(text: &str) -> Vec<Section> {
     sections
 }
 
+/// Words with a digit that programs put before `: ` themselves (Go's `x509: ...`, mount
+/// helpers `mount.nfs4: ...`, `http2: ...`, tool names and architectures): never a host.
+const NOT_HOSTS: &[&str] = &[
+    "x509",
+    "http2",
+    "h2c",
+    "ipv4",
+    "ipv6",
+    "ip6tables",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "base64",
+    "utf8",
+    "utf16",
+    "k8s",
+    "k3s",
+    "k0s",
+    "rke2",
+    "s3",
+    "ec2",
+    "gce",
+    "nfs4",
+    "nfsv4",
+    "nfsv3",
+    "nfs3",
+    "ext4",
+    "ext3",
+    "cgroup2",
+    "cgroupv2",
+    "amd64",
+    "arm64",
+    "x86_64",
+    "aarch64",
+    "i386",
+    "oauth2",
+    "tls13",
+    "tls12",
+    "log4j",
+    "e2fsck",
+    "mkfs.ext4",
+    "mount.nfs4",
+    "mount.nfs3",
+    "mkfs.ext3",
+    "resize2fs",
+    "tune2fs",
+    "e2label",
+    "ip6",
+];
+
 /// The host of a `<host>: <line>` prefix: a host name (letters, digits, `-`, `.`, `_`) with
-/// a digit in it, not a systemd unit or a Go file.
+/// a digit in it, not a word programs print before `: ` themselves ([`NOT_HOSTS`], a version
+/// `v1.28`), a systemd unit or a Go file.
 fn host_prefix(line: &str) -> Option<&str> {
     let (host, rest) = line.split_once(": ")?;
+    let lower = host.to_ascii_lowercase();
+    if NOT_HOSTS.contains(&lower.as_str())
+        || lower.starts_with("mount.")
+        || lower.starts_with("mkfs.")
+        || (lower.starts_with('v') && lower[1..].starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return None;
+    }
     let ok = (3..=253).contains(&host.len())
         && host.chars().any(|c| c.is_ascii_digit())
         && host.chars().any(|c| c.is_ascii_alphabetic())
@@ -2018,6 +2078,21 @@ mod tool_prefix_tests {
         );
         let one = split("node-01: hello\n");
         assert_eq!(one[0].lines[0].text, "node-01: hello");
+        // what programs print before `: ` is never a host, however often
+        for text in [
+            "x509: certificate signed by unknown authority\nx509: certificate has expired or is not yet valid\n",
+            "mount.nfs4: access denied by server while mounting 10.0.0.5:/a\nmount.nfs4: access denied by server while mounting 10.0.0.5:/b\n",
+            "v1.28.7: a\nv1.28.8: b\n",
+        ] {
+            let s = split(text);
+            assert!(
+                s[0].lines
+                    .iter()
+                    .filter(|l| !l.text.is_empty())
+                    .all(|l| l.host.is_empty() && l.text.contains(": ")),
+                "{text}"
+            );
+        }
     }
 
     #[test]
