@@ -501,7 +501,7 @@ impl Inputs {
     /// answer of one endpoint, never a listing of the cluster.
     fn add_paste(&mut self, source: &str, text: &str) -> InputFormat {
         let nodes_at_start = self.snapshot.nodes.len();
-        let listings = if text.contains("SMI") || text.contains("GPU") {
+        let listings = if cube_model::smi::might_list_gpus(text) {
             cube_model::smi::find_tables(text)
         } else {
             Vec::new()
@@ -630,7 +630,11 @@ impl Inputs {
                 }));
         }
         // a GPU listing of an input without nodes: linked to the other inputs' nodes
-        let listed = !listings.is_empty();
+        // an nvidia-smi / rocm-smi listing is the input read; `lspci` rows are host facts whose
+        // other lines are judged as such (a `(rev ff)` row is a failure)
+        let listed = listings
+            .iter()
+            .any(|l| !matches!(l.tool, cube_model::smi::SmiTool::Lspci(_)));
         if self.snapshot.nodes.len() == nodes_at_start {
             self.gpu_listings
                 .extend(listings.into_iter().map(|l| (source.to_owned(), l)));

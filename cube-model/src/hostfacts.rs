@@ -336,6 +336,23 @@ fn lspci_row(t: &str) -> Option<(&str, &str)> {
     (!class.is_empty() && class.len() < 60).then_some((addr, rest))
 }
 
+/// True for an `lspci` row (`51:00.0 Processing accelerators: ...`).
+pub(crate) fn is_lspci_row(t: &str) -> bool {
+    lspci_row(t).is_some()
+}
+
+/// The vendor of an `lspci` row that is evidence of a GPU node: any NVIDIA display, 3D or
+/// accelerator device; AMD and Intel ones that are not a `VGA compatible controller` (the
+/// on-board graphics of a server or desktop is no compute GPU: AMD Instinct shows as a
+/// display controller or processing accelerator, Intel's data-center GPUs as a display
+/// controller). `None` for any other line.
+pub(crate) fn lspci_gpu(t: &str) -> Option<GpuVendor> {
+    let (_, rest) = lspci_row(t.trim())?;
+    let vendor = pci_gpu_vendor(rest)?;
+    let vga = rest.to_lowercase().contains("vga compatible controller");
+    (vendor == GpuVendor::Nvidia || !vga).then_some(vendor)
+}
+
 /// The GPU vendor of an `lspci` row's text, when the row is a display, 3D or processing
 /// accelerator device (PCI classes 03xx and 12xx).
 fn pci_gpu_vendor(rest: &str) -> Option<GpuVendor> {

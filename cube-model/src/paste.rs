@@ -428,6 +428,7 @@ pub fn split(text: &str) -> Vec<Section> {
     let mut i = 0;
     let push = |sections: &mut Vec<Section>, mut s: Section| {
         if !s.is_blank() || s.command.is_some() {
+            strip_host_prefixes(&mut s);
             expand_statuses(&mut s);
             dedent(&mut s);
             sections.push(s);
@@ -510,6 +511,126 @@ pub fn split(text: &str) -> Vec<Section> {
     }
     push(&mut sections, current);
     sections
+}
+
+/// Words with a digit that programs put before `: ` themselves (Go's `x509: ...`, mount
+/// helpers `mount.nfs4: ...`, `http2: ...`, tool names and architectures): never a host.
+const NOT_HOSTS: &[&str] = &[
+    "x509",
+    "http2",
+    "h2c",
+    "ipv4",
+    "ipv6",
+    "ip6tables",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "base64",
+    "utf8",
+    "utf16",
+    "k8s",
+    "k3s",
+    "k0s",
+    "rke2",
+    "s3",
+    "ec2",
+    "gce",
+    "nfs4",
+    "nfsv4",
+    "nfsv3",
+    "nfs3",
+    "ext4",
+    "ext3",
+    "cgroup2",
+    "cgroupv2",
+    "amd64",
+    "arm64",
+    "x86_64",
+    "aarch64",
+    "i386",
+    "oauth2",
+    "tls13",
+    "tls12",
+    "log4j",
+    "e2fsck",
+    "mkfs.ext4",
+    "mount.nfs4",
+    "mount.nfs3",
+    "mkfs.ext3",
+    "resize2fs",
+    "tune2fs",
+    "e2label",
+    "ip6",
+];
+
+/// The host of a `<host>: <line>` prefix: a host name (letters, digits, `-`, `.`, `_`) with
+/// a digit in it, not a word programs print before `: ` themselves ([`NOT_HOSTS`], a version
+/// `v1.28`), a systemd unit or a Go file.
+fn host_prefix(line: &str) -> Option<&str> {
+    let (host, rest) = line.split_once(": ")?;
+    let lower = host.to_ascii_lowercase();
+    if NOT_HOSTS.contains(&lower.as_str())
+        || lower.starts_with("mount.")
+        || lower.starts_with("mkfs.")
+        || (lower.starts_with('v') && lower[1..].starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return None;
+    }
+    let ok = (3..=253).contains(&host.len())
+        && host.chars().any(|c| c.is_ascii_digit())
+        && host.chars().any(|c| c.is_ascii_alphabetic())
+        && host.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+        && ![
+            ".service", ".socket", ".scope", ".mount", ".go", ".slice", ".target", ".timer",
+        ]
+        .iter()
+        .any(|suffix| host.ends_with(suffix))
+        && !rest.trim().is_empty();
+    ok.then_some(host)
+}
+
+/// `<host>: <line>` prefixes of tools that run one command on several machines and tag every
+/// output line with the machine (pdsh and clush print `%s: %s`; CI scripts that log each VM's
+/// output the same way, such as intel/pmem-csi `test/start-kubernetes.sh` `log_lines`): the
+/// prefix is removed and kept as the line's host. Only when at least two lines of the section
+/// have such a prefix (one `name: text` line is just text).
+fn strip_host_prefixes(section: &mut Section) {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for l in &section.lines {
+        if let Some(h) = host_prefix(&l.text) {
+            match counts.iter_mut().find(|(c, _)| *c == h) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((h, 1)),
+            }
+        }
+    }
+    if counts.iter().map(|(_, n)| n).sum::<usize>() < 2 {
+        return;
+    }
+    let hosts: Vec<String> = counts.into_iter().map(|(h, _)| h.to_owned()).collect();
+    for l in &mut section.lines {
+        let Some(h) = host_prefix(&l.text) else {
+            continue;
+        };
+        if !hosts.iter().any(|k| k == h) {
+            continue;
+        }
+        let host = h.to_owned();
+        let rest = l.text[host.len() + 2..].to_owned();
+        let clean = clean_visible(&rest);
+        l.text = clean.text;
+        if l.host.is_empty() {
+            l.host = if clean.host.is_empty() {
+                host
+            } else {
+                clean.host
+            };
+        }
+    }
 }
 
 /// API `Status` bodies inside a section's text ([`crate::status::expand_in_lines`]: after
@@ -932,7 +1053,14 @@ fn clean_visible(visible: &str) -> CleanLine {
             continue;
         }
         if let Some(rest) = bracketed_timestamp(t).or_else(|| timestamp_prefix(t)) {
-            text = rest.to_owned();
+            // GitLab runner's per-line stream metadata after its timestamp (FF_TIMESTAMPS,
+            // runner >= 17.0: `2024-05-30T14:30:00.000000Z 00O <line>`, `00E+` for a
+            // continued line): two hex digits, O (stdout) or E (stderr), `+` or a blank
+            text = gitlab_stream(rest).unwrap_or(rest).to_owned();
+            continue;
+        }
+        if let Some(rest) = runner_prefix(t) {
+            text = rest;
             continue;
         }
         if let Some(inner) = structured_record(t) {
@@ -1263,6 +1391,203 @@ fn tool_prefix(s: &str) -> Option<&str> {
     let r = s.strip_prefix("cloud-init[")?;
     let (pid, rest) = r.split_once("]: ")?;
     (!pid.is_empty() && pid.chars().all(|c| c.is_ascii_digit())).then_some(rest)
+}
+
+/// GitLab runner's stream metadata (`00O `, `01E+`) at the start of `s`; returns the line.
+fn gitlab_stream(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    (b.len() >= 4
+        && b[0].is_ascii_hexdigit()
+        && b[1].is_ascii_hexdigit()
+        && matches!(b[2], b'O' | b'E')
+        && matches!(b[3], b'+' | b' '))
+    .then(|| s[4..].strip_prefix(' ').unwrap_or(&s[4..]))
+}
+
+/// What a CI runner or log multiplexer puts in front of (or instead of) a program's line, so
+/// the program's own line is read and pure runner noise reads as a blank line:
+///
+/// - GitHub Actions and Azure Pipelines log commands (actions/runner, the `##[<command>]`
+///   lines of a job log: `##[group]`, `##[endgroup]`, `##[command]`, `##[section]`,
+///   `##[debug]`, `##[notice]`, `##[warning]`, `##[error]`) and the workflow commands a
+///   script prints (`::error file=x,line=1::<message>`, `::group::<title>`, `::endgroup::`,
+///   `::add-mask::<secret>`, GitHub docs "Workflow commands for GitHub Actions"; Azure's
+///   `##vso[task.logissue type=error]<message>`): the message stays, with `level=error` /
+///   `level=warning` after it when the command marks it so; group ends, masks (a secret) and
+///   other commands become blank;
+/// - GitLab CI section markers (`section_start:<unix time>:<name>[collapsed=true]`,
+///   `section_end:<unix time>:<name>`, each followed by `\r\e[0K`; gitlab-runner
+///   `helpers/trace`), removed with what is left of the `\e[0K`;
+/// - Jenkins Pipeline step lines (`[Pipeline] sh`, `[Pipeline] { (Deploy)`, `[Pipeline] //
+///   stage`): blank;
+/// - `kubectl logs --prefix` (`[pod/<name>/<container>] `, k8s.io/kubectl
+///   `pkg/cmd/logs/logs.go` `addPrefixIfNeeded`) and `tkn ... logs` (`[<task> : <step>] `,
+///   tektoncd/cli `pkg/log/writer.go`);
+/// - docker compose's service column (`web-1  | <line>`, `web_1  | <line>`; docker/compose
+///   `cmd/formatter/logs.go` pads the name and adds ` | `) and stern's added/removed lines
+///   (`+ <pod> › <container>`);
+/// - Vagrant's `==> <machine>: `, Ruby's Logger (`I, [<time> #<pid>]  INFO -- <prog>: `) and
+///   Kubernetes test-infra's `W1115 12:41:19.818] ` (a level kept as `level=...`);
+/// - a bare clock (`16:17:18 <line>`: `date +%H:%M:%S` in front of each line, Jenkins'
+///   Timestamper in its default `HH:mm:ss` form).
+fn runner_prefix(s: &str) -> Option<String> {
+    if let Some(r) = s.strip_prefix("##[")
+        && let Some((cmd, msg)) = r.split_once(']')
+    {
+        let level = match cmd {
+            "error" => " level=error",
+            "warning" => " level=warning",
+            "group" | "endgroup" | "command" | "section" | "debug" | "notice" | "info" => "",
+            _ => return None,
+        };
+        if cmd == "endgroup" || msg.trim().is_empty() {
+            return Some(String::new());
+        }
+        return Some(format!("{}{level}", msg.trim()));
+    }
+    if let Some(r) = s.strip_prefix("##vso[") {
+        let (cmd, msg) = r.split_once(']')?;
+        let level = if cmd.contains("type=error") {
+            " level=error"
+        } else if cmd.contains("type=warning") {
+            " level=warning"
+        } else {
+            return Some(String::new());
+        };
+        return Some(format!("{}{level}", msg.trim()));
+    }
+    if let Some(r) = s.strip_prefix("::") {
+        let (cmd, msg) = r.split_once("::")?;
+        let name = cmd.split_whitespace().next().unwrap_or(cmd);
+        let level = match name {
+            "error" => " level=error",
+            "warning" => " level=warning",
+            "notice" | "debug" | "group" => "",
+            "endgroup" | "add-mask" | "set-output" | "save-state" | "stop-commands" | "echo"
+            | "add-path" | "set-env" | "add-matcher" | "remove-matcher" => {
+                return Some(String::new());
+            }
+            _ => return None,
+        };
+        if !name.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+            return None;
+        }
+        return Some(format!("{}{level}", msg.trim()));
+    }
+    for marker in ["section_start:", "section_end:"] {
+        if let Some(r) = s.strip_prefix(marker) {
+            let r = digits(r, 1)?;
+            let r = r.trim_start_matches(|c: char| c.is_ascii_digit());
+            let r = r.strip_prefix(':')?;
+            let name_len = r
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+                .unwrap_or(r.len());
+            let mut r = &r[name_len..];
+            if r.starts_with("[collapsed=") || r.starts_with("[hide_duration=") {
+                r = r.split_once(']').map_or("", |(_, rest)| rest);
+            }
+            let r = r.strip_prefix("[0K").unwrap_or(r);
+            return Some(r.trim_start().to_owned());
+        }
+    }
+    if let Some(r) = s.strip_prefix("[Pipeline] ")
+        && !r.is_empty()
+    {
+        return Some(String::new());
+    }
+    if let Some(r) = s.strip_prefix("[pod/")
+        && let Some((inner, rest)) = r.split_once("] ")
+        && inner.split('/').count() == 2
+        && !inner.contains(' ')
+    {
+        return Some(rest.to_owned());
+    }
+    // `tkn pipelinerun logs` / `tkn taskrun logs`: `[<task> : <step>] <line>` (tektoncd/cli
+    // `pkg/log/writer.go`)
+    if let Some(r) = s.strip_prefix('[')
+        && let Some((inner, rest)) = r.split_once("] ")
+        && let Some((task, step)) = inner.split_once(" : ")
+        && [task, step].iter().all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        })
+    {
+        return Some(rest.to_owned());
+    }
+    // stern: `+ pod-name › container` when a container is added, `- ...` when removed
+    if (s.starts_with("+ ") || s.starts_with("- ")) && s.contains(" › ") {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        if words.len() == 4 && words[2] == "›" {
+            return Some(String::new());
+        }
+    }
+    // docker compose: `<service>  | <line>` (the name padded to the longest one)
+    if let Some(p) = s.find(" | ").or_else(|| s.find(" |\t"))
+        && p > 0
+    {
+        let name = s[..p].trim_end();
+        let padded = &s[name.len()..p];
+        if !name.is_empty()
+            && name.len() <= 64
+            && padded.chars().all(|c| c == ' ')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && !s[p + 3..].contains(" | ")
+        {
+            return Some(s[p + 3..].to_owned());
+        }
+    }
+    // Vagrant's machine prefix: `==> <machine>: <line>` (hashicorp/vagrant
+    // `lib/vagrant/ui.rb` `format_message`)
+    if let Some(r) = s.strip_prefix("==> ")
+        && let Some((machine, rest)) = r.split_once(": ")
+        && !machine.is_empty()
+        && !machine.contains(' ')
+    {
+        return Some(rest.to_owned());
+    }
+    // Ruby's (and Crystal's) Logger: `I, [2022-10-14 19:56:43 -04:00 #18659]  INFO --
+    // progname: <message>` (ruby/logger `Formatter::Format`, `%s, [%s #%d] %5s -- %s: %s`)
+    if let Some((sev, r)) = s.split_once(", [")
+        && sev.len() == 1
+        && "DIWEFA".contains(sev)
+        && let Some((_, r)) = r.split_once("] ")
+        && let Some((level, r)) = r.trim_start().split_once(" -- ")
+        && let Some((_, msg)) = r.split_once(": ")
+    {
+        let level = match level.trim() {
+            "ERROR" => " level=error",
+            "FATAL" => " level=fatal",
+            "WARN" => " level=warning",
+            "DEBUG" | "INFO" | "ANY" => "",
+            _ => return None,
+        };
+        return Some(format!("{msg}{level}"));
+    }
+    // Kubernetes test-infra's runner (bootstrap.py / kubetest logging: `%(levelname)1.1s
+    // %(asctime)s.%(msecs)03d] `, no thread id or file): `W1115 12:41:19.818] <line>`
+    if let Some(r) = s.strip_prefix(['I', 'W', 'E', 'F'])
+        && let Some(r) = digits(r, 4).and_then(|r| r.strip_prefix(' '))
+        && let Some(r) = clock(r)
+        && let Some(msg) = r.strip_prefix("] ")
+    {
+        let level = match s.as_bytes()[0] {
+            b'E' => " level=error",
+            b'F' => " level=fatal",
+            _ => "",
+        };
+        return Some(format!("{msg}{level}"));
+    }
+    // a bare clock: `16:17:18 <line>`
+    if let Some(r) = clock(s)
+        && let Some(rest) = r.strip_prefix(' ')
+        && !rest.trim().is_empty()
+    {
+        return Some(rest.trim_start().to_owned());
+    }
+    None
 }
 
 /// A record of Huawei's `hwlog` (the Ascend device plugin, NPU exporter, Ascend operator and
@@ -1652,6 +1977,122 @@ mod tool_prefix_tests {
             clean_line("[preflight] Running pre-flight checks").text,
             "[preflight] Running pre-flight checks"
         );
+    }
+
+    #[test]
+    fn ci_runner_prefixes_give_the_program_line_and_noise_reads_blank() {
+        let c = |l: &str| clean_line(l).text;
+        let preflight = "[ERROR FileAvailable--etc-kubernetes-kubelet.conf]: /etc/kubernetes/kubelet.conf already exists";
+        // GitHub Actions: runner timestamp (7 fractional digits), log commands
+        assert_eq!(
+            c(&format!("2024-01-01T10:00:00.1234567Z \t{preflight}")),
+            preflight
+        );
+        assert_eq!(
+            c("2024-01-01T10:00:00.1234567Z ##[group]Run kubeadm join"),
+            "Run kubeadm join"
+        );
+        assert_eq!(c("2024-01-01T10:00:00.1234567Z ##[endgroup]"), "");
+        assert_eq!(
+            c("##[error]Process completed with exit code 1."),
+            "Process completed with exit code 1. level=error"
+        );
+        assert_eq!(
+            c("::error file=ci.sh,line=3::kubeadm failed"),
+            "kubeadm failed level=error"
+        );
+        assert_eq!(c("::add-mask::s3cr3t-value"), "");
+        assert_eq!(c("::group::Join"), "Join");
+        assert_eq!(
+            c("##vso[task.logissue type=error]join failed"),
+            "join failed level=error"
+        );
+        assert_eq!(c("##vso[task.setvariable variable=x]1"), "");
+        // GitLab: runner timestamps with stream metadata, section markers (CR kept or lost)
+        assert_eq!(
+            c(&format!("2024-05-30T14:30:00.000000Z 00E {preflight}")),
+            preflight
+        );
+        assert_eq!(c("2024-05-30T14:30:00.000000Z 01O+continued"), "continued");
+        assert_eq!(
+            c("section_start:1700000000:step_script\r\x1b[0KExecuting \"step_script\" stage"),
+            "Executing \"step_script\" stage"
+        );
+        assert_eq!(
+            c("section_start:1700000000:prepare[collapsed=true][0KPreparing the executor"),
+            "Preparing the executor"
+        );
+        assert_eq!(c("section_end:1700000001:step_script\r\x1b[0K"), "");
+        // Jenkins steps; Timestamper / `date +%H:%M:%S` clocks
+        assert_eq!(c("[Pipeline] { (Deploy)"), "");
+        assert_eq!(c("[Pipeline] // stage"), "");
+        assert_eq!(c(&format!("16:17:18 {preflight}")), preflight);
+        // kubectl logs --prefix, tkn logs, docker compose, stern
+        assert_eq!(
+            c(
+                "[pod/nvidia-device-plugin-daemonset-x2x7k/nvidia-device-plugin-ctr] I1201 10:00:00.000000 1 main.go:1] Starting FS watcher."
+            ),
+            "I1201 10:00:00.000000 1 main.go:1] Starting FS watcher."
+        );
+        assert_eq!(
+            c("[deploy-web : run-kubectl] Error from server (Forbidden): x"),
+            "Error from server (Forbidden): x"
+        );
+        assert_eq!(
+            c("k3s-agent-1  | level=error msg=\"x\""),
+            "x level=\"error\""
+        );
+        assert_eq!(c("+ node-01-abcde › nvidia-device-plugin-ctr"), "");
+        // what is not a prefix stays
+        assert_eq!(
+            c("[preflight] Running pre-flight checks"),
+            "[preflight] Running pre-flight checks"
+        );
+        assert_eq!(c("| a | b |"), "| a | b |");
+        assert_eq!(c("a | b | c"), "a | b | c");
+        assert_eq!(c("::notacommand"), "::notacommand");
+    }
+
+    #[test]
+    fn host_prefixes_of_parallel_shells() {
+        let text = "node-01: [preflight] Running pre-flight checks\nnode-02: [preflight] Running pre-flight checks\nnode-02: [ERROR Port-10250]: Port 10250 is in use\nmount.nfs: access denied by server while mounting 10.0.0.5:/exports\n";
+        let s = split(text);
+        let lines: Vec<(&str, &str)> = s[0]
+            .lines
+            .iter()
+            .map(|l| (l.text.as_str(), l.host.as_str()))
+            .filter(|(t, _)| !t.is_empty())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("[preflight] Running pre-flight checks", "node-01"),
+                ("[preflight] Running pre-flight checks", "node-02"),
+                ("[ERROR Port-10250]: Port 10250 is in use", "node-02"),
+                // not a host (no digit), and one line alone is never a prefix
+                (
+                    "mount.nfs: access denied by server while mounting 10.0.0.5:/exports",
+                    ""
+                ),
+            ]
+        );
+        let one = split("node-01: hello\n");
+        assert_eq!(one[0].lines[0].text, "node-01: hello");
+        // what programs print before `: ` is never a host, however often
+        for text in [
+            "x509: certificate signed by unknown authority\nx509: certificate has expired or is not yet valid\n",
+            "mount.nfs4: access denied by server while mounting 10.0.0.5:/a\nmount.nfs4: access denied by server while mounting 10.0.0.5:/b\n",
+            "v1.28.7: a\nv1.28.8: b\n",
+        ] {
+            let s = split(text);
+            assert!(
+                s[0].lines
+                    .iter()
+                    .filter(|l| !l.text.is_empty())
+                    .all(|l| l.host.is_empty() && l.text.contains(": ")),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -31,6 +31,13 @@ pub const NVIDIA_SMI_ANNOTATION: &str = "cube-model.invalid/nvidia-smi";
 /// Annotation holding a pasted `rocm-smi` / `amd-smi` listing's summary.
 pub const ROCM_SMI_ANNOTATION: &str = "cube-model.invalid/rocm-smi";
 
+/// Annotation holding a pasted `lspci` listing's NVIDIA GPUs.
+pub const LSPCI_NVIDIA_ANNOTATION: &str = "cube-model.invalid/lspci-nvidia";
+/// Annotation holding a pasted `lspci` listing's AMD GPUs and accelerators.
+pub const LSPCI_AMD_ANNOTATION: &str = "cube-model.invalid/lspci-amd";
+/// Annotation holding a pasted `lspci` listing's Intel data-center GPUs.
+pub const LSPCI_INTEL_ANNOTATION: &str = "cube-model.invalid/lspci-intel";
+
 /// At most this many device rows are read from one listing (larger machines have 16).
 const MAX_DEVICES: usize = 64;
 
@@ -42,6 +49,9 @@ pub enum SmiTool {
     NvidiaSmi,
     /// `rocm-smi` or `amd-smi`.
     RocmSmi,
+    /// `lspci` (or `lspci -nn`, `-v`, `-k`) rows of one vendor's GPUs or accelerators
+    /// ([`crate::hostfacts`]).
+    Lspci(GpuVendor),
 }
 
 impl SmiTool {
@@ -50,6 +60,7 @@ impl SmiTool {
         match self {
             SmiTool::NvidiaSmi => "nvidia-smi",
             SmiTool::RocmSmi => "rocm-smi",
+            SmiTool::Lspci(_) => "lspci",
         }
     }
     /// The vendor whose GPUs the tool lists.
@@ -57,6 +68,7 @@ impl SmiTool {
         match self {
             SmiTool::NvidiaSmi => GpuVendor::Nvidia,
             SmiTool::RocmSmi => GpuVendor::Amd,
+            SmiTool::Lspci(v) => v,
         }
     }
     /// The annotation [`attach`] writes.
@@ -64,6 +76,9 @@ impl SmiTool {
         match self {
             SmiTool::NvidiaSmi => NVIDIA_SMI_ANNOTATION,
             SmiTool::RocmSmi => ROCM_SMI_ANNOTATION,
+            SmiTool::Lspci(GpuVendor::Nvidia) => LSPCI_NVIDIA_ANNOTATION,
+            SmiTool::Lspci(GpuVendor::Amd) => LSPCI_AMD_ANNOTATION,
+            SmiTool::Lspci(GpuVendor::Intel) => LSPCI_INTEL_ANNOTATION,
         }
     }
 }
@@ -118,8 +133,9 @@ impl SmiListing {
 /// [`ROCM_SMI_ANNOTATION`]); `None` for any other key.
 pub fn tool_output_vendor(key: &str) -> Option<GpuVendor> {
     match key {
-        NVIDIA_SMI_ANNOTATION => Some(GpuVendor::Nvidia),
-        ROCM_SMI_ANNOTATION => Some(GpuVendor::Amd),
+        NVIDIA_SMI_ANNOTATION | LSPCI_NVIDIA_ANNOTATION => Some(GpuVendor::Nvidia),
+        ROCM_SMI_ANNOTATION | LSPCI_AMD_ANNOTATION => Some(GpuVendor::Amd),
+        LSPCI_INTEL_ANNOTATION => Some(GpuVendor::Intel),
         _ => None,
     }
 }
@@ -151,6 +167,15 @@ pub fn prompt_host(line: &str) -> Option<String> {
     Some(host)
 }
 
+/// True when `text` may hold a GPU listing ([`find_tables`] is worth running): an `SMI`
+/// banner, a `GPU` word, or an `lspci` row of a display, 3D or accelerator device.
+pub fn might_list_gpus(text: &str) -> bool {
+    text.contains("SMI")
+        || text.contains("GPU")
+        || text.contains("controller")
+        || text.contains("accelerators")
+}
+
 /// Every GPU listing in `text`, in order.
 pub fn find_tables(text: &str) -> Vec<SmiListing> {
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
@@ -167,7 +192,7 @@ pub fn find_tables(text: &str) -> Vec<SmiListing> {
         } else if rocm_device_line(line).is_some() || amd_smi_gpu(line).is_some() {
             Some(rocm_lines(&lines, i))
         } else {
-            None
+            crate::hostfacts::lspci_gpu(line).map(|vendor| lspci_rows(&lines, i, vendor))
         };
         match found {
             Some((devices, driver, end, tool)) => {
@@ -200,12 +225,43 @@ fn host_before(lines: &[&str], start: usize) -> Option<String> {
         .take(3)
         .find_map(|l| {
             let lower = l.to_ascii_lowercase();
-            if lower.contains("smi") {
+            if lower.contains("smi") || lower.contains("lspci") {
                 prompt_host(l)
             } else {
                 None
             }
         })
+}
+
+/// `lspci` rows of `vendor`'s GPUs from line `start`: the GPU rows of that vendor among the
+/// listing's other rows and `-v` / `-k` detail lines, up to a blank line or a line that is
+/// neither.
+fn lspci_rows(lines: &[&str], start: usize, vendor: GpuVendor) -> Found {
+    let mut devices = Vec::new();
+    let mut i = start;
+    while i < lines.len() && devices.len() < MAX_DEVICES {
+        let raw = lines[i];
+        let t = raw.trim();
+        if t.is_empty() {
+            break;
+        }
+        match crate::hostfacts::lspci_gpu(t) {
+            Some(v) if v == vendor => {
+                let (_, rest) = t.split_once(": ").unwrap_or(("", t));
+                let name = match rest.rfind(" (rev ") {
+                    Some(p) => &rest[..p],
+                    None => rest,
+                };
+                devices.push(name.trim().to_owned());
+            }
+            Some(_) => {}
+            // another device's row, or a detail line (`-v`, `-k`) indented under a row
+            None if crate::hostfacts::is_lspci_row(t) || raw.starts_with([' ', '\t']) => {}
+            None => break,
+        }
+        i += 1;
+    }
+    (devices, None, i, SmiTool::Lspci(vendor))
 }
 
 /// `nvidia-smi` default table from its banner line `start`.
@@ -490,7 +546,7 @@ pub fn link_target(listing: &SmiListing, source: &str, nodes: &[Node]) -> LinkTa
 /// prompt, or a prompt host that is none of them).
 pub fn attach(text: &str, nodes: &mut [Node]) -> Vec<String> {
     let mut notes = Vec::new();
-    if nodes.is_empty() || !(text.contains("SMI") || text.contains("GPU")) {
+    if nodes.is_empty() || !might_list_gpus(text) {
         return notes;
     }
     for listing in find_tables(text) {

@@ -506,7 +506,14 @@ pub fn looks_like_error(line: &str) -> bool {
     if klog || t.contains("level=error") || t.contains("level=fatal") {
         return true;
     }
-    let lower = t.to_lowercase();
+    // a command-line flag names what it tunes (`--ignore-preflight-errors=...`), it reports
+    // nothing
+    let lower: String = t
+        .split(' ')
+        .filter(|w| !w.starts_with("--"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
     [
         "error",
         "failed",

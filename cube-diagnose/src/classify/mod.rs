@@ -314,6 +314,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     device_plugin::in_context(&mut out, text);
     accelerator::in_context(&mut out, text);
     drop_unit_failures_explained(&mut out);
+    drop_runner_summaries_explained(&mut out);
     if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {
         out.extend(multicluster::check(source, text));
     }
@@ -374,6 +375,49 @@ fn drop_unit_failures_explained(out: &mut Vec<Signal>) {
         let explained = !unit.is_empty() && fatal.iter().any(|f| f.contains(unit));
         !(unit_failed && explained)
     });
+}
+
+/// True for a CI runner's or script's summary that a step failed, naming no cause of its own:
+/// actions/runner `Process completed with exit code N.`, gitlab-runner `Job failed: exit code
+/// N` / `Job failed: command terminated with exit code N`, Jenkins `script returned exit code N`
+/// (workflow-durable-task-step), `Finished: FAILURE` and `Build step '...' marked build as
+/// failure`, make's `make: *** [target] Error N`, docker build's `returned a non-zero code` /
+/// `did not complete successfully: exit code`, Ansible's `NO MORE HOSTS LEFT` and PLAY RECAP
+/// rows, Kubernetes test-infra's `Command failed`, and a script's own `some child process failed` / `at least one <x> failed` / `one or
+/// more <x> failed` (intel/pmem-csi `test/start-kubernetes.sh` `waitall` and `die`).
+fn runner_summary(line: &str) -> bool {
+    let l = line.trim().to_ascii_lowercase();
+    let l = l.trim_end_matches(" level=error");
+    l.contains("process completed with exit code")
+        || l.contains("job failed: exit code")
+        || l.contains("job failed: command terminated with exit code")
+        || l.contains("script returned exit code")
+        || l.ends_with("finished: failure")
+        || l.contains("marked build as failure")
+        || (l.starts_with("make") && l.contains("*** [") && l.contains("] error "))
+        || l.contains("returned a non-zero code")
+        || l.contains("did not complete successfully: exit code")
+        || l.contains("no more hosts left")
+        || (l.contains(" : ok=") && l.contains(" failed="))
+        || l.starts_with("command failed")
+        || l.contains("some child process failed")
+        || ((l.contains("at least one ") || l.contains("one or more ")) && l.contains(" failed"))
+}
+
+/// A CI runner's or script's failure summary ([`runner_summary`]) is the consequence of the
+/// failure the same text shows: when a line of the text is a recognised problem (a catalog
+/// message with a conclusion, or any other classified signal), the summaries are explained and
+/// not listed as unrecognised. Without one they stay (the cause was not read: incomplete).
+fn drop_runner_summaries_explained(out: &mut Vec<Signal>) {
+    let explained = out.iter().any(|s| match s.kind {
+        SignalKind::Unrecognised => false,
+        SignalKind::Known => crate::catalog::entry(s.detail("entry"))
+            .is_some_and(|e| !e.rule.is_empty() && e.severity > crate::Severity::Info),
+        _ => true,
+    });
+    if explained {
+        out.retain(|s| s.kind != SignalKind::Unrecognised || !runner_summary(&s.text));
+    }
 }
 
 /// The wrapper entry of a line recognised only by context entries that wrap an inner

@@ -205,3 +205,108 @@ fn host_facts_with_anything_else_stay_an_incomplete_picture() {
         assert_eq!(r.exit_code(), 3, "{name}: {}", summary(&r));
     }
 }
+
+/// CI runners' and multiplexers' line prefixes: the program's line is read, runner noise is
+/// blank, and a runner's failure summary is explained by the error the same log shows.
+#[test]
+fn ci_prefixes_are_read_through_and_summaries_explained() {
+    let preflight = "[ERROR FileAvailable--etc-kubernetes-kubelet.conf]: /etc/kubernetes/kubelet.conf already exists";
+    for (name, text) in [
+        (
+            "github-actions.log",
+            format!(
+                "2024-01-01T10:00:00.1000000Z ##[group]Run sudo kubeadm join 10.0.0.1:6443\n2024-01-01T10:00:00.2000000Z [preflight] Running pre-flight checks\n2024-01-01T10:00:01.3000000Z error execution phase preflight: [preflight] Some fatal errors occurred:\n2024-01-01T10:00:01.3000000Z \t{preflight}\n2024-01-01T10:00:01.4000000Z ##[endgroup]\n2024-01-01T10:00:01.5000000Z ##[error]Process completed with exit code 1.\n"
+            ),
+        ),
+        (
+            "gitlab.log",
+            format!(
+                "section_start:1700000000:step_script\r\x1b[0KExecuting \"step_script\" stage of the job script\n$ kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef\n[preflight] Running pre-flight checks\nerror execution phase preflight: [preflight] Some fatal errors occurred:\n\t{preflight}\nsection_end:1700000001:step_script\r\x1b[0K\nERROR: Job failed: exit code 1\n"
+            ),
+        ),
+        (
+            "jenkins.log",
+            format!(
+                "[Pipeline] stage\n[Pipeline] {{ (Join)\n[Pipeline] sh\n+ kubeadm join 10.0.0.1:6443\n[preflight] Running pre-flight checks\nerror execution phase preflight: [preflight] Some fatal errors occurred:\n\t{preflight}\n[Pipeline] }}\n[Pipeline] // stage\nERROR: script returned exit code 1\nFinished: FAILURE\n"
+            ),
+        ),
+        (
+            "pdsh.log",
+            format!(
+                "worker-01: [preflight] Running pre-flight checks\nworker-02: [preflight] Running pre-flight checks\nworker-02: error execution phase preflight: [preflight] Some fatal errors occurred:\nworker-02: {preflight}\nERROR: at least one worker failed to join the cluster\n"
+            ),
+        ),
+    ] {
+        let (_, r) = one(name, &text);
+        assert_eq!(
+            r.by_rule("join-preflight-failed").count(),
+            1,
+            "{name}: {}",
+            summary(&r)
+        );
+        assert!(
+            r.by_rule("log-line-unrecognised").next().is_none()
+                && r.by_rule("snapshot-incomplete").next().is_none(),
+            "{name}: {}",
+            summary(&r)
+        );
+        if name == "pdsh.log" {
+            let f = r.by_rule("join-preflight-failed").next().unwrap();
+            assert_eq!(f.subject.to_string(), "Node/worker-02", "{}", summary(&r));
+        }
+    }
+}
+
+/// A runner's summary with no cause in the log stays an unread error (never an all-clear),
+/// and a mask command never shows its secret.
+#[test]
+fn an_unexplained_runner_summary_stays_incomplete() {
+    let (_, r) = one(
+        "ci.log",
+        "2024-01-01T10:00:00.1000000Z ##[group]Run ./deploy.sh\n2024-01-01T10:00:00.2000000Z ::add-mask::hunter2-very-secret\n2024-01-01T10:00:00.3000000Z ##[endgroup]\n2024-01-01T10:00:01.5000000Z ##[error]Process completed with exit code 1.\n",
+    );
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.rule_id == "log-line-unrecognised" && f.severity == Severity::Warning),
+        "{}",
+        summary(&r)
+    );
+    assert_eq!(r.exit_code(), 3, "{}", summary(&r));
+    assert!(!summary(&r).contains("hunter2"), "{}", summary(&r));
+}
+
+const DESCRIBE_CPU_NODE: &str = "root@node-02:~# kubectl describe node node-02\nName:               node-02\nRoles:              <none>\nLabels:             kubernetes.io/hostname=node-02\n                    kubernetes.io/os=linux\nTaints:             <none>\nUnschedulable:      false\nConditions:\n  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n  ----             ------  -----------------                 ------------------                ------                       -------\n  Ready            True    Fri, 19 Jul 2024 03:20:41 +0000   Thu, 18 Jul 2024 02:13:48 +0000   KubeletReady                 kubelet is posting ready status\nCapacity:\n  cpu:                48\n  memory:             263603720Ki\n  pods:               110\nAllocatable:\n  cpu:                48\n  memory:             263501320Ki\n  pods:               110\nEvents:              <none>\n";
+
+/// An `lspci` listing pasted with the node is GPU evidence of that node (the reporting chain
+/// then names what is missing); on-board VGA is not.
+#[test]
+fn lspci_gpus_pasted_with_the_node_are_gpu_evidence() {
+    let text = format!(
+        "{DESCRIBE_CPU_NODE}root@node-02:~# lspci | grep -i nvidia\n3b:00.0 3D controller: NVIDIA Corporation GP104GL [Tesla P4] (rev a1)\nd8:00.0 3D controller: NVIDIA Corporation GP104GL [Tesla P4] (rev a1)\n"
+    );
+    let (i, r) = one("paste.txt", &text);
+    let node = &i.snapshot.nodes[0];
+    assert!(
+        node.metadata
+            .annotations
+            .get(cube_model::smi::LSPCI_NVIDIA_ANNOTATION)
+            .is_some_and(|a| a.contains("2 GPU(s)")),
+        "{:?}",
+        node.metadata.annotations
+    );
+    let f = r
+        .by_rule("gpu-not-advertised")
+        .find(|f| f.subject.to_string() == "Node/node-02");
+    assert!(f.is_some(), "{}", summary(&r));
+    // a server's on-board graphics is no GPU node
+    let text = format!(
+        "{DESCRIBE_CPU_NODE}root@node-02:~# lspci | grep -i vga\n03:00.0 VGA compatible controller: ASPEED Technology, Inc. ASPEED Graphics Family (rev 41)\n00:02.0 VGA compatible controller: Intel Corporation UHD Graphics 630 (rev 02)\n"
+    );
+    let (_, r) = one("paste.txt", &text);
+    assert!(
+        r.findings.iter().all(|f| !f.rule_id.starts_with("gpu-")),
+        "{}",
+        summary(&r)
+    );
+}
