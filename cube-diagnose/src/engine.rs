@@ -159,18 +159,34 @@ impl Report {
         // the group's subjects made 10,000 findings of one remedy quadratic (issue 9)
         let mut listed: std::collections::HashSet<(usize, &crate::finding::Subject)> =
             std::collections::HashSet::new();
-        // findings built outside the engine may still hold heredocs in their prose
-        let normalized: Vec<(String, Vec<String>)> = self
+        // findings built outside the engine may still hold heredocs in their prose; the
+        // engine's are normalized already and are borrowed, not copied (a million findings of
+        // one remedy held a second copy of every remedy while the report was written)
+        use std::borrow::Cow;
+        let normalized: Vec<(Cow<'_, str>, Cow<'_, [String]>)> = self
             .findings
             .iter()
             .map(|f| {
+                let plain = !f.remedy.contains('`') && !f.remedy.contains("<<");
+                let distinct = f
+                    .remedy_commands
+                    .iter()
+                    .enumerate()
+                    .all(|(i, c)| !f.remedy_commands[..i].contains(c));
+                if plain && distinct {
+                    // what split_remedy would return: the prose as it is, no command of its own
+                    return (
+                        Cow::Borrowed(f.remedy.as_str()),
+                        Cow::Borrowed(f.remedy_commands.as_slice()),
+                    );
+                }
                 let (prose, mut commands) = crate::finding::split_remedy(&f.remedy);
                 for c in &f.remedy_commands {
                     if !commands.contains(c) {
                         commands.push(c.clone());
                     }
                 }
-                (prose, commands)
+                (Cow::Owned(prose), Cow::Owned(commands))
             })
             .collect();
         for (f, (remedy, commands)) in self.findings.iter().zip(&normalized) {
@@ -181,8 +197,8 @@ impl Report {
                 f.severity,
                 f.rule_id.as_str(),
                 f.subject.namespace.as_str(),
-                remedy.as_str(),
-                commands.as_slice(),
+                remedy.as_ref(),
+                commands.as_ref(),
             );
             match index.get(&key) {
                 Some(&i) => {
@@ -198,8 +214,8 @@ impl Report {
                         severity: f.severity,
                         namespace: f.subject.namespace.clone(),
                         subjects: vec![f.subject.clone()],
-                        remedy: remedy.clone(),
-                        commands: commands.clone(),
+                        remedy: remedy.to_string(),
+                        commands: commands.to_vec(),
                     });
                 }
             }

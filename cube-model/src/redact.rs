@@ -304,11 +304,34 @@ impl KnownSecrets {
         if self.values.is_empty() || text.len() < MIN_KNOWN_SECRET {
             return Cow::Borrowed(text);
         }
+        let mut out = None;
+        self.hide_until(text, text.len(), &mut out);
+        match out {
+            None => Cow::Borrowed(text),
+            Some(o) => Cow::Owned(o),
+        }
+    }
+
+    /// Length in bytes of the longest known value (0 when none).
+    pub fn max_len(&self) -> usize {
+        self.values.iter().map(String::len).max().unwrap_or(0)
+    }
+
+    /// [`KnownSecrets::hide`] of a text that arrives in pieces: looks for values at the
+    /// positions of `text` before `upto` (a character boundary) and returns how much of `text`
+    /// is done (`upto`, or past it when a value starting before `upto` ends after it, or less
+    /// when fewer than [`MIN_KNOWN_SECRET`] bytes follow; all of `text` when `upto` is its
+    /// length). Where a value was found, `out` (`None` until then)
+    /// holds the done part with each value replaced by [`PLACEHOLDER`]; while it is `None` the
+    /// done part is `text[..done]` unchanged. The caller keeps `text[done..]` and calls again
+    /// with more text appended; every position is looked at with at least
+    /// [`KnownSecrets::max_len`] bytes after it when `upto <= text.len() - max_len()`, so the
+    /// result is the same as one [`KnownSecrets::hide`] of the whole text.
+    pub fn hide_until(&self, text: &str, upto: usize, out: &mut Option<String>) -> usize {
         let b = text.as_bytes();
-        let mut out: Option<String> = None;
         let mut copied = 0;
         let mut i = 0;
-        while i + MIN_KNOWN_SECRET <= b.len() {
+        while i < upto && i + MIN_KNOWN_SECRET <= b.len() {
             let bit = usize::from(b[i]) << 8 | usize::from(b[i + 1]);
             if self.first_two[bit / 64] & (1 << (bit % 64)) != 0
                 && let Ok(prefix) = <[u8; MIN_KNOWN_SECRET]>::try_from(&b[i..i + MIN_KNOWN_SECRET])
@@ -329,13 +352,12 @@ impl KnownSecrets {
             }
             i += 1;
         }
-        match out {
-            None => Cow::Borrowed(text),
-            Some(mut o) => {
-                o.push_str(&text[copied..]);
-                Cow::Owned(o)
-            }
+        // the whole text when it is the last piece; else where the scan stopped
+        let done = if upto >= b.len() { b.len() } else { i };
+        if let Some(o) = out {
+            o.push_str(&text[copied..done]);
         }
+        done
     }
 }
 
@@ -938,6 +960,51 @@ fn json_secret_data(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>
 
 #[cfg(test)]
 mod tests {
+
+    /// Pieces of any size give the same text as one `hide` of the whole (values across the
+    /// cut between two pieces included).
+    #[test]
+    fn hide_in_pieces_is_hide_of_the_whole() {
+        let mut known = KnownSecrets::new();
+        for v in [
+            "s3cr3t-value",
+            "s3cr3t-value-longer",
+            "pässwörd-ü",
+            "tok123",
+        ] {
+            known.insert(v.to_owned());
+        }
+        let text = "a s3cr3t-value-longer b s3cr3t-value c pässwörd-ü d tok123tok123 é s3cr3t-valu"
+            .repeat(7);
+        let whole = known.hide(&text).into_owned();
+        for piece in [1, 2, 5, 7, 13, 64, 1000] {
+            let mut out = String::new();
+            let mut buf = String::new();
+            let mut fed = 0;
+            while fed < text.len() {
+                let mut end = (fed + piece).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                buf.push_str(&text[fed..end]);
+                fed = end;
+                let mut upto = buf.len().saturating_sub(known.max_len());
+                while !buf.is_char_boundary(upto) {
+                    upto -= 1;
+                }
+                let mut o = None;
+                let done = known.hide_until(&buf, upto, &mut o);
+                out.push_str(o.as_deref().unwrap_or(&buf[..done]));
+                buf.drain(..done);
+            }
+            let mut o = None;
+            let done = known.hide_until(&buf, buf.len(), &mut o);
+            assert_eq!(done, buf.len());
+            out.push_str(o.as_deref().unwrap_or(&buf));
+            assert_eq!(out, whole, "pieces of {piece}");
+        }
+        assert!(!whole.contains("s3cr3t-value") && !whole.contains("tok123"));
+    }
     use super::*;
 
     const TOKEN: &str = "abcdef.0123456789abcdef";

@@ -172,6 +172,39 @@ pub fn group_from_value(
 }
 
 #[cfg(test)]
+mod hide_tests {
+    use std::io::Write;
+
+    /// A report written in small pieces through [`super::HideKnown`] is the text
+    /// [`super::hide_known`] makes of the whole, secrets across piece boundaries included, and
+    /// is held about one piece at a time.
+    #[test]
+    fn hiding_while_writing_is_hiding_the_whole() {
+        let secret = "hk-s3cr3t-token-value-0042";
+        super::learn_secrets(
+            format!("users:\n- name: u\n  user:\n    token: {secret}\n").as_bytes(),
+        );
+        let unit = format!("{{\"message\": \"token {secret} é\"}},\n");
+        let text = unit.repeat(3 * super::HideKnown::<Vec<u8>>::PIECE / unit.len() + 7);
+        let whole = format!("{}\n", super::hide_known(&text));
+        assert!(!whole.contains(secret));
+        for piece in [1, 7, 4096, 100_003] {
+            let mut w = super::HideKnown::new(Vec::new());
+            for chunk in text.as_bytes().chunks(piece) {
+                w.write_all(chunk).expect("write");
+                assert!(w.pending.len() < super::HideKnown::<Vec<u8>>::PIECE + piece);
+            }
+            w.finish(b"\n").expect("finish");
+            assert_eq!(
+                String::from_utf8(w.inner).expect("utf-8"),
+                whole,
+                "pieces of {piece}"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
 mod group_tests {
     /// Regression: a bad quantity said `group #1: quantities must match...` with neither the
     /// field path nor the value.
@@ -208,11 +241,11 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
 }
 
 /// Writes what `render` writes, then a newline, to stdout as [`print_stdout`] does with a
-/// string, but without first holding the whole text in memory when it can: while no secret was
-/// learnt ([`learn_secrets`]) nothing needs hiding, and the text goes out through a buffer as
-/// it is rendered (a report on a pod-heavy dump is about a quarter of the dump, issue 9).
-/// Otherwise the text is rendered whole and printed by [`print_stdout`]. Either way the bytes
-/// on stdout are the same; a closed pipe ends quietly.
+/// string, but without holding the whole text in memory (a report on a pod-heavy dump is about a
+/// quarter of the dump; one of a page of a million Pending pods about 1.4 GB, issue 9): the text
+/// goes out through a buffer as it is rendered, and when secrets were learnt
+/// ([`learn_secrets`]) through [`HideKnown`], which hides them piece by piece. Either way the
+/// bytes on stdout are those of [`print_stdout`]; a closed pipe ends quietly.
 ///
 /// # Errors
 /// Any write error but a broken pipe, and any error of `render` that is not a write error.
@@ -224,18 +257,107 @@ pub fn print_stdout_streamed(
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .is_empty();
-    if !nothing_to_hide {
-        let mut text = Vec::new();
-        render(&mut text)?;
-        return print_stdout(&String::from_utf8_lossy(&text));
-    }
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    match render(&mut out)
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush())
-    {
+    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let result = if nothing_to_hide {
+        let mut out = out;
+        render(&mut out)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush())
+    } else {
+        let mut hiding = HideKnown::new(out);
+        render(&mut hiding).and_then(|()| hiding.finish(b"\n"))
+    };
+    match result {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
+    }
+}
+
+/// A writer that passes text on with every secret learnt from the inputs ([`learn_secrets`])
+/// hidden, as [`hide_known`] does on a whole string, holding about 1 MiB at a time
+/// ([`cube_model::redact::KnownSecrets::hide_until`]: a value cut between two writes is still
+/// found). Call [`HideKnown::finish`] at the end: the last bytes are held until then.
+pub struct HideKnown<W: std::io::Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+impl<W: std::io::Write> HideKnown<W> {
+    /// Text held before a part of it is passed on.
+    const PIECE: usize = 1 << 20;
+
+    /// A writer into `inner`.
+    pub fn new(inner: W) -> Self {
+        HideKnown {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Passes on what is held (`last`: all of it, invalid UTF-8 replaced as
+    /// `String::from_utf8_lossy` does; else all but the tail a secret may still continue in).
+    fn pass_on(&mut self, last: bool) -> std::io::Result<()> {
+        let known = known_secrets()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let lossy;
+        let text: &str = if last {
+            lossy = String::from_utf8_lossy(&self.pending);
+            &lossy
+        } else {
+            let valid = match std::str::from_utf8(&self.pending) {
+                Ok(t) => t.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            std::str::from_utf8(&self.pending[..valid]).unwrap_or_default()
+        };
+        let upto = if last {
+            text.len()
+        } else {
+            let mut upto = text.len().saturating_sub(known.max_len());
+            while !text.is_char_boundary(upto) {
+                upto -= 1;
+            }
+            upto
+        };
+        let mut hidden = None;
+        let done = known.hide_until(text, upto, &mut hidden);
+        drop(known);
+        match &hidden {
+            Some(h) => self.inner.write_all(h.as_bytes())?,
+            None => self.inner.write_all(&text.as_bytes()[..done])?,
+        }
+        if last {
+            self.pending.clear();
+        } else {
+            self.pending.drain(..done);
+        }
+        Ok(())
+    }
+
+    /// Passes on the rest, then `tail` as it is, and flushes.
+    ///
+    /// # Errors
+    /// The inner writer's.
+    pub fn finish(&mut self, tail: &[u8]) -> std::io::Result<()> {
+        self.pass_on(true)?;
+        self.inner.write_all(tail)?;
+        self.inner.flush()
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for HideKnown<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if self.pending.len() >= Self::PIECE {
+            self.pass_on(false)?;
+        }
+        Ok(buf.len())
+    }
+    /// Flushes what was passed on; the held tail waits for more text or
+    /// [`HideKnown::finish`].
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
