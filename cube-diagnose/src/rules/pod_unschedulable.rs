@@ -11,6 +11,7 @@ use crate::{Context, Evidence, Finding, Severity, Subject};
 
 mod autoscaler;
 mod blocking;
+mod extender;
 mod sched_text;
 mod volcano;
 use sched_text::scheduler_texts;

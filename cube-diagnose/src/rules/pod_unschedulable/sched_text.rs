@@ -59,7 +59,9 @@ pub(super) fn scheduler_texts(
     for (subject, (s, m)) in &latest {
         let pod = pod_of(ctx, subject);
         // HAMi's reason codes (its extender's histogram reasons and FilteringFailed events)
-        let e = hami::explain(ctx, subject, Some(m)).unwrap_or_else(|| explain(ctx, m, pod));
+        let e = hami::wrong_scheduler(ctx, s, m)
+            .or_else(|| hami::explain(ctx, subject, Some(m)))
+            .unwrap_or_else(|| explain(ctx, m, pod));
         let mut nodes = match m.nodes {
             _ if m.dialect == schedmsg::Dialect::LegacyKubeScheduler => {
                 let (lo, hi) = m.versions();
