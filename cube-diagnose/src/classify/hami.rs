@@ -279,9 +279,15 @@ mod tests {
             "Warning  FilteringFailed   96s (x13 over 98s)  hami-scheduler  1 nodes ModeNotFit(node-01)",
         )
         .unwrap();
-        assert_eq!((n, r.code, nodes), (1, "ModeNotFit", vec!["node-01".to_owned()]));
         assert_eq!(
-            filtering_failed("1 nodes CardCordoned(gpu-a)").unwrap().1.code,
+            (n, r.code, nodes),
+            (1, "ModeNotFit", vec!["node-01".to_owned()])
+        );
+        assert_eq!(
+            filtering_failed("1 nodes CardCordoned(gpu-a)")
+                .unwrap()
+                .1
+                .code,
             "CardCordoned"
         );
         assert_eq!(

@@ -346,6 +346,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     out.extend(share_resource_at_zero(ctx));
+    crate::rules::distro::annotate(ctx, &mut out);
     out
 }
 

@@ -353,6 +353,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("add {res} to the ClusterQueue's resourceGroups[].coveredResources with a nominalQuota in each flavor")),
         );
     }
+    // a local distribution (minikube, kind, MicroK8s, k3d) decides how a GPU reaches the node
+    crate::rules::distro::annotate(ctx, &mut out);
     for f in &mut out {
         f.remedy = name_pod(&f.remedy, &f.subject);
     }

@@ -86,7 +86,9 @@ fn is_component_code(text: &str) -> bool {
         && t.chars().all(|c| c.is_ascii_alphanumeric())
         && t.chars().skip(1).any(|c| c.is_ascii_uppercase())
         && t.chars().any(|c| c.is_ascii_lowercase())
-        && !LEGACY_PREDICATE_REASONS.iter().any(|(name, _, _)| *name == t)
+        && !LEGACY_PREDICATE_REASONS
+            .iter()
+            .any(|(name, _, _)| *name == t)
 }
 
 #[cfg(test)]
@@ -126,8 +128,9 @@ mod tests {
             let m = schedmsg::parse(msg).unwrap();
             assert!(explain(&m.reasons[0], m.nodes).is_none(), "{msg}");
         }
-        let m = schedmsg::parse("0/1 nodes are available: 1 Insufficient GPU Memory in one device.")
-            .unwrap();
+        let m =
+            schedmsg::parse("0/1 nodes are available: 1 Insufficient GPU Memory in one device.")
+                .unwrap();
         assert!(explain(&m.reasons[0], 1).unwrap().0.contains("gpushare"));
     }
 }

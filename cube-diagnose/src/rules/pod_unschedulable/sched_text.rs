@@ -207,11 +207,7 @@ pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Su
     // one pod shown twice (a `get pods` row and its manifest) is one pod: the one with its
     // spec is the subject
     match found.first() {
-        Some(first)
-            if found
-                .iter()
-                .all(|p| p.metadata.name == first.metadata.name) =>
-        {
+        Some(first) if found.iter().all(|p| p.metadata.name == first.metadata.name) => {
             let best = found
                 .iter()
                 .max_by_key(|p| (p.spec.containers.len(), !p.metadata.namespace.is_empty()))

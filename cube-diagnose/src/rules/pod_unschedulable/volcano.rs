@@ -75,9 +75,10 @@ impl FitError {
             }
         }
         if let Some(p) = pending {
-            let p = p
-                .split_once(": ")
-                .map_or(p, |(head, tail)| if head.trim() == "Pending" { tail } else { p });
+            let p = p.split_once(": ").map_or(
+                p,
+                |(head, tail)| if head.trim() == "Pending" { tail } else { p },
+            );
             out.pending = histogram(p);
         }
         (out.min_available.is_some() || !out.statuses.is_empty()).then_some(out)
@@ -163,7 +164,11 @@ pub(super) fn explain(ctx: &Context<'_>, s: &Signal) -> Option<(String, String)>
     said.push(head);
     let schedulable = FitError::count(&fe.pending, "Schedulable");
     let remedy;
-    if let Some(reason) = facts.reason.as_deref().filter(|r| *r != "NotEnoughResources") {
+    if let Some(reason) = facts
+        .reason
+        .as_deref()
+        .filter(|r| *r != "NotEnoughResources")
+    {
         // NotEnoughTasks / NotEnoughPodsOfTask: too few pods exist for minMember / minTaskMember
         said.push(format!(
             "its Unschedulable condition says {reason}: fewer pods exist than the PodGroup's minMember (or a task's minTaskMember) asks for, so the gang can never be complete"
@@ -233,11 +238,20 @@ mod tests {
         assert_eq!(FitError::count(&f.pending, "Schedulable"), 3);
         assert!(f.origin.as_deref().unwrap().starts_with("task-1: 0/2"));
         // 2019 wording, minAvailable first
-        let f = FitError::parse("10/6 tasks in gang unschedulable: job is not ready, 10 minAvailable, 6 Pending.").unwrap();
+        let f = FitError::parse(
+            "10/6 tasks in gang unschedulable: job is not ready, 10 minAvailable, 6 Pending.",
+        )
+        .unwrap();
         assert_eq!((f.min_available, f.tasks()), (Some(10), 6));
         // v1.0 condition message
-        let f = FitError::parse("1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable.").unwrap();
-        assert_eq!((f.min_available, f.tasks(), f.pending.len()), (Some(1), 1, 0));
+        let f = FitError::parse(
+            "1/1 tasks in gang unschedulable: pod group is not ready, 1 Pending, 1 minAvailable.",
+        )
+        .unwrap();
+        assert_eq!(
+            (f.min_available, f.tasks(), f.pending.len()),
+            (Some(1), 1, 0)
+        );
         assert!(FitError::parse("job <default/x> is not ready").is_none());
     }
 
@@ -250,7 +264,11 @@ mod tests {
         );
         assert_eq!(f.len(), 1, "{f:#?}");
         assert!(f[0].message.contains("queue"), "{}", f[0].message);
-        assert!(f[0].remedy.contains("kubectl get podgroup"), "{}", f[0].remedy);
+        assert!(
+            f[0].remedy.contains("kubectl get podgroup"),
+            "{}",
+            f[0].remedy
+        );
         // more tasks needed than exist
         let f = run_log(
             "pod-unschedulable",

@@ -119,8 +119,7 @@ pub(super) fn wrong_scheduler(
             .unwrap_or_default(),
         f => f.to_owned(),
     };
-    if from.contains("hami") || (from.is_empty() && virtuals.iter().all(|(_, v)| *v == "Ascend"))
-    {
+    if from.contains("hami") || (from.is_empty() && virtuals.iter().all(|(_, v)| *v == "Ascend")) {
         return None;
     }
     let names: Vec<&str> = virtuals.iter().map(|(r, _)| *r).collect();
