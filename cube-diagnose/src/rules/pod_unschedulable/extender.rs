@@ -34,6 +34,48 @@ const KNOWN: &[Known] = &[
         cause: "the namespace's GPU quota of gpu-admission does not cover these nodes: the node's GPU model label or pool label is not among the gpuModels / pools of the pod's namespace entry in gpu-admission's quota ConfigMap (a namespace without an entry gets none), so the extender rejects them whatever GPUs they have free",
         remedy: "add the pod's namespace (with the nodes' GPU model and pool) to gpu-admission's quota ConfigMap (the format of tkestack/gpu-admission docs/gpu-quota.md), check the nodes carry the model and pool labels it names (`kubectl get nodes --show-labels`), then restart gpu-admission so it reloads the quota",
     },
+    // kubernetes-sigs/scheduler-plugins pkg/coscheduling/core/core.go (PodGroupManager
+    // PreFilter; before v1.26 kube-scheduler counted a PreFilter rejection once per node, from
+    // v1.26 it is the message's PreFilter sentence)
+    Known {
+        text: "cannot find enough sibling pods",
+        component: "the coscheduling plugin (kubernetes-sigs/scheduler-plugins gang scheduling)",
+        cause: "fewer pods of the PodGroup exist than its minMember, so no member is scheduled until the rest are created",
+        remedy: "create the missing members (the job's replicas) with the PodGroup label in metadata.labels (`scheduling.x-k8s.io/pod-group: <podgroup>`; older releases `pod-group.scheduling.sigs.k8s.io`), or lower the PodGroup's minMember (`kubectl get podgroups.scheduling.x-k8s.io -o yaml`)",
+    },
+    Known {
+        text: "resource gap: ",
+        component: "the coscheduling plugin (kubernetes-sigs/scheduler-plugins gang scheduling)",
+        cause: "the nodes' free resources in total do not cover the PodGroup's minResources (CheckClusterResource), so the gang is rejected before any node is tried",
+        remedy: "compare the PodGroup's spec.minResources with the nodes' free resources (`kubectl describe nodes`, Allocated resources); free or add capacity, or lower minResources / minMember",
+    },
+    Known {
+        text: "failed recently",
+        component: "the coscheduling plugin (kubernetes-sigs/scheduler-plugins gang scheduling)",
+        cause: "the PodGroup was denied in a recent cycle (a member could not be placed) and is backed off",
+        remedy: "find the first rejection of the PodGroup's members (their older FailedScheduling events: `resource gap`, too few sibling pods, or node reasons) and fix that; the backoff clears by itself",
+    },
+    Known {
+        text: "is unschedulable even after PostFilter",
+        component: "the coscheduling plugin (kubernetes-sigs/scheduler-plugins gang scheduling)",
+        cause: "one member of the PodGroup cannot be placed even after preemption, so the whole group is rejected",
+        remedy: "read the FailedScheduling reasons of the member named and make room for it (or lower minMember)",
+    },
+    // volcano-sh/volcano pkg/scheduler/api/unschedule_info.go: Volcano's own node reasons in
+    // its `0/N nodes are unavailable:` histogram (NodeResourceFitFailed before the allocate
+    // action named the resource as `Insufficient <resource>`, NodePodNumberExceeded)
+    Known {
+        text: "node(s) resource fit failed",
+        component: "Volcano's allocate action",
+        cause: "the task's requests do not fit the idle resources of these nodes (cpu, memory or an extended resource such as nvidia.com/gpu; this Volcano release does not name which)",
+        remedy: "compare the task's requests with the nodes' free resources (`kubectl describe nodes`, Allocated resources), including extended resources; free or add capacity, or lower the requests",
+    },
+    Known {
+        text: "node(s) pod number exceeded",
+        component: "Volcano's predicates plugin",
+        cause: "these nodes already run as many pods as their allocatable `pods` allows (kubelet maxPods)",
+        remedy: "raise the kubelet's maxPods where the network allows it, move pods off those nodes, or add nodes",
+    },
     // AliyunContainerService/gpushare-scheduler-extender pkg/scheduler/gpushare-predicate.go
     Known {
         text: "Insufficient GPU Memory in one device",
@@ -75,6 +117,20 @@ pub(super) fn explain(r: &ReasonCount, total: usize) -> Option<(String, String)>
         format!(
             "find the component that prints '{text}': the scheduler's configuration (`kubectl -n kube-system get configmap -o yaml | grep -B2 -A8 -i extender`, or the second scheduler named in the pod's spec.schedulerName) names its extenders; read that component's log and configuration for '{text}'"
         ),
+    ))
+}
+
+/// A PreFilter sentence (v1.26+) of a known out-of-tree plugin: its cause and remedy.
+pub(super) fn prefilter(text: &str) -> Option<(String, String)> {
+    let known = KNOWN.iter().find(|x| text.contains(x.text))?;
+    Some((
+        format!(
+            "rejected by {} before any node was considered ('{}'): {}",
+            known.component,
+            text.trim().trim_end_matches('.'),
+            known.cause
+        ),
+        known.remedy.to_owned(),
     ))
 }
 
@@ -128,6 +184,25 @@ mod tests {
             let m = schedmsg::parse(msg).unwrap();
             assert!(explain(&m.reasons[0], m.nodes).is_none(), "{msg}");
         }
+        // coscheduling: a histogram reason before v1.26, the PreFilter sentence after
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  59m   sample-scheduler  0/3 nodes are available: 3 pre-filter pod nginx-8sgkm cannot find enough sibling pods, current pods number: 2, minMember of group: 3.",
+        );
+        assert!(
+            f[0].message.contains("minMember") && f[0].remedy.contains("pod-group"),
+            "{f:#?}"
+        );
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning FailedScheduling 10s scheduler-plugins-scheduler 0/4 nodes are available: pre-filter pod gang-worker-1 cannot find enough sibling pods, current pods number: 3, minMember of group: 5. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+        );
+        assert!(f[0].message.contains("coscheduling"), "{f:#?}");
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  5s  volcano  0/3 nodes are unavailable: 3 node(s) resource fit failed.",
+        );
+        assert!(f[0].message.contains("idle resources"), "{f:#?}");
         let m =
             schedmsg::parse("0/1 nodes are available: 1 Insufficient GPU Memory in one device.")
                 .unwrap();
