@@ -128,7 +128,7 @@ pub(super) fn scheduler_texts(
                 .metadata
                 .annotations
                 .get(crate::input::SOURCE_ANNOTATION)
-                .map_or("", |s| s.as_ref());
+                .unwrap_or("");
             if let Some((cause, remedy)) = super::volcano::explain_text(ctx, &c.message, source) {
                 out.push(
                     Finding::new(PodUnschedulable::ID, Severity::Warning, subject, cause)
