@@ -119,10 +119,21 @@ pub(super) fn wrong_scheduler(
             .unwrap_or_default(),
         f => f.to_owned(),
     };
+    let names: Vec<&str> = virtuals.iter().map(|(r, _)| *r).collect();
+    if from.contains("hami") && virtuals.iter().any(|(_, v)| *v != "Ascend") {
+        // HAMi's own kube-scheduler counted them: its configuration does not mark them
+        // ignoredByScheduler (charts/hami/templates/scheduler/configmap.yaml managedResources)
+        return Some(Explained::new(
+            format!(
+                "{from} reports Insufficient {}: HAMi's kube-scheduler counted these virtual resources as node capacity, which no node has; its scheduler configuration does not list them under the extender's managedResources with ignoredByScheduler: true (the chart values resourceMem / resourceCores / resourceMemPercentage name other resources than the pod asks for, or a hand-written scheduler config)",
+                names.join(", ")
+            ),
+            "compare the pod's resource names with the chart values (`helm get values hami -n kube-system`: resourceName, resourceMem, resourceCores) and the managedResources in the hami-scheduler ConfigMap; ask for the names HAMi manages, or fix the values and restart hami-scheduler",
+        ));
+    }
     if from.contains("hami") || (from.is_empty() && virtuals.iter().all(|(_, v)| *v == "Ascend")) {
         return None;
     }
-    let names: Vec<&str> = virtuals.iter().map(|(r, _)| *r).collect();
     let mut vendors: Vec<&str> = virtuals.iter().map(|(_, v)| *v).collect();
     vendors.dedup();
     let who = if from.is_empty() {
@@ -215,6 +226,29 @@ mod tests {
             "Warning  FailedScheduling  15s  hami-scheduler  0/2 nodes are available: 2 NodeUnfitPod.",
         );
         assert!(f[0].remedy.contains("FilteringFailed"), "{f:#?}");
+        // the summary event alone, and beside the per-code events (no second finding)
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FilteringFailed  16s  hami-scheduler  no available node, 3 nodes do not meet",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].remedy.contains("NodeUnfitPod"), "{f:#?}");
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FilteringFailed  16s  hami-scheduler  no available node, all node scores do not meet\nWarning  FilteringFailed  16s  hami-scheduler  1 nodes CardInsufficientCore(gpu-1)",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        // hami-scheduler itself counting gpumem: its managedResources
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  1s  hami-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpumem.",
+        );
+        assert!(f[0].message.contains("ignoredByScheduler"), "{f:#?}");
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  1s  default-scheduler  0/1 nodes are available: 1 Insufficient cambricon.com/mlu.smlu.vmemory.",
+        );
+        assert!(f[0].message.contains("hami-scheduler"), "{f:#?}");
         // FilteringFailed events alone still explain the pod
         let f = run_rule(
             "pod-unschedulable",
