@@ -890,6 +890,18 @@ impl Reason {
                 {
                     continue;
                 }
+                if w.kind == ReasonKind::Insufficient
+                    && let Some(fixed) = values
+                        .iter()
+                        .find(|(k, _)| k == "resource")
+                        .and_then(|(_, v)| unsplice_from_column(v))
+                {
+                    return Reason {
+                        kind: w.kind,
+                        text: format!("Insufficient {fixed}"),
+                        values: vec![("resource".to_owned(), fixed)],
+                    };
+                }
                 return Reason {
                     kind: w.kind,
                     text: text.to_owned(),
@@ -957,6 +969,56 @@ impl Reason {
         }
         out
     }
+}
+
+/// The `From` values of a FailedScheduling event (`kubectl describe` / `get events` column,
+/// the UI's event list): kube-scheduler's default profile name (`v1.DefaultSchedulerName`),
+/// the names the GPU-sharing and batch schedulers run under (HAMi's chart `schedulerName`,
+/// Volcano, KAI, YuniKorn, Koordinator) and the kubelet. A copy from a web UI sometimes
+/// splices that column into the message (`Insufficient ndefault-schedulervidia.com/gpu`,
+/// ehfd/nvidia-dind#2).
+pub const EVENT_FROM_VALUES: &[&str] = &[
+    "default-scheduler",
+    "hami-scheduler",
+    "volcano",
+    "kai-scheduler",
+    "yunikorn",
+    "koord-scheduler",
+    "kubelet",
+];
+
+/// The resource name of an `Insufficient <resource>` with an event's From value spliced into
+/// it removed (`ndefault-schedulervidia.com/gpu` -> `nvidia.com/gpu`), when the value sits
+/// inside the name (a letter or digit on both sides) and what remains is a valid qualified
+/// resource name (`<domain with a dot>/<name>`). `None` when nothing was spliced.
+pub fn unsplice_from_column(resource: &str) -> Option<String> {
+    for from in EVENT_FROM_VALUES {
+        let Some(at) = resource.find(from) else {
+            continue;
+        };
+        let before = resource[..at].chars().next_back();
+        let after = resource[at + from.len()..].chars().next();
+        let inside = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+        if !(inside(before) && inside(after)) {
+            continue;
+        }
+        let fixed = format!("{}{}", &resource[..at], &resource[at + from.len()..]);
+        let valid = fixed.split_once('/').is_some_and(|(domain, name)| {
+            domain.contains('.')
+                && !name.is_empty()
+                && domain
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+                && domain.starts_with(|c: char| c.is_ascii_alphanumeric())
+        });
+        if valid {
+            return Some(fixed);
+        }
+    }
+    None
 }
 
 /// `<count> <reason>`.
@@ -1881,6 +1943,32 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn event_from_column_spliced_into_a_resource_is_removed() {
+        // ehfd/nvidia-dind#2: a UI copy put `default-scheduler` inside the resource name
+        let m = parse("0/1 nodes are available: 1 Insufficient ndefault-schedulervidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.").unwrap();
+        assert_eq!(m.reasons[0].reason.resource(), Some("nvidia.com/gpu"));
+        assert_eq!(m.reasons[0].reason.text, "Insufficient nvidia.com/gpu");
+        assert_eq!(
+            unsplice_from_column("xhami-schedulery"),
+            None,
+            "what remains must be a resource name"
+        );
+        assert_eq!(
+            unsplice_from_column("nvidia.com/gkubeletpu").as_deref(),
+            Some("nvidia.com/gpu")
+        );
+        // names that merely contain a From value are untouched
+        for r in [
+            "volcano.sh/vgpu-number",
+            "nvidia.com/gpu",
+            "example.com/kubelet-slots",
+            "hami.io/volcano",
+        ] {
+            assert_eq!(unsplice_from_column(r), None, "{r}");
+        }
+    }
 
     #[test]
     fn reason_table_templates_parse_and_read_back() {

@@ -1429,11 +1429,15 @@ pub static ENTRIES: &[Entry] = &[
     // (pkg/scheduler/scheduler.go Filter); the codes themselves are read by classify::hami
     Entry::new("hami.no-available-node", F::Hami,
         "no available node, {count:w} nodes do not meet",
-        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.4+").complete()
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.4+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning)
+        .says("HAMi's scheduler extender found no node whose devices fit the pod (no available node, {count} nodes do not meet); this summary does not say why", "read the pod's other FilteringFailed events (one per reason code: `N nodes CardInsufficientMemory(...)`, NumaNotFit, CardTypeMismatch, ...) or the extender's log (`kubectl -n kube-system logs deploy/hami-scheduler -c vgpu-scheduler-extender | grep NodeUnfitPod`)")
         .samples(&[("count", "2")]),
     Entry::new("hami.no-available-node-legacy", F::Hami,
         "no available node, all node scores do not meet",
-        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.0-v2.3").complete(),
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (Filter)", "v2.0-v2.3")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning)
+        .says("HAMi's scheduler extender found no node whose devices fit the pod (no available node, all node scores do not meet); this summary does not say why", "read the pod's other FilteringFailed events (one per reason code: `N nodes CardInsufficientMemory(...)`, NumaNotFit, CardTypeMismatch, ...) or the extender's log (`kubectl -n kube-system logs deploy/hami-scheduler -c vgpu-scheduler-extender | grep NodeUnfitPod`)"),
     Entry::new("hami.node-unregistered", F::Hami,
         "node unregistered",
         "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go", "v2.0+")
@@ -2608,6 +2612,60 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
         .says("Kueue can never admit the workload as it is: its pod sets together ask for more {resource} ({previous} + {request}) than flavor {flavor} can ever give ({max}, nominal quota plus borrowing)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor}, or request less")
         .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "a100"), ("previous", "4"), ("request", "8"), ("max", "8")]),
+    // Kueue's queue blockers: the Workload's QuotaReserved=False condition and its Pending
+    // event (pkg/controller/core/workload_controller.go getQueueBlocker, the Stopped /
+    // terminating cases above it; pkg/scheduler/scheduler.go inadmissibleMsg; namespace
+    // selector: pkg/workload/resources.go ErrNamespaceMismatch).
+    Entry::new("kueue.localqueue-missing", F::Kueue,
+        "LocalQueue {queue:w} doesn't exist",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go (getQueueBlocker)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue never admits the workload: it names LocalQueue {queue} (label kueue.x-k8s.io/queue-name), which does not exist in the workload's namespace", "create LocalQueue {queue} in the workload's namespace with spec.clusterQueue set to an existing ClusterQueue, or fix the kueue.x-k8s.io/queue-name label (`kubectl get localqueues -n <namespace>`)"),
+    Entry::new("kueue.localqueue-inactive", F::Kueue,
+        "LocalQueue {queue:w} is inactive",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: its LocalQueue {queue} is inactive (a stopPolicy set on it, the LocalQueue being deleted, or its ClusterQueue missing)", "`kubectl get localqueue -n <namespace> {queue} -o yaml`: clear spec.stopPolicy (None) or recreate the LocalQueue, and check the ClusterQueue it names exists"),
+    Entry::new("kueue.localqueue-stopped", F::Kueue,
+        "LocalQueue {queue:w} is stopped",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: its LocalQueue {queue} is stopped (a stopPolicy set on it, the LocalQueue being deleted, or its ClusterQueue missing)", "`kubectl get localqueue -n <namespace> {queue} -o yaml`: clear spec.stopPolicy (None) or recreate the LocalQueue, and check the ClusterQueue it names exists"),
+    Entry::new("kueue.localqueue-terminating", F::Kueue,
+        "LocalQueue {queue:w} is terminating or missing",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: its LocalQueue {queue} is terminating or missing (a stopPolicy set on it, the LocalQueue being deleted, or its ClusterQueue missing)", "`kubectl get localqueue -n <namespace> {queue} -o yaml`: clear spec.stopPolicy (None) or recreate the LocalQueue, and check the ClusterQueue it names exists"),
+    Entry::new("kueue.clusterqueue-missing", F::Kueue,
+        "ClusterQueue {queue:w} doesn't exist",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go (getQueueBlocker)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue never admits the workload: its LocalQueue points at ClusterQueue {queue}, which does not exist", "create ClusterQueue {queue} or point the LocalQueue's spec.clusterQueue at an existing one (`kubectl get clusterqueues`)"),
+    Entry::new("kueue.clusterqueue-not-found", F::Kueue,
+        "ClusterQueue {queue:w} not found",
+        "kubernetes-sigs/kueue", "pkg/scheduler/scheduler.go (inadmissibleMsg)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue never admits the workload: ClusterQueue {queue} is not known to the scheduler (missing or not yet synced)", "create ClusterQueue {queue} or point the LocalQueue at an existing one (`kubectl get clusterqueues`)"),
+    Entry::new("kueue.clusterqueue-inactive", F::Kueue,
+        "ClusterQueue {queue:w} is inactive",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go, pkg/scheduler/scheduler.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: ClusterQueue {queue} is inactive; a ClusterQueue is inactive when a ResourceFlavor or AdmissionCheck it references does not exist or is inactive, a Topology is missing, or a stopPolicy is set (apis/kueue ClusterQueueActiveReason*)", "`kubectl get clusterqueue {queue} -o jsonpath='{{.status.conditions}}'`: the Active condition's reason (FlavorNotFound, AdmissionCheckNotFound, AdmissionCheckInactive, TopologyNotFound, Stopped) names what to create or fix"),
+    Entry::new("kueue.clusterqueue-stopped", F::Kueue,
+        "ClusterQueue {queue:w} is stopped",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go, pkg/scheduler/scheduler.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: ClusterQueue {queue} is stopped; a ClusterQueue is inactive when a ResourceFlavor or AdmissionCheck it references does not exist or is inactive, a Topology is missing, or a stopPolicy is set (apis/kueue ClusterQueueActiveReason*)", "`kubectl get clusterqueue {queue} -o jsonpath='{{.status.conditions}}'`: the Active condition's reason (FlavorNotFound, AdmissionCheckNotFound, AdmissionCheckInactive, TopologyNotFound, Stopped) names what to create or fix"),
+    Entry::new("kueue.clusterqueue-terminating", F::Kueue,
+        "ClusterQueue {queue:w} is terminating or missing",
+        "kubernetes-sigs/kueue", "pkg/controller/core/workload_controller.go, pkg/scheduler/scheduler.go", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: ClusterQueue {queue} is terminating or missing; a ClusterQueue is inactive when a ResourceFlavor or AdmissionCheck it references does not exist or is inactive, a Topology is missing, or a stopPolicy is set (apis/kueue ClusterQueueActiveReason*)", "`kubectl get clusterqueue {queue} -o jsonpath='{{.status.conditions}}'`: the Active condition's reason (FlavorNotFound, AdmissionCheckNotFound, AdmissionCheckInactive, TopologyNotFound, Stopped) names what to create or fix"),
+    Entry::new("kueue.namespace-mismatch", F::Kueue,
+        "workload namespace doesn't match ClusterQueue selector",
+        "kubernetes-sigs/kueue", "pkg/workload/resources.go (ErrNamespaceMismatch)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-queue")
+        .says("Kueue does not admit the workload: its namespace does not match the ClusterQueue's spec.namespaceSelector", "label the namespace so the ClusterQueue's namespaceSelector selects it, or widen the selector (`kubectl get clusterqueue <queue> -o jsonpath='{{.spec.namespaceSelector}}'`)"),
     // Apache YuniKorn core pkg/scheduler/objects/ask_events.go (SendRequestExceedsQueueHeadroom).
     Entry::new("yunikorn.queue-headroom", F::YuniKorn,
         "Request '{alloc}' does not fit in queue '{queue}' (requested {requested}, available {available})",

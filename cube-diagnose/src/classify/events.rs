@@ -30,6 +30,9 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         if m.dialect != cube_quota::schedmsg::Dialect::KubeScheduler {
             d.push(("scheduler", m.dialect.as_str().to_owned()));
         }
+        if let Some(from) = from_column(l) {
+            d.push(("from", from));
+        }
         // kube-scheduler's own log names the pod: `pod="ns/name"`; pre-1.10 messages name it
         // as `pod (<name>)`, a headerless `kubectl get events` row in its OBJECT column
         // (`pod/<name>`): the namespace is unknown then
@@ -111,6 +114,20 @@ pub fn parse_reasons(reasons: &str) -> Vec<(u32, String)> {
         }
     }
     out
+}
+
+/// The event's From column before a scheduler message (`... FailedScheduling  3s
+/// default-scheduler  0/2 nodes are available: ...`): the scheduler that wrote it, when the
+/// word there names a scheduler (ends in `scheduler`, or a known From value).
+pub(crate) fn from_column(l: &str) -> Option<String> {
+    let h = l
+        .find(" nodes are available:")
+        .or_else(|| l.find(" nodes are unavailable:"))?;
+    let start = l[..h].rfind("0/")?;
+    let token = l[..start].split_whitespace().last()?;
+    let token = token.trim_matches(|c: char| matches!(c, '`' | '"' | '\'' | ','));
+    (token.ends_with("scheduler") || cube_quota::schedmsg::EVENT_FROM_VALUES.contains(&token))
+        .then(|| token.to_owned())
 }
 
 #[cfg(test)]

@@ -128,6 +128,43 @@ pub const REASONS: &[HamiReason] = &[
     },
 ];
 
+/// HAMi's virtual device resources: shares of a card (memory, compute) that HAMi's scheduler
+/// extender accounts from the node's HAMi annotations; no device plugin advertises them as node
+/// capacity, and HAMi's kube-scheduler configuration lists them as `managedResources` with
+/// `ignoredByScheduler: true` (charts/hami/templates/scheduler/configmap.yaml, names from
+/// charts/hami/values.yaml `resourceMem`, `resourceMemPercentage`, `resourceCores`,
+/// `resourcePriority`, `mluResourceMem/Cores`, `dcuResourceMem/Cores`, `metaxResourceCore/Mem`,
+/// `enflameResourceNameGCUMemory/Core`, `kunlunResourceVMemoryName`, and the vendors' device
+/// code under pkg/device: mthreads `sgpu-memory`/`sgpu-core`, iluvatar `vcuda-core`/`vcuda-memory`,
+/// Ascend `huawei.com/Ascend<model>-memory`/`-core`). The vendor of `name`, when it is one.
+pub fn virtual_resource(name: &str) -> Option<&'static str> {
+    const EXACT: &[(&str, &str)] = &[
+        ("nvidia.com/gpumem", "NVIDIA"),
+        ("nvidia.com/gpumem-percentage", "NVIDIA"),
+        ("nvidia.com/gpucores", "NVIDIA"),
+        ("nvidia.com/priority", "NVIDIA"),
+        ("cambricon.com/mlu.smlu.vmemory", "Cambricon"),
+        ("cambricon.com/mlu.smlu.vcore", "Cambricon"),
+        ("hygon.com/dcumem", "Hygon"),
+        ("hygon.com/dcucores", "Hygon"),
+        ("metax-tech.com/vcore", "MetaX"),
+        ("metax-tech.com/vmemory", "MetaX"),
+        ("enflame.com/gcu-memory", "Enflame"),
+        ("enflame.com/gcu-core", "Enflame"),
+        ("enflame.com/vgcu-percentage", "Enflame"),
+        ("kunlunxin.com/vxpu-memory", "Kunlunxin"),
+        ("mthreads.com/sgpu-memory", "Moore Threads"),
+        ("mthreads.com/sgpu-core", "Moore Threads"),
+        ("iluvatar.ai/vcuda-core", "Iluvatar"),
+        ("iluvatar.ai/vcuda-memory", "Iluvatar"),
+    ];
+    if let Some((_, v)) = EXACT.iter().find(|(n, _)| *n == name) {
+        return Some(v);
+    }
+    let ascend = name.strip_prefix("huawei.com/Ascend")?;
+    (ascend.ends_with("-memory") || ascend.ends_with("-core")).then_some("Ascend")
+}
+
 /// The reason of `code` (case-insensitive; `CardUUIDMismatch` is `CardUuidMismatch`).
 pub fn reason(code: &str) -> Option<&'static HamiReason> {
     REASONS.iter().find(|r| r.code.eq_ignore_ascii_case(code))

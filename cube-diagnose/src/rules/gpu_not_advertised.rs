@@ -303,6 +303,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .filter_map(|(n, r)| {
                 r.strip_prefix("Insufficient ")
                     .filter(|res| is_gpu_resource(res))
+                    // HAMi's virtual shares (gpumem, gpucores, ...) are never node capacity:
+                    // pod-unschedulable says which scheduler should have placed the pod
+                    .filter(|res| {
+                        crate::classify::hami::virtual_resource(res).is_none_or(|v| v == "Ascend")
+                    })
                     .map(|res| (*n, res))
             })
             .collect();
@@ -344,6 +349,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // a GPU query's answer (`-o custom-columns=...` printing `<none>`)
     let queried = crate::rules::gpu_queried::findings(ctx, &out);
     out.extend(queried);
+    crate::rules::distro::annotate(ctx, &mut out);
     out
 }
 

@@ -43,6 +43,7 @@ pub mod cluster_tls_untrusted;
 pub mod cluster_unauthorized;
 pub mod cluster_unreachable;
 pub mod device_plugin_not_scheduled;
+pub(crate) mod distro;
 pub mod gpu_mig_misconfigured;
 pub mod gpu_not_advertised;
 pub(crate) mod gpu_queried;

@@ -11,6 +11,7 @@ use crate::{Context, Evidence, Finding, Severity, Subject};
 
 mod autoscaler;
 mod blocking;
+mod extender;
 mod sched_text;
 mod volcano;
 use sched_text::scheduler_texts;
@@ -327,7 +328,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let Some(e) = crate::catalog::entry(s.detail("entry")) else {
             continue;
         };
-        if !explained {
+        // HAMi's summary event when its per-code events are in the input (they explain it)
+        let summarised = e.id.starts_with("hami.no-available-node")
+            && signals(ctx, &[SignalKind::HamiFilterFailed]).any(|x| x.source == s.source);
+        if !explained && !summarised {
             latest.insert((signal_subject(s), e.id), (s, e));
         }
     }
@@ -362,6 +366,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         ctx,
         PodUnschedulable::ID,
     ));
+    // a local distribution (minikube, kind, MicroK8s, k3d) decides how a GPU reaches the node
+    crate::rules::distro::annotate(ctx, &mut out);
     for f in &mut out {
         f.remedy = name_pod(&f.remedy, &f.subject);
     }
@@ -394,6 +400,42 @@ fn name_pod(remedy: &str, subject: &Subject) -> String {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
+
+    /// Kueue's queue blockers (kubernetes-sigs/kueue workload_controller.go getQueueBlocker,
+    /// scheduler.go) each name what to create or fix.
+    #[test]
+    fn kueue_queue_blockers() {
+        for (line, want) in [
+            (
+                "Warning  Pending  5s  kueue-admission  LocalQueue user-queue doesn't exist",
+                "kueue.x-k8s.io/queue-name",
+            ),
+            (
+                "Warning  Pending  5s  kueue-admission  LocalQueue user-queue is stopped",
+                "stopPolicy",
+            ),
+            (
+                "Warning  Pending  5s  kueue-admission  ClusterQueue cq doesn't exist",
+                "clusterqueues",
+            ),
+            (
+                "Warning  Pending  5s  kueue-admission  ClusterQueue cq is inactive",
+                "FlavorNotFound",
+            ),
+            (
+                "Warning  Pending  5s  kueue-admission  ClusterQueue cq not found",
+                "clusterqueues",
+            ),
+            (
+                "Warning  Pending  5s  kueue-admission  workload namespace doesn't match ClusterQueue selector",
+                "namespaceSelector",
+            ),
+        ] {
+            let f = run_log("pod-unschedulable", line);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            assert!(f[0].remedy.contains(want), "{line}: {}", f[0].remedy);
+        }
+    }
 
     /// DRA PreFilter texts name the ResourceClaim and its state (kubernetes#137617, v1.36
     /// wording with `no new claims to deallocate`).

@@ -201,6 +201,10 @@ pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
             format!("{k} of {total} node(s) are not where the pod's already allocated ResourceClaim is ('{text}': an allocated claim pins its pods to the nodes of its allocation, status.allocation.nodeSelector)"),
             "run the pod where its claim's devices are, or give it its own claim (ResourceClaimTemplate) instead of sharing one allocated elsewhere",
         ),
+        // a scheduler extender's or out-of-tree plugin's own reason (extender.rs)
+        ReasonKind::Unknown if let Some((cause, remedy)) = super::extender::explain(r, total) => {
+            blocks(cause, &remedy)
+        }
         _ => blocks(
             format!("{k} of {total} node(s) report '{text}'"),
             "address the named reason, then re-check with `kubectl describe pod`",

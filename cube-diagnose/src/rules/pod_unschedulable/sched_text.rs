@@ -59,7 +59,9 @@ pub(super) fn scheduler_texts(
     for (subject, (s, m)) in &latest {
         let pod = pod_of(ctx, subject);
         // HAMi's reason codes (its extender's histogram reasons and FilteringFailed events)
-        let e = hami::explain(ctx, subject, Some(m)).unwrap_or_else(|| explain(ctx, m, pod));
+        let e = hami::wrong_scheduler(ctx, s, m)
+            .or_else(|| hami::explain(ctx, subject, Some(m)))
+            .unwrap_or_else(|| explain(ctx, m, pod));
         let mut nodes = match m.nodes {
             _ if m.dialect == schedmsg::Dialect::LegacyKubeScheduler => {
                 let (lo, hi) = m.versions();
@@ -120,6 +122,24 @@ pub(super) fn scheduler_texts(
             continue;
         };
         let Some(m) = schedmsg::parse(&c.message) else {
+            // Volcano's job FitError (`pod group is not ready, ...`), which its scheduler
+            // writes into the condition
+            let source = p
+                .metadata
+                .annotations
+                .get(crate::input::SOURCE_ANNOTATION)
+                .unwrap_or("");
+            if let Some((cause, remedy)) = super::volcano::explain_text(ctx, &c.message, source) {
+                out.push(
+                    Finding::new(PodUnschedulable::ID, Severity::Warning, subject, cause)
+                        .with_evidence(Evidence::field(
+                            obj("Pod", &p.metadata.namespace, &p.metadata.name),
+                            "status.conditions[PodScheduled].message",
+                            &c.message,
+                        ))
+                        .with_remedy(remedy),
+                );
+            }
             continue;
         };
         let e = explain(ctx, &m, Some(i));
@@ -1145,6 +1165,10 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
         if let Some(p) = &m.prefilter {
             if let Some(e) = dra_prefilter(p) {
                 return e;
+            }
+            // an out-of-tree plugin's PreFilter (coscheduling)
+            if let Some((cause, remedy)) = super::extender::prefilter(p) {
+                return Explained::new(cause, remedy);
             }
             return Explained::new(
                 format!("rejected before any node was considered: {p}"),

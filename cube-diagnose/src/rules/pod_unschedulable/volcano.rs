@@ -149,8 +149,17 @@ fn podgroup_facts(ctx: &Context<'_>, source: &str) -> PodGroupFacts {
 /// The cause and remedy of a Volcano FitError signal, from its structure and the PodGroup
 /// facts of the same input; `None` when the text has no FitError.
 pub(super) fn explain(ctx: &Context<'_>, s: &Signal) -> Option<(String, String)> {
-    let fe = FitError::parse(&s.text)?;
-    let facts = podgroup_facts(ctx, &s.source);
+    explain_text(ctx, &s.text, &s.source)
+}
+
+/// [`explain`] for a text of input `source` (a pod's PodScheduled condition message).
+pub(super) fn explain_text(
+    ctx: &Context<'_>,
+    text: &str,
+    source: &str,
+) -> Option<(String, String)> {
+    let fe = FitError::parse(text)?;
+    let facts = podgroup_facts(ctx, source);
     let tasks = fe.tasks();
     let min = fe.min_available;
     let mut said = Vec::new();
@@ -292,6 +301,20 @@ mod tests {
             "status:\n  phase: Pending\n  conditions:\n  - message: '2/2 tasks in gang unschedulable: pod group is not ready, 2 Pending, 2 minAvailable; Pending: 2 Unschedulable'\n    type: Unschedulable\n",
         );
         assert!(f[0].message.contains("not Inqueue"), "{f:#?}");
+    }
+
+    #[test]
+    fn pod_condition_alone_is_read() {
+        // Volcano writes the FitError into the pod's PodScheduled condition
+        let f = crate::rules::testutil::run_rule(
+            "pod-unschedulable",
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: w-0\n  namespace: ml\nspec:\n  schedulerName: volcano\n  containers:\n  - name: c\n    image: x\nstatus:\n  phase: Pending\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: 'pod group is not ready, 1 Pending, 1 minAvailable; Pending: 1 Unschedulable'\n",
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.message.contains("Volcano") && f.subject.name == "w-0"),
+            "{f:#?}"
+        );
     }
 
     #[test]

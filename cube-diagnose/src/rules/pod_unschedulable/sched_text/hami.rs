@@ -8,7 +8,7 @@ use cube_quota::schedmsg::SchedulerMessage;
 
 use super::{Explained, stale, subject_of};
 use crate::classify::SignalKind;
-use crate::classify::hami::{HamiReason, code_of, reason};
+use crate::classify::hami::{HamiReason, code_of, reason, virtual_resource};
 use crate::rules::signals;
 use crate::{Context, Evidence, Subject};
 
@@ -95,6 +95,62 @@ pub(super) fn explain(
     Some(e)
 }
 
+/// HAMi's virtual resources (`nvidia.com/gpumem`, `gpucores`, ...) reported Insufficient by a
+/// scheduler that is not HAMi's: no node advertises them, only hami-scheduler (kube-scheduler
+/// with HAMi's extender, which manages them) can place the pod, so the pod went to the wrong
+/// scheduler (Project-HAMi/HAMi#1429). The scheduler is the event's From (`default-scheduler`);
+/// without one, Ascend's `-memory`/`-core` are left to the generic reading (HAMi's Ascend
+/// plugin may advertise them).
+pub(super) fn wrong_scheduler(
+    ctx: &Context<'_>,
+    s: &crate::classify::Signal,
+    m: &SchedulerMessage,
+) -> Option<Explained> {
+    let virtuals: Vec<(&str, &str)> = m
+        .insufficient()
+        .filter_map(|(r, _)| virtual_resource(r).map(|v| (r, v)))
+        .collect();
+    if virtuals.is_empty() {
+        return None;
+    }
+    let from = match s.detail("from") {
+        "" => super::event_of(ctx, s)
+            .map(|(_, e)| e.source.component.clone())
+            .unwrap_or_default(),
+        f => f.to_owned(),
+    };
+    let names: Vec<&str> = virtuals.iter().map(|(r, _)| *r).collect();
+    if from.contains("hami") && virtuals.iter().any(|(_, v)| *v != "Ascend") {
+        // HAMi's own kube-scheduler counted them: its configuration does not mark them
+        // ignoredByScheduler (charts/hami/templates/scheduler/configmap.yaml managedResources)
+        return Some(Explained::new(
+            format!(
+                "{from} reports Insufficient {}: HAMi's kube-scheduler counted these virtual resources as node capacity, which no node has; its scheduler configuration does not list them under the extender's managedResources with ignoredByScheduler: true (the chart values resourceMem / resourceCores / resourceMemPercentage name other resources than the pod asks for, or a hand-written scheduler config)",
+                names.join(", ")
+            ),
+            "compare the pod's resource names with the chart values (`helm get values hami -n kube-system`: resourceName, resourceMem, resourceCores) and the managedResources in the hami-scheduler ConfigMap; ask for the names HAMi manages, or fix the values and restart hami-scheduler",
+        ));
+    }
+    if from.contains("hami") || (from.is_empty() && virtuals.iter().all(|(_, v)| *v == "Ascend")) {
+        return None;
+    }
+    let mut vendors: Vec<&str> = virtuals.iter().map(|(_, v)| *v).collect();
+    vendors.dedup();
+    let who = if from.is_empty() {
+        "the scheduler that wrote this message".to_owned()
+    } else {
+        from.clone()
+    };
+    Some(Explained::new(
+        format!(
+            "{who} reports Insufficient {}: these are HAMi's virtual {} resources, which no node advertises (HAMi's scheduler extender accounts them from the node's HAMi annotations; its kube-scheduler configuration marks them ignoredByScheduler), so only hami-scheduler can place the pod; the pod was handled by {who} because its spec.schedulerName is not hami-scheduler: HAMi's mutating webhook (vgpu.hami.io) did not set it (HAMi not installed, the webhook not called for this pod or namespace, e.g. a hami.io/webhook=ignore label, or another schedulerName already set)",
+            names.join(", "),
+            vendors.join("/")
+        ),
+        "`kubectl get pod <pod> -o jsonpath='{.spec.schedulerName}'` must print hami-scheduler: check HAMi runs (`kubectl get pods -A | grep hami`) and its webhook exists (`kubectl get mutatingwebhookconfigurations | grep hami`), then recreate the pod; or set spec.schedulerName: hami-scheduler in the pod template",
+    ))
+}
+
 /// ` for the pod's <resource>: <n>, ...`: the pod's device requests (every resource but cpu,
 /// memory, storage and pods, after limits default requests), when the input holds the pod.
 fn device_requests(ctx: &Context<'_>, subject: &Subject) -> String {
@@ -170,6 +226,29 @@ mod tests {
             "Warning  FailedScheduling  15s  hami-scheduler  0/2 nodes are available: 2 NodeUnfitPod.",
         );
         assert!(f[0].remedy.contains("FilteringFailed"), "{f:#?}");
+        // the summary event alone, and beside the per-code events (no second finding)
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FilteringFailed  16s  hami-scheduler  no available node, 3 nodes do not meet",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].remedy.contains("NodeUnfitPod"), "{f:#?}");
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FilteringFailed  16s  hami-scheduler  no available node, all node scores do not meet\nWarning  FilteringFailed  16s  hami-scheduler  1 nodes CardInsufficientCore(gpu-1)",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        // hami-scheduler itself counting gpumem: its managedResources
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  1s  hami-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpumem.",
+        );
+        assert!(f[0].message.contains("ignoredByScheduler"), "{f:#?}");
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  1s  default-scheduler  0/1 nodes are available: 1 Insufficient cambricon.com/mlu.smlu.vmemory.",
+        );
+        assert!(f[0].message.contains("hami-scheduler"), "{f:#?}");
         // FilteringFailed events alone still explain the pod
         let f = run_rule(
             "pod-unschedulable",
