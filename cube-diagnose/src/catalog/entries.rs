@@ -1173,9 +1173,14 @@ pub static ENTRIES: &[Entry] = &[
         "Watching GPU with bus ID: {bus:w} NUMA Node: {numa}",
         "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.18+").complete()
         .samples(&[("bus", "0000:28:00.0"), ("numa", "[0]")]),
+    Entry::new("amd.found-no-gpus", F::AmdDevicePlugin,
+        "Found 0 AMDGPUs",
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("amd-found")
+        .says("{plugin} lists no GPU (`Found 0 AMDGPUs`): no card is bound to the amdgpu driver in the plugin's view of /sys (driver not loaded, or /sys not mounted into the plugin), so {resource} stays at 0", "on the node `ls /sys/module/amdgpu/drivers/pci:amdgpu/` must list the GPUs' PCI addresses and `ls /sys/class/kfd/kfd/topology/nodes/` the KFD nodes: load the amdgpu driver (ROCm / amdgpu-dkms), check the plugin DaemonSet mounts /sys and /dev, then restart the plugin pod"),
     Entry::new("amd.found-gpus", F::AmdDevicePlugin,
         "Found {count:w} AMDGPUs",
-        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+").complete()
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+").complete().group("amd-found")
         .samples(&[("count", "8")]),
     Entry::new("amd.driver-unavailable-fatal", F::AmdDevicePlugin,
         "amdgpu driver unavailable. exiting with exit code 2. error: {error}",

@@ -309,6 +309,24 @@ mod tests {
     }
 
     #[test]
+    fn rocm_plugin_finding_no_gpu() {
+        let s = classify_all(
+            "p",
+            "I0401 10:00:00.000000 1 plugin.go:233] Found 0 AMDGPUs\n",
+        );
+        let f = s
+            .iter()
+            .find(|s| s.detail("entry") == "amd.found-no-gpus")
+            .expect("found none");
+        assert_eq!(f.detail("resource"), "amd.com/gpu");
+        let healthy = classify_all(
+            "p",
+            "I0401 10:00:00.000000 1 plugin.go:233] Found 8 AMDGPUs\n",
+        );
+        assert!(healthy.iter().all(|s| s.kind != K::Known), "{healthy:#?}");
+    }
+
+    #[test]
     fn unknown_errors_of_any_vendors_plugin_are_plugin_errors() {
         // Cambricon's plugin (logrus), with the NVIDIA fork's idle line
         let s = classify_all(
