@@ -293,13 +293,19 @@ pub fn endpoint_resource(endpoint: &str) -> Option<String> {
         .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | ',' | '.' | ')' | '('))
         .rsplit('/')
         .next()?;
+    // the kubelet's plugin watcher registers CSI drivers and DRA plugins through sockets in
+    // plugins_registry (`nfs.csi.k8s.io-reg.sock`): no device plugin
+    if endpoint.contains("plugins_registry") || endpoint.contains("/plugins/") {
+        return None;
+    }
     let sock = base.strip_suffix(".sock");
     let base = sock.unwrap_or(base);
-    // Intel's pkg/deviceplugin names its socket `<namespace>-<type>.sock`
-    // (intel/intel-device-plugins-for-kubernetes pkg/deviceplugin/server.go setupAndServe)
+    // Intel's pkg/deviceplugin names its socket `<namespace>-<type>.sock` in the kubelet's
+    // device-plugins directory (intel/intel-device-plugins-for-kubernetes
+    // pkg/deviceplugin/server.go setupAndServe)
     let (ns, name) = match base.split_once('_') {
         Some(p) => p,
-        None if sock.is_some() => base.rsplit_once('-')?,
+        None if sock.is_some() && endpoint.contains("device-plugins/") => base.rsplit_once('-')?,
         None => return None,
     };
     let dns = |s: &str| {

@@ -276,10 +276,16 @@ fn mount_causes(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option<(Strin
             }
         }
         "nfs.version-unsupported" | "nfs.failed" | "nfs4.failed"
-            if entry == "nfs.version-unsupported" || reason.contains("Protocol not supported") =>
+            if entry == "nfs.version-unsupported"
+                || reason.contains("Protocol not supported")
+                || reason.contains("Protocol family not supported") =>
         {
+            // EOPNOTSUPP (nfs-utils error.c), EPROTONOSUPPORT, and EAFNOSUPPORT, which an NFSv3-only
+            // server's refusal of NFSv4 also shows as (winnfsd/winnfsd#89)
             let what = if entry == "nfs.version-unsupported" {
                 "requested NFS version or transport protocol is not supported"
+            } else if reason.contains("Protocol family not supported") {
+                "Protocol family not supported"
             } else {
                 "Protocol not supported"
             };
