@@ -360,7 +360,7 @@ pub fn other_node(node: &crate::objects::Node) -> Option<&'static Accelerator> {
             a.labels.iter().any(|(k, v)| {
                 node.metadata
                     .labels
-                    .get(*k)
+                    .get(k)
                     .is_some_and(|have| crate::gpu::glob(v, have))
             })
         })
