@@ -33,6 +33,12 @@ pub struct Accelerator {
     /// Node label (key, value glob) pairs the vendor's nodes carry (`accelerator` =
     /// `huawei-Ascend*`): not GPU claims.
     pub labels: &'static [(&'static str, &'static str)],
+    /// The resource its plugin registers by default (`habana.ai/gaudi`).
+    pub resource: &'static str,
+    /// Words only this plugin's own log carries (its logger's service name, its management
+    /// library: `habana-device-plugin`, `hlml`), saying whose log a text is when its
+    /// registration line does not name the resource.
+    pub log_markers: &'static [&'static str],
 }
 
 impl Accelerator {
@@ -63,6 +69,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: true,
         components: &[],
         labels: &[],
+        resource: "nvidia.com/gpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "AMD",
@@ -73,16 +81,24 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: true,
         components: &[],
         labels: &[],
+        resource: "amd.com/gpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Intel Gaudi (Habana)",
         plugin: "Habana device plugin",
         resources: &["habana.ai/"],
         device: "Gaudi accelerator",
-        cite: "HabanaAI/habanalabs-k8s-device-plugin (resource habana.ai/gaudi)",
+        cite: "HabanaAI/habanalabs-k8s-device-plugin main.go (resource habana.ai/<device type>, socket <type>_habanalabs.sock, slog service habana-device-plugin), habana-k8s-device-plugin.yaml (DaemonSet habanalabs-device-plugin-daemonset)",
         gpu_model: false,
         components: &["habana", "gaudi"],
         labels: &[],
+        resource: "habana.ai/gaudi",
+        log_markers: &[
+            "habana-device-plugin",
+            "Initializing HLML",
+            "failed to initialize HLML",
+        ],
     },
     Accelerator {
         vendor: "Intel",
@@ -93,6 +109,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: true,
         components: &[],
         labels: &[],
+        resource: "gpu.intel.com/i915",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "AWS Neuron",
@@ -103,6 +121,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["neuron-device-plugin", "neuron-scheduler", "neuron-monitor"],
         labels: &[],
+        resource: "aws.amazon.com/neuron",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "AWS",
@@ -113,6 +133,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["aws-virtual-gpu-device-plugin"],
         labels: &[],
+        resource: "k8s.amazonaws.com/vgpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Google",
@@ -126,6 +148,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
             ("cloud.google.com/gke-tpu-accelerator", "*"),
             ("cloud.google.com/gke-tpu-topology", "*"),
         ],
+        resource: "google.com/tpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Huawei Ascend",
@@ -140,6 +164,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
             "ascendhub/",
         ],
         labels: &[("accelerator", "huawei-ascend*")],
+        resource: "huawei.com/Ascend910",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Cambricon",
@@ -150,6 +176,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["cambricon"],
         labels: &[],
+        resource: "cambricon.com/mlu",
+        log_markers: &["libcndev", "CNDEV"],
     },
     Accelerator {
         vendor: "Hygon",
@@ -160,6 +188,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["hygon", "dcu-device-plugin"],
         labels: &[],
+        resource: "hygon.com/dcu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Iluvatar",
@@ -170,6 +200,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["iluvatar"],
         labels: &[],
+        resource: "iluvatar.ai/gpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "MetaX",
@@ -180,6 +212,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["metax"],
         labels: &[],
+        resource: "metax-tech.com/gpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Moore Threads",
@@ -190,6 +224,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["mthreads", "moorethreads"],
         labels: &[],
+        resource: "mthreads.com/gpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Enflame",
@@ -200,6 +236,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["enflame", "gcu-device-plugin"],
         labels: &[],
+        resource: "enflame.com/gcu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Kunlunxin",
@@ -210,6 +248,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["kunlun"],
         labels: &[],
+        resource: "kunlunxin.com/xpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Biren",
@@ -220,6 +260,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["biren"],
         labels: &[],
+        resource: "birentech.com/gpu",
+        log_markers: &[],
     },
     Accelerator {
         vendor: "Vastai",
@@ -230,6 +272,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         gpu_model: false,
         components: &["vastai"],
         labels: &[],
+        resource: "vastaitech.com/va",
+        log_markers: &[],
     },
 ];
 
@@ -249,13 +293,19 @@ pub fn endpoint_resource(endpoint: &str) -> Option<String> {
         .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | ',' | '.' | ')' | '('))
         .rsplit('/')
         .next()?;
+    // the kubelet's plugin watcher registers CSI drivers and DRA plugins through sockets in
+    // plugins_registry (`nfs.csi.k8s.io-reg.sock`): no device plugin
+    if endpoint.contains("plugins_registry") || endpoint.contains("/plugins/") {
+        return None;
+    }
     let sock = base.strip_suffix(".sock");
     let base = sock.unwrap_or(base);
-    // Intel's pkg/deviceplugin names its socket `<namespace>-<type>.sock`
-    // (intel/intel-device-plugins-for-kubernetes pkg/deviceplugin/server.go setupAndServe)
+    // Intel's pkg/deviceplugin names its socket `<namespace>-<type>.sock` in the kubelet's
+    // device-plugins directory (intel/intel-device-plugins-for-kubernetes
+    // pkg/deviceplugin/server.go setupAndServe)
     let (ns, name) = match base.split_once('_') {
         Some(p) => p,
-        None if sock.is_some() => base.rsplit_once('-')?,
+        None if sock.is_some() && endpoint.contains("device-plugins/") => base.rsplit_once('-')?,
         None => return None,
     };
     let dns = |s: &str| {
@@ -275,6 +325,14 @@ pub fn endpoint_resource(endpoint: &str) -> Option<String> {
         return None;
     }
     Some(format!("{ns}/{name}"))
+}
+
+/// The row whose plugin's own log `text` is by its log markers (see
+/// [`Accelerator::log_markers`]).
+pub fn by_log_marker(text: &str) -> Option<&'static Accelerator> {
+    ACCELERATORS
+        .iter()
+        .find(|a| a.log_markers.iter().any(|m| text.contains(m)))
 }
 
 /// The row of a non-GPU-model accelerator whose plugin component a DaemonSet / pod is, by its

@@ -27,6 +27,12 @@ mod tests {
             Some("cambricon.com/mlu")
         );
         assert_eq!(endpoint_resource("nvidia-gpu.sock"), None);
+        // the kubelet's plugin watcher (CSI, DRA), not a device plugin
+        assert_eq!(
+            endpoint_resource("/var/lib/kubelet/plugins_registry/nfs.csi.k8s.io-reg.sock"),
+            None
+        );
+        assert_eq!(endpoint_resource("nfs.csi.k8s.io-reg.sock"), None);
         assert_eq!(
             endpoint_resource("/var/lib/kubelet/device-plugins/gpu.intel.com-i915.sock").as_deref(),
             Some("gpu.intel.com/i915")

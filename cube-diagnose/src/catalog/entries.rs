@@ -862,7 +862,7 @@ pub static ENTRIES: &[Entry] = &[
         "failed to create FS watcher: {error}",
         NVDP, "cmd/nvidia-device-plugin/main.go (start)", "v0.9+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-watch")
-        .says("the NVIDIA device plugin cannot watch the kubelet's device-plugins directory and exits ({error}){hint}", "{fix}")
+        .says("{plugin} cannot watch the kubelet's device-plugins directory and exits ({error}){hint}", "{fix}")
         .samples(&[("error", "too many open files")]),
     Entry::new("nvidia.no-devices", F::NvidiaDevicePlugin,
         "No devices found. Waiting indefinitely.",
@@ -1189,9 +1189,14 @@ pub static ENTRIES: &[Entry] = &[
         "Watching GPU with bus ID: {bus:w} NUMA Node: {numa}",
         "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.18+").complete()
         .samples(&[("bus", "0000:28:00.0"), ("numa", "[0]")]),
+    Entry::new("amd.found-no-gpus", F::AmdDevicePlugin,
+        "Found 0 AMDGPUs",
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("amd-found")
+        .says("{plugin} lists no GPU (`Found 0 AMDGPUs`): no card is bound to the amdgpu driver in the plugin's view of /sys (driver not loaded, or /sys not mounted into the plugin), so {resource} stays at 0", "on the node `ls /sys/module/amdgpu/drivers/pci:amdgpu/` must list the GPUs' PCI addresses and `ls /sys/class/kfd/kfd/topology/nodes/` the KFD nodes: load the amdgpu driver (ROCm / amdgpu-dkms), check the plugin DaemonSet mounts /sys and /dev, then restart the plugin pod"),
     Entry::new("amd.found-gpus", F::AmdDevicePlugin,
         "Found {count:w} AMDGPUs",
-        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+").complete()
+        "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (ListAndWatch)", "v1.25+").complete().group("amd-found")
         .samples(&[("count", "8")]),
     Entry::new("amd.driver-unavailable-fatal", F::AmdDevicePlugin,
         "amdgpu driver unavailable. exiting with exit code 2. error: {error}",
@@ -1290,6 +1295,31 @@ pub static ENTRIES: &[Entry] = &[
         "Got registration request from device plugin with resource\" resourceName=\"{resource}\"",
         K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.20+").complete()
         .samples(&[("resource", "amd.com/gpu")]),
+    // the kubelet refusing a registration (plugin/v1beta1/server.go Register, InfoS with the
+    // error; errUnsupportedVersion / errInvalidResourceName of constants.go) or unable to dial
+    // the plugin back, and its registration server down (Check, the kubelet's healthz)
+    Entry::new("kubelet.device-plugin-bad-version", F::Kubelet,
+        "Bad registration request from device plugin with resource\" resourceName=\"{resource}\"",
+        K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.26+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
+        .says("the kubelet refuses the registration of {plugin}: the plugin speaks a device-plugin API version this kubelet does not support, so {resource} is not advertised", "deploy the plugin release built for this cluster's Kubernetes version (its release notes name the device-plugin API, v1beta1 since Kubernetes 1.10), then restart the plugin pod")
+        .samples(&[("resource", "amd.com/gpu")]),
+    Entry::new("kubelet.device-plugin-bad-name", F::Kubelet,
+        "Bad registration request from device plugin\" err=\"{error}\"",
+        K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.26+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
+        .says("the kubelet refuses a device plugin's registration ({error}): the resource name it registers is not a valid extended resource name (`<domain>/<name>`, not under kubernetes.io)", "fix the resource name in the plugin's configuration (its `resourceName` / resource namespace), then restart the plugin pod")
+        .samples(&[("error", "invalid name of device plugin resource")]),
+    Entry::new("kubelet.device-plugin-dial-back", F::Kubelet,
+        "Error connecting to device plugin client",
+        K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.26+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
+        .says("the kubelet got a device plugin's registration request but cannot connect back to the plugin's socket: the plugin serves its socket outside this kubelet's device-plugins directory (another kubelet --root-dir: k3s/rke2, MicroK8s) or exited right after registering", "mount the kubelet's actual device-plugins directory into the plugin pod (the kubelet's --root-dir followed by /device-plugins) and read the plugin's log for an exit after registration; restart the plugin pod"),
+    Entry::new("kubelet.device-plugin-registry-down", F::Kubelet,
+        "device plugin registration gRPC server failed and no device plugins can register",
+        K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Check)", "v1.33+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
+        .says("the kubelet's device-plugin registration server keeps failing: no device plugin (GPU or other) can register on this node", "on the node check /var/lib/kubelet/device-plugins (exists, writable, not a full disk, SELinux label) and `journalctl -u kubelet | grep -i 'device plugin registr'` for the serve error; restart the kubelet"),
     Entry::new("kubelet.device-plugin-connected", F::Kubelet,
         "Device plugin connected\" resourceName=\"{resource}\"",
         K8S, "pkg/kubelet/cm/devicemanager/manager.go (PluginConnected)", "v1.26+").complete()
@@ -1418,6 +1448,47 @@ pub static ENTRIES: &[Entry] = &[
         "Cambricon/cambricon-k8s-device-plugin", "device-plugin/cmd/main.go", "v1.0+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-serve")
         .says("the Cambricon MLU device plugin fails to start its plugins and retries every 30s: cambricon.com/mlu is not advertised", "read the `Serve device plugin ... err:` line before it for the reason; check the kubelet's device-plugins directory mount and restart the plugin pod"),
+    // ------------------------------------------------------------------ Habana (Intel Gaudi)
+    // HabanaAI/habanalabs-k8s-device-plugin main.go (run) and server.go (Start, Register), slog
+    // JSON records (`"service":"habana-device-plugin"`); `failed to create FS watcher` is worded
+    // as NVIDIA's (nvidia.fs-watcher names the plugin of the log).
+    Entry::new("habana.hlml-init-failed", F::DevicePlugin,
+        "failed to initialize HLML: {error}",
+        "HabanaAI/habanalabs-k8s-device-plugin", "main.go (run)", "v1.x")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("habana-init")
+        .says("the Habana device plugin cannot initialise HLML, the Gaudi management library ({error}): habana.ai/gaudi is not advertised", "on the node `hl-smi` must list the Gaudi devices: install or load the habanalabs driver (`lsmod | grep habanalabs`) and the Habana container runtime, then restart the plugin pod")
+        .samples(&[("error", "hlml: not initialized")]),
+    Entry::new("habana.detect-failed", F::DevicePlugin,
+        "failed detecting Habana's devices on the system: {error}",
+        "HabanaAI/habanalabs-k8s-device-plugin", "main.go (run)", "v1.x")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("habana-init")
+        .says("the Habana device plugin finds no Gaudi device on the node ({error}): habana.ai/gaudi is not advertised", "on the node `hl-smi` must list the Gaudi devices: check the habanalabs driver (`dmesg | grep -i habanalabs`), then restart the plugin pod")
+        .samples(&[("error", "hlml: not found")]),
+    Entry::new("habana.start-failed", F::DevicePlugin,
+        "could not start device plugln: {error}",
+        "HabanaAI/habanalabs-k8s-device-plugin", "server.go (Start; the typo is upstream's)", "v1.x")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("habana-register")
+        .says("the Habana device plugin cannot serve its socket ({error}): habana.ai/gaudi is not advertised", "check that the plugin pod mounts /var/lib/kubelet/device-plugins read-write; restart the plugin pod")
+        .samples(&[("error", "listen unix /var/lib/kubelet/device-plugins/gaudi_habanalabs.sock: bind: address already in use")]),
+    Entry::new("habana.register-failed", F::DevicePlugin,
+        "could not register device plugin: {error}",
+        "HabanaAI/habanalabs-k8s-device-plugin", "server.go (Start)", "v1.x")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("habana-register")
+        .says("the Habana device plugin cannot register habana.ai/gaudi with the kubelet ({error})", "check that the plugin pod mounts the kubelet's device-plugins directory (/var/lib/kubelet/device-plugins; another path under a kubelet --root-dir) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts")
+        .samples(&[("error", "rpc error: code = Unavailable desc = connection error")]),
+    Entry::new("habana.xid-all", F::DevicePlugin,
+        "XidCriticalError: All devices will go unhealthy",
+        "HabanaAI/habanalabs-k8s-device-plugin", "server.go (healthcheck)", "v1.x")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("habana-health")
+        .says("the Habana device plugin got a critical event from HLML and marks every Gaudi device unhealthy: habana.ai/gaudi drops out of allocatable", "on the node `hl-smi -q` and `dmesg | grep -i habanalabs` name the error; reset or reboot the node per Habana's guidance, then restart the plugin pod"),
+    Entry::new("habana.xid-device", F::DevicePlugin,
+        "XidCriticalError: the device will go unhealthy",
+        "HabanaAI/habanalabs-k8s-device-plugin", "server.go (healthcheck)", "v1.x")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("habana-health")
+        .says("the Habana device plugin got a critical event for a Gaudi device and marks it unhealthy: it drops out of habana.ai/gaudi allocatable", "on the node `hl-smi -q` and `dmesg | grep -i habanalabs` name the error; reset the device or reboot the node, then restart the plugin pod"),
+    Entry::new("habana.started", F::DevicePlugin,
+        "Started Habana device plugin manager",
+        "HabanaAI/habanalabs-k8s-device-plugin", "main.go (run)", "v1.x").complete(),
     // ------------------------------------------------------------------ HAMi
     Entry::new("hami.registered-annotation", F::Hami,
         "Successfully registered annotation. Next check in {interval:w} seconds...",

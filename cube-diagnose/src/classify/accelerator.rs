@@ -22,13 +22,17 @@
 use super::{Signal, SignalKind};
 use crate::catalog::accelerators::{by_resource, endpoint_resource, plugin_name};
 
+/// The plugin a hinted entry of the NVIDIA family names when the log is no other vendor's.
+const NVIDIA_PLUGIN: &str = "the NVIDIA device plugin";
+
 /// Catalog entries of the vendors' own plugin messages, whose causes name `{plugin}` and
 /// `{resource}`.
 fn own_entry(entry: &str) -> bool {
     (entry.starts_with("dpm.")
         || entry.starts_with("amd.")
         || entry.starts_with("intel.")
-        || entry.starts_with("cambricon."))
+        || entry.starts_with("cambricon.")
+        || entry.starts_with("habana."))
         && !entry.starts_with("amd.labeller")
 }
 
@@ -78,7 +82,11 @@ fn plugin_resource(out: &[Signal], text: &str) -> Option<String> {
     if entries().any(|e| e.starts_with("cambricon.")) {
         return Some("cambricon.com/mlu".to_owned());
     }
-    None
+    if entries().any(|e| e.starts_with("habana.")) {
+        return Some("habana.ai/gaudi".to_owned());
+    }
+    // words only one vendor's plugin logs (its logger's service name, its library)
+    cube_model::accelerator::by_log_marker(text).map(|a| a.resource.to_owned())
 }
 
 /// Entries whose cause ends with `{hint}` and whose remedy is `{fix}`: a plugin's failure to
@@ -145,18 +153,34 @@ fn message(l: &str) -> &str {
 
 /// See the module docs; applied to the signals of one text.
 pub(crate) fn in_context(out: &mut [Signal], text: &str) {
-    for s in out.iter_mut() {
-        if HINTED.contains(&s.detail("entry")) {
-            let (hint, fix) = serve_hint(&s.text);
-            s.details.insert("hint".to_owned(), hint.to_owned());
-            s.details.insert("fix".to_owned(), fix.to_owned());
-        }
-    }
-    if !out.iter().any(|s| own_entry(s.detail("entry"))) && !text.contains("egist") {
+    let hinted = out.iter().any(|s| {
+        HINTED.contains(&s.detail("entry"))
+            || s.detail("entry") == "kubelet.device-plugin-bad-version"
+    });
+    if !hinted && !out.iter().any(|s| own_entry(s.detail("entry"))) && !text.contains("egist") {
         return;
     }
     let resource = plugin_resource(out, text);
     let plugin = resource.as_deref().map(plugin_name).unwrap_or_default();
+    for s in out.iter_mut() {
+        if s.detail("entry") == "kubelet.device-plugin-bad-version" {
+            let named = plugin_name(s.detail("resource"));
+            s.details.insert("plugin".to_owned(), named);
+        }
+        if HINTED.contains(&s.detail("entry")) {
+            let (hint, fix) = serve_hint(&s.text);
+            s.details.insert("hint".to_owned(), hint.to_owned());
+            s.details.insert("fix".to_owned(), fix.to_owned());
+            if s.detail("entry").starts_with("nvidia.") {
+                let named = if plugin.is_empty() {
+                    NVIDIA_PLUGIN.to_owned()
+                } else {
+                    plugin.clone()
+                };
+                s.details.insert("plugin".to_owned(), named);
+            }
+        }
+    }
     for s in out.iter_mut() {
         let entry = s.detail("entry").to_owned();
         if !own_entry(&entry) {
@@ -195,6 +219,7 @@ pub(crate) fn in_context(out: &mut [Signal], text: &str) {
         let unknown = s.kind == SignalKind::Unrecognised && s.detail("marked") == "error";
         let nvidia_worded = other_vendor
             && s.kind == SignalKind::Known
+            && !HINTED.contains(&s.detail("entry"))
             && crate::catalog::entry(s.detail("entry")).is_some_and(|e| {
                 e.family == crate::catalog::Family::NvidiaDevicePlugin
                     && e.rule == "gpu-plugin-log-error"
@@ -231,6 +256,74 @@ mod tests {
             .find(|s| s.kind == K::DevicePluginRegistered)
             .expect("registration");
         assert_eq!(reg.detail("resource"), "amd.com/gpu");
+    }
+
+    /// The kubelet's side (kubernetes pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go
+    /// Register, klog structured InfoS).
+    #[test]
+    fn kubelet_refusing_a_plugin() {
+        let s = classify_all(
+            "k",
+            "I0823 09:22:35.030339 1309759 server.go:144] \"Got registration request from device plugin with resource\" resourceName=\"amd.com/gpu\"\nI0823 09:22:35.030374 1309759 server.go:150] \"Bad registration request from device plugin with resource\" resourceName=\"amd.com/gpu\" err=\"requested API version \\\"v1alpha\\\" is not supported by kubelet. Supported versions are [\\\"v1beta1\\\"]\"\n",
+        );
+        let bad = s
+            .iter()
+            .find(|s| s.detail("entry") == "kubelet.device-plugin-bad-version")
+            .expect("bad version");
+        assert!(bad.detail("plugin").contains("AMD"), "{bad:#?}");
+        assert!(!s.iter().any(|s| s.kind == K::Unrecognised));
+    }
+
+    /// Habana's slog JSON records (HabanaAI/habanalabs-k8s-device-plugin main.go initLogger:
+    /// JSON handler with `service=habana-device-plugin`; main logs run's error at ERROR).
+    #[test]
+    fn habana_plugin_records() {
+        let text = "{\"time\":\"2024-05-02T10:00:00.000Z\",\"level\":\"INFO\",\"msg\":\"Started Habana device plugin manager\",\"service\":\"habana-device-plugin\",\"version\":\"1.16.0\"}\n{\"time\":\"2024-05-02T10:00:00.001Z\",\"level\":\"INFO\",\"msg\":\"Starting FS watcher...\",\"service\":\"habana-device-plugin\"}\n{\"time\":\"2024-05-02T10:00:00.002Z\",\"level\":\"ERROR\",\"msg\":\"failed to create FS watcher: too many open files\",\"service\":\"habana-device-plugin\"}\n";
+        let s = classify_all("p", text);
+        let w = s
+            .iter()
+            .find(|s| s.detail("entry") == "nvidia.fs-watcher")
+            .expect("fs watcher line");
+        assert_eq!(w.kind, K::Known, "{s:#?}");
+        assert!(w.detail("plugin").contains("Habana"), "{w:#?}");
+        assert!(w.detail("hint").contains("inotify"));
+        let hlml = classify_all(
+            "p",
+            "{\"time\":\"2024-05-02T10:00:00.002Z\",\"level\":\"ERROR\",\"msg\":\"failed to initialize HLML: hlml: not initialized\",\"service\":\"habana-device-plugin\"}\n",
+        );
+        assert!(
+            hlml.iter()
+                .any(|s| s.detail("entry") == "habana.hlml-init-failed"),
+            "{hlml:#?}"
+        );
+        // the NVIDIA plugin's own line stays NVIDIA's
+        let nv = classify_all(
+            "p",
+            "2022/11/14 14:40:53 Starting FS watcher.\n2022/11/14 14:40:53 Error: failed to create FS watcher: too many open files\n",
+        );
+        let w = nv
+            .iter()
+            .find(|s| s.detail("entry") == "nvidia.fs-watcher")
+            .expect("fs watcher");
+        assert_eq!(w.detail("plugin"), "the NVIDIA device plugin");
+    }
+
+    #[test]
+    fn rocm_plugin_finding_no_gpu() {
+        let s = classify_all(
+            "p",
+            "I0401 10:00:00.000000 1 plugin.go:233] Found 0 AMDGPUs\n",
+        );
+        let f = s
+            .iter()
+            .find(|s| s.detail("entry") == "amd.found-no-gpus")
+            .expect("found none");
+        assert_eq!(f.detail("resource"), "amd.com/gpu");
+        let healthy = classify_all(
+            "p",
+            "I0401 10:00:00.000000 1 plugin.go:233] Found 8 AMDGPUs\n",
+        );
+        assert!(healthy.iter().all(|s| s.kind != K::Known), "{healthy:#?}");
     }
 
     #[test]

@@ -130,13 +130,30 @@ impl MountArgs {
     }
 }
 
+/// The text a signal was read from: its log, or (source `events`, line = event index + 1) the
+/// event's message, which holds the whole mount-utils message.
+fn signal_text<'c>(ctx: &'c Context<'_>, s: &crate::classify::Signal) -> Option<(&'c str, usize)> {
+    if s.source == "events"
+        && let Some(e) = s
+            .line
+            .checked_sub(1)
+            .and_then(|i| ctx.snapshot().events.get(i))
+    {
+        return Some((e.message.as_str(), e.message.lines().count()));
+    }
+    ctx.logs()
+        .iter()
+        .find(|l| l.source == s.source)
+        .map(|l| (l.text.as_str(), s.line))
+}
+
 fn mount_args(ctx: &Context<'_>, s: &crate::classify::Signal) -> MountArgs {
     let mut out = MountArgs::default();
-    let Some(log) = ctx.logs().iter().find(|l| l.source == s.source) else {
+    let Some((text, line)) = signal_text(ctx, s) else {
         return out;
     };
-    let lines: Vec<&str> = log.text.lines().collect();
-    let end = s.line.min(lines.len());
+    let lines: Vec<&str> = text.lines().collect();
+    let end = line.min(lines.len());
     let start = end.saturating_sub(8);
     // the kubelet's `Mounting arguments:` line, or the command a person ran (`# mount -t nfs4
     // -o port=2049 server:/path /mnt`)
@@ -220,12 +237,9 @@ fn mount_causes(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option<(Strin
     let reason = format!("{} {}", s.detail("reason"), s.text);
     let args = mount_args(ctx, s);
     let vers = args.nfs_version();
-    let text: String = ctx
-        .logs()
-        .iter()
-        .filter(|l| l.source == s.source)
-        .map(|l| l.text.to_ascii_lowercase())
-        .collect();
+    let text = signal_text(ctx, s)
+        .map(|(t, _)| t.to_ascii_lowercase())
+        .unwrap_or_default();
     let picky = VERSION_PICKY_SERVERS
         .iter()
         .find(|n| text.contains(**n))
@@ -262,10 +276,16 @@ fn mount_causes(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option<(Strin
             }
         }
         "nfs.version-unsupported" | "nfs.failed" | "nfs4.failed"
-            if entry == "nfs.version-unsupported" || reason.contains("Protocol not supported") =>
+            if entry == "nfs.version-unsupported"
+                || reason.contains("Protocol not supported")
+                || reason.contains("Protocol family not supported") =>
         {
+            // EOPNOTSUPP (nfs-utils error.c), EPROTONOSUPPORT, and EAFNOSUPPORT, which an NFSv3-only
+            // server's refusal of NFSv4 also shows as (winnfsd/winnfsd#89)
             let what = if entry == "nfs.version-unsupported" {
                 "requested NFS version or transport protocol is not supported"
+            } else if reason.contains("Protocol family not supported") {
+                "Protocol family not supported"
             } else {
                 "Protocol not supported"
             };
@@ -326,6 +346,10 @@ fn mount_causes(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option<(Strin
                 ("13", Some(v)) => Some((
                     format!("the SMB server refuses the mount (mount error 13, Permission denied): the credentials (username, password or domain in the volume's Secret) are wrong or lack access to the share (the mount asks for SMB {v} explicitly)"),
                     "check the Secret's username, password and domain and the share's permissions by mounting by hand from the node; `dmesg | grep -i cifs` names the status the server returned".to_owned(),
+                )),
+                ("2", _) => Some((
+                    "the SMB server has no such share or path (mount error 2, No such file or directory): the share name or the subdirectory in the volume's source does not exist on the server (share names are matched as the server spells them)".to_owned(),
+                    "list the server's shares from the node (`smbclient -L //<server> -U <user>`) and fix the share and path in the PersistentVolume's or StorageClass's source".to_owned(),
                 )),
                 ("112" | "95", _) => Some((
                     format!("the SMB server does not speak the dialect the client asks for (mount error {code}, {}): older kernels default to SMB1, which current servers disable; newer ones default to SMB2.1+, which old NAS lack", s.detail("reason")),
@@ -601,6 +625,27 @@ mod tests {
         ));
         assert!(m.contains("dialect"), "{m}");
         assert!(r.contains("vers="), "{r}");
+    }
+
+    /// The same options read from an event of a `kubectl describe` paste (the signal's text is
+    /// the event's message, not a log line).
+    #[test]
+    fn options_are_read_from_describe_events_too() {
+        let f = crate::rules::testutil::run_rule(
+            "storage-mount-failed",
+            "Events:\n  Type     Reason       Age   From     Message\n  ----     ------       ----  ----     -------\n  Warning  FailedMount  30s   kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t nfs -o nfsvers=4.1 10.0.0.5:/vol1 /var/lib/kubelet/pods/x/volumes/kubernetes.io~nfs/data\nOutput: mount.nfs: access denied by server while mounting 10.0.0.5:/vol1\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("version 4.1 explicitly"),
+            "{}",
+            f[0].message
+        );
+        let f = crate::rules::testutil::run_rule(
+            "storage-mount-failed",
+            "Warning  FailedMount  2s  kubelet  MountVolume.MountDevice failed for volume \"pv-smb\" : rpc error: code = Internal desc = mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t cifs -o dir_mode=0777,file_mode=0777, //fs.example.lan/Share /tmp/pvc-1\nOutput: mount error(2): No such file or directory\nRefer to the mount.cifs(8) manual page (e.g. man mount.cifs) and kernel log messages (dmesg)\n",
+        );
+        assert!(f[0].message.contains("no such share"), "{}", f[0].message);
     }
 
     #[test]
