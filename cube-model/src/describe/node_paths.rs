@@ -284,7 +284,11 @@ pub(crate) fn custom_columns(cmd: &str) -> Option<Vec<(String, String)>> {
                 .windows(2)
                 .find(|w| w[0] == "-o" || w[0] == "--output")
                 .and_then(|w| w[1].strip_prefix("custom-columns="))
-        })?;
+        });
+    // `-o=custom-columns=`, quoted (`"-o=custom-columns=..."`), quoted path parts
+    let Some(spec) = spec else {
+        return line_query_columns(cmd);
+    };
     let spec = spec.trim_matches(['"', '\'']);
     let cols: Vec<(String, String)> = spec
         .split(',')
