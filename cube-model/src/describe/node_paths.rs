@@ -599,6 +599,50 @@ mod tests {
     }
 
     #[test]
+    fn custom_columns_commands_shown_apart_from_their_table() {
+        // `-o=`, quotes around the option and inside the path, no prompt (minikube#5005,
+        // NVIDIA/k8s-device-plugin#57)
+        let cols = line_query_columns(
+            "`kubectl get nodes \"-o=custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu\"`",
+        )
+        .expect("columns");
+        assert_eq!(cols[1].0, "GPU");
+        assert_eq!(
+            split_path(&cols[1].1).map(|(_, _, k)| k).as_deref(),
+            Some("nvidia.com/gpu")
+        );
+        assert!(custom_columns("kubectl get nodes -o=custom-columns=NAME:.metadata.name").is_some());
+        assert!(line_query_columns("kubectl get pods -o custom-columns=NAME:.metadata.name").is_none());
+        let text = "kubectl get nodes -o=custom-columns=NAME:.metadata.name,GPUs:.status.capacity.'nvidia\\.com/gpu'\n```\nGetting:\n\n> NAME       GPUs\n> minikube   \\<none\\>\n> gpu-1      2\n";
+        let mut problems = Vec::new();
+        let nodes = query_nodes(text, &mut problems);
+        assert_eq!(nodes.len(), 2, "{nodes:#?}");
+        assert_eq!(nodes[0].metadata.name, "minikube");
+        assert_eq!(
+            nodes[0].metadata.annotations.get(super::super::ABSENT_ANNOTATION),
+            Some("status.capacity.nvidia.com/gpu")
+        );
+        assert!(
+            !nodes[0]
+                .metadata
+                .annotations
+                .get(super::super::PARTIAL_ANNOTATION)
+                .unwrap_or_default()
+                .contains("capacity")
+        );
+        assert_eq!(
+            nodes[1]
+                .status
+                .capacity
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("2")
+        );
+        assert!(problems.is_empty());
+    }
+
+    #[test]
     fn jsonpath_templates_and_their_output() {
         assert_eq!(
             jsonpath_fields("kubectl get node n1 -o jsonpath='{.status.allocatable}'"),
