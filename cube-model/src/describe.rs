@@ -1692,6 +1692,18 @@ pub fn parse_text(text: &str) -> ParsedText {
                 // (`... from default-token-k95tg` / `(ro)`): part of the section, not the end
                 // of the block
                 section.lines.push(line);
+            } else if i > 0
+                && !lines[i - 1].trim().is_empty()
+                && lines
+                    .get(i + 1)
+                    .and_then(|n| top_key(n))
+                    .is_some_and(|(k, _)| k != "Name")
+                && crate::paste::prompt_command(line).is_none()
+            {
+                // a line a terminal wrapped at column 0 inside the block (no blank line before
+                // it, the block's next key right after it): the block goes on; free text
+                // between two objects stands apart or is followed by the next `Name:`
+                section.lines.push(line);
             } else {
                 // Free text between blocks.
                 flush(&mut block, &mut out, &mut block_index);
@@ -6044,6 +6056,18 @@ deployment.apps/trainer   0/3     3            0           10m
             pod.status.message
         );
         assert_eq!(pod.spec.containers.len(), 1);
+    }
+
+    #[test]
+    fn any_value_wrapped_at_column_zero_keeps_the_block() {
+        let t = "Name:           web-1\nNamespace:      shop\nNode:           node-01/10.0.0.1\nStatus:         Pending\nController:     ReplicaSet/web-5d4f8c7b9d rolled out by the deploy pipeline of the shop tea\nm on Monday\nContainers:\n  web:\n    Image:      nginx:1.25\n";
+        let p = parse_text(t);
+        assert_eq!(p.pods.len(), 1, "{:#?}", p.pods);
+        assert_eq!(p.pods[0].metadata.namespace, "shop");
+        assert_eq!(p.pods[0].spec.containers.len(), 1);
+        // free text between two objects still ends the first
+        let two = "Name:  a\nNamespace:  x\nNode:  node-01/\nStatus:  Running\nContainers:\n  c:\n    Image:  busybox\nand the second one:\nName:  b\nNamespace:  x\nNode:  node-01/\nStatus:  Running\nContainers:\n  c:\n    Image:  busybox\n";
+        assert_eq!(parse_text(two).pods.len(), 2);
     }
 
     #[test]

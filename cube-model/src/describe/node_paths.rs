@@ -611,15 +611,22 @@ mod tests {
             split_path(&cols[1].1).map(|(_, _, k)| k).as_deref(),
             Some("nvidia.com/gpu")
         );
-        assert!(custom_columns("kubectl get nodes -o=custom-columns=NAME:.metadata.name").is_some());
-        assert!(line_query_columns("kubectl get pods -o custom-columns=NAME:.metadata.name").is_none());
+        assert!(
+            custom_columns("kubectl get nodes -o=custom-columns=NAME:.metadata.name").is_some()
+        );
+        assert!(
+            line_query_columns("kubectl get pods -o custom-columns=NAME:.metadata.name").is_none()
+        );
         let text = "kubectl get nodes -o=custom-columns=NAME:.metadata.name,GPUs:.status.capacity.'nvidia\\.com/gpu'\n```\nGetting:\n\n> NAME       GPUs\n> minikube   \\<none\\>\n> gpu-1      2\n";
         let mut problems = Vec::new();
         let nodes = query_nodes(text, &mut problems);
         assert_eq!(nodes.len(), 2, "{nodes:#?}");
         assert_eq!(nodes[0].metadata.name, "minikube");
         assert_eq!(
-            nodes[0].metadata.annotations.get(super::super::ABSENT_ANNOTATION),
+            nodes[0]
+                .metadata
+                .annotations
+                .get(super::super::ABSENT_ANNOTATION),
             Some("status.capacity.nvidia.com/gpu")
         );
         assert!(
