@@ -146,6 +146,18 @@ fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
         });
         !(on_mount_line || (waiting && active))
     });
+    // a claim the input shows Bound: the wait is over
+    let bound = |subject: &crate::Subject| {
+        subject.kind == "PersistentVolumeClaim"
+            && ctx.snapshot().persistent_volume_claims.iter().any(|c| {
+                c.metadata.name == subject.name
+                    && (subject.namespace.is_empty() || c.metadata.namespace == subject.namespace)
+                    && c.status.phase == "Bound"
+            })
+    };
+    findings.retain(|f| {
+        !(f.message.contains("waits for the external provisioner") && bound(&f.subject))
+    });
     // a claim with a failure of its own: the wait is its consequence
     let failed: Vec<crate::Subject> = findings
         .iter()
