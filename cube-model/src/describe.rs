@@ -1398,7 +1398,8 @@ pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
 /// known to be absent (`status.capacity.nvidia.com/gpu`), not merely unknown.
 pub const ABSENT_ANNOTATION: &str = "cube-model.invalid/absent";
 
-/// Nodes read from `kubectl get nodes -o custom-columns=...` output anywhere in a paste whose
+/// Nodes read from `kubectl get nodes -o custom-columns=...` output (and `-o jsonpath=` rows of
+/// a node name and resource fields, an absent field printing nothing) anywhere in a paste whose
 /// command is shown apart from it (in a fence or backticks above, without a prompt, prose
 /// between them, the table quoted with `> ` and `\<none\>` escaped): the table is found by its
 /// header of the command's column names. Partial nodes ([`PARTIAL_ANNOTATION`]; `<none>` cells
