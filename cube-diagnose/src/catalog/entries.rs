@@ -2010,8 +2010,8 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("provision.class-not-found", F::Storage,
         "storageclass.storage.k8s.io \"{class}\" not found",
         K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (getProvisionerNameFromVolume / provisionClaim)", "v1.6+")
-        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
-        .says("the PersistentVolumeClaim names StorageClass {class}, which does not exist, so nothing provisions a volume for it", "list the classes (`kubectl get storageclass`) and set the claim's storageClassName to one of them (a claim's class cannot be changed: delete and re-create the claim), or create the StorageClass {class}")
+        .to(K::Known, "storage-provisioning-failed", Warning).group("provision").exclusive()
+        .says("StorageClass {class} does not exist: a PersistentVolumeClaim that names it is never provisioned (it stays Pending)", "list the classes (`kubectl get storageclass`) and set the claim's storageClassName to one of them (a claim's class cannot be changed: delete and re-create the claim), or create the StorageClass {class}")
         .samples(&[("class", "fast-ssd")]),
     Entry::new("provision.waiting-external", F::Storage,
         "waiting for a volume to be created, either by external provisioner \"{provisioner}\" or manually created by system administrator",
