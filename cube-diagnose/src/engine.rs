@@ -537,6 +537,7 @@ mod tests {
             "storage-provisioning-failed",
             "admission-webhook-unreachable",
             "admission-webhook-denied",
+            "apiservice-unavailable",
             "etcd-space-exceeded",
             "etcd-unhealthy",
             "cluster-unreachable",

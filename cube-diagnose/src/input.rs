@@ -609,9 +609,9 @@ impl Inputs {
             }
             add_describe_volumes(&mut self.snapshot, &object_text);
         }
-        // `kubectl get nodes -o custom-columns=...` output whose command is shown apart from
-        // it (no prompt right above the table: a fence of commands, prose, a quoted answer)
-        if text.contains("custom-columns=") {
+        // `kubectl get nodes -o custom-columns=...` (or `-o jsonpath=` rows) output whose command
+        // is shown apart from it (no prompt right above: a fence of commands, prose, a quote)
+        if text.contains("custom-columns=") || text.contains("jsonpath=") {
             let (nodes, problems) = cube_model::describe::query_nodes(text);
             for n in nodes {
                 if !self.snapshot.nodes[nodes_at_start..]

@@ -1398,7 +1398,8 @@ pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
 /// known to be absent (`status.capacity.nvidia.com/gpu`), not merely unknown.
 pub const ABSENT_ANNOTATION: &str = "cube-model.invalid/absent";
 
-/// Nodes read from `kubectl get nodes -o custom-columns=...` output anywhere in a paste whose
+/// Nodes read from `kubectl get nodes -o custom-columns=...` output (and `-o jsonpath=` rows of
+/// a node name and resource fields, an absent field printing nothing) anywhere in a paste whose
 /// command is shown apart from it (in a fence or backticks above, without a prompt, prose
 /// between them, the table quoted with `> ` and `\<none\>` escaped): the table is found by its
 /// header of the command's column names. Partial nodes ([`PARTIAL_ANNOTATION`]; `<none>` cells
@@ -1691,6 +1692,18 @@ pub fn parse_text(text: &str) -> ParsedText {
                 // the end of a long line wrapped by the terminal or the issue editor
                 // (`... from default-token-k95tg` / `(ro)`): part of the section, not the end
                 // of the block
+                section.lines.push(line);
+            } else if i > 0
+                && !lines[i - 1].trim().is_empty()
+                && lines
+                    .get(i + 1)
+                    .and_then(|n| top_key(n))
+                    .is_some_and(|(k, _)| k != "Name")
+                && crate::paste::prompt_command(line).is_none()
+            {
+                // a line a terminal wrapped at column 0 inside the block (no blank line before
+                // it, the block's next key right after it): the block goes on; free text
+                // between two objects stands apart or is followed by the next `Name:`
                 section.lines.push(line);
             } else {
                 // Free text between blocks.
@@ -6053,6 +6066,18 @@ deployment.apps/trainer   0/3     3            0           10m
             pod.status.message
         );
         assert_eq!(pod.spec.containers.len(), 1);
+    }
+
+    #[test]
+    fn any_value_wrapped_at_column_zero_keeps_the_block() {
+        let t = "Name:           web-1\nNamespace:      shop\nNode:           node-01/10.0.0.1\nStatus:         Pending\nController:     ReplicaSet/web-5d4f8c7b9d rolled out by the deploy pipeline of the shop tea\nm on Monday\nContainers:\n  web:\n    Image:      nginx:1.25\n";
+        let p = parse_text(t);
+        assert_eq!(p.pods.len(), 1, "{:#?}", p.pods);
+        assert_eq!(p.pods[0].metadata.namespace, "shop");
+        assert_eq!(p.pods[0].spec.containers.len(), 1);
+        // free text between two objects still ends the first
+        let two = "Name:  a\nNamespace:  x\nNode:  node-01/\nStatus:  Running\nContainers:\n  c:\n    Image:  busybox\nand the second one:\nName:  b\nNamespace:  x\nNode:  node-01/\nStatus:  Running\nContainers:\n  c:\n    Image:  busybox\n";
+        assert_eq!(parse_text(two).pods.len(), 2);
     }
 
     #[test]

@@ -39,6 +39,9 @@ const ETCD_ERRORS: &str = "api/v3rpc/rpctypes/error.go";
 /// The remedy of etcd's NOSPACE alarm (etcd's maintenance guide, "Space quota").
 const ETCD_NOSPACE_REMEDY: &str = "on a control-plane node with etcdctl (kubeadm: `kubectl -n kube-system exec` into the etcd pod, with --cacert/--cert/--key of /etc/kubernetes/pki/etcd): read the current revision (`etcdctl endpoint status -w json`), compact up to it (`etcdctl compact <revision>`), defragment every member one at a time (`etcdctl defrag --endpoints=<member>`; the API server's own compaction does not return the space), then `etcdctl alarm disarm` and check `etcdctl alarm list` is empty; if the data really needs the space raise --quota-backend-bytes on every member (at most 8 GiB is the recommended size) and find what fills it (many Events, large ConfigMaps/Secrets, a controller writing in a loop)";
 
+/// The remedy of an aggregated API the API server cannot reach.
+const APISERVICE_REMEDY: &str = "`kubectl get apiservices | grep False` names the APIService and why (MissingEndpoints: its pods are not Ready; FailedDiscoveryCheck: the API server cannot reach them); check its pods (metrics-server: `kubectl -n kube-system get pods -l k8s-app=metrics-server` and their log, `--kubelet-insecure-tls` when they cannot verify the kubelets' certificates); if the pods run, open the path from the control plane to the pod network (hostNetwork: true for metrics-server on EKS with a custom CNI or Calico, a firewall rule from the control plane to the pod's port); an APIService left from an uninstalled component is deleted with `kubectl delete apiservice <name>`";
+
 /// The remedy of etcd answering too slowly.
 const ETCD_SLOW_REMEDY: &str = "check etcd's health and latency (`etcdctl endpoint status --cluster -w table`, `etcdctl check perf`; the etcd log's `slow fdatasync` / `apply request took too long` lines): give etcd a fast dedicated disk (SSD, WAL fsync p99 under 10 ms), keep members on a low-latency network, and lower the load (many Events or large objects); occasional lines during a leader election are harmless";
 
@@ -1952,6 +1955,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::RbacForbidden, "cluster-forbidden", Error).group("auth").exclusive()
         .says("the kubelet authenticates as node {node} but registers or updates Node {target}", "make the node name the kubelet uses equal to its certificate's name, or issue credentials for the new name")
         .samples(&[("node", "\"node-01\""), ("target", "\"node-01.local\"")]),
+    // ToStatusErr without a message from the webhook (same file): `admission webhook %q
+    // denied the request without explanation`
+    Entry::new("apiserver.webhook-denied-no-reason", F::Client,
+        "admission webhook \"{webhook}\" denied the request without explanation",
+        K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go", "v1.9+")
+        .to(K::WebhookDenied, "admission-webhook-denied", Warning).group("auth").exclusive()
+        .says("the admission webhook {webhook} denied the request and gave no reason", "read the webhook's own log for the request (its pod in the webhook's namespace), then change the object or ask the policy owner for an exception")
+        .samples(&[("webhook", "validation.gatekeeper.sh")]),
     Entry::new("apiserver.webhook-denied", F::Client,
         "admission webhook \"{webhook}\" denied the request: {reason}",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go", "v1.9+")
@@ -2006,6 +2017,55 @@ pub static ENTRIES: &[Entry] = &[
         .subject("Service/{webhook_namespace}/{webhook_service}")
         .says("the API server answered but its call to the admission webhook {webhook} failed without details: {why}", "{fix}")
         .samples(&[("webhook", "webhook.cert-manager.io")]),
+    // a CRD conversion webhook the API server cannot call (k8s.io/apiextensions-apiserver
+    // pkg/apiserver/conversion/webhook_converter.go: `conversion webhook for %v failed: %v`):
+    // the same path from the control plane to a webhook's Service
+    Entry::new("webhook.conversion-failed", F::Admission,
+        "conversion webhook for {gvk} failed: {error}",
+        K8S, "staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/conversion/webhook_converter.go", "v1.15+")
+        .to(K::Known, "admission-webhook-unreachable", Error).group("webhook-call").exclusive()
+        .subject("Service/{webhook_namespace}/{webhook_service}")
+        .says("the API server answered but cannot call the conversion webhook of {gvk} ({target}), so objects of that CustomResourceDefinition cannot be read or written in other versions: {why}", "{fix}")
+        .samples(&[("gvk", "cert-manager.io/v1alpha2, Kind=Certificate"), ("error", "Post \"https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s\": context deadline exceeded")]),
+    // ------------------------------------------------------------------ API server backends: aggregated APIs
+    // An APIService (metrics-server's v1beta1.metrics.k8s.io, custom metrics adapters) the
+    // API server cannot reach: clients get 503 (apimachinery pkg/api/errors: `the server is
+    // currently unable to handle the request`), discovery reports the group (client-go
+    // discovery/discovery_client.go ErrGroupDiscoveryFailed `unable to retrieve the complete
+    // list of server APIs: <group>: <err>`, discovery/cached/memory/memcache.go `couldn't get
+    // resource list for %v: %v`), and the aggregator's availability check logs why
+    // (kube-aggregator pkg/controllers/status available_controller.go: `failing or missing
+    // response from %s: %v`).
+    Entry::new("apiservice.unavailable-discovery", F::Client,
+        "couldn't get resource list for {group:w}: the server is currently unable to handle the request",
+        K8S, "staging/src/k8s.io/client-go/discovery/cached/memory/memcache.go", "v1.15+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server cannot reach the aggregated API {group} (an APIService whose backing Service answers nothing), so discovery and every request for that group fail with 503", APISERVICE_REMEDY)
+        .samples(&[("group", "metrics.k8s.io/v1beta1")]),
+    Entry::new("apiservice.unavailable-group", F::Client,
+        "unable to retrieve the complete list of server APIs: {group:w}: the server is currently unable to handle the request",
+        K8S, "staging/src/k8s.io/client-go/discovery/discovery_client.go (ErrGroupDiscoveryFailed)", "v1.8+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server cannot reach the aggregated API {group} (an APIService whose backing Service answers nothing), so discovery and every request for that group fail with 503", APISERVICE_REMEDY)
+        .samples(&[("group", "metrics.k8s.io/v1beta1")]),
+    Entry::new("apiservice.unavailable-get", F::Client,
+        "the server is currently unable to handle the request (get {resource:w}",
+        "kubernetes/apimachinery", "pkg/api/errors/errors.go (StatusReasonServiceUnavailable)", "v1.8+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server answers 503 for {resource}: the aggregated API serving it (an APIService such as metrics-server's v1beta1.metrics.k8s.io) is not reachable from the API server", APISERVICE_REMEDY)
+        .samples(&[("resource", "nodes.metrics.k8s.io)")]),
+    Entry::new("apiservice.failing-response", F::Client,
+        "failing or missing response from {url:w} {error}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/status/available_controller.go", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server's aggregator cannot reach the APIService backend at {url} ({error}): the backing pod is not Ready, or the control plane cannot reach the pod network (for metrics-server on EKS with a custom CNI or Calico: hostNetwork: true; firewall or security group from the control plane to the pod's port)", APISERVICE_REMEDY)
+        .samples(&[("url", "https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1:"), ("error", "Get \"https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1\": dial tcp 10.0.0.5:443: i/o timeout")]),
+    Entry::new("apiservice.openapi-failed", F::Client,
+        "loading OpenAPI spec for \"{apiservice}\" failed with: {error}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/openapi/controller.go", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server's aggregator cannot read the OpenAPI spec of the APIService {apiservice}: its backend does not answer ({error})", APISERVICE_REMEDY)
+        .samples(&[("apiservice", "v1beta1.metrics.k8s.io"), ("error", "failed to retrieve openAPI spec, http error: ResponseCode: 503, Body: service unavailable")]),
     // ------------------------------------------------------------------ API server backends: etcd
     // etcd's gRPC errors (etcd-io/etcd api/v3rpc/rpctypes/error.go, `etcdserver: ...` texts that
     // the API server passes on unchanged: kubectl, kubelet status updates, controllers);
@@ -2056,6 +2116,32 @@ pub static ENTRIES: &[Entry] = &[
         ETCD, ETCD_ERRORS, "etcd v3.0+")
         .to(K::Known, "etcd-unhealthy", Warning).group("etcd").exclusive()
         .says("etcd refuses requests because its applied index lags its committed index by too much (the backend cannot keep up: slow disk, huge transactions)", ETCD_SLOW_REMEDY),
+    // etcd's own warnings that it is slow (server/etcdserver/util.go: v3.3-v3.4 capnslog
+    // `read-only range request %q with result %q took too long (%v) to execute`, v3.5+ zap
+    // `apply request took too long`; server/storage/wal/wal.go `slow fdatasync`;
+    // server/etcdserver/raft.go `failed to send out heartbeat on time`): information, routine
+    // when rare, the cause of API timeouts when they fill the log
+    Entry::new("etcd.slow-range-request", F::Etcd,
+        "read-only range request {request} took too long ({took:w} to execute",
+        ETCD, "server/etcdserver/util.go (warnOfExpensiveReadOnlyRangeRequest)", "etcd v3.3-v3.4")
+        .to(K::Known, "etcd-unhealthy", Info).group("etcd").exclusive()
+        .says("etcd took {took} to answer a read: its disk or CPU is slow for its load", ETCD_SLOW_REMEDY)
+        .samples(&[("request", "\"key:\\\"/registry/pods/\\\" \" with result \"range_response_count:1 size:4096\""), ("took", "2.04s)")]),
+    Entry::new("etcd.apply-too-long", F::Etcd,
+        "apply request took too long",
+        ETCD, "server/etcdserver/util.go (warnOfExpensiveRequest)", "etcd v3.5+")
+        .to(K::Known, "etcd-unhealthy", Info).group("etcd").exclusive()
+        .says("etcd took longer than expected to apply requests: its disk (fsync) or CPU is slow for its load", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.slow-fdatasync", F::Etcd,
+        "slow fdatasync",
+        ETCD, "server/storage/wal/wal.go (sync)", "etcd v3.4+")
+        .to(K::Known, "etcd-unhealthy", Info).group("etcd").exclusive()
+        .says("etcd's write-ahead log fsync is slow: the disk is too slow for etcd (it needs low fsync latency)", ETCD_SLOW_REMEDY),
+    Entry::new("etcd.heartbeat-late", F::Etcd,
+        "failed to send out heartbeat on time",
+        ETCD, "server/etcdserver/raft.go", "etcd v3.2+")
+        .to(K::Known, "etcd-unhealthy", Info).group("etcd").exclusive()
+        .says("the etcd leader could not send heartbeats on time (the server is overloaded, or its disk or network is slow); elections follow when it lasts", ETCD_SLOW_REMEDY),
     Entry::new("etcd.request-too-large", F::Etcd,
         "etcdserver: request is too large",
         ETCD, ETCD_ERRORS, "etcd v3.0+")
@@ -2100,11 +2186,19 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
         .says("the PersistentVolumeClaim cannot be provisioned with StorageClass {class}: {why}", "{fix}")
         .samples(&[("class", "standard"), ("error", "storageclass.storage.k8s.io \"standard\" not found")]),
+    // nfs-client-provisioner and other provisioners built on sig-storage-lib-external-provisioner
+    // before v6 read the claim's selfLink, which Kubernetes v1.20 stopped setting
+    // (RemoveSelfLink): the provisioner fails every claim
+    Entry::new("provision.selflink-empty", F::Storage,
+        "unexpected error getting claim reference: selfLink was empty, can't make reference",
+        "kubernetes-sigs/sig-storage-lib-external-provisioner", "controller/controller.go v4-v5 (provisionClaimOperation, ref.GetReference)", "v4-v5 on Kubernetes v1.20+")
+        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
+        .says("the external provisioner is built on a library older than v6 that needs the claim's selfLink, which the API server no longer sets (Kubernetes v1.20+): it fails every claim, which stay Pending", "upgrade the provisioner to a release built on sig-storage-lib-external-provisioner v6+ (nfs-client-provisioner: replace it with kubernetes-sigs/nfs-subdir-external-provisioner v4+, or use csi-driver-nfs); the RemoveSelfLink=false feature gate worked only up to v1.23"),
     Entry::new("provision.class-not-found", F::Storage,
         "storageclass.storage.k8s.io \"{class}\" not found",
         K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (getProvisionerNameFromVolume / provisionClaim)", "v1.6+")
-        .to(K::Known, "storage-provisioning-failed", Error).group("provision").exclusive()
-        .says("the PersistentVolumeClaim names StorageClass {class}, which does not exist, so nothing provisions a volume for it", "list the classes (`kubectl get storageclass`) and set the claim's storageClassName to one of them (a claim's class cannot be changed: delete and re-create the claim), or create the StorageClass {class}")
+        .to(K::Known, "storage-provisioning-failed", Warning).group("provision").exclusive()
+        .says("StorageClass {class} does not exist: a PersistentVolumeClaim that names it is never provisioned (it stays Pending)", "list the classes (`kubectl get storageclass`) and set the claim's storageClassName to one of them (a claim's class cannot be changed: delete and re-create the claim), or create the StorageClass {class}")
         .samples(&[("class", "fast-ssd")]),
     Entry::new("provision.waiting-external", F::Storage,
         "waiting for a volume to be created, either by external provisioner \"{provisioner}\" or manually created by system administrator",

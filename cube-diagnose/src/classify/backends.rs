@@ -17,8 +17,10 @@ use crate::catalog::Match;
 /// Fills the details of a `webhook.*` or `provision.*` match; other matches are left alone.
 pub(crate) fn refine(m: &Match, d: &mut BTreeMap<String, String>) {
     let id = m.entry.id;
-    if id.starts_with("webhook.") {
-        webhook(m.value("webhook"), m.value("error"), d);
+    if id == "webhook.conversion-failed" {
+        webhook(m.value("gvk"), m.value("error"), true, d);
+    } else if id.starts_with("webhook.") {
+        webhook(m.value("webhook"), m.value("error"), false, d);
     } else if matches!(
         id,
         "provision.failed" | "provision.failed-intree" | "provision.createvolume-failed"
@@ -81,7 +83,7 @@ fn service_commands(ns: &str, svc: &str) -> String {
 }
 
 /// The webhook details: target, Service, and cause and remedy from the inner error.
-fn webhook(name: &str, error: &str, d: &mut BTreeMap<String, String>) {
+fn webhook(name: &str, error: &str, conversion: bool, d: &mut BTreeMap<String, String>) {
     let host = posted_host(error);
     let (mut svc, mut ns) = host
         .as_deref()
@@ -121,9 +123,15 @@ fn webhook(name: &str, error: &str, d: &mut BTreeMap<String, String>) {
         d.insert("tls".to_owned(), "true".to_owned());
     }
     let check = service_commands(&ns, &svc);
-    let config = format!(
-        "the configuration holding the webhook {name} is listed by `kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations` (its failurePolicy and timeoutSeconds decide whether requests fail or pass without it)"
-    );
+    let config = if conversion {
+        format!(
+            "the CustomResourceDefinition of {name} names the webhook's Service in spec.conversion.webhook.clientConfig (`kubectl get crd -o yaml`)"
+        )
+    } else {
+        format!(
+            "the configuration holding the webhook {name} is listed by `kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations` (its failurePolicy and timeoutSeconds decide whether requests fail or pass without it)"
+        )
+    };
     let e = error;
     // (`no endpoints available` alone: the message cut or wrapped before the Service's name)
     let (why, fix) = if e.contains("no endpoints available") {
@@ -326,6 +334,16 @@ fn provisioning(error: &str, d: &mut BTreeMap<String, String>) {
         (
             format!("the claim's dataSource (a VolumeSnapshot or a claim to clone) cannot be used ({inner})"),
             "check the claim's dataSource exists in the claim's namespace and is ready (`kubectl get volumesnapshot`, readyToUse true), that the snapshot CRDs and snapshot controller are installed, and that the driver supports the restore or clone".to_owned(),
+        )
+    } else if code == "Aborted" || e.contains("already exists") && e.contains("operation") {
+        (
+            format!("an earlier CreateVolume for this claim is still running in the driver ({inner}): the storage backend is slow or hung (for Ceph: the cluster is not healthy, placement groups not active)"),
+            "check the storage backend's health first (Ceph: `ceph status` from the rook-ceph-tools pod); then the driver's controller log for the call that never finishes; the provisioner retries once the earlier call ends".to_owned(),
+        )
+    } else if e.contains("no volume plugin matched") {
+        (
+            "no in-tree volume plugin serves the StorageClass's provisioner, and no external provisioner of that name is installed".to_owned(),
+            "`kubectl get storageclass <class> -o yaml` shows the provisioner: install the CSI driver or external provisioner of that name, or use a class whose provisioner runs in the cluster".to_owned(),
         )
     } else if code == "Unavailable"
         || e.contains("connection refused")

@@ -30,6 +30,15 @@ declare_rule!(
 );
 
 declare_rule!(
+    ApiServiceUnavailable,
+    "apiservice-unavailable",
+    Import,
+    Warning,
+    "The API server answered 503 for an aggregated API (an APIService such as metrics-server's v1beta1.metrics.k8s.io): `the server is currently unable to handle the request (get nodes.metrics.k8s.io)`, discovery's `couldn't get resource list for metrics.k8s.io/v1beta1` / `unable to retrieve the complete list of server APIs`, or the aggregator's `failing or missing response from ...`. The APIService's pods are not Ready, the control plane cannot reach them, or the APIService is left from an uninstalled component. Not cluster-unreachable: the API server itself works.",
+    check_apiservice
+);
+
+declare_rule!(
     EtcdSpaceExceeded,
     "etcd-space-exceeded",
     Import,
@@ -85,6 +94,10 @@ fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
         .collect()
 }
 
+fn check_apiservice(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, ApiServiceUnavailable::ID)
+}
+
 fn check_space(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, EtcdSpaceExceeded::ID)
 }
@@ -132,6 +145,18 @@ fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
                 if mounts.iter().any(|(src, l)| source == src && line == l))
         });
         !(on_mount_line || (waiting && active))
+    });
+    // a claim the input shows Bound: the wait is over
+    let bound = |subject: &crate::Subject| {
+        subject.kind == "PersistentVolumeClaim"
+            && ctx.snapshot().persistent_volume_claims.iter().any(|c| {
+                c.metadata.name == subject.name
+                    && (subject.namespace.is_empty() || c.metadata.namespace == subject.namespace)
+                    && c.status.phase == "Bound"
+            })
+    };
+    findings.retain(|f| {
+        !(f.message.contains("waits for the external provisioner") && bound(&f.subject))
     });
     // a claim with a failure of its own: the wait is its consequence
     let failed: Vec<crate::Subject> = findings
@@ -189,6 +214,27 @@ mod tests {
         let d = run_log("admission-webhook-denied", denied);
         assert_eq!(d.len(), 1);
         assert!(d[0].message.contains("validation.gatekeeper.sh"));
+        let silent = run_log(
+            "admission-webhook-denied",
+            "Error from server: admission webhook \"policy.example.com\" denied the request without explanation",
+        );
+        assert!(silent[0].message.contains("gave no reason"), "{silent:#?}");
+    }
+
+    #[test]
+    fn conversion_webhook_and_aggregated_apis() {
+        let conv = "Error from server: conversion webhook for cert-manager.io/v1alpha2, Kind=Certificate failed: Post \"https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s\": context deadline exceeded";
+        let f = run_log("admission-webhook-unreachable", conv);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].remedy.contains("spec.conversion.webhook"));
+        assert!(run_log("cluster-unreachable", conv).is_empty());
+        let metrics = "E0321 10:12:30.123456   12345 memcache.go:287] couldn't get resource list for metrics.k8s.io/v1beta1: the server is currently unable to handle the request\nError from server (ServiceUnavailable): the server is currently unable to handle the request (get nodes.metrics.k8s.io)\n";
+        let a = run_log("apiservice-unavailable", metrics);
+        assert_eq!(a.len(), 1, "{a:#?}");
+        assert!(a[0].remedy.contains("kubectl get apiservices"));
+        let agg = "E0101 00:00:00.000000 1 available_controller.go:508] v1beta1.metrics.k8s.io failed with: failing or missing response from https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1: Get \"https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1\": dial tcp 10.0.0.5:443: i/o timeout";
+        assert_eq!(run_log("apiservice-unavailable", agg).len(), 1);
+        assert!(run_log("cluster-unreachable", agg).is_empty());
     }
 
     #[test]
@@ -210,6 +256,15 @@ mod tests {
             "W0101 00:00:00.000000 1 reflector.go:1] watch chan error: etcdserver: mvcc: required revision has been compacted\n",
         );
         assert_eq!(c[0].severity, Severity::Info);
+        // etcd's own slowness warnings are information
+        let slow = run_log(
+            "etcd-unhealthy",
+            "2020-05-11 08:03:36.812178 W | etcdserver: read-only range request \"key:\\\"/registry/services/endpoints/kube-system/kube-scheduler\\\" \" with result \"range_response_count:1 size:587\" took too long (132.458467ms) to execute\n{\"level\":\"warn\",\"ts\":\"2022-03-17T17:23:36.482-0700\",\"caller\":\"etcdserver/util.go:166\",\"msg\":\"apply request took too long\",\"took\":\"2.9s\"}\n",
+        );
+        assert!(
+            !slow.is_empty() && slow.iter().all(|f| f.severity == Severity::Info),
+            "{slow:#?}"
+        );
         let t = run_log(
             "etcd-unhealthy",
             "Error from server: etcdserver: request timed out\nError from server: etcdserver: leader changed\n",
@@ -256,5 +311,20 @@ mod tests {
             missing[0].message.contains("does not exist"),
             "{missing:#?}"
         );
+        // nfs-client-provisioner on v1.20+ (old library reading selfLink)
+        let selflink = run_log(
+            "storage-provisioning-failed",
+            "E0101 00:00:00.000000 1 controller.go:1004] provision \"default/test-claim\" class \"managed-nfs-storage\": unexpected error getting claim reference: selfLink was empty, can't make reference\n",
+        );
+        assert!(
+            selflink[0]
+                .remedy
+                .contains("nfs-subdir-external-provisioner")
+        );
+        let aborted = run_log(
+            "storage-provisioning-failed",
+            "Warning ProvisioningFailed failed to provision volume with StorageClass \"rook-ceph-block\": rpc error: code = Aborted desc = an operation with the given Volume ID pvc-1 already exists\n",
+        );
+        assert!(aborted[0].message.contains("still running"), "{aborted:#?}");
     }
 }

@@ -185,7 +185,7 @@ pub(crate) fn findings(ctx: &Context<'_>, already: &[Finding]) -> Vec<Finding> {
                 severity,
                 subject,
                 format!(
-                    "node {} advertises no {res}: `kubectl get nodes -o custom-columns` prints <none> for {field} (the field is absent) while GPUs are expected ({expectation}); {cause}",
+                    "node {} advertises no {res}: the `kubectl get nodes` query of {field} shows no value (`<none>` in custom-columns, nothing in jsonpath: the field is absent) while GPUs are expected ({expectation}); {cause}",
                     n.metadata.name
                 ),
             )

@@ -114,6 +114,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(backends::StorageProvisioningFailed),
         Box::new(backends::AdmissionWebhookUnreachable),
         Box::new(backends::AdmissionWebhookDenied),
+        Box::new(backends::ApiServiceUnavailable),
         Box::new(backends::EtcdSpaceExceeded),
         Box::new(backends::EtcdUnhealthy),
         Box::new(cluster_unreachable::ClusterUnreachable),

@@ -284,7 +284,11 @@ pub(crate) fn custom_columns(cmd: &str) -> Option<Vec<(String, String)>> {
                 .windows(2)
                 .find(|w| w[0] == "-o" || w[0] == "--output")
                 .and_then(|w| w[1].strip_prefix("custom-columns="))
-        })?;
+        });
+    // `-o=custom-columns=`, quoted (`"-o=custom-columns=..."`), quoted path parts
+    let Some(spec) = spec else {
+        return line_query_columns(cmd);
+    };
     let spec = spec.trim_matches(['"', '\'']);
     let cols: Vec<(String, String)> = spec
         .split(',')
@@ -406,6 +410,10 @@ pub(crate) fn query_nodes(text: &str, problems: &mut Vec<(String, String, String
             i += 1;
             continue;
         }
+        if let Some(fields) = line_jsonpath_rows(lines[i]) {
+            i = read_jsonpath_rows(&lines, i + 1, &fields, &mut facts);
+            continue;
+        }
         let Some(cols) = &spec else {
             i += 1;
             continue;
@@ -463,6 +471,99 @@ pub(crate) fn query_nodes(text: &str, problems: &mut Vec<(String, String, String
             node
         })
         .collect()
+}
+
+/// Whether `line` shows a `kubectl get nodes` command (with or without a prompt, in backticks).
+fn shows_get_nodes(line: &str) -> bool {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .position(|w| *w == "get")
+        .filter(|g| {
+            words[..*g]
+                .iter()
+                .any(|w| w.ends_with("kubectl") || *w == "oc")
+        })
+        .is_some_and(|g| {
+            words[g + 1..]
+                .iter()
+                .any(|w| matches!(*w, "node" | "nodes" | "no") || w.starts_with("node/"))
+        })
+}
+
+/// The fields of a `kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{"\t"}
+/// {.status.allocatable.nvidia\.com/gpu}{"\n"}{end}'` command anywhere in `line` (one row per
+/// node: the name, then resource fields), `None` for other lines.
+fn line_jsonpath_rows(line: &str) -> Option<Vec<String>> {
+    if !line.contains("jsonpath=") || !shows_get_nodes(line) {
+        return None;
+    }
+    let fields = jsonpath_fields(line)?;
+    let name_first = fields
+        .first()
+        .is_some_and(|f| f.trim_start_matches('.') == "metadata.name");
+    let resources = fields[1..].iter().all(|f| absent_field(f).is_some());
+    (name_first && fields.len() > 1 && resources).then_some(fields)
+}
+
+/// The rows of a jsonpath answer after its command: up to four lines of fences, blank lines
+/// and an introduction ending with `:` (`Getting:`, `result is:`) are skipped; each row is a
+/// node name and one value per resource field, a missing last value (jsonpath prints nothing
+/// for an absent field) a known absence. Returns the line after the last row.
+fn read_jsonpath_rows(
+    lines: &[&str],
+    from: usize,
+    fields: &[String],
+    facts: &mut Vec<(String, NodeFacts)>,
+) -> usize {
+    let mut i = from;
+    let mut skipped = 0;
+    while let Some(l) = lines.get(i) {
+        let t = l.trim().trim_start_matches('>').trim();
+        if skipped < 4 && (t.is_empty() || t.starts_with("```") || t.ends_with(':')) {
+            i += 1;
+            skipped += 1;
+            continue;
+        }
+        break;
+    }
+    let name_like = |c: &str| {
+        !c.is_empty()
+            && c.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '.' | '_'))
+    };
+    let start = i;
+    while let Some(l) = lines.get(i) {
+        let cells = query_cells(l);
+        let fits = (cells.len() == fields.len() || cells.len() + 1 == fields.len())
+            && cells.first().is_some_and(|c| name_like(c));
+        if !fits {
+            break;
+        }
+        let name = cells[0].clone();
+        let at = match facts.iter().position(|(n, _)| *n == name) {
+            Some(at) => at,
+            None => {
+                facts.push((name, NodeFacts::default()));
+                facts.len() - 1
+            }
+        };
+        for (k, path) in fields.iter().enumerate().skip(1) {
+            match cells.get(k).map(String::as_str) {
+                None | Some("<none>") => facts[at].1.absent.extend(absent_field(path)),
+                Some(v) => {
+                    if let Some(fact) = path_fact(&format!("{path}: {v}")) {
+                        facts[at].1.add(fact);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    if i == start { from } else { i }
 }
 
 /// Facts of one node, gathered from any of the forms above.
@@ -592,6 +693,69 @@ mod tests {
             Some("4")
         );
         assert!(p.nodes.iter().any(|n| n.metadata.name == "cpu-b"));
+    }
+
+    #[test]
+    fn custom_columns_commands_shown_apart_from_their_table() {
+        // `-o=`, quotes around the option and inside the path, no prompt (minikube#5005,
+        // NVIDIA/k8s-device-plugin#57)
+        let cols = line_query_columns(
+            "`kubectl get nodes \"-o=custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu\"`",
+        )
+        .expect("columns");
+        assert_eq!(cols[1].0, "GPU");
+        assert_eq!(
+            split_path(&cols[1].1).map(|(_, _, k)| k).as_deref(),
+            Some("nvidia.com/gpu")
+        );
+        assert!(
+            custom_columns("kubectl get nodes -o=custom-columns=NAME:.metadata.name").is_some()
+        );
+        assert!(
+            line_query_columns("kubectl get pods -o custom-columns=NAME:.metadata.name").is_none()
+        );
+        let text = "kubectl get nodes -o=custom-columns=NAME:.metadata.name,GPUs:.status.capacity.'nvidia\\.com/gpu'\n```\nGetting:\n\n> NAME       GPUs\n> minikube   \\<none\\>\n> gpu-1      2\n";
+        let mut problems = Vec::new();
+        let nodes = query_nodes(text, &mut problems);
+        assert_eq!(nodes.len(), 2, "{nodes:#?}");
+        assert_eq!(nodes[0].metadata.name, "minikube");
+        assert_eq!(
+            nodes[0]
+                .metadata
+                .annotations
+                .get(super::super::ABSENT_ANNOTATION),
+            Some("status.capacity.nvidia.com/gpu")
+        );
+        assert!(
+            !nodes[0]
+                .metadata
+                .annotations
+                .get(super::super::PARTIAL_ANNOTATION)
+                .unwrap_or_default()
+                .contains("capacity")
+        );
+        assert_eq!(
+            nodes[1]
+                .status
+                .capacity
+                .get("nvidia.com/gpu")
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("2")
+        );
+        assert!(problems.is_empty());
+        // a jsonpath answer: one row per node, nothing printed for an absent field
+        let jp = "```\nkubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name}{\"\\t\"}{.status.allocatable.nvidia\\.com/gpu}{\"\\n\"}{end}'\n```\nresult is:\n```\nnode-01\nnode-02\t4\n```\n";
+        let nodes = query_nodes(jp, &mut problems);
+        assert_eq!(nodes.len(), 2, "{nodes:#?}");
+        assert_eq!(
+            nodes[0]
+                .metadata
+                .annotations
+                .get(super::super::ABSENT_ANNOTATION),
+            Some("status.allocatable.nvidia.com/gpu")
+        );
+        assert!(nodes[1].status.allocatable.get("nvidia.com/gpu").is_some());
     }
 
     #[test]
