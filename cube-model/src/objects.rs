@@ -956,7 +956,8 @@ impl std::ops::DerefMut for PodStatus {
 #[serde(default, rename_all = "camelCase")]
 struct PodStatusWire {
     phase: String,
-    #[serde(deserialize_with = "de::exact_vec")]
+    // (only the conditions a what-if reads are kept when it reads the snapshot's pods)
+    #[serde(deserialize_with = "crate::projection::pod_conditions")]
     conditions: Vec<PodCondition>,
     qos_class: String,
     nominated_node_name: String,

@@ -3,7 +3,8 @@
 //!
 //! Why: `pod_admit` over a 150,000-pod dump spent most of its time building pods, and a third
 //! of each pod's allocations were fields no admission, fit or preemption step looks at
-//! (volumes, images, owner references, annotations, container states, ...).
+//! (volumes, images, owner references, annotations, container states, conditions no step
+//! looks at, ...).
 //!
 //! Same answers: each dropped field is read by a checking twin of its type (the same field
 //! names, optional fields and defaults, the same value types accepted and refused, strings
@@ -12,6 +13,7 @@
 //! one-pass reader of large JSON Lists (`ClusterSnapshot::add_json_reader_with`) drops them,
 //! and only in Pods (not in the pod templates of workloads); every other path reads them all.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
 
@@ -19,7 +21,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
 use crate::labels::{Labels, MapCheck, MapVisitor};
-use crate::objects::{ContainerState, OwnerReference, Time, Volume};
+use crate::objects::{ContainerState, OwnerReference, PodCondition, Time, Volume};
 
 /// Which fields of each Pod a snapshot keeps when it is read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,6 +49,11 @@ pub const WHAT_IF_DROPPED: &[&str] = &[
     "status.containerStatuses[].state",
     "status.initContainerStatuses[].state",
 ];
+
+/// The only `status.conditions` a [`PodFields::WhatIf`] read keeps (by `type`): the resize
+/// condition of `requests.rs` (`IsPodResizeInfeasible`) and the preemption mark of
+/// `preemption.rs`; the other conditions are checked and not kept.
+pub const WHAT_IF_POD_CONDITIONS: &[&str] = &["PodResizePending", "DisruptionTarget"];
 
 thread_local! {
     /// A Pod is being read with [`PodFields::WhatIf`] on this thread.
@@ -111,6 +118,69 @@ pub(crate) fn volumes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Volume>, D:
     } else {
         crate::objects::exact_vec(d)
     }
+}
+
+/// `status.conditions` (a list as `objects::de::exact_vec` reads it): only the types of
+/// [`WHAT_IF_POD_CONDITIONS`] kept.
+pub(crate) fn pod_conditions<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<PodCondition>, D::Error> {
+    if dropping() {
+        d.deserialize_option(KeptConditions)
+    } else {
+        crate::objects::exact_vec(d)
+    }
+}
+
+/// The conditions of [`WHAT_IF_POD_CONDITIONS`], each read (and checked) first as
+/// [`PodConditionText`], which borrows its strings from the input.
+struct KeptConditions;
+
+impl<'de> Visitor<'de> for KeptConditions {
+    type Value = Vec<PodCondition>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list or null")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Vec<PodCondition>, E> {
+        Ok(Vec::new())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Vec<PodCondition>, E> {
+        Ok(Vec::new())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Vec<PodCondition>, D::Error> {
+        d.deserialize_seq(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<PodCondition>, A::Error> {
+        let mut kept = Vec::new();
+        while let Some(c) = seq.next_element::<PodConditionText<'de>>()? {
+            if WHAT_IF_POD_CONDITIONS.contains(&c.type_.as_ref()) {
+                kept.push(PodCondition {
+                    type_: c.type_.into_owned(),
+                    status: c.status.into_owned(),
+                    reason: c.reason.into_owned(),
+                    message: c.message.into_owned(),
+                    last_transition_time: c.last_transition_time,
+                });
+            }
+        }
+        Ok(kept)
+    }
+}
+
+/// [`PodCondition`] with borrowed strings (the same values accepted and refused).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct PodConditionText<'a> {
+    #[serde(rename = "type", borrow)]
+    type_: Cow<'a, str>,
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    #[serde(borrow)]
+    reason: Cow<'a, str>,
+    #[serde(borrow)]
+    message: Cow<'a, str>,
+    #[serde(deserialize_with = "crate::timestamp::option")]
+    last_transition_time: Option<Time>,
 }
 
 /// `status.containerStatuses[].state`.

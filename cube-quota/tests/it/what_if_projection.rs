@@ -7,11 +7,18 @@ use cube_quota::preemption::FitScheduler;
 use cube_quota::whatif::{AdmitOptions, Submission, admit};
 
 /// A pod as the API server stores it, with every field a what-if drops set (volumes, images,
-/// owner references, annotations, service account, scheduler, restart policy, container states).
+/// owner references, annotations, service account, scheduler, restart policy, container states,
+/// conditions no what-if step reads; some pods also have the two it reads).
 fn pod(i: usize, node: usize, priority: i32, gpus: u32) -> String {
     format!(
-        r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"annotations":{{"kubectl.kubernetes.io/last-applied-configuration":"{{\"kind\":\"Pod\"}}","prometheus.io/scrape":"true"}},"creationTimestamp":"2026-11-30T12:02:27Z","generateName":"train-","labels":{{"app":"train","team":"t{team}"}},"name":"train-{i}","namespace":"team-{team}","ownerReferences":[{{"apiVersion":"apps/v1","controller":true,"kind":"ReplicaSet","name":"train-rs","uid":"u-rs"}}],"uid":"u-{i}"}},"spec":{{"affinity":{{"podAntiAffinity":{{"requiredDuringSchedulingIgnoredDuringExecution":[{{"labelSelector":{{"matchLabels":{{"app":"exclusive"}}}},"topologyKey":"kubernetes.io/hostname"}}]}}}},"containers":[{{"image":"ml/train:2.4.1","name":"main","resources":{{"limits":{{"nvidia.com/gpu":"{gpus}"}},"requests":{{"cpu":"{cpu}m","memory":"1Gi","nvidia.com/gpu":"{gpus}"}}}}}}],"initContainers":[{{"image":"busybox","name":"init","resources":{{"requests":{{"cpu":"100m"}}}}}}],"nodeName":"node-{node}","preemptionPolicy":"PreemptLowerPriority","priority":{priority},"priorityClassName":"p{priority}","restartPolicy":"Always","schedulerName":"default-scheduler","serviceAccountName":"default","tolerations":[{{"effect":"NoSchedule","key":"nvidia.com/gpu","operator":"Exists"}}],"volumes":[{{"name":"data","persistentVolumeClaim":{{"claimName":"data-{i}"}}}},{{"emptyDir":{{}},"name":"scratch"}},{{"hostPath":{{"path":"/dev/shm","type":"Directory"}},"name":"shm"}},{{"name":"nfs","nfs":{{"path":"/x","server":"s"}}}}]}},"status":{{"conditions":[{{"lastTransitionTime":"2026-11-30T12:03:01Z","status":"True","type":"Ready"}}],"containerStatuses":[{{"allocatedResources":{{"cpu":"{cpu}m"}},"name":"main","ready":true,"restartCount":2,"state":{{"running":{{"startedAt":"2026-11-30T12:03:00Z"}}}}}}],"initContainerStatuses":[{{"name":"init","state":{{"terminated":{{"exitCode":0,"reason":"Completed"}}}}}}],"phase":"Running","qosClass":"Burstable","startTime":"2026-11-30T12:02:{sec:02}Z"}}}}"#,
+        r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"annotations":{{"kubectl.kubernetes.io/last-applied-configuration":"{{\"kind\":\"Pod\"}}","prometheus.io/scrape":"true"}},"creationTimestamp":"2026-11-30T12:02:27Z","generateName":"train-","labels":{{"app":"train","team":"t{team}"}},"name":"train-{i}","namespace":"team-{team}","ownerReferences":[{{"apiVersion":"apps/v1","controller":true,"kind":"ReplicaSet","name":"train-rs","uid":"u-rs"}}],"uid":"u-{i}"}},"spec":{{"affinity":{{"podAntiAffinity":{{"requiredDuringSchedulingIgnoredDuringExecution":[{{"labelSelector":{{"matchLabels":{{"app":"exclusive"}}}},"topologyKey":"kubernetes.io/hostname"}}]}}}},"containers":[{{"image":"ml/train:2.4.1","name":"main","resources":{{"limits":{{"nvidia.com/gpu":"{gpus}"}},"requests":{{"cpu":"{cpu}m","memory":"1Gi","nvidia.com/gpu":"{gpus}"}}}}}}],"initContainers":[{{"image":"busybox","name":"init","resources":{{"requests":{{"cpu":"100m"}}}}}}],"nodeName":"node-{node}","preemptionPolicy":"PreemptLowerPriority","priority":{priority},"priorityClassName":"p{priority}","restartPolicy":"Always","schedulerName":"default-scheduler","serviceAccountName":"default","tolerations":[{{"effect":"NoSchedule","key":"nvidia.com/gpu","operator":"Exists"}}],"volumes":[{{"name":"data","persistentVolumeClaim":{{"claimName":"data-{i}"}}}},{{"emptyDir":{{}},"name":"scratch"}},{{"hostPath":{{"path":"/dev/shm","type":"Directory"}},"name":"shm"}},{{"name":"nfs","nfs":{{"path":"/x","server":"s"}}}}]}},"status":{{"conditions":[{{"lastTransitionTime":"2026-11-30T12:03:01Z","status":"True","type":"Ready"}}{conditions}],"containerStatuses":[{{"allocatedResources":{{"cpu":"{cpu}m"}},"name":"main","ready":true,"restartCount":2,"state":{{"running":{{"startedAt":"2026-11-30T12:03:00Z"}}}}}}],"initContainerStatuses":[{{"name":"init","state":{{"terminated":{{"exitCode":0,"reason":"Completed"}}}}}}],"phase":"Running","qosClass":"Burstable","startTime":"2026-11-30T12:02:{sec:02}Z"}}}}"#,
         team = i % 3,
+        conditions = match i % 9 {
+            0 => r#",{"reason":"PreemptionByScheduler","status":"True","type":"DisruptionTarget"}"#,
+            4 =>
+                r#",{"message":"Node didn't have enough capacity","reason":"Infeasible","status":"True","type":"PodResizePending"}"#,
+            _ => "",
+        },
         cpu = 250 + 50 * (i % 7),
         sec = i % 60,
     )
@@ -119,11 +126,21 @@ fn what_if_answers_equal_those_of_a_snapshot_read_whole() {
     );
     assert_eq!(what_if_outcome, all_outcome);
     assert_eq!(what_if.pods.len(), 60);
+    let kept = |s: &ClusterSnapshot| {
+        s.pods
+            .iter()
+            .map(|p| p.status.conditions.len())
+            .sum::<usize>()
+    };
+    assert_eq!((kept(&all), kept(&what_if)), (60 + 7 + 7, 7 + 7));
 
     // only the dropped fields differ, and only in pods
     let mut cleared = all.clone();
     for p in &mut cleared.pods {
         p.metadata.annotations = Default::default();
+        p.status
+            .conditions
+            .retain(|c| cube_model::projection::WHAT_IF_POD_CONDITIONS.contains(&c.type_.as_str()));
         p.metadata.owner_references.clear();
         p.spec.volumes.clear();
         p.spec.scheduler_name.clear();
@@ -207,6 +224,16 @@ fn dropped_fields_are_checked_as_they_are_read() {
         ),
         (r#""exitCode":0"#, r#""exitCode":"0""#),
         (r#""running":{"#, r#""running":5,"x":{"#),
+        (r#""type":"Ready""#, r#""type":5"#),
+        (
+            r#""status":"True","type":"Ready""#,
+            r#""status":null,"type":"Ready""#,
+        ),
+        (
+            r#""lastTransitionTime":"2026-11-30T12:03:01Z""#,
+            r#""lastTransitionTime":"noon""#,
+        ),
+        (r#""conditions":["#, r#""conditions":{},"x":["#),
     ] {
         let text = dump(change);
         let (_, all) = read(&text, PodFields::All);
@@ -230,6 +257,8 @@ fn dropped_fields_are_checked_as_they_are_read() {
         ),
         (r#""ownerReferences":["#, r#""ownerReferences":null,"x":["#),
         (r#""state":{"#, r#""state":null,"x":{"#),
+        (r#""conditions":["#, r#""conditions":null,"x":["#),
+        (r#""type":"Ready""#, r#""type":"Re\u0061dy""#),
     ] {
         let text = dump(change);
         let (all_read, all) = read(&text, PodFields::All);
