@@ -267,7 +267,13 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     let submission = read_submission(args, &limits)?;
     let manifest_done = Instant::now();
     let (snapshot, load_warnings) =
-        cube_examples::load_snapshot_files_with(&args.snapshots, &limits).map_err(BadInput)?;
+        // (the fields of the snapshot's pods that no step of the what-if reads are not kept)
+        cube_examples::load_snapshot_files_keeping(
+            &args.snapshots,
+            &limits,
+            cube_model::PodFields::WhatIf,
+        )
+        .map_err(BadInput)?;
     let load_done = Instant::now();
     for w in &load_warnings {
         cube_examples::eprint_line(&format!("warning: {w}"));

@@ -278,11 +278,16 @@ impl Builder {
             text: Box::from(self.text.as_str()),
             ends: Box::from(self.ends.as_slice()),
         };
-        // a rare huge map does not keep its buffers alive for the rest of the thread
+        // (a rare huge map does not keep its buffers alive for the rest of the thread)
+        self.recycle();
+        labels
+    }
+
+    /// Gives the buffers of a builder from [`Builder::scratch`] back, keeping nothing.
+    fn recycle(self) {
         if self.text.capacity() <= SCRATCH_MAX_BYTES {
             SCRATCH.set((self.text, self.ends));
         }
-        labels
     }
 
     fn finish(self) -> Labels {
@@ -490,6 +495,18 @@ impl<'de> Visitor<'de> for MapVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Labels, A::Error> {
         let mut b = Builder::scratch();
+        self.read_into(&mut map, &mut b)?;
+        Ok(b.finish_scratch())
+    }
+}
+
+impl MapVisitor {
+    /// Reads the entries of `map` into `b`.
+    fn read_into<'de, A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        b: &mut Builder,
+    ) -> Result<(), A::Error> {
         loop {
             let mark = b.text.len();
             if map.next_key_seed(Append(&mut b.text))?.is_none() {
@@ -512,7 +529,34 @@ impl<'de> Visitor<'de> for MapVisitor {
             let end = b.end();
             b.ends.push(end);
         }
-        Ok(b.finish_scratch())
+        Ok(())
+    }
+}
+
+/// [`MapVisitor`]'s reading without keeping the map (`crate::projection`): the same input is
+/// accepted or refused, and nothing is allocated (the entries go to this thread's scratch
+/// buffers, which are kept).
+pub(crate) struct MapCheck(pub(crate) MapVisitor);
+
+impl<'de> Visitor<'de> for MapCheck {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.visit_unit().map(drop)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.0.visit_none().map(drop)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut b = Builder::scratch();
+        self.0.read_into(&mut map, &mut b)?;
+        b.recycle();
+        Ok(())
     }
 }
 

@@ -51,6 +51,7 @@ pub mod objects;
 pub mod paste;
 pub mod placement;
 pub mod pool;
+pub mod projection;
 #[cfg(feature = "proptest")]
 pub mod proptest;
 pub mod quantity;
@@ -75,6 +76,7 @@ pub use group::{GroupProblem, GroupProblemKind, ResourceGroup};
 pub use limits::{Limit, LimitExceeded, Limits};
 pub use node::{GpuFacts, GpuVendor, NodeAttribute, NodeInfo};
 pub use pool::{ConsistencyReport, NodePool, PoolUsage};
+pub use projection::PodFields;
 pub use quantity::{Format, ParseQuantityError, Quantity};
 pub use resource::{Insufficient, QuotaForm, ResourceList, ResourceName};
 pub use selector::{

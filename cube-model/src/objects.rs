@@ -110,7 +110,7 @@ struct ObjectMetaWire {
     #[serde(deserialize_with = "crate::timestamp::option")]
     deletion_timestamp: Option<Time>,
     deletion_grace_period_seconds: Option<i64>,
-    #[serde(deserialize_with = "de::exact_vec")]
+    #[serde(deserialize_with = "crate::projection::owner_references")]
     owner_references: Vec<OwnerReference>,
 }
 
@@ -180,6 +180,8 @@ impl Serialize for ObjectMeta {
 /// The annotation that `kubectl apply` writes: a copy of the whole object as last applied.
 pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+pub(crate) use de::exact_vec;
+
 /// Field deserializers shared by the object types.
 mod de {
     use std::fmt;
@@ -194,7 +196,7 @@ mod de {
     /// serde's `Vec` grows by doubling because JSON gives no length up front: a pod's one
     /// container would keep room for four. Items are gathered on the stack (up to four) and then
     /// moved into an exact allocation, which saves about a fifth of a 150,000-pod snapshot.
-    pub(super) fn exact_vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+    pub(crate) fn exact_vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
     where
         D: Deserializer<'de>,
         T: serde::Deserialize<'de>,
@@ -246,10 +248,12 @@ mod de {
 
     /// Annotations: as [`labels`], without the last-applied-configuration copy.
     pub(super) fn annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
-        d.deserialize_option(MapVisitor {
+        let visitor = MapVisitor {
             lenient: true,
             skip_key: Some(LAST_APPLIED_ANNOTATION),
-        })
+        };
+        // (checked but not kept when a what-if reads the snapshot's pods)
+        crate::projection::annotations(d, visitor)
     }
 }
 
@@ -580,11 +584,16 @@ struct PodSpecWire {
     priority_class_name: String,
     preemption_policy: Option<String>,
     active_deadline_seconds: Option<i64>,
+    // (the fields read with `crate::projection` are checked but not kept when a what-if reads
+    // the snapshot's pods)
+    #[serde(deserialize_with = "crate::projection::string")]
     scheduler_name: String,
+    #[serde(deserialize_with = "crate::projection::string")]
     restart_policy: String,
     runtime_class_name: Option<String>,
+    #[serde(deserialize_with = "crate::projection::string")]
     service_account_name: String,
-    #[serde(deserialize_with = "de::exact_vec")]
+    #[serde(deserialize_with = "crate::projection::volumes")]
     volumes: Vec<Volume>,
 }
 
@@ -686,7 +695,10 @@ pub struct Container {
     /// Container name.
     pub name: String,
     /// Image reference.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(
+        skip_serializing_if = "String::is_empty",
+        deserialize_with = "crate::projection::string"
+    )]
     pub image: String,
     /// `resources.requests` / `resources.limits`.
     pub resources: ResourceRequirements,
@@ -944,7 +956,8 @@ impl std::ops::DerefMut for PodStatus {
 #[serde(default, rename_all = "camelCase")]
 struct PodStatusWire {
     phase: String,
-    #[serde(deserialize_with = "de::exact_vec")]
+    // (only the conditions a what-if reads are kept when it reads the snapshot's pods)
+    #[serde(deserialize_with = "crate::projection::pod_conditions")]
     conditions: Vec<PodCondition>,
     qos_class: String,
     nominated_node_name: String,
@@ -1055,7 +1068,10 @@ pub struct ContainerStatus {
     #[serde(skip_serializing_if = "is_zero_i32")]
     pub restart_count: i32,
     /// `state` (waiting, running or terminated); `None` when not reported.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::projection::container_state"
+    )]
     pub state: Option<ContainerState>,
 }
 

@@ -34,6 +34,7 @@ use serde_json::value::RawValue;
 use serde_path_to_error::Segment;
 
 use crate::objects::*;
+use crate::projection::PodFields;
 
 mod fast;
 mod stream;
@@ -780,16 +781,34 @@ impl ClusterSnapshot {
         source: &str,
         reader: &mut dyn std::io::Read,
     ) -> std::io::Result<StreamOutcome> {
-        self.add_json_reader_window(
+        self.add_json_reader_with(source, reader, PodFields::All)
+    }
+
+    /// [`ClusterSnapshot::add_json_reader`] keeping of each Pod the fields `pod_fields` says
+    /// ([`PodFields::WhatIf`]: what a what-if reads; the others are checked as they are read,
+    /// so the same inputs are taken or refused, and left empty). Only this one-pass read
+    /// drops fields: an input read whole ([`StreamOutcome::ReadWhole`]) keeps them all.
+    ///
+    /// # Errors
+    /// An error of `reader` (nothing is added).
+    pub fn add_json_reader_with(
+        &mut self,
+        source: &str,
+        reader: &mut dyn std::io::Read,
+        pod_fields: PodFields,
+    ) -> std::io::Result<StreamOutcome> {
+        self.add_json_reader_window_with(
             source,
             reader,
             stream::WINDOW,
             stream::Parallel::of_machine(),
+            pod_fields,
         )
     }
 
     /// [`ClusterSnapshot::add_json_reader`] reading `window` bytes at a time, its items shared
     /// out among threads as `parallel` says.
+    #[cfg(test)]
     fn add_json_reader_window(
         &mut self,
         source: &str,
@@ -797,7 +816,21 @@ impl ClusterSnapshot {
         window: usize,
         parallel: stream::Parallel,
     ) -> std::io::Result<StreamOutcome> {
+        self.add_json_reader_window_with(source, reader, window, parallel, PodFields::All)
+    }
+
+    /// [`ClusterSnapshot::add_json_reader_with`] reading `window` bytes at a time, its items
+    /// shared out among threads as `parallel` says.
+    fn add_json_reader_window_with(
+        &mut self,
+        source: &str,
+        reader: &mut dyn std::io::Read,
+        window: usize,
+        parallel: stream::Parallel,
+        pod_fields: PodFields,
+    ) -> std::io::Result<StreamOutcome> {
         let mut w = stream::Window::new(reader, self.limits.max_file_bytes, window, parallel);
+        w.pod_fields = pod_fields;
         // the format is detected from the same prefix `add_bytes` looks at
         loop {
             match w.refill(0) {

@@ -32,6 +32,20 @@ pub fn load_snapshot_files_with<P: AsRef<Path>>(
     paths: &[P],
     limits: &Limits,
 ) -> Result<(ClusterSnapshot, Vec<String>), String> {
+    load_snapshot_files_keeping(paths, limits, cube_model::PodFields::All)
+}
+
+/// [`load_snapshot_files_with`], keeping of each Pod of a large JSON List the fields
+/// `pod_fields` says (`PodFields::WhatIf` for a what-if such as `pod_admit`: the fields no step
+/// of it reads are checked and left empty; see `cube_model::projection`).
+///
+/// # Errors
+/// As [`load_snapshot_files_with`].
+pub fn load_snapshot_files_keeping<P: AsRef<Path>>(
+    paths: &[P],
+    limits: &Limits,
+    pod_fields: cube_model::PodFields,
+) -> Result<(ClusterSnapshot, Vec<String>), String> {
     let mut snapshot = ClusterSnapshot::new();
     for path in paths {
         let path = path.as_ref();
@@ -42,7 +56,7 @@ pub fn load_snapshot_files_with<P: AsRef<Path>>(
             && len > LEARN_SECRETS_MAX_BYTES as u64
         {
             let mut reader = std::io::Read::take(file, limits.max_file_bytes.saturating_add(1));
-            match snapshot.add_json_reader(&label, &mut reader) {
+            match snapshot.add_json_reader_with(&label, &mut reader, pod_fields) {
                 Ok(cube_model::StreamOutcome::Loaded(outcome)) => streamed = Some(outcome),
                 Ok(_) => {}
                 Err(e) => return Err(format!("{}: {e}", path.display())),

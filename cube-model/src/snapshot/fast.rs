@@ -20,6 +20,7 @@ use serde_json::value::RawValue;
 
 use super::{ClusterSnapshot, EventsV1Event, Target, api_group, is_list_kind};
 use crate::objects::*;
+use crate::projection::PodFields;
 
 /// Reads `bytes` as one JSON List in one pass; returns the List's `kind`. `Err` means "use the
 /// general path" (the snapshot may then hold a partial result that the caller must roll back).
@@ -124,6 +125,7 @@ impl<'de> Visitor<'de> for ItemsSeed<'_, '_> {
             .next_element_seed(ItemSeed {
                 snapshot: &mut *self.snapshot,
                 bytes: self.bytes,
+                pod_fields: PodFields::All,
             })?
             .is_some()
         {}
@@ -148,6 +150,7 @@ pub(super) fn read_items(
     snapshot: &mut ClusterSnapshot,
     bytes: &[u8],
     at: usize,
+    pod_fields: PodFields,
 ) -> (Round, Result<(), serde_json::Error>) {
     let mut round = Round::default();
     let slice = bytes.get(at..).unwrap_or_default();
@@ -155,6 +158,7 @@ pub(super) fn read_items(
         snapshot,
         bytes,
         round: &mut round,
+        pod_fields,
     };
     let result = match utf8_prefix(slice) {
         // checked once here, so serde_json does not check each string again (`from_str`
@@ -193,6 +197,7 @@ struct StreamItems<'s, 'b, 'r> {
     snapshot: &'s mut ClusterSnapshot,
     bytes: &'b [u8],
     round: &'r mut Round,
+    pod_fields: PodFields,
 }
 
 impl<'de> Visitor<'de> for StreamItems<'_, '_, '_> {
@@ -204,6 +209,7 @@ impl<'de> Visitor<'de> for StreamItems<'_, '_, '_> {
         while let Some(start) = seq.next_element_seed(ItemSeed {
             snapshot: &mut *self.snapshot,
             bytes: self.bytes,
+            pod_fields: self.pod_fields,
         })? {
             self.round.done += 1;
             self.round.last_start = start;
@@ -215,6 +221,8 @@ impl<'de> Visitor<'de> for StreamItems<'_, '_, '_> {
 struct ItemSeed<'s, 'b> {
     snapshot: &'s mut ClusterSnapshot,
     bytes: &'b [u8],
+    /// The fields of each Pod kept (`crate::projection`).
+    pod_fields: PodFields,
 }
 
 impl ItemSeed<'_, '_> {
@@ -408,7 +416,11 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
         }
         match target {
             Target::Node => s.nodes.push(rest(map)?),
-            Target::Pod => s.pods.push(rest(map)?),
+            Target::Pod => s
+                .pods
+                .push(crate::projection::reading_pod(self.pod_fields, || {
+                    rest(map)
+                })?),
             Target::Namespace => s.namespaces.push(rest(map)?),
             Target::ResourceQuota => s.resource_quotas.push(rest(map)?),
             Target::LimitRange => s.limit_ranges.push(rest(map)?),

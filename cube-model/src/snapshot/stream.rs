@@ -28,6 +28,7 @@
 use std::io::Read;
 
 use super::{ClusterSnapshot, fast, is_list_kind};
+use crate::projection::PodFields;
 
 /// Bytes read from the reader at a time.
 pub(super) const WINDOW: usize = 8 << 20;
@@ -59,6 +60,8 @@ pub(super) struct Window<'r> {
     counted: usize,
     /// How a window's items are shared out among threads.
     parallel: Parallel,
+    /// The fields of each Pod kept (`crate::projection`).
+    pub(super) pod_fields: PodFields,
 }
 
 /// Items are read on at most this many threads at once.
@@ -101,6 +104,7 @@ impl<'r> Window<'r> {
     ) -> Self {
         Window {
             parallel,
+            pod_fields: PodFields::All,
             window: window.max(1),
             reader,
             buf: Vec::new(),
@@ -350,7 +354,7 @@ fn read_items(s: &mut ClusterSnapshot, w: &mut Window<'_>, pos: usize) -> Result
                 comma = true;
                 (round, result)
             }
-            None => fast::read_items(s, &w.buf, at),
+            None => fast::read_items(s, &w.buf, at, w.pod_fields),
         };
         place(s, w)?;
         // `[{...},]`: a trailing comma (a round that starts at a `,` made `[` and reads no
@@ -408,13 +412,18 @@ struct Part {
 impl Part {
     /// Reads the items of `bytes[at..]` (`bytes[at]` is a `[`) into a snapshot of its own
     /// (no object limit: the caller checks it once the parts are added).
-    fn read(bytes: &[u8], at: usize, limits: &crate::limits::Limits) -> Part {
+    fn read(
+        bytes: &[u8],
+        at: usize,
+        limits: &crate::limits::Limits,
+        pod_fields: PodFields,
+    ) -> Part {
         let mut snapshot = ClusterSnapshot::new().with_limits(crate::limits::Limits {
             max_objects_per_snapshot: u64::MAX,
             ..limits.clone()
         });
         *snapshot.starts = Some(Box::default());
-        let (round, result) = fast::read_items(&mut snapshot, bytes, at);
+        let (round, result) = fast::read_items(&mut snapshot, bytes, at, pod_fields);
         Part {
             snapshot,
             round,
@@ -619,6 +628,7 @@ fn parallel_round(
         w.buf[cut] = b'[';
     }
     let limits = (*s.limits).clone();
+    let pod_fields = w.pod_fields;
     let bytes = &w.buf[..];
     let read: Vec<Option<Part>> = std::thread::scope(|scope| {
         let spawned: Vec<_> = (1..cuts.len())
@@ -627,11 +637,13 @@ fn parallel_round(
                 let limits = &limits;
                 std::thread::Builder::new()
                     .name("cube-read".to_owned())
-                    .spawn_scoped(scope, move || Part::read(&bytes[..to], from, limits))
+                    .spawn_scoped(scope, move || {
+                        Part::read(&bytes[..to], from, limits, pod_fields)
+                    })
                     .ok()
             })
             .collect();
-        let first = Part::read(&bytes[..cuts[1]], cuts[0], &limits);
+        let first = Part::read(&bytes[..cuts[1]], cuts[0], &limits, pod_fields);
         std::iter::once(Some(first))
             .chain(spawned.into_iter().map(|h| h.and_then(|h| h.join().ok())))
             .collect()

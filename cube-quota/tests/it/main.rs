@@ -16,3 +16,4 @@ mod preemption_whatif;
 mod quota_usage_fixtures;
 mod quota_usage_vectors;
 mod sched_grammar;
+mod what_if_projection;
