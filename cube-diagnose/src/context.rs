@@ -401,6 +401,13 @@ impl<'a> Context<'a> {
                 if p.status.message.trim().is_empty() {
                     continue;
                 }
+                // a Failed pod the kubelet refused at admission is explained once, per node
+                // and reason, by rules::kubelet_admission::refused_pods
+                if p.status.phase == "Failed"
+                    && crate::rules::kubelet_admission::rule_of(&p.status.reason).is_some()
+                {
+                    continue;
+                }
                 let subject =
                     crate::Subject::namespaced("Pod", &p.metadata.namespace, &p.metadata.name);
                 let text = format!(
