@@ -1446,11 +1446,15 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-serve")
         .says("the Cambricon MLU device plugin cannot serve or register {profile} ({error}) and keeps restarting it: it is not advertised", "check that the plugin pod mounts /var/lib/kubelet/device-plugins (another path under a kubelet --root-dir) and that kubelet.sock exists there; restart the plugin pod")
         .samples(&[("profile", "mlu"), ("error", "register resource cambricon.com/mlu err: rpc error: code = Unavailable desc = connection error")]),
-    Entry::new("cambricon.start-retry", F::DevicePlugin,
+    // The retry wording is NVIDIA's (NVIDIA/k8s-device-plugin cmd/nvidia-device-plugin/main.go,
+    // `Failed to start one or more plugins. Retrying in 30s...`), kept verbatim by the plugins
+    // derived from it (Cambricon's device-plugin/cmd/main.go and others): it names no vendor,
+    // so the finding does not either; the plugin is told by the other lines of the same log.
+    Entry::new("plugin.start-retry", F::DevicePlugin,
         "Failed to start one or more plugins. Retrying in 30s...",
-        "Cambricon/cambricon-k8s-device-plugin", "device-plugin/cmd/main.go", "v1.0+")
-        .to(K::Known, "gpu-plugin-log-error", Error).group("cambricon-serve")
-        .says("the Cambricon MLU device plugin fails to start its plugins and retries every 30s: cambricon.com/mlu is not advertised", "read the `Serve device plugin ... err:` line before it for the reason; check the kubelet's device-plugins directory mount and restart the plugin pod"),
+        "NVIDIA/k8s-device-plugin", "cmd/nvidia-device-plugin/main.go (also Cambricon/cambricon-k8s-device-plugin device-plugin/cmd/main.go)", "v1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("plugin-start-retry")
+        .says("the device plugin fails to start one or more of its plugins and retries every 30s: their resource is not advertised until a retry succeeds", "read the error line the plugin logs just before it (`Failed to start plugin: ...`, `Serve device plugin ... err:`, `error waiting for MPS daemon`) for the reason; check the kubelet's device-plugins directory mount and restart the plugin pod"),
     // ------------------------------------------------------------------ Habana (Intel Gaudi)
     // HabanaAI/habanalabs-k8s-device-plugin main.go (run) and server.go (Start, Register), slog
     // JSON records (`"service":"habana-device-plugin"`); `failed to create FS watcher` is worded
