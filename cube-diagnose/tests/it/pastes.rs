@@ -11,14 +11,14 @@ fn run(inputs: &Inputs) -> Report {
         .with_input_problems(inputs.input_problems())
 }
 
-fn one(name: &str, text: &str) -> (Inputs, Report) {
+pub(super) fn one(name: &str, text: &str) -> (Inputs, Report) {
     let mut i = Inputs::new();
     i.add(name, text);
     let r = run(&i);
     (i, r)
 }
 
-fn summary(r: &Report) -> String {
+pub(super) fn summary(r: &Report) -> String {
     let mut s: Vec<String> = r
         .findings
         .iter()

@@ -2,31 +2,10 @@
 //! (issue 8 "Pastes", issue 9 "nothing dropped without a word"). Each goes through
 //! `Inputs::add` exactly as `cluster_diagnose` does.
 
-use cube_diagnose::{Context, Engine, Evidence, Inputs, Report, Severity};
+use cube_diagnose::{Evidence, Report, Severity};
 
-fn run(inputs: &Inputs) -> Report {
-    let ctx = Context::new(&inputs.snapshot).with_logs(inputs.logs.clone());
-    Engine::new()
-        .run(&ctx)
-        .with_input_problems(inputs.input_problems())
-}
-
-fn one(name: &str, text: &str) -> (Inputs, Report) {
-    let mut i = Inputs::new();
-    i.add(name, text);
-    let r = run(&i);
-    (i, r)
-}
-
-fn summary(r: &Report) -> String {
-    let mut s: Vec<String> = r
-        .findings
-        .iter()
-        .map(|f| format!("{} {} {}: {}", f.severity, f.rule_id, f.subject, f.message))
-        .collect();
-    s.extend(r.input_problems.iter().map(|p| format!("problem: {p}")));
-    s.join("\n")
-}
+// the helpers shared with pastes.rs: one input through `Inputs::add` and the engine
+use super::pastes::{one, summary};
 
 fn lines_of(r: &Report, rule: &str) -> Vec<usize> {
     r.by_rule(rule)
