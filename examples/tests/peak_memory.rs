@@ -116,6 +116,32 @@ fn vm_hwm(pid: u32) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Waits for `child` (process `pid`, started at `start`) to exit, sampling its peak resident
+/// size every 20 ms; fails the test when it runs longer than `deadline`. Returns the exit
+/// status and the peak in bytes (VmHWM is the peak so far: the last reading before the exit
+/// is the process's peak).
+fn wait_sampling_peak(
+    child: &mut std::process::Child,
+    pid: u32,
+    start: Instant,
+    deadline: Duration,
+) -> (std::process::ExitStatus, u64) {
+    let mut peak = 0u64;
+    loop {
+        if let Some(hwm) = vm_hwm(pid) {
+            peak = peak.max(hwm);
+        }
+        if let Some(s) = child.try_wait().expect("wait") {
+            return (s, peak);
+        }
+        assert!(
+            start.elapsed() < deadline,
+            "cluster_diagnose did not end within {deadline:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 #[ignore = "writes a 2 GB dump and needs several GB of memory: run on a release build"]
 fn cluster_diagnose_on_a_2gb_dump_peaks_below_3_gb() {
@@ -152,21 +178,7 @@ fn cluster_diagnose_on_a_2gb_dump_peaks_below_3_gb() {
         .spawn()
         .expect("spawn");
     let pid = child.id();
-    let mut peak = 0u64;
-    let status = loop {
-        // VmHWM is the peak so far: the last reading before the exit is the process's peak
-        if let Some(hwm) = vm_hwm(pid) {
-            peak = peak.max(hwm);
-        }
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(3600),
-            "cluster_diagnose did not end within an hour"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (status, peak) = wait_sampling_peak(&mut child, pid, start, Duration::from_secs(3600));
     let elapsed = start.elapsed();
     if std::env::var_os("CUBE_PEAK_DUMP").is_none() {
         let _ = std::fs::remove_file(&dump);
@@ -284,17 +296,7 @@ fn a_live_page_of_pending_pods_needs_a_few_kb_a_pod() {
             .expect("read the report");
         text
     });
-    let mut peak = 0u64;
-    let status = loop {
-        if let Some(hwm) = vm_hwm(pid) {
-            peak = peak.max(hwm);
-        }
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        assert!(start.elapsed() < Duration::from_secs(1800), "did not end");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let (status, peak) = wait_sampling_peak(&mut child, pid, start, Duration::from_secs(1800));
     let report = reader.join().expect("reader");
     let _ = std::fs::remove_file(&kubeconfig);
     let per_pod = peak as f64 / pods as f64;
