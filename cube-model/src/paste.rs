@@ -1033,6 +1033,8 @@ pub fn clean_line(raw: &str) -> CleanLine {
 }
 
 fn clean_visible(visible: &str) -> CleanLine {
+    let unwrapped = unwrap_inline_code(visible.trim_end());
+    let visible = unwrapped.as_str();
     let mut host = String::new();
     // prefixes are looked for after the indentation of a Markdown list or quote; a line
     // without any keeps its indentation (describe output is indented)
@@ -1091,6 +1093,32 @@ fn clean_visible(visible: &str) -> CleanLine {
         None => reduce_klog_structured(&text),
     };
     CleanLine { text, host }
+}
+
+/// `line` without a single-backtick inline-code wrapper that a Markdown paste put around a
+/// block (GitHub renders `` `...` `` spanning lines as one code span, so people wrap a log in
+/// single backticks): a lone backtick opening the first line or closing the last one (an odd
+/// number of backticks on the line), or a pair around the whole line with none inside. Fences
+/// (```` ``` ````, two or more backticks) and backticks inside a line stay.
+fn unwrap_inline_code(line: &str) -> String {
+    let t = line.trim_start();
+    let lead = &line[..line.len() - t.len()];
+    let count = t.matches('`').count();
+    let opens = t.starts_with('`') && !t.starts_with("``");
+    let closes = t.ends_with('`') && !t.ends_with("``");
+    if count == 0 || t.len() < 2 {
+        return line.to_owned();
+    }
+    let inner = if count % 2 == 1 && opens {
+        &t[1..]
+    } else if count % 2 == 1 && closes {
+        &t[..t.len() - 1]
+    } else if count == 2 && opens && closes {
+        &t[1..t.len() - 1]
+    } else {
+        return line.to_owned();
+    };
+    format!("{lead}{}", inner.trim_end())
 }
 
 /// The leading spaces and tabs of `line`.
@@ -2127,7 +2155,33 @@ mod tool_prefix_tests {
             clean_line("is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., maximum cpu usage per Container is 2, but limit is 4.]").text,
             "is forbidden: [minimum memory usage per Pod is 204Mi, but request is 62914560., maximum cpu usage per Container is 2, but limit is 4.]"
         );
-        assert_eq!(clean_line("[0;31mERROR[0m boom [m").text, "ERROR boom ");
+        // (trailing blanks go: k9s and terminal copies pad lines to the screen width)
+        assert_eq!(clean_line("[0;31mERROR[0m boom [m").text, "ERROR boom");
+        // k9s padding and a log wrapped in single backticks (a Markdown code span over lines)
+        assert_eq!(
+            clean_line("I0127 18:29:58.101908       1 main.go:305] AMD GPU device plugin for Kubernetes      ").text,
+            "I0127 18:29:58.101908       1 main.go:305] AMD GPU device plugin for Kubernetes"
+        );
+        assert_eq!(
+            clean_line(
+                "`I0724 03:19:09.793051       1 main.go:305] AMD GPU device plugin for Kubernetes"
+            )
+            .text,
+            "I0724 03:19:09.793051       1 main.go:305] AMD GPU device plugin for Kubernetes"
+        );
+        assert_eq!(
+            clean_line("I0724 03:19:09.793416       1 manager.go:66] Handling incoming signals`")
+                .text,
+            "I0724 03:19:09.793416       1 manager.go:66] Handling incoming signals"
+        );
+        assert_eq!(clean_line("`kubectl get nodes`").text, "kubectl get nodes");
+        // fences and code spans inside a line stay
+        assert_eq!(clean_line("```shell").text, "```shell");
+        assert_eq!(clean_line("```").text, "```");
+        assert_eq!(
+            clean_line("the `nvidia` runtime is `default`").text,
+            "the `nvidia` runtime is `default`"
+        );
         // not a tool prefix
         assert_eq!(
             clean_line("Debug: Executing: 'kubectl get nodes'").text,

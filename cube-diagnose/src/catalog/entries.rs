@@ -21,6 +21,20 @@ pub(crate) const NVML_LIBRARY_REMEDY: &str = "make nvidia the default runtime of
 /// The remedy after an Xid critical error marked a GPU unhealthy.
 const XID_REMEDY: &str = "check the GPU on the node (`nvidia-smi -q`, `dmesg | grep -i xid`: the NVIDIA Xid catalogue says whether a reset, a reboot or a replacement is needed), drain and reset or reboot the node, then restart the device-plugin pod so it re-registers the GPU; Xids that are only application errors can be skipped with the plugin's DP_DISABLE_HEALTHCHECKS (a comma-separated Xid list)";
 
+/// What an MPS failure of the NVIDIA device plugin (v0.15+) needs: the control daemon the Helm
+/// chart deploys next to the plugin (NVIDIA/k8s-device-plugin
+/// deployments/helm/nvidia-device-plugin/templates/daemonset-mps-control-daemon.yml, scheduled
+/// on nodes labelled `nvidia.com/mps.capable=true` by GPU feature discovery; values.yaml
+/// `mps.root: /run/nvidia/mps`; README "With CUDA MPS").
+const MPS_DAEMON_REMEDY: &str = "MPS sharing needs the MPS control daemon on the node: the Helm chart's `nvidia-device-plugin-mps-control-daemon` DaemonSet runs it only on nodes labelled `nvidia.com/mps.capable=true` (set by GPU feature discovery from the same sharing config): `kubectl get pods -A -o wide | grep mps-control-daemon` must show a Running pod on this node, and its log says why the daemon is not healthy; the plugin and the daemon must use the same MPS root (`--mps-root` / MPS_ROOT, chart value mps.root, default /run/nvidia/mps) and the same driver root (/run/nvidia/driver with the GPU operator's driver); MPS is not supported on MIG devices; then restart the plugin pod";
+/// A MIG strategy selected on a GPU without MIG devices (catalog `nvidia.mig-strategy-*`,
+/// `{evidence}` filled by classify::mig).
+const MIG_NO_DEVICES_CAUSE: &str = "the MIG strategy {strategy} is selected, but the GPU has no MIG devices ({evidence}): MIG mode is not enabled or no GPU instances were created, so no nvidia.com/mig-<profile> resource is advertised (with the mixed strategy the plugin advertises MIG resources only for MIG devices that exist; with single, a MIG-enabled GPU without instances is advertised as nothing); the layout is applied from the node label nvidia.com/mig.config";
+/// How a MIG layout is applied (NVIDIA/gpu-operator docs "GPU Operator with MIG";
+/// NVIDIA/mig-parted deployments/gpu-operator, config profiles such as all-1g.10gb).
+const MIG_LAYOUT_REMEDY: &str = "with the GPU operator, label the node with the layout you want: `kubectl label node <node> nvidia.com/mig.config=<profile> --overwrite` (a name from the MIG manager's config: all-1g.10gb, all-balanced, or your own entry such as 2g.12gb + 2x 1g.6gb in a custom mig-parted ConfigMap set as migManager.config.name); the MIG manager enables MIG mode, creates the instances and sets nvidia.com/mig.config.state=success, then the plugin advertises nvidia.com/mig-<profile>; without the operator enable MIG and create instances on the host (`nvidia-smi -i 0 -mig 1`, then `nvidia-smi mig -cgi <profiles> -C`; `nvidia-smi -L` lists the MIG devices) and restart the device plugin; if whole GPUs are wanted, use mig.strategy none";
+const MIG_STATE_FAILED_CAUSE: &str = "the GPU operator's MIG manager reports nvidia.com/mig.config.state={state}: it could not apply the MIG layout named by the node's nvidia.com/mig.config label (a profile the GPU does not support or that is missing from its config, GPU clients that keep the GPU busy during the reset, or a MIG mode change that needs a reboot), so the node does not advertise the MIG devices of that layout";
+const MIG_STATE_FAILED_REMEDY: &str = "read the MIG manager's log (`kubectl -n gpu-operator logs -l app=nvidia-mig-manager`); check the node's nvidia.com/mig.config value is a profile of the MIG manager's ConfigMap that fits this GPU (`kubectl -n gpu-operator get configmap default-mig-parted-config -o yaml`), stop the pods using the GPU (the MIG manager evicts operator components, not your workloads), then relabel the node (`kubectl label node <node> nvidia.com/mig.config=<profile> --overwrite`)";
 pub(crate) const TOOLKIT_REMEDY: &str = "run `nvidia-smi` on the node: if it fails fix the driver first (GPU operator: `kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); if it works, check the toolkit's driver root (`root` in /etc/nvidia-container-runtime/config.toml; GPU operator `driver.enabled` and `hostPaths.driverInstallDir` must match where the driver is) and restart the container-toolkit pod";
 
 const AMD_LABELLER_REMEDY: &str = "on the node check `lsmod | grep amdgpu` and `ls /sys/class/drm/card*/device/`: if no card is bound to amdgpu install or load the ROCm kernel driver; if only this attribute is absent for the GPU model (integrated GPUs have no product_name), turn that label off in the labeller's arguments";
@@ -855,6 +869,68 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("nvidia.construct-resource-managers", F::NvidiaDevicePlugin,
         "failed to construct resource managers: {error}",
         NVDP, "internal/plugin/factory.go", "v0.17+"),
+    // MPS sharing (v0.15+): the plugin waits for the control daemon of its resource
+    // (internal/plugin/server.go Start `error waiting for MPS daemon: %w`; internal/plugin/mps.go
+    // waitForDaemon `error checking MPS daemon health: %w`; cmd/mps-control-daemon/mps/daemon.go
+    // EchoPipeToControl `failed to start NVIDIA MPS command` / `failed to write message to pipe`
+    // / `failed to send command to MPS daemon`), validates its flags
+    // (cmd/nvidia-device-plugin/main.go validateFlags) and refuses MIG devices
+    // (internal/plugin/mps.go getMPSOptions). The control daemon's own texts
+    // (cmd/mps-control-daemon/main.go, mps/manager.go, mps/device.go) follow.
+    Entry::new("nvidia.mps-daemon-wait", F::NvidiaDevicePlugin,
+        "error waiting for MPS daemon: {error}",
+        NVDP, "internal/plugin/server.go (Start), internal/plugin/mps.go (waitForDaemon), cmd/mps-control-daemon/mps/daemon.go (AssertHealthy)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps")
+        .says("the NVIDIA device plugin is configured for MPS sharing but finds no healthy MPS control daemon for its resource ({error}): it does not start and retries every 30s, so the shared GPU resource is not advertised", MPS_DAEMON_REMEDY)
+        .samples(&[("error", "error checking MPS daemon health: failed to send command to MPS daemon: exit status 1")]),
+    Entry::new("nvidia.mps-daemon-health", F::NvidiaDevicePlugin,
+        "error checking MPS daemon health: {error}",
+        NVDP, "internal/plugin/mps.go (waitForDaemon)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps")
+        .says("the NVIDIA device plugin is configured for MPS sharing but finds no healthy MPS control daemon for its resource ({error}): it does not start and retries every 30s, so the shared GPU resource is not advertised", MPS_DAEMON_REMEDY)
+        .samples(&[("error", "failed to send command to MPS daemon: exit status 1")]),
+    Entry::new("nvidia.mps-requires-root", F::NvidiaDevicePlugin,
+        "using MPS requires --mps-root to be specified",
+        NVDP, "cmd/nvidia-device-plugin/main.go (validateFlags), cmd/mps-control-daemon/main.go", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps")
+        .says("the NVIDIA device plugin's config enables MPS sharing but the plugin has no --mps-root (MPS_ROOT): it refuses to start, so the node advertises no nvidia.com/gpu; a static DaemonSet does not set it, and it does not run the MPS control daemon either", "deploy the plugin with its Helm chart with the MPS config (it sets mps.root, default /run/nvidia/mps, and runs the nvidia-device-plugin-mps-control-daemon DaemonSet on nodes labelled nvidia.com/mps.capable=true), or set --mps-root / MPS_ROOT on the plugin and run the MPS control daemon with the same root yourself; then restart the plugin pod"),
+    Entry::new("nvidia.mps-mig-mixed", F::NvidiaDevicePlugin,
+        "using --mig-strategy=mixed is not supported with MPS",
+        NVDP, "cmd/nvidia-device-plugin/main.go (validateFlags)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps")
+        .says("the NVIDIA device plugin's config combines MPS sharing with mig-strategy=mixed, which it refuses: it does not start, so the node advertises no GPU", "MPS control daemons serve whole GPUs only: set migStrategy none (or single) for the MPS config, or keep MIG mixed and drop sharing.mps from this node's config (a per-node config with the nvidia.com/device-plugin.config label); then restart the plugin pod"),
+    Entry::new("nvidia.mps-mig-devices", F::NvidiaDevicePlugin,
+        "sharing using MPS is not supported for MIG devices",
+        NVDP, "internal/plugin/mps.go (getMPSOptions)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps")
+        .says("the NVIDIA device plugin's config enables MPS sharing on a resource backed by MIG devices, which MPS does not support: that plugin does not start", "give MIG nodes a config without sharing.mps (a per-node config selected with the nvidia.com/device-plugin.config label), or disable MIG on the GPUs that are shared with MPS; then restart the plugin pod"),
+    Entry::new("nvidia.mps-daemons-retry", F::NvidiaDevicePlugin,
+        "Failed to start one or more MPS deamons. Retrying in 30s...",
+        NVDP, "cmd/mps-control-daemon/main.go (start; the word is misspelt upstream)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps-daemon")
+        .says("the MPS control daemon cannot start the MPS daemon of one or more resources and retries every 30s: the device plugin waits for it (`error waiting for MPS daemon`) and the shared GPU resource is not advertised", "read the `Failed to start MPS daemon:` line before it for the reason (compute mode, pipe or log directory under the MPS root, SELinux context, replicas); then restart the mps-control-daemon pod and the plugin pod"),
+    Entry::new("nvidia.mps-daemon-start-failed", F::NvidiaDevicePlugin,
+        "Failed to start MPS daemon: {error}",
+        NVDP, "cmd/mps-control-daemon/main.go (startDaemons), mps/daemon.go (Start)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps-daemon")
+        .says("the MPS control daemon cannot start the MPS daemon ({error}): the device plugin finds no healthy MPS daemon and the shared GPU resource is not advertised", "`error setting compute mode`: the GPU is in use or nvidia-smi fails in the daemon's container (stop other GPU processes, check the driver root); `error creating directory` / `SELinux`: the MPS root (mps.root, /run/nvidia/mps) must be a writable host path; then restart the mps-control-daemon pod and the plugin pod")
+        .samples(&[("error", "error setting compute mode EXCLUSIVE_PROCESS: error running nvidia-smi: exit status 1")]),
+    Entry::new("nvidia.mps-replicas-exceeded", F::NvidiaDevicePlugin,
+        "maximum allowed replicas exceeded: {replicas:w} > {max:w}",
+        NVDP, "cmd/mps-control-daemon/mps/device.go (assertReplicas)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-mps-daemon")
+        .says("the MPS sharing config asks for {replicas} replicas of a GPU, more than the MPS clients a GPU allows ({max}): the MPS control daemon refuses the config and the plugin does not start", "lower sharing.mps.resources[].replicas to at most {max} in the device plugin's config, then restart the mps-control-daemon and plugin pods")
+        .samples(&[("replicas", "64"), ("max", "48")]),
+    Entry::new("nvidia.mps-no-devices", F::NvidiaDevicePlugin,
+        "No devices are configured for MPS sharing; Waiting indefinitely.",
+        NVDP, "cmd/mps-control-daemon/main.go (startDaemons)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("nvidia-mps-daemon")
+        .says("the MPS control daemon runs on a node whose device-plugin config shares no GPU with MPS: it idles, and a plugin configured for MPS on this node waits for a daemon that never starts", "give the node the same MPS config as the plugin (the nvidia.com/device-plugin.config label selects it for both), or remove the node's nvidia.com/mps.capable=true label if it should not share with MPS"),
+    Entry::new("nvidia.mps-mig-skipped", F::NvidiaDevicePlugin,
+        "MPS sharing is not supported for MIG devices; skipping daemon creation",
+        NVDP, "cmd/mps-control-daemon/mps/manager.go (NewDaemons)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("nvidia-mps-daemon")
+        .says("the MPS control daemon skips MIG devices: no MPS daemon runs for them, so a plugin configured to share them with MPS never starts", "give MIG nodes a device-plugin config without sharing.mps (per-node config with the nvidia.com/device-plugin.config label), or disable MIG on the GPUs shared with MPS"),
     // Printed whenever no plugin started: NVML found no GPU, every GPU is in MIG mode with
     // migStrategy none, or (failOnInitError false) the null manager after an NVML failure; a
     // preceding NVML failure line decides (classify::device_plugin drops this conclusion then).
@@ -884,6 +960,50 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("mig")
         .says("MIG is enabled on a GPU but its MIG devices do not suit the plugin's migStrategy ({error}): the plugin exits and advertises nothing", "create the MIG layout before the plugin starts (nvidia-mig-parted), or disable MIG on that GPU; migStrategy single needs one identical profile on every GPU")
         .samples(&[("error", "device 0 has an invalid MIG configuration")]),
+    // A MIG strategy chosen where the GPU has no MIG devices. The strategy is set by the GPU
+    // operator's Helm value `mig.strategy` (NVIDIA/gpu-operator deployments/gpu-operator/
+    // values.yaml, default single), the plugin's `--mig-strategy` flag / `migStrategy` config
+    // field (NVIDIA/k8s-device-plugin api/config/v1/flags.go) and shows as GPU feature
+    // discovery's label `nvidia.com/mig.strategy` (internal/lm). With `mixed` the plugin
+    // advertises one nvidia.com/mig-<profile> per MIG device and nothing MIG until instances
+    // exist (docs: "MIG Support in Kubernetes", mig-strategies); the layout is applied by the
+    // operator's MIG manager from the node label `nvidia.com/mig.config` (NVIDIA/mig-parted
+    // deployments/gpu-operator, cmd/nvidia-mig-manager). classify::mig keeps these conclusions
+    // only when the same text shows the GPU without MIG devices (`nvidia-smi -L` without `MIG`
+    // lines, the `MIG M.` column `Disabled`, `No MIG devices found`).
+    Entry::new("nvidia.mig-strategy-no-devices", F::NvidiaDevicePlugin,
+        "mig.strategy={strategy:w}",
+        "NVIDIA/gpu-operator", "deployments/gpu-operator/values.yaml (mig.strategy); NVIDIA/k8s-device-plugin internal/lm (label nvidia.com/mig.strategy)", "gpu-operator v1.x+")
+        .to(K::Known, "gpu-mig-misconfigured", Warning).group("mig-layout")
+        .says(MIG_NO_DEVICES_CAUSE, MIG_LAYOUT_REMEDY)
+        .samples(&[("strategy", "mixed")]),
+    Entry::new("nvidia.mig-strategy-flag-no-devices", F::NvidiaDevicePlugin,
+        "--mig-strategy={strategy:w}",
+        NVDP, "api/config/v1/flags.go (--mig-strategy, MIG_STRATEGY)", "v0.7+")
+        .to(K::Known, "gpu-mig-misconfigured", Warning).group("mig-layout")
+        .says(MIG_NO_DEVICES_CAUSE, MIG_LAYOUT_REMEDY)
+        .samples(&[("strategy", "mixed")]),
+    Entry::new("nvidia.mig-strategy-config-no-devices", F::NvidiaDevicePlugin,
+        "migStrategy: {strategy:w}",
+        NVDP, "api/config/v1/config.go (flags.migStrategy of the config file)", "v0.12+")
+        .to(K::Known, "gpu-mig-misconfigured", Warning).group("mig-layout")
+        .says(MIG_NO_DEVICES_CAUSE, MIG_LAYOUT_REMEDY)
+        .samples(&[("strategy", "mixed")]),
+    // the MIG manager's result label (NVIDIA/mig-parted deployments/gpu-operator/reconfigure-mig.sh
+    // and cmd/nvidia-mig-manager: `nvidia.com/mig.config.state` = pending, rebooting, success,
+    // failed), as `kubectl get node --show-labels`, `describe node` or YAML shows it
+    Entry::new("nvidia.mig-config-state-failed", F::GpuOperator,
+        "nvidia.com/mig.config.state={state:w}",
+        "NVIDIA/mig-parted", "deployments/gpu-operator/reconfigure-mig.sh (set_state_label), cmd/nvidia-mig-manager/main.go", "gpu-operator v1.7+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-state")
+        .says(MIG_STATE_FAILED_CAUSE, MIG_STATE_FAILED_REMEDY)
+        .samples(&[("state", "failed")]),
+    Entry::new("nvidia.mig-config-state-failed-yaml", F::GpuOperator,
+        "nvidia.com/mig.config.state: {state:w}",
+        "NVIDIA/mig-parted", "deployments/gpu-operator/reconfigure-mig.sh (set_state_label)", "gpu-operator v1.7+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-state")
+        .says(MIG_STATE_FAILED_CAUSE, MIG_STATE_FAILED_REMEDY)
+        .samples(&[("state", "failed")]),
     // Registration with the kubelet (NVIDIA/k8s-device-plugin v1.8-v1.11 main.go/server.go:
     // `Could not register device plugin: %s`, then `Could not contact Kubelet, retrying. Did
     // you enable the device plugin feature gate?` and the prerequisite / runtime hints; later
@@ -1221,6 +1341,19 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("amd.allocator-fallback", F::AmdDevicePlugin,
         "allocator init failed. Falling back to kubelet default allocation. Error {error}",
         "ROCm/k8s-device-plugin", "internal/pkg/plugin/plugin.go (Start)", "v1.25+").complete(),
+    // The plugin's start-up banner (cmd/k8s-device-plugin/main.go: `versions` printed with
+    // glog.Infof before dpm.NewManager(...).Run()). Its lister sends the resource list only when
+    // `/sys/class/kfd` exists ("only exists if ROCm kernel/driver is installed") and
+    // getResourceList finds a GPU; otherwise the log stops after the device-plugin-manager's
+    // start-up lines (kubevirt/device-plugin-manager pkg/dpm/manager.go: `Starting device plugin
+    // manager` ... `Handling incoming signals`) and never shows `Received new list of plugins`.
+    // classify::device_plugin keeps this conclusion only when nothing later in the same log
+    // shows the list, a registration or another explained error (ROCm/k8s-device-plugin#40).
+    Entry::new("amd.plugin-never-lists", F::AmdDevicePlugin,
+        "AMD GPU device plugin for Kubernetes",
+        "ROCm/k8s-device-plugin", "cmd/k8s-device-plugin/main.go (main: banner, then the lister's /sys/class/kfd check)", "v1.10+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("amd-never-lists")
+        .says("{plugin} starts its plugin manager but never receives a resource list (no `Received new list of plugins: [gpu]`, no registration): it sends the list only when /sys/class/kfd exists and it finds a GPU, so in its view the ROCm KFD interface is absent: the amdgpu kernel driver is not loaded, is loaded without KFD (a kernel built without CONFIG_HSA_AMD, or the graphics-only AMDGPU-PRO driver), or the DaemonSet does not mount the host's /sys; {resource} is never advertised", "on the node `ls /sys/class/kfd/kfd/topology/nodes/` must list KFD nodes and `lsmod | grep amdgpu` (or `dmesg | grep -i -e kfd -e amdgpu`) show the driver: install or load the ROCm amdgpu driver (amdgpu-dkms; on Talos the amdgpu system extension together with its firmware, in the machine config's install extensions, then upgrade the node), check the plugin's DaemonSet mounts /sys and /dev from the host, then restart the plugin pod"),
     // ------------------------------------------------------------------ device-plugin manager
     // kubevirt/device-plugin-manager pkg/dpm/manager.go and plugin.go (vendored by
     // ROCm/k8s-device-plugin): the library serving each plugin `<name>` of a vendor's resource

@@ -134,6 +134,8 @@ fn attach_hints(out: &mut Vec<Signal>) {
 ///   the cards are another vendor's.
 pub(crate) fn in_context(out: &mut Vec<Signal>, text: &str) {
     attach_hints(out);
+    amd_never_lists(out, text);
+    retry_explained(out);
     let first_nvml = out
         .iter()
         .filter(|s| s.kind == SignalKind::NvmlInitFailed)
@@ -363,5 +365,150 @@ mod tests {
             "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.2, please update your driver to a newer version, or use an earlier cuda container: unknown",
         );
         assert!(s[0].detail("hint").contains("newer CUDA"));
+    }
+}
+
+/// The ROCm plugin's banner concludes "never lists a resource" (catalog `amd.plugin-never-lists`)
+/// only when the same log shows nothing after the device-plugin manager's start-up: no resource
+/// list (kubevirt/device-plugin-manager pkg/dpm/manager.go `Received new list of plugins`), no
+/// plugin server or registration (pkg/dpm/plugin.go), no GPU enumeration
+/// (ROCm/k8s-device-plugin internal/pkg/plugin/plugin.go `Found N AMDGPUs`, `Watching GPU`),
+/// and no other plugin error that explains the log better (`Error occured:` of
+/// getResourceList, a known AMD error).
+fn amd_never_lists(out: &mut Vec<Signal>, text: &str) {
+    const ENTRY: &str = "amd.plugin-never-lists";
+    if !out.iter().any(|s| s.detail("entry") == ENTRY) {
+        return;
+    }
+    const PROGRESS: &[&str] = &[
+        "Received new list of plugins",
+        "Adding a new plugin",
+        "Starting plugin server",
+        "Registration for endpoint",
+        "AMDGPUs",
+        "Watching GPU",
+        "Serving requests",
+    ];
+    let progressed = text.lines().any(|l| PROGRESS.iter().any(|p| l.contains(p)));
+    let explained = out.iter().any(|s| {
+        let e = s.detail("entry");
+        e != ENTRY
+            && (s.kind == SignalKind::AmdKfdMissing
+                || s.kind == SignalKind::DevicePluginError
+                || (s.kind == SignalKind::Unrecognised && s.detail("marked") == "error")
+                || (s.kind == SignalKind::Known
+                    && crate::catalog::entry(e).is_some_and(|c| c.rule == "gpu-plugin-log-error")))
+    });
+    if progressed || explained {
+        out.retain(|s| s.detail("entry") != ENTRY);
+    }
+}
+
+/// The shared retry line (`Failed to start one or more plugins. Retrying in 30s...`, catalog
+/// `plugin.start-retry`) is the consequence of the error the plugin logs just before it
+/// (NVIDIA/k8s-device-plugin cmd/nvidia-device-plugin/main.go: `Failed to start plugin: %v`,
+/// then the retry): when the same text shows that error as a known plugin error, one finding
+/// (the cause's) carries it and the retry line is only its evidence context.
+fn retry_explained(out: &mut Vec<Signal>) {
+    const RETRY: &str = "plugin.start-retry";
+    let explained = out.iter().any(|s| {
+        let e = s.detail("entry");
+        e != RETRY
+            && s.kind == SignalKind::Known
+            && crate::catalog::entry(e).is_some_and(|c| {
+                c.rule == "gpu-plugin-log-error"
+                    && c.family == crate::catalog::Family::NvidiaDevicePlugin
+                    && c.severity == Severity::Error
+            })
+    });
+    if explained {
+        out.retain(|s| s.detail("entry") != RETRY);
+    }
+}
+
+#[cfg(test)]
+mod mps_and_rocm_tests {
+    use crate::classify::{SignalKind as K, classify_all};
+
+    /// NVIDIA/k8s-device-plugin#679 (v0.15, MPS), shortened.
+    #[test]
+    fn mps_daemon_errors_name_the_control_daemon_and_explain_the_retry() {
+        let text = "I0423 06:04:56.480927 39 factory.go:104] Detected NVML platform: found NVML library\nE0423 06:04:56.558122 39 main.go:301] Failed to start plugin: error waiting for MPS daemon: error checking MPS daemon health: failed to send command to MPS daemon: exit status 1\nI0423 06:04:56.558152 39 main.go:208] Failed to start one or more plugins. Retrying in 30s...\n";
+        let s = classify_all("p", text);
+        let mps: Vec<_> = s
+            .iter()
+            .filter(|s| s.detail("entry").starts_with("nvidia.mps-"))
+            .collect();
+        assert!(!mps.is_empty(), "{s:#?}");
+        let e = crate::catalog::entry(mps[0].detail("entry")).expect("entry");
+        assert!(e.remedy.contains("mps-control-daemon") && e.remedy.contains("mps.capable"));
+        assert!(
+            !s.iter().any(|s| s.detail("entry") == "plugin.start-retry"),
+            "the retry is explained by the MPS error: {s:#?}"
+        );
+        assert!(!s.iter().any(|s| s.kind == K::Unrecognised), "{s:#?}");
+        // the validation errors of the plugin and of the control daemon
+        for (line, entry) in [
+            (
+                "E0120 07:09:15.605081 1 main.go:132] error starting plugins: unable to load config: unable to validate flags: using MPS requires --mps-root to be specified",
+                "nvidia.mps-requires-root",
+            ),
+            (
+                "E0120 1 main.go:132] unable to validate flags: using --mig-strategy=mixed is not supported with MPS",
+                "nvidia.mps-mig-mixed",
+            ),
+            (
+                "E0120 1 main.go:301] Failed to start plugin: sharing using MPS is not supported for MIG devices",
+                "nvidia.mps-mig-devices",
+            ),
+            (
+                "E0120 1 main.go:212] Failed to start MPS daemon: error setting compute mode EXCLUSIVE_PROCESS: exit status 1",
+                "nvidia.mps-daemon-start-failed",
+            ),
+            (
+                "I0120 1 main.go:131] Failed to start one or more MPS deamons. Retrying in 30s...",
+                "nvidia.mps-daemons-retry",
+            ),
+            (
+                "E0120 1 main.go:98] invalid MPS configuration: invalid device maximum allowed replicas exceeded: 64 > 48",
+                "nvidia.mps-replicas-exceeded",
+            ),
+        ] {
+            let s = classify_all("p", &format!("{line}\n"));
+            assert!(
+                s.iter().any(|s| s.detail("entry") == entry),
+                "{line}: {s:#?}"
+            );
+        }
+    }
+
+    /// ROCm/k8s-device-plugin#40: the log stops after the device-plugin manager's start-up.
+    #[test]
+    fn rocm_plugin_that_never_lists_its_resource() {
+        let start = "I0724 03:19:09.793051 1 main.go:305] AMD GPU device plugin for Kubernetes\nI0724 03:19:09.793086 1 main.go:305] ./k8s-device-plugin version v1.18.1-21-g2e5bbc7\nI0724 03:19:09.793105 1 manager.go:42] Starting device plugin manager\nI0724 03:19:09.793416 1 manager.go:66] Handling incoming signals\n";
+        let s = classify_all("p", start);
+        let never = s
+            .iter()
+            .find(|s| s.detail("entry") == "amd.plugin-never-lists")
+            .expect("never lists");
+        assert!(never.detail("resource").contains("amd.com"), "{never:#?}");
+        let e = crate::catalog::entry("amd.plugin-never-lists").expect("entry");
+        assert!(e.cause.contains("/sys/class/kfd") && e.remedy.contains("Talos"));
+        // a log that goes on to list and register its resource is healthy
+        let healthy = format!(
+            "{start}I0724 03:19:09.800000 1 manager.go:71] Received new list of plugins: [gpu]\nI0724 03:19:19.800000 1 plugin.go:141] gpu: Registration for endpoint amd.com_gpu\n"
+        );
+        assert!(
+            !classify_all("p", &healthy)
+                .iter()
+                .any(|s| s.detail("entry") == "amd.plugin-never-lists")
+        );
+        // an error of its own explains the log better
+        let failed = format!("{start}E0724 03:19:09.800000 1 main.go:145] Error occured: boom\n");
+        assert!(
+            !classify_all("p", &failed)
+                .iter()
+                .any(|s| s.detail("entry") == "amd.plugin-never-lists")
+        );
     }
 }

@@ -22,6 +22,7 @@ pub mod hami;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod kueue;
+mod mig;
 pub mod multicluster;
 pub(crate) mod proxy;
 pub mod sharing;
@@ -313,6 +314,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     }
     device_plugin::in_context(&mut out, text);
     accelerator::in_context(&mut out, text);
+    mig::in_context(&mut out, text);
     drop_unit_failures_explained(&mut out);
     drop_runner_summaries_explained(&mut out);
     if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {

@@ -16,7 +16,9 @@ declare_rule!(
 const MIG: &str = "nvidia.com/mig-";
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
+    // texts: a MIG strategy next to a GPU without MIG devices, the MIG manager's failed state
+    // (catalog `nvidia.mig-*`, read together by classify::mig)
+    let mut out = crate::rules::log_catalog::catalog_findings(ctx, GpuMigMisconfigured::ID);
     for n in &ctx.snapshot().nodes {
         let name = &n.metadata.name;
         let o = obj("Node", "", name);
@@ -88,6 +90,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 "either keep mig.strategy=single and give every GPU one profile (`kubectl label node {name} nvidia.com/mig.config=all-1g.10gb --overwrite`, a layout named after one profile of your GPU), or switch the device plugin and GFD to the mixed strategy (GPU Operator: `kubectl patch clusterpolicies.nvidia.com/cluster-policy --type merge -p '{{\"spec\":{{\"mig\":{{\"strategy\":\"mixed\"}}}}}}'`) and request nvidia.com/mig-<profile>"
             )));
         }
+        if let Some(f) = layout_not_applied(n, strategy, &slices) {
+            out.push(f);
+        }
         let mut empty: Vec<(String, String, String)> = Vec::new();
         for (k, _) in cap.iter().chain(alloc.iter()) {
             if !k.as_str().starts_with(MIG) || empty.iter().any(|(e, _, _)| e == k.as_str()) {
@@ -120,6 +125,59 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The MIG layout of a node that is not applied: the MIG manager's state label says `failed`
+/// (NVIDIA/mig-parted deployments/gpu-operator/reconfigure-mig.sh `set_state_label`: pending,
+/// rebooting, success, failed), or GPU feature discovery labels the GPUs MIG-capable
+/// (`nvidia.com/mig.capable=true`, NVIDIA/k8s-device-plugin internal/lm) under the mixed
+/// strategy while the node has no `nvidia.com/mig.config` label and advertises no MIG device
+/// (the operator's MIG manager applies a layout only from that label; the mixed strategy
+/// advertises MIG resources only for MIG devices that exist). A node without capacity in the
+/// input (labels only) is not judged on advertising.
+fn layout_not_applied(
+    n: &cube_model::objects::Node,
+    strategy: Option<&str>,
+    slices: &[(String, String)],
+) -> Option<Finding> {
+    let name = &n.metadata.name;
+    let o = obj("Node", "", name);
+    let labels = &n.metadata.labels;
+    let layout = labels.get("nvidia.com/mig.config");
+    let state = labels.get("nvidia.com/mig.config.state");
+    let remedy = format!(
+        "label the node with the MIG layout you want: `kubectl label node {name} nvidia.com/mig.config=<profile> --overwrite` (a profile of the MIG manager's config that fits the GPU, e.g. all-1g.10gb or all-balanced, or your own entry in a custom mig-parted ConfigMap); the GPU operator's MIG manager enables MIG mode, creates the instances and sets nvidia.com/mig.config.state=success, then nvidia.com/mig-<profile> resources appear; if the label is set, read the MIG manager's log (`kubectl -n gpu-operator logs -l app=nvidia-mig-manager`)"
+    );
+    if state == Some("failed") {
+        return Some(
+            Finding::new(GpuMigMisconfigured::ID, Severity::Error, node_subject(n), format!(
+                "the GPU operator's MIG manager reports nvidia.com/mig.config.state=failed on node {name}: it could not apply the MIG layout {} (a profile the GPU does not support or that is missing from its config, GPU clients that keep the GPU busy during the reset, or a MIG mode change that needs a reboot), so the node does not advertise that layout's MIG devices",
+                layout.unwrap_or("<no nvidia.com/mig.config label>")
+            ))
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.config.state]", "failed"))
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.config]", layout.unwrap_or("<absent>")))
+            .with_remedy(remedy),
+        );
+    }
+    let capacity_known = !n.status.capacity.is_empty() || !n.status.allocatable.is_empty();
+    if strategy == Some("mixed")
+        && labels.get("nvidia.com/mig.capable") == Some("true")
+        && layout.is_none()
+        && slices.is_empty()
+        && capacity_known
+    {
+        return Some(
+            Finding::new(GpuMigMisconfigured::ID, Severity::Warning, node_subject(n), format!(
+                "node {name}'s GPUs are MIG-capable and the MIG strategy is mixed, but the node has no nvidia.com/mig.config label and advertises no MIG device: no MIG layout was applied (MIG mode off or no instances), so no nvidia.com/mig-<profile> resource exists{}",
+                state.map(|s| format!(" (nvidia.com/mig.config.state={s})")).unwrap_or_default()
+            ))
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.strategy]", "mixed"))
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.capable]", "true"))
+            .with_evidence(Evidence::field(&o, "metadata.labels[nvidia.com/mig.config]", "<absent>"))
+            .with_remedy(remedy),
+        );
+    }
+    None
 }
 
 #[cfg(test)]
@@ -169,5 +227,53 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].severity, crate::Severity::Error);
         assert!(f[0].message.contains("single") && f[0].message.contains("all-balanced"));
+    }
+
+    #[test]
+    fn layout_not_applied_on_a_node() {
+        let node = |labels: &str, alloc: &str| {
+            format!(
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: a30\n  labels:\n{labels}status:\n  allocatable:\n    cpu: \"8\"\n{alloc}"
+            )
+        };
+        let failed = run_rule(
+            "gpu-mig-misconfigured",
+            &node(
+                "    nvidia.com/mig.strategy: mixed\n    nvidia.com/mig.config: all-1g.6gb\n    nvidia.com/mig.config.state: failed\n",
+                "",
+            ),
+        );
+        assert_eq!(failed.len(), 1, "{failed:#?}");
+        assert_eq!(failed[0].severity, crate::Severity::Error);
+        assert!(failed[0].message.contains("all-1g.6gb"));
+        let unlabelled = run_rule(
+            "gpu-mig-misconfigured",
+            &node(
+                "    nvidia.com/mig.strategy: mixed\n    nvidia.com/mig.capable: \"true\"\n",
+                "    nvidia.com/gpu: \"0\"\n",
+            ),
+        );
+        assert_eq!(unlabelled.len(), 1, "{unlabelled:#?}");
+        assert!(unlabelled[0].remedy.contains("nvidia.com/mig.config="));
+        // applied: MIG devices advertised, or the layout chosen as all-disabled
+        for (labels, alloc) in [
+            (
+                "    nvidia.com/mig.strategy: mixed\n    nvidia.com/mig.capable: \"true\"\n",
+                "    nvidia.com/mig-1g.6gb: \"4\"\n",
+            ),
+            (
+                "    nvidia.com/mig.strategy: mixed\n    nvidia.com/mig.capable: \"true\"\n    nvidia.com/mig.config: all-disabled\n",
+                "    nvidia.com/gpu: \"1\"\n",
+            ),
+            (
+                "    nvidia.com/mig.strategy: single\n    nvidia.com/mig.capable: \"true\"\n",
+                "    nvidia.com/gpu: \"1\"\n",
+            ),
+        ] {
+            assert!(
+                run_rule("gpu-mig-misconfigured", &node(labels, alloc)).is_empty(),
+                "{labels}"
+            );
+        }
     }
 }
