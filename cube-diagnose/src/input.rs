@@ -934,6 +934,15 @@ impl Inputs {
                 }),
                 // every line a host fact (PCI listing, uname, versions, an issue template's
                 // environment block) and no failure signal: read, nothing to diagnose
+                None if healthy_shape(lines).is_some() => self.problems.push(InputProblem {
+                    source: source.to_owned(),
+                    message: format!(
+                        "read: {}; nothing to diagnose",
+                        healthy_shape(lines).unwrap_or_default()
+                    ),
+                    fatal: false,
+                    ..InputProblem::default()
+                }),
                 None if host.all_clear() => self.problems.push(InputProblem {
                     source: source.to_owned(),
                     message: format!(
@@ -957,6 +966,94 @@ impl Inputs {
         }
         self.logs.push(log);
     }
+}
+
+/// Output that says, as a whole, that something works, and whose every line the shape accounts
+/// for (so an input holding only it was read and is not an incomplete picture):
+///
+/// - member-cluster tables of a multi-cluster hub (`kubectl get clusters` of Karmada,
+///   `managedclusters`, `kubefedclusters`: `classify::multicluster`) in which every member is
+///   Ready; a member not Ready is a finding of its own and never this;
+/// - `minikube start` output that ends with minikube's success line (`Done! kubectl is now
+///   configured to use "<profile>" cluster and "<ns>" namespace by default`, kubernetes/minikube
+///   pkg/minikube/node/start.go / cmd/minikube/cmd/start.go `showKubectlInfo`), each line one
+///   of minikube's styled messages (pkg/minikube/style/style.go: an emoji prefix such as `😄`,
+///   `✨`, `🔥`, `🐳`, `🏄`, or the ASCII low-fi prefixes `* `, `! `, `- ` and the `▪`
+///   sub-steps), the command itself or a fence; a failure (`Exiting due to <REASON>`, the `❌`
+///   / `💣` / `😿` / `💥` / `X ` failure styles, an error word) leaves it unrecognised.
+fn healthy_shape(lines: &[PasteLine]) -> Option<String> {
+    let text: String = lines
+        .iter()
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if let Some((program, names)) = crate::classify::multicluster::all_ready(&text) {
+        return Some(format!(
+            "{program} member-cluster table: {} member(s), every one Ready ({})",
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    minikube_started(lines)
+}
+
+/// `minikube start` output that succeeded (see [`healthy_shape`]).
+fn minikube_started(lines: &[PasteLine]) -> Option<String> {
+    const FAILURE: [&str; 8] = ["Exiting due to", "❌", "💣", "😿", "💥", "🆘", "X ", "error"];
+    let rows: Vec<&str> = lines
+        .iter()
+        .map(|l| l.text.trim())
+        .filter(|t| !t.is_empty() && !t.starts_with("```"))
+        .collect();
+    if !rows
+        .iter()
+        .any(|r| r.contains("Done! kubectl is now configured to use"))
+    {
+        return None;
+    }
+    let styled = |r: &str| {
+        let first = r.chars().next().unwrap_or(' ');
+        // an emoji (or other symbol) prefix, minikube's low-fi prefixes, or a sub-step
+        (!first.is_ascii() && !first.is_alphanumeric())
+            || r.starts_with("* ")
+            || r.starts_with("! ")
+            || r.starts_with("- ")
+            || r.starts_with('▪')
+    };
+    let command = |r: &str| {
+        let r = r.trim_start_matches(['$', '#', '>', ' ']);
+        r.starts_with("minikube ") || r.starts_with("sudo minikube ")
+    };
+    let failed = rows.iter().any(|r| {
+        FAILURE
+            .iter()
+            .any(|f| r.starts_with(f) || (f.len() > 2 && r.contains(f)))
+            || r.to_ascii_lowercase().contains("failed")
+    });
+    if failed || !rows.iter().all(|r| styled(r) || command(r)) {
+        return None;
+    }
+    let version = |prefix: &str| {
+        rows.iter().find_map(|r| {
+            let at = r.find(prefix)? + prefix.len();
+            r[at..].split_whitespace().next().map(str::to_owned)
+        })
+    };
+    let mut facts = Vec::new();
+    if let Some(v) = version("minikube v") {
+        facts.push(format!("minikube v{v}"));
+    }
+    if let Some(v) = version("Preparing Kubernetes v") {
+        facts.push(format!("Kubernetes v{v}"));
+    }
+    Some(format!(
+        "minikube start output: the cluster started{}",
+        if facts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", facts.join(", "))
+        }
+    ))
 }
 
 /// Output whose shape is known but whose facts no analysis reads (so an input holding only it is

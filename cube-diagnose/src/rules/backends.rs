@@ -7,7 +7,7 @@
 //! is derived by `classify::backends`.
 
 use crate::classify::SignalKind;
-use crate::rules::log_catalog::catalog_findings;
+use crate::rules::log_catalog::{catalog_findings, catalog_findings_of};
 use crate::rules::signals;
 use crate::{Context, Finding};
 
@@ -57,6 +57,15 @@ declare_rule!(
 );
 
 declare_rule!(
+    ApiserverKubeletUnreachable,
+    "apiserver-kubelet-unreachable",
+    Import,
+    Warning,
+    "The API server answered but cannot connect to a backend it proxies to: a node's kubelet on port 10250 (`kubectl logs`, `exec`, `attach`, `port-forward`: `Error from server: Get \"https://<node>:10250/containerLogs/...\": dial tcp <node>:10250: i/o timeout`, `error dialing backend: dial tcp ...`, k8s.io/apimachinery pkg/util/proxy/upgradeaware.go) or an aggregated API's Service. The client's own connection works, so this is not cluster-unreachable: the path from the control plane to the nodes (firewall, security group, a wrong node InternalIP, konnectivity agents) is broken or the kubelet does not listen.",
+    check_kubelet_path
+);
+
+declare_rule!(
     StorageProvisioningFailed,
     "storage-provisioning-failed",
     Storage,
@@ -66,7 +75,108 @@ declare_rule!(
 );
 
 fn check_webhook(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, AdmissionWebhookUnreachable::ID)
+    let mut out = catalog_findings(ctx, AdmissionWebhookUnreachable::ID);
+    out.extend(webhook_timeouts(ctx, &out));
+    out
+}
+
+/// The log sources a finding's evidence cites.
+fn evidence_sources(f: &Finding) -> Vec<&str> {
+    f.evidence
+        .iter()
+        .filter_map(|e| match e {
+            crate::Evidence::Log { source, .. } => Some(source.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A request timeout inside the API server in a text about admission webhooks: the webhooks'
+/// timeouts are what it waited for. One finding per timeout finding; none for a text whose
+/// webhook call failures are already read (`calls`: those findings carry the cause).
+fn webhook_timeouts(ctx: &Context<'_>, calls: &[Finding]) -> Vec<Finding> {
+    let called: Vec<&str> = calls.iter().flat_map(evidence_sources).collect();
+    request_timeouts(ctx)
+        .into_iter()
+        .filter_map(|f| {
+            let sources = evidence_sources(&f);
+            if sources.iter().any(|s| called.contains(s)) {
+                return None;
+            }
+            let c = sources.iter().find_map(|s| webhook_context(ctx, s))?;
+            Some(webhook_timeout_finding(f, &c))
+        })
+        .collect()
+}
+
+/// The request-timeout findings of the catalog (`apiserver.request-timeout*`, concluded by
+/// `etcd-unhealthy` unless the text names admission webhooks).
+fn request_timeouts(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings_of(ctx, EtcdUnhealthy::ID, |e| e.group == "apiserver-timeout")
+}
+
+/// What a text says about admission webhooks, when it names them (`webhook`, `failurePolicy`,
+/// `timeoutSeconds`, `admission controller`): the words found, and whether a NetworkPolicy
+/// (default deny) is named too. `None` when the text does not talk about webhooks.
+fn webhook_context(ctx: &Context<'_>, source: &str) -> Option<WebhookContext> {
+    let text: String = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == source)
+        .map(|l| l.text.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let webhooks = ["webhook", "failurepolicy", "timeoutseconds", "admission controller"]
+        .iter()
+        .any(|w| text.contains(w));
+    if !webhooks {
+        return None;
+    }
+    Some(WebhookContext {
+        ignore: text.contains("failurepolicy: ignore")
+            || text.contains("failurepolicy=ignore")
+            || text.contains("failurepolicy ignore")
+            || text.contains("failing open"),
+        network_policy: text.contains("networkpolic")
+            || text.contains("network polic")
+            || text.contains("default deny")
+            || text.contains("default-deny"),
+    })
+}
+
+/// The facts about webhooks a text states next to a request timeout.
+#[derive(Debug, Default, Clone, Copy)]
+struct WebhookContext {
+    /// The webhooks are said to fail open (failurePolicy Ignore).
+    ignore: bool,
+    /// A NetworkPolicy (default deny) is named.
+    network_policy: bool,
+}
+
+/// The admission-webhook finding for a request timeout in a text about webhooks.
+fn webhook_timeout_finding(f: Finding, c: &WebhookContext) -> Finding {
+    let ignore = if c.ignore {
+        " failurePolicy Ignore does not help here: Ignore only decides what happens after a call failed, and each unreachable webhook first waits its full timeoutSeconds;"
+    } else {
+        ""
+    };
+    let netpol = if c.network_policy {
+        " The text names a NetworkPolicy (default deny): unless a policy allows ingress to the webhook pods from the control plane, every call times out."
+    } else {
+        ""
+    };
+    Finding::new(
+        AdmissionWebhookUnreachable::ID,
+        crate::Severity::Error,
+        f.subject.clone(),
+        format!(
+            "the API server answered 504 Timeout (`request did not complete within requested timeout`) while admitting the request: it waited for admission webhooks it cannot reach.{ignore} the mutating webhooks are called one after the other and every validating webhook in parallel, so the timeoutSeconds of the webhooks the request matches (10s by default, at most 30s each) add up, and once their sum passes the request deadline (the API server's --request-timeout, 60s by default, or the client's shorter timeout) the whole request fails with this timeout, naming no webhook.{netpol}"
+        ),
+    )
+    .with_evidences(f.evidence)
+    .with_remedy(
+        "list the webhooks with their timeouts and policies (`kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o custom-columns=NAME:.metadata.name,TIMEOUT:.webhooks[*].timeoutSeconds,POLICY:.webhooks[*].failurePolicy,SERVICE:.webhooks[*].clientConfig.service.name`); make each reachable from the control plane: its Service must have ready endpoints (`kubectl -n <namespace> get endpoints <service>`) and, under a default-deny NetworkPolicy, a policy must allow ingress to the webhook pods on their port (from the control plane's addresses, or from anywhere on managed clusters whose control plane has no pod IP); keep the sum of the timeoutSeconds of the webhooks one request matches below the request deadline (lower timeoutSeconds, narrow rules/namespaceSelector/objectSelector so they do not match every pod), and delete the configurations of a webhook that was uninstalled",
+    )
 }
 
 fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
@@ -105,10 +215,37 @@ fn check_space(ctx: &Context<'_>) -> Vec<Finding> {
 fn check_etcd(ctx: &Context<'_>) -> Vec<Finding> {
     // the NOSPACE alarm explains the other etcd errors of the same input (one cause)
     let nospace = !check_space(ctx).is_empty();
-    catalog_findings(ctx, EtcdUnhealthy::ID)
+    let etcd: Vec<Finding> = catalog_findings_of(ctx, EtcdUnhealthy::ID, |e| {
+        e.group != "apiserver-timeout"
+    })
+    .into_iter()
+    .filter(|f| !nospace || f.severity == crate::Severity::Info)
+    .collect();
+    // a request timeout: the webhooks of a text about webhooks (admission-webhook-unreachable
+    // carries it), etcd's own errors of the same text, or, alone, the backend slowness it is
+    let calls = catalog_findings(ctx, AdmissionWebhookUnreachable::ID);
+    let called: Vec<&str> = calls.iter().flat_map(evidence_sources).collect();
+    let timeouts: Vec<Finding> = request_timeouts(ctx)
         .into_iter()
-        .filter(|f| !nospace || f.severity == crate::Severity::Info)
-        .collect()
+        .filter(|f| {
+            let sources = evidence_sources(f);
+            // the webhooks' finding carries it: calls that failed in the same text, or a text
+            // about webhooks
+            let webhooks = sources
+                .iter()
+                .any(|s| called.contains(s) || webhook_context(ctx, s).is_some());
+            !nospace
+                && !webhooks
+                && !etcd
+                    .iter()
+                    .any(|e| e.subject == f.subject && e.severity > crate::Severity::Info)
+        })
+        .collect();
+    etcd.into_iter().chain(timeouts).collect()
+}
+
+fn check_kubelet_path(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, ApiserverKubeletUnreachable::ID)
 }
 
 /// Whether the input shows an external provisioner working on claims (its own events, or a
@@ -167,6 +304,13 @@ fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
     findings.retain(|f| {
         !(f.message.contains("waits for the external provisioner") && failed.contains(&f.subject))
     });
+    // Pending claims whose objects (tables, describe, YAML) show the cause
+    let explained: Vec<crate::Subject> = findings.iter().map(|f| f.subject.clone()).collect();
+    findings.extend(crate::rules::storage_pending::pending_claims(
+        ctx,
+        StorageProvisioningFailed::ID,
+        &explained,
+    ));
     findings
 }
 

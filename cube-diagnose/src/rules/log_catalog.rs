@@ -86,6 +86,29 @@ fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
 }
 fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, NodeRuntimeUnhealthy::ID);
+    // a CNI the text says was applied while the runtime still reports none: the runtime did
+    // not (re)load its config, so the restart comes first
+    for f in &mut out {
+        if f.remedy != catalog::CNI_NOT_READY_REMEDY {
+            continue;
+        }
+        let applied = f.evidence.iter().find_map(|e| match e {
+            crate::Evidence::Log { source, .. } => ctx
+                .logs()
+                .iter()
+                .filter(|l| &l.source == source)
+                .find_map(|l| cni_applied(&l.text)),
+            _ => None,
+        });
+        if let Some(what) = applied {
+            f.message.push_str(&format!(
+                "; the text says {what} was applied and the condition persists: the CNI's config is (or should be) on the node, but the container runtime has not loaded it (containerd's CRI plugin loads the CNI config when it starts and reloads it only on file events in its conf_dir)"
+            ));
+            f.remedy = format!(
+                "on the node confirm the CNI's config and binaries are where the runtime reads them (`ls /etc/cni/net.d /opt/cni/bin`; containerd's conf_dir and bin_dir under [plugins.\"io.containerd.grpc.v1.cri\".cni] in /etc/containerd/config.toml), then restart the runtime and the kubelet (`sudo systemctl restart containerd && sudo systemctl restart kubelet`) and watch the node turn Ready (`kubectl get nodes -w`); if the config is missing, the CNI's DaemonSet pod on this node has not run (its logs say why); upgrade containerd if it recurs"
+            );
+        }
+    }
     // the same cause read from the node's own conditions (Node objects, describe tables)
     out.extend(crate::rules::node_conditions::pressure_findings(
         ctx,
@@ -102,6 +125,30 @@ fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
         GpuPluginLogError::ID,
     ));
     out
+}
+
+/// What a text says was applied as the cluster's CNI (`kubectl apply -f calico.yaml`, `When I
+/// apply cni`, `installed flannel`): the CNI named, or "a CNI". `None` when the text says no
+/// such thing.
+fn cni_applied(text: &str) -> Option<String> {
+    const CNIS: [&str; 10] = [
+        "calico", "flannel", "cilium", "weave", "canal", "antrea", "kube-router", "kube-ovn",
+        "multus", "cni",
+    ];
+    const APPLIED: [&str; 6] = ["apply", "applied", "install", "deployed", "helm upgrade", "started"];
+    text.lines().find_map(|l| {
+        let lower = l.to_ascii_lowercase();
+        // the runtime's own message names the CNI; the person's sentence or command applies it
+        if lower.contains("cni plugin not initialized")
+            || lower.contains("cni config uninitialized")
+            || !APPLIED.iter().any(|a| lower.contains(a))
+        {
+            return None;
+        }
+        CNIS.iter()
+            .find(|c| lower.contains(*c))
+            .map(|c| if *c == "cni" { "a CNI".to_owned() } else { format!("the CNI ({c})") })
+    })
 }
 
 /// One warning per subject and resource for the error lines of a device plugin's log that no
