@@ -2220,6 +2220,35 @@ mod tool_prefix_tests {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn diff_lines_are_read_as_what_they_add() {
+        let d = "+    sharing:\n+      timeSlicing:\n+```\n+\n+```bash\n+kubectl create -f x.yaml\n";
+        let got: Vec<String> = super::strip_diff_markers(d.split('\n').collect())
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(got[0], "    sharing:");
+        assert_eq!(got[2], "```");
+        assert_eq!(got[5], "kubectl create -f x.yaml");
+        // a unified diff: removed lines and headers dropped, context kept
+        let u = "diff --git a/c.yaml b/c.yaml\n--- a/c.yaml\n+++ b/c.yaml\n@@ -1,3 +1,3 @@\n version: v1\n-replicas: 2\n+replicas: 4\n+name: x\n";
+        let got: Vec<String> = super::strip_diff_markers(u.split('\n').collect())
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(got[4..8], ["version: v1", "", "replicas: 4", "name: x"]);
+        assert!(got[..4].iter().all(String::is_empty));
+        // a YAML list or a Markdown list is left alone
+        let y = "- name: a\n- name: b\n";
+        let got: Vec<String> = super::strip_diff_markers(y.split('\n').collect())
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(got[0], "- name: a");
+        let one = "+1 same here\nanything else\n";
+        assert_eq!(super::strip_diff_markers(one.split('\n').collect())[0], "+1 same here");
+    }
     use super::*;
 
     #[track_caller]

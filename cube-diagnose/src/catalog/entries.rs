@@ -56,7 +56,7 @@ const KUBELET_PATH_REMEDY: &str = "open TCP 10250 from the control plane to the 
 /// (containerd's CRI plugin loads the config at start and reloads it only on fsnotify events
 /// of conf_dir: containerd/containerd pkg/cri/server/cni_conf_syncer.go; its conf_dir and
 /// bin_dir are set under [plugins."io.containerd.grpc.v1.cri".cni] in config.toml).
-pub(crate) const CNI_NOT_READY_REMEDY: &str = "install the cluster's CNI if none is (its DaemonSet pod must be Running on this node: `kubectl -n kube-system get pods -o wide | grep <node>`); on the node check that /etc/cni/net.d holds its config (`ls /etc/cni/net.d`, a *.conflist) and /opt/cni/bin its plugin binaries (the conf_dir and bin_dir containerd reads, under [plugins.\"io.containerd.grpc.v1.cri\".cni] in /etc/containerd/config.toml; k3s, rke2 and microk8s use their own paths); if they are there and the node stays NotReady, restart the runtime and then the kubelet (`sudo systemctl restart containerd && sudo systemctl restart kubelet`): containerd loads the CNI config when it starts and reloads it only on file events in conf_dir, so a config written before the directory was watched (or a failed load) stays unseen until a restart; upgrade containerd if it recurs";
+const CNI_NOT_READY_REMEDY: &str = "install the cluster's CNI if none is (its DaemonSet pod must be Running on this node: `kubectl -n kube-system get pods -o wide | grep <node>`); on the node check that /etc/cni/net.d holds its config (`ls /etc/cni/net.d`, a *.conflist) and /opt/cni/bin its plugin binaries (the conf_dir and bin_dir containerd reads, under [plugins.\"io.containerd.grpc.v1.cri\".cni] in /etc/containerd/config.toml; k3s, rke2 and microk8s use their own paths); if they are there and the node stays NotReady, restart the runtime and then the kubelet (`sudo systemctl restart containerd && sudo systemctl restart kubelet`): containerd loads the CNI config when it starts and reloads it only on file events in conf_dir, so a config written before the directory was watched (or a failed load) stays unseen until a restart; upgrade containerd if it recurs";
 
 /// The remedy of a claim that waits for an external provisioner nothing shows working.
 const WAITING_PROVISIONER_REMEDY: &str = "`kubectl get storageclass` shows the class's PROVISIONER; `kubectl get csidrivers` and `kubectl get pods -A | grep -i -e csi -e provisioner` show whether that driver's controller runs: install it (EKS: the aws-ebs-csi-driver add-on with its IAM role; a NFS or local-path provisioner for self-managed clusters) or fix its pods (`kubectl -n <namespace> logs <controller pod> -c csi-provisioner`); a provisioner that runs under another name needs the StorageClass's provisioner field to match it";
@@ -581,12 +581,6 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the runtime finds no CNI configuration in {dir}: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to {dir}")
         .samples(&[("dir", "/etc/cni/net.d/")]),
-    Entry::new("containerd.cni-no-config", F::Kubelet,
-        "no network config found in {dir:w}",
-        "containerd/go-cni", "errors.go / cni.go (ErrCNINotInitialized wrapping)", "containerd 1.x-2.x")
-        .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
-        .says("containerd finds no CNI configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", "install the cluster's CNI (its DaemonSet writes the config to {dir})")
-        .samples(&[("dir", "/etc/cni/net.d:")]),
     // containerd's CRI plugin loads the CNI config when it starts (pkg/cri/server/
     // cni_conf_syncer.go in 1.5-1.7, internal/cri/server in 2.x: `failed to load cni during
     // init, please check CRI plugin status before setting up network for pods`, with go-cni's
@@ -599,6 +593,12 @@ pub static ENTRIES: &[Entry] = &[
         "containerd/containerd", "pkg/cri/server/cni_conf_syncer.go (newCNINetConfSyncer)", "containerd 1.5+")
         .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
         .says("containerd started without a CNI configuration (its CRI plugin found none in its conf_dir at start): routine before the CNI is installed; if the node stays NotReady after the CNI was applied, containerd did not reload it", CNI_NOT_READY_REMEDY),
+    Entry::new("containerd.cni-no-config", F::Kubelet,
+        "no network config found in {dir:w}",
+        "containerd/go-cni", "errors.go / cni.go (ErrCNINotInitialized wrapping)", "containerd 1.x-2.x")
+        .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
+        .says("containerd finds no CNI configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", CNI_NOT_READY_REMEDY)
+        .samples(&[("dir", "/etc/cni/net.d:")]),
     Entry::new("kubelet.cri-unreachable", F::Kubelet,
         "validate CRI v1 runtime API for endpoint \"{endpoint:w}\": {error}",
         K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.26+")
@@ -2333,6 +2333,13 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes-sigs/sig-storage-lib-external-provisioner", "controller/controller.go (provisionClaimOperation)", "external-provisioner v1.0+")
         .complete()
         .samples(&[("volume", "pvc-0a1b2c3d")]),
+    // the PersistentVolume controller's Normal event for a claim of a WaitForFirstConsumer
+    // class that no scheduled pod uses yet (pkg/controller/volume/persistentvolume/
+    // pv_controller.go, reason WaitForFirstConsumer): the normal wait, no conclusion
+    Entry::new("provision.waiting-first-consumer", F::Storage,
+        "waiting for first consumer to be created before binding",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (syncUnboundClaim, WaitForFirstConsumer event)", "v1.12+")
+        .complete(),
     Entry::new("go.x509-unknown-authority", F::Client,
         "x509: certificate signed by unknown authority",
         GO, "src/crypto/x509/verify.go (UnknownAuthorityError)", "Go 1.x")

@@ -366,6 +366,132 @@ mod tests {
     }
 
     #[test]
+    fn request_timeouts_are_answers_of_the_api_server() {
+        // every wording of the API server's 504 (finisher.go v1.23+, rest.go before, the
+        // webhook dispatchers / etcd3 store, filters/timeout.go, a 504 without a Status body,
+        // NewServerTimeout, the server's own log)
+        for line in [
+            "Error from server (Timeout): Timeout: request did not complete within requested timeout - context deadline exceeded",
+            "Error updating KubeFedConfig \"kube-federation-system/kubefed\": Timeout: request did not complete within requested timeout 30s",
+            "Error from server (Timeout): error when creating \"deployment.yaml\": Timeout: request did not complete within requested timeout",
+            "Error from server (Timeout): Timeout: request did not complete within 1m0s",
+            "E0101 00:00:00.000000 1 reflector.go:1] Failed to watch *v1.Service: the server was unable to return a response in the time allotted, but may still be processing the request (get services)",
+            "Error from server (ServerTimeout): The POST operation against pods could not be completed at this time, please try again.",
+            "E1017 10:00:00.000000 1 writers.go:122] apiserver was unable to write a JSON response: http: Handler timeout",
+        ] {
+            let f = run_log("etcd-unhealthy", line);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Warning);
+            assert!(f[0].message.contains("not a connection problem") || f[0].message.contains("server is up"), "{f:#?}");
+            assert!(f[0].remedy.contains("timeoutSeconds") && f[0].remedy.contains("etcdctl"));
+            assert!(run_log("cluster-unreachable", line).is_empty(), "{line}");
+            assert!(run_log("admission-webhook-unreachable", line).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn request_timeout_in_a_text_about_webhooks_names_their_timeouts() {
+        // kubernetes/kubernetes#128162 (v1.31): four failurePolicy Ignore webhooks behind a
+        // default-deny NetworkPolicy, no `failed calling webhook` text at all
+        let text = "Pod admission failed with the error \"Timeout: request did not complete within requested timeout - context deadline exceeded\"\nThis occurred with an admission controller, when a default deny policy was applied and the network policy allowing ingress to the admission controller was missing, although each of the webhook configurations specifies `failurePolicy: Ignore`.\n";
+        let f = run_log("admission-webhook-unreachable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Error);
+        assert!(f[0].message.contains("timeoutSeconds") && f[0].message.contains("failurePolicy Ignore does not help"));
+        assert!(f[0].message.contains("NetworkPolicy"));
+        assert!(f[0].remedy.contains("webhooks[*].timeoutSeconds"));
+        assert!(run_log("etcd-unhealthy", text).is_empty());
+        assert!(run_log("cluster-unreachable", text).is_empty());
+        // the webhook's own call failure in the same text carries the cause: one finding
+        let both = "Internal error occurred: failed calling webhook \"mutate.example.com\": failed to call webhook: Post \"https://hook.example.svc:443/mutate?timeout=10s\": context deadline exceeded\nError from server (Timeout): Timeout: request did not complete within requested timeout - context deadline exceeded\n";
+        let w = run_log("admission-webhook-unreachable", both);
+        assert_eq!(w.len(), 1, "{w:#?}");
+        assert_eq!(w[0].subject.name, "hook");
+        assert!(run_log("etcd-unhealthy", both).is_empty());
+        // etcd's own errors in the same text explain the timeout
+        let etcd = "Error from server: etcdserver: request timed out\nError from server (Timeout): Timeout: request did not complete within requested timeout - context deadline exceeded\n";
+        let e = run_log("etcd-unhealthy", etcd);
+        assert_eq!(e.len(), 1, "{e:#?}");
+        assert!(e[0].message.contains("etcd did not commit"));
+    }
+
+    #[test]
+    fn kubelet_behind_the_api_server() {
+        // `kubectl logs` / `exec` through the API server: the client's connection works
+        for text in [
+            "Error from server: Get \"https://10.0.0.5:10250/containerLogs/default/web-0/web\": dial tcp 10.0.0.5:10250: i/o timeout",
+            "Error from server: error dialing backend: dial tcp 10.0.0.6:10250: connect: connection refused",
+            "Error from server: Get https://10.0.0.7:10250/containerLogs/kube-system/coredns-1/coredns: dial tcp 10.0.0.7:10250: connect: no route to host",
+        ] {
+            let f = run_log("apiserver-kubelet-unreachable", text);
+            assert_eq!(f.len(), 1, "{text}: {f:#?}");
+            assert!(f[0].remedy.contains("10250"));
+            assert!(run_log("cluster-unreachable", text).is_empty(), "{text}");
+        }
+        // the client's own dial is still the client's
+        assert!(
+            run_log("apiserver-kubelet-unreachable", "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout").is_empty()
+        );
+        assert_eq!(
+            run_log("cluster-unreachable", "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout").len(),
+            1
+        );
+    }
+
+    #[test]
+    fn pending_claims_read_from_tables() {
+        use crate::rules::testutil::run_rule;
+        // epinio/epinio#1809: `kubectl get pv,pvc,sc -A` in a CI DEBUG block, EKS 1.23 gp2
+        let tables = "DEBUG check pv, pvc, sc here:\n  NAMESPACE   NAME                                  STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n  epinio      persistentvolumeclaim/epinio-binary   Pending                                      gp2            105s\n\n  NAMESPACE   NAME                                        PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\n              storageclass.storage.k8s.io/gp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  35m\n";
+        let f = run_rule("storage-provisioning-failed", tables);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!((f[0].subject.namespace.as_str(), f[0].subject.name.as_str()), ("epinio", "epinio-binary"));
+        assert!(f[0].message.contains("ebs.csi.aws.com") && f[0].message.contains("CSI migration"));
+        assert!(f[0].remedy.contains("IAM") && f[0].remedy.contains("AmazonEBSCSIDriverPolicy"));
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(run_rule("storage-no-default-class", tables).is_empty());
+        // every in-tree plugin of csi-translation-lib, Immediate binding: an error
+        for (in_tree, driver) in [
+            ("kubernetes.io/gce-pd", "pd.csi.storage.gke.io"),
+            ("kubernetes.io/azure-disk", "disk.csi.azure.com"),
+            ("kubernetes.io/cinder", "cinder.csi.openstack.org"),
+            ("kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com"),
+        ] {
+            let t = format!("$ kubectl get pvc\nNAME     STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Pending                                      std            5m\n$ kubectl get sc\nNAME            PROVISIONER    RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nstd (default)   {in_tree}   Delete          Immediate           true                   40d\n");
+            let f = run_rule("storage-provisioning-failed", &t);
+            assert_eq!(f.len(), 1, "{in_tree}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Error);
+            assert!(f[0].message.contains(driver), "{f:#?}");
+        }
+        // the driver's controller runs: the migration is served
+        let running = format!("{tables}$ kubectl get pods -A\nNAMESPACE     NAME                                  READY   STATUS    RESTARTS   AGE\nkube-system   ebs-csi-controller-6d5b8b9f8c-abcde   6/6     Running   0          10m\n");
+        assert!(run_rule("storage-provisioning-failed", &running).is_empty());
+        // Bound is healthy; a Bound claim of the class shows the provisioner works
+        let bound = "NAME     STATUS    VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Bound     pvc-0a1b2c3d-1111-2222-3333-444455556666   10Gi       RWO            gp2            3d\ndata-1   Pending                                                                        gp2            1m\n\nNAME            PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\ngp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  40d\n";
+        assert!(run_rule("storage-provisioning-failed", bound).is_empty());
+        // a claim naming a class the listing does not hold
+        let missing = "NAMESPACE   NAME        STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndefault     data-db-0   Pending                                      standard       5m\n\nNAME            PROVISIONER          RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nlocal-path (default)   rancher.io/local-path   Delete   WaitForFirstConsumer   false   40d\n";
+        let m = run_rule("storage-provisioning-failed", missing);
+        assert_eq!(m.len(), 1, "{m:#?}");
+        assert!(m[0].message.contains("standard") && m[0].message.contains("not found"));
+        // an external provisioner with no pod in a cluster-wide listing
+        let nopod = "$ kubectl get pvc -n ml\nNAME     STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\nmodels   Pending                                      nfs-client     3h\n$ kubectl get sc\nNAME                   PROVISIONER                                   RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nnfs-client (default)   k8s-sigs.io/nfs-subdir-external-provisioner   Delete          Immediate           true                   20d\n$ kubectl get pods -A\nNAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\nkube-system   coredns-5d78c9869d-abcde   1/1     Running   0          20d\nml            trainer-0                  0/1     Pending   0          3h\n";
+        let n = run_rule("storage-provisioning-failed", nopod);
+        assert_eq!(n.len(), 1, "{n:#?}");
+        assert!(n[0].message.contains("runs no pod"));
+        let withpod = nopod.replace("ml            trainer-0 ", "default       nfs-subdir-external-provisioner-7b9d-xk2lp   1/1     Running   0          20d\nml            trainer-0 ");
+        assert!(run_rule("storage-provisioning-failed", &withpod).is_empty());
+    }
+
+    #[test]
+    fn a_claim_waiting_for_its_first_consumer_is_normal() {
+        use crate::rules::testutil::run_rule;
+        let text = "$ kubectl get sc\nNAME            PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\ngp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  40d\n$ kubectl describe pvc data-0\nName:          data-0\nNamespace:     default\nStorageClass:  gp2\nStatus:        Pending\nVolume:\nLabels:        <none>\nAnnotations:   <none>\nFinalizers:    [kubernetes.io/pvc-protection]\nCapacity:\nAccess Modes:\nVolumeMode:    Filesystem\nUsed By:       <none>\nEvents:\n  Type    Reason                Age                From                         Message\n  ----    ------                ----               ----                         -------\n  Normal  WaitForFirstConsumer  12s (x3 over 40s)  persistentvolume-controller  waiting for first consumer to be created before binding\n";
+        assert!(run_rule("storage-provisioning-failed", text).is_empty(), "{:#?}", run_rule("storage-provisioning-failed", text));
+        assert!(run_rule("log-line-unrecognised", text).is_empty());
+    }
+
+    #[test]
     fn conversion_webhook_and_aggregated_apis() {
         let conv = "Error from server: conversion webhook for cert-manager.io/v1alpha2, Kind=Certificate failed: Post \"https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s\": context deadline exceeded";
         let f = run_log("admission-webhook-unreachable", conv);

@@ -89,7 +89,13 @@ fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
     // a CNI the text says was applied while the runtime still reports none: the runtime did
     // not (re)load its config, so the restart comes first
     for f in &mut out {
-        if f.remedy != catalog::CNI_NOT_READY_REMEDY {
+        let cni = f.evidence.iter().any(|e| {
+            matches!(e, crate::Evidence::Log { text, .. }
+                if ["cni plugin not initialized", "cni config uninitialized", "failed to load cni", "no network config found"]
+                    .iter()
+                    .any(|m| text.contains(m)))
+        });
+        if !cni {
             continue;
         }
         let applied = f.evidence.iter().find_map(|e| match e {
@@ -403,6 +409,34 @@ mod tests {
             "{l:#?}"
         );
         assert!(!l[0].remedy.contains("ss -ltnp"));
+    }
+
+    #[test]
+    fn cni_applied_but_not_loaded_restarts_the_runtime() {
+        // containerd/containerd#8419 (k8s 1.24, containerd 1.6.18), full-width punctuation
+        let text = "k8s 1.24，containerd 1.6.18\nWhen I apply cni，ode is still not ready after starting cni\nERROR：NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n";
+        let f = run_log("node-runtime-unhealthy", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("was applied and the condition persists"));
+        assert!(f[0].remedy.contains("systemctl restart containerd") && f[0].remedy.contains("/opt/cni/bin"));
+        // without the sentence the remedy installs the CNI first and restarts after
+        let bare = run_log(
+            "node-runtime-unhealthy",
+            "E1201 10:00:00.000000 1 kubelet.go:2373] \"Container runtime network not ready\" networkReady=\"NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\"\n",
+        );
+        assert_eq!(bare.len(), 1, "{bare:#?}");
+        assert!(!bare[0].message.contains("was applied"));
+        assert!(bare[0].remedy.starts_with("install the cluster's CNI") && bare[0].remedy.contains("restart containerd"));
+        // kubectl apply of a CNI manifest is "applied" too; containerd's init line is context
+        let applied = run_log(
+            "node-runtime-unhealthy",
+            "$ kubectl apply -f https://raw.githubusercontent.com/projectcalico/calico/v3.26.1/manifests/calico.yaml\nlevel=error msg=\"failed to load cni during init, please check CRI plugin status before setting up network for pods\" error=\"cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config\"\nNetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n",
+        );
+        assert!(
+            applied.iter().any(|f| f.message.contains("the CNI (calico) was applied")),
+            "{applied:#?}"
+        );
+        assert!(run_log("log-line-unrecognised", "level=error msg=\"failed to load cni during init, please check CRI plugin status before setting up network for pods\" error=\"cni config load failed\"\n").is_empty());
     }
 
     #[test]
