@@ -999,7 +999,16 @@ fn healthy_shape(lines: &[PasteLine]) -> Option<String> {
 
 /// `minikube start` output that succeeded (see [`healthy_shape`]).
 fn minikube_started(lines: &[PasteLine]) -> Option<String> {
-    const FAILURE: [&str; 8] = ["Exiting due to", "❌", "💣", "😿", "💥", "🆘", "X ", "error"];
+    const FAILURE: [&str; 8] = [
+        "Exiting due to",
+        "❌",
+        "💣",
+        "😿",
+        "💥",
+        "🆘",
+        "X ",
+        "error",
+    ];
     let rows: Vec<&str> = lines
         .iter()
         .map(|l| l.text.trim())
@@ -1688,13 +1697,28 @@ mod tests {
             let mut i = Inputs::new();
             i.add("x.txt", text);
             let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
-            (unrecognised(&i), i.input_problems(), crate::Engine::new().run(&ctx))
+            (
+                unrecognised(&i),
+                i.input_problems(),
+                crate::Engine::new().run(&ctx),
+            )
         };
         let minikube = "```\n$ minikube start --gpus all\n😄  minikube v1.31.2 on Debian rodete\n✨  Using the docker driver based on user configuration\n🔥  Creating docker container (CPUs=2, Memory=32100MB) ...\n❗  Using GPUs with the Docker driver is experimental, if you experience any issues please report them at: https://github.com/kubernetes/minikube/issues/new/choose\n🐳  Preparing Kubernetes v1.28.2 on Docker 24.0.6 ...\n    ▪ Generating certificates and keys ...\n🌟  Enabled addons: storage-provisioner, nvidia-device-plugin, default-storageclass\n🏄  Done! kubectl is now configured to use \"minikube\" cluster and \"default\" namespace by default\n```\n";
         let (unread, problems, r) = report(minikube);
         assert!(!unread, "{problems:?}");
-        assert!(problems.iter().any(|p| p.message.contains("minikube v1.31.2, Kubernetes v1.28.2")), "{problems:?}");
-        assert!(r.findings.iter().all(|f| f.severity == crate::Severity::Info), "{:#?}", r.findings);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("minikube v1.31.2, Kubernetes v1.28.2")),
+            "{problems:?}"
+        );
+        assert!(
+            r.findings
+                .iter()
+                .all(|f| f.severity == crate::Severity::Info),
+            "{:#?}",
+            r.findings
+        );
         // the low-fi prefixes of a terminal without emoji
         let ascii = "* minikube v1.32.0 on Ubuntu 22.04\n* Using the docker driver based on existing profile\n! Using GPUs with the Docker driver is experimental\n* Done! kubectl is now configured to use \"minikube\" cluster and \"default\" namespace by default\n";
         assert!(!report(ascii).0);
@@ -1710,16 +1734,37 @@ mod tests {
         let karmada = "I created 2 Clusters, and they are all normal.\n\n```\n[root@node-01 operation]# kubectl get clusters\nNAME   VERSION   MODE   READY   AGE\nboat   v1.21.1   Push   True    4h20m\nhull   v1.13.9   Push   True    126m\n```\n";
         let (unread, problems, r) = report(karmada);
         assert!(!unread, "{problems:?}");
-        assert!(problems.iter().any(|p| p.message.contains("every one Ready (boat, hull)")));
-        assert!(r.findings.iter().all(|f| f.severity == crate::Severity::Info));
-        let (_, _, r) = report(&karmada.replace("hull   v1.13.9   Push   True ", "hull   v1.13.9   Push   False"));
-        assert!(r.findings.iter().any(|f| f.rule_id == "cluster-unreachable" && f.subject.name == "hull"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("every one Ready (boat, hull)"))
+        );
+        assert!(
+            r.findings
+                .iter()
+                .all(|f| f.severity == crate::Severity::Info)
+        );
+        let (_, _, r) = report(&karmada.replace(
+            "hull   v1.13.9   Push   True ",
+            "hull   v1.13.9   Push   False",
+        ));
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.rule_id == "cluster-unreachable" && f.subject.name == "hull")
+        );
         // NVIDIA/NeMo-Retriever#2510: a time-slicing config and its ClusterPolicy patch as `+`
         // lines of a diff
         let diff = "+    sharing:\n+      timeSlicing:\n+        resources:\n+        - name: nvidia.com/gpu\n+          replicas: 4\n+```\n+\n+```bash\n+kubectl create -n gpu-operator -f time-slicing-config-all.yaml\n+kubectl patch clusterpolicies.nvidia.com/cluster-policy \\\n+    -n gpu-operator --type merge \\\n+    -p '{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": \"time-slicing-config-all\", \"default\": \"any\"}}}}'\n";
         let (unread, problems, r) = report(diff);
         assert!(!unread, "{problems:?}");
-        assert!(r.findings.iter().all(|f| f.severity == crate::Severity::Info), "{:#?}", r.findings);
+        assert!(
+            r.findings
+                .iter()
+                .all(|f| f.severity == crate::Severity::Info),
+            "{:#?}",
+            r.findings
+        );
     }
 
     #[test]

@@ -2223,7 +2223,8 @@ mod tests {
 
     #[test]
     fn diff_lines_are_read_as_what_they_add() {
-        let d = "+    sharing:\n+      timeSlicing:\n+```\n+\n+```bash\n+kubectl create -f x.yaml\n";
+        let d =
+            "+    sharing:\n+      timeSlicing:\n+```\n+\n+```bash\n+kubectl create -f x.yaml\n";
         let got: Vec<String> = super::strip_diff_markers(d.split('\n').collect())
             .into_iter()
             .map(|c| c.into_owned())
@@ -2247,7 +2248,10 @@ mod tests {
             .collect();
         assert_eq!(got[0], "- name: a");
         let one = "+1 same here\nanything else\n";
-        assert_eq!(super::strip_diff_markers(one.split('\n').collect())[0], "+1 same here");
+        assert_eq!(
+            super::strip_diff_markers(one.split('\n').collect())[0],
+            "+1 same here"
+        );
     }
     use super::*;
 

@@ -234,7 +234,10 @@ mod tests {
         let (program, names) = all_ready(t).expect("all ready");
         assert_eq!((program, names.len()), ("Karmada", 2));
         assert!(check("x", t).is_empty());
-        let broken = t.replace("hull   v1.13.9   Push   True ", "hull   v1.13.9   Push   False");
+        let broken = t.replace(
+            "hull   v1.13.9   Push   True ",
+            "hull   v1.13.9   Push   False",
+        );
         assert!(all_ready(&broken).is_none());
         assert_eq!(check("x", &broken).len(), 1);
         assert!(all_ready("NAME  AGE\n").is_none());

@@ -157,7 +157,10 @@ mod tests {
         let t = "    sharing:\n      timeSlicing:\n        resources:\n        - name: nvidia.com/gpu\n          replicas: 4\n```\n\n```bash\nkubectl create -n gpu-operator -f time-slicing-config-all.yaml\n";
         let s = super::check_bare("x", t);
         assert_eq!(s.len(), 1, "{s:#?}");
-        assert_eq!((s[0].detail("resource"), s[0].detail("replicas")), ("nvidia.com/gpu", "4"));
+        assert_eq!(
+            (s[0].detail("resource"), s[0].detail("replicas")),
+            ("nvidia.com/gpu", "4")
+        );
         assert!(super::check_bare("x", "sharing: nothing here\n").is_empty());
     }
 }

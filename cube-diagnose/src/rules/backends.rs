@@ -126,9 +126,14 @@ fn webhook_context(ctx: &Context<'_>, source: &str) -> Option<WebhookContext> {
         .map(|l| l.text.to_ascii_lowercase())
         .collect::<Vec<_>>()
         .join("\n");
-    let webhooks = ["webhook", "failurepolicy", "timeoutseconds", "admission controller"]
-        .iter()
-        .any(|w| text.contains(w));
+    let webhooks = [
+        "webhook",
+        "failurepolicy",
+        "timeoutseconds",
+        "admission controller",
+    ]
+    .iter()
+    .any(|w| text.contains(w));
     if !webhooks {
         return None;
     }
@@ -215,12 +220,11 @@ fn check_space(ctx: &Context<'_>) -> Vec<Finding> {
 fn check_etcd(ctx: &Context<'_>) -> Vec<Finding> {
     // the NOSPACE alarm explains the other etcd errors of the same input (one cause)
     let nospace = !check_space(ctx).is_empty();
-    let etcd: Vec<Finding> = catalog_findings_of(ctx, EtcdUnhealthy::ID, |e| {
-        e.group != "apiserver-timeout"
-    })
-    .into_iter()
-    .filter(|f| !nospace || f.severity == crate::Severity::Info)
-    .collect();
+    let etcd: Vec<Finding> =
+        catalog_findings_of(ctx, EtcdUnhealthy::ID, |e| e.group != "apiserver-timeout")
+            .into_iter()
+            .filter(|f| !nospace || f.severity == crate::Severity::Info)
+            .collect();
     // a request timeout: the webhooks of a text about webhooks (admission-webhook-unreachable
     // carries it), etcd's own errors of the same text, or, alone, the backend slowness it is
     let calls = catalog_findings(ctx, AdmissionWebhookUnreachable::ID);
@@ -382,10 +386,17 @@ mod tests {
             let f = run_log("etcd-unhealthy", line);
             assert_eq!(f.len(), 1, "{line}: {f:#?}");
             assert_eq!(f[0].severity, Severity::Warning);
-            assert!(f[0].message.contains("not a connection problem") || f[0].message.contains("server is up"), "{f:#?}");
+            assert!(
+                f[0].message.contains("not a connection problem")
+                    || f[0].message.contains("server is up"),
+                "{f:#?}"
+            );
             assert!(f[0].remedy.contains("timeoutSeconds") && f[0].remedy.contains("etcdctl"));
             assert!(run_log("cluster-unreachable", line).is_empty(), "{line}");
-            assert!(run_log("admission-webhook-unreachable", line).is_empty(), "{line}");
+            assert!(
+                run_log("admission-webhook-unreachable", line).is_empty(),
+                "{line}"
+            );
         }
     }
 
@@ -397,7 +408,10 @@ mod tests {
         let f = run_log("admission-webhook-unreachable", text);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].severity, Severity::Error);
-        assert!(f[0].message.contains("timeoutSeconds") && f[0].message.contains("failurePolicy Ignore does not help"));
+        assert!(
+            f[0].message.contains("timeoutSeconds")
+                && f[0].message.contains("failurePolicy Ignore does not help")
+        );
         assert!(f[0].message.contains("NetworkPolicy"));
         assert!(f[0].remedy.contains("webhooks[*].timeoutSeconds"));
         assert!(run_log("etcd-unhealthy", text).is_empty());
@@ -430,10 +444,18 @@ mod tests {
         }
         // the client's own dial is still the client's
         assert!(
-            run_log("apiserver-kubelet-unreachable", "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout").is_empty()
+            run_log(
+                "apiserver-kubelet-unreachable",
+                "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout"
+            )
+            .is_empty()
         );
         assert_eq!(
-            run_log("cluster-unreachable", "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout").len(),
+            run_log(
+                "cluster-unreachable",
+                "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout"
+            )
+            .len(),
             1
         );
     }
@@ -445,7 +467,10 @@ mod tests {
         let tables = "DEBUG check pv, pvc, sc here:\n  NAMESPACE   NAME                                  STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n  epinio      persistentvolumeclaim/epinio-binary   Pending                                      gp2            105s\n\n  NAMESPACE   NAME                                        PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\n              storageclass.storage.k8s.io/gp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  35m\n";
         let f = run_rule("storage-provisioning-failed", tables);
         assert_eq!(f.len(), 1, "{f:#?}");
-        assert_eq!((f[0].subject.namespace.as_str(), f[0].subject.name.as_str()), ("epinio", "epinio-binary"));
+        assert_eq!(
+            (f[0].subject.namespace.as_str(), f[0].subject.name.as_str()),
+            ("epinio", "epinio-binary")
+        );
         assert!(f[0].message.contains("ebs.csi.aws.com") && f[0].message.contains("CSI migration"));
         assert!(f[0].remedy.contains("IAM") && f[0].remedy.contains("AmazonEBSCSIDriverPolicy"));
         assert_eq!(f[0].severity, Severity::Warning);
@@ -457,14 +482,18 @@ mod tests {
             ("kubernetes.io/cinder", "cinder.csi.openstack.org"),
             ("kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com"),
         ] {
-            let t = format!("$ kubectl get pvc\nNAME     STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Pending                                      std            5m\n$ kubectl get sc\nNAME            PROVISIONER    RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nstd (default)   {in_tree}   Delete          Immediate           true                   40d\n");
+            let t = format!(
+                "$ kubectl get pvc\nNAME     STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Pending                                      std            5m\n$ kubectl get sc\nNAME            PROVISIONER    RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nstd (default)   {in_tree}   Delete          Immediate           true                   40d\n"
+            );
             let f = run_rule("storage-provisioning-failed", &t);
             assert_eq!(f.len(), 1, "{in_tree}: {f:#?}");
             assert_eq!(f[0].severity, Severity::Error);
             assert!(f[0].message.contains(driver), "{f:#?}");
         }
         // the driver's controller runs: the migration is served
-        let running = format!("{tables}$ kubectl get pods -A\nNAMESPACE     NAME                                  READY   STATUS    RESTARTS   AGE\nkube-system   ebs-csi-controller-6d5b8b9f8c-abcde   6/6     Running   0          10m\n");
+        let running = format!(
+            "{tables}$ kubectl get pods -A\nNAMESPACE     NAME                                  READY   STATUS    RESTARTS   AGE\nkube-system   ebs-csi-controller-6d5b8b9f8c-abcde   6/6     Running   0          10m\n"
+        );
         assert!(run_rule("storage-provisioning-failed", &running).is_empty());
         // Bound is healthy; a Bound claim of the class shows the provisioner works
         let bound = "NAME     STATUS    VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Bound     pvc-0a1b2c3d-1111-2222-3333-444455556666   10Gi       RWO            gp2            3d\ndata-1   Pending                                                                        gp2            1m\n\nNAME            PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\ngp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  40d\n";
@@ -487,7 +516,11 @@ mod tests {
     fn a_claim_waiting_for_its_first_consumer_is_normal() {
         use crate::rules::testutil::run_rule;
         let text = "$ kubectl get sc\nNAME            PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\ngp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  40d\n$ kubectl describe pvc data-0\nName:          data-0\nNamespace:     default\nStorageClass:  gp2\nStatus:        Pending\nVolume:\nLabels:        <none>\nAnnotations:   <none>\nFinalizers:    [kubernetes.io/pvc-protection]\nCapacity:\nAccess Modes:\nVolumeMode:    Filesystem\nUsed By:       <none>\nEvents:\n  Type    Reason                Age                From                         Message\n  ----    ------                ----               ----                         -------\n  Normal  WaitForFirstConsumer  12s (x3 over 40s)  persistentvolume-controller  waiting for first consumer to be created before binding\n";
-        assert!(run_rule("storage-provisioning-failed", text).is_empty(), "{:#?}", run_rule("storage-provisioning-failed", text));
+        assert!(
+            run_rule("storage-provisioning-failed", text).is_empty(),
+            "{:#?}",
+            run_rule("storage-provisioning-failed", text)
+        );
         assert!(run_rule("log-line-unrecognised", text).is_empty());
     }
 

@@ -111,8 +111,18 @@ fn waits_for_consumer(ctx: &Context<'_>, c: &PersistentVolumeClaim) -> bool {
 /// `nfs.csi.k8s.io` → `nfs`, `driver.longhorn.io` → `longhorn`).
 fn provisioner_words(provisioner: &str) -> Vec<String> {
     const GENERIC: [&str; 12] = [
-        "csi", "io", "com", "k8s", "kubernetes", "driver", "storage", "org", "net", "x-k8s",
-        "sigs", "k8s-sigs",
+        "csi",
+        "io",
+        "com",
+        "k8s",
+        "kubernetes",
+        "driver",
+        "storage",
+        "org",
+        "net",
+        "x-k8s",
+        "sigs",
+        "k8s-sigs",
     ];
     provisioner
         .split(['.', '/', '_'])
@@ -143,8 +153,8 @@ fn pods_listed_cluster_wide(ctx: &Context<'_>) -> bool {
 /// input's event or log lines already carry.
 pub(crate) fn pending_claims(ctx: &Context<'_>, rule: &str, explained: &[Subject]) -> Vec<Finding> {
     let snap = ctx.snapshot();
-    let classes_read = crate::rules::unread(ctx, "StorageClass").is_none()
-        && !snap.storage_classes.is_empty();
+    let classes_read =
+        crate::rules::unread(ctx, "StorageClass").is_none() && !snap.storage_classes.is_empty();
     let mut out = Vec::new();
     for c in &snap.persistent_volume_claims {
         if c.status.phase != "Pending" || !c.spec.volume_name.is_empty() {
@@ -214,9 +224,10 @@ pub(crate) fn pending_claims(ctx: &Context<'_>, rule: &str, explained: &[Subject
             continue;
         }
         if sc.provisioner == NO_PROVISIONER {
-            let available = snap.persistent_volumes.iter().any(|v| {
-                v.spec.storage_class_name == class_name && v.status.phase == "Available"
-            });
+            let available = snap
+                .persistent_volumes
+                .iter()
+                .any(|v| v.spec.storage_class_name == class_name && v.status.phase == "Available");
             if crate::rules::unread(ctx, "PersistentVolume").is_none()
                 && !snap.persistent_volumes.is_empty()
                 && !available
@@ -276,7 +287,11 @@ fn in_tree_finding(
     } else {
         ""
     };
-    let o = obj("PersistentVolumeClaim", &c.metadata.namespace, &c.metadata.name);
+    let o = obj(
+        "PersistentVolumeClaim",
+        &c.metadata.namespace,
+        &c.metadata.name,
+    );
     Some(
         Finding::new(rule, severity, subject.clone(), format!("claim {claim} is Pending on StorageClass {class}, whose provisioner is the in-tree {} plugin: under CSI migration (on by default from Kubernetes v1.23, EKS v1.23+ included; GA in v1.24-v1.26; the in-tree code removed after) its volumes are created by the CSI driver {}, and the input shows no controller of that driver running, so nothing provisions the claim{binding}", m.in_tree, m.driver))
             .with_evidence(Evidence::field(&o, "status.phase", "Pending"))
