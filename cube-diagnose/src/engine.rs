@@ -540,6 +540,7 @@ mod tests {
             "apiservice-unavailable",
             "etcd-space-exceeded",
             "etcd-unhealthy",
+            "apiserver-kubelet-unreachable",
             "cluster-unreachable",
             "cluster-kubeconfig-invalid",
             "cluster-insecure-tls",

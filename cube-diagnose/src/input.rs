@@ -934,6 +934,15 @@ impl Inputs {
                 }),
                 // every line a host fact (PCI listing, uname, versions, an issue template's
                 // environment block) and no failure signal: read, nothing to diagnose
+                None if healthy_shape(lines).is_some() => self.problems.push(InputProblem {
+                    source: source.to_owned(),
+                    message: format!(
+                        "read: {}; nothing to diagnose",
+                        healthy_shape(lines).unwrap_or_default()
+                    ),
+                    fatal: false,
+                    ..InputProblem::default()
+                }),
                 None if host.all_clear() => self.problems.push(InputProblem {
                     source: source.to_owned(),
                     message: format!(
@@ -957,6 +966,103 @@ impl Inputs {
         }
         self.logs.push(log);
     }
+}
+
+/// Output that says, as a whole, that something works, and whose every line the shape accounts
+/// for (so an input holding only it was read and is not an incomplete picture):
+///
+/// - member-cluster tables of a multi-cluster hub (`kubectl get clusters` of Karmada,
+///   `managedclusters`, `kubefedclusters`: `classify::multicluster`) in which every member is
+///   Ready; a member not Ready is a finding of its own and never this;
+/// - `minikube start` output that ends with minikube's success line (`Done! kubectl is now
+///   configured to use "<profile>" cluster and "<ns>" namespace by default`, kubernetes/minikube
+///   pkg/minikube/node/start.go / cmd/minikube/cmd/start.go `showKubectlInfo`), each line one
+///   of minikube's styled messages (pkg/minikube/style/style.go: an emoji prefix such as `😄`,
+///   `✨`, `🔥`, `🐳`, `🏄`, or the ASCII low-fi prefixes `* `, `! `, `- ` and the `▪`
+///   sub-steps), the command itself or a fence; a failure (`Exiting due to <REASON>`, the `❌`
+///   / `💣` / `😿` / `💥` / `X ` failure styles, an error word) leaves it unrecognised.
+fn healthy_shape(lines: &[PasteLine]) -> Option<String> {
+    let text: String = lines
+        .iter()
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if let Some((program, names)) = crate::classify::multicluster::all_ready(&text) {
+        return Some(format!(
+            "{program} member-cluster table: {} member(s), every one Ready ({})",
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    minikube_started(lines)
+}
+
+/// `minikube start` output that succeeded (see [`healthy_shape`]).
+fn minikube_started(lines: &[PasteLine]) -> Option<String> {
+    const FAILURE: [&str; 8] = [
+        "Exiting due to",
+        "❌",
+        "💣",
+        "😿",
+        "💥",
+        "🆘",
+        "X ",
+        "error",
+    ];
+    let rows: Vec<&str> = lines
+        .iter()
+        .map(|l| l.text.trim())
+        .filter(|t| !t.is_empty() && !t.starts_with("```"))
+        .collect();
+    if !rows
+        .iter()
+        .any(|r| r.contains("Done! kubectl is now configured to use"))
+    {
+        return None;
+    }
+    let styled = |r: &str| {
+        let first = r.chars().next().unwrap_or(' ');
+        // an emoji (or other symbol) prefix, minikube's low-fi prefixes, or a sub-step
+        (!first.is_ascii() && !first.is_alphanumeric())
+            || r.starts_with("* ")
+            || r.starts_with("! ")
+            || r.starts_with("- ")
+            || r.starts_with('▪')
+    };
+    let command = |r: &str| {
+        let r = r.trim_start_matches(['$', '#', '>', ' ']);
+        r.starts_with("minikube ") || r.starts_with("sudo minikube ")
+    };
+    let failed = rows.iter().any(|r| {
+        FAILURE
+            .iter()
+            .any(|f| r.starts_with(f) || (f.len() > 2 && r.contains(f)))
+            || r.to_ascii_lowercase().contains("failed")
+    });
+    if failed || !rows.iter().all(|r| styled(r) || command(r)) {
+        return None;
+    }
+    let version = |prefix: &str| {
+        rows.iter().find_map(|r| {
+            let at = r.find(prefix)? + prefix.len();
+            r[at..].split_whitespace().next().map(str::to_owned)
+        })
+    };
+    let mut facts = Vec::new();
+    if let Some(v) = version("minikube v") {
+        facts.push(format!("minikube v{v}"));
+    }
+    if let Some(v) = version("Preparing Kubernetes v") {
+        facts.push(format!("Kubernetes v{v}"));
+    }
+    Some(format!(
+        "minikube start output: the cluster started{}",
+        if facts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", facts.join(", "))
+        }
+    ))
 }
 
 /// Output whose shape is known but whose facts no analysis reads (so an input holding only it is
@@ -1579,6 +1685,85 @@ mod tests {
                 .any(|f| f.rule_id == "gpu-plugin-log-error" && f.message.contains("Ascend910-4")),
             "{:#?}",
             report.findings
+        );
+    }
+
+    /// Healthy outputs read as such (a minikube start that ended with `Done!`, member-cluster
+    /// tables with every member Ready, a sharing config pasted as diff lines); their broken
+    /// variants are not.
+    #[test]
+    fn healthy_outputs_are_read_and_broken_ones_are_not() {
+        let report = |text: &str| {
+            let mut i = Inputs::new();
+            i.add("x.txt", text);
+            let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+            (
+                unrecognised(&i),
+                i.input_problems(),
+                crate::Engine::new().run(&ctx),
+            )
+        };
+        let minikube = "```\n$ minikube start --gpus all\n😄  minikube v1.31.2 on Debian rodete\n✨  Using the docker driver based on user configuration\n🔥  Creating docker container (CPUs=2, Memory=32100MB) ...\n❗  Using GPUs with the Docker driver is experimental, if you experience any issues please report them at: https://github.com/kubernetes/minikube/issues/new/choose\n🐳  Preparing Kubernetes v1.28.2 on Docker 24.0.6 ...\n    ▪ Generating certificates and keys ...\n🌟  Enabled addons: storage-provisioner, nvidia-device-plugin, default-storageclass\n🏄  Done! kubectl is now configured to use \"minikube\" cluster and \"default\" namespace by default\n```\n";
+        let (unread, problems, r) = report(minikube);
+        assert!(!unread, "{problems:?}");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("minikube v1.31.2, Kubernetes v1.28.2")),
+            "{problems:?}"
+        );
+        assert!(
+            r.findings
+                .iter()
+                .all(|f| f.severity == crate::Severity::Info),
+            "{:#?}",
+            r.findings
+        );
+        // the low-fi prefixes of a terminal without emoji
+        let ascii = "* minikube v1.32.0 on Ubuntu 22.04\n* Using the docker driver based on existing profile\n! Using GPUs with the Docker driver is experimental\n* Done! kubectl is now configured to use \"minikube\" cluster and \"default\" namespace by default\n";
+        assert!(!report(ascii).0);
+        // a failed start stays unread (never an all-clear)
+        for failed in [
+            minikube.replace("🏄  Done!", "❌  Exiting due to GUEST_START: failed to start node\n🏄  Done!"),
+            ascii.replace("* Done!", "X Exiting due to RSRC_INSUFFICIENT_CORES: Requested cpu count 2 is greater than the available cpus of 1\n* Done!"),
+            minikube.replace("🏄  Done! kubectl is now configured to use \"minikube\" cluster and \"default\" namespace by default", ""),
+        ] {
+            assert!(report(&failed).0, "{failed}");
+        }
+        // karmada-io/karmada#397: two push members, both Ready
+        let karmada = "I created 2 Clusters, and they are all normal.\n\n```\n[root@node-01 operation]# kubectl get clusters\nNAME   VERSION   MODE   READY   AGE\nboat   v1.21.1   Push   True    4h20m\nhull   v1.13.9   Push   True    126m\n```\n";
+        let (unread, problems, r) = report(karmada);
+        assert!(!unread, "{problems:?}");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("every one Ready (boat, hull)"))
+        );
+        assert!(
+            r.findings
+                .iter()
+                .all(|f| f.severity == crate::Severity::Info)
+        );
+        let (_, _, r) = report(&karmada.replace(
+            "hull   v1.13.9   Push   True ",
+            "hull   v1.13.9   Push   False",
+        ));
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.rule_id == "cluster-unreachable" && f.subject.name == "hull")
+        );
+        // NVIDIA/NeMo-Retriever#2510: a time-slicing config and its ClusterPolicy patch as `+`
+        // lines of a diff
+        let diff = "+    sharing:\n+      timeSlicing:\n+        resources:\n+        - name: nvidia.com/gpu\n+          replicas: 4\n+```\n+\n+```bash\n+kubectl create -n gpu-operator -f time-slicing-config-all.yaml\n+kubectl patch clusterpolicies.nvidia.com/cluster-policy \\\n+    -n gpu-operator --type merge \\\n+    -p '{\"spec\": {\"devicePlugin\": {\"config\": {\"name\": \"time-slicing-config-all\", \"default\": \"any\"}}}}'\n";
+        let (unread, problems, r) = report(diff);
+        assert!(!unread, "{problems:?}");
+        assert!(
+            r.findings
+                .iter()
+                .all(|f| f.severity == crate::Severity::Info),
+            "{:#?}",
+            r.findings
         );
     }
 

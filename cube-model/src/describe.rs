@@ -4141,6 +4141,12 @@ fn parse_storage_classes_table(lines: &[&str], start: usize, out: &mut ParsedTex
             Some(n) => (n.trim().to_owned(), true),
             None => (raw, false),
         };
+        // `kubectl get pv,pvc,sc` names each row `<resource>/<name>`
+        // (`storageclass.storage.k8s.io/gp2 (default)`); an object name never holds a `/`
+        let name = match name.rsplit_once('/') {
+            Some((_, n)) => n.to_owned(),
+            None => name,
+        };
         if name.is_empty() {
             continue;
         }

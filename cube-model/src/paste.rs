@@ -424,7 +424,8 @@ fn is_fence_or_wrapper(line: &str) -> bool {
 pub fn split(text: &str) -> Vec<Section> {
     let mut sections = Vec::new();
     let mut current = Section::default();
-    let raw: Vec<&str> = text.split('\n').collect();
+    let raw = strip_diff_markers(text.split('\n').collect());
+    let raw: Vec<&str> = raw.iter().map(|l| l.as_ref()).collect();
     let mut i = 0;
     let push = |sections: &mut Vec<Section>, mut s: Section| {
         if !s.is_blank() || s.command.is_some() {
@@ -511,6 +512,65 @@ pub fn split(text: &str) -> Vec<Section> {
     }
     push(&mut sections, current);
     sections
+}
+
+/// Lines of a unified diff (`git diff`, a pull request's review thread) read as the text they
+/// add: when every non-blank line of the paste is a diff line (`+`, `-`, ` ` context, `@@`
+/// hunk headers, `diff --git` / `index` / `---` / `+++` file headers) with a hunk header or
+/// only `+` lines, the added and context lines lose their marker and the removed lines and
+/// headers are dropped; elsewhere, a run of at least three consecutive `+` lines (a pasted
+/// added block) loses its markers. Line numbers stay those of the user's file (a dropped line
+/// becomes blank).
+fn strip_diff_markers(lines: Vec<&str>) -> Vec<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let header = |l: &str| {
+        l.starts_with("@@")
+            || l.starts_with("diff --git ")
+            || l.starts_with("index ")
+            || l.starts_with("+++ ")
+            || l.starts_with("--- ")
+            || l.starts_with("\\ No newline")
+    };
+    let added = |l: &str| l.starts_with('+') && !l.starts_with("+++ ");
+    let non_blank: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let all_diff = non_blank
+        .iter()
+        .all(|l| header(l) || l.starts_with(['+', '-', ' ']));
+    let hunks = non_blank.iter().any(|l| l.starts_with("@@"));
+    let only_added = non_blank.iter().all(|l| added(l));
+    if non_blank.iter().filter(|l| added(l)).count() >= 2 && all_diff && (hunks || only_added) {
+        return lines
+            .into_iter()
+            .map(|l| {
+                if header(l) || l.starts_with('-') {
+                    Cow::Borrowed("")
+                } else if l.starts_with(['+', ' ']) {
+                    Cow::Borrowed(&l[1..])
+                } else {
+                    Cow::Borrowed(l)
+                }
+            })
+            .collect();
+    }
+    let mut out: Vec<Cow<'_, str>> = lines.iter().map(|l| Cow::Borrowed(*l)).collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let run = lines[i..]
+            .iter()
+            .take_while(|l| added(l) && !l.starts_with("++"))
+            .count();
+        if run >= 3 {
+            for (j, l) in lines[i..i + run].iter().enumerate() {
+                out[i + j] = Cow::Borrowed(&l[1..]);
+            }
+        }
+        i += run.max(1);
+    }
+    out
 }
 
 /// Words with a digit that programs put before `: ` themselves (Go's `x509: ...`, mount
@@ -2214,6 +2274,39 @@ mod tool_prefix_tests {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn diff_lines_are_read_as_what_they_add() {
+        let d =
+            "+    sharing:\n+      timeSlicing:\n+```\n+\n+```bash\n+kubectl create -f x.yaml\n";
+        let got: Vec<String> = super::strip_diff_markers(d.split('\n').collect())
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(got[0], "    sharing:");
+        assert_eq!(got[2], "```");
+        assert_eq!(got[5], "kubectl create -f x.yaml");
+        // a unified diff: removed lines and headers dropped, context kept
+        let u = "diff --git a/c.yaml b/c.yaml\n--- a/c.yaml\n+++ b/c.yaml\n@@ -1,3 +1,3 @@\n version: v1\n-replicas: 2\n+replicas: 4\n+name: x\n";
+        let got: Vec<String> = super::strip_diff_markers(u.split('\n').collect())
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(got[4..8], ["version: v1", "", "replicas: 4", "name: x"]);
+        assert!(got[..4].iter().all(String::is_empty));
+        // a YAML list or a Markdown list is left alone
+        let y = "- name: a\n- name: b\n";
+        let got: Vec<String> = super::strip_diff_markers(y.split('\n').collect())
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(got[0], "- name: a");
+        let one = "+1 same here\nanything else\n";
+        assert_eq!(
+            super::strip_diff_markers(one.split('\n').collect())[0],
+            "+1 same here"
+        );
+    }
     use super::*;
 
     #[track_caller]

@@ -59,6 +59,19 @@ const APISERVICE_REMEDY: &str = "`kubectl get apiservices | grep False` names th
 /// The remedy of etcd answering too slowly.
 const ETCD_SLOW_REMEDY: &str = "check etcd's health and latency (`etcdctl endpoint status --cluster -w table`, `etcdctl check perf`; the etcd log's `slow fdatasync` / `apply request took too long` lines): give etcd a fast dedicated disk (SSD, WAL fsync p99 under 10 ms), keep members on a low-latency network, and lower the load (many Events or large objects); occasional lines during a leader election are harmless";
 
+/// The remedy of a request the API server did not finish within its deadline.
+const APISERVER_TIMEOUT_REMEDY: &str = "find what the API server waited for: admission webhooks first (`kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o custom-columns=NAME:.metadata.name,TIMEOUT:.webhooks[*].timeoutSeconds,POLICY:.webhooks[*].failurePolicy`: every webhook the request matches and the API server cannot reach waits its timeoutSeconds, even with failurePolicy Ignore; check their Services' endpoints), then etcd's latency (`etcdctl endpoint status --cluster -w table`, `etcdctl check perf`, the etcd log's `took too long` lines) and the API server's own log (`Timeout or abort while handling`, priority-and-fairness rejections in `kubectl get --raw /metrics | grep apiserver_flowcontrol_rejected_requests_total`); a very large LIST needs paging (--chunk-size) or a longer --request-timeout";
+
+/// The remedy of an API server that cannot reach a node's kubelet.
+const KUBELET_PATH_REMEDY: &str = "open TCP 10250 from the control plane to the nodes (firewall, cloud security group: EKS cluster security group, GKE private clusters' firewall rule from the control-plane range) and check the kubelet answers there (`curl -k https://<node address>:10250/healthz` from a control-plane node gives 401 or ok when it listens); the API server dials the node's first address of its preferred type (`kubectl get node <node> -o wide`, kube-apiserver --kubelet-preferred-address-types): a wrong InternalIP (a NAT or VirtualBox 10.0.2.15 address, the kubelet's --node-ip) must be fixed on the node; with konnectivity or a cloud tunnel, its agent pods must run; for an aggregated API check its APIService (`kubectl get apiservices | grep False`)";
+
+/// The remedy of a node whose runtime reports no CNI plugin: install the CNI, check what it
+/// wrote where the runtime reads it, then make the runtime and the kubelet read it again
+/// (containerd's CRI plugin loads the config at start and reloads it only on fsnotify events
+/// of conf_dir: containerd/containerd pkg/cri/server/cni_conf_syncer.go; its conf_dir and
+/// bin_dir are set under [plugins."io.containerd.grpc.v1.cri".cni] in config.toml).
+const CNI_NOT_READY_REMEDY: &str = "install the cluster's CNI if none is (its DaemonSet pod must be Running on this node: `kubectl -n kube-system get pods -o wide | grep <node>`); on the node check that /etc/cni/net.d holds its config (`ls /etc/cni/net.d`, a *.conflist) and /opt/cni/bin its plugin binaries (the conf_dir and bin_dir containerd reads, under [plugins.\"io.containerd.grpc.v1.cri\".cni] in /etc/containerd/config.toml; k3s, rke2 and microk8s use their own paths); if they are there and the node stays NotReady, restart the runtime and then the kubelet (`sudo systemctl restart containerd && sudo systemctl restart kubelet`): containerd loads the CNI config when it starts and reloads it only on file events in conf_dir, so a config written before the directory was watched (or a failed load) stays unseen until a restart; upgrade containerd if it recurs";
+
 /// The remedy of a claim that waits for an external provisioner nothing shows working.
 const WAITING_PROVISIONER_REMEDY: &str = "`kubectl get storageclass` shows the class's PROVISIONER; `kubectl get csidrivers` and `kubectl get pods -A | grep -i -e csi -e provisioner` show whether that driver's controller runs: install it (EKS: the aws-ebs-csi-driver add-on with its IAM role; a NFS or local-path provisioner for self-managed clusters) or fix its pods (`kubectl -n <namespace> logs <controller pod> -c csi-provisioner`); a provisioner that runs under another name needs the StorageClass's provisioner field to match it";
 
@@ -560,12 +573,12 @@ pub static ENTRIES: &[Entry] = &[
         "Network plugin returns error: cni plugin not initialized",
         K8S, "pkg/kubelet/kubelet.go (runtime network status)", "v1.24+")
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
-        .says("no CNI network plugin is initialised on the node: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to /etc/cni/net.d"),
+        .says("no CNI network plugin is initialised on the node: the node is NotReady and pods get no IP", CNI_NOT_READY_REMEDY),
     Entry::new("kubelet.cni-config-uninitialized", F::Kubelet,
         "network plugin is not ready: cni config uninitialized",
         K8S, "pkg/kubelet/dockershim/network/cni/cni.go", "v1.8-v1.23")
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
-        .says("no CNI network plugin is configured on the node: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to /etc/cni/net.d"),
+        .says("no CNI network plugin is configured on the node: the node is NotReady and pods get no IP", CNI_NOT_READY_REMEDY),
     // dockershim's cni.go (and its copies) `No networks found in %s` (`no networks found in %s`
     // in later releases, `No valid networks found in %s`), printed behind `Unable to update cni
     // config: ` at every sync while /etc/cni/net.d is empty: routine during installation, the
@@ -582,11 +595,23 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the runtime finds no CNI configuration in {dir}: the node is NotReady and pods get no IP", "install or repair the cluster's CNI: its DaemonSet pod must run on this node and write its config to {dir}")
         .samples(&[("dir", "/etc/cni/net.d/")]),
+    // containerd's CRI plugin loads the CNI config when it starts (pkg/cri/server/
+    // cni_conf_syncer.go in 1.5-1.7, internal/cri/server in 2.x: `failed to load cni during
+    // init, please check CRI plugin status before setting up network for pods`, with go-cni's
+    // `cni config load failed: no network config found in <dir>: cni plugin not initialized:
+    // failed to load cni config`) and reloads it on fsnotify events of conf_dir only: routine
+    // before the CNI is installed, the cause of NotReady when the config appeared and no reload
+    // followed
+    Entry::new("containerd.cni-load-failed-init", F::ContainerRuntime,
+        "failed to load cni during init, please check CRI plugin status before setting up network for pods",
+        "containerd/containerd", "pkg/cri/server/cni_conf_syncer.go (newCNINetConfSyncer)", "containerd 1.5+")
+        .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
+        .says("containerd started without a CNI configuration (its CRI plugin found none in its conf_dir at start): routine before the CNI is installed; if the node stays NotReady after the CNI was applied, containerd did not reload it", CNI_NOT_READY_REMEDY),
     Entry::new("containerd.cni-no-config", F::Kubelet,
         "no network config found in {dir:w}",
         "containerd/go-cni", "errors.go / cni.go (ErrCNINotInitialized wrapping)", "containerd 1.x-2.x")
         .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
-        .says("containerd finds no CNI configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", "install the cluster's CNI (its DaemonSet writes the config to {dir})")
+        .says("containerd finds no CNI configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", CNI_NOT_READY_REMEDY)
         .samples(&[("dir", "/etc/cni/net.d:")]),
     Entry::new("kubelet.cri-unreachable", F::Kubelet,
         "validate CRI v1 runtime API for endpoint \"{endpoint:w}\": {error}",
@@ -2164,6 +2189,62 @@ pub static ENTRIES: &[Entry] = &[
         .subject("Service/{webhook_namespace}/{webhook_service}")
         .says("the API server answered but cannot call the conversion webhook of {gvk} ({target}), so objects of that CustomResourceDefinition cannot be read or written in other versions: {why}", "{fix}")
         .samples(&[("gvk", "cert-manager.io/v1alpha2, Kind=Certificate"), ("error", "Post \"https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s\": context deadline exceeded")]),
+    // ------------------------------------------------------------------ API server backends: request timeouts
+    // The API server answered HTTP 504 with reason Timeout (k8s.io/apimachinery
+    // pkg/api/errors/errors.go NewTimeoutError prints `Timeout: %s`; kubectl adds `Error from
+    // server (Timeout): `): the request did not finish within its deadline INSIDE the server
+    // (admission webhooks, etcd, an overloaded API server), so the client's connection works
+    // and this is never cluster-unreachable. Wordings:
+    // staging/src/k8s.io/apiserver/pkg/endpoints/handlers/finisher/finisher.go (v1.23+:
+    // `request did not complete within requested timeout - %s` with ctx.Err(), `context
+    // deadline exceeded`); endpoints/handlers/rest.go before (`... requested timeout %s` with
+    // the duration); admission/plugin/webhook/{mutating,validating}/dispatcher.go and
+    // storage/etcd3/store.go (the bare text, when the deadline passed before the next webhook or
+    // etcd read); server/filters/timeout.go WithTimeoutForNonLongRunningRequests (`request did
+    // not complete within %s`, the global --request-timeout, 1m0s by default); a 504 without a
+    // Status body (errors.go NewGenericServerResponse: `the server was unable to return a
+    // response in the time allotted, but may still be processing the request`); NewServerTimeout
+    // (`The %s operation against %s could not be completed at this time, please try again.`);
+    // and the server's own log when a handler ran past the deadline (Go net/http
+    // ErrHandlerTimeout `http: Handler timeout`, written by server/filters/timeout.go).
+    // rules::backends reads them with the rest of the text: when the text names admission
+    // webhooks, the webhooks' timeoutSeconds are the cause (admission-webhook-unreachable).
+    Entry::new("apiserver.request-timeout", F::Client,
+        "request did not complete within requested timeout",
+        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/handlers/finisher/finisher.go (handlers/rest.go before v1.23; the webhook dispatchers; storage/etcd3/store.go)", "v1.8+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-timeout").exclusive()
+        .says("the API server answered 504 Timeout: the request did not finish within its deadline inside the API server (the client reached the server; this is not a connection problem). What it waited for is one of: admission webhooks it cannot reach (each waits its timeoutSeconds, and the calls add up), etcd answering slowly, or an API server overloaded or throttling (priority and fairness)", APISERVER_TIMEOUT_REMEDY),
+    Entry::new("apiserver.request-timeout-global", F::Client,
+        "Timeout: request did not complete within {timeout:w}",
+        K8S, "staging/src/k8s.io/apiserver/pkg/server/filters/timeout.go (WithTimeoutForNonLongRunningRequests)", "v1.8+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-timeout").exclusive()
+        .says("the API server answered 504 Timeout: the request ran past the server's request timeout ({timeout}, kube-apiserver --request-timeout) inside the API server (the client reached the server; this is not a connection problem): admission webhooks it cannot reach, etcd answering slowly, or an overloaded API server", APISERVER_TIMEOUT_REMEDY)
+        .samples(&[("timeout", "1m0s")]),
+    Entry::new("apiserver.gateway-timeout", F::Client,
+        "the server was unable to return a response in the time allotted",
+        "kubernetes/apimachinery", "pkg/api/errors/errors.go (NewGenericServerResponse, http.StatusGatewayTimeout)", "v1.8+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-timeout").exclusive()
+        .says("the API server (or a proxy in front of it) answered 504 Timeout: it could not answer in time and may still be processing the request (the client reached the server; this is not a connection problem): admission webhooks it cannot reach, etcd answering slowly, or an overloaded API server", APISERVER_TIMEOUT_REMEDY),
+    Entry::new("apiserver.server-timeout", F::Client,
+        "The {verb:w} operation against {resource} could not be completed at this time, please try again.",
+        "kubernetes/apimachinery", "pkg/api/errors/errors.go (NewServerTimeout)", "v1.8+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-timeout").exclusive()
+        .says("the API server answered ServerTimeout for {verb} on {resource}: it could not complete the operation in time (the client reached the server; this is not a connection problem): etcd answering slowly, admission webhooks it cannot reach, or an overloaded API server", APISERVER_TIMEOUT_REMEDY)
+        .samples(&[("verb", "POST"), ("resource", "pods")]),
+    Entry::new("apiserver.handler-timeout", F::Client,
+        "http: Handler timeout",
+        GO, "src/net/http/server.go (ErrHandlerTimeout), written by k8s.io/apiserver pkg/server/filters/timeout.go", "Go 1.x")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-timeout").exclusive()
+        .says("the API server's own log: handlers ran past the request deadline and their clients got 504 Timeout (the server is up and answering; its requests are slow): admission webhooks it cannot reach, etcd answering slowly, or an overloaded API server", APISERVER_TIMEOUT_REMEDY),
+    // the API server proxying to a backend (a node's kubelet on 10250 for exec, attach,
+    // port-forward, logs; an aggregated API) that it cannot dial: k8s.io/apimachinery
+    // pkg/util/proxy/upgradeaware.go `error dialing backend: %v`. The API server answered.
+    Entry::new("apiserver.backend-dial-failed", F::Client,
+        "error dialing backend: {error}",
+        "kubernetes/apimachinery", "pkg/util/proxy/upgradeaware.go (UpgradeAwareHandler dial)", "v1.8+")
+        .to(K::Known, "apiserver-kubelet-unreachable", Warning).group("apiserver-backend").exclusive()
+        .says("the API server answered but cannot open a connection to the backend it proxies to ({error}): for exec, attach, port-forward and logs that is the node's kubelet (port 10250); for an aggregated API its Service", KUBELET_PATH_REMEDY)
+        .samples(&[("error", "dial tcp 10.0.0.5:10250: i/o timeout")]),
     // ------------------------------------------------------------------ API server backends: aggregated APIs
     // An APIService (metrics-server's v1beta1.metrics.k8s.io, custom metrics adapters) the
     // API server cannot reach: clients get 503 (apimachinery pkg/api/errors: `the server is
@@ -2385,6 +2466,13 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes-sigs/sig-storage-lib-external-provisioner", "controller/controller.go (provisionClaimOperation)", "external-provisioner v1.0+")
         .complete()
         .samples(&[("volume", "pvc-0a1b2c3d")]),
+    // the PersistentVolume controller's Normal event for a claim of a WaitForFirstConsumer
+    // class that no scheduled pod uses yet (pkg/controller/volume/persistentvolume/
+    // pv_controller.go, reason WaitForFirstConsumer): the normal wait, no conclusion
+    Entry::new("provision.waiting-first-consumer", F::Storage,
+        "waiting for first consumer to be created before binding",
+        K8S, "pkg/controller/volume/persistentvolume/pv_controller.go (syncUnboundClaim, WaitForFirstConsumer event)", "v1.12+")
+        .complete(),
     Entry::new("go.x509-unknown-authority", F::Client,
         "x509: certificate signed by unknown authority",
         GO, "src/crypto/x509/verify.go (UnknownAuthorityError)", "Go 1.x")

@@ -331,6 +331,8 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     }
     if text.contains("kind: ConfigMap") && (text.contains("timeSlicing") || text.contains("mps:")) {
         out.extend(sharing::check(source, text));
+    } else if text.contains("sharing:") && (text.contains("timeSlicing") || text.contains("mps:")) {
+        out.extend(sharing::check_bare(source, text));
     }
     out
 }
@@ -863,6 +865,7 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
             }
         }
     }
+    server_proxy_dial(l, &mut hits);
     let mut recognised = !matches.is_empty();
     for h in events::classify_line(l) {
         recognised = true;
@@ -889,6 +892,44 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
     }
     let join = matches.iter().any(|m| m.entry.join);
     (hits, recognised, join)
+}
+
+/// kubectl prints the API server's answer as `Error from server (<reason>): <message>` (or
+/// `Error from server: <message>`, k8s.io/kubectl pkg/cmd/util/helpers.go): a connection error
+/// inside it is the API server's own call, not the client's. For `kubectl logs` the API server
+/// fetches `https://<node>:10250/containerLogs/...` from the kubelet and passes its dial error
+/// on (`Error from server: Get "https://10.0.0.5:10250/containerLogs/...": dial tcp
+/// 10.0.0.5:10250: i/o timeout`): the connection hits of such a line become the catalog's
+/// `apiserver.backend-dial-failed` (apiserver-kubelet-unreachable).
+fn server_proxy_dial(l: &str, hits: &mut Vec<Hit>) {
+    const CONNECTION: [SignalKind; 5] = [
+        SignalKind::Refused,
+        SignalKind::Timeout,
+        SignalKind::NoRoute,
+        SignalKind::NoSuchHost,
+        SignalKind::ConnectionClosed,
+    ];
+    let Some(at) = l.find("Error from server") else {
+        return;
+    };
+    let answer = &l[at..];
+    if !answer.contains(":10250") || !hits.iter().any(|h| CONNECTION.contains(&h.0)) {
+        return;
+    }
+    hits.retain(|h| !CONNECTION.contains(&h.0));
+    let error = answer
+        .find("dial tcp")
+        .map_or_else(|| answer.to_owned(), |p| answer[p..].trim().to_owned());
+    let hit = (
+        SignalKind::Known,
+        details(&[
+            ("entry", "apiserver.backend-dial-failed".to_owned()),
+            ("error", error),
+        ]),
+    );
+    if !hits.contains(&hit) {
+        hits.push(hit);
+    }
 }
 
 /// The signal of one catalog match: its placeholders (and `entry`), refined by the family's

@@ -162,6 +162,47 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
     out
 }
 
+/// The member clusters of the member-cluster tables in `text` when every one is ready
+/// (`True` in the dialect's readiness column): the program and the members' names. `None` when
+/// the text holds no such table, or some member is not ready (then [`check`] reports it).
+pub fn all_ready(text: &str) -> Option<(&'static str, Vec<String>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut program = None;
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let cols = header_columns(lines[i]);
+        let Some(d) = (cols.first().is_some_and(|(_, n)| n == "NAME"))
+            .then(|| dialect_of(&cols))
+            .flatten()
+        else {
+            i += 1;
+            continue;
+        };
+        let ready_idx = cols.iter().position(|(_, n)| n == d.ready).unwrap_or(0);
+        let mut j = i + 1;
+        while j < lines.len() && !lines[j].trim().is_empty() {
+            let row = lines[j];
+            if header_columns(row)
+                .first()
+                .is_some_and(|(_, n)| n == "NAME")
+            {
+                break;
+            }
+            let name = row.split_whitespace().next().unwrap_or("");
+            if cell(row, &cols, ready_idx) != "True" {
+                return None;
+            }
+            names.push(name.to_owned());
+            j += 1;
+        }
+        program = Some(d.program);
+        i = j;
+    }
+    let program = program?;
+    (!names.is_empty()).then_some((program, names))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +226,21 @@ mod tests {
         // -o wide and the METADATASUFFICIENT column
         let w = "NAME      VERSION   MODE   READY   METADATASUFFICIENT   AGE   APIENDPOINT\nmember1   v1.31.0   Push   False   True                 5d    https://172.18.0.3:6443\n";
         assert_eq!(check("w", w).len(), 1);
+    }
+
+    #[test]
+    fn all_ready_tables_are_read_as_such() {
+        let t = "[root@node-01 operation]# kubectl get clusters\nNAME   VERSION   MODE   READY   AGE\nboat   v1.21.1   Push   True    4h20m\nhull   v1.13.9   Push   True    126m\n";
+        let (program, names) = all_ready(t).expect("all ready");
+        assert_eq!((program, names.len()), ("Karmada", 2));
+        assert!(check("x", t).is_empty());
+        let broken = t.replace(
+            "hull   v1.13.9   Push   True ",
+            "hull   v1.13.9   Push   False",
+        );
+        assert!(all_ready(&broken).is_none());
+        assert_eq!(check("x", &broken).len(), 1);
+        assert!(all_ready("NAME  AGE\n").is_none());
     }
 
     #[test]

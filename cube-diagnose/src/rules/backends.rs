@@ -7,7 +7,7 @@
 //! is derived by `classify::backends`.
 
 use crate::classify::SignalKind;
-use crate::rules::log_catalog::catalog_findings;
+use crate::rules::log_catalog::{catalog_findings, catalog_findings_of};
 use crate::rules::signals;
 use crate::{Context, Finding};
 
@@ -57,6 +57,15 @@ declare_rule!(
 );
 
 declare_rule!(
+    ApiserverKubeletUnreachable,
+    "apiserver-kubelet-unreachable",
+    Import,
+    Warning,
+    "The API server answered but cannot connect to a backend it proxies to: a node's kubelet on port 10250 (`kubectl logs`, `exec`, `attach`, `port-forward`: `Error from server: Get \"https://<node>:10250/containerLogs/...\": dial tcp <node>:10250: i/o timeout`, `error dialing backend: dial tcp ...`, k8s.io/apimachinery pkg/util/proxy/upgradeaware.go) or an aggregated API's Service. The client's own connection works, so this is not cluster-unreachable: the path from the control plane to the nodes (firewall, security group, a wrong node InternalIP, konnectivity agents) is broken or the kubelet does not listen.",
+    check_kubelet_path
+);
+
+declare_rule!(
     StorageProvisioningFailed,
     "storage-provisioning-failed",
     Storage,
@@ -66,7 +75,113 @@ declare_rule!(
 );
 
 fn check_webhook(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, AdmissionWebhookUnreachable::ID)
+    let mut out = catalog_findings(ctx, AdmissionWebhookUnreachable::ID);
+    out.extend(webhook_timeouts(ctx, &out));
+    out
+}
+
+/// The log sources a finding's evidence cites.
+fn evidence_sources(f: &Finding) -> Vec<&str> {
+    f.evidence
+        .iter()
+        .filter_map(|e| match e {
+            crate::Evidence::Log { source, .. } => Some(source.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A request timeout inside the API server in a text about admission webhooks: the webhooks'
+/// timeouts are what it waited for. One finding per timeout finding; none for a text whose
+/// webhook call failures are already read (`calls`: those findings carry the cause).
+fn webhook_timeouts(ctx: &Context<'_>, calls: &[Finding]) -> Vec<Finding> {
+    let called: Vec<&str> = calls.iter().flat_map(evidence_sources).collect();
+    request_timeouts(ctx)
+        .into_iter()
+        .filter_map(|f| {
+            let sources = evidence_sources(&f);
+            if sources.iter().any(|s| called.contains(s)) {
+                return None;
+            }
+            let c = sources.iter().find_map(|s| webhook_context(ctx, s))?;
+            Some(webhook_timeout_finding(f, &c))
+        })
+        .collect()
+}
+
+/// The request-timeout findings of the catalog (`apiserver.request-timeout*`, concluded by
+/// `etcd-unhealthy` unless the text names admission webhooks).
+fn request_timeouts(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings_of(ctx, EtcdUnhealthy::ID, |e| e.group == "apiserver-timeout")
+}
+
+/// What a text says about admission webhooks, when it names them (`webhook`, `failurePolicy`,
+/// `timeoutSeconds`, `admission controller`): the words found, and whether a NetworkPolicy
+/// (default deny) is named too. `None` when the text does not talk about webhooks.
+fn webhook_context(ctx: &Context<'_>, source: &str) -> Option<WebhookContext> {
+    let text: String = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == source)
+        .map(|l| l.text.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let webhooks = [
+        "webhook",
+        "failurepolicy",
+        "timeoutseconds",
+        "admission controller",
+    ]
+    .iter()
+    .any(|w| text.contains(w));
+    if !webhooks {
+        return None;
+    }
+    Some(WebhookContext {
+        ignore: text.contains("failurepolicy: ignore")
+            || text.contains("failurepolicy=ignore")
+            || text.contains("failurepolicy ignore")
+            || text.contains("failing open"),
+        network_policy: text.contains("networkpolic")
+            || text.contains("network polic")
+            || text.contains("default deny")
+            || text.contains("default-deny"),
+    })
+}
+
+/// The facts about webhooks a text states next to a request timeout.
+#[derive(Debug, Default, Clone, Copy)]
+struct WebhookContext {
+    /// The webhooks are said to fail open (failurePolicy Ignore).
+    ignore: bool,
+    /// A NetworkPolicy (default deny) is named.
+    network_policy: bool,
+}
+
+/// The admission-webhook finding for a request timeout in a text about webhooks.
+fn webhook_timeout_finding(f: Finding, c: &WebhookContext) -> Finding {
+    let ignore = if c.ignore {
+        " failurePolicy Ignore does not help here: Ignore only decides what happens after a call failed, and each unreachable webhook first waits its full timeoutSeconds;"
+    } else {
+        ""
+    };
+    let netpol = if c.network_policy {
+        " The text names a NetworkPolicy (default deny): unless a policy allows ingress to the webhook pods from the control plane, every call times out."
+    } else {
+        ""
+    };
+    Finding::new(
+        AdmissionWebhookUnreachable::ID,
+        crate::Severity::Error,
+        f.subject.clone(),
+        format!(
+            "the API server answered 504 Timeout (`request did not complete within requested timeout`) while admitting the request: it waited for admission webhooks it cannot reach.{ignore} the mutating webhooks are called one after the other and every validating webhook in parallel, so the timeoutSeconds of the webhooks the request matches (10s by default, at most 30s each) add up, and once their sum passes the request deadline (the API server's --request-timeout, 60s by default, or the client's shorter timeout) the whole request fails with this timeout, naming no webhook.{netpol}"
+        ),
+    )
+    .with_evidences(f.evidence)
+    .with_remedy(
+        "list the webhooks with their timeouts and policies (`kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o custom-columns=NAME:.metadata.name,TIMEOUT:.webhooks[*].timeoutSeconds,POLICY:.webhooks[*].failurePolicy,SERVICE:.webhooks[*].clientConfig.service.name`); make each reachable from the control plane: its Service must have ready endpoints (`kubectl -n <namespace> get endpoints <service>`) and, under a default-deny NetworkPolicy, a policy must allow ingress to the webhook pods on their port (from the control plane's addresses, or from anywhere on managed clusters whose control plane has no pod IP); keep the sum of the timeoutSeconds of the webhooks one request matches below the request deadline (lower timeoutSeconds, narrow rules/namespaceSelector/objectSelector so they do not match every pod), and delete the configurations of a webhook that was uninstalled",
+    )
 }
 
 fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
@@ -105,10 +220,36 @@ fn check_space(ctx: &Context<'_>) -> Vec<Finding> {
 fn check_etcd(ctx: &Context<'_>) -> Vec<Finding> {
     // the NOSPACE alarm explains the other etcd errors of the same input (one cause)
     let nospace = !check_space(ctx).is_empty();
-    catalog_findings(ctx, EtcdUnhealthy::ID)
+    let etcd: Vec<Finding> =
+        catalog_findings_of(ctx, EtcdUnhealthy::ID, |e| e.group != "apiserver-timeout")
+            .into_iter()
+            .filter(|f| !nospace || f.severity == crate::Severity::Info)
+            .collect();
+    // a request timeout: the webhooks of a text about webhooks (admission-webhook-unreachable
+    // carries it), etcd's own errors of the same text, or, alone, the backend slowness it is
+    let calls = catalog_findings(ctx, AdmissionWebhookUnreachable::ID);
+    let called: Vec<&str> = calls.iter().flat_map(evidence_sources).collect();
+    let timeouts: Vec<Finding> = request_timeouts(ctx)
         .into_iter()
-        .filter(|f| !nospace || f.severity == crate::Severity::Info)
-        .collect()
+        .filter(|f| {
+            let sources = evidence_sources(f);
+            // the webhooks' finding carries it: calls that failed in the same text, or a text
+            // about webhooks
+            let webhooks = sources
+                .iter()
+                .any(|s| called.contains(s) || webhook_context(ctx, s).is_some());
+            !nospace
+                && !webhooks
+                && !etcd
+                    .iter()
+                    .any(|e| e.subject == f.subject && e.severity > crate::Severity::Info)
+        })
+        .collect();
+    etcd.into_iter().chain(timeouts).collect()
+}
+
+fn check_kubelet_path(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, ApiserverKubeletUnreachable::ID)
 }
 
 /// Whether the input shows an external provisioner working on claims (its own events, or a
@@ -167,6 +308,13 @@ fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
     findings.retain(|f| {
         !(f.message.contains("waits for the external provisioner") && failed.contains(&f.subject))
     });
+    // Pending claims whose objects (tables, describe, YAML) show the cause
+    let explained: Vec<crate::Subject> = findings.iter().map(|f| f.subject.clone()).collect();
+    findings.extend(crate::rules::storage_pending::pending_claims(
+        ctx,
+        StorageProvisioningFailed::ID,
+        &explained,
+    ));
     findings
 }
 
@@ -219,6 +367,161 @@ mod tests {
             "Error from server: admission webhook \"policy.example.com\" denied the request without explanation",
         );
         assert!(silent[0].message.contains("gave no reason"), "{silent:#?}");
+    }
+
+    #[test]
+    fn request_timeouts_are_answers_of_the_api_server() {
+        // every wording of the API server's 504 (finisher.go v1.23+, rest.go before, the
+        // webhook dispatchers / etcd3 store, filters/timeout.go, a 504 without a Status body,
+        // NewServerTimeout, the server's own log)
+        for line in [
+            "Error from server (Timeout): Timeout: request did not complete within requested timeout - context deadline exceeded",
+            "Error updating KubeFedConfig \"kube-federation-system/kubefed\": Timeout: request did not complete within requested timeout 30s",
+            "Error from server (Timeout): error when creating \"deployment.yaml\": Timeout: request did not complete within requested timeout",
+            "Error from server (Timeout): Timeout: request did not complete within 1m0s",
+            "E0101 00:00:00.000000 1 reflector.go:1] Failed to watch *v1.Service: the server was unable to return a response in the time allotted, but may still be processing the request (get services)",
+            "Error from server (ServerTimeout): The POST operation against pods could not be completed at this time, please try again.",
+            "E1017 10:00:00.000000 1 writers.go:122] apiserver was unable to write a JSON response: http: Handler timeout",
+        ] {
+            let f = run_log("etcd-unhealthy", line);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Warning);
+            assert!(
+                f[0].message.contains("not a connection problem")
+                    || f[0].message.contains("server is up"),
+                "{f:#?}"
+            );
+            assert!(f[0].remedy.contains("timeoutSeconds") && f[0].remedy.contains("etcdctl"));
+            assert!(run_log("cluster-unreachable", line).is_empty(), "{line}");
+            assert!(
+                run_log("admission-webhook-unreachable", line).is_empty(),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn request_timeout_in_a_text_about_webhooks_names_their_timeouts() {
+        // kubernetes/kubernetes#128162 (v1.31): four failurePolicy Ignore webhooks behind a
+        // default-deny NetworkPolicy, no `failed calling webhook` text at all
+        let text = "Pod admission failed with the error \"Timeout: request did not complete within requested timeout - context deadline exceeded\"\nThis occurred with an admission controller, when a default deny policy was applied and the network policy allowing ingress to the admission controller was missing, although each of the webhook configurations specifies `failurePolicy: Ignore`.\n";
+        let f = run_log("admission-webhook-unreachable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Error);
+        assert!(
+            f[0].message.contains("timeoutSeconds")
+                && f[0].message.contains("failurePolicy Ignore does not help")
+        );
+        assert!(f[0].message.contains("NetworkPolicy"));
+        assert!(f[0].remedy.contains("webhooks[*].timeoutSeconds"));
+        assert!(run_log("etcd-unhealthy", text).is_empty());
+        assert!(run_log("cluster-unreachable", text).is_empty());
+        // the webhook's own call failure in the same text carries the cause: one finding
+        let both = "Internal error occurred: failed calling webhook \"mutate.example.com\": failed to call webhook: Post \"https://hook.example.svc:443/mutate?timeout=10s\": context deadline exceeded\nError from server (Timeout): Timeout: request did not complete within requested timeout - context deadline exceeded\n";
+        let w = run_log("admission-webhook-unreachable", both);
+        assert_eq!(w.len(), 1, "{w:#?}");
+        assert_eq!(w[0].subject.name, "hook");
+        assert!(run_log("etcd-unhealthy", both).is_empty());
+        // etcd's own errors in the same text explain the timeout
+        let etcd = "Error from server: etcdserver: request timed out\nError from server (Timeout): Timeout: request did not complete within requested timeout - context deadline exceeded\n";
+        let e = run_log("etcd-unhealthy", etcd);
+        assert_eq!(e.len(), 1, "{e:#?}");
+        assert!(e[0].message.contains("etcd did not commit"));
+    }
+
+    #[test]
+    fn kubelet_behind_the_api_server() {
+        // `kubectl logs` / `exec` through the API server: the client's connection works
+        for text in [
+            "Error from server: Get \"https://10.0.0.5:10250/containerLogs/default/web-0/web\": dial tcp 10.0.0.5:10250: i/o timeout",
+            "Error from server: error dialing backend: dial tcp 10.0.0.6:10250: connect: connection refused",
+            "Error from server: Get https://10.0.0.7:10250/containerLogs/kube-system/coredns-1/coredns: dial tcp 10.0.0.7:10250: connect: no route to host",
+        ] {
+            let f = run_log("apiserver-kubelet-unreachable", text);
+            assert_eq!(f.len(), 1, "{text}: {f:#?}");
+            assert!(f[0].remedy.contains("10250"));
+            assert!(run_log("cluster-unreachable", text).is_empty(), "{text}");
+        }
+        // the client's own dial is still the client's
+        assert!(
+            run_log(
+                "apiserver-kubelet-unreachable",
+                "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            run_log(
+                "cluster-unreachable",
+                "Unable to connect to the server: dial tcp 10.0.0.1:6443: i/o timeout"
+            )
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn pending_claims_read_from_tables() {
+        use crate::rules::testutil::run_rule;
+        // epinio/epinio#1809: `kubectl get pv,pvc,sc -A` in a CI DEBUG block, EKS 1.23 gp2
+        let tables = "DEBUG check pv, pvc, sc here:\n  NAMESPACE   NAME                                  STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n  epinio      persistentvolumeclaim/epinio-binary   Pending                                      gp2            105s\n\n  NAMESPACE   NAME                                        PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\n              storageclass.storage.k8s.io/gp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  35m\n";
+        let f = run_rule("storage-provisioning-failed", tables);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            (f[0].subject.namespace.as_str(), f[0].subject.name.as_str()),
+            ("epinio", "epinio-binary")
+        );
+        assert!(f[0].message.contains("ebs.csi.aws.com") && f[0].message.contains("CSI migration"));
+        assert!(f[0].remedy.contains("IAM") && f[0].remedy.contains("AmazonEBSCSIDriverPolicy"));
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(run_rule("storage-no-default-class", tables).is_empty());
+        // every in-tree plugin of csi-translation-lib, Immediate binding: an error
+        for (in_tree, driver) in [
+            ("kubernetes.io/gce-pd", "pd.csi.storage.gke.io"),
+            ("kubernetes.io/azure-disk", "disk.csi.azure.com"),
+            ("kubernetes.io/cinder", "cinder.csi.openstack.org"),
+            ("kubernetes.io/vsphere-volume", "csi.vsphere.vmware.com"),
+        ] {
+            let t = format!(
+                "$ kubectl get pvc\nNAME     STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Pending                                      std            5m\n$ kubectl get sc\nNAME            PROVISIONER    RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nstd (default)   {in_tree}   Delete          Immediate           true                   40d\n"
+            );
+            let f = run_rule("storage-provisioning-failed", &t);
+            assert_eq!(f.len(), 1, "{in_tree}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Error);
+            assert!(f[0].message.contains(driver), "{f:#?}");
+        }
+        // the driver's controller runs: the migration is served
+        let running = format!(
+            "{tables}$ kubectl get pods -A\nNAMESPACE     NAME                                  READY   STATUS    RESTARTS   AGE\nkube-system   ebs-csi-controller-6d5b8b9f8c-abcde   6/6     Running   0          10m\n"
+        );
+        assert!(run_rule("storage-provisioning-failed", &running).is_empty());
+        // Bound is healthy; a Bound claim of the class shows the provisioner works
+        let bound = "NAME     STATUS    VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndata-0   Bound     pvc-0a1b2c3d-1111-2222-3333-444455556666   10Gi       RWO            gp2            3d\ndata-1   Pending                                                                        gp2            1m\n\nNAME            PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\ngp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  40d\n";
+        assert!(run_rule("storage-provisioning-failed", bound).is_empty());
+        // a claim naming a class the listing does not hold
+        let missing = "NAMESPACE   NAME        STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\ndefault     data-db-0   Pending                                      standard       5m\n\nNAME            PROVISIONER          RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nlocal-path (default)   rancher.io/local-path   Delete   WaitForFirstConsumer   false   40d\n";
+        let m = run_rule("storage-provisioning-failed", missing);
+        assert_eq!(m.len(), 1, "{m:#?}");
+        assert!(m[0].message.contains("standard") && m[0].message.contains("not found"));
+        // an external provisioner with no pod in a cluster-wide listing
+        let nopod = "$ kubectl get pvc -n ml\nNAME     STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\nmodels   Pending                                      nfs-client     3h\n$ kubectl get sc\nNAME                   PROVISIONER                                   RECLAIMPOLICY   VOLUMEBINDINGMODE   ALLOWVOLUMEEXPANSION   AGE\nnfs-client (default)   k8s-sigs.io/nfs-subdir-external-provisioner   Delete          Immediate           true                   20d\n$ kubectl get pods -A\nNAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\nkube-system   coredns-5d78c9869d-abcde   1/1     Running   0          20d\nml            trainer-0                  0/1     Pending   0          3h\n";
+        let n = run_rule("storage-provisioning-failed", nopod);
+        assert_eq!(n.len(), 1, "{n:#?}");
+        assert!(n[0].message.contains("runs no pod"));
+        let withpod = nopod.replace("ml            trainer-0 ", "default       nfs-subdir-external-provisioner-7b9d-xk2lp   1/1     Running   0          20d\nml            trainer-0 ");
+        assert!(run_rule("storage-provisioning-failed", &withpod).is_empty());
+    }
+
+    #[test]
+    fn a_claim_waiting_for_its_first_consumer_is_normal() {
+        use crate::rules::testutil::run_rule;
+        let text = "$ kubectl get sc\nNAME            PROVISIONER             RECLAIMPOLICY   VOLUMEBINDINGMODE      ALLOWVOLUMEEXPANSION   AGE\ngp2 (default)   kubernetes.io/aws-ebs   Delete          WaitForFirstConsumer   false                  40d\n$ kubectl describe pvc data-0\nName:          data-0\nNamespace:     default\nStorageClass:  gp2\nStatus:        Pending\nVolume:\nLabels:        <none>\nAnnotations:   <none>\nFinalizers:    [kubernetes.io/pvc-protection]\nCapacity:\nAccess Modes:\nVolumeMode:    Filesystem\nUsed By:       <none>\nEvents:\n  Type    Reason                Age                From                         Message\n  ----    ------                ----               ----                         -------\n  Normal  WaitForFirstConsumer  12s (x3 over 40s)  persistentvolume-controller  waiting for first consumer to be created before binding\n";
+        assert!(
+            run_rule("storage-provisioning-failed", text).is_empty(),
+            "{:#?}",
+            run_rule("storage-provisioning-failed", text)
+        );
+        assert!(run_rule("log-line-unrecognised", text).is_empty());
     }
 
     #[test]

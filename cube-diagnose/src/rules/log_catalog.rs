@@ -86,6 +86,34 @@ fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
 }
 fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, NodeRuntimeUnhealthy::ID);
+    // a CNI the text says was applied while the runtime still reports none: the runtime did
+    // not (re)load its config, so the restart comes first
+    for f in &mut out {
+        let cni = f.evidence.iter().any(|e| {
+            matches!(e, crate::Evidence::Log { text, .. }
+                if ["cni plugin not initialized", "cni config uninitialized", "failed to load cni", "no network config found"]
+                    .iter()
+                    .any(|m| text.contains(m)))
+        });
+        if !cni {
+            continue;
+        }
+        let applied = f.evidence.iter().find_map(|e| match e {
+            crate::Evidence::Log { source, .. } => ctx
+                .logs()
+                .iter()
+                .filter(|l| &l.source == source)
+                .find_map(|l| cni_applied(&l.text)),
+            _ => None,
+        });
+        if let Some(what) = applied {
+            f.message.push_str(&format!(
+                "; the text says {what} was applied and the condition persists: the CNI's config is (or should be) on the node, but the container runtime has not loaded it (containerd's CRI plugin loads the CNI config when it starts and reloads it only on file events in its conf_dir)"
+            ));
+            f.remedy = "on the node confirm the CNI's config and binaries are where the runtime reads them (`ls /etc/cni/net.d /opt/cni/bin`; containerd's conf_dir and bin_dir under [plugins.\"io.containerd.grpc.v1.cri\".cni] in /etc/containerd/config.toml), then restart the runtime and the kubelet (`sudo systemctl restart containerd && sudo systemctl restart kubelet`) and watch the node turn Ready (`kubectl get nodes -w`); if the config is missing, the CNI's DaemonSet pod on this node has not run (its logs say why); upgrade containerd if it recurs"
+                .to_owned();
+        }
+    }
     // the same cause read from the node's own conditions (Node objects, describe tables)
     out.extend(crate::rules::node_conditions::pressure_findings(
         ctx,
@@ -102,6 +130,49 @@ fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
         GpuPluginLogError::ID,
     ));
     out
+}
+
+/// What a text says was applied as the cluster's CNI (`kubectl apply -f calico.yaml`, `When I
+/// apply cni`, `installed flannel`): the CNI named, or "a CNI". `None` when the text says no
+/// such thing.
+fn cni_applied(text: &str) -> Option<String> {
+    const CNIS: [&str; 10] = [
+        "calico",
+        "flannel",
+        "cilium",
+        "weave",
+        "canal",
+        "antrea",
+        "kube-router",
+        "kube-ovn",
+        "multus",
+        "cni",
+    ];
+    const APPLIED: [&str; 6] = [
+        "apply",
+        "applied",
+        "install",
+        "deployed",
+        "helm upgrade",
+        "started",
+    ];
+    text.lines().find_map(|l| {
+        let lower = l.to_ascii_lowercase();
+        // the runtime's own message names the CNI; the person's sentence or command applies it
+        if lower.contains("cni plugin not initialized")
+            || lower.contains("cni config uninitialized")
+            || !APPLIED.iter().any(|a| lower.contains(a))
+        {
+            return None;
+        }
+        CNIS.iter().find(|c| lower.contains(*c)).map(|c| {
+            if *c == "cni" {
+                "a CNI".to_owned()
+            } else {
+                format!("the CNI ({c})")
+            }
+        })
+    })
 }
 
 /// One warning per subject and resource for the error lines of a device plugin's log that no
@@ -356,6 +427,45 @@ mod tests {
             "{l:#?}"
         );
         assert!(!l[0].remedy.contains("ss -ltnp"));
+    }
+
+    #[test]
+    fn cni_applied_but_not_loaded_restarts_the_runtime() {
+        // containerd/containerd#8419 (k8s 1.24, containerd 1.6.18), full-width punctuation
+        let text = "k8s 1.24，containerd 1.6.18\nWhen I apply cni，ode is still not ready after starting cni\nERROR：NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n";
+        let f = run_log("node-runtime-unhealthy", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message
+                .contains("was applied and the condition persists")
+        );
+        assert!(
+            f[0].remedy.contains("systemctl restart containerd")
+                && f[0].remedy.contains("/opt/cni/bin")
+        );
+        // without the sentence the remedy installs the CNI first and restarts after
+        let bare = run_log(
+            "node-runtime-unhealthy",
+            "E1201 10:00:00.000000 1 kubelet.go:2373] \"Container runtime network not ready\" networkReady=\"NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\"\n",
+        );
+        assert_eq!(bare.len(), 1, "{bare:#?}");
+        assert!(!bare[0].message.contains("was applied"));
+        assert!(
+            bare[0].remedy.starts_with("install the cluster's CNI")
+                && bare[0].remedy.contains("restart containerd")
+        );
+        // kubectl apply of a CNI manifest is "applied" too; containerd's init line is context
+        let applied = run_log(
+            "node-runtime-unhealthy",
+            "$ kubectl apply -f https://raw.githubusercontent.com/projectcalico/calico/v3.26.1/manifests/calico.yaml\nlevel=error msg=\"failed to load cni during init, please check CRI plugin status before setting up network for pods\" error=\"cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config\"\nNetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\n",
+        );
+        assert!(
+            applied
+                .iter()
+                .any(|f| f.message.contains("the CNI (calico) was applied")),
+            "{applied:#?}"
+        );
+        assert!(run_log("log-line-unrecognised", "level=error msg=\"failed to load cni during init, please check CRI plugin status before setting up network for pods\" error=\"cni config load failed\"\n").is_empty());
     }
 
     #[test]

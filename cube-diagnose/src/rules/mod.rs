@@ -77,6 +77,7 @@ pub mod snapshot_mixed_clusters;
 pub mod storage_mount_failed;
 pub mod storage_no_default_class;
 pub mod storage_node_local;
+mod storage_pending;
 pub mod workload_unavailable;
 
 /// Every built-in rule, in catalog order.
@@ -117,6 +118,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(backends::ApiServiceUnavailable),
         Box::new(backends::EtcdSpaceExceeded),
         Box::new(backends::EtcdUnhealthy),
+        Box::new(backends::ApiserverKubeletUnreachable),
         Box::new(cluster_unreachable::ClusterUnreachable),
         Box::new(cluster_kubeconfig::ClusterKubeconfigInvalid),
         Box::new(cluster_kubeconfig::ClusterInsecureTls),

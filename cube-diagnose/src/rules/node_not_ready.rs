@@ -165,7 +165,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         let remedy = if c.message.contains("cni") || c.message.contains("network plugin") {
             format!(
-                "install or repair the CNI plugin on {name} (check /etc/cni/net.d and the CNI DaemonSet pod on that node), then `kubectl describe node {name}`"
+                "install or repair the CNI plugin on {name} (the CNI DaemonSet pod on that node must be Running; on the node /etc/cni/net.d must hold its config and /opt/cni/bin its binaries, the conf_dir and bin_dir of containerd's CRI plugin); if they are there and the node stays NotReady, restart the runtime and then the kubelet on {name} (`sudo systemctl restart containerd && sudo systemctl restart kubelet`: containerd loads the CNI config at start and may not have seen it), then `kubectl describe node {name}`"
             )
         } else if status == "Unknown" {
             format!(
