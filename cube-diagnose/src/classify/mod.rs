@@ -548,6 +548,32 @@ impl Continuation {
 /// `.`; pkg/scheduler/framework/types.go) and the next lines continue it. Returns the joined
 /// message and how many more lines it took (at most 3), or `None` when the line is whole.
 fn wrapped_scheduler_message(l: &str, next: &[&str]) -> Option<(String, usize)> {
+    // kube-scheduler v1.2-v1.5 FitError: `pod (<name>) failed to fit in any node` and, on the
+    // lines below it (the message holds newlines: plugin/pkg/scheduler/generic_scheduler.go),
+    // one `fit failure on node (<node>): ...` per node (v1.2-v1.4) or the v1.5 `fit failure
+    // summary on nodes : ...`, printed at column 0 by describe and get events
+    if l.contains("failed to fit in any node")
+        && !l.contains("fit failure summary on nodes")
+        && !l.contains("fit failure on node (")
+    {
+        let more: Vec<&str> = next
+            .iter()
+            .map(|x| x.trim())
+            .take_while(|t| {
+                t.starts_with("fit failure on node (")
+                    || t.starts_with("fit failure summary on nodes")
+            })
+            .collect();
+        if more.is_empty() {
+            return None;
+        }
+        let mut joined = l.trim_end().to_owned();
+        for t in &more {
+            joined.push(' ');
+            joined.push_str(t);
+        }
+        return Some((joined, more.len()));
+    }
     let header = l
         .find(" nodes are available:")
         .or_else(|| l.find(" nodes are unavailable:"))?;

@@ -45,6 +45,27 @@ declare_rule!(
     check
 );
 
+/// Drops the `pod-missing-requests` findings of pods that another rule already reports at
+/// warning or error (a Pending pod explained by `pod-unschedulable`, a pod rejected at
+/// admission, evicted or refused by the kubelet): that finding carries the pod's cause and
+/// remedy, and "set requests" beside it points elsewhere (one cause, one remedy per pod).
+/// Pods with no other finding keep theirs. Run by the engine over all findings.
+pub(crate) fn drop_explained(findings: &mut Vec<Finding>) {
+    let explained: std::collections::BTreeSet<Subject> = findings
+        .iter()
+        .filter(|f| {
+            f.rule_id != PodMissingRequests::ID
+                && f.subject.kind == "Pod"
+                && f.severity >= Severity::Warning
+        })
+        .map(|f| f.subject.clone())
+        .collect();
+    if explained.is_empty() {
+        return;
+    }
+    findings.retain(|f| f.rule_id != PodMissingRequests::ID || !explained.contains(&f.subject));
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
