@@ -18,6 +18,7 @@ pub(crate) mod backends;
 pub mod client;
 pub mod device_plugin;
 pub mod events;
+mod gpu_prose;
 pub mod hami;
 pub mod kubeadm;
 pub mod kubelet;
@@ -145,6 +146,11 @@ pub enum SignalKind {
     /// A node-join server (k3s/rke2 supervisor) answers the agent with `401 Unauthorized`:
     /// it does not accept the agent's join token (details `url`, `code`, `status`).
     JoinTokenRejected,
+    /// A GPU fact told only in prose and pasted commands (`classify::gpu_prose`): a cloud GPU
+    /// VM size next to "no GPU" (details `fact` = `gpu-vm-no-gpu`, `vm`, `cloud`, `vendor`,
+    /// `version`), or the legacy `alpha.kubernetes.io/nvidia-gpu` next to a failure (`fact` =
+    /// `legacy-resource`).
+    GpuProse,
     /// A catalog message whose conclusion the catalog's own rules draw (detail `entry` names
     /// the [`crate::catalog::Entry`]; the other details are its placeholders, plus what a
     /// family module derives; a `severity` detail set by a context pass overrides the entry's).
@@ -329,6 +335,19 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     }
     if text.contains("kind: ConfigMap") && (text.contains("timeSlicing") || text.contains("mps:")) {
         out.extend(sharing::check(source, text));
+    }
+    if text.contains("--node-vm-size")
+        || text.contains("--node-type")
+        || text.contains("--instance-type")
+        || text.contains("--machine-type")
+        || text.contains("--accelerator")
+        || text.contains(cube_model::resource::names::LEGACY_NVIDIA_GPU)
+    {
+        let facts = gpu_prose::check(source, text);
+        // the prose line a fact was read from is read, not an unrecognised error line
+        let lines: Vec<usize> = facts.iter().map(|s| s.line).collect();
+        out.retain(|s| s.kind != SignalKind::Unrecognised || !lines.contains(&s.line));
+        out.extend(facts);
     }
     out
 }

@@ -422,6 +422,39 @@ mod tests {
     use crate::rules::testutil::{run_log, run_rule};
 
     #[test]
+    fn a_bare_pod_is_told_as_the_pod_and_gets_a_priority_class_name() {
+        // kubernetes/kubernetes#123882 (v1.29): `kubectl apply` of a Pod setting
+        // spec.preemptionPolicy itself
+        let text = "root@node-01:~# kubectl apply -f pp.yaml -n k8s\nError from server (Forbidden): error when creating \"pp.yaml\": pods \"nginx-pod\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name\n";
+        let f = run_rule("priority-class-rejected", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.kind, "Pod");
+        assert_eq!(f[0].subject.name, "nginx-pod");
+        assert!(
+            f[0].message.contains("rejects the pod:"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].message.contains("pod template"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("priorityClassName"), "{}", f[0].remedy);
+        assert!(
+            f[0].remedy.contains("--preemption-policy=Never"),
+            "{}",
+            f[0].remedy
+        );
+        assert!(f[0].remedy.contains("apply -f pp.yaml"), "{}", f[0].remedy);
+        // a controller's generateName stays the workload's pod template
+        let f = run_log(
+            "priority-class-rejected",
+            "Error creating: pods \"web-7d9f8b6c5d-\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_ne!(f[0].subject.kind, "Pod");
+        assert!(f[0].message.contains("pod template"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("priorityClassName"), "{}", f[0].remedy);
+    }
+
+    #[test]
     fn every_upstream_wording_is_read() {
         for (line, entry) in [
             (

@@ -431,6 +431,15 @@ fn after_fit(kind: ReasonKind) -> bool {
 
 fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Explained {
     let mut e = explain_main(ctx, m, pod);
+    // the kubelet's legacy GPU resource (v1.6-v1.10): what it is and the way off it
+    if m.insufficient()
+        .any(|(r, _)| r == cube_model::resource::names::LEGACY_NVIDIA_GPU)
+    {
+        e.cause
+            .push_str(&format!("; {}", crate::resources::LEGACY_GPU_NOTE));
+        e.remedy
+            .push_str(&format!("; {}", crate::resources::LEGACY_GPU_REMEDY));
+    }
     // a resource shortage explained first: the nodes at their pod count or under a node
     // condition block the pod too, and their remedy is not the resource's
     if m.insufficient().any(|(r, _)| r != "pods") {
