@@ -376,6 +376,7 @@ impl Engine {
                 .then_with(|| a.message.cmp(&b.message))
         });
         findings.dedup();
+        crate::rules::pod_missing_requests::drop_explained(&mut findings);
         let mut kept = Vec::with_capacity(findings.len());
         let mut suppressed = Vec::new();
         let annotated = crate::suppress::Annotated::of(ctx.snapshot());

@@ -56,6 +56,15 @@ pub fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
 
+/// What the kubelet's legacy GPU resource `alpha.kubernetes.io/nvidia-gpu` is (kubernetes/
+/// kubernetes `pkg/api/v1/types.go` `ResourceNvidiaGPU`, advertised by the kubelet itself with
+/// the Accelerators feature gate, v1.6-v1.10; removed in v1.11 by kubernetes#61498, device
+/// plugins being the way since v1.8): said wherever a finding names it.
+pub(crate) const LEGACY_GPU_NOTE: &str = "alpha.kubernetes.io/nvidia-gpu is the kubelet's own legacy GPU resource (the Accelerators feature gate, Kubernetes 1.6-1.10, removed in 1.11): the kubelet advertises it only with --feature-gates=Accelerators=true and the NVIDIA driver loaded, and it hands the container the /dev/nvidia* devices only, with no driver libraries (libcuda, libnvidia-ml) mounted, so CUDA programs fail to load unless the pod mounts them from the host; nvidia.com/gpu is advertised by the NVIDIA device plugin DaemonSet, whose container runtime hook (nvidia-container-runtime) also mounts the driver libraries";
+
+/// The remedy for a cluster still on the legacy GPU resource.
+pub(crate) const LEGACY_GPU_REMEDY: &str = "deploy the NVIDIA device plugin DaemonSet (NVIDIA/k8s-device-plugin; on AKS the nvidia-device-plugin-ds.yaml of the AKS GPU guide; Kubernetes 1.8-1.9 also need --feature-gates=DevicePlugins=true on the kubelets) with the NVIDIA container runtime on the GPU nodes, and request nvidia.com/gpu in the container's limits instead of alpha.kubernetes.io/nvidia-gpu; `kubectl describe node <node> | grep nvidia.com/gpu` then shows it under Capacity and Allocatable";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -742,6 +742,70 @@ fn old_event_row(line: &str) -> Option<BTreeMap<String, String>> {
     Some(row)
 }
 
+/// The `Events:` header of `describe` in v1.0-v1.1 (pkg/kubectl/describe.go `DescribeEvents`
+/// of release-1.0/1.1: no Type column, events had no type yet): `FirstSeen  LastSeen  Count
+/// From  SubobjectPath  Reason  Message`.
+fn is_v1_0_describe_events_header(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.len() == 7
+        && words[..4] == ["FirstSeen", "LastSeen", "Count", "From"]
+        && words[4].eq_ignore_ascii_case("SubobjectPath")
+        && words[5..] == ["Reason", "Message"]
+}
+
+/// A row of the v1.0-v1.1 `Events:` table (tabs in v1.0, tabwriter spaces in v1.1): first
+/// seen, last seen, count, From (`{scheduler }`, `{kubelet node-01}`), an optional
+/// SubobjectPath (`spec.containers{mysql}`), the reason (lower-case in v1.0:
+/// `failedScheduling`), the message. Events had no type then: a reason that says a failure
+/// (`failed...`, `...BackOff`) is read as a Warning, others as Normal.
+fn v1_0_event_row(line: &str) -> Option<BTreeMap<String, String>> {
+    let cells: Vec<&str> = line
+        .split(['\t'])
+        .flat_map(|c| c.split("  "))
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    let count = cells.get(2)?;
+    if !count.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let from = cells.get(3)?;
+    let mut at = 4;
+    if cells.len() > 6
+        || cells
+            .get(4)
+            .is_some_and(|c| c.contains(['{', '.']) && cells.len() > 5)
+    {
+        at = 5;
+    }
+    let reason = cells.get(at)?;
+    if reason.contains(char::is_whitespace) {
+        return None;
+    }
+    let lower = reason.to_ascii_lowercase();
+    let warning =
+        lower.starts_with("failed") || lower.contains("backoff") || lower.starts_with("error");
+    let mut row = BTreeMap::new();
+    row.insert(
+        "Type".to_owned(),
+        if warning { "Warning" } else { "Normal" }.to_owned(),
+    );
+    row.insert("Reason".to_owned(), (*reason).to_owned());
+    row.insert(
+        "Message".to_owned(),
+        cells.get(at + 1..).unwrap_or_default().join(" "),
+    );
+    row.insert(
+        "From".to_owned(),
+        from.trim_matches(['{', '}', ' ']).to_owned(),
+    );
+    row.insert(
+        "Age".to_owned(),
+        format!("{} (x{} over {})", cells[1], count, cells[0]),
+    );
+    Some(row)
+}
+
 /// A describe `Events:` row without its header: `Warning  FailedCreate  17s  from  message`.
 fn is_event_row(line: &str) -> bool {
     let t = line.trim_start();
@@ -2330,8 +2394,17 @@ fn table_end(lines: &[&str], start: usize) -> usize {
 }
 
 fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize) {
-    let Some(b) = block.take() else { return };
+    let Some(mut b) = block.take() else { return };
     if b.sections.is_empty() {
+        return;
+    }
+    // a pod's describe followed by a node's excerpt without `Name:` (issue pastes: "describe
+    // on the pod ... describe on the nodes: Conditions/Addresses/Capacity"): two objects
+    if let Some(node) = split_pod_then_node(&mut b) {
+        let mut first = Some(b);
+        flush(&mut first, out, index);
+        let mut second = Some(node);
+        flush(&mut second, out, index);
         return;
     }
     let idx = *index;
@@ -2389,6 +2462,67 @@ fn flush(block: &mut Option<Block<'_>>, out: &mut ParsedText, index: &mut usize)
         };
         out.events.extend(describe_events(events, &involved));
     }
+}
+
+/// Keys only `describe pod` prints, in every version: `Containers`, `Node`, `QoS Class`, ...
+/// ([`POD_KEYS`]) and the v1.0-v1.1 ones (`Image(s)`, `Replication Controllers`:
+/// pkg/kubectl/describe.go `describePod` of release-1.0/1.1).
+fn is_pod_only_key(key: &str) -> bool {
+    POD_KEYS.contains(&key) || matches!(key, "Image(s)" | "Replication Controllers")
+}
+
+/// Keys only `describe node` prints and that say a node's state (every version's
+/// `describeNode`: `Capacity`, `Allocatable`, `System Info`, `Addresses`, ...; not `Roles` or
+/// `Taints`, which greps of other objects' fields also show).
+fn is_node_state_key(key: &str) -> bool {
+    matches!(
+        key,
+        "Capacity"
+            | "Allocatable"
+            | "System Info"
+            | "Addresses"
+            | "PodCIDR"
+            | "PodCIDRs"
+            | "ProviderID"
+            | "Non-terminated Pods"
+            | "Allocated resources"
+            | "ExternalID"
+            | "Lease"
+    )
+}
+
+/// Splits a block that holds a pod's describe (its `Name:` and pod-only keys first) and then a
+/// node's keys without a `Name:` of their own: the node part starts at its first node key, or at
+/// the `Conditions:` section right before it when that one is a node conditions table
+/// (`LastHeartbeatTime` column). `None` when the block is one object.
+fn split_pod_then_node<'a>(b: &mut Block<'a>) -> Option<Block<'a>> {
+    let first_node = b.sections.iter().position(|s| is_node_state_key(s.key))?;
+    let pod_before = b.sections[..first_node]
+        .iter()
+        .any(|s| is_pod_only_key(s.key));
+    let pod_after = b.sections[first_node..]
+        .iter()
+        .any(|s| is_pod_only_key(s.key));
+    if !pod_before || pod_after {
+        return None;
+    }
+    let mut at = first_node;
+    while at > 0 {
+        let s = &b.sections[at - 1];
+        let node_table = s.key == "Conditions"
+            && s.lines
+                .iter()
+                .any(|l| is_conditions_header(l) && l.contains(NODE_CONDITIONS_COLUMN));
+        if node_table || matches!(s.key, "Roles" | "Taints" | "Unschedulable") {
+            at -= 1;
+        } else {
+            break;
+        }
+    }
+    let node = Block {
+        sections: b.sections.split_off(at),
+    };
+    Some(node)
 }
 
 /// `kubectl describe event`: an Event in describe form (kubectl's generic describer prints the
@@ -2697,17 +2831,34 @@ fn table_rows(section: &Section<'_>) -> Vec<BTreeMap<String, String>> {
         return Vec::new();
     };
     let starts = column_starts(header);
-    let names = table_cells(&starts, header);
+    // kubectl v1.0-v1.1 wrote describe tables with bare tabs (no tabwriter alignment: `Type\t\t
+    // Status\tLastHeartbeatTime...`, pkg/kubectl/describe.go of release-1.0): columns are the
+    // tab-separated cells then, not positions
+    let tabbed = |l: &str| -> Vec<String> {
+        l.split('\t')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let tab_names = tabbed(header);
+    let by_tabs = header.contains('\t') && tab_names.len() >= 2;
+    let names = if by_tabs {
+        tab_names
+    } else {
+        table_cells(&starts, header)
+    };
     lines
         .iter()
         .skip(1)
         .filter(|l| !l.trim().starts_with("----"))
         .map(|row| {
-            names
-                .iter()
-                .cloned()
-                .zip(table_cells(&starts, row))
-                .collect()
+            let cells = if by_tabs && row.contains('\t') {
+                tabbed(row)
+            } else {
+                table_cells(&starts, row)
+            };
+            names.iter().cloned().zip(cells).collect()
         })
         .collect()
 }
@@ -2811,8 +2962,19 @@ fn describe_events(section: &Section<'_>, involved: &ObjectReference) -> Vec<Eve
         .lines
         .iter()
         .any(|l| is_old_describe_events_header(l));
+    let v1_0_header = section
+        .lines
+        .iter()
+        .any(|l| is_v1_0_describe_events_header(l));
     let rows: Vec<BTreeMap<String, String>> = if has_header {
         table_rows(section)
+    } else if v1_0_header {
+        section
+            .lines
+            .iter()
+            .filter(|l| !is_v1_0_describe_events_header(l) && !l.trim_start().starts_with("---"))
+            .filter_map(|l| v1_0_event_row(l))
+            .collect()
     } else if old_header {
         section
             .lines

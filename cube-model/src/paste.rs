@@ -963,9 +963,36 @@ fn looks_like_html(line: &str) -> bool {
         })
     });
     has_tag
-        || ["&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "&nbsp;"]
+        || ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&nbsp;"]
             .iter()
             .any(|e| line.contains(e))
+        || numeric_entity_at(line).is_some()
+}
+
+/// The first numeric character reference of `line` (`&#39;`, `&#x27;`: an issue page or an
+/// e-mail copied as HTML), as (start, end, character).
+fn numeric_entity_at(line: &str) -> Option<(usize, usize, char)> {
+    let mut from = 0;
+    while let Some(i) = line[from..].find("&#").map(|i| i + from) {
+        let body = &line[i + 2..];
+        let (hex, digits) = match body.strip_prefix(['x', 'X']) {
+            Some(h) => (true, h),
+            None => (false, body),
+        };
+        let n = digits
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(digits.len());
+        let ok_digits = n > 0 && n <= 6 && (hex || digits[..n].chars().all(|c| c.is_ascii_digit()));
+        if ok_digits && digits[n..].starts_with(';') {
+            let value = u32::from_str_radix(&digits[..n], if hex { 16 } else { 10 }).ok();
+            if let Some(c) = value.and_then(char::from_u32) {
+                let end = i + 2 + usize::from(hex) + n + 1;
+                return Some((i, end, c));
+            }
+        }
+        from = i + 2;
+    }
+    None
 }
 
 /// `line` without [`HTML_TAGS`] and with the common entities decoded.
@@ -992,12 +1019,22 @@ fn strip_html(line: &str) -> String {
         }
     }
     out.push_str(rest);
-    out.replace("&lt;", "<")
+    let mut out = out
+        .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&nbsp;", " ")
-        .replace("&amp;", "&")
+        .replace("&apos;", "'")
+        .replace("&nbsp;", " ");
+    // numeric references (`&#39;`, `&#x27;`, `&#34;`), then `&amp;` last so that `&amp;lt;`
+    // stays the text `&lt;`
+    let mut decoded = String::with_capacity(out.len());
+    while let Some((start, end, c)) = numeric_entity_at(&out) {
+        decoded.push_str(&out[..start]);
+        decoded.push(c);
+        out.replace_range(..end, "");
+    }
+    decoded.push_str(&out);
+    decoded.replace("&amp;", "&")
 }
 
 /// Removes ANSI escape sequences (CSI, OSC, two-byte escapes), their remnants when the escape
@@ -2312,6 +2349,24 @@ mod tests {
     #[track_caller]
     fn clean(s: &str) -> String {
         clean_line(s).text
+    }
+
+    #[test]
+    fn html_entities_of_a_pasted_traceback_are_decoded() {
+        // MicrosoftDocs/azure-docs#17570 shape: a Python traceback copied from an HTML page
+        assert_eq!(
+            terminal_text("  File \"/app/main.py\", line 31, in &lt;module&gt;"),
+            "  File \"/app/main.py\", line 31, in <module>"
+        );
+        assert_eq!(
+            terminal_text(
+                "ImportError: libcuda.so.1: cannot open &#39;x&#39; &#x27;y&#x27; &quot;z&quot; a &gt; b"
+            ),
+            "ImportError: libcuda.so.1: cannot open 'x' 'y' \"z\" a > b"
+        );
+        // an escaped entity stays text; a lone `&#` is not one
+        assert_eq!(terminal_text("a &amp;lt; b"), "a &lt; b");
+        assert_eq!(terminal_text("x &# y &#zz; z"), "x &# y &#zz; z");
     }
 
     #[test]

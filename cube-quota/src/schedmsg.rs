@@ -55,8 +55,12 @@
 //!
 //! | versions | template (plugin/pkg/scheduler/generic_scheduler.go, FitError.Error) |
 //! |---|---|
-//! | 1.3–1.4 | `pod (<name>) failed to fit in any node` then one `fit failure on node (<node>): <reasons>` line per node (read into [`SchedulerMessage::per_node`]; a line alone is one node) |
+//! | 1.0–1.1 | `Failed for reason <predicate> and possibly others` (one reason of one node: `PodFitsResources`, `PodFitsPorts`, `MatchNodeSelector`, `NoDiskConflict`, `HostName`; v1.1 `PodExceedsFreeCPU` / `PodExceedsFreeMemory`); `no nodes available to schedule pods` |
+//! | 1.2–1.4 | `pod (<name>) failed to fit in any node` then one `fit failure on node (<node>): <reasons>` line per node (read into [`SchedulerMessage::per_node`]; a line alone is one node; v1.2 joins predicate names with `,`, v1.4 reasons with `, `) |
 //! | 1.5 | `pod (<name>) failed to fit in any node` + `fit failure summary on nodes : <reason> (<n>), ...` |
+//!
+//! The 1.2–1.5 sentence is also read as people quote it, without the pod's name (`pod failed
+//! to fit in any node`, an issue title), with or without its summary.
 //! | 1.6–1.7 | `No nodes are available that match all of the following predicates:: <reason> (<n>), ....` |
 //! | 1.8–1.9 | `No nodes are available that match all of the predicates: <reason> (<n>), ....` (plugin/pkg/scheduler/core/generic_scheduler.go) |
 //!
@@ -1138,7 +1142,10 @@ fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
     const FOLLOWING: &str = "No nodes are available that match all of the following predicates:";
     const PREDICATES: &str = "No nodes are available that match all of the predicates:";
     const FIT: &str = ") failed to fit in any node";
+    const BARE_FIT: &str = "failed to fit in any node";
     const SUMMARY: &str = "fit failure summary on nodes :";
+    const FAILED_FOR: &str = "Failed for reason ";
+    const POSSIBLY_OTHERS: &str = " and possibly others";
     let cut = |body: &str| -> String {
         let mut b = body;
         if let Some(c) = b.find("   ").into_iter().chain(b.find('\t')).min() {
@@ -1171,11 +1178,43 @@ fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
             let open = line[..p].rfind("pod (")?;
             Some(line[open + "pod (".len()..p].trim().to_owned())
         });
-        // several reasons per node: v1.4 (PredicateFailureReason list joined by `, `); one:
-        // v1.3 or v1.4
+        // several reasons per node: v1.4 (PredicateFailureReason list joined by `, `) or v1.2
+        // (the predicate names joined by `,`); one: v1.2-v1.4 (v1.3 kept one per node). v1.2
+        // named a resource shortfall `PodExceedsFree<Resource>`; `Insufficient <resource>`
+        // (InsufficientResourceError) came with v1.3
         let many = per_node.iter().any(|(_, r)| r.len() > 1);
-        m.legacy = Some(if many { (4, 4) } else { (3, 4) });
+        let insufficient = per_node
+            .iter()
+            .any(|(_, r)| r.iter().any(|x| x.starts_with("Insufficient ")));
+        m.legacy = Some(match (many, line.contains(", ")) {
+            (true, true) => (4, 4),
+            (true, false) => (2, 2),
+            (false, _) if insufficient => (3, 4),
+            (false, _) => (2, 4),
+        });
         m.per_node = per_node;
+        return Some(m);
+    }
+    // v1.0-v1.1: `Failed for reason <predicate> and possibly others` (FitError / FitResult
+    // `Error()` in plugin/pkg/scheduler/generic_scheduler.go of release-1.0 and release-1.1:
+    // one reason of one node, a predicate name such as `PodFitsResources`, or from v1.1 the
+    // resource a PodFitsResources failure named, `PodExceedsFreeCPU` / `PodExceedsFreeMemory`)
+    if let Some(p) = line.find(FAILED_FOR) {
+        let rest = &line[p + FAILED_FOR.len()..];
+        let end = rest.find(POSSIBLY_OTHERS)?;
+        let reason = rest[..end].trim();
+        if reason.is_empty() || reason.contains(char::is_whitespace) {
+            return None;
+        }
+        let mut m = SchedulerMessage::new(
+            1,
+            vec![ReasonCount {
+                count: 1,
+                reason: legacy_reason(reason),
+            }],
+        );
+        m.dialect = Dialect::LegacyKubeScheduler;
+        m.legacy = Some((0, 1));
         return Some(m);
     }
     let (hist, pod, versions) = if let Some(p) = line.find(FOLLOWING) {
@@ -1183,13 +1222,29 @@ fn parse_legacy(line: &str) -> Option<SchedulerMessage> {
         (cut(body.strip_prefix(':').unwrap_or(body)), None, (6, 7))
     } else if let Some(p) = line.find(PREDICATES) {
         (cut(&line[p + PREDICATES.len()..]), None, (8, 9))
-    } else {
-        let p = line.find(FIT)?;
+    } else if let Some(p) = line.find(FIT) {
         let open = line[..p].rfind("pod (")?;
         let name = line[open + "pod (".len()..p].trim().to_owned();
         match line[p..].find(SUMMARY) {
             Some(q) => (cut(&line[p + q + SUMMARY.len()..]), Some(name), (5, 5)),
-            None => (String::new(), Some(name), (3, 5)),
+            None => (String::new(), Some(name), (2, 5)),
+        }
+    } else {
+        // the sentence as people quote it, without the pod's name (`pod failed to fit in any
+        // node`, an issue title), or its summary line alone
+        let p = line.find(BARE_FIT)?;
+        let before = line[..p].trim_end().to_ascii_lowercase();
+        if !(before.is_empty()
+            || before.ends_with(|c: char| !c.is_alphanumeric())
+            || before.ends_with(" pod")
+            || before == "pod"
+            || before.ends_with("`pod"))
+        {
+            return None;
+        }
+        match line[p..].find(SUMMARY) {
+            Some(q) => (cut(&line[p + q + SUMMARY.len()..]), None, (5, 5)),
+            None => (String::new(), None, (2, 5)),
         }
     };
     let mut reasons = Vec::new();
@@ -1797,6 +1852,11 @@ impl fmt::Display for SchedulerMessage {
                 return f.write_str(&text);
             }
             return match (lo, &self.pod) {
+                (0..=1, _) => write!(
+                    f,
+                    "Failed for reason {} and possibly others",
+                    self.reasons.first().map_or("", |r| r.reason.text.as_str())
+                ),
                 (6..=7, _) => write!(
                     f,
                     "No nodes are available that match all of the following predicates:: {}.",
@@ -1812,11 +1872,13 @@ impl fmt::Display for SchedulerMessage {
                     "pod ({pod}) failed to fit in any node\nfit failure summary on nodes : {}",
                     hist.join(", ")
                 ),
-                (_, pod) => write!(
+                (_, Some(pod)) => write!(f, "pod ({pod}) failed to fit in any node"),
+                (_, None) if !hist.is_empty() => write!(
                     f,
-                    "pod ({}) failed to fit in any node",
-                    pod.as_deref().unwrap_or("")
+                    "pod failed to fit in any node\nfit failure summary on nodes : {}",
+                    hist.join(", ")
                 ),
+                (_, None) => f.write_str("pod failed to fit in any node"),
             };
         }
         let (lo, hi) = self.versions();
@@ -2086,6 +2148,57 @@ mod tests {
             m.to_string(),
             "pod (extended-resource-demo-2) failed to fit in any node\nfit failure summary on nodes : Insufficient example.com/dongle (1)"
         );
+    }
+
+    #[test]
+    fn v1_0_and_v1_1_failed_for_reason_and_bare_v1_5_sentences() {
+        // v1.0 `describe pod` Events row (reason `failedScheduling`, From `{scheduler }`)
+        let m = parse("  Fri, 17 Jul 2015 10:30:55 -0700\tFri, 17 Jul 2015 10:31:10 -0700\t5\t{scheduler }\t\t\tfailedScheduling\t\t\tFailed for reason PodFitsResources and possibly others").expect("1.0");
+        assert_eq!(m.dialect, Dialect::LegacyKubeScheduler);
+        assert_eq!(m.versions(), (0, 1));
+        assert_eq!(m.reasons.len(), 1);
+        assert_eq!(m.reasons[0].reason.kind, ReasonKind::Insufficient);
+        assert_eq!(
+            m.to_string(),
+            "Failed for reason PodFitsResources and possibly others"
+        );
+        // v1.1 names the resource (predicates.FailedResourceType)
+        for (text, resource) in [
+            ("PodExceedsFreeCPU", Some("cpu")),
+            ("PodExceedsFreeMemory", Some("memory")),
+        ] {
+            let m = parse(&format!("Failed for reason {text} and possibly others")).expect(text);
+            assert_eq!(m.reasons[0].reason.resource(), resource, "{text}");
+        }
+        for (text, kind) in [
+            ("PodFitsPorts", ReasonKind::NodePorts),
+            ("PodFitsHostPorts", ReasonKind::NodePorts),
+            ("MatchNodeSelector", ReasonKind::NodeAffinity),
+            ("NoDiskConflict", ReasonKind::DiskConflict),
+            ("HostName", ReasonKind::NodeName),
+        ] {
+            let m = parse(&format!("Failed for reason {text} and possibly others")).expect(text);
+            assert_eq!(m.reasons[0].reason.kind, kind, "{text}");
+        }
+        // prose that is not the sentence
+        assert!(parse("Failed for reason of the node and possibly others").is_none());
+        // the v1.2-v1.5 sentence as people quote it, without the pod's name
+        let m = parse("get `pod failed to fit in any node` on 1.0.0 when deploying an app")
+            .expect("bare");
+        assert_eq!(m.dialect, Dialect::LegacyKubeScheduler);
+        assert_eq!(m.pod, None);
+        assert!(m.reasons.is_empty());
+        assert_eq!(m.versions(), (2, 5));
+        assert_eq!(m.to_string(), "pod failed to fit in any node");
+        let m = parse("pod failed to fit in any node fit failure summary on nodes : Insufficient pods (2), PodToleratesNodeTaints (1)").expect("bare 1.5");
+        assert_eq!(m.versions(), (5, 5));
+        assert_eq!(m.nodes, 2);
+        assert_eq!(m.reasons[0].reason.resource(), Some("pods"));
+        assert!(parse("the volume failed to fit in any node").is_none());
+        // v1.2 joins a node's predicate names with `,`
+        let m = parse("pod (web-1) failed to fit in any node\nfit failure on node (n1): PodExceedsFreeCPU,PodFitsHostPorts\n").expect("1.2");
+        assert_eq!(m.versions(), (2, 2));
+        assert_eq!(m.reasons.len(), 2);
     }
 
     #[test]

@@ -2899,6 +2899,42 @@ pub static ENTRIES: &[Entry] = &[
         K8S, "pkg/scheduler/core/generic_scheduler.go", "v1.10-v1.11")
         .to(K::Known, "pod-unschedulable", Warning).group("scheduler-volume")
         .says("the scheduler places the pod nowhere: a PersistentVolumeClaim of the pod is unbound (no PersistentVolume matches it and no provisioner creates one)", "bind the claim: set a storageClassName with a working provisioner (or mark one StorageClass default), or create a matching PersistentVolume"),
+    // kube-scheduler FitError sentences of v1.0-v1.9, before the `0/N nodes are available`
+    // header (plugin/pkg/scheduler/generic_scheduler.go `FitError.Error`, v1.1 `FitResult`;
+    // plugin/pkg/scheduler/core/generic_scheduler.go from v1.7, pkg/scheduler/core in v1.9).
+    // The scheduler grammar (cube_quota::schedmsg, "Before v1.10") reads them and
+    // `pod-unschedulable` concludes; these entries record the wordings, their sources and
+    // versions (no signal of their own: kind None)
+    Entry::new("scheduler.v1.0-failed-for-reason", F::KubeScheduler,
+        "Failed for reason {reason:w} and possibly others",
+        K8S, "plugin/pkg/scheduler/generic_scheduler.go (FitError.Error; v1.1 FitResult.Error)", "v1.0-v1.1")
+        .samples(&[("reason", "PodFitsResources")]),
+    Entry::new("scheduler.v1.2-failed-to-fit", F::KubeScheduler,
+        "pod ({pod:w}) failed to fit in any node",
+        K8S, "plugin/pkg/scheduler/generic_scheduler.go (FitError.Error)", "v1.2-v1.5")
+        .samples(&[("pod", "web-1")]),
+    Entry::new("scheduler.v1.2-failed-to-fit-quoted", F::KubeScheduler,
+        "pod failed to fit in any node",
+        K8S, "plugin/pkg/scheduler/generic_scheduler.go (FitError.Error, quoted without the pod's name: issue titles, OpenShift 1.5-era reports)", "v1.2-v1.5"),
+    Entry::new("scheduler.v1.2-fit-failure-on-node", F::KubeScheduler,
+        "fit failure on node ({node:w}): {reasons}",
+        K8S, "plugin/pkg/scheduler/generic_scheduler.go (FitError.Error: one line per node; v1.2 predicate names joined by `,`, v1.4 reasons by `, `)", "v1.2-v1.4")
+        .samples(&[("node", "node-01"), ("reasons", "Insufficient cpu")]),
+    Entry::new("scheduler.v1.5-fit-failure-summary", F::KubeScheduler,
+        "fit failure summary on nodes : {reasons}",
+        K8S, "plugin/pkg/scheduler/generic_scheduler.go (FitError.Error)", "v1.5")
+        .samples(&[("reasons", "Insufficient pods (2), PodToleratesNodeTaints (1)")]),
+    Entry::new("scheduler.v1.6-no-nodes-match-following", F::KubeScheduler,
+        "No nodes are available that match all of the following predicates:: {reasons}",
+        K8S, "plugin/pkg/scheduler/core/generic_scheduler.go (FitError.Error; v1.6 plugin/pkg/scheduler/generic_scheduler.go)", "v1.6-v1.7")
+        .samples(&[("reasons", "Insufficient cpu (18), MatchNodeSelector (18).")]),
+    Entry::new("scheduler.v1.8-no-nodes-match", F::KubeScheduler,
+        "No nodes are available that match all of the predicates: {reasons}",
+        K8S, "plugin/pkg/scheduler/core/generic_scheduler.go (FitError.Error; v1.9 pkg/scheduler/core)", "v1.8-v1.9")
+        .samples(&[("reasons", "Insufficient nvidia.com/gpu (3), PodToleratesNodeTaints (1).")]),
+    Entry::new("scheduler.no-nodes-available", F::KubeScheduler,
+        "no nodes available to schedule pods",
+        K8S, "plugin/pkg/scheduler/generic_scheduler.go (ErrNoNodesAvailable; later pkg/scheduler/core/generic_scheduler.go, pkg/scheduler/schedule_one.go)", "v1.0+"),
     // ------------------------------------------------------------------ node autoscalers
     // kubernetes/autoscaler cluster-autoscaler: the NotTriggerScaleUp event (processors/status/
     // eventing_scale_up_processor.go: `pod didn't trigger scale-up: %s`, ReasonsMessage = `<n>

@@ -199,6 +199,99 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
         "gpu-plugin-log-error",
         "re-)registered",
     ),
+    // kube-scheduler FitErrors of v1.0-v1.9 (read by the scheduler grammar, cube_quota::schedmsg;
+    // plugin/pkg/scheduler/generic_scheduler.go, later core/generic_scheduler.go)
+    (
+        "  Fri, 17 Jul 2015 10:30:55 -0700\tFri, 17 Jul 2015 10:31:10 -0700\t5\t{scheduler }\t\t\tfailedScheduling\t\t\tFailed for reason PodFitsResources and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "PodFitsResources",
+    ),
+    (
+        "Failed for reason PodExceedsFreeCPU and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "lack free cpu",
+    ),
+    (
+        "Failed for reason PodExceedsFreeMemory and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "lack free memory",
+    ),
+    (
+        "Failed for reason PodFitsPorts and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "hostPort",
+    ),
+    (
+        "Failed for reason MatchNodeSelector and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "nodeSelector",
+    ),
+    (
+        "Failed for reason NoDiskConflict and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "volume",
+    ),
+    (
+        "pod (web-1) failed to fit in any node\nfit failure on node (node-01): PodExceedsFreeCPU,PodFitsHostPorts\n",
+        "scheduler.v1.2-failed-to-fit",
+        "pod-unschedulable",
+        "Kubernetes 1.2 wording",
+    ),
+    (
+        "pod (gpu-job) failed to fit in any node\nfit failure on node (n1): Insufficient alpha.kubernetes.io/nvidia-gpu\nfit failure on node (n2): PodToleratesNodeTaints\n",
+        "scheduler.v1.2-fit-failure-on-node",
+        "pod-unschedulable",
+        "Accelerators",
+    ),
+    (
+        "pod (x) failed to fit in any node\nfit failure summary on nodes : Insufficient pods (2), PodToleratesNodeTaints (1)",
+        "scheduler.v1.5-fit-failure-summary",
+        "pod-unschedulable",
+        "maxPods",
+    ),
+    (
+        "get `pod failed to fit in any node` on 1.0.0 when deploying an app",
+        "scheduler.v1.2-failed-to-fit-quoted",
+        "pod-unschedulable",
+        "cpu",
+    ),
+    (
+        "No nodes are available that match all of the following predicates:: Insufficient cpu (18), MatchNodeSelector (18).",
+        "scheduler.v1.6-no-nodes-match-following",
+        "pod-unschedulable",
+        "lack free cpu",
+    ),
+    (
+        "No nodes are available that match all of the predicates: Insufficient alpha.kubernetes.io/nvidia-gpu (3), PodToleratesNodeTaints (1).",
+        "scheduler.v1.8-no-nodes-match",
+        "pod-unschedulable",
+        "Accelerators",
+    ),
+    (
+        "no nodes available to schedule pods",
+        "scheduler.no-nodes-available",
+        "pod-unschedulable",
+        "no nodes",
+    ),
+    // Priority admission: the bare Pod of `kubectl apply` (v1.19+ wording)
+    (
+        "Error from server (Forbidden): error when creating \"pod.yaml\": pods \"nginx-pod\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name",
+        "priority.preemption-policy-in-spec",
+        "priority-class-rejected",
+        "priorityClassName",
+    ),
+    (
+        "Error from server (Forbidden): error when creating \"pod.yaml\": pods \"nginx\" is forbidden: the integer value of priority (10) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name",
+        "priority.value-in-spec",
+        "priority-class-rejected",
+        "the pod nginx",
+    ),
     // kube-scheduler sentences without the histogram header
     (
         "Warning  FailedScheduling  2m  default-scheduler  PersistentVolumeClaim is not bound: \"data-0\" (repeated 2 times)",

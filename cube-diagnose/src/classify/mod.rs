@@ -18,6 +18,7 @@ pub(crate) mod backends;
 pub mod client;
 pub mod device_plugin;
 pub mod events;
+mod gpu_prose;
 pub mod hami;
 pub mod kubeadm;
 pub mod kubelet;
@@ -146,6 +147,11 @@ pub enum SignalKind {
     /// A node-join server (k3s/rke2 supervisor) answers the agent with `401 Unauthorized`:
     /// it does not accept the agent's join token (details `url`, `code`, `status`).
     JoinTokenRejected,
+    /// A GPU fact told only in prose and pasted commands (`classify::gpu_prose`): a cloud GPU
+    /// VM size next to "no GPU" (details `fact` = `gpu-vm-no-gpu`, `vm`, `cloud`, `vendor`,
+    /// `version`), or the legacy `alpha.kubernetes.io/nvidia-gpu` next to a failure (`fact` =
+    /// `legacy-resource`).
+    GpuProse,
     /// A catalog message whose conclusion the catalog's own rules draw (detail `entry` names
     /// the [`crate::catalog::Entry`]; the other details are its placeholders, plus what a
     /// family module derives; a `severity` detail set by a context pass overrides the entry's).
@@ -333,6 +339,19 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         out.extend(sharing::check(source, text));
     } else if text.contains("sharing:") && (text.contains("timeSlicing") || text.contains("mps:")) {
         out.extend(sharing::check_bare(source, text));
+    }
+    if text.contains("--node-vm-size")
+        || text.contains("--node-type")
+        || text.contains("--instance-type")
+        || text.contains("--machine-type")
+        || text.contains("--accelerator")
+        || text.contains(cube_model::resource::names::LEGACY_NVIDIA_GPU)
+    {
+        let facts = gpu_prose::check(source, text);
+        // the prose line a fact was read from is read, not an unrecognised error line
+        let lines: Vec<usize> = facts.iter().map(|s| s.line).collect();
+        out.retain(|s| s.kind != SignalKind::Unrecognised || !lines.contains(&s.line));
+        out.extend(facts);
     }
     out
 }
@@ -552,6 +571,32 @@ impl Continuation {
 /// `.`; pkg/scheduler/framework/types.go) and the next lines continue it. Returns the joined
 /// message and how many more lines it took (at most 3), or `None` when the line is whole.
 fn wrapped_scheduler_message(l: &str, next: &[&str]) -> Option<(String, usize)> {
+    // kube-scheduler v1.2-v1.5 FitError: `pod (<name>) failed to fit in any node` and, on the
+    // lines below it (the message holds newlines: plugin/pkg/scheduler/generic_scheduler.go),
+    // one `fit failure on node (<node>): ...` per node (v1.2-v1.4) or the v1.5 `fit failure
+    // summary on nodes : ...`, printed at column 0 by describe and get events
+    if l.contains("failed to fit in any node")
+        && !l.contains("fit failure summary on nodes")
+        && !l.contains("fit failure on node (")
+    {
+        let more: Vec<&str> = next
+            .iter()
+            .map(|x| x.trim())
+            .take_while(|t| {
+                t.starts_with("fit failure on node (")
+                    || t.starts_with("fit failure summary on nodes")
+            })
+            .collect();
+        if more.is_empty() {
+            return None;
+        }
+        let mut joined = l.trim_end().to_owned();
+        for t in &more {
+            joined.push(' ');
+            joined.push_str(t);
+        }
+        return Some((joined, more.len()));
+    }
     let header = l
         .find(" nodes are available:")
         .or_else(|| l.find(" nodes are unavailable:"))?;

@@ -330,6 +330,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if !node_data && autoscaler_at_limit(ctx) {
             continue;
         }
+        let legacy = if res == cube_model::resource::names::LEGACY_NVIDIA_GPU {
+            format!("; {}", crate::resources::LEGACY_GPU_NOTE)
+        } else {
+            String::new()
+        };
         let message = if node_data {
             format!(
                 "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
@@ -338,12 +343,33 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             format!(
                 "{count} of {total} nodes report Insufficient {res} and the input holds no node status: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
             )
-        };
+        } + &legacy;
         out.push(
             Finding::new(GpuNotAdvertised::ID, Severity::Warning, signal_subject(s), message)
                 .with_evidence(s.evidence())
                 .with_remedy(format!("`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{}` should show the GPUs; if empty, check the device-plugin pods and their logs on the GPU nodes", res.replace('.', "\\."))),
         );
+    }
+    // GPU facts told only in prose and pasted commands (classify::gpu_prose), when the input
+    // has no node status of its own (the node model then speaks for the nodes)
+    if !node_data {
+        let mut facts = BTreeSet::new();
+        for s in signals(ctx, &[SignalKind::GpuProse]) {
+            if !facts.insert(s.detail("fact").to_owned()) {
+                continue;
+            }
+            let (message, remedy) = prose_finding(s);
+            out.push(
+                Finding::new(
+                    GpuNotAdvertised::ID,
+                    Severity::Warning,
+                    signal_subject(s),
+                    message,
+                )
+                .with_evidence(s.evidence())
+                .with_remedy(remedy),
+            );
+        }
     }
     out.extend(share_resource_at_zero(ctx));
     // a GPU query's answer (`-o custom-columns=...` printing `<none>`)
@@ -351,6 +377,77 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out.extend(queried);
     crate::rules::distro::annotate(ctx, &mut out);
     out
+}
+
+/// Cause and remedy of a GPU fact told only in prose (`classify::gpu_prose`).
+fn prose_finding(s: &crate::classify::Signal) -> (String, String) {
+    use crate::resources::{LEGACY_GPU_NOTE, LEGACY_GPU_REMEDY};
+    if s.detail("fact") == "legacy-resource" {
+        return (
+            format!(
+                "the input names the legacy GPU resource alpha.kubernetes.io/nvidia-gpu where nvidia.com/gpu is expected: a node advertises nvidia.com/gpu only while the NVIDIA device plugin runs there; {LEGACY_GPU_NOTE}"
+            ),
+            LEGACY_GPU_REMEDY.to_owned(),
+        );
+    }
+    let (vm, cloud, vendor) = (s.detail("vm"), s.detail("cloud"), s.detail("vendor"));
+    let res = match s.detail("resource") {
+        "" => "nvidia.com/gpu",
+        r => r,
+    };
+    if vendor != "NVIDIA" {
+        let plugin = if vendor == "AMD" {
+            "the AMD GPU device plugin (ROCm/k8s-device-plugin) or the AMD GPU Operator, with the amdgpu (ROCm) kernel driver on the node"
+        } else {
+            "the Intel GPU device plugin (intel/intel-device-plugins-for-kubernetes) with the i915/xe driver on the node"
+        };
+        return (
+            format!(
+                "the input creates {cloud} GPU nodes ({vm}: {vendor} GPUs) and says they show no GPU: the node has the hardware but advertises no {res} in Capacity until {plugin} runs"
+            ),
+            format!(
+                "deploy {plugin}, then `kubectl describe node <node> | grep {res}` shows the GPUs under Capacity and Allocatable"
+            ),
+        );
+    }
+    let version = s.detail("version");
+    let minor: Option<u32> = version
+        .trim_start_matches('v')
+        .strip_prefix("1.")
+        .and_then(|m| m.split(['.', '-']).next())
+        .and_then(|m| m.parse().ok());
+    let era = match minor {
+        Some(m) if m <= 7 => format!(
+            "; Kubernetes {version} has no device plugins yet: the kubelet advertises only the legacy alpha.kubernetes.io/nvidia-gpu, with --feature-gates=Accelerators=true"
+        ),
+        Some(m) if m <= 10 => format!(
+            "; on Kubernetes {version} a GPU is advertised as nvidia.com/gpu only by the NVIDIA device plugin DaemonSet (device plugins are alpha behind the DevicePlugins gate in 1.8-1.9, on by default from 1.10; the kubelet's own alpha.kubernetes.io/nvidia-gpu is removed in 1.11), and the cluster was created without it"
+        ),
+        _ if !version.is_empty() => format!(
+            "; on Kubernetes {version} a GPU is advertised as nvidia.com/gpu only once the NVIDIA driver, the container toolkit and the NVIDIA device plugin DaemonSet run on the node"
+        ),
+        _ => "; a GPU is advertised as nvidia.com/gpu only once the NVIDIA driver, the container toolkit and the NVIDIA device plugin DaemonSet run on the node".to_owned(),
+    };
+    let remedy = match cloud {
+        "Azure" => {
+            "apply the NVIDIA device plugin DaemonSet of the AKS GPU guide (`kubectl create namespace gpu-resources`, then `kubectl apply -f nvidia-device-plugin-ds.yaml`: the NVIDIA/k8s-device-plugin image, with a toleration for the GPU pool's taint such as sku=gpu:NoSchedule; newer AKS can install the NVIDIA GPU Operator instead), then `kubectl describe node <node> | grep nvidia.com/gpu` shows the GPUs under Capacity and Allocatable"
+        }
+        "AWS" => {
+            "use the EKS-optimized accelerated AMI (NVIDIA driver and container toolkit) for the GPU node group and deploy the NVIDIA device plugin DaemonSet (`kubectl create -f https://raw.githubusercontent.com/NVIDIA/k8s-device-plugin/<version>/deployments/static/nvidia-device-plugin.yml`, or the NVIDIA GPU Operator), then `kubectl describe node <node> | grep nvidia.com/gpu`"
+        }
+        "GCP" => {
+            "install the NVIDIA driver on the GPU nodes (GKE: `--accelerator type=<gpu>,count=<n>,gpu-driver-version=default` on 1.27.2+, or the driver-installer DaemonSet of GoogleCloudPlatform/container-engine-accelerators); GKE runs its device plugin itself once the driver is in; self-managed: deploy the NVIDIA device plugin DaemonSet; then `kubectl describe node <node> | grep nvidia.com/gpu`"
+        }
+        _ => {
+            "install the NVIDIA driver and container toolkit on the GPU nodes and deploy the NVIDIA device plugin DaemonSet (NVIDIA/k8s-device-plugin) or the NVIDIA GPU Operator, then `kubectl describe node <node> | grep nvidia.com/gpu`"
+        }
+    };
+    (
+        format!(
+            "the input creates {cloud} GPU nodes ({vm}: {vendor} GPUs) and says they show no GPU: the node has the hardware but advertises no nvidia.com/gpu in Capacity{era}"
+        ),
+        remedy.to_owned(),
+    )
 }
 
 /// Whether a node autoscaler text of the input says it adds no node because it is at a limit
@@ -453,6 +550,43 @@ fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
+
+    #[test]
+    fn gpu_facts_told_only_in_prose() {
+        // MicrosoftDocs/azure-docs#11492: AKS 1.10.3 on Standard_NC6, "no gpu under capacity"
+        let f = crate::rules::testutil::run_rule(
+            "gpu-not-advertised",
+            "I have created a cluster using the instructions and NC6 machine. There is no gpu listed under capacity at all.\n\naz aks create --name c --resource-group rg --node-vm-size Standard_NC6 --kubernetes-version 1.10.3 --node-count 1\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("Standard_NC6"), "{}", f[0].message);
+        assert!(f[0].message.contains("1.10.3"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("device plugin"), "{}", f[0].remedy);
+        // an AMD size names the AMD plugin and resource
+        let f = crate::rules::testutil::run_rule(
+            "gpu-not-advertised",
+            "eksctl create nodegroup --cluster c --node-type g4ad.xlarge\nthe node shows no gpu\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("amd.com/gpu"), "{}", f[0].message);
+        // MicrosoftDocs/azure-docs#17570: the legacy resource, a traceback copied as HTML
+        let f = crate::rules::testutil::run_rule(
+            "gpu-not-advertised",
+            "Hi, it only have alpha.kubernetes.io/nvidia-gpu resource instead of nvidia.com/gpu, job failed with log\n\nTraceback (most recent call last):\n  File \"/app/main.py\", line 31, in &lt;module&gt;\n    import tensorflow as tf\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("Accelerators"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("device plugin"), "{}", f[0].remedy);
+        // with node status in the input the node model speaks: no prose finding
+        let f = crate::rules::testutil::run_rule(
+            "gpu-not-advertised",
+            "az aks create --node-vm-size Standard_NC6\nno gpu here\n\nName: aks-nodepool1-0\nCapacity:\n  cpu: 6\n  nvidia.com/gpu: 1\nAllocatable:\n  cpu: 6\n  nvidia.com/gpu: 1\n",
+        );
+        assert!(
+            f.iter().all(|f| !f.message.contains("Standard_NC6")),
+            "{f:#?}"
+        );
+    }
 
     #[test]
     fn labelled_without_allocatable() {

@@ -45,6 +45,27 @@ declare_rule!(
     check
 );
 
+/// Drops the `pod-missing-requests` findings of pods that another rule already reports at
+/// warning or error (a Pending pod explained by `pod-unschedulable`, a pod rejected at
+/// admission, evicted or refused by the kubelet): that finding carries the pod's cause and
+/// remedy, and "set requests" beside it points elsewhere (one cause, one remedy per pod).
+/// Pods with no other finding keep theirs. Run by the engine over all findings.
+pub(crate) fn drop_explained(findings: &mut Vec<Finding>) {
+    let explained: std::collections::BTreeSet<Subject> = findings
+        .iter()
+        .filter(|f| {
+            f.rule_id != PodMissingRequests::ID
+                && f.subject.kind == "Pod"
+                && f.severity >= Severity::Warning
+        })
+        .map(|f| f.subject.clone())
+        .collect();
+    if explained.is_empty() {
+        return;
+    }
+    findings.retain(|f| f.rule_id != PodMissingRequests::ID || !explained.contains(&f.subject));
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
@@ -152,6 +173,35 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
+
+    #[test]
+    fn a_pod_another_finding_explains_gets_no_missing_requests_finding() {
+        // NVIDIA/k8s-device-plugin#22 shape: a BestEffort GPU pod Pending for `Insufficient
+        // nvidia.com/gpu` (pod-unschedulable carries its cause), beside a pod no other
+        // finding names (its missing requests stay reported)
+        let text = "0/3 nodes are available: 1 PodToleratesNodeTaints, 3 Insufficient nvidia.com/gpu.\n\nName:           tf-notebook\nNamespace:      default\nNode:           <none>\nStatus:         Pending\nContainers:\n  tf-notebook:\n    Image:  tensorflow/tensorflow:1.4.1-gpu-py3\n    Limits:\n      nvidia.com/gpu:  1\n    Requests:\n      nvidia.com/gpu:  1\nConditions:\n  Type           Status\n  PodScheduled   False \nQoS Class:       BestEffort\n";
+        let mut i = crate::Inputs::new();
+        i.add("test", text);
+        let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+        let report = crate::Engine::new().run(&ctx);
+        let rules: Vec<(&str, String)> = report
+            .findings
+            .iter()
+            .map(|f| (f.rule_id.as_str(), f.subject.to_string()))
+            .collect();
+        assert!(
+            rules.iter().any(|(r, _)| *r == "pod-unschedulable"),
+            "{rules:?}"
+        );
+        assert!(
+            !rules.iter().any(|(r, _)| *r == "pod-missing-requests"),
+            "{rules:?}"
+        );
+        // the same pod alone (no scheduler text): the rule fires
+        let alone = text.split_once("\n\n").map(|(_, p)| p).unwrap_or(text);
+        let f = run_rule("pod-missing-requests", alone);
+        assert_eq!(f.len(), 1, "{f:#?}");
+    }
 
     #[test]
     fn best_effort_pod() {

@@ -401,6 +401,30 @@ fn name_pod(remedy: &str, subject: &Subject) -> String {
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
 
+    #[test]
+    fn v1_0_pod_describe_then_node_excerpt() {
+        // kubernetes/kubernetes#11453 (v1.0): tab-separated describe of a pod, its
+        // `failedScheduling` event, then the node's Conditions and Capacity without `Name:`
+        let text = "Name:\t\t\t\tmysql\nNamespace:\t\t\tdefault\nImage(s):\t\t\tmysql\nNode:\t\t\t\t/\nStatus:\t\t\t\tPending\nReplication Controllers:\t<none>\nContainers:\n  mysql:\n    Image:\tmysql\n    Limits:\n      cpu:\t\t500m\nEvents:\n  FirstSeen\t\t\t\tLastSeen\t\t\tCount\tFrom\t\tSubobjectPath\tReason\t\t\tMessage\n  Fri, 17 Jul 2015 10:30:55 -0700\tFri, 17 Jul 2015 10:31:10 -0700\t5\t{scheduler }\t\t\tfailedScheduling\t\t\tFailed for reason PodFitsResources and possibly others\n\nConditions:\n  Type\t\tStatus\tLastHeartbeatTime\t\t\tLastTransitionTime\t\t\tReason\t\t\t\t\tMessage\n  Ready \tTrue \tFri, 17 Jul 2015 10:33:23 -0700 \tWed, 15 Jul 2015 14:50:36 -0700 \tkubelet is posting ready status \t\nAddresses:\t10.0.0.7\nCapacity:\n pods:\t\t40\n cpu:\t\t1\n memory:\t3800808Ki\n";
+        let mut i = crate::Inputs::new();
+        i.add("test", text);
+        assert_eq!(i.snapshot.pods.len(), 1, "{:#?}", i.snapshot.pods);
+        assert_eq!(i.snapshot.pods[0].metadata.name, "mysql");
+        assert_eq!(i.snapshot.nodes.len(), 1);
+        assert_ne!(i.snapshot.nodes[0].metadata.name, "mysql");
+        let f = run_rule("pod-unschedulable", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.name, "mysql");
+        assert!(
+            f[0].message.contains("PodFitsResources"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("cpu 500m"), "{}", f[0].message);
+        // the node is Ready: nothing about it
+        assert!(run_rule("node-not-ready", text).is_empty());
+    }
+
     /// Kueue's queue blockers (kubernetes-sigs/kueue workload_controller.go getQueueBlocker,
     /// scheduler.go) each name what to create or fix.
     #[test]

@@ -144,9 +144,43 @@ fn subject_of(ctx: &Context<'_>, s: &Signal, class: &str) -> Subject {
     if own.kind != "Log" {
         return own;
     }
+    if let Some(pod) = bare_pod(ctx, s) {
+        return pod;
+    }
     rejected_pod(&s.text)
         .and_then(|p| controller_of(p, s.detail("namespace")))
         .unwrap_or(own)
+}
+
+/// A Pod created on its own (not by a controller) that admission rejected: kubectl's `error
+/// when creating "<file>": pods "<name>" is forbidden` (`kubectl apply` / `create -f`,
+/// staging/src/k8s.io/kubectl/pkg/cmd/apply), or a rejected name without a controller's
+/// generateName dash that a Pod of the input without ownerReferences has. The namespace is the
+/// input Pod's, else the one the line names.
+fn bare_pod(ctx: &Context<'_>, s: &Signal) -> Option<Subject> {
+    let name = rejected_pod(&s.text)?;
+    if name.ends_with('-') {
+        return None;
+    }
+    let input_pod = ctx
+        .snapshot()
+        .pods
+        .iter()
+        .find(|p| p.metadata.name == name && p.metadata.owner_references.is_empty());
+    if !(s.text.contains("error when creating") || input_pod.is_some()) {
+        return None;
+    }
+    let ns = input_pod
+        .map(|p| p.metadata.namespace.as_str())
+        .filter(|n| !n.is_empty())
+        .unwrap_or(s.detail("namespace"));
+    Some(Subject::namespaced("Pod", ns, name))
+}
+
+/// The manifest file kubectl names (`error when creating "<file>":`).
+fn manifest_file(text: &str) -> Option<&str> {
+    let rest = &text[text.find("error when creating \"")? + "error when creating \"".len()..];
+    Some(&rest[..rest.find('"')?]).filter(|f| !f.is_empty())
 }
 
 /// The namespace to name in a remedy (`-n <ns>`), from the subject or the message.
@@ -168,8 +202,15 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
     } else {
         format!("-n {}", shell_word(ns))
     };
+    let bare = subject.kind == "Pod";
     let who = if subject.kind == "Log" {
         "the workload's pod template".to_owned()
+    } else if bare {
+        if subject.namespace.is_empty() {
+            format!("the pod {}", subject.name)
+        } else {
+            format!("the pod {}/{}", subject.namespace, subject.name)
+        }
     } else {
         format!(
             "the pod template of {}",
@@ -178,6 +219,13 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
     };
     let edit = if subject.kind == "Log" {
         format!("kubectl {kubectl_ns} edit <deployment|daemonset|statefulset>/<name>")
+    } else if bare {
+        // a rejected Pod was never created: its manifest is fixed and applied again (a Pod's
+        // spec fields are immutable anyway)
+        format!(
+            "kubectl {kubectl_ns} apply -f {}",
+            shell_word(manifest_file(&s.text).unwrap_or("<file>"))
+        )
     } else {
         format!(
             "kubectl -n {} edit {}/{}",
@@ -251,19 +299,27 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
                 }
             ),
             format!(
-                "remove spec.priority from {who} (`{edit}`) and set priorityClassName to the class that gives the priority wanted"
+                "remove spec.priority from {who} and set spec.priorityClassName to the class that gives the priority wanted (`kubectl get priorityclass`; `{edit}`)"
             ),
         ),
-        "priority.preemption-policy-in-spec" => (
-            format!(
-                "admission (Priority) rejects the pods: {who} sets spec.preemptionPolicy {}, while its PriorityClass gives {}: the plugin fills it from the class",
-                s.detail("given"),
-                s.detail("computed")
-            ),
-            format!(
-                "remove spec.preemptionPolicy from {who} (`{edit}`), or use a PriorityClass whose preemptionPolicy is the one wanted"
-            ),
-        ),
+        "priority.preemption-policy-in-spec" => {
+            let given = s.detail("given");
+            let wanted = if given.is_empty() { "Never" } else { given };
+            (
+                format!(
+                    "admission (Priority) rejects the pods: {who} sets spec.preemptionPolicy {given}, while its PriorityClass{} gives {}: the plugin fills spec.preemptionPolicy from the PriorityClass that spec.priorityClassName names (the globalDefault class, else PreemptLowerPriority, when it names none) and refuses a pod spec that sets another value",
+                    if class.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {class}")
+                    },
+                    s.detail("computed")
+                ),
+                format!(
+                    "remove spec.preemptionPolicy from {who} and take it from a PriorityClass instead: create one with the policy wanted (`kubectl create priorityclass <name> --value=<priority> --preemption-policy={wanted} --description=<why>`) and reference it with spec.priorityClassName: <name> in {who} (`{edit}`)"
+                ),
+            )
+        }
         "priority.feature-gate-disabled-kubelet" => (
             format!(
                 "the kubelet refuses every pod it receives ({}: `Error validating pod ... from {}, ignoring`): the Priority admission plugin of the API server (PodPriority on there) fills spec.priority of every pod, and this kubelet runs without the PodPriority feature gate, so its pod validation forbids spec.priority and spec.priorityClassName (v1.8-v1.9 alpha: pkg/kubelet/config/config.go filterInvalidPods, pkg/api/validation ValidatePodSpec). The gate must be on in every component, kubelets included",
@@ -322,7 +378,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for ((subject, _), lines) in by_subject {
         let newest = lines[lines.len() - 1];
-        let (cause, remedy) = explain(ctx, newest, &subject);
+        let (mut cause, remedy) = explain(ctx, newest, &subject);
+        if subject.kind == "Pod" {
+            cause = cause.replacen("rejects the pods:", "rejects the pod:", 1);
+            cause.push_str(
+                "; a Pod created on its own is not created at all when admission rejects it: its manifest is fixed and applied again",
+            );
+        }
         let repeated = if lines.len() > 1 {
             format!(" ({} lines)", lines.len())
         } else {
@@ -358,6 +420,39 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_log, run_rule};
+
+    #[test]
+    fn a_bare_pod_is_told_as_the_pod_and_gets_a_priority_class_name() {
+        // kubernetes/kubernetes#123882 (v1.29): `kubectl apply` of a Pod setting
+        // spec.preemptionPolicy itself
+        let text = "root@node-01:~# kubectl apply -f pp.yaml -n k8s\nError from server (Forbidden): error when creating \"pp.yaml\": pods \"nginx-pod\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name\n";
+        let f = run_rule("priority-class-rejected", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.kind, "Pod");
+        assert_eq!(f[0].subject.name, "nginx-pod");
+        assert!(
+            f[0].message.contains("rejects the pod:"),
+            "{}",
+            f[0].message
+        );
+        assert!(!f[0].message.contains("pod template"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("priorityClassName"), "{}", f[0].remedy);
+        assert!(
+            f[0].remedy.contains("--preemption-policy=Never"),
+            "{}",
+            f[0].remedy
+        );
+        assert!(f[0].remedy.contains("apply -f pp.yaml"), "{}", f[0].remedy);
+        // a controller's generateName stays the workload's pod template
+        let f = run_log(
+            "priority-class-rejected",
+            "Error creating: pods \"web-7d9f8b6c5d-\" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_ne!(f[0].subject.kind, "Pod");
+        assert!(f[0].message.contains("pod template"), "{}", f[0].message);
+        assert!(f[0].remedy.contains("priorityClassName"), "{}", f[0].remedy);
+    }
 
     #[test]
     fn every_upstream_wording_is_read() {

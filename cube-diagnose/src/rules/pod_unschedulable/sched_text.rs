@@ -65,7 +65,12 @@ pub(super) fn scheduler_texts(
         let mut nodes = match m.nodes {
             _ if m.dialect == schedmsg::Dialect::LegacyKubeScheduler => {
                 let (lo, hi) = m.versions();
-                format!("Kubernetes 1.{lo}-1.{hi} wording, which prints no node count")
+                let v = if lo == hi {
+                    format!("1.{lo}")
+                } else {
+                    format!("1.{lo}-1.{hi}")
+                };
+                format!("Kubernetes {v} wording, which prints no node count")
             }
             0 => "no nodes".to_owned(),
             1 => "1 node".to_owned(),
@@ -426,6 +431,15 @@ fn after_fit(kind: ReasonKind) -> bool {
 
 fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Explained {
     let mut e = explain_main(ctx, m, pod);
+    // the kubelet's legacy GPU resource (v1.6-v1.10): what it is and the way off it
+    if m.insufficient()
+        .any(|(r, _)| r == cube_model::resource::names::LEGACY_NVIDIA_GPU)
+    {
+        e.cause
+            .push_str(&format!("; {}", crate::resources::LEGACY_GPU_NOTE));
+        e.remedy
+            .push_str(&format!("; {}", crate::resources::LEGACY_GPU_REMEDY));
+    }
     // a resource shortage explained first: the nodes at their pod count or under a node
     // condition block the pod too, and their remedy is not the resource's
     if m.insufficient().any(|(r, _)| r != "pods") {
@@ -501,6 +515,14 @@ fn explain_main(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> 
             "the PersistentVolume's nodeAffinity names one node: bring that node back (uncordon, untaint, free it), or delete the claim and its PV so a new volume is provisioned where the pod can run",
         );
     }
+    if m.insufficient().next().is_none()
+        && let Some(r) = m
+            .reasons
+            .iter()
+            .find(|r| r.reason.kind == ReasonKind::Insufficient)
+    {
+        return explain_unnamed_resource(ctx, m, pod, &r.reason.text, r.count);
+    }
     let insufficient: Vec<(&str, usize)> = {
         // `Insufficient pods` is the node's pod count, not a request ([`blocking::is_pod_count`])
         let mut v: Vec<(&str, usize)> = m.insufficient().filter(|(r, _)| *r != "pods").collect();
@@ -528,6 +550,105 @@ fn explain_main(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> 
         return explain_insufficient(ctx, m, pod, res, n);
     }
     explain_other(ctx, m)
+}
+
+/// A resource check that names no resource: v1.0-v1.1's `PodFitsResources` (the predicate's
+/// name: plugin/pkg/scheduler/algorithm/predicates/predicates.go of release-1.0, printed by
+/// `Failed for reason %s and possibly others`) and the same name in v1.2+ reports. The
+/// resources in question are the ones the pod requests (requests defaulted from limits, as the
+/// API server stores them); with one (or a GPU among them) the resource's own analysis follows,
+/// with several the ones that fit no node's allocatable are named, else all of them.
+fn explain_unnamed_resource(
+    ctx: &Context<'_>,
+    m: &SchedulerMessage,
+    pod: Option<usize>,
+    text: &str,
+    n: usize,
+) -> Explained {
+    let mut asked: Vec<(String, i64)> = Vec::new();
+    if let Some(i) = pod {
+        let p = ctx.pod(i);
+        let mut names: BTreeSet<String> = ctx
+            .pod_requests(i)
+            .iter()
+            .map(|(r, _)| r.as_str().to_owned())
+            .collect();
+        for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
+            for (r, _) in c.resources.limits.iter() {
+                names.insert(r.as_str().to_owned());
+            }
+        }
+        for r in names {
+            let a = effective_amount(ctx, i, &r);
+            if a > 0 && r != "pods" {
+                asked.push((r, a));
+            }
+        }
+    }
+    let shown = |r: &str, a: i64| {
+        if r == "cpu" {
+            format!("{r} {a}m")
+        } else {
+            format!("{r} {a}")
+        }
+    };
+    let what = format!(
+        "'{text}' is the resource check of Kubernetes 1.0-1.1, which does not name the resource"
+    );
+    if asked.is_empty() {
+        return Explained::new(
+            format!(
+                "{n} of {} node(s) report '{text}': {what}; the pod sets no requests or limits the input shows, so not enough cpu, memory or an extended resource such as nvidia.com/gpu remain",
+                m.nodes.max(n)
+            ),
+            "`kubectl describe nodes` (Capacity, and the requests of the pods on each node) against the pod's requests: free cpu or memory on a node, lower the requests, or add a node",
+        );
+    }
+    // the scarce one decides: a GPU, else the one closest to (or above) a node's allocatable
+    let snap = ctx.snapshot();
+    let fits_no_node = |r: &str, a: i64| {
+        !snap.nodes.is_empty()
+            && snap.nodes.iter().all(|node| {
+                let list = if node.status.allocatable.get(r).is_some() {
+                    &node.status.allocatable
+                } else {
+                    &node.status.capacity
+                };
+                amount(list, r) < a
+            })
+    };
+    let pick = asked
+        .iter()
+        .find(|(r, _)| is_gpu_resource(r))
+        .or_else(|| asked.iter().find(|(r, a)| fits_no_node(r, *a)))
+        .or_else(|| (asked.len() == 1).then(|| &asked[0]));
+    let list: Vec<String> = asked.iter().map(|(r, a)| shown(r, *a)).collect();
+    match pick {
+        Some((r, _)) => {
+            let mut e = explain_insufficient(ctx, m, pod, r, n);
+            e.cause = format!(
+                "{what}; of what the pod requests ({}) it is {r}: {}",
+                list.join(", "),
+                e.cause
+            );
+            e
+        }
+        None => Explained::new(
+            format!(
+                "{n} of {} node(s) report '{text}': {what}; the pod requests {}, and one of these is more than those nodes have free (allocatable minus the requests of the pods already there)",
+                m.nodes.max(n),
+                list.join(", ")
+            ),
+            format!(
+                "`kubectl describe nodes` shows each node's Capacity and the requests of its pods: free {} on a node (delete or move pods), lower the pod's requests, or add a node",
+                asked
+                    .iter()
+                    .map(|(r, _)| r.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        ),
+    }
 }
 
 /// When the pod's nodeSelector and the nodeAffinity of a PersistentVolume its claim binds to
@@ -967,6 +1088,32 @@ fn explain_with_nodes(
     let total_free: i64 = advertising.iter().map(|r| free(r)).sum();
     let best = advertising.iter().map(|r| free(r)).max().unwrap_or(0);
     let pre = m.preemption.as_ref();
+    // the input shows no pod bound to any node (a pod's describe and a node excerpt, no node's
+    // `Non-terminated Pods`): what the nodes have in use is unknown, not zero
+    let usage_unknown = !snap.pods.iter().any(|p| !p.spec.node_name.is_empty());
+    if best >= need && usage_unknown {
+        let offers: Vec<String> = advertising
+            .iter()
+            .take(max_nodes)
+            .map(|r| format!("{}: {}", r.node, show(res, r.alloc)))
+            .collect();
+        let mut e = Explained::new(
+            format!(
+                "the pod asks for {} {res} (allocatable {res} of the node(s): {}), but the input does not show the pods already running there, and the scheduler found less than that free (allocatable minus the requests of the pods on the node) on {n} node(s)",
+                show(res, need),
+                offers.join(", ")
+            ),
+            format!(
+                "`kubectl describe nodes` (Allocated resources, Non-terminated Pods) shows what is in use: free {res} on a node (delete or move pods), lower the pod's {res} request, or add a node (on a one-node development VM, start it with more {res})"
+            ),
+        );
+        e.evidence = advertising
+            .iter()
+            .take(max_nodes)
+            .map(|r| field(r, "allocatable", r.alloc))
+            .collect();
+        return e;
+    }
     if best >= need {
         let node = advertising
             .iter()
@@ -1183,8 +1330,8 @@ fn explain_other(ctx: &Context<'_>, m: &SchedulerMessage) -> Explained {
         }
         if m.dialect == schedmsg::Dialect::LegacyKubeScheduler {
             return Explained::new(
-                "this scheduler version names no reason in the event line (Kubernetes 1.3-1.4 print one `fit failure on node (<node>): <reasons>` line per node after it): not enough cpu, memory or an extended resource such as nvidia.com/gpu, a nodeSelector no node matches, a taint, or a host port in use remain",
-                "`kubectl describe pod <pod>` shows the per-node `fit failure` lines below the event; `kubectl describe nodes | grep -A6 'Allocated resources'` and `kubectl get nodes --show-labels` tell resources from selectors",
+                "this scheduler version names no reason in the sentence itself (Kubernetes 1.2-1.4 print one `fit failure on node (<node>): <reasons>` line per node after it, 1.5 a `fit failure summary on nodes : <reason> (<count>), ...` line): not enough cpu, memory or an extended resource such as nvidia.com/gpu, a nodeSelector no node matches, a taint, or a host port in use remain",
+                "`kubectl describe pod <pod>` shows the `fit failure` lines below the event; `kubectl describe nodes | grep -A6 'Allocated resources'` and `kubectl get nodes --show-labels` tell resources from selectors; on a one-node development VM (minikube, minishift) the VM's CPUs and memory are the whole cluster's: start it with more (`minikube start --cpus 4 --memory 8g`, `minishift start --cpus 4 --memory 8GB`) or lower the pods' requests",
             );
         }
         if m.nodes == 0 {
