@@ -17,8 +17,10 @@
 //! are added in input order. A cut is trusted only once the part before it was read exactly up
 //! to it (its last item ends right before the `,` cut at); otherwise the parts are dropped and
 //! the window is read on one thread as before, so objects, their order, counts, starts and
-//! lines, and every outcome are those of the one-thread reader. At most one window of text is
-//! in memory, as before.
+//! lines, and every outcome are those of the one-thread reader. Meanwhile the calling thread
+//! reads the input's next window (into a second buffer, with room before it for the item the
+//! window cuts, so the next round starts without copying it): the read of the file no longer
+//! waits for the parts nor they for it. At most two windows of text are in memory.
 //!
 //! Anything the one-pass reader does not take (a broken item, items without `kind`, an input
 //! that is not one List, a cut input, more than `limits.max_file_bytes`) stops the stream: the
