@@ -860,8 +860,19 @@ fn convert_entry(
 }
 
 impl NodeUsage {
-    /// Builds the index of `snapshot`.
+    /// Builds the index of `snapshot` (on as many threads as the machine has cores, from
+    /// [`PARALLEL_PODS`] pods on; the index is the same on any number of threads).
     pub fn build(snapshot: &ClusterSnapshot, options: &FitOptions) -> Self {
+        let threads = if snapshot.pods.len() < PARALLEL_PODS {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        };
+        Self::build_in(snapshot, options, threads)
+    }
+
+    /// [`NodeUsage::build`] reading the pods in `threads` runs, each on a thread of its own.
+    fn build_in(snapshot: &ClusterSnapshot, options: &FitOptions, threads: usize) -> Self {
         let mut usage = NodeUsage {
             options: options.clone(),
             nodes: Vec::with_capacity(snapshot.nodes.len()),
@@ -911,38 +922,90 @@ impl NodeUsage {
                 taints: effective_taints(node, options.condition_taints),
             });
         }
-        // Pods: requests of the bound and nominated ones (interning their scalar names).
-        let classes = &snapshot.priority_classes;
-        for (i, pod) in snapshot.pods.iter().enumerate() {
-            if let Some(ahead) = snapshot.pods.get(i + TOUCH_AHEAD) {
-                touch_pod(ahead);
+        // Pods: requests of the bound and nominated ones (interning their scalar names), in
+        // consecutive runs of pods on as many threads as the machine has cores (the pass is
+        // bound by memory latency); the runs are then joined in pod order, so slots, arena and
+        // lists are those of one pass over all pods.
+        let runs = pod_runs(snapshot.pods.len(), threads);
+        let mut passes: Vec<PodPass> = {
+            let (by_name, options) = (&usage.by_name, &usage.options);
+            let mut rest = (
+                &mut usage.reqs[..],
+                &mut usage.priorities[..],
+                &mut usage.node_of[..],
+            );
+            let mut slices = Vec::with_capacity(runs.len());
+            for run in &runs {
+                let (reqs, more_reqs) = std::mem::take(&mut rest.0).split_at_mut(run.len());
+                let (prios, more_prios) = std::mem::take(&mut rest.1).split_at_mut(run.len());
+                let (node_of, more_node_of) = std::mem::take(&mut rest.2).split_at_mut(run.len());
+                rest = (more_reqs, more_prios, more_node_of);
+                slices.push((run.clone(), reqs, prios, node_of));
             }
-            if pod.is_terminal() {
-                continue;
-            }
-            let target = if pod.spec.node_name.is_empty() {
-                match usage.by_name.get(pod.status.nominated_node_name.as_str()) {
-                    Some(&n) => {
-                        usage.nodes[n].nominated.push(i);
-                        usage.nominated_pods.push(i);
-                        None
-                    }
-                    None => continue,
-                }
-            } else {
-                match usage.by_name.get(pod.spec.node_name.as_str()) {
-                    Some(&n) => Some(n),
-                    None => {
-                        usage.orphan_pods.push(i);
-                        None
-                    }
-                }
+            let pass = move |(run, reqs, prios, node_of): RunSlices<'_>| {
+                PodPass::run(snapshot, by_name, options, run, reqs, prios, node_of)
             };
-            usage.reqs[i] = Some(usage.compile_requests(pod));
-            usage.priorities[i] = crate::preemption::pod_priority(pod, classes);
-            if let Some(n) = target {
-                usage.node_of[i] = n as u32;
+            if slices.len() < 2 {
+                slices.into_iter().map(pass).collect()
+            } else {
+                std::thread::scope(|scope| {
+                    let mut slices = slices.into_iter();
+                    let first = slices.next();
+                    let spawned: Vec<_> = slices
+                        .map(|slice| {
+                            std::thread::Builder::new()
+                                .name("cube-index".to_owned())
+                                .spawn_scoped(scope, move || pass(slice))
+                        })
+                        .collect();
+                    let mut done: Vec<PodPass> = first.map(pass).into_iter().collect();
+                    for handle in spawned {
+                        // a thread that could not start or did not finish: its run on this one
+                        match handle.map(|h| h.join()) {
+                            Ok(Ok(p)) => done.push(p),
+                            _ => done.push(PodPass::failed()),
+                        }
+                    }
+                    done
+                })
             }
+        };
+        if passes.iter().any(|p| p.failed) {
+            // (a thread could not run: the whole pass again on this thread)
+            let all = 0..snapshot.pods.len();
+            passes = vec![PodPass::run(
+                snapshot,
+                &usage.by_name,
+                &usage.options,
+                all,
+                &mut usage.reqs,
+                &mut usage.priorities,
+                &mut usage.node_of,
+            )];
+        }
+        for pass in passes {
+            // each run's scalar names interned in its order, its arena entries renumbered
+            let slots: Vec<u32> = pass
+                .names
+                .iter()
+                .map(|name| usage.slot_of(name) as u32)
+                .collect();
+            let shift = u32::try_from(usage.arena.len()).unwrap_or(u32::MAX);
+            usage.arena.extend(
+                pass.arena
+                    .iter()
+                    .map(|&(slot, v)| (slots[slot as usize - FIXED_SLOTS], v)),
+            );
+            if shift > 0 {
+                for req in usage.reqs[pass.run].iter_mut().flatten() {
+                    req.start += shift;
+                }
+            }
+            for (i, n) in pass.nominated {
+                usage.nodes[n].nominated.push(i);
+                usage.nominated_pods.push(i);
+            }
+            usage.orphan_pods.extend(pass.orphans);
         }
         // Each node's pods in snapshot order, every list allocated once at its size.
         let mut counts = vec![0u32; usage.nodes.len()];
@@ -1884,6 +1947,120 @@ fn intern(
     s
 }
 
+/// [`NodeUsage::build`] reads the pods on several threads from this many pods on.
+const PARALLEL_PODS: usize = 20_000;
+
+/// Consecutive runs of the pods' indices, one per thread (at most 8) the index build uses.
+fn pod_runs(pods: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+    let per = pods.div_ceil(threads.clamp(1, 8)).max(1);
+    (0..pods)
+        .step_by(per)
+        .map(|start| start..(start + per).min(pods))
+        .collect()
+}
+
+/// One run of pods and its entries of the index's per-pod vectors (requests, priorities,
+/// nodes).
+type RunSlices<'a> = (
+    std::ops::Range<usize>,
+    &'a mut [Option<PodReq>],
+    &'a mut [i32],
+    &'a mut [u32],
+);
+
+/// What the index build read of one run of pods ([`NodeUsage::build`]): each pod's requests,
+/// priority and node were written to the run's slices; the scalar names are the run's own
+/// (`FIXED_SLOTS + k` is `names[k]`).
+struct PodPass {
+    run: std::ops::Range<usize>,
+    names: Vec<ResourceName>,
+    arena: Vec<(u32, i64)>,
+    /// `(pod, node)` of unbound pods nominated to a node, in pod order.
+    nominated: Vec<(usize, usize)>,
+    /// Pods bound to a node the snapshot does not have, in pod order.
+    orphans: Vec<usize>,
+    /// The run could not be read on its thread.
+    failed: bool,
+}
+
+impl PodPass {
+    fn failed() -> Self {
+        PodPass {
+            run: 0..0,
+            names: Vec::new(),
+            arena: Vec::new(),
+            nominated: Vec::new(),
+            orphans: Vec::new(),
+            failed: true,
+        }
+    }
+
+    /// Reads the pods of `run` (`reqs`, `prios` and `node_of` are their entries).
+    fn run(
+        snapshot: &ClusterSnapshot,
+        by_name: &HashMap<String, usize>,
+        options: &FitOptions,
+        run: std::ops::Range<usize>,
+        reqs: &mut [Option<PodReq>],
+        prios: &mut [i32],
+        node_of: &mut [u32],
+    ) -> PodPass {
+        let mut pass = PodPass {
+            run: run.clone(),
+            names: Vec::new(),
+            arena: Vec::new(),
+            nominated: Vec::new(),
+            orphans: Vec::new(),
+            failed: false,
+        };
+        let mut slots: HashMap<ResourceName, usize> = HashMap::new();
+        let classes = &snapshot.priority_classes;
+        let pods = &snapshot.pods[run.clone()];
+        for (k, pod) in pods.iter().enumerate() {
+            if let Some(ahead) = pods.get(k + TOUCH_AHEAD) {
+                touch_pod(ahead);
+            }
+            if pod.is_terminal() {
+                continue;
+            }
+            let i = run.start + k;
+            let target = if pod.spec.node_name.is_empty() {
+                match by_name.get(pod.status.nominated_node_name.as_str()) {
+                    Some(&n) => {
+                        pass.nominated.push((i, n));
+                        None
+                    }
+                    None => continue,
+                }
+            } else {
+                match by_name.get(pod.spec.node_name.as_str()) {
+                    Some(&n) => Some(n),
+                    None => {
+                        pass.orphans.push(i);
+                        None
+                    }
+                }
+            };
+            let start = pass.arena.len();
+            let (names, arena) = (&mut pass.names, &mut pass.arena);
+            // Names are unique in a request list: a slot appears once per pod.
+            let fixed = request_parts(pod, options, |name, v| {
+                arena.push((intern(names, &mut slots, name) as u32, v));
+            });
+            reqs[k] = Some(PodReq {
+                fixed,
+                start: start as u32,
+                len: (pass.arena.len() - start) as u32,
+            });
+            prios[k] = crate::preemption::pod_priority(pod, classes);
+            if let Some(n) = target {
+                node_of[k] = n as u32;
+            }
+        }
+        pass
+    }
+}
+
 /// How many pods ahead [`touch_pod`] reads while the index is built.
 const TOUCH_AHEAD: usize = 6;
 
@@ -1971,6 +2148,94 @@ fn effective_taints(node: &Node, condition_taints: bool) -> Vec<Taint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index read in runs of pods on several threads equals the one read on one thread:
+    /// scalar slots in the order of first use, the arena, every pod's requests, priority and
+    /// node, each node's pods and nominated pods, the orphans, the rows and the free tree.
+    #[test]
+    fn index_read_in_runs_equals_one_pass() {
+        use cube_model::objects::{Container, Node, ResourceRequirements};
+        let rl = |pairs: &[(&str, String)]| -> ResourceList {
+            pairs
+                .iter()
+                .map(|(k, v)| (*k, v.parse::<Quantity>().expect("quantity")))
+                .collect()
+        };
+        let mut s = ClusterSnapshot::new();
+        for n in 0..7 {
+            let mut node = Node::default();
+            node.metadata.name = format!("n{n}");
+            node.status.allocatable = rl(&[
+                ("cpu", "64".into()),
+                ("memory", "256Gi".into()),
+                ("pods", "110".into()),
+                ("nvidia.com/gpu", "8".into()),
+                (["example.com/a", "example.com/b"][n % 2], "4".into()),
+            ]);
+            s.nodes.push(node);
+        }
+        let scalars = [
+            "nvidia.com/gpu",
+            "example.com/c",
+            "example.com/a",
+            "example.com/d",
+        ];
+        for i in 0..97usize {
+            let mut pod = Pod::default();
+            pod.metadata.name = format!("p{i}");
+            match i % 11 {
+                // bound to a node the snapshot does not have
+                3 => pod.spec.node_name = "gone".into(),
+                // unbound, nominated
+                5 => pod.status.nominated_node_name = format!("n{}", i % 7),
+                // unbound, not nominated
+                7 => {}
+                _ => pod.spec.node_name = format!("n{}", i % 7),
+            }
+            if i % 13 == 4 {
+                pod.status.phase = "Succeeded".into();
+            }
+            // scalar names first used at different points of the list
+            let mut req = vec![("cpu", format!("{}m", 100 + i)), ("memory", "1Gi".into())];
+            if i > 20 && i % 3 == 0 {
+                req.push((scalars[(i / 3) % 4], "1".into()));
+            }
+            if i > 60 {
+                req.push(("example.com/late", "2".into()));
+            }
+            pod.spec.containers = vec![Container {
+                name: "c".into(),
+                resources: ResourceRequirements {
+                    requests: rl(&req),
+                    limits: ResourceList::new(),
+                },
+                ..Container::default()
+            }];
+            pod.spec.priority = Some((i % 5) as i32 * 100);
+            s.pods.push(pod);
+        }
+        let opts = FitOptions::default();
+        let one = NodeUsage::build_in(&s, &opts, 1);
+        for threads in [2, 3, 5, 8] {
+            let runs = NodeUsage::build_in(&s, &opts, threads);
+            assert_eq!(runs.scalar_names, one.scalar_names, "{threads} threads");
+            assert_eq!(runs.arena, one.arena, "{threads} threads");
+            assert_eq!(runs.reqs, one.reqs, "{threads} threads");
+            assert_eq!(runs.priorities, one.priorities, "{threads} threads");
+            assert_eq!(runs.node_of, one.node_of, "{threads} threads");
+            assert_eq!(runs.orphan_pods, one.orphan_pods, "{threads} threads");
+            assert_eq!(runs.nominated_pods, one.nominated_pods, "{threads} threads");
+            assert_eq!(runs.width, one.width, "{threads} threads");
+            assert_eq!(runs.alloc, one.alloc, "{threads} threads");
+            assert_eq!(runs.used, one.used, "{threads} threads");
+            assert_eq!(runs.free.data, one.free.data, "{threads} threads");
+            for (a, b) in runs.nodes.iter().zip(&one.nodes) {
+                assert_eq!((&a.pods, &a.nominated), (&b.pods, &b.nominated));
+            }
+        }
+        assert!(one.scalar_names.len() >= 5 && !one.orphan_pods.is_empty());
+        assert!(!one.nominated_pods.is_empty());
+    }
 
     #[test]
     fn scalar_and_gpu_names() {

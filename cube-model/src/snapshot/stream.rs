@@ -17,8 +17,10 @@
 //! are added in input order. A cut is trusted only once the part before it was read exactly up
 //! to it (its last item ends right before the `,` cut at); otherwise the parts are dropped and
 //! the window is read on one thread as before, so objects, their order, counts, starts and
-//! lines, and every outcome are those of the one-thread reader. At most one window of text is
-//! in memory, as before.
+//! lines, and every outcome are those of the one-thread reader. Meanwhile the calling thread
+//! reads the input's next window (into a second buffer, with room before it for the item the
+//! window cuts, so the next round starts without copying it): the read of the file no longer
+//! waits for the parts nor they for it. At most two windows of text are in memory.
 //!
 //! Anything the one-pass reader does not take (a broken item, items without `kind`, an input
 //! that is not one List, a cut input, more than `limits.max_file_bytes`) stops the stream: the
@@ -62,6 +64,21 @@ pub(super) struct Window<'r> {
     parallel: Parallel,
     /// The fields of each Pod kept (`crate::projection`).
     pub(super) pod_fields: PodFields,
+    /// The reader's next bytes, read while the parts of a round were read on other threads
+    /// (taken by the next [`Window::refill`]).
+    ahead: Option<Ahead>,
+    /// A buffer to read ahead into (a former window, so its memory is reused).
+    spare: Vec<u8>,
+}
+
+/// Bytes read ahead of the window: `bytes[head..]` (the first `head` bytes are room for the
+/// part of the window that the next refill keeps, when it keeps as many bytes as guessed).
+struct Ahead {
+    bytes: Vec<u8>,
+    head: usize,
+    /// What the read returned (an error is reported by the refill that takes it, where the
+    /// read would otherwise have happened).
+    got: std::io::Result<usize>,
 }
 
 /// Items are read on at most this many threads at once.
@@ -114,6 +131,8 @@ impl<'r> Window<'r> {
             max,
             line: 1,
             counted: 0,
+            ahead: None,
+            spare: Vec::new(),
         }
     }
 
@@ -124,20 +143,42 @@ impl<'r> Window<'r> {
             self.line += newlines(&self.buf[self.counted..keep]);
             self.counted = keep;
         }
-        self.buf.drain(..keep);
-        self.base += keep;
-        self.counted -= keep;
-        if self.eof {
-            return Ok(false);
-        }
-        let old = self.buf.len();
-        // read straight into the vector's spare room (not zeroed first: that was a memset of
-        // the whole input); fewer bytes than asked for means the reader is exhausted
         let want = self.window as u64;
-        let got = (&mut *self.reader)
-            .take(want)
-            .read_to_end(&mut self.buf)
-            .map_err(Stop::Io)?;
+        let old = self.buf.len() - keep;
+        let got = if let Some(ahead) = self.ahead.take() {
+            // the bytes read ahead follow the kept ones: in the buffer they were read into when
+            // its room is the size of what is kept (no copy of the bytes read), else copied
+            let got = ahead.got.map_err(Stop::Io)?;
+            let mut next = ahead.bytes;
+            if ahead.head == old {
+                next[..old].copy_from_slice(&self.buf[keep..]);
+                self.spare = std::mem::replace(&mut self.buf, next);
+                #[cfg(test)]
+                tests::AHEAD_IN_PLACE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            } else {
+                self.buf.drain(..keep);
+                self.buf.extend_from_slice(&next[ahead.head..]);
+                self.spare = next;
+                #[cfg(test)]
+                tests::AHEAD_COPIED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            self.base += keep;
+            self.counted -= keep;
+            got
+        } else {
+            self.buf.drain(..keep);
+            self.base += keep;
+            self.counted -= keep;
+            if self.eof {
+                return Ok(false);
+            }
+            // read straight into the vector's spare room (not zeroed first: that was a memset
+            // of the whole input); fewer bytes than asked for means the reader is exhausted
+            (&mut *self.reader)
+                .take(want)
+                .read_to_end(&mut self.buf)
+                .map_err(Stop::Io)?
+        };
         if (got as u64) < want {
             self.eof = true;
         }
@@ -553,6 +594,33 @@ fn next_cut(bytes: &[u8], from: usize, ws: &[u8]) -> Option<usize> {
     None
 }
 
+/// How far back from the end of a window [`last_cut`] looks.
+const LOOK_BACK: usize = 256 << 10;
+
+/// The last place a part could start in `bytes[from..]` as [`next_cut`] finds them, within the
+/// window's last [`LOOK_BACK`] bytes (a guess, used only to size a buffer).
+fn last_cut(bytes: &[u8], from: usize, ws: &[u8]) -> Option<usize> {
+    let lined = ws.contains(&b'\n');
+    let low = from
+        .max(bytes.len().saturating_sub(LOOK_BACK))
+        .max(ws.len() + 1);
+    let mut i = bytes.len();
+    while i > low {
+        i -= 1;
+        if bytes[i] != b'{' {
+            continue;
+        }
+        let sep = i - ws.len() - 1;
+        if bytes[sep] == b','
+            && &bytes[sep + 1..i] == ws
+            && (lined || starts_with_head(&bytes[i..]))
+        {
+            return Some(sep);
+        }
+    }
+    None
+}
+
 /// `{"apiVersion": "...", "kind"` (whitespace allowed between tokens).
 fn starts_with_head(item: &[u8]) -> bool {
     /// The offset after `text` when it comes next at `at` (after whitespace).
@@ -629,9 +697,18 @@ fn parallel_round(
     }
     let limits = (*s.limits).clone();
     let pod_fields = w.pod_fields;
+    // while the parts are read, this thread reads the input's next bytes (the read no longer
+    // waits for the parts, nor they for it), leaving room before them for the bytes the next
+    // refill keeps: the item the window cuts, from the `,` before it (a guess: when wrong, the
+    // refill copies the bytes read ahead)
+    let read_ahead = (!w.eof && w.ahead.is_none()).then(|| {
+        let keep = last_cut(&w.buf, cuts[cuts.len() - 1] + 1, &ws).map_or(0, |cut| len - cut);
+        (keep, w.window as u64)
+    });
     let bytes = &w.buf[..];
-    let read: Vec<Option<Part>> = std::thread::scope(|scope| {
-        let spawned: Vec<_> = (1..cuts.len())
+    let (reader, spare) = (&mut w.reader, &mut w.spare);
+    let (read, ahead): (Vec<Option<Part>>, Option<Ahead>) = std::thread::scope(|scope| {
+        let spawned: Vec<_> = (0..cuts.len())
             .map(|k| {
                 let (from, to) = (cuts[k], cuts.get(k + 1).copied().unwrap_or(len));
                 let limits = &limits;
@@ -643,11 +720,26 @@ fn parallel_round(
                     .ok()
             })
             .collect();
-        let first = Part::read(&bytes[..cuts[1]], cuts[0], &limits, pod_fields);
-        std::iter::once(Some(first))
-            .chain(spawned.into_iter().map(|h| h.and_then(|h| h.join().ok())))
-            .collect()
+        let ahead = read_ahead.map(|(keep, want)| {
+            let mut next = std::mem::take(spare);
+            next.clear();
+            next.resize(keep, 0);
+            let got = (&mut **reader).take(want).read_to_end(&mut next);
+            Ahead {
+                bytes: next,
+                head: keep,
+                got,
+            }
+        });
+        let read = spawned
+            .into_iter()
+            .map(|h| h.and_then(|h| h.join().ok()))
+            .collect();
+        (read, ahead)
     });
+    if ahead.is_some() {
+        w.ahead = ahead;
+    }
     let last = cuts.len() - 1;
     let confirmed = read.iter().enumerate().all(|(k, part)| {
         part.as_ref()
@@ -707,6 +799,13 @@ mod tests {
 
     /// Rounds read on several threads and confirmed (by every test of this process).
     pub(super) static PARALLEL_ROUNDS: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+
+    /// Bytes read ahead taken by a refill in the buffer they were read into, or copied (the
+    /// guess of what the refill keeps was wrong).
+    pub(super) static AHEAD_IN_PLACE: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
+    pub(super) static AHEAD_COPIED: std::sync::atomic::AtomicUsize =
         std::sync::atomic::AtomicUsize::new(0);
 
     /// One thread, and several threads with parts as small as a few bytes (so that small
@@ -820,8 +919,11 @@ mod tests {
                 }
             }
         }
-        // the pretty and compact lists of 300 items were shared out among threads
+        // the pretty and compact lists of 300 items were shared out among threads, and the
+        // bytes read ahead meanwhile were taken both ways
         assert!(PARALLEL_ROUNDS.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        assert!(AHEAD_IN_PLACE.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        assert!(AHEAD_COPIED.load(std::sync::atomic::Ordering::Relaxed) > 0);
     }
 
     /// Text with characters of two to four bytes, cut anywhere by the window (inside a
