@@ -310,9 +310,9 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         .limits()
         .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
     let registry_file = match &args.registry {
-        Some(p) => Some(
-            RegistryFile::open_with(p, &limits).map_err(|e| Failure::BadInput(e.into()))?,
-        ),
+        Some(p) => {
+            Some(RegistryFile::open_with(p, &limits).map_err(|e| Failure::BadInput(e.into()))?)
+        }
         None => None,
     };
     let options = import_options(args)?;

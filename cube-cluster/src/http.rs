@@ -194,9 +194,12 @@ impl HttpError {
             HttpError::Timeout { path, after, .. } => {
                 (Limit::RequestTimeoutSecs, path, after.as_secs(), None)
             }
-            HttpError::DeadlineExceeded { path, deadline } => {
-                (Limit::CollectionDeadlineSecs, path, deadline.as_secs(), None)
-            }
+            HttpError::DeadlineExceeded { path, deadline } => (
+                Limit::CollectionDeadlineSecs,
+                path,
+                deadline.as_secs(),
+                None,
+            ),
             _ => return None,
         };
         let mut hit = cube_model::Limits::default().exceeded(limit, path.clone(), observed);

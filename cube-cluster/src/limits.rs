@@ -180,7 +180,12 @@ mod tests {
             other => panic!("{other:?}"),
         }
         l.max_file_bytes = 1000;
-        assert_eq!(read_limited(&f, &l, Limit::KubeconfigBytes).expect("read").len(), 100);
+        assert_eq!(
+            read_limited(&f, &l, Limit::KubeconfigBytes)
+                .expect("read")
+                .len(),
+            100
+        );
         l.max_referenced_file_bytes = 99;
         assert!(matches!(
             read_limited(&f, &l, Limit::ReferencedFileBytes),

@@ -616,13 +616,12 @@ pub fn kubeconfig_for_with(
     match kref.source().ok_or_else(no_ref)? {
         KubeconfigSource::File(p) => {
             let path = resolve_path(base_dir, p);
-            let bytes =
-                read_limited(&path, limits, cube_model::Limit::KubeconfigBytes).map_err(
-                    |source| ResolveError::Read {
-                        cluster: cluster.name.clone(),
-                        source,
-                    },
-                )?;
+            let bytes = read_limited(&path, limits, cube_model::Limit::KubeconfigBytes).map_err(
+                |source| ResolveError::Read {
+                    cluster: cluster.name.clone(),
+                    source,
+                },
+            )?;
             Kubeconfig::from_yaml_strict_with(&String::from_utf8_lossy(&bytes), Some(&path), limits)
                 .map_err(|source| ResolveError::Kubeconfig {
                     cluster: cluster.name.clone(),

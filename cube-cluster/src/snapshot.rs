@@ -414,8 +414,14 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
         if deadline.passed() {
             let secs = options.deadline.unwrap_or_default().as_secs();
             let deadline_limit = cube_model::limits::Limit::CollectionDeadlineSecs;
-            if !snapshot.limits_hit.iter().any(|h| h.limit == deadline_limit) {
-                let mut hit = options.limits.exceeded(deadline_limit, "the live collection", None);
+            if !snapshot
+                .limits_hit
+                .iter()
+                .any(|h| h.limit == deadline_limit)
+            {
+                let mut hit = options
+                    .limits
+                    .exceeded(deadline_limit, "the live collection", None);
                 hit.max = secs;
                 snapshot.limits_hit.push(hit);
             }
@@ -447,11 +453,10 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 ))
             } else if page >= options.max_pages.max(1) {
                 let max = options.max_pages.max(1);
-                let mut hit = options.limits.exceeded(
-                    cube_model::limits::Limit::PagesPerList,
-                    k.path,
-                    None,
-                );
+                let mut hit =
+                    options
+                        .limits
+                        .exceeded(cube_model::limits::Limit::PagesPerList, k.path, None);
                 hit.max = max as u64;
                 snapshot.limits_hit.push(hit);
                 Some(format!(

@@ -1003,7 +1003,14 @@ fn the_fleet_and_group_plan_read_kubeconfigs_within_the_limit_flags() {
     let registry = registry.display().to_string();
     let fleet = |flags: &[&str]| {
         let args = [
-            &["--registry", registry.as_str(), "--timeout", "2", "--output", "json"][..],
+            &[
+                "--registry",
+                registry.as_str(),
+                "--timeout",
+                "2",
+                "--output",
+                "json",
+            ][..],
             flags,
         ]
         .concat();

@@ -442,10 +442,17 @@ async fn the_fleet_reads_everything_within_the_callers_limits_and_reports_each_h
     let big = format!("{good}#{}\n", "x".repeat(9 << 10));
     // a CA file of 5 KiB (a PEM bundle padded with comments)
     let ca_file = dir.join("ca.pem");
-    std::fs::write(&ca_file, format!("{}\n{}", pki.ca_pem(), "#".repeat(5 << 10))).expect("ca");
+    std::fs::write(
+        &ca_file,
+        format!("{}\n{}", pki.ca_pem(), "#".repeat(5 << 10)),
+    )
+    .expect("ca");
     let by_file = kubeconfig_yaml(&srv.url(), None, Some("t")).replace(
         "    server:",
-        &format!("    certificate-authority: {}\n    server:", ca_file.display()),
+        &format!(
+            "    certificate-authority: {}\n    server:",
+            ca_file.display()
+        ),
     );
     let registry = ClusterRegistry::new(vec![
         entry("body", good),
@@ -478,7 +485,10 @@ async fn the_fleet_reads_everything_within_the_callers_limits_and_reports_each_h
     assert_eq!((h.limit, h.max), (Limit::HttpBodyBytes, 64 << 10));
     assert_eq!(c.class.as_deref(), Some("limit-exceeded"));
     assert!(
-        c.hint.as_deref().unwrap_or("").contains("--max-http-body-bytes"),
+        c.hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("--max-http-body-bytes"),
         "{:?}",
         c.hint
     );
