@@ -24,9 +24,17 @@
 //!     --toleration dedicated=vision:NoSchedule
 //! ```
 //!
+//! Every read is bounded by one `cube_model::Limits` policy (the limit flags of every
+//! program: `--max-file-bytes` for the registry, `--max-kubeconfig-bytes` for each cluster's
+//! kubeconfig, `--max-referenced-file-bytes` for the files it references,
+//! `--max-http-body-bytes`, `--max-pages-per-list`, `--max-objects-per-snapshot`,
+//! `--request-timeout-secs`; `--timeout` bounds each cluster). A limit hit is listed per
+//! cluster (`limitsHit` in JSON, `limit hit:` in the table) with the flag that raises it.
+//!
 //! Progress goes to stderr, only when stderr is a terminal. Exit codes: 0 every cluster
 //! Ready (and, with `--place`, some cluster takes the task), 1 some cluster not Ready or no
-//! cluster takes the task, 2 bad input or usage.
+//! cluster takes the task, 2 bad input or usage, 3 every cluster Ready but a limit was hit
+//! (some figures are incomplete).
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -229,7 +237,9 @@ fn main() {
     cube_examples::init_tracing();
     let args = Args::parse();
     let code = match run(&args) {
-        Ok(all_ready) => i32::from(!all_ready),
+        Ok(Exit::Yes) => i32::from(cube_examples::exit::OK),
+        Ok(Exit::No) => i32::from(cube_examples::exit::FINDINGS),
+        Ok(Exit::Incomplete) => i32::from(cube_examples::exit::INCOMPLETE),
         Err(e) => {
             cube_examples::eprint_line(&format!("error: {e:#}"));
             2
@@ -238,15 +248,14 @@ fn main() {
     std::process::exit(code);
 }
 
-fn run(args: &Args) -> anyhow::Result<bool> {
+fn run(args: &Args) -> anyhow::Result<Exit> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into());
     }
     let limits = args.limits.limits().map_err(BadInput)?;
     let registry = cube_examples::read_registry_with(&args.registry, &limits).map_err(BadInput)?;
-    let mut net = cube_cluster::limits::NetLimits::from_limits(&limits);
-    // each cluster's deadline is --timeout
-    net.deadline = None;
+    // one policy for every read: the registry above, each cluster's kubeconfig and the files it
+    // references, every request; each cluster's deadline is --timeout
     let options = FleetOptions {
         concurrency: usize::from(args.concurrency.max(1)),
         timeout: Duration::from_secs_f64(args.timeout),
@@ -257,8 +266,7 @@ fn run(args: &Args) -> anyhow::Result<bool> {
             PluginPolicy::Refuse
         },
         base_dir: cube_examples::registry_dir(&args.registry),
-        net,
-        ..FleetOptions::default()
+        ..FleetOptions::from_limits(&limits)
     };
     let tty = std::io::stderr().is_terminal();
     let progress = move |p: &FleetProgress| {
@@ -291,5 +299,21 @@ fn run(args: &Args) -> anyhow::Result<bool> {
             placement: placement.as_ref(),
         })?)?,
     }
-    Ok(report.not_ready == 0 && placement.as_ref().is_none_or(|p| !p.chosen.is_empty()))
+    let answer_yes =
+        report.not_ready == 0 && placement.as_ref().is_none_or(|p| !p.chosen.is_empty());
+    Ok(if !answer_yes {
+        Exit::No
+    } else if report.clusters.iter().any(|c| !c.limits_hit.is_empty()) {
+        // a limit hit leaves a cluster's figures incomplete: never "all clear"
+        Exit::Incomplete
+    } else {
+        Exit::Yes
+    })
+}
+
+/// The answer of a run (exit codes 0, 1, 3).
+enum Exit {
+    Yes,
+    No,
+    Incomplete,
 }

@@ -305,17 +305,19 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         .unwrap_or_else(|| args.kubeconfig.clone());
     let update = registry_update(args, &args.kubeconfig)?;
     // A broken or invalid registry is reported before anything else, and never overwritten.
+    let limits = args
+        .limits
+        .limits()
+        .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
     let registry_file = match &args.registry {
-        Some(p) => Some(RegistryFile::open(p).map_err(|e| Failure::BadInput(e.into()))?),
+        Some(p) => {
+            Some(RegistryFile::open_with(p, &limits).map_err(|e| Failure::BadInput(e.into()))?)
+        }
         None => None,
     };
     let options = import_options(args)?;
     // Errors name the file themselves ("FILE is empty", "FILE is not a kubeconfig: ...").
     // the one bounded reader: FIFOs, devices and oversized files are refused
-    let limits = args
-        .limits
-        .limits()
-        .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
     let text = cube_examples::read_kubeconfig_text(&args.kubeconfig, &limits)
         .map_err(|e| Failure::BadInput(e.into()))?;
     let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(&args.kubeconfig), &limits)

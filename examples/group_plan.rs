@@ -369,8 +369,9 @@ fn kubeconfig_api(
     path: &std::path::Path,
 ) -> anyhow::Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>> {
     use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
-    let cfg = Kubeconfig::read(path).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
     let limits = args.limits.limits().map_err(BadInput)?;
+    let cfg = Kubeconfig::read_with(path, &limits)
+        .map_err(|e| BadInput(cube_cluster::classify::error_chain_text(&e)))?;
     let mut opts = SelectOptions::new().limits(&limits);
     opts.context = args.context.clone();
     if args.allow_exec {
@@ -437,7 +438,8 @@ fn run_apply(
                 .registry
                 .as_ref()
                 .ok_or_else(|| BadInput("--registry".into()))?;
-            let registry = cube_examples::read_registry(path).map_err(BadInput)?;
+            let limits = args.limits.limits().map_err(BadInput)?;
+            let registry = cube_examples::read_registry_with(path, &limits).map_err(BadInput)?;
             let fleet = cube_cluster::fleet::FleetOptions {
                 timeout: Duration::from_secs_f64(args.timeout),
                 base_dir: cube_examples::registry_dir(path),
@@ -446,7 +448,7 @@ fn run_apply(
                 } else {
                     cube_cluster::kubeconfig::PluginPolicy::Refuse
                 },
-                ..cube_cluster::fleet::FleetOptions::default()
+                ..cube_cluster::fleet::FleetOptions::from_limits(&limits)
             };
             let mut apis: BTreeMap<String, _> =
                 cube_cluster::fleet::targets_from_registry(&registry, &fleet)

@@ -141,6 +141,11 @@ pub enum Class {
         what: String,
         /// The limit (bytes or pages; 0 when the bound is not a number).
         limit: u64,
+        /// The bound of the [`cube_model::Limits`] policy that was hit, typed (what, where,
+        /// the limit, the flag that raises it); `None` for a repeated `continue` token (no
+        /// limit value would end such a list).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        exceeded: Option<cube_model::limits::LimitExceeded>,
     },
     /// 401: credentials missing, expired or wrong.
     Unauthorized,
@@ -236,7 +241,10 @@ impl Class {
             Self::Reset => "the connection was reset or closed before an answer: a proxy, load balancer or firewall dropping it, or a server that crashed".into(),
             Self::NotHttp => "the peer does not speak HTTP: another service listens on that port".into(),
             Self::NotKubernetes => "an HTTP server answered, but not the Kubernetes API (no gitVersion in /version): check the address and port".into(),
-            Self::LimitExceeded { what, limit } => format!("a bound of the client was hit ({what}, limit {limit}): the server sent more than any API server would; raise the limit only if the server is trusted"),
+            Self::LimitExceeded { what, limit, exceeded } => match exceeded {
+                Some(hit) => format!("a bound of the client was hit ({what}, limit {limit}): the server sent more than any API server would; only if the server is trusted, {}", hit.limit.how_to_raise()),
+                None => format!("a bound of the client was hit ({what}): the server sent more than any API server would"),
+            },
             Self::TlsNameMismatch { valid_for, wanted } => format!(
                 "the server certificate is valid for [{}], not {}; add the name to the certificate SANs or set tls-server-name",
                 valid_for.join(", "),
@@ -932,6 +940,7 @@ mod tests {
                 Class::LimitExceeded {
                     what: String::new(),
                     limit: 1,
+                    exceeded: None,
                 },
                 C::LimitExceeded,
             ),

@@ -97,5 +97,24 @@ pub enum Error {
     Client(#[source] kube::Error),
 }
 
+impl Error {
+    /// The limit hit, when a file was not read because it is larger than a bound of the
+    /// [`cube_model::Limits`] policy (a kubeconfig over `kubeconfig-bytes`, a referenced file
+    /// over `referenced-file-bytes`, also as the problem of an
+    /// [`Error::InvalidConfiguration`]): what, where, the limit and how to raise it.
+    pub fn limit(&self) -> Option<&cube_model::limits::LimitExceeded> {
+        match self {
+            Error::Read { source, .. } => source
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<crate::kubeconfig::ReadFailure>())
+                .and_then(|f| f.limit.as_ref()),
+            Error::InvalidConfiguration { problems } => {
+                problems.iter().find_map(|p| p.limit.as_ref())
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Result alias.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

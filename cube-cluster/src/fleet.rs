@@ -98,6 +98,13 @@ pub struct FleetOptions {
     /// time; [`crate::limits::NetLimits::from_limits`] for a [`cube_model::Limits`] policy).
     /// [`FleetOptions::timeout`] still bounds each cluster as a whole.
     pub net: crate::limits::NetLimits,
+    /// The [`cube_model::Limits`] policy of everything else read for each cluster: its
+    /// kubeconfig file (`kubeconfig-bytes`), the files that kubeconfig references
+    /// (`referenced-file-bytes`), YAML aliases, and the nodes and pods listed
+    /// (`objects-per-snapshot`, `pages-per-list`). [`FleetOptions::from_limits`] sets it and
+    /// [`FleetOptions::net`] from one policy. A limit hit is in
+    /// [`ClusterReport::limits_hit`].
+    pub limits: cube_model::Limits,
 }
 
 impl Default for FleetOptions {
@@ -110,6 +117,23 @@ impl Default for FleetOptions {
             plugins: PluginPolicy::Refuse,
             base_dir: std::path::PathBuf::new(),
             net: crate::limits::NetLimits::default(),
+            limits: cube_model::Limits::default(),
+        }
+    }
+}
+
+impl FleetOptions {
+    /// The defaults, with every bound from one [`cube_model::Limits`] policy: the network
+    /// bounds ([`crate::limits::NetLimits::from_limits`], without the collection deadline:
+    /// [`FleetOptions::timeout`] bounds each cluster) and the file and object bounds
+    /// ([`FleetOptions::limits`]).
+    pub fn from_limits(limits: &cube_model::Limits) -> Self {
+        let mut net = crate::limits::NetLimits::from_limits(limits);
+        net.deadline = None;
+        FleetOptions {
+            net,
+            limits: limits.clone(),
+            ..FleetOptions::default()
         }
     }
 }
@@ -121,6 +145,9 @@ pub struct FleetTarget {
     pub cluster: Cluster,
     /// The API of the cluster, or why there is none (reported as `config-invalid`).
     pub api: Result<Arc<dyn ClusterApi>, String>,
+    /// The limit that kept the cluster's kubeconfig (or a file it references) from being read,
+    /// when one did (reported in [`ClusterReport::limits_hit`]).
+    pub limit: Option<cube_model::limits::LimitExceeded>,
 }
 
 impl fmt::Debug for FleetTarget {
@@ -250,6 +277,12 @@ pub struct ClusterReport {
     /// unknown and left out).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Every bound of the [`cube_model::Limits`] policy hit for this cluster, typed (what,
+    /// where, the limit, the flag that raises it): a kubeconfig over `kubeconfig-bytes`, an
+    /// answer over `http-body-bytes`, a list over `pages-per-list`, ... The cluster's figures
+    /// are then incomplete or missing, never silently truncated.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub limits_hit: Vec<cube_model::limits::LimitExceeded>,
     /// Time spent on this cluster, milliseconds.
     pub elapsed_ms: u64,
 }
@@ -349,11 +382,12 @@ pub fn targets_from_registry(
                 .to_string();
         }
     }
-    crate::probe::targets_from_registry(&resolved, options.plugins)
+    crate::probe::targets_from_registry_with(&resolved, options.plugins, &options.limits)
         .into_iter()
         .zip(&registry.clusters)
         .map(|(t, cluster)| FleetTarget {
             cluster: cluster.clone(),
+            limit: t.limit,
             api: t.selection.and_then(|sel| {
                 if !in_runtime {
                     return Err("clients must be built inside a Tokio runtime".to_owned());
@@ -535,6 +569,7 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
         pools: Vec::new(),
         gpu_kinds: Vec::new(),
         notes: Vec::new(),
+        limits_hit: target.limit.into_iter().collect(),
         elapsed_ms: 0,
     };
     match &outcome {
@@ -545,6 +580,13 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
         Outcome::Failed { class, .. } => {
             report.class = Some(class.id().to_owned());
             report.hint = Some(class.hint());
+            if let Class::LimitExceeded {
+                exceeded: Some(hit),
+                ..
+            } = class
+            {
+                report.limits_hit.push(hit.clone());
+            }
         }
     }
     report.probe_taint = probe_taint(&report.ready);
@@ -552,9 +594,11 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
         report.taints.push(t.clone());
     }
     if let (Outcome::Ok { .. }, Ok(api)) = (&outcome, &target.api) {
-        let collect = CollectOptions::default()
+        // the policy's page and object bounds; the per-cluster timeout is the deadline
+        let mut collect = CollectOptions::from_limits(&options.limits)
             .page_size(options.page_size)
             .only(&["Node", "Pod"]);
+        collect.deadline = None;
         match tokio::time::timeout_at(deadline, collect_snapshot(&**api, &collect, |_| {})).await {
             Err(_) => report.notes.push(format!(
                 "nodes and pods: not listed within the per-cluster timeout of {:?}",
@@ -564,7 +608,10 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
                 "nodes and pods: {}",
                 crate::classify::error_chain_text(&e)
             )),
-            Ok(Ok(snap)) => fill_capacity(&mut report, &snap, options),
+            Ok(Ok(snap)) => {
+                report.limits_hit.extend(snap.limits_hit.iter().cloned());
+                fill_capacity(&mut report, &snap, options)
+            }
         }
     }
     report.elapsed_ms = start.elapsed().as_millis() as u64;
@@ -695,6 +742,7 @@ pub async fn probe_fleet_targets(
                     pools: Vec::new(),
                     gpu_kinds: Vec::new(),
                     notes: Vec::new(),
+                    limits_hit: Vec::new(),
                     elapsed_ms: elapsed.as_millis() as u64,
                 }
             })
@@ -897,6 +945,9 @@ impl FleetReport {
             }
             for n in &c.notes {
                 out.push_str(&format!("  note: {n}\n"));
+            }
+            for hit in &c.limits_hit {
+                out.push_str(&format!("  limit hit: {hit}\n"));
             }
         }
         out.push_str(&format!(

@@ -174,10 +174,37 @@ impl HttpError {
             HttpError::BodyTooLarge { limit, .. } => Class::LimitExceeded {
                 what: "response body".to_string(),
                 limit: *limit,
+                exceeded: self.limit_exceeded(),
             },
             HttpError::Timeout { .. } | HttpError::DeadlineExceeded { .. } => Class::Timeout,
             HttpError::InvalidBody { .. } => Class::NotKubernetes,
         }
+    }
+
+    /// The bound of the [`cube_model::Limits`] policy this failure hit, typed (what, where,
+    /// the limit, how to raise it): `http-body-bytes` for [`HttpError::BodyTooLarge`],
+    /// `request-timeout-secs` for [`HttpError::Timeout`], `collection-deadline-secs` for
+    /// [`HttpError::DeadlineExceeded`].
+    pub fn limit_exceeded(&self) -> Option<cube_model::limits::LimitExceeded> {
+        use cube_model::Limit;
+        let (limit, path, max, observed) = match self {
+            HttpError::BodyTooLarge { path, limit } => {
+                (Limit::HttpBodyBytes, path, *limit, limit.checked_add(1))
+            }
+            HttpError::Timeout { path, after, .. } => {
+                (Limit::RequestTimeoutSecs, path, after.as_secs(), None)
+            }
+            HttpError::DeadlineExceeded { path, deadline } => (
+                Limit::CollectionDeadlineSecs,
+                path,
+                deadline.as_secs(),
+                None,
+            ),
+            _ => return None,
+        };
+        let mut hit = cube_model::Limits::default().exceeded(limit, path.clone(), observed);
+        hit.max = max;
+        Some(hit)
     }
 
     /// The HTTP status code, for [`HttpError::Status`].
@@ -251,7 +278,10 @@ pub enum PagingError {
         page: usize,
     },
     /// More pages than the limit.
-    #[error("{path}: more than {limit} pages; stopped (raise the page limit to read more)")]
+    #[error(
+        "{path}: more than {limit} pages; stopped; {}",
+        cube_model::Limit::PagesPerList.how_to_raise()
+    )]
     TooManyPages {
         /// List path.
         path: String,
@@ -268,11 +298,33 @@ impl PagingError {
             PagingError::RepeatedContinue { .. } => Class::LimitExceeded {
                 what: "repeated continue token".to_string(),
                 limit: 0,
+                exceeded: None,
             },
             PagingError::TooManyPages { limit, .. } => Class::LimitExceeded {
                 what: "pages per list".to_string(),
                 limit: *limit as u64,
+                exceeded: self.limit_exceeded(),
             },
+        }
+    }
+
+    /// The bound of the [`cube_model::Limits`] policy this failure hit, typed:
+    /// `pages-per-list` for [`PagingError::TooManyPages`], those of
+    /// [`HttpError::limit_exceeded`] for a failed request. A repeated `continue` token is no
+    /// limit (no value of one would make the list end): `None`.
+    pub fn limit_exceeded(&self) -> Option<cube_model::limits::LimitExceeded> {
+        match self {
+            PagingError::Http(e) => e.limit_exceeded(),
+            PagingError::TooManyPages { path, limit } => {
+                let mut hit = cube_model::Limits::default().exceeded(
+                    cube_model::Limit::PagesPerList,
+                    path.clone(),
+                    None,
+                );
+                hit.max = *limit as u64;
+                Some(hit)
+            }
+            PagingError::RepeatedContinue { .. } => None,
         }
     }
 }

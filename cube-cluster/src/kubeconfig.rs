@@ -78,12 +78,17 @@ impl From<&str> for Secret {
 
 /// Replaces every run of 20 or more token-like characters (`[A-Za-z0-9+/=_.:-]`) by
 /// `<redacted>`, so that parser messages and foreign error texts can be shown without leaking a
-/// token or base64 key material.
+/// token or base64 key material. A run that is an identifier of words (a flag such as
+/// `--max-kubeconfig-bytes`, a field path such as `Limits::max_kubeconfig_bytes`: words of
+/// lowercase letters, each at most 20 long and optionally capitalised, joined by `-`, `_`, `.`
+/// or `::`, no digit, `/`, `+` or `=`) is kept: no token, key or password the server or a
+/// kubeconfig could hold has that shape of many short dictionary-like words and no digit, and
+/// the message would otherwise hide how to raise the limit it reports.
 pub fn redact_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut run = String::new();
     let flush = |run: &mut String, out: &mut String| {
-        if run.chars().count() >= 20 {
+        if run.chars().count() >= 20 && !is_identifier_of_words(run) {
             out.push_str("<redacted>");
         } else {
             out.push_str(run);
@@ -100,6 +105,27 @@ pub fn redact_text(text: &str) -> String {
     }
     flush(&mut run, &mut out);
     out
+}
+
+/// A flag or field path made of short words (see [`redact_text`]): at least two words, each of
+/// ASCII letters, lowercase after an optional capital, at most 20 long, separated by `-`, `_`,
+/// `.` or `:`; leading dashes and one trailing `:` allowed.
+fn is_identifier_of_words(run: &str) -> bool {
+    let body = run.trim_start_matches('-');
+    let body = body.strip_suffix(':').unwrap_or(body);
+    if body.is_empty() || body.contains(|c: char| c.is_ascii_digit() || "+/=".contains(c)) {
+        return false;
+    }
+    let words: Vec<&str> = body
+        .split(['-', '_', '.', ':'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.len() >= 2
+        && words.iter().all(|w| {
+            let mut chars = w.chars();
+            let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+            first_ok && w.len() <= 20 && chars.all(|c| c.is_ascii_lowercase())
+        })
 }
 
 /// Deserializes `null` (a key with no value, common in hand-edited files) as the default.
@@ -900,8 +926,19 @@ impl Kubeconfig {
     /// # Errors
     /// [`Error::Read`], plus those of [`Kubeconfig::from_yaml`].
     pub fn read(path: &Path) -> Result<Self> {
-        let text = read_kubeconfig_file(path)?;
-        Self::from_yaml(&text, Some(path))
+        Self::read_with(path, &cube_model::Limits::default())
+    }
+
+    /// [`Kubeconfig::read`] within a [`cube_model::Limits`] policy: the file is read up to
+    /// [`cube_model::Limits::max_kubeconfig_bytes`] (and `max_file_bytes`), YAML aliases within
+    /// [`cube_model::Limits::max_yaml_alias_expansions`]. A larger file is [`Error::Read`]
+    /// whose [`Error::limit`] names the limit.
+    ///
+    /// # Errors
+    /// As [`Kubeconfig::read`].
+    pub fn read_with(path: &Path, limits: &cube_model::Limits) -> Result<Self> {
+        let text = read_kubeconfig_file(path, limits)?;
+        Self::from_yaml_with(&text, Some(path), limits)
     }
 
     /// Like [`Kubeconfig::from_yaml`], but for a file given to be imported: an empty document
@@ -976,8 +1013,17 @@ impl Kubeconfig {
     /// # Errors
     /// [`Error::Read`], plus those of [`Kubeconfig::from_yaml_strict`].
     pub fn read_strict(path: &Path) -> Result<Self> {
-        let text = read_kubeconfig_file(path)?;
-        Self::from_yaml_strict(&text, Some(path))
+        Self::read_strict_with(path, &cube_model::Limits::default())
+    }
+
+    /// [`Kubeconfig::read_strict`] within a [`cube_model::Limits`] policy (as
+    /// [`Kubeconfig::read_with`]).
+    ///
+    /// # Errors
+    /// As [`Kubeconfig::read_strict`].
+    pub fn read_strict_with(path: &Path, limits: &cube_model::Limits) -> Result<Self> {
+        let text = read_kubeconfig_file(path, limits)?;
+        Self::from_yaml_strict_with(&text, Some(path), limits)
     }
 
     /// Reads a `KUBECONFIG`-style list and merges it with client-go's rules: duplicate paths
@@ -994,7 +1040,7 @@ impl Kubeconfig {
             if p.as_os_str().is_empty() || !seen.insert(p.clone()) {
                 continue;
             }
-            match read_kubeconfig_file(p) {
+            match read_kubeconfig_file(p, &cube_model::Limits::default()) {
                 Ok(text) => configs.push(Self::from_yaml(&text, Some(p))?),
                 Err(Error::Read { source, .. })
                     if source.kind() == std::io::ErrorKind::NotFound =>
@@ -1184,19 +1230,43 @@ impl<'a> KubeconfigIndex<'a> {
 }
 
 /// Reads a kubeconfig file through the bounded reader (regular files of at most
-/// [`crate::limits::DEFAULT_MAX_FILE_BYTES`]); invalid UTF-8 is replaced.
-fn read_kubeconfig_file(path: &Path) -> Result<String> {
-    read_referenced(&path.to_string_lossy())
+/// [`cube_model::Limits::max_kubeconfig_bytes`] of `limits`); invalid UTF-8 is replaced.
+fn read_kubeconfig_file(path: &Path, limits: &cube_model::Limits) -> Result<String> {
+    crate::limits::read_limited(path, limits, cube_model::Limit::KubeconfigBytes)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .map_err(|e| Error::Read {
             what: "kubeconfig".to_string(),
             path: path.to_path_buf(),
-            source: match e {
-                crate::limits::FileReadError::Io { source, .. } => source,
-                other => std::io::Error::other(read_error_text(&other)),
-            },
+            source: read_failure(e),
         })
 }
+
+/// The `source` of an [`Error::Read`]: the OS error itself, or a [`ReadFailure`] that says why
+/// without repeating the path and keeps a hit limit typed (see [`Error::limit`]).
+fn read_failure(e: crate::limits::FileReadError) -> std::io::Error {
+    match e {
+        crate::limits::FileReadError::Io { source, .. } => source,
+        other => std::io::Error::other(ReadFailure {
+            text: read_error_text(&other),
+            limit: other.limit_exceeded().cloned(),
+        }),
+    }
+}
+
+/// Why a file was not read (not an OS error): its text, and the limit when one was hit.
+#[derive(Debug)]
+pub(crate) struct ReadFailure {
+    text: String,
+    pub(crate) limit: Option<cube_model::limits::LimitExceeded>,
+}
+
+impl fmt::Display for ReadFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::error::Error for ReadFailure {}
 
 fn origin_label(origin: Option<&Path>) -> String {
     origin
@@ -1411,12 +1481,6 @@ fn decode_b64(s: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD
         .decode(clean.as_bytes())
         .ok()
-}
-
-/// Reads a file through the bounded reader: regular files only, at most
-/// [`crate::limits::DEFAULT_MAX_FILE_BYTES`] (the kubeconfig itself).
-fn read_referenced(path: &str) -> std::result::Result<Vec<u8>, crate::limits::FileReadError> {
-    crate::limits::read_file_bounded(Path::new(path), crate::limits::DEFAULT_MAX_FILE_BYTES)
 }
 
 /// Reads a file a kubeconfig references (CA, client certificate or key, tokenFile) through
@@ -2394,12 +2458,27 @@ impl Kubeconfig {
     /// # Errors
     /// [`Error::Read`] when a referenced file cannot be read.
     pub fn inline(&self) -> Result<Kubeconfig> {
+        self.inline_with(&cube_model::Limits::default())
+    }
+
+    /// [`Kubeconfig::inline`] within a [`cube_model::Limits`] policy: each referenced file is
+    /// read up to [`cube_model::Limits::max_referenced_file_bytes`]; a larger one is
+    /// [`Error::Read`] whose [`Error::limit`] names the limit.
+    ///
+    /// # Errors
+    /// As [`Kubeconfig::inline`].
+    pub fn inline_with(&self, limits: &cube_model::Limits) -> Result<Kubeconfig> {
         let enc = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
         let read = |what: &str, p: &str| {
-            read_referenced(p).map_err(|e| Error::Read {
+            crate::limits::read_limited(
+                Path::new(p),
+                limits,
+                cube_model::Limit::ReferencedFileBytes,
+            )
+            .map_err(|e| Error::Read {
                 what: what.to_string(),
                 path: PathBuf::from(p),
-                source: std::io::Error::other(read_error_text(&e)),
+                source: read_failure(e),
             })
         };
         let mut out = self.clone();
@@ -2457,6 +2536,24 @@ mod tests {
     fn redact_text_hides_long_tokens() {
         let t = redact_text("token kubeconfig-user-aaaaa:FAKEFAKEFAKEFAKEFAKE at line 3");
         assert_eq!(t, "token <redacted> at line 3");
+        // tokens of every shape stay hidden: digits, mixed case, base64, long single words
+        for secret in [
+            "kubeconfig-user-x7k2q:abcdefghijklmnopqrstu0123456789",
+            "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ",
+            "correcthorsebatterystaplexyz",
+            "abcdef.0123456789abcdef",
+            "c2VjcmV0LXRva2VuLXZhbHVlLWhlcmU=",
+            "Correct-HorseBattery-Staple-Words",
+        ] {
+            let t = redact_text(&format!("bad credentials {secret} here"));
+            assert_eq!(t, "bad credentials <redacted> here", "{secret}");
+        }
+        // flags and field paths of words are kept: the message says how to raise a limit
+        let t = redact_text(
+            "raise it with --limit kubeconfig-bytes=N (or --max-kubeconfig-bytes N; library: Limits::max_kubeconfig_bytes)",
+        );
+        assert!(t.contains("--max-kubeconfig-bytes N"), "{t}");
+        assert!(t.contains("Limits::max_kubeconfig_bytes"), "{t}");
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct ProbeTarget {
     pub name: String,
     /// Its validated selection, or why there is none (reported as `config-invalid`).
     pub selection: Result<Selection, String>,
+    /// The limit of the [`cube_model::Limits`] policy that kept the kubeconfig (or a file it
+    /// references) from being read, when one did (the `selection` error says it too).
+    pub limit: Option<cube_model::limits::LimitExceeded>,
 }
 
 /// Probe settings.
@@ -160,22 +163,41 @@ pub fn targets_from_registry(
     registry: &ClusterRegistry,
     plugins: PluginPolicy,
 ) -> Vec<ProbeTarget> {
+    targets_from_registry_with(registry, plugins, &cube_model::Limits::default())
+}
+
+/// [`targets_from_registry`] within a [`cube_model::Limits`] policy: each kubeconfig is read
+/// up to [`cube_model::Limits::max_kubeconfig_bytes`]
+/// ([`crate::registry::kubeconfig_for_with`]) and the files it references up to
+/// [`cube_model::Limits::max_referenced_file_bytes`] ([`SelectOptions::limits`]); a limit hit
+/// is the target's [`ProbeTarget::limit`].
+pub fn targets_from_registry_with(
+    registry: &ClusterRegistry,
+    plugins: PluginPolicy,
+    limits: &cube_model::Limits,
+) -> Vec<ProbeTarget> {
     registry
         .clusters
         .iter()
         .map(|c| {
+            let mut limit = None;
             let selection = (|| {
                 let kref = c
                     .kubeconfig
                     .as_ref()
                     .ok_or_else(|| format!("cluster {:?} has no kubeconfig reference", c.name))?;
-                let mut cfg = crate::registry::kubeconfig_for(c, std::path::Path::new(""))
-                    .map_err(|e| crate::classify::error_chain_text(&e))?;
+                let mut cfg =
+                    crate::registry::kubeconfig_for_with(c, std::path::Path::new(""), limits)
+                        .map_err(|e| {
+                            limit = e.limit().cloned();
+                            crate::classify::error_chain_text(&e)
+                        })?;
                 let mut opts = SelectOptions {
                     context: kref.context.clone(),
                     plugins,
                     ..SelectOptions::default()
-                };
+                }
+                .limits(limits);
                 if !c.api_server.is_empty() {
                     let ctx_name = kref
                         .context
@@ -193,11 +215,15 @@ pub fn targets_from_registry(
                         opts.server = Some(c.api_server.clone());
                     }
                 }
-                cfg.select(&opts).map_err(|e| e.to_string())
+                cfg.select(&opts).map_err(|e| {
+                    limit = e.limit().cloned();
+                    e.to_string()
+                })
             })();
             ProbeTarget {
                 name: c.name.clone(),
                 selection,
+                limit,
             }
         })
         .collect()

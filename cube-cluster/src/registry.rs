@@ -32,7 +32,7 @@ use cube_model::objects::Taint;
 
 use crate::http::{BoundedClient, HttpError};
 use crate::kubeconfig::Kubeconfig;
-use crate::limits::{DEFAULT_MAX_FILE_BYTES, FileReadError, read_file_bounded};
+use crate::limits::{FileReadError, read_limited};
 
 /// Errors of registry file handling.
 #[derive(Debug, thiserror::Error)]
@@ -86,6 +86,17 @@ pub enum RegistryError {
         /// The serializer's message.
         message: String,
     },
+}
+
+impl RegistryError {
+    /// The limit hit, when the registry file was larger than a bound of the
+    /// [`cube_model::Limits`] policy.
+    pub fn limit(&self) -> Option<&cube_model::limits::LimitExceeded> {
+        match self {
+            RegistryError::Read { source, .. } => source.limit_exceeded(),
+            _ => None,
+        }
+    }
 }
 
 /// One label change (`kubectl label` syntax: `key=value` sets, `key-` removes).
@@ -214,10 +225,15 @@ pub struct RegistryFile {
     registry: ClusterRegistry,
     /// The bytes read at open (`None`: the file did not exist).
     original: Option<Vec<u8>>,
+    /// The policy it was read with (the re-read before a save uses it too).
+    limits: cube_model::Limits,
 }
 
-fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RegistryError> {
-    match read_file_bounded(path, DEFAULT_MAX_FILE_BYTES) {
+fn read_optional(
+    path: &Path,
+    limits: &cube_model::Limits,
+) -> Result<Option<Vec<u8>>, RegistryError> {
+    match read_limited(path, limits, cube_model::Limit::FileBytes) {
         Ok(b) => Ok(Some(b)),
         Err(FileReadError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
             Ok(None)
@@ -236,7 +252,18 @@ impl RegistryFile {
     /// [`RegistryError::Read`], [`RegistryError::Broken`] (not UTF-8 or does not parse),
     /// [`RegistryError::Invalid`] (parses, but [`ClusterRegistry::validate`] finds problems).
     pub fn open(path: &Path) -> Result<Self, RegistryError> {
-        let original = read_optional(path)?;
+        Self::open_with(path, &cube_model::Limits::default())
+    }
+
+    /// [`RegistryFile::open`] within a [`cube_model::Limits`] policy: the file is read up to
+    /// [`cube_model::Limits::max_file_bytes`] (as the programs read every input file), YAML
+    /// aliases within [`cube_model::Limits::max_yaml_alias_expansions`]. A larger file is
+    /// [`RegistryError::Read`] whose [`RegistryError::limit`] names the limit.
+    ///
+    /// # Errors
+    /// As [`RegistryFile::open`].
+    pub fn open_with(path: &Path, limits: &cube_model::Limits) -> Result<Self, RegistryError> {
+        let original = read_optional(path, limits)?;
         let registry = match &original {
             None => ClusterRegistry::default(),
             Some(bytes) => {
@@ -244,9 +271,11 @@ impl RegistryFile {
                     path: path.to_path_buf(),
                     message: format!("not UTF-8 text at byte {}", e.valid_up_to()),
                 })?;
-                ClusterRegistry::from_yaml(text).map_err(|message| RegistryError::Broken {
-                    path: path.to_path_buf(),
-                    message,
+                ClusterRegistry::from_yaml_with(text, limits).map_err(|message| {
+                    RegistryError::Broken {
+                        path: path.to_path_buf(),
+                        message,
+                    }
                 })?
             }
         };
@@ -261,6 +290,7 @@ impl RegistryFile {
             path: path.to_path_buf(),
             registry,
             original,
+            limits: limits.clone(),
         })
     }
 
@@ -399,7 +429,7 @@ impl RegistryFile {
                 .is_some_and(KubeconfigRef::holds_credentials)
         });
         write_atomic(&self.path, text.as_bytes(), holds_secrets, || {
-            let now = read_optional(&self.path).ok().flatten();
+            let now = read_optional(&self.path, &self.limits).ok().flatten();
             now == self.original
         })?;
         self.original = Some(text.into_bytes());
@@ -536,6 +566,18 @@ pub enum ResolveError {
     },
 }
 
+impl ResolveError {
+    /// The limit hit, when the kubeconfig (or a file it references) was larger than a bound
+    /// of the [`cube_model::Limits`] policy: what, where, the limit and how to raise it.
+    pub fn limit(&self) -> Option<&cube_model::limits::LimitExceeded> {
+        match self {
+            ResolveError::Read { source, .. } => source.limit_exceeded(),
+            ResolveError::Kubeconfig { source, .. } => source.limit(),
+            _ => None,
+        }
+    }
+}
+
 /// The path a registry entry names, resolved against `base_dir` when relative.
 pub fn resolve_path(base_dir: &Path, path: &str) -> PathBuf {
     let p = Path::new(path.trim());
@@ -552,6 +594,21 @@ pub fn resolve_path(base_dir: &Path, path: &str) -> PathBuf {
 /// # Errors
 /// [`ResolveError`].
 pub fn kubeconfig_for(cluster: &Cluster, base_dir: &Path) -> Result<Kubeconfig, ResolveError> {
+    kubeconfig_for_with(cluster, base_dir, &cube_model::Limits::default())
+}
+
+/// [`kubeconfig_for`] within a [`cube_model::Limits`] policy: a kubeconfig file is read up to
+/// [`cube_model::Limits::max_kubeconfig_bytes`] (a larger one is [`ResolveError::Read`] whose
+/// [`ResolveError::limit`] names the limit), and file or inline text is parsed within
+/// [`cube_model::Limits::max_yaml_alias_expansions`].
+///
+/// # Errors
+/// [`ResolveError`].
+pub fn kubeconfig_for_with(
+    cluster: &Cluster,
+    base_dir: &Path,
+    limits: &cube_model::Limits,
+) -> Result<Kubeconfig, ResolveError> {
     let no_ref = || ResolveError::NoReference {
         cluster: cluster.name.clone(),
     };
@@ -559,23 +616,35 @@ pub fn kubeconfig_for(cluster: &Cluster, base_dir: &Path) -> Result<Kubeconfig, 
     match kref.source().ok_or_else(no_ref)? {
         KubeconfigSource::File(p) => {
             let path = resolve_path(base_dir, p);
-            let bytes = read_file_bounded(&path, DEFAULT_MAX_FILE_BYTES).map_err(|source| {
-                ResolveError::Read {
-                    cluster: cluster.name.clone(),
-                    source,
-                }
-            })?;
-            Kubeconfig::from_yaml_strict(&String::from_utf8_lossy(&bytes), Some(&path)).map_err(
-                |source| ResolveError::Kubeconfig {
+            let bytes = read_limited(&path, limits, cube_model::Limit::KubeconfigBytes).map_err(
+                |source| ResolveError::Read {
                     cluster: cluster.name.clone(),
                     source,
                 },
-            )
+            )?;
+            Kubeconfig::from_yaml_strict_with(&String::from_utf8_lossy(&bytes), Some(&path), limits)
+                .map_err(|source| ResolveError::Kubeconfig {
+                    cluster: cluster.name.clone(),
+                    source,
+                })
         }
         KubeconfigSource::Inline(text) => {
-            Kubeconfig::from_yaml_strict(text, None).map_err(|source| ResolveError::Kubeconfig {
-                cluster: cluster.name.clone(),
-                source,
+            // an inline kubeconfig is bounded like a file of its own
+            if text.len() as u64 > limits.max_kubeconfig_bytes {
+                return Err(ResolveError::Read {
+                    cluster: cluster.name.clone(),
+                    source: FileReadError::TooLarge(limits.exceeded(
+                        cube_model::Limit::KubeconfigBytes,
+                        format!("the inline kubeconfig of cluster {:?}", cluster.name),
+                        Some(text.len() as u64),
+                    )),
+                });
+            }
+            Kubeconfig::from_yaml_strict_with(text, None, limits).map_err(|source| {
+                ResolveError::Kubeconfig {
+                    cluster: cluster.name.clone(),
+                    source,
+                }
             })
         }
         KubeconfigSource::Secret(s) => Err(ResolveError::SecretNeedsClient {

@@ -349,6 +349,19 @@ fn missing_reason(err: &kube::Error) -> Option<String> {
     })
 }
 
+/// The bound of the [`cube_model::Limits`] policy a failed request hit, if any.
+fn limit_of(err: &kube::Error) -> Option<cube_model::limits::LimitExceeded> {
+    let kube::Error::Service(inner) = err else {
+        return None;
+    };
+    if let Some(h) = inner.downcast_ref::<crate::http::HttpError>() {
+        return h.limit_exceeded();
+    }
+    inner
+        .downcast_ref::<crate::http::PagingError>()
+        .and_then(crate::http::PagingError::limit_exceeded)
+}
+
 /// Records `kind` as not read (never as empty) in `snapshot.missing_kinds` with `reason`, and
 /// reports it through `progress`.
 fn record_missing(
@@ -399,9 +412,22 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
             continue;
         }
         if deadline.passed() {
+            let secs = options.deadline.unwrap_or_default().as_secs();
+            let deadline_limit = cube_model::limits::Limit::CollectionDeadlineSecs;
+            if !snapshot
+                .limits_hit
+                .iter()
+                .any(|h| h.limit == deadline_limit)
+            {
+                let mut hit = options
+                    .limits
+                    .exceeded(deadline_limit, "the live collection", None);
+                hit.max = secs;
+                snapshot.limits_hit.push(hit);
+            }
             let reason = format!(
-                "not listed: the collection deadline of {} s passed",
-                options.deadline.unwrap_or_default().as_secs()
+                "not listed: the collection deadline of {secs} s passed; {}",
+                deadline_limit.how_to_raise()
             );
             record_missing(&mut snapshot, k.kind, reason, &mut progress);
             continue;
@@ -413,14 +439,29 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
         seen_tokens.clear();
         loop {
             let stop = if deadline.passed() {
+                let secs = options.deadline.unwrap_or_default().as_secs();
+                let mut hit = options.limits.exceeded(
+                    cube_model::limits::Limit::CollectionDeadlineSecs,
+                    k.path,
+                    None,
+                );
+                hit.max = secs;
+                snapshot.limits_hit.push(hit);
                 Some(format!(
-                    "the collection deadline of {} s passed",
-                    options.deadline.unwrap_or_default().as_secs()
+                    "the collection deadline of {secs} s passed; {}",
+                    cube_model::limits::Limit::CollectionDeadlineSecs.how_to_raise()
                 ))
             } else if page >= options.max_pages.max(1) {
+                let max = options.max_pages.max(1);
+                let mut hit =
+                    options
+                        .limits
+                        .exceeded(cube_model::limits::Limit::PagesPerList, k.path, None);
+                hit.max = max as u64;
+                snapshot.limits_hit.push(hit);
                 Some(format!(
-                    "more than {} pages; stopped (raise the pages-per-list limit)",
-                    options.max_pages.max(1)
+                    "more than {max} pages; stopped; {}",
+                    cube_model::limits::Limit::PagesPerList.how_to_raise()
                 ))
             } else if !cont.is_empty() && !seen_tokens.insert(cont.clone()) {
                 Some(format!(
@@ -498,6 +539,10 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 }
                 Err(err) => match missing_reason(&err) {
                     Some(mut reason) => {
+                        // a bound of the policy (body size, request time, pages): typed too
+                        if let Some(hit) = limit_of(&err) {
+                            snapshot.limits_hit.push(hit);
+                        }
                         if page > 0 {
                             reason = format!(
                                 "{reason} (after {page} page(s); {} objects kept)",

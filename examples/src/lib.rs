@@ -461,7 +461,8 @@ pub mod exit {
 pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
-    /// kubeconfig-bytes, log-line-bytes, collection-deadline-secs, request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
+    /// kubeconfig-bytes, referenced-file-bytes, log-line-bytes, collection-deadline-secs,
+    /// request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
     /// Largest file (or stdin) read, in bytes (default 4Gi).

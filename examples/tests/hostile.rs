@@ -982,6 +982,82 @@ fn files_a_kubeconfig_references_follow_the_limits_policy() {
     }
 }
 
+/// `cluster_fleet` and `group_plan --registry/--kubeconfig` read the registry's kubeconfigs
+/// and the files they reference with a constant 16 MiB: the limit flags did not reach them.
+/// They follow the one policy now, and a hit names the limit and its flag: per cluster in the
+/// fleet report (`limitsHit`, exit 1 as the cluster is not Ready), as bad input (exit 2) in
+/// `group_plan`.
+#[test]
+fn the_fleet_and_group_plan_read_kubeconfigs_within_the_limit_flags() {
+    let dir = scratch();
+    let padded = format!("{KUBECONFIG}#{}\n", "x".repeat(300 << 10));
+    std::fs::write(dir.join("big.kubeconfig"), padded.as_bytes()).expect("write");
+    let registry = write(
+        "fleet-big-kubeconfig.yaml",
+        format!(
+            "clusters:\n- name: big\n  kubeconfig: {{path: {}}}\n",
+            dir.join("big.kubeconfig").display()
+        )
+        .as_bytes(),
+    );
+    let registry = registry.display().to_string();
+    let fleet = |flags: &[&str]| {
+        let args = [
+            &[
+                "--registry",
+                registry.as_str(),
+                "--timeout",
+                "2",
+                "--output",
+                "json",
+            ][..],
+            flags,
+        ]
+        .concat();
+        let o = run("cluster_fleet", &args);
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        (code(&o), json)
+    };
+    for flags in [
+        &["--max-kubeconfig-bytes", "100Ki"][..],
+        &["--limit", "kubeconfig-bytes=100Ki"][..],
+    ] {
+        let (c, json) = fleet(flags);
+        assert_eq!(c, 1, "{json}");
+        let hit = &json["clusters"][0]["limitsHit"][0];
+        assert_eq!(hit["limit"], "kubeconfig-bytes", "{json}");
+        assert_eq!(hit["max"], 100 << 10, "{json}");
+        assert!(
+            json["clusters"][0]["ready"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("--max-kubeconfig-bytes")),
+            "{json}"
+        );
+    }
+    // at the default limit (16 MiB) the kubeconfig is read (the server then refuses)
+    let (_, json) = fleet(&[]);
+    assert!(json["clusters"][0].get("limitsHit").is_none(), "{json}");
+    // group_plan: the same kubeconfig given to --diff is bad input naming the limit
+    let kc = dir.join("big.kubeconfig").display().to_string();
+    let o = run(
+        "group_plan",
+        &[
+            GROUPS,
+            "--diff",
+            "--kubeconfig",
+            &kc,
+            "--timeout",
+            "2",
+            "--max-kubeconfig-bytes",
+            "100Ki",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(err.contains("--max-kubeconfig-bytes"), "{err}");
+}
+
 /// A Deployment with `replicas: 2147483647` (or a Job's parallelism) never finished.
 #[test]
 fn huge_workloads_are_bounded_and_say_so() {

@@ -74,10 +74,12 @@ async fn live_probe_alongside_a_refused_port() {
             ProbeTarget {
                 name: "live".into(),
                 selection: Ok(sel),
+                limit: None,
             },
             ProbeTarget {
                 name: "refused".into(),
                 selection: Ok(refused),
+                limit: None,
             },
         ],
         &ProbeOptions {

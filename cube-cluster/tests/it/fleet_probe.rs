@@ -286,6 +286,7 @@ subjects: [{kind: User, name: viewer}]
         vec![FleetTarget {
             cluster: Cluster::new("limited"),
             api: Ok(api),
+            limit: None,
         }],
         &FleetOptions::default(),
         &|_| {},

@@ -158,6 +158,18 @@ async fn endless_pages_stop_at_the_page_limit() {
         "{:?}",
         snap.missing_kinds
     );
+    assert!(
+        snap.missing_kinds["Node"].contains("--max-pages-per-list"),
+        "the flag that raises it is named: {:?}",
+        snap.missing_kinds
+    );
+    // a typed limit hit, not only a sentence
+    assert_eq!(snap.limits_hit.len(), 1, "{:?}", snap.limits_hit);
+    assert_eq!(
+        (snap.limits_hit[0].limit, snap.limits_hit[0].max),
+        (cube_model::Limit::PagesPerList, 5)
+    );
+    assert_eq!(snap.limits_hit[0].subject, "/api/v1/nodes");
     assert_eq!(srv.requests(), 5);
     let limited = bounded(
         &sel,
@@ -172,7 +184,11 @@ async fn endless_pages_stop_at_the_page_limit() {
         })
         .await;
     assert_eq!(end.pages, 3);
-    assert_eq!(end.error.expect("stopped").class().id(), "limit-exceeded");
+    let stopped = end.error.expect("stopped");
+    assert_eq!(stopped.class().id(), "limit-exceeded");
+    let hit = stopped.limit_exceeded().expect("typed");
+    assert_eq!((hit.limit, hit.max), (cube_model::Limit::PagesPerList, 3));
+    assert!(stopped.class().hint().contains("--max-pages-per-list"));
 }
 
 #[tokio::test]
@@ -194,6 +210,13 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
     assert!(why.contains("no complete answer within 2 s"), "{why}");
     // a limit hit says which limit and how to raise it
     assert!(why.contains("--limit request-timeout-secs=N"), "{why}");
+    assert_eq!(
+        snap.limits_hit
+            .iter()
+            .map(|h| (h.limit, h.max))
+            .collect::<Vec<_>>(),
+        [(cube_model::Limit::RequestTimeoutSecs, 2)]
+    );
     // Overall: a 3 s deadline over every kind ends the whole collection.
     let c = bounded(
         &sel,
@@ -217,6 +240,14 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
         "{:?}",
         snap.missing_kinds
     );
+    // the deadline is one typed hit (not one per kind left unlisted)
+    let deadline_hits: Vec<_> = snap
+        .limits_hit
+        .iter()
+        .filter(|h| h.limit == cube_model::Limit::CollectionDeadlineSecs)
+        .collect();
+    assert_eq!(deadline_hits.len(), 1, "{:?}", snap.limits_hit);
+    assert_eq!(deadline_hits[0].max, 3);
 }
 
 #[tokio::test]
@@ -383,4 +414,126 @@ async fn a_huge_page_is_bounded_by_the_object_limit_and_read_in_linear_time() {
         large < small.max(std::time::Duration::from_millis(100)) * 10,
         "40,000 items took {large:?}, 10,000 took {small:?}"
     );
+}
+
+/// Every read of the fleet takes its bound from one `cube_model::Limits` policy, and a hit is a
+/// typed, reported outcome per cluster (issue 9 "Limits as a policy, in one place"): a
+/// kubeconfig over `kubeconfig-bytes`, a file it references over `referenced-file-bytes`, an
+/// answer over `http-body-bytes`. Before, the fleet read kubeconfigs and their files with a
+/// fixed 16 MiB and the flags did not reach them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fleet_reads_everything_within_the_callers_limits_and_reports_each_hit() {
+    use cube_model::Limit;
+    use cube_model::cluster::{Cluster, ClusterRegistry, KubeconfigRef};
+    let pki = Pki::new();
+    // every answer (including /version) is 100 KiB
+    let srv = tls_server(&pki, Behaviour::HugeBodyUndeclared(100 << 10)).await;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path();
+    let entry = |name: &str, yaml: String| {
+        let file = dir.join(format!("{name}.kubeconfig"));
+        std::fs::write(&file, yaml).expect("write");
+        let mut c = Cluster::new(name);
+        c.kubeconfig = Some(KubeconfigRef::file(file.display().to_string()));
+        c
+    };
+    let good = kubeconfig_yaml(&srv.url(), Some(&pki.ca_pem()), Some("t"));
+    // a kubeconfig padded past 8 KiB with a comment
+    let big = format!("{good}#{}\n", "x".repeat(9 << 10));
+    // a CA file of 5 KiB (a PEM bundle padded with comments)
+    let ca_file = dir.join("ca.pem");
+    std::fs::write(
+        &ca_file,
+        format!("{}\n{}", pki.ca_pem(), "#".repeat(5 << 10)),
+    )
+    .expect("ca");
+    let by_file = kubeconfig_yaml(&srv.url(), None, Some("t")).replace(
+        "    server:",
+        &format!(
+            "    certificate-authority: {}\n    server:",
+            ca_file.display()
+        ),
+    );
+    let registry = ClusterRegistry::new(vec![
+        entry("body", good),
+        entry("big-kubeconfig", big),
+        entry("big-ca-file", by_file),
+    ]);
+    let mut limits = cube_model::Limits::default();
+    limits.max_http_body_bytes = 64 << 10;
+    limits.max_kubeconfig_bytes = 8 << 10;
+    limits.max_referenced_file_bytes = 4 << 10;
+    let options = cube_cluster::fleet::FleetOptions {
+        timeout: Duration::from_secs(10),
+        ..cube_cluster::fleet::FleetOptions::from_limits(&limits)
+    };
+    let report = cube_cluster::fleet::probe_fleet(&registry, &options, &|_| {}).await;
+    let hit = |name: &str| {
+        let c = report
+            .clusters
+            .iter()
+            .find(|c| c.name == name)
+            .expect("cluster");
+        assert!(!c.is_ready(), "{name}: {c:?}");
+        assert_eq!(c.limits_hit.len(), 1, "{name}: {:?}", c.limits_hit);
+        let h = c.limits_hit[0].clone();
+        let text = h.to_string();
+        assert!(text.contains(h.limit.flag()), "{name}: {text}");
+        (h, c.clone())
+    };
+    let (h, c) = hit("body");
+    assert_eq!((h.limit, h.max), (Limit::HttpBodyBytes, 64 << 10));
+    assert_eq!(c.class.as_deref(), Some("limit-exceeded"));
+    assert!(
+        c.hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("--max-http-body-bytes"),
+        "{:?}",
+        c.hint
+    );
+    let (h, c) = hit("big-kubeconfig");
+    assert_eq!((h.limit, h.max), (Limit::KubeconfigBytes, 8 << 10));
+    assert!(h.subject.contains("big-kubeconfig.kubeconfig"), "{h:?}");
+    assert_eq!(c.ready.reason, "ClusterConfigInvalid");
+    let (h, _) = hit("big-ca-file");
+    assert_eq!((h.limit, h.max), (Limit::ReferencedFileBytes, 4 << 10));
+    assert!(h.subject.contains("ca.pem"), "{h:?}");
+    // the JSON form is typed: the key, the limit, where
+    let json = serde_json::to_value(&report).expect("json");
+    let hits: Vec<&str> = json["clusters"]
+        .as_array()
+        .expect("clusters")
+        .iter()
+        .flat_map(|c| c["limitsHit"].as_array().cloned().unwrap_or_default())
+        .map(|h| match h["limit"].as_str() {
+            Some("http-body-bytes") => "http-body-bytes",
+            Some("kubeconfig-bytes") => "kubeconfig-bytes",
+            Some("referenced-file-bytes") => "referenced-file-bytes",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(hits.len(), 3, "{json}");
+    assert!(!hits.contains(&"other"), "{json}");
+    // the table says it too
+    assert_eq!(report.to_table().matches("limit hit:").count(), 3);
+    // with the defaults the same registry reads every kubeconfig and file
+    let defaults = cube_cluster::fleet::probe_fleet(
+        &registry,
+        &cube_cluster::fleet::FleetOptions {
+            timeout: Duration::from_secs(10),
+            ..Default::default()
+        },
+        &|_| {},
+    )
+    .await;
+    for c in &defaults.clusters {
+        assert!(
+            c.limits_hit.is_empty(),
+            "{}: {:?} {:?}",
+            c.name,
+            c.limits_hit,
+            c.hint
+        );
+    }
 }

@@ -32,6 +32,7 @@ async fn fifty_clusters_ten_dead_finish_in_about_one_timeout() {
         targets.push(ProbeTarget {
             name: format!("c{i:02}"),
             selection: sel,
+            limit: None,
         });
     }
     let opts = ProbeOptions {
@@ -78,6 +79,7 @@ async fn concurrency_bound_is_respected() {
                 .expect("load")
                 .select(&SelectOptions::new())
                 .map_err(|e| e.to_string()),
+            limit: None,
         })
         .collect();
     let start = Instant::now();
