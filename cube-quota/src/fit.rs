@@ -861,7 +861,7 @@ fn convert_entry(
 
 impl NodeUsage {
     /// Builds the index of `snapshot` (on as many threads as the machine has cores, from
-    /// [`PARALLEL_PODS`] pods on; the index is the same on any number of threads).
+    /// `PARALLEL_PODS` (20,000) pods on; the index is the same on any number of threads).
     pub fn build(snapshot: &ClusterSnapshot, options: &FitOptions) -> Self {
         let threads = if snapshot.pods.len() < PARALLEL_PODS {
             1
