@@ -585,6 +585,45 @@ pub fn marked_error(line: &str) -> bool {
     if upper_token || t.starts_with("panic:") || t.contains(" panic: ") {
         return true;
     }
+    // logrus' text formatter on a terminal writes the level as its first four letters in
+    // capitals before `[`: `ERRO[0000]`, `FATA[2024-01-01T00:00:00Z]`, `PANI[...]`
+    // (sirupsen/logrus text_formatter.go, `strings.ToUpper(levelText)[0:4]`): k3s, RKE2,
+    // containerd's and Docker's CLIs print their errors this way
+    if ["ERRO[", "FATA[", "PANI["]
+        .iter()
+        .any(|p| t.starts_with(p) || t.contains(&format!(" {p}")))
+    {
+        return true;
+    }
+    // the API server refused a request: apimachinery's `NewInvalid` (`%s %q is invalid: %v`,
+    // with field errors `Invalid value`, `Required value`, `Unsupported value`, `Forbidden`...
+    // of pkg/util/validation/field/errors.go), `NewForbidden` (`%s %q is forbidden: %v`, also
+    // every admission plugin's rejection) and the quota admission's `exceeded quota:`
+    // (k8s.io/apimachinery/pkg/api/errors/errors.go, plugin/pkg/admission/resourcequota)
+    if t.contains(" is invalid: ")
+        || t.contains(" is forbidden: ")
+        || t.contains("exceeded quota: ")
+    {
+        return true;
+    }
+    // a failed TLS verification: Go's crypto/x509 verify.go error texts (`x509: certificate
+    // signed by unknown authority`, `... has expired or is not yet valid`, `... is valid for X,
+    // not Y`, `x509: cannot validate certificate for IP because it doesn't contain any IP SANs`,
+    // `... is not valid for any names`, `... relies on legacy Common Name field`)
+    if [
+        "x509: certificate signed by unknown authority",
+        "x509: certificate has expired or is not yet valid",
+        "x509: certificate is valid for ",
+        "x509: cannot validate certificate for ",
+        "x509: certificate is not valid for any names",
+        "x509: certificate relies on legacy common name field",
+        "x509: certificate is not authorized to sign other certificates",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+    {
+        return true;
+    }
     if ["error:", "fatal:", "error from server"]
         .iter()
         .any(|p| lower.starts_with(p))
@@ -737,6 +776,12 @@ mod tests {
             "systemd[1]: kubelet.service: Failed with result 'exit-code'.",
             "systemd[1]: Unit kubelet.service entered failed state.",
             "systemd[1]: kubelet.service: main process exited, code=exited, status=255/n/a",
+            "FATA[0000] starting kubernetes: preparing server: failed to validate server configuration",
+            "ERRO[2024-01-01T00:00:00Z] something went wrong",
+            "The Pod \"web\" is invalid: spec.containers[0].resources.limits: Invalid value: \"512Mi\": must be greater than or equal to memory request",
+            "Error creating: pods \"web-1\" is forbidden: exceeded quota: compute, requested: cpu=1",
+            "CA cert validation failed: Get \"https://127.0.0.1:6444/cacerts\": x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs",
+            "Get \"https://10.0.0.1:6443/api\": x509: certificate signed by unknown authority",
         ] {
             assert!(marked_error(yes), "{yes}");
         }
@@ -747,6 +792,9 @@ mod tests {
             "kubelet.service: Main process exited, code=exited, status=0/SUCCESS",
             "Errors: 0",
             "the error was fixed",
+            "INFO[0000] Starting k3s v1.30.0+k3s1",
+            "WARN[0000] unable to get node name",
+            "x509: certificate details follow",
         ] {
             assert!(!marked_error(no), "{no}");
         }
