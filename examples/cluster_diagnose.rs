@@ -222,7 +222,7 @@ fn read_inputs(
                 continue;
             }
             stdin_read = true;
-            cube_model::io::read_to_limit(&mut *stdin, "-", limits.max_file_bytes)
+            cube_model::io::read_stdin_text(&mut *stdin, limits)
         } else {
             cube_model::io::read_file(path, limits)
         };

@@ -35,10 +35,28 @@ pub struct LogText {
     /// incomplete (exit 3), never an all-clear. Set by [`crate::Inputs`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unrecognised: bool,
+    /// The classified lines, computed once ([`LogText::signals`]: the reader and the rules both
+    /// ask), kept with the fingerprint of what they were computed from.
+    #[serde(skip)]
+    signals: SignalCache,
 }
 
+/// [`LogText::signals`] computed once: classifying is the costly part of reading a long log.
+/// Equal whatever it holds (two log texts are equal by their text); recomputed when `source`,
+/// `text` or `origins` changed since (the fields are public).
+#[derive(Debug, Clone, Default)]
+struct SignalCache(OnceLock<(u64, Vec<Signal>)>);
+
+impl PartialEq for SignalCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SignalCache {}
+
 /// The origin of one line of a cleaned [`LogText`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LineOrigin {
     /// 1-based line number in the input the user gave.
     pub line: usize,
@@ -55,6 +73,7 @@ impl LogText {
             text: text.into(),
             origins: Vec::new(),
             unrecognised: false,
+            signals: SignalCache::default(),
         }
     }
     /// Marks the text as a whole input nothing recognised (see [`LogText::unrecognised`]).
@@ -73,6 +92,28 @@ impl LogText {
     /// whose journald prefix named a host, that host as the subject (`Node/<host>`) when the
     /// line names no other object.
     pub fn signals(&self) -> Vec<Signal> {
+        let key = self.fingerprint();
+        if let Some((k, cached)) = self.signals.0.get()
+            && *k == key
+        {
+            return cached.clone();
+        }
+        let out = self.classified();
+        // the first result is kept (a changed text is classified anew each time)
+        let _ = self.signals.0.set((key, out.clone()));
+        out
+    }
+
+    fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.source.hash(&mut h);
+        self.text.hash(&mut h);
+        self.origins.hash(&mut h);
+        h.finish()
+    }
+
+    fn classified(&self) -> Vec<Signal> {
         let mut out = classify::classify_all(&self.source, &self.text);
         if !self.origins.is_empty() {
             for s in &mut out {

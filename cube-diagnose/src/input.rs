@@ -193,21 +193,14 @@ pub struct Inputs {
     gpu_listings: Vec<(String, cube_model::smi::SmiListing)>,
     /// Why a listing of [`Inputs::gpu_listings`] is not linked (recomputed after every input).
     listing_notes: Vec<InputProblem>,
+    /// Log lines handed to the classifiers so far, all inputs together (bounded by
+    /// `Limits::max_log_lines`).
+    log_lines: u64,
 }
 
-/// Binary data: NUL bytes, invalid UTF-8 or mostly control characters in the first 4 KiB.
+/// Binary data: the one test of the bounded reader ([`cube_model::io::looks_binary`]).
 fn looks_binary(bytes: &[u8]) -> bool {
-    // A NUL byte or two in a text (a damaged dump, a log with a torn write) is damage the
-    // readers report where it is; binary data has many (counted with the other controls).
-    let head = bytes.get(..4096).unwrap_or(bytes);
-    let text = String::from_utf8_lossy(head);
-    let total = text.chars().count().max(1);
-    let bad = text
-        .chars()
-        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
-        .count();
-    // tolerate a multi-byte character cut at the 4 KiB boundary
-    bad * 20 > total || (bad > 1 && std::str::from_utf8(head).is_err() && bad * 100 > total)
+    cube_model::io::looks_binary(bytes)
 }
 
 fn fingerprint(text: &str) -> u64 {
@@ -839,9 +832,50 @@ impl Inputs {
         self.snapshot.limits_hit.push(hit);
     }
 
+    /// How many of `lines` more log lines may be read (`Limits::max_log_lines`, all inputs
+    /// together): the lines past the budget are counted, not read, and said once per input as an
+    /// input problem and a limit hit (the snapshot-incomplete finding).
+    fn take_log_lines(&mut self, source: &str, lines: usize) -> usize {
+        let max = self.snapshot.limits().max_log_lines;
+        let left = max.saturating_sub(self.log_lines);
+        let keep = usize::try_from(left).unwrap_or(usize::MAX).min(lines);
+        self.log_lines += keep as u64;
+        if keep < lines {
+            let hit = self.snapshot.limits().exceeded(
+                cube_model::limits::Limit::LogLines,
+                source.to_owned(),
+                Some(self.log_lines + (lines - keep) as u64),
+            );
+            self.problems.push(InputProblem {
+                source: source.to_owned(),
+                message: format!(
+                    "{} log line(s) not read: the classifiers read at most {max} log lines of all inputs together ({keep} of this input's {lines} read); {}",
+                    lines - keep,
+                    hit.limit.how_to_raise()
+                ),
+                fatal: false,
+                ..InputProblem::default()
+            });
+            self.snapshot.limits_hit.push(hit);
+        }
+        keep
+    }
+
     /// A text kept whole as a log text (a Status body, a YAML document of prose), every line cut
-    /// at the log-line bound like [`Inputs::push_log`]'s.
+    /// at the log-line bound like [`Inputs::push_log`]'s, and the text cut at the log-lines
+    /// budget ([`Inputs::take_log_lines`]).
     fn bounded_log(&mut self, source: &str, text: &str) -> LogText {
+        let lines = text.split('\n').count();
+        let keep = self.take_log_lines(source, lines);
+        let text = if keep < lines {
+            let end = text
+                .match_indices('\n')
+                .nth(keep.saturating_sub(1))
+                .map_or(text.len(), |(i, _)| i);
+            if keep == 0 { "" } else { &text[..end] }
+        } else {
+            text
+        };
         let unfolded = unfold_yaml_plain_scalars(text);
         let text = unfolded.as_ref();
         let max_line = self.max_log_line();
@@ -873,6 +907,8 @@ impl Inputs {
     /// kept). When the classifiers recognise nothing in it and `quiet` is false (the input gave
     /// no objects either), the input is reported as not recognised.
     fn push_log(&mut self, source: &str, lines: &[PasteLine], quiet: bool, cleaned: bool) {
+        let keep = self.take_log_lines(source, lines.len());
+        let lines = &lines[..keep];
         let max_line = self.max_log_line();
         let mut text =
             String::with_capacity(lines.iter().map(|l| l.text.len().min(max_line) + 1).sum());
@@ -921,9 +957,10 @@ impl Inputs {
                     .any(|m| m.entry.complete)
             });
         if !quiet && read_nothing {
-            let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+            // each line as far as the log-line bound: the rest of a longer line is not read
+            let texts: Vec<&str> = lines.iter().map(|l| cut_at(&l.text, max_line)).collect();
             let host = cube_model::hostfacts::read(&texts);
-            match known_unused_shape(lines) {
+            match known_unused_shape(&texts) {
                 Some(what) => self.problems.push(InputProblem {
                     source: source.to_owned(),
                     message: format!(
@@ -1076,10 +1113,22 @@ fn minikube_started(lines: &[PasteLine]) -> Option<String> {
 /// - access-review answers (`kubectl auth can-i`/`whoami`: SelfSubjectAccessReview,
 ///   SelfSubjectRulesReview, SubjectAccessReview of `authorization.k8s.io`, SelfSubjectReview and
 ///   TokenReview of `authentication.k8s.io`), which cube-cluster reads, not the diagnosis.
-fn known_unused_shape(lines: &[PasteLine]) -> Option<&'static str> {
+/// `text` up to `max` bytes (cut at a character boundary).
+fn cut_at(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn known_unused_shape(lines: &[&str]) -> Option<&'static str> {
     let rows: Vec<&str> = lines
         .iter()
-        .map(|l| l.text.trim())
+        .map(|l| l.trim())
         .filter(|t| !t.is_empty())
         .collect();
     let has = |needle: &str| rows.iter().any(|r| r.contains(needle));
@@ -1454,6 +1503,56 @@ mod tests {
 
     /// A text of one endless line (no newline) is read up to the line bound, said, and the
     /// lines around it still read.
+    #[test]
+    fn log_lines_past_the_budget_are_counted_not_read() {
+        let mut i = Inputs::new();
+        let mut limits = cube_model::limits::Limits::default();
+        limits.max_log_lines = 1000;
+        i.snapshot.set_limits(limits);
+        let line = "Dec 02 07:00:00 node-01 kubelet[1234]: I1202 07:00:00.000000    1234 kubelet_pods.go:0] \"Clean up orphaned pod directories\"\n";
+        i.add("a.log", &line.repeat(600));
+        assert!(i.snapshot.limits_hit.is_empty());
+        // the budget is shared by every input: 400 of the second input's 900 lines are read
+        i.add(
+            "b.log",
+            &format!(
+                "{}E1201 10:00:00.000000 1 kubelet.go:1] late\n",
+                line.replace("I1202", "I1203").repeat(899)
+            ),
+        );
+        let hit = i
+            .snapshot
+            .limits_hit
+            .last()
+            .expect("the limit hit is recorded");
+        assert_eq!(hit.limit, cube_model::limits::Limit::LogLines);
+        assert_eq!(hit.max, 1000);
+        let said = i
+            .problems
+            .iter()
+            .find(|p| p.message.contains("log line(s) not read"))
+            .expect("said");
+        // about 500 lines not read (a line more or less: the trailing empty line of a text)
+        let not_read: usize = said.message.split(' ').next().unwrap().parse().unwrap();
+        assert!((499..=503).contains(&not_read), "{said:?}");
+        assert!(hit.observed.is_some_and(|o| o >= 1499), "{hit:?}");
+        assert!(said.message.contains("--limit log-lines=N"), "{said:?}");
+        let read: usize = i.logs.iter().map(|l| l.text.lines().count()).sum();
+        assert!(read <= 1000, "{read}");
+        // a structured input kept as a log text is bounded the same way
+        i.add(
+            "c.yaml",
+            "apiVersion: v1\nkind: Status\nstatus: Failure\nmessage: x\n",
+        );
+        assert!(
+            i.problems
+                .iter()
+                .filter(|p| p.message.contains("log line(s) not read"))
+                .count()
+                >= 2
+        );
+    }
+
     #[test]
     fn overlong_log_lines_are_cut_and_said() {
         let mut i = Inputs::new();

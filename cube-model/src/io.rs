@@ -63,6 +63,14 @@ pub enum ReadError {
     },
     /// Larger than the limit: nothing is returned (never a silent truncation).
     TooLarge(LimitExceeded),
+    /// Binary data ([`looks_binary`]) in the first window of a text input read by
+    /// [`read_text_to_limit`]: reading stopped there (`< /dev/urandom`, a pipe of NUL bytes).
+    Binary {
+        /// The label (`-` for standard input).
+        path: String,
+        /// Bytes read before stopping.
+        read: u64,
+    },
 }
 
 impl ReadError {
@@ -74,6 +82,10 @@ impl ReadError {
             ReadError::NotRegularFile { file_type, .. } => format!(
                 "cannot read: it is {file_type}, not a regular file (FIFOs, devices and \
                  directories are refused: they can block or never end)"
+            ),
+            ReadError::Binary { read, .. } => format!(
+                "cannot read: binary data (NUL bytes or control characters in the first {read} \
+                 bytes; reading stopped there), not a snapshot, describe text or log"
             ),
             ReadError::TooLarge(e) => {
                 let mut e = e.clone();
@@ -104,6 +116,11 @@ impl fmt::Display for ReadError {
                  directories are refused: they can block or never end)"
             ),
             ReadError::TooLarge(e) => write!(f, "cannot read {e}"),
+            ReadError::Binary { path, read } => write!(
+                f,
+                "cannot read {path}: binary data (NUL bytes or control characters in the first \
+                 {read} bytes; reading stopped there), not a snapshot, describe text or log"
+            ),
         }
     }
 }
@@ -113,7 +130,7 @@ impl std::error::Error for ReadError {
         match self {
             ReadError::Io { source, .. } => Some(source),
             ReadError::TooLarge(e) => Some(e),
-            ReadError::NotRegularFile { .. } => None,
+            ReadError::NotRegularFile { .. } | ReadError::Binary { .. } => None,
         }
     }
 }
@@ -220,6 +237,137 @@ pub fn open_file(path: &Path, limits: &Limits) -> Result<(std::fs::File, u64), R
 /// [`ReadError::Io`] or [`ReadError::TooLarge`] (nothing is returned past the limit).
 pub fn read_to_limit(reader: impl Read, label: &str, max_bytes: u64) -> Result<Vec<u8>, ReadError> {
     read_bounded(reader, label, max_bytes, 0)
+}
+
+/// Bytes read at a time by [`read_text_to_limit`]; each such window is checked for binary data
+/// as it comes.
+pub const TEXT_WINDOW_BYTES: usize = 64 << 10;
+
+/// Reads a text input (standard input) to its end, at most `max_bytes` bytes, checking each
+/// window of [`TEXT_WINDOW_BYTES`] as it arrives: binary data ([`looks_binary`]; UTF-16 text
+/// is text) stops the read at once with [`ReadError::Binary`], so `< /dev/zero` or a pipe of
+/// random bytes costs one window, not `max_bytes` of memory. Text is converted from UTF-16 as
+/// [`read_to_limit`] does.
+///
+/// ```
+/// use cube_model::io::{read_text_to_limit, ReadError};
+/// let zeros = std::io::repeat(0);
+/// let e = read_text_to_limit(zeros, "-", 1 << 40).unwrap_err();
+/// assert!(matches!(e, ReadError::Binary { read, .. } if read <= 64 << 10));
+/// assert_eq!(read_text_to_limit(&b"kind: Pod\n"[..], "-", 100).unwrap(), b"kind: Pod\n");
+/// ```
+///
+/// # Errors
+/// [`ReadError::Io`], [`ReadError::TooLarge`] or [`ReadError::Binary`] (nothing is returned).
+pub fn read_text_to_limit(
+    reader: impl Read,
+    label: &str,
+    max_bytes: u64,
+) -> Result<Vec<u8>, ReadError> {
+    let mut reader = reader.take(max_bytes.saturating_add(1));
+    let mut buf: Vec<u8> = Vec::new();
+    let mut utf16 = None;
+    loop {
+        let start = buf.len();
+        let mut window = 0usize;
+        // one window (short reads of a pipe are gathered up to it)
+        while window < TEXT_WINDOW_BYTES {
+            let want = TEXT_WINDOW_BYTES - window;
+            buf.resize(start + window + want, 0);
+            match reader.read(&mut buf[start + window..]) {
+                Ok(0) => break,
+                Ok(n) => window += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(source) => {
+                    return Err(ReadError::Io {
+                        path: label.to_owned(),
+                        source,
+                    });
+                }
+            }
+        }
+        buf.truncate(start + window);
+        let utf16 =
+            *utf16.get_or_insert_with(|| utf16_to_utf8(&buf[..buf.len().min(16)]).is_some());
+        if window > 0 && !utf16 && looks_binary(&buf[start..]) {
+            return Err(ReadError::Binary {
+                path: label.to_owned(),
+                read: buf.len() as u64,
+            });
+        }
+        if buf.len() as u64 > max_bytes {
+            return Err(ReadError::TooLarge(LimitExceeded {
+                limit: Limit::FileBytes,
+                max: max_bytes,
+                observed: Some(buf.len() as u64),
+                subject: label.to_owned(),
+            }));
+        }
+        if window < TEXT_WINDOW_BYTES {
+            break;
+        }
+    }
+    Ok(match utf16_to_utf8(&buf) {
+        Some((utf8, _)) => utf8,
+        None => buf,
+    })
+}
+
+/// Binary data: invalid UTF-8 or control characters other than tab, CR and LF (NUL included)
+/// in more than one in twenty characters of the first 4 KiB. A NUL byte or two in a text (a
+/// damaged dump, a log with a torn write) is damage the readers report where it is; binary data
+/// has many. A multi-byte character cut at either end of the window is tolerated.
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    let head = bytes.get(..4096).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(head);
+    let total = text.chars().count().max(1);
+    let bad = text
+        .chars()
+        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
+        .count();
+    bad * 20 > total || (bad > 1 && std::str::from_utf8(head).is_err() && bad * 100 > total)
+}
+
+/// What standard input is when it is a file that must not be read as an input: `a character
+/// device` other than a terminal (`< /dev/zero`, `< /dev/urandom` never end), `a block device`,
+/// `a directory`. `None` for a pipe, a regular file, a socket, a terminal (a paste ended with
+/// Ctrl-D), or when its type cannot be told. A program refuses `--snapshot -` then as it
+/// refuses `--snapshot /dev/zero` ([`ReadError::NotRegularFile`]).
+pub fn stdin_special_kind() -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::io::IsTerminal;
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let stdin = std::io::stdin();
+        let fd = stdin.as_fd().try_clone_to_owned().ok()?;
+        let ft = std::fs::File::from(fd).metadata().ok()?.file_type();
+        if ft.is_char_device() && !stdin.is_terminal() {
+            return Some("a character device");
+        }
+        if ft.is_block_device() {
+            return Some("a block device");
+        }
+        if ft.is_dir() {
+            return Some("a directory");
+        }
+    }
+    None
+}
+
+/// Reads standard input as a text input: refused at once when it is a device or a directory
+/// ([`stdin_special_kind`]), else [`read_text_to_limit`] with `limits.max_file_bytes`.
+///
+/// # Errors
+/// [`ReadError::NotRegularFile`] (label `-`), or those of [`read_text_to_limit`].
+pub fn read_stdin_text(reader: impl Read, limits: &Limits) -> Result<Vec<u8>, ReadError> {
+    if let Some(kind) = stdin_special_kind() {
+        return Err(ReadError::NotRegularFile {
+            path: "-".to_owned(),
+            file_type: kind,
+        });
+    }
+    read_text_to_limit(reader, "-", limits.max_file_bytes)
 }
 
 fn read_bounded(
@@ -480,5 +628,54 @@ mod tests {
         let e = read_to_limit(endless, "-", 1000).unwrap_err();
         assert_eq!(e.limit_exceeded().map(|l| l.max), Some(1000));
         assert_eq!(read_to_limit(&b"abc"[..], "-", 3).unwrap(), b"abc");
+    }
+
+    /// A text input read from a pipe stops at the first window of binary data: `< /dev/zero`
+    /// costs one window whatever the file limit, binary data after a megabyte of text stops
+    /// within a window of where it starts; endless text stops at the file limit; a stray NUL
+    /// in text and UTF-16 text are read whole.
+    #[test]
+    fn text_inputs_stop_at_the_first_binary_window() {
+        let e = read_text_to_limit(std::io::repeat(0), "-", 4 << 30).unwrap_err();
+        let ReadError::Binary { read, .. } = e else {
+            panic!("{e}")
+        };
+        assert!(read <= TEXT_WINDOW_BYTES as u64, "{read}");
+        assert!(e_reason(read).contains("binary data"));
+        let text_then_zeros = std::io::Read::chain(
+            std::io::Read::take(std::io::repeat(b'y'), 1 << 20),
+            std::io::repeat(0),
+        );
+        let e = read_text_to_limit(text_then_zeros, "-", 4 << 30).unwrap_err();
+        let ReadError::Binary { read, .. } = e else {
+            panic!("{e}")
+        };
+        assert!(read <= (1 << 20) + 2 * TEXT_WINDOW_BYTES as u64, "{read}");
+        let e = read_text_to_limit(std::io::repeat(b'y'), "-", 300_000).unwrap_err();
+        assert_eq!(e.limit_exceeded().map(|l| l.max), Some(300_000));
+        let mut torn = b"kind: Pod\n".repeat(10_000);
+        torn[5000] = 0;
+        assert_eq!(read_text_to_limit(&torn[..], "-", 1 << 20).unwrap(), torn);
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(
+                "kind: Pod\n"
+                    .repeat(20_000)
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        assert_eq!(
+            read_text_to_limit(&utf16[..], "-", 1 << 20).unwrap(),
+            "kind: Pod\n".repeat(20_000).into_bytes()
+        );
+    }
+
+    fn e_reason(read: u64) -> String {
+        ReadError::Binary {
+            path: "-".into(),
+            read,
+        }
+        .reason()
     }
 }

@@ -23,6 +23,8 @@
 //! | `log-line-bytes` | [`Limits::max_log_line_bytes`] | 64 KiB | one line of a pasted log read by the classifiers (the rest of a longer line is not read) |
 //! | `collection-deadline-secs` | [`Limits::collection_deadline`] | 900 s | a whole live collection |
 //! | `request-timeout-secs` | [`Limits::request_timeout`] | 30 s | one HTTP request, body included |
+//! | `documents-per-file` | [`Limits::max_documents_per_file`] | 1,000,000 | YAML documents (`---` markers, empty documents included) read from one file |
+//! | `log-lines` | [`Limits::max_log_lines`] | 1,000,000 | lines of pasted logs read by the classifiers, all inputs together (the lines past it are counted, not read) |
 //!
 //! The defaults fit Kubernetes' published scale limits (5,000 nodes, 150,000 pods: a ~2 GB
 //! `kubectl get -o json` dump) with room to spare.
@@ -58,11 +60,15 @@ pub enum Limit {
     CollectionDeadlineSecs,
     /// Timeout of one HTTP request (headers and body), in seconds.
     RequestTimeoutSecs,
+    /// YAML documents read from one file (empty ones included).
+    DocumentsPerFile,
+    /// Lines of pasted logs read by the classifiers, all inputs together.
+    LogLines,
 }
 
 impl Limit {
     /// Every limit, in documentation order.
-    pub const ALL: [Limit; 11] = [
+    pub const ALL: [Limit; 13] = [
         Limit::FileBytes,
         Limit::HttpBodyBytes,
         Limit::PagesPerList,
@@ -74,6 +80,8 @@ impl Limit {
         Limit::LogLineBytes,
         Limit::CollectionDeadlineSecs,
         Limit::RequestTimeoutSecs,
+        Limit::DocumentsPerFile,
+        Limit::LogLines,
     ];
 
     /// The key used in `--limit KEY=VALUE` (`file-bytes`).
@@ -90,6 +98,8 @@ impl Limit {
             Limit::LogLineBytes => "log-line-bytes",
             Limit::CollectionDeadlineSecs => "collection-deadline-secs",
             Limit::RequestTimeoutSecs => "request-timeout-secs",
+            Limit::DocumentsPerFile => "documents-per-file",
+            Limit::LogLines => "log-lines",
         }
     }
 
@@ -107,6 +117,8 @@ impl Limit {
             Limit::LogLineBytes => "--max-log-line-bytes",
             Limit::CollectionDeadlineSecs => "--collection-deadline-secs",
             Limit::RequestTimeoutSecs => "--request-timeout-secs",
+            Limit::DocumentsPerFile => "--max-documents-per-file",
+            Limit::LogLines => "--max-log-lines",
         }
     }
 
@@ -124,6 +136,8 @@ impl Limit {
             Limit::LogLineBytes => "the length of one log line",
             Limit::CollectionDeadlineSecs => "the time of the live collection",
             Limit::RequestTimeoutSecs => "the time of one request",
+            Limit::DocumentsPerFile => "the number of YAML documents in one file",
+            Limit::LogLines => "the number of log lines read",
         }
     }
 
@@ -140,6 +154,8 @@ impl Limit {
             Limit::ReplicasExpanded => "replicas",
             Limit::YamlAliasExpansions => "alias expansions",
             Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => "seconds",
+            Limit::DocumentsPerFile => "documents",
+            Limit::LogLines => "lines",
         }
     }
 
@@ -153,7 +169,10 @@ impl Limit {
             | Limit::ReferencedFileBytes
             | Limit::LogLineBytes => 1 << 40,
             Limit::PagesPerList | Limit::ReplicasExpanded => u64::from(u32::MAX),
-            Limit::ObjectsPerSnapshot | Limit::YamlAliasExpansions => 1 << 32,
+            Limit::ObjectsPerSnapshot
+            | Limit::YamlAliasExpansions
+            | Limit::DocumentsPerFile
+            | Limit::LogLines => 1 << 32,
             Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => 365 * 24 * 3600,
         }
     }
@@ -192,6 +211,8 @@ impl Limit {
             Limit::LogLineBytes => "max_log_line_bytes",
             Limit::CollectionDeadlineSecs => "collection_deadline",
             Limit::RequestTimeoutSecs => "request_timeout",
+            Limit::DocumentsPerFile => "max_documents_per_file",
+            Limit::LogLines => "max_log_lines",
         }
     }
 }
@@ -248,6 +269,14 @@ pub struct Limits {
     pub collection_deadline: Duration,
     /// Timeout of one HTTP request, headers and body.
     pub request_timeout: Duration,
+    /// YAML documents read from one file, empty ones (a bare `---`) included: the documents
+    /// past it are not read, and the file is reported as cut (a snapshot of 150,000 pods
+    /// written one document per object has 150,000).
+    pub max_documents_per_file: u64,
+    /// Lines of pasted logs (and other texts read as logs) read by the classifiers, all inputs
+    /// of one run together: the lines past it are counted, not read, and reported as a limit
+    /// hit. A day of `journalctl -u kubelet` on a busy node is about 100,000 lines.
+    pub max_log_lines: u64,
 }
 
 impl Default for Limits {
@@ -264,6 +293,8 @@ impl Default for Limits {
             max_log_line_bytes: 64 << 10,
             collection_deadline: Duration::from_secs(900),
             request_timeout: Duration::from_secs(30),
+            max_documents_per_file: 1_000_000,
+            max_log_lines: 1_000_000,
         }
     }
 }
@@ -324,6 +355,8 @@ impl Limits {
             Limit::LogLineBytes => self.max_log_line_bytes,
             Limit::CollectionDeadlineSecs => self.collection_deadline.as_secs(),
             Limit::RequestTimeoutSecs => self.request_timeout.as_secs(),
+            Limit::DocumentsPerFile => self.max_documents_per_file,
+            Limit::LogLines => self.max_log_lines,
         }
     }
 
@@ -350,6 +383,8 @@ impl Limits {
             Limit::LogLineBytes => self.max_log_line_bytes = value,
             Limit::CollectionDeadlineSecs => self.collection_deadline = Duration::from_secs(value),
             Limit::RequestTimeoutSecs => self.request_timeout = Duration::from_secs(value),
+            Limit::DocumentsPerFile => self.max_documents_per_file = value,
+            Limit::LogLines => self.max_log_lines = value,
         }
         Ok(())
     }

@@ -134,15 +134,14 @@ pub fn is_secret_key(key: &str) -> bool {
 /// assert_eq!(redact("https://admin:p/a#s?s@10.0.0.1:6443"), "https://<redacted>@10.0.0.1:6443");
 /// ```
 pub fn redact(text: &str) -> Cow<'_, str> {
-    let mut state = State {
-        secret_doc: mentions_secret_kind(text),
-        ..State::default()
-    };
+    let mut state = State::for_text(text);
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
         let (body, end) = split_line_end(line);
-        match redact_line(body, &mut state) {
+        let redacted = redact_line(body, &mut state);
+        state.line += 1;
+        match redacted {
             Cow::Borrowed(_) => out.push_str(line),
             Cow::Owned(s) => {
                 changed = true;
@@ -167,25 +166,52 @@ pub fn redact(text: &str) -> Cow<'_, str> {
 /// assert_eq!(secret_values("user: bob\npassword: s3cr3t-pw\n"), vec!["s3cr3t-pw".to_owned()]);
 /// ```
 pub fn secret_values(text: &str) -> Vec<String> {
-    let mut state = State {
-        secret_doc: mentions_secret_kind(text),
-        ..State::default()
-    };
+    let mut state = State::for_text(text);
     let mut out: Vec<String> = Vec::new();
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for line in text.split_inclusive('\n') {
         let (body, _) = split_line_end(line);
-        for (s, e) in line_ranges(body, &mut state) {
+        let ranges = line_ranges(body, &mut state);
+        state.line += 1;
+        for (s, e) in ranges {
             let Some(value) = body.get(s..e) else {
                 continue;
             };
-            let value = value.trim();
+            let Some(value) = learnable_value(value.trim()) else {
+                continue;
+            };
             if value.len() >= MIN_KNOWN_SECRET && value != PLACEHOLDER && seen.insert(value) {
                 out.push(value.to_owned());
             }
         }
     }
     out
+}
+
+/// What of a hidden span is a secret value worth hiding everywhere else. A line of a block
+/// scalar under a Secret's `data:` / `stringData:` (a kubeconfig or a config file kept in a
+/// Secret) is hidden whole where it is quoted, but only its secret parts are learnt: a line
+/// that reads as a YAML mapping entry (`apiVersion: v1`, `- cluster:`, `server: https://...`)
+/// gives its value when the key is a secret one (`token: abc`) and nothing otherwise, so
+/// ordinary YAML text never becomes a learnt secret that would be hidden out of every remedy
+/// and evidence line (`apiVersion: v1` of a printed `kubectl apply` heredoc).
+fn learnable_value(value: &str) -> Option<&str> {
+    let body = value.trim_start_matches(['-', ' ']);
+    let key_end = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
+        .unwrap_or(body.len());
+    let rest = &body[key_end..];
+    let entry = key_end > 0
+        && (rest == ":" || rest.starts_with(": ") || rest.starts_with(":\t"))
+        && body[..key_end].chars().any(|c| c.is_ascii_alphabetic());
+    if !entry {
+        return Some(value);
+    }
+    if !is_secret_key(&body[..key_end]) {
+        return None;
+    }
+    let v = rest[1..].trim().trim_matches(['"', '\'']);
+    (!v.is_empty() && !is_block_indicator(v)).then_some(v)
 }
 
 /// Shortest value [`secret_values`] returns: shorter ones (`true`, `1`, `abc`) would hide
@@ -423,6 +449,141 @@ struct State {
     data_indent: Option<usize>,
     /// Inside a Secret's JSON `"data": {` object: brace depth (1 = the data object).
     json_data_depth: usize,
+    /// The current line (0-based).
+    line: usize,
+    /// Lines that open a `data:` / `stringData:` of an object whose own `kind` is not Secret
+    /// (a ConfigMap next to a Secret in one List), sorted: see [`data_of_other_kinds`].
+    other_kind_data: Vec<usize>,
+}
+
+impl State {
+    fn for_text(text: &str) -> State {
+        let secret_doc = mentions_secret_kind(text);
+        State {
+            secret_doc,
+            other_kind_data: if secret_doc {
+                data_of_other_kinds(text)
+            } else {
+                Vec::new()
+            },
+            ..State::default()
+        }
+    }
+
+    /// True when the current line opens the data of an object known not to be a Secret.
+    fn data_of_other_kind(&self) -> bool {
+        self.other_kind_data.binary_search(&self.line).is_ok()
+    }
+}
+
+/// Lines scanned either way from a `data:` line for its object's `kind` (a larger object is
+/// taken as a Secret's when the text shows one, as before).
+const KIND_SCAN_LINES: usize = 20_000;
+
+/// A line's mapping key: the column it starts at (after indentation and `- ` item marks),
+/// whether the line starts a sequence item, the key (quotes removed) and the value after `:`.
+fn line_key(line: &str) -> (usize, bool, &str, &str) {
+    let mut at = indent_of(line);
+    let mut item = false;
+    while let Some(rest) = line[at..].strip_prefix('-') {
+        if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+            break;
+        }
+        item = true;
+        at = line.len() - rest.trim_start_matches([' ', '\t']).len();
+    }
+    let body = &line[at..];
+    let (key, after) = if let Some(q) = body.strip_prefix('"') {
+        match q.find('"') {
+            Some(e) => (&q[..e], &q[e + 1..]),
+            None => ("", ""),
+        }
+    } else {
+        let e = body.find(':').unwrap_or(body.len());
+        (&body[..e], &body[e..])
+    };
+    let value = after.trim_start().strip_prefix(':').map_or("", str::trim);
+    (at, item, key, value)
+}
+
+/// The lines (0-based, sorted) that open a `data:` / `stringData:` map (YAML, or pretty-printed
+/// JSON as `kubectl -o json` writes it) of an object whose own `kind` key, a sibling of the
+/// data key found above or below it at the same column, names another kind than Secret: the
+/// kubeadm `kube-public/cluster-info` ConfigMap's public `kubeconfig` next to a Secret in one
+/// List is not Secret data. Where no sibling `kind` is found (an excerpt, one-line JSON), the
+/// data is taken as a Secret's when the text shows one, as before.
+fn data_of_other_kinds(text: &str) -> Vec<usize> {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let skip = |l: &str| {
+        let t = l.trim_start();
+        t.is_empty() || t.starts_with('#')
+    };
+    // a document separator ends the object
+    let separator = |l: &str| l.starts_with("---") || l.starts_with("...");
+    let kind_of = |v: &str| -> String {
+        let v = v.split(" #").next().unwrap_or(v);
+        v.trim()
+            .trim_end_matches(',')
+            .trim()
+            .trim_matches(['"', '\''])
+            .to_owned()
+    };
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if skip(l) {
+            continue;
+        }
+        let (col, item, key, _) = line_key(l);
+        if key != "data" && key != "stringData" {
+            continue;
+        }
+        let mut kind = None;
+        if !item {
+            for j in (i.saturating_sub(KIND_SCAN_LINES)..i).rev() {
+                if separator(lines[j]) {
+                    break;
+                }
+                if skip(lines[j]) {
+                    continue;
+                }
+                let (c, it, k, v) = line_key(lines[j]);
+                if c < col {
+                    break;
+                }
+                if c == col {
+                    if k == "kind" {
+                        kind = Some(kind_of(v));
+                        break;
+                    }
+                    if it {
+                        break;
+                    }
+                }
+            }
+        }
+        if kind.is_none() {
+            for l2 in lines.iter().skip(i + 1).take(KIND_SCAN_LINES) {
+                if separator(l2) {
+                    break;
+                }
+                if skip(l2) {
+                    continue;
+                }
+                let (c, it, k, v) = line_key(l2);
+                if c < col || (c == col && it) {
+                    break;
+                }
+                if c == col && k == "kind" {
+                    kind = Some(kind_of(v));
+                    break;
+                }
+            }
+        }
+        if kind.is_some_and(|k| !k.is_empty() && k != "Secret") {
+            out.push(i);
+        }
+    }
+    out
 }
 
 fn indent_of(line: &str) -> usize {
@@ -491,7 +652,7 @@ fn line_ranges(line: &str, st: &mut State) -> Vec<(usize, usize)> {
             }
         }
     }
-    if st.secret_doc && st.data_indent.is_none() && ranges.is_empty() {
+    if st.secret_doc && st.data_indent.is_none() && ranges.is_empty() && !st.data_of_other_kind() {
         let t = line.trim_start();
         if let Some(rest) = t
             .strip_prefix("data:")
@@ -907,7 +1068,7 @@ fn pem_inline(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
 
 /// A Secret's JSON `"data": {...}` / `"stringData": {...}`: every member value.
 fn json_secret_data(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
-    if !st.secret_doc {
+    if !st.secret_doc || (st.json_data_depth == 0 && st.data_of_other_kind()) {
         return;
     }
     let b = line.as_bytes();
@@ -960,6 +1121,55 @@ fn json_secret_data(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>
 
 #[cfg(test)]
 mod tests {
+
+    /// A ConfigMap's data next to a Secret in one List (the kubeadm `kube-public/cluster-info`
+    /// ConfigMap's public kubeconfig) is not Secret data: its lines are neither learnt nor
+    /// hidden; the Secret's own data still is, in YAML and in `kubectl -o json`'s JSON, whatever
+    /// the order of `data` and `kind`.
+    #[test]
+    fn data_of_other_kinds_next_to_a_secret_is_not_secret_data() {
+        let yaml = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cluster-info, namespace: kube-public}\n  data:\n    kubeconfig: |\n      apiVersion: v1\n      clusters:\n      - cluster:\n          server: https://10.0.0.1:6443\n        name: \"\"\n      kind: Config\n- apiVersion: v1\n  data: {password: aHVudGVyMg==}\n  kind: Secret\n  metadata: {name: s}\n- apiVersion: v1\n  data:\n    token: c2VjcmV0LXRva2Vu\n  kind: Secret\n";
+        let learnt = secret_values(yaml);
+        assert_eq!(
+            learnt,
+            vec!["aHVudGVyMg==".to_owned(), "c2VjcmV0LXRva2Vu".to_owned()],
+            "{learnt:?}"
+        );
+        let shown = redact(yaml);
+        assert!(shown.contains("      apiVersion: v1\n"), "{shown}");
+        assert!(shown.contains("server: https://10.0.0.1:6443"), "{shown}");
+        assert!(!shown.contains("c2VjcmV0LXRva2Vu"), "{shown}");
+        // pretty JSON as kubectl writes it: data before kind
+        let json = "{\n  \"items\": [\n    {\n      \"apiVersion\": \"v1\",\n      \"data\": {\n        \"kubeconfig\": \"apiVersion: v1\\nclusters: []\\n\"\n      },\n      \"kind\": \"ConfigMap\"\n    },\n    {\n      \"apiVersion\": \"v1\",\n      \"data\": {\n        \"password\": \"aHVudGVyMi1wdw==\"\n      },\n      \"kind\": \"Secret\"\n    }\n  ],\n  \"kind\": \"List\"\n}\n";
+        assert_eq!(secret_values(json), vec!["aHVudGVyMi1wdw==".to_owned()]);
+        // without a sibling kind (an excerpt), the data of a text that shows a Secret is
+        // still taken as the Secret's
+        let excerpt = "kind: Secret\n---\ndata:\n  password: aHVudGVyMi1wdw==\n";
+        assert_eq!(secret_values(excerpt), vec!["aHVudGVyMi1wdw==".to_owned()]);
+    }
+
+    /// A kubeconfig (or any config file) kept in a Secret's `stringData` is hidden whole where
+    /// it is quoted, but only its secret values are learnt: `apiVersion: v1`, `kind: Config`
+    /// and `server:` lines never become known secrets.
+    #[test]
+    fn only_secret_values_of_yaml_kept_in_a_secret_are_learnt() {
+        let text = "apiVersion: v1\nkind: Secret\nstringData:\n  config: |\n    apiVersion: v1\n    kind: Config\n    clusters:\n    - cluster:\n        server: https://10.0.0.1:6443\n    users:\n    - user:\n        token: s3cr3t-bearer-token\n        password: \"hunter2-pw\"\n    opaque-line-of-secret\n";
+        let learnt = secret_values(text);
+        assert_eq!(
+            learnt,
+            vec![
+                "s3cr3t-bearer-token".to_owned(),
+                "hunter2-pw".to_owned(),
+                "opaque-line-of-secret".to_owned()
+            ]
+        );
+        // quoted as evidence, the Secret's data stays hidden whole
+        let shown = redact(text);
+        assert!(!shown.contains("server: https"), "{shown}");
+        // the odd shape of the report: a Secret whose data holds a YAML block
+        let odd = "apiVersion: v1\nitems:\n  kind: Secret\n  data:\n    kubeconfig: |\n      apiVersion: v1\n";
+        assert!(secret_values(odd).is_empty(), "{:?}", secret_values(odd));
+    }
 
     /// Pieces of any size give the same text as one `hide` of the whole (values across the
     /// cut between two pieces included).

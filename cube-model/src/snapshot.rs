@@ -1310,7 +1310,26 @@ impl ClusterSnapshot {
     // ------------------------------------------------------------------ YAML
 
     fn load_yaml(&mut self, ctx: &mut Ctx<'_>, text: &str) {
-        for (document, doc) in split_yaml_documents(text).into_iter().enumerate() {
+        let max_documents = self.limits.max_documents_per_file;
+        let (docs, total) = split_yaml_documents_bounded(text, max_documents);
+        if total > max_documents {
+            // the documents past the limit are counted, not read
+            let hit = self.limits.exceeded(
+                crate::limits::Limit::DocumentsPerFile,
+                ctx.source,
+                Some(total),
+            );
+            self.problems.push(ctx.problem(
+                String::new(),
+                String::new(),
+                format!(
+                    "{} YAML document(s) past the first {max_documents} not read: {hit}",
+                    total - max_documents
+                ),
+            ));
+            self.limits_hit.push(hit);
+        }
+        for (document, doc) in docs.into_iter().enumerate() {
             ctx.document = document;
             ctx.item = None;
             if !looks_like_yaml_structure(doc) {
@@ -2855,33 +2874,51 @@ impl<'de: 'a, 'a> Deserialize<'de> for MaybeItems<'a> {
 /// Limitation: a `---` line at column 0 inside a top-level block scalar would also split; block
 /// scalars in `kubectl` output are always indented.
 pub(crate) fn split_yaml_documents(text: &str) -> Vec<&str> {
-    fn push<'t>(text: &'t str, from: usize, to: usize, docs: &mut Vec<&'t str>) {
-        if let Some(doc) = text.get(from..to)
-            && doc
-                .lines()
-                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        {
+    split_yaml_documents_bounded(text, u64::MAX).0
+}
+
+/// [`split_yaml_documents`] keeping at most `max` documents, counting empty ones (a bare `---`
+/// costs the same as a document to the reader): returns the documents with content among the
+/// first `max`, and the number of documents of the whole text (empty ones included; the text
+/// before the first marker counts when it has content). One pass over the text: a file of a
+/// million `---` lines is split in milliseconds.
+pub(crate) fn split_yaml_documents_bounded(text: &str, max: u64) -> (Vec<&str>, u64) {
+    let mut docs = Vec::new();
+    let mut count = 0u64;
+    let mut push = |from: usize, to: usize, first: bool| {
+        let doc = text.get(from..to).unwrap_or("");
+        let content = doc
+            .lines()
+            .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        // an empty text before the first marker is no document
+        if first && !content {
+            return;
+        }
+        count += 1;
+        if content && count <= max {
             docs.push(doc);
         }
-    }
-    let mut docs = Vec::new();
+    };
     let mut start = 0usize;
     let mut offset = 0usize;
+    let mut first = true;
     for line in text.split_inclusive('\n') {
         let bare = line.trim_end_matches(['\n', '\r']);
         let next = offset + line.len();
         if bare == "---" || bare.starts_with("--- ") || bare.starts_with("---\t") {
-            push(text, start, offset, &mut docs);
+            push(start, offset, first);
+            first = false;
             // Content after the marker on the same line belongs to the new document.
             start = offset + 3;
         } else if bare == "..." {
-            push(text, start, offset, &mut docs);
+            push(start, offset, first);
+            first = false;
             start = next;
         }
         offset = next;
     }
-    push(text, start, text.len(), &mut docs);
-    docs
+    push(start, text.len(), first);
+    (docs, count)
 }
 
 /// The parts of a YAML List document: its `kind` (when readable) and the text of each item of
@@ -3215,6 +3252,33 @@ mod tests {
         let head = Obj::Json(raw).head();
         assert_eq!(head.kind.as_deref(), Some("Node"));
         assert_eq!(head.api_version, None);
+    }
+
+    #[test]
+    fn documents_past_the_limit_are_counted_not_read_and_empty_ones_cost_nothing() {
+        // a million empty documents are split in one pass
+        let empty = "---\n".repeat(1_000_000);
+        let (docs, total) = split_yaml_documents_bounded(&empty, u64::MAX);
+        assert!(docs.is_empty());
+        assert_eq!(total, 1_000_000);
+        let ns = |i: usize| format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns{i}}}\n");
+        let text: String = (0..10).map(|i| format!("---\n{}", ns(i))).collect();
+        let mut s = ClusterSnapshot::default();
+        let mut limits = crate::limits::Limits::default();
+        limits.max_documents_per_file = 4;
+        s.set_limits(limits);
+        s.add_bytes("many.yaml", text.as_bytes());
+        assert_eq!(s.namespaces.len(), 4, "{:?}", s.problems);
+        let hit = s.limits_hit.first().expect("hit");
+        assert_eq!(hit.limit, crate::limits::Limit::DocumentsPerFile);
+        assert_eq!(hit.observed, Some(10));
+        assert!(
+            s.problems.iter().any(|p| p
+                .message
+                .starts_with("6 YAML document(s) past the first 4 not read")),
+            "{:?}",
+            s.problems
+        );
     }
 
     #[test]

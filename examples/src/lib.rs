@@ -462,7 +462,8 @@ pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
     /// kubeconfig-bytes, referenced-file-bytes, log-line-bytes, collection-deadline-secs,
-    /// request-timeout-secs (sizes take k/M/G/Ki/Mi/Gi, times s/m/h).
+    /// request-timeout-secs, documents-per-file, log-lines (sizes take k/M/G/Ki/Mi/Gi, times
+    /// s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
     /// Largest file (or stdin) read, in bytes (default 4Gi).
@@ -499,6 +500,12 @@ pub struct LimitArgs {
     /// Timeout of one request, in seconds (default 30).
     #[arg(long, value_name = "SECS")]
     pub request_timeout_secs: Option<String>,
+    /// YAML documents read from one file, empty ones included (default 1000000).
+    #[arg(long, value_name = "N")]
+    pub max_documents_per_file: Option<String>,
+    /// Lines of pasted logs read by the classifiers, all inputs together (default 1000000).
+    #[arg(long, value_name = "N")]
+    pub max_log_lines: Option<String>,
 }
 
 impl LimitArgs {
@@ -524,6 +531,8 @@ impl LimitArgs {
                 &self.collection_deadline_secs,
             ),
             (Limit::RequestTimeoutSecs, &self.request_timeout_secs),
+            (Limit::DocumentsPerFile, &self.max_documents_per_file),
+            (Limit::LogLines, &self.max_log_lines),
         ];
         for (limit, value) in flags {
             if let Some(v) = value {
@@ -548,7 +557,7 @@ impl LimitArgs {
 /// [`cube_model::io::ReadError`]: unreadable, not a regular file, larger than the limit.
 pub fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>, cube_model::io::ReadError> {
     let bytes = if path.as_os_str() == "-" {
-        cube_model::io::read_to_limit(std::io::stdin().lock(), "-", limits.max_file_bytes)
+        cube_model::io::read_stdin_text(std::io::stdin().lock(), limits)
     } else {
         cube_model::io::read_file(path, limits)
     }?;
