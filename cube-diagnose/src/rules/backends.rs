@@ -543,6 +543,8 @@ mod tests {
         let n = run_rule("storage-provisioning-failed", nopod);
         assert_eq!(n.len(), 1, "{n:#?}");
         assert!(n[0].message.contains("runs no pod"));
+        let other_name = nopod.replace("ml            trainer-0 ", "default       nfs-client-provisioner-7b9d-xk2lp   1/1     Running   0          20d\nml            trainer-0 ");
+        assert!(run_rule("storage-provisioning-failed", &other_name).is_empty());
         let withpod = nopod.replace("ml            trainer-0 ", "default       nfs-subdir-external-provisioner-7b9d-xk2lp   1/1     Running   0          20d\nml            trainer-0 ");
         assert!(run_rule("storage-provisioning-failed", &withpod).is_empty());
     }
