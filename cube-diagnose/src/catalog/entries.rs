@@ -2236,6 +2236,23 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/http/server.go (ErrHandlerTimeout), written by k8s.io/apiserver pkg/server/filters/timeout.go", "Go 1.x")
         .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-timeout").exclusive()
         .says("the API server's own log: handlers ran past the request deadline and their clients got 504 Timeout (the server is up and answering; its requests are slow): admission webhooks it cannot reach, etcd answering slowly, or an overloaded API server", APISERVER_TIMEOUT_REMEDY),
+    // the API server refusing for load (k8s.io/apimachinery pkg/api/errors/errors.go
+    // NewTooManyRequests / NewGenericServerResponse 429: `the server has received too many
+    // requests and has asked us to try again later`, sent by priority and fairness or the
+    // max-in-flight filter, staging/src/k8s.io/apiserver/pkg/server/filters) and the
+    // ResourceQuota admission plugin giving up on its evaluation
+    // (plugin/pkg/admission/resourcequota/controller.go: `resource quota evaluation timed out`):
+    // the server answered, overloaded or waiting on etcd
+    Entry::new("apiserver.too-many-requests", F::Client,
+        "the server has received too many requests and has asked us to try again later",
+        "kubernetes/apimachinery", "pkg/api/errors/errors.go (StatusTooManyRequests), sent by k8s.io/apiserver pkg/server/filters (priority and fairness, max-in-flight)", "v1.8+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-overload").exclusive()
+        .says("the API server answered 429 Too Many Requests: it is throttling (API priority and fairness, or --max-requests-inflight / --max-mutating-requests-inflight reached), so it is overloaded or a client floods it (the client reached the server; this is not a connection problem)", "find who floods the API server (`kubectl get --raw /metrics | grep -e apiserver_flowcontrol_rejected_requests_total -e apiserver_flowcontrol_current_inqueue_requests`, the flow schema and priority level of the rejected requests) and slow it down, or give its FlowSchema a priority level with more shares; check that etcd is not the bottleneck (`etcdctl endpoint status --cluster -w table`)"),
+    Entry::new("apiserver.quota-evaluation-timeout", F::Admission,
+        "resource quota evaluation timed out",
+        K8S, "plugin/pkg/admission/resourcequota/controller.go (Evaluate)", "v1.8+")
+        .to(K::Known, "etcd-unhealthy", Warning).group("apiserver-overload").exclusive()
+        .says("the API server's ResourceQuota admission did not finish evaluating the request in time (10 s): updating the quota's status in etcd is slow or contended (many pods created at once in a namespace with quotas, slow etcd)", "check etcd's latency (`etcdctl endpoint status --cluster -w table`, the etcd log's `took too long` lines) and the API server's load; retry the request, and spread bursts of pod creations in namespaces with a ResourceQuota"),
     // the API server proxying to a backend (a node's kubelet on 10250 for exec, attach,
     // port-forward, logs; an aggregated API) that it cannot dial: k8s.io/apimachinery
     // pkg/util/proxy/upgradeaware.go `error dialing backend: %v`. The API server answered.
@@ -2299,6 +2316,16 @@ pub static ENTRIES: &[Entry] = &[
         ETCD, "etcdctl/ctlv3/command/printer_simple.go (Alarm: AlarmMember printed with %+v)", "etcd v3.0+")
         .to(K::Known, "etcd-space-exceeded", Error).group("etcd").exclusive()
         .says("etcd's NOSPACE alarm is raised: its backend database reached --quota-backend-bytes and etcd refuses every write until the space is reclaimed and the alarm disarmed", ETCD_NOSPACE_REMEDY),
+    // etcd's client port (2379, etcd-io/etcd embed/config.go DefaultListenClientURLs) refusing
+    // or not answering a dial: the API server's own storage backend (its log, or its answer
+    // `Error from server: ... dial tcp <host>:2379: ...` passed on to kubectl), etcdctl, or a
+    // kubeadm etcd check. Not the client's connection to the API server.
+    Entry::new("etcd.client-port-dial", F::Etcd,
+        "dial tcp {host:w}:2379: {error}",
+        GO, "src/net/net.go (OpError) dialing etcd's client port 2379 (etcd-io/etcd embed/config.go)", "Go 1.x, etcd v3")
+        .to(K::Known, "etcd-unhealthy", Error).group("etcd").exclusive()
+        .says("nothing answers on etcd's client port at {host}:2379 ({error}): the etcd member is down or restarting (its static pod or service crashed: out of disk, corrupt data, expired peer or server certificates), listens on another address, or a firewall drops 2379; the API server cannot serve without it", "on the control-plane node check etcd itself: `crictl ps -a | grep etcd` and `crictl logs <etcd container>` (kubeadm static pod /etc/kubernetes/manifests/etcd.yaml; `journalctl -u etcd` for a systemd etcd), its certificates (`kubeadm certs check-expiration`), the addresses in --listen-client-urls / --advertise-client-urls against kube-apiserver's --etcd-servers, and `etcdctl endpoint health --cluster` with the etcd client certificates")
+        .samples(&[("host", "127.0.0.1"), ("error", "connect: connection refused")]),
     Entry::new("etcd.compacted", F::Etcd,
         "etcdserver: mvcc: required revision has been compacted",
         ETCD, ETCD_ERRORS, "etcd v3.0+")

@@ -398,6 +398,26 @@ mod tests {
                 "{line}"
             );
         }
+        // throttling and a quota evaluation that timed out are answers too
+        for line in [
+            "Error from server (TooManyRequests): the server has received too many requests and has asked us to try again later (get pods)",
+            "Error from server (InternalError): Internal error occurred: resource quota evaluation timed out",
+        ] {
+            let f = run_log("etcd-unhealthy", line);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            assert!(run_log("cluster-unreachable", line).is_empty(), "{line}");
+            assert!(run_log("log-line-unrecognised", line).is_empty(), "{line}");
+        }
+        // a service-account token the kubelet could not fetch is the API server's answer
+        let token = "Warning  FailedMount  44h  kubelet  MountVolume.SetUp failed for volume \"kube-api-access-sql6q\" : [failed to fetch token: the server was unable to return a response in the time allotted, but may still be processing the request (post serviceaccounts sa), failed to sync configmap cache: timed out waiting for the condition]";
+        let m = run_log("storage-mount-failed", token);
+        assert_eq!(m.len(), 1, "{m:#?}");
+        assert_eq!(m[0].severity, Severity::Warning);
+        assert!(
+            m[0].message.contains("TokenRequest") && !m[0].remedy.contains("NFS"),
+            "{m:#?}"
+        );
+        assert_eq!(run_log("etcd-unhealthy", token).len(), 1);
     }
 
     #[test]
@@ -427,6 +447,21 @@ mod tests {
         let e = run_log("etcd-unhealthy", etcd);
         assert_eq!(e.len(), 1, "{e:#?}");
         assert!(e[0].message.contains("etcd did not commit"));
+    }
+
+    #[test]
+    fn etcd_client_port_unreachable_is_etcd() {
+        for text in [
+            "Error from server (InternalError): Internal error occurred: rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial tcp 127.0.0.1:2379: connect: connection refused\"",
+            "W1010 08:12:01.100000       1 clientconn.go:1331] [core] grpc: addrConn.createTransport failed to connect to {127.0.0.1:2379 127.0.0.1 <nil> 0 <nil>}. Err: connection error: desc = \"transport: Error while dialing dial tcp 127.0.0.1:2379: connect: connection refused\". Reconnecting...",
+            "{\"level\":\"warn\",\"msg\":\"retrying of unary invoker failed\",\"error\":\"rpc error: code = DeadlineExceeded desc = latest balancer error: last connection error: connection error: desc = \\\"transport: Error while dialing dial tcp 10.0.0.3:2379: i/o timeout\\\"\"}",
+        ] {
+            let f = run_log("etcd-unhealthy", text);
+            assert_eq!(f.len(), 1, "{text}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Error);
+            assert!(f[0].remedy.contains("crictl"));
+            assert!(run_log("cluster-unreachable", text).is_empty(), "{text}");
+        }
     }
 
     #[test]
@@ -508,6 +543,8 @@ mod tests {
         let n = run_rule("storage-provisioning-failed", nopod);
         assert_eq!(n.len(), 1, "{n:#?}");
         assert!(n[0].message.contains("runs no pod"));
+        let other_name = nopod.replace("ml            trainer-0 ", "default       nfs-client-provisioner-7b9d-xk2lp   1/1     Running   0          20d\nml            trainer-0 ");
+        assert!(run_rule("storage-provisioning-failed", &other_name).is_empty());
         let withpod = nopod.replace("ml            trainer-0 ", "default       nfs-subdir-external-provisioner-7b9d-xk2lp   1/1     Running   0          20d\nml            trainer-0 ");
         assert!(run_rule("storage-provisioning-failed", &withpod).is_empty());
     }

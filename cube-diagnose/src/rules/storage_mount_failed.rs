@@ -66,6 +66,34 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 message = m;
                 remedy = r;
             }
+            // a projected service-account token volume (kube-api-access-*) is no storage
+            // mount: the kubelet asks the API server for the token (TokenRequest) and for the
+            // kube-root-ca.crt ConfigMap (pkg/volume/projected/projected.go collectData: `failed
+            // to fetch token: %v`, the configmap manager's `failed to sync configmap cache:
+            // timed out waiting for the condition`), so the API server's answer decides
+            if let Some(at) = s.text.find("failed to fetch token: ") {
+                let inner = s.text[at + "failed to fetch token: ".len()..]
+                    .trim_end_matches([']', '"'])
+                    .to_owned();
+                let answered = [
+                    "did not complete within",
+                    "time allotted",
+                    "could not be completed at this time",
+                    "too many requests",
+                    "etcdserver",
+                ]
+                .iter()
+                .any(|m| inner.contains(m));
+                message = format!(
+                    "the kubelet could not fetch the pod's service-account token for its projected volume (a kube-api-access volume is not a storage mount: the kubelet asks the API server for the token with a TokenRequest): {inner}{}",
+                    if answered {
+                        "; the API server answered but too slowly or with an error, so the cause is the API server's backend (see etcd-unhealthy / admission-webhook-unreachable in the same text)"
+                    } else {
+                        ""
+                    }
+                );
+                remedy = "check the API server and what it waits for (`kubectl get --raw '/readyz?verbose'`, etcd's latency with `etcdctl endpoint status --cluster -w table`, admission webhooks matching serviceaccounts/token), and that the kubelet of this node reaches the API server (its log: `journalctl -u kubelet | grep -i token`); the kubelet retries the mount by itself once the TokenRequest succeeds".to_owned();
+            }
             if s.detail("entry") == "csi.driver-not-registered" {
                 let driver = s.detail("driver");
                 match kubelet_dir(ctx) {
@@ -95,7 +123,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             {
                 message = format!("volume {v}: {message}");
             }
-            Finding::new(StorageMountFailed::ID, Severity::Error, subject, message)
+            let severity = if s.text.contains("failed to fetch token: ") {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            Finding::new(StorageMountFailed::ID, severity, subject, message)
                 .with_evidence(s.evidence())
                 .with_evidences(extra)
                 .with_remedy(remedy)

@@ -139,6 +139,31 @@ fn controller_running(ctx: &Context<'_>, words: &[&str]) -> bool {
     })
 }
 
+/// Whether the input's nodes all run a kubelet older than v1.23 (CSI migration was off by
+/// default before it: the in-tree plugin itself still provisions). No node versions: unknown,
+/// false.
+fn before_migration(ctx: &Context<'_>) -> bool {
+    let minors: Vec<u32> = ctx
+        .snapshot()
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let v = n.status.node_info.kubelet_version.trim_start_matches('v');
+            let mut parts = v.split('.');
+            let major: u32 = parts.next()?.parse().ok()?;
+            let minor: u32 = parts
+                .next()?
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .ok()?;
+            (major == 1).then_some(minor)
+        })
+        .collect();
+    !minors.is_empty() && minors.iter().all(|m| *m < 23)
+}
+
 /// Whether the input lists the cluster's pods across namespaces (system pods included): only
 /// then is a provisioner's missing pod a fact.
 fn pods_listed_cluster_wide(ctx: &Context<'_>) -> bool {
@@ -247,8 +272,13 @@ pub(crate) fn pending_claims(ctx: &Context<'_>, rule: &str, explained: &[Subject
             && !HIDDEN_CONTROLLERS.contains(&sc.provisioner.as_str())
             && pods_listed_cluster_wide(ctx)
             && !ctx.snapshot().pods.iter().any(|p| {
+                // a pod named after the provisioner, or any provisioner or CSI controller (a
+                // provisioner deployed under its own name, `nfs-client-provisioner` serving
+                // `example.com/nfs`): no conclusion
                 let n = p.metadata.name.to_ascii_lowercase();
                 words.iter().any(|w| n.contains(w))
+                    || n.contains("provisioner")
+                    || n.contains("csi")
             })
         {
             out.push(
@@ -272,7 +302,7 @@ fn in_tree_finding(
     subject: &Subject,
 ) -> Option<Finding> {
     let m = MIGRATED.iter().find(|m| m.in_tree == sc.provisioner)?;
-    if controller_running(ctx, m.pods) {
+    if controller_running(ctx, m.pods) || before_migration(ctx) {
         return None;
     }
     let class = &sc.metadata.name;
