@@ -1102,17 +1102,6 @@ fn minikube_started(lines: &[PasteLine]) -> Option<String> {
     ))
 }
 
-/// Output whose shape is known but whose facts no analysis reads (so an input holding only it is
-/// recognised, not an incomplete picture):
-///
-/// - `kubectl top nodes|pods` (usage from metrics-server; kubectl `pkg/cmd/top` prints the
-///   `NAME CPU(cores) CPU% MEMORY(bytes) MEMORY%` and `NAME CPU(cores) MEMORY(bytes)` headers,
-///   `NAMESPACE` first with `-A`); usage is never read as allocatable or requests;
-/// - the API server's `/version` answer (`kubectl version -o json`'s `serverVersion`:
-///   k8s.io/apimachinery `pkg/version/types.go` Info, `gitVersion`, `major`, `minor`);
-/// - access-review answers (`kubectl auth can-i`/`whoami`: SelfSubjectAccessReview,
-///   SelfSubjectRulesReview, SubjectAccessReview of `authorization.k8s.io`, SelfSubjectReview and
-///   TokenReview of `authentication.k8s.io`), which cube-cluster reads, not the diagnosis.
 /// `text` up to `max` bytes (cut at a character boundary).
 fn cut_at(text: &str, max: usize) -> &str {
     if text.len() <= max {
@@ -1125,6 +1114,17 @@ fn cut_at(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
+/// Output whose shape is known but whose facts no analysis reads (so an input holding only it is
+/// recognised, not an incomplete picture):
+///
+/// - `kubectl top nodes|pods` (usage from metrics-server; kubectl `pkg/cmd/top` prints the
+///   `NAME CPU(cores) CPU% MEMORY(bytes) MEMORY%` and `NAME CPU(cores) MEMORY(bytes)` headers,
+///   `NAMESPACE` first with `-A`); usage is never read as allocatable or requests;
+/// - the API server's `/version` answer (`kubectl version -o json`'s `serverVersion`:
+///   k8s.io/apimachinery `pkg/version/types.go` Info, `gitVersion`, `major`, `minor`);
+/// - access-review answers (`kubectl auth can-i`/`whoami`: SelfSubjectAccessReview,
+///   SelfSubjectRulesReview, SubjectAccessReview of `authorization.k8s.io`, SelfSubjectReview and
+///   TokenReview of `authentication.k8s.io`), which cube-cluster reads, not the diagnosis.
 fn known_unused_shape(lines: &[&str]) -> Option<&'static str> {
     let rows: Vec<&str> = lines
         .iter()
