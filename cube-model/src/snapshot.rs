@@ -3264,9 +3264,10 @@ mod tests {
         let ns = |i: usize| format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns{i}}}\n");
         let text: String = (0..10).map(|i| format!("---\n{}", ns(i))).collect();
         let mut s = ClusterSnapshot::default();
-        let mut limits = crate::limits::Limits::default();
-        limits.max_documents_per_file = 4;
-        s.set_limits(limits);
+        s.set_limits(crate::limits::Limits {
+            max_documents_per_file: 4,
+            ..Default::default()
+        });
         s.add_bytes("many.yaml", text.as_bytes());
         assert_eq!(s.namespaces.len(), 4, "{:?}", s.problems);
         let hit = s.limits_hit.first().expect("hit");
