@@ -293,6 +293,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // so the same message arrives twice (from the log text and from `events`)
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &[SignalKind::FailedScheduling]) {
+        // an attempt the pod has since got past (bound, or a later `Scheduled`): not current
+        if crate::rules::pod_unschedulable::failed_scheduling_is_stale(ctx, s).is_some() {
+            continue;
+        }
         if !seen.insert((s.detail("nodes").to_owned(), s.detail("reasons").to_owned())) {
             continue;
         }
@@ -550,6 +554,19 @@ fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
+
+    /// Issue 12 item 5: a FailedScheduling older than the pod's binding (a later `Scheduled`
+    /// and kubelet events in the same describe `Events:` section) is not a current cause.
+    #[test]
+    fn failed_scheduling_superseded_by_the_binding_is_not_current() {
+        let failed = "Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  86s   default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.\n";
+        assert_eq!(run_rule("gpu-not-advertised", failed).len(), 1);
+        let bound = format!(
+            "{failed}  Normal   Scheduled         80s   default-scheduler  Successfully assigned default/train-0 to gpu-1\n  Normal   Started           29s   kubelet            Started container train\n"
+        );
+        let f = run_rule("gpu-not-advertised", &bound);
+        assert!(f.is_empty(), "{f:?}");
+    }
 
     #[test]
     fn gpu_facts_told_only_in_prose() {

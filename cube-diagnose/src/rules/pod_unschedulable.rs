@@ -738,6 +738,19 @@ mod tests {
         assert!(run_rule("pod-unschedulable", &text).is_empty());
     }
 
+    /// The same for the node autoscalers' events about a pod (cluster-autoscaler's
+    /// `NotTriggerScaleUp`): once the pod is bound they describe an attempt it got past.
+    #[test]
+    fn autoscaler_events_of_a_bound_pod_are_not_current() {
+        let event = r#"{"kind":"Event","metadata":{"name":"e1","namespace":"x"},"involvedObject":{"kind":"Pod","namespace":"x","name":"p"},"reason":"NotTriggerScaleUp","type":"Normal","source":{"component":"cluster-autoscaler"},"message":"pod didn't trigger scale-up: 1 max node group size reached","lastTimestamp":"2026-01-01T10:00:00Z"}"#;
+        let list = |pod: &str| format!(r#"{{"kind":"List","items":[{pod}{event}]}}"#);
+        let pending = r#"{"kind":"Pod","metadata":{"name":"p","namespace":"x"},"spec":{"containers":[{"name":"c"}]},"status":{"phase":"Pending"}},"#;
+        assert_eq!(run_rule("pod-unschedulable", &list(pending)).len(), 1);
+        let bound = r#"{"kind":"Pod","metadata":{"name":"p","namespace":"x"},"spec":{"nodeName":"g1","containers":[{"name":"c"}]},"status":{"phase":"Running"}},"#;
+        let f = run_rule("pod-unschedulable", &list(bound));
+        assert!(f.is_empty(), "{f:?}");
+    }
+
     /// A describe `Events:` section names no object: a later `Scheduled` (any scheduler) or
     /// kubelet container event of the same section makes the FailedScheduling stale.
     #[test]

@@ -252,6 +252,10 @@ pub(super) fn readings(ctx: &Context<'_>) -> Vec<Reading> {
         if !ca && !entry.starts_with("karpenter.") {
             continue;
         }
+        // about an attempt the pod has since got past (bound, or a later `Scheduled`)
+        if super::sched_text::stale(ctx, s).is_some() {
+            continue;
+        }
         let subject = match object_reference_pod(&s.text) {
             Some(p) => p,
             None => super::sched_text::resolve_pod(ctx, s, signal_subject(s)),
