@@ -321,9 +321,15 @@ fn missing_remedy(missing: &std::collections::BTreeMap<String, String>) -> Strin
                 .join(",")
         )
     };
+    let every = by.len() == 1;
     by.iter()
         .map(|(class, kinds)| {
-            let k = kinds.join(", ");
+            // one cause for every kind: said once, not the kind list again
+            let k = if every && kinds.len() > 3 {
+                format!("all {} kinds", kinds.len())
+            } else {
+                kinds.join(", ")
+            };
             match class {
                 MissingClass::Limit => format!("{k}: raise the limit named in the evidence (`--limit KEY=N`)"),
                 MissingClass::Forbidden => format!("{k}: give the reading account list permission on them (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile), or pass dumps of them ({})", dump(kinds)),
