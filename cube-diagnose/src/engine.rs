@@ -551,6 +551,7 @@ mod tests {
             "cluster-forbidden",
             "cluster-over-privileged",
             "snapshot-incomplete",
+            "snapshot-coverage",
             "snapshot-mixed-clusters",
             "join-preflight-failed",
             "join-cluster-info-invalid",

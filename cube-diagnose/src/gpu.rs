@@ -815,7 +815,7 @@ fn evaluate(
             return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
         }
         if !listed.is_empty() {
-            return Some(zero_failure(&mut fail, node, vendor, &listed, numbers));
+            return Some(zero_failure(ctx, &mut fail, node, vendor, &listed, numbers));
         }
         // a device-plugin pod of the vendor runs on the node (its DaemonSet is not in the
         // input): it registered nothing
@@ -1049,7 +1049,7 @@ fn evaluate(
         return Some(unhealthy_failure(&mut fail, node, &cap, numbers));
     }
     if !listed.is_empty() {
-        return Some(zero_failure(&mut fail, node, vendor, &listed, numbers));
+        return Some(zero_failure(ctx, &mut fail, node, vendor, &listed, numbers));
     }
     Some(fail(
         ChainLink::InCapacity,
@@ -1812,7 +1812,17 @@ fn unhealthy_failure(
     )
 }
 
+/// A GPU resource listed at 0 (`nvidia.com/gpu: 0`). Two readings, separated by the plugin
+/// pod on the node (fresh-user report F33): the kubelet writes capacity 0 for a device-plugin
+/// resource whose plugin registered before and whose endpoint has been gone past the grace
+/// period (kubernetes/kubernetes pkg/kubelet/nodestatus/setters.go `MachineInfo`: `Set
+/// capacity for removed resource to 0 on device removal`; pkg/kubelet/cm/devicemanager
+/// manager.go `GetCapacity`: the removed resources of stopped endpoints), so a plugin that is
+/// gone (crashed, evicted, its DaemonSet changed) reads 0; a plugin that still runs and
+/// reports no healthy device reads 0 too (the NVIDIA plugin finding no GPU at all does not
+/// register: NVIDIA/k8s-device-plugin `No devices found. Waiting indefinitely.`).
 fn zero_failure(
+    ctx: &Context<'_>,
     fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
     node: &Node,
     vendor: Option<GpuVendor>,
@@ -1820,23 +1830,67 @@ fn zero_failure(
     numbers: Vec<Evidence>,
 ) -> ChainFailure {
     let names: BTreeSet<&str> = listed.iter().map(|(k, _)| *k).collect();
+    let res = names.iter().copied().collect::<Vec<_>>().join(", ");
+    let name = node.metadata.name.as_str();
     let check = match vendor {
         Some(GpuVendor::Intel) => "`dmesg | grep i915` and `ls /dev/dri`",
         Some(GpuVendor::Amd) => "`dmesg | grep amdgpu` and `ls /dev/kfd /dev/dri`",
         _ => "`nvidia-smi` and `dmesg | grep -i -e nvrm -e xid`",
     };
-    fail(
-        ChainLink::InCapacity,
-        format!(
-            "the device plugin registered {} with 0 devices: it runs but found no usable GPU (driver not loaded or not bound, device nodes missing in the plugin's container)",
-            names.into_iter().collect::<Vec<_>>().join(", ")
-        ),
-        numbers,
-        format!(
-            "read the device-plugin log on {} and check the driver on the node: {check}",
-            node.metadata.name
-        ),
-    )
+    let snap = ctx.snapshot();
+    let plugin_pods: Vec<&Pod> = snap
+        .pods
+        .iter()
+        .filter(|p| matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _))))
+        .collect();
+    let here: Vec<&Pod> = plugin_pods
+        .iter()
+        .copied()
+        .filter(|p| p.spec.node_name == name && !p.is_terminal())
+        .collect();
+    let running = here
+        .iter()
+        .find(|p| p.status.phase == "Running" && pod_ready(p) != Some(false));
+    let gone = "the kubelet writes 0 for a device-plugin resource whose plugin registered on this node before and has been gone past the grace period (pkg/kubelet/nodestatus/setters.go: `Set capacity for removed resource to 0 on device removal`)";
+    let (detail, remedy) = if let Some(p) = running {
+        (
+            format!(
+                "the kubelet lists {res} with 0 devices while the device-plugin pod {} runs on the node: the plugin registered and reports no healthy device (driver not loaded or not bound, device nodes missing in its container), unless it restarted and has not registered again",
+                p.key()
+            ),
+            format!(
+                "read the plugin's log (`kubectl -n {} logs {} --all-containers`) and check the driver on {name}: {check}",
+                p.metadata.namespace, p.metadata.name
+            ),
+        )
+    } else if !plugin_pods.is_empty() {
+        (
+            format!(
+                "the kubelet lists {res} with 0 devices and no running device-plugin pod of the input is on this node ({}): {gone}; the plugin is gone from the node, not the GPUs",
+                if here.is_empty() {
+                    "its pods run on other nodes only".to_owned()
+                } else {
+                    here.iter()
+                        .map(|p| format!("{} {}", p.key(), p.status.phase))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+            format!(
+                "find out why the device plugin does not run on {name}: `kubectl get pods -A -o wide --field-selector spec.nodeName={name}` and the plugin DaemonSet's selector, tolerations and events; once it runs and registers, the capacity comes back; then the driver if it still reads 0: {check}"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "the kubelet lists {res} with 0 devices: either {gone} (a crashed, evicted or removed plugin), or a plugin that still runs reports no healthy device; the input shows no device-plugin pod to tell them apart"
+            ),
+            format!(
+                "tell them apart: `kubectl get pods -A -o wide --field-selector spec.nodeName={name} | grep -i device-plugin` (no running plugin pod: the plugin is gone, fix its DaemonSet or pod; a running one: read its log), and the kubelet log on {name} (`journalctl -u kubelet | grep -i 'device plugin'`); then the driver: {check}"
+            ),
+        )
+    };
+    fail(ChainLink::InCapacity, detail, numbers, remedy)
 }
 
 /// Who writes the labels an exclusion needs and how to get them written, and the toleration
@@ -2008,7 +2062,9 @@ pub fn plugin_gaps<'a>(ctx: &'a Context<'_>) -> Vec<PluginGap<'a>> {
         .gpu_evidence()
         .iter()
         .zip(&snap.nodes)
-        .filter(|(ev, _)| ev.has_gpus())
+        // identical-hardware siblings are too weak to ask for the plugin there (its remedy
+        // would label a possibly CPU-only node as a GPU node); gpu-not-advertised warns instead
+        .filter(|(ev, _)| ev.has_gpus() && !ev.from_hardware_siblings_only())
         .map(|(ev, n)| (n, ev, node_vendor(ev, &plugins)))
         .collect();
     plugins

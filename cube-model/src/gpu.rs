@@ -1603,7 +1603,9 @@ pub fn cluster_gpu_evidence(
 /// instance types differ are never siblings. A node with no other GPU evidence gets a
 /// [`GpuSourceKind::HardwareSibling`] source only when at least two of its identical siblings
 /// advertise GPUs and they are at least a third of its group (one odd node with a GPU card
-/// does not make its identical neighbours GPU nodes). O(n log n).
+/// does not make its identical neighbours GPU nodes). Advertising siblings that carry a GPU
+/// label, annotation or taint do not count: the cluster marks its GPU nodes, and an unmarked
+/// node of the same chassis is a CPU node (fresh-user report F25). O(n log n).
 fn hardware_siblings(
     snapshot: &ClusterSnapshot,
     advertises: &[Option<GpuVendor>],
@@ -1667,6 +1669,22 @@ fn hardware_siblings(
             .filter(|&&i| advertises[i].is_some())
             .map(|&i| (memory(i), i))
             .collect();
+        if adv.len() < 2 || adv.len() * 3 < members.len() {
+            continue;
+        }
+        // The cluster's own marking tells the nodes apart (fresh-user report F25: on-prem
+        // fleets buy one chassis with and without GPUs): when the advertising siblings carry a
+        // GPU label, annotation or taint and this node none, identical CPU / memory / kernel is
+        // no evidence that it has GPUs. Only unmarked advertising nodes (kubernetes#94926) count.
+        adv.retain(|&(_, i)| {
+            !out[i].sources.iter().any(|s| {
+                !s.weak
+                    && matches!(
+                        s.kind,
+                        GpuSourceKind::Label | GpuSourceKind::Annotation | GpuSourceKind::Taint
+                    )
+            })
+        });
         if adv.len() < 2 || adv.len() * 3 < members.len() {
             continue;
         }
@@ -1991,6 +2009,16 @@ mod tests {
         few[0] = machine("n1", "1", "65850304Ki");
         few[1] = machine("n2", "1", "65850304Ki");
         assert!(ev(few).iter().skip(2).all(|e| !e.has_gpus()));
+        // fresh-user report F25: advertising siblings marked by a GPU label make the unmarked
+        // nodes of the same chassis CPU nodes, not GPU nodes
+        let mut marked = nodes.clone();
+        for i in [0, 1, 3, 5] {
+            marked[i]
+                .metadata
+                .labels
+                .insert("nvidia.com/gpu.present".into(), "true".into());
+        }
+        assert!(ev(marked).iter().all(|e| !e.from_hardware_siblings_only()));
         // a control-plane node or another kernel is no sibling
         let mut cp = nodes;
         cp[2].metadata.labels.insert(

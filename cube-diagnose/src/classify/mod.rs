@@ -678,6 +678,10 @@ pub(crate) struct Whole {
     /// The text's prose mentions clocks or time sync (`date/time not in sync`, NTP, chrony,
     /// `timedatectl`, clock skew).
     pub clock_prose: bool,
+    /// The text is the output of an Ansible playbook run (`PLAY [..]`, `TASK [..]`,
+    /// `fatal: [host]: FAILED! =>`): a provisioning run, which usually creates the control
+    /// plane (and its certificates) in the same run as the join.
+    pub playbook: bool,
 }
 
 impl Whole {
@@ -693,6 +697,15 @@ impl Whole {
             }
             if w.agent.is_none() {
                 w.agent = remote_agent(l);
+            }
+            // ansible's default callback (ansible/ansible lib/ansible/plugins/callback/default.py:
+            // `PLAY [%s]`, `TASK [%s]`, `fatal: [%s]: FAILED! => %s`)
+            let t = l.trim_start();
+            if t.starts_with("PLAY [")
+                || t.starts_with("TASK [")
+                || (t.starts_with("fatal: [") && t.contains("FAILED! =>"))
+            {
+                w.playbook = true;
             }
             // RKE (rancher/rke): `rke up` and its phase tags, e.g. `[controlPlane] Failed to
             // bring up Control Plane` (cluster/plan.go, services/controlplane.go)
@@ -1002,6 +1015,9 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         }
         if whole.clock_prose {
             d.insert("clock_prose".to_owned(), "true".to_owned());
+        }
+        if whole.playbook {
+            d.insert("playbook".to_owned(), "true".to_owned());
         }
         if l.contains("failed to verify client's certificate")
             || l.contains("rejected connection from")

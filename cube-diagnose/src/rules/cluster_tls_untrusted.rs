@@ -122,6 +122,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 out.push(f);
                 continue;
             }
+            // no times in the text and no clock evidence: two candidates, neither asserted
+            // (fresh-user report F32; Go's crypto/x509 CertificateInvalidError prints
+            // `x509: certificate has expired or is not yet valid` alone before Go 1.11 and when
+            // the message is cut)
+            _ if s.detail("relation").is_empty() => (
+                format!(
+                    "the certificate {}is outside its validity window and the input shows neither its dates nor the clocks, so two causes remain: the certificate has expired (kubeadm's certificates last a year from kubeadm init or the last renewal), or the clock of the client or the control plane is off",
+                    if s.detail("kubeadm") == "true" { "the joining node got from the control plane " } else { "" }
+                ),
+                "tell them apart first: `date -u` on this machine and on a control-plane node (clocks that disagree: enable time sync, `timedatectl set-ntp true; chronyc makestep`, and retry); `sudo kubeadm certs check-expiration` on a control-plane node or `openssl s_client -connect <host:6443> </dev/null | openssl x509 -noout -dates` (an expired certificate while the clocks agree: `sudo kubeadm certs renew all` on the control plane, then restart the control-plane components)".to_owned(),
+            ),
             _ => ("the certificate has expired or is not yet valid (check both clocks before renewing)".to_owned(), "compare clocks (`date -u` on client and control plane); only if they agree, check NotBefore/NotAfter (`openssl s_client -connect <host:6443> | openssl x509 -noout -dates`) and renew an expired certificate (`kubeadm certs renew all` on the control plane)".to_owned()),
         };
         out.push(signal_error(

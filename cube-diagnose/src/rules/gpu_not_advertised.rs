@@ -72,6 +72,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .collect();
                 if zero.is_empty() {
                     format!(" but advertises no {res} in status.allocatable")
+                } else if f.detail.contains(" with 0 devices") {
+                    // the failure says it (with both readings of the 0)
+                    String::new()
                 } else {
                     format!(" but registers {} at 0", zero.join(", "))
                 }
@@ -86,13 +89,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             ""
         };
-        let mut message = format!(
-            "node {} has GPUs{sibling} ({}){what}; first broken link ({}): {}",
-            n.metadata.name,
-            claims_text(chain.evidence),
-            f.link.as_str(),
-            f.detail
-        );
+        // the registered-at-0 resource as the only claim names itself once, not as a claim and
+        // again as the failure (fresh-user report F33)
+        let only_registered = chain.evidence.claims().next().is_some()
+            && chain
+                .evidence
+                .claims()
+                .all(|s| s.kind == cube_model::gpu::GpuSourceKind::RegisteredResource);
+        let mut message = if only_registered {
+            format!(
+                "node {} had GPUs registered by a device plugin{sibling}; first broken link ({}): {}",
+                n.metadata.name,
+                f.link.as_str(),
+                f.detail
+            )
+        } else {
+            format!(
+                "node {} has GPUs{sibling} ({}){what}; first broken link ({}): {}",
+                n.metadata.name,
+                claims_text(chain.evidence),
+                f.link.as_str(),
+                f.detail
+            )
+        };
         if f.link == ChainLink::Allocatable {
             message = format!(
                 "node {} {}; GPUs known from {}",

@@ -54,17 +54,87 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     "kube-public/cluster-info holds no kubeconfig: the control plane was not set up for token bootstrapping".to_owned(),
                     "on a control-plane node run `kubeadm init phase bootstrap-token`, then print a join command with `kubeadm token create --print-join-command`".to_owned(),
                 ),
-                _ => (match tokens.iter().find(|t| t.token_id == id) {
-                    Some(t) => format!("token {id} exists in the cluster (expiration {}): cluster-info is not signed yet, so the bootstrap signer (kube-controller-manager) is not running or has not caught up", t.expiration.map(|e| e.to_string()).unwrap_or_else(|| "none".into())),
-                    None if !tokens.is_empty() => format!("token {id} is not among the cluster's bootstrap tokens: it expired or was deleted"),
-                    None => format!("token {id} is unknown to cluster-info: expired (default TTL 24h), deleted, or the bootstrap signer has not run yet"),
-                }, remedy),
+                _ => match tokens.iter().find(|t| t.token_id == id) {
+                    Some(t) => token_state(ctx, t, id, remedy),
+                    None if !tokens.is_empty() => (format!("token {id} is not among the cluster's bootstrap tokens: it expired or was deleted"), "create a new token on a control-plane node: `kubeadm token create --print-join-command`, and join with the printed command".to_owned()),
+                    None => (format!("token {id} has no signature in cluster-info; two causes print this and the input does not tell them apart: the token expired (default TTL 24h) or was deleted, or the bootstrap signer (kube-controller-manager) has not signed it; `kubeadm token list` on a control-plane node separates them (a token missing there or past its EXPIRES time is the first cause)"), remedy),
+                },
             };
             Finding::new(JoinTokenInvalid::ID, Severity::Error, Subject::log(source), format!("{tool} cannot validate the bootstrap token: {cause}"))
                 .with_evidences(sigs.iter().take(3).map(|s| s.evidence()))
                 .with_remedy(remedy)
         })
         .collect()
+}
+
+/// Why cluster-info carries no signature for a token that the snapshot holds. The bootstrap
+/// signer (kubernetes/kubernetes pkg/controller/bootstrap/bootstrapsigner.go `getTokens`)
+/// signs cluster-info only for tokens with `usage-bootstrap-signing: true` that have not
+/// expired (`bootstrapsecretutil.HasExpired`), and removes the signatures of the others; the
+/// token cleaner (pkg/controller/bootstrap/tokencleaner.go) deletes expired token Secrets. So:
+/// expired (before the newest time the input shows, else before this run's clock) -> a new
+/// token; not signing -> a token made for signing; else the signer has not run. kubeadm prints
+/// the same text for each (cmd/kubeadm/app/discovery/token/token.go: `token id %q is invalid
+/// for this cluster or it has expired`, older releases `there is no JWS signed token in the
+/// cluster-info ConfigMap`, newer `could not find a JWS signature in the cluster-info
+/// ConfigMap for token ID %q`), so only the token's own fields separate them.
+fn token_state(
+    ctx: &Context<'_>,
+    t: &cube_model::objects::BootstrapToken,
+    id: &str,
+    default_remedy: String,
+) -> (String, String) {
+    let fresh = "create a new token on a control-plane node: `kubeadm token create --print-join-command`, and join with the printed command".to_owned();
+    if let Some(exp) = t.expiration {
+        let (now, clock) = match input_time(ctx) {
+            Some(n) => (n, "the newest time the input shows"),
+            None => (
+                jiff::Timestamp::now().as_second(),
+                "this run's clock (the input shows no time of its own)",
+            ),
+        };
+        if exp.as_second() <= now {
+            return (
+                format!(
+                    "token {id} expired on {exp} (before {clock}): the bootstrap signer removes the signature of an expired token from cluster-info and the token cleaner deletes its Secret, so the join cannot validate it; this is not a controller-manager fault"
+                ),
+                fresh,
+            );
+        }
+    }
+    if !t.usages.iter().any(|u| u == "signing") {
+        return (
+            format!(
+                "token {id} exists but is not a signing token (usage-bootstrap-signing is not true): the bootstrap signer signs cluster-info only with signing tokens"
+            ),
+            fresh,
+        );
+    }
+    (
+        format!(
+            "token {id} exists in the cluster, is a signing token and has not expired (expiration {}): cluster-info is not signed yet, so the bootstrap signer (kube-controller-manager) is not running or has not caught up",
+            t.expiration
+                .map(|e| e.to_string())
+                .unwrap_or_else(|| "none".into())
+        ),
+        default_remedy,
+    )
+}
+
+/// The newest time the input shows (node heartbeats, event times), seconds since the epoch.
+fn input_time(ctx: &Context<'_>) -> Option<i64> {
+    let snap = ctx.snapshot();
+    let beats = snap
+        .nodes
+        .iter()
+        .flat_map(|n| n.status.conditions.iter())
+        .filter_map(|c| c.last_heartbeat_time.map(|t| t.as_second()));
+    let events = snap.events.iter().filter_map(|e| {
+        e.last_timestamp
+            .or(e.first_timestamp)
+            .map(|t| t.as_second())
+    });
+    beats.chain(events).max()
 }
 
 /// A k3s/rke2 supervisor answering the agent `401 Unauthorized` (k3s-io/k3s

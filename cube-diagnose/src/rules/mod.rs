@@ -128,6 +128,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(cluster_forbidden::ClusterForbidden),
         Box::new(cluster_over_privileged::ClusterOverPrivileged),
         Box::new(snapshot_incomplete::SnapshotIncomplete),
+        Box::new(snapshot_incomplete::SnapshotCoverage),
         Box::new(snapshot_mixed_clusters::SnapshotMixedClusters),
         // conclusions drawn from the message catalog
         Box::new(log_catalog::JoinPreflightFailed),

@@ -103,18 +103,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(format!("compare `date -u` on every node; enable time sync on all of them (`timedatectl set-ntp true` and `chronyc makestep`, or ntpd), {rerun}")),
         );
     }
+    // a kubeadm join that finds the control plane's certificate outside its window, with no
+    // times: only when the text shows the certificates are fresh (a provisioning run that
+    // creates the control plane, kairen/kubeadm-ansible#4) or speaks of the clocks is the clock
+    // the likely cause; a plain join log shows neither, and an expired certificate (kubeadm's
+    // last a year) is as likely: cluster-tls-untrusted names both then (fresh-user report F32)
     let mut sources = std::collections::BTreeSet::new();
     for s in signals(ctx, &[SignalKind::TlsExpired]) {
         if !s.detail("relation").is_empty()
             || s.detail("kubeadm") != "true"
+            || !(provisioning_window(s) || s.detail("playbook") == "true")
             || !sources.insert(s.source.as_str())
         {
             continue;
         }
         out.push(
-            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), "a node joining with kubeadm finds the control plane's certificate `expired or not yet valid`: the certificates kubeadm init issued are valid for a year from the init, so the joining node's clock is the likely cause (behind the control plane's, or far ahead)")
+            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), "a node joining with kubeadm from a provisioning run finds the control plane's certificate `expired or not yet valid`: the run usually created the control plane and its certificates (valid for a year from kubeadm init) minutes earlier, so the joining node's clock is the likely cause (behind the control plane's, or far ahead); if the control plane is older than a year, its certificates may have expired instead (`kubeadm certs check-expiration`)")
                 .with_evidence(s.evidence())
-                .with_remedy("compare `date -u` on this node and on a control-plane node; enable time sync on the node (`timedatectl set-ntp true; chronyc makestep`), then run `kubeadm reset -f` and the join again; do not renew certificates for this"),
+                .with_remedy("compare `date -u` on this node and on a control-plane node; enable time sync on the node (`timedatectl set-ntp true; chronyc makestep`), then run `kubeadm reset -f` and the join again; renew certificates only if `kubeadm certs check-expiration` shows them expired while the clocks agree"),
         );
     }
     for s in signals(ctx, &[SignalKind::KubeletCertExpired]).take(1) {
@@ -203,16 +209,26 @@ mod tests {
     #[test]
     fn plain_expiry_and_synced_heartbeats_are_not_skew() {
         assert!(run_log("node-clock-skew", "failed to check server version: Get https://10.0.0.70:6443/version: x509: certificate has expired or is not yet valid").is_empty());
-        // the same line while a node joins with kubeadm: the joining node's clock
+        // the same line while a node joins with kubeadm, nothing about the clocks or a fresh
+        // control plane in the text: both causes remain (fresh-user report F32 changed this
+        // from "the joining node's clock"): no clock claim, cluster-tls-untrusted names both
         let join = "$ kubeadm join --token abcdef.0123456789abcdef 10.0.0.70:6443\nfailed to check server version: Get https://10.0.0.70:6443/version: x509: certificate has expired or is not yet valid\n";
-        let f = run_log("node-clock-skew", join);
-        assert_eq!(f.len(), 1, "{f:#?}");
-        assert!(f[0].remedy.contains("set-ntp"));
+        assert!(run_log("node-clock-skew", join).is_empty());
         let tls = run_log("cluster-tls-untrusted", join);
+        assert_eq!(tls.len(), 1, "{tls:#?}");
+        assert_eq!(tls[0].severity, crate::Severity::Error);
         assert!(
-            tls.iter().all(|f| !f.remedy.contains("certs renew")),
+            tls[0].message.contains("two causes remain")
+                && tls[0].remedy.contains("date -u")
+                && tls[0].remedy.contains("kubeadm certs check-expiration"),
             "{tls:#?}"
         );
+        // from a provisioning playbook (kairen/kubeadm-ansible#4): fresh certificates, the
+        // clock is the likely cause
+        let playbook = format!("TASK [kubernetes/node : Join to kubernetes cluster] ***\n{join}");
+        let f = run_log("node-clock-skew", &playbook);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].remedy.contains("set-ntp"));
         let s = r#"{"kind":"List","items":[
          {"kind":"Node","metadata":{"name":"a"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:00Z"}]}},
          {"kind":"Node","metadata":{"name":"b"},"status":{"conditions":[{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T00:00:10Z"}]}},

@@ -196,6 +196,66 @@ fn raw(n: &Node, path: &str) -> String {
     }
 }
 
+/// A version value as its text before the first digit and its numeric parts in order
+/// (`containerd://1.7.2` -> (`containerd://`, [1, 7, 2]); `6.8.0-51-generic` -> (``, [6, 8,
+/// 0, 51])); `None` without a digit.
+fn version_key(v: &str) -> Option<(&str, Vec<u64>)> {
+    let start = v.find(|c: char| c.is_ascii_digit())?;
+    let nums = v[start..]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| p.parse::<u64>().ok())
+        .collect();
+    Some((&v[..start], nums))
+}
+
+/// The remedy of one drift: toward the newest value when all values are versions of the same
+/// thing (an upgrade of the older nodes, never a "majority" that may be the older one:
+/// fresh-user report F30), else the nodes that differ and a target to choose.
+fn drift_remedy(pool: &str, what: &str, values: &BTreeMap<String, Vec<&str>>) -> String {
+    let keys: Vec<Option<(&str, Vec<u64>)>> = values.keys().map(|v| version_key(v)).collect();
+    let comparable = keys.iter().all(Option::is_some)
+        && keys
+            .iter()
+            .flatten()
+            .all(|(p, _)| Some(*p) == keys[0].as_ref().map(|(p, _)| *p));
+    if comparable && what != "container runtime" {
+        let newest = values
+            .keys()
+            .max_by(|a, b| {
+                version_key(a)
+                    .map(|k| k.1)
+                    .cmp(&version_key(b).map(|k| k.1))
+            })
+            .cloned()
+            .unwrap_or_default();
+        let older: Vec<&str> = values
+            .iter()
+            .filter(|(v, _)| **v != newest)
+            .flat_map(|(_, ns)| ns.iter().copied())
+            .collect();
+        let shown: Vec<&str> = older.iter().take(5).copied().collect();
+        return format!(
+            "bring every node of pool {pool} to one {what}: the newest in the pool is {newest} ({} node(s) run older ones: {}{}); if {newest} is supported for this pool (the distribution's and Kubernetes' support policy, the GPU driver's), drain and upgrade the older nodes one at a time (`kubectl drain <node> --ignore-daemonsets --delete-emptydir-data`, upgrade, `kubectl uncordon <node>`); if it is not, hold the upgrade back instead of rolling it further",
+            older.len(),
+            shown.join(", "),
+            if older.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        );
+    }
+    let listing: Vec<String> = values
+        .iter()
+        .map(|(v, ns)| format!("{v} on {}", ns.join(", ")))
+        .collect();
+    format!(
+        "choose one supported {what} for pool {pool} ({}) and move the other nodes to it, one at a time (`kubectl drain <node> --ignore-daemonsets --delete-emptydir-data`, change, `kubectl uncordon <node>`)",
+        listing.join("; ")
+    )
+}
+
 fn non_empty(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_owned())
 }
@@ -210,7 +270,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if nodes.len() < 2 {
             continue;
         }
-        let gpu_pool = nodes.iter().any(|n| is_gpu_node(n));
+        // nodes without a pool label are one pseudo-pool: a GPU pool only when all of them
+        // are GPU nodes (the control plane and CPU nodes are no GPU pool)
+        let gpu_pool = if pool == "(cluster)" {
+            nodes.iter().all(|n| is_gpu_node(n))
+        } else {
+            nodes.iter().any(|n| is_gpu_node(n))
+        };
         let mut already_major: Vec<&str> = Vec::new();
         for (what, path, get, sev) in attrs(gpu_pool) {
             let mut values: BTreeMap<String, Vec<&str>> = BTreeMap::new();
@@ -254,12 +320,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     ));
                 }
             }
-            let majority = values
-                .iter()
-                .max_by_key(|(_, ns)| ns.len())
-                .map(|(v, _)| v.clone())
-                .unwrap_or_default();
-            out.push(f.with_remedy(format!("bring every node of pool {pool} to the same {what} (majority: {majority}); drain and upgrade the others (`kubectl drain <node> --ignore-daemonsets`)")));
+            out.push(f.with_remedy(drift_remedy(&pool, what, &values)));
         }
     }
     for s in signals(ctx, &[SignalKind::CgroupDriverMismatch]) {
@@ -390,6 +451,49 @@ mod tests {
                 && f.message.contains("container runtime differs"))
         );
         assert!(!f.iter().any(|f| f.message.contains("kernel")));
+    }
+
+    /// Fresh-user report F30: the majority may run the older version; the remedy names the
+    /// newest as the target and the older nodes, never "upgrade" toward an older majority.
+    #[test]
+    fn remedy_targets_the_newest_version_not_the_majority() {
+        let s = format!(
+            r#"{{"kind":"List","items":[{},{},{}]}}"#,
+            node("a", "6.8.0-49-generic", "containerd://1.6.28"),
+            node("b", "6.8.0-49-generic", "containerd://1.6.28"),
+            node("c", "6.8.0-51-generic", "containerd://1.7.12")
+        );
+        let f = run_rule("node-drift", &s);
+        let rt = f
+            .iter()
+            .find(|f| f.message.contains("container runtime release line"))
+            .expect("runtime drift");
+        assert!(
+            rt.remedy
+                .contains("the newest in the pool is containerd://1.7")
+                && rt.remedy.contains("older ones: a, b"),
+            "{}",
+            rt.remedy
+        );
+        assert!(!rt.remedy.contains("majority"), "{}", rt.remedy);
+        let k = f
+            .iter()
+            .find(|f| f.message.contains("kernel"))
+            .expect("kernel drift");
+        assert!(k.remedy.contains("6.8.0-51-generic"), "{}", k.remedy);
+        // versions of different runtimes are not ordered: the nodes are named instead
+        let s = format!(
+            r#"{{"kind":"List","items":[{},{}]}}"#,
+            node("a", "6.8.0-49-generic", "docker://20.10.20"),
+            node("b", "6.8.0-49-generic", "containerd://1.6.4")
+        );
+        let f = run_rule("node-drift", &s);
+        assert!(
+            f.iter()
+                .any(|f| f.remedy.contains("choose one supported")
+                    && f.remedy.contains("docker on a")),
+            "{f:#?}"
+        );
     }
 
     #[test]

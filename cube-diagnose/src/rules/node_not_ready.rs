@@ -28,6 +28,20 @@ fn unnamed(n: &cube_model::objects::Node) -> bool {
     n.metadata.name.starts_with("unnamed node (from ")
 }
 
+/// The load problem of a field dropped from this node's `status` or `status.conditions`
+/// (`field dropped, the rest of the object was kept`), as text; `None` when there is none.
+fn unreadable_ready(
+    snap: &cube_model::ClusterSnapshot,
+    n: &cube_model::objects::Node,
+) -> Option<String> {
+    let me = format!("Node/{}", n.metadata.name);
+    snap.problems
+        .iter()
+        .filter(|p| !p.is_skip() && p.object == me)
+        .find(|p| p.field == "status" || p.field.starts_with("status.conditions"))
+        .map(|p| format!("{} at {}: {}", p.file, p.field, p.message))
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let nodes = &ctx.snapshot().nodes;
@@ -50,7 +64,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .find(|n| unnamed(n))
         .filter(|_| table_not_ready > 0);
     for n in nodes {
-        let Some(c) = n.status.conditions.iter().find(|c| c.type_ == "Ready") else {
+        // a Ready condition the loader could not read (a wrongly typed field dropped): the
+        // node's state is unknown, never healthy (fresh-user report F16)
+        let unreadable = unreadable_ready(ctx.snapshot(), n);
+        let ready = n.status.conditions.iter().find(|c| c.type_ == "Ready");
+        if let Some(why) = unreadable.filter(|_| ready.is_none_or(|c| c.status != "True")) {
+            let name = &n.metadata.name;
+            out.push(
+                Finding::new(
+                    NodeNotReady::ID,
+                    Severity::Warning,
+                    node_subject(n),
+                    format!(
+                        "node {name}: its Ready state is unknown, the input's Ready condition could not be read ({why}); the node is not counted as healthy"
+                    ),
+                )
+                .with_evidence(Evidence::field(obj("Node", "", name), "status.conditions", why))
+                .with_remedy(format!(
+                    "dump the node again as the API server stores it (`kubectl get node {name} -o json`) and run again; `kubectl describe node {name}` shows its conditions"
+                )),
+            );
+            continue;
+        }
+        let Some(c) = ready else {
             continue;
         };
         if c.status == "True" || (excerpt.is_some() && unnamed(n)) {

@@ -108,14 +108,73 @@ fn shape_of(
             k if k <= max_nodes => picture.push(format!("not advertised on {}", silent.join(", "))),
             k => picture.push(format!("not advertised on {k} nodes")),
         }
-        let frag = if g.fragmented {
+        // GPU nodes with room for the pod that an earlier filter than NodeResourcesFit rules out:
+        // the scheduler's filter order (kubernetes/kubernetes
+        // pkg/scheduler/apis/config/v1/default_plugins.go: NodeUnschedulable, NodeName,
+        // TaintToleration, NodeAffinity, ..., NodeResourcesFit) decides which reason a node
+        // gets, so "all in use" is true only when no GPU node has the room (fresh-user report
+        // F29: a GPU taint the pod does not tolerate is the cause, not a shortage).
+        let roomy: Vec<&cube_quota::fit::NodeFit> =
+            if g.total_free >= g.requested && g.largest_free >= g.requested {
+                Vec::new()
+            } else {
+                let mut r: Vec<(&cube_quota::fit::GpuNodeFree, &cube_quota::fit::NodeFit)> = g
+                    .nodes
+                    .iter()
+                    .filter(|n| !n.eligible && n.free >= g.requested)
+                    .filter_map(|n| {
+                        report
+                            .nodes
+                            .iter()
+                            .find(|f| f.node == n.node)
+                            .map(|f| (n, f))
+                    })
+                    // a node-lifecycle taint (node.kubernetes.io/not-ready, unreachable, ...) is
+                    // the node's state, not the pod's fault: the Blocking note says so
+                    .filter(|(_, f)| {
+                        !f.untolerated_taints
+                            .first()
+                            .is_some_and(|t| t.key.starts_with("node.kubernetes.io/"))
+                    })
+                    .collect();
+                r.sort_by_key(|(n, _)| std::cmp::Reverse(n.free));
+                r.into_iter().map(|(_, f)| f).collect()
+            };
+        let frag = if !roomy.is_empty() {
+            let why: Vec<String> = roomy
+                .iter()
+                .take(max_nodes)
+                .map(|f| {
+                    let free = g
+                        .nodes
+                        .iter()
+                        .find(|n| n.node == f.node)
+                        .map_or(0, |n| n.free);
+                    format!("{} ({free} free): {}", f.node, first_filter_reason(f))
+                })
+                .collect();
+            remedy = Some(filter_remedy(&roomy, &g.resource.to_string()));
+            format!(
+                "not a shortage: {} GPU node(s) have the {} {} requested free, but a scheduler filter that runs before NodeResourcesFit excludes them ({}); {} free on the nodes the pod may use",
+                roomy.len(),
+                g.requested,
+                g.resource,
+                why.join("; "),
+                g.total_free
+            )
+        } else if g.fragmented {
             format!(
                 "fragmented: {} {} free in total on eligible nodes but at most {} on one node, {} requested",
                 g.total_free, g.resource, g.largest_free, g.requested
             )
+        } else if g.total_free == 0 && g.nodes.iter().all(|n| n.free == 0) {
+            format!(
+                "all in use: 0 {} free on any node, {} requested",
+                g.resource, g.requested
+            )
         } else if g.total_free == 0 {
             format!(
-                "all in use: 0 {} free on eligible nodes, {} requested",
+                "0 {} free on the nodes the pod may use, {} requested (the free ones are excluded by another filter and too small anyway)",
                 g.resource, g.requested
             )
         } else {
@@ -158,6 +217,81 @@ fn shape_of(
         nodes,
         remedy,
     })
+}
+
+/// The first failing filter of a node, worded as the scheduler reports it: `TaintToleration`
+/// names the first untolerated taint (kubernetes/kubernetes
+/// pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go, v1.26+:
+/// `node(s) had untolerated taint {key: value}`), the others give their reasons.
+fn first_filter_reason(f: &cube_quota::fit::NodeFit) -> String {
+    use cube_quota::fit::FilterPlugin;
+    match (f.plugin, f.untolerated_taints.first()) {
+        (Some(FilterPlugin::TaintToleration), Some(t)) => format!(
+            "TaintToleration: node(s) had untolerated taint {{{}: {}}} (effect {})",
+            t.key, t.value, t.effect
+        ),
+        (Some(p), _) => format!("{p:?}: {}", f.reasons.join(", ")),
+        (None, _) => "fits".to_owned(),
+    }
+}
+
+/// The remedy for GPU nodes that have room but fail an earlier filter: a toleration for an
+/// untolerated taint (or the ExtendedResourceToleration admission plugin, which adds it for
+/// extended resources: kubernetes/kubernetes plugin/pkg/admission/extendedresourcetoleration),
+/// a matching nodeSelector / affinity, or uncordoning.
+fn filter_remedy(nodes: &[&cube_quota::fit::NodeFit], resource: &str) -> String {
+    use cube_quota::fit::FilterPlugin;
+    let first = nodes[0];
+    let names: Vec<&str> = nodes.iter().map(|f| f.node.as_str()).take(5).collect();
+    let mut fix = match (first.plugin, first.untolerated_taints.first()) {
+        (Some(FilterPlugin::TaintToleration), Some(t)) => {
+            let value = if t.value.is_empty() {
+                "operator: Exists".to_owned()
+            } else {
+                format!("operator: Equal, value: {}", t.value)
+            };
+            format!(
+                "add a toleration to the pod for the taint of {}: `tolerations: [{{key: {}, {value}, effect: {}}}]`{}",
+                names.join(", "),
+                t.key,
+                t.effect,
+                if t.key == resource {
+                    " (or enable the ExtendedResourceToleration admission plugin, which adds it to pods requesting that resource)"
+                } else {
+                    ""
+                }
+            )
+        }
+        (Some(FilterPlugin::NodeAffinity), _) => format!(
+            "the pod's nodeSelector / required node affinity does not match {}: compare `kubectl get pod -o jsonpath='{{.spec.nodeSelector}} {{.spec.affinity}}'` with `kubectl get node {} --show-labels` and fix the pod (or label the node)",
+            names.join(", "),
+            first.node
+        ),
+        (Some(FilterPlugin::NodeUnschedulable), _) => format!(
+            "{} is cordoned (spec.unschedulable): `kubectl uncordon {}` once its maintenance is over",
+            names.join(", "),
+            first.node
+        ),
+        _ => format!(
+            "see why {} is excluded: {}",
+            first.node,
+            first.all_reasons.join(", ")
+        ),
+    };
+    let later: Vec<&str> = first
+        .all_reasons
+        .iter()
+        .filter(|r| r.starts_with("Insufficient ") || r.starts_with("Too many pods"))
+        .map(String::as_str)
+        .collect();
+    if !later.is_empty() {
+        fix.push_str(&format!(
+            "; {} would then still fail NodeResourcesFit ({})",
+            first.node,
+            later.join(", ")
+        ));
+    }
+    fix
 }
 
 /// Resources every kubelet reports in a Node's capacity and allocatable
@@ -423,6 +557,71 @@ mod tests {
         assert!(f[0].message.contains("cpu 500m"), "{}", f[0].message);
         // the node is Ready: nothing about it
         assert!(run_rule("node-not-ready", text).is_empty());
+    }
+
+    /// Fresh-user report F29: a GPU node with room that the pod's tolerations exclude is named
+    /// with the scheduler's first failing filter and a toleration remedy; "all in use" only
+    /// when no GPU node has room.
+    #[test]
+    fn gpu_taint_before_resources_and_all_in_use_only_when_full() {
+        let node = |name: &str, taint: &str| {
+            format!(
+                r#"{{"kind":"Node","metadata":{{"name":"{name}"}},"spec":{{"taints":[{taint}]}},"status":{{"allocatable":{{"cpu":"8","memory":"32Gi","nvidia.com/gpu":"8","pods":"110"}},"conditions":[{{"type":"Ready","status":"True"}}]}}}}"#
+            )
+        };
+        let holder = |n: &str, gpus: u32| {
+            format!(
+                r#"{{"kind":"Pod","metadata":{{"name":"h-{n}","namespace":"x"}},"spec":{{"nodeName":"{n}","containers":[{{"name":"c","resources":{{"limits":{{"nvidia.com/gpu":"{gpus}"}}}}}}]}},"status":{{"phase":"Running"}}}}"#
+            )
+        };
+        let pending = r#"{"kind":"Pod","metadata":{"name":"p","namespace":"x"},"spec":{"containers":[{"name":"c","resources":{"limits":{"nvidia.com/gpu":"1"}}}]},"status":{"phase":"Pending"}}"#;
+        let taint = r#"{"key":"nvidia.com/gpu","value":"present","effect":"NoSchedule"}"#;
+        let doc =
+            |items: Vec<String>| format!(r#"{{"kind":"List","items":[{}]}}"#, items.join(","));
+        // g1 untainted and full, g2 tainted with 4 free
+        let f = run_rule(
+            "pod-unschedulable",
+            &doc(vec![
+                node("g1", ""),
+                node("g2", taint),
+                holder("g1", 8),
+                holder("g2", 4),
+                pending.to_owned(),
+            ]),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("not a shortage")
+                && f[0]
+                    .message
+                    .contains("untolerated taint {nvidia.com/gpu: present}")
+                && !f[0].message.contains("all in use"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("key: nvidia.com/gpu")
+                && f[0].remedy.contains("ExtendedResourceToleration"),
+            "{}",
+            f[0].remedy
+        );
+        // both full: all in use, no toleration remedy
+        let f = run_rule(
+            "pod-unschedulable",
+            &doc(vec![
+                node("g1", ""),
+                node("g2", taint),
+                holder("g1", 8),
+                holder("g2", 8),
+                pending.to_owned(),
+            ]),
+        );
+        assert!(f[0].message.contains("all in use"), "{}", f[0].message);
+        assert!(
+            !f[0].remedy.contains("key: nvidia.com/gpu"),
+            "{}",
+            f[0].remedy
+        );
     }
 
     /// Kueue's queue blockers (kubernetes-sigs/kueue workload_controller.go getQueueBlocker,

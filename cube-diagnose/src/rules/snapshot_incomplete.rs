@@ -12,6 +12,73 @@ declare_rule!(
     check
 );
 
+declare_rule!(
+    SnapshotCoverage,
+    "snapshot-coverage",
+    Import,
+    Info,
+    "An object dump holds Node objects but no Pods (and names the other kinds the rules read that it lacks: ResourceQuota, LimitRange, PriorityClass, DaemonSet, Event): the pod-, quota- and device-plugin rules had nothing to read, so a clean result covers the nodes only and is not an all-clear for the cluster. Dump the missing kinds (`kubectl get pods,resourcequotas,limitranges,daemonsets,events -A -o json`, `kubectl get priorityclasses -o json`) and run again. Not said for pastes (`describe`, tables, logs), which are partial by nature.",
+    coverage
+);
+
+/// Kinds the rules read besides Node, with what they are read for.
+const COVERED_KINDS: [(&str, &str); 6] = [
+    ("Pod", "pending and bound pods, requests, GPU pods"),
+    ("ResourceQuota", "quota use and GPU quotas"),
+    ("LimitRange", "defaults and limits"),
+    ("PriorityClass", "priority and preemption"),
+    ("DaemonSet", "device-plugin placement"),
+    ("Event", "scheduler and kubelet messages"),
+];
+
+/// See [`SnapshotCoverage`] (fresh-user report F37: a dump of Nodes only scored 100/100).
+fn coverage(ctx: &Context<'_>) -> Vec<Finding> {
+    use cube_model::snapshot::KindStatus;
+    let snap = ctx.snapshot();
+    let pasted = |m: &cube_model::objects::ObjectMeta| {
+        m.annotations
+            .keys()
+            .any(|k| k.starts_with("cube-model.invalid/"))
+    };
+    if snap.nodes.is_empty()
+        || !ctx.logs().is_empty()
+        || snap.nodes.iter().any(|n| pasted(&n.metadata))
+        || !matches!(snap.kind_status("Pod"), KindStatus::NotGiven)
+    {
+        return Vec::new();
+    }
+    let absent: Vec<&(&str, &str)> = COVERED_KINDS
+        .iter()
+        .filter(|(k, _)| matches!(snap.kind_status(k), KindStatus::NotGiven))
+        .collect();
+    let names: Vec<&str> = absent.iter().map(|(k, _)| *k).collect();
+    vec![
+        Finding::new(
+            SnapshotCoverage::ID,
+            Severity::Info,
+            Subject::cluster(""),
+            format!(
+                "the input holds {} Node(s) but no {}: the rules that read them had nothing to look at, so a clean result covers the nodes only and says nothing about pods, quotas or device plugins",
+                snap.nodes.len(),
+                names.join(", ")
+            ),
+        )
+        .with_evidences(
+            absent
+                .iter()
+                .map(|(k, why)| Evidence::field(*k, "in the input", format!("none ({why})"))),
+        )
+        .with_remedy(format!(
+            "dump the missing kinds too and run again: `kubectl get {} -A -o json`",
+            names
+                .iter()
+                .map(|k| resource_of(k))
+                .collect::<Vec<_>>()
+                .join(",")
+        )),
+    ]
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let snap = ctx.snapshot();
     let mut out = Vec::new();
@@ -65,22 +132,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .iter()
                     .map(|(kind, why)| Evidence::field(kind.as_str(), "list", why.as_str())),
             )
-            .with_remedy(format!(
-                "{}give the reading account list permission on {} (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile), or pass dumps of them (`kubectl get {} -A -o json`)",
-                // a read stopped by a limit (body size, request time, pages, deadline) is raised,
-                // not granted
-                if snap.missing_kinds.values().any(|why| why.contains("raise it with --limit") || why.contains("pages-per-list")) {
-                    "raise the limit named in the evidence (`--limit KEY=N`), or "
-                } else {
-                    ""
-                },
-                kinds.join(", "),
-                kinds
-                    .iter()
-                    .map(|k| resource_of(k))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            )),
+            .with_remedy(missing_remedy(&snap.missing_kinds)),
         );
     }
     for hit in &snap.limits_hit {
@@ -131,7 +183,169 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ),
         );
     }
+    // fields the rules read (spec, status, labels) dropped from kept objects: the objects are
+    // in the picture, what those fields said is not (fresh-user report F16: a node whose
+    // Ready condition is wrongly typed must not read as healthy)
+    let dropped: Vec<&cube_model::snapshot::LoadProblem> = snap
+        .problems
+        .iter()
+        .filter(|p| !p.is_skip())
+        .filter(|p| {
+            p.field.is_empty()
+                || p.field.starts_with("spec")
+                || p.field.starts_with("status")
+                || p.field.starts_with("metadata.labels")
+        })
+        .collect();
+    if !dropped.is_empty() {
+        let objects: std::collections::BTreeSet<&str> =
+            dropped.iter().map(|p| p.object.as_str()).collect();
+        out.push(
+            Finding::new(
+                SnapshotIncomplete::ID,
+                Severity::Warning,
+                Subject::cluster(""),
+                format!(
+                    "{} field(s) that the rules read could not be read and were dropped from {} object(s) ({}): what they said is unknown, so no conclusion about them is an all-clear",
+                    dropped.len(),
+                    objects.len(),
+                    objects.iter().take(5).copied().collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .with_evidences(dropped.iter().map(|p| {
+                Evidence::field(
+                    format!("{} document {}", p.file, p.document),
+                    if p.field.is_empty() { "field" } else { p.field.as_str() },
+                    format!("{}: {}", p.object, p.message),
+                )
+            }))
+            .with_remedy(
+                "fix the fields named (or dump the objects again with `kubectl get -o json`, which writes them with their API types) and run again",
+            ),
+        );
+    }
     out
+}
+
+/// Why a kind could not be read, by class of the reason text (fresh-user report F6: an RBAC
+/// grant is the remedy of a 403 only). The reason texts are cube-cluster's
+/// (`forbidden: ...`, `not found: ...`, `<Reason> (<code>): ...` of an API Status, the HTTP
+/// client's transport errors and the limits' `raise it with --limit`), or a dump's `kind:
+/// Status` item (`<Reason> (<code>): <message>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum MissingClass {
+    /// A bound of the read policy (body size, pages, time, objects).
+    Limit,
+    /// 403 Forbidden: the reading account lacks list permission.
+    Forbidden,
+    /// 401 Unauthorized: the credentials are refused.
+    Unauthorized,
+    /// 404: the API server does not serve the kind.
+    NotFound,
+    /// 429: the API server throttled the reads (API Priority and Fairness).
+    Throttled,
+    /// 5xx: the API server or etcd behind it failed to answer.
+    ServerError,
+    /// 3xx: something answered with a redirect (a proxy, a load balancer, a wrong URL path).
+    Redirect,
+    /// No answer in time.
+    Timeout,
+    /// TLS failed.
+    Tls,
+    /// The connection was refused, reset or closed.
+    Connection,
+    /// Anything else.
+    Other,
+}
+
+fn missing_class(why: &str) -> MissingClass {
+    let w = why.to_ascii_lowercase();
+    let code = |c: &str| w.contains(&format!("({c})")) || w.contains(&format!(" {c} "));
+    if w.starts_with("forbidden") || code("403") || w.contains(" is forbidden") {
+        MissingClass::Forbidden
+    } else if code("401") || w.contains("unauthorized") {
+        MissingClass::Unauthorized
+    } else if w.starts_with("not found") || code("404") || w.contains("notfound") {
+        MissingClass::NotFound
+    } else if code("429") || w.contains("toomanyrequests") || w.contains("too many requests") {
+        MissingClass::Throttled
+    } else if ["500", "502", "503", "504"].iter().any(|c| code(c))
+        || w.contains("internalerror")
+        || w.contains("serviceunavailable")
+        || w.contains("etcdserver")
+    {
+        MissingClass::ServerError
+    } else if ["301", "302", "303", "307", "308"].iter().any(|c| code(c)) || w.contains("redirect")
+    {
+        MissingClass::Redirect
+    } else if w.contains("certificate") || w.contains("x509") || w.contains("tls") {
+        MissingClass::Tls
+    } else if w.contains("timed out")
+        || w.contains("timeout")
+        || w.contains("no complete answer within")
+    {
+        MissingClass::Timeout
+    } else if w.contains("raise it with --limit")
+        || w.contains("pages-per-list")
+        || w.contains("--limit ")
+        || w.contains("collection deadline")
+    {
+        MissingClass::Limit
+    } else if w.contains("reset")
+        || w.contains("refused")
+        || w.contains("connection closed")
+        || w.contains("broken pipe")
+        || w.contains("eof")
+        || w.contains("sendrequest")
+    {
+        MissingClass::Connection
+    } else {
+        MissingClass::Other
+    }
+}
+
+/// One remedy per cause class, each naming its kinds.
+fn missing_remedy(missing: &std::collections::BTreeMap<String, String>) -> String {
+    let mut by: std::collections::BTreeMap<MissingClass, Vec<&str>> =
+        std::collections::BTreeMap::new();
+    for (kind, why) in missing {
+        by.entry(missing_class(why)).or_default().push(kind);
+    }
+    let dump = |kinds: &[&str]| {
+        format!(
+            "`kubectl get {} -A -o json`",
+            kinds
+                .iter()
+                .map(|k| resource_of(k))
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    };
+    let every = by.len() == 1;
+    by.iter()
+        .map(|(class, kinds)| {
+            // one cause for every kind: said once, not the kind list again
+            let k = if every && kinds.len() > 3 {
+                format!("all {} kinds", kinds.len())
+            } else {
+                kinds.join(", ")
+            };
+            match class {
+                MissingClass::Limit => format!("{k}: raise the limit named in the evidence (`--limit KEY=N`)"),
+                MissingClass::Forbidden => format!("{k}: give the reading account list permission on them (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile), or pass dumps of them ({})", dump(kinds)),
+                MissingClass::Unauthorized => format!("{k}: the API server refuses the credentials (401): renew the token or client certificate in the kubeconfig"),
+                MissingClass::NotFound => format!("{k}: the API server does not serve them (404: the API group is turned off, or the server is older or newer than the path read); no permission is missing; pass dumps if another source has them"),
+                MissingClass::Throttled => format!("{k}: the API server throttled the reads (429 Too Many Requests, API Priority and Fairness): run again later or with fewer readers at once; `kubectl get --raw /metrics | grep apiserver_flowcontrol_rejected_requests_total` shows the rejections"),
+                MissingClass::ServerError => format!("{k}: the API server (or etcd behind it) failed to answer (5xx): check the control plane (`kubectl get --raw '/readyz?verbose'`, the kube-apiserver and etcd logs) and run again; no permission is missing"),
+                MissingClass::Redirect => format!("{k}: something answered with a redirect (3xx), not the API server: the server URL points at a proxy, a load balancer or a web page (check `server:` in the kubeconfig and the proxy settings); the redirect is not followed, so credentials do not travel"),
+                MissingClass::Timeout => format!("{k}: no answer in time: check that the API server is reachable and not overloaded (`kubectl get --raw '/readyz?verbose' --request-timeout=10s`), then run again (if it is merely slow, raise the limit named in the evidence)"),
+                MissingClass::Tls => format!("{k}: TLS to the API server failed: see cluster-tls-untrusted (the CA in the kubeconfig, the server name, the clocks)"),
+                MissingClass::Connection => format!("{k}: the connection was refused, reset or closed: check the network path to the API server (a firewall, a proxy or a load balancer cutting connections, `curl -vk <server>/version`) and run again"),
+                MissingClass::Other => format!("{k}: read the reason in the evidence and run again, or pass dumps of them ({})", dump(kinds)),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// `ResourceQuota` -> `resourcequotas` (for the remedy's kubectl command).
@@ -147,6 +361,67 @@ fn resource_of(kind: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::{Context, Engine};
+
+    /// Fresh-user report F6: the remedy follows the cause class of each kind's reason.
+    #[test]
+    fn remedy_by_cause_class() {
+        use super::{MissingClass as C, missing_class};
+        for (why, class) in [
+            (
+                "forbidden: resourcequotas is forbidden: User \"x\" cannot list",
+                C::Forbidden,
+            ),
+            ("Forbidden (403): nodes is forbidden", C::Forbidden),
+            (
+                "not found: the server could not find the requested resource",
+                C::NotFound,
+            ),
+            (
+                "InternalError (500): etcdserver: request timed out",
+                C::ServerError,
+            ),
+            (
+                "ServiceUnavailable (503): the server is currently unable to handle the request",
+                C::ServerError,
+            ),
+            (
+                "TooManyRequests (429): too many requests, please try again later",
+                C::Throttled,
+            ),
+            ("/api/v1/nodes: the server answered (302): ", C::Redirect),
+            (
+                "/api/v1/nodes: no complete answer within 5 s; raise it with --limit request-time-secs=N",
+                C::Timeout,
+            ),
+            (
+                "client error (SendRequest): connection reset by peer",
+                C::Connection,
+            ),
+            ("invalid peer certificate: UnknownIssuer", C::Tls),
+            (
+                "incomplete: the objects-per-snapshot limit of 10 was reached (raise it with --limit objects-per-snapshot=N)",
+                C::Limit,
+            ),
+        ] {
+            assert_eq!(missing_class(why), class, "{why}");
+        }
+        let mut snap = cube_model::ClusterSnapshot::new();
+        snap.missing_kinds
+            .insert("Node".into(), "ServiceUnavailable (503): overloaded".into());
+        snap.missing_kinds
+            .insert("Pod".into(), "forbidden: pods is forbidden".into());
+        let r = Engine::new().run(&Context::new(&snap));
+        let f: Vec<_> = r.by_rule("snapshot-incomplete").collect();
+        assert!(
+            f[0].remedy
+                .contains("Node: the API server (or etcd behind it) failed")
+                && f[0]
+                    .remedy
+                    .contains("Pod: give the reading account list permission"),
+            "{}",
+            f[0].remedy
+        );
+    }
 
     #[test]
     fn missing_kinds_are_a_finding_and_exit_3() {

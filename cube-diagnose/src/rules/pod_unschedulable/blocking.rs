@@ -131,7 +131,7 @@ pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
             role,
             count: k,
             cause: format!(
-                "{k} of {total} node(s) carry {} ({}: {}; the node lifecycle controller sets this taint from the node's state, so the pod is not at fault and a toleration is not the fix)",
+                "{k} of {total} node(s) carry {} ({}: {}; the node lifecycle controller sets this taint from the node's state, so the pod is not at fault and tolerating this taint is not the fix)",
                 c.key, c.condition, c.meaning
             ),
             remedy: c.remedy.to_owned(),
