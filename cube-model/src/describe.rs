@@ -2731,6 +2731,10 @@ fn node_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
     }
     if let Some(s) = b.get("Non-terminated Pods") {
         out.pods.extend(node_pod_rows(s, &node.metadata.name));
+    } else if let Some(s) = b.get("Pods").filter(|s| s.inline.contains("in total")) {
+        // v1.0 `describeNode`: `Pods:\t(N in total)` then `  Namespace\tName` rows
+        // (pkg/kubectl/describe.go of release-1.0)
+        out.pods.extend(node_pod_rows(s, &node.metadata.name));
     }
     out.nodes.push(node);
 }
@@ -5105,6 +5109,24 @@ fn kind_of_resource(resource: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn v1_0_node_describe_lists_its_pods() {
+        // pkg/kubectl/describe.go of release-1.0: `Pods:\t(N in total)` then `Namespace\tName`
+        let text = "Name:\t\t\tnode-01\nAddresses:\t10.0.0.7\nCapacity:\n pods:\t\t40\n cpu:\t\t1\nPods:\t\t\t(2 in total)\n  Namespace\t\t\tName\n  default\t\t\tweb-1\n  kube-system\t\t\tkube-dns-v8-abc\n";
+        let p = parse_text(text);
+        assert_eq!(p.nodes.len(), 1);
+        assert_eq!(p.nodes[0].metadata.name, "node-01");
+        let names: Vec<(&str, &str)> = p
+            .pods
+            .iter()
+            .map(|x| (x.metadata.name.as_str(), x.spec.node_name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("web-1", "node-01"), ("kube-dns-v8-abc", "node-01")]
+        );
+    }
+
     #[test]
     fn wrapped_scheduler_messages_are_one_event() {
         let text = "Name:         web-0\nNamespace:    shop\nNode:         <none>\nStatus:       Pending\nContainers:\n  web:\n    Image:      nginx\nEvents:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  2m    default-scheduler  0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: },\nthat the pod didn't tolerate, 2 Too many pods.\n";

@@ -2785,6 +2785,22 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "priority-class-rejected", Error).group("priority")
         .says("the pods name priorityClassName {class}, which no PriorityClass has", "create PriorityClass {class} or fix priorityClassName in the pod template")
         .samples(&[("class", "high-priority")]),
+    // the plugin's own lookups failing (an internal error, not the manifest's): `failed to get
+    // default priority class: %v` (admitPod without priorityClassName, validatePriorityClass of a
+    // globalDefault class), `failed to get PriorityClass with name %s: %v` (admitPod); an inner
+    // error the catalog knows (etcd's `request timed out`) is concluded by its own entry
+    Entry::new("priority.class-lookup-failed", F::Admission,
+        "failed to get PriorityClass with name {class:w}: {error}",
+        K8S, "plugin/pkg/admission/priority/admission.go (admitPod)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the Priority admission plugin could not read PriorityClass {class}: {error}", "check the API server and its storage (`kubectl get --raw='/readyz?verbose'`, `kubectl get priorityclass {class}`), then retry")
+        .samples(&[("class", "high-priority"), ("error", "informer not synced")]),
+    Entry::new("priority.default-class-lookup-failed", F::Admission,
+        "failed to get default priority class: {error}",
+        K8S, "plugin/pkg/admission/priority/admission.go (admitPod, validatePriorityClass)", "v1.8+")
+        .to(K::Known, "priority-class-rejected", Error).group("priority")
+        .says("the Priority admission plugin could not list the PriorityClasses to find the globalDefault one: {error}", "check the API server and its storage (`kubectl get --raw='/readyz?verbose'`, `kubectl get priorityclass`), then retry")
+        .samples(&[("error", "informer not synced")]),
     Entry::new("priority.not-permitted-in-namespace", F::Admission,
         "pods with {class:w} priorityClass is not permitted in {namespace:w} namespace",
         K8S, "plugin/pkg/admission/priority/admission.go (priorityClassPermittedInNamespace)", "v1.11-v1.16")

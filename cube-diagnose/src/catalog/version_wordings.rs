@@ -292,6 +292,24 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
         "priority-class-rejected",
         "the pod nginx",
     ),
+    (
+        "Failed for reason HostName and possibly others",
+        "scheduler.v1.0-failed-for-reason",
+        "pod-unschedulable",
+        "spec.nodeName",
+    ),
+    (
+        "Error creating: pods \"web-7d9f8b6c5d-\" is forbidden: failed to get PriorityClass with name high-priority: informer not synced",
+        "priority.class-lookup-failed",
+        "priority-class-rejected",
+        "internal error",
+    ),
+    (
+        "Error from server: error when creating \"pod.yaml\": failed to get default priority class: informer not synced",
+        "priority.default-class-lookup-failed",
+        "priority-class-rejected",
+        "globalDefault",
+    ),
     // kube-scheduler sentences without the histogram header
     (
         "Warning  FailedScheduling  2m  default-scheduler  PersistentVolumeClaim is not bound: \"data-0\" (repeated 2 times)",

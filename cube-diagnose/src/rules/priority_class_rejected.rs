@@ -177,6 +177,30 @@ fn bare_pod(ctx: &Context<'_>, s: &Signal) -> Option<Subject> {
     Some(Subject::namespaced("Pod", ns, name))
 }
 
+/// The `-n` / `--namespace` of a pasted kubectl command line that names `file`.
+fn command_namespace(ctx: &Context<'_>, file: &str) -> Option<String> {
+    for log in ctx.logs() {
+        for l in log.text.lines() {
+            if !(l.contains("kubectl") && l.contains(file)) {
+                continue;
+            }
+            let words: Vec<&str> = l.split_whitespace().collect();
+            for (i, w) in words.iter().enumerate() {
+                if *w == "-n" || *w == "--namespace" {
+                    return words.get(i + 1).map(|v| (*v).to_owned());
+                }
+                if let Some(v) = w
+                    .strip_prefix("--namespace=")
+                    .or_else(|| w.strip_prefix("-n="))
+                {
+                    return Some(v.to_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The manifest file kubectl names (`error when creating "<file>":`).
 fn manifest_file(text: &str) -> Option<&str> {
     let rest = &text[text.find("error when creating \"")? + "error when creating \"".len()..];
@@ -221,10 +245,16 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
         format!("kubectl {kubectl_ns} edit <deployment|daemonset|statefulset>/<name>")
     } else if bare {
         // a rejected Pod was never created: its manifest is fixed and applied again (a Pod's
-        // spec fields are immutable anyway)
+        // spec fields are immutable anyway), in the namespace of the pasted command that
+        // applied it when the input shows one (`kubectl apply -f <file> -n <ns>`: a manifest
+        // without metadata.namespace is read into `default`)
+        let file = manifest_file(&s.text);
+        let ns = file
+            .and_then(|f| command_namespace(ctx, f))
+            .map_or(kubectl_ns.clone(), |n| format!("-n {}", shell_word(&n)));
         format!(
-            "kubectl {kubectl_ns} apply -f {}",
-            shell_word(manifest_file(&s.text).unwrap_or("<file>"))
+            "kubectl {ns} apply -f {}",
+            shell_word(file.unwrap_or("<file>"))
         )
     } else {
         format!(
@@ -320,6 +350,18 @@ fn explain(ctx: &Context<'_>, s: &Signal, subject: &Subject) -> (String, String)
                 ),
             )
         }
+        "priority.class-lookup-failed" | "priority.default-class-lookup-failed" => (
+            format!(
+                "admission (Priority) could not decide the pods' priority: {who} {}, and the plugin's lookup failed ({}): an internal error of the API server (its PriorityClass informer or its storage, etcd), not a fault of the manifest; nothing is created while it lasts",
+                if class.is_empty() {
+                    "names no priorityClassName, so the plugin looks for the globalDefault PriorityClass".to_owned()
+                } else {
+                    format!("names priorityClassName {class}")
+                },
+                s.detail("error")
+            ),
+            "check the API server and its storage (`kubectl get --raw='/readyz?verbose'`, the kube-apiserver log for the PriorityClass informer or etcd errors; `kubectl get priorityclass` must answer), then retry: controllers retry on their own".to_owned(),
+        ),
         "priority.feature-gate-disabled-kubelet" => (
             format!(
                 "the kubelet refuses every pod it receives ({}: `Error validating pod ... from {}, ignoring`): the Priority admission plugin of the API server (PodPriority on there) fills spec.priority of every pod, and this kubelet runs without the PodPriority feature gate, so its pod validation forbids spec.priority and spec.priorityClassName (v1.8-v1.9 alpha: pkg/kubelet/config/config.go filterInvalidPods, pkg/api/validation ValidatePodSpec). The gate must be on in every component, kubelets included",
@@ -443,6 +485,12 @@ mod tests {
             f[0].remedy
         );
         assert!(f[0].remedy.contains("apply -f pp.yaml"), "{}", f[0].remedy);
+        // in the namespace of the command that applied it
+        assert!(
+            f[0].remedy.contains("kubectl -n k8s apply"),
+            "{}",
+            f[0].remedy
+        );
         // a controller's generateName stays the workload's pod template
         let f = run_log(
             "priority-class-rejected",

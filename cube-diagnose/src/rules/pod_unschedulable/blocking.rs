@@ -148,7 +148,15 @@ pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
             cause: format!("{k} of {total} node(s) carry a taint the pod does not tolerate ('{text}')"),
             remedy: "`kubectl describe nodes | grep -A3 Taints` shows the taints: add a matching toleration to the pod if it is meant to run on those nodes, or remove the taint from the nodes meant for it".to_owned(),
         },
-        ReasonKind::NodeAffinity | ReasonKind::EnforcedNodeAffinity | ReasonKind::NodeName => Part {
+        // NodeName (v1.0-v1.9 predicate `HostName` / `PodFitsHost`): the pod names a node in
+        // spec.nodeName and these nodes are not it
+        ReasonKind::NodeName => Part {
+            role: Role::Excludes,
+            count: k,
+            cause: format!("{k} of {total} node(s) are not the node the pod names in spec.nodeName ('{text}')"),
+            remedy: "the pod is tied to one node by spec.nodeName: check that node exists and can take it (`kubectl get nodes`), or remove spec.nodeName and place the pod with a nodeSelector on kubernetes.io/hostname".to_owned(),
+        },
+        ReasonKind::NodeAffinity | ReasonKind::EnforcedNodeAffinity => Part {
             role: Role::Excludes,
             count: k,
             cause: format!("{k} of {total} node(s) do not match the pod's nodeSelector / node affinity ('{text}')"),
