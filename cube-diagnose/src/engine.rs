@@ -696,17 +696,21 @@ mod grouping_tests {
         )
         .expect("config");
         let report = Engine::empty()
-            .with_rule(Box::new(Many(100)))
+            .with_rule(Box::new(Many(150)))
             .with_config(config)
             .run(&ctx);
         assert_eq!(report.findings.len(), 1);
         assert_eq!(report.findings[0].subject.namespace, "a");
         assert_eq!(
             report.suppressed.len(),
-            100,
+            150,
             "suppressed findings stay listed"
         );
-        assert_eq!(report.summary.suppressed, 100);
-        assert_eq!(report.summary.errors, 100);
+        assert_eq!(report.summary.suppressed, 150);
+        assert_eq!(report.summary.errors, 150);
+        assert_eq!(
+            report.findings[0].group.as_ref().map(|g| g.count),
+            Some(150)
+        );
     }
 }

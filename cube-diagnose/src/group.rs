@@ -30,8 +30,9 @@ use crate::{Evidence, Finding, Subject};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Grouping {
-    /// More than this many equal findings of one rule become one finding (default 20; `0`
-    /// folds every pair... and a single finding stays as it is). `usize::MAX` never groups.
+    /// More than this many equal findings of one rule become one finding (default 100: a
+    /// report of a few dozen nodes or pods keeps one finding each; a single finding is never
+    /// folded). `usize::MAX` never groups.
     pub group_over: usize,
     /// Subjects listed in a folded finding's [`FindingGroup::subjects`] (default 20, at least
     /// 1); the others are counted in [`FindingGroup::omitted`].
@@ -41,7 +42,7 @@ pub struct Grouping {
 impl Default for Grouping {
     fn default() -> Self {
         Grouping {
-            group_over: 20,
+            group_over: 100,
             max_subjects: 20,
         }
     }
