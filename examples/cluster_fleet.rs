@@ -33,8 +33,8 @@
 //!
 //! Progress goes to stderr, only when stderr is a terminal. Exit codes: 0 every cluster
 //! Ready (and, with `--place`, some cluster takes the task), 1 some cluster not Ready or no
-//! cluster takes the task, 2 bad input or usage, 3 every cluster Ready but a limit was hit
-//! (some figures are incomplete).
+//! cluster takes the task, 2 bad input or usage, 3 every cluster Ready but the figures of some
+//! are incomplete (`incomplete` in JSON: nodes or pods not listed completely, a limit hit).
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -303,8 +303,9 @@ fn run(args: &Args) -> anyhow::Result<Exit> {
         report.not_ready == 0 && placement.as_ref().is_none_or(|p| !p.chosen.is_empty());
     Ok(if !answer_yes {
         Exit::No
-    } else if report.clusters.iter().any(|c| !c.limits_hit.is_empty()) {
-        // a limit hit leaves a cluster's figures incomplete: never "all clear"
+    } else if report.clusters.iter().any(|c| c.incomplete) {
+        // nodes or pods not listed completely (a limit hit, a repeated continue token, a
+        // forbidden list): the figures are incomplete, never "all clear"
         Exit::Incomplete
     } else {
         Exit::Yes

@@ -283,6 +283,11 @@ pub struct ClusterReport {
     /// are then incomplete or missing, never silently truncated.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub limits_hit: Vec<cube_model::limits::LimitExceeded>,
+    /// The figures are incomplete: nodes or pods could not be listed completely (a note says
+    /// why: forbidden, a repeated `continue` token, a timeout, a limit), or a limit was hit. A
+    /// Ready cluster with incomplete figures is never an all-clear (`cluster_fleet` exits 3).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
     /// Time spent on this cluster, milliseconds.
     pub elapsed_ms: u64,
 }
@@ -570,6 +575,7 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
         gpu_kinds: Vec::new(),
         notes: Vec::new(),
         limits_hit: target.limit.into_iter().collect(),
+        incomplete: false,
         elapsed_ms: 0,
     };
     match &outcome {
@@ -614,6 +620,7 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
             }
         }
     }
+    report.incomplete = !report.notes.is_empty() || !report.limits_hit.is_empty();
     report.elapsed_ms = start.elapsed().as_millis() as u64;
     report
 }
@@ -743,6 +750,7 @@ pub async fn probe_fleet_targets(
                     gpu_kinds: Vec::new(),
                     notes: Vec::new(),
                     limits_hit: Vec::new(),
+                    incomplete: false,
                     elapsed_ms: elapsed.as_millis() as u64,
                 }
             })

@@ -68,6 +68,9 @@ pub struct Config {
     /// Per-subject suppressions (`- {ruleId: node-drift, subject: "Node/gpu-*", reason: ...}`);
     /// see [`crate::suppress`]. Suppressed findings are listed, never dropped.
     pub suppressions: Vec<crate::SuppressionRule>,
+    /// When equal findings of one rule are folded into one (`grouping: {groupOver: 100,
+    /// maxSubjects: 20}`); see [`crate::group`].
+    pub grouping: crate::Grouping,
 }
 
 impl Config {

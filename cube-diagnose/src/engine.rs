@@ -44,17 +44,22 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Summarizes findings.
+    /// Summarizes findings; a folded finding ([`Finding::group`]) counts once per subject it
+    /// stands for, so folding changes neither the counts nor the score.
     pub fn of(findings: &[Finding]) -> Self {
         let mut s = Summary::default();
         for f in findings {
+            let n = f.group.as_ref().map_or(1, |g| g.count.max(1));
             match f.severity {
-                Severity::Error => s.errors += 1,
-                Severity::Warning => s.warnings += 1,
-                Severity::Info => s.infos += 1,
+                Severity::Error => s.errors += n,
+                Severity::Warning => s.warnings += n,
+                Severity::Info => s.infos += n,
             }
         }
-        let penalty = 10 * s.errors + 3 * s.warnings;
+        let penalty = s
+            .errors
+            .saturating_mul(10)
+            .saturating_add(s.warnings.saturating_mul(3));
         s.score = 100u32.saturating_sub(u32::try_from(penalty).unwrap_or(u32::MAX));
         s
     }
@@ -200,23 +205,29 @@ impl Report {
                 remedy.as_ref(),
                 commands.as_ref(),
             );
-            match index.get(&key) {
-                Some(&i) => {
-                    if listed.insert((i, &f.subject)) {
-                        groups[i].subjects.push(f.subject.clone());
-                    }
-                }
+            let i = match index.get(&key) {
+                Some(&i) => i,
                 None => {
-                    listed.insert((groups.len(), &f.subject));
                     index.insert(key, groups.len());
                     groups.push(RemedyGroup {
                         rule_id: f.rule_id.clone(),
                         severity: f.severity,
                         namespace: f.subject.namespace.clone(),
-                        subjects: vec![f.subject.clone()],
+                        subjects: Vec::new(),
                         remedy: remedy.to_string(),
                         commands: commands.to_vec(),
                     });
+                    groups.len() - 1
+                }
+            };
+            // a folded finding stands for its listed subjects (its own first)
+            let subjects = match &f.group {
+                Some(g) => g.subjects.iter().collect::<Vec<_>>(),
+                None => vec![&f.subject],
+            };
+            for s in subjects {
+                if listed.insert((i, s)) {
+                    groups[i].subjects.push(s.clone());
                 }
             }
         }
@@ -357,38 +368,41 @@ impl Engine {
             };
             &owned
         };
+        let mut suppressed = Vec::new();
+        let annotated = crate::suppress::Annotated::of(ctx.snapshot());
         for rule in self.enabled() {
             let over = self.config.severities.get(rule.id()).copied();
-            for mut f in rule.check(ctx) {
+            // suppressed first (per finding), then equal findings folded as they come
+            let mut grouper = crate::group::Grouper::new(self.config.grouping);
+            rule.check_each(ctx, &mut |mut f| {
                 if let Some(s) = over {
                     f.severity = s;
                 }
                 f.redact_secrets();
                 f.normalize_remedy();
-                findings.push(f);
-            }
+                match crate::suppress::suppression_of(&f, &annotated, &self.config.suppressions) {
+                    Some(suppression) => suppressed.push(crate::Suppressed {
+                        finding: f,
+                        suppression,
+                    }),
+                    None => grouper.add(f),
+                }
+            });
+            findings.extend(grouper.finish());
         }
-        findings.sort_by(|a, b| {
+        let by_order = |a: &Finding, b: &Finding| {
             b.severity
                 .cmp(&a.severity)
                 .then_with(|| a.rule_id.cmp(&b.rule_id))
                 .then_with(|| a.subject.cmp(&b.subject))
                 .then_with(|| a.message.cmp(&b.message))
-        });
+        };
+        findings.sort_by(by_order);
         findings.dedup();
+        suppressed.sort_by(|a, b| by_order(&a.finding, &b.finding));
+        suppressed.dedup();
         crate::rules::pod_missing_requests::drop_explained(&mut findings);
-        let mut kept = Vec::with_capacity(findings.len());
-        let mut suppressed = Vec::new();
-        let annotated = crate::suppress::Annotated::of(ctx.snapshot());
-        for f in findings {
-            match crate::suppress::suppression_of(&f, &annotated, &self.config.suppressions) {
-                Some(suppression) => suppressed.push(crate::Suppressed {
-                    finding: f,
-                    suppression,
-                }),
-                None => kept.push(f),
-            }
-        }
+        let kept = findings;
         // the picture is incomplete when part of the snapshot could not be read, or a finding
         // says an input or error line could not be read (an unrecognised input, error lines
         // of a log that match no known message)
@@ -577,5 +591,129 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), infos.len());
         assert!(infos.iter().all(|i| i.documentation.len() > 40));
+    }
+}
+
+#[cfg(test)]
+mod grouping_tests {
+    use super::*;
+    use crate::Subject;
+
+    /// Emits `n` equal findings in each of two namespaces through `check_each`; its `check`
+    /// panics, so the engine must take the findings as they come.
+    struct Many(usize);
+    impl Rule for Many {
+        fn id(&self) -> &str {
+            "many"
+        }
+        fn category(&self) -> Category {
+            Category::Custom
+        }
+        fn default_severity(&self) -> Severity {
+            Severity::Error
+        }
+        fn documentation(&self) -> &str {
+            "test"
+        }
+        fn check(&self, _: &Context<'_>) -> Vec<Finding> {
+            panic!("the engine takes findings one by one (check_each)")
+        }
+        fn check_each(&self, _: &Context<'_>, emit: &mut dyn FnMut(Finding)) {
+            for ns in ["a", "b"] {
+                for i in 0..self.0 {
+                    let name = format!("p{i:05}");
+                    emit(
+                        Finding::new(
+                            "many",
+                            Severity::Error,
+                            Subject::namespaced("Pod", ns, &name),
+                            format!("pod {ns}/{name} is broken"),
+                        )
+                        .with_remedy(format!("fix namespace {ns}")),
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn equal_findings_are_folded_counted_and_listed_within_bounds() {
+        let snapshot = cube_model::ClusterSnapshot::default();
+        let ctx = Context::new(&snapshot);
+        let report = Engine::empty().with_rule(Box::new(Many(1000))).run(&ctx);
+        assert_eq!(report.findings.len(), 2, "one finding per namespace");
+        // counts and score are those of every subject
+        assert_eq!(report.summary.errors, 2000);
+        assert_eq!(report.summary.score, 0);
+        assert_eq!(report.exit_code(), 1);
+        for (f, ns) in report.findings.iter().zip(["a", "b"]) {
+            let g = f.group.as_ref().expect("folded");
+            assert_eq!((g.count, g.subjects.len(), g.omitted), (1000, 20, 980));
+            assert_eq!(f.subject, Subject::namespaced("Pod", ns, "p00000"));
+            assert_eq!(g.subjects[19].name, "p00019");
+            assert!(
+                f.message.contains(&format!(
+                    "the same finding for 1000 Pod objects in namespace {ns}"
+                )),
+                "{}",
+                f.message
+            );
+        }
+        // the JSON keeps the shape (schema v1, field added) and every subject is named once in
+        // the remedy groups (bounded by the listed subjects)
+        let json = crate::render::to_json(&report).expect("json");
+        assert!(json.contains("\"group\""), "{json}");
+        let remedies = report.remedy_groups();
+        assert_eq!(remedies.len(), 2);
+        assert_eq!(remedies[0].subjects.len(), 20);
+        // at or under the threshold, one finding each, as before
+        let few = Engine::empty().with_rule(Box::new(Many(20))).run(&ctx);
+        assert_eq!(few.findings.len(), 40);
+        assert!(few.findings.iter().all(|f| f.group.is_none()));
+        // the configuration sets both bounds
+        let mut config = Config::default();
+        config.grouping.group_over = 5000;
+        let never = Engine::empty()
+            .with_rule(Box::new(Many(1000)))
+            .with_config(config.clone())
+            .run(&ctx);
+        assert_eq!(never.findings.len(), 2000);
+        config.grouping = crate::Grouping {
+            group_over: 10,
+            max_subjects: 3,
+        };
+        let tight = Engine::empty()
+            .with_rule(Box::new(Many(1000)))
+            .with_config(config)
+            .run(&ctx);
+        let g = tight.findings[0].group.as_ref().expect("folded");
+        assert_eq!((g.count, g.subjects.len(), g.omitted), (1000, 3, 997));
+    }
+
+    #[test]
+    fn suppression_applies_to_each_subject_before_folding() {
+        let snapshot = cube_model::ClusterSnapshot::default();
+        let ctx = Context::new(&snapshot);
+        let config: Config = Config::from_yaml(
+            "suppressions:\n- {ruleId: many, subject: \"Pod/b/*\", reason: known}\n",
+        )
+        .expect("config");
+        let report = Engine::empty()
+            .with_rule(Box::new(Many(150)))
+            .with_config(config)
+            .run(&ctx);
+        assert_eq!(report.findings.len(), 1);
+        assert_eq!(report.findings[0].subject.namespace, "a");
+        assert_eq!(
+            report.suppressed.len(),
+            150,
+            "suppressed findings stay listed"
+        );
+        assert_eq!(report.summary.suppressed, 150);
+        assert_eq!(report.summary.errors, 150);
+        assert_eq!(
+            report.findings[0].group.as_ref().map(|g| g.count),
+            Some(150)
+        );
     }
 }

@@ -200,6 +200,11 @@ pub struct Finding {
     /// (the engine calls it) and [`Finding::with_remedy_command`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub remedy_commands: Vec<String>,
+    /// Set when this finding stands for many equal findings of its rule (more than
+    /// [`crate::Grouping::group_over`]): how many subjects, and the first of them (see
+    /// [`crate::group`]). `None` for a finding about its own subject only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<crate::FindingGroup>,
 }
 
 impl Finding {
@@ -220,6 +225,7 @@ impl Finding {
             remedy: String::new(),
             location: None,
             remedy_commands: Vec::new(),
+            group: None,
         }
     }
     /// Adds one piece of evidence.

@@ -40,6 +40,7 @@ pub mod engine;
 pub mod error;
 pub mod finding;
 pub mod gpu;
+pub mod group;
 pub mod input;
 pub mod locate;
 mod plugin_runtime;
@@ -59,6 +60,7 @@ pub use error::DiagnoseError;
 /// [`Severity`] under a name that does not clash with `cube_cluster::kubeconfig::Severity`.
 pub use finding::Severity as FindingSeverity;
 pub use finding::{Evidence, Finding, Severity, Subject};
+pub use group::{FindingGroup, Grouping};
 pub use input::{InputFormat, Inputs};
 pub use locate::SourceLocation;
 pub use rule::{Category, Rule};

@@ -71,4 +71,13 @@ pub trait Rule: Send + Sync {
     fn documentation(&self) -> &str;
     /// Runs the rule.
     fn check(&self, ctx: &Context<'_>) -> Vec<Finding>;
+    /// Runs the rule, handing each finding to `emit` as it is made. The engine calls this one:
+    /// it folds equal findings as they come ([`crate::group`]), so a rule that reports one
+    /// finding per pod of a million and implements this method never holds a million findings.
+    /// The default calls [`Rule::check`].
+    fn check_each(&self, ctx: &Context<'_>, emit: &mut dyn FnMut(Finding)) {
+        for f in self.check(ctx) {
+            emit(f);
+        }
+    }
 }

@@ -537,3 +537,42 @@ async fn the_fleet_reads_everything_within_the_callers_limits_and_reports_each_h
         );
     }
 }
+
+/// A server that repeats its `continue` token on the node and pod lists left a Ready cluster
+/// with empty figures and `cluster_fleet` exited 0: a false all-clear (audit 5, A4). The
+/// cluster's figures are marked incomplete, with the reason in its notes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fleet_cluster_whose_lists_never_end_is_incomplete() {
+    use cube_model::cluster::{Cluster, ClusterRegistry, KubeconfigRef};
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::RepeatContinue).await;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let file = tmp.path().join("kc.yaml");
+    std::fs::write(
+        &file,
+        kubeconfig_yaml(&srv.url(), Some(&pki.ca_pem()), Some("t")),
+    )
+    .expect("write");
+    let mut c = Cluster::new("repeat");
+    c.kubeconfig = Some(KubeconfigRef::file(file.display().to_string()));
+    let report = cube_cluster::fleet::probe_fleet(
+        &ClusterRegistry::new(vec![c]),
+        &cube_cluster::fleet::FleetOptions {
+            timeout: Duration::from_secs(10),
+            ..Default::default()
+        },
+        &|_| {},
+    )
+    .await;
+    let c = &report.clusters[0];
+    assert!(c.incomplete, "{c:?}");
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.contains("repeated a continue token")),
+        "{:?}",
+        c.notes
+    );
+    let json = serde_json::to_value(&report).expect("json");
+    assert_eq!(json["clusters"][0]["incomplete"], true, "{json}");
+}

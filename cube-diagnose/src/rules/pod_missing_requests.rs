@@ -42,14 +42,15 @@ declare_rule!(
     Quota,
     Warning,
     "Containers without cpu or memory requests (or set to 0), and without limits that API defaulting would copy into requests, in a namespace whose LimitRanges give no default: the pod is BestEffort/unaccounted, the scheduler packs it anywhere and quota cannot charge it. Pods whose requests the LimitRanger admission plugin filled in (annotation kubernetes.io/limit-ranger) are not reported.",
-    check
+    each = check_each
 );
 
 /// Drops the `pod-missing-requests` findings of pods that another rule already reports at
 /// warning or error (a Pending pod explained by `pod-unschedulable`, a pod rejected at
 /// admission, evicted or refused by the kubelet): that finding carries the pod's cause and
 /// remedy, and "set requests" beside it points elsewhere (one cause, one remedy per pod).
-/// Pods with no other finding keep theirs. Run by the engine over all findings.
+/// Pods with no other finding keep theirs. Run by the engine over all findings, after equal
+/// findings are folded: a folded finding (more than `group_over` pods) is kept whole.
 pub(crate) fn drop_explained(findings: &mut Vec<Finding>) {
     let explained: std::collections::BTreeSet<Subject> = findings
         .iter()
@@ -63,12 +64,16 @@ pub(crate) fn drop_explained(findings: &mut Vec<Finding>) {
     if explained.is_empty() {
         return;
     }
-    findings.retain(|f| f.rule_id != PodMissingRequests::ID || !explained.contains(&f.subject));
+    findings.retain(|f| {
+        f.rule_id != PodMissingRequests::ID || f.group.is_some() || !explained.contains(&f.subject)
+    });
 }
 
-fn check(ctx: &Context<'_>) -> Vec<Finding> {
+/// One finding per pod (or per DaemonSet), handed over as it is made: the engine folds the
+/// equal ones of a namespace as they come (a million Pending pods of one Deployment are one
+/// finding, never a million at once).
+fn check_each(ctx: &Context<'_>, emit: &mut dyn FnMut(Finding)) {
     let snap = ctx.snapshot();
-    let mut out = Vec::new();
     // DaemonSet (namespace, name) -> (pods, missing entries of the first pod)
     let mut daemon_pods: BTreeMap<(String, String), (Vec<String>, Vec<String>)> = BTreeMap::new();
     for p in &snap.pods {
@@ -125,14 +130,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if let Some(why) = crate::rules::unread(ctx, "LimitRange")
             && lr_note.is_empty()
         {
-            out.push(
+            emit(
                 Finding::new(PodMissingRequests::ID, Severity::Info, pod_subject(p), format!("pod {}/{} has containers without requests ({}); whether a LimitRange default applies is unknown: LimitRanges could not be read ({why})", ns, p.metadata.name, missing.join(", ")))
                     .with_evidences(missing.iter().map(|m| Evidence::field(&o, "spec.containers[].resources.requests", format!("{m} <absent>"))))
                     .with_remedy(format!("grant list on limitranges (or run `kubectl -n {ns} get limitranges -o yaml`) and diagnose again")),
             );
             continue;
         }
-        out.push(
+        emit(
             Finding::new(PodMissingRequests::ID, Severity::Warning, pod_subject(p), format!("pod {}/{} has containers without requests ({}) and no LimitRange default applies{}", ns, p.metadata.name, missing.join(", "), if p.status.qos_class == "BestEffort" { "; QoS BestEffort (extended resources such as GPUs do not count for QoS)" } else { "" }))
                 .with_evidence(Evidence::field(&o, "status.qosClass", if p.status.qos_class.is_empty() { "<absent>" } else { &p.status.qos_class }))
                 .with_evidences(missing.iter().map(|m| Evidence::field(&o, "spec.containers[].resources.requests", format!("{m} <absent>"))))
@@ -145,7 +150,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .filter_map(|m| m.split_once(": ").map(|(c, _)| c))
             .collect();
         let o = obj("DaemonSet", &ns, &ds);
-        out.push(
+        emit(
             Finding::new(
                 PodMissingRequests::ID,
                 Severity::Info,
@@ -167,7 +172,6 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             )),
         );
     }
-    out
 }
 
 #[cfg(test)]
