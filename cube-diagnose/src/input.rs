@@ -510,6 +510,11 @@ impl Inputs {
         for section in &sections {
             let body = section.text();
             let mut format = detect_format(body.as_bytes());
+            // an accelerator self-check (deviceQuery's indented `Key: value` properties) is the
+            // tool's output, whatever shape its lines resemble (cube_model::hostfacts)
+            if format != InputFormat::Text && cube_model::hostfacts::self_check(&body) {
+                format = InputFormat::Text;
+            }
             // `kubectl get nodes -o custom-columns=...` / `-o jsonpath=...`: output whose
             // fields only the command names (cube_model::describe reads it through the column
             // specification or the template)

@@ -39,6 +39,14 @@ pub struct Accelerator {
     /// library: `habana-device-plugin`, `hlml`), saying whose log a text is when its
     /// registration line does not name the resource.
     pub log_markers: &'static [&'static str],
+    /// Id prefixes of the diagnosis message catalog's entries for this vendor's own plugin
+    /// messages (`amd.`): a log holding one is this plugin's, and names this plugin and its
+    /// [`Accelerator::resource`] when no line names a resource. Empty for vendors without
+    /// entries of their own.
+    pub catalog_prefixes: &'static [&'static str],
+    /// Id prefixes among those that are the vendor's other components, not its device plugin
+    /// (`amd.labeller`: the AMD node labeller).
+    pub catalog_other: &'static [&'static str],
 }
 
 impl Accelerator {
@@ -71,6 +79,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "nvidia.com/gpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "AMD",
@@ -83,6 +93,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "amd.com/gpu",
         log_markers: &[],
+        catalog_prefixes: &["amd."],
+        catalog_other: &["amd.labeller"],
     },
     Accelerator {
         vendor: "Intel Gaudi (Habana)",
@@ -99,6 +111,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
             "Initializing HLML",
             "failed to initialize HLML",
         ],
+        catalog_prefixes: &["habana."],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Intel",
@@ -111,6 +125,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "gpu.intel.com/i915",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "AWS Neuron",
@@ -123,6 +139,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "aws.amazon.com/neuron",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "AWS",
@@ -135,6 +153,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "k8s.amazonaws.com/vgpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Google",
@@ -150,6 +170,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         ],
         resource: "google.com/tpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Huawei Ascend",
@@ -166,6 +188,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[("accelerator", "huawei-ascend*")],
         resource: "huawei.com/Ascend910",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Cambricon",
@@ -178,6 +202,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "cambricon.com/mlu",
         log_markers: &["libcndev", "CNDEV"],
+        catalog_prefixes: &["cambricon."],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Hygon",
@@ -190,6 +216,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "hygon.com/dcu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Iluvatar",
@@ -202,6 +230,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "iluvatar.ai/gpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "MetaX",
@@ -214,6 +244,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "metax-tech.com/gpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Moore Threads",
@@ -226,6 +258,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "mthreads.com/gpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Enflame",
@@ -238,6 +272,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "enflame.com/gcu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Kunlunxin",
@@ -250,6 +286,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "kunlunxin.com/xpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Biren",
@@ -262,6 +300,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "birentech.com/gpu",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
     Accelerator {
         vendor: "Vastai",
@@ -274,6 +314,8 @@ pub static ACCELERATORS: &[Accelerator] = &[
         labels: &[],
         resource: "vastaitech.com/va",
         log_markers: &[],
+        catalog_prefixes: &[],
+        catalog_other: &[],
     },
 ];
 
@@ -333,6 +375,16 @@ pub fn by_log_marker(text: &str) -> Option<&'static Accelerator> {
     ACCELERATORS
         .iter()
         .find(|a| a.log_markers.iter().any(|m| text.contains(m)))
+}
+
+/// The vendor whose own catalog entry `entry` (an id of the diagnosis message catalog) is
+/// ([`Accelerator::catalog_prefixes`], not one of its [`Accelerator::catalog_other`]
+/// components).
+pub fn by_catalog_entry(entry: &str) -> Option<&'static Accelerator> {
+    ACCELERATORS.iter().find(|a| {
+        a.catalog_prefixes.iter().any(|p| entry.starts_with(p))
+            && !a.catalog_other.iter().any(|p| entry.starts_with(p))
+    })
 }
 
 /// The row of a non-GPU-model accelerator whose plugin component a DaemonSet / pod is, by its
@@ -433,6 +485,26 @@ mod tests {
         // a GPU node, and a registered-but-empty other resource, are not
         assert!(other_node(&node(&[], &[("nvidia.com/gpu", "8")])).is_none());
         assert!(other_node(&node(&[], &[("cambricon.com/mlu", "0")])).is_none());
+    }
+
+    #[test]
+    fn catalog_prefixes_name_the_vendor() {
+        assert_eq!(
+            by_catalog_entry("amd.no-numa-node").map(|a| a.vendor),
+            Some("AMD")
+        );
+        assert_eq!(
+            by_catalog_entry("cambricon.serve-retry").map(|a| a.resource),
+            Some("cambricon.com/mlu")
+        );
+        assert_eq!(
+            by_catalog_entry("habana.hlml-init-failed").map(|a| a.resource),
+            Some("habana.ai/gaudi")
+        );
+        // the AMD node labeller is AMD's, but not its device plugin
+        assert_eq!(by_catalog_entry("amd.labeller-error-json"), None);
+        assert_eq!(by_catalog_entry("nvidia.no-devices"), None);
+        assert_eq!(by_catalog_entry("dpm.registration-failed"), None);
     }
 
     #[test]

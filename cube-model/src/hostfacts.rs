@@ -40,6 +40,8 @@
 
 use crate::node::GpuVendor;
 
+mod tools;
+
 /// What one accounted line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -62,6 +64,9 @@ pub enum FactKind {
     Template,
     /// A command that prints host facts, or a caption before it.
     Command,
+    /// A line of an accelerator self-check that passed: CUDA `deviceQuery`, Huawei `npu-smi
+    /// info`, PaddlePaddle `run_check()` (see the module documentation).
+    ToolOutput,
 }
 
 impl FactKind {
@@ -76,6 +81,7 @@ impl FactKind {
             FactKind::Resources => "memory/disk/CPU/modules",
             FactKind::Template => "issue-template environment block",
             FactKind::Command => "commands",
+            FactKind::ToolOutput => "accelerator self-check",
         }
     }
     /// A fact about the machine (not only a heading, caption or command).
@@ -127,6 +133,9 @@ pub struct HostFacts {
     pub gpus: Vec<PciGpu>,
     /// Versions read (`k3s v1.28.7+k3s1`, `kubectl client v1.28.2`, `kubelet v1.28.2`).
     pub versions: Vec<String>,
+    /// Accelerator self-checks read, with what they showed (`deviceQuery: 1 CUDA device(s):
+    /// NVIDIA Tegra X1`, `npu-smi info: 2 NPU chip(s), all Health OK`).
+    pub checks: Vec<String>,
 }
 
 impl HostFacts {
@@ -159,6 +168,9 @@ impl HostFacts {
                 vendors.join(", ")
             ));
         }
+        if !self.checks.is_empty() {
+            parts.push(self.checks.join("; "));
+        }
         if !self.versions.is_empty() {
             let mut v = self.versions.clone();
             v.dedup();
@@ -172,7 +184,10 @@ impl HostFacts {
             .filter(|k| {
                 !matches!(
                     k,
-                    FactKind::Version | FactKind::Command | FactKind::PciDetail
+                    FactKind::Version
+                        | FactKind::Command
+                        | FactKind::PciDetail
+                        | FactKind::ToolOutput
                 ) && (self.gpus.is_empty() || *k != FactKind::PciDevice)
             })
             .collect();
@@ -650,6 +665,9 @@ fn fact_command(t: &str) -> bool {
             .first()
             .is_some_and(|w| matches!(*w, "version" | "info" | "--version" | "-v")),
         "nvidia-smi" => rest.is_empty() || has("-L") || has("--list-gpus"),
+        // the accelerator self-checks read as blocks (module `tools`)
+        "npu-smi" => rest.first().is_some_and(|w| *w == "info"),
+        "./deviceQuery" | "deviceQuery" => true,
         _ => false,
     }
 }
@@ -747,9 +765,44 @@ fn shape(t: &str, gpus: &mut Vec<PciGpu>, index: usize) -> Option<(FactKind, Opt
     None
 }
 
+/// True when `text` holds the output of an accelerator self-check that reached its verdict
+/// (CUDA `deviceQuery`, `npu-smi info`, PaddlePaddle `run_check()`; see the module
+/// documentation): its lines are that tool's output, not objects or a table of another kind.
+pub fn self_check(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    !tools::blocks(&lines).is_empty()
+}
+
 /// Accounts for every line of `lines` (see the module documentation).
 pub fn read(lines: &[&str]) -> HostFacts {
     let mut out = HostFacts::default();
+    // accelerator self-checks are read as blocks: their lines are the tool's whatever words
+    // they hold, and the block's own verdict says whether a line is a failure
+    let blocks = tools::blocks(lines);
+    let mut in_block: std::collections::BTreeMap<usize, bool> = std::collections::BTreeMap::new();
+    for b in &blocks {
+        for &l in &b.lines {
+            in_block.insert(l, b.failures.contains(&l));
+        }
+        out.checks
+            .push(format!("{}: {}", b.tool.as_str(), b.summary));
+    }
+    let block_starts: Vec<usize> = blocks.iter().map(|b| b.start).collect();
+    // a caption right before a self-check may be a short sentence (`Now the container in k3s
+    // works and returns:`)
+    let before_block = |i: usize| {
+        lines
+            .iter()
+            .enumerate()
+            .skip(i + 1)
+            .find(|(_, l)| {
+                let t = l.trim();
+                !t.is_empty()
+                    && !t.chars().all(|c| matches!(c, '`' | '~'))
+                    && crate::paste::prompt_command(t).is_none()
+            })
+            .is_some_and(|(j, _)| block_starts.contains(&j))
+    };
     let mut env_block = false;
     let mut pending_caption: Vec<usize> = Vec::new();
     // a strong fact (a row, a version line, a command) seen since the last unaccounted line:
@@ -771,6 +824,40 @@ pub fn read(lines: &[&str]) -> HostFacts {
             )
             || (raw_t.starts_with("<summary>") && raw_t.ends_with("</summary>"))
         {
+            continue;
+        }
+        // the command that printed a self-check (`root@node-01:~# kubectl logs nvidia-query`)
+        if !in_block.contains_key(&i)
+            && crate::paste::prompt_command(raw_t).is_some()
+            && before_block(i)
+        {
+            out.facts.push(HostFact {
+                index: i,
+                kind: FactKind::Command,
+                text: raw_t.to_owned(),
+            });
+            continue;
+        }
+        if let Some(&failed) = in_block.get(&i) {
+            if failed {
+                out.failures.push(i);
+                out.unaccounted.push(i);
+                strong = false;
+            } else {
+                for c in pending_caption.drain(..) {
+                    out.facts.push(HostFact {
+                        index: c,
+                        kind: FactKind::Command,
+                        text: normalise(lines[c]),
+                    });
+                }
+                out.facts.push(HostFact {
+                    index: i,
+                    kind: FactKind::ToolOutput,
+                    text: raw_t.to_owned(),
+                });
+                strong = true;
+            }
             continue;
         }
         if failure_signal(raw_t) {
@@ -811,7 +898,10 @@ pub fn read(lines: &[&str]) -> HostFacts {
             } else if raw_t.starts_with('#') || raw_t.starts_with("**") {
                 // another section of the template: its text is not host facts
                 env_block = false;
-            } else if t.ends_with(':') && t.split_whitespace().count() <= 6 {
+            } else if t.ends_with(':')
+                && (t.split_whitespace().count() <= 6
+                    || (t.split_whitespace().count() <= 12 && before_block(i)))
+            {
                 // a caption: accounted when a fact or command follows it
                 pending_caption.push(i);
                 continue;

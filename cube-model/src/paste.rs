@@ -269,6 +269,17 @@ fn user_at_host(s: &str) -> Option<usize> {
 /// program such as `kubectl`.
 pub fn prompt_command(line: &str) -> Option<&str> {
     let t = line.trim_end();
+    // conda and virtualenv put the active environment in front of the prompt (`(base)
+    // [root@node ~]# ...`: conda's `changeps1`, virtualenv's activate script `(venv) `)
+    if let Some(inner) = t.strip_prefix('(')
+        && let Some((env, after)) = inner.split_once(") ")
+        && !env.is_empty()
+        && env.len() <= 40
+        && !env.contains(char::is_whitespace)
+        && let Some(cmd) = prompt_command(after.trim_start())
+    {
+        return Some(cmd);
+    }
     // user@host:path$ cmd | user@host:path# cmd | user@host path % cmd
     if let Some(end) = user_at_host(t) {
         let rest = &t[end..];

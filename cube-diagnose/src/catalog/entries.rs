@@ -1029,6 +1029,38 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-state")
         .says(MIG_STATE_FAILED_CAUSE, MIG_STATE_FAILED_REMEDY)
         .samples(&[("state", "failed")]),
+    // The MIG manager applying the layout of the node's nvidia.com/mig.config label
+    // (NVIDIA/mig-parted pkg/mig/reconfigure/reconfigure.go and, before it,
+    // deployments/container/reconfigure-mig.sh; the nvidia-mig-parted CLI's errors from
+    // cmd/nvidia-mig-parted/apply and assert)
+    Entry::new("mig-manager.config-not-present", F::GpuOperator,
+        "selected mig-config not present: {config:w}",
+        "NVIDIA/mig-parted", "cmd/nvidia-mig-parted/assert/assert.go (and apply), run by the MIG manager", "v0.1+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-manager")
+        .says("the node's nvidia.com/mig.config label names the layout {config}, which the MIG manager's config does not define: nothing is applied and nvidia.com/mig.config.state becomes failed", "label the node with a layout of the MIG manager's ConfigMap (`kubectl -n gpu-operator get configmap default-mig-parted-config -o yaml` lists them; a custom layout goes into your own ConfigMap named by the ClusterPolicy's migManager.config.name): `kubectl label node <node> nvidia.com/mig.config=<layout> --overwrite`")
+        .samples(&[("config", "all-2g.12gb")]),
+    Entry::new("mig-manager.not-mig-capable", F::GpuOperator,
+        "cannot set MIG mode on non MIG-capable GPU",
+        "NVIDIA/mig-parted", "cmd/nvidia-mig-parted/apply/mode.go", "v0.1+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-manager")
+        .says("the MIG layout selected for the node enables MIG on a GPU that does not support MIG (only A30, A100, H100/H200, B200 and similar data-center GPUs do): the MIG manager fails and the node's nvidia.com/mig.config.state becomes failed", "select a layout that leaves this GPU's MIG mode disabled (a config entry with `devices` limited to the MIG-capable GPUs, or all-disabled on this node: `kubectl label node <node> nvidia.com/mig.config=all-disabled --overwrite`), and use mig.strategy none or mixed for nodes without MIG-capable GPUs"),
+    Entry::new("mig-manager.reset-failed", F::GpuOperator,
+        "error resetting all GPUs: {error}",
+        "NVIDIA/mig-parted", "cmd/nvidia-mig-parted/apply/mode.go (a MIG mode change needs a GPU reset)", "v0.1+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-manager")
+        .says("the MIG manager changed the GPUs' MIG mode but cannot reset them ({error}): processes still hold the GPU (a host service such as nvidia-persistenced, DCGM or a monitoring agent, or pods the MIG manager does not stop), or the platform needs a reboot for a MIG mode change (some cloud VMs)", "stop what uses the GPUs (`nvidia-smi` lists the processes; the ClusterPolicy's migManager.gpuClientsConfig names host services to stop) or reboot the node (the MIG manager's WITH_REBOOT=true does it); then relabel the node to re-apply the layout")
+        .samples(&[("error", "exit status 255")]),
+    Entry::new("mig-manager.apply-failed", F::GpuOperator,
+        "failed to apply MIG configuration: {error}",
+        "NVIDIA/mig-parted", "pkg/mig/reconfigure/reconfigure.go (Reconfigure)", "v0.10+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-manager")
+        .says("the MIG manager could not apply the MIG layout of the node's nvidia.com/mig.config label ({error}): nvidia.com/mig.config.state becomes failed and the node does not advertise the layout's MIG devices", MIG_STATE_FAILED_REMEDY)
+        .samples(&[("error", "exit status 1")]),
+    Entry::new("mig-manager.state-failed", F::GpuOperator,
+        "node label to 'failed'",
+        "NVIDIA/mig-parted", "deployments/container/reconfigure-mig.sh (`Changing the 'nvidia.com/mig.config.state' node label to '${state}'`), pkg/mig/reconfigure/reconfigure.go", "v0.1+")
+        .to(K::Known, "gpu-mig-misconfigured", Error).group("mig-manager")
+        .says("the MIG manager marks the node's MIG reconfiguration failed (nvidia.com/mig.config.state=failed): the layout of its nvidia.com/mig.config label is not applied, so the node does not advertise that layout's MIG devices", MIG_STATE_FAILED_REMEDY),
     // Registration with the kubelet (NVIDIA/k8s-device-plugin v1.8-v1.11 main.go/server.go:
     // `Could not register device plugin: %s`, then `Could not contact Kubelet, retrying. Did
     // you enable the device plugin feature gate?` and the prerequisite / runtime hints; later
@@ -1183,6 +1215,46 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
         .says("the CUDA validation workload cannot {step}: CUDA reports the system not yet initialized, which on NVSwitch systems (HGX/DGX A100/H100) means the NVIDIA fabric manager is not running", "run nvidia-fabricmanager of exactly the driver's version (host install: `systemctl enable --now nvidia-fabricmanager`; the gpu-operator driver container starts it on NVSwitch systems), then let the validator retry")
         .samples(&[("step", "allocate device vector A")]),
+    // CUDA's deviceQuery sample (NVIDIA/cuda-samples Samples/1_Utilities/deviceQuery/
+    // deviceQuery.cpp, copied into many images and tests): `cudaGetDeviceCount returned %d\n->
+    // %s` then `Result = FAIL`, or `There are no available device(s) that support CUDA`. A
+    // passing run (`Result = PASS`) is host facts (cube_model::hostfacts).
+    Entry::new("cuda.device-count-failed", F::GpuOperator,
+        "cudaGetDeviceCount returned {code:w}",
+        "NVIDIA/cuda-samples", "Samples/1_Utilities/deviceQuery/deviceQuery.cpp (main)", "CUDA 5+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program (deviceQuery) cannot use any GPU: cudaGetDeviceCount returned {code} (100 cudaErrorNoDevice: no GPU visible in its container, so the pod got no GPU from the device plugin or does not run with the NVIDIA runtime; 35 cudaErrorInsufficientDriver: the node's driver is older than the image's CUDA runtime; 3 or 999: the driver cannot initialise the GPU)", "give the pod a GPU (`resources.limits: nvidia.com/gpu: 1`, and `runtimeClassName: nvidia` where nvidia is not the node's default runtime) and check that the node advertises nvidia.com/gpu (`kubectl describe node`); on the node `nvidia-smi` must work; for 35 use an image built for the node's CUDA version or upgrade the driver")
+        .samples(&[("code", "100")]),
+    Entry::new("cuda.no-device-supports-cuda", F::GpuOperator,
+        "There are no available device(s) that support CUDA",
+        "NVIDIA/cuda-samples", "Samples/1_Utilities/deviceQuery/deviceQuery.cpp (main)", "CUDA 5+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program (deviceQuery) sees no GPU in its container: the pod got no GPU from the device plugin or does not run with the NVIDIA runtime", "give the pod a GPU (`resources.limits: nvidia.com/gpu: 1`, and `runtimeClassName: nvidia` where nvidia is not the node's default runtime) and check that the node advertises nvidia.com/gpu (`kubectl describe node`)"),
+    // Huawei's npu-smi when the driver's DCMI interface does not initialise (the Ascend
+    // MindCluster docs: after a driver/firmware upgrade without a reboot, ret -8005; also a
+    // non-root user or a container without the davinci device nodes)
+    Entry::new("ascend.npu-smi-dcmi-init-failed", F::AcceleratorCheck,
+        "dcmi module initialize failed. ret is {code:w}",
+        "Huawei Ascend driver (npu-smi, closed source)", "npu-smi info; the text as quoted in Ascend MindCluster's troubleshooting docs", "Ascend driver 21+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("ascend-npu-smi")
+        .says("npu-smi cannot initialise the Ascend driver's DCMI interface (ret {code}): the driver is not loaded or does not match the firmware (-8005 after a driver or firmware upgrade without a reboot), npu-smi runs as a user without access, or the container lacks the davinci device nodes; the NPUs are not usable and the Ascend device plugin reports none", "on the host `lsmod | grep drv_davinci` and the driver/firmware versions (`cat /usr/local/Ascend/driver/version.info`, /var/log/ascend_seclog/ascend_install.log): reboot after a driver or firmware upgrade, run npu-smi as root; in a container mount /dev/davinci*, /dev/davinci_manager, /dev/devmm_svm and /dev/hisi_hdc (the Ascend device plugin does this for pods asking huawei.com/Ascend*)")
+        .samples(&[("code", "-8005")]),
+    // PaddlePaddle's self-check (PaddlePaddle/Paddle python/paddle/utils/install_check.py
+    // run_check: `PaddlePaddle meets some problem with {n} {device}s. This may be caused by:`
+    // with the three causes it lists, then `Original Error is:` and `... installed
+    // successfully ONLY for single {device}!`); a passing run is host facts
+    Entry::new("paddle.run-check-problem", F::AcceleratorCheck,
+        "PaddlePaddle meets some problem with {count:w} {device:w}s.",
+        "PaddlePaddle/Paddle", "python/paddle/utils/install_check.py (run_check)", "2.0+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("paddle-check")
+        .says("PaddlePaddle works on one {device} but fails on {count}: not all of them are visible to the container (the pod asked for fewer devices than the job uses, or CUDA_VISIBLE_DEVICES / ASCEND_VISIBLE_DEVICES limits them), some are held by other processes, or the collective library (NCCL for GPUs, HCCL for Ascend NPUs) is not installed correctly", "request as many devices as the job uses (`resources.limits: nvidia.com/gpu: <n>` or `huawei.com/Ascend910: <n>`), check that no other process holds them (`nvidia-smi`, `npu-smi info`), and test the collective library (NVIDIA nccl-tests); the `Original Error is:` line names the failing call")
+        .samples(&[("count", "4"), ("device", "GPU")]),
+    Entry::new("paddle.run-check-single-only", F::AcceleratorCheck,
+        "PaddlePaddle is installed successfully ONLY for single {device:w}!",
+        "PaddlePaddle/Paddle", "python/paddle/utils/install_check.py (run_check)", "2.0+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("paddle-check")
+        .says("PaddlePaddle works on one {device} only: its multi-device check failed (not all devices visible to the container, devices held by other processes, or a broken NCCL/HCCL)", "request as many devices as the job uses, check that no other process holds them (`nvidia-smi`, `npu-smi info`), and test the collective library (NVIDIA nccl-tests)")
+        .samples(&[("device", "GPU")]),
     Entry::new("cuda.no-device", F::GpuOperator,
         "Failed to {step} (error code no CUDA-capable device is detected)!",
         "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorNoDevice)", "CUDA 10+")

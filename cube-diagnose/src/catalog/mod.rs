@@ -93,6 +93,9 @@ pub enum Family {
     ConfigManagement,
     /// etcd: its gRPC errors as the API server passes them on, and `etcdctl` output.
     Etcd,
+    /// Accelerator self-checks of ML frameworks and vendor tools run in a pod or on a host
+    /// (PaddlePaddle's `run_check()`, Huawei's `npu-smi`).
+    AcceleratorCheck,
 }
 
 impl Family {
@@ -126,6 +129,7 @@ impl Family {
             Family::ContainerRuntime => "container-runtime",
             Family::ConfigManagement => "config-management",
             Family::Etcd => "etcd",
+            Family::AcceleratorCheck => "accelerator-check",
         }
     }
 }

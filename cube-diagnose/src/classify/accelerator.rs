@@ -21,19 +21,21 @@
 
 use super::{Signal, SignalKind};
 use crate::catalog::accelerators::{by_resource, endpoint_resource, plugin_name};
+use cube_model::accelerator::by_catalog_entry;
 
 /// The plugin a hinted entry of the NVIDIA family names when the log is no other vendor's.
 const NVIDIA_PLUGIN: &str = "the NVIDIA device plugin";
 
+/// Catalog entries of plugin families that serve several resources: kubevirt's
+/// device-plugin-manager (any vendor) and Intel's device plugins (GPU, QAT, SGX, DSA, ...).
+/// Their lines are a plugin's but do not say whose.
+const FAMILY_PREFIXES: &[&str] = &["dpm.", "intel."];
+
 /// Catalog entries of the vendors' own plugin messages, whose causes name `{plugin}` and
-/// `{resource}`.
+/// `{resource}`: the families above and the prefixes of the vendor table
+/// ([`cube_model::accelerator::Accelerator::catalog_prefixes`]; adding a vendor is a row there).
 fn own_entry(entry: &str) -> bool {
-    (entry.starts_with("dpm.")
-        || entry.starts_with("amd.")
-        || entry.starts_with("intel.")
-        || entry.starts_with("cambricon.")
-        || entry.starts_with("habana."))
-        && !entry.starts_with("amd.labeller")
+    FAMILY_PREFIXES.iter().any(|p| entry.starts_with(p)) || by_catalog_entry(entry).is_some()
 }
 
 /// The resource of the plugin whose own log `text` is, read from its registration lines.
@@ -74,16 +76,10 @@ fn plugin_resource(out: &[Signal], text: &str) -> Option<String> {
             }
         }
     }
-    // the vendor's own catalog entries say whose plugin it is
-    let entries = || out.iter().map(|s| s.detail("entry"));
-    if entries().any(|e| own_entry(e) && e.starts_with("amd.")) {
-        return Some(cube_model::resource::names::AMD_GPU.to_owned());
-    }
-    if entries().any(|e| e.starts_with("cambricon.")) {
-        return Some("cambricon.com/mlu".to_owned());
-    }
-    if entries().any(|e| e.starts_with("habana.")) {
-        return Some("habana.ai/gaudi".to_owned());
+    // the vendor's own catalog entries say whose plugin it is (the vendor table's
+    // catalog_prefixes column)
+    if let Some(a) = out.iter().find_map(|s| by_catalog_entry(s.detail("entry"))) {
+        return Some(a.resource.to_owned());
     }
     // words only one vendor's plugin logs (its logger's service name, its library)
     cube_model::accelerator::by_log_marker(text).map(|a| a.resource.to_owned())
@@ -191,8 +187,8 @@ pub(crate) fn in_context(out: &mut [Signal], text: &str) {
         s.details.entry("plugin".to_owned()).or_insert_with(|| {
             if !plugin.is_empty() {
                 plugin.clone()
-            } else if entry.starts_with("amd.") {
-                "the AMD GPU device plugin (ROCm/k8s-device-plugin)".to_owned()
+            } else if let Some(a) = by_catalog_entry(&entry) {
+                format!("the {}", a.plugin)
             } else if entry.starts_with("intel.") {
                 "the Intel device plugin".to_owned()
             } else if name.is_empty() {

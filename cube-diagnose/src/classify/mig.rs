@@ -86,7 +86,10 @@ pub(crate) fn no_mig_devices(text: &str) -> Option<String> {
             "nvidia-smi shows MIG mode Disabled on {disabled} GPU(s) in the `MIG M.` column"
         ));
     }
-    if !gpus.is_empty() && !table {
+    // `nvidia-smi -L` names the GPUs: only MIG-capable ones can be missing MIG devices (GFD
+    // labels every node with the strategy, so a T4 listed next to `mig.strategy=single` is
+    // no MIG problem)
+    if !gpus.is_empty() && !table && gpus.iter().any(|g| mig_capable(g)) {
         let mut names = gpus.clone();
         names.dedup();
         return Some(format!(
@@ -98,6 +101,20 @@ pub(crate) fn no_mig_devices(text: &str) -> Option<String> {
     None
 }
 
+/// GPU products that support MIG (NVIDIA's MIG user guide, "Supported GPUs": A30, A100 /
+/// A800, H100 / H800 / H200 / H20, GH200, B200 / B100 / GB200, RTX PRO 6000 Blackwell), matched
+/// on the model in a product name (`NVIDIA A100-SXM4-80GB`, `NVIDIA H100 80GB HBM3`).
+fn mig_capable(name: &str) -> bool {
+    const MODELS: &[&str] = &[
+        "A30", "A100", "A800", "H100", "H800", "H200", "H20", "GH200", "B200", "B100", "GB200",
+        "B300", "GB300",
+    ];
+    name.contains("RTX PRO 6000")
+        || name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| MODELS.contains(&w))
+}
+
 /// See the module docs; applied to the signals of one text.
 pub(crate) fn in_context(out: &mut Vec<Signal>, text: &str) {
     let ours = |s: &Signal| {
@@ -107,7 +124,10 @@ pub(crate) fn in_context(out: &mut Vec<Signal>, text: &str) {
     if !out.iter().any(ours) {
         return;
     }
-    let evidence = no_mig_devices(text);
+    // GFD's own label says the GPUs cannot do MIG
+    let evidence = no_mig_devices(text).filter(|_| {
+        !text.contains("mig.capable=false") && !text.contains("mig.capable: \"false\"")
+    });
     out.retain_mut(|s| {
         if !ours(s) {
             return true;
@@ -164,6 +184,12 @@ mod tests {
                 .contains("No MIG devices found")
         );
         assert_eq!(no_mig_devices("nothing here\n"), None);
+        // a GPU without MIG support is not missing MIG devices
+        assert_eq!(
+            no_mig_devices("GPU 0: Tesla T4 (UUID: GPU-00000000-0000-0000-0000-000000000000)\n"),
+            None
+        );
+        assert!(no_mig_devices("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)\n").is_some());
     }
 
     #[test]
