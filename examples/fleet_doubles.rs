@@ -110,8 +110,9 @@ fn kubeconfig(server: &str, ca_file: &Path, token: &str) -> String {
 }
 
 fn run(args: &Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.snapshot)
-        .with_context(|| format!("cannot read {}", args.snapshot.display()))?;
+    // the one bounded reader: FIFOs and devices (`/dev/zero`) refused, the file-size limit
+    let text = cube_model::io::read_file_to_string(&args.snapshot, &cube_model::Limits::default())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let cluster = MemoryCluster::new()
         .with_version(cube_cluster::api::ServerVersion {
             git_version: "v1.36.2".into(),

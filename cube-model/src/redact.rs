@@ -16,7 +16,7 @@
 //!   `kind: Secret`.
 //!
 //! A key is secret when its name, lower-cased without `-`, `_` and `.`, ends with `token`,
-//! `password`, `passwd`, `secret`, `keydata`, `certificatedata`, `privatekey`, `apikey`,
+//! `password`, `passwd`, `secret`, `keydata`, `certificatedata`, `certificatekey`, `privatekey`, `apikey`,
 //! `secretkey`, `accesskey`, `credentials`, `passphrase`, `authorization`, `cookie` or
 //! `sessionid`, or is `auth`, `pwd` or `pass`. Names ending otherwise are not secret, so `discovery-token-ca-cert-hash` (a public
 //! pin), `token-id`, `tokenFile` and `secretName` stay readable.
@@ -100,8 +100,12 @@ pub fn is_secret_key(key: &str) -> bool {
     if norm.is_empty() {
         return false;
     }
-    const SUFFIXES: [&str; 15] = [
+    const SUFFIXES: [&str; 16] = [
         "token",
+        // kubeadm's `--certificate-key` / `certificateKey`: it decrypts the control-plane keys
+        // `kubeadm init --upload-certs` keeps in the kubeadm-certs Secret
+        // (kubernetes/kubernetes cmd/kubeadm/app/phases/copycerts)
+        "certificatekey",
         "cookie",
         "sessionid",
         "password",
@@ -667,6 +671,7 @@ fn line_ranges(line: &str, st: &mut State) -> Vec<(usize, usize)> {
     key_values(line, st, &mut ranges);
     ranges.extend(url_userinfo_ranges(line));
     auth_schemes(line, &mut ranges);
+    login_passwords(line, &mut ranges);
     bootstrap_tokens(line, &mut ranges);
     jwts(line, &mut ranges);
     base64_blobs(line, &mut ranges);
@@ -901,6 +906,37 @@ fn url_userinfo_ranges(line: &str) -> Vec<(usize, usize)> {
 }
 
 /// `Bearer <token>` and `Basic <credentials>` (case-insensitive).
+/// The short password flags of login commands, where `-p` means a password (elsewhere it means
+/// a port or `mkdir -p`): `docker login -u x -p <pw>` (also podman, helm registry, nerdctl,
+/// buildah) and `mysql -p<pw>` / `mysqladmin -p<pw>` (the value glued to the flag).
+fn login_passwords(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let words: Vec<(usize, &str)> = line
+        .split([' ', '\t'])
+        .scan(0usize, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let login = words.iter().any(|(_, w)| *w == "login");
+    let mysql = words.iter().any(|(_, w)| {
+        let base = w.rsplit('/').next().unwrap_or(w);
+        matches!(base, "mysql" | "mysqladmin" | "mysqldump" | "mariadb")
+    });
+    for (i, &(at, w)) in words.iter().enumerate() {
+        if login && w == "-p" {
+            if let Some(&(v, value)) = words.get(i + 1)
+                && !value.starts_with('-')
+            {
+                ranges.push((v, v + value.len()));
+            }
+        } else if mysql && w.len() > 2 && w.starts_with("-p") && !w.starts_with("-p=") {
+            ranges.push((at + 2, at + w.len()));
+        }
+    }
+}
+
 fn auth_schemes(line: &str, ranges: &mut Vec<(usize, usize)>) {
     let lower = line.to_ascii_lowercase();
     for scheme in ["bearer", "basic"] {
@@ -1169,6 +1205,34 @@ mod tests {
         // the odd shape of the report: a Secret whose data holds a YAML block
         let odd = "apiVersion: v1\nitems:\n  kind: Secret\n  data:\n    kubeconfig: |\n      apiVersion: v1\n";
         assert!(secret_values(odd).is_empty(), "{:?}", secret_values(odd));
+    }
+
+    /// kubeadm's certificate key and the short password flags of login commands are hidden;
+    /// `-p` elsewhere (`mkdir -p`, a port) is not.
+    #[test]
+    fn certificate_keys_and_login_passwords() {
+        let key = "5ec7e7aa".repeat(8);
+        let line = format!(
+            "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef --control-plane --certificate-key {key}"
+        );
+        let shown = redact(&line);
+        assert!(!shown.contains(&key), "{shown}");
+        assert!(!redact(&format!("certificateKey: {key}")).contains(&key));
+        assert!(secret_values(&line).contains(&key));
+        let shown = redact("docker login -u x -p SEKRITdocker17 registry.example.com");
+        assert_eq!(
+            shown,
+            "docker login -u x -p <redacted> registry.example.com"
+        );
+        assert_eq!(
+            redact("mysql -uroot -pSEKRITmysql14 db"),
+            "mysql -uroot -p<redacted> db"
+        );
+        assert_eq!(
+            redact("mkdir -p /var/lib/kubelet"),
+            "mkdir -p /var/lib/kubelet"
+        );
+        assert_eq!(redact("ssh -p 2222 node-1"), "ssh -p 2222 node-1");
     }
 
     /// Pieces of any size give the same text as one `hide` of the whole (values across the

@@ -232,6 +232,12 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         if i < skip_to {
             continue;
         }
+        // a YAML document marker says nothing (a file of a million empty documents is read as
+        // text when it holds no object): skipped before any other work
+        if matches!(raw.trim_end(), "---" | "...") {
+            cont.blank();
+            continue;
+        }
         // a pretty-printed JSON log record (CloudWatch, `jq .` output) spreads one record over
         // lines: its level member marks the record, not a message of its own
         if let Some((key, value)) = json_member(raw)
