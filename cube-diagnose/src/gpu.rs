@@ -600,8 +600,9 @@ pub fn gpu_chains<'c>(ctx: &'c Context<'_>) -> Vec<GpuChain<'c>> {
         .collect()
 }
 
-/// The newest time the input knows (node heartbeats, event times): "now" for ages.
-fn reference_time(ctx: &Context<'_>) -> Option<i64> {
+/// The newest time the input knows (node heartbeats, event times), seconds since the epoch:
+/// "now" for ages (GPU handshakes, bootstrap-token expiry).
+pub(crate) fn reference_time(ctx: &Context<'_>) -> Option<i64> {
     let snap = ctx.snapshot();
     let beats = snap
         .nodes

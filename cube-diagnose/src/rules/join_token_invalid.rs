@@ -86,7 +86,7 @@ fn token_state(
 ) -> (String, String) {
     let fresh = "create a new token on a control-plane node: `kubeadm token create --print-join-command`, and join with the printed command".to_owned();
     if let Some(exp) = t.expiration {
-        let (now, clock) = match input_time(ctx) {
+        let (now, clock) = match crate::gpu::reference_time(ctx) {
             Some(n) => (n, "the newest time the input shows"),
             None => (
                 jiff::Timestamp::now().as_second(),
@@ -119,22 +119,6 @@ fn token_state(
         ),
         default_remedy,
     )
-}
-
-/// The newest time the input shows (node heartbeats, event times), seconds since the epoch.
-fn input_time(ctx: &Context<'_>) -> Option<i64> {
-    let snap = ctx.snapshot();
-    let beats = snap
-        .nodes
-        .iter()
-        .flat_map(|n| n.status.conditions.iter())
-        .filter_map(|c| c.last_heartbeat_time.map(|t| t.as_second()));
-    let events = snap.events.iter().filter_map(|e| {
-        e.last_timestamp
-            .or(e.first_timestamp)
-            .map(|t| t.as_second())
-    });
-    beats.chain(events).max()
 }
 
 /// A k3s/rke2 supervisor answering the agent `401 Unauthorized` (k3s-io/k3s
