@@ -383,19 +383,86 @@ async fn run(args: &Args) -> Result<Report, Failure> {
     Ok(report)
 }
 
-/// Writes a credential file readable by its owner only (created with mode 0600 on Unix).
+/// Writes a credential file readable by its owner only: the text goes to a new file created
+/// with mode 0600 (Unix) next to `path` (`create_new`, so nothing existing is opened), which is
+/// then renamed over `path`. An existing file's mode is never kept, and a symlink at `path` is
+/// replaced itself, never written through (fresh-user report F31: an existing 0644 file kept
+/// its mode, and a link's target was overwritten with the token). Errors: the I/O error of the
+/// create, write or rename; the temporary file is removed on failure.
 fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "kubeconfig".to_owned());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = dir.join(format!(".{name}.tmp-{}-{nanos}", std::process::id()));
     let mut o = std::fs::OpenOptions::new();
-    o.write(true).create(true).truncate(true);
+    o.write(true).create_new(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt as _;
         o.mode(0o600);
     }
-    let mut f = o.open(path)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()
+    let result = (|| {
+        let mut f = o.open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(all(test, unix))]
+mod write_private_tests {
+    use super::write_private;
+    use std::os::unix::fs::PermissionsExt as _;
+
+    #[test]
+    fn existing_files_and_symlinks_end_as_a_private_file() {
+        let dir = std::env::temp_dir().join(format!("cube-wp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        // an existing world-readable file: replaced, mode 0600
+        let existing = dir.join("existing.kc");
+        std::fs::write(&existing, "old").expect("write");
+        std::fs::set_permissions(&existing, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        write_private(&existing, "token: FAKE").expect("write_private");
+        let meta = std::fs::symlink_metadata(&existing).expect("meta");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            std::fs::read_to_string(&existing).expect("read"),
+            "token: FAKE"
+        );
+        // a symlink: the link is replaced by a private file, its target is untouched
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "victim").expect("write");
+        let link = dir.join("link.kc");
+        std::os::unix::fs::symlink(&victim, &link).expect("symlink");
+        write_private(&link, "token: FAKE").expect("write_private");
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "victim");
+        let meta = std::fs::symlink_metadata(&link).expect("meta");
+        assert!(meta.file_type().is_file());
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        // no temporary file left behind
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .expect("read_dir")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+            .collect();
+        assert!(left.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// The output in the chosen format.
