@@ -84,7 +84,21 @@ impl From<&str> for Secret {
 /// or `::`, no digit, `/`, `+` or `=`) is kept: no token, key or password the server or a
 /// kubeconfig could hold has that shape of many short dictionary-like words and no digit, and
 /// the message would otherwise hide how to raise the limit it reports.
+///
+/// The command line of a failed exec plugin is removed first: kube-client's `AuthExecRun`
+/// (`auth exec command '{cmd}' failed with status ...`, kube-client `src/client/auth/mod.rs`)
+/// prints `{cmd}` as the `Debug` of a `std::process::Command`, which holds every environment
+/// variable the kubeconfig's `exec.env` sets and every argument, in quotes; a secret there is not
+/// always one long run (fresh-user report F18: `AZURE_CLIENT_SECRET="SEKRITenvAzure"`). It is
+/// replaced by `<command, arguments and environment hidden>`; the exit status is kept.
 pub fn redact_text(text: &str) -> String {
+    let hidden;
+    let text = if text.contains("auth exec command '") {
+        hidden = hide_exec_command_lines(text);
+        hidden.as_str()
+    } else {
+        text
+    };
     let mut out = String::with_capacity(text.len());
     let mut run = String::new();
     let flush = |run: &mut String, out: &mut String| {
@@ -104,6 +118,30 @@ pub fn redact_text(text: &str) -> String {
         }
     }
     flush(&mut run, &mut out);
+    out
+}
+
+/// `text` with the command of each `auth exec command '...' failed with status` replaced (see
+/// [`redact_text`]); a command without its closing `' failed with status` hides the rest of
+/// the text.
+fn hide_exec_command_lines(text: &str) -> String {
+    const OPEN: &str = "auth exec command '";
+    const CLOSE: &str = "' failed with status";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at + OPEN.len()]);
+        out.push_str("<command, arguments and environment hidden>");
+        let after = &rest[at + OPEN.len()..];
+        match after.find(CLOSE) {
+            Some(end) => rest = &after[end..],
+            None => {
+                out.push('\'');
+                return out;
+            }
+        }
+    }
+    out.push_str(rest);
     out
 }
 
@@ -2530,6 +2568,29 @@ mod tests {
             ..User::default()
         };
         assert!(!format!("{u:?}").contains("very-secret"));
+    }
+
+    #[test]
+    fn redact_text_hides_a_failed_exec_plugins_command_env_and_args() {
+        // kube-client's AuthExecRun text, with the Debug of the Command (fresh-user F18)
+        let text = "build kube client: auth error: auth exec command 'AZURE_CLIENT_SECRET=\"SEKRITenvAzure\" KUBERNETES_EXEC_INFO=\"{}\" \"/bin/false\" \"--client-secret\" \"pw\"' failed with status exit status: 1: Output { status: ExitStatus(unix_wait_status(256)), stdout: \"\", stderr: \"\" }";
+        let t = redact_text(text);
+        for secret in [
+            "SEKRITenvAzure",
+            "AZURE_CLIENT_SECRET",
+            "--client-secret",
+            "\"pw\"",
+        ] {
+            assert!(!t.contains(secret), "{secret}: {t}");
+        }
+        assert!(
+            t.contains("auth exec command '<command, arguments and environment hidden>' failed with status exit status: 1"),
+            "{t}"
+        );
+        // two of them, and one cut before its status: nothing of the command is left
+        let t = redact_text(&format!("{text}; {}", &text[..80]));
+        assert!(!t.contains("SEKRITenvAzure"), "{t}");
+        assert_eq!(t.matches("environment hidden").count(), 2, "{t}");
     }
 
     #[test]
