@@ -710,15 +710,20 @@ fn is_old_describe_events_header(line: &str) -> bool {
         && words[5..] == ["Type", "Reason", "Message"]
 }
 
-/// A row of the old `Events:` table: the cells around its `Warning`/`Normal` type cell (the
-/// SubObjectPath cell before it is often empty, so positions cannot be trusted).
-fn old_event_row(line: &str) -> Option<BTreeMap<String, String>> {
-    let cells: Vec<&str> = line
-        .split(['\t'])
+/// The non-empty cells of an old `describe` table row: split at tabs (v1.0) and at runs of two
+/// spaces (tabwriter padding of v1.1-1.5).
+fn old_table_cells(line: &str) -> Vec<&str> {
+    line.split('\t')
         .flat_map(|c| c.split("  "))
         .map(str::trim)
         .filter(|c| !c.is_empty())
-        .collect();
+        .collect()
+}
+
+/// A row of the old `Events:` table: the cells around its `Warning`/`Normal` type cell (the
+/// SubObjectPath cell before it is often empty, so positions cannot be trusted).
+fn old_event_row(line: &str) -> Option<BTreeMap<String, String>> {
+    let cells = old_table_cells(line);
     let at = cells
         .iter()
         .position(|c| *c == "Warning" || *c == "Normal")?;
@@ -759,12 +764,7 @@ fn is_v1_0_describe_events_header(line: &str) -> bool {
 /// `failedScheduling`), the message. Events had no type then: a reason that says a failure
 /// (`failed...`, `...BackOff`) is read as a Warning, others as Normal.
 fn v1_0_event_row(line: &str) -> Option<BTreeMap<String, String>> {
-    let cells: Vec<&str> = line
-        .split(['\t'])
-        .flat_map(|c| c.split("  "))
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect();
+    let cells = old_table_cells(line);
     let count = cells.get(2)?;
     if !count.chars().all(|c| c.is_ascii_digit()) {
         return None;

@@ -762,6 +762,21 @@ pub fn sample(name: &str) -> &'static str {
 mod tests {
     use super::*;
 
+    /// The sample value of each of the template's placeholders: the entry's own `samples`, else
+    /// [`sample`].
+    fn sample_values<'a>(e: &'a Entry, t: &'a Template) -> Vec<(&'a str, &'a str)> {
+        t.holes()
+            .map(|h| {
+                let v = e
+                    .samples
+                    .iter()
+                    .find(|(k, _)| *k == h)
+                    .map_or_else(|| sample(h), |(_, v)| *v);
+                (h, v)
+            })
+            .collect()
+    }
+
     /// The prefilter only skips work: on every template's rendered sample (and on the samples
     /// glued into one line) [`match_line`] finds what trying every template finds; a line that
     /// holds no anchor tries no template at all (the work a plain kubelet info line costs).
@@ -776,17 +791,7 @@ mod tests {
         };
         let mut glued = String::new();
         for (e, t) in compiled() {
-            let values: Vec<(&str, &str)> = t
-                .holes()
-                .map(|h| {
-                    let v = e
-                        .samples
-                        .iter()
-                        .find(|(k, _)| *k == h)
-                        .map_or_else(|| sample(h), |(_, v)| *v);
-                    (h, v)
-                })
-                .collect();
+            let values = sample_values(e, t);
             let line = t.render_with(&values);
             let tried = candidates(&line);
             for id in every(&line) {
@@ -826,17 +831,7 @@ mod tests {
             if e.kind.is_none() {
                 assert!(e.rule.is_empty(), "{}: a rule needs a kind", e.id);
             }
-            let values: Vec<(&str, &str)> = t
-                .holes()
-                .map(|h| {
-                    let v = e
-                        .samples
-                        .iter()
-                        .find(|(k, _)| *k == h)
-                        .map_or_else(|| sample(h), |(_, v)| *v);
-                    (h, v)
-                })
-                .collect();
+            let values = sample_values(e, &t);
             let line = t.render_with(&values);
             let matches = match_line(&line);
             let m = matches

@@ -104,37 +104,73 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Signals for the member-cluster tables in `text`.
-pub fn check(source: &str, text: &str) -> Vec<Signal> {
+/// One member-cluster table of a text: its dialect, header columns and rows (0-based line
+/// index, row text), up to a blank line or the next `NAME` header.
+struct Table<'a> {
+    dialect: &'static Dialect,
+    cols: Vec<(usize, String)>,
+    rows: Vec<(usize, &'a str)>,
+}
+
+impl Table<'_> {
+    /// The position of column `name` in the header.
+    fn column(&self, name: &str) -> Option<usize> {
+        self.cols.iter().position(|(_, n)| n == name)
+    }
+    /// The readiness cell of `row` (the dialect's readiness column; the first column when the
+    /// header lacks it).
+    fn ready<'r>(&self, row: &'r str) -> &'r str {
+        cell(
+            row,
+            &self.cols,
+            self.column(self.dialect.ready).unwrap_or(0),
+        )
+    }
+}
+
+/// The member-cluster tables in `text`, in order.
+fn tables(text: &str) -> Vec<Table<'_>> {
     let lines: Vec<&str> = text.lines().collect();
+    let is_header = |l: &str| header_columns(l).first().is_some_and(|(_, n)| n == "NAME");
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let cols = header_columns(lines[i]);
-        let Some(d) = (cols.first().is_some_and(|(_, n)| n == "NAME"))
+        let Some(dialect) = (cols.first().is_some_and(|(_, n)| n == "NAME"))
             .then(|| dialect_of(&cols))
             .flatten()
         else {
             i += 1;
             continue;
         };
-        let ready_idx = cols.iter().position(|(_, n)| n == d.ready).unwrap_or(0);
-        let mode_idx = cols.iter().position(|(_, n)| n == "MODE");
-        let version_idx = cols.iter().position(|(_, n)| n == "VERSION");
         let mut j = i + 1;
-        while j < lines.len() && !lines[j].trim().is_empty() {
-            let row = lines[j];
-            if header_columns(row)
-                .first()
-                .is_some_and(|(_, n)| n == "NAME")
-            {
-                break;
-            }
+        let mut rows = Vec::new();
+        while j < lines.len() && !lines[j].trim().is_empty() && !is_header(lines[j]) {
+            rows.push((j, lines[j]));
+            j += 1;
+        }
+        out.push(Table {
+            dialect,
+            cols,
+            rows,
+        });
+        i = j;
+    }
+    out
+}
+
+/// Signals for the member-cluster tables in `text`.
+pub fn check(source: &str, text: &str) -> Vec<Signal> {
+    let mut out = Vec::new();
+    for t in tables(text) {
+        let mode_idx = t.column("MODE");
+        let version_idx = t.column("VERSION");
+        for &(j, row) in &t.rows {
             let name = row.split_whitespace().next().unwrap_or("");
-            let ready = cell(row, &cols, ready_idx);
+            let ready = t.ready(row);
             if !name.is_empty() && matches!(ready, "False" | "Unknown") {
-                let mode = mode_idx.map_or("", |m| cell(row, &cols, m));
-                let version = version_idx.map_or("-", |v| cell(row, &cols, v));
+                let mode = mode_idx.map_or("", |m| cell(row, &t.cols, m));
+                let version = version_idx.map_or("-", |v| cell(row, &t.cols, v));
                 out.push(Signal {
                     kind: SignalKind::ClusterNotReachable,
                     source: source.to_owned(),
@@ -144,9 +180,9 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
                     object: Some(Subject::cluster(name)),
                     details: details(&[
                         ("cluster", name.to_owned()),
-                        ("program", d.program.to_owned()),
+                        ("program", t.dialect.program.to_owned()),
                         ("ready", ready.to_owned()),
-                        ("ready_column", d.ready.to_owned()),
+                        ("ready_column", t.dialect.ready.to_owned()),
                         ("mode", mode.to_owned()),
                         (
                             "never_collected",
@@ -155,9 +191,7 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
                     ]),
                 });
             }
-            j += 1;
         }
-        i = j;
     }
     out
 }
@@ -166,38 +200,16 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
 /// (`True` in the dialect's readiness column): the program and the members' names. `None` when
 /// the text holds no such table, or some member is not ready (then [`check`] reports it).
 pub fn all_ready(text: &str) -> Option<(&'static str, Vec<String>)> {
-    let lines: Vec<&str> = text.lines().collect();
     let mut program = None;
     let mut names = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let cols = header_columns(lines[i]);
-        let Some(d) = (cols.first().is_some_and(|(_, n)| n == "NAME"))
-            .then(|| dialect_of(&cols))
-            .flatten()
-        else {
-            i += 1;
-            continue;
-        };
-        let ready_idx = cols.iter().position(|(_, n)| n == d.ready).unwrap_or(0);
-        let mut j = i + 1;
-        while j < lines.len() && !lines[j].trim().is_empty() {
-            let row = lines[j];
-            if header_columns(row)
-                .first()
-                .is_some_and(|(_, n)| n == "NAME")
-            {
-                break;
-            }
-            let name = row.split_whitespace().next().unwrap_or("");
-            if cell(row, &cols, ready_idx) != "True" {
+    for t in tables(text) {
+        for &(_, row) in &t.rows {
+            if t.ready(row) != "True" {
                 return None;
             }
-            names.push(name.to_owned());
-            j += 1;
+            names.push(row.split_whitespace().next().unwrap_or("").to_owned());
         }
-        program = Some(d.program);
-        i = j;
+        program = Some(t.dialect.program);
     }
     let program = program?;
     (!names.is_empty()).then_some((program, names))
