@@ -2280,7 +2280,9 @@ mod reshaped_paste_tests {
         ] {
             assert!(is_fence_or_wrapper(l), "{l}");
         }
-        assert!(!is_fence_or_wrapper("<details><summary>a</summary> text after"));
+        assert!(!is_fence_or_wrapper(
+            "<details><summary>a</summary> text after"
+        ));
         let text = "<details><summary>npu-smi info</summary>\n\n```\n+---+\n```\n</details>\n";
         assert_eq!(texts(text), ["+---+"]);
         assert_eq!(prompt_command("# npu-smi info"), Some("npu-smi info"));
