@@ -536,6 +536,7 @@ mod tests {
             "pod-missing-requests",
             "quota-without-limitrange",
             "limitrange-rejected",
+            "pod-extended-resource-invalid",
             "limitrange-gpu-default",
             "quota-near-limit",
             "priority-without-quota",

@@ -2846,6 +2846,29 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a container's {resource} request ({value}) is above its {resource} limit; when the container sets no limit, the namespace's LimitRange default limit is filled in at admission and the request must not exceed it", "set limits.{resource} on the container at or above its request, or raise the LimitRange's default {resource} limit (`kubectl get limitrange -o yaml`)")
         .samples(&[("value", "\"2\""), ("resource", "cpu")]),
+    // API validation of an extended resource (pkg/apis/core/validation/validation.go
+    // `ValidateResourceRequirements` with helper `IsOvercommitAllowed` /
+    // `IsIntegerResourceName`): a resource that may not be overcommitted needs request ==
+    // limit (`must be equal to <res> limit`, v1.8+, ` of <limit>` appended in newer releases;
+    // v1.6-v1.7 said it of alpha.kubernetes.io/nvidia-gpu only), a limit whenever it has a
+    // request, and a whole quantity.
+    Entry::new("validation.extended-request-not-limit", F::Admission,
+        "Invalid value: {value}: must be equal to {resource:w} limit",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; v1.6-v1.8 pkg/api/validation)", "v1.6+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("the container's {resource} request ({value}) differs from its {resource} limit: {resource} is an extended resource, which cannot be overcommitted, so its request must equal its limit", "set requests.{resource} equal to limits.{resource} in the container, or drop the request and keep only limits.{resource} (the API server copies a limit into a missing request); when the workload's template already has them equal, remove the LimitRange default or defaultRequest for {resource} that changes the pod at admission (`kubectl get limitrange -n <namespace> -o yaml`)")
+        .samples(&[("value", "\"1\""), ("resource", "nvidia.com/gpu")]),
+    Entry::new("validation.extended-limit-required", F::Admission,
+        "Required value: Limit must be set for non overcommitable resources",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; kubernetes#57170)", "v1.10+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("a container requests an extended resource (or hugepages) without a limit: such a resource cannot be overcommitted, so it needs a limit equal to the request", "put the extended resource under limits (nvidia.com/gpu: N), with or without the same value under requests"),
+    Entry::new("validation.extended-not-integer", F::Admission,
+        ".resources.{field:w}: Invalid value: {value}: must be an integer",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceQuantityValue, IsIntegerResourceName)", "v1.8+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("a container asks for a fractional extended resource ({field} = {value}): extended resources are counted in whole devices", "give the extended resource a whole number; to share one GPU among pods use the device plugin's time-slicing or MPS, MIG, or a sharing scheduler (HAMi) and its own resource names")
+        .samples(&[("field", "requests[nvidia.com/gpu]"), ("value", "\"500m\"")]),
     // the Priority admission plugin (kubernetes/kubernetes
     // plugin/pkg/admission/priority/admission.go `admitPod`, `validatePriorityClass`) and the
     // PriorityClass validation (pkg/apis/scheduling/validation/validation.go

@@ -329,6 +329,38 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
         "pod-unschedulable",
         "unbound",
     ),
+    // extended resources (pkg/apis/core/validation/validation.go ValidateResourceRequirements):
+    // v1.6-v1.7 of the alpha GPU only, v1.8+ any non-overcommitable resource, `of <n>` later
+    (
+        "The Pod \"cuda\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to alpha.kubernetes.io/nvidia-gpu limit",
+        "validation.extended-request-not-limit",
+        "pod-extended-resource-invalid",
+        "alpha.kubernetes.io/nvidia-gpu",
+    ),
+    (
+        "Error from server (Invalid): error when creating \"gpu.yaml\": Pod \"cuda\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit",
+        "validation.extended-request-not-limit",
+        "pod-extended-resource-invalid",
+        "containers[0]",
+    ),
+    (
+        "Warning  FailedCreate  5s (x12 over 16s)  replicaset-controller  Error creating: Pod \"infer-5d8f9-\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit of 2",
+        "validation.extended-request-not-limit",
+        "pod-extended-resource-invalid",
+        "LimitRange",
+    ),
+    (
+        "The Deployment \"infer\" is invalid: spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources",
+        "validation.extended-limit-required",
+        "pod-extended-resource-invalid",
+        "limits",
+    ),
+    (
+        "The Pod \"cuda\" is invalid: spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer",
+        "validation.extended-not-integer",
+        "pod-extended-resource-invalid",
+        "whole devices",
+    ),
 ];
 
 #[test]
