@@ -3176,6 +3176,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
         .says("Kueue can never admit the workload as it is: its pod sets together ask for more {resource} ({previous} + {request}) than flavor {flavor} can ever give ({max}, nominal quota plus borrowing)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor}, or request less")
         .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "a100"), ("previous", "4"), ("request", "8"), ("max", "8")]),
+    // The ClusterQueue CRD's validation of a flavor that does not list every covered resource
+    // (apis/kueue/v1beta1 and v1beta2 clusterqueue_types.go XValidation on ResourceGroup),
+    // as the API server prints a CEL rule's message.
+    Entry::new("kueue.flavor-resources-mismatch", F::Kueue,
+        "flavors must have the same number of resources as the coveredResources",
+        "kubernetes-sigs/kueue", "apis/kueue/v1beta2/clusterqueue_types.go (ResourceGroup XValidation)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Error)
+        .says("the API server refuses the ClusterQueue: a flavor of one of its resourceGroups does not list every resource of coveredResources (each flavor needs a nominalQuota entry for each covered resource, in the same order), so the queue is not created or keeps its old quotas and workloads asking for the missing resource are not admitted", "give every flavor of the resourceGroup a `resources` entry (name and nominalQuota, 0 allowed) for each name in coveredResources, or remove the name from coveredResources; then apply the ClusterQueue again"),
     // Kueue's queue blockers: the Workload's QuotaReserved=False condition and its Pending
     // event (pkg/controller/core/workload_controller.go getQueueBlocker, the Stopped /
     // terminating cases above it; pkg/scheduler/scheduler.go inadmissibleMsg; namespace

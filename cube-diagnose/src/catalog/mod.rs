@@ -275,7 +275,14 @@ impl Entry {
     /// This entry's cause and remedy with the values `signal` extracted filled in
     /// ([`Entry::fill`] over [`crate::classify::Signal::captures`]).
     pub fn cause_and_remedy(&self, signal: &crate::classify::Signal) -> (String, String) {
-        let caps = signal.captures();
+        let mut caps = signal.captures();
+        // a placeholder of the entry's own template that matched empty text (`{rest}` of
+        // `queue resource quota insufficient{rest}` on the bare message) is empty, not unknown
+        for name in self.compiled().holes() {
+            if !caps.iter().any(|(k, _)| k == name) {
+                caps.push((name.to_owned(), String::new()));
+            }
+        }
         (
             Self::fill(self.cause, &caps),
             Self::fill(self.remedy, &caps),
