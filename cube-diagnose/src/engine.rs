@@ -574,6 +574,7 @@ mod tests {
             "node-runtime-unhealthy",
             "gpu-plugin-log-error",
             "agent-registration-failed",
+            "pod-resource-claims-dropped",
             "log-line-unrecognised",
         ];
         let got: Vec<String> = Engine::new()

@@ -171,6 +171,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(log_catalog::NodeRuntimeUnhealthy),
         Box::new(log_catalog::GpuPluginLogError),
         Box::new(log_catalog::AgentRegistrationFailed),
+        Box::new(log_catalog::PodResourceClaimsDropped),
         Box::new(log_catalog::LogLineUnrecognised),
     ]
 }
