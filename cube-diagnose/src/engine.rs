@@ -586,6 +586,7 @@ mod tests {
             "pod-missing-requests",
             "quota-without-limitrange",
             "limitrange-rejected",
+            "pod-extended-resource-invalid",
             "limitrange-gpu-default",
             "quota-near-limit",
             "priority-without-quota",
@@ -623,6 +624,7 @@ mod tests {
             "node-runtime-unhealthy",
             "gpu-plugin-log-error",
             "agent-registration-failed",
+            "pod-resource-claims-dropped",
             "log-line-unrecognised",
         ];
         let got: Vec<String> = Engine::new()

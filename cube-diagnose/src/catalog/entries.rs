@@ -2835,6 +2835,86 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a LimitRange's max {resource} per {type} is {value}, and the limits exceed it", "lower the limits to at most {value}")
         .samples(&[("resource", "memory"), ("type", "container"), ("value", "500Mi")]),
+    // Dynamic Resource Allocation fields the API server or kubectl does not know: the
+    // server's field validation (apimachinery `strict decoding error: unknown field "<path>"`
+    // in Strict mode, `Warning: unknown field "<path>"` in Warn mode, k8s.io/apiserver
+    // pkg/endpoints/handlers/fieldmanager / apimachinery pkg/runtime/serializer, v1.25+) and
+    // kubectl's client-side OpenAPI validation before v1.25 (`ValidationError(Pod.spec):
+    // unknown field "resourceClaims" in io.k8s.api.core.v1.PodSpec`, k8s.io/kubectl
+    // pkg/util/openapi/validation). PodSpec.resourceClaims and ResourceRequirements.claims
+    // exist from v1.26 (pkg/apis/core/types.go); an API server with the
+    // DynamicResourceAllocation gate off keeps them out silently (pkg/api/pod/util.go
+    // dropDisabledDynamicResourceAllocationFields).
+    Entry::new("dra.unknown-field-resource-claims-client", F::Client,
+        "unknown field \"resourceClaims\" in io.k8s.api.core.v1.PodSpec",
+        K8S, "staging/src/k8s.io/kubectl/pkg/util/openapi/validation (client-side validation before v1.25); field from pkg/apis/core/types.go v1.26", "kubectl before v1.25 with a v1.26+ manifest")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("kubectl's schema does not know the pod's DRA field resourceClaims: the kubectl (or the server's OpenAPI it validates against) predates Dynamic Resource Allocation (Kubernetes before v1.26)", "upgrade kubectl and the control plane to a release with DRA (v1.26 alpha with the DynamicResourceAllocation feature gate and the resource.k8s.io API in --runtime-config, v1.32 beta, v1.34 GA), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead; `kubectl version` shows both versions"),
+    Entry::new("dra.unknown-field-container-claims-client", F::Client,
+        "unknown field \"claims\" in io.k8s.api.core.v1.ResourceRequirements",
+        K8S, "staging/src/k8s.io/kubectl/pkg/util/openapi/validation (client-side validation before v1.25); field from pkg/apis/core/types.go v1.26", "kubectl before v1.25 with a v1.26+ manifest")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("kubectl's schema does not know the containers' DRA field resources.claims: it predates Dynamic Resource Allocation (Kubernetes before v1.26)", "upgrade kubectl and the control plane to a release with DRA (v1.26+ with the DynamicResourceAllocation feature gate, v1.34+ on by default), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead"),
+    Entry::new("dra.unknown-field-resource-claims", F::Client,
+        "unknown field \"{path:w}resourceClaims\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/runtime/serializer (strict decoding), staging/src/k8s.io/kubectl/pkg/util/openapi/validation; field from pkg/apis/core/types.go v1.26", "v1.26+ manifests on older servers")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the API server (or kubectl's schema) does not know the pod's DRA field {path}resourceClaims: it predates Dynamic Resource Allocation (Kubernetes before v1.26), so the ResourceClaims are dropped or refused and the pod can never get its device", "upgrade the control plane (and kubectl) to a release with DRA (v1.26 alpha with the DynamicResourceAllocation feature gate and the resource.k8s.io API in --runtime-config, v1.32 beta, v1.34 GA), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead; `kubectl version` shows both versions")
+        .samples(&[("path", "spec.")]),
+    Entry::new("dra.unknown-field-container-claims", F::Client,
+        "unknown field \"{path:w}claims\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/runtime/serializer (strict decoding), staging/src/k8s.io/kubectl/pkg/util/openapi/validation; field from pkg/apis/core/types.go v1.26", "v1.26+ manifests on older servers")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the API server (or kubectl's schema) does not know the containers' DRA field {path}claims (resources.claims): it predates Dynamic Resource Allocation (Kubernetes before v1.26), so the container is not given its ResourceClaim", "upgrade the control plane (and kubectl) to a release with DRA (v1.26+ with the DynamicResourceAllocation feature gate, v1.34+ on by default), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead")
+        .samples(&[("path", "spec.containers[0].resources.")]),
+    // A resource.k8s.io kind or version the API server does not serve (kubectl's REST mapper,
+    // k8s.io/apimachinery pkg/api/meta NoKindMatchError: `no matches for kind %q in version
+    // %q`): DRA's API group is off (--runtime-config, feature gate) or the driver's manifests
+    // are for another release (v1alpha2 in v1.26-v1.30, v1alpha3 v1.31, v1beta1 v1.32+,
+    // v1beta2 v1.33+, v1 v1.34+).
+    Entry::new("dra.kind-not-served", F::Client,
+        "no matches for kind \"{kind:w}\" in version \"resource.k8s.io/{version}\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/api/meta/errors.go (NoKindMatchError)", "v1.26+ manifests")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the API server does not serve {kind} in resource.k8s.io/{version}: the DRA API group is not enabled (--runtime-config=resource.k8s.io/{version}=true and the DynamicResourceAllocation feature gate before v1.34), or the manifests were written for another Kubernetes release (v1alpha2 in v1.26-v1.30, v1alpha3 in v1.31, v1beta1 from v1.32, v1beta2 from v1.33, v1 from v1.34), so no ResourceClaim exists for the pods", "`kubectl api-versions | grep resource.k8s.io` lists what the server serves: use the DRA driver release (Helm chart) made for this Kubernetes version, or enable the API group and feature gate on kube-apiserver, kube-controller-manager, kube-scheduler and the kubelets")
+        .samples(&[("kind", "ResourceClaimTemplate"), ("version", "v1beta1")]),
+    // The NVIDIA DRA driver's own parameter kinds of its classic-DRA releases (GpuClaimParameters,
+    // MigDeviceClaimParameters, ComputeDomain... in gpu.resource.nvidia.com/v1alpha1, CRDs of
+    // NVIDIA/k8s-dra-driver deployments/helm up to v0.1; the structured-parameters releases
+    // (v25.x) dropped the claim-parameter CRDs): a demo spec of another driver release.
+    Entry::new("dra.nvidia-driver-crd-not-served", F::Client,
+        "no matches for kind \"{kind:w}\" in version \"gpu.resource.nvidia.com/{version}\"",
+        "NVIDIA/k8s-dra-driver", "deployments/helm/k8s-dra-driver/crds (gpu.resource.nvidia.com CRDs), apimachinery pkg/api/meta/errors.go (NoKindMatchError)", "driver v0.1 (classic DRA) specs on other releases")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the cluster has no {kind} kind in gpu.resource.nvidia.com/{version}: the spec was written for the NVIDIA DRA driver's classic-DRA releases (claim parameters as CRDs, Kubernetes v1.26-v1.30), while the installed driver release does not install that CRD (structured parameters: requests with deviceClassName, selectors and config in the ResourceClaim itself), so the claims that use it are never created", "use the demo specs of the installed driver release (the same tag as the Helm chart), or install the driver release the specs were written for; `kubectl get crd | grep gpu.resource.nvidia.com` lists what the installed driver serves")
+        .samples(&[("kind", "GpuClaimParameters"), ("version", "v1alpha1")]),
+    // A pod claim entry that names neither a claim nor a template (pkg/apis/core/validation
+    // validatePodResourceClaim, v1.28+ after the `source` struct was flattened): a manifest in
+    // the v1.26-v1.27 alpha schema (`source: {resourceClaimTemplateName: x}`) loses `source` as
+    // an unknown field on a newer server (kubernetes#131877).
+    Entry::new("dra.pod-claim-names-nothing", F::Admission,
+        "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+        K8S, "pkg/apis/core/validation/validation.go (validatePodResourceClaim)", "v1.28+")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("an entry of the pod's spec.resourceClaims names neither a ResourceClaim nor a ResourceClaimTemplate as the API server received it: the manifest most likely uses the v1.26-v1.27 alpha schema (`source: {resourceClaimTemplateName: ...}`), whose `source` field newer servers (v1.28+, where the names sit directly on the entry) do not know and drop, or a webhook removed the name; no pod is created", "write the entry as `- name: <name>` with `resourceClaimTemplateName: <template>` (or `resourceClaimName: <claim>`) directly under it, without `source:`; `kubectl apply --dry-run=server --validate=strict -f <manifest>` names the unknown field"),
+    // A container names a claim the pod spec does not hold (pkg/apis/core/validation
+    // validateResourceClaimNames: `<path>.claims[i]: Not found: "<name>": must be one of the
+    // names in pod.spec.resourceClaims which is empty` or `...: <names>`).
+    Entry::new("dra.claim-not-in-pod", F::Admission,
+        "must be one of the names in pod.spec.resourceClaims{rest}",
+        K8S, "pkg/apis/core/validation/validation.go (validateResourceClaimNames)", "v1.26+")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("a container's resources.claims names a claim that pod.spec.resourceClaims does not hold{rest}: when the manifest has both, something between kubectl and the API server dropped spec.resourceClaims, most often a mutating admission webhook built against Kubernetes API types older than v1.26 that re-encodes the whole pod (or the field was left out of the manifest)", "compare the manifest with `kubectl get mutatingwebhookconfigurations` and the webhooks' versions: upgrade (or exclude the namespace from) the webhook that re-writes pods; `kubectl create --dry-run=server -o yaml -f <manifest>` shows the pod as admission leaves it")
+        .samples(&[("rest", " which is empty")]),
+    // The kubelet has no DRA driver for the claim's allocation (pkg/kubelet/cm/dra/plugin:
+    // `plugin name %s not found in the list of registered DRA plugins`, v1.26-v1.31; `plugin
+    // %s not found in the list of registered DRA plugins or not connected` later).
+    Entry::new("dra.kubelet-driver-not-registered", F::Kubelet,
+        "{driver:w} not found in the list of registered DRA plugins",
+        K8S, "pkg/kubelet/cm/dra/plugin/plugins_store.go, registration.go (NewDRAPluginClient)", "v1.26+")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the kubelet cannot prepare the pod's ResourceClaim: DRA driver {driver} has not registered with the kubelet on this node (its kubelet-plugin pod is not running there, or registers under another name or a plugin directory the kubelet does not watch)", "check the DRA driver's kubelet-plugin DaemonSet pod on the node (`kubectl get pods -A -o wide | grep -i dra`) and its log; the socket appears in /var/lib/kubelet/plugins_registry/ once it registers")
+        .samples(&[("driver", "gpu.nvidia.com")]),
     // API validation of a container's resources (pkg/apis/core/validation/validation.go
     // `ValidateResourceRequirements`, v1.2+; `... limit of <q>` appended in newer releases):
     // a request above the limit. With a LimitRange the limit is often not the pod's own: the
@@ -2846,6 +2926,29 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a container's {resource} request ({value}) is above its {resource} limit; when the container sets no limit, the namespace's LimitRange default limit is filled in at admission and the request must not exceed it", "set limits.{resource} on the container at or above its request, or raise the LimitRange's default {resource} limit (`kubectl get limitrange -o yaml`)")
         .samples(&[("value", "\"2\""), ("resource", "cpu")]),
+    // API validation of an extended resource (pkg/apis/core/validation/validation.go
+    // `ValidateResourceRequirements` with helper `IsOvercommitAllowed` /
+    // `IsIntegerResourceName`): a resource that may not be overcommitted needs request ==
+    // limit (`must be equal to <res> limit`, v1.8+, ` of <limit>` appended in newer releases;
+    // v1.6-v1.7 said it of alpha.kubernetes.io/nvidia-gpu only), a limit whenever it has a
+    // request, and a whole quantity.
+    Entry::new("validation.extended-request-not-limit", F::Admission,
+        "Invalid value: {value}: must be equal to {resource:w} limit",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; v1.6-v1.8 pkg/api/validation)", "v1.6+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("the container's {resource} request ({value}) differs from its {resource} limit: {resource} is an extended resource, which cannot be overcommitted, so its request must equal its limit", "set requests.{resource} equal to limits.{resource} in the container, or drop the request and keep only limits.{resource} (the API server copies a limit into a missing request); when the workload's template already has them equal, remove the LimitRange default or defaultRequest for {resource} that changes the pod at admission (`kubectl get limitrange -n <namespace> -o yaml`)")
+        .samples(&[("value", "\"1\""), ("resource", "nvidia.com/gpu")]),
+    Entry::new("validation.extended-limit-required", F::Admission,
+        "Required value: Limit must be set for non overcommitable resources",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; kubernetes#57170)", "v1.10+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("a container requests an extended resource (or hugepages) without a limit: such a resource cannot be overcommitted, so it needs a limit equal to the request", "put the extended resource under limits (nvidia.com/gpu: N), with or without the same value under requests"),
+    Entry::new("validation.extended-not-integer", F::Admission,
+        ".resources.{field:w}: Invalid value: {value}: must be an integer",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceQuantityValue, IsIntegerResourceName)", "v1.8+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("a container asks for a fractional extended resource ({field} = {value}): extended resources are counted in whole devices", "give the extended resource a whole number; to share one GPU among pods use the device plugin's time-slicing or MPS, MIG, or a sharing scheduler (HAMi) and its own resource names")
+        .samples(&[("field", "requests[nvidia.com/gpu]"), ("value", "\"500m\"")]),
     // the Priority admission plugin (kubernetes/kubernetes
     // plugin/pkg/admission/priority/admission.go `admitPod`, `validatePriorityClass`) and the
     // PriorityClass validation (pkg/apis/scheduling/validation/validation.go
@@ -3153,6 +3256,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
         .says("Kueue can never admit the workload as it is: its pod sets together ask for more {resource} ({previous} + {request}) than flavor {flavor} can ever give ({max}, nominal quota plus borrowing)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor}, or request less")
         .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "a100"), ("previous", "4"), ("request", "8"), ("max", "8")]),
+    // The ClusterQueue CRD's validation of a flavor that does not list every covered resource
+    // (apis/kueue/v1beta1 and v1beta2 clusterqueue_types.go XValidation on ResourceGroup),
+    // as the API server prints a CEL rule's message.
+    Entry::new("kueue.flavor-resources-mismatch", F::Kueue,
+        "flavors must have the same number of resources as the coveredResources",
+        "kubernetes-sigs/kueue", "apis/kueue/v1beta2/clusterqueue_types.go (ResourceGroup XValidation)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Error)
+        .says("the API server refuses the ClusterQueue: a flavor of one of its resourceGroups does not list every resource of coveredResources (each flavor needs a nominalQuota entry for each covered resource, in the same order), so the queue is not created or keeps its old quotas and workloads asking for the missing resource are not admitted", "give every flavor of the resourceGroup a `resources` entry (name and nominalQuota, 0 allowed) for each name in coveredResources, or remove the name from coveredResources; then apply the ClusterQueue again"),
     // Kueue's queue blockers: the Workload's QuotaReserved=False condition and its Pending
     // event (pkg/controller/core/workload_controller.go getQueueBlocker, the Stopped /
     // terminating cases above it; pkg/scheduler/scheduler.go inadmissibleMsg; namespace

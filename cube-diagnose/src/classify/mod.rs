@@ -27,6 +27,7 @@ mod mig;
 pub mod multicluster;
 pub(crate) mod proxy;
 pub mod sharing;
+pub mod volcano_queue;
 
 use std::collections::BTreeMap;
 
@@ -118,6 +119,10 @@ pub enum SignalKind {
     KueueFlavorMissing,
     /// Kueue: a covered resource has nominalQuota 0 (or none) in a flavor.
     KueueZeroQuota,
+    /// A Volcano `Queue` object pasted as text (details `queue`, `capability`, `deserved`,
+    /// `guarantee`, `allocated` as `name=quantity,...`, and `state`; see
+    /// [`volcano_queue`]): context for the enqueue refusals of its jobs.
+    VolcanoQueue,
     /// An NVIDIA device-plugin sharing config (time-slicing/MPS): resource and replicas.
     SharingConfig,
     /// kubeadm discovery: the token id is known but its secret does not sign cluster-info.
@@ -340,6 +345,9 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     }
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
+    }
+    if text.contains("Queue") && text.contains("scheduling.volcano.sh") {
+        out.extend(volcano_queue::check(source, text));
     }
     if text.contains("kind: ConfigMap") && (text.contains("timeSlicing") || text.contains("mps:")) {
         out.extend(sharing::check(source, text));

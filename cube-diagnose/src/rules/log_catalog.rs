@@ -212,6 +212,19 @@ fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, AgentRegistrationFailed::ID)
 }
 
+declare_rule!(
+    PodResourceClaimsDropped,
+    "pod-resource-claims-dropped",
+    Scheduling,
+    Error,
+    "A pod's Dynamic Resource Allocation (DRA) request never reaches the scheduler as written: the API server (or kubectl's schema) predates the fields (`unknown field \"spec.resourceClaims\"`, `unknown field \"claims\" in io.k8s.api.core.v1.ResourceRequirements`: Kubernetes before v1.26), the resource.k8s.io version of the driver's manifests is not served (`no matches for kind \"ResourceClaimTemplate\" in version \"resource.k8s.io/v1beta1\"`: the DRA API is off in runtime-config or the manifests are for another release), a container references a claim that pod.spec.resourceClaims no longer holds (`must be one of the names in pod.spec.resourceClaims which is empty`: a mutating webhook built against older API types re-wrote the pod and dropped the field; an API server with the DynamicResourceAllocation feature gate off drops both fields silently, so the pod runs without its device), or the kubelet has no DRA driver registered for the claim. The remedy names the component to upgrade or enable.",
+    check_claims_dropped
+);
+
+fn check_claims_dropped(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, PodResourceClaimsDropped::ID)
+}
+
 /// The subject an entry's subject template gives (`Node/{node}`, `Pod/{namespace}/{name}`),
 /// when every placeholder has a value; else the signal's object or log source.
 fn subject_of(e: &Entry, s: &Signal) -> Subject {
@@ -267,7 +280,7 @@ pub(crate) fn catalog_findings_of(
         .into_iter()
         .map(|((subject, _), lines)| {
             let (s, e) = lines[0];
-            let caps = s.captures();
+            let (cause, remedy) = e.cause_and_remedy(s);
             // a context pass of the classifiers may set a line's severity (detail `severity`)
             let severity = lines
                 .iter()
@@ -286,7 +299,7 @@ pub(crate) fn catalog_findings_of(
                 format!(
                     "{}: {}{}",
                     e.family.as_str(),
-                    Entry::fill(e.cause, &caps),
+                    cause,
                     if lines.len() > 1 {
                         format!(" ({} lines)", lines.len())
                     } else {
@@ -295,7 +308,7 @@ pub(crate) fn catalog_findings_of(
                 ),
             )
             .with_evidences(lines.iter().take(3).map(|(s, _)| s.evidence()))
-            .with_remedy(Entry::fill(e.remedy, &caps))
+            .with_remedy(remedy)
         })
         .collect()
 }

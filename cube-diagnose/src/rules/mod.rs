@@ -94,6 +94,7 @@ pub mod node_drift;
 pub mod node_duplicate_hostname;
 pub mod node_not_ready;
 pub mod node_overcommitted;
+pub mod pod_extended_resource_invalid;
 pub mod pod_missing_requests;
 pub mod pod_unschedulable;
 pub mod priority_class_rejected;
@@ -131,6 +132,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(pod_missing_requests::PodMissingRequests),
         Box::new(quota_without_limitrange::QuotaWithoutLimitRange),
         Box::new(limitrange_rejected::LimitRangeRejected),
+        Box::new(pod_extended_resource_invalid::PodExtendedResourceInvalid),
         Box::new(limitrange_gpu_default::LimitRangeGpuDefault),
         Box::new(quota_near_limit::QuotaNearLimit),
         Box::new(priority_without_quota::PriorityWithoutQuota),
@@ -169,6 +171,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(log_catalog::NodeRuntimeUnhealthy),
         Box::new(log_catalog::GpuPluginLogError),
         Box::new(log_catalog::AgentRegistrationFailed),
+        Box::new(log_catalog::PodResourceClaimsDropped),
         Box::new(log_catalog::LogLineUnrecognised),
     ]
 }

@@ -190,6 +190,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
     ),
     (
+        "cases/logs/k8s-131877-daemonset-dra-claim-source-schema-dropped.log",
+        "soft-wrap-80",
+        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+    ),
+    (
         "cases/logs/karmada-cluster-status-unauthorized.log",
         "stern",
         "stern's `POD CONTAINER ` line prefix is not removed",
