@@ -470,6 +470,9 @@ impl Inputs {
         }
         self.seen.push((fp, text.len(), source.to_owned()));
         self.locations.record_source(source);
+        // a dump or log HTML-escaped as a whole (`&quot;` for every `"`): read as printed
+        let unescaped = paste::html_unescaped(text);
+        let text = unescaped.as_deref().unwrap_or(text);
         let detected = detect_format(text.as_bytes());
         if matches!(detected, InputFormat::Json | InputFormat::Yaml) {
             // a dump: read as given, parsed once
@@ -494,10 +497,17 @@ impl Inputs {
     /// answer of one endpoint, never a listing of the cluster.
     fn add_paste(&mut self, source: &str, text: &str) -> InputFormat {
         let nodes_at_start = self.snapshot.nodes.len();
-        let listings = if cube_model::smi::might_list_gpus(text) {
-            cube_model::smi::find_tables(text)
-        } else {
-            Vec::new()
+        // a listing is looked for in what the terminal showed: a quoted (`> `), coloured or
+        // CRLF copy of `nvidia-smi` is the same table
+        let shown: Option<String> = cube_model::smi::might_list_gpus(text).then(|| {
+            text.split('\n')
+                .map(paste::terminal_text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        });
+        let listings = match &shown {
+            Some(shown) => cube_model::smi::find_tables(shown),
+            None => Vec::new(),
         };
         let sections = paste::split(text);
         let multi = sections.len() > 1;
@@ -594,7 +604,7 @@ impl Inputs {
             // `nvidia-smi` / `rocm-smi` output is a text section of the same paste: it tells the
             // GPUs of the node described with it
             if multi && let Some(nodes) = self.snapshot.nodes.get_mut(nodes_before..) {
-                for note in cube_model::smi::attach(text, nodes) {
+                for note in cube_model::smi::attach(shown.as_deref().unwrap_or(text), nodes) {
                     self.problems.push(problem(source, note, false));
                 }
             }

@@ -170,8 +170,16 @@ pub(crate) fn detect_text_format(text: &str) -> InputFormat {
     let Some(first) = first else {
         return InputFormat::Text;
     };
+    // `# kubectl get nodes -o json` (a root shell's prompt) is a YAML comment to
+    // `content_lines`, but JSON has no comments: before JSON it is the command line too
+    let hash_prompted = || {
+        text.lines()
+            .take_while(|l| l.trim_start().starts_with('#') || l.trim().is_empty())
+            .any(|l| l.starts_with('#') && crate::paste::prompt_command(l).is_some())
+    };
     match detect_from(text, first) {
         InputFormat::Json | InputFormat::Yaml if prompted => InputFormat::Text,
+        InputFormat::Json if hash_prompted() => InputFormat::Text,
         f => f,
     }
 }
@@ -5109,6 +5117,34 @@ fn kind_of_resource(resource: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_root_prompt_before_json_makes_a_paste_but_a_yaml_comment_does_not() {
+        use crate::snapshot::InputFormat;
+        let json = "{\"kind\": \"List\", \"items\": []}\n";
+        assert_eq!(detect_text_format(json), InputFormat::Json);
+        for prompt in [
+            "# kubectl get nodes -o json\n",
+            "#kubectl get nodes -o json\n",
+        ] {
+            let pasted = format!("{prompt}{json}");
+            let want = if crate::paste::prompt_command(prompt.trim_end()).is_some() {
+                InputFormat::Text
+            } else {
+                InputFormat::Json
+            };
+            assert_eq!(detect_text_format(&pasted), want, "{pasted}");
+        }
+        assert_eq!(
+            detect_text_format(&format!("# kubectl get nodes -o json\n{json}")),
+            InputFormat::Text
+        );
+        // a comment that is no command before YAML stays a YAML comment
+        assert_eq!(
+            detect_text_format("# nodes of pool a\nkind: List\nitems: []\n"),
+            InputFormat::Yaml
+        );
+    }
+
     #[test]
     fn v1_0_node_describe_lists_its_pods() {
         // pkg/kubectl/describe.go of release-1.0: `Pods:\t(N in total)` then `Namespace\tName`

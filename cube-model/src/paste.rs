@@ -132,6 +132,11 @@ const COMMANDS: &[&str] = &[
     "nerdctl",
     "podman",
     "nvidia-smi",
+    // the other accelerator vendors' listing tools: Ascend, AMD (ROCm 6+), Intel, Habana
+    "npu-smi",
+    "amd-smi",
+    "xpu-smi",
+    "hl-smi",
     "nvidia-ctk",
     "nvidia-container-cli",
     "rocm-smi",
@@ -423,6 +428,17 @@ fn is_fence_or_wrapper(line: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '`' | '~' | ' '));
     }
     let lower = t.to_ascii_lowercase();
+    // `<details><summary>kubectl describe node</summary>` (GitHub's collapsed block, opened
+    // and titled on one line) and `<details open>`
+    if let Some(rest) = lower.strip_prefix("<details")
+        && let Some(end) = rest.find('>')
+        && (end == 0 || rest.starts_with(' '))
+    {
+        let after = rest[end + 1..].trim();
+        if after.is_empty() || (after.starts_with("<summary>") && after.ends_with("</summary>")) {
+            return true;
+        }
+    }
     matches!(
         lower.as_str(),
         "<details>" | "</details>" | "<pre>" | "</pre>" | "<code>" | "</code>"
@@ -522,7 +538,132 @@ pub fn split(text: &str) -> Vec<Section> {
         i += 1;
     }
     push(&mut sections, current);
+    for section in &mut sections {
+        rejoin_soft_wraps(section, &raw);
+    }
     sections
+}
+
+/// Terminal widths people copy from (`COLUMNS` of a default terminal, a maximised one, a
+/// classic VT100's 132): a single line at one of these exactly may be a soft-wrapped one.
+const TERMINAL_WIDTHS: &[usize] = &[80, 100, 120, 132, 160, 200, 240];
+
+/// The line of a log a terminal soft-wrapped at its width, joined back (a terminal breaks a
+/// line longer than its width into pieces of exactly that many columns, and a copy of the
+/// screen keeps the breaks): in a log section (text, not a table or `describe` output, whose
+/// rows may all be as long), when the longest lines are all `W` columns long — `W` a
+/// [`TERMINAL_WIDTHS`] width, or at least two such lines and `W` >= 60 — each line of exactly
+/// `W` columns is continued by the next line unless that one starts a record of its own (a log
+/// prefix, a klog header, a level word, a bracketed tag, a prompt or a fence, a blank line).
+/// The joined line keeps the number of its first piece.
+fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
+    if section.lines.len() < 2
+        || crate::snapshot::detect_format(section.text().as_bytes()) != InputFormat::Text
+    {
+        return;
+    }
+    let visible = |n: usize| terminal_text(raw.get(n.wrapping_sub(1)).copied().unwrap_or(""));
+    let widths: Vec<usize> = section
+        .lines
+        .iter()
+        .map(|l| visible(l.number).chars().count())
+        .collect();
+    let Some(&w) = widths.iter().max() else {
+        return;
+    };
+    let at_w = widths.iter().filter(|&&x| x == w).count();
+    if !(TERMINAL_WIDTHS.contains(&w) || (at_w >= 2 && w >= 60)) {
+        return;
+    }
+    // pieces are consecutive lines of the user's file (nothing dropped between them); with a
+    // single line at the width, it may be a line that long by chance (kubectl's `To further
+    // debug and diagnose cluster problems, use 'kubectl cluster-info dump'.` is 80 columns):
+    // then a sentence's end before the break or a capitalised word after it is no piece
+    let lone = at_w == 1;
+    let continues = |prev: &PasteLine, next: &PasteLine| {
+        let next_text = visible(next.number);
+        if next.number != prev.number + 1 || starts_record(&next_text) {
+            return false;
+        }
+        if lone {
+            let prev_text = visible(prev.number);
+            let ends_sentence = prev_text
+                .trim_end()
+                .ends_with(['.', '!', '?', ':', '\'', '"']);
+            let capital = next_text.starts_with(|c: char| c.is_ascii_uppercase())
+                && next_text
+                    .chars()
+                    .nth(1)
+                    .is_some_and(|c| c.is_ascii_lowercase());
+            return !ends_sentence && !capital;
+        }
+        true
+    };
+    let mut out: Vec<PasteLine> = Vec::with_capacity(section.lines.len());
+    let mut k = 0;
+    while k < section.lines.len() {
+        let first = section.lines[k].clone();
+        let mut joined = visible(first.number);
+        let mut last = k;
+        while widths[last] == w
+            && last + 1 < section.lines.len()
+            && continues(&section.lines[last], &section.lines[last + 1])
+        {
+            last += 1;
+            joined.push_str(&visible(section.lines[last].number));
+        }
+        if last == k {
+            out.push(first);
+        } else {
+            let clean = clean_visible(&joined);
+            out.push(PasteLine {
+                number: first.number,
+                text: clean.text,
+                host: if clean.host.is_empty() {
+                    first.host
+                } else {
+                    clean.host
+                },
+            });
+        }
+        k = last + 1;
+    }
+    section.lines = out;
+}
+
+/// True when `line` (terminal text) starts a record of its own, so it is no soft-wrapped piece
+/// of the line before: blank, a log prefix [`clean_line`] removes, a klog header, a level word,
+/// a bracketed tag (`[preflight]`), a row of a table drawn with `|` and `+`, a shell prompt or
+/// a fence.
+fn starts_record(line: &str) -> bool {
+    let t = line.trim();
+    // a table drawn with box characters (`nvidia-smi`, `npu-smi`): its rows are all as long
+    if t.is_empty() || t.starts_with(['[', '|', '+']) || is_fence_or_wrapper(line) {
+        return true;
+    }
+    if prompt_command(line).is_some() || klog_header(t).is_some() {
+        return true;
+    }
+    let word = t
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
+    if matches!(
+        word.to_ascii_uppercase().as_str(),
+        "ERROR"
+            | "ERRO"
+            | "WARN"
+            | "WARNING"
+            | "INFO"
+            | "DEBUG"
+            | "DEBU"
+            | "FATAL"
+            | "PANIC"
+            | "TRACE"
+    ) {
+        return true;
+    }
+    clean_visible(t).text.trim() != t
 }
 
 /// Lines of a unified diff (`git diff`, a pull request's review thread) read as the text they
@@ -1006,6 +1147,33 @@ fn numeric_entity_at(line: &str) -> Option<(usize, usize, char)> {
     None
 }
 
+/// The whole of `text` decoded when it was HTML-escaped as a whole (a dump or a log copied out
+/// of an issue page's HTML, an e-mail, a wiki): it holds `&quot;`, `&lt;`, `&gt;`, `&#39;`,
+/// `&#34;` or `&apos;` and never the character any of those stands for, so no entity in it can
+/// be text the program printed. `None` otherwise (text with a raw `"` next to a `&quot;` is
+/// left as it is: the entity may be part of the data, and pastes are decoded line by line by
+/// [`clean_line`] where that is safe). JSON and YAML read after this parse as printed.
+pub fn html_unescaped(text: &str) -> Option<String> {
+    const ENTITIES: &[(&str, char)] = &[
+        ("&quot;", '"'),
+        ("&#34;", '"'),
+        ("&lt;", '<'),
+        ("&gt;", '>'),
+        ("&#39;", '\''),
+        ("&apos;", '\''),
+    ];
+    let mut any = false;
+    for (entity, raw) in ENTITIES {
+        if text.contains(entity) {
+            if text.contains(*raw) {
+                return None;
+            }
+            any = true;
+        }
+    }
+    any.then(|| strip_html(text))
+}
+
 /// `line` without [`HTML_TAGS`] and with the common entities decoded.
 fn strip_html(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
@@ -1187,18 +1355,15 @@ fn clean_visible(visible: &str) -> CleanLine {
         }
         break;
     }
-    let text = if text == original {
-        visible.to_owned()
-    } else {
-        text
-    };
+    let prefixed = text != original;
+    let text = if prefixed { text } else { visible.to_owned() };
     // the klog header stays (its severity letter says E/F/W/I); the message after it is reduced
     let text = match klog_header(&text) {
         Some(msg) => {
             let header = &text[..text.len() - msg.len()];
-            format!("{header}{}", reduce_klog_structured(msg))
+            format!("{header}{}", reduce_klog_structured(msg, true))
         }
-        None => reduce_klog_structured(&text),
+        None => reduce_klog_structured(&text, prefixed),
     };
     CleanLine { text, host }
 }
@@ -1970,8 +2135,10 @@ fn logfmt(s: &str) -> Vec<(String, String)> {
 
 /// klog's structured text: a quoted message first (`"Failed to ..." err="..."`) becomes plain
 /// text; klogr's `"msg"="..." "key"="value"` becomes `... key="value"`. Other text is returned
-/// unchanged.
-fn reduce_klog_structured(s: &str) -> String {
+/// unchanged. A quoted string alone on its line is a message only `after_header` (after a klog
+/// header or a log collector's prefix: klog's `InfoS` with no key); alone on a bare line it is a
+/// value of a JSON array, kept quoted so that a fenced or quoted JSON dump still parses.
+fn reduce_klog_structured(s: &str, after_header: bool) -> String {
     let t = s.trim_start();
     if let Some(after) = t.strip_prefix("\"msg\"=")
         && let Some((msg, mut rest)) = unquote(after)
@@ -2009,7 +2176,7 @@ fn reduce_klog_structured(s: &str) -> String {
     {
         let rest_t = rest.trim_start();
         // only a message followed by key=value pairs (or nothing): klog's structured form
-        let kv_follows = rest_t.is_empty()
+        let kv_follows = (rest_t.is_empty() && after_header)
             || rest_t
                 .split_once('=')
                 .is_some_and(|(k, _)| !k.is_empty() && !k.contains([' ', '"']));
@@ -2032,6 +2199,104 @@ fn reduce_klog_structured(s: &str) -> String {
         }
     }
     s.to_owned()
+}
+
+#[cfg(test)]
+mod reshaped_paste_tests {
+    use super::*;
+
+    fn texts(text: &str) -> Vec<String> {
+        split(text)
+            .into_iter()
+            .flat_map(|s| s.lines.into_iter().map(|l| l.text))
+            .filter(|t| !t.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn soft_wrapped_log_lines_are_joined_back() {
+        let line = "E1201 10:00:00.000000    1234 kubelet.go:100] \"Failed to connect\" err=\"dial tcp 10.0.0.1:6443: connect: connection refused\"";
+        let wrapped: String = line
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(80)
+            .map(|c| c.iter().collect::<String>() + "\n")
+            .collect();
+        let text = format!("{wrapped}I1201 10:00:01.000000    1234 kubelet.go:101] next\n");
+        let got = split(text.trim_end());
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].lines.len(), 2, "{:?}", got[0].lines);
+        assert_eq!(got[0].lines[0].number, 1);
+        assert!(got[0].lines[0].text.contains("connect: connection refused"));
+        assert_eq!(got[0].lines[1].number, 3);
+        // a journald line wrapped at 120: the host stays
+        let journal = format!("Dec 01 10:00:00 node-07 kubelet[1234]: {}", "x".repeat(150));
+        let pieces: Vec<String> = journal
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(120)
+            .map(|c| c.iter().collect())
+            .collect();
+        let got = split(&pieces.join("\n"));
+        assert_eq!(got[0].lines.len(), 1);
+        assert_eq!(got[0].lines[0].host, "node-07");
+        assert_eq!(got[0].lines[0].text, "x".repeat(150));
+    }
+
+    #[test]
+    fn lines_as_long_as_a_terminal_by_chance_stay_apart() {
+        // kubectl's hint is 80 columns long; the next line is a message of its own
+        let text = "To further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\nUnable to connect to the server: EOF\n";
+        assert_eq!(texts(text).len(), 2);
+        // a table drawn with box characters: every row as long
+        let row = format!("|{}|", " ".repeat(78));
+        let rule = format!("+{}+", "-".repeat(78));
+        let text = format!("{rule}\n{row}\n{row}\n{rule}\n");
+        assert_eq!(texts(&text).len(), 4);
+        // a table of equal rows is no log: never joined
+        let text = "NAME                                     STATUS   ROLES    AGE   VERSION\nnode-01                                  Ready    <none>   10d   v1.28.2\nnode-02                                  Ready    <none>   10d   v1.28.2\n";
+        assert_eq!(texts(text).len(), 3);
+    }
+
+    #[test]
+    fn html_escaped_as_a_whole_is_decoded_and_mixed_text_is_not() {
+        assert_eq!(
+            html_unescaped("status: &quot;True&quot;\nmsg: &#39;a &lt;b&gt;&#39; &amp; c\n")
+                .as_deref(),
+            Some("status: \"True\"\nmsg: 'a <b>' & c\n")
+        );
+        // a raw quote next to an entity: the entity may be data
+        assert_eq!(html_unescaped("a: \"x\"\nb: &quot;\n"), None);
+        assert_eq!(html_unescaped("no entity & nothing\n"), None);
+    }
+
+    #[test]
+    fn details_opened_and_titled_on_one_line_is_a_wrapper() {
+        for l in [
+            "<details><summary>kubectl describe node</summary>",
+            "<details open><summary>logs</summary>",
+            "<details open>",
+            "</details>",
+        ] {
+            assert!(is_fence_or_wrapper(l), "{l}");
+        }
+        assert!(!is_fence_or_wrapper(
+            "<details><summary>a</summary> text after"
+        ));
+        let text = "<details><summary>npu-smi info</summary>\n\n```\n+---+\n```\n</details>\n";
+        assert_eq!(texts(text), ["+---+"]);
+        assert_eq!(prompt_command("# npu-smi info"), Some("npu-smi info"));
+    }
+
+    #[test]
+    fn a_lone_quoted_value_is_kept_quoted_but_a_logged_message_is_not() {
+        let json = "```\n{\n \"values\": [\n  \"ml-train-prio\"\n ]\n}\n```\n";
+        assert!(texts(json).iter().any(|t| t == "  \"ml-train-prio\""));
+        let klog = "I1201 10:00:00.000000    1234 server.go:12] \"Starting kubelet\"";
+        assert!(clean_line(klog).text.ends_with("] Starting kubelet"));
+        let journald = "Dec 01 10:00:00 node-01 kubelet[1]: \"Starting kubelet\"";
+        assert_eq!(clean_line(journald).text, "Starting kubelet");
+    }
 }
 
 #[cfg(test)]

@@ -39,6 +39,10 @@ mod cluster_import_flow;
 #[path = "programs/pod_admit_flags.rs"]
 mod pod_admit_flags;
 
+/// Every real case pasted in the shapes people paste (issue 8 item 5): same conclusions.
+#[path = "real_cases/metamorphic.rs"]
+mod metamorphic;
+
 use serde_json::Value;
 
 mod support;
@@ -157,6 +161,12 @@ fn check_case(bin: &Path, meta_path: &Path, expect: &Value) -> Vec<String> {
             )];
         }
     };
+    check_report(&report, code, expect)
+}
+
+/// Checks one report (`cluster_diagnose --output json`'s document) and its exit code against a
+/// case's `expect` block; returns the failures, each a line naming what was expected.
+fn check_report(report: &Value, code: Option<i32>, expect: &Value) -> Vec<String> {
     let findings = report["findings"].as_array().cloned().unwrap_or_default();
     let mut failures = Vec::new();
     for want in expect["fire"].as_array().into_iter().flatten() {
