@@ -91,6 +91,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     "exempt the API server from the proxy where the client runs (add its host to NO_PROXY/no_proxy: `export NO_PROXY=$NO_PROXY,<api-server-host>`); if the traffic must go through it, check the certificate it presents (`curl -v <server>/version` shows the issuer) and never replace the cluster's CA with the proxy's in the kubeconfig".to_owned(),
                 )
             }
+            // a certificate without the SANs Go needs, or with the wrong key usage: the
+            // catalog entry (crypto/x509 verify.go) names which
+            _ if matches!(
+                s.detail("entry"),
+                "go.x509-no-ip-sans" | "go.x509-no-names" | "go.x509-legacy-cn" | "go.x509-key-usage"
+            ) =>
+            {
+                crate::catalog::entry(s.detail("entry")).map_or_else(
+                    || (String::new(), String::new()),
+                    |e| e.cause_and_remedy(s),
+                )
+            }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             // an admission plugin of the API server reading objects through its own loopback

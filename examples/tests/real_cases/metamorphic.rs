@@ -215,6 +215,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),
     (
+        "cases/logs/kubelet-126-upgrade-cri-v1-not-implemented-pi.journal",
+        "soft-wrap-80",
+        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+    ),
+    (
         "cases/logs/kubelet-swap-structured-truncated-journal.txt",
         "soft-wrap-80",
         "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
