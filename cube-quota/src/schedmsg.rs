@@ -920,6 +920,14 @@ impl Reason {
         }
     }
 
+    /// Reads one reason text of any version: a wording of [`REASON_WORDINGS`] (v1.10-v1.36),
+    /// else a pre-v1.10 predicate name of [`LEGACY_PREDICATE_REASONS`] (`PodToleratesNodeTaints`,
+    /// which v1.9-era histograms print as `1 PodToleratesNodeTaints`), else
+    /// [`ReasonKind::Unknown`] with the text kept.
+    pub fn parse_any_version(text: &str) -> Reason {
+        legacy_reason(text)
+    }
+
     /// A reason of `kind` in the wording of `version`, with `values` filled in; `None` when the
     /// version prints no such reason (or a needed value is missing).
     pub fn render(

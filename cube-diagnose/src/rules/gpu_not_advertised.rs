@@ -6,6 +6,8 @@
 
 use std::collections::BTreeSet;
 
+use cube_quota::schedmsg::{Reason, ReasonKind};
+
 use crate::classify::{SignalKind, events::parse_reasons};
 use crate::gpu::{ChainLink, claims_text, gpu_chains, source_evidence};
 use crate::resources::is_gpu_resource;
@@ -319,12 +321,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if !seen.insert((s.detail("nodes").to_owned(), s.detail("reasons").to_owned())) {
             continue;
         }
-        let reasons = parse_reasons(s.detail("reasons"));
+        // each reason read with the scheduler's grammar, whatever its version's wording
+        // (`node(s) had taints that the pod didn't tolerate` of v1.10-v1.19, `node(s) had taint
+        // {k: v}, that the pod didn't tolerate`, `node(s) had untolerated taint(s)`, the
+        // pre-v1.10 predicate name `PodToleratesNodeTaints`: cube_quota::schedmsg)
+        let reasons: Vec<(u32, Reason)> = parse_reasons(s.detail("reasons"))
+            .into_iter()
+            .map(|(n, r)| (n, Reason::parse_any_version(&r)))
+            .collect();
         let total: u32 = s.detail("nodes").parse().unwrap_or(0);
         let gpu_missing: Vec<(u32, &str)> = reasons
             .iter()
             .filter_map(|(n, r)| {
-                r.strip_prefix("Insufficient ")
+                r.resource()
                     .filter(|res| is_gpu_resource(res))
                     // HAMi's virtual shares (gpumem, gpucores, ...) are never node capacity:
                     // pod-unschedulable says which scheduler should have placed the pod
@@ -339,7 +348,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         };
         let neutral: u32 = reasons
             .iter()
-            .filter(|(_, r)| r.contains("taint") || r.contains("unschedulable"))
+            .filter(|(_, r)| {
+                matches!(
+                    r.kind,
+                    ReasonKind::UntoleratedTaint | ReasonKind::Unschedulable
+                )
+            })
             .map(|(n, _)| *n)
             .sum();
         if count + neutral < total || advertised.contains(res) {
@@ -358,7 +372,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             String::new()
         };
-        let message = if node_data {
+        // the input holds fewer nodes than the scheduler counted: the nodes reporting
+        // Insufficient may be ones it does not show
+        let shown = ctx
+            .snapshot()
+            .nodes
+            .iter()
+            .filter(|n| !n.status.allocatable.is_empty() || !n.status.capacity.is_empty())
+            .count();
+        let message = if node_data && shown < total as usize {
+            format!(
+                "{count} of {total} nodes report Insufficient {res}; none of the {shown} node(s) in the input advertises it, but the ones reporting it may be nodes the input does not show: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
+            )
+        } else if node_data {
             format!(
                 "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
             )
@@ -699,6 +725,51 @@ mod tests {
         assert_eq!(
             run_rule("gpu-not-advertised", &mk("Deleted_2024.04.16 09:12:40")).len(),
             1
+        );
+    }
+
+    #[test]
+    fn every_taint_wording_is_read_as_a_taint() {
+        // kubernetes/kubernetes: v1.8-v1.9 predicate name, v1.10-v1.19 predicates/error.go,
+        // v1.20-v1.25, v1.26-v1.34 and v1.35+ tainttoleration/taint_toleration.go
+        for taint in [
+            "1 PodToleratesNodeTaints",
+            "1 node(s) had taints that the pod didn't tolerate",
+            "1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate",
+            "1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }",
+            "1 node(s) had untolerated taint(s)",
+        ] {
+            let msg = format!("0/2 nodes are available: 1 Insufficient nvidia.com/gpu, {taint}.");
+            let f = run_log("gpu-not-advertised", &msg);
+            assert_eq!(f.len(), 1, "{taint}: {f:#?}");
+            assert!(f[0].message.contains("either"), "{taint}: {}", f[0].message);
+            // a GPU node of the input that advertises: never 'not advertised'
+            let mut i = crate::Inputs::new();
+            i.add("node.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-1\nstatus:\n  capacity:\n    nvidia.com/gpu: \"1\"\n  allocatable:\n    nvidia.com/gpu: \"1\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n");
+            i.add("events.txt", &msg);
+            let f = crate::rules::testutil::run_inputs("gpu-not-advertised", &i);
+            assert!(f.is_empty(), "{taint}: {f:#?}");
+        }
+        // the tainted control-plane node alone in the input: the GPU node may be elsewhere
+        let mut i = crate::Inputs::new();
+        i.add("node.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: master-1\nspec:\n  taints:\n  - {key: node-role.kubernetes.io/master, effect: NoSchedule}\nstatus:\n  capacity:\n    cpu: \"4\"\n  allocatable:\n    cpu: \"4\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n");
+        i.add(
+            "events.txt",
+            "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had taints that the pod didn't tolerate.",
+        );
+        let f = crate::rules::testutil::run_inputs("gpu-not-advertised", &i);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message
+                .contains("may be nodes the input does not show"),
+            "{}",
+            f[0].message
+        );
+        let f = crate::rules::testutil::run_inputs("pod-unschedulable", &i);
+        assert!(
+            f.iter()
+                .any(|x| x.message.contains("may be nodes the input does not show")),
+            "{f:#?}"
         );
     }
 

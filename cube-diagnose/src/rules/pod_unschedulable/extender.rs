@@ -34,6 +34,38 @@ const KNOWN: &[Known] = &[
         cause: "the namespace's GPU quota of gpu-admission does not cover these nodes: the node's GPU model label or pool label is not among the gpuModels / pools of the pod's namespace entry in gpu-admission's quota ConfigMap (a namespace without an entry gets none), so the extender rejects them whatever GPUs they have free",
         remedy: "add the pod's namespace (with the nodes' GPU model and pool) to gpu-admission's quota ConfigMap (the format of tkestack/gpu-admission docs/gpu-quota.md), check the nodes carry the model and pool labels it names (`kubectl get nodes --show-labels`), then restart gpu-admission so it reloads the quota",
     },
+    // tkestack/gpu-admission pkg/predicate/gpu_predicate.go (deviceFilter): its verdicts on
+    // each node's vcuda cards (`failedNodesMap[node] = ...`); `pod <uid> ...` names the pod
+    Known {
+        text: "no GPU device",
+        component: "the tkestack gpu-admission scheduler extender (TKE gpu-manager)",
+        cause: "gpu-admission sees no GPU on these nodes (util.IsGPUEnabledNode: no tencent.com/vcuda-core in the node's capacity): gpu-manager does not run or has not registered there",
+        remedy: "check the gpu-manager DaemonSet pod on those nodes (`kubectl -n kube-system get pods -o wide | grep gpu-manager`, its log) and that the node's capacity lists tencent.com/vcuda-core and tencent.com/vcuda-memory (`kubectl describe node <node>`)",
+    },
+    Known {
+        text: "does not match with this node",
+        component: "the tkestack gpu-admission scheduler extender (TKE gpu-manager)",
+        cause: "gpu-admission's allocator found no card (or set of cards) on these nodes with the free vcuda-core and vcuda-memory the pod asks for: the cards are taken by other pods, or a fractional request does not fit one card",
+        remedy: "compare the pod's tencent.com/vcuda-core (100 = one card) and tencent.com/vcuda-memory with the cards' free share on the nodes (the pods holding them: `kubectl get pods -A -o wide --field-selector spec.nodeName=<node>`); lower the request or free a card",
+    },
+    Known {
+        text: "has already been matched to another node",
+        component: "the tkestack gpu-admission scheduler extender (TKE gpu-manager)",
+        cause: "gpu-admission picks exactly one node per pod and rejects every other node with this text: these nodes are not the problem, the other reasons of the message are",
+        remedy: "read the message's other reasons (the node gpu-admission chose failed another filter), or the gpu-admission log for the pod",
+    },
+    Known {
+        text: "update pod annotation failed",
+        component: "the tkestack gpu-admission scheduler extender (TKE gpu-manager)",
+        cause: "gpu-admission chose a card but could not write its predicate annotations to the pod (API server error, RBAC of its service account)",
+        remedy: "read the gpu-admission log for `failed to add annotation` and check its RBAC (patch on pods)",
+    },
+    Known {
+        text: "failed to get pods on node",
+        component: "the tkestack gpu-admission scheduler extender (TKE gpu-manager)",
+        cause: "gpu-admission could not list the pods of these nodes from its informer cache",
+        remedy: "read the gpu-admission log and check its RBAC (list/watch pods) and its connection to the API server",
+    },
     // kubernetes-sigs/scheduler-plugins pkg/coscheduling/core/core.go (PodGroupManager
     // PreFilter; before v1.26 kube-scheduler counted a PreFilter rejection once per node, from
     // v1.26 it is the message's PreFilter sentence)
@@ -207,5 +239,34 @@ mod tests {
             schedmsg::parse("0/1 nodes are available: 1 Insufficient GPU Memory in one device.")
                 .unwrap();
         assert!(explain(&m.reasons[0], 1).unwrap().0.contains("gpushare"));
+    }
+
+    #[test]
+    fn gpu_admission_device_filter_verdicts() {
+        // tkestack/gpu-admission pkg/predicate/gpu_predicate.go deviceFilter: the node
+        // without vcuda resources, the allocator's no-fit, the other nodes of a matched pod
+        let f = run_rule(
+            "pod-unschedulable",
+            "Warning  FailedScheduling  12s  default-scheduler  0/3 nodes are available: 1 pod 00000000-0000-0000-0000-000000000000 does not match with this node, 2 no GPU device.",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let all = format!("{} {}", f[0].message, f[0].remedy);
+        assert!(all.contains("gpu-admission"), "{all}");
+        assert!(all.contains("vcuda"), "{all}");
+        for text in [
+            "pod 00000000-0000-0000-0000-000000000000 has already been matched to another node",
+            "update pod annotation failed",
+            "failed to get pods on node",
+        ] {
+            let m = schedmsg::parse(&format!("0/1 nodes are available: 1 {text}.")).unwrap();
+            let (cause, _) = explain(&m.reasons[0], 1).expect(text);
+            assert!(cause.contains("gpu-admission"), "{text}: {cause}");
+        }
+        // and never read as a GPU the node does not advertise
+        assert!(crate::rules::testutil::run_log(
+            "gpu-not-advertised",
+            "0/3 nodes are available: 1 pod 00000000-0000-0000-0000-000000000000 does not match with this node, 2 no GPU device."
+        )
+        .is_empty());
     }
 }

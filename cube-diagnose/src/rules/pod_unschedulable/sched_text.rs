@@ -1034,6 +1034,33 @@ fn explain_with_nodes(
                 .collect();
             return e;
         }
+        // the scheduler counted nodes the input does not show: the ones reporting Insufficient
+        // may be among them (a describe of the tainted control-plane node alone)
+        if m.nodes > rows.len() {
+            let mut e = Explained::new(
+                format!(
+                    "none of the {} node(s) in the input advertises {res}, but the scheduler counted {} nodes: the {n} reporting Insufficient {res} may be nodes the input does not show, so whether {res} is never advertised or all in use there cannot be told from it",
+                    rows.len(),
+                    m.nodes
+                ),
+                format!(
+                    "tell them apart with `{}` on the whole cluster: <none> or 0 = never advertised (check the device plugin on those nodes); a number = compare with the {res} requested there (`kubectl describe node <node>`, \"Allocated resources\")",
+                    nodes_command(res)
+                ),
+            );
+            e.evidence = rows
+                .iter()
+                .take(max_nodes)
+                .map(|r| {
+                    Evidence::field(
+                        obj("Node", "", r.node),
+                        format!("status.allocatable.{res}"),
+                        "<absent>",
+                    )
+                })
+                .collect();
+            return e;
+        }
         let mut e = Explained::new(
             format!(
                 "no node advertises allocatable {res} ({} node(s) in the snapshot, none with {res} above 0 in capacity or allocatable): {res} was never advertised (or registered at 0), so the pod cannot fit until the device plugin registers it",
