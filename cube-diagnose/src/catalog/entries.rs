@@ -612,6 +612,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "join-csr-not-approved", Error).group("csr")
         .says("kube-controller-manager's csrapproving controller recognises the node certificate request {csr} as {kinds} but will not approve it: the requester may not create certificatesigningrequests/{kinds} (the auto-approval ClusterRoleBinding kubeadm creates is missing), so the CSR stays Pending and the node gets no client certificate", CSR_APPROVAL_REMEDY)
         .samples(&[("csr", "\"csr-6zgzk\""), ("kinds", "[nodeclient]")]),
+    // the same line cut after the request's name (a pager, a terminal that soft-wrapped it
+    // before `[nodeclient]`): only sarapprove.go prints `recognized csr %q as`
+    Entry::new("kcm.csr-sar-not-approved-cut", F::Kubelet,
+        "recognized csr {csr:w} as",
+        K8S, "pkg/controller/certificates/approver/sarapprove.go (sarApprover.handle)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("kube-controller-manager's csrapproving controller recognises the node certificate request {csr} but will not approve it (`subject access review was not approved`): the requester may not create certificatesigningrequests/nodeclient (the auto-approval ClusterRoleBinding kubeadm creates is missing), so the CSR stays Pending and the node gets no client certificate", CSR_APPROVAL_REMEDY)
+        .samples(&[("csr", "\"csr-6zgzk\"")]),
     Entry::new("client.csr-denied", F::Kubelet,
         "certificate signing request is denied, reason: {reason}, message: {message}",
         "kubernetes/client-go", "util/certificate/csr/csr.go (WaitForCertificate)", "v1.8+")
