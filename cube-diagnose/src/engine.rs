@@ -577,6 +577,7 @@ mod tests {
             "join-token-invalid",
             "join-ca-hash-mismatch",
             "join-apiserver-unreachable",
+            "join-csr-not-approved",
             "gpu-not-advertised",
             "device-plugin-not-scheduled",
             "gpu-resource-name-mismatch",

@@ -77,7 +77,13 @@ const WAITING_PROVISIONER_REMEDY: &str = "`kubectl get storageclass` shows the c
 
 const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
 
-/// Every catalog entry.
+/// How a node client certificate request gets approved (kubeadm's bootstrap RBAC:
+/// cmd/kubeadm/app/phases/bootstraptoken/node/tlsbootstrap.go `AutoApproveNodeBootstrapTokens`
+/// and `AutoApproveNodeCertificateRotation`; the csrapproving and csrsigning controllers of
+/// kube-controller-manager).
+pub(crate) const CSR_APPROVAL_REMEDY: &str = "approve what is pending now: `kubectl get csr` lists it (CONDITION Pending, REQUESTOR system:bootstrap:<token id> or system:node:<node>), `kubectl certificate approve <name>` approves it; then restore auto-approval for the next nodes: kubeadm's ClusterRoleBindings `kubeadm:node-autoapprove-bootstrap` (ClusterRole system:certificates.k8s.io:certificatesigningrequests:nodeclient for the group system:bootstrappers:kubeadm:default-node-token) and `kubeadm:node-autoapprove-certificate-rotation` (ClusterRole system:certificates.k8s.io:certificatesigningrequests:selfnodeclient for the group system:nodes) must exist (`kubectl get clusterrolebinding | grep autoapprove`; `kubeadm init phase bootstrap-token` on a control-plane node re-creates them), and kube-controller-manager must run its csrapproving and csrsigning controllers (`--controllers` must not exclude them; --cluster-signing-cert-file and --cluster-signing-key-file must name the cluster CA)";
+
+/// Every catalog entry./// Every catalog entry.
 pub static ENTRIES: &[Entry] = &[
     // ------------------------------------------------------------------ kubeadm: token / discovery
     Entry::new("kubeadm.token.jws-missing-legacy", F::Kubeadm,
@@ -112,6 +118,53 @@ pub static ENTRIES: &[Entry] = &[
         K8S, TOKEN_GO, "v1.26+")
         .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
         .says("cluster-info carries no signature for token {token_id}: the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    // The same texts with the token id cut off (a pager or terminal cut the line, a klog
+    // header cut, a paste that dropped the quoted id, or a redacted id): the conclusion is the
+    // same, only the id is unknown. Table order puts them after the entries with the id (one
+    // match per group). Wordings of cmd/kubeadm/app/discovery/token/token.go by release:
+    // v1.8-v1.12 `there is no JWS signed token in the %s ConfigMap. This token id %q is invalid
+    // for this cluster, can't connect`; v1.13-v1.25 `token id %q is invalid for this cluster or
+    // it has expired. Use "kubeadm token create" on the master node (control-plane node from
+    // v1.20) to create a new valid token`; v1.26+ getClusterInfo's `could not find a JWS
+    // signature in the cluster-info ConfigMap for token ID %q` (returned when the poll times
+    // out, logged at V(1) as `[discovery] Retrying due to error: ...`), earlier v1.26-v1.28
+    // `The cluster-info ConfigMap does not yet contain a JWS signature for token ID %q, will
+    // try again`; validateClusterInfoToken keeps the v1.20 `token id %q is invalid ...` text.
+    Entry::new("kubeadm.token.jws-not-found-no-id", F::Kubeadm,
+        "could not find a JWS signature in the cluster-info ConfigMap",
+        K8S, TOKEN_GO, "v1.26+ (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("cluster-info carries no signature for the join's token (its id is cut off in the text): the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    Entry::new("kubeadm.token.jws-waiting-no-id", F::Kubeadm,
+        "ConfigMap does not yet contain a JWS signature for token ID",
+        K8S, TOKEN_GO, "v1.26-v1.28 (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("cluster-info carries no signature for the join's token yet (its id is cut off in the text): the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    Entry::new("kubeadm.token.jws-missing-legacy-no-id", F::Kubeadm,
+        "there is no JWS signed token in the {configmap:w} ConfigMap",
+        K8S, TOKEN_GO, "v1.8-v1.12 (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the join's bootstrap token is unknown to the cluster (expired, deleted, or not signed yet; its id is cut off in the text)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command")
+        .samples(&[("configmap", "cluster-info")]),
+    Entry::new("karmada.register.token-invalid-no-id", F::Karmada,
+        "is invalid for this cluster or it has expired. Use \"{command}\" on the karmada-control-plane",
+        "karmada-io/karmada", "pkg/karmadactl/register/register.go", "v1.8+ (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the Karmada bootstrap token is unknown to the Karmada control plane (expired or deleted; its id is cut off in the text)", "on the Karmada control plane run `karmadactl token create --print-register-command` and register again with the printed command")
+        .samples(&[("command", "karmadactl token create")]),
+    Entry::new("kubeadm.token.invalid-or-expired-no-id", F::Kubeadm,
+        "is invalid for this cluster or it has expired",
+        K8S, TOKEN_GO, "v1.13+ (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the join's bootstrap token is unknown to the cluster (expired, deleted, or not signed yet; its id is cut off in the text)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command"),
+    // v1.26+ discovery's V(1) lines while it polls cluster-info (token.go getClusterInfo)
+    Entry::new("kubeadm.discovery.waiting-jws", F::Kubeadm,
+        "[discovery] Waiting for the cluster-info ConfigMap to receive a JWS signature for token ID {token_id:w}",
+        K8S, TOKEN_GO, "v1.26+").complete().join()
+        .samples(&[("token_id", "\"abcdef\"")]),
+    Entry::new("kubeadm.discovery.retrying", F::Kubeadm,
+        "[discovery] Retrying due to error: {error}",
+        K8S, TOKEN_GO, "v1.26+").join(),
     Entry::new("kubeadm.token.jws-verify-failed", F::Kubeadm,
         "failed to verify JWS signature of received cluster info object, can't trust this API Server",
         K8S, TOKEN_GO, "v1.8+")
@@ -187,6 +240,30 @@ pub static ENTRIES: &[Entry] = &[
         "[bootstrap] The server supports the Certificates API ({api:w})",
         K8S, "cmd/kubeadm/app/node/csr.go", "v1.8-v1.9").complete().join()
         .samples(&[("api", "certificates.k8s.io/v1beta1")]),
+    // kubeadm v1.4-v1.8 requested the node's client certificate itself and waited for the
+    // approval (cmd/kubeadm/app/node/csr.go; `<node/csr>` tags before v1.6): progress lines,
+    // concluded over the whole text by classify::csr (a text that stops after the request)
+    Entry::new("kubeadm.csr.created", F::Kubeadm,
+        "reated API client to obtain unique certificate for this node, generating keys and certificate signing request",
+        K8S, "cmd/kubeadm/app/node/csr.go (PerformTLSBootstrap)", "v1.4-v1.8").complete().join(),
+    Entry::new("kubeadm.csr.received", F::Kubeadm,
+        "eceived signed certificate from the API server",
+        K8S, "cmd/kubeadm/app/node/csr.go (PerformTLSBootstrap)", "v1.4-v1.8").complete().join(),
+    Entry::new("kubeadm.csr.request-failed", F::Kubeadm,
+        "failed to request signed certificate from the API server [{error}]",
+        K8S, "cmd/kubeadm/app/node/csr.go (PerformTLSBootstrap)", "v1.4-v1.7").join(),
+    // kubeadm's explanation printed around a failed kubelet wait (cmd/kubeadm/app/cmd/phases/
+    // join/kubelet.go kubeadmJoinFailMsg, init's wait-control-plane phase): text of its own,
+    // the error it frames is on the next line and judged there
+    Entry::new("kubeadm.fail-msg.header", F::Kubeadm,
+        "Unfortunately, an error has occurred:",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go (kubeadmJoinFailMsg)", "v1.11+").complete().join(),
+    Entry::new("kubeadm.fail-msg.likely-caused", F::Kubeadm,
+        "This error is likely caused by:",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go (kubeadmJoinFailMsg)", "v1.11+").complete().join(),
+    Entry::new("kubeadm.fail-msg.systemd", F::Kubeadm,
+        "If you are on a systemd-powered system, you can try to troubleshoot the error with the following commands:",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go (kubeadmJoinFailMsg)", "v1.11+").complete().join(),
     Entry::new("kubeadm.config.reading", F::Kubeadm,
         "Reading configuration from the cluster...",
         K8S, "cmd/kubeadm/app/cmd/join.go (`[join]` v1.13, `[preflight]` v1.14+), cmd/kubeadm/app/cmd/upgrade/common.go (`[upgrade/config]`)", "v1.13+").complete().join(),
@@ -521,6 +598,40 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert")
         .says("the kubelet has no valid client certificate and no bootstrap kubeconfig ({file}) to get a new one: it cannot start", KUBELET_CERT_REMEDY)
         .samples(&[("file", "/etc/kubernetes/bootstrap-kubelet.conf")]),
+    // Nobody approves the kubelet's client certificate request: kube-controller-manager's
+    // csrapproving controller recognises a node client CSR but the SubjectAccessReview for its
+    // requester is denied, because the ClusterRoleBinding that grants the `nodeclient` (or
+    // `selfnodeclient`) subresource is missing (kubernetes/kubernetes
+    // pkg/controller/certificates/approver/sarapprove.go `recognized csr %q as %v but subject
+    // access review was not approved`, logged by certificate_controller.go as `Sync %v failed
+    // with : %v`); or a person / policy denied it (client-go util/certificate/csr/csr.go
+    // WaitForCertificate `certificate signing request is denied, reason: %v, message: %v`).
+    Entry::new("kcm.csr-sar-not-approved", F::Kubelet,
+        "recognized csr {csr:w} as {kinds} but subject access review was not approved",
+        K8S, "pkg/controller/certificates/approver/sarapprove.go (sarApprover.handle)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("kube-controller-manager's csrapproving controller recognises the node certificate request {csr} as {kinds} but will not approve it: the requester may not create certificatesigningrequests/{kinds} (the auto-approval ClusterRoleBinding kubeadm creates is missing), so the CSR stays Pending and the node gets no client certificate", CSR_APPROVAL_REMEDY)
+        .samples(&[("csr", "\"csr-6zgzk\""), ("kinds", "[nodeclient]")]),
+    // the same line cut after the request's name (a pager, a terminal that soft-wrapped it
+    // before `[nodeclient]`): only sarapprove.go prints `recognized csr %q as`
+    Entry::new("kcm.csr-sar-not-approved-cut", F::Kubelet,
+        "recognized csr {csr:w} as",
+        K8S, "pkg/controller/certificates/approver/sarapprove.go (sarApprover.handle)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("kube-controller-manager's csrapproving controller recognises the node certificate request {csr} but will not approve it (`subject access review was not approved`): the requester may not create certificatesigningrequests/nodeclient (the auto-approval ClusterRoleBinding kubeadm creates is missing), so the CSR stays Pending and the node gets no client certificate", CSR_APPROVAL_REMEDY)
+        .samples(&[("csr", "\"csr-6zgzk\"")]),
+    Entry::new("client.csr-denied", F::Kubelet,
+        "certificate signing request is denied, reason: {reason}, message: {message}",
+        "kubernetes/client-go", "util/certificate/csr/csr.go (WaitForCertificate)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("the node's certificate signing request was denied ({reason}: {message}): a person, a policy or an approver other than kube-controller-manager's refused it, so the kubelet gets no client certificate", "find who denied it (`kubectl get csr` shows Denied; `kubectl describe csr <name>` the condition's reason and message), fix that approver or policy, then let the kubelet request again (`systemctl restart kubelet` on the node) and approve the new request (`kubectl certificate approve <name>`)")
+        .samples(&[("reason", "AdminDenied"), ("message", "denied by policy")]),
+    Entry::new("kubelet.csr-waiting", F::Kubelet,
+        "Waiting for client certificate to be issued",
+        K8S, "pkg/kubelet/certificate/bootstrap/bootstrap.go (requestNodeCertificate, V(2))", "v1.19+").complete().join(),
+    Entry::new("client.csr-approved-waiting", F::Kubelet,
+        "certificate signing request {csr:w} is approved, waiting to be issued",
+        "kubernetes/client-go", "util/certificate/csr/csr.go (WaitForCertificate, V(2))", "v1.8+").complete().join(),
     Entry::new("kubelet.csr-unauthorized", F::Kubelet,
         "Failed while requesting a signed certificate from the control plane: cannot create certificate signing request: Unauthorized",
         "kubernetes/client-go", "util/certificate/certificate_manager.go", "v1.8+")
@@ -881,15 +992,79 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("k3s.agent.node-password-rejected", F::K3s,
         "Node password rejected, duplicate hostname or contents of '{file:w}' may not match server node-passwd entry, try enabling a unique node name with the --with-node-id flag",
         K3S, "pkg/agent/config/config.go", "v1.19+")
-        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
         .says("the server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its password file no longer matches the server's <node>.node-password secret", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent")
         .samples(&[("file", "/etc/rancher/node/password")]),
     Entry::new("k3s.agent.node-password-rejected-legacy", F::K3s,
         "Node password rejected, contents of '{file:w}' may not match server",
         K3S, "pkg/agent/config/config.go", "v0.5-v1.18")
-        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
         .says("the server rejects this agent's node password: another node registered this hostname, or this machine was re-installed", "give this machine a unique hostname, or remove its old entry from the server's node-passwd file (/var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent")
         .samples(&[("file", "/var/lib/rancher/k3s/agent/node-password.txt")]),
+    // The same refusal in the other wordings of k3s-io/k3s: the path in the agent's text
+    // quoted or not (pasted through a shell or a wiki, `contents of /etc/rancher/node/password
+    // may not match`), the v0.5 agent that printed the supervisor's bare answer for its node
+    // certificate (`https://<server>:6443/v1-k3s/node.crt: 403 Forbidden`,
+    // pkg/agent/config/config.go getNodeNamedCrt before the 403 got its own message; later
+    // releases ask for serving-kubelet.crt / client-kubelet.crt), and the server's side:
+    // pkg/server/router.go `Node password validation failed for [%s]` (v0.5, passwd file),
+    // `Node password validation failed for '%s', using passwd file '%s'` (v0.6-v1.19,
+    // server/cred/node-passwd), pkg/nodepassword/nodepassword.go `unable to verify hash for
+    // node '%s'` (v1.20+, the kube-system <node>.node-password.<program> secret).
+    Entry::new("k3s.agent.node-password-rejected-unquoted", F::K3s,
+        "Node password rejected, duplicate hostname or contents of {file} may not match server",
+        K3S, "pkg/agent/config/config.go", "v1.19+")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its password file no longer matches the server's <node>.node-password secret", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent")
+        .samples(&[("file", "/etc/rancher/node/password")]),
+    Entry::new("k3s.agent.node-password-rejected-legacy-unquoted", F::K3s,
+        "Node password rejected, contents of {file} may not match server",
+        K3S, "pkg/agent/config/config.go", "v0.6-v1.18")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the server rejects this agent's node password: another node registered this hostname, or this machine was re-installed", "give this machine a unique hostname, or remove its old entry from the server's node-passwd file (/var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent")
+        .samples(&[("file", "/var/lib/rancher/k3s/agent/node-password.txt")]),
+    Entry::new("k3s.agent.node-crt-forbidden", F::K3s,
+        "/v1-k3s/node.crt: 403 Forbidden",
+        K3S, "pkg/agent/config/config.go (getNodeNamedCrt: the supervisor's status)", "v0.5")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the k3s server answers 403 Forbidden for this agent's node certificate: k3s v0.5 refuses it when the agent's node password does not match the server's entry for this hostname (another node registered the name, or this machine was re-installed and made a new password)", "give this machine a unique hostname, or on the server remove this node's line from the node-passwd file (/var/lib/rancher/k3s/server/node-passwd in v0.5, server/cred/node-passwd later) and restart the agent; upgrade k3s, whose later agents say `Node password rejected`"),
+    Entry::new("k3s.agent.kubelet-crt-forbidden", F::K3s,
+        "kubelet.crt: 403 Forbidden",
+        K3S, "pkg/agent/config/config.go (getNodeNamedCrt: serving-kubelet.crt / client-kubelet.crt)", "v0.6+")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the server answers 403 Forbidden for this agent's kubelet certificate: the supervisor refuses a node password that does not match the one it holds for this hostname (another node registered the name, or this machine was re-installed)", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password on the server (v1.20+: `kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2; older: its line in /var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent"),
+    Entry::new("k3s.server.node-password-validation-failed-legacy", F::K3s,
+        "Node password validation failed for [{node:w}]",
+        K3S, "pkg/server/router.go (ensureNodePassword)", "v0.5")
+        .to(K::Known, "node-duplicate-hostname", Error).group("k3s-node-password").subject("Node/{node}").join()
+        .says("the k3s server refuses node {node}: the password its agent sent does not match the one the server's passwd file holds for that name (another machine registered it first, or the agent was re-installed)", "give the new machine a unique hostname, or if it is the same machine remove the `node:{node}` line from /var/lib/rancher/k3s/server/node-passwd on the server and restart the agent"),
+    Entry::new("k3s.server.node-password-validation-failed", F::K3s,
+        "Node password validation failed for '{node:w}', using passwd file '{file:w}'",
+        K3S, "pkg/server/router.go (ensureNodePassword)", "v0.6-v1.19")
+        .to(K::Known, "node-duplicate-hostname", Error).group("k3s-node-password").subject("Node/{node}").join()
+        .says("the k3s server refuses node {node}: the password its agent sent does not match the entry in {file} (another machine registered that name first, or the agent was re-installed and made a new password)", "give the new machine a unique hostname (`--node-name`), or if it is the same machine remove the line of {node} from {file} on the server and restart the agent")
+        .samples(&[("file", "/var/lib/rancher/k3s/server/cred/node-passwd")]),
+    Entry::new("k3s.server.node-password-hash-mismatch", F::K3s,
+        "unable to verify hash for node '{node:w}': hash does not match",
+        K3S, "pkg/nodepassword/nodepassword.go (verifyHash)", "v1.20+")
+        .to(K::Known, "node-duplicate-hostname", Error).group("k3s-node-password").subject("Node/{node}").join()
+        .says("the server refuses node {node}: the node password its agent sent does not match the hash in the kube-system secret {node}.node-password.<k3s|rke2> (another machine registered that name first, or the agent was re-installed and made a new /etc/rancher/node/password)", "if another machine owns the name, give the new one a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed: `kubectl -n kube-system delete secret {node}.node-password.k3s` (`.rke2` for rke2) on the server, then restart the agent"),
+    Entry::new("k3s.etcd.duplicate-node-name", F::K3s,
+        "duplicate node name found, please use a unique name for this node",
+        K3S, "pkg/etcd/etcd.go (join: a member of this name exists)", "v1.19+")
+        .to(K::Known, "node-duplicate-hostname", Error).join()
+        .says("this server cannot join the embedded etcd cluster: an etcd member with its node name already exists (the machine was re-installed and its old member was never removed, or another server has the same hostname)", "if another server has this hostname, give this one a unique name (`--node-name`); if it is the same machine re-installed, remove its old member from a healthy server (`kubectl delete node <node>` lets k3s remove the member; or `etcdctl member list` / `etcdctl member remove <id>` with the certificates in /var/lib/rancher/k3s/server/tls/etcd), delete /var/lib/rancher/k3s/server/db on this machine, and start it again"),
+    // A k3s server started with a token that does not open the bootstrap data an earlier
+    // server left in the datastore (pkg/cluster/storage.go: `bootstrap data already found and
+    // encrypted with different token`, v1.19-v1.21 `Bootstrap data already found and encrypted
+    // with different token`; shown as `starting kubernetes: preparing server: ...`, `failed to
+    // reconcile with local datastore: ...`, `failed to save bootstrap data: ...`); the
+    // template starts after the first letter, whose case changed)
+    Entry::new("k3s.server.bootstrap-token-mismatch", F::K3s,
+        "ootstrap data already found and encrypted with different token",
+        K3S, "pkg/cluster/storage.go (getBootstrapKeyFromStorage)", "v1.19+")
+        .to(K::Known, "join-token-invalid", Error).join()
+        .says("token mismatch: this k3s server's datastore already holds bootstrap data (certificates, keys) of a cluster that was started with another token, and the token this server is given cannot decrypt it: the server was re-installed or re-configured with a new token over an old datastore (the embedded etcd or SQLite in /var/lib/rancher/k3s/server/db, or an external MySQL/PostgreSQL/etcd datastore shared with an earlier cluster), or a joining server has a token that is not the cluster's", "to keep that cluster: start this server with the original token (the content of /var/lib/rancher/k3s/server/token of the first install, `token:` in /etc/rancher/k3s/config.yaml or K3S_TOKEN); to start fresh instead: stop k3s and wipe the old state (`k3s-killall.sh`, then `rm -rf /var/lib/rancher/k3s/server`, rke2: /var/lib/rancher/rke2/server; for an external datastore drop its database or delete the `/bootstrap` key in etcd) and start again; a server joining an existing cluster needs that cluster's token"),
     Entry::new("k3s.token.ca-hash-mismatch", F::K3s,
         "token CA hash does not match the Cluster CA certificate hash: {token_hash:w} != {server_hash:w}",
         K3S, "pkg/clientaccess/token.go", "v1.17+")
@@ -899,6 +1074,12 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("k3s.agent.ca-certs", F::K3s,
         "failed to get CA certs: {error}",
         K3S, "pkg/clientaccess/token.go", "v1.17+").join(),
+    // getCACerts' second fetch of /cacerts, trusting only the bundle the first one returned
+    // (pkg/clientaccess/token.go `errors.Wrap(err, "CA cert validation failed")`): its inner
+    // x509 error is judged by cluster-tls-untrusted (a TLS-terminating load balancer)
+    Entry::new("k3s.agent.ca-cert-validation", F::K3s,
+        "CA cert validation failed: {error}",
+        K3S, "pkg/clientaccess/token.go (getCACerts)", "v1.20+").join(),
     Entry::new("k3s.agent.ca-certs-at", F::K3s,
         "failed to get CA certs at {url:w}: {error}",
         K3S, "pkg/clientaccess/clientaccess.go", "v0.x-v1.18").join(),
@@ -2869,6 +3050,48 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
         .says("the API server's aggregator cannot reach the APIService backend at {url} ({error}): the backing pod is not Ready, or the control plane cannot reach the pod network (for metrics-server on EKS with a custom CNI or Calico: hostNetwork: true; firewall or security group from the control plane to the pod's port)", APISERVICE_REMEDY)
         .samples(&[("url", "https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1:"), ("error", "Get \"https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1\": dial tcp 10.0.0.5:443: i/o timeout")]),
+    // The aggregator's availability condition of an APIService (`kubectl describe apiservice`
+    // Message, `-o yaml` status.conditions[].message; kube-aggregator
+    // pkg/controllers/status available_controller.go, remote/remote_available_controller.go
+    // from v1.30: Reason ServiceNotFound `service/%s in %q is not present`, MissingEndpoints
+    // `endpoints for service/%s in %q have no addresses with port name %q`, `endpointslices
+    // for ...` once it reads EndpointSlices) and `kubectl get apiservices`' AVAILABLE column
+    // (`False (MissingEndpoints)`, read by classify::backends::apiservice_rows).
+    Entry::new("apiservice.service-not-found", F::Client,
+        "service/{service:w} in {namespace:w} is not present",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/status/available_controller.go (ServiceNotFound)", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("an APIService points at the Service {service} in {namespace}, which does not exist (ServiceNotFound): every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("service", "metrics-server"), ("namespace", "\"kube-system\"")]),
+    Entry::new("apiservice.missing-endpoints", F::Client,
+        "for service/{service:w} in {namespace:w} have no addresses with port name {port:w}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/status/available_controller.go (MissingEndpoints)", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the Service {service} in {namespace} behind an APIService has no ready endpoint on port {port} (MissingEndpoints): its pods are not Ready or do not run, so every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("service", "metrics-server"), ("namespace", "\"kube-system\""), ("port", "\"https\"")]),
+    Entry::new("apiservice.table-unavailable", F::Client,
+        "{apiservice:w} {service:w} False ({reason:w})",
+        K8S, "staging/src/k8s.io/kube-aggregator (kubectl get apiservices: NAME SERVICE AVAILABLE AGE)", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the APIService {apiservice} (Service {service}) is not available: {reason}, so every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("apiservice", "v1beta1.metrics.k8s.io"), ("service", "kube-system/metrics-server"), ("reason", "MissingEndpoints")]),
+    // the API server's proxy to an aggregated API whose Service it cannot resolve
+    // (kube-aggregator pkg/apiserver/handler_proxy.go `error resolving %s/%s: %v`), and the
+    // OpenAPI aggregation failing on the same backend (kube-aggregator
+    // pkg/controllers/openapi/controller.go v1.27+: `Error updating APIService %q with err:
+    // %v`, `failed to download %v: %v`)
+    Entry::new("apiservice.proxy-resolve-failed", F::Client,
+        "error resolving {service:w}: {error}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/apiserver/handler_proxy.go", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server cannot resolve the Service {service} of an aggregated API ({error}): the APIService points at a Service that does not exist or has no usable address, so every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("service", "kube-system/metrics-server"), ("error", "service \"metrics-server\" not found")]),
+    Entry::new("apiservice.openapi-download-failed", F::Client,
+        "Error updating APIService {apiservice:w} with err: failed to download {name:w}: {error}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/openapi/controller.go", "v1.27+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server's aggregator cannot read the OpenAPI spec of the APIService {apiservice}: its backend does not answer ({error})", APISERVICE_REMEDY)
+        .samples(&[("apiservice", "\"v1beta1.metrics.k8s.io\""), ("name", "v1beta1.metrics.k8s.io"), ("error", "failed to retrieve openAPI spec, http error: ResponseCode: 503, Body: service unavailable")]),
     Entry::new("apiservice.openapi-failed", F::Client,
         "loading OpenAPI spec for \"{apiservice}\" failed with: {error}",
         K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/openapi/controller.go", "v1.10+")
@@ -4075,6 +4298,20 @@ pub static ENTRIES: &[Entry] = &[
         "karmada-io/karmada", "pkg/karmadactl/util/...(proxy to member clusters)", "v1.2+")
         .to(K::ClusterNotReachable, "cluster-unreachable", Error).group("member")
         .says("karmadactl cannot reach member cluster {cluster} through the Karmada API (authorization or network)", "check the member's Ready condition (`kubectl get clusters`) and the karmada-controller-manager or karmada-agent log for the cluster health check error"),
+    // karmadactl join's wrappers around the Karmada API server's answer (karmada-io/karmada
+    // pkg/karmadactl/join/join.go `failed to create cluster(%s) object. error: %v`,
+    // pkg/util/cluster.go `Failed to create cluster(%s). error: %v`, `Failed to retrieve
+    // cluster(%s). error: %v`; before v1.2 lowercase and without the name): the inner error
+    // carries the meaning (`the server is currently unable to handle the request (get
+    // clusters.cluster.karmada.io ...)`: karmada-aggregated-apiserver unavailable)
+    Entry::new("karmada.join.create-cluster-failed", F::Karmada,
+        "ailed to create cluster({cluster}. error: {error}",
+        "karmada-io/karmada", "pkg/karmadactl/join/join.go, pkg/util/cluster.go (CreateClusterObject)", "v0.5+")
+        .samples(&[("cluster", "member1) object"), ("error", "the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)")]),
+    Entry::new("karmada.join.retrieve-cluster-failed", F::Karmada,
+        "ailed to retrieve cluster({cluster}. error: {error}",
+        "karmada-io/karmada", "pkg/util/cluster.go (GetClusterWithKarmadaClient)", "v0.5+")
+        .samples(&[("cluster", "member1)"), ("error", "the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)")]),
     Entry::new("kubefed.cluster-not-reachable", F::Karmada,
         "ClusterNotReachable",
         "kubernetes-retired/kubefed", "pkg/controller/kubefedcluster/clusterclient.go", "v0.1+")

@@ -96,6 +96,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let skewed = crate::rules::node_clock_skew::skewed_sources(ctx);
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
+        // a pod dialling a Service cluster IP (the `kubernetes` Service, the cluster DNS): its
+        // node's Service routing or pod network, concluded by node-runtime-unhealthy; the
+        // API server's address and the user's kubeconfig are not involved
+        if !s.detail("service_ip").is_empty() {
+            continue;
+        }
         // the kubelet of this log exited for a cause some rule concludes, and these are its
         // reflectors failing to reach the control plane it ran: evidence of that cause
         if crate::rules::kubelet_exit_consequence(ctx, s).is_some() {

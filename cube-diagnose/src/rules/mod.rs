@@ -83,6 +83,7 @@ pub mod gpu_resource_name_mismatch;
 pub mod gpu_resource_renamed;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
+pub mod join_csr_not_approved;
 pub mod join_token_invalid;
 pub(crate) mod kubelet_admission;
 pub mod limitrange_gpu_default;
@@ -123,6 +124,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(join_token_invalid::JoinTokenInvalid),
         Box::new(join_ca_hash_mismatch::JoinCaHashMismatch),
         Box::new(join_apiserver_unreachable::JoinApiserverUnreachable),
+        Box::new(join_csr_not_approved::JoinCsrNotApproved),
         Box::new(gpu_not_advertised::GpuNotAdvertised),
         Box::new(device_plugin_not_scheduled::DevicePluginNotScheduled),
         Box::new(gpu_resource_name_mismatch::GpuResourceNameMismatch),
