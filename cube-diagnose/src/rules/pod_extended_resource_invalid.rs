@@ -35,7 +35,7 @@ declare_rule!(
     "pod-extended-resource-invalid",
     Quota,
     Error,
-    "A container asks for an extended resource (nvidia.com/gpu, amd.com/gpu, gpu.intel.com/*, any <domain>/<name> outside kubernetes.io, and hugepages) in a way the API server refuses as invalid (pkg/apis/core/validation ValidateResourceRequirements): a request different from its limit ('must be equal to nvidia.com/gpu limit [of 2]': extended resources cannot be overcommitted), a request without a limit ('Limit must be set for non overcommitable resources'), or a fractional quantity ('must be an integer'). Read from Pod and workload manifests (after API defaulting, which copies a limit into a missing request) and from the API server's and controllers' messages (`is invalid`, FailedCreate events). No pod is created until the container's resources change. The finding names the object, the container and the resource.",
+    "A container asks for an extended resource (nvidia.com/gpu, amd.com/gpu, gpu.intel.com/*, any `<domain>/<name>` outside kubernetes.io, and hugepages) in a way the API server refuses as invalid (pkg/apis/core/validation ValidateResourceRequirements): a request different from its limit ('must be equal to nvidia.com/gpu limit [of 2]': extended resources cannot be overcommitted), a request without a limit ('Limit must be set for non overcommitable resources'), or a fractional quantity ('must be an integer'). Read from Pod and workload manifests (after API defaulting, which copies a limit into a missing request) and from the API server's and controllers' messages (`is invalid`, FailedCreate events). No pod is created until the container's resources change. The finding names the object, the container and the resource.",
     check
 );
 
