@@ -150,16 +150,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
     ),
     (
-        "cases/gpu/nvdp-static-daemonset-mps-config-requires-mps-root.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/gpu/nvdp-static-daemonset-mps-config-requires-mps-root.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
         "cases/gpu/nvidia-plugin-ds-crashloop-manual-run-registers.txt",
         "indent4",
         "an indented block inside the paste is dedented together with the rest",
