@@ -481,8 +481,88 @@ pub fn pods_of<'a>(ctx: &Context<'a>, ds: &DaemonSet) -> Vec<&'a Pod> {
         .collect()
 }
 
-/// Effective GPU requests of the non-terminal pods bound to `node`.
-fn in_use(ctx: &Context<'_>, node: &str) -> ResourceList {
+/// Effective GPU requests of the non-terminal pods bound to `node`; where `describe node`'s
+/// `Allocated resources` table shows more of a GPU resource in use (its pod rows show no GPU
+/// requests), that total ([`cube_model::describe::allocated_requests`]).
+fn in_use(ctx: &Context<'_>, node: &Node) -> ResourceList {
+    let mut sum = pods_in_use(ctx, &node.metadata.name);
+    if let Some(shown) = cube_model::describe::allocated_requests(&node.metadata) {
+        for (k, q) in &shown {
+            if gpu_resource_vendor(k.as_str()).is_some()
+                && sum.get(k.as_str()).is_none_or(|s| s < q)
+            {
+                sum.insert(k.as_str(), q.clone());
+            }
+        }
+    }
+    sum
+}
+
+/// Whether the input shows what is in use on `node`: its `describe` `Allocated resources`
+/// table, or a pod bound to it whose requests the input holds.
+pub fn usage_known(ctx: &Context<'_>, node: &Node) -> bool {
+    cube_model::describe::allocated_requests(&node.metadata).is_some()
+        || ctx
+            .pods_on_node(&node.metadata.name)
+            .iter()
+            .any(|&i| !cube_model::describe::is_unknown(&ctx.pod(i).metadata, "requests"))
+}
+
+/// The amount of extended resource `res` in use on `node` (whole devices): the effective
+/// requests of its non-terminal pods, or `describe node`'s `Allocated resources` total when
+/// that is larger. `None` when the input does not show it ([`usage_known`]).
+pub fn node_resource_in_use(ctx: &Context<'_>, node: &Node, res: &str) -> Option<i64> {
+    if !usage_known(ctx, node) {
+        return None;
+    }
+    let pods = pods_in_use(ctx, &node.metadata.name)
+        .get(res)
+        .map_or(0, Quantity::value);
+    let shown = cube_model::describe::allocated_requests(&node.metadata)
+        .and_then(|l| l.get(res).map(Quantity::value))
+        .unwrap_or(0);
+    Some(pods.max(shown))
+}
+
+/// Device-plugin resources of `node` whose capacity is above its allocatable while allocatable
+/// is above zero: (resource, capacity, allocatable). The kubelet's device manager counts every
+/// device a plugin lists in capacity and only its healthy ones in allocatable
+/// (kubernetes/kubernetes pkg/kubelet/cm/devicemanager/manager.go `GetCapacity`), and reserves
+/// no extended resource, so the difference is devices the plugin reports unhealthy (NVIDIA
+/// k8s-device-plugin: `XidCriticalError ... marked unhealthy`). Every extended resource with a
+/// domain counts (GPUs, MIG slices, `habana.ai/gaudi`, `aws.amazon.com/neuron`), except
+/// hugepages, `kubernetes.io` names and HAMi's per-GPU attributes (`nvidia.com/gpumem`,
+/// `nvidia.com/gpucores`), which count no devices.
+pub fn partial_devices(node: &Node) -> Vec<(String, Quantity, Quantity)> {
+    if node.status.allocatable.is_empty() {
+        return Vec::new();
+    }
+    node.status
+        .capacity
+        .iter()
+        .filter(|(k, _)| {
+            let k = k.as_str();
+            k.contains('/')
+                && !k.starts_with("hugepages-")
+                && !k.starts_with("attachable-volumes-")
+                && !k
+                    .split('/')
+                    .next()
+                    .is_some_and(|d| d == "kubernetes.io" || d.ends_with(".kubernetes.io"))
+                && !cube_model::ResourceName::from(k).is_gpu_share_attribute()
+                && k != cube_model::resource::names::LEGACY_NVIDIA_GPU
+        })
+        .filter_map(|(k, c)| {
+            let a = node.status.allocatable.get(k.as_str())?;
+            (a < c && !a.is_zero() && !a.is_negative())
+                .then(|| (k.to_string(), c.clone(), a.clone()))
+        })
+        .take(16)
+        .collect()
+}
+
+/// Effective GPU requests of the non-terminal pods bound to the node named `node`.
+fn pods_in_use(ctx: &Context<'_>, node: &str) -> ResourceList {
     let mut sum = ResourceList::new();
     for &i in ctx.pods_on_node(node) {
         if ctx.pod(i).is_terminal() {
@@ -537,7 +617,18 @@ pub fn source_evidence(node: &Node, ev: &NodeGpuEvidence, max: usize) -> Vec<Evi
                 &s.value,
             ),
             GpuSourceKind::AdvertisedResource => {
-                Evidence::field(&o, format!("status.allocatable.{}", s.key), &s.value)
+                // the model reads capacity first: name the field the value is from
+                let field = if node
+                    .status
+                    .allocatable
+                    .get(&s.key)
+                    .is_some_and(|q| q.to_string() == s.value)
+                {
+                    "allocatable"
+                } else {
+                    "capacity"
+                };
+                Evidence::field(&o, format!("status.{field}.{}", s.key), &s.value)
             }
             GpuSourceKind::RegisteredResource => {
                 Evidence::field(&o, format!("status.capacity.{}", s.key), &s.value)
@@ -586,7 +677,7 @@ pub fn gpu_chains<'c>(ctx: &'c Context<'_>) -> Vec<GpuChain<'c>> {
         })
         .map(|(ev, node)| {
             let vendor = node_vendor(ev, &plugins);
-            let in_use = in_use(ctx, &node.metadata.name);
+            let in_use = in_use(ctx, node);
             let mut chain = GpuChain {
                 node,
                 evidence: ev,
@@ -738,6 +829,16 @@ fn evaluate(
                     ),
                 ));
             }
+        }
+        // partial availability: devices in capacity the plugin reports unhealthy
+        let partial: Vec<(String, Quantity, Quantity)> = partial_devices(node)
+            .into_iter()
+            .filter(|(k, _, _)| {
+                gpu_resource_vendor(k).is_some_and(|v| vendor.is_none_or(|w| w == v))
+            })
+            .collect();
+        if !partial.is_empty() {
+            return Some(partial_failure(ctx, &mut fail, node, vendor, &partial));
         }
         // all in use: not a fault of the chain, recorded for callers
         let used: Vec<String> = alloc
@@ -893,6 +994,14 @@ fn evaluate(
                     c.remedy,
                 ));
             }
+        }
+        // a managed platform tells which link its GPU nodes usually break at (GKE: the
+        // driver, AKS / EKS: a device plugin the platform does not install)
+        if matches!(vendor, None | Some(GpuVendor::Nvidia))
+            && let Some(p) = managed_platform(node)
+            && let Some((link, detail, remedy)) = platform_link(ctx, p, node, ev)
+        {
+            return Some(fail(link, detail, numbers, remedy));
         }
         let n_ds = ctx.snapshot().daemon_sets.len();
         let detail = if n_ds > 0 {
@@ -1793,6 +1902,86 @@ fn pod_failure_among(
     fail(ChainLink::PluginPodReady, detail, numbers, remedy)
 }
 
+/// `capacity 8, allocatable 6, 6 in use`: devices the plugin reports unhealthy, with what is in
+/// use and free of the rest, and where to find the unhealthy devices.
+fn partial_failure(
+    ctx: &Context<'_>,
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    vendor: Option<GpuVendor>,
+    partial: &[(String, Quantity, Quantity)],
+) -> ChainFailure {
+    let name = node.metadata.name.as_str();
+    let o = obj("Node", "", name);
+    let mut parts = Vec::new();
+    let mut evidence = Vec::new();
+    for (res, cap, alloc) in partial {
+        let lost = cap.value() - alloc.value();
+        let used = node_resource_in_use(ctx, node, res);
+        let usage = match used {
+            Some(u) => format!(
+                "{u} in use by pods on the node, {} free",
+                (alloc.value() - u).max(0)
+            ),
+            None => "what is in use is not in the input".to_owned(),
+        };
+        parts.push(format!(
+            "{res}: capacity {cap}, allocatable {alloc} ({lost} device(s) reported unhealthy by the device plugin), {usage}"
+        ));
+        evidence.push(Evidence::field(
+            &o,
+            format!("status.capacity.{res}"),
+            cap.to_string(),
+        ));
+        evidence.push(Evidence::field(
+            &o,
+            format!("status.allocatable.{res}"),
+            alloc.to_string(),
+        ));
+        if let Some(u) = used {
+            evidence.push(Evidence::field(
+                &o,
+                format!("requested.{res}"),
+                u.to_string(),
+            ));
+        }
+    }
+    let plugin_pod = ctx
+        .pods_on_node(name)
+        .iter()
+        .map(|&i| ctx.pod(i))
+        .find(|p| matches!(classify_pod(p), Some((GpuComponentRole::DevicePlugin, _))));
+    let log = match plugin_pod {
+        Some(p) => format!(
+            "`kubectl -n {} logs {} | grep -i -e unhealthy -e xid`",
+            p.metadata.namespace, p.metadata.name
+        ),
+        None => format!(
+            "the device-plugin pod's log on {name} (`kubectl get pods -A -o wide --field-selector spec.nodeName={name} | grep -i device-plugin`, then `kubectl -n <namespace> logs <pod> | grep -i -e unhealthy -e xid`)"
+        ),
+    };
+    let check = match vendor {
+        Some(GpuVendor::Amd) => "`amd-smi monitor` (or `rocm-smi`) and `dmesg | grep -i amdgpu`",
+        Some(GpuVendor::Intel) => "`dmesg | grep -i i915` and `ls /dev/dri`",
+        _ => {
+            "`nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER` and `dmesg | grep -i xid` (Xid 48, 63, 64, 74, 79, 92, 94, 95 mark a GPU unhealthy)"
+        }
+    };
+    let mut f = fail(
+        ChainLink::Allocatable,
+        format!(
+            "has fewer allocatable devices than capacity, so pods see only part of its GPUs (Insufficient while capacity shows more): {}",
+            parts.join("; ")
+        ),
+        evidence,
+        format!(
+            "find the unhealthy devices: {log}; on the node {check}; reset the GPU or drain and reboot the node, then restart the device-plugin pod so it registers the devices as healthy again (NVIDIA: `DP_DISABLE_HEALTHCHECKS` only hides Xids that are known to be harmless)"
+        ),
+    );
+    f.severity = Severity::Warning;
+    f
+}
+
 fn unhealthy_failure(
     fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
     node: &Node,
@@ -2017,6 +2206,216 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
         );
     }
     (notes.join("; "), fixes)
+}
+
+/// A managed Kubernetes platform (or distribution) whose GPU nodes get their driver and device
+/// plugin in its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    /// Google Kubernetes Engine.
+    Gke,
+    /// Azure Kubernetes Service.
+    Aks,
+    /// Amazon EKS.
+    Eks,
+    /// Oracle Container Engine for Kubernetes.
+    Oke,
+}
+
+/// The managed platform a node belongs to, from the labels and fields the platform sets: GKE
+/// `cloud.google.com/gke-*` labels or a `-gke.` kubelet version; AKS
+/// `kubernetes.azure.com/*` labels; EKS `eks.amazonaws.com/*` labels or an `-eks-` kubelet
+/// version; OKE an `ocid1.instance` provider ID or `oci.oraclecloud.com/*` labels.
+pub(crate) fn managed_platform(node: &Node) -> Option<Platform> {
+    let labels = &node.metadata.labels;
+    let has = |prefix: &str| labels.keys().any(|k| k.starts_with(prefix));
+    let kubelet = node.status.node_info.kubelet_version.as_str();
+    let provider = node.spec.provider_id.as_str();
+    if has("cloud.google.com/gke-") || kubelet.contains("-gke.") || provider.starts_with("gce://") {
+        Some(Platform::Gke)
+    } else if has("kubernetes.azure.com/") {
+        Some(Platform::Aks)
+    } else if has("eks.amazonaws.com/") || kubelet.contains("-eks-") {
+        Some(Platform::Eks)
+    } else if has("oci.oraclecloud.com/") || provider.starts_with("ocid1.instance") {
+        Some(Platform::Oke)
+    } else {
+        None
+    }
+}
+
+/// The taints among the node's GPU sources (`nvidia.com/gpu=present:NoSchedule`), when taints
+/// are all that says the node has GPUs.
+fn taint_only(ev: &NodeGpuEvidence) -> Option<String> {
+    let claims: Vec<&GpuSource> = ev.claims().collect();
+    (!claims.is_empty() && claims.iter().all(|s| s.kind == GpuSourceKind::Taint)).then(|| {
+        claims
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}{}",
+                    s.key,
+                    if s.value.starts_with(':') {
+                        s.value.clone()
+                    } else {
+                        format!("={}", s.value)
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// The first link that breaks on a managed platform's GPU node that advertises nothing while
+/// the input holds no device plugin: (link, detail, remedy). `None` where the platform has no
+/// more to say than the generic chain.
+///
+/// - GKE runs its own device plugin (DaemonSet `kube-system/nvidia-gpu-device-plugin-*`,
+///   required node affinity `cloud.google.com/gke-accelerator` Exists:
+///   GoogleCloudPlatform/container-engine-accelerators cmd/nvidia_gpu/device-plugin.yaml) whose
+///   init containers install the driver when the node pool was created with
+///   `gpu-driver-version=default|latest` (node label `cloud.google.com/gke-gpu-driver-version`);
+///   without it the driver comes from the `nvidia-driver-installer` DaemonSet a user applies
+///   (nvidia-driver-installer/cos/daemonset-preloaded.yaml: affinity gke-accelerator Exists,
+///   gke-gpu-driver-version DoesNotExist); the plugin waits for the driver meanwhile (`GPU driver
+///   auto installation is disabled. Waiting for GPU driver libraries to be available.`). GKE taints
+///   GPU nodes `nvidia.com/gpu=present:NoSchedule`; the label `gke-no-default-nvidia-gpu-device-plugin=true`
+///   switches its plugin off on the node.
+/// - AKS installs the driver with the node image but no device plugin: the NVIDIA DaemonSet of
+///   the AKS GPU guide (or the GPU Operator) must tolerate the pool's taint, `sku=gpu:NoSchedule`
+///   in that guide; NVIDIA's own manifests and chart tolerate only `nvidia.com/gpu`
+///   (NVIDIA/k8s-device-plugin deployments/static/nvidia-device-plugin.yml, chart values.yaml).
+/// - EKS: the accelerated AMIs carry the driver and the container toolkit; managed node groups
+///   run no device plugin (the NVIDIA chart or the GPU Operator is installed by the user).
+/// - OKE: Oracle's GPU images carry the driver; the device plugin is the `NvidiaGpuPlugin`
+///   cluster add-on.
+fn platform_link(
+    ctx: &Context<'_>,
+    p: Platform,
+    node: &Node,
+    ev: &NodeGpuEvidence,
+) -> Option<(ChainLink, String, String)> {
+    let name = node.metadata.name.as_str();
+    let labels = &node.metadata.labels;
+    let by_taint = taint_only(ev).map_or(String::new(), |t| {
+        format!(
+            "the node is a GPU node by its taint {t} alone (no GPU label, no advertised resource); "
+        )
+    });
+    let n_ds = ctx.snapshot().daemon_sets.len();
+    let ds_note = if n_ds == 0 {
+        " (the input holds no DaemonSet to confirm it)"
+    } else {
+        " (none of the input's DaemonSets is a device plugin)"
+    };
+    match p {
+        Platform::Gke => {
+            if labels
+                .get("gke-no-default-nvidia-gpu-device-plugin")
+                .is_some_and(|v| v == "true")
+            {
+                return Some((
+                    ChainLink::PluginSelects,
+                    format!(
+                        "{by_taint}on GKE; the node carries gke-no-default-nvidia-gpu-device-plugin=true, which switches GKE's own device plugin off there (and with it the driver installation of its init containers), and no other device plugin covers it{ds_note}"
+                    ),
+                    format!(
+                        "install a device plugin for the node (the NVIDIA GPU Operator or the NVIDIA chart, tolerating nvidia.com/gpu=present:NoSchedule) and the driver (`kubectl apply -f https://raw.githubusercontent.com/GoogleCloudPlatform/container-engine-accelerators/master/nvidia-driver-installer/cos/daemonset-preloaded.yaml`), or remove the label from the node pool; then `kubectl -n kube-system get pods -o wide --field-selector spec.nodeName={name}`"
+                    ),
+                ));
+            }
+            // an excerpt without the node's labels (`describe node` cut at `Taints:`) says
+            // nothing about them
+            let labels_shown = !labels.is_empty();
+            if labels_shown && !labels.contains_key("cloud.google.com/gke-accelerator") {
+                return Some((
+                    ChainLink::LabelsPresent,
+                    format!(
+                        "{by_taint}on GKE, but the node lacks cloud.google.com/gke-accelerator, the label GKE's device plugin (kube-system/nvidia-gpu-device-plugin) and its nvidia-driver-installer select through required node affinity: GKE sets it on node pools created with --accelerator, so this node's pool has no GPU attached in GKE's view (the taint was added by hand or by a provisioner){ds_note}"
+                    ),
+                    format!(
+                        "create the GPU node pool with `gcloud container node-pools create ... --accelerator type=<gpu type>,count=<n>,gpu-driver-version=default` (GKE then labels, taints and runs the plugin), or for a pool GKE does not manage install the NVIDIA GPU Operator; check with `kubectl get node {name} -L cloud.google.com/gke-accelerator,cloud.google.com/gke-gpu-driver-version`"
+                    ),
+                ));
+            }
+            let driver = labels.get("cloud.google.com/gke-gpu-driver-version");
+            let (state, fix) = match driver {
+                None if !labels_shown => (
+                    "its labels are not in the input, so whether GKE installs its driver (label cloud.google.com/gke-gpu-driver-version, set on node pools created with gpu-driver-version=default|latest) cannot be told; without that label GKE installs no driver and its device plugin waits in its init container for driver libraries until the nvidia-driver-installer DaemonSet installs them, the usual first broken link of such a node".to_owned(),
+                    format!("`kubectl get node {name} -L cloud.google.com/gke-accelerator,cloud.google.com/gke-gpu-driver-version` tells: without gpu-driver-version install the driver (`kubectl apply -f https://raw.githubusercontent.com/GoogleCloudPlatform/container-engine-accelerators/master/nvidia-driver-installer/cos/daemonset-preloaded.yaml`, Ubuntu node images: nvidia-driver-installer/ubuntu/daemonset-preloaded.yaml) or recreate the node pool with `--accelerator type=<gpu type>,count=<n>,gpu-driver-version=default`"),
+                ),
+                None | Some("disabled") => (
+                    format!("the node has no driver GKE installs (label cloud.google.com/gke-gpu-driver-version {}: the node pool was created without gpu-driver-version, or with gpu-driver-version=disabled), so GKE's device plugin waits in its init container for driver libraries until the nvidia-driver-installer DaemonSet installs them", driver.map_or("absent".to_owned(), |v| format!("={v}"))),
+                    "install the driver: `kubectl apply -f https://raw.githubusercontent.com/GoogleCloudPlatform/container-engine-accelerators/master/nvidia-driver-installer/cos/daemonset-preloaded.yaml` (Ubuntu node images: nvidia-driver-installer/ubuntu/daemonset-preloaded.yaml), or recreate the node pool with `--accelerator type=<gpu type>,count=<n>,gpu-driver-version=default`".to_owned(),
+                ),
+                Some(v) => (
+                    format!("GKE installs the driver on it (cloud.google.com/gke-gpu-driver-version={v}) in the init containers of its device-plugin pod, so the driver installation or the plugin pod on the node is failing"),
+                    format!("read the GKE plugin pod's init containers on the node: `kubectl -n kube-system logs -l k8s-app=nvidia-gpu-device-plugin --all-containers --prefix` (the pod on {name}); a driver version the GPU does not support (gpu-driver-version=latest vs default) or a node image without the preloaded installer fails there"),
+                ),
+            };
+            Some((
+                ChainLink::PluginPodReady,
+                format!("{by_taint}on GKE the device plugin is GKE's own, but {state}{ds_note}"),
+                format!(
+                    "{fix}; then `kubectl -n kube-system get pods -o wide --field-selector spec.nodeName={name} | grep nvidia` shows the nvidia-gpu-device-plugin pod Ready and the node's Allocatable nvidia.com/gpu"
+                ),
+            ))
+        }
+        Platform::Aks => {
+            let taint = node
+                .spec
+                .taints
+                .iter()
+                .find(|t| t.key == "sku" && t.value == "gpu")
+                .or_else(|| {
+                    node.spec.taints.iter().find(|t| {
+                        t.effect == "NoSchedule" && !t.key.starts_with("node.kubernetes.io/")
+                    })
+                });
+            let tol = taint.map_or(String::new(), |t| {
+                format!(", with a toleration for the node's taint {} (NVIDIA's own manifests and chart tolerate only nvidia.com/gpu, so a plugin applied without it never lands on this node)", taint_text(t))
+            });
+            Some((
+                ChainLink::PluginSelects,
+                format!(
+                    "{by_taint}on AKS the node image brings the NVIDIA driver, but AKS runs no device plugin: nothing registers nvidia.com/gpu until one is installed{tol}{ds_note}"
+                ),
+                format!(
+                    "apply the NVIDIA device-plugin DaemonSet of the AKS GPU guide (`kubectl create namespace gpu-resources`, then `kubectl apply -f nvidia-device-plugin-ds.yaml`, the NVIDIA/k8s-device-plugin image with `tolerations: [{{key: sku, operator: Equal, value: gpu, effect: NoSchedule}}]`) or install the NVIDIA GPU Operator with the node pool created with `--gpu-driver none`; then `kubectl get pods -A -o wide --field-selector spec.nodeName={name} | grep -i nvidia`"
+                ),
+            ))
+        }
+        // Bottlerocket's NVIDIA variants run the device plugin as part of the OS
+        Platform::Eks
+            if node
+                .status
+                .node_info
+                .os_image
+                .to_ascii_lowercase()
+                .contains("bottlerocket") =>
+        {
+            None
+        }
+        Platform::Eks => Some((
+            ChainLink::PluginSelects,
+            format!(
+                "{by_taint}on EKS the accelerated AMI brings the NVIDIA driver and container toolkit, but managed node groups run no device plugin (Bottlerocket's NVIDIA variant and EKS Auto Mode run their own): nothing registers nvidia.com/gpu until the NVIDIA device plugin (or the GPU Operator) is installed with tolerations for the node's taints{ds_note}"
+            ),
+            format!(
+                "`helm upgrade -i nvdp nvdp/nvidia-device-plugin --repo https://nvidia.github.io/k8s-device-plugin -n nvidia-device-plugin --create-namespace` (its tolerations cover nvidia.com/gpu; add the node's other taints), or the NVIDIA GPU Operator with driver.enabled=false on the accelerated AMI; then `kubectl get pods -A -o wide --field-selector spec.nodeName={name} | grep -i nvidia`"
+            ),
+        )),
+        Platform::Oke => Some((
+            ChainLink::PluginSelects,
+            format!(
+                "{by_taint}on OKE the device plugin is the NVIDIA GPU Plugin cluster add-on and the driver comes with Oracle's GPU node images: the add-on is disabled, or the node's image is not a GPU image{ds_note}"
+            ),
+            format!(
+                "enable the NvidiaGpuPlugin add-on of the cluster (`oci ce cluster install-addon --addon-name NvidiaGpuPlugin --cluster-id <cluster OCID>`) and use an Oracle GPU image for the node pool; then `kubectl -n kube-system get pods -o wide --field-selector spec.nodeName={name} | grep -i nvidia`"
+            ),
+        )),
+    }
 }
 
 fn install_hint(vendor: Option<GpuVendor>, node: &Node) -> String {
@@ -2407,6 +2806,189 @@ nvidia-device-plugin-daemonset-2xv9k   0/1     Pending   0          3h    <none>
             Some("toolkit-validation")
         );
         assert_eq!(c("coredns-x", "Init:0/1"), None);
+    }
+
+    /// A node of `res` with `cap` devices in capacity and `alloc` in allocatable.
+    fn device_node(res: &str, cap: &str, alloc: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-01\nstatus:\n  capacity:\n    cpu: \"8\"\n    hugepages-2Mi: 1Gi\n    {res}: \"{cap}\"\n  allocatable:\n    cpu: \"8\"\n    hugepages-2Mi: \"0\"\n    {res}: \"{alloc}\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n"
+        )
+    }
+
+    #[test]
+    fn capacity_above_allocatable_is_a_partial_availability_warning_for_every_device_vendor() {
+        // NVIDIA, a MIG slice, AMD, Intel: the GPU chain; Habana and Neuron: other devices
+        for res in [
+            "nvidia.com/gpu",
+            "nvidia.com/mig-1g.10gb",
+            "amd.com/gpu",
+            "gpu.intel.com/i915",
+            "habana.ai/gaudi",
+            "aws.amazon.com/neuron",
+        ] {
+            let f = run_rule("gpu-not-advertised", &device_node(res, "8", "6"));
+            assert_eq!(f.len(), 1, "{res}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Warning, "{res}");
+            let m = &f[0].message;
+            assert!(
+                m.contains(&format!(
+                    "{res}: capacity 8, allocatable 6 (2 device(s) reported unhealthy"
+                )),
+                "{res}: {m}"
+            );
+            // the manifest shows no pods: what is in use is unknown, not 0
+            assert!(m.contains("not in the input"), "{res}: {m}");
+        }
+    }
+
+    #[test]
+    fn equal_capacity_and_allocatable_and_non_device_resources_stay_quiet() {
+        for (res, cap, alloc) in [
+            ("nvidia.com/gpu", "8", "8"),
+            // HAMi's per-card attributes count no devices
+            ("nvidia.com/gpumem", "81920", "40960"),
+            // every device unhealthy is the chain's own link (allocatable 0), not partial
+            ("habana.ai/gaudi", "8", "0"),
+        ] {
+            let node = device_node(res, cap, alloc);
+            let f: Vec<_> = run_rule("gpu-not-advertised", &node)
+                .into_iter()
+                .filter(|f| f.message.contains("fewer allocatable devices"))
+                .collect();
+            assert!(f.is_empty(), "{res}: {f:#?}");
+        }
+        // (every node above has hugepages-2Mi 1Gi in capacity and 0 allocatable: not devices)
+    }
+
+    #[test]
+    fn describe_allocated_resources_are_what_is_in_use() {
+        let text = "Name:               node-01
+Labels:             nvidia.com/gpu.present=true
+Taints:             <none>
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  Ready            True    Mon, 16 Jun 2025 10:30:00 +0000   Mon, 16 Jun 2025 10:01:00 +0000   KubeletReady                 kubelet is posting ready status
+Capacity:
+  cpu:                128
+  nvidia.com/gpu:     8
+  pods:               110
+Allocatable:
+  cpu:                128
+  nvidia.com/gpu:     6    <== two gone
+  pods:               110
+Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource           Requests      Limits
+  --------           --------      ------
+  cpu                16 (12%)      16 (12%)
+  nvidia.com/gpu     6             6
+Events:              <none>
+";
+        let f = run_rule("gpu-not-advertised", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message
+                .contains("capacity 8, allocatable 6 (2 device(s) reported unhealthy by the device plugin), 6 in use by pods on the node, 0 free"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("xid"), "{}", f[0].remedy);
+    }
+
+    #[test]
+    fn a_taint_only_gpu_node_on_a_managed_platform_names_the_platform_link() {
+        let node = |labels: &str, taint: &str, kubelet: &str| {
+            format!(
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-01\n  labels:\n    kubernetes.io/hostname: node-01\n{labels}spec:\n  taints:\n  - {taint}\nstatus:\n  capacity:\n    cpu: \"8\"\n  allocatable:\n    cpu: \"8\"\n  nodeInfo:\n    kubeletVersion: {kubelet}\n  conditions:\n  - type: Ready\n    status: \"True\"\n"
+            )
+        };
+        // GKE without the driver label: the driver installer
+        let gke = node(
+            "    cloud.google.com/gke-nodepool: gpu-pool\n    cloud.google.com/gke-accelerator: nvidia-tesla-t4\n",
+            "{key: nvidia.com/gpu, value: present, effect: NoSchedule}",
+            "v1.29.4-gke.1043002",
+        );
+        let f = run_rule("gpu-not-advertised", &gke);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("nvidia-driver-installer"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("daemonset-preloaded.yaml"),
+            "{}",
+            f[0].remedy
+        );
+        // GKE installing the driver: its plugin pod's init containers
+        let auto = gke.replace(
+            "    cloud.google.com/gke-accelerator: nvidia-tesla-t4\n",
+            "    cloud.google.com/gke-accelerator: nvidia-tesla-t4\n    cloud.google.com/gke-gpu-driver-version: default\n",
+        );
+        let f = run_rule("gpu-not-advertised", &auto);
+        assert!(
+            f[0].message.contains("gke-gpu-driver-version=default"),
+            "{}",
+            f[0].message
+        );
+        // GKE with the taint alone (no gke-accelerator): the label GKE's plugin selects
+        let bare = gke.replace(
+            "    cloud.google.com/gke-accelerator: nvidia-tesla-t4\n",
+            "",
+        );
+        let f = run_rule("gpu-not-advertised", &bare);
+        assert!(
+            f[0].message
+                .contains("by its taint nvidia.com/gpu=present:NoSchedule alone"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message
+                .contains("lacks cloud.google.com/gke-accelerator"),
+            "{}",
+            f[0].message
+        );
+        // AKS: the device plugin AKS does not install, with the toleration for sku=gpu
+        let aks = node(
+            "    kubernetes.azure.com/agentpool: gpunp\n",
+            "{key: sku, value: gpu, effect: NoSchedule}",
+            "v1.28.9",
+        );
+        let f = run_rule("gpu-not-advertised", &aks);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("AKS runs no device plugin"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message
+                .contains("toleration for the node's taint sku=gpu:NoSchedule"),
+            "{}",
+            f[0].message
+        );
+        // EKS: the device plugin managed node groups do not run
+        let eks = node(
+            "    eks.amazonaws.com/nodegroup: gpu\n",
+            "{key: nvidia.com/gpu, value: \"true\", effect: NoSchedule}",
+            "v1.30.2-eks-1552ad0",
+        );
+        let f = run_rule("gpu-not-advertised", &eks);
+        assert!(f[0].message.contains("on EKS"), "{}", f[0].message);
+        // no platform: the generic chain
+        let plain = node(
+            "",
+            "{key: nvidia.com/gpu, value: present, effect: NoSchedule}",
+            "v1.30.2",
+        );
+        let f = run_rule("gpu-not-advertised", &plain);
+        assert!(
+            f[0].message.contains("holds no DaemonSet"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

@@ -1492,6 +1492,56 @@ impl<'a> Block<'a> {
 /// and requests the table does not show).
 pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
 
+/// Annotation on a node read from `kubectl describe node`: the `Requests` column of its
+/// `Allocated resources:` table, as comma-separated `name=quantity` (`cpu=16,nvidia.com/gpu=6`).
+/// kubectl sums there the requests of the node's non-terminated pods
+/// (k8s.io/kubectl/pkg/describe/describe.go `describeNodeResource` / `getPodsTotalRequestsAndLimits`,
+/// extended resources included since v1.8), while the `Non-terminated Pods:` rows show per pod
+/// only CPU and memory: this is what the node has in use. Read it with [`allocated_requests`].
+pub const ALLOCATED_ANNOTATION: &str = "cube-model.invalid/allocated-requests";
+
+/// The requests in use on a node read from `describe node` ([`ALLOCATED_ANNOTATION`]); `None`
+/// when the node was not read from a describe with that table.
+pub fn allocated_requests(meta: &ObjectMeta) -> Option<ResourceList> {
+    let v = meta.annotations.get(ALLOCATED_ANNOTATION)?;
+    let mut list = ResourceList::new();
+    for part in v.split(',') {
+        let Some((k, q)) = part.split_once('=') else {
+            continue;
+        };
+        if let Ok(q) = q.parse::<Quantity>() {
+            list.insert(k, q);
+        }
+    }
+    Some(list)
+}
+
+/// The `Requests` column of `describe node`'s `Allocated resources:` table (`Resource  Requests
+/// Limits` header, rows `cpu  16 (12%)  16 (12%)` and `nvidia.com/gpu  6  6`) as
+/// `name=quantity` pairs; empty when the table has no such header (kubectl before v1.8 printed
+/// one `CPU Requests  CPU Limits ...` row without extended resources).
+fn allocated_rows(section: &Section<'_>) -> Vec<(String, Quantity)> {
+    let mut out = Vec::new();
+    let mut in_table = false;
+    for line in &section.lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"Resource") && words.get(1) == Some(&"Requests") {
+            in_table = true;
+            continue;
+        }
+        if !in_table || words.len() < 2 || words[0].starts_with('-') {
+            continue;
+        }
+        if let Ok(q) = words[1].parse::<Quantity>() {
+            out.push((words[0].to_owned(), q));
+        }
+        if out.len() >= 64 {
+            break;
+        }
+    }
+    out
+}
+
 /// Annotation on a node read from `kubectl get nodes -o custom-columns=...` output whose
 /// resource columns printed `<none>` (kubectl's missing value): the comma-separated fields
 /// known to be absent (`status.capacity.nvidia.com/gpu`), not merely unknown.
@@ -2657,8 +2707,22 @@ fn resource_list(
 ) -> ResourceList {
     let mut list = ResourceList::new();
     for line in section.values() {
-        let Some((name, value)) = split_kv(line) else {
+        let Some((name, raw)) = split_kv(line) else {
             continue;
+        };
+        // a note the reporter typed after the value (`nvidia.com/gpu:  7   <=== here`,
+        // `# one GPU lost`): the quantity is the first word
+        let value: &str = match raw.split_once(char::is_whitespace) {
+            Some((q, note))
+                if raw.parse::<Quantity>().is_err()
+                    && q.parse::<Quantity>().is_ok()
+                    && note
+                        .trim_start()
+                        .starts_with(['<', '#', '(', '-', '=', '/', '\u{2190}']) =>
+            {
+                q
+            }
+            _ => raw.as_str(),
         };
         match value.parse::<Quantity>() {
             Ok(q) => {
@@ -2763,6 +2827,15 @@ fn node_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
             ..ObjectReference::default()
         };
         out.events.extend(describe_events(s, &involved));
+    }
+    if let Some(s) = b.get("Allocated resources") {
+        let rows = allocated_rows(s);
+        if !rows.is_empty() {
+            let v: Vec<String> = rows.iter().map(|(k, q)| format!("{k}={q}")).collect();
+            node.metadata
+                .annotations
+                .insert(ALLOCATED_ANNOTATION.to_owned(), v.join(","));
+        }
     }
     if let Some(s) = b.get("Non-terminated Pods") {
         out.pods.extend(node_pod_rows(s, &node.metadata.name));

@@ -356,10 +356,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // tells which label it selects
     if plugins(ctx).is_empty() {
         for c in gpu_chains(ctx) {
+            // a node that advertises GPUs (all in use, or some devices unhealthy) is selected
             if c.failure.is_none()
                 || c.failure
                     .as_ref()
                     .is_some_and(|f| f.link == ChainLink::Free)
+                || !c.evidence.allocatable_of(c.vendor).is_empty()
             {
                 continue;
             }

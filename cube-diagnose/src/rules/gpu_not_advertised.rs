@@ -19,7 +19,7 @@ declare_rule!(
     "gpu-not-advertised",
     Gpu,
     Error,
-    "A node has GPUs by some source of the GPU evidence model (GPU feature discovery / GPU Operator / NFD / AMD / Intel labels, cloud labels such as accelerator=, cloud.google.com/gke-accelerator, karpenter.k8s.aws/instance-gpu-*, a GPU instance type, HAMi annotations, CubeStudio gpu=true, SkyPilot / CoreWeave / cluster-autoscaler GPU labels, the legacy alpha.kubernetes.io/nvidia-gpu-name, a GPU taint, GPU component pods, running pods requesting GPUs, a GPU resource registered at 0, pool siblings or identical-hardware siblings that advertise GPUs (a warning, the weakest evidence), nvidia-smi / rocm-smi output pasted with the node or given as its own input and linked to it; extendable with Config gpuLabels) but its reporting chain breaks: no GPU resource of its vendor in status.allocatable, or allocatable 0 while capacity is not (detected but unhealthy). The finding names the first failing link: node not Ready (points to node-not-ready), the device-plugin DaemonSet's selector or tolerations (points to device-plugin-not-scheduled), the failing pod (driver installer, container toolkit, GPU Operator validator, or the plugin pod, with its waiting reason), nothing registered, zero devices, or the HAMi handshake. Device-plugin logs (NVML cannot load; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding. GPU component pods of a `kubectl get pods [-A] [-o wide]` listing or `describe pod` on nodes whose resources the input does not show (driver, container toolkit, GPU Operator validator or device-plugin pod in CrashLoopBackOff, Error, Init:x/y, Init:CrashLoopBackOff, ImagePullBackOff, ContainerCreating) name the node from the NODE column (or, without one, the deepest failing pod) and the init container it is stuck in (from Init:x/y and the upstream manifests, or a BackOff event); a warning when only validators fail while the plugin pod is Ready, or when the plugin fails on a node nothing else calls a GPU node while it is Ready elsewhere. A listing without GPU component pods says nothing.",
+    "A node has GPUs by some source of the GPU evidence model (GPU feature discovery / GPU Operator / NFD / AMD / Intel labels, cloud labels such as accelerator=, cloud.google.com/gke-accelerator, karpenter.k8s.aws/instance-gpu-*, a GPU instance type, HAMi annotations, CubeStudio gpu=true, SkyPilot / CoreWeave / cluster-autoscaler GPU labels, the legacy alpha.kubernetes.io/nvidia-gpu-name, a GPU taint, GPU component pods, running pods requesting GPUs, a GPU resource registered at 0, pool siblings or identical-hardware siblings that advertise GPUs (a warning, the weakest evidence), nvidia-smi / rocm-smi output pasted with the node or given as its own input and linked to it; extendable with Config gpuLabels) but its reporting chain breaks: no GPU resource of its vendor in status.allocatable, or allocatable 0 while capacity is not (detected but unhealthy). A node whose device-plugin resources show capacity above allocatable (devices the plugin reports unhealthy, any vendor: nvidia.com/gpu, MIG slices, amd.com/gpu, gpu.intel.com/*, habana.ai/gaudi, ...) gets a partial-availability warning naming capacity, allocatable and what is in use (pods' effective requests or describe node's Allocated resources). On GKE, AKS, EKS and OKE a GPU node that advertises nothing while the input shows no device plugin names the platform's usual first broken link (GKE: its own plugin waiting for the driver, the nvidia-driver-installer DaemonSet and the cloud.google.com/gke-gpu-driver-version label; AKS / EKS: the device plugin the platform does not install, with the tolerations the node's taints need; OKE: the NvidiaGpuPlugin add-on), and says when a GPU taint is the only GPU evidence. The finding names the first failing link: node not Ready (points to node-not-ready), the device-plugin DaemonSet's selector or tolerations (points to device-plugin-not-scheduled), the failing pod (driver installer, container toolkit, GPU Operator validator, or the plugin pod, with its waiting reason), nothing registered, zero devices, or the HAMi handshake. Device-plugin logs (NVML cannot load; AMD /dev/kfd missing), HAMi 'node unregistered' and scheduler texts where every candidate node lacks the GPU resource and preemption finds no victims lead to the same finding. GPU component pods of a `kubectl get pods [-A] [-o wide]` listing or `describe pod` on nodes whose resources the input does not show (driver, container toolkit, GPU Operator validator or device-plugin pod in CrashLoopBackOff, Error, Init:x/y, Init:CrashLoopBackOff, ImagePullBackOff, ContainerCreating) name the node from the NODE column (or, without one, the deepest failing pod) and the init container it is stuck in (from Init:x/y and the upstream manifests, or a BackOff event); a warning when only validators fail while the plugin pod is Ready, or when the plugin fails on a node nothing else calls a GPU node while it is Ready elsewhere. A listing without GPU component pods says nothing.",
     check
 );
 
@@ -157,6 +157,59 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_evidences(source_evidence(n, chain.evidence, 6))
                 .with_evidences(f.evidence.clone())
                 .with_remedy(remedy),
+        );
+    }
+    // other accelerators' device-plugin resources (Habana `habana.ai/gaudi`, AWS Neuron,
+    // FPGAs) with devices reported unhealthy: the same partial availability as a GPU's
+    for n in &ctx.snapshot().nodes {
+        let partial: Vec<(String, cube_model::Quantity, cube_model::Quantity)> =
+            crate::gpu::partial_devices(n)
+                .into_iter()
+                .filter(|(k, _, _)| cube_model::gpu::gpu_resource_vendor(k).is_none())
+                .collect();
+        if partial.is_empty() {
+            continue;
+        }
+        let o = obj("Node", "", &n.metadata.name);
+        let mut parts = Vec::new();
+        let mut evidence = Vec::new();
+        for (res, cap, alloc) in &partial {
+            let used = crate::gpu::node_resource_in_use(ctx, n, res);
+            parts.push(format!(
+                "{res}: capacity {cap}, allocatable {alloc} ({} device(s) reported unhealthy by the device plugin), {}",
+                cap.value() - alloc.value(),
+                used.map_or("what is in use is not in the input".to_owned(), |u| format!(
+                    "{u} in use by pods on the node, {} free",
+                    (alloc.value() - u).max(0)
+                ))
+            ));
+            evidence.push(Evidence::field(
+                &o,
+                format!("status.capacity.{res}"),
+                cap.to_string(),
+            ));
+            evidence.push(Evidence::field(
+                &o,
+                format!("status.allocatable.{res}"),
+                alloc.to_string(),
+            ));
+        }
+        out.push(
+            Finding::new(
+                GpuNotAdvertised::ID,
+                Severity::Warning,
+                node_subject(n),
+                format!(
+                    "node {} has fewer allocatable devices than capacity, so pods see only part of its accelerators (Insufficient while capacity shows more): {}",
+                    n.metadata.name,
+                    parts.join("; ")
+                ),
+            )
+            .with_evidences(evidence)
+            .with_remedy(format!(
+                "find the unhealthy devices in the device-plugin pod's log on {} (`kubectl get pods -A -o wide --field-selector spec.nodeName={}`, then `kubectl -n <namespace> logs <pod> | grep -i unhealthy`) and the vendor's tool on the node (Habana: `hl-smi`; AWS Neuron: `neuron-ls`); reset the device or drain and reboot the node, then restart the device-plugin pod",
+                n.metadata.name, n.metadata.name
+            )),
         );
     }
     // nodes known only from the GPU component pods bound to them (a `kubectl get pods -o

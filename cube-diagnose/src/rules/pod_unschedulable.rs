@@ -183,6 +183,30 @@ fn shape_of(
                 g.total_free, g.resource, g.largest_free, g.requested
             )
         };
+        // devices the plugin reports unhealthy: capacity shows more than can be scheduled
+        let unhealthy: Vec<String> = snap
+            .nodes
+            .iter()
+            .flat_map(|n| {
+                crate::gpu::partial_devices(n)
+                    .into_iter()
+                    .filter(|(k, _, _)| k.as_str() == g.resource.as_str())
+                    .map(move |(_, c, a)| {
+                        format!(
+                            "{}: capacity {c}, allocatable {a}, {} device(s) reported unhealthy by the device plugin",
+                            n.metadata.name,
+                            c.value() - a.value()
+                        )
+                    })
+            })
+            .take(max_nodes)
+            .collect();
+        if !unhealthy.is_empty() {
+            picture.push(format!(
+                "capacity above allocatable on {} (see gpu-not-advertised)",
+                unhealthy.join("; ")
+            ));
+        }
         message.push_str(&format!(" GPU picture: {frag} ({})", picture.join("; ")));
         requests.push((g.resource.to_string(), g.requested));
     }

@@ -992,6 +992,13 @@ fn explain_with_nodes(
                 holders.push((p.key(), r));
             }
         }
+        // `describe node`'s Allocated resources total (its pod rows show no GPU requests)
+        if let Some(shown) = cube_model::describe::allocated_requests(&node.metadata)
+            .and_then(|l| l.get(res).map(cube_model::Quantity::value))
+            && shown > used
+        {
+            used = shown;
+        }
         rows.push(Row {
             node: name,
             alloc,
@@ -1087,13 +1094,36 @@ fn explain_with_nodes(
             .collect();
         return e;
     }
+    // devices in capacity that the plugin reports unhealthy (capacity above allocatable)
+    let unhealthy: Vec<String> = advertising
+        .iter()
+        .filter(|r| r.cap > r.alloc)
+        .take(max_nodes)
+        .map(|r| {
+            format!(
+                "{}: capacity {}, allocatable {} ({} device(s) reported unhealthy)",
+                r.node,
+                show(res, r.cap),
+                show(res, r.alloc),
+                r.cap - r.alloc
+            )
+        })
+        .collect();
+    let unhealthy_note = if unhealthy.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; capacity shows more than can be scheduled because the device plugin reports devices unhealthy ({}; see gpu-not-advertised)",
+            unhealthy.join(", ")
+        )
+    };
     let largest = advertising.iter().map(|r| r.alloc).max().unwrap_or(0);
     if let Some(w) = want
         && w > largest
     {
         let mut e = Explained::new(
             format!(
-                "the pod asks for {} {res} but the largest node offers {} allocatable: no node can ever hold it",
+                "the pod asks for {} {res} but the largest node offers {} allocatable: no node can ever hold it{unhealthy_note}",
                 show(res, w),
                 show(res, largest)
             ),
@@ -1117,7 +1147,11 @@ fn explain_with_nodes(
     let pre = m.preemption.as_ref();
     // the input shows no pod bound to any node (a pod's describe and a node excerpt, no node's
     // `Non-terminated Pods`): what the nodes have in use is unknown, not zero
-    let usage_unknown = !snap.pods.iter().any(|p| !p.spec.node_name.is_empty());
+    let usage_unknown = !snap.pods.iter().any(|p| !p.spec.node_name.is_empty())
+        && !snap
+            .nodes
+            .iter()
+            .any(|n| cube_model::describe::allocated_requests(&n.metadata).is_some());
     if best >= need && usage_unknown {
         let offers: Vec<String> = advertising
             .iter()
@@ -1126,7 +1160,7 @@ fn explain_with_nodes(
             .collect();
         let mut e = Explained::new(
             format!(
-                "the pod asks for {} {res} (allocatable {res} of the node(s): {}), but the input does not show the pods already running there, and the scheduler found less than that free (allocatable minus the requests of the pods on the node) on {n} node(s)",
+                "the pod asks for {} {res} (allocatable {res} of the node(s): {}), but the input does not show the pods already running there, and the scheduler found less than that free (allocatable minus the requests of the pods on the node) on {n} node(s){unhealthy_note}",
                 show(res, need),
                 offers.join(", ")
             ),
@@ -1184,16 +1218,29 @@ fn explain_with_nodes(
     } else {
         Explained::new(
             format!(
-                "{res} is advertised but all in use: {} of {} allocatable on {} node(s) are requested by bound pods{} ({})",
+                "{res} is advertised but all in use: {} of {} allocatable on {} node(s) are requested by bound pods{} ({}){unhealthy_note}",
                 show(res, used_total),
                 show(res, alloc_total),
                 advertising.len(),
                 priority_note(pre),
-                names.join(", ")
+                if names.is_empty() {
+                    "the pods are not in the input; describe node's Allocated resources shows the total".to_owned()
+                } else {
+                    names.join(", ")
+                }
             ),
             format!(
-                "free {res} on a node (finish or scale down a holder: {}), give this pod a higher PriorityClass so it may preempt lower-priority pods, or add nodes with {res}",
-                names.join(", ")
+                "{}free {res} on a node (finish or scale down a holder{}), give this pod a higher PriorityClass so it may preempt lower-priority pods, or add nodes with {res}",
+                if unhealthy.is_empty() {
+                    ""
+                } else {
+                    "bring the unhealthy devices back (the device-plugin log and `dmesg | grep -i xid` on the node; reset the GPU or reboot, then restart the plugin pod), "
+                },
+                if names.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", names.join(", "))
+                }
             ),
         )
     };
