@@ -12,7 +12,7 @@ declare_rule!(
     "device-plugin-not-scheduled",
     Gpu,
     Error,
-    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A GPU node on which no pod of a device plugin runs while a `get pods -o wide` listing shows its pods on other nodes, its DaemonSet not in the input, is a warning naming the node, the plugin, and the taints and labels that set the node apart from those with its pods. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
+    "A device-plugin DaemonSet (NVIDIA, GKE, AMD, Intel, HAMi, CubeStudio's) places no pod on GPU nodes that no other plugin of their vendor covers: its nodeSelector or required node affinity names a label those nodes lack (written by NFD, the GPU Operator or a person: the finding says which, and whether NFD's worker cannot run there because of a taint), or its tolerations miss their taints (the DaemonSet controller's own tolerations counted). An error when some excluded node advertises no GPUs (their gpu-not-advertised findings point here), a warning when they advertise GPUs anyway. Also warns when a plugin DaemonSet selects no node at all (desiredNumberScheduled 0), naming the NVIDIA chart's (v0.15+) node-affinity labels when the input shows the chart only by its version label, its image tag, its MPS control-daemon DaemonSet next to it or a pasted `helm install|upgrade ... --version` command (a `kubectl get daemonsets` row shows no affinity), and when NFD labelled a node's NVIDIA device with the PCI class in the key (pci-0302_10de.present) but not pci-10de.present and no DaemonSet in the input says which label the plugin selects. A GPU node on which no pod of a device plugin runs while a `get pods -o wide` listing shows its pods on other nodes, its DaemonSet not in the input, is a warning naming the node, the plugin, and the taints and labels that set the node apart from those with its pods. A device-plugin or GPU driver pod Pending on no node (the scheduler cannot fit it on the one node its DaemonSet made it for) is a warning on the pod.",
     check
 );
 
@@ -63,7 +63,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .collect();
                 // the NVIDIA chart (v0.15+) requires NFD/GFD labels through node affinity,
                 // which `describe daemonset` does not print
-                let chart = hidden_chart_affinity(ds);
+                let chart = hidden_chart_affinity(ctx, ds);
                 let mut f = Finding::new(
                     DevicePluginNotScheduled::ID,
                     Severity::Warning,
@@ -403,7 +403,114 @@ const NVIDIA_CHART_AFFINITY: &[(&str, &str)] = &[
 /// `nvidia-device-plugin-0.15.0`, `app.kubernetes.io/version`, or the image tag `v0.15.0`) and
 /// the input shows neither a nodeSelector nor a node affinity for it: the chart's default
 /// affinity is then in force but not shown (`kubectl describe daemonset` never prints it).
-fn hidden_chart_affinity(ds: &cube_model::objects::DaemonSet) -> Option<String> {
+fn hidden_chart_affinity(ctx: &Context<'_>, ds: &cube_model::objects::DaemonSet) -> Option<String> {
+    let found = chart_version_shown(ds);
+    if found.is_some() {
+        return found
+            .filter(|(_, v)| *v >= (0, 15) && v.0 == 0)
+            .map(|(s, _)| s);
+    }
+    // a `kubectl get daemonsets` row shows no label, image or affinity: the chart is told by
+    // the objects it installs with the DaemonSet, or by the helm command pasted with it
+    let spec = &ds.spec.template.spec;
+    if !spec.node_selector.is_empty()
+        || spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref())
+            .is_some()
+    {
+        return None;
+    }
+    chart_from_context(ctx, ds)
+}
+
+/// The NVIDIA chart v0.15+ of a DaemonSet that shows no version, from the input around it:
+/// the chart's MPS control-daemon DaemonSet `<fullname>-mps-control-daemon` next to it (added
+/// with the node affinity in v0.15.0: NVIDIA/k8s-device-plugin
+/// deployments/helm/nvidia-device-plugin/templates/daemonset-mps-control-daemon.yml), or a
+/// pasted `helm install|upgrade ... nvidia-device-plugin` command with `--version 0.15` or
+/// later, or none (the latest chart).
+fn chart_from_context(ctx: &Context<'_>, ds: &cube_model::objects::DaemonSet) -> Option<String> {
+    let name = ds.metadata.name.as_str();
+    if !name.contains("nvidia-device-plugin") || name.contains("daemonset") {
+        // `nvidia-device-plugin-daemonset` is the static manifest's (no affinity)
+        return None;
+    }
+    let mps = format!("{name}-mps-control-daemon");
+    if ctx
+        .snapshot()
+        .daemon_sets
+        .iter()
+        .any(|d| d.metadata.namespace == ds.metadata.namespace && d.metadata.name == mps)
+    {
+        return Some(format!(
+            "the Helm chart v0.15 or later: its DaemonSet {mps}, which the chart installs since v0.15.0, is in the input"
+        ));
+    }
+    for log in ctx.logs() {
+        // shell line continuations (`\` at the end) joined into one command
+        let mut joined: Vec<String> = Vec::new();
+        let mut cont = false;
+        for line in log.text.lines().take(20_000) {
+            let t = line.trim_end();
+            let (body, more) = match t.strip_suffix('\\') {
+                Some(b) => (b, true),
+                None => (t, false),
+            };
+            match joined.last_mut() {
+                Some(last) if cont => {
+                    last.push(' ');
+                    last.push_str(body.trim());
+                }
+                _ => joined.push(body.to_owned()),
+            }
+            cont = more;
+        }
+        for line in &joined {
+            let l = line.trim();
+            let Some(at) = l.find("helm ") else {
+                continue;
+            };
+            let cmd = &l[at..];
+            if !(cmd.contains(" install ") || cmd.contains(" upgrade "))
+                || !cmd.contains("nvidia-device-plugin")
+            {
+                continue;
+            }
+            let mut words = cmd.split_whitespace();
+            let mut version: Option<String> = None;
+            while let Some(w) = words.next() {
+                if let Some(v) = w.strip_prefix("--version=") {
+                    version = Some(v.to_owned());
+                } else if w == "--version" {
+                    version = words.next().map(str::to_owned);
+                }
+            }
+            let version = version.map(|v| v.trim_matches(['"', '\'', '`']).to_owned());
+            return match version {
+                None => Some(
+                    "the Helm chart, installed without --version (the latest chart, v0.15 or later)"
+                        .to_owned(),
+                ),
+                Some(v) => {
+                    let t = v.trim_start_matches('v');
+                    let mut parts = t.split(['.', '-']);
+                    let major: u32 = parts.next()?.parse().ok()?;
+                    let minor: u32 = parts.next()?.parse().ok()?;
+                    (major == 0 && minor >= 15)
+                        .then(|| format!("chart nvidia-device-plugin {v} of the helm command in the input"))
+                }
+            };
+        }
+    }
+    None
+}
+
+/// The NVIDIA chart version a DaemonSet shows itself (`helm.sh/chart`,
+/// `app.kubernetes.io/version`, the image tag) with its (major, minor), when it shows neither a
+/// nodeSelector nor a node affinity.
+fn chart_version_shown(ds: &cube_model::objects::DaemonSet) -> Option<(String, (u32, u32))> {
     let spec = &ds.spec.template.spec;
     if !spec.node_selector.is_empty()
         || spec
@@ -441,7 +548,7 @@ fn hidden_chart_affinity(ds: &cube_model::objects::DaemonSet) -> Option<String> 
     .into_iter()
     .flatten()
     .find_map(|(what, v)| version(&v).map(|n| (format!("{what}{v}"), n)))?;
-    (v >= (0, 15) && v.0 == 0).then_some(shown)
+    Some((shown, v))
 }
 
 /// A plugin DaemonSet whose live status places no pod (desiredNumberScheduled 0) while GPU
