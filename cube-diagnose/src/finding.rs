@@ -344,7 +344,7 @@ pub fn split_remedy(text: &str) -> (String, Vec<String>) {
             commands.push(tidy_command(span));
         } else {
             prose.push_str(&rest[..open + 1 + close + 1]);
-            if is_runnable(span) {
+            if is_runnable(span) && !is_named_not_advised(&rest[..open], &after[close + 1..]) {
                 commands.push(span.trim().to_owned());
             }
         }
@@ -416,13 +416,124 @@ fn bare_heredocs(text: &str) -> (String, Vec<String>) {
     (prose.join("\n"), commands)
 }
 
-/// A complete command: a known program first, no `<placeholder>`, no `...`.
+/// A complete command: a known program first, no `<placeholder>`, no `...`, not ending in a
+/// flag that takes a value (`kubeadm join --discovery-file` names the flag, it is no command:
+/// run, it fails with `flag needs an argument`), and not reading a manifest from stdin with
+/// nothing piped in (`kubectl apply -f -` alone waits on the terminal).
 fn is_runnable(span: &str) -> bool {
     let t = span.trim();
     cube_model::paste::starts_with_known_command(t)
         && !has_placeholder(t)
         && !t.contains("...")
         && !t.contains('\u{2026}')
+        && !ends_in_valued_flag(t)
+        && !reads_stdin_alone(t)
+}
+
+/// Flags of kubectl, kubeadm, kubelet, k3s and systemctl that take a value, as the remedies name
+/// them (kubectl `--filename/-f`, `--namespace/-n`, `--selector/-l`, `--context`,
+/// `--kubeconfig`, `--output/-o`; kubeadm join/init `--discovery-file`, `--discovery-token`,
+/// `--discovery-token-ca-cert-hash`, `--token`, `--config`, `--cri-socket`, `--node-name`,
+/// `--apiserver-advertise-address`, `--control-plane-endpoint`, `--certificate-key`,
+/// `--pod-network-cidr`, `--image-repository`; k3s `--server`, `--token-file`).
+const VALUED_FLAGS: &[&str] = &[
+    "-f",
+    "--filename",
+    "-n",
+    "--namespace",
+    "-l",
+    "--selector",
+    "--context",
+    "--kubeconfig",
+    "-o",
+    "--output",
+    "--discovery-file",
+    "--discovery-token",
+    "--discovery-token-ca-cert-hash",
+    "--token",
+    "--config",
+    "--cri-socket",
+    "--node-name",
+    "--apiserver-advertise-address",
+    "--control-plane-endpoint",
+    "--certificate-key",
+    "--pod-network-cidr",
+    "--image-repository",
+    "--server",
+    "--token-file",
+];
+
+fn ends_in_valued_flag(cmd: &str) -> bool {
+    let mut words = cmd.split_whitespace();
+    let first = words.next().unwrap_or("");
+    words.next_back().is_some_and(|last| {
+        // the short forms take a value in kubectl (`-f FILE`, `-n NS`); elsewhere `-f` is often
+        // `--force` (`kubeadm reset -f`)
+        VALUED_FLAGS.contains(&last)
+            && (last.starts_with("--") || matches!(first, "kubectl" | "oc" | "karmadactl"))
+    })
+}
+
+/// `kubectl apply|create|replace -f -` with no heredoc and no pipe feeding it.
+fn reads_stdin_alone(cmd: &str) -> bool {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    words
+        .windows(2)
+        .any(|w| matches!(w[0], "-f" | "--filename") && w[1] == "-")
+        && !cmd.contains("<<")
+        && !cmd.contains('|')
+}
+
+/// A command the prose names in order to advise against it: the words right after it say it
+/// does not help (`` `kubeadm certs renew` does not renew kubelet client certificates ``), or
+/// the words right before it say not to run it (`do not run`, `never`, `instead of`, `rather
+/// than`, `not`). Such a command stays in the prose and is never offered as one to run.
+fn is_named_not_advised(before: &str, after: &str) -> bool {
+    let after = after.trim_start().to_ascii_lowercase();
+    const AFTER: &[&str] = &[
+        "does not",
+        "doesn't",
+        "do not",
+        "don't",
+        "is not",
+        "isn't",
+        "will not",
+        "won't",
+        "cannot",
+        "can't",
+        "would not",
+        "is the wrong",
+        "is wrong",
+        "fails",
+        "only prints",
+        "is no fix",
+        "is not a fix",
+        "does nothing",
+    ];
+    if AFTER.iter().any(|w| after.starts_with(w)) {
+        return true;
+    }
+    let before = before.trim_end().to_ascii_lowercase();
+    const BEFORE: &[&str] = &[
+        "do not run",
+        "don't run",
+        "do not use",
+        "don't use",
+        "never run",
+        "never",
+        "instead of",
+        "rather than",
+        "not",
+        "without",
+        "avoid",
+    ];
+    BEFORE.iter().any(|w| {
+        before.ends_with(w)
+            && before[..before.len() - w.len()]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+    })
 }
 
 /// `<name>`-style placeholders (a `<` followed by a letter, not a `<<` heredoc operator).
@@ -487,5 +598,48 @@ mod redact_tests {
         assert!(!redact("curl -H Authorization: Bearer feedfacefeed").contains("feedfacefeed"));
         assert!(!redact("x --token=abc123 y").contains("abc123"));
         assert_eq!(redact("no secrets here"), "no secrets here");
+    }
+}
+
+#[cfg(test)]
+mod remedy_command_tests {
+    use super::split_remedy;
+
+    /// `remedyCommands` is what a console shows as buttons: a command the prose names to advise
+    /// against it, a flag named without its value and a stdin reader with nothing piped in are
+    /// never in it (fresh-user G23); the prose keeps them.
+    #[test]
+    fn commands_named_to_advise_against_them_or_incomplete_are_not_offered() {
+        let (prose, cmds) = split_remedy(
+            "Restart the kubelet: `systemctl restart kubelet`; `kubeadm certs renew` does not renew kubelet client certificates.",
+        );
+        assert_eq!(cmds, vec!["systemctl restart kubelet".to_string()]);
+        assert!(
+            prose.contains("`kubeadm certs renew` does not renew"),
+            "{prose}"
+        );
+
+        let (_, cmds) = split_remedy(
+            "Check `kubectl -n kube-public get cm cluster-info -o yaml`, or join with `kubeadm join --discovery-file` and a file copied from the control plane.",
+        );
+        assert_eq!(
+            cmds,
+            vec!["kubectl -n kube-public get cm cluster-info -o yaml".to_string()]
+        );
+
+        let (_, cmds) =
+            split_remedy("Apply a quota with `kubectl -n default apply -f -` (manifest above).");
+        assert!(cmds.is_empty(), "{cmds:?}");
+
+        let (_, cmds) = split_remedy(
+            "Do not run `kubeadm reset -f` on a control plane; instead of `kubectl delete node n1`, cordon it: `kubectl cordon n1`.",
+        );
+        assert_eq!(cmds, vec!["kubectl cordon n1".to_string()]);
+
+        // `-f` is `--force` outside kubectl; a heredoc feeds `-f -`
+        let (_, cmds) =
+            split_remedy("Run `kubeadm reset -f`, then: `kubectl apply -f - <<EOF\nkind: X\nEOF`");
+        assert_eq!(cmds.len(), 2, "{cmds:?}");
+        assert!(cmds.iter().any(|c| c == "kubeadm reset -f"), "{cmds:?}");
     }
 }

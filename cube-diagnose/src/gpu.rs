@@ -579,11 +579,27 @@ fn pods_in_use(ctx: &Context<'_>, node: &str) -> ResourceList {
     sum
 }
 
-/// A `kubectl patch` that appends a toleration for `t` to a DaemonSet's pod template.
+/// A `kubectl patch` (RFC 6902 JSON patch) that adds a toleration for `t` to a DaemonSet's pod
+/// template: appended to the list, or the list itself added when the template has none.
 pub fn toleration_patch(ds: &DaemonSet, t: &Taint) -> String {
+    let toleration = format!(
+        "{{\"key\":\"{}\",\"operator\":\"Exists\",\"effect\":\"{}\"}}",
+        t.key, t.effect
+    );
+    // RFC 6902 `add` to `.../tolerations/-` appends to an array that must exist: on a template
+    // without tolerations the API server answers `jsonpatch add operation does not apply: doc is
+    // missing path`, so the list itself is added then (fresh-user G22). A table row that does
+    // not show tolerations keeps the append form (the list is unknown, not empty).
+    let known_empty = ds.spec.template.spec.tolerations.is_empty()
+        && !cube_model::describe::is_unknown(&ds.metadata, "tolerations");
+    let (path, value) = if known_empty {
+        ("/spec/template/spec/tolerations", format!("[{toleration}]"))
+    } else {
+        ("/spec/template/spec/tolerations/-", toleration)
+    };
     format!(
-        "kubectl -n {} patch daemonset {} --type=json -p '[{{\"op\":\"add\",\"path\":\"/spec/template/spec/tolerations/-\",\"value\":{{\"key\":\"{}\",\"operator\":\"Exists\",\"effect\":\"{}\"}}}}]'",
-        ds.metadata.namespace, ds.metadata.name, t.key, t.effect
+        "kubectl -n {} patch daemonset {} --type=json -p '[{{\"op\":\"add\",\"path\":\"{path}\",\"value\":{value}}}]'",
+        ds.metadata.namespace, ds.metadata.name
     )
 }
 
@@ -2647,6 +2663,45 @@ pub fn plugin_pods_missing<'a>(ctx: &'a Context<'_>) -> Vec<PluginPodMissing<'a>
 mod tests {
     use super::*;
     use crate::rules::testutil::{run_inputs, run_rule};
+
+    /// The patch adds the whole list to a template without tolerations (RFC 6902 `add` to
+    /// `/-` needs the array: the API server answers `doc is missing path`) and appends to an
+    /// existing one (fresh-user G22).
+    #[test]
+    fn toleration_patch_adds_the_list_when_the_template_has_none() {
+        let ds = |tolerations: &str| -> DaemonSet {
+            let y = format!(
+                "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: nvdp, namespace: kube-system}}\nspec:\n  selector: {{matchLabels: {{a: b}}}}\n  template:\n    metadata: {{labels: {{a: b}}}}\n    spec:\n      {tolerations}containers: [{{name: c, image: i}}]\n"
+            );
+            let s = cube_model::snapshot::ClusterSnapshot::from_slice("ds.yaml", y.as_bytes());
+            s.daemon_sets.into_iter().next().expect("one ds")
+        };
+        let t = Taint {
+            key: "nvidia.com/gpu".into(),
+            value: "present".into(),
+            effect: "NoSchedule".into(),
+            time_added: None,
+        };
+        let none = toleration_patch(&ds(""), &t);
+        assert!(
+            none.contains(r#"[{"op":"add","path":"/spec/template/spec/tolerations","value":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]}]"#),
+            "{none}"
+        );
+        let some = toleration_patch(
+            &ds("tolerations: [{key: CriticalAddonsOnly, operator: Exists}]\n      "),
+            &t,
+        );
+        assert!(
+            some.contains(r#"[{"op":"add","path":"/spec/template/spec/tolerations/-","value":{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}}]"#),
+            "{some}"
+        );
+        for cmd in [none, some] {
+            assert!(
+                cmd.starts_with("kubectl -n kube-system patch daemonset nvdp --type=json -p '"),
+                "{cmd}"
+            );
+        }
+    }
 
     const GPU_NODE: &str = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-02\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  capacity:\n    cpu: \"8\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n";
 

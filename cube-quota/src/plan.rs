@@ -526,6 +526,32 @@ pub fn plan_group_all(
             }
             per_ns.push(list);
         }
+        // A percentage share that rounds a non-zero bucket amount down to 0 writes a quota of
+        // 0 for that key: the namespace can then create no pod (`pods: "0"`) or no pod asking
+        // for that resource at all (fresh-user G13). Allowed (the shares add up to the bucket),
+        // but never silent.
+        for (n, ns) in group.namespaces.iter().enumerate() {
+            if ns.buckets.contains_key(&b.name) || percents.get(n).copied().unwrap_or(0) == 0 {
+                continue;
+            }
+            let zero: Vec<String> = hard
+                .iter()
+                .filter(|(k, total)| {
+                    !total.is_zero() && per_ns[n].get(k.as_str()).is_some_and(Quantity::is_zero)
+                })
+                .map(|(k, total)| format!("{k} (of {total})"))
+                .collect();
+            if !zero.is_empty() {
+                warnings.push(format!(
+                    "group {gname}: namespace {} gets 0 of bucket {}'s {} from its {}% share (the largest remainders went to other namespaces): its ResourceQuota will forbid every pod{} there; give it an explicit amount, a larger share, or fewer namespaces",
+                    ns.name,
+                    b.name,
+                    zero.join(", "),
+                    percents[n],
+                    if zero.iter().any(|z| z.starts_with("pods ")) { "" } else { " asking for those resources" },
+                ));
+            }
+        }
         for (k, total) in &hard {
             let mut sum = Quantity::ZERO;
             for l in &per_ns {
@@ -1119,6 +1145,37 @@ pub fn resplit_check(plan: &GroupPlan, snapshot: &ClusterSnapshot) -> ResplitRep
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_share_rounded_to_zero_is_warned_never_silent() {
+        // fresh-user G13: 1 GPU and 1 pod over 33/33/34 namespaces
+        let g = ResourceGroup::from_yaml(
+            "name: team-y\nowner: bob\nmembers: [{name: bob, role: admin}]\nquota:\n  - name: compute\n    hard: {requests.cpu: \"1\", requests.nvidia.com/gpu: \"1\", requests.memory: 1Gi, pods: \"1\"}\nnamespaces:\n  - {name: y-a, sharePercent: 33}\n  - {name: y-b, sharePercent: 33}\n  - {name: y-c, sharePercent: 34}\n",
+        )
+        .expect("group");
+        let plan = plan_group(&g, None).expect("plan");
+        let zeroed: Vec<&String> = plan
+            .warnings
+            .iter()
+            .filter(|w| w.contains(" gets 0 of bucket compute"))
+            .collect();
+        assert_eq!(zeroed.len(), 2, "{:?}", plan.warnings);
+        assert!(zeroed[0].contains("namespace y-a") && zeroed[0].contains("pods (of 1)"));
+        assert!(zeroed[0].contains("requests.nvidia.com/gpu (of 1)"));
+        assert!(zeroed[0].contains("forbid every pod there"));
+        assert!(zeroed[1].contains("namespace y-b"));
+        // an even split warns nothing
+        let even = ResourceGroup::from_yaml(
+            "name: t\nowner: bob\nmembers: [{name: bob, role: admin}]\nquota:\n  - name: c\n    hard: {pods: \"10\"}\nnamespaces:\n  - {name: a, sharePercent: 50}\n  - {name: b, sharePercent: 50}\n",
+        )
+        .expect("group");
+        let plan = plan_group(&even, None).expect("plan");
+        assert!(
+            !plan.warnings.iter().any(|w| w.contains(" gets 0 of")),
+            "{:?}",
+            plan.warnings
+        );
+    }
 
     #[test]
     fn percent_shares_round_down() {

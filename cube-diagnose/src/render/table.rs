@@ -113,7 +113,12 @@ pub fn to_table(report: &Report, colour: bool) -> String {
                 escape_line(&f.rule_id),
                 escape_line(&f.subject.display_name()),
             );
-            write_indented(&mut out, &head, w_rule + w_subj + 6, &escape(&f.message));
+            write_indented(
+                &mut out,
+                &head,
+                w_rule + w_subj + 6,
+                &escape_line(&f.message),
+            );
             for e in &f.evidence {
                 let head = format!("  {:<w_rule$}    {} ", "", paint("evidence:", "2", colour));
                 write_indented(&mut out, &head, w_rule + 16, &escape_line(&e.to_string()));

@@ -10,7 +10,7 @@ declare_rule!(
     "quota-without-limitrange",
     Quota,
     Error,
-    "A ResourceQuota on cpu/memory (requests.* or limits.*) makes admission reject every pod that does not state that value ('failed quota: must specify ...'); without a LimitRange giving defaultRequest (for requests.*) and default (for limits.*) for the same resource, workloads without resources fail forever. This is the quota working (failing closed), not a quota that is not enforced. Error when FailedCreate events prove rejections, warning otherwise.",
+    "A ResourceQuota on cpu/memory (requests.* or limits.*) makes admission reject every pod that does not state that value ('failed quota: must specify ...'); without a LimitRange giving defaultRequest (for requests.*) and default (for limits.*) for the same resource, workloads without resources fail forever. This is the quota working (failing closed), not a quota that is not enforced. Error when FailedCreate events prove rejections, warning when a pod or workload template of the namespace lacks a required value or the namespace's pods are not shown in full, info (a hint) when every container shown states them.",
     check
 );
 
@@ -74,11 +74,45 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
             continue;
         }
+        // Without rejections in the input: a warning when some pod or workload template of the
+        // namespace lacks a required value (or the namespace's pods are not shown in full), a
+        // hint (info) when every container shown states them: nothing is being rejected
+        // (fresh-user G20: a healthy namespace got a warning).
+        let states = |spec: &cube_model::objects::PodSpec| {
+            spec.containers.iter().all(|c| {
+                uncovered.iter().all(|(_, kind, res)| {
+                    c.resources.limits.contains(res)
+                        || (*kind == "request" && c.resources.requests.contains(res))
+                })
+            })
+        };
+        let pods: Vec<_> = ctx
+            .pods_in_namespace(ns)
+            .iter()
+            .map(|&i| &snap.pods[i])
+            .collect();
+        let pods_full = !pods.is_empty()
+            && pods
+                .iter()
+                .all(|p| !cube_model::describe::is_unknown(&p.metadata, "requests"));
+        let lacking = pods.iter().any(|p| pods_full && !states(&p.spec))
+            || snap
+                .workloads
+                .iter()
+                .filter(|w| w.metadata.namespace == *ns)
+                .any(|w| !states(&w.spec.template.spec));
+        let severity = if !proof.is_empty() {
+            Severity::Error
+        } else if pods_full && !lacking {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
         let mut f = Finding::new(
             QuotaWithoutLimitRange::ID,
-            if proof.is_empty() { Severity::Warning } else { Severity::Error },
+            severity,
             Subject::namespaced("ResourceQuota", ns, &q.metadata.name),
-            format!("quota {ns}/{} requires every pod to state {} but {}: pods without resources are rejected{}", q.metadata.name, keys.join(", "), if has_lr { "the namespace's LimitRanges give no default for it" } else { "the namespace has no LimitRange to default it" }, if proof.is_empty() { String::new() } else { format!(" ({} FailedCreate events)", proof.len()) }),
+            format!("quota {ns}/{} requires every pod to state {} but {}: pods without resources are rejected{}", q.metadata.name, keys.join(", "), if has_lr { "the namespace's LimitRanges give no default for it" } else { "the namespace has no LimitRange to default it" }, if !proof.is_empty() { format!(" ({} FailedCreate events)", proof.len()) } else if severity == Severity::Info { format!(" (every container of the {} pod(s) shown states them: nothing is rejected now)", pods.len()) } else { String::new() }),
         )
         .with_evidences(keys.iter().map(|k| Evidence::field(&o, format!("spec.hard.{k}"), q.spec.hard.get(k).map(ToString::to_string).unwrap_or_default())));
         for s in proof.iter().take(3) {

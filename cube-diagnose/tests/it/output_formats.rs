@@ -287,3 +287,22 @@ fn json_with_input_problems_validates_and_exits_two() {
     validate(&schema, &schema, &bad, "", &mut errs);
     assert_eq!(errs.len(), 1, "{errs:#?}");
 }
+
+/// A server's condition message with `\r\n` started a physical line of its own in the table
+/// (a server could add lines to the report): messages are escaped to one line, as evidence is
+/// (fresh-user G19).
+#[test]
+fn a_newline_in_a_message_never_starts_a_line_of_the_table() {
+    let findings = vec![Finding::new(
+        "node-not-ready",
+        Severity::Error,
+        Subject::cluster(""),
+        "PLEG is not healthy \r\nFAKE LINE: all good",
+    )];
+    let t = to_table(&Report::from_findings(findings), false);
+    assert!(t.contains("PLEG is not healthy \\r\\nFAKE LINE"), "{t}");
+    assert!(
+        !t.lines().any(|l| l.trim_start().starts_with("FAKE LINE")),
+        "{t}"
+    );
+}
