@@ -3721,7 +3721,21 @@ fn top_table_rows(lines: &[&str], start: usize) -> (Vec<BTreeMap<String, String>
 /// `kubectl get events [-A]`: `[NAMESPACE] LAST SEEN TYPE REASON OBJECT MESSAGE`.
 fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize {
     let (rows, end) = top_table_rows(lines, start);
+    // a table copied from a narrow terminal has lost its MESSAGE column: a Warning row then
+    // says that something failed but not why (reported, never an all-clear)
+    let cut = !lines[start].contains("MESSAGE");
+    let mut cut_warnings: Vec<String> = Vec::new();
     for cells in rows {
+        if cut && cells.get("TYPE").is_some_and(|t| t.as_str() == "Warning") {
+            let what = format!(
+                "{} {}",
+                cells.get("REASON").map_or("", String::as_str),
+                cells.get("OBJECT").map_or("", String::as_str)
+            );
+            if !cut_warnings.contains(&what) {
+                cut_warnings.push(what);
+            }
+        }
         let cell = |n: &str| cells.get(n).cloned().unwrap_or_default();
         let namespace = cell("NAMESPACE");
         let (kind, name) = match cell("OBJECT").split_once('/') {
@@ -3767,6 +3781,18 @@ fn parse_get_events_table(lines: &[&str], start: usize, out: &mut ParsedText) ->
             count,
             source: EventSource { component, host },
             ..Event::default()
+        });
+    }
+    if !cut_warnings.is_empty() {
+        out.problems.push(LoadProblem {
+            object: "Event".to_owned(),
+            field: "MESSAGE".to_owned(),
+            message: format!(
+                "{} Warning event(s) without their message ({}): the events table was cut before its MESSAGE column (terminal width), so why they happened is not read; paste it again uncut (`kubectl get events -o wide`, or `kubectl describe` of the object)",
+                cut_warnings.len(),
+                cut_warnings.join(", ")
+            ),
+            ..LoadProblem::default()
         });
     }
     end
@@ -6424,5 +6450,16 @@ deployment.apps/trainer   0/3     3            0           10m
         assert_eq!(p.events[1].reason, "SuccessfulCreate");
         assert_eq!(p.events[1].type_, "Normal");
         assert_eq!(p.events[1].involved_object.kind, "DaemonSet");
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        // a Warning row without its message is reported, not read as nothing
+        let w = "LAST SEEN   TYPE      REASON             OBJECT\n2m          Warning   FailedScheduling   pod/train-0\n";
+        let p = parse_text(w);
+        assert_eq!(p.events.len(), 1);
+        assert_eq!(p.problems.len(), 1, "{:?}", p.problems);
+        assert!(
+            p.problems[0]
+                .message
+                .contains("FailedScheduling pod/train-0")
+        );
     }
 }
