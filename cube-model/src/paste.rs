@@ -518,6 +518,15 @@ pub fn split(text: &str) -> Vec<Section> {
             i += 1;
             continue;
         }
+        match content_boundary(&current, &visible) {
+            Some(Boundary::Rule) => {
+                push(&mut sections, std::mem::take(&mut current));
+                i += 1;
+                continue;
+            }
+            Some(Boundary::Before) => push(&mut sections, std::mem::take(&mut current)),
+            None => {}
+        }
         let clean = clean_visible(&visible);
         let text = if is_grep_group_separator(&clean.text) {
             // a break between unrelated excerpts: read as a blank line
@@ -544,6 +553,136 @@ pub fn split(text: &str) -> Vec<Section> {
     sections
 }
 
+/// Where one output ends and another begins in a file several were pasted into without a
+/// prompt or a fence between them ([`content_boundary`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    /// A `---` line (a YAML document marker or a Markdown rule): dropped, the outputs on either
+    /// side read on their own.
+    Rule,
+    /// The line starts the next output.
+    Before,
+}
+
+/// What the block a section started with is, as far as cutting goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    /// Pretty-printed JSON (`kubectl get -o json`): a line `{` or `[` first.
+    Json,
+    /// A Kubernetes object in YAML (`kubectl get -o yaml`): `apiVersion:` or `kind:` first.
+    Yaml,
+    /// Anything else (`describe`, tables, logs).
+    Other,
+}
+
+/// The kind of `section`'s first line that is no blank and no `#` comment.
+fn block_kind(section: &Section) -> Option<BlockKind> {
+    let first = section
+        .lines
+        .iter()
+        .map(|l| l.text.trim_end())
+        .find(|t| !t.trim().is_empty() && !t.starts_with('#'))?;
+    Some(
+        if first == "{" || first == "[" || first.starts_with("{\"") {
+            BlockKind::Json
+        } else if first.starts_with("apiVersion:") || first.starts_with("kind:") {
+            BlockKind::Yaml
+        } else {
+            BlockKind::Other
+        },
+    )
+}
+
+/// True when `line` (at column 0) can be a line of a Kubernetes object in block YAML: indented,
+/// a comment, a sequence item, a document marker, or a key that starts lowercase (`apiVersion`,
+/// `kind`, `metadata`, `spec`, `status`, `items`: the API's field names).
+fn yaml_object_line(line: &str) -> bool {
+    let t = line.trim_end();
+    t.is_empty()
+        || t.starts_with([' ', '\t', '#'])
+        || t == "-"
+        || t.starts_with("- ")
+        || t == "..."
+        || crate::describe::yaml_key(t)
+            .is_some_and(|k| k.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+/// Where a paste of several outputs with nothing between them but blank lines or `---` (two
+/// files concatenated, a `kubectl get -o json` above its events table) turns from one output
+/// to the next, at `line` (terminal text) after the lines of `current`:
+///
+/// - a `---` line: [`Boundary::Rule`];
+/// - after a JSON value that ends on a line `}` or `]`, the first other line that does not go
+///   on with JSON (another value, a comma);
+/// - in a YAML object, a line at column 0 that YAML of an object does not have (`Name:  ...`
+///   of `describe`, a table header, `[preflight] ...`, `Events:`);
+/// - after a blank line in any other output, a line that starts JSON (`{` or `[` alone) or a
+///   YAML object (`apiVersion:` / `kind:` at column 0).
+fn content_boundary(current: &Section, line: &str) -> Option<Boundary> {
+    let t = line.trim_end();
+    let kind = block_kind(current)?;
+    if t == "---" {
+        return Some(Boundary::Rule);
+    }
+    if t.trim().is_empty() {
+        return None;
+    }
+    let last = current
+        .lines
+        .iter()
+        .rev()
+        .find(|l| !l.text.trim().is_empty())
+        .map(|l| l.text.trim_end())?;
+    // a blank line, then maybe `#` comments (a file's header above its YAML)
+    let after_blank = current
+        .lines
+        .iter()
+        .rev()
+        .find(|l| !l.text.starts_with('#'))
+        .is_some_and(|l| l.text.trim().is_empty());
+    match kind {
+        BlockKind::Json => {
+            let ended = (last == "}" || last == "]")
+                && !t.starts_with(['{', '[', ',', ']', '}'])
+                && crate::describe::looks_like_json(&current.text())
+                && serde_json::Deserializer::from_str(&current.text())
+                    .into_iter::<serde::de::IgnoredAny>()
+                    .all(|v| v.is_ok());
+            ended.then_some(Boundary::Before)
+        }
+        BlockKind::Yaml => (!yaml_object_line(t)).then_some(Boundary::Before),
+        BlockKind::Other => (after_blank
+            && (t == "{" || t == "[" || t.starts_with("apiVersion:") || t.starts_with("kind:")))
+        .then_some(Boundary::Before),
+    }
+}
+
+/// True when `text`, which starts as a JSON or YAML dump, goes on with output of another kind
+/// after a blank line or `---` (a table, `describe` output, a log: several files pasted into one,
+/// see [`content_boundary`]): read it as a paste, section by section ([`split`]), not as one
+/// dump. A stream of JSON values or YAML documents alone is no such paste.
+pub fn holds_other_output(text: &str) -> bool {
+    let other_line = |l: &str| {
+        let t = l.trim_end();
+        !(t.is_empty()
+            || t.starts_with(['{', '[', '}', ']', '"', ','])
+            || t == "---"
+            || yaml_object_line(t))
+    };
+    if !text.lines().any(other_line) {
+        return false;
+    }
+    let sections = split(text);
+    let structured = |s: &Section| {
+        matches!(
+            crate::snapshot::detect_format(s.text().as_bytes()),
+            InputFormat::Json | InputFormat::Yaml
+        )
+    };
+    let live: Vec<&Section> = sections.iter().filter(|s| !s.is_blank()).collect();
+    live.len() > 1 && live.iter().any(|s| structured(s)) && live.iter().any(|s| !structured(s))
+}
+
 /// Terminal widths people copy from (`COLUMNS` of a default terminal, a maximised one, a
 /// classic VT100's 132): a single line at one of these exactly may be a soft-wrapped one.
 const TERMINAL_WIDTHS: &[usize] = &[80, 100, 120, 132, 160, 200, 240];
@@ -566,7 +705,7 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     let widths: Vec<usize> = section
         .lines
         .iter()
-        .map(|l| visible(l.number).chars().count())
+        .map(|l| columns(&visible(l.number)))
         .collect();
     let Some(&w) = widths.iter().max() else {
         return;
@@ -603,15 +742,24 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     let mut k = 0;
     while k < section.lines.len() {
         let first = section.lines[k].clone();
-        let mut joined = visible(first.number);
+        // the pieces lose what was added per line after the copy (CR, colour, a `> ` quote)
+        // and are joined before the rest of the cleaning: Markdown read on a piece alone
+        // (a piece that is all `` `...` ``) is not what the whole line holds
+        let piece = |n: usize| {
+            let raw = raw.get(n.wrapping_sub(1)).copied().unwrap_or("");
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            strip_markdown_quote(&strip_ansi(raw)).to_owned()
+        };
+        let mut joined = piece(first.number);
         let mut last = k;
         while widths[last] == w
             && last + 1 < section.lines.len()
             && continues(&section.lines[last], &section.lines[last + 1])
         {
             last += 1;
-            joined.push_str(&visible(section.lines[last].number));
+            joined.push_str(&piece(section.lines[last].number));
         }
+        let joined = terminal_text(&joined);
         if last == k {
             out.push(first);
         } else {
@@ -629,6 +777,17 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
         k = last + 1;
     }
     section.lines = out;
+}
+
+/// The columns a terminal gives `line`: a tab moves to the next multiple of 8.
+fn columns(line: &str) -> usize {
+    line.chars().fold(0, |col, c| {
+        if c == '\t' {
+            col + 8 - col % 8
+        } else {
+            col + 1
+        }
+    })
 }
 
 /// True when `line` (terminal text) starts a record of its own, so it is no soft-wrapped piece
@@ -2268,6 +2427,42 @@ mod reshaped_paste_tests {
         // a raw quote next to an entity: the entity may be data
         assert_eq!(html_unescaped("a: \"x\"\nb: &quot;\n"), None);
         assert_eq!(html_unescaped("no entity & nothing\n"), None);
+    }
+
+    #[test]
+    fn outputs_pasted_one_after_the_other_are_cut_apart() {
+        let json = "{\n \"kind\": \"List\",\n \"items\": []\n}\n";
+        let table = "NAMESPACE   LAST SEEN   TYPE      REASON             OBJECT      MESSAGE\nml          2m          Warning   FailedScheduling   pod/p       0/1 nodes are available\n";
+        let yaml = "# the DaemonSet\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: x\n";
+        let describe = "Name:               node-01\nRoles:              <none>\n";
+        let formats = |text: &str| -> Vec<InputFormat> {
+            split(text)
+                .iter()
+                .filter(|s| !s.is_blank())
+                .map(|s| crate::snapshot::detect_format(s.text().as_bytes()))
+                .collect()
+        };
+        for (a, b) in [
+            (json, table),
+            (table, json),
+            (yaml, describe),
+            (describe, yaml),
+        ] {
+            for sep in ["\n", "---\n"] {
+                let text = format!("{a}{sep}{b}");
+                assert_eq!(formats(&text).len(), 2, "{text}");
+                assert!(holds_other_output(&text), "{text}");
+            }
+        }
+        // a stream of JSON values, YAML documents, a JSON log: no cut, no paste
+        assert!(!holds_other_output(&format!("{json}{json}")));
+        assert!(!holds_other_output(&format!("{yaml}---\n{yaml}")));
+        assert_eq!(
+            formats("{\"level\":\"error\"}\n\n{\"level\":\"info\"}\n").len(),
+            1
+        );
+        // a log line that merely starts with `{`, after a log: one section
+        assert_eq!(formats("E1201 failed\n\n{\"msg\":\"x\"}\n").len(), 1);
     }
 
     #[test]

@@ -45,106 +45,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),
     (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
         "cases/gpu/minikube-none-driver-k110-custom-columns-gpus-none.txt",
         "quote",
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
@@ -175,21 +75,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "stern's `POD CONTAINER ` line prefix is not removed",
     ),
     (
-        "cases/logs/fresh-user-f36-expired-bootstrap-token.yaml",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/logs/fresh-user-f36-expired-bootstrap-token.yaml",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/logs/fresh-user-f36-expired-bootstrap-token.yaml",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
         "cases/logs/karmada-cluster-status-unauthorized.log",
         "stern",
         "stern's `POD CONTAINER ` line prefix is not removed",
@@ -198,11 +83,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "cases/logs/kubeadm-ansible-join-x509-garbled-top-paste.txt",
         "stern",
         "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/kubeadm-join-preflight-already-joined.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),
     (
         "cases/logs/kubeadm-join-timeout-truncated-command.log",
@@ -233,26 +113,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "cases/sched/centos8-k121-failed-scheduling-disk-pressure-taint-one-line.txt",
         "soft-wrap-80",
         "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
     ),
     (
         "cases/sched/k10-describe-pod-tabs-failed-for-reason-podfitsresources.txt",
@@ -454,9 +314,11 @@ fn expand_tabs(line: &str) -> String {
     out
 }
 
-/// A terminal soft-wrapping lines longer than `width` columns.
+/// A terminal soft-wrapping lines longer than `width` columns (a copy of the screen has its
+/// tabs as spaces).
 fn soft_wrap(text: &str, width: usize) -> String {
     map_lines(text, |_, l| {
+        let l = &expand_tabs(l);
         let chars: Vec<char> = l.chars().collect();
         if chars.len() <= width {
             return l.to_owned();
