@@ -456,6 +456,7 @@ pub fn split(text: &str) -> Vec<Section> {
     let mut i = 0;
     let push = |sections: &mut Vec<Section>, mut s: Section| {
         if !s.is_blank() || s.command.is_some() {
+            strip_stern_prefixes(&mut s);
             strip_host_prefixes(&mut s);
             expand_statuses(&mut s);
             dedent(&mut s);
@@ -609,7 +610,8 @@ fn yaml_object_line(line: &str) -> bool {
 
 /// Where a paste of several outputs with nothing between them but blank lines or `---` (two
 /// files concatenated, a `kubectl get -o json` above its events table) turns from one output
-/// to the next, at `line` (terminal text) after the lines of `current`:
+/// to the next, at `line` (terminal text) after the lines of `current` (never inside what a
+/// shown HTTP client printed):
 ///
 /// - a `---` line: [`Boundary::Rule`];
 /// - after a JSON value that ends on a line `}` or `]`, the first other line that does not go
@@ -619,6 +621,16 @@ fn yaml_object_line(line: &str) -> bool {
 /// - after a blank line in any other output, a line that starts JSON (`{` or `[` alone) or a
 ///   YAML object (`apiVersion:` / `kind:` at column 0).
 fn content_boundary(current: &Section, line: &str) -> Option<Boundary> {
+    // what an HTTP client printed is one answer (`curl -i`: headers, a blank line, the JSON
+    // body)
+    if current.command.as_ref().is_some_and(|c| {
+        c.text
+            .split_whitespace()
+            .find(|w| *w != "sudo" && !is_assignment(w))
+            .is_some_and(|w| matches!(w, "curl" | "wget" | "http" | "https"))
+    }) {
+        return None;
+    }
     let t = line.trim_end();
     let kind = block_kind(current)?;
     if t == "---" {
@@ -724,6 +736,13 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
         if next.number != prev.number + 1 || starts_record(&next_text) {
             return false;
         }
+        // records of one log share their first word (a pod name, a host, a date); a piece
+        // going on from the middle of a line does not start like the line did
+        let first_word = |t: &str| t.split_whitespace().next().unwrap_or("").to_owned();
+        let word = first_word(&next_text);
+        if word.len() >= 3 && word == first_word(&visible(prev.number)) {
+            return false;
+        }
         if lone {
             let prev_text = visible(prev.number);
             let ends_sentence = prev_text
@@ -803,11 +822,14 @@ fn starts_record(line: &str) -> bool {
     if prompt_command(line).is_some() || klog_header(t).is_some() {
         return true;
     }
+    // a level word as loggers print it: upper case (`ERROR `, `INFO[0000]`, `WARN:`), or any
+    // case right before a colon (`error: ...`, `Warning: ...`); a piece that merely starts with
+    // the letters (`info?timeout=10s` of a wrapped URL) is none
     let word = t
         .split(|c: char| !c.is_ascii_alphabetic())
         .next()
         .unwrap_or("");
-    if matches!(
+    let level = matches!(
         word.to_ascii_uppercase().as_str(),
         "ERROR"
             | "ERRO"
@@ -819,10 +841,28 @@ fn starts_record(line: &str) -> bool {
             | "FATAL"
             | "PANIC"
             | "TRACE"
-    ) {
+    );
+    let after = &t[word.len()..];
+    if level
+        && (word.chars().all(|c| c.is_ascii_uppercase()) || after.starts_with(':'))
+        && !after.starts_with(|c: char| c.is_ascii_alphanumeric())
+    {
         return true;
     }
-    clean_visible(t).text.trim() != t
+    // a collector's or logger's prefix (what [`clean_line`] removes), a JSON record, logfmt
+    // that starts with its time or level; not the Markdown or quoting that cleaning also
+    // undoes (a piece ending the line's `` `...` `` span)
+    cri_prefix(t).is_some()
+        || journal_prefix(t).is_some()
+        || bracketed_timestamp(t).is_some()
+        || timestamp_prefix(t).is_some()
+        || runner_prefix(t).is_some()
+        || tool_prefix(t).is_some()
+        || hwlog_record(t).is_some()
+        || t.starts_with("{\"")
+        || ["time=", "ts=", "level=", "msg="]
+            .iter()
+            .any(|k| t.starts_with(k))
 }
 
 /// Lines of a unified diff (`git diff`, a pull request's review thread) read as the text they
@@ -969,6 +1009,73 @@ fn host_prefix(line: &str) -> Option<&str> {
 /// output the same way, such as intel/pmem-csi `test/start-kubernetes.sh` `log_lines`): the
 /// prefix is removed and kept as the line's host. Only when at least two lines of the section
 /// have such a prefix (one `name: text` line is just text).
+/// True when `s` is a DNS-1123 label (lower-case letters, digits, `-`; what pod, container and
+/// namespace names are).
+fn dns_label(s: &str) -> bool {
+    (1..=63).contains(&s.len())
+        && s.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && !s.ends_with('-')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// True when `s` is a pod name a controller made: a DNS label ending in the 5-character suffix
+/// of a ReplicaSet or DaemonSet pod (`-x2k4p`) or a StatefulSet ordinal (`-0`).
+fn pod_name_like(s: &str) -> bool {
+    dns_label(s)
+        && s.rsplit_once('-').is_some_and(|(_, tail)| {
+            (tail.len() == 5 && tail.chars().all(|c| c.is_ascii_alphanumeric()))
+                || (!tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// The `stern` prefix of `line`: `POD CONTAINER ` or, across namespaces, `NAMESPACE POD
+/// CONTAINER ` (stern's default template `{{color .PodColor .PodName}} {{color
+/// .ContainerColor .ContainerName}} {{.Message}}`, the namespace in front with several
+/// namespaces: stern/stern `cmd/cmd.go`), with its length.
+fn stern_prefix(line: &str) -> Option<(String, usize)> {
+    let mut words = line.splitn(4, ' ');
+    let (a, b) = (words.next()?, words.next()?);
+    let c = words.next();
+    let prefix = if pod_name_like(a) && dns_label(b) {
+        format!("{a} {b}")
+    } else if dns_label(a) && pod_name_like(b) && c.is_some_and(dns_label) {
+        format!("{a} {b} {}", c.unwrap_or(""))
+    } else {
+        return None;
+    };
+    let len = prefix.len();
+    (line == prefix || line[len..].starts_with(' ')).then_some((prefix, len))
+}
+
+/// `stern`'s `POD CONTAINER ` prefix removed from the lines of a section where most lines
+/// carry one (two lines at least, four in five of its lines): what follows is the container's
+/// log line, cleaned as any other (a klog header, a JSON record).
+fn strip_stern_prefixes(section: &mut Section) {
+    let live: Vec<&PasteLine> = section
+        .lines
+        .iter()
+        .filter(|l| !l.text.trim().is_empty())
+        .collect();
+    let prefixed = live
+        .iter()
+        .filter(|l| stern_prefix(&l.text).is_some())
+        .count();
+    if prefixed < 2 || prefixed * 5 < live.len() * 4 {
+        return;
+    }
+    for l in &mut section.lines {
+        if let Some((_, len)) = stern_prefix(&l.text) {
+            let rest = l.text[len..].strip_prefix(' ').unwrap_or("").to_owned();
+            let clean = clean_visible(&rest);
+            l.text = clean.text;
+            if l.host.is_empty() {
+                l.host = clean.host;
+            }
+        }
+    }
+}
+
 fn strip_host_prefixes(section: &mut Section) {
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for l in &section.lines {
@@ -2463,6 +2570,26 @@ mod reshaped_paste_tests {
         );
         // a log line that merely starts with `{`, after a log: one section
         assert_eq!(formats("E1201 failed\n\n{\"msg\":\"x\"}\n").len(), 1);
+    }
+
+    #[test]
+    fn stern_prefixes_are_removed_and_keep_records_apart() {
+        let text = "agent-7d9f8c6b5-x2k4p agent E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized\nagent-7d9f8c6b5-x2k4p agent I1202 02:26:45.041120       1 c.go:129] offline\nagent-7d9f8c6b5-x2k4p agent \nagent-7d9f8c6b5-x2k4p agent E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized\n";
+        assert_eq!(
+            texts(text),
+            [
+                "E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized",
+                "I1202 02:26:45.041120       1 c.go:129] offline",
+                "E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized",
+            ]
+        );
+        // across namespaces, and a StatefulSet pod
+        let text =
+            "kube-system etcd-0 etcd level=error msg=x\nkube-system etcd-0 etcd level=info msg=y\n";
+        assert_eq!(texts(text), ["x level=\"error\"", "y level=\"info\""]);
+        // prose that merely starts with two words is untouched
+        let text = "the node is down\nthe node came back\n";
+        assert_eq!(texts(text), ["the node is down", "the node came back"]);
     }
 
     #[test]

@@ -30,34 +30,9 @@ use super::{check_report, metas, summary};
 /// The test fails when one of them holds (the entry must then be removed): the list only shrinks.
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        "cases/admission/gke-kubeip-critical-class-outside-kube-system.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/admission/gke-kubeip-critical-class-outside-kube-system.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/backends/eks-ebs-csi-get-events-provisioningfailed-unauthorized.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
         "cases/gpu/minikube-none-driver-k110-custom-columns-gpus-none.txt",
         "quote",
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
-    ),
-    (
-        "cases/gpu/nvdp-static-daemonset-mps-config-requires-mps-root.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/gpu/nvdp-static-daemonset-mps-config-requires-mps-root.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),
     (
         "cases/gpu/nvidia-plugin-ds-crashloop-manual-run-registers.txt",
@@ -70,49 +45,9 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),
     (
-        "cases/logs/eks-quickstart-lambda-json-log-tls-handshake-timeout.txt",
-        "stern",
-        "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/karmada-cluster-status-unauthorized.log",
-        "stern",
-        "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/kubeadm-ansible-join-x509-garbled-top-paste.txt",
-        "stern",
-        "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/kubeadm-join-timeout-truncated-command.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/kubelet-swap-structured-truncated-journal.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/nvidia-device-plugin-mig-not-configured.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
         "cases/paste/healthy-timeslicing-any-replicas-4-clusterpolicy-patch-diff.txt",
         "quote",
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
-    ),
-    (
-        "cases/sched/centos8-k121-failed-scheduling-disk-pressure-taint-one-line.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/sched/centos8-k121-failed-scheduling-disk-pressure-taint-one-line.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),
     (
         "cases/sched/k10-describe-pod-tabs-failed-for-reason-podfitsresources.txt",
