@@ -474,7 +474,11 @@ impl Inputs {
         let unescaped = paste::html_unescaped(text);
         let text = unescaped.as_deref().unwrap_or(text);
         let detected = detect_format(text.as_bytes());
-        if matches!(detected, InputFormat::Json | InputFormat::Yaml) {
+        // a dump with another command's output pasted after it (a blank line or `---` between
+        // them): read section by section like any paste
+        if matches!(detected, InputFormat::Json | InputFormat::Yaml)
+            && !paste::holds_other_output(text)
+        {
             // a dump: read as given, parsed once
             let routed = self.add_structured(source, text, source, 1);
             if let Routed::Text(format) = routed {

@@ -456,6 +456,7 @@ pub fn split(text: &str) -> Vec<Section> {
     let mut i = 0;
     let push = |sections: &mut Vec<Section>, mut s: Section| {
         if !s.is_blank() || s.command.is_some() {
+            strip_stern_prefixes(&mut s);
             strip_host_prefixes(&mut s);
             expand_statuses(&mut s);
             dedent(&mut s);
@@ -518,6 +519,15 @@ pub fn split(text: &str) -> Vec<Section> {
             i += 1;
             continue;
         }
+        match content_boundary(&current, &visible) {
+            Some(Boundary::Rule) => {
+                push(&mut sections, std::mem::take(&mut current));
+                i += 1;
+                continue;
+            }
+            Some(Boundary::Before) => push(&mut sections, std::mem::take(&mut current)),
+            None => {}
+        }
         let clean = clean_visible(&visible);
         let text = if is_grep_group_separator(&clean.text) {
             // a break between unrelated excerpts: read as a blank line
@@ -544,6 +554,147 @@ pub fn split(text: &str) -> Vec<Section> {
     sections
 }
 
+/// Where one output ends and another begins in a file several were pasted into without a
+/// prompt or a fence between them ([`content_boundary`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    /// A `---` line (a YAML document marker or a Markdown rule): dropped, the outputs on either
+    /// side read on their own.
+    Rule,
+    /// The line starts the next output.
+    Before,
+}
+
+/// What the block a section started with is, as far as cutting goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    /// Pretty-printed JSON (`kubectl get -o json`): a line `{` or `[` first.
+    Json,
+    /// A Kubernetes object in YAML (`kubectl get -o yaml`): `apiVersion:` or `kind:` first.
+    Yaml,
+    /// Anything else (`describe`, tables, logs).
+    Other,
+}
+
+/// The kind of `section`'s first line that is no blank and no `#` comment.
+fn block_kind(section: &Section) -> Option<BlockKind> {
+    let first = section
+        .lines
+        .iter()
+        .map(|l| l.text.trim_end())
+        .find(|t| !t.trim().is_empty() && !t.starts_with('#'))?;
+    Some(
+        if first == "{" || first == "[" || first.starts_with("{\"") {
+            BlockKind::Json
+        } else if first.starts_with("apiVersion:") || first.starts_with("kind:") {
+            BlockKind::Yaml
+        } else {
+            BlockKind::Other
+        },
+    )
+}
+
+/// True when `line` (at column 0) can be a line of a Kubernetes object in block YAML: indented,
+/// a comment, a sequence item, a document marker, or a key that starts lowercase (`apiVersion`,
+/// `kind`, `metadata`, `spec`, `status`, `items`: the API's field names).
+fn yaml_object_line(line: &str) -> bool {
+    let t = line.trim_end();
+    t.is_empty()
+        || t.starts_with([' ', '\t', '#'])
+        || t == "-"
+        || t.starts_with("- ")
+        || t == "..."
+        || crate::describe::yaml_key(t)
+            .is_some_and(|k| k.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+/// Where a paste of several outputs with nothing between them but blank lines or `---` (two
+/// files concatenated, a `kubectl get -o json` above its events table) turns from one output
+/// to the next, at `line` (terminal text) after the lines of `current` (never inside what a
+/// shown HTTP client printed):
+///
+/// - a `---` line: [`Boundary::Rule`];
+/// - after a JSON value that ends on a line `}` or `]`, the first other line that does not go
+///   on with JSON (another value, a comma);
+/// - in a YAML object, a line at column 0 that YAML of an object does not have (`Name:  ...`
+///   of `describe`, a table header, `[preflight] ...`, `Events:`);
+/// - after a blank line in any other output, a line that starts JSON (`{` or `[` alone) or a
+///   YAML object (`apiVersion:` / `kind:` at column 0).
+fn content_boundary(current: &Section, line: &str) -> Option<Boundary> {
+    // what an HTTP client printed is one answer (`curl -i`: headers, a blank line, the JSON
+    // body)
+    if current.command.as_ref().is_some_and(|c| {
+        c.text
+            .split_whitespace()
+            .find(|w| *w != "sudo" && !is_assignment(w))
+            .is_some_and(|w| matches!(w, "curl" | "wget" | "http" | "https"))
+    }) {
+        return None;
+    }
+    let t = line.trim_end();
+    let kind = block_kind(current)?;
+    if t == "---" {
+        return Some(Boundary::Rule);
+    }
+    if t.trim().is_empty() {
+        return None;
+    }
+    let last = current
+        .lines
+        .iter()
+        .rev()
+        .find(|l| !l.text.trim().is_empty())
+        .map(|l| l.text.trim_end())?;
+    // a blank line, then maybe `#` comments (a file's header above its YAML)
+    let after_blank = current
+        .lines
+        .iter()
+        .rev()
+        .find(|l| !l.text.starts_with('#'))
+        .is_some_and(|l| l.text.trim().is_empty());
+    match kind {
+        BlockKind::Json => {
+            let ended = (last == "}" || last == "]")
+                && !t.starts_with(['{', '[', ',', ']', '}'])
+                && crate::describe::looks_like_json(&current.text())
+                && serde_json::Deserializer::from_str(&current.text())
+                    .into_iter::<serde::de::IgnoredAny>()
+                    .all(|v| v.is_ok());
+            ended.then_some(Boundary::Before)
+        }
+        BlockKind::Yaml => (!yaml_object_line(t)).then_some(Boundary::Before),
+        BlockKind::Other => (after_blank
+            && (t == "{" || t == "[" || t.starts_with("apiVersion:") || t.starts_with("kind:")))
+        .then_some(Boundary::Before),
+    }
+}
+
+/// True when `text`, which starts as a JSON or YAML dump, goes on with output of another kind
+/// after a blank line or `---` (a table, `describe` output, a log: several files pasted into one,
+/// see [`content_boundary`]): read it as a paste, section by section ([`split`]), not as one
+/// dump. A stream of JSON values or YAML documents alone is no such paste.
+pub fn holds_other_output(text: &str) -> bool {
+    let other_line = |l: &str| {
+        let t = l.trim_end();
+        !(t.is_empty()
+            || t.starts_with(['{', '[', '}', ']', '"', ','])
+            || t == "---"
+            || yaml_object_line(t))
+    };
+    if !text.lines().any(other_line) {
+        return false;
+    }
+    let sections = split(text);
+    let structured = |s: &Section| {
+        matches!(
+            crate::snapshot::detect_format(s.text().as_bytes()),
+            InputFormat::Json | InputFormat::Yaml
+        )
+    };
+    let live: Vec<&Section> = sections.iter().filter(|s| !s.is_blank()).collect();
+    live.len() > 1 && live.iter().any(|s| structured(s)) && live.iter().any(|s| !structured(s))
+}
+
 /// Terminal widths people copy from (`COLUMNS` of a default terminal, a maximised one, a
 /// classic VT100's 132): a single line at one of these exactly may be a soft-wrapped one.
 const TERMINAL_WIDTHS: &[usize] = &[80, 100, 120, 132, 160, 200, 240];
@@ -566,7 +717,7 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     let widths: Vec<usize> = section
         .lines
         .iter()
-        .map(|l| visible(l.number).chars().count())
+        .map(|l| columns(&visible(l.number)))
         .collect();
     let Some(&w) = widths.iter().max() else {
         return;
@@ -583,6 +734,13 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     let continues = |prev: &PasteLine, next: &PasteLine| {
         let next_text = visible(next.number);
         if next.number != prev.number + 1 || starts_record(&next_text) {
+            return false;
+        }
+        // records of one log share their first word (a pod name, a host, a date); a piece
+        // going on from the middle of a line does not start like the line did
+        let first_word = |t: &str| t.split_whitespace().next().unwrap_or("").to_owned();
+        let word = first_word(&next_text);
+        if word.len() >= 3 && word == first_word(&visible(prev.number)) {
             return false;
         }
         if lone {
@@ -603,15 +761,24 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     let mut k = 0;
     while k < section.lines.len() {
         let first = section.lines[k].clone();
-        let mut joined = visible(first.number);
+        // the pieces lose what was added per line after the copy (CR, colour, a `> ` quote)
+        // and are joined before the rest of the cleaning: Markdown read on a piece alone
+        // (a piece that is all `` `...` ``) is not what the whole line holds
+        let piece = |n: usize| {
+            let raw = raw.get(n.wrapping_sub(1)).copied().unwrap_or("");
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            strip_markdown_quote(&strip_ansi(raw)).to_owned()
+        };
+        let mut joined = piece(first.number);
         let mut last = k;
         while widths[last] == w
             && last + 1 < section.lines.len()
             && continues(&section.lines[last], &section.lines[last + 1])
         {
             last += 1;
-            joined.push_str(&visible(section.lines[last].number));
+            joined.push_str(&piece(section.lines[last].number));
         }
+        let joined = terminal_text(&joined);
         if last == k {
             out.push(first);
         } else {
@@ -631,6 +798,17 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     section.lines = out;
 }
 
+/// The columns a terminal gives `line`: a tab moves to the next multiple of 8.
+fn columns(line: &str) -> usize {
+    line.chars().fold(0, |col, c| {
+        if c == '\t' {
+            col + 8 - col % 8
+        } else {
+            col + 1
+        }
+    })
+}
+
 /// True when `line` (terminal text) starts a record of its own, so it is no soft-wrapped piece
 /// of the line before: blank, a log prefix [`clean_line`] removes, a klog header, a level word,
 /// a bracketed tag (`[preflight]`), a row of a table drawn with `|` and `+`, a shell prompt or
@@ -644,11 +822,14 @@ fn starts_record(line: &str) -> bool {
     if prompt_command(line).is_some() || klog_header(t).is_some() {
         return true;
     }
+    // a level word as loggers print it: upper case (`ERROR `, `INFO[0000]`, `WARN:`), or any
+    // case right before a colon (`error: ...`, `Warning: ...`); a piece that merely starts with
+    // the letters (`info?timeout=10s` of a wrapped URL) is none
     let word = t
         .split(|c: char| !c.is_ascii_alphabetic())
         .next()
         .unwrap_or("");
-    if matches!(
+    let level = matches!(
         word.to_ascii_uppercase().as_str(),
         "ERROR"
             | "ERRO"
@@ -660,10 +841,28 @@ fn starts_record(line: &str) -> bool {
             | "FATAL"
             | "PANIC"
             | "TRACE"
-    ) {
+    );
+    let after = &t[word.len()..];
+    if level
+        && (word.chars().all(|c| c.is_ascii_uppercase()) || after.starts_with(':'))
+        && !after.starts_with(|c: char| c.is_ascii_alphanumeric())
+    {
         return true;
     }
-    clean_visible(t).text.trim() != t
+    // a collector's or logger's prefix (what [`clean_line`] removes), a JSON record, logfmt
+    // that starts with its time or level; not the Markdown or quoting that cleaning also
+    // undoes (a piece ending the line's `` `...` `` span)
+    cri_prefix(t).is_some()
+        || journal_prefix(t).is_some()
+        || bracketed_timestamp(t).is_some()
+        || timestamp_prefix(t).is_some()
+        || runner_prefix(t).is_some()
+        || tool_prefix(t).is_some()
+        || hwlog_record(t).is_some()
+        || t.starts_with("{\"")
+        || ["time=", "ts=", "level=", "msg="]
+            .iter()
+            .any(|k| t.starts_with(k))
 }
 
 /// Lines of a unified diff (`git diff`, a pull request's review thread) read as the text they
@@ -810,6 +1009,73 @@ fn host_prefix(line: &str) -> Option<&str> {
 /// output the same way, such as intel/pmem-csi `test/start-kubernetes.sh` `log_lines`): the
 /// prefix is removed and kept as the line's host. Only when at least two lines of the section
 /// have such a prefix (one `name: text` line is just text).
+/// True when `s` is a DNS-1123 label (lower-case letters, digits, `-`; what pod, container and
+/// namespace names are).
+fn dns_label(s: &str) -> bool {
+    (1..=63).contains(&s.len())
+        && s.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && !s.ends_with('-')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// True when `s` is a pod name a controller made: a DNS label ending in the 5-character suffix
+/// of a ReplicaSet or DaemonSet pod (`-x2k4p`) or a StatefulSet ordinal (`-0`).
+fn pod_name_like(s: &str) -> bool {
+    dns_label(s)
+        && s.rsplit_once('-').is_some_and(|(_, tail)| {
+            (tail.len() == 5 && tail.chars().all(|c| c.is_ascii_alphanumeric()))
+                || (!tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// The `stern` prefix of `line`: `POD CONTAINER ` or, across namespaces, `NAMESPACE POD
+/// CONTAINER ` (stern's default template `{{color .PodColor .PodName}} {{color
+/// .ContainerColor .ContainerName}} {{.Message}}`, the namespace in front with several
+/// namespaces: stern/stern `cmd/cmd.go`), with its length.
+fn stern_prefix(line: &str) -> Option<(String, usize)> {
+    let mut words = line.splitn(4, ' ');
+    let (a, b) = (words.next()?, words.next()?);
+    let c = words.next();
+    let prefix = if pod_name_like(a) && dns_label(b) {
+        format!("{a} {b}")
+    } else if dns_label(a) && pod_name_like(b) && c.is_some_and(dns_label) {
+        format!("{a} {b} {}", c.unwrap_or(""))
+    } else {
+        return None;
+    };
+    let len = prefix.len();
+    (line == prefix || line[len..].starts_with(' ')).then_some((prefix, len))
+}
+
+/// `stern`'s `POD CONTAINER ` prefix removed from the lines of a section where most lines
+/// carry one (two lines at least, four in five of its lines): what follows is the container's
+/// log line, cleaned as any other (a klog header, a JSON record).
+fn strip_stern_prefixes(section: &mut Section) {
+    let live: Vec<&PasteLine> = section
+        .lines
+        .iter()
+        .filter(|l| !l.text.trim().is_empty())
+        .collect();
+    let prefixed = live
+        .iter()
+        .filter(|l| stern_prefix(&l.text).is_some())
+        .count();
+    if prefixed < 2 || prefixed * 5 < live.len() * 4 {
+        return;
+    }
+    for l in &mut section.lines {
+        if let Some((_, len)) = stern_prefix(&l.text) {
+            let rest = l.text[len..].strip_prefix(' ').unwrap_or("").to_owned();
+            let clean = clean_visible(&rest);
+            l.text = clean.text;
+            if l.host.is_empty() {
+                l.host = clean.host;
+            }
+        }
+    }
+}
+
 fn strip_host_prefixes(section: &mut Section) {
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for l in &section.lines {
@@ -2268,6 +2534,62 @@ mod reshaped_paste_tests {
         // a raw quote next to an entity: the entity may be data
         assert_eq!(html_unescaped("a: \"x\"\nb: &quot;\n"), None);
         assert_eq!(html_unescaped("no entity & nothing\n"), None);
+    }
+
+    #[test]
+    fn outputs_pasted_one_after_the_other_are_cut_apart() {
+        let json = "{\n \"kind\": \"List\",\n \"items\": []\n}\n";
+        let table = "NAMESPACE   LAST SEEN   TYPE      REASON             OBJECT      MESSAGE\nml          2m          Warning   FailedScheduling   pod/p       0/1 nodes are available\n";
+        let yaml = "# the DaemonSet\napiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: x\n";
+        let describe = "Name:               node-01\nRoles:              <none>\n";
+        let formats = |text: &str| -> Vec<InputFormat> {
+            split(text)
+                .iter()
+                .filter(|s| !s.is_blank())
+                .map(|s| crate::snapshot::detect_format(s.text().as_bytes()))
+                .collect()
+        };
+        for (a, b) in [
+            (json, table),
+            (table, json),
+            (yaml, describe),
+            (describe, yaml),
+        ] {
+            for sep in ["\n", "---\n"] {
+                let text = format!("{a}{sep}{b}");
+                assert_eq!(formats(&text).len(), 2, "{text}");
+                assert!(holds_other_output(&text), "{text}");
+            }
+        }
+        // a stream of JSON values, YAML documents, a JSON log: no cut, no paste
+        assert!(!holds_other_output(&format!("{json}{json}")));
+        assert!(!holds_other_output(&format!("{yaml}---\n{yaml}")));
+        assert_eq!(
+            formats("{\"level\":\"error\"}\n\n{\"level\":\"info\"}\n").len(),
+            1
+        );
+        // a log line that merely starts with `{`, after a log: one section
+        assert_eq!(formats("E1201 failed\n\n{\"msg\":\"x\"}\n").len(), 1);
+    }
+
+    #[test]
+    fn stern_prefixes_are_removed_and_keep_records_apart() {
+        let text = "agent-7d9f8c6b5-x2k4p agent E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized\nagent-7d9f8c6b5-x2k4p agent I1202 02:26:45.041120       1 c.go:129] offline\nagent-7d9f8c6b5-x2k4p agent \nagent-7d9f8c6b5-x2k4p agent E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized\n";
+        assert_eq!(
+            texts(text),
+            [
+                "E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized",
+                "I1202 02:26:45.041120       1 c.go:129] offline",
+                "E1202 02:26:35.036648       1 c.go:289] Failed, err is : Unauthorized",
+            ]
+        );
+        // across namespaces, and a StatefulSet pod
+        let text =
+            "kube-system etcd-0 etcd level=error msg=x\nkube-system etcd-0 etcd level=info msg=y\n";
+        assert_eq!(texts(text), ["x level=\"error\"", "y level=\"info\""]);
+        // prose that merely starts with two words is untouched
+        let text = "the node is down\nthe node came back\n";
+        assert_eq!(texts(text), ["the node is down", "the node came back"]);
     }
 
     #[test]

@@ -30,121 +30,6 @@ use super::{check_report, metas, summary};
 /// The test fails when one of them holds (the entry must then be removed): the list only shrinks.
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        "cases/admission/gke-kubeip-critical-class-outside-kube-system.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/admission/gke-kubeip-critical-class-outside-kube-system.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/backends/eks-ebs-csi-get-events-provisioningfailed-unauthorized.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/gpu-operator-validators-crashloop.node.json",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/hami-gpu-on-label-missing-k3s.txt",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/intel-arc-talos-device-id-labels.yaml",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/karpenter-g5-taint-tritononly-not-tolerated.txt",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/gpu/legacy-alpha-nvidia-gpu-taint-repels-plugin.txt",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
         "cases/gpu/minikube-none-driver-k110-custom-columns-gpus-none.txt",
         "quote",
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
@@ -223,36 +108,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "cases/paste/healthy-timeslicing-any-replicas-4-clusterpolicy-patch-diff.txt",
         "quote",
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
-    ),
-    (
-        "cases/sched/centos8-k121-failed-scheduling-disk-pressure-taint-one-line.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/sched/centos8-k121-failed-scheduling-disk-pressure-taint-one-line.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-dashes",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/sched/gpu-all-in-use-other-pod-holds-it.json",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
     ),
     (
         "cases/sched/k10-describe-pod-tabs-failed-for-reason-podfitsresources.txt",
@@ -454,9 +309,11 @@ fn expand_tabs(line: &str) -> String {
     out
 }
 
-/// A terminal soft-wrapping lines longer than `width` columns.
+/// A terminal soft-wrapping lines longer than `width` columns (a copy of the screen has its
+/// tabs as spaces).
 fn soft_wrap(text: &str, width: usize) -> String {
     map_lines(text, |_, l| {
+        let l = &expand_tabs(l);
         let chars: Vec<char> = l.chars().collect();
         if chars.len() <= width {
             return l.to_owned();
