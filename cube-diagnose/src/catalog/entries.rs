@@ -901,6 +901,23 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
         .says("the kubelet cannot create its QoS cgroups ({error}): the kubelet's cgroup driver or --cgroup-root does not match the cgroup tree (a driver changed from cgroupfs to systemd without a reboot, or a kubepods cgroup removed), so it runs no pods", "make the kubelet's cgroupDriver match the runtime's (containerd SystemdCgroup, Docker exec-opts native.cgroupdriver) and reboot the node after changing it, so the kubepods cgroups are created afresh")
         .samples(&[("error", "root container [kubepods] doesn't exist")]),
+    // Docker's client when dockerd does not run (docker/cli, moby client `Cannot connect to
+    // the Docker daemon at %s. Is the docker daemon running?`): dockershim kubelets (v1.23 and
+    // before), cri-dockerd and kubeadm's preflight print it
+    Entry::new("docker.daemon-not-running", F::ContainerRuntime,
+        "Cannot connect to the Docker daemon at {socket:w} Is the docker daemon running?",
+        "moby/moby", "client/errors.go (ErrorConnectionFailed)", "Docker 1.13+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("docker")
+        .says("Docker's daemon does not run on the node (nothing listens at {socket}), so no container can start there", "`sudo systemctl enable --now docker` and read `journalctl -u docker -n 50` if it does not start (a bad /etc/docker/daemon.json is the usual cause); with Kubernetes 1.24+ the kubelet needs cri-dockerd (or containerd) as well")
+        .samples(&[("socket", "unix:///var/run/docker.sock.")]),
+    // kubelet v1.24-v1.25 before its runtime check (pkg/kubelet/cri/remote/remote_runtime.go
+    // `unable to determine runtime API version: %w`): nothing answers at the CRI socket
+    Entry::new("kubelet.runtime-api-version-unknown", F::Kubelet,
+        "unable to determine runtime API version: {error}",
+        K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.24-v1.25")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("cri").exclusive()
+        .says("the kubelet cannot talk to the container runtime at its CRI endpoint ({error}): the runtime is not running, or the kubelet's --container-runtime-endpoint names another socket", "`sudo systemctl enable --now containerd` (or cri-dockerd / CRI-O), check that the socket exists (`ls -l /run/containerd/containerd.sock`) and that the kubelet's containerRuntimeEndpoint names it, then restart the kubelet")
+        .samples(&[("error", "rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing dial unix /var/run/containerd/containerd.sock: connect: no such file or directory\"")]),
     // the runtime reports itself not ready (pkg/kubelet/kubelet.go `Container runtime not
     // ready`, the RuntimeReady=false condition of the CRI status, v1.8+)
     Entry::new("kubelet.runtime-not-ready", F::Kubelet,
@@ -956,6 +973,15 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Warning).group("cni-sandbox").exclusive()
         .says("the node's CNI plugin fails to set up pod networking ({error}): pods on the node stay in ContainerCreating", "read the CNI's own pods on this node (`kubectl -n kube-system get pods -o wide | grep <node>` for calico-node, kube-flannel, cilium... and their logs): a missing /run/flannel/subnet.env means flannel's pod has not run on the node (or the cluster's pod CIDR was not set: `kubeadm init --pod-network-cidr`), a calico `connection is unauthorized` means calico-node's token or RBAC is stale (restart calico-node), a plugin `not found in path` means /opt/cni/bin lacks the CNI binaries")
         .samples(&[("sandbox", "\"0000\""), ("error", "plugin type=\"flannel\" failed (add): loadFlannelSubnetEnv failed: open /run/flannel/subnet.env: no such file or directory")]),
+    // the CNI library (containernetworking/cni libcni/api.go, pkg/invoke/find.go `failed to find
+    // plugin %q in path %s`): a plugin binary the network config names is not in /opt/cni/bin
+    // (flannel's or the reference plugins' binaries not installed on the node)
+    Entry::new("cni.plugin-binary-missing", F::ContainerRuntime,
+        "failed to find plugin {plugin} in path [{path}]",
+        "containernetworking/cni", "pkg/invoke/find.go", "v0.6+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("cni-plugin")
+        .says("the node's CNI configuration names the plugin {plugin}, whose binary is not in the CNI bin directory ({path}): pods on the node get no network and it may stay NotReady", "install the CNI binaries on the node: the reference plugins (`containernetworking-plugins` package, or the release tarball unpacked into /opt/cni/bin) and the network's own binary (flannel: its DaemonSet's install-cni init container copies it; check that pod on this node); the directory must be the runtime's bin_dir")
+        .samples(&[("plugin", "\"flannel\""), ("path", "/opt/cni/bin")]),
     Entry::new("dockershim.cni-setup-failed", F::Kubelet,
         "NetworkPlugin cni failed to set up pod {pod:w} network: {error}",
         K8S, "pkg/kubelet/dockershim/network/cni/cni.go", "v1.8-v1.23")
@@ -1636,6 +1662,31 @@ pub static ENTRIES: &[Entry] = &[
         "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go (driver validation through chroot; coreutils chroot's message)", "v1.9+")
         .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
         .says("the GPU operator's driver validation finds no nvidia-smi under the driver root: the driver container has not installed the driver yet (its pod is still building or crash-looping), or the driver is installed on the host while the operator looks in /run/nvidia/driver", "read the driver pod's log (`kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); with a host-installed driver set `driver.enabled=false` in the ClusterPolicy (and hostPaths.driverInstallDir if it is not under /)"),
+    // the GPU operator's container-toolkit pod writes the nvidia runtime into the node's
+    // containerd (or Docker) config and signals the runtime to reload it through the socket it
+    // mounts at /runtime/sock-dir (NVIDIA/nvidia-container-toolkit
+    // cmd/nvidia-ctk-installer/container/runtime/containerd and docker: `Error signaling
+    // containerd, attempt %v/%v: %v`, then `unable to restart containerd: %v`; the
+    // tools/container/containerd package before v1.17): on k3s, rke2, k0s and microk8s the
+    // socket and the config are elsewhere (NVIDIA/gpu-operator#406, #522)
+    Entry::new("toolkit.restart-runtime-failed", F::NvidiaContainerToolkit,
+        "unable to restart {runtime:w}: {error}",
+        "NVIDIA/nvidia-container-toolkit", "cmd/nvidia-ctk-installer/container/runtime (tools/container before v1.17)", "v1.4+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("toolkit-runtime")
+        .says("the GPU operator's container toolkit cannot make {runtime} reload the nvidia runtime it configured ({error}): the socket it was given is not the node's (k3s, rke2, k0s and microk8s run their own containerd with its socket and config elsewhere), so GPU pods get no GPU runtime and the operator's validators wait", "point the toolkit at the node's containerd in the ClusterPolicy (`toolkit.env`): k3s and rke2 `CONTAINERD_SOCKET=/run/k3s/containerd/containerd.sock` with `CONTAINERD_CONFIG=/var/lib/rancher/k3s/agent/etc/containerd/config.toml.tmpl` (rke2: /var/lib/rancher/rke2/agent/etc/containerd/config.toml.tmpl), microk8s `/var/snap/microk8s/common/run/containerd.sock` and `/var/snap/microk8s/current/args/containerd-template.toml`, k0s `/run/k0s/containerd.sock`; then delete the toolkit pod")
+        .samples(&[("runtime", "containerd"), ("error", "unable to dial: dial unix /runtime/sock-dir/containerd.sock: connect: no such file or directory")]),
+    Entry::new("toolkit.signal-runtime-retry", F::NvidiaContainerToolkit,
+        "Error signaling {runtime:w}, attempt {attempt:w}: {error}",
+        "NVIDIA/nvidia-container-toolkit", "cmd/nvidia-ctk-installer/container/runtime (tools/container before v1.17)", "v1.4+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("toolkit-runtime")
+        .says("the GPU operator's container toolkit cannot signal {runtime} to reload its configuration ({error}): the socket it was given is not the node's (k3s, rke2, k0s and microk8s run their own containerd)", "point the toolkit at the node's containerd socket and config in the ClusterPolicy (`toolkit.env` CONTAINERD_SOCKET and CONTAINERD_CONFIG; k3s/rke2: /run/k3s/containerd/containerd.sock), then delete the toolkit pod")
+        .samples(&[("runtime", "containerd"), ("attempt", "1/6"), ("error", "unable to dial: dial unix /runtime/sock-dir/containerd.sock: connect: connection refused")]),
+    Entry::new("toolkit.run-failed", F::NvidiaContainerToolkit,
+        "error running nvidia-toolkit: {error}",
+        "NVIDIA/nvidia-container-toolkit", "cmd/nvidia-ctk-installer/main.go (tools/container/nvidia-toolkit before v1.17)", "v1.4+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("toolkit-runtime")
+        .says("the GPU operator's container toolkit failed to install or configure the NVIDIA runtime ({error}) and restarts, so GPU pods get no GPU runtime and the operator's validators wait", "read the toolkit pod's lines before this one (`kubectl -n gpu-operator logs <nvidia-container-toolkit-daemonset pod>`): a socket error means the toolkit must be pointed at the node's containerd (`toolkit.env` CONTAINERD_SOCKET and CONTAINERD_CONFIG on k3s, rke2, k0s, microk8s)")
+        .samples(&[("error", "unable to setup runtime: error running containerd command: exit status 1")]),
     Entry::new("docker.gpus-no-driver", F::NvidiaContainerToolkit,
         "could not select device driver \"{driver}\" with capabilities: [[{caps}]]",
         "moby/moby", "daemon/devices.go", "Docker 19.03+")
@@ -2477,6 +2528,15 @@ pub static ENTRIES: &[Entry] = &[
         "util-linux/util-linux", "libmount/src/context_mount.c", "util-linux 2.x")
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the node has no mount helper for the volume's filesystem (no NFS/CIFS client installed)", "install the client on every node that may run the pod (`apt-get install nfs-common` or `yum install nfs-utils`; cifs-utils for SMB)"),
+    // util-linux mount(8) when the kernel knows no such filesystem and no helper exists
+    // (libmount/src/context_mount.c `unknown filesystem type '%s'`): the node lacks the
+    // filesystem's client (nfs-common / nfs-utils, cifs-utils, ceph-common)
+    Entry::new("mount.unknown-fs-type", F::Storage,
+        "unknown filesystem type '{fstype}'",
+        "util-linux/util-linux", "libmount/src/context_mount.c", "util-linux 2.x")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the node cannot mount a {fstype} filesystem: its kernel module or mount helper is not installed", "install the filesystem's client on every node that may run the pod (nfs: `apt-get install nfs-common` or `yum install nfs-utils`; cifs: cifs-utils; ceph: ceph-common) or load its kernel module (`modprobe {fstype}`)")
+        .samples(&[("fstype", "nfs")]),
     Entry::new("csi.driver-not-registered", F::Storage,
         "driver name {driver:w} not found in the list of registered CSI drivers",
         K8S, "pkg/volume/csi/csi_plugin.go", "v1.14+")
@@ -3443,6 +3503,12 @@ pub static ENTRIES: &[Entry] = &[
         K8S, "staging/src/k8s.io/client-go/tools/clientcmd/loader.go", "v1.8+")
         .to(K::NoUsableKubeconfig, "cluster-unreachable", Error).group("config")
         .samples(&[("file", "/etc/kubernetes/admin.conf")]),
+    // `argocd cluster add <context>` with a context the kubeconfig does not have (argoproj/argo-cd
+    // cmd/argocd/commands/cluster.go `Context %s does not exist in kubeconfig`)
+    Entry::new("argocd.context-missing", F::ArgoCd,
+        "Context {context:w} does not exist in kubeconfig",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go", "v1.0+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config"),
     Entry::new("go.invalid-port", F::Client,
         "invalid port \"{port}\" after host",
         GO, "src/net/url/url.go", "Go 1.x")

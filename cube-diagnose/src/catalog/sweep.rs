@@ -335,6 +335,60 @@ const LINES: &[(&str, &str, &str, &str)] = &[
         "agent-registration-failed",
         "unregister",
     ),
+    (
+        "time=\"2023-05-04T04:43:13Z\" level=fatal msg=\"Error: unable to restart containerd: unable to signal containerd: unable to dial: dial unix /runtime/sock-dir/containerd.sock: connect: no such file or directory\"",
+        "toolkit.restart-runtime-failed",
+        "gpu-plugin-log-error",
+        "CONTAINERD_SOCKET",
+    ),
+    (
+        "time=\"2024-12-07T03:35:24Z\" level=warning msg=\"Error signaling containerd, attempt 1/6: unable to dial: dial unix /runtime/sock-dir/containerd.sock: connect: connection refused\"",
+        "toolkit.signal-runtime-retry",
+        "gpu-plugin-log-error",
+        "k3s",
+    ),
+    (
+        "failed to run Kubelet: failed to create kubelet: failed to get docker version: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+        "docker.daemon-not-running",
+        "node-runtime-unhealthy",
+        "systemctl enable --now docker",
+    ),
+    (
+        "E0101 10:00:00.000000    1234 run.go:74] \"command failed\" err=\"failed to run Kubelet: unable to determine runtime API version: rpc error: code = Unavailable desc = connection error: desc = \\\"transport: Error while dialing dial unix /var/run/containerd/containerd.sock: connect: no such file or directory\\\"\"",
+        "kubelet.runtime-api-version-unknown",
+        "node-runtime-unhealthy",
+        "containerRuntimeEndpoint",
+    ),
+    (
+        "FATA[0000] Context kind-member1 does not exist in kubeconfig",
+        "argocd.context-missing",
+        "cluster-unreachable",
+        "kubeconfig",
+    ),
+    (
+        "Failed to initialize NVML: Driver/library version mismatch",
+        "nvidia-smi.version-mismatch",
+        "gpu-plugin-log-error",
+        "reboot",
+    ),
+    (
+        "Error in configuration: unable to read client-cert /home/user/.minikube/client.crt for minikube due to open /home/user/.minikube/client.crt: no such file or directory",
+        "client.kubeconfig-file-unreadable",
+        "cluster-unreachable",
+        "--flatten",
+    ),
+    (
+        "  Warning  FailedMount  3m  kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32 Mounting command: mount Mounting arguments: -t nfs 10.0.0.5:/exports /var/lib/kubelet/pods/0000/volumes/kubernetes.io~nfs/data Output: mount: /var/lib/kubelet/pods/0000/volumes/kubernetes.io~nfs/data: unknown filesystem type 'nfs'.",
+        "mount.unknown-fs-type",
+        "storage-mount-failed",
+        "nfs-common",
+    ),
+    (
+        "E1201 10:00:00.000000    1234 cni.go:388] \"Error validating CNI config list\" configList=\"{\\\"name\\\":\\\"cbr0\\\"}\" err=\"[failed to find plugin \\\"flannel\\\" in path [/opt/cni/bin]]\"",
+        "cni.plugin-binary-missing",
+        "node-runtime-unhealthy",
+        "/opt/cni/bin",
+    ),
 ];
 
 /// Healthy or expected lines of the same programs: recognised, and no finding above info.
