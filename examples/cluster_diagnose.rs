@@ -303,11 +303,20 @@ fn read_groups(path: &std::path::Path, limits: &cube_model::Limits) -> Result<Ve
         .iter()
         .map(|d| cube_model::group::ResourceGroup::from_yaml(d))
         .collect();
-    if let Ok(groups) = model {
-        return Ok(groups.iter().map(GroupSpec::from).collect());
-    }
-    cube_model::yaml::from_str(&text, limits, serde_saphyr::Options::default())
-        .with_context(|| format!("invalid groups file {}", path.display()))
+    let model_error = match model {
+        Ok(groups) => return Ok(groups.iter().map(GroupSpec::from).collect()),
+        Err(e) => e,
+    };
+    // neither form: both reasons (a resource group with a misspelt key is refused as one,
+    // naming the key, rather than only as the plain form it is not)
+    cube_model::yaml::from_str(&text, limits, serde_saphyr::Options::default()).map_err(|e| {
+        anyhow::anyhow!(
+            "invalid groups file {}: as resource groups: {}; as group specs: {}",
+            path.display(),
+            cube_model::redact::redact_string(model_error.to_string().lines().next().unwrap_or("")),
+            cube_model::redact::redact_string(e.to_string().lines().next().unwrap_or(""))
+        )
+    })
 }
 
 /// Removes `./` path segments that come from joining a kubeconfig's relative file paths

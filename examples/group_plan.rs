@@ -600,11 +600,51 @@ fn apply_lines(results: &[ClusterApply], diff: bool) -> Vec<String> {
     lines
 }
 
+/// `error` with the line of the file where the unknown key it names (serde's ``unknown field
+/// `x` ``) is first written, when it names one: `line 7: groups[0].placement: unknown field
+/// ...` (the groups are read through a JSON value, which has no lines).
+fn with_unknown_key_line(text: &str, error: String) -> String {
+    let Some(key) = error
+        .split("unknown field `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+    else {
+        return error;
+    };
+    let at = text.lines().position(|l| {
+        let t = l.trim_start().trim_start_matches("- ").trim_start();
+        t.starts_with(&format!("{key}:"))
+            || t.starts_with(&format!("\"{key}\""))
+            || l.contains(&format!("\"{key}\":"))
+            || l.contains(&format!("{{{key}:"))
+            || l.contains(&format!(", {key}:"))
+    });
+    match at {
+        Some(n) => format!("line {}: {error}", n + 1),
+        None => error,
+    }
+}
+
 /// Reads groups from YAML documents or JSON: a group, a list of groups, or `{groups: [...]}`.
+/// Unknown keys are refused, named with their line.
 /// YAML aliases share one budget for the whole file (`--limit yaml-alias-expansions=N`).
 fn read_groups(text: &str, limits: &cube_model::Limits) -> anyhow::Result<Vec<ResourceGroup>> {
-    let docs: Vec<serde_json::Value> = if text.trim_start().starts_with(['{', '[']) {
-        vec![serde_json::from_str(text).context("groups file is not valid JSON")?]
+    let json = text
+        .trim_start()
+        .starts_with(['{', '['])
+        .then(|| serde_json::from_str::<serde_json::Value>(text));
+    let docs: Vec<serde_json::Value> = if let Some(Ok(v)) = json {
+        vec![v]
+    } else if let Some(Err(e)) = json.filter(|_| {
+        // YAML in flow style (`{name: team, owner: alice, ...}`) is read as YAML
+        cube_model::yaml::from_str::<serde_json::Value>(
+            text,
+            limits,
+            serde_saphyr::options! { with_snippet: false },
+        )
+        .is_err()
+    }) {
+        return Err(e).context("groups file is not valid JSON");
     } else {
         let options = serde_saphyr::options! { with_snippet: false };
         cube_model::yaml::AliasBudget::new(limits)
@@ -635,7 +675,7 @@ fn read_groups(text: &str, limits: &cube_model::Limits) -> anyhow::Result<Vec<Re
     for (i, v) in values.into_iter().enumerate() {
         match cube_examples::group_from_value(i, v) {
             Ok(g) => groups.push(g),
-            Err(e) => problems.push(e),
+            Err(e) => problems.push(with_unknown_key_line(text, e)),
         }
     }
     if !problems.is_empty() {

@@ -225,16 +225,29 @@ fn read_submission(args: &Args, limits: &cube_model::Limits) -> Result<Submissio
     let name = args.pod.display();
     let text =
         cube_examples::read_input_text(&args.pod, limits).map_err(|e| BadInput(e.to_string()))?;
+    let yaml = |text: &str| {
+        cube_model::yaml::from_str::<serde_json::Value>(
+            text,
+            limits,
+            serde_saphyr::options! { with_snippet: false },
+        )
+    };
     let (value, format): (serde_json::Value, &'static str) = if text.trim_start().starts_with('{') {
-        let v = serde_json::from_str(&text).map_err(|e| {
-            BadInput(cube_model::redact::redact_string(&format!(
-                "{name}: not valid JSON: {e}"
-            )))
-        })?;
-        (v, "json")
+        match serde_json::from_str(&text) {
+            Ok(v) => (v, "json"),
+            // YAML in flow style (`{apiVersion: v1, kind: Pod, ...}`), which kubectl reads too:
+            // a text that is no JSON is read as YAML before it is refused
+            Err(e) => match yaml(&text) {
+                Ok(v) => (v, "yaml"),
+                Err(_) => {
+                    return Err(BadInput(cube_model::redact::redact_string(&format!(
+                        "{name}: not valid JSON: {e}"
+                    ))));
+                }
+            },
+        }
     } else {
-        let options = serde_saphyr::options! { with_snippet: false };
-        let v = cube_model::yaml::from_str(&text, limits, options).map_err(|e| {
+        let v = yaml(&text).map_err(|e| {
             let first = e.to_string();
             let first = first.lines().next().unwrap_or("");
             BadInput(cube_model::redact::redact_string(&format!(

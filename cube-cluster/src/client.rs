@@ -5,7 +5,6 @@
 //! selection, credentials are absent for plain-http servers (client-go drops them), and
 //! `tls-server-name` drives SNI and certificate verification.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -14,7 +13,9 @@ use rustls::pki_types::{CertificateDer, pem::PemObject};
 use crate::error::{Error, Result};
 use crate::kubeconfig::Selection;
 
-/// Timeouts and retry behaviour of the built client.
+/// Timeouts and retry behaviour of the built client. An exec credential plugin (allowed by
+/// [`crate::kubeconfig::PluginPolicy::Allow`]) must finish within `read_timeout` and write at
+/// most the selection's `max_referenced_file_bytes` ([`crate::exec`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClientOptions {
     /// TCP connect timeout (kube `connect_timeout`). Default 5 s.
@@ -68,9 +69,14 @@ pub fn pem_certificates(pem: &[u8], subject: &str) -> Result<Vec<Vec<u8>>> {
 
 /// The `kube::Config` for a selection.
 ///
+/// An exec credential plugin of the selection is run here, once, bounded
+/// ([`crate::exec::run_exec_plugin`]: blocks for at most `options.read_timeout`), and its
+/// token or client certificate is set as a static credential; kube never runs the plugin.
+///
 /// # Errors
 /// [`Error::InvalidServer`] for an unparseable server or proxy URL; [`Error::InvalidMaterial`]
-/// for a CA bundle without certificates.
+/// for a CA bundle without certificates; [`Error::ExecPlugin`] when the plugin gives no
+/// credential.
 pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kube::Config> {
     let uri: http::Uri = selection
         .server
@@ -153,36 +159,36 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
         }
     }
     if let Some(exec) = &c.exec {
-        // Present only when the caller allowed plugins (see PluginPolicy).
-        let env = exec.env.as_ref().map(|vars| {
-            vars.iter()
-                .map(|v| {
-                    HashMap::from([
-                        ("name".to_string(), v.name.clone()),
-                        ("value".to_string(), v.value.expose().to_string()),
-                    ])
-                })
-                .collect()
-        });
-        let interactive = match exec.interactive_mode.as_deref() {
-            Some("Never") => Some(kube::config::ExecInteractiveMode::Never),
-            Some("Always") => Some(kube::config::ExecInteractiveMode::Always),
-            Some("IfAvailable") => Some(kube::config::ExecInteractiveMode::IfAvailable),
-            _ => None,
+        // Present only when the caller allowed plugins (see PluginPolicy). Run here, once,
+        // within the read timeout and the referenced-file bound (kube-client would run it with
+        // `Command::output()`: no deadline, no bound; fresh-user F19, F20), and its credential
+        // handed to kube as a plain token or client certificate: kube never runs it.
+        let cluster = crate::exec::ExecClusterInfo {
+            server: selection.server.clone(),
+            tls_server_name: selection.tls_server_name.clone(),
+            insecure_skip_tls_verify: selection.insecure_skip_tls_verify,
+            ca_pem: selection.ca_pem.clone(),
+            proxy_url: selection.proxy_url.clone(),
         };
-        cfg.auth_info.exec = Some(kube::config::ExecConfig {
-            api_version: Some(exec.api_version.clone()),
-            command: Some(exec.command.clone()),
-            args: exec
-                .args
-                .as_ref()
-                .map(|a| a.iter().map(|s| s.expose().to_string()).collect()),
-            env,
-            install_hint: exec.install_hint.clone(),
-            interactive_mode: interactive,
-            provide_cluster_info: exec.provide_cluster_info.unwrap_or(false),
-            ..Default::default()
-        });
+        let limits = crate::exec::ExecLimits {
+            timeout: options.read_timeout,
+            max_output_bytes: selection.max_referenced_file_bytes,
+        };
+        let cred =
+            crate::exec::run_exec_plugin(exec, Some(&cluster), &limits).map_err(|source| {
+                Error::ExecPlugin {
+                    user: selection.user_name.clone(),
+                    source: Box::new(source),
+                }
+            })?;
+        if let Some(t) = &cred.token {
+            cfg.auth_info.token = Some(t.expose().clone().into());
+            cfg.auth_info.token_file = None;
+        }
+        if let (Some(cert), Some(key)) = (&cred.client_certificate_pem, &cred.client_key_pem) {
+            cfg.auth_info.client_certificate_data = Some(b64(cert.expose()));
+            cfg.auth_info.client_key_data = Some(b64(key.expose()).into());
+        }
     }
     Ok(cfg)
 }
@@ -191,9 +197,74 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
 ///
 /// # Errors
 /// As [`kube_config`], plus [`Error::Client`] when kube rejects the TLS material.
+///
+/// An https server with a CA bundle is verified as client-go verifies it: webpki, and a server
+/// certificate that is itself one of the bundle's certificates is accepted after Go's checks
+/// of validity period and name ([`crate::tls`]; webpki alone refuses a self-signed serving
+/// certificate with the CA flag, which kubectl accepts when the kubeconfig's CA is that very
+/// certificate). Through a proxy, with retries, or without a bundle, kube's own client is used.
 pub fn build_client(selection: &Selection, options: &ClientOptions) -> Result<kube::Client> {
     let cfg = kube_config(selection, options)?;
-    kube::Client::try_from(cfg).map_err(Error::Client)
+    match &cfg.root_cert {
+        Some(roots)
+            if selection.is_https()
+                && !cfg.accept_invalid_certs
+                && cfg.proxy_url.is_none()
+                && !cfg.default_retry =>
+        {
+            let roots = roots.clone();
+            bundle_client(cfg, &roots, &selection.cluster_name)
+        }
+        _ => kube::Client::try_from(cfg).map_err(Error::Client),
+    }
+}
+
+/// kube's client stack (connector with its timeouts, base URI, authentication, extra headers)
+/// with [`crate::tls::BundleVerifier`] as the server certificate verifier.
+fn bundle_client(cfg: kube::Config, roots: &[Vec<u8>], cluster: &str) -> Result<kube::Client> {
+    use kube::client::ConfigExt as _;
+    let invalid = |reason: String| Error::InvalidMaterial {
+        what: "certificate-authority".to_string(),
+        subject: format!("cluster {cluster:?}"),
+        reason,
+    };
+    let verifier = crate::tls::BundleVerifier::new(roots).map_err(invalid)?;
+    let mut tls = cfg.rustls_client_config().map_err(Error::Client)?;
+    tls.dangerous()
+        .set_certificate_verifier(std::sync::Arc::new(verifier));
+    let mut http = hyper_util::client::legacy::connect::HttpConnector::new();
+    http.enforce_http(false);
+    let mut https = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http();
+    if let Some(name) = &cfg.tls_server_name {
+        let server_name = rustls::pki_types::ServerName::try_from(name.clone()).map_err(|e| {
+            Error::InvalidServer {
+                url: name.clone(),
+                reason: format!("tls-server-name: {e}"),
+            }
+        })?;
+        https = https
+            .with_server_name_resolver(hyper_rustls::FixedServerNameResolver::new(server_name));
+    }
+    let mut connector =
+        hyper_timeout::TimeoutConnector::new(https.enable_http1().wrap_connector(http));
+    connector.set_connect_timeout(cfg.connect_timeout);
+    connector.set_read_timeout(cfg.read_timeout);
+    connector.set_write_timeout(cfg.write_timeout);
+    connector.set_reset_reader_on_write(cfg.reset_reader_on_write);
+    let client: hyper_util::client::legacy::Client<_, kube::client::Body> =
+        hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new())
+            .build(connector);
+    let service = tower::ServiceBuilder::new()
+        .layer(cfg.base_uri_layer())
+        .option_layer(cfg.auth_layer().map_err(Error::Client)?)
+        .layer(cfg.extra_headers_layer().map_err(Error::Client)?)
+        .map_err(|e: hyper_util::client::legacy::Error| {
+            Box::new(e) as Box<dyn std::error::Error + Send + Sync>
+        })
+        .service(client);
+    Ok(kube::Client::new(service, cfg.default_namespace.clone()))
 }
 
 #[cfg(test)]

@@ -95,6 +95,15 @@ pub enum Error {
     /// The kube client could not be built.
     #[error("build kube client")]
     Client(#[source] kube::Error),
+    /// The user's exec credential plugin gave no credential (not started, timed out, wrote too
+    /// much, failed, or answered something unusable): see [`crate::exec`].
+    #[error("user {user:?}: {source}")]
+    ExecPlugin {
+        /// The kubeconfig user.
+        user: String,
+        /// Why.
+        source: Box<crate::exec::ExecError>,
+    },
 }
 
 impl Error {
@@ -111,6 +120,7 @@ impl Error {
             Error::InvalidConfiguration { problems } => {
                 problems.iter().find_map(|p| p.limit.as_ref())
             }
+            Error::ExecPlugin { .. } => None,
             _ => None,
         }
     }

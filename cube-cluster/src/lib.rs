@@ -13,6 +13,10 @@
 //! - [`kubeconfig`]: typed kubeconfig model; load, merge (client-go rules), select, validate,
 //!   rewrite the server, inline files; [`kubeconfig::Secret`] redacts secrets.
 //! - [`client`]: build a `kube::Client` from a validated [`kubeconfig::Selection`].
+//! - [`exec`]: exec credential plugins run with a deadline and a bounded output (client-go's
+//!   `ExecCredential` protocol); their credential is handed to the client.
+//! - [`tls`]: server certificate verification as client-go does it when the server's own
+//!   certificate is in the CA bundle.
 //! - [`classify`]: classify connection failures from kube/hyper/rustls error chains and from
 //!   error texts (kubectl, client-go, peer tools).
 //! - [`connect`]: connection check (`/version`) with a classified outcome.
@@ -50,6 +54,7 @@ pub mod classify;
 pub mod client;
 pub mod connect;
 pub mod error;
+pub mod exec;
 pub mod fleet;
 pub mod http;
 pub mod import;
@@ -64,6 +69,7 @@ pub mod rbac;
 pub mod registry;
 pub mod snapshot;
 pub mod ssa;
+pub mod tls;
 
 pub use error::{Error, Result};
 /// Import one cluster ([`import::import`]).

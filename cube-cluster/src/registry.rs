@@ -13,7 +13,12 @@
 //! * [`RegistryFile::save`] writes atomically: a temporary file in the same directory, flushed
 //!   to disk, then renamed over the original; if the file changed since it was opened,
 //!   [`RegistryError::Changed`] and nothing is written. A registry holding an inline kubeconfig
-//!   is written with mode `0600` on Unix.
+//!   is written with mode `0600` on Unix. A registry path that is a symbolic link (a registry
+//!   kept in a dotfiles or shared directory) is written through: the link's final target is
+//!   replaced atomically (the temporary file sits next to the target) and the link stays a
+//!   link, as `kubectl config` writes through a linked kubeconfig (client-go's `WriteToFile`
+//!   uses `os.WriteFile`, which follows links). Before, the link was replaced by a regular
+//!   file and the shared target silently kept the old registry.
 //! * [`kubeconfig_for`] turns a cluster's [`KubeconfigRef`] into a [`Kubeconfig`]: a file path
 //!   (relative paths against the registry file's directory) or inline text;
 //!   [`read_secret_kubeconfig`] reads a Secret reference through the console's own cluster.
@@ -428,7 +433,11 @@ impl RegistryFile {
                 .as_ref()
                 .is_some_and(KubeconfigRef::holds_credentials)
         });
-        write_atomic(&self.path, text.as_bytes(), holds_secrets, || {
+        let target = link_target(&self.path).map_err(|source| RegistryError::Write {
+            path: self.path.clone(),
+            source,
+        })?;
+        write_atomic(&target, text.as_bytes(), holds_secrets, || {
             let now = read_optional(&self.path, &self.limits).ok().flatten();
             now == self.original
         })?;
@@ -436,6 +445,30 @@ impl RegistryFile {
         self.registry = reg;
         Ok(())
     }
+}
+
+/// The file a registry path finally names: `path` itself, or the target of the chain of
+/// symbolic links it starts (relative link targets against the link's directory; a dangling
+/// link names the file to create, as `os.WriteFile` creates it). More than 40 links
+/// (`ELOOP`'s bound on Linux) is an error.
+fn link_target(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "{}: more than 40 symbolic links in a row",
+        path.display()
+    )))
 }
 
 /// Writes `bytes` to a temporary file next to `path`, flushes it, checks `unchanged()`, then

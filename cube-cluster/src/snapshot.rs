@@ -349,6 +349,29 @@ fn missing_reason(err: &kube::Error) -> Option<String> {
     })
 }
 
+/// True when a request got no answer at all within its timeout: no status line, no header
+/// (a black-holed address, a firewall dropping packets, a port that accepts and never
+/// answers). A server that answered slowly (headers, then a body cut by the timeout) is not
+/// this: it is reachable.
+/// `Some(timeout)` for such a failure.
+fn no_answer(err: &kube::Error) -> Option<std::time::Duration> {
+    let kube::Error::Service(inner) = err else {
+        return None;
+    };
+    match inner.downcast_ref::<crate::http::HttpError>() {
+        Some(crate::http::HttpError::Timeout {
+            received: None,
+            after,
+            ..
+        }) => Some(*after),
+        _ => None,
+    }
+}
+
+/// Lists in a row that got no answer at all ([`no_answer`]) after which the server is taken
+/// as gone and the kinds left are not asked for (each would wait its own request timeout).
+const SILENT_LISTS_TO_GIVE_UP: usize = 2;
+
 /// The bound of the [`cube_model::Limits`] policy a failed request hit, if any.
 fn limit_of(err: &kube::Error) -> Option<cube_model::limits::LimitExceeded> {
     let kube::Error::Service(inner) = err else {
@@ -382,9 +405,17 @@ fn record_missing(
 /// NotFound kinds (and other API errors) land in `missing_kinds`; a failure in the middle of a
 /// kind keeps the pages already loaded and says so in the reason.
 ///
+/// A cluster that never answers costs one request timeout, not one per kind: when the first
+/// request gets no answer at all within the per-request timeout (no status line: a
+/// black-holed address, a dead VPN, a port that accepts and stays silent), the cluster is
+/// unreachable and the collection stops with [`SnapshotError::Request`] (classified
+/// [`crate::classify::Class::Timeout`]). When the server did answer before and then
+/// two lists in a row get no answer, the kinds left are recorded in
+/// `missing_kinds` as not listed (the server stopped answering) without being asked for.
+///
 /// # Errors
-/// [`SnapshotError::Request`] on transport failures and 401 Unauthorized (nothing else can
-/// succeed then).
+/// [`SnapshotError::Request`] on transport failures, 401 Unauthorized (nothing else can
+/// succeed then) and a first request that got no answer at all (unreachable).
 pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
     reader: &R,
     options: &CollectOptions,
@@ -398,7 +429,17 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
     };
     let deadline = crate::http::Deadline::after(options.deadline);
     let mut seen_tokens = std::collections::HashSet::new();
+    // Whether the server ever answered (any status, any body), and how many lists in a row
+    // got no answer at all.
+    let mut answered = false;
+    let mut silent_in_a_row = 0usize;
+    let mut silent_after = std::time::Duration::ZERO;
+    let mut gone: Option<String> = None;
     for k in &options.kinds {
+        if let Some(why) = &gone {
+            record_missing(&mut snapshot, k.kind, why.clone(), &mut progress);
+            continue;
+        }
         if objects_full(&snapshot) {
             let reason = format!(
                 "not listed: {}",
@@ -499,7 +540,27 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 },
                 None => request.await,
             };
+            let silent = answer.as_ref().err().and_then(no_answer);
+            let first_silent = silent.is_some() && !answered;
+            match silent {
+                Some(after) => {
+                    silent_in_a_row += 1;
+                    silent_after = after;
+                }
+                None => {
+                    answered = true;
+                    silent_in_a_row = 0;
+                }
+            }
             match answer {
+                Err(err) if first_silent => {
+                    // the very first request got nothing back: the cluster is unreachable,
+                    // and every other list would wait the same timeout
+                    return Err(SnapshotError::Request {
+                        kind: k.kind,
+                        source: err,
+                    });
+                }
                 Ok(text) => {
                     if let Some(why) = not_a_list(&text) {
                         // A 200 answer that is no list (a proxy's HTML page, a compressed or
@@ -560,6 +621,13 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                     }
                 },
             }
+        }
+        if silent_in_a_row >= SILENT_LISTS_TO_GIVE_UP {
+            gone = Some(format!(
+                "not listed: the server stopped answering ({silent_in_a_row} lists in a row got no answer within {} s); {}",
+                silent_after.as_secs(),
+                cube_model::limits::Limit::RequestTimeoutSecs.how_to_raise()
+            ));
         }
         if !snapshot.missing_kinds.contains_key(k.kind) {
             // every page was read: an absence of this kind is now a real absence

@@ -402,7 +402,15 @@ impl Engine {
         suppressed.sort_by(|a, b| by_order(&a.finding, &b.finding));
         suppressed.dedup();
         crate::rules::pod_missing_requests::drop_explained(&mut findings);
-        let kept = findings;
+        let mut kept = findings;
+        // every finding counts in the summary, listed or not
+        let mut summary = Summary::of(&kept);
+        let limits = ctx.snapshot().limits();
+        let max = usize::try_from(limits.max_findings_per_report).unwrap_or(usize::MAX);
+        if kept.len() > max {
+            let left_out = kept.split_off(max);
+            kept.push(truncation_finding(&left_out, limits));
+        }
         // the picture is incomplete when part of the snapshot could not be read, or a finding
         // says an input or error line could not be read (an unrecognised input, error lines
         // of a log that match no known message)
@@ -410,7 +418,6 @@ impl Engine {
             || kept.iter().any(|f| {
                 f.severity >= Severity::Warning && INCOMPLETE_RULES.contains(&f.rule_id.as_str())
             });
-        let mut summary = Summary::of(&kept);
         summary.suppressed = suppressed.len();
         Report {
             rules: self.rule_infos(),
@@ -421,6 +428,49 @@ impl Engine {
             suppressed,
         }
     }
+}
+
+/// Rule id of the finding that says a report was cut at
+/// [`cube_model::Limits::max_findings_per_report`].
+pub const REPORT_TRUNCATED: &str = "report-truncated";
+
+/// The `report-truncated` finding for the findings `left_out` of a report: how many (a folded
+/// finding counting for its subjects), how many per rule, the limit and how to raise it. It is
+/// the last finding of the report and is not counted in the summary (the findings it stands
+/// for are).
+fn truncation_finding(left_out: &[Finding], limits: &cube_model::Limits) -> Finding {
+    let mut per_rule: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut total = 0usize;
+    for f in left_out {
+        let n = f.group.as_ref().map_or(1, |g| g.count.max(1));
+        *per_rule.entry(f.rule_id.as_str()).or_default() += n;
+        total += n;
+    }
+    let mut rules: Vec<(&str, usize)> = per_rule.into_iter().collect();
+    rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let named: Vec<String> = rules.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let hit = limits.exceeded(
+        cube_model::Limit::FindingsPerReport,
+        "this report",
+        Some(
+            limits
+                .max_findings_per_report
+                .saturating_add(left_out.len() as u64),
+        ),
+    );
+    Finding::new(
+        REPORT_TRUNCATED,
+        Severity::Warning,
+        crate::Subject::cluster(""),
+        format!(
+            "{total} more finding(s) are not listed (counted in the summary): {hit}; not listed, per rule: {}",
+            named.join(", ")
+        ),
+    )
+    .with_remedy(format!(
+        "fix the listed problems first, or list every finding: {}",
+        cube_model::Limit::FindingsPerReport.how_to_raise()
+    ))
 }
 
 #[cfg(test)]
@@ -634,6 +684,87 @@ mod grouping_tests {
                 }
             }
         }
+    }
+
+    /// A finding per object, each with its own cause and remedy: nothing to fold.
+    struct Distinct(usize);
+    impl Rule for Distinct {
+        fn id(&self) -> &str {
+            "distinct"
+        }
+        fn category(&self) -> Category {
+            Category::Custom
+        }
+        fn default_severity(&self) -> Severity {
+            Severity::Warning
+        }
+        fn documentation(&self) -> &str {
+            "test"
+        }
+        fn check(&self, _: &Context<'_>) -> Vec<Finding> {
+            panic!("the engine takes findings one by one (check_each)")
+        }
+        fn check_each(&self, _: &Context<'_>, emit: &mut dyn FnMut(Finding)) {
+            for i in 0..self.0 {
+                emit(
+                    Finding::new(
+                        "distinct",
+                        Severity::Warning,
+                        Subject::cluster_scoped("Node", &format!("n{i:06}")),
+                        format!("node n{i:06} has problem number {i}"),
+                    )
+                    .with_remedy(format!("fix node n{i:06} by step {i}")),
+                );
+            }
+        }
+    }
+
+    /// 200,000 distinct problems made a report of 200,000 entries in every format: the report
+    /// lists at most `findings-per-report` findings, errors first; the rest are counted in the
+    /// summary and named per rule by one `report-truncated` finding that names the limit.
+    #[test]
+    fn distinct_findings_past_the_limit_are_counted_not_listed() {
+        let mut snapshot = cube_model::ClusterSnapshot::default();
+        let ctx = Context::new(&snapshot);
+        let report = Engine::empty()
+            .with_rule(Box::new(Distinct(200_000)))
+            .with_rule(Box::new(Many(3)))
+            .run(&ctx);
+        let max = cube_model::Limits::default().max_findings_per_report as usize;
+        assert_eq!(report.findings.len(), max + 1);
+        assert_eq!(report.summary.warnings, 200_000);
+        assert_eq!(report.summary.errors, 6);
+        // errors first: none of them is cut
+        assert_eq!(
+            report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .count(),
+            6
+        );
+        let last = report.findings.last().expect("truncation");
+        assert_eq!(last.rule_id, REPORT_TRUNCATED);
+        assert!(
+            last.message.contains("190006 more finding(s)")
+                && last.message.contains("distinct 190006")
+                && last.message.contains("findings-per-report"),
+            "{}",
+            last.message
+        );
+        assert_eq!(report.exit_code(), 1);
+        // the limit is the caller's
+        let mut limits = cube_model::Limits::default();
+        limits.max_findings_per_report = 10;
+        snapshot.set_limits(limits);
+        let ctx = Context::new(&snapshot);
+        let small = Engine::empty().with_rule(Box::new(Distinct(50))).run(&ctx);
+        assert_eq!(small.findings.len(), 11);
+        assert!(small.findings[10].message.starts_with("40 more finding(s)"));
+        // under the limit nothing changes
+        let few = Engine::empty().with_rule(Box::new(Distinct(10))).run(&ctx);
+        assert_eq!(few.findings.len(), 10);
+        assert!(few.findings.iter().all(|f| f.rule_id != REPORT_TRUNCATED));
     }
 
     #[test]

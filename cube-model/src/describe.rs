@@ -237,6 +237,11 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
         if looks_like_json(rest) {
             return InputFormat::Json;
         }
+        // a YAML flow mapping (`{apiVersion: v1, kind: Pod, metadata: {name: p}, ...}`): YAML,
+        // which kubectl reads as it reads block YAML, never JSON (its keys are not quoted)
+        if flow_yaml_object(rest) {
+            return InputFormat::Yaml;
+        }
         // a YAML stream whose documents are written as JSON (`kubectl get -o json` outputs
         // joined by `---`) with a document that is not JSON, wherever it stands: YAML reads
         // JSON documents, and the YAML reader keeps every document that parses (issue 9:
@@ -456,6 +461,22 @@ fn json_line_start(line: &str) -> bool {
 
 /// True when `line` (starting with `[`) opens a JSON array rather than a log tag such as
 /// `[preflight]`, `[Unschedulable]` or a bracketed timestamp `[2021-05-08 12:20:58]`.
+/// True when `text` starts a YAML flow mapping of a Kubernetes object or list: `{` then an
+/// unquoted `apiVersion:` or `kind:` key (after `{`, `,` or whitespace) in its first line.
+fn flow_yaml_object(text: &str) -> bool {
+    let t = text.trim_start();
+    if !t.starts_with('{') {
+        return false;
+    }
+    let line = t.lines().next().unwrap_or("");
+    ["apiVersion:", "kind:"].iter().any(|key| {
+        line.match_indices(key).any(|(at, _)| {
+            line[..at].trim_end().ends_with(['{', ','])
+                && line[at + key.len()..].starts_with([' ', '\t'])
+        })
+    })
+}
+
 pub(crate) fn looks_like_json_array(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with('[') && looks_like_json(t)

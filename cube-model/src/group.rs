@@ -29,7 +29,7 @@ pub const HIGHEST_USER_DEFINABLE_PRIORITY: i64 = 1_000_000_000;
 
 /// A member of a group.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Member {
     /// User, group or service-account name as the API server authenticates it.
     pub name: String,
@@ -43,7 +43,7 @@ pub struct Member {
 /// One group-wide quota bucket: a `hard` list, optionally limited to pods matching a scope
 /// (for example a PriorityClass), as one ResourceQuota per namespace.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuotaBucket {
     /// Bucket name (DNS-1123 label; used in the ResourceQuota names).
     pub name: String,
@@ -59,7 +59,7 @@ pub struct QuotaBucket {
 
 /// A namespace of the group and its fixed share of every bucket.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupNamespace {
     /// Namespace name (DNS-1123 label).
     pub name: String,
@@ -73,7 +73,7 @@ pub struct GroupNamespace {
 
 /// Where the group's pods run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct Placement {
     /// `nodeSelector` given to the group's pods (`org: team-a`, `gpu: "true"`).
     #[serde(skip_serializing_if = "Labels::is_empty")]
@@ -110,7 +110,7 @@ impl Placement {
 
 /// The group's PriorityClass.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupPriority {
     /// PriorityClass name (DNS-1123 subdomain, not `system-` prefixed).
     pub class_name: String,
@@ -123,7 +123,7 @@ pub struct GroupPriority {
 
 /// Default container requests and limits (a LimitRange `Container` item).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContainerDefaults {
     /// `defaultRequest`.
     #[serde(skip_serializing_if = "ResourceList::is_empty")]
@@ -134,8 +134,12 @@ pub struct ContainerDefaults {
 }
 
 /// A team's share of the pool.
+///
+/// Unknown keys are refused when read (here and in every nested part): a misspelt key
+/// (`sharePercnt`, `nodeSelecter`) read as absent planned a group without the share or the
+/// placement it asked for, silently (fresh-user F15). The error names the key.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct ResourceGroup {
     /// Group name (DNS-1123 label).
     pub name: String,

@@ -25,6 +25,7 @@
 //! | `request-timeout-secs` | [`Limits::request_timeout`] | 30 s | one HTTP request, body included |
 //! | `documents-per-file` | [`Limits::max_documents_per_file`] | 1,000,000 | YAML documents (`---` markers, empty documents included) read from one file |
 //! | `log-lines` | [`Limits::max_log_lines`] | 1,000,000 | lines of pasted logs read by the classifiers, all inputs together (the lines past it are counted, not read) |
+//! | `findings-per-report` | [`Limits::max_findings_per_report`] | 10,000 | findings listed in one diagnosis report after equal ones are folded (the rest are counted in the summary and named by rule in a `report-truncated` finding) |
 //!
 //! The defaults fit Kubernetes' published scale limits (5,000 nodes, 150,000 pods: a ~2 GB
 //! `kubectl get -o json` dump) with room to spare.
@@ -64,11 +65,13 @@ pub enum Limit {
     DocumentsPerFile,
     /// Lines of pasted logs read by the classifiers, all inputs together.
     LogLines,
+    /// Findings listed in one diagnosis report (after equal findings are folded).
+    FindingsPerReport,
 }
 
 impl Limit {
     /// Every limit, in documentation order.
-    pub const ALL: [Limit; 13] = [
+    pub const ALL: [Limit; 14] = [
         Limit::FileBytes,
         Limit::HttpBodyBytes,
         Limit::PagesPerList,
@@ -82,6 +85,7 @@ impl Limit {
         Limit::RequestTimeoutSecs,
         Limit::DocumentsPerFile,
         Limit::LogLines,
+        Limit::FindingsPerReport,
     ];
 
     /// The key used in `--limit KEY=VALUE` (`file-bytes`).
@@ -100,6 +104,7 @@ impl Limit {
             Limit::RequestTimeoutSecs => "request-timeout-secs",
             Limit::DocumentsPerFile => "documents-per-file",
             Limit::LogLines => "log-lines",
+            Limit::FindingsPerReport => "findings-per-report",
         }
     }
 
@@ -119,6 +124,7 @@ impl Limit {
             Limit::RequestTimeoutSecs => "--request-timeout-secs",
             Limit::DocumentsPerFile => "--max-documents-per-file",
             Limit::LogLines => "--max-log-lines",
+            Limit::FindingsPerReport => "--max-findings-per-report",
         }
     }
 
@@ -138,6 +144,7 @@ impl Limit {
             Limit::RequestTimeoutSecs => "the time of one request",
             Limit::DocumentsPerFile => "the number of YAML documents in one file",
             Limit::LogLines => "the number of log lines read",
+            Limit::FindingsPerReport => "the number of findings listed in one report",
         }
     }
 
@@ -156,6 +163,7 @@ impl Limit {
             Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => "seconds",
             Limit::DocumentsPerFile => "documents",
             Limit::LogLines => "lines",
+            Limit::FindingsPerReport => "findings",
         }
     }
 
@@ -172,7 +180,8 @@ impl Limit {
             Limit::ObjectsPerSnapshot
             | Limit::YamlAliasExpansions
             | Limit::DocumentsPerFile
-            | Limit::LogLines => 1 << 32,
+            | Limit::LogLines
+            | Limit::FindingsPerReport => 1 << 32,
             Limit::CollectionDeadlineSecs | Limit::RequestTimeoutSecs => 365 * 24 * 3600,
         }
     }
@@ -213,6 +222,7 @@ impl Limit {
             Limit::RequestTimeoutSecs => "request_timeout",
             Limit::DocumentsPerFile => "max_documents_per_file",
             Limit::LogLines => "max_log_lines",
+            Limit::FindingsPerReport => "max_findings_per_report",
         }
     }
 }
@@ -277,6 +287,12 @@ pub struct Limits {
     /// of one run together: the lines past it are counted, not read, and reported as a limit
     /// hit. A day of `journalctl -u kubelet` on a busy node is about 100,000 lines.
     pub max_log_lines: u64,
+    /// Findings listed in one diagnosis report, after equal findings of a rule are folded: a
+    /// snapshot with 200,000 distinct problems gave a report of 200,000 entries in every
+    /// format. The findings past it (the least severe first, by the report's order) are not
+    /// listed; they are still counted in the summary and the score, and a `report-truncated`
+    /// finding says how many were left out, per rule, and how to raise the limit.
+    pub max_findings_per_report: u64,
 }
 
 impl Default for Limits {
@@ -295,6 +311,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             max_documents_per_file: 1_000_000,
             max_log_lines: 1_000_000,
+            max_findings_per_report: 10_000,
         }
     }
 }
@@ -357,6 +374,7 @@ impl Limits {
             Limit::RequestTimeoutSecs => self.request_timeout.as_secs(),
             Limit::DocumentsPerFile => self.max_documents_per_file,
             Limit::LogLines => self.max_log_lines,
+            Limit::FindingsPerReport => self.max_findings_per_report,
         }
     }
 
@@ -385,6 +403,7 @@ impl Limits {
             Limit::RequestTimeoutSecs => self.request_timeout = Duration::from_secs(value),
             Limit::DocumentsPerFile => self.max_documents_per_file = value,
             Limit::LogLines => self.max_log_lines = value,
+            Limit::FindingsPerReport => self.max_findings_per_report = value,
         }
         Ok(())
     }

@@ -788,10 +788,61 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
                         continue;
                     }
                 }
+            } else if word_start_ok
+                && c == b' '
+                && let Some((v, e)) = prose_secret(line, key, i)
+            {
+                ranges.push(keep_token_id(line, v, e));
+                i = e;
+                continue;
             }
         }
         i += 1;
     }
+}
+
+/// A secret written in prose after its key and a space (`password hunter2-x`, `the password is
+/// hunter2-x`, `passwd: ` is a `key: value` form and handled there): the span of the word after
+/// `key` (and after one `is`, `was` or `to`) when the key names a password or, for other secret
+/// keys (`token`, `apikey`, ...), when the word is long. Only a word that looks like a
+/// credential ([`looks_like_credential`]) is hidden, so `password authentication failed` and
+/// `secret "db" not found` stay readable.
+fn prose_secret(line: &str, key: &str, after_key: usize) -> Option<(usize, usize)> {
+    let norm: String = key
+        .trim_matches(|c: char| c == '"' || c == '\'')
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let password = matches!(
+        norm.as_str(),
+        "password" | "passwd" | "pwd" | "pass" | "passphrase" | "passcode"
+    ) || norm.ends_with("password");
+    if !password && !is_secret_key(key) {
+        return None;
+    }
+    let b = line.as_bytes();
+    let skip_spaces = |mut v: usize| {
+        while v < b.len() && b[v] == b' ' {
+            v += 1;
+        }
+        v
+    };
+    let mut v = skip_spaces(after_key);
+    for filler in ["is ", "was ", "to "] {
+        if line[v..].starts_with(filler) {
+            v = skip_spaces(v + filler.len());
+            break;
+        }
+    }
+    if v >= b.len() || matches!(b[v], b'-' | b'"' | b'\'') || line[v..].starts_with(PLACEHOLDER) {
+        return None;
+    }
+    let e = token_end(line, v, true);
+    let word = line[v..e].trim_end_matches(['.', ':', ')']);
+    let e = v + word.len();
+    let long_enough = password || word.chars().count() >= 16;
+    (e > v && long_enough && looks_like_credential(word)).then_some((v, e))
 }
 
 /// The span of a value starting at `from` (after `=` or `:`): a quoted string's inside, a bare
@@ -1157,6 +1208,52 @@ fn json_secret_data(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>
 
 #[cfg(test)]
 mod tests {
+
+    /// Secrets written in pasted prose (a chat message, a ticket, a runbook line): the value
+    /// after `password`, `password:`, `passwd=`, `--password`, `Authorization: Bearer` and
+    /// `client-key-data:` is hidden wherever the key stands in the line; words that are no
+    /// credential after those keys stay readable.
+    #[test]
+    fn secrets_in_prose_are_hidden() {
+        for (line, secret) in [
+            ("the db password hunter2-s4lt", "hunter2-s4lt"),
+            ("password hunter2-s4lt", "hunter2-s4lt"),
+            ("my password is Hunter2s4lt.", "Hunter2s4lt"),
+            (
+                "ssh in and use the password: hunter2-s4lt then retry",
+                "hunter2-s4lt",
+            ),
+            ("set passwd=hunter2-s4lt on the node", "hunter2-s4lt"),
+            ("run it with --password hunter2-s4lt please", "hunter2-s4lt"),
+            ("run it with --password=hunter2-s4lt please", "hunter2-s4lt"),
+            ("DB_PASSWORD hunter2-s4lt", "hunter2-s4lt"),
+            (
+                "I sent Authorization: Bearer abc.def-s4lt-bearer-token and got 401",
+                "abc.def-s4lt-bearer-token",
+            ),
+            (
+                "the kubeconfig has client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t in it",
+                "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t",
+            ),
+            (
+                "api token 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d failed",
+                "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",
+            ),
+        ] {
+            let shown = redact(line);
+            assert!(!shown.contains(secret), "{line:?} -> {shown:?}");
+            assert!(shown.contains(PLACEHOLDER), "{line:?} -> {shown:?}");
+        }
+        for line in [
+            "password authentication failed for user postgres",
+            "MountVolume.SetUp failed for volume \"tls\" : secret \"web-tls\" not found",
+            "the password is required",
+            "token expired",
+            "secret default-token-x not found",
+        ] {
+            assert_eq!(redact(line), line, "{line:?}");
+        }
+    }
 
     /// A ConfigMap's data next to a Secret in one List (the kubeadm `kube-public/cluster-info`
     /// ConfigMap's public kubeconfig) is not Secret data: its lines are neither learnt nor

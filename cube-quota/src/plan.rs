@@ -6,9 +6,13 @@
 //! - A native ResourceQuota is per namespace, so a group-wide limit shared by several
 //!   namespaces cannot float without an admission webhook (and the tenancy tools that tried
 //!   overshoot under parallel admission). Each namespace therefore gets a **fixed share** of
-//!   every bucket, and the shares never add up to more than the bucket: a percentage share is
-//!   rounded down (cpu keys to millicores, every other key to whole units), explicit amounts
-//!   are taken as written, and a sum above the bucket is a [`PlanError::ShareExceedsBucket`].
+//!   every bucket, and the shares never add up to more than the bucket: percentage shares are
+//!   rounded to millicores (cpu keys) or whole units (every other key) by the largest-remainder
+//!   method ([`percent_shares`]: each namespace gets its exact share rounded down, then the
+//!   units the rounding left over go one each to the largest remainders), so namespaces whose
+//!   percentages add up to 100 get the whole bucket (33/33/34 % of 10 GPUs is 3/3/4, not
+//!   3/3/3 with one GPU planned nowhere); explicit amounts are taken as written, and a sum
+//!   above the bucket is a [`PlanError::ShareExceedsBucket`].
 //! - A namespace without a quota is unlimited, so **every namespace gets every key of every
 //!   bucket**, `0` where it has no share.
 //! - Extended resources are only charged as `requests.<name>` (a bare `nvidia.com/gpu` or
@@ -348,6 +352,55 @@ fn percent_share(key: &str, hard: &Quantity, percent: u32) -> Option<Quantity> {
     hard.checked_mul_ratio(i64::from(percent), 100, scale)
 }
 
+/// The percentage shares of `hard` (one per entry of `percents`, each at most 100; `0` for a
+/// namespace without a percentage) by the largest-remainder method: each share is
+/// `hard * p / 100` rounded down to millicores (cpu keys) or whole units, then the units
+/// between the sum of those and `hard * sum(p) / 100` rounded down go one each to the shares
+/// with the largest remainders (the earlier namespace on ties). The shares add up to
+/// `hard * sum(p) / 100` rounded down: all of `hard` (in whole units) when the percentages add
+/// up to 100, never more than the exact amounts allow. `None` only when a number is too large
+/// to compute exactly.
+pub fn percent_shares(key: &str, hard: &Quantity, percents: &[u32]) -> Option<Vec<Quantity>> {
+    let scale = if is_cpu_key(key) { -3 } else { 0 };
+    let mut shares: Vec<Quantity> = percents
+        .iter()
+        .map(|p| percent_share(key, hard, *p))
+        .collect::<Option<_>>()?;
+    let total: u32 = percents.iter().try_fold(0u32, |a, p| a.checked_add(*p))?;
+    if total == 0 {
+        return Some(shares);
+    }
+    let whole = hard.checked_mul_ratio(i64::from(total), 100, scale)?;
+    let mut sum = Quantity::ZERO;
+    for s in &shares {
+        sum = sum.checked_add(s)?;
+    }
+    let mut left = whole.checked_sub(&sum)?;
+    if !left.is_positive() {
+        return Some(shares);
+    }
+    // remainder_i * 100 = hard * p_i - share_i * 100 (exact)
+    let mut remainders: Vec<(Quantity, usize)> = Vec::with_capacity(percents.len());
+    for (i, (p, s)) in percents.iter().zip(&shares).enumerate() {
+        let r = hard
+            .checked_mul(i64::from(*p))?
+            .checked_sub(&s.checked_mul(100)?)?;
+        if r.is_positive() {
+            remainders.push((r, i));
+        }
+    }
+    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let unit = Quantity::from_scaled(1, scale, hard.format());
+    for (_, i) in remainders {
+        if !left.is_positive() {
+            break;
+        }
+        shares[i] = shares[i].checked_add(&unit)?.with_format(hard.format());
+        left = left.checked_sub(&unit)?;
+    }
+    Some(shares)
+}
+
 /// Plans one group.
 ///
 /// The group's cluster placement (`placement.cluster`, `placement.clusterSelector`) is not
@@ -413,11 +466,40 @@ pub fn plan_group_all(
     let mut quotas = Vec::new();
     for b in &group.quota {
         let hard = normalized_hard(gname, b, &mut warnings);
+        // The percentage shares of every key, split among the namespaces that take a
+        // percentage of this bucket (no explicit amounts for it) by the largest remainder.
+        let percents: Vec<u32> = group
+            .namespaces
+            .iter()
+            .map(
+                |ns| match (ns.buckets.contains_key(&b.name), ns.share_percent) {
+                    (false, Some(p)) => p.min(100),
+                    _ => 0,
+                },
+            )
+            .collect();
+        let split: Vec<Option<Vec<Quantity>>> = hard
+            .iter()
+            .map(|(k, total)| {
+                let shares = percent_shares(k.as_str(), total, &percents);
+                if shares.is_none() {
+                    errors.push(PlanError::Arithmetic {
+                        group: gname.to_owned(),
+                        bucket: b.name.clone(),
+                        resource: k.clone(),
+                        message: format!(
+                            "the percentage shares of {total} are too large to compute exactly"
+                        ),
+                    });
+                }
+                shares
+            })
+            .collect();
         let mut per_ns: Vec<ResourceList> = Vec::new();
-        for ns in &group.namespaces {
+        for (n, ns) in group.namespaces.iter().enumerate() {
             let explicit = ns.buckets.get(&b.name);
             let mut list = ResourceList::new();
-            for (k, total) in &hard {
+            for (ki, (k, _)) in hard.iter().enumerate() {
                 let share = match explicit {
                     Some(e) => e
                         .get(k.as_str())
@@ -428,23 +510,12 @@ pub fn plan_group_all(
                         })
                         .cloned()
                         .unwrap_or(Quantity::ZERO),
-                    None => match ns.share_percent {
-                        Some(p) => match percent_share(k.as_str(), total, p.min(100)) {
-                            Some(q) => q,
-                            None => {
-                                errors.push(PlanError::Arithmetic {
-                                    group: gname.to_owned(),
-                                    bucket: b.name.clone(),
-                                    resource: k.clone(),
-                                    message: format!(
-                                        "{p}% of {total} is too large to compute exactly"
-                                    ),
-                                });
-                                Quantity::ZERO
-                            }
-                        },
-                        None => Quantity::ZERO,
-                    },
+                    None => split
+                        .get(ki)
+                        .and_then(Option::as_ref)
+                        .and_then(|shares| shares.get(n))
+                        .cloned()
+                        .unwrap_or(Quantity::ZERO),
                 };
                 let share = if share.is_negative() {
                     Quantity::ZERO
@@ -1082,6 +1153,65 @@ mod tests {
                 .value(),
             1
         );
+    }
+
+    /// Percentages that add up to 100 give the whole bucket: a GPU the rounding left over was
+    /// planned nowhere (fresh-user F14: 33/33/34 % of 10 GPUs was 3/3/3).
+    #[test]
+    fn percent_shares_give_the_whole_bucket_by_largest_remainder() {
+        let q = |s: &str| s.parse::<Quantity>().expect("q");
+        let show = |v: Vec<Quantity>| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let gpu = "requests.nvidia.com/gpu";
+        assert_eq!(
+            show(percent_shares(gpu, &q("10"), &[33, 33, 34]).expect("split")),
+            ["3", "3", "4"]
+        );
+        // the largest remainders get the units, not the largest shares
+        assert_eq!(
+            show(percent_shares(gpu, &q("3"), &[50, 25, 25]).expect("split")),
+            ["1", "1", "1"]
+        );
+        // ties go to the earlier namespace; namespaces without a percentage get nothing
+        assert_eq!(
+            show(percent_shares(gpu, &q("5"), &[50, 0, 50]).expect("split")),
+            ["3", "0", "2"]
+        );
+        // less than 100 % in all: never more than the exact amounts allow
+        assert_eq!(
+            show(percent_shares(gpu, &q("5"), &[50]).expect("split")),
+            ["2"]
+        );
+        assert_eq!(
+            show(percent_shares(gpu, &q("7"), &[30, 30]).expect("split")),
+            ["2", "2"]
+        );
+        // cpu keys in millicores
+        let cpu = percent_shares("requests.cpu", &q("1"), &[33, 33, 34]).expect("cpu");
+        assert_eq!(
+            cpu.iter().map(Quantity::milli_value).collect::<Vec<_>>(),
+            [330, 330, 340]
+        );
+        let cpu = percent_shares("requests.cpu", &q("10m"), &[33, 33, 34]).expect("cpu");
+        assert_eq!(
+            cpu.iter().map(Quantity::milli_value).sum::<i64>(),
+            10,
+            "{cpu:?}"
+        );
+        // every split of every size adds up to the whole
+        for n in 1..=7u32 {
+            for hard in [1i64, 2, 3, 7, 10, 99, 1000] {
+                let mut percents = vec![100 / n; n as usize];
+                percents[0] += 100 - percents.iter().sum::<u32>();
+                let shares = percent_shares(
+                    gpu,
+                    &Quantity::from_scaled(hard, 0, q("1").format()),
+                    &percents,
+                )
+                .expect("split");
+                let sum: i64 = shares.iter().map(Quantity::value).sum();
+                assert_eq!(sum, hard, "{hard} over {percents:?}: {shares:?}");
+            }
+        }
     }
 
     #[test]

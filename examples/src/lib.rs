@@ -462,8 +462,8 @@ pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
     /// kubeconfig-bytes, referenced-file-bytes, log-line-bytes, collection-deadline-secs,
-    /// request-timeout-secs, documents-per-file, log-lines (sizes take k/M/G/Ki/Mi/Gi, times
-    /// s/m/h).
+    /// request-timeout-secs, documents-per-file, log-lines, findings-per-report (sizes take
+    /// k/M/G/Ki/Mi/Gi, times s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
     /// Largest file (or stdin) read, in bytes (default 4Gi).
@@ -506,6 +506,10 @@ pub struct LimitArgs {
     /// Lines of pasted logs read by the classifiers, all inputs together (default 1000000).
     #[arg(long, value_name = "N")]
     pub max_log_lines: Option<String>,
+    /// Findings listed in one diagnosis report after folding (default 10000; the rest are
+    /// counted and named by rule).
+    #[arg(long, value_name = "N")]
+    pub max_findings_per_report: Option<String>,
 }
 
 impl LimitArgs {
@@ -533,6 +537,7 @@ impl LimitArgs {
             (Limit::RequestTimeoutSecs, &self.request_timeout_secs),
             (Limit::DocumentsPerFile, &self.max_documents_per_file),
             (Limit::LogLines, &self.max_log_lines),
+            (Limit::FindingsPerReport, &self.max_findings_per_report),
         ];
         for (limit, value) in flags {
             if let Some(v) = value {

@@ -489,6 +489,7 @@ fn every_program_takes_the_same_limit_flags() {
         "--max-log-line-bytes",
         "--collection-deadline-secs",
         "--request-timeout-secs",
+        "--max-findings-per-report",
     ];
     for name in [
         "cluster_diagnose",
@@ -1115,6 +1116,280 @@ fn a_2000e_bucket_split_in_halves_keeps_its_exponent() {
     assert!(!out.contains("requests.cpu: \"1\""), "{out}");
 }
 
+/// Namespaces whose percentages add up to 100 get the whole bucket (33/33/34 % of 10 GPUs was
+/// planned 3/3/3: one GPU planned nowhere, fresh-user F14); a misspelt key of a groups file was
+/// ignored silently and the group planned without what it asked for (F15): it is bad input
+/// naming the key and its line.
+#[test]
+fn group_plan_splits_by_largest_remainder_and_refuses_unknown_keys() {
+    let groups = write(
+        "g-thirds.yaml",
+        b"name: thirds\nowner: alice\nquota:\n- name: gpu\n  hard:\n    requests.nvidia.com/gpu: 10\n    requests.cpu: 1\nnamespaces:\n- name: t-a\n  sharePercent: 33\n- name: t-b\n  sharePercent: 33\n- name: t-c\n  sharePercent: 34\n",
+    );
+    let o = run(
+        "group_plan",
+        &[&groups.display().to_string(), "--output", "json"],
+    );
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let gpus: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("\"requests.nvidia.com/gpu\""))
+        .collect();
+    let total: i64 = gpus
+        .iter()
+        .filter_map(|l| l.rsplit(':').next())
+        .filter_map(|v| v.trim().trim_matches([',', '"']).parse::<i64>().ok())
+        .sum();
+    assert_eq!(total, 10, "{gpus:?}\n{out}");
+    for (typo, line) in [
+        (
+            "name: typo\nowner: alice\nquota:\n- name: gpu\n  hard: {requests.nvidia.com/gpu: 4}\nnamespaces:\n- name: t-a\n  sharePercnt: 50\n",
+            8,
+        ),
+        (
+            "name: typo\nowner: alice\nplacement:\n  nodeSelecter: {org: team-a}\nnamespaces:\n- name: t-a\n",
+            4,
+        ),
+    ] {
+        let f = write("g-typo.yaml", typo.as_bytes());
+        let o = run("group_plan", &[&f.display().to_string()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(code(&o), 2, "{err}");
+        let key = if line == 8 {
+            "sharePercnt"
+        } else {
+            "nodeSelecter"
+        };
+        assert!(
+            err.contains(&format!("unknown field `{key}`"))
+                && err.contains(&format!("line {line}")),
+            "{err}"
+        );
+    }
+}
+
+/// YAML written in flow style (`{apiVersion: v1, kind: Pod, metadata: {name: p}, ...}`, which
+/// kubectl reads as it reads block YAML) was refused as "not valid JSON" by `pod_admit` and
+/// `group_plan`, and read as no input at all by `cluster_diagnose`: every program reads it as
+/// YAML.
+#[test]
+fn yaml_in_flow_style_is_read_by_every_program() {
+    let pod = write(
+        "flow-pod.yaml",
+        b"{apiVersion: v1, kind: Pod, metadata: {name: p, namespace: default}, spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 100m, memory: 64Mi}}}]}}\n",
+    );
+    let o = run(
+        "pod_admit",
+        &[
+            "--snapshot",
+            SAMPLE,
+            "--pod",
+            &pod.display().to_string(),
+            "--output",
+            "json",
+        ],
+    );
+    assert!(
+        matches!(code(&o), 0 | 1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v.is_object(), "{v}");
+    let groups = write(
+        "flow-groups.yaml",
+        b"{name: flow, owner: alice, quota: [{name: c, hard: {requests.cpu: 4}}], namespaces: [{name: flow-a, sharePercent: 100}]}\n",
+    );
+    let o = run("group_plan", &[&groups.display().to_string()]);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("name: flow-a"));
+    let snap = write(
+        "flow-snap.yaml",
+        b"{apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: Node, metadata: {name: flow-node}, status: {allocatable: {cpu: '4', memory: 8Gi}, capacity: {cpu: '4', memory: 8Gi}, conditions: [{type: Ready, status: 'False', reason: KubeletNotReady, message: PLEG is not healthy}]}}]}\n",
+    );
+    let o = run(
+        "cluster_diagnose",
+        &[
+            "--snapshot",
+            &snap.display().to_string(),
+            "--output",
+            "json",
+        ],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 1, "{}\n{out}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("flow-node"), "{out}");
+    // JSON that is broken stays a JSON error
+    let broken = write(
+        "flow-broken.json",
+        b"{\"apiVersion\": \"v1\", \"kind\": \"Pod\",\n",
+    );
+    let o = run(
+        "pod_admit",
+        &["--snapshot", SAMPLE, "--pod", &broken.display().to_string()],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not valid JSON"));
+}
+
+/// `yes | program -` (endless standard input) stops at the file-size limit with a typed limit
+/// outcome, as a file does, in every program that reads `-`.
+#[test]
+fn endless_stdin_stops_at_the_file_size_limit() {
+    for (name, args) in [
+        (
+            "cluster_diagnose",
+            vec!["--snapshot", "-", "--max-file-bytes", "4Mi"],
+        ),
+        ("group_plan", vec!["-", "--max-file-bytes", "4Mi"]),
+        (
+            "pod_admit",
+            vec![
+                "--snapshot",
+                SAMPLE,
+                "--pod",
+                "-",
+                "--max-file-bytes",
+                "4Mi",
+            ],
+        ),
+    ] {
+        let mut child = Command::new(bin(name))
+            .args(&args)
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            let chunk = "y\n".repeat(1 << 15);
+            let mut sent = 0u64;
+            while stdin.write_all(chunk.as_bytes()).is_ok() {
+                sent += chunk.len() as u64;
+                if sent > 1 << 32 {
+                    break;
+                }
+            }
+            sent
+        });
+        let mut err = child.stderr.take().expect("stderr");
+        let reader = std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut err, &mut v);
+            v
+        });
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().expect("wait") {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{name} {args:?} kept reading an endless stdin");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let sent = writer.join().unwrap_or(0);
+        let err = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
+        assert_eq!(status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains("exceeds the limit of 4194304 bytes")
+                && err.contains("--limit file-bytes=N"),
+            "{name}: {err}"
+        );
+        // it stopped reading near the limit (the pipe buffers a little more)
+        assert!(sent < 64 << 20, "{name} read {sent} bytes");
+    }
+}
+
+/// `cluster_diagnose --kubeconfig` against a cluster that never answers waited the request
+/// timeout once per kind listed (17 kinds: minutes, fresh-user F5). It costs one timeout and
+/// says the picture is incomplete.
+#[test]
+fn an_unreachable_cluster_costs_one_request_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    // accepts every connection and never answers
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    let kc = write(
+        "silent-kubeconfig.yaml",
+        KUBECONFIG
+            .replace("https://127.0.0.1:1", &format!("https://{addr}"))
+            .as_bytes(),
+    );
+    let kc = kc.display().to_string();
+    let start = Instant::now();
+    let o = run_with(
+        "cluster_diagnose",
+        &[
+            "--kubeconfig",
+            &kc,
+            "--request-timeout-secs",
+            "2",
+            "--output",
+            "json",
+        ],
+        &[],
+        Duration::from_secs(120),
+    );
+    let took = start.elapsed();
+    assert_eq!(code(&o), 3, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["incomplete"], true, "{v}");
+}
+
+/// An exec credential plugin that never exits hung `cluster_import --allow-exec` (kube-client
+/// ran it with no deadline, fresh-user F19): it is stopped at the request timeout and the
+/// cluster is not importable, the reason named.
+#[cfg(unix)]
+#[test]
+fn a_hanging_exec_plugin_is_stopped() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let plugin = write("hang-plugin.sh", b"#!/bin/sh\nexec sleep 600\n");
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let kc = write(
+        "exec-kubeconfig.yaml",
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: k\n  cluster: {{server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}}\nusers:\n- name: u\n  user:\n    exec: {{apiVersion: client.authentication.k8s.io/v1beta1, command: {}}}\ncontexts:\n- name: a\n  context: {{cluster: k, user: u}}\n",
+            plugin.display()
+        )
+        .as_bytes(),
+    );
+    let kc = kc.display().to_string();
+    let start = Instant::now();
+    let o = run_with(
+        "cluster_import",
+        &[
+            "--kubeconfig",
+            &kc,
+            "--allow-exec",
+            "--request-timeout-secs",
+            "1",
+            "--output",
+            "json",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(code(&o), 1, "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("did not finish within 1 s"), "{out}");
+}
+
 /// Escape sequences, newlines and right-to-left characters from names and messages reached the
 /// terminal raw, even inside suggested `kubectl` commands.
 #[test]
@@ -1200,6 +1475,15 @@ const KEY_B64: &str = "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSVNhb
 const PEM_BODY: &str = "MHcCAQEEISaltedPemBodyLineSaltedPemBodyLine0a1b2c3d4e5f";
 const PROXY_PASSWORD: &str = "Pr0xy-s4lt-pass";
 const SECRET_DATA: &str = "c2FsdGVkLXNlY3JldC1kYXRhLXZhbHVl";
+/// Secrets written in pasted prose (a ticket, a chat message), each form with its own value.
+const PROSE: [&str; 6] = [
+    "Pr0se-s4lt-pw1",
+    "Pr0se-s4lt-pw2",
+    "Pr0se-s4lt-pw3",
+    "Pr0se-s4lt-pw4",
+    "Pr0se-s4lt-bearer-0123456789",
+    "UHJvc2Utc2FsdC1jbGllbnQta2V5LWRhdGE=",
+];
 
 fn salted() -> Vec<&'static str> {
     vec![
@@ -1213,6 +1497,12 @@ fn salted() -> Vec<&'static str> {
         PEM_BODY,
         PROXY_PASSWORD,
         SECRET_DATA,
+        PROSE[0],
+        PROSE[1],
+        PROSE[2],
+        PROSE[3],
+        PROSE[4],
+        PROSE[5],
     ]
 }
 
@@ -1235,10 +1525,21 @@ fn corpus() -> Vec<(String, String)> {
          E1201 Get \"https://admin:{URL_PASSWORD}@10.0.0.1:6443/version\": dial tcp 10.0.0.1:6443: connect: connection refused\n\
          proxyconnect tcp: dial tcp: lookup proxy on 10.0.0.2:53: no such host (proxy http://proxyuser:{PROXY_PASSWORD}@proxy:3128)\n\
          error: You must be logged in to the server (Unauthorized) token {BOOTSTRAP}\n\
+         support: the db password {p0} works again after the restart\n\
+         support: use the password: {p1} then retry the join\n\
+         support: I set passwd={p2} on the node and ran it with --password {p3} too\n\
+         support: the request had Authorization: Bearer {p4} and still got 401\n\
+         support: the kubeconfig has client-key-data: {p5} in it\n\
          > GET /api/v1/nodes HTTP/2\n\
          > authorization: Bearer {BEARER}\n\
          > Cookie: lang=en; session={PASSWORD}; Path=/\n\
-         < HTTP/2 403\n"
+         < HTTP/2 403\n",
+        p0 = PROSE[0],
+        p1 = PROSE[1],
+        p2 = PROSE[2],
+        p3 = PROSE[3],
+        p4 = PROSE[4],
+        p5 = PROSE[5],
     );
     let secret_yaml = format!(
         "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: default\ntype: Opaque\ndata:\n  password: {SECRET_DATA}\nstringData:\n  note: {PASSWORD}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: bootstrap-token-q7z3k9\n  namespace: kube-system\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: q7z3k9\n  token-secret: {BOOTSTRAP_SECRET}\n  usage-bootstrap-authentication: \"true\"\n"

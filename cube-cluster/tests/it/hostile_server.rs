@@ -250,6 +250,65 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
     assert_eq!(deadline_hits[0].max, 3);
 }
 
+/// A cluster that never answers cost one request timeout per kind listed (17 kinds x 30 s:
+/// minutes of `cluster_diagnose --kubeconfig` against a dead cluster, fresh-user F5). The first
+/// request without any answer classifies the cluster as unreachable and ends the collection;
+/// a server that answered before and then stops answering costs two timeouts, the kinds left
+/// recorded as not listed without being asked for.
+#[tokio::test]
+async fn a_silent_server_costs_one_request_timeout_not_one_per_kind() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::Silent(false)).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(
+        &sel,
+        NetLimits::with_request_timeout(Duration::from_secs(1)),
+    );
+    let o = CollectOptions::default();
+    let t = Instant::now();
+    let e = collect_snapshot(&c, &o, |_| {})
+        .await
+        .expect_err("unreachable");
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(srv.requests(), 1, "only the first list was sent");
+    assert_eq!(
+        cube_cluster::classify::classify_error(&e).id(),
+        "timeout",
+        "{e:?}"
+    );
+    // answered once, then silent: two timeouts, every kind but Node not listed
+    let srv = tls_server(&pki, Behaviour::Silent(true)).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(
+        &sel,
+        NetLimits::with_request_timeout(Duration::from_secs(1)),
+    );
+    let t = Instant::now();
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert_eq!(srv.requests(), 3, "nodes, then two silent lists");
+    assert!(
+        snap.kinds_listed.contains("Node"),
+        "{:?}",
+        snap.kinds_listed
+    );
+    assert_eq!(
+        snap.missing_kinds.len(),
+        o.kinds.len() - 1,
+        "{:?}",
+        snap.missing_kinds
+    );
+    let gone = snap
+        .missing_kinds
+        .values()
+        .filter(|w| w.contains("stopped answering"))
+        .count();
+    assert_eq!(gone, o.kinds.len() - 3, "{:?}", snap.missing_kinds);
+    assert!(snap.is_incomplete());
+}
+
 #[tokio::test]
 async fn status_500_and_403_on_every_list_leave_every_kind_missing() {
     let pki = Pki::new();
@@ -358,6 +417,38 @@ async fn self_signed_server_certificates_are_classified() {
     )
     .await;
     assert_eq!(failed(&o).0, "tls-self-signed", "{o:?}");
+}
+
+/// A kubeconfig whose CA is the server's own self-signed certificate (a k3s or lab API server
+/// whose serving certificate was copied into the kubeconfig) works with kubectl: Go accepts a
+/// leaf found in the roots after checking its dates and name. webpki refused it when the
+/// certificate carries the CA flag (fresh-user F9). It is accepted; its name is still checked;
+/// a self-signed certificate that is not in the bundle is still refused.
+#[tokio::test]
+async fn a_server_certificate_that_is_the_configured_ca_is_trusted_like_client_go() {
+    for variant in [ServerCert::SelfSignedCa, ServerCert::SelfSigned] {
+        let cert = Pki::new().server_cert(variant);
+        let srv = start(Behaviour::Status(200), Some(&cert)).await;
+        let sel = selection(&srv.url(), Some(&cert.cert_pem));
+        let (o, _) = check_outcome(&sel, Duration::from_secs(5)).await;
+        assert!(matches!(o, Outcome::Ok { .. }), "{variant:?}: {o:?}");
+        // the name is still checked
+        let mut wrong_name = sel.clone();
+        wrong_name.tls_server_name = Some("apiserver.other.example".into());
+        let (o, _) = check_outcome(&wrong_name, Duration::from_secs(5)).await;
+        assert_eq!(failed(&o).0, "tls-name-mismatch", "{variant:?}: {o:?}");
+        // another self-signed certificate in the bundle is no trust in this one
+        let other = Pki::new().server_cert(variant);
+        let (o, _) = check_outcome(
+            &selection(&srv.url(), Some(&other.cert_pem)),
+            Duration::from_secs(5),
+        )
+        .await;
+        assert!(
+            matches!(failed(&o).0, "tls-self-signed" | "tls-untrusted"),
+            "{variant:?}: {o:?}"
+        );
+    }
 }
 
 /// A server answering one page of many Pods whatever `limit` asked (issue 9: 1,000,000 items

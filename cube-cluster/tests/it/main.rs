@@ -8,6 +8,7 @@ mod connect_classes;
 mod connect_double;
 mod connect_import_flow;
 mod connect_live;
+mod exec_plugins;
 mod fleet_probe;
 mod hostile_server;
 mod import_live;

@@ -299,3 +299,68 @@ fn label_change_syntax_errors_name_the_input() {
     let e = "a b=c".parse::<LabelChange>().unwrap_err();
     assert!(e.contains("a b"), "{e}");
 }
+
+/// A registry path that is a symbolic link (a registry kept in a shared or dotfiles directory)
+/// was replaced by a regular file on save: the shared target kept the old registry and the
+/// link was gone (fresh-user F13). It is written through, as `kubectl config` writes through a
+/// linked kubeconfig: the target holds the new registry, the link stays a link, no temporary
+/// file is left beside the link or the target. Chains of links and relative link targets
+/// resolve the same way; a dangling link creates its target.
+#[cfg(unix)]
+#[test]
+fn a_linked_registry_is_written_through_to_its_target() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let shared = dir.path().join("shared");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&shared).expect("shared");
+    std::fs::create_dir_all(&home).expect("home");
+    let target = shared.join("clusters.yaml");
+    let mut f = RegistryFile::open(&target).expect("empty");
+    f.apply("a", &update(&["env=prod"], &[])).expect("add");
+    f.save().expect("save target");
+    // home/clusters.yaml -> home/middle.yaml -> ../shared/clusters.yaml (relative)
+    let middle = home.join("middle.yaml");
+    std::os::unix::fs::symlink("../shared/clusters.yaml", &middle).expect("link 1");
+    let link = home.join("clusters.yaml");
+    std::os::unix::fs::symlink(&middle, &link).expect("link 2");
+    let mut f = RegistryFile::open(&link).expect("open through the link");
+    assert!(f.registry().get("a").is_some());
+    f.apply("b", &update(&["env=dev"], &[])).expect("add b");
+    f.save().expect("save through the link");
+    for l in [&link, &middle] {
+        assert!(
+            std::fs::symlink_metadata(l)
+                .expect("meta")
+                .file_type()
+                .is_symlink(),
+            "{} is still a link",
+            l.display()
+        );
+    }
+    let r = RegistryFile::open(&target).expect("target");
+    assert!(r.registry().get("a").is_some() && r.registry().get("b").is_some());
+    assert!(tmp_files(&home).is_empty() && tmp_files(&shared).is_empty());
+    // saved again through the link: the change check reads the same file it writes
+    let mut f = RegistryFile::open(&link).expect("reopen");
+    f.apply("b", &update(&["env=staging"], &[]))
+        .expect("update b");
+    f.save().expect("save again");
+    let r = RegistryFile::open(&target).expect("target");
+    assert_eq!(
+        r.registry().get("b").and_then(|c| c.labels.get("env")),
+        Some("staging")
+    );
+    // a dangling link creates its target
+    let dangling = home.join("new.yaml");
+    std::os::unix::fs::symlink(shared.join("new.yaml"), &dangling).expect("dangling");
+    let mut f = RegistryFile::open(&dangling).expect("missing target is empty");
+    f.apply("c", &update(&[], &[])).expect("add c");
+    f.save().expect("save dangling");
+    assert!(shared.join("new.yaml").is_file());
+    assert!(
+        std::fs::symlink_metadata(&dangling)
+            .expect("meta")
+            .file_type()
+            .is_symlink()
+    );
+}

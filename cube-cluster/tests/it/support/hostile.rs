@@ -47,6 +47,11 @@ pub enum Behaviour {
     /// The Pod list answers one page of this many Pending pods whatever `limit` asked (a huge
     /// or hostile server); the other lists answer empty.
     HugeList(usize),
+    /// Reads every request and never answers (a port that accepts and stays silent, as a
+    /// black-holed cluster looks once a proxy or load balancer accepted the connection); with
+    /// `true` the Node list still answers (empty) first, so the server has answered before it
+    /// goes silent.
+    Silent(bool),
 }
 
 /// A running hostile server; dropped = stopped.
@@ -222,6 +227,17 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
         };
         let is_ssr = method == "POST" && path.ends_with("/selfsubjectreviews");
         match behaviour {
+            Behaviour::Silent(nodes_answer) if !(nodes_answer && path == "/api/v1/nodes") => {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+            }
+            Behaviour::Silent(_) => {
+                write_json(
+                    w,
+                    200,
+                    &json!({"kind": "NodeList", "apiVersion": "v1", "metadata": {}, "items": []}),
+                )
+                .await?;
+            }
             Behaviour::EndlessBody => {
                 w.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
                     .await?;
