@@ -102,7 +102,7 @@ pub fn redact_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut run = String::new();
     let flush = |run: &mut String, out: &mut String| {
-        if run.chars().count() >= 20 && !is_identifier_of_words(run) {
+        if run.chars().count() >= 20 && !is_identifier_of_words(run) && !is_object_path(run) {
             out.push_str("<redacted>");
         } else {
             out.push_str(run);
@@ -164,6 +164,45 @@ fn is_identifier_of_words(run: &str) -> bool {
             let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
             first_ok && w.len() <= 20 && chars.all(|c| c.is_ascii_lowercase())
         })
+}
+
+/// An object reference or API path (see [`redact_text`]): `Namespace/vision-train`,
+/// `ResourceQuota/team-a/gpu`, `/api/v1/namespaces/kube-system/pods:`. Two or more `/`
+/// segments, each a Kind (ASCII letters, capitalised) or a Kubernetes name (lowercase letters,
+/// digits, `-` and `.`) whose words between `-` and `.` are at most 20 long and, from 12
+/// characters on, not letters and digits mixed (a hex or base32 blob); a bootstrap token
+/// (`[a-z0-9]{6}.[a-z0-9]{16}`) is never a segment. Such runs were hidden as tokens, so an error
+/// never said which object or list failed (`reading <redacted> failed`).
+fn is_object_path(run: &str) -> bool {
+    let body = run.strip_suffix(':').unwrap_or(run);
+    if !body.contains('/') {
+        return false;
+    }
+    let segments: Vec<&str> = body.split('/').filter(|s| !s.is_empty()).collect();
+    let kind = |s: &str| {
+        s.len() <= 40
+            && s.starts_with(|c: char| c.is_ascii_uppercase())
+            && s.chars().all(|c| c.is_ascii_alphabetic())
+    };
+    let bootstrap = |s: &str| {
+        s.len() == 23
+            && s.as_bytes()[6] == b'.'
+            && s.chars()
+                .enumerate()
+                .all(|(i, c)| i == 6 || c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    let name = |s: &str| {
+        s.len() <= 253
+            && !bootstrap(s)
+            && s.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+            && s.split(['-', '.']).all(|w| {
+                let mixed = w.chars().any(|c| c.is_ascii_digit())
+                    && w.chars().any(|c| c.is_ascii_lowercase());
+                w.len() <= 20 && !(w.len() >= 12 && mixed)
+            })
+    };
+    segments.len() >= 2 && segments.iter().all(|s| kind(s) || name(s))
 }
 
 /// Deserializes `null` (a key with no value, common in hand-edited files) as the default.
@@ -2724,6 +2763,29 @@ mod tests {
             "abcdef.0123456789abcdef",
             "c2VjcmV0LXRva2VuLXZhbHVlLWhlcmU=",
             "Correct-HorseBattery-Staple-Words",
+        ] {
+            let t = redact_text(&format!("bad credentials {secret} here"));
+            assert_eq!(t, "bad credentials <redacted> here", "{secret}");
+        }
+        // object references and API paths are kept: the message says what failed
+        let t = redact_text(
+            "reading Namespace/vision-train failed: /api/v1/namespaces/vision-train: deadline has elapsed",
+        );
+        assert_eq!(
+            t,
+            "reading Namespace/vision-train failed: /api/v1/namespaces/vision-train: deadline has elapsed"
+        );
+        let t = redact_text(
+            "ResourceQuota/team-vision-a/team-vision-gpu and /apis/rbac.authorization.k8s.io/v1/clusterroles",
+        );
+        assert!(!t.contains("<redacted>"), "{t}");
+        // ... but never a token that happens to sit in a path
+        for secret in [
+            "/tokens/abcdef.0123456789abcdef",
+            "/x/abcdefghijklmnopqrstuvwxyz0123",
+            "/x/0123456789abcdef0123456789abcdef",
+            "eyJhbGci/OiJSUzI1NiIsImtpZCI6IjEifQ",
+            "c2VjcmV0/LXRva2VuLXZhbHVlLWhlcmU=",
         ] {
             let t = redact_text(&format!("bad credentials {secret} here"));
             assert_eq!(t, "bad credentials <redacted> here", "{secret}");
