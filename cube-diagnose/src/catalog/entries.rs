@@ -4378,6 +4378,21 @@ pub static ENTRIES: &[Entry] = &[
         "ailed to retrieve cluster({cluster}. error: {error}",
         "karmada-io/karmada", "pkg/util/cluster.go (GetClusterWithKarmadaClient)", "v0.5+")
         .samples(&[("cluster", "member1)"), ("error", "the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)")]),
+    // karmada-operator's init tasks waiting for the aggregated API server and its APIServices
+    // (karmada-io/karmada operator/pkg/tasks/init/apiserver.go runWaitKarmadaAggregatedAPIServer,
+    // operator/pkg/tasks/init/component.go `the APIService %s is unhealthy, err: %w`)
+    Entry::new("karmada.operator.aggregated-apiserver-wait-timeout", F::Karmada,
+        "waiting for karmada-aggregated-apiserver to ready timeout, err: {error}",
+        "karmada-io/karmada", "operator/pkg/tasks/init/apiserver.go (runWaitKarmadaAggregatedAPIServer)", "v1.6+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice")
+        .says("karmada-operator waited in vain for a Ready karmada-aggregated-apiserver pod ({error})", APISERVICE_REMEDY)
+        .samples(&[("error", "context deadline exceeded")]),
+    Entry::new("karmada.operator.apiservice-unhealthy", F::Karmada,
+        "the APIService {apiservice:w} is unhealthy, err: {error}",
+        "karmada-io/karmada", "operator/pkg/tasks/init/component.go (WaitForAPIService)", "v1.8+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice")
+        .says("karmada-operator waited in vain for the APIService {apiservice} to become Available ({error})", APISERVICE_REMEDY)
+        .samples(&[("apiservice", "v1alpha1.search.karmada.io"), ("error", "context deadline exceeded")]),
     Entry::new("kubefed.cluster-not-reachable", F::Karmada,
         "ClusterNotReachable",
         "kubernetes-retired/kubefed", "pkg/controller/kubefedcluster/clusterclient.go", "v0.1+")

@@ -410,6 +410,37 @@ mod tests {
     use crate::Severity;
     use crate::rules::testutil::run_log;
 
+    /// Karmada's aggregated APIs get Karmada's remedy, the component named: the Cluster API
+    /// (a join fails: an error), karmada-search (a warning); metrics-server keeps the generic one.
+    #[test]
+    fn karmada_aggregated_apis_name_their_component() {
+        let join = run_log(
+            "apiservice-unavailable",
+            "Error: failed to create cluster(member1) object. error: the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)",
+        );
+        assert_eq!(join.len(), 1, "{join:#?}");
+        assert_eq!(join[0].severity, Severity::Error);
+        assert!(join[0].remedy.contains("karmada-aggregated-apiserver"));
+        let operator = run_log(
+            "apiservice-unavailable",
+            "E0101 00:00:00.000000 1 init.go:1] waiting for karmada-aggregated-apiserver to ready timeout, err: context deadline exceeded",
+        );
+        assert!(operator[0].remedy.contains("APIService"), "{operator:#?}");
+        let search = run_log(
+            "apiservice-unavailable",
+            "v1alpha1.search.karmada.io             karmada-system/karmada-search                  False (FailedDiscoveryCheck)   10d",
+        );
+        assert_eq!(search.len(), 1, "{search:#?}");
+        assert!(
+            search[0].remedy.contains("karmada-search") && search[0].severity == Severity::Warning
+        );
+        let metrics = run_log(
+            "apiservice-unavailable",
+            "E0101 00:00:00.000000 1 memcache.go:255] couldn't get resource list for metrics.k8s.io/v1beta1: the server is currently unable to handle the request",
+        );
+        assert!(!metrics[0].remedy.contains("karmada"), "{metrics:#?}");
+    }
+
     #[test]
     fn webhook_timeout_is_not_an_unreachable_api_server() {
         // intel/intel-device-plugins-for-kubernetes#811 (v1.22+ wording)
