@@ -624,7 +624,13 @@ impl Inputs {
         // `kubectl get nodes -o custom-columns=...` (or `-o jsonpath=` rows) output whose command
         // is shown apart from it (no prompt right above: a fence of commands, prose, a quote)
         if text.contains("custom-columns=") || text.contains("jsonpath=") {
-            let (nodes, problems) = cube_model::describe::query_nodes(text);
+            // read in what the terminal showed (a `> ` quote, colour, CRLF removed)
+            let shown: String = text
+                .split('\n')
+                .map(paste::terminal_text)
+                .collect::<Vec<_>>()
+                .join("\n");
+            let (nodes, problems) = cube_model::describe::query_nodes(&shown);
             for n in nodes {
                 if !self.snapshot.nodes[nodes_at_start..]
                     .iter()

@@ -30,19 +30,14 @@ use super::{check_report, metas, summary};
 /// The test fails when one of them holds (the entry must then be removed): the list only shrinks.
 const KNOWN: &[(&str, &str, &str)] = &[
     (
-        "cases/gpu/minikube-none-driver-k110-custom-columns-gpus-none.txt",
-        "quote",
-        "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
-    ),
-    (
         "cases/gpu/nvidia-plugin-ds-crashloop-manual-run-registers.txt",
         "indent4",
-        "an indented block inside the paste is dedented together with the rest",
+        "a 4-space indented block that holds `> ` quotes: CommonMark reads the `>` as literal text there, and the reader does not strip it after the dedent (the quoted pod table is not read)",
     ),
     (
         "cases/logs/argocd-cluster-add-kubeconfig-proxy-url-io-timeout.txt",
         "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+        "the only line at 80 columns ends with `?` (a URL's query string): a lone line at a terminal width is joined only when it cannot be a sentence's end",
     ),
     (
         "cases/logs/eks-quickstart-lambda-json-log-tls-handshake-timeout.txt",
@@ -107,22 +102,22 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "cases/paste/healthy-timeslicing-any-replicas-4-clusterpolicy-patch-diff.txt",
         "quote",
-        "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
+        "a unified diff behind `> `: the diff markers are looked for before the quote is removed",
     ),
     (
         "cases/sched/k10-describe-pod-tabs-failed-for-reason-podfitsresources.txt",
         "tabs-expanded",
-        "kubectl 1.0 describe read by its tabs: expanded to spaces the columns are lost",
+        "kubectl 1.0 `describe pod` is read by its tab-separated cells: expanded to spaces (a terminal copy) its columns are not found",
     ),
     (
         "cases/sched/pangeo-eosc-gpus-busy-three-unschedulable-preemption.txt",
         "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+        "the case's text is already a Markdown `> ` quote: the transform wraps the quoted line (a terminal never wraps Markdown), so the first piece is 2 columns narrower than the others",
     ),
     (
         "cases/sched/pangeo-eosc-gpus-busy-three-unschedulable-preemption.txt",
         "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+        "the case's text is already a Markdown `> ` quote: the transform wraps the quoted line (a terminal never wraps Markdown), so the first piece is 2 columns narrower than the others",
     ),
 ];
 
