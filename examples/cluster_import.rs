@@ -21,7 +21,12 @@
 //! others under their context. No token, password or client key/certificate data is ever
 //! printed; the minted ServiceAccount's token is written only to
 //! `--service-account-kubeconfig` (mode 0600). Exec and auth-provider plugins are never run
-//! unless `--allow-exec` is given.
+//! unless `--allow-exec` is given, and the files a kubeconfig names (`certificate-authority`,
+//! `client-certificate`, `client-key`, `tokenFile`) are read only inside the kubeconfig's own
+//! directory unless `--allow-file-refs` is given: client-go sends a `tokenFile`'s content to the
+//! kubeconfig's server as a bearer token, so an uploaded kubeconfig must not name `/etc/shadow`
+//! or the console's own ServiceAccount token. `--inline` stores only the selected context, its
+//! cluster and its user, with their files embedded (`kubectl config view --minify --flatten`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,7 +36,7 @@ use clap::{Parser, ValueEnum};
 use cube_cluster::client::ClientOptions;
 use cube_cluster::connect::Outcome;
 use cube_cluster::import::{ClusterImport, ImportError, ImportOptions};
-use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, Problem, Severity};
+use cube_cluster::kubeconfig::{FileReferencePolicy, Kubeconfig, PluginPolicy, Problem, Severity};
 use cube_cluster::manifests::ManifestOptions;
 use cube_cluster::profiles::Profile;
 use cube_cluster::registry::{ApplyAction, ClusterUpdate, LabelChange, RegistryFile, TaintChange};
@@ -70,6 +75,11 @@ struct Args {
     /// Allow exec/auth-provider plugins to run.
     #[arg(long)]
     allow_exec: bool,
+    /// Read the files the kubeconfig names (CA, client certificate and key, tokenFile) wherever
+    /// they are; without it only files inside the kubeconfig's own directory are read (a
+    /// tokenFile's content is sent to the server as a bearer token).
+    #[arg(long)]
+    allow_file_refs: bool,
     /// Per-request timeout in seconds (1 to 31536000).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     timeout_secs: u64,
@@ -92,7 +102,9 @@ struct Args {
     /// Make this the default cluster (the flag moves from any other).
     #[arg(long = "default", requires = "registry")]
     make_default: bool,
-    /// Store the kubeconfig itself in the registry (credentials included) instead of its path.
+    /// Store the kubeconfig itself in the registry instead of its path: only the selected
+    /// context, its cluster and its user, with the files they name embedded (`kubectl config view
+    /// --minify --flatten`); with `--service-account-kubeconfig`, the minted kubeconfig.
     #[arg(long, requires = "registry")]
     inline: bool,
     /// Create the least-privilege objects (Namespace, ServiceAccount, ClusterRole, binding,
@@ -238,10 +250,8 @@ fn registry_update(
         .collect::<Result<Vec<_>, _>>()
         .map_err(bad)?;
     let reference = if args.inline {
-        let text = std::fs::read_to_string(kubeconfig).map_err(|e| {
-            Failure::BadInput(anyhow::anyhow!("cannot read {}: {e}", kubeconfig.display()))
-        })?;
-        KubeconfigRef::inline(text)
+        // replaced by the minified kubeconfig once it is read and imported (`inline_reference`)
+        KubeconfigRef::inline(String::new())
     } else {
         let p = std::path::absolute(kubeconfig).unwrap_or_else(|_| kubeconfig.to_path_buf());
         KubeconfigRef::file(p.display().to_string())
@@ -261,6 +271,28 @@ fn registry_update(
     }))
 }
 
+/// The registry's inline copy of `cfg`: the selected context (`context`, else the current
+/// one), its cluster and its user only, every file they name embedded, as `kubectl config view
+/// --minify --flatten` writes it; the other contexts' credentials never reach the registry.
+fn inline_reference(
+    cfg: &Kubeconfig,
+    context: Option<&str>,
+    limits: &cube_model::Limits,
+) -> Result<KubeconfigRef, Failure> {
+    let name = context
+        .map(str::to_owned)
+        .or_else(|| cfg.current_context.clone().filter(|c| !c.is_empty()))
+        .ok_or_else(|| Failure::BadInput(anyhow::anyhow!("--inline: no context selected")))?;
+    let minified = cfg.minify(&name).ok_or_else(|| {
+        Failure::BadInput(anyhow::anyhow!("--inline: context {name:?} does not exist"))
+    })?;
+    let yaml = minified
+        .inline_with(limits)
+        .and_then(|k| k.to_yaml())
+        .map_err(|e| Failure::Other(e.into()))?;
+    Ok(KubeconfigRef::inline(yaml))
+}
+
 /// The import options the flags ask for.
 fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
     let mut opts = ImportOptions::new();
@@ -268,6 +300,9 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
     opts.server = args.server.clone();
     if args.allow_exec {
         opts.plugins = PluginPolicy::Allow;
+    }
+    if args.allow_file_refs {
+        opts.file_references = FileReferencePolicy::Allow;
     }
     if let Some(p) = &args.profile {
         opts.profiles
@@ -359,7 +394,21 @@ async fn run(args: &Args) -> Result<Report, Failure> {
         if args.create_service_account && !minted {
             // asked for a ServiceAccount and got none: the entry is not written
         } else if report.importable() {
-            if minted && !args.inline {
+            if args.inline {
+                let minted_kc = report
+                    .import
+                    .service_account
+                    .as_ref()
+                    .and_then(|s| s.kubeconfig.as_ref())
+                    .filter(|_| minted);
+                update.kubeconfig = Some(match minted_kc {
+                    // the minted kubeconfig: one context, its token embedded
+                    Some(kc) => {
+                        KubeconfigRef::inline(kc.to_yaml().map_err(|e| Failure::Other(e.into()))?)
+                    }
+                    None => inline_reference(&cfg, args.context.as_deref(), &limits)?,
+                });
+            } else if minted {
                 let p = std::path::absolute(&registry_target).unwrap_or(registry_target.clone());
                 update.kubeconfig = Some(KubeconfigRef::file(p.display().to_string()));
             }

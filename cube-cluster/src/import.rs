@@ -45,8 +45,8 @@ use crate::classify::{Class, error_chain_text};
 use crate::client::{ClientOptions, build_client};
 use crate::connect::{CheckOptions, ConnectReport, Outcome, check_api};
 use crate::kubeconfig::{
-    Credentials, Kubeconfig, PluginPolicy, Problem, ProblemKind, SelectOptions, Selection,
-    Severity, redact_server, validate_server,
+    Credentials, FileReferencePolicy, Kubeconfig, PluginPolicy, Problem, ProblemKind,
+    SelectOptions, Selection, Severity, redact_server, validate_server,
 };
 use crate::manifests::{
     BearerToken, ManifestError, ManifestOptions, Manifests, ServiceAccountKubeconfig,
@@ -83,6 +83,12 @@ pub struct ImportOptions {
     pub server: Option<String>,
     /// Exec and auth-provider plugins (refused unless allowed).
     pub plugins: PluginPolicy,
+    /// Which files the kubeconfig may make the client read (CA, client certificate and key,
+    /// `tokenFile`). Default [`FileReferencePolicy::OwnDirectory`]: an imported kubeconfig is
+    /// often someone else's upload, and client-go would send a `tokenFile`'s content (any file
+    /// this process can read) to the kubeconfig's server as a bearer token. A refused
+    /// reference is a [`ProblemKind::FileReferenceRefused`] error: the cluster is not importable.
+    pub file_references: FileReferencePolicy,
     /// Profiles checked after [`DEFAULT_PROFILE`] (which is always checked first; asking for
     /// it again checks it once).
     pub profiles: Vec<Profile>,
@@ -122,6 +128,7 @@ impl Default for ImportOptions {
             context: None,
             server: None,
             plugins: PluginPolicy::default(),
+            file_references: FileReferencePolicy::OwnDirectory,
             profiles: Vec::new(),
             namespaces: Vec::new(),
             offline: false,
@@ -366,6 +373,7 @@ pub fn check_offline(
     let mut opts = SelectOptions::new();
     opts.context = options.context.clone();
     opts.plugins = options.plugins;
+    opts.file_references = options.file_references.clone();
     opts.now = options.now;
     opts.max_referenced_file_bytes = options.max_referenced_file_bytes;
     if let Some(c) = &opts.context

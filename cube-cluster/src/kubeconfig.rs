@@ -569,6 +569,8 @@ pub enum ProblemKind {
     /// (`tls-server-name`, else the server URL's host). Found by `crate::import` when TLS
     /// verification is off (`insecure-skip-tls-verify`) or failed.
     ServerNameNotInCertificate,
+    /// A referenced file that the [`FileReferencePolicy`] does not allow to be read.
+    FileReferenceRefused,
 }
 
 impl ProblemKind {
@@ -608,6 +610,7 @@ impl ProblemKind {
             Self::KeyMismatch => "key-mismatch",
             Self::ProxyUnsupported => "proxy-unsupported",
             Self::ServerNameNotInCertificate => "server-name-not-in-certificate",
+            Self::FileReferenceRefused => "file-reference-refused",
         }
     }
 }
@@ -719,6 +722,57 @@ pub enum PluginPolicy {
     Allow,
 }
 
+/// Which files a kubeconfig may make the client read: `certificate-authority`,
+/// `client-certificate`, `client-key` and `tokenFile`. client-go reads every one of them, and
+/// sends a `tokenFile`'s content to the server as a bearer token and a client key's certificate
+/// as the client's identity: for a kubeconfig someone else wrote (a console's upload), any
+/// file the process can read (`/etc/shadow`, the console's own ServiceAccount token) would go
+/// to a server that person controls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileReferencePolicy {
+    /// Read every referenced file (client-go's behaviour, for a kubeconfig the caller wrote).
+    #[default]
+    Allow,
+    /// Read only files inside the directory of the kubeconfig file that names them, after
+    /// `..` and symbolic links are resolved; a kubeconfig without a file of its own (read from
+    /// text) may name none.
+    OwnDirectory,
+    /// Read none.
+    Refuse,
+}
+
+impl FileReferencePolicy {
+    /// Why `path`, named by the kubeconfig file `origin`, is not read under this policy
+    /// (`None`: it is read).
+    pub fn refusal(&self, path: &str, origin: Option<&Path>) -> Option<String> {
+        match self {
+            Self::Allow => None,
+            Self::Refuse => Some(
+                "file references are refused for this kubeconfig (its content would be sent to the server as a credential); embed the data (`kubectl config view --minify --flatten`) or allow file references".to_string(),
+            ),
+            Self::OwnDirectory => {
+                let Some(dir) = origin.and_then(Path::parent) else {
+                    return Some(
+                        "the kubeconfig has no file of its own, so it may name no file (its content would be sent to the server as a credential); embed the data (`kubectl config view --minify --flatten`) or allow file references".to_string(),
+                    );
+                };
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                // a file that does not exist is left to the read, which reports it
+                let target = std::fs::canonicalize(path).ok()?;
+                let inside = std::fs::canonicalize(dir).is_ok_and(|d| target.starts_with(d));
+                (!inside).then(|| {
+                    "it is outside the kubeconfig's own directory, and its content would be sent to the server as a credential; embed the data (`kubectl config view --minify --flatten`) or allow file references".to_string()
+                })
+            }
+        }
+    }
+}
+
 /// Options of [`Kubeconfig::select`] (the kubectl flags that affect selection).
 #[derive(Debug, Clone, Default)]
 pub struct SelectOptions {
@@ -738,6 +792,9 @@ pub struct SelectOptions {
     pub namespace: Option<String>,
     /// Plugins policy.
     pub plugins: PluginPolicy,
+    /// Which referenced files are read ([`FileReferencePolicy`]; default: all, like client-go).
+    /// A refused reference is a [`ProblemKind::FileReferenceRefused`] error and nothing is read.
+    pub file_references: FileReferencePolicy,
     /// Read referenced files (CA, client cert/key, tokenFile) and report unreadable ones
     /// (client-go does). Default `true` via [`SelectOptions::new`].
     pub skip_file_checks: bool,
@@ -1190,6 +1247,29 @@ impl Kubeconfig {
             }
         }
         out
+    }
+
+    /// The part of this kubeconfig one context needs, as `kubectl config view --minify
+    /// --context NAME` keeps it (kubectl `staging/src/k8s.io/client-go/tools/clientcmd/api/helpers.go`
+    /// `MinifyConfig`): that context (made current), its cluster and its user. Every other
+    /// context, cluster and user, `preferences` and `extensions` are dropped, so the result can
+    /// be stored or handed on without the other clusters' credentials. `None` when no context
+    /// of that name exists; a dangling cluster or user reference is kept as a reference (the
+    /// entry it names does not exist in `self` either).
+    pub fn minify(&self, context: &str) -> Option<Kubeconfig> {
+        let ctx = self.context(context)?.clone();
+        let cluster = self.cluster(&ctx.context.cluster).cloned();
+        let user = self.user(&ctx.context.user).cloned();
+        Some(Kubeconfig {
+            api_version: self.api_version.clone(),
+            kind: self.kind.clone(),
+            preferences: None,
+            clusters: cluster.into_iter().collect(),
+            users: user.into_iter().collect(),
+            contexts: vec![ctx],
+            current_context: Some(context.to_string()),
+            extensions: None,
+        })
     }
 
     /// Serializes to YAML (secrets included: this is the file you asked for).
@@ -2019,13 +2099,27 @@ impl Kubeconfig {
                 .filter(|s| !s.is_empty())
                 && !opts.skip_file_checks
             {
-                match read_referenced_file(path, opts.referenced_file_limit()) {
+                let refused = opts
+                    .file_references
+                    .refusal(path, cluster.and_then(|c| c.origin.as_deref()));
+                match refused.map_or_else(
+                    || read_referenced_file(path, opts.referenced_file_limit()).map_err(Err),
+                    |why| Err(Ok(why)),
+                ) {
+                    Err(Ok(why)) => problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::FileReferenceRefused,
+                        csub.clone(),
+                        format!(
+                            "certificate-authority {path} for {cluster_name} is not read: {why}"
+                        ),
+                    )),
                     Ok(bytes) => {
                         if ca_pem.is_none() {
                             ca_pem = Some(bytes);
                         }
                     }
-                    Err(e) => problems.push(unreadable_file(
+                    Err(Err(e)) => problems.push(unreadable_file(
                         Severity::Error,
                         csub.clone(),
                         format!("unable to read certificate-authority {path} for {cluster_name}"),
@@ -2187,13 +2281,25 @@ impl Kubeconfig {
                 if let Some(p) = path
                     && !opts.skip_file_checks
                 {
-                    match read_referenced_file(p, opts.referenced_file_limit()) {
+                    let refused = opts
+                        .file_references
+                        .refusal(p, user.and_then(|u| u.origin.as_deref()));
+                    match refused.map_or_else(
+                        || read_referenced_file(p, opts.referenced_file_limit()).map_err(Err),
+                        |why| Err(Ok(why)),
+                    ) {
+                        Err(Ok(why)) => problems.push(problem(
+                            Severity::Error,
+                            ProblemKind::FileReferenceRefused,
+                            usub.clone(),
+                            format!("{label} {p} for {user_name} is not read: {why}"),
+                        )),
                         Ok(bytes) => {
                             if !is_data {
                                 *slot = Some(Secret(String::from_utf8_lossy(&bytes).into_owned()));
                             }
                         }
-                        Err(e) => problems.push(unreadable_file(
+                        Err(Err(e)) => problems.push(unreadable_file(
                             Severity::Error,
                             usub.clone(),
                             format!("unable to read {label} {p} for {user_name}"),
@@ -2258,8 +2364,21 @@ impl Kubeconfig {
                 ));
             }
             if let Some(tf) = user_entry.token_file.as_deref().filter(|s| !s.is_empty()) {
-                creds.token_file = Some(PathBuf::from(tf));
-                if !opts.skip_file_checks {
+                let refused = opts
+                    .file_references
+                    .refusal(tf, user.and_then(|u| u.origin.as_deref()));
+                if let Some(why) = refused {
+                    // never read, and never re-read by the client at request time
+                    problems.push(problem(
+                        Severity::Error,
+                        ProblemKind::FileReferenceRefused,
+                        usub.clone(),
+                        format!("tokenFile {tf} for {user_name} is not read: {why}"),
+                    ));
+                } else if opts.skip_file_checks {
+                    creds.token_file = Some(PathBuf::from(tf));
+                } else {
+                    creds.token_file = Some(PathBuf::from(tf));
                     match read_referenced_file(tf, opts.referenced_file_limit())
                         .map(|b| String::from_utf8_lossy(&b).into_owned())
                     {

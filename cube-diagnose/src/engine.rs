@@ -577,6 +577,7 @@ mod tests {
             "join-token-invalid",
             "join-ca-hash-mismatch",
             "join-apiserver-unreachable",
+            "join-csr-not-approved",
             "gpu-not-advertised",
             "device-plugin-not-scheduled",
             "gpu-resource-name-mismatch",
@@ -586,6 +587,7 @@ mod tests {
             "pod-missing-requests",
             "quota-without-limitrange",
             "limitrange-rejected",
+            "pod-extended-resource-invalid",
             "limitrange-gpu-default",
             "quota-near-limit",
             "priority-without-quota",
@@ -623,6 +625,7 @@ mod tests {
             "node-runtime-unhealthy",
             "gpu-plugin-log-error",
             "agent-registration-failed",
+            "pod-resource-claims-dropped",
             "log-line-unrecognised",
         ];
         let got: Vec<String> = Engine::new()

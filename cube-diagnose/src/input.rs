@@ -717,9 +717,13 @@ impl Inputs {
                     ));
                     return Routed::Fatal(format);
                 }
-                let sharing_config = format == InputFormat::Yaml
+                // a kind the snapshot does not keep next to kept ones: the device plugin's
+                // sharing ConfigMap, a Volcano Queue or a Kueue ClusterQueue, read as text
+                let sharing_config = (format == InputFormat::Yaml
                     && text.contains("kind: ConfigMap")
-                    && text.contains("sharing:");
+                    && text.contains("sharing:"))
+                    || (text.contains("scheduling.volcano.sh") && text.contains("Queue"))
+                    || (text.contains("ClusterQueue") && text.contains("resourceGroups"));
                 if objects == 0 && only_statuses {
                     // API Status bodies only: read above, message by message
                     return Routed::Quiet(format);

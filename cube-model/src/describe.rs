@@ -672,7 +672,13 @@ pub(crate) fn table_kind(line: &str) -> Option<TableKind> {
         .iter()
         .map(String::as_str)
         .find(|c| *c != "NAMESPACE")?;
-    if has("LAST SEEN") && has("TYPE") && has("REASON") && has("MESSAGE") {
+    // a table cut at the terminal's width loses its last column (`MESSAGE`) from the header
+    // and every row: the object column still says it is an events table
+    if has("LAST SEEN")
+        && has("TYPE")
+        && has("REASON")
+        && (has("MESSAGE") || has("OBJECT") || has("KIND"))
+    {
         return Some(TableKind::Events);
     }
     if first != "NAME" {
@@ -6333,5 +6339,17 @@ deployment.apps/trainer   0/3     3            0           10m
         let t = "- MainThread - WARNING - ocs_ci.ocs.ocp.wait_for_resource.917 - Description of the resource(s) we were waiting for:\nName:             pod-a\nNamespace:        ns-a\nNode:             node-07/10.0.0.250\nStatus:           Failed\nReason:           OutOfcpu\n";
         assert_ne!(detect_text_format(t), InputFormat::Yaml);
         assert_eq!(detect_text_format("- a: 1\n- b: 2\n"), InputFormat::Yaml);
+    }
+
+    #[test]
+    fn events_table_cut_before_its_message_column_is_an_events_table() {
+        // copied from an 80-column terminal: the header ends at OBJECT
+        let t = "$ kubectl get events -n gpu-operator\nLAST SEEN   TYPE     REASON             OBJECT\n12m         Normal   Scheduled          pod/gpu-operator-node-feature-discovery-\n10m         Normal   SuccessfulCreate   daemonset/nvidia-device-plugin-daemonset\n";
+        assert_eq!(detect_text_format(t), InputFormat::EventsTable);
+        let p = parse_text(t);
+        assert_eq!(p.events.len(), 2);
+        assert_eq!(p.events[1].reason, "SuccessfulCreate");
+        assert_eq!(p.events[1].type_, "Normal");
+        assert_eq!(p.events[1].involved_object.kind, "DaemonSet");
     }
 }

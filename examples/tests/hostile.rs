@@ -1932,3 +1932,80 @@ mod arbitrary {
         }
     }
 }
+
+/// An uploaded kubeconfig whose `tokenFile` names a file outside its own directory made
+/// `cluster_import` send that file (a salted `/etc/shadow` line here) to the kubeconfig's
+/// server as a bearer token (fresh-user G25). The reference is refused, named, and nothing of
+/// the file is printed; `--allow-file-refs` restores client-go's behaviour. `--inline` stored
+/// the whole file, every other context's credentials included (G24): only the selected
+/// context, its cluster and its user reach the registry now.
+#[test]
+fn an_imported_kubeconfig_reads_no_file_outside_its_directory_and_inlines_one_context() {
+    let dir = scratch().join("file-refs");
+    std::fs::create_dir_all(dir.join("upload")).expect("mkdir");
+    let shadow = dir.join("shadow");
+    std::fs::write(&shadow, "root:SALTshadowLine91:19000:0:99999:7:::\n").expect("write");
+    let kc = dir.join("upload/config");
+    std::fs::write(
+        &kc,
+        KUBECONFIG.replace(
+            "token: plain-token-value}",
+            &format!("tokenFile: '{}'}}", shadow.display()),
+        ),
+    )
+    .expect("write");
+    let kc = kc.display().to_string();
+    for output in ["table", "json"] {
+        let o = run(
+            "cluster_import",
+            &["--kubeconfig", &kc, "--offline", "--output", output],
+        );
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(code(&o), 1, "{output}: {all}");
+        assert!(all.contains("file-reference-refused"), "{output}: {all}");
+        assert!(
+            all.contains(&shadow.display().to_string()),
+            "{output}: {all}"
+        );
+        assert!(!all.contains("SALTshadow"), "{output}: {all}");
+    }
+    let o = run(
+        "cluster_import",
+        &["--kubeconfig", &kc, "--offline", "--allow-file-refs"],
+    );
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stdout));
+
+    // --inline: one context of three reaches the registry
+    let multi = dir.join("upload/multi.yaml");
+    std::fs::write(
+        &multi,
+        "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- {name: k, cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}}\n- {name: other, cluster: {server: 'https://u:SALTurlpass@127.0.0.1:2'}}\nusers:\n- {name: u, user: {token: SALTmine}}\n- {name: v, user: {username: admin, password: SALTotherpass}}\ncontexts:\n- {name: a, context: {cluster: k, user: u}}\n- {name: b, context: {cluster: other, user: v}}\n",
+    )
+    .expect("write");
+    let registry = dir.join("registry.yaml");
+    let _ = std::fs::remove_file(&registry);
+    let o = run(
+        "cluster_import",
+        &[
+            "--kubeconfig",
+            &multi.display().to_string(),
+            "--offline",
+            "--registry",
+            &registry.display().to_string(),
+            "--name",
+            "a",
+            "--inline",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stdout));
+    let stored = std::fs::read_to_string(&registry).expect("registry written");
+    assert!(stored.contains("SALTmine"), "{stored}");
+    assert!(
+        !stored.contains("SALTotherpass") && !stored.contains("SALTurlpass"),
+        "{stored}"
+    );
+}

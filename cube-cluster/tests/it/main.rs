@@ -16,6 +16,7 @@ mod import_verified;
 mod join_commands;
 mod join_props;
 mod kubeconfig_edges;
+mod kubeconfig_file_refs;
 mod kubeconfig_fixtures;
 mod kubeconfig_import;
 mod kubeconfig_props;

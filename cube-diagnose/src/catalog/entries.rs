@@ -77,7 +77,13 @@ const WAITING_PROVISIONER_REMEDY: &str = "`kubectl get storageclass` shows the c
 
 const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
 
-/// Every catalog entry.
+/// How a node client certificate request gets approved (kubeadm's bootstrap RBAC:
+/// cmd/kubeadm/app/phases/bootstraptoken/node/tlsbootstrap.go `AutoApproveNodeBootstrapTokens`
+/// and `AutoApproveNodeCertificateRotation`; the csrapproving and csrsigning controllers of
+/// kube-controller-manager).
+pub(crate) const CSR_APPROVAL_REMEDY: &str = "approve what is pending now: `kubectl get csr` lists it (CONDITION Pending, REQUESTOR system:bootstrap:<token id> or system:node:<node>), `kubectl certificate approve <name>` approves it; then restore auto-approval for the next nodes: kubeadm's ClusterRoleBindings `kubeadm:node-autoapprove-bootstrap` (ClusterRole system:certificates.k8s.io:certificatesigningrequests:nodeclient for the group system:bootstrappers:kubeadm:default-node-token) and `kubeadm:node-autoapprove-certificate-rotation` (ClusterRole system:certificates.k8s.io:certificatesigningrequests:selfnodeclient for the group system:nodes) must exist (`kubectl get clusterrolebinding | grep autoapprove`; `kubeadm init phase bootstrap-token` on a control-plane node re-creates them), and kube-controller-manager must run its csrapproving and csrsigning controllers (`--controllers` must not exclude them; --cluster-signing-cert-file and --cluster-signing-key-file must name the cluster CA)";
+
+/// Every catalog entry./// Every catalog entry.
 pub static ENTRIES: &[Entry] = &[
     // ------------------------------------------------------------------ kubeadm: token / discovery
     Entry::new("kubeadm.token.jws-missing-legacy", F::Kubeadm,
@@ -112,6 +118,53 @@ pub static ENTRIES: &[Entry] = &[
         K8S, TOKEN_GO, "v1.26+")
         .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
         .says("cluster-info carries no signature for token {token_id}: the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    // The same texts with the token id cut off (a pager or terminal cut the line, a klog
+    // header cut, a paste that dropped the quoted id, or a redacted id): the conclusion is the
+    // same, only the id is unknown. Table order puts them after the entries with the id (one
+    // match per group). Wordings of cmd/kubeadm/app/discovery/token/token.go by release:
+    // v1.8-v1.12 `there is no JWS signed token in the %s ConfigMap. This token id %q is invalid
+    // for this cluster, can't connect`; v1.13-v1.25 `token id %q is invalid for this cluster or
+    // it has expired. Use "kubeadm token create" on the master node (control-plane node from
+    // v1.20) to create a new valid token`; v1.26+ getClusterInfo's `could not find a JWS
+    // signature in the cluster-info ConfigMap for token ID %q` (returned when the poll times
+    // out, logged at V(1) as `[discovery] Retrying due to error: ...`), earlier v1.26-v1.28
+    // `The cluster-info ConfigMap does not yet contain a JWS signature for token ID %q, will
+    // try again`; validateClusterInfoToken keeps the v1.20 `token id %q is invalid ...` text.
+    Entry::new("kubeadm.token.jws-not-found-no-id", F::Kubeadm,
+        "could not find a JWS signature in the cluster-info ConfigMap",
+        K8S, TOKEN_GO, "v1.26+ (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("cluster-info carries no signature for the join's token (its id is cut off in the text): the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    Entry::new("kubeadm.token.jws-waiting-no-id", F::Kubeadm,
+        "ConfigMap does not yet contain a JWS signature for token ID",
+        K8S, TOKEN_GO, "v1.26-v1.28 (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("cluster-info carries no signature for the join's token yet (its id is cut off in the text): the token is unknown, expired, or the bootstrap signer has not run", "on a control-plane node run `kubeadm token create --print-join-command` and check that kube-controller-manager (bootstrapsigner) runs"),
+    Entry::new("kubeadm.token.jws-missing-legacy-no-id", F::Kubeadm,
+        "there is no JWS signed token in the {configmap:w} ConfigMap",
+        K8S, TOKEN_GO, "v1.8-v1.12 (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the join's bootstrap token is unknown to the cluster (expired, deleted, or not signed yet; its id is cut off in the text)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command")
+        .samples(&[("configmap", "cluster-info")]),
+    Entry::new("karmada.register.token-invalid-no-id", F::Karmada,
+        "is invalid for this cluster or it has expired. Use \"{command}\" on the karmada-control-plane",
+        "karmada-io/karmada", "pkg/karmadactl/register/register.go", "v1.8+ (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the Karmada bootstrap token is unknown to the Karmada control plane (expired or deleted; its id is cut off in the text)", "on the Karmada control plane run `karmadactl token create --print-register-command` and register again with the printed command")
+        .samples(&[("command", "karmadactl token create")]),
+    Entry::new("kubeadm.token.invalid-or-expired-no-id", F::Kubeadm,
+        "is invalid for this cluster or it has expired",
+        K8S, TOKEN_GO, "v1.13+ (the token id cut off)")
+        .to(K::JoinTokenUnknown, "join-token-invalid", Error).group("token").join()
+        .says("the join's bootstrap token is unknown to the cluster (expired, deleted, or not signed yet; its id is cut off in the text)", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command"),
+    // v1.26+ discovery's V(1) lines while it polls cluster-info (token.go getClusterInfo)
+    Entry::new("kubeadm.discovery.waiting-jws", F::Kubeadm,
+        "[discovery] Waiting for the cluster-info ConfigMap to receive a JWS signature for token ID {token_id:w}",
+        K8S, TOKEN_GO, "v1.26+").complete().join()
+        .samples(&[("token_id", "\"abcdef\"")]),
+    Entry::new("kubeadm.discovery.retrying", F::Kubeadm,
+        "[discovery] Retrying due to error: {error}",
+        K8S, TOKEN_GO, "v1.26+").join(),
     Entry::new("kubeadm.token.jws-verify-failed", F::Kubeadm,
         "failed to verify JWS signature of received cluster info object, can't trust this API Server",
         K8S, TOKEN_GO, "v1.8+")
@@ -187,6 +240,30 @@ pub static ENTRIES: &[Entry] = &[
         "[bootstrap] The server supports the Certificates API ({api:w})",
         K8S, "cmd/kubeadm/app/node/csr.go", "v1.8-v1.9").complete().join()
         .samples(&[("api", "certificates.k8s.io/v1beta1")]),
+    // kubeadm v1.4-v1.8 requested the node's client certificate itself and waited for the
+    // approval (cmd/kubeadm/app/node/csr.go; `<node/csr>` tags before v1.6): progress lines,
+    // concluded over the whole text by classify::csr (a text that stops after the request)
+    Entry::new("kubeadm.csr.created", F::Kubeadm,
+        "reated API client to obtain unique certificate for this node, generating keys and certificate signing request",
+        K8S, "cmd/kubeadm/app/node/csr.go (PerformTLSBootstrap)", "v1.4-v1.8").complete().join(),
+    Entry::new("kubeadm.csr.received", F::Kubeadm,
+        "eceived signed certificate from the API server",
+        K8S, "cmd/kubeadm/app/node/csr.go (PerformTLSBootstrap)", "v1.4-v1.8").complete().join(),
+    Entry::new("kubeadm.csr.request-failed", F::Kubeadm,
+        "failed to request signed certificate from the API server [{error}]",
+        K8S, "cmd/kubeadm/app/node/csr.go (PerformTLSBootstrap)", "v1.4-v1.7").join(),
+    // kubeadm's explanation printed around a failed kubelet wait (cmd/kubeadm/app/cmd/phases/
+    // join/kubelet.go kubeadmJoinFailMsg, init's wait-control-plane phase): text of its own,
+    // the error it frames is on the next line and judged there
+    Entry::new("kubeadm.fail-msg.header", F::Kubeadm,
+        "Unfortunately, an error has occurred:",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go (kubeadmJoinFailMsg)", "v1.11+").complete().join(),
+    Entry::new("kubeadm.fail-msg.likely-caused", F::Kubeadm,
+        "This error is likely caused by:",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go (kubeadmJoinFailMsg)", "v1.11+").complete().join(),
+    Entry::new("kubeadm.fail-msg.systemd", F::Kubeadm,
+        "If you are on a systemd-powered system, you can try to troubleshoot the error with the following commands:",
+        K8S, "cmd/kubeadm/app/cmd/phases/join/kubelet.go (kubeadmJoinFailMsg)", "v1.11+").complete().join(),
     Entry::new("kubeadm.config.reading", F::Kubeadm,
         "Reading configuration from the cluster...",
         K8S, "cmd/kubeadm/app/cmd/join.go (`[join]` v1.13, `[preflight]` v1.14+), cmd/kubeadm/app/cmd/upgrade/common.go (`[upgrade/config]`)", "v1.13+").complete().join(),
@@ -354,7 +431,7 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubeadm.preflight.cri", F::Kubeadm,
         "[ERROR CRI]: container runtime is not running: {error}",
         K8S, CHECKS_GO, "v1.20+")
-        .to(K::Known, "join-preflight-failed", Error).join()
+        .to(K::Known, "join-preflight-failed", Error).group("cri").join()
         .says("the container runtime's CRI endpoint does not answer", "`systemctl enable --now containerd`; if containerd runs, enable its CRI plugin (remove \"cri\" from disabled_plugins in /etc/containerd/config.toml) and restart it"),
     Entry::new("kubeadm.preflight.bridge-nf", F::Kubeadm,
         "[ERROR FileContent--proc-sys-net-bridge-bridge-nf-call-iptables]: /proc/sys/net/bridge/bridge-nf-call-iptables contents are not set to 1",
@@ -462,11 +539,11 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::MirrorPodOutdated, "node-duplicate-hostname", Error).group("mirror")
         .says("the kubelet keeps replacing static-pod mirror pods: two machines register as one Node", "find the second machine with the same hostname, `kubeadm reset` it, set a unique hostname and join again"),
     Entry::new("kubelet.mirror-pod-outdated-structured", F::Kubelet,
-        "Deleting mirror pod because it is outdated\" pod=\"{mirror_pod:w}\"",
+        "Deleting mirror pod because it is outdated{sep}pod=\"{mirror_pod:w}\"",
         K8S, "pkg/kubelet/kubelet.go", "v1.21+")
         .to(K::MirrorPodOutdated, "node-duplicate-hostname", Error).group("mirror")
         .says("the kubelet keeps replacing static-pod mirror pods: two machines register as one Node", "find the second machine with the same hostname, `kubeadm reset` it, set a unique hostname and join again")
-        .samples(&[("mirror_pod", "kube-system/etcd-node-01")]),
+        .samples(&[("sep", "\" "), ("mirror_pod", "kube-system/etcd-node-01")]),
     Entry::new("systemd.unit-exited", F::Kubelet,
         "{unit:w}: Main process exited, code={code:w}, status={status:w}",
         "systemd/systemd", "src/core/service.c", "systemd 2xx")
@@ -521,6 +598,40 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-kubelet-cert-expired", Error).group("kubelet-cert")
         .says("the kubelet has no valid client certificate and no bootstrap kubeconfig ({file}) to get a new one: it cannot start", KUBELET_CERT_REMEDY)
         .samples(&[("file", "/etc/kubernetes/bootstrap-kubelet.conf")]),
+    // Nobody approves the kubelet's client certificate request: kube-controller-manager's
+    // csrapproving controller recognises a node client CSR but the SubjectAccessReview for its
+    // requester is denied, because the ClusterRoleBinding that grants the `nodeclient` (or
+    // `selfnodeclient`) subresource is missing (kubernetes/kubernetes
+    // pkg/controller/certificates/approver/sarapprove.go `recognized csr %q as %v but subject
+    // access review was not approved`, logged by certificate_controller.go as `Sync %v failed
+    // with : %v`); or a person / policy denied it (client-go util/certificate/csr/csr.go
+    // WaitForCertificate `certificate signing request is denied, reason: %v, message: %v`).
+    Entry::new("kcm.csr-sar-not-approved", F::Kubelet,
+        "recognized csr {csr:w} as {kinds} but subject access review was not approved",
+        K8S, "pkg/controller/certificates/approver/sarapprove.go (sarApprover.handle)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("kube-controller-manager's csrapproving controller recognises the node certificate request {csr} as {kinds} but will not approve it: the requester may not create certificatesigningrequests/{kinds} (the auto-approval ClusterRoleBinding kubeadm creates is missing), so the CSR stays Pending and the node gets no client certificate", CSR_APPROVAL_REMEDY)
+        .samples(&[("csr", "\"csr-6zgzk\""), ("kinds", "[nodeclient]")]),
+    // the same line cut after the request's name (a pager, a terminal that soft-wrapped it
+    // before `[nodeclient]`): only sarapprove.go prints `recognized csr %q as`
+    Entry::new("kcm.csr-sar-not-approved-cut", F::Kubelet,
+        "recognized csr {csr:w} as",
+        K8S, "pkg/controller/certificates/approver/sarapprove.go (sarApprover.handle)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("kube-controller-manager's csrapproving controller recognises the node certificate request {csr} but will not approve it (`subject access review was not approved`): the requester may not create certificatesigningrequests/nodeclient (the auto-approval ClusterRoleBinding kubeadm creates is missing), so the CSR stays Pending and the node gets no client certificate", CSR_APPROVAL_REMEDY)
+        .samples(&[("csr", "\"csr-6zgzk\"")]),
+    Entry::new("client.csr-denied", F::Kubelet,
+        "certificate signing request is denied, reason: {reason}, message: {message}",
+        "kubernetes/client-go", "util/certificate/csr/csr.go (WaitForCertificate)", "v1.8+")
+        .to(K::Known, "join-csr-not-approved", Error).group("csr")
+        .says("the node's certificate signing request was denied ({reason}: {message}): a person, a policy or an approver other than kube-controller-manager's refused it, so the kubelet gets no client certificate", "find who denied it (`kubectl get csr` shows Denied; `kubectl describe csr <name>` the condition's reason and message), fix that approver or policy, then let the kubelet request again (`systemctl restart kubelet` on the node) and approve the new request (`kubectl certificate approve <name>`)")
+        .samples(&[("reason", "AdminDenied"), ("message", "denied by policy")]),
+    Entry::new("kubelet.csr-waiting", F::Kubelet,
+        "Waiting for client certificate to be issued",
+        K8S, "pkg/kubelet/certificate/bootstrap/bootstrap.go (requestNodeCertificate, V(2))", "v1.19+").complete().join(),
+    Entry::new("client.csr-approved-waiting", F::Kubelet,
+        "certificate signing request {csr:w} is approved, waiting to be issued",
+        "kubernetes/client-go", "util/certificate/csr/csr.go (WaitForCertificate, V(2))", "v1.8+").complete().join(),
     Entry::new("kubelet.csr-unauthorized", F::Kubelet,
         "Failed while requesting a signed certificate from the control plane: cannot create certificate signing request: Unauthorized",
         "kubernetes/client-go", "util/certificate/certificate_manager.go", "v1.8+")
@@ -613,24 +724,258 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Info).group("runtime")
         .says("containerd finds no CNI configuration in {dir} yet: if the node stays NotReady, no CNI plugin is installed", CNI_NOT_READY_REMEDY)
         .samples(&[("dir", "/etc/cni/net.d:")]),
+    // the v1.26 wording of the same check (`validate CRI v1 runtime API for endpoint %q: %w`,
+    // crictl too), with the runtime answering but not serving CRI v1 (Unimplemented): the
+    // quotes of %q are escaped inside the kubelet's structured err="..." value, so the
+    // endpoint is read as one word either way
+    Entry::new("kubelet.cri-v1-unimplemented-v126", F::Kubelet,
+        "validate CRI v1 runtime API for endpoint {endpoint:w}: rpc error: code = Unimplemented desc = unknown service runtime.v1.RuntimeService",
+        K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.26-v1.30")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("cri").exclusive()
+        .says("the container runtime at {endpoint} answers but does not serve the CRI v1 API: containerd's CRI plugin is disabled (`disabled_plugins = [\"cri\"]` in /etc/containerd/config.toml, as Docker's containerd.io package ships it), or the runtime is too old (containerd before 1.6, cri-dockerd before 0.3)", "enable the CRI plugin: `containerd config default | sudo tee /etc/containerd/config.toml` (then set `SystemdCgroup = true` under the runc options), `sudo systemctl restart containerd`; upgrade containerd to 1.6+ (or cri-dockerd to 0.3+); check with `sudo crictl --runtime-endpoint <endpoint> info`")
+        .samples(&[("endpoint", "\\\"unix:///var/run/cri-dockerd.sock\\\"")]),
     Entry::new("kubelet.cri-unreachable", F::Kubelet,
-        "validate CRI v1 runtime API for endpoint \"{endpoint:w}\": {error}",
+        "validate CRI v1 runtime API for endpoint {endpoint:w}: {error}",
         K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.26+")
-        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime").exclusive()
+        .to(K::Known, "node-runtime-unhealthy", Error).group("cri").exclusive()
         .says("the kubelet cannot reach the container runtime at {endpoint}", "`systemctl enable --now containerd` (or the runtime the kubelet is configured for) and check that its CRI plugin is enabled")
         .samples(&[("endpoint", "unix:///run/containerd/containerd.sock")]),
     Entry::new("kubelet.eviction-reclaim", F::Kubelet,
-        "Eviction manager: attempting to reclaim\" resourceName=\"{resource:w}\"",
+        "Eviction manager: attempting to reclaim{sep}resourceName=\"{resource:w}\"",
         K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.21+")
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the node is under {resource} pressure and the kubelet evicts pods to reclaim it", "free {resource} on the node (images, logs, emptyDir) or lower the pods' usage; set requests/limits so the scheduler stops over-packing the node")
-        .samples(&[("resource", "ephemeral-storage")]),
+        .samples(&[("sep", "\" "), ("resource", "ephemeral-storage")]),
     Entry::new("kubelet.evicted-low-resource", F::Kubelet,
         "The node was low on resource: {resource:w}.",
         K8S, "pkg/kubelet/eviction/helpers.go", "v1.8+")
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the pod was evicted because the node ran low on {resource}", "free {resource} on the node or set the pod's requests/limits for {resource}")
         .samples(&[("resource", "memory")]),
+    // ------------------------------------------------------------------ kubelet: eviction manager (sweep)
+    // pkg/kubelet/eviction/eviction_manager.go: the structured wording (v1.21+, klog.InfoS /
+    // ErrorS) and the printf wording before it (v1.8-v1.20, `eviction manager: ...`); the
+    // node event EvictionThresholdMet `Attempting to reclaim %s` (same file, v1.8+)
+    Entry::new("kubelet.eviction-must-evict", F::Kubelet,
+        "Eviction manager: must evict pod(s) to reclaim{sep}resourceName=\"{resource:w}\"",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.21+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the node is under {resource} pressure: the kubelet evicts pods to reclaim it", "free {resource} on the node (`df -h /var/lib/kubelet /var/lib/containerd` for disk: unused images `crictl rmi --prune`, container logs, emptyDir data; `free -m` for memory) or move pods elsewhere; give pods requests/limits for {resource} so the scheduler stops over-packing the node")
+        .samples(&[("sep", "\" "), ("resource", "memory")]),
+    Entry::new("kubelet.eviction-reclaim-legacy", F::Kubelet,
+        "eviction manager: attempting to reclaim {resource:w}",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.8-v1.20")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the node is under {resource} pressure: the kubelet evicts pods to reclaim it", "free {resource} on the node (`df -h /var/lib/kubelet /var/lib/docker` for nodefs/imagefs: unused images, container logs, emptyDir data; `free -m` for memory) or move pods elsewhere; give pods requests/limits so the scheduler stops over-packing the node")
+        .samples(&[("resource", "nodefs")]),
+    Entry::new("kubelet.eviction-must-evict-legacy", F::Kubelet,
+        "eviction manager: must evict pod(s) to reclaim {resource:w}",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.8-v1.20")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the node is under {resource} pressure: the kubelet evicts pods to reclaim it", "free {resource} on the node (`df -h /var/lib/kubelet /var/lib/docker` for nodefs/imagefs: unused images, container logs, emptyDir data; `free -m` for memory) or move pods elsewhere; give pods requests/limits so the scheduler stops over-packing the node")
+        .samples(&[("resource", "memory")]),
+    Entry::new("kubelet.eviction-unable", F::Kubelet,
+        "Eviction manager: unable to evict any pods from the node",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.21+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the node is under resource pressure and the kubelet finds no pod it may evict (only critical or static pods are left): the pressure stays and the node takes no new pods", "free the resource on the node by hand (disk: `crictl rmi --prune`, old container logs under /var/log/pods, data outside Kubernetes; memory: processes outside pods), then check the node's conditions with `kubectl describe node <node>`"),
+    Entry::new("kubelet.eviction-unable-legacy", F::Kubelet,
+        "eviction manager: unable to evict any pods from the node",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go", "v1.8-v1.20")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the node is under resource pressure and the kubelet finds no pod it may evict (only critical or static pods are left): the pressure stays and the node takes no new pods", "free the resource on the node by hand (disk: `docker system prune` / `crictl rmi --prune`, old container logs, data outside Kubernetes; memory: processes outside pods), then check the node's conditions with `kubectl describe node <node>`"),
+    Entry::new("kubelet.eviction-threshold-met", F::Kubelet,
+        "Attempting to reclaim {resource:w}",
+        K8S, "pkg/kubelet/eviction/eviction_manager.go (event EvictionThresholdMet)", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the node crossed an eviction threshold for {resource}: the kubelet evicts pods to reclaim it", "free {resource} on the node (`df -h` for disk: unused images `crictl rmi --prune`, container logs, emptyDir data; `free -m` for memory) or move pods elsewhere; give pods requests/limits so the scheduler stops over-packing the node")
+        .samples(&[("resource", "ephemeral-storage")]),
+    // a pod rejected or evicted because of a node condition (helpers.go nodeConditionMessageFmt
+    // `The node had condition: %v. `, v1.8+), and pods evicted for their own limits
+    // (podEphemeralStorageMessageFmt, containerEphemeralStorageMessageFmt, emptyDirMessageFmt,
+    // v1.8+): the pod's own limit, the node is not short
+    Entry::new("kubelet.evicted-node-condition", F::Kubelet,
+        "The node had condition: [{conditions}]",
+        K8S, "pkg/kubelet/eviction/helpers.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
+        .says("the kubelet rejected or evicted the pod because the node reports {conditions}", "free what the condition names on the node (DiskPressure: `df -h` on /var/lib/kubelet and the runtime's directory, `crictl rmi --prune`, old logs; MemoryPressure: `free -m`; PIDPressure: `ps -e | wc -l`), then delete the failed pods (`kubectl get pods -A --field-selector=status.phase=Failed`)")
+        .samples(&[("conditions", "DiskPressure")]),
+    Entry::new("kubelet.evicted-pod-ephemeral-limit", F::Kubelet,
+        "Pod ephemeral local storage usage exceeds the total limit of containers {limit:w}",
+        K8S, "pkg/kubelet/eviction/helpers.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("pod-eviction")
+        .says("the kubelet evicted the pod because it wrote more local storage (writable layers, logs, emptyDir) than its containers' ephemeral-storage limits ({limit}): the pod's own limit, the node is not short", "raise the containers' resources.limits.ephemeral-storage, or write less to the container filesystem (logs to stdout with rotation, large data to a PersistentVolume)")
+        .samples(&[("limit", "1Gi")]),
+    Entry::new("kubelet.evicted-container-ephemeral-limit", F::Kubelet,
+        "Container {container:w} exceeded its local ephemeral storage limit \"{limit}\"",
+        K8S, "pkg/kubelet/eviction/helpers.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("pod-eviction")
+        .says("the kubelet evicted the pod because container {container} wrote more local storage than its ephemeral-storage limit {limit}: the pod's own limit, the node is not short", "raise the container's resources.limits.ephemeral-storage, or write less to its filesystem (logs to stdout with rotation, large data to a PersistentVolume)")
+        .samples(&[("container", "app"), ("limit", "500Mi")]),
+    Entry::new("kubelet.evicted-emptydir-limit", F::Kubelet,
+        "Usage of EmptyDir volume \"{volume}\" exceeds the limit \"{limit}\"",
+        K8S, "pkg/kubelet/eviction/helpers.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("pod-eviction")
+        .says("the kubelet evicted the pod because its emptyDir volume {volume} holds more than its sizeLimit {limit}: the pod's own limit, the node is not short", "raise the emptyDir's sizeLimit or clean the volume from the application; data that must grow belongs on a PersistentVolume")
+        .samples(&[("volume", "cache"), ("limit", "1Gi")]),
+    // ------------------------------------------------------------------ kubelet: image garbage collection
+    // pkg/kubelet/kubelet.go StartGarbageCollection: the first failure after start is expected
+    // (stats not collected yet: `Image garbage collection failed once. Stats initialization
+    // may not have completed yet`, logged at error level, v1.8+), repeated failures are not;
+    // pkg/kubelet/images/image_gc_manager.go names what it could not free (`Wanted to free %d
+    // bytes, but freed %d bytes` v1.8-v1.24, `Attempted to free %d bytes, but only found %d
+    // bytes eligible to free` v1.25+)
+    Entry::new("kubelet.image-gc-first-failure", F::Kubelet,
+        "Image garbage collection failed once. Stats initialization may not have completed yet",
+        K8S, "pkg/kubelet/kubelet.go", "v1.8+").complete(),
+    Entry::new("kubelet.image-gc-cannot-free", F::Kubelet,
+        "failed to garbage collect required amount of images. Attempted to free {want:w} bytes, but only found {found:w} bytes eligible to free",
+        K8S, "pkg/kubelet/images/image_gc_manager.go", "v1.25+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("image-gc")
+        .says("the image filesystem is over the kubelet's high threshold and image garbage collection cannot free enough ({want} bytes wanted, {found} bytes of unused images): the disk is filled by something else (images in use, container logs, emptyDir data, files outside Kubernetes); DiskPressure and evictions follow", "find what fills the disk on the node (`df -h`, `du -xsh /var/lib/containerd /var/lib/docker /var/lib/kubelet /var/log | sort -h`): delete data outside Kubernetes, old container logs, or unused images of another runtime; grow the disk if the images in use need it")
+        .samples(&[("want", "5000000000"), ("found", "0")]),
+    Entry::new("kubelet.image-gc-cannot-free-legacy", F::Kubelet,
+        "failed to garbage collect required amount of images. Wanted to free {want:w} bytes, but freed {found:w} bytes",
+        K8S, "pkg/kubelet/images/image_gc_manager.go", "v1.8-v1.24")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("image-gc")
+        .says("the image filesystem is over the kubelet's high threshold and image garbage collection cannot free enough ({want} bytes wanted, {found} freed): the disk is filled by something else (images in use, container logs, emptyDir data, files outside Kubernetes); DiskPressure and evictions follow", "find what fills the disk on the node (`df -h`, `du -xsh /var/lib/docker /var/lib/containerd /var/lib/kubelet /var/log | sort -h`): delete data outside Kubernetes, old container logs, or unused images of another runtime; grow the disk if the images in use need it")
+        .samples(&[("want", "966184140"), ("found", "0")]),
+    Entry::new("kubelet.image-gc-failed-repeatedly", F::Kubelet,
+        "Image garbage collection failed multiple times in a row",
+        K8S, "pkg/kubelet/kubelet.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("image-gc")
+        .says("the kubelet's image garbage collection keeps failing: the image filesystem stays above its high threshold; DiskPressure and evictions follow", "read the error after `failed multiple times in a row`; find what fills the disk on the node (`df -h`, `du -xsh /var/lib/containerd /var/lib/docker /var/lib/kubelet /var/log | sort -h`) and free it"),
+    // ------------------------------------------------------------------ kubelet: start-up
+    // cmd/kubelet/app/server.go `failed to load Kubelet config file %s, error %v` around
+    // pkg/kubelet/kubeletconfig/configfiles/configfiles.go `failed to read kubelet config file
+    // %q, error: %v` (v1.10+): the kubelet of a kubeadm node before `kubeadm init`/`join` wrote
+    // /var/lib/kubelet/config.yaml restarts in a loop
+    Entry::new("kubelet.config-file-missing", F::Kubelet,
+        "failed to load Kubelet config file {path:w}, error {error}",
+        K8S, "cmd/kubelet/app/server.go (with pkg/kubelet/kubeletconfig/configfiles/configfiles.go)", "v1.10+")
+        .to(K::Known, "node-not-ready", Warning).group("kubelet-start")
+        .says("the kubelet cannot load its configuration file {path} ({error}): when the file does not exist, `kubeadm init` or `kubeadm join` has not written it yet on this node (or stopped before it did), so the kubelet exits and systemd restarts it in a loop, which is expected before init/join; when it exists, the error names what in it is invalid", "run `kubeadm init` (control plane) or the `kubeadm join ...` command on this node and read its output: it writes {path} and starts the kubelet; if init/join already failed, fix the error it printed (the kubelet's loop is a consequence) and run `kubeadm reset -f` before trying again; an existing but invalid file is fixed in place (or rewritten by `kubeadm join phase kubelet-start`)")
+        .samples(&[("path", "/var/lib/kubelet/config.yaml"), ("error", "failed to read kubelet config file \"/var/lib/kubelet/config.yaml\", error: open /var/lib/kubelet/config.yaml: no such file or directory")]),
+    // the CRI endpoint answers but serves no CRI v1 API: containerd with its CRI plugin
+    // disabled (`disabled_plugins = ["cri"]`, as Docker's containerd.io package ships
+    // config.toml) or older than 1.6 (k8s.io/cri-client pkg/remote_runtime.go and
+    // remote_image.go `CRI v1 runtime API is not implemented for endpoint %q: %w`, v1.27+;
+    // crictl prints the same through kubeadm's preflight)
+    Entry::new("kubelet.cri-v1-not-implemented", F::Kubelet,
+        "CRI v1 {api:w} API is not implemented for endpoint {endpoint:w}: {error}",
+        K8S, "staging/src/k8s.io/cri-client/pkg/remote_runtime.go (pkg/kubelet/cri/remote before v1.31); kubernetes-sigs/cri-tools (crictl)", "v1.27+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("cri").exclusive()
+        .says("the container runtime at {endpoint} does not serve the CRI v1 {api} API: containerd's CRI plugin is disabled (`disabled_plugins = [\"cri\"]` in /etc/containerd/config.toml, as Docker's containerd.io package ships it) or the runtime is too old (containerd before 1.6)", "enable the CRI plugin: `containerd config default | sudo tee /etc/containerd/config.toml` (then set `SystemdCgroup = true` under the runc options), `sudo systemctl restart containerd`, and check with `sudo crictl --runtime-endpoint unix:///run/containerd/containerd.sock info`; upgrade containerd to 1.6 or newer if it is older")
+        .samples(&[("api", "runtime"), ("endpoint", "\"unix:///run/containerd/containerd.sock\""), ("error", "rpc error: code = Unimplemented desc = unknown service runtime.v1.RuntimeService")]),
+    // kubelet <= v1.25 (and crictl) asking for the v1alpha2 CRI of a runtime that dropped it
+    // (containerd 2.0) or whose CRI plugin is disabled: `unknown service
+    // runtime.v1alpha2.RuntimeService` (grpc's status for an unregistered service)
+    Entry::new("kubelet.cri-v1alpha2-unknown", F::Kubelet,
+        "get remote runtime typed version failed: rpc error: code = Unimplemented desc = unknown service runtime.v1alpha2.RuntimeService",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_manager.go", "v1.23-v1.25")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("cri").exclusive()
+        .says("the kubelet speaks the v1alpha2 CRI and the container runtime does not serve it: containerd's CRI plugin is disabled (`disabled_plugins = [\"cri\"]`), or the runtime is containerd 2.0, which removed v1alpha2", "enable containerd's CRI plugin (`containerd config default | sudo tee /etc/containerd/config.toml`, `sudo systemctl restart containerd`); with containerd 2.x upgrade the kubelet to v1.26 or newer (or use containerd 1.7)"),
+    Entry::new("kubelet.cri-version-failed", F::Kubelet,
+        "Version from runtime service failed{sep}err=\"rpc error: code = Unimplemented desc = unknown service runtime.{api:w}.RuntimeService",
+        K8S, "pkg/kubelet/cri/remote/remote_runtime.go", "v1.20+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("cri").exclusive()
+        .says("the container runtime does not serve the CRI API {api} the kubelet asks for: containerd's CRI plugin is disabled (`disabled_plugins = [\"cri\"]` in /etc/containerd/config.toml), or the runtime is too old (v1) or too new (v1alpha2, removed in containerd 2.0) for this kubelet", "enable containerd's CRI plugin (`containerd config default | sudo tee /etc/containerd/config.toml`, then `SystemdCgroup = true` under the runc options, `sudo systemctl restart containerd`); keep containerd and the kubelet within each other's supported versions (containerd 1.6/1.7 for kubelet 1.24-1.30, containerd 2.x needs kubelet 1.26+)")
+        .samples(&[("sep", "\" "), ("api", "v1alpha2")]),
+    // cgroups: the kubelet refuses cgroup v1 (cmd/kubelet/app/server.go, failCgroupV1: opt-in
+    // v1.31-v1.34, default v1.35+), and a cgroup controller the kernel does not mount
+    // (pkg/kubelet/cm/container_manager_linux.go validateSystemRequirements, v1.8+)
+    Entry::new("kubelet.cgroup-v1-refused", F::Kubelet,
+        "kubelet is configured to not run on a host using cgroup v1",
+        K8S, "cmd/kubelet/app/server.go", "v1.31+ (failCgroupV1 default true since v1.35)")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the host runs cgroup v1 and the kubelet refuses it (failCgroupV1, the default from Kubernetes v1.35; k3s, rke2, kind and Docker Desktop nodes of those versions too), so the kubelet exits and the node never becomes Ready", "boot the host with cgroup v2: add `systemd.unified_cgroup_hierarchy=1` to the kernel command line (`sudo grubby --update-kernel=ALL --args=systemd.unified_cgroup_hierarchy=1`, or GRUB_CMDLINE_LINUX then `update-grub`; WSL2: update the WSL kernel) and reboot, `stat -fc %T /sys/fs/cgroup` must print cgroup2fs; or, for now, set `failCgroupV1: false` in the KubeletConfiguration (k3s/rke2: `--kubelet-arg=fail-cgroupv1=false`)"),
+    Entry::new("kubelet.cgroup-subsystem-not-mounted", F::Kubelet,
+        "Following Cgroup subsystem not mounted: [{subsystems}]",
+        K8S, "pkg/kubelet/cm/container_manager_linux.go", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the kernel does not mount the cgroup controller(s) {subsystems}, so the kubelet's container manager cannot start and the node runs no pods (Raspberry Pi and some ARM or minimal kernels disable the memory controller)", "enable the controller on the kernel command line (memory: append `cgroup_enable=memory cgroup_memory=1`, plus `swapaccount=1` on old Debian kernels; Raspberry Pi OS: /boot/firmware/cmdline.txt, elsewhere GRUB_CMDLINE_LINUX then `update-grub`) and reboot; `cat /proc/cgroups` shows which controllers are enabled")
+        .samples(&[("subsystems", "memory")]),
+    Entry::new("kubelet.qos-cgroups-missing", F::Kubelet,
+        "failed to initialize top level QOS containers: {error}",
+        K8S, "pkg/kubelet/cm/container_manager_linux.go (setupNode / qos_container_manager_linux.go)", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the kubelet cannot create its QoS cgroups ({error}): the kubelet's cgroup driver or --cgroup-root does not match the cgroup tree (a driver changed from cgroupfs to systemd without a reboot, or a kubepods cgroup removed), so it runs no pods", "make the kubelet's cgroupDriver match the runtime's (containerd SystemdCgroup, Docker exec-opts native.cgroupdriver) and reboot the node after changing it, so the kubepods cgroups are created afresh")
+        .samples(&[("error", "root container [kubepods] doesn't exist")]),
+    // the runtime reports itself not ready (pkg/kubelet/kubelet.go `Container runtime not
+    // ready`, the RuntimeReady=false condition of the CRI status, v1.8+)
+    Entry::new("kubelet.runtime-not-ready", F::Kubelet,
+        "RuntimeReady=false reason:{reason:w} message:{message}",
+        K8S, "pkg/kubelet/kubelet.go (CRI RuntimeCondition)", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime").exclusive()
+        .says("the container runtime reports itself not ready ({reason}: {message}): the node runs no pods", "check the runtime on the node (`systemctl status containerd` or docker/crio, `journalctl -u containerd -n 100`, `crictl info`); start or restart it and fix what its log says")
+        .samples(&[("reason", "DockerDaemonNotReady"), ("message", "docker: failed to get docker version")]),
+    // the kubelet's start-up before its first runtime status and PLEG relist (pkg/kubelet/
+    // kubelet.go, pkg/kubelet/pleg/generic.go `pleg has yet to be successful`): seconds after
+    // a (re)start these are expected
+    Entry::new("kubelet.runtime-status-not-yet", F::Kubelet,
+        "container runtime status check may not have completed yet",
+        K8S, "pkg/kubelet/kubelet.go", "v1.8+").complete(),
+    Entry::new("kubelet.pleg-not-yet", F::Kubelet,
+        "PLEG is not healthy: pleg has yet to be successful",
+        K8S, "pkg/kubelet/pleg/generic.go", "v1.8+").complete(),
+    // a node-lease update lost to a concurrent writer (optimistic concurrency): retried, harmless
+    // (k8s.io/component-helpers apimachinery/lease/controller.go `Failed to update lease`)
+    Entry::new("kubelet.lease-update-conflict", F::Kubelet,
+        "Failed to update lease{sep}err=\"Operation cannot be fulfilled on leases.coordination.k8s.io",
+        K8S, "staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go", "v1.17+").complete()
+        .samples(&[("sep", "\" ")]),
+    Entry::new("kubelet.lease-update-conflict-legacy", F::Kubelet,
+        "failed to update lease, error: Operation cannot be fulfilled on leases.coordination.k8s.io",
+        K8S, "pkg/kubelet/nodelease/controller.go", "v1.14-v1.20").complete(),
+    // error-level noise of a healthy kubelet: stats of a system cgroup it was told to watch
+    // but cannot find (pkg/kubelet/server/stats/summary_sys_containers.go `Failed to get
+    // system container stats for %q`, summary.go before v1.11: the --kubelet-cgroups /
+    // --runtime-cgroups of old kubeadm drop-ins on CentOS 7), the static-pod directory of a
+    // worker (pkg/kubelet/config/file.go `Unable to read config path`, `path does not exist,
+    // ignoring`), and cAdvisor's first scrape (`unable to find data in memory cache`)
+    Entry::new("kubelet.system-container-stats", F::Kubelet,
+        "Failed to get system container stats",
+        K8S, "pkg/kubelet/server/stats/summary_sys_containers.go (summary.go before v1.11)", "v1.8+").complete(),
+    Entry::new("kubelet.static-pod-path-missing", F::Kubelet,
+        "Unable to read config path{detail}path does not exist, ignoring",
+        K8S, "pkg/kubelet/config/file.go", "v1.8+").complete()
+        .samples(&[("detail", "\" err=\"")]),
+    Entry::new("kubelet.fs-info-not-cached", F::Kubelet,
+        "Failed to get the info of the filesystem with mountpoint{detail}unable to find data in memory cache",
+        K8S, "pkg/kubelet/stats/cri_stats_provider.go", "v1.19+").complete()
+        .samples(&[("detail", "\" err=\"")]),
+    // ------------------------------------------------------------------ kubelet: pod sandbox network
+    // the runtime cannot set up the pod's network through the CNI plugin: containerd
+    // `failed to setup network for sandbox %q: %w` (pkg/cri/server/sandbox_run.go, v1.5+;
+    // internal/cri/server/sandbox_run.go in 2.x), dockershim `NetworkPlugin cni failed to set
+    // up pod %q network: %v` (pkg/kubelet/dockershim/network/cni/cni.go, v1.8-v1.23), CRI-O
+    // `error adding pod %s to CNI network %q: %w` (server/sandbox_network.go)
+    Entry::new("containerd.sandbox-network-failed", F::ContainerRuntime,
+        "failed to setup network for sandbox {sandbox:w}: {error}",
+        "containerd/containerd", "pkg/cri/server/sandbox_run.go (internal/cri/server in 2.x)", "v1.5+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("cni-sandbox").exclusive()
+        .says("the node's CNI plugin fails to set up pod networking ({error}): pods on the node stay in ContainerCreating", "read the CNI's own pods on this node (`kubectl -n kube-system get pods -o wide | grep <node>` for calico-node, kube-flannel, cilium... and their logs): a missing /run/flannel/subnet.env means flannel's pod has not run on the node (or the cluster's pod CIDR was not set: `kubeadm init --pod-network-cidr`), a calico `connection is unauthorized` means calico-node's token or RBAC is stale (restart calico-node), a plugin `not found in path` means /opt/cni/bin lacks the CNI binaries")
+        .samples(&[("sandbox", "\"0000\""), ("error", "plugin type=\"flannel\" failed (add): loadFlannelSubnetEnv failed: open /run/flannel/subnet.env: no such file or directory")]),
+    Entry::new("dockershim.cni-setup-failed", F::Kubelet,
+        "NetworkPlugin cni failed to set up pod {pod:w} network: {error}",
+        K8S, "pkg/kubelet/dockershim/network/cni/cni.go", "v1.8-v1.23")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("cni-sandbox").exclusive()
+        .says("the node's CNI plugin fails to set up pod networking ({error}): pods on the node stay in ContainerCreating", "read the CNI's own pods on this node (`kubectl -n kube-system get pods -o wide | grep <node>` and their logs): a missing /run/flannel/subnet.env means flannel's pod has not run on the node (or the pod CIDR was not set: `kubeadm init --pod-network-cidr`); a plugin `not found in path` means /opt/cni/bin lacks the CNI binaries")
+        .samples(&[("pod", "\"web-1_default\""), ("error", "open /run/flannel/subnet.env: no such file or directory")]),
+    Entry::new("crio.cni-add-failed", F::ContainerRuntime,
+        "error adding pod {pod:w} to CNI network {network:w}: {error}",
+        "cri-o/cri-o", "server/sandbox_network.go", "v1.13+")
+        .to(K::Known, "node-runtime-unhealthy", Warning).group("cni-sandbox").exclusive()
+        .says("the node's CNI plugin fails to set up pod networking ({error}): pods on the node stay in ContainerCreating", "read the CNI's own pods on this node (`kubectl -n kube-system get pods -o wide | grep <node>` and their logs) and check /etc/cni/net.d and /opt/cni/bin on the node")
+        .samples(&[("pod", "default_web-1"), ("network", "\"k8s-pod-network\""), ("error", "plugin type=\"calico\" failed (add): connection is unauthorized: Unauthorized")]),
+    // the runtime cannot pull the pod sandbox (pause) image: containerd `failed to get sandbox
+    // image %q: %w` (pkg/cri/server/sandbox_run.go): no pod starts on the node
+    Entry::new("containerd.sandbox-image", F::ContainerRuntime,
+        "failed to get sandbox image {image:w}: {error}",
+        "containerd/containerd", "pkg/cri/server/sandbox_run.go (internal/cri/server/podsandbox in 2.x)", "v1.3+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime").exclusive()
+        .says("the container runtime cannot pull the pod sandbox image {image} ({error}): no pod can start on the node", "make the image pullable from the node (`sudo crictl pull <image>` shows the error): behind a proxy set HTTP(S)_PROXY for containerd's systemd unit, offline or in a restricted region point `sandbox_image` (containerd 1.x, [plugins.\"io.containerd.grpc.v1.cri\"]) or `sandbox` (2.x) in /etc/containerd/config.toml at a reachable mirror of the version kubeadm expects (`kubeadm config images list`), then `sudo systemctl restart containerd`")
+        .samples(&[("image", "\"registry.k8s.io/pause:3.8\""), ("error", "failed to pull image \"registry.k8s.io/pause:3.8\": dial tcp 10.0.0.9:443: i/o timeout")]),
     // kubeadm preflight: the client's proxy would carry the API server's or the cluster
     // ranges' traffic (cmd/kubeadm/app/preflight/checks.go HTTPProxyCheck,
     // HTTPProxyCIDRCheck); warnings, read as context: classify::proxy names the proxy in a
@@ -647,15 +992,79 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("k3s.agent.node-password-rejected", F::K3s,
         "Node password rejected, duplicate hostname or contents of '{file:w}' may not match server node-passwd entry, try enabling a unique node name with the --with-node-id flag",
         K3S, "pkg/agent/config/config.go", "v1.19+")
-        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
         .says("the server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its password file no longer matches the server's <node>.node-password secret", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent")
         .samples(&[("file", "/etc/rancher/node/password")]),
     Entry::new("k3s.agent.node-password-rejected-legacy", F::K3s,
         "Node password rejected, contents of '{file:w}' may not match server",
         K3S, "pkg/agent/config/config.go", "v0.5-v1.18")
-        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).join()
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
         .says("the server rejects this agent's node password: another node registered this hostname, or this machine was re-installed", "give this machine a unique hostname, or remove its old entry from the server's node-passwd file (/var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent")
         .samples(&[("file", "/var/lib/rancher/k3s/agent/node-password.txt")]),
+    // The same refusal in the other wordings of k3s-io/k3s: the path in the agent's text
+    // quoted or not (pasted through a shell or a wiki, `contents of /etc/rancher/node/password
+    // may not match`), the v0.5 agent that printed the supervisor's bare answer for its node
+    // certificate (`https://<server>:6443/v1-k3s/node.crt: 403 Forbidden`,
+    // pkg/agent/config/config.go getNodeNamedCrt before the 403 got its own message; later
+    // releases ask for serving-kubelet.crt / client-kubelet.crt), and the server's side:
+    // pkg/server/router.go `Node password validation failed for [%s]` (v0.5, passwd file),
+    // `Node password validation failed for '%s', using passwd file '%s'` (v0.6-v1.19,
+    // server/cred/node-passwd), pkg/nodepassword/nodepassword.go `unable to verify hash for
+    // node '%s'` (v1.20+, the kube-system <node>.node-password.<program> secret).
+    Entry::new("k3s.agent.node-password-rejected-unquoted", F::K3s,
+        "Node password rejected, duplicate hostname or contents of {file} may not match server",
+        K3S, "pkg/agent/config/config.go", "v1.19+")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its password file no longer matches the server's <node>.node-password secret", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent")
+        .samples(&[("file", "/etc/rancher/node/password")]),
+    Entry::new("k3s.agent.node-password-rejected-legacy-unquoted", F::K3s,
+        "Node password rejected, contents of {file} may not match server",
+        K3S, "pkg/agent/config/config.go", "v0.6-v1.18")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the server rejects this agent's node password: another node registered this hostname, or this machine was re-installed", "give this machine a unique hostname, or remove its old entry from the server's node-passwd file (/var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent")
+        .samples(&[("file", "/var/lib/rancher/k3s/agent/node-password.txt")]),
+    Entry::new("k3s.agent.node-crt-forbidden", F::K3s,
+        "/v1-k3s/node.crt: 403 Forbidden",
+        K3S, "pkg/agent/config/config.go (getNodeNamedCrt: the supervisor's status)", "v0.5")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the k3s server answers 403 Forbidden for this agent's node certificate: k3s v0.5 refuses it when the agent's node password does not match the server's entry for this hostname (another node registered the name, or this machine was re-installed and made a new password)", "give this machine a unique hostname, or on the server remove this node's line from the node-passwd file (/var/lib/rancher/k3s/server/node-passwd in v0.5, server/cred/node-passwd later) and restart the agent; upgrade k3s, whose later agents say `Node password rejected`"),
+    Entry::new("k3s.agent.kubelet-crt-forbidden", F::K3s,
+        "kubelet.crt: 403 Forbidden",
+        K3S, "pkg/agent/config/config.go (getNodeNamedCrt: serving-kubelet.crt / client-kubelet.crt)", "v0.6+")
+        .to(K::NodePasswordRejected, "node-duplicate-hostname", Error).group("k3s-node-password").join()
+        .says("the server answers 403 Forbidden for this agent's kubelet certificate: the supervisor refuses a node password that does not match the one it holds for this hostname (another node registered the name, or this machine was re-installed)", "if the hostname is taken, give this machine a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed, delete its old password on the server (v1.20+: `kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2; older: its line in /var/lib/rancher/k3s/server/cred/node-passwd) and restart the agent"),
+    Entry::new("k3s.server.node-password-validation-failed-legacy", F::K3s,
+        "Node password validation failed for [{node:w}]",
+        K3S, "pkg/server/router.go (ensureNodePassword)", "v0.5")
+        .to(K::Known, "node-duplicate-hostname", Error).group("k3s-node-password").subject("Node/{node}").join()
+        .says("the k3s server refuses node {node}: the password its agent sent does not match the one the server's passwd file holds for that name (another machine registered it first, or the agent was re-installed)", "give the new machine a unique hostname, or if it is the same machine remove the `node:{node}` line from /var/lib/rancher/k3s/server/node-passwd on the server and restart the agent"),
+    Entry::new("k3s.server.node-password-validation-failed", F::K3s,
+        "Node password validation failed for '{node:w}', using passwd file '{file:w}'",
+        K3S, "pkg/server/router.go (ensureNodePassword)", "v0.6-v1.19")
+        .to(K::Known, "node-duplicate-hostname", Error).group("k3s-node-password").subject("Node/{node}").join()
+        .says("the k3s server refuses node {node}: the password its agent sent does not match the entry in {file} (another machine registered that name first, or the agent was re-installed and made a new password)", "give the new machine a unique hostname (`--node-name`), or if it is the same machine remove the line of {node} from {file} on the server and restart the agent")
+        .samples(&[("file", "/var/lib/rancher/k3s/server/cred/node-passwd")]),
+    Entry::new("k3s.server.node-password-hash-mismatch", F::K3s,
+        "unable to verify hash for node '{node:w}': hash does not match",
+        K3S, "pkg/nodepassword/nodepassword.go (verifyHash)", "v1.20+")
+        .to(K::Known, "node-duplicate-hostname", Error).group("k3s-node-password").subject("Node/{node}").join()
+        .says("the server refuses node {node}: the node password its agent sent does not match the hash in the kube-system secret {node}.node-password.<k3s|rke2> (another machine registered that name first, or the agent was re-installed and made a new /etc/rancher/node/password)", "if another machine owns the name, give the new one a unique name (`--node-name`, or `--with-node-id`); if it is the same machine re-installed: `kubectl -n kube-system delete secret {node}.node-password.k3s` (`.rke2` for rke2) on the server, then restart the agent"),
+    Entry::new("k3s.etcd.duplicate-node-name", F::K3s,
+        "duplicate node name found, please use a unique name for this node",
+        K3S, "pkg/etcd/etcd.go (join: a member of this name exists)", "v1.19+")
+        .to(K::Known, "node-duplicate-hostname", Error).join()
+        .says("this server cannot join the embedded etcd cluster: an etcd member with its node name already exists (the machine was re-installed and its old member was never removed, or another server has the same hostname)", "if another server has this hostname, give this one a unique name (`--node-name`); if it is the same machine re-installed, remove its old member from a healthy server (`kubectl delete node <node>` lets k3s remove the member; or `etcdctl member list` / `etcdctl member remove <id>` with the certificates in /var/lib/rancher/k3s/server/tls/etcd), delete /var/lib/rancher/k3s/server/db on this machine, and start it again"),
+    // A k3s server started with a token that does not open the bootstrap data an earlier
+    // server left in the datastore (pkg/cluster/storage.go: `bootstrap data already found and
+    // encrypted with different token`, v1.19-v1.21 `Bootstrap data already found and encrypted
+    // with different token`; shown as `starting kubernetes: preparing server: ...`, `failed to
+    // reconcile with local datastore: ...`, `failed to save bootstrap data: ...`); the
+    // template starts after the first letter, whose case changed)
+    Entry::new("k3s.server.bootstrap-token-mismatch", F::K3s,
+        "ootstrap data already found and encrypted with different token",
+        K3S, "pkg/cluster/storage.go (getBootstrapKeyFromStorage)", "v1.19+")
+        .to(K::Known, "join-token-invalid", Error).join()
+        .says("token mismatch: this k3s server's datastore already holds bootstrap data (certificates, keys) of a cluster that was started with another token, and the token this server is given cannot decrypt it: the server was re-installed or re-configured with a new token over an old datastore (the embedded etcd or SQLite in /var/lib/rancher/k3s/server/db, or an external MySQL/PostgreSQL/etcd datastore shared with an earlier cluster), or a joining server has a token that is not the cluster's", "to keep that cluster: start this server with the original token (the content of /var/lib/rancher/k3s/server/token of the first install, `token:` in /etc/rancher/k3s/config.yaml or K3S_TOKEN); to start fresh instead: stop k3s and wipe the old state (`k3s-killall.sh`, then `rm -rf /var/lib/rancher/k3s/server`, rke2: /var/lib/rancher/rke2/server; for an external datastore drop its database or delete the `/bootstrap` key in etcd) and start again; a server joining an existing cluster needs that cluster's token"),
     Entry::new("k3s.token.ca-hash-mismatch", F::K3s,
         "token CA hash does not match the Cluster CA certificate hash: {token_hash:w} != {server_hash:w}",
         K3S, "pkg/clientaccess/token.go", "v1.17+")
@@ -665,6 +1074,12 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("k3s.agent.ca-certs", F::K3s,
         "failed to get CA certs: {error}",
         K3S, "pkg/clientaccess/token.go", "v1.17+").join(),
+    // getCACerts' second fetch of /cacerts, trusting only the bundle the first one returned
+    // (pkg/clientaccess/token.go `errors.Wrap(err, "CA cert validation failed")`): its inner
+    // x509 error is judged by cluster-tls-untrusted (a TLS-terminating load balancer)
+    Entry::new("k3s.agent.ca-cert-validation", F::K3s,
+        "CA cert validation failed: {error}",
+        K3S, "pkg/clientaccess/token.go (getCACerts)", "v1.20+").join(),
     Entry::new("k3s.agent.ca-certs-at", F::K3s,
         "failed to get CA certs at {url:w}: {error}",
         K3S, "pkg/clientaccess/clientaccess.go", "v0.x-v1.18").join(),
@@ -853,6 +1268,21 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
         .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "check the driver on the node (`nvidia-smi`) and the container toolkit configuration of the runtime")
         .samples(&[("error", "ERROR_LIBRARY_NOT_FOUND")]),
+    // nvidia-smi's own NVML failures, as printed on a host or in a container (no trailing
+    // period, unlike the plugin's `Failed to initialize NVML: %v.`): the kernel module and the
+    // user-space library of different driver versions (an upgrade without reboot), and `Unknown
+    // Error` in a container that lost its GPU device access after `systemctl daemon-reload`
+    // (runc's cgroup device rules rewritten by systemd: NVIDIA/nvidia-container-toolkit#48)
+    Entry::new("nvidia-smi.version-mismatch", F::GpuOperator,
+        "Failed to initialize NVML: Driver/library version mismatch",
+        "NVIDIA/open-gpu-kernel-modules", "nvidia-smi (driver package)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvml")
+        .says("the NVIDIA kernel module loaded is another version than the user-space driver libraries: the driver was upgraded (often by unattended upgrades) and the old module is still loaded, so nothing on the node can use the GPU", "reboot the node (or unload and reload the nvidia modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`), then check `nvidia-smi`; hold the driver packages to stop unattended upgrades replacing them"),
+    Entry::new("nvidia-smi.unknown-error", F::GpuOperator,
+        "Failed to initialize NVML: Unknown Error",
+        "NVIDIA/nvidia-container-toolkit", "issue #48 (containers lose GPU access after systemctl daemon-reload)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvml")
+        .says("NVML cannot open the GPU devices: in a container this is the container that lost its access to /dev/nvidia* after a `systemctl daemon-reload` on the host (systemd rewrote the cgroup device rules runc set), on the host a driver fault", "restart the affected pods (their containers get the device rules again); for good, let containerd/runc use the systemd cgroup driver with the NVIDIA symlinks in /dev/char (`sudo nvidia-ctk system create-dev-char-symlinks --create-all`) or upgrade the container toolkit; on the host check `dmesg | grep -i -e nvrm -e xid`"),
     Entry::new("nvidia.hint-runtime", F::NvidiaDevicePlugin,
         "If this is a GPU node, did you {advice}?",
         NVDP, "internal/plugin/factory.go (and the files above, by release)", "v0.7+")
@@ -1085,13 +1515,170 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("nvidia.register-failed", F::NvidiaDevicePlugin,
         "Could not register device plugin: {error}",
         NVDP, "main.go / server.go (v1.8-v1.11); internal/plugin/server.go (later)", "v1.8+")
-        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register").exclusive()
         .says("the device plugin cannot register with the kubelet ({error}), so no GPU is advertised", "check that the plugin mounts the kubelet's device-plugins directory (default /var/lib/kubelet/device-plugins; k3s/rke2/microk8s may use another kubelet root dir) and that kubelet.sock exists there; restart the plugin pod after the kubelet restarts"),
     Entry::new("nvidia.kubelet-not-contacted", F::NvidiaDevicePlugin,
         "Could not contact Kubelet, retrying. Did you enable the device plugin feature gate?",
         NVDP, "main.go (v1.8-v1.11)", "v1.8-v1.11")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
         .says("the device plugin cannot register with the kubelet (it prints this after a failed registration), so no GPU is advertised", "read the `Could not register device plugin:` line before it for the kubelet's answer; on Kubernetes 1.8-1.9 start the kubelet with `--feature-gates=DevicePlugins=true`, and deploy the plugin release built for the kubelet's version"),
+    // ------------------------------------------------------------------ NVIDIA device plugin (sweep)
+    // internal/plugin/server.go Start (server.go before v0.7): the plugin could not start its
+    // gRPC server for a resource, or the server keeps crashing; v0.12's registration retry
+    // drops the `, retrying` of the older sentence (main.go)
+    Entry::new("nvidia.start-plugin-failed", F::NvidiaDevicePlugin,
+        "Could not start device plugin for '{resource:w}': {error}",
+        NVDP, "internal/plugin/server.go (Start); server.go before v0.7", "v0.7+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-start")
+        .says("the device plugin could not start serving {resource} ({error}), so that resource is not advertised on the node", "read the error: a socket `address already in use` means a second plugin (a GPU operator's and a Helm-installed one) runs on the node, so remove one; an MPS error needs the MPS control daemon; then restart the plugin pod")
+        .samples(&[("error", "listen unix /var/lib/kubelet/device-plugins/nvidia-gpu.sock: bind: address already in use")]),
+    Entry::new("nvidia.start-plugin-failed-legacy", F::NvidiaDevicePlugin,
+        "Could not start device plugin: {error}",
+        NVDP, "main.go (v1.0.0-beta)", "v1.0.0-beta")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-start").exclusive()
+        .says("the device plugin could not start serving ({error}), so no GPU is advertised on the node", "read the error: a socket `address already in use` means a second plugin runs on the node, so remove one; then restart the plugin pod")
+        .samples(&[("error", "listen unix /var/lib/kubelet/device-plugins/nvidia.sock: bind: address already in use")]),
+    Entry::new("nvidia.start-plugin-failed-main", F::NvidiaDevicePlugin,
+        "Failed to start plugin: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go (startPlugins)", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-start")
+        .says("the device plugin could not start one of its resource servers ({error}); it retries every 30s and that resource is not advertised meanwhile", "read the error; an MPS error needs the MPS control daemon on the node (`kubectl get pods -A -o wide | grep mps-control-daemon`), a socket error a second plugin on the node; then restart the plugin pod")
+        .samples(&[("error", "error waiting for MPS daemon: error checking MPS daemon health: failed to send command to MPS daemon: exit status 1")]),
+    Entry::new("nvidia.grpc-crashed-quitting", F::NvidiaDevicePlugin,
+        "GRPC server for '{resource:w}' has repeatedly crashed recently. Quitting",
+        NVDP, "internal/plugin/server.go (serve)", "v0.7+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-start")
+        .says("the device plugin's gRPC server for {resource} crashed repeatedly and the plugin exits, so the resource is not advertised until the pod restarts", "read the `GRPC server for ... crashed with error` lines before it; check the kubelet's device-plugins directory is writable and not shared with a second plugin, then restart the plugin pod"),
+    Entry::new("nvidia.grpc-crashed", F::NvidiaDevicePlugin,
+        "GRPC server for '{resource:w}' crashed with error: {error}",
+        NVDP, "internal/plugin/server.go (serve)", "v0.7+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("nvidia-start").exclusive()
+        .says("the device plugin's gRPC server for {resource} crashed ({error}); the plugin restarts it a few times before it gives up", "check the kubelet's device-plugins directory is writable and not shared with a second plugin; restart the plugin pod if it recurs")
+        .samples(&[("error", "accept unix /var/lib/kubelet/device-plugins/nvidia-gpu.sock: use of closed network connection")]),
+    Entry::new("nvidia.kubelet-not-contacted-v012", F::NvidiaDevicePlugin,
+        "Could not contact Kubelet. Did you enable the device plugin feature gate?",
+        NVDP, "cmd/nvidia-device-plugin/main.go (v0.12)", "v0.12")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-register")
+        .says("the device plugin cannot register with the kubelet (it prints this after a failed registration), so no GPU is advertised", "read the `Could not register device plugin:` line before it for the kubelet's answer; check that the plugin mounts the kubelet's device-plugins directory (k3s/rke2/microk8s may use another kubelet root dir) and restart the plugin pod after the kubelet"),
+    Entry::new("nvidia.healthcheck-too-old", F::NvidiaDevicePlugin,
+        "is too old to support healthchecking: {error}. Marking it unhealthy.",
+        NVDP, "nvidia.go (v0.7-v0.12)", "v0.7-v0.12")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("the device plugin marks a GPU unhealthy because the driver cannot register health events for it ({error}), so the GPU is not allocatable", "upgrade the NVIDIA driver, or disable the plugin's health checks with DP_DISABLE_HEALTHCHECKS=all; then restart the plugin pod")
+        .samples(&[("error", "Not Supported")]),
+    Entry::new("nvidia.healthcheck-disabled", F::NvidiaDevicePlugin,
+        "Failed to start health check: {error}; continuing with health checks disabled",
+        NVDP, "internal/plugin/server.go (Start)", "v0.15+").complete(),
+    // internal/rm/device_map.go (v0.12+): the resource configuration does not fit the GPUs
+    Entry::new("nvidia.name-matches-no-pattern", F::NvidiaDevicePlugin,
+        "GPU name '{name}' does not match any resource patterns",
+        NVDP, "internal/rm/device_map.go", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-config")
+        .says("the plugin's config renames resources by pattern (resources.gpus) and no pattern matches the GPU {name}, so the plugin fails to start and advertises nothing", "add a pattern that matches '{name}' (or `*`) under resources.gpus of the plugin's config, or remove the custom resources section")
+        .samples(&[("name", "NVIDIA A100-SXM4-40GB")]),
+    Entry::new("nvidia.mig-profile-matches-no-pattern", F::NvidiaDevicePlugin,
+        "MIG profile '{profile}' does not match any resource patterns",
+        NVDP, "internal/rm/device_map.go", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-config")
+        .says("the plugin's config renames MIG resources by pattern (resources.mig) and none matches the profile {profile}, so the plugin fails to start and advertises nothing", "add a pattern that matches '{profile}' under resources.mig of the plugin's config, or remove the custom resources section")
+        .samples(&[("profile", "1g.10gb")]),
+    Entry::new("nvidia.replicas-exceed-devices", F::NvidiaDevicePlugin,
+        "requested {want:w} devices to be replicated, but only {have:w} devices available",
+        NVDP, "internal/rm/device_map.go", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-config")
+        .says("the time-slicing/MPS config asks to replicate {want} devices but the node has {have}, so the plugin fails to start and advertises nothing", "set sharing.timeSlicing.resources[].devices to `all` (or to at most {have}) in the plugin's config for this node, then restart the plugin pod")
+        .samples(&[("want", "4"), ("have", "2")]),
+    Entry::new("nvidia.mig-enabled-mixed", F::NvidiaDevicePlugin,
+        "all devices on the node must be configured with the same migEnabled value",
+        NVDP, "internal/rm/device_map.go", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-config")
+        .says("the MIG single strategy needs every GPU of the node in the same MIG mode, but some GPUs have MIG enabled and others not, so the plugin fails to start and advertises nothing", "enable MIG on all GPUs of the node (GPU operator: one nvidia.com/mig.config profile for the node) or use the mixed strategy (`migStrategy: mixed`)"),
+    Entry::new("nvidia.mig-single-several-types", F::NvidiaDevicePlugin,
+        "more than one MIG device type present on node",
+        NVDP, "internal/rm/device_map.go", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-config")
+        .says("the MIG single strategy needs one MIG profile on every GPU of the node, but the node has several, so the plugin fails to start and advertises nothing", "apply a single-profile layout (`nvidia.com/mig.config=all-1g.10gb` and the like) or use the mixed strategy (`migStrategy: mixed`), then restart the plugin pod"),
+    Entry::new("nvidia.config-unparsable", F::NvidiaDevicePlugin,
+        "unable to load config: {error}",
+        NVDP, "cmd/nvidia-device-plugin/main.go (loadConfig)", "v0.12+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-config")
+        .says("the device plugin cannot read its configuration ({error}), so it does not start and advertises nothing", "fix the plugin's config file (the ConfigMap given as config.name / CONFIG_FILE): `version: v1` at the top, sharing.timeSlicing or sharing.mps under `sharing:`, valid YAML; `kubectl -n <ns> get configmap <name> -o yaml` shows it")
+        .samples(&[("error", "unable to parse config file: error parsing config file: unmarshal error: error unmarshaling JSON: while decoding JSON: json: unknown field \"sharing\"")]),
+    // CDI (v0.15+, --device-list-strategy=cdi-* or the GPU operator's CDI mode)
+    Entry::new("nvidia.cdi-handler-failed", F::NvidiaDevicePlugin,
+        "unable to create cdi {what}: {error}",
+        NVDP, "cmd/nvidia-device-plugin/plugin-manager.go", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-cdi")
+        .says("the device plugin cannot generate the CDI specification for the GPUs ({error}), so it does not start and advertises nothing: the driver's libraries are not where it looks (driver root)", "check the plugin's driver root: with a host driver it is / (`nvidiaDriverRoot: /`), with the GPU operator's driver container /run/nvidia/driver; `nvidia-smi` must work on the node; or use the envvar device-list strategy")
+        .samples(&[("what", "spec file"), ("error", "failed to get CDI spec: failed to create discoverer for common entities: failed to locate driver libraries: error locating \"libcuda.so\": not found")]),
+    Entry::new("nvidia.cdi-needs-nvml", F::NvidiaDevicePlugin,
+        "CDI --device-list-strategy options are only supported on NVML-based systems",
+        NVDP, "cmd/nvidia-device-plugin/main.go (validateFlags)", "v0.15+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-cdi")
+        .says("the plugin is configured for CDI device lists but does not see NVML (a Tegra/Jetson platform, or NVML not loadable in its container), so it does not start", "use the envvar device-list strategy on this node, or make NVML available to the plugin (the nvidia runtime or runtimeClassName: nvidia)"),
+    // ------------------------------------------------------------------ NVIDIA driver / toolkit on the node
+    // nvidia-smi's own failure (NVIDIA driver, printed by nvidia-smi in the validator's
+    // driver-validation container and on hosts), Docker's `--gpus` without the toolkit
+    // (moby/moby daemon/devices.go `could not select device driver %q with capabilities: %v`),
+    // and the toolkit's CDI mode naming devices no spec defines (container-device-interface
+    // pkg/cdi/cache.go `unresolvable CDI devices %s`)
+    Entry::new("nvidia-smi.driver-unreachable", F::GpuOperator,
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+        "NVIDIA/open-gpu-kernel-modules", "nvidia-smi (driver package)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("nvidia-smi cannot talk to the NVIDIA kernel driver: the driver is not loaded (not installed for the running kernel after a kernel update, Secure Boot refusing the module, nouveau holding the GPU) or the GPU fell off the bus", "on the node: `lsmod | grep nvidia` and `dmesg | grep -i -e nvrm -e nvidia -e xid`; reinstall or rebuild the driver for the running kernel (DKMS) or boot the kernel it was built for, blacklist nouveau, enrol the module key or disable Secure Boot; with the GPU operator read the nvidia-driver-daemonset pod's log"),
+    // the GPU operator's driver-validation init container runs `chroot /run/nvidia/driver
+    // nvidia-smi` (cmd/nvidia-validator/main.go, `running command chroot with args`): the
+    // driver root holds no nvidia-smi yet (the driver container has not finished, or the
+    // host driver is elsewhere: driver.enabled=false with hostPaths.driverInstallDir)
+    Entry::new("gpu-operator.driver-root-no-nvidia-smi", F::GpuOperator,
+        "chroot: failed to run command 'nvidia-smi': No such file or directory",
+        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go (driver validation through chroot; coreutils chroot's message)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .says("the GPU operator's driver validation finds no nvidia-smi under the driver root: the driver container has not installed the driver yet (its pod is still building or crash-looping), or the driver is installed on the host while the operator looks in /run/nvidia/driver", "read the driver pod's log (`kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); with a host-installed driver set `driver.enabled=false` in the ClusterPolicy (and hostPaths.driverInstallDir if it is not under /)"),
+    Entry::new("docker.gpus-no-driver", F::NvidiaContainerToolkit,
+        "could not select device driver \"{driver}\" with capabilities: [[{caps}]]",
+        "moby/moby", "daemon/devices.go", "Docker 19.03+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvcli")
+        .says("Docker has no GPU device driver: the NVIDIA container toolkit is not installed or Docker was not restarted after it, so `--gpus` (and a GPU container started by Docker) fails", "install the NVIDIA container toolkit (`nvidia-container-toolkit` package), run `sudo nvidia-ctk runtime configure --runtime=docker` and `sudo systemctl restart docker`; check with `docker run --rm --gpus all ubuntu nvidia-smi`")
+        .samples(&[("driver", ""), ("caps", "gpu")]),
+    Entry::new("cdi.unresolvable-devices", F::NvidiaContainerToolkit,
+        "unresolvable CDI devices {devices:w}",
+        "cncf-tags/container-device-interface", "pkg/cdi/cache.go", "CDI v0.5+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvcli")
+        .says("the runtime is asked for the CDI devices {devices} but no CDI specification defines them (no /etc/cdi/nvidia.yaml or /var/run/cdi/*, or one generated for other devices), so the GPU container does not start", "generate the specification on the node: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` (the GPU operator's toolkit does it when CDI is enabled) and check `nvidia-ctk cdi list` shows the devices; regenerate after a driver upgrade")
+        .samples(&[("devices", "nvidia.com/gpu=all")]),
+    // gpu-operator validator (cmd/nvidia-validator/main.go, validator/main.go before v24):
+    // the plugin validation waits for the node to advertise the GPU resource
+    Entry::new("gpu-operator.gpu-not-discovered-retry", F::GpuOperator,
+        "GPU resources are not yet discovered by the node, retry: {retry:w}",
+        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go (validator/main.go before v24)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .says("the GPU operator's plugin validation waits for the node to advertise the GPU resource and it does not appear: the device plugin on the node is not running or advertises nothing", "read the device plugin's log on that node (`kubectl -n gpu-operator logs <nvidia-device-plugin-daemonset pod>`) and the node's allocatable (`kubectl get node <node> -o jsonpath='{.status.allocatable}'`)")
+        .samples(&[("retry", "5")]),
+    Entry::new("gpu-operator.gpu-not-discovered", F::GpuOperator,
+        "GPU resources are not discovered by the node",
+        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go (validator/main.go before v24)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .says("the GPU operator's plugin validation gave up: the node never advertised the GPU resource, so the device plugin on the node is not running or advertises nothing", "read the device plugin's log on that node (`kubectl -n gpu-operator logs <nvidia-device-plugin-daemonset pod>`) and the node's allocatable (`kubectl get node <node> -o jsonpath='{.status.allocatable}'`)"),
+    // NVIDIA/gpu-driver-container (ubuntu22.04/nvidia-driver and the other distributions):
+    // the driver container cannot reach its package repositories, or cannot find the kernel
+    Entry::new("gpu-driver.package-cache", F::GpuOperator,
+        "ERROR: Failed to update package cache.",
+        "NVIDIA/gpu-driver-container", "ubuntu22.04/nvidia-driver (_update_package_cache)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the GPU operator's driver container cannot update its package lists (no network, DNS or proxy from the pod to the distribution's mirrors), so it cannot fetch kernel headers, the driver is never built and the toolkit, device plugin and validator wait behind it", "give the driver pods access to the package mirrors (proxy: the ClusterPolicy's driver.env HTTPS_PROXY/NO_PROXY; a private mirror: driver.repoConfig), or use precompiled drivers (`driver.usePrecompiled=true`) or a host-installed driver (`driver.enabled=false`)"),
+    Entry::new("gpu-driver.kernel-string-missing", F::GpuOperator,
+        "Could not locate Linux kernel version string",
+        "NVIDIA/gpu-driver-container", "ubuntu22.04/nvidia-driver (_install_prerequisites)", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the GPU operator's driver container could not install the kernel image package of the node's running kernel, so the driver is never built", "run a kernel the distribution's repositories carry, or use precompiled drivers (`driver.usePrecompiled=true`) or a host-installed driver (`driver.enabled=false`)"),
+    Entry::new("apt.no-kernel-headers", F::GpuOperator,
+        "Unable to locate package linux-headers-{kernel:w}",
+        "Debian/apt", "apt-pkg (E: Unable to locate package), in gpu-driver-container's _install_prerequisites", "all")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("gpu-driver")
+        .says("the package repositories carry no headers for the running kernel {kernel} (a kernel newer or older than the repositories, or a cloud kernel flavour they lack), so the NVIDIA driver cannot be built for it", "boot a kernel whose headers the repositories carry (`apt-cache policy linux-headers-$(uname -r)`), pin the kernel, or use precompiled drivers (`driver.usePrecompiled=true`) or a host-installed driver")
+        .samples(&[("kernel", "5.15.0-1041-azure")]),
     // the plugin's progress lines (also printed by HAMi's NVIDIA plugin, a fork of it):
     // understood on their own, no conclusion (cmd/nvidia-device-plugin/main.go, and
     // internal/plugin/server.go Start/Stop)
@@ -1525,24 +2112,24 @@ pub static ENTRIES: &[Entry] = &[
         K8S, "pkg/kubelet/cm/devicemanager/manager.go (Register)", "v1.10-v1.19").complete()
         .samples(&[("resource", "amd.com/gpu")]),
     Entry::new("kubelet.device-plugin-registration-structured", F::Kubelet,
-        "Got registration request from device plugin with resource\" resourceName=\"{resource}\"",
+        "Got registration request from device plugin with resource{sep}resourceName=\"{resource}\"",
         K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.20+").complete()
-        .samples(&[("resource", "amd.com/gpu")]),
+        .samples(&[("sep", "\" "), ("resource", "amd.com/gpu")]),
     // the kubelet refusing a registration (plugin/v1beta1/server.go Register, InfoS with the
     // error; errUnsupportedVersion / errInvalidResourceName of constants.go) or unable to dial
     // the plugin back, and its registration server down (Check, the kubelet's healthz)
     Entry::new("kubelet.device-plugin-bad-version", F::Kubelet,
-        "Bad registration request from device plugin with resource\" resourceName=\"{resource}\"",
+        "Bad registration request from device plugin with resource{sep}resourceName=\"{resource}\"",
         K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.26+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
         .says("the kubelet refuses the registration of {plugin}: the plugin speaks a device-plugin API version this kubelet does not support, so {resource} is not advertised", "deploy the plugin release built for this cluster's Kubernetes version (its release notes name the device-plugin API, v1beta1 since Kubernetes 1.10), then restart the plugin pod")
-        .samples(&[("resource", "amd.com/gpu")]),
+        .samples(&[("sep", "\" "), ("resource", "amd.com/gpu")]),
     Entry::new("kubelet.device-plugin-bad-name", F::Kubelet,
-        "Bad registration request from device plugin\" err=\"{error}\"",
+        "Bad registration request from device plugin{sep}err=\"{error}\"",
         K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.26+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
         .says("the kubelet refuses a device plugin's registration ({error}): the resource name it registers is not a valid extended resource name (`<domain>/<name>`, not under kubernetes.io)", "fix the resource name in the plugin's configuration (its `resourceName` / resource namespace), then restart the plugin pod")
-        .samples(&[("error", "invalid name of device plugin resource")]),
+        .samples(&[("sep", "\" "), ("error", "invalid name of device plugin resource")]),
     Entry::new("kubelet.device-plugin-dial-back", F::Kubelet,
         "Error connecting to device plugin client",
         K8S, "pkg/kubelet/cm/devicemanager/plugin/v1beta1/server.go (Register)", "v1.26+")
@@ -1554,9 +2141,9 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("kubelet-dp-register")
         .says("the kubelet's device-plugin registration server keeps failing: no device plugin (GPU or other) can register on this node", "on the node check /var/lib/kubelet/device-plugins (exists, writable, not a full disk, SELinux label) and `journalctl -u kubelet | grep -i 'device plugin registr'` for the serve error; restart the kubelet"),
     Entry::new("kubelet.device-plugin-connected", F::Kubelet,
-        "Device plugin connected\" resourceName=\"{resource}\"",
+        "Device plugin connected{sep}resourceName=\"{resource}\"",
         K8S, "pkg/kubelet/cm/devicemanager/manager.go (PluginConnected)", "v1.26+").complete()
-        .samples(&[("resource", "amd.com/gpu")]),
+        .samples(&[("sep", "\" "), ("resource", "amd.com/gpu")]),
     // ------------------------------------------------------------------ Intel GPU plugin
     // intel/intel-device-plugins-for-kubernetes cmd/gpu_plugin/gpu_plugin.go: newDevicePlugin
     // warns when /dev/dri/by-path cannot be read; isCompatibleDevice logs every /sys/class/drm
@@ -1929,6 +2516,50 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes-csi/csi-driver-nfs", "pkg/nfs/controllerserver.go (internalMountNfs / CreateVolume)", "v3.0+")
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the NFS CSI controller cannot mount the NFS share to create or delete a volume ({error})", NFS_MOUNT_REMEDY),
+    // ------------------------------------------------------------------ kubelet volume manager (sweep)
+    // the projected service-account volume's kube-root-ca.crt ConfigMap not yet registered
+    // with the kubelet's ConfigMap manager for the pod: transient noise of v1.21-v1.22
+    // kubelets around pod start and deletion (kubernetes#105204, pkg/kubelet/util/manager
+    // `object %q/%q not registered`), not the cause of a stuck pod
+    Entry::new("mount.kube-root-ca-not-registered", F::Storage,
+        "MountVolume.SetUp failed for volume \"{volume}\" : object \"{namespace}\"/\"kube-root-ca.crt\" not registered",
+        K8S, "pkg/kubelet/util/manager/watch_based_manager.go", "v1.21+").complete().group("mount")
+        .samples(&[("volume", "kube-api-access-abcde"), ("namespace", "default")]),
+    // v1.26+ lists the volumes it could not process, and from v1.28 the wait ends with the
+    // context's `context deadline exceeded` (pkg/kubelet/volumemanager/volume_manager.go
+    // WaitForAttachAndMount); v1.9-v1.16 `Unable to mount volumes for pod %q: timeout expired
+    // waiting for volumes to attach or mount for pod %q/%q. list of unmounted volumes=%s. list
+    // of unattached volumes=%s` (pkg/kubelet/kubelet.go syncPod)
+    Entry::new("mount.unable-to-attach-or-mount-deadline", F::Storage,
+        "Unable to attach or mount volumes: unmounted volumes=[{unmounted}], unattached volumes=[{unattached}], failed to process volumes=[{unprocessed}]: context deadline exceeded",
+        K8S, "pkg/kubelet/volumemanager/volume_manager.go", "v1.28+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the pod's volumes {unmounted} were not mounted in time", "`kubectl describe pod` shows the underlying FailedMount/FailedAttachVolume error: fix that one")
+        .samples(&[("unmounted", "data"), ("unattached", ""), ("unprocessed", "")]),
+    Entry::new("mount.unable-to-mount-legacy", F::Storage,
+        "timeout expired waiting for volumes to attach or mount for pod {pod}. list of unmounted volumes=[{unmounted}]",
+        K8S, "pkg/kubelet/kubelet.go (syncPod)", "v1.9-v1.16")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the pod's volumes {unmounted} were not mounted in time", "`kubectl describe pod` shows the underlying FailedMount/FailedAttachVolume error: fix that one")
+        .samples(&[("pod", "\"default\"/\"web-1\""), ("unmounted", "data")]),
+    Entry::new("mount.new-mounter-failed", F::Storage,
+        "MountVolume.NewMounter initialization failed for volume \"{volume}\" : {error}",
+        K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the kubelet cannot prepare the volume {volume} for the pod ({error})", "for a local or hostPath volume create the path on the node the pod runs on (or fix the PersistentVolume's path and nodeAffinity); for a CSI volume check the driver is registered on the node (`kubectl get csinode <node> -o yaml`)")
+        .samples(&[("error", "path \"/mnt/data\" does not exist")]),
+    Entry::new("mount.wait-for-attach-failed", F::Storage,
+        "MountVolume.WaitForAttach failed for volume \"{volume}\" : {error}",
+        K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the volume {volume} never appeared attached on the node ({error})", "check the VolumeAttachment (`kubectl get volumeattachment | grep <pv>`) and the CSI controller's attacher log; a volume still attached to another node must be detached there first")
+        .samples(&[("error", "volume attachment is being deleted")]),
+    Entry::new("mount.map-setup-failed", F::Storage,
+        "MapVolume.SetUpDevice failed for volume \"{volume}\" : {error}",
+        K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.13+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the block volume {volume} could not be mapped for the pod ({error})", "`kubectl describe pod` for the CSI error; check the CSI node plugin's log on that node")
+        .samples(&[("error", "rpc error: code = Internal desc = failed")]),
     Entry::new("mount.setup-failed", F::Storage,
         "MountVolume.SetUp failed for volume \"{volume}\" : {error}",
         K8S, "pkg/volume/util/operationexecutor/operation_generator.go", "v1.8+")
@@ -2039,6 +2670,12 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/syscall/zerrors_linux_*.go (ECONNRESET)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
         .samples(&[("op", "read")]),
+    // an HTTP/2 connection whose pings went unanswered (golang.org/x/net http2 transport.go
+    // errClientConnLost): the path dropped an established connection
+    Entry::new("go.http2-connection-lost", F::Client,
+        "http2: client connection lost",
+        "golang/net", "http2/transport.go (errClientConnLost)", "Go 1.x")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
     Entry::new("go.connection-reset-windows", F::Client,
         "wsarecv: An existing connection was forcibly closed by the remote host.",
         GO, "src/syscall/zerrors_windows.go (WSAECONNRESET)", "Go 1.x")
@@ -2053,6 +2690,38 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/net.go (syscall ENETUNREACH)", "Go 1.x")
         .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
         .says("the network of the address is unreachable from here", "fix routing between the two machines"),
+    // ------------------------------------------------------------------ Go net: other wordings
+    // Go before 1.10 wrote the failed connect as `getsockopt: <errno>` (src/net/fd_unix.go
+    // `os.NewSyscallError("getsockopt", err)`), Go 1.10+ `connect: <errno>`; ETIMEDOUT from the
+    // kernel is `connection timed out`; net/http appends ` (Client.Timeout exceeded while
+    // awaiting headers)` to whatever ended the wait (src/net/http/client.go), and Transport's
+    // ResponseHeaderTimeout says `net/http: timeout awaiting response headers`
+    Entry::new("go.dial-refused-legacy", F::Client,
+        "dial tcp {endpoint:w}: getsockopt: connection refused",
+        GO, "src/net/fd_unix.go (Go before 1.10)", "Go 1.0-1.9")
+        .to(K::Refused, "cluster-unreachable", Error).group("conn")
+        .says("nothing accepts connections at {endpoint}", "check the address and port and that the server runs there (an advertised NAT or loopback address is unreachable from other machines)"),
+    Entry::new("go.no-route-legacy", F::Client,
+        "dial tcp {endpoint:w}: getsockopt: no route to host",
+        GO, "src/net/fd_unix.go (Go before 1.10)", "Go 1.0-1.9")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("no route to {endpoint}: a firewall rejects the packets (REJECT with icmp-host-prohibited) or the host is down", "open the port on the server's firewall (`firewall-cmd --add-port=6443/tcp --permanent && firewall-cmd --reload`) and check routing"),
+    Entry::new("go.dial-timed-out", F::Client,
+        "dial tcp {endpoint:w}: {op:w} connection timed out",
+        GO, "src/net/fd_unix.go (ETIMEDOUT)", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("no answer from {endpoint}: packets are dropped (firewall, security group, routing)", "test the path with `curl -vk --max-time 5 https://{endpoint}/version` and open the port")
+        .samples(&[("op", "connect:")]),
+    Entry::new("go.client-timeout-headers", F::Client,
+        "(Client.Timeout exceeded while awaiting headers)",
+        GO, "src/net/http/client.go", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("no answer before the client's timeout", "test the path with `curl -vk --max-time 5 <server>/version` and open the port; if it answers slowly, check the API server's load"),
+    Entry::new("go.response-header-timeout", F::Client,
+        "net/http: timeout awaiting response headers",
+        GO, "src/net/http/transport.go", "Go 1.x")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("the server accepted the connection but sent no answer in time", "test the path with `curl -vk --max-time 15 <server>/version`; check the API server's load and any proxy in between"),
     // net/http wraps every error while dialing the proxy of HTTPS_PROXY/https_proxy (or a
     // kubeconfig's proxy-url): `&net.OpError{Op: "proxyconnect", Net: "tcp", Err: err}`
     // (golang/go src/net/http/transport.go dialConn); the inner error is an entry of its own,
@@ -2121,6 +2790,13 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/net/lookup.go", "Go 1.x")
         .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
         .says("the name {host} does not resolve", "fix the DNS record of {host}, or use an address the machine can resolve"),
+    // no DNS server answered at all (Go's resolver timing out without naming the server:
+    // src/net/dnsclient_unix.go, an unreachable or missing nameserver in /etc/resolv.conf)
+    Entry::new("go.lookup-timeout", F::Client,
+        "dial tcp: lookup {host:w}: i/o timeout",
+        GO, "src/net/dnsclient_unix.go", "Go 1.x")
+        .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
+        .says("the name {host} cannot be resolved: no DNS server answered in time", "check /etc/resolv.conf where the client runs (`resolvectl status`, `dig {host}`): the nameserver must be reachable; or use the API server's IP address"),
     // The API server's authentication filter (staging/src/k8s.io/apiserver/pkg/endpoints/
     // filters/authentication.go): `klog.Errorf("Unable to authenticate the request due to an
     // error: %v", err)` before v1.21, `klog.ErrorS(err, "Unable to authenticate the request")`
@@ -2132,15 +2808,10 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").exclusive()
         .samples(&[("error", "x509: certificate has expired or is not yet valid")]),
     Entry::new("apiserver.authn-error", F::Client,
-        "Unable to authenticate the request\" err=\"{error}\"",
+        "Unable to authenticate the request{sep}err=\"{error}\"",
         K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go", "v1.21+")
         .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").exclusive()
-        .samples(&[("error", "[invalid bearer token, service account token has expired]")]),
-    Entry::new("apiserver.authn-error-reduced", F::Client,
-        "Unable to authenticate the request err=\"{error}\"",
-        K8S, "staging/src/k8s.io/apiserver/pkg/endpoints/filters/authentication.go (as the paste reader reduces klog's structured form)", "v1.21+")
-        .to(K::Unauthorized, "cluster-unauthorized", Error).group("auth").exclusive()
-        .samples(&[("error", "[x509: certificate has expired or is not yet valid]")]),
+        .samples(&[("sep", "\" "), ("error", "[invalid bearer token, service account token has expired]")]),
     Entry::new("kubectl.logged-in", F::Client,
         "You must be logged in to the server ({reason})",
         K8S, KUBECTL_HELPERS, "v1.8+")
@@ -2328,6 +2999,18 @@ pub static ENTRIES: &[Entry] = &[
     // the API server proxying to a backend (a node's kubelet on 10250 for exec, attach,
     // port-forward, logs; an aggregated API) that it cannot dial: k8s.io/apimachinery
     // pkg/util/proxy/upgradeaware.go `error dialing backend: %v`. The API server answered.
+    // the kubelet ends the TLS handshake with an internal_error alert when it has no serving
+    // certificate: serverTLSBootstrap (rotate-server-certificates) is on and its CSR
+    // (kubernetes.io/kubelet-serving) was never approved (k8s.io/client-go
+    // util/certificate/certificate_manager.go leaves GetCertificate without one; Go's
+    // crypto/tls sends alertInternalError). `kubectl logs/exec` print it inside the API
+    // server's answer (Netcracker/KubeMarine documentation/Troubleshooting.md; kubeadm docs
+    // "Enabling signed kubelet serving certificates")
+    Entry::new("apiserver.kubelet-serving-cert-missing", F::Client,
+        "remote error: tls: internal error",
+        GO, "src/crypto/tls/alert.go (alertInternalError, sent by the kubelet's TLS server without a serving certificate)", "v1.8+")
+        .to(K::Known, "apiserver-kubelet-unreachable", Warning).group("apiserver-backend").exclusive()
+        .says("the node's kubelet has no serving certificate, so it ends every TLS handshake on port 10250 (logs, exec, port-forward, metrics-server scrapes): it requests one from the cluster (serverTLSBootstrap / rotate-server-certificates) and that certificate signing request is pending, never approved", "approve the kubelet serving CSRs: `kubectl get csr | grep kubelet-serving` then `kubectl certificate approve <csr-name>` for each node (they are not approved automatically; an approver such as kubelet-csr-approver can do it), or turn serverTLSBootstrap off to keep self-signed kubelet certificates"),
     Entry::new("apiserver.backend-dial-failed", F::Client,
         "error dialing backend: {error}",
         "kubernetes/apimachinery", "pkg/util/proxy/upgradeaware.go (UpgradeAwareHandler dial)", "v1.8+")
@@ -2367,6 +3050,48 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
         .says("the API server's aggregator cannot reach the APIService backend at {url} ({error}): the backing pod is not Ready, or the control plane cannot reach the pod network (for metrics-server on EKS with a custom CNI or Calico: hostNetwork: true; firewall or security group from the control plane to the pod's port)", APISERVICE_REMEDY)
         .samples(&[("url", "https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1:"), ("error", "Get \"https://10.0.0.5:443/apis/metrics.k8s.io/v1beta1\": dial tcp 10.0.0.5:443: i/o timeout")]),
+    // The aggregator's availability condition of an APIService (`kubectl describe apiservice`
+    // Message, `-o yaml` status.conditions[].message; kube-aggregator
+    // pkg/controllers/status available_controller.go, remote/remote_available_controller.go
+    // from v1.30: Reason ServiceNotFound `service/%s in %q is not present`, MissingEndpoints
+    // `endpoints for service/%s in %q have no addresses with port name %q`, `endpointslices
+    // for ...` once it reads EndpointSlices) and `kubectl get apiservices`' AVAILABLE column
+    // (`False (MissingEndpoints)`, read by classify::backends::apiservice_rows).
+    Entry::new("apiservice.service-not-found", F::Client,
+        "service/{service:w} in {namespace:w} is not present",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/status/available_controller.go (ServiceNotFound)", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("an APIService points at the Service {service} in {namespace}, which does not exist (ServiceNotFound): every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("service", "metrics-server"), ("namespace", "\"kube-system\"")]),
+    Entry::new("apiservice.missing-endpoints", F::Client,
+        "for service/{service:w} in {namespace:w} have no addresses with port name {port:w}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/status/available_controller.go (MissingEndpoints)", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the Service {service} in {namespace} behind an APIService has no ready endpoint on port {port} (MissingEndpoints): its pods are not Ready or do not run, so every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("service", "metrics-server"), ("namespace", "\"kube-system\""), ("port", "\"https\"")]),
+    Entry::new("apiservice.table-unavailable", F::Client,
+        "{apiservice:w} {service:w} False ({reason:w})",
+        K8S, "staging/src/k8s.io/kube-aggregator (kubectl get apiservices: NAME SERVICE AVAILABLE AGE)", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the APIService {apiservice} (Service {service}) is not available: {reason}, so every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("apiservice", "v1beta1.metrics.k8s.io"), ("service", "kube-system/metrics-server"), ("reason", "MissingEndpoints")]),
+    // the API server's proxy to an aggregated API whose Service it cannot resolve
+    // (kube-aggregator pkg/apiserver/handler_proxy.go `error resolving %s/%s: %v`), and the
+    // OpenAPI aggregation failing on the same backend (kube-aggregator
+    // pkg/controllers/openapi/controller.go v1.27+: `Error updating APIService %q with err:
+    // %v`, `failed to download %v: %v`)
+    Entry::new("apiservice.proxy-resolve-failed", F::Client,
+        "error resolving {service:w}: {error}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/apiserver/handler_proxy.go", "v1.10+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server cannot resolve the Service {service} of an aggregated API ({error}): the APIService points at a Service that does not exist or has no usable address, so every request for its API group fails with 503", APISERVICE_REMEDY)
+        .samples(&[("service", "kube-system/metrics-server"), ("error", "service \"metrics-server\" not found")]),
+    Entry::new("apiservice.openapi-download-failed", F::Client,
+        "Error updating APIService {apiservice:w} with err: failed to download {name:w}: {error}",
+        K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/openapi/controller.go", "v1.27+")
+        .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
+        .says("the API server's aggregator cannot read the OpenAPI spec of the APIService {apiservice}: its backend does not answer ({error})", APISERVICE_REMEDY)
+        .samples(&[("apiservice", "\"v1beta1.metrics.k8s.io\""), ("name", "v1beta1.metrics.k8s.io"), ("error", "failed to retrieve openAPI spec, http error: ResponseCode: 503, Body: service unavailable")]),
     Entry::new("apiservice.openapi-failed", F::Client,
         "loading OpenAPI spec for \"{apiservice}\" failed with: {error}",
         K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/openapi/controller.go", "v1.10+")
@@ -2594,6 +3319,35 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/crypto/x509/verify.go (CertificateInvalidError Expired)", "Go 1.x")
         .to(K::TlsExpired, "cluster-tls-untrusted", Error).group("tls")
         .says("the certificate is outside its validity window (expired, or the client clock is wrong)", "compare clocks first, then the certificate's NotBefore/NotAfter"),
+    // ------------------------------------------------------------------ Go x509 / TLS (sweep)
+    // src/crypto/x509/verify.go HostnameError.Error: a certificate without SANs for the name
+    // (`x509: certificate is not valid for any names, but wanted to match %s`), an IP address
+    // not in the IP SANs (`x509: cannot validate certificate for %s because it doesn't contain
+    // any IP SANs`), and a certificate with only a Common Name (Go 1.15-1.16 `x509: certificate
+    // relies on legacy Common Name field, use SANs or temporarily enable Common Name matching
+    // with GODEBUG=x509ignoreCN=0`, Go 1.17+ `..., use SANs instead`)
+    Entry::new("go.x509-no-ip-sans", F::Client,
+        "x509: cannot validate certificate for {wanted:w} because it doesn't contain any IP SANs",
+        GO, "src/crypto/x509/verify.go (HostnameError)", "Go 1.x")
+        .to(K::TlsNameMismatch, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate has no IP SANs, so it is not valid for the address {wanted}", "connect with a DNS name in the certificate's SANs, or re-issue the serving certificate with {wanted} as an IP SAN")
+        .samples(&[("wanted", "10.0.0.10")]),
+    Entry::new("go.x509-no-names", F::Client,
+        "x509: certificate is not valid for any names, but wanted to match {wanted:w}",
+        GO, "src/crypto/x509/verify.go (HostnameError)", "Go 1.x")
+        .to(K::TlsNameMismatch, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate has no subject alternative names, so it is not valid for {wanted}", "re-issue the serving certificate with {wanted} in its SANs")
+        .samples(&[("wanted", "api.example.com")]),
+    Entry::new("go.x509-legacy-cn", F::Client,
+        "x509: certificate relies on legacy Common Name field, use SANs",
+        GO, "src/crypto/x509/verify.go (HostnameError)", "Go 1.15+")
+        .to(K::TlsNameMismatch, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate names the host only in its Common Name, which Go 1.15+ clients no longer accept: it has no subject alternative names", "re-issue the serving certificate with the host name (and IP address) in its SANs (`openssl x509 -noout -ext subjectAltName -in <cert>` shows none today)"),
+    Entry::new("go.x509-key-usage", F::Client,
+        "x509: certificate specifies an incompatible key usage",
+        GO, "src/crypto/x509/verify.go (CertificateInvalidError IncompatibleUsage)", "Go 1.x")
+        .to(K::TlsUntrusted, "cluster-tls-untrusted", Error).group("tls")
+        .says("the certificate's extended key usage does not allow this use (a client certificate served as a server certificate, or the reverse)", "re-issue the certificate with the right extended key usage (serverAuth for a server, clientAuth for a client)"),
     Entry::new("go.http-to-https", F::Client,
         "Client sent an HTTP request to an HTTPS server.",
         GO, "src/net/http/server.go", "Go 1.x")
@@ -2624,6 +3378,71 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes/client-go", "tools/clientcmd/client_config.go", "v1.8+")
         .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
         .says("no kubeconfig was found", "set KUBECONFIG or pass --kubeconfig"),
+    // ------------------------------------------------------------------ client-go exec credential plugins
+    // staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go: the kubeconfig user's
+    // exec plugin is not installed (`exec: executable %s not found`, v1.22+, with the hint
+    // `It looks like you are trying to use a client-go credential plugin that is not
+    // installed`), fails (`exec: executable %s failed with exit code %d`), or names an
+    // apiVersion client-go no longer knows (`exec plugin: invalid apiVersion %q`:
+    // client.authentication.k8s.io/v1alpha1 was removed in v1.24)
+    Entry::new("client.exec-plugin-not-found", F::Client,
+        "exec: executable {command:w} not found",
+        K8S, "staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go", "v1.22+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("exec-plugin")
+        .says("the kubeconfig's user runs the credential plugin {command}, which is not installed (or not in PATH) where the client runs, so no request is sent", "install {command} where kubectl runs (EKS: the AWS CLI v2 or aws-iam-authenticator; AKS: kubelogin; GKE: gke-gcloud-auth-plugin) and put it in PATH, or regenerate the kubeconfig on this machine (`aws eks update-kubeconfig`, `az aks get-credentials`, `gcloud container clusters get-credentials`)")
+        .samples(&[("command", "aws")]),
+    Entry::new("client.exec-plugin-not-installed-hint", F::Client,
+        "It looks like you are trying to use a client-go credential plugin that is not installed.",
+        K8S, "staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go", "v1.22+").complete(),
+    Entry::new("client.exec-plugin-failed", F::Client,
+        "exec: executable {command:w} failed with exit code {code:w}",
+        K8S, "staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go", "v1.22+")
+        .to(K::Unauthorized, "cluster-unauthorized", Error).group("exec-plugin")
+        .says("the kubeconfig's credential plugin {command} exits with code {code}, so the client gets no credentials (the login expired, the cloud CLI is not logged in, or the plugin's arguments are wrong)", "run the plugin's login where kubectl runs (`aws sso login` / `aws configure`, `az login` then `kubelogin convert-kubeconfig`, `gcloud auth login`), then retry; its own output above says why it failed")
+        .samples(&[("command", "kubelogin"), ("code", "1")]),
+    Entry::new("client.exec-plugin-api-version", F::Client,
+        "exec plugin: invalid apiVersion \"{api_version}\"",
+        K8S, "staging/src/k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go", "v1.24+ (v1alpha1 removed)")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("exec-plugin")
+        .says("the kubeconfig's exec plugin asks for apiVersion {api_version}, which this kubectl/client-go no longer supports (client.authentication.k8s.io/v1alpha1 was removed in v1.24)", "regenerate the kubeconfig with a current cloud CLI (`aws eks update-kubeconfig --name <cluster>` with AWS CLI 1.24+/2.7+ writes client.authentication.k8s.io/v1beta1), or edit the user's exec.apiVersion to client.authentication.k8s.io/v1beta1")
+        .samples(&[("api_version", "client.authentication.k8s.io/v1alpha1")]),
+    // kubectl cannot read its kubeconfig (staging/src/k8s.io/client-go/tools/clientcmd/loader.go
+    // `error loading config file %q: %v`, v1.8+)
+    Entry::new("client.kubeconfig-load-failed", F::Client,
+        "error loading config file \"{file}\": {error}",
+        K8S, "staging/src/k8s.io/client-go/tools/clientcmd/loader.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .says("kubectl cannot read its kubeconfig {file} ({error}), so it has no cluster to talk to", "fix the file: `permission denied` after `sudo cp /etc/kubernetes/admin.conf` needs `sudo chown $(id -u):$(id -g) {file}`; a YAML error means the file was mangled (copy it again: `kubectl config view --raw` on a working machine)")
+        .samples(&[("file", "/root/.kube/config"), ("error", "yaml: line 5: mapping values are not allowed in this context")]),
+    // clientcmd's validation of a kubeconfig whose user or cluster names files it cannot read
+    // (staging/src/k8s.io/client-go/tools/clientcmd/validation.go `unable to read %v %v for %v
+    // due to %w`, printed by kubectl as `Error in configuration: ...`): relative paths of a
+    // copied kubeconfig, a minikube profile removed
+    Entry::new("client.kubeconfig-file-unreadable", F::Client,
+        "unable to read {what:w} {file:w} for {name:w} due to {error}",
+        K8S, "staging/src/k8s.io/client-go/tools/clientcmd/validation.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .says("the kubeconfig names the {what} file {file} for {name}, which cannot be read ({error}): the kubeconfig was copied without its certificate files, refers to them by a path relative to another directory, or the profile that wrote them was deleted", "embed the files in the kubeconfig (`kubectl config view --raw --flatten > flat.yaml` on the machine that has them) or fix the path in the kubeconfig; for minikube recreate the profile (`minikube start`) or `minikube update-context`")
+        .samples(&[("what", "client-cert"), ("file", "/home/user/.minikube/client.crt"), ("name", "minikube"), ("error", "open /home/user/.minikube/client.crt: no such file or directory")]),
+    // kubectl with a kubeconfig that selects no context, or a context it does not have
+    // (staging/src/k8s.io/client-go/tools/clientcmd/validation.go ErrNoContext `context was
+    // not found`, `current-context is not set`; kubectl config use-context `no context exists
+    // with the name: %q`), and a KUBECONFIG naming a file that does not exist (clientcmd
+    // loader.go `Config not found: %s`): kubectl then falls back to localhost:8080
+    Entry::new("client.current-context-unset", F::Client,
+        "current-context is not set",
+        K8S, "staging/src/k8s.io/client-go/tools/clientcmd/validation.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config"),
+    Entry::new("client.no-context-named", F::Client,
+        "no context exists with the name: {context}",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/config/use_context.go", "v1.8+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
+        .samples(&[("context", "\"prod\"")]),
+    Entry::new("client.kubeconfig-not-found", F::Client,
+        "Config not found: {file:w}",
+        K8S, "staging/src/k8s.io/client-go/tools/clientcmd/loader.go", "v1.8+")
+        .to(K::NoUsableKubeconfig, "cluster-unreachable", Error).group("config")
+        .samples(&[("file", "/etc/kubernetes/admin.conf")]),
     Entry::new("go.invalid-port", F::Client,
         "invalid port \"{port}\" after host",
         GO, "src/net/url/url.go", "Go 1.x")
@@ -2835,6 +3654,86 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a LimitRange's max {resource} per {type} is {value}, and the limits exceed it", "lower the limits to at most {value}")
         .samples(&[("resource", "memory"), ("type", "container"), ("value", "500Mi")]),
+    // Dynamic Resource Allocation fields the API server or kubectl does not know: the
+    // server's field validation (apimachinery `strict decoding error: unknown field "<path>"`
+    // in Strict mode, `Warning: unknown field "<path>"` in Warn mode, k8s.io/apiserver
+    // pkg/endpoints/handlers/fieldmanager / apimachinery pkg/runtime/serializer, v1.25+) and
+    // kubectl's client-side OpenAPI validation before v1.25 (`ValidationError(Pod.spec):
+    // unknown field "resourceClaims" in io.k8s.api.core.v1.PodSpec`, k8s.io/kubectl
+    // pkg/util/openapi/validation). PodSpec.resourceClaims and ResourceRequirements.claims
+    // exist from v1.26 (pkg/apis/core/types.go); an API server with the
+    // DynamicResourceAllocation gate off keeps them out silently (pkg/api/pod/util.go
+    // dropDisabledDynamicResourceAllocationFields).
+    Entry::new("dra.unknown-field-resource-claims-client", F::Client,
+        "unknown field \"resourceClaims\" in io.k8s.api.core.v1.PodSpec",
+        K8S, "staging/src/k8s.io/kubectl/pkg/util/openapi/validation (client-side validation before v1.25); field from pkg/apis/core/types.go v1.26", "kubectl before v1.25 with a v1.26+ manifest")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("kubectl's schema does not know the pod's DRA field resourceClaims: the kubectl (or the server's OpenAPI it validates against) predates Dynamic Resource Allocation (Kubernetes before v1.26)", "upgrade kubectl and the control plane to a release with DRA (v1.26 alpha with the DynamicResourceAllocation feature gate and the resource.k8s.io API in --runtime-config, v1.32 beta, v1.34 GA), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead; `kubectl version` shows both versions"),
+    Entry::new("dra.unknown-field-container-claims-client", F::Client,
+        "unknown field \"claims\" in io.k8s.api.core.v1.ResourceRequirements",
+        K8S, "staging/src/k8s.io/kubectl/pkg/util/openapi/validation (client-side validation before v1.25); field from pkg/apis/core/types.go v1.26", "kubectl before v1.25 with a v1.26+ manifest")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("kubectl's schema does not know the containers' DRA field resources.claims: it predates Dynamic Resource Allocation (Kubernetes before v1.26)", "upgrade kubectl and the control plane to a release with DRA (v1.26+ with the DynamicResourceAllocation feature gate, v1.34+ on by default), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead"),
+    Entry::new("dra.unknown-field-resource-claims", F::Client,
+        "unknown field \"{path:w}resourceClaims\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/runtime/serializer (strict decoding), staging/src/k8s.io/kubectl/pkg/util/openapi/validation; field from pkg/apis/core/types.go v1.26", "v1.26+ manifests on older servers")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the API server (or kubectl's schema) does not know the pod's DRA field {path}resourceClaims: it predates Dynamic Resource Allocation (Kubernetes before v1.26), so the ResourceClaims are dropped or refused and the pod can never get its device", "upgrade the control plane (and kubectl) to a release with DRA (v1.26 alpha with the DynamicResourceAllocation feature gate and the resource.k8s.io API in --runtime-config, v1.32 beta, v1.34 GA), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead; `kubectl version` shows both versions")
+        .samples(&[("path", "spec.")]),
+    Entry::new("dra.unknown-field-container-claims", F::Client,
+        "unknown field \"{path:w}claims\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/runtime/serializer (strict decoding), staging/src/k8s.io/kubectl/pkg/util/openapi/validation; field from pkg/apis/core/types.go v1.26", "v1.26+ manifests on older servers")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the API server (or kubectl's schema) does not know the containers' DRA field {path}claims (resources.claims): it predates Dynamic Resource Allocation (Kubernetes before v1.26), so the container is not given its ResourceClaim", "upgrade the control plane (and kubectl) to a release with DRA (v1.26+ with the DynamicResourceAllocation feature gate, v1.34+ on by default), or request the device through the device plugin's extended resource (limits: nvidia.com/gpu) instead")
+        .samples(&[("path", "spec.containers[0].resources.")]),
+    // A resource.k8s.io kind or version the API server does not serve (kubectl's REST mapper,
+    // k8s.io/apimachinery pkg/api/meta NoKindMatchError: `no matches for kind %q in version
+    // %q`): DRA's API group is off (--runtime-config, feature gate) or the driver's manifests
+    // are for another release (v1alpha2 in v1.26-v1.30, v1alpha3 v1.31, v1beta1 v1.32+,
+    // v1beta2 v1.33+, v1 v1.34+).
+    Entry::new("dra.kind-not-served", F::Client,
+        "no matches for kind \"{kind:w}\" in version \"resource.k8s.io/{version}\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/api/meta/errors.go (NoKindMatchError)", "v1.26+ manifests")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the API server does not serve {kind} in resource.k8s.io/{version}: the DRA API group is not enabled (--runtime-config=resource.k8s.io/{version}=true and the DynamicResourceAllocation feature gate before v1.34), or the manifests were written for another Kubernetes release (v1alpha2 in v1.26-v1.30, v1alpha3 in v1.31, v1beta1 from v1.32, v1beta2 from v1.33, v1 from v1.34), so no ResourceClaim exists for the pods", "`kubectl api-versions | grep resource.k8s.io` lists what the server serves: use the DRA driver release (Helm chart) made for this Kubernetes version, or enable the API group and feature gate on kube-apiserver, kube-controller-manager, kube-scheduler and the kubelets")
+        .samples(&[("kind", "ResourceClaimTemplate"), ("version", "v1beta1")]),
+    // The NVIDIA DRA driver's own parameter kinds of its classic-DRA releases (GpuClaimParameters,
+    // MigDeviceClaimParameters, ComputeDomain... in gpu.resource.nvidia.com/v1alpha1, CRDs of
+    // NVIDIA/k8s-dra-driver deployments/helm up to v0.1; the structured-parameters releases
+    // (v25.x) dropped the claim-parameter CRDs): a demo spec of another driver release.
+    Entry::new("dra.nvidia-driver-crd-not-served", F::Client,
+        "no matches for kind \"{kind:w}\" in version \"gpu.resource.nvidia.com/{version}\"",
+        "NVIDIA/k8s-dra-driver", "deployments/helm/k8s-dra-driver/crds (gpu.resource.nvidia.com CRDs), apimachinery pkg/api/meta/errors.go (NoKindMatchError)", "driver v0.1 (classic DRA) specs on other releases")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the cluster has no {kind} kind in gpu.resource.nvidia.com/{version}: the spec was written for the NVIDIA DRA driver's classic-DRA releases (claim parameters as CRDs, Kubernetes v1.26-v1.30), while the installed driver release does not install that CRD (structured parameters: requests with deviceClassName, selectors and config in the ResourceClaim itself), so the claims that use it are never created", "use the demo specs of the installed driver release (the same tag as the Helm chart), or install the driver release the specs were written for; `kubectl get crd | grep gpu.resource.nvidia.com` lists what the installed driver serves")
+        .samples(&[("kind", "GpuClaimParameters"), ("version", "v1alpha1")]),
+    // A pod claim entry that names neither a claim nor a template (pkg/apis/core/validation
+    // validatePodResourceClaim, v1.28+ after the `source` struct was flattened): a manifest in
+    // the v1.26-v1.27 alpha schema (`source: {resourceClaimTemplateName: x}`) loses `source` as
+    // an unknown field on a newer server (kubernetes#131877).
+    Entry::new("dra.pod-claim-names-nothing", F::Admission,
+        "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+        K8S, "pkg/apis/core/validation/validation.go (validatePodResourceClaim)", "v1.28+")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("an entry of the pod's spec.resourceClaims names neither a ResourceClaim nor a ResourceClaimTemplate as the API server received it: the manifest most likely uses the v1.26-v1.27 alpha schema (`source: {resourceClaimTemplateName: ...}`), whose `source` field newer servers (v1.28+, where the names sit directly on the entry) do not know and drop, or a webhook removed the name; no pod is created", "write the entry as `- name: <name>` with `resourceClaimTemplateName: <template>` (or `resourceClaimName: <claim>`) directly under it, without `source:`; `kubectl apply --dry-run=server --validate=strict -f <manifest>` names the unknown field"),
+    // A container names a claim the pod spec does not hold (pkg/apis/core/validation
+    // validateResourceClaimNames: `<path>.claims[i]: Not found: "<name>": must be one of the
+    // names in pod.spec.resourceClaims which is empty` or `...: <names>`).
+    Entry::new("dra.claim-not-in-pod", F::Admission,
+        "must be one of the names in pod.spec.resourceClaims{rest}",
+        K8S, "pkg/apis/core/validation/validation.go (validateResourceClaimNames)", "v1.26+")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("a container's resources.claims names a claim that pod.spec.resourceClaims does not hold{rest}: when the manifest has both, something between kubectl and the API server dropped spec.resourceClaims, most often a mutating admission webhook built against Kubernetes API types older than v1.26 that re-encodes the whole pod (or the field was left out of the manifest)", "compare the manifest with `kubectl get mutatingwebhookconfigurations` and the webhooks' versions: upgrade (or exclude the namespace from) the webhook that re-writes pods; `kubectl create --dry-run=server -o yaml -f <manifest>` shows the pod as admission leaves it")
+        .samples(&[("rest", " which is empty")]),
+    // The kubelet has no DRA driver for the claim's allocation (pkg/kubelet/cm/dra/plugin:
+    // `plugin name %s not found in the list of registered DRA plugins`, v1.26-v1.31; `plugin
+    // %s not found in the list of registered DRA plugins or not connected` later).
+    Entry::new("dra.kubelet-driver-not-registered", F::Kubelet,
+        "{driver:w} not found in the list of registered DRA plugins",
+        K8S, "pkg/kubelet/cm/dra/plugin/plugins_store.go, registration.go (NewDRAPluginClient)", "v1.26+")
+        .to(K::Known, "pod-resource-claims-dropped", Error).group("dra-fields")
+        .says("the kubelet cannot prepare the pod's ResourceClaim: DRA driver {driver} has not registered with the kubelet on this node (its kubelet-plugin pod is not running there, or registers under another name or a plugin directory the kubelet does not watch)", "check the DRA driver's kubelet-plugin DaemonSet pod on the node (`kubectl get pods -A -o wide | grep -i dra`) and its log; the socket appears in /var/lib/kubelet/plugins_registry/ once it registers")
+        .samples(&[("driver", "gpu.nvidia.com")]),
     // API validation of a container's resources (pkg/apis/core/validation/validation.go
     // `ValidateResourceRequirements`, v1.2+; `... limit of <q>` appended in newer releases):
     // a request above the limit. With a LimitRange the limit is often not the pod's own: the
@@ -2846,6 +3745,29 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "limitrange-rejected", Error).group("limitrange")
         .says("a container's {resource} request ({value}) is above its {resource} limit; when the container sets no limit, the namespace's LimitRange default limit is filled in at admission and the request must not exceed it", "set limits.{resource} on the container at or above its request, or raise the LimitRange's default {resource} limit (`kubectl get limitrange -o yaml`)")
         .samples(&[("value", "\"2\""), ("resource", "cpu")]),
+    // API validation of an extended resource (pkg/apis/core/validation/validation.go
+    // `ValidateResourceRequirements` with helper `IsOvercommitAllowed` /
+    // `IsIntegerResourceName`): a resource that may not be overcommitted needs request ==
+    // limit (`must be equal to <res> limit`, v1.8+, ` of <limit>` appended in newer releases;
+    // v1.6-v1.7 said it of alpha.kubernetes.io/nvidia-gpu only), a limit whenever it has a
+    // request, and a whole quantity.
+    Entry::new("validation.extended-request-not-limit", F::Admission,
+        "Invalid value: {value}: must be equal to {resource:w} limit",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; v1.6-v1.8 pkg/api/validation)", "v1.6+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("the container's {resource} request ({value}) differs from its {resource} limit: {resource} is an extended resource, which cannot be overcommitted, so its request must equal its limit", "set requests.{resource} equal to limits.{resource} in the container, or drop the request and keep only limits.{resource} (the API server copies a limit into a missing request); when the workload's template already has them equal, remove the LimitRange default or defaultRequest for {resource} that changes the pod at admission (`kubectl get limitrange -n <namespace> -o yaml`)")
+        .samples(&[("value", "\"1\""), ("resource", "nvidia.com/gpu")]),
+    Entry::new("validation.extended-limit-required", F::Admission,
+        "Required value: Limit must be set for non overcommitable resources",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceRequirements; kubernetes#57170)", "v1.10+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("a container requests an extended resource (or hugepages) without a limit: such a resource cannot be overcommitted, so it needs a limit equal to the request", "put the extended resource under limits (nvidia.com/gpu: N), with or without the same value under requests"),
+    Entry::new("validation.extended-not-integer", F::Admission,
+        ".resources.{field:w}: Invalid value: {value}: must be an integer",
+        K8S, "pkg/apis/core/validation/validation.go (ValidateResourceQuantityValue, IsIntegerResourceName)", "v1.8+")
+        .to(K::Known, "pod-extended-resource-invalid", Error).group("validation-extended")
+        .says("a container asks for a fractional extended resource ({field} = {value}): extended resources are counted in whole devices", "give the extended resource a whole number; to share one GPU among pods use the device plugin's time-slicing or MPS, MIG, or a sharing scheduler (HAMi) and its own resource names")
+        .samples(&[("field", "requests[nvidia.com/gpu]"), ("value", "\"500m\"")]),
     // the Priority admission plugin (kubernetes/kubernetes
     // plugin/pkg/admission/priority/admission.go `admitPod`, `validatePriorityClass`) and the
     // PriorityClass validation (pkg/apis/scheduling/validation/validation.go
@@ -3153,6 +4075,14 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::QueueAdmission, "pod-unschedulable", Warning).group("kueue-quota")
         .says("Kueue can never admit the workload as it is: its pod sets together ask for more {resource} ({previous} + {request}) than flavor {flavor} can ever give ({max}, nominal quota plus borrowing)", "raise nominalQuota (or borrowingLimit) for {resource} in {flavor}, or request less")
         .samples(&[("resource", "nvidia.com/gpu"), ("flavor", "a100"), ("previous", "4"), ("request", "8"), ("max", "8")]),
+    // The ClusterQueue CRD's validation of a flavor that does not list every covered resource
+    // (apis/kueue/v1beta1 and v1beta2 clusterqueue_types.go XValidation on ResourceGroup),
+    // as the API server prints a CEL rule's message.
+    Entry::new("kueue.flavor-resources-mismatch", F::Kueue,
+        "flavors must have the same number of resources as the coveredResources",
+        "kubernetes-sigs/kueue", "apis/kueue/v1beta2/clusterqueue_types.go (ResourceGroup XValidation)", "v0.9+")
+        .to(K::QueueAdmission, "pod-unschedulable", Error)
+        .says("the API server refuses the ClusterQueue: a flavor of one of its resourceGroups does not list every resource of coveredResources (each flavor needs a nominalQuota entry for each covered resource, in the same order), so the queue is not created or keeps its old quotas and workloads asking for the missing resource are not admitted", "give every flavor of the resourceGroup a `resources` entry (name and nominalQuota, 0 allowed) for each name in coveredResources, or remove the name from coveredResources; then apply the ClusterQueue again"),
     // Kueue's queue blockers: the Workload's QuotaReserved=False condition and its Pending
     // event (pkg/controller/core/workload_controller.go getQueueBlocker, the Stopped /
     // terminating cases above it; pkg/scheduler/scheduler.go inadmissibleMsg; namespace
@@ -3342,6 +4272,19 @@ pub static ENTRIES: &[Entry] = &[
         "volcano-sh/volcano", "pkg/scheduler/api/devices/nvidia/vgpu/device_info.go (FilterNode)", "v1.8+")
         .complete(),
     // ------------------------------------------------------------------ Karmada / kubefed / OCM
+    // karmadactl register (pkg/karmadactl/register/register.go, v1.8+): a member of that name
+    // is already registered, or no CA pin was given for the bootstrap discovery
+    Entry::new("karmada.register.name-exists", F::Karmada,
+        "failed to register as cluster with name {cluster:w} already exists",
+        "karmada-io/karmada", "pkg/karmadactl/register/register.go", "v1.8+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-register")
+        .says("the Karmada control plane already has a member cluster named {cluster}, so this cluster cannot register under that name (an earlier registration or join of the same or another cluster)", "pick another name (`karmadactl register ... --cluster-name <name>`), or remove the old member first (`karmadactl unregister {cluster}` for a Pull-mode member, `karmadactl unjoin {cluster}` for a Push-mode one) and register again")
+        .samples(&[("cluster", "member1")]),
+    Entry::new("karmada.register.ca-hash-required", F::Karmada,
+        "need to verify CACertHashes, or set --discovery-token-unsafe-skip-ca-verification=true",
+        "karmada-io/karmada", "pkg/karmadactl/register/register.go", "v1.8+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-register")
+        .says("`karmadactl register` was given no --discovery-token-ca-cert-hash, so it cannot trust the Karmada API server it discovers", "use the full command printed by `karmadactl token create --print-register-command` on the Karmada control plane (it carries --discovery-token-ca-cert-hash sha256:...)"),
     Entry::new("karmada.cluster-not-reachable", F::Karmada,
         "cluster is not reachable",
         "karmada-io/karmada", "pkg/controllers/status/cluster_status_controller.go", "v1.0+")
@@ -3355,6 +4298,20 @@ pub static ENTRIES: &[Entry] = &[
         "karmada-io/karmada", "pkg/karmadactl/util/...(proxy to member clusters)", "v1.2+")
         .to(K::ClusterNotReachable, "cluster-unreachable", Error).group("member")
         .says("karmadactl cannot reach member cluster {cluster} through the Karmada API (authorization or network)", "check the member's Ready condition (`kubectl get clusters`) and the karmada-controller-manager or karmada-agent log for the cluster health check error"),
+    // karmadactl join's wrappers around the Karmada API server's answer (karmada-io/karmada
+    // pkg/karmadactl/join/join.go `failed to create cluster(%s) object. error: %v`,
+    // pkg/util/cluster.go `Failed to create cluster(%s). error: %v`, `Failed to retrieve
+    // cluster(%s). error: %v`; before v1.2 lowercase and without the name): the inner error
+    // carries the meaning (`the server is currently unable to handle the request (get
+    // clusters.cluster.karmada.io ...)`: karmada-aggregated-apiserver unavailable)
+    Entry::new("karmada.join.create-cluster-failed", F::Karmada,
+        "ailed to create cluster({cluster}. error: {error}",
+        "karmada-io/karmada", "pkg/karmadactl/join/join.go, pkg/util/cluster.go (CreateClusterObject)", "v0.5+")
+        .samples(&[("cluster", "member1) object"), ("error", "the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)")]),
+    Entry::new("karmada.join.retrieve-cluster-failed", F::Karmada,
+        "ailed to retrieve cluster({cluster}. error: {error}",
+        "karmada-io/karmada", "pkg/util/cluster.go (GetClusterWithKarmadaClient)", "v0.5+")
+        .samples(&[("cluster", "member1)"), ("error", "the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)")]),
     Entry::new("kubefed.cluster-not-reachable", F::Karmada,
         "ClusterNotReachable",
         "kubernetes-retired/kubefed", "pkg/controller/kubefedcluster/clusterclient.go", "v0.1+")
@@ -3412,6 +4369,79 @@ pub static ENTRIES: &[Entry] = &[
         "rancher/rancher", "pkg/dialer/factory.go (clusterDialer); pkg/capr/planner (status)", "v2.0+")
         .to(K::Known, "agent-registration-failed", Error)
         .says("the Rancher server has no tunnel from the downstream cluster's cattle-cluster-agent: the agent is not running there or cannot reach Rancher's server-url (seen during provisioning for a few minutes; a cause when it persists)", "in the downstream cluster `kubectl -n cattle-system get pods -l app=cattle-cluster-agent` and `kubectl -n cattle-system logs -l app=cattle-cluster-agent`: its first error (server-url not resolvable or loopback, /ping not reachable, CA checksum) names the fix; the agent must reach Rancher's server-url over 443 from the pods"),
+    // ------------------------------------------------------------------ Rancher agent: websocket and TLS checks (sweep)
+    // rancher/remotedialer client.go ConnectToProxy: the agent's websocket to
+    // wss://<server-url>/v3/connect[/register] is refused by Rancher (`Failed to connect to
+    // proxy. Response status: %v - %v. Response body: %s`) or never answered (`Failed to
+    // connect to proxy. Empty dialer response`, the dial error in logrus' error field);
+    // `Remotedialer proxy error` when an open tunnel breaks. A 400 `the object has been
+    // modified` is an optimistic-concurrency conflict of the registration, retried (seen while
+    // the cluster provisions successfully).
+    Entry::new("rancher.proxy-conflict", F::Rancher,
+        "Failed to connect to proxy. Response status: {code:w} - {status}. Response body: Operation cannot be fulfilled on {object}: the object has been modified",
+        "rancher/remotedialer", "client.go (ConnectToProxy)", "all")
+        .to(K::Known, "agent-registration-failed", Info).group("rancher-proxy")
+        .says("Rancher answered the agent's registration with a conflict on {object} (two updates of the same object): the agent retries and this passes on its own", "nothing if the cluster becomes Active; if it repeats for minutes, restart the agent pod (`kubectl -n cattle-system rollout restart deploy/cattle-cluster-agent`)")
+        .samples(&[("code", "400"), ("status", "400 Bad Request"), ("object", "nodes.management.cattle.io \"m-0000\"")]),
+    Entry::new("rancher.proxy-unauthorized", F::Rancher,
+        "Failed to connect to proxy. Response status: 401 - 401 Unauthorized. Response body: {body} error=\"",
+        "rancher/remotedialer", "client.go (ConnectToProxy)", "all")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy")
+        .says("Rancher rejects the agent's registration token ({body}): the cluster was deleted or re-imported in Rancher, or the agent's cattle-credentials secret belongs to an earlier registration", "register the cluster again with the command Rancher shows now (Cluster Management > the cluster > Registration), which re-creates the cattle-credentials secret; for a deleted cluster import it anew after removing the old cattle-system namespace")
+        .samples(&[("body", "failed authentication")]),
+    Entry::new("rancher.proxy-refused", F::Rancher,
+        "Failed to connect to proxy. Response status: {code:w} - {status}. Response body: {body} error=\"",
+        "rancher/remotedialer", "client.go (ConnectToProxy)", "all")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy")
+        .says("Rancher refuses the agent's websocket ({status}: {body}): the cluster the agent registers for is unknown to this Rancher (deleted, or the agent was installed from another Rancher) or a proxy in between answers instead of Rancher", "register the cluster again with the command Rancher shows now (Cluster Management > the cluster > Registration); if the answer is not Rancher's, let the websocket (wss://<server-url>/v3/connect) through the proxy or load balancer")
+        .samples(&[("code", "400"), ("status", "400 Bad Request"), ("body", "cluster not found")]),
+    Entry::new("rancher.proxy-empty-response", F::Rancher,
+        "Failed to connect to proxy. Empty dialer response{sep}error=\"{error}\"",
+        "rancher/remotedialer", "client.go (ConnectToProxy)", "all")
+        .samples(&[("sep", "\" "), ("error", "dial tcp 10.0.0.1:443: connect: connection refused")]),
+    Entry::new("rancher.remotedialer-error", F::Rancher,
+        "Remotedialer proxy error{sep}error=\"{error}\"",
+        "rancher/remotedialer", "client.go (ClientConnect)", "all")
+        .to(K::Known, "agent-registration-failed", Warning).group("rancher-proxy")
+        .says("the agent's websocket tunnel to Rancher failed ({error}): Rancher cannot reach this cluster through the agent until it reconnects", "read the agent's line before it (`Failed to connect to proxy. Response status: ...` names Rancher's answer); if none, check that the agent reaches Rancher's server-url over 443 (a proxy or load balancer must pass websockets) and restart the agent pod")
+        .samples(&[("sep", "\" "), ("error", "websocket: bad handshake")]),
+    Entry::new("rancher.agent-config-unauthorized", F::Rancher,
+        "Error while getting agent config: invalid response 401: {body}",
+        "rancher/rancher", "pkg/rkenodeconfigclient/client.go", "v2.5+")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-config")
+        .says("Rancher rejects the agent's token when it asks for its configuration (401: {body}): the cluster was deleted or re-registered in Rancher, or the agent's cattle-credentials secret belongs to an earlier registration", "register the cluster again with the command Rancher shows now (Cluster Management > the cluster > Registration), which re-creates the cattle-credentials secret; for an imported Harvester or RKE2 cluster re-run the registration URL from Rancher")
+        .samples(&[("body", "Unauthorized 401: must authenticate")]),
+    Entry::new("rancher.agent-config-error", F::Rancher,
+        "Error while getting agent config: invalid response {code:w}: {body}",
+        "rancher/rancher", "pkg/rkenodeconfigclient/client.go", "v2.5+")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-config")
+        .says("Rancher answers the agent's configuration request with HTTP {code} ({body}): the agent is registered but Rancher cannot serve its configuration", "read Rancher's own log for the cluster (`kubectl -n cattle-system logs -l app=rancher` in Rancher's cluster) and re-run the registration command if the cluster was changed in Rancher")
+        .samples(&[("code", "500"), ("body", "internal error")]),
+    // rancher/rancher cmd/agent/main.go: the agent's TLS check of server-url before it
+    // connects; the x509 error it wraps carries the class (cluster-tls-untrusted), these add
+    // Rancher's reading of it
+    Entry::new("rancher.agent-chain-incomplete", F::Rancher,
+        "Certificate chain is not complete, please check if all needed intermediate certificates are included in the server certificate{detail}error: {error}",
+        "rancher/rancher", "cmd/agent/main.go", "v2.3+")
+        .samples(&[("detail", " (in the correct order) and if the cacerts setting in Rancher either contains the correct CA certificate. Certificate information is displayed above. "), ("error", "Get \"https://rancher.example.com\": x509: certificate signed by unknown authority")]),
+    Entry::new("rancher.agent-cert-not-valid", F::Rancher,
+        "Server certificate is not valid, please check if the host has the correct time configured{detail}error: {error}",
+        "rancher/rancher", "cmd/agent/main.go", "v2.3+")
+        .samples(&[("detail", " and if the server certificate has a notAfter date and time in the future. Certificate information is displayed above. "), ("error", "Get \"https://rancher.example.com\": x509: certificate has expired or is not yet valid")]),
+    Entry::new("rancher.agent-cert-san", F::Rancher,
+        "Server certificate does not contain correct DNS and/or IP address entries in the Subject Alternative Names (SAN).{detail}error: {error}",
+        "rancher/rancher", "cmd/agent/main.go", "v2.3+")
+        .samples(&[("detail", " Certificate information is displayed above. "), ("error", "Get \"https://10.0.0.1\": x509: cannot validate certificate for 10.0.0.1 because it doesn't contain any IP SANs")]),
+    Entry::new("rancher.agent-issuer-mismatch", F::Rancher,
+        "Issuer of last certificate found in chain ({found}) does not match with CA certificate Issuer ({ca}).",
+        "rancher/rancher", "cmd/agent/main.go", "v2.3+")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-ca")
+        .says("the certificate chain Rancher serves ends at the issuer {found}, but the CA the agent was given (Rancher's cacerts setting) is issued by {ca}: the server certificate lacks its intermediates, or cacerts holds another CA", "serve the full chain on Rancher's ingress (server certificate first, then intermediates) and set Rancher's cacerts setting to the CA that issued it (empty for a publicly trusted CA); then re-run the registration command")
+        .samples(&[("found", "CN=rancher-intermediate"), ("ca", "CN=other-ca")]),
+    Entry::new("rancher.agent-could-not-connect", F::Rancher,
+        "Could not connect to {url:w}: {error}",
+        "rancher/rancher", "cmd/agent/main.go", "v2.3+")
+        .samples(&[("url", "https://rancher.example.com"), ("error", "dial tcp 10.0.0.1:443: connect: connection refused")]),
     // curl's own failure line, `curl: (<exit code>) <message>` (curl/curl src/tool_operate.c
     // / tool_main: `curl: (%d) %s`): a person's probe next to the real client's error; the
     // message carries the meaning (its own entries: `Could not resolve host`), the line is

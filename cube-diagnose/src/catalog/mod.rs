@@ -20,6 +20,8 @@
 pub mod accelerators;
 mod entries;
 #[cfg(test)]
+mod sweep;
+#[cfg(test)]
 mod version_wordings;
 
 use std::sync::OnceLock;
@@ -30,7 +32,7 @@ use crate::Severity;
 use crate::classify::SignalKind;
 
 pub use entries::ENTRIES;
-pub(crate) use entries::{NVML_LIBRARY_REMEDY, TOOLKIT_REMEDY};
+pub(crate) use entries::{CSR_APPROVAL_REMEDY, NVML_LIBRARY_REMEDY, TOOLKIT_REMEDY};
 
 /// The program (family of messages) an entry belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -275,7 +277,14 @@ impl Entry {
     /// This entry's cause and remedy with the values `signal` extracted filled in
     /// ([`Entry::fill`] over [`crate::classify::Signal::captures`]).
     pub fn cause_and_remedy(&self, signal: &crate::classify::Signal) -> (String, String) {
-        let caps = signal.captures();
+        let mut caps = signal.captures();
+        // a placeholder of the entry's own template that matched empty text (`{rest}` of
+        // `queue resource quota insufficient{rest}` on the bare message) is empty, not unknown
+        for name in self.compiled().holes() {
+            if !caps.iter().any(|(k, _)| k == name) {
+                caps.push((name.to_owned(), String::new()));
+            }
+        }
         (
             Self::fill(self.cause, &caps),
             Self::fill(self.remedy, &caps),
@@ -593,9 +602,11 @@ pub fn looks_like_error(line: &str) -> bool {
     }
     // a command-line flag names what it tunes (`--ignore-preflight-errors=...`), it reports
     // nothing
+    // nor does a configuration key (`"failOnInitError": true,` of a device plugin's config
+    // dump, `ignorePreflightErrors:`): a lower camel-case identifier, quoted or not
     let lower: String = t
         .split(' ')
-        .filter(|w| !w.starts_with("--"))
+        .filter(|w| !w.starts_with("--") && !is_config_key(w))
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
@@ -615,6 +626,16 @@ pub fn looks_like_error(line: &str) -> bool {
     ]
     .iter()
     .any(|w| lower.contains(w))
+}
+
+/// A lower camel-case identifier such as a JSON or YAML key (`"failOnInitError":`,
+/// `errorPolicy:`): starts with a lower-case letter, has an upper-case one, and is letters and
+/// digits only (quotes, a `:` and a `,` around it aside).
+fn is_config_key(word: &str) -> bool {
+    let w = word.trim_matches(|c: char| matches!(c, '"' | '\'' | ':' | ',' | '{' | '}'));
+    w.starts_with(|c: char| c.is_ascii_lowercase())
+        && w.chars().any(|c| c.is_ascii_uppercase())
+        && w.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// True when an unmatched line is an error by its own marking, not merely by its words: a klog
@@ -859,6 +880,15 @@ mod tests {
         assert!(closest("hello world").is_none());
         assert!(looks_like_error("E0101 12:00:00.000000 1 x.go:1] boom"));
         assert!(!looks_like_error("I0101 12:00:00.000000 1 x.go:1] fine"));
+        // a config key naming an error setting reports nothing (a device plugin's config dump)
+        assert!(!looks_like_error("    \"failOnInitError\": true,"));
+        assert!(!looks_like_error(
+            "2024-10-17T12:05:33.313Z     \"failOnInitError\": true,"
+        ));
+        assert!(!looks_like_error("  ignorePreflightErrors:"));
+        assert!(looks_like_error(
+            "error: failOnInitError is set and NVML failed"
+        ));
     }
 
     #[test]

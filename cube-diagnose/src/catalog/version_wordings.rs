@@ -329,6 +329,82 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
         "pod-unschedulable",
         "unbound",
     ),
+    // extended resources (pkg/apis/core/validation/validation.go ValidateResourceRequirements):
+    // v1.6-v1.7 of the alpha GPU only, v1.8+ any non-overcommitable resource, `of <n>` later
+    (
+        "The Pod \"cuda\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to alpha.kubernetes.io/nvidia-gpu limit",
+        "validation.extended-request-not-limit",
+        "pod-extended-resource-invalid",
+        "alpha.kubernetes.io/nvidia-gpu",
+    ),
+    (
+        "Error from server (Invalid): error when creating \"gpu.yaml\": Pod \"cuda\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit",
+        "validation.extended-request-not-limit",
+        "pod-extended-resource-invalid",
+        "containers[0]",
+    ),
+    (
+        "Warning  FailedCreate  5s (x12 over 16s)  replicaset-controller  Error creating: Pod \"infer-5d8f9-\" is invalid: spec.containers[0].resources.requests: Invalid value: \"1\": must be equal to nvidia.com/gpu limit of 2",
+        "validation.extended-request-not-limit",
+        "pod-extended-resource-invalid",
+        "LimitRange",
+    ),
+    (
+        "The Deployment \"infer\" is invalid: spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources",
+        "validation.extended-limit-required",
+        "pod-extended-resource-invalid",
+        "limits",
+    ),
+    (
+        "The Pod \"cuda\" is invalid: spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer",
+        "validation.extended-not-integer",
+        "pod-extended-resource-invalid",
+        "whole devices",
+    ),
+    // DRA fields the server does not know (apimachinery strict decoding / Warn mode, kubectl's
+    // pre-1.25 client validation) and API versions it does not serve
+    (
+        "Error from server (BadRequest): error when creating \"gpu-test1.yaml\": Pod in version \"v1\" cannot be handled as a Pod: strict decoding error: unknown field \"spec.resourceClaims\"",
+        "dra.unknown-field-resource-claims",
+        "pod-resource-claims-dropped",
+        "v1.26",
+    ),
+    (
+        "Warning: unknown field \"spec.containers[0].resources.claims\"",
+        "dra.unknown-field-container-claims",
+        "pod-resource-claims-dropped",
+        "resources.claims",
+    ),
+    (
+        "error: error validating \"gpu-test1.yaml\": error validating data: ValidationError(Pod.spec): unknown field \"resourceClaims\" in io.k8s.api.core.v1.PodSpec; if you choose to ignore these errors, turn validation off with --validate=false",
+        "dra.unknown-field-resource-claims-client",
+        "pod-resource-claims-dropped",
+        "v1.26",
+    ),
+    (
+        "error: resource mapping not found for name: \"single-gpu\" namespace: \"gpu-test1\" from \"gpu-test1.yaml\": no matches for kind \"ResourceClaimTemplate\" in version \"resource.k8s.io/v1beta1\"",
+        "dra.kind-not-served",
+        "pod-resource-claims-dropped",
+        "api-versions",
+    ),
+    (
+        "The Pod \"pod1\" is invalid: spec.containers[0].resources.claims[0]: Not found: \"gpu\": must be one of the names in pod.spec.resourceClaims which is empty",
+        "dra.claim-not-in-pod",
+        "pod-resource-claims-dropped",
+        "webhook",
+    ),
+    (
+        "plugin name gpu.nvidia.com not found in the list of registered DRA plugins",
+        "dra.kubelet-driver-not-registered",
+        "pod-resource-claims-dropped",
+        "kubelet-plugin",
+    ),
+    (
+        "plugin gpu.nvidia.com not found in the list of registered DRA plugins or not connected",
+        "dra.kubelet-driver-not-registered",
+        "pod-resource-claims-dropped",
+        "gpu.nvidia.com",
+    ),
 ];
 
 #[test]

@@ -60,7 +60,15 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
         }
     }
     // an event whose message is not in the catalog still says what its reason says
-    if l.contains("FailedMount") || l.contains("FailedAttachVolume") {
+    // (unless the catalog knows the message as harmless: the projected kube-root-ca.crt "not
+    // registered" noise, `catalog::entries` mount.kube-root-ca-not-registered)
+    if (l.contains("FailedMount") || l.contains("FailedAttachVolume"))
+        && !crate::catalog::match_line(l).iter().any(|m| {
+            m.entry.family == crate::catalog::Family::Storage
+                && m.entry.kind.is_none()
+                && m.entry.complete
+        })
+    {
         out.push((SignalKind::MountFailed, details(&[])));
     }
     out

@@ -65,6 +65,48 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
             .cloned()
             .unwrap_or_default();
         for g in &groups {
+            let covered: Vec<String> = g
+                .get("coveredResources")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+            // a covered resource a flavor does not list: kueue's CRD refuses the ClusterQueue
+            // (apis/kueue/v1beta1|v1beta2/clusterqueue_types.go XValidation `flavors must have
+            // the same number of resources as the coveredResources`); older releases' webhook
+            // said the same of the names
+            for f in g
+                .get("flavors")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let fname = f
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned();
+                let listed: Vec<&str> = f
+                    .get("resources")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r.get("name").and_then(Value::as_str))
+                    .collect();
+                for rname in covered.iter().filter(|c| !listed.contains(&c.as_str())) {
+                    out.push(Signal {
+                        kind: SignalKind::KueueZeroQuota,
+                        source: source.to_owned(),
+                        line: line_of(text, &fname),
+                        text: format!("ClusterQueue {qname} flavor {fname} does not list covered resource {rname}"),
+                        join: false,
+                        object: Some(subject.clone()),
+                        details: details(&[("queue", qname.clone()), ("flavor", fname.clone()), ("resource", rname.clone()), ("quota", "missing".to_owned())]),
+                    });
+                }
+            }
             for f in g
                 .get("flavors")
                 .and_then(Value::as_array)

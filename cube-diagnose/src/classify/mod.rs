@@ -16,6 +16,7 @@
 mod accelerator;
 pub(crate) mod backends;
 pub mod client;
+mod csr;
 pub mod device_plugin;
 pub mod events;
 mod gpu_prose;
@@ -26,7 +27,9 @@ pub mod kueue;
 mod mig;
 pub mod multicluster;
 pub(crate) mod proxy;
+pub(crate) mod service_ip;
 pub mod sharing;
+pub mod volcano_queue;
 
 use std::collections::BTreeMap;
 
@@ -118,6 +121,10 @@ pub enum SignalKind {
     KueueFlavorMissing,
     /// Kueue: a covered resource has nominalQuota 0 (or none) in a flavor.
     KueueZeroQuota,
+    /// A Volcano `Queue` object pasted as text (details `queue`, `capability`, `deserved`,
+    /// `guarantee`, `allocated` as `name=quantity,...`, and `state`; see
+    /// [`volcano_queue`]): context for the enqueue refusals of its jobs.
+    VolcanoQueue,
     /// An NVIDIA device-plugin sharing config (time-slicing/MPS): resource and replicas.
     SharingConfig,
     /// kubeadm discovery: the token id is known but its secret does not sign cluster-info.
@@ -160,6 +167,11 @@ pub enum SignalKind {
     /// matches, read as that plugin's error (details `plugin`, `resource`, `error`; see
     /// `classify::accelerator`).
     DevicePluginError,
+    /// A node's client certificate request that nobody approves (classify::csr, over the whole
+    /// text): old kubeadm stopping after `[csr] Created API client ...`, the kubelet's TLS
+    /// bootstrap timing out while the kubelet runs, or `kubectl get csr` rows of node client
+    /// requests Pending (details `why`, `csrs`, `requestors`).
+    JoinCsrPending,
     /// A line that looks like an error and matches no catalog entry (details `closest`,
     /// `closest_template`, `score`, and `marked: error` when the line is an error by its own
     /// marking, [`crate::catalog::marked_error`]); only [`classify_all`] emits it.
@@ -329,6 +341,12 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     mig::in_context(&mut out, text);
     drop_unit_failures_explained(&mut out);
     drop_runner_summaries_explained(&mut out);
+    if text.contains("TLS Bootstrap")
+        || text.contains("API client to obtain unique certificate")
+        || text.contains("Pending")
+    {
+        csr::check(source, text, &mut out);
+    }
     if text.contains("NAME") && (text.contains("READY") || text.contains("AVAILABLE")) {
         out.extend(multicluster::check(source, text));
     }
@@ -340,6 +358,9 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     }
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
+    }
+    if text.contains("Queue") && text.contains("scheduling.volcano.sh") {
+        out.extend(volcano_queue::check(source, text));
     }
     if text.contains("kind: ConfigMap") && (text.contains("timeSlicing") || text.contains("mps:")) {
         out.extend(sharing::check(source, text));
@@ -373,7 +394,12 @@ fn drop_unit_failures_explained(out: &mut Vec<Signal>) {
         .iter()
         .filter(|s| {
             s.kind != SignalKind::Unrecognised
-                && (s.text.contains("failed to run Kubelet") || {
+                // logrus' fatal level (k3s, rke2: `level=fatal`, `FATA[...]`) exits the
+                // program as klog's `F` does
+                && (s.text.contains("failed to run Kubelet")
+                    || s.text.contains("level=fatal")
+                    || s.text.contains("FATA[")
+                    || {
                     let b = s.text.trim_start().as_bytes();
                     b.len() > 6
                         && b[0] == b'F'
@@ -688,6 +714,10 @@ pub(crate) struct Whole {
     /// `fatal: [host]: FAILED! =>`): a provisioning run, which usually creates the control
     /// plane (and its certificates) in the same run as the join.
     pub playbook: bool,
+    /// The text is (or holds) a log of a client running in a pod ([`service_ip::in_cluster_line`]):
+    /// client-go's reflector or leader election, the in-cluster config, CoreDNS's kubernetes
+    /// plugin, a CSI sidecar, `kubectl logs` of a pod.
+    pub in_cluster: bool,
 }
 
 impl Whole {
@@ -703,6 +733,9 @@ impl Whole {
             }
             if w.agent.is_none() {
                 w.agent = remote_agent(l);
+            }
+            if !w.in_cluster && service_ip::in_cluster_line(l) {
+                w.in_cluster = true;
             }
             // ansible's default callback (ansible/ansible lib/ansible/plugins/callback/default.py:
             // `PLAY [%s]`, `TASK [%s]`, `fatal: [%s]: FAILED! => %s`)
@@ -918,8 +951,14 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
             // k3s/rke2 supervisor (k3s-io/k3s#3119: an RKE cluster's API server; rke2 joins on
             // 9345) - join-apiserver-unreachable says so.
             let cacerts = d.get("url").is_some_and(|u| u.ends_with("/cacerts"));
+            // 403 for the node's certificates: the supervisor refuses the node password
+            // (pkg/agent/config/config.go getNodeNamedCrt; catalog `k3s.agent.*-crt-forbidden`)
+            let node_crt = d.get("code").is_some_and(|c| c == "403")
+                && d.get("url").is_some_and(|u| u.ends_with(".crt"));
             let kind = if d.get("code").is_some_and(|c| c == "401") && !cacerts {
                 SignalKind::JoinTokenRejected
+            } else if node_crt {
+                SignalKind::NodePasswordRejected
             } else {
                 SignalKind::JoinServerNotReady
             };
@@ -931,6 +970,21 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
     }
     server_proxy_dial(l, &mut hits);
     let mut recognised = !matches.is_empty();
+    // `kubectl get apiservices` rows pad their columns with runs of spaces: an unavailable
+    // APIService (`False (MissingEndpoints)`) is read from the row with single spaces
+    if matches.is_empty() && l.contains(" False (") && l.contains("  ") {
+        let row = l.split_whitespace().collect::<Vec<_>>().join(" ");
+        for m in crate::catalog::match_line(&row)
+            .iter()
+            .filter(|m| m.entry.id == "apiservice.table-unavailable")
+        {
+            recognised = true;
+            let hit = refine(SignalKind::Known, m, &row, whole);
+            if !hits.contains(&hit) {
+                hits.push(hit);
+            }
+        }
+    }
     for h in events::classify_line(l) {
         recognised = true;
         if !hits.iter().any(|x| x.0 == h.0) {
@@ -1095,6 +1149,29 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             | SignalKind::TlsUntrusted
     ) {
         proxy::details(l, whole.proxy.as_ref(), &mut d);
+    }
+    // who is dialling: a pod reaching the `kubernetes` Service (or the cluster DNS Service)
+    // by its cluster IP fails on its node's Service routing or pod network, not on anybody's
+    // kubeconfig (classify::service_ip; rules::log_catalog node-runtime-unhealthy)
+    let dns_timeout = kind == SignalKind::NoSuchHost && m.entry.id == "go.lookup-dns-timeout";
+    if matches!(
+        kind,
+        SignalKind::Refused
+            | SignalKind::Timeout
+            | SignalKind::NoRoute
+            | SignalKind::ConnectionClosed
+    ) || dns_timeout
+    {
+        let addr = if dns_timeout {
+            d.get("dns").cloned()
+        } else {
+            ["endpoint", "address", "server"]
+                .iter()
+                .find_map(|k| d.get(*k).filter(|v| !v.is_empty()).cloned())
+        };
+        if let Some(vip) = service_ip::service_vip(addr.as_deref(), l, whole.in_cluster) {
+            d.insert("service_ip".to_owned(), vip);
+        }
     }
     // token discovery refused (client::refine): which join tool, for the remedy's target
     if d.get("discovery").is_some_and(|v| v == "cluster-info")

@@ -34,7 +34,7 @@ declare_rule!(
     "apiservice-unavailable",
     Import,
     Warning,
-    "The API server answered 503 for an aggregated API (an APIService such as metrics-server's v1beta1.metrics.k8s.io): `the server is currently unable to handle the request (get nodes.metrics.k8s.io)`, discovery's `couldn't get resource list for metrics.k8s.io/v1beta1` / `unable to retrieve the complete list of server APIs`, or the aggregator's `failing or missing response from ...`. The APIService's pods are not Ready, the control plane cannot reach them, or the APIService is left from an uninstalled component. Not cluster-unreachable: the API server itself works.",
+    "The API server answered 503 for an aggregated API (an APIService such as metrics-server's v1beta1.metrics.k8s.io): `the server is currently unable to handle the request (get nodes.metrics.k8s.io)`, discovery's `couldn't get resource list for metrics.k8s.io/v1beta1` / `unable to retrieve the complete list of server APIs`, or the aggregator's `failing or missing response from ...`. The APIService's pods are not Ready, the control plane cannot reach them, or the APIService is left from an uninstalled component. Not cluster-unreachable: the API server itself works. Karmada's own aggregated APIs get Karmada's remedy: cluster.karmada.io (karmada-aggregated-apiserver; `karmadactl join` fails with `the server is currently unable to handle the request (get clusters.cluster.karmada.io ...)`, an error) and search.karmada.io (karmada-search).",
     check_apiservice
 );
 
@@ -210,7 +210,94 @@ fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
 }
 
 fn check_apiservice(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, ApiServiceUnavailable::ID)
+    let mut out = catalog_findings(ctx, ApiServiceUnavailable::ID);
+    for f in &mut out {
+        if let Some(api) = karmada_api(ctx, f) {
+            karmada_remedy(f, api);
+        }
+    }
+    out
+}
+
+/// One of Karmada's aggregated APIs in its API server: the group, the APIService, the
+/// component (Deployment and Service in karmada-system) that serves it, and what fails when it
+/// is down (karmada-io/karmada pkg/karmadactl/cmdinit/karmada/deploy.go
+/// initAggregatedAPIService: `Create Service 'karmada-aggregated-apiserver' and APIService
+/// 'v1alpha1.cluster.karmada.io'`; artifacts/deploy/karmada-search-apiservice.yaml,
+/// karmada-metrics-adapter-apiservice.yaml).
+struct KarmadaApi {
+    group: &'static str,
+    apiservice: &'static str,
+    component: &'static str,
+    fails: &'static str,
+}
+
+static KARMADA_APIS: [KarmadaApi; 2] = [
+    KarmadaApi {
+        group: "search.karmada.io",
+        apiservice: "v1alpha1.search.karmada.io",
+        component: "karmada-search",
+        fails: "the search and proxy APIs (ResourceRegistry, `karmadactl get` through the proxy) answer 503; member clusters and joins are not affected",
+    },
+    KarmadaApi {
+        group: "cluster.karmada.io",
+        apiservice: "v1alpha1.cluster.karmada.io",
+        component: "karmada-aggregated-apiserver",
+        fails: "every request for Cluster objects answers 503, so `karmadactl join` / `register` cannot read or create the member's Cluster object and `kubectl get clusters` fails; the member cluster and its kubeconfig are not the problem",
+    },
+];
+
+/// Which of Karmada's aggregated APIs an unavailable-APIService finding is about: its evidence
+/// names the group, APIService or component, or (a 503 line naming none) the same text does.
+fn karmada_api(ctx: &Context<'_>, f: &Finding) -> Option<&'static KarmadaApi> {
+    let texts: Vec<&str> = f
+        .evidence
+        .iter()
+        .filter_map(|e| match e {
+            crate::Evidence::Log { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let named = |t: &str| {
+        KARMADA_APIS
+            .iter()
+            .find(|a| t.contains(a.group) || t.contains(a.component))
+    };
+    if let Some(a) = texts.iter().find_map(|t| named(t)) {
+        return Some(a);
+    }
+    // a 503 that names no group (`the server is currently unable to handle the request`) in a
+    // Karmada text: the group the text names elsewhere
+    if texts.iter().any(|t| t.contains(".k8s.io")) {
+        return None;
+    }
+    let sources = evidence_sources(f);
+    ctx.logs()
+        .iter()
+        .filter(|l| sources.contains(&l.source.as_str()))
+        .find_map(|l| named(&l.text))
+}
+
+/// The Karmada-specific cause and remedy: the APIService in the Karmada API server names a
+/// Service karmada-system/<component> that is an ExternalName Service pointing at the
+/// component's Service in the host cluster, whose Deployment must be Ready.
+fn karmada_remedy(f: &mut Finding, api: &KarmadaApi) {
+    let KarmadaApi {
+        group,
+        apiservice,
+        component,
+        fails,
+    } = api;
+    if *component == "karmada-aggregated-apiserver" {
+        f.severity = crate::Severity::Error;
+    }
+    f.message = format!(
+        "karmada: the Karmada API server cannot reach {component}, which serves the {group} API (APIService {apiservice}): {fails} (what the text shows: {})",
+        f.message.trim_start_matches("client: ")
+    );
+    f.remedy = format!(
+        "on the host cluster that runs Karmada's control plane: `kubectl -n karmada-system get deploy,pods,svc -o wide | grep {component}`: the {component} Deployment must have a Ready pod (its log names why not: etcd, certificates, or the Karmada API server it cannot reach) behind its Service; against the Karmada API server (`kubectl --kubeconfig <karmada-apiserver kubeconfig> get apiservices | grep karmada`) its APIService must be Available: False (ServiceNotFound) means the Service karmada-system/{component} inside the Karmada API server (an ExternalName Service naming {component}.karmada-system.svc of the host cluster) is missing and must be re-created, False (MissingEndpoints) that the pods are not Ready, False (FailedDiscoveryCheck) that the Karmada API server cannot reach them (the ExternalName's DNS name from the karmada-apiserver pod, a NetworkPolicy, the front-proxy CA); a join run right after `karmadactl init` or a Helm install may only have come too early: wait until the APIService is Available, then `karmadactl unjoin <member>` if the failed join left its secrets in karmada-cluster, and join again"
+    );
 }
 
 fn check_space(ctx: &Context<'_>) -> Vec<Finding> {

@@ -78,6 +78,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     "copy the new cluster's admin kubeconfig: `mkdir -p $HOME/.kube && sudo cp /etc/kubernetes/admin.conf $HOME/.kube/config && sudo chown $(id -u):$(id -g) $HOME/.kube/config` (on other machines replace the kubeconfig with the new one); nodes joined before the rebuild must be reset and joined again".to_owned(),
                 )
             }
+            // a k3s/rke2 agent validating its server's certificate with the CA the server
+            // itself served on /cacerts (k3s-io/k3s pkg/clientaccess/token.go getCACerts: the
+            // bundle is fetched without verification, then the same URL is fetched again
+            // trusting only that bundle, `CA cert validation failed`): the certificate
+            // presented is not the k3s server's, so something between terminates TLS
+            SignalKind::TlsUntrusted
+                if s.text.contains("CA cert validation failed") || s.text.contains("/cacerts") =>
+            {
+                let lb = crate::rules::join_ca_hash_mismatch::external_load_balancer(ctx, &s.source);
+                (
+                    format!(
+                        "the k3s/rke2 agent got the cluster CA from its server URL's /cacerts, but the certificate that same address presents is not signed by it: something between the agent and the k3s/rke2 server terminates TLS with its own certificate{}: a load balancer in HTTP/TLS mode (HAProxy `mode http`, nginx `proxy_pass https://`, a cloud application load balancer, an ingress) or an intercepting proxy; k3s serves its own certificates and authenticates agents with client certificates, which a terminating proxy cannot pass on",
+                        lb.map(|h| format!(" (the text shows {h} in front of the server)")).unwrap_or_default()
+                    ),
+                    "make the load balancer pass TLS through to the servers (TCP / layer 4: HAProxy `mode tcp`, nginx `stream {}` instead of `http {}`, an NLB with TCP listeners) on 6443 (and the supervisor port 9345 for rke2), add its name or address to every server's `tls-san` (/etc/rancher/k3s/config.yaml, then restart the servers), or point the agent's `server:` at a server directly; check with `curl -vk https://<server-url>/cacerts` that the presented certificate's issuer is `k3s-server-ca@...` (rke2: `rke2-server-ca@...`)".to_owned(),
+                )
+            }
             // a proxy shown in the client's path (classify::proxy): a TLS-intercepting proxy
             // presents its own certificate for every host
             SignalKind::TlsUntrusted
@@ -89,6 +106,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         s.detail("proxy")
                     ),
                     "exempt the API server from the proxy where the client runs (add its host to NO_PROXY/no_proxy: `export NO_PROXY=$NO_PROXY,<api-server-host>`); if the traffic must go through it, check the certificate it presents (`curl -v <server>/version` shows the issuer) and never replace the cluster's CA with the proxy's in the kubeconfig".to_owned(),
+                )
+            }
+            // a certificate without the SANs Go needs, or with the wrong key usage: the
+            // catalog entry (crypto/x509 verify.go) names which
+            _ if matches!(
+                s.detail("entry"),
+                "go.x509-no-ip-sans" | "go.x509-no-names" | "go.x509-legacy-cn" | "go.x509-key-usage"
+            ) =>
+            {
+                crate::catalog::entry(s.detail("entry")).map_or_else(
+                    || (String::new(), String::new()),
+                    |e| e.cause_and_remedy(s),
                 )
             }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),

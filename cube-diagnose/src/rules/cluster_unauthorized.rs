@@ -40,7 +40,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         let member_msg;
         let member_remedy;
-        let (msg, remedy) = if !s.detail("karmada_member").is_empty() {
+        let plugin;
+        let (msg, remedy) = if s.detail("entry") == "client.exec-plugin-failed"
+            && let Some(e) = crate::catalog::entry(s.detail("entry"))
+        {
+            // the kubeconfig's credential plugin failed: no request carried credentials
+            plugin = e.cause_and_remedy(s);
+            (plugin.0.as_str(), plugin.1.as_str())
+        } else if !s.detail("karmada_member").is_empty() {
             let m = s.detail("karmada_member");
             member_msg = format!(
                 "Karmada's controllers call the member cluster {m} with the credentials stored at `karmada join` (the kubeconfig user given to join, kept in the karmada-cluster namespace), and the member's API server rejects them (401 Unauthorized): that user's token or client certificate expired or is not valid on the member (a cloud kubeconfig's short-lived exec or OIDC token, a rebuilt member)"

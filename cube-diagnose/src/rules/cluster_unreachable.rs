@@ -96,6 +96,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let skewed = crate::rules::node_clock_skew::skewed_sources(ctx);
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(ctx, &kinds).filter(|s| !s.join) {
+        // a pod dialling a Service cluster IP (the `kubernetes` Service, the cluster DNS): its
+        // node's Service routing or pod network, concluded by node-runtime-unhealthy; the
+        // API server's address and the user's kubeconfig are not involved
+        if !s.detail("service_ip").is_empty() {
+            continue;
+        }
         // the kubelet of this log exited for a cause some rule concludes, and these are its
         // reflectors failing to reach the control plane it ran: evidence of that cause
         if crate::rules::kubelet_exit_consequence(ctx, s).is_some() {
@@ -152,6 +158,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                  "from where the client runs (Argo CD: the argocd-server and argocd-application-controller pods; an agent: its pod) run `curl -vk <server>/version`: when the TLS handshake is cut, check the load balancer's backends and health checks, a proxy (HTTPS_PROXY/NO_PROXY) or firewall in the path, and that a private API endpoint (AKS/EKS/GKE private clusters) is reachable from that network".to_owned())
             }
             SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
+            // the client cannot read its kubeconfig or run its credential plugin: the
+            // catalog entry names which (client-go clientcmd/loader.go, plugin/pkg/client/auth/exec)
+            SignalKind::ConfigInvalid
+                if s.detail("entry").starts_with("client.exec-plugin")
+                    || s.detail("entry") == "client.kubeconfig-load-failed"
+                    || s.detail("entry") == "client.kubeconfig-file-unreadable" =>
+            {
+                crate::catalog::entry(s.detail("entry")).map_or_else(
+                    || (String::new(), String::new()),
+                    |e| e.cause_and_remedy(s),
+                )
+            }
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
             // argocd-server's own dial (classify: an `rpc error` reply in an Argo CD text)
             _ if s.detail("dialer") == "argocd-server" => argocd_server_dial(s),

@@ -26,7 +26,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     ];
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    for s in signals(ctx, &kinds).filter(|s| s.join) {
+    // a pod dialling a Service cluster IP is node-runtime-unhealthy's (classify::service_ip)
+    for s in signals(ctx, &kinds).filter(|s| s.join && s.detail("service_ip").is_empty()) {
         if !seen.insert((
             s.source.clone(),
             s.kind,
@@ -313,6 +314,27 @@ fn supervisor_status(ctx: &Context<'_>, s: &crate::classify::Signal) -> (String,
                 "point the agent at the {program} server's supervisor: `server:` in /etc/rancher/{program}/config.yaml (or {}_URL) must be https://<server>:{} of a {program} server, then `systemctl restart {program}-agent`",
                 program.to_uppercase(),
                 if program == "rke2" { "9345" } else { "6443" }
+            ),
+        );
+    }
+    if code.starts_with('4') && url.ends_with("/cacerts") {
+        // the supervisor always serves /cacerts (200, no credentials: pkg/server/router.go
+        // `cacerts` handler): a 403/404 there is another HTTP server answering, most often a
+        // load balancer or ingress that terminates TLS and routes by path (k3s-io/k3s#1211)
+        let lb = crate::rules::join_ca_hash_mismatch::external_load_balancer(ctx, &s.source);
+        return (
+            format!(
+                "the address the agent joins answers {code} {status} for {url}: a k3s/rke2 supervisor always serves /cacerts, so something else answers there: a load balancer, ingress or proxy that terminates TLS (and routes by path or host){}, or a server that is not {program}'s{lb_note}",
+                lb.map(|h| format!(" (the text shows {h})"))
+                    .unwrap_or_default()
+            ),
+            format!(
+                "make the load balancer pass TLS through to the {program} servers (TCP / layer 4: HAProxy `mode tcp`, nginx `stream {{}}`, an NLB with TCP listeners on {port}), not terminate it: agents authenticate with client certificates and check the server's certificate against /cacerts; or point `server:` in /etc/rancher/{program}/config.yaml at a server directly; `curl -vk https://<server-url>/cacerts` must return the cluster CA (issuer `{program}-server-ca@...`)",
+                port = if program == "rke2" {
+                    "9345 and 6443"
+                } else {
+                    "6443"
+                }
             ),
         );
     }

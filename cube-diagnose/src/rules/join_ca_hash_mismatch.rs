@@ -37,18 +37,71 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .collect();
     // k3s / rke2: the full join token embeds the CA hash
     for s in signals(ctx, &[SignalKind::JoinTokenCaMismatch]) {
+        // the agent hashes whatever its server URL answers on /cacerts (k3s-io/k3s
+        // pkg/clientaccess/token.go getCACerts/validateCAHash): an address that is not this
+        // cluster's k3s server (a load balancer or proxy in front, terminating TLS or
+        // forwarding to other backends) answers with another CA
+        let lb = external_load_balancer(ctx, &s.source);
+        let message = match &lb {
+            Some(hint) => format!(
+                "the join token's CA hash {} is not the CA hash {} that the agent's server URL answers on /cacerts, and the text shows a load balancer or proxy in front of the server ({hint}): the address the agent joins through is not this cluster's k3s/rke2 server itself (it terminates TLS, serves its own /cacerts, or forwards to servers of another cluster); otherwise the server was re-installed (new CA) or the token belongs to another cluster",
+                s.detail("token_hash"),
+                s.detail("server_hash")
+            ),
+            None => format!(
+                "the join token's CA hash {} is not the server's CA hash {}: the server was re-installed (new CA), the token belongs to another cluster, or the agent's server URL is not the k3s/rke2 server itself (a load balancer or proxy in front that terminates TLS or forwards to other servers answers /cacerts)",
+                s.detail("token_hash"),
+                s.detail("server_hash")
+            ),
+        };
         out.push(
             Finding::new(
                 JoinCaHashMismatch::ID,
                 Severity::Error,
                 Subject::log(&s.source),
-                format!("the join token's CA hash {} is not the server's CA hash {}: the server was re-installed (new CA) or the token belongs to another cluster", s.detail("token_hash"), s.detail("server_hash")),
+                message,
             )
             .with_evidence(s.evidence())
-            .with_remedy("set the agent's token to the server's current full token (`cat /var/lib/rancher/k3s/server/token`, or .../rke2/server/token), remove the agent's cached CA (/var/lib/rancher/k3s/agent, or .../rke2/agent) and restart the agent"),
+            .with_remedy("check what the agent's server URL answers: `curl -ks https://<server-url>/cacerts | openssl x509 -noout -subject -issuer` must show the cluster's k3s CA (`k3s-server-ca@...`, rke2: `rke2-server-ca@...`); a load balancer in front of the servers must pass TLS through (TCP / layer 4: HAProxy `mode tcp`, nginx `stream {}`, an NLB with TCP listeners on 6443, and 9345 for rke2) to this cluster's servers only; if it answers the right CA, set the agent's token to the server's current full token (`cat /var/lib/rancher/k3s/server/token`, or .../rke2/server/token), remove the agent's cached CA (/var/lib/rancher/k3s/agent, or .../rke2/agent) and restart the agent"),
         );
     }
     out
+}
+
+/// A load balancer or proxy in front of the join server that the text `source` names (HAProxy,
+/// nginx, Envoy, a cloud load balancer's host name, the words `load balancer`), not the k3s/rke2
+/// agent's own client-side load balancer (`Running load balancer k3s-agent-load-balancer
+/// 127.0.0.1:6444 -> [...]`, k3s-io/k3s pkg/agent/loadbalancer).
+pub(crate) fn external_load_balancer(ctx: &Context<'_>, source: &str) -> Option<String> {
+    for l in ctx.logs().iter().filter(|l| l.source == source) {
+        for line in l.text.lines() {
+            if line.contains("Running load balancer") || line.contains("-load-balancer") {
+                continue;
+            }
+            let lower = line.to_ascii_lowercase();
+            for hint in [
+                "haproxy",
+                "nginx",
+                "envoy",
+                "traefik",
+                ".elb.amazonaws.com",
+                "load balancer",
+                "loadbalancer",
+                "load-balancer",
+                " lb ",
+                "://lb",
+                "ssl termination",
+                "tls termination",
+                "terminates tls",
+                "terminate tls",
+            ] {
+                if lower.contains(hint) {
+                    return Some(hint.trim().to_owned());
+                }
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -12,11 +12,22 @@ declare_rule!(
     "join-token-invalid",
     Join,
     Error,
-    "kubeadm join (or karmadactl register) discovery finds no JWS signature for the token in the kube-public/cluster-info ConfigMap: the token is unknown to the cluster (expired after its TTL, 24 h by default, or deleted), or the control plane's bootstrap signer has not signed it yet (a fresh control plane; kind's race). When the snapshot holds the cluster's bootstrap tokens the finding says which. Also: a token whose secret part does not sign cluster-info (mistyped), a cluster-info without kubeconfig (control plane not set up for bootstrapping), and a k3s/rke2 supervisor answering the agent 401 Unauthorized (the token is not the server's). Fix: create a fresh token on a control-plane node.",
+    "kubeadm join (or karmadactl register) discovery finds no JWS signature for the token in the kube-public/cluster-info ConfigMap: the token is unknown to the cluster (expired after its TTL, 24 h by default, or deleted), or the control plane's bootstrap signer has not signed it yet (a fresh control plane; kind's race). When the snapshot holds the cluster's bootstrap tokens the finding says which. Also: a token whose secret part does not sign cluster-info (mistyped), a cluster-info without kubeconfig (control plane not set up for bootstrapping), and a k3s/rke2 supervisor answering the agent 401 Unauthorized (the token is not the server's), and a k3s/rke2 server whose token does not decrypt the bootstrap data an earlier cluster left in its datastore (`bootstrap data already found and encrypted with different token`: start it with the original token, or wipe /var/lib/rancher/k3s/server). Fix: create a fresh token on a control-plane node.",
     check
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = token_findings(ctx);
+    // a k3s server whose token does not open the datastore's bootstrap data (catalog
+    // `k3s.server.bootstrap-token-mismatch`)
+    out.extend(crate::rules::log_catalog::catalog_findings(
+        ctx,
+        JoinTokenInvalid::ID,
+    ));
+    out
+}
+
+fn token_findings(ctx: &Context<'_>) -> Vec<Finding> {
     let mut by_source: BTreeMap<&str, Vec<&Signal>> = BTreeMap::new();
     let kinds = [
         SignalKind::JoinTokenUnknown,
@@ -41,6 +52,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             let entry = crate::catalog::entry(first.detail("entry"));
             let id = sigs.iter().map(|s| s.detail("token_id")).find(|i| !i.is_empty()).unwrap_or("");
+            // a line whose token id was cut off (catalog `*-no-id` entries)
+            let token = if id.is_empty() { "the join's token (its id is not in the text)".to_owned() } else { format!("token {id}") };
             let (tool, remedy) = match entry {
                 Some(e) if e.family == crate::catalog::Family::Karmada => ("karmadactl register", e.remedy.to_owned()),
                 _ => ("kubeadm join", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command; check `kubeadm token list` and that kube-controller-manager (bootstrapsigner) is running".to_owned()),
@@ -56,8 +69,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 ),
                 _ => match tokens.iter().find(|t| t.token_id == id) {
                     Some(t) => token_state(ctx, t, id, remedy),
-                    None if !tokens.is_empty() => (format!("token {id} is not among the cluster's bootstrap tokens: it expired or was deleted"), "create a new token on a control-plane node: `kubeadm token create --print-join-command`, and join with the printed command".to_owned()),
-                    None => (format!("token {id} has no signature in cluster-info; two causes print this and the input does not tell them apart: the token expired (default TTL 24h) or was deleted, or the bootstrap signer (kube-controller-manager) has not signed it; `kubeadm token list` on a control-plane node separates them (a token missing there or past its EXPIRES time is the first cause)"), remedy),
+                    None if !tokens.is_empty() && !id.is_empty() => (format!("{token} is not among the cluster's bootstrap tokens: it expired or was deleted"), "create a new token on a control-plane node: `kubeadm token create --print-join-command`, and join with the printed command".to_owned()),
+                    None => (format!("{token} has no signature in cluster-info; two causes print this and the input does not tell them apart: the token expired (default TTL 24h) or was deleted, or the bootstrap signer (kube-controller-manager) has not signed it; `kubeadm token list` on a control-plane node separates them (a token missing there or past its EXPIRES time is the first cause)"), remedy),
                 },
             };
             Finding::new(JoinTokenInvalid::ID, Severity::Error, Subject::log(source), format!("{tool} cannot validate the bootstrap token: {cause}"))

@@ -273,6 +273,17 @@ pub(crate) fn owner_of_rejected(ctx: &Context<'_>, s: &Signal) -> Option<Subject
         .map(|(kind, m)| Subject::namespaced(kind, &m.namespace, &m.name))
 }
 
+/// `kubectl get limitrange -n <ns> -o yaml` (every namespace when it is not known).
+fn list_command(ns: Option<&str>) -> String {
+    match ns {
+        Some(n) => format!(
+            "kubectl get limitrange -n {} -o yaml",
+            crate::rules::shell_word(n)
+        ),
+        None => "kubectl get limitrange -A -o yaml".to_owned(),
+    }
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // one finding per subject: the newest line's violations, every line as evidence (max 3)
     let mut by_subject: std::collections::BTreeMap<Subject, Vec<(&Signal, Vec<Violation>)>> =
@@ -331,7 +342,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             None => "the workload's namespace".to_owned(),
         };
         let which_lr = if holders.is_empty() {
-            format!("a LimitRange in {where_}")
+            format!(
+                "a LimitRange in {where_} (its name is unknown: the message does not name it and the input holds no LimitRange of that namespace with this bound)"
+            )
         } else {
             holders.join(", ")
         };
@@ -343,9 +356,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .join("; "),
             where_
         );
-        let kubectl_ns = ns.map_or("-n <namespace>".to_owned(), |n| {
-            format!("-n {}", crate::rules::shell_word(n))
-        });
+        let get = list_command(ns);
+        let edit = match (holders.as_slice(), ns) {
+            ([one], Some(n)) => format!(
+                "`kubectl edit limitrange -n {} {}`",
+                crate::rules::shell_word(n),
+                crate::rules::shell_word(one.rsplit('/').next().unwrap_or(one))
+            ),
+            (_, Some(n)) => format!(
+                "`kubectl edit limitrange -n {} <name>`",
+                crate::rules::shell_word(n)
+            ),
+            (_, None) => "`kubectl edit limitrange -n <namespace> <name>`".to_owned(),
+        };
         let mut fixes: Vec<String> = Vec::new();
         for v in &all {
             let f = v.fix();
@@ -354,7 +377,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
         }
         let remedy = format!(
-            "in the workload's pod template {}; or, if the bound is wrong for this workload, change the LimitRange (`kubectl {kubectl_ns} get limitrange -o yaml`, then `kubectl {kubectl_ns} edit limitrange <name>`). The controller retries on its own once admission accepts the pod",
+            "in the workload's pod template {}; or, if the bound is wrong for this workload, change the LimitRange (`{get}` lists the namespace's LimitRanges with their bounds, then {edit}). The controller retries on its own once admission accepts the pod",
             fixes.join("; ")
         );
         let mut f = Finding::new(LimitRangeRejected::ID, Severity::Error, subject, message)
@@ -368,6 +391,97 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ));
         }
         out.push(f);
+    }
+    // manifests (a workload not running its replicas, a pod never stored) read with the
+    // LimitRanges of their namespace: what the LimitRanger will refuse, naming the LimitRange
+    // (cube-quota mirrors API defaulting, then LimitRanger's defaulting and validation)
+    let said_by_message: std::collections::BTreeSet<Subject> =
+        out.iter().map(|f| f.subject.clone()).collect();
+    let mut manifests: Vec<(
+        &str,
+        &cube_model::objects::ObjectMeta,
+        &cube_model::objects::PodSpec,
+    )> = Vec::new();
+    for w in &snap.workloads {
+        let desired = w.spec.replicas.unwrap_or(1);
+        let running = w.status.available_replicas.max(w.status.ready_replicas);
+        if desired > 0 && running >= desired {
+            continue; // admitted: its pods exist
+        }
+        manifests.push((w.kind.as_str(), &w.metadata, &w.spec.template.spec));
+    }
+    for p in snap.pods.iter().filter(|p| p.status.phase.is_empty()) {
+        manifests.push(("Pod", &p.metadata, &p.spec));
+    }
+    for (kind, meta, spec) in manifests {
+        // a row of a `kubectl get` table has no resources to check
+        if spec.containers.is_empty()
+            || meta
+                .annotations
+                .contains_key(cube_model::describe::PARTIAL_ANNOTATION)
+        {
+            continue;
+        }
+        let ns = meta.namespace.as_str();
+        let subject = Subject::namespaced(kind, ns, &meta.name);
+        if said_by_message.contains(&subject) {
+            continue;
+        }
+        let mut pod = cube_model::objects::Pod {
+            metadata: meta.clone(),
+            spec: spec.clone(),
+            ..Default::default()
+        };
+        cube_quota::requests::default_requests_from_limits(&mut pod.spec);
+        for lr in snap.limit_ranges.iter().filter(|lr| {
+            lr.metadata.namespace == ns || (ns.is_empty() && lr.metadata.namespace == "default")
+        }) {
+            let mut stored = lr.clone();
+            cube_quota::limitrange::default_limit_range(&mut stored);
+            let mut admitted = pod.clone();
+            cube_quota::limitrange::default_pod(&stored, &mut admitted);
+            let texts = cube_quota::limitrange::pod_violations(&stored, &admitted);
+            let found: Vec<Violation> = texts.iter().flat_map(|t| violations(t)).collect();
+            if texts.is_empty() {
+                continue;
+            }
+            let holder = obj("LimitRange", &lr.metadata.namespace, &lr.metadata.name);
+            let what = if found.is_empty() {
+                texts.join("; ")
+            } else {
+                found
+                    .iter()
+                    .map(Violation::describe)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let mut fixes: Vec<String> = Vec::new();
+            for v in &found {
+                let f = v.fix();
+                if !fixes.contains(&f) {
+                    fixes.push(f);
+                }
+            }
+            let o = obj(kind, ns, &meta.name);
+            out.push(
+                Finding::new(
+                    LimitRangeRejected::ID,
+                    Severity::Error,
+                    subject.clone(),
+                    format!(
+                        "admission (LimitRanger) refuses {o}'s pods: {what}; {holder} sets these bounds (after its defaults are filled into the containers), so no pod is created until the pod template or the LimitRange changes"
+                    ),
+                )
+                .with_evidence(Evidence::field(&holder, "spec.limits", "holds the violated bound"))
+                .with_evidence(Evidence::field(&o, "spec.containers[].resources", texts.join("; ")))
+                .with_remedy(format!(
+                    "in the pod template {}; or, if the bound is wrong for this workload, change it (`kubectl edit limitrange -n {} {}`)",
+                    if fixes.is_empty() { "fit the containers' requests and limits into the LimitRange".to_owned() } else { fixes.join("; ") },
+                    crate::rules::shell_word(if lr.metadata.namespace.is_empty() { "default" } else { &lr.metadata.namespace }),
+                    crate::rules::shell_word(&lr.metadata.name)
+                )),
+            );
+        }
     }
     // API validation's `must be less than or equal to <res> limit`: the limit a LimitRange
     // default filled in, or the pod's own (one finding per subject)
@@ -384,16 +498,55 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             continue;
         };
         let (cause, remedy) = e.cause_and_remedy(s);
-        out.push(
-            Finding::new(
-                LimitRangeRejected::ID,
-                Severity::Error,
-                subject,
-                format!("the API server refuses the pod as invalid: {cause}"),
+        // the LimitRange whose default limit for the resource the LimitRanger filled in
+        let resource = s.detail("resource");
+        let namespace = subject.namespace.clone();
+        let ns = (!namespace.is_empty()).then_some(namespace.as_str());
+        let defaults: Vec<String> = snap
+            .limit_ranges
+            .iter()
+            .filter(|lr| ns.is_none_or(|n| n == lr.metadata.namespace))
+            .filter(|lr| {
+                let mut stored = (*lr).clone();
+                cube_quota::limitrange::default_limit_range(&mut stored);
+                stored
+                    .spec
+                    .limits
+                    .iter()
+                    .any(|it| it.type_ == "Container" && it.default.get(resource).is_some())
+            })
+            .map(|lr| obj("LimitRange", &lr.metadata.namespace, &lr.metadata.name))
+            .collect();
+        let named = if defaults.is_empty() {
+            format!(
+                "; if the container sets no {resource} limit, a LimitRange default filled it in (its name is unknown: the message does not name it; `{}` lists them)",
+                list_command(ns)
             )
-            .with_evidence(s.evidence())
-            .with_remedy(remedy),
-        );
+        } else {
+            format!(
+                "; {} gives the default {resource} limit filled into containers that set none",
+                defaults.join(", ")
+            )
+        };
+        let mut f = Finding::new(
+            LimitRangeRejected::ID,
+            Severity::Error,
+            subject,
+            format!("the API server refuses the pod as invalid: {cause}{named}"),
+        )
+        .with_evidence(s.evidence())
+        .with_remedy(remedy.replace(
+            "`kubectl get limitrange -o yaml`",
+            &format!("`{}`", list_command(ns)),
+        ));
+        for d in defaults.iter().take(3) {
+            f = f.with_evidence(Evidence::field(
+                d,
+                "spec.limits[].default",
+                format!("default {resource} limit"),
+            ));
+        }
+        out.push(f);
     }
     out
 }
@@ -460,6 +613,40 @@ mod tests {
         assert_eq!(
             violations("Maximum cpu usage per Container is 2, but limit is 4").len(),
             1
+        );
+    }
+
+    #[test]
+    fn the_limitrange_is_named_or_said_to_be_unknown() {
+        // the message alone: the name is unknown, the command lists them
+        let f = run_log(
+            "limitrange-rejected",
+            "Namespace:  ml\nEvents:\n  Type     Reason        Age  From                   Message\n  ----     ------        ---- ----                   -------\n  Warning  FailedCreate  2m   replicaset-controller  Error creating: pods \"c-1\" is forbidden: maximum cpu usage per Container is 2, but limit is 4",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("name is unknown"), "{}", f[0].message);
+        assert!(
+            f[0].remedy.contains("kubectl get limitrange -"),
+            "{}",
+            f[0].remedy
+        );
+        // a Deployment manifest with the LimitRange of its namespace: named
+        let f = crate::rules::testutil::run_rule(
+            "limitrange-rejected",
+            "apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: mem-cap\n  namespace: ml\nspec:\n  limits:\n  - type: Container\n    max:\n      memory: 4Gi\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: llm\n  namespace: ml\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - name: server\n        image: x\n        resources:\n          limits:\n            memory: 8Gi\n            nvidia.com/gpu: 1\n",
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("LimitRange/ml/mem-cap"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("4Gi"), "{}", f[0].message);
+        assert!(
+            f[0].remedy
+                .contains("kubectl edit limitrange -n ml mem-cap"),
+            "{}",
+            f[0].remedy
         );
     }
 

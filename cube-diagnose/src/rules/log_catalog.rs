@@ -44,7 +44,7 @@ declare_rule!(
     "node-runtime-unhealthy",
     Node,
     Warning,
-    "A kubelet or agent log shows the node cannot run pods well: PLEG not healthy (the container runtime hangs), no CNI plugin initialised, the CRI endpoint unreachable, eviction under memory or disk pressure, or the memory cgroup disabled in the kernel command line. Also a node whose DiskPressure, MemoryPressure or PIDPressure condition (OutOfDisk before v1.13) is True in a Node object, `-o yaml` status or `describe node` Conditions table: it takes no new pods and the kubelet evicts pods; the remedy frees the resource, never a toleration.",
+    "A kubelet or agent log shows the node cannot run pods well: PLEG not healthy (the container runtime hangs), no CNI plugin initialised, the CRI endpoint unreachable, eviction under memory or disk pressure, or the memory cgroup disabled in the kernel command line. Also a node whose DiskPressure, MemoryPressure or PIDPressure condition (OutOfDisk before v1.13) is True in a Node object, `-o yaml` status or `describe node` Conditions table: it takes no new pods and the kubelet evicts pods; the remedy frees the resource, never a toleration. Also a pod (CoreDNS, a CSI provisioner, metrics-server, an operator) that cannot reach the `kubernetes` Service (`dial tcp 10.96.0.1:443: i/o timeout`, 10.43.0.1 on k3s) or the cluster DNS Service by its cluster IP: its node's Service routing (kube-proxy) or pod network (CNI) is broken, not the API server or the user's kubeconfig (who is dialling decides: an external endpoint stays cluster-unreachable's).",
     check_runtime
 );
 
@@ -119,8 +119,105 @@ fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
         ctx,
         NodeRuntimeUnhealthy::ID,
     ));
+    out.extend(service_network_findings(ctx));
     out
 }
+
+/// Pods that cannot reach a Service by its cluster IP (classify::service_ip: the `kubernetes`
+/// Service on 443, the cluster DNS on 53): one finding per log and address. Who is dialling
+/// decides the conclusion: a pod dials the Service's virtual IP, which only the node's Service
+/// routing (kube-proxy's iptables/IPVS rules, or a CNI replacing kube-proxy) and the pod
+/// network (CNI) carry to the API server's real address (the `kubernetes` Endpoints,
+/// pkg/controlplane/reconcilers); a user's kubeconfig is never involved, so this is not
+/// cluster-unreachable.
+fn service_network_findings(ctx: &Context<'_>) -> Vec<Finding> {
+    let kinds = [
+        SignalKind::Refused,
+        SignalKind::Timeout,
+        SignalKind::NoRoute,
+        SignalKind::ConnectionClosed,
+        SignalKind::NoSuchHost,
+    ];
+    let mut groups: BTreeMap<(Subject, String), Vec<&Signal>> = BTreeMap::new();
+    for s in signals(ctx, &kinds).filter(|s| !s.detail("service_ip").is_empty()) {
+        groups
+            .entry((signal_subject(s), s.detail("service_ip").to_owned()))
+            .or_default()
+            .push(s);
+    }
+    groups
+        .into_iter()
+        .map(|((subject, vip), lines)| {
+            let s = lines[0];
+            let text: String = ctx
+                .logs()
+                .iter()
+                .filter(|l| l.source == s.source)
+                .map(|l| l.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let who = dialler(&text);
+            let how = match s.kind {
+                SignalKind::Refused => "the connection is refused",
+                SignalKind::NoRoute => "there is no route to it",
+                SignalKind::ConnectionClosed => "the connection is closed before any answer",
+                SignalKind::Timeout if s.text.contains("context deadline exceeded") => {
+                    "the request does not finish before its deadline"
+                }
+                _ => "the connection times out",
+            };
+            let dns = vip.ends_with(":53");
+            let (what, service) = if dns {
+                ("the cluster DNS Service", "kube-dns (CoreDNS)")
+            } else {
+                ("the `kubernetes` Service (the API server)", "kubernetes")
+            };
+            let host = vip.rsplit_once(':').map_or(vip.as_str(), |(h, _)| h);
+            let deadline = if s.text.contains("context deadline exceeded") {
+                "; a deadline alone can also be an overloaded API server or etcd, which the API server's own log shows"
+            } else {
+                ""
+            };
+            let message = format!(
+                "{who} inside the cluster cannot reach {what} at its cluster IP {vip}: {how}{}. Who is dialling decides: a pod reaches a Service only through its node's Service routing (kube-proxy's iptables/IPVS rules, or the CNI that replaces kube-proxy) and the pod network (CNI), so the node this pod runs on does not carry pod traffic to {vip}{deadline}; the API server's address and the user's kubeconfig are not involved (not cluster-unreachable)",
+                if lines.len() > 1 { format!(" ({} lines)", lines.len()) } else { String::new() }
+            );
+            let remedy = format!(
+                "find the node of the failing pod (`kubectl get pods -A -o wide`) and check there: kube-proxy (`kubectl -n kube-system get pods -o wide -l k8s-app=kube-proxy` and its log; k3s/rke2 run it inside the k3s/rke2 process) and the CNI's pod on that node (its log); from the node run `curl -k https://{host}:{port}/` (`nslookup kubernetes.default {host}` for DNS): it fails on the node too -> the Service rules are missing (`sudo iptables-save | grep {host}`, `sudo ipvsadm -Ln`), it works on the node but not in a pod -> the pod network (CNI, MTU, rp_filter); `kubectl get endpoints {service} -n {ns}` must list addresses reachable from every node (an API server advertised on a NAT address such as VirtualBox's 10.0.2.15 breaks all nodes); a host firewall (firewalld, ufw, a cloud security group) must allow the pod and service CIDRs (k3s: 10.42.0.0/16 and 10.43.0.0/16) and, with VXLAN overlays, UDP 8472/4789 between nodes; then restart the failing pod",
+                port = vip.rsplit_once(':').map_or("", |(_, p)| p),
+                ns = if dns { "kube-system" } else { "default" },
+            );
+            Finding::new(NodeRuntimeUnhealthy::ID, Severity::Error, subject, message)
+                .with_evidences(lines.iter().take(3).map(|s| s.evidence()))
+                .with_remedy(remedy)
+        })
+        .collect()
+}
+
+/// The in-cluster client a pod's log shows (for the message; "a pod" when none is named).
+fn dialler(text: &str) -> &'static str {
+    let lower = text.to_ascii_lowercase();
+    [
+        ("plugin/kubernetes", "CoreDNS"),
+        ("coredns", "CoreDNS"),
+        ("local-path-provisioner", "local-path-provisioner"),
+        ("csi-provisioner", "a CSI provisioner"),
+        ("external-provisioner", "a CSI provisioner"),
+        ("csi", "a CSI driver's controller"),
+        ("metrics-server", "metrics-server"),
+        ("calico", "Calico"),
+        ("flannel", "flannel"),
+        ("dashboard", "the Kubernetes dashboard"),
+        ("ingress-nginx", "ingress-nginx"),
+        ("traefik", "Traefik"),
+        ("helm-install", "k3s's Helm install job"),
+        ("tiller", "Helm's tiller"),
+    ]
+    .iter()
+    .find(|(m, _)| lower.contains(m))
+    .map_or("a pod", |(_, who)| who)
+}
+
 fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, GpuPluginLogError::ID);
     out.extend(plugin_error_findings(ctx));
@@ -212,6 +309,19 @@ fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, AgentRegistrationFailed::ID)
 }
 
+declare_rule!(
+    PodResourceClaimsDropped,
+    "pod-resource-claims-dropped",
+    Scheduling,
+    Error,
+    "A pod's Dynamic Resource Allocation (DRA) request never reaches the scheduler as written: the API server (or kubectl's schema) predates the fields (`unknown field \"spec.resourceClaims\"`, `unknown field \"claims\" in io.k8s.api.core.v1.ResourceRequirements`: Kubernetes before v1.26), the resource.k8s.io version of the driver's manifests is not served (`no matches for kind \"ResourceClaimTemplate\" in version \"resource.k8s.io/v1beta1\"`: the DRA API is off in runtime-config or the manifests are for another release), a container references a claim that pod.spec.resourceClaims no longer holds (`must be one of the names in pod.spec.resourceClaims which is empty`: a mutating webhook built against older API types re-wrote the pod and dropped the field; an API server with the DynamicResourceAllocation feature gate off drops both fields silently, so the pod runs without its device), or the kubelet has no DRA driver registered for the claim. The remedy names the component to upgrade or enable.",
+    check_claims_dropped
+);
+
+fn check_claims_dropped(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, PodResourceClaimsDropped::ID)
+}
+
 /// The subject an entry's subject template gives (`Node/{node}`, `Pod/{namespace}/{name}`),
 /// when every placeholder has a value; else the signal's object or log source.
 fn subject_of(e: &Entry, s: &Signal) -> Subject {
@@ -267,7 +377,7 @@ pub(crate) fn catalog_findings_of(
         .into_iter()
         .map(|((subject, _), lines)| {
             let (s, e) = lines[0];
-            let caps = s.captures();
+            let (cause, remedy) = e.cause_and_remedy(s);
             // a context pass of the classifiers may set a line's severity (detail `severity`)
             let severity = lines
                 .iter()
@@ -286,7 +396,7 @@ pub(crate) fn catalog_findings_of(
                 format!(
                     "{}: {}{}",
                     e.family.as_str(),
-                    Entry::fill(e.cause, &caps),
+                    cause,
                     if lines.len() > 1 {
                         format!(" ({} lines)", lines.len())
                     } else {
@@ -295,7 +405,7 @@ pub(crate) fn catalog_findings_of(
                 ),
             )
             .with_evidences(lines.iter().take(3).map(|(s, _)| s.evidence()))
-            .with_remedy(Entry::fill(e.remedy, &caps))
+            .with_remedy(remedy)
         })
         .collect()
 }

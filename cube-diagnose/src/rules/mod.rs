@@ -83,6 +83,7 @@ pub mod gpu_resource_name_mismatch;
 pub mod gpu_resource_renamed;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
+pub mod join_csr_not_approved;
 pub mod join_token_invalid;
 pub(crate) mod kubelet_admission;
 pub mod limitrange_gpu_default;
@@ -94,6 +95,7 @@ pub mod node_drift;
 pub mod node_duplicate_hostname;
 pub mod node_not_ready;
 pub mod node_overcommitted;
+pub mod pod_extended_resource_invalid;
 pub mod pod_missing_requests;
 pub mod pod_unschedulable;
 pub mod priority_class_rejected;
@@ -122,6 +124,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(join_token_invalid::JoinTokenInvalid),
         Box::new(join_ca_hash_mismatch::JoinCaHashMismatch),
         Box::new(join_apiserver_unreachable::JoinApiserverUnreachable),
+        Box::new(join_csr_not_approved::JoinCsrNotApproved),
         Box::new(gpu_not_advertised::GpuNotAdvertised),
         Box::new(device_plugin_not_scheduled::DevicePluginNotScheduled),
         Box::new(gpu_resource_name_mismatch::GpuResourceNameMismatch),
@@ -131,6 +134,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(pod_missing_requests::PodMissingRequests),
         Box::new(quota_without_limitrange::QuotaWithoutLimitRange),
         Box::new(limitrange_rejected::LimitRangeRejected),
+        Box::new(pod_extended_resource_invalid::PodExtendedResourceInvalid),
         Box::new(limitrange_gpu_default::LimitRangeGpuDefault),
         Box::new(quota_near_limit::QuotaNearLimit),
         Box::new(priority_without_quota::PriorityWithoutQuota),
@@ -169,6 +173,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(log_catalog::NodeRuntimeUnhealthy),
         Box::new(log_catalog::GpuPluginLogError),
         Box::new(log_catalog::AgentRegistrationFailed),
+        Box::new(log_catalog::PodResourceClaimsDropped),
         Box::new(log_catalog::LogLineUnrecognised),
     ]
 }

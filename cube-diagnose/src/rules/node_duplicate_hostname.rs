@@ -12,7 +12,7 @@ declare_rule!(
     "node-duplicate-hostname",
     Node,
     Error,
-    "Two nodes share a kubernetes.io/hostname label or a Hostname/InternalIP address, or kubeadm/kubelet text shows two machines using one node name (kubeadm refusing the join, or a kubelet deleting its static pods' mirror pods as outdated in a loop because another kubelet updates the same Node object). Give every machine a unique hostname (or --node-name) before joining.",
+    "Two nodes share a kubernetes.io/hostname label or a Hostname/InternalIP address, or kubeadm/kubelet text shows two machines using one node name (kubeadm refusing the join, or a kubelet deleting its static pods' mirror pods as outdated in a loop because another kubelet updates the same Node object), a k3s/rke2 server refusing an agent's node password (agent: `Node password rejected`, v0.5 `node.crt: 403 Forbidden`; server: `Node password validation failed`, `unable to verify hash for node`), or an embedded etcd member of the same name (`duplicate node name found`). Give every machine a unique hostname (or --node-name) before joining.",
     check
 );
 
@@ -86,12 +86,31 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             continue;
         }
         let subject = s.object.clone().unwrap_or_else(|| Subject::log(&s.source));
+        // the wording tells the release: the v0.5-v1.18 agents name a passwd file on the
+        // server, later ones the <node>.node-password.<program> secret (catalog `k3s.agent.*`)
+        let entry = crate::catalog::entry(s.detail("entry"));
+        let (message, remedy) = match entry {
+            Some(e) if !e.remedy.is_empty() && e.id != "k3s.agent.node-password-rejected" => {
+                let (cause, remedy) = e.cause_and_remedy(s);
+                (format!("the k3s/rke2 server rejects this agent's node: {cause}"), remedy)
+            }
+            _ => (
+                "the k3s/rke2 server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its /etc/rancher/node/password no longer matches the server's <node>.node-password secret".to_owned(),
+                "if another machine uses this hostname, give this one a unique name (`--node-name <unique>` or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent".to_owned(),
+            ),
+        };
         out.push(
-            Finding::new(NodeDuplicateHostname::ID, Severity::Error, subject, "the k3s/rke2 server rejects this agent's node password: another node already registered this hostname, or this machine was re-installed and its /etc/rancher/node/password no longer matches the server's <node>.node-password secret")
+            Finding::new(NodeDuplicateHostname::ID, Severity::Error, subject, message)
                 .with_evidence(s.evidence())
-                .with_remedy("if another machine uses this hostname, give this one a unique name (`--node-name <unique>` or `--with-node-id`); if it is the same machine re-installed, delete its old password secret on the server (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2) and restart the agent"),
+                .with_remedy(remedy),
         );
     }
+    // the servers' own refusals (k3s node-password checks, an embedded etcd member of the
+    // same name): catalog entries with their cause and remedy
+    out.extend(crate::rules::log_catalog::catalog_findings(
+        ctx,
+        NodeDuplicateHostname::ID,
+    ));
     let mut mirror: BTreeMap<(&str, String), Vec<&crate::classify::Signal>> = BTreeMap::new();
     for s in signals(ctx, &[SignalKind::MirrorPodOutdated]) {
         let host = s

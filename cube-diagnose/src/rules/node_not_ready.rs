@@ -9,7 +9,7 @@ declare_rule!(
     "node-not-ready",
     Node,
     Error,
-    "A node's Ready condition is not True (False: the kubelet reports a problem such as an uninitialized CNI plugin; Unknown: the node controller lost the kubelet's heartbeat, a warning because it may be transient or a stale Node object). Pods bound there do not run. Evidence: reason, message, last heartbeat, taints and the pods still bound. Also fires (warning) when kubeadm's kubelet-check reports that the kubelet is not running.",
+    "A node's Ready condition is not True (False: the kubelet reports a problem such as an uninitialized CNI plugin; Unknown: the node controller lost the kubelet's heartbeat, a warning because it may be transient or a stale Node object). Pods bound there do not run. Evidence: reason, message, last heartbeat, taints and the pods still bound. Also fires (warning) when kubeadm's kubelet-check reports that the kubelet is not running, or a kubelet log shows it cannot start as a node (no /var/lib/kubelet/config.yaml before `kubeadm init`/`join` wrote it).",
     check
 );
 
@@ -225,6 +225,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .with_remedy("read `journalctl -xeu kubelet` on the joining node; a common cause is a cgroup driver mismatch between the kubelet and the container runtime");
         out.push(f);
     }
+    // a kubelet that cannot start as a node at all, told by its own log (the catalog entries
+    // concluded by node-not-ready: no config file before kubeadm init/join)
+    out.extend(crate::rules::log_catalog::catalog_findings(
+        ctx,
+        NodeNotReady::ID,
+    ));
     out
 }
 

@@ -444,6 +444,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     for s in signals(ctx, &[SignalKind::KueueZeroQuota]) {
+        if s.detail("quota") == "missing" {
+            out.push(
+                Finding::new(PodUnschedulable::ID, Severity::Error, signal_subject(s), format!("ClusterQueue {} covers {} but its flavor {} gives it no nominalQuota entry: Kueue's API refuses the ClusterQueue (`flavors must have the same number of resources as the coveredResources`), so it is not created or not updated, and no workload asking for {} is admitted through it", s.detail("queue"), s.detail("resource"), s.detail("flavor"), s.detail("resource")))
+                    .with_evidence(s.evidence())
+                    .with_remedy(format!("add `- name: {}` with a nominalQuota (the total the flavor's nodes provide) to flavor {} of ClusterQueue {}, or drop it from coveredResources; then `kubectl apply` it again", s.detail("resource"), s.detail("flavor"), s.detail("queue"))),
+            );
+            continue;
+        }
         out.push(
             Finding::new(PodUnschedulable::ID, Severity::Warning, signal_subject(s), format!("ClusterQueue {} covers {} with nominalQuota {} in flavor {}: a workload requesting it can never be admitted there (nominalQuota is a total over the flavor's nodes, not per node)", s.detail("queue"), s.detail("resource"), s.detail("quota"), s.detail("flavor")))
                 .with_evidence(s.evidence())
@@ -470,6 +478,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for (s, e) in latest.into_values() {
+        // Volcano's queue refusal, read with the queue and PodGroup of the input
+        if e.id == "volcano.queue-quota-insufficient"
+            && let Some((cause, remedy, severity, subject)) = volcano::explain_queue(ctx, s)
+        {
+            out.push(
+                Finding::new(
+                    PodUnschedulable::ID,
+                    severity,
+                    subject.unwrap_or_else(|| signal_subject(s)),
+                    cause,
+                )
+                .with_evidence(s.evidence())
+                .with_evidences(
+                    ctx.signals()
+                        .iter()
+                        .filter(|q| q.kind == SignalKind::VolcanoQueue)
+                        .take(3)
+                        .map(crate::classify::Signal::evidence),
+                )
+                .with_remedy(remedy),
+            );
+            continue;
+        }
         // a Volcano FitError is read with its own grammar (volcano.rs)
         let (cause, remedy) = volcano::FIT_ERROR_ENTRIES
             .contains(&e.id)

@@ -150,16 +150,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "a quoted paste reads differently (custom-columns output / diff markers behind `> `)",
     ),
     (
-        "cases/gpu/nvdp-static-daemonset-mps-config-requires-mps-root.txt",
-        "soft-wrap-120",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/gpu/nvdp-static-daemonset-mps-config-requires-mps-root.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
         "cases/gpu/nvidia-plugin-ds-crashloop-manual-run-registers.txt",
         "indent4",
         "an indented block inside the paste is dedented together with the rest",
@@ -190,6 +180,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
     ),
     (
+        "cases/logs/k8s-131877-daemonset-dra-claim-source-schema-dropped.log",
+        "soft-wrap-80",
+        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+    ),
+    (
         "cases/logs/karmada-cluster-status-unauthorized.log",
         "stern",
         "stern's `POD CONTAINER ` line prefix is not removed",
@@ -206,6 +201,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ),
     (
         "cases/logs/kubeadm-join-timeout-truncated-command.log",
+        "soft-wrap-80",
+        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
+    ),
+    (
+        "cases/logs/kubelet-126-upgrade-cri-v1-not-implemented-pi.journal",
         "soft-wrap-80",
         "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
     ),

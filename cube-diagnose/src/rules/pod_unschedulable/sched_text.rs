@@ -1259,7 +1259,21 @@ fn dra_prefilter(p: &str) -> Option<Explained> {
     } else {
         format!("kubectl get resourceclaim -n {ns} {name} -o yaml")
     };
-    let (cause, remedy) = if l.contains("in the process of being allocated") {
+    let (cause, remedy) = if l.contains("waiting for dynamic resource controller") {
+        // PreFilter found no claim for a pod's resourceClaimTemplateName entry (v1.26+:
+        // `waiting for dynamic resource controller to create the resourceclaim %q`): normal
+        // for a moment after the pod is created; repeated, the resourceclaim controller of
+        // kube-controller-manager does not create it
+        (
+            format!(
+                "the ResourceClaim {claim} (DRA) that the pod's ResourceClaimTemplate should produce does not exist yet: the resourceclaim controller in kube-controller-manager has not created it. Right after the pod is created this passes by itself; when it repeats, kube-controller-manager runs without DRA (the DynamicResourceAllocation feature gate off there before v1.34 while the scheduler has it on), the ResourceClaimTemplate the pod names does not exist in its namespace, or the controller cannot create the claim (its log says why)"
+            ),
+            format!(
+                "`kubectl get resourceclaimtemplates -n {}` must list the template the pod names (spec.resourceClaims[].resourceClaimTemplateName); check kube-controller-manager's --feature-gates (DynamicResourceAllocation=true before v1.34) and its log for resource-claim-controller errors; the pod's status.resourceClaimStatuses shows the claim once created",
+                if ns.is_empty() { "<namespace>" } else { ns }
+            ),
+        )
+    } else if l.contains("in the process of being allocated") {
         (
             format!(
                 "its ResourceClaim {claim} (DRA) is shared with another pod whose scheduling cycle is allocating it right now, so this pod waits until that allocation is written (DynamicResources PreFilter). It resolves by itself unless the pods must be placed together: with gang scheduling (a PodGroup, Kueue / coscheduling, the Workload API) every pod waits on the others' claim and none is ever bound (kubernetes#137617)"

@@ -114,17 +114,74 @@ struct PodGroupFacts {
     phase: Option<String>,
     /// The Unschedulable condition's reason (`NotEnoughResources`, ...).
     reason: Option<String>,
+    /// `spec.queue` (`Queue:` in `describe`).
+    queue: Option<String>,
+    /// `spec.minResources` as `(resource, quantity)` (`Min Resources:` in `describe`).
+    min_resources: Vec<(String, String)>,
+    /// The PodGroup's `Name:` / `Namespace:` in `describe` (or `name:` / `namespace:` under
+    /// `metadata:`).
+    name: Option<(String, String)>,
 }
 
 fn podgroup_facts(ctx: &Context<'_>, source: &str) -> PodGroupFacts {
     let mut f = PodGroupFacts::default();
     for log in ctx.logs().iter().filter(|l| l.source == source) {
+        // the PodGroup's own block: from a `Kind: PodGroup` (describe) or `kind: PodGroup`
+        let mut in_pg = false;
+        let mut in_min: Option<usize> = None;
+        let (mut name, mut ns) = (String::new(), String::new());
         for line in log.text.lines() {
             let t = line.trim().trim_start_matches('-').trim();
+            let ind = line.len() - line.trim_start().len();
+            if let Some(d) = in_min {
+                if ind > d
+                    && let Some((k, v)) = t.split_once(':')
+                    && !v.trim().is_empty()
+                {
+                    let k = k.trim();
+                    let k = if k.contains('/') {
+                        k.to_owned()
+                    } else {
+                        k.to_ascii_lowercase()
+                    };
+                    f.min_resources
+                        .push((k, v.trim().trim_matches(['"', '\'']).to_owned()));
+                    continue;
+                }
+                in_min = None;
+            }
             let Some((key, value)) = t.split_once(':') else {
                 continue;
             };
             let value = value.trim().trim_matches('"');
+            match key.trim() {
+                "Name" | "name" if ind <= 2 && !value.is_empty() => {
+                    name = value.to_owned();
+                    if in_pg {
+                        f.name = Some((ns.clone(), name.clone()));
+                    }
+                }
+                "Namespace" | "namespace" if ind <= 2 => {
+                    ns = value.to_owned();
+                    if in_pg && !name.is_empty() {
+                        f.name = Some((ns.clone(), name.clone()));
+                    }
+                }
+                "Kind" | "kind" => {
+                    in_pg = value == "PodGroup";
+                    if in_pg && !name.is_empty() {
+                        f.name = Some((ns.clone(), name.clone()));
+                    }
+                }
+                "Queue" | "queue" if !value.is_empty() && (in_pg || f.queue.is_none()) => {
+                    f.queue = Some(value.to_owned());
+                }
+                "Min Resources" | "minResources" if value.is_empty() => {
+                    f.min_resources.clear();
+                    in_min = Some(ind);
+                }
+                _ => {}
+            }
             match key.trim() {
                 "Phase" | "phase"
                     if matches!(value, "Pending" | "Inqueue" | "Running" | "Unknown") =>
@@ -144,6 +201,254 @@ fn podgroup_facts(ctx: &Context<'_>, source: &str) -> PodGroupFacts {
         }
     }
     f
+}
+
+/// A quantity for comparisons (`None` when it does not parse).
+fn qty(v: &str) -> Option<cube_model::Quantity> {
+    v.parse().ok()
+}
+
+/// The cause, remedy and severity of Volcano's enqueue refusal `queue resource quota
+/// insufficient[: insufficient <res>, ...]` (proportion and capacity plugins'
+/// `JobEnqueueableFn`; the resource list since v1.13, `util.FormatResourceNames`) read with the
+/// queue and PodGroup of the same input, and the nodes of the snapshot.
+///
+/// How an omitted resource of `spec.capability` is treated (volcano-sh/volcano
+/// `pkg/scheduler/plugins/proportion/proportion.go`, `capacity/capacity.go`,
+/// `pkg/scheduler/api/helpers/helpers.go`, `pkg/scheduler/api/resource_info.go`):
+/// - before v1.9 the proportion plugin's realCapability is `helpers.Min(total - guarantees +
+///   guarantee, capability)`: when the capability names no extended resource at all the
+///   result has none and the enqueue check (`LessEqual(.., Infinity)`) does not limit them;
+///   when it names some, every extended resource it omits gets `min(total, 0) = 0`, so any
+///   job asking for it is refused for ever;
+/// - from v1.9 (proportion and the new capacity plugin) `MinDimensionResource(capability,
+///   Infinity)`: an omitted resource is not capped by the capability, and the queue may take
+///   the cluster's total of it minus the other queues' guarantees; a refusal naming it then
+///   means the nodes' allocatable total (less guarantees and what is allocated or Inqueue) is
+///   below the job's minResources, for instance nodes that do not advertise it;
+/// - the capacity plugin's child queues (hierarchical queues, v1.10+) inherit each omitted
+///   resource from the parent's capability.
+pub(super) fn explain_queue(
+    ctx: &Context<'_>,
+    s: &Signal,
+) -> Option<(String, String, crate::Severity, Option<crate::Subject>)> {
+    use crate::classify::SignalKind;
+    use crate::classify::volcano_queue::split;
+    let facts = podgroup_facts(ctx, &s.source);
+    let queues: Vec<&Signal> = ctx
+        .signals()
+        .iter()
+        .filter(|q| q.kind == SignalKind::VolcanoQueue)
+        .collect();
+    // the resources the event names (v1.13+), else the PodGroup's minResources
+    let named: Vec<String> = s
+        .text
+        .split_once("insufficient:")
+        .or_else(|| s.text.split_once(": insufficient "))
+        .map(|(_, r)| {
+            // `insufficient <res>, insufficient <res>` (util.FormatResourceNames)
+            r.split(',')
+                .map(|x| {
+                    let x = x.trim();
+                    x.strip_prefix("insufficient ")
+                        .unwrap_or(x)
+                        .trim()
+                        .trim_end_matches(['.', '"'])
+                        .to_owned()
+                })
+                .filter(|x| !x.is_empty() && !x.contains(' '))
+                .collect()
+        })
+        .unwrap_or_default();
+    let queue = match &facts.queue {
+        Some(name) => queues
+            .iter()
+            .find(|q| q.detail("queue") == name.as_str())
+            .copied(),
+        None if queues.len() == 1 => Some(queues[0]),
+        None => None,
+    };
+    let queue_name = facts
+        .queue
+        .clone()
+        .or_else(|| queue.map(|q| q.detail("queue").to_owned()));
+    if queue.is_none() && named.is_empty() && queue_name.is_none() {
+        return None;
+    }
+    let qn = queue_name.clone().unwrap_or_else(|| "<queue>".to_owned());
+    let subject = facts
+        .name
+        .as_ref()
+        .map(|(ns, n)| crate::Subject::namespaced("PodGroup", ns, n));
+    let capability = queue
+        .map(|q| split(q.detail("capability")))
+        .unwrap_or_default();
+    let allocated = queue
+        .map(|q| split(q.detail("allocated")))
+        .unwrap_or_default();
+    let guarantee = queue
+        .map(|q| split(q.detail("guarantee")))
+        .unwrap_or_default();
+    let mut resources: Vec<String> = named.clone();
+    if resources.is_empty() {
+        for (r, v) in &facts.min_resources {
+            // quota-style names (`count/pods`, `requests.cpu`) are not queue resources
+            // (NewResource skips IsCountQuota names)
+            let l = r.to_ascii_lowercase();
+            if l.starts_with("count/") || l.starts_with("requests.") || l.starts_with("limits.") {
+                continue;
+            }
+            if qty(v).is_some_and(|q| !q.is_zero()) && !resources.contains(r) {
+                resources.push(r.clone());
+            }
+        }
+    }
+    let has_extended = capability.iter().any(|(r, _)| r.contains('/'));
+    let snap = ctx.snapshot();
+    let mut said: Vec<String> = Vec::new();
+    let mut never = false;
+    let get = format!(
+        "kubectl get queue {} -o yaml",
+        crate::rules::shell_word(&qn)
+    );
+    let mut remedies: Vec<String> = Vec::new();
+    for r in &resources {
+        let want = facts
+            .min_resources
+            .iter()
+            .find(|(k, _)| k == r)
+            .map(|(_, v)| v.clone());
+        let cap = capability
+            .iter()
+            .find(|(k, _)| k == r)
+            .map(|(_, v)| v.clone());
+        let alloc = allocated
+            .iter()
+            .find(|(k, _)| k == r)
+            .map(|(_, v)| v.clone());
+        let want_s = want
+            .as_deref()
+            .map(|w| format!(" (the job's minResources ask for {w})"))
+            .unwrap_or_default();
+        match (&cap, queue) {
+            (Some(c), _) => {
+                let over = want
+                    .as_deref()
+                    .and_then(qty)
+                    .zip(qty(c))
+                    .is_some_and(|(w, c)| w > c);
+                let full = want
+                    .as_deref()
+                    .and_then(qty)
+                    .zip(alloc.as_deref().and_then(qty))
+                    .and_then(|(w, a)| w.checked_add(&a))
+                    .zip(qty(c))
+                    .is_some_and(|(t, c)| t > c);
+                if !over && !full && !named.contains(r) {
+                    // room for it: not what the queue refuses
+                    continue;
+                }
+                never |= over;
+                said.push(format!(
+                    "queue {qn} caps {r} at {c} (spec.capability){}{want_s}{}",
+                    alloc
+                        .as_deref()
+                        .map(|a| format!(", of which {a} is allocated"))
+                        .unwrap_or_default(),
+                    if over {
+                        ": more than the queue can ever hold, so the job is never enqueued"
+                    } else {
+                        ""
+                    }
+                ));
+                remedies.push(format!("raise spec.capability.{r} of queue {qn} (`kubectl edit queue {}`), or lower the job's {r} requests / minAvailable", crate::rules::shell_word(&qn)));
+            }
+            (None, Some(_)) => {
+                let total: Option<cube_model::Quantity> = (!snap.nodes.is_empty()).then(|| {
+                    snap.nodes
+                        .iter()
+                        .filter_map(|n| n.status.allocatable.get(r))
+                        .fold(cube_model::Quantity::default(), |a, q| {
+                            a.checked_add(q).unwrap_or(a)
+                        })
+                });
+                let nodes = match &total {
+                    Some(t) if t.is_zero() => format!(
+                        "; the snapshot's nodes advertise no {r} at all (allocatable), so from v1.9 the queue's share of it is 0 too: the nodes' device plugin is the first thing to check"
+                    ),
+                    Some(t) => {
+                        format!("; the snapshot's nodes advertise {t} {r} in total (allocatable)")
+                    }
+                    None => String::new(),
+                };
+                let before = if has_extended {
+                    format!(
+                        "Volcano before v1.9 caps it at 0 for this queue (its capability names other extended resources, and the proportion plugin's helpers.Min takes an omitted one as 0), so every job asking for {r} is refused for ever; "
+                    )
+                } else {
+                    "before v1.9 an omitted resource was not checked at enqueue when the capability names only cpu/memory; ".to_owned()
+                };
+                said.push(format!(
+                    "queue {qn}'s spec.capability does not list {r} (it lists {}){want_s}: {before}from v1.9 (proportion and capacity plugins, MinDimensionResource with Infinity) an omitted resource is not capped by the capability, and the queue may use the cluster's total {r} minus the other queues' guarantees, so the refusal means the nodes' allocatable {r} (less guarantees, allocated and Inqueue jobs) is below what the job needs{nodes}{}",
+                    if capability.is_empty() { "nothing".to_owned() } else { capability.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ") },
+                    if guarantee.is_empty() { String::new() } else { format!("; its guarantee reserves {}", guarantee.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")) }
+                ));
+                if total.as_ref().is_some_and(cube_model::Quantity::is_zero) {
+                    never = true;
+                }
+                if has_extended {
+                    never = true;
+                }
+                remedies.push(format!(
+                    "add {r} to spec.capability of queue {qn} explicitly (`kubectl edit queue {}`; required before Volcano v1.9 when the capability lists other extended resources), and check the nodes' allocatable {r} (`kubectl describe nodes | grep -i {}`) and the other queues' spec.guarantee (`kubectl get queue -o yaml`)",
+                    crate::rules::shell_word(&qn),
+                    crate::rules::shell_word(r)
+                ));
+            }
+            (None, None) => {
+                said.push(format!("the job's queue {qn} has no room for its {r}{want_s}: its spec.capability omits {r} or caps it below what is allocated plus this job (in Volcano before v1.9 an extended resource omitted from a capability that names other extended resources is capped at 0; from v1.9 an omitted resource is capped by the cluster's total minus the other queues' guarantees)"));
+                remedies.push(format!("`{get}`: compare spec.capability.{r} (absent = see above) with status.allocated, and the nodes' allocatable {r}"));
+            }
+        }
+    }
+    if said.is_empty() && has_extended && !capability.iter().any(|(r, _)| r == "pods") {
+        // v1.8.1+ counts `pods` (and ephemeral-storage) as scalar resources of every job
+        // (pkg/scheduler/api/resource_info.go NewResource, volcano#3188); before v1.9 the
+        // proportion plugin's helpers.Min gives a scalar the capability omits 0
+        never = true;
+        said.push(format!(
+            "queue {qn}'s spec.capability names extended resources ({}) but not `pods`: Volcano v1.8.x counts pods (and ephemeral-storage) as a resource of every job, and before v1.9 the proportion plugin caps a resource the capability omits at 0 when it names other extended ones, so every job of this queue is refused (volcano#3426); from v1.9 an omitted resource is not capped by the capability",
+            capability.iter().filter(|(r, _)| r.contains('/')).map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+        ));
+        remedies.push(format!(
+            "add `pods` (for example `pods: \"1000\"`) and every other resource the jobs request to spec.capability of queue {qn} (`kubectl edit queue {}`), or upgrade Volcano to v1.9 or later",
+            crate::rules::shell_word(&qn)
+        ));
+    }
+    if said.is_empty() {
+        said.push(format!(
+            "queue {qn} has no room for the job's minResources (spec.capability or deserved minus allocated and Inqueue){}",
+            if capability.is_empty() { String::new() } else { format!("; its capability is {}", capability.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")) }
+        ));
+        remedies.push(format!("`{get}`: compare spec.capability and spec.deserved with status.allocated; raise them, submit to another queue, or lower the job's minAvailable/requests"));
+    }
+    if queue.is_some_and(|q| q.detail("state") == "Closed") {
+        said.push(format!("queue {qn} is Closed: it takes no new jobs"));
+        remedies.push(format!(
+            "open the queue (`vcctl queue operate --name {} --action open`)",
+            crate::rules::shell_word(&qn)
+        ));
+    }
+    let cause = format!(
+        "Volcano does not let the PodGroup into queue {qn} (`queue resource quota insufficient`, the proportion/capacity plugin's enqueue check: the PodGroup stays Pending, no node is tried): {}",
+        said.join("; ")
+    );
+    let severity = if never {
+        crate::Severity::Error
+    } else {
+        crate::Severity::Warning
+    };
+    Some((cause, remedies.join("; "), severity, subject))
 }
 
 /// The cause and remedy of a Volcano FitError signal, from its structure and the PodGroup
@@ -189,7 +494,8 @@ pub(super) fn explain_text(
         ));
         remedy = "lower the job's minAvailable to at most its replica count, or check why its other pods were not created (the job controller's events, an admission webhook or quota refusing pods)".to_owned();
     } else if facts.phase.as_deref() == Some("Inqueue")
-        || facts.reason.as_deref() == Some("NotEnoughResources")
+        || (facts.reason.as_deref() == Some("NotEnoughResources")
+            && facts.phase.as_deref() != Some("Pending"))
     {
         let mut what = String::from("the PodGroup");
         if let Some(p) = &facts.phase {
@@ -284,6 +590,38 @@ mod tests {
             "Warning FailedScheduling 10s volcano pod group is not ready, 2 Pending, 4 minAvailable; Pending: 2 Unschedulable",
         );
         assert!(f[0].message.contains("NotEnoughTasks"), "{f:#?}");
+    }
+
+    #[test]
+    fn queue_refusal_names_the_queue_and_the_omitted_resource() {
+        // v1.13+ wording with the resource list, the queue pasted with it
+        let text = "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata:\n  name: ml-team\nspec:\n  capability:\n    cpu: \"64\"\n    memory: 256Gi\n---\nEvents:\n  Type    Reason         Age   From     Message\n  ----    ------         ----  ----     -------\n  Normal  Unschedulable  3s    volcano  queue resource quota insufficient: insufficient cpu, insufficient nvidia.com/gpu\n";
+        let f = run_log("pod-unschedulable", text);
+        let q = f
+            .iter()
+            .find(|f| f.message.contains("queue ml-team"))
+            .unwrap_or_else(|| panic!("{f:#?}"));
+        assert!(
+            q.message.contains("does not list nvidia.com/gpu"),
+            "{}",
+            q.message
+        );
+        assert!(q.message.contains("v1.9"), "{}", q.message);
+        assert!(!q.message.contains("{rest}"), "{}", q.message);
+        assert!(
+            q.remedy.contains("kubectl edit queue ml-team"),
+            "{}",
+            q.remedy
+        );
+        // a capability naming an extended resource but not pods (volcano#3426)
+        let text = "kind: Queue\napiVersion: scheduling.volcano.sh/v1beta1\nmetadata:\n  name: a800\nspec:\n  capability:\n    nvidia.com/gpu: \"4\"\n    cpu: \"5\"\n---\nNormal  Unschedulable  3s  volcano  queue resource quota insufficient\n";
+        let f = run_log("pod-unschedulable", text);
+        let q = f
+            .iter()
+            .find(|f| f.message.contains("queue a800"))
+            .unwrap_or_else(|| panic!("{f:#?}"));
+        assert_eq!(q.severity, crate::Severity::Error, "{q:#?}");
+        assert!(q.message.contains("`pods`"), "{}", q.message);
     }
 
     #[test]
