@@ -596,6 +596,8 @@ mod tests {
             "quota-without-priority",
             "pod-unschedulable",
             "workload-unavailable",
+            "pod-crashlooping",
+            "container-oom-killed",
             "node-overcommitted",
             "rbac-dangling-roleref",
             "storage-no-default-class",

@@ -1212,6 +1212,12 @@ enum Blocker {
     Plugin,
 }
 
+/// Whether `p` is a link of the GPU reporting chain (driver, container toolkit, GPU Operator
+/// validator, device plugin), whose failures gpu-not-advertised and workload-unavailable report.
+pub(crate) fn chain_component(p: &Pod) -> bool {
+    blocker_of(p).is_some()
+}
+
 fn blocker_of(p: &Pod) -> Option<Blocker> {
     let owner = p
         .metadata

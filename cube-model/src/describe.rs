@@ -3354,15 +3354,16 @@ fn containers(
     out
 }
 
-/// The container statuses of a `Containers:` / `Init Containers:` section (`State:` with its
-/// `Reason:` / `Message:` / `Exit Code:` lines, `Ready:`, `Restart Count:`; `Last State:` is
-/// not kept), as `describePod` prints them (k8s.io/kubectl/pkg/describe/describe.go
+/// The container statuses of a `Containers:` / `Init Containers:` section (`State:` and
+/// `Last State:` with their `Reason:` / `Message:` / `Exit Code:` lines, `Ready:`,
+/// `Restart Count:`), as `describePod` prints them (k8s.io/kubectl/pkg/describe/describe.go
 /// `describeContainerState`). Empty when the section shows no state (a describe of a
 /// manifest).
 fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
     let mut out: Vec<ContainerStatus> = Vec::new();
     let mut seen = false;
-    let mut in_state = false;
+    // 0: outside a state block, 1: `State:`, 2: `Last State:`
+    let mut in_state = 0u8;
     for line in &section.lines {
         let indent = indent_of(line);
         let t = line.trim();
@@ -3370,7 +3371,7 @@ fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
             continue;
         }
         if indent <= 2 {
-            in_state = false;
+            in_state = 0;
             if let Some(name) = t.strip_suffix(':') {
                 out.push(ContainerStatus {
                     name: name.to_owned(),
@@ -3385,10 +3386,14 @@ fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
         };
         let value = value.trim();
         if indent <= 4 {
-            in_state = key == "State";
+            in_state = match key {
+                "State" => 1,
+                "Last State" => 2,
+                _ => 0,
+            };
             match key {
-                "State" => {
-                    seen = true;
+                "State" | "Last State" => {
+                    seen |= key == "State";
                     let detail = ContainerStateDetail::default();
                     let mut st = ContainerState::default();
                     match value {
@@ -3397,7 +3402,11 @@ fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
                         "Terminated" => st.terminated = Some(Box::new(detail)),
                         _ => {}
                     }
-                    c.state = Some(st);
+                    if key == "State" {
+                        c.state = Some(st);
+                    } else if value != "<none>" {
+                        c.last_state = Some(st);
+                    }
                 }
                 "Ready" => {
                     seen = true;
@@ -3408,10 +3417,12 @@ fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
             }
             continue;
         }
-        if !in_state {
-            continue;
-        }
-        let Some(st) = c.state.as_mut() else { continue };
+        let st = match in_state {
+            1 => c.state.as_mut(),
+            2 => c.last_state.as_mut(),
+            _ => None,
+        };
+        let Some(st) = st else { continue };
         let Some(d) = st.waiting.as_mut().or(st.terminated.as_mut()) else {
             continue;
         };
@@ -5796,6 +5807,14 @@ Containers:
         assert_eq!(
             waiting.map(|w| (w.reason.as_str(), w.exit_code)),
             Some(("CrashLoopBackOff", None))
+        );
+        let last = init[0]
+            .last_state
+            .as_ref()
+            .and_then(|s| s.terminated.as_ref());
+        assert_eq!(
+            last.map(|d| (d.reason.as_str(), d.exit_code)),
+            Some(("Error", Some(32)))
         );
         let c = &p.status.container_statuses;
         assert_eq!(c.len(), 2);

@@ -1073,6 +1073,14 @@ pub struct ContainerStatus {
         deserialize_with = "crate::projection::container_state"
     )]
     pub state: Option<ContainerState>,
+    /// `lastState`: the previous run's state (a `terminated` with its reason, `OOMKilled` or
+    /// `Error`, and exit code, while the kubelet restarts the container); `None` when not
+    /// reported. `kubectl describe pod` prints it as `Last State:`.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::projection::container_state"
+    )]
+    pub last_state: Option<ContainerState>,
 }
 
 fn is_zero_i32(v: &i32) -> bool {

@@ -95,6 +95,7 @@ pub mod node_drift;
 pub mod node_duplicate_hostname;
 pub mod node_not_ready;
 pub mod node_overcommitted;
+pub mod pod_crashlooping;
 pub mod pod_extended_resource_invalid;
 pub mod pod_missing_requests;
 pub mod pod_unschedulable;
@@ -143,6 +144,8 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(quota_without_priority::QuotaWithoutPriority),
         Box::new(pod_unschedulable::PodUnschedulable),
         Box::new(workload_unavailable::WorkloadUnavailable),
+        Box::new(pod_crashlooping::PodCrashLooping),
+        Box::new(pod_crashlooping::ContainerOomKilled),
         Box::new(node_overcommitted::NodeOvercommitted),
         Box::new(rbac_dangling_roleref::RbacDanglingRoleRef),
         Box::new(storage_no_default_class::StorageNoDefaultClass),

@@ -1,0 +1,651 @@
+//! `pod-crashlooping` and `container-oom-killed`: containers the kubelet keeps restarting
+//! (`CrashLoopBackOff`) and containers killed for exceeding their memory limit (`OOMKilled`),
+//! read from every shape the readers support: pod JSON/YAML (`state.waiting.reason`,
+//! `lastState.terminated.reason` / `exitCode`, `restartCount`), `kubectl describe pod`
+//! (`State: Waiting / Reason: CrashLoopBackOff`, `Last State: Terminated / Reason: OOMKilled`),
+//! the STATUS column of `kubectl get pods` and the kubelet's `BackOff` events.
+//!
+//! Upstream texts: `CrashLoopBackOff` is kubecontainer.ErrCrashLoopBackOff
+//! (kubernetes pkg/kubelet/container/sync_result.go); the kubelet's event is reason `BackOff`
+//! (pkg/kubelet/events/event.go `BackOffStartContainer`) with the message `Back-off restarting
+//! failed container` (v1.25 and older) or `Back-off restarting failed container %s in pod %s`
+//! (pkg/kubelet/kuberuntime/kuberuntime_manager.go `doBackOff`, v1.26+). `OOMKilled` is the
+//! terminated reason the container runtime reports when the kernel's cgroup OOM killer ended
+//! the container (containerd pkg/cri `oomKilledReason`, CRI-O `oomKilledReason`, dockershim
+//! `OOMKilled`); the node-level events are node-problem-detector's `OOMKilling` (kernel
+//! monitor, `Memory cgroup out of memory: Killed process ...` / `Killed process ...`) and the
+//! kubelet's `SystemOOM` (pkg/kubelet/oom/oom_watcher_linux.go, `System OOM encountered,
+//! victim process: %s, pid: %d`).
+
+use std::collections::BTreeMap;
+
+use cube_model::objects::{ContainerStatus, Pod};
+
+use crate::resources::is_gpu_resource;
+use crate::rules::{obj, pod_subject, shell_word};
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    PodCrashLooping,
+    "pod-crashlooping",
+    Scheduling,
+    Warning,
+    "A container of a pod keeps failing and the kubelet restarts it with a growing back-off (waiting reason CrashLoopBackOff, also Init:CrashLoopBackOff; the kubelet's BackOff event `Back-off restarting failed container [<c> in pod <p>]`), as read from pod JSON/YAML, `kubectl describe pod`, the STATUS column of `kubectl get pods` or events. Evidence: the container, its restart count and the last termination's reason and exit code. Error when the pod holds GPUs (they stay allocated to a pod that does no work) or when every pod of the same workload in the input fails; else warning. A pod that is Running and Ready now stays quiet whatever its restart count. A crash-looping GPU component (device plugin, driver, toolkit, validator) is reported by gpu-not-advertised / workload-unavailable instead. Remedy: `kubectl logs --previous` for the failed run's output.",
+    check_crash
+);
+
+declare_rule!(
+    ContainerOomKilled,
+    "container-oom-killed",
+    Scheduling,
+    Warning,
+    "A container was killed by the kernel's OOM killer for exceeding its memory limit (terminated or last-state reason OOMKilled, usually exit code 137; a `kubectl get pods` STATUS OOMKilled), or a node reports OOM kills (node-problem-detector `OOMKilling`, the kubelet's `SystemOOM` events). Evidence: the container, restart count, exit code and its memory limit when the input shows it. Error when the pod holds GPUs or every pod of its workload in the input fails; warning while it fails; info when the container was OOM-killed before but runs and is ready now. Remedy: raise `resources.limits.memory` above the peak (GPU jobs: host memory for data loaders, pinned buffers, model loading) or lower the use; for node-level OOM, the kubelet's eviction thresholds and reserved memory.",
+    check_oom
+);
+
+/// What one pod shows of failing containers.
+#[derive(Default)]
+struct PodFailure {
+    crash: bool,
+    oom: bool,
+    /// OOM-killed before but running and ready now.
+    oom_past_only: bool,
+    /// The first failing container's name.
+    container: String,
+    evidence: Vec<Evidence>,
+    restarts: i32,
+    exit_code: Option<i32>,
+    /// `container` is one OOM-killed before that is healthy now (a failing one replaces it).
+    oom_past_container: bool,
+}
+
+/// The failures `p`'s container statuses and table STATUS show.
+fn pod_failure(p: &Pod) -> PodFailure {
+    let o = obj("Pod", &p.metadata.namespace, &p.metadata.name);
+    let mut f = PodFailure::default();
+    let mut oom_now = false;
+    let mut oom_past = false;
+    let lists: [(&str, &[ContainerStatus]); 2] = [
+        ("initContainerStatuses", &p.status.init_container_statuses),
+        ("containerStatuses", &p.status.container_statuses),
+    ];
+    for (field, list) in lists {
+        for c in list {
+            let st = c.state.as_ref();
+            let waiting = st
+                .and_then(|s| s.waiting.as_ref())
+                .map_or("", |w| w.reason.as_str());
+            let terminated = st.and_then(|s| s.terminated.as_ref());
+            let running = st.is_some_and(|s| s.running.is_some());
+            let last = c.last_state.as_ref().and_then(|s| s.terminated.as_ref());
+            let crash = waiting == "CrashLoopBackOff";
+            let oom_cur = terminated.is_some_and(|t| t.reason == "OOMKilled");
+            let oom_last = last.is_some_and(|t| t.reason == "OOMKilled");
+            if !(crash || oom_cur || oom_last) {
+                continue;
+            }
+            // healthy now: running and ready (init containers: finished)
+            let healthy_now = (running && c.ready)
+                || (field == "initContainerStatuses"
+                    && terminated.is_some_and(|t| t.exit_code == Some(0)));
+            if healthy_now && !crash && !oom_cur {
+                oom_past |= oom_last;
+                if f.container.is_empty() {
+                    f.oom_past_container = true;
+                    f.container = c.name.clone();
+                    f.restarts = c.restart_count;
+                    f.exit_code = last.and_then(|t| t.exit_code);
+                    f.evidence.push(Evidence::field(
+                        &o,
+                        format!("status.{field}[{}].lastState.terminated.reason", c.name),
+                        "OOMKilled",
+                    ));
+                    f.evidence.push(Evidence::field(
+                        &o,
+                        format!("status.{field}[{}].restartCount", c.name),
+                        c.restart_count.to_string(),
+                    ));
+                }
+                continue;
+            }
+            f.crash |= crash;
+            oom_now |= oom_cur || oom_last;
+            if f.container.is_empty() || f.oom_past_container {
+                f.oom_past_container = false;
+                f.container = c.name.clone();
+                f.restarts = c.restart_count;
+                f.exit_code = terminated.or(last).and_then(|t| t.exit_code);
+            }
+            if crash {
+                f.evidence.push(Evidence::field(
+                    &o,
+                    format!("status.{field}[{}].state.waiting.reason", c.name),
+                    "CrashLoopBackOff",
+                ));
+            }
+            if let Some(t) = terminated {
+                f.evidence.push(Evidence::field(
+                    &o,
+                    format!("status.{field}[{}].state.terminated", c.name),
+                    detail_text(&t.reason, t.exit_code),
+                ));
+            }
+            if let Some(t) = last {
+                f.evidence.push(Evidence::field(
+                    &o,
+                    format!("status.{field}[{}].lastState.terminated", c.name),
+                    detail_text(&t.reason, t.exit_code),
+                ));
+            }
+            f.evidence.push(Evidence::field(
+                &o,
+                format!("status.{field}[{}].restartCount", c.name),
+                c.restart_count.to_string(),
+            ));
+        }
+    }
+    // the STATUS column of `kubectl get pods` (printers.go printPod: the waiting or
+    // terminated reason of the last failing container, `Init:` for an init container)
+    let table = p
+        .status
+        .reason
+        .strip_prefix("Init:")
+        .unwrap_or(&p.status.reason);
+    match table {
+        "CrashLoopBackOff" if !f.crash => {
+            f.crash = true;
+            f.evidence
+                .push(Evidence::field(&o, "STATUS", p.status.reason.clone()));
+        }
+        "OOMKilled" if !oom_now => {
+            oom_now = true;
+            f.evidence
+                .push(Evidence::field(&o, "STATUS", p.status.reason.clone()));
+        }
+        _ => {}
+    }
+    f.oom = oom_now;
+    f.oom_past_only = oom_past && !oom_now && !f.crash;
+    f
+}
+
+fn detail_text(reason: &str, exit: Option<i32>) -> String {
+    match exit {
+        Some(c) => format!(
+            "{} (exit code {c})",
+            if reason.is_empty() { "?" } else { reason }
+        ),
+        None => reason.to_owned(),
+    }
+}
+
+/// Whether an event (reason, message) says the kubelet restarts a container with back-off,
+/// and the container it names: `BackOff` `Back-off restarting failed container [<c> in pod
+/// <p>]`, or the sync error the kubelet records in the waiting state's message and `Failed`
+/// events, `back-off 5m0s restarting failed container=<c> pod=<p>` (kuberuntime_manager.go
+/// `doBackOff`). `Back-off pulling image` (an image pull back-off) is no crash.
+fn backoff_container(reason: &str, message: &str) -> Option<String> {
+    if !matches!(reason, "BackOff" | "Failed" | "") {
+        return None;
+    }
+    let (_, rest) = message.split_once("restarting failed container")?;
+    let rest = rest.strip_prefix('=').unwrap_or(rest);
+    Some(
+        rest.split_whitespace()
+            .next()
+            .filter(|w| *w != "in")
+            .unwrap_or("")
+            .trim_matches(['"', '\''])
+            .to_owned(),
+    )
+}
+
+/// The workload a pod belongs to: its controller owner, else its name without the
+/// generated suffix (`train-0` -> `train`, `serve-7c9d8-abcde` -> `serve-7c9d8`).
+fn workload_key(p: &Pod) -> String {
+    if let Some(o) = p.metadata.owner_references.first() {
+        return format!("{}/{}", o.kind, o.name);
+    }
+    match p.metadata.name.rsplit_once('-') {
+        Some((base, _)) if !base.is_empty() => base.to_owned(),
+        _ => p.metadata.name.clone(),
+    }
+}
+
+/// Whether pod `i` requests GPUs.
+fn gpu_pod(ctx: &Context<'_>, i: usize) -> Option<String> {
+    ctx.pod_requests(i)
+        .iter()
+        .find(|(k, q)| is_gpu_resource(k.as_str()) && !q.is_zero())
+        .map(|(k, q)| format!("{q} {k}"))
+}
+
+/// The memory limits of `p`'s containers (`main=4Gi`).
+fn memory_limits(p: &Pod, container: &str) -> Option<String> {
+    p.spec
+        .containers
+        .iter()
+        .chain(p.spec.init_containers.iter())
+        .filter(|c| container.is_empty() || c.name == container)
+        .find_map(|c| c.resources.limits.get("memory").map(|q| q.to_string()))
+}
+
+struct Failing<'a> {
+    pod: Option<(usize, &'a Pod)>,
+    ns: String,
+    name: String,
+    f: PodFailure,
+}
+
+fn collect<'a>(ctx: &Context<'a>) -> Vec<Failing<'a>> {
+    let snap = ctx.snapshot();
+    let mut out: Vec<Failing<'a>> = Vec::new();
+    let mut index: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (i, p) in snap.pods.iter().enumerate() {
+        // GPU chain components are reported by gpu-not-advertised / workload-unavailable
+        if crate::gpu::chain_component(p) {
+            continue;
+        }
+        let f = pod_failure(p);
+        if !(f.crash || f.oom || f.oom_past_only) {
+            continue;
+        }
+        index.insert(
+            (p.metadata.namespace.clone(), p.metadata.name.clone()),
+            out.len(),
+        );
+        out.push(Failing {
+            pod: Some((i, p)),
+            ns: p.metadata.namespace.clone(),
+            name: p.metadata.name.clone(),
+            f,
+        });
+    }
+    for e in &snap.events {
+        if e.involved_object.kind != "Pod" && !e.involved_object.kind.is_empty() {
+            continue;
+        }
+        let Some(container) = backoff_container(&e.reason, &e.message) else {
+            continue;
+        };
+        let ns = e.involved_object.namespace.clone();
+        let name = e.involved_object.name.clone();
+        if name.is_empty() {
+            continue;
+        }
+        let key = (ns.clone(), name.clone());
+        let at = match index.get(&key) {
+            Some(&at) => at,
+            None => {
+                let pod = snap.pods.iter().enumerate().find(|(_, p)| {
+                    p.metadata.name == name && (ns.is_empty() || p.metadata.namespace == ns)
+                });
+                if let Some((_, p)) = pod {
+                    // the pod is in the input: Running and Ready now means the event is old
+                    if crate::gpu::pod_ready(p) == Some(true) || crate::gpu::chain_component(p) {
+                        continue;
+                    }
+                }
+                index.insert(key, out.len());
+                out.push(Failing {
+                    pod: pod.map(|(i, p)| (i, p)),
+                    ns: ns.clone(),
+                    name: name.clone(),
+                    f: PodFailure::default(),
+                });
+                out.len() - 1
+            }
+        };
+        let fl = &mut out[at];
+        if fl.f.oom_past_only {
+            continue;
+        }
+        if fl.f.container.is_empty() {
+            fl.f.container = container;
+        }
+        if !fl.f.crash {
+            fl.f.crash = true;
+        }
+        if fl
+            .f
+            .evidence
+            .iter()
+            .filter(|e| matches!(e, Evidence::Field { path, .. } if path.starts_with("event")))
+            .count()
+            < 1
+        {
+            fl.f.evidence.push(Evidence::field(
+                obj("Pod", &ns, &name),
+                "event BackOff",
+                crate::finding::redact(&e.message),
+            ));
+        }
+    }
+    out
+}
+
+fn severity_and_why(ctx: &Context<'_>, all: &[Failing<'_>], x: &Failing<'_>) -> (Severity, String) {
+    if let Some((i, _)) = x.pod
+        && let Some(g) = gpu_pod(ctx, i)
+    {
+        return (
+            Severity::Error,
+            format!("; it holds {g}, which stay allocated to it while it does no work"),
+        );
+    }
+    if let Some((_, p)) = x.pod {
+        let key = workload_key(p);
+        let siblings: Vec<&Pod> = ctx
+            .pods_in_namespace(&p.metadata.namespace)
+            .iter()
+            .map(|&j| ctx.pod(j))
+            .filter(|q| workload_key(q) == key)
+            .collect();
+        let failing = siblings
+            .iter()
+            .filter(|q| {
+                all.iter()
+                    .any(|y| !y.f.oom_past_only && y.pod.is_some_and(|(_, r)| std::ptr::eq(r, **q)))
+            })
+            .count();
+        if siblings.len() >= 2 && failing == siblings.len() {
+            return (
+                Severity::Error,
+                format!(
+                    "; every pod of its workload {key} in the input fails ({failing} of {})",
+                    siblings.len()
+                ),
+            );
+        }
+    }
+    (Severity::Warning, String::new())
+}
+
+fn check_crash(ctx: &Context<'_>) -> Vec<Finding> {
+    let all = collect(ctx);
+    all.iter()
+        .filter(|x| x.f.crash && !x.f.oom)
+        .map(|x| {
+            let (sev, why) = severity_and_why(ctx, &all, x);
+            let ns_flag = ns_flag(&x.ns);
+            let c_flag = if x.f.container.is_empty() {
+                String::new()
+            } else {
+                format!(" -c {}", shell_word(&x.f.container))
+            };
+            let restarts = if x.f.restarts > 0 {
+                format!(", restarted {} times", x.f.restarts)
+            } else {
+                String::new()
+            };
+            let exit = match x.f.exit_code {
+                Some(137) => ", last exit code 137 (SIGKILL: a liveness probe, the OOM killer or a preStop kill)".to_owned(),
+                Some(c) => format!(", last exit code {c}"),
+                None => String::new(),
+            };
+            let container = if x.f.container.is_empty() {
+                "a container".to_owned()
+            } else {
+                format!("container {}", x.f.container)
+            };
+            let message = format!(
+                "pod {} is crash-looping: {container} keeps failing and the kubelet restarts it with a growing back-off (CrashLoopBackOff){restarts}{exit}{why}",
+                slash(&x.ns, &x.name)
+            );
+            Finding::new(PodCrashLooping::ID, sev, subject(x), message)
+                .with_evidences(x.f.evidence.iter().cloned())
+                .with_remedy(format!(
+                    "read the failed run's output: `kubectl logs{ns_flag} {}{c_flag} --previous`; `kubectl describe pod{ns_flag} {}` shows Last State (reason, exit code) and the events; fix the command, configuration or dependency it fails on (exit code 1/2: the application's own error; 137 without OOMKilled: killed by a liveness probe; 139: segfault)",
+                    shell_word(&x.name),
+                    shell_word(&x.name)
+                ))
+        })
+        .collect()
+}
+
+fn check_oom(ctx: &Context<'_>) -> Vec<Finding> {
+    let all = collect(ctx);
+    let mut out: Vec<Finding> = all
+        .iter()
+        .filter(|x| x.f.oom || x.f.oom_past_only)
+        .map(|x| {
+            let (mut sev, mut why) = severity_and_why(ctx, &all, x);
+            if x.f.oom_past_only {
+                sev = Severity::Info;
+                why = "; it runs and is ready now, but its memory limit is close to what it uses".to_owned();
+            }
+            let ns_flag = ns_flag(&x.ns);
+            let limit = x
+                .pod
+                .and_then(|(_, p)| memory_limits(p, &x.f.container));
+            let mut evidence = x.f.evidence.clone();
+            if let Some(l) = &limit {
+                evidence.push(Evidence::field(
+                    obj("Pod", &x.ns, &x.name),
+                    format!("spec.containers[{}].resources.limits.memory", x.f.container),
+                    l.clone(),
+                ));
+            }
+            let container = if x.f.container.is_empty() {
+                "a container".to_owned()
+            } else {
+                format!("container {}", x.f.container)
+            };
+            let restarts = if x.f.restarts > 0 {
+                format!(", restarted {} times", x.f.restarts)
+            } else {
+                String::new()
+            };
+            let limit_text = match &limit {
+                Some(l) => format!(" (memory limit {l})"),
+                None => String::new(),
+            };
+            let crash = if x.f.crash { "; the kubelet restarts it with a growing back-off (CrashLoopBackOff)" } else { "" };
+            let message = format!(
+                "pod {}: {container} was OOMKilled: the kernel killed it for using more memory than its limit{limit_text}{}{restarts}{crash}{why}",
+                slash(&x.ns, &x.name),
+                match x.f.exit_code {
+                    Some(c) => format!(", exit code {c}"),
+                    None => String::new(),
+                }
+            );
+            Finding::new(ContainerOomKilled::ID, sev, subject(x), message)
+                .with_evidences(evidence)
+                .with_remedy(format!(
+                    "raise the container's `resources.limits.memory`{} above its peak use (GPU jobs: host memory for data loaders and their workers, pinned buffers, loading the model before it moves to the GPU; `kubectl top pod{ns_flag} {}` while it runs) or reduce that use (fewer loader workers, smaller batches); `kubectl logs{ns_flag} {} --previous` shows how far it got. When the node itself runs out of memory (SystemOOM / OOMKilling events on the node), reserve memory for the system (kubelet --system-reserved / --kube-reserved) and set --eviction-hard memory.available so the kubelet evicts before the kernel kills",
+                    limit.as_ref().map(|l| format!(" (now {l})")).unwrap_or_default(),
+                    shell_word(&x.name),
+                    shell_word(&x.name)
+                ))
+        })
+        .collect();
+    // node-level OOM kills: node-problem-detector's kernel monitor (`OOMKilling`) and the
+    // kubelet's OOM watcher (`SystemOOM`), one finding per node
+    let mut nodes: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    for e in &ctx.snapshot().events {
+        if !matches!(e.reason.as_str(), "OOMKilling" | "SystemOOM")
+            || e.involved_object.name.is_empty()
+        {
+            continue;
+        }
+        let n = nodes
+            .entry(e.involved_object.name.clone())
+            .or_insert((0, String::new()));
+        n.0 += 1;
+        if n.1.is_empty() {
+            n.1 = crate::finding::redact(&e.message);
+        }
+    }
+    for (node, (count, msg)) in nodes {
+        out.push(
+            Finding::new(
+                ContainerOomKilled::ID,
+                Severity::Warning,
+                Subject::cluster_scoped("Node", &node),
+                format!("node {node} reports OOM kills ({count} event(s)): processes were killed by the kernel's OOM killer"),
+            )
+            .with_evidence(Evidence::field(obj("Node", "", &node), "event OOMKilling/SystemOOM", msg))
+            .with_remedy("find the killed containers (`kubectl get pods -A -o wide --field-selector spec.nodeName=<node>` and their Last State OOMKilled) and raise their memory limits or lower their use; for processes outside a pod's limit, reserve memory for the system (kubelet --system-reserved / --kube-reserved) and set --eviction-hard memory.available so the kubelet evicts pods before the kernel kills"),
+        );
+    }
+    out
+}
+
+fn subject(x: &Failing<'_>) -> Subject {
+    match x.pod {
+        Some((_, p)) => pod_subject(p),
+        None => Subject::namespaced("Pod", &x.ns, &x.name),
+    }
+}
+
+fn slash(ns: &str, name: &str) -> String {
+    if ns.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{ns}/{name}")
+    }
+}
+
+fn ns_flag(ns: &str) -> String {
+    if ns.is_empty() {
+        String::new()
+    } else {
+        format!(" -n {}", shell_word(ns))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Severity;
+    use crate::rules::testutil::run_rule;
+
+    const DESCRIBE: &str = "\
+Name:         train-0
+Namespace:    ml
+Node:         gpu-01/10.0.0.5
+Status:       Running
+Containers:
+  main:
+    Image:          trainer:1
+    Limits:
+      memory:          8Gi
+      nvidia.com/gpu:  1
+    Requests:
+      memory:          8Gi
+      nvidia.com/gpu:  1
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       OOMKilled
+      Exit Code:    137
+    Ready:          False
+    Restart Count:  6
+";
+
+    #[test]
+    fn describe_oom_of_a_gpu_pod_is_an_error_with_limit_and_exit_code() {
+        let f = run_rule("container-oom-killed", DESCRIBE);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::Error);
+        let all = format!("{f:?}");
+        assert!(
+            all.contains("137") && all.contains("restarted 6 times"),
+            "{all}"
+        );
+        // the OOM finding stands for the crash loop it causes: no second finding
+        assert!(run_rule("pod-crashlooping", DESCRIBE).is_empty());
+    }
+
+    #[test]
+    fn describe_crashloop_with_error_exit_is_a_crash_finding() {
+        let text = DESCRIBE.replace("OOMKilled", "Error").replace("137", "1");
+        let f = run_rule("pod-crashlooping", &text);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message.contains("last exit code 1"),
+            "{}",
+            f[0].message
+        );
+        assert!(run_rule("container-oom-killed", &text).is_empty());
+    }
+
+    #[test]
+    fn running_ready_pod_with_old_restarts_stays_quiet_or_info() {
+        let text = "\
+Name:         serve-1
+Namespace:    ml
+Node:         n-1/10.0.0.3
+Status:       Running
+Containers:
+  main:
+    Image:          serve:1
+    State:          Running
+      Started:      Fri, 15 Feb 2019 13:06:04 +0530
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    1
+    Ready:          True
+    Restart Count:  40
+";
+        assert!(run_rule("pod-crashlooping", text).is_empty());
+        assert!(run_rule("container-oom-killed", text).is_empty());
+        let oom = text.replace("Error", "OOMKilled");
+        let f = run_rule("container-oom-killed", &oom);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, Severity::Info);
+    }
+
+    #[test]
+    fn events_backoff_in_both_wordings_and_not_image_backoff() {
+        let events = "\
+NAMESPACE   LAST SEEN   TYPE      REASON    OBJECT          MESSAGE
+ml          2m          Warning   BackOff   pod/batch-0     Back-off restarting failed container main in pod batch-0_ml(00000000-0000-0000-0000-000000000000)
+ml          2m          Warning   BackOff   pod/old-style   Back-off restarting failed container
+ml          2m          Warning   Failed    pod/opa-1       Error: back-off 5m0s restarting failed container=kube-mgmt pod=opa-1_ml(00000000-0000-0000-0000-000000000000)
+ml          2m          Normal    BackOff   pod/pull-1      Back-off pulling image \"registry.example/x:1\"
+";
+        let f = run_rule("pod-crashlooping", events);
+        let subjects: Vec<String> = f.iter().map(|x| x.subject.display_name()).collect();
+        assert_eq!(f.len(), 3, "{subjects:?}");
+        assert!(
+            f.iter()
+                .any(|x| x.remedy.contains("-c kube-mgmt --previous"))
+        );
+        assert!(subjects.iter().any(|s| s.contains("batch-0")));
+        assert!(subjects.iter().any(|s| s.contains("old-style")));
+        assert!(f.iter().any(|x| x.remedy.contains("-c main --previous")));
+    }
+
+    #[test]
+    fn table_statuses_and_every_replica() {
+        let table = "\
+NAME                     READY   STATUS             RESTARTS         AGE
+train-0                  0/1     CrashLoopBackOff   14 (2m ago)      50m
+train-1                  0/1     OOMKilled          3 (30s ago)      50m
+serve-7c9d8-abcde        1/1     Running            0                3h
+";
+        let c = run_rule("pod-crashlooping", table);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].severity, Severity::Error, "{}", c[0].message);
+        let o = run_rule("container-oom-killed", table);
+        assert_eq!(o.len(), 1);
+        let healthy = "\
+NAME                     READY   STATUS    RESTARTS        AGE
+serve-7c9d8-abcde        1/1     Running   12 (3d ago)     30d
+";
+        assert!(run_rule("pod-crashlooping", healthy).is_empty());
+        assert!(run_rule("container-oom-killed", healthy).is_empty());
+    }
+
+    #[test]
+    fn node_oom_events() {
+        let events = "\
+NAMESPACE   LAST SEEN   TYPE      REASON       OBJECT        MESSAGE
+default     5m          Warning   OOMKilling   node/node-01  Memory cgroup out of memory: Killed process 4242 (python) total-vm:1000kB
+default     4m          Warning   SystemOOM    node/node-01  System OOM encountered, victim process: python, pid: 4242
+";
+        let f = run_rule("container-oom-killed", events);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].message.contains("2 event(s)"));
+    }
+}
