@@ -671,7 +671,7 @@ fn content_boundary(current: &Section, line: &str) -> Option<Boundary> {
 
 /// True when `text`, which starts as a JSON or YAML dump, goes on with output of another kind
 /// after a blank line or `---` (a table, `describe` output, a log: several files pasted into one,
-/// see [`content_boundary`]): read it as a paste, section by section ([`split`]), not as one
+/// see `content_boundary`): read it as a paste, section by section ([`split`]), not as one
 /// dump. A stream of JSON values or YAML documents alone is no such paste.
 pub fn holds_other_output(text: &str) -> bool {
     let other_line = |l: &str| {
