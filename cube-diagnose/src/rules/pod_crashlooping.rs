@@ -288,7 +288,7 @@ fn collect<'a>(ctx: &Context<'a>) -> Vec<Failing<'a>> {
                 }
                 index.insert(key, out.len());
                 out.push(Failing {
-                    pod: pod.map(|(i, p)| (i, p)),
+                    pod,
                     ns: ns.clone(),
                     name: name.clone(),
                     f: PodFailure::default(),
