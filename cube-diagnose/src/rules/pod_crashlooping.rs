@@ -261,6 +261,7 @@ fn collect<'a>(ctx: &Context<'a>) -> Vec<Failing<'a>> {
             f,
         });
     }
+    let mut by_name: Option<std::collections::HashMap<&str, Vec<usize>>> = None;
     for e in &snap.events {
         if e.involved_object.kind != "Pod" && !e.involved_object.kind.is_empty() {
             continue;
@@ -277,9 +278,20 @@ fn collect<'a>(ctx: &Context<'a>) -> Vec<Failing<'a>> {
         let at = match index.get(&key) {
             Some(&at) => at,
             None => {
-                let pod = snap.pods.iter().enumerate().find(|(_, p)| {
-                    p.metadata.name == name && (ns.is_empty() || p.metadata.namespace == ns)
+                let by_name = by_name.get_or_insert_with(|| {
+                    let mut m: std::collections::HashMap<&str, Vec<usize>> =
+                        std::collections::HashMap::new();
+                    for (j, q) in snap.pods.iter().enumerate() {
+                        m.entry(q.metadata.name.as_str()).or_default().push(j);
+                    }
+                    m
                 });
+                let pod = by_name
+                    .get(name.as_str())
+                    .into_iter()
+                    .flatten()
+                    .map(|&j| (j, &snap.pods[j]))
+                    .find(|(_, p)| ns.is_empty() || p.metadata.namespace == ns);
                 if let Some((_, p)) = pod {
                     // the pod is in the input: Running and Ready now means the event is old
                     if crate::gpu::pod_ready(p) == Some(true) || crate::gpu::chain_component(p) {
@@ -324,7 +336,31 @@ fn collect<'a>(ctx: &Context<'a>) -> Vec<Failing<'a>> {
     out
 }
 
-fn severity_and_why(ctx: &Context<'_>, all: &[Failing<'_>], x: &Failing<'_>) -> (Severity, String) {
+/// Per (namespace, workload key): how many pods of the input it has and how many of them fail.
+/// Built once per check (linear in pods), not once per failing pod (30,000 crash-looping pods
+/// of one table made the per-pod sibling scan cubic).
+type Tally = std::collections::HashMap<(String, String), (usize, usize)>;
+
+fn tally(ctx: &Context<'_>, all: &[Failing<'_>]) -> Tally {
+    let failing: std::collections::HashSet<usize> = all
+        .iter()
+        .filter(|y| !y.f.oom_past_only)
+        .filter_map(|y| y.pod.map(|(i, _)| i))
+        .collect();
+    let mut t = Tally::new();
+    for (i, p) in ctx.snapshot().pods.iter().enumerate() {
+        let e = t
+            .entry((p.metadata.namespace.clone(), workload_key(p)))
+            .or_default();
+        e.0 += 1;
+        if failing.contains(&i) {
+            e.1 += 1;
+        }
+    }
+    t
+}
+
+fn severity_and_why(ctx: &Context<'_>, tally: &Tally, x: &Failing<'_>) -> (Severity, String) {
     if let Some((i, _)) = x.pod
         && let Some(g) = gpu_pod(ctx, i)
     {
@@ -335,25 +371,15 @@ fn severity_and_why(ctx: &Context<'_>, all: &[Failing<'_>], x: &Failing<'_>) -> 
     }
     if let Some((_, p)) = x.pod {
         let key = workload_key(p);
-        let siblings: Vec<&Pod> = ctx
-            .pods_in_namespace(&p.metadata.namespace)
-            .iter()
-            .map(|&j| ctx.pod(j))
-            .filter(|q| workload_key(q) == key)
-            .collect();
-        let failing = siblings
-            .iter()
-            .filter(|q| {
-                all.iter()
-                    .any(|y| !y.f.oom_past_only && y.pod.is_some_and(|(_, r)| std::ptr::eq(r, **q)))
-            })
-            .count();
-        if siblings.len() >= 2 && failing == siblings.len() {
+        let (total, failing) = tally
+            .get(&(p.metadata.namespace.clone(), key.clone()))
+            .copied()
+            .unwrap_or_default();
+        if total >= 2 && failing == total {
             return (
                 Severity::Error,
                 format!(
-                    "; every pod of its workload {key} in the input fails ({failing} of {})",
-                    siblings.len()
+                    "; every pod of its workload {key} in the input fails ({failing} of {total})"
                 ),
             );
         }
@@ -363,10 +389,11 @@ fn severity_and_why(ctx: &Context<'_>, all: &[Failing<'_>], x: &Failing<'_>) -> 
 
 fn check_crash(ctx: &Context<'_>) -> Vec<Finding> {
     let all = collect(ctx);
+    let tally = tally(ctx, &all);
     all.iter()
         .filter(|x| x.f.crash && !x.f.oom)
         .map(|x| {
-            let (sev, why) = severity_and_why(ctx, &all, x);
+            let (sev, why) = severity_and_why(ctx, &tally, x);
             let ns_flag = ns_flag(&x.ns);
             let c_flag = if x.f.container.is_empty() {
                 String::new()
@@ -405,11 +432,12 @@ fn check_crash(ctx: &Context<'_>) -> Vec<Finding> {
 
 fn check_oom(ctx: &Context<'_>) -> Vec<Finding> {
     let all = collect(ctx);
+    let tally = tally(ctx, &all);
     let mut out: Vec<Finding> = all
         .iter()
         .filter(|x| x.f.oom || x.f.oom_past_only)
         .map(|x| {
-            let (mut sev, mut why) = severity_and_why(ctx, &all, x);
+            let (mut sev, mut why) = severity_and_why(ctx, &tally, x);
             if x.f.oom_past_only {
                 sev = Severity::Info;
                 why = "; it runs and is ready now, but its memory limit is close to what it uses".to_owned();
