@@ -40,66 +40,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "the only line at 80 columns ends with `?` (a URL's query string): a lone line at a terminal width is joined only when it cannot be a sentence's end",
     ),
     (
-        "cases/logs/eks-quickstart-lambda-json-log-tls-handshake-timeout.txt",
-        "stern",
-        "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/fresh-user-f36-expired-bootstrap-token.yaml",
-        "concat-blank",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/logs/fresh-user-f36-expired-bootstrap-token.yaml",
-        "concat-blank-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/logs/fresh-user-f36-expired-bootstrap-token.yaml",
-        "concat-dashes-reversed",
-        "several inputs in one file without a prompt between them: the reader does not cut at content boundaries (a JSON value's end, `---` or a blank line before another kind of output)",
-    ),
-    (
-        "cases/logs/k8s-131877-daemonset-dra-claim-source-schema-dropped.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/karmada-cluster-status-unauthorized.log",
-        "stern",
-        "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/kubeadm-ansible-join-x509-garbled-top-paste.txt",
-        "stern",
-        "stern's `POD CONTAINER ` line prefix is not removed",
-    ),
-    (
-        "cases/logs/kubeadm-join-preflight-already-joined.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/kubeadm-join-timeout-truncated-command.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/kubelet-126-upgrade-cri-v1-not-implemented-pi.journal",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/kubelet-swap-structured-truncated-journal.txt",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
-        "cases/logs/nvidia-device-plugin-mig-not-configured.log",
-        "soft-wrap-80",
-        "a soft-wrapped line the reader does not join back (pieces not at the section's widest width, or a piece that starts like a record)",
-    ),
-    (
         "cases/paste/healthy-timeslicing-any-replicas-4-clusterpolicy-patch-diff.txt",
         "quote",
         "a unified diff behind `> `: the diff markers are looked for before the quote is removed",
