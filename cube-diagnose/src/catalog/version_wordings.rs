@@ -409,7 +409,13 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
 
 #[test]
 fn every_versions_wording_reads_to_its_entry_and_rule() {
-    for (text, entry, rule, word) in WORDINGS {
+    check_lines(WORDINGS);
+}
+
+/// Each (exact line, catalog entry, rule, word) reads to its entry, and the rule fires on the
+/// line alone with `word` in its message or remedy (shared with `sweep.rs`).
+pub(super) fn check_lines(lines: &[(&str, &str, &str, &str)]) {
+    for (text, entry, rule, word) in lines {
         let ids: Vec<&str> = match_line(text).iter().map(|m| m.entry.id).collect();
         assert!(ids.contains(entry), "{text}: read as {ids:?}");
         let f = run_log(rule, text);

@@ -8,53 +8,15 @@ use crate::{Context, Finding, Rule, Severity, Subject};
 
 macro_rules! declare_rule {
     ($ty:ident, $id:literal, $cat:ident, $sev:ident, $doc:literal, $check:path) => {
-        #[doc = concat!("`", $id, "`: ", $doc)]
-        #[derive(Debug, Default, Clone, Copy)]
-        pub struct $ty;
-        impl $ty {
-            /// The rule id.
-            pub const ID: &'static str = $id;
-        }
-        impl crate::Rule for $ty {
-            fn id(&self) -> &str {
-                $id
-            }
-            fn category(&self) -> crate::Category {
-                crate::Category::$cat
-            }
-            fn default_severity(&self) -> crate::Severity {
-                crate::Severity::$sev
-            }
-            fn documentation(&self) -> &str {
-                $doc
-            }
+        declare_rule!(@rule $ty, $id, $cat, $sev, $doc, {
             fn check(&self, ctx: &crate::Context<'_>) -> Vec<crate::Finding> {
                 $check(ctx)
             }
-        }
+        });
     };
     // a rule that hands each finding over as it is made (`Rule::check_each`)
     ($ty:ident, $id:literal, $cat:ident, $sev:ident, $doc:literal, each = $each:path) => {
-        #[doc = concat!("`", $id, "`: ", $doc)]
-        #[derive(Debug, Default, Clone, Copy)]
-        pub struct $ty;
-        impl $ty {
-            /// The rule id.
-            pub const ID: &'static str = $id;
-        }
-        impl crate::Rule for $ty {
-            fn id(&self) -> &str {
-                $id
-            }
-            fn category(&self) -> crate::Category {
-                crate::Category::$cat
-            }
-            fn default_severity(&self) -> crate::Severity {
-                crate::Severity::$sev
-            }
-            fn documentation(&self) -> &str {
-                $doc
-            }
+        declare_rule!(@rule $ty, $id, $cat, $sev, $doc, {
             fn check(&self, ctx: &crate::Context<'_>) -> Vec<crate::Finding> {
                 let mut out = Vec::new();
                 $each(ctx, &mut |f| out.push(f));
@@ -63,6 +25,31 @@ macro_rules! declare_rule {
             fn check_each(&self, ctx: &crate::Context<'_>, emit: &mut dyn FnMut(crate::Finding)) {
                 $each(ctx, emit)
             }
+        });
+    };
+    // the rule type, its id and the `Rule` methods both forms share, with `$checks`
+    (@rule $ty:ident, $id:literal, $cat:ident, $sev:ident, $doc:literal, { $($checks:tt)* }) => {
+        #[doc = concat!("`", $id, "`: ", $doc)]
+        #[derive(Debug, Default, Clone, Copy)]
+        pub struct $ty;
+        impl $ty {
+            /// The rule id.
+            pub const ID: &'static str = $id;
+        }
+        impl crate::Rule for $ty {
+            fn id(&self) -> &str {
+                $id
+            }
+            fn category(&self) -> crate::Category {
+                crate::Category::$cat
+            }
+            fn default_severity(&self) -> crate::Severity {
+                crate::Severity::$sev
+            }
+            fn documentation(&self) -> &str {
+                $doc
+            }
+            $($checks)*
         }
     };
 }

@@ -1014,6 +1014,19 @@ fn explain_with_nodes(
             show(res, v),
         )
     };
+    // the nodes' allocatable of `res` shown absent (at most `max_nodes` of them)
+    let absent = |rows: &[Row<'_>]| -> Vec<Evidence> {
+        rows.iter()
+            .take(max_nodes)
+            .map(|r| {
+                Evidence::field(
+                    obj("Node", "", r.node),
+                    format!("status.allocatable.{res}"),
+                    "<absent>",
+                )
+            })
+            .collect()
+    };
     let advertising: Vec<&Row<'_>> = rows.iter().filter(|r| r.alloc > 0).collect();
     if advertising.is_empty() {
         let cap_only: Vec<&Row<'_>> = rows.iter().filter(|r| r.cap > 0).collect();
@@ -1055,17 +1068,7 @@ fn explain_with_nodes(
                     nodes_command(res)
                 ),
             );
-            e.evidence = rows
-                .iter()
-                .take(max_nodes)
-                .map(|r| {
-                    Evidence::field(
-                        obj("Node", "", r.node),
-                        format!("status.allocatable.{res}"),
-                        "<absent>",
-                    )
-                })
-                .collect();
+            e.evidence = absent(&rows);
             return e;
         }
         let mut e = Explained::new(
@@ -1081,17 +1084,7 @@ fn explain_with_nodes(
                 format!("the nodes report no {res} at all: check the kubelet's node status")
             },
         );
-        e.evidence = rows
-            .iter()
-            .take(max_nodes)
-            .map(|r| {
-                Evidence::field(
-                    obj("Node", "", r.node),
-                    format!("status.allocatable.{res}"),
-                    "<absent>",
-                )
-            })
-            .collect();
+        e.evidence = absent(&rows);
         return e;
     }
     // devices in capacity that the plugin reports unhealthy (capacity above allocatable)
