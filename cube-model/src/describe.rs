@@ -1492,6 +1492,13 @@ impl<'a> Block<'a> {
 /// and requests the table does not show).
 pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
 
+/// Annotation on a pod that the input shows more than once with different states (`kubectl get
+/// pods -w`, stacked `get pods` tables): the STATUS values of the earlier views, oldest first,
+/// comma-separated (`ContainerCreating, Running, OOMKilled`). The pod itself carries the latest
+/// state; this keeps what happened before it (a `CrashLoopBackOff` after an `OOMKilled` is a
+/// container that runs out of memory).
+pub const EARLIER_STATUS_ANNOTATION: &str = "cube-model.invalid/earlier-status";
+
 /// Annotation on a node read from `kubectl describe node`: the `Requests` column of its
 /// `Allocated resources:` table, as comma-separated `name=quantity` (`cpu=16,nvidia.com/gpu=6`).
 /// kubectl sums there the requests of the node's non-terminated pods
@@ -5145,19 +5152,38 @@ pub(crate) fn merge_partial_nodes(nodes: &mut Vec<Node>, mark: usize) -> usize {
     count
 }
 
+/// Merges `b`, the node's view that comes LATER in the input (a later row of `kubectl get nodes
+/// -w`, the second of two stacked tables, a later input), into `a`. A fuller view (a `describe
+/// node` block) is the base and a partial one (a table row) fills what it lacks; the node's
+/// STATE (its conditions, whether it is cordoned) is taken from the later view whenever that view
+/// shows it: a watch and stacked outputs are in time order, so `Ready` then `NotReady` is a node
+/// that went NotReady (fresh-user H14: the first row used to win, a false all-clear).
 fn merge_node(a: &mut Node, b: Node) {
     let a_partial = a.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
     if a_partial && !b.metadata.annotations.contains_key(PARTIAL_ANNOTATION) {
-        // the describe block came second: it is the fuller picture
+        // the describe block came second: it is the fuller picture, and the newer state
         let table = std::mem::replace(a, b);
-        merge_node(a, table);
+        merge_node_views(a, table, false);
         return;
     }
+    merge_node_views(a, b, true);
+}
+
+/// [`merge_node`]'s work: `b_is_later` says whether `b`'s state supersedes `a`'s.
+fn merge_node_views(a: &mut Node, b: Node, b_is_later: bool) {
+    // a view shows the node's state when it shows its Ready condition (a table row's STATUS, a
+    // describe block's Conditions); a grep excerpt without it only adds what it shows
+    let b_shows_state = b_is_later && b.status.conditions.iter().any(|c| c.type_ == "Ready");
     merge_meta(&mut a.metadata, b.metadata);
     if a.spec.taints.is_empty() {
         a.spec.taints = b.spec.taints;
     }
-    a.spec.unschedulable |= b.spec.unschedulable;
+    if b_shows_state {
+        // `Ready,SchedulingDisabled` then `Ready`: uncordoned in between
+        a.spec.unschedulable = b.spec.unschedulable;
+    } else {
+        a.spec.unschedulable |= b.spec.unschedulable;
+    }
     if a.status.capacity.is_empty() {
         a.status.capacity = b.status.capacity;
     }
@@ -5168,8 +5194,12 @@ fn merge_node(a: &mut Node, b: Node) {
         a.status.addresses = b.status.addresses;
     }
     for c in b.status.conditions {
-        if !a.status.conditions.iter().any(|x| x.type_ == c.type_) {
-            a.status.conditions.push(c);
+        match a.status.conditions.iter_mut().find(|x| x.type_ == c.type_) {
+            // the later view's state; the earlier condition is kept when it says the same (a
+            // describe block's condition carries the reason and message a table row lacks)
+            Some(x) if b_is_later && x.status != c.status => *x = c,
+            Some(_) => {}
+            None => a.status.conditions.push(c),
         }
     }
     let (ai, bi) = (&mut a.status.node_info, b.status.node_info);
@@ -5190,16 +5220,50 @@ fn merge_node(a: &mut Node, b: Node) {
     }
 }
 
-fn merge_pod(a: &mut Pod, mut b: Pod) {
+/// Merges `b`, the pod's view that comes LATER in the input, into `a`, as [`merge_node`] does:
+/// the fuller view is the base, and the pod's state (phase, the reason `kubectl get pods` shows in
+/// STATUS, its Ready conditions) is the later view's when it shows one (`kubectl get pods -w`:
+/// `Running` then `OOMKilled` then `CrashLoopBackOff` is a pod that crashes now; fresh-user H14).
+fn merge_pod(a: &mut Pod, b: Pod) {
     let a_partial = a.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
     if a_partial && !b.metadata.annotations.contains_key(PARTIAL_ANNOTATION) {
         let table = std::mem::replace(a, b);
-        merge_pod(a, table);
+        merge_pod_views(a, table, false);
         return;
     }
+    merge_pod_views(a, b, true);
+}
+
+/// [`merge_pod`]'s work: `b_is_later` says whether `b`'s state supersedes `a`'s.
+fn merge_pod_views(a: &mut Pod, mut b: Pod, b_is_later: bool) {
+    let b_shows_state = b_is_later && !b.status.phase.is_empty();
     merge_meta(&mut a.metadata, b.metadata);
     if a.spec.node_name.is_empty() {
-        a.spec.node_name = b.spec.node_name;
+        a.spec.node_name = std::mem::take(&mut b.spec.node_name);
+    }
+    if b_shows_state && (a.status.phase != b.status.phase || a.status.reason != b.status.reason) {
+        let shown = if a.status.reason.is_empty() {
+            a.status.phase.clone()
+        } else {
+            a.status.reason.clone()
+        };
+        if !shown.is_empty() {
+            let history = match a.metadata.annotations.get(EARLIER_STATUS_ANNOTATION) {
+                Some(h) => format!("{h}, {shown}"),
+                None => shown,
+            };
+            a.metadata
+                .annotations
+                .insert(EARLIER_STATUS_ANNOTATION.to_owned(), history);
+        }
+        a.status.phase = std::mem::take(&mut b.status.phase);
+        a.status.reason = std::mem::take(&mut b.status.reason);
+        for c in std::mem::take(&mut b.status.conditions) {
+            match a.status.conditions.iter_mut().find(|x| x.type_ == c.type_) {
+                Some(x) => *x = c,
+                None => a.status.conditions.push(c),
+            }
+        }
     }
     if a.status.phase.is_empty() {
         a.status.phase = std::mem::take(&mut b.status.phase);
@@ -6480,5 +6544,55 @@ deployment.apps/trainer   0/3     3            0           10m
                 .message
                 .contains("FailedScheduling pod/train-0")
         );
+    }
+
+    /// Fresh-user H14: rows of one object later in a paste (a watch, stacked tables) carry its
+    /// newer state; the first row used to win, so a node that went NotReady read as Ready.
+    #[test]
+    fn a_later_row_of_the_same_object_carries_its_newer_state() {
+        let ready = |t: &str, name: &str| -> Option<String> {
+            let out = parse_text(t);
+            let n = out.nodes.iter().find(|n| n.metadata.name == name)?;
+            let c = n.status.conditions.iter().find(|c| c.type_ == "Ready")?;
+            Some(format!(
+                "{}{}",
+                c.status,
+                if n.spec.unschedulable {
+                    ",cordoned"
+                } else {
+                    ""
+                }
+            ))
+        };
+        let watch = "$ kubectl get nodes -w\nNAME   STATUS   ROLES   AGE   VERSION\ncp-1   Ready   control-plane   200d   v1.30.4\ngpu-2   Ready   <none>   180d   v1.30.4\ngpu-2   NotReady   <none>   180d   v1.30.4\ngpu-2   NotReady,SchedulingDisabled   <none>   180d   v1.30.4\n";
+        assert_eq!(ready(watch, "gpu-2").as_deref(), Some("False,cordoned"));
+        assert_eq!(ready(watch, "cp-1").as_deref(), Some("True"));
+        // recovered and uncordoned later: the later table wins both ways
+        let healed = "$ kubectl get nodes\nNAME   STATUS   ROLES   AGE   VERSION\ngpu-2   NotReady,SchedulingDisabled   <none>   180d   v1.30.4\n$ kubectl get nodes\nNAME   STATUS   ROLES   AGE   VERSION\ngpu-2   Ready   <none>   180d   v1.30.4\n";
+        assert_eq!(ready(healed, "gpu-2").as_deref(), Some("True"));
+        // the same table twice: one node, unchanged
+        let twice = "NAME   STATUS   ROLES   AGE   VERSION\ngpu-2   Ready   <none>   180d   v1.30.4\nNAME   STATUS   ROLES   AGE   VERSION\ngpu-2   Ready   <none>   180d   v1.30.4\n";
+        assert_eq!(parse_text(twice).nodes.len(), 1);
+        assert_eq!(ready(twice, "gpu-2").as_deref(), Some("True"));
+
+        let pods = "$ kubectl get pods -n ml -w\nNAME      READY   STATUS              RESTARTS   AGE\ntrain-0   0/1     ContainerCreating   0          5s\ntrain-0   1/1     Running             0          12s\ntrain-0   0/1     OOMKilled           0          3m\ntrain-0   0/1     CrashLoopBackOff    1 (1s ago)    4m\n";
+        let out = parse_text(pods);
+        assert_eq!(out.pods.len(), 1);
+        let p = &out.pods[0];
+        assert_eq!(
+            (p.status.phase.as_str(), p.status.reason.as_str()),
+            ("Running", "CrashLoopBackOff")
+        );
+        assert_eq!(
+            p.metadata.annotations.get(EARLIER_STATUS_ANNOTATION),
+            Some("ContainerCreating, Running, OOMKilled")
+        );
+        let ready_cond = p
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Ready")
+            .map(|c| c.status.as_str());
+        assert_eq!(ready_cond, Some("False"));
     }
 }

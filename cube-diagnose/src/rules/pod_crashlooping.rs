@@ -156,6 +156,18 @@ fn pod_failure(p: &Pod) -> PodFailure {
             f.crash = true;
             f.evidence
                 .push(Evidence::field(&o, "STATUS", p.status.reason.clone()));
+            // a watch (`kubectl get pods -w`) that showed `OOMKilled` before the back-off: the
+            // container that crash-loops is killed for memory
+            let earlier = p
+                .metadata
+                .annotations
+                .get(cube_model::describe::EARLIER_STATUS_ANNOTATION)
+                .unwrap_or("");
+            if !oom_now && earlier.split(", ").any(|s| s == "OOMKilled") {
+                oom_now = true;
+                f.evidence
+                    .push(Evidence::field(&o, "earlier STATUS", earlier.to_owned()));
+            }
         }
         "OOMKilled" if !oom_now => {
             oom_now = true;
