@@ -308,7 +308,8 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
                 Severity::Error,
                 subject.clone(),
                 format!(
-                    "{subject} cannot start: the container runtime{node} cannot pull {image}: {}; image pulls run from the node, so this is not the API server or the kubeconfig",
+                    "{} cannot start: the container runtime{node} cannot pull {image}: {}; image pulls run from the node, so this is not the API server or the kubeconfig",
+                    pod_words(&subject, &g.text),
                     cause.what
                 ),
             )
@@ -316,6 +317,23 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy(cause.remedy)
         })
         .collect()
+}
+
+/// How a message names the pod of `subject`: `pod <ns>/<name>` for a Pod, else the pod an
+/// e2e event dump names (`event for <pod>:`) in `text`, else "a pod".
+fn pod_words(subject: &Subject, text: &str) -> String {
+    if subject.kind == "Pod" {
+        return if subject.namespace.is_empty() {
+            format!("pod {}", subject.name)
+        } else {
+            format!("pod {}/{}", subject.namespace, subject.name)
+        };
+    }
+    text.find("event for ")
+        .map(|p| &text[p + "event for ".len()..])
+        .and_then(|r| r.split(':').next())
+        .filter(|n| !n.is_empty() && !n.contains(' '))
+        .map_or_else(|| "a pod".to_owned(), |n| format!("pod {n}"))
 }
 
 /// The node a pod subject is bound to, when the snapshot has the pod.
@@ -365,7 +383,8 @@ fn check_probe(ctx: &Context<'_>) -> Vec<Finding> {
                 Severity::Info,
                 subject.clone(),
                 format!(
-                    "{subject}: the kubelet's {probe} probe of the container fails{at}: the container does not answer on the probed port or path (still starting, or listening elsewhere){restarts}; this is the workload's own health check, not the API server"
+                    "{}: the kubelet's {probe} probe of the container fails{at}: the container does not answer on the probed port or path (still starting, or listening elsewhere){restarts}; this is the workload's own health check, not the API server",
+                    pod_words(&subject, &s.text)
                 ),
             )
             .with_evidences(lines.iter().take(3).map(|s| s.evidence()))
