@@ -13,6 +13,20 @@ const K3S: &str = "k3s-io/k3s";
 const NVDP: &str = "NVIDIA/k8s-device-plugin";
 const GO: &str = "golang/go";
 const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go";
+// ServiceAccount token Secrets no longer created by Kubernetes 1.24+ (see the catalog section
+// "ServiceAccount token Secrets" for the upstream files); a `{{`/`}}` is a literal brace
+const SA_TOKEN_ARGOCD_CAUSE: &str = "`argocd cluster add` created its ServiceAccount in the member cluster (argocd-manager in kube-system unless --service-account / --system-namespace say otherwise) and then waited 30 s for a kubernetes.io/service-account-token Secret listed in that ServiceAccount; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this argocd CLI (v2.3.6 or older, before the 1.24 token handling of v2.4.0 / v2.3.7 / v2.2.12) cannot register a 1.24+ cluster. The cluster is reachable and the CLI's RBAC steps worked; it is not a timeout of the network";
+const SA_TOKEN_ARGOCD_REMEDY: &str = "upgrade the argocd CLI to v2.4 or later (it creates the token Secret itself) and run `argocd cluster add` again; to keep this CLI, create the Secret and list it in the ServiceAccount first: `echo '{{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{{\"name\":\"argocd-manager-token\",\"annotations\":{{\"kubernetes.io/service-account.name\":\"argocd-manager\"}}}},\"type\":\"kubernetes.io/service-account-token\"}}' | kubectl -n kube-system apply -f - && kubectl -n kube-system patch serviceaccount argocd-manager -p '{{\"secrets\":[{{\"name\":\"argocd-manager-token\"}}]}}'`";
+const SA_TOKEN_KARMADA_CAUSE: &str = "karmadactl join (v1.2 or older) created its ServiceAccount in the member cluster's namespace {namespace} and looked for the kubernetes.io/service-account-token Secret listed in it; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this karmadactl cannot join a 1.24+ member (karmadactl v1.3 creates the Secret itself). The member is reachable and the join's RBAC steps worked";
+const SA_TOKEN_KARMADA_REMEDY: &str = "use karmadactl / kubectl-karmada v1.3 or later (the version of the Karmada control plane or newer) and join again; with this version, create the token Secret of each ServiceAccount the join made in {namespace} and list it in the ServiceAccount (`kubectl -n {namespace} get serviceaccounts` on the member; for each <sa>: a Secret of type kubernetes.io/service-account-token annotated kubernetes.io/service-account.name=<sa>, then `kubectl -n {namespace} patch serviceaccount <sa> -p '{{\"secrets\":[{{\"name\":\"<sa>-token\"}}]}}'`), or register the member in Pull mode (`karmadactl register`)";
+const SA_TOKEN_RANCHER_CAUSE: &str = "Rancher's cattle-cluster-agent (Rancher v2.6.6 or older) reads its credentials from the token Secret of the ServiceAccount {namespace}/{sa}; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so the agent of this Rancher version cannot run on a 1.24+ cluster (Rancher supports 1.24 from v2.6.7, which creates the Secret itself)";
+const SA_TOKEN_RANCHER_HOSTED_CAUSE: &str = "Rancher (v2.6.6 or older) created its ServiceAccount in the hosted cluster (EKS, GKE or AKS) and waited for the token Secret Kubernetes used to create for it; Kubernetes 1.24 and later no longer create it (LegacyServiceAccountTokenNoAutoGeneration), so this Rancher version cannot import or provision a 1.24+ hosted cluster";
+const SA_TOKEN_RANCHER_REMEDY: &str = "upgrade Rancher to v2.6.7 or later (the first with Kubernetes 1.24 support, which creates the token Secret itself), then re-run the cluster's registration command; or keep the cluster on a Kubernetes version this Rancher supports";
+const SA_TOKEN_NOT_FILLED_CAUSE: &str = "the join tool created the ServiceAccount token Secret itself (the Kubernetes 1.24+ way) and waited in vain for the member's token controller to write a token into it: kube-controller-manager's token controller is not running there (the controller-manager is down, or runs without --service-account-private-key-file, or the distribution disabled it), so no token Secret of the cluster is ever filled";
+const SA_TOKEN_NOT_FILLED_CAUSE_KARMADA: &str = "karmadactl waited 30 s in vain for the token of its ServiceAccount's Secret in the member cluster: with karmadactl v1.3+ the Secret it created was not filled by the member's token controller (kube-controller-manager's token controller: the controller-manager is down or runs without --service-account-private-key-file); with an older karmadactl the ServiceAccount lists a Secret that does not exist";
+const SA_TOKEN_NOT_FILLED_REMEDY: &str = "on the member check that kube-controller-manager runs and has --service-account-private-key-file (`kubectl -n kube-system get pods -l component=kube-controller-manager`, its flags in /etc/kubernetes/manifests/kube-controller-manager.yaml); `kubectl -n <namespace> get secrets --field-selector type=kubernetes.io/service-account-token` shows whether the Secret has a token (DATA 3), then join again";
+const KARMADA_WRONG_API_CAUSE: &str = "the command reached an API server that does not serve Karmada's API (the *.karmada.io groups): its --kubeconfig (or --karmada-context) points at the host cluster Karmada is installed in, or at a member, instead of at karmada-apiserver, the Karmada control plane's own API server; Karmada's components can all be Running and this still fails (a NotFound, not the 503 of an unavailable karmada-aggregated-apiserver)";
+const KARMADA_WRONG_API_REMEDY: &str = "run it against karmada-apiserver: `karmadactl init` wrote its kubeconfig to /etc/karmada/karmada-apiserver.config; a Helm install keeps it in the Secret of karmada-system on the host (`kubectl -n karmada-system get secrets | grep kubeconfig`, then `kubectl -n karmada-system get secret <name> -o jsonpath='{{.data.kubeconfig}}' | base64 -d > karmada-apiserver.config`); check it with `kubectl --kubeconfig karmada-apiserver.config api-resources --api-group=cluster.karmada.io` (lists clusters), then re-run the join/unjoin with --kubeconfig karmada-apiserver.config and the member's own kubeconfig in --cluster-kubeconfig (the Secret's kubeconfig names the in-cluster Service address: from outside the host cluster use karmada-apiserver's NodePort or LoadBalancer address, or `kubectl -n karmada-system port-forward svc/karmada-apiserver 5443`); if that file is karmada-apiserver's and the resource is still missing, the APIService v1alpha1.cluster.karmada.io or Karmada's CRDs were never installed (`kubectl --kubeconfig karmada-apiserver.config get apiservices | grep karmada`)";
 
 /// The remedy of a plugin container without the NVIDIA driver library, for any runtime (the
 /// same text as `plugin_runtime::default_runtime_remedy(None)`, which a test checks).
@@ -2927,10 +2941,44 @@ pub static ENTRIES: &[Entry] = &[
         "http2: client connection lost",
         "golang/net", "http2/transport.go (errClientConnLost)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
+    // Windows: Go names the failed call (`connectex` for ConnectEx, `wsarecv` / `wsasend` /
+    // `wsarecvfrom` for the reads and writes: golang/go src/internal/poll/fd_windows.go,
+    // src/net/fd_windows.go `os.NewSyscallError("connectex", err)`) and prints the Winsock
+    // error with the system's own text (syscall.Errno.Error -> FormatMessage, src/syscall/
+    // syscall_windows.go; WSAE* numbers in src/syscall/types_windows.go / zerrors_windows.go).
+    // kubectl, argocd, karmadactl and every client-go program print these on Windows where a
+    // Linux client prints `connect: connection refused` and its siblings.
     Entry::new("go.connection-reset-windows", F::Client,
-        "wsarecv: An existing connection was forcibly closed by the remote host.",
-        GO, "src/syscall/zerrors_windows.go (WSAECONNRESET)", "Go 1.x")
-        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
+        "{op:w}: An existing connection was forcibly closed by the remote host",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNRESET 10054), src/net/fd_windows.go", "Go 1.x on Windows")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("op", "wsarecv")]),
+    Entry::new("go.connection-aborted-windows", F::Client,
+        "{op:w}: An established connection was aborted by the software in your host machine",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNABORTED 10053), src/net/fd_windows.go", "Go 1.x on Windows")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("op", "wsasend")]),
+    Entry::new("go.dial-refused-windows", F::Client,
+        "connectex: No connection could be made because the target machine actively refused it",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNREFUSED 10061), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::Refused, "cluster-unreachable", Error).group("conn")
+        .says("nothing accepts connections at the address", "check the address and port and that the server runs there"),
+    Entry::new("go.dial-timeout-windows", F::Client,
+        "connectex: A connection attempt failed because the connected party did not properly respond after a period of time",
+        GO, "src/syscall/zerrors_windows.go (WSAETIMEDOUT 10060), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("no answer from the address: packets are dropped (firewall, security group, routing, VPN)", "test the path with `curl -vk --max-time 5 https://<server>/version` from the same Windows machine and open the port"),
+    Entry::new("go.no-route-windows", F::Client,
+        "connectex: A socket operation was attempted to an unreachable {what:w}",
+        GO, "src/syscall/zerrors_windows.go (WSAEHOSTUNREACH 10065, WSAENETUNREACH 10051), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("no route to the address from this Windows machine", "fix routing or the VPN between this machine and the server (`route print`, `Test-NetConnection <host> -Port 6443`)")
+        .samples(&[("what", "host.")]),
+    Entry::new("go.socket-forbidden-windows", F::Client,
+        "connectex: An attempt was made to access a socket in a way forbidden by its access permissions",
+        GO, "src/syscall/zerrors_windows.go (WSAEACCES 10013), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("Windows itself refused to open the connection (WSAEACCES): a local firewall, antivirus or VPN client blocks the program, or the port is in a range Windows reserves (Hyper-V / WSL excluded port ranges)", "allow the program in the local firewall/antivirus, check `netsh interface ipv4 show excludedportrange protocol=tcp` for the port, and retry from the same machine"),
     Entry::new("go.no-route", F::Client,
         "dial tcp {endpoint:w}: connect: no route to host",
         GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")
@@ -4745,6 +4793,160 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("argocd.rpc-unknown", F::ArgoCd,
         "rpc error: code = Unknown desc = {error}",
         "grpc/grpc-go", "status/status.go", "any"),
+    // argocd-server's reply when its own connection to the new cluster was cut before an answer:
+    // Argo CD v1 returned the bare io.ErrUnexpectedEOF of the dial/TLS read (`unexpected EOF`)
+    // through gRPC (`rpc error: code = Unknown desc = %s`, grpc/grpc-go status/status.go); the
+    // CLI's local steps (ServiceAccount, ClusterRole, binding) already ran with the user's own
+    // connection (argoproj/argo-cd cmd/argocd/commands/cluster.go NewClusterAddCommand)
+    Entry::new("argocd.rpc-unexpected-eof", F::ArgoCd,
+        "rpc error: code = Unknown desc = unexpected EOF",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go (argocd-server's ClusterService.Create reply through grpc-go status/status.go)", "v1.0+")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn").at_end(),
+    // `argocd cluster add` with a context the kubeconfig lacks, lowercase since v2.x
+    // (argoproj/argo-cd cmd/argocd/commands/cluster.go `context %s does not exist in kubeconfig`)
+    Entry::new("argocd.context-missing-lower", F::ArgoCd,
+        "context {context:w} does not exist in kubeconfig",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go", "v2.5+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config"),
+    // `argocd cluster add`'s own progress lines (argoproj/argo-cd util/clusterauth/clusterauth.go
+    // `ServiceAccount %q created in namespace %q`, `... already exists in namespace %q`,
+    // `Created bearer token secret for ServiceAccount %q` (v2.4+); cmd/argocd/commands/
+    // cluster.go `Cluster '%s' added`): a step done, read as such
+    Entry::new("argocd.sa-created", F::ArgoCd,
+        "ServiceAccount {sa:w} created in namespace {namespace:w}",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (CreateServiceAccount)", "v1.2+").complete()
+        .samples(&[("sa", "\"argocd-manager\""), ("namespace", "\"kube-system\"")]),
+    Entry::new("argocd.sa-exists", F::ArgoCd,
+        "ServiceAccount {sa:w} already exists in namespace {namespace:w}",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (CreateServiceAccount)", "v1.2+").complete()
+        .samples(&[("sa", "\"argocd-manager\""), ("namespace", "\"kube-system\"")]),
+    Entry::new("argocd.token-secret-created", F::ArgoCd,
+        "Created bearer token secret for ServiceAccount {sa:w}",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (createServiceAccountToken)", "v2.4+ (v2.3.7+, v2.2.12+)").complete()
+        .samples(&[("sa", "\"argocd-manager\"")]),
+    Entry::new("argocd.cluster-added", F::ArgoCd,
+        "Cluster '{server:w}' added",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go (NewClusterAddCommand)", "v1.0+").complete()
+        .samples(&[("server", "https://10.0.0.10:6443")]),
+    // the application controller's cluster cache (argoproj/argo-cd controller/cache/cache.go
+    // `error synchronizing cache state : %w`, `failed to get cluster info for %q: %w`;
+    // gitops-engine pkg/cache/cluster.go `failed to sync cluster %s: %w`, `failed to load initial
+    // state of resource %s: %w`): wrappers, the inner error carries the meaning
+    Entry::new("argocd.cache-sync-failed", F::ArgoCd,
+        "error synchronizing cache state : {error}",
+        "argoproj/argo-cd", "controller/cache/cache.go (getSyncedCluster)", "v2.0+"),
+    Entry::new("argocd.cluster-info-failed", F::ArgoCd,
+        "failed to get cluster info for {server}: {error}",
+        "argoproj/argo-cd", "controller/cache/cache.go", "v2.0+")
+        .samples(&[("server", "\"https://10.0.0.1:6443\"")]),
+    Entry::new("argocd.cluster-sync-failed", F::ArgoCd,
+        "failed to sync cluster {server:w}: {error}",
+        "argoproj/gitops-engine", "pkg/cache/cluster.go (EnsureSynced)", "v1.8+")
+        .samples(&[("server", "https://10.0.0.1:6443")]),
+    Entry::new("argocd.initial-state-failed", F::ArgoCd,
+        "failed to load initial state of resource {kind:w}: {error}",
+        "argoproj/gitops-engine", "pkg/cache/cluster.go (sync)", "v1.8+")
+        .samples(&[("kind", "Deployment.apps")]),
+    // ------------------------------------------------------------------ ServiceAccount token Secrets (Kubernetes 1.24+)
+    // Kubernetes 1.24 stopped creating a `kubernetes.io/service-account-token` Secret for every
+    // ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration, kubernetes/kubernetes
+    // pkg/controller/serviceaccount/tokens_controller.go no longer runs for new accounts);
+    // cluster-join tools written before it create a ServiceAccount in the member cluster and
+    // wait for that Secret in its `.secrets` list, so they fail on every 1.24+ member:
+    // Argo CD CLI (util/clusterauth/clusterauth.go GetServiceAccountBearerToken, v0.x
+    // common/installer.go: fixed in v2.4.0, v2.3.7, v2.2.12, which create the Secret
+    // themselves), karmadactl join (pkg/util/serviceaccount.go WaitForServiceAccountSecretCreation
+    // + pkg/util/secret.go GetTargetSecret, v0.5-v1.2; v1.3 creates the Secret), Rancher's
+    // cattle-cluster-agent (pkg/agent/cluster/cluster.go getTokenFromAPI) and hosted-cluster
+    // drivers (pkg/kontainer-engine/drivers/util/utils.go GenerateServiceAccountToken) before
+    // v2.6.7. The tools that create the Secret then wait for the token controller to fill it.
+    Entry::new("argocd.sa-secret-wait-timeout", F::ArgoCd,
+        "Failed to wait for service account secret: timed out waiting for the condition",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (GetServiceAccountBearerToken); common/installer.go before v1.2", "v0.10-v2.3.6 (v2.2.0-v2.2.11)")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_ARGOCD_CAUSE, SA_TOKEN_ARGOCD_REMEDY),
+    Entry::new("argocd.sa-token-not-filled", F::ArgoCd,
+        "failed to get token for serviceaccount {sa:w}: timed out waiting for the condition",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (GetServiceAccountBearerToken)", "v2.4+ (v2.3.7+, v2.2.12+)")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_NOT_FILLED_CAUSE, SA_TOKEN_NOT_FILLED_REMEDY)
+        .samples(&[("sa", "\"argocd-manager\"")]),
+    Entry::new("karmada.join.sa-secret-missing", F::Karmada,
+        "from cluster({cluster:w}), error: failed to get serviceAccount secret, error: no specific secret found in namespace: {namespace:w}",
+        "karmada-io/karmada", "pkg/karmadactl/join.go, pkg/util/serviceaccount.go (WaitForServiceAccountSecretCreation), pkg/util/secret.go (GetTargetSecret)", "v1.0-v1.2")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token").subject("Cluster/{cluster}")
+        .says(SA_TOKEN_KARMADA_CAUSE, SA_TOKEN_KARMADA_REMEDY)
+        .samples(&[("cluster", "member1"), ("namespace", "karmada-cluster")]),
+    Entry::new("karmada.sa-secret-missing", F::Karmada,
+        "no specific secret found in namespace: {namespace:w}",
+        "karmada-io/karmada", "pkg/util/secret.go (GetTargetSecret); pkg/karmadactl/join.go `Failed to get service account secret from  cluster` (v0.x), pkg/controllers/unifiedauth (impersonation secret)", "v0.5-v1.2")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_KARMADA_CAUSE, SA_TOKEN_KARMADA_REMEDY)
+        .samples(&[("namespace", "karmada-cluster")]),
+    Entry::new("karmada.sa-token-not-filled", F::Karmada,
+        "failed to get serviceAccount secret, error: timed out waiting for the condition",
+        "karmada-io/karmada", "pkg/util/serviceaccount.go (WaitForServiceAccountSecretCreation)", "v1.0+")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_NOT_FILLED_CAUSE_KARMADA, SA_TOKEN_NOT_FILLED_REMEDY),
+    // kubefedctl join v0.1-v0.9 (kubernetes-retired/kubefed pkg/kubefedctl/join.go
+    // populateSecretInHostCluster, klog -v 2): polls the ServiceAccount's `.secrets` for a
+    // token Secret; v0.10.0 creates it (`Created service account token secret`)
+    Entry::new("kubefed.join.sa-secret-timeout", F::Karmada,
+        "Could not get service account secret from joining cluster: timed out waiting for the condition",
+        "kubernetes-retired/kubefed", "pkg/kubefedctl/join.go (populateSecretInHostCluster)", "v0.1-v0.9.2")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says("kubefedctl join (v0.9 or older) created its ServiceAccount in the joining cluster and waited for the kubernetes.io/service-account-token Secret listed in it; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this kubefedctl cannot join a 1.24+ cluster (v0.10.0 creates the Secret itself)", "use kubefedctl v0.10.0 (KubeFed is retired: plan a move to a maintained federation such as Karmada or OCM); with this version, create a Secret of type kubernetes.io/service-account-token annotated kubernetes.io/service-account.name=<sa> in the joining cluster's KubeFed namespace and list it in the ServiceAccount (`kubectl -n kube-federation-system patch serviceaccount <sa> -p '{{\"secrets\":[{{\"name\":\"<sa>-token\"}}]}}'`), then join again"),
+    Entry::new("rancher.agent-no-sa-secret", F::Rancher,
+        "no secret exists for service account {namespace:w}/{sa:w}",
+        "rancher/rancher", "pkg/agent/cluster/cluster.go (getTokenFromAPI)", "v2.5-v2.6.6")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_RANCHER_CAUSE, SA_TOKEN_RANCHER_REMEDY)
+        .samples(&[("namespace", "cattle-system"), ("sa", "cattle")]),
+    // the Rancher server itself (HA peer manager) installed on a 1.24+ cluster
+    Entry::new("rancher.server-no-sa-secret", F::Rancher,
+        "no secret assigned to service account {namespace:w}/{sa:w}",
+        "rancher/rancher", "pkg/tunnelserver/peermanager.go", "v2.6.0-v2.6.6")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says("the Rancher server (v2.6.6 or older) reads the token Secret of its ServiceAccount {namespace}/{sa} to reach its peers; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this Rancher version cannot start on a 1.24+ cluster (Rancher supports 1.24 from v2.6.7)", "install Rancher v2.6.7 or later on this cluster (`helm upgrade rancher rancher-stable/rancher --version 2.6.7`, or any later version), or run this Rancher on a Kubernetes version it supports")
+        .samples(&[("namespace", "cattle-system"), ("sa", "rancher")]),
+    Entry::new("rancher.hosted-sa-token", F::Rancher,
+        "failed to fetch serviceAccountToken",
+        "rancher/rancher", "pkg/kontainer-engine/drivers/util/utils.go (GenerateServiceAccountToken)", "v2.0-v2.6.6")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_RANCHER_HOSTED_CAUSE, SA_TOKEN_RANCHER_REMEDY),
+    // ------------------------------------------------------------------ Karmada: the wrong API server
+    // Karmada's own API (cluster.karmada.io through karmada-aggregated-apiserver's APIService
+    // v1alpha1.cluster.karmada.io; policy.karmada.io, work.karmada.io, ... as CRDs) is served by
+    // karmada-apiserver only (karmada-io/karmada pkg/karmadactl/cmdinit/karmada/deploy.go,
+    // charts/karmada). karmadactl join/unjoin/register and `kubectl karmada` take the Karmada
+    // control plane's kubeconfig in --kubeconfig (--karmada-context); given the host cluster's
+    // (or a member's), the API server there answers 404 for every Karmada resource
+    // (apimachinery NewGenericServerResponse `the server could not find the requested resource
+    // (%s %s)`) or has no mapping for its kinds (pkg/api/meta NoKindMatchError).
+    Entry::new("karmada.api-not-served", F::Karmada,
+        "the server could not find the requested resource ({verb:w} {resource:w}.karmada.io{rest})",
+        "karmada-io/karmada", "pkg/karmadactl/join/join.go, pkg/karmadactl/unjoin/unjoin.go (apimachinery pkg/api/errors NewGenericServerResponse)", "v0.5+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-api")
+        .says(KARMADA_WRONG_API_CAUSE, KARMADA_WRONG_API_REMEDY)
+        .samples(&[("verb", "get"), ("resource", "clusters.cluster"), ("rest", "")]),
+    Entry::new("karmada.kind-not-served", F::Karmada,
+        "no matches for kind \"{kind:w}\" in version \"{group:w}.karmada.io/",
+        "karmada-io/karmada", "apimachinery pkg/api/meta/errors.go (NoKindMatchError) for Karmada's kinds", "v0.5+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-api")
+        .says(KARMADA_WRONG_API_CAUSE, KARMADA_WRONG_API_REMEDY)
+        .samples(&[("kind", "PropagationPolicy"), ("group", "policy")]),
+    // ------------------------------------------------------------------ platform policies refusing a request
+    // GKE's authorizer for its own policies (Autopilot and, since 1.32, managed namespaces
+    // and RBAC bindings of every cluster) appends its reason to the Forbidden status
+    // (`GKE Warden authz [denied by <policy>]: <detail>`); its admission counterpart is a
+    // validating webhook (`warden-validating.common-webhooks.networking.gke.io`,
+    // `gkepolicy.common-webhooks.networking.gke.io`: `GKE Warden rejected the request ...`,
+    // `GKE Policy Controller rejected the request ...`). The RBAC or webhook entry of the same
+    // line concludes; classify::client reads the policy (see rules::cluster_forbidden).
+    Entry::new("gke.warden-authz", F::Client,
+        "GKE Warden authz [denied by {policy:w}]: {detail}",
+        "GKE (platform, closed source)", "GKE Autopilot security policies (cloud.google.com/kubernetes-engine/docs/concepts/autopilot-security)", "GKE 1.21+ (Autopilot), 1.32+ (all clusters)")
+        .samples(&[("policy", "managed-namespaces-limitation"), ("detail", "the namespace \"kube-system\" is managed and the request's verb \"create\" is denied")]),
     // ------------------------------------------------------------------ configuration management
     // Ansible's default stdout callback prints a failed task's result as `fatal: [%s]: FAILED!
     // => %s` (ansible/ansible lib/ansible/plugins/callback/default.py, v2_runner_on_failed);

@@ -20,6 +20,8 @@
 pub mod accelerators;
 mod entries;
 #[cfg(test)]
+mod join_wordings;
+#[cfg(test)]
 mod sweep;
 #[cfg(test)]
 mod version_wordings;

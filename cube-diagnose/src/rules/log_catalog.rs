@@ -62,7 +62,7 @@ declare_rule!(
     "agent-registration-failed",
     Import,
     Error,
-    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping (a loopback server-url named as such), the server's CA checksum changed, /v3/settings/cacerts is not a certificate, or the Rancher server itself reports it is still waiting for the cluster agent to connect.",
+    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping (a loopback server-url named as such), the server's CA checksum changed, /v3/settings/cacerts is not a certificate, or the Rancher server itself reports it is still waiting for the cluster agent to connect. A join tool older than Kubernetes 1.24's token handling (Argo CD CLI up to v2.3.6, karmadactl up to v1.2, Rancher up to v2.6.6) waiting for the ServiceAccount token Secret that 1.24+ no longer creates (LegacyServiceAccountTokenNoAutoGeneration): upgrade the tool or create the Secret; a newer tool whose Secret the token controller never fills. A Karmada command sent to an API server that does not serve Karmada's API (`the server could not find the requested resource (get clusters.cluster.karmada.io)`, `no matches for kind ... in version \"policy.karmada.io/...`): the host cluster's kubeconfig instead of karmada-apiserver's.",
     check_agent
 );
 
