@@ -1029,12 +1029,31 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
         .says("the image reference {image} does not parse ({error}) (InvalidImageName)", "fix the image reference in the pod spec")
         .samples(&[("image", "\"Docker.io/Org/Img:v1\""), ("error", "couldn't parse image reference \"Docker.io/Org/Img:v1\": invalid reference format: repository name must be lowercase")]),
-    Entry::new("kubelet.image.error-reason", F::Kubelet,
-        "Error: {reason:w}",
-        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reasons in pkg/kubelet/images/types.go", "v1.5+")
+    Entry::new("kubelet.image.error-err-image-pull", F::Kubelet,
+        "Error: ErrImagePull",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
         .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
-        .says("the container cannot start: {reason}", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer")
-        .samples(&[("reason", "ImagePullBackOff")]),
+        .says("the container cannot start: ErrImagePull", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-image-pull-backoff", F::Kubelet,
+        "Error: ImagePullBackOff",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: ImagePullBackOff", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-err-image-never-pull", F::Kubelet,
+        "Error: ErrImageNeverPull",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: ErrImageNeverPull", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-invalid-image-name", F::Kubelet,
+        "Error: InvalidImageName",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: InvalidImageName", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-registry-unavailable", F::Kubelet,
+        "Error: RegistryUnavailable",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: RegistryUnavailable", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
     Entry::new("kubelet.cri.pull-image-failed", F::Kubelet,
         "\"PullImage from image service failed\"",
         K8S, "pkg/kubelet/cri/remote/remote_image.go (staging/src/k8s.io/cri-client in v1.31+)", "v1.21+")
