@@ -891,9 +891,10 @@ fn evaluate(
     let mut numbers = vec![Evidence::field(
         &o,
         format!("status.allocatable.{res}"),
+        // the allocatable value itself (`listed` holds capacity's first: fresh-user report G2)
         listed
             .iter()
-            .find(|(k, _)| ev.allocatable.contains(k))
+            .find_map(|(k, _)| ev.allocatable.iter().find(|(a, _)| a.as_str() == *k))
             .map_or("<absent>".to_owned(), |(_, q)| q.to_string()),
     )];
     if !cap.is_empty() {

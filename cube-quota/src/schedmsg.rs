@@ -1126,7 +1126,9 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
         return Some(SchedulerMessage::new(0, Vec::new()));
     }
     let Some((nodes, after)) = header_at(line, 0) else {
-        return parse_legacy(line).or_else(|| parse_volcano(line));
+        return parse_legacy(line)
+            .or_else(|| parse_volcano(line))
+            .or_else(|| parse_plugin_status(line));
     };
     let mut body = &line[after..];
     if let Some(cut) = body.find("   ").into_iter().chain(body.find('\t')).min() {
@@ -1143,6 +1145,37 @@ pub fn parse(line: &str) -> Option<SchedulerMessage> {
     // ends with a backtick
     let body = body.trim().trim_end_matches(['"', '\'', '`']).trim_end();
     Some(parse_body(nodes, body))
+}
+
+/// The scheduling framework's error for a plugin that fails after a node was picked (kubernetes
+/// pkg/scheduler/framework/runtime/framework.go, v1.19+: `running Reserve plugin %q: %w`,
+/// `running PreBind plugin %q: %w`, `running Permit plugin %q: %w`, `running PreFilter plugin
+/// %q: %w` before v1.26 put PreFilter rejections in the histogram); the classic DRA wording of
+/// v1.26-v1.31 is `running Reserve plugin "DynamicResources": waiting for resource driver to
+/// allocate resource` (dynamicresources.go Reserve, a claim with a control-plane controller).
+/// Read as a message with no node count (`nodes` 0) whose PreFilter part is the whole text: the
+/// pod was rejected by that plugin, not by the Filter histogram.
+fn parse_plugin_status(line: &str) -> Option<SchedulerMessage> {
+    const PHASES: [&str; 5] = ["Reserve", "PreBind", "Permit", "PreFilter", "Bind"];
+    let start = PHASES
+        .iter()
+        .filter_map(|ph| line.find(&format!("running {ph} plugin \"")))
+        .min()?;
+    let text = line[start..]
+        .split("   ")
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .trim_end_matches(['"', '\'', '`'])
+        .trim_end();
+    // the plugin's own error must follow its quoted name
+    let (_, err) = text.split_once("\": ")?;
+    if err.trim().is_empty() {
+        return None;
+    }
+    let mut m = SchedulerMessage::new(0, Vec::new());
+    m.prefilter = Some(text.to_owned());
+    Some(m)
 }
 
 /// The pre-v1.10 wordings (module documentation, "Before v1.10").
@@ -2013,6 +2046,24 @@ mod tests {
     }
 
     use super::*;
+
+    /// Classic DRA's Reserve failure (framework.go `running Reserve plugin %q: %w`, v1.26-v1.31)
+    /// is a message of its own: no node count, the plugin's text as its PreFilter part.
+    #[test]
+    fn plugin_status_wording_is_read() {
+        let m = parse("  Warning  FailedScheduling  41s (x2 over 86s)  default-scheduler  running Reserve plugin \"DynamicResources\": waiting for resource driver to allocate resource").unwrap();
+        assert_eq!(m.nodes, 0);
+        assert_eq!(
+            m.prefilter.as_deref(),
+            Some(
+                "running Reserve plugin \"DynamicResources\": waiting for resource driver to allocate resource"
+            )
+        );
+        assert!(m.reasons.is_empty());
+        // a plugin named without its error is not a message
+        assert!(parse("running Reserve plugin \"DynamicResources\"").is_none());
+        assert!(parse("the scheduler is running Reserve plugins").is_none());
+    }
 
     #[test]
     fn event_from_column_spliced_into_a_resource_is_removed() {

@@ -1029,12 +1029,31 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
         .says("the image reference {image} does not parse ({error}) (InvalidImageName)", "fix the image reference in the pod spec")
         .samples(&[("image", "\"Docker.io/Org/Img:v1\""), ("error", "couldn't parse image reference \"Docker.io/Org/Img:v1\": invalid reference format: repository name must be lowercase")]),
-    Entry::new("kubelet.image.error-reason", F::Kubelet,
-        "Error: {reason:w}",
-        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reasons in pkg/kubelet/images/types.go", "v1.5+")
+    Entry::new("kubelet.image.error-err-image-pull", F::Kubelet,
+        "Error: ErrImagePull",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
         .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
-        .says("the container cannot start: {reason}", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer")
-        .samples(&[("reason", "ImagePullBackOff")]),
+        .says("the container cannot start: ErrImagePull", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-image-pull-backoff", F::Kubelet,
+        "Error: ImagePullBackOff",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: ImagePullBackOff", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-err-image-never-pull", F::Kubelet,
+        "Error: ErrImageNeverPull",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: ErrImageNeverPull", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-invalid-image-name", F::Kubelet,
+        "Error: InvalidImageName",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: InvalidImageName", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
+    Entry::new("kubelet.image.error-registry-unavailable", F::Kubelet,
+        "Error: RegistryUnavailable",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reason in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: RegistryUnavailable", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer"),
     Entry::new("kubelet.cri.pull-image-failed", F::Kubelet,
         "\"PullImage from image service failed\"",
         K8S, "pkg/kubelet/cri/remote/remote_image.go (staging/src/k8s.io/cri-client in v1.31+)", "v1.21+")
@@ -1317,6 +1336,13 @@ pub static ENTRIES: &[Entry] = &[
         "error running hook #{n:w} error running hook: {status}, stdout: {stdout}, stderr: {stderr}",
         "opencontainers/runc", "libcontainer/configs/config.go (Hooks.Run, Command.Run)", "runc 1.1+").complete()
         .samples(&[("n", "0:"), ("status", "exit status 1"), ("stdout", ""), ("stderr", "Auto-detected mode as 'legacy'")]),
+    // runc 1.2+ names the hook's stage (`error running %s hook #%d: %w`, libcontainer/configs/
+    // config.go Hooks.Run: prestart, createRuntime, createContainer, startContainer,
+    // poststart): the wrapper of the hook's own error (the toolkit's, on the next line)
+    Entry::new("runtime.runc.stage-hook-failed", F::ContainerRuntime,
+        "error running {stage:w} hook #{n:w} {status}, stdout: {stdout}, stderr: {stderr}",
+        "opencontainers/runc", "libcontainer/configs/config.go (Hooks.Run)", "runc 1.2+").complete()
+        .samples(&[("stage", "prestart"), ("n", "0:"), ("status", "exit status 1"), ("stdout", ""), ("stderr", "Auto-detected mode as 'legacy'")]),
     Entry::new("runtime.containerd.no-handler", F::ContainerRuntime,
         "no runtime for {handler:w} is configured",
         "containerd/containerd", "pkg/cri/server/helpers.go (getSandboxRuntime); 2.x internal/cri/server/podsandbox", "containerd 1.3+")
@@ -2679,6 +2705,12 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the kernel refuses to mount {device}: wrong filesystem type, a bad mount option, a damaged filesystem, or (for nfs/cifs) no mount helper on the node", "read `dmesg | tail` on the node right after the failure: it names the cause")
         .samples(&[("device", "/dev/sdb")]),
+    // the rest of mount(8)'s EINVAL text in util-linux before libmount (mount/mount.c
+    // `wrong fs type, bad option, bad superblock on %s,\n       missing codepage or helper
+    // program, or other error`): a continuation of the line above, read with it
+    Entry::new("mount.wrong-fs-type-continued", F::Storage,
+        "missing codepage or helper program, or other error",
+        "util-linux/util-linux", "mount/mount.c (util-linux < 2.21)", "util-linux 2.x").complete(),
     // cifs-utils mount.cifs.c: `mount error(%d): %s` after the kernel's mount(2) error, then
     // `Refer to the mount.cifs(8) manual page (e.g. man mount.cifs)`
     Entry::new("cifs.mount-error", F::Storage,
@@ -2825,6 +2857,17 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
         .says("the pod's volumes {unmounted} were not mounted in time", "`kubectl describe pod` shows the underlying FailedMount/FailedAttachVolume error: fix that one")
         .samples(&[("unmounted", "data"), ("unattached", "data")]),
+    // k8s.io/mount-utils mount_linux.go doMount: `mount failed: %v\nMounting command: %s\n
+    // Mounting arguments: %s\nOutput: %s`, the first line as CSI node plugins log it inside
+    // their own error (`Failed to mount volume ... Error: mount failed: exit status 32`, the
+    // gRPC answer `rpc error: code = Internal desc = mount failed: exit status 32`): the mount
+    // helper's `Output:` lines after it say why
+    Entry::new("mount.utils-mount-failed", F::Storage,
+        "mount failed: exit status {code:w}",
+        "kubernetes/mount-utils", "mount_linux.go (doMount; pkg/util/mount before v1.17)", "v1.8+")
+        .to(K::MountFailed, "storage-mount-failed", Error).group("mount").exclusive()
+        .says("the mount command exits with status {code} (32: the mount failed; the helper's `Output:` lines say why)", "read the `Output:` lines of the same error (the mount helper's own message); mount the source by hand on the node with the same `Mounting arguments:` to see it")
+        .samples(&[("code", "32")]),
     // ------------------------------------------------------------------ client-go / kubectl / Go
     Entry::new("kubectl.unable-to-connect", F::Client,
         "Unable to connect to the server: {error}",
@@ -3137,6 +3180,17 @@ pub static ENTRIES: &[Entry] = &[
         .samples(&[("node", "\"node-01\""), ("target", "\"node-01.local\"")]),
     // ToStatusErr without a message from the webhook (same file): `admission webhook %q
     // denied the request without explanation`
+    // HAMi's mutating webhook refuses a pod that asks for HAMi-managed devices and already
+    // names its node (Project-HAMi/HAMi pkg/scheduler/webhook.go Handle: `if pod.Spec.NodeName
+    // != "" { ... return admission.Denied("pod has node assigned") }`, v2.0+; webhook
+    // vgpu.hami.io, vgpu.4pd.io before the rename): such a pod would bypass hami-scheduler,
+    // which must pick the GPU and write the device annotations (HAMi#960)
+    Entry::new("hami.webhook-node-assigned", F::Hami,
+        "admission webhook {webhook:w} denied the request: pod has node assigned",
+        "Project-HAMi/HAMi", "pkg/scheduler/webhook.go (Handle)", "v2.0+")
+        .to(K::WebhookDenied, "admission-webhook-denied", Warning).group("auth").exclusive()
+        .says("HAMi's admission webhook {webhook} refuses the pod on purpose: it asks for HAMi-managed GPUs and sets spec.nodeName, which bypasses hami-scheduler (it must choose the GPU and write the device annotations the HAMi device plugin reads); the webhook and the API server work", "remove spec.nodeName from the pod (or its template) and pin the node with a nodeSelector (`kubernetes.io/hostname: <node>`) or node affinity instead, so hami-scheduler places the pod; or, if the pod should not use HAMi's GPUs, drop the nvidia.com/gpu (gpumem, gpucores) requests")
+        .samples(&[("webhook", "\"vgpu.hami.io\"")]),
     Entry::new("apiserver.webhook-denied-no-reason", F::Client,
         "admission webhook \"{webhook}\" denied the request without explanation",
         K8S, "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go", "v1.9+")

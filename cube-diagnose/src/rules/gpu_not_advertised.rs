@@ -115,11 +115,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             )
         };
         if f.link == ChainLink::Allocatable {
+            // the registered resource as the only claim is the capacity the detail names
+            // already: no dangling "GPUs known from" (fresh-user report G2)
+            let claims = claims_text(chain.evidence);
             message = format!(
-                "node {} {}; GPUs known from {}",
+                "node {} {}{}",
                 n.metadata.name,
                 f.detail.trim_start_matches("it "),
-                claims_text(chain.evidence)
+                if only_registered || claims.is_empty() {
+                    String::new()
+                } else {
+                    format!("; GPUs known from {claims}")
+                }
             );
         }
         // GFD's `-MIG-INVALID` product: the MIG layout is the cause (one cause, one remedy:
@@ -154,8 +161,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         };
         out.push(
             Finding::new(GpuNotAdvertised::ID, f.severity, node_subject(n), message)
-                .with_evidences(source_evidence(n, chain.evidence, 6))
-                .with_evidences(f.evidence.clone())
+                .with_evidences({
+                    // the chain's numbers after the sources, each field once (a registered
+                    // resource is a source and the capacity number both)
+                    let mut ev = source_evidence(n, chain.evidence, 6);
+                    for e in &f.evidence {
+                        if !ev.contains(e) {
+                            ev.push(e.clone());
+                        }
+                    }
+                    ev
+                })
                 .with_remedy(remedy),
         );
     }
@@ -466,10 +482,52 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 "{count} of {total} nodes report Insufficient {res} and the input holds no node status: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
             )
         } + &legacy;
+        // a device-plugin pod the input shows on a node that advertises no GPU resource (a
+        // `describe node` Non-terminated Pods row, a pod listing): it runs there and registers
+        // nothing, so its log is the next step (fresh-user report G38; with Docker the usual
+        // cause is a default runtime that is not nvidia)
+        let plugin_pod = ctx.snapshot().pods.iter().find(|p| {
+            !p.spec.node_name.is_empty()
+                && cube_model::gpu::classify_pod(p).is_some_and(|(role, _)| {
+                    role == cube_model::gpu::GpuComponentRole::DevicePlugin
+                })
+                && ctx.node(&p.spec.node_name).is_some_and(|n| {
+                    !n.status
+                        .capacity
+                        .iter()
+                        .chain(n.status.allocatable.iter())
+                        .any(|(k, q)| k.as_str() == res && !q.is_zero())
+                })
+        });
+        let mut remedy = format!(
+            "`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{}` should show the GPUs; if empty, check the device-plugin pods and their logs on the GPU nodes",
+            res.replace('.', "\\.")
+        );
+        let mut message = message;
+        let mut evidence = vec![s.evidence()];
+        if let Some(p) = plugin_pod {
+            let (ns, name, node) = (&p.metadata.namespace, &p.metadata.name, &p.spec.node_name);
+            message.push_str(&format!(
+                "; the device-plugin pod {ns}/{name} runs on {node}, which advertises no {res}: if {node} has GPUs, that plugin registers none there"
+            ));
+            remedy = format!(
+                "read that plugin's log: `kubectl -n {ns} logs {name}` (NVML or driver errors: with Docker the usual cause is a default runtime that is not nvidia, `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json; `nvidia-smi` on {node} checks the driver); then {remedy}"
+            );
+            evidence.push(Evidence::field(
+                obj("Pod", ns, name),
+                "spec.nodeName",
+                node.clone(),
+            ));
+        }
         out.push(
-            Finding::new(GpuNotAdvertised::ID, Severity::Warning, signal_subject(s), message)
-                .with_evidence(s.evidence())
-                .with_remedy(format!("`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.{}` should show the GPUs; if empty, check the device-plugin pods and their logs on the GPU nodes", res.replace('.', "\\."))),
+            Finding::new(
+                GpuNotAdvertised::ID,
+                Severity::Warning,
+                signal_subject(s),
+                message,
+            )
+            .with_evidences(evidence)
+            .with_remedy(remedy),
         );
     }
     // GPU facts told only in prose and pasted commands (classify::gpu_prose), when the input
@@ -728,6 +786,45 @@ mod tests {
         assert!(
             f.iter().all(|f| !f.message.contains("Standard_NC6")),
             "{f:#?}"
+        );
+    }
+
+    /// fresh-user report G2: capacity 16, allocatable 0 (NVIDIA/k8s-device-plugin#58): a whole
+    /// sentence, allocatable cited as 0 and each field once.
+    #[test]
+    fn capacity_without_allocatable_cites_each_number_once() {
+        let s = "apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-01\nstatus:\n  allocatable:\n    cpu: \"48\"\n    nvidia.com/gpu: \"0\"\n  capacity:\n    cpu: \"48\"\n    nvidia.com/gpu: \"16\"\n";
+        let f = run_rule("gpu-not-advertised", s);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            !f[0].message.trim_end().ends_with("from"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            !f[0].message.contains("GPUs known from"),
+            "{}",
+            f[0].message
+        );
+        let ev: Vec<String> = f[0].evidence.iter().map(|e| format!("{e:?}")).collect();
+        assert_eq!(
+            ev.iter()
+                .filter(|e| e.contains("status.allocatable.nvidia.com/gpu"))
+                .count(),
+            1,
+            "{ev:#?}"
+        );
+        assert!(
+            ev.iter()
+                .any(|e| e.contains("status.allocatable.nvidia.com/gpu") && e.contains("\"0\"")),
+            "{ev:#?}"
+        );
+        assert_eq!(
+            ev.iter()
+                .filter(|e| e.contains("status.capacity.nvidia.com/gpu"))
+                .count(),
+            1,
+            "{ev:#?}"
         );
     }
 

@@ -65,7 +65,7 @@ fn pull_cause(text: &str) -> PullCause {
     ]) {
         return PullCause {
             what: "the registry's pull rate limit is reached (Docker Hub limits anonymous pulls per source IP; a NAT gateway shares one IP for every node)",
-            remedy: "authenticate the pulls (an imagePullSecret of a Docker Hub account on the pod or its ServiceAccount: `kubectl create secret docker-registry dockerhub --docker-server=https://index.docker.io/v1/ --docker-username=<user> --docker-password=<token>`), or pull through a mirror or pull-through cache (containerd: /etc/containerd/certs.d/docker.io/hosts.toml; CRI-O: registries.conf mirror) or copy the image to your own registry; imagePullPolicy: IfNotPresent avoids pulling an image the node already has",
+            remedy: "authenticate the pulls (an imagePullSecret of a Docker Hub account on the pod or its ServiceAccount: after `docker login` with that account, `kubectl create secret generic dockerhub -n <namespace> --from-file=.dockerconfigjson=$HOME/.docker/config.json --type=kubernetes.io/dockerconfigjson`), or pull through a mirror or pull-through cache (containerd: /etc/containerd/certs.d/docker.io/hosts.toml; CRI-O: registries.conf mirror) or copy the image to your own registry; imagePullPolicy: IfNotPresent avoids pulling an image the node already has",
         };
     }
     if has(&[
@@ -94,7 +94,7 @@ fn pull_cause(text: &str) -> PullCause {
     ]) {
         return PullCause {
             what: "the registry refuses the pull: the repository needs credentials the pod does not give, or it does not exist under that name (registries answer `denied` for both)",
-            remedy: "check the image name first (`docker manifest inspect <image>` with your own login), then give the pod the registry's credentials: `kubectl create secret docker-registry <name> -n <namespace> --docker-server=<registry> --docker-username=<user> --docker-password=<token>` and `imagePullSecrets: [{name: <name>}]` in the pod spec (or on its ServiceAccount); an ECR token expires after 12 hours, a GCR/Artifact Registry pull needs the node's service account to have reader access",
+            remedy: "check the image name first (`docker manifest inspect <image>` with your own login), then give the pod the registry's credentials: after `docker login <registry>`, `kubectl create secret generic <name> -n <namespace> --from-file=.dockerconfigjson=$HOME/.docker/config.json --type=kubernetes.io/dockerconfigjson` and `imagePullSecrets: [{name: <name>}]` in the pod spec (or on its ServiceAccount); an ECR token expires after 12 hours, a GCR/Artifact Registry pull needs the node's service account to have reader access",
         };
     }
     if has(&[
@@ -223,10 +223,6 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
         if e.rule != ImagePullFailed::ID {
             continue;
         }
-        // `Error: <reason>` names a pull failure only for the image reasons
-        if e.id == "kubelet.image.error-reason" && !PULL_REASONS.contains(&s.detail("reason")) {
-            continue;
-        }
         // the pod sandbox (pause) image: no pod starts on the node, node-runtime-unhealthy's
         if s.text.contains("sandbox image") || s.text.contains("FailedCreatePodSandBox") {
             continue;
@@ -308,7 +304,8 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
                 Severity::Error,
                 subject.clone(),
                 format!(
-                    "{subject} cannot start: the container runtime{node} cannot pull {image}: {}; image pulls run from the node, so this is not the API server or the kubeconfig",
+                    "{} cannot start: the container runtime{node} cannot pull {image}: {}; image pulls run from the node, so this is not the API server or the kubeconfig",
+                    pod_words(&subject, &g.text),
                     cause.what
                 ),
             )
@@ -316,6 +313,23 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy(cause.remedy)
         })
         .collect()
+}
+
+/// How a message names the pod of `subject`: `pod <ns>/<name>` for a Pod, else the pod an
+/// e2e event dump names (`event for <pod>:`) in `text`, else "a pod".
+fn pod_words(subject: &Subject, text: &str) -> String {
+    if subject.kind == "Pod" {
+        return if subject.namespace.is_empty() {
+            format!("pod {}", subject.name)
+        } else {
+            format!("pod {}/{}", subject.namespace, subject.name)
+        };
+    }
+    text.find("event for ")
+        .map(|p| &text[p + "event for ".len()..])
+        .and_then(|r| r.split(':').next())
+        .filter(|n| !n.is_empty() && !n.contains(' '))
+        .map_or_else(|| "a pod".to_owned(), |n| format!("pod {n}"))
 }
 
 /// The node a pod subject is bound to, when the snapshot has the pod.
@@ -365,7 +379,8 @@ fn check_probe(ctx: &Context<'_>) -> Vec<Finding> {
                 Severity::Info,
                 subject.clone(),
                 format!(
-                    "{subject}: the kubelet's {probe} probe of the container fails{at}: the container does not answer on the probed port or path (still starting, or listening elsewhere){restarts}; this is the workload's own health check, not the API server"
+                    "{}: the kubelet's {probe} probe of the container fails{at}: the container does not answer on the probed port or path (still starting, or listening elsewhere){restarts}; this is the workload's own health check, not the API server",
+                    pod_words(&subject, &s.text)
                 ),
             )
             .with_evidences(lines.iter().take(3).map(|s| s.evidence()))
@@ -440,6 +455,19 @@ mod tests {
             assert_eq!(f.len(), 1, "{line}: {f:#?}");
             assert!(f[0].message.contains(want), "{want}: {}", f[0].message);
         }
+    }
+
+    /// Container waiting reasons of a pod object, with the runtime's message as the cause; a
+    /// line ending in another `Error: <word>` is not an image pull.
+    #[test]
+    fn waiting_reason_of_a_pod_object() {
+        let y = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: train-0\n  namespace: ml\nspec:\n  nodeName: gpu-01\n  containers:\n  - name: train\n    image: nvcr.io/nvidia/pytorch:24.01-py3\nstatus:\n  phase: Pending\n  containerStatuses:\n  - name: train\n    ready: false\n    restartCount: 0\n    image: nvcr.io/nvidia/pytorch:24.01-py3\n    imageID: \"\"\n    state:\n      waiting:\n        reason: ErrImagePull\n        message: 'failed to pull and unpack image \"nvcr.io/nvidia/pytorch:24.01-py3\": failed to resolve reference \"nvcr.io/nvidia/pytorch:24.01-py3\": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed'\n";
+        let f = crate::rules::testutil::run_rule("image-pull-failed", y);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("pod ml/train-0"), "{}", f[0].message);
+        assert!(f[0].message.contains("gpu-01"), "{}", f[0].message);
+        assert!(f[0].message.contains("credentials"), "{}", f[0].message);
+        assert!(run_log("image-pull-failed", "error: the server has asked for the client to provide credentials\nError: Unauthorized\n").is_empty());
     }
 
     /// A pull that failed once and succeeded later in the same events is history.

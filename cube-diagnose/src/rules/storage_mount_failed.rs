@@ -123,6 +123,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             {
                 message = format!("volume {v}: {message}");
             }
+            // the node whose kubelet failed the mount: the event's source (`{kubelet <node>}`
+            // of e2e dumps and `kubectl get events -o wide`, `kubelet, <node>` of describe
+            // before v1.14) on any MountFailed line of the subject, else the pod's nodeName
+            if let Some(node) = mount_node(ctx, &subject)
+                && !message.contains(node.as_str())
+            {
+                message.push_str(&format!(" (node {node}, the kubelet that reported it)"));
+                remedy.push_str(&format!("; the failing node is {node}"));
+            }
             let severity = if s.text.contains("failed to fetch token: ") {
                 Severity::Warning
             } else {
@@ -134,6 +143,40 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy(remedy)
         })
         .collect()
+}
+
+/// The node a mount failure of `subject` happened on: the kubelet named as an event's source
+/// (`{kubelet k8s-node01}`, `kubelet, k8s-node01`) on the subject's MountFailed lines, else the
+/// pod's spec.nodeName when the snapshot has the pod.
+fn mount_node(ctx: &Context<'_>, subject: &crate::Subject) -> Option<String> {
+    let from_source = |t: &str| -> Option<String> {
+        let rest = t
+            .find("{kubelet ")
+            .map(|p| &t[p + "{kubelet ".len()..])
+            .and_then(|r| r.split('}').next())
+            .or_else(|| {
+                t.find("kubelet, ")
+                    .map(|p| &t[p + "kubelet, ".len()..])
+                    .and_then(|r| r.split_whitespace().next())
+            })?;
+        let node = rest.trim().trim_end_matches(',');
+        (!node.is_empty()
+            && node
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_')))
+        .then(|| node.to_owned())
+    };
+    signals(ctx, &[SignalKind::MountFailed])
+        .filter(|s| signal_subject(s) == *subject)
+        .find_map(|s| from_source(&s.text))
+        .or_else(|| {
+            ctx.snapshot()
+                .pods
+                .iter()
+                .find(|p| crate::rules::pod_subject(p) == *subject)
+                .map(|p| p.spec.node_name.clone())
+                .filter(|n| !n.is_empty())
+        })
 }
 
 /// What the mount command asked for: `-t <type>` and the `-o` options of the kubelet's

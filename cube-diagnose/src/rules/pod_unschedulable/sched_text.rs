@@ -72,6 +72,21 @@ pub(super) fn scheduler_texts(
                 };
                 format!("Kubernetes {v} wording, which prints no node count")
             }
+            // a plugin that failed after a node was picked (framework.go `running Reserve
+            // plugin %q: %w`): the message counts no nodes
+            0 if m
+                .prefilter
+                .as_deref()
+                .is_some_and(|p| p.starts_with("running ")) =>
+            {
+                let plugin = m
+                    .prefilter
+                    .as_deref()
+                    .and_then(|p| p.strip_prefix("running "))
+                    .and_then(|p| p.split_once(':'))
+                    .map_or("a scheduler plugin", |(p, _)| p);
+                format!("{plugin} failed after a node was picked")
+            }
             0 => "no nodes".to_owned(),
             1 => "1 node".to_owned(),
             n => format!("{n} nodes"),
@@ -1288,11 +1303,13 @@ fn dra_prefilter(p: &str) -> Option<Explained> {
         || l.contains("resource class")
         || l.contains("device class")
         || l.contains("claim parameters")
-        || l.contains("class parameters"))
+        || l.contains("class parameters")
+        || l.contains("waiting for resource driver"))
     {
         return None;
     }
-    let claim = claim_named(p).unwrap_or_else(|| "<claim>".to_owned());
+    let named = claim_named(p);
+    let claim = named.clone().unwrap_or_else(|| "<claim>".to_owned());
     let (ns, name) = claim.split_once('/').unwrap_or(("", claim.as_str()));
     let get = if ns.is_empty() {
         format!("kubectl get resourceclaim {name} -o yaml")
@@ -1347,8 +1364,8 @@ fn dra_prefilter(p: &str) -> Option<Explained> {
         )
     } else if l.contains("unallocated immediate") || l.contains("waiting for resource driver") {
         (
-            format!("its ResourceClaim {claim} (DRA, classic allocation) has not been allocated by its resource driver yet"),
-            "check that the DRA driver's controller runs and read its log (`kubectl get resourceclaims -A` shows the claims' allocation state)".to_owned(),
+            format!("its ResourceClaim{} (DRA, classic allocation with a control-plane controller, resource.k8s.io/v1alpha2, Kubernetes 1.26-1.31) has not been allocated by its resource driver: the scheduler picked candidate nodes (PodSchedulingContext) and waits for the driver's controller, which does not allocate it (not deployed, not running, or not serving the claim's ResourceClass driverName); this is not a node resource shortage or a device plugin", named.as_ref().map(|c| format!(" {c}")).unwrap_or_default()),
+            "check that the DRA driver's controller runs and read its log (`kubectl get pods -A | grep -i dra`; the ResourceClass's driverName must be the driver it serves: `kubectl get resourceclass -o yaml`), then `kubectl get resourceclaims -A` shows the claims' allocation state and `kubectl get podschedulingcontexts -A -o yaml` the nodes the scheduler offered; from Kubernetes 1.32 classic DRA is removed: use a structured-parameters driver (ResourceSlices, DeviceClasses)".to_owned(),
         )
     } else if l.contains("class") && l.contains("does not exist") {
         (
