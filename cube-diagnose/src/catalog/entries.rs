@@ -4727,6 +4727,16 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "agent-registration-failed", Error).group("karmada-api")
         .says(KARMADA_WRONG_API_CAUSE, KARMADA_WRONG_API_REMEDY)
         .samples(&[("verb", "get"), ("resource", "clusters.cluster"), ("rest", "")]),
+    // kubectl get/describe of a resource type the API server does not serve
+    // (kubernetes/kubernetes staging/src/k8s.io/cli-runtime/pkg/resource/builder.go
+    // mappingFor `the server doesn't have a resource type %q`): context on its own; in a
+    // Karmada text with one of Karmada's resources, classify concludes karmada.api-not-served;
+    // elsewhere the type is read as an unknown inner `{error}` (reported as not recognised,
+    // never dropped: classify wrapped_unknown)
+    Entry::new("kubectl.no-resource-type", F::Client,
+        "the server doesn't have a resource type {error:w}",
+        K8S, "staging/src/k8s.io/cli-runtime/pkg/resource/builder.go (mappingFor)", "v1.8+")
+        .samples(&[("error", "\"clusters\"")]),
     Entry::new("karmada.kind-not-served", F::Karmada,
         "no matches for kind \"{kind:w}\" in version \"{group:w}.karmada.io/",
         "karmada-io/karmada", "apimachinery pkg/api/meta/errors.go (NoKindMatchError) for Karmada's kinds", "v0.5+")
