@@ -179,19 +179,38 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
         "Unable to connect to the server: read tcp 192.168.1.5:50437->10.0.0.4:443: wsarecv: An existing connection was forcibly closed by the remote host.",
         "go.connection-reset-windows",
         "cluster-unreachable",
-        "EOF",
+        "reset",
     ),
     (
         "Unable to connect to the server: write tcp 192.168.1.5:50437->10.0.0.4:443: wsasend: An existing connection was forcibly closed by the remote host.",
         "go.connection-reset-windows",
         "cluster-unreachable",
-        "EOF",
+        "reset",
     ),
     (
         "Unable to connect to the server: dial tcp 10.0.0.4:443: connectex: A socket operation was attempted to an unreachable network.",
         "go.no-route-windows",
         "cluster-unreachable",
         "no route",
+    ),
+    // Go's Windows resolver (GetAddrInfoW texts)
+    (
+        "Unable to connect to the server: dial tcp: lookup api.example.com: getaddrinfow: No such host is known.",
+        "go.lookup-windows-no-such-host",
+        "cluster-unreachable",
+        "api.example.com",
+    ),
+    (
+        "Unable to connect to the server: dial tcp: lookup api.example.com: getaddrinfow: This is usually a temporary error during hostname resolution and means that the local server did not receive a response from an authoritative server.",
+        "go.lookup-windows-try-again",
+        "cluster-unreachable",
+        "api.example.com",
+    ),
+    (
+        "Unable to connect to the server: dial tcp: lookup api.example.com: getaddrinfow: The requested name is valid, but no data of the requested type was found.",
+        "go.lookup-windows-no-data",
+        "cluster-unreachable",
+        "api.example.com",
     ),
 ];
 
