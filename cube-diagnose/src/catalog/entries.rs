@@ -32,6 +32,19 @@ const KARMADA_WRONG_API_REMEDY: &str = "run it against karmada-apiserver: `karma
 /// same text as `plugin_runtime::default_runtime_remedy(None)`, which a test checks).
 pub(crate) const NVML_LIBRARY_REMEDY: &str = "make nvidia the default runtime of the node's container runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; containerd: default_runtime_name = \"nvidia\" in /etc/containerd/config.toml; CRI-O: default_runtime = \"nvidia\" under [crio.runtime]); `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it for containerd (`--runtime=docker`, `--runtime=crio` for the others), then restart that runtime; or keep the default and give the plugin's DaemonSet `runtimeClassName: nvidia` (a RuntimeClass whose handler is the toolkit's nvidia runtime; the device plugin's Helm chart has a runtimeClassName value); then delete the plugin pod so it restarts, and check the driver with `nvidia-smi` on the node";
 
+/// The one remedy of NVML's `Driver/library version mismatch` (NVML_ERROR_LIB_RM_VERSION_MISMATCH,
+/// nvml.h) in every wording: the device plugin's `Failed to initialize NVML: ...`, the container
+/// toolkit hook's `nvml error: driver/library version mismatch`, the host's `nvidia-smi`. The
+/// user-space driver was upgraded while the old kernel module stays loaded
+/// (NVIDIA/k8s-device-plugin#221, NVIDIA/nvidia-container-toolkit#394, NVIDIA/gpu-operator#898).
+pub(crate) const NVML_VERSION_MISMATCH_REMEDY: &str = "drain the node and reboot it (or, with nothing using the GPU, unload and reload the nvidia modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`) so the kernel module matches the user-space libraries, then check `nvidia-smi` on the node and restart the device-plugin pod; hold the driver packages (`sudo apt-mark hold 'nvidia-*' 'libnvidia-*'`, or the unattended-upgrades blacklist) so an upgrade does not replace the libraries under a running module again; the container runtime's configuration is not the cause";
+
+/// What a CUDA program that finds no GPU needs (catalog `cuda-app.*`; rules::log_catalog
+/// refines it with the pod's requests).
+pub(crate) const CUDA_APP_NO_GPU_REMEDY: &str = "a container gets a GPU only when it asks for one: `nvidia.com/gpu: 1` under the container's resources.limits (and `runtimeClassName: nvidia` where nvidia is not the node's default runtime); `kubectl describe pod <pod>` shows its Limits; if it does ask, `kubectl exec <pod> -- nvidia-smi` and `kubectl exec <pod> -- env | grep NVIDIA_VISIBLE_DEVICES` show whether the runtime injected the GPU";
+/// What a CUDA program whose driver is too old needs (catalog `cuda-app.*`).
+pub(crate) const CUDA_APP_OLD_DRIVER_REMEDY: &str = "compare the node's driver (`nvidia-smi` header: Driver Version and the highest CUDA Version it supports) with the CUDA version of the image (its tag or `nvcc --version`, torch.version.cuda): use an image built for a CUDA the driver supports, or upgrade the node's driver (GPU operator: driver.version in the ClusterPolicy); on data-center GPUs the cuda-compat package in the image is the other way";
+
 /// The remedy after an Xid critical error marked a GPU unhealthy.
 const XID_REMEDY: &str = "check the GPU on the node (`nvidia-smi -q`, `dmesg | grep -i xid`: the NVIDIA Xid catalogue says whether a reset, a reboot or a replacement is needed), drain and reset or reboot the node, then restart the device-plugin pod so it re-registers the GPU; Xids that are only application errors can be skipped with the plugin's DP_DISABLE_HEALTHCHECKS (a comma-separated Xid list)";
 
@@ -975,6 +988,118 @@ pub static ENTRIES: &[Entry] = &[
         "Failed to get the info of the filesystem with mountpoint{detail}unable to find data in memory cache",
         K8S, "pkg/kubelet/stats/cri_stats_provider.go", "v1.19+").complete()
         .samples(&[("detail", "\" err=\"")]),
+    // ------------------------------------------------------------------ kubelet: image pulls
+    // The kubelet's image manager (pkg/kubelet/images/image_manager.go): event reason `Failed`
+    // `Failed to pull image %q: %v` (the runtime's error), reason `BackOff` `Back-off pulling
+    // image %q` (v1.31+ appends `: <reason>: <message>`), `Container image %q is not present with
+    // pull policy of Never` (ErrImageNeverPull), `Failed to apply default image tag %q: %v`
+    // (InvalidImageName); the container's waiting reasons (pkg/kubelet/images/types.go:
+    // ErrImagePull, ImagePullBackOff, ErrImageNeverPull, InvalidImageName, RegistryUnavailable)
+    // reach events as `Error: <reason>` (pkg/kubelet/kuberuntime/kuberuntime_container.go). The
+    // kubelet's CRI client logs `PullImage from image service failed` (v1.21+ structured,
+    // pkg/kubelet/cri/remote/remote_image.go; `PullImage %q from image service failed: %v`
+    // before), containerd's CRI plugin `PullImage %q failed` (pkg/cri/server/
+    // instrumented_service.go) and `failed to pull and unpack image %q: %w` (pkg/cri/server/
+    // image_pull.go), Docker `pull access denied for %s, repository does not exist or may
+    // require 'docker login'` (moby distribution/errors.go), CRI-O / containers/image `reading
+    // manifest %s in %s: %w` (docker/docker_image_src.go). Registry traffic runs from the node's
+    // container runtime: its DNS, TLS and connection errors are the node's path to the registry,
+    // never the API server's (rules::image_pull reads the cause from the error).
+    Entry::new("kubelet.image.pull-failed", F::Kubelet,
+        "Failed to pull image {image:w}: {error}",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.0+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet cannot pull the image {image} ({error})", "`kubectl describe pod` shows the registry's answer; pull it by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\"docker.io/library/python:3.11\""), ("error", "rpc error: code = Unknown desc = failed to pull and unpack image \"docker.io/library/python:3.11\": 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.")]),
+    Entry::new("kubelet.image.backoff", F::Kubelet,
+        "Back-off pulling image {image:w}",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.0+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet backs off pulling the image {image} after failed pulls (ImagePullBackOff)", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer")
+        .samples(&[("image", "\"ghcr.io/org/img:v1\"")]),
+    Entry::new("kubelet.image.never-pull", F::Kubelet,
+        "Container image {image:w} is not present with pull policy of Never",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.0+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the image {image} is not on the node and the pod's imagePullPolicy is Never (ErrImageNeverPull)", "load the image on the node or set imagePullPolicy: IfNotPresent")
+        .samples(&[("image", "\"local/model:dev\"")]),
+    Entry::new("kubelet.image.invalid-name", F::Kubelet,
+        "Failed to apply default image tag {image:w}: {error}",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.4+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the image reference {image} does not parse ({error}) (InvalidImageName)", "fix the image reference in the pod spec")
+        .samples(&[("image", "\"Docker.io/Org/Img:v1\""), ("error", "couldn't parse image reference \"Docker.io/Org/Img:v1\": invalid reference format: repository name must be lowercase")]),
+    Entry::new("kubelet.image.error-reason", F::Kubelet,
+        "Error: {reason:w}",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reasons in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: {reason}", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer")
+        .samples(&[("reason", "ImagePullBackOff")]),
+    Entry::new("kubelet.cri.pull-image-failed", F::Kubelet,
+        "\"PullImage from image service failed\"",
+        K8S, "pkg/kubelet/cri/remote/remote_image.go (staging/src/k8s.io/cri-client in v1.31+)", "v1.21+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet's image pull fails in the container runtime", "pull the image by hand on the node (`sudo crictl pull <image>`) to see the registry's answer"),
+    Entry::new("kubelet.cri.pull-image-failed-legacy", F::Kubelet,
+        "PullImage {image:w} from image service failed: {error}",
+        K8S, "pkg/kubelet/remote/remote_image.go", "v1.5-v1.20")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet cannot pull the image {image} ({error})", "pull the image by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\"nginx:latst\""), ("error", "rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:latst not found")]),
+    Entry::new("containerd.cri.pull-image-failed", F::ContainerRuntime,
+        "PullImage {image:w} failed",
+        "containerd/containerd", "pkg/cri/server/instrumented_service.go (internal/cri/instrument in 2.x)", "v1.1+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("containerd cannot pull the image {image}", "read the error of the same line; pull the image by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\\\"ghcr.io/org/img:v1\\\"")]),
+    Entry::new("containerd.cri.pull-and-unpack", F::ContainerRuntime,
+        "failed to pull and unpack image {image:w}: {error}",
+        "containerd/containerd", "pkg/cri/server/image_pull.go (internal/cri/server/images in 2.x)", "v1.4+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("containerd cannot pull the image {image} ({error})", "pull the image by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\"quay.io/org/img:v1\""), ("error", "failed to resolve reference \"quay.io/org/img:v1\": unexpected status from HEAD request to https://quay.io/v2/org/img/manifests/v1: 401 Unauthorized")]),
+    Entry::new("docker.pull-access-denied", F::ContainerRuntime,
+        "pull access denied for {repo}, repository does not exist or may require 'docker login'",
+        "moby/moby", "distribution/errors.go", "Docker 17.06+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the registry refuses the pull of {repo}: the repository does not exist or needs credentials", "check the image name; give the pod an imagePullSecret for the registry")
+        .samples(&[("repo", "private/model")]),
+    Entry::new("containers-image.reading-manifest", F::ContainerRuntime,
+        "reading manifest {reference:w} in {repo:w}: {error}",
+        "containers/image", "docker/docker_image_src.go (CRI-O, podman)", "v5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the runtime cannot read the manifest {reference} of {repo} ({error})", "pull it by hand on the node (`sudo crictl pull <image>`) and read the registry's answer")
+        .samples(&[("reference", "v1"), ("repo", "docker.io/org/img"), ("error", "manifest unknown")]),
+    // kubelet probes (pkg/kubelet/prober/prober.go): event reason Unhealthy `%s probe failed:
+    // %s` (Liveness, Readiness, Startup; the output of the HTTP/TCP/exec/gRPC check, e.g. Go's
+    // `dial tcp <pod IP>:<port>: connect: connection refused`), `%s probe errored: %v`; kubelet
+    // log v1.20+ `"Probe failed" probeType=...`, before `%s probe for %q failed (%v): %s`. The
+    // kubelet dials the pod's own IP and port: its connection errors are the container's, never
+    // the API server's (rules::image_pull `pod-probe-failed`).
+    Entry::new("kubelet.probe.failed", F::Kubelet,
+        "{probe:w} probe failed: {output}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.0+")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet's {probe} probe of the container fails ({output})", "check the probe's port and path against what the container listens on")
+        .samples(&[("probe", "Liveness"), ("output", "Get \"http://10.244.2.15:8080/healthz\": dial tcp 10.244.2.15:8080: connect: connection refused")]),
+    Entry::new("kubelet.probe.errored", F::Kubelet,
+        "{probe:w} probe errored: {error}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.12+")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet could not run the {probe} probe of the container ({error})", "check the probe's definition")
+        .samples(&[("probe", "Readiness"), ("error", "rpc error: code = Unknown desc = container not running")]),
+    Entry::new("kubelet.probe.failed-structured", F::Kubelet,
+        "\"Probe failed\" probeType={probe:w}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.20+")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet's {probe} probe of the container fails", "check the probe's port and path against what the container listens on")
+        .samples(&[("probe", "\"Readiness\"")]),
+    Entry::new("kubelet.probe.failed-legacy", F::Kubelet,
+        "{probe:w} probe for {container:w} failed ({result:w}): {output}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.0-v1.19")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet's {probe} probe of {container} fails ({output})", "check the probe's port and path against what the container listens on")
+        .samples(&[("probe", "Readiness"), ("container", "\"web-1_default(0a1b):web\""), ("result", "failure"), ("output", "Get http://10.244.1.7:80/: dial tcp 10.244.1.7:80: getsockopt: connection refused")]),
     // ------------------------------------------------------------------ kubelet: pod sandbox network
     // the runtime cannot set up the pod's network through the CNI plugin: containerd
     // `failed to setup network for sandbox %q: %w` (pkg/cri/server/sandbox_run.go, v1.5+;
@@ -1317,7 +1442,7 @@ pub static ENTRIES: &[Entry] = &[
         "Failed to initialize NVML: Driver/library version mismatch",
         "NVIDIA/open-gpu-kernel-modules", "nvidia-smi (driver package)", "all")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvml")
-        .says("the NVIDIA kernel module loaded is another version than the user-space driver libraries: the driver was upgraded (often by unattended upgrades) and the old module is still loaded, so nothing on the node can use the GPU", "reboot the node (or unload and reload the nvidia modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`), then check `nvidia-smi`; hold the driver packages to stop unattended upgrades replacing them"),
+        .says("the NVIDIA kernel module loaded is another version than the user-space driver libraries: the driver was upgraded (often by unattended upgrades) and the old module is still loaded, so nothing on the node can use the GPU", NVML_VERSION_MISMATCH_REMEDY),
     Entry::new("nvidia-smi.unknown-error", F::GpuOperator,
         "Failed to initialize NVML: Unknown Error",
         "NVIDIA/nvidia-container-toolkit", "issue #48 (containers lose GPU access after systemctl daemon-reload)", "all")
@@ -1925,6 +2050,48 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
         .says("the CUDA validation workload finds the GPU busy or unavailable: compute mode Exclusive_Process with another process holding the GPU, a GPU in an error state, or a GPU architecture the validator image's CUDA no longer supports", "`nvidia-smi -q | grep -i 'compute mode'` (set Default with `nvidia-smi -c 0`), `dmesg | grep -i xid` for GPU errors, and check that the operator release still supports this GPU generation")
         .samples(&[("step", "allocate device vector A")]),
+    // ML frameworks and CUDA programs in a pod that find no GPU or a driver too old: PyTorch
+    // torch/cuda/__init__.py `_check_driver` (`Found no NVIDIA driver on your system. ...`,
+    // `The NVIDIA driver on your system is too old (found version %d)`), c10/cuda/
+    // CUDAFunctions.cpp (`No CUDA GPUs are available`), TensorFlow / XLA stream_executor
+    // cuda_driver.cc (`failed call to cuInit: %s`), the CUDA runtime's error strings
+    // (cudaGetErrorString: cudaErrorNoDevice `no CUDA-capable device is detected`,
+    // cudaErrorInsufficientDriver `CUDA driver version is insufficient for CUDA runtime
+    // version`). Whether the pod asked for a GPU decides the cause (rules::log_catalog
+    // `cuda_app_findings`): without a GPU limit the device plugin allocates none and the NVIDIA
+    // runtime exposes none (NVIDIA_VISIBLE_DEVICES=void).
+    Entry::new("cuda-app.torch-no-driver", F::AcceleratorCheck,
+        "Found no NVIDIA driver on your system.",
+        "pytorch/pytorch", "torch/cuda/__init__.py (_check_driver)", "0.4+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY),
+    Entry::new("cuda-app.torch-no-gpus", F::AcceleratorCheck,
+        "No CUDA GPUs are available",
+        "pytorch/pytorch", "c10/cuda/CUDAFunctions.cpp (device_count_ensure_non_zero)", "1.5+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY),
+    Entry::new("cuda-app.torch-driver-too-old", F::AcceleratorCheck,
+        "The NVIDIA driver on your system is too old (found version {version:w}",
+        "pytorch/pytorch", "torch/cuda/__init__.py (_check_driver)", "0.4+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the NVIDIA driver on the node is older than the CUDA version the container's program was built for", CUDA_APP_OLD_DRIVER_REMEDY)
+        .samples(&[("version", "10010)")]),
+    Entry::new("cuda-app.cuinit-failed", F::AcceleratorCheck,
+        "failed call to cuInit: {error}",
+        "tensorflow/tensorflow", "tensorflow/stream_executor/cuda/cuda_driver.cc (third_party/xla/xla/stream_executor/cuda/cuda_driver.cc later)", "TF 1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY)
+        .samples(&[("error", "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")]),
+    Entry::new("cuda-app.insufficient-driver", F::AcceleratorCheck,
+        "CUDA driver version is insufficient for CUDA runtime version",
+        "NVIDIA CUDA runtime", "cudaGetErrorString(cudaErrorInsufficientDriver)", "CUDA 2+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the NVIDIA driver on the node is older than the CUDA version the container's program was built for", CUDA_APP_OLD_DRIVER_REMEDY),
+    Entry::new("cuda-app.no-device", F::AcceleratorCheck,
+        "no CUDA-capable device is detected",
+        "NVIDIA CUDA runtime", "cudaGetErrorString(cudaErrorNoDevice)", "CUDA 2+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY),
     Entry::new("cuda.forward-compat", F::GpuOperator,
         "Failed to {step} (error code forward compatibility was attempted on non supported HW)!",
         "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorCompatNotSupportedOnDevice)", "CUDA 11+")
