@@ -179,19 +179,38 @@ const WORDINGS: &[(&str, &str, &str, &str)] = &[
         "Unable to connect to the server: read tcp 192.168.1.5:50437->10.0.0.4:443: wsarecv: An existing connection was forcibly closed by the remote host.",
         "go.connection-reset-windows",
         "cluster-unreachable",
-        "EOF",
+        "reset",
     ),
     (
         "Unable to connect to the server: write tcp 192.168.1.5:50437->10.0.0.4:443: wsasend: An existing connection was forcibly closed by the remote host.",
         "go.connection-reset-windows",
         "cluster-unreachable",
-        "EOF",
+        "reset",
     ),
     (
         "Unable to connect to the server: dial tcp 10.0.0.4:443: connectex: A socket operation was attempted to an unreachable network.",
         "go.no-route-windows",
         "cluster-unreachable",
         "no route",
+    ),
+    // Go's Windows resolver (GetAddrInfoW texts)
+    (
+        "Unable to connect to the server: dial tcp: lookup api.example.com: getaddrinfow: No such host is known.",
+        "go.lookup-windows-no-such-host",
+        "cluster-unreachable",
+        "api.example.com",
+    ),
+    (
+        "Unable to connect to the server: dial tcp: lookup api.example.com: getaddrinfow: This is usually a temporary error during hostname resolution and means that the local server did not receive a response from an authoritative server.",
+        "go.lookup-windows-try-again",
+        "cluster-unreachable",
+        "api.example.com",
+    ),
+    (
+        "Unable to connect to the server: dial tcp: lookup api.example.com: getaddrinfow: The requested name is valid, but no data of the requested type was found.",
+        "go.lookup-windows-no-data",
+        "cluster-unreachable",
+        "api.example.com",
     ),
 ];
 
@@ -239,4 +258,52 @@ fn successful_joins_and_windows_clients_stay_quiet() {
             assert!(run_log(rule, text).is_empty(), "{rule} on {text}");
         }
     }
+}
+
+/// kubectl's `the server doesn't have a resource type "<type>"`: one of Karmada's resources in
+/// a text about Karmada is the wrong-API-server conclusion; any other type, or no Karmada in
+/// the text, is not concluded and stays reported as not recognised (never dropped).
+#[test]
+fn a_missing_resource_type_is_karmadas_wrong_api_server_only_in_a_karmada_text() {
+    let karmada = "$ kubectl get clusters --kubeconfig=/root/.kube/karmada.config\nerror: the server doesn't have a resource type \"clusters\"";
+    let f = run_log("agent-registration-failed", karmada);
+    assert!(
+        f.iter().any(|f| f.remedy.contains("karmada-apiserver")),
+        "{f:#?}"
+    );
+    for other in [
+        "error: the server doesn't have a resource type \"clusters\"",
+        "$ kubectl --kubeconfig karmada.config get podsecuritypolicies\nerror: the server doesn't have a resource type \"podsecuritypolicies\"",
+    ] {
+        assert!(
+            run_log("agent-registration-failed", other).is_empty(),
+            "{other}"
+        );
+        assert!(
+            !run_log("log-line-unrecognised", other).is_empty(),
+            "{other}"
+        );
+    }
+}
+
+/// A plain RBAC 403 in a namespace a managed platform keeps (`openshift-*`, `gke-*`) keeps
+/// its RBAC remedy only for a cluster the user administers, and says the namespace is the
+/// platform's; an ordinary namespace is unchanged.
+#[test]
+fn a_platform_namespace_qualifies_the_rbac_remedy() {
+    let osd = "Error from server (Forbidden): configmaps \"cluster-monitoring-config\" is forbidden: User \"alice\" cannot patch resource \"configmaps\" in API group \"\" in the namespace \"openshift-monitoring\"";
+    let f = run_log("cluster-forbidden", osd);
+    assert!(
+        f.iter().any(|f| f.message.contains("OpenShift")
+            && f.remedy.starts_with("on a managed service")
+            && f.remedy.contains("create role")),
+        "{f:#?}"
+    );
+    let plain = "Error from server (Forbidden): configmaps is forbidden: User \"alice\" cannot list resource \"configmaps\" in API group \"\" in the namespace \"team-a\"";
+    let f = run_log("cluster-forbidden", plain);
+    assert!(
+        f.iter()
+            .all(|f| !f.remedy.starts_with("on a managed service")),
+        "{f:#?}"
+    );
 }

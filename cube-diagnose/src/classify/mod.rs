@@ -916,6 +916,42 @@ fn http_status_error(err: &str) -> Option<BTreeMap<String, String>> {
     ]))
 }
 
+/// Karmada's resource names, plural, singular and short (karmada-io/karmada charts/karmada
+/// `_crds` and pkg/apis: cluster.karmada.io, policy.karmada.io, work.karmada.io,
+/// config.karmada.io, networking.karmada.io, search.karmada.io).
+const KARMADA_RESOURCES: &[&str] = &[
+    "clusters",
+    "cluster",
+    "propagationpolicies",
+    "propagationpolicy",
+    "pp",
+    "clusterpropagationpolicies",
+    "clusterpropagationpolicy",
+    "cpp",
+    "overridepolicies",
+    "overridepolicy",
+    "op",
+    "clusteroverridepolicies",
+    "clusteroverridepolicy",
+    "cop",
+    "resourcebindings",
+    "resourcebinding",
+    "rb",
+    "clusterresourcebindings",
+    "clusterresourcebinding",
+    "crb",
+    "works",
+    "work",
+    "federatedresourcequotas",
+    "federatedresourcequota",
+    "frq",
+    "resourceinterpretercustomizations",
+    "ric",
+    "multiclusterservices",
+    "mcs",
+    "resourceregistries",
+];
+
 fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
     classify_line_full(l, whole).0
 }
@@ -964,6 +1000,23 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
                 SignalKind::JoinServerNotReady
             };
             let hit = (kind, d);
+            if !hits.contains(&hit) {
+                hits.push(hit);
+            }
+        }
+    }
+    // kubectl's `the server doesn't have a resource type "clusters"` in a text about Karmada:
+    // one of Karmada's resources asked of an API server that does not serve them (the host
+    // cluster's context instead of karmada-apiserver's), concluded like its 404 (catalog
+    // `karmada.api-not-served`); elsewhere the line is kubectl's context only
+    for m in &matches {
+        if m.entry.id == "kubectl.no-resource-type"
+            && whole.agent == Some("Karmada")
+            && KARMADA_RESOURCES.contains(&m.value("error").trim_matches(['"', '\\']))
+        {
+            let mut d = details(&[("type", m.value("error").trim_matches('"').to_owned())]);
+            d.insert("entry".to_owned(), "karmada.api-not-served".to_owned());
+            let hit = (SignalKind::Known, d);
             if !hits.contains(&hit) {
                 hits.push(hit);
             }

@@ -89,7 +89,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 subject_flag(user)
             )
         };
-        let message = format!(
+        let mut message = format!(
             "RBAC denies {user} to {verb} {res} {}",
             if scope == "cluster" {
                 "at the cluster scope".to_owned()
@@ -97,6 +97,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 format!("in namespace {scope}")
             }
         );
+        // a namespace a managed platform keeps for itself (no policy reason in the text, so
+        // the platform is not known): granting is only possible where the cluster is yours
+        let remedy = match platform_namespace(scope) {
+            Some(owner) => {
+                message.push_str(&format!(
+                    "; {scope} is a namespace of {owner}: on a managed service a customer cannot be granted this, whatever the role"
+                ));
+                format!(
+                    "on a managed service (OpenShift Dedicated, ROSA, ARO; GKE Autopilot; AKS/EKS system namespaces) keep your objects out of {scope}: use a namespace of your own; on a cluster you administer yourself: `{remedy}`"
+                )
+            }
+            None => remedy,
+        };
         out.push(signal_error(
             ClusterForbidden::ID,
             signal_subject(s),
@@ -150,6 +163,18 @@ fn anonymous_discovery(s: &crate::classify::Signal) -> Option<(String, String)> 
             "create the rule{on}: `kubectl -n kube-public create role kubeadm:bootstrap-signer-clusterinfo --verb=get --resource=configmaps --resource-name=cluster-info && kubectl -n kube-public create rolebinding kubeadm:bootstrap-signer-clusterinfo --role=kubeadm:bootstrap-signer-clusterinfo --user=system:anonymous`, then run the join/register command again"
         ),
     ))
+}
+
+/// The platform a namespace belongs to when a managed Kubernetes service keeps it for itself
+/// (OpenShift's `openshift-*` operators' namespaces; GKE's `gke-*` managed namespaces).
+fn platform_namespace(ns: &str) -> Option<&'static str> {
+    if ns.starts_with("openshift-") {
+        Some("the OpenShift platform (its operators)")
+    } else if ns.starts_with("gke-") {
+        Some("GKE (managed)")
+    } else {
+        None
+    }
 }
 
 fn subject_flag(user: &str) -> String {
