@@ -94,7 +94,7 @@ fn the_stored_pod_in_every_output_format() {
     // stored as `300m` and copied to the missing request by API defaulting
     std::fs::write(
         &path,
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: gpu-test}\nspec:\n  replicas: 3\n  template:\n    spec:\n      priorityClassName: inference-medium\n      containers:\n      - name: main\n        resources: {limits: {cpu: \"0.3\"}}\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: gpu-test}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      priorityClassName: inference-medium\n      containers:\n      - name: main\n        resources: {limits: {cpu: \"0.3\"}}\n",
     )
     .expect("deployment file");
     let path = path.to_str().expect("utf-8 path");
