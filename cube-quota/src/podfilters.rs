@@ -333,6 +333,11 @@ pub(crate) struct PodConstraints {
     affinity_any: bool,
     anti_counts: HashMap<(String, String), i64>,
     self_affinity: bool,
+    /// The domains (topology key, value) where a placed pod's required anti-affinity term
+    /// selects this pod: nodes in them are refused.
+    existing_domains: std::collections::HashSet<(String, String)>,
+    /// The topology keys of [`PodConstraints::existing_domains`].
+    existing_keys: BTreeSet<String>,
 }
 
 impl PodConstraints {
@@ -361,12 +366,32 @@ impl PodConstraints {
             .collect();
         let affinity_src = required_terms(pod, false);
         let anti_src = required_terms(pod, true);
+        // the placed pods' anti-affinity terms that select this pod, as the domains they close
+        let mut existing_domains = std::collections::HashSet::new();
+        let mut existing_keys = BTreeSet::new();
+        for e in &session.existing_anti {
+            let Some(node) = usage
+                .nodes
+                .get(e.position)
+                .and_then(|s| snapshot.nodes.get(s.index))
+            else {
+                continue;
+            };
+            for t in &e.terms {
+                if let Some(v) = node.metadata.labels.get(&t.topology_key)
+                    && t.matches(pod, &session.ns_labels)
+                {
+                    existing_domains.insert((t.topology_key.clone(), v.to_owned()));
+                    existing_keys.insert(t.topology_key.clone());
+                }
+            }
+        }
         if ports.is_empty()
             && claims.is_empty()
             && spread_src.is_empty()
             && affinity_src.is_empty()
             && anti_src.is_empty()
-            && session.existing_anti.is_empty()
+            && existing_domains.is_empty()
         {
             return None;
         }
@@ -384,6 +409,8 @@ impl PodConstraints {
             affinity_any: false,
             anti_counts: HashMap::new(),
             self_affinity: false,
+            existing_domains,
+            existing_keys,
         };
         c.compile_claims(snapshot, pod, &claims);
         for sc in spread_src {
@@ -714,30 +741,17 @@ impl PodConstraints {
                 ));
             }
         }
-        for e in &session.existing_anti {
-            let Some(their) = usage
-                .nodes
-                .get(e.position)
-                .and_then(|s| snapshot.nodes.get(s.index))
-            else {
-                continue;
-            };
-            for t in &e.terms {
-                let same_domain = match (
-                    their.metadata.labels.get(&t.topology_key),
-                    labels.get(&t.topology_key),
-                ) {
-                    (Some(a), Some(b)) => a == b,
-                    _ => false,
-                };
-                if same_domain && t.matches(pod, ns_labels) {
-                    return Some((
-                        FilterPlugin::InterPodAffinity,
-                        REASON_EXISTING_ANTI_AFFINITY,
-                        FitCode::Unschedulable,
-                    ));
-                }
-            }
+        let closed = self.existing_keys.iter().any(|k| {
+            labels
+                .get(k)
+                .is_some_and(|v| self.existing_domains.contains(&(k.clone(), v.to_owned())))
+        });
+        if closed {
+            return Some((
+                FilterPlugin::InterPodAffinity,
+                REASON_EXISTING_ANTI_AFFINITY,
+                FitCode::Unschedulable,
+            ));
         }
         None
     }
@@ -781,14 +795,19 @@ impl PodConstraints {
             }
         }
         for t in &self.anti {
-            if t.topology_key != LABEL_HOSTNAME
-                && t.matches(pod, ns_labels)
+            if t.matches(pod, ns_labels)
                 && let Some(v) = labels.get(&t.topology_key)
             {
-                *self
-                    .anti_counts
-                    .entry((t.topology_key.clone(), v.to_owned()))
-                    .or_insert(0) += 1;
+                if t.topology_key != LABEL_HOSTNAME {
+                    *self
+                        .anti_counts
+                        .entry((t.topology_key.clone(), v.to_owned()))
+                        .or_insert(0) += 1;
+                }
+                // the placed replica's own term closes its domain to the next ones
+                self.existing_domains
+                    .insert((t.topology_key.clone(), v.to_owned()));
+                self.existing_keys.insert(t.topology_key.clone());
             }
         }
     }
