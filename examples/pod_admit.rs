@@ -16,10 +16,18 @@
 //! The pod file holds one Pod, Job, CronJob, Deployment, ReplicaSet, StatefulSet, ... (YAML or
 //! JSON). Quotas use `status.used` when the snapshot carries it, otherwise usage computed from
 //! the snapshot's pods. Exit codes (as every example program, see `examples/README.md`):
-//! 0 admitted and schedulable now (possibly by preemption), 1 rejected or admitted but Pending,
-//! 2 bad input, 3 incomplete answer (more replicas than `--limit replicas-expanded=N` were asked
-//! for and the ones tried were admitted, or the snapshot hit a limit, misses a kind or skipped an
-//! item of the input).
+//! 0 admitted and schedulable now (possibly by preemption), 1 rejected (by the API server's
+//! decoding or validation, an admission plugin, or the kubelet of a `spec.nodeName` pod) or
+//! admitted but Pending, 2 bad input, 3 incomplete answer (more replicas than `--limit
+//! replicas-expanded=N` were asked for and the ones tried were admitted, or the snapshot hit a
+//! limit, misses a kind or skipped an item of the input, or holds no Node, Pod or Namespace, no
+//! policy object of any kind, or not the claims the pod names: `notChecked` lists what each
+//! absent kind decides).
+//!
+//! The scheduling step is kube-scheduler v1.36's filters (node fit, taints, affinity, host
+//! ports, claims, topology spread, inter-pod affinity) and preemption; a pod with
+//! `spec.nodeName` skips it and meets its node's kubelet admission instead. In the table, more
+//! than three identical replicas in a row are folded into one line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
