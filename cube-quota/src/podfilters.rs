@@ -325,8 +325,10 @@ pub(crate) struct PodConstraints {
     spread: Vec<Spread>,
     affinity: Vec<Term>,
     anti: Vec<Term>,
-    /// Per spread constraint: domain value -> matching pods; the minimum-domain inputs.
+    /// Per spread constraint: domain value -> matching pods.
     spread_counts: Vec<HashMap<String, i64>>,
+    /// Per spread constraint: the global minimum (`minDomains` applied), kept up to date.
+    spread_min: Vec<i64>,
     /// Affinity counts per (key, value) for the non-hostname terms (all affinity terms).
     affinity_counts: HashMap<(String, String), i64>,
     /// Any pod anywhere matches all affinity terms.
@@ -405,6 +407,7 @@ impl PodConstraints {
             affinity: affinity_src.iter().map(|t| Term::compile(t, ns)).collect(),
             anti: anti_src.iter().map(|t| Term::compile(t, ns)).collect(),
             spread_counts: Vec::new(),
+            spread_min: Vec::new(),
             affinity_counts: HashMap::new(),
             affinity_any: false,
             anti_counts: HashMap::new(),
@@ -442,6 +445,7 @@ impl PodConstraints {
             });
         }
         c.count(session, usage, snapshot, pod);
+        c.spread_min = (0..c.spread.len()).map(|k| c.min_of(k)).collect();
         Some(c)
     }
 
@@ -671,17 +675,8 @@ impl PodConstraints {
                     FitCode::UnschedulableAndUnresolvable,
                 ));
             };
-            let counts = &self.spread_counts[k];
-            let domains = counts.len() as i64;
-            let min = match s.min_domains {
-                Some(m) if domains < m => 0,
-                _ => counts
-                    .values()
-                    .copied()
-                    .min()
-                    .unwrap_or(i64::from(i32::MAX)),
-            };
-            let own = counts.get(v).copied().unwrap_or(0);
+            let min = self.spread_min[k];
+            let own = self.spread_counts[k].get(v).copied().unwrap_or(0);
             let self_match = i64::from(s.selector.matches(&pod.metadata.labels));
             if own + self_match - min > s.max_skew {
                 return Some((
@@ -756,6 +751,27 @@ impl PodConstraints {
         None
     }
 
+    /// The global minimum of spread constraint `k` (upstream `minMatchNum`): 0 when fewer
+    /// domains than `minDomains` exist, else the smallest count (no domain at all: no bound).
+    fn min_of(&self, k: usize) -> i64 {
+        let counts = &self.spread_counts[k];
+        match self.spread[k].min_domains {
+            Some(m) if (counts.len() as i64) < m => 0,
+            _ => counts
+                .values()
+                .copied()
+                .min()
+                .unwrap_or(i64::from(i32::MAX)),
+        }
+    }
+
+    /// True when placing more pods can only close nodes, never open one (no pod affinity and no
+    /// spread constraint: host ports and anti-affinity exclude more nodes as pods are placed),
+    /// so a search for the next replica may resume where the last one was placed.
+    pub(crate) fn monotone(&self) -> bool {
+        self.affinity.is_empty() && self.spread.is_empty()
+    }
+
     /// The same pod (another replica of it) was placed at `position`: the counts as a new
     /// PreFilter would compute them.
     pub(crate) fn placed(
@@ -775,12 +791,14 @@ impl PodConstraints {
         };
         let labels = &node.metadata.labels;
         let ns_labels = &session.ns_labels;
-        for (k, s) in self.spread.iter().enumerate() {
+        for k in 0..self.spread.len() {
+            let s = &self.spread[k];
             if let Some(v) = labels.get(&s.key)
-                && let Some(n) = self.spread_counts[k].get_mut(v)
                 && s.selector.matches(&pod.metadata.labels)
+                && let Some(n) = self.spread_counts[k].get_mut(v)
             {
                 *n += 1;
+                self.spread_min[k] = self.min_of(k);
             }
         }
         if self.self_affinity {

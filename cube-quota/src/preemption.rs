@@ -819,7 +819,9 @@ impl FitSession<'_> {
             return (crate::whatif::SchedulingOutcome::default(), None);
         };
         if c.prefilter.is_none() {
-            let mut at = 0;
+            // (pod affinity and spread can open nodes as replicas are placed: search from the
+            // start then)
+            let mut at = if c.monotone() { self.cursor } else { 0 };
             while let Some(p) = self.usage.first_fit(snapshot, demand, at) {
                 let passes = c.check(pods, &self.usage, snapshot, pod, p, true).is_none()
                     && c.check(pods, &self.usage, snapshot, pod, p, false)
@@ -827,6 +829,7 @@ impl FitSession<'_> {
                 if passes {
                     let node = self.usage.nodes[p].name.clone();
                     self.usage.add_pod(snapshot, pod, p);
+                    self.cursor = p;
                     return (
                         crate::whatif::SchedulingOutcome {
                             schedulable: true,
