@@ -388,6 +388,32 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Every negative int32 in `replicas` (and a Job's `parallelism`/`completions`) is the
+        /// server's 422 with its value; every other int32 passes; beyond int32 is the decoder's
+        /// 400. Never a clamp.
+        #[test]
+        fn counters_are_checked_never_clamped(n in proptest::prelude::any::<i64>()) {
+            let dep = format!(r#"{{"replicas":{n},"selector":{{"matchLabels":{{"a":"b"}}}},"template":{{"metadata":{{"labels":{{"a":"b"}}}}}}}}"#);
+            let job = format!(r#"{{"parallelism":{n},"template":{{"spec":{{"restartPolicy":"Never"}}}}}}"#);
+            for (kind, spec, field) in [
+                (WorkloadKind::Deployment, dep, "spec.replicas"),
+                (WorkloadKind::Job, job, "spec.parallelism"),
+            ] {
+                let got = message(kind, &spec);
+                if n > i64::from(i32::MAX) || n < i64::from(i32::MIN) {
+                    let m = got.unwrap_or_default();
+                    proptest::prop_assert!(m.contains(&format!("cannot unmarshal number {n} into Go struct field")), "{}", m);
+                } else if n < 0 {
+                    let want = format!("{field}: Invalid value: {n}: must be greater than or equal to 0");
+                    proptest::prop_assert!(got.as_deref().is_some_and(|m| m.ends_with(&want)), "{:?}", got);
+                } else {
+                    proptest::prop_assert_eq!(got, None);
+                }
+            }
+        }
+    }
+
     /// `app: n` is a boolean to kubectl's YAML reader: the server cannot decode the labels.
     #[test]
     fn boolean_label_values_are_a_decode_error() {
