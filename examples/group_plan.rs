@@ -758,6 +758,20 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         c.warnings.retain(|w| !warnings.contains(&w.message));
         c
     });
+    // A pool no node of the snapshot belongs to: every quota of its groups is infinitely
+    // overcommitted (fresh-user report 2, G39): an error, not a plan to apply as is.
+    let empty_pools: Vec<String> = capacity
+        .iter()
+        .flat_map(|c| c.pools.iter())
+        .filter(|p| p.nodes.is_empty())
+        .map(|p| {
+            format!(
+                "pool {} of group(s) {} holds no node of the snapshot (no node matches the placement's node selector, affinity and tolerations): every quota of the group is overcommitted without bound; label the nodes of the pool or fix the placement",
+                p.pool,
+                p.groups.join(", ")
+            )
+        })
+        .collect();
     let usage = snapshot.as_ref().map(|s| usage_report(&plans, s));
     let resplit: Vec<(String, ResplitReport)> = snapshot
         .as_ref()
@@ -971,7 +985,10 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         cube_examples::eprint_line(&format!("warning: {why}"));
         return Ok(cube_examples::exit::INCOMPLETE);
     }
-    if !success {
+    for e in &empty_pools {
+        cube_examples::eprint_line(&format!("error: {e}"));
+    }
+    if !success || !empty_pools.is_empty() {
         return Ok(cube_examples::exit::FINDINGS);
     }
     Ok(cube_examples::exit::OK)

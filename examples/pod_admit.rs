@@ -16,10 +16,18 @@
 //! The pod file holds one Pod, Job, CronJob, Deployment, ReplicaSet, StatefulSet, ... (YAML or
 //! JSON). Quotas use `status.used` when the snapshot carries it, otherwise usage computed from
 //! the snapshot's pods. Exit codes (as every example program, see `examples/README.md`):
-//! 0 admitted and schedulable now (possibly by preemption), 1 rejected or admitted but Pending,
-//! 2 bad input, 3 incomplete answer (more replicas than `--limit replicas-expanded=N` were asked
-//! for and the ones tried were admitted, or the snapshot hit a limit, misses a kind or skipped an
-//! item of the input).
+//! 0 admitted and schedulable now (possibly by preemption), 1 rejected (by the API server's
+//! decoding or validation, an admission plugin, or the kubelet of a `spec.nodeName` pod) or
+//! admitted but Pending, 2 bad input, 3 incomplete answer (more replicas than `--limit
+//! replicas-expanded=N` were asked for and the ones tried were admitted, or the snapshot hit a
+//! limit, misses a kind or skipped an item of the input, or holds no Node, Pod or Namespace, no
+//! policy object of any kind, or not the claims the pod names: `notChecked` lists what each
+//! absent kind decides).
+//!
+//! The scheduling step is kube-scheduler v1.36's filters (node fit, taints, affinity, host
+//! ports, claims, topology spread, inter-pod affinity) and preemption; a pod with
+//! `spec.nodeName` skips it and meets its node's kubelet admission instead. In the table, more
+//! than three identical replicas in a row are folded into one line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -93,6 +101,21 @@ struct JsonScheduling {
     node: Option<String>,
     message: String,
     victims: Vec<String>,
+    /// For a pod bound by `spec.nodeName`: the kubelet's admission (kube-scheduler never sees
+    /// the pod).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet: Option<JsonKubelet>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonKubelet {
+    node: String,
+    node_exists: bool,
+    admitted: bool,
+    /// `OutOfnvidia.com/gpu`, `NodeAffinity`, ... (empty when admitted).
+    reason: String,
+    message: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -130,6 +153,10 @@ struct JsonAnswer {
     /// a snapshot that hit a limit or misses a kind.
     #[serde(skip_serializing_if = "Option::is_none")]
     incomplete: Option<String>,
+    /// The kinds the answer reads that the snapshot does not hold at all, each with what could
+    /// therefore not be checked (for example `LimitRange: LimitRange defaults and limits`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_checked: Vec<String>,
     replicas: Vec<JsonReplica>,
 }
 
@@ -157,10 +184,39 @@ fn status_str(s: &StepStatus) -> &'static str {
 }
 
 fn answer(out: &AdmissionOutcome) -> JsonAnswer {
+    let kubelet_rejected = u32::try_from(
+        out.replicas
+            .iter()
+            .filter_map(|r| r.scheduling.as_ref())
+            .filter(|s| {
+                s.kubelet
+                    .as_ref()
+                    .is_some_and(|k| k.node_exists && !k.admitted)
+            })
+            .count(),
+    )
+    .unwrap_or(u32::MAX);
     let (verdict, message, pending) = match &out.verdict {
         Verdict::Admitted { pending, .. } if *pending == 0 => {
             ("admitted, schedulable now".to_owned(), None, 0)
         }
+        Verdict::Admitted { pending, .. } if kubelet_rejected > 0 => (
+            // a pod bound by spec.nodeName that its kubelet refuses is Failed, not Pending
+            if kubelet_rejected == *pending {
+                format!("admitted, {pending} rejected by the kubelet (Failed)")
+            } else {
+                format!(
+                    "admitted, {} Pending, {kubelet_rejected} rejected by the kubelet (Failed)",
+                    pending - kubelet_rejected
+                )
+            },
+            out.replicas
+                .iter()
+                .filter_map(|r| r.scheduling.as_ref())
+                .find(|s| !s.schedulable)
+                .map(|s| s.message.clone()),
+            *pending,
+        ),
         Verdict::Admitted { pending, .. } => (
             format!("admitted, {pending} Pending"),
             out.replicas
@@ -188,6 +244,7 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
         verdict,
         message,
         incomplete: None,
+        not_checked: Vec::new(),
         replicas: out
             .replicas
             .iter()
@@ -208,6 +265,13 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
                     node: s.node.clone(),
                     message: s.message.clone(),
                     victims: s.victims.clone(),
+                    kubelet: s.kubelet.as_ref().map(|k| JsonKubelet {
+                        node: k.node.clone(),
+                        node_exists: k.node_exists,
+                        admitted: k.admitted,
+                        reason: k.reason.clone(),
+                        message: k.message.clone(),
+                    }),
                 }),
                 rejection: r.rejection.as_ref().map(|j| JsonRejection {
                     stage: format!("{:?}", j.stage),
@@ -220,17 +284,58 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
     }
 }
 
-/// Reads the pod or workload file (bounded; YAML aliases within the per-file budget).
+/// Reads the pod or workload file (bounded; YAML aliases within the per-file budget). YAML
+/// problems are reported as `<file>:<line>:<column>: ...`, a file of several documents names
+/// them (pod_admit answers for one workload), and a limit hit says how to raise it (fresh-user
+/// report G15: the parser's own API hints and Rust Debug text were shown).
 fn read_submission(args: &Args, limits: &cube_model::Limits) -> Result<Submission, BadInput> {
     let name = args.pod.display();
     let text =
         cube_examples::read_input_text(&args.pod, limits).map_err(|e| BadInput(e.to_string()))?;
-    let yaml = |text: &str| {
-        cube_model::yaml::from_str::<serde_json::Value>(
+    let yaml_error = |e: &serde_saphyr::Error| -> BadInput {
+        BadInput(cube_model::redact::redact_string(&yaml_problem(
+            &name.to_string(),
+            e,
+            limits,
+        )))
+    };
+    let yaml = |text: &str| -> Result<serde_json::Value, BadInput> {
+        let docs: Vec<serde_json::Value> = cube_model::yaml::from_multiple(
             text,
             limits,
             serde_saphyr::options! { with_snippet: false },
         )
+        .map_err(|e| yaml_error(&e))?;
+        let docs: Vec<serde_json::Value> = docs.into_iter().filter(|d| !d.is_null()).collect();
+        if docs.len() > 1 {
+            let separators: Vec<String> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| *l == "---" || l.starts_with("--- "))
+                .map(|(i, _)| (i + 1).to_string())
+                .collect();
+            let kinds: Vec<String> = docs
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        d.get("kind")
+                            .and_then(serde_json::Value::as_str)
+                            .unwrap_or("?"),
+                        d.pointer("/metadata/name")
+                            .and_then(serde_json::Value::as_str)
+                            .unwrap_or("?")
+                    )
+                })
+                .collect();
+            return Err(BadInput(cube_model::redact::redact_string(&format!(
+                "{name}: the file holds {} YAML documents ({}; separated by `---` at line {}): pod_admit answers for one workload; put each in a file of its own and run pod_admit once per file",
+                docs.len(),
+                kinds.join(", "),
+                separators.join(", ")
+            ))));
+        }
+        Ok(docs.into_iter().next().unwrap_or(serde_json::Value::Null))
     };
     let (value, format): (serde_json::Value, &'static str) = if text.trim_start().starts_with('{') {
         match serde_json::from_str(&text) {
@@ -241,20 +346,16 @@ fn read_submission(args: &Args, limits: &cube_model::Limits) -> Result<Submissio
                 Ok(v) => (v, "yaml"),
                 Err(_) => {
                     return Err(BadInput(cube_model::redact::redact_string(&format!(
-                        "{name}: not valid JSON: {e}"
+                        "{name}:{}:{}: not valid JSON: {}",
+                        e.line(),
+                        e.column(),
+                        strip_position(&e.to_string())
                     ))));
                 }
             },
         }
     } else {
-        let v = yaml(&text).map_err(|e| {
-            let first = e.to_string();
-            let first = first.lines().next().unwrap_or("");
-            BadInput(cube_model::redact::redact_string(&format!(
-                "{name}: not valid YAML: {first}"
-            )))
-        })?;
-        (v, "yaml")
+        (yaml(&text)?, "yaml")
     };
     let submission = Submission::from_value(value, format)
         .map_err(|e| BadInput(cube_model::redact::redact_string(&format!("{name}: {e}"))))?;
@@ -262,6 +363,55 @@ fn read_submission(args: &Args, limits: &cube_model::Limits) -> Result<Submissio
         .check_namespace(&args.namespace)
         .map_err(|e| BadInput(format!("{name}: {e}")))?;
     Ok(submission)
+}
+
+/// `msg at line L, column C` without its position (which the caller prints first).
+fn strip_position(msg: &str) -> &str {
+    let first = msg.lines().next().unwrap_or("");
+    first.find(" at line ").map_or(first, |i| &first[..i])
+}
+
+/// The position `at line L, column C` of a parser message, if any.
+fn position(msg: &str) -> Option<(u64, u64)> {
+    let rest = &msg[msg.find(" at line ")? + " at line ".len()..];
+    let (line, rest) = rest.split_once(", column ")?;
+    let col: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((line.trim().parse().ok()?, col.parse().ok()?))
+}
+
+/// One line for a YAML problem of `file`: the alias-expansion limit with how to raise it, the
+/// parser's other bounds in words, or `<file>:<line>:<column>: not valid YAML: <problem>`.
+fn yaml_problem(file: &str, e: &serde_saphyr::Error, limits: &cube_model::Limits) -> String {
+    if cube_model::yaml::is_alias_limit(e) {
+        return limits
+            .exceeded(cube_model::Limit::YamlAliasExpansions, file, None)
+            .to_string();
+    }
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("");
+    let at = position(first)
+        .map(|(l, c)| format!("{file}:{l}:{c}"))
+        .unwrap_or_else(|| file.to_owned());
+    if first.starts_with("budget breached") {
+        // serde-saphyr's fixed bounds (recorded anchor events, depth, nodes, ...): named in
+        // words, never as Rust Debug text
+        let what: String = first
+            .trim_start_matches("budget breached: ")
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        let mut words = String::new();
+        for (i, c) in what.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                words.push(' ');
+            }
+            words.push(c.to_ascii_lowercase());
+        }
+        return format!(
+            "{at}: the YAML exceeds the reader's bound on {words} (a bound of the YAML reader, not a setting): a manifest this large through anchors and aliases is not a workload kubectl would send; expand it with a YAML tool and check the result"
+        );
+    }
+    format!("{at}: not valid YAML: {}", strip_position(first))
 }
 
 fn run(args: &Args) -> anyhow::Result<u8> {
@@ -321,6 +471,19 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         let why = snapshot.incomplete_reasons();
         a.incomplete = Some(format!("the snapshot is incomplete: {}", why.join("; ")));
     }
+    let (not_checked, essential) = unseen_kinds(&submission, &snapshot);
+    if !rejected && a.incomplete.is_none() && !essential.is_empty() {
+        a.incomplete = Some(format!(
+            "the snapshot holds no {}: what they decide was not checked (dump them too: `kubectl get {} -A -o json`)",
+            essential.join(", "),
+            essential
+                .iter()
+                .map(|k| resource_of(k))
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
+    }
+    a.not_checked = not_checked;
     let code = match (&out.verdict, &a.incomplete) {
         (Verdict::Admitted { .. }, Some(_)) => cube_examples::exit::INCOMPLETE,
         (Verdict::Admitted { pending: 0, .. }, None) => cube_examples::exit::OK,
@@ -352,7 +515,99 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     Ok(code)
 }
 
-/// The table output.
+/// The kinds the admission and scheduling steps read, with what each decides.
+const READ_KINDS: [(&str, &str, bool); 6] = [
+    ("Node", "node fit", true),
+    (
+        "Pod",
+        "the pods already running: quota usage, node usage, host ports, (anti-)affinity",
+        true,
+    ),
+    (
+        "Namespace",
+        "the namespace's existence (NamespaceLifecycle)",
+        true,
+    ),
+    ("ResourceQuota", "quota admission", false),
+    ("LimitRange", "LimitRange defaults and limits", false),
+    ("PriorityClass", "priority classes and preemption", false),
+];
+
+/// `kubectl get` resource names of the kinds of [`READ_KINDS`].
+fn resource_of(kind: &str) -> &'static str {
+    match kind {
+        "Node" => "nodes",
+        "Pod" => "pods",
+        "Namespace" => "namespaces",
+        "ResourceQuota" => "resourcequotas",
+        "LimitRange" => "limitranges",
+        "PriorityClass" => "priorityclasses",
+        "PersistentVolumeClaim" => "persistentvolumeclaims",
+        "StorageClass" => "storageclasses",
+        _ => "all",
+    }
+}
+
+/// The kinds the answer reads that the snapshot does not hold at all (`Kind: what`), and the
+/// ones whose absence makes the answer incomplete: Node, Pod or Namespace (the cluster's
+/// picture), every policy kind at once (a dump of a few kinds only), and the claims of a pod
+/// that names PersistentVolumeClaims (fresh-user report G47: a dump of Nodes only answered
+/// "admitted, schedulable now").
+fn unseen_kinds(
+    submission: &Submission,
+    snapshot: &cube_model::ClusterSnapshot,
+) -> (Vec<String>, Vec<&'static str>) {
+    use cube_model::snapshot::KindStatus;
+    let Submission::Workload(w) = submission else {
+        return (Vec::new(), Vec::new());
+    };
+    let unseen = |k: &str| matches!(snapshot.kind_status(k), KindStatus::NotGiven);
+    let mut lines = Vec::new();
+    let mut essential = Vec::new();
+    for (kind, what, core) in READ_KINDS {
+        if unseen(kind) {
+            lines.push(format!("{kind}: {what}"));
+            if core {
+                essential.push(kind);
+            }
+        }
+    }
+    if READ_KINDS
+        .iter()
+        .filter(|(_, _, core)| !core)
+        .all(|(k, _, _)| unseen(k))
+    {
+        essential.extend(
+            READ_KINDS
+                .iter()
+                .filter(|(_, _, core)| !core)
+                .map(|(k, _, _)| *k),
+        );
+    }
+    let claims: Vec<&str> = w
+        .template
+        .spec
+        .volumes
+        .iter()
+        .filter_map(|v| v.persistent_volume_claim.as_ref())
+        .map(|c| c.claim_name.as_str())
+        .collect();
+    if !claims.is_empty() && unseen("PersistentVolumeClaim") {
+        lines.push(format!(
+            "PersistentVolumeClaim: the claims {} (VolumeBinding: missing, unbound or bound elsewhere)",
+            claims.join(", ")
+        ));
+        essential.push("PersistentVolumeClaim");
+    }
+    (lines, essential)
+}
+
+/// Runs of identical replicas longer than this are folded into one line.
+const FOLD_AFTER: usize = 3;
+
+/// The table output. More than [`FOLD_AFTER`] replicas in a row that differ from the one before
+/// them only by name (the same steps, stored pod and scheduling answer) are folded into one line
+/// (fresh-user report G16: 10,000 identical Pending replicas printed 10 MB).
 fn table(a: &JsonAnswer) -> String {
     use std::fmt::Write as _;
     let mut o = String::new();
@@ -360,42 +615,122 @@ fn table(a: &JsonAnswer) -> String {
     let _ = writeln!(o, "{} {}/{}: {}", a.kind, a.namespace, a.name, a.verdict);
     // the first stored replica in full, the others compared to it
     let mut first: Option<(&str, &StoredPod)> = None;
-    for r in &a.replicas {
-        let _ = writeln!(o, "\npod {}", r.pod);
-        let _ = writeln!(o, "  {:<24} {:<9} DETAIL", "STAGE", "STATUS");
-        for s in &r.steps {
-            let _ = writeln!(o, "  {:<24} {:<9} {}", s.stage, s.status, s.detail);
-        }
-        if let Some(st) = &r.stored {
-            let _ = match first {
-                Some((name, f)) if f.same_shape(st) => writeln!(o, "  stored: as {name}"),
-                _ => {
-                    first = first.or(Some((r.pod.as_str(), st)));
-                    writeln!(o, "  stored: {}", st.compact())
-                }
-            };
-        }
-        if let Some(s) = &r.scheduling {
-            let _ = match (&s.node, s.victims.is_empty()) {
-                (Some(n), true) => writeln!(o, "  scheduling: fits node {n}"),
-                (Some(n), false) => writeln!(
-                    o,
-                    "  scheduling: fits node {n} after preempting {}\n  event: {}",
-                    s.victims.join(", "),
-                    s.message
-                ),
-                (None, _) => writeln!(o, "  scheduling: Pending: {}", s.message),
-            };
-        }
-        if let Some(j) = &r.rejection {
-            let _ = writeln!(o, "  rejected ({} {}): {}", j.code, j.reason, j.message);
+    let signatures: Vec<String> = a.replicas.iter().map(replica_signature).collect();
+    let mut i = 0;
+    while let Some(r) = a.replicas.get(i) {
+        replica_block(&mut o, r, &mut first);
+        let same = signatures[i + 1..]
+            .iter()
+            .take_while(|s| **s == signatures[i])
+            .count();
+        if same > FOLD_AFTER {
+            let (f, l) = (&a.replicas[i + 1], &a.replicas[i + same]);
+            let _ = writeln!(
+                o,
+                "\nreplicas {}..{} ({same} pods, {} .. {}): same as pod {}",
+                i + 2,
+                i + same + 1,
+                f.pod,
+                l.pod,
+                r.pod
+            );
+            i += same + 1;
+        } else {
+            i += 1;
         }
     }
     if let Some(m) = &a.message {
         let _ = writeln!(o, "\n{m}");
     }
+    if !a.not_checked.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nnot in the snapshot, so not checked:\n  {}",
+            a.not_checked.join("\n  ")
+        );
+    }
     if let Some(m) = &a.incomplete {
         let _ = writeln!(o, "\nINCOMPLETE: {m}");
     }
     o
+}
+
+/// One replica's block of the table.
+fn replica_block<'a>(
+    o: &mut String,
+    r: &'a JsonReplica,
+    first: &mut Option<(&'a str, &'a StoredPod)>,
+) {
+    use std::fmt::Write as _;
+    let _ = writeln!(o, "\npod {}", r.pod);
+    let _ = writeln!(o, "  {:<24} {:<9} DETAIL", "STAGE", "STATUS");
+    for s in &r.steps {
+        let _ = writeln!(o, "  {:<24} {:<9} {}", s.stage, s.status, s.detail);
+    }
+    if let Some(st) = &r.stored {
+        let _ = match *first {
+            Some((name, f)) if f.same_shape(st) => writeln!(o, "  stored: as {name}"),
+            _ => {
+                *first = first.or(Some((r.pod.as_str(), st)));
+                writeln!(o, "  stored: {}", st.compact())
+            }
+        };
+    }
+    if let Some(s) = &r.scheduling {
+        let _ = match (&s.kubelet, &s.node, s.victims.is_empty()) {
+            (Some(k), _, _) if k.admitted => writeln!(
+                o,
+                "  scheduling: bound by spec.nodeName to node {} (kube-scheduler bypassed); the kubelet admits it",
+                k.node
+            ),
+            (Some(k), _, _) if k.node_exists => writeln!(
+                o,
+                "  kubelet: rejected on node {} (spec.nodeName bypasses kube-scheduler): phase Failed, reason {}, message \"Pod was rejected: {}\"",
+                k.node, k.reason, k.message
+            ),
+            (Some(_), _, _) => writeln!(o, "  scheduling: Pending: {}", s.message),
+            (None, Some(n), true) => writeln!(o, "  scheduling: fits node {n}"),
+            (None, Some(n), false) => writeln!(
+                o,
+                "  scheduling: fits node {n} after preempting {}\n  event: {}",
+                s.victims.join(", "),
+                s.message
+            ),
+            (None, None, _) => writeln!(o, "  scheduling: Pending: {}", s.message),
+        };
+    }
+    if let Some(j) = &r.rejection {
+        let _ = writeln!(o, "  rejected ({} {}): {}", j.code, j.reason, j.message);
+    }
+}
+
+/// What a replica's table block says apart from its name (replicas with equal signatures print
+/// the same block). A replica placed on a node differs from one placed on another.
+fn replica_signature(r: &JsonReplica) -> String {
+    let mut sig = String::new();
+    for s in &r.steps {
+        sig.push_str(&s.stage);
+        sig.push('\u{1f}');
+        sig.push_str(&s.status);
+        sig.push('\u{1f}');
+        sig.push_str(&s.detail);
+        sig.push('\u{1e}');
+    }
+    if let Some(st) = &r.stored {
+        sig.push_str(&st.compact());
+    }
+    if let Some(s) = &r.scheduling {
+        sig.push_str(&format!(
+            "{}|{:?}|{}|{:?}|{}",
+            s.schedulable,
+            s.node,
+            s.message,
+            s.victims,
+            s.kubelet.is_some()
+        ));
+    }
+    if let Some(j) = &r.rejection {
+        sig.push_str(&j.message);
+    }
+    sig
 }

@@ -51,7 +51,9 @@ kind: Deployment
 metadata: {name: train, namespace: team-7}
 spec:
   replicas: $replicas
+  selector: {matchLabels: {app: train}}
   template:
+    metadata: {labels: {app: train}}
     spec:
 $template
 YAML

@@ -529,6 +529,35 @@ pub struct PodSpecMore {
     pub runtime_class_name: Option<String>,
     /// `spec.serviceAccountName`.
     pub service_account_name: String,
+    /// `spec.topologySpreadConstraints`.
+    pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+}
+
+/// `v1.TopologySpreadConstraint`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct TopologySpreadConstraint {
+    /// `maxSkew` (at least 1).
+    pub max_skew: i32,
+    /// `topologyKey`: the node label whose values are the domains.
+    pub topology_key: String,
+    /// `DoNotSchedule` (a filter) or `ScheduleAnyway` (a score only).
+    pub when_unsatisfiable: String,
+    /// The pods counted in each domain (in the pod's namespace).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+    /// `minDomains`: fewer eligible domains than this make the global minimum 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_domains: Option<i32>,
+    /// `nodeAffinityPolicy`: `Honor` (default) or `Ignore`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_affinity_policy: Option<String>,
+    /// `nodeTaintsPolicy`: `Ignore` (default) or `Honor`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_taints_policy: Option<String>,
+    /// `matchLabelKeys`: the pod's values of these labels are ANDed into the selector.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub match_label_keys: Vec<String>,
 }
 
 impl SparseFields for PodSpecMore {
@@ -550,6 +579,7 @@ impl SparseFields for PodSpecMore {
             && self.restart_policy.is_empty()
             && self.runtime_class_name.is_none()
             && self.service_account_name.is_empty()
+            && self.topology_spread_constraints.is_empty()
     }
 }
 
@@ -595,6 +625,8 @@ struct PodSpecWire {
     service_account_name: String,
     #[serde(deserialize_with = "crate::projection::volumes")]
     volumes: Vec<Volume>,
+    #[serde(deserialize_with = "de::exact_vec")]
+    topology_spread_constraints: Vec<TopologySpreadConstraint>,
 }
 
 #[derive(Serialize)]
@@ -633,6 +665,8 @@ struct PodSpecRef<'a> {
     service_account_name: &'a String,
     #[serde(skip_serializing_if = "skip::vec")]
     volumes: &'a Vec<Volume>,
+    #[serde(skip_serializing_if = "skip::vec")]
+    topology_spread_constraints: &'a Vec<TopologySpreadConstraint>,
 }
 
 impl<'de> Deserialize<'de> for PodSpec {
@@ -657,6 +691,7 @@ impl<'de> Deserialize<'de> for PodSpec {
                 restart_policy: w.restart_policy,
                 runtime_class_name: w.runtime_class_name,
                 service_account_name: w.service_account_name,
+                topology_spread_constraints: w.topology_spread_constraints,
             }),
         })
     }
@@ -683,6 +718,7 @@ impl Serialize for PodSpec {
             runtime_class_name: &more.runtime_class_name,
             service_account_name: &more.service_account_name,
             volumes: &self.volumes,
+            topology_spread_constraints: &more.topology_spread_constraints,
         }
         .serialize(s)
     }
@@ -705,6 +741,41 @@ pub struct Container {
     /// `Always` on an init container makes it a restartable sidecar.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restart_policy: Option<String>,
+    /// `ports`, reduced to the entries with a `hostPort` (the only ones the scheduler's
+    /// NodePorts filter and the kubelet's admission read): a `containerPort`-only entry is
+    /// checked and dropped, so the common case allocates nothing.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "host_ports_only"
+    )]
+    pub ports: Vec<ContainerPort>,
+}
+
+/// `v1.ContainerPort`, reduced to what the NodePorts filter reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerPort {
+    /// `containerPort`.
+    pub container_port: i32,
+    /// `hostPort` (0: none).
+    #[serde(skip_serializing_if = "is_zero_i32")]
+    pub host_port: i32,
+    /// `protocol` (`TCP` when empty, as API defaulting sets it).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
+    /// `hostIP` (empty: every address, `0.0.0.0`).
+    #[serde(rename = "hostIP", skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
+}
+
+/// `containers[].ports` keeping only the entries with a `hostPort` (see [`Container::ports`]).
+fn host_ports_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ContainerPort>, D::Error> {
+    let all: Option<Vec<ContainerPort>> = Option::deserialize(d)?;
+    Ok(all
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| p.host_port != 0)
+        .collect())
 }
 
 impl Container {

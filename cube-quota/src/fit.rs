@@ -13,8 +13,9 @@
 //!
 //! As in the scheduler, the first failing plugin decides what a node reports
 //! ([`NodeFit::reasons`]); every failing check is still kept in [`NodeFit::all_reasons`].
-//! Inter-pod affinity, volume and port filters are not evaluated (they need objects a
-//! snapshot does not describe well enough).
+//! The filters that read other pods and objects (NodePorts, VolumeBinding, PodTopologySpread,
+//! InterPodAffinity) are evaluated by the what-if's scheduling session
+//! ([`crate::preemption::FitSession`], see [`crate::podfilters`]), not by [`NodeUsage::fit`].
 //!
 //! Accounting (`pkg/scheduler/framework/types.go` `NodeInfo`): a pod counts against the node
 //! named by its `spec.nodeName`; pods in phase `Succeeded` or `Failed` count for nothing (the
@@ -252,6 +253,15 @@ pub enum FilterPlugin {
     NodeAffinity,
     /// `NodeResourcesFit`: pod count and requests against allocatable.
     NodeResourcesFit,
+    /// `NodePorts`: a host port already taken on the node (see [`crate::podfilters`]).
+    NodePorts,
+    /// `VolumeBinding`: the pod's claims (see [`crate::podfilters`]).
+    VolumeBinding,
+    /// `PodTopologySpread`: `DoNotSchedule` constraints (see [`crate::podfilters`]).
+    PodTopologySpread,
+    /// `InterPodAffinity`: required pod affinity and anti-affinity (see
+    /// [`crate::podfilters`]).
+    InterPodAffinity,
 }
 
 /// A filter status code, as the scheduler framework's.
@@ -347,6 +357,11 @@ pub struct FitReport {
     pub nodes: Vec<NodeFit>,
     /// One entry per GPU resource the pod requests.
     pub gpu: Vec<GpuFragmentation>,
+    /// A PreFilter plugin's refusal (VolumeBinding's `persistentvolumeclaim "x" not found`):
+    /// every node is then UnschedulableAndUnresolvable without reasons of its own, and the
+    /// message carries this sentence instead of a histogram.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefilter: Option<String>,
 }
 
 impl FitReport {
@@ -639,6 +654,8 @@ impl PodDemand<'_> {
                 .insufficient_bits()
                 .map(|b| self.resource_reason(b).into_owned())
                 .collect(),
+            // (the session's filters carry their own texts, see `crate::podfilters`)
+            Some(_) => Vec::new(),
         }
     }
 }
@@ -671,6 +688,11 @@ impl NodeVerdict {
             FilterPlugin::TaintToleration => self.failed_static & 2 != 0,
             FilterPlugin::NodeAffinity => self.failed_static & 4 != 0,
             FilterPlugin::NodeResourcesFit => self.insufficient != 0,
+            // (evaluated by the session, never in a verdict)
+            FilterPlugin::NodePorts
+            | FilterPlugin::VolumeBinding
+            | FilterPlugin::PodTopologySpread
+            | FilterPlugin::InterPodAffinity => false,
         }
     }
     fn insufficient_bits(&self) -> impl Iterator<Item = usize> + '_ {
@@ -721,6 +743,7 @@ impl FitVerdicts<'_> {
                         }
                     }
                 }
+                Some(_) => {}
             }
         }
         let mut h = BTreeMap::new();
@@ -1659,6 +1682,7 @@ impl NodeUsage {
             requests: demand.requests.clone(),
             nodes,
             gpu,
+            prefilter: None,
         }
     }
 

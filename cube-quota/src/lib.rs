@@ -9,9 +9,13 @@
 //! - [`limitrange`]: LimitRange API defaulting, LimitRanger defaulting and validation.
 //! - [`priority`]: priority admission and PriorityClass validation.
 //! - [`validation`]: the API server's 422 validation of pod resources, quotas and LimitRanges.
+//! - [`workload_validation`]: the API server's 400/422 checks of a controller object's spec
+//!   (negative replicas, Job restart policy, selectors) before admission.
 //! - [`whatif`]: the admission pipeline for a pod, a workload's replicas, a claim or a policy
 //!   object, with a pluggable scheduling step.
 //! - [`fit`]: node fit with the scheduler's reasons and summary, GPU fragmentation, the `NodeUsage` index.
+//! - [`podfilters`]: the scheduler filters that read other pods and objects (NodePorts,
+//!   VolumeBinding, PodTopologySpread, InterPodAffinity), used by the what-if's scheduler.
 //! - [`preemption`]: preemption victims and candidate node, as the default scheduler.
 //! - [`schedmsg`]: the scheduler's FailedScheduling grammar (v1.20–v1.36): parse a message into
 //!   its parts, predict one in a version's wording.
@@ -34,7 +38,7 @@
 //!     r#"{"metadata":{"name":"gpu","namespace":"ml"},"spec":{"hard":{"requests.nvidia.com/gpu":"2"}}}"#,
 //! )?);
 //! let job = Submission::parse(
-//!     "kind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      containers:\n      - name: main\n        resources: {limits: {nvidia.com/gpu: 1}}\n",
+//!     "kind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: main\n        resources: {limits: {nvidia.com/gpu: 1}}\n",
 //! )?;
 //! let outcome = admit(&job, "", &snapshot, &AdmitOptions::default());
 //! assert_eq!(outcome.admitted, 2);
@@ -64,6 +68,7 @@ pub mod fit;
 pub mod limitrange;
 pub mod msgtemplate;
 pub mod plan;
+pub mod podfilters;
 pub mod preemption;
 pub mod priority;
 #[cfg(feature = "proptest")]
@@ -75,5 +80,6 @@ pub mod schedmsg;
 pub mod split;
 pub mod validation;
 pub mod whatif;
+pub mod workload_validation;
 
 pub use error::{Error, Result};

@@ -503,6 +503,8 @@ impl FitScheduler {
             last: None,
             cursor: 0,
             memo: None,
+            pods: None,
+            constraints: None,
         }
     }
 }
@@ -543,6 +545,12 @@ pub struct FitSession<'s> {
     cursor: usize,
     /// The answer for `last` when it could not be placed, and the index generation then.
     memo: Option<(u64, crate::whatif::SchedulingOutcome)>,
+    /// Namespace labels and the placed pods with required anti-affinity (built at the first
+    /// pod).
+    pods: Option<crate::podfilters::SessionPods>,
+    /// `last`'s constraints for the filters of [`crate::podfilters`] (`Some(None)`: none
+    /// applies), updated as its replicas are placed.
+    constraints: Option<Option<crate::podfilters::PodConstraints>>,
 }
 
 impl FitSession<'_> {
@@ -555,9 +563,13 @@ impl FitSession<'_> {
     /// it), else preemption's answer with the FailedScheduling message.
     pub fn schedule_pod(&mut self, pod: &Pod) -> crate::whatif::SchedulingOutcome {
         let snapshot = self.snapshot;
+        if !pod.spec.node_name.is_empty() {
+            return self.kubelet_admit(pod);
+        }
         let equivalent =
             self.last.as_ref().is_some_and(|l| {
                 l.metadata.namespace == pod.metadata.namespace
+                    && l.metadata.labels == pod.metadata.labels
                     && l.spec == pod.spec
                     && l.status == pod.status
             }) && !self
@@ -567,6 +579,7 @@ impl FitSession<'_> {
             self.last = Some(Pod {
                 metadata: cube_model::objects::ObjectMeta {
                     namespace: pod.metadata.namespace.clone(),
+                    labels: pod.metadata.labels.clone(),
                     ..Default::default()
                 },
                 spec: pod.spec.clone(),
@@ -574,12 +587,33 @@ impl FitSession<'_> {
             });
             self.cursor = 0;
             self.memo = None;
+            self.constraints = None;
         } else if let Some((generation, outcome)) = &self.memo
             && *generation == self.usage.generation()
         {
             return outcome.clone();
         }
         let demand = self.usage.demand(snapshot, pod);
+        let pods = self
+            .pods
+            .get_or_insert_with(|| crate::podfilters::SessionPods::build(&self.usage, snapshot));
+        let constraints = self.constraints.get_or_insert_with(|| {
+            crate::podfilters::PodConstraints::compile(pods, &self.usage, snapshot, pod)
+        });
+        if let Some(c) = constraints.take() {
+            let outcome = self.schedule_constrained(pod, &demand, &c);
+            self.constraints = Some(Some(c));
+            if let Some(position) = outcome.1 {
+                if let (Some(Some(c)), Some(pods)) = (self.constraints.as_mut(), self.pods.as_mut())
+                {
+                    c.placed(snapshot, &self.usage, pod, position, pods);
+                    pods.placed(pod, position);
+                }
+            } else if !outcome.0.schedulable || !outcome.0.victims.is_empty() {
+                self.memo = Some((self.usage.generation(), outcome.0.clone()));
+            }
+            return outcome.0;
+        }
         if let Some(position) = self.usage.first_fit(snapshot, &demand, self.cursor) {
             self.cursor = position;
             let node = self.usage.nodes[position].name.clone();
@@ -589,6 +623,7 @@ impl FitSession<'_> {
                 node: Some(node),
                 message: String::new(),
                 victims: Vec::new(),
+                kubelet: None,
             };
         }
         self.cursor = self.usage.nodes.len();
@@ -608,16 +643,300 @@ impl FitSession<'_> {
                 node: Some(node),
                 message,
                 victims: victims.into_iter().map(|v| v.pod).collect(),
+                kubelet: None,
             },
             None => crate::whatif::SchedulingOutcome {
                 schedulable: false,
                 node: None,
                 message,
                 victims: Vec::new(),
+                kubelet: None,
             },
         };
         self.memo = Some((self.usage.generation(), outcome.clone()));
         outcome
+    }
+}
+
+impl FitSession<'_> {
+    /// A pod bound by `spec.nodeName` bypasses kube-scheduler: no filter, no preemption, no
+    /// FailedScheduling. The kubelet of that node runs its own admission
+    /// (`pkg/kubelet/lifecycle/predicate.go`: `generalFilter`, the scheduler's
+    /// `AdmissionCheck` with every failure, then `NoExecute` taints only) and reports the first
+    /// failure: `OutOf<resource>` with `Node didn't have enough resource: <r>, requested: <n>,
+    /// used: <n>, capacity: <n>` (extended resources the node does not advertise at all are
+    /// not checked, `removeMissingExtendedResources`), else `Predicate <Plugin> failed:
+    /// <reason>` for NodeAffinity, NodePorts and TaintToleration. Cordons and `NoSchedule`
+    /// taints do not apply. An admitted pod is bound to the node for the pods after it.
+    fn kubelet_admit(&mut self, pod: &Pod) -> crate::whatif::SchedulingOutcome {
+        use crate::whatif::{KubeletAdmission, SchedulingOutcome};
+        let snapshot = self.snapshot;
+        let name = pod.spec.node_name.clone();
+        let Some(position) = self.usage.position(&name) else {
+            return SchedulingOutcome {
+                schedulable: false,
+                node: Some(name.clone()),
+                message: format!(
+                    "spec.nodeName binds the pod to node \"{name}\", which the snapshot does not hold: kube-scheduler never sees the pod and no kubelet admits it; it stays Pending until the pod garbage collector deletes it"
+                ),
+                victims: Vec::new(),
+                kubelet: Some(KubeletAdmission {
+                    node: name,
+                    node_exists: false,
+                    ..KubeletAdmission::default()
+                }),
+            };
+        };
+        let Some(node) = snapshot.nodes.get(self.usage.nodes[position].index) else {
+            return SchedulingOutcome::default();
+        };
+        let demand = self.usage.demand(snapshot, pod);
+        let req = demand.requests();
+        let alloc = self.usage.allocatable(position);
+        let used = self.usage.requested(position);
+        let advertised = |r: &str| {
+            node.status.allocatable.get(r).is_some()
+                || (node.status.allocatable.is_empty() && node.status.capacity.get(r).is_some())
+        };
+        let pods_here = self.usage.nodes[position].pods.len() as i64;
+        let allowed = self.usage.nodes[position].allowed_pods;
+        let mut failure: Option<(String, String)> = None;
+        let mut short = |res: &str, requested: i64, used: i64, capacity: i64| {
+            if failure.is_none() {
+                failure = Some((
+                    format!("OutOf{res}"),
+                    format!(
+                        "Node didn't have enough resource: {res}, requested: {requested}, used: {used}, capacity: {capacity}"
+                    ),
+                ));
+            }
+        };
+        if pods_here + 1 > allowed {
+            short("pods", 1, pods_here, allowed);
+        }
+        if req.milli_cpu > 0 && req.milli_cpu > alloc.milli_cpu - used.milli_cpu {
+            short("cpu", req.milli_cpu, used.milli_cpu, alloc.milli_cpu);
+        }
+        if req.memory > 0 && req.memory > alloc.memory - used.memory {
+            short("memory", req.memory, used.memory, alloc.memory);
+        }
+        if req.ephemeral_storage > 0
+            && req.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage
+        {
+            short(
+                "ephemeral-storage",
+                req.ephemeral_storage,
+                used.ephemeral_storage,
+                alloc.ephemeral_storage,
+            );
+        }
+        for (r, &n) in &req.scalar {
+            let (a, u) = (alloc.get(r.as_str()), used.get(r.as_str()));
+            let extended = crate::fit::is_extended_resource_name(r.as_str());
+            if n > 0 && (!extended || advertised(r.as_str())) && n > a - u {
+                short(r.as_str(), n, u, a);
+            }
+        }
+        let predicate = |plugin: &str, reason: &str| {
+            (
+                plugin.to_owned(),
+                format!("Predicate {plugin} failed: {reason}"),
+            )
+        };
+        if failure.is_none()
+            && !cube_model::selector::pod_matches_node_selector_and_affinity(&pod.spec, node)
+        {
+            failure = Some(predicate("NodeAffinity", crate::fit::REASON_NODE_AFFINITY));
+        }
+        if failure.is_none() {
+            let pods = self.pods.get_or_insert_with(|| {
+                crate::podfilters::SessionPods::build(&self.usage, snapshot)
+            });
+            if crate::podfilters::host_ports_taken(&self.usage, snapshot, pod, position, pods) {
+                failure = Some(predicate("NodePorts", crate::podfilters::REASON_NODE_PORTS));
+            }
+        }
+        if failure.is_none()
+            && node.spec.taints.iter().any(|t| {
+                t.effect == "NoExecute"
+                    && !cube_model::selector::tolerations_tolerate_taint(&pod.spec.tolerations, t)
+            })
+        {
+            failure = Some(predicate(
+                "TaintToleration",
+                "node(s) had taints that the pod didn't tolerate",
+            ));
+        }
+        match failure {
+            Some((reason, message)) => SchedulingOutcome {
+                schedulable: false,
+                node: Some(name.clone()),
+                message: format!(
+                    "the kubelet of node {name} rejects the pod (spec.nodeName bypasses kube-scheduler): phase Failed, reason {reason}: {message}"
+                ),
+                victims: Vec::new(),
+                kubelet: Some(KubeletAdmission {
+                    node: name,
+                    node_exists: true,
+                    admitted: false,
+                    reason,
+                    message,
+                }),
+            },
+            None => {
+                self.usage.add_pod(snapshot, pod, position);
+                if let Some(pods) = self.pods.as_mut() {
+                    pods.placed(pod, position);
+                }
+                SchedulingOutcome {
+                    schedulable: true,
+                    node: Some(name.clone()),
+                    message: String::new(),
+                    victims: Vec::new(),
+                    kubelet: Some(KubeletAdmission {
+                        node: name,
+                        node_exists: true,
+                        admitted: true,
+                        ..KubeletAdmission::default()
+                    }),
+                }
+            }
+        }
+    }
+
+    /// [`FitSession::schedule_pod`] for a pod with constraints of [`crate::podfilters`]: the
+    /// first node in snapshot order that passes every filter (the pod is then bound to it and
+    /// its position returned), else the FailedScheduling answer with each node's first failing
+    /// plugin.
+    fn schedule_constrained(
+        &mut self,
+        pod: &Pod,
+        demand: &PodDemand<'_>,
+        c: &crate::podfilters::PodConstraints,
+    ) -> (crate::whatif::SchedulingOutcome, Option<usize>) {
+        let snapshot = self.snapshot;
+        let Some(pods) = self.pods.as_ref() else {
+            return (crate::whatif::SchedulingOutcome::default(), None);
+        };
+        if c.prefilter.is_none() {
+            // (pod affinity and spread can open nodes as replicas are placed: search from the
+            // start then)
+            let mut at = if c.monotone() { self.cursor } else { 0 };
+            while let Some(p) = self.usage.first_fit(snapshot, demand, at) {
+                let passes = c.check(pods, &self.usage, snapshot, pod, p, true).is_none()
+                    && c.check(pods, &self.usage, snapshot, pod, p, false)
+                        .is_none();
+                if passes {
+                    let node = self.usage.nodes[p].name.clone();
+                    self.usage.add_pod(snapshot, pod, p);
+                    self.cursor = p;
+                    return (
+                        crate::whatif::SchedulingOutcome {
+                            schedulable: true,
+                            node: Some(node),
+                            message: String::new(),
+                            victims: Vec::new(),
+                            kubelet: None,
+                        },
+                        Some(p),
+                    );
+                }
+                at = p + 1;
+            }
+        }
+        let mut fit = self.usage.report(snapshot, demand);
+        // positions whose failure is one of this module's (preemption judged here)
+        let mut own: Vec<(usize, String, FitCode)> = Vec::new();
+        for n in &mut fit.nodes {
+            if c.prefilter.is_some() {
+                n.code = FitCode::UnschedulableAndUnresolvable;
+                n.plugin = Some(crate::fit::FilterPlugin::VolumeBinding);
+                n.reasons.clear();
+                continue;
+            }
+            let static_failed = matches!(
+                n.plugin,
+                Some(
+                    crate::fit::FilterPlugin::NodeUnschedulable
+                        | crate::fit::FilterPlugin::TaintToleration
+                        | crate::fit::FilterPlugin::NodeAffinity
+                )
+            );
+            let Some(p) = self.usage.position(&n.node) else {
+                continue;
+            };
+            if static_failed {
+                continue;
+            }
+            // NodePorts runs before NodeResourcesFit, the others after it
+            let failed = c
+                .check(pods, &self.usage, snapshot, pod, p, true)
+                .or_else(|| {
+                    n.fits()
+                        .then(|| c.check(pods, &self.usage, snapshot, pod, p, false))
+                        .flatten()
+                });
+            if let Some((plugin, reason, code)) = failed {
+                n.plugin = Some(plugin);
+                n.reasons = vec![reason.to_owned()];
+                n.all_reasons.insert(0, reason.to_owned());
+                n.code = code;
+                own.push((p, reason.to_owned(), code));
+            }
+        }
+        fit.prefilter = c.prefilter.clone();
+        let mut pre = preempt_demand(
+            &self.usage,
+            snapshot,
+            demand,
+            fit.nodes.iter().map(|n| (n.node.as_str(), n.code)),
+            fit.schedulable(),
+        );
+        if pre.not_eligible.is_none() && !own.is_empty() {
+            // Evicting lower-priority pods is not modelled for these filters: a node with
+            // none has no victims (upstream's answer); one with some is reported as still not
+            // fitting rather than as a candidate (never a false "fits after preemption").
+            let priority = demand.priority();
+            for (p, reason, code) in &own {
+                if *code == FitCode::UnschedulableAndUnresolvable {
+                    continue;
+                }
+                let name = &self.usage.nodes[*p].name;
+                let lower = self.usage.nodes[*p]
+                    .pods
+                    .iter()
+                    .any(|&i| self.usage.pod_priority(i).is_some_and(|q| q < priority));
+                if let Some(entry) = pre.nodes.iter_mut().find(|(n, _)| n == name) {
+                    entry.1 = if lower {
+                        NodePreemption::StillDoesNotFit {
+                            reasons: vec![reason.clone()],
+                        }
+                    } else {
+                        NodePreemption::NoVictims
+                    };
+                }
+            }
+            pre.chosen = pick_one_node(&pre.nodes);
+        }
+        let message =
+            failed_scheduling_message_for(&fit, Some(&pre), self.version).unwrap_or_default();
+        let outcome = match pre.chosen {
+            Some((node, victims)) => crate::whatif::SchedulingOutcome {
+                schedulable: true,
+                node: Some(node),
+                message,
+                victims: victims.into_iter().map(|v| v.pod).collect(),
+                kubelet: None,
+            },
+            None => crate::whatif::SchedulingOutcome {
+                schedulable: false,
+                node: None,
+                message,
+                victims: Vec::new(),
+                kubelet: None,
+            },
+        };
+        (outcome, None)
     }
 }
 

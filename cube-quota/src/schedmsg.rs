@@ -1978,6 +1978,7 @@ pub fn from_fit(
         .map(|(_, reason, count)| ReasonCount { count, reason })
         .collect();
     let mut msg = SchedulerMessage::new(fit.nodes.len(), reasons);
+    msg.prefilter = fit.prefilter.clone();
     msg.post_filter_dot = Some(version.minor() < 32);
     msg.preemption = preemption.and_then(|p| {
         if let Some(text) = &p.not_eligible {

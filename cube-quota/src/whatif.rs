@@ -147,6 +147,26 @@ pub enum Submission {
     LimitRange(LimitRange),
     /// A PriorityClass (validation and the single-default rule).
     PriorityClass(PriorityClass),
+    /// A controller object the API server refuses before admission (a negative
+    /// `spec.replicas`, a Job template that restarts `Always`, a selector that does not select
+    /// the template, an integer that is no `int32`: see [`crate::workload_validation`]);
+    /// [`admit`] answers with the server's 400 or 422.
+    RefusedWorkload(Box<RefusedWorkload>),
+}
+
+/// A controller object refused by the API server's decoding or validation (see
+/// [`Submission::RefusedWorkload`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RefusedWorkload {
+    /// Kind.
+    pub kind: WorkloadKind,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace` (may be empty).
+    pub namespace: String,
+    /// Why.
+    pub refusal: crate::workload_validation::WorkloadRefusal,
 }
 
 impl Submission {
@@ -158,6 +178,7 @@ impl Submission {
             Submission::ResourceQuota(q) => q.metadata.namespace.as_str(),
             Submission::LimitRange(l) => l.metadata.namespace.as_str(),
             Submission::PriorityClass(_) => "",
+            Submission::RefusedWorkload(w) => w.namespace.as_str(),
         }
     }
 
@@ -252,11 +273,38 @@ impl Submission {
         )
         .unwrap_or_default();
         let spec = value.get("spec").cloned().unwrap_or(Value::Null);
+        // (checked by `check_workload_spec` first: an int32 from 0 up)
         let replicas_at = |v: &Value, key: &str| -> Option<u32> {
             v.get(key)
                 .and_then(Value::as_i64)
-                .map(|n| n.clamp(0, u32::MAX as i64) as u32)
+                .and_then(|n| u32::try_from(n).ok())
         };
+        let controller = match kind.as_str() {
+            "Job" => Some(WorkloadKind::Job),
+            "CronJob" => Some(WorkloadKind::CronJob),
+            "Deployment" => Some(WorkloadKind::Deployment),
+            "ReplicaSet" => Some(WorkloadKind::ReplicaSet),
+            "ReplicationController" => Some(WorkloadKind::ReplicationController),
+            "StatefulSet" => Some(WorkloadKind::StatefulSet),
+            "DaemonSet" => Some(WorkloadKind::DaemonSet),
+            _ => None,
+        };
+        // (a controller without a template is a parse error, `MissingField`, below)
+        let has_template = |k: WorkloadKind| match k {
+            WorkloadKind::CronJob => spec.pointer("/jobTemplate/spec/template").is_some(),
+            _ => spec.get("template").is_some(),
+        };
+        if let Some(k) = controller
+            && has_template(k)
+            && let Err(refusal) = crate::workload_validation::check_workload_spec(k, &spec)
+        {
+            return Ok(Submission::RefusedWorkload(Box::new(RefusedWorkload {
+                kind: k,
+                name: meta.name.clone(),
+                namespace: meta.namespace.clone(),
+                refusal,
+            })));
+        }
         let template_of = |spec: &Value, kind: &str, name: &str| -> Result<PodTemplateSpec> {
             match spec.get("template") {
                 Some(t) => typed(t.clone(), format),
@@ -318,10 +366,11 @@ impl Submission {
 
 /// Pods a Job runs at once: `parallelism` (default 1) capped by `completions` when set.
 fn job_pods(spec: &Value) -> u32 {
+    // (checked by `check_workload_spec` first: an int32 from 0 up)
     let get = |k: &str| {
         spec.get(k)
             .and_then(Value::as_i64)
-            .map(|n| n.clamp(0, u32::MAX as i64) as u32)
+            .and_then(|n| u32::try_from(n).ok())
     };
     let par = get("parallelism").unwrap_or(1);
     match get("completions") {
@@ -406,6 +455,31 @@ pub struct SchedulingOutcome {
     pub message: String,
     /// Pods (`namespace/name`) preemption would evict to make room.
     pub victims: Vec<String>,
+    /// Set for a pod bound by `spec.nodeName`: kube-scheduler never sees it (no
+    /// FailedScheduling), the kubelet of that node admits or rejects it instead.
+    pub kubelet: Option<KubeletAdmission>,
+}
+
+/// The kubelet's admission of a pod bound by `spec.nodeName` (upstream
+/// `pkg/kubelet/lifecycle/predicate.go` `predicateAdmitHandler.Admit` and
+/// `pkg/kubelet/kubelet.go` `rejectPod`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KubeletAdmission {
+    /// `spec.nodeName`.
+    pub node: String,
+    /// False when the snapshot holds no such node: no kubelet will ever admit the pod (it stays
+    /// Pending until the pod garbage collector deletes it).
+    pub node_exists: bool,
+    /// True when the kubelet admits the pod.
+    pub admitted: bool,
+    /// The rejection's `status.reason` and event reason: `OutOfcpu`, `OutOfnvidia.com/gpu`,
+    /// `OutOfpods`, `NodeAffinity`, `NodePorts`, `TaintToleration` (empty when admitted).
+    pub reason: String,
+    /// The event message (`Node didn't have enough resource: nvidia.com/gpu, requested: 8,
+    /// used: 4, capacity: 8`, `Predicate NodeAffinity failed: node(s) didn't match Pod's node
+    /// affinity/selector`); the pod's `status.message` is `Pod was rejected: ` and this.
+    pub message: String,
 }
 
 /// The scheduling stage, implemented elsewhere (node fit and preemption).
@@ -1144,6 +1218,51 @@ pub fn admit(
     };
 
     match submission {
+        Submission::RefusedWorkload(w) => {
+            let kind = w.kind.as_str();
+            let resource = match w.kind {
+                WorkloadKind::Pod => "pods",
+                WorkloadKind::Job => "jobs",
+                WorkloadKind::CronJob => "cronjobs",
+                WorkloadKind::Deployment => "deployments",
+                WorkloadKind::ReplicaSet => "replicasets",
+                WorkloadKind::ReplicationController => "replicationcontrollers",
+                WorkloadKind::StatefulSet => "statefulsets",
+                WorkloadKind::DaemonSet => "daemonsets",
+            };
+            if let Some(out) = lifecycle(kind, resource, &w.name) {
+                return out;
+            }
+            let (rejection, stage) = match &w.refusal {
+                crate::workload_validation::WorkloadRefusal::Decode(m) => (
+                    Rejection {
+                        stage: Stage::ApiDefaulting,
+                        code: 400,
+                        reason: "BadRequest",
+                        message: m.clone(),
+                    },
+                    Stage::ApiDefaulting,
+                ),
+                crate::workload_validation::WorkloadRefusal::Invalid(errs) => {
+                    let m = invalid_message(
+                        crate::workload_validation::qualified_kind(w.kind),
+                        &w.name,
+                        errs,
+                    )
+                    .unwrap_or_default();
+                    (invalid(Stage::Validation, m), Stage::Validation)
+                }
+            };
+            let mut out = single(
+                kind,
+                &w.name,
+                &ns,
+                vec![step(stage, StepStatus::Rejected, rejection.message.clone())],
+                Some(rejection),
+            );
+            out.requested = 0;
+            out
+        }
         Submission::ResourceQuota(q) => {
             if let Some(out) = lifecycle("ResourceQuota", "resourcequotas", &q.metadata.name) {
                 return out;
@@ -1439,7 +1558,7 @@ mod tests {
     /// Users can get the replica pods of a parsed workload without building them by hand.
     #[test]
     fn workload_gives_its_replica_pods() {
-        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      containers: [{name: main, image: x, resources: {requests: {cpu: 500m}}}]\n";
+        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 3\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: main, image: x, resources: {requests: {cpu: 500m}}}]\n";
         let Submission::Workload(w) = Submission::parse(job).expect("job") else {
             panic!("not a workload")
         };
@@ -1501,7 +1620,7 @@ mod tests {
 
     #[test]
     fn parses_job_and_deployment() {
-        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 4\n  completions: 3\n  template:\n    spec:\n      containers: [{name: main, image: x}]\n";
+        let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: train, namespace: ml}\nspec:\n  parallelism: 4\n  completions: 3\n  template:\n    spec:\n      restartPolicy: OnFailure\n      containers: [{name: main, image: x}]\n";
         let Submission::Workload(w) = Submission::parse(job).expect("job") else {
             panic!("not a workload")
         };
@@ -1509,7 +1628,7 @@ mod tests {
             (w.kind, w.replicas, w.namespace.as_str()),
             (WorkloadKind::Job, Some(3), "ml")
         );
-        let dep = r#"{"kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{"containers":[{"name":"c"}]}}}}"#;
+        let dep = r#"{"kind":"Deployment","metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c"}]}}}}"#;
         let Submission::Workload(w) = Submission::parse(dep).expect("deployment") else {
             panic!("not a workload")
         };

@@ -1065,15 +1065,21 @@ fn the_fleet_and_group_plan_read_kubeconfigs_within_the_limit_flags() {
 /// A Deployment with `replicas: 2147483647` (or a Job's parallelism) never finished.
 #[test]
 fn huge_workloads_are_bounded_and_say_so() {
-    for (kind, spec) in [
+    // (restart policies each kind's validation accepts)
+    for (kind, spec, restart) in [
         (
             "apps/v1\nkind: Deployment",
             "  replicas: 2147483647\n  selector: {matchLabels: {app: x}}\n",
+            "Always",
         ),
-        ("batch/v1\nkind: Job", "  parallelism: 2147483647\n"),
+        (
+            "batch/v1\nkind: Job",
+            "  parallelism: 2147483647\n",
+            "Never",
+        ),
     ] {
         let manifest = format!(
-            "apiVersion: {kind}\nmetadata: {{name: huge, namespace: default}}\nspec:\n{spec}  template:\n    metadata: {{labels: {{app: x}}}}\n    spec:\n      restartPolicy: Never\n      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 10m, memory: 16Mi}}}}}}]\n"
+            "apiVersion: {kind}\nmetadata: {{name: huge, namespace: default}}\nspec:\n{spec}  template:\n    metadata: {{labels: {{app: x}}}}\n    spec:\n      restartPolicy: {restart}\n      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 10m, memory: 16Mi}}}}}}]\n"
         );
         let pod = write("huge.yaml", manifest.as_bytes());
         let p = pod.display().to_string();

@@ -49,7 +49,7 @@ fn statefulset_replicas_charge_pods_quota_in_turn() {
         .expect("quota"),
     );
     let sts = Submission::parse(
-        "kind: StatefulSet\nmetadata: {name: pg, namespace: db}\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers: [{name: pg}]\n",
+        "kind: StatefulSet\nmetadata: {name: pg, namespace: db}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: pg}}\n  template:\n    metadata: {labels: {app: pg}}\n    spec:\n      containers: [{name: pg}]\n",
     )
     .expect("sts");
     let out = admit(&sts, "", &snap, &AdmitOptions::default());

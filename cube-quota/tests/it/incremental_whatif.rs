@@ -200,6 +200,7 @@ fn from_scratch(snapshot: &ClusterSnapshot, pods: &[Pod]) -> Vec<SchedulingOutco
                 node: Some(node),
                 message: String::new(),
                 victims: Vec::new(),
+                kubelet: None,
             });
             continue;
         }
@@ -211,12 +212,14 @@ fn from_scratch(snapshot: &ClusterSnapshot, pods: &[Pod]) -> Vec<SchedulingOutco
                 node: Some(node),
                 message,
                 victims: victims.into_iter().map(|v| v.pod).collect(),
+                kubelet: None,
             },
             None => SchedulingOutcome {
                 schedulable: false,
                 node: None,
                 message,
                 victims: Vec::new(),
+                kubelet: None,
             },
         });
     }

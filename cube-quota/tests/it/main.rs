@@ -11,6 +11,7 @@ mod plan_groups;
 mod plan_reports;
 mod plan_split;
 mod pod_requests_vectors;
+mod podfilters_whatif;
 mod preemption_victims;
 mod preemption_whatif;
 mod quota_usage_fixtures;

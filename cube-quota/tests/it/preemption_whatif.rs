@@ -47,7 +47,9 @@ kind: Deployment
 metadata: {name: train, namespace: team}
 spec:
   replicas: 3
+  selector: {matchLabels: {app: train}}
   template:
+    metadata: {labels: {app: train}}
     spec:
       containers:
         - name: main

@@ -106,7 +106,7 @@ fn alpha_gpu_quota_status_unknown() {
             .any(|k| k.as_str() == "requests.alpha.kubernetes.io/nvidia-gpu")
     );
     let deployment = Submission::parse(
-        "kind: Deployment\nmetadata: {name: tensorflow, namespace: test}\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: tf\n        resources: {limits: {cpu: '1', memory: 1Gi}}\n",
+        "kind: Deployment\nmetadata: {name: tensorflow, namespace: test}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: tf}}\n  template:\n    metadata: {labels: {app: tf}}\n    spec:\n      containers:\n      - name: tf\n        resources: {limits: {cpu: '1', memory: 1Gi}}\n",
     )
     .expect("deployment");
     // status synced by the controller: admitted, both replicas charged
@@ -223,7 +223,7 @@ fn failedcreate_quota_must_specify() {
     .expect("quota");
     snap.resource_quotas.push(q);
     let redis = Submission::parse(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: team-a-redis, namespace: team-a}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers: [{name: redis, image: redis:6}]\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: team-a-redis, namespace: team-a}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: redis}}\n  template:\n    metadata: {labels: {app: redis}}\n    spec:\n      containers: [{name: redis, image: redis:6}]\n",
     )
     .expect("deployment");
     let out = admit(&redis, "", &snap, &AdmitOptions::default());

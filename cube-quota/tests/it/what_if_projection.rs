@@ -49,7 +49,7 @@ fn dump((from, to): (&str, &str)) -> String {
             .to_owned(),
     );
     items.push(
-        r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"team-0"},"spec":{"replicas":2,"template":{"spec":{"containers":[{"image":"nginx:1.27","name":"web"}],"volumes":[{"name":"v","emptyDir":{}}]}}}}"#
+        r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"team-0"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"nginx:1.27","name":"web"}],"volumes":[{"name":"v","emptyDir":{}}]}}}}"#
             .to_owned(),
     );
     format!(
@@ -74,6 +74,7 @@ kind: Deployment
 metadata: {name: train, namespace: team-1}
 spec:
   replicas: 12
+  selector: {matchLabels: {app: exclusive}}
   template:
     metadata: {labels: {app: exclusive}}
     spec:

@@ -223,3 +223,45 @@ async fn cluster_fleet_places_a_task_with_reasons() {
     t2.abort();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Fresh-user report 2, G39: the bundled sample group goes with the sample snapshot (a pool of
+/// three nodes, no infinite overcommit, exit 0); a group whose placement selects no node of the
+/// snapshot is an error (exit 1), not "planned".
+#[test]
+fn the_bundled_samples_go_together_and_an_empty_pool_is_an_error() {
+    let run = |groups: &str| {
+        std::process::Command::new(crate::support::example("group_plan"))
+            .current_dir(crate::support::root())
+            .args([
+                groups,
+                "--snapshot",
+                "examples/data/snapshot-gpu-cluster.json",
+            ])
+            .output()
+            .expect("group_plan runs")
+    };
+    let o = run("examples/data/resource-groups.yaml");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("# pool cube.example/pool=gpu-training (3 nodes;"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("inf") && !out.contains("OVERCOMMITTED"),
+        "{out}"
+    );
+    let o = run("cube-model/examples-data/resource-groups.yaml");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: pool gpu=true,org=vision")
+            && err.contains("holds no node of the snapshot"),
+        "{err}"
+    );
+}

@@ -94,7 +94,7 @@ fn the_stored_pod_in_every_output_format() {
     // stored as `300m` and copied to the missing request by API defaulting
     std::fs::write(
         &path,
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: gpu-test}\nspec:\n  replicas: 3\n  template:\n    spec:\n      priorityClassName: inference-medium\n      containers:\n      - name: main\n        resources: {limits: {cpu: \"0.3\"}}\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: gpu-test}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      priorityClassName: inference-medium\n      containers:\n      - name: main\n        resources: {limits: {cpu: \"0.3\"}}\n",
     )
     .expect("deployment file");
     let path = path.to_str().expect("utf-8 path");
@@ -147,5 +147,104 @@ fn the_stored_pod_in_every_output_format() {
             format!("as {first}"),
         ],
         "{text}"
+    );
+}
+
+/// Fresh-user report 2: G14 (negative replicas are the server's 422, exit 1), G15 (several
+/// documents named, exit 2), G16 (identical replicas folded), G47 (a dump of Nodes only is an
+/// incomplete picture, exit 3, naming what was not checked).
+#[test]
+fn refusals_folds_and_incomplete_pictures() {
+    let dir = std::env::temp_dir().join(format!("cube-pod-admit-g-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write");
+        p.to_str().expect("utf-8 path").to_owned()
+    };
+    let sample = "examples/data/snapshot-gpu-cluster.json";
+    let neg = file(
+        "neg.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: neg, namespace: default}\nspec:\n  replicas: -5\n  selector: {matchLabels: {app: neg}}\n  template:\n    metadata: {labels: {app: neg}}\n    spec:\n      containers: [{name: c, image: x}]\n",
+    );
+    let out = pod_admit(&["--snapshot", sample, "--pod", &neg, "--output", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        v["message"],
+        "Deployment.apps \"neg\" is invalid: spec.replicas: Invalid value: -5: must be greater than or equal to 0"
+    );
+    let two = file(
+        "two.yaml",
+        "kind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n---\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c}]}\n",
+    );
+    let out = pod_admit(&["--snapshot", sample, "--pod", &two]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holds 2 YAML documents (Pod a, Pod b; separated by `---` at line 4)"),
+        "{err}"
+    );
+    assert!(!err.contains("from_str_multiple"), "{err}");
+    // 20 replicas no node fits: one block, then one folded line
+    let big = file(
+        "big.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big, namespace: default}\nspec:\n  replicas: 20\n  selector: {matchLabels: {app: big}}\n  template:\n    metadata: {labels: {app: big}}\n    spec:\n      containers: [{name: c, image: x, resources: {requests: {cpu: \"200\"}}}]\n",
+    );
+    let out = pod_admit(&["--snapshot", sample, "--pod", &big]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("\npod big-").count(), 1, "{text}");
+    assert!(text.contains("\nreplicas 2..20 (19 pods, big-"), "{text}");
+    // the sample's Nodes only
+    let all: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::support::root().join(sample)).expect("sample"),
+    )
+    .expect("sample json");
+    let nodes: Vec<serde_json::Value> = all["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|i| i["kind"] == "Node")
+        .cloned()
+        .collect();
+    let nodes_only = file(
+        "nodes.json",
+        &serde_json::json!({"apiVersion": "v1", "kind": "List", "items": nodes}).to_string(),
+    );
+    let small = file(
+        "small.yaml",
+        "kind: Pod\nmetadata: {name: s, namespace: default}\nspec: {containers: [{name: c, image: x}]}\n",
+    );
+    let out = pod_admit(&[
+        "--snapshot",
+        &nodes_only,
+        "--pod",
+        &small,
+        "--output",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let not_checked = v["notChecked"].to_string();
+    for kind in ["Pod:", "Namespace:", "ResourceQuota:"] {
+        assert!(not_checked.contains(kind), "{kind} in {not_checked}");
+    }
+    assert!(
+        v["incomplete"]
+            .as_str()
+            .is_some_and(|m| m.contains("kubectl get pods,namespaces"))
+    );
+    // the whole sample: complete, exit 0
+    let out = pod_admit(&["--snapshot", sample, "--pod", &small]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
     );
 }
