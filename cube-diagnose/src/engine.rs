@@ -609,6 +609,7 @@ mod tests {
             "admission-webhook-unreachable",
             "admission-webhook-denied",
             "apiservice-unavailable",
+            "api-resource-missing",
             "etcd-space-exceeded",
             "etcd-unhealthy",
             "apiserver-kubelet-unreachable",

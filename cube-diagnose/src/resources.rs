@@ -42,6 +42,38 @@ pub fn is_gpu_resource(name: &str) -> bool {
         || cube_model::gpu::gpu_resource_vendor(n).is_some()
 }
 
+/// True when `res`, which the node (or every node) does not advertise, qualifies a device the
+/// same pod also asks for instead of counting devices: a GPU share attribute
+/// ([`cube_model::ResourceName::is_gpu_share_attribute`]: HAMi's `nvidia.com/gpumem`,
+/// `gpucores`, ...) or, as the HAMi chart lets every name be renamed (Project-HAMi/HAMi
+/// charts/hami/values.yaml `resourceMem`, `resourceCores`, ...) and Volcano's vGPU uses its own
+/// (`volcano.sh/vgpu-memory`, `volcano.sh/vgpu-cores`), an extended resource that is not itself a
+/// device name while another name of the same domain the pod asks for is advertised
+/// (`advertised`). A scheduler extender manages such names (`managedResources` with
+/// `ignoredByScheduler: true`) and the kubelet drops requests of extended resources missing from
+/// the node at admission (kubernetes/kubernetes pkg/kubelet/lifecycle/predicate.go
+/// `removeMissingExtendedResources`: "cluster-level resources"), so they are never node capacity
+/// to compare with.
+pub fn is_device_attribute<'a>(
+    res: &str,
+    pod_asks: impl IntoIterator<Item = &'a str>,
+    advertised: impl Fn(&str) -> bool,
+) -> bool {
+    let rn = cube_model::ResourceName::from(res);
+    if rn.is_gpu_share_attribute() {
+        return true;
+    }
+    if is_native(res) || rn.is_gpu() || cube_model::gpu::gpu_resource_vendor(res).is_some() {
+        return false;
+    }
+    let Some((domain, _)) = res.split_once('/') else {
+        return false;
+    };
+    pod_asks.into_iter().any(|other| {
+        other != res && other.split_once('/').is_some_and(|(d, _)| d == domain) && advertised(other)
+    })
+}
+
 /// A quota key reduced to the resource it constrains (`requests.nvidia.com/gpu` ->
 /// `nvidia.com/gpu`, `limits.memory` -> `memory`, `nvidia.com/gpu` -> `nvidia.com/gpu`).
 pub fn quota_key_resource(key: &str) -> &str {

@@ -95,6 +95,21 @@ const GPU_SHARE_ATTRIBUTE_NAMES: &[&str] = &[
     names::HAMI_GPU_CORES,
     names::TENCENT_VCUDA_CORE,
     names::TENCENT_VCUDA_MEMORY,
+    // The other per-device attributes of the HAMi chart's defaults (Project-HAMi/HAMi
+    // charts/hami/values.yaml resourcePriority, mluResourceMem/Cores, hcuResourceMem/Cores,
+    // metaxResourceCore/Mem, enflameResourceNameGCUMemory/Core, kunlunResourceVMemoryName):
+    // the hami-scheduler extender manages them (`managedResources`, `ignoredByScheduler: true`)
+    // and no node advertises them.
+    "nvidia.com/priority",
+    "cambricon.com/mlu.smlu.vmemory",
+    "cambricon.com/mlu.smlu.vcore",
+    "hygon.com/hcumem",
+    "hygon.com/hcucores",
+    "metax-tech.com/vcore",
+    "metax-tech.com/vmemory",
+    "enflame.com/gcu-memory",
+    "enflame.com/gcu-core",
+    "kunlunxin.com/vxpu-memory",
 ];
 
 /// Standard (non-prefixed) names valid in a ResourceQuota's `hard` (upstream
@@ -299,8 +314,9 @@ impl ResourceName {
                 .is_some_and(|p| !p.is_empty())
     }
 
-    /// True for HAMi's GPU-slice attributes (`nvidia.com/gpumem`, `nvidia.com/gpumem-percentage`,
-    /// `nvidia.com/gpucores`).
+    /// True for GPU-slice attributes that count no devices: HAMi's (`nvidia.com/gpumem`,
+    /// `nvidia.com/gpumem-percentage`, `nvidia.com/gpucores`, `nvidia.com/priority` and the other
+    /// vendors' memory/core names of its chart defaults) and Tencent gpu-manager's `vcuda-*`.
     pub fn is_gpu_share_attribute(&self) -> bool {
         GPU_SHARE_ATTRIBUTE_NAMES.contains(&self.as_str())
     }

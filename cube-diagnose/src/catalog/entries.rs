@@ -3803,6 +3803,43 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config")
         .says("the server URL has an invalid port {port}", "fix the server URL in the kubeconfig")
         .samples(&[("port", ":x")]),
+    // A NotFound whose missing thing is the resource TYPE or the namespace a request writes
+    // into: the request did nothing (not "the object does not exist"). The API server's 404 for
+    // an unserved resource (staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go
+    // NewGenericServerResponse: `the server could not find the requested resource (%s %s)`, verb
+    // and `<plural>.<group>`, with the name after it for a get of one object), kubectl's mapper
+    // (apimachinery pkg/api/meta/errors.go NoKindMatchError `no matches for kind %q in version
+    // %q`, NoResourceMatchError `no matches for %v`; kubectl pkg/cmd/get `the server doesn't have
+    // a resource type %q`), and the namespace lifecycle admission plugin's 404 for a create into a
+    // namespace that does not exist (staging/src/k8s.io/apiserver/pkg/admission/plugin/
+    // namespace/lifecycle/admission.go, `namespaces "%s" not found`, under kubectl's `error when
+    // creating %q: %v`, staging/src/k8s.io/kubectl/pkg/cmd/create/create.go and apply.go).
+    // Entries concluding other rules for one group (priority.*, karmada.*) take the line
+    // (classify: generic_not_served).
+    Entry::new("kubectl.resource-not-served", F::Client,
+        "the server could not find the requested resource ({verb:w} {resource})",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go (NewGenericServerResponse 404)", "v1.8+")
+        .to(K::Known, "api-resource-missing", Error).group("not-served")
+        .says("the API server does not serve {resource}: its CustomResourceDefinition (or the API group/version) is not installed there, or the kubeconfig points at another cluster than the one that has it; the {verb} did nothing", "`kubectl api-resources | grep <group>` with the same kubeconfig: install the component that defines the resource (its CRDs / chart), or use the kubeconfig (context) of the cluster that serves it")
+        .samples(&[("verb", "post"), ("resource", "localqueues.kueue.x-k8s.io")]),
+    Entry::new("kubectl.resource-type-unknown", F::Client,
+        "the server doesn't have a resource type {resource:w}",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (resource builder, NoResourceMatchError)", "v1.8+")
+        .to(K::Known, "api-resource-missing", Error).group("not-served")
+        .says("the API server has no resource type {resource}: its CustomResourceDefinition (or the API group) is not installed there, or the kubeconfig points at another cluster", "`kubectl api-resources` with the same kubeconfig: install the component that defines it, or use the kubeconfig (context) of the cluster that serves it")
+        .samples(&[("resource", "\"localqueues\"")]),
+    Entry::new("kubectl.kind-not-served", F::Client,
+        "no matches for kind \"{kind:w}\" in version \"{version:w}\"",
+        K8S, "staging/src/k8s.io/apimachinery/pkg/api/meta/errors.go (NoKindMatchError)", "v1.8+")
+        .to(K::Known, "api-resource-missing", Error).group("not-served")
+        .says("the API server does not serve kind {kind} in {version}: the CustomResourceDefinition is not installed, the version is not served (removed or not yet enabled), or the kubeconfig points at another cluster; nothing was created", "`kubectl api-versions` / `kubectl api-resources` with the same kubeconfig: install the CRDs of the component, use an apiVersion the server serves, or switch to the cluster's kubeconfig")
+        .samples(&[("kind", "LocalQueue"), ("version", "kueue.x-k8s.io/v1beta1")]),
+    Entry::new("kubectl.create-namespace-missing", F::Client,
+        "error when creating {file:w}: namespaces {namespace:w} not found",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/create/create.go (`error when creating %q: %v`) + apiserver admission/plugin/namespace/lifecycle", "v1.8+")
+        .to(K::Known, "api-resource-missing", Error).group("namespace-missing")
+        .says("nothing was created from {file}: the namespace {namespace} it creates into does not exist", "create the namespace first (`kubectl create namespace <name>`, or put the Namespace object first in the manifest), or fix metadata.namespace / -n")
+        .samples(&[("file", "\"job.yaml\""), ("namespace", "\"ml-team\"")]),
     Entry::new("kubectl.not-found", F::Client,
         "Error from server (NotFound): {what}",
         K8S, KUBECTL_HELPERS, "v1.8+")

@@ -18,6 +18,25 @@ pub(crate) fn refine(
     whole: &Whole,
     d: &mut BTreeMap<String, String>,
 ) -> SignalKind {
+    if matches!(
+        kind,
+        SignalKind::Refused | SignalKind::Timeout | SignalKind::NoRoute
+    ) && kubelet_healthz(l)
+    {
+        // kubeadm's kubelet-check polls the local kubelet's healthz, not the API server
+        // (cmd/kubeadm/app/util/apiclient/wait.go WaitForKubelet: `http://localhost:10248/healthz`
+        // through v1.30, `http://<healthzBindAddress>:<healthzPort>/healthz`, 127.0.0.1 by
+        // default, from v1.31; `[kubelet-check] The HTTP call equal to 'curl -sSL %s' failed with
+        // error: %v.` through v1.29, `The HTTP call equal to 'curl -sSL %s' returned error: %v`
+        // after): the kubelet is not running or not healthy on this machine
+        let how = match kind {
+            SignalKind::Refused => "refused",
+            SignalKind::Timeout => "timed out",
+            _ => "unreachable",
+        };
+        d.insert("healthz".to_owned(), how.to_owned());
+        return SignalKind::KubeletUnhealthy;
+    }
     match kind {
         SignalKind::JoinTokenUnknown => {
             let wording = if m.entry.id == "kubeadm.token.jws-missing-legacy" {
@@ -93,6 +112,18 @@ pub(crate) fn refine(
     }
 }
 
+/// True when the line's failing call is the kubelet's own health endpoint on this machine
+/// (`http://localhost:10248/healthz`, `http://127.0.0.1:10248/healthz`, `[::1]:10248`, or
+/// kubeadm's `curl -sSL http://...:10248/healthz` wording): kubelet port 10248 is the default
+/// `healthzPort` (kubernetes/kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go,
+/// `ports.KubeletHealthzPort`).
+pub(crate) fn kubelet_healthz(l: &str) -> bool {
+    ["localhost:10248", "127.0.0.1:10248", "[::1]:10248"]
+        .iter()
+        .any(|h| l.contains(h))
+        || (l.contains("The HTTP call equal to 'curl -sSL http") && l.contains("/healthz'"))
+}
+
 /// `host:port` of the first `https://` URL in the line.
 pub(crate) fn url_host(l: &str) -> String {
     l.find("https://")
@@ -129,6 +160,62 @@ mod tests {
             &format!("keys \"sha256:{c}\""),
         );
         assert_eq!(kinds(&text2), vec![K::JoinCaPinMismatch]);
+    }
+
+    /// kubeadm's kubelet-check on the local kubelet's healthz, every version's wording: the
+    /// kubelet is not healthy, never an API server that cannot be reached.
+    #[test]
+    fn kubelet_healthz_is_the_kubelet_not_the_api_server() {
+        for (line, how) in [
+            // v1.8-v1.29 (cmd/kubeadm/app/util/apiclient/wait.go)
+            (
+                "[kubelet-check] The HTTP call equal to 'curl -sSL http://localhost:10248/healthz' failed with error: Get \"http://localhost:10248/healthz\": dial tcp 127.0.0.1:10248: connect: connection refused.",
+                "refused",
+            ),
+            (
+                "[kubelet-check] The HTTP call equal to 'curl -sSL http://localhost:10248/healthz' failed with error: Get http://localhost:10248/healthz: dial tcp [::1]:10248: connect: connection refused.",
+                "refused",
+            ),
+            // v1.30
+            (
+                "error execution phase kubelet-start: The HTTP call equal to 'curl -sSL http://localhost:10248/healthz' returned error: Get \"http://localhost:10248/healthz\": context deadline exceeded",
+                "timed out",
+            ),
+            // v1.31+ (healthzBindAddress)
+            (
+                "error execution phase kubelet-start: The HTTP call equal to 'curl -sSL http://127.0.0.1:10248/healthz' returned error: Get \"http://127.0.0.1:10248/healthz\": context deadline exceeded",
+                "timed out",
+            ),
+            (
+                "error execution phase wait-control-plane: The HTTP call equal to 'curl -sSL http://127.0.0.1:10248/healthz' returned error: Get \"http://127.0.0.1:10248/healthz\": dial tcp 127.0.0.1:10248: connect: connection refused",
+                "refused",
+            ),
+        ] {
+            let text = format!(
+                "kubeadm join 10.0.0.5:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:{}\n[kubelet-start] Starting the kubelet\n{line}\n",
+                "a".repeat(64)
+            );
+            let s = classify("t", &text);
+            assert!(
+                !s.iter()
+                    .any(|s| matches!(s.kind, K::Refused | K::Timeout | K::NoRoute)),
+                "{line}: {s:#?}"
+            );
+            let k = s
+                .iter()
+                .find(|s| s.kind == K::KubeletUnhealthy)
+                .unwrap_or_else(|| panic!("{line}: {s:#?}"));
+            if !k.detail("healthz").is_empty() {
+                assert_eq!(k.detail("healthz"), how, "{line}");
+            }
+        }
+        // the API server's own port on loopback stays an API-server failure
+        assert_eq!(
+            kinds(
+                "error execution phase preflight: couldn't validate the identity of the API Server: Get \"https://127.0.0.1:6443/api\": dial tcp 127.0.0.1:6443: connect: connection refused"
+            ),
+            vec![K::Refused]
+        );
     }
 
     #[test]

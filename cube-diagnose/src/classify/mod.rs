@@ -1023,6 +1023,7 @@ fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
         }
     }
     server_proxy_dial(l, &mut hits);
+    generic_not_served(&mut hits);
     let mut recognised = !matches.is_empty();
     // `kubectl get apiservices` rows pad their columns with runs of spaces: an unavailable
     // APIService (`False (MissingEndpoints)`) is read from the row with single spaces
@@ -1101,6 +1102,26 @@ fn server_proxy_dial(l: &str, hits: &mut Vec<Hit>) {
     );
     if !hits.contains(&hit) {
         hits.push(hit);
+    }
+}
+
+/// The generic "resource type not served" entries (`kubectl.resource-not-served`, ...,
+/// concluding `api-resource-missing`) give way on a line to an entry that concludes another
+/// rule for the same fact about one group (PriorityClass's `priority.api-not-served*`,
+/// Karmada's API asked of the wrong cluster): one finding a line, the specific one.
+fn generic_not_served(hits: &mut Vec<Hit>) {
+    let rule_of = |h: &Hit| {
+        h.1.get("entry")
+            .and_then(|e| crate::catalog::entry(e))
+            .map_or("", |e| e.rule)
+    };
+    let generic = |h: &Hit| rule_of(h) == "api-resource-missing";
+    if hits.iter().any(generic)
+        && hits
+            .iter()
+            .any(|h| !generic(h) && !rule_of(h).is_empty() && h.0 != SignalKind::NotFound)
+    {
+        hits.retain(|h| !generic(h));
     }
 }
 

@@ -222,6 +222,19 @@ fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
         .collect()
 }
 
+declare_rule!(
+    ApiResourceMissing,
+    "api-resource-missing",
+    Import,
+    Error,
+    "A request answered NotFound because what it needs does not exist, not the object asked for: the resource type is not served (`the server could not find the requested resource (get|post <plural>.<group>)`, `no matches for kind \"X\" in version \"g/v\"`, `the server doesn't have a resource type \"x\"`: a CustomResourceDefinition not installed such as Kueue's or Volcano's, an API version not served, or a kubeconfig naming another cluster than the one that has it), or the namespace a manifest creates into is missing (`error when creating \"x.yaml\": namespaces \"ns\" not found`). The request did nothing. A plain `Error from server (NotFound): pods \"x\" not found` of a get is no finding.",
+    check_not_served
+);
+
+fn check_not_served(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, ApiResourceMissing::ID)
+}
+
 fn check_apiservice(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, ApiServiceUnavailable::ID);
     for f in &mut out {
@@ -422,6 +435,48 @@ fn check_provisioning(ctx: &Context<'_>) -> Vec<Finding> {
 mod tests {
     use crate::Severity;
     use crate::rules::testutil::run_log;
+
+    /// A NotFound for a resource type or for the namespace a create writes into is a failed
+    /// request (every wording of the fact); a NotFound of a get is no finding; PriorityClass's
+    /// own entry keeps its line.
+    #[test]
+    fn resource_type_or_namespace_not_found_is_a_failure() {
+        for line in [
+            "Error from server (NotFound): error when creating \"queue.yaml\": the server could not find the requested resource (post localqueues.kueue.x-k8s.io)",
+            "Error from server (NotFound): the server could not find the requested resource (get clusters.cluster.karmada.io)",
+            "Error from server (NotFound): the server could not find the requested resource (get queues.scheduling.volcano.sh default)",
+            "error: unable to recognize \"queue.yaml\": no matches for kind \"LocalQueue\" in version \"kueue.x-k8s.io/v1beta1\"",
+            "error: resource mapping not found for name: \"team-a\" namespace: \"\" from \"cq.yaml\": no matches for kind \"ClusterQueue\" in version \"kueue.x-k8s.io/v1beta1\"",
+            "error: the server doesn't have a resource type \"vcjob\"",
+            "Error from server (NotFound): error when creating \"job.yaml\": namespaces \"ml-team\" not found",
+        ] {
+            let f = run_log("api-resource-missing", line);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            assert_eq!(f[0].severity, Severity::Error, "{line}");
+        }
+        let f = run_log(
+            "api-resource-missing",
+            "Error from server (NotFound): error when creating \"job.yaml\": namespaces \"ml-team\" not found",
+        );
+        assert!(f[0].message.contains("ml-team"), "{f:#?}");
+        let f = run_log(
+            "api-resource-missing",
+            "Error from server (NotFound): the server could not find the requested resource (post localqueues.kueue.x-k8s.io)",
+        );
+        assert!(
+            f[0].message
+                .contains("does not serve localqueues.kueue.x-k8s.io:"),
+            "{f:#?}"
+        );
+        assert!(
+            run_log(
+                "api-resource-missing",
+                "Error from server (NotFound): pods \"web-0\" not found"
+            )
+            .is_empty()
+        );
+        assert!(run_log("api-resource-missing", "Error from server (NotFound): error when creating \"pc.yaml\": the server could not find the requested resource (post priorityclasses.scheduling.k8s.io)").is_empty());
+    }
 
     /// Karmada's aggregated APIs get Karmada's remedy, the component named: the Cluster API
     /// (a join fails: an error), karmada-search (a warning); metrics-server keeps the generic one.

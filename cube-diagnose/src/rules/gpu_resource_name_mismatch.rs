@@ -116,7 +116,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .filter(|n| is_gpu_resource(n)),
             );
         }
-        for n in names {
+        for n in names.clone() {
+            // a per-device attribute of a device the pod asks for (HAMi nvidia.com/gpumem next
+            // to nvidia.com/gpu): managed by the scheduler extender, never advertised
+            if crate::resources::is_device_attribute(n, names.iter().copied(), |o| {
+                advertised.contains(o)
+            }) {
+                continue;
+            }
             unknown(
                 pod_subject(p),
                 "spec.containers[].resources".into(),
@@ -263,6 +270,34 @@ mod tests {
         assert!(run_rule("gpu-resource-name-mismatch", &case("v1.7.5")).is_empty());
         assert!(run_rule("gpu-not-advertised", &case("v1.7.5")).is_empty());
         assert!(!run_rule("gpu-resource-name-mismatch", &case("v1.11.2")).is_empty());
+    }
+
+    /// HAMi's per-vGPU attributes (default and chart-renamed names) qualify the GPU the pod asks
+    /// for: no node advertises them, which is no mismatch; an unadvertised device name still is.
+    #[test]
+    fn hami_attributes_next_to_an_advertised_gpu_are_no_mismatch() {
+        let case = |limits: &str| {
+            format!(
+                r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"n","annotations":{{"hami.io/node-handshake":"Reported"}}}},"status":{{"allocatable":{{"nvidia.com/gpu":"20"}}}}}},
+                {{"kind":"Pod","metadata":{{"name":"p","namespace":"a"}},"spec":{{"nodeName":"n","schedulerName":"hami-scheduler","containers":[{{"name":"c","image":"x","resources":{{"limits":{{{limits}}}}}}}]}},"status":{{"phase":"Running"}}}}]}}"#
+            )
+        };
+        for limits in [
+            r#""nvidia.com/gpu":"1","nvidia.com/gpumem":"3000","nvidia.com/gpucores":"30""#,
+            r#""nvidia.com/gpu":"1","nvidia.com/gpumem-percentage":"50""#,
+            r#""nvidia.com/gpu":"1","nvidia.com/gpu-memory":"3000""#,
+        ] {
+            let f = run_rule("gpu-resource-name-mismatch", &case(limits));
+            assert!(f.is_empty(), "{limits}: {f:#?}");
+        }
+        let f = run_rule(
+            "gpu-resource-name-mismatch",
+            &case(r#""amd.com/gpu":"1","nvidia.com/gpumem":"3000""#),
+        );
+        assert!(
+            f.iter().any(|f| f.message.contains("uses amd.com/gpu")),
+            "{f:#?}"
+        );
     }
 
     #[test]

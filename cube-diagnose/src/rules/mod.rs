@@ -145,6 +145,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(backends::AdmissionWebhookUnreachable),
         Box::new(backends::AdmissionWebhookDenied),
         Box::new(backends::ApiServiceUnavailable),
+        Box::new(backends::ApiResourceMissing),
         Box::new(backends::EtcdSpaceExceeded),
         Box::new(backends::EtcdUnhealthy),
         Box::new(backends::ApiserverKubeletUnreachable),

@@ -214,12 +214,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         };
         out.push(f.with_remedy(remedy));
     }
-    for s in signals(ctx, &[SignalKind::KubeletUnhealthy]).take(1) {
+    // the first kubelet-check failure that says how the health endpoint failed, else the first
+    let unhealthy: Vec<_> = signals(ctx, &[SignalKind::KubeletUnhealthy]).collect();
+    if let Some(s) = unhealthy
+        .iter()
+        .find(|s| !s.detail("healthz").is_empty())
+        .or_else(|| unhealthy.first())
+    {
+        let how = match s.detail("healthz") {
+            "" if s.text.contains("connection refused") => "refused",
+            "" if s.text.contains("not healthy after")
+                || s.text.contains("deadline exceeded")
+                || s.text.contains("Timeout") =>
+            {
+                "timed out"
+            }
+            "" => "failed",
+            h => h,
+        };
         let f = Finding::new(
             NodeNotReady::ID,
             Severity::Warning,
             signal_subject(s),
-            "the joining node's kubelet is not running or healthy (kubelet-check: healthz on :10248 refused); the join cannot complete",
+            format!("the joining node's kubelet is not running or healthy (kubelet-check: its healthz on :10248 {how}); the join cannot complete"),
         )
         .with_evidence(s.evidence())
         .with_remedy("read `journalctl -xeu kubelet` on the joining node; a common cause is a cgroup driver mismatch between the kubelet and the container runtime");

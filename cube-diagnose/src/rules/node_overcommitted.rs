@@ -71,7 +71,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             let have = alloc.get(res.as_str());
             let over = match have {
                 Some(h) => want > h,
-                None => true,
+                // a per-device attribute (HAMi nvidia.com/gpumem, ...) next to a device the
+                // node advertises: the scheduler extender counts it, the kubelet ignores it
+                None => !live.iter().any(|&i| {
+                    let asks = ctx.pod_requests(i);
+                    asks.get(res.as_str()).is_some_and(|q| !q.is_zero())
+                        && crate::resources::is_device_attribute(
+                            res.as_str(),
+                            asks.names().map(|n| n.as_str()),
+                            |o| alloc.get(o).is_some_and(|q| !q.is_zero()),
+                        )
+                }),
             };
             if !over {
                 continue;
@@ -185,6 +195,54 @@ mod tests {
     fn over_and_within() {
         assert_eq!(run_rule("node-overcommitted", &s("6")).len(), 1);
         assert!(run_rule("node-overcommitted", &s("4")).is_empty());
+    }
+
+    fn shared(node_res: &str, pod_res: &str) -> String {
+        format!(
+            r#"{{"kind":"List","items":[{{"kind":"Node","metadata":{{"name":"g"}},"status":{{"allocatable":{{"cpu":"8"{node_res}}}}}}},
+         {{"kind":"Pod","metadata":{{"name":"a","namespace":"x"}},"spec":{{"nodeName":"g","schedulerName":"hami-scheduler","containers":[{{"name":"c","resources":{{"limits":{{{pod_res}}}}}}}]}}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn per_device_attributes_are_no_overcommit() {
+        // HAMi's default names, and names renamed in its chart (resourceMem, resourceCores)
+        for pod in [
+            r#""nvidia.com/gpu":"1","nvidia.com/gpumem":"3000","nvidia.com/gpucores":"30""#,
+            r#""nvidia.com/gpu":"1","nvidia.com/gpumem-percentage":"50""#,
+            r#""nvidia.com/gpu":"1","nvidia.com/vgpu-mem":"3000","nvidia.com/vgpu-core":"30""#,
+        ] {
+            let f = run_rule(
+                "node-overcommitted",
+                &shared(r#","nvidia.com/gpu":"20""#, pod),
+            );
+            assert!(f.is_empty(), "{pod}: {f:#?}");
+        }
+        // the device itself missing from the node still fires, attributes or not
+        let f = run_rule(
+            "node-overcommitted",
+            &shared("", r#""nvidia.com/gpu":"1","nvidia.com/gpumem":"3000""#),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("1 nvidia.com/gpu,"),
+            "{}",
+            f[0].message
+        );
+        // a device count above allocatable still fires next to its attributes
+        let f = run_rule(
+            "node-overcommitted",
+            &shared(
+                r#","nvidia.com/gpu":"1""#,
+                r#""nvidia.com/gpu":"2","nvidia.com/gpumem":"3000""#,
+            ),
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("but it allocates 1"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]
