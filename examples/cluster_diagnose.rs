@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 use clap::{Parser, ValueEnum};
-use cube_cluster::kubeconfig::{Kubeconfig, SelectOptions};
+use cube_cluster::kubeconfig::Kubeconfig;
 use cube_cluster::snapshot::{CollectOptions, collect_snapshot};
 use cube_diagnose::render::{SarifOptions, to_junit, to_sarif_with, to_table};
 use cube_diagnose::{Config, Context, Engine, GroupSpec, Inputs};
@@ -66,6 +66,12 @@ struct Args {
     /// Engine configuration (JSON or YAML: disabled, severities, thresholds, gpuLabels).
     #[arg(long)]
     config: Option<PathBuf>,
+    /// `--allow-exec` and `--allow-file-refs` for the kubeconfig(s), as in every program that
+    /// reads kubeconfigs: exec credential plugins (EKS, GKE, OIDC) run only with
+    /// `--allow-exec`, and files the kubeconfig names outside its own directory are read only
+    /// with `--allow-file-refs`.
+    #[command(flatten)]
+    trust: cube_examples::KubeconfigTrust,
     /// Limits on input size and work.
     #[command(flatten)]
     limits: cube_examples::LimitArgs,
@@ -89,7 +95,7 @@ fn run(args: Args) -> Result<u8> {
     inputs.snapshot.set_limits(limits.clone());
     let mut imports = Vec::new();
     if let Some(kc) = &args.kubeconfig {
-        let (report, live) = collect_live(kc, args.context.as_deref(), &limits)?;
+        let (report, live) = collect_live(kc, args.context.as_deref(), &args.trust, &limits)?;
         if let Some(mut live) = live {
             live.set_limits(limits.clone());
             inputs.snapshot = live;
@@ -109,6 +115,7 @@ fn run(args: Args) -> Result<u8> {
         &mut std::io::stdin().lock(),
         &mut inputs,
         &mut imports,
+        &args.trust,
         &limits,
     );
     let input_problems = inputs.input_problems();
@@ -187,6 +194,7 @@ fn read_inputs(
     stdin: &mut dyn std::io::Read,
     inputs: &mut Inputs,
     imports: &mut Vec<ImportReport>,
+    trust: &cube_examples::KubeconfigTrust,
     limits: &cube_model::Limits,
 ) {
     let mut stdin_read = false;
@@ -253,7 +261,7 @@ fn read_inputs(
         }
         if let Some(parsed) = read_kubeconfig(&text, origin, limits) {
             let parsed = parsed.with_context(|| format!("{name} is not a readable kubeconfig"));
-            match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None, limits)) {
+            match parsed.and_then(|cfg| kubeconfig_report(&name, &cfg, None, trust, limits)) {
                 Ok(r) => {
                     inputs
                         .locations
@@ -435,10 +443,13 @@ fn kubeconfig_report(
     name: &str,
     cfg: &Kubeconfig,
     context: Option<&str>,
+    trust: &cube_examples::KubeconfigTrust,
     limits: &cube_model::Limits,
 ) -> Result<ImportReport> {
     let mut opts = cube_cluster::import::ImportOptions::new();
     opts.context = context.map(str::to_owned);
+    opts.plugins = trust.plugins();
+    opts.file_references = trust.file_references();
     opts.offline = true;
     opts.max_referenced_file_bytes = Some(limits.max_referenced_file_bytes);
     let import = cube_cluster::import::import_offline(cfg, name, &opts)
@@ -463,17 +474,27 @@ fn kubeconfig_report(
 fn collect_live(
     path: &std::path::Path,
     context: Option<&str>,
+    trust: &cube_examples::KubeconfigTrust,
     limits: &cube_model::Limits,
 ) -> Result<(ImportReport, Option<ClusterSnapshot>)> {
     let text = cube_examples::read_kubeconfig_text(path, limits)?;
     // the same checks as cluster_import (an empty file, a document that is not a kubeconfig:
     // bad input, exit 2)
     let cfg = Kubeconfig::from_yaml_strict_with(&text, Some(path), limits)?;
-    let mut report = kubeconfig_report(&path.display().to_string(), &cfg, context, limits)?;
-    let mut opts = SelectOptions::new().limits(limits);
-    if let Some(c) = context {
-        opts = opts.context(c);
+    let opts = trust.select_options(context, limits);
+    if let Some(c) = context
+        && cfg.context(c).is_none()
+    {
+        anyhow::bail!("{}: context {c:?} does not exist", path.display());
     }
+    // no current-context, a refused file reference: bad input (exit 2) as in every program,
+    // before any request (never "nothing could be read", exit 3)
+    if let Some(why) =
+        cube_examples::unusable_kubeconfig(&path.display().to_string(), &cfg.check(&opts))
+    {
+        anyhow::bail!("{why}");
+    }
+    let mut report = kubeconfig_report(&path.display().to_string(), &cfg, context, trust, limits)?;
     let selection = match cfg.select(&opts) {
         Ok(s) => s,
         Err(e) => {
@@ -491,10 +512,25 @@ fn collect_live(
         .build()?;
     // kube's client needs a runtime context to be built
     let _guard = rt.enter();
-    let client = cube_cluster::client::build_client(
+    // an exec plugin runs here (only with --allow-exec), within the request timeout; one that
+    // gives no credential is `exec-plugin-failed` with its redacted stderr, nothing is read
+    let client = match cube_cluster::client::build_client(
         &selection,
         &cube_cluster::client::ClientOptions::with_timeout(limits.request_timeout),
-    )?;
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            let class = cube_cluster::classify::classify_build_error(&e);
+            report.connection.class = class.connection_class();
+            report.connection.message = class.hint();
+            cube_examples::eprint_line(&format!(
+                "  no client for {}: {}",
+                selection.cluster_name, report.connection.message
+            ));
+            let snap = nothing_read(&report.connection.message);
+            return Ok((report, Some(snap)));
+        }
+    };
     cube_examples::eprint_line(&format!(
         "collecting a live snapshot from {} ({})",
         selection.cluster_name, selection.server
@@ -645,6 +681,7 @@ mod tests {
             &mut stdin,
             &mut inputs,
             &mut imports,
+            &cube_examples::KubeconfigTrust::default(),
             &cube_model::Limits::default(),
         );
         assert_eq!(inputs.logs.len(), 1);

@@ -43,7 +43,6 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{Parser, ValueEnum};
 use cube_cluster::fleet::{FleetOptions, FleetProgress, probe_fleet};
-use cube_cluster::kubeconfig::PluginPolicy;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Output {
@@ -67,9 +66,11 @@ struct Args {
     /// Node label whose value names the node pool.
     #[arg(long, default_value = cube_cluster::fleet::DEFAULT_POOL_LABEL)]
     pool_label: String,
-    /// Run exec credential plugins named by the kubeconfigs.
-    #[arg(long)]
-    allow_exec: bool,
+    /// `--allow-exec` and `--allow-file-refs` for the registry's kubeconfigs, as in every
+    /// program that reads kubeconfigs (a refused file reference makes that cluster
+    /// `config-invalid`).
+    #[command(flatten)]
+    trust: cube_examples::KubeconfigTrust,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
     output: Output,
@@ -260,11 +261,8 @@ fn run(args: &Args) -> anyhow::Result<Exit> {
         concurrency: usize::from(args.concurrency.max(1)),
         timeout: Duration::from_secs_f64(args.timeout),
         pool_label: args.pool_label.clone(),
-        plugins: if args.allow_exec {
-            PluginPolicy::Allow
-        } else {
-            PluginPolicy::Refuse
-        },
+        plugins: args.trust.plugins(),
+        file_references: args.trust.file_references(),
         base_dir: cube_examples::registry_dir(&args.registry),
         ..FleetOptions::from_limits(&limits)
     };

@@ -36,7 +36,7 @@ use clap::{Parser, ValueEnum};
 use cube_cluster::client::ClientOptions;
 use cube_cluster::connect::Outcome;
 use cube_cluster::import::{ClusterImport, ImportError, ImportOptions};
-use cube_cluster::kubeconfig::{FileReferencePolicy, Kubeconfig, PluginPolicy, Problem, Severity};
+use cube_cluster::kubeconfig::{Kubeconfig, Problem, Severity};
 use cube_cluster::manifests::ManifestOptions;
 use cube_cluster::profiles::Profile;
 use cube_cluster::registry::{ApplyAction, ClusterUpdate, LabelChange, RegistryFile, TaintChange};
@@ -72,14 +72,9 @@ struct Args {
     /// Validate the file only; open no connection.
     #[arg(long)]
     offline: bool,
-    /// Allow exec/auth-provider plugins to run.
-    #[arg(long)]
-    allow_exec: bool,
-    /// Read the files the kubeconfig names (CA, client certificate and key, tokenFile) wherever
-    /// they are; without it only files inside the kubeconfig's own directory are read (a
-    /// tokenFile's content is sent to the server as a bearer token).
-    #[arg(long)]
-    allow_file_refs: bool,
+    /// `--allow-exec` and `--allow-file-refs`, as in every program that reads kubeconfigs.
+    #[command(flatten)]
+    trust: cube_examples::KubeconfigTrust,
     /// Per-request timeout in seconds (1 to 31536000).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     timeout_secs: u64,
@@ -210,7 +205,12 @@ fn main() -> ExitCode {
                 cube_examples::eprint_line(&format!("error: {e}"));
                 return ExitCode::from(1);
             }
-            if report.importable() {
+            if let Some(why) = unusable(&report) {
+                // the same answer as every other program for a kubeconfig that cannot be
+                // used as given (no current-context, a refused file reference): bad input
+                cube_examples::eprint_line(&format!("error: {why}"));
+                ExitCode::from(cube_examples::exit::BAD_INPUT)
+            } else if report.importable() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
@@ -225,6 +225,18 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Why the imported kubeconfig is bad input (exit 2, [`cube_examples::unusable_kubeconfig`]).
+fn unusable(report: &Report) -> Option<String> {
+    let problems: Vec<_> = report
+        .import
+        .file_problems
+        .iter()
+        .chain(&report.import.problems)
+        .cloned()
+        .collect();
+    cube_examples::unusable_kubeconfig(&report.import.kubeconfig, &problems)
 }
 
 /// The registry update the flags ask for (checked before any connection). `kubeconfig` is the
@@ -298,12 +310,8 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
     let mut opts = ImportOptions::new();
     opts.context = args.context.clone();
     opts.server = args.server.clone();
-    if args.allow_exec {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    if args.allow_file_refs {
-        opts.file_references = FileReferencePolicy::Allow;
-    }
+    opts.plugins = args.trust.plugins();
+    opts.file_references = args.trust.file_references();
     if let Some(p) = &args.profile {
         opts.profiles
             .push(Profile::builtin(p).map_err(|e| Failure::BadInput(e.into()))?);
@@ -439,38 +447,7 @@ async fn run(args: &Args) -> Result<Report, Failure> {
 /// its mode, and a link's target was overwritten with the token). Errors: the I/O error of the
 /// create, write or rename; the temporary file is removed on failure.
 fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "kubeconfig".to_owned());
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let tmp = dir.join(format!(".{name}.tmp-{}-{nanos}", std::process::id()));
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        o.mode(0o600);
-    }
-    let result = (|| {
-        let mut f = o.open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    cube_examples::write_replacing(path, text, true)
 }
 
 #[cfg(all(test, unix))]

@@ -136,7 +136,9 @@ fn run(args: &Args) -> anyhow::Result<()> {
         .with_context(|| format!("cannot resolve {}", args.dir.display()))?;
     let (ca, cert, key) = mint()?;
     let ca_file = dir.join("ca.crt");
-    std::fs::write(&ca_file, &ca)?;
+    // every file written the one safe way (a link planted in --dir is replaced, never
+    // written through)
+    cube_examples::write_replacing(&ca_file, &ca, false)?;
     let tls = acceptor(&cert, &key)?;
 
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -177,16 +179,17 @@ fn run(args: &Args) -> anyhow::Result<()> {
         ];
         let mut registry = String::from("clusters:\n");
         for (name, url, token, extra) in entries {
-            std::fs::write(
-                dir.join(format!("{name}.kubeconfig")),
-                kubeconfig(url, &ca_file, token),
+            cube_examples::write_replacing(
+                &dir.join(format!("{name}.kubeconfig")),
+                &kubeconfig(url, &ca_file, token),
+                true,
             )?;
             registry.push_str(&format!(
                 "- name: {name}\n{extra}  kubeconfig: {{path: {name}.kubeconfig}}\n"
             ));
         }
         let registry_file = dir.join("registry.yaml");
-        std::fs::write(&registry_file, registry)?;
+        cube_examples::write_replacing(&registry_file, &registry, false)?;
 
         tokio::spawn(async move {
             loop {

@@ -118,9 +118,10 @@ struct Args {
     /// Context of --kubeconfig (default: its current-context).
     #[arg(long, requires = "kubeconfig")]
     context: Option<String>,
-    /// Run exec credential plugins named by the kubeconfig(s).
-    #[arg(long)]
-    allow_exec: bool,
+    /// `--allow-exec` and `--allow-file-refs` for the kubeconfig(s), as in every program that
+    /// reads kubeconfigs.
+    #[command(flatten)]
+    trust: cube_examples::KubeconfigTrust,
     /// Per-request timeout of --diff/--apply, seconds.
     #[arg(long, default_value_t = 15.0, value_parser = cube_examples::seconds)]
     timeout: f64,
@@ -314,6 +315,8 @@ fn resolve_placements(
         let options = cube_cluster::fleet::FleetOptions {
             timeout: Duration::from_secs_f64(args.probe_timeout),
             base_dir: cube_examples::registry_dir(path),
+            plugins: args.trust.plugins(),
+            file_references: args.trust.file_references(),
             ..cube_cluster::fleet::FleetOptions::default()
         };
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -368,18 +371,20 @@ fn kubeconfig_api(
     args: &Args,
     path: &std::path::Path,
 ) -> anyhow::Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>> {
-    use cube_cluster::kubeconfig::{Kubeconfig, PluginPolicy, SelectOptions};
+    use cube_cluster::kubeconfig::Kubeconfig;
     let limits = args.limits.limits().map_err(BadInput)?;
     let cfg = Kubeconfig::read_with(path, &limits)
         .map_err(|e| BadInput(cube_cluster::classify::error_chain_text(&e)))?;
-    let mut opts = SelectOptions::new().limits(&limits);
-    opts.context = args.context.clone();
-    if args.allow_exec {
-        opts.plugins = PluginPolicy::Allow;
-    }
-    let sel = cfg
-        .select(&opts)
-        .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+    let opts = args.trust.select_options(args.context.as_deref(), &limits);
+    let sel = cfg.select(&opts).map_err(|e| {
+        // the one line every program gives (no current-context: the contexts named; a
+        // refused file reference: --allow-file-refs named), else the client-go text
+        let problems = cfg.check(&opts);
+        BadInput(
+            cube_examples::unusable_kubeconfig(&path.display().to_string(), &problems)
+                .unwrap_or_else(|| format!("{}: {e}", path.display())),
+        )
+    })?;
     let client = cube_cluster::client::build_client(
         &sel,
         &cube_cluster::client::ClientOptions::with_timeout(Duration::from_secs_f64(args.timeout)),
@@ -443,11 +448,8 @@ fn run_apply(
             let fleet = cube_cluster::fleet::FleetOptions {
                 timeout: Duration::from_secs_f64(args.timeout),
                 base_dir: cube_examples::registry_dir(path),
-                plugins: if args.allow_exec {
-                    cube_cluster::kubeconfig::PluginPolicy::Allow
-                } else {
-                    cube_cluster::kubeconfig::PluginPolicy::Refuse
-                },
+                plugins: args.trust.plugins(),
+                file_references: args.trust.file_references(),
                 ..cube_cluster::fleet::FleetOptions::from_limits(&limits)
             };
             let mut apis: BTreeMap<String, _> =
@@ -851,8 +853,14 @@ fn run(args: &Args) -> anyhow::Result<u8> {
                                 std::fs::create_dir_all(dir)
                                     .with_context(|| format!("cannot create {}", dir.display()))?;
                                 let file = dir.join(format!("{cluster}.yaml"));
-                                std::fs::write(&file, format!("{head}{yaml}"))
-                                    .with_context(|| format!("cannot write {}", file.display()))?;
+                                // a new file renamed over the path: a symlink planted
+                                // there is replaced, never written through (G35)
+                                cube_examples::write_replacing(
+                                    &file,
+                                    &format!("{head}{yaml}"),
+                                    false,
+                                )
+                                .with_context(|| format!("cannot write {}", file.display()))?;
                                 lines.push(format!(
                                     "wrote {} ({} manifests for cluster {cluster})",
                                     file.display(),

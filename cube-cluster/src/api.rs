@@ -720,14 +720,130 @@ pub(crate) async fn raw_self_subject<T: RawTransport + ?Sized>(
     }
 }
 
+/// An answer of status 200 that is not what was asked for: another kind, another object, a
+/// `Status`, or not JSON at all. A Kubernetes API server answers a `GET` or a server-side
+/// apply `PATCH` of an object with that object (`apiVersion`, `kind`, `metadata.name` and
+/// namespace as requested), a list with `<Kind>List` whose items are of that kind, and a
+/// `DELETE` with the object or a `Status` of `Success` (k8s.io/apiserver
+/// `pkg/endpoints/handlers`). Anything else comes from another service or a proxy at that
+/// address, and is never read as "applied" or "not there"
+/// ([`crate::classify::Class::NotKubernetes`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{request}: the server answered {answer} (status 200), not {expected}: not a Kubernetes API server's answer"
+)]
+pub struct WrongAnswer {
+    /// The request (`GET /api/v1/namespaces/a`).
+    pub request: String,
+    /// What a Kubernetes API server answers (`v1 Namespace a`).
+    pub expected: String,
+    /// What came (`v1 List`, `text that is not JSON`), escaped and cut short.
+    pub answer: String,
+}
+
+/// `apiVersion kind namespace/name` of an answer, for [`WrongAnswer::answer`].
+fn describe_answer(v: &Value) -> String {
+    let field = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let kind = field("/kind");
+    if kind.is_empty() {
+        return if v.is_object() {
+            "a JSON object without kind".to_owned()
+        } else {
+            "JSON that is not an object".to_owned()
+        };
+    }
+    let ns = field("/metadata/namespace");
+    let name = field("/metadata/name");
+    let text = format!(
+        "{} {kind}{}{}",
+        field("/apiVersion"),
+        if name.is_empty() { "" } else { " " },
+        if ns.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{ns}/{name}")
+        }
+    );
+    let cut: String = text.trim().chars().take(160).collect();
+    cube_model::terminal::escape_line(&cut).into_owned()
+}
+
+fn wrong_answer(request: String, expected: String, answer: String) -> kube::Error {
+    kube::Error::Service(Box::new(WrongAnswer {
+        request,
+        expected,
+        answer,
+    }))
+}
+
+/// The answer text as JSON, or a [`WrongAnswer`] saying it is not JSON.
+fn answer_json(text: &str, request: &str, expected: &str) -> Result<Value, kube::Error> {
+    serde_json::from_str(text).map_err(|_| {
+        wrong_answer(
+            request.to_owned(),
+            expected.to_owned(),
+            "text that is not JSON".to_owned(),
+        )
+    })
+}
+
+/// Checks that `answer` is the object `api_version`/`kind` `namespace`/`name`.
+fn check_object_answer(
+    answer: &Value,
+    request: &str,
+    api_version: &str,
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+) -> Result<(), kube::Error> {
+    let field = |p: &str| answer.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let ns_ok = match namespace {
+        // the server fills metadata.namespace of a namespaced object
+        Some(ns) => field("/metadata/namespace") == ns,
+        None => field("/metadata/namespace").is_empty(),
+    };
+    if field("/apiVersion") == api_version
+        && field("/kind") == kind
+        && field("/metadata/name") == name
+        && ns_ok
+    {
+        return Ok(());
+    }
+    let expected = match namespace {
+        Some(ns) => format!("{api_version} {kind} {ns}/{name}"),
+        None => format!("{api_version} {kind} {name}"),
+    };
+    Err(wrong_answer(
+        request.to_owned(),
+        expected,
+        describe_answer(answer),
+    ))
+}
+
 pub(crate) async fn raw_get_object<T: RawTransport + ?Sized>(
     t: &T,
     target: &ObjectRef,
 ) -> Result<Option<Value>, kube::Error> {
-    match t.send_text(get_request(&target.path())?).await {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(kube::Error::SerdeError),
+    let path = target.path();
+    match t.send_text(get_request(&path)?).await {
+        Ok(text) => {
+            let request = format!("GET {path}");
+            let expected = format!("{} {}", target.resource.api_version(), target.resource.kind);
+            let v = answer_json(&text, &request, &expected)?;
+            check_object_answer(
+                &v,
+                &request,
+                &target.resource.api_version(),
+                &target.resource.kind,
+                target
+                    .resource
+                    .namespaced
+                    .then_some(())
+                    .and(target.namespace.as_deref()),
+                &target.name,
+            )?;
+            Ok(Some(v))
+        }
         Err(kube::Error::Api(s)) if s.code == 404 => Ok(None),
         Err(e) => Err(e),
     }
@@ -753,8 +869,30 @@ pub(crate) async fn raw_list_objects<T: RawTransport + ?Sized>(
                 &token,
             )?)
             .await?;
-        let mut v: Value = serde_json::from_str(&text).map_err(kube::Error::SerdeError)?;
+        let request = format!("GET {path}");
+        let list_kind = format!("{}List", resource.kind);
         let api_version = resource.api_version();
+        let expected = format!("{api_version} {list_kind}");
+        let mut v = answer_json(&text, &request, &expected)?;
+        // a list of this kind (`<Kind>List`, or the generic `List` of aggregated servers),
+        // with an `items` array (null when empty) whose items are of this kind
+        let kind_ok = v
+            .get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k == list_kind || k == "List");
+        let items_ok = match v.get("items") {
+            Some(Value::Array(items)) => items.iter().all(|i| {
+                i.is_object()
+                    && i.get("kind")
+                        .and_then(Value::as_str)
+                        .is_none_or(|k| k == resource.kind)
+            }),
+            Some(Value::Null) => true,
+            _ => false,
+        };
+        if !(kind_ok && items_ok) {
+            return Err(wrong_answer(request, expected, describe_answer(&v)));
+        }
         if let Some(items) = v.get_mut("items").and_then(Value::as_array_mut) {
             for mut item in items.drain(..) {
                 // Items of a list carry no apiVersion/kind on the wire: restore them.
@@ -793,8 +931,23 @@ pub(crate) async fn raw_apply<T: RawTransport + ?Sized>(
     object: &Value,
     params: &ApplyParams,
 ) -> Result<Value, kube::Error> {
-    let text = t.send_text(apply_request(object, params)?).await?;
-    serde_json::from_str(&text).map_err(kube::Error::SerdeError)
+    let request = apply_request(object, params)?;
+    let described = format!("PATCH {}", request.uri().path());
+    let text = t.send_text(request).await?;
+    let field = |p: &str| object.pointer(p).and_then(Value::as_str).unwrap_or("");
+    let (api_version, kind, name) = (
+        field("/apiVersion"),
+        field("/kind"),
+        field("/metadata/name"),
+    );
+    let namespace = ResourceType::of(api_version, kind)
+        .is_some_and(|rt| rt.namespaced)
+        .then(|| field("/metadata/namespace"));
+    let expected = format!("{api_version} {kind} {name}");
+    let v = answer_json(&text, &described, &expected)?;
+    // the server answers a server-side apply (dry run too) with the object as stored
+    check_object_answer(&v, &described, api_version, kind, namespace, name)?;
+    Ok(v)
 }
 
 pub(crate) async fn raw_delete<T: RawTransport + ?Sized>(
@@ -803,7 +956,27 @@ pub(crate) async fn raw_delete<T: RawTransport + ?Sized>(
     dry_run: bool,
 ) -> Result<bool, kube::Error> {
     match t.send_text(delete_request(target, dry_run)?).await {
-        Ok(_) => Ok(true),
+        Ok(text) => {
+            // the deleted object (or, being deleted, with deletionTimestamp), or a Status of
+            // Success (k8s.io/apiserver pkg/endpoints/handlers/delete.go)
+            let request = format!("DELETE {}", target.path());
+            let expected = format!(
+                "{} {} or a Status of Success",
+                target.resource.api_version(),
+                target.resource.kind
+            );
+            let v = answer_json(&text, &request, &expected)?;
+            let kind = v.get("kind").and_then(Value::as_str).unwrap_or("");
+            let status_ok =
+                kind == "Status" && v.get("status").and_then(Value::as_str) == Some("Success");
+            let object_ok = kind == target.resource.kind
+                && v.pointer("/metadata/name").and_then(Value::as_str) == Some(&target.name);
+            if status_ok || object_ok {
+                Ok(true)
+            } else {
+                Err(wrong_answer(request, expected, describe_answer(&v)))
+            }
+        }
         Err(kube::Error::Api(s)) if s.code == 404 => Ok(false),
         Err(e) => Err(e),
     }

@@ -165,6 +165,13 @@ pub enum Class {
         /// `Status.reason`, when there was one.
         reason: Option<String>,
     },
+    /// The kubeconfig's exec credential plugin (allowed to run) gave no credential: it failed,
+    /// timed out, wrote too much, or answered something unusable ([`crate::exec::ExecError`]).
+    /// The kubeconfig is valid; no request was sent.
+    ExecPluginFailed {
+        /// The plugin, its exit status and the head of its stderr, redacted and escaped.
+        reason: String,
+    },
     /// Nothing recognised.
     Unknown,
 }
@@ -174,7 +181,7 @@ impl Class {
     /// `no-usable-kubeconfig`, `config-invalid`, `dns`, `refused`, `timeout`, `tls-untrusted`,
     /// `tls-name-mismatch`, `tls-expired` (expired or not yet valid), `tls-self-signed`,
     /// `protocol`, `connection-reset`, `not-http`, `not-kubernetes`, `limit-exceeded`,
-    /// `unauthorized`, `forbidden`, `not-found`, `http-status`, `unknown`.
+    /// `unauthorized`, `forbidden`, `not-found`, `http-status`, `exec-plugin-failed`, `unknown`.
     pub fn id(&self) -> &'static str {
         match self {
             Self::NoUsableKubeconfig => "no-usable-kubeconfig",
@@ -195,6 +202,7 @@ impl Class {
             Self::Forbidden { .. } => "forbidden",
             Self::NotFound => "not-found",
             Self::HttpStatus { .. } => "http-status",
+            Self::ExecPluginFailed { .. } => "exec-plugin-failed",
             Self::Unknown => "unknown",
         }
     }
@@ -225,6 +233,7 @@ impl Class {
             } => ConnectionClass::Unauthorized,
             Self::Forbidden { .. } => ConnectionClass::Forbidden,
             Self::NotFound | Self::HttpStatus { .. } | Self::Unknown => ConnectionClass::Other,
+            Self::ExecPluginFailed { .. } => ConnectionClass::ExecPluginFailed,
         }
     }
 
@@ -279,6 +288,7 @@ impl Class {
             }
             Self::NotFound => "404: the request was authorized but the object or path does not exist".into(),
             Self::HttpStatus { code, reason } => format!("HTTP {code}{}", reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()),
+            Self::ExecPluginFailed { reason } => format!("the kubeconfig's exec credential plugin gave no credential, so no request was sent: {reason}; run the plugin by hand (its login may have expired) or check its installation"),
             Self::Unknown => "unrecognised failure".into(),
         }
     }
@@ -716,6 +726,11 @@ fn server_name_text(n: &rustls::pki_types::ServerName<'_>) -> String {
 }
 
 fn from_one(e: &(dyn StdError + 'static)) -> Option<Class> {
+    if let Some(crate::Error::ExecPlugin { source, .. }) = e.downcast_ref::<crate::Error>() {
+        return Some(Class::ExecPluginFailed {
+            reason: crate::kubeconfig::redact_text(&humanize(&source.to_string())),
+        });
+    }
     if let Some(k) = e.downcast_ref::<kube::Error>()
         && let kube::Error::Api(status) = k
     {
@@ -723,6 +738,9 @@ fn from_one(e: &(dyn StdError + 'static)) -> Option<Class> {
     }
     if let Some(h) = e.downcast_ref::<crate::http::HttpError>() {
         return Some(h.class());
+    }
+    if e.downcast_ref::<crate::api::WrongAnswer>().is_some() {
+        return Some(Class::NotKubernetes);
     }
     if let Some(p) = e.downcast_ref::<crate::http::PagingError>() {
         return Some(p.class());
@@ -769,6 +787,18 @@ pub fn classify_error(err: &(dyn StdError + 'static)) -> Class {
         return c;
     }
     classify_text(&texts.join(": "))
+}
+
+/// The class of a client that could not be built ([`crate::client::build_client`]): an exec
+/// plugin that gave no credential is [`Class::ExecPluginFailed`] (the kubeconfig is valid),
+/// anything else [`Class::ConfigInvalid`] with the error chain's text.
+pub fn classify_build_error(err: &crate::Error) -> Class {
+    match from_one(err) {
+        Some(c @ Class::ExecPluginFailed { .. }) => c,
+        _ => Class::ConfigInvalid {
+            reason: error_chain_text(err),
+        },
+    }
 }
 
 /// The chain's messages joined with `": "`, passed through

@@ -174,9 +174,7 @@ pub async fn check(selection: &Selection, options: &CheckOptions) -> ConnectRepo
     let outcome = match build_client(selection, &options.client) {
         Ok(client) => check_client(&client, options).await,
         Err(e) => failed(
-            Class::ConfigInvalid {
-                reason: error_chain_text(&e),
-            },
+            crate::classify::classify_build_error(&e),
             error_chain_text(&e),
         ),
     };

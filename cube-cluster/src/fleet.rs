@@ -56,7 +56,7 @@ use crate::api::ClusterApi;
 use crate::classify::Class;
 use crate::client::{ClientOptions, build_client};
 use crate::connect::{CheckOptions, Outcome, check_api};
-use crate::kubeconfig::PluginPolicy;
+use crate::kubeconfig::{FileReferencePolicy, PluginPolicy};
 use crate::snapshot::{CollectOptions, collect_snapshot};
 
 pub use cube_model::placement::{TAINT_NOT_READY, TAINT_UNREACHABLE};
@@ -90,6 +90,13 @@ pub struct FleetOptions {
     pub page_size: u32,
     /// Exec credential plugins of the registry's kubeconfigs (default: refused).
     pub plugins: PluginPolicy,
+    /// Which files the registry's kubeconfigs may make the client read (`tokenFile`,
+    /// `certificate-authority`, `client-certificate`, `client-key`). Default
+    /// [`FileReferencePolicy::OwnDirectory`]: a registry's kubeconfigs are often uploads, and
+    /// client-go would send a `tokenFile`'s content (any file the process can read) to the
+    /// kubeconfig's server as a bearer token. A refused reference makes the cluster
+    /// `config-invalid` with a [`crate::kubeconfig::ProblemKind::FileReferenceRefused`] reason.
+    pub file_references: FileReferencePolicy,
     /// The directory relative kubeconfig paths of the registry are resolved against (the
     /// registry file's directory, as `docs/cluster-registry.md` says); empty = the current
     /// directory.
@@ -115,6 +122,7 @@ impl Default for FleetOptions {
             pool_label: DEFAULT_POOL_LABEL.to_owned(),
             page_size: crate::snapshot::DEFAULT_PAGE_SIZE,
             plugins: PluginPolicy::Refuse,
+            file_references: FileReferencePolicy::OwnDirectory,
             base_dir: std::path::PathBuf::new(),
             net: crate::limits::NetLimits::default(),
             limits: cube_model::Limits::default(),
@@ -387,25 +395,29 @@ pub fn targets_from_registry(
                 .to_string();
         }
     }
-    crate::probe::targets_from_registry_with(&resolved, options.plugins, &options.limits)
-        .into_iter()
-        .zip(&registry.clusters)
-        .map(|(t, cluster)| FleetTarget {
-            cluster: cluster.clone(),
-            limit: t.limit,
-            api: t.selection.and_then(|sel| {
-                if !in_runtime {
-                    return Err("clients must be built inside a Tokio runtime".to_owned());
-                }
-                build_client(&sel, &client_options)
-                    .map(|c| {
-                        Arc::new(crate::http::BoundedClient::new(c, options.net))
-                            as Arc<dyn ClusterApi>
-                    })
-                    .map_err(|e| crate::classify::error_chain_text(&e))
-            }),
-        })
-        .collect()
+    crate::probe::targets_from_registry_with_policy(
+        &resolved,
+        options.plugins,
+        &options.file_references,
+        &options.limits,
+    )
+    .into_iter()
+    .zip(&registry.clusters)
+    .map(|(t, cluster)| FleetTarget {
+        cluster: cluster.clone(),
+        limit: t.limit,
+        api: t.selection.and_then(|sel| {
+            if !in_runtime {
+                return Err("clients must be built inside a Tokio runtime".to_owned());
+            }
+            build_client(&sel, &client_options)
+                .map(|c| {
+                    Arc::new(crate::http::BoundedClient::new(c, options.net)) as Arc<dyn ClusterApi>
+                })
+                .map_err(|e| crate::classify::error_chain_text(&e))
+        }),
+    })
+    .collect()
 }
 
 /// Probes every cluster of a registry (see the module docs); `progress` hears about each

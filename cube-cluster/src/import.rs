@@ -492,9 +492,7 @@ pub async fn import(
             report.connection = Some(ConnectReport {
                 server: redact_server(&selection.server),
                 outcome: Outcome::Failed {
-                    class: Class::ConfigInvalid {
-                        reason: error_chain_text(&e),
-                    },
+                    class: crate::classify::classify_build_error(&e),
                     message: error_chain_text(&e),
                 },
                 elapsed_ms: 0,

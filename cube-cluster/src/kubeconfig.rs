@@ -2492,7 +2492,7 @@ impl Kubeconfig {
                         Severity::Warning,
                         ProblemKind::ExecNotRun,
                         usub.clone(),
-                        format!("user {user_name:?} gets credentials from the exec plugin {:?} ({}); it is not run because plugins were not allowed, so requests go without these credentials", exec.command, exec.api_version),
+                        format!("user {user_name:?} gets credentials from the exec plugin {:?} ({}); it is not run because plugins were not allowed (`--allow-exec` in the cube-rs programs), so requests go without these credentials", exec.command, exec.api_version),
                     )),
                     PluginPolicy::Allow => {
                         if exec_ok {

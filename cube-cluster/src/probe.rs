@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::classify::Class;
 use crate::connect::{CheckOptions, Outcome, check};
-use crate::kubeconfig::{PluginPolicy, SelectOptions, Selection};
+use crate::kubeconfig::{FileReferencePolicy, PluginPolicy, SelectOptions, Selection};
 
 /// One cluster to probe.
 #[derive(Debug, Clone)]
@@ -176,6 +176,21 @@ pub fn targets_from_registry_with(
     plugins: PluginPolicy,
     limits: &cube_model::Limits,
 ) -> Vec<ProbeTarget> {
+    targets_from_registry_with_policy(registry, plugins, &FileReferencePolicy::Allow, limits)
+}
+
+/// [`targets_from_registry_with`] with a [`FileReferencePolicy`] for the files each kubeconfig
+/// names: a reference the policy refuses is never read, and the cluster becomes a target whose
+/// error names the path and [`crate::kubeconfig::ProblemKind::FileReferenceRefused`]'s reason
+/// (its content would be sent to the server as a credential). A kubeconfig inline in the
+/// registry has no directory of its own, so [`FileReferencePolicy::OwnDirectory`] lets it
+/// name no file.
+pub fn targets_from_registry_with_policy(
+    registry: &ClusterRegistry,
+    plugins: PluginPolicy,
+    file_references: &FileReferencePolicy,
+    limits: &cube_model::Limits,
+) -> Vec<ProbeTarget> {
     registry
         .clusters
         .iter()
@@ -195,6 +210,7 @@ pub fn targets_from_registry_with(
                 let mut opts = SelectOptions {
                     context: kref.context.clone(),
                     plugins,
+                    file_references: file_references.clone(),
                     ..SelectOptions::default()
                 }
                 .limits(limits);

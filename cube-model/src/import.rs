@@ -50,6 +50,10 @@ pub enum ConnectionClass {
     NotKubernetes,
     /// A bound of the client was hit (body size, pages, repeated continue token, deadline).
     LimitExceeded,
+    /// The kubeconfig's exec credential plugin (allowed to run) gave no credential: it
+    /// failed, timed out, wrote too much or answered something that is not an
+    /// `ExecCredential`. The kubeconfig itself is valid; no request was sent.
+    ExecPluginFailed,
 }
 
 impl ConnectionClass {
@@ -73,6 +77,7 @@ impl ConnectionClass {
             ConnectionClass::NotHttp => "not-http",
             ConnectionClass::NotKubernetes => "not-kubernetes",
             ConnectionClass::LimitExceeded => "limit-exceeded",
+            ConnectionClass::ExecPluginFailed => "exec-plugin-failed",
         }
     }
 }

@@ -804,3 +804,144 @@ pub fn to_redacted_json<T: serde::Serialize>(value: &T) -> serde_json::Result<St
     redact_json(&mut v);
     serde_json::to_string_pretty(&v)
 }
+
+/// What a kubeconfig someone else wrote may make a program do, the same two flags in every
+/// program that reads kubeconfigs (`cluster_import`, `cluster_diagnose --kubeconfig`,
+/// `cluster_fleet`, `group_plan`): run exec credential plugins (`--allow-exec`) and read the
+/// files it names wherever they are (`--allow-file-refs`). Without them no plugin runs and only
+/// files inside the kubeconfig's own directory are read: client-go sends a `tokenFile`'s
+/// content to the kubeconfig's server as a bearer token, so an uploaded kubeconfig naming
+/// `/etc/shadow` or the console's own ServiceAccount token would hand it over.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct KubeconfigTrust {
+    /// Run exec credential plugins (and auth-provider plugins) the kubeconfig(s) name, as
+    /// kubectl does (EKS, GKE, OIDC kubeconfigs need it); without it they are reported and not
+    /// run.
+    #[arg(long)]
+    pub allow_exec: bool,
+    /// Read the files the kubeconfig(s) name (certificate-authority, client-certificate,
+    /// client-key, tokenFile) wherever they are, as kubectl does; without it only files inside
+    /// each kubeconfig's own directory are read (a tokenFile's content is sent to the server as
+    /// a bearer token).
+    #[arg(long)]
+    pub allow_file_refs: bool,
+}
+
+impl KubeconfigTrust {
+    /// The plugin policy of `--allow-exec`.
+    pub fn plugins(&self) -> cube_cluster::kubeconfig::PluginPolicy {
+        if self.allow_exec {
+            cube_cluster::kubeconfig::PluginPolicy::Allow
+        } else {
+            cube_cluster::kubeconfig::PluginPolicy::Refuse
+        }
+    }
+
+    /// The file-reference policy of `--allow-file-refs`.
+    pub fn file_references(&self) -> cube_cluster::kubeconfig::FileReferencePolicy {
+        if self.allow_file_refs {
+            cube_cluster::kubeconfig::FileReferencePolicy::Allow
+        } else {
+            cube_cluster::kubeconfig::FileReferencePolicy::OwnDirectory
+        }
+    }
+
+    /// Selection options with both policies and the limits' bounds (`context` when given).
+    pub fn select_options(
+        &self,
+        context: Option<&str>,
+        limits: &Limits,
+    ) -> cube_cluster::kubeconfig::SelectOptions {
+        let mut opts = cube_cluster::kubeconfig::SelectOptions::new().limits(limits);
+        opts.context = context.map(str::to_owned);
+        opts.plugins = self.plugins();
+        opts.file_references = self.file_references();
+        opts
+    }
+}
+
+/// The one line that makes a kubeconfig bad input (exit 2) in every program, when `problems`
+/// (the selected context's, [`cube_cluster::kubeconfig::Kubeconfig::check`]) hold an error that
+/// no connection could change: no current-context and none requested (the contexts to choose
+/// from named), a requested context that does not exist, an empty file, or a file reference
+/// refused by [`KubeconfigTrust::file_references`] (`--allow-file-refs` named). `None`: the
+/// kubeconfig can be tried.
+pub fn unusable_kubeconfig(
+    name: &str,
+    problems: &[cube_cluster::kubeconfig::Problem],
+) -> Option<String> {
+    use cube_cluster::kubeconfig::{ProblemKind, Severity};
+    let mut lines: Vec<String> = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .filter_map(|p| {
+            let text = match &p.suggestion {
+                Some(s) => format!("{} ({s})", p.message),
+                None => p.message.clone(),
+            };
+            match p.kind {
+                ProblemKind::NoCurrentContext => Some(match &p.suggestion {
+                    Some(s) => format!(
+                        "{}: choose one with --context ({})",
+                        p.message,
+                        s.trim_start_matches("choose one of: ")
+                    ),
+                    None => format!("{}: the file holds no context", p.message),
+                }),
+                ProblemKind::CurrentContextNotFound | ProblemKind::EmptyConfig => Some(text),
+                ProblemKind::FileReferenceRefused => {
+                    Some(format!("{text} with --allow-file-refs (kubectl reads it)"))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    lines.dedup();
+    (!lines.is_empty()).then(|| format!("{name}: {}", lines.join("; ")))
+}
+
+/// Writes `text` to `path` the one safe way every program writes a file: to a new file created
+/// next to `path` (`create_new`, so nothing existing is opened; mode 0600 when `private`, else
+/// 0644, on Unix), which is then renamed over `path`. A symlink at `path` is replaced itself,
+/// never written through, and an existing file's mode is never kept (fresh-user F31 for
+/// `cluster_import`'s kubeconfig, G35 for `group_plan --out-dir`: a link planted in the output
+/// directory had its target overwritten).
+///
+/// # Errors
+/// The I/O error of the create, write or rename; the temporary file is removed on failure.
+pub fn write_replacing(path: &Path, text: &str, private: bool) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "file".to_owned());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = dir.join(format!(".{name}.tmp-{}-{nanos}", std::process::id()));
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        o.mode(if private { 0o600 } else { 0o644 });
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    let result = (|| {
+        let mut f = o.open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -1974,7 +1974,8 @@ fn an_imported_kubeconfig_reads_no_file_outside_its_directory_and_inlines_one_co
             String::from_utf8_lossy(&o.stdout),
             String::from_utf8_lossy(&o.stderr)
         );
-        assert_eq!(code(&o), 1, "{output}: {all}");
+        // bad input, as in every program that reads a kubeconfig (hostile_edges.rs)
+        assert_eq!(code(&o), 2, "{output}: {all}");
         assert!(all.contains("file-reference-refused"), "{output}: {all}");
         assert!(
             all.contains(&shadow.display().to_string()),

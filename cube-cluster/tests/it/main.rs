@@ -2,6 +2,7 @@
 
 mod api_seams;
 mod apply_plan;
+mod apply_rbac;
 mod classify_props;
 mod classify_texts;
 mod connect_classes;

@@ -12,7 +12,7 @@ declare_rule!(
     "cluster-unreachable",
     Import,
     Error,
-    "Importing or using a cluster fails before authentication: connection refused, timeout, DNS, the connection closed before any answer (`EOF`: a proxy, load balancer or firewall in the path), an agent (Argo CD, Karmada, Rancher) told to reach a loopback address, protocol mismatch (http to an https port or the reverse), an unusable kubeconfig (dangling context, CA together with insecure-skip-tls-verify, unparseable server), or kubectl falling back to localhost:8080 because no kubeconfig resolved. A multi-cluster member reported ClusterNotReachable is included; a Rancher proxy endpoint (/k8s/clusters/) is named because its certificate is Rancher's.",
+    "Importing or using a cluster fails before authentication: connection refused, timeout, DNS, the connection closed before any answer (`EOF`: a proxy, load balancer or firewall in the path), an agent (Argo CD, Karmada, Rancher) told to reach a loopback address, protocol mismatch (http to an https port or the reverse), an unusable kubeconfig (dangling context, CA together with insecure-skip-tls-verify, unparseable server), an exec credential plugin that gave no credential (`exec-plugin-failed`), or kubectl falling back to localhost:8080 because no kubeconfig resolved. A multi-cluster member reported ClusterNotReachable is included; a Rancher proxy endpoint (/k8s/clusters/) is named because its certificate is Rancher's.",
     check
 );
 
@@ -34,6 +34,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ConnectionClass::Protocol => "protocol mismatch (http vs https)",
             ConnectionClass::ConfigInvalid if offline_error => continue,
             ConnectionClass::ConfigInvalid => "the client refuses the kubeconfig",
+            ConnectionClass::ExecPluginFailed => {
+                "exec-plugin-failed: the kubeconfig's exec credential plugin gave no credential"
+            }
             ConnectionClass::Other => "connection failed",
             ConnectionClass::Ok if !typed && !r.config_problems.is_empty() => {
                 "the kubeconfig loads but has problems"
@@ -56,6 +59,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             c.message.clone()
         };
         let remedy = match c.class {
+            // client-go runs the plugin the same way: its own login expired or it is not
+            // installed where the client runs (k8s.io/client-go/plugin/pkg/client/auth/exec)
+            ConnectionClass::ExecPluginFailed => {
+                "run the exec plugin's command by hand where the client runs (`kubectl config view --minify` shows it): renew its login (`aws sso login`, `gcloud auth login`, the OIDC provider's) or install it; the kubeconfig itself is valid"
+            }
             ConnectionClass::ConfigInvalid | ConnectionClass::Ok => {
                 "`kubectl config view --minify` and fix the kubeconfig field named in the evidence (CA, client certificate and key, server URL)"
             }
