@@ -262,7 +262,8 @@ fn successful_joins_and_windows_clients_stay_quiet() {
 
 /// kubectl's `the server doesn't have a resource type "<type>"`: one of Karmada's resources in
 /// a text about Karmada is the wrong-API-server conclusion; any other type, or no Karmada in
-/// the text, is not concluded and stays reported as not recognised (never dropped).
+/// the text, is the general `api-resource-missing` (the API server does not serve that type),
+/// never Karmada's conclusion and never dropped.
 #[test]
 fn a_missing_resource_type_is_karmadas_wrong_api_server_only_in_a_karmada_text() {
     let karmada = "$ kubectl get clusters --kubeconfig=/root/.kube/karmada.config\nerror: the server doesn't have a resource type \"clusters\"";
@@ -280,7 +281,7 @@ fn a_missing_resource_type_is_karmadas_wrong_api_server_only_in_a_karmada_text()
             "{other}"
         );
         assert!(
-            !run_log("log-line-unrecognised", other).is_empty(),
+            !run_log("api-resource-missing", other).is_empty(),
             "{other}"
         );
     }
