@@ -443,7 +443,6 @@ mod tests {
     fn resource_type_or_namespace_not_found_is_a_failure() {
         for line in [
             "Error from server (NotFound): error when creating \"queue.yaml\": the server could not find the requested resource (post localqueues.kueue.x-k8s.io)",
-            "Error from server (NotFound): the server could not find the requested resource (get clusters.cluster.karmada.io)",
             "Error from server (NotFound): the server could not find the requested resource (get queues.scheduling.volcano.sh default)",
             "error: unable to recognize \"queue.yaml\": no matches for kind \"LocalQueue\" in version \"kueue.x-k8s.io/v1beta1\"",
             "error: resource mapping not found for name: \"team-a\" namespace: \"\" from \"cq.yaml\": no matches for kind \"ClusterQueue\" in version \"kueue.x-k8s.io/v1beta1\"",
@@ -475,7 +474,12 @@ mod tests {
             )
             .is_empty()
         );
+        // group-specific entries keep their lines: PriorityClass, Karmada's API asked of the
+        // wrong cluster (agent-registration-failed)
         assert!(run_log("api-resource-missing", "Error from server (NotFound): error when creating \"pc.yaml\": the server could not find the requested resource (post priorityclasses.scheduling.k8s.io)").is_empty());
+        let karmada = "Error from server (NotFound): the server could not find the requested resource (get clusters.cluster.karmada.io)";
+        assert!(run_log("api-resource-missing", karmada).is_empty());
+        assert_eq!(run_log("agent-registration-failed", karmada).len(), 1);
     }
 
     /// Karmada's aggregated APIs get Karmada's remedy, the component named: the Cluster API
