@@ -208,6 +208,11 @@ pub struct Capacity {
     pub requested: ResourceList,
     /// Sum over Ready, schedulable nodes of `allocatable - requested`, each node at least 0.
     pub free: ResourceList,
+    /// Per resource, the most free on ONE Ready, schedulable node: what a single pod can get,
+    /// as the scheduler places each pod on one node (a pod's GPUs never span nodes). Not in
+    /// the JSON output (the per-node figures stay internal).
+    #[serde(skip)]
+    pub largest_free: ResourceList,
 }
 
 /// One node pool of a cluster.
@@ -533,6 +538,11 @@ fn capacity_of(nodes: &[NodeInfo], pods: Option<&[Pod]>) -> (NodeCounts, Capacit
                             (k.clone(), q)
                         })
                         .collect();
+                    for (k, q) in free.iter() {
+                        if cap.largest_free.get(k.as_str()).is_none_or(|m| q > m) {
+                            cap.largest_free.insert(k.clone(), q.clone());
+                        }
+                    }
                     if cap.free.add_assign(&free).is_err() {
                         overflow("free");
                     }
@@ -811,6 +821,19 @@ impl FleetReport {
                 } else {
                     BTreeMap::new()
                 };
+                let largest_free = c
+                    .capacity
+                    .as_ref()
+                    .filter(|_| known)
+                    .map(|cap| cap.largest_free.clone());
+                let largest_free_by_gpu_kind = if known {
+                    c.gpu_kinds
+                        .iter()
+                        .map(|k| (k.kind.clone(), k.capacity.largest_free.clone()))
+                        .collect()
+                } else {
+                    BTreeMap::new()
+                };
                 (
                     c.name.clone(),
                     cube_model::placement::ClusterState {
@@ -822,6 +845,8 @@ impl FleetReport {
                         },
                         free,
                         free_by_gpu_kind,
+                        largest_free,
+                        largest_free_by_gpu_kind,
                     },
                 )
             })
@@ -1001,6 +1026,39 @@ mod tests {
             format_memory(&Quantity::parse("1054648832Ki").unwrap()),
             "1005.7Gi"
         );
+    }
+
+    /// Free GPUs are summed over nodes, and the most on one node is kept beside the sum: a
+    /// pod's GPUs come from one node (fresh-user 3 H10); cordoned nodes count for neither.
+    #[test]
+    fn largest_free_on_one_node() {
+        let node = |name: &str, gpus: &str, cordoned: bool| -> NodeInfo {
+            serde_json::from_value(serde_json::json!({
+                "name": name,
+                "unschedulable": cordoned,
+                "ready": {"status": "True"},
+                "capacity": {"cpu": "8", "nvidia.com/gpu": gpus},
+                "allocatable": {"cpu": "8", "nvidia.com/gpu": gpus},
+            }))
+            .unwrap()
+        };
+        let nodes = [
+            node("a", "4", false),
+            node("b", "4", false),
+            node("c", "8", true),
+        ];
+        let (_, cap, _) = capacity_of(&nodes, Some(&[]));
+        assert_eq!(
+            cap.free.get_or_zero("nvidia.com/gpu"),
+            Quantity::parse("8").unwrap()
+        );
+        assert_eq!(
+            cap.largest_free.get_or_zero("nvidia.com/gpu"),
+            Quantity::parse("4").unwrap()
+        );
+        // without the pods nothing is free: no per-node figure either
+        let (_, cap, _) = capacity_of(&nodes, None);
+        assert!(cap.largest_free.is_empty());
     }
 
     #[test]

@@ -65,6 +65,18 @@ pub struct ClusterState {
     /// carrying that label), known when `free` is; a kind absent here has no free GPUs.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub free_by_gpu_kind: BTreeMap<String, ResourceList>,
+    /// Per resource, the most free on one Ready, schedulable node; `None` when unknown (then
+    /// only `free` is checked). A task's pod gets its GPUs from one node: kube-scheduler's
+    /// NodeResourcesFit filter compares a pod's requests with each node alone
+    /// (kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/fit.go
+    /// `fitsRequest`), and Karmada's replica estimator counts per node too
+    /// (karmada-io/karmada pkg/estimator/server, pkg/util/helper `GetMinTolerationTime` aside,
+    /// resource models by node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub largest_free: Option<ResourceList>,
+    /// [`ClusterState::largest_free`] per GPU kind (the nodes carrying that label).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub largest_free_by_gpu_kind: BTreeMap<String, ResourceList>,
 }
 
 /// What a task asks for.
@@ -186,6 +198,21 @@ pub enum Reason {
         #[serde(skip_serializing_if = "Option::is_none")]
         gpu_kind: Option<String>,
     },
+    /// Enough free GPUs summed over the cluster's nodes, but no single node has as many free:
+    /// the task's pod cannot get them (a pod's GPUs come from one node).
+    GpusSpreadOverNodes {
+        /// The resource.
+        resource: ResourceName,
+        /// Requested.
+        requested: Quantity,
+        /// Free on the cluster in total (on the nodes of `kind` when given).
+        free: Quantity,
+        /// The most free on one node.
+        largest_on_one_node: Quantity,
+        /// The GPU kind asked for (`gpu-type=V100`), if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        gpu_kind: Option<String>,
+    },
 }
 
 impl fmt::Display for Reason {
@@ -216,6 +243,20 @@ impl fmt::Display for Reason {
             } => write!(
                 f,
                 "{free} {resource} free on nodes labelled {kind}, {requested} requested"
+            ),
+            Reason::GpusSpreadOverNodes {
+                resource,
+                requested,
+                free,
+                largest_on_one_node,
+                gpu_kind,
+            } => write!(
+                f,
+                "{free} {resource} free in total{} but at most {largest_on_one_node} on one node, {requested} requested (a pod's GPUs come from one node)",
+                gpu_kind
+                    .as_ref()
+                    .map(|k| format!(" on nodes labelled {k}"))
+                    .unwrap_or_default()
             ),
         }
     }
@@ -379,11 +420,29 @@ fn check_cluster(
                         .map(|l| l.get_or_zero(res.as_str()))
                         .unwrap_or(Quantity::ZERO),
                 };
+                // the most free on one node, when the probe knows it
+                let largest = match &kind {
+                    None => s.largest_free.as_ref().map(|l| l.get_or_zero(res.as_str())),
+                    Some(k) => s.largest_free.as_ref().map(|_| {
+                        s.largest_free_by_gpu_kind
+                            .get(k)
+                            .map(|l| l.get_or_zero(res.as_str()))
+                            .unwrap_or(Quantity::ZERO)
+                    }),
+                };
                 if have < *want {
                     reasons.push(Reason::NotEnoughGpus {
                         resource: res.clone(),
                         requested: want.clone(),
                         free: have,
+                        gpu_kind: kind.clone(),
+                    });
+                } else if let Some(one) = largest.filter(|one| one < want) {
+                    reasons.push(Reason::GpusSpreadOverNodes {
+                        resource: res.clone(),
+                        requested: want.clone(),
+                        free: have,
+                        largest_on_one_node: one,
                         gpu_kind: kind.clone(),
                     });
                 }
@@ -736,6 +795,65 @@ mod tests {
         assert_eq!(
             p.decision("bj-prod").unwrap().notes,
             ["free nvidia.com/gpu not known (not probed)"]
+        );
+    }
+
+    /// A pod's GPUs come from one node: 8 free in total over two nodes of 4 do not take a task
+    /// of 6 (fresh-user 3 H10); per kind too; a cluster whose per-node figures are unknown is
+    /// judged on the total alone.
+    #[test]
+    fn gpus_must_fit_one_node() {
+        let mut by_kind = BTreeMap::new();
+        by_kind.insert("gpu-type=V100".to_owned(), gpus("8"));
+        let mut largest_by_kind = BTreeMap::new();
+        largest_by_kind.insert("gpu-type=V100".to_owned(), gpus("4"));
+        let state = ClusterState {
+            free: Some(gpus("8")),
+            largest_free: Some(gpus("4")),
+            free_by_gpu_kind: by_kind,
+            largest_free_by_gpu_kind: largest_by_kind,
+            ..ClusterState::default()
+        };
+        let mut states = BTreeMap::new();
+        states.insert("bj-prod".to_owned(), state.clone());
+        let ask = |n: &str, kind: Option<&str>| PlacementRequest {
+            cluster: Some("bj-prod".into()),
+            gpus: gpus(n),
+            gpu_kind: kind.map(Into::into),
+            ..PlacementRequest::default()
+        };
+        let policy = PlacementPolicy::default();
+        let p = explain(&registry(), &ask("6", None), &states, &policy);
+        assert!(p.chosen.is_empty());
+        assert_eq!(
+            p.decision("bj-prod").unwrap().to_string(),
+            "bj-prod: rejected: 8 nvidia.com/gpu free in total but at most 4 on one node, 6 requested (a pod's GPUs come from one node)"
+        );
+        let p = explain(&registry(), &ask("6", Some("V100")), &states, &policy);
+        assert_eq!(
+            p.decision("bj-prod").unwrap().reasons,
+            [Reason::GpusSpreadOverNodes {
+                resource: ResourceName::new("nvidia.com/gpu"),
+                requested: Quantity::parse("6").unwrap(),
+                free: Quantity::parse("8").unwrap(),
+                largest_on_one_node: Quantity::parse("4").unwrap(),
+                gpu_kind: Some("gpu-type=V100".into()),
+            }]
+        );
+        assert_eq!(
+            explain(&registry(), &ask("4", None), &states, &policy).chosen,
+            ["bj-prod"]
+        );
+        states.insert(
+            "bj-prod".to_owned(),
+            ClusterState {
+                largest_free: None,
+                ..state
+            },
+        );
+        assert_eq!(
+            explain(&registry(), &ask("6", None), &states, &policy).chosen,
+            ["bj-prod"]
         );
     }
 

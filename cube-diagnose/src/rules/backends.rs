@@ -474,7 +474,12 @@ mod tests {
             )
             .is_empty()
         );
+        // group-specific entries keep their lines: PriorityClass, Karmada's API asked of the
+        // wrong cluster (agent-registration-failed)
         assert!(run_log("api-resource-missing", "Error from server (NotFound): error when creating \"pc.yaml\": the server could not find the requested resource (post priorityclasses.scheduling.k8s.io)").is_empty());
+        let karmada = "Error from server (NotFound): the server could not find the requested resource (get clusters.cluster.karmada.io)";
+        assert!(run_log("api-resource-missing", karmada).is_empty());
+        assert_eq!(run_log("agent-registration-failed", karmada).len(), 1);
     }
 
     /// Karmada's aggregated APIs get Karmada's remedy, the component named: the Cluster API
