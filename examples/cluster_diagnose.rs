@@ -312,7 +312,25 @@ fn read_groups(path: &std::path::Path, limits: &cube_model::Limits) -> Result<Ve
         .map(|d| cube_model::group::ResourceGroup::from_yaml(d))
         .collect();
     let model_error = match model {
-        Ok(groups) => return Ok(groups.iter().map(GroupSpec::from).collect()),
+        Ok(groups) => {
+            // the same validation as group_plan (names, shares, buckets): an invalid groups
+            // file is bad input (exit 2), never diagnosed as if it were valid (fresh-user G28:
+            // a file group_plan refuses hid real findings without a word)
+            let problems: Vec<String> = groups
+                .iter()
+                .filter_map(|g| cube_quota::plan::plan_group_all(g, None).err())
+                .flatten()
+                .map(|e| cube_model::terminal::escape_line(&e.to_string()).into_owned())
+                .collect();
+            if !problems.is_empty() {
+                anyhow::bail!(
+                    "invalid groups file {}: {}",
+                    path.display(),
+                    problems.join("; ")
+                );
+            }
+            return Ok(groups.iter().map(GroupSpec::from).collect());
+        }
         Err(e) => e,
     };
     // neither form: both reasons (a resource group with a misspelt key is refused as one,

@@ -143,15 +143,7 @@ fn place(
     report: &cube_cluster::fleet::FleetReport,
 ) -> anyhow::Result<cube_model::placement::Placement> {
     use cube_model::placement::{PlacementPolicy, PlacementRequest, PolicyMode, explain};
-    let mut gpus = cube_model::ResourceList::new();
-    for g in &args.gpus {
-        let (name, n) = g
-            .split_once('=')
-            .ok_or_else(|| BadInput(format!("--gpus {g:?}: expected RESOURCE=N")))?;
-        let q = cube_model::Quantity::parse(n.trim())
-            .map_err(|e| BadInput(format!("--gpus {g:?}: {e}")))?;
-        gpus.insert(cube_model::ResourceName::new(name.trim()), q);
-    }
+    let gpus = place_gpus(args).map_err(BadInput)?;
     let tolerations = args
         .tolerations
         .iter()
@@ -175,6 +167,64 @@ fn place(
         ..PlacementPolicy::default()
     };
     Ok(explain(registry, &request, &report.states(), &policy))
+}
+
+/// `--gpus RESOURCE=N` as a resource list: the name a qualified name (an extended resource),
+/// `N` a whole number of at least 1 (the API server refuses a fractional extended resource:
+/// `must be an integer`, k8s.io/kubernetes pkg/apis/core/validation `validateResourceQuantityValue`
+/// / `ValidateNonnegativeQuantity`; a GPU request of 0 or less asks for nothing).
+fn place_gpus(args: &Args) -> Result<cube_model::ResourceList, String> {
+    let mut gpus = cube_model::ResourceList::new();
+    for g in &args.gpus {
+        let shown = cube_model::terminal::escape_line(g);
+        let (name, n) = g
+            .split_once('=')
+            .ok_or_else(|| format!("--gpus {shown}: expected RESOURCE=N"))?;
+        let name = name.trim();
+        let bad_name = cube_model::selector::validate_qualified_name(name);
+        if !bad_name.is_empty() {
+            return Err(format!(
+                "--gpus {shown}: {} is not a resource name: {}",
+                cube_model::terminal::escape_line(name),
+                bad_name.join("; ")
+            ));
+        }
+        let q =
+            cube_model::Quantity::parse(n.trim()).map_err(|e| format!("--gpus {shown}: {e}"))?;
+        if !q.is_positive() || !q.is_at_scale(0) {
+            return Err(format!(
+                "--gpus {shown}: the count must be a whole number of at least 1 (GPUs are requested in whole units; the API server answers `must be an integer`)"
+            ));
+        }
+        gpus.insert(cube_model::ResourceName::new(name), q);
+    }
+    Ok(gpus)
+}
+
+/// The usage errors of the flags, before any cluster is probed (exit 2): `--gpus` counts and
+/// names, a `--selector` that does not parse, a `--pool-label` that is not a label key.
+fn check_flags(args: &Args) -> Result<(), String> {
+    let key = args.pool_label.trim();
+    let bad = cube_model::selector::validate_qualified_name(key);
+    if key != args.pool_label || !bad.is_empty() {
+        return Err(format!(
+            "--pool-label {}: not a label key: {}",
+            cube_model::terminal::escape_line(&args.pool_label),
+            if bad.is_empty() {
+                "surrounding white space".to_owned()
+            } else {
+                bad.join("; ")
+            }
+        ));
+    }
+    if args.place {
+        place_gpus(args)?;
+        if let Some(s) = args.selector.as_deref().filter(|s| !s.trim().is_empty()) {
+            cube_model::selector::parse_selector(s.trim())
+                .map_err(|e| format!("--selector {}: {e}", cube_model::terminal::escape_line(s)))?;
+        }
+    }
+    Ok(())
 }
 
 fn placement_lines(p: &cube_model::placement::Placement, args: &Args) -> String {
@@ -253,6 +303,7 @@ fn run(args: &Args) -> anyhow::Result<Exit> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into());
     }
+    check_flags(args).map_err(BadInput)?;
     let limits = args.limits.limits().map_err(BadInput)?;
     let registry = cube_examples::read_registry_with(&args.registry, &limits).map_err(BadInput)?;
     // one policy for every read: the registry above, each cluster's kubeconfig and the files it

@@ -75,9 +75,10 @@ struct Args {
     /// `--allow-exec` and `--allow-file-refs`, as in every program that reads kubeconfigs.
     #[command(flatten)]
     trust: cube_examples::KubeconfigTrust,
-    /// Per-request timeout in seconds (1 to 31536000).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
-    timeout_secs: u64,
+    /// Per-request timeout in seconds (1 to 31536000; default 10). The same timeout as
+    /// `--request-timeout-secs`: give one of them (both together are refused).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    timeout_secs: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Output::Table)]
     output: Output,
@@ -121,7 +122,7 @@ struct Args {
     token_wait_secs: u64,
     /// Limits on input size and work, as in the other programs (`file-bytes` and
     /// `yaml-alias-expansions` bound the kubeconfig read; `http-body-bytes` every answer;
-    /// `request-timeout-secs`, when given, replaces `--timeout-secs`; `collection-deadline-secs`,
+    /// `request-timeout-secs` is `--timeout-secs` under its common name; `collection-deadline-secs`,
     /// when given, bounds the whole import).
     #[command(flatten)]
     limits: cube_examples::LimitArgs,
@@ -318,7 +319,13 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
     }
     opts.namespaces = args.namespaces.clone();
     opts.offline = args.offline;
-    opts.client = ClientOptions::with_timeout(Duration::from_secs(args.timeout_secs.max(1)));
+    if args.timeout_secs.is_some() && args.limits.request_timeout_given() {
+        return Err(Failure::BadInput(anyhow::anyhow!(
+            "--timeout-secs and --request-timeout-secs set the same per-request timeout: give one of them"
+        )));
+    }
+    opts.client =
+        ClientOptions::with_timeout(Duration::from_secs(args.timeout_secs.unwrap_or(10).max(1)));
     opts.manifests = ManifestOptions::new(&args.service_account, &args.service_account_namespace)
         .with_token_secret();
     opts.create_service_account = args.create_service_account;
@@ -328,7 +335,7 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
         .limits()
         .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
     let defaults = cube_model::Limits::default();
-    if limits.request_timeout != defaults.request_timeout {
+    if args.limits.request_timeout_given() {
         opts.client = ClientOptions::with_timeout(limits.request_timeout);
     }
     if limits.collection_deadline != defaults.collection_deadline {
@@ -662,6 +669,19 @@ fn render_import(out: &mut String, r: &ClusterImport) {
         println!("\nOVER-PRIVILEGED (more than the checked profiles need)");
         for w in &warnings {
             println!("  warning   {w}");
+        }
+    }
+    // reviews that failed: the over-privilege picture is incomplete, said once
+    let mut failed: Vec<&String> = Vec::new();
+    for e in r.rbac.iter().flat_map(|p| &p.review_errors) {
+        if !failed.contains(&e) {
+            failed.push(e);
+        }
+    }
+    if !failed.is_empty() {
+        println!("\nNOT CHECKED (the over-privilege warnings above may be incomplete)");
+        for e in failed {
+            println!("  note      {e}");
         }
     }
     if let Some(m) = &r.manifests {

@@ -122,9 +122,10 @@ struct Args {
     /// reads kubeconfigs.
     #[command(flatten)]
     trust: cube_examples::KubeconfigTrust,
-    /// Per-request timeout of --diff/--apply, seconds.
-    #[arg(long, default_value_t = 15.0, value_parser = cube_examples::seconds)]
-    timeout: f64,
+    /// Per-request timeout of --diff/--apply, seconds (default 15). The same timeout as
+    /// `--request-timeout-secs`: give one of them (both together are refused).
+    #[arg(long, value_parser = cube_examples::seconds)]
+    timeout: Option<f64>,
     /// Placement policy: every group must name a cluster selector (or a cluster).
     #[arg(long)]
     require_cluster_selector: bool,
@@ -387,10 +388,27 @@ fn kubeconfig_api(
     })?;
     let client = cube_cluster::client::build_client(
         &sel,
-        &cube_cluster::client::ClientOptions::with_timeout(Duration::from_secs_f64(args.timeout)),
+        &cube_cluster::client::ClientOptions::with_timeout(request_timeout(args)?),
     )
     .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
     Ok(std::sync::Arc::new(client))
+}
+
+/// The per-request timeout of --diff/--apply: `--timeout` (default 15 s) or
+/// `--request-timeout-secs`, never both (fresh-user G10: one was ignored without a word).
+fn request_timeout(args: &Args) -> anyhow::Result<Duration> {
+    match (args.timeout, args.limits.request_timeout_given()) {
+        (Some(_), true) => Err(BadInput(
+            "--timeout and --request-timeout-secs set the same per-request timeout: give one of them".into(),
+        )
+        .into()),
+        (Some(t), false) if !(t.is_finite() && t > 0.0 && t <= 3600.0) => {
+            Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into())
+        }
+        (Some(t), false) => Ok(Duration::from_secs_f64(t)),
+        (None, true) => Ok(args.limits.limits().map_err(BadInput)?.request_timeout),
+        (None, false) => Ok(Duration::from_secs(15)),
+    }
 }
 
 /// `--diff` / `--apply` on each target cluster, one after the other.
@@ -400,9 +418,7 @@ fn run_apply(
     per_cluster: Option<&PerCluster>,
 ) -> anyhow::Result<Vec<ClusterApply>> {
     use cube_cluster::apply::{ApplyOptions, PlanObjects, apply_plan};
-    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
-        return Err(BadInput("--timeout must be between 0 and 3600 seconds".into()).into());
-    }
+    let timeout = request_timeout(args)?;
     // Clients are built inside the runtime (kube's client spawns its buffer task).
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -446,7 +462,7 @@ fn run_apply(
             let limits = args.limits.limits().map_err(BadInput)?;
             let registry = cube_examples::read_registry_with(path, &limits).map_err(BadInput)?;
             let fleet = cube_cluster::fleet::FleetOptions {
-                timeout: Duration::from_secs_f64(args.timeout),
+                timeout,
                 base_dir: cube_examples::registry_dir(path),
                 plugins: args.trust.plugins(),
                 file_references: args.trust.file_references(),

@@ -209,7 +209,7 @@ pub fn build_client(selection: &Selection, options: &ClientOptions) -> Result<ku
         Some(roots)
             if selection.is_https()
                 && !cfg.accept_invalid_certs
-                && cfg.proxy_url.is_none()
+                && bundle_proxy(cfg.proxy_url.as_ref()).is_some()
                 && !cfg.default_retry =>
         {
             let roots = roots.clone();
@@ -219,8 +219,86 @@ pub fn build_client(selection: &Selection, options: &ClientOptions) -> Result<ku
     }
 }
 
+/// [`build_client`] from async code: a selection whose exec plugin runs (allowed by
+/// [`crate::kubeconfig::PluginPolicy::Allow`]) is built on Tokio's blocking pool
+/// (`spawn_blocking`), so the plugin, bounded by `options.read_timeout`, never holds a runtime
+/// worker (other clusters' probes and timers keep running); without a plugin it is built in
+/// place. Call it inside a Tokio runtime.
+///
+/// # Errors
+/// As [`build_client`]; a build task that ended abnormally is an [`Error::InvalidMaterial`]
+/// naming it.
+pub async fn build_client_async(
+    selection: &Selection,
+    options: &ClientOptions,
+) -> Result<kube::Client> {
+    if selection.credentials.exec.is_none() {
+        return build_client(selection, options);
+    }
+    let (sel, opts) = (selection.clone(), *options);
+    match tokio::task::spawn_blocking(move || build_client(&sel, &opts)).await {
+        Ok(r) => r,
+        Err(e) => Err(Error::InvalidMaterial {
+            what: "exec plugin".to_string(),
+            subject: format!("user {:?}", selection.user_name),
+            reason: format!("the client build task ended abnormally: {e}"),
+        }),
+    }
+}
+
+/// How [`bundle_client`] reaches the server: directly, or through an `http` (CONNECT) or
+/// `socks5` `proxy-url` as kube's own client does (kube-client `ClientBuilder::try_from`);
+/// `None` for a proxy it does not tunnel itself (an `https` proxy: kube's client is used).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BundleProxy {
+    Direct,
+    Connect,
+    Socks5,
+}
+
+fn bundle_proxy(proxy: Option<&http::Uri>) -> Option<BundleProxy> {
+    match proxy.map(|u| u.scheme_str()) {
+        None => Some(BundleProxy::Direct),
+        Some(Some("http")) => Some(BundleProxy::Connect),
+        Some(Some("socks5")) => Some(BundleProxy::Socks5),
+        Some(_) => None,
+    }
+}
+
+/// `%XX` escapes of a URL's user information decoded (client-go and kube send the decoded
+/// user and password to the proxy).
+fn percent_decoded(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Some(v) = std::str::from_utf8(&b[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The `user:password` of a proxy URL, decoded.
+fn proxy_user_info(proxy: &http::Uri) -> Option<(String, String)> {
+    let (info, _) = proxy.authority()?.as_str().rsplit_once('@')?;
+    let (user, pass) = info.split_once(':').unwrap_or((info, ""));
+    Some((percent_decoded(user), percent_decoded(pass)))
+}
+
 /// kube's client stack (connector with its timeouts, base URI, authentication, extra headers)
-/// with [`crate::tls::BundleVerifier`] as the server certificate verifier.
+/// with [`crate::tls::BundleVerifier`] as the server certificate verifier, directly or through
+/// the kubeconfig's `http` or `socks5` proxy (fresh-user G4: through a proxy, kube's own
+/// verifier refused the self-signed serving certificate the kubeconfig trusts).
 fn bundle_client(cfg: kube::Config, roots: &[Vec<u8>], cluster: &str) -> Result<kube::Client> {
     use kube::client::ConfigExt as _;
     let invalid = |reason: String| Error::InvalidMaterial {
@@ -247,24 +325,56 @@ fn bundle_client(cfg: kube::Config, roots: &[Vec<u8>], cluster: &str) -> Result<
         https = https
             .with_server_name_resolver(hyper_rustls::FixedServerNameResolver::new(server_name));
     }
-    let mut connector =
-        hyper_timeout::TimeoutConnector::new(https.enable_http1().wrap_connector(http));
-    connector.set_connect_timeout(cfg.connect_timeout);
-    connector.set_read_timeout(cfg.read_timeout);
-    connector.set_write_timeout(cfg.write_timeout);
-    connector.set_reset_reader_on_write(cfg.reset_reader_on_write);
-    let client: hyper_util::client::legacy::Client<_, kube::client::Body> =
-        hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new())
-            .build(connector);
-    let service = tower::ServiceBuilder::new()
-        .layer(cfg.base_uri_layer())
-        .option_layer(cfg.auth_layer().map_err(Error::Client)?)
-        .layer(cfg.extra_headers_layer().map_err(Error::Client)?)
-        .map_err(|e: hyper_util::client::legacy::Error| {
-            Box::new(e) as Box<dyn std::error::Error + Send + Sync>
-        })
-        .service(client);
-    Ok(kube::Client::new(service, cfg.default_namespace.clone()))
+    // the rest of the stack is the same for every way to the server
+    macro_rules! finish {
+        ($inner:expr) => {{
+            let mut connector =
+                hyper_timeout::TimeoutConnector::new(https.enable_http1().wrap_connector($inner));
+            connector.set_connect_timeout(cfg.connect_timeout);
+            connector.set_read_timeout(cfg.read_timeout);
+            connector.set_write_timeout(cfg.write_timeout);
+            connector.set_reset_reader_on_write(cfg.reset_reader_on_write);
+            let client: hyper_util::client::legacy::Client<_, kube::client::Body> =
+                hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new())
+                    .build(connector);
+            let service = tower::ServiceBuilder::new()
+                .layer(cfg.base_uri_layer())
+                .option_layer(cfg.auth_layer().map_err(Error::Client)?)
+                .layer(cfg.extra_headers_layer().map_err(Error::Client)?)
+                .map_err(|e: hyper_util::client::legacy::Error| {
+                    Box::new(e) as Box<dyn std::error::Error + Send + Sync>
+                })
+                .service(client);
+            Ok(kube::Client::new(service, cfg.default_namespace.clone()))
+        }};
+    }
+    let proxy = cfg.proxy_url.clone();
+    match (bundle_proxy(proxy.as_ref()), proxy) {
+        #[cfg(feature = "proxy")]
+        (Some(BundleProxy::Connect), Some(uri)) => {
+            use base64::Engine as _;
+            let mut tunnel =
+                hyper_util::client::legacy::connect::proxy::Tunnel::new(uri.clone(), http);
+            if let Some((user, pass)) = proxy_user_info(&uri) {
+                let basic =
+                    base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}"));
+                if let Ok(h) = http::HeaderValue::from_str(&format!("Basic {basic}")) {
+                    tunnel = tunnel.with_auth(h);
+                }
+            }
+            finish!(tunnel)
+        }
+        #[cfg(feature = "proxy")]
+        (Some(BundleProxy::Socks5), Some(uri)) => {
+            let mut socks =
+                hyper_util::client::legacy::connect::proxy::SocksV5::new(uri.clone(), http);
+            if let Some((user, pass)) = proxy_user_info(&uri) {
+                socks = socks.with_auth(user, pass);
+            }
+            finish!(socks)
+        }
+        _ => finish!(http),
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::api::{ObjectReader, ServerInfo};
 use crate::classify::{Class, ForbiddenCause, ForbiddenDetail, classify_error, error_chain_text};
-use crate::client::{ClientOptions, build_client};
+use crate::client::ClientOptions;
 use crate::kubeconfig::Selection;
 
 /// What `/version` reported.
@@ -171,7 +171,7 @@ where
 /// is reported as [`Class::ConfigInvalid`].
 pub async fn check(selection: &Selection, options: &CheckOptions) -> ConnectReport {
     let start = Instant::now();
-    let outcome = match build_client(selection, &options.client) {
+    let outcome = match crate::client::build_client_async(selection, &options.client).await {
         Ok(client) => check_client(&client, options).await,
         Err(e) => failed(
             crate::classify::classify_build_error(&e),

@@ -432,7 +432,17 @@ pub async fn probe_fleet(
     options: &FleetOptions,
     progress: &(dyn Fn(&FleetProgress) + Sync),
 ) -> FleetReport {
-    probe_fleet_targets(targets_from_registry(registry, options), options, progress).await
+    // exec plugins (only when allowed) run while the clients are built: on the blocking pool,
+    // never on a runtime worker
+    let targets = if options.plugins == PluginPolicy::Allow {
+        let (r, o) = (registry.clone(), options.clone());
+        tokio::task::spawn_blocking(move || targets_from_registry(&r, &o))
+            .await
+            .unwrap_or_else(|_| targets_from_registry(registry, options))
+    } else {
+        targets_from_registry(registry, options)
+    };
+    probe_fleet_targets(targets, options, progress).await
 }
 
 fn condition_of(outcome: &Outcome) -> ReadyCondition {

@@ -42,7 +42,7 @@ use serde::Serialize;
 use crate::api::{ApplyParams, ObjectApplier, ObjectReader, ObjectRef, ServerInfo};
 use crate::certs::{CertificateInfo, fetch_server_certificate};
 use crate::classify::{Class, error_chain_text};
-use crate::client::{ClientOptions, build_client};
+use crate::client::ClientOptions;
 use crate::connect::{CheckOptions, ConnectReport, Outcome, check_api};
 use crate::kubeconfig::{
     Credentials, FileReferencePolicy, Kubeconfig, PluginPolicy, Problem, ProblemKind,
@@ -485,7 +485,7 @@ pub async fn import(
     if options.offline {
         return Ok(report);
     }
-    let client = match build_client(&selection, &options.client) {
+    let client = match crate::client::build_client_async(&selection, &options.client).await {
         Ok(c) => c,
         Err(e) => {
             report.importable = false;
@@ -836,7 +836,7 @@ async fn mint_and_verify(
         create_service_account: false,
         ..options.clone()
     };
-    match build_client(&sa_selection, &options.client) {
+    match crate::client::build_client_async(&sa_selection, &options.client).await {
         Ok(sa_client) => {
             let sa_client = crate::http::BoundedClient::new(sa_client, options.net);
             if let Err(e) =

@@ -713,7 +713,32 @@ pub(crate) async fn raw_review<T: crate::api::RawTransport + ?Sized>(
         .await
         .map_err(|e| err(Box::new(e)))?;
     let r: SelfSubjectAccessReview = serde_json::from_str(&text).map_err(|e| err(Box::new(e)))?;
+    check_review_answer(&r.kind, r.status.is_some(), "SelfSubjectAccessReview")
+        .map_err(|e| err(Box::new(e)))?;
     Ok(r.status.unwrap_or_default())
+}
+
+/// A review answer is the review with its `status` filled (kube-apiserver always fills it,
+/// k8s.io/kubernetes pkg/registry/authorization): another kind, or no status, is not an answer
+/// (fresh-user G11: a plain `List` read as "nothing allowed, nothing incomplete").
+fn check_review_answer(
+    kind: &str,
+    has_status: bool,
+    review: &'static str,
+) -> Result<(), crate::api::WrongAnswer> {
+    if (kind.is_empty() || kind == review) && has_status {
+        return Ok(());
+    }
+    Err(crate::api::WrongAnswer {
+        request: format!("POST {review}"),
+        expected: format!("a {review} with its status"),
+        answer: if kind.is_empty() {
+            "an object without kind or status".to_owned()
+        } else {
+            cube_model::terminal::escape_line(&kind.chars().take(80).collect::<String>())
+                .into_owned()
+        },
+    })
 }
 
 /// Sends a rules review through a raw transport and parses its `status`.
@@ -727,6 +752,8 @@ pub(crate) async fn raw_rules<T: crate::api::RawTransport + ?Sized>(
         .await
         .map_err(|e| err(Box::new(e)))?;
     let r: SelfSubjectRulesReview = serde_json::from_str(&text).map_err(|e| err(Box::new(e)))?;
+    check_review_answer(&r.kind, r.status.is_some(), "SelfSubjectRulesReview")
+        .map_err(|e| err(Box::new(e)))?;
     Ok(r.status.unwrap_or_default())
 }
 
@@ -845,8 +872,10 @@ pub enum OverPrivilege {
 impl fmt::Display for OverPrivilege {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // an empty reason is all the server says for system:masters (allowed before RBAC)
+            // and for some webhook authorizers: the group is not named as if it were known
             OverPrivilege::ClusterAdmin { reason } if reason.is_empty() => f.write_str(
-                "credentials are cluster-admin (allowed everything before RBAC: system:masters)",
+                "credentials are cluster-admin (the server named no rule; members of system:masters are allowed everything this way, before RBAC)",
             ),
             OverPrivilege::ClusterAdmin { reason } => {
                 write!(f, "credentials are cluster-admin ({reason})")
@@ -863,6 +892,9 @@ impl fmt::Display for OverPrivilege {
                 rule.resources,
                 rule.verbs
             ),
+            OverPrivilege::SecretsReadable { reason } if reason.is_empty() => {
+                f.write_str("can list secrets in all namespaces")
+            }
             OverPrivilege::SecretsReadable { reason } => {
                 write!(f, "can list secrets in all namespaces ({reason})")
             }
@@ -886,8 +918,13 @@ pub struct CapabilityReport {
     /// Over-privilege warnings.
     pub warnings: Vec<OverPrivilege>,
     /// True when a rules review answered `incomplete` (a webhook authorizer is involved: the
-    /// wildcard scan may miss rules).
+    /// wildcard scan may miss rules), or failed (see [`CapabilityReport::review_errors`]).
     pub rules_incomplete: bool,
+    /// The over-privilege reviews that failed (timeout, an answer that is not a review, a
+    /// status code), each `review: reason`: the warnings may then miss something, never said
+    /// silently (fresh-user G11).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub review_errors: Vec<String>,
 }
 
 impl CapabilityReport {
@@ -964,24 +1001,36 @@ pub async fn check_profile<R: AccessReviewer + ?Sized>(
         .collect();
 
     let mut warnings = Vec::new();
-    if let Ok(s) = reviewer
+    let mut review_errors = Vec::new();
+    match reviewer
         .review(&AccessRequest::resource("*", "*", "*"))
         .await
-        && s.allowed
     {
-        warnings.push(OverPrivilege::ClusterAdmin { reason: s.reason });
+        Ok(s) if s.allowed => warnings.push(OverPrivilege::ClusterAdmin { reason: s.reason }),
+        Ok(_) => {}
+        Err(e) => review_errors.push(format!(
+            "the cluster-admin check (* * *) failed: {}",
+            error_chain(&e)
+        )),
     }
     let wants_secrets = profile
         .checks
         .iter()
         .any(|c| c.group.is_empty() && c.resource == "secrets");
-    if !wants_secrets
-        && let Ok(s) = reviewer
+    if !wants_secrets {
+        match reviewer
             .review(&AccessRequest::resource("list", "", "secrets"))
             .await
-        && s.allowed
-    {
-        warnings.push(OverPrivilege::SecretsReadable { reason: s.reason });
+        {
+            Ok(s) if s.allowed => {
+                warnings.push(OverPrivilege::SecretsReadable { reason: s.reason })
+            }
+            Ok(_) => {}
+            Err(e) => review_errors.push(format!(
+                "the list-secrets check failed: {}",
+                error_chain(&e)
+            )),
+        }
     }
     let mut rules_incomplete = false;
     let mut scan: Vec<String> = namespaces.to_vec();
@@ -989,8 +1038,16 @@ pub async fn check_profile<R: AccessReviewer + ?Sized>(
         scan.push("default".to_string());
     }
     for ns in &scan {
-        let Ok(status) = reviewer.rules(ns).await else {
-            continue;
+        let status = match reviewer.rules(ns).await {
+            Ok(s) => s,
+            Err(e) => {
+                rules_incomplete = true;
+                review_errors.push(format!(
+                    "the rules review in namespace {ns} failed (wildcard rules not scanned): {}",
+                    error_chain(&e)
+                ));
+                continue;
+            }
         };
         rules_incomplete |= status.incomplete;
         for rule in status.resource_rules {
@@ -1013,6 +1070,7 @@ pub async fn check_profile<R: AccessReviewer + ?Sized>(
         missing,
         warnings,
         rules_incomplete,
+        review_errors,
     })
 }
 

@@ -486,7 +486,10 @@ pub fn explain(
     let selector = match selector_text.map(parse_selector) {
         Some(Ok(s)) => Some(s),
         Some(Err(e)) => {
-            warnings.push(format!("invalid cluster selector {selector_text:?}: {e}"));
+            warnings.push(format!(
+                "invalid cluster selector {:?}: {e}",
+                selector_text.unwrap_or_default()
+            ));
             None
         }
         None => None,

@@ -513,6 +513,18 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// Whether the request timeout was given (`--request-timeout-secs`, or
+    /// `--limit request-timeout-secs=...`): a program with a flag of its own for the same
+    /// timeout refuses both together instead of ignoring one (fresh-user G10).
+    pub fn request_timeout_given(&self) -> bool {
+        self.request_timeout_secs.is_some()
+            || self.limit.iter().any(|l| {
+                l.split('=')
+                    .next()
+                    .is_some_and(|k| k.trim() == "request-timeout-secs")
+            })
+    }
+
     /// The limits: defaults, then the dedicated flags, then every `--limit` in order.
     ///
     /// # Errors

@@ -495,3 +495,289 @@ fn group_plan_out_dir_never_writes_through_a_symlink() {
             .contains("# cluster prod")
     );
 }
+
+/// A loopback HTTP server whose answer depends on the request path: `route(path)` gives the
+/// status code and the JSON body. Returns its port.
+fn routing_server(route: fn(&str) -> (u16, String)) -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            std::thread::spawn(move || {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                let mut buf = Vec::new();
+                let mut byte = [0u8; 1];
+                while !buf.ends_with(b"\r\n\r\n") && buf.len() < 65536 {
+                    match s.read(&mut byte) {
+                        Ok(1) => buf.push(byte[0]),
+                        _ => return,
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf).into_owned();
+                let path = head
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or("/")
+                    .split('?')
+                    .next()
+                    .unwrap_or("/")
+                    .to_owned();
+                let len = head
+                    .to_ascii_lowercase()
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:").map(str::to_owned))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                let mut rest = vec![0u8; len.min(1 << 20)];
+                let _ = s.read_exact(&mut rest);
+                let (code, body) = route(&path);
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 {code} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    port
+}
+
+const VERSION: &str =
+    r#"{"major":"1","minor":"36","gitVersion":"v1.36.0","platform":"linux/amd64"}"#;
+
+/// fresh-user G11: a SelfSubjectRulesReview (and the access reviews behind the over-privilege
+/// warnings) answered with something that is not a review was read as "nothing allowed,
+/// complete"; empty reasons printed `()`. The failed reviews are named now, in the table and
+/// in JSON, and the picture is marked incomplete.
+#[test]
+fn cluster_import_names_reviews_that_did_not_answer() {
+    let dir = scratch("reviews");
+    let port = routing_server(|path| {
+        if path == "/version" {
+            (200, VERSION.to_owned())
+        } else if path.contains("selfsubjectreviews") {
+            (404, r#"{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}"#.to_owned())
+        } else {
+            (
+                200,
+                r#"{"kind":"List","apiVersion":"v1","items":[]}"#.to_owned(),
+            )
+        }
+    });
+    let kc = dir.join("config");
+    std::fs::write(
+        &kc,
+        kubeconfig(&format!("http://127.0.0.1:{port}"), "{}", true),
+    )
+    .expect("write");
+    let kc = kc.display().to_string();
+    let o = run("cluster_import", &["--kubeconfig", &kc]);
+    let text = all(&o);
+    code(&o);
+    assert!(text.contains("NOT CHECKED"), "{text}");
+    assert!(
+        text.contains("rules review in namespace default failed"),
+        "{text}"
+    );
+    assert!(!text.contains("()"), "{text}");
+    let o = run("cluster_import", &["--kubeconfig", &kc, "--output", "json"]);
+    let text = all(&o);
+    code(&o);
+    assert!(text.contains("\"reviewErrors\""), "{text}");
+    assert!(text.contains("\"rulesIncomplete\": true"), "{text}");
+}
+
+/// fresh-user G43 and G8: a read-only account without Secret access was told to bind `view`
+/// or console-readonly (neither grants Secrets) or to dump `secrets -A` (every Secret of the
+/// cluster). The remedy names a kube-system Role for Secrets and the bootstrap-token dump only.
+#[test]
+fn unreadable_bootstrap_tokens_get_their_own_remedy() {
+    let port = routing_server(|path| {
+        if path == "/version" {
+            (200, VERSION.to_owned())
+        } else if path.contains("/secrets") {
+            (403, r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"secrets is forbidden: User \"ro\" cannot list resource \"secrets\" in API group \"\" in the namespace \"kube-system\"","reason":"Forbidden","code":403}"#.to_owned())
+        } else {
+            (
+                200,
+                r#"{"kind":"List","apiVersion":"v1","metadata":{},"items":[]}"#.to_owned(),
+            )
+        }
+    });
+    let dir = scratch("nosecrets");
+    let kc = dir.join("config");
+    std::fs::write(
+        &kc,
+        kubeconfig(&format!("http://127.0.0.1:{port}"), "{}", true),
+    )
+    .expect("write");
+    let o = run(
+        "cluster_diagnose",
+        &["--kubeconfig", &kc.display().to_string()],
+    );
+    let text = all(&o);
+    assert_eq!(code(&o), 3, "{text}");
+    assert!(text.contains("BootstrapToken"), "{text}");
+    assert!(
+        text.contains("--field-selector type=bootstrap.kubernetes.io/token"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("get secrets -A")
+            && !text.contains("secrets,")
+            && !text.contains(",secrets"),
+        "{text}"
+    );
+}
+
+/// fresh-user G28: `cluster_diagnose --groups` took a groups file that `group_plan` refuses
+/// (names with escape codes, shares above the bucket) without a word, and the file hid real
+/// findings. It is bad input (exit 2) with the same validation, escape codes shown escaped.
+#[test]
+fn cluster_diagnose_refuses_an_invalid_groups_file() {
+    let dir = scratch("groups");
+    let escape = dir.join("escape.yaml");
+    std::fs::write(
+        &escape,
+        "name: \"team\\e[31m\"\nowner: \"mallory\"\nmembers: [{name: eve, role: admin}]\nquota: []\nnamespaces: [{name: \"ns\\e[2J\", sharePercent: 100}]\n",
+    )
+    .expect("write");
+    let over = dir.join("over.yaml");
+    std::fs::write(
+        &over,
+        "name: team-x\nowner: alice\nmembers: [{name: alice, role: admin}]\nquota:\n  - name: compute\n    hard: {requests.cpu: \"10\", requests.nvidia.com/gpu: \"3\"}\nnamespaces:\n  - {name: x-a, sharePercent: 70}\n  - {name: x-b, sharePercent: 70}\n",
+    )
+    .expect("write");
+    for f in [&escape, &over] {
+        let f = f.display().to_string();
+        let o = run(
+            "cluster_diagnose",
+            &[
+                "--snapshot",
+                "examples/data/snapshot-gpu-cluster.json",
+                "--groups",
+                &f,
+            ],
+        );
+        let text = all(&o);
+        assert_eq!(code(&o), 2, "{f}: {text}");
+        assert!(text.contains("invalid groups file"), "{f}: {text}");
+        assert!(!text.contains('\u{1b}'), "{f}: raw escape code: {text}");
+        let p = run("group_plan", &[&f]);
+        assert_eq!(code(&p), 2, "group_plan {f}: {}", all(&p));
+    }
+    // the bundled valid groups still work
+    let o = run(
+        "cluster_diagnose",
+        &[
+            "--snapshot",
+            "examples/data/snapshot-gpu-cluster.json",
+            "--groups",
+            GROUPS,
+        ],
+    );
+    assert_ne!(code(&o), 2, "{}", all(&o));
+}
+
+/// fresh-user G36: `cluster_fleet --place` placed a task asking for `-1` or `1.5` GPUs, took
+/// a selector that does not parse as a warning printed with Rust Debug (`Some("...")`), and
+/// took an empty or spaced `--pool-label`. All are usage errors (exit 2) before any probe.
+#[test]
+fn cluster_fleet_refuses_bad_placement_flags() {
+    let dir = scratch("place");
+    let registry = dir.join("registry.yaml");
+    std::fs::write(
+        &registry,
+        "clusters:\n- name: a\n  labels: {env: prod}\n  kubeconfig: {path: none.yaml}\n",
+    )
+    .expect("write");
+    let reg = registry.display().to_string();
+    let bad: [Vec<&str>; 7] = [
+        vec!["--place", "--gpus", "nvidia.com/gpu=-1"],
+        vec!["--place", "--gpus", "nvidia.com/gpu=1.5"],
+        vec!["--place", "--gpus", "nvidia.com/gpu=0"],
+        vec!["--place", "--gpus", "nvidia com/gpu=1"],
+        vec!["--place", "--selector", "env in (prod"],
+        vec!["--pool-label", ""],
+        vec!["--pool-label", "a b"],
+    ];
+    for args in bad {
+        let mut all_args = vec!["--registry", reg.as_str(), "--timeout", "2"];
+        all_args.extend(args.iter().copied());
+        let o = run("cluster_fleet", &all_args);
+        let text = all(&o);
+        assert_eq!(code(&o), 2, "{args:?}: {text}");
+        assert!(!text.contains("Some("), "{args:?}: {text}");
+        assert!(
+            !text.contains("probed"),
+            "{args:?}: probed before refusing: {text}"
+        );
+    }
+    let o = run(
+        "cluster_fleet",
+        &[
+            "--registry",
+            &reg,
+            "--timeout",
+            "2",
+            "--place",
+            "--gpus",
+            "nvidia.com/gpu=2",
+        ],
+    );
+    assert_ne!(code(&o), 2, "{}", all(&o));
+}
+
+/// fresh-user G10: two flags set one per-request timeout and, given together, one was ignored
+/// without a word (`cluster_import --timeout-secs` with `--request-timeout-secs`, `group_plan
+/// --timeout` with `--request-timeout-secs`). Together they are refused (exit 2).
+#[test]
+fn one_request_timeout_flag_at_a_time() {
+    let dir = scratch("timeouts");
+    let kc = dir.join("config");
+    std::fs::write(&kc, kubeconfig("https://127.0.0.1:1", "{token: t}", true)).expect("write");
+    let kc = kc.display().to_string();
+    for (program, args) in [
+        (
+            "cluster_import",
+            vec![
+                "--kubeconfig",
+                &kc,
+                "--timeout-secs",
+                "3",
+                "--request-timeout-secs",
+                "20",
+            ],
+        ),
+        (
+            "cluster_import",
+            vec![
+                "--kubeconfig",
+                &kc,
+                "--timeout-secs",
+                "3",
+                "--limit",
+                "request-timeout-secs=20",
+            ],
+        ),
+        (
+            "group_plan",
+            vec![
+                GROUPS,
+                "--kubeconfig",
+                &kc,
+                "--diff",
+                "--timeout",
+                "3",
+                "--request-timeout-secs",
+                "20",
+            ],
+        ),
+    ] {
+        let o = run(program, &args);
+        let text = all(&o);
+        assert_eq!(code(&o), 2, "{program}: {text}");
+        assert!(text.contains("give one of them"), "{program}: {text}");
+    }
+}

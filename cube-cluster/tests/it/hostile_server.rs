@@ -451,6 +451,32 @@ async fn a_server_certificate_that_is_the_configured_ca_is_trusted_like_client_g
     }
 }
 
+/// fresh-user G4 through a proxy: the serving certificate that is itself the kubeconfig's CA
+/// (CA:TRUE, self-signed) was trusted directly but refused through `proxy-url` (kube's own
+/// verifier). Through an http CONNECT proxy it is trusted the same way, and the request went
+/// through the proxy; an untrusted certificate is still refused there.
+#[tokio::test]
+async fn a_trusted_self_signed_server_certificate_works_through_a_proxy() {
+    let cert = Pki::new().server_cert(ServerCert::SelfSignedCa);
+    let srv = start(Behaviour::Status(200), Some(&cert)).await;
+    let (proxy, seen) = super::kubeconfig_edges::connect_proxy().await;
+    let mut sel = selection(&srv.url(), Some(&cert.cert_pem));
+    sel.proxy_url = Some(format!("http://user:pa%2Fss@{proxy}"));
+    let (o, _) = check_outcome(&sel, Duration::from_secs(5)).await;
+    assert!(matches!(o, Outcome::Ok { .. }), "{o:?}");
+    let log = seen.lock().expect("log").clone();
+    assert!(!log.is_empty(), "the request went through the proxy");
+    assert!(log[0].0.starts_with("CONNECT "), "{log:?}");
+    let other = Pki::new().server_cert(ServerCert::SelfSignedCa);
+    let mut untrusted = selection(&srv.url(), Some(&other.cert_pem));
+    untrusted.proxy_url = Some(format!("http://{proxy}"));
+    let (o, _) = check_outcome(&untrusted, Duration::from_secs(5)).await;
+    assert!(
+        matches!(failed(&o).0, "tls-self-signed" | "tls-untrusted"),
+        "{o:?}"
+    );
+}
+
 /// A server answering one page of many Pods whatever `limit` asked (issue 9: 1,000,000 items
 /// in one page did not end): the pages are loaded as they come, the objects-per-snapshot limit
 /// applies during the collection (kept objects bounded, the kind recorded as incomplete and the

@@ -65,7 +65,7 @@ async fn a_token_file_with_a_trailing_newline_authenticates_like_client_go() {
 
 /// A minimal HTTP CONNECT proxy on 127.0.0.1 that records each CONNECT line and
 /// `Proxy-Authorization` header, then tunnels.
-async fn connect_proxy() -> (String, Arc<Mutex<Vec<(String, Option<String>)>>>) {
+pub(crate) async fn connect_proxy() -> (String, Arc<Mutex<Vec<(String, Option<String>)>>>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

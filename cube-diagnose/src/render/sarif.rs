@@ -61,17 +61,43 @@ fn encode_path(path: &str) -> String {
     out
 }
 
-/// The `artifactLocation.uri` of an input: relative to `base` when under it, `file://` for
-/// other absolute paths, else the relative path as given (`./` dropped).
+/// `path` with `.` and `..` segments resolved lexically (no file system access); a `..` above
+/// the root stays at the root.
+fn lexical_normal(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The `artifactLocation.uri` of an input: relative to `base` when it lies under it, an
+/// absolute `file://` URI otherwise (also for a relative path that leaves `base` through `..`,
+/// which code scanning cannot place: fresh-user G33), else, without a base, the relative path
+/// as given (`./` dropped).
 pub fn artifact_uri(source: &str, base: Option<&Path>) -> String {
     let p = Path::new(source);
-    if p.is_absolute() {
-        if let Some(rel) = base.and_then(|b| p.strip_prefix(b).ok()) {
-            return encode_path(&rel.to_string_lossy());
+    let absolute = match base {
+        Some(b) if !p.is_absolute() => {
+            if !p.components().any(|c| c == std::path::Component::ParentDir) {
+                return encode_path(source.trim_start_matches("./"));
+            }
+            lexical_normal(&b.join(p))
         }
-        return format!("file://{}", encode_path(source));
+        _ if p.is_absolute() => lexical_normal(p),
+        _ => return encode_path(source.trim_start_matches("./")),
+    };
+    if let Some(rel) = base.and_then(|b| absolute.strip_prefix(b).ok()) {
+        return encode_path(&rel.to_string_lossy());
     }
-    encode_path(source.trim_start_matches("./"))
+    format!("file://{}", encode_path(&absolute.to_string_lossy()))
 }
 
 /// FNV-1a, 64 bits: a fingerprint that stays the same across builds and platforms.
@@ -242,5 +268,19 @@ mod tests {
             artifact_uri("/tmp/x.json", Some(Path::new("/repo"))),
             "file:///tmp/x.json"
         );
+        // a relative path that leaves the base: absolute (G33), one that stays: relative
+        assert_eq!(
+            artifact_uri("../../tools/p.yaml", Some(Path::new("/work/wt/fresh"))),
+            "file:///work/tools/p.yaml"
+        );
+        assert_eq!(
+            artifact_uri("ci/../dumps/x.json", Some(Path::new("/repo"))),
+            "dumps/x.json"
+        );
+        assert_eq!(
+            artifact_uri("/repo/ci/../x.json", Some(Path::new("/repo"))),
+            "x.json"
+        );
+        assert_eq!(artifact_uri("../x.json", None), "../x.json");
     }
 }

@@ -311,15 +311,23 @@ fn missing_remedy(missing: &std::collections::BTreeMap<String, String>) -> Strin
     for (kind, why) in missing {
         by.entry(missing_class(why)).or_default().push(kind);
     }
+    // Bootstrap tokens are Secrets of type bootstrap.kubernetes.io/token in kube-system
+    // (k8s.io/cluster-bootstrap/token/api): their own dump command, never `secrets -A` (every
+    // Secret of every namespace written to a file to read a few tokens: fresh-user G8)
     let dump = |kinds: &[&str]| {
-        format!(
-            "`kubectl get {} -A -o json`",
-            kinds
-                .iter()
-                .map(|k| resource_of(k))
-                .collect::<Vec<_>>()
-                .join(",")
-        )
+        let mut cmds = Vec::new();
+        let others: Vec<String> = kinds
+            .iter()
+            .filter(|k| **k != "BootstrapToken")
+            .map(|k| resource_of(k))
+            .collect();
+        if !others.is_empty() {
+            cmds.push(format!("`kubectl get {} -A -o json`", others.join(",")));
+        }
+        if kinds.contains(&"BootstrapToken") {
+            cmds.push(BOOTSTRAP_DUMP.to_owned());
+        }
+        cmds.join(" and ")
     };
     let every = by.len() == 1;
     by.iter()
@@ -332,7 +340,7 @@ fn missing_remedy(missing: &std::collections::BTreeMap<String, String>) -> Strin
             };
             match class {
                 MissingClass::Limit => format!("{k}: raise the limit named in the evidence (`--limit KEY=N`)"),
-                MissingClass::Forbidden => format!("{k}: give the reading account list permission on them (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile), or pass dumps of them ({})", dump(kinds)),
+                MissingClass::Forbidden => forbidden_remedy(&k, kinds, &dump(kinds)),
                 MissingClass::Unauthorized => format!("{k}: the API server refuses the credentials (401): renew the token or client certificate in the kubeconfig"),
                 MissingClass::NotFound => format!("{k}: the API server does not serve them (404: the API group is turned off, or the server is older or newer than the path read); no permission is missing; pass dumps if another source has them"),
                 MissingClass::Throttled => format!("{k}: the API server throttled the reads (429 Too Many Requests, API Priority and Fairness): run again later or with fewer readers at once; `kubectl get --raw /metrics | grep apiserver_flowcontrol_rejected_requests_total` shows the rejections"),
@@ -346,6 +354,27 @@ fn missing_remedy(missing: &std::collections::BTreeMap<String, String>) -> Strin
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// The dump of bootstrap tokens alone (kubeadm stores them as Secrets of this type in
+/// kube-system: k8s.io/cluster-bootstrap/token/api `SecretTypeBootstrapToken`).
+const BOOTSTRAP_DUMP: &str = "`kubectl get secrets -n kube-system --field-selector type=bootstrap.kubernetes.io/token -o json`";
+
+/// The remedy of kinds the reading account may not list. The ClusterRole `view` and
+/// cube-cluster's `console-readonly` profile grant no Secrets by design (kubernetes
+/// plugin/pkg/auth/authorizer/rbac/bootstrappolicy: `view` excludes secrets), so for
+/// bootstrap tokens they are not named (fresh-user G43): a Role in kube-system that may list
+/// Secrets is (RBAC cannot narrow it to one Secret type), or their own dump.
+fn forbidden_remedy(k: &str, kinds: &[&str], dump: &str) -> String {
+    let others = kinds.iter().any(|k| *k != "BootstrapToken");
+    let mut parts = Vec::new();
+    if others {
+        parts.push("give the reading account list permission on them (e.g. the ClusterRole `view` bound cluster-wide, or cube-cluster's console-readonly profile)".to_owned());
+    }
+    if kinds.contains(&"BootstrapToken") {
+        parts.push("bootstrap tokens are Secrets in kube-system, which `view` and console-readonly never grant: bind a Role in kube-system that may list secrets (`kubectl create role bootstrap-token-reader -n kube-system --verb=list --resource=secrets`, then a RoleBinding to the reading account; RBAC cannot narrow it to bootstrap tokens), or skip them if no join problem is diagnosed".to_owned());
+    }
+    format!("{k}: {}, or pass dumps of them ({dump})", parts.join("; "))
 }
 
 /// `ResourceQuota` -> `resourcequotas` (for the remedy's kubectl command).
