@@ -598,6 +598,7 @@ mod tests {
             "workload-unavailable",
             "pod-crashlooping",
             "container-oom-killed",
+            "pod-stuck",
             "image-pull-failed",
             "pod-probe-failed",
             "node-overcommitted",

@@ -1589,6 +1589,44 @@ pub fn is_unknown(meta: &ObjectMeta, field: &str) -> bool {
 /// object, so its counts are the live status.
 pub const STATUS_SHOWN_ANNOTATION: &str = "cube-model.invalid/status-shown";
 
+/// Annotation on a pod read from a `kubectl get pods` row: its `AGE` cell as kubectl printed
+/// it (`45s`, `5m30s`, `3h`, `2d`, `3y20d`; kubectl's `duration.HumanDuration` of now minus
+/// `metadata.creationTimestamp`). [`human_duration_secs`] reads it back.
+pub const AGE_ANNOTATION: &str = "cube-model.invalid/age";
+
+/// Seconds of a kubectl `AGE` cell (apimachinery `duration.HumanDuration` / `ShortHumanDuration`:
+/// number-unit pairs with units `s`, `m`, `h`, `d` and `y` = 365 days, such as `5m30s`, `2d3h`,
+/// `3y20d`); `None` for `<unknown>`, `<invalid>` and any other text.
+pub fn human_duration_secs(cell: &str) -> Option<i64> {
+    let cell = cell.trim();
+    if cell.is_empty() {
+        return None;
+    }
+    let mut total: i64 = 0;
+    let mut num = String::new();
+    for c in cell.chars() {
+        if c.is_ascii_digit() {
+            if num.len() >= 12 {
+                return None;
+            }
+            num.push(c);
+            continue;
+        }
+        let unit: i64 = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            'y' => 365 * 86_400,
+            _ => return None,
+        };
+        let n: i64 = num.parse().ok()?;
+        num.clear();
+        total = total.checked_add(n.checked_mul(unit)?)?;
+    }
+    num.is_empty().then_some(total)
+}
+
 /// Whether an object's status counts were shown by kubectl (a `kubectl get` table row, which
 /// [`PARTIAL_ANNOTATION`] marks, or a `describe` block with its status lines,
 /// [`STATUS_SHOWN_ANNOTATION`]): the counts (a DaemonSet's `DESIRED`, a Deployment's `READY`)
@@ -4157,6 +4195,12 @@ fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
             ..PodCondition::default()
         });
     }
+    let age = table_cell(cells, "AGE");
+    if human_duration_secs(&age).is_some() {
+        pod.metadata
+            .annotations
+            .insert(AGE_ANNOTATION.to_owned(), age);
+    }
     pod.status.phase = phase;
     pod.spec.node_name = node;
     pod.status.nominated_node_name = table_cell(cells, "NOMINATED NODE");
@@ -5995,6 +6039,27 @@ LAST SEEN   TYPE      REASON             OBJECT                      SUBOBJECT  
             ("plugin-x", "gpu-01")
         );
         assert_eq!(p.status.reason, "CrashLoopBackOff");
+    }
+
+    #[test]
+    fn pod_table_age_kept_and_read_back() {
+        let parsed = parse_text(
+            "NAME      READY   STATUS                       RESTARTS   AGE\ntrain-0   0/1     CreateContainerConfigError   0          3h\nnew-0     0/1     ContainerCreating            0          5m30s\n",
+        );
+        let age = |n: &str| {
+            parsed
+                .pods
+                .iter()
+                .find(|p| p.metadata.name == n)
+                .and_then(|p| p.metadata.annotations.get(AGE_ANNOTATION))
+                .and_then(human_duration_secs)
+        };
+        assert_eq!(age("train-0"), Some(3 * 3600));
+        assert_eq!(age("new-0"), Some(330));
+        assert_eq!(human_duration_secs("3y20d"), Some((3 * 365 + 20) * 86_400));
+        assert_eq!(human_duration_secs("<invalid>"), None);
+        assert_eq!(human_duration_secs("5"), None);
+        assert_eq!(human_duration_secs("99999999999999999d"), None);
     }
 
     #[test]

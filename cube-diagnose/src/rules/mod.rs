@@ -86,6 +86,7 @@ pub mod node_overcommitted;
 pub mod pod_crashlooping;
 pub mod pod_extended_resource_invalid;
 pub mod pod_missing_requests;
+pub mod pod_stuck;
 pub mod pod_unschedulable;
 pub mod priority_class_rejected;
 pub mod priority_unguarded;
@@ -134,6 +135,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(workload_unavailable::WorkloadUnavailable),
         Box::new(pod_crashlooping::PodCrashLooping),
         Box::new(pod_crashlooping::ContainerOomKilled),
+        Box::new(pod_stuck::PodStuck),
         Box::new(image_pull::ImagePullFailed),
         Box::new(image_pull::PodProbeFailed),
         Box::new(node_overcommitted::NodeOvercommitted),
