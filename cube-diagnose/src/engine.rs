@@ -598,6 +598,8 @@ mod tests {
             "workload-unavailable",
             "pod-crashlooping",
             "container-oom-killed",
+            "image-pull-failed",
+            "pod-probe-failed",
             "node-overcommitted",
             "rbac-dangling-roleref",
             "storage-no-default-class",

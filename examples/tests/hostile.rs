@@ -12,9 +12,12 @@ use std::time::{Duration, Instant};
 mod support;
 use support::{example as bin, root};
 
-/// A scratch directory for this test binary.
+/// A scratch directory for this test binary, under cargo's `CARGO_TARGET_TMPDIR` (inside
+/// `target/`, so runs do not leave 20 MB behind in the system temp directory each time; the
+/// process id keeps concurrent runs apart, and `cargo clean` removes them all).
 fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cube-examples-hostile-{}", std::process::id()));
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cube-examples-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("scratch dir");
     d
 }

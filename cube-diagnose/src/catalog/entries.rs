@@ -13,10 +13,37 @@ const K3S: &str = "k3s-io/k3s";
 const NVDP: &str = "NVIDIA/k8s-device-plugin";
 const GO: &str = "golang/go";
 const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go";
+// ServiceAccount token Secrets no longer created by Kubernetes 1.24+ (see the catalog section
+// "ServiceAccount token Secrets" for the upstream files); a `{{`/`}}` is a literal brace
+const SA_TOKEN_ARGOCD_CAUSE: &str = "`argocd cluster add` created its ServiceAccount in the member cluster (argocd-manager in kube-system unless --service-account / --system-namespace say otherwise) and then waited 30 s for a kubernetes.io/service-account-token Secret listed in that ServiceAccount; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this argocd CLI (v2.3.6 or older, before the 1.24 token handling of v2.4.0 / v2.3.7 / v2.2.12) cannot register a 1.24+ cluster. The cluster is reachable and the CLI's RBAC steps worked; it is not a timeout of the network";
+const SA_TOKEN_ARGOCD_REMEDY: &str = "upgrade the argocd CLI to v2.4 or later (it creates the token Secret itself) and run `argocd cluster add` again; to keep this CLI, create the Secret and list it in the ServiceAccount first: `echo '{{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{{\"name\":\"argocd-manager-token\",\"annotations\":{{\"kubernetes.io/service-account.name\":\"argocd-manager\"}}}},\"type\":\"kubernetes.io/service-account-token\"}}' | kubectl -n kube-system apply -f - && kubectl -n kube-system patch serviceaccount argocd-manager -p '{{\"secrets\":[{{\"name\":\"argocd-manager-token\"}}]}}'`";
+const SA_TOKEN_KARMADA_CAUSE: &str = "karmadactl join (v1.2 or older) created its ServiceAccount in the member cluster's namespace {namespace} and looked for the kubernetes.io/service-account-token Secret listed in it; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this karmadactl cannot join a 1.24+ member (karmadactl v1.3 creates the Secret itself). The member is reachable and the join's RBAC steps worked";
+const SA_TOKEN_KARMADA_REMEDY: &str = "use karmadactl / kubectl-karmada v1.3 or later (the version of the Karmada control plane or newer) and join again; with this version, create the token Secret of each ServiceAccount the join made in {namespace} and list it in the ServiceAccount (`kubectl -n {namespace} get serviceaccounts` on the member; for each <sa>: a Secret of type kubernetes.io/service-account-token annotated kubernetes.io/service-account.name=<sa>, then `kubectl -n {namespace} patch serviceaccount <sa> -p '{{\"secrets\":[{{\"name\":\"<sa>-token\"}}]}}'`), or register the member in Pull mode (`karmadactl register`)";
+const SA_TOKEN_RANCHER_CAUSE: &str = "Rancher's cattle-cluster-agent (Rancher v2.6.6 or older) reads its credentials from the token Secret of the ServiceAccount {namespace}/{sa}; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so the agent of this Rancher version cannot run on a 1.24+ cluster (Rancher supports 1.24 from v2.6.7, which creates the Secret itself)";
+const SA_TOKEN_RANCHER_HOSTED_CAUSE: &str = "Rancher (v2.6.6 or older) created its ServiceAccount in the hosted cluster (EKS, GKE or AKS) and waited for the token Secret Kubernetes used to create for it; Kubernetes 1.24 and later no longer create it (LegacyServiceAccountTokenNoAutoGeneration), so this Rancher version cannot import or provision a 1.24+ hosted cluster";
+const SA_TOKEN_RANCHER_REMEDY: &str = "upgrade Rancher to v2.6.7 or later (the first with Kubernetes 1.24 support, which creates the token Secret itself), then re-run the cluster's registration command; or keep the cluster on a Kubernetes version this Rancher supports";
+const SA_TOKEN_NOT_FILLED_CAUSE: &str = "the join tool created the ServiceAccount token Secret itself (the Kubernetes 1.24+ way) and waited in vain for the member's token controller to write a token into it: kube-controller-manager's token controller is not running there (the controller-manager is down, or runs without --service-account-private-key-file, or the distribution disabled it), so no token Secret of the cluster is ever filled";
+const SA_TOKEN_NOT_FILLED_CAUSE_KARMADA: &str = "karmadactl waited 30 s in vain for the token of its ServiceAccount's Secret in the member cluster: with karmadactl v1.3+ the Secret it created was not filled by the member's token controller (kube-controller-manager's token controller: the controller-manager is down or runs without --service-account-private-key-file); with an older karmadactl the ServiceAccount lists a Secret that does not exist";
+const SA_TOKEN_NOT_FILLED_REMEDY: &str = "on the member check that kube-controller-manager runs and has --service-account-private-key-file (`kubectl -n kube-system get pods -l component=kube-controller-manager`, its flags in /etc/kubernetes/manifests/kube-controller-manager.yaml); `kubectl -n <namespace> get secrets --field-selector type=kubernetes.io/service-account-token` shows whether the Secret has a token (DATA 3), then join again";
+const KARMADA_WRONG_API_CAUSE: &str = "the command reached an API server that does not serve Karmada's API (the *.karmada.io groups): its --kubeconfig (or --karmada-context) points at the host cluster Karmada is installed in, or at a member, instead of at karmada-apiserver, the Karmada control plane's own API server; Karmada's components can all be Running and this still fails (a NotFound, not the 503 of an unavailable karmada-aggregated-apiserver)";
+const KARMADA_WRONG_API_REMEDY: &str = "run it against karmada-apiserver: `karmadactl init` wrote its kubeconfig to /etc/karmada/karmada-apiserver.config; a Helm install keeps it in the Secret of karmada-system on the host (`kubectl -n karmada-system get secrets | grep kubeconfig`, then `kubectl -n karmada-system get secret <name> -o jsonpath='{{.data.kubeconfig}}' | base64 -d > karmada-apiserver.config`); check it with `kubectl --kubeconfig karmada-apiserver.config api-resources --api-group=cluster.karmada.io` (lists clusters), then re-run the join/unjoin with --kubeconfig karmada-apiserver.config and the member's own kubeconfig in --cluster-kubeconfig (the Secret's kubeconfig names the in-cluster Service address: from outside the host cluster use karmada-apiserver's NodePort or LoadBalancer address, or `kubectl -n karmada-system port-forward svc/karmada-apiserver 5443`); if that file is karmada-apiserver's and the resource is still missing, the APIService v1alpha1.cluster.karmada.io or Karmada's CRDs were never installed (`kubectl --kubeconfig karmada-apiserver.config get apiservices | grep karmada`)";
 
 /// The remedy of a plugin container without the NVIDIA driver library, for any runtime (the
 /// same text as `plugin_runtime::default_runtime_remedy(None)`, which a test checks).
 pub(crate) const NVML_LIBRARY_REMEDY: &str = "make nvidia the default runtime of the node's container runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; containerd: default_runtime_name = \"nvidia\" in /etc/containerd/config.toml; CRI-O: default_runtime = \"nvidia\" under [crio.runtime]); `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default` writes it for containerd (`--runtime=docker`, `--runtime=crio` for the others), then restart that runtime; or keep the default and give the plugin's DaemonSet `runtimeClassName: nvidia` (a RuntimeClass whose handler is the toolkit's nvidia runtime; the device plugin's Helm chart has a runtimeClassName value); then delete the plugin pod so it restarts, and check the driver with `nvidia-smi` on the node";
+
+/// The one remedy of NVML's `Driver/library version mismatch` (NVML_ERROR_LIB_RM_VERSION_MISMATCH,
+/// nvml.h) in every wording: the device plugin's `Failed to initialize NVML: ...`, the container
+/// toolkit hook's `nvml error: driver/library version mismatch`, the host's `nvidia-smi`. The
+/// user-space driver was upgraded while the old kernel module stays loaded
+/// (NVIDIA/k8s-device-plugin#221, NVIDIA/nvidia-container-toolkit#394, NVIDIA/gpu-operator#898).
+pub(crate) const NVML_VERSION_MISMATCH_REMEDY: &str = "drain the node and reboot it (or, with nothing using the GPU, unload and reload the nvidia modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`) so the kernel module matches the user-space libraries, then check `nvidia-smi` on the node and restart the device-plugin pod; hold the driver packages (`sudo apt-mark hold 'nvidia-*' 'libnvidia-*'`, or the unattended-upgrades blacklist) so an upgrade does not replace the libraries under a running module again; the container runtime's configuration is not the cause";
+
+/// What a CUDA program that finds no GPU needs (catalog `cuda-app.*`; rules::log_catalog
+/// refines it with the pod's requests).
+pub(crate) const CUDA_APP_NO_GPU_REMEDY: &str = "a container gets a GPU only when it asks for one: `nvidia.com/gpu: 1` under the container's resources.limits (and `runtimeClassName: nvidia` where nvidia is not the node's default runtime); `kubectl describe pod <pod>` shows its Limits; if it does ask, `kubectl exec <pod> -- nvidia-smi` and `kubectl exec <pod> -- env | grep NVIDIA_VISIBLE_DEVICES` show whether the runtime injected the GPU";
+/// What a CUDA program whose driver is too old needs (catalog `cuda-app.*`).
+pub(crate) const CUDA_APP_OLD_DRIVER_REMEDY: &str = "compare the node's driver (`nvidia-smi` header: Driver Version and the highest CUDA Version it supports) with the CUDA version of the image (its tag or `nvcc --version`, torch.version.cuda): use an image built for a CUDA the driver supports, or upgrade the node's driver (GPU operator: driver.version in the ClusterPolicy); on data-center GPUs the cuda-compat package in the image is the other way";
 
 /// The remedy after an Xid critical error marked a GPU unhealthy.
 const XID_REMEDY: &str = "check the GPU on the node (`nvidia-smi -q`, `dmesg | grep -i xid`: the NVIDIA Xid catalogue says whether a reset, a reboot or a replacement is needed), drain and reset or reboot the node, then restart the device-plugin pod so it re-registers the GPU; Xids that are only application errors can be skipped with the plugin's DP_DISABLE_HEALTHCHECKS (a comma-separated Xid list)";
@@ -961,6 +988,118 @@ pub static ENTRIES: &[Entry] = &[
         "Failed to get the info of the filesystem with mountpoint{detail}unable to find data in memory cache",
         K8S, "pkg/kubelet/stats/cri_stats_provider.go", "v1.19+").complete()
         .samples(&[("detail", "\" err=\"")]),
+    // ------------------------------------------------------------------ kubelet: image pulls
+    // The kubelet's image manager (pkg/kubelet/images/image_manager.go): event reason `Failed`
+    // `Failed to pull image %q: %v` (the runtime's error), reason `BackOff` `Back-off pulling
+    // image %q` (v1.31+ appends `: <reason>: <message>`), `Container image %q is not present with
+    // pull policy of Never` (ErrImageNeverPull), `Failed to apply default image tag %q: %v`
+    // (InvalidImageName); the container's waiting reasons (pkg/kubelet/images/types.go:
+    // ErrImagePull, ImagePullBackOff, ErrImageNeverPull, InvalidImageName, RegistryUnavailable)
+    // reach events as `Error: <reason>` (pkg/kubelet/kuberuntime/kuberuntime_container.go). The
+    // kubelet's CRI client logs `PullImage from image service failed` (v1.21+ structured,
+    // pkg/kubelet/cri/remote/remote_image.go; `PullImage %q from image service failed: %v`
+    // before), containerd's CRI plugin `PullImage %q failed` (pkg/cri/server/
+    // instrumented_service.go) and `failed to pull and unpack image %q: %w` (pkg/cri/server/
+    // image_pull.go), Docker `pull access denied for %s, repository does not exist or may
+    // require 'docker login'` (moby distribution/errors.go), CRI-O / containers/image `reading
+    // manifest %s in %s: %w` (docker/docker_image_src.go). Registry traffic runs from the node's
+    // container runtime: its DNS, TLS and connection errors are the node's path to the registry,
+    // never the API server's (rules::image_pull reads the cause from the error).
+    Entry::new("kubelet.image.pull-failed", F::Kubelet,
+        "Failed to pull image {image:w}: {error}",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.0+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet cannot pull the image {image} ({error})", "`kubectl describe pod` shows the registry's answer; pull it by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\"docker.io/library/python:3.11\""), ("error", "rpc error: code = Unknown desc = failed to pull and unpack image \"docker.io/library/python:3.11\": 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.")]),
+    Entry::new("kubelet.image.backoff", F::Kubelet,
+        "Back-off pulling image {image:w}",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.0+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet backs off pulling the image {image} after failed pulls (ImagePullBackOff)", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer")
+        .samples(&[("image", "\"ghcr.io/org/img:v1\"")]),
+    Entry::new("kubelet.image.never-pull", F::Kubelet,
+        "Container image {image:w} is not present with pull policy of Never",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.0+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the image {image} is not on the node and the pod's imagePullPolicy is Never (ErrImageNeverPull)", "load the image on the node or set imagePullPolicy: IfNotPresent")
+        .samples(&[("image", "\"local/model:dev\"")]),
+    Entry::new("kubelet.image.invalid-name", F::Kubelet,
+        "Failed to apply default image tag {image:w}: {error}",
+        K8S, "pkg/kubelet/images/image_manager.go", "v1.4+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the image reference {image} does not parse ({error}) (InvalidImageName)", "fix the image reference in the pod spec")
+        .samples(&[("image", "\"Docker.io/Org/Img:v1\""), ("error", "couldn't parse image reference \"Docker.io/Org/Img:v1\": invalid reference format: repository name must be lowercase")]),
+    Entry::new("kubelet.image.error-reason", F::Kubelet,
+        "Error: {reason:w}",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_container.go (startContainer: `Error: %v`), reasons in pkg/kubelet/images/types.go", "v1.5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive().at_end()
+        .says("the container cannot start: {reason}", "`kubectl describe pod` shows the `Failed to pull image` event with the registry's answer")
+        .samples(&[("reason", "ImagePullBackOff")]),
+    Entry::new("kubelet.cri.pull-image-failed", F::Kubelet,
+        "\"PullImage from image service failed\"",
+        K8S, "pkg/kubelet/cri/remote/remote_image.go (staging/src/k8s.io/cri-client in v1.31+)", "v1.21+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet's image pull fails in the container runtime", "pull the image by hand on the node (`sudo crictl pull <image>`) to see the registry's answer"),
+    Entry::new("kubelet.cri.pull-image-failed-legacy", F::Kubelet,
+        "PullImage {image:w} from image service failed: {error}",
+        K8S, "pkg/kubelet/remote/remote_image.go", "v1.5-v1.20")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the kubelet cannot pull the image {image} ({error})", "pull the image by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\"nginx:latst\""), ("error", "rpc error: code = Unknown desc = Error response from daemon: manifest for nginx:latst not found")]),
+    Entry::new("containerd.cri.pull-image-failed", F::ContainerRuntime,
+        "PullImage {image:w} failed",
+        "containerd/containerd", "pkg/cri/server/instrumented_service.go (internal/cri/instrument in 2.x)", "v1.1+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("containerd cannot pull the image {image}", "read the error of the same line; pull the image by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\\\"ghcr.io/org/img:v1\\\"")]),
+    Entry::new("containerd.cri.pull-and-unpack", F::ContainerRuntime,
+        "failed to pull and unpack image {image:w}: {error}",
+        "containerd/containerd", "pkg/cri/server/image_pull.go (internal/cri/server/images in 2.x)", "v1.4+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("containerd cannot pull the image {image} ({error})", "pull the image by hand on the node (`sudo crictl pull {image}`)")
+        .samples(&[("image", "\"quay.io/org/img:v1\""), ("error", "failed to resolve reference \"quay.io/org/img:v1\": unexpected status from HEAD request to https://quay.io/v2/org/img/manifests/v1: 401 Unauthorized")]),
+    Entry::new("docker.pull-access-denied", F::ContainerRuntime,
+        "pull access denied for {repo}, repository does not exist or may require 'docker login'",
+        "moby/moby", "distribution/errors.go", "Docker 17.06+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the registry refuses the pull of {repo}: the repository does not exist or needs credentials", "check the image name; give the pod an imagePullSecret for the registry")
+        .samples(&[("repo", "private/model")]),
+    Entry::new("containers-image.reading-manifest", F::ContainerRuntime,
+        "reading manifest {reference:w} in {repo:w}: {error}",
+        "containers/image", "docker/docker_image_src.go (CRI-O, podman)", "v5+")
+        .to(K::Known, "image-pull-failed", Error).group("image-pull").exclusive()
+        .says("the runtime cannot read the manifest {reference} of {repo} ({error})", "pull it by hand on the node (`sudo crictl pull <image>`) and read the registry's answer")
+        .samples(&[("reference", "v1"), ("repo", "docker.io/org/img"), ("error", "manifest unknown")]),
+    // kubelet probes (pkg/kubelet/prober/prober.go): event reason Unhealthy `%s probe failed:
+    // %s` (Liveness, Readiness, Startup; the output of the HTTP/TCP/exec/gRPC check, e.g. Go's
+    // `dial tcp <pod IP>:<port>: connect: connection refused`), `%s probe errored: %v`; kubelet
+    // log v1.20+ `"Probe failed" probeType=...`, before `%s probe for %q failed (%v): %s`. The
+    // kubelet dials the pod's own IP and port: its connection errors are the container's, never
+    // the API server's (rules::image_pull `pod-probe-failed`).
+    Entry::new("kubelet.probe.failed", F::Kubelet,
+        "{probe:w} probe failed: {output}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.0+")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet's {probe} probe of the container fails ({output})", "check the probe's port and path against what the container listens on")
+        .samples(&[("probe", "Liveness"), ("output", "Get \"http://10.244.2.15:8080/healthz\": dial tcp 10.244.2.15:8080: connect: connection refused")]),
+    Entry::new("kubelet.probe.errored", F::Kubelet,
+        "{probe:w} probe errored: {error}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.12+")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet could not run the {probe} probe of the container ({error})", "check the probe's definition")
+        .samples(&[("probe", "Readiness"), ("error", "rpc error: code = Unknown desc = container not running")]),
+    Entry::new("kubelet.probe.failed-structured", F::Kubelet,
+        "\"Probe failed\" probeType={probe:w}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.20+")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet's {probe} probe of the container fails", "check the probe's port and path against what the container listens on")
+        .samples(&[("probe", "\"Readiness\"")]),
+    Entry::new("kubelet.probe.failed-legacy", F::Kubelet,
+        "{probe:w} probe for {container:w} failed ({result:w}): {output}",
+        K8S, "pkg/kubelet/prober/prober.go", "v1.0-v1.19")
+        .to(K::Known, "pod-probe-failed", Info).group("probe").exclusive()
+        .says("the kubelet's {probe} probe of {container} fails ({output})", "check the probe's port and path against what the container listens on")
+        .samples(&[("probe", "Readiness"), ("container", "\"web-1_default(0a1b):web\""), ("result", "failure"), ("output", "Get http://10.244.1.7:80/: dial tcp 10.244.1.7:80: getsockopt: connection refused")]),
     // ------------------------------------------------------------------ kubelet: pod sandbox network
     // the runtime cannot set up the pod's network through the CNI plugin: containerd
     // `failed to setup network for sandbox %q: %w` (pkg/cri/server/sandbox_run.go, v1.5+;
@@ -1303,7 +1442,7 @@ pub static ENTRIES: &[Entry] = &[
         "Failed to initialize NVML: Driver/library version mismatch",
         "NVIDIA/open-gpu-kernel-modules", "nvidia-smi (driver package)", "all")
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvml")
-        .says("the NVIDIA kernel module loaded is another version than the user-space driver libraries: the driver was upgraded (often by unattended upgrades) and the old module is still loaded, so nothing on the node can use the GPU", "reboot the node (or unload and reload the nvidia modules: `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`), then check `nvidia-smi`; hold the driver packages to stop unattended upgrades replacing them"),
+        .says("the NVIDIA kernel module loaded is another version than the user-space driver libraries: the driver was upgraded (often by unattended upgrades) and the old module is still loaded, so nothing on the node can use the GPU", NVML_VERSION_MISMATCH_REMEDY),
     Entry::new("nvidia-smi.unknown-error", F::GpuOperator,
         "Failed to initialize NVML: Unknown Error",
         "NVIDIA/nvidia-container-toolkit", "issue #48 (containers lose GPU access after systemctl daemon-reload)", "all")
@@ -1911,6 +2050,48 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
         .says("the CUDA validation workload finds the GPU busy or unavailable: compute mode Exclusive_Process with another process holding the GPU, a GPU in an error state, or a GPU architecture the validator image's CUDA no longer supports", "`nvidia-smi -q | grep -i 'compute mode'` (set Default with `nvidia-smi -c 0`), `dmesg | grep -i xid` for GPU errors, and check that the operator release still supports this GPU generation")
         .samples(&[("step", "allocate device vector A")]),
+    // ML frameworks and CUDA programs in a pod that find no GPU or a driver too old: PyTorch
+    // torch/cuda/__init__.py `_check_driver` (`Found no NVIDIA driver on your system. ...`,
+    // `The NVIDIA driver on your system is too old (found version %d)`), c10/cuda/
+    // CUDAFunctions.cpp (`No CUDA GPUs are available`), TensorFlow / XLA stream_executor
+    // cuda_driver.cc (`failed call to cuInit: %s`), the CUDA runtime's error strings
+    // (cudaGetErrorString: cudaErrorNoDevice `no CUDA-capable device is detected`,
+    // cudaErrorInsufficientDriver `CUDA driver version is insufficient for CUDA runtime
+    // version`). Whether the pod asked for a GPU decides the cause (rules::log_catalog
+    // `cuda_app_findings`): without a GPU limit the device plugin allocates none and the NVIDIA
+    // runtime exposes none (NVIDIA_VISIBLE_DEVICES=void).
+    Entry::new("cuda-app.torch-no-driver", F::AcceleratorCheck,
+        "Found no NVIDIA driver on your system.",
+        "pytorch/pytorch", "torch/cuda/__init__.py (_check_driver)", "0.4+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY),
+    Entry::new("cuda-app.torch-no-gpus", F::AcceleratorCheck,
+        "No CUDA GPUs are available",
+        "pytorch/pytorch", "c10/cuda/CUDAFunctions.cpp (device_count_ensure_non_zero)", "1.5+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY),
+    Entry::new("cuda-app.torch-driver-too-old", F::AcceleratorCheck,
+        "The NVIDIA driver on your system is too old (found version {version:w}",
+        "pytorch/pytorch", "torch/cuda/__init__.py (_check_driver)", "0.4+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the NVIDIA driver on the node is older than the CUDA version the container's program was built for", CUDA_APP_OLD_DRIVER_REMEDY)
+        .samples(&[("version", "10010)")]),
+    Entry::new("cuda-app.cuinit-failed", F::AcceleratorCheck,
+        "failed call to cuInit: {error}",
+        "tensorflow/tensorflow", "tensorflow/stream_executor/cuda/cuda_driver.cc (third_party/xla/xla/stream_executor/cuda/cuda_driver.cc later)", "TF 1.0+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY)
+        .samples(&[("error", "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")]),
+    Entry::new("cuda-app.insufficient-driver", F::AcceleratorCheck,
+        "CUDA driver version is insufficient for CUDA runtime version",
+        "NVIDIA CUDA runtime", "cudaGetErrorString(cudaErrorInsufficientDriver)", "CUDA 2+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("the NVIDIA driver on the node is older than the CUDA version the container's program was built for", CUDA_APP_OLD_DRIVER_REMEDY),
+    Entry::new("cuda-app.no-device", F::AcceleratorCheck,
+        "no CUDA-capable device is detected",
+        "NVIDIA CUDA runtime", "cudaGetErrorString(cudaErrorNoDevice)", "CUDA 2+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
+        .says("a CUDA program in a container finds no usable NVIDIA GPU", CUDA_APP_NO_GPU_REMEDY),
     Entry::new("cuda.forward-compat", F::GpuOperator,
         "Failed to {step} (error code forward compatibility was attempted on non supported HW)!",
         "NVIDIA/cuda-samples", "Samples/0_Introduction/vectorAdd/vectorAdd.cu (cudaErrorCompatNotSupportedOnDevice)", "CUDA 11+")
@@ -2736,10 +2917,44 @@ pub static ENTRIES: &[Entry] = &[
         "http2: client connection lost",
         "golang/net", "http2/transport.go (errClientConnLost)", "Go 1.x")
         .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
+    // Windows: Go names the failed call (`connectex` for ConnectEx, `wsarecv` / `wsasend` /
+    // `wsarecvfrom` for the reads and writes: golang/go src/internal/poll/fd_windows.go,
+    // src/net/fd_windows.go `os.NewSyscallError("connectex", err)`) and prints the Winsock
+    // error with the system's own text (syscall.Errno.Error -> FormatMessage, src/syscall/
+    // syscall_windows.go; WSAE* numbers in src/syscall/types_windows.go / zerrors_windows.go).
+    // kubectl, argocd, karmadactl and every client-go program print these on Windows where a
+    // Linux client prints `connect: connection refused` and its siblings.
     Entry::new("go.connection-reset-windows", F::Client,
-        "wsarecv: An existing connection was forcibly closed by the remote host.",
-        GO, "src/syscall/zerrors_windows.go (WSAECONNRESET)", "Go 1.x")
-        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn"),
+        "{op:w}: An existing connection was forcibly closed by the remote host",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNRESET 10054), src/net/fd_windows.go", "Go 1.x on Windows")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("op", "wsarecv")]),
+    Entry::new("go.connection-aborted-windows", F::Client,
+        "{op:w}: An established connection was aborted by the software in your host machine",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNABORTED 10053), src/net/fd_windows.go", "Go 1.x on Windows")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn")
+        .samples(&[("op", "wsasend")]),
+    Entry::new("go.dial-refused-windows", F::Client,
+        "connectex: No connection could be made because the target machine actively refused it",
+        GO, "src/syscall/zerrors_windows.go (WSAECONNREFUSED 10061), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::Refused, "cluster-unreachable", Error).group("conn")
+        .says("nothing accepts connections at the address", "check the address and port and that the server runs there"),
+    Entry::new("go.dial-timeout-windows", F::Client,
+        "connectex: A connection attempt failed because the connected party did not properly respond after a period of time",
+        GO, "src/syscall/zerrors_windows.go (WSAETIMEDOUT 10060), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::Timeout, "cluster-unreachable", Error).group("conn")
+        .says("no answer from the address: packets are dropped (firewall, security group, routing, VPN)", "test the path with `curl -vk --max-time 5 https://<server>/version` from the same Windows machine and open the port"),
+    Entry::new("go.no-route-windows", F::Client,
+        "connectex: A socket operation was attempted to an unreachable {what:w}",
+        GO, "src/syscall/zerrors_windows.go (WSAEHOSTUNREACH 10065, WSAENETUNREACH 10051), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("no route to the address from this Windows machine", "fix routing or the VPN between this machine and the server (`route print`, `Test-NetConnection <host> -Port 6443`)")
+        .samples(&[("what", "host.")]),
+    Entry::new("go.socket-forbidden-windows", F::Client,
+        "connectex: An attempt was made to access a socket in a way forbidden by its access permissions",
+        GO, "src/syscall/zerrors_windows.go (WSAEACCES 10013), src/net/fd_windows.go (connectex)", "Go 1.x on Windows")
+        .to(K::NoRoute, "cluster-unreachable", Error).group("conn")
+        .says("Windows itself refused to open the connection (WSAEACCES): a local firewall, antivirus or VPN client blocks the program, or the port is in a range Windows reserves (Hyper-V / WSL excluded port ranges)", "allow the program in the local firewall/antivirus, check `netsh interface ipv4 show excludedportrange protocol=tcp` for the port, and retry from the same machine"),
     Entry::new("go.no-route", F::Client,
         "dial tcp {endpoint:w}: connect: no route to host",
         GO, "src/net/net.go (syscall EHOSTUNREACH)", "Go 1.x")
@@ -4543,6 +4758,160 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("argocd.rpc-unknown", F::ArgoCd,
         "rpc error: code = Unknown desc = {error}",
         "grpc/grpc-go", "status/status.go", "any"),
+    // argocd-server's reply when its own connection to the new cluster was cut before an answer:
+    // Argo CD v1 returned the bare io.ErrUnexpectedEOF of the dial/TLS read (`unexpected EOF`)
+    // through gRPC (`rpc error: code = Unknown desc = %s`, grpc/grpc-go status/status.go); the
+    // CLI's local steps (ServiceAccount, ClusterRole, binding) already ran with the user's own
+    // connection (argoproj/argo-cd cmd/argocd/commands/cluster.go NewClusterAddCommand)
+    Entry::new("argocd.rpc-unexpected-eof", F::ArgoCd,
+        "rpc error: code = Unknown desc = unexpected EOF",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go (argocd-server's ClusterService.Create reply through grpc-go status/status.go)", "v1.0+")
+        .to(K::ConnectionClosed, "cluster-unreachable", Error).group("conn").at_end(),
+    // `argocd cluster add` with a context the kubeconfig lacks, lowercase since v2.x
+    // (argoproj/argo-cd cmd/argocd/commands/cluster.go `context %s does not exist in kubeconfig`)
+    Entry::new("argocd.context-missing-lower", F::ArgoCd,
+        "context {context:w} does not exist in kubeconfig",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go", "v2.5+")
+        .to(K::ConfigInvalid, "cluster-unreachable", Error).group("config"),
+    // `argocd cluster add`'s own progress lines (argoproj/argo-cd util/clusterauth/clusterauth.go
+    // `ServiceAccount %q created in namespace %q`, `... already exists in namespace %q`,
+    // `Created bearer token secret for ServiceAccount %q` (v2.4+); cmd/argocd/commands/
+    // cluster.go `Cluster '%s' added`): a step done, read as such
+    Entry::new("argocd.sa-created", F::ArgoCd,
+        "ServiceAccount {sa:w} created in namespace {namespace:w}",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (CreateServiceAccount)", "v1.2+").complete()
+        .samples(&[("sa", "\"argocd-manager\""), ("namespace", "\"kube-system\"")]),
+    Entry::new("argocd.sa-exists", F::ArgoCd,
+        "ServiceAccount {sa:w} already exists in namespace {namespace:w}",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (CreateServiceAccount)", "v1.2+").complete()
+        .samples(&[("sa", "\"argocd-manager\""), ("namespace", "\"kube-system\"")]),
+    Entry::new("argocd.token-secret-created", F::ArgoCd,
+        "Created bearer token secret for ServiceAccount {sa:w}",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (createServiceAccountToken)", "v2.4+ (v2.3.7+, v2.2.12+)").complete()
+        .samples(&[("sa", "\"argocd-manager\"")]),
+    Entry::new("argocd.cluster-added", F::ArgoCd,
+        "Cluster '{server:w}' added",
+        "argoproj/argo-cd", "cmd/argocd/commands/cluster.go (NewClusterAddCommand)", "v1.0+").complete()
+        .samples(&[("server", "https://10.0.0.10:6443")]),
+    // the application controller's cluster cache (argoproj/argo-cd controller/cache/cache.go
+    // `error synchronizing cache state : %w`, `failed to get cluster info for %q: %w`;
+    // gitops-engine pkg/cache/cluster.go `failed to sync cluster %s: %w`, `failed to load initial
+    // state of resource %s: %w`): wrappers, the inner error carries the meaning
+    Entry::new("argocd.cache-sync-failed", F::ArgoCd,
+        "error synchronizing cache state : {error}",
+        "argoproj/argo-cd", "controller/cache/cache.go (getSyncedCluster)", "v2.0+"),
+    Entry::new("argocd.cluster-info-failed", F::ArgoCd,
+        "failed to get cluster info for {server}: {error}",
+        "argoproj/argo-cd", "controller/cache/cache.go", "v2.0+")
+        .samples(&[("server", "\"https://10.0.0.1:6443\"")]),
+    Entry::new("argocd.cluster-sync-failed", F::ArgoCd,
+        "failed to sync cluster {server:w}: {error}",
+        "argoproj/gitops-engine", "pkg/cache/cluster.go (EnsureSynced)", "v1.8+")
+        .samples(&[("server", "https://10.0.0.1:6443")]),
+    Entry::new("argocd.initial-state-failed", F::ArgoCd,
+        "failed to load initial state of resource {kind:w}: {error}",
+        "argoproj/gitops-engine", "pkg/cache/cluster.go (sync)", "v1.8+")
+        .samples(&[("kind", "Deployment.apps")]),
+    // ------------------------------------------------------------------ ServiceAccount token Secrets (Kubernetes 1.24+)
+    // Kubernetes 1.24 stopped creating a `kubernetes.io/service-account-token` Secret for every
+    // ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration, kubernetes/kubernetes
+    // pkg/controller/serviceaccount/tokens_controller.go no longer runs for new accounts);
+    // cluster-join tools written before it create a ServiceAccount in the member cluster and
+    // wait for that Secret in its `.secrets` list, so they fail on every 1.24+ member:
+    // Argo CD CLI (util/clusterauth/clusterauth.go GetServiceAccountBearerToken, v0.x
+    // common/installer.go: fixed in v2.4.0, v2.3.7, v2.2.12, which create the Secret
+    // themselves), karmadactl join (pkg/util/serviceaccount.go WaitForServiceAccountSecretCreation
+    // + pkg/util/secret.go GetTargetSecret, v0.5-v1.2; v1.3 creates the Secret), Rancher's
+    // cattle-cluster-agent (pkg/agent/cluster/cluster.go getTokenFromAPI) and hosted-cluster
+    // drivers (pkg/kontainer-engine/drivers/util/utils.go GenerateServiceAccountToken) before
+    // v2.6.7. The tools that create the Secret then wait for the token controller to fill it.
+    Entry::new("argocd.sa-secret-wait-timeout", F::ArgoCd,
+        "Failed to wait for service account secret: timed out waiting for the condition",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (GetServiceAccountBearerToken); common/installer.go before v1.2", "v0.10-v2.3.6 (v2.2.0-v2.2.11)")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_ARGOCD_CAUSE, SA_TOKEN_ARGOCD_REMEDY),
+    Entry::new("argocd.sa-token-not-filled", F::ArgoCd,
+        "failed to get token for serviceaccount {sa:w}: timed out waiting for the condition",
+        "argoproj/argo-cd", "util/clusterauth/clusterauth.go (GetServiceAccountBearerToken)", "v2.4+ (v2.3.7+, v2.2.12+)")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_NOT_FILLED_CAUSE, SA_TOKEN_NOT_FILLED_REMEDY)
+        .samples(&[("sa", "\"argocd-manager\"")]),
+    Entry::new("karmada.join.sa-secret-missing", F::Karmada,
+        "from cluster({cluster:w}), error: failed to get serviceAccount secret, error: no specific secret found in namespace: {namespace:w}",
+        "karmada-io/karmada", "pkg/karmadactl/join.go, pkg/util/serviceaccount.go (WaitForServiceAccountSecretCreation), pkg/util/secret.go (GetTargetSecret)", "v1.0-v1.2")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token").subject("Cluster/{cluster}")
+        .says(SA_TOKEN_KARMADA_CAUSE, SA_TOKEN_KARMADA_REMEDY)
+        .samples(&[("cluster", "member1"), ("namespace", "karmada-cluster")]),
+    Entry::new("karmada.sa-secret-missing", F::Karmada,
+        "no specific secret found in namespace: {namespace:w}",
+        "karmada-io/karmada", "pkg/util/secret.go (GetTargetSecret); pkg/karmadactl/join.go `Failed to get service account secret from  cluster` (v0.x), pkg/controllers/unifiedauth (impersonation secret)", "v0.5-v1.2")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_KARMADA_CAUSE, SA_TOKEN_KARMADA_REMEDY)
+        .samples(&[("namespace", "karmada-cluster")]),
+    Entry::new("karmada.sa-token-not-filled", F::Karmada,
+        "failed to get serviceAccount secret, error: timed out waiting for the condition",
+        "karmada-io/karmada", "pkg/util/serviceaccount.go (WaitForServiceAccountSecretCreation)", "v1.0+")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_NOT_FILLED_CAUSE_KARMADA, SA_TOKEN_NOT_FILLED_REMEDY),
+    // kubefedctl join v0.1-v0.9 (kubernetes-retired/kubefed pkg/kubefedctl/join.go
+    // populateSecretInHostCluster, klog -v 2): polls the ServiceAccount's `.secrets` for a
+    // token Secret; v0.10.0 creates it (`Created service account token secret`)
+    Entry::new("kubefed.join.sa-secret-timeout", F::Karmada,
+        "Could not get service account secret from joining cluster: timed out waiting for the condition",
+        "kubernetes-retired/kubefed", "pkg/kubefedctl/join.go (populateSecretInHostCluster)", "v0.1-v0.9.2")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says("kubefedctl join (v0.9 or older) created its ServiceAccount in the joining cluster and waited for the kubernetes.io/service-account-token Secret listed in it; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this kubefedctl cannot join a 1.24+ cluster (v0.10.0 creates the Secret itself)", "use kubefedctl v0.10.0 (KubeFed is retired: plan a move to a maintained federation such as Karmada or OCM); with this version, create a Secret of type kubernetes.io/service-account-token annotated kubernetes.io/service-account.name=<sa> in the joining cluster's KubeFed namespace and list it in the ServiceAccount (`kubectl -n kube-federation-system patch serviceaccount <sa> -p '{{\"secrets\":[{{\"name\":\"<sa>-token\"}}]}}'`), then join again"),
+    Entry::new("rancher.agent-no-sa-secret", F::Rancher,
+        "no secret exists for service account {namespace:w}/{sa:w}",
+        "rancher/rancher", "pkg/agent/cluster/cluster.go (getTokenFromAPI)", "v2.5-v2.6.6")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_RANCHER_CAUSE, SA_TOKEN_RANCHER_REMEDY)
+        .samples(&[("namespace", "cattle-system"), ("sa", "cattle")]),
+    // the Rancher server itself (HA peer manager) installed on a 1.24+ cluster
+    Entry::new("rancher.server-no-sa-secret", F::Rancher,
+        "no secret assigned to service account {namespace:w}/{sa:w}",
+        "rancher/rancher", "pkg/tunnelserver/peermanager.go", "v2.6.0-v2.6.6")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says("the Rancher server (v2.6.6 or older) reads the token Secret of its ServiceAccount {namespace}/{sa} to reach its peers; Kubernetes 1.24 and later no longer create such a Secret for a ServiceAccount (LegacyServiceAccountTokenNoAutoGeneration), so this Rancher version cannot start on a 1.24+ cluster (Rancher supports 1.24 from v2.6.7)", "install Rancher v2.6.7 or later on this cluster (`helm upgrade rancher rancher-stable/rancher --version 2.6.7`, or any later version), or run this Rancher on a Kubernetes version it supports")
+        .samples(&[("namespace", "cattle-system"), ("sa", "rancher")]),
+    Entry::new("rancher.hosted-sa-token", F::Rancher,
+        "failed to fetch serviceAccountToken",
+        "rancher/rancher", "pkg/kontainer-engine/drivers/util/utils.go (GenerateServiceAccountToken)", "v2.0-v2.6.6")
+        .to(K::Known, "agent-registration-failed", Error).group("sa-token")
+        .says(SA_TOKEN_RANCHER_HOSTED_CAUSE, SA_TOKEN_RANCHER_REMEDY),
+    // ------------------------------------------------------------------ Karmada: the wrong API server
+    // Karmada's own API (cluster.karmada.io through karmada-aggregated-apiserver's APIService
+    // v1alpha1.cluster.karmada.io; policy.karmada.io, work.karmada.io, ... as CRDs) is served by
+    // karmada-apiserver only (karmada-io/karmada pkg/karmadactl/cmdinit/karmada/deploy.go,
+    // charts/karmada). karmadactl join/unjoin/register and `kubectl karmada` take the Karmada
+    // control plane's kubeconfig in --kubeconfig (--karmada-context); given the host cluster's
+    // (or a member's), the API server there answers 404 for every Karmada resource
+    // (apimachinery NewGenericServerResponse `the server could not find the requested resource
+    // (%s %s)`) or has no mapping for its kinds (pkg/api/meta NoKindMatchError).
+    Entry::new("karmada.api-not-served", F::Karmada,
+        "the server could not find the requested resource ({verb:w} {resource:w}.karmada.io{rest})",
+        "karmada-io/karmada", "pkg/karmadactl/join/join.go, pkg/karmadactl/unjoin/unjoin.go (apimachinery pkg/api/errors NewGenericServerResponse)", "v0.5+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-api")
+        .says(KARMADA_WRONG_API_CAUSE, KARMADA_WRONG_API_REMEDY)
+        .samples(&[("verb", "get"), ("resource", "clusters.cluster"), ("rest", "")]),
+    Entry::new("karmada.kind-not-served", F::Karmada,
+        "no matches for kind \"{kind:w}\" in version \"{group:w}.karmada.io/",
+        "karmada-io/karmada", "apimachinery pkg/api/meta/errors.go (NoKindMatchError) for Karmada's kinds", "v0.5+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-api")
+        .says(KARMADA_WRONG_API_CAUSE, KARMADA_WRONG_API_REMEDY)
+        .samples(&[("kind", "PropagationPolicy"), ("group", "policy")]),
+    // ------------------------------------------------------------------ platform policies refusing a request
+    // GKE's authorizer for its own policies (Autopilot and, since 1.32, managed namespaces
+    // and RBAC bindings of every cluster) appends its reason to the Forbidden status
+    // (`GKE Warden authz [denied by <policy>]: <detail>`); its admission counterpart is a
+    // validating webhook (`warden-validating.common-webhooks.networking.gke.io`,
+    // `gkepolicy.common-webhooks.networking.gke.io`: `GKE Warden rejected the request ...`,
+    // `GKE Policy Controller rejected the request ...`). The RBAC or webhook entry of the same
+    // line concludes; classify::client reads the policy (see rules::cluster_forbidden).
+    Entry::new("gke.warden-authz", F::Client,
+        "GKE Warden authz [denied by {policy:w}]: {detail}",
+        "GKE (platform, closed source)", "GKE Autopilot security policies (cloud.google.com/kubernetes-engine/docs/concepts/autopilot-security)", "GKE 1.21+ (Autopilot), 1.32+ (all clusters)")
+        .samples(&[("policy", "managed-namespaces-limitation"), ("detail", "the namespace \"kube-system\" is managed and the request's verb \"create\" is denied")]),
     // ------------------------------------------------------------------ configuration management
     // Ansible's default stdout callback prints a failed task's result as `fatal: [%s]: FAILED!
     // => %s` (ansible/ansible lib/ansible/plugins/callback/default.py, v2_runner_on_failed);

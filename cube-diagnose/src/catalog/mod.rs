@@ -20,6 +20,8 @@
 pub mod accelerators;
 mod entries;
 #[cfg(test)]
+mod join_wordings;
+#[cfg(test)]
 mod sweep;
 #[cfg(test)]
 mod version_wordings;
@@ -32,7 +34,10 @@ use crate::Severity;
 use crate::classify::SignalKind;
 
 pub use entries::ENTRIES;
-pub(crate) use entries::{CSR_APPROVAL_REMEDY, NVML_LIBRARY_REMEDY, TOOLKIT_REMEDY};
+pub(crate) use entries::{
+    CSR_APPROVAL_REMEDY, CUDA_APP_NO_GPU_REMEDY, CUDA_APP_OLD_DRIVER_REMEDY, NVML_LIBRARY_REMEDY,
+    NVML_VERSION_MISMATCH_REMEDY, TOOLKIT_REMEDY,
+};
 
 /// The program (family of messages) an entry belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]

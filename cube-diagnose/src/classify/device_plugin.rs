@@ -45,6 +45,10 @@ pub(crate) fn refine(
         "driver-not-loaded"
     } else if err.contains("Not Supported") {
         "not-supported"
+    } else if err.contains("version mismatch") {
+        // NVML_ERROR_LIB_RM_VERSION_MISMATCH (`Driver/library version mismatch`, nvml.h): the
+        // loaded kernel module and the user-space libraries are different driver versions
+        "version-mismatch"
     } else {
         "other"
     };
@@ -59,7 +63,7 @@ pub(crate) fn refine_toolkit(m: &Match, d: &mut BTreeMap<String, String>) {
     let hint = if err.contains("driver not loaded") {
         ": the NVIDIA kernel module is not loaded on the host (or the driver container has not finished installing it)"
     } else if err.contains("version mismatch") {
-        ": the loaded kernel module and the user-space driver libraries are different versions (reboot or reload the module after a driver upgrade)"
+        ": the loaded kernel module and the user-space driver libraries are different versions: the driver was upgraded (often by unattended upgrades) while the old module stays loaded"
     } else if err.contains("driver error") {
         ": the driver does not answer the toolkit's request (the driver container is not ready, or the kernel module does not match the libraries at the toolkit's driver root)"
     } else if err.contains("load library failed") || err.contains("libnvidia-ml") {
@@ -74,7 +78,11 @@ pub(crate) fn refine_toolkit(m: &Match, d: &mut BTreeMap<String, String>) {
         ""
     };
     d.insert("hint".to_owned(), hint.to_owned());
-    let fix = if cgroup_v2_device_rules(err) {
+    let fix = if err.contains("version mismatch") {
+        // one remedy for every wording of NVML_ERROR_LIB_RM_VERSION_MISMATCH (plugin log,
+        // toolkit hook, host nvidia-smi)
+        crate::catalog::NVML_VERSION_MISMATCH_REMEDY
+    } else if cgroup_v2_device_rules(err) {
         "update the NVIDIA container toolkit (libnvidia-container) on the node to a release that supports this kernel's cgroup v2 device filters (on Talos: the nvidia-container-toolkit extension matching the Talos release), then restart the plugin pod; as a stopgap boot the node with cgroup v1 (systemd.unified_cgroup_hierarchy=0)"
     } else {
         crate::catalog::TOOLKIT_REMEDY

@@ -51,8 +51,14 @@ pub(crate) fn refine(
             kind
         }
         SignalKind::Refused => {
-            if l.contains("localhost:8080") || l.contains("127.0.0.1:8080") {
-                // kubectl's built-in default server: no kubeconfig was found
+            if ["localhost:8080", "127.0.0.1:8080", "[::1]:8080"]
+                .iter()
+                .any(|a| l.contains(a))
+            {
+                // kubectl's built-in default server (client-go tools/clientcmd
+                // ClientConfigLoadingRules: an empty config resolves to http://localhost:8080,
+                // which Go dials as [::1]:8080 first where IPv6 is on, e.g. on Windows): no
+                // kubeconfig was found
                 return SignalKind::NoUsableKubeconfig;
             }
             let ep = [m.value("endpoint"), m.value("server")]

@@ -26,6 +26,7 @@ pub mod kubelet;
 pub mod kueue;
 mod mig;
 pub mod multicluster;
+pub mod platform;
 pub(crate) mod proxy;
 pub(crate) mod service_ip;
 pub mod sharing;
@@ -1171,6 +1172,18 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
         };
         if let Some(vip) = service_ip::service_vip(addr.as_deref(), l, whole.in_cluster) {
             d.insert("service_ip".to_owned(), vip);
+        }
+    }
+    // a refusal by a managed service's own policy (classify::platform: GKE Warden, managed
+    // OpenShift's webhooks, Azure Policy), and the join tool the text shows, for the remedy
+    if matches!(kind, SignalKind::RbacForbidden | SignalKind::WebhookDenied) {
+        if let Some(p) = platform::platform_policy(l) {
+            d.insert("platform".to_owned(), p.platform.to_owned());
+            d.insert("policy".to_owned(), p.policy);
+        }
+        if let Some(agent) = whole.agent {
+            d.entry("agent".to_owned())
+                .or_insert_with(|| agent.to_owned());
         }
     }
     // token discovery refused (client::refine): which join tool, for the remedy's target

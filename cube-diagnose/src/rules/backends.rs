@@ -25,7 +25,7 @@ declare_rule!(
     "admission-webhook-denied",
     Import,
     Warning,
-    "An admission webhook answered and refused the request (`admission webhook \"<name>\" denied the request: <reason>`, staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go): a policy (Gatekeeper, Kyverno, a product's validating webhook) rejects the object as written; the API server and the webhook both work. Not RBAC (cluster-forbidden) and not a webhook the API server cannot call (admission-webhook-unreachable).",
+    "An admission webhook answered and refused the request (`admission webhook \"<name>\" denied the request: <reason>`, staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go): a policy (Gatekeeper, Kyverno, a product's validating webhook) rejects the object as written; the API server and the webhook both work. Not RBAC (cluster-forbidden) and not a webhook the API server cannot call (admission-webhook-unreachable). A managed service's own webhook (GKE's `warden-validating` / `gkepolicy` common-webhooks, managed OpenShift's `*.managed.openshift.io`, Azure Policy's `azurepolicy-*` constraints) is named as the platform's policy, with the platform's way out instead of an exception request.",
     check_denied
 );
 
@@ -197,6 +197,19 @@ fn check_denied(ctx: &Context<'_>) -> Vec<Finding> {
                         "change the object to satisfy the policy, or ask the policy owner for an exception".to_owned(),
                     )
                 });
+            // a managed service's own webhook (classify::platform): no exception to ask for
+            let (cause, remedy) = match crate::classify::platform::PlatformPolicy::from_details(s.detail("platform"), s.detail("policy")) {
+                Some(p) => {
+                    let (pc, pr) = crate::classify::platform::explain(
+                        &p,
+                        "admit this request",
+                        s.detail("namespace"),
+                        s.detail("agent"),
+                    );
+                    (format!("{cause}; {pc}"), pr)
+                }
+                None => (cause, remedy),
+            };
             Finding::new(
                 AdmissionWebhookDenied::ID,
                 crate::Severity::Warning,

@@ -11,7 +11,7 @@ declare_rule!(
     "cluster-forbidden",
     Import,
     Error,
-    "The authorizer (RBAC) denies a request: a required check of the import report is not allowed, or a text shows 'User X cannot `<verb>` resource `<r>`'. 403s from admission webhooks, quotas or anonymous users are not reported here (they are not missing permissions), except token discovery's anonymous read of kube-public/cluster-info (kubeadm join, karmadactl register), which needs the `kubeadm:bootstrap-signer-clusterinfo` Role and RoleBinding. NodeRestriction's 'node X is not allowed to modify node Y' is a kubelet whose certificate name and node name differ. The remedy names the minimal rule: a ClusterRole for cluster-scoped resources, a Role in the namespace otherwise; a kubelet identity (system:node:...) points at the Node authorizer.",
+    "The authorizer (RBAC) denies a request: a required check of the import report is not allowed, or a text shows 'User X cannot `<verb>` resource `<r>`'. 403s from admission webhooks, quotas or anonymous users are not reported here (they are not missing permissions), except token discovery's anonymous read of kube-public/cluster-info (kubeadm join, karmadactl register), which needs the `kubeadm:bootstrap-signer-clusterinfo` Role and RoleBinding. NodeRestriction's 'node X is not allowed to modify node Y' is a kubelet whose certificate name and node name differ. The remedy names the minimal rule: a ClusterRole for cluster-scoped resources, a Role in the namespace otherwise; a kubelet identity (system:node:...) points at the Node authorizer. A refusal by the managed service's own policy (`GKE Warden authz [denied by <policy>]`: GKE's managed namespaces and system-group bindings) is named as such and never answered with an RBAC grant: no Role can lift it, the remedy moves the objects out of the managed namespace (`argocd cluster add --system-namespace`) or changes the binding.",
     check
 );
 
@@ -49,6 +49,31 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             s.detail("resource"),
             s.detail("scope"),
         );
+        // a managed service's own policy (classify::platform): no RBAC rule can lift it
+        if let Some(p) = crate::classify::platform::PlatformPolicy::from_details(
+            s.detail("platform"),
+            s.detail("policy"),
+        ) {
+            let namespace = if scope == "cluster" { "" } else { scope };
+            let what = format!(
+                "let {user} {verb} {res} {}",
+                if namespace.is_empty() {
+                    "at the cluster scope".to_owned()
+                } else {
+                    format!("in namespace {namespace}")
+                }
+            );
+            let (cause, remedy) =
+                crate::classify::platform::explain(&p, &what, namespace, s.detail("agent"));
+            out.push(signal_error(
+                ClusterForbidden::ID,
+                signal_subject(s),
+                s,
+                cause,
+                remedy,
+            ));
+            continue;
+        }
         let remedy = if s.detail("node_identity") == "true" {
             format!(
                 "the kubelet identity {user} lacks node permissions: enable the Node authorizer (--authorization-mode=Node,RBAC) and NodeRestriction, and make sure the kubelet's certificate has O=system:nodes"

@@ -146,6 +146,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 (format!("{what}, and the kubeconfig in use names the API server {api}, a loopback address{}: on any machine but the API server's own, {api} is that machine itself, so kubectl talks to whatever listens there (on a k3s/rke2 agent its local load balancer or nothing) and never to the cluster's API server", if copied { " (the server's kubeconfig was copied to another machine)" } else { "" }),
                  format!("on the machine where kubectl runs, point the kubeconfig at the API server's real address: `kubectl config set-cluster $(kubectl config view --minify -o jsonpath='{{.clusters[0].name}}') --server=https://<server-ip>:6443` (k3s: `sed -i 's#{api}#https://<server-ip>:6443#' ~/.kube/config`); that address must be among the API server certificate's names (k3s/rke2: add it with the server's --tls-san flag); on the server itself {api} is right and the API server is not running"))
             }
+            // argocd-server's own dial (classify: an `rpc error` reply in an Argo CD text)
+            _ if s.detail("dialer") == "argocd-server" => argocd_server_dial(s),
             SignalKind::ProtocolMismatch => match s.detail("entry") {
                 "go.http-to-https" => ("protocol mismatch: plain http was sent to a port that speaks https (the API server's secure port)".to_owned(), "use https:// in the kubeconfig's server URL (`kubectl config view --minify`)".to_owned()),
                 _ => ("protocol mismatch: https was sent to a port that does not speak TLS (a plain-http port: a proxy, another service, the removed insecure port 8080, or the kubelet's read-only port 10255)".to_owned(), "point the kubeconfig's server at the API server's TLS port (6443 by default; `kubectl config view --minify`, and on the control plane `ss -ltnp | grep kube-apiserver`)".to_owned()),
@@ -157,7 +159,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 (format!("the connection was closed before any HTTP answer (EOF){}: something in the path ends the exchange: a load balancer or proxy without a healthy backend, a firewall or middlebox dropping the TLS session, or an address and port that are not the API server's", if at.is_empty() { String::new() } else { format!(" at {}://{at}", s.detail("scheme").trim_start_matches(['"', '['])) }),
                  "from where the client runs (Argo CD: the argocd-server and argocd-application-controller pods; an agent: its pod) run `curl -vk <server>/version`: when the TLS handshake is cut, check the load balancer's backends and health checks, a proxy (HTTPS_PROXY/NO_PROXY) or firewall in the path, and that a private API endpoint (AKS/EKS/GKE private clusters) is reachable from that network".to_owned())
             }
-            SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "set KUBECONFIG or --kubeconfig; `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
+            SignalKind::NoUsableKubeconfig => ("kubectl fell back to localhost:8080: no kubeconfig was found or the selected context does not resolve to a cluster (not an outage of a real API server)".to_owned(), "point kubectl at the cluster's kubeconfig: set KUBECONFIG or pass --kubeconfig (the default file is ~/.kube/config, %USERPROFILE%\\.kube\\config on Windows; `kubectl config view` printing `clusters: []` means none was found); with a kubeconfig, `kubectl config get-contexts` and fix the context's cluster name (a typo leaves it dangling)".to_owned()),
             // the client cannot read its kubeconfig or run its credential plugin: the
             // catalog entry names which (client-go clientcmd/loader.go, plugin/pkg/client/auth/exec)
             SignalKind::ConfigInvalid
@@ -171,8 +173,6 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 )
             }
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
-            // argocd-server's own dial (classify: an `rpc error` reply in an Argo CD text)
-            _ if s.detail("dialer") == "argocd-server" => argocd_server_dial(s),
             SignalKind::NoSuchHost => (format!("the name {} does not resolve where the client runs (DNS)", s.detail("host")), format!("fix the DNS record of {} (for pods: CoreDNS's upstream, or hostAliases on the agent's pod spec), or use an address that resolves", s.detail("host"))),
             // golang/go src/net/http/transport.go: `net/http: TLS handshake timeout` is
             // TLSHandshakeTimeout (10s in client-go) running out after the TCP connect
@@ -229,14 +229,22 @@ fn argocd_server_dial(s: &crate::classify::Signal) -> (String, String) {
         .iter()
         .map(|k| s.detail(k))
         .find(|v| !v.is_empty())
-        .unwrap_or("the cluster's API server")
-        .trim_matches('"');
+        .unwrap_or("the cluster's API server");
+    // a URL pasted through Markdown (`[https://x](https://x)`): the link text; then host and
+    // port only (the address of `Get "https://host:443/version?timeout=32s": EOF` holds the path)
+    let ep = ep.split_once("](").map_or(ep, |(text, _)| text);
+    let ep = ep.trim_matches(['"', '[', ']']);
+    let ep = ep.split_once("://").map_or(ep, |(_, rest)| rest);
+    let ep = ep.split(['/', '?']).next().unwrap_or(ep);
     let what = match s.kind {
         SignalKind::Timeout => "timed out",
         SignalKind::Refused => "was refused",
         SignalKind::NoRoute => "found no route",
         SignalKind::NoSuchHost => "could not resolve the name",
-        _ => "was closed without an answer",
+        // Argo CD v1 passes the bare `unexpected EOF` on, later versions `Get "...": EOF`
+        _ => {
+            "was closed before any answer (EOF): the API server's network allow-list (GKE master authorized networks, an EKS public-access CIDR list, AKS authorized IP ranges) or a firewall does not admit the Argo CD cluster's egress address, or a proxy or load balancer in that path cuts it"
+        }
     };
     let proxy = if s.detail("proxy_kubeconfig") == "true" {
         format!(
@@ -246,7 +254,9 @@ fn argocd_server_dial(s: &crate::classify::Signal) -> (String, String) {
     } else {
         String::new()
     };
-    let url = if ep.contains("://") {
+    let url = if ep == "the cluster's API server" {
+        "https://<api-server>".to_owned()
+    } else if ep.contains("://") {
         ep.to_owned()
     } else {
         format!("https://{ep}")
@@ -256,7 +266,7 @@ fn argocd_server_dial(s: &crate::classify::Signal) -> (String, String) {
             "the connection that fails is argocd-server's, not the CLI's: `argocd cluster add` created the ServiceAccount and RBAC with the local kubeconfig, then argocd-server, inside the Argo CD cluster, connected to {ep} to check the cluster and {what} (the `rpc error` is argocd-server's reply){proxy}"
         ),
         format!(
-            "give the Argo CD pods (argocd-server, argocd-application-controller) a path to {ep}: test it from their namespace with `kubectl -n argocd run api-check --rm -it --restart=Never --image=curlimages/curl -- curl -vk --max-time 5 {url}/version`, then open the route/firewall from the Argo CD cluster's nodes, or set HTTPS_PROXY/NO_PROXY on those Deployments (or a per-cluster proxy URL where the Argo CD version supports one), and add the cluster again"
+            "give the Argo CD pods (argocd-server, argocd-application-controller) a path to {ep}: test it from their namespace with `kubectl -n argocd run api-check --rm -it --restart=Never --image=curlimages/curl -- curl -vk --max-time 5 {url}/version`, then open the route/firewall from the Argo CD cluster's nodes (for a cloud API server with an allow-list add the Argo CD cluster's egress/NAT IP to it: GKE master authorized networks, EKS publicAccessCidrs, AKS --api-server-authorized-ip-ranges), or set HTTPS_PROXY/NO_PROXY on those Deployments (or a per-cluster proxy URL where the Argo CD version supports one), and add the cluster again"
         ),
     )
 }

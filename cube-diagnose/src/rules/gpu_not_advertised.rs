@@ -343,7 +343,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     // one finding per device-plugin log: the first NVML line's catalog entry gives the cause
     // (library missing, no NVML platform, driver not loaded, ...), up to three lines as evidence
-    let nvml: Vec<&crate::classify::Signal> = signals(ctx, &[SignalKind::NvmlInitFailed]).collect();
+    let mut nvml: Vec<&crate::classify::Signal> =
+        signals(ctx, &[SignalKind::NvmlInitFailed]).collect();
+    // a version mismatch decides the cause whatever lines come first (the plugin's hints about
+    // the runtime follow every NVML failure)
+    if let Some(i) = nvml
+        .iter()
+        .position(|s| s.detail("cause") == "version-mismatch")
+    {
+        let s = nvml.remove(i);
+        nvml.insert(0, s);
+    }
     // a node's (or plugin pod's) finding that already cites these lines carries the cause (one
     // root cause per chain)
     let cited = nvml.first().is_some_and(|s| {
@@ -363,6 +373,16 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 nvml.iter()
                     .filter(|x| x.source == s.source)
                     .take(3)
+                    .map(|x| x.evidence()),
+            )
+            // the host's own `nvidia-smi` saying the same (gpu-plugin-log-error leaves it here)
+            .with_evidences(
+                signals(ctx, &[SignalKind::Known])
+                    .filter(|x| {
+                        s.detail("cause") == "version-mismatch"
+                            && x.detail("entry") == "nvidia-smi.version-mismatch"
+                    })
+                    .take(1)
                     .map(|x| x.evidence()),
             )
             .with_remedy(remedy),
@@ -634,6 +654,14 @@ fn nvml_cause(s: &crate::classify::Signal) -> (String, String) {
             let (cause, remedy) = e.cause_and_remedy(s);
             // a generic `cannot initialise NVML ({error})` line whose error says the library is
             // not there (classify::device_plugin `cause`): the runtime does not inject the driver
+            // NVML_ERROR_LIB_RM_VERSION_MISMATCH: the kernel module and the libraries differ
+            // (a driver upgrade without reboot), whatever hint lines follow it about the runtime
+            if s.detail("cause") == "version-mismatch" {
+                return (
+                    format!("{cause}: the NVIDIA kernel module loaded is another version than the user-space driver libraries (the driver was upgraded, often by unattended upgrades, and the old module is still loaded), so nothing on the node can use the GPU"),
+                    crate::catalog::NVML_VERSION_MISMATCH_REMEDY.to_owned(),
+                );
+            }
             if s.detail("cause") == "library-missing" && e.remedy != crate::catalog::NVML_LIBRARY_REMEDY {
                 return (
                     format!("{cause}; the NVIDIA driver library is not in the plugin's container, so the container runtime on this node does not inject it (NVIDIA container toolkit not configured as the runtime)"),

@@ -62,7 +62,7 @@ declare_rule!(
     "agent-registration-failed",
     Import,
     Error,
-    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping (a loopback server-url named as such), the server's CA checksum changed, /v3/settings/cacerts is not a certificate, or the Rancher server itself reports it is still waiting for the cluster agent to connect.",
+    "A cluster-join agent cannot register its cluster with the management plane: Rancher's cattle-cluster-agent cannot reach the server's /ping (a loopback server-url named as such), the server's CA checksum changed, /v3/settings/cacerts is not a certificate, or the Rancher server itself reports it is still waiting for the cluster agent to connect. A join tool older than Kubernetes 1.24's token handling (Argo CD CLI up to v2.3.6, karmadactl up to v1.2, Rancher up to v2.6.6) waiting for the ServiceAccount token Secret that 1.24+ no longer creates (LegacyServiceAccountTokenNoAutoGeneration): upgrade the tool or create the Secret; a newer tool whose Secret the token controller never fills. A Karmada command sent to an API server that does not serve Karmada's API (`the server could not find the requested resource (get clusters.cluster.karmada.io)`, `no matches for kind ... in version \"policy.karmada.io/...`): the host cluster's kubeconfig instead of karmada-apiserver's.",
     check_agent
 );
 
@@ -219,7 +219,15 @@ fn dialler(text: &str) -> &'static str {
 }
 
 fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
-    let mut out = catalog_findings(ctx, GpuPluginLogError::ID);
+    // the host's `nvidia-smi` version mismatch next to the device plugin's own NVML failure of
+    // the same cause: one conclusion, carried by gpu-not-advertised (which cites this line)
+    let plugin_mismatch = signals(ctx, &[SignalKind::NvmlInitFailed])
+        .any(|s| s.detail("cause") == "version-mismatch");
+    let mut out = catalog_findings_of(ctx, GpuPluginLogError::ID, |e| {
+        let smi_of_plugin = plugin_mismatch && e.id == "nvidia-smi.version-mismatch";
+        !(smi_of_plugin || e.id.starts_with("cuda-app."))
+    });
+    out.extend(cuda_app_findings(ctx));
     out.extend(plugin_error_findings(ctx));
     // pods the kubelet failed with UnexpectedAdmissionError (device allocation)
     out.extend(crate::rules::kubelet_admission::refused_pods(
@@ -227,6 +235,130 @@ fn check_gpu_plugin(ctx: &Context<'_>) -> Vec<Finding> {
         GpuPluginLogError::ID,
     ));
     out
+}
+
+/// A CUDA program in a pod that finds no GPU or too old a driver (catalog `cuda-app.*`: PyTorch,
+/// TensorFlow, the CUDA runtime's error strings), one finding per subject, concluded with what
+/// the pod asked for: a container that asks for no GPU gets none (the device plugin allocates
+/// only requested devices, and the NVIDIA runtime exposes none: with the device plugin's
+/// envvar strategy NVIDIA_VISIBLE_DEVICES is `void` for containers without an allocation;
+/// NVIDIA/k8s-device-plugin README "Running GPU Jobs", nvidia-container-toolkit
+/// NVIDIA_VISIBLE_DEVICES). The requests come from a Pod object of the input (effective
+/// requests, limits included) or, for a pasted `resources:` excerpt, from that excerpt.
+fn cuda_app_findings(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut groups: BTreeMap<Subject, Vec<&Signal>> = BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::Known]) {
+        if s.detail("entry").starts_with("cuda-app.") {
+            groups.entry(signal_subject(s)).or_default().push(s);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(subject, lines)| {
+            let old_driver = lines.iter().any(|s| {
+                matches!(
+                    s.detail("entry"),
+                    "cuda-app.insufficient-driver" | "cuda-app.torch-driver-too-old"
+                )
+            });
+            let s = lines[0];
+            let mut f = Finding::new(GpuPluginLogError::ID, Severity::Error, subject, "")
+                .with_evidences(lines.iter().take(3).map(|s| s.evidence()));
+            if old_driver {
+                f.message = "a CUDA program in the container needs a newer NVIDIA driver than the node has: the driver on the node is older than the CUDA version the image was built for (the driver's highest supported CUDA version is in the `nvidia-smi` header)".to_owned();
+                f.remedy = crate::catalog::CUDA_APP_OLD_DRIVER_REMEDY.to_owned();
+                return f;
+            }
+            match gpu_requested(ctx, s) {
+                Some((false, why, ev)) => {
+                    f.message = format!("a CUDA program in the container finds no GPU, and the pod asks for none ({why}): Kubernetes gives a container a GPU only through a GPU limit (nvidia.com/gpu), so the device plugin allocated none and the NVIDIA runtime exposes none (NVIDIA_VISIBLE_DEVICES is void for it); the node's driver is not the cause");
+                    f.remedy = "add the GPU to the container that runs the program: `nvidia.com/gpu: 1` under its resources.limits (requests default to the limit), plus `runtimeClassName: nvidia` where nvidia is not the node's default runtime; then check the pod lands on a node that advertises nvidia.com/gpu (`kubectl describe node`) and `kubectl exec <pod> -- nvidia-smi` lists the GPU".to_owned();
+                    f = f.with_evidence(ev);
+                }
+                Some((true, why, ev)) => {
+                    f.message = format!("a CUDA program in the container finds no GPU although the pod asks for one ({why}): the GPU was allocated but not injected into the container: the pod does not run with the NVIDIA runtime (no runtimeClassName: nvidia where nvidia is not the default), the image or env overrides NVIDIA_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES, or the node's driver fails");
+                    f.remedy = "`kubectl exec <pod> -- env | grep -e NVIDIA_VISIBLE_DEVICES -e CUDA_VISIBLE_DEVICES` (a device list or all, not void or empty) and `kubectl exec <pod> -- nvidia-smi`: without GPUs inside, give the pod `runtimeClassName: nvidia` (or make nvidia the node's default runtime: `sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default`), remove overrides of those variables from the image and pod env, and check `nvidia-smi` on the node itself".to_owned();
+                    f = f.with_evidence(ev);
+                }
+                None => {
+                    f.message = "a CUDA program in the container finds no usable NVIDIA GPU: either the pod asks for no GPU (then it gets none: the NVIDIA runtime exposes none to a container without a GPU limit), or the GPU it was given was not injected (runtime class, NVIDIA_VISIBLE_DEVICES overridden, a driver fault); the input does not show the pod's resources".to_owned();
+                    f.remedy = crate::catalog::CUDA_APP_NO_GPU_REMEDY.to_owned();
+                }
+            }
+            f
+        })
+        .collect()
+}
+
+/// Whether the pod of `s` asks for a GPU, with what says so: the effective requests of a Pod
+/// of the input (the signal's subject, or the only pod), else a pasted `resources:` excerpt of
+/// the same text (`limits:` / `requests:` lines). `None` when the input shows neither.
+fn gpu_requested(ctx: &Context<'_>, s: &Signal) -> Option<(bool, String, crate::Evidence)> {
+    let snap = ctx.snapshot();
+    let subject = signal_subject(s);
+    let idx = (0..snap.pods.len())
+        .find(|&i| crate::rules::pod_subject(&snap.pods[i]) == subject)
+        .or_else(|| (snap.pods.len() == 1).then_some(0));
+    if let Some(i) = idx {
+        let p = &snap.pods[i];
+        let o = crate::rules::obj("Pod", &p.metadata.namespace, &p.metadata.name);
+        let gpus: Vec<String> = ctx
+            .pod_requests(i)
+            .iter()
+            .filter(|(k, q)| crate::resources::is_gpu_resource(k.as_str()) && !q.is_zero())
+            .map(|(k, q)| format!("{k}={q}"))
+            .collect();
+        return Some(if gpus.is_empty() {
+            (
+                false,
+                format!("pod {} requests no GPU resource", p.metadata.name),
+                crate::Evidence::field(&o, "effective requests (GPU)", "none"),
+            )
+        } else {
+            (
+                true,
+                format!("pod {} requests {}", p.metadata.name, gpus.join(", ")),
+                crate::Evidence::field(&o, "effective requests (GPU)", gpus.join(", ")),
+            )
+        });
+    }
+    let text: String = ctx
+        .logs()
+        .iter()
+        .filter(|l| l.source == s.source)
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    let excerpt = lines
+        .iter()
+        .any(|(_, l)| matches!(l.trim(), "limits:" | "requests:" | "resources:"));
+    if !excerpt {
+        return None;
+    }
+    let gpu_line = lines.iter().find(|(_, l)| {
+        let k = l.trim().split(':').next().unwrap_or("");
+        crate::resources::is_gpu_resource(k.trim_matches('"'))
+    });
+    Some(match gpu_line {
+        Some((i, l)) => (
+            true,
+            format!("its resources list {}", l.trim()),
+            crate::Evidence::log(s.source.clone(), i + 1, l.trim()),
+        ),
+        None => {
+            let (i, l) = lines
+                .iter()
+                .find(|(_, l)| matches!(l.trim(), "limits:" | "requests:" | "resources:"))
+                .copied()
+                .unwrap_or((0, ""));
+            (
+                false,
+                "its resources list no nvidia.com/gpu (nor any other GPU resource)".to_owned(),
+                crate::Evidence::log(s.source.clone(), i + 1, l.trim()),
+            )
+        }
+    })
 }
 
 /// What a text says was applied as the cluster's CNI (`kubectl apply -f calico.yaml`, `When I

@@ -68,6 +68,7 @@ pub mod gpu_not_advertised;
 pub(crate) mod gpu_queried;
 pub mod gpu_resource_name_mismatch;
 pub mod gpu_resource_renamed;
+pub mod image_pull;
 pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_csr_not_approved;
@@ -133,6 +134,8 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(workload_unavailable::WorkloadUnavailable),
         Box::new(pod_crashlooping::PodCrashLooping),
         Box::new(pod_crashlooping::ContainerOomKilled),
+        Box::new(image_pull::ImagePullFailed),
+        Box::new(image_pull::PodProbeFailed),
         Box::new(node_overcommitted::NodeOvercommitted),
         Box::new(rbac_dangling_roleref::RbacDanglingRoleRef),
         Box::new(storage_no_default_class::StorageNoDefaultClass),
