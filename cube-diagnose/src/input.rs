@@ -474,6 +474,18 @@ impl Inputs {
         let unescaped = paste::html_unescaped(text);
         let text = unescaped.as_deref().unwrap_or(text);
         let detected = detect_format(text.as_bytes());
+        // text (no JSON/YAML dump): every line cut at the log-line bound before any reader
+        // copies it (a 300 MB single-line paste is read as its first 64 KiB, not cleaned,
+        // split and classified whole; fresh-user report 2 G31), said once as a limit hit
+        let cut_text;
+        let text = if matches!(detected, InputFormat::Json | InputFormat::Yaml) {
+            text
+        } else {
+            let (cut, cuts) = cut_long_lines(text, self.max_log_line());
+            self.said_cut_lines(source, &cuts);
+            cut_text = cut;
+            cut_text.as_ref()
+        };
         // a dump with another command's output pasted after it (a blank line or `---` between
         // them): read section by section like any paste
         if matches!(detected, InputFormat::Json | InputFormat::Yaml)
@@ -573,6 +585,7 @@ impl Inputs {
                     object_format.get_or_insert(other);
                     // a scheduler message pasted as prose next to tables or describe output
                     // (the describe and table readers skip free text): read as a log line
+                    let taken_from = log_lines.len();
                     push_bare_scheduler_lines(&mut log_lines, section);
                     // blocks of free text beside the table (a log or a command pasted below
                     // it with no prompt or fence between them) are read as a log too
@@ -586,6 +599,10 @@ impl Inputs {
                             .filter(|l| cluster_info_line(&l.text))
                             .cloned(),
                     );
+                    // an error line printed next to the output (stderr interleaved with a
+                    // table, a describe excerpt's neighbour) is no row or field of it: read as
+                    // a log line, never dropped (issue 9 item 3)
+                    push_stray_error_lines(&mut log_lines, taken_from, section);
                     // the command stays in front of its output: the reader takes the namespace
                     // it asked for (`kubectl get pods -n team-a`) from it
                     if let Some(c) = &section.command {
@@ -1034,6 +1051,36 @@ impl Inputs {
     }
 }
 
+/// `text` with every line longer than `max` bytes cut to its first `max` bytes (at a character
+/// boundary; line count and numbers kept), and the cut lines as `(line number, length)`; the
+/// text itself when no line is that long. A line that starts a JSON value (`{"`, `[{`, `["`:
+/// a one-line dump inside a paste, `kubectl get -o json | jq -c`) is kept whole for the JSON
+/// reader and its own limits. One pass, no copy when nothing is cut.
+fn cut_long_lines(text: &str, max: usize) -> (std::borrow::Cow<'_, str>, Vec<(usize, usize)>) {
+    let json_start = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("{\"") || t.starts_with("{ \"") || t.starts_with("[{") || t.starts_with("[\"")
+    };
+    let long = |l: &str| l.len() > max && !json_start(l);
+    if !text.split('\n').any(long) {
+        return (std::borrow::Cow::Borrowed(text), Vec::new());
+    }
+    let mut out = String::with_capacity(text.len().min(64 << 20));
+    let mut cuts = Vec::new();
+    for (i, l) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if long(l) {
+            out.push_str(cut_at(l, max));
+            cuts.push((i + 1, l.len()));
+        } else {
+            out.push_str(l);
+        }
+    }
+    (std::borrow::Cow::Owned(out), cuts)
+}
+
 /// Output that says, as a whole, that something works, and whose every line the shape accounts
 /// for (so an input holding only it was read and is not an incomplete picture):
 ///
@@ -1176,6 +1223,9 @@ fn known_unused_shape(lines: &[&str]) -> Option<&'static str> {
     if review_kind && (has("authorization.k8s.io/") || has("authentication.k8s.io/")) {
         return Some("access-review answers (authorization.k8s.io / authentication.k8s.io)");
     }
+    if let Some(what) = kubeadm_token_list(&rows) {
+        return Some(what);
+    }
     // the header, after at most the command line that printed it
     let at = rows.iter().take(2).position(|r| {
         let cols: Vec<&str> = r.split_whitespace().collect();
@@ -1192,6 +1242,40 @@ fn known_unused_shape(lines: &[&str]) -> Option<&'static str> {
         .iter()
         .all(|r| r.split_whitespace().count() == width)
         .then_some("kubectl top output (CPU and memory usage)")
+}
+
+/// `kubeadm token list` output: the header `TOKEN TTL EXPIRES USAGES DESCRIPTION` (`EXTRA
+/// GROUPS` since v1.8; kubernetes/kubernetes cmd/kubeadm/app/cmd/token.go `RunListTokens` and,
+/// from v1.22, its `tokenTextPrinter`), after at most the command line, then only rows whose
+/// first cell is a bootstrap token (`[a-z0-9]{6}.[a-z0-9]{16}`, cmd/kubeadm/app/apis/bootstraptoken
+/// `BootstrapTokenPattern`; the secret part may be masked) or, with `-o wide` / a long
+/// description, continuation text. The tokens themselves are not read (a listing of the tokens
+/// that exist says nothing failed).
+fn kubeadm_token_list(rows: &[&str]) -> Option<&'static str> {
+    let at = rows.iter().take(2).position(|r| {
+        let cols: Vec<&str> = r.split_whitespace().collect();
+        cols.starts_with(&["TOKEN", "TTL", "EXPIRES"])
+    })?;
+    if at == 1 && !rows[0].contains("token list") {
+        return None;
+    }
+    let token = |cell: &str| {
+        cell.split_once('.').is_some_and(|(id, secret)| {
+            id.len() == 6
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && !secret.is_empty()
+                && secret.len() <= 24
+                && !secret.contains(char::is_whitespace)
+        })
+    };
+    let body = &rows[at + 1..];
+    (!body.is_empty()
+        && body
+            .iter()
+            .all(|r| r.split_whitespace().next().is_some_and(token)))
+    .then_some("kubeadm token list output (the bootstrap tokens that exist)")
 }
 
 /// What [`Inputs::add_structured`] did with a JSON/YAML text.
@@ -1466,6 +1550,68 @@ fn push_bare_scheduler_lines(out: &mut Vec<PasteLine>, section: &paste::Section)
     }
 }
 
+/// The lines of an object section (a table, `describe` output) that are errors printed next to
+/// the output, not part of it: at column 0, with no column gap (two spaces or a tab after a
+/// klog header, as table rows and describe fields have), and an error by their own marking
+/// ([`crate::catalog::marked_error`]: `Error from server (...)`, `error: ...`, klog `E`/`F`,
+/// `FATA[`, `level=error` ...) or a message of the catalog. The object readers skip such lines,
+/// so they are read as log lines (the catalog diagnoses them, or they are reported as not
+/// recognised): nothing is dropped silently. Lines of `out[taken_from..]` (already taken by
+/// the other passes over the section) are not taken twice.
+fn push_stray_error_lines(out: &mut Vec<PasteLine>, taken_from: usize, section: &paste::Section) {
+    let taken: std::collections::BTreeSet<usize> =
+        out[taken_from..].iter().map(|l| l.number).collect();
+    let mut found = Vec::new();
+    // below an indented block (a describe `Events:` row, `Labels:` lines) until a blank line,
+    // column-0 lines may go on with the last field or event message (kubectl prints a
+    // multi-line event message as it is: `Mounting arguments: ...`, `Output: mount.nfs: ...`
+    // under a FailedMount row): only a line that starts a record of its own is taken there
+    let mut continuing = false;
+    for l in &section.lines {
+        let t = l.text.trim_end();
+        if t.is_empty() {
+            continuing = false;
+            continue;
+        }
+        if t.starts_with([' ', '\t']) {
+            continuing = true;
+            continue;
+        }
+        if taken.contains(&l.number) {
+            continue;
+        }
+        let body = after_klog_header(t);
+        // a table row or a describe field: cells apart by two spaces or a tab
+        if body.contains("  ") || body.contains('\t') {
+            continue;
+        }
+        let error = if continuing {
+            paste::starts_error_record(t)
+        } else {
+            crate::catalog::marked_error(t) || !crate::catalog::match_line(t).is_empty()
+        };
+        if error {
+            found.push(l.clone());
+        }
+    }
+    out.extend(found);
+}
+
+/// `line` after a klog header (`E1201 10:00:00.000000    1234 file.go:12] `, whose thread id
+/// is padded with spaces: k8s.io/klog/v2 `klog.go` `formatHeader`), or the whole line.
+fn after_klog_header(line: &str) -> &str {
+    let b = line.as_bytes();
+    let header = b.len() > 14
+        && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5] == b' '
+        && b[8] == b':';
+    if header && let Some(end) = line.find("] ") {
+        return &line[end + 2..];
+    }
+    line
+}
+
 /// `kubectl describe pod` Volumes blocks: hostPath and claim volumes (the model's describe reader
 /// keeps containers and events; volumes matter for node-local storage findings).
 fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
@@ -1731,6 +1877,64 @@ mod tests {
             None
         );
         assert!(broken.snapshot.is_empty() && broken.locations.is_empty());
+    }
+
+    /// Issue 9 item 3: an error line beside a table or `describe` output (stderr printed with
+    /// stdout, before, between or after the rows) is read as a log line, never dropped (a
+    /// multi-line event message under a describe Events row stays the event's:
+    /// `rules::storage_mount_failed` `options_are_read_from_describe_events_too`).
+    #[test]
+    fn error_lines_beside_objects_are_read() {
+        let err = "Error from server (Forbidden): pods is forbidden: User \"system:serviceaccount:ci:probe\" cannot list resource \"pods\" in API group \"\" in the namespace \"team-a\"";
+        let header = "NAME     STATUS   ROLES           AGE   VERSION\n";
+        let row = "node-1   Ready    control-plane   10d   v1.28.2\n";
+        for text in [
+            format!("{err}\n{header}{row}"),
+            format!("{header}{err}\n{row}"),
+            format!("{header}{row}{err}\n"),
+            format!(
+                "Name:               node-1\nLabels:             a=b\nCapacity:\n  cpu:  8\n{err}\n"
+            ),
+        ] {
+            let mut i = Inputs::new();
+            i.add("paste.txt", &text);
+            assert_eq!(i.snapshot.nodes.len(), 1, "{text}");
+            assert!(
+                i.logs
+                    .iter()
+                    .any(|l| l.text.contains("cannot list resource")),
+                "{text}"
+            );
+        }
+    }
+
+    /// `kubeadm token list` (v1.6 layout without EXTRA GROUPS, and the current one) is read
+    /// as what it is, not an unrecognised input.
+    #[test]
+    fn kubeadm_token_list_is_recognised() {
+        for text in [
+            "kubeadm token list\nTOKEN                     TTL         EXPIRES   USAGES                   DESCRIPTION\nabcdef.0123456789abcdef   <forever>   <never>   authentication,signing   The default bootstrap token generated by 'kubeadm init'.\n",
+            "TOKEN                     TTL         EXPIRES                USAGES                   DESCRIPTION                                                EXTRA GROUPS\nabcdef.0123456789abcdef   23h         2024-01-02T00:00:00Z   authentication,signing   <none>                                                     system:bootstrappers:kubeadm:default-node-token\n",
+        ] {
+            let mut i = Inputs::new();
+            i.add("tokens.txt", text);
+            assert!(!unrecognised(&i), "{text}: {:?}", i.input_problems());
+            assert!(
+                i.input_problems()
+                    .iter()
+                    .any(|p| p.message.contains("kubeadm token list")),
+                "{:?}",
+                i.input_problems()
+            );
+        }
+        // a header with rows that are no tokens: not this shape
+        let mut i = Inputs::new();
+        i.add("x.txt", "TOKEN TTL EXPIRES\nsomething failed badly here\n");
+        assert!(
+            !i.input_problems()
+                .iter()
+                .any(|p| p.message.contains("kubeadm token list"))
+        );
     }
 
     fn unrecognised(i: &Inputs) -> bool {

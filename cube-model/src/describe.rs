@@ -520,6 +520,13 @@ fn top_key(line: &str) -> Option<(&str, &str)> {
     if key.split_whitespace().count() > 8 {
         return None;
     }
+    // an error a command printed to stderr next to its output (`Error from server
+    // (NotFound): ...`, `Error: ...`, `Warning: ...`: k8s.io/kubectl `pkg/cmd/util/helpers.go`
+    // `checkErr`, cobra's `Error:` prefix, client-go's warning handler) is no describe key: read
+    // as one, it would hide the table after it
+    if key == "Error" || key == "Warning" || key.starts_with("Error from server") {
+        return None;
+    }
     let rest = line.get(end + 1..)?;
     if !(rest.is_empty() || rest.starts_with(' ') || rest.starts_with('\t')) {
         return None;
@@ -1498,6 +1505,15 @@ pub const PARTIAL_ANNOTATION: &str = "cube-model.invalid/partial";
 /// state; this keeps what happened before it (a `CrashLoopBackOff` after an `OOMKilled` is a
 /// container that runs out of memory).
 pub const EARLIER_STATUS_ANNOTATION: &str = "cube-model.invalid/earlier-status";
+
+/// Annotation on a node that the input shows twice under one name with different identities
+/// (their `InternalIP` or `Hostname` addresses share nothing: two `kubectl get nodes -o wide`
+/// listings, or a table row and a `describe node`): the value names both, e.g.
+/// `InternalIP 192.0.2.39 and 192.0.2.41`. The views are merged (a cluster has one Node object
+/// per name) and this says that two machines take the one name in turn (the same host name on
+/// two machines: a k3s agent or a kubeadm re-join that reuses it) or the node's address changed
+/// between the listings.
+pub const IDENTITY_CONFLICT_ANNOTATION: &str = "cube-model.invalid/identity-conflict";
 
 /// Annotation on a node read from `kubectl describe node`: the `Requests` column of its
 /// `Allocated resources:` table, as comma-separated `name=quantity` (`cpu=16,nvidia.com/gpu=6`).
@@ -3755,7 +3771,12 @@ fn top_table_rows(lines: &[&str], start: usize) -> (Vec<BTreeMap<String, String>
         {
             break;
         }
-        if row.trim().chars().all(|c| c == '-' || c == ' ') || is_kubectl_note(row) {
+        // stderr printed between the rows (`Error from server (Forbidden): ...`): no row; the
+        // paste reader reads it as a log line
+        if row.trim().chars().all(|c| c == '-' || c == ' ')
+            || is_kubectl_note(row)
+            || crate::paste::starts_error_record(row)
+        {
             i += 1;
             continue;
         }
@@ -5196,6 +5217,29 @@ pub(crate) fn merge_partial_nodes(nodes: &mut Vec<Node>, mark: usize) -> usize {
     count
 }
 
+/// What tells two views of one node name apart as two machines: their `InternalIP` (or
+/// `Hostname`) addresses, when both views show some and they share none (`kubectl get nodes -o
+/// wide` twice with the IP changed, a table row and a `describe node` of the name with other
+/// addresses). `None` when the views agree or one does not show them (a repeated identical
+/// table stays one node, quietly).
+fn identity_conflict(a: &Node, b: &Node) -> Option<String> {
+    for kind in ["InternalIP", "Hostname"] {
+        let of = |n: &Node| -> Vec<String> {
+            n.status
+                .addresses
+                .iter()
+                .filter(|x| x.type_ == kind && !x.address.is_empty())
+                .map(|x| x.address.clone())
+                .collect()
+        };
+        let (x, y) = (of(a), of(b));
+        if !x.is_empty() && !y.is_empty() && !x.iter().any(|v| y.contains(v)) {
+            return Some(format!("{kind} {} and {}", x.join(","), y.join(",")));
+        }
+    }
+    None
+}
+
 /// Merges `b`, the node's view that comes LATER in the input (a later row of `kubectl get nodes
 /// -w`, the second of two stacked tables, a later input), into `a`. A fuller view (a `describe
 /// node` block) is the base and a partial one (a table row) fills what it lacks; the node's
@@ -5218,7 +5262,18 @@ fn merge_node_views(a: &mut Node, b: Node, b_is_later: bool) {
     // a view shows the node's state when it shows its Ready condition (a table row's STATUS, a
     // describe block's Conditions); a grep excerpt without it only adds what it shows
     let b_shows_state = b_is_later && b.status.conditions.iter().any(|c| c.type_ == "Ready");
+    let conflict = identity_conflict(a, &b);
     merge_meta(&mut a.metadata, b.metadata);
+    if let Some(conflict) = conflict {
+        let note = match a.metadata.annotations.get(IDENTITY_CONFLICT_ANNOTATION) {
+            Some(v) if v.contains(&conflict) => v.to_owned(),
+            Some(v) => format!("{v}; {conflict}"),
+            None => conflict,
+        };
+        a.metadata
+            .annotations
+            .insert(IDENTITY_CONFLICT_ANNOTATION.to_owned(), note);
+    }
     if a.spec.taints.is_empty() {
         a.spec.taints = b.spec.taints;
     }

@@ -695,6 +695,34 @@ pub fn holds_other_output(text: &str) -> bool {
     live.len() > 1 && live.iter().any(|s| structured(s)) && live.iter().any(|s| !structured(s))
 }
 
+/// True when `line` starts an error record of its own, never the rest of another message or a
+/// row of a table: a klog header of level `E`/`F` (k8s.io/klog/v2 `klog.go` `formatHeader`),
+/// logrus' `ERRO[` / `FATA[` / `PANI[` (sirupsen/logrus `text_formatter.go`), kubectl's error
+/// prefixes (k8s.io/kubectl `pkg/cmd/util/helpers.go` `checkErr` / `StandardErrorMessage`:
+/// `error: `, `Error from server`, `Unable to connect to the server`, `The connection to the
+/// server`) and cobra's `Error: `. Table and describe readers skip such a line (stderr printed
+/// between the rows of stdout); the caller reads it as a log line.
+pub fn starts_error_record(line: &str) -> bool {
+    let b = line.as_bytes();
+    let klog = b.len() > 14
+        && matches!(b[0], b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5] == b' '
+        && b[8] == b':';
+    klog || [
+        "ERRO[",
+        "FATA[",
+        "PANI[",
+        "error: ",
+        "Error: ",
+        "Error from server",
+        "Unable to connect to the server",
+        "The connection to the server",
+    ]
+    .iter()
+    .any(|p| line.starts_with(p))
+}
+
 /// Terminal widths people copy from (`COLUMNS` of a default terminal, a maximised one, a
 /// classic VT100's 132): a single line at one of these exactly may be a soft-wrapped one.
 const TERMINAL_WIDTHS: &[usize] = &[80, 100, 120, 132, 160, 200, 240];
@@ -713,12 +741,13 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     {
         return;
     }
-    let visible = |n: usize| terminal_text(raw.get(n.wrapping_sub(1)).copied().unwrap_or(""));
-    let widths: Vec<usize> = section
+    // each line's terminal text, made once (the width test and the joins read it again)
+    let shown: Vec<String> = section
         .lines
         .iter()
-        .map(|l| columns(&visible(l.number)))
+        .map(|l| terminal_text(raw.get(l.number.wrapping_sub(1)).copied().unwrap_or("")))
         .collect();
+    let widths: Vec<usize> = shown.iter().map(|t| columns(t)).collect();
     let Some(&w) = widths.iter().max() else {
         return;
     };
@@ -731,20 +760,21 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     // debug and diagnose cluster problems, use 'kubectl cluster-info dump'.` is 80 columns):
     // then a sentence's end before the break or a capitalised word after it is no piece
     let lone = at_w == 1;
-    let continues = |prev: &PasteLine, next: &PasteLine| {
-        let next_text = visible(next.number);
-        if next.number != prev.number + 1 || starts_record(&next_text) {
+    let continues = |p: usize, n: usize| {
+        let (prev, next) = (&section.lines[p], &section.lines[n]);
+        let next_text = shown[n].as_str();
+        if next.number != prev.number + 1 || starts_record(next_text) {
             return false;
         }
         // records of one log share their first word (a pod name, a host, a date); a piece
         // going on from the middle of a line does not start like the line did
         let first_word = |t: &str| t.split_whitespace().next().unwrap_or("").to_owned();
-        let word = first_word(&next_text);
-        if word.len() >= 3 && word == first_word(&visible(prev.number)) {
+        let word = first_word(next_text);
+        if word.len() >= 3 && word == first_word(&shown[p]) {
             return false;
         }
         if lone {
-            let prev_text = visible(prev.number);
+            let prev_text = shown[p].as_str();
             let ends_sentence = prev_text
                 .trim_end()
                 .ends_with(['.', '!', '?', ':', '\'', '"']);
@@ -769,19 +799,18 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
             strip_markdown_quote(&strip_ansi(raw)).to_owned()
         };
-        let mut joined = piece(first.number);
         let mut last = k;
-        while widths[last] == w
-            && last + 1 < section.lines.len()
-            && continues(&section.lines[last], &section.lines[last + 1])
-        {
+        while widths[last] == w && last + 1 < section.lines.len() && continues(last, last + 1) {
             last += 1;
-            joined.push_str(&piece(section.lines[last].number));
         }
-        let joined = terminal_text(&joined);
         if last == k {
             out.push(first);
         } else {
+            let mut joined = String::new();
+            for l in &section.lines[k..=last] {
+                joined.push_str(&piece(l.number));
+            }
+            let joined = terminal_text(&joined);
             let clean = clean_visible(&joined);
             out.push(PasteLine {
                 number: first.number,
@@ -842,6 +871,20 @@ fn starts_record(line: &str) -> bool {
             | "PANIC"
             | "TRACE"
     );
+    // kubectl's own error lines (k8s.io/kubectl `pkg/cmd/util/helpers.go` `checkErr` and
+    // `StandardErrorMessage`: `Error from server (<Reason>): ...`, `Unable to connect to the
+    // server: ...`, `The connection to the server <host> was refused ...`): stderr of a command
+    // printed between a log's records is a record of its own, never a wrapped piece of one
+    if [
+        "Error from server",
+        "Unable to connect to the server",
+        "The connection to the server",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+    {
+        return true;
+    }
     let after = &t[word.len()..];
     if level
         && (word.chars().all(|c| c.is_ascii_uppercase()) || after.starts_with(':'))

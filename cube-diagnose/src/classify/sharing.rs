@@ -31,6 +31,10 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
+        let keys = d
+            .get("data")
+            .and_then(Value::as_object)
+            .map_or(0, serde_json::Map::len);
         for (key, val) in d
             .get("data")
             .and_then(Value::as_object)
@@ -45,7 +49,11 @@ pub fn check(source: &str, text: &str) -> Vec<Signal> {
             ) else {
                 continue;
             };
-            out.extend(config_signals(&cfg, source, text, &cm, key));
+            let mut signals = config_signals(&cfg, source, text, &cm, key);
+            for sig in &mut signals {
+                sig.details.insert("keys".to_owned(), keys.to_string());
+            }
+            out.extend(signals);
         }
     }
     out

@@ -319,10 +319,30 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             } else {
                 cap.value() * replicas
             };
+            // the plugin uses a config when the node's label selects it, or, with no label,
+            // when it is the cluster-wide default: the GPU operator's time-slicing guide sets
+            // one ConfigMap key (its example key is `any`) as ClusterPolicy
+            // `devicePlugin.config.default`, which the input does not show; a pasted ConfigMap
+            // with a single key and no node label is read as that default
+            let selected = applied == Some(key)
+                || (applied.is_none() && (s.detail("keys") == "1" || key == "any"));
+            // gpu-feature-discovery labels what the plugin applies (NVIDIA
+            // k8s-device-plugin internal/lm/resource.go: `nvidia.com/gpu.replicas`,
+            // `nvidia.com/gpu.sharing-strategy`, and the product's `-SHARED` suffix when the
+            // resource keeps its name)
+            let labelled = n
+                .metadata
+                .labels
+                .get("nvidia.com/gpu.replicas")
+                .is_some_and(|r| *r == replicas.to_string())
+                || n.metadata
+                    .labels
+                    .get("nvidia.com/gpu.sharing-strategy")
+                    .is_some_and(|v| v == "time-slicing" || v == "mps");
             let in_effect = if gpus > 0 {
                 cap.value() >= expected
             } else {
-                applied == Some(key) && cap.value() > 0 && cap.value() % replicas == 0
+                labelled || (selected && cap.value() > 0 && cap.value() % replicas == 0)
             };
             if in_effect {
                 continue;
@@ -448,12 +468,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if count + neutral < total || advertised.contains(res) {
             continue;
         }
-        // only node data can say the GPUs are not busy; without it both causes remain, unless
-        // a node autoscaler of the input says it stopped at a limit (Karpenter's NodePool
-        // limits, the cluster-autoscaler's max group size or cluster limits): it counted the
-        // GPU nodes up to it, so the shortage is capacity in use, and the scheduler text's
-        // finding (pod-unschedulable) carries it with the limit to raise
-        if !node_data && autoscaler_at_limit(ctx) {
+        // only node data can say the GPUs are not busy. Without node data the message alone cannot tell "never advertised" from "all in
+        // use": pod-unschedulable's finding for the same message names the causes that
+        // remain and the one command that tells them apart (one cause, one finding;
+        // fresh-user report 2 G17/G18), so this rule, whose name asserts one of them, stays
+        // quiet
+        if !node_data {
             continue;
         }
         let legacy = if res == cube_model::resource::names::LEGACY_NVIDIA_GPU {
@@ -469,17 +489,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .iter()
             .filter(|n| !n.status.allocatable.is_empty() || !n.status.capacity.is_empty())
             .count();
-        let message = if node_data && shown < total as usize {
+        let message = if shown < total as usize {
             format!(
                 "{count} of {total} nodes report Insufficient {res}; none of the {shown} node(s) in the input advertises it, but the ones reporting it may be nodes the input does not show: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
             )
-        } else if node_data {
-            format!(
-                "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
-            )
         } else {
             format!(
-                "{count} of {total} nodes report Insufficient {res} and the input holds no node status: either no node advertises {res} (the device plugin registers nothing) or all of it is requested by running pods; the command below tells them apart"
+                "{count} of {total} nodes report Insufficient {res} and no node in the input advertises it: the pod is pending because the device plugin advertises no {res}, not because GPUs are busy"
             )
         } + &legacy;
         // a device-plugin pod the input shows on a node that advertises no GPU resource (a
@@ -630,22 +646,6 @@ fn prose_finding(s: &crate::classify::Signal) -> (String, String) {
     )
 }
 
-/// Whether a node autoscaler text of the input says it adds no node because it is at a limit
-/// (catalog entries `karpenter.exceed-limits*`, `karpenter.node-limits-exhausted`, a
-/// cluster-autoscaler `NotTriggerScaleUp` with `max node group size reached` or `max cluster
-/// ... limit reached` / `max total nodes in cluster reached`).
-fn autoscaler_at_limit(ctx: &Context<'_>) -> bool {
-    ctx.signals().iter().any(|s| {
-        let e = s.detail("entry");
-        e.starts_with("karpenter.exceed-limits")
-            || e == "karpenter.node-limits-exhausted"
-            || (e.starts_with("autoscaler.not-trigger-scale-up")
-                && (s.text.contains("max node group size reached")
-                    || s.text.contains("limit reached")
-                    || s.text.contains("max total nodes in cluster reached")))
-    })
-}
-
 /// GPU-sharing plugins that register a device count next to per-device memory / core
 /// resources (names as the plugins register them: Volcano's vGPU plugin
 /// volcano-sh/devices `pkg/plugin/vgpu` `volcano.sh/vgpu-number|memory|cores`, Alibaba's
@@ -744,9 +744,14 @@ mod tests {
     #[test]
     fn failed_scheduling_superseded_by_the_binding_is_not_current() {
         let failed = "Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  86s   default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.\n";
-        assert_eq!(run_rule("gpu-not-advertised", failed).len(), 1);
+        // a GPU node of the input that advertises none: the pending pod is its finding
+        let node = "Name:               gpu-1\nCapacity:\n  cpu:  8\nAllocatable:\n  cpu:  8\n\n";
+        assert_eq!(
+            run_rule("gpu-not-advertised", &format!("{node}{failed}")).len(),
+            1
+        );
         let bound = format!(
-            "{failed}  Normal   Scheduled         80s   default-scheduler  Successfully assigned default/train-0 to gpu-1\n  Normal   Started           29s   kubelet            Started container train\n"
+            "{node}{failed}  Normal   Scheduled         80s   default-scheduler  Successfully assigned default/train-0 to gpu-1\n  Normal   Started           29s   kubelet            Started container train\n"
         );
         let f = run_rule("gpu-not-advertised", &bound);
         assert!(f.is_empty(), "{f:?}");
@@ -918,9 +923,16 @@ mod tests {
             "1 node(s) had untolerated taint(s)",
         ] {
             let msg = format!("0/2 nodes are available: 1 Insufficient nvidia.com/gpu, {taint}.");
-            let f = run_log("gpu-not-advertised", &msg);
+            // the message alone: one finding (pod-unschedulable) names the causes that remain
+            // and the command that tells them apart; this rule does not guess (G17/G18)
+            assert!(run_log("gpu-not-advertised", &msg).is_empty(), "{taint}");
+            let f = run_log("pod-unschedulable", &msg);
             assert_eq!(f.len(), 1, "{taint}: {f:#?}");
-            assert!(f[0].message.contains("either"), "{taint}: {}", f[0].message);
+            assert!(
+                f[0].message.contains("cannot tell why"),
+                "{taint}: {}",
+                f[0].message
+            );
             // a GPU node of the input that advertises: never 'not advertised'
             let mut i = crate::Inputs::new();
             i.add("node.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-1\nstatus:\n  capacity:\n    nvidia.com/gpu: \"1\"\n  allocatable:\n    nvidia.com/gpu: \"1\"\n  conditions:\n  - type: Ready\n    status: \"True\"\n");
@@ -954,16 +966,15 @@ mod tests {
     #[test]
     fn affinity_conflict_is_not_a_missing_gpu() {
         assert!(run_log("gpu-not-advertised", "0/4 nodes are available: 1 node(s) didn't match pod affinity rules, 3 Insufficient nvidia.com/gpu.").is_empty());
-        let f = run_log(
-            "gpu-not-advertised",
-            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
-        );
-        assert_eq!(f.len(), 1);
-        // no node data: never a claim that the GPUs are (or are not) busy
+        let msg = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
+        // no node data: never a claim that the GPUs are (or are not) advertised; the one
+        // finding is pod-unschedulable's, with the causes that remain
+        assert!(run_log("gpu-not-advertised", msg).is_empty());
+        let f = run_log("pod-unschedulable", msg);
+        assert_eq!(f.len(), 1, "{f:#?}");
         assert!(
-            !f[0].message.contains("busy") && f[0].message.contains("either"),
-            "{}",
-            f[0].message
+            f[0].message.contains("cannot tell why") && f[0].remedy.contains("tell them apart"),
+            "{f:#?}"
         );
     }
 

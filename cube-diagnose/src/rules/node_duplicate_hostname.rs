@@ -49,6 +49,36 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .with_remedy("give each machine a unique hostname (`hostnamectl set-hostname <name>`) or join with `kubeadm join --node-name <unique>`; fix duplicated IPs (cloned VMs)");
         out.push(f);
     }
+    // one node name shown twice with different addresses (two `get nodes -o wide` listings,
+    // a table row and a `describe node`): the views were merged into one Node, noted
+    for n in &ctx.snapshot().nodes {
+        let Some(conflict) = n
+            .metadata
+            .annotations
+            .get(cube_model::describe::IDENTITY_CONFLICT_ANNOTATION)
+        else {
+            continue;
+        };
+        let name = &n.metadata.name;
+        out.push(
+            Finding::new(
+                NodeDuplicateHostname::ID,
+                Severity::Warning,
+                Subject::cluster_scoped("Node", name),
+                format!(
+                    "node {name} is shown twice with another identity ({conflict}): two machines register under the one name {name} and take its Node object in turn (the same host name on both: a cloned image, a default host name such as raspberrypi, a k3s agent or kubeadm join that reuses it), so the cluster only ever sees one of them; or the node's address changed between the two listings"
+                ),
+            )
+            .with_evidence(Evidence::field(
+                obj("Node", "", name),
+                "status.addresses",
+                conflict,
+            ))
+            .with_remedy(format!(
+                "check which machines answer to {name} (`kubectl get node {name} -o wide -w` while each runs); give every machine a unique host name (`hostnamectl set-hostname <name>`) or node name (k3s/rke2: `--node-name` or `--with-node-id`; kubeadm: `kubeadm join --node-name <name>`) and join it again"
+            )),
+        );
+    }
     for s in signals(ctx, &[SignalKind::DuplicateNodeName]) {
         let node = s.detail("node");
         // the existing Node as the input shows it: NotReady (or Unknown) means nobody runs a
@@ -146,6 +176,53 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::{run_log, run_rule};
+
+    /// k3s-io/k3s#532 shape: two machines with the default host name take the one Node in
+    /// turn; two `get nodes -o wide` listings (stacked, or a listing and a `describe node`)
+    /// show one name with other addresses. The same listing repeated stays quiet.
+    #[test]
+    fn one_name_with_two_addresses_across_listings() {
+        let header = "NAME          STATUS   ROLES    AGE   VERSION         INTERNAL-IP    EXTERNAL-IP   OS-IMAGE                         KERNEL-VERSION   CONTAINER-RUNTIME\n";
+        let row = |ip: &str| {
+            format!(
+                "raspberrypi   Ready    <none>   24h   v1.14.1-k3s.4   {ip}     <none>        Raspbian GNU/Linux 9 (stretch)   4.14.79-v7+      containerd://1.2.5+unknown\n"
+            )
+        };
+        let stacked = format!(
+            "$ kubectl get nodes -o wide\n{header}{}$ kubectl get nodes -o wide\n{header}{}",
+            row("192.0.2.39"),
+            row("192.0.2.41")
+        );
+        let f = run_rule("node-duplicate-hostname", &stacked);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.name, "raspberrypi");
+        assert!(
+            f[0].message.contains("192.0.2.39") && f[0].message.contains("192.0.2.41"),
+            "{}",
+            f[0].message
+        );
+        // without prompts, a blank line between the listings
+        let bare = format!(
+            "{header}{}\n{header}{}",
+            row("192.0.2.39"),
+            row("192.0.2.41")
+        );
+        assert_eq!(run_rule("node-duplicate-hostname", &bare).len(), 1);
+        // a listing and a describe of the name with another InternalIP
+        let describe = format!(
+            "{header}{}\nName:               raspberrypi\nAddresses:\n  InternalIP:  192.0.2.41\n  Hostname:    raspberrypi\n",
+            row("192.0.2.39")
+        );
+        assert_eq!(run_rule("node-duplicate-hostname", &describe).len(), 1);
+        // the same listing twice: one node, nothing to say
+        let same = format!(
+            "$ kubectl get nodes -o wide\n{header}{}$ kubectl get nodes -o wide\n{header}{}",
+            row("192.0.2.39"),
+            row("192.0.2.39")
+        );
+        let f = run_rule("node-duplicate-hostname", &same);
+        assert!(f.is_empty(), "{f:#?}");
+    }
 
     #[test]
     fn shared_hostname_label() {
