@@ -637,22 +637,7 @@ impl FitSession<'_> {
         );
         let message =
             failed_scheduling_message_for(&fit, Some(&pre), self.version).unwrap_or_default();
-        let outcome = match pre.chosen {
-            Some((node, victims)) => crate::whatif::SchedulingOutcome {
-                schedulable: true,
-                node: Some(node),
-                message,
-                victims: victims.into_iter().map(|v| v.pod).collect(),
-                kubelet: None,
-            },
-            None => crate::whatif::SchedulingOutcome {
-                schedulable: false,
-                node: None,
-                message,
-                victims: Vec::new(),
-                kubelet: None,
-            },
-        };
+        let outcome = scheduling_outcome(pre.chosen, message);
         self.memo = Some((self.usage.generation(), outcome.clone()));
         outcome
     }
@@ -920,22 +905,7 @@ impl FitSession<'_> {
         }
         let message =
             failed_scheduling_message_for(&fit, Some(&pre), self.version).unwrap_or_default();
-        let outcome = match pre.chosen {
-            Some((node, victims)) => crate::whatif::SchedulingOutcome {
-                schedulable: true,
-                node: Some(node),
-                message,
-                victims: victims.into_iter().map(|v| v.pod).collect(),
-                kubelet: None,
-            },
-            None => crate::whatif::SchedulingOutcome {
-                schedulable: false,
-                node: None,
-                message,
-                victims: Vec::new(),
-                kubelet: None,
-            },
-        };
+        let outcome = scheduling_outcome(pre.chosen, message);
         (outcome, None)
     }
 }
@@ -943,6 +913,30 @@ impl FitSession<'_> {
 impl crate::whatif::SchedulingSession for FitSession<'_> {
     fn schedule(&mut self, pod: &Pod) -> crate::whatif::SchedulingOutcome {
         self.schedule_pod(pod)
+    }
+}
+
+/// The scheduler's answer for one pod: placed on the chosen node (evicting its victims, when
+/// preemption chose them) or left Pending with `message` (the FailedScheduling text).
+fn scheduling_outcome(
+    chosen: Option<(String, Vec<Victim>)>,
+    message: String,
+) -> crate::whatif::SchedulingOutcome {
+    match chosen {
+        Some((node, victims)) => crate::whatif::SchedulingOutcome {
+            schedulable: true,
+            node: Some(node),
+            message,
+            victims: victims.into_iter().map(|v| v.pod).collect(),
+            kubelet: None,
+        },
+        None => crate::whatif::SchedulingOutcome {
+            schedulable: false,
+            node: None,
+            message,
+            victims: Vec::new(),
+            kubelet: None,
+        },
     }
 }
 
