@@ -1925,17 +1925,18 @@ fn pod_failure_among(
     fail(ChainLink::PluginPodReady, detail, numbers, remedy)
 }
 
-/// `capacity 8, allocatable 6, 6 in use`: devices the plugin reports unhealthy, with what is in
-/// use and free of the rest, and where to find the unhealthy devices.
-fn partial_failure(
+/// Each `(resource, capacity, allocatable)` of [`partial_devices`] on `node` told as
+/// `<res>: capacity 8, allocatable 6 (2 device(s) reported unhealthy by the device plugin), 6 in
+/// use by pods on the node, 0 free`, with the capacity and allocatable fields as evidence (and
+/// the requests in use when `with_requested` and the input shows them). Shared by the GPU
+/// chain and `gpu-not-advertised`'s other accelerators.
+pub(crate) fn partial_devices_told(
     ctx: &Context<'_>,
-    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
     node: &Node,
-    vendor: Option<GpuVendor>,
     partial: &[(String, Quantity, Quantity)],
-) -> ChainFailure {
-    let name = node.metadata.name.as_str();
-    let o = obj("Node", "", name);
+    with_requested: bool,
+) -> (Vec<String>, Vec<Evidence>) {
+    let o = obj("Node", "", &node.metadata.name);
     let mut parts = Vec::new();
     let mut evidence = Vec::new();
     for (res, cap, alloc) in partial {
@@ -1961,7 +1962,7 @@ fn partial_failure(
             format!("status.allocatable.{res}"),
             alloc.to_string(),
         ));
-        if let Some(u) = used {
+        if let (true, Some(u)) = (with_requested, used) {
             evidence.push(Evidence::field(
                 &o,
                 format!("requested.{res}"),
@@ -1969,6 +1970,20 @@ fn partial_failure(
             ));
         }
     }
+    (parts, evidence)
+}
+
+/// `capacity 8, allocatable 6, 6 in use`: devices the plugin reports unhealthy, with what is in
+/// use and free of the rest, and where to find the unhealthy devices.
+fn partial_failure(
+    ctx: &Context<'_>,
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    vendor: Option<GpuVendor>,
+    partial: &[(String, Quantity, Quantity)],
+) -> ChainFailure {
+    let name = node.metadata.name.as_str();
+    let (parts, evidence) = partial_devices_told(ctx, node, partial, true);
     let plugin_pod = ctx
         .pods_on_node(name)
         .iter()

@@ -186,30 +186,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if partial.is_empty() {
             continue;
         }
-        let o = obj("Node", "", &n.metadata.name);
-        let mut parts = Vec::new();
-        let mut evidence = Vec::new();
-        for (res, cap, alloc) in &partial {
-            let used = crate::gpu::node_resource_in_use(ctx, n, res);
-            parts.push(format!(
-                "{res}: capacity {cap}, allocatable {alloc} ({} device(s) reported unhealthy by the device plugin), {}",
-                cap.value() - alloc.value(),
-                used.map_or("what is in use is not in the input".to_owned(), |u| format!(
-                    "{u} in use by pods on the node, {} free",
-                    (alloc.value() - u).max(0)
-                ))
-            ));
-            evidence.push(Evidence::field(
-                &o,
-                format!("status.capacity.{res}"),
-                cap.to_string(),
-            ));
-            evidence.push(Evidence::field(
-                &o,
-                format!("status.allocatable.{res}"),
-                alloc.to_string(),
-            ));
-        }
+        let (parts, evidence) = crate::gpu::partial_devices_told(ctx, n, &partial, false);
         out.push(
             Finding::new(
                 GpuNotAdvertised::ID,
