@@ -4775,6 +4775,21 @@ pub static ENTRIES: &[Entry] = &[
         "rancher/rancher", "pkg/dialer/factory.go (clusterDialer); pkg/capr/planner (status)", "v2.0+")
         .to(K::Known, "agent-registration-failed", Error)
         .says("the Rancher server has no tunnel from the downstream cluster's cattle-cluster-agent: the agent is not running there or cannot reach Rancher's server-url (seen during provisioning for a few minutes; a cause when it persists)", "in the downstream cluster `kubectl -n cattle-system get pods -l app=cattle-cluster-agent` and `kubectl -n cattle-system logs -l app=cattle-cluster-agent`: its first error (server-url not resolvable or loopback, /ping not reachable, CA checksum) names the fix; the agent must reach Rancher's server-url over 443 from the pods"),
+    // Rancher's health check of a downstream cluster reads a namespace with the credential it
+    // stored for the cluster (rancher/rancher pkg/controllers/managementuser/healthsyncer/
+    // healthsyncer.go, pkg/controllers/user/healthsyncer before v2.6: `Failed to communicate
+    // with API server during namespace check`, shown as the cluster condition `Cluster health
+    // check failed: ...`): a wrapper, the inner error carries the meaning (a 401 is Rancher's
+    // stored cattle token, classify::join_agent)
+    Entry::new("rancher.health-check-namespace", F::Rancher,
+        "Failed to communicate with API server during namespace check: {error}",
+        "rancher/rancher", "pkg/controllers/managementuser/healthsyncer/healthsyncer.go (updateClusterHealth)", "v2.0+")
+        .samples(&[("error", "Unauthorized")]),
+    // remotedialer's line once the agent's websocket to Rancher is up (rancher/remotedialer
+    // client.go ConnectToProxyWithDialer, `Connected to proxy`): a step done
+    Entry::new("rancher.connected-to-proxy", F::Rancher,
+        "Connected to proxy",
+        "rancher/remotedialer", "client.go (ConnectToProxyWithDialer)", "v0.3+").complete(),
     // ------------------------------------------------------------------ Rancher agent: websocket and TLS checks (sweep)
     // rancher/remotedialer client.go ConnectToProxy: the agent's websocket to
     // wss://<server-url>/v3/connect[/register] is refused by Rancher (`Failed to connect to

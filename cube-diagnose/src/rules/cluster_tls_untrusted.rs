@@ -172,7 +172,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             remedy,
         ));
     }
-    out
+    // the same error repeated by a retry loop is one finding with its count
+    crate::rules::merge_repeats(out)
 }
 
 /// The resource an admission plugin of the API server read through its loopback client when
@@ -265,6 +266,19 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].remedy.contains("admin.conf"), "{}", f[0].remedy);
         assert!(!f[0].remedy.contains("proxy"), "{}", f[0].remedy);
+    }
+
+    /// A client retrying every ten seconds repeats one error: one finding with the count and
+    /// three of its lines, not one finding per line.
+    #[test]
+    fn a_repeated_error_is_one_finding_with_its_count() {
+        let text: Vec<String> = (0..5)
+            .map(|i| format!("E1202 10:00:{:02}.000000       1 reflector.go:138] failed to list *v1.Pod: Get \"https://10.0.0.1:6443/api/v1/pods\": x509: certificate signed by unknown authority", i * 10))
+            .collect();
+        let f = run_log("cluster-tls-untrusted", &text.join("\n"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.ends_with("(5 lines)"), "{}", f[0].message);
+        assert_eq!(f[0].evidence.len(), 3);
     }
 
     #[test]

@@ -1,0 +1,563 @@
+//! Cluster-join agents failing on their own credentials: a 401 in the text of a multi-cluster
+//! tool is about the credential that tool holds for (or in) the member cluster, never about
+//! the user's kubeconfig.
+//!
+//! Two sides, told apart by whose log or view the text is:
+//!
+//! - **The hub's stored credential for a member** (cluster-unauthorized, subject the member):
+//!   Argo CD's cluster Secret holding the `argocd-manager` ServiceAccount token that `argocd
+//!   cluster add` created in the member (argoproj/argo-cd util/clusterauth/clusterauth.go;
+//!   `argocd cluster list` prints STATUS `Failed` with the sync error as MESSAGE,
+//!   cmd/argocd/commands/cluster.go printClusterTable and controller/clusterinfoupdater.go;
+//!   argocd-server turns a Kubernetes 401 into gRPC `Unauthenticated`, util/grpc/errors.go
+//!   kubeErrToGRPC), Karmada's Push-mode health check with the token `karmadactl join` stored
+//!   (karmada-io/karmada pkg/controllers/status/cluster_status_controller.go `Failed to do
+//!   cluster health check for cluster`), Rancher's health check of a downstream cluster with the
+//!   `cattle` ServiceAccount token its cattle-cluster-agent handed over (rancher/rancher
+//!   pkg/controllers/managementuser/healthsyncer/healthsyncer.go (pkg/controllers/user/healthsyncer before v2.6) `Failed to communicate with API server during namespace check`; the agent
+//!   reads that token in pkg/agent/cluster/cluster.go and Rancher replaces its stored copy when
+//!   the agent connects with another, pkg/tunnelserver `updated service account token for
+//!   cluster`).
+//! - **The agent in the member, rejected with its own credential** (agent-registration-failed,
+//!   subject the agent's log): Rancher's cattle-cluster-agent / cattle-node-agent (its `cattle`
+//!   ServiceAccount against the downstream API server), karmada-agent in Pull mode (the client
+//!   certificate of its karmada-kubeconfig Secret against karmada-apiserver, cmd/agent/app),
+//!   Open Cluster Management's klusterlet (its hub-kubeconfig-secret against the hub).
+//!
+//! Each attributed [`SignalKind::Unauthorized`] signal gets the details `agent`, `agent_side`
+//! (`hub` or `member`), `member` (when the text names it), `agent_cause` and `agent_remedy`;
+//! hub-side signals are about `Cluster/<member>`.
+//!
+//! Also here: a Rancher agent log whose errors are followed by remotedialer's `Connected to
+//! proxy` (rancher/remotedialer client.go ConnectToProxyWithDialer) and no later error has
+//! reconnected: its earlier connection errors are history, kept as one info signal.
+
+use std::collections::BTreeMap;
+
+use super::{Signal, SignalKind};
+use crate::Subject;
+
+/// A cluster-join agent or hub a text is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Joiner {
+    /// Argo CD's application controller / server with its stored cluster Secret (hub).
+    ArgoCd,
+    /// Rancher's health check with the cattle token it stored for the downstream cluster (hub).
+    RancherServer,
+    /// Karmada's controller-manager with the token `karmadactl join` stored (hub, Push mode).
+    KarmadaPush,
+    /// Rancher's cattle-cluster-agent / cattle-node-agent (member).
+    RancherAgent,
+    /// karmada-agent (member, Pull mode).
+    KarmadaAgent,
+    /// Open Cluster Management's klusterlet registration agent (member).
+    Klusterlet,
+}
+
+impl Joiner {
+    fn hub(self) -> bool {
+        matches!(
+            self,
+            Joiner::ArgoCd | Joiner::RancherServer | Joiner::KarmadaPush
+        )
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Joiner::ArgoCd => "Argo CD (argocd-application-controller / argocd-server)",
+            Joiner::RancherServer => "Rancher (its health check of the downstream cluster)",
+            Joiner::KarmadaPush => "karmada-controller-manager (Push mode)",
+            Joiner::RancherAgent => "Rancher's cattle-cluster-agent",
+            Joiner::KarmadaAgent => "karmada-agent (Pull mode)",
+            Joiner::Klusterlet => "the klusterlet (Open Cluster Management)",
+        }
+    }
+    /// Cause and remedy, `m` the member's name (or a description of it).
+    fn says(self, m: &str) -> (String, String) {
+        match self {
+            Joiner::ArgoCd => (
+                format!(
+                    "Argo CD's own credential for the member cluster {m} is rejected (401): the bearer token of the argocd-manager ServiceAccount that `argocd cluster add` created in {m} (kube-system unless --system-namespace said otherwise), stored in Argo CD's cluster Secret (argocd namespace, label argocd.argoproj.io/secret-type=cluster); the ServiceAccount or its token Secret was deleted or rotated, or {m} was rebuilt with a new ServiceAccount signing key. The user's kubeconfig and `argocd login` are not involved"
+                ),
+                format!(
+                    "register the cluster again so Argo CD stores a valid token: with a kubeconfig context for {m}, `argocd cluster add <context> --upsert` (re-creates argocd-manager and its token Secret if they are gone); if the argocd-manager ServiceAccount still exists, `argocd cluster rotate-auth <server>` issues it a new token; then `argocd cluster list` shows the cluster Successful (Argo CD before v1.8 kept an old token until `kubectl -n argocd rollout restart statefulset argocd-application-controller`)"
+                ),
+            ),
+            Joiner::RancherServer => (
+                format!(
+                    "Rancher's own credential for the downstream cluster {m} is rejected (401): the token of the cattle ServiceAccount (cattle-system) that cattle-cluster-agent handed to Rancher, which Rancher uses for its health check; the downstream cluster was restored from a backup or rebuilt (new ServiceAccount signing key) or the token's Secret was deleted. The user's kubeconfig is not involved"
+                ),
+                "on the downstream cluster restart the agent so it creates a fresh token for the cattle ServiceAccount and hands it to Rancher when it connects (Rancher replaces its stored copy): `kubectl -n cattle-system rollout restart deploy/cattle-cluster-agent`; if the agent cannot connect either, re-run the registration command Rancher shows for the cluster (Cluster Management > the cluster > Registration: `kubectl apply -f https://<rancher>/v3/import/<token>.yaml`)".to_owned(),
+            ),
+            Joiner::KarmadaPush => (
+                format!(
+                    "Karmada's own credential for the member cluster {m} is rejected (401): the token of the ServiceAccount `karmadactl join` created in the member's karmada-cluster namespace, stored in a Secret of karmada-cluster on the Karmada control plane (deleted by an unjoin, rotated, or the member rebuilt); the user's kubeconfig is not involved"
+                ),
+                format!(
+                    "join the member again so Karmada stores a valid token: `karmadactl unjoin {m} --kubeconfig=<karmada-apiserver.config>`, then `karmadactl join {m} --kubeconfig=<karmada-apiserver.config> --cluster-kubeconfig=<member kubeconfig>`; or register the member in Pull mode (`karmadactl register`), whose agent renews its own credential"
+                ),
+            ),
+            Joiner::RancherAgent => (
+                format!(
+                    "Rancher's cattle-cluster-agent in {m} is rejected (401) by that cluster's own API server with its own credential, the token of the cattle ServiceAccount (cattle-system) it runs as: the token was deleted or rotated, or the cluster was restored or rebuilt with another ServiceAccount signing key; Rancher loses the cluster until the agent works. The user's kubeconfig is not involved"
+                ),
+                "restart the agent so it gets a fresh ServiceAccount token: `kubectl -n cattle-system rollout restart deploy/cattle-cluster-agent` (and `kubectl -n cattle-system rollout restart ds/cattle-node-agent` where it exists); if it is still rejected, re-run the registration command Rancher shows for the cluster (Cluster Management > the cluster > Registration), which re-creates the cattle ServiceAccount and the agent".to_owned(),
+            ),
+            Joiner::KarmadaAgent => (
+                format!(
+                    "karmada-agent in the member cluster {m} is rejected (401) by karmada-apiserver with its own credential, the client certificate in its karmada-kubeconfig Secret (karmada-system of the member) that `karmadactl register` issued: the certificate expired (agents before v1.4 do not rotate it), or the Karmada control plane was re-installed with a new CA. The user's kubeconfig is not involved"
+                ),
+                format!(
+                    "register the member again: on the Karmada control plane `karmadactl token create --print-register-command --kubeconfig=<karmada-apiserver.config>`, then on {m} `karmadactl unregister <name> ...` (or delete the karmada-agent Deployment and the karmada-kubeconfig Secret in karmada-system) and run the printed `karmadactl register` command; with karmada-agent v1.4 or later the certificate is rotated before it expires (`--cert-rotation-checking-interval`)"
+                ),
+            ),
+            Joiner::Klusterlet => (
+                format!(
+                    "the klusterlet's registration agent in {m} is rejected (401) by the hub with its own credential, the client certificate in hub-kubeconfig-secret (open-cluster-management-agent) issued when the cluster was accepted: it expired without renewal, or the hub was re-installed. The user's kubeconfig is not involved"
+                ),
+                "make the klusterlet bootstrap again: `kubectl -n open-cluster-management-agent delete secret hub-kubeconfig-secret` on the managed cluster (the registration agent re-registers with its bootstrap-hub-kubeconfig), then on the hub `clusteradm accept --clusters <name>`; if the bootstrap token expired too, re-run the `clusteradm join` command printed by `clusteradm get token` on the hub".to_owned(),
+            ),
+        }
+    }
+}
+
+/// The Argo CD `argocd cluster list` table (cmd/argocd/commands/cluster.go printClusterTable:
+/// `SERVER NAME VERSION STATUS MESSAGE PROJECT`): the rows' 0-based line indexes with server,
+/// name and status.
+struct ArgoRow {
+    line: usize,
+    server: String,
+    name: String,
+    status: String,
+}
+
+fn argocd_rows(text: &str) -> Vec<ArgoRow> {
+    let mut out = Vec::new();
+    let mut in_table = false;
+    for (i, l) in text.lines().enumerate() {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if words.len() >= 5
+            && words[..4] == ["SERVER", "NAME", "VERSION", "STATUS"]
+            && words.contains(&"MESSAGE")
+        {
+            in_table = true;
+            continue;
+        }
+        if !in_table {
+            continue;
+        }
+        if words.is_empty() || !words[0].starts_with("http") {
+            in_table = false;
+            continue;
+        }
+        // the status is the first of Argo CD's ConnectionStatus words after the server
+        // (pkg/apis/application/v1alpha1/types.go: Successful, Failed, Unknown); the name and
+        // version cells before it may be empty
+        let Some(at) = words
+            .iter()
+            .position(|w| matches!(*w, "Successful" | "Failed" | "Unknown"))
+        else {
+            continue;
+        };
+        let name = if at >= 2 { words[1] } else { "" };
+        out.push(ArgoRow {
+            line: i,
+            server: words[0].to_owned(),
+            name: name.to_owned(),
+            status: words[at].to_owned(),
+        });
+    }
+    out
+}
+
+/// The clusters of the `argocd cluster list` tables in `text` when every one connects: STATUS
+/// `Successful`, or `Unknown` with the controller's own note that a cluster without
+/// applications is not monitored (controller/clusterinfoupdater.go `Cluster has no
+/// applications and is not being monitored.`). `None` when the text holds no such table or a
+/// cluster failed (then its row's message is classified on its own).
+pub(crate) fn argocd_all_connected(text: &str) -> Option<(&'static str, Vec<String>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let rows = argocd_rows(text);
+    if rows.is_empty() {
+        return None;
+    }
+    let mut names = Vec::new();
+    for r in &rows {
+        let unmonitored = r.status == "Unknown"
+            && lines.get(r.line).is_some_and(|l| {
+                l.contains("Cluster has no applications and is not being monitored.")
+            });
+        if r.status != "Successful" && !unmonitored {
+            return None;
+        }
+        names.push(if r.name.is_empty() {
+            r.server.clone()
+        } else {
+            r.name.clone()
+        });
+    }
+    Some(("Argo CD cluster list", names))
+}
+
+/// The agent a line (or, failing that, the whole text) is about, with the member it names.
+fn agent_of(line: &str, text: &Whole) -> Option<Joiner> {
+    // the user's own Argo CD session (server/server.go `invalid session: %v`) is the user's
+    // credential, not the cluster Secret's
+    if line.contains("invalid session") {
+        return None;
+    }
+    // `argocd cluster add` itself (REST config invalid: the new token is refused at once) is
+    // the registration, not a stored credential gone stale
+    if line.contains("REST config invalid") || text.argocd_add {
+        return None;
+    }
+    if line.contains("during namespace check") {
+        return Some(Joiner::RancherServer);
+    }
+    if line.contains("ComparisonError")
+        || line.contains("failed to sync cluster")
+        || line.contains("failed to get cluster info for")
+        || (line.contains("code = Unauthenticated") && text.argocd)
+    {
+        return Some(Joiner::ArgoCd);
+    }
+    if text.karmada_agent {
+        return Some(Joiner::KarmadaAgent);
+    }
+    if line.contains("Failed to do cluster health check for cluster")
+        || (line.contains("cluster_status_controller") && text.karmada)
+    {
+        return Some(Joiner::KarmadaPush);
+    }
+    if text.klusterlet {
+        return Some(Joiner::Klusterlet);
+    }
+    if text.rancher_agent {
+        return Some(Joiner::RancherAgent);
+    }
+    if text.argocd {
+        return Some(Joiner::ArgoCd);
+    }
+    None
+}
+
+/// What the whole text says about its origin.
+struct Whole {
+    argocd: bool,
+    argocd_add: bool,
+    karmada: bool,
+    karmada_agent: bool,
+    klusterlet: bool,
+    rancher_agent: bool,
+}
+
+impl Whole {
+    fn scan(text: &str) -> Self {
+        let lower = text.to_ascii_lowercase();
+        Whole {
+            argocd: lower.contains("argocd ")
+                || lower.contains("argocd-application-controller")
+                || lower.contains("argocd-server")
+                || lower.contains("argoproj.io"),
+            argocd_add: lower.contains("argocd cluster add"),
+            karmada: lower.contains("karmada"),
+            karmada_agent: lower.contains("karmada-agent"),
+            klusterlet: lower.contains("klusterlet")
+                || lower.contains("open-cluster-management-agent")
+                || lower.contains("hub-kubeconfig-secret"),
+            rancher_agent: lower.contains("cattle-cluster-agent")
+                || lower.contains("cattle-node-agent")
+                || lower.contains("/v3/connect")
+                || lower.contains("cattle-credentials"),
+        }
+    }
+}
+
+/// The member a line names for `agent`, else the text's (an Argo CD table row, `Server:` of
+/// `argocd app get`, a Rancher cluster id, `--context` of the command).
+fn member_of(agent: Joiner, line_idx: usize, line: &str, text: &str, rows: &[ArgoRow]) -> String {
+    let by_server = |server: &str| -> String {
+        rows.iter()
+            .find(|r| r.server == server && !r.name.is_empty())
+            .map_or_else(|| server.to_owned(), |r| r.name.clone())
+    };
+    match agent {
+        Joiner::ArgoCd => {
+            if let Some(r) = rows.iter().find(|r| r.line == line_idx) {
+                return if r.name.is_empty() {
+                    r.server.clone()
+                } else {
+                    r.name.clone()
+                };
+            }
+            for key in ["failed to sync cluster ", "failed to get cluster info for "] {
+                if let Some(p) = line.find(key) {
+                    let server = line[p + key.len()..]
+                        .trim_start_matches(['"', '\\'])
+                        .split(['"', '\\', ' ', ':'])
+                        .next()
+                        .unwrap_or("");
+                    // `https` alone: the URL was split at its scheme
+                    let rest = &line[p + key.len()..];
+                    let url: String = rest
+                        .trim_start_matches(['"', '\\'])
+                        .chars()
+                        .take_while(|c| !matches!(c, '"' | '\\' | ' '))
+                        .collect();
+                    let url = url.trim_end_matches(':');
+                    if !server.is_empty() && url.starts_with("http") {
+                        return by_server(url);
+                    }
+                }
+            }
+            // one failed row: the text is about it
+            let failed: Vec<&ArgoRow> = rows.iter().filter(|r| r.status == "Failed").collect();
+            if let [r] = failed.as_slice() {
+                return if r.name.is_empty() {
+                    r.server.clone()
+                } else {
+                    r.name.clone()
+                };
+            }
+            if let Some(server) = text.lines().find_map(|l| {
+                l.trim_start()
+                    .strip_prefix("Server:")
+                    .map(|s| s.trim().to_owned())
+            }) && server.starts_with("http")
+            {
+                return by_server(&server);
+            }
+            String::new()
+        }
+        Joiner::KarmadaPush => {
+            if let Some(p) = line.find("for cluster ") {
+                let name: String = line[p + "for cluster ".len()..]
+                    .chars()
+                    .take_while(|c| !matches!(c, ',' | ' ' | '"'))
+                    .collect();
+                if !name.is_empty() {
+                    return name;
+                }
+            }
+            super::quoted_after(line, "cluster=").unwrap_or_default()
+        }
+        Joiner::RancherServer => text
+            .split_whitespace()
+            .find(|w| {
+                let w = w.trim_matches(['"', '\'']);
+                (w.starts_with("c-m-") || w.starts_with("c-")) && w.len() >= 7 && w.len() <= 12
+            })
+            .map(|w| w.trim_matches(['"', '\'']).to_owned())
+            .unwrap_or_default(),
+        Joiner::RancherAgent | Joiner::KarmadaAgent | Joiner::Klusterlet => text
+            .split_whitespace()
+            .skip_while(|w| *w != "--context")
+            .nth(1)
+            .or_else(|| {
+                text.split_whitespace()
+                    .find_map(|w| w.strip_prefix("--context="))
+            })
+            .map(str::to_owned)
+            .unwrap_or_default(),
+    }
+}
+
+/// Attributes the text's 401 signals to the join agent or hub whose credential failed, and
+/// folds a reconnected Rancher agent's earlier connection errors into one info signal.
+pub(crate) fn in_context(out: &mut Vec<Signal>, source: &str, text: &str) {
+    rancher_reconnected(out, source, text);
+    let rows = if text.contains("SERVER") && text.contains("STATUS") {
+        argocd_rows(text)
+    } else {
+        Vec::new()
+    };
+    // whatever a failed row of `argocd cluster list` says (a timeout, a TLS error, a 401), it
+    // is about that cluster
+    for s in out.iter_mut().filter(|s| s.object.is_none()) {
+        if let Some(r) = rows
+            .iter()
+            .find(|r| r.line + 1 == s.line && r.status == "Failed")
+        {
+            let name = if r.name.is_empty() {
+                &r.server
+            } else {
+                &r.name
+            };
+            s.object = Some(Subject::cluster(name));
+        }
+    }
+    if !out.iter().any(|s| s.kind == SignalKind::Unauthorized) {
+        return;
+    }
+    let whole = Whole::scan(text);
+    let lines: Vec<&str> = text.lines().collect();
+    for s in out
+        .iter_mut()
+        .filter(|s| s.kind == SignalKind::Unauthorized)
+    {
+        // a finer reading of the line already (the API server's own authenticator, a
+        // kubeconfig's exec plugin, a Karmada member told in prose)
+        if s.detail("entry").starts_with("apiserver.authn-")
+            || s.detail("entry") == "client.exec-plugin-failed"
+            || !s.detail("karmada_member").is_empty()
+        {
+            continue;
+        }
+        let raw = lines.get(s.line.saturating_sub(1)).copied().unwrap_or("");
+        let Some(agent) = agent_of(raw, &whole) else {
+            continue;
+        };
+        let member = member_of(agent, s.line.saturating_sub(1), raw, text, &rows);
+        let shown = if member.is_empty() {
+            "the member cluster".to_owned()
+        } else {
+            member.clone()
+        };
+        let (cause, remedy) = agent.says(&shown);
+        let mut d: BTreeMap<String, String> = BTreeMap::new();
+        d.insert("agent".to_owned(), agent.name().to_owned());
+        d.insert(
+            "agent_side".to_owned(),
+            if agent.hub() { "hub" } else { "member" }.to_owned(),
+        );
+        d.insert("agent_cause".to_owned(), cause);
+        d.insert("agent_remedy".to_owned(), remedy);
+        if !member.is_empty() {
+            d.insert("member".to_owned(), member.clone());
+            if agent.hub() {
+                s.object = Some(Subject::cluster(&member));
+            }
+        }
+        s.details.extend(d);
+    }
+}
+
+/// A Rancher agent log that reconnected: remotedialer logs `Connected to proxy` once the
+/// websocket is up (rancher/remotedialer client.go); when no error follows it in the text, the
+/// earlier connection errors of the agent (refused, reset, timeouts, `Remotedialer proxy
+/// error`, an empty dialer response) are history. They are replaced by one info signal on the
+/// reconnect line that names them (nothing dropped without a word). A later error, or a
+/// rejection by Rancher itself (401, `cluster not found`, a CA checksum), keeps them all.
+fn rancher_reconnected(out: &mut Vec<Signal>, source: &str, text: &str) {
+    if !text.contains("Connected to proxy") {
+        return;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    // the raw logrus line, or the message the paste reader reduced it to
+    // (`Connected to proxy url="wss://..."`)
+    let Some(at) = lines.iter().rposition(|l| {
+        l.contains("msg=\"Connected to proxy\"")
+            || l.contains("\"msg\":\"Connected to proxy\"")
+            || l.trim_start().starts_with("Connected to proxy")
+    }) else {
+        return;
+    };
+    let later_error = lines[at + 1..]
+        .iter()
+        .any(|l| crate::catalog::marked_error(l) || l.contains("level=warning"));
+    if later_error {
+        return;
+    }
+    let transient = |s: &Signal| {
+        s.line <= at + 1
+            && (crate::rules::is_connection(s.kind)
+                || s.kind == SignalKind::Unrecognised
+                || matches!(
+                    s.detail("entry"),
+                    "rancher.remotedialer-error"
+                        | "rancher.proxy-empty-response"
+                        | "rancher.proxy-conflict"
+                ))
+    };
+    let earlier: Vec<usize> = out
+        .iter()
+        .filter(|s| transient(s))
+        .map(|s| s.line)
+        .collect();
+    if earlier.is_empty() {
+        return;
+    }
+    out.retain(|s| !transient(s));
+    let mut d = BTreeMap::new();
+    d.insert("entry".to_owned(), "rancher.agent-reconnected".to_owned());
+    let mut shown: Vec<String> = earlier.iter().map(usize::to_string).collect();
+    shown.dedup();
+    d.insert("earlier".to_owned(), shown.join(", "));
+    out.push(Signal {
+        kind: SignalKind::Known,
+        source: source.to_owned(),
+        line: at + 1,
+        text: crate::finding::redact(lines[at].trim()),
+        join: false,
+        object: None,
+        details: d,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unauthorized(text: &str) -> Vec<Signal> {
+        super::super::classify("t", text)
+            .into_iter()
+            .filter(|s| s.kind == SignalKind::Unauthorized)
+            .collect()
+    }
+
+    #[test]
+    fn argocd_list_row_and_app_condition_name_the_member_and_the_stored_token() {
+        let t = "$ argocd cluster list\nSERVER                          NAME        VERSION  STATUS      MESSAGE                                                     PROJECT\nhttps://10.0.0.21:6443          dev         1.21     Failed      the server has asked for the client to provide credentials\nhttps://kubernetes.default.svc  in-cluster  1.20     Successful\nComparisonError: the server has asked for the client to provide credentials\n";
+        let s = unauthorized(t);
+        assert!(!s.is_empty());
+        for s in &s {
+            assert_eq!(s.detail("agent_side"), "hub", "{s:#?}");
+            assert_eq!(s.detail("member"), "dev");
+            assert!(s.detail("agent_remedy").contains("argocd cluster add"));
+            assert_eq!(s.object, Some(Subject::cluster("dev")));
+        }
+        // argocd-server's gRPC Unauthenticated for a member's 401, versus the user's session
+        let sync = "$ argocd app sync guestbook\nFATA[0001] rpc error: code = Unauthenticated desc = the server has asked for the client to provide credentials\n";
+        assert_eq!(unauthorized(sync)[0].detail("agent_side"), "hub");
+        let session = "$ argocd app list\nFATA[0000] rpc error: code = Unauthenticated desc = invalid session: token has invalid claims: token is expired\n";
+        assert!(
+            unauthorized(session)
+                .iter()
+                .all(|s| s.detail("agent").is_empty())
+        );
+    }
+
+    #[test]
+    fn agents_in_the_member_are_told_apart_from_the_hub() {
+        let karmada = "$ kubectl -n karmada-system logs deploy/karmada-agent\nE0412 08:15:02.118310       1 reflector.go:147] k8s.io/client-go/informers/factory.go:159: Failed to watch *v1alpha1.Cluster: failed to list *v1alpha1.Cluster: Unauthorized\n";
+        let s = unauthorized(karmada);
+        assert_eq!(s[0].detail("agent_side"), "member", "{s:#?}");
+        assert!(s[0].detail("agent_remedy").contains("karmadactl register"));
+        let push = "E1202 02:26:35.036648       1 cluster_status_controller.go:289] Failed to do cluster health check for cluster member-47, err is : Unauthorized\n";
+        let s = unauthorized(push);
+        assert_eq!(s[0].detail("agent_side"), "hub");
+        assert_eq!(s[0].detail("member"), "member-47");
+        let rancher = "Cluster health check failed: Failed to communicate with API server during namespace check: Unauthorized\n";
+        assert_eq!(unauthorized(rancher)[0].detail("agent_side"), "hub");
+        // a plain kubectl 401 stays the user's
+        let user = "error: You must be logged in to the server (Unauthorized)\n";
+        assert!(unauthorized(user)[0].detail("agent").is_empty());
+    }
+
+    #[test]
+    fn a_reconnected_rancher_agent_keeps_one_info_signal() {
+        let t = "time=\"2024-03-05T09:12:01Z\" level=error msg=\"Failed to connect to proxy. Empty dialer response\" error=\"dial tcp 10.0.0.5:443: connect: connection refused\"\ntime=\"2024-03-05T09:12:01Z\" level=error msg=\"Remotedialer proxy error\" error=\"dial tcp 10.0.0.5:443: connect: connection refused\"\ntime=\"2024-03-05T09:12:11Z\" level=info msg=\"Connected to proxy\" url=\"wss://rancher.example.com/v3/connect\"\n";
+        let s = super::super::classify_all("t", t);
+        assert_eq!(s.len(), 1, "{s:#?}");
+        assert_eq!(s[0].detail("entry"), "rancher.agent-reconnected");
+        assert_eq!(s[0].detail("earlier"), "1, 2");
+        // an error after the reconnect keeps everything
+        let again = format!(
+            "{t}time=\"2024-03-05T09:13:11Z\" level=error msg=\"Remotedialer proxy error\" error=\"websocket: close 1006\"\n"
+        );
+        let s = super::super::classify_all("t", &again);
+        assert!(
+            s.iter()
+                .all(|s| s.detail("entry") != "rancher.agent-reconnected")
+        );
+    }
+}
