@@ -1004,7 +1004,7 @@ impl Inputs {
             complete_lines(&log.text)
         };
         let read_nothing = !signalled && !complete;
-        if !quiet && !signalled && !healthy.entries.is_empty() {
+        if !quiet && !signalled && complete && !healthy.entries.is_empty() {
             self.problems.push(InputProblem {
                 source: source.to_owned(),
                 message: healthy.note(),
@@ -2223,8 +2223,12 @@ mod tests {
                 .any(|p| p.message.contains("match no catalog message")),
             "{problems:?}"
         );
-        // failing states are not the healthy texts
+        // failing states are not the healthy texts, and progress lines (`Loaded: loaded`, a
+        // successful ExecStartPre, `Loading NVML`) alone do not make a paste read: a unit that
+        // keeps restarting stays not recognised, never an all-clear
         for failing in [
+            "● kubelet.service - kubelet: The Kubernetes Node Agent\n     Loaded: loaded (/lib/systemd/system/kubelet.service; enabled; vendor preset: enabled)\n     Active: activating (auto-restart) (Result: exit-code) since Mon 2024-03-04 09:12:44 UTC; 3s ago\n    Process: 9121 ExecStartPre=/bin/mkdir -p /var/lib/kubelet (code=exited, status=0/SUCCESS)\n    Process: 9123 ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS (code=exited, status=1/FAILURE)\n   Main PID: 9123 (code=exited, status=1/FAILURE)\n",
+            "2019/11/05 09:14:33 Loading NVML\n2019/11/05 09:14:33 Fetching devices.\n2019/11/05 09:14:33 the frobnicator is not there\n",
             "     Active: activating (auto-restart) (Result: exit-code) since Wed 2025-05-21 18:13:05 UTC; 2s ago\n",
             "     Active: failed (Result: exit-code) since Wed 2025-05-21 18:13:05 UTC; 2s ago\n",
             "I0612 08:01:02.000601       1 main.go:416] No devices found. Waiting indefinitely.\n",

@@ -5,6 +5,13 @@
 //! and the line counts as read, so a paste of such output is an answer (exit 0), never "not
 //! recognised".
 //!
+//! Two tiers: an outcome (`.healthy()`: `Registered device plugin`, `all validations are
+//! successful`, `Active: active (running)`) makes an input read on its own; a progress line
+//! (`.progress()`: `Loading NVML`, `Starting OS watcher.`, `Loaded: loaded (...)`) is known and
+//! counted in the input's note, but proves nothing worked, so a paste of progress lines only
+//! (a `systemctl status` of a unit in `activating (auto-restart)`, a plugin that stops after
+//! `Starting to serve`) is not taken for an answer.
+//!
 //! What a healthy entry may never do is hide an error: it is not matched on a line that is an
 //! error by its own marking or by its words ([`super::marked_error`],
 //! [`super::looks_like_error`]), it carries no conclusion, and the other lines of the same paste
@@ -38,7 +45,7 @@ pub static HEALTHY: &[Entry] = &[
         "main.go",
         "v1.0.0-beta-v0.9",
     )
-    .healthy()
+    .progress()
     .at_end(),
     Entry::new(
         "nvidia.ok.fetching-devices",
@@ -48,7 +55,7 @@ pub static HEALTHY: &[Entry] = &[
         "main.go",
         "v1.0.0-beta-v0.6",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.fs-watcher",
         F::NvidiaDevicePlugin,
@@ -57,7 +64,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go (main.go before v0.10)",
         "v1.0.0-beta+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.os-watcher",
         F::NvidiaDevicePlugin,
@@ -66,7 +73,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go (main.go before v0.10)",
         "v1.0.0-beta+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.starting-plugins",
         F::NvidiaDevicePlugin,
@@ -75,7 +82,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go",
         "v0.7+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.loading-configuration",
         F::NvidiaDevicePlugin,
@@ -84,7 +91,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go",
         "v0.12+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.default-patterns",
         F::NvidiaDevicePlugin,
@@ -93,7 +100,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go",
         "v0.12+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.retrieving-plugins",
         F::NvidiaDevicePlugin,
@@ -102,7 +109,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go",
         "v0.15+",
     )
-    .healthy(),
+    .progress(),
     // the misspelling of v0.7-v0.14
     Entry::new(
         "nvidia.ok.retreiving-plugins",
@@ -112,7 +119,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia-device-plugin/main.go",
         "v0.7-v0.14",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.nvml-detected",
         F::NvidiaDevicePlugin,
@@ -121,7 +128,7 @@ pub static HEALTHY: &[Entry] = &[
         "internal/info (platform detection)",
         "v0.14+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "nvidia.ok.grpc-server",
         F::NvidiaDevicePlugin,
@@ -130,7 +137,7 @@ pub static HEALTHY: &[Entry] = &[
         "internal/plugin/server.go (Serve)",
         "v0.7+",
     )
-    .healthy()
+    .progress()
     .samples(&[("resource", "nvidia.com/gpu")]),
     Entry::new(
         "nvidia.ok.serving",
@@ -140,7 +147,7 @@ pub static HEALTHY: &[Entry] = &[
         "internal/plugin/server.go (Start)",
         "v0.7+",
     )
-    .healthy()
+    .progress()
     .samples(&[
         ("resource", "nvidia.com/gpu"),
         ("socket", "/var/lib/kubelet/device-plugins/nvidia-gpu.sock"),
@@ -153,7 +160,7 @@ pub static HEALTHY: &[Entry] = &[
         "server.go (Start)",
         "v1.0.0-beta-v0.6",
     )
-    .healthy()
+    .progress()
     .samples(&[("socket", "/var/lib/kubelet/device-plugins/nvidia.sock")]),
     // ------------------------------------------------------------------ GKE NVIDIA device plugin
     Entry::new(
@@ -164,7 +171,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/nvidia_gpu/nvidia_gpu.go",
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "gke-gpu.ok.found-gpu",
         F::NvidiaDevicePlugin,
@@ -183,7 +190,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/gpu/nvidia/manager.go (Serve)",
         "all",
     )
-    .healthy()
+    .progress()
     .samples(&[("api", "beta")]),
     Entry::new(
         "gke-gpu.ok.server-at",
@@ -193,7 +200,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/gpu/nvidia/manager.go (Serve)",
         "all",
     )
-    .healthy()
+    .progress()
     .samples(&[("socket", "/device-plugin/nvidiaGPU-1678011121.sock")]),
     Entry::new(
         "gke-gpu.ok.serving",
@@ -203,7 +210,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/gpu/nvidia/manager.go (Serve)",
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "gke-gpu.ok.registered",
         F::NvidiaDevicePlugin,
@@ -221,7 +228,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/gpu/nvidia/beta_plugin.go",
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "gke-gpu.ok.nvml",
         F::NvidiaDevicePlugin,
@@ -250,7 +257,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/gpu/nvidia/metrics/metrics.go, cmd/nvidia_gpu/nvidia_gpu.go",
         "2020+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "gke-gpu.ok.health-checker",
         F::NvidiaDevicePlugin,
@@ -259,7 +266,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/gpu/nvidia/health_check/health_checker.go",
         "2021+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "gke-gpu.ok.annotations",
         F::NvidiaDevicePlugin,
@@ -279,7 +286,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/device-plugin/nvidia/main.go",
         "v2.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "hami.ok.watch-and-register",
         F::Hami,
@@ -288,7 +295,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go",
         "v2.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "hami.ok.updating-annotations",
         F::Hami,
@@ -297,7 +304,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go",
         "v2.4+",
     )
-    .healthy()
+    .progress()
     .samples(&[("count", "4")]),
     Entry::new(
         "hami.ok.annotation-updated",
@@ -317,7 +324,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/scheduler/config/config.go",
         "v2.5+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "hami.ok.device-initialized",
         F::Hami,
@@ -345,7 +352,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/device/nvidia/device.go",
         "v2.4+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "hami.ok.https-server",
         F::Hami,
@@ -354,7 +361,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/scheduler/main.go",
         "v2.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "hami.ok.node-lock-timeout",
         F::Hami,
@@ -363,7 +370,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/scheduler/main.go",
         "v2.5+",
     )
-    .healthy(),
+    .progress(),
     // ------------------------------------------------------------------ GPU operator validators
     // the validator DaemonSet's main container prints this once every init container
     // (driver, toolkit, cuda, plugin validation) succeeded:
@@ -430,7 +437,7 @@ pub static HEALTHY: &[Entry] = &[
         "Samples/0_Introduction/vectorAdd/vectorAdd.cu",
         "all",
     )
-    .healthy()
+    .progress()
     .samples(&[("count", "50000")]),
     Entry::new(
         "cuda-sample.vectoradd.copy-in",
@@ -440,7 +447,7 @@ pub static HEALTHY: &[Entry] = &[
         "Samples/0_Introduction/vectorAdd/vectorAdd.cu",
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "cuda-sample.vectoradd.launch",
         F::AcceleratorCheck,
@@ -449,7 +456,7 @@ pub static HEALTHY: &[Entry] = &[
         "Samples/0_Introduction/vectorAdd/vectorAdd.cu",
         "all",
     )
-    .healthy()
+    .progress()
     .samples(&[("blocks", "196"), ("threads", "256")]),
     Entry::new(
         "cuda-sample.vectoradd.copy-out",
@@ -459,7 +466,7 @@ pub static HEALTHY: &[Entry] = &[
         "Samples/0_Introduction/vectorAdd/vectorAdd.cu",
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "cuda-sample.test-passed",
         F::AcceleratorCheck,
@@ -490,7 +497,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/kubelet_node_status.go (registerWithAPIServer)",
         "v1.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.started",
         F::Kubelet,
@@ -517,7 +524,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/kubelet.go (syncLoop)",
         "v1.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.sync-pod-status",
         F::Kubelet,
@@ -526,7 +533,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/status/status_manager.go (Start)",
         "v1.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.version",
         F::Kubelet,
@@ -535,7 +542,7 @@ pub static HEALTHY: &[Entry] = &[
         "cmd/kubelet/app/server.go (run)",
         "v1.21+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.node-ready",
         F::Kubelet,
@@ -553,7 +560,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/config/apiserver.go",
         "v1.21+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.static-pod-path",
         F::Kubelet,
@@ -562,7 +569,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/kubelet.go (makePodSourceConfig)",
         "v1.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.apiserver-source",
         F::Kubelet,
@@ -571,7 +578,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/kubelet.go (makePodSourceConfig)",
         "v1.0+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.runtime-initialized",
         F::Kubelet,
@@ -589,7 +596,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/volumemanager/populator/desired_state_of_world_populator.go",
         "v1.21+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.pod-cidr",
         F::Kubelet,
@@ -598,7 +605,7 @@ pub static HEALTHY: &[Entry] = &[
         "pkg/kubelet/kubelet_network.go",
         "v1.21+",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "kubelet.ok.pod-startup",
         F::Kubelet,
@@ -689,7 +696,7 @@ pub static HEALTHY: &[Entry] = &[
         SYSTEMCTL_SHOW,
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "systemd.ok.process-success",
         F::Systemd,
@@ -698,7 +705,7 @@ pub static HEALTHY: &[Entry] = &[
         SYSTEMCTL_SHOW,
         "all",
     )
-    .healthy(),
+    .progress(),
     Entry::new(
         "systemd.ok.started",
         F::Systemd,

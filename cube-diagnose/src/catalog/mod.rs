@@ -276,9 +276,19 @@ impl Entry {
         self.complete = true;
         self
     }
-    /// A healthy message (see [`Entry::healthy`]); also [`Entry::complete`].
+    /// A healthy message that reports an outcome (registered, joined, validated, running; see
+    /// [`Entry::healthy`]): also [`Entry::complete`], so an input holding it was read.
     pub const fn healthy(mut self) -> Self {
         self.complete = true;
+        self.healthy = true;
+        self
+    }
+    /// A healthy message that reports progress only (`Loading NVML`, `Starting OS watcher.`,
+    /// `Attempting to register node`): known and never an error, but it proves nothing worked,
+    /// so it alone does not make an input read (a failure the catalog does not know may follow
+    /// it at info level).
+    pub const fn progress(mut self) -> Self {
+        self.complete = false;
         self.healthy = true;
         self
     }
