@@ -1982,9 +1982,7 @@ pub static ENTRIES: &[Entry] = &[
         "NVIDIA/gpu-operator", "assets/state-device-plugin/0500_daemonset.yaml (toolkit-validation)", "v1.9+")
         .to(K::Known, "gpu-plugin-log-error", Warning)
         .says("the NVIDIA container toolkit is not set up on the node yet, so the device plugin waits in its init container", "read the container-toolkit pod's log (`kubectl -n gpu-operator logs <nvidia-container-toolkit-daemonset pod>`) and its driver-validation init container"),
-    Entry::new("gpu-operator.all-validations-successful", F::GpuOperator,
-        "all validations are successful",
-        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go", "v1.9+"),
+    // `all validations are successful`: the healthy catalog (catalog::healthy)
     Entry::new("gpu-operator.validation-failed", F::GpuOperator,
         "error validating {component} installation: {error}",
         "NVIDIA/gpu-operator", "validator/main.go (v1.9-v24.x), cmd/nvidia-validator/main.go (later)", "v1.9+")

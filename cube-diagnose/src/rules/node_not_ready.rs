@@ -189,7 +189,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .pods_on_node(name)
             .iter()
             .map(|&i| ctx.pod(i))
-            .filter(|p| !p.is_terminal())
+            .filter(|p| !ctx.pod_finished(p))
             .map(|p| p.key())
             .collect();
         if !bound.is_empty() {

@@ -383,7 +383,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .enumerate()
         .filter(|(_, p)| {
             p.spec.node_name.is_empty()
-                && !p.is_terminal()
+                && !ctx.pod_finished(p)
                 && (p.status.phase.is_empty() || p.status.phase == "Pending")
                 // a `kubectl get pods` row: requests and tolerations are not shown
                 && !cube_model::describe::is_unknown(&p.metadata, "requests")

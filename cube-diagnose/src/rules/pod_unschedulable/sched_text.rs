@@ -130,7 +130,7 @@ pub(super) fn scheduler_texts(
     // hour; `kubectl get pod -o yaml` keeps the scheduler's last message)
     for (i, p) in ctx.snapshot().pods.iter().enumerate() {
         let subject = crate::rules::pod_subject(p);
-        if latest.contains_key(&subject) || computed.contains(&subject) || !pending(p) {
+        if latest.contains_key(&subject) || computed.contains(&subject) || !pending(ctx, p) {
             continue;
         }
         let Some(c) = p
@@ -239,7 +239,7 @@ pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Su
     let found: Vec<&Pod> = snap
         .pods
         .iter()
-        .filter(|p| pending(p))
+        .filter(|p| pending(ctx, p))
         .filter(from_source)
         .collect();
     // one pod shown twice (a `get pods` row and its manifest) is one pod: the one with its
@@ -256,9 +256,9 @@ pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Su
     }
 }
 
-fn pending(p: &Pod) -> bool {
+fn pending(ctx: &Context<'_>, p: &Pod) -> bool {
     p.spec.node_name.is_empty()
-        && !p.is_terminal()
+        && !ctx.pod_finished(p)
         && (p.status.phase.is_empty() || p.status.phase == "Pending")
 }
 
@@ -998,7 +998,7 @@ fn explain_with_nodes(
         let mut holders = Vec::new();
         for &i in ctx.pods_on_node(name) {
             let p = ctx.pod(i);
-            if p.is_terminal() {
+            if ctx.pod_finished(p) {
                 continue;
             }
             let r = effective_amount(ctx, i, res);
@@ -1558,7 +1558,7 @@ fn max_pods_evidence(ctx: &Context<'_>) -> Vec<Evidence> {
             let bound = ctx
                 .pods_on_node(&n.metadata.name)
                 .iter()
-                .filter(|&&i| !ctx.pod(i).is_terminal())
+                .filter(|&&i| !ctx.pod_finished(ctx.pod(i)))
                 .count();
             Some(Evidence::field(
                 obj("Node", "", &n.metadata.name),
