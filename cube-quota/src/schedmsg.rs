@@ -688,7 +688,18 @@ pub const REASON_WORDINGS: &[ReasonWording] = &[
         20,
         36,
         "HAMi scheduler extender",
-        "Project-HAMi/HAMi pkg/scheduler/scheduler.go"
+        "Project-HAMi/HAMi pkg/scheduler/scheduler.go (getNodesUsage, HAMi v2.4+)"
+    ),
+    // HAMi v1.0-v2.3 printed the reason misspelt (`failedNodes[nodeID] = "node unregisterd"`,
+    // Project-HAMi/HAMi pkg/scheduler/scheduler.go from commit 0f8c4664 until b42b2087 of
+    // 2024-07-25, first released in v2.4.0)
+    rw!(
+        NodeUnregistered,
+        "node unregisterd",
+        20,
+        36,
+        "HAMi scheduler extender",
+        "Project-HAMi/HAMi pkg/scheduler/scheduler.go (v1.0-v2.3, misspelt upstream)"
     ), // v1.10-v1.19: `0/N nodes are available: <count> <reason>, ....` with the predicates'
     // descriptions as reasons (PredicateFailureError.GetReason: pkg/scheduler/algorithm/
     // predicates/error.go, plugin/pkg/scheduler/... before v1.10; the v1.17-v1.19 framework

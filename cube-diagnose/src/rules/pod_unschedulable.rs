@@ -9,6 +9,7 @@ use crate::classify::SignalKind;
 use crate::rules::{obj, pod_subject, shell_word, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
+mod accounting;
 mod autoscaler;
 mod blocking;
 mod extender;
