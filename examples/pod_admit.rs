@@ -429,7 +429,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     };
     let submission = read_submission(args, &limits)?;
     let manifest_done = Instant::now();
-    let (snapshot, load_warnings) =
+    let (mut snapshot, load_warnings) =
         // (the fields of the snapshot's pods that no step of the what-if reads are not kept)
         cube_examples::load_snapshot_files_keeping(
             &args.snapshots,
@@ -441,12 +441,25 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     for w in &load_warnings {
         cube_examples::eprint_line(&format!("warning: {w}"));
     }
+    // H21: a node read from a `kubectl get nodes` table (or an excerpt) shows no allocatable:
+    // its resources are unknown, not zero. Node fit is not checked on it (never `Insufficient`
+    // against an invented 0); every node unknown, or the pod bound to one: scheduling is not
+    // checked at all
+    let unknown_nodes = take_unknown_allocatable(&mut snapshot);
+    let bound_to_unknown = match &submission {
+        cube_quota::whatif::Submission::Workload(w) => {
+            let n = &w.template.spec.node_name;
+            !n.is_empty() && unknown_nodes.iter().any(|u| u == n)
+        }
+        _ => false,
+    };
     let scheduler = FitScheduler {
         version,
         ..FitScheduler::default()
     };
+    let schedule = !(bound_to_unknown || (!unknown_nodes.is_empty() && snapshot.nodes.is_empty()));
     let opts = AdmitOptions {
-        scheduler: Some(&scheduler),
+        scheduler: schedule.then_some(&scheduler as &dyn cube_quota::whatif::SchedulingStep),
         max_replicas: Some(limits.max_replicas_expanded),
         ..AdmitOptions::default()
     };
@@ -471,7 +484,12 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         let why = snapshot.incomplete_reasons();
         a.incomplete = Some(format!("the snapshot is incomplete: {}", why.join("; ")));
     }
-    let (not_checked, essential) = unseen_kinds(&submission, &snapshot);
+    let (mut not_checked, mut essential) = unseen_kinds(&submission, &snapshot);
+    if !unknown_nodes.is_empty() {
+        // the nodes were given, only their resources are unknown (said below)
+        essential.retain(|k| *k != "Node");
+        not_checked.retain(|l| !l.starts_with("Node: "));
+    }
     if !rejected && a.incomplete.is_none() && !essential.is_empty() {
         a.incomplete = Some(format!(
             "the snapshot holds no {}: what they decide was not checked (dump them too: `kubectl get {} -A -o json`)",
@@ -484,6 +502,24 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         ));
     }
     a.not_checked = not_checked;
+    if !unknown_nodes.is_empty() {
+        let shown = unknown_nodes.iter().take(10).cloned().collect::<Vec<_>>();
+        let more = unknown_nodes.len().saturating_sub(shown.len());
+        a.not_checked.push(format!(
+            "Node {}{}: allocatable unknown (a `kubectl get nodes` table or an excerpt shows none): node fit not checked there; dump them with `kubectl get nodes -o json`",
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ));
+        // placed on a node whose resources are known: a complete answer; otherwise (Pending,
+        // or not scheduled at all) the unknown nodes might take it
+        let placed = matches!(out.verdict, Verdict::Admitted { pending: 0, .. }) && schedule;
+        if !rejected && !placed && a.incomplete.is_none() {
+            a.incomplete = Some(format!(
+                "{} node(s) have no allocatable in the snapshot (read from a table or excerpt): whether the pod fits there is unknown, not checked",
+                unknown_nodes.len()
+            ));
+        }
+    }
     let code = match (&out.verdict, &a.incomplete) {
         (Verdict::Admitted { .. }, Some(_)) => cube_examples::exit::INCOMPLETE,
         (Verdict::Admitted { pending: 0, .. }, None) => cube_examples::exit::OK,
@@ -513,6 +549,28 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     // the process exits next: the system frees these at once (see `leave_at_exit`)
     cube_examples::leave_at_exit((out, snapshot));
     Ok(code)
+}
+
+/// Removes from `snapshot` the nodes whose allocatable is unknown (read from a `kubectl get
+/// nodes` table or an excerpt: [`cube_model::describe::is_unknown`] `allocatable`, and neither
+/// allocatable nor capacity given) and returns their names: the scheduler would read their
+/// empty lists as zero and answer `Insufficient` (H21).
+fn take_unknown_allocatable(snapshot: &mut cube_model::ClusterSnapshot) -> Vec<String> {
+    let unknown = |n: &cube_model::objects::Node| {
+        n.status.allocatable.is_empty()
+            && n.status.capacity.is_empty()
+            && cube_model::describe::is_unknown(&n.metadata, "allocatable")
+    };
+    let names: Vec<String> = snapshot
+        .nodes
+        .iter()
+        .filter(|n| unknown(n))
+        .map(|n| n.metadata.name.clone())
+        .collect();
+    if !names.is_empty() {
+        snapshot.nodes.retain(|n| !unknown(n));
+    }
+    names
 }
 
 /// The kinds the admission and scheduling steps read, with what each decides.
