@@ -591,6 +591,9 @@ fn apply_lines(results: &[ClusterApply], diff: bool) -> Vec<String> {
             for c in &x.causes {
                 lines.push(format!("    {c}"));
             }
+            if let Some(h) = &x.hint {
+                lines.push(format!("    why: {h}"));
+            }
         }
         if !diff {
             for a in &rep.actions {

@@ -157,7 +157,18 @@ struct JsonAnswer {
     /// therefore not be checked (for example `LimitRange: LimitRange defaults and limits`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     not_checked: Vec<String>,
+    /// A DaemonSet: the nodes its controller creates no pod for (selector, affinity or a taint
+    /// its pods do not tolerate), each with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    daemon_set_skipped: Vec<JsonDaemonSkip>,
     replicas: Vec<JsonReplica>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonDaemonSkip {
+    node: String,
+    reason: String,
 }
 
 fn main() -> ExitCode {
@@ -171,6 +182,12 @@ fn main() -> ExitCode {
             ExitCode::from(cube_examples::exit::BAD_INPUT)
         }
     }
+}
+
+/// A DaemonSet for which no node of a snapshot that has nodes is eligible: its controller
+/// creates no pod at all (never "admitted, schedulable now").
+fn no_daemon_pod(out: &AdmissionOutcome) -> bool {
+    out.kind == "DaemonSet" && out.requested == 0 && !out.daemon_skipped.is_empty()
 }
 
 fn status_str(s: &StepStatus) -> &'static str {
@@ -197,6 +214,14 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
     )
     .unwrap_or(u32::MAX);
     let (verdict, message, pending) = match &out.verdict {
+        Verdict::Admitted { .. } if no_daemon_pod(out) => (
+            "no pod: no node is eligible for the DaemonSet".to_owned(),
+            Some(format!(
+                "the DaemonSet controller creates no pod: none of the {} node(s) passes its nodeSelector, node affinity and tolerations",
+                out.daemon_skipped.len()
+            )),
+            0,
+        ),
         Verdict::Admitted { pending, .. } if *pending == 0 => {
             ("admitted, schedulable now".to_owned(), None, 0)
         }
@@ -245,6 +270,14 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
         message,
         incomplete: None,
         not_checked: Vec::new(),
+        daemon_set_skipped: out
+            .daemon_skipped
+            .iter()
+            .map(|d| JsonDaemonSkip {
+                node: d.node.clone(),
+                reason: d.reason.clone(),
+            })
+            .collect(),
         replicas: out
             .replicas
             .iter()
@@ -522,6 +555,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     }
     let code = match (&out.verdict, &a.incomplete) {
         (Verdict::Admitted { .. }, Some(_)) => cube_examples::exit::INCOMPLETE,
+        (Verdict::Admitted { .. }, None) if no_daemon_pod(&out) => cube_examples::exit::FINDINGS,
         (Verdict::Admitted { pending: 0, .. }, None) => cube_examples::exit::OK,
         _ => cube_examples::exit::FINDINGS,
     };
@@ -602,6 +636,8 @@ fn resource_of(kind: &str) -> &'static str {
         "PriorityClass" => "priorityclasses",
         "PersistentVolumeClaim" => "persistentvolumeclaims",
         "StorageClass" => "storageclasses",
+        "RuntimeClass" => "runtimeclasses",
+        "ResourceClaim" => "resourceclaims,resourceclaimtemplates,resourceslices,deviceclasses",
         _ => "all",
     }
 }
@@ -650,6 +686,40 @@ fn unseen_kinds(
         .filter_map(|v| v.persistent_volume_claim.as_ref())
         .map(|c| c.claim_name.as_str())
         .collect();
+    // RuntimeClass admission: the class's overhead is added to the pod's requests (quota and
+    // scheduling) and its nodeSelector and tolerations to the pod's; unknown, a "fits" could be
+    // false (fresh-user H17)
+    if let Some(rc) = &w.template.spec.runtime_class_name
+        && matches!(
+            snapshot.kind_status("RuntimeClass"),
+            KindStatus::NotGiven | KindStatus::Missing(_)
+        )
+    {
+        lines.push(format!(
+            "RuntimeClass: the pod's RuntimeClass {rc:?} (its existence, overhead added to the requests, nodeSelector and tolerations)"
+        ));
+        essential.push("RuntimeClass");
+    }
+    // scheduler filters without data in a snapshot: said, never a silent yes
+    let spec = &w.template.spec;
+    if !spec.resource_claims.is_empty() {
+        let names: Vec<&str> = spec
+            .resource_claims
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        lines.push(format!(
+            "ResourceClaim: the pod's DRA claims {} (DynamicResources: the devices of ResourceSlices and DeviceClasses are not read, so their allocation was not evaluated)",
+            names.join(", ")
+        ));
+        essential.push("ResourceClaim");
+    }
+    if !claims.is_empty() {
+        lines.push(
+            "CSINode: NodeVolumeLimits (each node's CSI attach limit) and VolumeRestrictions (ReadWriteOncePod and disk conflicts) for the pod's claims were not evaluated"
+                .to_owned(),
+        );
+    }
     if !claims.is_empty() && unseen("PersistentVolumeClaim") {
         lines.push(format!(
             "PersistentVolumeClaim: the claims {} (VolumeBinding: missing, unbound or bound elsewhere)",
@@ -699,6 +769,29 @@ fn table(a: &JsonAnswer) -> String {
     }
     if let Some(m) = &a.message {
         let _ = writeln!(o, "\n{m}");
+    }
+    if !a.daemon_set_skipped.is_empty() {
+        // grouped by reason, at most 10 node names each
+        let mut by: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for d in &a.daemon_set_skipped {
+            by.entry(d.reason.as_str())
+                .or_default()
+                .push(d.node.as_str());
+        }
+        let _ = writeln!(
+            o,
+            "\nno DaemonSet pod on {} node(s):",
+            a.daemon_set_skipped.len()
+        );
+        for (reason, nodes) in by {
+            let more = if nodes.len() > 10 {
+                format!(" and {} more", nodes.len() - 10)
+            } else {
+                String::new()
+            };
+            let shown: Vec<&str> = nodes.iter().take(10).copied().collect();
+            let _ = writeln!(o, "  {reason}: {}{more}", shown.join(", "));
+        }
     }
     if !a.not_checked.is_empty() {
         let _ = writeln!(

@@ -83,6 +83,10 @@ pub struct ClusterSnapshot {
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// Bootstrap tokens (from `bootstrap.kubernetes.io/token` Secrets; secret part dropped).
     pub bootstrap_tokens: Vec<BootstrapToken>,
+    /// RuntimeClasses (`node.k8s.io`): the overhead and scheduling the RuntimeClass admission
+    /// plugin gives a pod that names one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runtime_classes: Vec<RuntimeClass>,
     /// Kinds seen but not kept, with their counts (`Deployment: 3`). A kind whose API group is
     /// not the one this crate reads (a CRD also named `Node`, say) is counted as
     /// `apiVersion/Kind`.
@@ -507,6 +511,7 @@ impl ClusterSnapshot {
             }
             "PodDisruptionBudget" => !self.pod_disruption_budgets.is_empty(),
             "BootstrapToken" => !self.bootstrap_tokens.is_empty(),
+            "RuntimeClass" => !self.runtime_classes.is_empty(),
             _ => false,
         };
         if present {
@@ -1013,6 +1018,7 @@ impl ClusterSnapshot {
             merge!(12, role_bindings, "RoleBinding", |o| o.kind.as_str());
             merge!(13, pod_disruption_budgets, "PodDisruptionBudget");
             merge!(14, workloads, "Workload", |o| o.kind.as_str());
+            merge!(15, runtime_classes, "RuntimeClass");
         }
         // bootstrap tokens: the token id is the identity
         let tokens = Target::Secret as usize;
@@ -1102,6 +1108,7 @@ impl ClusterSnapshot {
             + self.pod_disruption_budgets.len()
             + self.bootstrap_tokens.len()
             + self.workloads.len()
+            + self.runtime_classes.len()
     }
 
     // ------------------------------------------------------------------ JSON
@@ -1530,6 +1537,7 @@ impl ClusterSnapshot {
         self.role_bindings.reserve(n(Target::RoleBinding));
         self.pod_disruption_budgets
             .reserve(n(Target::PodDisruptionBudget));
+        self.runtime_classes.reserve(n(Target::RuntimeClass));
     }
 
     fn add_object_with_head(
@@ -1610,6 +1618,7 @@ impl ClusterSnapshot {
                 o.kind = kind.to_owned();
                 self.role_bindings.push(o)
             }),
+            Target::RuntimeClass => obj.typed(d).map(|o| self.runtime_classes.push(o)),
             Target::PodDisruptionBudget => {
                 obj.typed(d).map(|o| self.pod_disruption_budgets.push(o))
             }
@@ -1915,6 +1924,7 @@ impl Mark {
             s.role_bindings.len(),
             s.pod_disruption_budgets.len(),
             s.workloads.len(),
+            s.runtime_classes.len(),
             s.bootstrap_tokens.len(),
         ]
     }
@@ -1942,7 +1952,8 @@ impl Mark {
         s.role_bindings.truncate(l[12]);
         s.pod_disruption_budgets.truncate(l[13]);
         s.workloads.truncate(l[14]);
-        s.bootstrap_tokens.truncate(l[15]);
+        s.runtime_classes.truncate(l[15]);
+        s.bootstrap_tokens.truncate(l[16]);
         s.unknown_kinds = self.unknown_kinds;
         s.skipped_secrets = self.skipped_secrets;
     }
@@ -2028,6 +2039,7 @@ enum Target {
     PodDisruptionBudget,
     /// Deployment, StatefulSet, ReplicaSet, ReplicationController, Job: [`Workload`].
     Workload,
+    RuntimeClass,
     Secret,
 }
 
@@ -2061,6 +2073,7 @@ impl Target {
             }
             "ReplicationController" => (Target::Workload, &[""]),
             "Job" => (Target::Workload, &["batch"]),
+            "RuntimeClass" => (Target::RuntimeClass, &["node.k8s.io"]),
             "Secret" => (Target::Secret, &[""]),
             _ => return None,
         };
@@ -2093,6 +2106,7 @@ fn kind_of_resource(resource: &str) -> Option<&'static str> {
         "rolebindings" | "rolebinding" => "RoleBinding",
         "clusterrolebindings" | "clusterrolebinding" => "ClusterRoleBinding",
         "poddisruptionbudgets" | "poddisruptionbudget" => "PodDisruptionBudget",
+        "runtimeclasses" | "runtimeclass" => "RuntimeClass",
         "secrets" | "secret" => "BootstrapToken",
         _ => return None,
     })

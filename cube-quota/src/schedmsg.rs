@@ -1981,6 +1981,16 @@ pub fn from_fit(
     };
     for n in &fit.nodes {
         for r in &n.reasons {
+            // The nodes NodeAffinity's PreFilter result leaves out: no status at all in
+            // v1.24–v1.29; before v1.24 (no PreFilter result) the filter refused them.
+            let r = match (
+                r == crate::fit::REASON_PREFILTER_NODE_AFFINITY,
+                version.minor(),
+            ) {
+                (true, 24..=29) => continue,
+                (true, m) if m < 24 => crate::fit::REASON_NODE_AFFINITY,
+                _ => r.as_str(),
+            };
             add(versioned_reason(r, n.untolerated_taints.first(), version));
         }
     }
