@@ -361,10 +361,234 @@ fn member_of(agent: Joiner, line_idx: usize, line: &str, text: &str, rows: &[Arg
     }
 }
 
+/// Rancher's agent checks the chain its server-url serves against the CA it was given before it
+/// connects (rancher/rancher cmd/agent/main.go: `Issuer of last certificate found in chain
+/// (...) does not match with CA certificate Issuer (...)`, `Certficate's Subject (...) does
+/// not match with previous certificate Issuer (...)`), then fails on the same certificate with
+/// Go's x509 error (`level=fatal msg="Get \"https://<server-url>\": x509: ...`). One cause:
+/// the x509 signals of that agent log become further lines of the CA-check finding (same
+/// catalog entry, so agent-registration-failed counts and quotes them), never a second finding
+/// with the client kubeconfig's remedy.
+fn rancher_ca_check(out: &mut [Signal], text: &str) {
+    let Some(entry) = out
+        .iter()
+        .map(|s| s.detail("entry"))
+        .find(|e| {
+            matches!(
+                *e,
+                "rancher.agent-issuer-mismatch" | "rancher.agent-chain-order"
+            )
+        })
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    for s in out.iter_mut().filter(|s| {
+        matches!(
+            s.kind,
+            SignalKind::TlsUntrusted | SignalKind::TlsNameMismatch | SignalKind::TlsExpired
+        )
+    }) {
+        let raw = lines.get(s.line.saturating_sub(1)).copied().unwrap_or("");
+        if !raw.contains("x509") {
+            continue;
+        }
+        s.details
+            .insert("tls_kind".to_owned(), format!("{:?}", s.kind));
+        s.kind = SignalKind::Known;
+        s.details.insert("entry".to_owned(), entry.clone());
+    }
+}
+
+/// The identities `karmadactl register` and a bootstrapping karmada-agent act as on
+/// karmada-apiserver (karmada-io/karmada pkg/karmadactl/register/register.go: the bootstrap
+/// token authenticates as `system:bootstrap:<token id>` in the group
+/// `system:bootstrappers:karmada:default-cluster-token`, pkg/karmadactl/util/bootstraptoken/
+/// bootstraptoken.go DefaultGroups; from v1.12 the RBAC of the agent is created through a
+/// certificate for `system:karmada:agent:rbac-generator`, register.go AgentRBACGenerator).
+const KARMADA_RBAC_GENERATOR: &str = "system:karmada:agent:rbac-generator";
+
+/// A Karmada registration text (`karmadactl register`, `kubectl karmada register`, its
+/// `[karmada-agent-start]` phase lines, karmada-agent's own log).
+fn karmada_register_text(lower: &str) -> bool {
+    lower.contains("karmadactl register")
+        || lower.contains("karmada register")
+        || lower.contains("[karmada-agent-start]")
+        || lower.contains("karmada-agent")
+}
+
+/// Pull-mode registration refused by karmada-apiserver's RBAC, and the bootstrap token of a
+/// Karmada registration.
+///
+/// - A 403 for the bootstrap identities (`system:bootstrap:<id>` in a Karmada registration
+///   text, `system:karmada:agent:rbac-generator` anywhere): the token authenticated, but the
+///   Karmada control plane lacks the bootstrap RBAC that `karmadactl init` and the Helm chart
+///   create (pkg/karmadactl/cmdinit/bootstraptoken/agent/tlsbootstrap.go: ClusterRoleBindings
+///   `system:karmada:agent-bootstrap` to `system:node-bootstrapper`,
+///   `system:karmada:agent-autoapprove-bootstrap`, `system:karmada:agent-autoapprove-certificate-
+///   rotation`; pkg/karmadactl/cmdinit/karmada/rbac.go grantAccessPermissionToAgentRBACGenerator
+///   `system:karmada:agent-rbac-generator`; charts/karmada/templates/
+///   _karmada_bootstrap_token_configuration.tpl): a control plane installed by karmada-operator,
+///   by hand, or by an older karmadactl, or a token not made by `karmadactl token create` (its
+///   group is not Karmada's). The signal becomes the agent's own (agent-registration-failed,
+///   `agent_side` member), never the user's RBAC (cluster-forbidden); `system:anonymous` on
+///   kube-public/cluster-info stays cluster-forbidden's own reading.
+/// - A bootstrap token signal (no JWS signature, unknown or expired token) in a Karmada
+///   registration text gets `join_tool` `karmadactl register`: the remedy is Karmada's token,
+///   not kubeadm's, though the discovery texts are kubeadm's own code copied
+///   (register.go getClusterInfoFromControlPlane / validateClusterInfoToken).
+fn karmada_bootstrap(out: &mut [Signal], text: &str) {
+    let lower = text.to_ascii_lowercase();
+    let register = lower.contains("karmada") && karmada_register_text(&lower);
+    for s in out.iter_mut() {
+        match s.kind {
+            SignalKind::RbacForbidden => {
+                let user = s.detail("user").to_owned();
+                let generator = user == KARMADA_RBAC_GENERATOR;
+                if !(generator || (register && user.starts_with("system:bootstrap:"))) {
+                    continue;
+                }
+                let what = format!(
+                    "{} {}{}",
+                    s.detail("verb"),
+                    s.detail("resource"),
+                    match s.detail("scope") {
+                        "" | "cluster" => String::new(),
+                        ns => format!(" in {ns}"),
+                    }
+                );
+                let cause = format!(
+                    "karmada-apiserver authenticates the registration as {user} but its RBAC does not let it {what}: the Karmada control plane lacks the bootstrap RBAC that `karmadactl init` and the Helm chart create for Pull-mode registration (installed by karmada-operator, by hand, or by an older karmadactl than the one registering), or the token was not made by `karmadactl token create` (its group is not system:bootstrappers:karmada:default-cluster-token). The user's kubeconfig is not involved"
+                );
+                let remedy = "on karmada-apiserver (`--kubeconfig=<karmada-apiserver.config>`) check the bootstrap RBAC: `kubectl get clusterrolebinding system:karmada:agent-bootstrap system:karmada:agent-autoapprove-bootstrap system:karmada:agent-autoapprove-certificate-rotation system:karmada:agent-rbac-generator`; create what is missing as karmada's Helm chart does (templates/_karmada_bootstrap_token_configuration.tpl: the group system:bootstrappers:karmada:default-cluster-token bound to system:node-bootstrapper and to system:karmada:certificatesigningrequest:autoapprover, the user system:karmada:agent:rbac-generator bound to system:karmada:agent-rbac-generator), or use a karmadactl of the control plane's version; then make a token with `karmadactl token create --print-register-command --kubeconfig=<karmada-apiserver.config>` and register with the printed command".to_owned();
+                s.details
+                    .insert("agent".to_owned(), "karmada-agent".to_owned());
+                s.details
+                    .insert("agent_side".to_owned(), "member".to_owned());
+                s.details.insert("agent_cause".to_owned(), cause);
+                s.details.insert("agent_remedy".to_owned(), remedy);
+            }
+            SignalKind::JoinTokenUnknown | SignalKind::JoinTokenSecretMismatch if register => {
+                s.details
+                    .insert("join_tool".to_owned(), "karmadactl register".to_owned());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The cluster an `argocd cluster add` command line registers: `--name` when given, else the
+/// kubeconfig context argument (argoproj/argo-cd cmd/argocd/commands/cluster.go
+/// NewClusterAddCommand: `argocd cluster add CONTEXT [--name NAME]`).
+fn argocd_add_target(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| l.contains("argocd cluster add "))?;
+    let rest = &line[line.find("argocd cluster add ")? + "argocd cluster add ".len()..];
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let mut context = None;
+    let mut name = None;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if let Some(v) = w.strip_prefix("--name=") {
+            name = Some(v);
+        } else if w == "--name" {
+            name = words.get(i + 1).copied();
+            i += 1;
+        } else if w.starts_with('-') {
+            // a flag with its value in the next word (`--kubeconfig FILE`), unless `--flag=v`
+            // or a boolean (`--upsert`, `-y`, `--yes`, `--in-cluster`, `--insecure`)
+            let boolean = w.contains('=')
+                || matches!(
+                    w,
+                    "--upsert"
+                        | "-y"
+                        | "--yes"
+                        | "--in-cluster"
+                        | "--insecure"
+                        | "--grpc-web"
+                        | "--plaintext"
+                        | "--cluster-endpoint"
+                        | "--system-namespace"
+                        | "--core"
+                );
+            if !boolean {
+                i += 1;
+            }
+        } else if context.is_none() {
+            context = Some(w);
+        }
+        i += 1;
+    }
+    name.or(context)
+        .map(|n| n.trim_matches(['"', '\'']).to_owned())
+        .filter(|n| !n.is_empty())
+}
+
+/// `argocd cluster add`'s failures that come back from argocd-server (a gRPC status, `rpc
+/// error: code = ... desc = ...`, often `REST config invalid: ...`, argoproj/argo-cd
+/// cmd/argocd/commands/cluster.go NewClusterAddCommand then server/cluster/cluster.go Create,
+/// which checks the cluster with the `argocd-manager` ServiceAccount token the CLI just made,
+/// util/clusterauth/clusterauth.go): the member's answer to argocd-server, from the Argo CD
+/// cluster's network and with the CA and token the CLI sent, not the CLI's own connection.
+/// Its TLS and 401 signals get `dialer` `argocd-server` and the cluster being added as their
+/// subject; a 401 becomes the hub's stored credential (`agent_side` hub) with Argo CD's cause.
+fn argocd_add(out: &mut [Signal], text: &str) {
+    if !text.contains("argocd cluster add") {
+        return;
+    }
+    let target = argocd_add_target(text);
+    let lines: Vec<&str> = text.lines().collect();
+    for s in out.iter_mut() {
+        let raw = lines.get(s.line.saturating_sub(1)).copied().unwrap_or("");
+        // the CLI's FATA line, and with --core the in-process server's own gRPC log line
+        // (util/grpc/logging: `finished unary call with code <code>`)
+        if !raw.contains("rpc error: code = ") && !raw.contains("finished unary call with code") {
+            continue;
+        }
+        let tls = matches!(
+            s.kind,
+            SignalKind::TlsUntrusted | SignalKind::TlsNameMismatch | SignalKind::TlsExpired
+        );
+        if tls || s.kind == SignalKind::Unauthorized {
+            s.details
+                .insert("dialer".to_owned(), "argocd-server".to_owned());
+        }
+        // argocd-server's own dial (classify tags its connection failures `dialer`)
+        if s.detail("dialer") != "argocd-server" {
+            continue;
+        }
+        if let Some(t) = &target {
+            s.object = Some(Subject::cluster(t));
+            s.details.insert("member".to_owned(), t.clone());
+        }
+        if s.kind == SignalKind::Unauthorized {
+            let m = target.as_deref().unwrap_or("the cluster");
+            s.details.insert("agent".to_owned(), "Argo CD".to_owned());
+            s.details.insert("agent_side".to_owned(), "hub".to_owned());
+            s.details.insert(
+                "agent_cause".to_owned(),
+                format!(
+                    "`argocd cluster add` created the argocd-manager ServiceAccount in {m} with the local kubeconfig, then argocd-server checked the cluster with that ServiceAccount's token at the kubeconfig's server address and was rejected (401): that address does not lead to an API server that accepts the member's own ServiceAccount tokens (a proxy such as Rancher's https://<rancher>/k8s/clusters/<id> or a cloud console endpoint that authenticates its own users only, a load balancer in front of another cluster), or the token was deleted again; the CLI's own credentials worked"
+                ),
+            );
+            s.details.insert(
+                "agent_remedy".to_owned(),
+                format!(
+                    "add the cluster through an address of {m}'s own API server (Rancher: the cluster's Authorized Cluster Endpoint or its nodes' :6443, not /k8s/clusters/<id>), by a kubeconfig context whose server is that address: `argocd cluster add <context> --name {m} --upsert`; check first that the address takes the ServiceAccount's token: a kubeconfig user with a token from `kubectl -n kube-system create token argocd-manager` must be able to run `kubectl get --raw /version` against that address"
+                ),
+            );
+        }
+    }
+}
+
 /// Attributes the text's 401 signals to the join agent or hub whose credential failed, and
 /// folds a reconnected Rancher agent's earlier connection errors into one info signal.
 pub(crate) fn in_context(out: &mut Vec<Signal>, source: &str, text: &str) {
     rancher_reconnected(out, source, text);
+    rancher_ca_check(out, text);
+    karmada_bootstrap(out, text);
+    argocd_add(out, text);
     let rows = if text.contains("SERVER") && text.contains("STATUS") {
         argocd_rows(text)
     } else {
@@ -400,6 +624,9 @@ pub(crate) fn in_context(out: &mut Vec<Signal>, source: &str, text: &str) {
             || s.detail("entry") == "client.exec-plugin-failed"
             || !s.detail("karmada_member").is_empty()
         {
+            continue;
+        }
+        if !s.detail("agent").is_empty() {
             continue;
         }
         let raw = lines.get(s.line.saturating_sub(1)).copied().unwrap_or("");

@@ -120,6 +120,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     |e| e.cause_and_remedy(s),
                 )
             }
+            // `argocd cluster add`: argocd-server's own check of the member (classify::join_agent)
+            SignalKind::TlsUntrusted if s.detail("dialer") == "argocd-server" => {
+                let m = s.detail("member");
+                let m = if m.is_empty() { "the cluster" } else { m };
+                (
+                    format!("the TLS check that fails is the Argo CD API's check of the cluster (argocd-server, or with `--core` the CLI's in-process server), not the CLI's kubeconfig connection: `argocd cluster add` sent it the server address and CA of the kubeconfig context for {m}, and from where it runs the certificate that address presents is not signed by that CA: the context trusts the server without a CA of its own (insecure-skip-tls-verify, or a CA in the CLI machine's system store that the Argo CD pods lack), or a proxy or load balancer between Argo CD and {m} presents its own certificate"),
+                    format!("give the kubeconfig context of {m} the CA that issued the API server's certificate as certificate-authority-data (`kubectl config view --raw --minify --flatten --context <context>` shows what is sent), check from the Argo CD cluster what certificate the address presents (`kubectl -n argocd run tls-check --rm -it --restart=Never --image=curlimages/curl -- curl -v https://<api-server>/version`), then add it again: `argocd cluster add <context> --name {m} --upsert`"),
+                )
+            }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             // an admission plugin of the API server reading objects through its own loopback

@@ -481,8 +481,8 @@ fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
     // a join agent in the member rejected with its own credential (classify::join_agent): one
     // finding per log and agent, every line of it counted
     let mut agents: BTreeMap<(String, String), Vec<&Signal>> = BTreeMap::new();
-    for s in
-        signals(ctx, &[SignalKind::Unauthorized]).filter(|s| s.detail("agent_side") == "member")
+    for s in signals(ctx, &[SignalKind::Unauthorized, SignalKind::RbacForbidden])
+        .filter(|s| s.detail("agent_side") == "member")
     {
         agents
             .entry((s.source.clone(), s.detail("agent").to_owned()))
