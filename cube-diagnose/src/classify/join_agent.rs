@@ -418,6 +418,38 @@ fn karmada_register_text(lower: &str) -> bool {
         || lower.contains("karmada-agent")
 }
 
+/// `get clusters`, `create certificatesigningrequests`, `get leases in karmada-cluster`; `do
+/// what it asked` when the line named nothing.
+fn forbidden_what(s: &Signal) -> String {
+    if s.detail("verb").is_empty() && s.detail("resource").is_empty() {
+        return "do what it asked (the answer names neither the verb nor the resource)".to_owned();
+    }
+    format!(
+        "{} {}{}",
+        s.detail("verb"),
+        s.detail("resource"),
+        match s.detail("scope") {
+            "" | "cluster" => String::new(),
+            ns => format!(" in {ns}"),
+        }
+    )
+}
+
+/// `Forbidden`, `error: Forbidden`, `Error: Forbidden`, `Error from server (Forbidden)`: a 403
+/// with no message of its own (client-go's StatusError text for a body without a Status).
+fn bare_forbidden(text: &str) -> bool {
+    let t = text.trim().trim_end_matches('.');
+    let t = t
+        .strip_prefix("error:")
+        .or_else(|| t.strip_prefix("Error:"))
+        .unwrap_or(t)
+        .trim();
+    matches!(
+        t,
+        "Forbidden" | "forbidden" | "Error from server (Forbidden)"
+    )
+}
+
 /// Pull-mode registration refused by karmada-apiserver's RBAC, and the bootstrap token of a
 /// Karmada registration.
 ///
@@ -442,22 +474,47 @@ fn karmada_bootstrap(out: &mut [Signal], text: &str) {
     let lower = text.to_ascii_lowercase();
     let register = lower.contains("karmada") && karmada_register_text(&lower);
     for s in out.iter_mut() {
+        // a bare `Forbidden` (karmadactl printing a 403 whose body named no user, `error:
+        // Forbidden`) in a registration text: the same refusal, its identity unnamed
+        if register && s.kind == SignalKind::Unrecognised && bare_forbidden(&s.text) {
+            s.kind = SignalKind::RbacForbidden;
+            for k in ["closest", "closest_template", "score", "marked"] {
+                s.details.remove(k);
+            }
+            s.details
+                .insert("user".to_owned(), "system:bootstrap:<token id>".to_owned());
+        }
         match s.kind {
             SignalKind::RbacForbidden => {
                 let user = s.detail("user").to_owned();
+                // the registered agent's own identity (register.go generateAgentUserName:
+                // `system:karmada:agent:<cluster>`, bound by the ClusterRoleBinding
+                // `system:karmada:<cluster>:agent` that registration creates)
+                if let Some(cluster) = user
+                    .strip_prefix("system:karmada:agent:")
+                    .filter(|c| !c.is_empty() && user != KARMADA_RBAC_GENERATOR)
+                {
+                    let what = forbidden_what(s);
+                    s.object = Some(Subject::cluster(cluster));
+                    s.details
+                        .insert("agent".to_owned(), "karmada-agent".to_owned());
+                    s.details
+                        .insert("agent_side".to_owned(), "member".to_owned());
+                    s.details.insert(
+                        "agent_cause".to_owned(),
+                        format!("karmada-apiserver refuses the karmada-agent of member {cluster} (it authenticates as {user} with its client certificate) to {what}: the RBAC that registration created for it on the Karmada control plane (ClusterRole and ClusterRoleBinding `system:karmada:{cluster}:agent`, Role and RoleBinding in its execution namespace karmada-es-{cluster}) was deleted, or the agent is newer than that RBAC. The user's kubeconfig is not involved"),
+                    );
+                    s.details.insert(
+                        "agent_remedy".to_owned(),
+                        format!("on karmada-apiserver check `kubectl get clusterrolebinding system:karmada:{cluster}:agent` and `kubectl -n karmada-es-{cluster} get rolebinding`; register the member again to re-create them: `karmadactl unregister {cluster} ...` on the member, then the command printed by `karmadactl token create --print-register-command --kubeconfig=<karmada-apiserver.config>`"),
+                    );
+                    continue;
+                }
                 let generator = user == KARMADA_RBAC_GENERATOR;
                 if !(generator || (register && user.starts_with("system:bootstrap:"))) {
                     continue;
                 }
-                let what = format!(
-                    "{} {}{}",
-                    s.detail("verb"),
-                    s.detail("resource"),
-                    match s.detail("scope") {
-                        "" | "cluster" => String::new(),
-                        ns => format!(" in {ns}"),
-                    }
-                );
+                let what = forbidden_what(s);
                 let cause = format!(
                     "karmada-apiserver authenticates the registration as {user} but its RBAC does not let it {what}: the Karmada control plane lacks the bootstrap RBAC that `karmadactl init` and the Helm chart create for Pull-mode registration (installed by karmada-operator, by hand, or by an older karmadactl than the one registering), or the token was not made by `karmadactl token create` (its group is not system:bootstrappers:karmada:default-cluster-token). The user's kubeconfig is not involved"
                 );
@@ -785,6 +842,114 @@ mod tests {
         assert!(
             s.iter()
                 .all(|s| s.detail("entry") != "rancher.agent-reconnected")
+        );
+    }
+
+    #[test]
+    fn karmada_registration_identities_are_the_agents_own() {
+        let all = |t: &str| super::super::classify_all("t", t);
+        let register = "$ karmadactl register 10.0.0.10:32443 --token abcdef.0123456789abcdef\n[karmada-agent-start] Waiting to perform the TLS Bootstrap\nError from server (Forbidden): certificatesigningrequests.certificates.k8s.io is forbidden: User \"system:bootstrap:abcdef\" cannot create resource \"certificatesigningrequests\" in API group \"certificates.k8s.io\" at the cluster scope\n";
+        let s = all(register);
+        let f = s
+            .iter()
+            .find(|s| s.kind == SignalKind::RbacForbidden)
+            .expect("forbidden");
+        assert_eq!(f.detail("agent_side"), "member", "{f:#?}");
+        assert!(
+            f.detail("agent_remedy")
+                .contains("system:karmada:agent-bootstrap")
+        );
+        // the same 403 without a Karmada registration around it stays the user's RBAC
+        let kubeadm = "error: certificatesigningrequests.certificates.k8s.io is forbidden: User \"system:bootstrap:abcdef\" cannot create resource \"certificatesigningrequests\" in API group \"certificates.k8s.io\" at the cluster scope\n";
+        assert!(
+            all(kubeadm)
+                .iter()
+                .all(|s| s.detail("agent_side").is_empty())
+        );
+        // v1.12's rbac-generator anywhere; the registered agent's own identity names its member
+        let generator = "W0213 15:23:17.273389    5584 cluster.go:191] Failed to retrieve cluster(m1). error: clusters.cluster.karmada.io \"m1\" is forbidden: User \"system:karmada:agent:rbac-generator\" cannot get resource \"clusters\" in API group \"cluster.karmada.io\" at the cluster scope\n";
+        assert!(
+            all(generator)
+                .iter()
+                .any(|s| s.detail("agent_side") == "member")
+        );
+        let agent = "E0412 08:15:05.220114       1 controller.go:145] failed to ensure lease exists, will retry in 7s, error: leases.coordination.k8s.io \"m1\" is forbidden: User \"system:karmada:agent:m1\" cannot get resource \"leases\" in API group \"coordination.k8s.io\" in the namespace \"karmada-cluster\"\n";
+        let s = all(agent);
+        let f = s
+            .iter()
+            .find(|s| s.detail("agent_side") == "member")
+            .expect("agent");
+        assert_eq!(f.object, Some(Subject::cluster("m1")));
+        assert!(f.detail("agent_remedy").contains("system:karmada:m1:agent"));
+        // a bare Forbidden inside a registration
+        let bare = "$ karmadactl register 10.0.0.10:32443 --token abcdef.0123456789abcdef\n[karmada-agent-start] Waiting to perform the TLS Bootstrap\nerror: Forbidden\n";
+        let s = all(bare);
+        assert!(
+            s.iter().all(|s| s.kind != SignalKind::Unrecognised),
+            "{s:#?}"
+        );
+        assert!(s.iter().any(|s| s.detail("agent_side") == "member"));
+        // kubeadm's discovery texts inside a registration get Karmada's tool
+        let jws = "$ karmadactl register 10.0.0.10:32443 --token abcdef.0123456789abcdef\nerror: couldn't validate the identity of the API Server: could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"\n";
+        assert!(
+            all(jws)
+                .iter()
+                .any(|s| s.detail("join_tool") == "karmadactl register")
+        );
+    }
+
+    #[test]
+    fn argocd_cluster_add_names_the_cluster_being_added() {
+        assert_eq!(
+            argocd_add_target("$ argocd cluster add ctx-1\n").as_deref(),
+            Some("ctx-1")
+        );
+        assert_eq!(
+            argocd_add_target("argocd cluster add --kubeconfig k.yaml ctx-1 --name prod -y\n")
+                .as_deref(),
+            Some("prod")
+        );
+        assert_eq!(
+            argocd_add_target("argocd cluster add --name=dev --upsert ctx-2\n").as_deref(),
+            Some("dev")
+        );
+        let tls = "$ argocd cluster add m2\nFATA[0003] rpc error: code = Unknown desc = Get \"https://10.0.0.22:6443/version?timeout=32s\": x509: certificate signed by unknown authority\n";
+        let s = super::super::classify_all("t", tls);
+        let t = s
+            .iter()
+            .find(|s| s.kind == SignalKind::TlsUntrusted)
+            .expect("tls");
+        assert_eq!(t.detail("dialer"), "argocd-server");
+        assert_eq!(t.object, Some(Subject::cluster("m2")));
+        let auth = "$ argocd cluster add rancher-m --name prod\nFATA[0001] rpc error: code = Unknown desc = REST config invalid: the server has asked for the client to provide credentials\n";
+        let s = unauthorized(auth);
+        assert_eq!(s[0].detail("agent_side"), "hub", "{s:#?}");
+        assert_eq!(s[0].object, Some(Subject::cluster("prod")));
+        // the CLI's own connection (before any gRPC) is not argocd-server's
+        let cli = "$ argocd cluster add m3\nFATA[0001] Failed to create service account \"argocd-manager\" in namespace \"kube-system\": Post \"https://10.0.0.23/api/v1/namespaces/kube-system/serviceaccounts\": tls: failed to verify certificate: x509: certificate signed by unknown authority\n";
+        assert!(
+            super::super::classify_all("t", cli)
+                .iter()
+                .all(|s| s.detail("dialer") != "argocd-server")
+        );
+    }
+
+    #[test]
+    fn a_rancher_agents_x509_after_its_ca_check_is_one_cause() {
+        let t = "time=\"2023-02-14T13:26:11Z\" level=error msg=\"Issuer of last certificate found in chain (CN=Fake,O=Acme Co) does not match with CA certificate Issuer (CN=dynamiclistener-ca,O=dynamiclistener-org). Please check if the configured server certificate contains all needed intermediate certificates and make sure they are in the correct order (server certificate first, intermediates after)\"\ntime=\"2023-02-14T13:26:11Z\" level=fatal msg=\"Get \\\"https://rancher.example.com\\\": x509: certificate is valid for ingress.local, not rancher.example.com\"\n";
+        let s = super::super::classify_all("t", t);
+        assert!(
+            s.iter().all(|s| !matches!(
+                s.kind,
+                SignalKind::TlsUntrusted | SignalKind::TlsNameMismatch | SignalKind::TlsExpired
+            )),
+            "{s:#?}"
+        );
+        assert_eq!(
+            s.iter()
+                .filter(|s| s.detail("entry") == "rancher.agent-issuer-mismatch")
+                .count(),
+            2
         );
     }
 }
