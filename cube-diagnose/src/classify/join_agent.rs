@@ -401,6 +401,32 @@ fn rancher_ca_check(out: &mut [Signal], text: &str) {
     }
 }
 
+/// karmada-agent (or another Karmada component) failing TLS because karmada-apiserver's
+/// certificate is past its NotAfter: the Karmada control plane's certificates, issued by
+/// `karmadactl init` with `--cert-validity-period` (default 365 days,
+/// karmada-io/karmada pkg/karmadactl/cmdinit/cmdinit.go) and kept in the `karmada-cert` Secret
+/// of karmada-system (pkg/karmadactl/options/global.go) and /etc/karmada/pki, are not renewed
+/// by any Karmada component. The signal gets `karmada_apiserver` so cluster-tls-untrusted
+/// names them, not the client's kubeconfig or kubeadm.
+fn karmada_server_cert(out: &mut [Signal], text: &str) {
+    let lower = text.to_ascii_lowercase();
+    if !lower.contains("karmada") {
+        return;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for s in out.iter_mut().filter(|s| s.kind == SignalKind::TlsExpired) {
+        let raw = lines.get(s.line.saturating_sub(1)).copied().unwrap_or("");
+        if raw.contains(".karmada.io/")
+            || raw.contains("karmada-apiserver")
+            || raw.contains("karmada-cluster")
+            || lower.contains("karmada-agent")
+        {
+            s.details
+                .insert("karmada_apiserver".to_owned(), "true".to_owned());
+        }
+    }
+}
+
 /// The identities `karmadactl register` and a bootstrapping karmada-agent act as on
 /// karmada-apiserver (karmada-io/karmada pkg/karmadactl/register/register.go: the bootstrap
 /// token authenticates as `system:bootstrap:<token id>` in the group
@@ -644,6 +670,7 @@ fn argocd_add(out: &mut [Signal], text: &str) {
 pub(crate) fn in_context(out: &mut Vec<Signal>, source: &str, text: &str) {
     rancher_reconnected(out, source, text);
     rancher_ca_check(out, text);
+    karmada_server_cert(out, text);
     karmada_bootstrap(out, text);
     argocd_add(out, text);
     let rows = if text.contains("SERVER") && text.contains("STATUS") {
@@ -950,6 +977,25 @@ mod tests {
                 .filter(|s| s.detail("entry") == "rancher.agent-issuer-mismatch")
                 .count(),
             2
+        );
+    }
+
+    #[test]
+    fn karmada_apiserver_certificate_expiry_is_marked() {
+        let t = "$ kubectl -n karmada-system logs deploy/karmada-agent\nE0412 08:15:02.118310       1 reflector.go:147] k8s.io/client-go/informers/factory.go:159: Failed to watch *v1alpha1.Cluster: failed to list *v1alpha1.Cluster: Get \"https://10.0.0.10:32443/apis/cluster.karmada.io/v1alpha1/clusters?limit=500\": tls: failed to verify certificate: x509: certificate has expired or is not yet valid: current time 2024-04-12T08:15:02Z is after 2024-04-10T06:01:13Z\n";
+        let s = super::super::classify_all("t", t);
+        assert!(
+            s.iter().any(
+                |s| s.kind == SignalKind::TlsExpired && s.detail("karmada_apiserver") == "true"
+            ),
+            "{s:#?}"
+        );
+        // a kubectl x509 expiry elsewhere is not Karmada's
+        let other = "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time 2024-04-12T08:15:02Z is after 2024-04-10T06:01:13Z\n";
+        assert!(
+            super::super::classify_all("t", other)
+                .iter()
+                .all(|s| s.detail("karmada_apiserver").is_empty())
         );
     }
 }

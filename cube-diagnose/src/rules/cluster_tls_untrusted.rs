@@ -142,6 +142,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     "restart kube-apiserver on every control-plane node so it generates a new loopback certificate (kubeadm static pod: `sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/ && sleep 20 && sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/`; a systemd service: `sudo systemctl restart kube-apiserver`); renewing certificate files does not replace it; later Kubernetes releases give the loopback certificate a longer validity, so upgrade, or restart the API server at least once a year".to_owned(),
                 )
             }
+            // karmada-apiserver's own certificate expired, seen by karmada-agent or another
+            // Karmada component (classify::join_agent)
+            SignalKind::TlsExpired
+                if s.detail("karmada_apiserver") == "true"
+                    && s.detail("relation") != "before"
+                    && !clock_skew =>
+            {
+                (
+                    "the certificate karmada-apiserver presents has expired: the Karmada control plane's certificates are issued once at install (`karmadactl init --cert-validity-period`, 365 days by default) and no Karmada component renews them, so karmada-agent and the other components stop reaching karmada-apiserver; the member clusters and the user's kubeconfig are not the cause".to_owned(),
+                    "check the dates first (`openssl s_client -connect <karmada-apiserver>:5443 </dev/null | openssl x509 -noout -dates`, and that the clocks agree); then issue new control-plane certificates from the Karmada CA (the `karmada-cert` Secret in karmada-system of the host cluster, /etc/karmada/pki for `karmadactl init`; karmada-operator re-issues them from its Karmada resource), update that Secret, restart karmada-apiserver and the Karmada components, and refresh the karmada-apiserver kubeconfig of the agents if it embeds the certificate".to_owned(),
+                )
+            }
             _ if s.detail("relation") == "before" || clock_skew => {
                 // one root cause: the clock, reported by node-clock-skew; renewing certificates
                 // would not help (and a certificate issued by a skewed clock is wrong too)
