@@ -75,8 +75,10 @@ struct Args {
     /// `--allow-exec` and `--allow-file-refs`, as in every program that reads kubeconfigs.
     #[command(flatten)]
     trust: cube_examples::KubeconfigTrust,
-    /// Per-request timeout in seconds (1 to 31536000; default 10). The same timeout as
-    /// `--request-timeout-secs`: give one of them (both together are refused).
+    /// Per-request timeout in seconds (1 to 31536000; default 30, the `request-timeout-secs`
+    /// limit): each request, connect to last byte, ends within it, so a server that accepts and
+    /// never answers costs this once. The same timeout as `--request-timeout-secs`: give one of
+    /// them (both together are refused).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     timeout_secs: Option<u64>,
     /// Output format.
@@ -324,8 +326,6 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
             "--timeout-secs and --request-timeout-secs set the same per-request timeout: give one of them"
         )));
     }
-    opts.client =
-        ClientOptions::with_timeout(Duration::from_secs(args.timeout_secs.unwrap_or(10).max(1)));
     opts.manifests = ManifestOptions::new(&args.service_account, &args.service_account_namespace)
         .with_token_secret();
     opts.create_service_account = args.create_service_account;
@@ -335,15 +335,22 @@ fn import_options(args: &Args) -> Result<ImportOptions, Failure> {
         .limits()
         .map_err(|e| Failure::BadInput(anyhow::Error::msg(e)))?;
     let defaults = cube_model::Limits::default();
-    if args.limits.request_timeout_given() {
-        opts.client = ClientOptions::with_timeout(limits.request_timeout);
-    }
+    // K9: one per-request timeout, the documented `request-timeout-secs` (30 s by default, as
+    // `--limit request-timeout-secs` and the README say; it was 10 s here), bounds each whole
+    // request: connect, TLS, headers and body together. The bounded client's timeout was
+    // connect + read (twice the timeout), so a server that accepts and never answers cost twice
+    // what was asked.
+    let request_timeout = args
+        .timeout_secs
+        .map_or(limits.request_timeout, Duration::from_secs)
+        .max(Duration::from_secs(1));
+    opts.client = ClientOptions::with_timeout(request_timeout);
     if limits.collection_deadline != defaults.collection_deadline {
         opts.deadline = Some(limits.collection_deadline);
     }
     opts.net = cube_cluster::limits::NetLimits::from_limits(&limits);
     opts.max_referenced_file_bytes = Some(limits.max_referenced_file_bytes);
-    opts.net.request_timeout = opts.client.connect_timeout + opts.client.read_timeout;
+    opts.net.request_timeout = request_timeout;
     opts.net.deadline = opts.deadline;
     Ok(opts)
 }

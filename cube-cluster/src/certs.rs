@@ -387,16 +387,13 @@ pub fn check_client_pair(cert_pem: &[u8], key_pem: &[u8], now: i64) -> Vec<Mater
                         CertificateDer::pem_slice_iter(cert_pem)
                             .filter_map(Result::ok)
                             .collect();
-                    if certs.is_some() && !chain.is_empty() {
-                        let ck = rustls::sign::CertifiedKey::new(chain, signing);
-                        match ck.keys_match() {
-                            Err(rustls::Error::InconsistentKeys(
-                                rustls::InconsistentKeys::KeyMismatch,
-                            )) => Some(MaterialProblem::KeyMismatch),
-                            _ => None,
-                        }
-                    } else {
-                        None
+                    // x509-parser, not rustls' `keys_match` (webpki): a v1 certificate is
+                    // checked too (H27; it was never found mismatched)
+                    match chain.first().filter(|_| certs.is_some()) {
+                        Some(leaf) => (key_matches_certificate(signing.as_ref(), leaf)
+                            == Some(false))
+                        .then_some(MaterialProblem::KeyMismatch),
+                        None => None,
                     }
                 }
             },
@@ -410,6 +407,22 @@ pub fn check_client_pair(cert_pem: &[u8], key_pem: &[u8], now: i64) -> Vec<Mater
         });
     }
     out
+}
+
+/// Whether `signing` is the private key of the certificate `cert_der`, as Go's
+/// `tls.X509KeyPair` decides it (golang/go `src/crypto/tls/tls.go`: the certificate's public
+/// key compared with the key's): the certificate's SubjectPublicKeyInfo, read with x509-parser
+/// whatever its X.509 version (v1 certificates have no extensions and webpki refuses them),
+/// against the key's. `None` when it cannot be told: the certificate does not parse, or the
+/// key does not give its public key.
+pub(crate) fn key_matches_certificate(
+    signing: &dyn rustls::sign::SigningKey,
+    cert_der: &[u8],
+) -> Option<bool> {
+    use x509_parser::prelude::FromDer as _;
+    let key_spki = signing.public_key()?;
+    let (_, cert) = x509_parser::certificate::X509Certificate::from_der(cert_der).ok()?;
+    Some(cert.tbs_certificate.subject_pki.raw == key_spki.as_ref())
 }
 
 /// The current time in Unix seconds.

@@ -78,6 +78,27 @@ pub fn pem_certificates(pem: &[u8], subject: &str) -> Result<Vec<Vec<u8>>> {
 /// for a CA bundle without certificates; [`Error::ExecPlugin`] when the plugin gives no
 /// credential.
 pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kube::Config> {
+    let (mut cfg, identity) = config_and_identity(selection, options)?;
+    if let Some(id) = identity {
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
+        cfg.auth_info.client_certificate_data = Some(b64(&id.cert_pem));
+        cfg.auth_info.client_key_data = Some(b64(&id.key_pem).into());
+    }
+    Ok(cfg)
+}
+
+/// A client certificate and its key (PEM), from the kubeconfig or an exec plugin.
+struct Identity {
+    cert_pem: String,
+    key_pem: String,
+}
+
+/// [`kube_config`] without the client certificate, which is returned beside it:
+/// [`build_client`] presents it itself ([`ClientIdentity`]).
+fn config_and_identity(
+    selection: &Selection,
+    options: &ClientOptions,
+) -> Result<(kube::Config, Option<Identity>)> {
     let uri: http::Uri = selection
         .server
         .parse()
@@ -111,7 +132,7 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
             );
     }
     let c = &selection.credentials;
-    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
+    let mut identity = None;
     // client-go: a readable tokenFile wins over the static token at request time (re-read
     // periodically); the token is only the fallback. kube prefers an inline token, so set just
     // one of them.
@@ -145,8 +166,10 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
         _ => {}
     }
     if let (Some(cert), Some(key)) = (&c.client_certificate_pem, &c.client_key_pem) {
-        cfg.auth_info.client_certificate_data = Some(b64(cert.expose()));
-        cfg.auth_info.client_key_data = Some(b64(key.expose()).into());
+        identity = Some(Identity {
+            cert_pem: cert.expose().to_owned(),
+            key_pem: key.expose().to_owned(),
+        });
     }
     if let Some((user, pass)) = &c.basic {
         cfg.auth_info.username = Some(user.clone());
@@ -186,37 +209,120 @@ pub fn kube_config(selection: &Selection, options: &ClientOptions) -> Result<kub
             cfg.auth_info.token_file = None;
         }
         if let (Some(cert), Some(key)) = (&cred.client_certificate_pem, &cred.client_key_pem) {
-            cfg.auth_info.client_certificate_data = Some(b64(cert.expose()));
-            cfg.auth_info.client_key_data = Some(b64(key.expose()).into());
+            identity = Some(Identity {
+                cert_pem: cert.expose().to_owned(),
+                key_pem: key.expose().to_owned(),
+            });
         }
     }
-    Ok(cfg)
+    Ok((cfg, identity))
 }
 
 /// Builds a `kube::Client` for a selection.
 ///
 /// # Errors
-/// As [`kube_config`], plus [`Error::Client`] when kube rejects the TLS material.
+/// As [`kube_config`], plus [`Error::Client`] when kube rejects the TLS material, and
+/// [`Error::InvalidMaterial`] when a client key is not its certificate's.
 ///
 /// An https server with a CA bundle is verified as client-go verifies it: webpki, and a server
 /// certificate that is itself one of the bundle's certificates is accepted after Go's checks
 /// of validity period and name ([`crate::tls`]; webpki alone refuses a self-signed serving
 /// certificate with the CA flag, which kubectl accepts when the kubeconfig's CA is that very
-/// certificate). Through a proxy, with retries, or without a bundle, kube's own client is used.
+/// certificate). A client certificate of any X.509 version is presented as client-go presents
+/// it (a `ResolvesClientCert` of its own). Both go through cube-cluster's own stack, directly or through an
+/// `http`, `https` or `socks5` proxy; with retries, or with neither a bundle nor a client
+/// certificate, kube's own client is used.
 pub fn build_client(selection: &Selection, options: &ClientOptions) -> Result<kube::Client> {
-    let cfg = kube_config(selection, options)?;
-    match &cfg.root_cert {
-        Some(roots)
-            if selection.is_https()
-                && !cfg.accept_invalid_certs
-                && bundle_proxy(cfg.proxy_url.as_ref()).is_some()
-                && !cfg.default_retry =>
-        {
-            let roots = roots.clone();
-            bundle_client(cfg, &roots, &selection.cluster_name)
-        }
-        _ => kube::Client::try_from(cfg).map_err(Error::Client),
+    let (mut cfg, identity) = config_and_identity(selection, options)?;
+    let bundle = cfg.root_cert.is_some() && !cfg.accept_invalid_certs;
+    let own_stack = selection.is_https()
+        && bundle_proxy(cfg.proxy_url.as_ref()).is_some()
+        && !cfg.default_retry
+        && (bundle || identity.is_some());
+    if own_stack {
+        let identity = identity
+            .map(|id| client_identity(&id, &selection.user_name))
+            .transpose()?;
+        return bundle_client(cfg, identity, &selection.cluster_name);
     }
+    if let Some(id) = identity {
+        // kube's own stack (retries, an https proxy, plain http): kube presents the
+        // certificate, as rustls' `with_client_auth_cert` allows (X.509 v3 only)
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s.as_bytes());
+        cfg.auth_info.client_certificate_data = Some(b64(&id.cert_pem));
+        cfg.auth_info.client_key_data = Some(b64(&id.key_pem).into());
+    }
+    kube::Client::try_from(cfg).map_err(Error::Client)
+}
+
+/// The client certificate presented in every TLS handshake that asks for one, whatever the
+/// server's signature schemes and CA hints (as rustls' `SingleCertAndKey`, and Go's
+/// crypto/tls with one `tls.Certificate`).
+///
+/// H27: rustls' `with_client_auth_cert` (what kube uses) checks that the key belongs to the
+/// certificate through webpki, which refuses any certificate that is not X.509 v3
+/// (`UnsupportedCertVersion`), so a v1 client certificate (no extensions: `openssl x509 -req`
+/// without `-extfile`, common in old clusters' hand-made users) could not be used at all, while
+/// client-go sends it (Go's `tls.X509KeyPair` parses v1 certificates with crypto/x509 and
+/// checks only that the public keys match, golang/go `src/crypto/tls/tls.go`). The pair is
+/// built here with [`rustls::sign::CertifiedKey::new`] and checked the same way as Go:
+/// the certificate's SubjectPublicKeyInfo (read with x509-parser, any version) against the
+/// key's ([`crate::certs::key_matches_certificate`]).
+#[derive(Debug)]
+struct ClientIdentity(std::sync::Arc<rustls::sign::CertifiedKey>);
+
+impl rustls::client::ResolvesClientCert for ClientIdentity {
+    fn resolve(
+        &self,
+        _root_hint_subjects: &[&[u8]],
+        _sigschemes: &[rustls::SignatureScheme],
+    ) -> Option<std::sync::Arc<rustls::sign::CertifiedKey>> {
+        Some(self.0.clone())
+    }
+
+    fn has_certs(&self) -> bool {
+        true
+    }
+}
+
+/// The [`ClientIdentity`] of a PEM certificate (chain) and key.
+///
+/// # Errors
+/// [`Error::InvalidMaterial`] when the certificate PEM holds no certificate, the key PEM no
+/// private key, the crypto provider cannot load the key, or the key is not the certificate's.
+fn client_identity(id: &Identity, user: &str) -> Result<ClientIdentity> {
+    use rustls::pki_types::PrivateKeyDer;
+    let invalid = |what: &str, reason: &str| Error::InvalidMaterial {
+        what: what.to_string(),
+        subject: format!("user {user:?}"),
+        reason: reason.to_string(),
+    };
+    let chain: Vec<CertificateDer<'static>> =
+        CertificateDer::pem_slice_iter(id.cert_pem.as_bytes())
+            .filter_map(std::result::Result::ok)
+            .collect();
+    let Some(leaf) = chain.first() else {
+        return Err(invalid("client-certificate", "no PEM certificate found"));
+    };
+    let key = PrivateKeyDer::from_pem_slice(id.key_pem.as_bytes())
+        .map_err(|_| invalid("client-key", "no PEM private key found"))?;
+    let provider = crate::certs::provider()
+        .ok_or_else(|| invalid("client-key", "this build has no crypto provider"))?;
+    let signing = provider.key_provider.load_private_key(key).map_err(|e| {
+        invalid(
+            "client-key",
+            &crate::kubeconfig::redact_text(&e.to_string()),
+        )
+    })?;
+    if crate::certs::key_matches_certificate(signing.as_ref(), leaf) == Some(false) {
+        return Err(invalid(
+            "client-key",
+            "the private key does not match the client certificate's public key",
+        ));
+    }
+    Ok(ClientIdentity(std::sync::Arc::new(
+        rustls::sign::CertifiedKey::new(chain, signing),
+    )))
 }
 
 /// [`build_client`] from async code: a selection whose exec plugin runs (allowed by
@@ -246,13 +352,16 @@ pub async fn build_client_async(
     }
 }
 
-/// How [`bundle_client`] reaches the server: directly, or through an `http` (CONNECT) or
-/// `socks5` `proxy-url` as kube's own client does (kube-client `ClientBuilder::try_from`);
-/// `None` for a proxy it does not tunnel itself (an `https` proxy: kube's client is used).
+/// How [`bundle_client`] reaches the server: directly, or through an `http` (CONNECT),
+/// `https` (CONNECT over TLS) or `socks5` `proxy-url` as kube's own client does (kube-client
+/// `ClientBuilder::try_from`) and client-go (the schemes `parseProxyURL` accepts,
+/// kubernetes/client-go `tools/clientcmd/client_config.go`); `None` for any other scheme
+/// (refused at validation, see [`crate::kubeconfig::ProblemKind::BadProxyUrl`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum BundleProxy {
     Direct,
     Connect,
+    ConnectTls,
     Socks5,
 }
 
@@ -260,6 +369,7 @@ fn bundle_proxy(proxy: Option<&http::Uri>) -> Option<BundleProxy> {
     match proxy.map(|u| u.scheme_str()) {
         None => Some(BundleProxy::Direct),
         Some(Some("http")) => Some(BundleProxy::Connect),
+        Some(Some("https")) => Some(BundleProxy::ConnectTls),
         Some(Some("socks5")) => Some(BundleProxy::Socks5),
         Some(_) => None,
     }
@@ -299,19 +409,40 @@ fn proxy_user_info(proxy: &http::Uri) -> Option<(String, String)> {
 /// with [`crate::tls::BundleVerifier`] as the server certificate verifier, directly or through
 /// the kubeconfig's `http` or `socks5` proxy (fresh-user G4: through a proxy, kube's own
 /// verifier refused the self-signed serving certificate the kubeconfig trusts).
-fn bundle_client(cfg: kube::Config, roots: &[Vec<u8>], cluster: &str) -> Result<kube::Client> {
+///
+/// With a client certificate ([`ClientIdentity`]) the same stack is used whatever verifies the
+/// server (the CA bundle, the system roots, or none with `insecure-skip-tls-verify`), so that
+/// the certificate is presented as client-go presents it.
+fn bundle_client(
+    cfg: kube::Config,
+    identity: Option<ClientIdentity>,
+    cluster: &str,
+) -> Result<kube::Client> {
     use kube::client::ConfigExt as _;
     let invalid = |reason: String| Error::InvalidMaterial {
         what: "certificate-authority".to_string(),
         subject: format!("cluster {cluster:?}"),
         reason,
     };
-    let verifier = crate::tls::BundleVerifier::new(roots).map_err(invalid)?;
+    // kube's TLS configuration without a client certificate: its roots, or its verifier that
+    // accepts anything when verification is off
     let mut tls = cfg.rustls_client_config().map_err(Error::Client)?;
-    tls.dangerous()
-        .set_certificate_verifier(std::sync::Arc::new(verifier));
+    if let Some(roots) = cfg.root_cert.as_ref().filter(|_| !cfg.accept_invalid_certs) {
+        let verifier = crate::tls::BundleVerifier::new(roots).map_err(invalid)?;
+        tls.dangerous()
+            .set_certificate_verifier(std::sync::Arc::new(verifier));
+    }
+    if let Some(identity) = identity {
+        tls.client_auth_cert_resolver = std::sync::Arc::new(identity);
+    }
     let mut http = hyper_util::client::legacy::connect::HttpConnector::new();
     http.enforce_http(false);
+    // An `https` proxy is reached over TLS with the cluster's TLS configuration (its roots or
+    // verifier, its client certificate), named by the proxy's host, as Go's net/http does
+    // (`Transport.dialConn` -> `persistConn.addTLS(proxyURL.Hostname())` with a clone of
+    // `TLSClientConfig`, golang/go `src/net/http/transport.go`) and kube-client does.
+    #[cfg(feature = "proxy")]
+    let to_proxy_tls = tls.clone();
     let mut https = hyper_rustls::HttpsConnectorBuilder::new()
         .with_tls_config(tls)
         .https_or_http();
@@ -348,19 +479,36 @@ fn bundle_client(cfg: kube::Config, roots: &[Vec<u8>], cluster: &str) -> Result<
             Ok(kube::Client::new(service, cfg.default_namespace.clone()))
         }};
     }
+    // `Proxy-Authorization: Basic` of the proxy URL's user information
+    #[cfg(feature = "proxy")]
+    let basic_auth = |uri: &http::Uri| {
+        proxy_user_info(uri).and_then(|(user, pass)| {
+            let basic = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}"));
+            http::HeaderValue::from_str(&format!("Basic {basic}")).ok()
+        })
+    };
     let proxy = cfg.proxy_url.clone();
     match (bundle_proxy(proxy.as_ref()), proxy) {
         #[cfg(feature = "proxy")]
         (Some(BundleProxy::Connect), Some(uri)) => {
-            use base64::Engine as _;
             let mut tunnel =
                 hyper_util::client::legacy::connect::proxy::Tunnel::new(uri.clone(), http);
-            if let Some((user, pass)) = proxy_user_info(&uri) {
-                let basic =
-                    base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}"));
-                if let Ok(h) = http::HeaderValue::from_str(&format!("Basic {basic}")) {
-                    tunnel = tunnel.with_auth(h);
-                }
+            if let Some(h) = basic_auth(&uri) {
+                tunnel = tunnel.with_auth(h);
+            }
+            finish!(tunnel)
+        }
+        #[cfg(feature = "proxy")]
+        (Some(BundleProxy::ConnectTls), Some(uri)) => {
+            let to_proxy = hyper_rustls::HttpsConnectorBuilder::new()
+                .with_tls_config(to_proxy_tls)
+                .https_only()
+                .enable_http1()
+                .wrap_connector(http);
+            let mut tunnel =
+                hyper_util::client::legacy::connect::proxy::Tunnel::new(uri.clone(), to_proxy);
+            if let Some(h) = basic_auth(&uri) {
+                tunnel = tunnel.with_auth(h);
             }
             finish!(tunnel)
         }

@@ -558,9 +558,17 @@ where
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     });
     // The server certificate is read when verification did not look at it (insecure) or
-    // refused it: its SANs must name the host the client verifies.
+    // refused it: its SANs must name the host the client verifies. Not when the server gave
+    // no TLS answer at all (timeout, refused, unknown name, reset): a second connection
+    // would only wait again (K9: an insecure cluster that never answers cost the request
+    // timeout, then twice it again for the certificate).
+    let unreachable = matches!(
+        report.connection.as_ref().and_then(|c| c.outcome.class()),
+        Some(Class::Timeout | Class::Refused | Class::Dns | Class::Reset)
+    );
     if selection.server.starts_with("https://")
         && (selection.insecure_skip_tls_verify || tls_failed)
+        && !unreachable
     {
         server_certificate(selection, options, report).await;
     }
@@ -600,7 +608,12 @@ async fn server_certificate(
             .and_then(|u| u.host().map(|h| h.trim_matches(['[', ']']).to_string()))
     });
     let Some(host) = host else { return };
-    let timeout = options.client.connect_timeout + options.client.read_timeout;
+    // one exchange (connect and handshake), bounded like one request
+    let timeout = options
+        .client
+        .read_timeout
+        .max(options.client.connect_timeout)
+        .min(options.net.request_timeout);
     let Ok(chain) = fetch_server_certificate(
         &selection.server,
         selection.tls_server_name.as_deref(),

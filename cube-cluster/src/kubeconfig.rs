@@ -83,7 +83,8 @@ impl From<&str> for Secret {
 /// lowercase letters, each at most 20 long and optionally capitalised, joined by `-`, `_`, `.`
 /// or `::`, no digit, `/`, `+` or `=`) is kept: no token, key or password the server or a
 /// kubeconfig could hold has that shape of many short dictionary-like words and no digit, and
-/// the message would otherwise hide how to raise the limit it reports.
+/// the message would otherwise hide how to raise the limit it reports; so is such an identifier
+/// set to a placeholder (`objects-per-snapshot=N`: the words, `=`, then 1 to 8 capitals).
 ///
 /// The command line of a failed exec plugin is removed first: kube-client's `AuthExecRun`
 /// (`auth exec command '{cmd}' failed with status ...`, kube-client `src/client/auth/mod.rs`)
@@ -102,7 +103,11 @@ pub fn redact_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut run = String::new();
     let flush = |run: &mut String, out: &mut String| {
-        if run.chars().count() >= 20 && !is_identifier_of_words(run) && !is_object_path(run) {
+        if run.chars().count() >= 20
+            && !is_identifier_of_words(run)
+            && !is_object_path(run)
+            && !is_setting_placeholder(run)
+        {
             out.push_str("<redacted>");
         } else {
             out.push_str(run);
@@ -164,6 +169,20 @@ fn is_identifier_of_words(run: &str) -> bool {
             let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
             first_ok && w.len() <= 20 && chars.all(|c| c.is_ascii_lowercase())
         })
+}
+
+/// A setting written with a placeholder value, as the hint of a hit limit prints it
+/// ([`cube_model::Limit::how_to_raise`]: `objects-per-snapshot=N`): an identifier of words (see
+/// [`is_identifier_of_words`]), `=`, then 1 to 8 uppercase ASCII letters. The value is what a
+/// secret would be, and a placeholder of at most 8 capitals carries none; any other value
+/// (digits, lowercase, longer) leaves the run to the length rule, so `client-secret=...` and
+/// `bootstrap-token=...` stay hidden (K11: the hint read `raise it with --limit <redacted>`).
+fn is_setting_placeholder(run: &str) -> bool {
+    run.split_once('=').is_some_and(|(key, value)| {
+        is_identifier_of_words(key)
+            && (1..=8).contains(&value.len())
+            && value.chars().all(|c| c.is_ascii_uppercase())
+    })
 }
 
 /// An object reference or API path (see [`redact_text`]): `Namespace/vision-train`,
@@ -2796,6 +2815,33 @@ mod tests {
         );
         assert!(t.contains("--max-kubeconfig-bytes N"), "{t}");
         assert!(t.contains("Limits::max_kubeconfig_bytes"), "{t}");
+    }
+
+    /// K11: the hint of every limit (`--limit objects-per-snapshot=N`, 22 characters in one
+    /// run) reaches the user whole through both redactors, while a secret written in the same
+    /// `words=value` shape stays hidden.
+    #[test]
+    fn every_limit_hint_survives_redaction_and_key_value_secrets_do_not() {
+        for limit in cube_model::Limit::ALL {
+            let hint = limit.how_to_raise();
+            let msg = format!("reading /api/v1/pods failed: the limit was hit; {hint}");
+            assert_eq!(redact_text(&msg), msg, "{limit:?}");
+            assert_eq!(cube_model::redact::redact(&msg), msg, "{limit:?}");
+            assert!(
+                hint.contains(&format!("--limit {}=N", limit.key())),
+                "{hint}"
+            );
+        }
+        for secret in [
+            "admin-password=S3cretPassw0rd",
+            "bootstrap-token=abcdef.0123456789abcdef",
+            "objects-per-snapshot=FAKEFAKEFAKEFAKEFAKE",
+            "objects-per-snapshot=Nabcdefghijklmnopqrstu",
+            "client-secret=correcthorsebattery",
+        ] {
+            let t = redact_text(&format!("bad credentials {secret} here"));
+            assert_eq!(t, "bad credentials <redacted> here", "{secret}");
+        }
     }
 
     #[test]

@@ -264,7 +264,7 @@ pub fn read_text_to_limit(
     label: &str,
     max_bytes: u64,
 ) -> Result<Vec<u8>, ReadError> {
-    match read_text_windows(reader, label, max_bytes, usize::MAX, &mut || {
+    match read_text_spooled(reader, label, max_bytes, usize::MAX, &mut || {
         Err(std::io::Error::other("no spool"))
     })? {
         TextRead::Whole(bytes) => Ok(bytes),
@@ -326,16 +326,6 @@ pub enum TextRead {
 /// [`ReadError::Io`] (of the reader or the spool), [`ReadError::TooLarge`] or
 /// [`ReadError::Binary`] (nothing is returned; the spool is dropped).
 pub fn read_text_spooled(
-    reader: impl Read,
-    label: &str,
-    max_bytes: u64,
-    in_memory: usize,
-    spool: &mut dyn FnMut() -> std::io::Result<std::fs::File>,
-) -> Result<TextRead, ReadError> {
-    read_text_windows(reader, label, max_bytes, in_memory, spool)
-}
-
-fn read_text_windows(
     reader: impl Read,
     label: &str,
     max_bytes: u64,

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{code, example as bin, root, run, run_with};
+use support::{code, drain, example as bin, root, run, run_with, wait_within};
 
 /// A scratch directory for this test binary, under cargo's `CARGO_TARGET_TMPDIR` (inside
 /// `target/`, so runs do not leave 20 MB behind in the system temp directory each time; the
@@ -1222,22 +1222,9 @@ fn endless_stdin_stops_at_the_file_size_limit() {
             }
             sent
         });
-        let mut err = child.stderr.take().expect("stderr");
-        let reader = std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut err, &mut v);
-            v
-        });
-        let start = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait().expect("wait") {
-                break s;
-            }
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("{name} {args:?} kept reading an endless stdin");
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        let reader = drain(child.stderr.take().expect("stderr"));
+        let Some(status) = wait_within(&mut child, Duration::from_secs(60), || {}) else {
+            panic!("{name} {args:?} kept reading an endless stdin");
         };
         let sent = writer.join().unwrap_or(0);
         let err = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
@@ -1279,29 +1266,12 @@ fn a_piped_stdin_over_the_limit_is_never_held_whole() {
         }
         sent
     });
-    let mut err = child.stderr.take().expect("stderr");
-    let reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err, &mut v);
-        v
-    });
-    let hwm = || -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
-    };
-    let start = Instant::now();
+    let reader = drain(child.stderr.take().expect("stderr"));
     let mut peak = 0;
-    let status = loop {
-        peak = peak.max(hwm().unwrap_or(0));
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("cluster_diagnose kept reading stdin");
-        }
-        std::thread::sleep(Duration::from_millis(10));
+    let Some(status) = wait_within(&mut child, Duration::from_secs(120), || {
+        peak = peak.max(support::vm_hwm(pid).unwrap_or(0));
+    }) else {
+        panic!("cluster_diagnose kept reading stdin");
     };
     let _ = writer.join();
     let err = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
@@ -1372,6 +1342,74 @@ fn an_unreachable_cluster_costs_one_request_timeout() {
     assert!(took < Duration::from_secs(20), "{took:?}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["incomplete"], true, "{v}");
+}
+
+/// K9: `cluster_import` against a server that accepts and never answers waited twice the
+/// request timeout (the bounded client's timeout was connect + read), and its default timeout
+/// was 10 s while `request-timeout-secs` is documented as 30 s. The whole import now ends
+/// within one request timeout (plus start-up), whichever flag sets it, over https and http,
+/// classified `timeout`; with no flag it is the documented 30 s.
+#[test]
+fn cluster_import_on_a_silent_server_costs_one_request_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    let https = write(
+        "silent-import-https.yaml",
+        KUBECONFIG
+            .replace("https://127.0.0.1:1", &format!("https://{addr}"))
+            .as_bytes(),
+    );
+    let http = write(
+        "silent-import-http.yaml",
+        KUBECONFIG
+            .replace("https://127.0.0.1:1", &format!("http://{addr}"))
+            .replace(", insecure-skip-tls-verify: true", "")
+            .as_bytes(),
+    );
+    bin("cluster_import");
+    let cases: Vec<(std::path::PathBuf, Vec<&'static str>, u64)> = vec![
+        (https.clone(), vec!["--timeout-secs", "2"], 2),
+        (https.clone(), vec!["--request-timeout-secs", "2"], 2),
+        (https.clone(), vec!["--limit", "request-timeout-secs=3"], 3),
+        (http.clone(), vec!["--timeout-secs", "2"], 2),
+        // the documented default
+        (https, vec![], 30),
+    ];
+    let runs: Vec<_> = cases
+        .into_iter()
+        .map(|(kc, flags, secs)| {
+            std::thread::spawn(move || {
+                let kc = kc.display().to_string();
+                let mut args = vec!["--kubeconfig", kc.as_str(), "--output", "json"];
+                args.extend(flags.iter().copied());
+                let start = Instant::now();
+                let o = run_with("cluster_import", &args, &[], Duration::from_secs(120));
+                (flags, secs, start.elapsed(), o)
+            })
+        })
+        .collect();
+    for r in runs {
+        let (flags, secs, took, o) = r.join().expect("run");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            code(&o),
+            1,
+            "{flags:?}: {out} {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains("timeout"), "{flags:?}: {out}");
+        let limit = Duration::from_secs(secs);
+        assert!(
+            took >= limit.mul_f64(0.9) && took < limit + Duration::from_millis(1500),
+            "{flags:?}: took {took:?} for a {secs} s request timeout"
+        );
+    }
 }
 
 /// An exec credential plugin that never exits hung `cluster_import --allow-exec` (kube-client

@@ -25,7 +25,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{example as bin, root};
+use support::{example as bin, root, vm_hwm, wait_within};
 
 /// One item as `kubectl get -o json` prints it inside a List (four-space indent,
 /// k8s.io/cli-runtime/pkg/printers/json.go).
@@ -108,18 +108,10 @@ fn write_dump(path: &Path, mib: u64) -> u64 {
 /// the generous reading of "2 GB" as 2 GiB), as a ratio to the dump's size.
 const MAX_PEAK_RATIO: f64 = 3_000_000_000.0 / 2_147_483_648.0;
 
-/// Peak resident set (`VmHWM`) of a running process, in bytes.
-fn vm_hwm(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Waits for `child` (process `pid`, started at `start`) to exit, sampling its peak resident
-/// size every 20 ms; fails the test when it runs longer than `deadline`. Returns the exit
-/// status and the peak in bytes (VmHWM is the peak so far: the last reading before the exit
-/// is the process's peak).
+/// size at every poll ([`vm_hwm`]); fails the test when it runs longer than `deadline`. Returns
+/// the exit status and the peak in bytes (VmHWM is the peak so far: the last reading before the
+/// exit is the process's peak).
 fn wait_sampling_peak(
     child: &mut std::process::Child,
     pid: u32,
@@ -127,19 +119,11 @@ fn wait_sampling_peak(
     deadline: Duration,
 ) -> (std::process::ExitStatus, u64) {
     let mut peak = 0u64;
-    loop {
-        if let Some(hwm) = vm_hwm(pid) {
-            peak = peak.max(hwm);
-        }
-        if let Some(s) = child.try_wait().expect("wait") {
-            return (s, peak);
-        }
-        assert!(
-            start.elapsed() < deadline,
-            "cluster_diagnose did not end within {deadline:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let left = deadline.saturating_sub(start.elapsed());
+    let status = wait_within(child, left, || peak = peak.max(vm_hwm(pid).unwrap_or(0)));
+    let status =
+        status.unwrap_or_else(|| panic!("cluster_diagnose did not end within {deadline:?}"));
+    (status, peak)
 }
 
 #[test]

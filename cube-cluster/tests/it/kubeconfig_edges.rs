@@ -63,62 +63,267 @@ async fn a_token_file_with_a_trailing_newline_authenticates_like_client_go() {
     }
 }
 
+/// What a loopback proxy saw: each CONNECT line (or `SOCKS5 host:port`) and the credentials
+/// sent (`Proxy-Authorization` value, or `user:password` of SOCKS5).
+pub(crate) type ProxyLog = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
+/// One HTTP CONNECT exchange on `stream` (plain TCP or TLS): the request line and
+/// `Proxy-Authorization` recorded, then the tunnel to the target.
+async fn serve_connect<S>(stream: S, log: ProxyLog)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    let mut r = BufReader::new(stream);
+    let mut line = String::new();
+    if r.read_line(&mut line).await.unwrap_or(0) == 0 {
+        return;
+    }
+    let mut auth = None;
+    loop {
+        let mut h = String::new();
+        if r.read_line(&mut h).await.unwrap_or(0) == 0 {
+            return;
+        }
+        if h.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':')
+            && k.eq_ignore_ascii_case("proxy-authorization")
+        {
+            auth = Some(v.trim().to_string());
+        }
+    }
+    let target = line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    if let Ok(mut l) = log.lock() {
+        l.push((line.trim().to_string(), auth));
+    }
+    let Ok(mut upstream) = tokio::net::TcpStream::connect(&target).await else {
+        return;
+    };
+    let mut client = r.into_inner();
+    let _ = client
+        .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        .await;
+    let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+}
+
 /// A minimal HTTP CONNECT proxy on 127.0.0.1 that records each CONNECT line and
-/// `Proxy-Authorization` header, then tunnels.
-pub(crate) async fn connect_proxy() -> (String, Arc<Mutex<Vec<(String, Option<String>)>>>) {
+/// `Proxy-Authorization` header, then tunnels. With `tls`, the proxy itself speaks TLS with
+/// that certificate (an `https://` proxy-url).
+pub(crate) async fn connect_proxy_with(
+    tls: Option<&crate::support::CertPair>,
+) -> (String, ProxyLog) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
-    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen: ProxyLog = Arc::new(Mutex::new(Vec::new()));
     let log = seen.clone();
+    let acceptor =
+        tls.map(|c| tokio_rustls::TlsAcceptor::from(crate::support::tls_server_config(c)));
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
                 continue;
             };
             let log = log.clone();
+            let acceptor = acceptor.clone();
             tokio::spawn(async move {
-                let mut r = BufReader::new(stream);
-                let mut line = String::new();
-                if r.read_line(&mut line).await.unwrap_or(0) == 0 {
-                    return;
-                }
-                let mut auth = None;
-                loop {
-                    let mut h = String::new();
-                    if r.read_line(&mut h).await.unwrap_or(0) == 0 {
-                        return;
+                match acceptor {
+                    Some(a) => {
+                        if let Ok(tls) = a.accept(stream).await {
+                            serve_connect(tls, log).await;
+                        }
                     }
-                    if h.trim().is_empty() {
-                        break;
-                    }
-                    if let Some((k, v)) = h.split_once(':')
-                        && k.eq_ignore_ascii_case("proxy-authorization")
-                    {
-                        auth = Some(v.trim().to_string());
-                    }
+                    None => serve_connect(stream, log).await,
                 }
-                let target = line
-                    .split_whitespace()
-                    .nth(1)
-                    .unwrap_or_default()
-                    .to_string();
-                if let Ok(mut l) = log.lock() {
-                    l.push((line.trim().to_string(), auth));
-                }
-                let Ok(mut upstream) = tokio::net::TcpStream::connect(&target).await else {
-                    return;
-                };
-                let mut client = r.into_inner();
-                let _ = client
-                    .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                    .await;
-                let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
             });
         }
     });
     (format!("127.0.0.1:{}", addr.port()), seen)
+}
+
+/// [`connect_proxy_with`] over plain TCP (an `http://` proxy-url).
+pub(crate) async fn connect_proxy() -> (String, ProxyLog) {
+    connect_proxy_with(None).await
+}
+
+/// A minimal SOCKS5 proxy on 127.0.0.1 (RFC 1928, with RFC 1929 user/password when offered):
+/// records `SOCKS5 host:port` and the credentials, then tunnels.
+pub(crate) async fn socks5_proxy() -> (String, ProxyLog) {
+    use tokio::io::AsyncReadExt as _;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let seen: ProxyLog = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut c, _)) = listener.accept().await {
+            let log = log.clone();
+            tokio::spawn(async move {
+                let mut head = [0u8; 2];
+                c.read_exact(&mut head).await.ok()?;
+                let mut methods = vec![0u8; usize::from(head[1])];
+                c.read_exact(&mut methods).await.ok()?;
+                let mut creds = None;
+                if methods.contains(&2) {
+                    c.write_all(&[5, 2]).await.ok()?;
+                    let mut v = [0u8; 2];
+                    c.read_exact(&mut v).await.ok()?;
+                    let mut user = vec![0u8; usize::from(v[1])];
+                    c.read_exact(&mut user).await.ok()?;
+                    let mut plen = [0u8; 1];
+                    c.read_exact(&mut plen).await.ok()?;
+                    let mut pass = vec![0u8; usize::from(plen[0])];
+                    c.read_exact(&mut pass).await.ok()?;
+                    creds = Some(format!(
+                        "{}:{}",
+                        String::from_utf8_lossy(&user),
+                        String::from_utf8_lossy(&pass)
+                    ));
+                    c.write_all(&[1, 0]).await.ok()?;
+                } else {
+                    c.write_all(&[5, 0]).await.ok()?;
+                }
+                let mut req = [0u8; 4];
+                c.read_exact(&mut req).await.ok()?;
+                let host = match req[3] {
+                    1 => {
+                        let mut a = [0u8; 4];
+                        c.read_exact(&mut a).await.ok()?;
+                        std::net::Ipv4Addr::from(a).to_string()
+                    }
+                    3 => {
+                        let mut n = [0u8; 1];
+                        c.read_exact(&mut n).await.ok()?;
+                        let mut name = vec![0u8; usize::from(n[0])];
+                        c.read_exact(&mut name).await.ok()?;
+                        String::from_utf8_lossy(&name).into_owned()
+                    }
+                    _ => {
+                        let mut a = [0u8; 16];
+                        c.read_exact(&mut a).await.ok()?;
+                        format!("[{}]", std::net::Ipv6Addr::from(a))
+                    }
+                };
+                let mut port = [0u8; 2];
+                c.read_exact(&mut port).await.ok()?;
+                let target = format!("{host}:{}", u16::from_be_bytes(port));
+                log.lock().ok()?.push((format!("SOCKS5 {target}"), creds));
+                let mut up = tokio::net::TcpStream::connect(&target).await.ok()?;
+                c.write_all(&[5, 0, 0, 1, 0, 0, 0, 0, 0, 0]).await.ok()?;
+                let _ = tokio::io::copy_bidirectional(&mut c, &mut up).await;
+                Some(())
+            });
+        }
+    });
+    (format!("127.0.0.1:{}", addr.port()), seen)
+}
+
+/// G4: every `proxy-url` scheme client-go accepts (`http`, `https`, `socks5`: `parseProxyURL`,
+/// kubernetes/client-go `tools/clientcmd/client_config.go`) connects through a loopback proxy
+/// of that kind, its credentials sent decoded and never shown; every other scheme (`socks5h`,
+/// `socks4`, `ftp`) is refused at validation with client-go's words.
+#[tokio::test]
+async fn every_proxy_scheme_client_go_accepts_connects_and_the_others_are_refused() {
+    let pki = Pki::new();
+    let api = ApiDouble::builder(&pki)
+        .token("t", "alice", &[])
+        .start()
+        .await;
+    let (http_proxy, http_seen) = connect_proxy().await;
+    let (https_proxy, https_seen) =
+        connect_proxy_with(Some(&pki.server_cert(ServerCert::Valid))).await;
+    let (socks, socks_seen) = socks5_proxy().await;
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode("proxyuser:pr/xy-s3cret")
+    );
+    for (url, seen, first, creds) in [
+        (
+            format!("http://proxyuser:pr%2Fxy-s3cret@{http_proxy}"),
+            http_seen,
+            format!("CONNECT {}", api.addr),
+            basic.clone(),
+        ),
+        (
+            format!("https://proxyuser:pr%2Fxy-s3cret@{https_proxy}"),
+            https_seen,
+            format!("CONNECT {}", api.addr),
+            basic.clone(),
+        ),
+        (
+            format!("socks5://proxyuser:pr%2Fxy-s3cret@{socks}"),
+            socks_seen,
+            format!("SOCKS5 {}", api.addr),
+            "proxyuser:pr/xy-s3cret".to_string(),
+        ),
+    ] {
+        let yaml = kubeconfig(
+            &api.url(),
+            &format!(
+                "    certificate-authority-data: {}\n    proxy-url: {url}\n",
+                b64(&api.ca_pem)
+            ),
+            "    token: t\n",
+        );
+        let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+        assert!(
+            !cfg.check(&SelectOptions::new())
+                .iter()
+                .any(|p| p.severity == Severity::Error),
+            "{url}"
+        );
+        let sel = cfg.select(&SelectOptions::new()).expect("accepted");
+        let r = check(&sel, &opts()).await;
+        assert!(
+            matches!(r.outcome, Outcome::Ok { .. }),
+            "{url}: {:?}",
+            r.outcome
+        );
+        let seen = seen.lock().expect("log").clone();
+        assert!(
+            !seen.is_empty(),
+            "{url}: the request went through the proxy"
+        );
+        assert_eq!(
+            seen[0].0.split(" HTTP/").next(),
+            Some(first.as_str()),
+            "{url}"
+        );
+        assert_eq!(seen[0].1.as_deref(), Some(creds.as_str()), "{url}");
+        assert!(!format!("{sel:?}").contains("s3cret"), "{url}");
+    }
+    // client-go's parseProxyURL refuses the rest, in these words
+    for scheme in ["socks5h", "socks4", "ftp"] {
+        let yaml = kubeconfig(
+            &api.url(),
+            &format!(
+                "    insecure-skip-tls-verify: true\n    proxy-url: {scheme}://u:pr0xy-s3cret@{socks}\n"
+            ),
+            "    token: t\n",
+        );
+        let cfg = Kubeconfig::from_yaml(&yaml, None).expect("load");
+        let problems = cfg.check(&SelectOptions::new());
+        let p = problems
+            .iter()
+            .find(|p| p.kind == ProblemKind::BadProxyUrl)
+            .unwrap_or_else(|| panic!("{scheme}: {problems:?}"));
+        assert!(
+            p.message.contains(&format!(
+                "unsupported scheme \"{scheme}\", must be http, https, or socks5"
+            )),
+            "{}",
+            p.message
+        );
+        assert!(!p.message.contains("s3cret"), "{}", p.message);
+        assert!(cfg.select(&SelectOptions::new()).is_err(), "{scheme}");
+    }
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@ mod apply_plan;
 mod apply_rbac;
 mod classify_props;
 mod classify_texts;
+mod client_cert_v1;
 mod connect_classes;
 mod connect_double;
 mod connect_import_flow;

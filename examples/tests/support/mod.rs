@@ -1,11 +1,14 @@
 //! Shared by the test targets that run the built example programs (`hostile`, `hostile_edges`,
 //! `real_cases` and its `programs/` modules, `peak_memory`): where the repository is, where a
-//! built program is, and the one process runner with a deadline ([`run_with`], [`code`]).
+//! built program is, and the one process runner with a deadline ([`run_with`], [`code`]) and its parts for a child
+//! a test feeds itself ([`drain`], [`wait_within`]).
 // each test target uses its own part of this module
 #![allow(dead_code)]
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The repository root (the workspace `Cargo.toml`, `testdata/`).
@@ -52,35 +55,58 @@ pub fn run_with(name: &str, args: &[&str], env: &[(&str, &str)], deadline: Durat
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("spawn");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let t_out = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out, &mut v);
-        v
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err, &mut v);
-        v
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{name} {args:?} did not end within {deadline:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let t_out = drain(child.stdout.take().expect("stdout"));
+    let t_err = drain(child.stderr.take().expect("stderr"));
+    let Some(status) = wait_within(&mut child, deadline, || {}) else {
+        panic!("{name} {args:?} did not end within {deadline:?}");
     };
     Output {
         status,
         stdout: t_out.join().unwrap_or_default(),
         stderr: t_err.join().unwrap_or_default(),
     }
+}
+
+/// Reads `pipe` (a child's stdout or stderr) to its end on a thread, so a large output never
+/// blocks the child; join the handle for the bytes.
+pub fn drain(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = pipe.read_to_end(&mut v);
+        v
+    })
+}
+
+/// Waits for `child` to exit, polling every 10 ms and calling `tick` at each poll (a sampler of
+/// the child's memory, say); past `deadline` the child is killed and reaped and `None` is
+/// returned (the caller fails the test with its own words).
+pub fn wait_within(
+    child: &mut Child,
+    deadline: Duration,
+    mut tick: impl FnMut(),
+) -> Option<ExitStatus> {
+    let start = Instant::now();
+    loop {
+        tick();
+        if let Some(s) = child.try_wait().expect("wait") {
+            return Some(s);
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Peak resident set (`VmHWM` of `/proc/PID/status`) of a running process, in bytes; `None`
+/// where there is no such file (not Linux, or the process is gone).
+pub fn vm_hwm(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// [`run_with`] with no extra environment and a 120 s deadline.
