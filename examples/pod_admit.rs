@@ -513,9 +513,18 @@ fn run(args: &Args) -> anyhow::Result<u8> {
             "only the first {tried} of {} replicas were tried: {hit}",
             out.requested
         ));
-    } else if !rejected && snapshot.is_incomplete() {
-        let why = snapshot.incomplete_reasons();
-        a.incomplete = Some(format!("the snapshot is incomplete: {}", why.join("; ")));
+    } else if let Some(first) = out
+        .completeness
+        .not_checked()
+        .iter()
+        // (the library's verdict, K4; the replica cap is said above with how to raise it, and
+        // a run without a scheduler is the unknown nodes' case, said below)
+        .find(|l| !l.starts_with("replicas: ") && !l.starts_with("scheduling: "))
+    {
+        a.incomplete = Some(match first.strip_prefix("snapshot: incomplete: ") {
+            Some(why) => format!("the snapshot is incomplete: {why}"),
+            None => first.clone(),
+        });
     }
     let (mut not_checked, mut essential) = unseen_kinds(&submission, &snapshot);
     if !unknown_nodes.is_empty() {
@@ -588,7 +597,9 @@ fn run(args: &Args) -> anyhow::Result<u8> {
 /// Removes from `snapshot` the nodes whose allocatable is unknown (read from a `kubectl get
 /// nodes` table or an excerpt: [`cube_model::describe::is_unknown`] `allocatable`, and neither
 /// allocatable nor capacity given) and returns their names: the scheduler would read their
-/// empty lists as zero and answer `Insufficient` (H21).
+/// empty lists as zero and answer `Insufficient` (H21). (The library's fit answers
+/// `FitCode::NotChecked` for such nodes by itself; the program still sets them apart so that the
+/// scheduler's `0/N nodes` counts the nodes whose resources are known, and lists them once.)
 fn take_unknown_allocatable(snapshot: &mut cube_model::ClusterSnapshot) -> Vec<String> {
     let unknown = |n: &cube_model::objects::Node| {
         n.status.allocatable.is_empty()

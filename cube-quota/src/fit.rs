@@ -285,7 +285,20 @@ pub enum FitCode {
     Unschedulable,
     /// Fails, and preemption cannot help (`Preemption is not helpful for scheduling`).
     UnschedulableAndUnresolvable,
+    /// Not checked (H21): the node passes the filters that do not read resources, but its
+    /// allocatable is unknown (the node was read from a `kubectl get nodes` table or an
+    /// excerpt that shows none, [`cube_model::describe::is_unknown`] `allocatable`), so whether
+    /// the pod's requests fit there is unknown. Never read as a fit nor as `Insufficient`
+    /// against an invented 0; the reason is [`REASON_ALLOCATABLE_UNKNOWN`]. The real scheduler
+    /// knows the allocatable: a verdict with such nodes is incomplete.
+    NotChecked,
 }
+
+/// The reason of a [`FitCode::NotChecked`] node, counted in the histogram and the
+/// `0/N nodes are available` text like the scheduler's own reasons (our wording: no upstream
+/// scheduler prints it, since it always knows the allocatable).
+pub const REASON_ALLOCATABLE_UNKNOWN: &str =
+    "node(s) with allocatable unknown (resources not checked)";
 
 /// Why one node does (not) fit the pod.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -312,6 +325,11 @@ impl NodeFit {
     /// True when the pod fits this node.
     pub fn fits(&self) -> bool {
         self.code == FitCode::Fits
+    }
+
+    /// True when the node's resources could not be checked ([`FitCode::NotChecked`]).
+    pub fn not_checked(&self) -> bool {
+        self.code == FitCode::NotChecked
     }
 }
 
@@ -386,6 +404,16 @@ impl FitReport {
         self.nodes
             .iter()
             .filter(|n| n.fits())
+            .map(|n| n.node.as_str())
+    }
+
+    /// Names of the nodes whose resources could not be checked ([`FitCode::NotChecked`]: their
+    /// allocatable is unknown). When no node fits and this is not empty, whether the pod is
+    /// schedulable is unknown, not "no".
+    pub fn not_checked_nodes(&self) -> impl Iterator<Item = &str> {
+        self.nodes
+            .iter()
+            .filter(|n| n.not_checked())
             .map(|n| n.node.as_str())
     }
 
@@ -471,6 +499,11 @@ pub struct NodeState {
     /// Effective taints: the node's own plus, with [`FitOptions::condition_taints`], the
     /// derived not-ready/unreachable `NoSchedule` taint.
     pub taints: Vec<Taint>,
+    /// True when the node's allocatable is unknown: neither `allocatable` nor `capacity` given
+    /// and the node marked [`cube_model::describe::is_unknown`] `allocatable` (read from a
+    /// `kubectl get nodes` table or an excerpt). Its resources are never checked: the filters
+    /// that read them answer [`FitCode::NotChecked`] (H21).
+    pub allocatable_unknown: bool,
 }
 
 /// A pod's requests in the index: cpu, memory, ephemeral storage, then `len` scalar entries
@@ -706,6 +739,10 @@ impl NodeVerdict {
     pub fn fits(&self) -> bool {
         self.code == FitCode::Fits
     }
+    /// True when the node's resources could not be checked ([`FitCode::NotChecked`]).
+    pub fn not_checked(&self) -> bool {
+        self.code == FitCode::NotChecked
+    }
     /// True when `plugin` fails on this node (also when an earlier plugin already failed).
     pub fn failed(&self, plugin: FilterPlugin) -> bool {
         match plugin {
@@ -756,8 +793,10 @@ impl FitVerdicts<'_> {
     pub fn histogram(&self) -> BTreeMap<String, usize> {
         let mut statics = [0usize; 4];
         let mut resources = vec![0usize; 4 + self.demand.scalars.len()];
+        let mut not_checked = 0usize;
         for v in &self.nodes {
             match v.plugin {
+                None if v.code == FitCode::NotChecked => not_checked += 1,
                 None => {}
                 Some(FilterPlugin::NodeUnschedulable) => statics[0] += 1,
                 Some(FilterPlugin::TaintToleration) => statics[1] += 1,
@@ -793,7 +832,20 @@ impl FitVerdicts<'_> {
                     .or_insert(0) += n;
             }
         }
+        if not_checked > 0 {
+            h.insert(REASON_ALLOCATABLE_UNKNOWN.to_owned(), not_checked);
+        }
         h
+    }
+
+    /// Positions of the nodes whose resources could not be checked ([`FitCode::NotChecked`]):
+    /// when no node fits and this is not empty, whether the pod is schedulable is unknown.
+    pub fn not_checked(&self) -> impl Iterator<Item = usize> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.code == FitCode::NotChecked)
+            .map(|(i, _)| i)
     }
 
     /// As [`FitReport::filter_message`].
@@ -1004,6 +1056,8 @@ impl NodeUsage {
                 pods: Vec::new(),
                 nominated: Vec::new(),
                 taints: effective_taints(node, options.condition_taints),
+                allocatable_unknown: alloc_list.is_empty()
+                    && cube_model::describe::is_unknown(&node.metadata, "allocatable"),
             });
         }
         // Pods: requests of the bound and nominated ones (interning their scalar names), in
@@ -1543,6 +1597,15 @@ impl NodeUsage {
                 plugin.get_or_insert(FilterPlugin::NodeAffinity);
             }
         }
+        if plugin.is_none() && state.allocatable_unknown {
+            // (a static filter's refusal above is definitive; the resources are unknown)
+            return NodeVerdict {
+                code: FitCode::NotChecked,
+                plugin: None,
+                failed_static,
+                insufficient: 0,
+            };
+        }
         let w = self.width;
         let alloc = &self.alloc[position * w..(position + 1) * w];
         let mut bits = 0u64;
@@ -1840,7 +1903,27 @@ impl NodeUsage {
             );
         }
 
-        // NodeResourcesFit.
+        // NodeResourcesFit (not checked on a node whose allocatable is unknown).
+        if state.allocatable_unknown {
+            all_reasons.push(REASON_ALLOCATABLE_UNKNOWN.to_owned());
+            let (plugin, reasons, code) = match first {
+                Some((p, r, c)) => (Some(p), r, c),
+                None => (
+                    None,
+                    vec![REASON_ALLOCATABLE_UNKNOWN.to_owned()],
+                    FitCode::NotChecked,
+                ),
+            };
+            return NodeFit {
+                node: state.name.clone(),
+                code,
+                plugin,
+                reasons,
+                all_reasons,
+                insufficient: Vec::new(),
+                untolerated_taints,
+            };
+        }
         let insufficient = self.fits_request(demand, position, used, pod_count);
         if !insufficient.is_empty() {
             let code = if insufficient.iter().any(|i| i.unresolvable) {

@@ -224,7 +224,10 @@ fn preempt_demand<'a>(
     let mut scratch = Vec::new();
     for (name, code) in nodes {
         let outcome = match (code, usage.position(name)) {
-            (FitCode::UnschedulableAndUnresolvable, _) | (_, None) => NodePreemption::NotHelpful,
+            // (a node whose resources are unknown: evicting cannot be judged there)
+            (FitCode::UnschedulableAndUnresolvable | FitCode::NotChecked, _) | (_, None) => {
+                NodePreemption::NotHelpful
+            }
             (_, Some(position)) => {
                 select_victims_at(usage, snapshot, demand, position, &mut scratch)
             }
@@ -675,6 +678,24 @@ impl FitSession<'_> {
         let Some(node) = snapshot.nodes.get(self.usage.nodes[position].index) else {
             return SchedulingOutcome::default();
         };
+        if self.usage.nodes[position].allocatable_unknown {
+            // H21: the kubelet knows its allocatable, we do not: not checked, never `OutOf...`
+            // against an invented 0
+            return SchedulingOutcome {
+                schedulable: false,
+                node: Some(name.clone()),
+                message: format!(
+                    "not checked: spec.nodeName binds the pod to node \"{name}\", one of the {}: the kubelet's admission was not checked",
+                    crate::fit::REASON_ALLOCATABLE_UNKNOWN
+                ),
+                victims: Vec::new(),
+                kubelet: Some(KubeletAdmission {
+                    node: name,
+                    node_exists: true,
+                    ..KubeletAdmission::default()
+                }),
+            };
+        }
         let demand = self.usage.demand(snapshot, pod);
         let req = demand.requests();
         let alloc = self.usage.allocatable(position);

@@ -903,6 +903,46 @@ pub struct AdmissionOutcome {
     /// For a DaemonSet: the nodes its controller creates no pod for, with the reason (see
     /// [`daemon_nodes`]); empty otherwise.
     pub daemon_skipped: Vec<DaemonNodeSkip>,
+    /// Whether this outcome answers the whole question (K4): [`Completeness::Incomplete`]
+    /// names each part that was not checked. A refusal is complete on its own (a
+    /// controller's retries fail the same way); an admission is incomplete when replicas were
+    /// not tried ([`AdmitOptions::max_replicas`]), the snapshot says it is incomplete
+    /// ([`ClusterSnapshot::is_incomplete`]), no scheduler ran for the pods of a workload, or a
+    /// replica found no node while nodes whose allocatable is unknown were not checked
+    /// ([`crate::fit::FitCode::NotChecked`]).
+    pub completeness: Completeness,
+}
+
+/// Whether an [`AdmissionOutcome`] is a complete answer, as [`AdmissionOutcome::completeness`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Completeness {
+    /// Everything the answer depends on was read and checked.
+    #[default]
+    Complete,
+    /// Parts were not checked: one sentence each (what, why, how to check it), in the order
+    /// replicas, snapshot, scheduler, nodes.
+    #[serde(rename_all = "camelCase")]
+    Incomplete {
+        /// What was not checked, with the reason.
+        not_checked: Vec<String>,
+    },
+}
+
+impl Completeness {
+    /// True for [`Completeness::Complete`].
+    pub fn is_complete(&self) -> bool {
+        matches!(self, Completeness::Complete)
+    }
+
+    /// The parts not checked (empty when complete).
+    pub fn not_checked(&self) -> &[String] {
+        match self {
+            Completeness::Complete => &[],
+            Completeness::Incomplete { not_checked } => not_checked,
+        }
+    }
 }
 
 impl AdmissionOutcome {
@@ -1430,6 +1470,7 @@ fn single(
         quotas_after: Vec::new(),
         scheduling_checked: false,
         daemon_skipped: Vec::new(),
+        completeness: Completeness::Complete,
         verdict: match rejection {
             Some(r) => Verdict::Rejected(r),
             None => Verdict::Admitted {
@@ -1447,7 +1488,22 @@ fn single(
 /// both empty, `default` is used. Quotas use `status.used` when the snapshot's quota carries a
 /// status, otherwise usage computed from the snapshot's pods and claims ([`QuotaState`]).
 /// Workload replicas are admitted one after another, each charging quota for the next.
+///
+/// [`AdmissionOutcome::completeness`] says whether the answer is complete and, when not, what
+/// was not checked.
 pub fn admit(
+    submission: &Submission,
+    namespace: &str,
+    snapshot: &ClusterSnapshot,
+    opts: &AdmitOptions<'_>,
+) -> AdmissionOutcome {
+    let mut out = admit_unchecked(submission, namespace, snapshot, opts);
+    out.completeness = completeness_of(&out, submission, snapshot, opts);
+    out
+}
+
+/// [`admit`] without the completeness verdict.
+fn admit_unchecked(
     submission: &Submission,
     namespace: &str,
     snapshot: &ClusterSnapshot,
@@ -1807,8 +1863,76 @@ pub fn admit(
                 verdict,
                 scheduling_checked,
                 daemon_skipped,
+                completeness: Completeness::Complete,
             }
         }
+    }
+}
+
+/// The completeness verdict of `out` (see [`AdmissionOutcome::completeness`]).
+fn completeness_of(
+    out: &AdmissionOutcome,
+    submission: &Submission,
+    snapshot: &ClusterSnapshot,
+    opts: &AdmitOptions<'_>,
+) -> Completeness {
+    if !matches!(out.verdict, Verdict::Admitted { .. }) {
+        return Completeness::Complete;
+    }
+    let mut not_checked = Vec::new();
+    let tried = u32::try_from(out.replicas.len()).unwrap_or(u32::MAX);
+    if out.requested > tried {
+        not_checked.push(format!(
+            "replicas: only the first {tried} of {} were tried (the cap on replicas tried); the rest are unknown",
+            out.requested
+        ));
+    }
+    if snapshot.is_incomplete() {
+        not_checked.push(format!(
+            "snapshot: incomplete: {}",
+            snapshot.incomplete_reasons().join("; ")
+        ));
+    }
+    let workload = matches!(submission, Submission::Workload(_));
+    if workload && out.admitted > 0 && opts.scheduler.is_none() {
+        not_checked.push(
+            "scheduling: no scheduler was given, so whether the pods fit a node was not checked"
+                .to_owned(),
+        );
+    }
+    let unchecked_nodes = out.replicas.iter().any(|r| {
+        r.scheduling.as_ref().is_some_and(|s| {
+            !s.schedulable && s.message.contains(crate::fit::REASON_ALLOCATABLE_UNKNOWN)
+        })
+    });
+    if unchecked_nodes {
+        let names: Vec<&str> = snapshot
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.status.allocatable.is_empty()
+                    && n.status.capacity.is_empty()
+                    && cube_model::describe::is_unknown(&n.metadata, "allocatable")
+            })
+            .map(|n| n.metadata.name.as_str())
+            .collect();
+        let shown = names
+            .iter()
+            .take(10)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = names.len().saturating_sub(10);
+        not_checked.push(format!(
+            "node fit: {} node(s) have no allocatable in the snapshot (read from a table or excerpt): {shown}{}; whether the pending pods fit there is unknown (dump them with `kubectl get nodes -o json`)",
+            names.len(),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ));
+    }
+    if not_checked.is_empty() {
+        Completeness::Complete
+    } else {
+        Completeness::Incomplete { not_checked }
     }
 }
 

@@ -8,9 +8,10 @@
 
 use cube_model::ClusterSnapshot;
 use cube_model::objects::{Node, Pod};
-use cube_quota::preemption::FitScheduler;
 use cube_quota::schedmsg::SchedulerVersion;
-use cube_quota::whatif::{AdmissionOutcome, AdmitOptions, Submission, Verdict, admit};
+use cube_quota::whatif::{AdmissionOutcome, Verdict};
+
+use crate::whatif_support::{placed_nodes as placed, run, run_version};
 
 fn node(name: &str, cpu: &str, taints: serde_json::Value, unschedulable: bool) -> Node {
     serde_json::from_value(serde_json::json!({
@@ -21,40 +22,10 @@ fn node(name: &str, cpu: &str, taints: serde_json::Value, unschedulable: bool) -
     .expect("node")
 }
 
-fn run_version(
-    snapshot: &ClusterSnapshot,
-    manifest: &str,
-    version: SchedulerVersion,
-) -> AdmissionOutcome {
-    let sched = FitScheduler {
-        version,
-        ..FitScheduler::default()
-    };
-    let opts = AdmitOptions {
-        scheduler: Some(&sched),
-        ..AdmitOptions::default()
-    };
-    let sub = Submission::parse(manifest).expect("manifest");
-    admit(&sub, "", snapshot, &opts)
-}
-
-fn run(snapshot: &ClusterSnapshot, manifest: &str) -> AdmissionOutcome {
-    run_version(snapshot, manifest, SchedulerVersion::LATEST)
-}
-
 fn daemonset(spec_extra: &str, cpu: &str) -> String {
     format!(
         "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: agent, namespace: kube-system}}\nspec:\n  selector: {{matchLabels: {{app: agent}}}}\n  template:\n    metadata: {{labels: {{app: agent}}}}\n    spec:\n{spec_extra}      containers: [{{name: c, image: x, resources: {{requests: {{cpu: {cpu}}}}}}}]\n"
     )
-}
-
-fn placed(out: &AdmissionOutcome) -> Vec<String> {
-    out.replicas
-        .iter()
-        .filter_map(|r| r.scheduling.as_ref())
-        .filter(|s| s.schedulable)
-        .filter_map(|s| s.node.clone())
-        .collect()
 }
 
 fn skipped(out: &AdmissionOutcome) -> Vec<(String, String)> {

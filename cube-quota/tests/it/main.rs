@@ -20,5 +20,7 @@ mod quota_usage_fixtures;
 mod quota_usage_vectors;
 mod runtimeclass_whatif;
 mod sched_grammar;
+mod unknown_allocatable;
 mod volume_filters_whatif;
 mod what_if_projection;
+mod whatif_support;

@@ -4,9 +4,10 @@
 
 use cube_model::ClusterSnapshot;
 use cube_model::objects::{Node, Pod};
-use cube_quota::preemption::FitScheduler;
-use cube_quota::whatif::{AdmissionOutcome, AdmitOptions, Submission, Verdict, admit};
+use cube_quota::whatif::{AdmissionOutcome, Verdict};
 use proptest::prelude::*;
+
+use crate::whatif_support::{placed_nodes, run};
 
 /// `n` schedulable nodes `node-<i>` (4 cpu, 110 pods), in zone `zone-<i % zones>` when
 /// `zones > 0` (no zone label otherwise), each with its hostname label.
@@ -30,29 +31,10 @@ fn pod(json: serde_json::Value) -> Pod {
     serde_json::from_value(json).expect("pod")
 }
 
-fn run(snapshot: &ClusterSnapshot, manifest: &str) -> AdmissionOutcome {
-    let sched = FitScheduler::default();
-    let opts = AdmitOptions {
-        scheduler: Some(&sched),
-        ..AdmitOptions::default()
-    };
-    let sub = Submission::parse(manifest).expect("manifest");
-    admit(&sub, "", snapshot, &opts)
-}
-
 fn deployment(replicas: u32, spec_extra: &str) -> String {
     format!(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, namespace: default}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n{spec_extra}      containers: [{{name: c, image: x, resources: {{requests: {{cpu: 100m}}}}}}]\n"
     )
-}
-
-fn placed_nodes(out: &AdmissionOutcome) -> Vec<String> {
-    out.replicas
-        .iter()
-        .filter_map(|r| r.scheduling.as_ref())
-        .filter(|s| s.schedulable)
-        .filter_map(|s| s.node.clone())
-        .collect()
 }
 
 fn pending_message(out: &AdmissionOutcome) -> String {
