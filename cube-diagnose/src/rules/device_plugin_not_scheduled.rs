@@ -387,6 +387,158 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
         }
     }
+    out.extend(driver_kernel_pins(ctx));
+    out
+}
+
+/// The kernel a node runs: NFD's `feature.node.kubernetes.io/kernel-version.full`, else
+/// `status.nodeInfo.kernelVersion` (the KERNEL-VERSION column of `kubectl get nodes -o wide`).
+fn node_kernel(n: &cube_model::objects::Node) -> Option<&str> {
+    n.metadata
+        .labels
+        .get(crate::gpu::NFD_KERNEL_LABEL)
+        .or_else(|| {
+            let k = n.status.node_info.kernel_version.as_str();
+            (!k.is_empty()).then_some(k)
+        })
+}
+
+/// GPU driver DaemonSets pinned to a kernel (the GPU Operator's precompiled drivers, one per
+/// kernel: nodeSelector `feature.node.kubernetes.io/kernel-version.full=<kernel>`,
+/// NVIDIA/gpu-operator internal/state/nodepool.go getNodePools) that place no pod
+/// (desiredNumberScheduled 0 in a live status) while GPU nodes of the input run another kernel
+/// that no driver DaemonSet of the input serves and no driver pod runs on: an error naming the
+/// DaemonSet, its kernel and the nodes' kernels (the nodes' gpu-not-advertised findings name
+/// it as their first failing link). With no node in the input a warning (which kernel the GPU
+/// nodes run is not shown); a DaemonSet left for a kernel no node runs while the nodes' own
+/// kernels are served is not a fault.
+fn driver_kernel_pins(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    let kernel_of = |ds: &cube_model::objects::DaemonSet| {
+        ds.spec
+            .template
+            .spec
+            .node_selector
+            .get(crate::gpu::NFD_KERNEL_LABEL)
+            .map(str::to_owned)
+    };
+    let drivers = crate::gpu::driver_daemon_sets(ctx, None);
+    let mut out = Vec::new();
+    for ds in &drivers {
+        let Some(pin) = kernel_of(ds) else {
+            continue;
+        };
+        let from_api = ds.metadata.creation_timestamp.is_some()
+            || !ds.metadata.uid.is_empty()
+            || cube_model::describe::from_get_table(&ds.metadata);
+        if !from_api || ds.status.desired_number_scheduled != 0 {
+            continue;
+        }
+        let o = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        let subject = Subject::namespaced("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        // GPU nodes whose kernel no driver DaemonSet serves
+        let stranded: Vec<(&str, &str)> = ctx
+            .gpu_evidence()
+            .iter()
+            .zip(&snap.nodes)
+            .filter(|(ev, n)| {
+                (ev.has_gpus()
+                    || n.metadata
+                        .labels
+                        .get("nvidia.com/gpu.deploy.driver")
+                        .is_some_and(|v| v == "true"))
+                    && !n
+                        .metadata
+                        .labels
+                        .get("nvidia.com/gpu.deploy.driver")
+                        .is_some_and(|v| v == "pre-installed" || v == "false")
+            })
+            .filter_map(|(_, n)| node_kernel(n).map(|k| (n, k)))
+            .filter(|(n, k)| {
+                *k != pin
+                    && !drivers.iter().any(|d| match kernel_of(d) {
+                        Some(dk) => dk == *k,
+                        None => !crate::gpu::exclusion(d, n).excludes(),
+                    })
+                    && !ctx.pods_on_node(&n.metadata.name).iter().any(|&i| {
+                        let p = ctx.pod(i);
+                        !p.is_terminal()
+                            && matches!(
+                                cube_model::gpu::classify_pod(p),
+                                Some((cube_model::gpu::GpuComponentRole::Driver, _))
+                            )
+                    })
+            })
+            .map(|(n, k)| (n.metadata.name.as_str(), k))
+            .take(8)
+            .collect();
+        let evidence = [
+            Evidence::field(
+                &o,
+                format!(
+                    "spec.template.spec.nodeSelector.{}",
+                    crate::gpu::NFD_KERNEL_LABEL
+                ),
+                &pin,
+            ),
+            Evidence::field(&o, "status.desiredNumberScheduled", "0"),
+        ];
+        let remedy = format!(
+            "the GPU Operator creates a precompiled driver DaemonSet per kernel only when a precompiled driver image exists for that kernel: `kubectl -n {ns} logs deploy/gpu-operator | grep -i -e precompiled -e kernel` says why the new kernel's is missing and `kubectl get nodes -L {k}` lists the kernels; publish or pick a driver image for the new kernel (nvcr.io/nvidia/driver:<branch>-<kernel>-<os>), or set driver.usePrecompiled=false in the ClusterPolicy so the driver is built on the node, or boot the nodes into kernel {pin}",
+            ns = ds.metadata.namespace,
+            k = crate::gpu::NFD_KERNEL_LABEL,
+        );
+        if !stranded.is_empty() {
+            let nodes: Vec<String> = stranded
+                .iter()
+                .map(|(n, k)| format!("{n} (kernel {k})"))
+                .collect();
+            let mut f = Finding::new(
+                DevicePluginNotScheduled::ID,
+                Severity::Error,
+                subject,
+                format!(
+                    "GPU driver DaemonSet {}/{} is a precompiled driver for kernel {pin} (nodeSelector {}={pin}) and places no pod (desiredNumberScheduled 0), while GPU nodes run another kernel that no driver DaemonSet of the input serves: {}; the driver is never installed there, so the container toolkit, validators and device plugin wait and the nodes advertise no GPU (a kernel upgrade after the operator built the driver)",
+                    ds.metadata.namespace,
+                    ds.metadata.name,
+                    crate::gpu::NFD_KERNEL_LABEL,
+                    nodes.join(", ")
+                ),
+            )
+            .with_evidences(evidence);
+            for (n, k) in &stranded {
+                let field = if ctx.node(n).is_some_and(|node| {
+                    node.metadata
+                        .labels
+                        .contains_key(crate::gpu::NFD_KERNEL_LABEL)
+                }) {
+                    format!("metadata.labels[{}]", crate::gpu::NFD_KERNEL_LABEL)
+                } else {
+                    "status.nodeInfo.kernelVersion".to_owned()
+                };
+                f = f.with_evidence(Evidence::field(obj("Node", "", n), field, *k));
+            }
+            out.push(f.with_remedy(remedy));
+        } else if snap.nodes.is_empty()
+            && !drivers
+                .iter()
+                .any(|d| d.status.desired_number_scheduled > 0)
+        {
+            out.push(
+                Finding::new(
+                    DevicePluginNotScheduled::ID,
+                    Severity::Warning,
+                    subject,
+                    format!(
+                        "GPU driver DaemonSet {}/{} is a precompiled driver for kernel {pin} and places no pod (desiredNumberScheduled 0), and no other driver DaemonSet of the input places one: no GPU node runs kernel {pin} any more; if the GPU nodes' kernel was upgraded, the operator has no precompiled driver DaemonSet for the new kernel and no driver is installed (the input shows no node to tell)",
+                        ds.metadata.namespace, ds.metadata.name
+                    ),
+                )
+                .with_evidences(evidence)
+                .with_remedy(remedy),
+            );
+        }
+    }
     out
 }
 
