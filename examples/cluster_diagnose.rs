@@ -113,6 +113,7 @@ fn run(args: Args) -> Result<u8> {
     read_inputs(
         &args.snapshot,
         &mut std::io::stdin().lock(),
+        true,
         &mut inputs,
         &mut imports,
         &args.trust,
@@ -192,6 +193,7 @@ fn run(args: Args) -> Result<u8> {
 fn read_inputs(
     paths: &[PathBuf],
     stdin: &mut dyn std::io::Read,
+    real_stdin: bool,
     inputs: &mut Inputs,
     imports: &mut Vec<ImportReport>,
     trust: &cube_examples::KubeconfigTrust,
@@ -230,7 +232,18 @@ fn read_inputs(
                 continue;
             }
             stdin_read = true;
-            cube_model::io::read_stdin_text(&mut *stdin, limits)
+            // H22: standard input is read like a file of its size, never held whole past
+            // STDIN_IN_MEMORY_BYTES (a 4 GB pipe was buffered to the limit before it was refused)
+            match open_stdin(stdin, real_stdin, limits, STDIN_IN_MEMORY_BYTES) {
+                Err(e) => Err(e),
+                Ok(StdinInput::Bytes(bytes)) => Ok(bytes),
+                Ok(StdinInput::File(file, len)) => {
+                    match read_opened(inputs, &name, file, len, limits) {
+                        None => continue,
+                        Some(read) => read,
+                    }
+                }
+            }
         } else {
             cube_model::io::read_file(path, limits)
         };
@@ -277,6 +290,107 @@ fn read_inputs(
             None => cube_examples::eprint_line(&format!("read {name}: not usable")),
         }
     }
+}
+
+/// Bytes of a piped standard input held in memory; a longer one is spooled to an unlinked
+/// temporary file as it is read and then read as a file of that size (H22).
+const STDIN_IN_MEMORY_BYTES: usize = cube_examples::LEARN_SECRETS_MAX_BYTES;
+
+/// Standard input, as [`open_stdin`] read it.
+enum StdinInput {
+    /// The whole input (it fit in memory).
+    Bytes(Vec<u8>),
+    /// A file to read like `--snapshot FILE` (`< file`, or a pipe spooled), with its length.
+    File(std::fs::File, u64),
+}
+
+/// Standard input as a text input, bounded while it is read: refused at once when it is a
+/// device or a directory; a regular file (`< dump.json`, `real_stdin` only) is checked against
+/// `limits.max_file_bytes` by its size before any byte is read and returned as that file; a pipe
+/// is read window by window (binary data stops it at once) and kept in memory up to
+/// `in_memory` bytes, past that spooled to an unlinked temporary file (mode 0600), never more
+/// than the limit plus one byte read.
+fn open_stdin(
+    stdin: &mut dyn std::io::Read,
+    real_stdin: bool,
+    limits: &cube_model::Limits,
+    in_memory: usize,
+) -> Result<StdinInput, cube_model::io::ReadError> {
+    use cube_model::io::{ReadError, TextRead};
+    if real_stdin {
+        if let Some(kind) = cube_model::io::stdin_special_kind() {
+            return Err(ReadError::NotRegularFile {
+                path: "-".to_owned(),
+                file_type: kind,
+            });
+        }
+        if let Some((file, len)) = cube_model::io::stdin_file() {
+            if let Some(e) = cube_model::io::check_len("-", len, limits.max_file_bytes) {
+                return Err(e);
+            }
+            return Ok(StdinInput::File(file, len));
+        }
+    }
+    let read = cube_model::io::read_text_spooled(
+        stdin,
+        "-",
+        limits.max_file_bytes,
+        in_memory,
+        &mut tempfile::tempfile,
+    )?;
+    Ok(match read {
+        TextRead::Whole(bytes) => StdinInput::Bytes(bytes),
+        TextRead::Spooled { file, len } => StdinInput::File(file, len),
+        _ => {
+            return Err(ReadError::Io {
+                path: "-".to_owned(),
+                source: std::io::Error::other("standard input read in an unknown form"),
+            });
+        }
+    })
+}
+
+/// Reads an opened input file of `len` bytes (standard input as a file) as a named file is
+/// read: a large JSON List streamed into `inputs` (`None`: done), else the whole file read
+/// bounded from where it started.
+fn read_opened(
+    inputs: &mut Inputs,
+    name: &str,
+    mut file: std::fs::File,
+    len: u64,
+    limits: &cube_model::Limits,
+) -> Option<Result<Vec<u8>, cube_model::io::ReadError>> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let io = |source| cube_model::io::ReadError::Io {
+        path: name.to_owned(),
+        source,
+    };
+    let start = match file.stream_position() {
+        Ok(p) => p,
+        Err(e) => return Some(Err(io(e))),
+    };
+    if len > cube_examples::LEARN_SECRETS_MAX_BYTES as u64 {
+        let mut reader = (&mut file).take(limits.max_file_bytes.saturating_add(1));
+        match inputs.add_json_reader(name, &mut reader, len) {
+            Ok(Some(format)) => {
+                cube_examples::eprint_line(&format!("read {name}: {format:?}"));
+                return None;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                inputs.add_unreadable(name, e.to_string());
+                return None;
+            }
+        }
+        if let Err(e) = file.seek(SeekFrom::Start(start)) {
+            return Some(Err(io(e)));
+        }
+    }
+    Some(cube_model::io::read_to_limit(
+        file,
+        name,
+        limits.max_file_bytes,
+    ))
 }
 
 /// Reads a configuration and checks it against the engine's rule ids: unknown keys and unknown
@@ -697,6 +811,7 @@ mod tests {
         read_inputs(
             &paths,
             &mut stdin,
+            false,
             &mut inputs,
             &mut imports,
             &cube_examples::KubeconfigTrust::default(),
@@ -712,6 +827,45 @@ mod tests {
         let report = Engine::new().run(&ctx).with_input_problems(problems);
         assert_eq!(report.by_rule("join-token-invalid").count(), 1);
         assert_eq!(report.exit_code(), 2);
+    }
+
+    /// H22: a piped standard input longer than what is kept in memory is spooled as it is read
+    /// and read as a file of its size (the same objects as the same text in memory); one over
+    /// the file limit stops one byte past it, refused with the limit named, whatever is spooled.
+    #[test]
+    fn a_long_stdin_is_spooled_and_bounded_while_read() {
+        let sample = SAMPLE.as_bytes();
+        let limits = cube_model::Limits::default();
+        let whole = {
+            let mut inputs = Inputs::new();
+            inputs.add_bytes("-", sample);
+            inputs.snapshot.object_count()
+        };
+        assert!(whole > 0);
+        let opened = open_stdin(&mut &sample[..], false, &limits, 1 << 16).expect("read");
+        let StdinInput::File(file, len) = opened else {
+            panic!("not spooled")
+        };
+        assert_eq!(len, sample.len() as u64);
+        let mut inputs = Inputs::new();
+        let bytes = read_opened(&mut inputs, "-", file, len, &limits)
+            .expect("read whole")
+            .expect("readable");
+        assert_eq!(bytes, sample);
+        inputs.add_bytes("-", &bytes);
+        assert_eq!(inputs.snapshot.object_count(), whole);
+        // small enough: kept in memory
+        let opened = open_stdin(&mut &sample[..], false, &limits, sample.len()).expect("read");
+        assert!(matches!(opened, StdinInput::Bytes(b) if b == sample));
+        // endless: stops at the limit (the reader is taken one byte past it)
+        let mut small = cube_model::Limits::default();
+        small.max_file_bytes = 1 << 20;
+        let mut endless = std::io::Read::take(std::io::repeat(b'y'), 1 << 30);
+        let Err(e) = open_stdin(&mut endless, false, &small, 1 << 16) else {
+            panic!("an endless stdin was read")
+        };
+        assert_eq!(e.limit_exceeded().map(|l| l.max), Some(1 << 20), "{e}");
+        assert_eq!(endless.limit(), (1 << 30) - (1 << 20) - 1);
     }
 
     #[test]

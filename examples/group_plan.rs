@@ -371,7 +371,7 @@ fn main() -> ExitCode {
 fn kubeconfig_api(
     args: &Args,
     path: &std::path::Path,
-) -> anyhow::Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>> {
+) -> anyhow::Result<Result<std::sync::Arc<dyn cube_cluster::api::ClusterApi>, String>> {
     use cube_cluster::kubeconfig::Kubeconfig;
     let limits = args.limits.limits().map_err(BadInput)?;
     let cfg = Kubeconfig::read_with(path, &limits)
@@ -386,12 +386,40 @@ fn kubeconfig_api(
                 .unwrap_or_else(|| format!("{}: {e}", path.display())),
         )
     })?;
-    let client = cube_cluster::client::build_client(
+    let client = match cube_cluster::client::build_client(
         &sel,
         &cube_cluster::client::ClientOptions::with_timeout(request_timeout(args)?),
-    )
-    .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
-    Ok(std::sync::Arc::new(client))
+    ) {
+        Ok(client) => client,
+        // G12: an exec plugin that gave no credential is `exec-plugin-failed` (the kubeconfig
+        // is valid, the cluster could not be used: a failed --diff/--apply, exit 1), as in
+        // cluster_import, cluster_diagnose and cluster_fleet; anything else is bad input
+        Err(e) => {
+            return match cube_cluster::classify::classify_build_error(&e) {
+                class @ cube_cluster::classify::Class::ExecPluginFailed { .. } => {
+                    Ok(Err(class_text(&class)))
+                }
+                _ => Err(BadInput(format!(
+                    "{}: {}",
+                    path.display(),
+                    cube_cluster::classify::error_chain_text(&e)
+                ))
+                .into()),
+            };
+        }
+    };
+    Ok(Ok(std::sync::Arc::new(client)))
+}
+
+/// A classified failure to reach a cluster as one line: `<class id>: <reason or hint>`
+/// (`exec-plugin-failed: the kubeconfig's exec credential plugin gave no credential ...`).
+fn class_text(class: &cube_cluster::classify::Class) -> String {
+    match class {
+        cube_cluster::classify::Class::ConfigInvalid { reason } => {
+            format!("{}: {reason}", class.id())
+        }
+        other => format!("{}: {}", other.id(), other.hint()),
+    }
 }
 
 /// The per-request timeout of --diff/--apply: `--timeout` (default 15 s) or
@@ -452,7 +480,7 @@ fn run_apply(
                 .context
                 .clone()
                 .unwrap_or_else(|| kc.display().to_string());
-            vec![(name, Ok(api), to_objects(&groups, &apply_order(&all))?)]
+            vec![(name, api, to_objects(&groups, &apply_order(&all))?)]
         }
         Some(pc) => {
             let path = args
@@ -471,7 +499,7 @@ fn run_apply(
             let mut apis: BTreeMap<String, _> =
                 cube_cluster::fleet::targets_from_registry(&registry, &fleet)
                     .into_iter()
-                    .map(|t| (t.cluster.name.clone(), t.api))
+                    .map(|t| (t.cluster.name.clone(), t.api.map_err(|c| class_text(&c))))
                     .collect();
             let mut out = Vec::new();
             for (cluster, (gs, ms)) in pc {
@@ -562,6 +590,9 @@ fn apply_lines(results: &[ClusterApply], diff: bool) -> Vec<String> {
             lines.push(format!("  {x}"));
             for c in &x.causes {
                 lines.push(format!("    {c}"));
+            }
+            if let Some(h) = &x.hint {
+                lines.push(format!("    why: {h}"));
             }
         }
         if !diff {

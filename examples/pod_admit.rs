@@ -157,7 +157,18 @@ struct JsonAnswer {
     /// therefore not be checked (for example `LimitRange: LimitRange defaults and limits`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     not_checked: Vec<String>,
+    /// A DaemonSet: the nodes its controller creates no pod for (selector, affinity or a taint
+    /// its pods do not tolerate), each with the reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    daemon_set_skipped: Vec<JsonDaemonSkip>,
     replicas: Vec<JsonReplica>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonDaemonSkip {
+    node: String,
+    reason: String,
 }
 
 fn main() -> ExitCode {
@@ -171,6 +182,12 @@ fn main() -> ExitCode {
             ExitCode::from(cube_examples::exit::BAD_INPUT)
         }
     }
+}
+
+/// A DaemonSet for which no node of a snapshot that has nodes is eligible: its controller
+/// creates no pod at all (never "admitted, schedulable now").
+fn no_daemon_pod(out: &AdmissionOutcome) -> bool {
+    out.kind == "DaemonSet" && out.requested == 0 && !out.daemon_skipped.is_empty()
 }
 
 fn status_str(s: &StepStatus) -> &'static str {
@@ -197,6 +214,14 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
     )
     .unwrap_or(u32::MAX);
     let (verdict, message, pending) = match &out.verdict {
+        Verdict::Admitted { .. } if no_daemon_pod(out) => (
+            "no pod: no node is eligible for the DaemonSet".to_owned(),
+            Some(format!(
+                "the DaemonSet controller creates no pod: none of the {} node(s) passes its nodeSelector, node affinity and tolerations",
+                out.daemon_skipped.len()
+            )),
+            0,
+        ),
         Verdict::Admitted { pending, .. } if *pending == 0 => {
             ("admitted, schedulable now".to_owned(), None, 0)
         }
@@ -245,6 +270,14 @@ fn answer(out: &AdmissionOutcome) -> JsonAnswer {
         message,
         incomplete: None,
         not_checked: Vec::new(),
+        daemon_set_skipped: out
+            .daemon_skipped
+            .iter()
+            .map(|d| JsonDaemonSkip {
+                node: d.node.clone(),
+                reason: d.reason.clone(),
+            })
+            .collect(),
         replicas: out
             .replicas
             .iter()
@@ -429,7 +462,7 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     };
     let submission = read_submission(args, &limits)?;
     let manifest_done = Instant::now();
-    let (snapshot, load_warnings) =
+    let (mut snapshot, load_warnings) =
         // (the fields of the snapshot's pods that no step of the what-if reads are not kept)
         cube_examples::load_snapshot_files_keeping(
             &args.snapshots,
@@ -441,12 +474,25 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     for w in &load_warnings {
         cube_examples::eprint_line(&format!("warning: {w}"));
     }
+    // H21: a node read from a `kubectl get nodes` table (or an excerpt) shows no allocatable:
+    // its resources are unknown, not zero. Node fit is not checked on it (never `Insufficient`
+    // against an invented 0); every node unknown, or the pod bound to one: scheduling is not
+    // checked at all
+    let unknown_nodes = take_unknown_allocatable(&mut snapshot);
+    let bound_to_unknown = match &submission {
+        cube_quota::whatif::Submission::Workload(w) => {
+            let n = &w.template.spec.node_name;
+            !n.is_empty() && unknown_nodes.iter().any(|u| u == n)
+        }
+        _ => false,
+    };
     let scheduler = FitScheduler {
         version,
         ..FitScheduler::default()
     };
+    let schedule = !(bound_to_unknown || (!unknown_nodes.is_empty() && snapshot.nodes.is_empty()));
     let opts = AdmitOptions {
-        scheduler: Some(&scheduler),
+        scheduler: schedule.then_some(&scheduler as &dyn cube_quota::whatif::SchedulingStep),
         max_replicas: Some(limits.max_replicas_expanded),
         ..AdmitOptions::default()
     };
@@ -471,7 +517,12 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         let why = snapshot.incomplete_reasons();
         a.incomplete = Some(format!("the snapshot is incomplete: {}", why.join("; ")));
     }
-    let (not_checked, essential) = unseen_kinds(&submission, &snapshot);
+    let (mut not_checked, mut essential) = unseen_kinds(&submission, &snapshot);
+    if !unknown_nodes.is_empty() {
+        // the nodes were given, only their resources are unknown (said below)
+        essential.retain(|k| *k != "Node");
+        not_checked.retain(|l| !l.starts_with("Node: "));
+    }
     if !rejected && a.incomplete.is_none() && !essential.is_empty() {
         a.incomplete = Some(format!(
             "the snapshot holds no {}: what they decide was not checked (dump them too: `kubectl get {} -A -o json`)",
@@ -484,8 +535,27 @@ fn run(args: &Args) -> anyhow::Result<u8> {
         ));
     }
     a.not_checked = not_checked;
+    if !unknown_nodes.is_empty() {
+        let shown = unknown_nodes.iter().take(10).cloned().collect::<Vec<_>>();
+        let more = unknown_nodes.len().saturating_sub(shown.len());
+        a.not_checked.push(format!(
+            "Node {}{}: allocatable unknown (a `kubectl get nodes` table or an excerpt shows none): node fit not checked there; dump them with `kubectl get nodes -o json`",
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ));
+        // placed on a node whose resources are known: a complete answer; otherwise (Pending,
+        // or not scheduled at all) the unknown nodes might take it
+        let placed = matches!(out.verdict, Verdict::Admitted { pending: 0, .. }) && schedule;
+        if !rejected && !placed && a.incomplete.is_none() {
+            a.incomplete = Some(format!(
+                "{} node(s) have no allocatable in the snapshot (read from a table or excerpt): whether the pod fits there is unknown, not checked",
+                unknown_nodes.len()
+            ));
+        }
+    }
     let code = match (&out.verdict, &a.incomplete) {
         (Verdict::Admitted { .. }, Some(_)) => cube_examples::exit::INCOMPLETE,
+        (Verdict::Admitted { .. }, None) if no_daemon_pod(&out) => cube_examples::exit::FINDINGS,
         (Verdict::Admitted { pending: 0, .. }, None) => cube_examples::exit::OK,
         _ => cube_examples::exit::FINDINGS,
     };
@@ -513,6 +583,28 @@ fn run(args: &Args) -> anyhow::Result<u8> {
     // the process exits next: the system frees these at once (see `leave_at_exit`)
     cube_examples::leave_at_exit((out, snapshot));
     Ok(code)
+}
+
+/// Removes from `snapshot` the nodes whose allocatable is unknown (read from a `kubectl get
+/// nodes` table or an excerpt: [`cube_model::describe::is_unknown`] `allocatable`, and neither
+/// allocatable nor capacity given) and returns their names: the scheduler would read their
+/// empty lists as zero and answer `Insufficient` (H21).
+fn take_unknown_allocatable(snapshot: &mut cube_model::ClusterSnapshot) -> Vec<String> {
+    let unknown = |n: &cube_model::objects::Node| {
+        n.status.allocatable.is_empty()
+            && n.status.capacity.is_empty()
+            && cube_model::describe::is_unknown(&n.metadata, "allocatable")
+    };
+    let names: Vec<String> = snapshot
+        .nodes
+        .iter()
+        .filter(|n| unknown(n))
+        .map(|n| n.metadata.name.clone())
+        .collect();
+    if !names.is_empty() {
+        snapshot.nodes.retain(|n| !unknown(n));
+    }
+    names
 }
 
 /// The kinds the admission and scheduling steps read, with what each decides.
@@ -544,6 +636,8 @@ fn resource_of(kind: &str) -> &'static str {
         "PriorityClass" => "priorityclasses",
         "PersistentVolumeClaim" => "persistentvolumeclaims",
         "StorageClass" => "storageclasses",
+        "RuntimeClass" => "runtimeclasses",
+        "ResourceClaim" => "resourceclaims,resourceclaimtemplates,resourceslices,deviceclasses",
         _ => "all",
     }
 }
@@ -592,6 +686,40 @@ fn unseen_kinds(
         .filter_map(|v| v.persistent_volume_claim.as_ref())
         .map(|c| c.claim_name.as_str())
         .collect();
+    // RuntimeClass admission: the class's overhead is added to the pod's requests (quota and
+    // scheduling) and its nodeSelector and tolerations to the pod's; unknown, a "fits" could be
+    // false (fresh-user H17)
+    if let Some(rc) = &w.template.spec.runtime_class_name
+        && matches!(
+            snapshot.kind_status("RuntimeClass"),
+            KindStatus::NotGiven | KindStatus::Missing(_)
+        )
+    {
+        lines.push(format!(
+            "RuntimeClass: the pod's RuntimeClass {rc:?} (its existence, overhead added to the requests, nodeSelector and tolerations)"
+        ));
+        essential.push("RuntimeClass");
+    }
+    // scheduler filters without data in a snapshot: said, never a silent yes
+    let spec = &w.template.spec;
+    if !spec.resource_claims.is_empty() {
+        let names: Vec<&str> = spec
+            .resource_claims
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        lines.push(format!(
+            "ResourceClaim: the pod's DRA claims {} (DynamicResources: the devices of ResourceSlices and DeviceClasses are not read, so their allocation was not evaluated)",
+            names.join(", ")
+        ));
+        essential.push("ResourceClaim");
+    }
+    if !claims.is_empty() {
+        lines.push(
+            "CSINode: NodeVolumeLimits (each node's CSI attach limit) and VolumeRestrictions (ReadWriteOncePod and disk conflicts) for the pod's claims were not evaluated"
+                .to_owned(),
+        );
+    }
     if !claims.is_empty() && unseen("PersistentVolumeClaim") {
         lines.push(format!(
             "PersistentVolumeClaim: the claims {} (VolumeBinding: missing, unbound or bound elsewhere)",
@@ -641,6 +769,29 @@ fn table(a: &JsonAnswer) -> String {
     }
     if let Some(m) = &a.message {
         let _ = writeln!(o, "\n{m}");
+    }
+    if !a.daemon_set_skipped.is_empty() {
+        // grouped by reason, at most 10 node names each
+        let mut by: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+        for d in &a.daemon_set_skipped {
+            by.entry(d.reason.as_str())
+                .or_default()
+                .push(d.node.as_str());
+        }
+        let _ = writeln!(
+            o,
+            "\nno DaemonSet pod on {} node(s):",
+            a.daemon_set_skipped.len()
+        );
+        for (reason, nodes) in by {
+            let more = if nodes.len() > 10 {
+                format!(" and {} more", nodes.len() - 10)
+            } else {
+                String::new()
+            };
+            let shown: Vec<&str> = nodes.iter().take(10).copied().collect();
+            let _ = writeln!(o, "  {reason}: {}{more}", shown.join(", "));
+        }
     }
     if !a.not_checked.is_empty() {
         let _ = writeln!(

@@ -267,7 +267,22 @@ pub struct Rejection {
     /// Causes (`field: message`), e.g. one per conflicting field.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<String>,
+    /// What the refusal means and how to get past it, when the message is one we know (RBAC
+    /// escalation prevention, see [`ESCALATION_HINT`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
+
+/// The API server's RBAC escalation refusal, as printed by kubernetes/kubernetes
+/// `pkg/registry/rbac/validation/rule.go` (`ConfirmNoEscalation`: `user %q (groups=%q) is
+/// attempting to grant RBAC permissions not currently held:\n%s`), for a Role or RoleBinding.
+pub const ESCALATION_REFUSAL: &str = "is attempting to grant RBAC permissions not currently held";
+
+/// The explanation attached to an [`ESCALATION_REFUSAL`] (RBAC escalation prevention:
+/// kubernetes/kubernetes `pkg/registry/rbac/role/policybased/storage.go` and
+/// `pkg/registry/rbac/rolebinding/policybased/storage.go`, with `escalation_check.go`
+/// `EscalationAllowed`, `RoleEscalationAuthorized`, `BindingAuthorized`).
+pub const ESCALATION_HINT: &str = "RBAC escalation prevention: the API server lets you create or update a Role only if you already hold every permission it grants (in that namespace) or may `escalate` roles, and a RoleBinding only if you hold the bound role's permissions or may `bind` that role (system:masters is exempt). The group's member Roles grant what they list above; give the account applying the plan `escalate` and `bind` on roles.rbac.authorization.k8s.io in the group's namespaces (the resource-group-admin profile asks for both), or those permissions themselves";
 
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -311,6 +326,10 @@ fn rejection(object: &str, dry_run: bool, e: &kube::Error) -> Rejection {
                         .collect()
                 })
                 .unwrap_or_default(),
+            hint: s
+                .message
+                .contains(ESCALATION_REFUSAL)
+                .then(|| ESCALATION_HINT.to_owned()),
         },
         other => Rejection {
             object: object.to_owned(),
@@ -319,6 +338,7 @@ fn rejection(object: &str, dry_run: bool, e: &kube::Error) -> Rejection {
             reason: crate::classify::classify_error(other).id().to_owned(),
             message: crate::classify::error_chain_text(other),
             causes: Vec::new(),
+            hint: None,
         },
     }
 }

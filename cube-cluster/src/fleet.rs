@@ -151,8 +151,12 @@ impl FleetOptions {
 pub struct FleetTarget {
     /// The registry entry (name, labels, taints, default flag).
     pub cluster: Cluster,
-    /// The API of the cluster, or why there is none (reported as `config-invalid`).
-    pub api: Result<Arc<dyn ClusterApi>, String>,
+    /// The API of the cluster, or why there is none, classified as
+    /// [`crate::classify::classify_build_error`] classifies it (`exec-plugin-failed` for an
+    /// exec credential plugin that gave no credential, as in `cluster_import`; otherwise
+    /// `config-invalid` with the reason; boxed: a `Class` is large). Changed in 0.x from
+    /// `String` (G12: every failure was `config-invalid`).
+    pub api: Result<Arc<dyn ClusterApi>, Box<Class>>,
     /// The limit that kept the cluster's kubeconfig (or a file it references) from being read,
     /// when one did (reported in [`ClusterReport::limits_hit`]).
     pub limit: Option<cube_model::limits::LimitExceeded>,
@@ -411,16 +415,24 @@ pub fn targets_from_registry(
     .map(|(t, cluster)| FleetTarget {
         cluster: cluster.clone(),
         limit: t.limit,
-        api: t.selection.and_then(|sel| {
-            if !in_runtime {
-                return Err("clients must be built inside a Tokio runtime".to_owned());
-            }
-            build_client(&sel, &client_options)
-                .map(|c| {
-                    Arc::new(crate::http::BoundedClient::new(c, options.net)) as Arc<dyn ClusterApi>
-                })
-                .map_err(|e| crate::classify::error_chain_text(&e))
-        }),
+        api: t
+            .selection
+            .map_err(|reason| Box::new(Class::ConfigInvalid { reason }))
+            .and_then(|sel| {
+                if !in_runtime {
+                    return Err(Box::new(Class::ConfigInvalid {
+                        reason: "clients must be built inside a Tokio runtime".to_owned(),
+                    }));
+                }
+                build_client(&sel, &client_options)
+                    .map(|c| {
+                        Arc::new(crate::http::BoundedClient::new(c, options.net))
+                            as Arc<dyn ClusterApi>
+                    })
+                    // an exec plugin that gave no credential is `exec-plugin-failed`, the same
+                    // class as in cluster_import and cluster_diagnose (G12)
+                    .map_err(|e| Box::new(crate::classify::classify_build_error(&e)))
+            }),
     })
     .collect()
 }
@@ -461,7 +473,8 @@ fn condition_of(outcome: &Outcome) -> ReadyCondition {
         Class::TlsUntrusted | Class::TlsNameMismatch { .. } | Class::TlsValidity { .. } => {
             ("False", "ClusterNotTrusted")
         }
-        Class::Unauthorized => ("False", "ClusterUnauthorized"),
+        // an exec plugin that gave no credential: nothing could authenticate, as a 401
+        Class::Unauthorized | Class::ExecPluginFailed { .. } => ("False", "ClusterUnauthorized"),
         Class::Forbidden { .. } => ("False", "ClusterForbidden"),
         _ => ("False", "ClusterNotReady"),
     };
@@ -569,11 +582,12 @@ async fn probe_target(target: FleetTarget, options: &FleetOptions) -> ClusterRep
     let deadline = tokio::time::Instant::now() + options.timeout;
     let cluster = target.cluster;
     let outcome = match &target.api {
-        Err(reason) => Outcome::Failed {
-            class: Class::ConfigInvalid {
-                reason: reason.clone(),
+        Err(class) => Outcome::Failed {
+            class: class.as_ref().clone(),
+            message: match class.as_ref() {
+                Class::ConfigInvalid { reason } => reason.clone(),
+                other => other.hint(),
             },
-            message: reason.clone(),
         },
         Ok(api) => {
             let check = CheckOptions {

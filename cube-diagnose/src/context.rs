@@ -215,6 +215,9 @@ pub struct Context<'a> {
     pod_requests: Vec<usize>,
     /// The distinct effective request lists, each once.
     request_lists: Vec<ResourceList>,
+    /// Pod name -> namespaces of the views of that pod whose phase is Succeeded or Failed
+    /// ([`Context::pod_finished`]).
+    finished_pods: HashMap<&'a str, Vec<&'a str>>,
     signals: OnceLock<Vec<Signal>>,
     gpu_vocabulary: Option<std::sync::Arc<GpuVocabulary>>,
     gpu_evidence: OnceLock<Vec<NodeGpuEvidence>>,
@@ -232,6 +235,7 @@ impl<'a> Context<'a> {
         let mut pods_by_namespace: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut pod_requests = Vec::with_capacity(snapshot.pods.len());
         let mut request_lists = RequestLists::default();
+        let mut finished_pods: HashMap<&str, Vec<&str>> = HashMap::new();
         // Node names held by objects of different clusters (snapshot.mixed): a pod is charged
         // to such a node only when it comes from the same input as the node kept under that
         // name, never to both clusters' nodes at once.
@@ -257,6 +261,12 @@ impl<'a> Context<'a> {
                 .entry(p.metadata.namespace.as_str())
                 .or_default()
                 .push(i);
+            if p.is_terminal() {
+                finished_pods
+                    .entry(p.metadata.name.as_str())
+                    .or_default()
+                    .push(p.metadata.namespace.as_str());
+            }
             // as the API server stores the pod: requests defaulted from limits
             pod_requests.push(request_lists.index_of(
                 cube_quota::requests::effective_pod_requests(p, &PodResourcesOptions::default()),
@@ -273,6 +283,7 @@ impl<'a> Context<'a> {
             pods_by_namespace,
             pod_requests,
             request_lists: request_lists.lists,
+            finished_pods,
             signals: OnceLock::new(),
             gpu_vocabulary: None,
             gpu_evidence: OnceLock::new(),
@@ -316,10 +327,36 @@ impl<'a> Context<'a> {
             pods_by_namespace: self.pods_by_namespace.clone(),
             pod_requests: self.pod_requests.clone(),
             request_lists: self.request_lists.clone(),
+            finished_pods: self.finished_pods.clone(),
             signals: self.signals.clone(),
             gpu_vocabulary: self.gpu_vocabulary.clone(),
             gpu_evidence: self.gpu_evidence.clone(),
         }
+    }
+    /// True when the pod has finished: its phase is `Succeeded` or `Failed`
+    /// ([`cube_model::objects::Pod::is_terminal`]), or it is a view that shows no phase at all
+    /// (the manifest it was created from, `kubectl apply -f pod.yaml` pasted with the rest) of a
+    /// pod that another view in the snapshot shows finished (a `kubectl get pods` row
+    /// `Completed`, a `describe` with `Status: Succeeded`; same name, and the same namespace
+    /// unless one of the views does not say it). A finished pod holds no resources: the
+    /// scheduler and the quota admission count only pods that are not Succeeded or Failed
+    /// (kubernetes/kubernetes pkg/scheduler/framework/types.go and the quota evaluator's
+    /// `QuotaV1Pod`; cube-quota mirrors it), so rules about running workloads skip it.
+    pub fn pod_finished(&self, p: &cube_model::objects::Pod) -> bool {
+        if p.is_terminal() {
+            return true;
+        }
+        if !p.status.phase.is_empty() {
+            return false;
+        }
+        let ns = p.metadata.namespace.as_str();
+        self.finished_pods
+            .get(p.metadata.name.as_str())
+            .is_some_and(|namespaces| {
+                namespaces
+                    .iter()
+                    .any(|n| *n == ns || n.is_empty() || ns.is_empty())
+            })
     }
     /// Puts a user's GPU markers (`Config::gpu_labels`) in front of the built-in GPU vocabulary
     /// ([`GpuVocabulary::with_extra`]); an empty list keeps the built-in one.

@@ -86,6 +86,13 @@ pub struct Report {
     /// then 3, never 0.
     #[serde(default)]
     pub incomplete: bool,
+    /// True when nothing at all could be read: no object, no listed kind and no log text, and
+    /// at least one kind that could not be read (a live collection whose every list was
+    /// forbidden or failed, G7). The report is then incomplete (exit 3) and carries no score:
+    /// [`Summary::score`] is 0 and the table says `no score: nothing could be read`, never an
+    /// all-clear over an empty picture.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nothing_read: bool,
     /// Findings suppressed by an object's `cube-rs.io/ignore` annotation or a configured
     /// suppression, with why (see [`crate::suppress`]); counted in [`Summary::suppressed`].
     #[serde(default)]
@@ -104,6 +111,7 @@ impl Report {
             findings,
             input_problems: Vec::new(),
             incomplete: false,
+            nothing_read: false,
             suppressed: Vec::new(),
         }
     }
@@ -419,15 +427,32 @@ impl Engine {
                 f.severity >= Severity::Warning && INCOMPLETE_RULES.contains(&f.rule_id.as_str())
             });
         summary.suppressed = suppressed.len();
+        // G7: every list forbidden or failed and nothing else given: no score at all (a
+        // clean-looking 100/100 over a cluster that could not be read is a false all-clear)
+        let nothing_read = nothing_read(ctx);
+        if nothing_read {
+            summary.score = 0;
+        }
         Report {
             rules: self.rule_infos(),
             findings: kept,
             summary,
             input_problems: Vec::new(),
-            incomplete,
+            incomplete: incomplete || nothing_read,
+            nothing_read,
             suppressed,
         }
     }
+}
+
+/// Nothing could be read: the snapshot holds no object and no listed kind (not even an empty
+/// list read whole), some kind could not be read, and no log text was given.
+fn nothing_read(ctx: &Context<'_>) -> bool {
+    let s = ctx.snapshot();
+    !s.missing_kinds.is_empty()
+        && s.kinds_listed.is_empty()
+        && s.object_count() == 0
+        && ctx.logs().is_empty()
 }
 
 /// Rule id of the finding that says a report was cut at
@@ -477,6 +502,40 @@ fn truncation_finding(left_out: &[Finding], limits: &cube_model::Limits) -> Find
 mod tests {
     use super::*;
     use crate::{Finding, Subject};
+
+    /// G7: every kind missing and nothing read (a live collection whose every list was
+    /// forbidden): exit 3, `nothing_read`, score 0 and the table says so without a score; one
+    /// kind read whole, even empty, or any object is a picture with parts, not nothing.
+    #[test]
+    fn nothing_read_has_no_score() {
+        let mut s = cube_model::ClusterSnapshot::default();
+        for kind in ["Node", "Pod", "ResourceQuota"] {
+            s.missing_kinds
+                .insert(kind.to_owned(), "forbidden: 403 Forbidden".to_owned());
+        }
+        let r = Engine::new().run(&Context::new(&s));
+        assert!(r.nothing_read && r.incomplete);
+        assert_eq!(r.exit_code(), 3);
+        assert_eq!(r.summary.score, 0);
+        let t = crate::render::to_table(&r, false);
+        assert!(t.contains("no score: nothing could be read"), "{t}");
+        assert!(!t.contains("/100"), "{t}");
+        let j = crate::render::to_json(&r).expect("json");
+        assert!(j.contains("\"nothingRead\": true"), "{j}");
+        // a kind listed whole (an empty list) is something read
+        s.kinds_listed.insert("Pod".to_owned());
+        let r = Engine::new().run(&Context::new(&s));
+        assert!(!r.nothing_read && r.incomplete);
+        assert!(
+            !crate::render::to_json(&r)
+                .expect("json")
+                .contains("nothingRead")
+        );
+        // nothing missing and nothing read is not this case either (an empty input is an input
+        // problem of its own)
+        let r = Engine::new().run(&Context::new(&cube_model::ClusterSnapshot::default()));
+        assert!(!r.nothing_read);
+    }
 
     /// One remedy for 40,000 pods (a server answering a page of Pending pods) is grouped in
     /// linear time (issue 9: a scan of the group's subjects per finding made 1,000,000 pods

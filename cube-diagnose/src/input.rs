@@ -992,16 +992,26 @@ impl Inputs {
         );
         let mut log = log;
         // lines that only look like errors are not a reading of the input, nor is a wrapper
-        // whose inner error is unknown; a context line understood on its own is
-        let read_nothing = log
+        // whose inner error is unknown; a context line understood on its own is, and so is a
+        // message of the healthy catalog (catalog::healthy)
+        let signalled = !log
             .signals()
             .iter()
-            .all(|s| s.kind == crate::classify::SignalKind::Unrecognised)
-            && !log.text.lines().any(|l| {
-                crate::catalog::match_line(l)
-                    .iter()
-                    .any(|m| m.entry.complete)
+            .all(|s| s.kind == crate::classify::SignalKind::Unrecognised);
+        let (complete, healthy) = if signalled {
+            (true, HealthyLines::default())
+        } else {
+            complete_lines(&log.text)
+        };
+        let read_nothing = !signalled && !complete;
+        if !quiet && !signalled && complete && !healthy.entries.is_empty() {
+            self.problems.push(InputProblem {
+                source: source.to_owned(),
+                message: healthy.note(),
+                fatal: false,
+                ..InputProblem::default()
             });
+        }
         if !quiet && read_nothing {
             // each line as far as the log-line bound: the rest of a longer line is not read
             let texts: Vec<&str> = lines.iter().map(|l| cut_at(&l.text, max_line)).collect();
@@ -1049,6 +1059,114 @@ impl Inputs {
         }
         self.logs.push(log);
     }
+}
+
+/// The lines of a log text the healthy catalog recognised ([`crate::catalog::HEALTHY`]), and
+/// what the rest of the text is.
+#[derive(Debug)]
+struct HealthyLines {
+    /// Distinct healthy entries, in the order first seen, with the first line (1-based).
+    entries: Vec<(&'static crate::catalog::Entry, usize)>,
+    /// Lines a healthy entry matched.
+    lines: usize,
+    /// Non-blank lines no catalog entry (healthy or not) matched and that do not look like an
+    /// error (those are reported by `log-line-unrecognised`).
+    unknown: usize,
+    /// The first of those lines: its number and text.
+    first_unknown: Option<(usize, String)>,
+    /// False when only the first [`NOTE_SCAN_LINES`] lines were counted.
+    counted_all: bool,
+}
+
+/// Lines of a log text counted for the healthy note (the rest of a longer text is still read
+/// by the classifiers; only the note's counts stop there).
+const NOTE_SCAN_LINES: usize = 20_000;
+
+impl Default for HealthyLines {
+    fn default() -> Self {
+        HealthyLines {
+            entries: Vec::new(),
+            lines: 0,
+            unknown: 0,
+            first_unknown: None,
+            counted_all: true,
+        }
+    }
+}
+
+impl HealthyLines {
+    /// The input note: the conclusion "known, healthy", which programs said so, and the lines
+    /// that are in no catalog (never hidden: counted, the first one quoted).
+    fn note(&self) -> String {
+        let mut families: Vec<&str> = Vec::new();
+        for (e, _) in &self.entries {
+            if !families.contains(&e.family.as_str()) {
+                families.push(e.family.as_str());
+            }
+        }
+        let examples: Vec<String> = self
+            .entries
+            .iter()
+            .take(3)
+            .map(|(e, line)| format!("line {line}: {} `{}`", e.id, e.template))
+            .collect();
+        let mut note = format!(
+            "read: known healthy output of {} ({} line(s) of the healthy catalog{}, e.g. {}); no finding drawn from it",
+            families.join(", "),
+            self.lines,
+            if self.counted_all {
+                ""
+            } else {
+                " in the first 20000 lines"
+            },
+            examples.join("; ")
+        );
+        if let Some((line, text)) = &self.first_unknown {
+            note.push_str(&format!(
+                "; {} other line(s) match no catalog message and none looks like an error (first: line {line} `{}`)",
+                self.unknown,
+                crate::finding::redact(cut_at(text, 160))
+            ));
+        }
+        note
+    }
+}
+
+/// Whether any line of `text` is a catalog message understood on its own
+/// ([`crate::catalog::Entry::complete`]), and what the healthy catalog recognised in it.
+fn complete_lines(text: &str) -> (bool, HealthyLines) {
+    let mut complete = false;
+    let mut h = HealthyLines::default();
+    for (i, l) in text.lines().enumerate() {
+        // the note counts the head of a long text; whether anything is understood is known
+        // as soon as one line is (bounded work on a million-line journal)
+        if i >= NOTE_SCAN_LINES && complete {
+            h.counted_all = false;
+            break;
+        }
+        let ms = crate::catalog::match_line(l);
+        complete |= ms.iter().any(|m| m.entry.complete);
+        let mut healthy = false;
+        for m in ms.iter().filter(|m| m.entry.healthy) {
+            healthy = true;
+            if !h.entries.iter().any(|(e, _)| e.id == m.entry.id) {
+                h.entries.push((m.entry, i + 1));
+            }
+        }
+        if healthy {
+            h.lines += 1;
+        } else if ms.is_empty()
+            && !l.trim().is_empty()
+            && !crate::catalog::looks_like_error(l)
+            && !crate::catalog::marked_error(l)
+        {
+            h.unknown += 1;
+            if h.first_unknown.is_none() {
+                h.first_unknown = Some((i + 1, l.trim().to_owned()));
+            }
+        }
+    }
+    (complete, h)
 }
 
 /// `text` with every line longer than `max` bytes cut to its first `max` bytes (at a character
@@ -1101,6 +1219,13 @@ fn healthy_shape(lines: &[PasteLine]) -> Option<String> {
         .collect::<Vec<_>>()
         .join("\n");
     if let Some((program, names)) = crate::classify::multicluster::all_ready(&text) {
+        if program == "Argo CD" {
+            return Some(format!(
+                "argocd cluster list: {} cluster(s), each connection Successful or not monitored yet (no Application targets it) ({})",
+                names.len(),
+                names.join(", ")
+            ));
+        }
         return Some(format!(
             "{program} member-cluster table: {} member(s), every one Ready ({})",
             names.len(),
@@ -2017,6 +2142,115 @@ mod tests {
                 .any(|f| f.rule_id == "gpu-plugin-log-error" && f.message.contains("Ascend910-4")),
             "{:#?}",
             report.findings
+        );
+    }
+
+    /// The healthy catalog (catalog::healthy): a paste of healthy output of each program is
+    /// read (no "not recognised", nothing above info, a note naming what was read and the lines
+    /// no catalog knows); the same paste with an error line anywhere, or with the healthy
+    /// state replaced by a failing one, is not quiet.
+    #[test]
+    fn healthy_catalog_pastes_are_read_and_errors_in_them_still_fire() {
+        let run = |text: &str| {
+            let mut i = Inputs::new();
+            i.add("x.log", text);
+            let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+            (
+                unrecognised(&i),
+                i.input_problems(),
+                crate::Engine::new().run(&ctx),
+            )
+        };
+        let pastes = [
+            (
+                "gke plugin",
+                "I0305 10:12:01.123456       1 nvidia_gpu.go:75] device-plugin started\nI0305 10:12:01.200000       1 manager.go:163] Found Nvidia GPU \"nvidia0\"\nI0305 10:12:01.400100       1 manager.go:262] starting device-plugin server at: /device-plugin/nvidiaGPU-1678011121.sock\nI0305 10:12:01.400300       1 manager.go:281] device-plugin server started serving\nI0305 10:12:01.411000       1 manager.go:289] device-plugin registered with the kubelet\n",
+            ),
+            (
+                "hami scheduler",
+                "I0410 03:20:01.000100       1 config.go:105] Initializing devices with configuration\nI0410 03:20:01.000400       1 config.go:122] NVIDIA device initialized successfully\nI0410 03:20:01.000500       1 config.go:257] All devices initialized successfully\nI0410 03:20:01.000600       1 main.go:151] listen on 127.0.0.1:8888\n",
+            ),
+            (
+                "gpu-operator validator",
+                "$ kubectl -n gpu-operator logs nvidia-operator-validator-x7k2p\nDefaulted container \"nvidia-operator-validator\" out of: nvidia-operator-validator, driver-validation (init)\nall validations are successful\n",
+            ),
+            (
+                "vectorAdd",
+                "[Vector addition of 50000 elements]\nCopy input data from the host memory to the CUDA device\nCUDA kernel launch with 196 blocks of 256 threads\nCopy output data from the CUDA device to the host memory\nTest PASSED\nDone\n",
+            ),
+            (
+                "systemctl status k3s-agent",
+                "● k3s-agent.service - Lightweight Kubernetes\n     Loaded: loaded (/etc/systemd/system/k3s-agent.service; enabled; vendor preset: enabled)\n     Active: active (running) since Wed 2025-05-21 18:13:05 UTC; 2h 3min ago\n    Process: 1644 ExecStartPre=/sbin/modprobe br_netfilter (code=exited, status=0/SUCCESS)\n   Main PID: 1648 (k3s-agent)\n\nMay 21 18:13:10 node-02 k3s[1648]: time=\"2025-05-21T18:13:10Z\" level=info msg=\"k3s agent is up and running\"\nMay 21 18:13:10 node-02 systemd[1]: Started k3s-agent.service - Lightweight Kubernetes.\n",
+            ),
+            (
+                "argocd cluster list",
+                "SERVER                          NAME        VERSION  STATUS      MESSAGE                                                  PROJECT\nhttps://10.0.0.11:6443          prod-bj     1.29     Successful\nhttps://kubernetes.default.svc  in-cluster           Unknown     Cluster has no applications and is not being monitored.\n",
+            ),
+        ];
+        for (name, text) in pastes {
+            let (unread, problems, r) = run(text);
+            assert!(!unread, "{name}: {problems:?}");
+            assert!(
+                problems.iter().any(|p| p.message.starts_with("read: ")),
+                "{name}: {problems:?}"
+            );
+            assert!(
+                r.findings
+                    .iter()
+                    .all(|f| f.severity == crate::Severity::Info),
+                "{name}: {:#?}",
+                r.findings
+            );
+            // an error line after the healthy prefix still gives its finding
+            let broken = format!(
+                "{text}E0305 10:13:00.000000       1 server.go:1] the frobnicator exploded\n"
+            );
+            let (_, _, r) = run(&broken);
+            assert!(
+                r.findings
+                    .iter()
+                    .any(|f| f.rule_id == "log-line-unrecognised"
+                        && f.severity >= crate::Severity::Warning),
+                "{name}: {:#?}",
+                r.findings
+            );
+        }
+        // the note names the lines no catalog knows
+        let (_, problems, _) = run(pastes[4].1);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("match no catalog message")),
+            "{problems:?}"
+        );
+        // failing states are not the healthy texts, and progress lines (`Loaded: loaded`, a
+        // successful ExecStartPre, `Loading NVML`) alone do not make a paste read: a unit that
+        // keeps restarting stays not recognised, never an all-clear
+        for failing in [
+            "● kubelet.service - kubelet: The Kubernetes Node Agent\n     Loaded: loaded (/lib/systemd/system/kubelet.service; enabled; vendor preset: enabled)\n     Active: activating (auto-restart) (Result: exit-code) since Mon 2024-03-04 09:12:44 UTC; 3s ago\n    Process: 9121 ExecStartPre=/bin/mkdir -p /var/lib/kubelet (code=exited, status=0/SUCCESS)\n    Process: 9123 ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS (code=exited, status=1/FAILURE)\n   Main PID: 9123 (code=exited, status=1/FAILURE)\n",
+            "2019/11/05 09:14:33 Loading NVML\n2019/11/05 09:14:33 Fetching devices.\n2019/11/05 09:14:33 the frobnicator is not there\n",
+            "     Active: activating (auto-restart) (Result: exit-code) since Wed 2025-05-21 18:13:05 UTC; 2s ago\n",
+            "     Active: failed (Result: exit-code) since Wed 2025-05-21 18:13:05 UTC; 2s ago\n",
+            "I0612 08:01:02.000601       1 main.go:416] No devices found. Waiting indefinitely.\n",
+            "SERVER                  NAME     VERSION  STATUS  MESSAGE                                           PROJECT\nhttps://10.0.0.12:6443  prod-sh           Failed  the frobnicator is not reachable at all\n",
+        ] {
+            let (unread, problems, r) = run(failing);
+            assert!(
+                unread
+                    || r.findings
+                        .iter()
+                        .any(|f| f.severity >= crate::Severity::Warning),
+                "{failing}: {problems:?} {:#?}",
+                r.findings
+            );
+        }
+        // a healthy text on a line marked as an error is not read as healthy
+        assert!(
+            crate::catalog::match_line(
+                "E0101 00:00:00.000000 1 x.go:1] Registered device plugin for 'nvidia.com/gpu' with Kubelet failed"
+            )
+            .iter()
+            .all(|m| !m.entry.healthy)
         );
     }
 

@@ -4473,6 +4473,13 @@ fn parse_pvcs_table(lines: &[&str], start: usize, out: &mut ParsedText) -> usize
         if let Ok(q) = table_cell(&cells, "CAPACITY").parse::<Quantity>() {
             pvc.status.capacity.insert("storage", q);
         }
+        // the AGE cell (kubectl's `translateTimestampSince`): how long a Pending claim waits
+        let age = table_cell(&cells, "AGE");
+        if human_duration_secs(&age).is_some() {
+            pvc.metadata
+                .annotations
+                .insert(AGE_ANNOTATION.to_owned(), age);
+        }
         out.persistent_volume_claims.push(pvc);
     }
     end

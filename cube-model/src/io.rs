@@ -264,9 +264,94 @@ pub fn read_text_to_limit(
     label: &str,
     max_bytes: u64,
 ) -> Result<Vec<u8>, ReadError> {
+    match read_text_windows(reader, label, max_bytes, usize::MAX, &mut || {
+        Err(std::io::Error::other("no spool"))
+    })? {
+        TextRead::Whole(bytes) => Ok(bytes),
+        // unreachable: nothing is spooled under `usize::MAX` bytes in memory
+        TextRead::Spooled { len, .. } => Err(ReadError::TooLarge(LimitExceeded {
+            limit: Limit::FileBytes,
+            max: max_bytes,
+            observed: Some(len),
+            subject: label.to_owned(),
+        })),
+    }
+}
+
+/// What [`read_text_spooled`] read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TextRead {
+    /// The whole input, in memory (UTF-16 converted to UTF-8, as [`read_text_to_limit`]).
+    Whole(Vec<u8>),
+    /// An input longer than the bytes kept in memory: written, as it was read, to the file the
+    /// caller's spool gave, rewound to its start (its bytes as read: UTF-16 is converted by the
+    /// reader that reads the file, [`read_to_limit`]).
+    Spooled {
+        /// The spool file, positioned at its first byte.
+        file: std::fs::File,
+        /// Bytes in it (at most the `max_bytes` of the read).
+        len: u64,
+    },
+}
+
+/// Reads a text input (standard input from a pipe) as [`read_text_to_limit`] does, the limit
+/// applied to every window as it arrives, but holds at most about `in_memory` bytes of it in
+/// memory: past that, what was read and the rest are written to the file `spool` returns (the
+/// caller creates it: an unlinked temporary file), so a pipe of gigabytes costs disk, never
+/// gigabytes of memory, and is then read like a file of that size (a large JSON List streamed).
+/// A stream longer than `max_bytes` stops one byte past it with [`ReadError::TooLarge`];
+/// binary data stops at its first window ([`ReadError::Binary`]).
+///
+/// ```
+/// use cube_model::io::{read_text_spooled, ReadError, TextRead};
+/// let mut spool = || tempfile_for_doc();
+/// # fn tempfile_for_doc() -> std::io::Result<std::fs::File> {
+/// #     let p = std::env::temp_dir().join(format!("cube-doc-spool-{}", std::process::id()));
+/// #     let f = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&p)?;
+/// #     let _ = std::fs::remove_file(&p);
+/// #     Ok(f)
+/// # }
+/// let endless = std::io::repeat(b'y');
+/// let e = read_text_spooled(endless, "-", 1 << 20, 64 << 10, &mut spool).unwrap_err();
+/// assert_eq!(e.limit_exceeded().map(|l| l.max), Some(1 << 20));
+/// let long = "kind: Pod\n".repeat(100_000);
+/// let TextRead::Spooled { len, .. } =
+///     read_text_spooled(long.as_bytes(), "-", 1 << 30, 64 << 10, &mut spool).unwrap()
+/// else { panic!("kept in memory") };
+/// assert_eq!(len, long.len() as u64);
+/// ```
+///
+/// # Errors
+/// [`ReadError::Io`] (of the reader or the spool), [`ReadError::TooLarge`] or
+/// [`ReadError::Binary`] (nothing is returned; the spool is dropped).
+pub fn read_text_spooled(
+    reader: impl Read,
+    label: &str,
+    max_bytes: u64,
+    in_memory: usize,
+    spool: &mut dyn FnMut() -> std::io::Result<std::fs::File>,
+) -> Result<TextRead, ReadError> {
+    read_text_windows(reader, label, max_bytes, in_memory, spool)
+}
+
+fn read_text_windows(
+    reader: impl Read,
+    label: &str,
+    max_bytes: u64,
+    in_memory: usize,
+    spool: &mut dyn FnMut() -> std::io::Result<std::fs::File>,
+) -> Result<TextRead, ReadError> {
+    use std::io::{Seek as _, Write as _};
+    let io = |source| ReadError::Io {
+        path: label.to_owned(),
+        source,
+    };
     let mut reader = reader.take(max_bytes.saturating_add(1));
     let mut buf: Vec<u8> = Vec::new();
     let mut utf16 = None;
+    // bytes already written to the spool, and the spool once the input outgrew `in_memory`
+    let mut spooled: Option<(std::fs::File, u64)> = None;
     loop {
         let start = buf.len();
         let mut window = 0usize;
@@ -278,39 +363,50 @@ pub fn read_text_to_limit(
                 Ok(0) => break,
                 Ok(n) => window += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(source) => {
-                    return Err(ReadError::Io {
-                        path: label.to_owned(),
-                        source,
-                    });
-                }
+                Err(source) => return Err(io(source)),
             }
         }
         buf.truncate(start + window);
         let utf16 =
             *utf16.get_or_insert_with(|| utf16_to_utf8(&buf[..buf.len().min(16)]).is_some());
+        let total = spooled.as_ref().map_or(0, |(_, n)| *n) + buf.len() as u64;
         if window > 0 && !utf16 && looks_binary(&buf[start..]) {
             return Err(ReadError::Binary {
                 path: label.to_owned(),
-                read: buf.len() as u64,
+                read: total,
             });
         }
-        if buf.len() as u64 > max_bytes {
+        if total > max_bytes {
             return Err(ReadError::TooLarge(LimitExceeded {
                 limit: Limit::FileBytes,
                 max: max_bytes,
-                observed: Some(buf.len() as u64),
+                observed: Some(total),
                 subject: label.to_owned(),
             }));
+        }
+        if spooled.is_none() && buf.len() > in_memory {
+            spooled = Some((spool().map_err(io)?, 0));
+        }
+        if let Some((file, written)) = &mut spooled {
+            file.write_all(&buf).map_err(io)?;
+            *written += buf.len() as u64;
+            buf.clear();
+            // keep one window's room, not the memory the input filled before it was spooled
+            buf.shrink_to(TEXT_WINDOW_BYTES);
         }
         if window < TEXT_WINDOW_BYTES {
             break;
         }
     }
-    Ok(match utf16_to_utf8(&buf) {
+    if let Some((mut file, len)) = spooled {
+        file.flush().map_err(io)?;
+        file.rewind().map_err(io)?;
+        return Ok(TextRead::Spooled { file, len });
+    }
+    Ok(TextRead::Whole(match utf16_to_utf8(&buf) {
         Some((utf8, _)) => utf8,
         None => buf,
-    })
+    }))
 }
 
 /// Binary data: invalid UTF-8 or control characters other than tab, CR and LF (NUL included)
@@ -355,8 +451,46 @@ pub fn stdin_special_kind() -> Option<&'static str> {
     None
 }
 
+/// Standard input when it is a regular file (`program --snapshot - < dump.json`): the file
+/// (a duplicate of the descriptor, at stdin's current position) and the bytes left in it from
+/// there. A program reads it as it reads a named file: its size is known before any byte is
+/// read, so a file over the limit is refused at once ([`ReadError::TooLarge`]) and a large
+/// JSON List is streamed, never held whole. `None` for a pipe, a terminal, a device, or when
+/// the type cannot be told.
+pub fn stdin_file() -> Option<(std::fs::File, u64)> {
+    #[cfg(unix)]
+    {
+        use std::io::Seek as _;
+        use std::os::fd::AsFd;
+        let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+        let mut file = std::fs::File::from(fd);
+        let meta = file.metadata().ok()?;
+        if !meta.file_type().is_file() {
+            return None;
+        }
+        let pos = file.stream_position().ok()?;
+        return Some((file, meta.len().saturating_sub(pos)));
+    }
+    #[allow(unreachable_code)]
+    None
+}
+
+/// [`ReadError::TooLarge`] for an input of `len` bytes (known before reading: a regular file)
+/// over `max_bytes`; `None` when it fits.
+pub fn check_len(label: &str, len: u64, max_bytes: u64) -> Option<ReadError> {
+    (len > max_bytes).then(|| {
+        ReadError::TooLarge(LimitExceeded {
+            limit: Limit::FileBytes,
+            max: max_bytes,
+            observed: Some(len),
+            subject: label.to_owned(),
+        })
+    })
+}
+
 /// Reads standard input as a text input: refused at once when it is a device or a directory
-/// ([`stdin_special_kind`]), else [`read_text_to_limit`] with `limits.max_file_bytes`.
+/// ([`stdin_special_kind`]) or a regular file larger than `limits.max_file_bytes`
+/// ([`stdin_file`]: nothing is read), else [`read_text_to_limit`] with `limits.max_file_bytes`.
 ///
 /// # Errors
 /// [`ReadError::NotRegularFile`] (label `-`), or those of [`read_text_to_limit`].
@@ -366,6 +500,10 @@ pub fn read_stdin_text(reader: impl Read, limits: &Limits) -> Result<Vec<u8>, Re
             path: "-".to_owned(),
             file_type: kind,
         });
+    }
+    // `< file`: its size is known before reading; a file over the limit is refused unread
+    if let Some(e) = stdin_file().and_then(|(_, len)| check_len("-", len, limits.max_file_bytes)) {
+        return Err(e);
     }
     read_text_to_limit(reader, "-", limits.max_file_bytes)
 }

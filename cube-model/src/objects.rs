@@ -531,6 +531,26 @@ pub struct PodSpecMore {
     pub service_account_name: String,
     /// `spec.topologySpreadConstraints`.
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+    /// `spec.hostNetwork` (a DaemonSet's pods then also tolerate
+    /// `node.kubernetes.io/network-unavailable`).
+    pub host_network: bool,
+    /// `spec.resourceClaims` (Dynamic Resource Allocation).
+    pub resource_claims: Vec<PodResourceClaim>,
+}
+
+/// `v1.PodResourceClaim`: a DRA claim the pod's containers may use, from a ResourceClaim or a
+/// ResourceClaimTemplate.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodResourceClaim {
+    /// The name the containers use (`resources.claims[].name`).
+    pub name: String,
+    /// `resourceClaimName`: an existing ResourceClaim of the pod's namespace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_claim_name: Option<String>,
+    /// `resourceClaimTemplateName`: a ResourceClaim is generated for the pod from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_claim_template_name: Option<String>,
 }
 
 /// `v1.TopologySpreadConstraint`.
@@ -580,6 +600,8 @@ impl SparseFields for PodSpecMore {
             && self.runtime_class_name.is_none()
             && self.service_account_name.is_empty()
             && self.topology_spread_constraints.is_empty()
+            && !self.host_network
+            && self.resource_claims.is_empty()
     }
 }
 
@@ -627,6 +649,9 @@ struct PodSpecWire {
     volumes: Vec<Volume>,
     #[serde(deserialize_with = "de::exact_vec")]
     topology_spread_constraints: Vec<TopologySpreadConstraint>,
+    host_network: bool,
+    #[serde(deserialize_with = "de::exact_vec")]
+    resource_claims: Vec<PodResourceClaim>,
 }
 
 #[derive(Serialize)]
@@ -667,6 +692,10 @@ struct PodSpecRef<'a> {
     volumes: &'a Vec<Volume>,
     #[serde(skip_serializing_if = "skip::vec")]
     topology_spread_constraints: &'a Vec<TopologySpreadConstraint>,
+    #[serde(skip_serializing_if = "skip::falsy")]
+    host_network: &'a bool,
+    #[serde(skip_serializing_if = "skip::vec")]
+    resource_claims: &'a Vec<PodResourceClaim>,
 }
 
 impl<'de> Deserialize<'de> for PodSpec {
@@ -692,6 +721,8 @@ impl<'de> Deserialize<'de> for PodSpec {
                 runtime_class_name: w.runtime_class_name,
                 service_account_name: w.service_account_name,
                 topology_spread_constraints: w.topology_spread_constraints,
+                host_network: w.host_network,
+                resource_claims: w.resource_claims,
             }),
         })
     }
@@ -719,6 +750,8 @@ impl Serialize for PodSpec {
             service_account_name: &more.service_account_name,
             volumes: &self.volumes,
             topology_spread_constraints: &more.topology_spread_constraints,
+            host_network: &more.host_network,
+            resource_claims: &more.resource_claims,
         }
         .serialize(s)
     }
@@ -1118,6 +1151,9 @@ mod skip {
     pub(super) fn vec<T>(v: &&Vec<T>) -> bool {
         v.is_empty()
     }
+    pub(super) fn falsy(b: &&bool) -> bool {
+        !**b
+    }
 }
 
 /// `v1.ContainerStatus`, reduced to the resources an in-place resize reports.
@@ -1371,6 +1407,47 @@ pub struct PriorityClass {
     /// `description`.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
+}
+
+/// `node.k8s.io/v1` `RuntimeClass`: the container runtime handler a pod runs with, the
+/// overhead that handler adds to every pod (added to the pod's requests for scheduling and
+/// quota by the RuntimeClass admission plugin) and the nodes it is available on.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RuntimeClass {
+    /// Metadata (cluster-scoped: the name pods put in `spec.runtimeClassName`).
+    pub metadata: ObjectMeta,
+    /// `handler`: the CRI runtime handler (`nvidia`, `runc`, `kata`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub handler: String,
+    /// `overhead`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<RuntimeClassOverhead>,
+    /// `scheduling`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scheduling: Option<RuntimeClassScheduling>,
+}
+
+/// `node.k8s.io/v1` `Overhead`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RuntimeClassOverhead {
+    /// `podFixed`: what every pod of the class costs on top of its containers; `None` when
+    /// the field is absent (the pod then gets no overhead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_fixed: Option<ResourceList>,
+}
+
+/// `node.k8s.io/v1` `Scheduling`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RuntimeClassScheduling {
+    /// `nodeSelector`, merged into the pod's.
+    #[serde(skip_serializing_if = "Labels::is_empty")]
+    pub node_selector: Labels,
+    /// `tolerations`, added to the pod's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
 }
 
 /// `policy/v1` `PodDisruptionBudget`, reduced.

@@ -759,7 +759,7 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
                 if let Some((s, e, block)) = value_span(line, i + 1, c == b':', flow, mapping) {
                     if block {
                         st.block_indent = Some(indent_of(line));
-                    } else if s < e {
+                    } else if s < e && !plain_value(&line[s..e]) {
                         ranges.push(keep_token_id(line, s, e));
                     }
                     i = e.max(i + 1);
@@ -897,6 +897,18 @@ fn value_span(
         token_end(line, v, true)
     };
     Some((v, e, false))
+}
+
+/// A value after a secret-sounding key that holds no secret (G5): a YAML/JSON boolean or null
+/// (`automountServiceAccountToken: false`, `password: null`, `secret: ~`) or a nested flow
+/// mapping (`authorization: {mode: Webhook}`, whose own keys are checked where they stand).
+/// Hiding these made the evidence unreadable and hid nothing.
+fn plain_value(value: &str) -> bool {
+    let v = value.trim().trim_end_matches(',').trim_end();
+    matches!(
+        v,
+        "true" | "false" | "True" | "False" | "TRUE" | "FALSE" | "null" | "Null" | "NULL" | "~"
+    ) || v.starts_with('{')
 }
 
 /// A word that may be a credential (not an English word of prose): 6+ characters with a digit
@@ -1208,6 +1220,83 @@ fn json_secret_data(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>
 
 #[cfg(test)]
 mod tests {
+
+    /// G5: the redactor masks secrets in every form and nothing else. Ordinary words and values
+    /// that sit next to a secret-sounding key stay readable (a `tokenFile` path, `password-less`,
+    /// a key named without a value, a `token` field that holds a flag, a count, a kind or a
+    /// reference to where a secret lives); every secret form next to them is still hidden.
+    #[test]
+    fn redaction_corpus_masks_secrets_and_nothing_else() {
+        let keep = [
+            "    tokenFile: /var/run/secrets/kubernetes.io/serviceaccount/token",
+            "  tokenFile: ./tokens/ci-runner",
+            "    token-file: /etc/kubernetes/bootstrap-token",
+            "--token-auth-file=/etc/kubernetes/known_tokens.csv",
+            "set up password-less sudo on node-01",
+            "use password-less SSH between the nodes",
+            "passwordless login is enabled",
+            "automountServiceAccountToken: false",
+            "  automountServiceAccountToken: true",
+            "\"automountServiceAccountToken\": false,",
+            "token:",
+            "  password:",
+            "the token expired",
+            "secret \"db\" not found",
+            "password authentication failed for user postgres",
+            "  authorization: {mode: Webhook}",
+            "authorization:",
+            "    tokenTTL: 24h0m0s",
+            "  token-ttl: 24h",
+            "    secretName: tls-ingress",
+            "        secretKeyRef: {name: db, key: password}",
+            "          key: password",
+            "  usages: [signing, authentication]",
+            "  serviceAccountToken:",
+            "      expirationSeconds: 3607",
+            "    tokenRequests: []",
+            "  token: true",
+            "  password: null",
+            "  secret: ~",
+            "  token: \"\"",
+            "BootstrapToken: 3 objects in 1 page(s)",
+            "  - name: kube-api-access-abcde",
+            "    projected: {sources: [{serviceAccountToken: {expirationSeconds: 3607, path: token}}]}",
+            "type: kubernetes.io/service-account-token",
+        ];
+        for line in keep {
+            assert_eq!(super::redact(line), line, "over-redacted");
+        }
+        let mask = [
+            ("  token: s4lt-token-value-0123", "s4lt-token-value-0123"),
+            ("token=s4lt-token-value-0123", "s4lt-token-value-0123"),
+            ("password: hunter2-s4lt", "hunter2-s4lt"),
+            ("  password: 123456", "123456"),
+            ("  password: \"false-s4lt\"", "false-s4lt"),
+            (
+                "  client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t",
+                "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t",
+            ),
+            (
+                "\"token\": \"s4lt-token-value-0123\"",
+                "s4lt-token-value-0123",
+            ),
+            ("--token abcdef.0123456789abcdef", "0123456789abcdef"),
+            ("https://admin:s4lt-pw@10.0.0.1:6443", "s4lt-pw"),
+            (
+                "  authorization: Bearer s4lt-bearer-token-0123",
+                "s4lt-bearer-token-0123",
+            ),
+            (
+                "Authorization: Basic YWRtaW46czRsdC1wdw==",
+                "YWRtaW46czRsdC1wdw==",
+            ),
+            ("  secret: s4lt-secret-value", "s4lt-secret-value"),
+        ];
+        for (line, secret) in mask {
+            let r = super::redact(line);
+            assert!(!r.contains(secret), "{line:?} -> {r:?}");
+        }
+    }
 
     /// Secrets written in pasted prose (a chat message, a ticket, a runbook line): the value
     /// after `password`, `password:`, `passwd=`, `--password`, `Authorization: Bearer` and

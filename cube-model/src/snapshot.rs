@@ -83,6 +83,10 @@ pub struct ClusterSnapshot {
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// Bootstrap tokens (from `bootstrap.kubernetes.io/token` Secrets; secret part dropped).
     pub bootstrap_tokens: Vec<BootstrapToken>,
+    /// RuntimeClasses (`node.k8s.io`): the overhead and scheduling the RuntimeClass admission
+    /// plugin gives a pod that names one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runtime_classes: Vec<RuntimeClass>,
     /// Kinds seen but not kept, with their counts (`Deployment: 3`). A kind whose API group is
     /// not the one this crate reads (a CRD also named `Node`, say) is counted as
     /// `apiVersion/Kind`.
@@ -507,6 +511,7 @@ impl ClusterSnapshot {
             }
             "PodDisruptionBudget" => !self.pod_disruption_budgets.is_empty(),
             "BootstrapToken" => !self.bootstrap_tokens.is_empty(),
+            "RuntimeClass" => !self.runtime_classes.is_empty(),
             _ => false,
         };
         if present {
@@ -600,15 +605,25 @@ impl ClusterSnapshot {
         snapshot
     }
 
-    /// Reads one file and adds it; `None` when it could not be read (recorded as a problem).
+    /// Reads one file through the bounded reader ([`crate::io::read_file`]: at most the
+    /// snapshot's `max_file_bytes`, FIFOs, devices and directories refused) and adds it;
+    /// `None` when it could not be read (recorded as a problem naming the reason, the limit
+    /// for a file too large: never read whole first).
     pub fn add_file(&mut self, path: &Path) -> Option<LoadOutcome> {
         let label = path.display().to_string();
-        match std::fs::read(path) {
+        match crate::io::read_file(path, &self.limits) {
             Ok(bytes) => Some(self.add_bytes(&label, &bytes)),
             Err(err) => {
+                if let Some(hit) = err.limit_exceeded() {
+                    self.limits_hit.push(hit.clone());
+                }
+                let reason = err.reason();
                 self.problems.push(LoadProblem {
                     file: label,
-                    message: format!("cannot read file: {err}"),
+                    message: format!(
+                        "cannot read file: {}",
+                        reason.strip_prefix("cannot read: ").unwrap_or(&reason)
+                    ),
                     ..LoadProblem::default()
                 });
                 None
@@ -850,10 +865,12 @@ impl ClusterSnapshot {
         *self.over_limit = 0;
         *self.starts = Some(Box::default());
         *self.start_lines = Some(Box::default());
+        let unknown_before: usize = self.unknown_kinds.values().sum();
         let read = stream::read_list(self, &mut w, bom);
         let kind = match read {
             Ok(kind)
-                if self.object_count() > before.objects
+                if !self.foreign_items_since(Some(&kind), &lens, unknown_before)
+                    && self.object_count() > before.objects
                     && *self.over_limit == 0
                     && self.has_room_for_one()
                     && self.starts.is_some() =>
@@ -1001,6 +1018,7 @@ impl ClusterSnapshot {
             merge!(12, role_bindings, "RoleBinding", |o| o.kind.as_str());
             merge!(13, pod_disruption_budgets, "PodDisruptionBudget");
             merge!(14, workloads, "Workload", |o| o.kind.as_str());
+            merge!(15, runtime_classes, "RuntimeClass");
         }
         // bootstrap tokens: the token id is the identity
         let tokens = Target::Secret as usize;
@@ -1090,6 +1108,7 @@ impl ClusterSnapshot {
             + self.pod_disruption_budgets.len()
             + self.bootstrap_tokens.len()
             + self.workloads.len()
+            + self.runtime_classes.len()
     }
 
     // ------------------------------------------------------------------ JSON
@@ -1097,7 +1116,11 @@ impl ClusterSnapshot {
     fn load_json(&mut self, ctx: &mut Ctx<'_>, bytes: &[u8]) {
         let mark = Mark::of(self);
         *self.starts = Some(Box::default());
-        if let Ok(kind) = fast::read_list(self, bytes) {
+        let before = Mark::lens(self);
+        let unknown_before: usize = self.unknown_kinds.values().sum();
+        if let Ok(kind) = fast::read_list(self, bytes)
+            && !self.foreign_items_since(kind.as_deref(), &before, unknown_before)
+        {
             ctx.saw_object = true;
             self.mark_listed(kind.as_deref());
             return;
@@ -1283,8 +1306,9 @@ impl ClusterSnapshot {
                     (true, Some(items)) => {
                         ctx.saw_object = true;
                         let item_kind = kind.as_deref().and_then(list_item_kind);
+                        ctx.foreign_items = 0;
                         self.add_json_items(ctx, items, item_kind);
-                        self.mark_listed(kind.as_deref());
+                        self.mark_listed_unless(kind.as_deref(), ctx.foreign_items);
                     }
                     (true, None) => {
                         ctx.saw_object = true;
@@ -1428,12 +1452,13 @@ impl ClusterSnapshot {
                     (true, Some(serde_json::Value::Array(items))) => {
                         ctx.saw_object = true;
                         let item_kind = kind.and_then(list_item_kind);
+                        ctx.foreign_items = 0;
                         for (index, item) in items.iter().enumerate() {
                             ctx.item = Some(index);
                             self.add_object(ctx, Obj::Value(item), item_kind);
                         }
                         ctx.item = None;
-                        self.mark_listed(kind);
+                        self.mark_listed_unless(kind, ctx.foreign_items);
                     }
                     (true, Some(serde_json::Value::Null) | None) => {
                         ctx.saw_object = true;
@@ -1512,6 +1537,7 @@ impl ClusterSnapshot {
         self.role_bindings.reserve(n(Target::RoleBinding));
         self.pod_disruption_budgets
             .reserve(n(Target::PodDisruptionBudget));
+        self.runtime_classes.reserve(n(Target::RuntimeClass));
     }
 
     fn add_object_with_head(
@@ -1535,6 +1561,24 @@ impl ClusterSnapshot {
         };
         ctx.saw_object = true;
         let group = head.api_version.as_deref().map(api_group);
+        // H3: an item of another kind than its typed List's (a Pod in a `NodeList`) is read as
+        // what it says it is, never as the List's kind, and named: the List is then no
+        // complete list of its kind (`mark_listed` skips it)
+        if let (Some(own), Some(list_item)) = (head.kind.as_deref(), default_kind)
+            && own != list_item
+            && !(own == "Status" && group.is_none_or(str::is_empty))
+        {
+            ctx.foreign_items += 1;
+            let ident = obj.ident(Some(own));
+            let problem = ctx.problem(
+                ident,
+                "kind".to_owned(),
+                format!(
+                    "a {own} in a {list_item}List: read as the {own} it says it is, not as a {list_item}; the list is not taken as the complete list of {list_item}s"
+                ),
+            );
+            self.problems.push(problem);
+        }
         if kind == "Status" && group.is_none_or(str::is_empty) {
             self.add_status(ctx.source, &obj);
             return;
@@ -1574,6 +1618,7 @@ impl ClusterSnapshot {
                 o.kind = kind.to_owned();
                 self.role_bindings.push(o)
             }),
+            Target::RuntimeClass => obj.typed(d).map(|o| self.runtime_classes.push(o)),
             Target::PodDisruptionBudget => {
                 obj.typed(d).map(|o| self.pod_disruption_budgets.push(o))
             }
@@ -1596,9 +1641,39 @@ impl ClusterSnapshot {
         }
     }
 
+    /// True when, since `before` (the typed vectors' lengths) and `unknown_before` (objects of
+    /// unknown kinds), objects of another kind than the typed `list_kind`'s were added (a Pod
+    /// in a `NodeList`, H3): the one-pass readers then give the input to the general path,
+    /// which names each such item.
+    fn foreign_items_since(
+        &self,
+        list_kind: Option<&str>,
+        before: &[usize; Target::COUNT],
+        unknown_before: usize,
+    ) -> bool {
+        let Some(item_kind) = list_kind.and_then(list_item_kind) else {
+            return false;
+        };
+        let own = Target::of(item_kind, None);
+        let after = Mark::lens(self);
+        let other_typed = (0..Target::COUNT)
+            .any(|i| own.is_none_or(|t| t as usize != i) && after[i] != before[i]);
+        let unknown_now: usize = self.unknown_kinds.values().sum();
+        other_typed || (own.is_some() && unknown_now != unknown_before)
+    }
+
     /// A typed `<Kind>List` was read completely: the kind's absence is real
     /// ([`ClusterSnapshot::kinds_listed`]).
     fn mark_listed(&mut self, list_kind: Option<&str>) {
+        self.mark_listed_unless(list_kind, 0);
+    }
+
+    /// [`ClusterSnapshot::mark_listed`] unless `foreign` items of other kinds were in the List
+    /// (H3: a `NodeList` of Pods is no complete, empty list of Nodes).
+    fn mark_listed_unless(&mut self, list_kind: Option<&str>, foreign: usize) {
+        if foreign > 0 {
+            return;
+        }
         if let Some(kind) = list_kind.and_then(list_item_kind)
             && Target::of(kind, None).is_some()
             && kind != "Secret"
@@ -1849,6 +1924,7 @@ impl Mark {
             s.role_bindings.len(),
             s.pod_disruption_budgets.len(),
             s.workloads.len(),
+            s.runtime_classes.len(),
             s.bootstrap_tokens.len(),
         ]
     }
@@ -1876,7 +1952,8 @@ impl Mark {
         s.role_bindings.truncate(l[12]);
         s.pod_disruption_budgets.truncate(l[13]);
         s.workloads.truncate(l[14]);
-        s.bootstrap_tokens.truncate(l[15]);
+        s.runtime_classes.truncate(l[15]);
+        s.bootstrap_tokens.truncate(l[16]);
         s.unknown_kinds = self.unknown_kinds;
         s.skipped_secrets = self.skipped_secrets;
     }
@@ -1912,6 +1989,9 @@ struct Ctx<'s> {
     alias: crate::yaml::AliasBudget,
     /// The alias limit was hit (reported once per input).
     alias_limit_hit: bool,
+    /// Items of the typed List being read whose own `kind` is not the List's (a Pod in a
+    /// `NodeList`): the List is then not a complete list of its kind (H3).
+    foreign_items: usize,
 }
 
 impl<'s> Ctx<'s> {
@@ -1924,6 +2004,7 @@ impl<'s> Ctx<'s> {
             kindless: Vec::new(),
             alias: crate::yaml::AliasBudget::new(limits),
             alias_limit_hit: false,
+            foreign_items: 0,
         }
     }
     fn problem(&self, object: String, field: String, message: String) -> LoadProblem {
@@ -1958,6 +2039,7 @@ enum Target {
     PodDisruptionBudget,
     /// Deployment, StatefulSet, ReplicaSet, ReplicationController, Job: [`Workload`].
     Workload,
+    RuntimeClass,
     Secret,
 }
 
@@ -1991,6 +2073,7 @@ impl Target {
             }
             "ReplicationController" => (Target::Workload, &[""]),
             "Job" => (Target::Workload, &["batch"]),
+            "RuntimeClass" => (Target::RuntimeClass, &["node.k8s.io"]),
             "Secret" => (Target::Secret, &[""]),
             _ => return None,
         };
@@ -2023,6 +2106,7 @@ fn kind_of_resource(resource: &str) -> Option<&'static str> {
         "rolebindings" | "rolebinding" => "RoleBinding",
         "clusterrolebindings" | "clusterrolebinding" => "ClusterRoleBinding",
         "poddisruptionbudgets" | "poddisruptionbudget" => "PodDisruptionBudget",
+        "runtimeclasses" | "runtimeclass" => "RuntimeClass",
         "secrets" | "secret" => "BootstrapToken",
         _ => return None,
     })

@@ -154,6 +154,8 @@ pub struct NamespaceAdmission<'s> {
     lr_defaults: Vec<(ResourceList, ResourceList)>,
     /// The cluster's PriorityClasses.
     pub(crate) classes: &'s [PriorityClass],
+    /// The cluster's RuntimeClasses; `None` when the snapshot holds none at all (not given).
+    pub(crate) runtime_classes: Option<&'s [cube_model::objects::RuntimeClass]>,
     /// The namespace's quotas; their `used` is current whenever `dirty` is false.
     quotas: Vec<QuotaState>,
     compiled: Vec<CompiledQuota>,
@@ -205,6 +207,11 @@ impl<'s> NamespaceAdmission<'s> {
                 QuotaState::from_quota(&q, &snapshot.pods, &snapshot.persistent_volume_claims, now)
             })
             .collect();
+        let runtime_classes = match snapshot.kind_status("RuntimeClass") {
+            cube_model::snapshot::KindStatus::Listed
+            | cube_model::snapshot::KindStatus::Present => Some(&snapshot.runtime_classes[..]),
+            _ => None,
+        };
         Self::from_parts(
             ns,
             namespace_phase(snapshot, ns),
@@ -214,6 +221,19 @@ impl<'s> NamespaceAdmission<'s> {
             config,
             now,
         )
+        .with_runtime_classes(runtime_classes)
+    }
+
+    /// The cluster's RuntimeClasses for the RuntimeClass admission step (`None`: not known,
+    /// the step is reported as not checked for a pod naming one). [`NamespaceAdmission::new`]
+    /// sets them from the snapshot when it holds RuntimeClasses (or their empty list).
+    #[must_use]
+    pub fn with_runtime_classes(
+        mut self,
+        classes: Option<&'s [cube_model::objects::RuntimeClass]>,
+    ) -> Self {
+        self.runtime_classes = classes;
+        self
     }
 
     /// As [`NamespaceAdmission::new`] from parts already at hand: LimitRanges as stored,
@@ -237,6 +257,7 @@ impl<'s> NamespaceAdmission<'s> {
             limit_ranges,
             lr_defaults,
             classes,
+            runtime_classes: None,
             quotas,
             compiled: Vec::new(),
             dirty: false,
@@ -416,6 +437,7 @@ impl NamespaceAdmission<'_> {
             || !spec.init_containers.is_empty()
             || spec.resources.is_some()
             || spec.overhead.is_some()
+            || spec.runtime_class_name.is_some()
             || spec.containers.is_empty()
             || spec.containers.len() > MAX_CONTAINERS
             || !st.phase.is_empty()

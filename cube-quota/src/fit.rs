@@ -43,6 +43,14 @@ pub const REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 pub const REASON_UNTOLERATED_TAINT: &str = "node(s) had untolerated taint(s)";
 /// Reason text of the `NodeAffinity` filter (node selector and required node affinity).
 pub const REASON_NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/selector";
+/// Status of the nodes a PreFilter result leaves out (v1.30+, kubernetes#119779,
+/// `pkg/scheduler/schedule_one.go` `findNodesThatFitPod`: `SetAbsentNodesStatus` with
+/// `node(s) didn't satisfy plugin(s) %v`), here NodeAffinity's: a pod whose every required
+/// node-affinity term names nodes by `matchFields` `metadata.name In` (a DaemonSet's pods) is
+/// filtered on those nodes only (`nodeaffinity.PreFilter` returns them as its
+/// `PreFilterResult`, kubernetes#108648, v1.24+). UnschedulableAndUnresolvable. v1.24–v1.29
+/// left such nodes out of the histogram (the count `0/N` still names every node).
+pub const REASON_PREFILTER_NODE_AFFINITY: &str = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
 /// Reason text of the `NodeResourcesFit` pod-count check.
 pub const REASON_TOO_MANY_PODS: &str = "Too many pods";
 /// Taint the node lifecycle controller puts on a node whose Ready condition is `False`.
@@ -257,6 +265,9 @@ pub enum FilterPlugin {
     NodePorts,
     /// `VolumeBinding`: the pod's claims (see [`crate::podfilters`]).
     VolumeBinding,
+    /// `VolumeZone`: the zone and region labels of the pod's bound volumes (see
+    /// [`crate::podfilters`]).
+    VolumeZone,
     /// `PodTopologySpread`: `DoNotSchedule` constraints (see [`crate::podfilters`]).
     PodTopologySpread,
     /// `InterPodAffinity`: required pod affinity and anti-affinity (see
@@ -612,6 +623,9 @@ pub struct PodDemand<'p> {
     priority: i32,
     tolerates_unschedulable: bool,
     selects_nodes: bool,
+    /// NodeAffinity's PreFilter result: the positions (sorted) of the only nodes the filters
+    /// run on; `None` = every node.
+    prefilter_nodes: Option<Vec<usize>>,
 }
 
 impl PodDemand<'_> {
@@ -642,11 +656,21 @@ impl PodDemand<'_> {
         }
     }
 
+    /// True when NodeAffinity's PreFilter result leaves the node at `position` out.
+    fn prefiltered_out(&self, position: usize) -> bool {
+        self.prefilter_nodes
+            .as_ref()
+            .is_some_and(|p| p.binary_search(&position).is_err())
+    }
+
     /// The reasons the scheduler reports for a node with `verdict` (those of the first failing
     /// plugin), as [`NodeFit::reasons`].
     pub fn reasons(&self, verdict: &NodeVerdict) -> Vec<String> {
         match verdict.plugin {
             None => Vec::new(),
+            Some(FilterPlugin::NodeAffinity) if verdict.failed_static & 8 != 0 => {
+                vec![REASON_PREFILTER_NODE_AFFINITY.to_owned()]
+            }
             Some(FilterPlugin::NodeUnschedulable) => vec![REASON_UNSCHEDULABLE.to_owned()],
             Some(FilterPlugin::TaintToleration) => vec![REASON_UNTOLERATED_TAINT.to_owned()],
             Some(FilterPlugin::NodeAffinity) => vec![REASON_NODE_AFFINITY.to_owned()],
@@ -669,7 +693,8 @@ pub struct NodeVerdict {
     pub code: FitCode,
     /// The first failing plugin, `None` when the pod fits.
     pub plugin: Option<FilterPlugin>,
-    /// One bit per failing static plugin (NodeUnschedulable, TaintToleration, NodeAffinity).
+    /// One bit per failing static plugin (NodeUnschedulable, TaintToleration, NodeAffinity),
+    /// bit 3 when NodeAffinity's PreFilter result left the node out.
     failed_static: u8,
     /// NodeResourcesFit shortfalls: bit 0 pods, 1 cpu, 2 memory, 3 ephemeral storage, 4 + k
     /// the k-th checked scalar request of the demand.
@@ -691,6 +716,7 @@ impl NodeVerdict {
             // (evaluated by the session, never in a verdict)
             FilterPlugin::NodePorts
             | FilterPlugin::VolumeBinding
+            | FilterPlugin::VolumeZone
             | FilterPlugin::PodTopologySpread
             | FilterPlugin::InterPodAffinity => false,
         }
@@ -728,13 +754,14 @@ impl FitVerdicts<'_> {
 
     /// The reason histogram, as [`FitReport::histogram`].
     pub fn histogram(&self) -> BTreeMap<String, usize> {
-        let mut statics = [0usize; 3];
+        let mut statics = [0usize; 4];
         let mut resources = vec![0usize; 4 + self.demand.scalars.len()];
         for v in &self.nodes {
             match v.plugin {
                 None => {}
                 Some(FilterPlugin::NodeUnschedulable) => statics[0] += 1,
                 Some(FilterPlugin::TaintToleration) => statics[1] += 1,
+                Some(FilterPlugin::NodeAffinity) if v.failed_static & 8 != 0 => statics[3] += 1,
                 Some(FilterPlugin::NodeAffinity) => statics[2] += 1,
                 Some(FilterPlugin::NodeResourcesFit) => {
                     for b in v.insufficient_bits() {
@@ -751,6 +778,7 @@ impl FitVerdicts<'_> {
             REASON_UNSCHEDULABLE,
             REASON_UNTOLERATED_TAINT,
             REASON_NODE_AFFINITY,
+            REASON_PREFILTER_NODE_AFFINITY,
         ]
         .into_iter()
         .zip(statics)
@@ -778,6 +806,39 @@ impl FitVerdicts<'_> {
         }
         Some(fit_error_message(self.nodes.len(), &self.histogram()))
     }
+}
+
+/// NodeAffinity's PreFilter result (kubernetes/kubernetes
+/// `pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go` `PreFilter`): when every
+/// required node-affinity term has a `matchFields` requirement `metadata.name In [...]`, the
+/// union over the terms of each term's intersection of those names; `None` (every node) when
+/// some term names no node that way, or when the union is empty (then the NodeAffinity filter
+/// refuses every node on its own).
+fn node_affinity_prefilter(pod: &Pod) -> Option<BTreeSet<&str>> {
+    let terms = &pod
+        .spec
+        .affinity
+        .as_ref()?
+        .node_affinity
+        .as_ref()?
+        .required_during_scheduling_ignored_during_execution
+        .as_ref()?
+        .node_selector_terms;
+    let mut union: BTreeSet<&str> = BTreeSet::new();
+    for t in terms {
+        let mut term: Option<BTreeSet<&str>> = None;
+        for r in &t.match_fields {
+            if r.key == "metadata.name" && r.operator == "In" {
+                let names: BTreeSet<&str> = r.values.iter().map(String::as_str).collect();
+                term = Some(match term {
+                    None => names,
+                    Some(prev) => prev.intersection(&names).copied().collect(),
+                });
+            }
+        }
+        union.extend(term?);
+    }
+    (!union.is_empty()).then_some(union)
 }
 
 /// The pod's requests as the scheduler counts them, on the pod as the API server stores it
@@ -1381,6 +1442,11 @@ impl NodeUsage {
                     na.required_during_scheduling_ignored_during_execution
                         .is_some()
                 });
+        let prefilter_nodes = node_affinity_prefilter(pod).map(|names| {
+            let mut p: Vec<usize> = names.iter().filter_map(|n| self.position(n)).collect();
+            p.sort_unstable();
+            p
+        });
         PodDemand {
             pod,
             requests,
@@ -1389,6 +1455,7 @@ impl NodeUsage {
             priority: crate::preemption::pod_priority(pod, &snapshot.priority_classes),
             tolerates_unschedulable,
             selects_nodes,
+            prefilter_nodes,
         }
     }
 
@@ -1447,6 +1514,14 @@ impl NodeUsage {
         used: &[i64],
         pod_count: usize,
     ) -> NodeVerdict {
+        if demand.prefiltered_out(position) {
+            return NodeVerdict {
+                code: FitCode::UnschedulableAndUnresolvable,
+                plugin: Some(FilterPlugin::NodeAffinity),
+                failed_static: 4 | 8,
+                insufficient: 0,
+            };
+        }
         let state = &self.nodes[position];
         let pod = demand.pod;
         let mut failed_static = 0u8;
@@ -1590,6 +1665,7 @@ impl NodeUsage {
                 REASON_UNSCHEDULABLE => failed_static |= 1,
                 REASON_UNTOLERATED_TAINT => failed_static |= 2,
                 REASON_NODE_AFFINITY => failed_static |= 4,
+                REASON_PREFILTER_NODE_AFFINITY => failed_static |= 4 | 8,
                 _ => {}
             }
         }
@@ -1612,6 +1688,17 @@ impl NodeUsage {
         demand: &PodDemand<'_>,
         from: usize,
     ) -> Option<usize> {
+        if let Some(only) = &demand.prefilter_nodes {
+            // (the filters run on NodeAffinity's PreFilter result only)
+            let mut scratch = Vec::new();
+            return only.iter().copied().filter(|&p| p >= from).find(|&p| {
+                if demand.scalars.len() > MAX_VERDICT_SCALARS {
+                    self.detailed_verdict(snapshot, demand, p).fits()
+                } else {
+                    self.verdict_at(snapshot, demand, p, &mut scratch).fits()
+                }
+            });
+        }
         if demand.scalars.len() > MAX_VERDICT_SCALARS {
             return (from..self.nodes.len())
                 .find(|&p| self.detailed_verdict(snapshot, demand, p).fits());
@@ -1697,6 +1784,17 @@ impl NodeUsage {
         pod_count: usize,
     ) -> NodeFit {
         let state = &self.nodes[position];
+        if demand.prefiltered_out(position) {
+            return NodeFit {
+                node: state.name.clone(),
+                code: FitCode::UnschedulableAndUnresolvable,
+                plugin: Some(FilterPlugin::NodeAffinity),
+                reasons: vec![REASON_PREFILTER_NODE_AFFINITY.to_owned()],
+                all_reasons: vec![REASON_PREFILTER_NODE_AFFINITY.to_owned()],
+                insufficient: Vec::new(),
+                untolerated_taints: Vec::new(),
+            };
+        }
         let pod = demand.pod;
         let mut all_reasons = Vec::new();
         let mut first: Option<(FilterPlugin, Vec<String>, FitCode)> = None;

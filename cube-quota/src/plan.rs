@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use cube_model::group::{GroupProblemKind, QuotaBucket, ResourceGroup};
+use cube_model::group::{ContainerDefaults, GroupProblemKind, QuotaBucket, ResourceGroup};
 use cube_model::objects::{
     ObjectMeta as ModelMeta, ResourceQuota as ModelQuota, ResourceQuotaSpec,
 };
@@ -339,6 +339,55 @@ fn normalized_hard(group: &str, b: &QuotaBucket, warnings: &mut Vec<String>) -> 
     out
 }
 
+/// The keys of a quota bucket that ResourceQuota's "must specify" rule requires from every
+/// container (kubernetes/kubernetes `pkg/quota/v1/evaluator/core/pods.go`, `podEvaluator.Constraints`
+/// over `validationSet`: `cpu`, `memory`, `requests.cpu`, `requests.memory`, `limits.cpu`,
+/// `limits.memory`; extended resources and ephemeral storage are never required) that the
+/// group's LimitRange does not default, one warning each: a container stating neither is then
+/// refused with `failed quota: <quota>: must specify <key> for: <containers>`
+/// (`plugin/pkg/admission/resourcequota` via `apiserver/pkg/admission/plugin/resourcequota/controller.go`).
+///
+/// A request key is defaulted by `defaultRequest`, or by `default` (the stored LimitRange gets
+/// `defaultRequest := default`, and a container's limit becomes its request); a `limits.` key
+/// only by `default`.
+fn undefaulted_required(
+    group: &str,
+    bucket: &str,
+    hard: &ResourceList,
+    defaults: Option<&ContainerDefaults>,
+) -> Vec<String> {
+    let empty = ContainerDefaults::default();
+    let d = defaults.unwrap_or(&empty);
+    let mut out = Vec::new();
+    for key in hard.names() {
+        let k = key.as_str();
+        if !crate::quota::MUST_SPECIFY_RESOURCES.contains(&k) {
+            continue;
+        }
+        let (limit, resource) = match k.strip_prefix("limits.") {
+            Some(r) => (true, r),
+            None => (false, k.strip_prefix("requests.").unwrap_or(k)),
+        };
+        let defaulted =
+            d.default_limit.contains(resource) || (!limit && d.default_request.contains(resource));
+        if defaulted {
+            continue;
+        }
+        let (what, fix) = if limit {
+            ("limit", "containerDefaults.defaultLimit")
+        } else {
+            (
+                "request",
+                "containerDefaults.defaultRequest (or defaultLimit)",
+            )
+        };
+        out.push(format!(
+            "group {group:?} bucket {bucket:?}: the quota tracks {k}, so every container must state a {resource} {what} (ResourceQuota's \"must specify\" rule), but the group's LimitRange gives no default {resource} {what}: a pod whose containers leave it out is refused with \"failed quota: {group}-{bucket}: must specify {k} for: <containers>\"; set {fix}.{resource}"
+        ));
+    }
+    out
+}
+
 /// True for quota keys counted in millicores.
 fn is_cpu_key(key: &str) -> bool {
     matches!(key, "cpu" | "requests.cpu" | "limits.cpu")
@@ -466,6 +515,12 @@ pub fn plan_group_all(
     let mut quotas = Vec::new();
     for b in &group.quota {
         let hard = normalized_hard(gname, b, &mut warnings);
+        warnings.extend(undefaulted_required(
+            gname,
+            &b.name,
+            &hard,
+            group.container_defaults.as_ref(),
+        ));
         // The percentage shares of every key, split among the namespaces that take a
         // percentage of this bucket (no explicit amounts for it) by the largest remainder.
         let percents: Vec<u32> = group
@@ -1145,6 +1200,47 @@ pub fn resplit_check(plan: &GroupPlan, snapshot: &ClusterSnapshot) -> ResplitRep
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// H6: a quota on limits.cpu with a LimitRange that defaults only requests (and no
+    /// LimitRange at all for memory) warns; GPU keys are never required; a LimitRange that
+    /// defaults every required key stays quiet.
+    #[test]
+    fn required_keys_the_limitrange_does_not_default_are_warned() {
+        let yaml = |defaults: &str| {
+            format!(
+                "name: t\nowner: bob\nmembers: [{{name: bob, role: admin}}]\nquota:\n  - name: c\n    hard: {{limits.cpu: \"8\", requests.memory: 8Gi, requests.nvidia.com/gpu: \"2\"}}\nnamespaces:\n  - {{name: a, sharePercent: 100}}\n{defaults}"
+            )
+        };
+        let warned = |defaults: &str| -> Vec<String> {
+            let g = ResourceGroup::from_yaml(&yaml(defaults)).expect("group");
+            plan_group(&g, None)
+                .expect("plan")
+                .warnings
+                .into_iter()
+                .filter(|w| w.contains("must specify"))
+                .collect()
+        };
+        let w = warned("containerDefaults:\n  defaultRequest: {cpu: 500m}\n");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].contains("the quota tracks limits.cpu")
+                && w[0]
+                    .contains("\"failed quota: t-c: must specify limits.cpu for: <containers>\"")
+                && w[0].ends_with("set containerDefaults.defaultLimit.cpu"),
+            "{}",
+            w[0]
+        );
+        assert!(
+            w[1].contains("the quota tracks requests.memory"),
+            "{}",
+            w[1]
+        );
+        assert!(!w.iter().any(|x| x.contains("nvidia.com/gpu")));
+        // a default limit defaults the request too
+        assert!(
+            warned("containerDefaults:\n  defaultLimit: {cpu: \"1\", memory: 1Gi}\n").is_empty()
+        );
+    }
 
     #[test]
     fn a_share_rounded_to_zero_is_warned_never_silent() {

@@ -9,11 +9,12 @@
 //! | `NodePorts` (`nodeports/node_ports.go`) | `node(s) didn't have free ports for the requested pod ports` | Unschedulable |
 //! | `VolumeBinding` PreFilter (`volumebinding/volume_binding.go`) | `persistentvolumeclaim "<c>" not found`, `persistentvolumeclaim "<c>" is being deleted`, `pod has unbound immediate PersistentVolumeClaims` | UnschedulableAndUnresolvable (every node) |
 //! | `VolumeBinding` Filter (`volumebinding/binder.go`) | `node(s) had volume node affinity conflict`, `node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)`, `node(s) didn't find available persistent volumes to bind` | UnschedulableAndUnresolvable |
+//! | `VolumeZone` (`volumezone/volume_zone.go`) | `node(s) had no available volume zone` | UnschedulableAndUnresolvable |
 //! | `PodTopologySpread` (`podtopologyspread/filtering.go`) | `node(s) didn't match pod topology spread constraints (missing required label)` / `node(s) didn't match pod topology spread constraints` | UnschedulableAndUnresolvable / Unschedulable |
 //! | `InterPodAffinity` (`interpodaffinity/filtering.go`) | `node(s) didn't match pod affinity rules` / `node(s) didn't match pod anti-affinity rules` / `node(s) didn't satisfy existing pods anti-affinity rules` | UnschedulableAndUnresolvable / Unschedulable / Unschedulable |
 //!
 //! The default profile runs them in the order NodePorts, (NodeResourcesFit), VolumeBinding,
-//! PodTopologySpread, InterPodAffinity, after NodeUnschedulable, TaintToleration and
+//! VolumeZone, PodTopologySpread, InterPodAffinity, after NodeUnschedulable, TaintToleration and
 //! NodeAffinity; a node reports the first plugin that fails.
 //!
 //! Semantics kept from upstream:
@@ -67,6 +68,26 @@ pub const REASON_VOLUME_MISSING_PV: &str =
     "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
 /// VolumeBinding: an unbound claim without dynamic provisioning and no volume to bind.
 pub const REASON_VOLUME_BIND: &str = "node(s) didn't find available persistent volumes to bind";
+/// VolumeZone's reason (`volumezone/volume_zone.go` `ErrReasonConflict`).
+pub const REASON_VOLUME_ZONE: &str = "node(s) had no available volume zone";
+
+/// The topology labels VolumeZone reads on volumes and nodes (`volume_zone.go`
+/// `topologyLabels`): the beta and GA zone and region keys.
+const VOLUME_ZONE_LABELS: [&str; 4] = [
+    "failure-domain.beta.kubernetes.io/zone",
+    "failure-domain.beta.kubernetes.io/region",
+    "topology.kubernetes.io/zone",
+    "topology.kubernetes.io/region",
+];
+
+/// VolumeZone's `translateToGALabel`: a beta zone or region key's GA key.
+fn ga_zone_label(key: &str) -> Option<&'static str> {
+    match key {
+        "failure-domain.beta.kubernetes.io/zone" => Some("topology.kubernetes.io/zone"),
+        "failure-domain.beta.kubernetes.io/region" => Some("topology.kubernetes.io/region"),
+        _ => None,
+    }
+}
 /// VolumeBinding PreFilter: an unbound claim of an `Immediate` class.
 pub const REASON_UNBOUND_IMMEDIATE: &str = "pod has unbound immediate PersistentVolumeClaims";
 
@@ -320,6 +341,9 @@ pub(crate) struct PodConstraints {
     pub(crate) prefilter: Option<String>,
     ports: Vec<HostPort>,
     bound: Vec<BoundClaim>,
+    /// VolumeZone: the bound volumes' zone/region labels, each with its allowed values
+    /// (`a__b` lists several, `LabelZonesToSet`).
+    zones: Vec<(String, BTreeSet<String>)>,
     /// Unbound claims of a WaitForFirstConsumer class that cannot be provisioned.
     unprovisionable: bool,
     spread: Vec<Spread>,
@@ -402,6 +426,7 @@ impl PodConstraints {
             prefilter: None,
             ports,
             bound: Vec::new(),
+            zones: Vec::new(),
             unprovisionable: false,
             spread: Vec::new(),
             affinity: affinity_src.iter().map(|t| Term::compile(t, ns)).collect(),
@@ -485,6 +510,14 @@ impl PodConstraints {
                     snapshot.kind_status("PersistentVolume"),
                     KindStatus::Listed | KindStatus::Present
                 );
+                if let Some(v) = pv {
+                    for key in VOLUME_ZONE_LABELS {
+                        if let Some(value) = v.metadata.labels.get(key) {
+                            let values = value.split("__").map(str::to_owned).collect();
+                            self.zones.push((key.to_owned(), values));
+                        }
+                    }
+                }
                 match pv {
                     Some(v) => self.bound.push(BoundClaim::Volume(
                         v.spec
@@ -665,6 +698,21 @@ impl PodConstraints {
                 REASON_VOLUME_BIND,
                 FitCode::UnschedulableAndUnresolvable,
             ));
+        }
+        // VolumeZone: a node without any zone or region label passes
+        if !self.zones.is_empty() && VOLUME_ZONE_LABELS.iter().any(|k| labels.get(k).is_some()) {
+            for (key, values) in &self.zones {
+                let v = labels
+                    .get(key)
+                    .or_else(|| ga_zone_label(key).and_then(|g| labels.get(g)));
+                if !v.is_some_and(|v| values.contains(v)) {
+                    return Some((
+                        FilterPlugin::VolumeZone,
+                        REASON_VOLUME_ZONE,
+                        FitCode::UnschedulableAndUnresolvable,
+                    ));
+                }
+            }
         }
         // PodTopologySpread
         for (k, s) in self.spread.iter().enumerate() {

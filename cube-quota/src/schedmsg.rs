@@ -688,7 +688,18 @@ pub const REASON_WORDINGS: &[ReasonWording] = &[
         20,
         36,
         "HAMi scheduler extender",
-        "Project-HAMi/HAMi pkg/scheduler/scheduler.go"
+        "Project-HAMi/HAMi pkg/scheduler/scheduler.go (getNodesUsage, HAMi v2.4+)"
+    ),
+    // HAMi v1.0-v2.3 printed the reason misspelt (`failedNodes[nodeID] = "node unregisterd"`,
+    // Project-HAMi/HAMi pkg/scheduler/scheduler.go from commit 0f8c4664 until b42b2087 of
+    // 2024-07-25, first released in v2.4.0)
+    rw!(
+        NodeUnregistered,
+        "node unregisterd",
+        20,
+        36,
+        "HAMi scheduler extender",
+        "Project-HAMi/HAMi pkg/scheduler/scheduler.go (v1.0-v2.3, misspelt upstream)"
     ), // v1.10-v1.19: `0/N nodes are available: <count> <reason>, ....` with the predicates'
     // descriptions as reasons (PredicateFailureError.GetReason: pkg/scheduler/algorithm/
     // predicates/error.go, plugin/pkg/scheduler/... before v1.10; the v1.17-v1.19 framework
@@ -1970,6 +1981,16 @@ pub fn from_fit(
     };
     for n in &fit.nodes {
         for r in &n.reasons {
+            // The nodes NodeAffinity's PreFilter result leaves out: no status at all in
+            // v1.24–v1.29; before v1.24 (no PreFilter result) the filter refused them.
+            let r = match (
+                r == crate::fit::REASON_PREFILTER_NODE_AFFINITY,
+                version.minor(),
+            ) {
+                (true, 24..=29) => continue,
+                (true, m) if m < 24 => crate::fit::REASON_NODE_AFFINITY,
+                _ => r.as_str(),
+            };
             add(versioned_reason(r, n.untolerated_taints.first(), version));
         }
     }

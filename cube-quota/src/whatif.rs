@@ -61,8 +61,10 @@ pub enum WorkloadKind {
     ReplicationController,
     /// `apps/v1` StatefulSet: `replicas` (default 1) pods `<name>-0`, `<name>-1`, ...
     StatefulSet,
-    /// `apps/v1` DaemonSet: one pod per node of the snapshot (node selection is the scheduler's
-    /// business; see [`SchedulingStep`]).
+    /// `apps/v1` DaemonSet: one pod per eligible node of the snapshot (see [`daemon_nodes`]),
+    /// each with the controller's tolerations and pinned to its node by node affinity on
+    /// `metadata.name`, as the DaemonSet controller creates them; the scheduler then checks
+    /// that node only.
     DaemonSet,
 }
 
@@ -131,6 +133,134 @@ impl Workload {
             .map(|i| replica_pod_hashed(self, ns, i, &hash))
             .collect()
     }
+}
+
+// ---------------------------------------------------------------- DaemonSet
+
+/// The taint keys every DaemonSet pod tolerates, with the effect of each toleration
+/// (upstream `AddOrUpdateDaemonPodTolerations`, kubernetes/kubernetes
+/// `pkg/controller/daemon/util/daemonset_util.go`): not-ready and unreachable with
+/// `NoExecute`, the node-condition taints and `unschedulable` with `NoSchedule`.
+pub const DAEMON_POD_TOLERATIONS: [(&str, &str); 6] = [
+    ("node.kubernetes.io/not-ready", "NoExecute"),
+    ("node.kubernetes.io/unreachable", "NoExecute"),
+    ("node.kubernetes.io/disk-pressure", "NoSchedule"),
+    ("node.kubernetes.io/memory-pressure", "NoSchedule"),
+    ("node.kubernetes.io/pid-pressure", "NoSchedule"),
+    ("node.kubernetes.io/unschedulable", "NoSchedule"),
+];
+
+/// The toleration a `hostNetwork` DaemonSet pod gets in addition to
+/// [`DAEMON_POD_TOLERATIONS`] (`NoSchedule`).
+pub const DAEMON_POD_HOST_NETWORK_TOLERATION: &str = "node.kubernetes.io/network-unavailable";
+
+/// Adds the DaemonSet controller's tolerations to a pod spec, as upstream
+/// `AddOrUpdateDaemonPodTolerations` (each through `AddOrUpdateTolerationInPodSpec`: a
+/// toleration of the pod with the same key, operator, value and effect is replaced by the
+/// controller's, which has no `tolerationSeconds`; otherwise the toleration is appended).
+pub fn add_daemon_pod_tolerations(spec: &mut cube_model::objects::PodSpec) {
+    let host = spec
+        .host_network
+        .then_some((DAEMON_POD_HOST_NETWORK_TOLERATION, "NoSchedule"));
+    for (key, effect) in DAEMON_POD_TOLERATIONS.into_iter().chain(host) {
+        let t = cube_model::objects::Toleration {
+            key: key.to_owned(),
+            operator: "Exists".to_owned(),
+            effect: effect.to_owned(),
+            ..Default::default()
+        };
+        let same = |o: &cube_model::objects::Toleration| {
+            o.key == t.key && o.operator == t.operator && o.value == t.value && o.effect == t.effect
+        };
+        if spec.tolerations.iter().any(same) {
+            for o in spec.tolerations.iter_mut().filter(|o| same(o)) {
+                *o = t.clone();
+            }
+        } else {
+            spec.tolerations.push(t);
+        }
+    }
+}
+
+/// Pins a pod spec to `node` as the DaemonSet controller does (upstream
+/// `ReplaceDaemonSetPodNodeNameNodeAffinity`): the required node affinity becomes the single
+/// term `matchFields: [{key: metadata.name, operator: In, values: [node]}]`; preferred terms,
+/// pod (anti-)affinity and `nodeSelector` are kept.
+pub fn pin_daemon_pod(spec: &mut cube_model::objects::PodSpec, node: &str) {
+    use cube_model::objects::{Affinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm};
+    let term = NodeSelectorTerm {
+        match_expressions: Vec::new(),
+        match_fields: vec![NodeSelectorRequirement {
+            key: "metadata.name".to_owned(),
+            operator: "In".to_owned(),
+            values: vec![node.to_owned()],
+        }],
+    };
+    let affinity = spec
+        .affinity
+        .get_or_insert_with(|| Box::new(Affinity::default()));
+    let na = affinity.node_affinity.get_or_insert_with(Default::default);
+    na.required_during_scheduling_ignored_during_execution = Some(NodeSelector {
+        node_selector_terms: vec![term],
+    });
+}
+
+/// A node the DaemonSet controller creates no pod for, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DaemonNodeSkip {
+    /// Node name.
+    pub node: String,
+    /// Why, in words: `spec.template.spec.nodeName is <other>`, `nodeSelector/affinity does
+    /// not match`, or `untolerated taint <key>[=<value>]:<effect>`.
+    pub reason: String,
+}
+
+/// The nodes a DaemonSet with pod template `spec` runs a pod on, in snapshot order, and the
+/// others with the reason (upstream `NodeShouldRunDaemonPod` / `predicates`,
+/// `pkg/controller/daemon/daemon_controller.go`): the template's `nodeName`, when set, must
+/// name the node; the node must match `nodeSelector` and the required node affinity; and no
+/// `NoSchedule`/`NoExecute` taint may be left untolerated once the controller's tolerations
+/// ([`add_daemon_pod_tolerations`]) are added. Cordoned and not-ready nodes are eligible (the
+/// pods tolerate those taints); resources are the scheduler's business.
+pub fn daemon_nodes(
+    spec: &cube_model::objects::PodSpec,
+    nodes: &[cube_model::objects::Node],
+) -> (Vec<String>, Vec<DaemonNodeSkip>) {
+    let mut spec = spec.clone();
+    add_daemon_pod_tolerations(&mut spec);
+    let mut run = Vec::new();
+    let mut skipped = Vec::new();
+    for node in nodes {
+        let name = node.metadata.name.as_str();
+        let reason = if !spec.node_name.is_empty() && spec.node_name != name {
+            Some(format!("spec.template.spec.nodeName is {}", spec.node_name))
+        } else if !cube_model::selector::pod_matches_node_selector_and_affinity(&spec, node) {
+            Some("nodeSelector/affinity does not match".to_owned())
+        } else {
+            cube_model::selector::find_untolerated_taint(
+                &node.spec.taints,
+                &spec.tolerations,
+                cube_model::selector::is_scheduling_taint,
+            )
+            .map(|t| {
+                let value = if t.value.is_empty() {
+                    String::new()
+                } else {
+                    format!("={}", t.value)
+                };
+                format!("untolerated taint {}{value}:{}", t.key, t.effect)
+            })
+        };
+        match reason {
+            Some(reason) => skipped.push(DaemonNodeSkip {
+                node: name.to_owned(),
+                reason,
+            }),
+            None => run.push(name.to_owned()),
+        }
+    }
+    (run, skipped)
 }
 
 /// Anything the pipeline can be asked about.
@@ -393,6 +523,9 @@ pub enum Stage {
     LimitRangerDefaulting,
     /// Priority admission.
     Priority,
+    /// RuntimeClass admission: the pod's `spec.overhead` and scheduling constraints from its
+    /// RuntimeClass (mutating), and the overhead check (validating, before ResourceQuota).
+    RuntimeClass,
     /// The API's object validation (422).
     Validation,
     /// LimitRanger validation (403).
@@ -767,6 +900,9 @@ pub struct AdmissionOutcome {
     /// false, [`Verdict::Admitted`]'s `pending: 0` says nothing about whether the pods fit a
     /// node: use [`AdmissionOutcome::schedulable_now`].
     pub scheduling_checked: bool,
+    /// For a DaemonSet: the nodes its controller creates no pod for, with the reason (see
+    /// [`daemon_nodes`]); empty otherwise.
+    pub daemon_skipped: Vec<DaemonNodeSkip>,
 }
 
 impl AdmissionOutcome {
@@ -1036,6 +1172,21 @@ pub(crate) fn admit_one_pod(mut pod: Pod, ns: &mut NamespaceAdmission<'_>) -> Re
         }
     }
 
+    // 3b. RuntimeClass admission (mutating): overhead and scheduling of the pod's class
+    let runtime_class = match runtime_class_mutate(&mut pod, ns.runtime_classes) {
+        Ok((status, detail, rc)) => {
+            // (a pod without runtimeClassName: nothing to say)
+            if pod.spec.runtime_class_name.is_some() {
+                steps.push(step(Stage::RuntimeClass, status, detail));
+            }
+            rc
+        }
+        Err(e) => {
+            steps.push(step(Stage::RuntimeClass, StepStatus::Rejected, e.clone()));
+            return reject(steps, forbidden(Stage::RuntimeClass, "pods", &name, &e));
+        }
+    };
+
     // 4. validation
     let mut errs = Vec::new();
     if name.is_empty() {
@@ -1073,6 +1224,12 @@ pub(crate) fn admit_one_pod(mut pod: Pod, ns: &mut NamespaceAdmission<'_>) -> Re
             }
         }
         steps.push(step(Stage::LimitRangerValidation, StepStatus::Passed, ""));
+    }
+
+    // 5b. RuntimeClass admission (validating): the overhead must be the class's
+    if let Err(e) = runtime_class_validate(&pod, runtime_class) {
+        steps.push(step(Stage::RuntimeClass, StepStatus::Rejected, e.clone()));
+        return reject(steps, forbidden(Stage::RuntimeClass, "pods", &name, &e));
     }
 
     // 6. quota
@@ -1125,6 +1282,129 @@ pub(crate) fn admit_one_pod(mut pod: Pod, ns: &mut NamespaceAdmission<'_>) -> Re
     }
 }
 
+/// The RuntimeClass admission plugin's mutation (kubernetes/kubernetes
+/// `plugin/pkg/admission/runtimeclass/admission.go`, `Admit`: `prepareObjects`, `setOverhead`,
+/// `setScheduling`): a pod naming a RuntimeClass gets its `overhead.podFixed` as
+/// `spec.overhead` (refused when the pod already carries a different one), its
+/// `scheduling.nodeSelector` merged into the pod's (refused on a conflicting value) and its
+/// tolerations added. `classes` is `None` when the snapshot holds no RuntimeClass at all: the
+/// step is then not checked (skipped, saying so), never assumed.
+///
+/// Returns the step's status and detail and the pod's RuntimeClass, or the refusal's text.
+fn runtime_class_mutate<'c>(
+    pod: &mut Pod,
+    classes: Option<&'c [cube_model::objects::RuntimeClass]>,
+) -> std::result::Result<
+    (
+        StepStatus,
+        String,
+        Option<&'c cube_model::objects::RuntimeClass>,
+    ),
+    String,
+> {
+    let Some(name) = pod.spec.runtime_class_name.clone() else {
+        return Ok((StepStatus::Skipped, "no runtimeClassName".to_owned(), None));
+    };
+    let Some(classes) = classes else {
+        return Ok((
+            StepStatus::Skipped,
+            format!(
+                "not checked: the snapshot holds no RuntimeClass, so RuntimeClass {name:?}'s existence, overhead (added to the pod's requests for quota and scheduling) and scheduling constraints are unknown"
+            ),
+            None,
+        ));
+    };
+    let Some(rc) = classes.iter().find(|c| c.metadata.name == name) else {
+        return Err(format!("pod rejected: RuntimeClass {name:?} not found"));
+    };
+    let mut notes = Vec::new();
+    if let Some(o) = &rc.overhead {
+        if pod.spec.overhead.is_some()
+            && !same_list(o.pod_fixed.as_ref(), pod.spec.overhead.as_deref())
+        {
+            return Err(
+                "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"
+                    .to_owned(),
+            );
+        }
+        pod.spec.overhead = o.pod_fixed.clone().map(Box::new);
+        if let Some(pf) = &o.pod_fixed {
+            notes.push(format!("overhead {}", crate::quota::pretty_print(pf)));
+        }
+    }
+    if let Some(sch) = &rc.scheduling {
+        for (k, v) in sch.node_selector.iter() {
+            match pod.spec.node_selector.get(k) {
+                Some(pv) if pv != v => {
+                    return Err(format!(
+                        "conflict: runtimeClass.scheduling.nodeSelector[{k}] = {v}; pod.spec.nodeSelector[{k}] = {pv}"
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    pod.spec.node_selector.insert(k.to_owned(), v.to_owned());
+                    notes.push(format!("nodeSelector {k}={v}"));
+                }
+            }
+        }
+        for t in &sch.tolerations {
+            // (upstream `tolerations.MergeTolerations` also drops a toleration another one
+            // covers; only exact duplicates are dropped here: the same pods are tolerated)
+            if !pod.spec.tolerations.contains(t) {
+                pod.spec.tolerations.push(t.clone());
+                notes.push(format!("toleration {}", t.key));
+            }
+        }
+    }
+    Ok(if notes.is_empty() {
+        (StepStatus::Passed, format!("RuntimeClass {name}"), Some(rc))
+    } else {
+        (
+            StepStatus::Changed,
+            format!("RuntimeClass {name}: {}", notes.join(", ")),
+            Some(rc),
+        )
+    })
+}
+
+/// The RuntimeClass admission plugin's validation (`validateOverhead`): a pod whose class
+/// defines an overhead must carry exactly it; a pod without such a class must carry none.
+fn runtime_class_validate(
+    pod: &Pod,
+    rc: Option<&cube_model::objects::RuntimeClass>,
+) -> std::result::Result<(), String> {
+    match rc.and_then(|c| c.overhead.as_ref()) {
+        Some(o) if !same_list(o.pod_fixed.as_ref(), pod.spec.overhead.as_deref()) => Err(
+            "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead".to_owned(),
+        ),
+        Some(_) => Ok(()),
+        // (a class named but not in the snapshot was not checked: nothing to compare with)
+        None if pod.spec.overhead.is_some()
+            && (rc.is_some() || pod.spec.runtime_class_name.is_none()) =>
+        {
+            Err(
+                "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"
+                    .to_owned(),
+            )
+        }
+        None => Ok(()),
+    }
+}
+
+/// `apiequality.Semantic.DeepEqual` of two optional resource lists: the same names with equal
+/// quantities (compared by value).
+fn same_list(a: Option<&cube_model::ResourceList>, b: Option<&cube_model::ResourceList>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, q)| b.get(k.as_str()).is_some_and(|r| r == q))
+        }
+        _ => false,
+    }
+}
+
 fn single(
     kind: &str,
     name: &str,
@@ -1149,6 +1429,7 @@ fn single(
         }],
         quotas_after: Vec::new(),
         scheduling_checked: false,
+        daemon_skipped: Vec::new(),
         verdict: match rejection {
             Some(r) => Verdict::Rejected(r),
             None => Verdict::Admitted {
@@ -1445,7 +1726,16 @@ pub fn admit(
             } else {
                 String::new()
             };
-            let requested = w.replicas.unwrap_or(snapshot.nodes.len() as u32);
+            // A DaemonSet: one pod per eligible node, pinned to it by node affinity.
+            let (daemon_run, daemon_skipped) = if w.kind == WorkloadKind::DaemonSet {
+                daemon_nodes(&w.template.spec, &snapshot.nodes)
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            let requested = match w.kind {
+                WorkloadKind::DaemonSet => u32::try_from(daemon_run.len()).unwrap_or(u32::MAX),
+                _ => w.replicas.unwrap_or(1),
+            };
             let tried = opts.max_replicas.map_or(requested, |m| requested.min(m));
             let mut replicas = Vec::new();
             let mut session = opts.scheduler.map(|s| s.session(snapshot));
@@ -1453,7 +1743,11 @@ pub fn admit(
             let mut pending = 0u32;
             let mut first_rejection = None;
             for i in 0..tried {
-                let pod = replica_pod_hashed(w, &ns, i, &hash);
+                let mut pod = replica_pod_hashed(w, &ns, i, &hash);
+                if let Some(node) = daemon_run.get(i as usize) {
+                    add_daemon_pod_tolerations(&mut pod.spec);
+                    pin_daemon_pod(&mut pod.spec, node);
+                }
                 let mut out = state.admit_pod_detailed(pod);
                 if let Some(r) = &out.rejection {
                     if first_rejection.is_none() {
@@ -1512,6 +1806,7 @@ pub fn admit(
                 quotas_after: state.into_quotas(),
                 verdict,
                 scheduling_checked,
+                daemon_skipped,
             }
         }
     }

@@ -6,11 +6,11 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{example as bin, root};
+use support::{code, example as bin, root, run, run_with};
 
 /// A scratch directory for this test binary, under cargo's `CARGO_TARGET_TMPDIR` (inside
 /// `target/`, so runs do not leave 20 MB behind in the system temp directory each time; the
@@ -26,68 +26,6 @@ fn write(name: &str, bytes: &[u8]) -> PathBuf {
     let p = scratch().join(name);
     std::fs::write(&p, bytes).expect("write");
     p
-}
-
-/// Runs a program with a deadline; the child is killed (and the test fails) past it.
-fn run_with(name: &str, args: &[&str], env: &[(&str, &str)], deadline: Duration) -> Output {
-    let mut cmd = Command::new(bin(name));
-    cmd.args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("RUST_LOG");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("spawn");
-    // read both pipes on threads so a large output never blocks the child
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let t_out = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out, &mut v);
-        v
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err, &mut v);
-        v
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{name} {args:?} did not end within {deadline:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: t_out.join().unwrap_or_default(),
-        stderr: t_err.join().unwrap_or_default(),
-    }
-}
-
-fn run(name: &str, args: &[&str]) -> Output {
-    run_with(name, args, &[], Duration::from_secs(120))
-}
-
-/// The documented exit code, and no panic.
-#[track_caller]
-fn code(o: &Output) -> i32 {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
-        "panic: {err}"
-    );
-    let c = o.status.code().expect("exited (not killed by a signal)");
-    assert!((0..=3).contains(&c), "undocumented exit code {c}: {err}");
-    c
 }
 
 const SAMPLE: &str = "examples/data/snapshot-gpu-cluster.json";
@@ -1312,6 +1250,84 @@ fn endless_stdin_stops_at_the_file_size_limit() {
         // it stopped reading near the limit (the pipe buffers a little more)
         assert!(sent < 64 << 20, "{name} read {sent} bytes");
     }
+}
+
+/// H22: `cluster_diagnose --snapshot -` held a piped stream in memory up to the file limit
+/// (4.2 GB resident for a 4 GiB default) before refusing it. A pipe is now kept in memory up to
+/// 64 MiB and spooled past it, the limit applied to every window as it is read: 300 MiB of text
+/// piped under `--max-file-bytes 256Mi` is refused (exit 2, the limit named) with a peak well
+/// under the limit. A regular file on stdin (`< file`) over the limit is refused before any
+/// byte is read.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_piped_stdin_over_the_limit_is_never_held_whole() {
+    let mut child = Command::new(bin("cluster_diagnose"))
+        .args(["--snapshot", "-", "--max-file-bytes", "256Mi"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let chunk = "kubelet: I1202 10:00:00.000000 1 x.go:1] y\n".repeat(1 << 12);
+        let mut sent = 0u64;
+        while sent < 300 << 20 && stdin.write_all(chunk.as_bytes()).is_ok() {
+            sent += chunk.len() as u64;
+        }
+        sent
+    });
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut err, &mut v);
+        v
+    });
+    let hwm = || -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+    };
+    let start = Instant::now();
+    let mut peak = 0;
+    let status = loop {
+        peak = peak.max(hwm().unwrap_or(0));
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("cluster_diagnose kept reading stdin");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let _ = writer.join();
+    let err = String::from_utf8_lossy(&reader.join().unwrap_or_default()).into_owned();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("exceeds the limit of 268435456 bytes")
+            && err.contains("--limit file-bytes=N"),
+        "{err}"
+    );
+    eprintln!("peak resident {} MiB for a 256 MiB limit", peak >> 20);
+    assert!(peak < 160 << 20, "peak resident {} MiB", peak >> 20);
+
+    // `< file` over the limit: refused by its size, unread
+    let big = write("stdin-over-limit.json", &vec![b' '; 2 << 20]);
+    let o = Command::new(bin("cluster_diagnose"))
+        .args(["--snapshot", "-", "--max-file-bytes", "1Mi"])
+        .current_dir(root())
+        .stdin(std::fs::File::open(&big).expect("open"))
+        .output()
+        .expect("run");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(
+        err.contains("exceeds the limit of 1048576 bytes (at least 2097152"),
+        "{err}"
+    );
 }
 
 /// `cluster_diagnose --kubeconfig` against a cluster that never answers waited the request

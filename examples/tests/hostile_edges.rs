@@ -6,13 +6,13 @@
 use std::io::{Read as _, Write as _};
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod support;
-use support::{example as bin, root};
+use support::{code, run};
 
 /// A scratch directory for this test binary.
 fn scratch(name: &str) -> PathBuf {
@@ -21,62 +21,6 @@ fn scratch(name: &str) -> PathBuf {
         .join(name);
     std::fs::create_dir_all(&d).expect("scratch dir");
     d
-}
-
-/// Runs a program with a deadline; the child is killed (and the test fails) past it.
-fn run(name: &str, args: &[&str]) -> Output {
-    let deadline = Duration::from_secs(120);
-    let mut child = Command::new(bin(name))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env_remove("RUST_LOG")
-        .spawn()
-        .expect("spawn");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let t_out = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{name} {args:?} did not end within {deadline:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: t_out.join().unwrap_or_default(),
-        stderr: t_err.join().unwrap_or_default(),
-    }
-}
-
-/// The documented exit code, and no panic.
-#[track_caller]
-fn code(o: &Output) -> i32 {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
-        "panic: {err}"
-    );
-    let c = o.status.code().expect("exited (not killed by a signal)");
-    assert!((0..=3).contains(&c), "undocumented exit code {c}: {err}");
-    c
 }
 
 fn all(o: &Output) -> String {
@@ -348,19 +292,55 @@ fn cluster_diagnose_runs_exec_plugins_only_with_allow_exec() {
     )
     .expect("write");
     let kc_fail = kc_fail.display().to_string();
-    for (program, args) in [
+    // G12: the same class and the exit code of the table in every program that reads a
+    // kubeconfig (cluster_fleet and group_plan said `config-invalid`, group_plan exited 2 as
+    // if the kubeconfig were bad input): the picture could not be read (3) in cluster_diagnose,
+    // "no" (1) where the answer is about the cluster
+    let registry = dir.join("registry.yaml");
+    std::fs::write(
+        &registry,
+        "clusters:\n- name: plugin\n  default: true\n  labels: {env: prod, location: beijing}\n  kubeconfig: {path: failing.yaml}\n",
+    )
+    .expect("write");
+    let registry = registry.display().to_string();
+    for (program, args, want) in [
         (
             "cluster_diagnose",
             vec!["--kubeconfig", &kc_fail, "--allow-exec"],
+            3,
         ),
         (
             "cluster_import",
             vec!["--kubeconfig", &kc_fail, "--allow-exec"],
+            1,
+        ),
+        (
+            "cluster_fleet",
+            vec!["--registry", &registry, "--allow-exec", "--timeout", "5"],
+            1,
+        ),
+        (
+            "group_plan",
+            vec![GROUPS, "--kubeconfig", &kc_fail, "--diff", "--allow-exec"],
+            1,
+        ),
+        (
+            "group_plan",
+            vec![
+                GROUPS,
+                "--registry",
+                &registry,
+                "--diff",
+                "--allow-exec",
+                "--timeout",
+                "5",
+            ],
+            1,
         ),
     ] {
         let o = run(program, &args);
         let text = all(&o);
-        assert_ne!(code(&o), 0, "{program}: {text}");
+        assert_eq!(code(&o), want, "{program} {args:?}: {text}");
         assert!(text.contains("exec-plugin-failed"), "{program}: {text}");
         assert!(text.contains("aws sso login"), "{program}: {text}");
         assert!(!text.contains("SALTexecStderr"), "{program}: {text}");
@@ -779,5 +759,57 @@ fn one_request_timeout_flag_at_a_time() {
         let text = all(&o);
         assert_eq!(code(&o), 2, "{program}: {text}");
         assert!(text.contains("give one of them"), "{program}: {text}");
+    }
+}
+
+/// G7: a live collection whose every list is forbidden (or fails with 500) read nothing, yet
+/// printed a score over the empty picture (`score 100/100 on an incomplete picture`). It is
+/// exit 3 with "nothing could be read" and no score, in the table and in JSON
+/// (`nothingRead: true`, `score: 0`); a cluster whose lists answer (even empty) is not.
+#[test]
+fn a_live_collection_that_read_nothing_has_no_score() {
+    fn forbidden(path: &str) -> (u16, String) {
+        if path == "/version" {
+            (200, VERSION.to_owned())
+        } else {
+            (403, r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"forbidden: User \"nobody\" cannot list resource","reason":"Forbidden","code":403}"#.to_owned())
+        }
+    }
+    fn failing(path: &str) -> (u16, String) {
+        if path == "/version" {
+            (200, VERSION.to_owned())
+        } else {
+            (500, r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"etcdserver: request timed out","reason":"InternalError","code":500}"#.to_owned())
+        }
+    }
+    for (name, route) in [
+        ("forbidden", forbidden as fn(&str) -> (u16, String)),
+        ("failing", failing),
+    ] {
+        let port = routing_server(route);
+        let dir = scratch(&format!("nothing-read-{name}"));
+        let kc = dir.join("config");
+        std::fs::write(
+            &kc,
+            kubeconfig(&format!("http://127.0.0.1:{port}"), "{}", true),
+        )
+        .expect("write");
+        let kc = kc.display().to_string();
+        let o = run("cluster_diagnose", &["--kubeconfig", &kc]);
+        let text = all(&o);
+        assert_eq!(code(&o), 3, "{name}: {text}");
+        assert!(
+            text.contains("no score: nothing could be read"),
+            "{name}: {text}"
+        );
+        assert!(!text.contains("/100"), "{name}: a score: {text}");
+        let o = run(
+            "cluster_diagnose",
+            &["--kubeconfig", &kc, "--output", "json"],
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(code(&o), 3, "{name}: {out}");
+        assert!(out.contains("\"nothingRead\": true"), "{name}: {out}");
+        assert!(out.contains("\"score\": 0"), "{name}: {out}");
     }
 }

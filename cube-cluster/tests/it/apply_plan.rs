@@ -634,3 +634,80 @@ async fn live_apply_reapply_change_and_dry_run_rejection() {
         rejected.rejections[0]
     );
 }
+
+/// H29: a namespace is never without the LimitRange or quota the plan keeps, not even for a
+/// moment. A replaced quota (bucket renamed) is created before the old one is deleted; when a
+/// namespace leaves the group, its quota goes before its LimitRange (the LimitRange's defaults
+/// are what let pods pass the quota's "must specify" rule); a LimitRange kept by the plan is
+/// never deleted.
+#[tokio::test]
+async fn prune_never_leaves_a_kept_namespace_without_limits_or_quota() {
+    let mem = cluster();
+    let client = support::memory_client(mem.clone());
+    let r = apply_plan(&client, &plan_of(GROUP), &ApplyOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(r.outcome, ApplyOutcome::Applied);
+    let prune = ApplyOptions {
+        prune: true,
+        ..ApplyOptions::default()
+    };
+    // (order of the real writes: PATCH = apply, DELETE = prune; dry runs left out)
+    let writes = |mem: &MemoryCluster| -> Vec<String> {
+        mem.requests()
+            .into_iter()
+            .filter(|q| !q.dry_run() && matches!(q.method.as_str(), "PATCH" | "DELETE"))
+            .map(|q| format!("{} {}", q.method, q.path))
+            .collect()
+    };
+    let at = |w: &[String], s: &str| -> usize {
+        w.iter()
+            .position(|x| x == s)
+            .unwrap_or_else(|| panic!("{s} not in {w:#?}"))
+    };
+
+    // the bucket renamed: the new quota exists before the old one goes
+    mem.clear_requests();
+    let v2 = GROUP.replace("  - name: compute\n", "  - name: gpu\n");
+    let r = apply_plan(&client, &plan_of(&v2), &prune).await.unwrap();
+    assert_eq!(r.outcome, ApplyOutcome::Applied, "{r:#?}");
+    let w = writes(&mem);
+    for ns in ["nlp-train", "nlp-serve"] {
+        let created = at(
+            &w,
+            &format!("PATCH /api/v1/namespaces/{ns}/resourcequotas/nlp-gpu"),
+        );
+        let deleted = at(
+            &w,
+            &format!("DELETE /api/v1/namespaces/{ns}/resourcequotas/nlp-compute"),
+        );
+        assert!(created < deleted, "{w:#?}");
+        // the LimitRange the plan keeps is applied, never deleted
+        assert!(!w.contains(&format!(
+            "DELETE /api/v1/namespaces/{ns}/limitranges/nlp-defaults"
+        )));
+    }
+
+    // a namespace leaves the group: its quota is deleted before its LimitRange
+    mem.clear_requests();
+    let v3 = v2.replace("  - {name: nlp-serve, sharePercent: 50}\n", "");
+    let r = apply_plan(&client, &plan_of(&v3), &prune).await.unwrap();
+    assert_eq!(r.outcome, ApplyOutcome::Applied, "{r:#?}");
+    let w = writes(&mem);
+    let quota = at(
+        &w,
+        "DELETE /api/v1/namespaces/nlp-serve/resourcequotas/nlp-gpu",
+    );
+    let limits = at(
+        &w,
+        "DELETE /api/v1/namespaces/nlp-serve/limitranges/nlp-defaults",
+    );
+    assert!(quota < limits, "{w:#?}");
+    // every delete comes after every apply
+    let last_patch = w.iter().rposition(|x| x.starts_with("PATCH ")).unwrap_or(0);
+    let first_delete = w
+        .iter()
+        .position(|x| x.starts_with("DELETE "))
+        .unwrap_or(usize::MAX);
+    assert!(last_patch < first_delete, "{w:#?}");
+}

@@ -149,3 +149,70 @@ async fn the_resource_group_admin_profile_grants_every_request_group_plan_makes(
         assert!(verbs.contains(v), "{v} never used: {verbs:?}");
     }
 }
+
+/// H25: the member Roles grant permissions the applier may not hold; the API server's RBAC
+/// escalation prevention refuses them (kubernetes `pkg/registry/rbac/validation/rule.go`
+/// `ConfirmNoEscalation`, Forbidden) and the rejection says why and what to grant. The
+/// resource-group-admin profile asks for `escalate` and `bind` on roles.
+#[tokio::test]
+async fn an_escalation_refusal_is_explained_and_the_profile_asks_for_escalate_and_bind() {
+    use cube_cluster::memory::AdmissionOperation;
+    let mem = Arc::new(
+        MemoryCluster::new()
+            .with_fixed_time("2026-12-01T10:00:00Z")
+            .admit_with(|req| {
+                (req.target.resource.kind == "Role" && req.operation == AdmissionOperation::Create)
+                    .then(|| kube::core::Status {
+                        status: Some(kube::core::response::StatusSummary::Failure),
+                        code: 403,
+                        reason: "Forbidden".to_owned(),
+                        message: format!(
+                            "roles.rbac.authorization.k8s.io {:?} is forbidden: user \"console\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n{{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"create\"]}}",
+                            req.target.name
+                        ),
+                        ..Default::default()
+                    })
+            }),
+    );
+    for ns in ["nlp-train", "nlp-serve"] {
+        mem.insert(
+            serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}),
+        )
+        .unwrap();
+    }
+    let client = support::memory_client(mem.clone());
+    let r = apply_plan(&client, &plan_of(GROUP), &ApplyOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(r.outcome, ApplyOutcome::DryRunRejected);
+    let roles: Vec<_> = r
+        .rejections
+        .iter()
+        .filter(|x| x.object.starts_with("Role/"))
+        .collect();
+    assert!(!roles.is_empty(), "{r:#?}");
+    for x in roles {
+        assert_eq!(x.code, 403);
+        let hint = x.hint.as_deref().expect("explained");
+        assert!(hint.starts_with("RBAC escalation prevention: "), "{hint}");
+        assert!(
+            hint.contains("`escalate`") && hint.contains("`bind`"),
+            "{hint}"
+        );
+    }
+    // other refusals carry no hint
+    assert!(
+        r.rejections
+            .iter()
+            .all(|x| x.object.starts_with("Role/") == x.hint.is_some())
+    );
+    let profile = Profile::builtin("resource-group-admin").unwrap();
+    for verb in ["escalate", "bind"] {
+        assert!(
+            profile.checks.iter().any(|c| c.verb == verb
+                && c.resource == "roles"
+                && c.group == "rbac.authorization.k8s.io"),
+            "{verb}"
+        );
+    }
+}

@@ -707,6 +707,36 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the kubelet's pod lifecycle event generator has not relisted containers for {ago} (threshold {threshold}): the container runtime is hung or overloaded", "check the runtime on the node (`crictl ps`, `systemctl status containerd`, `journalctl -u containerd`); restart it if hung, and lower pod density or disk I/O pressure")
         .samples(&[("ago", "3m24.1s"), ("threshold", "3m0s")]),
+    // kubelet v1.27+ (kubernetes#112618): at start-up it updates the node status fast until the
+    // node is Ready, and gives up after nodeReadyGracePeriod (120 s) with this line
+    // (pkg/kubelet/kubelet_node_status.go `fastNodeStatusUpdate`): the node is not Ready, the Ready
+    // condition's message (and the lines around this one) says why
+    Entry::new("kubelet.node-not-ready-after-startup", F::Kubelet,
+        "Node not becoming ready in time after startup",
+        K8S, "pkg/kubelet/kubelet_node_status.go (fastNodeStatusUpdate)", "v1.27+")
+        .to(K::Known, "node-not-ready", Error).group("startup-not-ready")
+        .says("the node did not become Ready within two minutes of the kubelet's start (the kubelet's fast status updates gave up): the node stays NotReady until what its Ready condition names is fixed (most often the CNI plugin not initialised, the container runtime down, or PLEG not healthy)", "`kubectl describe node <node>` (Conditions: the Ready message) and the kubelet's log before this line (`journalctl -u kubelet -b | grep -e 'network not ready' -e 'runtime is down' -e PLEG`): fix what they name, then the kubelet marks the node Ready by itself"),
+    // the healthy counterparts of the same start-up (routine, no finding): the registration
+    // (pkg/kubelet/kubelet_node_status.go `registerWithAPIServer`: `Attempting to register node`,
+    // `Successfully registered node`) and the fast status update that saw the node turn Ready
+    // (`fastNodeStatusUpdate`, v1.27+: `Fast updating node status as it just became ready`)
+    Entry::new("kubelet.registering-node", F::Kubelet,
+        "\"Attempting to register node\"",
+        K8S, "pkg/kubelet/kubelet_node_status.go (registerWithAPIServer)", "v1.21+").complete(),
+    Entry::new("kubelet.registered-node", F::Kubelet,
+        "\"Successfully registered node\"",
+        K8S, "pkg/kubelet/kubelet_node_status.go (registerWithAPIServer)", "v1.21+").complete(),
+    Entry::new("kubelet.node-became-ready", F::Kubelet,
+        "Fast updating node status as it just became ready",
+        K8S, "pkg/kubelet/kubelet_node_status.go (fastNodeStatusUpdate)", "v1.27+").complete(),
+    // pkg/kubelet/runtime.go `runtimeErrors` (v1.8+): no successful runtime status for longer
+    // than the threshold; printed inside the Ready condition's message and `Skipping pod
+    // synchronization` err="[container runtime is down, ...]"
+    Entry::new("kubelet.container-runtime-down", F::Kubelet,
+        "container runtime is down",
+        K8S, "pkg/kubelet/runtime.go (runtimeErrors)", "v1.8+")
+        .to(K::Known, "node-runtime-unhealthy", Error).group("runtime")
+        .says("the kubelet has had no answer from the container runtime for longer than its threshold: the node is NotReady and runs no new pods", "check the runtime on the node (`systemctl status containerd` or crio/docker, `journalctl -u containerd -n 200`; `crictl ps` hanging is the sign): restart it if it hangs and look for what overloads it (disk I/O, a full disk, too many containers)"),
     Entry::new("kubelet.cni-not-initialized", F::Kubelet,
         "Network plugin returns error: cni plugin not initialized",
         K8S, "pkg/kubelet/kubelet.go (runtime network status)", "v1.24+")
@@ -2072,9 +2102,7 @@ pub static ENTRIES: &[Entry] = &[
         "NVIDIA/gpu-operator", "assets/state-device-plugin/0500_daemonset.yaml (toolkit-validation)", "v1.9+")
         .to(K::Known, "gpu-plugin-log-error", Warning)
         .says("the NVIDIA container toolkit is not set up on the node yet, so the device plugin waits in its init container", "read the container-toolkit pod's log (`kubectl -n gpu-operator logs <nvidia-container-toolkit-daemonset pod>`) and its driver-validation init container"),
-    Entry::new("gpu-operator.all-validations-successful", F::GpuOperator,
-        "all validations are successful",
-        "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go", "v1.9+"),
+    // `all validations are successful`: the healthy catalog (catalog::healthy)
     Entry::new("gpu-operator.validation-failed", F::GpuOperator,
         "error validating {component} installation: {error}",
         "NVIDIA/gpu-operator", "validator/main.go (v1.9-v24.x), cmd/nvidia-validator/main.go (later)", "v1.9+")
@@ -2720,7 +2748,14 @@ pub static ENTRIES: &[Entry] = &[
         .says("HAMi's scheduler extender found no node whose devices fit the pod (no available node, all node scores do not meet); this summary does not say why", "read the pod's other FilteringFailed events (one per reason code: `N nodes CardInsufficientMemory(...)`, NumaNotFit, CardTypeMismatch, ...) or the extender's log (`kubectl -n kube-system logs deploy/hami-scheduler -c vgpu-scheduler-extender | grep NodeUnfitPod`)"),
     Entry::new("hami.node-unregistered", F::Hami,
         "node unregistered",
-        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go", "v2.0+")
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (getNodesUsage)", "v2.4+")
+        .to(K::HamiNodeUnregistered, "gpu-not-advertised", Error)
+        .says("the HAMi scheduler has no device registration for the node: the HAMi device plugin does not run or report there", "check the HAMi device-plugin pod on the node and that the node carries the label HAMi selects (`gpu=on`)"),
+    // the same reason as HAMi v1.0-v2.3 printed it, misspelt upstream (`failedNodes[nodeID] =
+    // "node unregisterd"`, pkg/scheduler/scheduler.go until commit b42b2087, 2024-07-25)
+    Entry::new("hami.node-unregistered-misspelt", F::Hami,
+        "node unregisterd",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (misspelt upstream)", "v1.0-v2.3")
         .to(K::HamiNodeUnregistered, "gpu-not-advertised", Error)
         .says("the HAMi scheduler has no device registration for the node: the HAMi device plugin does not run or report there", "check the HAMi device-plugin pod on the node and that the node carries the label HAMi selects (`gpu=on`)"),
     // ------------------------------------------------------------------ device allocation

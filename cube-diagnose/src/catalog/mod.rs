@@ -19,6 +19,7 @@
 
 pub mod accelerators;
 mod entries;
+mod healthy;
 #[cfg(test)]
 mod join_wordings;
 #[cfg(test)]
@@ -38,6 +39,7 @@ pub(crate) use entries::{
     CSR_APPROVAL_REMEDY, CUDA_APP_NO_GPU_REMEDY, CUDA_APP_OLD_DRIVER_REMEDY, NVML_LIBRARY_REMEDY,
     NVML_VERSION_MISMATCH_REMEDY, TOOLKIT_REMEDY,
 };
+pub use healthy::HEALTHY;
 
 /// The program (family of messages) an entry belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -103,6 +105,8 @@ pub enum Family {
     /// Accelerator self-checks of ML frameworks and vendor tools run in a pod or on a host
     /// (PaddlePaddle's `run_check()`, Huawei's `npu-smi`).
     AcceleratorCheck,
+    /// systemd: `systemctl status` of a unit and the journal's job messages.
+    Systemd,
 }
 
 impl Family {
@@ -137,6 +141,7 @@ impl Family {
             Family::ConfigManagement => "config-management",
             Family::Etcd => "etcd",
             Family::AcceleratorCheck => "accelerator-check",
+            Family::Systemd => "systemd",
         }
     }
 }
@@ -188,6 +193,12 @@ pub struct Entry {
     /// per-node refusal that its event aggregates), unlike a wrapper whose inner error carries
     /// the meaning: an input holding such a line was read, not unrecognised.
     pub complete: bool,
+    /// A message of the healthy catalog ([`HEALTHY`]): a program saying that a step worked
+    /// (registered, joined, validated, running). Conclusion "known, healthy": no finding; the
+    /// line counts as read. Never matched on a line that is an error by its own marking or by
+    /// its words ([`marked_error`], [`looks_like_error`]), so a healthy text can never hide an
+    /// error line.
+    pub healthy: bool,
 }
 
 impl Entry {
@@ -219,6 +230,7 @@ impl Entry {
             remedy: "",
             samples: &[],
             complete: false,
+            healthy: false,
         }
     }
     /// Concludes `kind`, drawn by `rule` at `severity`.
@@ -264,6 +276,22 @@ impl Entry {
         self.complete = true;
         self
     }
+    /// A healthy message that reports an outcome (registered, joined, validated, running; see
+    /// [`Entry::healthy`]): also [`Entry::complete`], so an input holding it was read.
+    pub const fn healthy(mut self) -> Self {
+        self.complete = true;
+        self.healthy = true;
+        self
+    }
+    /// A healthy message that reports progress only (`Loading NVML`, `Starting OS watcher.`,
+    /// `Attempting to register node`): known and never an error, but it proves nothing worked,
+    /// so it alone does not make an input read (a failure the catalog does not know may follow
+    /// it at info level).
+    pub const fn progress(mut self) -> Self {
+        self.complete = false;
+        self.healthy = true;
+        self
+    }
     /// Sample values for the test.
     pub const fn samples(mut self, samples: &'static [(&'static str, &'static str)]) -> Self {
         self.samples = samples;
@@ -276,7 +304,7 @@ impl Entry {
     }
 
     fn index(&self) -> usize {
-        ENTRIES.iter().position(|e| e.id == self.id).unwrap_or(0)
+        all().position(|e| e.id == self.id).unwrap_or(0)
     }
 
     /// This entry's cause and remedy with the values `signal` extracted filled in
@@ -306,13 +334,17 @@ impl Entry {
     }
 }
 
+/// Every entry: the error catalog ([`ENTRIES`]), then the healthy one ([`HEALTHY`]).
+pub fn all() -> impl Iterator<Item = &'static Entry> {
+    ENTRIES.iter().chain(HEALTHY.iter())
+}
+
 /// Every entry with its compiled template (an entry whose template does not parse is skipped
 /// here and reported by the catalog's test).
 fn compiled() -> &'static [(&'static Entry, Template)] {
     static C: OnceLock<Vec<(&'static Entry, Template)>> = OnceLock::new();
     C.get_or_init(|| {
-        ENTRIES
-            .iter()
+        all()
             .map(|e| {
                 let t = Template::new(e.template).unwrap_or_else(|_| {
                     // never matches: a literal no line contains
@@ -430,8 +462,15 @@ pub fn match_line(line: &str) -> Vec<Match> {
     let mut groups: Vec<&str> = Vec::new();
     let trimmed_len = line.trim_end().len();
     let all = compiled();
+    // a line that is an error by its own marking, or that holds an error word, is never read
+    // as healthy (computed once, and only for a line that holds a healthy entry's anchor)
+    let mut marked: Option<bool> = None;
     for (e, t) in candidates(line).into_iter().filter_map(|i| all.get(i)) {
         if !e.group.is_empty() && groups.contains(&e.group) {
+            continue;
+        }
+        if e.healthy && *marked.get_or_insert_with(|| marked_error(line) || looks_like_error(line))
+        {
             continue;
         }
         let Some((range, captures)) = t.find(line) else {
@@ -494,7 +533,7 @@ fn match_truncated(body: &str) -> Vec<Match> {
     let mut out: Vec<Match> = Vec::new();
     let mut groups: Vec<&str> = Vec::new();
     for (e, t) in compiled() {
-        if e.at_end || (!e.group.is_empty() && groups.contains(&e.group)) {
+        if e.at_end || e.healthy || (!e.group.is_empty() && groups.contains(&e.group)) {
             continue;
         }
         let pieces = t.pieces();
@@ -555,7 +594,7 @@ fn match_truncated(body: &str) -> Vec<Match> {
 
 /// The entry by id.
 pub fn entry(id: &str) -> Option<&'static Entry> {
-    ENTRIES.iter().find(|e| e.id == id)
+    all().find(|e| e.id == id)
 }
 
 /// Words of a text, lowercased, for closeness.
@@ -577,7 +616,9 @@ pub fn closest(line: &str) -> Option<(&'static Entry, f64)> {
     let line_words: std::collections::HashSet<&str> = lw.iter().map(String::as_str).collect();
     let mut best: Option<(&'static Entry, f64, usize)> = None;
     for ((e, _), tw) in compiled().iter().zip(&prefilter().words) {
-        if tw.is_empty() {
+        // the closest known message of an unknown (error-looking) line is an error template:
+        // a healthy text would tell nothing about what went wrong
+        if tw.is_empty() || e.healthy {
             continue;
         }
         let shared = tw
@@ -821,7 +862,7 @@ mod tests {
             let line = t.render_with(&values);
             let tried = candidates(&line);
             for id in every(&line) {
-                let i = ENTRIES.iter().position(|x| x.id == id).unwrap();
+                let i = all().position(|x| x.id == id).unwrap();
                 assert!(tried.contains(&i), "{}: {id} not tried on {line:?}", e.id);
             }
             if glued.len() < 20_000 {
@@ -831,7 +872,7 @@ mod tests {
         }
         let tried = candidates(&glued);
         for id in every(&glued) {
-            let i = ENTRIES.iter().position(|x| x.id == id).unwrap();
+            let i = all().position(|x| x.id == id).unwrap();
             assert!(tried.contains(&i), "{id} not tried on the glued line");
         }
         let info = "I1202 07:00:00.000001    1234 kubelet_pods.go:1] \"Clean up orphaned pod directories\" pod=\"ns/pod-0\"";
@@ -846,7 +887,7 @@ mod tests {
     #[test]
     fn every_template_renders_and_reads_back_to_its_entry() {
         let mut ids = std::collections::BTreeSet::new();
-        for e in ENTRIES {
+        for e in all() {
             assert!(ids.insert(e.id), "duplicate id {}", e.id);
             let t = Template::new(e.template).unwrap_or_else(|err| panic!("{}: {err}", e.id));
             assert!(

@@ -15,6 +15,19 @@
 //! - KubeFed `kubectl get kubefedclusters` (kubernetes-sigs/kubefed KubeFedCluster printer
 //!   columns `NAME AGE READY` and later `KUBERNETES-VERSION`).
 //!
+//! - Karmada before v0.3 (`kubectl get memberclusters`, karmada-io/karmada#83 and #95: `NAME
+//!   KUBERNETESVERSION READY`, then `NAME VERSION READY AGE`).
+//! - Argo CD `argocd cluster list` (argoproj/argo-cd `cmd/argocd/commands/cluster.go`
+//!   `printClusterTable`: `SERVER NAME VERSION STATUS MESSAGE PROJECT`). STATUS is the
+//!   application controller's connection state (`Successful`, `Failed`, `Unknown`; the
+//!   pkg/apis/application/v1alpha1 `ConnectionStatus*` values); `Unknown` with the message
+//!   `Cluster has no applications and is not being monitored.` (controller/clusterinfoupdater.go)
+//!   is the resting state of a cluster no Application targets yet, and the cell is empty right
+//!   after `argocd cluster add`: neither is a failure. A `Failed` row's MESSAGE is the
+//!   connection error itself, read by the message catalog on the same line, so this module
+//!   draws no signal of its own from Argo CD rows (one cause, one finding); it only tells an
+//!   all-healthy table ([`all_ready`]).
+//!
 //! Cells are read by the header's column positions (kubectl aligns with a tabwriter), so an empty
 //! VERSION cell does not shift READY.
 
@@ -29,25 +42,64 @@ struct Dialect {
     columns: &'static [&'static str],
     /// The readiness column.
     ready: &'static str,
+    /// The readiness cell of a healthy member.
+    healthy: &'static str,
+    /// The member's name column.
+    name: &'static str,
 }
+
+/// Argo CD's dialect (its rows are told healthy or not, never signalled: see the module doc).
+const ARGO_CD: &str = "Argo CD";
 
 const DIALECTS: &[Dialect] = &[
     Dialect {
         program: "Karmada",
         columns: &["NAME", "VERSION", "MODE", "READY", "AGE"],
         ready: "READY",
+        healthy: "True",
+        name: "NAME",
     },
     Dialect {
         program: "Open Cluster Management",
         columns: &["NAME", "HUB ACCEPTED", "JOINED", "AVAILABLE", "AGE"],
         ready: "AVAILABLE",
+        healthy: "True",
+        name: "NAME",
+    },
+    Dialect {
+        program: "Karmada",
+        columns: &["NAME", "VERSION", "READY", "AGE"],
+        ready: "READY",
+        healthy: "True",
+        name: "NAME",
+    },
+    Dialect {
+        program: "Karmada",
+        columns: &["NAME", "KUBERNETESVERSION", "READY"],
+        ready: "READY",
+        healthy: "True",
+        name: "NAME",
     },
     Dialect {
         program: "KubeFed",
         columns: &["NAME", "AGE", "READY"],
         ready: "READY",
+        healthy: "True",
+        name: "NAME",
+    },
+    Dialect {
+        program: ARGO_CD,
+        columns: &["SERVER", "NAME", "VERSION", "STATUS", "MESSAGE", "PROJECT"],
+        ready: "STATUS",
+        healthy: "Successful",
+        name: "NAME",
     },
 ];
+
+/// Argo CD's message for a cluster no Application targets (controller/clusterinfoupdater.go:
+/// `Cluster has no applications and is not being monitored.`; before argoproj/argo-cd#5273,
+/// `Cluster has no application and not being monitored.`): both hold these two parts.
+const ARGO_CD_IDLE: [&str; 2] = ["Cluster has no application", "not being monitored."];
 
 /// Start offsets of the header's columns (a column name may hold single spaces: `HUB
 /// ACCEPTED`; columns are separated by two or more spaces or a tab).
@@ -76,14 +128,17 @@ fn header_columns(header: &str) -> Vec<(usize, String)> {
 fn dialect_of(cols: &[(usize, String)]) -> Option<&'static Dialect> {
     DIALECTS.iter().find(|d| {
         let names: Vec<&str> = cols.iter().map(|(_, n)| n.as_str()).collect();
-        // every column of the dialect, in order, and nothing of a node table (STATUS, ROLES)
+        // the dialect's first column first, every other column of the dialect in order, and
+        // nothing of a node table (STATUS, ROLES) unless the dialect has it
         let mut at = 0;
-        d.columns.iter().all(|c| {
-            names[at..].iter().position(|n| n == c).is_some_and(|p| {
-                at += p + 1;
-                true
+        names.first() == d.columns.first()
+            && d.columns.iter().all(|c| {
+                names[at..].iter().position(|n| n == c).is_some_and(|p| {
+                    at += p + 1;
+                    true
+                })
             })
-        }) && !names.contains(&"STATUS")
+            && (!names.contains(&"STATUS") || d.columns.contains(&"STATUS"))
             && !names.contains(&"ROLES")
     })
 }
@@ -126,20 +181,42 @@ impl Table<'_> {
             self.column(self.dialect.ready).unwrap_or(0),
         )
     }
+    /// True when the member of `row` is healthy: its readiness cell is the dialect's healthy
+    /// value; for Argo CD also a cluster not checked yet (an empty STATUS right after `argocd
+    /// cluster add`) or one no Application targets (`Unknown` with [`ARGO_CD_IDLE`]).
+    fn healthy(&self, row: &str) -> bool {
+        let ready = self.ready(row);
+        ready == self.dialect.healthy
+            || self.dialect.program == ARGO_CD
+                && (ready.is_empty()
+                    || ready == "Unknown" && ARGO_CD_IDLE.iter().all(|p| row.contains(p)))
+    }
+    /// The member's name in `row` (its name column; the first cell when that is empty).
+    fn name<'r>(&self, row: &'r str) -> &'r str {
+        let first = row.split_whitespace().next().unwrap_or("");
+        match self
+            .column(self.dialect.name)
+            .map(|i| cell(row, &self.cols, i))
+        {
+            Some(n) if !n.is_empty() => n,
+            _ => first,
+        }
+    }
 }
 
 /// The member-cluster tables in `text`, in order.
 fn tables(text: &str) -> Vec<Table<'_>> {
     let lines: Vec<&str> = text.lines().collect();
-    let is_header = |l: &str| header_columns(l).first().is_some_and(|(_, n)| n == "NAME");
+    let is_header = |l: &str| {
+        header_columns(l)
+            .first()
+            .is_some_and(|(_, n)| n == "NAME" || n == "SERVER")
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let cols = header_columns(lines[i]);
-        let Some(dialect) = (cols.first().is_some_and(|(_, n)| n == "NAME"))
-            .then(|| dialect_of(&cols))
-            .flatten()
-        else {
+        let Some(dialect) = dialect_of(&cols) else {
             i += 1;
             continue;
         };
@@ -163,6 +240,9 @@ fn tables(text: &str) -> Vec<Table<'_>> {
 pub fn check(source: &str, text: &str) -> Vec<Signal> {
     let mut out = Vec::new();
     for t in tables(text) {
+        if t.dialect.program == ARGO_CD {
+            continue;
+        }
         let mode_idx = t.column("MODE");
         let version_idx = t.column("VERSION");
         for &(j, row) in &t.rows {
@@ -204,10 +284,10 @@ pub fn all_ready(text: &str) -> Option<(&'static str, Vec<String>)> {
     let mut names = Vec::new();
     for t in tables(text) {
         for &(_, row) in &t.rows {
-            if t.ready(row) != "True" {
+            if !t.healthy(row) {
                 return None;
             }
-            names.push(row.split_whitespace().next().unwrap_or("").to_owned());
+            names.push(t.name(row).to_owned());
         }
         program = Some(t.dialect.program);
     }
@@ -253,6 +333,45 @@ mod tests {
         assert!(all_ready(&broken).is_none());
         assert_eq!(check("x", &broken).len(), 1);
         assert!(all_ready("NAME  AGE\n").is_none());
+    }
+
+    /// `argocd cluster list` (argoproj/argo-cd cmd/argocd/commands/cluster.go): Successful,
+    /// not yet checked and `Unknown` for lack of Applications are healthy; a Failed row is not
+    /// (its MESSAGE is read by the catalog), and no signal is drawn from Argo CD rows here.
+    #[test]
+    fn argocd_cluster_list_tables() {
+        let t = "$ argocd cluster list\nSERVER                          NAME        VERSION  STATUS      MESSAGE                                                  PROJECT\nhttps://10.0.0.11:6443          prod-bj     1.29     Successful\nhttps://10.0.0.12:6443          prod-sh\nhttps://kubernetes.default.svc  in-cluster           Unknown     Cluster has no applications and is not being monitored.\n";
+        let (program, names) = all_ready(t).expect("healthy");
+        assert_eq!(program, "Argo CD");
+        assert_eq!(names, vec!["prod-bj", "prod-sh", "in-cluster"]);
+        assert!(check("x", t).is_empty());
+        let failed = t.replace(
+            "prod-sh\n",
+            "prod-sh              Failed      Get \"https://10.0.0.12:6443/version?timeout=32s\": dial tcp 10.0.0.12:6443: i/o timeout\n",
+        );
+        assert!(all_ready(&failed).is_none());
+        assert!(check("x", &failed).is_empty());
+        // Unknown for another reason is not healthy
+        let unknown = t.replace(
+            "Cluster has no applications and is not being monitored.",
+            "the server has asked for the client to provide credentials",
+        );
+        assert!(all_ready(&unknown).is_none());
+    }
+
+    /// Karmada's first member-cluster columns (karmada-io/karmada#83, #95).
+    #[test]
+    fn early_karmada_tables() {
+        let t = "# kubectl get membercluster\nNAME      VERSION   READY   AGE\nmember1   v1.19.1   True    30m\nmember2   v1.19.1   True    29m\n";
+        assert_eq!(
+            all_ready(t).map(|(p, n)| (p, n.len())),
+            Some(("Karmada", 2))
+        );
+        let broken = t.replace("v1.19.1   True    29m", "v1.19.1   False   29m");
+        assert!(all_ready(&broken).is_none());
+        assert_eq!(check("x", &broken).len(), 1);
+        let k = "NAME      KUBERNETESVERSION   READY\nmember1   v1.19.1             True\n";
+        assert!(all_ready(k).is_some());
     }
 
     #[test]

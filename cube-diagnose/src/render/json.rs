@@ -24,6 +24,8 @@ struct Doc<'a> {
     summary: &'a Summary,
     exit_code: i32,
     incomplete: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    nothing_read: bool,
     rules: &'a [RuleInfo],
     findings: &'a [Finding],
     remedies: Vec<RemedyGroup>,
@@ -57,6 +59,7 @@ fn doc(report: &Report) -> Doc<'_> {
         summary: &report.summary,
         exit_code: report.exit_code(),
         incomplete: report.incomplete,
+        nothing_read: report.nothing_read,
         rules: &report.rules,
         findings: &report.findings,
         remedies: report.remedy_groups(),

@@ -183,6 +183,10 @@ pub fn to_table(report: &Report, colour: bool) -> String {
     // be used (exit 2) or a part that could not be read (exit 3) is named next to it
     let score = match report.exit_code() {
         2 => "no score: an input could not be used (see INPUT PROBLEMS)".to_owned(),
+        3 if report.nothing_read => {
+            "no score: nothing could be read (every kind could not be read: see snapshot-incomplete)"
+                .to_owned()
+        }
         3 => format!("score {}/100 on an incomplete picture", s.score),
         _ => format!("score {}/100", s.score),
     };
@@ -232,6 +236,7 @@ mod tests {
                 ..Default::default()
             }],
             incomplete: false,
+            nothing_read: false,
             suppressed: Vec::new(),
         };
         let t = to_table(&r, false);
@@ -258,6 +263,7 @@ mod tests {
                 ..Default::default()
             }],
             incomplete: true,
+            nothing_read: false,
             suppressed: Vec::new(),
         };
         let t = to_table(&r, false);
@@ -289,6 +295,7 @@ mod tests {
             findings,
             input_problems: Vec::new(),
             incomplete: false,
+            nothing_read: false,
             suppressed: Vec::new(),
         };
         let plain = to_table(&r, false);

@@ -238,7 +238,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // term `matchFields metadata.name`, pkg/controller/daemon/util/daemonset_util.go
     // `ReplaceDaemonSetPodNodeNameNodeAffinity`; the scheduler still has to fit it there)
     for p in &snap.pods {
-        if p.status.phase != "Pending" || !p.spec.node_name.is_empty() || p.is_terminal() {
+        if p.status.phase != "Pending" || !p.spec.node_name.is_empty() || ctx.pod_finished(p) {
             continue;
         }
         // a STATUS other than `Pending` (`Init:0/1`, `ContainerCreating`, `Init:CrashLoopBackOff`)

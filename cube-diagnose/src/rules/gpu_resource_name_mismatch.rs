@@ -87,7 +87,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for p in &snap.pods {
-        if p.is_terminal() {
+        if ctx.pod_finished(p) {
             continue;
         }
         let any_gpu = p
@@ -136,7 +136,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // who asks for a GPU resource by name: pods (requests or limits), quotas, LimitRanges and
     // scheduler texts (`Insufficient <name>`); a renamed shared resource matters only to them
     let mut asked: BTreeMap<String, String> = BTreeMap::new();
-    for p in snap.pods.iter().filter(|p| !p.is_terminal()) {
+    for p in snap.pods.iter().filter(|p| !ctx.pod_finished(p)) {
         for c in p.spec.containers.iter().chain(&p.spec.init_containers) {
             for n in c
                 .resources

@@ -199,23 +199,67 @@ const PULL_REASONS: &[&str] = &[
     "ErrImageInspect",
 ];
 
-/// Whether the text of `source` shows the image pulled after line `after` (the pod recovered).
-fn pulled_later(ctx: &Context<'_>, source: &str, after: usize, image: &str) -> bool {
-    if image.is_empty() {
-        return false;
+/// True when `text` says the kubelet has the image now (`Successfully pulled image %q in %v`,
+/// `Container image %q already present on machine`: pkg/kubelet/images/image_manager.go) for
+/// `image`, or for any image when the failure named none (`Error: ErrImagePull`, `Back-off
+/// pulling image` without the name, `Error: ImagePullBackOff`).
+fn says_pulled(text: &str, image: &str) -> bool {
+    (text.contains("Successfully pulled image") || text.contains("already present on machine"))
+        && (image.is_empty() || text.contains(image))
+}
+
+/// Whether a later line or event of the same input shows the image pulled after the failure
+/// `s` (the pod recovered): a later success supersedes an earlier failure of the same object.
+/// Log texts are read after the signal's line; events (source `events`, line = event index +
+/// 1) after the signal's event, about the same object.
+fn pulled_later(ctx: &Context<'_>, s: &Signal, image: &str) -> bool {
+    if s.source == "events" {
+        let Some(subject) = s.object.as_ref() else {
+            return false;
+        };
+        return ctx.snapshot().events.iter().skip(s.line).any(|e| {
+            e.involved_object.name == subject.name
+                && (e.involved_object.namespace.is_empty()
+                    || subject.namespace.is_empty()
+                    || e.involved_object.namespace == subject.namespace)
+                && says_pulled(&e.message, image)
+        });
     }
-    ctx.logs().iter().filter(|l| l.source == source).any(|l| {
-        l.text.lines().skip(after).any(|line| {
-            (line.contains("Successfully pulled image")
-                || line.contains("already present on machine"))
-                && line.contains(image)
-        })
+    ctx.logs().iter().filter(|l| l.source == s.source).any(|l| {
+        l.text
+            .lines()
+            .skip(s.line)
+            .any(|line| says_pulled(line, image))
+    })
+}
+
+/// True when the input shows the pod of `subject` running now: phase Running or Succeeded and
+/// no container waiting for its image (a `describe pod` whose Events hold an old pull failure
+/// but whose containers run: the failure is history).
+fn running_now(ctx: &Context<'_>, subject: &Subject) -> bool {
+    ctx.snapshot().pods.iter().any(|p| {
+        pod_subject(p) == *subject
+            && matches!(p.status.phase.as_str(), "Running" | "Succeeded")
+            && !PULL_REASONS.contains(&p.status.reason.as_str())
+            && !p
+                .status
+                .init_container_statuses
+                .iter()
+                .chain(&p.status.container_statuses)
+                .any(|c| {
+                    c.state
+                        .as_ref()
+                        .and_then(|st| st.waiting.as_ref())
+                        .is_some_and(|w| PULL_REASONS.contains(&w.reason.as_str()))
+                })
     })
 }
 
 fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
     let mut groups: BTreeMap<Subject, PullGroup> = BTreeMap::new();
     let mut recovered: Vec<Subject> = Vec::new();
+    // pods whose own status shows them waiting for an image now
+    let mut current: Vec<Subject> = Vec::new();
     for s in signals(ctx, &[SignalKind::Known]) {
         let Some(e) = catalog::entry(s.detail("entry")) else {
             continue;
@@ -232,7 +276,7 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
             .trim_matches(|c| c == '"' || c == '\\' || c == '\'')
             .to_owned();
         let subject = signal_subject(s);
-        if pulled_later(ctx, &s.source, s.line, &image) {
+        if pulled_later(ctx, s, &image) || running_now(ctx, &subject) {
             recovered.push(subject);
             continue;
         }
@@ -262,6 +306,8 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
             if !PULL_REASONS.contains(&w.reason.as_str()) {
                 continue;
             }
+            // the pod waits for its image now: no earlier success makes this history
+            current.push(subject.clone());
             let g = groups.entry(subject.clone()).or_default();
             g.evidence.push(Evidence::field(
                 &o,
@@ -278,6 +324,9 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
             .reason
             .strip_prefix("Init:")
             .unwrap_or(&p.status.reason);
+        if PULL_REASONS.contains(&table) {
+            current.push(subject.clone());
+        }
         if PULL_REASONS.contains(&table) && !groups.contains_key(&subject) {
             let g = groups.entry(subject).or_default();
             g.evidence
@@ -288,7 +337,10 @@ fn check_pull(ctx: &Context<'_>) -> Vec<Finding> {
     }
     groups
         .into_iter()
-        .filter(|(subject, g)| !(g.evidence.is_empty() || recovered.contains(subject)))
+        .filter(|(subject, g)| {
+            !(g.evidence.is_empty()
+                || recovered.contains(subject) && !current.contains(subject))
+        })
         .map(|(subject, g)| {
             let cause = pull_cause(&g.text);
             let image = if g.image.is_empty() {
@@ -468,6 +520,39 @@ mod tests {
         assert!(f[0].message.contains("gpu-01"), "{}", f[0].message);
         assert!(f[0].message.contains("credentials"), "{}", f[0].message);
         assert!(run_log("image-pull-failed", "error: the server has asked for the client to provide credentials\nError: Unauthorized\n").is_empty());
+    }
+
+    /// A pull that failed (with the kubelet's follow-up lines that name no image: `Error:
+    /// ErrImagePull`, `Error: ImagePullBackOff`) and succeeded later is history, as events of a
+    /// `describe pod` whose container runs now and as a `kubectl get events` table; a pod that
+    /// waits for its image now is not.
+    #[test]
+    fn a_later_pull_supersedes_the_failure_in_every_shape() {
+        let events = "LAST SEEN   TYPE      REASON      OBJECT        MESSAGE\n10m         Warning   Failed      pod/train-0   Failed to pull image \"nvcr.io/nvidia/pytorch:24.01-py3\": rpc error: code = Unknown desc = failed to pull and unpack image \"nvcr.io/nvidia/pytorch:24.01-py3\": failed to copy: read tcp 10.0.0.31:51234->104.18.0.1:443: read: connection reset by peer\n10m         Warning   Failed      pod/train-0   Error: ErrImagePull\n10m         Normal    BackOff     pod/train-0   Back-off pulling image \"nvcr.io/nvidia/pytorch:24.01-py3\"\n10m         Warning   Failed      pod/train-0   Error: ImagePullBackOff\n2m          Normal    Pulled      pod/train-0   Successfully pulled image \"nvcr.io/nvidia/pytorch:24.01-py3\" in 7m1.2s\n2m          Normal    Started     pod/train-0   Started container train\n";
+        assert!(crate::rules::testutil::run_rule("image-pull-failed", events).is_empty());
+        // without the success it fires
+        let failing: String = events
+            .lines()
+            .filter(|l| !l.contains("Pulled") && !l.contains("Started"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(
+            crate::rules::testutil::run_rule("image-pull-failed", &failing).len(),
+            1
+        );
+        let describe = "Name:         train-0\nNamespace:    ml\nNode:         gpu-01/10.0.0.31\nStatus:       Running\nContainers:\n  train:\n    Image:          nvcr.io/nvidia/pytorch:24.01-py3\n    State:          Running\n      Started:      Tue, 05 Mar 2024 10:25:11 +0000\n    Ready:          True\nEvents:\n  Type     Reason   Age   From     Message\n  ----     ------   ----  ----     -------\n  Warning  Failed   10m   kubelet  Failed to pull image \"nvcr.io/nvidia/pytorch:24.01-py3\": rpc error: code = Unknown desc = failed to pull and unpack image \"nvcr.io/nvidia/pytorch:24.01-py3\": failed to copy: read tcp 10.0.0.31:51234->104.18.0.1:443: read: connection reset by peer\n  Warning  Failed   10m   kubelet  Error: ErrImagePull\n  Normal   Started  2m    kubelet  Started container train\n";
+        assert!(crate::rules::testutil::run_rule("image-pull-failed", describe).is_empty());
+        // the same pod still waiting for its image: the finding stays
+        let waiting = describe
+            .replace("Status:       Running", "Status:       Pending")
+            .replace(
+                "    State:          Running\n      Started:      Tue, 05 Mar 2024 10:25:11 +0000\n    Ready:          True\n",
+                "    State:          Waiting\n      Reason:       ImagePullBackOff\n    Ready:          False\n",
+            );
+        assert_eq!(
+            crate::rules::testutil::run_rule("image-pull-failed", &waiting).len(),
+            1
+        );
     }
 
     /// A pull that failed once and succeeded later in the same events is history.

@@ -262,8 +262,30 @@ fn cuda_app_findings(ctx: &Context<'_>) -> Vec<Finding> {
                 )
             });
             let s = lines[0];
+            // every line a warning of the framework (PyTorch's `UserWarning: CUDA
+            // initialization: ...`, a TensorFlow `W` line): the program goes on, on the CPU
+            let warning_only = lines.iter().all(|s| warning_level(&s.text));
             let mut f = Finding::new(GpuPluginLogError::ID, Severity::Error, subject, "")
                 .with_evidences(lines.iter().take(3).map(|s| s.evidence()));
+            if warning_only {
+                match gpu_requested(ctx, s) {
+                    // a CPU workload that checked for CUDA: a warning of the framework, not a
+                    // failure of the cluster
+                    Some((false, why, ev)) => {
+                        f.severity = Severity::Info;
+                        f.message = format!("a program in the container checked for CUDA, found no GPU and goes on without one; the pod asks for none ({why}), so this is the framework's warning of a CPU workload, not a fault of the node or the device plugin");
+                        f.remedy = "nothing to do for a CPU workload (silence the warning with `CUDA_VISIBLE_DEVICES=\"\"` in the container's env); if this workload should run on a GPU, add `nvidia.com/gpu: 1` under the container's resources.limits (plus `runtimeClassName: nvidia` where nvidia is not the node's default runtime)".to_owned();
+                        return f.with_evidence(ev);
+                    }
+                    Some((true, ..)) => {}
+                    None => {
+                        f.severity = Severity::Warning;
+                        f.message = "a program in the container warns that it found no usable NVIDIA GPU and goes on without one (the framework's warning, not an error): fine for a CPU workload; if it should use a GPU, the pod asks for none or the GPU was not injected; the input does not show the pod's resources".to_owned();
+                        f.remedy = crate::catalog::CUDA_APP_NO_GPU_REMEDY.to_owned();
+                        return f;
+                    }
+                }
+            }
             if old_driver {
                 f.message = "a CUDA program in the container needs a newer NVIDIA driver than the node has: the driver on the node is older than the CUDA version the image was built for (the driver's highest supported CUDA version is in the `nvidia-smi` header)".to_owned();
                 f.remedy = crate::catalog::CUDA_APP_OLD_DRIVER_REMEDY.to_owned();
@@ -288,6 +310,23 @@ fn cuda_app_findings(ctx: &Context<'_>) -> Vec<Finding> {
             f
         })
         .collect()
+}
+
+/// True when a classified line is a warning by its own level: Python's warnings module
+/// (`<file>:<line>: UserWarning: <message>`, as `torch.cuda.is_available()` reports a missing
+/// driver, torch/cuda/__init__.py `_lazy_init`/`is_available`; any `<Category>Warning: `), a glog/absl `W` line of
+/// TensorFlow (`W tensorflow/...` or `W0101 ...`), or a logfmt/JSON level `warn`/`warning`.
+fn warning_level(text: &str) -> bool {
+    let t = text.trim_start();
+    let glog_w = t.starts_with("W ")
+        || t.len() > 5 && t.starts_with('W') && t.as_bytes()[1..5].iter().all(u8::is_ascii_digit);
+    let lower = t.to_ascii_lowercase();
+    // a Python warning category (`UserWarning`, `RuntimeWarning`, a library's own such as
+    // topaz's `CudaWarning: ... Falling back to CPU.`) before its message
+    t.contains("Warning: ")
+        || glog_w
+        || lower.contains("level=warn")
+        || lower.contains("\"level\":\"warn")
 }
 
 /// Whether the pod of `s` asks for a GPU, with what says so: the effective requests of a Pod
@@ -610,6 +649,41 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:#?}");
         assert!(f.iter().any(|f| f.remedy.contains("kubeadm reset -f")));
         assert!(f.iter().any(|f| f.message.contains("port 10250")));
+    }
+
+    /// PyTorch's `UserWarning: CUDA initialization: Found no NVIDIA driver on your system` is a
+    /// warning of a program that goes on on the CPU: from a pod that asks for no GPU it is an
+    /// info, without the pod's resources a warning, and from a pod that asks for a GPU still an
+    /// error (the GPU was not injected).
+    #[test]
+    fn a_cuda_warning_of_a_cpu_pod_is_not_an_error() {
+        let log = "/usr/local/lib/python3.10/site-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)\n  return torch._C._cuda_getDeviceCount() > 0\nINFO:     Application startup complete.\n";
+        let pod = |limits: &str| {
+            format!(
+                r#"{{"kind":"Pod","metadata":{{"name":"infer-0","namespace":"ml"}},"spec":{{"nodeName":"cpu-01","containers":[{{"name":"app","image":"pytorch/pytorch:2.2.0-cuda12.1-cudnn8-runtime","resources":{{"requests":{{"cpu":"1","memory":"1Gi"}},"limits":{{{limits}}}}}}}]}},"status":{{"phase":"Running"}}}}"#
+            )
+        };
+        let run = |pod: Option<String>| {
+            let mut i = crate::Inputs::new();
+            if let Some(p) = pod {
+                i.add("pod.json", &p);
+            }
+            i.add("app.log", log);
+            crate::rules::testutil::run_inputs("gpu-plugin-log-error", &i)
+        };
+        let cpu = run(Some(pod("\"cpu\":\"1\"")));
+        assert_eq!(cpu.len(), 1, "{cpu:#?}");
+        assert_eq!(cpu[0].severity, crate::Severity::Info);
+        let bare = run(None);
+        assert_eq!(bare[0].severity, crate::Severity::Warning);
+        let gpu = run(Some(pod("\"nvidia.com/gpu\":\"1\"")));
+        assert_eq!(gpu[0].severity, crate::Severity::Error);
+        // the exception form (not a warning) stays an error
+        let raised = run_log(
+            "gpu-plugin-log-error",
+            "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n",
+        );
+        assert_eq!(raised[0].severity, crate::Severity::Error);
     }
 
     #[test]

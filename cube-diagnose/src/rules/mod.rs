@@ -227,6 +227,42 @@ pub(crate) fn signals<'c>(
         .filter(move |s| kinds.contains(&s.kind))
 }
 
+/// A later success supersedes an earlier failure of the same object: true when, after the
+/// failure `s`, an event of the snapshot about the same object (source `events`, whose line is
+/// the event's index + 1) or a later line of the same log text holds one of `successes` (the
+/// kubelet's `Started container`, `Successfully pulled image`, `MountVolume.SetUp succeeded`,
+/// ...). Events are in the input's order (`describe` and `kubectl get events` list them oldest
+/// first, kubectl's `SortableEvents`).
+pub(crate) fn superseded(ctx: &Context<'_>, s: &Signal, successes: &[&str]) -> bool {
+    let says = |text: &str| successes.iter().any(|m| text.contains(m));
+    if s.source == "events" {
+        let Some(subject) = s.object.as_ref() else {
+            return false;
+        };
+        return ctx.snapshot().events.iter().skip(s.line).any(|e| {
+            e.involved_object.name == subject.name
+                && (e.involved_object.namespace.is_empty()
+                    || subject.namespace.is_empty()
+                    || e.involved_object.namespace == subject.namespace)
+                && says(&e.message)
+        });
+    }
+    ctx.logs()
+        .iter()
+        .filter(|l| l.source == s.source)
+        .any(|l| l.text.lines().skip(s.line).any(says))
+}
+
+/// True when the input holds the pod of `subject` in phase Running or Succeeded: its volumes
+/// were mounted and its containers started (the kubelet starts no container before every
+/// volume is mounted: pkg/kubelet/kubelet.go `SyncPod` waits in `WaitForAttachAndMount`).
+pub(crate) fn pod_running_now(ctx: &Context<'_>, subject: &Subject) -> bool {
+    subject.kind == "Pod"
+        && ctx.snapshot().pods.iter().any(|p| {
+            pod_subject(p) == *subject && matches!(p.status.phase.as_str(), "Running" | "Succeeded")
+        })
+}
+
 /// The kubelet's own fatal error in the log `source` (a klog `F` line, or `failed to run
 /// Kubelet`: kubernetes `cmd/kubelet/app/server.go` exits with it) that some rule concludes
 /// from: the kubelet exited for that cause.

@@ -33,6 +33,49 @@ pub(crate) fn skewed_sources<'c>(ctx: &'c Context<'_>) -> std::collections::BTre
         .collect()
 }
 
+/// What a clock-skewed TLS failure blocks, when the text it is read from shows a node
+/// registering or joining: the kubelet's registration (kubernetes
+/// `pkg/kubelet/kubelet_node_status.go` `Attempting to register node`, `Unable to register node
+/// with API server`), its TLS bootstrap (`pkg/kubelet/certificate/bootstrap`), `kubeadm join`
+/// (its `[preflight]`, `[discovery]`, `[kubelet-start]` phases), a k3s / rke2 agent joining.
+fn blocks_registration(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option<&'static str> {
+    if s.detail("kubeadm") == "true" {
+        return Some("the node's kubeadm join");
+    }
+    let text = ctx
+        .logs()
+        .iter()
+        .find(|l| l.source == s.source)
+        .map_or(s.text.as_str(), |l| l.text.as_str());
+    const REGISTRATION: &[(&str, &str)] = &[
+        ("Unable to register node", "the kubelet's node registration"),
+        (
+            "Attempting to register node",
+            "the kubelet's node registration",
+        ),
+        ("Error getting node", "the kubelet's node registration"),
+        (
+            "bootstrap",
+            "the kubelet's TLS bootstrap (its node registration)",
+        ),
+        ("kubeadm join", "the node's kubeadm join"),
+        ("[kubelet-start]", "the node's kubeadm join"),
+        ("[discovery]", "the node's kubeadm join"),
+        ("k3s agent", "the agent's join"),
+        ("rke2 agent", "the agent's join"),
+        (
+            "Waiting to retrieve agent configuration",
+            "the agent's join",
+        ),
+        ("failed to get CA certs", "the agent's join"),
+    ];
+    let head: String = text.chars().take(1 << 20).collect();
+    REGISTRATION
+        .iter()
+        .find(|(needle, _)| head.contains(needle))
+        .map(|(_, what)| *what)
+}
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in signals(ctx, &[SignalKind::TlsExpired]) {
@@ -47,8 +90,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             (Ok(a), Ok(b)) => format!(" (about {} s behind)", b.as_second() - a.as_second()),
             _ => String::new(),
         };
+        // a node that cannot register or join because of it is a node the cluster does not
+        // get: an error, not a warning (fresh-user H19)
+        let blocked = blocks_registration(ctx, s);
+        let (severity, consequence) = match blocked {
+            Some(what) => (
+                Severity::Error,
+                format!(
+                    "; it blocks {what} (every TLS connection to the API server fails the same way until the clock is right)"
+                ),
+            ),
+            None => (Severity::Warning, String::new()),
+        };
         out.push(
-            Finding::new(NodeClockSkew::ID, Severity::Warning, signal_subject(s), format!("certificate not yet valid: the client clock reads {now}, before the certificate's start {bound}{skew}"))
+            Finding::new(NodeClockSkew::ID, severity, signal_subject(s), format!("certificate not yet valid: the client clock reads {now}, before the certificate's start {bound}{skew}{consequence}"))
                 .with_evidence(s.evidence())
                 .with_remedy("synchronise the clock of the client/node with NTP (`timedatectl set-ntp true; chronyc makestep`) and retry; do not re-issue certificates for this"),
         );

@@ -45,6 +45,7 @@ fn unreadable_ready(
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let nodes = &ctx.snapshot().nodes;
+    let reference = reference_time(ctx);
     let not_ready = |n: &&cube_model::objects::Node| {
         n.status
             .conditions
@@ -117,11 +118,29 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .filter(|_| table_row)
             .and_then(|e| e.status.conditions.iter().find(|c| c.type_ == "Ready"));
         let status = shown.map_or(c.status.as_str(), |s| s.status.as_str());
-        let severity = if status == "False" {
+        // Ready=Unknown whose last heartbeat is long past: the node is gone or cut off, not a
+        // transient blip (fresh-user H24). Not `NodeStatusNeverUpdated` ("Kubelet never posted
+        // node status."): no kubelet ever reported, the heartbeat is the controller's own from
+        // the Node's creation (a Node object created by hand stays so, a warning)
+        let stale = Some(shown.unwrap_or(c))
+            .filter(|c| c.reason != "NodeStatusNeverUpdated")
+            .and_then(|c| c.last_heartbeat_time)
+            .zip(reference)
+            .map(|(beat, now)| now - beat.as_second())
+            .filter(|age| *age >= STALE_HEARTBEAT_SECS);
+        let severity = if status == "False" || (status == "Unknown" && stale.is_some()) {
             Severity::Error
         } else {
             Severity::Warning
         };
+        let stale_note = stale
+            .map(|age| {
+                format!(
+                    "; its last heartbeat is {} older than the newest time in the input, past the {STALE_HEARTBEAT_SECS} s after which the pods bound there are evicted (the unreachable taint's default tolerationSeconds): the node is down or cut off, not briefly late",
+                    human_age(age)
+                )
+            })
+            .unwrap_or_default();
         let message = if let Some(s) = shown {
             format!(
                 "node {name} is NotReady in `kubectl get nodes`; the describe excerpt of {} in the same input shows Ready={} (reason {}): {}",
@@ -154,6 +173,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 }
             )
         };
+        let message = format!("{message}{stale_note}");
         let c = shown.unwrap_or(c);
         let mut f = Finding::new(NodeNotReady::ID, severity, node_subject(n), message)
             .with_evidence(Evidence::field(
@@ -189,7 +209,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .pods_on_node(name)
             .iter()
             .map(|&i| ctx.pod(i))
-            .filter(|p| !p.is_terminal())
+            .filter(|p| !ctx.pod_finished(p))
             .map(|p| p.key())
             .collect();
         if !bound.is_empty() {
@@ -199,7 +219,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 bound.join(", "),
             ));
         }
-        let remedy = if c.message.contains("cni") || c.message.contains("network plugin") {
+        let lower = c.message.to_ascii_lowercase();
+        let remedy = if let Some(r) = runtime_remedy(&lower, name) {
+            r
+        } else if c.message.contains("cni") || c.message.contains("network plugin") {
             format!(
                 "install or repair the CNI plugin on {name} (the CNI DaemonSet pod on that node must be Running; on the node /etc/cni/net.d must hold its config and /opt/cni/bin its binaries, the conf_dir and bin_dir of containerd's CRI plugin); if they are there and the node stays NotReady, restart the runtime and then the kubelet on {name} (`sudo systemctl restart containerd && sudo systemctl restart kubelet`: containerd loads the CNI config at start and may not have seen it), then `kubectl describe node {name}`"
             )
@@ -214,6 +237,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         };
         out.push(f.with_remedy(remedy));
     }
+    out.extend(from_events(ctx));
     // the first kubelet-check failure that says how the health endpoint failed, else the first
     let unhealthy: Vec<_> = signals(ctx, &[SignalKind::KubeletUnhealthy]).collect();
     if let Some(s) = unhealthy
@@ -251,6 +275,134 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// A Ready=Unknown heartbeat this many seconds older than the input's newest time is stale: the
+/// node lifecycle controller marks a node Unknown after `--node-monitor-grace-period` (40 s, 50 s
+/// since v1.32) and the `node.kubernetes.io/unreachable` taint's default `tolerationSeconds`
+/// (300 s, kubernetes `plugin/pkg/admission/defaulttolerationseconds`) then evicts its pods: past
+/// that the node is down or cut off, not late.
+const STALE_HEARTBEAT_SECS: i64 = 300;
+
+/// The newest time the input shows (node heartbeats and condition transitions, event times), in
+/// seconds since the epoch: "now" for heartbeat ages.
+fn reference_time(ctx: &Context<'_>) -> Option<i64> {
+    let transitions = ctx
+        .snapshot()
+        .nodes
+        .iter()
+        .flat_map(|n| n.status.conditions.iter())
+        .filter_map(|c| c.last_transition_time.map(|t| t.as_second()));
+    crate::gpu::reference_time(ctx)
+        .into_iter()
+        .chain(transitions)
+        .max()
+}
+
+/// `3d4h`, `2h10m`, `7m`, `45s`.
+fn human_age(secs: i64) -> String {
+    let (d, h, m) = (secs / 86_400, secs % 86_400 / 3_600, secs % 3_600 / 60);
+    match (d, h, m) {
+        (0, 0, 0) => format!("{secs}s"),
+        (0, 0, m) => format!("{m}m"),
+        (0, h, m) => format!("{h}h{m}m"),
+        (d, h, _) => format!("{d}d{h}h"),
+    }
+}
+
+/// The remedy for a Ready=False message naming the container runtime (kubernetes
+/// `pkg/kubelet/runtime.go` `runtimeErrors`: `container runtime is down` once the last runtime
+/// status is older than the threshold, `<check> is not healthy: ...` for PLEG
+/// (`pkg/kubelet/pleg/generic.go` `pleg was last seen active %v ago; threshold is %v`);
+/// `pkg/kubelet/kubelet.go` `updateRuntimeUp`: `container runtime not ready: RuntimeReady=false
+/// ...`), or the node shutting down (`pkg/kubelet/nodeshutdown`: `node is shutting down`).
+fn runtime_remedy(lower: &str, name: &str) -> Option<String> {
+    if lower.contains("container runtime is down")
+        || lower.contains("container runtime not ready")
+        || lower.contains("pleg is not healthy")
+    {
+        return Some(format!(
+            "the kubelet on {name} gets no answer from the container runtime (PLEG relists or runtime status checks time out): on {name} check the runtime (`systemctl status containerd` or crio/docker, `journalctl -u containerd -n 200`, `crictl ps` hanging is the sign), restart it if it hangs (`sudo systemctl restart containerd`), and look for what overloads it (disk I/O, too many containers, a full disk); then `kubectl describe node {name}`"
+        ));
+    }
+    if lower.contains("node is shutting down") {
+        return Some(format!(
+            "{name} is shutting down (the kubelet's graceful node shutdown): if that is not intended, find what triggered it (`journalctl -b -1 -u systemd-logind` on {name}); otherwise the node returns Ready after its restart, or drain and remove it"
+        ));
+    }
+    None
+}
+
+/// Nodes whose latest readiness event in the input is `NodeNotReady` (no later `NodeReady`),
+/// when the input has no Ready condition for them: a `kubectl get events` table or an events
+/// dump alone. The kubelet records `NodeReady` / `NodeNotReady` on its Node when its Ready
+/// condition changes (kubernetes `pkg/kubelet/nodestatus/setters.go` `ReadyCondition`, recorded
+/// by `pkg/kubelet/kubelet_node_status.go` `recordNodeStatusEvent`: `Node %s status is now:
+/// %s`), and the node lifecycle controller records `NodeNotReady` when it marks the node Unknown
+/// (`pkg/controller/util/node/controller_utils.go` `RecordNodeStatusChange`, same message).
+fn from_events(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    // (index, event) of the latest readiness event per node
+    let mut latest: std::collections::BTreeMap<&str, (usize, &cube_model::objects::Event)> =
+        std::collections::BTreeMap::new();
+    let when = |e: &cube_model::objects::Event| e.last_timestamp.or(e.first_timestamp);
+    for (i, e) in snap.events.iter().enumerate() {
+        if !matches!(e.reason.as_str(), "NodeNotReady" | "NodeReady") {
+            continue;
+        }
+        let o = &e.involved_object;
+        if !(o.kind.eq_ignore_ascii_case("Node")) || o.name.is_empty() {
+            continue;
+        }
+        let later = match latest.get(o.name.as_str()) {
+            None => true,
+            Some((j, prev)) => match (when(e), when(prev)) {
+                (Some(a), Some(b)) if a != b => a > b,
+                _ => i > *j,
+            },
+        };
+        if later {
+            latest.insert(o.name.as_str(), (i, e));
+        }
+    }
+    let mut out = Vec::new();
+    for (name, (_, e)) in latest {
+        if e.reason != "NodeNotReady" {
+            continue;
+        }
+        // the Node's own Ready condition, when the input has it, is the current state
+        if snap.nodes.iter().any(|n| {
+            n.metadata.name == name && n.status.conditions.iter().any(|c| c.type_ == "Ready")
+        }) {
+            continue;
+        }
+        let o = obj("Node", "", name);
+        let by = if e.source.component.is_empty() {
+            String::new()
+        } else {
+            format!(" (recorded by {})", e.source.component)
+        };
+        out.push(
+            Finding::new(
+                NodeNotReady::ID,
+                Severity::Error,
+                crate::Subject::cluster_scoped("Node", name),
+                format!(
+                    "node {name} is not Ready: its latest readiness event in the input is NodeNotReady{by} ('{}') and no NodeReady follows it; pods bound there do not run and new ones are not scheduled there",
+                    e.message
+                ),
+            )
+            .with_evidence(Evidence::field(
+                &o,
+                "events[reason=NodeNotReady].message",
+                &e.message,
+            ))
+            .with_remedy(format!(
+                "`kubectl describe node {name}` shows why (the Ready condition's reason and message: CNI not initialised, container runtime down, PLEG, or `Kubelet stopped posting node status` when the kubelet is gone); on {name} `systemctl status kubelet` and `journalctl -u kubelet -n 200`"
+            )),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::Severity;
@@ -285,7 +437,9 @@ mod tests {
         let f = run_rule("node-not-ready", text);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].subject.name, "node-02");
-        assert_eq!(f[0].severity, Severity::Warning);
+        // Ready=Unknown with its last heartbeat 37 days before the condition's transition: a
+        // stale heartbeat, the node is down, an error (fresh-user H24; this was a warning)
+        assert_eq!(f[0].severity, Severity::Error);
         assert!(
             f[0].message.contains("Kubelet stopped posting node status"),
             "{}",
@@ -299,6 +453,39 @@ mod tests {
             "{}",
             f[0].message
         );
+    }
+
+    /// Ready=Unknown is an error once its last heartbeat is well past the input's newest
+    /// time, a warning while it is recent (fresh-user H24).
+    #[test]
+    fn unknown_with_a_stale_heartbeat_is_an_error() {
+        let nodes = |beat: &str| {
+            format!(
+                r#"{{"kind":"List","items":[
+          {{"kind":"Node","metadata":{{"name":"a"}},"status":{{"conditions":[{{"type":"Ready","status":"Unknown","reason":"NodeStatusUnknown","message":"Kubelet stopped posting node status.","lastHeartbeatTime":"{beat}","lastTransitionTime":"{beat}"}}]}}}},
+          {{"kind":"Node","metadata":{{"name":"b"}},"status":{{"conditions":[{{"type":"Ready","status":"True","lastHeartbeatTime":"2026-01-01T10:00:00Z"}}]}}}}]}}"#
+            )
+        };
+        let f = run_rule("node-not-ready", &nodes("2026-01-01T08:00:00Z"));
+        assert_eq!(f[0].severity, Severity::Error, "{f:#?}");
+        assert!(f[0].message.contains("2h0m older"), "{}", f[0].message);
+        let f = run_rule("node-not-ready", &nodes("2026-01-01T09:59:20Z"));
+        assert_eq!(f[0].severity, Severity::Warning, "{f:#?}");
+    }
+
+    /// An events table alone: a node whose latest readiness event is NodeNotReady is not
+    /// Ready; one whose NodeNotReady is followed by NodeReady is (fresh-user H14).
+    #[test]
+    fn latest_node_not_ready_event_without_node_ready() {
+        let text = "LAST SEEN   TYPE     REASON         OBJECT         MESSAGE
+20m         Normal   NodeNotReady   node/node-02   Node node-02 status is now: NodeNotReady
+18m         Normal   NodeReady      node/node-02   Node node-02 status is now: NodeReady
+5m          Normal   NodeNotReady   node/node-03   Node node-03 status is now: NodeNotReady
+";
+        let f = run_rule("node-not-ready", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].subject.name, "node-03");
+        assert_eq!(f[0].severity, Severity::Error);
     }
 
     #[test]

@@ -27,7 +27,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let live: Vec<usize> = pods
             .iter()
             .copied()
-            .filter(|&i| !ctx.pod(i).is_terminal())
+            .filter(|&i| !ctx.pod_finished(ctx.pod(i)))
             .collect();
         let alloc = &node.status.allocatable;
         if alloc.is_empty() {

@@ -77,7 +77,7 @@ fn check_each(ctx: &Context<'_>, emit: &mut dyn FnMut(Finding)) {
     // DaemonSet (namespace, name) -> (pods, missing entries of the first pod)
     let mut daemon_pods: BTreeMap<(String, String), (Vec<String>, Vec<String>)> = BTreeMap::new();
     for p in &snap.pods {
-        if p.is_terminal() || is_critical(p) {
+        if ctx.pod_finished(p) || is_critical(p) {
             continue;
         }
         let ns = &p.metadata.namespace;
@@ -205,6 +205,34 @@ mod tests {
         let alone = text.split_once("\n\n").map(|(_, p)| p).unwrap_or(text);
         let f = run_rule("pod-missing-requests", alone);
         assert_eq!(f.len(), 1, "{f:#?}");
+    }
+
+    /// A finished pod holds nothing: a pod whose manifest (no status) is pasted with a `kubectl
+    /// get pods` row `Completed` (NVIDIA's CUDA vectorAdd sample) gets no finding; the same
+    /// manifest with a `Running` row does.
+    #[test]
+    fn a_finished_pod_is_not_judged() {
+        let manifest = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: cuda-vectoradd\nspec:\n  restartPolicy: OnFailure\n  containers:\n  - name: cuda-vectoradd\n    image: nvcr.io/nvidia/k8s/cuda-sample:vectoradd-cuda11.7.1-ubuntu20.04\n    resources:\n      limits:\n        nvidia.com/gpu: 1\n";
+        let row = |status: &str| {
+            format!(
+                "NAME             READY   STATUS      RESTARTS   AGE\ncuda-vectoradd   0/1     {status}   0          41s\n"
+            )
+        };
+        let run = |status: &str| {
+            let mut i = crate::Inputs::new();
+            i.add("pod.yaml", manifest);
+            i.add("get.txt", &row(status));
+            let ctx = crate::Context::new(&i.snapshot).with_logs(i.logs.clone());
+            crate::Engine::new()
+                .run(&ctx)
+                .findings
+                .into_iter()
+                .filter(|f| f.rule_id == "pod-missing-requests")
+                .count()
+        };
+        assert_eq!(run("Completed"), 0);
+        assert_eq!(run("Error    "), 0);
+        assert_eq!(run("Running  "), 1);
     }
 
     #[test]

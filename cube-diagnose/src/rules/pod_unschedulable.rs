@@ -9,6 +9,7 @@ use crate::classify::SignalKind;
 use crate::rules::{obj, pod_subject, shell_word, signal_subject, signals};
 use crate::{Context, Evidence, Finding, Severity, Subject};
 
+mod accounting;
 mod autoscaler;
 mod blocking;
 mod extender;
@@ -383,7 +384,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .enumerate()
         .filter(|(_, p)| {
             p.spec.node_name.is_empty()
-                && !p.is_terminal()
+                && !ctx.pod_finished(p)
                 && (p.status.phase.is_empty() || p.status.phase == "Pending")
                 // a `kubectl get pods` row: requests and tolerations are not shown
                 && !cube_model::describe::is_unknown(&p.metadata, "requests")

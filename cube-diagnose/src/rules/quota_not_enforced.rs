@@ -29,7 +29,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let mut used_names = BTreeSet::new();
         for &i in ctx.pods_in_namespace(ns) {
             let p = ctx.pod(i);
-            if p.is_terminal() {
+            if ctx.pod_finished(p) {
                 continue;
             }
             add_into(&mut consumed, ctx.pod_requests(i));

@@ -13,6 +13,16 @@ declare_rule!(
     check
 );
 
+/// The kubelet's texts that say a pod's volumes are mounted: its `MountVolume.SetUp succeeded
+/// for volume %q` (pkg/volume/util/operationexecutor/operation_generator.go) and the container
+/// events that only follow the mounts (`Created container %s`, `Started container %s`:
+/// pkg/kubelet/events/event.go, kuberuntime_container.go).
+const MOUNTED: &[&str] = &[
+    "MountVolume.SetUp succeeded",
+    "Created container",
+    "Started container",
+];
+
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // one finding per subject: the most specific line decides (a mount helper's own message
     // over the kubelet's generic wrapper)
@@ -30,6 +40,13 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for s in signals(ctx, &[SignalKind::MountFailed]) {
+        // the pod's volumes were mounted later: its containers started (or it runs now), so
+        // the failure is history (a later success supersedes it)
+        let subject = signal_subject(s);
+        if crate::rules::superseded(ctx, s, MOUNTED) || crate::rules::pod_running_now(ctx, &subject)
+        {
+            continue;
+        }
         let rank = match crate::catalog::entry(s.detail("entry")) {
             Some(e)
                 if e.id.starts_with("nfs.")
@@ -47,7 +64,6 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             Some(_) => 2,
             None => 3,
         };
-        let subject = signal_subject(s);
         match best.get(&subject) {
             Some((_, r)) if *r <= rank => {}
             _ => {
@@ -722,6 +738,29 @@ mod tests {
             "Warning  FailedMount  2s  kubelet  MountVolume.MountDevice failed for volume \"pv-smb\" : rpc error: code = Internal desc = mount failed: exit status 32\nMounting command: mount\nMounting arguments: -t cifs -o dir_mode=0777,file_mode=0777, //fs.example.lan/Share /tmp/pvc-1\nOutput: mount error(2): No such file or directory\nRefer to the mount.cifs(8) manual page (e.g. man mount.cifs) and kernel log messages (dmesg)\n",
         );
         assert!(f[0].message.contains("no such share"), "{}", f[0].message);
+    }
+
+    /// A mount that failed and then succeeded (the pod's container started after it, or the
+    /// pod runs now) is history; alone it is an error.
+    #[test]
+    fn a_later_mount_supersedes_the_failure() {
+        let failed = "LAST SEEN   TYPE      REASON        OBJECT        MESSAGE\n6m          Warning   FailedMount   pod/train-2   MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32 Mounting command: mount Mounting arguments: -t nfs 10.0.0.5:/exports/data /var/lib/kubelet/pods/0000/volumes/kubernetes.io~nfs/data Output: mount.nfs: Connection timed out\n";
+        assert_eq!(
+            crate::rules::testutil::run_rule("storage-mount-failed", failed).len(),
+            1
+        );
+        let recovered = format!(
+            "{failed}3m          Normal    Created       pod/train-2   Created container app\n3m          Normal    Started       pod/train-2   Started container app\n"
+        );
+        assert!(crate::rules::testutil::run_rule("storage-mount-failed", &recovered).is_empty());
+        // another pod's start says nothing about this one
+        let other = recovered
+            .replace("Started       pod/train-2", "Started       pod/web-0")
+            .replace("Created       pod/train-2", "Created       pod/web-0");
+        assert_eq!(
+            crate::rules::testutil::run_rule("storage-mount-failed", &other).len(),
+            1
+        );
     }
 
     #[test]

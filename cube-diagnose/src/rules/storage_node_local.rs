@@ -49,7 +49,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     // claim -> nodes of pods using it
     let mut claim_nodes: BTreeMap<(&str, &str), BTreeSet<(&str, String)>> = BTreeMap::new();
     for p in snap.pods.iter().filter(|_| !wanted.is_empty()) {
-        if p.is_terminal() {
+        if ctx.pod_finished(p) {
             continue;
         }
         for v in &p.spec.volumes {
@@ -158,7 +158,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     }
     let multi_node = snap.nodes.len() > 1;
     for p in &snap.pods {
-        if p.is_terminal()
+        if ctx.pod_finished(p)
             || p.metadata
                 .owner_references
                 .iter()

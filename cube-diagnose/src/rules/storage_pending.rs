@@ -289,6 +289,105 @@ pub(crate) fn pending_claims(ctx: &Context<'_>, rule: &str, explained: &[Subject
             );
         }
     }
+    out.extend(long_pending(ctx, rule, explained, &out));
+    out
+}
+
+/// A claim Pending this long is reported even when the input does not show why: dynamic
+/// provisioning takes seconds, and a claim of an immediate class waiting a day is stuck.
+const LONG_PENDING_SECS: i64 = 86_400;
+
+/// Claims Pending for a day or more (their `kubectl get pvc` AGE, else creationTimestamp
+/// against the input's newest time) that no other finding explains (fresh-user H33): the cause is
+/// not in the input, the claim's events are. Not for a claim without a class while the input has
+/// no default class (`storage-no-default-class` says that), nor one of a `WaitForFirstConsumer`
+/// class that no pod of the input uses (it waits for its first consumer, which is normal).
+fn long_pending(
+    ctx: &Context<'_>,
+    rule: &str,
+    explained: &[Subject],
+    found: &[Finding],
+) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    let now = crate::gpu::reference_time(ctx);
+    let mut out = Vec::new();
+    for c in &snap.persistent_volume_claims {
+        if c.status.phase != "Pending" || !c.spec.volume_name.is_empty() {
+            continue;
+        }
+        let (ns, name) = (&c.metadata.namespace, &c.metadata.name);
+        let told = |s: &Subject| {
+            s.kind == "PersistentVolumeClaim"
+                && s.name == *name
+                && (s.namespace.is_empty() || ns.is_empty() || s.namespace == *ns)
+        };
+        if explained.iter().any(told) || found.iter().any(|f| told(&f.subject)) {
+            continue;
+        }
+        let age = match c
+            .metadata
+            .annotations
+            .get(cube_model::describe::AGE_ANNOTATION)
+        {
+            Some(a) => cube_model::describe::human_duration_secs(a),
+            None => c
+                .metadata
+                .creation_timestamp
+                .zip(now)
+                .map(|(t, now)| now - t.as_second()),
+        };
+        let Some(age) = age.filter(|a| *a >= LONG_PENDING_SECS) else {
+            continue;
+        };
+        let class = c
+            .spec
+            .storage_class_name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .or_else(|| {
+                snap.storage_classes
+                    .iter()
+                    .find(|s| s.is_default())
+                    .map(|s| s.metadata.name.clone())
+            });
+        if class.is_none() && !snap.storage_classes.is_empty() {
+            continue;
+        }
+        let sc = class
+            .as_deref()
+            .and_then(|n| snap.storage_classes.iter().find(|s| s.metadata.name == n));
+        let used = snap.pods.iter().any(|p| {
+            (ns.is_empty() || p.metadata.namespace == *ns)
+                && p.spec.volumes.iter().any(|v| {
+                    v.persistent_volume_claim
+                        .as_ref()
+                        .is_some_and(|pvc| pvc.claim_name == *name)
+                })
+        });
+        if sc.is_some_and(|s| s.volume_binding_mode.as_deref() == Some("WaitForFirstConsumer"))
+            && !used
+        {
+            continue;
+        }
+        let claim = if ns.is_empty() {
+            name.clone()
+        } else {
+            format!("{ns}/{name}")
+        };
+        let days = age / 86_400;
+        let o = obj("PersistentVolumeClaim", ns, name);
+        let ns_flag = if ns.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", crate::rules::shell_word(ns))
+        };
+        out.push(
+            Finding::new(rule, Severity::Warning, Subject::namespaced("PersistentVolumeClaim", ns, name), format!("claim {claim} has been Pending for {days} day(s){}: no volume was provisioned or bound for it, and a pod using it cannot start; the input does not show why (the claim's events do)", class.as_deref().map(|c| format!(" (StorageClass {c})")).unwrap_or_default()))
+                .with_evidence(Evidence::field(&o, "status.phase", "Pending"))
+                .with_evidence(Evidence::field(&o, "age", format!("{days}d")))
+                .with_remedy(format!("`kubectl describe pvc{ns_flag} {}` (Events: ProvisioningFailed, ExternalProvisioning, WaitForFirstConsumer) and `kubectl get storageclass` say why: a class without a working provisioner, no matching PersistentVolume for a static class, or a provisioner error such as quota; fix it, or delete the claim if nothing uses it", crate::rules::shell_word(name))),
+        );
+    }
     out
 }
 

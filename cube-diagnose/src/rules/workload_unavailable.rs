@@ -485,6 +485,10 @@ fn daemon_sets(
             }
             None => "",
         };
+        let what = match cni_daemon_set(name) {
+            Some(net) if what.is_empty() => format!(": it is {net}"),
+            _ => what.to_owned(),
+        };
         let ns_flag = if ns.is_empty() {
             String::new()
         } else {
@@ -504,17 +508,57 @@ fn daemon_sets(
             message.push_str(&format!("; {why}"));
             evidence.push(ev);
         }
-        out.push(daemon_set_finding(
-            ns,
-            name,
-            ready == 0,
-            message,
-            evidence,
-            remedy,
-            cause,
-        ));
+        // some pods ready: information for most DaemonSets, but a node without its CNI or
+        // device-plugin pod has no pod network (NotReady) or no GPUs (fresh-user H33)
+        let node_critical = cni_daemon_set(name).is_some()
+            || gpu == Some(cube_model::gpu::GpuComponentRole::DevicePlugin);
+        let mut f = daemon_set_finding(ns, name, ready == 0, message, evidence, remedy, cause);
+        if node_critical && f.severity == Severity::Info {
+            f.severity = Severity::Warning;
+        }
+        out.push(f);
     }
     out
+}
+
+/// The node-networking DaemonSets of the common CNI plugins and kube-proxy, by the names their
+/// upstream manifests give them (projectcalico/calico `manifests/calico.yaml` `calico-node`,
+/// `canal`; flannel-io/flannel `Documentation/kube-flannel.yml` `kube-flannel-ds`;
+/// cilium/cilium `install/kubernetes` `cilium`; weaveworks/weave `weave-net`;
+/// antrea-io/antrea `antrea-agent`; aws/amazon-vpc-cni-k8s `aws-node`; kubeovn/kube-ovn
+/// `kube-ovn-cni`; cloudnativelabs/kube-router `kube-router`; k8snetworkplumbingwg/multus-cni
+/// `kube-multus-ds`; ovn-org/ovn-kubernetes `ovnkube-node`; AlibabaCloud/terway `terway*`;
+/// kubeadm's `kube-proxy`), with what a node without its ready pod lacks.
+pub(crate) fn cni_daemon_set(name: &str) -> Option<&'static str> {
+    const CNI: &[&str] = &[
+        "calico-node",
+        "canal",
+        "rke2-canal",
+        "kube-flannel-ds",
+        "kube-flannel",
+        "cilium",
+        "weave-net",
+        "antrea-agent",
+        "aws-node",
+        "kube-ovn-cni",
+        "kube-router",
+        "kube-multus-ds",
+        "ovnkube-node",
+        "terway",
+        "terway-eniip",
+        "anetd",
+    ];
+    if CNI
+        .iter()
+        .any(|c| name == *c || name.strip_prefix(c).is_some_and(|r| r.starts_with('-')))
+    {
+        return Some(
+            "the node's CNI plugin: a node without its ready pod gets no pod network (NotReady with `container runtime network not ready`, or pods without an IP)",
+        );
+    }
+    (name == "kube-proxy").then_some(
+        "kube-proxy: a node without its ready pod has no Service routing (pods there cannot reach ClusterIP Services such as the API server's 10.96.0.1)",
+    )
 }
 
 #[cfg(test)]

@@ -444,6 +444,7 @@ impl<'de> Visitor<'de> for ItemSeed<'_, '_> {
                 s.role_bindings.push(binding);
             }
             Target::PodDisruptionBudget => s.pod_disruption_budgets.push(rest(map)?),
+            Target::RuntimeClass => s.runtime_classes.push(rest(map)?),
             Target::Workload => {
                 let mut workload: Workload = rest(map)?;
                 workload.kind = kind;

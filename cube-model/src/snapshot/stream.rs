@@ -522,6 +522,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
         mut role_bindings,
         mut pod_disruption_budgets,
         mut bootstrap_tokens,
+        mut runtime_classes,
         unknown_kinds,
         missing_kinds: _,
         problems: _,
@@ -555,6 +556,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
     s.role_bindings.append(&mut role_bindings);
     s.pod_disruption_budgets.append(&mut pod_disruption_budgets);
     s.bootstrap_tokens.append(&mut bootstrap_tokens);
+    s.runtime_classes.append(&mut runtime_classes);
     s.api_statuses.append(&mut api_statuses);
     for (kind, count) in unknown_kinds {
         *s.unknown_kinds.entry(kind).or_insert(0) += count;

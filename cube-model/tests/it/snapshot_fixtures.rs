@@ -493,3 +493,89 @@ fn list_fast_path_matches_general_path() {
     assert_eq!((s.pods.len(), s.skipped_secrets), (1, 1));
     assert!(s.problems.is_empty());
 }
+
+/// H22: `add_file` read a whole file with `std::fs::read` before any limit (a `/dev/zero` never
+/// ended, a dump over `max_file_bytes` was held whole). It reads through the bounded reader:
+/// too large is refused unread with the limit named and counted as a limit hit, devices refused.
+#[test]
+fn add_file_reads_through_the_bounded_reader() {
+    let mut limits = cube_model::Limits::default();
+    limits.max_file_bytes = 100;
+    let mut s = ClusterSnapshot::new().with_limits(limits);
+    assert!(
+        s.add_file(&fixture("nodes/gpu-capacity16-allocatable0.yaml"))
+            .is_none()
+    );
+    assert!(s.nodes.is_empty());
+    assert_eq!(s.limits_hit.len(), 1, "{:?}", s.problems);
+    assert!(
+        s.problems[0].message.starts_with("cannot read file")
+            && s.problems[0].message.contains("100 bytes"),
+        "{}",
+        s.problems[0].message
+    );
+    #[cfg(target_os = "linux")]
+    {
+        let mut s = ClusterSnapshot::new();
+        assert!(s.add_file(std::path::Path::new("/dev/zero")).is_none());
+        assert!(
+            s.problems[0].message.contains("a character device"),
+            "{}",
+            s.problems[0].message
+        );
+    }
+}
+
+/// H3: a typed List whose items are of another kind (a `NodeList` holding Pods) was taken as
+/// the complete (empty) list of its kind, its items silently read. Each such item is read as
+/// what it says it is, named in a problem, and the List does not count as a complete list of
+/// its kind, in JSON (fast, general and streamed readers) and YAML; a `kind: List` of
+/// ConfigMaps is counted by kind, never read as nodes.
+#[test]
+fn items_of_another_kind_never_masquerade_as_the_lists_kind() {
+    let pod = |n: &str| {
+        format!(
+            r#"{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "{n}", "namespace": "default"}}, "spec": {{"containers": [{{"name": "c", "image": "x"}}]}}}}"#
+        )
+    };
+    let json = format!(
+        "{{\"apiVersion\": \"v1\", \"items\": [{}, {}], \"kind\": \"NodeList\", \"metadata\": {{}}}}",
+        pod("web-1"),
+        pod("web-2")
+    );
+    let yaml = "apiVersion: v1\nkind: NodeList\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: web-1, namespace: default}\n  spec: {containers: [{name: c, image: x}]}\n";
+    for (name, text, pods) in [("json", json.as_str(), 2), ("yaml", yaml, 1)] {
+        let mut s = ClusterSnapshot::new();
+        s.add_bytes(name, text.as_bytes());
+        assert_eq!(s.pods.len(), pods, "{name}");
+        assert!(s.nodes.is_empty(), "{name}");
+        assert!(
+            !s.kinds_listed.contains("Node"),
+            "{name}: a NodeList of Pods read as the complete list of Nodes"
+        );
+        let named: Vec<&cube_model::LoadProblem> = s
+            .problems
+            .iter()
+            .filter(|p| p.message.contains("a Pod in a NodeList"))
+            .collect();
+        assert_eq!(named.len(), pods, "{name}: {:?}", s.problems);
+        assert!(named[0].object.contains("web-1"), "{:?}", named[0]);
+    }
+    // a NodeList of Nodes stays a complete list
+    let mut s = ClusterSnapshot::new();
+    s.add_bytes(
+        "nodes",
+        br#"{"apiVersion": "v1", "items": [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-01"}}], "kind": "NodeList", "metadata": {}}"#,
+    );
+    assert_eq!(s.nodes.len(), 1);
+    assert!(s.kinds_listed.contains("Node"));
+    assert!(s.problems.is_empty(), "{:?}", s.problems);
+    // ConfigMaps where nodes were expected: counted by kind, nothing read as a node
+    let mut s = ClusterSnapshot::new();
+    s.add_bytes(
+        "cms",
+        br#"{"apiVersion": "v1", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"}}], "kind": "List", "metadata": {}}"#,
+    );
+    assert!(s.nodes.is_empty());
+    assert_eq!(s.unknown_kinds.get("ConfigMap"), Some(&2));
+}

@@ -248,3 +248,55 @@ fn refusals_folds_and_incomplete_pictures() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// H21: nodes read from a `kubectl get nodes` table show no allocatable; the scheduler step read
+/// their empty lists as zero and answered `Insufficient cpu` for every one of them (exit 1,
+/// Pending). Their resources are unknown: node fit is not checked there, `notChecked` names
+/// them, and an answer that depends on them is incomplete (exit 3), never `Insufficient`.
+#[test]
+fn nodes_without_allocatable_are_unknown_never_insufficient() {
+    let dir = std::env::temp_dir().join(format!("cube-pod-admit-h21-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let table = dir.join("nodes.txt");
+    // `kubectl get nodes` as kubectl prints it (k8s.io/kubectl/pkg/cmd/get, the node table
+    // columns NAME STATUS ROLES AGE VERSION)
+    std::fs::write(
+        &table,
+        "NAME      STATUS   ROLES           AGE   VERSION\nnode-71   Ready    control-plane   10d   v1.30.2\nnode-72   Ready    <none>          10d   v1.30.2\n",
+    )
+    .expect("table");
+    let pod = dir.join("small.yaml");
+    std::fs::write(
+        &pod,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: small, namespace: default}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 100m}}\n",
+    )
+    .expect("pod");
+    let (table, pod) = (table.to_str().unwrap(), pod.to_str().unwrap());
+    let only = pod_admit(&["--snapshot", table, "--pod", pod, "--output", "json"]);
+    let text = String::from_utf8_lossy(&only.stdout);
+    assert_eq!(only.status.code(), Some(3), "{text}");
+    assert!(!text.contains("Insufficient"), "{text}");
+    assert!(
+        text.contains("allocatable unknown") && text.contains("node-71, node-72"),
+        "{text}"
+    );
+    // with known nodes beside them: a pod no known node fits is not Pending (exit 1) while
+    // the unknown nodes might take it; the scheduler's message counts the known nodes only
+    let big = big_pod();
+    let mixed = pod_admit(&[
+        "--snapshot",
+        "examples/data/snapshot-gpu-cluster.json",
+        "--snapshot",
+        table,
+        "--pod",
+        big.to_str().unwrap(),
+        "--output",
+        "json",
+    ]);
+    let text = String::from_utf8_lossy(&mixed.stdout);
+    assert_eq!(mixed.status.code(), Some(3), "{text}");
+    assert!(text.contains("allocatable unknown"), "{text}");
+    // the sample's 7 nodes, not the 9 of both inputs
+    let m = message(&mixed);
+    assert!(m.starts_with("0/7 nodes are available"), "{m}");
+}

@@ -111,6 +111,36 @@ pub(super) fn max_pods(k: usize, total: usize, text: &str) -> (String, String) {
     )
 }
 
+/// Taints set on purpose by well-known components, with what the tainted nodes are and the
+/// remedy (`{key}` is the key): kubeadm's control-plane taint (kubernetes/kubernetes
+/// `cmd/kubeadm/app/constants/constants.go` `LabelNodeRoleControlPlane`; `LabelNodeRoleOldControlPlane`
+/// `node-role.kubernetes.io/master` until v1.24), the GPU taints cloud GPU node pools and the
+/// GPU docs put on GPU nodes (`nvidia.com/gpu`, AKS / GKE `sku=gpu`, `amd.com/gpu`), and the
+/// autoscalers' taints on nodes being removed (kubernetes/autoscaler
+/// `cluster-autoscaler/utils/taints/taints.go` `ToBeDeletedByClusterAutoscaler`,
+/// `DeletionCandidateOfClusterAutoscaler`; kubernetes-sigs/karpenter `pkg/apis/v1/taints.go`
+/// `karpenter.sh/disrupted`, v1beta1 `karpenter.sh/disruption`).
+fn known_taint(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
+        "node-role.kubernetes.io/control-plane" | "node-role.kubernetes.io/master" => (
+            "these are control-plane nodes, which kubeadm taints so that workloads stay off them; when they are all the nodes there are, the cluster has no worker for the pod",
+            "join a worker node (`kubeadm token create --print-join-command` on the control plane, then run the printed command on the worker), or on a single-node or test cluster let workloads run on the control plane: `kubectl taint nodes --all {key}-`; only system pods meant for the control plane should tolerate {key}",
+        ),
+        "nvidia.com/gpu" | "amd.com/gpu" | "sku" | "gpu" | "nvidia.com/gpu.present" => (
+            "GPU nodes tainted so that only pods meant for GPUs run there",
+            "a pod meant for those nodes tolerates the taint (`tolerations: [{key: {key}, operator: Exists, effect: NoSchedule}]`; the ExtendedResourceToleration admission plugin adds it to pods requesting an extended resource of the same name), and a pod that needs no GPU should run on the other nodes",
+        ),
+        "ToBeDeletedByClusterAutoscaler"
+        | "DeletionCandidateOfClusterAutoscaler"
+        | "karpenter.sh/disrupted"
+        | "karpenter.sh/disruption" => (
+            "the node autoscaler is removing these nodes (scale-down or consolidation)",
+            "nothing to tolerate: the autoscaler removes these nodes; the pod needs a node that stays (check why no new node is added: the autoscaler's events on the pod, `kubectl get events --field-selector reason=NotTriggerScaleUp`, or the NodePool's limits)",
+        ),
+        _ => return None,
+    })
+}
+
 /// Explains one reason of a message over `total` nodes.
 pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
     let k = r.count;
@@ -142,12 +172,26 @@ pub(super) fn part(r: &ReasonCount, total: usize) -> Part {
         return blocks(cause, &remedy);
     }
     match r.reason.kind {
-        ReasonKind::UntoleratedTaint => Part {
-            role: Role::Excludes,
-            count: k,
-            cause: format!("{k} of {total} node(s) carry a taint the pod does not tolerate ('{text}')"),
-            remedy: "`kubectl describe nodes | grep -A3 Taints` shows the taints: add a matching toleration to the pod if it is meant to run on those nodes, or remove the taint from the nodes meant for it".to_owned(),
-        },
+        ReasonKind::UntoleratedTaint => {
+            let key = r.reason.value("key").unwrap_or("");
+            let (what, remedy) = match known_taint(key) {
+                Some((what, remedy)) => (format!(": {what}"), remedy.replace("{key}", key)),
+                None if key.is_empty() => (
+                    String::new(),
+                    "the message does not name the taint (v1.35+ prints `untolerated taint(s)`): `kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints` shows them; add a matching toleration to the pod if it is meant to run on those nodes, or remove the taint from the nodes meant for it".to_owned(),
+                ),
+                None => (
+                    String::new(),
+                    format!("add a toleration for {key} to the pod if it is meant to run on those nodes (`tolerations: [{{key: {key}, operator: Exists}}]`), or remove the taint from the nodes meant for it (`kubectl taint nodes <node> {key}-`); `kubectl describe nodes | grep -A3 Taints` shows every taint"),
+                ),
+            };
+            Part {
+                role: Role::Excludes,
+                count: k,
+                cause: format!("{k} of {total} node(s) carry a taint the pod does not tolerate ('{text}'){what}"),
+                remedy,
+            }
+        }
         // NodeName (v1.0-v1.9 predicate `HostName` / `PodFitsHost`): the pod names a node in
         // spec.nodeName and these nodes are not it
         ReasonKind::NodeName => Part {

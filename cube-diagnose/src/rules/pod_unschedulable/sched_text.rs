@@ -130,7 +130,7 @@ pub(super) fn scheduler_texts(
     // hour; `kubectl get pod -o yaml` keeps the scheduler's last message)
     for (i, p) in ctx.snapshot().pods.iter().enumerate() {
         let subject = crate::rules::pod_subject(p);
-        if latest.contains_key(&subject) || computed.contains(&subject) || !pending(p) {
+        if latest.contains_key(&subject) || computed.contains(&subject) || !pending(ctx, p) {
             continue;
         }
         let Some(c) = p
@@ -239,7 +239,7 @@ pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Su
     let found: Vec<&Pod> = snap
         .pods
         .iter()
-        .filter(|p| pending(p))
+        .filter(|p| pending(ctx, p))
         .filter(from_source)
         .collect();
     // one pod shown twice (a `get pods` row and its manifest) is one pod: the one with its
@@ -256,9 +256,9 @@ pub(super) fn resolve_pod(ctx: &Context<'_>, s: &Signal, subject: Subject) -> Su
     }
 }
 
-fn pending(p: &Pod) -> bool {
+fn pending(ctx: &Context<'_>, p: &Pod) -> bool {
     p.spec.node_name.is_empty()
-        && !p.is_terminal()
+        && !ctx.pod_finished(p)
         && (p.status.phase.is_empty() || p.status.phase == "Pending")
 }
 
@@ -446,6 +446,22 @@ fn after_fit(kind: ReasonKind) -> bool {
 
 fn explain(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> Explained {
     let mut e = explain_main(ctx, m, pod);
+    // the message as a whole: node selection and a shortage together, or one reason on every
+    // node (super::accounting): a shortage on the nodes the selection admits is never the
+    // cause alone
+    let whole = super::accounting::of(m);
+    if let Some(a) = &whole {
+        if a.selection_covers_all {
+            e = Explained {
+                cause: a.cause.clone(),
+                remedy: a.remedy.clone(),
+                evidence: e.evidence,
+            };
+        } else {
+            e.cause = format!("{}. On those nodes: {}", a.cause, e.cause);
+            e.remedy = format!("{}; {}", a.remedy, e.remedy);
+        }
+    }
     // the kubelet's legacy GPU resource (v1.6-v1.10): what it is and the way off it
     if m.insufficient()
         .any(|(r, _)| r == cube_model::resource::names::LEGACY_NVIDIA_GPU)
@@ -894,7 +910,7 @@ fn explain_insufficient(
     let pre = m.preemption.as_ref();
     let native = !res.contains('/');
     if !snap.nodes.is_empty() {
-        return explain_with_nodes(ctx, m, res, n, want);
+        return explain_with_nodes(ctx, m, res, n, want, pod);
     }
     // structure alone
     let unresolvable: usize = m
@@ -975,9 +991,27 @@ fn explain_with_nodes(
     res: &str,
     n: usize,
     want: Option<i64>,
+    pod: Option<usize>,
 ) -> Explained {
     let snap = ctx.snapshot();
     let max_nodes = ctx.thresholds().max_nodes_in_evidence;
+    // when the message excludes nodes by the pod's nodeSelector / node affinity and the input
+    // has the pod, only the nodes it selects can hold it: a node the selector excludes that has
+    // the resource free is no answer (super::accounting)
+    let selects = |node: &cube_model::objects::Node| {
+        pod.is_none_or(|i| {
+            m.count(ReasonKind::NodeAffinity) == 0
+                || cube_model::selector::pod_matches_node_selector_and_affinity(
+                    &ctx.pod(i).spec,
+                    node,
+                )
+        })
+    };
+    let selected: Vec<&cube_model::objects::Node> =
+        match snap.nodes.iter().filter(|n| selects(n)).collect::<Vec<_>>() {
+            v if v.is_empty() => snap.nodes.iter().collect(),
+            v => v,
+        };
     struct Row<'a> {
         node: &'a str,
         alloc: i64,
@@ -985,8 +1019,9 @@ fn explain_with_nodes(
         used: i64,
         holders: Vec<(String, i64)>,
     }
+    let restricted = selected.len() < snap.nodes.len();
     let mut rows: Vec<Row<'_>> = Vec::new();
-    for node in &snap.nodes {
+    for node in selected {
         let name = node.metadata.name.as_str();
         let cap = amount(&node.status.capacity, res);
         let alloc = if node.status.allocatable.is_empty() {
@@ -998,7 +1033,7 @@ fn explain_with_nodes(
         let mut holders = Vec::new();
         for &i in ctx.pods_on_node(name) {
             let p = ctx.pod(i);
-            if p.is_terminal() {
+            if ctx.pod_finished(p) {
                 continue;
             }
             let r = effective_amount(ctx, i, res);
@@ -1071,11 +1106,11 @@ fn explain_with_nodes(
         }
         // the scheduler counted nodes the input does not show: the ones reporting Insufficient
         // may be among them (a describe of the tainted control-plane node alone)
-        if m.nodes > rows.len() {
+        if m.nodes > snap.nodes.len() {
             let mut e = Explained::new(
                 format!(
                     "none of the {} node(s) in the input advertises {res}, but the scheduler counted {} nodes: the {n} reporting Insufficient {res} may be nodes the input does not show, so whether {res} is never advertised or all in use there cannot be told from it",
-                    rows.len(),
+                    snap.nodes.len(),
                     m.nodes
                 ),
                 format!(
@@ -1088,8 +1123,13 @@ fn explain_with_nodes(
         }
         let mut e = Explained::new(
             format!(
-                "no node advertises allocatable {res} ({} node(s) in the snapshot, none with {res} above 0 in capacity or allocatable): {res} was never advertised (or registered at 0), so the pod cannot fit until the device plugin registers it",
-                rows.len()
+                "no node advertises allocatable {res} ({} node(s) in the snapshot{}, none with {res} above 0 in capacity or allocatable): {res} was never advertised (or registered at 0), so the pod cannot fit until the device plugin registers it",
+                rows.len(),
+                if restricted {
+                    " that the pod's nodeSelector / node affinity admits"
+                } else {
+                    ""
+                }
             ),
             if res.contains('/') {
                 format!(
@@ -1558,7 +1598,7 @@ fn max_pods_evidence(ctx: &Context<'_>) -> Vec<Evidence> {
             let bound = ctx
                 .pods_on_node(&n.metadata.name)
                 .iter()
-                .filter(|&&i| !ctx.pod(i).is_terminal())
+                .filter(|&&i| !ctx.pod_finished(ctx.pod(i)))
                 .count();
             Some(Evidence::field(
                 obj("Node", "", &n.metadata.name),
