@@ -41,6 +41,10 @@ pub enum ChainLink {
     HasGpus,
     /// The labels a device-plugin DaemonSet selects are on the node.
     LabelsPresent,
+    /// A GPU driver DaemonSet of the input (the GPU Operator's `nvidia-driver-daemonset`, one
+    /// per kernel for precompiled drivers; GKE's driver installer) selects and tolerates the
+    /// node, when the input has such DaemonSets and the node's driver is not pre-installed.
+    DriverSelects,
     /// A device-plugin DaemonSet selects and tolerates the node.
     PluginSelects,
     /// The DaemonSet's pod is scheduled and Ready on the node (and, for HAMi, answers the
@@ -61,6 +65,7 @@ impl ChainLink {
             ChainLink::NodeReady => "node Ready",
             ChainLink::HasGpus => "GPUs present",
             ChainLink::LabelsPresent => "labels the device plugin selects",
+            ChainLink::DriverSelects => "GPU driver DaemonSet selects the node",
             ChainLink::PluginSelects => "device-plugin DaemonSet selects and tolerates the node",
             ChainLink::PluginPodReady => "device-plugin pod Ready",
             ChainLink::InCapacity => "GPU resource in capacity",
@@ -846,6 +851,11 @@ fn evaluate(
                 ));
             }
         }
+        // HAMi's own registration: devices its device plugin registers unhealthy, which
+        // hami-scheduler skips whatever allocatable says
+        if let Some(f) = hami_health_failure(&mut fail, node, &alloc) {
+            return Some(f);
+        }
         // partial availability: devices in capacity the plugin reports unhealthy
         let partial: Vec<(String, Quantity, Quantity)> = partial_devices(node)
             .into_iter()
@@ -925,8 +935,16 @@ fn evaluate(
     let cands: Vec<&Plugin<'_>> = plugins.iter().filter(|p| serves(p, vendor)).collect();
     let unhealthy = !cap.is_empty() && alloc.is_empty();
     if cands.is_empty() {
-        // no device plugin in the input: the GPU component pods on the node still tell which
-        // link fails (a driver installer, toolkit or validator, or the plugin pod itself)
+        // no device plugin in the input: the driver DaemonSets and the GPU component pods on
+        // the node still tell which link fails (a driver installer, toolkit or validator, or
+        // the plugin pod itself)
+        if !unhealthy && let Some(f) = driver_selection_failure(ctx, &mut fail, node, res, &numbers)
+        {
+            return Some(f);
+        }
+        if !unhealthy && let Some(f) = nfd_missing_failure(ctx, &mut fail, node, res, &numbers) {
+            return Some(f);
+        }
         if let Some(p) = failing_components(ctx, name).first().map(|(p, _)| *p) {
             return Some(pod_failure(ctx, &mut fail, node, p, res, numbers));
         }
@@ -1103,7 +1121,10 @@ fn evaluate(
         ));
         return Some(f);
     }
-    // covered: the pod on the node
+    // covered: the driver it needs, then the pod on the node
+    if !unhealthy && let Some(f) = driver_selection_failure(ctx, &mut fail, node, res, &numbers) {
+        return Some(f);
+    }
     let ds = covering[0].ds;
     let dsname = format!("{}/{}", ds.metadata.namespace, ds.metadata.name);
     let pods = pods_of(ctx, ds);
@@ -1193,6 +1214,241 @@ fn evaluate(
             "read the plugin's log on the node (`kubectl -n {} logs -l <the DaemonSet's pod labels> --all-containers` or the pod on {name}); on the node check `nvidia-smi` and the runtime (`nvidia-ctk runtime configure --runtime=containerd --set-as-default && systemctl restart containerd`)",
             ds.metadata.namespace
         ),
+    ))
+}
+
+/// NFD's label of the running kernel, which the GPU Operator's precompiled driver DaemonSets
+/// select (NVIDIA/gpu-operator internal/state/nodepool.go `nfdKernelLabelKey`,
+/// controllers/state_manager.go).
+pub const NFD_KERNEL_LABEL: &str = "feature.node.kubernetes.io/kernel-version.full";
+
+/// The GPU driver DaemonSets of the input (GPU Operator `nvidia-driver-daemonset[-<kernel>-<os>]`,
+/// GKE's `nvidia-driver-installer`, ...) that could serve `vendor`.
+pub(crate) fn driver_daemon_sets<'a>(
+    ctx: &Context<'a>,
+    vendor: Option<GpuVendor>,
+) -> Vec<&'a DaemonSet> {
+    ctx.snapshot()
+        .daemon_sets
+        .iter()
+        .filter(|ds| match classify_daemon_set(ds) {
+            Some((GpuComponentRole::Driver, v)) => match (v, vendor) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            },
+            _ => false,
+        })
+        .collect()
+}
+
+/// Why a driver DaemonSet excludes a node, told, with what the kernel pin means: `DaemonSet
+/// gpu-operator/nvidia-driver-daemonset-5.15.0-86-generic-ubuntu22.04 places no pod on it
+/// (desiredNumberScheduled 0): its nodeSelector wants feature.node.kubernetes.io/
+/// kernel-version.full=5.15.0-86-generic and the node runs 5.15.0-91-generic ...`.
+pub(crate) fn driver_exclusion_text(ds: &DaemonSet, node: &Node, ex: &Exclusion) -> String {
+    let kernel_label = node.metadata.labels.get(NFD_KERNEL_LABEL);
+    let kernel_info = node.status.node_info.kernel_version.as_str();
+    let mut why = format!(
+        "DaemonSet {}/{} places no pod on it (desiredNumberScheduled {}): {}",
+        ds.metadata.namespace,
+        ds.metadata.name,
+        ds.status.desired_number_scheduled,
+        ex.describe()
+    );
+    let pinned = ex
+        .missing_labels
+        .iter()
+        .find(|(k, _, _)| k == NFD_KERNEL_LABEL)
+        .map(|(_, v, _)| v.as_str());
+    if let Some(want) = pinned {
+        let runs = kernel_label.or((!kernel_info.is_empty()).then_some(kernel_info));
+        match runs {
+            Some(k) => why.push_str(&format!(
+                "; the DaemonSet is a precompiled driver built for kernel {want}, and the node runs kernel {k}: the GPU Operator builds one precompiled driver DaemonSet per kernel (NVIDIA/gpu-operator internal/state/nodepool.go getNodePools) and the input has none for {k} (a kernel upgrade, or no precompiled driver image for that kernel)"
+            )),
+            None => why.push_str(&format!(
+                "; the DaemonSet is a precompiled driver built for kernel {want}, and the node has no {NFD_KERNEL_LABEL} label (node feature discovery has not labelled it)"
+            )),
+        }
+    } else if kernel_label.is_none()
+        && ex
+            .needed_labels()
+            .iter()
+            .any(|(k, _)| k.starts_with("feature.node.kubernetes.io/"))
+    {
+        why.push_str("; node feature discovery has not labelled the node");
+    }
+    why
+}
+
+/// The driver link: the input has GPU driver DaemonSets, none selects and tolerates `node`,
+/// no driver pod runs there, and the node's driver is not pre-installed (the GPU Operator
+/// labels a node with a host driver `nvidia.com/gpu.deploy.driver=pre-installed`; `false`
+/// switches the driver off on purpose). Then the driver is never installed, so the toolkit,
+/// the validators and the device plugin wait for it: the first failing link is the driver
+/// DaemonSet's selection (a precompiled driver pinned to an older kernel, a missing
+/// `nvidia.com/gpu.deploy.driver` label, an untolerated taint).
+fn driver_selection_failure(
+    ctx: &Context<'_>,
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    res: &str,
+    numbers: &[Evidence],
+) -> Option<ChainFailure> {
+    let labels = &node.metadata.labels;
+    if labels
+        .get("nvidia.com/gpu.deploy.driver")
+        .is_some_and(|v| v == "pre-installed" || v == "false")
+    {
+        return None;
+    }
+    let vendor = ctx
+        .gpu_evidence()
+        .iter()
+        .zip(&ctx.snapshot().nodes)
+        .find(|(_, n)| std::ptr::eq(*n, node))
+        .and_then(|(ev, _)| ev.vendor());
+    let drivers = driver_daemon_sets(ctx, vendor);
+    if drivers.is_empty() || drivers.iter().any(|ds| !exclusion(ds, node).excludes()) {
+        return None;
+    }
+    let name = node.metadata.name.as_str();
+    if ctx.pods_on_node(name).iter().any(|&i| {
+        let p = ctx.pod(i);
+        !p.is_terminal() && matches!(classify_pod(p), Some((GpuComponentRole::Driver, _)))
+    }) {
+        return None;
+    }
+    let mut evidence = numbers.to_vec();
+    let mut parts = Vec::new();
+    let mut fixes = Vec::new();
+    let o = obj("Node", "", name);
+    for ds in drivers.iter().take(4) {
+        let ex = exclusion(ds, node);
+        let dso = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        for (k, v, _) in &ex.missing_labels {
+            evidence.push(Evidence::field(
+                &dso,
+                format!("spec.template.spec.nodeSelector.{k}"),
+                v,
+            ));
+        }
+        evidence.push(Evidence::field(
+            &dso,
+            "status.desiredNumberScheduled",
+            ds.status.desired_number_scheduled.to_string(),
+        ));
+        parts.push(driver_exclusion_text(ds, node, &ex));
+        if ex
+            .missing_labels
+            .iter()
+            .any(|(k, _, _)| k == NFD_KERNEL_LABEL)
+        {
+            let kernel = labels
+                .get(NFD_KERNEL_LABEL)
+                .unwrap_or(node.status.node_info.kernel_version.as_str());
+            fixes.push(format!(
+                "the GPU Operator creates the precompiled driver DaemonSet of kernel {} only when a precompiled driver image exists for it: read the operator's log (`kubectl -n {} logs deploy/gpu-operator | grep -i -e precompiled -e kernel`) and check that nvcr.io/nvidia/driver has a `<driver branch>-{}-<os>` tag; otherwise set driver.usePrecompiled=false in the ClusterPolicy (the driver is then built on the node), or boot the node into a kernel that has one",
+                if kernel.is_empty() { "<the node's kernel>" } else { kernel },
+                ds.metadata.namespace,
+                if kernel.is_empty() { "<kernel>" } else { kernel },
+            ));
+        } else {
+            let (note, fix) = exclusion_fixes(ctx, ds, node, &ex);
+            if !note.is_empty() {
+                parts.push(note);
+            }
+            fixes.extend(fix);
+        }
+    }
+    if let Some(k) = labels.get(NFD_KERNEL_LABEL) {
+        evidence.push(Evidence::field(
+            &o,
+            format!("metadata.labels[{NFD_KERNEL_LABEL}]"),
+            k,
+        ));
+    } else if !node.status.node_info.kernel_version.is_empty() {
+        evidence.push(Evidence::field(
+            &o,
+            "status.nodeInfo.kernelVersion",
+            &node.status.node_info.kernel_version,
+        ));
+    }
+    Some(fail(
+        ChainLink::DriverSelects,
+        format!(
+            "no GPU driver DaemonSet of the input selects the node and no driver pod runs there, so the driver is never installed and the container toolkit, the GPU Operator's validators and the device plugin wait for it ({res} is never registered): {}",
+            parts.join("; ")
+        ),
+        evidence,
+        dedup(fixes).join("; or "),
+    ))
+}
+
+/// The labels link when the input shows a node-feature-discovery based set-up (an NFD worker
+/// DaemonSet, or GPU Operator pods) but no device-plugin DaemonSet, and the GPU node carries no
+/// NFD label at all: the GPU Operator deploys its driver, toolkit and device plugin only on
+/// nodes NFD labelled with an NVIDIA PCI device (NVIDIA/gpu-operator
+/// controllers/state_manager.go: `feature.node.kubernetes.io/pci-10de.present` and the
+/// class-prefixed forms turn into `nvidia.com/gpu.present` and the `nvidia.com/gpu.deploy.*`
+/// labels its DaemonSets select), so on a node NFD never saw nothing is deployed.
+fn nfd_missing_failure(
+    ctx: &Context<'_>,
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    res: &str,
+    numbers: &[Evidence],
+) -> Option<ChainFailure> {
+    let labels = &node.metadata.labels;
+    if labels
+        .keys()
+        .any(|k| k.starts_with("feature.node.kubernetes.io/"))
+    {
+        return None;
+    }
+    let nfd = nfd_workers(ctx);
+    let operator = ctx.snapshot().pods.iter().any(|p| {
+        p.metadata.name.starts_with("gpu-operator")
+            && !p.metadata.name.contains("node-feature-discovery")
+    });
+    if nfd.is_empty() && !operator {
+        return None;
+    }
+    let name = node.metadata.name.as_str();
+    let mut evidence = numbers.to_vec();
+    evidence.push(Evidence::field(
+        obj("Node", "", name),
+        "metadata.labels[feature.node.kubernetes.io/pci-10de.present]",
+        "<absent>",
+    ));
+    let mut fixes: Vec<String> = Vec::new();
+    for ds in &nfd {
+        let t = untolerated_by(ds, node);
+        if t.len() < 4 {
+            for t in &t {
+                fixes.push(format!("`{}`", toleration_patch(ds, t)));
+            }
+        }
+        evidence.push(Evidence::field(
+            obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name),
+            "status.desiredNumberScheduled",
+            ds.status.desired_number_scheduled.to_string(),
+        ));
+    }
+    if nfd.is_empty() {
+        fixes.push("install node feature discovery (`helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator --reuse-values --set nfd.enabled=true`, or NFD's own chart)".to_owned());
+    }
+    fixes.push(format!(
+        "then `kubectl get node {name} --show-labels | tr , '\\n' | grep -e feature.node.kubernetes.io/pci -e nvidia.com/gpu` should list pci-10de.present and nvidia.com/gpu.present"
+    ));
+    Some(fail(
+        ChainLink::LabelsPresent,
+        format!(
+            "node feature discovery has not labelled the node (no feature.node.kubernetes.io/* label): {}; the GPU Operator deploys its driver, container toolkit and device plugin only on nodes NFD labelled with an NVIDIA PCI device (pci-10de), so nothing registers {res}",
+            nfd_absence(node, &nfd)
+        ),
+        evidence,
+        fixes.join(", "),
     ))
 }
 
@@ -2024,20 +2280,148 @@ fn unhealthy_failure(
     fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
     node: &Node,
     cap: &[(&str, &Quantity)],
-    numbers: Vec<Evidence>,
+    mut numbers: Vec<Evidence>,
 ) -> ChainFailure {
     let name = &node.metadata.name;
+    // HAMi's registration names the unhealthy GPUs
+    let (hami, hami_evidence) = hami_unhealthy_told(node);
+    numbers.extend(hami_evidence);
     fail(
         ChainLink::Allocatable,
         format!(
-            "it has {} capacity {} but allocatable 0: the device plugin detects the GPUs but reports all of them unhealthy (or its pod stopped)",
-            cap[0].0, cap[0].1
+            "it has {} capacity {} but allocatable 0: the device plugin detects the GPUs but reports all of them unhealthy (or its pod stopped){}",
+            cap[0].0,
+            cap[0].1,
+            if hami.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", hami.join("; "))
+            }
         ),
         numbers,
         format!(
             "read the device-plugin pod log on {name} (`kubectl -n kube-system logs <device-plugin pod on {name}>`) and the kernel log for Xid errors (`dmesg | grep -i xid`); `nvidia-smi` on the node"
         ),
     )
+}
+
+/// The node's HAMi registration annotations that name unhealthy devices (or do not decode),
+/// told: `2 of the 2 devices HAMi's device plugin registered in hami.io/node-nvidia-register
+/// are unhealthy (health false): GPU-... (NVIDIA-...)`, with the annotations as evidence.
+/// Empty when every registered device is healthy.
+fn hami_unhealthy_told(node: &Node) -> (Vec<String>, Vec<Evidence>) {
+    use crate::classify::hami::{device_text, registrations};
+    let o = obj("Node", "", &node.metadata.name);
+    let mut parts = Vec::new();
+    let mut evidence = Vec::new();
+    for r in registrations(node.metadata.annotations.iter()) {
+        let bad = r.unhealthy();
+        if bad.is_empty() {
+            continue;
+        }
+        let mut names: Vec<String> = bad.iter().take(8).map(|d| device_text(d)).collect();
+        if bad.len() > 8 {
+            names.push(format!("and {} more", bad.len() - 8));
+        }
+        parts.push(format!(
+            "{} of the {} device(s) HAMi's device plugin registered in {} are unhealthy (health false): {}",
+            bad.len(),
+            r.devices(),
+            r.key,
+            names.join(", ")
+        ));
+        evidence.push(Evidence::field(
+            &o,
+            format!("metadata.annotations[{}]", r.key),
+            truncate(&r.value, 400),
+        ));
+    }
+    (parts, evidence)
+}
+
+/// A node that advertises GPUs while HAMi's registration annotation
+/// (`hami.io/node-nvidia-register` and the vendor variants, see
+/// [`crate::classify::hami::decode_register`]) says some devices are unhealthy: hami-scheduler
+/// skips a device whose health is false (Project-HAMi/HAMi pkg/device/nvidia/device.go `Fit`,
+/// reason `CardNotHealth`), whatever allocatable says (the kubelet's allocatable and the
+/// annotation are updated separately: Project-HAMi/HAMi#2020). Every device unhealthy is an
+/// error (HAMi schedules nothing there), some a warning. An annotation HAMi cannot decode
+/// (`failed to decode node devices`, pkg/device/nvidia/device.go `GetNodeDevices`) leaves
+/// the node without HAMi devices: a warning.
+fn hami_health_failure(
+    fail: &mut impl FnMut(ChainLink, String, Vec<Evidence>, String) -> ChainFailure,
+    node: &Node,
+    alloc: &[(&str, &Quantity)],
+) -> Option<ChainFailure> {
+    use crate::classify::hami::registrations;
+    let name = node.metadata.name.as_str();
+    let o = obj("Node", "", name);
+    let regs = registrations(node.metadata.annotations.iter());
+    if regs.is_empty() {
+        return None;
+    }
+    let undecodable: Vec<&crate::classify::hami::NodeRegistration> = regs
+        .iter()
+        .filter(|r| r.decoded.is_err() && !r.value.trim().is_empty())
+        .collect();
+    let (parts, mut evidence) = hami_unhealthy_told(node);
+    let registered: usize = regs.iter().map(|r| r.devices()).sum();
+    let bad: usize = regs.iter().map(|r| r.unhealthy().len()).sum();
+    let plugin_log = format!(
+        "`kubectl get pods -A -o wide --field-selector spec.nodeName={name} | grep -i device-plugin`, then `kubectl -n <namespace> logs <that pod> | grep -i -e unhealthy -e xid -e 'health='`"
+    );
+    if bad > 0 {
+        let advertised = alloc
+            .iter()
+            .map(|(k, q)| format!("{k} {q}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        evidence.extend(
+            alloc.iter().map(|(k, q)| {
+                Evidence::field(&o, format!("status.allocatable.{k}"), q.to_string())
+            }),
+        );
+        let all = bad >= registered;
+        let mut f = fail(
+            ChainLink::Allocatable,
+            format!(
+                "registers its devices with HAMi but {}: hami-scheduler skips an unhealthy device (reason CardNotHealth), so pods asking HAMi for GPUs {} on {name} although allocatable shows {advertised}",
+                parts.join("; "),
+                if all {
+                    "cannot be placed"
+                } else {
+                    "get only the healthy ones"
+                }
+            ),
+            evidence,
+            format!(
+                "find why the plugin marks them unhealthy: the HAMi device plugin's log on {name} ({plugin_log}: `XidCriticalError: Xid=... marking device as unhealthy` names the Xid); on the node `nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER` and `dmesg | grep -i xid`; reset the GPU or drain and reboot the node, then restart the HAMi device-plugin pod so it registers the devices healthy again"
+            ),
+        );
+        if !all {
+            f.severity = Severity::Warning;
+        }
+        return Some(f);
+    }
+    let r = undecodable.first()?;
+    let err = r.decoded.as_ref().err().cloned().unwrap_or_default();
+    let mut f = fail(
+        ChainLink::PluginPodReady,
+        format!(
+            "its HAMi registration annotation {} does not decode ({err}): hami-scheduler cannot read it either (`failed to decode node devices`) and sees no HAMi device on the node",
+            r.key
+        ),
+        vec![Evidence::field(
+            &o,
+            format!("metadata.annotations[{}]", r.key),
+            truncate(&r.value, 400),
+        )],
+        format!(
+            "the annotation is written by the HAMi device plugin on {name}: a plugin older or newer than hami-scheduler writes another encoding (v2.8 and later write JSON); run the same HAMi version for both (`helm -n <namespace> list`), then restart the device-plugin pod ({plugin_log})"
+        ),
+    );
+    f.severity = Severity::Warning;
+    Some(f)
 }
 
 /// A GPU resource listed at 0 (`nvidia.com/gpu: 0`). Two readings, separated by the plugin
@@ -2222,6 +2606,22 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
                     .any(|l| labels.get(l).is_some_and(|v| v == "true"))
                 {
                     notes.push(format!("the GPU Operator sets {k} on nodes NFD labelled pci-10de, and {name} has that label: the operator has not reconciled it, or no GPU Operator runs and the label must be set by hand"));
+                } else if !labels
+                    .keys()
+                    .any(|l| l.starts_with("feature.node.kubernetes.io/"))
+                {
+                    // the operator labels only nodes NFD labelled (NVIDIA/gpu-operator
+                    // controllers/state_manager.go gpuNodeLabels: pci-10de / pci-0302_10de /
+                    // pci-0300_10de); a node without any NFD label was never seen by NFD
+                    notes.push(format!(
+                        "the GPU Operator sets {k} only on nodes that node feature discovery labelled with an NVIDIA PCI device (feature.node.kubernetes.io/pci-10de.present), and NFD has not labelled {name} at all (no feature.node.kubernetes.io/* label): {}",
+                        nfd_absence(node, nfd)
+                    ));
+                    for ds in nfd {
+                        for t in untolerated_by(ds, node) {
+                            fixes.push(format!("`{}`", toleration_patch(ds, &t)));
+                        }
+                    }
                 } else {
                     notes.push(format!("the GPU Operator sets {k} only on nodes that NFD labelled feature.node.kubernetes.io/pci-10de.present (or pci-0302_10de / pci-0300_10de), and {name} has none of them"));
                 }
@@ -2244,6 +2644,44 @@ fn label_origin(node: &Node, ex: &Exclusion, nfd: &[&DaemonSet]) -> (String, Vec
         );
     }
     (notes.join("; "), fixes)
+}
+
+/// Why node feature discovery has not labelled `node`: its worker DaemonSets of the input do
+/// not tolerate the node's taints (named, with the taint), or none is in the input (NFD not
+/// installed: the GPU Operator chart's `nfd.enabled=false` without an NFD of its own), or its
+/// worker should run there and does not.
+fn nfd_absence(node: &Node, nfd: &[&DaemonSet]) -> String {
+    if nfd.is_empty() {
+        return "no node-feature-discovery worker DaemonSet is in the input: NFD is not installed (the GPU Operator chart's nfd.enabled=false, or a cluster without NFD), or the input does not list it (`kubectl get daemonsets -A | grep -i feature-discovery`)".to_owned();
+    }
+    let blocked: Vec<(&DaemonSet, Vec<Taint>)> = nfd
+        .iter()
+        .map(|ds| (*ds, untolerated_by(ds, node)))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    if blocked.len() == nfd.len() {
+        let (ds, t) = &blocked[0];
+        return format!(
+            "its worker DaemonSet {}/{} does not tolerate taint {}, so no NFD worker runs on the node",
+            ds.metadata.namespace,
+            ds.metadata.name,
+            t.iter().map(taint_text).collect::<Vec<_>>().join(", ")
+        );
+    }
+    let ds = nfd[0];
+    let ex = exclusion(ds, node);
+    if ex.excludes() {
+        return format!(
+            "its worker DaemonSet {}/{} does not select the node ({})",
+            ds.metadata.namespace,
+            ds.metadata.name,
+            ex.describe()
+        );
+    }
+    format!(
+        "its worker DaemonSet {}/{} selects the node, so its worker pod there is not running or cannot reach the API server (`kubectl -n {} get pods -o wide | grep {}` and that pod's log)",
+        ds.metadata.namespace, ds.metadata.name, ds.metadata.namespace, node.metadata.name
+    )
 }
 
 /// A managed Kubernetes platform (or distribution) whose GPU nodes get their driver and device

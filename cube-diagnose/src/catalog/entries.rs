@@ -2034,6 +2034,33 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("xid")
         .says("the device plugin's health check saw Xid {xid} without a device and marks every GPU of the node unhealthy: allocatable nvidia.com/gpu drops to 0 while capacity stays", XID_REMEDY)
         .samples(&[("xid", "79")]),
+    // the health checker's other ways of marking a device (or all) unhealthy
+    // (NVIDIA/k8s-device-plugin internal/rm/health.go v0.8+, and HAMi's fork
+    // Project-HAMi/HAMi pkg/device-plugin/nvidiadevice/nvinternal/rm/health.go)
+    Entry::new("nvidia.marking-all-unhealthy-wait", F::NvidiaDevicePlugin,
+        "Error waiting for event: {error}; Marking all devices as unhealthy",
+        NVDP, "internal/rm/health.go (checkHealth)", "v0.8+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("xid")
+        .says("the device plugin's health check cannot read NVML events ({error}) and marks every GPU of the node unhealthy: allocatable nvidia.com/gpu drops to 0 while capacity stays", XID_REMEDY)
+        .samples(&[("error", "Unknown Error")]),
+    Entry::new("nvidia.marking-all-unhealthy-uuid", F::NvidiaDevicePlugin,
+        "Failed to determine uuid for event {event}; Marking all devices as unhealthy.",
+        NVDP, "internal/rm/health.go (checkHealth)", "v0.8+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("xid")
+        .says("the device plugin's health check got a critical event it cannot tie to one GPU and marks every GPU of the node unhealthy: allocatable nvidia.com/gpu drops to 0 while capacity stays", XID_REMEDY)
+        .samples(&[("event", "{0x0 8 79 0 0}: ERROR_UNKNOWN")]),
+    Entry::new("nvidia.marking-device-unhealthy", F::NvidiaDevicePlugin,
+        "Marking device {device:w} as unhealthy: {error}",
+        NVDP, "internal/rm/health.go (checkHealth: registering the device for events failed)", "v0.8+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("the device plugin cannot watch GPU {device} for errors ({error}) and marks it unhealthy: allocatable nvidia.com/gpu drops by one (capacity stays)", XID_REMEDY)
+        .samples(&[("device", "GPU-00000000-0000-0000-0000-000000000000"), ("error", "Unknown Error")]),
+    Entry::new("nvidia.device-handle-unhealthy", F::NvidiaDevicePlugin,
+        "unable to get device handle from UUID: {error}; marking it as unhealthy",
+        NVDP, "internal/rm/health.go (checkHealth)", "v0.8+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("xid")
+        .says("NVML cannot open a GPU the device plugin lists ({error}), so the plugin marks it unhealthy: allocatable nvidia.com/gpu drops by one (capacity stays); a GPU that fell off the bus reads like this", XID_REMEDY)
+        .samples(&[("error", "ERROR_GPU_IS_LOST")]),
     Entry::new("nvidia.device-marked-unhealthy", F::NvidiaDevicePlugin,
         "'{resource:w}' device marked unhealthy: {device:w}",
         NVDP, "server.go / internal/plugin/server.go (ListAndWatch)", "v0.7+")
@@ -2050,6 +2077,69 @@ pub static ENTRIES: &[Entry] = &[
         NVDP, "server.go", "v1.0.0-beta-v0.6")
         .to(K::DevicePluginRegistered, "", Info).group("registered")
         .says("the device plugin registered with the kubelet", ""),
+    // ------------------------------------------------------------------ GPU operator and NFD
+    // The operator finds GPU nodes and their kernels through node feature discovery's labels
+    // (feature.node.kubernetes.io/pci-10de.present -> nvidia.com/gpu.present,
+    // feature.node.kubernetes.io/kernel-version.full and system-os_release.* for the driver
+    // DaemonSets): without NFD's labels it deploys nothing on the node.
+    Entry::new("gpu-operator.no-kernel-version", F::GpuOperator,
+        "Couldn't get kernelVersion, did you run the node feature discovery?",
+        "NVIDIA/gpu-operator", "controllers/object_controls.go (kernelFullVersion, removed 2026-02)", "v1.0-v25.10")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("the GPU operator finds no GPU node with node feature discovery's kernel label (feature.node.kubernetes.io/kernel-version.full): NFD has not labelled the GPU nodes (not installed, the chart's nfd.enabled=false with no NFD of its own, or its worker does not run on them: a taint it does not tolerate), so the operator cannot build the driver DaemonSet and labels no node nvidia.com/gpu.present", "check NFD: `kubectl get pods -A -o wide | grep -i node-feature-discovery` (a worker Running on every GPU node) and `kubectl get nodes -L feature.node.kubernetes.io/kernel-version.full,feature.node.kubernetes.io/pci-10de.present`; install it (`helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator --reuse-values --set nfd.enabled=true`) or give nfd-worker tolerations for the GPU nodes' taints"),
+    Entry::new("gpu-operator.no-gpu-present-nodes", F::GpuOperator,
+        "Could not get any nodes to match nvidia.com/gpu.present label",
+        "NVIDIA/gpu-operator", "controllers/object_controls.go (kernelFullVersion, removed 2026-02)", "v1.0-v25.10")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-nfd")
+        .says("the GPU operator finds no node labelled nvidia.com/gpu.present: it sets that label only on nodes node feature discovery labelled with an NVIDIA PCI device (feature.node.kubernetes.io/pci-10de.present), so either no node has an NVIDIA GPU or NFD has not labelled them", "`kubectl get nodes -L feature.node.kubernetes.io/pci-10de.present,nvidia.com/gpu.present`; if the GPU nodes lack the pci-10de label, check NFD's worker pods on them (`kubectl get pods -A -o wide | grep -i node-feature-discovery`) and its tolerations for the GPU nodes' taints"),
+    Entry::new("gpu-operator.no-kernel-full-version", F::GpuOperator,
+        "ERROR: Could not find kernel full version: ('{kernel}', '{os}')",
+        "NVIDIA/gpu-operator", "controllers/object_controls.go (TransformDriver / getDriverImagePath, removed 2026-02)", "v1.0-v25.10")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("the GPU operator cannot build the driver DaemonSet: it found no kernel version ('{kernel}') and OS ('{os}') in node feature discovery's labels of the GPU nodes (feature.node.kubernetes.io/kernel-version.full, system-os_release.*), so NFD has not labelled them", "check NFD's worker pods on the GPU nodes (`kubectl get pods -A -o wide | grep -i node-feature-discovery`) and `kubectl get nodes -L feature.node.kubernetes.io/kernel-version.full,feature.node.kubernetes.io/pci-10de.present`; with the driver pre-installed on the hosts set driver.enabled=false")
+        .samples(&[("kernel", "5.15.0-86-generic"), ("os", "ubuntu22.04")]),
+    Entry::new("gpu-operator.nfd-label-missing", F::GpuOperator,
+        "WARNING: Could not find NFD label for node. Is NFD installed?",
+        "NVIDIA/gpu-operator", "internal/state/nodepool.go (getNodePools)", "v23.6+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("the GPU operator's driver controller skips a GPU node that has no node feature discovery OS label (feature.node.kubernetes.io/system-os_release.ID / VERSION_ID): no driver DaemonSet is built for it, so the driver, toolkit and device plugin never run there", "the log line's Node= names the node: `kubectl get node <node> --show-labels | tr , '\\n' | grep feature.node.kubernetes.io`; if NFD has not labelled it, check NFD's worker pod on that node and its tolerations (`kubectl get pods -A -o wide | grep -i node-feature-discovery`)"),
+    Entry::new("gpu-operator.nfd-labels-missing", F::GpuOperator,
+        "WARNING: Could not find NFD labels for node. Is NFD installed?",
+        "NVIDIA/gpu-operator", "internal/state/nodepool.go (getNodePools: precompiled kernel / OpenShift OSTREE_VERSION)", "v23.6+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("the GPU operator's driver controller skips a GPU node without node feature discovery's kernel label (feature.node.kubernetes.io/kernel-version.full, needed for precompiled drivers) or OpenShift's OSTREE_VERSION label: no driver DaemonSet is built for it", "the log line's Node= names the node: check NFD's labels on it (`kubectl get node <node> --show-labels | tr , '\\n' | grep feature.node.kubernetes.io`) and NFD's worker pod there"),
+    Entry::new("gpu-operator.nfd-kernel-label-missing", F::GpuOperator,
+        "Failed to get kernel version of GPU node using Node Feature Discovery (NFD) labels. Is NFD installed in the cluster?",
+        "NVIDIA/gpu-operator", "controllers/object_controls.go (getKernelVersionsMap)", "v23.3+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("a GPU node (nvidia.com/gpu.present=true) has no feature.node.kubernetes.io/kernel-version.full label, so the GPU operator cannot choose a driver for its kernel and builds no driver DaemonSet: NFD is not installed or its worker does not label that node", "`kubectl get nodes -l nvidia.com/gpu.present=true -L feature.node.kubernetes.io/kernel-version.full`; install NFD (`--set nfd.enabled=true`) or fix its worker on the node (tolerations for the node's taints)"),
+    Entry::new("gpu-operator.nfd-missing-in-cluster", F::GpuOperator,
+        "WARNING: NFD labels missing in the cluster, GPU nodes cannot be discovered.",
+        "NVIDIA/gpu-operator", "controllers/clusterpolicy_controller.go (Reconcile)", "v1.9+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("no node of the cluster carries node feature discovery's labels, so the GPU operator cannot tell which nodes have NVIDIA GPUs and deploys none of its components (driver, toolkit, device plugin, validators)", "install node feature discovery: `helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator --reuse-values --set nfd.enabled=true` (or NFD's own chart), then `kubectl get nodes -L feature.node.kubernetes.io/pci-10de.present`"),
+    Entry::new("gpu-operator.os-from-nfd", F::GpuOperator,
+        "unable to determine GPU node OS from NFD labels, is NFD installed?",
+        "NVIDIA/gpu-operator", "controllers/state_manager.go (getGPUNodeOSTag, removed 2026-02)", "v23.9-v25.10")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-nfd")
+        .says("the GPU operator reads the GPU nodes' OS from node feature discovery's labels (feature.node.kubernetes.io/system-os_release.ID, VERSION_ID) and finds none: NFD has not labelled the GPU nodes, so no driver image can be chosen", "check NFD's worker pods on the GPU nodes (`kubectl get pods -A -o wide | grep -i node-feature-discovery`) and their tolerations; `kubectl get nodes -L feature.node.kubernetes.io/system-os_release.ID`"),
+    // the device plugin's and toolkit's entrypoints wait for the driver validation's file
+    // (assets/state-device-plugin/0400_configmap.yaml, assets/state-container-toolkit/
+    // 0400_configmap.yaml, v23.3+)
+    Entry::new("gpu-operator.driver-validations-waiting", F::GpuOperator,
+        "waiting for the driver validations to be ready...",
+        "NVIDIA/gpu-operator", "assets/state-device-plugin/0400_configmap.yaml, assets/state-container-toolkit/0400_configmap.yaml (entrypoint.sh)", "v23.3+")
+        .to(K::Known, "gpu-plugin-log-error", Warning)
+        .says("the GPU operator's device plugin (or container toolkit) waits for /run/nvidia/validations/driver-ready, which the operator validator's driver-validation writes once a working driver is found: the driver is not installed or not validated on the node", "read the operator validator's driver-validation log (`kubectl -n gpu-operator logs <nvidia-operator-validator pod> -c driver-validation`) and the driver pod's (`kubectl -n gpu-operator get pods -o wide | grep nvidia-driver`); no driver pod on the node: check that the driver DaemonSet selects it (`kubectl -n gpu-operator get ds -o wide`: a precompiled driver's DaemonSet pins feature.node.kubernetes.io/kernel-version.full)"),
+    // a shell in a GPU container runs nvidia-smi that is not there: the driver container's
+    // startup probe (assets/state-driver/0400_configmap.yaml `if ! nvidia-smi`), the older
+    // validators' and users' `sh -c nvidia-smi` (dash: `sh: 1: nvidia-smi: not found`,
+    // busybox: `sh: nvidia-smi: not found`)
+    Entry::new("gpu-operator.nvidia-smi-not-found", F::GpuOperator,
+        "nvidia-smi: not found",
+        "NVIDIA/gpu-operator", "assets/state-driver/0400_configmap.yaml (startup probe), the shell's command-not-found message", "all")
+        .to(K::Known, "gpu-plugin-log-error", Warning)
+        .says("a shell in a GPU container ran nvidia-smi and it is not there: the NVIDIA driver's user-space tools are not installed in the driver root the container sees (the driver container has not finished installing, or the host has no driver while the GPU operator's driver.enabled=false says it has), or the container was not started with the nvidia runtime that mounts them", "on the node run `nvidia-smi` (a host driver) or read the driver pod's log (`kubectl -n gpu-operator logs <nvidia-driver-daemonset pod> -c nvidia-driver-ctr`); the operator's driver-validation log says which driver root it checked"),
     // ------------------------------------------------------------------ GPU operator validators
     Entry::new("gpu-operator.driver-validation-retry", F::GpuOperator,
         "failed to validate the driver, retrying after {seconds:w} seconds",
@@ -2656,6 +2746,43 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::DevicePluginRegistered, "", Info).group("registered")
         .says("the HAMi device plugin registered the node's GPUs in its annotation", "")
         .samples(&[("interval", "30s")]),
+    // HAMi's device plugin logs each device it registers in the node's
+    // hami.io/node-nvidia-register annotation with its health (v2.9+; earlier `nvml registered
+    // device id=..., memory=..., type=..., numa=...` without it), and the annotations it patches
+    // (`patch node with the following annos map[...]`, whose register value classify::hami
+    // decodes: an unhealthy device there is concluded as this entry); hami-scheduler skips a
+    // device whose health is false (pkg/device/nvidia/device.go Fit: CardNotHealth)
+    Entry::new("hami.registered-device-unhealthy", F::Hami,
+        "Registered device id={id:w}, memory={memory:w}MB, type={type}, numa={numa:w}, health=false",
+        "Project-HAMi/HAMi", "pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go (getAPIDevices)", "v2.9+")
+        .to(K::Known, "gpu-plugin-log-error", Warning).group("hami-register")
+        .says("HAMi's device plugin registers GPU {id} ({type}) with health=false in the node's hami.io/node-nvidia-register annotation: hami-scheduler skips an unhealthy device (CardNotHealth), so pods asking HAMi for GPUs get one GPU fewer on the node, whatever allocatable nvidia.com/gpu shows", XID_REMEDY)
+        .samples(&[("id", "1"), ("memory", "23028"), ("type", "NVIDIA A10"), ("numa", "0")]),
+    Entry::new("hami.registered-device", F::Hami,
+        "Registered device id={id:w}, memory={memory:w}MB, type={type}, numa={numa:w}, health=true",
+        "Project-HAMi/HAMi", "pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go (getAPIDevices)", "v2.9+")
+        .group("hami-register").complete()
+        .samples(&[("id", "1"), ("memory", "23028"), ("type", "NVIDIA A10"), ("numa", "0")]),
+    Entry::new("hami.nvml-registered-device", F::Hami,
+        "nvml registered device id={id:w}, memory={memory:w}, type={type}, numa={numa:w}",
+        "Project-HAMi/HAMi", "pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go (getAPIDevices)", "v2.4-v2.8")
+        .group("hami-register").complete()
+        .samples(&[("id", "6"), ("memory", "143771"), ("type", "NVIDIA H20-3e"), ("numa", "1")]),
+    Entry::new("hami.patch-node-annos", F::Hami,
+        "patch node with the following annos map[{annos}]",
+        "Project-HAMi/HAMi", "pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go (RegisterInAnnotation)", "v2.3+")
+        .group("hami-register").complete()
+        .samples(&[("annos", "hami.io/node-handshake:Reported 2024-08-14 11:19:02.953065957 +0000 UTC m=+1419719.766207749 hami.io/node-nvidia-register:GPU-00000000-0000-0000-0000-000000000001,10,11264,100,NVIDIA-NVIDIA GeForce RTX 2080 Ti,0,true:")]),
+    // hami-scheduler drops a node's devices when CheckHealth fails: the device plugin has not
+    // answered the handshake (hami.io/node-handshake Requesting_<time>) for 60 s
+    // (pkg/device/devices.go CheckHealth; pkg/scheduler/scheduler.go: klog.Warning with
+    // key/value arguments run together in v2.5-v2.9, klog.ErrorS later)
+    Entry::new("hami.scheduler-device-unhealthy", F::Hami,
+        "Device is unhealthy, cleaning up node{rest}",
+        "Project-HAMi/HAMi", "pkg/scheduler/scheduler.go (register), pkg/device/devices.go (CheckHealth)", "v2.5+")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("hami-register")
+        .says("hami-scheduler removed a node's HAMi devices ({rest}): the HAMi device plugin there has not answered the scheduler's handshake for more than 60 s (the node's hami.io/node-handshake annotation stays Requesting_<time>), so hami-scheduler places no HAMi GPU pod on that node", "check the HAMi device-plugin pod on the node (`kubectl get pods -A -o wide | grep -i hami-device-plugin`, then its log) and `kubectl get node <node> -o jsonpath='{{.metadata.annotations}}'` (hami.io/node-handshake should read Reported <time>); restart the plugin pod once the driver works (`nvidia-smi` on the node)")
+        .samples(&[("rest", "\" nodeName=\"node-01\" deviceVendor=\"NVIDIA\"")]),
     // the summary FilteringFailed event of HAMi's extender after the per-code events
     // (pkg/scheduler/scheduler.go Filter); the codes themselves are read by classify::hami
     Entry::new("hami.no-available-node", F::Hami,

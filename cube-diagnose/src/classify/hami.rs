@@ -220,6 +220,9 @@ fn filtering_failed_at(l: &str, open: usize) -> Option<(usize, &'static HamiReas
 /// Signals of one line: a `FilteringFailed` reason, or the extender's `NodeUnfitPod` log line
 /// (`reason="3/8 CardInsufficientMemory, 5/8 CardInsufficientCore"`).
 pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
+    if let Some(hits) = patched_unhealthy(l) {
+        return hits;
+    }
     if let Some((count, r, nodes)) = filtering_failed(l) {
         return vec![(
             SignalKind::HamiFilterFailed,
@@ -252,6 +255,323 @@ pub(crate) fn classify_line(l: &str) -> Vec<Hit> {
             .collect();
     }
     Vec::new()
+}
+
+/// The HAMi device plugin's `patch node with the following annos map[k:v k:v]` line
+/// (pkg/device-plugin/nvidiadevice/nvinternal/plugin/register.go `RegisterInAnnotation`; Go
+/// prints the map sorted by key, values unquoted): the devices its registration annotation
+/// marks unhealthy, each as the catalog entry `hami.registered-device-unhealthy` (the line
+/// itself is the catalog's `hami.patch-node-annos`). `None` when the line is not such a line;
+/// an empty list when every device is healthy.
+fn patched_unhealthy(l: &str) -> Option<Vec<Hit>> {
+    const HEAD: &str = "patch node with the following annos map[";
+    let body = &l[l.find(HEAD)? + HEAD.len()..];
+    let body = body.trim_end();
+    let body = body.strip_suffix(']').unwrap_or(body);
+    // split before each ` <domain>/` key (hami.io, 4pd.io): values hold spaces (the handshake's
+    // time, the card's model) but no such key
+    let mut starts: Vec<usize> = vec![0];
+    for domain in [" hami.io/", " 4pd.io/"] {
+        starts.extend(body.match_indices(domain).map(|(i, _)| i + 1));
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    let mut hits = Vec::new();
+    for (n, &a) in starts.iter().enumerate().take(32) {
+        let b = starts
+            .get(n + 1)
+            .map_or(body.len(), |&b| b.saturating_sub(1));
+        let Some((key, value)) = body.get(a..b.max(a)).and_then(|c| c.split_once(':')) else {
+            continue;
+        };
+        if !is_register_annotation(key.trim()) {
+            continue;
+        }
+        let Ok((_, devices)) = decode_register(value) else {
+            continue;
+        };
+        for d in devices.iter().filter(|d| !d.health).take(8) {
+            let mut det = details(&[
+                ("id", truncate_chars(&d.id, 64)),
+                ("memory", d.devmem.to_string()),
+                ("type", truncate_chars(&d.type_, 64)),
+                ("numa", d.numa.to_string()),
+            ]);
+            det.insert(
+                "entry".to_owned(),
+                "hami.registered-device-unhealthy".to_owned(),
+            );
+            hits.push((SignalKind::Known, det));
+        }
+    }
+    Some(hits)
+}
+
+/// The encoding of a HAMi device-registration annotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegisterEncoding {
+    /// `id,count,devmem,devcore,type,numa,health:` per device (HAMi v2.3-v2.4,
+    /// pkg/util/util.go `EncodeNodeDevices`).
+    Legacy7,
+    /// `id,count,devmem,devcore,type,numa,health,index,mode:` per device (HAMi v2.5-v2.7,
+    /// pkg/device/devices.go `EncodeNodeDevices`; still how the scheduler logs a node's devices
+    /// and how the Hygon / Iluvatar plugins write theirs).
+    Legacy9,
+    /// A JSON array of `DeviceInfo` (HAMi v2.8+, pkg/device/devices.go `MarshalNodeDevices`,
+    /// read back with `UnMarshalNodeDevices`).
+    Json,
+}
+
+/// One device of a HAMi registration annotation (pkg/device/devices.go `DeviceInfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HamiDevice {
+    /// The device id (the GPU UUID for NVIDIA: `GPU-...`).
+    pub id: String,
+    /// The device index on the node (`None` in the 7-field encoding, which has none).
+    pub index: Option<u64>,
+    /// How many tasks may share the device (`deviceSplitCount`).
+    pub count: i64,
+    /// Device memory HAMi schedules, MiB (after `deviceMemoryScaling`).
+    pub devmem: i64,
+    /// Compute share, percent of a card (after `deviceCoreScaling`).
+    pub devcore: i64,
+    /// The model as registered (`NVIDIA-NVIDIA A800 80GB PCIe`).
+    pub type_: String,
+    /// The NUMA node.
+    pub numa: i64,
+    /// Whether the device plugin reports the device healthy. HAMi's scheduler skips a device
+    /// whose health is false (pkg/device/nvidia/device.go `Fit`: reason `CardNotHealth`).
+    pub health: bool,
+    /// The mode (`hami-core`, `mig`, `mps`), when the encoding has one.
+    pub mode: Option<String>,
+}
+
+/// Annotation values longer than this are not decoded (a node annotation is at most 256 KiB
+/// in total: apimachinery `TotalAnnotationSizeLimitB`).
+pub const MAX_REGISTER_LEN: usize = 256 * 1024;
+/// At most this many devices are decoded from one annotation.
+pub const MAX_REGISTER_DEVICES: usize = 1024;
+
+/// Whether `key` is a HAMi device-registration annotation: `hami.io/node-nvidia-register`
+/// (pkg/device/nvidia/device.go), the vendor variants `hami.io/node-amd-register`,
+/// `-dcu-register` (Hygon), `-biren-register`, `-va-register` (Vastai),
+/// `hami.io/node-<commonWord>-register` (Iluvatar's configured names),
+/// `hami.io/node-register-xpu` (Kunlunxin), `hami.io/node-register-<Ascend model>`
+/// (pkg/device/*/device.go `RegisterAnnos` / `nodeRegisterAnno`), and the `4pd.io/` domain of
+/// releases before the rename (`4pd.io/node-nvidia-register`, `-mlu-register`,
+/// `-dcu-register`). Volcano's `volcano.sh/node-vgpu-register` is not one: it has its own
+/// 5-field encoding.
+pub fn is_register_annotation(key: &str) -> bool {
+    let Some((domain, name)) = key.split_once('/') else {
+        return false;
+    };
+    matches!(domain, "hami.io" | "4pd.io")
+        && name.starts_with("node-")
+        && (name.ends_with("-register") || name.starts_with("node-register-"))
+}
+
+/// Go's `strconv.ParseBool`.
+fn go_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// Go's `strconv.ParseInt(s, 10, 32)` / `Atoi` for the fields the decoder reads.
+fn go_int(s: &str, field: &str) -> Result<i64, String> {
+    s.parse::<i64>()
+        .ok()
+        .filter(|v| i32::try_from(*v).is_ok())
+        .ok_or_else(|| format!("invalid {field} field: {:?}", truncate_chars(s, 40)))
+}
+
+fn truncate_chars(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// Decodes a HAMi device-registration annotation the way HAMi does: a JSON array
+/// (`UnMarshalNodeDevices`, v2.8+) when the value starts with `[`, else the colon / comma
+/// encoding (`DecodeNodeDevices`: devices separated by `:`, empty segments skipped, each of 7
+/// or 9 comma-separated fields, health through Go's `ParseBool`; any other field count, a
+/// value without `:` or a field that does not parse is an error, as upstream). In JSON a
+/// device without `health` is unhealthy: `DeviceInfo.Health` is `json:"health,omitempty"`, so
+/// `false` is never written. Bounded: values over [`MAX_REGISTER_LEN`] bytes or with more than
+/// [`MAX_REGISTER_DEVICES`] devices are refused with an error; never panics.
+pub fn decode_register(value: &str) -> Result<(RegisterEncoding, Vec<HamiDevice>), String> {
+    if value.len() > MAX_REGISTER_LEN {
+        return Err(format!(
+            "the value is {} bytes, more than the {MAX_REGISTER_LEN} decoded",
+            value.len()
+        ));
+    }
+    let t = value.trim();
+    if t.starts_with('[') {
+        return decode_json(t).map(|d| (RegisterEncoding::Json, d));
+    }
+    if !t.contains(':') {
+        return Err("node annotation missing device separator".to_owned());
+    }
+    let mut out = Vec::new();
+    let mut nine = false;
+    for seg in t.split(':') {
+        if seg.is_empty() {
+            continue;
+        }
+        if out.len() >= MAX_REGISTER_DEVICES {
+            return Err(format!("more than {MAX_REGISTER_DEVICES} devices"));
+        }
+        let items: Vec<&str> = seg.split(',').collect();
+        if items.len() != 7 && items.len() != 9 {
+            return Err(format!(
+                "unexpected field count {} in node annotation",
+                items.len()
+            ));
+        }
+        let health = go_bool(items[6])
+            .ok_or_else(|| format!("invalid health field: {:?}", truncate_chars(items[6], 40)))?;
+        let (index, mode) = if items.len() == 9 {
+            nine = true;
+            let idx = go_int(items[7], "index")?;
+            let idx =
+                u64::try_from(idx).map_err(|_| "index field must not be negative".to_owned())?;
+            (Some(idx), Some(items[8].to_owned()))
+        } else {
+            (None, None)
+        };
+        out.push(HamiDevice {
+            id: items[0].to_owned(),
+            index,
+            count: go_int(items[1], "count")?,
+            devmem: go_int(items[2], "memory")?,
+            devcore: go_int(items[3], "core")?,
+            type_: items[4].to_owned(),
+            numa: go_int(items[5], "numa")?,
+            health,
+            mode,
+        });
+    }
+    let enc = if nine {
+        RegisterEncoding::Legacy9
+    } else {
+        RegisterEncoding::Legacy7
+    };
+    Ok((enc, out))
+}
+
+fn decode_json(t: &str) -> Result<Vec<HamiDevice>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(t).map_err(|e| format!("not a JSON device list: {e}"))?;
+    let serde_json::Value::Array(items) = v else {
+        return Err("not a JSON array".to_owned());
+    };
+    if items.len() > MAX_REGISTER_DEVICES {
+        return Err(format!("more than {MAX_REGISTER_DEVICES} devices"));
+    }
+    let int = |o: &serde_json::Map<String, serde_json::Value>, k: &str| -> Result<i64, String> {
+        match o.get(k) {
+            None | Some(serde_json::Value::Null) => Ok(0),
+            Some(x) => x
+                .as_i64()
+                .ok_or_else(|| format!("field {k} is not an integer")),
+        }
+    };
+    let string =
+        |o: &serde_json::Map<String, serde_json::Value>, k: &str| -> Result<String, String> {
+            match o.get(k) {
+                None | Some(serde_json::Value::Null) => Ok(String::new()),
+                Some(serde_json::Value::String(s)) => Ok(s.clone()),
+                Some(_) => Err(format!("field {k} is not a string")),
+            }
+        };
+    items
+        .iter()
+        .map(|d| {
+            // a JSON `null` element decodes to a nil *DeviceInfo upstream; an empty device here
+            let Some(o) = d.as_object() else {
+                return match d {
+                    serde_json::Value::Null => Err("a null device".to_owned()),
+                    _ => Err("a device that is not an object".to_owned()),
+                };
+            };
+            let health = match o.get("health") {
+                None | Some(serde_json::Value::Null) => false,
+                Some(serde_json::Value::Bool(b)) => *b,
+                Some(_) => return Err("field health is not a boolean".to_owned()),
+            };
+            let index = int(o, "index")?;
+            Ok(HamiDevice {
+                id: string(o, "id")?,
+                index: u64::try_from(index).ok(),
+                count: int(o, "count")?,
+                devmem: int(o, "devmem")?,
+                devcore: int(o, "devcore")?,
+                type_: string(o, "type")?,
+                numa: int(o, "numa")?,
+                health,
+                mode: Some(string(o, "mode")?).filter(|m| !m.is_empty()),
+            })
+        })
+        .collect()
+}
+
+/// One HAMi registration annotation of a node, decoded.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct NodeRegistration {
+    /// The annotation key (`hami.io/node-nvidia-register`).
+    pub key: String,
+    /// Its value, as on the node.
+    pub value: String,
+    /// The devices and their encoding, or why the value does not decode.
+    pub decoded: Result<(RegisterEncoding, Vec<HamiDevice>), String>,
+}
+
+impl NodeRegistration {
+    /// The devices registered unhealthy (empty when the value does not decode).
+    pub fn unhealthy(&self) -> Vec<&HamiDevice> {
+        match &self.decoded {
+            Ok((_, d)) => d.iter().filter(|d| !d.health).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+    /// The number of devices registered (0 when the value does not decode).
+    pub fn devices(&self) -> usize {
+        self.decoded.as_ref().map_or(0, |(_, d)| d.len())
+    }
+}
+
+/// The HAMi registration annotations of a node's annotations, decoded (in key order, at most
+/// 16).
+pub fn registrations<'a>(
+    annotations: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Vec<NodeRegistration> {
+    annotations
+        .into_iter()
+        .filter(|(k, _)| is_register_annotation(k))
+        .take(16)
+        .map(|(k, v)| NodeRegistration {
+            key: k.to_owned(),
+            value: v.to_owned(),
+            decoded: decode_register(v),
+        })
+        .collect()
+}
+
+/// `GPU-0000... (index 1, NVIDIA-NVIDIA A800 80GB PCIe)`: a device as a person finds it again
+/// in `nvidia-smi -L`.
+pub fn device_text(d: &HamiDevice) -> String {
+    let id = truncate_chars(&d.id, 64);
+    let ty = truncate_chars(&d.type_, 64);
+    match (d.index, ty.is_empty()) {
+        (Some(i), false) => format!("{id} (index {i}, {ty})"),
+        (Some(i), true) => format!("{id} (index {i})"),
+        (None, false) => format!("{id} ({ty})"),
+        (None, true) => id,
+    }
 }
 
 #[cfg(test)]
@@ -308,5 +628,73 @@ mod tests {
         for r in REASONS {
             assert!(!r.cause.is_empty() && !r.remedy.is_empty(), "{}", r.code);
         }
+    }
+
+    /// The three encodings as HAMi's encoders write them (shapes from pkg/device/devices.go
+    /// `EncodeNodeDevices` / `MarshalNodeDevices` and public reports: Project-HAMi/HAMi#441
+    /// (7 fields, health false), #1520 (9 fields)).
+    #[test]
+    fn register_annotation_encodings() {
+        let (e, d) = decode_register("GPU-00000000-0000-0000-0000-000000000001,10,11264,100,NVIDIA-NVIDIA GeForce RTX 2080 Ti,0,false:GPU-00000000-0000-0000-0000-000000000002,10,22528,100,NVIDIA-NVIDIA GeForce RTX 2080 Ti,0,false:").unwrap();
+        assert_eq!(e, RegisterEncoding::Legacy7);
+        assert_eq!(d.len(), 2);
+        assert!(d.iter().all(|d| !d.health && d.index.is_none()));
+        assert_eq!(d[1].devmem, 22528);
+        let (e, d) = decode_register("GPU-00000000-0000-0000-0000-000000000003,10,143771,100,NVIDIA-NVIDIA H20-3e,1,true,3,hami-core:GPU-00000000-0000-0000-0000-000000000004,10,143771,100,NVIDIA-NVIDIA H20-3e,0,True,0,mig:").unwrap();
+        assert_eq!(e, RegisterEncoding::Legacy9);
+        assert!(d.iter().all(|d| d.health));
+        assert_eq!((d[0].index, d[1].mode.as_deref()), (Some(3), Some("mig")));
+        // JSON: health omitted (omitempty) means false
+        let (e, d) = decode_register(r#"[{"id":"GPU-a","index":1,"count":10,"devmem":81920,"devcore":100,"type":"NVIDIA-NVIDIA A800 80GB PCIe","health":true,"mode":"hami-core"},{"id":"GPU-b","count":10,"devmem":81920,"devcore":100,"type":"NVIDIA-NVIDIA A800 80GB PCIe","mode":"hami-core"}]"#).unwrap();
+        assert_eq!(e, RegisterEncoding::Json);
+        assert!(d[0].health && !d[1].health);
+        assert_eq!((d[0].index, d[1].index), (Some(1), Some(0)));
+        assert!(decode_register("[]").unwrap().1.is_empty());
+        // errors as upstream, never a panic
+        for bad in [
+            "",
+            "GPU-a,10,100",
+            "GPU-a,10,100,100,T4,0,maybe:",
+            "GPU-a,10,99999999999,100,T4,0,true:",
+            "GPU-a,10,100,100,T4,0,true,-1,hami-core:",
+            "[{\"health\":\"yes\"}]",
+            "[1,2]",
+            "[null]",
+            "{\"id\":1}",
+            "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+        ] {
+            assert!(decode_register(bad).is_err(), "{bad}");
+        }
+        assert!(decode_register(&"x".repeat(MAX_REGISTER_LEN + 1)).is_err());
+        assert!(decode_register(&"a,1,1,1,t,0,true:".repeat(MAX_REGISTER_DEVICES + 1)).is_err());
+        assert!(is_register_annotation("hami.io/node-nvidia-register"));
+        assert!(is_register_annotation("hami.io/node-register-xpu"));
+        assert!(is_register_annotation("hami.io/node-register-Ascend910B4"));
+        assert!(is_register_annotation("4pd.io/node-mlu-register"));
+        assert!(!is_register_annotation("hami.io/node-handshake"));
+        assert!(!is_register_annotation("hami.io/node-nvidia-score"));
+        assert!(!is_register_annotation("example.com/node-nvidia-register"));
+        assert!(!is_register_annotation("volcano.sh/node-vgpu-register"));
+        // the plugin's log line with the annotations it patches (Project-HAMi/HAMi#441)
+        let hits = classify_line(
+            "I0814 11:19:02.953092    6623 register.go:176] patch node with the following annos map[hami.io/node-handshake:Reported 2024-08-14 11:19:02.953065957 +0000 UTC m=+1419719.766207749 hami.io/node-nvidia-register:GPU-00000000-0000-0000-0000-000000000001,10,11264,100,NVIDIA-NVIDIA GeForce RTX 2080 Ti,0,false:GPU-00000000-0000-0000-0000-000000000002,10,22528,100,NVIDIA-NVIDIA GeForce RTX 2080 Ti,0,true:]",
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(
+            hits[0].1.get("id").map(String::as_str),
+            Some("GPU-00000000-0000-0000-0000-000000000001")
+        );
+        assert_eq!(
+            hits[0].1.get("type").map(String::as_str),
+            Some("NVIDIA-NVIDIA GeForce RTX 2080 Ti")
+        );
+        let healthy = classify_line(
+            r#"I1208 register.go:215] patch node with the following annos map[hami.io/node-handshake:Reported 2025-12-08 02:49:32 +0000 UTC hami.io/node-nvidia-register:[{"id":"GPU-a","count":10,"devmem":1,"devcore":100,"type":"NVIDIA-NVIDIA H20","health":true}]]"#,
+        );
+        assert!(healthy.is_empty());
+        let json_bad = classify_line(
+            r#"patch node with the following annos map[hami.io/node-handshake:Reported now hami.io/node-nvidia-register:[{"id":"GPU-a","index":3,"count":10,"devmem":1,"devcore":100,"type":"NVIDIA-NVIDIA H20"}]]"#,
+        );
+        assert_eq!(json_bad.len(), 1);
     }
 }

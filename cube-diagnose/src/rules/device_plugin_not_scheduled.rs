@@ -3,6 +3,11 @@
 //! cause the nodes' `gpu-not-advertised` findings point to), a plugin that runs on no node, and
 //! NFD labels that name the PCI class when no DaemonSet in the input says which label is needed.
 
+use std::collections::BTreeSet;
+
+use cube_model::GpuVendor;
+use cube_model::gpu::GpuComponentRole;
+
 use crate::gpu::{ChainLink, exclusion_fixes, gpu_chains, plugin_gaps, plugins, taint_text};
 use crate::rules::{node_subject, obj};
 use crate::{Context, Evidence, Finding, Severity, Subject};
@@ -19,6 +24,8 @@ declare_rule!(
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let snap = ctx.snapshot();
+    // plugins told below as running on no node: the stack finding at the end leaves them
+    let mut flagged: Vec<(String, String)> = Vec::new();
     for gap in plugin_gaps(ctx) {
         let ds = gap.ds;
         let o = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
@@ -47,7 +54,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 && ds.status.desired_number_scheduled == 0
                 && gap.gpu_nodes == 0
                 && !selects_any
+                && !platform_addon(ctx, ds)
             {
+                flagged.push((ds.metadata.namespace.clone(), ds.metadata.name.clone()));
+                let vendor = cube_model::gpu::classify_daemon_set(ds).and_then(|(_, v)| v);
+                let waiting = pods_waiting_for_gpus(ctx, vendor);
                 let sel = selector_text(ds);
                 let why: Vec<String> = snap
                     .nodes
@@ -66,10 +77,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 let chart = hidden_chart_affinity(ctx, ds);
                 let mut f = Finding::new(
                     DevicePluginNotScheduled::ID,
-                    Severity::Warning,
+                    // pods wait for the GPUs it would advertise: the cause of their Pending
+                    if waiting.is_empty() {
+                        Severity::Warning
+                    } else {
+                        Severity::Error
+                    },
                     subject.clone(),
                     format!(
-                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}{}",
+                        "device plugin {}/{} runs on no node (desiredNumberScheduled 0){}{}{}{}",
                         ds.metadata.namespace,
                         ds.metadata.name,
                         if sel.is_empty() {
@@ -89,7 +105,19 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                                 .map(|(k, v)| format!("{k}={v}"))
                                 .collect::<Vec<_>>()
                                 .join(", ")
-                        ))
+                        )),
+                        if waiting.is_empty() {
+                            String::new()
+                        } else {
+                            format!(
+                                "; pods wait for the GPUs it would advertise: {}",
+                                waiting
+                                    .iter()
+                                    .map(|(p, r)| format!("{p} ({r})"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        }
                     ),
                 )
                 .with_evidence(Evidence::field(
@@ -384,6 +412,627 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     .with_evidences(class_prefixed.iter().map(|k| Evidence::field(&o, format!("metadata.labels[{k}]"), "true")))
                     .with_evidence(Evidence::field(&o, "metadata.labels[feature.node.kubernetes.io/pci-10de.present]", "<absent>"))
                     .with_remedy(format!("check which label the device-plugin DaemonSet selects (`kubectl get daemonsets -A -o wide | grep -i device-plugin`); if pci-10de.present, configure NFD's pci source with `deviceLabelFields: [vendor]` or label the node: `kubectl label node {} feature.node.kubernetes.io/pci-10de.present=true`", n.metadata.name)),
+            );
+        }
+    }
+    out.extend(driver_kernel_pins(ctx));
+    out.extend(stack_selects_no_node(ctx, &flagged));
+    out
+}
+
+/// The node label each GPU Operator operand DaemonSet selects (NVIDIA/gpu-operator
+/// `assets/state-*/0500_daemonset.yaml` `nodeSelector`, `assets/gpu-feature-discovery/
+/// 0500_daemonset.yaml`): the operator sets them on nodes labelled `nvidia.com/gpu.present=true`,
+/// which it sets on nodes node feature discovery labelled with an NVIDIA PCI device
+/// (controllers/state_manager.go `commonGPULabelKey`, `hasGPULabels`). Used when the input
+/// shows such a DaemonSet without its nodeSelector (a `describe` without the line).
+const OPERATOR_DEPLOY_LABELS: &[(&str, &str)] = &[
+    ("nvidia-driver-daemonset", "nvidia.com/gpu.deploy.driver"),
+    (
+        "nvidia-container-toolkit-daemonset",
+        "nvidia.com/gpu.deploy.container-toolkit",
+    ),
+    (
+        "nvidia-device-plugin-daemonset",
+        "nvidia.com/gpu.deploy.device-plugin",
+    ),
+    (
+        "nvidia-operator-validator",
+        "nvidia.com/gpu.deploy.operator-validator",
+    ),
+    (
+        "gpu-feature-discovery",
+        "nvidia.com/gpu.deploy.gpu-feature-discovery",
+    ),
+    (
+        "nvidia-dcgm-exporter",
+        "nvidia.com/gpu.deploy.dcgm-exporter",
+    ),
+    ("nvidia-dcgm", "nvidia.com/gpu.deploy.dcgm"),
+];
+
+/// GPU DaemonSets that select only nodes set up for a special use, for which placing no pod is
+/// the normal state on a cluster without such nodes: the GPU Operator's MIG manager
+/// (`nvidia.com/gpu.deploy.mig-manager`, set only on MIG-capable GPUs), the MPS control daemon
+/// (`nvidia.com/mps.capable`), the vGPU, VFIO, Kata, confidential-computing and sandbox operands
+/// (`nvidia.com/gpu.workload.config=vm-passthrough|vm-vgpu`), and the node status exporter
+/// (NVIDIA/gpu-operator assets/state-mig-manager, state-mps-control-daemon, state-vgpu-*,
+/// state-vfio-manager, state-kata-*, state-cc-manager, state-sandbox-*,
+/// state-node-status-exporter).
+fn optional_operand(name: &str) -> bool {
+    const OPTIONAL: &[&str] = &[
+        "mig-manager",
+        "mps-control-daemon",
+        "vgpu-manager",
+        "vgpu-device-manager",
+        "vfio-manager",
+        "kata-",
+        "cc-manager",
+        "sandbox",
+        "node-status-exporter",
+        "kubevirt",
+    ];
+    OPTIONAL.iter().any(|o| name.contains(o))
+}
+
+/// GKE's own device plugin DaemonSets (`kube-system/nvidia-gpu-device-plugin`, since GKE 1.26
+/// `nvidia-gpu-device-plugin-{small,medium,large}-{cos,ubuntu}`), which GKE deploys in every
+/// cluster whether or not it has GPU nodes (GoogleCloudPlatform/container-engine-accelerators
+/// PR 67: "the nvidia-gpu-device-plugin DaemonSet is automatically deployed (regardless of
+/// whether GPU nodes are present in the cluster)"): nobody installed them, so their placing no
+/// pod says nothing about GPU intent. The bare name is also minikube's old addon, so it counts
+/// as GKE's only when the input shows GKE (a GKE node, or GKE's own DaemonSets beside it).
+fn platform_addon(ctx: &Context<'_>, ds: &cube_model::objects::DaemonSet) -> bool {
+    let name = ds.metadata.name.as_str();
+    if ds.metadata.namespace != "kube-system" || !name.starts_with("nvidia-gpu-device-plugin") {
+        return false;
+    }
+    let sized = ["-cos", "-ubuntu"].iter().any(|s| name.ends_with(s));
+    let gke = || {
+        ctx.snapshot()
+            .nodes
+            .iter()
+            .any(|n| crate::gpu::managed_platform(n) == Some(crate::gpu::Platform::Gke))
+            || ctx.snapshot().daemon_sets.iter().any(|d| {
+                d.metadata.namespace == "kube-system"
+                    && (d.metadata.name.starts_with("gke-")
+                        || d.metadata.name.ends_with("-gke")
+                        || d.metadata.name.starts_with("fluentbit-gke")
+                        || d.metadata.name == "pdcsi-node")
+            })
+            || ds
+                .spec
+                .template
+                .spec
+                .containers
+                .iter()
+                .any(|c| c.image.contains("gke-release"))
+    };
+    sized || gke()
+}
+
+/// Pods that wait for a GPU resource of `vendor` (any vendor when `None`): Pending on no node
+/// with a GPU resource in their effective requests, or named by a FailedScheduling event
+/// `Insufficient <GPU resource>` (a `kubectl get pods` row shows no requests). At most 8.
+fn pods_waiting_for_gpus(ctx: &Context<'_>, vendor: Option<GpuVendor>) -> Vec<(String, String)> {
+    let snap = ctx.snapshot();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let wanted = |res: &str| {
+        cube_model::gpu::gpu_resource_vendor(res).is_some_and(|v| vendor.is_none_or(|w| w == v))
+    };
+    for (i, p) in snap.pods.iter().enumerate() {
+        if p.status.phase != "Pending" || !p.spec.node_name.is_empty() || ctx.pod_finished(p) {
+            continue;
+        }
+        if cube_model::gpu::classify_pod(p).is_some() {
+            continue;
+        }
+        if let Some((res, _)) = ctx
+            .pod_requests(i)
+            .iter()
+            .find(|(k, q)| !q.is_zero() && wanted(k.as_str()))
+        {
+            let name = if p.metadata.namespace.is_empty() {
+                p.metadata.name.clone()
+            } else {
+                format!("{}/{}", p.metadata.namespace, p.metadata.name)
+            };
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, res.to_string()));
+            }
+        }
+    }
+    for e in &snap.events {
+        if e.reason != "FailedScheduling" || e.involved_object.kind != "Pod" {
+            continue;
+        }
+        let Some(res) = e.message.split("Insufficient ").skip(1).find_map(|rest| {
+            let r: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '.' | ';'))
+                .collect();
+            wanted(&r).then_some(r)
+        }) else {
+            continue;
+        };
+        // a pod the input shows bound or finished no longer waits
+        if snap.pods.iter().any(|p| {
+            p.metadata.name == e.involved_object.name
+                && (p.metadata.namespace == e.involved_object.namespace
+                    || p.metadata.namespace.is_empty()
+                    || e.involved_object.namespace.is_empty())
+                && (!p.spec.node_name.is_empty()
+                    || ctx.pod_finished(p)
+                    || p.status.phase == "Running")
+        }) {
+            continue;
+        }
+        let name = if e.involved_object.namespace.is_empty() {
+            e.involved_object.name.clone()
+        } else {
+            format!("{}/{}", e.involved_object.namespace, e.involved_object.name)
+        };
+        if !out
+            .iter()
+            .any(|(n, _)| *n == name || n.ends_with(&format!("/{name}")))
+        {
+            out.push((name, res));
+        }
+    }
+    out.truncate(8);
+    out
+}
+
+/// The role of a GPU-stack DaemonSet in words, and its rank when choosing the one to name
+/// first (the component everything else waits for comes first).
+fn stack_role(ds: &cube_model::objects::DaemonSet) -> Option<(&'static str, u8)> {
+    let name = ds.metadata.name.as_str();
+    if optional_operand(name) {
+        return None;
+    }
+    let (role, _) = cube_model::gpu::classify_daemon_set(ds)?;
+    Some(match role {
+        GpuComponentRole::DevicePlugin => ("device plugin", 0),
+        GpuComponentRole::Driver => ("GPU driver", 1),
+        GpuComponentRole::FeatureDiscovery => ("GPU feature discovery", 4),
+        GpuComponentRole::Operand if name.contains("toolkit") => ("container toolkit", 2),
+        GpuComponentRole::Operand if name.contains("validator") => ("GPU Operator validator", 3),
+        GpuComponentRole::Operand if name.contains("dcgm") => ("DCGM exporter", 5),
+        _ => return None,
+    })
+}
+
+/// A live status (from the API, a `kubectl get daemonsets` row or a `describe` with its status
+/// lines): a manifest's status is all zeros and says nothing.
+fn live_status(ds: &cube_model::objects::DaemonSet) -> bool {
+    ds.metadata.creation_timestamp.is_some()
+        || !ds.metadata.uid.is_empty()
+        || cube_model::describe::from_get_table(&ds.metadata)
+}
+
+/// The false all-clear of a GPU stack that runs nowhere: GPU DaemonSets of the input (a device
+/// plugin of any vendor, the GPU Operator's driver, container toolkit, validator, GFD or DCGM
+/// exporter, a driver installer) whose live status places no pod (desiredNumberScheduled 0),
+/// while no node of the input shows any GPU evidence and no GPU DaemonSet of the same vendor
+/// places a pod anywhere. Someone installed a GPU component, so GPU nodes are expected: either
+/// the GPU nodes lack the label the DaemonSets select (nvkind / kind workers without
+/// `nvidia.com/gpu.present`, HAMi's `gpu=on`, NFD labels the GPU Operator waits for) or no GPU
+/// node has joined. One finding per vendor, on the component the others wait for (device
+/// plugin, then driver, toolkit, validator), naming its selector term, the label the nodes
+/// lack, and the other GPU DaemonSets at 0; an error when pods wait for that vendor's GPU
+/// resource (Pending, or FailedScheduling `Insufficient`), else a warning.
+///
+/// Kept quiet, from the healthy variants in public reports: GKE's own
+/// `nvidia-gpu-device-plugin*` DaemonSets on a cluster without GPU nodes (GKE deploys them
+/// everywhere: [`platform_addon`]); operands for special nodes only (MIG manager, MPS control
+/// daemon, vGPU/VFIO/Kata/sandbox: [`optional_operand`]); a precompiled driver DaemonSet left
+/// for an old kernel while another driver DaemonSet places pods (the WIP kernel-pin finding
+/// covers the stranded case); any stack with a sibling that places pods (its GPU nodes exist,
+/// outside the input); a DaemonSet already reported by the plugin finding above (`flagged`).
+fn stack_selects_no_node(ctx: &Context<'_>, flagged: &[(String, String)]) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    if ctx.gpu_evidence().iter().any(|ev| ev.has_gpus()) {
+        return Vec::new();
+    }
+    let stack: Vec<(&cube_model::objects::DaemonSet, Option<GpuVendor>, &str, u8)> = snap
+        .daemon_sets
+        .iter()
+        .filter(|ds| live_status(ds) && !platform_addon(ctx, ds))
+        .filter_map(|ds| {
+            let (what, rank) = stack_role(ds)?;
+            let vendor = cube_model::gpu::classify_daemon_set(ds).and_then(|(_, v)| v);
+            Some((ds, vendor, what, rank))
+        })
+        .collect();
+    // every GPU DaemonSet that places a pod, optional operands included (a GPU Operator set up
+    // for VMs runs its vGPU manager or sandbox plugin while the container operands stay at 0:
+    // NVIDIA/gpu-operator#2365)
+    let running: Vec<Option<GpuVendor>> = snap
+        .daemon_sets
+        .iter()
+        .filter(|ds| ds.status.desired_number_scheduled > 0 || !live_status(ds))
+        .filter_map(|ds| match cube_model::gpu::classify_daemon_set(ds) {
+            Some((GpuComponentRole::NfdWorker, _)) | None => None,
+            Some((_, v)) => Some(v),
+        })
+        .collect();
+    let mut out = Vec::new();
+    let vendors: BTreeSet<Option<GpuVendor>> = stack.iter().map(|(_, v, _, _)| *v).collect();
+    let several = vendors.len() > 1;
+    for vendor in vendors {
+        // a DaemonSet of unknown vendor goes with any vendor
+        let group: Vec<&(&cube_model::objects::DaemonSet, Option<GpuVendor>, &str, u8)> = stack
+            .iter()
+            .filter(|(_, v, _, _)| *v == vendor || (vendor.is_some() && v.is_none()))
+            .collect();
+        if vendor.is_none() && several {
+            continue; // told with the vendor's own group
+        }
+        if running
+            .iter()
+            .any(|v| *v == vendor || v.is_none() || vendor.is_none())
+        {
+            continue;
+        }
+        if group.iter().any(|(ds, ..)| {
+            flagged
+                .iter()
+                .any(|(ns, n)| *ns == ds.metadata.namespace && *n == ds.metadata.name)
+        }) {
+            continue;
+        }
+        let Some(&&(ds, _, what, _)) = group.iter().min_by_key(|(ds, _, _, rank)| {
+            (
+                *rank,
+                ds.metadata.namespace.as_str(),
+                ds.metadata.name.as_str(),
+            )
+        }) else {
+            continue;
+        };
+        out.push(stack_finding(ctx, ds, what, vendor, &group));
+    }
+    out
+}
+
+/// The finding of [`stack_selects_no_node`] for one vendor's stack, on `ds`.
+fn stack_finding(
+    ctx: &Context<'_>,
+    ds: &cube_model::objects::DaemonSet,
+    what: &str,
+    vendor: Option<GpuVendor>,
+    group: &[&(&cube_model::objects::DaemonSet, Option<GpuVendor>, &str, u8)],
+) -> Finding {
+    let snap = ctx.snapshot();
+    let (ns, name) = (&ds.metadata.namespace, &ds.metadata.name);
+    let o = obj("DaemonSet", ns, name);
+    let spec = &ds.spec.template.spec;
+    let shown = selector_text(ds);
+    let operator_label = OPERATOR_DEPLOY_LABELS
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, l)| *l)
+        .filter(|_| spec.node_selector.is_empty());
+    let chart = hidden_chart_affinity(ctx, ds);
+    // the selector term, as shown or as upstream writes it
+    let term = if !shown.is_empty() {
+        format!("it selects {shown}")
+    } else if let Some(l) = operator_label {
+        format!(
+            "it selects nodeSelector {l}=true (the GPU Operator's DaemonSet, NVIDIA/gpu-operator assets; the input does not show it)"
+        )
+    } else if let Some(c) = &chart {
+        format!(
+            "its chart ({c}) requires through node affinity one of {}, which `kubectl get daemonset` and `kubectl describe daemonset` do not print",
+            NVIDIA_CHART_AFFINITY
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        "it shows no nodeSelector, so a node affinity the input does not show (`kubectl get daemonset` and `kubectl describe daemonset` never print it) excludes every node".to_owned()
+    };
+    // the labels the nodes lack
+    let mut lacking: Vec<String> = Vec::new();
+    let mut per_node: Vec<String> = Vec::new();
+    for n in snap.nodes.iter().take(64) {
+        let ex = crate::gpu::exclusion(ds, n);
+        for (k, v) in ex.needed_labels() {
+            let l = v.map_or(k.clone(), |v| format!("{k}={v}"));
+            if !lacking.contains(&l) {
+                lacking.push(l);
+            }
+        }
+        if per_node.len() < 3 && ex.excludes() {
+            per_node.push(format!("{}: {}", n.metadata.name, ex.describe()));
+        }
+    }
+    if lacking.is_empty() {
+        if let Some(l) = operator_label {
+            lacking.push(format!("{l}=true"));
+        } else if chart.is_some() {
+            lacking.push("nvidia.com/gpu.present=true".to_owned());
+        } else {
+            lacking.extend(spec.node_selector.iter().map(|(k, v)| format!("{k}={v}")));
+        }
+    }
+    let nodes_text = match snap.nodes.len() {
+        0 => "the input has no node list".to_owned(),
+        1 => format!("its only node {} shows no GPU", snap.nodes[0].metadata.name),
+        n => format!("none of its {n} nodes shows a GPU"),
+    };
+    let others: Vec<String> = group
+        .iter()
+        .filter(|(d, ..)| !std::ptr::eq(*d, ds))
+        .take(8)
+        .map(|(d, _, w, _)| format!("{}/{} ({w})", d.metadata.namespace, d.metadata.name))
+        .collect();
+    let waiting = pods_waiting_for_gpus(ctx, vendor);
+    let res = vendor.map_or("nvidia.com/gpu", GpuVendor::resource_name);
+    let mut msg = format!(
+        "GPU DaemonSet {ns}/{name} ({what}) places no pod (desiredNumberScheduled 0) and {nodes_text}: {term}{}{}; someone installed a GPU component, so GPU nodes are expected here, and none is set up for it: either the GPU nodes lack the label it selects, or no GPU node has joined (a node pool scaled to zero counts until one does)",
+        if lacking.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", and {} {}",
+                if snap.nodes.is_empty() {
+                    "a GPU node needs"
+                } else {
+                    "the nodes lack"
+                },
+                lacking.join(", ")
+            )
+        },
+        if per_node.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", per_node.join("; "))
+        }
+    );
+    if !others.is_empty() {
+        msg.push_str(&format!(
+            "; the other GPU DaemonSets place no pod either: {}",
+            others.join(", ")
+        ));
+    }
+    if !waiting.is_empty() {
+        msg.push_str(&format!(
+            "; pods wait for {res} meanwhile: {}",
+            waiting
+                .iter()
+                .map(|(p, r)| format!("{p} ({r})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let mut f = Finding::new(
+        DevicePluginNotScheduled::ID,
+        if waiting.is_empty() {
+            Severity::Warning
+        } else {
+            Severity::Error
+        },
+        Subject::namespaced("DaemonSet", ns, name),
+        msg,
+    )
+    .with_evidence(Evidence::field(&o, "status.desiredNumberScheduled", "0"));
+    for (k, v) in &spec.node_selector {
+        f = f.with_evidence(Evidence::field(
+            &o,
+            format!("spec.template.spec.nodeSelector.{k}"),
+            v,
+        ));
+    }
+    for (d, ..) in group.iter().filter(|(d, ..)| !std::ptr::eq(*d, ds)).take(8) {
+        f = f.with_evidence(Evidence::field(
+            obj("DaemonSet", &d.metadata.namespace, &d.metadata.name),
+            "status.desiredNumberScheduled",
+            "0",
+        ));
+    }
+    for (p, r) in &waiting {
+        let (pns, pn) = p.split_once('/').unwrap_or(("", p.as_str()));
+        f = f.with_evidence(Evidence::field(obj("Pod", pns, pn), "waits for", r));
+    }
+    let node = if snap.nodes.len() == 1 {
+        crate::rules::shell_word(&snap.nodes[0].metadata.name)
+    } else {
+        "<gpu-node>".to_owned()
+    };
+    let operator_managed = lacking
+        .iter()
+        .any(|l| l.starts_with("nvidia.com/gpu.deploy."));
+    let mut fixes: Vec<String> = Vec::new();
+    if operator_managed {
+        // NVIDIA/gpu-operator controllers/state_manager.go `gpuNodeLabels` / `hasGPULabels`:
+        // the operator labels a node as a GPU node only from NFD's PCI labels
+        fixes.push("the GPU Operator sets the nvidia.com/gpu.deploy.* labels (and nvidia.com/gpu.present) only on nodes node feature discovery labelled feature.node.kubernetes.io/pci-10de.present=true (or pci-0302_10de / pci-0300_10de): `kubectl get nodes -L feature.node.kubernetes.io/pci-10de.present,nvidia.com/gpu.present` shows which have them; NFD's worker must run on the GPU nodes (`kubectl get pods -A -o wide | grep -i node-feature-discovery`, with tolerations for their taints), and the operator's log says what it found (`kubectl -n gpu-operator logs deploy/gpu-operator | grep -i -e nfd -e label`)".to_owned());
+    } else if chart.is_some()
+        || lacking
+            .iter()
+            .any(|l| l.starts_with("nvidia.com/gpu.present"))
+    {
+        fixes.push(format!(
+            "label the GPU nodes (on kind / nvkind the workers): `kubectl label node {node} nvidia.com/gpu.present=true`"
+        ));
+        let release = ds
+            .metadata
+            .labels
+            .get("app.kubernetes.io/instance")
+            .unwrap_or("nvidia-device-plugin");
+        if chart.is_some() {
+            fixes.push(format!(
+                "or let the chart's NFD and GFD label them: `helm upgrade {} nvdp/nvidia-device-plugin -n {} --reuse-values --set nfd.enabled=true --set gfd.enabled=true`",
+                crate::rules::shell_word(release),
+                crate::rules::shell_word(ns)
+            ));
+        }
+    } else if lacking.iter().any(|l| l.contains('=')) {
+        fixes.push(format!(
+            "label the GPU nodes so it selects them: `kubectl label node {node} {}`",
+            lacking
+                .iter()
+                .filter(|l| l.contains('='))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+    }
+    fixes.push(format!(
+        "`kubectl -n {} get daemonset {} -o jsonpath='{{.spec.template.spec.nodeSelector}} {{.spec.template.spec.affinity}}'` shows what it selects and `kubectl get nodes --show-labels` what the nodes carry; if the GPU nodes have not joined yet, check the node pool (or the autoscaler's scale-up events of the waiting pods)",
+        crate::rules::shell_word(ns),
+        crate::rules::shell_word(name)
+    ));
+    f.with_remedy(fixes.join("; "))
+}
+
+/// The kernel a node runs: NFD's `feature.node.kubernetes.io/kernel-version.full`, else
+/// `status.nodeInfo.kernelVersion` (the KERNEL-VERSION column of `kubectl get nodes -o wide`).
+fn node_kernel(n: &cube_model::objects::Node) -> Option<&str> {
+    n.metadata
+        .labels
+        .get(crate::gpu::NFD_KERNEL_LABEL)
+        .or_else(|| {
+            let k = n.status.node_info.kernel_version.as_str();
+            (!k.is_empty()).then_some(k)
+        })
+}
+
+/// GPU driver DaemonSets pinned to a kernel (the GPU Operator's precompiled drivers, one per
+/// kernel: nodeSelector `feature.node.kubernetes.io/kernel-version.full=<kernel>`,
+/// NVIDIA/gpu-operator internal/state/nodepool.go getNodePools) that place no pod
+/// (desiredNumberScheduled 0 in a live status) while GPU nodes of the input run another kernel
+/// that no driver DaemonSet of the input serves and no driver pod runs on: an error naming the
+/// DaemonSet, its kernel and the nodes' kernels (the nodes' gpu-not-advertised findings name
+/// it as their first failing link). With no node in the input a warning (which kernel the GPU
+/// nodes run is not shown); a DaemonSet left for a kernel no node runs while the nodes' own
+/// kernels are served is not a fault.
+fn driver_kernel_pins(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    let kernel_of = |ds: &cube_model::objects::DaemonSet| {
+        ds.spec
+            .template
+            .spec
+            .node_selector
+            .get(crate::gpu::NFD_KERNEL_LABEL)
+            .map(str::to_owned)
+    };
+    let drivers = crate::gpu::driver_daemon_sets(ctx, None);
+    let mut out = Vec::new();
+    for ds in &drivers {
+        let Some(pin) = kernel_of(ds) else {
+            continue;
+        };
+        let from_api = ds.metadata.creation_timestamp.is_some()
+            || !ds.metadata.uid.is_empty()
+            || cube_model::describe::from_get_table(&ds.metadata);
+        if !from_api || ds.status.desired_number_scheduled != 0 {
+            continue;
+        }
+        let o = obj("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        let subject = Subject::namespaced("DaemonSet", &ds.metadata.namespace, &ds.metadata.name);
+        // GPU nodes whose kernel no driver DaemonSet serves
+        let stranded: Vec<(&str, &str)> = ctx
+            .gpu_evidence()
+            .iter()
+            .zip(&snap.nodes)
+            .filter(|(ev, n)| {
+                (ev.has_gpus()
+                    || n.metadata
+                        .labels
+                        .get("nvidia.com/gpu.deploy.driver")
+                        .is_some_and(|v| v == "true"))
+                    && !n
+                        .metadata
+                        .labels
+                        .get("nvidia.com/gpu.deploy.driver")
+                        .is_some_and(|v| v == "pre-installed" || v == "false")
+            })
+            .filter_map(|(_, n)| node_kernel(n).map(|k| (n, k)))
+            .filter(|(n, k)| {
+                *k != pin
+                    && !drivers.iter().any(|d| match kernel_of(d) {
+                        Some(dk) => dk == *k,
+                        None => !crate::gpu::exclusion(d, n).excludes(),
+                    })
+                    && !ctx.pods_on_node(&n.metadata.name).iter().any(|&i| {
+                        let p = ctx.pod(i);
+                        !p.is_terminal()
+                            && matches!(
+                                cube_model::gpu::classify_pod(p),
+                                Some((cube_model::gpu::GpuComponentRole::Driver, _))
+                            )
+                    })
+            })
+            .map(|(n, k)| (n.metadata.name.as_str(), k))
+            .take(8)
+            .collect();
+        let evidence = [
+            Evidence::field(
+                &o,
+                format!(
+                    "spec.template.spec.nodeSelector.{}",
+                    crate::gpu::NFD_KERNEL_LABEL
+                ),
+                &pin,
+            ),
+            Evidence::field(&o, "status.desiredNumberScheduled", "0"),
+        ];
+        let remedy = format!(
+            "the GPU Operator creates a precompiled driver DaemonSet per kernel only when a precompiled driver image exists for that kernel: `kubectl -n {ns} logs deploy/gpu-operator | grep -i -e precompiled -e kernel` says why the new kernel's is missing and `kubectl get nodes -L {k}` lists the kernels; publish or pick a driver image for the new kernel (nvcr.io/nvidia/driver:<branch>-<kernel>-<os>), or set driver.usePrecompiled=false in the ClusterPolicy so the driver is built on the node, or boot the nodes into kernel {pin}",
+            ns = ds.metadata.namespace,
+            k = crate::gpu::NFD_KERNEL_LABEL,
+        );
+        if !stranded.is_empty() {
+            let nodes: Vec<String> = stranded
+                .iter()
+                .map(|(n, k)| format!("{n} (kernel {k})"))
+                .collect();
+            let mut f = Finding::new(
+                DevicePluginNotScheduled::ID,
+                Severity::Error,
+                subject,
+                format!(
+                    "GPU driver DaemonSet {}/{} is a precompiled driver for kernel {pin} (nodeSelector {}={pin}) and places no pod (desiredNumberScheduled 0), while GPU nodes run another kernel that no driver DaemonSet of the input serves: {}; the driver is never installed there, so the container toolkit, validators and device plugin wait and the nodes advertise no GPU (a kernel upgrade after the operator built the driver)",
+                    ds.metadata.namespace,
+                    ds.metadata.name,
+                    crate::gpu::NFD_KERNEL_LABEL,
+                    nodes.join(", ")
+                ),
+            )
+            .with_evidences(evidence);
+            for (n, k) in &stranded {
+                let field = if ctx.node(n).is_some_and(|node| {
+                    node.metadata
+                        .labels
+                        .contains_key(crate::gpu::NFD_KERNEL_LABEL)
+                }) {
+                    format!("metadata.labels[{}]", crate::gpu::NFD_KERNEL_LABEL)
+                } else {
+                    "status.nodeInfo.kernelVersion".to_owned()
+                };
+                f = f.with_evidence(Evidence::field(obj("Node", "", n), field, *k));
+            }
+            out.push(f.with_remedy(remedy));
+        } else if snap.nodes.is_empty()
+            && !drivers
+                .iter()
+                .any(|d| d.status.desired_number_scheduled > 0)
+        {
+            out.push(
+                Finding::new(
+                    DevicePluginNotScheduled::ID,
+                    Severity::Warning,
+                    subject,
+                    format!(
+                        "GPU driver DaemonSet {}/{} is a precompiled driver for kernel {pin} and places no pod (desiredNumberScheduled 0), and no other driver DaemonSet of the input places one: no GPU node runs kernel {pin} any more; if the GPU nodes' kernel was upgraded, the operator has no precompiled driver DaemonSet for the new kernel and no driver is installed (the input shows no node to tell)",
+                        ds.metadata.namespace, ds.metadata.name
+                    ),
+                )
+                .with_evidences(evidence)
+                .with_remedy(remedy),
             );
         }
     }
@@ -693,15 +1342,21 @@ fn selector_text(ds: &cube_model::objects::DaemonSet) -> String {
                 .as_ref()
         })
     {
-        for t in &r.node_selector_terms {
-            let e: Vec<String> = t
-                .match_expressions
-                .iter()
-                .map(|e| format!("{} {} [{}]", e.key, e.operator, e.values.join(", ")))
-                .collect();
-            if !e.is_empty() {
-                parts.push(format!("node affinity {}", e.join(", ")));
-            }
+        // terms are ORed, the expressions of one term ANDed (upstream NodeSelector semantics)
+        let terms: Vec<String> = r
+            .node_selector_terms
+            .iter()
+            .map(|t| {
+                t.match_expressions
+                    .iter()
+                    .map(|e| format!("{} {} [{}]", e.key, e.operator, e.values.join(", ")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .filter(|e| !e.is_empty())
+            .collect();
+        if !terms.is_empty() {
+            parts.push(format!("node affinity {}", terms.join(" or ")));
         }
     }
     parts.join(" and ")
@@ -815,6 +1470,67 @@ mod tests {
             !f[0].message.contains("carries none of them"),
             "{}",
             f[0].message
+        );
+    }
+
+    /// GPU DaemonSets that select no node while no node shows a GPU (the false all-clear of
+    /// issue 8): the GPU Operator's operands alone, a `describe` of the chart's plugin with the
+    /// nodes listed, and a pending GPU pod (an error); the healthy variants stay quiet (GKE's
+    /// own plugins, optional operands at 0 beside running ones, a VM-only operator set-up).
+    #[test]
+    fn gpu_stack_that_selects_no_node() {
+        let rule = "device-plugin-not-scheduled";
+        let nodes = "$ kubectl get nodes\nNAME      STATUS   ROLES           AGE   VERSION\nnode-01   Ready    control-plane   41d   v1.28.2\nnode-02   Ready    <none>          41d   v1.28.2\n";
+        let operator = "$ kubectl get ds -n gpu-operator\nNAME                                         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                                   AGE\ngpu-operator-node-feature-discovery-worker   2         2         2       2            2           <none>                                          10m\nnvidia-container-toolkit-daemonset           0         0         0       0            0           nvidia.com/gpu.deploy.container-toolkit=true    10m\nnvidia-driver-daemonset                      0         0         0       0            0           nvidia.com/gpu.deploy.driver=true               10m\nnvidia-mig-manager                           0         0         0       0            0           nvidia.com/gpu.deploy.mig-manager=true          10m\n";
+        let f = run_rule(rule, &format!("{operator}{nodes}"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Warning);
+        assert_eq!(
+            f[0].subject.display_name(),
+            "DaemonSet/gpu-operator/nvidia-driver-daemonset"
+        );
+        assert!(
+            f[0].message.contains("nvidia.com/gpu.deploy.driver=true")
+                && f[0].message.contains("nvidia-container-toolkit-daemonset")
+                && !f[0].message.contains("mig-manager"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].remedy.contains("pci-10de.present"), "{}", f[0].remedy);
+        // a GPU pod waits: an error naming it
+        let pending = "$ kubectl describe pod gpu-test\nName:         gpu-test\nNamespace:    default\nStatus:       Pending\nContainers:\n  cuda:\n    Image:      nvcr.io/nvidia/k8s/cuda-sample:vectoradd-cuda12.5.0\n    Limits:\n      nvidia.com/gpu:  1\n";
+        let f = run_rule(rule, &format!("{operator}{nodes}{pending}"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Error);
+        assert!(
+            f[0].message.contains("default/gpu-test"),
+            "{}",
+            f[0].message
+        );
+        // a sibling that places pods: its GPU nodes exist outside the input
+        let running = operator.replace(
+            "nvidia-mig-manager                           0         0         0       0            0 ",
+            "nvidia-mig-manager                           1         1         1       1            1 ",
+        );
+        assert!(run_rule(rule, &format!("{running}{nodes}")).is_empty());
+        // GKE's own plugins, deployed in every GKE cluster
+        let gke = "$ kubectl get ds -n kube-system\nNAME                                 DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR            AGE\nfluentbit-gke                        1         1         1       1            1           kubernetes.io/os=linux   5h\nnvidia-gpu-device-plugin-small-cos   0         0         0       0            0           <none>                   5h\n";
+        assert!(run_rule(rule, &format!("{gke}{nodes}")).is_empty());
+        assert!(run_rule(rule, gke).is_empty());
+        // the chart's plugin, described, with nodes that carry none of its affinity labels
+        let described = "Name:           nvidia-device-plugin\nNamespace:      nvidia\nSelector:       app.kubernetes.io/name=nvidia-device-plugin\nNode-Selector:  <none>\nLabels:         helm.sh/chart=nvidia-device-plugin-0.15.0\nDesired Number of Nodes Scheduled: 0\nCurrent Number of Nodes Scheduled: 0\nNumber of Nodes Scheduled with Up-to-date Pods: 0\nNumber of Nodes Scheduled with Available Pods: 0\nNumber of Nodes Misscheduled: 0\nPods Status:  0 Running / 0 Waiting / 0 Succeeded / 0 Failed\nPod Template:\n  Labels:  app.kubernetes.io/name=nvidia-device-plugin\n  Containers:\n   nvidia-device-plugin-ctr:\n    Image:      nvcr.io/nvidia/k8s-device-plugin:v0.15.0\nEvents:  <none>\n\n";
+        let f = run_rule(rule, &format!("{described}{nodes}"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("nvidia.com/gpu.present=true"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy
+                .contains("kubectl label node <gpu-node> nvidia.com/gpu.present=true"),
+            "{}",
+            f[0].remedy
         );
     }
 
