@@ -1232,6 +1232,13 @@ fn healthy_shape(lines: &[PasteLine]) -> Option<String> {
             names.join(", ")
         ));
     }
+    if let Some((program, names)) = crate::classify::join_agent::argocd_all_connected(&text) {
+        return Some(format!(
+            "{program}: {} cluster(s), every one connected ({})",
+            names.len(),
+            names.join(", ")
+        ));
+    }
     minikube_started(lines)
 }
 

@@ -1321,6 +1321,56 @@ pub static ENTRIES: &[Entry] = &[
         K3S, "pkg/cluster/bootstrap.go (compareConfig)", "v1.19+")
         .to(K::Known, "join-preflight-failed", Error).group("k3s-server").join()
         .says("this server's critical configuration differs from the cluster's (cluster-cidr, service-cidr, cluster-dns, cluster-domain, disable, flannel-backend, egress-selector-mode, secrets-encryption must be identical on every server), so it refuses to join", "copy these settings from an existing server's config.yaml (/etc/rancher/k3s/config.yaml, rke2: /etc/rancher/rke2/config.yaml) to this server's, then restart its service"),
+    // The server's startup wrapper around everything that prepares it, joining included
+    // (k3s-io/k3s pkg/daemons/control/server.go `Server`: `errors.Wrap(err, "preparing
+    // server")`, shown as `starting kubernetes: preparing server: <error>`): a server joining
+    // with a token the supervisor refuses prints the supervisor's answer inside it
+    // (`https://<server>:9345/v1-rke2/server-bootstrap: 401 Unauthorized`, read by classify's
+    // supervisor status like the agent's wrappers)
+    Entry::new("k3s.server.preparing", F::K3s,
+        "preparing server: {error}",
+        K3S, "pkg/daemons/control/server.go (Server: `preparing server`)", "v1.0+").join()
+        .samples(&[("error", "https://10.0.0.10:9345/v1-rke2/server-bootstrap: 401 Unauthorized")]),
+    // A token the agent or server cannot even parse (k3s-io/k3s pkg/clientaccess/token.go
+    // parseToken: `invalid token CA hash length` for a K10 token whose hash part is not 64 hex
+    // characters, `invalid token format` for credentials that are neither a bootstrap token nor
+    // `user:password`, returned through the agent's `Failed to validate connection to cluster at
+    // %s: %v`, pkg/agent/run.go), and a server token that is not in a format the server can
+    // store (pkg/util/token.go NormalizeToken / pkg/cluster/storage.go `failed to normalize
+    // server token; must be in format K10<CA-HASH>::<USERNAME>:<PASSWORD> or <PASSWORD>`,
+    // v1.26.5+, k3s-io/k3s#7313: an agent bootstrap token `<id>.<secret>` given as the server
+    // token): the token is mistyped or cut, never the server's fault.
+    Entry::new("k3s.token.ca-hash-length", F::K3s,
+        "invalid token CA hash length",
+        K3S, "pkg/clientaccess/token.go (parseToken)", "v1.17+")
+        .to(K::Known, "join-token-invalid", Error).group("k3s-token-format").join()
+        .says("the join token is malformed: its CA hash part (between `K10` and `::`) is not the 64 hex characters of a SHA-256, so it was cut or mistyped when copied", "copy the whole token again from a server (`cat /var/lib/rancher/k3s/server/token`, rke2: /var/lib/rancher/rke2/server/token; one line `K10<64 hex>::server:<password>`) into `token:` of the node's config.yaml (or K3S_TOKEN / RKE2_TOKEN), then restart the service"),
+    Entry::new("k3s.token.invalid-format", F::K3s,
+        "Failed to validate connection to cluster at {url:w}: invalid token format",
+        K3S, "pkg/agent/run.go (createProxyAndValidateToken) around pkg/clientaccess/token.go parseToken", "v1.17+")
+        .to(K::Known, "join-token-invalid", Error).group("k3s-token-format").join()
+        .says("the agent's join token for {url} is malformed: its credentials part is neither a bootstrap token (`<6 chars>.<16 chars>`) nor `<user>:<password>`, so it was cut or mistyped when copied", "copy the whole token again from a server (`cat /var/lib/rancher/k3s/server/token`, rke2: /var/lib/rancher/rke2/server/token) into `token:` of /etc/rancher/k3s/config.yaml (rke2: /etc/rancher/rke2/config.yaml, or K3S_TOKEN / RKE2_TOKEN), then restart the agent")
+        .samples(&[("url", "https://10.0.0.10:6443")]),
+    Entry::new("k3s.token.normalize-server-token", F::K3s,
+        "failed to normalize server token; must be in format K10<CA-HASH>::<USERNAME>:<PASSWORD> or <PASSWORD>",
+        K3S, "pkg/util/token.go (NormalizeToken), pkg/cluster/storage.go", "v1.26.5+")
+        .to(K::Known, "join-token-invalid", Error).group("k3s-token-format").join()
+        .says("the server token is not in a form a server can use: a server token must be the full `K10<CA hash>::server:<password>` token or a bare password; an agent bootstrap token (`<id>.<secret>`, from `k3s token create`) only joins agents", "give the server the cluster's server token (`cat /var/lib/rancher/k3s/server/token` on an existing server, rke2: /var/lib/rancher/rke2/server/token) or, for a new cluster, any password as the `token` value of config.yaml; keep bootstrap tokens for `agent` nodes"),
+    // validateCAHash's warnings (pkg/clientaccess/token.go): context, no failure
+    Entry::new("k3s.token.no-ca-hash", F::K3s,
+        "Cluster CA certificate is not trusted by the host CA bundle, but the token does not include a CA hash",
+        K3S, "pkg/clientaccess/token.go (validateCAHash)", "v1.20+").complete().join(),
+    Entry::new("k3s.token.ca-trusted", F::K3s,
+        "Cluster CA certificate is trusted by the host CA bundle. Token CA hash will not be validated",
+        K3S, "pkg/clientaccess/token.go (validateCAHash)", "v1.20+").complete().join(),
+    // configureNode's retry while the kubelet updates the same Node (k3s-io/k3s pkg/agent/
+    // run.go: `logrus.Infof("Failed to set annotations and labels on node %s: %v", ...)` and
+    // `return false, nil`, the watch retries): context; a conflict (`the object has been
+    // modified`) passes on the next event, and any other inner error is read on its own
+    Entry::new("k3s.agent.set-node-labels-retry", F::K3s,
+        "Failed to set annotations and labels on node {node:w}: {error}",
+        K3S, "pkg/agent/run.go (configureNode)", "v1.19+").complete()
+        .samples(&[("error", "Operation cannot be fulfilled on nodes \"node-01\": the object has been modified; please apply your changes to the latest version and try again")]),
     Entry::new("k3s.memory-cgroup", F::K3s,
         "failed to find memory cgroup, you may need to add \"cgroup_memory=1 cgroup_enable=memory\" to your linux cmdline",
         K3S, "pkg/cgroups/cgroups_linux.go", "v1.17+")
@@ -4810,6 +4860,21 @@ pub static ENTRIES: &[Entry] = &[
         "rancher/rancher", "pkg/dialer/factory.go (clusterDialer); pkg/capr/planner (status)", "v2.0+")
         .to(K::Known, "agent-registration-failed", Error)
         .says("the Rancher server has no tunnel from the downstream cluster's cattle-cluster-agent: the agent is not running there or cannot reach Rancher's server-url (seen during provisioning for a few minutes; a cause when it persists)", "in the downstream cluster `kubectl -n cattle-system get pods -l app=cattle-cluster-agent` and `kubectl -n cattle-system logs -l app=cattle-cluster-agent`: its first error (server-url not resolvable or loopback, /ping not reachable, CA checksum) names the fix; the agent must reach Rancher's server-url over 443 from the pods"),
+    // Rancher's health check of a downstream cluster reads a namespace with the credential it
+    // stored for the cluster (rancher/rancher pkg/controllers/managementuser/healthsyncer/
+    // healthsyncer.go, pkg/controllers/user/healthsyncer before v2.6: `Failed to communicate
+    // with API server during namespace check`, shown as the cluster condition `Cluster health
+    // check failed: ...`): a wrapper, the inner error carries the meaning (a 401 is Rancher's
+    // stored cattle token, classify::join_agent)
+    Entry::new("rancher.health-check-namespace", F::Rancher,
+        "Failed to communicate with API server during namespace check: {error}",
+        "rancher/rancher", "pkg/controllers/managementuser/healthsyncer/healthsyncer.go (updateClusterHealth)", "v2.0+")
+        .samples(&[("error", "Unauthorized")]),
+    // remotedialer's line once the agent's websocket to Rancher is up (rancher/remotedialer
+    // client.go ConnectToProxyWithDialer, `Connected to proxy`): a step done
+    Entry::new("rancher.connected-to-proxy", F::Rancher,
+        "Connected to proxy",
+        "rancher/remotedialer", "client.go (ConnectToProxyWithDialer)", "v0.3+").complete(),
     // ------------------------------------------------------------------ Rancher agent: websocket and TLS checks (sweep)
     // rancher/remotedialer client.go ConnectToProxy: the agent's websocket to
     // wss://<server-url>/v3/connect[/register] is refused by Rancher (`Failed to connect to
@@ -4879,6 +4944,25 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "agent-registration-failed", Error).group("rancher-ca")
         .says("the certificate chain Rancher serves ends at the issuer {found}, but the CA the agent was given (Rancher's cacerts setting) is issued by {ca}: the server certificate lacks its intermediates, or cacerts holds another CA", "serve the full chain on Rancher's ingress (server certificate first, then intermediates) and set Rancher's cacerts setting to the CA that issued it (empty for a publicly trusted CA); then re-run the registration command")
         .samples(&[("found", "CN=rancher-intermediate"), ("ca", "CN=other-ca")]),
+    // the older chain check of the same function (v2.1-v2.4, with upstream's typo
+    // `Certficate`): a certificate whose subject is not the issuer of the one before it, the
+    // chain Rancher serves is out of order or misses an intermediate
+    Entry::new("rancher.agent-chain-order", F::Rancher,
+        "Subject ({subject}) does not match with previous certificate Issuer ({issuer}).",
+        "rancher/rancher", "cmd/agent/main.go (pkg/agent/main.go before v2.2)", "v2.1-v2.4")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-ca")
+        .says("the certificate chain Rancher's server-url serves is out of order or incomplete: a certificate with subject {subject} follows one issued by {issuer}, so the agent cannot build a chain to the CA it was given", "serve the full chain on Rancher's ingress or load balancer in order (server certificate first, then each intermediate), with Rancher's cacerts setting holding the root that issued it (empty for a publicly trusted CA); then re-run the registration command")
+        .samples(&[("subject", "CN=rancher.example.com"), ("issuer", "CN=Other Intermediate")]),
+    // package/run.sh: CATTLE_CA_CHECKSUM given (a private CA) while Rancher's cacerts setting is
+    // empty, and the hint after a checksum mismatch (context)
+    Entry::new("rancher.ca-checksum-no-cacerts", F::Rancher,
+        "The environment variable CATTLE_CA_CHECKSUM is set but there is no CA certificate configured at {url:w}/v3/settings/cacerts",
+        "rancher/rancher", "package/run.sh", "v2.4+")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher")
+        .says("the agent was registered with a CA checksum (Rancher used a private CA then), but Rancher at {url} now serves no CA in its cacerts setting: Rancher's certificate was changed to a publicly trusted one (or the setting was cleared) after the registration command was copied", "copy the registration command from Rancher again (Cluster Management > the cluster > Registration): without a private CA it carries no --ca-checksum (CATTLE_CA_CHECKSUM empty); if Rancher still uses a private CA, set its cacerts setting to that CA"),
+    Entry::new("rancher.ca-checksum-hint", F::Rancher,
+        "Please check if the correct certificate is configured at {url:w}/v3/settings/cacerts",
+        "rancher/rancher", "package/run.sh", "v2.x").complete(),
     Entry::new("rancher.agent-could-not-connect", F::Rancher,
         "Could not connect to {url:w}: {error}",
         "rancher/rancher", "cmd/agent/main.go", "v2.3+")

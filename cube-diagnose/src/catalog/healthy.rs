@@ -655,6 +655,182 @@ pub static HEALTHY: &[Entry] = &[
     )
     .healthy()
     .join(),
+    // k3s/rke2 startup (rke2 runs k3s' code under its own program name, version.Program):
+    // k3s-io/k3s pkg/cli/server/server.go (run: `Starting <program> <version>`, and once the
+    // API server / etcd answer `Kube API server is now running`, `ETCD server is now running`,
+    // `<program> is up and running`), pkg/cli/agent/agent.go (`Starting <program> agent
+    // <version>`), pkg/agent/containerd/containerd.go (`Containerd is now running`, lowercase
+    // from v1.21), pkg/agent/loadbalancer/loadbalancer.go (`Running load balancer ...`),
+    // pkg/daemons/agent/agent_linux.go and pkg/daemons/executor/embed.go (`Running kubelet
+    // ...`, `Running kube-apiserver ...`), pkg/agent/tunnel/tunnel.go (`Tunnel authorizer set
+    // Kubelet Port`: the kubelet is up and the tunnel authorises it), pkg/cluster/bootstrap.go
+    // (`Reconciling bootstrap data between datastore and disk`), pkg/server/server.go (`Wrote
+    // kubeconfig`, `Node token is available at`), rancher/remotedialer (server.go `Handling
+    // backend connection request [<node>]`: an agent's tunnel accepted by the server; client.go
+    // `Connecting to proxy`). Outcomes are `.healthy()`, steps `.progress()`.
+    Entry::new(
+        "k3s.ok.server-up",
+        F::K3s,
+        "{program:w} is up and running",
+        K3S,
+        "pkg/cli/server/server.go (run: `version.Program + \" is up and running\"`)",
+        "v1.0+",
+    )
+    .healthy()
+    .join()
+    .samples(&[("program", "rke2")]),
+    Entry::new(
+        "k3s.ok.apiserver-running",
+        F::K3s,
+        "Kube API server is now running",
+        K3S,
+        "pkg/cli/server/server.go (run)",
+        "v1.19+",
+    )
+    .healthy(),
+    Entry::new(
+        "k3s.ok.etcd-running",
+        F::K3s,
+        "ETCD server is now running",
+        K3S,
+        "pkg/cli/server/server.go (run)",
+        "v1.19+",
+    )
+    .healthy(),
+    Entry::new(
+        "k3s.ok.containerd-running",
+        F::K3s,
+        "ontainerd is now running",
+        K3S,
+        "pkg/agent/containerd/containerd.go (Run: `Containerd is now running`, `containerd is now running` from v1.21)",
+        "v1.0+",
+    )
+    .healthy(),
+    Entry::new(
+        "k3s.ok.tunnel-kubelet-port",
+        F::K3s,
+        "Tunnel authorizer set Kubelet Port {port:w}",
+        K3S,
+        "pkg/agent/tunnel/tunnel.go (setKubeletPort)",
+        "v1.21+",
+    )
+    .healthy()
+    .join()
+    .samples(&[("port", "0.0.0.0:10250")]),
+    Entry::new(
+        "k3s.ok.backend-connection",
+        F::K3s,
+        "Handling backend connection request [{node:w}]",
+        "rancher/remotedialer",
+        "server.go (ServeHTTP), the k3s/rke2 server accepting an agent's tunnel",
+        "all",
+    )
+    .healthy()
+    .samples(&[("node", "node-02")]),
+    Entry::new(
+        "k3s.ok.starting-agent",
+        F::K3s,
+        "Starting {program:w} agent {version:w}",
+        K3S,
+        "pkg/cli/agent/agent.go (Run)",
+        "v0.5+",
+    )
+    .progress()
+    .join()
+    .samples(&[("program", "k3s"), ("version", "v1.28.6+k3s2")]),
+    Entry::new(
+        "k3s.ok.starting-k3s",
+        F::K3s,
+        "Starting k3s {version:w}",
+        K3S,
+        "pkg/cli/server/server.go (run)",
+        "v0.5+",
+    )
+    .progress()
+    .samples(&[("version", "v1.28.6+k3s2")]),
+    Entry::new(
+        "k3s.ok.starting-rke2",
+        F::K3s,
+        "Starting rke2 {version:w}",
+        "rancher/rke2",
+        "pkg/cli/cmds (k3s' pkg/cli/server/server.go run under version.Program rke2)",
+        "v1.18+",
+    )
+    .progress()
+    .samples(&[("version", "v1.28.6+rke2r1")]),
+    Entry::new(
+        "k3s.ok.load-balancer",
+        F::K3s,
+        "Running load balancer {name:w} {address:w} -> {servers}",
+        K3S,
+        "pkg/agent/loadbalancer/loadbalancer.go (New)",
+        "v1.21+",
+    )
+    .progress()
+    .join()
+    .samples(&[
+        ("name", "k3s-agent-load-balancer"),
+        ("address", "127.0.0.1:6444"),
+        ("servers", "[10.0.0.10:6443] [default: 10.0.0.10:6443]"),
+    ]),
+    Entry::new(
+        "k3s.ok.running-kubelet",
+        F::K3s,
+        "Running kubelet --{args}",
+        K3S,
+        "pkg/daemons/agent/agent_linux.go (startKubelet)",
+        "v0.5+",
+    )
+    .progress()
+    .samples(&[("args", "address=0.0.0.0 --node-ip=10.0.0.12")]),
+    Entry::new(
+        "k3s.ok.running-apiserver",
+        F::K3s,
+        "Running kube-apiserver --{args}",
+        K3S,
+        "pkg/daemons/executor/embed.go (APIServer)",
+        "v0.5+",
+    )
+    .progress()
+    .samples(&[("args", "advertise-port=6443 --allow-privileged=true")]),
+    Entry::new(
+        "k3s.ok.reconciling-bootstrap",
+        F::K3s,
+        "Reconciling bootstrap data between datastore and disk",
+        K3S,
+        "pkg/cluster/bootstrap.go (ReconcileBootstrapData)",
+        "v1.19+",
+    )
+    .progress(),
+    Entry::new(
+        "k3s.ok.wrote-kubeconfig",
+        F::K3s,
+        "Wrote kubeconfig {path:w}",
+        K3S,
+        "pkg/server/server.go (writeKubeConfig)",
+        "v0.5+",
+    )
+    .progress()
+    .samples(&[("path", "/etc/rancher/k3s/k3s.yaml")]),
+    Entry::new(
+        "k3s.ok.node-token",
+        F::K3s,
+        "ode token is available at {path:w}",
+        K3S,
+        "pkg/server/server.go (printTokens: `Node token is available at`, `Server node token is available at`)",
+        "v0.5+",
+    )
+    .progress()
+    .samples(&[("path", "/var/lib/rancher/k3s/server/token")]),
+    Entry::new(
+        "k3s.ok.connecting-to-proxy",
+        F::K3s,
+        "Connecting to proxy",
+        "rancher/remotedialer",
+        "client.go (ConnectToProxyWithDialer)",
+        "all",
+    )
+    .progress(),
     Entry::new(
         "k3s.ok.flannel-pod-cidr",
         F::K3s,

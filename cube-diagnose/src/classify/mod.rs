@@ -21,6 +21,7 @@ pub mod device_plugin;
 pub mod events;
 mod gpu_prose;
 pub mod hami;
+pub(crate) mod join_agent;
 pub mod kubeadm;
 pub mod kubelet;
 pub mod kueue;
@@ -357,6 +358,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     {
         out.push(s);
     }
+    join_agent::in_context(&mut out, source, text);
     if text.contains("ClusterQueue") && text.contains("resourceGroups") {
         out.extend(kueue::check(source, text));
     }

@@ -32,7 +32,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("grant exactly the listed verbs with a ClusterRole + ClusterRoleBinding (cluster scope) or Role + RoleBinding (namespaced) for the importing identity"),
         );
     }
-    for s in signals(ctx, &[SignalKind::RbacForbidden]) {
+    // a join agent's own identity refused (classify::join_agent: Karmada's bootstrap users) is
+    // agent-registration-failed's
+    for s in
+        signals(ctx, &[SignalKind::RbacForbidden]).filter(|s| s.detail("agent_side").is_empty())
+    {
         if let Some((message, remedy)) = node_name_mismatch(s).or_else(|| anonymous_discovery(s)) {
             out.push(signal_error(
                 ClusterForbidden::ID,

@@ -120,6 +120,15 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     |e| e.cause_and_remedy(s),
                 )
             }
+            // `argocd cluster add`: argocd-server's own check of the member (classify::join_agent)
+            SignalKind::TlsUntrusted if s.detail("dialer") == "argocd-server" => {
+                let m = s.detail("member");
+                let m = if m.is_empty() { "the cluster" } else { m };
+                (
+                    format!("the TLS check that fails is the Argo CD API's check of the cluster (argocd-server, or with `--core` the CLI's in-process server), not the CLI's kubeconfig connection: `argocd cluster add` sent it the server address and CA of the kubeconfig context for {m}, and from where it runs the certificate that address presents is not signed by that CA: the context trusts the server without a CA of its own (insecure-skip-tls-verify, or a CA in the CLI machine's system store that the Argo CD pods lack), or a proxy or load balancer between Argo CD and {m} presents its own certificate"),
+                    format!("give the kubeconfig context of {m} the CA that issued the API server's certificate as certificate-authority-data (`kubectl config view --raw --minify --flatten --context <context>` shows what is sent), check from the Argo CD cluster what certificate the address presents (`kubectl -n argocd run tls-check --rm -it --restart=Never --image=curlimages/curl -- curl -v https://<api-server>/version`), then add it again: `argocd cluster add <context> --name {m} --upsert`"),
+                )
+            }
             SignalKind::TlsUntrusted => ("the API server certificate is signed by an authority the client does not trust".to_owned(), "use the cluster's CA (`certificate-authority-data`); behind a proxy (Rancher /k8s/clusters/) use the proxy's CA".to_owned()),
             SignalKind::TlsNameMismatch => (format!("the API server certificate is valid for {} but the client used {}", s.detail("valid_for"), s.detail("wanted")), "connect with a name in the SANs (or set tls-server-name), or re-issue the serving certificate with the name".to_owned()),
             // an admission plugin of the API server reading objects through its own loopback
@@ -131,6 +140,18 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 (
                     format!("the API server rejected the request because its own admission step could not read {resource} from itself: the x509 error is inside the API server's answer (`... is forbidden: Get \"https://.../{resource}\": x509: ...`), on the loopback connection kube-apiserver makes to itself, whose self-signed certificate it generates in memory at start with a validity of one year (k8s.io/apiserver pkg/server/options/serving_with_loopback.go, client-go util/cert GenerateSelfSignedCertKey); the process has run longer than that. The client's kubeconfig and the certificate files on disk are not involved"),
                     "restart kube-apiserver on every control-plane node so it generates a new loopback certificate (kubeadm static pod: `sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/ && sleep 20 && sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/`; a systemd service: `sudo systemctl restart kube-apiserver`); renewing certificate files does not replace it; later Kubernetes releases give the loopback certificate a longer validity, so upgrade, or restart the API server at least once a year".to_owned(),
+                )
+            }
+            // karmada-apiserver's own certificate expired, seen by karmada-agent or another
+            // Karmada component (classify::join_agent)
+            SignalKind::TlsExpired
+                if s.detail("karmada_apiserver") == "true"
+                    && s.detail("relation") != "before"
+                    && !clock_skew =>
+            {
+                (
+                    "the certificate karmada-apiserver presents has expired: the Karmada control plane's certificates are issued once at install (`karmadactl init --cert-validity-period`, 365 days by default) and no Karmada component renews them, so karmada-agent and the other components stop reaching karmada-apiserver; the member clusters and the user's kubeconfig are not the cause".to_owned(),
+                    "check the dates first (`openssl s_client -connect <karmada-apiserver>:5443 </dev/null | openssl x509 -noout -dates`, and that the clocks agree); then issue new control-plane certificates from the Karmada CA (the `karmada-cert` Secret in karmada-system of the host cluster, /etc/karmada/pki for `karmadactl init`; karmada-operator re-issues them from its Karmada resource), update that Secret, restart karmada-apiserver and the Karmada components, and refresh the karmada-apiserver kubeconfig of the agents if it embeds the certificate".to_owned(),
                 )
             }
             _ if s.detail("relation") == "before" || clock_skew => {
@@ -172,7 +193,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             remedy,
         ));
     }
-    out
+    // the same error repeated by a retry loop is one finding with its count
+    crate::rules::merge_repeats(out)
 }
 
 /// The resource an admission plugin of the API server read through its loopback client when
@@ -265,6 +287,19 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].remedy.contains("admin.conf"), "{}", f[0].remedy);
         assert!(!f[0].remedy.contains("proxy"), "{}", f[0].remedy);
+    }
+
+    /// A client retrying every ten seconds repeats one error: one finding with the count and
+    /// three of its lines, not one finding per line.
+    #[test]
+    fn a_repeated_error_is_one_finding_with_its_count() {
+        let text: Vec<String> = (0..5)
+            .map(|i| format!("E1202 10:00:{:02}.000000       1 reflector.go:138] failed to list *v1.Pod: Get \"https://10.0.0.1:6443/api/v1/pods\": x509: certificate signed by unknown authority", i * 10))
+            .collect();
+        let f = run_log("cluster-tls-untrusted", &text.join("\n"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.ends_with("(5 lines)"), "{}", f[0].message);
+        assert_eq!(f[0].evidence.len(), 3);
     }
 
     #[test]

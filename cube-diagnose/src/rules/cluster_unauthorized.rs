@@ -28,11 +28,54 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_remedy("issue a fresh token (`kubectl create token <serviceaccount> -n <ns>`) or client certificate and update the kubeconfig user"),
         );
     }
+    // the hub's stored credential for a member (classify::join_agent: Argo CD's cluster
+    // Secret, Karmada's join token, Rancher's cattle token): one finding per member and agent
+    // whatever the number of lines and views (a list row and the applications' errors)
+    let mut hub: std::collections::BTreeMap<(Subject, String), Vec<&crate::classify::Signal>> =
+        std::collections::BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::Unauthorized]).filter(|s| s.detail("agent_side") == "hub") {
+        hub.entry((signal_subject(s), s.detail("agent").to_owned()))
+            .or_default()
+            .push(s);
+    }
+    for ((subject, agent), lines) in hub {
+        let s = lines[0];
+        out.push(
+            Finding::new(
+                ClusterUnauthorized::ID,
+                Severity::Error,
+                subject,
+                format!(
+                    "{agent}: {}{}",
+                    s.detail("agent_cause"),
+                    if lines.len() > 1 {
+                        format!(" ({} lines)", lines.len())
+                    } else {
+                        String::new()
+                    }
+                ),
+            )
+            .with_evidences(lines.iter().take(3).map(|s| s.evidence()))
+            .with_remedy(s.detail("agent_remedy")),
+        );
+    }
+    // the API server's own log naming why it rejects a client (its authenticator) and a
+    // client's 401 in the same text are one rejection seen from both ends: the authenticator's
+    // finding carries the cause, the client's line is its evidence
+    let authn_sources: std::collections::BTreeSet<&str> = signals(ctx, &[SignalKind::Unauthorized])
+        .filter(|s| s.detail("entry").starts_with("apiserver.authn-"))
+        .map(|s| s.source.as_str())
+        .collect();
+    let mut client_side: Vec<&crate::classify::Signal> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for s in signals(
         ctx,
         &[SignalKind::Unauthorized, SignalKind::AnonymousForbidden],
-    ) {
+    )
+    // a join agent's own credential is agent-registration-failed's, the hub's stored one was
+    // reported above
+    .filter(|s| s.detail("agent_side").is_empty())
+    {
         // the API server's own authenticator lines repeat per request: one finding per log
         let authn = s.detail("entry").starts_with("apiserver.authn-");
         if !seen.insert((s.source.clone(), s.kind, if authn { 0 } else { s.line })) {
@@ -63,6 +106,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 "the request arrived as system:anonymous: the client sent no credentials (kubeconfig not read, or its user entry is empty); a 403 here is an authentication problem",
                 "point the client at a kubeconfig with a user (token, client certificate or exec plugin); check `kubectl config view --minify`",
             )
+        } else if authn_sources.contains(s.source.as_str()) && s.kind == SignalKind::Unauthorized {
+            client_side.push(s);
+            continue;
         } else {
             (
                 "the API server rejected the credentials (401 Unauthorized): token expired/revoked, wrong client certificate, or exec plugin output invalid",
@@ -77,7 +123,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             remedy,
         ));
     }
-    out
+    for c in client_side {
+        if let Some(f) = out.iter_mut().find(|f| {
+            f.evidence.iter().any(|e| {
+                matches!(e, crate::Evidence::Log { source, text, .. }
+                    if *source == c.source && text.contains("Unable to authenticate the request"))
+            })
+        }) {
+            f.message
+                .push_str(" (the client's 401 in the same text is this rejection)");
+            f.evidence.insert(0, c.evidence());
+        }
+    }
+    // the same error repeated by a retry loop is one finding with its count
+    crate::rules::merge_repeats(out)
 }
 
 /// What the API server's authentication filter says about a rejected request
@@ -120,6 +179,17 @@ mod tests {
             "E1123 11:53:33.386042       1 authentication.go:63] \"Unable to authenticate the request\" err=\"[invalid bearer token, Token could not be validated.]\"",
         );
         assert!(t[0].message.contains("bearer token"));
+    }
+
+    /// kubectl's 401 next to the API server's authenticator naming the expired client
+    /// certificate: one finding, the client's line as its evidence.
+    #[test]
+    fn the_clients_401_and_the_authenticators_reason_are_one_finding() {
+        let text = "error: You must be logged in to the server (the server has asked for the client to provide credentials)\nE0809 16:13:15.327109       1 authentication.go:53] Unable to authenticate the request due to an error: x509: certificate has expired or is not yet valid";
+        let f = run_log("cluster-unauthorized", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("client certificate"));
+        assert_eq!(f[0].evidence.len(), 2);
     }
 
     #[test]

@@ -183,6 +183,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 )
             }
             SignalKind::ConfigInvalid => ("the kubeconfig is unusable as written (for example certificate-authority-data together with insecure-skip-tls-verify, a dangling context, or an unparseable server URL)".to_owned(), "`kubectl config view --minify` and fix the named field: drop insecure-skip-tls-verify when a CA is given, correct the context's cluster reference or the server URL".to_owned()),
+            // Rancher's cattle-cluster-agent (rancher/rancher package/run.sh `curl` of
+            // <server-url>/ping before the agent starts): the agent, in the downstream
+            // cluster's pod network, cannot resolve Rancher's name; the user's cluster and
+            // kubeconfig are not involved
+            SignalKind::NoSuchHost if s.detail("entry") == "rancher.ping-dns" => {
+                let host = s.detail("host");
+                (
+                    format!("Rancher's cattle-cluster-agent cannot reach Rancher to register this cluster: the name {host} of Rancher's server-url does not resolve from the agent's pod (the cluster's in-cluster DNS, CoreDNS, and its upstream), so the agent stops before connecting; the cluster's own API server and your kubeconfig are not involved"),
+                    format!("make {host} resolvable from the cluster's pods: test with `kubectl -n cattle-system run dns-check --rm -it --restart=Never --image=busybox -- nslookup {host}`, then fix the DNS the pods use (CoreDNS's `forward` upstream in `kubectl -n kube-system get configmap coredns -o yaml`, or a record for {host} in that upstream), or add hostAliases with Rancher's address to the cattle-cluster-agent Deployment"),
+                )
+            }
             SignalKind::NoSuchHost => (format!("the name {} does not resolve where the client runs (DNS)", s.detail("host")), format!("fix the DNS record of {} (for pods: CoreDNS's upstream, or hostAliases on the agent's pod spec), or use an address that resolves", s.detail("host"))),
             // golang/go src/net/http/transport.go: `net/http: TLS handshake timeout` is
             // TLSHandshakeTimeout (10s in client-go) running out after the TCP connect

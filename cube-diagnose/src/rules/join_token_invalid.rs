@@ -56,9 +56,15 @@ fn token_findings(ctx: &Context<'_>) -> Vec<Finding> {
             let token = if id.is_empty() { "the join's token (its id is not in the text)".to_owned() } else { format!("token {id}") };
             let (tool, remedy) = match entry {
                 Some(e) if e.family == crate::catalog::Family::Karmada => ("karmadactl register", e.remedy.to_owned()),
+                // kubeadm's discovery texts inside a Karmada registration (classify::join_agent)
+                _ if first.detail("join_tool") == "karmadactl register" => ("karmadactl register", "on the Karmada control plane run `karmadactl token create --print-register-command --kubeconfig=<karmada-apiserver.config>` and register again with the printed command; `karmadactl token list --kubeconfig=<karmada-apiserver.config>` shows whether the old token expired".to_owned()),
                 _ => ("kubeadm join", "on a control-plane node run `kubeadm token create --print-join-command` and use the printed command; check `kubeadm token list` and that kube-controller-manager (bootstrapsigner) is running".to_owned()),
             };
             let (cause, remedy) = match first.kind {
+                SignalKind::JoinTokenSecretMismatch if tool == "karmadactl register" => (
+                    "the token id is known but its secret part does not sign cluster-info: the token was mistyped or belongs to another Karmada control plane".to_owned(),
+                    "copy the whole `<id>.<secret>` token again, or print a fresh register command on the Karmada control plane with `karmadactl token create --print-register-command --kubeconfig=<karmada-apiserver.config>`".to_owned(),
+                ),
                 SignalKind::JoinTokenSecretMismatch => (
                     "the token id is known but its secret part does not sign cluster-info: the token was mistyped or belongs to another cluster".to_owned(),
                     "copy the whole `<id>.<secret>` token again, or print a fresh join command on a control-plane node with `kubeadm token create --print-join-command`".to_owned(),
@@ -70,6 +76,7 @@ fn token_findings(ctx: &Context<'_>) -> Vec<Finding> {
                 _ => match tokens.iter().find(|t| t.token_id == id) {
                     Some(t) => token_state(ctx, t, id, remedy),
                     None if !tokens.is_empty() && !id.is_empty() => (format!("{token} is not among the cluster's bootstrap tokens: it expired or was deleted"), "create a new token on a control-plane node: `kubeadm token create --print-join-command`, and join with the printed command".to_owned()),
+                    None if tool == "karmadactl register" => (format!("{token} has no signature in karmada-apiserver's cluster-info; two causes print this and the input does not tell them apart: the token expired (default TTL 24h) or was deleted, or the bootstrap signer (the kube-controller-manager of the Karmada control plane) has not signed it; `karmadactl token list --kubeconfig=<karmada-apiserver.config>` separates them (a token missing there or past its EXPIRES time is the first cause)"), remedy),
                     None => (format!("{token} has no signature in cluster-info; two causes print this and the input does not tell them apart: the token expired (default TTL 24h) or was deleted, or the bootstrap signer (kube-controller-manager) has not signed it; `kubeadm token list` on a control-plane node separates them (a token missing there or past its EXPIRES time is the first cause)"), remedy),
                 },
             };

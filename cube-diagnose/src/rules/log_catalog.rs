@@ -477,7 +477,59 @@ fn plugin_error_findings(ctx: &Context<'_>) -> Vec<Finding> {
         .collect()
 }
 fn check_agent(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, AgentRegistrationFailed::ID)
+    let mut out = catalog_findings(ctx, AgentRegistrationFailed::ID);
+    // a join agent in the member rejected with its own credential (classify::join_agent): one
+    // finding per log and agent, every line of it counted
+    let mut agents: BTreeMap<(String, String), Vec<&Signal>> = BTreeMap::new();
+    for s in signals(ctx, &[SignalKind::Unauthorized, SignalKind::RbacForbidden])
+        .filter(|s| s.detail("agent_side") == "member")
+    {
+        agents
+            .entry((s.source.clone(), s.detail("agent").to_owned()))
+            .or_default()
+            .push(s);
+    }
+    for ((_, agent), lines) in agents {
+        let s = lines[0];
+        out.push(
+            Finding::new(
+                AgentRegistrationFailed::ID,
+                Severity::Error,
+                signal_subject(s),
+                format!(
+                    "{agent}: {}{}",
+                    s.detail("agent_cause"),
+                    if lines.len() > 1 {
+                        format!(" ({} lines)", lines.len())
+                    } else {
+                        String::new()
+                    }
+                ),
+            )
+            .with_evidences(lines.iter().take(3).map(|s| s.evidence()))
+            .with_remedy(s.detail("agent_remedy")),
+        );
+    }
+    // a Rancher agent that reconnected after connection errors (classify::join_agent): history
+    for s in signals(ctx, &[SignalKind::Known])
+        .filter(|s| s.detail("entry") == "rancher.agent-reconnected")
+    {
+        out.push(
+            Finding::new(
+                AgentRegistrationFailed::ID,
+                Severity::Info,
+                signal_subject(s),
+                format!(
+                    "rancher: the agent's websocket to Rancher failed earlier (lines {}) and then connected (`Connected to proxy`, line {}) with no error after it: the agent reconnected, the earlier errors are history",
+                    s.detail("earlier"),
+                    s.line
+                ),
+            )
+            .with_evidence(s.evidence())
+            .with_remedy("nothing to do while the agent stays connected; if the errors come back, read the first line of the new failure"),
+        );
+    }
+    out
 }
 
 declare_rule!(

@@ -186,6 +186,41 @@ pub(crate) fn unread<'c>(ctx: &Context<'c>, kind: &str) -> Option<&'c str> {
     }
 }
 
+/// One finding for each run of equal findings (same subject, severity, message and remedy):
+/// a log that repeats the same error every few seconds (a retry loop) is one cause, told once
+/// with the number of lines (` (N lines)`) and its first three lines as evidence. Order is
+/// kept (first occurrence).
+pub(crate) fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let mut count: Vec<usize> = Vec::new();
+    for f in findings {
+        if let Some(i) = out.iter().position(|o| {
+            o.subject == f.subject
+                && o.severity == f.severity
+                && o.message == f.message
+                && o.remedy == f.remedy
+        }) {
+            count[i] += 1;
+            if out[i].evidence.len() < 3 {
+                for e in f.evidence {
+                    if out[i].evidence.len() < 3 && !out[i].evidence.contains(&e) {
+                        out[i].evidence.push(e);
+                    }
+                }
+            }
+        } else {
+            out.push(f);
+            count.push(1);
+        }
+    }
+    for (f, n) in out.iter_mut().zip(count) {
+        if n > 1 {
+            f.message = format!("{} ({n} lines)", f.message);
+        }
+    }
+    out
+}
+
 /// Subject of a node.
 pub(crate) fn node_subject(n: &Node) -> Subject {
     Subject::cluster_scoped("Node", &n.metadata.name)

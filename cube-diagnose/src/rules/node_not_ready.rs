@@ -263,6 +263,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 bound.join(", "),
             ));
         }
+        // the same node's own journal in the input names why it is not Ready (a CNI that is
+        // not initialised, a hung runtime, an expired kubelet certificate): this finding
+        // carries that cause and remedy, the journal's finding is the evidence behind it
+        if let Some((rule, cause, remedy, s)) = journal_cause(ctx, name) {
+            f.message = format!(
+                "{}; the node's own journal in the input says why: {cause} (line {} of {}, also reported by {rule})",
+                f.message, s.line, s.source
+            );
+            out.push(f.with_evidence(s.evidence()).with_remedy(remedy));
+            continue;
+        }
         let lower = c.message.to_ascii_lowercase();
         let remedy = if let Some(r) = runtime_remedy(&lower, name) {
             r
@@ -358,6 +369,35 @@ fn unreachable_marked(
             .taints
             .iter()
             .any(|t| t.key == "node.kubernetes.io/unreachable")
+}
+
+/// The cause a node's own journal gives (a catalog line of the kubelet, the runtime or the
+/// CNI whose journal host is `node`, concluded by node-runtime-unhealthy,
+/// node-kubelet-cert-expired or node-not-ready): the rule, cause, remedy and the line. Errors
+/// and warnings before infos, then the first line.
+fn journal_cause<'c>(
+    ctx: &'c Context<'_>,
+    node: &str,
+) -> Option<(&'static str, String, String, &'c crate::classify::Signal)> {
+    signals(ctx, &[SignalKind::Known])
+        .filter(|s| {
+            s.object
+                .as_ref()
+                .is_some_and(|o| o.kind == "Node" && o.name == node)
+        })
+        .filter_map(|s| {
+            let e = crate::catalog::entry(s.detail("entry"))?;
+            matches!(
+                e.rule,
+                "node-runtime-unhealthy" | "node-kubelet-cert-expired" | "node-not-ready"
+            )
+            .then_some((e, s))
+        })
+        .min_by_key(|(e, s)| (std::cmp::Reverse(e.severity), s.line))
+        .map(|(e, s)| {
+            let (cause, remedy) = e.cause_and_remedy(s);
+            (e.rule, cause, remedy, s)
+        })
 }
 
 /// A Ready=Unknown heartbeat this many seconds older than the input's newest time is stale: the
@@ -538,6 +578,36 @@ mod tests {
             "{}",
             f[0].message
         );
+    }
+
+    /// A NotReady node whose own journal is in the input carries the journal's cause (one
+    /// cause, one finding); a node without its journal keeps the generic remedy.
+    #[test]
+    fn a_not_ready_node_names_its_own_journals_cause() {
+        let mut i = crate::Inputs::new();
+        i.add(
+            "nodes.txt",
+            "NAME      STATUS     ROLES           AGE   VERSION\nnode-01   NotReady   control-plane   12m   v1.26.3\nnode-02   NotReady   <none>          9m    v1.26.3\n",
+        );
+        i.add(
+            "kubelet.journal",
+            "Apr 16 22:26:30 node-01 kubelet[10125]: E0416 22:26:30.150357   10125 kubelet.go:2373] \"Container runtime network not ready\" networkReady=\"NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\"\n",
+        );
+        let f = crate::rules::testutil::run_inputs("node-not-ready", &i);
+        let one = f
+            .iter()
+            .find(|f| f.subject.name == "node-01")
+            .expect("node-01");
+        assert!(one.message.contains("journal"), "{}", one.message);
+        assert!(one.remedy.contains("/etc/cni/net.d"), "{}", one.remedy);
+        assert!(one.evidence.iter().any(
+            |e| matches!(e, crate::Evidence::Log { source, .. } if source == "kubelet.journal")
+        ));
+        let two = f
+            .iter()
+            .find(|f| f.subject.name == "node-02")
+            .expect("node-02");
+        assert!(!two.message.contains("journal"), "{}", two.message);
     }
 
     /// Ready=Unknown is an error once its last heartbeat is well past the input's newest
