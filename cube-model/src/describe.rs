@@ -1610,6 +1610,14 @@ pub const STATUS_SHOWN_ANNOTATION: &str = "cube-model.invalid/status-shown";
 /// `metadata.creationTimestamp`). [`human_duration_secs`] reads it back.
 pub const AGE_ANNOTATION: &str = "cube-model.invalid/age";
 
+/// Annotation on a pod read from a `kubectl get pods` row: its `RESTARTS` count, the sum of its
+/// containers' `restartCount` (kubectl `printPod`; kubectl 1.22+ adds `(5m ago)`, which is not
+/// kept), when above zero. A row whose STATUS is a terminated reason (`Error`, `OOMKilled`,
+/// `Init:Error`) with restarts is a container the kubelet restarts (restartPolicy Always or
+/// OnFailure, between back-offs), not a finished pod: its phase is read as Running
+/// (`Init:` rows: Pending).
+pub const RESTARTS_ANNOTATION: &str = "cube-model.invalid/restarts";
+
 /// Seconds of a kubectl `AGE` cell (apimachinery `duration.HumanDuration` / `ShortHumanDuration`:
 /// number-unit pairs with units `s`, `m`, `h`, `d` and `y` = 365 days, such as `5m30s`, `2d3h`,
 /// `3y20d`); `None` for `<unknown>`, `<invalid>` and any other text.
@@ -4189,6 +4197,31 @@ fn pod_from_row(cells: &BTreeMap<String, String>) -> Option<Pod> {
         "CrashLoopBackOff" | "Terminating" | "NotReady" => "Running".to_owned(),
         _ if node.is_empty() => "Pending".to_owned(),
         _ => "Pending".to_owned(),
+    };
+    // RESTARTS: `37` or kubectl 1.22+'s `37 (2m ago)`
+    let restarts: u32 = table_cell(cells, "RESTARTS")
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(0);
+    if restarts > 0 {
+        pod.metadata
+            .annotations
+            .insert(RESTARTS_ANNOTATION.to_owned(), restarts.to_string());
+    }
+    // a terminated reason with restarts: the kubelet restarts the container (restartPolicy
+    // Always or OnFailure; a Failed pod is never restarted), the pod is not finished
+    let phase = match status.strip_prefix("Init:").unwrap_or(&status) {
+        "Error" | "OOMKilled" | "ContainerCannotRun" | "StartError" | "ContainerStatusUnknown"
+            if restarts > 0 =>
+        {
+            if status.starts_with("Init:") {
+                "Pending".to_owned()
+            } else {
+                "Running".to_owned()
+            }
+        }
+        _ => phase,
     };
     if phase != status {
         pod.status.reason = status;

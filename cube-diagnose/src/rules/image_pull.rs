@@ -213,24 +213,7 @@ fn says_pulled(text: &str, image: &str) -> bool {
 /// Log texts are read after the signal's line; events (source `events`, line = event index +
 /// 1) after the signal's event, about the same object.
 fn pulled_later(ctx: &Context<'_>, s: &Signal, image: &str) -> bool {
-    if s.source == "events" {
-        let Some(subject) = s.object.as_ref() else {
-            return false;
-        };
-        return ctx.snapshot().events.iter().skip(s.line).any(|e| {
-            e.involved_object.name == subject.name
-                && (e.involved_object.namespace.is_empty()
-                    || subject.namespace.is_empty()
-                    || e.involved_object.namespace == subject.namespace)
-                && says_pulled(&e.message, image)
-        });
-    }
-    ctx.logs().iter().filter(|l| l.source == s.source).any(|l| {
-        l.text
-            .lines()
-            .skip(s.line)
-            .any(|line| says_pulled(line, image))
-    })
+    crate::rules::superseded_where(ctx, s, |text| says_pulled(text, image))
 }
 
 /// True when the input shows the pod of `subject` running now: phase Running or Succeeded and

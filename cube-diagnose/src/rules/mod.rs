@@ -54,6 +54,7 @@ macro_rules! declare_rule {
     };
 }
 
+pub(crate) mod absence;
 pub mod backends;
 pub mod cluster_forbidden;
 pub mod cluster_kubeconfig;
@@ -86,6 +87,7 @@ pub mod node_overcommitted;
 pub mod pod_crashlooping;
 pub mod pod_extended_resource_invalid;
 pub mod pod_missing_requests;
+pub(crate) mod pod_roles;
 pub mod pod_stuck;
 pub mod pod_unschedulable;
 pub mod priority_class_rejected;
@@ -269,7 +271,12 @@ pub(crate) fn signals<'c>(
 /// ...). Events are in the input's order (`describe` and `kubectl get events` list them oldest
 /// first, kubectl's `SortableEvents`).
 pub(crate) fn superseded(ctx: &Context<'_>, s: &Signal, successes: &[&str]) -> bool {
-    let says = |text: &str| successes.iter().any(|m| text.contains(m));
+    superseded_where(ctx, s, |text| successes.iter().any(|m| text.contains(m)))
+}
+
+/// [`superseded`] with the success told by `says` (an event message or a log line): true when
+/// a later event about the same object, or a later line of the same log text, says it.
+pub(crate) fn superseded_where(ctx: &Context<'_>, s: &Signal, says: impl Fn(&str) -> bool) -> bool {
     if s.source == "events" {
         let Some(subject) = s.object.as_ref() else {
             return false;
@@ -285,7 +292,7 @@ pub(crate) fn superseded(ctx: &Context<'_>, s: &Signal, successes: &[&str]) -> b
     ctx.logs()
         .iter()
         .filter(|l| l.source == s.source)
-        .any(|l| l.text.lines().skip(s.line).any(says))
+        .any(|l| l.text.lines().skip(s.line).any(&says))
 }
 
 /// True when the input holds the pod of `subject` in phase Running or Succeeded: its volumes

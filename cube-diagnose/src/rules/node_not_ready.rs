@@ -128,11 +128,31 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .zip(reference)
             .map(|(beat, now)| now - beat.as_second())
             .filter(|age| *age >= STALE_HEARTBEAT_SECS);
-        let severity = if status == "False" || (status == "Unknown" && stale.is_some()) {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
+        let bound: Vec<String> = ctx
+            .pods_on_node(name)
+            .iter()
+            .map(|&i| ctx.pod(i))
+            .filter(|p| !ctx.pod_finished(p))
+            .map(|p| p.key())
+            .collect();
+        // an unreachable node (Ready=Unknown, or kubectl's `Unknown` row: no Ready condition at
+        // all) that holds workloads or GPUs: its pods do not run and its GPUs are lost to the
+        // pool whatever the time since; an input without a time after the last heartbeat (a
+        // describe alone) tells no age, and "since when unknown" is no all-clear (K1)
+        let gpus = held_gpus(ctx, n);
+        let holds = !bound.is_empty() || !gpus.is_empty();
+        // (not `NodeStatusNeverUpdated`: no kubelet ever reported, a Node object made by hand
+        // whose pods never ran, see the staleness above)
+        let unreachable_held = status == "Unknown"
+            && stale.is_none()
+            && holds
+            && shown.unwrap_or(c).reason != "NodeStatusNeverUpdated";
+        let severity =
+            if status == "False" || (status == "Unknown" && stale.is_some()) || unreachable_held {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
         let stale_note = stale
             .map(|age| {
                 format!(
@@ -157,6 +177,12 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     &s.message
                 }
             )
+        } else if table_row && status == "Unknown" {
+            // kubectl prints `Unknown` for a node with no Ready condition at all
+            // (kubernetes `pkg/printers/internalversion/printers.go` `printNode`)
+            format!(
+                "node {name} is Unknown in `kubectl get nodes` (it has no Ready condition: its kubelet never reported, or its status is gone; `kubectl describe node {name}` shows its conditions)"
+            )
         } else if table_row {
             format!(
                 "node {name} is NotReady in `kubectl get nodes` (its Ready condition is False or Unknown: the table does not say which, `kubectl describe node {name}` does)"
@@ -173,7 +199,32 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 }
             )
         };
-        let message = format!("{message}{stale_note}");
+        let held_note = if unreachable_held {
+            let mut what = Vec::new();
+            if !gpus.is_empty() {
+                what.push(format!("GPUs ({gpus})"));
+            }
+            if !bound.is_empty() {
+                what.push(format!("{} pod(s) bound there", bound.len()));
+            }
+            let since = if unreachable_marked(n, c) {
+                "the node lifecycle controller marked it unreachable"
+            } else {
+                "its kubelet reports no Ready state"
+            };
+            let lost = match (bound.is_empty(), gpus.is_empty()) {
+                (false, false) => "its pods do not run and its GPUs are lost to the pool",
+                (false, true) => "its pods do not run",
+                _ => "its GPUs are lost to the pool",
+            };
+            format!(
+                "; {since} and it holds {}: {lost}; the input holds no time after its last heartbeat, so how long it has been so is not known (not a sign it is brief)",
+                what.join(" and ")
+            )
+        } else {
+            String::new()
+        };
+        let message = format!("{message}{stale_note}{held_note}");
         let c = shown.unwrap_or(c);
         let mut f = Finding::new(NodeNotReady::ID, severity, node_subject(n), message)
             .with_evidence(Evidence::field(
@@ -205,13 +256,6 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 format!("{}:{}", t.key, t.effect),
             ));
         }
-        let bound: Vec<String> = ctx
-            .pods_on_node(name)
-            .iter()
-            .map(|&i| ctx.pod(i))
-            .filter(|p| !ctx.pod_finished(p))
-            .map(|p| p.key())
-            .collect();
         if !bound.is_empty() {
             f = f.with_evidence(Evidence::field(
                 &o,
@@ -284,6 +328,47 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         NodeNotReady::ID,
     ));
     out
+}
+
+/// The GPUs a node holds as text (`nvidia.com/gpu=4`), or the source that says it has GPUs
+/// when it advertises none (the GPU evidence model: labels, taints, plugin pods...); empty for
+/// a node with no GPU evidence.
+fn held_gpus(ctx: &Context<'_>, n: &cube_model::objects::Node) -> String {
+    let Some(ev) = ctx
+        .gpu_evidence()
+        .iter()
+        .find(|e| e.node == n.metadata.name)
+        .filter(|e| e.has_gpus() || !e.capacity.is_empty())
+    else {
+        return String::new();
+    };
+    let advertised: Vec<String> = ev
+        .capacity
+        .iter()
+        .filter(|(_, q)| !q.is_zero())
+        .map(|(r, q)| format!("{r}={q}"))
+        .collect();
+    if advertised.is_empty() {
+        crate::gpu::claims_text(ev)
+    } else {
+        advertised.join(", ")
+    }
+}
+
+/// True when the node lifecycle controller marked the node unreachable: the Ready condition's
+/// `NodeStatusUnknown` / `Kubelet stopped posting node status.` (kubernetes
+/// `pkg/controller/nodelifecycle/node_lifecycle_controller.go` `tryUpdateNodeHealth`) or its
+/// `node.kubernetes.io/unreachable` taint (`TaintNodeUnreachable`, added with the Unknown state).
+fn unreachable_marked(
+    n: &cube_model::objects::Node,
+    c: &cube_model::objects::NodeCondition,
+) -> bool {
+    c.reason == "NodeStatusUnknown"
+        || c.message.contains("stopped posting node status")
+        || n.spec
+            .taints
+            .iter()
+            .any(|t| t.key == "node.kubernetes.io/unreachable")
 }
 
 /// The cause a node's own journal gives (a catalog line of the kubelet, the runtime or the
@@ -556,6 +641,46 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].subject.name, "node-03");
         assert_eq!(f[0].severity, Severity::Error);
+    }
+
+    /// An unreachable node (Ready=Unknown, the unreachable taints) whose input holds no time
+    /// after its last heartbeat is an error when it holds GPUs or pods, in every shape: Node
+    /// JSON, Node YAML, a describe, `kubectl get nodes` rows with `kubectl get pods -o wide`
+    /// (K1); one that holds nothing stays a warning.
+    #[test]
+    fn unreachable_node_holding_gpus_or_pods_is_an_error_without_a_time_reference() {
+        let node = |gpus: &str| {
+            format!(
+                r#"{{"kind":"Node","metadata":{{"name":"gpu-03"}},"spec":{{"taints":[{{"key":"node.kubernetes.io/unreachable","effect":"NoExecute"}}]}},"status":{{"capacity":{{"cpu":"8"{gpus}}},"conditions":[{{"type":"Ready","status":"Unknown","reason":"NodeStatusUnknown","message":"Kubelet stopped posting node status.","lastHeartbeatTime":"2023-07-18T03:39:52Z","lastTransitionTime":"2023-07-18T03:42:33Z"}}]}}}}"#
+            )
+        };
+        let f = run_rule("node-not-ready", &node(r#","nvidia.com/gpu":"4""#));
+        assert_eq!(f[0].severity, Severity::Error, "{f:#?}");
+        assert!(
+            f[0].message.contains("nvidia.com/gpu=4"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("not known"), "{}", f[0].message);
+        let f = run_rule("node-not-ready", &node(""));
+        assert_eq!(f[0].severity, Severity::Warning, "{f:#?}");
+        let yaml = "apiVersion: v1\nkind: Node\nmetadata:\n  name: gpu-03\n  labels:\n    nvidia.com/gpu.present: \"true\"\nstatus:\n  conditions:\n  - type: Ready\n    status: Unknown\n    reason: NodeStatusUnknown\n    message: Kubelet stopped posting node status.\n    lastHeartbeatTime: \"2023-07-18T03:39:52Z\"\n    lastTransitionTime: \"2023-07-18T03:42:33Z\"\n";
+        let f = run_rule("node-not-ready", yaml);
+        assert_eq!(f[0].severity, Severity::Error, "{f:#?}");
+        let describe = "Name:               gpu-03\nTaints:             node.kubernetes.io/unreachable:NoExecute\nConditions:\n  Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message\n  ----             ------    -----------------                 ------------------                ------              -------\n  Ready            Unknown   Tue, 18 Jul 2023 03:39:52 +0000   Tue, 18 Jul 2023 03:42:33 +0000   NodeStatusUnknown   Kubelet stopped posting node status.\nNon-terminated Pods:          (1 in total)\n  Namespace                   Name           CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age\n  ---------                   ----           ------------  ----------  ---------------  -------------  ---\n  team-a                      train-job-0    8 (25%)       8 (25%)     32Gi (25%)       32Gi (25%)     2d\n";
+        let f = run_rule("node-not-ready", describe);
+        assert_eq!(f[0].severity, Severity::Error, "{f:#?}");
+        assert!(f[0].message.contains("1 pod(s)"), "{}", f[0].message);
+        // kubectl's `Unknown` row (no Ready condition) with a pod bound there
+        let rows = "$ kubectl get nodes\nNAME     STATUS    ROLES    AGE   VERSION\ngpu-03   Unknown   <none>   41d   v1.28.2\n$ kubectl get pods -A -o wide\nNAMESPACE   NAME          READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES\nteam-a      train-job-0   1/1     Running   0          2d    10.244.3.7   gpu-03   <none>           <none>\n";
+        let f = run_rule("node-not-ready", rows);
+        assert_eq!(f[0].severity, Severity::Error, "{f:#?}");
+        assert!(f[0].message.contains("is Unknown in"), "{}", f[0].message);
+        let alone = "NAME     STATUS    ROLES    AGE   VERSION\ngpu-03   Unknown   <none>   41d   v1.28.2\n";
+        assert_eq!(
+            run_rule("node-not-ready", alone)[0].severity,
+            Severity::Warning
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ declare_rule!(
     "pod-crashlooping",
     Scheduling,
     Warning,
-    "A container of a pod keeps failing and the kubelet restarts it with a growing back-off (waiting reason CrashLoopBackOff, also Init:CrashLoopBackOff; the kubelet's BackOff event `Back-off restarting failed container [<c> in pod <p>]`), as read from pod JSON/YAML, `kubectl describe pod`, the STATUS column of `kubectl get pods` or events. Evidence: the container, its restart count and the last termination's reason and exit code. Error when the pod holds GPUs (they stay allocated to a pod that does no work) or when every pod of the same workload in the input fails; else warning. A pod that is Running and Ready now stays quiet whatever its restart count. A crash-looping GPU component (device plugin, driver, toolkit, validator) is reported by gpu-not-advertised / workload-unavailable instead. Remedy: `kubectl logs --previous` for the failed run's output.",
+    "A container of a pod keeps failing and the kubelet restarts it with a growing back-off (waiting reason CrashLoopBackOff, also Init:CrashLoopBackOff; the kubelet's BackOff event `Back-off restarting failed container [<c> in pod <p>]`), as read from pod JSON/YAML, `kubectl describe pod`, the STATUS column of `kubectl get pods` (also `Error` with RESTARTS above zero: the loop between back-offs) or events. Evidence: the container, its restart count and the last termination's reason and exit code. A system pod is judged by its role (`rules::pod_roles`: NFD, GPU feature discovery, the GPU Operator controller, MIG manager, HAMi and Volcano schedulers, CNI agents, cluster DNS, kube-proxy and control-plane pods are errors naming what stops; DCGM exporter and metrics-server warnings naming it; an OOM kill names the role and is judged like any workload's). Otherwise error when the pod holds GPUs (they stay allocated to a pod that does no work) or when every pod of the same workload in the input fails; else warning. A pod that is Running and Ready now stays quiet whatever its restart count. A crash-looping GPU component (device plugin, driver, toolkit, validator) is reported by gpu-not-advertised / workload-unavailable instead. Remedy: `kubectl logs --previous` for the failed run's output.",
     check_crash
 );
 
@@ -57,6 +57,9 @@ struct PodFailure {
     exit_code: Option<i32>,
     /// `container` is one OOM-killed before that is healthy now (a failing one replaces it).
     oom_past_container: bool,
+    /// The STATUS a table row shows between back-offs (`Error`, `Init:Error`) when that, not
+    /// `CrashLoopBackOff`, tells the loop.
+    between_backoffs: Option<String>,
 }
 
 /// The failures `p`'s container statuses and table STATUS show.
@@ -169,12 +172,35 @@ fn pod_failure(p: &Pod) -> PodFailure {
                     .push(Evidence::field(&o, "earlier STATUS", earlier.to_owned()));
             }
         }
+        // a terminated reason with restarts (`Error` with RESTARTS 37): the kubelet restarts
+        // the container between back-offs, the same loop (cube_model::describe::
+        // RESTARTS_ANNOTATION)
+        "Error" | "ContainerCannotRun" | "StartError"
+            if !f.crash
+                && p.metadata
+                    .annotations
+                    .contains_key(cube_model::describe::RESTARTS_ANNOTATION) =>
+        {
+            f.crash = true;
+            f.between_backoffs = Some(p.status.reason.clone());
+            f.evidence
+                .push(Evidence::field(&o, "STATUS", p.status.reason.clone()));
+        }
         "OOMKilled" if !oom_now => {
             oom_now = true;
             f.evidence
                 .push(Evidence::field(&o, "STATUS", p.status.reason.clone()));
         }
         _ => {}
+    }
+    // the RESTARTS column of a table row
+    if f.restarts == 0 && (f.crash || oom_now) {
+        f.restarts = p
+            .metadata
+            .annotations
+            .get(cube_model::describe::RESTARTS_ANNOTATION)
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(0);
     }
     f.oom = oom_now;
     f.oom_past_only = oom_past && !oom_now && !f.crash;
@@ -373,6 +399,37 @@ fn tally(ctx: &Context<'_>, all: &[Failing<'_>]) -> Tally {
 }
 
 fn severity_and_why(ctx: &Context<'_>, tally: &Tally, x: &Failing<'_>) -> (Severity, String) {
+    severity_with_role(ctx, tally, x, true)
+}
+
+/// [`severity_and_why`]; `role_severity` false names the role without raising the severity
+/// (an OOM kill: the remedy is the container's memory limit, judged like any workload's).
+fn severity_with_role(
+    ctx: &Context<'_>,
+    tally: &Tally,
+    x: &Failing<'_>,
+    role_severity: bool,
+) -> (Severity, String) {
+    // a system pod: its role says what stops and how severe that is (K2); a role that is only
+    // a warning does not hide the reasons below
+    let role = x
+        .pod
+        .and_then(|(_, p)| crate::rules::pod_roles::system_role(p));
+    if let Some(r) = role {
+        let why = format!("; it is {}: while it does not run, {}", r.what, r.breaks);
+        let (sev, more) = severity_by_workload(ctx, tally, x);
+        let sev = if role_severity {
+            r.severity.max(sev)
+        } else {
+            sev
+        };
+        return (sev, format!("{why}{more}"));
+    }
+    severity_by_workload(ctx, tally, x)
+}
+
+/// [`severity_and_why`] from the pod's GPUs and its workload's other pods.
+fn severity_by_workload(ctx: &Context<'_>, tally: &Tally, x: &Failing<'_>) -> (Severity, String) {
     if let Some((i, _)) = x.pod
         && let Some(g) = gpu_pod(ctx, i)
     {
@@ -427,8 +484,12 @@ fn check_crash(ctx: &Context<'_>) -> Vec<Finding> {
             } else {
                 format!("container {}", x.f.container)
             };
+            let shown = match &x.f.between_backoffs {
+                Some(s) => format!("STATUS {s} between the back-offs of CrashLoopBackOff"),
+                None => "CrashLoopBackOff".to_owned(),
+            };
             let message = format!(
-                "pod {} is crash-looping: {container} keeps failing and the kubelet restarts it with a growing back-off (CrashLoopBackOff){restarts}{exit}{why}",
+                "pod {} is crash-looping: {container} keeps failing and the kubelet restarts it with a growing back-off ({shown}){restarts}{exit}{why}",
                 slash(&x.ns, &x.name)
             );
             Finding::new(PodCrashLooping::ID, sev, subject(x), message)
@@ -449,7 +510,7 @@ fn check_oom(ctx: &Context<'_>) -> Vec<Finding> {
         .iter()
         .filter(|x| x.f.oom || x.f.oom_past_only)
         .map(|x| {
-            let (mut sev, mut why) = severity_and_why(ctx, &tally, x);
+            let (mut sev, mut why) = severity_with_role(ctx, &tally, x, false);
             if x.f.oom_past_only {
                 sev = Severity::Info;
                 why = "; it runs and is ready now, but its memory limit is close to what it uses".to_owned();
@@ -675,6 +736,66 @@ serve-7c9d8-abcde        1/1     Running   12 (3d ago)     30d
 ";
         assert!(run_rule("pod-crashlooping", healthy).is_empty());
         assert!(run_rule("container-oom-killed", healthy).is_empty());
+    }
+
+    /// System pods are judged by their role (K2): GPU feature discovery, the NFD worker, the
+    /// GPU Operator controller, the HAMi scheduler, CoreDNS and a CNI agent crash-looping are
+    /// errors naming the role; `Error` with restarts is the loop between back-offs (a Job's
+    /// `Error` with no restart is a finished pod); the DCGM exporter stays a warning.
+    #[test]
+    fn system_pods_by_role_and_error_with_restarts() {
+        let table = "\
+NAMESPACE      NAME                                               READY   STATUS                  RESTARTS      AGE
+gpu-operator   gpu-feature-discovery-8kq2x                        0/1     Init:CrashLoopBackOff   37 (2m ago)   3h
+gpu-operator   gpu-operator-node-feature-discovery-worker-7bq5r   0/1     Error                   6             3h
+gpu-operator   gpu-operator-7bbf8bb6b7-xl5mg                      0/1     CrashLoopBackOff        9             3h
+gpu-operator   nvidia-dcgm-exporter-5x2kq                         0/1     CrashLoopBackOff        9             3h
+kube-system    hami-scheduler-7b8c9d6f5-x2k8q                     1/2     CrashLoopBackOff        12            1h
+kube-system    coredns-5d78c9869d-7xkzq                           0/1     Init:Error              3             3d
+kube-flannel   kube-flannel-ds-x7k2p                              0/1     CrashLoopBackOff        40            3d
+batch          report-28391040-x2k8q                              0/1     Error                   0             3d
+";
+        let f = run_rule("pod-crashlooping", table);
+        let by = |name: &str| {
+            f.iter()
+                .find(|f| f.subject.name.starts_with(name))
+                .unwrap_or_else(|| panic!("{name}: {f:#?}"))
+        };
+        for (name, role) in [
+            ("gpu-feature-discovery", "GPU feature discovery"),
+            (
+                "gpu-operator-node-feature-discovery-worker",
+                "feature discovery worker",
+            ),
+            ("hami-scheduler", "HAMi scheduler"),
+            ("coredns", "cluster DNS"),
+            ("kube-flannel-ds", "CNI"),
+        ] {
+            assert_eq!(by(name).severity, Severity::Error, "{}", by(name).message);
+            assert!(by(name).message.contains(role), "{}", by(name).message);
+        }
+        assert!(
+            by("gpu-operator-node-feature-discovery-worker")
+                .message
+                .contains("STATUS Error")
+        );
+        assert!(
+            by("gpu-operator-node-feature-discovery-worker")
+                .message
+                .contains("restarted 6 times")
+        );
+        assert_eq!(by("nvidia-dcgm-exporter").severity, Severity::Warning);
+        // the operator's controller (fresh-user K2: a gpu-operator pod crash-looping is an error)
+        assert_eq!(by("gpu-operator-7bbf8bb6b7").severity, Severity::Error);
+        assert!(
+            by("gpu-operator-7bbf8bb6b7")
+                .message
+                .contains("GPU Operator controller")
+        );
+        assert!(
+            f.iter().all(|f| !f.subject.name.starts_with("report-")),
+            "{f:#?}"
+        );
     }
 
     #[test]

@@ -114,6 +114,23 @@ fn check_each(ctx: &Context<'_>, emit: &mut dyn FnMut(Finding)) {
         if missing.is_empty() {
             continue;
         }
+        // a manifest (never admitted: no uid, creation time or phase) with no LimitRange given
+        // at all: a LimitRange of its namespace may default it at admission, which the input
+        // cannot tell (K8); a pod the API server stored shows what admission left
+        let stored = p.metadata.creation_timestamp.is_some()
+            || !p.metadata.uid.is_empty()
+            || !p.status.phase.is_empty()
+            || !p.status.qos_class.is_empty()
+            // another view of the same pod (a `kubectl get pods` row beside the manifest)
+            || snap.pods.iter().any(|q| {
+                !std::ptr::eq(q, p)
+                    && q.metadata.name == p.metadata.name
+                    && (q.metadata.namespace == *ns || q.metadata.namespace.is_empty())
+                    && !q.status.phase.is_empty()
+            });
+        if !stored && lr_note.is_empty() && crate::rules::absence::not_given(ctx, "LimitRange") {
+            continue;
+        }
         if let Some(ds) = p
             .metadata
             .owner_references

@@ -1014,6 +1014,23 @@ mod tests {
         assert!(f.is_empty(), "{f:?}");
     }
 
+    /// A JupyterHub / KubeSpawner spawn progress log: the scheduler's message followed later by
+    /// `Successfully assigned` or `Started container` is the progress of a spawn that went on,
+    /// quiet; the same message last in the log is a pending pod.
+    #[test]
+    fn kubespawner_progress_superseded_by_a_later_start() {
+        let pending = "Event log\nServer requested\n2021-08-16T14:02:03.000000Z [Warning] 0/3 nodes are available: 3 Insufficient cpu, 3 Insufficient memory.\n";
+        assert_eq!(run_rule("pod-unschedulable", pending).len(), 1);
+        for later in [
+            "2021-08-16T14:03:41Z [Normal] Successfully assigned prod/jupyter-user-01 to node-04\n",
+            "2021-08-16T14:04:20Z [Normal] Started container notebook\n",
+        ] {
+            let text = format!("{pending}{later}");
+            let f = run_rule("pod-unschedulable", &text);
+            assert!(f.is_empty(), "{later}: {f:#?}");
+        }
+    }
+
     /// A describe `Events:` section names no object: a later `Scheduled` (any scheduler) or
     /// kubelet container event of the same section makes the FailedScheduling stale.
     #[test]

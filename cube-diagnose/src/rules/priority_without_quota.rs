@@ -20,6 +20,14 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out.extend(groups(ctx)
         .into_iter()
         .filter(|g: &GroupControls| !g.priority_classes.is_empty() && g.quotas.is_empty())
+        // no ResourceQuota given at all (pods pasted alone): "has no ResourceQuota" would be a
+        // guess (K8); one that could not be read is said below. Groups given with --groups
+        // declare their quota (an empty one is the plan's own absence)
+        .filter(|_| {
+            unread.is_some()
+                || !ctx.groups().is_empty()
+                || !crate::rules::absence::not_given(ctx, "ResourceQuota")
+        })
         .map(|g| {
             if let Some(why) = unread {
                 // absence of a kind that could not be read proves nothing
@@ -166,7 +174,19 @@ mod tests {
         let pc = r#"{"kind":"PriorityClass","metadata":{"name":"high"},"value":1000}"#;
         let pod = r#"{"kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{"priorityClassName":"high","containers":[{"name":"c"}]}}"#;
         let s = format!(r#"{{"kind":"List","items":[{pc},{pod}]}}"#);
-        assert_eq!(run_rule("priority-without-quota", &s).len(), 1);
+        // no ResourceQuota given at all: nothing concluded (K8, rules::absence); with the
+        // quotas listed (an empty ResourceQuotaList) the absence is real
+        assert!(run_rule("priority-without-quota", &s).is_empty());
+        let mut i = crate::Inputs::new();
+        i.add("all.json", &s);
+        i.add(
+            "q.json",
+            r#"{"kind":"ResourceQuotaList","apiVersion":"v1","items":[]}"#,
+        );
+        assert_eq!(
+            crate::rules::testutil::run_inputs("priority-without-quota", &i).len(),
+            1
+        );
         let q = r#"{"kind":"ResourceQuota","metadata":{"name":"q","namespace":"a"},"spec":{"hard":{"pods":"5"}}}"#;
         let s = format!(r#"{{"kind":"List","items":[{pc},{pod},{q}]}}"#);
         assert!(run_rule("priority-without-quota", &s).is_empty());

@@ -74,6 +74,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             );
             continue;
         }
+        // no LimitRange given at all (a quota pasted alone): its absence proves nothing, and
+        // only rejections in the input (FailedCreate `must specify`) conclude (K8)
+        if !has_lr && proof.is_empty() && crate::rules::absence::not_given(ctx, "LimitRange") {
+            continue;
+        }
         // Without rejections in the input: a warning when some pod or workload template of the
         // namespace lacks a required value (or the namespace's pods are not shown in full), a
         // hint (info) when every container shown states them: nothing is being rejected

@@ -102,6 +102,20 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     groups(ctx)
         .into_iter()
         .filter(|g| g.priority_classes.is_empty() && !g.quotas.is_empty())
+        // "its workloads use no PriorityClass" needs a pod whose spec the input shows: pods
+        // from `kubectl get pods` rows or `describe node` lists do not show priorityClassName
+        // (K8: an absence only from an input that could show it)
+        .filter(|g| {
+            g.namespaces.iter().any(|ns| {
+                ctx.pods_in_namespace(ns).iter().any(|&i| {
+                    !ctx
+                        .pod(i)
+                        .metadata
+                        .annotations
+                        .contains_key(cube_model::describe::PARTIAL_ANNOTATION)
+                })
+            })
+        })
         .map(|g| {
             Finding::new(QuotaWithoutPriority::ID, Severity::Info, Subject::cluster_scoped("ResourceGroup", &g.name), format!("group {} has quota {} but its workloads use no PriorityClass: nothing orders it against other groups under contention", g.name, g.quotas.join(", ")))
                 .with_evidences(g.quotas.iter().map(|q| Evidence::field(format!("ResourceGroup/{}", g.name), "resourceQuota", q)))

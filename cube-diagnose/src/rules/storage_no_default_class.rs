@@ -38,12 +38,23 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         }
         return out;
     }
+    // no StorageClass given at all: only a claim the API server stored without a class says
+    // there is no default (the DefaultStorageClass admission plugin sets it at creation, and
+    // from v1.28 the PersistentVolume controller assigns it retroactively); a manifest pasted
+    // alone says nothing about the cluster's classes (K8)
+    let classes_given = !crate::rules::absence::not_given(ctx, "StorageClass");
     if !has_default {
         for c in &snap.persistent_volume_claims {
             if c.spec.storage_class_name.is_some()
                 || c.status.phase == "Bound"
                 || !c.spec.volume_name.is_empty()
             {
+                continue;
+            }
+            let stored = c.metadata.creation_timestamp.is_some()
+                || !c.metadata.uid.is_empty()
+                || !c.status.phase.is_empty();
+            if !classes_given && !stored {
                 continue;
             }
             let ns = &c.metadata.namespace;

@@ -435,17 +435,56 @@ fn plugin_pods_without_daemon_set(
             })
             .collect();
         let cause = cause.filter(|_| nvidia_plugin(vendor));
-        out.push(daemon_set_finding(
-            ns,
-            name,
-            ready == 0,
-            message,
-            evidence,
-            remedy,
-            cause,
-        ));
+        let mut f = daemon_set_finding(ns, name, ready == 0, message, evidence, remedy, cause);
+        // a plugin pod that started and does not run (crash loop, `Error` between restarts,
+        // image or container-creation failure): the GPUs of its node are not (re)advertised,
+        // an error naming the pod and its role (fresh-user K2); one merely waiting to be
+        // scheduled keeps its severity (device-plugin-not-scheduled tells why)
+        if failing.iter().any(|p| plugin_pod_started_and_failing(p)) {
+            f.severity = Severity::Error;
+        }
+        out.push(f);
     }
     out
+}
+
+/// A device-plugin pod that was placed on a node and does not run: a waiting or terminated
+/// container reason in the STATUS column (`CrashLoopBackOff`, `Error`, `Init:CrashLoopBackOff`,
+/// `ImagePullBackOff`, `RunContainerError`...) or a container status that is waiting with a
+/// reason other than `ContainerCreating` / `PodInitializing`, or terminated.
+fn plugin_pod_started_and_failing(p: &Pod) -> bool {
+    let reason = p
+        .status
+        .reason
+        .strip_prefix("Init:")
+        .unwrap_or(&p.status.reason);
+    let table = !reason.is_empty()
+        && !matches!(
+            reason,
+            "Pending"
+                | "ContainerCreating"
+                | "PodInitializing"
+                | "Terminating"
+                | "NodeLost"
+                | "Unknown"
+        )
+        && !reason.contains('/');
+    let containers = p
+        .status
+        .container_statuses
+        .iter()
+        .chain(&p.status.init_container_statuses)
+        .filter_map(|c| c.state.as_ref())
+        .any(|s| {
+            s.waiting.as_ref().is_some_and(|w| {
+                !w.reason.is_empty()
+                    && !matches!(w.reason.as_str(), "ContainerCreating" | "PodInitializing")
+            }) || s
+                .terminated
+                .as_ref()
+                .is_some_and(|t| t.exit_code.is_some_and(|c| c != 0))
+        });
+    table || containers
 }
 
 /// DaemonSets whose shown status (a `kubectl get ds` row, `describe daemonset`, or the API's
@@ -564,6 +603,37 @@ pub(crate) fn cni_daemon_set(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_rule;
+
+    /// A device-plugin pod that started and does not run (crash loop, `Error` with restarts,
+    /// `Init:CrashLoopBackOff`), its DaemonSet not in the input, is an error naming the pod and
+    /// its role, also when the node already advertises GPUs (K2); one waiting to be
+    /// scheduled keeps a warning.
+    #[test]
+    fn failing_plugin_pod_is_an_error() {
+        for status in [
+            "CrashLoopBackOff   37",
+            "Error   5",
+            "Init:CrashLoopBackOff   4 (2m ago)",
+        ] {
+            let table = format!(
+                "NAMESPACE     NAME                                   READY   STATUS   RESTARTS   AGE\nkube-system   nvidia-device-plugin-daemonset-4xw9t   0/1   {status}   3h\n"
+            );
+            let f = run_rule("workload-unavailable", &table);
+            assert_eq!(f.len(), 1, "{status}: {f:#?}");
+            assert_eq!(f[0].severity, crate::Severity::Error, "{status}");
+            assert!(f[0].message.contains("GPU device plugin"));
+            assert!(
+                f[0].message
+                    .contains("nvidia-device-plugin-daemonset-4xw9t")
+            );
+        }
+        let pending = "NAMESPACE     NAME                                   READY   STATUS    RESTARTS   AGE\nkube-system   nvidia-device-plugin-daemonset-4xw9t   0/1     Pending   0          3h\n";
+        let f = run_rule("workload-unavailable", pending);
+        assert!(
+            f.iter().all(|f| f.severity != crate::Severity::Error),
+            "{f:#?}"
+        );
+    }
 
     /// Whole objects of a dump are read too: a live Deployment with no ready replica (the API
     /// omits `readyReplicas: 0`) is reported, a failed Job as well, while a manifest with no

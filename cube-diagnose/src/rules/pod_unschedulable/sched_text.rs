@@ -299,6 +299,9 @@ pub(crate) fn stale(ctx: &Context<'_>, s: &Signal) -> Option<String> {
     if subject.kind != "Pod" {
         // the `Events:` section of a describe excerpt names no object: its own later events
         // (same input, same unnamed object) still tell that the pod was bound since
+        if event.is_none() {
+            return later_start_in_log(ctx, s);
+        }
         return event.and_then(|(idx, e)| later_binding(ctx, idx, e));
     }
     if event.is_none()
@@ -404,6 +407,31 @@ fn later_binding_in_log(ctx: &Context<'_>, s: &Signal, pod: &Subject) -> Option<
         .skip(1)
         .find(|l| l.contains(&qualified) || l.contains(&bare))
         .map(|l| format!("a later line binds the pod: {}", l.trim()))
+}
+
+/// What a line says once the one pod of a progress log was placed and started: the scheduler's
+/// `Successfully assigned <ns>/<pod> to <node>` (`pkg/scheduler/schedule_one.go`) and the
+/// kubelet's `Started container <name>` (`pkg/kubelet/kuberuntime/kuberuntime_container.go`),
+/// and JupyterHub's `Server ready at <url>` (jupyterhub `static/js/spawn_pending.js`).
+const STARTED_LINES: &[&str] = &[
+    "Successfully assigned ",
+    "Started container",
+    "Server ready at ",
+];
+
+/// For a scheduler text of a log that names no pod (a JupyterHub / KubeSpawner spawn progress
+/// page: `<time> [Warning] 0/3 nodes are available: ...` then `[Normal] Successfully assigned
+/// ...` and `Started container notebook`; kubespawner `spawner.py` `progress` yields the pod's
+/// events in order): a later line of the same log saying the pod was placed or started
+/// supersedes it (the pending state was the progress of a spawn that went on).
+fn later_start_in_log(ctx: &Context<'_>, s: &Signal) -> Option<String> {
+    let log = ctx.logs().iter().find(|l| l.source == s.source)?;
+    let at = log.text.find(s.text.trim())?;
+    log.text[at..]
+        .lines()
+        .skip(1)
+        .find(|l| STARTED_LINES.iter().any(|m| l.contains(m)))
+        .map(|l| format!("a later line shows the pod placed or started: {}", l.trim()))
 }
 
 /// A cause, its remedy and the node facts that prove it.
