@@ -610,7 +610,7 @@ fn words(text: &str) -> Vec<String> {
 /// words with the line.
 ///
 /// Cost: proportional to the postings of the line's own words in an inverted index built once
-/// ([`closest_index`]), not to the size of the catalog; an unknown line in a day of
+/// (`closest_index`), not to the size of the catalog; an unknown line in a day of
 /// `journalctl -u kubelet` costs microseconds. The answer is the one a scan of every entry in
 /// catalog order gives (first best score, ties broken by more shared words).
 pub fn closest(line: &str) -> Option<(&'static Entry, f64)> {
