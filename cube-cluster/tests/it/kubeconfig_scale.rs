@@ -54,8 +54,18 @@ fn time_import(n: usize, dangling: bool) -> (Duration, Duration, Kubeconfig) {
 
 #[test]
 fn twenty_thousand_contexts_are_checked_in_linear_time() {
-    let (_, small, _) = time_import(2_500, false);
-    let (all, large, cfg) = time_import(20_000, false);
+    // the least of three runs of each size: a loaded machine (CI on two shared cores) delays
+    // single runs, the least of several is the work itself
+    let small = (0..3)
+        .map(|_| time_import(2_500, false).1)
+        .min()
+        .expect("three runs");
+    let (mut all, mut large, cfg) = time_import(20_000, false);
+    for _ in 0..2 {
+        let (a, l, _) = time_import(20_000, false);
+        all = all.min(a);
+        large = large.min(l);
+    }
     // 8x the contexts: linear work takes about 8x the time; the look-ups by scan it replaced
     // made `check_all` about 50x slower (10,000 contexts: 37 s before). Generous for a loaded
     // debug build.

@@ -241,6 +241,14 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     let mut out = Vec::new();
     let mut cont = Continuation::None;
     let all: Vec<&str> = text.lines().collect();
+    let mut memo: std::collections::HashMap<String, (Vec<Hit>, bool, bool)> =
+        std::collections::HashMap::new();
+    let mut redact_memo: std::collections::HashMap<String, String> =
+        std::collections::HashMap::new();
+    let mut closest_memo: std::collections::HashMap<
+        String,
+        Option<(&'static crate::catalog::Entry, f64)>,
+    > = std::collections::HashMap::new();
     let mut skip_to = 0usize;
     for (i, raw) in all.iter().enumerate() {
         if i < skip_to {
@@ -291,12 +299,23 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
             if !continued {
                 cont = Continuation::opened_by(l);
             }
-            let (hits, recognised, join) = classify_line_full(l, &whole);
-            let signal = |kind, details| Signal {
+            // identical lines (a kubelet repeating one error every few seconds, a day of journal)
+            // are judged once: the verdict depends only on the line and the whole text
+            let (hits, recognised, join) = match memo.get(l) {
+                Some(v) => v.clone(),
+                None => {
+                    let v = classify_line_full(l, &whole);
+                    if memo.len() < MEMO_LINES && l.len() <= MEMO_LINE_BYTES {
+                        memo.insert(l.to_owned(), v.clone());
+                    }
+                    v
+                }
+            };
+            let signal = |kind, details, text| Signal {
                 kind,
                 source: source.to_owned(),
                 line: i + 1,
-                text: crate::finding::redact(l),
+                text,
                 join: join || is_join_context(l, &whole),
                 object: journal_host(l).map(|h| Subject::cluster_scoped("Node", &h)),
                 details,
@@ -312,7 +331,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
                 None
             };
             for (kind, details) in hits {
-                out.push(signal(kind, details));
+                out.push(signal(kind, details, redacted(&mut redact_memo, l)));
             }
             if unrecognised
                 && !continued
@@ -325,7 +344,17 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
                 if let Some(w) = &wrapped {
                     d.insert("wrapper".to_owned(), w.clone());
                 }
-                if let Some((e, score)) = crate::catalog::closest(l) {
+                let near = match closest_memo.get(l) {
+                    Some(v) => *v,
+                    None => {
+                        let v = crate::catalog::closest(l);
+                        if closest_memo.len() < MEMO_LINES && l.len() <= MEMO_LINE_BYTES {
+                            closest_memo.insert(l.to_owned(), v);
+                        }
+                        v
+                    }
+                };
+                if let Some((e, score)) = near {
                     d.insert("closest".to_owned(), e.id.to_owned());
                     d.insert("closest_template".to_owned(), e.template.to_owned());
                     d.insert("score".to_owned(), format!("{score:.2}"));
@@ -334,7 +363,11 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
                     // an error by its own marking (klog E/F, level=error, systemd unit failed)
                     d.insert("marked".to_owned(), "error".to_owned());
                 }
-                out.push(signal(SignalKind::Unrecognised, d));
+                out.push(signal(
+                    SignalKind::Unrecognised,
+                    d,
+                    redacted(&mut redact_memo, l),
+                ));
             }
         }
     }
@@ -960,6 +993,25 @@ fn classify_line(l: &str, whole: &Whole) -> Vec<Hit> {
 
 /// The hits of one line, whether anything recognised it (catalog entries without a conclusion
 /// count), and whether a matched entry is a node-join message.
+/// The evidence text of a line (redacted), remembered for identical lines like the verdicts.
+fn redacted(memo: &mut std::collections::HashMap<String, String>, l: &str) -> String {
+    if let Some(t) = memo.get(l) {
+        return t.clone();
+    }
+    let t = crate::finding::redact(l);
+    if memo.len() < MEMO_LINES && l.len() <= MEMO_LINE_BYTES {
+        memo.insert(l.to_owned(), t.clone());
+    }
+    t
+}
+
+/// How many distinct lines of one text [`classify_inner`] remembers the verdict of (identical
+/// lines are judged once); past it, lines are judged one by one as before (same answers, more
+/// work), so the memory stays bounded whatever the input.
+const MEMO_LINES: usize = 65_536;
+/// Lines longer than this are not remembered (their key would cost more than judging them).
+const MEMO_LINE_BYTES: usize = 4_096;
+
 fn classify_line_full(l: &str, whole: &Whole) -> (Vec<Hit>, bool, bool) {
     let matches = crate::catalog::match_line(l);
     let mut hits: Vec<Hit> = Vec::new();
