@@ -691,6 +691,8 @@ mod tests {
             "gpu-plugin-log-error",
             "agent-registration-failed",
             "pod-resource-claims-dropped",
+            "kubeadm-phase-failed",
+            "certificate-expired",
             "log-line-unrecognised",
         ];
         let got: Vec<String> = Engine::new()

@@ -24,6 +24,7 @@ mod healthy;
 mod join_wordings;
 #[cfg(test)]
 mod sweep;
+mod verdicts;
 #[cfg(test)]
 mod version_wordings;
 
@@ -40,6 +41,8 @@ pub(crate) use entries::{
     NVML_VERSION_MISMATCH_REMEDY, TOOLKIT_REMEDY,
 };
 pub use healthy::HEALTHY;
+pub use verdicts::EXTRA;
+pub(crate) use verdicts::{CERTS_RENEW_REMEDY, CONTROL_PLANE_WAIT_REMEDY};
 
 /// The program (family of messages) an entry belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -334,9 +337,9 @@ impl Entry {
     }
 }
 
-/// Every entry: the error catalog ([`ENTRIES`]), then the healthy one ([`HEALTHY`]).
+/// Every entry: the error catalog ([`ENTRIES`], then [`EXTRA`]), then the healthy one ([`HEALTHY`]).
 pub fn all() -> impl Iterator<Item = &'static Entry> {
-    ENTRIES.iter().chain(HEALTHY.iter())
+    ENTRIES.iter().chain(EXTRA.iter()).chain(HEALTHY.iter())
 }
 
 /// Every entry with its compiled template (an entry whose template does not parse is skipped

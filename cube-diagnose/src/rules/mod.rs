@@ -56,6 +56,7 @@ macro_rules! declare_rule {
 
 pub(crate) mod absence;
 pub mod backends;
+pub mod cert_expiry;
 pub mod cluster_forbidden;
 pub mod cluster_kubeconfig;
 pub mod cluster_over_privileged;
@@ -74,6 +75,7 @@ pub mod join_apiserver_unreachable;
 pub mod join_ca_hash_mismatch;
 pub mod join_csr_not_approved;
 pub mod join_token_invalid;
+pub mod kubeadm_phase;
 pub(crate) mod kubelet_admission;
 pub mod limitrange_gpu_default;
 pub mod limitrange_rejected;
@@ -172,6 +174,8 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(log_catalog::GpuPluginLogError),
         Box::new(log_catalog::AgentRegistrationFailed),
         Box::new(log_catalog::PodResourceClaimsDropped),
+        Box::new(kubeadm_phase::KubeadmPhaseFailed),
+        Box::new(cert_expiry::CertificateExpired),
         Box::new(log_catalog::LogLineUnrecognised),
     ]
 }

@@ -1,0 +1,92 @@
+//! Entries for verdicts printed without an error marker and for certificate lifetimes: kubeadm's
+//! fatal init/join verdicts (the `wait-control-plane` and `[control-plane-check]` texts), the
+//! lines kubeadm's `certs check-expiration` prints around its table, and the kubelet
+//! certificate manager's rotation failures (client-go `util/certificate/certificate_manager.go`).
+//! Read by `rules::kubeadm_phase` and `rules::cert_expiry`; chained after
+//! [`super::ENTRIES`] by [`super::all`].
+
+use super::{Entry, Family as F};
+use crate::Severity::{Error, Warning};
+use crate::classify::SignalKind as K;
+
+const K8S: &str = "kubernetes/kubernetes";
+const WAIT_CP: &str = "cmd/kubeadm/app/cmd/phases/init/waitcontrolplane.go";
+const CERT_MANAGER: &str = "util/certificate/certificate_manager.go";
+const CERTS_CMD: &str = "cmd/kubeadm/app/cmd/certs.go (check-expiration; cmd/kubeadm/app/cmd/alpha/certs.go in v1.15-v1.19)";
+
+/// The remedy of a control plane that never came up in kubeadm's `wait-control-plane` phase.
+pub(crate) const CONTROL_PLANE_WAIT_REMEDY: &str = "on this node read why the static pods do not come up: `systemctl status kubelet` and `journalctl -xeu kubelet` (cgroup driver, swap, a kubelet flag), then `crictl --runtime-endpoint unix:///run/containerd/containerd.sock ps -a | grep kube | grep -v pause` and `crictl logs <container>` of the kube-apiserver or etcd container that exits (a wrong --advertise-address, an etcd data dir left from an earlier install, expired or missing certificates); fix it, then `kubeadm reset -f` and run `kubeadm init` again";
+
+/// The remedy of expired kubeadm-managed control-plane certificates.
+pub(crate) const CERTS_RENEW_REMEDY: &str = "on every control-plane node `sudo kubeadm certs renew all` (`kubeadm alpha certs renew all` before v1.20), then restart the control-plane static pods so they load the new certificates (move the manifests out of /etc/kubernetes/manifests and back, or restart the kubelet) and copy the renewed /etc/kubernetes/admin.conf to ~/.kube/config; check with `sudo kubeadm certs check-expiration`";
+
+/// The remedy of a kubelet whose certificate rotation fails.
+pub(crate) const ROTATION_REMEDY: &str = "`kubectl get csr` shows the kubelet's requests: a Pending kubernetes.io/kubelet-serving request waits for a person or an approver (serverTLSBootstrap has no built-in approver: `kubectl certificate approve <name>`, or deploy kubelet-csr-approver); a client request (kubernetes.io/kube-apiserver-client-kubelet) is approved by kube-controller-manager's csrapproving controller, which must run, and the kubeadm ClusterRoleBinding `kubeadm:node-autoapprove-certificate-rotation` must exist; if the node's client certificate already expired, re-issue it (`kubeadm kubeconfig user --org system:nodes --client-name system:node:<node>` into /etc/kubernetes/kubelet.conf, then `systemctl restart kubelet`)";
+
+/// The extra entries (error catalog, after [`super::ENTRIES`]).
+pub static EXTRA: &[Entry] = &[
+    // ------------------------------------------------------------------ kubeadm init verdicts
+    // waitcontrolplane.go returns `couldn't initialize a Kubernetes cluster` (v1.13-v1.29;
+    // cmd/kubeadm/app/cmd/init.go before v1.13) and `could not initialize a Kubernetes cluster`
+    // (v1.30+) after printing kubeletFailTempl; runner.go wraps it as `error execution phase
+    // wait-control-plane: ...`. Nothing marks the line as an error.
+    Entry::new("kubeadm.init.could-not-initialize", F::Kubeadm,
+        "ould not initialize a Kubernetes cluster",
+        K8S, WAIT_CP, "v1.30+")
+        .to(K::Known, "kubeadm-phase-failed", Error).group("kubeadm-init").join()
+        .says("kubeadm init failed: the control plane's static pods did not become healthy in the wait-control-plane phase (the kubelet is not running or unhealthy, or kube-apiserver / etcd keep exiting)", CONTROL_PLANE_WAIT_REMEDY),
+    Entry::new("kubeadm.init.couldnt-initialize", F::Kubeadm,
+        "couldn't initialize a Kubernetes cluster",
+        K8S, WAIT_CP, "v1.9-v1.29")
+        .to(K::Known, "kubeadm-phase-failed", Error).group("kubeadm-init").join()
+        .says("kubeadm init failed: the control plane's static pods did not become healthy in the wait-control-plane phase (the kubelet is not running or unhealthy, or kube-apiserver / etcd keep exiting)", CONTROL_PLANE_WAIT_REMEDY),
+    // v1.31+ (WaitForAllControlPlaneComponents, default in v1.33): per-component checks
+    // (cmd/kubeadm/app/util/apiclient/wait.go WaitForControlPlaneComponents)
+    Entry::new("kubeadm.control-plane-check.not-healthy", F::Kubeadm,
+        "[control-plane-check] {component:w} is not healthy after {duration:w}",
+        K8S, "cmd/kubeadm/app/util/apiclient/wait.go (WaitForControlPlaneComponents)", "v1.31+")
+        .to(K::Known, "kubeadm-phase-failed", Error).group("kubeadm-init").join()
+        .says("kubeadm init failed: {component} did not become healthy within {duration} (its container keeps exiting or never started)", CONTROL_PLANE_WAIT_REMEDY)
+        .samples(&[("component", "kube-apiserver"), ("duration", "4m0.000388s")]),
+    // ------------------------------------------------------------------ kubeadm certs check-expiration
+    Entry::new("kubeadm.certs.config-fallback", F::Kubeadm,
+        "Error reading configuration from the Cluster. Falling back to",
+        K8S, CERTS_CMD, "v1.15+").complete(),
+    Entry::new("kubeadm.certs.config-reading", F::Kubeadm,
+        "Reading configuration from the {configmap:w} ConfigMap in namespace {namespace:w}...",
+        K8S, "cmd/kubeadm/app/util/config/cluster.go (FetchInitConfigurationFromCluster)", "v1.29+").complete()
+        .samples(&[("configmap", "\"kubeadm-config\""), ("namespace", "\"kube-system\"")]),
+    // ------------------------------------------------------------------ kubelet certificate manager
+    // client-go util/certificate/certificate_manager.go: `Reached backoff limit, still unable
+    // to rotate certs: %v` (v1.8-v1.19; `%s: ` + the manager's name from v1.20, `reached`
+    // lower-cased in some forks), `Certificate request was not signed: %v` (`certificate` from
+    // v1.20, with the name), `Failed while requesting a signed certificate from the master: %v`
+    // (`control plane` from v1.20), V(2) `Current certificate is expired`. The name tells the
+    // signer: `kubernetes.io/kubelet-serving` (the serving certificate: kubectl logs/exec fail)
+    // or `kubernetes.io/kube-apiserver-client-kubelet` (the node's client certificate).
+    Entry::new("kubelet.cert-rotation-backoff", F::Kubelet,
+        "eached backoff limit, still unable to rotate certs: {error}",
+        "kubernetes/client-go", CERT_MANAGER, "v1.8+")
+        .to(K::Known, "certificate-expired", Warning).group("kubelet-rotation")
+        .says("the kubelet cannot rotate its certificate ({error}): when the current one expires the node loses its connection to the API server (client certificate) or kubectl logs/exec to it fail (serving certificate)", ROTATION_REMEDY),
+    Entry::new("kubelet.cert-request-not-signed", F::Kubelet,
+        "ertificate request was not signed: {error}",
+        "kubernetes/client-go", CERT_MANAGER, "v1.8+")
+        .to(K::Known, "certificate-expired", Warning).group("kubelet-rotation")
+        .says("the kubelet's certificate signing request was not signed ({error}): nothing approved it", ROTATION_REMEDY),
+    Entry::new("kubelet.cert-request-failed-master", F::Kubelet,
+        "Failed while requesting a signed certificate from the master: {error}",
+        "kubernetes/client-go", CERT_MANAGER, "v1.8-v1.19")
+        .to(K::Known, "certificate-expired", Warning).group("kubelet-rotation")
+        .says("the kubelet cannot request a new certificate ({error})", ROTATION_REMEDY),
+    Entry::new("kubelet.cert-request-failed", F::Kubelet,
+        "Failed while requesting a signed certificate from the control plane: {error}",
+        "kubernetes/client-go", CERT_MANAGER, "v1.20+")
+        .to(K::Known, "certificate-expired", Warning).group("kubelet-rotation")
+        .says("the kubelet cannot request a new certificate ({error})", ROTATION_REMEDY),
+    Entry::new("kubelet.cert-current-expired", F::Kubelet,
+        "Current certificate is expired",
+        "kubernetes/client-go", CERT_MANAGER, "v1.8+ (V(2))")
+        .to(K::Known, "certificate-expired", Error).group("kubelet-expired")
+        .says("the kubelet's current certificate is expired: with the client certificate the node cannot authenticate to the API server and turns NotReady", ROTATION_REMEDY),
+];

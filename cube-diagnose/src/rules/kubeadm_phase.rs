@@ -1,0 +1,172 @@
+//! kubeadm's fatal verdicts, which carry no error marker: `error execution phase <phase>:
+//! <error>` (cmd/kubeadm/app/cmd/phases/workflow/runner.go, v1.13+, printed by
+//! cmd/kubeadm/app/util/error.go's `CheckErr` before kubeadm exits 1) and the wait-control-plane
+//! texts of the catalog (`couldn't initialize a Kubernetes cluster`,
+//! cmd/kubeadm/app/cmd/phases/init/waitcontrolplane.go). A phase error whose inner error another
+//! rule concludes from (a preflight check, a token, the CA pin, the kubelet's health) is
+//! explained there; one whose inner error nothing knows is still the end of kubeadm's run: an
+//! error naming the phase, never an info line.
+
+use std::collections::BTreeSet;
+
+use crate::classify::{Signal, SignalKind};
+use crate::rules::log_catalog::catalog_findings;
+use crate::{Context, Evidence, Finding, Severity, Subject};
+
+declare_rule!(
+    KubeadmPhaseFailed,
+    "kubeadm-phase-failed",
+    Join,
+    Error,
+    "kubeadm init or join stopped: `error execution phase <phase>: <error>` (cmd/kubeadm/app/cmd/phases/workflow/runner.go) or the wait-control-plane verdict `couldn't initialize a Kubernetes cluster` / `could not initialize a Kubernetes cluster` (cmd/kubeadm/app/cmd/phases/init/waitcontrolplane.go), `[control-plane-check] <component> is not healthy after <d>`, (cmd/kubeadm/app/util/apiclient/wait.go). kubeadm prints these without an ERROR marker and exits 1. When another rule names the cause of the phase's error (a preflight check, the token, the CA pin, the kubelet), that rule carries it and this one stays quiet.",
+    check
+);
+
+/// Phase errors (`error execution phase <phase>: <error>`) of the logs whose cause no other
+/// signal of the same log explains, plus the catalog's wait-control-plane verdicts.
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = catalog_findings(ctx, KubeadmPhaseFailed::ID);
+    let concluded: BTreeSet<String> = out
+        .iter()
+        .flat_map(|f| f.evidence.iter())
+        .filter_map(|e| match e {
+            Evidence::Log { source, .. } => Some(source.clone()),
+            _ => None,
+        })
+        .collect();
+    for log in ctx.logs() {
+        if concluded.contains(&log.source) || !log.text.contains("error execution phase ") {
+            continue;
+        }
+        let explained = ctx
+            .signals()
+            .iter()
+            .any(|s| s.source == log.source && concludes(s));
+        if explained {
+            continue;
+        }
+        // the last phase error of the text: kubeadm exits after printing it
+        let Some((i, line)) = log
+            .text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains("error execution phase "))
+            .last()
+        else {
+            continue;
+        };
+        let Some((phase, error)) = phase_error(line) else {
+            continue;
+        };
+        let error = crate::finding::redact(error);
+        let remedy = match phase.split('/').next().unwrap_or(phase) {
+            "wait-control-plane" | "control-plane-check" => {
+                crate::catalog::CONTROL_PLANE_WAIT_REMEDY.to_owned()
+            }
+            "kubelet-start" | "kubelet-wait-bootstrap" => "on this node `systemctl status kubelet` and `journalctl -xeu kubelet` show why the kubelet does not start or register (cgroup driver, swap, the container runtime's socket, a bootstrap token that expired); fix it, then `kubeadm reset -f` and join again with a fresh `kubeadm token create --print-join-command`".to_owned(),
+            "preflight" => "read the preflight lines above the verdict: each failed check names its own fix; rerun after fixing them (`--ignore-preflight-errors=<check>` only for a check you know does not apply)".to_owned(),
+            _ => format!("rerun the same command with `--v=5` to see where phase {phase} fails (`kubeadm init phase {phase} --v=5` runs that phase alone), fix what it reports, then `kubeadm reset -f` and run it again"),
+        };
+        out.push(
+            Finding::new(
+                KubeadmPhaseFailed::ID,
+                Severity::Error,
+                Subject::log(&log.source),
+                format!(
+                    "kubeadm stopped in phase {phase}: {error} (kubeadm exits 1 after this line; no known message above it names the cause)"
+                ),
+            )
+            .with_evidence(Evidence::log(log.source.clone(), i + 1, &error_line(line)))
+            .with_remedy(remedy),
+        );
+    }
+    out
+}
+
+/// Whether signal `s` is a conclusion of its own (so a phase error in the same text is
+/// explained by it): any classified kind but an unrecognised line, and catalog matches whose
+/// entry names a rule (context and healthy entries conclude nothing).
+fn concludes(s: &Signal) -> bool {
+    match s.kind {
+        // the kubelet's health is a warning of node-not-ready: the run's end is still ours
+        SignalKind::Unrecognised
+        | SignalKind::DevicePluginRegistered
+        | SignalKind::KubeletUnhealthy => false,
+        // kubeadm's own wait (`timed out waiting for the condition`), not a dial
+        SignalKind::Timeout => !s.text.contains("waiting for the condition"),
+        SignalKind::Known => {
+            crate::catalog::entry(s.detail("entry")).is_some_and(|e| !e.rule.is_empty())
+        }
+        _ => true,
+    }
+}
+
+/// `(phase, error)` of a line holding `error execution phase <phase>: <error>`.
+pub(crate) fn phase_error(line: &str) -> Option<(&str, &str)> {
+    let at = line.find("error execution phase ")?;
+    let rest = &line[at + "error execution phase ".len()..];
+    let (phase, error) = rest
+        .split_once(": ")
+        .unwrap_or((rest.trim_end_matches(':'), ""));
+    let phase = phase.trim();
+    if phase.is_empty() || phase.contains(' ') {
+        return None;
+    }
+    Some((phase, error.trim()))
+}
+
+fn error_line(line: &str) -> String {
+    crate::finding::redact(line.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testutil::run_log;
+
+    const INIT_FAIL: &str = "[wait-control-plane] Waiting for the kubelet to boot up the control plane as static Pods from directory \"/etc/kubernetes/manifests\". This can take up to 4m0s\n[kubelet-check] Initial timeout of 40s passed.\n\nUnfortunately, an error has occurred:\n\ttimed out waiting for the condition\n\nThis error is likely caused by:\n\t- The kubelet is not running\n\nerror execution phase wait-control-plane: couldn't initialize a Kubernetes cluster\nTo see the stack trace of this error execute with --v=5 or higher\n";
+
+    #[test]
+    fn wait_control_plane_verdict_in_every_wording_is_an_error() {
+        for text in [
+            INIT_FAIL.to_owned(),
+            INIT_FAIL.replace("couldn't", "could not"),
+            // v1.9-v1.12: no phase runner, the bare verdict
+            "[init] This might take a minute or longer if the control plane images have to be pulled.\n\nUnfortunately, an error has occurred:\n\ttimed out waiting for the condition\ncouldn't initialize a Kubernetes cluster\n".to_owned(),
+            // v1.31+: the per-component check
+            "[control-plane-check] Waiting for healthy control plane components. This can take up to 4m0s\n[control-plane-check] kube-apiserver is not healthy after 4m0.000388s\n\nA control plane component may have crashed or exited when started by the container runtime.\nerror execution phase wait-control-plane: failed while waiting for the control plane to start: kube-apiserver check failed at https://10.0.0.1:6443/livez: Get \"https://10.0.0.1:6443/livez?timeout=10s\": dial tcp 10.0.0.1:6443: connect: connection refused\n".to_owned(),
+        ] {
+            let f = run_log(KubeadmPhaseFailed::ID, &text);
+            assert!(!f.is_empty(), "{text}");
+            assert_eq!(f[0].severity, Severity::Error, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_phase_error_names_the_phase() {
+        let text = "[upload-certs] Storing the certificates in Secret \"kubeadm-certs\" in the \"kube-system\" Namespace\nerror execution phase upload-certs: error uploading certs: error creating token: timed out waiting for the condition\nTo see the stack trace of this error execute with --v=5 or higher\n";
+        let f = run_log(KubeadmPhaseFailed::ID, text);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message.contains("phase upload-certs"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn a_phase_error_another_rule_explains_stays_quiet() {
+        let text = "[preflight] Running pre-flight checks\nerror execution phase preflight: [preflight] Some fatal errors occurred:\n\t[ERROR Swap]: running with swap on is not supported. Please disable swap\n[preflight] If you know what you are doing, you can make a check non-fatal with `--ignore-preflight-errors=...`\n";
+        assert!(run_log(KubeadmPhaseFailed::ID, text).is_empty());
+        assert!(run_log(KubeadmPhaseFailed::ID, "[init] Using Kubernetes version: v1.30.0\nYour Kubernetes control-plane has initialized successfully!\n").is_empty());
+    }
+
+    #[test]
+    fn phase_error_parts() {
+        assert_eq!(
+            phase_error("error execution phase control-plane-join/etcd: error creating local etcd"),
+            Some(("control-plane-join/etcd", "error creating local etcd"))
+        );
+        assert_eq!(phase_error("no phase here"), None);
+    }
+}
