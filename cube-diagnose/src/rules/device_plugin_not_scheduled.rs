@@ -100,11 +100,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                         },
                         chart.as_ref().map_or(String::new(), |c| format!(
                             "; its chart ({c}) requires through node affinity one of {} (NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml `affinity`, written by NFD, GFD or the GPU Operator), which the Node-Selector shown does not include: no node carries them",
-                            NVIDIA_CHART_AFFINITY
-                                .iter()
-                                .map(|(k, v)| format!("{k}={v}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            chart_affinity_text()
                         )),
                         if waiting.is_empty() {
                             String::new()
@@ -724,11 +720,7 @@ fn stack_finding(
     } else if let Some(c) = &chart {
         format!(
             "its chart ({c}) requires through node affinity one of {}, which `kubectl get daemonset` and `kubectl describe daemonset` do not print",
-            NVIDIA_CHART_AFFINITY
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            chart_affinity_text()
         )
     } else {
         "it shows no nodeSelector, so a node affinity the input does not show (`kubectl get daemonset` and `kubectl describe daemonset` never print it) excludes every node".to_owned()
@@ -1262,11 +1254,7 @@ fn hidden_constraint(ctx: &Context<'_>, ds: &cube_model::objects::DaemonSet) -> 
     let chart = if missing_chart_labels {
         format!(
             "; the NVIDIA device plugin chart (v0.15+, NVIDIA/k8s-device-plugin deployments/helm/nvidia-device-plugin/values.yaml) requires node affinity on one of {}, which NFD, GFD or the GPU Operator write, and {} carries none of them",
-            NVIDIA_CHART_AFFINITY
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(", "),
+            chart_affinity_text(),
             first.metadata.name
         )
     } else {
@@ -1360,6 +1348,16 @@ fn selector_text(ds: &cube_model::objects::DaemonSet) -> String {
         }
     }
     parts.join(" and ")
+}
+
+/// The labels the NVIDIA device-plugin chart's node affinity admits, as `key=value` joined by
+/// ", " (alternatives: any one of them admits a node).
+fn chart_affinity_text() -> String {
+    NVIDIA_CHART_AFFINITY
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
