@@ -232,6 +232,13 @@ pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
     let spec = &ds.spec.template.spec;
     let labels = &node.metadata.labels;
     let mut ex = Exclusion::default();
+    // a node shown without its labels (a `kubectl get nodes` table without --show-labels):
+    // what its labels would exclude is not known, so nothing is concluded from them (its
+    // taints, unknown too, are empty and exclude nothing)
+    if cube_model::describe::is_unknown(&node.metadata, "labels") {
+        ex.taints = untolerated_by(ds, node);
+        return ex;
+    }
     // the scheduler's NodeAffinity filter (upstream-exact); the details below only explain it
     if crate::rules::node_matches(node, spec).is_ok() {
         ex.taints = untolerated_by(ds, node);

@@ -620,7 +620,19 @@ impl Inputs {
                 (self.snapshot.events.len(), self.snapshot.nodes.len());
             let pods_before = self.snapshot.pods.len();
             let lengths_before = crate::locate::list_lengths(&self.snapshot);
-            let outcome = self.snapshot.add_bytes(source, object_text.as_bytes());
+            // the sections were detected one by one: together (headerless `get pods` rows and
+            // a `describe | tail` Events excerpt) they may look like no one format, and must
+            // still be read, never dropped without a word
+            let joined = detect_format(object_text.as_bytes());
+            let format = match (joined, object_format) {
+                (InputFormat::Text, Some(f)) => {
+                    Some(InputFormat::Paste).filter(|_| f != InputFormat::Text)
+                }
+                _ => None,
+            };
+            let outcome = self
+                .snapshot
+                .add_bytes_as(source, object_text.as_bytes(), format);
             self.stamp_pods(source, pods_before, usize::MAX, false);
             // `nvidia-smi` / `rocm-smi` output is a text section of the same paste: it tells the
             // GPUs of the node described with it
@@ -829,7 +841,8 @@ impl Inputs {
 
     /// Marks where new events came from ([`SOURCE_ANNOTATION`], used in evidence and as the
     /// subject of events about no named object) and names nameless nodes (a `describe node`
-    /// excerpt without its `Name:` line) `unnamed node (from <source>)`.
+    /// excerpt without its `Name:` line) `unnamed node (from <source>)`, and nameless pods (a
+    /// container-state excerpt of `describe pod`) `unnamed pod (from <source>)`.
     fn stamp_source(&mut self, source: &str, events_before: usize, nodes_before: usize) {
         for e in self.snapshot.events.iter_mut().skip(events_before) {
             if !e.metadata.annotations.contains_key(SOURCE_ANNOTATION) {
@@ -841,6 +854,13 @@ impl Inputs {
         for n in self.snapshot.nodes.iter_mut().skip(nodes_before) {
             if n.metadata.name.trim().is_empty() {
                 n.metadata.name = format!("unnamed node (from {source})");
+            }
+        }
+        // a container-state excerpt of `describe pod` without its `Name:` line (earlier
+        // inputs' pods were named when they were read)
+        for p in self.snapshot.pods.iter_mut() {
+            if p.metadata.name.trim().is_empty() {
+                p.metadata.name = format!("unnamed pod (from {source})");
             }
         }
     }

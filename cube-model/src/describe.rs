@@ -48,6 +48,8 @@ pub struct ParsedText {
     pub persistent_volumes: Vec<PersistentVolume>,
     /// StorageClasses from `describe storageclass` blocks and `get storageclasses` tables.
     pub storage_classes: Vec<StorageClass>,
+    /// Namespaces from `get namespaces` tables (name and phase).
+    pub namespaces: Vec<Namespace>,
     /// Values that could not be read (a quantity such as `cpu: abc`); `file` is empty,
     /// `document` is the block index, `field` names the section and key.
     pub problems: Vec<LoadProblem>,
@@ -362,6 +364,10 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
                 .then_some(InputFormat::DescribeNode)
         })
         .or_else(|| {
+            // a container's state block cut out of `describe pod`
+            container_state_fragment(text).map(|_| InputFormat::DescribePod)
+        })
+        .or_else(|| {
             // `kubectl get pods` rows without their header
             (keys.is_empty()
                 && content_lines(text)
@@ -574,6 +580,10 @@ pub(crate) enum TableKind {
     ReplicaSets,
     /// `[NAMESPACE] NAME [STATUS] COMPLETIONS DURATION AGE [CONTAINERS IMAGES SELECTOR]`.
     Jobs,
+    /// `NAME STATUS AGE [LABELS]`: namespaces (`printNamespace`: `Active`, `Terminating`) or
+    /// the nodes of kubectl up to v1.5 (`printNode` before VERSION and ROLES were added:
+    /// `Ready`, `NotReady`, `Ready,SchedulingDisabled`); the rows' STATUS decides.
+    NameStatusAge,
 }
 
 /// The columns of a header row (cells split at runs of two or more spaces or tabs), or `None`
@@ -691,8 +701,19 @@ pub(crate) fn table_kind(line: &str) -> Option<TableKind> {
     if first != "NAME" {
         return None;
     }
-    let kind = if has("STATUS") && has("ROLES") && has("VERSION") {
+    // kubectl v1.6-v1.7 printed nodes without ROLES (`NAME STATUS AGE VERSION [...]`)
+    let node_columns = cols
+        .iter()
+        .all(|c| NODE_TABLE_COLUMNS.contains(&c.as_str()) || c == "LABELS");
+    let kind = if has("STATUS") && has("VERSION") && (has("ROLES") || (has("AGE") && node_columns))
+    {
         TableKind::Nodes
+    } else if cols
+        .iter()
+        .filter(|c| c.as_str() != "LABELS")
+        .eq(["NAME", "STATUS", "AGE"].iter())
+    {
+        TableKind::NameStatusAge
     } else if has("READY") && has("STATUS") && has("RESTARTS") {
         TableKind::Pods
     } else if has("DESIRED") && has("CURRENT") && has("NODE SELECTOR") {
@@ -1673,6 +1694,8 @@ pub fn parse_text(text: &str) -> ParsedText {
     let text = joined.as_ref();
     let rejoined = join_wrapped_describe_messages(text);
     let text = rejoined.as_ref();
+    let rows_joined = join_wrapped_event_rows(text);
+    let text = rows_joined.as_ref();
     // a line that only marks left-out output (`...`, `…`, `[...]`) ends the section above it,
     // like a blank line: it is no resource, label or row
     let mut lines: Vec<&str> = content_lines(text)
@@ -1931,6 +1954,14 @@ pub fn parse_text(text: &str) -> ParsedText {
         i += 1;
     }
     flush(&mut block, &mut out, &mut block_index);
+    // the container part of a `describe pod` alone (`State: Waiting` / `Last State:
+    // Terminated` / `Reason: OOMKilled`, cut out of the output): one pod, named by a shown
+    // `kubectl describe pod <name>` when there is one
+    if out.pods.is_empty()
+        && let Some(pod) = container_state_fragment(text)
+    {
+        out.pods.push(pod);
+    }
     if let Some((c, mark)) = filtered.take() {
         mark_filtered_nodes(&mut out, mark, c);
     }
@@ -1963,6 +1994,57 @@ pub fn parse_text(text: &str) -> ParsedText {
 /// (the line ends with a letter and the next starts with a lower-case letter) is joined without
 /// a space; the joined lines are left blank so the others keep their numbers. Unchanged
 /// (borrowed) when nothing is wrapped.
+/// Rows of a `kubectl get events` table whose MESSAGE a terminal or an issue editor wrapped:
+/// the row ends with a comma (the ResourceQuota admission error breaks after `exceeded quota:
+/// <name>,` at 80 columns) and the next line is indented text that starts with a lower-case
+/// word (`requested: ..., used: ..., limited: ...`), not a row of its own. The continuation is
+/// appended to the row (at most 3 lines) and dropped (a blank line would end the table).
+fn join_wrapped_event_rows(text: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let continues = |l: &str| {
+        let t = l.trim_end_matches('\r');
+        t.starts_with([' ', '\t'])
+            && t.trim_start().starts_with(|c: char| c.is_ascii_lowercase())
+            && !is_event_row(t.trim_start())
+    };
+    let mut in_events = false;
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim_end_matches('\r');
+        if l.trim().is_empty() {
+            in_events = false;
+        } else if table_kind(l) == Some(TableKind::Events) {
+            in_events = true;
+        }
+        if in_events && l.trim_end().ends_with(',') {
+            let n = (1..=3)
+                .take_while(|k| lines.get(i + k).is_some_and(|x| continues(x)))
+                .count();
+            if n > 0 {
+                let mut joined = l.trim_end().to_owned();
+                for x in &lines[i + 1..=i + n] {
+                    joined.push(' ');
+                    joined.push_str(x.trim());
+                }
+                out.push(joined);
+                // dropped, not blanked: a blank line would end the table
+                changed = true;
+                i += n + 1;
+                continue;
+            }
+        }
+        out.push(lines[i].to_owned());
+        i += 1;
+    }
+    if changed {
+        std::borrow::Cow::Owned(out.join("\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 fn join_wrapped_describe_messages(text: &str) -> std::borrow::Cow<'_, str> {
     let lines: Vec<&str> = text.split('\n').collect();
     let continuation = |l: &str| {
@@ -3423,6 +3505,87 @@ fn containers(
     out
 }
 
+/// The pod a container-state excerpt of `kubectl describe pod` stands for: the lines from a
+/// container's `State:` / `Last State:` (`Waiting`, `Running`, `Terminated`) with their
+/// deeper `Reason:` / `Exit Code:` lines, `Ready:` and `Restart Count:`, at whatever indent
+/// they were copied (describeContainerState, k8s.io/kubectl/pkg/describe/describe.go), in a
+/// text without a `Name:` line of its own. The container is named by the `<name>:` line just
+/// above the state when the excerpt shows it, else `unknown`; the pod has no name (the reader
+/// names it after its input, or after a shown `kubectl describe pod <name>`). `None` when the
+/// text shows no such state block.
+pub(crate) fn container_state_fragment(text: &str) -> Option<Pod> {
+    let lines: Vec<&str> = content_lines(text).collect();
+    if lines
+        .iter()
+        .any(|l| top_key(l).is_some_and(|(k, _)| k == "Name"))
+    {
+        return None;
+    }
+    let is_state = |t: &str| {
+        ["State:", "Last State:"].iter().any(|k| {
+            t.strip_prefix(k).map(str::trim).is_some_and(|v| {
+                ["Waiting", "Running", "Terminated"]
+                    .iter()
+                    .any(|s| v.starts_with(s))
+            })
+        })
+    };
+    let first = lines.iter().position(|l| is_state(l.trim()))?;
+    let base = indent_of(lines[first]);
+    // a deeper `Reason:` (or `Started:`) line below a state says it is describe's state block
+    let detailed = lines[first + 1..].iter().any(|l| {
+        let t = l.trim();
+        indent_of(l) > base && (t.starts_with("Reason:") || t.starts_with("Started:"))
+    });
+    if !detailed {
+        return None;
+    }
+    let container = first
+        .checked_sub(1)
+        .map(|i| lines[i])
+        .filter(|l| indent_of(l) < base)
+        .and_then(|l| l.trim().strip_suffix(':'))
+        .filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
+        .unwrap_or("unknown");
+    let header = format!("  {container}:");
+    let shifted: Vec<String> = lines[first..]
+        .iter()
+        .take_while(|l| l.trim().is_empty() || indent_of(l) >= base)
+        .map(|l| {
+            if l.trim().is_empty() {
+                return String::new();
+            }
+            let i = indent_of(l).saturating_sub(base);
+            format!("{}{}", " ".repeat(i + 4), l.trim())
+        })
+        .collect();
+    let mut section = Section {
+        key: "Containers",
+        inline: "",
+        lines: vec![header.as_str()],
+    };
+    section.lines.extend(shifted.iter().map(String::as_str));
+    let statuses = container_statuses(&section);
+    if statuses.is_empty() {
+        return None;
+    }
+    let mut pod = Pod::default();
+    // the excerpt's `Limits:` / `Requests:` (a GPU limit makes the OOM kill an error)
+    let mut problems = Vec::new();
+    pod.spec.containers = containers(&section, 0, "Pod", &mut problems);
+    if pod.spec.containers.is_empty() {
+        pod.spec.containers = statuses
+            .iter()
+            .map(|c| crate::objects::Container {
+                name: c.name.clone(),
+                ..Default::default()
+            })
+            .collect();
+    }
+    pod.status.container_statuses = statuses;
+    Some(pod)
+}
+
 /// The container statuses of a `Containers:` / `Init Containers:` section (`State:` and
 /// `Last State:` with their `Reason:` / `Message:` / `Exit Code:` lines, `Ready:`,
 /// `Restart Count:`), as `describePod` prints them (k8s.io/kubectl/pkg/describe/describe.go
@@ -3462,7 +3625,8 @@ fn container_statuses(section: &Section<'_>) -> Vec<ContainerStatus> {
             };
             match key {
                 "State" | "Last State" => {
-                    seen |= key == "State";
+                    // an excerpt may show only the last state (`Last State: Terminated`)
+                    seen |= key == "State" || (key == "Last State" && value != "<none>");
                     let detail = ContainerStateDetail::default();
                     let mut st = ContainerState::default();
                     match value {
@@ -3912,6 +4076,33 @@ fn parse_table(
         TableKind::PersistentVolumeClaims => parse_pvcs_table(lines, start, out),
         TableKind::PersistentVolumes => parse_pvs_table(lines, start, out),
         TableKind::StorageClasses => parse_storage_classes_table(lines, start, out),
+        TableKind::NameStatusAge => {
+            let (rows, end) = top_table_rows(lines, start);
+            let node_status = |s: &str| {
+                s.split(',')
+                    .all(|p| matches!(p, "Ready" | "NotReady" | "Unknown" | "SchedulingDisabled"))
+            };
+            let statuses: Vec<String> = rows.iter().map(|r| table_cell(r, "STATUS")).collect();
+            if !statuses.is_empty() && statuses.iter().all(|s| node_status(s)) {
+                parse_nodes_table(lines, start, out, label_columns)
+            } else if !statuses.is_empty()
+                && statuses
+                    .iter()
+                    .all(|s| matches!(s.as_str(), "Active" | "Terminating"))
+            {
+                for cells in rows {
+                    let mut ns = Namespace::default();
+                    ns.metadata.name = table_cell(&cells, "NAME");
+                    ns.status.phase = table_cell(&cells, "STATUS");
+                    if !ns.metadata.name.is_empty() {
+                        out.namespaces.push(ns);
+                    }
+                }
+                end
+            } else {
+                end
+            }
+        }
     }
 }
 

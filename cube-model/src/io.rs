@@ -402,15 +402,22 @@ pub fn read_text_spooled(
 /// Binary data: invalid UTF-8 or control characters other than tab, CR and LF (NUL included)
 /// in more than one in twenty characters of the first 4 KiB. A NUL byte or two in a text (a
 /// damaged dump, a log with a torn write) is damage the readers report where it is; binary data
-/// has many. A multi-byte character cut at either end of the window is tolerated.
+/// has many. A multi-byte character cut at either end of the window is tolerated; an ESC that
+/// opens a terminal sequence (colours) is text.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     let head = bytes.get(..4096).unwrap_or(bytes);
     let text = String::from_utf8_lossy(head);
     let total = text.chars().count().max(1);
-    let bad = text
-        .chars()
-        .filter(|c| *c == '\u{fffd}' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')))
-        .count();
+    // an ESC that opens a terminal sequence (CSI `ESC [`, OSC `ESC ]`, charset `ESC (`): the
+    // colours of a terminal copy, text (a short coloured paste is mostly escapes)
+    let mut bad = 0usize;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let escape = c == '\u{1b}' && matches!(chars.peek(), Some('[' | ']' | '('));
+        if !escape && (c == '\u{fffd}' || (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))) {
+            bad += 1;
+        }
+    }
     bad * 20 > total || (bad > 1 && std::str::from_utf8(head).is_err() && bad * 100 > total)
 }
 
@@ -756,6 +763,15 @@ mod tests {
         let e = read_to_limit(endless, "-", 1000).unwrap_err();
         assert_eq!(e.limit_exceeded().map(|l| l.max), Some(1000));
         assert_eq!(read_to_limit(&b"abc"[..], "-", 3).unwrap(), b"abc");
+    }
+
+    /// A short paste copied with its terminal colours is mostly escape sequences, and text.
+    #[test]
+    fn a_short_coloured_paste_is_text() {
+        assert!(!looks_binary(
+            b"\x1b[0;31m    State: Waiting\x1b[0m\n\x1b[1m      Reason: OOMKilled\x1b[22m\n"
+        ));
+        assert!(looks_binary(b"\x1b\x01\x02\x03\x04abc\x05\x06"));
     }
 
     /// A text input read from a pipe stops at the first window of binary data: `< /dev/zero`

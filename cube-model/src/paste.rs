@@ -2416,7 +2416,39 @@ fn unquote(s: &str) -> Option<(String, &str)> {
     None
 }
 
-/// `key=value key="quoted value"` pairs (logfmt, as logrus prints them).
+/// The byte just after the bracket that closes the `{` or `[` opening `s` (nesting counted,
+/// brackets inside `"..."` strings skipped), or `None` when it is not closed on the line.
+fn bracketed_end(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if in_str {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_str = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `key=value key="quoted value"` pairs (logfmt, as logrus prints them); a value opened by `{`
+/// or `[` runs to its closing bracket (klog's structs and slices).
 fn logfmt(s: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut rest = s.trim_start();
@@ -2432,6 +2464,12 @@ fn logfmt(s: &str) -> Vec<(String, String)> {
                 Some(v) => v,
                 None => break,
             }
+        } else if after.starts_with(['{', '[']) {
+            // klog prints a struct or slice value with `%+v` or as JSON, unquoted and with
+            // spaces (`condition={Type:Ready Status:False ... Message:...}`,
+            // k8s.io/klog/v2 internal/serialize): the value runs to its closing bracket
+            let end = bracketed_end(after).unwrap_or(after.len());
+            (after[..end].to_owned(), &after[end..])
         } else {
             let end = after.find(' ').unwrap_or(after.len());
             (after[..end].to_owned(), &after[end..])

@@ -640,6 +640,19 @@ impl ClusterSnapshot {
     /// into the typed vectors; unknown kinds are counted in `unknown_kinds`; a broken object or
     /// document becomes a [`LoadProblem`] while the rest still loads. Never panics.
     pub fn add_bytes(&mut self, source: &str, bytes: &[u8]) -> LoadOutcome {
+        self.add_bytes_as(source, bytes, None)
+    }
+
+    /// [`ClusterSnapshot::add_bytes`] with the format given instead of detected (`None`:
+    /// detected): for a caller that already knows what the text is, such as a paste whose
+    /// sections were each detected on their own (`kubectl get pods | grep` rows without their
+    /// header next to a `describe | tail` excerpt: together they look like no one format).
+    pub fn add_bytes_as(
+        &mut self,
+        source: &str,
+        bytes: &[u8],
+        format: Option<InputFormat>,
+    ) -> LoadOutcome {
         let bom = bytes.len() - strip_bom(bytes).len();
         let bytes = strip_bom(bytes);
         if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -650,7 +663,7 @@ impl ClusterSnapshot {
             });
             return LoadOutcome::Empty;
         }
-        let format = detect_format(bytes);
+        let format = format.unwrap_or_else(|| detect_format(bytes));
         let before = Counts::of(self);
         let mark = Mark::lens(self);
         *self.over_limit = 0;
@@ -718,6 +731,7 @@ impl ClusterSnapshot {
                 self.priority_classes.extend(parsed.priority_classes);
                 self.persistent_volumes.extend(parsed.persistent_volumes);
                 self.storage_classes.extend(parsed.storage_classes);
+                self.namespaces.extend(parsed.namespaces);
                 self.problems
                     .extend(parsed.problems.into_iter().map(|mut p| {
                         p.file = source.to_owned();

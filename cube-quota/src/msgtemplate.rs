@@ -224,6 +224,28 @@ impl fmt::Display for Template {
     }
 }
 
+/// `value` without the closing brackets (`}`, `]`, `)`) at its end that it does not open
+/// itself: the end of the struct or list a message was printed inside. (Quotes are left alone:
+/// a value may hold the closing quote of text opened before it.)
+fn trim_unbalanced_closers(mut value: &str) -> &str {
+    loop {
+        let t = value.trim_end();
+        let Some(last) = t.chars().last() else {
+            return t;
+        };
+        let unbalanced = match last {
+            '}' => t.matches('}').count() > t.matches('{').count(),
+            ']' => t.matches(']').count() > t.matches('[').count(),
+            ')' => t.matches(')').count() > t.matches('(').count(),
+            _ => false,
+        };
+        if !unbalanced {
+            return t;
+        }
+        value = &t[..t.len() - 1];
+    }
+}
+
 /// Matches `pieces` at `text[pos..]`; `whole`: must end at the end of `text`. Returns the end.
 fn match_from(
     pieces: &[Piece],
@@ -258,6 +280,14 @@ fn match_from(
                     } else {
                         rest.trim_end()
                     };
+                    // a message embedded in a struct or list (`{... Message:PLEG is not
+                    // healthy: ...; threshold is 3m0s}`, `err="[...]"`) ends before the
+                    // brackets it did not open
+                    let value = if whole {
+                        value
+                    } else {
+                        trim_unbalanced_closers(value)
+                    };
                     if *word && value.is_empty() {
                         return None;
                     }
@@ -291,6 +321,20 @@ fn match_from(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trailing_value_ends_before_brackets_it_did_not_open() {
+        let t = Template::new("threshold is {threshold:w}").unwrap();
+        let (_, c) = t
+            .find("{Message:PLEG is not healthy; threshold is 3m0s}")
+            .unwrap();
+        assert_eq!(c[0].1, "3m0s");
+        let t = Template::new("failed: {error}").unwrap();
+        let (_, c) = t.find("err=[failed: no route (to host)]").unwrap();
+        assert_eq!(c[0].1, "no route (to host)");
+        let (_, c) = t.find("failed: map[a:{b}]").unwrap();
+        assert_eq!(c[0].1, "map[a:{b}]");
+    }
 
     #[test]
     fn render_and_read_back() {

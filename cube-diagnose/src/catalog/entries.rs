@@ -376,6 +376,20 @@ pub static ENTRIES: &[Entry] = &[
     // from the %s ConfigMap (using validated TLS) was different from the first`; v1.13 spelled
     // it `configmap`). Not a token or pin problem: cluster-info itself is not what this kubeadm
     // can use.
+    // Token discovery reads kube-public/cluster-info anonymously (kubeadm
+    // cmd/kubeadm/app/discovery/token/token.go; karmadactl register's copy,
+    // pkg/karmadactl/register/register.go discoveryBootstrapConfigAndClusterInfo, wraps it in
+    // the same `couldn't validate the identity of the API Server: %w`). A bare `Forbidden`
+    // answer is the API server refusing system:anonymous that read: the Role and RoleBinding
+    // `kubeadm:bootstrap-signer-clusterinfo` (cmd/kubeadm/app/phases/bootstraptoken/clusterinfo/
+    // clusterinfo.go CreateClusterInfoRBACRules, get on configmaps/cluster-info for user
+    // system:anonymous) are missing. Anonymous auth switched off answers 401 instead.
+    Entry::new("discovery.cluster-info-forbidden", F::Kubeadm,
+        "kube-public/configmaps/cluster-info{query:w} Forbidden",
+        K8S, "cmd/kubeadm/app/discovery/token/token.go; karmada-io/karmada pkg/karmadactl/register/register.go", "kubeadm v1.13+, karmadactl register v1.8+")
+        .to(K::Known, "join-cluster-info-invalid", Error).group("cluster-info").join()
+        .says("the API server refuses the anonymous read of the kube-public/cluster-info ConfigMap that token discovery needs (403 Forbidden): the Role and RoleBinding that let system:anonymous get it (`kubeadm:bootstrap-signer-clusterinfo`) are missing; the token and CA pin are not the problem yet", "on the control plane being joined (for Karmada: with the karmada-apiserver kubeconfig) re-create the RBAC: `kubectl -n kube-public create role kubeadm:bootstrap-signer-clusterinfo --verb=get --resource=configmaps --resource-name=cluster-info && kubectl -n kube-public create rolebinding kubeadm:bootstrap-signer-clusterinfo --role=kubeadm:bootstrap-signer-clusterinfo --user=system:anonymous` (kubeadm: `kubeadm init phase bootstrap-token` does the same), then run the join or register command again")
+        .samples(&[("query", "?timeout=10s\":")]),
     Entry::new("kubeadm.cluster-info.ca-trailing-pem", F::Kubeadm,
         "failed to parse cluster CA from the {configmap:w} {object:w}: trailing data after first PEM block",
         K8S, TOKEN_GO, "v1.11-v1.13")
@@ -726,6 +740,34 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("kubelet.registered-node", F::Kubelet,
         "\"Successfully registered node\"",
         K8S, "pkg/kubelet/kubelet_node_status.go (registerWithAPIServer)", "v1.21+").complete(),
+    // The kubelet's own Ready condition turning False (pkg/kubelet/nodestatus/setters.go
+    // ReadyCondition): v1.12-v1.20 `klog.Infof("Node became not ready: %+v", condition)` (Go's
+    // %+v of the NodeCondition: `{Type:Ready Status:False ... Reason:KubeletNotReady
+    // Message:...}`); v1.21+ `klog.InfoS("Node became not ready", "node", klog.KObj(node),
+    // "condition", condition)`, the condition as %+v up to v1.29 and as JSON once NodeCondition
+    // gained its MarshalLog-free JSON form in the text logger (v1.30+,
+    // `condition={"type":"Ready","status":"False",...,"message":"..."}`). The message is the
+    // kubelet's runtime/network/PLEG error (classify::refine reads reason and message out of the
+    // condition); `node is shutting down` is the graceful node shutdown manager's
+    // (pkg/kubelet/nodeshutdown, nodeShutdownNotReadyReason), a planned reboot: info.
+    Entry::new("kubelet.node-became-not-ready", F::Kubelet,
+        "\"Node became not ready\" node={node:w} condition={condition}",
+        K8S, "pkg/kubelet/nodestatus/setters.go (ReadyCondition)", "v1.21+")
+        .to(K::Known, "node-not-ready", Error).group("node-became-not-ready").subject("Node/{node}")
+        .says("the kubelet set its node's Ready condition to False ({reason}: {message}): the node takes no new pods and its pods are evicted after the toleration period", "fix what the Ready message names on the node (`journalctl -u kubelet` around this line; for the runtime `systemctl status containerd`, for the network the CNI's pod on the node, for PLEG the runtime's health), then watch `kubectl get node {node} -w` turn Ready")
+        .samples(&[("node", "\"gpu-1\""), ("condition", "{Type:Ready Status:False LastHeartbeatTime:2023-09-07 21:49:17 +0000 UTC LastTransitionTime:2023-09-07 21:49:17 +0000 UTC Reason:KubeletNotReady Message:PLEG is not healthy: pleg was last seen active 3m1.1s ago; threshold is 3m0s}")]),
+    Entry::new("kubelet.node-became-not-ready-reduced", F::Kubelet,
+        "Node became not ready node={node:w} condition={condition}",
+        K8S, "pkg/kubelet/nodestatus/setters.go (ReadyCondition), as the paste reader reduces klog's structured form", "v1.21+")
+        .to(K::Known, "node-not-ready", Error).group("node-became-not-ready").subject("Node/{node}")
+        .says("the kubelet set its node's Ready condition to False ({reason}: {message}): the node takes no new pods and its pods are evicted after the toleration period", "fix what the Ready message names on the node (`journalctl -u kubelet` around this line; for the runtime `systemctl status containerd`, for the network the CNI's pod on the node, for PLEG the runtime's health), then watch `kubectl get node {node} -w` turn Ready")
+        .samples(&[("node", "\"gpu-1\""), ("condition", "{Type:Ready Status:False LastHeartbeatTime:2023-09-07 21:49:17 +0000 UTC LastTransitionTime:2023-09-07 21:49:17 +0000 UTC Reason:KubeletNotReady Message:PLEG is not healthy: pleg was last seen active 3m1.1s ago; threshold is 3m0s}")]),
+    Entry::new("kubelet.node-became-not-ready-legacy", F::Kubelet,
+        "Node became not ready: {condition}",
+        K8S, "pkg/kubelet/nodestatus/setters.go (ReadyCondition); kubelet_node_status.go before v1.12", "v1.8-v1.20")
+        .to(K::Known, "node-not-ready", Error).group("node-became-not-ready")
+        .says("the kubelet set its node's Ready condition to False ({reason}: {message}): the node takes no new pods and its pods are evicted after the toleration period", "fix what the Ready message names on the node (`journalctl -u kubelet` around this line; for the runtime `systemctl status containerd`, for the network the CNI's pod on the node, for PLEG the runtime's health), then watch `kubectl get nodes -w` turn Ready")
+        .samples(&[("condition", "{Type:Ready Status:False LastHeartbeatTime:2019-09-07 21:49:17 +0000 UTC LastTransitionTime:2019-09-07 21:49:17 +0000 UTC Reason:KubeletNotReady Message:container runtime is down}")]),
     Entry::new("kubelet.node-became-ready", F::Kubelet,
         "Fast updating node status as it just became ready",
         K8S, "pkg/kubelet/kubelet_node_status.go (fastNodeStatusUpdate)", "v1.27+").complete(),
@@ -1515,6 +1557,34 @@ pub static ENTRIES: &[Entry] = &[
         NVDP, "internal/plugin/factory.go (getResourceManagers, failOnInitError); v0.16 internal/plugin/manager/factory.go", "v0.16+")
         .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
         .says("the device plugin exits (failOnInitError): it finds neither NVML nor a Tegra system in its container, so the NVIDIA container toolkit does not inject the driver, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY),
+    // v0.18+ (cmd/nvidia-device-plugin/plugin-manager.go resolveStrategy): go-nvlib's
+    // ResolvePlatform names the platform (`nvml`, `tegra`, `wsl`, or `unknown` when neither NVML
+    // nor a Tegra system is found in the container, pkg/nvlib/info/resolver.go PlatformUnknown);
+    // for `unknown` the plugin warns and falls back to the NVML strategy, whose
+    // `Failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND.` follows.
+    Entry::new("nvidia.platform-unknown", F::NvidiaDevicePlugin,
+        "Detected platform: unknown",
+        NVDP, "cmd/nvidia-device-plugin/plugin-manager.go (resolveStrategy); go-nvlib pkg/nvlib/info/resolver.go", "v0.18+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin finds neither the NVIDIA driver library (NVML) nor a Tegra system in its container: the NVIDIA container toolkit does not inject the driver into it, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY),
+    Entry::new("nvidia.platform-unsupported", F::NvidiaDevicePlugin,
+        "Unsupported platform detected; defaulting to nvml",
+        NVDP, "cmd/nvidia-device-plugin/plugin-manager.go (resolveStrategy)", "v0.18+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin finds neither the NVIDIA driver library (NVML) nor a Tegra system in its container and falls back to NVML, which cannot start: the NVIDIA container toolkit does not inject the driver into it, or the node has no NVIDIA GPU", NVML_LIBRARY_REMEDY),
+    // internal/rm/rm.go (AddDefaultResourcesToConfig, migStrategy mixed): go-nvlib's HasNvml
+    // reason (`could not load NVML library: %v`) after `NVML not detected: `.
+    Entry::new("nvidia.nvml-not-detected", F::NvidiaDevicePlugin,
+        "NVML not detected: {error}",
+        NVDP, "internal/rm/rm.go (AddDefaultResourcesToConfig)", "v0.15+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin's container has no usable NVIDIA driver library ({error}): the NVIDIA container toolkit does not inject the driver into it", NVML_LIBRARY_REMEDY)
+        .samples(&[("error", "could not load NVML library: libnvidia-ml.so.1: cannot open shared object file: No such file or directory")]),
+    Entry::new("nvidia.mixed-needs-nvml", F::NvidiaDevicePlugin,
+        "mig-strategy=\"mixed\" is only supported with NVML",
+        NVDP, "internal/rm/rm.go (AddDefaultResourcesToConfig)", "v0.15+")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin runs with migStrategy mixed but finds no NVIDIA driver library (NVML) in its container: the NVIDIA container toolkit does not inject the driver into it", NVML_LIBRARY_REMEDY),
     Entry::new("nvidia.nvml-init-failed", F::NvidiaDevicePlugin,
         "Failed to initialize NVML: {error}.",
         NVDP, "cmd/nvidia-device-plugin/main.go (v0.7-v0.12), internal/rm/nvml_manager.go (v0.13), internal/plugin/manager/factory.go (v0.14-v0.16), internal/plugin/factory.go (v0.17+)", "v0.7+")
@@ -1532,6 +1602,14 @@ pub static ENTRIES: &[Entry] = &[
         NVDP, "main.go", "v1.0.0-beta")
         .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
         .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "set the container runtime of the plugin to nvidia and check the driver with `nvidia-smi`")
+        .samples(&[("error", "could not load NVML library")]),
+    // the 1.8/1.9-era branches' main.go: `log.Println("Failed to start nvml with error:", err)`
+    // (no period; Println's space, sometimes two as pasted)
+    Entry::new("nvidia.nvml-start-failed-println", F::NvidiaDevicePlugin,
+        "Failed to start nvml with error: {error}",
+        NVDP, "main.go (log.Println form of the 1.8-1.9 branches)", "1.8-1.9")
+        .to(K::NvmlInitFailed, "gpu-not-advertised", Error).group("nvml")
+        .says("the device plugin cannot initialise NVML ({error}), so it advertises no GPU", "set the container runtime of the plugin to nvidia (Docker's default-runtime, or the plugin's runtimeClassName) and check the driver with `nvidia-smi`")
         .samples(&[("error", "could not load NVML library")]),
     Entry::new("nvidia.nvml-init-failed-rm", F::NvidiaDevicePlugin,
         "nvml init failed: {error}",
@@ -1669,6 +1747,13 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-watch")
         .says("{plugin} cannot watch the kubelet's device-plugins directory and exits ({error}){hint}", "{fix}")
         .samples(&[("error", "too many open files")]),
+    // The legacy wording of v1.0.0-beta (main.go: `log.Println("Failed to created FS watcher.")`
+    // then os.Exit(1); the typo is upstream's), still printed by forks of that main.go.
+    Entry::new("nvidia.fs-watcher-legacy", F::NvidiaDevicePlugin,
+        "Failed to created FS watcher.",
+        NVDP, "main.go (v1.0.0-beta; forks of it)", "v1.0.0-beta")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("nvidia-watch")
+        .says("{plugin} cannot watch the kubelet's device-plugins directory and exits (this version prints no reason; most often the node's inotify instances are used up){hint}", "{fix}"),
     Entry::new("nvidia.no-devices", F::NvidiaDevicePlugin,
         "No devices found. Waiting indefinitely.",
         NVDP, "cmd/nvidia-device-plugin/main.go", "v0.7+")
@@ -2269,7 +2354,7 @@ pub static ENTRIES: &[Entry] = &[
         "pytorch/pytorch", "torch/cuda/__init__.py (_check_driver)", "0.4+")
         .to(K::Known, "gpu-plugin-log-error", Error).group("cuda")
         .says("the NVIDIA driver on the node is older than the CUDA version the container's program was built for", CUDA_APP_OLD_DRIVER_REMEDY)
-        .samples(&[("version", "10010)")]),
+        .samples(&[("version", "10010")]),
     Entry::new("cuda-app.cuinit-failed", F::AcceleratorCheck,
         "failed call to cuInit: {error}",
         "tensorflow/tensorflow", "tensorflow/stream_executor/cuda/cuda_driver.cc (third_party/xla/xla/stream_executor/cuda/cuda_driver.cc later)", "TF 1.0+")
@@ -3603,7 +3688,7 @@ pub static ENTRIES: &[Entry] = &[
         "kubernetes/apimachinery", "pkg/api/errors/errors.go (StatusReasonServiceUnavailable)", "v1.8+")
         .to(K::Known, "apiservice-unavailable", Warning).group("apiservice").exclusive()
         .says("the API server answers 503 for {resource}: the aggregated API serving it (an APIService such as metrics-server's v1beta1.metrics.k8s.io) is not reachable from the API server", APISERVICE_REMEDY)
-        .samples(&[("resource", "nodes.metrics.k8s.io)")]),
+        .samples(&[("resource", "nodes.metrics.k8s.io")]),
     Entry::new("apiservice.failing-response", F::Client,
         "failing or missing response from {url:w} {error}",
         K8S, "staging/src/k8s.io/kube-aggregator/pkg/controllers/status/available_controller.go", "v1.10+")
@@ -3728,7 +3813,7 @@ pub static ENTRIES: &[Entry] = &[
         ETCD, "server/etcdserver/util.go (warnOfExpensiveReadOnlyRangeRequest)", "etcd v3.3-v3.4")
         .to(K::Known, "etcd-unhealthy", Info).group("etcd").exclusive()
         .says("etcd took {took} to answer a read: its disk or CPU is slow for its load", ETCD_SLOW_REMEDY)
-        .samples(&[("request", "\"key:\\\"/registry/pods/\\\" \" with result \"range_response_count:1 size:4096\""), ("took", "2.04s)")]),
+        .samples(&[("request", "\"key:\\\"/registry/pods/\\\" \" with result \"range_response_count:1 size:4096\""), ("took", "2.04s")]),
     Entry::new("etcd.apply-too-long", F::Etcd,
         "apply request took too long",
         ETCD, "server/etcdserver/util.go (warnOfExpensiveRequest)", "etcd v3.5+")
@@ -3862,6 +3947,16 @@ pub static ENTRIES: &[Entry] = &[
         GO, "src/crypto/x509/verify.go (UnknownAuthorityError)", "Go 1.x")
         .to(K::TlsUntrusted, "cluster-tls-untrusted", Error).group("tls")
         .says("the server's certificate is not signed by a CA the client trusts", "use the cluster's CA (certificate-authority-data); behind a proxy use the proxy's CA"),
+    // Go on macOS verifies with the Security framework (src/crypto/x509/root_darwin.go
+    // systemVerify, Go 1.18+): results it does not map to UnknownAuthorityError, HostnameError or
+    // Expired come back as `x509: <the framework's text>`, the certificate's name in curly quotes
+    // (`x509: “kube-apiserver” certificate is not trusted`)
+    Entry::new("go.x509-darwin-not-trusted", F::Client,
+        "x509: {name} certificate is not trusted",
+        GO, "src/crypto/x509/root_darwin.go (systemVerify)", "Go 1.18+ on macOS")
+        .to(K::TlsUntrusted, "cluster-tls-untrusted", Error).group("tls")
+        .says("the client's macOS trust store does not trust the server's certificate {name} (a cluster CA that is not in the kubeconfig, or a self-signed serving certificate)", "put the cluster's CA in the kubeconfig (certificate-authority-data) of the context used; behind a TLS-inspecting proxy use the proxy's CA")
+        .samples(&[("name", "\u{201c}kube-apiserver\u{201d}")]),
     Entry::new("go.x509-hostname", F::Client,
         "x509: certificate is valid for {valid_for}, not {wanted}",
         GO, "src/crypto/x509/verify.go (HostnameError)", "Go 1.x")
@@ -4911,6 +5006,26 @@ pub static ENTRIES: &[Entry] = &[
         "ailed to create cluster({cluster}. error: {error}",
         "karmada-io/karmada", "pkg/karmadactl/join/join.go, pkg/util/cluster.go (CreateClusterObject)", "v0.5+")
         .samples(&[("cluster", "member1) object"), ("error", "the server is currently unable to handle the request (get clusters.cluster.karmada.io member1)")]),
+    // the Karmada API server's validation of the Cluster object karmadactl join / karmada-agent
+    // builds (pkg/apis/cluster/validation): a required field missing means the client is
+    // another release than the control plane (a kubectl-karmada built from source without a
+    // version, karmada-io/karmada#1291)
+    Entry::new("karmada.cluster-invalid", F::Karmada,
+        "Cluster.cluster.karmada.io {cluster:w} is invalid: {errors}",
+        "karmada-io/karmada", "pkg/apis/cluster/validation/validation.go (ValidateCluster), answered to pkg/util/cluster.go CreateClusterObject", "v1.0+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-register")
+        .says("the Karmada API server rejects the Cluster object {cluster} that karmadactl / karmada-agent creates ({errors}): the client is another release than the control plane (the Cluster API's required fields differ)", "use the karmadactl (or kubectl-karmada) and karmada-agent release that matches the control plane (`kubectl karmada version` against the karmada-apiserver's image tag) and join or register again")
+        .samples(&[("cluster", "\"member1\""), ("errors", "[spec.secretRef.namespace: Required value, spec.secretRef.name: Required value]")]),
+    // karmada-agent's start-up (cmd/agent/app/agent.go run: `failed to register with karmada
+    // control plane: %w`; the inner errors of pkg/util/credential.go RegisterClusterInControllerPlane:
+    // `failed to create impersonator secret in control plane. error: %v`, `failed to create
+    // secret in control plane. error: %v`, and the Cluster object's creation)
+    Entry::new("karmada.agent.register-failed", F::Karmada,
+        "failed to register with karmada control plane: {error}",
+        "karmada-io/karmada", "cmd/agent/app/agent.go (run), pkg/util/credential.go (RegisterClusterInControllerPlane)", "v1.2+")
+        .to(K::Known, "agent-registration-failed", Error).group("karmada-register")
+        .says("karmada-agent cannot register its cluster with the Karmada control plane and exits ({error})", "read the inner error: a namespace `not found` in the control plane (karmada-cluster, where member secrets are kept) must exist there (`kubectl --kubeconfig <karmada-apiserver.config> create namespace karmada-cluster`, or re-run `karmadactl init`); `forbidden` means the agent's credential for the control plane (the karmada-kubeconfig secret in the member) lacks the agent's RBAC (`karmadactl register` creates it); then restart the karmada-agent pod")
+        .samples(&[("error", "failed to create impersonator secret in control plane. error: namespaces \"karmada-cluster\" not found")]),
     Entry::new("karmada.join.retrieve-cluster-failed", F::Karmada,
         "ailed to retrieve cluster({cluster}. error: {error}",
         "karmada-io/karmada", "pkg/util/cluster.go (GetClusterWithKarmadaClient)", "v0.5+")
@@ -5028,6 +5143,15 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy")
         .says("Rancher refuses the agent's websocket ({status}: {body}): the cluster the agent registers for is unknown to this Rancher (deleted, or the agent was installed from another Rancher) or a proxy in between answers instead of Rancher", "register the cluster again with the command Rancher shows now (Cluster Management > the cluster > Registration); if the answer is not Rancher's, let the websocket (wss://<server-url>/v3/connect) through the proxy or load balancer")
         .samples(&[("code", "400"), ("status", "400 Bad Request"), ("body", "cluster not found")]),
+    // rancher/remotedialer client.go before the status was printed (Rancher 2.0-2.4 agents:
+    // `logrus.WithError(err).Error("Failed to connect to proxy")`): gorilla/websocket's
+    // ErrBadHandshake is an answer to the upgrade that is not 101 Switching Protocols
+    Entry::new("rancher.proxy-bad-handshake", F::Rancher,
+        "Failed to connect to proxy{sep}error=\"websocket: bad handshake\"",
+        "rancher/remotedialer", "client.go (ConnectToProxy, before the response status was logged); gorilla/websocket client.go (ErrBadHandshake)", "Rancher 2.0-2.4 agents")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy")
+        .says("the agent's websocket to Rancher (wss://<server-url>/v3/connect) is answered with an HTTP error instead of the upgrade: Rancher refuses the registration (the cluster was deleted or re-imported, or the agent's cattle-credentials belong to an earlier registration), or a proxy or load balancer in front of Rancher does not pass websockets; this agent version does not print the answer's status", "check the answer by hand from the cluster: `curl -sk -o /dev/null -w '%{http_code}' -H 'Connection: Upgrade' -H 'Upgrade: websocket' https://<server-url>/v3/connect` (401/400: register the cluster again with the command Rancher shows now; a proxy's page: let websockets through); upgrade the agent to print Rancher's answer")
+        .samples(&[("sep", "\" ")]),
     Entry::new("rancher.proxy-empty-response", F::Rancher,
         "Failed to connect to proxy. Empty dialer response{sep}error=\"{error}\"",
         "rancher/remotedialer", "client.go (ConnectToProxy)", "all")
@@ -5108,6 +5232,24 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::NoSuchHost, "cluster-unreachable", Error).group("conn")
         .says("the name {host} does not resolve", "fix the DNS record of {host}, or use hostAliases in the agent's pod spec"),
     // ------------------------------------------------------------------ Argo CD
+    // the argocd CLI's gRPC-web client (argoproj/argo-cd pkg/apiclient/grpcproxy.go:
+    // `%s %s failed with status code %d`): what answered is no Argo CD API server (the
+    // Kubernetes API server given as --server, or a proxy / ingress refusing the call)
+    // a gateway's answer (502/503/504 from the ingress or load balancer in front of
+    // argocd-server): argocd-server did not answer in time, most often because its own
+    // connection to the cluster being added hangs (argoproj/argo-cd#24773)
+    Entry::new("argocd.grpcweb-gateway", F::ArgoCd,
+        "/cluster.ClusterService/{method:w} failed with status code 50{digit:w}",
+        "argoproj/argo-cd", "pkg/apiclient/grpcproxy.go (executeRequest)", "v1.0+")
+        .to(K::Known, "agent-registration-failed", Error).group("argocd-server")
+        .says("the proxy or ingress in front of argocd-server gave up on the call (HTTP 50{digit}): argocd-server did not answer in time, most often because argocd-server itself cannot reach the API server of the cluster being added (the CLI reached it from your machine, argocd-server dials it from inside its own cluster: firewall, private endpoint, authorized networks)", "check that argocd-server's pod can reach the new cluster's API endpoint (`kubectl -n argocd exec deploy/argocd-server -- curl -sk https://<api-endpoint>/version`), open the path (private endpoint / authorized networks / firewall), and raise the ingress timeout if the call is only slow; `kubectl -n argocd logs deploy/argocd-server` shows the dial error")
+        .samples(&[("method", "Create"), ("digit", "4")]),
+    Entry::new("argocd.grpcweb-status", F::ArgoCd,
+        "/cluster.ClusterService/{method:w} failed with status code {code:w}",
+        "argoproj/argo-cd", "pkg/apiclient/grpcproxy.go (executeRequest)", "v1.0+")
+        .to(K::Known, "agent-registration-failed", Error).group("argocd-server")
+        .says("the argocd CLI's call to the Argo CD API server was answered with HTTP {code} by something that is not Argo CD's API: the address given with --server (or `argocd login`) is the Kubernetes API server of the cluster to add, or a proxy / ingress in front of argocd-server refuses gRPC-web", "point the CLI at the Argo CD server, not at the cluster: `argocd login <argocd-server-address>` (its ingress or `kubectl -n argocd port-forward svc/argocd-server 8080:443`), then `argocd cluster add <kubeconfig-context>`: the cluster to add is chosen by the kubeconfig context; behind an ingress that does not pass gRPC add --grpc-web")
+        .samples(&[("method", "Create"), ("code", "403")]),
     Entry::new("argocd.rest-config-invalid", F::ArgoCd,
         "REST config invalid: {error}",
         "argoproj/argo-cd", "util/kube/kube.go (gitops-engine pkg/utils/kube/kube.go)", "v1.0+"),

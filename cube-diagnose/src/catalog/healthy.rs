@@ -120,6 +120,35 @@ pub static HEALTHY: &[Entry] = &[
         "v0.7-v0.14",
     )
     .progress(),
+    // v0.18+ cmd/nvidia-device-plugin/plugin-manager.go (resolveStrategy); `Detected platform:
+    // unknown` is the failure (entries.rs nvidia.platform-unknown)
+    Entry::new(
+        "nvidia.ok.platform-nvml",
+        F::NvidiaDevicePlugin,
+        "Detected platform: nvml",
+        NVDP,
+        "cmd/nvidia-device-plugin/plugin-manager.go (resolveStrategy)",
+        "v0.18+",
+    )
+    .progress(),
+    Entry::new(
+        "nvidia.ok.discovery-strategy",
+        F::NvidiaDevicePlugin,
+        "Using device discovery strategy: {strategy:w}",
+        NVDP,
+        "cmd/nvidia-device-plugin/plugin-manager.go (GetPlugins)",
+        "v0.18+",
+    )
+    .progress(),
+    Entry::new(
+        "nvidia.ok.shutdown-nvml",
+        F::NvidiaDevicePlugin,
+        "Shutdown of NVML returned: {ret}",
+        NVDP,
+        "main.go (v1.0.0-beta-v0.6)",
+        "v1.0.0-beta-v0.6",
+    )
+    .progress(),
     Entry::new(
         "nvidia.ok.nvml-detected",
         F::NvidiaDevicePlugin,

@@ -93,6 +93,7 @@ const HINTED: &[&str] = &[
     "dpm.dial-failed",
     "dpm.grpc-setup-failed",
     "nvidia.fs-watcher",
+    "nvidia.fs-watcher-legacy",
 ];
 
 /// The cause (`: ...`, appended to the entry's) and the remedy a plugin's serve/register error

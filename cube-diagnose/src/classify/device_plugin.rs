@@ -16,7 +16,11 @@ pub(crate) fn refine(
     l: &str,
     d: &mut BTreeMap<String, String>,
 ) -> SignalKind {
-    let err = match m.value("error") {
+    // Println's separator can leave a space in front of the error (`error:  could not ...`)
+    if let Some(e) = d.get_mut("error") {
+        *e = e.trim().to_owned();
+    }
+    let err = match m.value("error").trim() {
         "" => l,
         e => e,
     };

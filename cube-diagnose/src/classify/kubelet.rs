@@ -106,3 +106,111 @@ mod tests {
         }
     }
 }
+
+/// Reason and message of the Ready condition in the kubelet's `Node became not ready` line
+/// (pkg/kubelet/nodestatus/setters.go): Go's `%+v` of a NodeCondition
+/// (`{Type:Ready Status:False ... Reason:KubeletNotReady Message:...}`, the message running to
+/// the closing brace) up to v1.29, JSON (`{"type":"Ready",...,"reason":"...","message":"..."}`)
+/// from v1.30. Sets `reason`, `message`, the node name without its quotes, and severity info
+/// for the graceful node shutdown manager's `node is shutting down` (a planned reboot).
+pub(crate) fn refine_not_ready(d: &mut BTreeMap<String, String>) {
+    // the paste reader quotes the value it reduced from klog's structured form
+    let raw = d.get("condition").cloned().unwrap_or_default();
+    let t = raw.trim();
+    let cond = t
+        .strip_prefix('"')
+        .and_then(|c| c.strip_suffix('"'))
+        .unwrap_or(t)
+        .to_owned();
+    let (reason, message) = if cond.trim_start().starts_with("{\"") {
+        (json_field(&cond, "reason"), json_field(&cond, "message"))
+    } else {
+        let reason = cond.split_once("Reason:").map(|(_, r)| {
+            r.split(char::is_whitespace)
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('}')
+                .to_owned()
+        });
+        let message = cond.split_once(" Message:").map(|(_, m)| {
+            let m = m.trim_end();
+            m.strip_suffix('}').unwrap_or(m).trim_end().to_owned()
+        });
+        (reason, message)
+    };
+    let reason = reason.filter(|r| !r.is_empty());
+    let message = message.filter(|m| !m.is_empty());
+    if message
+        .as_deref()
+        .is_some_and(|m| m.contains("node is shutting down"))
+    {
+        d.insert("severity".to_owned(), "info".to_owned());
+    }
+    d.insert(
+        "reason".to_owned(),
+        reason.unwrap_or_else(|| "no reason given".to_owned()),
+    );
+    d.insert(
+        "message".to_owned(),
+        message.unwrap_or_else(|| "no message in the line".to_owned()),
+    );
+    if let Some(n) = d.get_mut("node") {
+        *n = n.trim_matches(['"', '\\']).to_owned();
+    }
+}
+
+/// The string value of `key` in a one-line JSON object (escapes `\"` and `\\` undone), or
+/// `None`.
+fn json_field(obj: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\":\"");
+    let start = obj.find(&pat)? + pat.len();
+    let mut out = String::new();
+    let mut chars = obj[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('n') => out.push(' '),
+                Some(e) => out.push(e),
+                None => break,
+            },
+            '"' => return Some(out),
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod not_ready_tests {
+    use super::*;
+
+    fn run(cond: &str) -> BTreeMap<String, String> {
+        let mut d = BTreeMap::new();
+        d.insert("condition".to_owned(), cond.to_owned());
+        d.insert("node".to_owned(), "\"gpu-1\"".to_owned());
+        refine_not_ready(&mut d);
+        d
+    }
+
+    #[test]
+    fn go_and_json_conditions() {
+        let d = run(
+            "{Type:Ready Status:False LastHeartbeatTime:2019-09-07 21:49:17 +0000 UTC m=+1962.5 LastTransitionTime:2019-09-07 21:49:17 +0000 UTC Reason:KubeletNotReady Message:PLEG is not healthy: pleg was last seen active 3m1.1s ago; threshold is 3m0s}",
+        );
+        assert_eq!(d["reason"], "KubeletNotReady");
+        assert_eq!(
+            d["message"],
+            "PLEG is not healthy: pleg was last seen active 3m1.1s ago; threshold is 3m0s"
+        );
+        assert_eq!(d["node"], "gpu-1");
+        assert!(!d.contains_key("severity"));
+        let d = run(
+            "{\"type\":\"Ready\",\"status\":\"False\",\"lastHeartbeatTime\":\"2026-01-12T02:56:20Z\",\"reason\":\"KubeletNotReady\",\"message\":\"node is shutting down\"}",
+        );
+        assert_eq!(d["reason"], "KubeletNotReady");
+        assert_eq!(d["message"], "node is shutting down");
+        assert_eq!(d["severity"], "info");
+        let d = run("{Type:Ready Status:False}");
+        assert_eq!(d["reason"], "no reason given");
+    }
+}

@@ -278,7 +278,9 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
             let l = l.trim();
             // a scheduler message wrapped over several lines is read as one
             let joined;
-            let l = match wrapped_scheduler_message(l, all.get(i + 1..).unwrap_or_default()) {
+            let l = match wrapped_scheduler_message(l, all.get(i + 1..).unwrap_or_default())
+                .or_else(|| wrapped_message(l, all.get(i + 1..).unwrap_or_default()))
+            {
                 Some((j, more)) => {
                     skip_to = i + 1 + more;
                     joined = j;
@@ -678,20 +680,7 @@ fn wrapped_scheduler_message(l: &str, next: &[&str]) -> Option<(String, usize)> 
     let mut joined = l.trim_end().to_owned();
     for (k, raw) in next.iter().take(3).enumerate() {
         let t = raw.trim();
-        // a continuation goes on with the histogram's words: never a blank line, a new record,
-        // a table row, another scheduler message, a prompt or a describe key
-        let continues = !t.is_empty()
-            && !starts_record(t)
-            && !t.contains(" nodes are available:")
-            && !t.contains(" nodes are unavailable:")
-            && !t.starts_with(['$', '#', '>', '-', '|', '['])
-            && !t.starts_with("Warning ")
-            && !t.starts_with("Normal ")
-            && !(t.contains(":  ") || t.ends_with(':'))
-            && t.chars().next().is_some_and(|c| {
-                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '{' || c == '('
-            });
-        if !continues {
+        if !continues_message(t) {
             return None;
         }
         // a word cut by the wrap (`No p` + `reemption`) cannot be told from two words: a space
@@ -704,6 +693,67 @@ fn wrapped_scheduler_message(l: &str, next: &[&str]) -> Option<(String, usize)> 
         }
     }
     None
+}
+
+/// Whether `t` (trimmed) goes on with the words of a message wrapped on the line before: never
+/// a blank line, a new record, a table row, a scheduler message, a prompt or a describe key;
+/// it starts with a lower-case word, a digit or an opening bracket.
+fn continues_message(t: &str) -> bool {
+    !t.is_empty()
+        && !starts_record(t)
+        && !t.contains(" nodes are available:")
+        && !t.contains(" nodes are unavailable:")
+        && !t.starts_with(['$', '#', '>', '-', '|', '['])
+        && !t.starts_with("Warning ")
+        && !t.starts_with("Normal ")
+        && !(t.contains(":  ") || t.ends_with(':'))
+        && t.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '{' || c == '(')
+}
+
+/// An error message a terminal, an issue editor or a chat client wrapped over several lines,
+/// other than the scheduler's ([`wrapped_scheduler_message`]): the ResourceQuota admission
+/// error (`exceeded quota: <name>, requested: ..., used: ..., limited: ...`, one line as the
+/// API server writes it: staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/
+/// controller.go) cut before its `limited:` part, and any message line that ends with a comma
+/// while the next line goes on with lower-case words. Returns the joined text and how many more
+/// lines it took (at most 3), or `None`.
+fn wrapped_message(l: &str, next: &[&str]) -> Option<(String, usize)> {
+    let lower = l.to_ascii_lowercase();
+    let quota = lower.contains("exceeded quota:") && !lower.contains("limited:");
+    let comma = |s: &str| {
+        s.trim_end()
+            .trim_end_matches(['`', '"', '\''])
+            .ends_with(',')
+    };
+    if !quota
+        && !(comma(l) && (crate::catalog::looks_like_error(l) || crate::catalog::marked_error(l)))
+    {
+        return None;
+    }
+    let mut joined = l.trim_end().to_owned();
+    let mut taken = 0;
+    for raw in next.iter().take(3) {
+        let t = raw.trim();
+        // the quota message's own parts start with their key
+        let part = quota
+            && ["requested:", "used:", "limited:"]
+                .iter()
+                .any(|k| t.starts_with(k));
+        if !(part || continues_message(t)) {
+            break;
+        }
+        joined.push(' ');
+        joined.push_str(t);
+        taken += 1;
+        let l = joined.to_ascii_lowercase();
+        let done_quota = !quota || l.contains("limited:");
+        if done_quota && !comma(t) {
+            break;
+        }
+    }
+    (taken > 0).then_some((joined, taken))
 }
 
 /// A line that starts a new log record: a klog header (`E0618 14:42:47.959637 ...`) or a
@@ -1239,6 +1289,10 @@ fn refine(kind: SignalKind, m: &crate::catalog::Match, l: &str, whole: &Whole) -
             backends::refine(m, &mut d);
             kind
         }
+        SignalKind::Known if m.entry.id.starts_with("kubelet.node-became-not-ready") => {
+            kubelet::refine_not_ready(&mut d);
+            kind
+        }
         SignalKind::Known if m.entry.id.starts_with("toolkit.") => {
             device_plugin::refine_toolkit(m, &mut d);
             kind
@@ -1674,5 +1728,32 @@ mod tests {
             dial_endpoint("dial tcp 10.0.2.15:6443: connect: connection refused").as_deref(),
             Some("10.0.2.15:6443")
         );
+    }
+}
+
+#[cfg(test)]
+mod wrapped_tests {
+    use super::*;
+
+    #[test]
+    fn a_wrapped_quota_error_is_read_as_one() {
+        for text in [
+            "Error from server (Forbidden): error when creating \"train.yaml\": pods \"train-0\" is forbidden: exceeded quota: team-quota,\nrequested: requests.nvidia.com/gpu=2, used: requests.nvidia.com/gpu=4,\nlimited: requests.nvidia.com/gpu=4\n",
+            "Error creating: pods \"train-7d9\" is forbidden: exceeded quota: team-quota, requested: requests.nvidia.com/gpu=2, used:\nrequests.nvidia.com/gpu=4, limited: requests.nvidia.com/gpu=4\n",
+        ] {
+            let s = classify_all("q", text);
+            let q = s
+                .iter()
+                .find(|s| s.kind == SignalKind::QuotaExceeded)
+                .unwrap_or_else(|| panic!("{s:#?}"));
+            assert!(q.text.contains("limited:"), "{q:#?}");
+            assert!(
+                !s.iter().any(|s| s.kind == SignalKind::Unrecognised),
+                "{s:#?}"
+            );
+        }
+        // a line ending with a comma that is no error is left alone
+        let s = classify_all("q", "nodes: a, b,\nc and d\n");
+        assert!(!s.iter().any(|s| s.text.contains("b, c")), "{s:#?}");
     }
 }

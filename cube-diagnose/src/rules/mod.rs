@@ -80,8 +80,10 @@ pub(crate) mod kubelet_admission;
 pub mod limitrange_gpu_default;
 pub mod limitrange_rejected;
 pub mod log_catalog;
+pub mod namespace_terminating;
 pub mod node_clock_skew;
 pub(crate) mod node_conditions;
+pub mod node_cordoned;
 pub mod node_drift;
 pub mod node_duplicate_hostname;
 pub mod node_not_ready;
@@ -115,6 +117,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(node_duplicate_hostname::NodeDuplicateHostname),
         Box::new(node_drift::NodeDrift),
         Box::new(node_clock_skew::NodeClockSkew),
+        Box::new(node_cordoned::NodeCordoned),
         Box::new(join_token_invalid::JoinTokenInvalid),
         Box::new(join_ca_hash_mismatch::JoinCaHashMismatch),
         Box::new(join_apiserver_unreachable::JoinApiserverUnreachable),
@@ -137,6 +140,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(quota_without_priority::QuotaWithoutPriority),
         Box::new(pod_unschedulable::PodUnschedulable),
         Box::new(workload_unavailable::WorkloadUnavailable),
+        Box::new(namespace_terminating::NamespaceTerminating),
         Box::new(pod_crashlooping::PodCrashLooping),
         Box::new(pod_crashlooping::ContainerOomKilled),
         Box::new(pod_stuck::PodStuck),

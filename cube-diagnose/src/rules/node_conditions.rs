@@ -218,6 +218,203 @@ pub(crate) fn pressure_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
     out
 }
 
+/// A node-problem-detector condition: its type, whether the node's pods are broken by it
+/// (error) or only at risk (warning), what it means and the remedy.
+///
+/// Upstream: kubernetes/node-problem-detector `config/*.json` (`conditions` with their
+/// healthy reasons, `rules` of type `permanent` that set them True): kernel-monitor.json
+/// (`KernelDeadlock` from `DockerHung` / `AUFSUmountHung` task-hung kernel messages,
+/// `XfsShutdown`, `CperHardwareErrorFatal`), readonly-monitor.json (`ReadonlyFilesystem`,
+/// `FilesystemIsReadOnly`), docker-monitor.json (`CorruptDockerOverlay2`),
+/// health-checker-{kubelet,containerd,docker}.json (`KubeletUnhealthy`,
+/// `ContainerRuntimeUnhealthy`), systemd-monitor-counter.json (`FrequentKubeletRestart`,
+/// `FrequentDockerRestart`, `FrequentContainerdRestart`), kernel-monitor-counter.json
+/// (`FrequentUnregisterNetDevice`), custom-plugin-monitor.json (`NTPProblem`),
+/// disk-log-message-filelog.json (`DiskBadBlock`), windows-health-checker-kubeproxy.json
+/// (`KubeProxyUnhealthy`). NPD conditions are problems when True (their healthy state is
+/// False); they set no taint, so the scheduler keeps placing pods on the node.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProblemCondition {
+    /// The condition type.
+    pub type_: &'static str,
+    /// Error when the node's pods cannot run well, warning when they are at risk.
+    pub severity: Severity,
+    /// What the condition means.
+    pub meaning: &'static str,
+    /// The remedy.
+    pub remedy: &'static str,
+}
+
+/// The conditions node-problem-detector's shipped configurations set (see [`ProblemCondition`]).
+pub(crate) const PROBLEM_CONDITIONS: &[ProblemCondition] = &[
+    ProblemCondition {
+        type_: "KernelDeadlock",
+        severity: Severity::Error,
+        meaning: "the kernel reports a task hung for more than 120 seconds (node-problem-detector's kernel monitor: `task docker:... blocked for more than 120 seconds`, DockerHung, or an AUFS umount hang): the container runtime or a filesystem is stuck, so pods on the node stop starting and stopping",
+        remedy: "drain the node (`kubectl drain <node> --ignore-daemonsets --delete-emptydir-data`) and reboot it; read `dmesg` / `journalctl -k` for the hung task's stack (storage or driver fault), then `kubectl uncordon <node>`",
+    },
+    ProblemCondition {
+        type_: "ReadonlyFilesystem",
+        severity: Severity::Error,
+        meaning: "the kernel remounted a filesystem read-only after I/O errors (`Remounting filesystem read-only`): the kubelet and the runtime cannot write there, so pods fail to start",
+        remedy: "drain the node, check the disk (`dmesg | grep -i -e 'I/O error' -e remount`, `fsck` the filesystem while unmounted) or replace it, reboot, then uncordon",
+    },
+    ProblemCondition {
+        type_: "XfsShutdown",
+        severity: Severity::Error,
+        meaning: "an XFS filesystem shut down after an error (`xfs_do_force_shutdown`): nothing can be written to it",
+        remedy: "drain the node, run `xfs_repair` on the unmounted filesystem (or replace the disk), reboot, then uncordon",
+    },
+    ProblemCondition {
+        type_: "CorruptDockerOverlay2",
+        severity: Severity::Error,
+        meaning: "Docker's overlay2 storage is corrupt (`returned error: readlink /var/lib/docker/overlay2/...: invalid argument`): containers on the node fail to start",
+        remedy: "drain the node, stop Docker, remove the corrupt layers (or all of /var/lib/docker after the drain), start Docker again and uncordon",
+    },
+    ProblemCondition {
+        type_: "ContainerRuntimeUnhealthy",
+        severity: Severity::Error,
+        meaning: "node-problem-detector's health checker finds the container runtime (containerd or Docker) not answering (`crictl pods` / `docker ps` time out)",
+        remedy: "on the node `systemctl status containerd` (or docker) and `journalctl -u containerd`; restart the runtime, and drain and reboot the node if it hangs again",
+    },
+    ProblemCondition {
+        type_: "KubeletUnhealthy",
+        severity: Severity::Error,
+        meaning: "node-problem-detector's health checker finds the kubelet's /healthz not answering",
+        remedy: "on the node `systemctl status kubelet` and `journalctl -u kubelet`: fix what it reports and restart it",
+    },
+    ProblemCondition {
+        type_: "CperHardwareErrorFatal",
+        severity: Severity::Error,
+        meaning: "the firmware (UEFI CPER) reported a fatal hardware error",
+        remedy: "drain the node and have the hardware checked (`dmesg | grep -i -e cper -e mce`); replace the failing part before uncordoning",
+    },
+    ProblemCondition {
+        type_: "KubeProxyUnhealthy",
+        severity: Severity::Error,
+        meaning: "node-problem-detector's health checker finds kube-proxy not answering, so Services do not route from the node",
+        remedy: "restart kube-proxy on the node and read its log",
+    },
+    ProblemCondition {
+        type_: "FrequentKubeletRestart",
+        severity: Severity::Warning,
+        meaning: "the kubelet restarted many times in a short window (systemd monitor)",
+        remedy: "`journalctl -u kubelet` on the node: find why it exits (configuration, certificates, runtime socket) and fix it",
+    },
+    ProblemCondition {
+        type_: "FrequentContainerdRestart",
+        severity: Severity::Warning,
+        meaning: "containerd restarted many times in a short window (systemd monitor)",
+        remedy: "`journalctl -u containerd` on the node: find why it exits (configuration after an upgrade, OOM of the runtime) and fix it",
+    },
+    ProblemCondition {
+        type_: "FrequentDockerRestart",
+        severity: Severity::Warning,
+        meaning: "Docker restarted many times in a short window (systemd monitor)",
+        remedy: "`journalctl -u docker` on the node: find why it exits and fix it",
+    },
+    ProblemCondition {
+        type_: "FrequentUnregisterNetDevice",
+        severity: Severity::Warning,
+        meaning: "the kernel repeats `unregister_netdevice: waiting for eth0 to become free` (a leaked network device reference): pod sandboxes hang while being torn down",
+        remedy: "drain and reboot the node; upgrade the kernel if it recurs",
+    },
+    ProblemCondition {
+        type_: "NTPProblem",
+        severity: Severity::Warning,
+        meaning: "the node's time service is down, so its clock drifts (certificates and tokens are judged by it)",
+        remedy: "start the time service on the node (`systemctl enable --now chronyd` or `systemd-timesyncd`) and check `chronyc tracking`",
+    },
+    ProblemCondition {
+        type_: "DiskBadBlock",
+        severity: Severity::Warning,
+        meaning: "the kernel reports bad blocks on a disk",
+        remedy: "move the node's workload away and replace the disk",
+    },
+];
+
+/// Words by which a condition type that no table here names reads as a problem when True
+/// (node-problem-detector's custom plugins and the cloud variants: AKS's `KubeletProblem`,
+/// `ContainerRuntimeProblem`, `FilesystemCorruptionProblem`, GKE's `FrequentUnregisterNetDevice`):
+/// NPD's convention is that a condition is a problem when True.
+const PROBLEM_WORDS: &[&str] = &[
+    "Problem",
+    "Unhealthy",
+    "Deadlock",
+    "Corrupt",
+    "ReadOnly",
+    "Readonly",
+    "Hung",
+    "Frequent",
+    "Failure",
+    "Shutdown",
+];
+
+/// `node-runtime-unhealthy` findings for node-problem-detector conditions that are True on a
+/// node (Node objects, `-o yaml` status, `describe node` Conditions tables): the ones of
+/// [`PROBLEM_CONDITIONS`] with their meaning, and any other condition type named as a problem
+/// ([`PROBLEM_WORDS`]) as a warning with its own reason and message.
+pub(crate) fn problem_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for n in &ctx.snapshot().nodes {
+        for c in &n.status.conditions {
+            if c.status != "True" {
+                continue;
+            }
+            let known = PROBLEM_CONDITIONS.iter().find(|p| p.type_ == c.type_);
+            if known.is_none()
+                && (PRESSURE.iter().any(|(t, _, _)| *t == c.type_)
+                    || !PROBLEM_WORDS.iter().any(|w| c.type_.contains(w)))
+            {
+                continue;
+            }
+            let name = if n.metadata.name.is_empty() {
+                "the described node"
+            } else {
+                n.metadata.name.as_str()
+            };
+            let o = obj("Node", "", &n.metadata.name);
+            let why = match (c.reason.is_empty(), c.message.is_empty()) {
+                (true, true) => String::new(),
+                (false, true) => format!(" ({})", c.reason),
+                (true, false) => format!(" ({})", c.message),
+                (false, false) => format!(" ({}: {})", c.reason, c.message),
+            };
+            let (severity, meaning, remedy) = match known {
+                Some(p) => (p.severity, p.meaning, p.remedy),
+                None => (
+                    Severity::Warning,
+                    "a node problem detector reports this problem condition (such conditions are problems when True)",
+                    "read the condition's message (`kubectl describe node <node>`, Conditions) and the detector's log on the node; fix what it names, draining the node if its pods are affected",
+                ),
+            };
+            let mut f = Finding::new(
+                rule,
+                severity,
+                node_subject(n),
+                format!(
+                    "node {name} has {}=True{why}: {meaning}; the condition sets no taint, so the scheduler keeps placing pods there",
+                    c.type_
+                ),
+            )
+            .with_evidence(Evidence::field(
+                &o,
+                format!("status.conditions[{}].status", c.type_),
+                &c.status,
+            ));
+            if !c.message.is_empty() {
+                f = f.with_evidence(Evidence::field(
+                    &o,
+                    format!("status.conditions[{}].message", c.type_),
+                    &c.message,
+                ));
+            }
+            out.push(f.with_remedy(remedy.replace("<node>", &crate::rules::shell_word(name))));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

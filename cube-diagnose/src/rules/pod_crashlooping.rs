@@ -39,7 +39,7 @@ declare_rule!(
     "container-oom-killed",
     Scheduling,
     Warning,
-    "A container was killed by the kernel's OOM killer for exceeding its memory limit (terminated or last-state reason OOMKilled, usually exit code 137; a `kubectl get pods` STATUS OOMKilled), or a node reports OOM kills (node-problem-detector `OOMKilling`, the kubelet's `SystemOOM` events). Evidence: the container, restart count, exit code and its memory limit when the input shows it. Error when the pod holds GPUs or every pod of its workload in the input fails; warning while it fails; info when the container was OOM-killed before but runs and is ready now. Remedy: raise `resources.limits.memory` above the peak (GPU jobs: host memory for data loaders, pinned buffers, model loading) or lower the use; for node-level OOM, the kubelet's eviction thresholds and reserved memory.",
+    "A container was killed by the kernel's OOM killer for exceeding its memory limit (terminated or last-state reason OOMKilled, usually exit code 137; a `kubectl get pods` STATUS OOMKilled), or a node reports OOM kills (node-problem-detector `OOMKilling`, the kubelet's `SystemOOM` events). Evidence: the container, restart count, exit code and its memory limit when the input shows it. Error when the pod holds GPUs or every pod of its workload in the input fails; warning while it fails; info when the container was OOM-killed before but runs and is ready now (warning when it has been restarted 3 times or more: the kills recur). Remedy: raise `resources.limits.memory` above the peak (GPU jobs: host memory for data loaders, pinned buffers, model loading) or lower the use; for node-level OOM, the kubelet's eviction thresholds and reserved memory.",
     check_oom
 );
 
@@ -503,6 +503,10 @@ fn check_crash(ctx: &Context<'_>) -> Vec<Finding> {
         .collect()
 }
 
+/// Restarts from which a running container whose last run was OOM-killed is a recurring kill
+/// (warning), not a past one (info).
+const RECURRING_RESTARTS: i32 = 3;
+
 fn check_oom(ctx: &Context<'_>) -> Vec<Finding> {
     let all = collect(ctx);
     let tally = tally(ctx, &all);
@@ -512,8 +516,16 @@ fn check_oom(ctx: &Context<'_>) -> Vec<Finding> {
         .map(|x| {
             let (mut sev, mut why) = severity_with_role(ctx, &tally, x, false);
             if x.f.oom_past_only {
-                sev = Severity::Info;
-                why = "; it runs and is ready now, but its memory limit is close to what it uses".to_owned();
+                // one kill long ago is a hint; a container that keeps being restarted and whose
+                // last end was an OOM kill is killed again and again (each restart loses its
+                // work), whatever its state at the moment of the paste
+                if x.f.restarts >= RECURRING_RESTARTS {
+                    sev = Severity::Warning;
+                    why = format!("; it runs now, but it has been restarted {} times and its last run ended in an OOM kill: the kills recur, each one losing the container's work", x.f.restarts);
+                } else {
+                    sev = Severity::Info;
+                    why = "; it runs and is ready now, but its memory limit is close to what it uses".to_owned();
+                }
             }
             let ns_flag = ns_flag(&x.ns);
             let limit = x
@@ -690,8 +702,19 @@ Containers:
 ";
         assert!(run_rule("pod-crashlooping", text).is_empty());
         assert!(run_rule("container-oom-killed", text).is_empty());
+        // killed by the OOM killer on its last run after 40 restarts: the kills recur (warning);
+        // once, with one restart: a past kill (info)
         let oom = text.replace("Error", "OOMKilled");
         let f = run_rule("container-oom-killed", &oom);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(
+            f[0].message.contains("restarted 40 times"),
+            "{}",
+            f[0].message
+        );
+        let once = oom.replace("Restart Count:  40", "Restart Count:  1");
+        let f = run_rule("container-oom-killed", &once);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Info);
     }

@@ -178,11 +178,17 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let max = ctx.thresholds().max_nodes_in_evidence;
         let mut message = message;
         let mut evidence = evidence;
+        let mut severity = severity;
         if w.kind != "Job"
             && let Some((why, ev)) = failed_create(ctx, &w.kind, ns, name)
         {
             message.push_str(&format!("; {why}"));
             evidence.push(ev);
+            // none ready and its controller cannot create them (quota, LimitRange, a webhook,
+            // a missing ServiceAccount): nothing will run until the cause is fixed
+            if w.status.ready_replicas == 0 {
+                severity = Severity::Error;
+            }
         }
         if !pods.is_empty() {
             let states: Vec<String> = pods
@@ -543,10 +549,14 @@ fn daemon_sets(
             Evidence::field(&o, "status.desiredNumberScheduled", desired.to_string()),
             Evidence::field(&o, "status.numberReady", ready.to_string()),
         ];
-        if let Some((why, ev)) = failed_create(ctx, "DaemonSet", ns, name) {
-            message.push_str(&format!("; {why}"));
-            evidence.push(ev);
-        }
+        let cannot_create = match failed_create(ctx, "DaemonSet", ns, name) {
+            Some((why, ev)) => {
+                message.push_str(&format!("; {why}"));
+                evidence.push(ev);
+                true
+            }
+            None => false,
+        };
         // some pods ready: information for most DaemonSets, but a node without its CNI or
         // device-plugin pod has no pod network (NotReady) or no GPUs (fresh-user H33)
         let node_critical = cni_daemon_set(name).is_some()
@@ -554,6 +564,12 @@ fn daemon_sets(
         let mut f = daemon_set_finding(ns, name, ready == 0, message, evidence, remedy, cause);
         if node_critical && f.severity == Severity::Info {
             f.severity = Severity::Warning;
+        }
+        // none ready of a DaemonSet every node needs (the device plugin: no node advertises
+        // its GPUs; the CNI: no pod network), or whose controller cannot create its pods: an
+        // outage, not a roll-out in progress
+        if ready == 0 && (node_critical || cannot_create) {
+            f.severity = Severity::Error;
         }
         out.push(f);
     }

@@ -600,6 +600,11 @@ impl NodeFacts {
         node.metadata.name = name.to_owned();
         node.metadata.labels = self.labels.into();
         let mut unknown = vec!["taints", "conditions"];
+        // a view that printed no label (custom columns of name and resources, a jsonpath of
+        // allocatable) says nothing about the node's labels
+        if node.metadata.labels.is_empty() {
+            unknown.insert(0, "labels");
+        }
         let shown = |field: &str| {
             self.absent
                 .iter()
