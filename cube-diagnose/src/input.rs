@@ -473,6 +473,10 @@ impl Inputs {
         // a dump or log HTML-escaped as a whole (`&quot;` for every `"`): read as printed
         let unescaped = paste::html_unescaped(text);
         let text = unescaped.as_deref().unwrap_or(text);
+        // `kubectl get` output pasted into an issue as a Markdown table: read as kubectl
+        // printed it
+        let aligned = paste::markdown_tables(text);
+        let text = aligned.as_deref().unwrap_or(text);
         let detected = detect_format(text.as_bytes());
         // text (no JSON/YAML dump): every line cut at the log-line bound before any reader
         // copies it (a 300 MB single-line paste is read as its first 64 KiB, not cleaned,

@@ -368,6 +368,13 @@ fn detect_from(text: &str, first: &str) -> InputFormat {
             container_state_fragment(text).map(|_| InputFormat::DescribePod)
         })
         .or_else(|| {
+            // `kubectl get nodes --no-headers` rows
+            (keys.is_empty()
+                && content_lines(text)
+                    .any(|l| !l.starts_with([' ', '\t']) && headerless_node_row(l).is_some()))
+            .then_some(InputFormat::NodesWideTable)
+        })
+        .or_else(|| {
             // `kubectl get pods` rows without their header
             (keys.is_empty()
                 && content_lines(text)
@@ -710,9 +717,11 @@ pub(crate) fn table_kind(line: &str) -> Option<TableKind> {
         TableKind::Nodes
     } else if cols
         .iter()
-        .filter(|c| c.as_str() != "LABELS")
-        .eq(["NAME", "STATUS", "AGE"].iter())
+        .filter(|c| !matches!(c.as_str(), "LABELS" | "AGE"))
+        .eq(["NAME", "STATUS"].iter())
     {
+        // `get namespaces`, and the nodes of kubectl before v1.6 (`NAME STATUS AGE`; before
+        // v1.2 `NAME LABELS STATUS [AGE]`)
         TableKind::NameStatusAge
     } else if has("READY") && has("STATUS") && has("RESTARTS") {
         TableKind::Pods
@@ -1793,6 +1802,15 @@ pub fn parse_text(text: &str) -> ParsedText {
             && let Some(cells) = headerless_pod_row(line, command.and_then(command_pods_namespaced))
         {
             out.pods.extend(pod_from_row(&cells));
+            i += 1;
+            continue;
+        }
+        // `kubectl get nodes` rows without their header
+        if block.is_none()
+            && !line.starts_with([' ', '\t'])
+            && let Some(cells) = headerless_node_row(line)
+        {
+            out.nodes.extend(node_from_row(&cells, &label_columns));
             i += 1;
             continue;
         }
@@ -3838,6 +3856,16 @@ fn parse_nodes_table(
 ) -> usize {
     let (rows, end) = top_table_rows(lines, start);
     for cells in rows {
+        if let Some(node) = node_from_row(&cells, label_columns) {
+            out.nodes.push(node);
+        }
+    }
+    end
+}
+
+/// The partial node of one `kubectl get nodes` row (cells by column name).
+fn node_from_row(cells: &BTreeMap<String, String>, label_columns: &[String]) -> Option<Node> {
+    {
         let cell =
             |n: &str| none_to_empty(cells.get(n).map(String::as_str).unwrap_or("")).to_owned();
         let mut node = Node::default();
@@ -3849,7 +3877,7 @@ fn parse_nodes_table(
                 "Ready" => ready = Some("True"),
                 "NotReady" => ready = Some("False"),
                 "Unknown" => ready = Some("Unknown"),
-                "SchedulingDisabled" => node.spec.unschedulable = true,
+                "SchedulingDisabled" | "Unschedulable" => node.spec.unschedulable = true,
                 _ => {}
             }
         }
@@ -3884,7 +3912,7 @@ fn parse_nodes_table(
             node.metadata.labels.insert(k, v);
         }
         // `-L key,...` columns: the label's value, empty when the node lacks it
-        for (column, value) in &cells {
+        for (column, value) in cells {
             if NODE_TABLE_COLUMNS.contains(&column.as_str()) {
                 continue;
             }
@@ -3904,11 +3932,74 @@ fn parse_nodes_table(
             PARTIAL_ANNOTATION.to_owned(),
             partial_note("nodes", &unknown),
         );
-        if !node.metadata.name.is_empty() {
-            out.nodes.push(node);
-        }
+        (!node.metadata.name.is_empty()).then_some(node)
     }
-    end
+}
+
+/// A node STATUS as kubectl prints it: `Ready`, `NotReady` or `Unknown`, with
+/// `,SchedulingDisabled` (v1.2+) or `,Schedulable` / `,Unschedulable` (before v1.2).
+fn node_status(s: &str) -> bool {
+    s.split(',').all(|p| {
+        matches!(
+            p,
+            "Ready"
+                | "NotReady"
+                | "Unknown"
+                | "SchedulingDisabled"
+                | "Schedulable"
+                | "Unschedulable"
+        )
+    }) && s
+        .split(',')
+        .any(|p| matches!(p, "Ready" | "NotReady" | "Unknown"))
+}
+
+/// A `kubectl get nodes` row without its header (`--no-headers`, `| grep`, or pasted without
+/// it): `NAME STATUS ROLES AGE VERSION [INTERNAL-IP EXTERNAL-IP ...]` as printNode writes it
+/// (pkg/printers/internalversion/printers.go), told by its STATUS (`Ready`, `NotReady`,
+/// `Unknown`, with `,SchedulingDisabled`), an age (`12d`, `3h40m`, `<invalid>`) and a kubelet
+/// version (`v1.29.2`, `v1.28.5+k3s1`). Cells by column name, or `None`.
+fn headerless_node_row(line: &str) -> Option<BTreeMap<String, String>> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    // kubectl before v1.2: `NAME LABELS STATUS` (`10.0.0.2   kubernetes.io/hostname=10.0.0.2
+    // NotReady`)
+    if w.len() == 3 && node_status(w[2]) && (w[1].contains('=') || w[1] == "<none>") {
+        let mut cells = BTreeMap::new();
+        for (k, v) in ["NAME", "LABELS", "STATUS"].iter().zip(&w) {
+            cells.insert((*k).to_owned(), (*v).to_owned());
+        }
+        return Some(cells);
+    }
+    if w.len() < 5 {
+        return None;
+    }
+    let status = node_status(w[1]);
+    let age = |a: &str| {
+        a == "<invalid>"
+            || (a.starts_with(|c: char| c.is_ascii_digit())
+                && a.chars().all(|c| c.is_ascii_digit() || "smhdy".contains(c)))
+    };
+    let version = |v: &str| {
+        v.strip_prefix('v')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()) && r.contains('.'))
+    };
+    if !(status && age(w[3]) && version(w[4])) {
+        return None;
+    }
+    let mut cells = BTreeMap::new();
+    for (k, v) in ["NAME", "STATUS", "ROLES", "AGE", "VERSION"].iter().zip(&w) {
+        cells.insert((*k).to_owned(), (*v).to_owned());
+    }
+    // `-o wide`: the addresses follow; the OS image has spaces, the last two are the kernel
+    // and the runtime
+    if w.len() >= 9 && w[5].parse::<std::net::IpAddr>().is_ok() {
+        cells.insert("INTERNAL-IP".to_owned(), w[5].to_owned());
+        cells.insert("EXTERNAL-IP".to_owned(), w[6].to_owned());
+        cells.insert("CONTAINER-RUNTIME".to_owned(), w[w.len() - 1].to_owned());
+        cells.insert("KERNEL-VERSION".to_owned(), w[w.len() - 2].to_owned());
+        cells.insert("OS-IMAGE".to_owned(), w[7..w.len() - 2].join(" "));
+    }
+    Some(cells)
 }
 
 /// The rows of a kubectl table starting with its header at `lines[start]`, each as a map from
@@ -4078,10 +4169,6 @@ fn parse_table(
         TableKind::StorageClasses => parse_storage_classes_table(lines, start, out),
         TableKind::NameStatusAge => {
             let (rows, end) = top_table_rows(lines, start);
-            let node_status = |s: &str| {
-                s.split(',')
-                    .all(|p| matches!(p, "Ready" | "NotReady" | "Unknown" | "SchedulingDisabled"))
-            };
             let statuses: Vec<String> = rows.iter().map(|r| table_cell(r, "STATUS")).collect();
             if !statuses.is_empty() && statuses.iter().all(|s| node_status(s)) {
                 parse_nodes_table(lines, start, out, label_columns)
@@ -5938,6 +6025,24 @@ Containers:
     /// `kubectl get pods` rows without their header: `--no-headers` (with `-A`, `-o wide`,
     /// restarts with `(5m ago)`), `| grep` of a listing, rows pasted alone after prose; other
     /// tables' headerless rows and log lines are not pods.
+    #[test]
+    fn headerless_node_rows() {
+        let t = "$ kubectl get nodes --no-headers -o wide\nmaster-1   Ready                      control-plane   12d   v1.29.2        10.0.0.1   <none>   Ubuntu 22.04.4 LTS   5.15.0-105-generic   containerd://1.7.12\ngpu-1      NotReady,SchedulingDisabled   <none>   12d   v1.28.5+k3s1\n";
+        let p = parse_text(t);
+        assert_eq!(p.nodes.len(), 2, "{:?}", p.nodes);
+        assert_eq!(p.nodes[0].status.node_info.os_image, "Ubuntu 22.04.4 LTS");
+        assert!(p.nodes[1].spec.unschedulable);
+        assert_eq!(p.nodes[1].status.conditions[0].status, "False");
+        // a pod row, a log line and prose are no node rows
+        for other in [
+            "web-0   1/1   Running   0   12d",
+            "gpu-1 Ready to serve 12d v2 of the API",
+            "I1201 10:00:00.000000 1 main.go:1] Ready",
+        ] {
+            assert!(headerless_node_row(other).is_none(), "{other}");
+        }
+    }
+
     #[test]
     fn headerless_pod_rows() {
         let wide = "$ kubectl get pods -A -o wide --no-headers\ngpu-operator   nvidia-device-plugin-daemonset-42pzg   0/1   CrashLoopBackOff   12 (2m ago)   39m   10.244.1.5   gpu-node-1   <none>   <none>\nkube-system    coredns-5d78c9869d-abcde               1/1   Running            0             30d   10.244.0.2   cpu-1        <none>   <none>\n";

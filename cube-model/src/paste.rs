@@ -1483,6 +1483,92 @@ pub fn html_unescaped(text: &str) -> Option<String> {
     any.then(|| strip_html(text))
 }
 
+/// `text` with its Markdown tables written back as the column-aligned tables kubectl prints:
+/// people paste `kubectl get` output into an issue as `| NAME | STATUS | ... |` rows under a
+/// `|---|---|` separator. Each run of pipe rows that has a separator row becomes a table whose
+/// cells are padded to their column's width and separated by three spaces (the separator row
+/// becomes a rule of dashes, so the line count is kept); an empty cell is `<none>`, as
+/// kubectl prints a missing value. `None` when the text holds no such table.
+pub fn markdown_tables(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let pipe_row = |l: &str| {
+        let t = l.trim_end_matches('\r').trim();
+        t.len() > 2 && t.starts_with('|') && t.ends_with('|')
+    };
+    let separator = |l: &str| {
+        let t = l.trim_end_matches('\r').trim();
+        pipe_row(t)
+            && t.contains('-')
+            && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t'))
+    };
+    let cells = |l: &str| -> Vec<String> {
+        let t = l.trim_end_matches('\r').trim();
+        let inner = &t[1..t.len() - 1];
+        inner
+            .split('|')
+            .map(|c| {
+                let c = c.trim().trim_matches('`').trim();
+                if c.is_empty() {
+                    "<none>".to_owned()
+                } else {
+                    c.to_owned()
+                }
+            })
+            .collect()
+    };
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < lines.len() {
+        // a table: pipe rows with a separator row among the first two
+        let run = lines[i..].iter().take_while(|l| pipe_row(l)).count();
+        let has_sep = run >= 2 && lines[i..i + run].iter().take(2).any(|l| separator(l));
+        if !has_sep {
+            out.push(lines[i].to_owned());
+            i += 1;
+            continue;
+        }
+        let rows: Vec<Option<Vec<String>>> = lines[i..i + run]
+            .iter()
+            .map(|l| (!separator(l)).then(|| cells(l)))
+            .collect();
+        let cols = rows.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        let mut widths = vec![0usize; cols];
+        for r in rows.iter().flatten() {
+            for (w, c) in widths.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        for r in &rows {
+            match r {
+                // kubectl's own rule under a header (describe's tables): skipped by the
+                // table readers, and the line count is kept
+                None => out.push(
+                    widths
+                        .iter()
+                        .map(|w| "-".repeat((*w).max(1)))
+                        .collect::<Vec<_>>()
+                        .join("   "),
+                ),
+                Some(r) => {
+                    let mut line = String::new();
+                    for (k, c) in r.iter().enumerate() {
+                        line.push_str(c);
+                        if k + 1 < r.len() {
+                            let pad = widths[k].saturating_sub(c.chars().count()) + 3;
+                            line.push_str(&" ".repeat(pad));
+                        }
+                    }
+                    out.push(line);
+                }
+            }
+        }
+        changed = true;
+        i += run;
+    }
+    changed.then(|| out.join("\n"))
+}
+
 /// `line` without [`HTML_TAGS`] and with the common entities decoded.
 fn strip_html(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
@@ -2551,6 +2637,26 @@ fn reduce_klog_structured(s: &str, after_header: bool) -> String {
 #[cfg(test)]
 mod reshaped_paste_tests {
     use super::*;
+
+    #[test]
+    fn markdown_tables_become_kubectl_tables() {
+        let md = "nodes:\n| NAME | STATUS | ROLES | AGE | VERSION |\n|------|:------:|---|---|---|\n| gpu-1 | NotReady |  | 12d | v1.29.2 |\nend\n";
+        let t = markdown_tables(md).expect("a table");
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), md.lines().count(), "line count kept");
+        assert_eq!(lines[0], "nodes:");
+        assert!(lines[1].starts_with("NAME    STATUS"), "{}", lines[1]);
+        assert!(
+            lines[2].chars().all(|c| c == '-' || c == ' '),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[3].contains("<none>"), "{}", lines[3]);
+        assert_eq!(lines[4], "end");
+        // pipes without a separator row (nvidia-smi, a shell pipeline) are left alone
+        assert!(markdown_tables("| GPU  Name |\n|===========|\n| 0 Tesla |\n").is_none());
+        assert!(markdown_tables("a | b\n").is_none());
+    }
 
     fn texts(text: &str) -> Vec<String> {
         split(text)

@@ -59,9 +59,23 @@ pub(super) fn scheduler_texts(
     for (subject, (s, m)) in &latest {
         let pod = pod_of(ctx, subject);
         // HAMi's reason codes (its extender's histogram reasons and FilteringFailed events)
-        let e = hami::wrong_scheduler(ctx, s, m)
+        let mut e = hami::wrong_scheduler(ctx, s, m)
             .or_else(|| hami::explain(ctx, subject, Some(m)))
             .unwrap_or_else(|| explain(ctx, m, pod));
+        // the legacy histograms print no total: the largest count is a lower bound (a node is
+        // counted under every predicate it fails before v1.9), never "n of n nodes"; the
+        // v1.2-v1.4 per-node lines do count every node
+        if m.dialect == schedmsg::Dialect::LegacyKubeScheduler
+            && m.nodes > 0
+            && m.per_node.is_empty()
+        {
+            for unit in ["nodes", "node(s)"] {
+                e.cause = e.cause.replace(
+                    &format!(" of {} {unit}", m.nodes),
+                    &format!(" of at least {} {unit}", m.nodes),
+                );
+            }
+        }
         let mut nodes = match m.nodes {
             _ if m.dialect == schedmsg::Dialect::LegacyKubeScheduler => {
                 let (lo, hi) = m.versions();
