@@ -24,6 +24,89 @@ pub fn is_unsafe(c: char) -> bool {
         )
 }
 
+/// JSON text with every character [`is_unsafe`] names that JSON may carry raw (C1 controls,
+/// bidirectional controls, line and paragraph separators; serde_json escapes only the C0
+/// controls) written as a `\uXXXX` escape: the same JSON value for every parser, and nothing
+/// a terminal acts on when the document is printed. Structure characters are ASCII, so the
+/// rewritten characters can only stand inside strings.
+///
+/// ```
+/// use cube_model::terminal::json_safe;
+/// assert_eq!(json_safe("{\"n\":\"a\u{202e}b\"}"), "{\"n\":\"a\\u202eb\"}");
+/// let v: String = serde_json::from_str(&json_safe("\"x\u{9b}y\"")).unwrap();
+/// assert_eq!(v, "x\u{9b}y");
+/// ```
+pub fn json_safe(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(|c| !c.is_ascii() && is_unsafe(c)) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if !c.is_ascii() && is_unsafe(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A writer that passes JSON text through [`json_safe`] on its way to `inner` (for documents
+/// streamed with `serde_json::to_writer`): a character split between two writes is held until
+/// it is complete.
+#[derive(Debug)]
+pub struct JsonSafeWriter<W: std::io::Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+impl<W: std::io::Write> JsonSafeWriter<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> Self {
+        Self {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Writes what is still held (the bytes of a character never completed) and returns the
+    /// inner writer, unflushed.
+    ///
+    /// # Errors
+    /// The inner writer's.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        let rest = std::mem::take(&mut self.pending);
+        self.inner.write_all(&rest)?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for JsonSafeWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        // the longest prefix of whole characters
+        let valid = match std::str::from_utf8(&self.pending) {
+            Ok(_) => self.pending.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => {
+                // not UTF-8 (serde_json writes none): passed on as it is
+                let all = std::mem::take(&mut self.pending);
+                self.inner.write_all(&all)?;
+                return Ok(buf.len());
+            }
+        };
+        let text = std::str::from_utf8(&self.pending[..valid]).unwrap_or_default();
+        let safe = json_safe(text).into_owned();
+        self.inner.write_all(safe.as_bytes())?;
+        self.pending.drain(..valid);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Escapes control characters (except newline and tab), C1 controls and bidirectional
 /// controls. Newlines are kept: use [`escape_line`] for text that must stay on one line.
 ///

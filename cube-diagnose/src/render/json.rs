@@ -38,7 +38,9 @@ struct Doc<'a> {
 /// # Errors
 /// [`DiagnoseError::Render`] if serialization fails (it does not for reports built by the engine).
 pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
-    serde_json::to_string_pretty(&doc(report)).map_err(DiagnoseError::Render)
+    serde_json::to_string_pretty(&doc(report))
+        .map(|j| cube_model::terminal::json_safe(&j).into_owned())
+        .map_err(DiagnoseError::Render)
 }
 
 /// Writes the document of [`to_json`] to `writer`, byte for byte the same text, without
@@ -50,7 +52,11 @@ pub fn to_json(report: &Report) -> Result<String, DiagnoseError> {
 /// [`DiagnoseError::Render`] if writing fails; the writer's [`std::io::Error`] kind is in
 /// [`serde_json::Error::io_error_kind`] (a closed pipe, say).
 pub fn write_json<W: std::io::Write>(report: &Report, writer: W) -> Result<(), DiagnoseError> {
-    serde_json::to_writer_pretty(writer, &doc(report)).map_err(DiagnoseError::Render)
+    let mut safe = cube_model::terminal::JsonSafeWriter::new(writer);
+    serde_json::to_writer_pretty(&mut safe, &doc(report)).map_err(DiagnoseError::Render)?;
+    safe.finish()
+        .map(|_| ())
+        .map_err(|e| DiagnoseError::Render(<serde_json::Error as serde::ser::Error>::custom(e)))
 }
 
 fn doc(report: &Report) -> Doc<'_> {

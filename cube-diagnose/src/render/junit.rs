@@ -14,7 +14,8 @@ use std::fmt::Write;
 
 use crate::{Finding, Report, Severity};
 
-/// Escapes text for XML content and attributes; drops characters XML 1.0 cannot hold.
+/// Escapes text for XML content and attributes; drops characters XML 1.0 cannot hold; writes C1
+/// and bidirectional controls as character references.
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -24,8 +25,15 @@ fn esc(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
+            '\t' | '\n' => out.push(c),
+            // a raw CR would be normalised away by XML readers and moves a terminal's cursor
+            '\r' => out.push_str("&#xd;"),
             c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            // C1 and bidirectional controls as character references: the same text for an
+            // XML reader, nothing a terminal acts on when the file is printed
+            c if cube_model::terminal::is_unsafe(c) => {
+                let _ = write!(out, "&#x{:x};", c as u32);
+            }
             c => out.push(c),
         }
     }

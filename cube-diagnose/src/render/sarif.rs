@@ -249,7 +249,9 @@ pub fn to_sarif_with(report: &Report, opts: &SarifOptions<'_>) -> Result<String,
             "properties": {"summary": report.summary}
         }]
     });
-    serde_json::to_string_pretty(&doc).map_err(DiagnoseError::Render)
+    serde_json::to_string_pretty(&doc)
+        .map(|j| cube_model::terminal::json_safe(&j).into_owned())
+        .map_err(DiagnoseError::Render)
 }
 
 #[cfg(test)]

@@ -246,6 +246,20 @@ mod tests {
         assert!(t.contains("\\x1b[2J\\u{202e}gpj.exe\\r"), "{t}");
         // the colour codes we add ourselves stay
         assert!(to_table(&r, true).contains("\u{1b}[1;31m"));
+        // the data formats carry the same text, escaped so that printing them acts on nothing
+        let json = crate::render::json::to_json(&r).unwrap();
+        let mut streamed = Vec::new();
+        crate::render::json::write_json(&r, &mut streamed).unwrap();
+        assert_eq!(json.as_bytes(), streamed.as_slice());
+        let sarif = crate::render::sarif::to_sarif(&r).unwrap();
+        let junit = crate::render::junit::to_junit(&r);
+        for out in [&json, &sarif, &junit] {
+            for bad in ['\u{1b}', '\u{202e}', '\r'] {
+                assert!(!out.contains(bad), "{bad:?} in {out}");
+            }
+        }
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["findings"][0]["subject"]["name"], evil);
     }
 
     /// A score is never printed bare over an input that could not be used or a picture with

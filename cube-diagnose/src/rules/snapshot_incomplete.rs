@@ -17,7 +17,7 @@ declare_rule!(
     "snapshot-coverage",
     Import,
     Info,
-    "An object dump holds Node objects but no Pods (and names the other kinds the rules read that it lacks: ResourceQuota, LimitRange, PriorityClass, DaemonSet, Event): the pod-, quota- and device-plugin rules had nothing to read, so a clean result covers the nodes only and is not an all-clear for the cluster. Dump the missing kinds (`kubectl get pods,resourcequotas,limitranges,daemonsets,events -A -o json`, `kubectl get priorityclasses -o json`) and run again. Not said for pastes (`describe`, tables, logs), which are partial by nature.",
+    "An object dump holds Node objects but no Pods (and names the other kinds the rules read that it lacks: ResourceQuota, LimitRange, PriorityClass, DaemonSet, Event): the pod-, quota- and device-plugin rules had nothing to read, so a clean result covers the nodes only and is not an all-clear for the cluster. Dump the missing kinds (`kubectl get pods,resourcequotas,limitranges,daemonsets,events -A -o json`, `kubectl get priorityclasses -o json`) and run again. Not said for pastes (`describe`, tables, logs), which are partial by nature. An empty list of Nodes (a complete `NodeList` with no item) is a warning: no pod can run there, or the list was filtered or taken from another context.",
     coverage
 );
 
@@ -35,6 +35,20 @@ const COVERED_KINDS: [(&str, &str); 6] = [
 fn coverage(ctx: &Context<'_>) -> Vec<Finding> {
     use cube_model::snapshot::KindStatus;
     let snap = ctx.snapshot();
+    // a complete list of Nodes with none in it (`kubectl get nodes -o json` of a cluster whose
+    // nodes never joined, or of the wrong context, or filtered by a selector): not an
+    // all-clear, nothing can run there
+    if snap.nodes.is_empty() && matches!(snap.kind_status("Node"), KindStatus::Listed) {
+        return vec![
+            Finding::new(
+                SnapshotCoverage::ID,
+                Severity::Warning,
+                Subject::cluster(""),
+                "the input's list of Nodes is empty: the cluster has no node, so no pod can be scheduled (its nodes never joined or were deleted), or the list was filtered (`-l <selector>`) or taken from another cluster's context; a clean result here says nothing about a cluster's health".to_owned(),
+            )
+            .with_remedy("`kubectl config current-context` and `kubectl get nodes -o wide` (no selector): join the nodes (`kubeadm token create --print-join-command` on a control-plane node; k3s/rke2: the agent's token and server URL) or dump the right cluster"),
+        ];
+    }
     let pasted = |m: &cube_model::objects::ObjectMeta| {
         m.annotations
             .keys()
@@ -392,6 +406,25 @@ mod tests {
     use crate::{Context, Engine};
 
     /// Fresh-user report F6: the remedy follows the cause class of each kind's reason.
+    #[test]
+    fn an_empty_node_list_is_no_all_clear() {
+        let f = crate::rules::testutil::run_rule(
+            "snapshot-coverage",
+            r#"{"kind":"NodeList","apiVersion":"v1","items":[]}"#,
+        );
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Warning);
+        assert!(f[0].message.contains("empty"));
+        // a List of something else, or no list, says nothing about nodes
+        assert!(
+            crate::rules::testutil::run_rule(
+                "snapshot-coverage",
+                r#"{"kind":"PodList","apiVersion":"v1","items":[]}"#
+            )
+            .is_empty()
+        );
+    }
+
     #[test]
     fn remedy_by_cause_class() {
         use super::{MissingClass as C, missing_class};
