@@ -2040,7 +2040,7 @@ pub static ENTRIES: &[Entry] = &[
     Entry::new("gpu-operator.gpu-not-discovered", F::GpuOperator,
         "GPU resources are not discovered by the node",
         "NVIDIA/gpu-operator", "cmd/nvidia-validator/main.go (validator/main.go before v24)", "v1.9+")
-        .to(K::Known, "gpu-plugin-log-error", Warning).group("operator-validation")
+        .to(K::Known, "gpu-plugin-log-error", Error).group("operator-validation")
         .says("the GPU operator's plugin validation gave up: the node never advertised the GPU resource, so the device plugin on the node is not running or advertises nothing", "read the device plugin's log on that node (`kubectl -n gpu-operator logs <nvidia-device-plugin-daemonset pod>`) and the node's allocatable (`kubectl get node <node> -o jsonpath='{.status.allocatable}'`)"),
     // NVIDIA/gpu-driver-container (ubuntu22.04/nvidia-driver and the other distributions):
     // the driver container cannot reach its package repositories, or cannot find the kernel

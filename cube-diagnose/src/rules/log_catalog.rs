@@ -123,6 +123,10 @@ fn check_runtime(ctx: &Context<'_>) -> Vec<Finding> {
         ctx,
         NodeRuntimeUnhealthy::ID,
     ));
+    out.extend(crate::rules::node_conditions::evicted_pods(
+        ctx,
+        NodeRuntimeUnhealthy::ID,
+    ));
     out.extend(service_network_findings(ctx));
     out
 }

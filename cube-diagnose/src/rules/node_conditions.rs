@@ -415,6 +415,66 @@ pub(crate) fn problem_findings(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
     out
 }
 
+/// `node-runtime-unhealthy` for pods whose STATUS is `Evicted` with no message in the input (a
+/// `kubectl get pods` row): the kubelet's eviction manager ended them under node pressure
+/// (pkg/kubelet/eviction/eviction_manager.go sets `status.reason` Evicted and a message naming
+/// the resource, `The node was low on resource: memory. ...`, which the catalog reads when it
+/// is shown). One finding for all of them, naming up to 20.
+pub(crate) fn evicted_pods(ctx: &Context<'_>, rule: &str) -> Vec<Finding> {
+    let evicted: Vec<&cube_model::objects::Pod> = ctx
+        .snapshot()
+        .pods
+        .iter()
+        .filter(|p| p.status.reason == "Evicted" && p.status.message.is_empty())
+        .collect();
+    let Some(first) = evicted.first() else {
+        return Vec::new();
+    };
+    let names: Vec<String> = evicted
+        .iter()
+        .take(20)
+        .map(|p| {
+            if p.metadata.namespace.is_empty() {
+                p.metadata.name.clone()
+            } else {
+                format!("{}/{}", p.metadata.namespace, p.metadata.name)
+            }
+        })
+        .collect();
+    let more = evicted.len().saturating_sub(20);
+    let mut f = Finding::new(
+        rule,
+        Severity::Warning,
+        crate::rules::pod_subject(first),
+        format!(
+            "{} pod(s) were evicted by the kubelet under node pressure ({}{}): their node ran low on memory, disk or process ids (the listing does not say which); the pods' controllers re-create them elsewhere, and the evicted records stay until deleted",
+            evicted.len(),
+            names.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ),
+    );
+    for p in evicted.iter().take(5) {
+        f = f.with_evidence(Evidence::field(
+            obj("Pod", &p.metadata.namespace, &p.metadata.name),
+            "status.reason",
+            "Evicted",
+        ));
+    }
+    vec![f.with_remedy(format!(
+        "`kubectl describe pod{} {}` names the resource and the node (Message: The node was low on resource: ...); check that node's pressure conditions (`kubectl describe node <node>`) and free the resource or set memory requests/limits; delete the evicted records with `kubectl delete pod --field-selector=status.phase=Failed -A` once read",
+        if first.metadata.namespace.is_empty() {
+            String::new()
+        } else {
+            format!(" -n {}", crate::rules::shell_word(&first.metadata.namespace))
+        },
+        crate::rules::shell_word(&first.metadata.name)
+    ))]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,6 +496,19 @@ mod tests {
             assert!(!t.remedy.contains("toleration"), "{key}");
         }
         assert!(condition_taint("node-role.kubernetes.io/master").is_none());
+    }
+
+    #[test]
+    fn evicted_rows_without_message_are_one_finding() {
+        let t = "$ kubectl get pods -n ml\nNAME      READY   STATUS    RESTARTS   AGE\nweb-a     0/1     Evicted   0          5h\nweb-b     0/1     Evicted   0          5h\nweb-c     1/1     Running   0          5h\n";
+        let f = run_rule("node-runtime-unhealthy", t);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(
+            f[0].message.contains("2 pod(s) were evicted"),
+            "{}",
+            f[0].message
+        );
+        assert!(f[0].message.contains("ml/web-a, ml/web-b"));
     }
 
     #[test]
