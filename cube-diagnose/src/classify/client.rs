@@ -56,9 +56,12 @@ pub(crate) fn refine(
             } else {
                 quoted_after(after, "in the namespace").unwrap_or_default()
             };
+            // `in API group "cluster.karmada.io"` (empty for the core group)
+            let group = quoted_after(after, "in API group").unwrap_or_default();
             for (k, v) in [
                 ("verb", verb),
                 ("resource", resource),
+                ("group", group),
                 ("scope", scope),
                 (
                     "node_identity",

@@ -78,18 +78,24 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             ));
             continue;
         }
+        // kubectl create role --resource takes `resource.group` for a resource outside the
+        // core group (`clusters.cluster.karmada.io`)
+        let res_flag = match s.detail("group") {
+            "" => res.to_owned(),
+            g => format!("{res}.{g}"),
+        };
         let remedy = if s.detail("node_identity") == "true" {
             format!(
                 "the kubelet identity {user} lacks node permissions: enable the Node authorizer (--authorization-mode=Node,RBAC) and NodeRestriction, and make sure the kubelet's certificate has O=system:nodes"
             )
         } else if scope == "cluster" {
             format!(
-                "kubectl create clusterrole {res}-{verb} --verb={verb} --resource={res} && kubectl create clusterrolebinding {res}-{verb} --clusterrole={res}-{verb} --{}",
+                "kubectl create clusterrole {res}-{verb} --verb={verb} --resource={res_flag} && kubectl create clusterrolebinding {res}-{verb} --clusterrole={res}-{verb} --{}",
                 subject_flag(user)
             )
         } else {
             format!(
-                "kubectl -n {scope} create role {res}-{verb} --verb={verb} --resource={res} && kubectl -n {scope} create rolebinding {res}-{verb} --role={res}-{verb} --{}",
+                "kubectl -n {scope} create role {res}-{verb} --verb={verb} --resource={res_flag} && kubectl -n {scope} create rolebinding {res}-{verb} --role={res}-{verb} --{}",
                 subject_flag(user)
             )
         };
@@ -122,7 +128,9 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             remedy,
         ));
     }
-    out
+    // the same refusal printed twice (a klog E line and the F line that exits with it):
+    // one finding with both lines as evidence
+    crate::rules::merge_repeats(out)
 }
 
 /// NodeRestriction's `node "X" is not allowed to modify node "Y"` (`cannot modify node` before
