@@ -1028,6 +1028,33 @@ impl Inputs {
             complete_lines(&log.text)
         };
         let read_nothing = !signalled && !complete;
+        // tables of kinds no analysis reads (`get svc`, `top nodes`, `helm list`): named, never
+        // passed over without a word; their lines that a classifier read are not among them
+        let numbered: Vec<(usize, &str)> =
+            lines.iter().map(|l| (l.number, l.text.as_str())).collect();
+        let unread = crate::unread::find(&numbered);
+        if quiet && let Some(found) = &unread {
+            let read_lines: std::collections::BTreeSet<usize> =
+                log.signals().iter().map(|s| s.line).collect();
+            let tables: Vec<crate::unread::UnreadTable> = found
+                .tables
+                .iter()
+                .filter(|t| !read_lines.range(t.lines.0..=t.lines.1).any(|_| true))
+                .cloned()
+                .collect();
+            if !tables.is_empty() {
+                let found = crate::unread::UnreadTables {
+                    tables,
+                    covers_all: false,
+                };
+                self.problems.push(InputProblem {
+                    source: source.to_owned(),
+                    message: unread_tables_note(&found),
+                    fatal: false,
+                    ..InputProblem::default()
+                });
+            }
+        }
         if !quiet && !signalled && complete && !healthy.entries.is_empty() {
             self.problems.push(InputProblem {
                 source: source.to_owned(),
@@ -1060,6 +1087,24 @@ impl Inputs {
                     fatal: false,
                     ..InputProblem::default()
                 }),
+                None if unread.as_ref().is_some_and(|u| u.covers_all) => {
+                    let found = unread.as_ref().map(unread_tables_note).unwrap_or_default();
+                    let failing = unread.as_ref().is_some_and(|u| !u.failing().is_empty());
+                    self.problems.push(InputProblem {
+                        source: source.to_owned(),
+                        message: if failing {
+                            format!("{found}; the picture is incomplete (exit 3)")
+                        } else {
+                            found
+                        },
+                        fatal: false,
+                        ..InputProblem::default()
+                    });
+                    // a failing status no analysis reads is never an all-clear
+                    if failing {
+                        log = log.with_unrecognised(true);
+                    }
+                }
                 None if host.all_clear() => self.problems.push(InputProblem {
                     source: source.to_owned(),
                     message: format!(
@@ -1344,6 +1389,25 @@ fn cut_at(text: &str, max: usize) -> &str {
         end -= 1;
     }
     &text[..end]
+}
+
+/// The input note for tables no analysis reads ([`crate::unread`]): what they are, and the
+/// rows whose status says something failed.
+fn unread_tables_note(found: &crate::unread::UnreadTables) -> String {
+    let failing = found.failing();
+    let mut note = format!(
+        "not read: table(s) of kinds no analysis reads: {}",
+        found.summary()
+    );
+    if failing.is_empty() {
+        note.push_str("; no row shows a failing status");
+    } else {
+        note.push_str(&format!(
+            "; rows with a failing status, worth reading yourself: {}",
+            failing.join(", ")
+        ));
+    }
+    note
 }
 
 /// Output whose shape is known but whose facts no analysis reads (so an input holding only it is

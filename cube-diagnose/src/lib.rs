@@ -49,6 +49,7 @@ pub mod resources;
 pub mod rule;
 pub mod rules;
 pub mod suppress;
+mod unread;
 
 pub use config::{Config, Thresholds};
 /// [`Context`] under a name that does not clash with `cube_cluster::kubeconfig::Context` or

@@ -1648,6 +1648,14 @@ pub const AGE_ANNOTATION: &str = "cube-model.invalid/age";
 /// (`Init:` rows: Pending).
 pub const RESTARTS_ANNOTATION: &str = "cube-model.invalid/restarts";
 
+/// Annotation on a pod read from `kubectl describe pod`: how long it has been Terminating, as
+/// kubectl printed it. `describePod` (k8s.io/kubectl/pkg/describe/describe.go) hides the phase
+/// of a deleted pod behind `Status: Terminating (lasts <since deletionTimestamp>)` and
+/// `Termination Grace Period: <n>s`; the pod's `status.reason` is then `Terminating` and its
+/// phase `Running`. [`human_duration_secs`] reads the value back (`<invalid>`: the deletion
+/// time is still ahead, within the grace period).
+pub const TERMINATING_FOR_ANNOTATION: &str = "cube-model.invalid/terminating-for";
+
 /// Seconds of a kubectl `AGE` cell (apimachinery `duration.HumanDuration` / `ShortHumanDuration`:
 /// number-unit pairs with units `s`, `m`, `h`, `d` and `y` = 365 days, such as `5m30s`, `2d3h`,
 /// `3y20d`); `None` for `<unknown>`, `<invalid>` and any other text.
@@ -3379,6 +3387,22 @@ fn pod_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
     pod.spec.service_account_name = b.inline("Service Account").to_owned();
     pod.status.phase = b.inline("Status").to_owned();
     pod.status.reason = b.inline("Reason").to_owned();
+    // `Terminating (lasts 2d3h)`: a deleted pod whose containers have not all stopped
+    if let Some(rest) = pod.status.phase.strip_prefix("Terminating") {
+        let lasts = rest
+            .trim()
+            .strip_prefix("(lasts ")
+            .and_then(|r| r.strip_suffix(')'))
+            .unwrap_or("")
+            .to_owned();
+        pod.status.phase = "Running".to_owned();
+        pod.status.reason = "Terminating".to_owned();
+        if !lasts.is_empty() {
+            pod.metadata
+                .annotations
+                .insert(TERMINATING_FOR_ANNOTATION.to_owned(), lasts);
+        }
+    }
     pod.status.message = b.inline("Message").to_owned();
     pod.status.qos_class = b.inline("QoS Class").to_owned();
     pod.status.nominated_node_name = b.inline("NominatedNodeName").to_owned();

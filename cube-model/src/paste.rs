@@ -773,6 +773,11 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
         if word.len() >= 3 && word == first_word(&shown[p]) {
             return false;
         }
+        // rows of a table padded to one width (a `kubectl get svc` whose last cells are all
+        // as long) are no pieces: their cells start at the same columns
+        if aligned_cells(&shown[p], next_text) {
+            return false;
+        }
         if lone {
             let prev_text = shown[p].as_str();
             let ends_sentence = prev_text
@@ -825,6 +830,31 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
         k = last + 1;
     }
     section.lines = out;
+}
+
+/// The columns where a cell starts after a run of two or more spaces (a table printer's
+/// padding, `k8s.io/cli-runtime/pkg/printers/tabwriter.go` pads with at least 3).
+fn cell_starts(line: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut spaces = 0usize;
+    for (i, c) in line.chars().enumerate() {
+        if c == ' ' {
+            spaces += 1;
+        } else {
+            if spaces >= 2 {
+                out.push(i);
+            }
+            spaces = 0;
+        }
+    }
+    out
+}
+
+/// Two lines whose padded cells start at the same columns, at least two of them: rows of one
+/// table, never one line a terminal soft-wrapped.
+fn aligned_cells(prev: &str, next: &str) -> bool {
+    let (a, b) = (cell_starts(prev), cell_starts(next));
+    b.len() >= 2 && b.iter().filter(|c| a.contains(c)).count() >= 2
 }
 
 /// The columns a terminal gives `line`: a tab moves to the next multiple of 8.
@@ -2694,6 +2724,16 @@ mod reshaped_paste_tests {
         assert_eq!(got[0].lines.len(), 1);
         assert_eq!(got[0].lines[0].host, "node-07");
         assert_eq!(got[0].lines[0].text, "x".repeat(150));
+    }
+
+    #[test]
+    fn table_rows_padded_to_one_width_are_not_soft_wraps() {
+        // `kubectl get svc -A` whose rows all end at the same column (94): rows, not pieces
+        let text = "NAMESPACE     NAME         TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)                  AGE\n\
+default       kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP                  10d\n\
+kube-system   kube-dns     ClusterIP   10.96.0.10   <none>        53/UDP,53/TCP,9153/TCP   10d";
+        let got = split(text);
+        assert_eq!(got[0].lines.len(), 3, "{:?}", got[0].lines);
     }
 
     #[test]

@@ -48,7 +48,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                             first.detail("requestors")
                         ),
                         format!(
-                            "approve them now: `kubectl certificate approve {names}`; then restore auto-approval for the next nodes: {CSR_APPROVAL_REMEDY}"
+                            "approve them now: `kubectl certificate approve {names}`; then restore auto-approval for the next nodes: {}",
+                            CSR_APPROVAL_REMEDY
+                                .split_once("then restore auto-approval for the next nodes: ")
+                                .map_or(CSR_APPROVAL_REMEDY, |(_, rest)| rest)
                         ),
                     )
                 }

@@ -318,6 +318,62 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
             continue;
         }
+        // stuck Terminating, as a `kubectl get pods` row shows it (printPod prints
+        // `Terminating` for a pod with a deletionTimestamp; the table says not since when):
+        // a pod deleted in a rollout leaves within its grace period (30 s by default), so one
+        // still shown is worth a look, never an all-clear
+        if p.metadata.deletion_timestamp.is_none() && p.status.reason == "Terminating" {
+            // `kubectl describe pod` says since when (`Terminating (lasts 2d3h)`)
+            let lasts = p
+                .metadata
+                .annotations
+                .get(cube_model::describe::TERMINATING_FOR_ANNOTATION);
+            let secs = lasts.and_then(cube_model::describe::human_duration_secs);
+            let severity = match secs {
+                Some(s) if s >= 3600 => Severity::Error,
+                Some(s) if s < 600 => Severity::Info,
+                _ => Severity::Warning,
+            };
+            let since = match (lasts, secs) {
+                (Some(l), Some(_)) => format!("for {l} (kubectl describe: `Terminating (lasts {l})`)"),
+                _ => "(the table does not say since when; a pod deleted normally leaves within its grace period, 30 s by default)".to_owned(),
+            };
+            let node = &p.spec.node_name;
+            let node_state = match snap.nodes.iter().find(|n| &n.metadata.name == node) {
+                _ if node.is_empty() => String::new(),
+                None => format!("; its node {node} is not in the input"),
+                Some(n) => {
+                    let ready = n
+                        .status
+                        .conditions
+                        .iter()
+                        .find(|c| c.type_ == "Ready")
+                        .map_or("not shown", |c| c.status.as_str());
+                    format!("; its node {node} is Ready={ready}")
+                }
+            };
+            out.push(
+                Finding::new(
+                    PodStuck::ID,
+                    severity,
+                    pod_subject(p),
+                    format!(
+                        "pod {} is shown Terminating {since}: it was deleted and its deletion has not finished; one that stays is held by a finalizer its controller does not remove, a volume that does not unmount, or a kubelet that does not report (its node down){node_state}",
+                        o.trim_start_matches("Pod/")
+                    ),
+                )
+                .with_evidence(Evidence::field(
+                    &o,
+                    if lasts.is_some() { "Status" } else { "STATUS" },
+                    lasts.map_or_else(|| "Terminating".to_owned(), |l| format!("Terminating (lasts {l})")),
+                ))
+                .with_remedy(format!(
+                    "`kubectl get pod{ns_flag} {pod} -o jsonpath='{{.metadata.deletionTimestamp}} {{.metadata.finalizers}}'` and `kubectl describe pod{ns_flag} {pod}` (its events, its node's state); when the node is gone or the finalizer's controller does not run, `kubectl delete pod{ns_flag} {pod} --grace-period=0 --force` (make sure the containers really stopped first: a StatefulSet pod must not run twice)",
+                    pod = shell_word(name)
+                )),
+            );
+            continue;
+        }
         if matches!(p.status.phase.as_str(), "Succeeded" | "Failed") {
             continue;
         }
@@ -481,6 +537,38 @@ done-0                0/1     Completed                    0          3h
             "young-0", "young-1", "serve-0", "pull-0", "crash-0", "done-0",
         ] {
             assert!(by(n).is_none(), "{n} should stay quiet: {f:?}");
+        }
+    }
+
+    #[test]
+    fn terminating_rows_and_describe_are_stuck_deletions() {
+        let table = "\
+NAME       READY   STATUS        RESTARTS   AGE
+train-0    0/1     Terminating   0          3d
+serve-0    1/1     Running       0          3d
+";
+        let f = run_rule("pod-stuck", table);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(f[0].message.contains("train-0 is shown Terminating"));
+        assert!(f[0].remedy.contains("--grace-period=0 --force"));
+        // kubectl describe pod says since when: an hour or more is an error, minutes info
+        for (lasts, sev) in [
+            ("2d3h", Severity::Error),
+            ("20m", Severity::Warning),
+            ("45s", Severity::Info),
+        ] {
+            let text = format!(
+                "Name:         train-0\nNamespace:    ml\nNode:         gpu-node-1/10.0.0.5\nStatus:       Terminating (lasts {lasts})\nTermination Grace Period:  30s\nContainers:\n  train:\n    Image:  pytorch\n    State:  Running\n"
+            );
+            let f = run_rule("pod-stuck", &text);
+            assert_eq!(f.len(), 1, "{lasts}: {f:?}");
+            assert_eq!(f[0].severity, sev, "{lasts}");
+            assert!(
+                f[0].message.contains(&format!("for {lasts}")),
+                "{}",
+                f[0].message
+            );
         }
     }
 }
