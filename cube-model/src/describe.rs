@@ -1653,7 +1653,8 @@ pub const RESTARTS_ANNOTATION: &str = "cube-model.invalid/restarts";
 /// of a deleted pod behind `Status: Terminating (lasts <since deletionTimestamp>)` and
 /// `Termination Grace Period: <n>s`; the pod's `status.reason` is then `Terminating` and its
 /// phase `Running`. [`human_duration_secs`] reads the value back (`<invalid>`: the deletion
-/// time is still ahead, within the grace period).
+/// time is still ahead, within the grace period). Before v1.14 kubectl printed `Terminating
+/// (expires <deletionTimestamp>)`: read into `metadata.deletionTimestamp`.
 pub const TERMINATING_FOR_ANNOTATION: &str = "cube-model.invalid/terminating-for";
 
 /// Seconds of a kubectl `AGE` cell (apimachinery `duration.HumanDuration` / `ShortHumanDuration`:
@@ -3387,14 +3388,21 @@ fn pod_from_block(b: &Block<'_>, idx: usize, out: &mut ParsedText) {
     pod.spec.service_account_name = b.inline("Service Account").to_owned();
     pod.status.phase = b.inline("Status").to_owned();
     pod.status.reason = b.inline("Reason").to_owned();
-    // `Terminating (lasts 2d3h)`: a deleted pod whose containers have not all stopped
+    // `Terminating (lasts 2d3h)`: a deleted pod whose containers have not all stopped; kubectl
+    // before v1.14 printed the deletion time instead, `Terminating (expires Fri, 09 Sep 2016
+    // 00:34:02 +0100)` (RFC 1123 with numeric zone)
     if let Some(rest) = pod.status.phase.strip_prefix("Terminating") {
-        let lasts = rest
+        let inner = rest
             .trim()
-            .strip_prefix("(lasts ")
-            .and_then(|r| r.strip_suffix(')'))
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(')'));
+        let lasts = inner
+            .and_then(|r| r.strip_prefix("lasts "))
             .unwrap_or("")
             .to_owned();
+        if let Some(expires) = inner.and_then(|r| r.strip_prefix("expires ")) {
+            pod.metadata.deletion_timestamp = parse_time(expires);
+        }
         pod.status.phase = "Running".to_owned();
         pod.status.reason = "Terminating".to_owned();
         if !lasts.is_empty() {
@@ -5382,18 +5390,30 @@ fn merge_repeats(out: &mut ParsedText) {
         // the first object of each name, whatever its namespace (no scan per row: a table of
         // 100,000 namespace-less rows stays linear)
         let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
+        // the namespace-less rows of each name, for a namespaced view that comes after them
+        // (`kubectl get pods` then `kubectl describe pod X`: one pod, not two)
+        let mut unplaced: BTreeMap<String, usize> = BTreeMap::new();
         for item in items.drain(..) {
             match key(&item) {
                 Some(k) => {
                     // a namespace-less table row matches a namespaced object of that name
-                    let found = seen
-                        .get(&k)
-                        .copied()
-                        .or_else(|| k.0.is_empty().then(|| by_name.get(&k.1).copied()).flatten());
+                    let found = seen.get(&k).copied().or_else(|| {
+                        if k.0.is_empty() {
+                            by_name.get(&k.1).copied()
+                        } else {
+                            unplaced.remove(&k.1)
+                        }
+                    });
                     match found {
-                        Some(i) => merge(&mut kept[i], item),
+                        Some(i) => {
+                            merge(&mut kept[i], item);
+                            seen.insert(k, i);
+                        }
                         None => {
                             by_name.entry(k.1.clone()).or_insert(kept.len());
+                            if k.0.is_empty() {
+                                unplaced.entry(k.1.clone()).or_insert(kept.len());
+                            }
                             seen.insert(k, kept.len());
                             kept.push(item);
                         }

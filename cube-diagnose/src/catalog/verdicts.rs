@@ -10,6 +10,7 @@ use crate::Severity::{Error, Warning};
 use crate::classify::SignalKind as K;
 
 const K8S: &str = "kubernetes/kubernetes";
+const JOIN_KUBELET: &str = "cmd/kubeadm/app/cmd/phases/join/kubelet.go";
 const WAIT_CP: &str = "cmd/kubeadm/app/cmd/phases/init/waitcontrolplane.go";
 const CERT_MANAGER: &str = "util/certificate/certificate_manager.go";
 const CERTS_CMD: &str = "cmd/kubeadm/app/cmd/certs.go (check-expiration; cmd/kubeadm/app/cmd/alpha/certs.go in v1.15-v1.19)";
@@ -48,6 +49,21 @@ pub static EXTRA: &[Entry] = &[
         .to(K::Known, "kubeadm-phase-failed", Error).group("kubeadm-init").join()
         .says("kubeadm init failed: {component} did not become healthy within {duration} (its container keeps exiting or never started)", CONTROL_PLANE_WAIT_REMEDY)
         .samples(&[("component", "kube-apiserver"), ("duration", "4m0.000388s")]),
+    // kubeadm join, after the TLS bootstrap: it annotates the new Node with its CRI socket
+    // (`patchnodephase.AnnotateCRISocket`, which polls until the Node object exists), wrapped
+    // `errors.Wrap(err, "error uploading crisocket")` (cmd/kubeadm/app/cmd/phases/join/kubelet.go;
+    // cmd/kubeadm/app/cmd/join.go in v1.12-v1.13 with fmt.Errorf)
+    Entry::new("kubeadm.join.crisocket-unauthorized", F::Kubeadm,
+        "error uploading crisocket: Unauthorized",
+        K8S, JOIN_KUBELET, "v1.12+")
+        .to(K::Known, "kubeadm-phase-failed", Error).group("crisocket").join().exclusive()
+        .says("kubeadm join used a kubelet kubeconfig (/etc/kubernetes/kubelet.conf) whose credentials the API server rejects: a leftover of an earlier join to another or a re-initialised cluster, kept because the node was not reset (and its preflight errors were ignored)", "on this node `kubeadm reset -f` (it removes /etc/kubernetes/kubelet.conf and the kubelet's old certificates in /var/lib/kubelet/pki), then join again with a fresh `kubeadm token create --print-join-command` and without `--ignore-preflight-errors=all`"),
+    Entry::new("kubeadm.join.crisocket-timeout", F::Kubeadm,
+        "error uploading crisocket: {error}",
+        K8S, JOIN_KUBELET, "v1.12+")
+        .to(K::Known, "kubeadm-phase-failed", Error).group("crisocket").join()
+        .says("kubeadm join got the kubelet's client certificate, then waited in vain for the kubelet to register its Node ({error}): the kubelet exits or stalls right after the bootstrap (swap on, a cgroup driver other than the container runtime's, the runtime's socket unreachable) or registers under another name than kubeadm expects (--hostname-override, a cloud provider's node name)", "on this node `journalctl -xeu kubelet` says why it does not register (`swapoff -a` and remove swap from /etc/fstab; the same cgroup driver, systemd, for the kubelet and containerd); `kubectl get nodes` on the control plane shows whether it registered under another name; then `kubeadm reset -f` and join again with a fresh `kubeadm token create --print-join-command`")
+        .samples(&[("error", "timed out waiting for the condition")]),
     // ------------------------------------------------------------------ kubeadm certs check-expiration
     Entry::new("kubeadm.certs.config-fallback", F::Kubeadm,
         "Error reading configuration from the Cluster. Falling back to",

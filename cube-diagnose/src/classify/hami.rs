@@ -18,6 +18,63 @@
 
 use super::{Hit, SignalKind, details};
 
+/// The node and vendor of hami-scheduler's `Device is unhealthy, cleaning up node` line, in
+/// its two forms: `klog.Warning` with key/value arguments run together (v2.5-v2.9:
+/// `nodeNamemasterdeviceVendorMetax-GPU`) and `klog.ErrorS` (`"..." nodeName="m"
+/// deviceVendor="NVIDIA"`, pkg/scheduler/scheduler.go).
+fn cleanup_target(rest: &str) -> Option<(String, String)> {
+    let quoted = |key: &str| -> Option<String> {
+        let at = rest.find(&format!("{key}=\""))? + key.len() + 2;
+        rest[at..].split('"').next().map(str::to_owned)
+    };
+    if let (Some(n), Some(v)) = (quoted("nodeName"), quoted("deviceVendor")) {
+        return Some((n, v));
+    }
+    let at = rest.find("nodeName")? + "nodeName".len();
+    let (node, vendor) = rest[at..].split_once("deviceVendor")?;
+    let vendor = vendor.split_whitespace().next().unwrap_or("");
+    (!node.is_empty() && !vendor.is_empty()).then(|| (node.trim().to_owned(), vendor.to_owned()))
+}
+
+/// Vendors whose `CheckHealth` in HAMi v2.6-v2.9 only counts the node's devices of that vendor
+/// (pkg/device/metax/device.go `count > 0` of `metax-tech.com/gpu` capacity, metax/sdevice.go
+/// `len(devices) > 0`, enflame/gcu.go `count > 0`, v2.7+): on a node without such cards the
+/// vendor is "unhealthy" on every pass of the scheduler, and the clean-up line is noise. v2.10
+/// skips the clean-up (and the line) for a vendor the node never registered.
+const PRESENCE_CHECKED: &[&str] = &["Metax-GPU", "Metax-SGPU", "GCU"];
+
+/// Context of hami-scheduler's device clean-up lines ([`cleanup_target`]): a vendor of
+/// [`PRESENCE_CHECKED`] is information only; so is any vendor when the same log
+/// shows the node keeping healthy devices after the vendor was removed (`"Removing device from
+/// node" nodeName="n" deviceVendor="Metax-GPU" remainingDevices=[{... "health":true}]`), the
+/// removed vendor had no devices there (HAMi checks every vendor it knows on every node; a
+/// node without that vendor's plugin has no handshake for it): nothing the node had was lost,
+/// the line is information only.
+pub(crate) fn in_context(out: &mut [super::Signal], text: &str) {
+    if !text.contains("cleaning up node") {
+        return;
+    }
+    for s in out
+        .iter_mut()
+        .filter(|s| s.detail("entry") == "hami.scheduler-device-unhealthy")
+    {
+        let Some((node, vendor)) = cleanup_target(s.detail("rest")) else {
+            continue;
+        };
+        let kept = PRESENCE_CHECKED.contains(&vendor.as_str())
+            || text.lines().any(|l| {
+                l.contains("Removing device from node")
+                    && l.contains(&format!("nodeName=\"{node}\""))
+                    && l.contains(&format!("deviceVendor=\"{vendor}\""))
+                    && l.split_once("remainingDevices=[{")
+                        .is_some_and(|(_, r)| r.contains("\"health\":true"))
+            });
+        if kept {
+            s.details.insert("severity".to_owned(), "info".to_owned());
+        }
+    }
+}
+
 /// One HAMi reason code: the code as printed, what the extender found, and what to do.
 pub struct HamiReason {
     /// The code (`CardInsufficientMemory`).
@@ -577,6 +634,30 @@ pub fn device_text(d: &HamiDevice) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn device_cleanup_of_an_absent_vendor_is_information() {
+        let sev = |text: &str| -> Vec<String> {
+            crate::classify::classify_all("hami.log", text)
+                .into_iter()
+                .filter(|s| s.detail("entry") == "hami.scheduler-device-unhealthy")
+                .map(|s| s.detail("severity").to_owned())
+                .collect()
+        };
+        // v2.6 (klog.Warning, arguments run together): Metax on a node of NVIDIA cards
+        let v26 = "W0712 01:12:20.877074       1 scheduler.go:183] Device is unhealthy, cleaning up nodenodeNamemasterdeviceVendorMetax-GPU\n";
+        assert_eq!(sev(v26), ["info"]);
+        assert_eq!(
+            cleanup_target("nodeNamemasterdeviceVendorMetax-GPU"),
+            Some(("master".into(), "Metax-GPU".into()))
+        );
+        // any vendor whose removal leaves healthy devices on the node
+        let kept = "E0712 01:12:20.877074       1 scheduler.go:498] \"Device is unhealthy, cleaning up node\" nodeName=\"n1\" deviceVendor=\"Hygon\"\nI0712 01:12:20.877249       1 nodes.go:100] \"Removing device from node\" nodeName=\"n1\" deviceVendor=\"Hygon\" remainingDevices=[{\"id\":\"GPU-1\",\"health\":true}]\n";
+        assert_eq!(sev(kept), ["info"]);
+        // NVIDIA itself: the plugin stopped answering, the error stands
+        let nv = "E0712 01:12:20.877074       1 scheduler.go:498] \"Device is unhealthy, cleaning up node\" nodeName=\"gpu-node-1\" deviceVendor=\"NVIDIA\"\n";
+        assert_eq!(sev(nv), [""]);
+    }
 
     #[test]
     fn reason_codes_in_every_form() {

@@ -376,6 +376,7 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
     device_plugin::in_context(&mut out, text);
     accelerator::in_context(&mut out, text);
     mig::in_context(&mut out, text);
+    hami::in_context(&mut out, text);
     drop_unit_failures_explained(&mut out);
     drop_runner_summaries_explained(&mut out);
     if text.contains("TLS Bootstrap")

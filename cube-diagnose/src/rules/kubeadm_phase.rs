@@ -58,7 +58,30 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         let Some((phase, error)) = phase_error(line) else {
             continue;
         };
+        // with `--v=5` kubeadm prints the error with `%+v` (github.com/pkg/errors): the cause
+        // on the line above, `error execution phase X` alone, then the stack
+        let error = if error.is_empty() {
+            let above: Vec<&str> = log.text.lines().take(i).collect();
+            above
+                .into_iter()
+                .rev()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .filter(|l| !l.starts_with('/') && !l.starts_with('-') && !l.starts_with('['))
+                .unwrap_or("(no error text printed)")
+        } else {
+            error
+        };
         let error = crate::finding::redact(error);
+        // the kubelet-check lines said the kubelet was not running or healthy: that is why
+        let kubelet_down = ctx.signals().iter().any(|s| {
+            s.source == log.source && s.kind == crate::classify::SignalKind::KubeletUnhealthy
+        });
+        let why = if kubelet_down {
+            "the kubelet-check lines above say the node's kubelet was not running or healthy, which is why (node-not-ready names how its health check failed)"
+        } else {
+            "no known message above it names the cause"
+        };
         let remedy = match phase.split('/').next().unwrap_or(phase) {
             "wait-control-plane" | "control-plane-check" => {
                 crate::catalog::CONTROL_PLANE_WAIT_REMEDY.to_owned()
@@ -73,7 +96,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 Severity::Error,
                 Subject::log(&log.source),
                 format!(
-                    "kubeadm stopped in phase {phase}: {error} (kubeadm exits 1 after this line; no known message above it names the cause)"
+                    "kubeadm stopped in phase {phase}: {error} (kubeadm exits 1 after this line; {why})"
                 ),
             )
             .with_evidence(Evidence::log(log.source.clone(), i + 1, &error_line(line)))
@@ -159,6 +182,24 @@ mod tests {
         let text = "[preflight] Running pre-flight checks\nerror execution phase preflight: [preflight] Some fatal errors occurred:\n\t[ERROR Swap]: running with swap on is not supported. Please disable swap\n[preflight] If you know what you are doing, you can make a check non-fatal with `--ignore-preflight-errors=...`\n";
         assert!(run_log(KubeadmPhaseFailed::ID, text).is_empty());
         assert!(run_log(KubeadmPhaseFailed::ID, "[init] Using Kubernetes version: v1.30.0\nYour Kubernetes control-plane has initialized successfully!\n").is_empty());
+    }
+
+    #[test]
+    fn verbose_phase_error_takes_its_cause_from_the_line_above() {
+        let text = "[kubelet-check] It seems like the kubelet isn't running or healthy.\n[kubelet-check] The HTTP call equal to 'curl -sSL http://localhost:10248/healthz' failed with error: Get http://localhost:10248/healthz: dial tcp [::1]:10248: connect: connection refused.\n\nUnfortunately, an error has occurred:\n        timed out waiting for the condition\n\nThis error is likely caused by:\n        - The kubelet is not running\ntimed out waiting for the condition\nerror execution phase kubelet-start\nk8s.io/kubernetes/cmd/kubeadm/app/cmd/phases/workflow.(*Runner).Run.func1\n        /workspace/src/k8s.io/kubernetes/cmd/kubeadm/app/cmd/phases/workflow/runner.go:237\n";
+        let f = run_log("kubeadm-phase-failed", text);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message
+                .contains("phase kubelet-start: timed out waiting for the condition"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message.contains("not running or healthy"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

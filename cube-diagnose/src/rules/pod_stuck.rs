@@ -322,7 +322,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         // `Terminating` for a pod with a deletionTimestamp; the table says not since when):
         // a pod deleted in a rollout leaves within its grace period (30 s by default), so one
         // still shown is worth a look, never an all-clear
-        if p.metadata.deletion_timestamp.is_none() && p.status.reason == "Terminating" {
+        // (a deletion time without a reference time to measure it against, too)
+        if p.status.reason == "Terminating"
+            || (p.metadata.deletion_timestamp.is_some() && now.is_none())
+        {
             // `kubectl describe pod` says since when (`Terminating (lasts 2d3h)`)
             let lasts = p
                 .metadata
@@ -334,9 +337,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 Some(s) if s < 600 => Severity::Info,
                 _ => Severity::Warning,
             };
-            let since = match (lasts, secs) {
-                (Some(l), Some(_)) => format!("for {l} (kubectl describe: `Terminating (lasts {l})`)"),
-                _ => "(the table does not say since when; a pod deleted normally leaves within its grace period, 30 s by default)".to_owned(),
+            let since = match (lasts, secs, p.metadata.deletion_timestamp) {
+                (Some(l), Some(_), _) => format!("for {l} (kubectl describe: `Terminating (lasts {l})`)"),
+                (_, _, Some(del)) => format!("since its deletion time {del} (grace period included; the input gives no time to measure how long ago)"),
+                _ => "(the input does not say since when; a pod deleted normally leaves within its grace period, 30 s by default)".to_owned(),
             };
             let node = &p.spec.node_name;
             let node_state = match snap.nodes.iter().find(|n| &n.metadata.name == node) {
@@ -570,5 +574,15 @@ serve-0    1/1     Running       0          3d
                 f[0].message
             );
         }
+        // kubectl before v1.14: `Terminating (expires <deletion time>)`; the `get pod` row of
+        // the same pod above it (no namespace shown) is the same pod, one finding
+        let text = "kubectl get pod env-0\nNAME    READY   STATUS        RESTARTS   AGE\nenv-0   0/1     Terminating   0          5d\n\nName:         env-0\nNamespace:    default\nNode:         node-1/10.0.0.10\nStatus:       Terminating (expires Fri, 09 Sep 2016 00:34:02 +0100)\nTermination Grace Period:  30s\nContainers:\n  slave:\n    Image:  jenkins\n    State:  Waiting\n      Reason:  ContainerCreating\n";
+        let f = run_rule("pod-stuck", text);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message.contains("2016-09-08T23:34:02Z"),
+            "{}",
+            f[0].message
+        );
     }
 }
