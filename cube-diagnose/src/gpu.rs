@@ -3425,9 +3425,10 @@ Events:              <none>
                 "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-01\n  labels:\n    kubernetes.io/hostname: node-01\n{labels}spec:\n  taints:\n  - {taint}\nstatus:\n  capacity:\n    cpu: \"8\"\n  allocatable:\n    cpu: \"8\"\n  nodeInfo:\n    kubeletVersion: {kubelet}\n  conditions:\n  - type: Ready\n    status: \"True\"\n"
             )
         };
-        // GKE without the driver label: the driver installer
+        // GKE without the driver label: the driver installer (a pool named without "gpu": a
+        // pool named gpu-... says GPU by itself, and the last case is the taint alone)
         let gke = node(
-            "    cloud.google.com/gke-nodepool: gpu-pool\n    cloud.google.com/gke-accelerator: nvidia-tesla-t4\n",
+            "    cloud.google.com/gke-nodepool: pool-1\n    cloud.google.com/gke-accelerator: nvidia-tesla-t4\n",
             "{key: nvidia.com/gpu, value: present, effect: NoSchedule}",
             "v1.29.4-gke.1043002",
         );

@@ -330,6 +330,23 @@ impl GpuVocabulary {
                         node: None,
                         weak: false,
                     });
+                } else if kind == MarkerKind::Label
+                    && !self
+                        .markers
+                        .iter()
+                        .any(|m| m.kind == kind && m.matches(k, v))
+                    && let Some(vendor) = organisation_gpu_label(k, v)
+                {
+                    // an organisation's own GPU label no vocabulary entry names
+                    out.push(GpuSource {
+                        kind: GpuSourceKind::Label,
+                        vendor,
+                        family: GpuEvidenceSource::GenericLabel,
+                        key: k.to_owned(),
+                        value: v.to_owned(),
+                        node: None,
+                        weak: false,
+                    });
                 }
             }
         }
@@ -402,6 +419,75 @@ impl GpuVocabulary {
         }
         out
     }
+}
+
+/// Label keys whose value names the node's pool, group or role (a pool named `gpu-a100`, a
+/// node type `gpu`).
+const POOL_OR_ROLE_KEYS: &[&str] = &[
+    "node-type",
+    "nodetype",
+    "node.kubernetes.io/node-type",
+    "node-role",
+    "role",
+    "workload",
+    "workload-type",
+    "purpose",
+    "pool",
+    "nodepool",
+    "node-pool",
+    "nodegroup",
+    "node-group",
+    "instance-group",
+    "eks.amazonaws.com/nodegroup",
+    "alpha.eksctl.io/nodegroup-name",
+    "cloud.google.com/gke-nodepool",
+    "kubernetes.azure.com/agentpool",
+    "agentpool",
+    "karpenter.sh/nodepool",
+    "karpenter.sh/provisioner-name",
+];
+
+/// An organisation's own GPU label that no vocabulary entry names, with the vendor it names
+/// (`None`: unknown): a key whose name says GPU with a value that says yes (`NVIDIAGPU=1`, the
+/// label aws-samples' EKS reference architecture puts on GPU instances; `hasGPU=true`,
+/// `gpu-node=yes`, `sap.com/nvidia-gpu=present`), or a pool / role / node-type key whose value
+/// says GPU (`eks.amazonaws.com/nodegroup=gpu-a100`, `node-type=gpu`). Keys or values that
+/// deny it (`no-gpu`, `nongpu`, `cpu-only`, `gpu=false`) are not evidence. `Config` adds an
+/// organisation's exact labels to the vocabulary instead.
+fn organisation_gpu_label(key: &str, value: &str) -> Option<Option<GpuVendor>> {
+    let k = key.to_ascii_lowercase();
+    let v = value.to_ascii_lowercase();
+    let denies = |t: &str| {
+        [
+            "nogpu", "no-gpu", "no_gpu", "nongpu", "non-gpu", "non_gpu", "without", "disable",
+            "cpu-only", "cpuonly",
+        ]
+        .iter()
+        .any(|d| t.contains(d))
+    };
+    let vendor = |t: &str| {
+        if t.contains("nvidia") {
+            Some(GpuVendor::Nvidia)
+        } else if t.contains("amd") || t.contains("radeon") {
+            Some(GpuVendor::Amd)
+        } else if t.contains("intel") {
+            Some(GpuVendor::Intel)
+        } else {
+            None
+        }
+    };
+    let name = k.rsplit('/').next().unwrap_or(&k);
+    if name.contains("gpu") && !denies(&k) {
+        let yes = matches!(
+            v.as_str(),
+            "true" | "yes" | "y" | "1" | "on" | "present" | "enabled" | "enable" | "available"
+        ) || vendor(&v).is_some();
+        return yes.then(|| vendor(&k).or_else(|| vendor(&v)));
+    }
+    if POOL_OR_ROLE_KEYS.contains(&k.as_str()) && v.contains("gpu") && !denies(&v) {
+        return Some(vendor(&v));
+    }
+    None
 }
 
 #[allow(clippy::too_many_lines)]
@@ -1794,6 +1880,30 @@ mod tests {
     }
 
     #[test]
+    fn organisation_labels_that_say_gpu() {
+        for (k, v, yes) in [
+            ("NVIDIAGPU", "1", true),
+            ("hasGPU", "true", true),
+            ("example.com/gpu-node", "yes", true),
+            ("sap.com/nvidia-gpu", "present", true),
+            ("eks.amazonaws.com/nodegroup", "gpu-a100", true),
+            ("node-type", "gpu", true),
+            ("NVIDIAGPU", "0", false),
+            ("gpu-enabled", "false", false),
+            ("no-gpu", "true", false),
+            ("eks.amazonaws.com/nodegroup", "cpu-general", false),
+            ("node-type", "non-gpu", false),
+            ("team", "gpu-research", false),
+        ] {
+            assert_eq!(organisation_gpu_label(k, v).is_some(), yes, "{k}={v}");
+        }
+        assert_eq!(
+            organisation_gpu_label("sap.com/nvidia-gpu", "present"),
+            Some(Some(GpuVendor::Nvidia))
+        );
+    }
+
+    #[test]
     fn sources_of_every_family() {
         let v = GpuVocabulary::builtin();
         let cases: &[(&str, &str, Option<GpuVendor>)] = &[
@@ -2072,14 +2182,15 @@ mod tests {
     #[test]
     fn siblings_and_pods() {
         let mut snap = ClusterSnapshot::default();
-        let mut a = node(&[("eks.amazonaws.com/nodegroup", "gpu")]);
+        // pools named without "gpu" (a pool named gpu-... says it by itself)
+        let mut a = node(&[("eks.amazonaws.com/nodegroup", "ng-accel")]);
         a.metadata.name = "a".into();
         a.status.capacity = [("nvidia.com/gpu", "1".parse().unwrap())]
             .into_iter()
             .collect();
-        let mut b = node(&[("eks.amazonaws.com/nodegroup", "gpu")]);
+        let mut b = node(&[("eks.amazonaws.com/nodegroup", "ng-accel")]);
         b.metadata.name = "b".into();
-        let mut c = node(&[("eks.amazonaws.com/nodegroup", "cpu")]);
+        let mut c = node(&[("eks.amazonaws.com/nodegroup", "ng-general")]);
         c.metadata.name = "c".into();
         snap.nodes = vec![a, b, c];
         let mut p = Pod::default();

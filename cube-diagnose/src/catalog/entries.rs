@@ -1310,6 +1310,44 @@ pub static ENTRIES: &[Entry] = &[
         K3S, "pkg/etcd/etcd.go (join: a member of this name exists)", "v1.19+")
         .to(K::Known, "node-duplicate-hostname", Error).join()
         .says("this server cannot join the embedded etcd cluster: an etcd member with its node name already exists (the machine was re-installed and its old member was never removed, or another server has the same hostname)", "if another server has this hostname, give this one a unique name (`--node-name`); if it is the same machine re-installed, remove its old member from a healthy server (`kubectl delete node <node>` lets k3s remove the member; or `etcdctl member list` / `etcdctl member remove <id>` with the certificates in /var/lib/rancher/k3s/server/tls/etcd), delete /var/lib/rancher/k3s/server/db on this machine, and start it again"),
+    // The supervisor's certificate endpoints refuse a request without a node password (k3s
+    // pkg/server/router.go getNodeInfo: `node password not set`, answered 500 before v1.20 and
+    // 400 later; the agent shows the status on `.../v1-k3s/serving-kubelet.crt` /
+    // `client-kubelet.crt`): the agent read an empty password file (a torn write after a power
+    // cut leaves /etc/rancher/node/password 0 bytes)
+    Entry::new("k3s.server.node-password-not-set", F::K3s,
+        "node password not set",
+        K3S, "pkg/server/router.go (getNodeInfo)", "v0.6+")
+        .to(K::Known, "node-not-ready", Error).group("k3s-agent-cert").join()
+        .says("the k3s/rke2 server refuses an agent's certificate request that carries no node password: the agent's password file is empty (/etc/rancher/node/password, /var/lib/rancher/k3s/agent/node-password.txt before v1.19; a 0-byte file after a power cut or a full disk), so the node never gets its kubelet certificates", "on the agent delete the empty password file (`sudo rm /etc/rancher/node/password`) and restart the agent, which makes a new one; if the server still holds the node's old password, delete it there too (`kubectl -n kube-system delete secret <node>.node-password.k3s`, `.rke2` for rke2)"),
+    Entry::new("k3s.agent.kubelet-crt-server-error", F::K3s,
+        "kubelet.crt: 500 Internal Server Error",
+        K3S, "pkg/agent/config/config.go (getNodeNamedCrt: the supervisor's status)", "v0.6+")
+        .to(K::Known, "node-not-ready", Error).group("k3s-agent-cert").join()
+        .says("the k3s/rke2 server failed this agent's kubelet certificate request (500): the server's log says why at the same time (most often `node password not set`: the agent's password file is empty; or the server cannot read its own CA files)", "read the server's log around this time (`journalctl -u k3s | grep -e 'node password' -e kubelet.crt`); for an empty agent password file delete /etc/rancher/node/password on the agent and restart it"),
+    Entry::new("k3s.agent.kubelet-crt-bad-request", F::K3s,
+        "kubelet.crt: 400 Bad Request",
+        K3S, "pkg/agent/config/config.go (getNodeNamedCrt: the supervisor's status)", "v1.20+")
+        .to(K::Known, "node-not-ready", Error).group("k3s-agent-cert").join()
+        .says("the k3s/rke2 server refused this agent's kubelet certificate request as malformed (400): it carried no node name or no node password (`node name not set` / `node password not set` in the server's log): the agent's password file or hostname is empty", "on the agent delete an empty /etc/rancher/node/password and restart the agent; give a machine with an empty hostname a name (`--node-name`)"),
+    // k3s server: its own node's name is empty (pkg/server/server.go `Waiting for master node
+    // %s startup: %v`, the API server answering `resource name may not be empty`)
+    Entry::new("k3s.server.node-name-empty", F::K3s,
+        "startup: resource name may not be empty",
+        K3S, "pkg/server/server.go (setNodeLabelsAndAnnotations / waiting for the server's node)", "v0.5+")
+        .to(K::Known, "node-not-ready", Error).join()
+        .says("the k3s server waits for its own node under an empty name (`Waiting for master node  startup`: the API server answers `resource name may not be empty`): the machine's hostname is empty or could not be read, so the node never registers", "give the machine a hostname (`hostnamectl set-hostname <name>`) or start k3s with `--node-name <name>`, then restart it"),
+    // The node's address chosen from its default route (k8s.io/apimachinery pkg/util/net
+    // interface.go ChooseHostInterface -> getAllDefaultRoutes: `no default routes found in %q or
+    // %q`; `No default routes ...` in older releases): k3s / rke2 (node IP), the kubelet
+    // (node IP), kube-apiserver (`Unable to find suitable network address.error='...'. Try to
+    // set the AdvertiseAddress directly`) exit on a machine without a default gateway
+    Entry::new("apimachinery.no-default-routes", F::Kubelet,
+        "o default routes found in {files}",
+        "kubernetes/apimachinery", "pkg/util/net/interface.go (getAllDefaultRoutes)", "v1.6+")
+        .to(K::Known, "node-not-ready", Error).group("no-default-route").exclusive().join()
+        .says("the node has no default route, so the component cannot choose the node's address (it picks the address of the default route's interface) and exits: k3s / rke2 agents and servers, the kubelet and kube-apiserver all do this on an air-gapped or host-only network without a gateway", "give the machine a default route (`ip route add default via <gateway>` and make it permanent in the network configuration; on an isolated network a route via the node's own interface is enough), or set the address explicitly: `--node-ip <ip>` for k3s / rke2 and the kubelet, `--advertise-address <ip>` for kube-apiserver (kubeadm: `localAPIEndpoint.advertiseAddress`)")
+        .samples(&[("files", "\"/proc/net/route\" or \"/proc/net/ipv6_route\"")]),
     // A k3s server started with a token that does not open the bootstrap data an earlier
     // server left in the datastore (pkg/cluster/storage.go: `bootstrap data already found and
     // encrypted with different token`, v1.19-v1.21 `Bootstrap data already found and encrypted
@@ -5152,6 +5190,23 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy")
         .says("the agent's websocket to Rancher (wss://<server-url>/v3/connect) is answered with an HTTP error instead of the upgrade: Rancher refuses the registration (the cluster was deleted or re-imported, or the agent's cattle-credentials belong to an earlier registration), or a proxy or load balancer in front of Rancher does not pass websockets; this agent version does not print the answer's status", "check the answer by hand from the cluster: `curl -sk -o /dev/null -w '%{http_code}' -H 'Connection: Upgrade' -H 'Upgrade: websocket' https://<server-url>/v3/connect` (401/400: register the cluster again with the command Rancher shows now; a proxy's page: let websockets through); upgrade the agent to print Rancher's answer")
         .samples(&[("sep", "\" ")]),
+    // the same websocket refused by the agent's own TLS check of Rancher's server-url (the
+    // x509 error in logrus' error field): the certificate is Rancher's, not the API server's
+    // (Rancher docs, installation-references/tls-settings: `agent-tls-mode` strict trusts only
+    // the CA of the `cacerts` setting, system-store the OS trust store; the registration's
+    // CATTLE_CA_CHECKSUM pins the CA Rancher serves at /cacerts)
+    Entry::new("rancher.proxy-tls", F::Rancher,
+        "Failed to connect to proxy{sep}error=\"{error}x509: {reason}\"",
+        "rancher/remotedialer", "client.go (ConnectToProxy: the websocket dial's TLS error)", "all")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy").exclusive()
+        .says("the Rancher agent does not trust the certificate Rancher's server-url presents (x509: {reason}): Rancher serves a private or self-signed CA's certificate the agent was not given (the registration's CATTLE_CA_CHECKSUM, Rancher's `cacerts` setting), `agent-tls-mode` is strict (Rancher 2.9+) while the certificate comes from a public CA not in `cacerts`, or a proxy or load balancer in front of Rancher presents its own certificate; it is not the downstream cluster's API server certificate", "see the certificate the agent gets: `openssl s_client -connect <server-url>:443 -showcerts` from a cluster node; with Rancher's own or a private CA, install Rancher with `privateCA=true` and the `tls-ca` secret (cacerts.pem) in cattle-system so the registration carries its checksum, then run the registration command again; with a publicly trusted certificate set the `agent-tls-mode` setting to `system-store`; with a TLS-terminating proxy pass TLS through to Rancher")
+        .samples(&[("sep", ". Empty dialer response\" "), ("error", "tls: failed to verify certificate: "), ("reason", "certificate signed by unknown authority")]),
+    Entry::new("rancher.remotedialer-tls", F::Rancher,
+        "Remotedialer proxy error{sep}error=\"{error}x509: {reason}\"",
+        "rancher/remotedialer", "client.go (ClientConnect)", "all")
+        .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy").exclusive()
+        .says("the Rancher agent does not trust the certificate Rancher's server-url presents (x509: {reason}): Rancher serves a private or self-signed CA's certificate the agent was not given (the registration's CATTLE_CA_CHECKSUM, Rancher's `cacerts` setting), `agent-tls-mode` is strict (Rancher 2.9+) while the certificate comes from a public CA not in `cacerts`, or a proxy or load balancer in front of Rancher presents its own certificate; it is not the downstream cluster's API server certificate", "see the certificate the agent gets: `openssl s_client -connect <server-url>:443 -showcerts` from a cluster node; with Rancher's own or a private CA, install Rancher with `privateCA=true` and the `tls-ca` secret (cacerts.pem) in cattle-system so the registration carries its checksum, then run the registration command again; with a publicly trusted certificate set the `agent-tls-mode` setting to `system-store`; with a TLS-terminating proxy pass TLS through to Rancher")
+        .samples(&[("sep", "; reconecting...\" "), ("error", ""), ("reason", "certificate signed by unknown authority")]),
     Entry::new("rancher.proxy-empty-response", F::Rancher,
         "Failed to connect to proxy. Empty dialer response{sep}error=\"{error}\"",
         "rancher/remotedialer", "client.go (ConnectToProxy)", "all")

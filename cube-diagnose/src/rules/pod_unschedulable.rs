@@ -923,6 +923,29 @@ mod tests {
     const V128_NO_VICTIMS: &str = "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod..";
 
     #[test]
+    fn a_volume_conflict_on_some_nodes_keeps_the_other_nodes_reasons() {
+        let f = run_log(
+            "pod-unschedulable",
+            "0/4 nodes are available: 1 node(s) had volume node affinity conflict, 3 node(s) had untolerated taint {nvidia.com/gpu: present}. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+        );
+        assert!(
+            f[0].message.contains("volume node affinity conflict"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].message.contains("the other 3 node(s)"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[0].remedy.contains("key: nvidia.com/gpu"),
+            "{}",
+            f[0].remedy
+        );
+    }
+
+    #[test]
     fn structure_alone_tells_what_it_can() {
         let f = run_log("pod-unschedulable", V136_NOT_HELPFUL);
         assert!(

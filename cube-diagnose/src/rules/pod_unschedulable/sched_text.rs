@@ -581,12 +581,31 @@ fn explain_main(ctx: &Context<'_>, m: &SchedulerMessage, pod: Option<usize>) -> 
         if let Some(e) = pod.and_then(|i| selector_excludes_volume(ctx, i)) {
             return e;
         }
-        return Explained::new(
+        let mut e = Explained::new(
             format!(
                 "its node-local volume pins it to a node it cannot use ({n} node(s) had volume node affinity conflict)"
             ),
             "the PersistentVolume's nodeAffinity names one node: bring that node back (uncordon, untaint, free it), or delete the claim and its PV so a new volume is provisioned where the pod can run",
         );
+        // the nodes the volume does not exclude were refused for their own reasons (a GPU
+        // taint, a selector): said too, each is part of why no node fits
+        if n < m.nodes {
+            let mut rest = m.clone();
+            rest.reasons
+                .retain(|r| r.reason.kind != ReasonKind::VolumeNodeAffinityConflict);
+            if !rest.reasons.is_empty() {
+                let other = explain_main(ctx, &rest, pod);
+                e.cause.push_str(&format!(
+                    "; the other {} node(s): {}",
+                    m.nodes - n,
+                    other.cause
+                ));
+                e.remedy
+                    .push_str(&format!("; for the other nodes: {}", other.remedy));
+                e.evidence.extend(other.evidence);
+            }
+        }
+        return e;
     }
     if m.insufficient().next().is_none()
         && let Some(r) = m
