@@ -1766,6 +1766,13 @@ fn clean_visible(visible: &str) -> CleanLine {
             text = rest;
             continue;
         }
+        if let Some((h, message)) = journald_json(t) {
+            if host.is_empty() {
+                host = h;
+            }
+            text = message;
+            continue;
+        }
         if let Some(inner) = structured_record(t) {
             text = inner;
             continue;
@@ -2449,6 +2456,48 @@ fn klog_header(s: &str) -> Option<&str> {
     Some(msg)
 }
 
+/// A record of `journalctl -o json` (systemd's journal export fields, systemd.journal-fields(7):
+/// `MESSAGE`, `_HOSTNAME`, `__REALTIME_TIMESTAMP`, `__CURSOR`, `SYSLOG_IDENTIFIER`): the host and
+/// the message. `MESSAGE` given as a byte array (journald's form for non-UTF-8 text) is decoded
+/// lossily.
+fn journald_json(s: &str) -> Option<(String, String)> {
+    let t = s.trim();
+    if !(t.starts_with('{') && t.ends_with('}') && t.contains("\"MESSAGE\"")) {
+        return None;
+    }
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(t).ok()?;
+    if ![
+        "__REALTIME_TIMESTAMP",
+        "__CURSOR",
+        "_HOSTNAME",
+        "_SYSTEMD_UNIT",
+        "SYSLOG_IDENTIFIER",
+    ]
+    .iter()
+    .any(|k| map.contains_key(*k))
+    {
+        return None;
+    }
+    let message = match map.get("MESSAGE")? {
+        serde_json::Value::String(m) => m.clone(),
+        serde_json::Value::Array(bytes) => {
+            let b: Vec<u8> = bytes
+                .iter()
+                .filter_map(serde_json::Value::as_u64)
+                .filter_map(|n| u8::try_from(n).ok())
+                .collect();
+            String::from_utf8_lossy(&b).into_owned()
+        }
+        _ => return None,
+    };
+    let host = map
+        .get("_HOSTNAME")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    Some((host, message.trim_end_matches(['\n', '\r']).to_owned()))
+}
+
 /// Docker json-file (`{"log": ...}`), JSON logging (`{"msg": ...}`) and logrus
 /// (`time="..." level=... msg="..."`) records: their message plus the other key/value pairs in
 /// klog's text form. JSON lines of other shapes are left alone.
@@ -2724,6 +2773,16 @@ mod reshaped_paste_tests {
         assert_eq!(got[0].lines.len(), 1);
         assert_eq!(got[0].lines[0].host, "node-07");
         assert_eq!(got[0].lines[0].text, "x".repeat(150));
+    }
+
+    #[test]
+    fn journalctl_json_records_give_host_and_message() {
+        let line = r#"{"__CURSOR":"s=1","__REALTIME_TIMESTAMP":"1704880800000000","_HOSTNAME":"node-1","SYSLOG_IDENTIFIER":"kubelet","MESSAGE":"E0110 10:00:00.000000 1234 kubelet.go:1] boom"}"#;
+        let c = clean_line(line);
+        assert_eq!(c.host, "node-1");
+        assert!(c.text.contains("boom"), "{}", c.text);
+        let bytes = r#"{"_HOSTNAME":"node-2","MESSAGE":[104,105]}"#;
+        assert_eq!(clean_line(bytes).host, "node-2");
     }
 
     #[test]

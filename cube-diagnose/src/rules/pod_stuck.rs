@@ -476,6 +476,25 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                     })
                 ),
             )
+        } else if let Some(validator) = status
+            .starts_with("Init:")
+            .then(|| waits_for_gpu_validations(snap, p))
+            .flatten()
+        {
+            // a GPU Operator operand's init container waits for the validations, which do not
+            // pass: the cause is the validator's (one cause, one finding: gpu-not-advertised)
+            sev = Severity::Info;
+            (
+                format!(
+                    "pod {} has not started {age_text} ({}): its init container waits for the GPU Operator's validations (/run/nvidia/validations/*-ready), which do not pass: validator pod {validator}; the cause is there (gpu-not-advertised names it)",
+                    o.trim_start_matches("Pod/"),
+                    status
+                ),
+                format!(
+                    "fix the failing validation first: `kubectl logs{ns_flag} {} --all-containers`; this pod starts by itself once it passes",
+                    shell_word(validator.split(' ').next().unwrap_or(""))
+                ),
+            )
         } else {
             (
                 format!(
@@ -493,6 +512,56 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// The GPU Operator operands whose init container (`toolkit-validation`, `driver-validation`,
+/// `mig-manager-validation`...) waits for a file the operator's validator writes (NVIDIA/
+/// gpu-operator assets/gpu-feature-discovery, state-dcgm-exporter, state-mig-manager,
+/// state-device-plugin 0500_daemonset.yaml: `until [ -f /run/nvidia/validations/toolkit-ready
+/// ]; do echo waiting for nvidia container stack to be setup; sleep 5; done`):
+/// when `p` is one and the input shows a validator pod that is not running, that validator
+/// (`name (status)`), else `None`.
+fn waits_for_gpu_validations(
+    snap: &cube_model::snapshot::ClusterSnapshot,
+    p: &Pod,
+) -> Option<String> {
+    let name = p.metadata.name.as_str();
+    let operand = [
+        "gpu-feature-discovery",
+        "nvidia-dcgm",
+        "nvidia-mig-manager",
+        "nvidia-device-plugin-daemonset",
+        "nvidia-device-plugin-mps-control-daemon",
+        "nvidia-cuda-validator",
+        "nvidia-device-plugin-validator",
+        "nvidia-node-status-exporter",
+        "nvidia-sandbox-device-plugin",
+    ]
+    .iter()
+    .any(|o| name.starts_with(o));
+    if !operand {
+        return None;
+    }
+    snap.pods
+        .iter()
+        .filter(|v| v.metadata.name.starts_with("nvidia-operator-validator"))
+        .filter(|v| v.metadata.namespace == p.metadata.namespace)
+        .find(|v| {
+            let ready = v
+                .status
+                .conditions
+                .iter()
+                .any(|c| c.type_ == "Ready" && c.status == "True");
+            !ready && v.status.phase != "Succeeded"
+        })
+        .map(|v| {
+            let state = if v.status.reason.is_empty() {
+                v.status.phase.clone()
+            } else {
+                v.status.reason.clone()
+            };
+            format!("{} ({state})", v.metadata.name)
+        })
 }
 
 fn status_phrase(status: &str) -> String {
@@ -542,6 +611,33 @@ done-0                0/1     Completed                    0          3h
         ] {
             assert!(by(n).is_none(), "{n} should stay quiet: {f:?}");
         }
+    }
+
+    #[test]
+    fn operands_waiting_for_a_failing_validator_point_to_it() {
+        let table = "\
+NAMESPACE      NAME                              READY   STATUS                   RESTARTS       AGE
+gpu-operator   gpu-feature-discovery-5drhb       0/1     Init:0/1                 0              16h
+gpu-operator   nvidia-operator-validator-4vt9w   0/1     Init:RunContainerError   193 (2m ago)   16h
+gpu-operator   train-0                           0/1     Init:0/1                 0              16h
+";
+        let f = run_rule("pod-stuck", table);
+        let gfd = f
+            .iter()
+            .find(|x| x.message.contains("gpu-feature-discovery"))
+            .expect("gfd");
+        assert_eq!(gfd.severity, Severity::Info);
+        assert!(
+            gfd.message.contains("nvidia-operator-validator-4vt9w"),
+            "{}",
+            gfd.message
+        );
+        // any other pod stuck in Init stays an error of its own
+        let other = f
+            .iter()
+            .find(|x| x.message.contains("train-0"))
+            .expect("train");
+        assert_eq!(other.severity, Severity::Error);
     }
 
     #[test]
