@@ -10,6 +10,9 @@ const K8S: &str = "kubernetes/kubernetes";
 const TOKEN_GO: &str = "cmd/kubeadm/app/discovery/token/token.go";
 const CHECKS_GO: &str = "cmd/kubeadm/app/preflight/checks.go";
 const K3S: &str = "k3s-io/k3s";
+/// The Rancher agent's TLS refusal of Rancher's own certificate (rancher.proxy-tls, rancher.remotedialer-tls).
+const RANCHER_TLS_CAUSE: &str = "the Rancher agent does not trust the certificate Rancher's server-url presents (x509: {reason}): Rancher serves a private or self-signed CA's certificate the agent was not given (the registration's CATTLE_CA_CHECKSUM, Rancher's `cacerts` setting), `agent-tls-mode` is strict (Rancher 2.9+) while the certificate comes from a public CA not in `cacerts`, or a proxy or load balancer in front of Rancher presents its own certificate; it is not the downstream cluster's API server certificate";
+const RANCHER_TLS_REMEDY: &str = "see the certificate the agent gets: `openssl s_client -connect <server-url>:443 -showcerts` from a cluster node; with Rancher's own or a private CA, install Rancher with `privateCA=true` and the `tls-ca` secret (cacerts.pem) in cattle-system so the registration carries its checksum, then run the registration command again; with a publicly trusted certificate set the `agent-tls-mode` setting to `system-store`; with a TLS-terminating proxy pass TLS through to Rancher";
 const NVDP: &str = "NVIDIA/k8s-device-plugin";
 const GO: &str = "golang/go";
 const KUBECTL_HELPERS: &str = "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go";
@@ -5199,13 +5202,13 @@ pub static ENTRIES: &[Entry] = &[
         "Failed to connect to proxy{sep}error=\"{error}x509: {reason}\"",
         "rancher/remotedialer", "client.go (ConnectToProxy: the websocket dial's TLS error)", "all")
         .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy").exclusive()
-        .says("the Rancher agent does not trust the certificate Rancher's server-url presents (x509: {reason}): Rancher serves a private or self-signed CA's certificate the agent was not given (the registration's CATTLE_CA_CHECKSUM, Rancher's `cacerts` setting), `agent-tls-mode` is strict (Rancher 2.9+) while the certificate comes from a public CA not in `cacerts`, or a proxy or load balancer in front of Rancher presents its own certificate; it is not the downstream cluster's API server certificate", "see the certificate the agent gets: `openssl s_client -connect <server-url>:443 -showcerts` from a cluster node; with Rancher's own or a private CA, install Rancher with `privateCA=true` and the `tls-ca` secret (cacerts.pem) in cattle-system so the registration carries its checksum, then run the registration command again; with a publicly trusted certificate set the `agent-tls-mode` setting to `system-store`; with a TLS-terminating proxy pass TLS through to Rancher")
+        .says(RANCHER_TLS_CAUSE, RANCHER_TLS_REMEDY)
         .samples(&[("sep", ". Empty dialer response\" "), ("error", "tls: failed to verify certificate: "), ("reason", "certificate signed by unknown authority")]),
     Entry::new("rancher.remotedialer-tls", F::Rancher,
         "Remotedialer proxy error{sep}error=\"{error}x509: {reason}\"",
         "rancher/remotedialer", "client.go (ClientConnect)", "all")
         .to(K::Known, "agent-registration-failed", Error).group("rancher-proxy").exclusive()
-        .says("the Rancher agent does not trust the certificate Rancher's server-url presents (x509: {reason}): Rancher serves a private or self-signed CA's certificate the agent was not given (the registration's CATTLE_CA_CHECKSUM, Rancher's `cacerts` setting), `agent-tls-mode` is strict (Rancher 2.9+) while the certificate comes from a public CA not in `cacerts`, or a proxy or load balancer in front of Rancher presents its own certificate; it is not the downstream cluster's API server certificate", "see the certificate the agent gets: `openssl s_client -connect <server-url>:443 -showcerts` from a cluster node; with Rancher's own or a private CA, install Rancher with `privateCA=true` and the `tls-ca` secret (cacerts.pem) in cattle-system so the registration carries its checksum, then run the registration command again; with a publicly trusted certificate set the `agent-tls-mode` setting to `system-store`; with a TLS-terminating proxy pass TLS through to Rancher")
+        .says(RANCHER_TLS_CAUSE, RANCHER_TLS_REMEDY)
         .samples(&[("sep", "; reconecting...\" "), ("error", ""), ("reason", "certificate signed by unknown authority")]),
     Entry::new("rancher.proxy-empty-response", F::Rancher,
         "Failed to connect to proxy. Empty dialer response{sep}error=\"{error}\"",

@@ -277,23 +277,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         if let (Some(del), Some(now)) = (p.metadata.deletion_timestamp, now) {
             let late = now - del.as_second();
             if late >= 600 {
-                let node = &p.spec.node_name;
-                let node_state = if node.is_empty() {
-                    String::new()
-                } else {
-                    match snap.nodes.iter().find(|n| &n.metadata.name == node) {
-                        None => format!("; its node {node} is not in the input (deleted?)"),
-                        Some(n) => {
-                            let ready = n
-                                .status
-                                .conditions
-                                .iter()
-                                .find(|c| c.type_ == "Ready")
-                                .map_or("not shown", |c| c.status.as_str());
-                            format!("; its node {node} is Ready={ready}")
-                        }
-                    }
-                };
+                let node_state = deleted_pod_node_state(snap, p);
                 let why = "a finalizer its controller does not remove, or a kubelet that has not confirmed the containers stopped (a node that does not report)";
                 let mut f = Finding::new(
                     PodStuck::ID,
@@ -342,20 +326,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 (_, _, Some(del)) => format!("since its deletion time {del} (grace period included; the input gives no time to measure how long ago)"),
                 _ => "(the input does not say since when; a pod deleted normally leaves within its grace period, 30 s by default)".to_owned(),
             };
-            let node = &p.spec.node_name;
-            let node_state = match snap.nodes.iter().find(|n| &n.metadata.name == node) {
-                _ if node.is_empty() => String::new(),
-                None => format!("; its node {node} is not in the input"),
-                Some(n) => {
-                    let ready = n
-                        .status
-                        .conditions
-                        .iter()
-                        .find(|c| c.type_ == "Ready")
-                        .map_or("not shown", |c| c.status.as_str());
-                    format!("; its node {node} is Ready={ready}")
-                }
-            };
+            let node_state = deleted_pod_node_state(snap, p);
             out.push(
                 Finding::new(
                     PodStuck::ID,
@@ -562,6 +533,27 @@ fn waits_for_gpu_validations(
             };
             format!("{} ({state})", v.metadata.name)
         })
+}
+
+/// `; its node N is Ready=<status>` (or not in the input) for a pod whose deletion has not
+/// finished: a node that does not report never confirms the containers stopped.
+fn deleted_pod_node_state(snap: &cube_model::snapshot::ClusterSnapshot, p: &Pod) -> String {
+    let node = &p.spec.node_name;
+    if node.is_empty() {
+        return String::new();
+    }
+    match snap.nodes.iter().find(|n| &n.metadata.name == node) {
+        None => format!("; its node {node} is not in the input (deleted?)"),
+        Some(n) => {
+            let ready = n
+                .status
+                .conditions
+                .iter()
+                .find(|c| c.type_ == "Ready")
+                .map_or("not shown", |c| c.status.as_str());
+            format!("; its node {node} is Ready={ready}")
+        }
+    }
 }
 
 fn status_phrase(status: &str) -> String {
