@@ -235,7 +235,14 @@ pub fn exclusion(ds: &DaemonSet, node: &Node) -> Exclusion {
     // a node shown without its labels (a `kubectl get nodes` table without --show-labels):
     // what its labels would exclude is not known, so nothing is concluded from them (its
     // taints, unknown too, are empty and exclude nothing)
-    if cube_model::describe::is_unknown(&node.metadata, "labels") {
+    // (a `-L` column that showed every key the DaemonSet selects on is enough to judge them)
+    let selected_keys_shown = !spec.node_selector.is_empty()
+        && spec.affinity.is_none()
+        && spec
+            .node_selector
+            .keys()
+            .all(|k| cube_model::describe::label_known(&node.metadata, k));
+    if cube_model::describe::is_unknown(&node.metadata, "labels") && !selected_keys_shown {
         ex.taints = untolerated_by(ds, node);
         return ex;
     }

@@ -1620,6 +1620,21 @@ pub fn query_nodes(text: &str) -> (Vec<Node>, Vec<LoadProblem>) {
     (nodes, problems)
 }
 
+/// Annotation on a node read from a `kubectl get nodes -L key,...` row: the label keys its
+/// label columns showed (comma-separated). Its other labels are unknown, but for these keys an
+/// empty cell says the node lacks the label (kubectl prints the value, or nothing).
+pub const LABELS_SHOWN_ANNOTATION: &str = "cube-model.invalid/labels-shown";
+
+/// True when the node's label `key` was shown, by its labels being known or by a `-L` column
+/// ([`LABELS_SHOWN_ANNOTATION`]).
+pub fn label_known(meta: &ObjectMeta, key: &str) -> bool {
+    !is_unknown(meta, "labels")
+        || meta
+            .annotations
+            .get(LABELS_SHOWN_ANNOTATION)
+            .is_some_and(|v| v.split(',').any(|k| k == key))
+}
+
 /// True when `meta` is of an object read from a `kubectl get` table that does not show `field`
 /// (one of the names in its [`PARTIAL_ANNOTATION`], such as `allocatable`, `tolerations`,
 /// `requests`): the field's absence says nothing.
@@ -3944,17 +3959,24 @@ fn node_from_row(cells: &BTreeMap<String, String>, label_columns: &[String]) -> 
             node.metadata.labels.insert(k, v);
         }
         // `-L key,...` columns: the label's value, empty when the node lacks it
+        let mut shown: Vec<String> = Vec::new();
         for (column, value) in cells {
             if NODE_TABLE_COLUMNS.contains(&column.as_str()) {
                 continue;
             }
-            let value = none_to_empty(value.trim());
-            if value.is_empty() {
+            let Some(key) = label_column_key(column, label_columns) else {
                 continue;
-            }
-            if let Some(key) = label_column_key(column, label_columns) {
+            };
+            shown.push(key.clone());
+            let value = none_to_empty(value.trim());
+            if !value.is_empty() {
                 node.metadata.labels.insert(key, value.to_owned());
             }
+        }
+        if !shown.is_empty() && !cells.contains_key("LABELS") {
+            node.metadata
+                .annotations
+                .insert(LABELS_SHOWN_ANNOTATION.to_owned(), shown.join(","));
         }
         let mut unknown = vec!["capacity", "allocatable", "taints"];
         if !cells.contains_key("LABELS") {

@@ -727,12 +727,16 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
         if c == b'=' || c == b':' {
             // the key just before (quotes and spaces before '=' allowed)
             let mut k_end = i;
-            while k_end > 0 && b[k_end - 1] == b' ' && c == b'=' {
+            while k_end > 0 && matches!(b[k_end - 1], b' ' | b'\t') && c == b'=' {
                 k_end -= 1;
             }
             let quoted = k_end > 0 && matches!(b[k_end - 1], b'"' | b'\'');
             if quoted {
                 k_end -= 1;
+                // a key quoted inside a quoted string (`\"token\":`, Go's %q of a JSON body)
+                if k_end > 0 && b[k_end - 1] == b'\\' {
+                    k_end -= 1;
+                }
             }
             let mut k_start = k_end;
             while k_start > 0 && is_key_char(b[k_start - 1]) {
@@ -779,6 +783,13 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
                 let mut v = i;
                 while v < b.len() && matches!(b[v], b' ' | b'\t') {
                     v += 1;
+                }
+                // `token<TAB>=<TAB>value`: the separator is not the value
+                if v < b.len() && matches!(b[v], b'=' | b':') {
+                    v += 1;
+                    while v < b.len() && matches!(b[v], b' ' | b'\t') {
+                        v += 1;
+                    }
                 }
                 if v < b.len() && b[v] != b'-' {
                     let e = token_end(line, v, false);
@@ -862,6 +873,12 @@ fn value_span(
     }
     if v >= b.len() {
         return None;
+    }
+    // a value quoted inside a quoted string (`\"token\":\"abc\"`, `token=\"abc\"`)
+    if line[v..].starts_with("\\\"") {
+        let inner = v + 2;
+        let end = line[inner..].find("\\\"").map_or(b.len(), |e| inner + e);
+        return Some((inner, end, false));
     }
     if matches!(b[v], b'"' | b'\'') {
         let q = b[v];
@@ -962,10 +979,44 @@ fn url_userinfo_ranges(line: &str) -> Vec<(usize, usize)> {
             if !info.is_empty() && !path_like && info != PLACEHOLDER {
                 out.push((start, start + at));
             }
+        } else if let Some(at) = spaced_password_end(line, start, url) {
+            // `user:pass phrase@host`: a password with blanks, written unencoded (a kubeconfig's
+            // quoted server value): the run stopped at the first blank
+            out.push((start, at));
         }
         search = start;
     }
     out
+}
+
+/// The end (the `@`) of a URL user-info whose password holds blanks: `url` (the run after
+/// `://` up to the first blank) is `user:<start of password>` with no `@` and a password start
+/// that is no port number, and the same line goes on, without another `://` or a quote, to an
+/// `@` followed by a host (letters, digits, `.`, `-`, `[`, `:`), within 256 bytes.
+fn spaced_password_end(line: &str, start: usize, url: &str) -> Option<usize> {
+    let (user, pass) = url.split_once(':')?;
+    if user.is_empty() || user.contains(['/', '?', '#']) || pass.is_empty() {
+        return None;
+    }
+    if pass.bytes().all(|c| c.is_ascii_digit()) || pass.contains('/') {
+        return None;
+    }
+    let from = start + url.len();
+    let mut end = line.len().min(from + 256);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let window = line.get(from..end)?;
+    let stop = window
+        .find(['"', '\'', '<', '>', '`', '\n'])
+        .unwrap_or(window.len());
+    let stop = window[..stop].find("://").unwrap_or(stop);
+    let at = window[..stop].find('@')?;
+    let host_starts = window[at + 1..]
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '[');
+    host_starts.then_some(from + at)
 }
 
 /// `Bearer <token>` and `Basic <credentials>` (case-insensitive).
@@ -1225,6 +1276,49 @@ mod tests {
     /// that sit next to a secret-sounding key stay readable (a `tokenFile` path, `password-less`,
     /// a key named without a value, a `token` field that holds a flag, a count, a kind or a
     /// reference to where a secret lives); every secret form next to them is still hidden.
+    #[test]
+    fn escaped_quotes_and_tabbed_pairs_hide_their_value() {
+        for (text, gone) in [
+            (
+                r#"E1130 12:00:00.000000 1 request.go:1] failed to decode response body "{\"kind\":\"TokenReview\",\"spec\":{\"token\":\"SALTSECRET303\"}}""#,
+                "SALTSECRET303",
+            ),
+            ("retrying with\ttoken\t=\tSALTSECRET307", "SALTSECRET307"),
+            (r#"msg="retry" token=\"SALTSECRET309\""#, "SALTSECRET309"),
+            ("token\t:\tSALTSECRET311 next", "SALTSECRET311"),
+        ] {
+            let r = redact(text);
+            assert!(!r.contains(gone), "{r}");
+        }
+    }
+
+    #[test]
+    fn a_url_password_with_blanks_is_hidden() {
+        for (text, gone) in [
+            (
+                "server: \"https://admin:correct horse SALT1@127.0.0.1:1\"",
+                "correct horse SALT1",
+            ),
+            (
+                "invalid server URL \"https://admin:SALT\tSECRET2@127.0.0.1:1\" for cluster",
+                "SECRET2",
+            ),
+            (
+                "at https://admin:a b c SALT3@host.example:6443 is refused",
+                "SALT3",
+            ),
+        ] {
+            let r = redact(text);
+            assert!(!r.contains(gone), "{r}");
+            assert!(r.contains("<redacted>@"), "{r}");
+        }
+        // a host with its port, then an address later on the line, is not user-info
+        let t = "dial https://host.example:6443 failed for user@example.com";
+        assert_eq!(redact(t), t);
+        let t = "GET https://10.0.0.1:6443/api ok; mail admin@example.com";
+        assert_eq!(redact(t), t);
+    }
+
     #[test]
     fn redaction_corpus_masks_secrets_and_nothing_else() {
         let keep = [

@@ -49,6 +49,30 @@ fn coverage(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy("`kubectl config current-context` and `kubectl get nodes -o wide` (no selector): join the nodes (`kubeadm token create --print-join-command` on a control-plane node; k3s/rke2: the agent's token and server URL) or dump the right cluster"),
         ];
     }
+    // a dump with no object and no typed list at all (`{"kind":"List","items":[]}`, `items:
+    // null`; an empty `PodList` says there are no pods and stays quiet): nothing was
+    // analysed, which is no all-clear
+    // (the dump's own text is kept as a log without a signal: only such texts may be there)
+    let only_dumps = !ctx.logs().is_empty()
+        && ctx
+            .logs()
+            .iter()
+            .all(|l| empty_generic_list(&l.text) && l.signals().is_empty());
+    if snap.object_count() == 0
+        && only_dumps
+        && snap.missing_kinds.is_empty()
+        && snap.kinds_listed.is_empty()
+    {
+        return vec![
+            Finding::new(
+                SnapshotCoverage::ID,
+                Severity::Warning,
+                Subject::cluster(""),
+                "the input holds no object at all (an empty List): no rule had anything to read, so a clean result says nothing about a cluster's health".to_owned(),
+            )
+            .with_remedy("dump the cluster's objects: `kubectl get nodes,pods,daemonsets,resourcequotas,limitranges,events -A -o json` (and `kubectl get priorityclasses -o json`), from the intended context (`kubectl config current-context`)"),
+        ];
+    }
     let pasted = |m: &cube_model::objects::ObjectMeta| {
         m.annotations
             .keys()
@@ -391,6 +415,32 @@ fn forbidden_remedy(k: &str, kinds: &[&str], dump: &str) -> String {
     format!("{k}: {}, or pass dumps of them ({dump})", parts.join("; "))
 }
 
+/// A `kind: List` whose `items` is empty or null, in JSON or YAML (`kubectl get ... -o json`
+/// of nothing with a generic List, or a hand-made dump).
+fn empty_generic_list(text: &str) -> bool {
+    let t = text.trim();
+    if t.starts_with('{') {
+        return serde_json::from_str::<serde_json::Value>(t).is_ok_and(|v| {
+            v.get("kind").and_then(serde_json::Value::as_str) == Some("List")
+                && v.get("items")
+                    .is_none_or(|i| i.is_null() || i.as_array().is_some_and(Vec::is_empty))
+        });
+    }
+    let lines: Vec<&str> = t.lines().map(str::trim_end).collect();
+    let keys: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with([' ', '\t', '-', '#']) && !l.is_empty())
+        .collect();
+    keys.contains(&"kind: List")
+        && keys
+            .iter()
+            .any(|k| matches!(*k, "items: []" | "items: null" | "items: ~" | "items:"))
+        && !lines
+            .iter()
+            .any(|l| l.starts_with("- ") || l.starts_with("  -"))
+}
+
 /// `ResourceQuota` -> `resourcequotas` (for the remedy's kubectl command).
 fn resource_of(kind: &str) -> String {
     match kind {
@@ -404,6 +454,19 @@ fn resource_of(kind: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::{Context, Engine};
+
+    #[test]
+    fn an_empty_list_of_anything_is_no_all_clear() {
+        for text in [
+            r#"{"kind":"List","apiVersion":"v1","items":[]}"#,
+            "apiVersion: v1\nkind: List\nitems: null\n",
+        ] {
+            let f = crate::rules::testutil::run_rule("snapshot-coverage", text);
+            assert_eq!(f.len(), 1, "{text}: {f:#?}");
+            assert_eq!(f[0].severity, crate::Severity::Warning);
+            assert!(f[0].message.contains("no object at all"));
+        }
+    }
 
     /// Fresh-user report F6: the remedy follows the cause class of each kind's reason.
     #[test]
