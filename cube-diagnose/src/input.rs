@@ -1039,7 +1039,7 @@ impl Inputs {
             let tables: Vec<crate::unread::UnreadTable> = found
                 .tables
                 .iter()
-                .filter(|t| !read_lines.range(t.lines.0..=t.lines.1).any(|_| true))
+                .filter(|t| read_lines.range(t.lines.0..=t.lines.1).next().is_none())
                 .cloned()
                 .collect();
             if !tables.is_empty() {

@@ -12,7 +12,7 @@
 //! that says something is wrong (`failed`, `Pending`, `<pending>`, `CrashLoopBackOff`,
 //! `NotReady`, `Unknown`, `False`, `Lost`, ...): such a table is never read as healthy.
 
-use cube_model::paste::prompt_command;
+use cube_model::paste::{cell_starts, prompt_command};
 
 /// One unread table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,25 +130,6 @@ fn command(line: &str) -> Option<String> {
     .iter()
     .any(|p| t.starts_with(p))
     .then(|| t.to_owned())
-}
-
-/// Columns where a cell starts after two or more spaces or a tab.
-fn cell_starts(line: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut gap = 0usize;
-    for (i, c) in line.chars().enumerate() {
-        match c {
-            ' ' => gap += 1,
-            '\t' => gap += 2,
-            _ => {
-                if gap >= 2 {
-                    out.push(i);
-                }
-                gap = 0;
-            }
-        }
-    }
-    out
 }
 
 /// `line` is a row of the table `header` heads: a cell starts where a header cell does, or it

@@ -832,19 +832,22 @@ fn rejoin_soft_wraps(section: &mut Section, raw: &[&str]) {
     section.lines = out;
 }
 
-/// The columns where a cell starts after a run of two or more spaces (a table printer's
-/// padding, `k8s.io/cli-runtime/pkg/printers/tabwriter.go` pads with at least 3).
-fn cell_starts(line: &str) -> Vec<usize> {
+/// The columns (in characters) where a cell starts after a run of two or more spaces or a tab
+/// (a table printer's padding: `k8s.io/cli-runtime/pkg/printers/tabwriter.go` pads with at
+/// least 3).
+pub fn cell_starts(line: &str) -> Vec<usize> {
     let mut out = Vec::new();
-    let mut spaces = 0usize;
+    let mut gap = 0usize;
     for (i, c) in line.chars().enumerate() {
-        if c == ' ' {
-            spaces += 1;
-        } else {
-            if spaces >= 2 {
-                out.push(i);
+        match c {
+            ' ' => gap += 1,
+            '\t' => gap += 2,
+            _ => {
+                if gap >= 2 {
+                    out.push(i);
+                }
+                gap = 0;
             }
-            spaces = 0;
         }
     }
     out
