@@ -659,6 +659,7 @@ mod tests {
             "namespace-terminating",
             "pod-crashlooping",
             "container-oom-killed",
+            "pod-failed",
             "pod-stuck",
             "image-pull-failed",
             "pod-probe-failed",
@@ -695,6 +696,7 @@ mod tests {
             "pod-resource-claims-dropped",
             "kubeadm-phase-failed",
             "certificate-expired",
+            "cli-usage-error",
             "log-line-unrecognised",
         ];
         let got: Vec<String> = Engine::new()

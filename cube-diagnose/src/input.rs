@@ -111,6 +111,18 @@ pub fn snapshot_notes(s: &ClusterSnapshot) -> Vec<InputProblem> {
             .to_owned();
         out.push(note(&m.source, "", message));
     }
+    for c in &s.conflicts {
+        let text = c.to_string();
+        let message = text
+            .strip_prefix(&format!("{}: ", c.source))
+            .unwrap_or(&text)
+            .to_owned();
+        out.push(note(
+            &c.source,
+            &format!("{}/{}", c.kind, c.object),
+            message,
+        ));
+    }
     for (kind, why) in &s.missing_kinds {
         out.push(note("cluster", kind, format!("could not be read: {why}")));
     }
@@ -1028,6 +1040,23 @@ impl Inputs {
             complete_lines(&log.text)
         };
         let read_nothing = !signalled && !complete;
+        // only command lines the CLI refused (usage errors, `cli-usage-error`): read, but they
+        // say nothing about the cluster, so an input of nothing else is no all-clear
+        let only_usage = signalled
+            && log.signals().iter().all(|s| {
+                s.kind == crate::classify::SignalKind::Unrecognised
+                    || crate::catalog::entry(s.detail("entry"))
+                        .is_some_and(|e| e.rule == "cli-usage-error")
+            });
+        if !quiet && only_usage {
+            self.problems.push(InputProblem {
+                source: source.to_owned(),
+                message: "read: only command lines the CLI itself refused (usage errors); nothing in it tells about the cluster, so the picture is incomplete (exit 3)".into(),
+                fatal: false,
+                ..InputProblem::default()
+            });
+            log = log.with_unrecognised(true);
+        }
         // tables of kinds no analysis reads (`get svc`, `top nodes`, `helm list`): named, never
         // passed over without a word; their lines that a classifier read are not among them
         let numbered: Vec<(usize, &str)> =

@@ -83,6 +83,6 @@ pub use selector::{
     Selector, parse_label_selector, parse_selector, pod_matches_node_selector_and_affinity,
 };
 pub use snapshot::{
-    ClusterSnapshot, DuplicateNote, InputFormat, LoadOutcome, LoadProblem, NotSnapshot,
-    StreamOutcome, detect_format,
+    ClusterSnapshot, ConflictNote, DuplicateNote, InputFormat, LoadOutcome, LoadProblem,
+    NotSnapshot, StreamOutcome, detect_format,
 };

@@ -117,6 +117,14 @@ pub struct ClusterSnapshot {
     /// and kind. Most likely the inputs come from different clusters (or the objects were
     /// recreated between two dumps).
     pub mixed: Vec<MixNote>,
+    /// Two views of one object (same identity, see [`ClusterSnapshot::duplicates`]) from two
+    /// inputs that disagree on its health (a Node `Ready=False` as JSON and `Ready=True` in a
+    /// `kubectl describe`): which view was kept and why. The view observed later (newest
+    /// condition heartbeat or transition) is kept; when the views carry no times that tell
+    /// them apart, the view that reports trouble is kept, whatever the argument order, so a
+    /// broken state is never hidden by a later paste.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<ConflictNote>,
     /// Kinds whose complete list was read: every page of a live list, or a typed `<Kind>List`
     /// of a dump (even an empty one). See [`ClusterSnapshot::kind_status`].
     pub kinds_listed: std::collections::BTreeSet<String>,
@@ -278,6 +286,204 @@ impl fmt::Display for DuplicateNote {
             self.source, self.count, self.kind
         )
     }
+}
+
+/// Two views of one object that disagree on its health (see [`ClusterSnapshot::conflicts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ConflictNote {
+    /// The later input.
+    pub source: String,
+    /// The earlier input.
+    pub earlier: String,
+    /// The kind (`Node`, `Pod`).
+    pub kind: String,
+    /// `namespace/name` (or `name`).
+    pub object: String,
+    /// The earlier view's state (`Ready=False (KubeletNotReady)`, `phase Pending`).
+    pub earlier_state: String,
+    /// The later view's state.
+    pub later_state: String,
+    /// True when the later view was kept.
+    pub kept_later: bool,
+    /// Why that view was kept.
+    pub why: String,
+}
+
+impl fmt::Display for ConflictNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kept = if self.kept_later {
+            &self.source
+        } else {
+            &self.earlier
+        };
+        write!(
+            f,
+            "{}: {} {} is {} here but {} in {}: the two views disagree; the view of {} was kept ({})",
+            self.source,
+            self.kind,
+            self.object,
+            self.later_state,
+            self.earlier_state,
+            self.earlier,
+            kept,
+            self.why
+        )
+    }
+}
+
+/// What a view of an object says about its health, to choose between two views of one object
+/// from two inputs (see [`ClusterSnapshot::conflicts`]). Kinds without a health state keep the
+/// defaults: the later view simply replaces the earlier one.
+pub(crate) trait ObservedState {
+    /// When the view was observed: the newest status time it carries (a Node's condition
+    /// heartbeats, a Pod's condition transitions and container start/finish times).
+    fn observed_at(&self) -> Option<Time> {
+        None
+    }
+    /// The view's health in a few words, and whether that is trouble; `None` when the view
+    /// shows no state (a partial object).
+    fn health(&self) -> Option<(String, bool)> {
+        None
+    }
+}
+
+macro_rules! no_observed_state {
+    ($($t:ty),*) => { $(impl ObservedState for $t {})* };
+}
+no_observed_state!(
+    Namespace,
+    ResourceQuota,
+    LimitRange,
+    PriorityClass,
+    DaemonSet,
+    Event,
+    StorageClass,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    Role,
+    RoleBinding,
+    PodDisruptionBudget,
+    Workload,
+    RuntimeClass
+);
+
+impl ObservedState for Node {
+    fn observed_at(&self) -> Option<Time> {
+        let conditions = &self.status.conditions;
+        conditions
+            .iter()
+            .filter_map(|c| c.last_heartbeat_time)
+            .max()
+            .or_else(|| {
+                conditions
+                    .iter()
+                    .filter_map(|c| c.last_transition_time)
+                    .max()
+            })
+    }
+    fn health(&self) -> Option<(String, bool)> {
+        let conditions = &self.status.conditions;
+        let ready = conditions.iter().find(|c| c.type_ == "Ready")?;
+        let mut words = format!("Ready={}", ready.status);
+        if !ready.reason.is_empty() && ready.status != "True" {
+            words.push_str(&format!(" ({})", ready.reason));
+        }
+        let mut trouble = ready.status != "True";
+        // the pressure conditions (and NetworkUnavailable) are trouble when True
+        for c in conditions
+            .iter()
+            .filter(|c| c.type_ != "Ready" && c.status == "True")
+        {
+            words.push_str(&format!(", {}=True", c.type_));
+            trouble = true;
+        }
+        Some((words, trouble))
+    }
+}
+
+impl ObservedState for Pod {
+    fn observed_at(&self) -> Option<Time> {
+        let more = self.status.more.get();
+        let container_times = more
+            .container_statuses
+            .iter()
+            .chain(more.init_container_statuses.iter())
+            .filter_map(|c| c.state.as_ref())
+            .filter_map(|s| s.running.as_ref().and_then(|r| r.started_at));
+        self.status
+            .conditions
+            .iter()
+            .filter_map(|c| c.last_transition_time)
+            .chain(container_times)
+            .max()
+    }
+    fn health(&self) -> Option<(String, bool)> {
+        let phase = self.status.phase.as_str();
+        if phase.is_empty() {
+            return None;
+        }
+        let more = self.status.more.get();
+        let mut words = format!("phase {phase}");
+        let mut trouble = matches!(phase, "Pending" | "Failed" | "Unknown");
+        if !more.reason.is_empty() {
+            words.push_str(&format!(" ({})", more.reason));
+        }
+        let waiting: Vec<&str> = more
+            .container_statuses
+            .iter()
+            .chain(more.init_container_statuses.iter())
+            .filter_map(|c| c.state.as_ref()?.waiting.as_deref())
+            .map(|w| w.reason.as_str())
+            .filter(|r| !r.is_empty())
+            .collect();
+        if !waiting.is_empty() {
+            words.push_str(&format!(", waiting: {}", waiting.join(", ")));
+            trouble = true;
+        }
+        Some((words, trouble))
+    }
+}
+
+/// What [`choose_view`] decided between two views of one object.
+struct ViewVerdict {
+    kept_later: bool,
+    why: String,
+    earlier_state: String,
+    later_state: String,
+}
+
+/// Between two views of one object that disagree on its health: whether the later one is
+/// kept, and why (see [`ClusterSnapshot::conflicts`]). `None` when they agree (or one shows no
+/// state): the later view replaces the earlier one as for every other kind.
+fn choose_view<T: ObservedState>(earlier: &T, later: &T) -> Option<ViewVerdict> {
+    let (e_words, e_trouble) = earlier.health()?;
+    let (l_words, l_trouble) = later.health()?;
+    if e_words == l_words {
+        return None;
+    }
+    let (kept_later, why) = match (earlier.observed_at(), later.observed_at()) {
+        (Some(e), Some(l)) if e != l => (
+            l > e,
+            format!("it was observed later: {} against {}", e.max(l), e.min(l)),
+        ),
+        _ if e_trouble != l_trouble => (
+            l_trouble,
+            "no status time tells which view is newer; the view that reports trouble is kept"
+                .to_owned(),
+        ),
+        _ => (
+            true,
+            "no status time tells which view is newer; the later input is kept".to_owned(),
+        ),
+    };
+    Some(ViewVerdict {
+        kept_later,
+        why,
+        earlier_state: e_words,
+        later_state: l_words,
+    })
 }
 
 /// One object (or document) of the input that could not be read.
@@ -966,13 +1172,35 @@ impl ClusterSnapshot {
     /// Replaces earlier objects by later ones that are the same object, in every vector that
     /// grew since `mark` (see [`ClusterSnapshot::duplicates`]); objects with the name of an
     /// earlier object but another identity are kept and noted in [`ClusterSnapshot::mixed`].
-    /// O(n) per vector. Returns how many earlier objects were replaced.
+    /// O(n) per vector. Returns how many objects of this input were merged away (replacing an
+    /// earlier one, or dropped for an earlier view that reports trouble).
     fn merge_duplicates(&mut self, source: &str, mark: &[usize; Target::COUNT]) -> usize {
         let inputs = std::mem::take(&mut self.inputs.0);
         let mut notes = Vec::new();
         let mut mixes: Vec<MixNote> = Vec::new();
+        let mut conflicts: Vec<ConflictNote> = Vec::new();
         {
+            let earlier_of = |earlier_index: usize, slot: usize| {
+                inputs
+                    .iter()
+                    .rev()
+                    .find(|span| span.start[slot] <= earlier_index)
+                    .map_or("an earlier input", |span| span.source.as_str())
+                    .to_owned()
+            };
             let mut note = |kind: &str, plan: MergePlan| {
+                for (earlier_index, object, slot, verdict) in plan.conflicts {
+                    conflicts.push(ConflictNote {
+                        source: source.to_owned(),
+                        earlier: earlier_of(earlier_index, slot),
+                        kind: kind.to_owned(),
+                        object,
+                        earlier_state: verdict.earlier_state,
+                        later_state: verdict.later_state,
+                        kept_later: verdict.kept_later,
+                        why: verdict.why,
+                    });
+                }
                 if plan.replaced > 0 {
                     notes.push(DuplicateNote {
                         source: source.to_owned(),
@@ -981,11 +1209,8 @@ impl ClusterSnapshot {
                     });
                 }
                 for (earlier_index, object, slot) in plan.mixed {
-                    let earlier = inputs
-                        .iter()
-                        .rev()
-                        .find(|span| span.start[slot] <= earlier_index)
-                        .map_or("an earlier input", |span| span.source.as_str());
+                    let earlier = earlier_of(earlier_index, slot);
+                    let earlier = earlier.as_str();
                     match mixes
                         .iter_mut()
                         .find(|m| m.kind == kind && m.earlier == earlier)
@@ -1040,7 +1265,7 @@ impl ClusterSnapshot {
             let slots = duplicate_slots(&self.bootstrap_tokens, mark[tokens], |o| {
                 (!o.token_id.is_empty()).then_some(o.token_id.as_str())
             });
-            let count = apply_merge(&mut self.bootstrap_tokens, &slots);
+            let count = apply_merge(&mut self.bootstrap_tokens, &slots, &[]);
             if count > 0 {
                 notes.push(DuplicateNote {
                     source: source.to_owned(),
@@ -1050,9 +1275,11 @@ impl ClusterSnapshot {
             }
         }
         self.inputs.0 = inputs;
-        let replaced = notes.iter().map(|n| n.count).sum();
+        let replaced = notes.iter().map(|n| n.count).sum::<usize>()
+            + conflicts.iter().filter(|c| !c.kept_later).count();
         self.duplicates.append(&mut notes);
         self.mixed.append(&mut mixes);
+        self.conflicts.append(&mut conflicts);
         replaced
     }
 
@@ -1807,8 +2034,10 @@ fn duplicate_slots<'a, T, K: std::hash::Hash + Eq>(
     first_of
 }
 
-/// Moves duplicates into place (see [`duplicate_slots`]); returns how many were removed.
-fn apply_merge<T>(items: &mut Vec<T>, first_of: &[Option<usize>]) -> usize {
+/// Moves duplicates into place (see [`duplicate_slots`]); returns how many were removed. A
+/// later object flagged in `keep_earlier` (empty: none) is dropped instead, the earlier view
+/// staying in place (see [`choose_view`]).
+fn apply_merge<T>(items: &mut Vec<T>, first_of: &[Option<usize>], keep_earlier: &[bool]) -> usize {
     if first_of.is_empty() {
         return 0;
     }
@@ -1817,7 +2046,9 @@ fn apply_merge<T>(items: &mut Vec<T>, first_of: &[Option<usize>]) -> usize {
     let mut removed = 0;
     for (index, first) in first_of.iter().enumerate() {
         if let Some(first) = *first {
-            items.swap(first, index);
+            if !keep_earlier.get(index).copied().unwrap_or(false) {
+                items.swap(first, index);
+            }
             removed += 1;
         }
     }
@@ -1831,6 +2062,9 @@ fn apply_merge<T>(items: &mut Vec<T>, first_of: &[Option<usize>]) -> usize {
 struct MergePlan {
     replaced: usize,
     mixed: Vec<(usize, String, usize)>,
+    /// Views that disagree on health: index of the earlier object, `namespace/name`, vector
+    /// slot, and [`choose_view`]'s verdict (kept later, why, earlier state, later state).
+    conflicts: Vec<(usize, String, usize, ViewVerdict)>,
 }
 
 /// Whether two objects with the same kind, namespace and name are the same object: decided by
@@ -1855,7 +2089,7 @@ fn same_identity<T: PartialEq>(a: &T, am: &ObjectMeta, b: &T, bm: &ObjectMeta) -
 /// Merges the objects of the current input (`items[mark..]`) into the earlier ones (see
 /// [`ClusterSnapshot::merge_duplicates`]). `meta` gives an object's metadata and a sub-kind
 /// (`ClusterRole` vs `Role`) that is part of its name.
-fn plan_merge<T: PartialEq>(
+fn plan_merge<T: PartialEq + ObservedState>(
     items: &mut Vec<T>,
     mark: usize,
     slot: usize,
@@ -1864,7 +2098,9 @@ fn plan_merge<T: PartialEq>(
     let mut plan = MergePlan {
         replaced: 0,
         mixed: Vec::new(),
+        conflicts: Vec::new(),
     };
+    let mut keep_earlier: Vec<bool> = Vec::new();
     let mark = mark.min(items.len());
     // earlier objects by (sub-kind, namespace, name)
     let mut by_name: std::collections::HashMap<(&str, &str, &str), Vec<usize>> =
@@ -1897,20 +2133,35 @@ fn plan_merge<T: PartialEq>(
                     first_of.resize(items.len(), None);
                 }
                 first_of[mark + offset] = Some(first);
+                if let Some(verdict) = choose_view(&items[first], item) {
+                    if !verdict.kept_later {
+                        if keep_earlier.is_empty() {
+                            keep_earlier.resize(items.len(), false);
+                        }
+                        keep_earlier[mark + offset] = true;
+                    }
+                    plan.conflicts.push((first, object_label(m), slot, verdict));
+                }
             }
             None => {
-                let object = if m.namespace.is_empty() {
-                    m.name.clone()
-                } else {
-                    format!("{}/{}", m.namespace, m.name)
-                };
-                plan.mixed.push((candidates[0], object, slot));
+                plan.mixed.push((candidates[0], object_label(m), slot));
             }
         }
     }
     drop(by_name);
-    plan.replaced = apply_merge(items, &first_of);
+    // a later view dropped for the earlier one replaced nothing (its conflict note says so)
+    let dropped = keep_earlier.iter().filter(|k| **k).count();
+    plan.replaced = apply_merge(items, &first_of, &keep_earlier) - dropped;
     plan
+}
+
+/// `namespace/name`, or `name` for a cluster-scoped object.
+fn object_label(m: &ObjectMeta) -> String {
+    if m.namespace.is_empty() {
+        m.name.clone()
+    } else {
+        format!("{}/{}", m.namespace, m.name)
+    }
 }
 
 /// Lengths of everything the JSON fast path may add, to undo a partial attempt.

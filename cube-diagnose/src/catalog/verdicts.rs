@@ -6,7 +6,7 @@
 //! [`super::ENTRIES`] by [`super::all`].
 
 use super::{Entry, Family as F};
-use crate::Severity::{Error, Warning};
+use crate::Severity::{Error, Info, Warning};
 use crate::classify::SignalKind as K;
 
 const K8S: &str = "kubernetes/kubernetes";
@@ -23,6 +23,9 @@ pub(crate) const CERTS_RENEW_REMEDY: &str = "on every control-plane node `sudo k
 
 /// The remedy of a kubelet whose certificate rotation fails.
 pub(crate) const ROTATION_REMEDY: &str = "`kubectl get csr` shows the kubelet's requests: a Pending kubernetes.io/kubelet-serving request waits for a person or an approver (serverTLSBootstrap has no built-in approver: `kubectl certificate approve <name>`, or deploy kubelet-csr-approver); a client request (kubernetes.io/kube-apiserver-client-kubelet) is approved by kube-controller-manager's csrapproving controller, which must run, and the kubeadm ClusterRoleBinding `kubeadm:node-autoapprove-certificate-rotation` must exist; if the node's client certificate already expired, re-issue it (`kubeadm kubeconfig user --org system:nodes --client-name system:node:<node>` into /etc/kubernetes/kubelet.conf, then `systemctl restart kubelet`)";
+
+/// The remedy of a command line the CLI refused (a usage error).
+pub(crate) const CLI_USAGE_REMEDY: &str = "correct the command line (`<command> -h` shows its arguments and flags) and run it again; its output, not this refusal, is what tells about the cluster";
 
 /// The extra entries (error catalog, after [`super::ENTRIES`]).
 pub static EXTRA: &[Entry] = &[
@@ -105,4 +108,95 @@ pub static EXTRA: &[Entry] = &[
         "kubernetes/client-go", CERT_MANAGER, "v1.8+ (V(2))")
         .to(K::Known, "certificate-expired", Error).group("kubelet-expired")
         .says("the kubelet's current certificate is expired: with the client certificate the node cannot authenticate to the API server and turns NotReady", ROTATION_REMEDY),
+    // ------------------------------------------------------------------ CLI usage errors
+    // A command line the CLI itself refused before it asked any server: cobra's argument
+    // checks (spf13/cobra args.go: legacyArgs/NoArgs `unknown command %q for %q`, ExactArgs
+    // `accepts %d arg(s), received %d`, MinimumNArgs `requires at least %d arg(s), only received
+    // %d`, MaximumNArgs `accepts at most %d arg(s), received %d`, RangeArgs `accepts between %d
+    // and %d arg(s), received %d`; command.go validateRequiredFlags `required flag(s) %s not
+    // set`), pflag's parser (spf13/pflag flag.go: `unknown flag: --%s`, `unknown shorthand flag:
+    // %q in -%s`, `flag needs an argument: %s`), kubectl's cmdutil.UsageErrorf footer
+    // (k8s.io/kubectl pkg/cmd/util/helpers.go `See '%s -h' for help and examples`) and
+    // karmadactl's operation-scope check (karmada pkg/karmadactl/exec/exec.go and its siblings
+    // `must specify a member cluster`). kubectl, karmadactl, helm, k3s, kubeadm, clusteradm and
+    // argocd are cobra programs and print them behind `error: ` / `Error: `. They say the command
+    // was mistyped, nothing about the cluster.
+    Entry::new("cli.cobra.unknown-command", F::Client,
+        "unknown command {arg:w} for {cmd}",
+        "spf13/cobra", "args.go (legacyArgs, NoArgs)", "cobra v0.0.1+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: unknown command {arg} for {cmd}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("arg", "\"nodez\""), ("cmd", "\"kubectl get\"")]),
+    Entry::new("cli.cobra.exact-args", F::Client,
+        "accepts {n:w} arg(s), received {m:w}",
+        "spf13/cobra", "args.go (ExactArgs)", "cobra v0.0.1+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: it takes {n} argument(s) and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("n", "1"), ("m", "2")]),
+    Entry::new("cli.cobra.minimum-args", F::Client,
+        "requires at least {n:w} arg(s), only received {m:w}",
+        "spf13/cobra", "args.go (MinimumNArgs)", "cobra v0.0.1+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: it needs at least {n} argument(s) and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("n", "1"), ("m", "0")]),
+    Entry::new("cli.cobra.maximum-args", F::Client,
+        "accepts at most {n:w} arg(s), received {m:w}",
+        "spf13/cobra", "args.go (MaximumNArgs)", "cobra v0.0.1+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: it takes at most {n} argument(s) and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("n", "1"), ("m", "3")]),
+    Entry::new("cli.cobra.range-args", F::Client,
+        "accepts between {a:w} and {b:w} arg(s), received {m:w}",
+        "spf13/cobra", "args.go (RangeArgs)", "cobra v0.0.1+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: it takes {a} to {b} arguments and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("a", "1"), ("b", "2"), ("m", "0")]),
+    Entry::new("cli.cobra.required-flags", F::Client,
+        "required flag(s) {flags} not set",
+        "spf13/cobra", "command.go (validateRequiredFlags)", "cobra v0.0.4+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: required flag(s) {flags} not given; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("flags", "\"kubeconfig\"")]),
+    Entry::new("cli.pflag.unknown-shorthand", F::Client,
+        "unknown shorthand flag: {flag:w} in {arg:w}",
+        "spf13/pflag", "flag.go (parseSingleShortArg)", "pflag v1.0.0+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: unknown flag {flag} in {arg}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("flag", "'z'"), ("arg", "-z")]),
+    Entry::new("cli.pflag.unknown-flag", F::Client,
+        "unknown flag: --{flag:w}",
+        "spf13/pflag", "flag.go (parseLongArg)", "pflag v1.0.0+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: unknown flag --{flag}; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("flag", "all-namespace")]),
+    Entry::new("cli.pflag.needs-argument", F::Client,
+        "flag needs an argument: {flag}",
+        "spf13/pflag", "flag.go (parseLongArg, parseSingleShortArg)", "pflag v1.0.0+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by the CLI itself: flag {flag} needs a value; the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("flag", "--namespace")]),
+    Entry::new("cli.kubectl.usage-footer", F::Client,
+        "See '{cmd} -h' for help and examples",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (UsageErrorf)", "v1.5+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by {cmd} itself (a usage error; the line above says what was wrong); the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("cmd", "kubectl exec")]),
+    Entry::new("cli.cobra.run-help", F::Client,
+        "Run '{cmd} --help' for usage.",
+        "spf13/cobra", "command.go (ExecuteC, after a usage error when SilenceUsage is set)", "cobra v1.0+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by {cmd} itself (a usage error; the line above says what was wrong); the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("cmd", "helm install")]),
+    Entry::new("cli.kubectl.flag-error-footer", F::Client,
+        "See '{cmd} --help' for usage.",
+        K8S, "staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (SetFlagErrorFunc)", "v1.5+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a command line was refused by {cmd} itself (a flag error; the line above says which); the cluster was not asked", CLI_USAGE_REMEDY)
+        .samples(&[("cmd", "kubectl get")]),
+    Entry::new("cli.karmadactl.member-cluster", F::Karmada,
+        "must specify a member cluster",
+        "karmada-io/karmada", "pkg/karmadactl/exec/exec.go (and describe, attach, explain, api-resources: Validate)", "v1.7+")
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .says("a karmadactl command with --operation-scope=members was refused by karmadactl itself: it needs --cluster=<member>; the cluster was not asked", "add `--cluster=<member>` (one of `kubectl get clusters` on karmada-apiserver) to the command"),
+
 ];

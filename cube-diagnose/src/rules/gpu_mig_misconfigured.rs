@@ -111,9 +111,61 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             }
         }
         if !empty.is_empty() {
+            // a profile at 0 next to profiles with instances is a leftover of an earlier
+            // layout: the kubelet sets a resource a device plugin once registered to 0 instead
+            // of removing it when the plugin stops advertising it (kubernetes
+            // pkg/kubelet/nodestatus/setters.go MachineInfo, `Set capacity for removed resource
+            // to 0 on device removal`, from devicemanager GetCapacity's deleted resources). It
+            // matters only to a pod that requests it.
+            let wanted: Vec<String> = ctx
+                .snapshot()
+                .pods
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !matches!(p.status.phase.as_str(), "Succeeded" | "Failed"))
+                .filter(|(i, _)| {
+                    ctx.pod_requests(*i)
+                        .iter()
+                        .any(|(k, q)| !q.is_zero() && empty.iter().any(|(e, _, _)| e == k.as_str()))
+                })
+                .map(|(_, p)| format!("{}/{}", p.metadata.namespace, p.metadata.name))
+                .take(3)
+                .collect();
+            // every GPU partitioned (no whole GPU advertised) with instances of other
+            // profiles: the layout was applied (a failed one is layout_not_applied's); whole
+            // GPUs next to slices are a partial layout, where a profile at 0 may be the part
+            // that failed (NVIDIA/gpu-operator#637)
+            let leftover = !slices.is_empty() && whole.is_none() && wanted.is_empty();
+            let (severity, why) = if leftover {
+                (
+                    Severity::Info,
+                    format!(
+                        "next to profiles with instances ({}) these are most likely left from an earlier MIG layout (the kubelet keeps a resource a device plugin once advertised, at 0); only a pod requesting them would wait",
+                        slices
+                            .iter()
+                            .map(|(k, q)| format!("{k}: {q}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            } else if wanted.is_empty() {
+                (
+                    Severity::Warning,
+                    "the MIG config creates none, so pods requesting them never schedule"
+                        .to_owned(),
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    format!(
+                        "the MIG config creates none, so pods requesting them never schedule: {} request(s) them",
+                        wanted.join(", ")
+                    ),
+                )
+            };
             out.push(
-                Finding::new(GpuMigMisconfigured::ID, Severity::Warning, node_subject(n), format!(
-                    "node {name} advertises MIG profile(s) with no instances ({}): the MIG config creates none, so pods requesting them never schedule",
+                Finding::new(GpuMigMisconfigured::ID, severity, node_subject(n), format!(
+                    "node {name} advertises MIG profile(s) with no instances ({}): {why}",
                     empty.iter().map(|(k, _, a)| format!("{k}: {a}")).collect::<Vec<_>>().join(", ")
                 ))
                 .with_evidences(empty.iter().flat_map(|(k, c, a)| [
@@ -218,6 +270,26 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    /// Hold-out case (cocalc #8161): a profile at 0 next to profiles with instances is a
+    /// leftover of an earlier layout (info); a pod that requests it makes it a warning.
+    #[test]
+    fn a_zero_profile_next_to_instances_is_a_leftover_unless_a_pod_wants_it() {
+        let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: a100\n  labels:\n    nvidia.com/mig.strategy: mixed\n    nvidia.com/mig.config.state: success\nstatus:\n  capacity:\n    nvidia.com/gpu: \"0\"\n    nvidia.com/mig-1g.5gb: \"5\"\n    nvidia.com/mig-3g.20gb: \"0\"\n  allocatable:\n    nvidia.com/gpu: \"0\"\n    nvidia.com/mig-1g.5gb: \"5\"\n    nvidia.com/mig-3g.20gb: \"0\"\n";
+        let f = run_rule("gpu-mig-misconfigured", node);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Info);
+        assert!(
+            f[0].message.contains("earlier MIG layout"),
+            "{}",
+            f[0].message
+        );
+        let pod = "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: big\n  namespace: ml\nspec:\n  containers:\n  - name: c\n    resources:\n      limits:\n        nvidia.com/mig-3g.20gb: \"1\"\nstatus:\n  phase: Pending\n";
+        let f = run_rule("gpu-mig-misconfigured", &format!("{node}{pod}"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Warning);
+        assert!(f[0].message.contains("ml/big"), "{}", f[0].message);
     }
 
     #[test]

@@ -67,6 +67,15 @@ declare_rule!(
 );
 
 declare_rule!(
+    CliUsageError,
+    "cli-usage-error",
+    Custom,
+    Info,
+    "A command line in the paste was refused by the CLI itself before it asked any server: cobra's argument checks (`unknown command`, `accepts N arg(s), received M`, `requires at least N arg(s)`, `required flag(s) ... not set`), pflag's (`unknown flag: --x`, `unknown shorthand flag`, `flag needs an argument`), kubectl's usage footer (`See 'kubectl exec -h' for help and examples`), karmadactl's `must specify a member cluster`. kubectl, karmadactl, helm, kubeadm, k3s and argocd are cobra programs. Info: the line says the command was mistyped, nothing about the cluster, so it is read (never `log-line-unrecognised`) and never raises the severity.",
+    check_cli_usage
+);
+
+declare_rule!(
     LogLineUnrecognised,
     "log-line-unrecognised",
     Custom,
@@ -80,6 +89,9 @@ fn check_join_preflight(ctx: &Context<'_>) -> Vec<Finding> {
 }
 fn check_join_cluster_info(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, JoinClusterInfoInvalid::ID)
+}
+fn check_cli_usage(ctx: &Context<'_>) -> Vec<Finding> {
+    catalog_findings(ctx, CliUsageError::ID)
 }
 fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, NodeKubeletCertExpired::ID)
@@ -853,5 +865,42 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("1 line(s)"));
         assert!(run_log("log-line-unrecognised", "I0101 all good\n").is_empty());
+    }
+
+    /// Hold-out case (karmada#5398): a healthy paste with a karmadactl usage error gave a
+    /// log-line-unrecognised warning. A command line the CLI refused is read (info), in every
+    /// cobra/pflag wording; alone it is no all-clear.
+    #[test]
+    fn cli_usage_errors_are_read_as_info_and_alone_are_incomplete() {
+        for (line, needle) in [
+            ("error: must specify a member cluster", "--cluster"),
+            ("error: unknown flag: --all-namespace", "--all-namespace"),
+            ("Error: unknown shorthand flag: 'z' in -z", "'z'"),
+            ("error: unknown command \"nodez\" for \"kubectl\"", "nodez"),
+            ("Error: accepts 1 arg(s), received 2", "1 argument"),
+            ("Error: requires at least 1 arg(s), only received 0", "at least 1"),
+            ("Error: required flag(s) \"token\" not set", "token"),
+            ("error: flag needs an argument: --namespace", "--namespace"),
+        ] {
+            let text = format!("$ kubectl do-something\n{line}\n");
+            let f = crate::rules::testutil::run_rule("cli-usage-error", &text);
+            assert_eq!(f.len(), 1, "{line}: {f:#?}");
+            assert_eq!(f[0].severity, crate::Severity::Info);
+            assert!(f[0].message.contains(needle), "{line}: {}", f[0].message);
+            assert!(
+                crate::rules::testutil::run_rule("log-line-unrecognised", &text).is_empty(),
+                "{line}"
+            );
+            let mut i = crate::Inputs::new();
+            i.add("usage.txt", &text);
+            assert!(
+                i.input_problems()
+                    .iter()
+                    .any(|p| p.message.contains("only command lines the CLI itself refused")),
+                "{line}: {:?}",
+                i.input_problems()
+            );
+            assert!(i.logs.iter().any(|l| l.unrecognised), "{line}");
+        }
     }
 }

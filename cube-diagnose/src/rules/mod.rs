@@ -143,6 +143,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(namespace_terminating::NamespaceTerminating),
         Box::new(pod_crashlooping::PodCrashLooping),
         Box::new(pod_crashlooping::ContainerOomKilled),
+        Box::new(pod_crashlooping::PodFailed),
         Box::new(pod_stuck::PodStuck),
         Box::new(image_pull::ImagePullFailed),
         Box::new(image_pull::PodProbeFailed),
@@ -180,6 +181,7 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
         Box::new(log_catalog::PodResourceClaimsDropped),
         Box::new(kubeadm_phase::KubeadmPhaseFailed),
         Box::new(cert_expiry::CertificateExpired),
+        Box::new(log_catalog::CliUsageError),
         Box::new(log_catalog::LogLineUnrecognised),
     ]
 }

@@ -43,6 +43,15 @@ declare_rule!(
     check_oom
 );
 
+declare_rule!(
+    PodFailed,
+    "pod-failed",
+    Scheduling,
+    Warning,
+    "A pod that ended in failure and is not restarted: phase Failed, or a container terminated with a non-zero exit code (or reason Error, ContainerCannotRun, StartError) under restartPolicy Never, or a pod the kubelet ended for its activeDeadlineSeconds (reason DeadlineExceeded), as read from pod JSON/YAML (`state.terminated`), `kubectl describe pod` (`State: Terminated`, `Exit Code:`) and the STATUS column of `kubectl get pods` (`Error`, `Init:Error`, `ContainerCannotRun`, `StartError`, `DeadlineExceeded` with no restarts; with restarts it is pod-crashlooping's loop). The exit code is read as the shell and the runtimes report it: 128+N is signal N (137 SIGKILL: with a memory limit most often the kernel's OOM killer when the runtime did not report OOMKilled, else a liveness probe or the end of the grace period; 143 SIGTERM: stopped from outside; 139 SIGSEGV; 134 SIGABRT), 126 not executable, 127 command not found, 1/2 the application's own error. Kubelet admission refusals and evictions (reason OutOf*, Evicted, ...) are kubelet-admission's; OOMKilled is container-oom-killed's; GPU chain components are gpu-not-advertised's. Warning; info when another pod of the same workload in the input runs or succeeded (a retry worked). Remedy: the failed container's logs and the one check its exit code points to.",
+    check_failed
+);
+
 /// What one pod shows of failing containers.
 #[derive(Default)]
 struct PodFailure {
@@ -604,6 +613,217 @@ fn check_oom(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// Terminated reasons of a container that failed (kubelet, containerd and CRI-O `reason`s;
+/// `kubectl get pods` prints them as STATUS, `Init:` for an init container).
+const FAILED_REASONS: &[&str] = &[
+    "Error",
+    "ContainerCannotRun",
+    "StartError",
+    "DeadlineExceeded",
+];
+
+/// What an exit code means, as the shell and container runtimes report it (128+N: killed by
+/// signal N). `memory_limit` is the container's memory limit, when the input shows it.
+pub(crate) fn exit_code_meaning(code: i32, memory_limit: Option<&str>) -> String {
+    match code {
+        137 => match memory_limit {
+            Some(l) => format!(
+                "128+9, SIGKILL: with a memory limit of {l}, most often the kernel's OOM killer (kubelets and runtimes that miss the cgroup's OOM event report reason Error, not OOMKilled); else a failed liveness probe or the end of the grace period after a stop"
+            ),
+            None => "128+9, SIGKILL: a failed liveness probe, the end of the grace period after a stop, or the kernel's OOM killer when the node ran out of memory".to_owned(),
+        },
+        143 => "128+15, SIGTERM: stopped from outside (deleted, evicted, preempted, replaced by a rollout, or its activeDeadlineSeconds passed)".to_owned(),
+        139 => "128+11, SIGSEGV: the program crashed on a memory access (segmentation fault)".to_owned(),
+        134 => "128+6, SIGABRT: the program aborted itself (a failed assertion, an unhandled C++ exception, a CUDA or driver error)".to_owned(),
+        136 => "128+8, SIGFPE: an arithmetic error".to_owned(),
+        130 => "128+2, SIGINT: interrupted".to_owned(),
+        126 => "the command was found but could not be executed (permissions, or a binary for another architecture)".to_owned(),
+        127 => "command not found: the image has no such program (check command/args and PATH)".to_owned(),
+        128 => "the program exited with an invalid exit argument".to_owned(),
+        255 => "exit status 255 (exit(-1)): the program's own fatal error".to_owned(),
+        c if c > 128 && c < 160 => format!("128+{}: killed by signal {}", c - 128, c - 128),
+        c => format!("exit code {c}: the program's own error (read its output)"),
+    }
+}
+
+/// The failed, not restarted container of `p` (see [`PodFailed`]): container name, field,
+/// terminated reason and exit code, and the evidence.
+fn ended_failure(p: &Pod) -> Option<(String, Option<i32>, String, Vec<Evidence>)> {
+    let o = obj("Pod", &p.metadata.namespace, &p.metadata.name);
+    let phase = p.status.phase.as_str();
+    let not_restarted = phase == "Failed" || p.spec.restart_policy == "Never";
+    let lists: [(&str, &[ContainerStatus]); 2] = [
+        ("initContainerStatuses", &p.status.init_container_statuses),
+        ("containerStatuses", &p.status.container_statuses),
+    ];
+    if not_restarted {
+        for (field, list) in lists {
+            for c in list {
+                let Some(t) = c.state.as_ref().and_then(|s| s.terminated.as_ref()) else {
+                    continue;
+                };
+                let failed = match t.exit_code {
+                    Some(code) => code != 0,
+                    None => FAILED_REASONS.contains(&t.reason.as_str()),
+                };
+                if !failed || t.reason == "OOMKilled" {
+                    continue;
+                }
+                let mut ev = vec![Evidence::field(
+                    &o,
+                    format!("status.{field}[{}].state.terminated", c.name),
+                    detail_text(&t.reason, t.exit_code),
+                )];
+                if !phase.is_empty() {
+                    ev.push(Evidence::field(&o, "status.phase", phase.to_owned()));
+                }
+                if !p.spec.restart_policy.is_empty() {
+                    ev.push(Evidence::field(
+                        &o,
+                        "spec.restartPolicy",
+                        p.spec.restart_policy.clone(),
+                    ));
+                }
+                return Some((c.name.clone(), t.exit_code, t.reason.clone(), ev));
+            }
+        }
+    }
+    // the pod's own reason (JSON) or the STATUS column (a table row): `Error` with no
+    // restarts, `DeadlineExceeded` (the kubelet's activeDeadlineSeconds, kubelet_pods.go)
+    let reason = p.status.reason.as_str();
+    let base = reason.strip_prefix("Init:").unwrap_or(reason);
+    let restarts = p
+        .metadata
+        .annotations
+        .contains_key(cube_model::describe::RESTARTS_ANNOTATION);
+    if FAILED_REASONS.contains(&base) && !restarts && matches!(phase, "Failed" | "") {
+        let field = if p
+            .metadata
+            .annotations
+            .contains_key(cube_model::describe::AGE_ANNOTATION)
+        {
+            "STATUS"
+        } else {
+            "status.reason"
+        };
+        return Some((
+            String::new(),
+            None,
+            base.to_owned(),
+            vec![Evidence::field(&o, field, reason.to_owned())],
+        ));
+    }
+    None
+}
+
+fn check_failed(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
+    // workloads with a pod that runs (ready) or succeeded: a failed sibling was retried
+    let mut fine: std::collections::HashSet<(String, String)> = std::collections::HashSet::new();
+    for p in &snap.pods {
+        if p.status.phase == "Succeeded" || crate::gpu::pod_ready(p) == Some(true) {
+            fine.insert((p.metadata.namespace.clone(), workload_key(p)));
+        }
+    }
+    let mut out = Vec::new();
+    for p in &snap.pods {
+        if crate::gpu::chain_component(p) || p.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        let f = pod_failure(p);
+        if f.crash || f.oom {
+            continue;
+        }
+        let Some((container, exit, reason, mut evidence)) = ended_failure(p) else {
+            continue;
+        };
+        let (ns, name) = (&p.metadata.namespace, &p.metadata.name);
+        let limit = memory_limits(p, &container);
+        if exit == Some(137)
+            && let Some(l) = &limit
+        {
+            evidence.push(Evidence::field(
+                obj("Pod", ns, name),
+                format!("spec.containers[{container}].resources.limits.memory"),
+                l.clone(),
+            ));
+        }
+        let retried = fine.contains(&(ns.clone(), workload_key(p)));
+        let sev = if retried {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
+        let who = if container.is_empty() {
+            "a container".to_owned()
+        } else {
+            format!("container {container}")
+        };
+        let how = match (exit, reason.as_str()) {
+            (Some(c), _) => format!(
+                "{who} ended with exit code {c}{} ({})",
+                if reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(", reason {reason}")
+                },
+                exit_code_meaning(c, limit.as_deref())
+            ),
+            (None, "DeadlineExceeded") => {
+                "the kubelet stopped it when its activeDeadlineSeconds passed (DeadlineExceeded)"
+                    .to_owned()
+            }
+            (None, "ContainerCannotRun" | "StartError") => format!(
+                "{who} could not be started ({reason}): the runtime refused the command, a mount or a device"
+            ),
+            (None, r) => format!("{who} ended with {r}"),
+        };
+        let later = if retried {
+            format!(
+                "; another pod of its workload {} runs or succeeded (a retry worked)",
+                workload_key(p)
+            )
+        } else {
+            String::new()
+        };
+        let ns_flag = ns_flag(ns);
+        let c_flag = if container.is_empty() {
+            String::new()
+        } else {
+            format!(" -c {}", shell_word(&container))
+        };
+        let check = match exit {
+            Some(137) if limit.is_some() => {
+                " An exit code 137 under a memory limit: compare the limit with the peak use and look for OOM kills on its node (`kubectl get events -A --field-selector reason=OOMKilling`, `dmesg` there); raise `resources.limits.memory` when that is it."
+            }
+            Some(137) => {
+                " An exit code 137: look for a failing liveness probe (`Unhealthy` events) and for OOM kills on its node."
+            }
+            Some(127 | 126) => " Exit code 126/127: fix the container's command/args or the image.",
+            Some(143) => " Exit code 143: the events say who stopped it.",
+            _ => "",
+        };
+        out.push(
+            Finding::new(
+                PodFailed::ID,
+                sev,
+                pod_subject(p),
+                format!(
+                    "pod {} failed and is not restarted: {how}{later}",
+                    slash(ns, name)
+                ),
+            )
+            .with_evidences(evidence)
+            .with_remedy(format!(
+                "`kubectl logs{ns_flag} {}{c_flag}` shows the failed run's output and `kubectl describe pod{ns_flag} {}` its events.{check}",
+                shell_word(name),
+                shell_word(name)
+            )),
+        );
+    }
+    out
+}
+
 fn subject(x: &Failing<'_>) -> Subject {
     match x.pod {
         Some((_, p)) => pod_subject(p),
@@ -831,5 +1051,52 @@ default     4m          Warning   SystemOOM    node/node-01  System OOM encounte
         let f = run_rule("container-oom-killed", events);
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].message.contains("2 event(s)"));
+    }
+
+    /// Hold-out case (kubernetes#19825): exit 137 with reason Error under restartPolicy Never
+    /// and a memory limit (a kubelet that missed the OOM event) gave no finding at all.
+    #[test]
+    fn a_failed_pod_that_is_not_restarted_names_its_exit_code() {
+        let pod = |phase: &str, exit: i32, reason: &str| {
+            format!(
+                r#"{{"kind":"Pod","apiVersion":"v1","metadata":{{"name":"memtest","namespace":"default"}},
+                "spec":{{"restartPolicy":"Never","containers":[{{"name":"memtest","image":"x",
+                "resources":{{"limits":{{"memory":"128Mi"}}}}}}]}},
+                "status":{{"phase":"{phase}","containerStatuses":[{{"name":"memtest","ready":false,"restartCount":0,
+                "state":{{"terminated":{{"exitCode":{exit},"reason":"{reason}"}}}}}}]}}}}"#
+            )
+        };
+        let f = run_rule("pod-failed", &pod("Failed", 137, "Error"));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert!(f[0].message.contains("exit code 137") && f[0].message.contains("OOM killer"));
+        assert!(f[0].message.contains("128Mi"), "{}", f[0].message);
+        let f = run_rule("pod-failed", &pod("Failed", 127, "Error"));
+        assert!(f[0].message.contains("command not found"), "{}", f[0].message);
+        // OOMKilled is container-oom-killed's, a clean exit is no failure
+        assert!(run_rule("pod-failed", &pod("Failed", 137, "OOMKilled")).is_empty());
+        assert!(run_rule("pod-failed", &pod("Succeeded", 0, "Completed")).is_empty());
+        // evictions and admission refusals are other rules'
+        let evicted = r#"{"kind":"Pod","metadata":{"name":"e","namespace":"n"},"spec":{"nodeName":"node-01","containers":[{"name":"c","image":"x"}]},"status":{"phase":"Failed","reason":"Evicted","message":"The node was low on resource: memory."}}"#;
+        assert!(run_rule("pod-failed", evicted).is_empty());
+    }
+
+    #[test]
+    fn an_error_row_without_restarts_is_a_failed_pod_and_a_retry_that_worked_is_info() {
+        let table = "\
+NAMESPACE   NAME              READY   STATUS      RESTARTS   AGE
+ml          train-abcde       0/1     Error       0          2h
+";
+        let f = run_rule("pod-failed", table);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        // with restarts it is the crash loop's
+        let looping = table.replace("Error       0 ", "Error       7 ");
+        assert!(run_rule("pod-failed", &looping).is_empty());
+        // a later pod of the same job succeeded
+        let retried = format!("{table}ml          train-fghij       0/1     Completed   0          1h\n");
+        let f = run_rule("pod-failed", &retried);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Info);
     }
 }

@@ -129,21 +129,39 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .take(1)
             .map(str::to_owned)
             .collect();
+        // read, but only command lines the CLI refused (Inputs::push_log)
+        let usage_only = log.signals().iter().any(|s| {
+            crate::catalog::entry(s.detail("entry")).is_some_and(|e| e.rule == "cli-usage-error")
+        });
+        let (message, remedy) = if usage_only {
+            (
+                format!(
+                    "input {} holds only command lines the CLI itself refused (usage errors): nothing in it tells about the cluster, so the picture is incomplete and the absence of findings is not an all-clear",
+                    log.source
+                ),
+                "run the corrected command and pass its output (`kubectl get <kind> -A -o yaml`, `kubectl describe`), or the log of the failing component",
+            )
+        } else {
+            (
+                format!(
+                    "input {} was not recognised (no Kubernetes objects, no known log, error or scheduler message): nothing was read from it, so the picture is incomplete and the absence of findings is not an all-clear",
+                    log.source
+                ),
+                "pass the objects themselves (`kubectl get <kind> -A -o yaml`, `kubectl describe`), or the full log with its error lines; a message this tool does not know is worth reading yourself",
+            )
+        };
         out.push(
             Finding::new(
                 SnapshotIncomplete::ID,
                 Severity::Warning,
                 Subject::log(&log.source),
-                format!(
-                    "input {} was not recognised (no Kubernetes objects, no known log, error or scheduler message): nothing was read from it, so the picture is incomplete and the absence of findings is not an all-clear",
-                    log.source
-                ),
+                message,
             )
             .with_evidences(first.iter().map(|l| {
                 let line = log.origins.first().map_or(1, |o| o.line);
                 Evidence::log(log.source.clone(), line, l)
             }))
-            .with_remedy("pass the objects themselves (`kubectl get <kind> -A -o yaml`, `kubectl describe`), or the full log with its error lines; a message this tool does not know is worth reading yourself"),
+            .with_remedy(remedy),
         );
     }
     if !snap.missing_kinds.is_empty() {

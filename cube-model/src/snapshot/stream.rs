@@ -530,6 +530,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
         not_snapshot: _,
         duplicates: _,
         mixed: _,
+        conflicts: _,
         kinds_listed: _,
         limits_hit: _,
         mut api_statuses,

@@ -390,3 +390,108 @@ fn random_bytes_load_nothing() {
     assert!(s.is_empty());
     assert_eq!(s.object_count(), 0);
 }
+
+// ------------------------------------------- 4: two views of one object that disagree
+
+const NOT_READY_JSON: &str = r#"{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node",
+"metadata":{"name":"dup","uid":"uid-A","creationTimestamp":"2026-11-01T00:00:00Z"},
+"status":{"conditions":[{"type":"Ready","status":"False","reason":"KubeletNotReady","message":"m"HEARTBEAT}],
+"allocatable":{"cpu":"4","memory":"8Gi","pods":"110"}}}]}"#;
+
+const READY_DESCRIBE: &str = "Name:               dup
+Roles:              <none>
+Labels:             kubernetes.io/hostname=dup
+CreationTimestamp:  Sun, 01 Nov 2026 00:00:00 +0000
+Taints:             <none>
+Unschedulable:      false
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  Ready            True    Mon, 30 Nov 2026 12:00:00 +0000   Mon, 30 Nov 2026 12:00:00 +0000   KubeletReady                 kubelet is posting ready status
+Capacity:
+  cpu:                16
+  memory:             64Gi
+  pods:               110
+Allocatable:
+  cpu:                16
+  memory:             64Gi
+  pods:               110
+";
+
+fn ready_of(s: &ClusterSnapshot) -> Vec<String> {
+    s.nodes
+        .iter()
+        .flat_map(|n| n.status.conditions.iter())
+        .filter(|c| c.type_ == "Ready")
+        .map(|c| c.status.clone())
+        .collect()
+}
+
+fn both_orders(json: &str) -> [ClusterSnapshot; 2] {
+    let mut a = ClusterSnapshot::default();
+    a.add_bytes("node.json", json.as_bytes());
+    a.add_bytes("node-describe.txt", READY_DESCRIBE.as_bytes());
+    let mut b = ClusterSnapshot::default();
+    b.add_bytes("node-describe.txt", READY_DESCRIBE.as_bytes());
+    b.add_bytes("node.json", json.as_bytes());
+    [a, b]
+}
+
+/// Red-team case 04: a NotReady node as JSON then `Ready` in a `describe` replaced the broken
+/// view (false all-clear); the order of the arguments decided the verdict.
+#[test]
+fn a_view_that_reports_trouble_is_not_hidden_by_another_without_times() {
+    for s in both_orders(&NOT_READY_JSON.replace("HEARTBEAT", "")) {
+        assert_eq!(s.nodes.len(), 1);
+        assert_eq!(ready_of(&s), ["False"], "the NotReady view must stay");
+        assert_eq!(s.conflicts.len(), 1, "{:?}", s.conflicts);
+        let c = &s.conflicts[0];
+        assert_eq!((c.kind.as_str(), c.object.as_str()), ("Node", "dup"));
+        assert!(
+            c.to_string().contains("Ready=False (KubeletNotReady)"),
+            "{c}"
+        );
+        assert!(c.to_string().contains("Ready=True"), "{c}");
+        assert!(c.why.contains("reports trouble"), "{}", c.why);
+    }
+}
+
+#[test]
+fn between_two_views_with_status_times_the_newer_one_is_kept_whatever_the_order() {
+    // the JSON view's heartbeat is newer than the describe's: NotReady is the current state
+    let newer = NOT_READY_JSON.replace(
+        "HEARTBEAT",
+        r#","lastHeartbeatTime":"2026-12-01T08:00:00Z""#,
+    );
+    for s in both_orders(&newer) {
+        assert_eq!(ready_of(&s), ["False"]);
+        assert_eq!(s.conflicts.len(), 1);
+        assert!(
+            s.conflicts[0].why.contains("observed later"),
+            "{}",
+            s.conflicts[0].why
+        );
+    }
+    // the JSON view is older: the node recovered, the Ready view is current
+    let older = NOT_READY_JSON.replace(
+        "HEARTBEAT",
+        r#","lastHeartbeatTime":"2026-11-29T08:00:00Z""#,
+    );
+    for s in both_orders(&older) {
+        assert_eq!(ready_of(&s), ["True"]);
+        assert_eq!(s.conflicts.len(), 1);
+    }
+}
+
+#[test]
+fn views_that_agree_replace_each_other_without_a_conflict_note() {
+    let agree = NOT_READY_JSON.replace("HEARTBEAT", "").replace(
+        r#""status":"False","reason":"KubeletNotReady""#,
+        r#""status":"True","reason":"KubeletReady""#,
+    );
+    for s in both_orders(&agree) {
+        assert_eq!(s.nodes.len(), 1);
+        assert!(s.conflicts.is_empty(), "{:?}", s.conflicts);
+        assert_eq!(s.duplicates.len(), 1);
+    }
+}
