@@ -1489,6 +1489,25 @@ pub(crate) fn chain_component(p: &Pod) -> bool {
     blocker_of(p).is_some()
 }
 
+/// What a failing GPU reporting-chain component (see [`chain_component`]) blocks, in a few
+/// words; `None` for another pod.
+pub(crate) fn chain_consequence(p: &Pod) -> Option<&'static str> {
+    Some(match blocker_of(p)? {
+        Blocker::Driver => {
+            "the GPU driver container: while it fails no driver is loaded on the node, so the container toolkit, the validators and the device plugin wait and the node advertises no GPU (its log says why the driver does not install or load: kernel headers for the running kernel, an unsupported OS or kernel, a driver already on the host)"
+        }
+        Blocker::Toolkit => {
+            "the NVIDIA container toolkit: while it fails containers get no GPU runtime, so the validators and the device plugin wait and the node advertises no GPU"
+        }
+        Blocker::Validator => {
+            "a GPU Operator validator: the operator starts the device plugin only after the validations pass, so the node advertises no GPU"
+        }
+        Blocker::Plugin => {
+            "the GPU device plugin: while it fails nothing registers the GPU resource with the kubelet, so the node advertises no GPU"
+        }
+    })
+}
+
 fn blocker_of(p: &Pod) -> Option<Blocker> {
     let owner = p
         .metadata

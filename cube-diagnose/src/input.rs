@@ -1033,7 +1033,13 @@ impl Inputs {
         let signalled = !log
             .signals()
             .iter()
-            .all(|s| s.kind == crate::classify::SignalKind::Unrecognised);
+            .all(|s| s.kind == crate::classify::SignalKind::Unrecognised)
+            // a failed kubeadm run an Ansible playbook reports (rules::kubeadm_phase reads
+            // its command, exit code and last output)
+            || log
+                .text
+                .lines()
+                .any(crate::rules::kubeadm_phase::is_ansible_kubeadm_failure);
         let (complete, healthy) = if signalled {
             (true, HealthyLines::default())
         } else {
@@ -1042,7 +1048,11 @@ impl Inputs {
         let read_nothing = !signalled && !complete;
         // only command lines the CLI refused (usage errors, `cli-usage-error`): read, but they
         // say nothing about the cluster, so an input of nothing else is no all-clear
+        let usage = |s: &crate::classify::Signal| {
+            crate::catalog::entry(s.detail("entry")).is_some_and(|e| e.rule == "cli-usage-error")
+        };
         let only_usage = signalled
+            && log.signals().iter().any(usage)
             && log.signals().iter().all(|s| {
                 s.kind == crate::classify::SignalKind::Unrecognised
                     || crate::catalog::entry(s.detail("entry"))

@@ -1303,6 +1303,30 @@ pub fn ansible_result(line: &str) -> Option<Vec<String>> {
     let json = json.trim().trim_matches('`');
     match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json) {
         Ok(map) => {
+            // the command module's own facts stay on the head line as a JSON object (`cmd`,
+            // `rc`, `delta`, ansible/ansible lib/ansible/modules/command.py), with the last
+            // line of stdout/stderr (`stdout_tail`, `stderr_tail`): what ran, how it ended
+            // and where it stopped, for the readers of failed commands
+            let mut facts = serde_json::Map::new();
+            for key in ["cmd", "rc", "delta"] {
+                if let Some(v) = map.get(key) {
+                    facts.insert(key.to_owned(), v.clone());
+                }
+            }
+            if facts.contains_key("cmd") {
+                for key in ["stdout", "stderr"] {
+                    let tail = map
+                        .get(key)
+                        .and_then(serde_json::Value::as_str)
+                        .and_then(|t| t.lines().map(str::trim).rfind(|l| !l.is_empty()));
+                    if let Some(tail) = tail {
+                        facts.insert(format!("{key}_tail"), tail.into());
+                    }
+                }
+                if let Ok(text) = serde_json::to_string(&facts) {
+                    out[0] = format!("{} => {text}", head.trim_end());
+                }
+            }
             for key in ["stderr", "stdout", "msg"] {
                 match map.get(key) {
                     Some(serde_json::Value::String(text)) => {

@@ -544,6 +544,19 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "join-preflight-failed", Error).join()
         .says("{binary_again} is not installed", "install {binary_again} (conntrack, socat, ... come with the distribution's package of the same name)")
         .samples(&[("binary", "conntrack"), ("binary_again", "conntrack")]),
+    // the kubelet's pod sync error while a container is in its restart back-off: v1.19 and
+    // older `Error syncing pod %s (%q), skipping: %v` (pkg/kubelet/pod_workers.go, with
+    // format.Pod's `<name>_<namespace>(<uid>)`), v1.20+ `"Error syncing pod, skipping" err=...
+    // pod="<ns>/<name>"`; the error itself is kuberuntime_manager.go doBackOff's `failed to
+    // "StartContainer" for "<c>" with CrashLoopBackOff: "back-off <d> restarting failed
+    // container=<c> pod=<name>_<namespace>(<uid>)"` (the same text the waiting state's message
+    // holds)
+    Entry::new("kubelet.crashloop-sync-error", F::Kubelet,
+        "back-off {delay:w} restarting failed container={container:w} pod={pod}_{namespace}({uid})",
+        K8S, "pkg/kubelet/kuberuntime/kuberuntime_manager.go (doBackOff), pkg/kubelet/pod_workers.go", "v1.8+")
+        .to(K::Known, "pod-crashlooping", Warning).subject("Pod/{namespace}/{pod}").group("crashloop").exclusive()
+        .says("the kubelet restarts container {container} of pod {namespace}/{pod} with a growing back-off ({delay}): it keeps failing (CrashLoopBackOff)", "`kubectl logs -n {namespace} {pod} -c {container} --previous` shows the failed run's output; `kubectl describe pod -n {namespace} {pod}` its Last State (reason, exit code)")
+        .samples(&[("delay", "5m0s"), ("container", "nvidia-driver-ctr"), ("pod", "nvidia-driver-daemonset-6d97v"), ("namespace", "gpu-operator-resources"), ("uid", "ac11cbf1-b3b4-48f3-9de8-752db6bf2f35")]),
     Entry::new("kubeadm.preflight.warning", F::Kubeadm,
         "[WARNING {check:w}]: {detail}",
         K8S, CHECKS_GO, "v1.8+").join(),

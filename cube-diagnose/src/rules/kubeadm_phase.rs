@@ -26,6 +26,7 @@ declare_rule!(
 /// signal of the same log explains, plus the catalog's wait-control-plane verdicts.
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, KubeadmPhaseFailed::ID);
+    out.extend(ansible_runs(ctx));
     let concluded: BTreeSet<String> = out
         .iter()
         .flat_map(|f| f.evidence.iter())
@@ -106,6 +107,183 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
     out
 }
 
+/// One kubeadm run that Ansible reported failed (kubespray, kubeadm roles): `fatal: [host]:
+/// FAILED! => {result}` (ansible/ansible lib/ansible/plugins/callback/default.py,
+/// v2_runner_on_failed; the command module's result has `cmd`, `rc`, `delta`, `stdout`,
+/// `stderr`, ansible/ansible lib/ansible/modules/command.py).
+struct AnsibleRun {
+    command: &'static str,
+    rc: i64,
+    delta: String,
+    timeout: bool,
+    last_stdout: String,
+    last_stderr: String,
+}
+
+/// Whether `line` is an Ansible `fatal:` result of a failed `kubeadm init|join` (see
+/// [`ansible_runs`]): read by this rule, so the text holding it was read.
+pub(crate) fn is_ansible_kubeadm_failure(line: &str) -> bool {
+    line.contains("FAILED! =>") && line.contains("kubeadm") && ansible_kubeadm(line).is_some()
+}
+
+/// The kubeadm run of an Ansible `fatal:` line, when the failed task ran `kubeadm init|join`.
+fn ansible_kubeadm(line: &str) -> Option<(String, AnsibleRun)> {
+    let t = line.trim_start();
+    let rest = t.strip_prefix("fatal: [")?;
+    let (host, rest) = rest.split_once("]: FAILED! =>")?;
+    let v: serde_json::Value = serde_json::from_str(rest.trim()).ok()?;
+    let cmd: Vec<String> = match v.get("cmd")? {
+        serde_json::Value::Array(a) => a
+            .iter()
+            .filter_map(|x| x.as_str().map(str::to_owned))
+            .collect(),
+        serde_json::Value::String(s) => s.split_whitespace().map(str::to_owned).collect(),
+        _ => return None,
+    };
+    let at = cmd.iter().position(|w| w.ends_with("kubeadm"))?;
+    let command = match cmd.get(at + 1).map(String::as_str) {
+        Some("join") => "kubeadm join",
+        Some("init") => "kubeadm init",
+        _ => return None,
+    };
+    let rc = v.get("rc")?.as_i64()?;
+    if rc == 0 {
+        return None;
+    }
+    // the result as Ansible prints it, or as the paste reader keeps it on the head line
+    // (cube_model::paste::ansible_result: `stdout_tail`, `stderr_tail`)
+    let last = |key: &str| {
+        v.get(key)
+            .or_else(|| v.get(format!("{key}_tail")))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("")
+            .lines()
+            .map(str::trim)
+            .rfind(|l| !l.is_empty())
+            .unwrap_or("")
+            .to_owned()
+    };
+    Some((
+        host.to_owned(),
+        AnsibleRun {
+            command,
+            rc,
+            delta: v
+                .get("delta")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            // coreutils timeout(1) exits 124 when it killed the command
+            timeout: at > 0 && cmd[..at].iter().any(|w| w.ends_with("timeout")) && rc == 124,
+            last_stdout: last("stdout"),
+            last_stderr: last("stderr"),
+        },
+    ))
+}
+
+/// kubeadm runs that an Ansible playbook reports failed (exit code, killed by `timeout`),
+/// grouped by command and outcome, with the hosts. A run whose own output another signal of
+/// the text explains is left to that conclusion.
+fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for log in ctx.logs() {
+        if !log.text.contains("FAILED! =>") || !log.text.contains("kubeadm") {
+            continue;
+        }
+        let explained = ctx
+            .signals()
+            .iter()
+            .any(|s| s.source == log.source && concludes(s));
+        if explained || log.text.contains("error execution phase ") {
+            continue;
+        }
+        // (command, rc, timeout, last stdout, last stderr) -> hosts, first line, delta
+        let mut groups: Vec<(AnsibleRun, Vec<String>, usize)> = Vec::new();
+        for (i, line) in log.text.lines().enumerate() {
+            let Some((host, run)) = ansible_kubeadm(line) else {
+                continue;
+            };
+            match groups.iter_mut().find(|(r, _, _)| {
+                r.command == run.command
+                    && r.rc == run.rc
+                    && r.timeout == run.timeout
+                    && r.last_stdout == run.last_stdout
+            }) {
+                Some((_, hosts, _)) => hosts.push(host),
+                None => groups.push((run, vec![host], i)),
+            }
+        }
+        for (run, hosts, i) in groups {
+            let join = run.command == "kubeadm join";
+            let after = if run.last_stdout.is_empty() {
+                "before it printed anything".to_owned()
+            } else {
+                format!(
+                    "with `{}` as its last output",
+                    crate::finding::redact(&run.last_stdout)
+                )
+            };
+            let (what, why, remedy) = if run.timeout {
+                let hung_in_discovery = join
+                    && (run.last_stdout.starts_with("[preflight]") || run.last_stdout.is_empty());
+                (
+                    format!(
+                        "was killed by `timeout` (exit 124){} {after}",
+                        if run.delta.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" after running {}", run.delta)
+                        }
+                    ),
+                    if hung_in_discovery {
+                        "after the preflight checks kubeadm join runs discovery without printing (its [discovery] lines appear only with --v=1 or more) and retries until the API server answers with a cluster-info it can validate: the endpoint is unreachable from the node (firewall, wrong address or load balancer), the bootstrap token expired or was deleted, or the CA pin does not match"
+                    } else {
+                        "kubeadm hung at that step and the playbook's timeout ended it"
+                    },
+                    if hung_in_discovery {
+                        "on a failing node run the join by hand with `--v=5` (the [discovery] lines say whether the API server is reached and whether the token and CA pin are accepted); check the endpoint from the node (`curl -k https://<endpoint>/version`) and the token on a control-plane node (`kubeadm token list`, `kubeadm token create --print-join-command`); then `kubeadm reset -f` on the node and rerun the playbook"
+                    } else {
+                        "run the same kubeadm command by hand on a failing node with `--v=5` to see where it waits; fix that, `kubeadm reset -f`, and rerun the playbook"
+                    },
+                )
+            } else {
+                (
+                    format!(
+                        "exited {}{}",
+                        run.rc,
+                        if run.last_stderr.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (`{}`)", crate::finding::redact(&run.last_stderr))
+                        }
+                    ),
+                    "its own output in the result says why",
+                    "read the task's stdout/stderr in the result (rerun with `-vvv`), or run the kubeadm command by hand on the node with `--v=5`; fix it, `kubeadm reset -f`, and rerun the playbook",
+                )
+            };
+            out.push(
+                Finding::new(
+                    KubeadmPhaseFailed::ID,
+                    Severity::Error,
+                    Subject::log(&log.source),
+                    format!(
+                        "{} on {} (an Ansible task) {what}: {why}",
+                        run.command,
+                        hosts.join(", ")
+                    ),
+                )
+                .with_evidence(Evidence::log(
+                    log.source.clone(),
+                    log.origins.get(i).map_or(i + 1, |o| o.line),
+                    &cut(&error_line(log.text.lines().nth(i).unwrap_or("")), 300),
+                ))
+                .with_remedy(remedy),
+            );
+        }
+    }
+    out
+}
+
 /// Whether signal `s` is a conclusion of its own (so a phase error in the same text is
 /// explained by it): any classified kind but an unrecognised line, and catalog matches whose
 /// entry names a rule (context and healthy entries conclude nothing).
@@ -136,6 +314,18 @@ pub(crate) fn phase_error(line: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((phase, error.trim()))
+}
+
+/// `text` cut to at most `max` bytes at a character boundary, with `…` when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 fn error_line(line: &str) -> String {
@@ -209,5 +399,28 @@ mod tests {
             Some(("control-plane-join/etcd", "error creating local etcd"))
         );
         assert_eq!(phase_error("no phase here"), None);
+    }
+}
+#[cfg(test)]
+mod ansible_tests {
+    use crate::rules::testutil::{run_log, run_rule};
+
+    const KUBESPRAY: &str = r#"TASK [kubernetes/kubeadm : Join to cluster] ****************************
+fatal: [node-3]: FAILED! => {"attempts": 3, "changed": true, "cmd": ["timeout", "-k", "120s", "120s", "/usr/local/bin/kubeadm", "join", "--config", "/etc/kubernetes/kubeadm-client.conf"], "delta": "0:02:00.007021", "msg": "non-zero return code", "rc": 124, "stderr": "\t[WARNING DirAvailable--etc-kubernetes-manifests]: /etc/kubernetes/manifests is not empty", "stdout": "[preflight] Running pre-flight checks", "stdout_lines": ["[preflight] Running pre-flight checks"]}
+fatal: [node-4]: FAILED! => {"attempts": 3, "changed": true, "cmd": ["timeout", "-k", "120s", "120s", "/usr/local/bin/kubeadm", "join", "--config", "/etc/kubernetes/kubeadm-client.conf"], "delta": "0:02:00.006311", "msg": "non-zero return code", "rc": 124, "stderr": "\t[WARNING DirAvailable--etc-kubernetes-manifests]: /etc/kubernetes/manifests is not empty", "stdout": "[preflight] Running pre-flight checks", "stdout_lines": ["[preflight] Running pre-flight checks"]}
+"#;
+
+    #[test]
+    fn a_kubeadm_join_killed_by_timeout_in_an_ansible_run_is_an_error_naming_the_hosts() {
+        for f in [
+            run_log("kubeadm-phase-failed", KUBESPRAY),
+            run_rule("kubeadm-phase-failed", KUBESPRAY),
+        ] {
+            assert_eq!(f.len(), 1, "{f:#?}");
+            assert_eq!(f[0].severity, crate::Severity::Error);
+            assert!(f[0].message.contains("node-3, node-4"), "{}", f[0].message);
+            assert!(f[0].message.contains("exit 124"), "{}", f[0].message);
+            assert!(f[0].message.contains("discovery"), "{}", f[0].message);
+        }
     }
 }

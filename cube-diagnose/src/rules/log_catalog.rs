@@ -878,7 +878,10 @@ mod tests {
             ("Error: unknown shorthand flag: 'z' in -z", "'z'"),
             ("error: unknown command \"nodez\" for \"kubectl\"", "nodez"),
             ("Error: accepts 1 arg(s), received 2", "1 argument"),
-            ("Error: requires at least 1 arg(s), only received 0", "at least 1"),
+            (
+                "Error: requires at least 1 arg(s), only received 0",
+                "at least 1",
+            ),
             ("Error: required flag(s) \"token\" not set", "token"),
             ("error: flag needs an argument: --namespace", "--namespace"),
         ] {
@@ -894,9 +897,9 @@ mod tests {
             let mut i = crate::Inputs::new();
             i.add("usage.txt", &text);
             assert!(
-                i.input_problems()
-                    .iter()
-                    .any(|p| p.message.contains("only command lines the CLI itself refused")),
+                i.input_problems().iter().any(|p| p
+                    .message
+                    .contains("only command lines the CLI itself refused")),
                 "{line}: {:?}",
                 i.input_problems()
             );

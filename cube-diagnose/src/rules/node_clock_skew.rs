@@ -68,6 +68,12 @@ fn blocks_registration(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option
             "the agent's join",
         ),
         ("failed to get CA certs", "the agent's join"),
+        // k3s-io/k3s pkg/clientaccess/token.go (getCACerts): a k3s/rke2 server or agent reads
+        // the cluster CA from the supervisor's /cacerts and checks it before it starts
+        (
+            "CA cert validation failed",
+            "the k3s/rke2 node's start (it validates the cluster CA at the supervisor's /cacerts before it joins)",
+        ),
     ];
     let head: String = text.chars().take(1 << 20).collect();
     REGISTRATION
@@ -77,11 +83,27 @@ fn blocks_registration(ctx: &Context<'_>, s: &crate::classify::Signal) -> Option
 }
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = Vec::new();
+    // one finding per node and certificate start: a client that retries every few seconds
+    // prints the same refusal with a new time (`(N lines)`, the first line's skew)
+    let mut seen: Vec<(crate::Subject, String, usize, usize)> = Vec::new();
     for s in signals(ctx, &[SignalKind::TlsExpired]) {
         if s.detail("relation") != "before" {
             continue;
         }
+        let subject = signal_subject(s);
+        if let Some(entry) = seen
+            .iter_mut()
+            .find(|(sub, bound, _, _)| *sub == subject && bound == s.detail("bound"))
+        {
+            entry.3 += 1;
+            let f = &mut out[entry.2];
+            if f.evidence.len() < 3 {
+                f.evidence.push(s.evidence());
+            }
+            continue;
+        }
+        seen.push((subject, s.detail("bound").to_owned(), out.len(), 1));
         let (now, bound) = (s.detail("current_time"), s.detail("bound"));
         let skew = match (
             now.parse::<jiff::Timestamp>(),
@@ -107,6 +129,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_evidence(s.evidence())
                 .with_remedy("synchronise the clock of the client/node with NTP (`timedatectl set-ntp true; chronyc makestep`) and retry; do not re-issue certificates for this"),
         );
+    }
+    for (_, _, at, count) in &seen {
+        if *count > 1 {
+            out[*at].message.push_str(&format!(" ({count} lines)"));
+        }
     }
     // `expired or not yet valid` without the times (Go before 1.11, or cut) while a node joins
     // with kubeadm: the control plane's certificates were issued by kubeadm init (valid a year

@@ -301,7 +301,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         .or_else(|| unhealthy.first())
     {
         let how = match s.detail("healthz") {
-            "" if s.text.contains("connection refused") => "refused",
+            _ if s.text.contains("connection refused") => "refused",
             "" if s.text.contains("not healthy after")
                 || s.text.contains("deadline exceeded")
                 || s.text.contains("Timeout") =>
@@ -311,14 +311,66 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             "" => "failed",
             h => h,
         };
-        let f = Finding::new(
+        let texts: Vec<&str> = ctx.logs().iter().map(|l| l.text.as_str()).collect();
+        let init = texts.iter().any(|t| kubeadm_init_text(t));
+        // the failure of the whole kubeadm run is kubeadm-phase-failed's when the input holds
+        // its verdict; without it this finding carries it (the kubelet-check lines come only
+        // after the initial 40 s, and kubeadm gives up after 4m0s)
+        let verdict = texts.iter().any(|t| {
+            t.contains("error execution phase")
+                || t.contains("ould not initialize a Kubernetes cluster")
+                || t.contains("couldn't initialize a Kubernetes cluster")
+        });
+        let severity = if verdict {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let (who, outcome) = if init {
+            (
+                "the node's kubelet",
+                "kubeadm init waits for it to start the control plane's static pods and fails (wait-control-plane)",
+            )
+        } else {
+            ("the joining node's kubelet", "the join cannot complete")
+        };
+        let mut f = Finding::new(
             NodeNotReady::ID,
-            Severity::Warning,
+            severity,
             signal_subject(s),
-            format!("the joining node's kubelet is not running or healthy (kubelet-check: its healthz on :10248 {how}); the join cannot complete"),
+            format!("{who} is not running or healthy (kubelet-check: its healthz on :10248 {how}); {outcome}"),
         )
-        .with_evidence(s.evidence())
-        .with_remedy("read `journalctl -xeu kubelet` on the joining node; a common cause is a cgroup driver mismatch between the kubelet and the container runtime");
+        .with_evidence(s.evidence());
+        let where_ = if init {
+            "this node"
+        } else {
+            "the joining node"
+        };
+        match runtime_cgroup_driver(ctx) {
+            Some((driver, evidence)) if driver == "cgroupfs" => {
+                let minor = texts.iter().find_map(|t| kubeadm_minor(t));
+                let kubelet = match minor {
+                    Some(m) if m >= 22 => format!(
+                        "kubeadm v1.{m} configures the kubelet with cgroupDriver systemd when none is set (the default since v1.22)"
+                    ),
+                    _ => "a kubelet configured for systemd (kubeadm's default since v1.22)"
+                        .to_owned(),
+                };
+                f.message.push_str(&format!(
+                    "; the container runtime uses the cgroupfs cgroup driver ({}) while {kubelet}: the kubelet exits at start on the mismatch (`kubelet cgroup driver: \"systemd\" is different from docker cgroup driver: \"cgroupfs\"`)",
+                    evidence.1
+                ));
+                f = f
+                    .with_evidence(evidence.0)
+                    .with_remedy(format!(
+                        "on {where_} switch the runtime to the systemd cgroup driver (Docker: `\"exec-opts\": [\"native.cgroupdriver=systemd\"]` in /etc/docker/daemon.json and `systemctl restart docker`; containerd: `SystemdCgroup = true` under the runc options in /etc/containerd/config.toml and `systemctl restart containerd`), or set `cgroupDriver: cgroupfs` in the KubeletConfiguration; then `kubeadm reset -f` and run kubeadm {} again; `journalctl -xeu kubelet` confirms",
+                        if init { "init" } else { "join" }
+                    ));
+            }
+            _ => {
+                f = f.with_remedy(format!("read `journalctl -xeu kubelet` on {where_}; a common cause is a cgroup driver mismatch between the kubelet and the container runtime (`docker info | grep -i cgroup`, `SystemdCgroup` in /etc/containerd/config.toml), swap on, or a kubelet flag it refuses"));
+            }
+        }
         out.push(f);
     }
     // a kubelet that cannot start as a node at all, told by its own log (the catalog entries
@@ -328,6 +380,73 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         NodeNotReady::ID,
     ));
     out
+}
+
+/// Whether a text is `kubeadm init`'s output (its command line, its `[init]` or
+/// `[wait-control-plane]` phases: cmd/kubeadm/app/cmd/phases/init/*.go).
+fn kubeadm_init_text(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("[init]")
+            || l.starts_with("[wait-control-plane]")
+            || l.contains("kubeadm init")
+    })
+}
+
+/// The Kubernetes minor version kubeadm names: `[init] Using Kubernetes version: v1.22.0`
+/// (cmd/kubeadm/app/cmd/init.go), `kubeadm version: &version.Info{Major:"1", Minor:"22"`.
+fn kubeadm_minor(text: &str) -> Option<u32> {
+    for l in text.lines() {
+        if let Some((_, v)) = l.split_once("Using Kubernetes version: v1.") {
+            return v.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok();
+        }
+        if l.contains("kubeadm version") && l.contains("Major:\"1\"") {
+            let (_, v) = l.split_once("Minor:\"")?;
+            return v.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok();
+        }
+    }
+    None
+}
+
+/// The container runtime's cgroup driver as the input shows it, with its evidence and a
+/// short description: `docker info`'s ` Cgroup Driver: cgroupfs` (docker/cli
+/// cli/command/system/info.go), containerd's `SystemdCgroup = false|true`
+/// (/etc/containerd/config.toml, runc options).
+fn runtime_cgroup_driver(ctx: &Context<'_>) -> Option<(String, (Evidence, String))> {
+    for log in ctx.logs() {
+        for (i, line) in log.text.lines().enumerate() {
+            let t = line.trim();
+            let number = log.origins.get(i).map_or(i + 1, |o| o.line);
+            if let Some(v) = t.strip_prefix("Cgroup Driver:") {
+                let v = v.trim();
+                if matches!(v, "cgroupfs" | "systemd") {
+                    return Some((
+                        v.to_owned(),
+                        (
+                            Evidence::log(log.source.clone(), number, t),
+                            format!("`docker info`: Cgroup Driver: {v}"),
+                        ),
+                    ));
+                }
+            }
+            let compact: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+            for (text, driver) in [
+                ("SystemdCgroup=false", "cgroupfs"),
+                ("SystemdCgroup=true", "systemd"),
+            ] {
+                if compact == text {
+                    return Some((
+                        driver.to_owned(),
+                        (
+                            Evidence::log(log.source.clone(), number, t),
+                            format!("containerd: {t}"),
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The GPUs a node holds as text (`nvidia.com/gpu=4`), or the source that says it has GPUs

@@ -468,10 +468,39 @@ fn severity_by_workload(ctx: &Context<'_>, tally: &Tally, x: &Failing<'_>) -> (S
 fn check_crash(ctx: &Context<'_>) -> Vec<Finding> {
     let all = collect(ctx);
     let tally = tally(ctx, &all);
+    let mut out = from_objects(ctx, &all, &tally);
+    // the kubelet's own log (`Error syncing pod ... CrashLoopBackOff: "back-off 5m0s restarting
+    // failed container=<c> pod=<name>_<ns>(<uid>)"`): a pod the objects do not show failing
+    for mut f in crate::rules::log_catalog::catalog_findings(ctx, PodCrashLooping::ID) {
+        let listed = all
+            .iter()
+            .any(|x| x.ns == f.subject.namespace && x.name == f.subject.name);
+        if listed || out.iter().any(|g| g.subject == f.subject) {
+            continue;
+        }
+        let mut probe = Pod::default();
+        probe.metadata.name = f.subject.name.clone();
+        probe.metadata.namespace = f.subject.namespace.clone();
+        if let Some(what) = crate::gpu::chain_consequence(&probe) {
+            f.severity = Severity::Error;
+            f.message.push_str(&format!("; it is {what}"));
+        } else if let Some(r) = crate::rules::pod_roles::system_role(&probe) {
+            f.severity = f.severity.max(r.severity);
+            f.message.push_str(&format!(
+                "; it is {}: while it does not run, {}",
+                r.what, r.breaks
+            ));
+        }
+        out.push(f);
+    }
+    out
+}
+
+fn from_objects(ctx: &Context<'_>, all: &[Failing<'_>], tally: &Tally) -> Vec<Finding> {
     all.iter()
         .filter(|x| x.f.crash && !x.f.oom)
         .map(|x| {
-            let (sev, why) = severity_and_why(ctx, &tally, x);
+            let (sev, why) = severity_and_why(ctx, tally, x);
             let ns_flag = ns_flag(&x.ns);
             let c_flag = if x.f.container.is_empty() {
                 String::new()
@@ -1072,7 +1101,11 @@ default     4m          Warning   SystemOOM    node/node-01  System OOM encounte
         assert!(f[0].message.contains("exit code 137") && f[0].message.contains("OOM killer"));
         assert!(f[0].message.contains("128Mi"), "{}", f[0].message);
         let f = run_rule("pod-failed", &pod("Failed", 127, "Error"));
-        assert!(f[0].message.contains("command not found"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("command not found"),
+            "{}",
+            f[0].message
+        );
         // OOMKilled is container-oom-killed's, a clean exit is no failure
         assert!(run_rule("pod-failed", &pod("Failed", 137, "OOMKilled")).is_empty());
         assert!(run_rule("pod-failed", &pod("Succeeded", 0, "Completed")).is_empty());
@@ -1094,9 +1127,36 @@ ml          train-abcde       0/1     Error       0          2h
         let looping = table.replace("Error       0 ", "Error       7 ");
         assert!(run_rule("pod-failed", &looping).is_empty());
         // a later pod of the same job succeeded
-        let retried = format!("{table}ml          train-fghij       0/1     Completed   0          1h\n");
+        let retried =
+            format!("{table}ml          train-fghij       0/1     Completed   0          1h\n");
         let f = run_rule("pod-failed", &retried);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].severity, Severity::Info);
+    }
+
+    /// Hold-out case (gpu-operator#8): the kubelet's own sync errors for a crash-looping
+    /// container (v1.19 klog and v1.20+ structured wordings) name the pod; a GPU driver
+    /// container is an error naming what it blocks.
+    #[test]
+    fn kubelet_sync_errors_name_the_crash_looping_pod() {
+        let old = r#"Nov 03 13:31:36 node-1 kubelet[1601]: E1103 13:31:36.822843    1601 pod_workers.go:191] Error syncing pod ac11cbf1 ("nvidia-driver-daemonset-6d97v_gpu-operator-resources(ac11cbf1)"), skipping: failed to "StartContainer" for "nvidia-driver-ctr" with CrashLoopBackOff: "back-off 5m0s restarting failed container=nvidia-driver-ctr pod=nvidia-driver-daemonset-6d97v_gpu-operator-resources(ac11cbf1)""#;
+        let new = r#"E0101 10:00:00.000000    1234 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"app\" with CrashLoopBackOff: \"back-off 2m40s restarting failed container=app pod=web-7c9d8-abcde_shop(5e1d2c3b-4a59)\"" pod="shop/web-7c9d8-abcde" podUID="5e1d2c3b-4a59""#;
+        let f = crate::rules::testutil::run_log("pod-crashlooping", old);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Error);
+        assert_eq!(
+            f[0].subject.display_name(),
+            "Pod/gpu-operator-resources/nvidia-driver-daemonset-6d97v"
+        );
+        assert!(
+            f[0].message.contains("GPU driver container"),
+            "{}",
+            f[0].message
+        );
+        let f = crate::rules::testutil::run_log("pod-crashlooping", new);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[0].subject.display_name(), "Pod/shop/web-7c9d8-abcde");
+        assert!(f[0].remedy.contains("-c app --previous"), "{}", f[0].remedy);
     }
 }
