@@ -208,6 +208,10 @@ pub struct Inputs {
     /// Log lines handed to the classifiers so far, all inputs together (bounded by
     /// `Limits::max_log_lines`).
     log_lines: u64,
+    /// JSON/YAML sections of the current paste that hold no Kubernetes object (a cloud CLI's
+    /// output, an API answer of another kind): first and last line, and what it is. Named in
+    /// the input problems when nothing in them was read either ([`Inputs::push_log`]).
+    unread_sections: Vec<(usize, usize, String)>,
 }
 
 /// Binary data: the one test of the bounded reader ([`cube_model::io::looks_binary`]).
@@ -593,7 +597,16 @@ impl Inputs {
                         Routed::Objects { objects: n, .. } => objects += n,
                         Routed::Quiet(_) => quiet = true,
                         Routed::Fatal(_) => {}
-                        Routed::Text(_) => push_section_lines(&mut log_lines, section),
+                        Routed::Text(f) => {
+                            let last = section.lines.last().map_or(0, |l| l.number);
+                            let what = match &section.command {
+                                Some(c) => format!("the output of `{}`", c.text.trim()),
+                                None => format!("a {f:?} section"),
+                            };
+                            self.unread_sections
+                                .push((section.first_line(), last, what));
+                            push_section_lines(&mut log_lines, section)
+                        }
                     }
                 }
                 InputFormat::Text => push_section_lines(&mut log_lines, section),
@@ -1072,6 +1085,23 @@ impl Inputs {
         let numbered: Vec<(usize, &str)> =
             lines.iter().map(|l| (l.number, l.text.as_str())).collect();
         let unread = crate::unread::find(&numbered);
+        let sections = std::mem::take(&mut self.unread_sections);
+        if quiet {
+            let read_lines: std::collections::BTreeSet<usize> =
+                log.signals().iter().map(|s| s.line).collect();
+            for (first, last, what) in sections {
+                if read_lines.range(first..=last.max(first)).next().is_none() {
+                    self.problems.push(InputProblem {
+                        source: source.to_owned(),
+                        message: format!(
+                            "not read: {what} (lines {first}-{last}) is JSON/YAML without Kubernetes objects, which no analysis reads"
+                        ),
+                        fatal: false,
+                        ..InputProblem::default()
+                    });
+                }
+            }
+        }
         if quiet && let Some(found) = &unread {
             let read_lines: std::collections::BTreeSet<usize> =
                 log.signals().iter().map(|s| s.line).collect();
@@ -1934,6 +1964,23 @@ fn add_describe_volumes(snapshot: &mut ClusterSnapshot, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hold-out case (polyaxon#296): a cloud CLI's JSON next to a table that was read was
+    /// passed over without a word; it is named in the input problems, with its lines.
+    #[test]
+    fn a_json_section_without_objects_in_a_paste_that_was_read_is_named() {
+        let paste = "$ az aks list\n[\n  {\n    \"agentPoolProfiles\": [ {\"count\": 1, \"vmSize\": \"Standard_NC6\"} ]\n  }\n]\n\n$ kubectl get ds --all-namespaces\nNAMESPACE     NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                 AGE\nkube-system   kube-proxy   1         1         1       1            1           beta.kubernetes.io/os=linux   2h\n";
+        let mut i = Inputs::new();
+        i.add("p.txt", paste);
+        assert_eq!(i.snapshot.daemon_sets.len(), 1);
+        let problems = i.input_problems();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("`az aks list`") && p.message.contains("not read")),
+            "{problems:#?}"
+        );
+    }
 
     /// A text of one endless line (no newline) is read up to the line bound, said, and the
     /// lines around it still read.
