@@ -770,7 +770,47 @@ impl Inputs {
         );
         let new_problems = self.snapshot.problems.len() - problems_before;
         match outcome {
-            LoadOutcome::NotSnapshot { format } => Routed::Text(format),
+            LoadOutcome::NotSnapshot { format } => {
+                // a cloud CLI's node pools (`az aks list`, `aws eks describe-nodegroup`,
+                // `eksctl get nodegroup -o json`, `gcloud container node-pools list
+                // --format=json`): the GPU pools the cluster should have
+                let pools = if format == InputFormat::Json {
+                    serde_json::from_str::<serde_json::Value>(text)
+                        .map(|v| cube_model::cloudpool::read(&v, source))
+                        .unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                if pools.is_empty() {
+                    return Routed::Text(format);
+                }
+                let names: Vec<String> = pools
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} {}{}",
+                            if p.name.is_empty() {
+                                "pool"
+                            } else {
+                                p.name.as_str()
+                            },
+                            p.instance_type,
+                            p.count.map(|c| format!(" x{c}")).unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                self.problems.push(problem(
+                    source,
+                    format!(
+                        "read as a cloud CLI's node pools ({}): GPU pool(s) {}",
+                        pools[0].cli,
+                        names.join(", ")
+                    ),
+                    false,
+                ));
+                self.snapshot.cloud_pools.extend(pools);
+                Routed::Quiet(format)
+            }
             LoadOutcome::Loaded {
                 format, objects, ..
             } => {
@@ -1966,10 +2006,11 @@ mod tests {
     use super::*;
 
     /// Hold-out case (polyaxon#296): a cloud CLI's JSON next to a table that was read was
-    /// passed over without a word; it is named in the input problems, with its lines.
+    /// passed over without a word; it is named in the input problems, with its lines (a CPU
+    /// pool here: a GPU pool is read, see device_plugin_not_scheduled).
     #[test]
     fn a_json_section_without_objects_in_a_paste_that_was_read_is_named() {
-        let paste = "$ az aks list\n[\n  {\n    \"agentPoolProfiles\": [ {\"count\": 1, \"vmSize\": \"Standard_NC6\"} ]\n  }\n]\n\n$ kubectl get ds --all-namespaces\nNAMESPACE     NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                 AGE\nkube-system   kube-proxy   1         1         1       1            1           beta.kubernetes.io/os=linux   2h\n";
+        let paste = "$ az aks list\n[\n  {\n    \"agentPoolProfiles\": [ {\"count\": 1, \"vmSize\": \"Standard_D4s_v3\"} ]\n  }\n]\n\n$ kubectl get ds --all-namespaces\nNAMESPACE     NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                 AGE\nkube-system   kube-proxy   1         1         1       1            1           beta.kubernetes.io/os=linux   2h\n";
         let mut i = Inputs::new();
         i.add("p.txt", paste);
         assert_eq!(i.snapshot.daemon_sets.len(), 1);

@@ -34,6 +34,7 @@
 //! No network I/O and no async runtime here.
 
 pub mod accelerator;
+pub mod cloudpool;
 pub mod cluster;
 pub mod convert;
 pub mod cubestudio;

@@ -137,6 +137,11 @@ pub struct ClusterSnapshot {
     /// `missing_kinds`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub api_statuses: Vec<crate::status::ApiStatus>,
+    /// GPU node pools a cloud CLI's output names (`az aks list`, `aws eks describe-nodegroup`,
+    /// `eksctl get nodegroup`, `gcloud container node-pools list`; see [`crate::cloudpool`]):
+    /// GPUs the cluster should have, whatever its Node objects show.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cloud_pools: Vec<crate::cloudpool::CloudPool>,
     /// The bounds applied by the loader (see [`ClusterSnapshot::with_limits`]).
     #[serde(skip)]
     pub(crate) limits: Aside<crate::limits::Limits>,

@@ -21,8 +21,95 @@ declare_rule!(
     check
 );
 
-fn check(ctx: &Context<'_>) -> Vec<Finding> {
+/// GPU node pools a cloud CLI's output names (`ClusterSnapshot::cloud_pools`) while the
+/// DaemonSets the input lists hold no device plugin of their vendor, no pod of one is in the
+/// input and no node advertises the vendor's GPUs: the pool's GPUs are never advertised. Said
+/// only when the input lists DaemonSets (without them nothing tells whether a plugin runs).
+fn cloud_pools_without_plugin(ctx: &Context<'_>) -> Vec<Finding> {
+    let snap = ctx.snapshot();
     let mut out = Vec::new();
+    let listed_ds = !snap.daemon_sets.is_empty() || snap.kinds_listed.contains("DaemonSet");
+    if snap.cloud_pools.is_empty() || !listed_ds {
+        return out;
+    }
+    let mut vendors: Vec<Option<GpuVendor>> = snap.cloud_pools.iter().map(|p| p.vendor).collect();
+    vendors.sort();
+    vendors.dedup();
+    for vendor in vendors {
+        let same = |v: Option<GpuVendor>| vendor.is_none() || v.is_none() || v == vendor;
+        let plugin_ds = snap.daemon_sets.iter().any(|ds| {
+            matches!(cube_model::gpu::classify_daemon_set(ds), Some((GpuComponentRole::DevicePlugin, v)) if same(v))
+        });
+        let plugin_pod = snap.pods.iter().any(|p| {
+            matches!(cube_model::gpu::classify_pod(p), Some((GpuComponentRole::DevicePlugin, v)) if same(v))
+        });
+        let advertised = snap.nodes.iter().any(|n| {
+            let (cap, alloc) = cube_model::gpu::gpu_resources(n);
+            alloc.iter().chain(cap.iter()).any(|(k, q)| {
+                !q.is_zero() && same(cube_model::gpu::gpu_resource_vendor(k.as_str()))
+            })
+        });
+        if plugin_ds || plugin_pod || advertised {
+            continue;
+        }
+        let pools: Vec<&cube_model::cloudpool::CloudPool> = snap
+            .cloud_pools
+            .iter()
+            .filter(|p| p.vendor == vendor)
+            .collect();
+        let Some(first) = pools.first() else {
+            continue;
+        };
+        let names: Vec<String> = pools
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}{}{}",
+                    if p.name.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{} ", p.name)
+                    },
+                    p.instance_type,
+                    p.count.map(|c| format!(" x{c}")).unwrap_or_default()
+                )
+            })
+            .collect();
+        let resource = vendor.map_or("the GPU resource", |v| v.resource_name());
+        let remedy = match first.cli.as_str() {
+            "gcloud" => "GKE registers nvidia.com/gpu with its own device plugin once the NVIDIA driver is on the node: create the pool with `--accelerator type=...,count=...,gpu-driver-version=default` or apply Google's driver installer DaemonSet (GoogleCloudPlatform/container-engine-accelerators nvidia-driver-installer), then `kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu`".to_owned(),
+            _ => format!(
+                "install a device plugin for the pool's GPUs: the NVIDIA device plugin (`helm upgrade -i nvdp nvdp/nvidia-device-plugin -n nvidia-device-plugin --create-namespace` from https://nvidia.github.io/k8s-device-plugin, or NVIDIA's GPU Operator when the nodes have no driver){}, then `kubectl describe node <gpu node>` should show {resource} under Allocatable",
+                if vendor == Some(GpuVendor::Amd) { "; for AMD GPUs ROCm's k8s-device-plugin" } else { "" }
+            ),
+        };
+        out.push(
+            Finding::new(
+                DevicePluginNotScheduled::ID,
+                Severity::Warning,
+                Subject::cluster(""),
+                format!(
+                    "the input names GPU node pool(s) {} ({}'s output), but none of the {} DaemonSet(s) it lists is a device plugin for them, no device-plugin pod is in the input and no node advertises {resource}: nothing registers the pool's GPUs with the kubelet, so pods requesting {resource} never schedule (the cloud's node pool brings the VM and, at most, the driver; the device plugin is a cluster add-on)",
+                    names.join(", "),
+                    first.cli,
+                    snap.daemon_sets.len()
+                ),
+            )
+            .with_evidences(pools.iter().take(3).map(|p| {
+                Evidence::field(
+                    format!("NodePool/{}", if p.name.is_empty() { "?" } else { p.name.as_str() }),
+                    if p.accelerator.is_empty() { "instanceType".to_owned() } else { format!("accelerator {}", p.accelerator) },
+                    format!("{} ({})", p.instance_type, p.source),
+                )
+            }))
+            .with_remedy(remedy),
+        );
+    }
+    out
+}
+
+fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = cloud_pools_without_plugin(ctx);
     let snap = ctx.snapshot();
     // plugins told below as running on no node: the stack finding at the end leaves them
     let mut flagged: Vec<(String, String)> = Vec::new();
@@ -1538,5 +1625,29 @@ mod tests {
         assert_eq!(run_rule("device-plugin-not-scheduled", s).len(), 1);
         let ok = "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-a\n  labels:\n    feature.node.kubernetes.io/pci-0302_10de.present: \"true\"\n    feature.node.kubernetes.io/pci-10de.present: \"true\"\n";
         assert!(run_rule("device-plugin-not-scheduled", ok).is_empty());
+    }
+
+    /// Hold-out case (polyaxon#296): an AKS GPU pool (`az aks list`, Standard_NC6) next to a
+    /// DaemonSet listing without any device plugin was 100/100.
+    #[test]
+    fn a_cloud_gpu_pool_without_a_plugin_among_the_listed_daemonsets() {
+        let aks = "$ az aks list\n[\n  {\n    \"agentPoolProfiles\": [ {\"count\": 1, \"name\": \"nodepool1\", \"vmSize\": \"Standard_NC6\"} ]\n  }\n]\n\n$ kubectl get ds --all-namespaces\nNAMESPACE     NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                 AGE\nkube-system   kube-proxy   1         1         1       1            1           beta.kubernetes.io/os=linux   2h\n";
+        let f = crate::rules::testutil::run_rule("device-plugin-not-scheduled", aks);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Warning);
+        assert!(f[0].message.contains("Standard_NC6") && f[0].message.contains("nvidia.com/gpu"));
+        let with_plugin = format!(
+            "{aks}kube-system   nvidia-device-plugin-daemonset   1         1         1       1            1           <none>   2h\n"
+        );
+        assert!(
+            crate::rules::testutil::run_rule("device-plugin-not-scheduled", &with_plugin)
+                .iter()
+                .all(|f| !f.message.contains("Standard_NC6")),
+        );
+        // no DaemonSet listed: nothing tells whether a plugin runs
+        let pools_only = aks.split("\n\n$ kubectl").next().unwrap();
+        assert!(
+            crate::rules::testutil::run_rule("device-plugin-not-scheduled", pools_only).is_empty()
+        );
     }
 }

@@ -534,6 +534,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
         kinds_listed: _,
         limits_hit: _,
         mut api_statuses,
+        mut cloud_pools,
         limits: _,
         inputs: _,
         over_limit: _,
@@ -559,6 +560,7 @@ fn add_part(s: &mut ClusterSnapshot, part: ClusterSnapshot) {
     s.bootstrap_tokens.append(&mut bootstrap_tokens);
     s.runtime_classes.append(&mut runtime_classes);
     s.api_statuses.append(&mut api_statuses);
+    s.cloud_pools.append(&mut cloud_pools);
     for (kind, count) in unknown_kinds {
         *s.unknown_kinds.entry(kind).or_insert(0) += count;
     }
