@@ -1101,16 +1101,18 @@ impl Inputs {
         let read_nothing = !signalled && !complete;
         // only command lines the CLI refused (usage errors, `cli-usage-error`): read, but they
         // say nothing about the cluster, so an input of nothing else is no all-clear
+        // a refusal of the user's own command line (an `at_start` entry), not a component's
         let usage = |s: &crate::classify::Signal| {
-            crate::catalog::entry(s.detail("entry")).is_some_and(|e| e.rule == "cli-usage-error")
+            crate::catalog::entry(s.detail("entry"))
+                .is_some_and(|e| e.rule == "cli-usage-error" && e.at_start)
         };
         let only_usage = signalled
+            && !crate::rules::log_catalog::container_log_text(&log.text)
             && log.signals().iter().any(usage)
-            && log.signals().iter().all(|s| {
-                s.kind == crate::classify::SignalKind::Unrecognised
-                    || crate::catalog::entry(s.detail("entry"))
-                        .is_some_and(|e| e.rule == "cli-usage-error")
-            });
+            && log
+                .signals()
+                .iter()
+                .all(|s| s.kind == crate::classify::SignalKind::Unrecognised || usage(s));
         if !quiet && only_usage {
             self.problems.push(InputProblem {
                 source: source.to_owned(),

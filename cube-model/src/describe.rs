@@ -5564,7 +5564,11 @@ fn merge_meta(a: &mut ObjectMeta, b: ObjectMeta) {
 /// partial view ([`PARTIAL_ANNOTATION`]: a `kubectl get nodes` row, a grep excerpt) and their
 /// uids and creation times do not disagree; the later node is removed. Returns how many were
 /// merged. O(nodes), nothing done when no node is partial.
-pub(crate) fn merge_partial_nodes(nodes: &mut Vec<Node>, mark: usize) -> usize {
+pub(crate) fn merge_partial_nodes(
+    nodes: &mut Vec<Node>,
+    mark: usize,
+    conflicts: &mut Vec<(usize, String, crate::snapshot::ViewVerdict)>,
+) -> usize {
     let partial = |n: &Node| n.metadata.annotations.contains_key(PARTIAL_ANNOTATION);
     if mark == 0 || mark >= nodes.len() || !nodes.iter().any(partial) {
         return 0;
@@ -5592,7 +5596,21 @@ pub(crate) fn merge_partial_nodes(nodes: &mut Vec<Node>, mark: usize) -> usize {
             continue;
         }
         let later = std::mem::take(&mut nodes[j]);
+        // two views that disagree on the node's health: the newer by status time, else the
+        // one that reports trouble (ClusterSnapshot::conflicts), whatever the argument order
+        let verdict = crate::snapshot::choose_view(&nodes[i], &later);
+        let chosen = verdict.as_ref().map(|v| {
+            if v.kept_later {
+                later.status.conditions.clone()
+            } else {
+                nodes[i].status.conditions.clone()
+            }
+        });
         merge_node(&mut nodes[i], later);
+        if let (Some(conditions), Some(v)) = (chosen, verdict) {
+            nodes[i].status.conditions = conditions;
+            conflicts.push((i, nodes[i].metadata.name.clone(), v));
+        }
         removed[j] = true;
     }
     let count = removed.iter().filter(|r| **r).count();

@@ -434,6 +434,9 @@ impl ObservedState for Pod {
         let mut trouble = matches!(phase, "Pending" | "Failed" | "Unknown");
         if !more.reason.is_empty() {
             words.push_str(&format!(" ({})", more.reason));
+            // a `kubectl get pods` STATUS other than the phase (CrashLoopBackOff, Error,
+            // ImagePullBackOff, Terminating) or a pod-level reason (Evicted): trouble
+            trouble |= !matches!(more.reason.as_str(), "Completed" | "Running" | "Succeeded");
         }
         let waiting: Vec<&str> = more
             .container_statuses
@@ -452,17 +455,17 @@ impl ObservedState for Pod {
 }
 
 /// What [`choose_view`] decided between two views of one object.
-struct ViewVerdict {
-    kept_later: bool,
-    why: String,
-    earlier_state: String,
-    later_state: String,
+pub(crate) struct ViewVerdict {
+    pub(crate) kept_later: bool,
+    pub(crate) why: String,
+    pub(crate) earlier_state: String,
+    pub(crate) later_state: String,
 }
 
 /// Between two views of one object that disagree on its health: whether the later one is
 /// kept, and why (see [`ClusterSnapshot::conflicts`]). `None` when they agree (or one shows no
 /// state): the later view replaces the earlier one as for every other kind.
-fn choose_view<T: ObservedState>(earlier: &T, later: &T) -> Option<ViewVerdict> {
+pub(crate) fn choose_view<T: ObservedState>(earlier: &T, later: &T) -> Option<ViewVerdict> {
     let (e_words, e_trouble) = earlier.health()?;
     let (l_words, l_trouble) = later.health()?;
     if e_words == l_words {
@@ -1193,6 +1196,26 @@ impl ClusterSnapshot {
                     .map_or("an earlier input", |span| span.source.as_str())
                     .to_owned()
             };
+            if self.nodes.len() > mark[0] && mark[0] > 0 {
+                let mut partial_conflicts = Vec::new();
+                crate::describe::merge_partial_nodes(
+                    &mut self.nodes,
+                    mark[0],
+                    &mut partial_conflicts,
+                );
+                for (i, object, verdict) in partial_conflicts {
+                    conflicts.push(ConflictNote {
+                        source: source.to_owned(),
+                        earlier: earlier_of(i, 0),
+                        kind: "Node".to_owned(),
+                        object,
+                        earlier_state: verdict.earlier_state,
+                        later_state: verdict.later_state,
+                        kept_later: verdict.kept_later,
+                        why: verdict.why,
+                    });
+                }
+            }
             let mut note = |kind: &str, plan: MergePlan| {
                 for (earlier_index, object, slot, verdict) in plan.conflicts {
                     conflicts.push(ConflictNote {
@@ -1244,9 +1267,6 @@ impl ClusterSnapshot {
             }
             // a partial view of a node (a `kubectl get nodes` row, a grep excerpt) and another
             // view of the same name are one node: merged field by field, not kept apart
-            if self.nodes.len() > mark[0] && mark[0] > 0 {
-                crate::describe::merge_partial_nodes(&mut self.nodes, mark[0]);
-            }
             merge!(0, nodes, "Node");
             merge!(1, pods, "Pod");
             merge!(2, namespaces, "Namespace");

@@ -105,6 +105,9 @@ const CNI_NOT_READY_REMEDY: &str = "install the cluster's CNI if none is (its Da
 /// The remedy of a claim that waits for an external provisioner nothing shows working.
 const WAITING_PROVISIONER_REMEDY: &str = "`kubectl get storageclass` shows the class's PROVISIONER; `kubectl get csidrivers` and `kubectl get pods -A | grep -i -e csi -e provisioner` show whether that driver's controller runs: install it (EKS: the aws-ebs-csi-driver add-on with its IAM role; a NFS or local-path provisioner for self-managed clusters) or fix its pods (`kubectl -n <namespace> logs <controller pod> -c csi-provisioner`); a provisioner that runs under another name needs the StorageClass's provisioner field to match it";
 
+/// The remedy of a kubelet that refuses a flag of its own command line.
+const KUBELET_FLAG_REMEDY: &str = "remove or rename the flag where the kubelet's command line is built (`/var/lib/kubelet/kubeadm-flags.env` KUBELET_KUBEADM_ARGS, `/etc/default/kubelet` or `/etc/sysconfig/kubelet` KUBELET_EXTRA_ARGS, the systemd drop-in under /etc/systemd/system/kubelet.service.d): flags removed in this version (`--network-plugin`, `--cni-bin-dir`, `--docker-endpoint` went with dockershim in v1.24) must go, settings that moved go to /var/lib/kubelet/config.yaml; then `systemctl daemon-reload && systemctl restart kubelet`";
+
 const KUBELET_CERT_REMEDY: &str = "re-issue the node's client credentials (kubeadm's 'kubelet client certificate rotation failed' procedure): on a control-plane node `kubeadm kubeconfig user --org system:nodes --client-name system:node:<node> > kubelet.conf`, copy it to /etc/kubernetes/kubelet.conf on the node, `systemctl restart kubelet`, then point kubelet.conf at /var/lib/kubelet/pki/kubelet-client-current.pem so rotation takes over; `kubeadm certs renew` does not renew kubelet client certificates";
 
 /// How a node client certificate request gets approved (kubeadm's bootstrap RBAC:
@@ -737,6 +740,23 @@ pub static ENTRIES: &[Entry] = &[
         .to(K::Known, "node-runtime-unhealthy", Warning).group("runtime")
         .says("the kubelet's pod lifecycle event generator has not relisted containers for {ago} (threshold {threshold}): the container runtime is hung or overloaded", "check the runtime on the node (`crictl ps`, `systemctl status containerd`, `journalctl -u containerd`); restart it if hung, and lower pod density or disk I/O pressure")
         .samples(&[("ago", "3m24.1s"), ("threshold", "3m0s")]),
+    // the kubelet refuses a flag of its own command line and exits (cmd/kubelet/app/server.go
+    // NewKubeletCommand: `failed to parse kubelet flag: %w` around pflag's error; printed by
+    // component-base/cli run.go `"command failed" err=...`); systemd restarts it in a loop. Most
+    // often a flag removed in the installed version still in /var/lib/kubelet/kubeadm-flags.env
+    // or a drop-in (`--network-plugin`, `--cni-*`, `--docker*` went with dockershim in v1.24)
+    Entry::new("kubelet.flag-parse-failed-structured", F::Kubelet,
+        "err=\"failed to parse kubelet flag: {error}\"",
+        K8S, "cmd/kubelet/app/server.go (NewKubeletCommand), component-base/cli/run.go", "v1.21+")
+        .to(K::Known, "node-not-ready", Error).group("startup-not-ready").exclusive().at_end()
+        .says("the kubelet does not start: it refuses its own command line ({error}); systemd restarts it in a loop and the node stays NotReady", KUBELET_FLAG_REMEDY)
+        .samples(&[("error", "unknown flag: --network-plugin")]),
+    Entry::new("kubelet.flag-parse-failed", F::Kubelet,
+        "failed to parse kubelet flag: {error}",
+        K8S, "cmd/kubelet/app/server.go (NewKubeletCommand)", "v1.10+")
+        .to(K::Known, "node-not-ready", Error).group("startup-not-ready").exclusive()
+        .says("the kubelet does not start: it refuses its own command line ({error}); systemd restarts it in a loop and the node stays NotReady", KUBELET_FLAG_REMEDY)
+        .samples(&[("error", "unknown flag: --network-plugin")]),
     // kubelet v1.27+ (kubernetes#112618): at start-up it updates the node status fast until the
     // node is Ready, and gives up after nodeReadyGracePeriod (120 s) with this line
     // (pkg/kubelet/kubelet_node_status.go `fastNodeStatusUpdate`): the node is not Ready, the Ready

@@ -183,6 +183,9 @@ pub struct Entry {
     pub exclusive: bool,
     /// The template must end the line (`: Unauthorized`).
     pub at_end: bool,
+    /// The template must start the line, after an optional `error: ` / `Error: ` (a CLI's own
+    /// message, never one quoted inside a daemon's log line).
+    pub at_start: bool,
     /// A line of a node joining a cluster (kubeadm discovery, k3s agent), not a client's.
     pub join: bool,
     /// The cause, with `{name}` placeholders (conclusions of the catalog's own rules; for
@@ -228,6 +231,7 @@ impl Entry {
             group: "",
             exclusive: false,
             at_end: false,
+            at_start: false,
             join: false,
             cause: "",
             remedy: "",
@@ -262,6 +266,11 @@ impl Entry {
     /// The template must end the line.
     pub const fn at_end(mut self) -> Self {
         self.at_end = true;
+        self
+    }
+    /// The template must start the line (see [`Entry::at_start`]).
+    pub const fn at_start(mut self) -> Self {
+        self.at_start = true;
         self
     }
     /// A node-join line.
@@ -481,6 +490,13 @@ pub fn match_line(line: &str) -> Vec<Match> {
         };
         if e.at_end && range.end != trimmed_len {
             continue;
+        }
+        if e.at_start {
+            let before = line[..range.start].trim();
+            let before = before.strip_suffix(':').map_or(before, |b| b.trim_end());
+            if !(before.is_empty() || before.eq_ignore_ascii_case("error")) {
+                continue;
+            }
         }
         if !e.group.is_empty() {
             groups.push(e.group);

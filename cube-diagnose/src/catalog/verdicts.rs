@@ -124,79 +124,88 @@ pub static EXTRA: &[Entry] = &[
     Entry::new("cli.cobra.unknown-command", F::Client,
         "unknown command {arg:w} for {cmd}",
         "spf13/cobra", "args.go (legacyArgs, NoArgs)", "cobra v0.0.1+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: unknown command {arg} for {cmd}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("arg", "\"nodez\""), ("cmd", "\"kubectl get\"")]),
     Entry::new("cli.cobra.exact-args", F::Client,
         "accepts {n:w} arg(s), received {m:w}",
         "spf13/cobra", "args.go (ExactArgs)", "cobra v0.0.1+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: it takes {n} argument(s) and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("n", "1"), ("m", "2")]),
     Entry::new("cli.cobra.minimum-args", F::Client,
         "requires at least {n:w} arg(s), only received {m:w}",
         "spf13/cobra", "args.go (MinimumNArgs)", "cobra v0.0.1+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: it needs at least {n} argument(s) and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("n", "1"), ("m", "0")]),
     Entry::new("cli.cobra.maximum-args", F::Client,
         "accepts at most {n:w} arg(s), received {m:w}",
         "spf13/cobra", "args.go (MaximumNArgs)", "cobra v0.0.1+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: it takes at most {n} argument(s) and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("n", "1"), ("m", "3")]),
     Entry::new("cli.cobra.range-args", F::Client,
         "accepts between {a:w} and {b:w} arg(s), received {m:w}",
         "spf13/cobra", "args.go (RangeArgs)", "cobra v0.0.1+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: it takes {a} to {b} arguments and got {m}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("a", "1"), ("b", "2"), ("m", "0")]),
     Entry::new("cli.cobra.required-flags", F::Client,
         "required flag(s) {flags} not set",
         "spf13/cobra", "command.go (validateRequiredFlags)", "cobra v0.0.4+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: required flag(s) {flags} not given; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("flags", "\"kubeconfig\"")]),
     Entry::new("cli.pflag.unknown-shorthand", F::Client,
         "unknown shorthand flag: {flag:w} in {arg:w}",
         "spf13/pflag", "flag.go (parseSingleShortArg)", "pflag v1.0.0+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: unknown flag {flag} in {arg}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("flag", "'z'"), ("arg", "-z")]),
     Entry::new("cli.pflag.unknown-flag", F::Client,
         "unknown flag: --{flag:w}",
         "spf13/pflag", "flag.go (parseLongArg)", "pflag v1.0.0+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: unknown flag --{flag}; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("flag", "all-namespace")]),
     Entry::new("cli.pflag.needs-argument", F::Client,
         "flag needs an argument: {flag}",
         "spf13/pflag", "flag.go (parseLongArg, parseSingleShortArg)", "pflag v1.0.0+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by the CLI itself: flag {flag} needs a value; the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("flag", "--namespace")]),
     Entry::new("cli.kubectl.usage-footer", F::Client,
         "See '{cmd} -h' for help and examples",
         K8S, "staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (UsageErrorf)", "v1.5+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by {cmd} itself (a usage error; the line above says what was wrong); the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("cmd", "kubectl exec")]),
     Entry::new("cli.cobra.run-help", F::Client,
         "Run '{cmd} --help' for usage.",
         "spf13/cobra", "command.go (ExecuteC, after a usage error when SilenceUsage is set)", "cobra v1.0+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by {cmd} itself (a usage error; the line above says what was wrong); the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("cmd", "helm install")]),
     Entry::new("cli.kubectl.flag-error-footer", F::Client,
         "See '{cmd} --help' for usage.",
         K8S, "staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (SetFlagErrorFunc)", "v1.5+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a command line was refused by {cmd} itself (a flag error; the line above says which); the cluster was not asked", CLI_USAGE_REMEDY)
         .samples(&[("cmd", "kubectl get")]),
+    // a Kubernetes component (kube-proxy, metrics-server, a controller) refusing its own
+    // command line: component-base/cli run.go prints cobra's error as `"command failed"
+    // err="unknown flag: --x"` and the program exits 1 (its pod crash-loops)
+    Entry::new("cli.component.unknown-flag", F::Client,
+        "command failed\" err=\"unknown flag: --{flag:w}",
+        K8S, "staging/src/k8s.io/component-base/cli/run.go (RunNoErrOutput)", "v1.21+")
+        .to(K::Known, "cli-usage-error", Warning).group("cli-usage").exclusive()
+        .says("a Kubernetes component refused its own command line: unknown flag --{flag} (a flag renamed or removed in its version); it exits at start", "remove or rename --{flag} in the component's command line (its Deployment/DaemonSet args, its static pod manifest or its systemd unit), as that version's `--help` lists")
+        .samples(&[("flag", "resource-container")]),
     Entry::new("cli.karmadactl.member-cluster", F::Karmada,
         "must specify a member cluster",
         "karmada-io/karmada", "pkg/karmadactl/exec/exec.go (and describe, attach, explain, api-resources: Validate)", "v1.7+")
-        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive()
+        .to(K::Known, "cli-usage-error", Info).group("cli-usage").exclusive().at_start()
         .says("a karmadactl command with --operation-scope=members was refused by karmadactl itself: it needs --cluster=<member>; the cluster was not asked", "add `--cluster=<member>` (one of `kubectl get clusters` on karmada-apiserver) to the command"),
 
 ];

@@ -199,10 +199,34 @@ fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
         }
         // (command, rc, timeout, last stdout, last stderr) -> hosts, first line, delta
         let mut groups: Vec<(AnsibleRun, Vec<String>, usize)> = Vec::new();
-        for (i, line) in log.text.lines().enumerate() {
+        // PLAY RECAP rows: a host whose recap counts no failure had this one rescued or
+        // retried (ansible/ansible lib/ansible/plugins/callback/default.py v2_playbook_on_stats)
+        let recap_failed = |host: &str| -> Option<u64> {
+            log.text.lines().find_map(|l| {
+                let (h, counts) = l.trim().split_once(" : ")?;
+                if h.trim() != host {
+                    return None;
+                }
+                counts
+                    .split_whitespace()
+                    .find_map(|p| p.strip_prefix("failed="))
+                    .and_then(|v| v.parse().ok())
+            })
+        };
+        let lines: Vec<&str> = log.text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
             let Some((host, run)) = ansible_kubeadm(line) else {
                 continue;
             };
+            // `...ignoring` right after: the task is allowed to fail (ignore_errors)
+            let ignored = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| l == "...ignoring");
+            if ignored || recap_failed(&host) == Some(0) {
+                continue;
+            }
             match groups.iter_mut().find(|(r, _, _)| {
                 r.command == run.command
                     && r.rc == run.rc
@@ -287,7 +311,7 @@ fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
 /// Whether signal `s` is a conclusion of its own (so a phase error in the same text is
 /// explained by it): any classified kind but an unrecognised line, and catalog matches whose
 /// entry names a rule (context and healthy entries conclude nothing).
-fn concludes(s: &Signal) -> bool {
+pub(crate) fn concludes(s: &Signal) -> bool {
     match s.kind {
         // the kubelet's health is a warning of node-not-ready: the run's end is still ours
         SignalKind::Unrecognised
@@ -422,5 +446,18 @@ fatal: [node-4]: FAILED! => {"attempts": 3, "changed": true, "cmd": ["timeout", 
             assert!(f[0].message.contains("exit 124"), "{}", f[0].message);
             assert!(f[0].message.contains("discovery"), "{}", f[0].message);
         }
+    }
+
+    /// Red-team round 3 (13): a join rescued or ignored by the playbook is not this rule's.
+    #[test]
+    fn a_rescued_or_ignored_kubeadm_failure_is_not_an_error() {
+        let ignored = KUBESPRAY.replacen("\nfatal: [node-4]", "\n...ignoring\nfatal: [node-4]", 1);
+        let f = run_log("kubeadm-phase-failed", &ignored);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert!(f[0].message.contains("node-4") && !f[0].message.contains("node-3"));
+        let recap = format!(
+            "{KUBESPRAY}\nPLAY RECAP ****\nnode-3 : ok=10 changed=1 unreachable=0 failed=0 rescued=1\nnode-4 : ok=10 changed=1 unreachable=0 failed=0 rescued=1\n"
+        );
+        assert!(run_log("kubeadm-phase-failed", &recap).is_empty());
     }
 }

@@ -91,7 +91,44 @@ fn check_join_cluster_info(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, JoinClusterInfoInvalid::ID)
 }
 fn check_cli_usage(ctx: &Context<'_>) -> Vec<Finding> {
-    catalog_findings(ctx, CliUsageError::ID)
+    let mut out = catalog_findings(ctx, CliUsageError::ID);
+    // a container's log (`kubectl logs`, `crictl logs`, `docker logs`): the program in the
+    // container refused its own arguments, so it exits at start and the kubelet restarts it
+    for f in &mut out {
+        let source = match &f.subject.kind {
+            k if k == "Log" => f.subject.name.clone(),
+            _ => continue,
+        };
+        if ctx
+            .logs()
+            .iter()
+            .any(|l| l.source == source && container_log_text(&l.text))
+        {
+            f.severity = Severity::Warning;
+            f.message = format!(
+                "a container's program refused its own arguments (the log is a container's: `kubectl logs`): {}; it exits at start and the kubelet restarts it (CrashLoopBackOff)",
+                f.message
+                    .split_once(": ")
+                    .map_or(f.message.as_str(), |(_, m)| m)
+                    .replace("; the cluster was not asked", "")
+                    .replace("a command line was refused by the CLI itself: ", "")
+            );
+            f.remedy = "fix the container's command/args in its workload (a flag renamed or removed in the image's version: compare with that version's `--help`), e.g. `kubectl edit deployment <name>` or the chart's values, then watch the pod restart (`kubectl get pods -w`)".to_owned();
+        }
+    }
+    out
+}
+
+/// Whether a text is (or holds) a container's log: its command is `kubectl logs`, `crictl
+/// logs` or `docker logs`.
+pub(crate) fn container_log_text(text: &str) -> bool {
+    text.lines().take(4096).any(|l| {
+        let mut words = l.split_whitespace();
+        words
+            .clone()
+            .any(|w| matches!(w, "kubectl" | "crictl" | "docker" | "nerdctl" | "oc" | "k"))
+            && words.any(|w| w == "logs")
+    })
 }
 fn check_kubelet_cert(ctx: &Context<'_>) -> Vec<Finding> {
     catalog_findings(ctx, NodeKubeletCertExpired::ID)
@@ -905,5 +942,36 @@ mod tests {
             );
             assert!(i.logs.iter().any(|l| l.unrecognised), "{line}");
         }
+    }
+
+    /// Red-team round 3 (09, 10): a daemon's log quoting `unknown flag` is no refusal of the
+    /// user's command line; a container's log of one is a warning about the container.
+    #[test]
+    fn usage_wordings_inside_daemon_and_container_logs() {
+        let kubelet = "May 10 10:00:01 worker-1 kubelet[23145]: E0510 10:00:01.512345   23145 run.go:74] \"command failed\" err=\"failed to parse kubelet flag: unknown flag: --network-plugin\"\n";
+        assert!(crate::rules::testutil::run_rule("cli-usage-error", kubelet).is_empty());
+        let f = crate::rules::testutil::run_rule("node-not-ready", kubelet);
+        assert!(
+            f.iter()
+                .any(|f| f.severity == crate::Severity::Error
+                    && f.message.contains("--network-plugin)")),
+            "{f:#?}"
+        );
+        let logs = "$ kubectl -n kube-system logs metrics-server-6d94bc8694-7xk2p\nError: unknown flag: --deprecated-kubelet-completely-insecure\n";
+        let f = crate::rules::testutil::run_rule("cli-usage-error", logs);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Warning);
+        assert!(
+            f[0].message.contains("container's program"),
+            "{}",
+            f[0].message
+        );
+        let mut i = crate::Inputs::new();
+        i.add("logs.txt", logs);
+        assert!(
+            i.input_problems()
+                .iter()
+                .all(|p| !p.message.contains("only command lines"))
+        );
     }
 }

@@ -321,12 +321,27 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 || t.contains("ould not initialize a Kubernetes cluster")
                 || t.contains("couldn't initialize a Kubernetes cluster")
         });
-        let severity = if verdict {
+        // kubeadm went on and finished: the kubelet came up late (its first healthz polls
+        // failed), nothing is broken (cmd/kubeadm/app/cmd/init.go initDoneTempl, join.go
+        // joinWorkerNodeDoneMsg / joinControPlaneDoneTemp)
+        let succeeded = texts.iter().any(|t| {
+            t.contains("control-plane has initialized successfully")
+                || t.contains("master has initialized successfully")
+                || t.contains("This node has joined the cluster")
+        });
+        let severity = if succeeded {
+            Severity::Info
+        } else if verdict {
             Severity::Warning
         } else {
             Severity::Error
         };
-        let (who, outcome) = if init {
+        let (who, outcome) = if succeeded {
+            (
+                "the node's kubelet",
+                "kubeadm waited for it and then finished successfully, so it came up late: nothing to fix unless it recurs",
+            )
+        } else if init {
             (
                 "the node's kubelet",
                 "kubeadm init waits for it to start the control plane's static pods and fails (wait-control-plane)",
@@ -346,9 +361,21 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             "the joining node"
         };
+        let minor = texts.iter().find_map(|t| kubeadm_minor(t));
+        // another message of the input names why the kubelet does not run (swap, a flag, a
+        // certificate): that is the cause, not the runtime's cgroup driver
+        let other_cause = ctx.signals().iter().any(|s| {
+            s.kind != SignalKind::KubeletUnhealthy
+                && crate::rules::kubeadm_phase::concludes(s)
+                && !s.text.contains("[kubelet-check]")
+        });
         match runtime_cgroup_driver(ctx) {
-            Some((driver, evidence)) if driver == "cgroupfs" => {
-                let minor = texts.iter().find_map(|t| kubeadm_minor(t));
+            Some((driver, evidence))
+                if driver == "cgroupfs"
+                    && !succeeded
+                    && !other_cause
+                    && minor.is_none_or(|m| m >= 22) =>
+            {
                 let kubelet = match minor {
                     Some(m) if m >= 22 => format!(
                         "kubeadm v1.{m} configures the kubelet with cgroupDriver systemd when none is set (the default since v1.22)"
@@ -813,5 +840,14 @@ mod tests {
             1
         );
         assert!(run_log("node-not-ready", "[kubelet-start] Starting the kubelet").is_empty());
+    }
+
+    /// Red-team round 3 (11): kubeadm went on and finished after a failed healthz poll.
+    #[test]
+    fn a_kubelet_check_failure_before_a_successful_init_is_info() {
+        let text = "[init] Using Kubernetes version: v1.28.2\n[kubelet-check] It seems like the kubelet isn't running or healthy.\n[kubelet-check] The HTTP call equal to 'curl -sSL http://localhost:10248/healthz' failed with error: Get \"http://localhost:10248/healthz\": dial tcp 127.0.0.1:10248: connect: connection refused.\nYour Kubernetes control-plane has initialized successfully!\n";
+        let f = crate::rules::testutil::run_log("node-not-ready", text);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, crate::Severity::Info);
     }
 }

@@ -48,7 +48,7 @@ declare_rule!(
     "pod-failed",
     Scheduling,
     Warning,
-    "A pod that ended in failure and is not restarted: phase Failed, or a container terminated with a non-zero exit code (or reason Error, ContainerCannotRun, StartError) under restartPolicy Never, or a pod the kubelet ended for its activeDeadlineSeconds (reason DeadlineExceeded), as read from pod JSON/YAML (`state.terminated`), `kubectl describe pod` (`State: Terminated`, `Exit Code:`) and the STATUS column of `kubectl get pods` (`Error`, `Init:Error`, `ContainerCannotRun`, `StartError`, `DeadlineExceeded` with no restarts; with restarts it is pod-crashlooping's loop). The exit code is read as the shell and the runtimes report it: 128+N is signal N (137 SIGKILL: with a memory limit most often the kernel's OOM killer when the runtime did not report OOMKilled, else a liveness probe or the end of the grace period; 143 SIGTERM: stopped from outside; 139 SIGSEGV; 134 SIGABRT), 126 not executable, 127 command not found, 1/2 the application's own error. Kubelet admission refusals and evictions (reason OutOf*, Evicted, ...) are kubelet-admission's; OOMKilled is container-oom-killed's; GPU chain components are gpu-not-advertised's. Warning; info when another pod of the same workload in the input runs or succeeded (a retry worked). Remedy: the failed container's logs and the one check its exit code points to.",
+    "A pod that ended in failure and is not restarted: phase Failed, or a container terminated with a non-zero exit code (or reason Error, ContainerCannotRun, StartError: the runtime's message then says why it could not start) under restartPolicy Never, or a pod the kubelet ended for its activeDeadlineSeconds (reason DeadlineExceeded); a pod the kubelet or the node ended (Evicted, a graceful node shutdown's Terminated, admission refusals) is not, as read from pod JSON/YAML (`state.terminated`), `kubectl describe pod` (`State: Terminated`, `Exit Code:`) and the STATUS column of `kubectl get pods` (`Error`, `Init:Error`, `ContainerCannotRun`, `StartError`, `DeadlineExceeded` with no restarts; with restarts it is pod-crashlooping's loop). The exit code is read as the shell and the runtimes report it: 128+N is signal N (137 SIGKILL: with a memory limit most often the kernel's OOM killer when the runtime did not report OOMKilled, else a liveness probe or the end of the grace period; 143 SIGTERM: stopped from outside; 139 SIGSEGV; 134 SIGABRT), 126 not executable, 127 command not found, 1/2 the application's own error. Kubelet admission refusals and evictions (reason OutOf*, Evicted, ...) are kubelet-admission's; OOMKilled is container-oom-killed's; GPU chain components are gpu-not-advertised's. Warning; info when another pod of the same workload in the input succeeded (a retry worked). Remedy: the failed container's logs and the one check its exit code points to.",
     check_failed
 );
 
@@ -677,9 +677,35 @@ pub(crate) fn exit_code_meaning(code: i32, memory_limit: Option<&str>) -> String
 
 /// The failed, not restarted container of `p` (see [`PodFailed`]): container name, field,
 /// terminated reason and exit code, and the evidence.
-fn ended_failure(p: &Pod) -> Option<(String, Option<i32>, String, Vec<Evidence>)> {
+/// A failed, not restarted container (see [`ended_failure`]).
+struct Ended {
+    container: String,
+    exit: Option<i32>,
+    reason: String,
+    evidence: Vec<Evidence>,
+    /// The runtime's message for the termination, or empty.
+    detail: String,
+}
+
+fn ended_failure(p: &Pod) -> Option<Ended> {
     let o = obj("Pod", &p.metadata.namespace, &p.metadata.name);
     let phase = p.status.phase.as_str();
+    let table = cube_model::describe::from_get_table(&p.metadata);
+    // the pod's own reason (JSON): the kubelet or the node ended it (Evicted, a graceful node
+    // shutdown's `Terminated`, an admission refusal: other rules), not its program; only
+    // DeadlineExceeded (activeDeadlineSeconds, kubelet_pods.go) is this rule's
+    if !table && !p.status.reason.is_empty() {
+        if p.status.reason != "DeadlineExceeded" {
+            return None;
+        }
+        return Some(Ended {
+            container: String::new(),
+            exit: None,
+            reason: "DeadlineExceeded".to_owned(),
+            evidence: vec![Evidence::field(&o, "status.reason", "DeadlineExceeded")],
+            detail: String::new(),
+        });
+    }
     let not_restarted = phase == "Failed" || p.spec.restart_policy == "Never";
     let lists: [(&str, &[ContainerStatus]); 2] = [
         ("initContainerStatuses", &p.status.init_container_statuses),
@@ -713,7 +739,13 @@ fn ended_failure(p: &Pod) -> Option<(String, Option<i32>, String, Vec<Evidence>)
                         p.spec.restart_policy.clone(),
                     ));
                 }
-                return Some((c.name.clone(), t.exit_code, t.reason.clone(), ev));
+                return Some(Ended {
+                    container: c.name.clone(),
+                    exit: t.exit_code,
+                    reason: t.reason.clone(),
+                    evidence: ev,
+                    detail: t.message.clone(),
+                });
             }
         }
     }
@@ -725,22 +757,20 @@ fn ended_failure(p: &Pod) -> Option<(String, Option<i32>, String, Vec<Evidence>)
         .metadata
         .annotations
         .contains_key(cube_model::describe::RESTARTS_ANNOTATION);
-    if FAILED_REASONS.contains(&base) && !restarts && matches!(phase, "Failed" | "") {
-        let field = if p
-            .metadata
-            .annotations
-            .contains_key(cube_model::describe::AGE_ANNOTATION)
-        {
-            "STATUS"
-        } else {
-            "status.reason"
-        };
-        return Some((
-            String::new(),
-            None,
-            base.to_owned(),
-            vec![Evidence::field(&o, field, reason.to_owned())],
-        ));
+    // `Init:Error` with no restarts reads as Pending (the pod has not started)
+    if FAILED_REASONS.contains(&base)
+        && !restarts
+        && (matches!(phase, "Failed" | "")
+            || (phase == "Pending" && (reason.starts_with("Init:") || base == "DeadlineExceeded")))
+    {
+        let field = if table { "STATUS" } else { "status.reason" };
+        return Some(Ended {
+            container: String::new(),
+            exit: None,
+            reason: base.to_owned(),
+            evidence: vec![Evidence::field(&o, field, reason.to_owned())],
+            detail: String::new(),
+        });
     }
     None
 }
@@ -750,7 +780,8 @@ fn check_failed(ctx: &Context<'_>) -> Vec<Finding> {
     // workloads with a pod that runs (ready) or succeeded: a failed sibling was retried
     let mut fine: std::collections::HashSet<(String, String)> = std::collections::HashSet::new();
     for p in &snap.pods {
-        if p.status.phase == "Succeeded" || crate::gpu::pod_ready(p) == Some(true) {
+        // a retry that worked ended Succeeded (`Completed`); one that still runs has not yet
+        if p.status.phase == "Succeeded" || p.status.reason == "Completed" {
             fine.insert((p.metadata.namespace.clone(), workload_key(p)));
         }
     }
@@ -763,7 +794,14 @@ fn check_failed(ctx: &Context<'_>) -> Vec<Finding> {
         if f.crash || f.oom {
             continue;
         }
-        let Some((container, exit, reason, mut evidence)) = ended_failure(p) else {
+        let Some(Ended {
+            container,
+            exit,
+            reason,
+            mut evidence,
+            detail,
+        }) = ended_failure(p)
+        else {
             continue;
         };
         let (ns, name) = (&p.metadata.namespace, &p.metadata.name);
@@ -788,7 +826,19 @@ fn check_failed(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             format!("container {container}")
         };
+        let detail = if detail.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", crate::finding::redact(&detail))
+        };
         let how = match (exit, reason.as_str()) {
+            // the runtime could not start the program: the exit code (128) is the runtime's
+            (_, "ContainerCannotRun" | "StartError") => format!(
+                "{who} could not be started ({reason}{detail}): the runtime refused the command, a mount or a device before the program ran"
+            ),
+            (_, "DeadlineExceeded") => {
+                "the kubelet stopped it when its activeDeadlineSeconds passed (DeadlineExceeded): the pod ran longer than its deadline allows".to_owned()
+            }
             (Some(c), _) => format!(
                 "{who} ended with exit code {c}{} ({})",
                 if reason.is_empty() {
@@ -798,18 +848,11 @@ fn check_failed(ctx: &Context<'_>) -> Vec<Finding> {
                 },
                 exit_code_meaning(c, limit.as_deref())
             ),
-            (None, "DeadlineExceeded") => {
-                "the kubelet stopped it when its activeDeadlineSeconds passed (DeadlineExceeded)"
-                    .to_owned()
-            }
-            (None, "ContainerCannotRun" | "StartError") => format!(
-                "{who} could not be started ({reason}): the runtime refused the command, a mount or a device"
-            ),
             (None, r) => format!("{who} ended with {r}"),
         };
         let later = if retried {
             format!(
-                "; another pod of its workload {} runs or succeeded (a retry worked)",
+                "; another pod of its workload {} succeeded (a retry worked)",
                 workload_key(p)
             )
         } else {
@@ -821,16 +864,26 @@ fn check_failed(ctx: &Context<'_>) -> Vec<Finding> {
         } else {
             format!(" -c {}", shell_word(&container))
         };
-        let check = match exit {
-            Some(137) if limit.is_some() => {
-                " An exit code 137 under a memory limit: compare the limit with the peak use and look for OOM kills on its node (`kubectl get events -A --field-selector reason=OOMKilling`, `dmesg` there); raise `resources.limits.memory` when that is it."
+        let check = match (exit, reason.as_str()) {
+            (_, "DeadlineExceeded") => {
+                " DeadlineExceeded: raise the pod's (or the Job template's) `activeDeadlineSeconds` or make the work finish sooner."
             }
-            Some(137) => {
-                " An exit code 137: look for a failing liveness probe (`Unhealthy` events) and for OOM kills on its node."
+            (_, "ContainerCannotRun" | "StartError") => {
+                " The runtime's message says what it could not do (a missing binary, a mount, a device or the GPU runtime hook)."
             }
-            Some(127 | 126) => " Exit code 126/127: fix the container's command/args or the image.",
-            Some(143) => " Exit code 143: the events say who stopped it.",
-            _ => "",
+            (exit, _) => match exit {
+                Some(137) if limit.is_some() => {
+                    " An exit code 137 under a memory limit: compare the limit with the peak use and look for OOM kills on its node (`kubectl get events -A --field-selector reason=OOMKilling`, `dmesg` there); raise `resources.limits.memory` when that is it."
+                }
+                Some(137) => {
+                    " An exit code 137: look for a failing liveness probe (`Unhealthy` events) and for OOM kills on its node."
+                }
+                Some(127 | 126) => {
+                    " Exit code 126/127: fix the container's command/args or the image."
+                }
+                Some(143) => " Exit code 143: the events say who stopped it.",
+                _ => "",
+            },
         };
         out.push(
             Finding::new(
@@ -1158,5 +1211,49 @@ ml          train-abcde       0/1     Error       0          2h
         assert_eq!(f[0].severity, Severity::Warning);
         assert_eq!(f[0].subject.display_name(), "Pod/shop/web-7c9d8-abcde");
         assert!(f[0].remedy.contains("-c app --previous"), "{}", f[0].remedy);
+    }
+
+    /// Red-team round 3 (04-08): pods the kubelet or node ended are not pod-failed's; a
+    /// DeadlineExceeded or `Init:Error` row is; a start failure names the runtime's message,
+    /// and a retry that still runs is no success.
+    #[test]
+    fn pod_failed_edges_from_the_red_team() {
+        let evicted = r#"{"kind":"Pod","metadata":{"name":"r","namespace":"n"},"spec":{"restartPolicy":"Always","containers":[{"name":"c","image":"x"}]},"status":{"phase":"Failed","reason":"Evicted","containerStatuses":[{"name":"c","state":{"terminated":{"exitCode":137,"reason":"ContainerStatusUnknown"}}}]}}"#;
+        assert!(run_rule("pod-failed", evicted).is_empty());
+        let shutdown = evicted.replace("Evicted", "Terminated");
+        assert!(run_rule("pod-failed", &shutdown).is_empty());
+        let rows = "\
+NAMESPACE   NAME            READY   STATUS             RESTARTS   AGE
+default     long-run-f8d7s  0/1     DeadlineExceeded   0          60m
+default     db-init-x7k2p   0/1     Init:Error         0          5m
+";
+        let f = run_rule("pod-failed", rows);
+        assert_eq!(f.len(), 2, "{f:#?}");
+        assert!(
+            f.iter()
+                .any(|f| f.message.contains("activeDeadlineSeconds"))
+        );
+        assert!(
+            run_rule("pod-stuck", rows)
+                .iter()
+                .all(|f| !f.subject.name.starts_with("long-run"))
+        );
+        let start = r#"{"kind":"Pod","metadata":{"name":"m","namespace":"n"},"spec":{"restartPolicy":"Never","containers":[{"name":"main","image":"x"}]},"status":{"phase":"Failed","containerStatuses":[{"name":"main","state":{"terminated":{"exitCode":128,"reason":"StartError","message":"exec: \"migrate\": executable file not found in $PATH"}}}]}}"#;
+        let f = run_rule("pod-failed", start);
+        assert!(
+            f[0].message.contains("could not be started")
+                && f[0].message.contains("executable file not found"),
+            "{}",
+            f[0].message
+        );
+        let retry_runs = "\
+NAMESPACE   NAME               READY   STATUS    RESTARTS   AGE
+ml          train-job-x7k2p    0/1     Error     0          2h
+ml          train-job-q9z4m    1/1     Running   0          1h
+";
+        assert_eq!(
+            run_rule("pod-failed", retry_runs)[0].severity,
+            Severity::Warning
+        );
     }
 }

@@ -88,6 +88,8 @@ const OTHER_RULES: &[&str] = &[
     "CrashLoopBackOff",
     "OOMKilled",
     "Error",
+    // activeDeadlineSeconds passed: the pod ended, pod-failed's
+    "DeadlineExceeded",
     "Completed",
     "ContainerStatusUnknown",
 ];

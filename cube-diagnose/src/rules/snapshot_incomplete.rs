@@ -131,7 +131,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .collect();
         // read, but only command lines the CLI refused (Inputs::push_log)
         let usage_only = log.signals().iter().any(|s| {
-            crate::catalog::entry(s.detail("entry")).is_some_and(|e| e.rule == "cli-usage-error")
+            crate::catalog::entry(s.detail("entry"))
+                .is_some_and(|e| e.rule == "cli-usage-error" && e.at_start)
         });
         let (message, remedy) = if usage_only {
             (

@@ -495,3 +495,19 @@ fn views_that_agree_replace_each_other_without_a_conflict_note() {
         assert_eq!(s.duplicates.len(), 1);
     }
 }
+
+/// Red-team round 3 (01): a `kubectl get nodes` row (a partial view) that says NotReady and a
+/// `describe` that says Ready: the trouble view's conditions stay, in both orders, and the
+/// conflict is listed.
+#[test]
+fn a_table_row_and_a_describe_that_disagree_keep_the_trouble_view() {
+    let row = "NAME       STATUS     ROLES    AGE   VERSION\ndup        NotReady   <none>   5d    v1.29.0\n";
+    for (a, b) in [(row, READY_DESCRIBE), (READY_DESCRIBE, row)] {
+        let mut s = ClusterSnapshot::default();
+        s.add_bytes("a.txt", a.as_bytes());
+        s.add_bytes("b.txt", b.as_bytes());
+        assert_eq!(s.nodes.len(), 1, "{:?}", s.nodes);
+        assert_eq!(ready_of(&s), ["False"]);
+        assert_eq!(s.conflicts.len(), 1, "{:?}", s.conflicts);
+    }
+}
