@@ -90,7 +90,26 @@ fn pod_failure(p: &Pod) -> PodFailure {
             let terminated = st.and_then(|s| s.terminated.as_ref());
             let running = st.is_some_and(|s| s.running.is_some());
             let last = c.last_state.as_ref().and_then(|s| s.terminated.as_ref());
-            let crash = waiting == "CrashLoopBackOff";
+            // between two back-offs the container shows its last run as terminated (Error, a
+            // non-zero exit) with restarts counted: the same loop, while the pod is not Failed
+            // and its restartPolicy restarts it
+            let between = terminated
+                .is_some_and(|t| t.reason != "OOMKilled" && t.exit_code.is_some_and(|c| c != 0))
+                && c.restart_count > 0
+                && p.status.phase != "Failed"
+                && p.spec.restart_policy != "Never";
+            let crash = waiting == "CrashLoopBackOff" || between;
+            if between && waiting != "CrashLoopBackOff" && f.between_backoffs.is_none() {
+                f.between_backoffs = Some(format!(
+                    "{} (exit code {})",
+                    terminated.map_or("Terminated", |t| if t.reason.is_empty() {
+                        "Terminated"
+                    } else {
+                        t.reason.as_str()
+                    }),
+                    terminated.and_then(|t| t.exit_code).unwrap_or_default()
+                ));
+            }
             let oom_cur = terminated.is_some_and(|t| t.reason == "OOMKilled");
             let oom_last = last.is_some_and(|t| t.reason == "OOMKilled");
             if !(crash || oom_cur || oom_last) {
@@ -128,7 +147,7 @@ fn pod_failure(p: &Pod) -> PodFailure {
                 f.restarts = c.restart_count;
                 f.exit_code = terminated.or(last).and_then(|t| t.exit_code);
             }
-            if crash {
+            if waiting == "CrashLoopBackOff" {
                 f.evidence.push(Evidence::field(
                     &o,
                     format!("status.{field}[{}].state.waiting.reason", c.name),
@@ -694,8 +713,9 @@ fn ended_failure(p: &Pod) -> Option<Ended> {
     // the pod's own reason (JSON): the kubelet or the node ended it (Evicted, a graceful node
     // shutdown's `Terminated`, an admission refusal: other rules), not its program; only
     // DeadlineExceeded (activeDeadlineSeconds, kubelet_pods.go) is this rule's
-    if !table && !p.status.reason.is_empty() {
-        if p.status.reason != "DeadlineExceeded" {
+    let own = p.status.reason.as_str();
+    if !table && !own.is_empty() && !FAILED_REASONS.contains(&own) {
+        if own != "DeadlineExceeded" {
             return None;
         }
         return Some(Ended {
