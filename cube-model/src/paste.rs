@@ -497,6 +497,8 @@ pub fn split(text: &str) -> Vec<Section> {
                 let t = next.trim_start();
                 if t.is_empty()
                     || ansible_head(&next)
+                    // ansible's `...ignoring` after a result of an `ignore_errors` task
+                    || t.starts_with("...ignoring")
                     || t.starts_with("TASK [")
                     || t.starts_with("PLAY ")
                     || t.starts_with("RUNNING HANDLER")

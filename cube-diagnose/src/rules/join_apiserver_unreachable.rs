@@ -15,6 +15,12 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = check_all(ctx);
+    crate::rules::superseded_by_kubeadm_success(ctx, &mut out);
+    out
+}
+
+fn check_all(ctx: &Context<'_>) -> Vec<Finding> {
     let kinds = [
         SignalKind::Refused,
         SignalKind::Timeout,

@@ -14,6 +14,12 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = check_all(ctx);
+    crate::rules::superseded_by_kubeadm_success(ctx, &mut out);
+    out
+}
+
+fn check_all(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out: Vec<Finding> = signals(ctx, &[SignalKind::JoinCaPinMismatch])
         .map(|s| {
             let got = s.detail("ca_key_hash");

@@ -18,6 +18,12 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = check_all(ctx);
+    crate::rules::superseded_by_kubeadm_success(ctx, &mut out);
+    out
+}
+
+fn check_all(ctx: &Context<'_>) -> Vec<Finding> {
     let mut by_source: BTreeMap<&str, Vec<&Signal>> = BTreeMap::new();
     for s in signals(ctx, &[SignalKind::JoinCsrPending]) {
         by_source.entry(&s.source).or_default().push(s);

@@ -17,6 +17,12 @@ declare_rule!(
 );
 
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = check_all(ctx);
+    crate::rules::superseded_by_kubeadm_success(ctx, &mut out);
+    out
+}
+
+fn check_all(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = token_findings(ctx);
     // a k3s server whose token does not open the datastore's bootstrap data (catalog
     // `k3s.server.bootstrap-token-mismatch`)

@@ -25,6 +25,12 @@ declare_rule!(
 /// Phase errors (`error execution phase <phase>: <error>`) of the logs whose cause no other
 /// signal of the same log explains, plus the catalog's wait-control-plane verdicts.
 fn check(ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out = check_all(ctx);
+    crate::rules::superseded_by_kubeadm_success(ctx, &mut out);
+    out
+}
+
+fn check_all(ctx: &Context<'_>) -> Vec<Finding> {
     let mut out = catalog_findings(ctx, KubeadmPhaseFailed::ID);
     out.extend(ansible_runs(ctx));
     let concluded: BTreeSet<String> = out
@@ -459,5 +465,32 @@ fatal: [node-4]: FAILED! => {"attempts": 3, "changed": true, "cmd": ["timeout", 
             "{KUBESPRAY}\nPLAY RECAP ****\nnode-3 : ok=10 changed=1 unreachable=0 failed=0 rescued=1\nnode-4 : ok=10 changed=1 unreachable=0 failed=0 rescued=1\n"
         );
         assert!(run_log("kubeadm-phase-failed", &recap).is_empty());
+    }
+
+    /// Red-team round 3 (13): the token failure inside a rescued task's result is past.
+    #[test]
+    fn a_token_failure_in_a_rescued_task_is_info() {
+        let text = r#"TASK [join : Join worker to the cluster] ****
+fatal: [node3]: FAILED! => {"changed": true, "cmd": ["kubeadm", "join", "10.0.0.10:6443"], "rc": 1, "stderr": "error execution phase preflight: couldn't validate the identity of the API Server: could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\""}
+
+TASK [join : Join worker to the cluster with the fresh token] ****
+changed: [node3]
+
+PLAY RECAP ****
+node3                      : ok=41   changed=5    unreachable=0    failed=0    skipped=8    rescued=1    ignored=0
+"#;
+        for rule in ["join-token-invalid", "kubeadm-phase-failed"] {
+            let f = run_rule(rule, text);
+            assert!(
+                f.iter().all(|f| f.severity <= crate::Severity::Info),
+                "{rule}: {f:#?}"
+            );
+        }
+        let failed = text.replace("failed=0    skipped", "failed=1    skipped");
+        assert!(
+            run_rule("join-token-invalid", &failed)
+                .iter()
+                .any(|f| f.severity == crate::Severity::Error)
+        );
     }
 }

@@ -186,6 +186,88 @@ pub fn catalog() -> Vec<Box<dyn Rule>> {
     ]
 }
 
+/// kubeadm's success lines (cmd/kubeadm/app/cmd/join.go `This node has joined the cluster`,
+/// cmd/kubeadm/app/cmd/init.go `Your Kubernetes control-plane has initialized successfully!`,
+/// `master` before v1.13).
+const KUBEADM_SUCCESS: &[&str] = &[
+    "This node has joined the cluster",
+    "control-plane has initialized successfully",
+    "master has initialized successfully",
+];
+
+/// A join/init failure of a log whose text shows kubeadm succeeding on a later line (a retry
+/// of the playbook or of the user worked) is past: info, saying so.
+pub(crate) fn superseded_by_kubeadm_success(ctx: &Context<'_>, findings: &mut [Finding]) {
+    for f in findings.iter_mut() {
+        if f.severity <= Severity::Info {
+            continue;
+        }
+        let Some((source, line)) = f.evidence.iter().find_map(|e| match e {
+            crate::Evidence::Log { source, line, .. } => Some((source.clone(), *line)),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let Some(log) = ctx.logs().iter().find(|l| l.source == source) else {
+            continue;
+        };
+        let success = log
+            .text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| KUBEADM_SUCCESS.iter().any(|s| l.contains(s)))
+            .map(|(j, _)| log.origins.get(j).map_or(j + 1, |o| o.line))
+            .max();
+        if success.is_some_and(|s| s > line) {
+            f.severity = Severity::Info;
+            f.message.push_str(
+                "; kubeadm succeeded later in the same text (a retry worked), so this failure is past",
+            );
+            continue;
+        }
+        // a line of an Ansible task result (`fatal: [host]: FAILED! => ...` above it) whose
+        // host's PLAY RECAP counts no failure (rescued, retried) or that the playbook ignored
+        // (`...ignoring` after it): ansible/ansible lib/ansible/plugins/callback/default.py
+        let lines: Vec<&str> = log.text.lines().collect();
+        let at = (0..lines.len())
+            .rfind(|&j| log.origins.get(j).map_or(j + 1, |o| o.line) <= line)
+            .unwrap_or(0);
+        let Some(head) = (0..=at.min(lines.len().saturating_sub(1)))
+            .rev()
+            .find(|&j| lines[j].trim_start().starts_with("fatal: ["))
+        else {
+            continue;
+        };
+        let host = lines[head]
+            .trim_start()
+            .trim_start_matches("fatal: [")
+            .split(']')
+            .next()
+            .unwrap_or("");
+        let ignored = lines[at + 1..]
+            .iter()
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty() && !l.starts_with('['))
+            .is_some_and(|l| l == "...ignoring");
+        let recap_ok = lines.iter().any(|l| {
+            l.trim().split_once(" : ").is_some_and(|(h, counts)| {
+                h.trim() == host && counts.split_whitespace().any(|p| p == "failed=0")
+            })
+        });
+        if ignored || recap_ok {
+            f.severity = Severity::Info;
+            f.message.push_str(&format!(
+                "; the playbook {} on {host}, so this failure is past",
+                if ignored {
+                    "ignored this task's failure (`...ignoring`)"
+                } else {
+                    "ended without a failed task (PLAY RECAP failed=0: rescued or retried)"
+                }
+            ));
+        }
+    }
+}
+
 /// Why `kind` could not be read, when the snapshot says so: a rule must not conclude anything
 /// from its absence then ("no ResourceQuota", "no StorageClass at all"), and says "could not be
 /// read" instead.
