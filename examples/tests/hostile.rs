@@ -1552,8 +1552,26 @@ const PROSE: [&str; 6] = [
     "UHJvc2Utc2FsdC1jbGllbnQta2V5LWRhdGE=",
 ];
 
+/// Secrets with no `key=` the redactor knew before red team 2 (#02): signed URLs, environment
+/// names, the short token flag, provider-prefixed tokens, URL-encoded pairs and user-info
+/// without a scheme (also in an image reference), each form with its own value.
+const FORMS: [&str; 12] = [
+    "SALTformAmzSig01",
+    "SALTformSas02",
+    "SALTformEnv03",
+    "SALTformFlag04",
+    "ghp_SALTform05aaaaaaaaaaaaaaaaaaaaaaaa",
+    "AKIASALTFORM06ZZZZZZ",
+    "sk-SALTform07aaaaaaaaaaaaaaaaaaaaa",
+    "SALTformEnc08",
+    "SALTformProxy09",
+    "SALTformImage10",
+    "SALTformToken11",
+    "glpat-SALTform12aaaaaaaaaaa",
+];
+
 fn salted() -> Vec<&'static str> {
-    vec![
+    let mut v = vec![
         BOOTSTRAP_SECRET,
         PASSWORD,
         URL_PASSWORD,
@@ -1570,7 +1588,9 @@ fn salted() -> Vec<&'static str> {
         PROSE[3],
         PROSE[4],
         PROSE[5],
-    ]
+    ];
+    v.extend(FORMS);
+    v
 }
 
 /// A corpus of inputs carrying the salted secrets in every form: logs (flags, key=value,
@@ -1690,7 +1710,38 @@ fn corpus() -> Vec<(String, String)> {
             "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig:\n    inline: {inline}\n- name: b\n  kubeconfig:\n    inline: {inline}\n    context: b\n"
         )
     };
+    let forms_log = format!(
+        "E1130 12:00:00.000000    1234 x.go:1] failed: GET https://bucket.s3.amazonaws.com/x?X-Amz-Signature={f0}&X-Amz-Date=1\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: https://acct.blob.core.windows.net/c?sv=1&sig={f1}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: DB_PASS={f2}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: -t {f3}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f4}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f5}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f6}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: token%3D{f7}\n\
+         E1130 12:00:00.000000    1234 x.go:1] proxyconnect tcp: dial via proxy admin:{f8}@proxy.local:3128: connection refused\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: the token {f10} is invalid\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f11}\n",
+        f0 = FORMS[0],
+        f1 = FORMS[1],
+        f2 = FORMS[2],
+        f3 = FORMS[3],
+        f4 = FORMS[4],
+        f5 = FORMS[5],
+        f6 = FORMS[6],
+        f7 = FORMS[7],
+        f8 = FORMS[8],
+        f10 = FORMS[10],
+        f11 = FORMS[11],
+    );
+    let forms_events = format!(
+        "NAMESPACE   LAST SEEN   TYPE      REASON   OBJECT          MESSAGE\n\
+         team-nlp    1m          Warning   Failed   pod/trainer-0   Failed to pull image \"u:{}@registry.example.com/x\": rpc error: code = Unknown desc = pull access denied\n",
+        FORMS[9]
+    );
     vec![
+        ("forms.log".into(), forms_log),
+        ("forms-events.txt".into(), forms_events),
         ("salted.log".into(), log),
         ("secret.yaml".into(), secret_yaml),
         ("broken-secret.yaml".into(), broken_secret),
