@@ -807,14 +807,20 @@ pub fn redact_json(value: &mut serde_json::Value) {
     }
 }
 
-/// A serializable value as pretty JSON with every string redacted ([`redact_json`]).
+/// A serializable value as pretty JSON with every string redacted ([`redact_json`]) and every
+/// character a terminal would act on or not show (C1, bidirectional, zero-width, tag
+/// characters: [`cube_model::terminal::is_unsafe`]) written as a `\uXXXX` escape
+/// ([`cube_model::terminal::json_safe`]): the same value for a parser, nothing raw when printed.
+/// Every program's `--output json` goes through it (cluster_diagnose's report through
+/// cube-diagnose's JSON writer, which does the same).
 ///
 /// # Errors
 /// Serialization errors.
 pub fn to_redacted_json<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
     let mut v = serde_json::to_value(value)?;
     redact_json(&mut v);
-    serde_json::to_string_pretty(&v)
+    let json = serde_json::to_string_pretty(&v)?;
+    Ok(cube_model::terminal::json_safe(&json).into_owned())
 }
 
 /// What a kubeconfig someone else wrote may make a program do, the same two flags in every

@@ -1458,10 +1458,13 @@ fn a_hanging_exec_plugin_is_stopped() {
 }
 
 /// Escape sequences, newlines and right-to-left characters from names and messages reached the
-/// terminal raw, even inside suggested `kubectl` commands.
+/// terminal raw, even inside suggested `kubectl` commands; zero-width, soft-hyphen, BOM and tag
+/// characters (a name that looks like another, hidden text) reached tables raw, and `pod_admit
+/// --output json` carried raw U+202E and C1 CSI (red team 2 #05). Every program, human and JSON
+/// output.
 #[test]
 fn terminal_injection_is_escaped_in_human_output() {
-    let evil = "gpu\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}1-edon\u{2066}";
+    let evil = "gpu\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}1-edon\u{2066}\u{200b}\u{ad}\u{feff}\u{e0041}\u{9b}31m";
     let node = serde_json::json!({
         "apiVersion": "v1", "kind": "List", "items": [{
             "apiVersion": "v1", "kind": "Node",
@@ -1483,13 +1486,13 @@ fn terminal_injection_is_escaped_in_human_output() {
     let s = snap.display().to_string();
     let pod = write(
         "evil-pod.yaml",
-        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: \"p\\u202e\\u001b[1m\", namespace: default}}\nspec:\n  nodeName: \"{}\"\n  containers: [{{name: c, image: x}}]\n", evil.escape_default()).as_bytes(),
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: \"p\\u202e\\u001b[1m\\u200b\\u009b31m\", namespace: default}}\nspec:\n  nodeName: \"{}\"\n  containers: [{{name: c, image: x}}]\n", evil.escape_default()).as_bytes(),
     );
     let kc = write(
         "evil-kubeconfig.yaml",
         format!("apiVersion: v1\nkind: Config\ncurrent-context: \"a{e}\"\nclusters:\n- name: \"k{e}\"\n  cluster: {{server: 'https://127.0.0.1:1'}}\nusers:\n- name: u\n  user: {{}}\ncontexts:\n- name: \"a{e}\"\n  context: {{cluster: \"missing{e}\", user: u}}\n", e = evil.escape_default()).as_bytes(),
     );
-    let runs: Vec<(&str, Vec<String>)> = vec![
+    let mut runs: Vec<(&str, Vec<String>)> = vec![
         ("cluster_diagnose", vec!["--snapshot".into(), s.clone()]),
         (
             "pod_admit",
@@ -1513,13 +1516,40 @@ fn terminal_injection_is_escaped_in_human_output() {
             ],
         ),
     ];
+    // the same runs with each machine format the program has
+    let machine: Vec<(&str, Vec<String>)> = runs
+        .iter()
+        .flat_map(|(name, args)| {
+            let formats: &[&str] = match *name {
+                "cluster_diagnose" => &["json", "sarif", "junit"],
+                _ => &["json"],
+            };
+            formats.iter().map(move |f| {
+                let mut a = args.clone();
+                a.extend(["--output".to_owned(), (*f).to_owned()]);
+                (*name, a)
+            })
+        })
+        .collect();
+    runs.extend(machine);
     for (name, args) in runs {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let o = run(name, &args);
         code(&o);
         for (what, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
             let text = String::from_utf8_lossy(bytes);
-            for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{2066}', '\r'] {
+            for bad in [
+                '\u{1b}',
+                '\u{7}',
+                '\u{202e}',
+                '\u{2066}',
+                '\r',
+                '\u{9b}',
+                '\u{200b}',
+                '\u{ad}',
+                '\u{feff}',
+                '\u{e0041}',
+            ] {
                 assert!(
                     !text.contains(bad),
                     "{name} {what} holds raw {bad:?}:\n{text}"
