@@ -453,6 +453,11 @@ pub mod exit {
     /// The picture is incomplete: a kind could not be read, a limit was hit, part of the input
     /// was skipped; whatever else the output says, it is not "all clear".
     pub const INCOMPLETE: u8 = 3;
+    /// The output could not be written (stdout on a full disk, `> /dev/full`, a failing
+    /// device; a closed pipe is no failure): no answer was given, so the code is never one of
+    /// the answers 0, 1 or 3. The same in every program (it is [`BAD_INPUT`]'s 2, the code of
+    /// every run that ends without an answer).
+    pub const OUTPUT_FAILED: u8 = 2;
 }
 
 /// Limit flags shared by every program: `--limit KEY=VALUE` (repeatable) and one dedicated flag

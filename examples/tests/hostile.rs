@@ -137,6 +137,69 @@ fn a_closed_stdout_never_panics() {
     }
 }
 
+/// `cluster_import > /dev/full` exited 1, its "not importable" answer, where every other
+/// program exits 2 (red team 2 #10): an output that cannot be written is
+/// `exit::OUTPUT_FAILED` (2) in every program and every output format, with the error on stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_write_error_exits_2_in_every_program() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full in this sandbox
+    };
+    let pod = write("full-pod.yaml", POD.as_bytes());
+    let kc = write("full-kubeconfig.yaml", KUBECONFIG.as_bytes());
+    // one cluster on a closed loopback port: an answer (not ready), then the write fails
+    let registry = write(
+        "full-registry.yaml",
+        format!(
+            "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig:\n    inline: {}\n",
+            serde_json::to_string(KUBECONFIG).expect("json string")
+        )
+        .as_bytes(),
+    );
+    let pod = pod.display().to_string();
+    let kc = kc.display().to_string();
+    let registry = registry.display().to_string();
+    let mut cases: Vec<(&str, Vec<&str>)> = Vec::new();
+    for out in ["table", "json", "sarif", "junit"] {
+        cases.push(("cluster_diagnose", vec!["--output", out]));
+    }
+    for out in ["yaml", "json"] {
+        cases.push(("group_plan", vec![GROUPS, "--output", out]));
+    }
+    for out in ["table", "json"] {
+        cases.push((
+            "pod_admit",
+            vec!["--snapshot", SAMPLE, "--pod", &pod, "--output", out],
+        ));
+        cases.push((
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--offline", "--output", out],
+        ));
+        cases.push((
+            "cluster_fleet",
+            vec!["--registry", &registry, "--timeout", "2", "--output", out],
+        ));
+    }
+    for (name, args) in &cases {
+        let o = Command::new(bin(name))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(full.try_clone().expect("dup /dev/full"))
+            .stderr(Stdio::piped())
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name} {args:?}: {err}");
+        assert!(
+            err.contains("No space left on device"),
+            "{name} {args:?}: {err}"
+        );
+    }
+}
+
 /// `--timeout-secs 18446744073709551615` overflowed a `Duration`; every numeric flag is bounded.
 #[test]
 fn absurd_numeric_flags_are_usage_errors() {
