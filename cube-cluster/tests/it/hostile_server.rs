@@ -217,10 +217,11 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
             .collect::<Vec<_>>(),
         [(cube_model::Limit::RequestTimeoutSecs, 2)]
     );
-    // Overall: a 3 s deadline over every kind ends the whole collection.
+    // Overall: a 3 s deadline over every kind ends the whole collection (the request timeout
+    // longer than the deadline, so the deadline is what ends the first list).
     let c = bounded(
         &sel,
-        NetLimits::with_request_timeout(Duration::from_secs(2)),
+        NetLimits::with_request_timeout(Duration::from_secs(10)),
     );
     let t = Instant::now();
     let o = CollectOptions {
@@ -248,6 +249,48 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
         .collect();
     assert_eq!(deadline_hits.len(), 1, "{:?}", snap.limits_hit);
     assert_eq!(deadline_hits[0].max, 3);
+}
+
+/// A server that answers every list at once and then sends the body a byte a second cost one
+/// request timeout per kind (17 x 30 s = 510 s of `cluster_diagnose --kubeconfig`, red team 2
+/// #07). The first drip-fed list costs its timeout; the kinds after it are not asked for, each
+/// recorded as not read because of that drip-feed (the path named), never as empty.
+#[tokio::test]
+async fn a_drip_feeding_server_costs_one_request_timeout_not_one_per_kind() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::SlowBody(Duration::from_millis(500))).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(
+        &sel,
+        NetLimits::with_request_timeout(Duration::from_secs(1)),
+    );
+    let o = CollectOptions::default();
+    let t = Instant::now();
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(srv.requests(), 1, "only the first list was sent");
+    assert_eq!(
+        snap.missing_kinds.len(),
+        o.kinds.len(),
+        "{:?}",
+        snap.missing_kinds
+    );
+    let first = o.kinds[0].kind;
+    assert!(
+        snap.missing_kinds[first].contains("no complete answer within 1 s"),
+        "{:?}",
+        snap.missing_kinds
+    );
+    let dripped = snap
+        .missing_kinds
+        .values()
+        .filter(|w| w.contains("drip-fed its answer to /api/v1/nodes"))
+        .filter(|w| w.contains("--limit request-timeout-secs=N"))
+        .count();
+    assert_eq!(dripped, o.kinds.len() - 1, "{:?}", snap.missing_kinds);
+    assert!(snap.kinds_listed.is_empty(), "{:?}", snap.kinds_listed);
+    assert!(snap.is_incomplete());
 }
 
 /// A cluster that never answers cost one request timeout per kind listed (17 kinds x 30 s:
