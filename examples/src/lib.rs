@@ -467,7 +467,8 @@ pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
     /// kubeconfig-bytes, referenced-file-bytes, log-line-bytes, collection-deadline-secs,
-    /// request-timeout-secs, documents-per-file, log-lines, findings-per-report (sizes take
+    /// request-timeout-secs, documents-per-file, log-lines, findings-per-report,
+    /// collection-bytes (sizes take
     /// k/M/G/Ki/Mi/Gi, times s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
@@ -480,7 +481,7 @@ pub struct LimitArgs {
     /// Pages read per list (default 10000).
     #[arg(long, value_name = "N")]
     pub max_pages_per_list: Option<String>,
-    /// Objects kept in one snapshot (default 10000000).
+    /// Objects kept in one snapshot (default 2000000).
     #[arg(long, value_name = "N")]
     pub max_objects_per_snapshot: Option<String>,
     /// Replica pods expanded per workload (default 10000).
@@ -515,6 +516,9 @@ pub struct LimitArgs {
     /// counted and named by rule).
     #[arg(long, value_name = "N")]
     pub max_findings_per_report: Option<String>,
+    /// Bytes of list pages read in one live collection, every kind together (default 2Gi).
+    #[arg(long, value_name = "BYTES")]
+    pub max_collection_bytes: Option<String>,
 }
 
 impl LimitArgs {
@@ -555,6 +559,7 @@ impl LimitArgs {
             (Limit::DocumentsPerFile, &self.max_documents_per_file),
             (Limit::LogLines, &self.max_log_lines),
             (Limit::FindingsPerReport, &self.max_findings_per_report),
+            (Limit::CollectionBytes, &self.max_collection_bytes),
         ];
         for (limit, value) in flags {
             if let Some(v) = value {

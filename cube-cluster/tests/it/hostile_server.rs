@@ -142,6 +142,71 @@ async fn a_repeated_continue_token_ends_the_list() {
     );
 }
 
+/// A server that answers every Node page with 500 fresh Nodes and a fresh `continue` token grew
+/// the snapshot without bound (1.35 GB after 300 s; the bounds were 10,000 pages and 10,000,000
+/// objects, about 44 GB, red team 2 #11). The list pages one collection reads are bounded by
+/// `collection-bytes`: the page that would pass it is not loaded, Node is incomplete with the
+/// typed hit (what, where, the limit, how to raise it), and every kind after it is not listed.
+#[tokio::test]
+async fn a_flooding_server_stops_at_the_collection_byte_budget() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::Flood(50)).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(&sel, NetLimits::default());
+    let mut limits = cube_model::Limits::default();
+    limits.apply("collection-bytes=1Mi").expect("limit");
+    let o = CollectOptions::from_limits(&limits);
+    let t = Instant::now();
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+    // every kind missing: Node cut by the budget, the ones after it never asked for
+    assert_eq!(
+        snap.missing_kinds.len(),
+        o.kinds.len(),
+        "{:?}",
+        snap.missing_kinds
+    );
+    let node = &snap.missing_kinds["Node"];
+    assert!(node.starts_with("incomplete: /api/v1/nodes: the bytes of list pages read in one live collection exceeds the limit of 1048576 bytes"), "{node}");
+    assert!(node.contains("--limit collection-bytes=N"), "{node}");
+    let hits: Vec<_> = snap
+        .limits_hit
+        .iter()
+        .filter(|h| h.limit == cube_model::Limit::CollectionBytes)
+        .collect();
+    assert_eq!(hits.len(), 1, "{:?}", snap.limits_hit);
+    assert_eq!(
+        (hits[0].max, hits[0].subject.as_str()),
+        (1 << 20, "/api/v1/nodes")
+    );
+    assert!(
+        hits[0].observed.is_some_and(|o| o > 1 << 20),
+        "{:?}",
+        hits[0]
+    );
+    let after = snap
+        .missing_kinds
+        .values()
+        .filter(|w| {
+            w.contains("budget of 1048576 bytes of list pages was used up at /api/v1/nodes")
+        })
+        .count();
+    assert_eq!(after, o.kinds.len() - 1, "{:?}", snap.missing_kinds);
+    // what was kept stays under the budget, and no request followed the page that passed it
+    let pages = srv.requests();
+    assert!(
+        snap.nodes.len() < pages * 50,
+        "{} nodes, {pages} pages",
+        snap.nodes.len()
+    );
+    assert!(!snap.nodes.is_empty());
+    assert!(snap.is_incomplete());
+    // the default policy has a budget, and an objects-per-snapshot bound sized to memory
+    let d = cube_model::Limits::default();
+    assert_eq!(d.max_collection_bytes, 2 << 30);
+    assert_eq!(d.max_objects_per_snapshot, 2_000_000);
+}
+
 #[tokio::test]
 async fn endless_pages_stop_at_the_page_limit() {
     let pki = Pki::new();
