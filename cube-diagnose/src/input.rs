@@ -1019,7 +1019,7 @@ impl Inputs {
         // whose inner error is unknown; a context line understood on its own is, and so is a
         // message of the healthy catalog (catalog::healthy)
         let signalled = !log
-            .signals()
+            .signals_shared()
             .iter()
             .all(|s| s.kind == crate::classify::SignalKind::Unrecognised);
         let (complete, healthy) = if signalled {
@@ -1035,7 +1035,7 @@ impl Inputs {
         let unread = crate::unread::find(&numbered);
         if quiet && let Some(found) = &unread {
             let read_lines: std::collections::BTreeSet<usize> =
-                log.signals().iter().map(|s| s.line).collect();
+                log.signals_shared().iter().map(|s| s.line).collect();
             let tables: Vec<crate::unread::UnreadTable> = found
                 .tables
                 .iter()

@@ -57,7 +57,7 @@ fn coverage(ctx: &Context<'_>) -> Vec<Finding> {
         && ctx
             .logs()
             .iter()
-            .all(|l| empty_generic_list(&l.text) && l.signals().is_empty());
+            .all(|l| empty_generic_list(&l.text) && l.signals_shared().is_empty());
     if snap.object_count() == 0
         && only_dumps
         && snap.missing_kinds.is_empty()
