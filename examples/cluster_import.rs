@@ -205,8 +205,9 @@ fn main() -> ExitCode {
                 Err(e) => Err(std::io::Error::other(e)),
             };
             if let Err(e) = written {
-                cube_examples::eprint_line(&format!("error: {e}"));
-                return ExitCode::from(1);
+                // not "not importable" (1): no answer was written, as in every other program
+                cube_examples::eprint_line(&format!("error: cannot write the output: {e}"));
+                return ExitCode::from(cube_examples::exit::OUTPUT_FAILED);
             }
             if let Some(why) = unusable(&report) {
                 // the same answer as every other program for a kubeconfig that cannot be

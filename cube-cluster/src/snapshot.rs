@@ -372,6 +372,30 @@ fn no_answer(err: &kube::Error) -> Option<std::time::Duration> {
 /// as gone and the kinds left are not asked for (each would wait its own request timeout).
 const SILENT_LISTS_TO_GIVE_UP: usize = 2;
 
+/// Fewer body bytes than this received in a whole request timeout is a drip-feed (the kinds
+/// after it are then not asked for): 64 KiB in the default 30 s is about 2 KiB/s, slower than
+/// any link a list is read over; a large list on a slow link that the timeout cut after
+/// megabytes is not this.
+pub const DRIP_FEED_BYTES: u64 = 64 * 1024;
+
+/// True when a request timed out after the server answered (status line and headers) but sent
+/// less than [`DRIP_FEED_BYTES`] of its body in the whole timeout: a server that drip-feeds
+/// (one byte a second), which would cost the same timeout again for every kind left. The
+/// request path, the timeout and the bytes received for such a failure.
+fn drip_fed(err: &kube::Error) -> Option<(String, std::time::Duration, u64)> {
+    let kube::Error::Service(inner) = err else {
+        return None;
+    };
+    match inner.downcast_ref::<crate::http::HttpError>() {
+        Some(crate::http::HttpError::Timeout {
+            path,
+            received: Some(n),
+            after,
+        }) if *n < DRIP_FEED_BYTES => Some((path.clone(), *after, *n)),
+        _ => None,
+    }
+}
+
 /// The bound of the [`cube_model::Limits`] policy a failed request hit, if any.
 fn limit_of(err: &kube::Error) -> Option<cube_model::limits::LimitExceeded> {
     let kube::Error::Service(inner) = err else {
@@ -412,6 +436,14 @@ fn record_missing(
 /// [`crate::classify::Class::Timeout`]). When the server did answer before and then
 /// two lists in a row get no answer, the kinds left are recorded in
 /// `missing_kinds` as not listed (the server stopped answering) without being asked for.
+/// A server that answers and then drip-feeds the body (less than [`DRIP_FEED_BYTES`] in a
+/// whole request timeout) costs one request timeout too: the kind is recorded with its
+/// timeout, and every kind after it as not listed because of that drip-feed, naming the path.
+/// The list pages read by one collection, every kind together, are bounded by
+/// `options.limits.max_collection_bytes` (a server that pages without end with fresh objects
+/// on every page): the page that would pass it is not loaded, the kind is recorded as
+/// incomplete with the typed hit (`collection-bytes`, where, the limit, how to raise it) and
+/// the kinds after it as not listed.
 ///
 /// # Errors
 /// [`SnapshotError::Request`] on transport failures, 401 Unauthorized (nothing else can
@@ -435,6 +467,11 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
     let mut silent_in_a_row = 0usize;
     let mut silent_after = std::time::Duration::ZERO;
     let mut gone: Option<String> = None;
+    // a drip-fed answer (see [`drip_fed`]) of the kind being read
+    let mut drip: Option<String> = None;
+    // bytes of list pages read so far, every kind together (`Limits::max_collection_bytes`)
+    let mut bytes_read: u64 = 0;
+    let max_bytes = options.limits.max_collection_bytes;
     for k in &options.kinds {
         if let Some(why) = &gone {
             record_missing(&mut snapshot, k.kind, why.clone(), &mut progress);
@@ -540,6 +577,16 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 },
                 None => request.await,
             };
+            if let Some((path, after, n)) = answer.as_ref().err().and_then(drip_fed) {
+                // the kind itself is recorded below (its timeout); the kinds left are not asked
+                // for: each would wait the same timeout (17 kinds x 30 s against a server
+                // that sends a byte a second)
+                drip = Some(format!(
+                    "not listed: the server drip-fed its answer to {path} ({n} byte(s) of the body in {} s) and the kinds after it were not asked for (each would wait the request timeout again); {}",
+                    after.as_secs(),
+                    cube_model::limits::Limit::RequestTimeoutSecs.how_to_raise()
+                ));
+            }
             let silent = answer.as_ref().err().and_then(no_answer);
             let first_silent = silent.is_some() && !answered;
             match silent {
@@ -575,6 +622,30 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                         record_missing(&mut snapshot, k.kind, reason, &mut progress);
                         break;
                     }
+                    let len = text.len() as u64;
+                    if bytes_read.saturating_add(len) > max_bytes {
+                        // the page that would pass the budget is not loaded; the kinds after
+                        // this one are not asked for
+                        let limit = cube_model::limits::Limit::CollectionBytes;
+                        let hit = options.limits.exceeded(
+                            limit,
+                            k.path,
+                            Some(bytes_read.saturating_add(len)),
+                        );
+                        let reason = format!(
+                            "incomplete: {hit} (after {page} page(s); {} objects kept)",
+                            snapshot.object_count() - before
+                        );
+                        gone = Some(format!(
+                            "not listed: the live collection's budget of {max_bytes} bytes of list pages was used up at {} ({bytes_read} bytes read); {}",
+                            k.path,
+                            limit.how_to_raise()
+                        ));
+                        snapshot.limits_hit.push(hit);
+                        record_missing(&mut snapshot, k.kind, reason, &mut progress);
+                        break;
+                    }
+                    bytes_read += len;
                     page += 1;
                     snapshot.add_bytes(&format!("live:{}#{page}", k.path), text.as_bytes());
                     progress(CollectProgress::Page {
@@ -622,7 +693,11 @@ pub async fn collect_snapshot<R: ObjectReader + ?Sized>(
                 },
             }
         }
-        if silent_in_a_row >= SILENT_LISTS_TO_GIVE_UP {
+        if gone.is_some() {
+            // set while reading this kind (the collection-bytes budget)
+        } else if let Some(why) = drip.take() {
+            gone = Some(why);
+        } else if silent_in_a_row >= SILENT_LISTS_TO_GIVE_UP {
             gone = Some(format!(
                 "not listed: the server stopped answering ({silent_in_a_row} lists in a row got no answer within {} s); {}",
                 silent_after.as_secs(),

@@ -45,7 +45,10 @@ pub struct LogText {
 /// Equal whatever it holds (two log texts are equal by their text); recomputed when `source`,
 /// `text` or `origins` changed since (the fields are public).
 #[derive(Debug, Clone, Default)]
-struct SignalCache(OnceLock<(u64, Vec<Signal>)>);
+/// The classified lines are shared, not copied, by the clones of a text (a program hands a
+/// copy of its inputs' logs to the [`Context`]): on a paste of a million error lines each copy
+/// was hundreds of MB (red team 2 #03).
+struct SignalCache(OnceLock<(u64, std::sync::Arc<Vec<Signal>>)>);
 
 impl PartialEq for SignalCache {
     fn eq(&self, _: &Self) -> bool {
@@ -92,15 +95,21 @@ impl LogText {
     /// whose journald prefix named a host, that host as the subject (`Node/<host>`) when the
     /// line names no other object.
     pub fn signals(&self) -> Vec<Signal> {
+        self.signals_shared().as_ref().clone()
+    }
+
+    /// [`LogText::signals`] without a copy: the classified lines, computed once and shared by
+    /// every clone of this text (a changed text is classified anew on each call).
+    pub fn signals_shared(&self) -> std::sync::Arc<Vec<Signal>> {
         let key = self.fingerprint();
         if let Some((k, cached)) = self.signals.0.get()
             && *k == key
         {
-            return cached.clone();
+            return std::sync::Arc::clone(cached);
         }
-        let out = self.classified();
+        let out = std::sync::Arc::new(self.classified());
         // the first result is kept (a changed text is classified anew each time)
-        let _ = self.signals.0.set((key, out.clone()));
+        let _ = self.signals.0.set((key, std::sync::Arc::clone(&out)));
         out
     }
 
@@ -218,7 +227,7 @@ pub struct Context<'a> {
     /// Pod name -> namespaces of the views of that pod whose phase is Succeeded or Failed
     /// ([`Context::pod_finished`]).
     finished_pods: HashMap<&'a str, Vec<&'a str>>,
-    signals: OnceLock<Vec<Signal>>,
+    signals: OnceLock<std::sync::Arc<Vec<Signal>>>,
     gpu_vocabulary: Option<std::sync::Arc<GpuVocabulary>>,
     gpu_evidence: OnceLock<Vec<NodeGpuEvidence>>,
 }
@@ -440,7 +449,7 @@ impl<'a> Context<'a> {
     /// (source `pods`, line = pod index + 1, object = the pod); computed on first use.
     pub fn signals(&self) -> &[Signal] {
         self.signals.get_or_init(|| {
-            let mut out: Vec<Signal> = self.logs.iter().flat_map(LogText::signals).collect();
+            let mut out: Vec<Signal> = Vec::new();
             for (i, e) in self.snapshot.events.iter().enumerate() {
                 let o = &e.involved_object;
                 // events about no named object (the `Events:` block of a describe excerpt): the
@@ -499,7 +508,19 @@ impl<'a> Context<'a> {
                     out.push(s);
                 }
             }
-            out
+            // one log text and nothing else: its classified lines as they are, shared, not
+            // copied (a paste of a million error lines held them twice, red team 2 #03)
+            if let [log] = self.logs.as_slice()
+                && out.is_empty()
+            {
+                return log.signals_shared();
+            }
+            let mut all: Vec<Signal> = Vec::new();
+            for log in &self.logs {
+                all.extend(log.signals_shared().iter().cloned());
+            }
+            all.append(&mut out);
+            std::sync::Arc::new(all)
         })
     }
 }

@@ -1084,7 +1084,7 @@ impl Inputs {
         // whose inner error is unknown; a context line understood on its own is, and so is a
         // message of the healthy catalog (catalog::healthy)
         let signalled = !log
-            .signals()
+            .signals_shared()
             .iter()
             .all(|s| s.kind == crate::classify::SignalKind::Unrecognised)
             // a failed kubeadm run an Ansible playbook reports (rules::kubeadm_phase reads
@@ -1146,7 +1146,7 @@ impl Inputs {
         }
         if quiet && let Some(found) = &unread {
             let read_lines: std::collections::BTreeSet<usize> =
-                log.signals().iter().map(|s| s.line).collect();
+                log.signals_shared().iter().map(|s| s.line).collect();
             let tables: Vec<crate::unread::UnreadTable> = found
                 .tables
                 .iter()

@@ -15,7 +15,8 @@
 //! | `file-bytes` | [`Limits::max_file_bytes`] | 4 GiB | largest file (or stdin) read |
 //! | `http-body-bytes` | [`Limits::max_http_body_bytes`] | 256 MiB | largest HTTP response body |
 //! | `pages-per-list` | [`Limits::max_pages_per_list`] | 10,000 | pages (`continue`) per list |
-//! | `objects-per-snapshot` | [`Limits::max_objects_per_snapshot`] | 10,000,000 | objects kept in one snapshot |
+//! | `objects-per-snapshot` | [`Limits::max_objects_per_snapshot`] | 2,000,000 | objects kept in one snapshot |
+//! | `collection-bytes` | [`Limits::max_collection_bytes`] | 2 GiB | bytes of list pages read in one live collection, every kind together |
 //! | `replicas-expanded` | [`Limits::max_replicas_expanded`] | 10,000 | replica pods tried per workload (each is admitted and scheduled against the ones before it, on one incremental index) |
 //! | `yaml-alias-expansions` | [`Limits::max_yaml_alias_expansions`] | 100,000 | YAML alias events replayed per file (all documents together) |
 //! | `kubeconfig-bytes` | [`Limits::max_kubeconfig_bytes`] | 16 MiB | a kubeconfig file (a larger one is refused as bad input, never read as a snapshot) |
@@ -28,7 +29,12 @@
 //! | `findings-per-report` | [`Limits::max_findings_per_report`] | 10,000 | findings listed in one diagnosis report after equal ones are folded (the rest are counted in the summary and named by rule in a `report-truncated` finding) |
 //!
 //! The defaults fit Kubernetes' published scale limits (5,000 nodes, 150,000 pods: a ~2 GB
-//! `kubectl get -o json` dump) with room to spare.
+//! `kubectl get -o json` dump; the API server's JSON of a pod without managed fields is a few
+//! KiB, so a live collection of such a cluster reads well under 2 GiB) with room to spare, and
+//! keep a server that pages without end (a fresh `continue` token and fresh objects on every
+//! page) from taking more than a few GB of memory: a debug build measured about 2 bytes of
+//! peak memory per byte of list read (256 MiB of 500-Node pages: 490 MB), so the default
+//! budget bounds such a server at about 4 GB.
 
 use std::fmt;
 use std::time::Duration;
@@ -67,11 +73,13 @@ pub enum Limit {
     LogLines,
     /// Findings listed in one diagnosis report (after equal findings are folded).
     FindingsPerReport,
+    /// Bytes of list pages read in one live collection, every kind together.
+    CollectionBytes,
 }
 
 impl Limit {
     /// Every limit, in documentation order.
-    pub const ALL: [Limit; 14] = [
+    pub const ALL: [Limit; 15] = [
         Limit::FileBytes,
         Limit::HttpBodyBytes,
         Limit::PagesPerList,
@@ -86,6 +94,7 @@ impl Limit {
         Limit::DocumentsPerFile,
         Limit::LogLines,
         Limit::FindingsPerReport,
+        Limit::CollectionBytes,
     ];
 
     /// The key used in `--limit KEY=VALUE` (`file-bytes`).
@@ -105,6 +114,7 @@ impl Limit {
             Limit::DocumentsPerFile => "documents-per-file",
             Limit::LogLines => "log-lines",
             Limit::FindingsPerReport => "findings-per-report",
+            Limit::CollectionBytes => "collection-bytes",
         }
     }
 
@@ -125,6 +135,7 @@ impl Limit {
             Limit::DocumentsPerFile => "--max-documents-per-file",
             Limit::LogLines => "--max-log-lines",
             Limit::FindingsPerReport => "--max-findings-per-report",
+            Limit::CollectionBytes => "--max-collection-bytes",
         }
     }
 
@@ -145,6 +156,7 @@ impl Limit {
             Limit::DocumentsPerFile => "the number of YAML documents in one file",
             Limit::LogLines => "the number of log lines read",
             Limit::FindingsPerReport => "the number of findings listed in one report",
+            Limit::CollectionBytes => "the bytes of list pages read in one live collection",
         }
     }
 
@@ -155,7 +167,8 @@ impl Limit {
             | Limit::HttpBodyBytes
             | Limit::KubeconfigBytes
             | Limit::ReferencedFileBytes
-            | Limit::LogLineBytes => "bytes",
+            | Limit::LogLineBytes
+            | Limit::CollectionBytes => "bytes",
             Limit::PagesPerList => "pages",
             Limit::ObjectsPerSnapshot => "objects",
             Limit::ReplicasExpanded => "replicas",
@@ -175,7 +188,8 @@ impl Limit {
             | Limit::HttpBodyBytes
             | Limit::KubeconfigBytes
             | Limit::ReferencedFileBytes
-            | Limit::LogLineBytes => 1 << 40,
+            | Limit::LogLineBytes
+            | Limit::CollectionBytes => 1 << 40,
             Limit::PagesPerList | Limit::ReplicasExpanded => u64::from(u32::MAX),
             Limit::ObjectsPerSnapshot
             | Limit::YamlAliasExpansions
@@ -223,6 +237,7 @@ impl Limit {
             Limit::DocumentsPerFile => "max_documents_per_file",
             Limit::LogLines => "max_log_lines",
             Limit::FindingsPerReport => "max_findings_per_report",
+            Limit::CollectionBytes => "max_collection_bytes",
         }
     }
 }
@@ -293,6 +308,13 @@ pub struct Limits {
     /// listed; they are still counted in the summary and the score, and a `report-truncated`
     /// finding says how many were left out, per rule, and how to raise the limit.
     pub max_findings_per_report: u64,
+    /// Bytes of list pages read in one live collection, every kind together (each page is
+    /// also bounded by [`Limits::max_http_body_bytes`] and each list by
+    /// [`Limits::max_pages_per_list`]): a server that answers every page with fresh objects and
+    /// a fresh `continue` token is stopped here, the kind being read and every kind after it
+    /// reported as not (completely) read with this limit, instead of growing the snapshot until
+    /// memory runs out.
+    pub max_collection_bytes: u64,
 }
 
 impl Default for Limits {
@@ -301,7 +323,7 @@ impl Default for Limits {
             max_file_bytes: 4 << 30,
             max_http_body_bytes: 256 << 20,
             max_pages_per_list: 10_000,
-            max_objects_per_snapshot: 10_000_000,
+            max_objects_per_snapshot: 2_000_000,
             max_replicas_expanded: 10_000,
             max_yaml_alias_expansions: 100_000,
             max_kubeconfig_bytes: 16 << 20,
@@ -312,6 +334,7 @@ impl Default for Limits {
             max_documents_per_file: 1_000_000,
             max_log_lines: 1_000_000,
             max_findings_per_report: 10_000,
+            max_collection_bytes: 2 << 30,
         }
     }
 }
@@ -375,6 +398,7 @@ impl Limits {
             Limit::DocumentsPerFile => self.max_documents_per_file,
             Limit::LogLines => self.max_log_lines,
             Limit::FindingsPerReport => self.max_findings_per_report,
+            Limit::CollectionBytes => self.max_collection_bytes,
         }
     }
 
@@ -404,6 +428,7 @@ impl Limits {
             Limit::DocumentsPerFile => self.max_documents_per_file = value,
             Limit::LogLines => self.max_log_lines = value,
             Limit::FindingsPerReport => self.max_findings_per_report = value,
+            Limit::CollectionBytes => self.max_collection_bytes = value,
         }
         Ok(())
     }

@@ -13,12 +13,25 @@
 //! - PEM blocks (the body between `-----BEGIN X-----` and `-----END X-----`, also on one line
 //!   with `\n` escapes), long base64 blobs (`client-key-data`, docker configs);
 //! - the values of `data:` and `stringData:` of a Secret (YAML or JSON) when the text shows
-//!   `kind: Secret`.
+//!   `kind: Secret`;
+//! - signed-URL parameters (`X-Amz-Signature=`, `X-Amz-Credential=`, `X-Amz-Security-Token=`,
+//!   `X-Goog-Signature=`, Azure `sig=`), URL-encoded pairs (`token%3DX`, `password%253DX`);
+//! - environment names ending `_KEY`, `_PASS`, `_PWD`, `_AUTH` (`DB_PASS=X`; upper case only, so
+//!   a toleration's `key: nvidia.com/gpu` stays);
+//! - a generated-looking word after a secret word in prose (`TOKEN X`, `the token X is invalid`,
+//!   `bearer token, X`, `secretKey X`), never an object name (`secret default-token-x7k2q`);
+//! - the short token flag `-t X` (k3s, rke2) unless `X` reads as an image reference;
+//! - tokens with an issuer prefix, keyless: GitHub `ghp_` `gho_` `ghs_` `ghu_` `ghr_`
+//!   `github_pat_`, GitLab `glpat-`, AWS `AKIA` / `ASIA` key ids, Slack `xox[abprs]-`,
+//!   OpenAI-style `sk-`, Hugging Face `hf_`;
+//! - user-info without a scheme, `user:pass@host:port` and `u:pass@registry/image` (not
+//!   `image:tag@sha256:...`, not `git@host:repo`, not a mail address).
 //!
 //! A key is secret when its name, lower-cased without `-`, `_` and `.`, ends with `token`,
 //! `password`, `passwd`, `secret`, `keydata`, `certificatedata`, `certificatekey`, `privatekey`, `apikey`,
-//! `secretkey`, `accesskey`, `credentials`, `passphrase`, `authorization`, `cookie` or
-//! `sessionid`, or is `auth`, `pwd` or `pass`. Names ending otherwise are not secret, so `discovery-token-ca-cert-hash` (a public
+//! `secretkey`, `accesskey`, `credentials`, `credential`, `signature`, `dockerconfigjson`,
+//! `dockercfg`, `passphrase`, `authorization`, `cookie` or `sessionid`, or is `auth`, `pwd`,
+//! `pass` or `sig`. Names ending otherwise are not secret, so `discovery-token-ca-cert-hash` (a public
 //! pin), `token-id`, `tokenFile` and `secretName` stay readable.
 
 use std::borrow::Cow;
@@ -100,8 +113,15 @@ pub fn is_secret_key(key: &str) -> bool {
     if norm.is_empty() {
         return false;
     }
-    const SUFFIXES: [&str; 16] = [
+    const SUFFIXES: [&str; 20] = [
         "token",
+        // signed URLs: `X-Amz-Signature`, `X-Goog-Signature`, `Signature` (S3 v2, CloudFront)
+        // and `X-Amz-Credential` / `X-Goog-Credential`; `credential: X` in prose
+        "signature",
+        "credential",
+        // a docker config kept in a Secret (`.dockerconfigjson`, `.dockercfg`)
+        "dockerconfigjson",
+        "dockercfg",
         // kubeadm's `--certificate-key` / `certificateKey`: it decrypts the control-plane keys
         // `kubeadm init --upload-certs` keeps in the kubeadm-certs Secret
         // (kubernetes/kubernetes cmd/kubeadm/app/phases/copycerts)
@@ -121,7 +141,28 @@ pub fn is_secret_key(key: &str) -> bool {
         "passphrase",
         "authorization",
     ];
-    matches!(norm.as_str(), "auth" | "pwd" | "pass") || SUFFIXES.iter().any(|s| norm.ends_with(s))
+    // `sig`: an Azure SAS signature (`?sv=...&sig=...`)
+    matches!(norm.as_str(), "auth" | "pwd" | "pass" | "sig")
+        || SUFFIXES.iter().any(|s| norm.ends_with(s))
+        || is_env_secret_name(key)
+}
+
+/// An environment variable name (upper case, digits and `_`, with at least one `_`) whose last
+/// part names a secret that the key suffixes do not: `DB_PASS`, `STRIPE_KEY`, `SSH_KEY`,
+/// `ADMIN_PWD`, `GIT_AUTH` (`DB_PASSWORD`, `GH_TOKEN`, `APP_SECRET` are secret keys anyway).
+/// Lower-case `key` (a toleration's or a label selector's `key: nvidia.com/gpu`) is no such
+/// name, nor are `AWS_ACCESS_KEY_ID` or `SSH_KEY_FILE`.
+fn is_env_secret_name(key: &str) -> bool {
+    let key = key.trim_matches(|c: char| c == '"' || c == '\'' || c == '-' || c.is_whitespace());
+    let Some((head, last)) = key.rsplit_once('_') else {
+        return false;
+    };
+    key.starts_with(|c: char| c.is_ascii_uppercase())
+        && !head.is_empty()
+        && key
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && matches!(last, "KEY" | "PASS" | "PWD" | "AUTH" | "APIKEY")
 }
 
 /// Replaces every secret in `text` by [`PLACEHOLDER`] (see the module docs for the forms).
@@ -672,6 +713,10 @@ fn line_ranges(line: &str, st: &mut State) -> Vec<(usize, usize)> {
     ranges.extend(url_userinfo_ranges(line));
     auth_schemes(line, &mut ranges);
     login_passwords(line, &mut ranges);
+    short_token_flags(line, &mut ranges);
+    encoded_pairs(line, &mut ranges);
+    provider_tokens(line, &mut ranges);
+    bare_userinfo(line, &mut ranges);
     bootstrap_tokens(line, &mut ranges);
     jwts(line, &mut ranges);
     base64_blobs(line, &mut ranges);
@@ -807,6 +852,21 @@ fn key_values(line: &str, st: &mut State, ranges: &mut Vec<(usize, usize)>) {
                 i = e;
                 continue;
             }
+        } else if c == b',' && i > 0 && b.get(i + 1) == Some(&b' ') {
+            // `invalid bearer token, X`: a secret key, a comma, then the value
+            let mut k_start = i;
+            while k_start > 0 && is_key_char(b[k_start - 1]) {
+                k_start -= 1;
+            }
+            let word_start_ok = k_start == 0 || matches!(b[k_start - 1], b' ' | b'\t' | b'"');
+            if word_start_ok
+                && k_start < i
+                && let Some((v, e)) = prose_secret(line, &line[k_start..i], i + 1)
+            {
+                ranges.push(keep_token_id(line, v, e));
+                i = e;
+                continue;
+            }
         }
         i += 1;
     }
@@ -852,8 +912,37 @@ fn prose_secret(line: &str, key: &str, after_key: usize) -> Option<(usize, usize
     let e = token_end(line, v, true);
     let word = line[v..e].trim_end_matches(['.', ':', ')']);
     let e = v + word.len();
-    let long_enough = password || word.chars().count() >= 16;
+    // after `token` / `secret` in prose, a name is where a secret lives (`secret
+    // default-token-x7k2q not found`), not the secret
+    let long_enough = password
+        || (word.chars().count() >= 16 && !object_name_like(word))
+        || opaque_secret_word(word);
     (e > v && long_enough && looks_like_credential(word)).then_some((v, e))
+}
+
+/// A word that reads as a generated secret, not as a name (`TOKEN SALT0123XYZ`, `the token
+/// 0a1b2c3d is invalid`, `secretKey Q2xvdWQxMjM`): 8 or more characters of `[A-Za-z0-9_+/=~.-]`
+/// with a letter and a digit, and not shaped like a Kubernetes object name, a host, a version or
+/// a path (lower case, digits and `-` `.` `/` with one of those separators:
+/// `default-token-x7k2q`, `node-01.example`, `v1.28.3`, `kube-system/bootstrap-token-abcdef`),
+/// which prose writes after `token` and `secret` as references to where a secret lives.
+fn opaque_secret_word(word: &str) -> bool {
+    let allowed =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '/' | '=' | '~' | '.' | '-');
+    word.chars().count() >= 8
+        && word.chars().all(allowed)
+        && word.chars().any(|c| c.is_ascii_digit())
+        && word.chars().any(|c| c.is_ascii_alphabetic())
+        && !object_name_like(word)
+        && !word.starts_with('/')
+}
+
+/// Lower case, digits and `-` `.` `/`, with one of those separators: a Kubernetes object name
+/// (`default-token-x7k2q`, `kube-system/bootstrap-token-abcdef`), a host or a version.
+fn object_name_like(word: &str) -> bool {
+    word.chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '/'))
+        && word.contains(['-', '.', '/'])
 }
 
 /// The span of a value starting at `from` (after `=` or `:`): a quoted string's inside, a bare
@@ -1079,6 +1168,206 @@ fn auth_schemes(line: &str, ranges: &mut Vec<(usize, usize)>) {
                 ranges.push((v, end));
             }
         }
+    }
+}
+
+/// The short token flag `-t X` of k3s and rke2 (`k3s agent -t X`, urfave/cli's alias of
+/// `--token`) and of CLIs that follow them. Elsewhere `-t` names an image (`docker build -t
+/// repo/name:tag`), a terminal or a count (`-t 30`), so outside a k3s / rke2 line only a value
+/// that looks like a credential and not like an image reference (lower case, digits, `._/:@-`;
+/// a long hex run still counts as a credential) is hidden.
+fn short_token_flags(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let lower = line.to_ascii_lowercase();
+    let k3s = lower.contains("k3s") || lower.contains("rke2");
+    let b = line.as_bytes();
+    for (at, _) in line.match_indices("-t") {
+        let boundary = at == 0 || matches!(b[at - 1], b' ' | b'\t' | b'"' | b'\'');
+        let after = at + 2;
+        let (v, glued) = match b.get(after) {
+            Some(b' ' | b'\t') => {
+                let mut v = after;
+                while v < b.len() && matches!(b[v], b' ' | b'\t') {
+                    v += 1;
+                }
+                (v, false)
+            }
+            Some(b'=') => (after + 1, true),
+            _ => continue,
+        };
+        if !boundary || v >= b.len() || (!glued && b[v] == b'-') {
+            continue;
+        }
+        let e = token_end(line, v, false);
+        let value = &line[v..e];
+        // `-t ${NODE_TOKEN}` (k3s's own hint) names a variable, not its value
+        if value.is_empty() || value.starts_with(PLACEHOLDER) || value.starts_with('$') {
+            continue;
+        }
+        let hex_run = value.len() >= 32 && value.bytes().all(|c| c.is_ascii_hexdigit());
+        let image_like = !hex_run
+            && value
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"._/:@-".contains(&c));
+        if looks_like_credential(value) && (k3s || !image_like) {
+            ranges.push(keep_token_id(line, v, e));
+        }
+    }
+}
+
+/// A URL-encoded secret pair (`token%3DX`, `password%3DX`, twice encoded `token%253DX`): a
+/// query string or form body quoted inside another URL or a log field. The value ends where
+/// the pair does (`%26`, the encoded `&`) or at the end of the token.
+fn encoded_pairs(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let lower = line.to_ascii_lowercase();
+    let b = line.as_bytes();
+    for sep in ["%253d", "%3d"] {
+        let mut from = 0;
+        while let Some(p) = lower[from..].find(sep) {
+            let at = from + p;
+            from = at + sep.len();
+            // `%253d` also holds `%3d` two bytes in: that match is the same pair
+            if sep == "%3d" && at >= 2 && lower[..at].ends_with("%25") {
+                continue;
+            }
+            let mut k = at;
+            while k > 0 && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'-' | b'_')) {
+                k -= 1;
+            }
+            if k == at || !is_secret_key(&line[k..at]) {
+                continue;
+            }
+            let v = at + sep.len();
+            let e = token_end(line, v, false);
+            let e = lower[v..e].find("%26").map_or(e, |n| v + n);
+            if e > v {
+                ranges.push((v, e));
+            }
+        }
+    }
+}
+
+/// Tokens whose prefix names their issuer, anywhere in a line (no key needed): GitHub
+/// (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`, `github_pat_`), GitLab (`glpat-`), AWS access key
+/// ids (`AKIA` / `ASIA` and 16 upper-case letters or digits), Slack (`xoxa-`, `xoxb-`, `xoxp-`,
+/// `xoxr-`, `xoxs-`), OpenAI-style `sk-` keys (`sk-proj-...`; a run of 16 or more characters
+/// without `-` after the prefix, so a node named `sk-gpu-node-pool-0001` stays) and Hugging
+/// Face (`hf_`). The token runs over letters, digits, `_` and `-`.
+fn provider_tokens(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let b = line.as_bytes();
+    let tok = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let mut i = 0;
+    while i < b.len() {
+        if !tok(b[i]) || (i > 0 && tok(b[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let mut e = i;
+        while e < b.len() && tok(b[e]) {
+            e += 1;
+        }
+        if provider_token(&line[i..e]) {
+            ranges.push((i, e));
+        }
+        i = e;
+    }
+}
+
+/// True for a whole word that [`provider_tokens`] hides.
+fn provider_token(word: &str) -> bool {
+    let body_ok = |rest: &str, min: usize| {
+        rest.len() >= min
+            && rest
+                .bytes()
+                .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+    };
+    for prefix in [
+        "github_pat_",
+        "ghp_",
+        "gho_",
+        "ghs_",
+        "ghu_",
+        "ghr_",
+        "glpat-",
+        "hf_",
+    ] {
+        if let Some(rest) = word.strip_prefix(prefix) {
+            return body_ok(rest, 16);
+        }
+    }
+    for prefix in ["xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"] {
+        if let Some(rest) = word.strip_prefix(prefix) {
+            return body_ok(rest, 10);
+        }
+    }
+    for prefix in ["AKIA", "ASIA"] {
+        if let Some(rest) = word.strip_prefix(prefix) {
+            return rest.len() >= 16
+                && rest
+                    .bytes()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        }
+    }
+    if let Some(rest) = word.strip_prefix("sk-") {
+        let longest = rest.split('-').map(str::len).max().unwrap_or(0);
+        return rest.len() >= 20 && longest >= 16 && body_ok(rest, 20);
+    }
+    false
+}
+
+/// User-info without a scheme, `user:password@host` (a proxy address in a Go dial error,
+/// `admin:pw@proxy.local:3128`; an image reference with credentials, `u:pw@registry.example.com/x`):
+/// the `user:password` part, when the user is a plain name and the host after `@` has a dot, a
+/// port or is `localhost`. An image pinned by digest (`ubuntu:22.04@sha256:...`,
+/// `nvidia/cuda:12.0@sha256:...`), a mail address (`admin@example.com`) and `git@host:repo`
+/// have no such user-info.
+fn bare_userinfo(line: &str, ranges: &mut Vec<(usize, usize)>) {
+    let b = line.as_bytes();
+    for (at, _) in line.match_indices('@') {
+        // the run before `@` back to a blank, a quote, `(`, `=` or `,`
+        let mut s = at;
+        while s > 0
+            && !b[s - 1].is_ascii_whitespace()
+            && !matches!(
+                b[s - 1],
+                b'"' | b'\'' | b'(' | b'=' | b',' | b'<' | b'>' | b'`' | b'@'
+            )
+        {
+            s -= 1;
+        }
+        let run = &line[s..at];
+        if run.contains("://") {
+            continue;
+        }
+        let Some((user, pass)) = run.split_once(':') else {
+            continue;
+        };
+        let user_ok = !user.is_empty()
+            && user.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && user.chars().any(|c| c.is_ascii_alphabetic())
+            && user
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'));
+        // `host:port/path@...` is no password
+        let port_path = pass.split('/').next().is_some_and(|p| {
+            !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) && pass.contains('/')
+        });
+        if !user_ok || user == "mailto" || pass.is_empty() || port_path || pass == PLACEHOLDER {
+            continue;
+        }
+        let host_end = line[at + 1..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']')))
+            .map_or(line.len(), |n| at + 1 + n);
+        let host = &line[at + 1..host_end];
+        let digest =
+            ["sha256", "sha384", "sha512"].contains(&host) && line[host_end..].starts_with(':');
+        let port = line[host_end..]
+            .strip_prefix(':')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        let hostish = host.contains('.') || host.starts_with('[') || host == "localhost" || port;
+        if host.is_empty() || digest || !hostish {
+            continue;
+        }
+        ranges.push((s, at));
     }
 }
 
@@ -1317,6 +1606,130 @@ mod tests {
         assert_eq!(redact(t), t);
         let t = "GET https://10.0.0.1:6443/api ok; mail admin@example.com";
         assert_eq!(redact(t), t);
+    }
+
+    /// Issue 9, red team 2 #02: secrets that carry no `key=` of their own or a key the
+    /// redactor did not know, in the forms logs write them. Each salted value is hidden; the
+    /// look-alikes after them keep their text.
+    #[test]
+    fn signed_urls_env_names_provider_prefixes_and_bare_userinfo() {
+        for (text, gone) in [
+            // signed URLs: S3 (SigV4), GCS (V4), Azure SAS
+            (
+                "GET https://bucket.s3.amazonaws.com/x?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDSALT01%2F20240101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=SALT02abcdef&X-Amz-Security-Token=SALT03tok",
+                "SALT0",
+            ),
+            (
+                "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=svc%40p.iam.gserviceaccount.com%2FSALT04&X-Goog-Signature=SALT05deadbeef",
+                "SALT0",
+            ),
+            (
+                "failed: https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=SALT06%2Bxyz%3D",
+                "SALT06",
+            ),
+            (
+                "https://d111.cloudfront.net/x?Expires=1&Signature=SALT07abc~def&Key-Pair-Id=K2",
+                "SALT07",
+            ),
+            // environment assignments
+            ("failed: DB_PASS=SALT08pw", "SALT08"),
+            ("env STRIPE_KEY=SALT09key ADMIN_PWD=SALT10pw", "SALT09"),
+            ("env STRIPE_KEY=SALT09key ADMIN_PWD=SALT10pw", "SALT10"),
+            ("export APP_SECRET=SALT11 GH_TOKEN=SALT12x", "SALT11"),
+            ("export APP_SECRET=SALT11 GH_TOKEN=SALT12x", "SALT12"),
+            ("      DB_PASS:  SALT13plain", "SALT13"),
+            // short token flag, upper-case prose, comma
+            ("failed: -t SALTSECRET401", "SALTSECRET401"),
+            (
+                "k3s agent -s https://10.0.0.1:6443 -t K10abc::server:SALT14",
+                "SALT14",
+            ),
+            ("failed: TOKEN SALTSECRET400", "SALTSECRET400"),
+            (
+                "failed: the token SALTSECRET414 is invalid",
+                "SALTSECRET414",
+            ),
+            (
+                "failed: invalid bearer token, SALTSECRET415",
+                "SALTSECRET415",
+            ),
+            ("failed: secretKey SALTSECRET416", "SALTSECRET416"),
+            ("failed: credential: SALTSECRET405", "SALTSECRET405"),
+            ("failed: .dockerconfigjson: SALTSECRET413", "SALTSECRET413"),
+            // provider prefixes
+            (
+                "failed: ghp_SALTSECRET407aaaaaaaaaaaaaaaaaaaaaaaaaa",
+                "SALTSECRET407",
+            ),
+            (
+                "push with github_pat_11ABCDEFG0SALT15xxxxxxxxxxxxxxxxxx ok",
+                "SALT15",
+            ),
+            ("failed: glpat-SALTSECRET408aaaaaaaaa", "SALTSECRET408"),
+            ("failed: AKIASALTSECRET409AAAAAA", "SALTSECRET409"),
+            ("aws_access_key_id ASIAQ2SALT16ZZZZZZZZ", "SALT16"),
+            ("failed: xoxb-SALTSECRET410-aaaa", "SALTSECRET410"),
+            (
+                "failed: sk-SALTSECRET411aaaaaaaaaaaaaaaaaaaaa",
+                "SALTSECRET411",
+            ),
+            (
+                "OPENAI key sk-proj-SALT17abcdefghijklmnopqrstuvwxyz",
+                "SALT17",
+            ),
+            ("HF hub: hf_SALT18abcdefghijklmnopqrstuvwxyzAB", "SALT18"),
+            // URL-encoded pairs
+            ("failed: token%3DSALTSECRET412", "SALTSECRET412"),
+            ("redirect=%2Fcb%3Fpassword%3DSALT19%26next%3D1", "SALT19"),
+            ("q=access_token%253DSALT20", "SALT20"),
+            // user-info without a scheme
+            (
+                "proxyconnect tcp: dial via proxy admin:SALTSECRET417@proxy.local:3128: connection refused",
+                "SALTSECRET417",
+            ),
+            (
+                "Failed to pull image \"u:SALTSECRET510@registry.example.com/x\": unauthorized",
+                "SALTSECRET510",
+            ),
+            ("image u:SALT21@localhost:5000/team/x:1", "SALT21"),
+        ] {
+            hides(text, gone);
+        }
+        // what each form must leave alone
+        for keep in [
+            "kubeadm join 10.0.0.1:6443 --discovery-token-ca-cert-hash sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "Successfully pulled image \"nvidia/cuda:12.2.0-base-ubuntu22.04@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"",
+            "image ubuntu:22.04@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "Pulling image \"registry.example.com:5000/team/trainer:v2\"",
+            "pulling registry:5000/team/x@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.",
+            "git clone git@github.com:org/repo.git failed; mail admin@example.com",
+            "docker build -t registry.example.com/team/trainer:1.2.3 .",
+            "docker build -t trainer-v2 .",
+            "docker run -t nvidia/cuda:12.0-base nvidia-smi",
+            "journalctl -u k3s -t k3s",
+            "To join node to cluster: k3s agent -s https://10.0.0.10:6443 -t ${NODE_TOKEN}",
+            "ping -t 64 10.0.0.1",
+            "- key: nvidia.com/gpu",
+            "  key: node-role.kubernetes.io/control-plane",
+            "tolerations: [{key: nvidia.com/gpu, operator: Exists}]",
+            "AWS_ACCESS_KEY_ID is not set; SSH_KEY_FILE=/root/.ssh/id_rsa",
+            "Node gpu-node-01 uid 3f2a1c9e-1b2c-4d5e-8f90-0123456789ab Ready",
+            "secret default-token-x7k2q not found",
+            "the token kube-system/bootstrap-token-abcdef expired",
+            "token for node-01.example.com rejected",
+            "could not find a JWS signature in the cluster-info ConfigMap for token ID \"abcdef\"",
+            "x509: certificate signature verification failed",
+            "exec plugin \"aws\" returned no usable credential: exec plugin didn't return a status field",
+            "node sk-gpu-node-pool-0001 is Ready",
+            "AKIA is the prefix of an access key id",
+            "requests: cpu 500m memory 2Gi nvidia.com/gpu 1",
+            "ghp_ tokens are GitHub's",
+            "hf_hub_download failed",
+            "ts=2024-01-01T10:00:00Z level=info msg=ok",
+        ] {
+            keeps(keep);
+        }
     }
 
     #[test]

@@ -514,7 +514,24 @@ pub struct LoadProblem {
     pub field: String,
     /// What is wrong.
     pub message: String,
+    /// How many more problems of the same input just like this one were folded into it and
+    /// are not listed on their own (0: none): past [`MAX_SAME_PROBLEMS`] identical problems
+    /// of one input, and every document after the first that the YAML alias budget stopped.
+    /// The message then says how many and up to which document.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub repeats: usize,
 }
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Identical problems of one input listed one by one (the same message, digits aside, about
+/// the same object and field, or about no object): the rest are counted in the last one
+/// listed ([`LoadProblem::repeats`]). A file of 20,000 broken documents gives 21 problems, not
+/// 20,000 warnings and report lines; problems about different objects are not identical
+/// (each names its object, and rules look them up by object).
+pub const MAX_SAME_PROBLEMS: usize = 20;
 
 /// The start of a [`LoadProblem`] message for one unreadable field dropped from an object that
 /// was kept (every other problem is about something not kept).
@@ -526,6 +543,72 @@ impl LoadProblem {
     /// one field dropped from an object that was kept ([`FIELD_DROPPED`]).
     pub fn is_skip(&self) -> bool {
         !self.message.starts_with(FIELD_DROPPED)
+    }
+
+    /// How many problems this one stands for: itself and the ones folded into it
+    /// ([`LoadProblem::repeats`]).
+    pub fn count(&self) -> usize {
+        1 + self.repeats
+    }
+}
+
+/// Folds the problems of `problems[from..]` (one input's) past [`MAX_SAME_PROBLEMS`] identical
+/// ones into the one after the last listed: its [`LoadProblem::repeats`] counts them and its
+/// message says how many and up to which document.
+fn fold_repeated_problems(problems: &mut Vec<LoadProblem>, from: usize) {
+    if problems.len().saturating_sub(from) <= MAX_SAME_PROBLEMS {
+        return;
+    }
+    // digits aside: `line 3 column 5` and `line 9 column 1` are the same problem
+    let shape = |t: &str| -> String {
+        let mut out = String::with_capacity(t.len());
+        let mut digit = false;
+        for c in t.chars() {
+            if c.is_ascii_digit() {
+                if !digit {
+                    out.push('#');
+                }
+                digit = true;
+            } else {
+                out.push(c);
+                digit = false;
+            }
+        }
+        out
+    };
+    let mut seen: std::collections::HashMap<(String, String, String, String), (usize, usize)> =
+        std::collections::HashMap::new();
+    let tail = problems.split_off(from);
+    // (index in `problems` of the summary, last document folded)
+    let mut summaries: Vec<(usize, usize)> = Vec::new();
+    for p in tail {
+        let key = (
+            p.file.clone(),
+            p.object.clone(),
+            shape(&p.field),
+            shape(&p.message),
+        );
+        let entry = seen.entry(key).or_insert((0, usize::MAX));
+        entry.0 += 1;
+        if entry.0 <= MAX_SAME_PROBLEMS + 1 {
+            if entry.0 == MAX_SAME_PROBLEMS + 1 {
+                entry.1 = summaries.len();
+                summaries.push((problems.len(), p.document));
+            }
+            problems.push(p);
+        } else if let Some((at, last)) = summaries.get_mut(entry.1) {
+            problems[*at].repeats += p.count();
+            *last = p.document;
+        }
+    }
+    for (at, last) in summaries {
+        let p = &mut problems[at];
+        if p.repeats > 0 {
+            p.message = format!(
+                "{} ({} more problem(s) like this one in this input, up to document {last}, are not listed one by one)",
+                p.message, p.repeats
+            );
+        }
     }
 }
 
@@ -966,6 +1049,7 @@ impl ClusterSnapshot {
         mark: &[usize; Target::COUNT],
         bom: usize,
     ) -> LoadOutcome {
+        fold_repeated_problems(&mut self.problems, before.problems);
         let limits_hit = self.limits_hit.len();
         self.enforce_object_limit(source, mark);
         // Objects that replaced earlier ones were read from this input too: count them.
@@ -1647,12 +1731,24 @@ impl ClusterSnapshot {
             };
             self.load_value_doc(ctx, &value);
         }
+        self.finish_alias_limit(ctx);
     }
 
-    /// Records (once per input) that the YAML alias budget of the input ran out.
+    /// Records that the YAML alias budget of the input stopped a document (or a List item):
+    /// the first time as a problem and a limit hit, every later time counted in that problem
+    /// (once per input: the budget is the file's, so every later document that uses an alias
+    /// is stopped by the same cause).
     fn alias_limit(&mut self, ctx: &mut Ctx<'_>) {
         ctx.saw_object = true;
+        if let Some((at, last)) = ctx.alias_problem.as_mut()
+            && let Some(p) = self.problems.get_mut(*at)
+        {
+            p.repeats += 1;
+            *last = ctx.document;
+            return;
+        }
         let hit = ctx.alias.exceeded(ctx.source);
+        ctx.alias_problem = Some((self.problems.len(), ctx.document));
         self.problems.push(ctx.problem(
             String::new(),
             String::new(),
@@ -1661,6 +1757,21 @@ impl ClusterSnapshot {
         if !ctx.alias_limit_hit {
             ctx.alias_limit_hit = true;
             self.limits_hit.push(hit);
+        }
+    }
+
+    /// The one alias-limit problem of an input, with how many documents (or items) it stopped.
+    fn finish_alias_limit(&mut self, ctx: &Ctx<'_>) {
+        if let Some((at, last)) = ctx.alias_problem
+            && let Some(p) = self.problems.get_mut(at)
+            && p.repeats > 0
+        {
+            let hit = ctx.alias.exceeded(ctx.source);
+            p.message = format!(
+                "{} document(s) or item(s) not read, document {} to {last} (each uses an alias after the file's budget ran out): {hit}",
+                p.count(),
+                p.document
+            );
         }
     }
 
@@ -2279,6 +2390,9 @@ struct Ctx<'s> {
     alias: crate::yaml::AliasBudget,
     /// The alias limit was hit (reported once per input).
     alias_limit_hit: bool,
+    /// The input's alias-limit problem (its index in the snapshot's problems) and the last
+    /// document it stopped: later stops are counted in it.
+    alias_problem: Option<(usize, usize)>,
     /// Items of the typed List being read whose own `kind` is not the List's (a Pod in a
     /// `NodeList`): the List is then not a complete list of its kind (H3).
     foreign_items: usize,
@@ -2294,6 +2408,7 @@ impl<'s> Ctx<'s> {
             kindless: Vec::new(),
             alias: crate::yaml::AliasBudget::new(limits),
             alias_limit_hit: false,
+            alias_problem: None,
             foreign_items: 0,
         }
     }
@@ -2305,6 +2420,7 @@ impl<'s> Ctx<'s> {
             object,
             field,
             message,
+            repeats: 0,
         }
     }
 }
@@ -3665,6 +3781,7 @@ mod tests {
             object: "Pod/ns/p".into(),
             field: "spec.containers[0].resources.requests.cpu".into(),
             message: "bad".into(),
+            repeats: 0,
         };
         assert_eq!(
             p.to_string(),

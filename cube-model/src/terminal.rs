@@ -1,26 +1,54 @@
-//! Text safe for a terminal: control, escape and bidirectional characters made visible.
+//! Text safe for a terminal: control, escape, bidirectional and invisible characters made
+//! visible.
 //!
 //! Server messages, object names and pasted logs can carry escape sequences (`ESC [ 2 J`),
-//! carriage returns, and Unicode bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E,
-//! U+200F, U+061C) that reorder what a reader sees. [`escape`] writes each such character as a
-//! visible escape (`\x1b`, `\r`, `\u{202e}`) so human-readable output shows exactly what was
-//! received and nothing more.
+//! carriage returns, Unicode bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E,
+//! U+200F, U+061C) that reorder what a reader sees, and invisible characters that make two
+//! different names look the same or carry hidden text (zero-width spaces and joiners, U+FEFF,
+//! the soft hyphen, tag characters). [`escape`] writes each such character as a visible escape
+//! (`\x1b`, `\r`, `\u{202e}`, `\u{200b}`) so human-readable output shows exactly what was
+//! received and nothing more; [`is_unsafe`] is the one list of them, used by the table, stderr,
+//! JSON, SARIF and JUnit writers alike.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// True for a character [`escape`] rewrites (newline and tab excluded).
+/// True for a character [`escape`] rewrites (newline and tab excluded): C0 and C1 controls,
+/// bidirectional controls, line and paragraph separators, and characters that show nothing
+/// (zero-width space, joiners and marks U+200B–U+200F, word joiner and invisible operators
+/// U+2060–U+206F, U+FEFF, soft hyphen U+00AD, combining grapheme joiner U+034F, Hangul fillers
+/// U+115F, U+1160, U+3164, U+FFA0, Mongolian vowel separator U+180E, interlinear annotation
+/// U+FFF9–U+FFFB, musical formatting U+1D173–U+1D17A, tag characters U+E0000–U+E007F) and the
+/// variation selectors used to smuggle hidden bytes (U+FE00–U+FE0D, U+E0100–U+E01EF).
+///
+/// U+FE0E and U+FE0F (text and emoji presentation, `⚠️`) are kept: each follows a visible
+/// character whose look it only picks, they are common in messages, and one of them carries no
+/// more than a bit.
 pub fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || matches!(
             c,
             '\u{202A}'..='\u{202E}'
                 | '\u{2066}'..='\u{2069}'
-                | '\u{200E}'
-                | '\u{200F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2060}'..='\u{2065}'
+                | '\u{206A}'..='\u{206F}'
                 | '\u{061C}'
                 | '\u{2028}'
                 | '\u{2029}'
+                | '\u{00AD}'
+                | '\u{034F}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{180E}'
+                | '\u{3164}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{FE00}'..='\u{FE0D}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E007F}'
+                | '\u{E0100}'..='\u{E01EF}'
         )
 }
 
@@ -43,7 +71,12 @@ pub fn json_safe(json: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
         if !c.is_ascii() && is_unsafe(c) {
-            let _ = write!(out, "\\u{:04x}", c as u32);
+            // a character outside the BMP (a tag character) as its UTF-16 surrogate pair, the
+            // only `\u` form JSON has for it
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
         } else {
             out.push(c);
         }
@@ -175,7 +208,39 @@ mod tests {
             assert_eq!(escape(raw), want);
         }
         assert_eq!(escape("tab\tand\nnewline"), "tab\tand\nnewline");
+        // invisible characters (red team 2 #05): a spoofed name shows its extra character
+        for (raw, want) in [
+            ("gpu-node-01\u{200b}", "gpu-node-01\\u{200b}"),
+            ("zwj\u{200d}", "zwj\\u{200d}"),
+            ("bom\u{feff}", "bom\\u{feff}"),
+            ("soft\u{ad}hyphen", "soft\\xadhyphen"),
+            ("wj\u{2060}\u{2064}", "wj\\u{2060}\\u{2064}"),
+            ("tag\u{e0041}\u{e007f}", "tag\\u{e0041}\\u{e007f}"),
+            ("filler\u{3164}", "filler\\u{3164}"),
+            ("vs\u{fe00}\u{e0100}", "vs\\u{fe00}\\u{e0100}"),
+        ] {
+            assert_eq!(escape(raw), want);
+        }
+        // emoji presentation selectors and joined text stay as they are
+        assert_eq!(
+            escape("\u{26a0}\u{fe0f} warning"),
+            "\u{26a0}\u{fe0f} warning"
+        );
+        assert_eq!(escape("naïve café"), "naïve café");
         assert_eq!(escape_line("a\nb"), "a\\nb");
         assert_eq!(escape("日本語 ümlaut"), "日本語 ümlaut");
+    }
+
+    /// JSON keeps the same value for every parser: supplementary characters become surrogate
+    /// pairs, zero-width and bidirectional characters `\uXXXX`.
+    #[test]
+    fn json_escapes_parse_back_to_the_same_string() {
+        let raw = "p\u{202e}evil\u{9b}31m\u{200b}\u{e0041}\u{feff}";
+        let json = serde_json::to_string(raw).expect("json");
+        let safe = json_safe(&json);
+        assert!(safe.is_ascii(), "{safe}");
+        assert!(safe.contains("\\udb40\\udc41"), "{safe}");
+        let back: String = serde_json::from_str(&safe).expect("valid JSON");
+        assert_eq!(back, raw);
     }
 }

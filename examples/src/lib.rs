@@ -453,6 +453,11 @@ pub mod exit {
     /// The picture is incomplete: a kind could not be read, a limit was hit, part of the input
     /// was skipped; whatever else the output says, it is not "all clear".
     pub const INCOMPLETE: u8 = 3;
+    /// The output could not be written (stdout on a full disk, `> /dev/full`, a failing
+    /// device; a closed pipe is no failure): no answer was given, so the code is never one of
+    /// the answers 0, 1 or 3. The same in every program (it is [`BAD_INPUT`]'s 2, the code of
+    /// every run that ends without an answer).
+    pub const OUTPUT_FAILED: u8 = 2;
 }
 
 /// Limit flags shared by every program: `--limit KEY=VALUE` (repeatable) and one dedicated flag
@@ -462,7 +467,8 @@ pub struct LimitArgs {
     /// Override a limit: KEY=VALUE, repeatable. Keys: file-bytes, http-body-bytes,
     /// pages-per-list, objects-per-snapshot, replicas-expanded, yaml-alias-expansions,
     /// kubeconfig-bytes, referenced-file-bytes, log-line-bytes, collection-deadline-secs,
-    /// request-timeout-secs, documents-per-file, log-lines, findings-per-report (sizes take
+    /// request-timeout-secs, documents-per-file, log-lines, findings-per-report,
+    /// collection-bytes (sizes take
     /// k/M/G/Ki/Mi/Gi, times s/m/h).
     #[arg(long = "limit", value_name = "KEY=VALUE")]
     pub limit: Vec<String>,
@@ -475,7 +481,7 @@ pub struct LimitArgs {
     /// Pages read per list (default 10000).
     #[arg(long, value_name = "N")]
     pub max_pages_per_list: Option<String>,
-    /// Objects kept in one snapshot (default 10000000).
+    /// Objects kept in one snapshot (default 2000000).
     #[arg(long, value_name = "N")]
     pub max_objects_per_snapshot: Option<String>,
     /// Replica pods expanded per workload (default 10000).
@@ -510,6 +516,9 @@ pub struct LimitArgs {
     /// counted and named by rule).
     #[arg(long, value_name = "N")]
     pub max_findings_per_report: Option<String>,
+    /// Bytes of list pages read in one live collection, every kind together (default 2Gi).
+    #[arg(long, value_name = "BYTES")]
+    pub max_collection_bytes: Option<String>,
 }
 
 impl LimitArgs {
@@ -550,6 +559,7 @@ impl LimitArgs {
             (Limit::DocumentsPerFile, &self.max_documents_per_file),
             (Limit::LogLines, &self.max_log_lines),
             (Limit::FindingsPerReport, &self.max_findings_per_report),
+            (Limit::CollectionBytes, &self.max_collection_bytes),
         ];
         for (limit, value) in flags {
             if let Some(v) = value {
@@ -807,14 +817,20 @@ pub fn redact_json(value: &mut serde_json::Value) {
     }
 }
 
-/// A serializable value as pretty JSON with every string redacted ([`redact_json`]).
+/// A serializable value as pretty JSON with every string redacted ([`redact_json`]) and every
+/// character a terminal would act on or not show (C1, bidirectional, zero-width, tag
+/// characters: [`cube_model::terminal::is_unsafe`]) written as a `\uXXXX` escape
+/// ([`cube_model::terminal::json_safe`]): the same value for a parser, nothing raw when printed.
+/// Every program's `--output json` goes through it (cluster_diagnose's report through
+/// cube-diagnose's JSON writer, which does the same).
 ///
 /// # Errors
 /// Serialization errors.
 pub fn to_redacted_json<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
     let mut v = serde_json::to_value(value)?;
     redact_json(&mut v);
-    serde_json::to_string_pretty(&v)
+    let json = serde_json::to_string_pretty(&v)?;
+    Ok(cube_model::terminal::json_safe(&json).into_owned())
 }
 
 /// What a kubeconfig someone else wrote may make a program do, the same two flags in every

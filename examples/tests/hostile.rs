@@ -137,6 +137,69 @@ fn a_closed_stdout_never_panics() {
     }
 }
 
+/// `cluster_import > /dev/full` exited 1, its "not importable" answer, where every other
+/// program exits 2 (red team 2 #10): an output that cannot be written is
+/// `exit::OUTPUT_FAILED` (2) in every program and every output format, with the error on stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_write_error_exits_2_in_every_program() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full in this sandbox
+    };
+    let pod = write("full-pod.yaml", POD.as_bytes());
+    let kc = write("full-kubeconfig.yaml", KUBECONFIG.as_bytes());
+    // one cluster on a closed loopback port: an answer (not ready), then the write fails
+    let registry = write(
+        "full-registry.yaml",
+        format!(
+            "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig:\n    inline: {}\n",
+            serde_json::to_string(KUBECONFIG).expect("json string")
+        )
+        .as_bytes(),
+    );
+    let pod = pod.display().to_string();
+    let kc = kc.display().to_string();
+    let registry = registry.display().to_string();
+    let mut cases: Vec<(&str, Vec<&str>)> = Vec::new();
+    for out in ["table", "json", "sarif", "junit"] {
+        cases.push(("cluster_diagnose", vec!["--output", out]));
+    }
+    for out in ["yaml", "json"] {
+        cases.push(("group_plan", vec![GROUPS, "--output", out]));
+    }
+    for out in ["table", "json"] {
+        cases.push((
+            "pod_admit",
+            vec!["--snapshot", SAMPLE, "--pod", &pod, "--output", out],
+        ));
+        cases.push((
+            "cluster_import",
+            vec!["--kubeconfig", &kc, "--offline", "--output", out],
+        ));
+        cases.push((
+            "cluster_fleet",
+            vec!["--registry", &registry, "--timeout", "2", "--output", out],
+        ));
+    }
+    for (name, args) in &cases {
+        let o = Command::new(bin(name))
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(full.try_clone().expect("dup /dev/full"))
+            .stderr(Stdio::piped())
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name} {args:?}: {err}");
+        assert!(
+            err.contains("No space left on device"),
+            "{name} {args:?}: {err}"
+        );
+    }
+}
+
 /// `--timeout-secs 18446744073709551615` overflowed a `Duration`; every numeric flag is bounded.
 #[test]
 fn absurd_numeric_flags_are_usage_errors() {
@@ -1458,10 +1521,13 @@ fn a_hanging_exec_plugin_is_stopped() {
 }
 
 /// Escape sequences, newlines and right-to-left characters from names and messages reached the
-/// terminal raw, even inside suggested `kubectl` commands.
+/// terminal raw, even inside suggested `kubectl` commands; zero-width, soft-hyphen, BOM and tag
+/// characters (a name that looks like another, hidden text) reached tables raw, and `pod_admit
+/// --output json` carried raw U+202E and C1 CSI (red team 2 #05). Every program, human and JSON
+/// output.
 #[test]
 fn terminal_injection_is_escaped_in_human_output() {
-    let evil = "gpu\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}1-edon\u{2066}";
+    let evil = "gpu\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}1-edon\u{2066}\u{200b}\u{ad}\u{feff}\u{e0041}\u{9b}31m";
     let node = serde_json::json!({
         "apiVersion": "v1", "kind": "List", "items": [{
             "apiVersion": "v1", "kind": "Node",
@@ -1483,13 +1549,13 @@ fn terminal_injection_is_escaped_in_human_output() {
     let s = snap.display().to_string();
     let pod = write(
         "evil-pod.yaml",
-        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: \"p\\u202e\\u001b[1m\", namespace: default}}\nspec:\n  nodeName: \"{}\"\n  containers: [{{name: c, image: x}}]\n", evil.escape_default()).as_bytes(),
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: \"p\\u202e\\u001b[1m\\u200b\\u009b31m\", namespace: default}}\nspec:\n  nodeName: \"{}\"\n  containers: [{{name: c, image: x}}]\n", evil.escape_default()).as_bytes(),
     );
     let kc = write(
         "evil-kubeconfig.yaml",
         format!("apiVersion: v1\nkind: Config\ncurrent-context: \"a{e}\"\nclusters:\n- name: \"k{e}\"\n  cluster: {{server: 'https://127.0.0.1:1'}}\nusers:\n- name: u\n  user: {{}}\ncontexts:\n- name: \"a{e}\"\n  context: {{cluster: \"missing{e}\", user: u}}\n", e = evil.escape_default()).as_bytes(),
     );
-    let runs: Vec<(&str, Vec<String>)> = vec![
+    let mut runs: Vec<(&str, Vec<String>)> = vec![
         ("cluster_diagnose", vec!["--snapshot".into(), s.clone()]),
         (
             "pod_admit",
@@ -1513,13 +1579,40 @@ fn terminal_injection_is_escaped_in_human_output() {
             ],
         ),
     ];
+    // the same runs with each machine format the program has
+    let machine: Vec<(&str, Vec<String>)> = runs
+        .iter()
+        .flat_map(|(name, args)| {
+            let formats: &[&str] = match *name {
+                "cluster_diagnose" => &["json", "sarif", "junit"],
+                _ => &["json"],
+            };
+            formats.iter().map(move |f| {
+                let mut a = args.clone();
+                a.extend(["--output".to_owned(), (*f).to_owned()]);
+                (*name, a)
+            })
+        })
+        .collect();
+    runs.extend(machine);
     for (name, args) in runs {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let o = run(name, &args);
         code(&o);
         for (what, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
             let text = String::from_utf8_lossy(bytes);
-            for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{2066}', '\r'] {
+            for bad in [
+                '\u{1b}',
+                '\u{7}',
+                '\u{202e}',
+                '\u{2066}',
+                '\r',
+                '\u{9b}',
+                '\u{200b}',
+                '\u{ad}',
+                '\u{feff}',
+                '\u{e0041}',
+            ] {
                 assert!(
                     !text.contains(bad),
                     "{name} {what} holds raw {bad:?}:\n{text}"
@@ -1552,8 +1645,26 @@ const PROSE: [&str; 6] = [
     "UHJvc2Utc2FsdC1jbGllbnQta2V5LWRhdGE=",
 ];
 
+/// Secrets with no `key=` the redactor knew before red team 2 (#02): signed URLs, environment
+/// names, the short token flag, provider-prefixed tokens, URL-encoded pairs and user-info
+/// without a scheme (also in an image reference), each form with its own value.
+const FORMS: [&str; 12] = [
+    "SALTformAmzSig01",
+    "SALTformSas02",
+    "SALTformEnv03",
+    "SALTformFlag04",
+    "ghp_SALTform05aaaaaaaaaaaaaaaaaaaaaaaa",
+    "AKIASALTFORM06ZZZZZZ",
+    "sk-SALTform07aaaaaaaaaaaaaaaaaaaaa",
+    "SALTformEnc08",
+    "SALTformProxy09",
+    "SALTformImage10",
+    "SALTformToken11",
+    "glpat-SALTform12aaaaaaaaaaa",
+];
+
 fn salted() -> Vec<&'static str> {
-    vec![
+    let mut v = vec![
         BOOTSTRAP_SECRET,
         PASSWORD,
         URL_PASSWORD,
@@ -1570,7 +1681,9 @@ fn salted() -> Vec<&'static str> {
         PROSE[3],
         PROSE[4],
         PROSE[5],
-    ]
+    ];
+    v.extend(FORMS);
+    v
 }
 
 /// A corpus of inputs carrying the salted secrets in every form: logs (flags, key=value,
@@ -1690,7 +1803,38 @@ fn corpus() -> Vec<(String, String)> {
             "apiVersion: cube-rs.io/v1alpha1\nkind: ClusterRegistry\nclusters:\n- name: a\n  kubeconfig:\n    inline: {inline}\n- name: b\n  kubeconfig:\n    inline: {inline}\n    context: b\n"
         )
     };
+    let forms_log = format!(
+        "E1130 12:00:00.000000    1234 x.go:1] failed: GET https://bucket.s3.amazonaws.com/x?X-Amz-Signature={f0}&X-Amz-Date=1\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: https://acct.blob.core.windows.net/c?sv=1&sig={f1}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: DB_PASS={f2}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: -t {f3}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f4}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f5}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f6}\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: token%3D{f7}\n\
+         E1130 12:00:00.000000    1234 x.go:1] proxyconnect tcp: dial via proxy admin:{f8}@proxy.local:3128: connection refused\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: the token {f10} is invalid\n\
+         E1130 12:00:00.000000    1234 x.go:1] failed: {f11}\n",
+        f0 = FORMS[0],
+        f1 = FORMS[1],
+        f2 = FORMS[2],
+        f3 = FORMS[3],
+        f4 = FORMS[4],
+        f5 = FORMS[5],
+        f6 = FORMS[6],
+        f7 = FORMS[7],
+        f8 = FORMS[8],
+        f10 = FORMS[10],
+        f11 = FORMS[11],
+    );
+    let forms_events = format!(
+        "NAMESPACE   LAST SEEN   TYPE      REASON   OBJECT          MESSAGE\n\
+         team-nlp    1m          Warning   Failed   pod/trainer-0   Failed to pull image \"u:{}@registry.example.com/x\": rpc error: code = Unknown desc = pull access denied\n",
+        FORMS[9]
+    );
     vec![
+        ("forms.log".into(), forms_log),
+        ("forms-events.txt".into(), forms_events),
         ("salted.log".into(), log),
         ("secret.yaml".into(), secret_yaml),
         ("broken-secret.yaml".into(), broken_secret),

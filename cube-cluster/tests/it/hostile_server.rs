@@ -142,6 +142,71 @@ async fn a_repeated_continue_token_ends_the_list() {
     );
 }
 
+/// A server that answers every Node page with 500 fresh Nodes and a fresh `continue` token grew
+/// the snapshot without bound (1.35 GB after 300 s; the bounds were 10,000 pages and 10,000,000
+/// objects, about 44 GB, red team 2 #11). The list pages one collection reads are bounded by
+/// `collection-bytes`: the page that would pass it is not loaded, Node is incomplete with the
+/// typed hit (what, where, the limit, how to raise it), and every kind after it is not listed.
+#[tokio::test]
+async fn a_flooding_server_stops_at_the_collection_byte_budget() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::Flood(50)).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(&sel, NetLimits::default());
+    let mut limits = cube_model::Limits::default();
+    limits.apply("collection-bytes=1Mi").expect("limit");
+    let o = CollectOptions::from_limits(&limits);
+    let t = Instant::now();
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+    // every kind missing: Node cut by the budget, the ones after it never asked for
+    assert_eq!(
+        snap.missing_kinds.len(),
+        o.kinds.len(),
+        "{:?}",
+        snap.missing_kinds
+    );
+    let node = &snap.missing_kinds["Node"];
+    assert!(node.starts_with("incomplete: /api/v1/nodes: the bytes of list pages read in one live collection exceeds the limit of 1048576 bytes"), "{node}");
+    assert!(node.contains("--limit collection-bytes=N"), "{node}");
+    let hits: Vec<_> = snap
+        .limits_hit
+        .iter()
+        .filter(|h| h.limit == cube_model::Limit::CollectionBytes)
+        .collect();
+    assert_eq!(hits.len(), 1, "{:?}", snap.limits_hit);
+    assert_eq!(
+        (hits[0].max, hits[0].subject.as_str()),
+        (1 << 20, "/api/v1/nodes")
+    );
+    assert!(
+        hits[0].observed.is_some_and(|o| o > 1 << 20),
+        "{:?}",
+        hits[0]
+    );
+    let after = snap
+        .missing_kinds
+        .values()
+        .filter(|w| {
+            w.contains("budget of 1048576 bytes of list pages was used up at /api/v1/nodes")
+        })
+        .count();
+    assert_eq!(after, o.kinds.len() - 1, "{:?}", snap.missing_kinds);
+    // what was kept stays under the budget, and no request followed the page that passed it
+    let pages = srv.requests();
+    assert!(
+        snap.nodes.len() < pages * 50,
+        "{} nodes, {pages} pages",
+        snap.nodes.len()
+    );
+    assert!(!snap.nodes.is_empty());
+    assert!(snap.is_incomplete());
+    // the default policy has a budget, and an objects-per-snapshot bound sized to memory
+    let d = cube_model::Limits::default();
+    assert_eq!(d.max_collection_bytes, 2 << 30);
+    assert_eq!(d.max_objects_per_snapshot, 2_000_000);
+}
+
 #[tokio::test]
 async fn endless_pages_stop_at_the_page_limit() {
     let pki = Pki::new();
@@ -217,10 +282,11 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
             .collect::<Vec<_>>(),
         [(cube_model::Limit::RequestTimeoutSecs, 2)]
     );
-    // Overall: a 3 s deadline over every kind ends the whole collection.
+    // Overall: a 3 s deadline over every kind ends the whole collection (the request timeout
+    // longer than the deadline, so the deadline is what ends the first list).
     let c = bounded(
         &sel,
-        NetLimits::with_request_timeout(Duration::from_secs(2)),
+        NetLimits::with_request_timeout(Duration::from_secs(10)),
     );
     let t = Instant::now();
     let o = CollectOptions {
@@ -248,6 +314,48 @@ async fn a_body_at_one_byte_a_second_ends_at_the_request_timeout_and_the_deadlin
         .collect();
     assert_eq!(deadline_hits.len(), 1, "{:?}", snap.limits_hit);
     assert_eq!(deadline_hits[0].max, 3);
+}
+
+/// A server that answers every list at once and then sends the body a byte a second cost one
+/// request timeout per kind (17 x 30 s = 510 s of `cluster_diagnose --kubeconfig`, red team 2
+/// #07). The first drip-fed list costs its timeout; the kinds after it are not asked for, each
+/// recorded as not read because of that drip-feed (the path named), never as empty.
+#[tokio::test]
+async fn a_drip_feeding_server_costs_one_request_timeout_not_one_per_kind() {
+    let pki = Pki::new();
+    let srv = tls_server(&pki, Behaviour::SlowBody(Duration::from_millis(500))).await;
+    let sel = selection(&srv.url(), Some(&pki.ca_pem()));
+    let c = bounded(
+        &sel,
+        NetLimits::with_request_timeout(Duration::from_secs(1)),
+    );
+    let o = CollectOptions::default();
+    let t = Instant::now();
+    let snap = collect_snapshot(&c, &o, |_| {}).await.expect("collect");
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    assert_eq!(srv.requests(), 1, "only the first list was sent");
+    assert_eq!(
+        snap.missing_kinds.len(),
+        o.kinds.len(),
+        "{:?}",
+        snap.missing_kinds
+    );
+    let first = o.kinds[0].kind;
+    assert!(
+        snap.missing_kinds[first].contains("no complete answer within 1 s"),
+        "{:?}",
+        snap.missing_kinds
+    );
+    let dripped = snap
+        .missing_kinds
+        .values()
+        .filter(|w| w.contains("drip-fed its answer to /api/v1/nodes"))
+        .filter(|w| w.contains("--limit request-timeout-secs=N"))
+        .count();
+    assert_eq!(dripped, o.kinds.len() - 1, "{:?}", snap.missing_kinds);
+    assert!(snap.kinds_listed.is_empty(), "{:?}", snap.kinds_listed);
+    assert!(snap.is_incomplete());
 }
 
 /// A cluster that never answers cost one request timeout per kind listed (17 kinds x 30 s:

@@ -176,7 +176,9 @@ pub enum SignalKind {
     JoinCsrPending,
     /// A line that looks like an error and matches no catalog entry (details `closest`,
     /// `closest_template`, `score`, and `marked: error` when the line is an error by its own
-    /// marking, [`crate::catalog::marked_error`]); only [`classify_all`] emits it.
+    /// marking, [`crate::catalog::marked_error`]); only [`classify_all`] emits it. Past
+    /// [`MAX_UNRECOGNISED_SIGNALS`] of them in one text (marked and unmarked counted apart),
+    /// the later lines are only counted, in the last one kept (detail `more_lines`).
     Unrecognised,
 }
 
@@ -250,6 +252,11 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
         Option<(&'static crate::catalog::Entry, f64)>,
     > = std::collections::HashMap::new();
     let mut skip_to = 0usize;
+    // unrecognised signals kept, the index in `out` of the last one kept and the lines past
+    // MAX_UNRECOGNISED_SIGNALS, for [not marked, marked]
+    let mut unrecognised_kept = [0usize; 2];
+    let mut unrecognised_last = [0usize; 2];
+    let mut unrecognised_more = [0usize; 2];
     for (i, raw) in all.iter().enumerate() {
         if i < skip_to {
             continue;
@@ -342,6 +349,13 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
                         && (crate::catalog::looks_like_error(l)
                             || crate::catalog::marked_error(l))))
             {
+                let group = usize::from(crate::catalog::marked_error(l));
+                if unrecognised_kept[group] >= MAX_UNRECOGNISED_SIGNALS {
+                    unrecognised_more[group] += 1;
+                    continue;
+                }
+                unrecognised_kept[group] += 1;
+                unrecognised_last[group] = out.len();
                 let mut d = BTreeMap::new();
                 if let Some(w) = &wrapped {
                     d.insert("wrapper".to_owned(), w.clone());
@@ -371,6 +385,16 @@ fn classify_inner(source: &str, text: &str, unrecognised: bool) -> Vec<Signal> {
                     redacted(&mut redact_memo, l),
                 ));
             }
+        }
+    }
+    for group in 0..2 {
+        if unrecognised_more[group] > 0
+            && let Some(s) = out.get_mut(unrecognised_last[group])
+        {
+            s.details.insert(
+                "more_lines".to_owned(),
+                unrecognised_more[group].to_string(),
+            );
         }
     }
     device_plugin::in_context(&mut out, text);
@@ -1055,6 +1079,13 @@ fn redacted(memo: &mut std::collections::HashMap<String, String>, l: &str) -> St
     }
     t
 }
+
+/// Unrecognised lines of one text (errors by their marking and error-looking lines counted
+/// apart) kept as signals of their own; the lines past it are counted in the last one kept
+/// (detail `more_lines`). A paste of a million unrecognised error lines held a signal of about
+/// 1.4 KB for each (a 40 MB paste took 2.85 GB, red team 2 #03); the finding about them names
+/// the count and shows the first few lines.
+pub const MAX_UNRECOGNISED_SIGNALS: usize = 10_000;
 
 /// How many distinct lines of one text [`classify_inner`] remembers the verdict of (identical
 /// lines are judged once); past it, lines are judged one by one as before (same answers, more

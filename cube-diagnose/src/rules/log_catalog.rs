@@ -704,6 +704,11 @@ fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
     by_source
         .into_iter()
         .map(|((source, marked), lines)| {
+            // lines past classify::MAX_UNRECOGNISED_SIGNALS are counted in the last one kept
+            let count: usize = lines
+                .iter()
+                .map(|s| 1 + s.detail("more_lines").parse::<usize>().unwrap_or(0))
+                .sum();
             let closest: Vec<String> = lines
                 .iter()
                 .take(3)
@@ -722,7 +727,7 @@ fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
                     Severity::Warning,
                     format!(
                         "{} line(s) are errors by their own marking (klog E/F level, level=error|fatal, ERROR/FATAL, panic, a failed systemd unit) but no message of the catalog matches them: what they mean was not diagnosed, so the picture is incomplete and the absence of other findings is not an all-clear: {}",
-                        lines.len(),
+                        count,
                         closest.join("; ")
                     ),
                     "read these error lines yourself (they were not diagnosed) and look up the program that printed them; the closest known message shows what a similar line would mean",
@@ -732,7 +737,7 @@ fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
                     Severity::Info,
                     format!(
                         "{} line(s) look like errors but are not recognised (no message of the catalog matches): {}",
-                        lines.len(),
+                        count,
                         closest.join("; ")
                     ),
                     "read these lines yourself: they were not diagnosed; the closest known message shows what a similar line would mean",
@@ -748,6 +753,43 @@ fn check_unrecognised(ctx: &Context<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use crate::rules::testutil::run_log;
+
+    /// Red team 2 #03: a paste of many unrecognised error lines held one signal per line
+    /// (about 1.4 KB each, three copies: 2.85 GB for 40 MB). Past
+    /// `classify::MAX_UNRECOGNISED_SIGNALS` per text the lines are only counted; the finding
+    /// still names every line in its count and shows the first ones, and the signals stay
+    /// bounded.
+    #[test]
+    fn unrecognised_lines_past_the_bound_are_counted_not_kept() {
+        use crate::classify::{MAX_UNRECOGNISED_SIGNALS, SignalKind, classify_all};
+        let n = MAX_UNRECOGNISED_SIGNALS + 25;
+        let text = "E1130 12:00:00.000000 1 x.go:1] boom\n".repeat(n)
+            + &"the frobnicator failed badly\n".repeat(3);
+        let signals = classify_all("test.log", &text);
+        let unrecognised: Vec<_> = signals
+            .iter()
+            .filter(|s| s.kind == SignalKind::Unrecognised)
+            .collect();
+        // the marked lines up to the bound, and the 3 error-looking ones counted apart
+        assert_eq!(unrecognised.len(), MAX_UNRECOGNISED_SIGNALS + 3);
+        let more: Vec<&str> = unrecognised
+            .iter()
+            .map(|s| s.detail("more_lines"))
+            .filter(|m| !m.is_empty())
+            .collect();
+        assert_eq!(more, ["25"]);
+        let f = run_log("log-line-unrecognised", &text);
+        assert!(
+            f.iter()
+                .any(|f| f.message.starts_with(&format!("{n} line(s) are errors"))),
+            "{f:#?}"
+        );
+        assert!(
+            f.iter()
+                .any(|f| f.message.starts_with("3 line(s) look like errors")),
+            "{f:#?}"
+        );
+    }
 
     #[test]
     fn preflight_errors_each_with_its_fix() {

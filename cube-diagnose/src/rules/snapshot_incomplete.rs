@@ -57,7 +57,7 @@ fn coverage(ctx: &Context<'_>) -> Vec<Finding> {
         && ctx
             .logs()
             .iter()
-            .all(|l| empty_generic_list(&l.text) && l.signals().is_empty());
+            .all(|l| empty_generic_list(&l.text) && l.signals_shared().is_empty());
     if snap.object_count() == 0
         && only_dumps
         && snap.missing_kinds.is_empty()
@@ -224,7 +224,8 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 Subject::cluster(""),
                 format!(
                     "{} item(s), document(s) or object(s) of the input could not be read and were skipped: what they held is not in the picture",
-                    skipped.len()
+                    // identical problems past the first few are folded into one (their count)
+                    skipped.iter().map(|p| p.count()).sum::<usize>()
                 ),
             )
             .with_evidences(skipped.iter().map(|p| {
@@ -264,7 +265,7 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
                 Subject::cluster(""),
                 format!(
                     "{} field(s) that the rules read could not be read and were dropped from {} object(s) ({}): what they said is unknown, so no conclusion about them is an all-clear",
-                    dropped.len(),
+                    dropped.iter().map(|p| p.count()).sum::<usize>(),
                     objects.len(),
                     objects.iter().take(5).copied().collect::<Vec<_>>().join(", ")
                 ),

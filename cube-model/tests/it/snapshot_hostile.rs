@@ -284,6 +284,91 @@ fn yaml_alias_budget_is_one_per_file() {
     );
 }
 
+/// Red team 2 #06: after the alias budget ran out, every later document that used an alias was
+/// one problem (20,001 warnings and report lines for a 1.9 MB file). The budget is the file's:
+/// one problem says how many documents it stopped, and the skip count stays true.
+#[test]
+fn an_exhausted_alias_budget_is_one_problem_with_its_count() {
+    let mut docs = vec![format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\ndata: &d {{a: b}}\nx: [{}]\n",
+        vec!["*d"; 200].join(",")
+    )];
+    for i in 0..500 {
+        docs.push(format!(
+            "apiVersion: v1\nkind: Node\nmetadata: {{name: n{i}}}\nlabels: &l {{a: b}}\nx: *l\n"
+        ));
+    }
+    let text = docs.join("---\n");
+    let mut limits = Limits::default();
+    limits.max_yaml_alias_expansions = 100;
+    let mut s = ClusterSnapshot::new().with_limits(limits);
+    s.add_bytes("aliases.yaml", text.as_bytes());
+    assert_eq!(s.limits_hit.len(), 1, "{:?}", s.limits_hit);
+    assert_eq!(s.problems.len(), 1, "{:?}", s.problems);
+    let p = &s.problems[0];
+    assert_eq!(p.count(), 501, "{p:?}");
+    assert!(
+        p.message
+            .starts_with("501 document(s) or item(s) not read, document 0 to 500"),
+        "{}",
+        p.message
+    );
+    assert!(
+        p.message.contains("--limit yaml-alias-expansions=N"),
+        "{}",
+        p.message
+    );
+    assert_eq!(s.skipped().map(|p| p.count()).sum::<usize>(), 501);
+}
+
+/// The same problem repeated per document (a stream of broken YAML documents, one broken JSON
+/// value per line) is listed [`cube_model::snapshot::MAX_SAME_PROBLEMS`] times, then counted in
+/// one more line that says how many were not listed; problems of different kinds are each
+/// listed.
+#[test]
+fn identical_problems_are_listed_a_bounded_number_of_times() {
+    use cube_model::snapshot::MAX_SAME_PROBLEMS;
+    let mut text = String::from("apiVersion: v1\nkind: Namespace\nmetadata: {name: ok}\n");
+    for i in 0..300 {
+        text.push_str(&format!(
+            "---\napiVersion: v1\nkind: Node\nmetadata: {{name: n{i}\n"
+        ));
+    }
+    let mut s = ClusterSnapshot::new();
+    s.add_bytes("broken.yaml", text.as_bytes());
+    assert_eq!(s.namespaces.len(), 1);
+    assert_eq!(s.problems.len(), MAX_SAME_PROBLEMS + 1, "{:#?}", s.problems);
+    let last = &s.problems[MAX_SAME_PROBLEMS];
+    assert_eq!(last.repeats, 300 - MAX_SAME_PROBLEMS - 1, "{last:?}");
+    assert!(
+        last.message.contains(&format!(
+            "({} more problem(s) like this one in this input, up to document 300, are not listed one by one)",
+            300 - MAX_SAME_PROBLEMS - 1
+        )),
+        "{}",
+        last.message
+    );
+    assert_eq!(s.skipped().map(|p| p.count()).sum::<usize>(), 300);
+    // a second input starts its own count
+    s.add_bytes("broken2.yaml", text.as_bytes());
+    assert_eq!(s.problems.len(), 2 * (MAX_SAME_PROBLEMS + 1));
+    // fewer than the bound: each listed, nothing folded
+    let mut few = ClusterSnapshot::new();
+    few.add_bytes(
+        "few.yaml",
+        text.lines()
+            .take(3 + 3 * 4)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_bytes(),
+    );
+    assert!(
+        few.problems.iter().all(|p| p.repeats == 0),
+        "{:?}",
+        few.problems
+    );
+}
+
 #[test]
 fn typed_lists_status_bodies_and_kind_status() {
     let mut s = ClusterSnapshot::new();

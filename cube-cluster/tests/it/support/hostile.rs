@@ -28,6 +28,10 @@ pub enum Behaviour {
     RepeatContinue,
     /// Lists answer a page whose `continue` token is new every time (a list without end).
     EndlessPages,
+    /// The Node list answers every page with this many fresh Nodes (new names and uids, 40
+    /// labels each) and a fresh `continue` token: a flood that grows the snapshot without end
+    /// (red team 2 #11); the other lists answer empty.
+    Flood(usize),
     /// Lists answer headers at once, then the body one byte per interval.
     SlowBody(Duration),
     /// Every request but `/version` and SelfSubjectReview answers this code with a `Status`.
@@ -274,6 +278,33 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                             "metadata": {"resourceVersion": "1", "continue": token}, "items": []}),
                 )
                 .await?;
+            }
+            Behaviour::Flood(n) if is_list(&path) => {
+                let body = if path.starts_with("/api/v1/nodes") {
+                    page += 1;
+                    let labels: serde_json::Map<String, serde_json::Value> = (0..40)
+                        .map(|l| {
+                            (
+                                format!("flood.example.com/label-{l}"),
+                                json!("x".repeat(32)),
+                            )
+                        })
+                        .collect();
+                    let items: Vec<serde_json::Value> = (0..n)
+                        .map(|i| {
+                            json!({"apiVersion": "v1", "kind": "Node",
+                                   "metadata": {"name": format!("flood-{page}-{i}"),
+                                                "uid": format!("uid-{page}-{i}"),
+                                                "labels": labels.clone()}})
+                        })
+                        .collect();
+                    json!({"kind": "NodeList", "apiVersion": "v1",
+                           "metadata": {"resourceVersion": "1", "continue": format!("page-{page}")},
+                           "items": items})
+                } else {
+                    json!({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": []})
+                };
+                write_json(w, 200, &body).await?;
             }
             Behaviour::SlowBody(every) if is_list(&path) => {
                 let body = json!({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": []})
