@@ -804,7 +804,11 @@ impl Inputs {
                     format!(
                         "read as a cloud CLI's node pools ({}): GPU pool(s) {}",
                         pools[0].cli,
-                        names.join(", ")
+                        if names.len() > 5 {
+                            format!("{} and {} more", names[..5].join(", "), names.len() - 5)
+                        } else {
+                            names.join(", ")
+                        }
                     ),
                     false,
                 ));

@@ -90,7 +90,7 @@ fn cloud_pools_without_plugin(ctx: &Context<'_>) -> Vec<Finding> {
                 Subject::cluster(""),
                 format!(
                     "the input names GPU node pool(s) {} ({}'s output), but none of the {} DaemonSet(s) it lists is a device plugin for them, no device-plugin pod is in the input and no node advertises {resource}: nothing registers the pool's GPUs with the kubelet, so pods requesting {resource} never schedule (the cloud's node pool brings the VM and, at most, the driver; the device plugin is a cluster add-on)",
-                    names.join(", "),
+                    if names.len() > 5 { format!("{} and {} more", names[..5].join(", "), names.len() - 5) } else { names.join(", ") },
                     first.cli,
                     snap.daemon_sets.len()
                 ),

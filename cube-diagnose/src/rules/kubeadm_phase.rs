@@ -207,18 +207,21 @@ fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
         let mut groups: Vec<(AnsibleRun, Vec<String>, usize)> = Vec::new();
         // PLAY RECAP rows: a host whose recap counts no failure had this one rescued or
         // retried (ansible/ansible lib/ansible/plugins/callback/default.py v2_playbook_on_stats)
-        let recap_failed = |host: &str| -> Option<u64> {
-            log.text.lines().find_map(|l| {
+        // read once per text (a playbook of many failed hosts stays linear)
+        let recap: std::collections::HashMap<&str, u64> = log
+            .text
+            .lines()
+            .filter_map(|l| {
                 let (h, counts) = l.trim().split_once(" : ")?;
-                if h.trim() != host {
-                    return None;
-                }
-                counts
+                let failed = counts
                     .split_whitespace()
-                    .find_map(|p| p.strip_prefix("failed="))
-                    .and_then(|v| v.parse().ok())
+                    .find_map(|p| p.strip_prefix("failed="))?
+                    .parse()
+                    .ok()?;
+                Some((h.trim(), failed))
             })
-        };
+            .collect();
+        let recap_failed = |host: &str| recap.get(host).copied();
         let lines: Vec<&str> = log.text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let Some((host, run)) = ansible_kubeadm(line) else {
@@ -299,7 +302,15 @@ fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
                     format!(
                         "{} on {} (an Ansible task) {what}: {why}",
                         run.command,
-                        hosts.join(", ")
+                        if hosts.len() > 10 {
+                            format!(
+                                "{} and {} more host(s)",
+                                hosts[..10].join(", "),
+                                hosts.len() - 10
+                            )
+                        } else {
+                            hosts.join(", ")
+                        }
                     ),
                 )
                 .with_evidence(Evidence::log(

@@ -229,6 +229,9 @@ pub(crate) fn superseded_by_kubeadm_success(ctx: &Context<'_>, findings: &mut [F
         // host's PLAY RECAP counts no failure (rescued, retried) or that the playbook ignored
         // (`...ignoring` after it): ansible/ansible lib/ansible/plugins/callback/default.py
         let lines: Vec<&str> = log.text.lines().collect();
+        if lines.is_empty() {
+            continue;
+        }
         let at = (0..lines.len())
             .rfind(|&j| log.origins.get(j).map_or(j + 1, |o| o.line) <= line)
             .unwrap_or(0);
