@@ -784,31 +784,12 @@ impl Inputs {
                 if pools.is_empty() {
                     return Routed::Text(format);
                 }
-                let names: Vec<String> = pools
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{} {}{}",
-                            if p.name.is_empty() {
-                                "pool"
-                            } else {
-                                p.name.as_str()
-                            },
-                            p.instance_type,
-                            p.count.map(|c| format!(" x{c}")).unwrap_or_default()
-                        )
-                    })
-                    .collect();
                 self.problems.push(problem(
                     source,
                     format!(
                         "read as a cloud CLI's node pools ({}): GPU pool(s) {}",
                         pools[0].cli,
-                        if names.len() > 5 {
-                            format!("{} and {} more", names[..5].join(", "), names.len() - 5)
-                        } else {
-                            names.join(", ")
-                        }
+                        cube_model::cloudpool::list(&pools.iter().collect::<Vec<_>>())
                     ),
                     false,
                 ));
@@ -1105,11 +1086,7 @@ impl Inputs {
         let read_nothing = !signalled && !complete;
         // only command lines the CLI refused (usage errors, `cli-usage-error`): read, but they
         // say nothing about the cluster, so an input of nothing else is no all-clear
-        // a refusal of the user's own command line (an `at_start` entry), not a component's
-        let usage = |s: &crate::classify::Signal| {
-            crate::catalog::entry(s.detail("entry"))
-                .is_some_and(|e| e.rule == "cli-usage-error" && e.at_start)
-        };
+        let usage = crate::rules::log_catalog::is_cli_usage;
         let only_usage = signalled
             && !crate::rules::log_catalog::container_log_text(&log.text)
             && log.signals().iter().any(usage)

@@ -32,6 +32,7 @@
 //! assert_eq!(report.exit_code(), 1);
 //! ```
 
+mod ansible;
 pub mod catalog;
 pub mod classify;
 pub mod config;

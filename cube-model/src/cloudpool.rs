@@ -39,6 +39,29 @@ pub struct CloudPool {
     pub cli: String,
 }
 
+impl std::fmt::Display for CloudPool {
+    /// `nodepool1 Standard_NC6 x1` (name, type, count when known).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.name.is_empty() {
+            write!(f, "{} ", self.name)?;
+        }
+        f.write_str(&self.instance_type)?;
+        if let Some(c) = self.count {
+            write!(f, " x{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Names at most five pools (`a Standard_NC6 x1, b g4dn.xlarge and 3 more`), for messages.
+pub fn list(pools: &[&CloudPool]) -> String {
+    let shown: Vec<String> = pools.iter().take(5).map(ToString::to_string).collect();
+    match pools.len().saturating_sub(shown.len()) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
 /// Most pools read from one value; deeper or larger outputs are not cloud CLI listings.
 const MAX_POOLS: usize = 256;
 const MAX_DEPTH: usize = 8;

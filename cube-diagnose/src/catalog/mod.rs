@@ -693,24 +693,6 @@ fn closest_index() -> &'static ClosestIndex {
     })
 }
 
-/// Whether `t` is a row of Ansible's PLAY RECAP: a host, ` : `, then `key=count` pairs
-/// starting with `ok=` (`ok=349  changed=38   unreachable=0    failed=2    skipped=3 ...`).
-fn ansible_recap_row(t: &str) -> bool {
-    let Some((host, counts)) = t.split_once(" : ") else {
-        return false;
-    };
-    let host = host.trim();
-    let mut pairs = counts.split_whitespace().peekable();
-    !host.is_empty()
-        && !host.contains(char::is_whitespace)
-        && pairs.peek().is_some_and(|p| p.starts_with("ok="))
-        && pairs.all(|p| {
-            p.split_once('=').is_some_and(|(k, v)| {
-                k.chars().all(|c| c.is_ascii_lowercase()) && v.chars().all(|c| c.is_ascii_digit())
-            })
-        })
-}
-
 /// True when an unmatched line looks like an error worth reporting as not recognised: a klog
 /// `E`/`F` line, `level=error|fatal`, or an error word.
 pub fn looks_like_error(line: &str) -> bool {
@@ -724,7 +706,7 @@ pub fn looks_like_error(line: &str) -> bool {
     // Ansible's PLAY RECAP row (`node-3 : ok=349 changed=38 unreachable=0 failed=2 ...`,
     // ansible/ansible lib/ansible/plugins/callback/default.py v2_playbook_on_stats): counts of
     // the task results printed above it, which are read on their own
-    if ansible_recap_row(t) {
+    if crate::ansible::recap_row(t).is_some() {
         return false;
     }
     // a command-line flag names what it tunes (`--ignore-preflight-errors=...`), it reports

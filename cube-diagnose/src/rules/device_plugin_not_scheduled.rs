@@ -60,21 +60,6 @@ fn cloud_pools_without_plugin(ctx: &Context<'_>) -> Vec<Finding> {
         let Some(first) = pools.first() else {
             continue;
         };
-        let names: Vec<String> = pools
-            .iter()
-            .map(|p| {
-                format!(
-                    "{}{}{}",
-                    if p.name.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{} ", p.name)
-                    },
-                    p.instance_type,
-                    p.count.map(|c| format!(" x{c}")).unwrap_or_default()
-                )
-            })
-            .collect();
         let resource = vendor.map_or("the GPU resource", |v| v.resource_name());
         let remedy = match first.cli.as_str() {
             "gcloud" => "GKE registers nvidia.com/gpu with its own device plugin once the NVIDIA driver is on the node: create the pool with `--accelerator type=...,count=...,gpu-driver-version=default` or apply Google's driver installer DaemonSet (GoogleCloudPlatform/container-engine-accelerators nvidia-driver-installer), then `kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\\.com/gpu`".to_owned(),
@@ -90,7 +75,7 @@ fn cloud_pools_without_plugin(ctx: &Context<'_>) -> Vec<Finding> {
                 Subject::cluster(""),
                 format!(
                     "the input names GPU node pool(s) {} ({}'s output), but none of the {} DaemonSet(s) it lists is a device plugin for them, no device-plugin pod is in the input and no node advertises {resource}: nothing registers the pool's GPUs with the kubelet, so pods requesting {resource} never schedule (the cloud's node pool brings the VM and, at most, the driver; the device plugin is a cluster add-on)",
-                    if names.len() > 5 { format!("{} and {} more", names[..5].join(", "), names.len() - 5) } else { names.join(", ") },
+                    cube_model::cloudpool::list(&pools),
                     first.cli,
                     snap.daemon_sets.len()
                 ),

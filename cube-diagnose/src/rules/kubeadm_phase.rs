@@ -129,14 +129,12 @@ struct AnsibleRun {
 /// Whether `line` is an Ansible `fatal:` result of a failed `kubeadm init|join` (see
 /// [`ansible_runs`]): read by this rule, so the text holding it was read.
 pub(crate) fn is_ansible_kubeadm_failure(line: &str) -> bool {
-    line.contains("FAILED! =>") && line.contains("kubeadm") && ansible_kubeadm(line).is_some()
+    line.contains("=> ") && line.contains("kubeadm") && ansible_kubeadm(line).is_some()
 }
 
 /// The kubeadm run of an Ansible `fatal:` line, when the failed task ran `kubeadm init|join`.
 fn ansible_kubeadm(line: &str) -> Option<(String, AnsibleRun)> {
-    let t = line.trim_start();
-    let rest = t.strip_prefix("fatal: [")?;
-    let (host, rest) = rest.split_once("]: FAILED! =>")?;
+    let (host, rest) = crate::ansible::failed_head(line)?;
     let v: serde_json::Value = serde_json::from_str(rest.trim()).ok()?;
     let cmd: Vec<String> = match v.get("cmd")? {
         serde_json::Value::Array(a) => a
@@ -205,35 +203,15 @@ fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
         }
         // (command, rc, timeout, last stdout, last stderr) -> hosts, first line, delta
         let mut groups: Vec<(AnsibleRun, Vec<String>, usize)> = Vec::new();
-        // PLAY RECAP rows: a host whose recap counts no failure had this one rescued or
-        // retried (ansible/ansible lib/ansible/plugins/callback/default.py v2_playbook_on_stats)
-        // read once per text (a playbook of many failed hosts stays linear)
-        let recap: std::collections::HashMap<&str, u64> = log
-            .text
-            .lines()
-            .filter_map(|l| {
-                let (h, counts) = l.trim().split_once(" : ")?;
-                let failed = counts
-                    .split_whitespace()
-                    .find_map(|p| p.strip_prefix("failed="))?
-                    .parse()
-                    .ok()?;
-                Some((h.trim(), failed))
-            })
-            .collect();
-        let recap_failed = |host: &str| recap.get(host).copied();
+        // a host whose PLAY RECAP counts no failure had this one rescued or retried; a result
+        // followed by `...ignoring` was allowed to fail (crate::ansible)
+        let recap = crate::ansible::recap(&log.text);
         let lines: Vec<&str> = log.text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let Some((host, run)) = ansible_kubeadm(line) else {
                 continue;
             };
-            // `...ignoring` right after: the task is allowed to fail (ignore_errors)
-            let ignored = lines[i + 1..]
-                .iter()
-                .map(|l| l.trim())
-                .find(|l| !l.is_empty())
-                .is_some_and(|l| l == "...ignoring");
-            if ignored || recap_failed(&host) == Some(0) {
+            if crate::ansible::ignored_after(&lines, i) || recap.get(host.as_str()) == Some(&0) {
                 continue;
             }
             match groups.iter_mut().find(|(r, _, _)| {
@@ -316,7 +294,7 @@ fn ansible_runs(ctx: &Context<'_>) -> Vec<Finding> {
                 .with_evidence(Evidence::log(
                     log.source.clone(),
                     log.origins.get(i).map_or(i + 1, |o| o.line),
-                    &cut(&error_line(log.text.lines().nth(i).unwrap_or("")), 300),
+                    &error_line(lines.get(i).copied().unwrap_or("")),
                 ))
                 .with_remedy(remedy),
             );
@@ -355,18 +333,6 @@ pub(crate) fn phase_error(line: &str) -> Option<(&str, &str)> {
         return None;
     }
     Some((phase, error.trim()))
-}
-
-/// `text` cut to at most `max` bytes at a character boundary, with `…` when cut.
-fn cut(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 fn error_line(line: &str) -> String {

@@ -95,14 +95,11 @@ fn check_cli_usage(ctx: &Context<'_>) -> Vec<Finding> {
     // a container's log (`kubectl logs`, `crictl logs`, `docker logs`): the program in the
     // container refused its own arguments, so it exits at start and the kubelet restarts it
     for f in &mut out {
-        let source = match &f.subject.kind {
-            k if k == "Log" => f.subject.name.clone(),
-            _ => continue,
-        };
-        if ctx
-            .logs()
-            .iter()
-            .any(|l| l.source == source && container_log_text(&l.text))
+        if f.subject.kind == "Log"
+            && ctx
+                .logs()
+                .iter()
+                .any(|l| l.source == f.subject.name && container_log_text(&l.text))
         {
             f.severity = Severity::Warning;
             f.message = format!(
@@ -117,6 +114,12 @@ fn check_cli_usage(ctx: &Context<'_>) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// Whether a signal is a refusal of the user's own command line: a `cli-usage-error` entry
+/// that must start the line (`at_start`), not a component's refusal quoted in its log.
+pub(crate) fn is_cli_usage(s: &Signal) -> bool {
+    catalog::entry(s.detail("entry")).is_some_and(|e| e.rule == CliUsageError::ID && e.at_start)
 }
 
 /// Whether a text is (or holds) a container's log: its command is `kubectl logs`, `crictl

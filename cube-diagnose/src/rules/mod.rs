@@ -235,28 +235,14 @@ pub(crate) fn superseded_by_kubeadm_success(ctx: &Context<'_>, findings: &mut [F
         let at = (0..lines.len())
             .rfind(|&j| log.origins.get(j).map_or(j + 1, |o| o.line) <= line)
             .unwrap_or(0);
-        let Some(head) = (0..=at.min(lines.len().saturating_sub(1)))
+        let Some((head, host)) = (0..=at.min(lines.len() - 1))
             .rev()
-            .find(|&j| lines[j].trim_start().starts_with("fatal: ["))
+            .find_map(|j| crate::ansible::failed_head(lines[j]).map(|(h, _)| (j, h)))
         else {
             continue;
         };
-        let host = lines[head]
-            .trim_start()
-            .trim_start_matches("fatal: [")
-            .split(']')
-            .next()
-            .unwrap_or("");
-        let ignored = lines[at + 1..]
-            .iter()
-            .map(|l| l.trim())
-            .find(|l| !l.is_empty() && !l.starts_with('['))
-            .is_some_and(|l| l == "...ignoring");
-        let recap_ok = lines.iter().any(|l| {
-            l.trim().split_once(" : ").is_some_and(|(h, counts)| {
-                h.trim() == host && counts.split_whitespace().any(|p| p == "failed=0")
-            })
-        });
+        let ignored = crate::ansible::ignored_after(&lines, head);
+        let recap_ok = crate::ansible::recap(&log.text).get(host) == Some(&0);
         if ignored || recap_ok {
             f.severity = Severity::Info;
             f.message.push_str(&format!(

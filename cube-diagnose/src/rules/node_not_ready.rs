@@ -317,9 +317,11 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
         // its verdict; without it this finding carries it (the kubelet-check lines come only
         // after the initial 40 s, and kubeadm gives up after 4m0s)
         let verdict = texts.iter().any(|t| {
-            t.contains("error execution phase")
-                || t.contains("ould not initialize a Kubernetes cluster")
-                || t.contains("couldn't initialize a Kubernetes cluster")
+            t.lines().any(|l| {
+                crate::rules::kubeadm_phase::phase_error(l).is_some()
+                    || l.contains("ould not initialize a Kubernetes cluster")
+                    || l.contains("couldn't initialize a Kubernetes cluster")
+            })
         });
         // kubeadm went on and finished: the kubelet came up late (its first healthz polls
         // failed), nothing is broken (cmd/kubeadm/app/cmd/init.go initDoneTempl, join.go

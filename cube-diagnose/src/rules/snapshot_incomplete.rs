@@ -130,10 +130,10 @@ fn check(ctx: &Context<'_>) -> Vec<Finding> {
             .map(str::to_owned)
             .collect();
         // read, but only command lines the CLI refused (Inputs::push_log)
-        let usage_only = log.signals().iter().any(|s| {
-            crate::catalog::entry(s.detail("entry"))
-                .is_some_and(|e| e.rule == "cli-usage-error" && e.at_start)
-        });
+        let usage_only = log
+            .signals()
+            .iter()
+            .any(crate::rules::log_catalog::is_cli_usage);
         let (message, remedy) = if usage_only {
             (
                 format!(
