@@ -774,12 +774,24 @@ impl Inputs {
                 // a cloud CLI's node pools (`az aks list`, `aws eks describe-nodegroup`,
                 // `eksctl get nodegroup -o json`, `gcloud container node-pools list
                 // --format=json`): the GPU pools the cluster should have
-                let pools = if format == InputFormat::Json {
-                    serde_json::from_str::<serde_json::Value>(text)
+                // JSON (`-o json`, `--format=json`) or YAML (`-o yaml`, gcloud's default for
+                // `describe`), every document, within the snapshot's alias budget
+                let pools: Vec<cube_model::cloudpool::CloudPool> = match format {
+                    InputFormat::Json => serde_json::from_str::<serde_json::Value>(text)
                         .map(|v| cube_model::cloudpool::read(&v, source))
-                        .unwrap_or_default()
-                } else {
-                    Vec::new()
+                        .unwrap_or_default(),
+                    InputFormat::Yaml => cube_model::yaml::from_multiple::<serde_json::Value>(
+                        text,
+                        self.snapshot.limits(),
+                        serde_saphyr::Options::default(),
+                    )
+                    .map(|docs| {
+                        docs.iter()
+                            .flat_map(|v| cube_model::cloudpool::read(v, source))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                    _ => Vec::new(),
                 };
                 if pools.is_empty() {
                     return Routed::Text(format);

@@ -458,10 +458,18 @@ fn runtime_cgroup_driver(ctx: &Context<'_>) -> Option<(String, (Evidence, String
                     ));
                 }
             }
-            let compact: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+            // config.toml's `SystemdCgroup = false`, `crictl info`'s `"SystemdCgroup": false,`
+            // (containerd's CRI runtime options as JSON)
+            let compact: String = t
+                .chars()
+                .filter(|c| !c.is_whitespace() && !matches!(c, '"' | ','))
+                .collect::<String>()
+                .to_ascii_lowercase();
             for (text, driver) in [
-                ("SystemdCgroup=false", "cgroupfs"),
-                ("SystemdCgroup=true", "systemd"),
+                ("systemdcgroup=false", "cgroupfs"),
+                ("systemdcgroup:false", "cgroupfs"),
+                ("systemdcgroup=true", "systemd"),
+                ("systemdcgroup:true", "systemd"),
             ] {
                 if compact == text {
                     return Some((
@@ -851,5 +859,24 @@ mod tests {
         let f = crate::rules::testutil::run_log("node-not-ready", text);
         assert_eq!(f.len(), 1, "{f:#?}");
         assert_eq!(f[0].severity, crate::Severity::Info);
+    }
+
+    /// The runtime's cgroup driver in each shape the input may show it.
+    #[test]
+    fn runtime_cgroup_driver_in_docker_info_config_toml_and_crictl_info() {
+        let check = "root@master-1:~# kubeadm init\n[init] Using Kubernetes version: v1.24.0\n[kubelet-check] The HTTP call equal to 'curl -sSL http://localhost:10248/healthz' failed with error: Get \"http://localhost:10248/healthz\": dial tcp 127.0.0.1:10248: connect: connection refused.\n";
+        for driver in [
+            " Cgroup Driver: cgroupfs",
+            "            SystemdCgroup = false",
+            "            \"SystemdCgroup\": false,",
+        ] {
+            let f =
+                crate::rules::testutil::run_log("node-not-ready", &format!("{check}{driver}\n"));
+            assert!(
+                f.iter()
+                    .any(|f| f.message.contains("cgroupfs cgroup driver")),
+                "{driver}: {f:#?}"
+            );
+        }
     }
 }

@@ -73,6 +73,29 @@ fn coverage(ctx: &Context<'_>) -> Vec<Finding> {
             .with_remedy("dump the cluster's objects: `kubectl get nodes,pods,daemonsets,resourcequotas,limitranges,events -A -o json` (and `kubectl get priorityclasses -o json`), from the intended context (`kubectl config current-context`)"),
         ];
     }
+    // cloud node pools read (cube_model::cloudpool) and no Node, DaemonSet or Pod: whether
+    // their GPUs are advertised is unknown, which is no all-clear (the pools alone were read
+    // as nothing before they were read at all)
+    if !snap.cloud_pools.is_empty()
+        && snap.nodes.is_empty()
+        && snap.daemon_sets.is_empty()
+        && snap.pods.is_empty()
+        && !snap.kinds_listed.contains("DaemonSet")
+    {
+        let pools: Vec<&cube_model::cloudpool::CloudPool> = snap.cloud_pools.iter().collect();
+        return vec![
+            Finding::new(
+                SnapshotCoverage::ID,
+                Severity::Warning,
+                Subject::cluster(""),
+                format!(
+                    "the input names GPU node pool(s) {} but no Node, DaemonSet or Pod: whether the pools' GPUs are advertised (a device plugin running there) is not shown, so a clean result says nothing about them",
+                    cube_model::cloudpool::list(&pools)
+                ),
+            )
+            .with_remedy("pass the cluster's view too: `kubectl get daemonsets -A`, `kubectl get nodes -o wide` and `kubectl describe node <gpu node>` (Allocatable)"),
+        ];
+    }
     let pasted = |m: &cube_model::objects::ObjectMeta| {
         m.annotations
             .keys()
@@ -582,5 +605,20 @@ mod tests {
         assert!(f[0].remedy.contains("resourcequotas"), "{}", f[0].remedy);
         assert_eq!(r.exit_code(), 3);
         assert!(r.incomplete);
+    }
+
+    /// Cloud GPU pools alone (JSON or gcloud's YAML) say nothing about the device plugin:
+    /// no all-clear.
+    #[test]
+    fn cloud_gpu_pools_alone_are_no_all_clear() {
+        for text in [
+            r#"[{"agentPoolProfiles":[{"count":1,"name":"gpu","vmSize":"Standard_NC6"}]}]"#,
+            "- name: gpu-pool\n  initialNodeCount: 1\n  config:\n    machineType: n1-standard-4\n    accelerators:\n    - acceleratorCount: \"1\"\n      acceleratorType: nvidia-tesla-t4\n",
+        ] {
+            let f = crate::rules::testutil::run_rule("snapshot-coverage", text);
+            assert_eq!(f.len(), 1, "{text}: {f:#?}");
+            assert_eq!(f[0].severity, crate::Severity::Warning);
+            assert!(f[0].message.contains("GPU node pool"), "{}", f[0].message);
+        }
     }
 }
